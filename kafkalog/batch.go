@@ -1,0 +1,330 @@
+package kafkalog
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Sizes and positions of the v2 batch header; part of the format
+// (DefaultRecordBatch.java).
+const (
+	// LogOverhead is the baseOffset and length fields that precede every batch
+	// (Records.LOG_OVERHEAD): a batch takes LogOverhead + its length field bytes.
+	LogOverhead = 12
+	// BatchHeaderLen is the size of a v2 batch header (RECORD_BATCH_OVERHEAD).
+	BatchHeaderLen = 61
+	// MinBatchLength is the smallest valid length field of a v2 batch.
+	MinBatchLength = BatchHeaderLen - LogOverhead
+	// HeaderLenUpToMagic is how many bytes a reader needs to tell the format
+	// (magic) and the size of any batch, v0, v1 or v2.
+	HeaderLenUpToMagic = 17
+	// MagicV2 is the magic byte of record batch v2 (Kafka 0.11+).
+	MagicV2 = 2
+
+	posLength          = 8
+	posLeaderEpoch     = 12
+	posMagic           = 16
+	posCRC             = 17
+	posAttributes      = 21
+	posLastOffsetDelta = 23
+	posBaseTimestamp   = 27
+	posMaxTimestamp    = 35
+	posProducerID      = 43
+	posProducerEpoch   = 51
+	posBaseSequence    = 53
+	posRecordsCount    = 57
+)
+
+// Defaults of the header fields (RecordBatch.java).
+const (
+	NoTimestamp            = -1
+	NoProducerID           = -1
+	NoProducerEpoch        = -1
+	NoSequence             = -1
+	NoPartitionLeaderEpoch = -1
+)
+
+// BatchHeader is the 61-byte header of a record batch v2. Multi-byte fields are
+// big-endian on disk. The CRC covers Attributes through the end of the records,
+// so a broker can rewrite BaseOffset and PartitionLeaderEpoch without recomputing it.
+type BatchHeader struct {
+	// BaseOffset is the offset of the first record; records carry deltas from it.
+	// A producer sends 0; the leader assigns it on append.
+	BaseOffset int64
+	// BatchLength is the number of bytes after this field (batch size - 12).
+	BatchLength int32
+	// PartitionLeaderEpoch is the leader epoch of the leader that appended the batch.
+	// A producer sends -1; the broker stamps it. Not covered by the CRC.
+	PartitionLeaderEpoch int32
+	// Magic is the format version: 2.
+	Magic int8
+	// CRC is the CRC-32C of the bytes from Attributes to the end of the batch.
+	CRC uint32
+	// Attributes hold compression, timestamp type, transactional, control and
+	// delete-horizon bits.
+	Attributes Attributes
+	// LastOffsetDelta is the last record's offset minus BaseOffset (kept by
+	// compaction even when the last records are gone).
+	LastOffsetDelta int32
+	// BaseTimestamp is the first record's timestamp, or the delete horizon when
+	// Attributes.HasDeleteHorizon.
+	BaseTimestamp int64
+	// MaxTimestamp is the largest record timestamp (CreateTime) or the broker's
+	// append time (LogAppendTime).
+	MaxTimestamp int64
+	// ProducerID is the idempotent or transactional producer's id; -1 if none.
+	ProducerID int64
+	// ProducerEpoch is the producer's epoch; -1 if none.
+	ProducerEpoch int16
+	// BaseSequence is the sequence number of the first record; -1 if none.
+	BaseSequence int32
+	// NumRecords is the record count (Kafka's recordsCount); never negative.
+	NumRecords int32
+}
+
+// Size returns the bytes the batch takes on disk: LogOverhead + BatchLength.
+func (h *BatchHeader) Size() int64 { return LogOverhead + int64(h.BatchLength) }
+
+// LastOffset returns BaseOffset + LastOffsetDelta.
+func (h *BatchHeader) LastOffset() int64 { return h.BaseOffset + int64(h.LastOffsetDelta) }
+
+// NextOffset returns LastOffset + 1, the offset a following batch starts at.
+func (h *BatchHeader) NextOffset() int64 { return h.LastOffset() + 1 }
+
+// LastSequence returns the sequence number of the last record, wrapping at
+// MaxInt32 as Kafka does, or -1 if the batch has no sequence.
+func (h *BatchHeader) LastSequence() int32 {
+	if h.BaseSequence == NoSequence {
+		return NoSequence
+	}
+	return IncrementSequence(h.BaseSequence, h.LastOffsetDelta)
+}
+
+// IncrementSequence adds inc to seq, wrapping past MaxInt32 to 0
+// (DefaultRecordBatch.incrementSequence).
+func IncrementSequence(seq, inc int32) int32 {
+	if seq > 1<<31-1-inc {
+		return inc - (1<<31 - 1 - seq) - 1
+	}
+	return seq + inc
+}
+
+// DecrementSequence subtracts dec from seq, wrapping below 0 to MaxInt32.
+func DecrementSequence(seq, dec int32) int32 {
+	if seq < dec {
+		return 1<<31 - 1 - (dec - seq) + 1
+	}
+	return seq - dec
+}
+
+// RecordBatch is a v2 batch with its records decoded.
+type RecordBatch struct {
+	BatchHeader
+	// Records are the batch's records. After decoding, keys, values and headers
+	// alias the input (or the Decoder's decompression buffer).
+	Records []Record
+}
+
+// Offset returns the offset of r, a record of b.
+func (b *BatchHeader) Offset(r *Record) int64 { return b.BaseOffset + int64(r.OffsetDelta) }
+
+// Timestamp returns the timestamp of r, a record of b: the batch's MaxTimestamp
+// under LogAppendTime, BaseTimestamp + TimestampDelta otherwise.
+func (b *BatchHeader) Timestamp(r *Record) int64 {
+	if b.Attributes.TimestampType() == LogAppendTime {
+		return b.MaxTimestamp
+	}
+	return b.BaseTimestamp + r.TimestampDelta
+}
+
+// AppendTo appends the batch in the v2 format to dst and returns the extended
+// buffer. It writes Magic 2, NumRecords = len(Records), and the length and CRC it
+// computes (reserve and backpatch); every other header field is written as set.
+// Records are compressed with Attributes.Compression(). Unsupported codec bits
+// are a caller bug and panic.
+func (b *RecordBatch) AppendTo(dst []byte) []byte {
+	start := len(dst)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseOffset))
+	dst = append(dst, 0, 0, 0, 0) // length, backpatched
+	dst = binary.BigEndian.AppendUint32(dst, uint32(b.PartitionLeaderEpoch))
+	dst = append(dst, MagicV2, 0, 0, 0, 0) // magic, crc backpatched
+	dst = binary.BigEndian.AppendUint16(dst, uint16(b.Attributes))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(b.LastOffsetDelta))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseTimestamp))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(b.MaxTimestamp))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(b.ProducerID))
+	dst = binary.BigEndian.AppendUint16(dst, uint16(b.ProducerEpoch))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(b.BaseSequence))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)))
+	if c := b.Attributes.Compression(); c == CompressionNone {
+		for i := range b.Records {
+			dst = b.Records[i].AppendTo(dst)
+		}
+	} else {
+		dst = appendCompressedRecords(dst, c, b.Records)
+	}
+	binary.BigEndian.PutUint32(dst[start+posLength:], uint32(len(dst)-start-LogOverhead))
+	binary.BigEndian.PutUint32(dst[start+posCRC:], CRC32C(dst[start+posAttributes:]))
+	return dst
+}
+
+// PeekBatch reads the size and magic of the batch (any format) that starts at
+// src, from its first HeaderLenUpToMagic bytes, without checking anything else.
+// The size includes LogOverhead. It fails with ErrTruncated when fewer than 17
+// bytes are present, and ErrCorruptBatch when the length field is below 14
+// (Kafka's smallest legal record, LegacyRecord.RECORD_OVERHEAD_V0).
+func PeekBatch(src []byte) (size int64, magic int8, err error) {
+	if len(src) < HeaderLenUpToMagic {
+		return 0, 0, batchErr(-1, 0, "header", ErrTruncated)
+	}
+	base := int64(binary.BigEndian.Uint64(src))
+	length := int32(binary.BigEndian.Uint32(src[posLength:]))
+	if length < 14 {
+		return 0, 0, batchErr(base, 0, "length", fmt.Errorf("%w: length %d below 14", ErrCorruptBatch, length))
+	}
+	return LogOverhead + int64(length), int8(src[posMagic]), nil
+}
+
+// ReadBatchHeader parses the header of the v2 batch at the start of src. It
+// checks that the header is complete, the magic is 2 and the length and record
+// count are sane, but not the CRC and not that the whole batch is present.
+func ReadBatchHeader(src []byte) (BatchHeader, error) {
+	var h BatchHeader
+	if len(src) < BatchHeaderLen {
+		if len(src) >= 8 {
+			h.BaseOffset = int64(binary.BigEndian.Uint64(src))
+			return h, batchErr(h.BaseOffset, 0, "header", ErrTruncated)
+		}
+		return h, batchErr(-1, 0, "header", ErrTruncated)
+	}
+	h.BaseOffset = int64(binary.BigEndian.Uint64(src))
+	h.BatchLength = int32(binary.BigEndian.Uint32(src[posLength:]))
+	h.PartitionLeaderEpoch = int32(binary.BigEndian.Uint32(src[posLeaderEpoch:]))
+	h.Magic = int8(src[posMagic])
+	h.CRC = binary.BigEndian.Uint32(src[posCRC:])
+	h.Attributes = Attributes(binary.BigEndian.Uint16(src[posAttributes:]))
+	h.LastOffsetDelta = int32(binary.BigEndian.Uint32(src[posLastOffsetDelta:]))
+	h.BaseTimestamp = int64(binary.BigEndian.Uint64(src[posBaseTimestamp:]))
+	h.MaxTimestamp = int64(binary.BigEndian.Uint64(src[posMaxTimestamp:]))
+	h.ProducerID = int64(binary.BigEndian.Uint64(src[posProducerID:]))
+	h.ProducerEpoch = int16(binary.BigEndian.Uint16(src[posProducerEpoch:]))
+	h.BaseSequence = int32(binary.BigEndian.Uint32(src[posBaseSequence:]))
+	h.NumRecords = int32(binary.BigEndian.Uint32(src[posRecordsCount:]))
+	switch {
+	case h.Magic != MagicV2:
+		return h, batchErr(h.BaseOffset, 0, "magic", fmt.Errorf("%w: %d", ErrUnknownMagic, h.Magic))
+	case h.BatchLength < MinBatchLength:
+		return h, batchErr(h.BaseOffset, 0, "length", fmt.Errorf("%w: length %d below %d", ErrCorruptBatch, h.BatchLength, MinBatchLength))
+	case h.NumRecords < 0:
+		return h, batchErr(h.BaseOffset, 0, "recordsCount", fmt.Errorf("%w: negative record count %d", ErrCorruptBatch, h.NumRecords))
+	}
+	return h, nil
+}
+
+// CheckBatch validates the v2 batch at the start of src the way Kafka's
+// recovery does (DefaultRecordBatch.ensureValid): header, length within src, and
+// CRC. It does not decode records. It returns the header and the batch size.
+func CheckBatch(src []byte) (BatchHeader, int, error) {
+	h, err := ReadBatchHeader(src)
+	if err != nil {
+		return h, 0, err
+	}
+	size := h.Size()
+	if size > int64(len(src)) {
+		return h, 0, batchErr(h.BaseOffset, 0, "length", fmt.Errorf("%w: batch of %d bytes, %d present", ErrTruncated, size, len(src)))
+	}
+	if crc := CRC32C(src[posAttributes:size]); crc != h.CRC {
+		return h, 0, batchErr(h.BaseOffset, 0, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x", ErrCorruptBatch, h.CRC, crc))
+	}
+	return h, int(size), nil
+}
+
+// ReadBatch decodes the v2 batch at the start of src: it checks the header, the
+// length and the CRC, decompresses and decodes every record, and returns the
+// batch and the number of bytes it took. Keys and values alias src (or a fresh
+// decompression buffer). For a loop over many batches, a Decoder reuses memory.
+func ReadBatch(src []byte) (RecordBatch, int, error) {
+	var d Decoder
+	var b RecordBatch
+	n, err := d.Decode(src, &b)
+	return b, n, err
+}
+
+// Decoder decodes batches, reusing its buffers (record and header slices, the
+// decompression buffer) from one call to the next, so that a steady stream of
+// batches decodes without allocating. The zero value is ready to use. A Decoder
+// is not safe for concurrent use.
+type Decoder struct {
+	// MaxDecompressedBytes caps the size of a decompressed records section
+	// (0 means DefaultMaxDecompressedBytes).
+	MaxDecompressedBytes int
+
+	buf     []byte
+	headers []Header
+	codecs  decompressors
+}
+
+// DefaultMaxDecompressedBytes caps decompression when the caller sets no limit:
+// 64 MiB, far above Kafka's default max.message.bytes (1 MiB + 12) yet small
+// enough that a crafted "zip bomb" cannot exhaust memory.
+const DefaultMaxDecompressedBytes = 64 << 20
+
+// Decode decodes the v2 batch at the start of src into b, reusing b.Records and
+// the Decoder's buffers. Keys, values and headers stay valid until the next call
+// of Decode on this Decoder (and as long as src is unchanged). It returns the
+// number of bytes the batch took.
+func (d *Decoder) Decode(src []byte, b *RecordBatch) (int, error) {
+	h, n, err := CheckBatch(src)
+	b.BatchHeader = h
+	if err != nil {
+		return 0, err
+	}
+	payload := src[BatchHeaderLen:n]
+	if c := h.Attributes.Compression(); c != CompressionNone {
+		limit := d.MaxDecompressedBytes
+		if limit <= 0 {
+			limit = DefaultMaxDecompressedBytes
+		}
+		d.buf, err = d.codecs.decompress(c, d.buf[:0], payload, limit)
+		if err != nil {
+			return 0, batchErr(h.BaseOffset, 0, "records ("+c.String()+")", err)
+		}
+		payload = d.buf
+	}
+	b.Records, d.headers, err = decodeRecords(payload, h.NumRecords, b.Records[:0], d.headers[:0])
+	if err != nil {
+		return 0, batchErr(h.BaseOffset, 0, err.(*recordError).field, err.(*recordError).err)
+	}
+	return n, nil
+}
+
+type recordError struct {
+	field string
+	err   error
+}
+
+func (e *recordError) Error() string { return e.field + ": " + e.err.Error() }
+
+// decodeRecords parses count records from p, which must hold exactly them.
+func decodeRecords(p []byte, count int32, recs []Record, hdrs []Header) ([]Record, []Header, error) {
+	// Grow once when the count is plausible for the bytes present; a lying count
+	// never sizes an allocation beyond what the bytes could hold.
+	if int(count) > cap(recs) && int(count) <= len(p)/minRecordLen {
+		recs = make([]Record, 0, count)
+	}
+	rr := recordReader{p: p}
+	for i := int32(0); i < count; i++ {
+		if rr.pos == len(p) {
+			return recs, hdrs, &recordError{fmt.Sprintf("record %d", i), fmt.Errorf("%w: %d records declared, %d present", ErrInvalidRecord, count, i)}
+		}
+		recs = append(recs, Record{})
+		hdrs = rr.next(&recs[len(recs)-1], hdrs)
+		if rr.err != nil {
+			return recs, hdrs, &recordError{fmt.Sprintf("record %d: %s", i, rr.field), rr.err}
+		}
+	}
+	if rr.pos != len(p) {
+		return recs, hdrs, &recordError{"records", fmt.Errorf("%w: %d bytes remain after %d declared records", ErrInvalidRecord, len(p)-rr.pos, count)}
+	}
+	return recs, hdrs, nil
+}
