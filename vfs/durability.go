@@ -1,0 +1,188 @@
+package vfs
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"path"
+)
+
+// SyncDir makes the current entries of dir durable: files and directories created,
+// renamed into or removed from dir since its last SyncDir survive a power cut from now
+// on. It makes no file data durable (that takes File.Sync) and no entries of other
+// directories (a rename between two directories takes a SyncDir on each).
+func (m *MemFS) SyncDir(dir string) error {
+	if err := m.before(Op{Kind: OpSyncDir, Name: dir}); err != nil {
+		return err
+	}
+	n, err := m.lookup("syncdir", dir)
+	if err != nil {
+		return err
+	}
+	if !n.dir {
+		return &fs.PathError{Op: "syncdir", Path: dir, Err: ErrNotDir}
+	}
+	n.syncDir()
+	return nil
+}
+
+// Crash is a process crash: every open File becomes unusable (ErrCrashed) and nothing is
+// lost, because the page cache belongs to the operating system, which lives on.
+func (m *MemFS) Crash() { m.epoch++ }
+
+// Writeback is the operating system flushing every dirty page and directory: afterwards
+// all data and entries are durable, as if every file and directory had been synced.
+func (m *MemFS) Writeback() {
+	m.walkTree(m.root, "", func(n *node, _ string) {
+		if n.dir {
+			n.syncDir()
+		} else {
+			n.sync()
+		}
+	})
+}
+
+// PowerCut is a power failure followed by a reboot. Every open File becomes unusable
+// (ErrCrashed) and the file system becomes what was durable:
+//
+//   - the directory entries as of each directory's last SyncDir (the root's own entry
+//     always exists): a file created in a directory never synced since is gone, an
+//     unsynced rename is undone, an unsynced remove is undone;
+//   - in each surviving file, the bytes as of its last Sync, followed by the first k
+//     bytes of the page cache beyond that size, where k is keep(name, durable, cached)
+//     clamped to [0, cached-durable]. So an unsynced append survives whole (k =
+//     cached-durable), not at all (k = 0), or torn at any byte; a file grown by an
+//     unsynced Truncate reads back zero-padded up to k. Unsynced overwrites below the
+//     durable size, and unsynced shrinking, are lost.
+//
+// keep is called once for each surviving path whose page cache is longer than its
+// durable size, in sorted path order; name has no leading slash. A nil keep keeps
+// nothing beyond the durable data. (A directory that the durable entries would make its
+// own ancestor is dropped.)
+func (m *MemFS) PowerCut(keep func(name string, durable, cached int64) int64) {
+	m.epoch++
+	m.root = restoreDir(m.root, "", keep, map[*node]bool{})
+	m.used = 0
+	m.linkTree(m.root, +1)
+}
+
+// PowerCutRand is PowerCut with each file's surviving unsynced tail drawn from r: a
+// third of the time none of it, a third all of it, a third a uniform length in between.
+func (m *MemFS) PowerCutRand(r *rand.Rand) {
+	m.PowerCut(func(_ string, durable, cached int64) int64 {
+		switch r.IntN(3) {
+		case 0:
+			return 0
+		case 1:
+			return cached - durable
+		}
+		return r.Int64N(cached - durable + 1)
+	})
+}
+
+// restoreDir builds the durable version of directory d (at dirPath) after a power cut.
+// onPath holds d's ancestors, so that a cycle of durable entries ends.
+func restoreDir(d *node, dirPath string, keep func(string, int64, int64) int64, onPath map[*node]bool) *node {
+	out := newDir(d.mtime)
+	out.mode = d.mode
+	onPath[d] = true
+	defer delete(onPath, d)
+	for _, name := range sortedNames(d.synced) {
+		c, p := d.synced[name], path.Join(dirPath, name)
+		var r *node
+		switch {
+		case onPath[c]:
+			continue
+		case c.dir:
+			r = restoreDir(c, p, keep, onPath)
+		default:
+			r = restoreFile(c, p, keep)
+		}
+		out.children[name], out.synced[name] = r, r
+	}
+	return out
+}
+
+// restoreFile builds the durable version of file f (at name) after a power cut.
+func restoreFile(f *node, name string, keep func(string, int64, int64) int64) *node {
+	durable, cached := int64(len(f.disk)), int64(len(f.data))
+	var k int64
+	if cached > durable && keep != nil {
+		k = min(max(0, keep(name, durable, cached)), cached-durable)
+	}
+	content := make([]byte, durable+k)
+	copy(content, f.disk)
+	copy(content[durable:], f.data[durable:durable+k])
+	return &node{mode: f.mode, mtime: f.mtime, data: content, disk: content,
+		dataShared: true, diskShared: true}
+}
+
+// walkTree calls visit for n and everything under it in the current tree, parents
+// first, entries in sorted order. p is n's path without a leading slash.
+func (m *MemFS) walkTree(n *node, p string, visit func(n *node, p string)) {
+	visit(n, p)
+	if !n.dir {
+		return
+	}
+	for _, name := range sortedNames(n.children) {
+		m.walkTree(n.children[name], path.Join(p, name), visit)
+	}
+}
+
+// DurableBytes sums the durable sizes (as of the last Sync) of the files at or under
+// prefix, a file or directory path ("" or "/" for all).
+func (m *MemFS) DurableBytes(prefix string) int64 {
+	var sum int64
+	m.walkFiles(prefix, func(n *node) { sum += int64(len(n.disk)) })
+	return sum
+}
+
+// CacheBytes sums, over the files at or under prefix, the bytes only in the page cache:
+// the span of each file written or grown since its last Sync. For a file that is only
+// appended to, DurableBytes + CacheBytes is its size.
+func (m *MemFS) CacheBytes(prefix string) int64 {
+	var sum int64
+	m.walkFiles(prefix, func(n *node) { sum += n.dirtyBytes() })
+	return sum
+}
+
+// walkFiles calls visit for each file at or under prefix, in sorted order.
+func (m *MemFS) walkFiles(prefix string, visit func(n *node)) {
+	parts := split(prefix)
+	start, err := m.walk(parts)
+	if err != nil {
+		return
+	}
+	m.walkTree(start, "", func(n *node, _ string) {
+		if !n.dir {
+			visit(n)
+		}
+	})
+}
+
+// SizeOnDisk returns the named file's durable size (as of its last Sync) and its page
+// cache size.
+func (m *MemFS) SizeOnDisk(name string) (durable, cached int64, err error) {
+	n, err := m.lookup("stat", name)
+	if err != nil {
+		return 0, 0, err
+	}
+	if n.dir {
+		return 0, 0, &fs.PathError{Op: "stat", Path: name, Err: ErrIsDir}
+	}
+	return int64(len(n.disk)), int64(len(n.data)), nil
+}
+
+// EntryDurable says whether name would still be there after a power cut: whether the
+// entry for it, and for each directory above it, is durable (SyncDir'd since it was
+// last created or renamed). The root is always durable.
+func (m *MemFS) EntryDurable(name string) bool {
+	n := m.root
+	for _, part := range split(name) {
+		c, ok := n.children[part]
+		if !ok || !n.dir || n.synced[part] != c {
+			return false
+		}
+		n = c
+	}
+	return true
+}

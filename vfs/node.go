@@ -1,0 +1,152 @@
+package vfs
+
+import (
+	"errors"
+	"io/fs"
+	"time"
+)
+
+// node is a MemFS file or directory (an inode).
+type node struct {
+	dir   bool
+	mode  fs.FileMode
+	mtime int64 // milliseconds, from SetNow
+
+	// Directories. children are the current entries; synced are the entries as of the
+	// last SyncDir, the ones a power cut keeps.
+	children map[string]*node
+	synced   map[string]*node
+
+	// Files. data is the page cache (what reads see), disk what the last Sync made
+	// durable. Bytes in [dirtyLo, dirtyHi) of data may differ from disk; every byte of
+	// data beyond len(disk) is inside that range. A shared slice may be aliased by a
+	// Clone and is copied before it is modified.
+	data, disk             []byte
+	dataShared, diskShared bool
+	dirtyLo, dirtyHi       int64
+	linked                 bool // reachable from the root, so counted in MemFS.used
+}
+
+func newDir(mtime int64) *node {
+	return &node{dir: true, mode: fs.ModeDir | 0o755, mtime: mtime,
+		children: map[string]*node{}, synced: map[string]*node{}}
+}
+
+func newFile(mtime int64) *node {
+	return &node{mode: 0o644, mtime: mtime}
+}
+
+// markDirty records that data[lo:hi] may differ from disk.
+func (n *node) markDirty(lo, hi int64) {
+	if lo >= hi {
+		return
+	}
+	if n.dirtyLo >= n.dirtyHi {
+		n.dirtyLo, n.dirtyHi = lo, hi
+		return
+	}
+	n.dirtyLo, n.dirtyHi = min(n.dirtyLo, lo), max(n.dirtyHi, hi)
+}
+
+// dirtyBytes returns the size of the range of data that may differ from disk.
+func (n *node) dirtyBytes() int64 {
+	return max(0, n.dirtyHi-n.dirtyLo)
+}
+
+// resizeBytes returns b with length size: cut, or grown with zeros. b must not be shared.
+func resizeBytes(b []byte, size int64) []byte {
+	old := int64(len(b))
+	if size <= old {
+		return b[:size]
+	}
+	if size <= int64(cap(b)) {
+		b = b[:size]
+		clear(b[old:]) // bytes left behind by an earlier cut
+		return b
+	}
+	return append(b, make([]byte, size-old)...)
+}
+
+// ownData makes data private to n.
+func (n *node) ownData() {
+	if n.dataShared {
+		n.data = append([]byte(nil), n.data...)
+		n.dataShared = false
+	}
+}
+
+// ownDisk makes disk private to n.
+func (n *node) ownDisk() {
+	if n.diskShared {
+		n.disk = append([]byte(nil), n.disk...)
+		n.diskShared = false
+	}
+}
+
+// resize sets the page cache size of file n, accounting used bytes and dirty ranges.
+func (m *MemFS) resize(n *node, size int64) {
+	old := int64(len(n.data))
+	if size == old {
+		return
+	}
+	n.ownData()
+	n.data = resizeBytes(n.data, size)
+	if n.linked {
+		m.used += size - old
+	}
+	if size > old {
+		n.markDirty(old, size)
+		return
+	}
+	n.dirtyHi = min(n.dirtyHi, size)
+}
+
+// sync makes file n's page cache durable.
+func (n *node) sync() {
+	size := int64(len(n.data))
+	if int64(len(n.disk)) == size && n.dirtyBytes() == 0 {
+		return
+	}
+	n.ownDisk()
+	n.markDirty(min(int64(len(n.disk)), size), size)
+	n.disk = resizeBytes(n.disk, size)
+	if n.dirtyBytes() > 0 {
+		copy(n.disk[n.dirtyLo:n.dirtyHi], n.data[n.dirtyLo:n.dirtyHi])
+	}
+	n.dirtyLo, n.dirtyHi = 0, 0
+}
+
+// syncDir makes directory n's current entries durable.
+func (n *node) syncDir() {
+	n.synced = make(map[string]*node, len(n.children))
+	for name, c := range n.children {
+		n.synced[name] = c
+	}
+}
+
+// fileInfo is a MemFS fs.FileInfo.
+type fileInfo struct {
+	name    string
+	size    int64
+	mode    fs.FileMode
+	mtimeMs int64
+}
+
+func (fi fileInfo) Name() string       { return fi.name }
+func (fi fileInfo) Size() int64        { return fi.size }
+func (fi fileInfo) Mode() fs.FileMode  { return fi.mode }
+func (fi fileInfo) ModTime() time.Time { return time.UnixMilli(fi.mtimeMs).UTC() }
+func (fi fileInfo) IsDir() bool        { return fi.mode.IsDir() }
+func (fi fileInfo) Sys() any           { return nil }
+
+// isNotExist says whether err is, or wraps, fs.ErrNotExist.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// unwrapPath returns the error inside a *fs.PathError, or err itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
