@@ -223,8 +223,8 @@ func (m *MemFS) RemoveAll(name string) error {
 	return nil
 }
 
-// Rename renames oldname to newname, atomically replacing a file (or an empty directory,
-// when oldname is a directory) at newname.
+// Rename renames oldname to newname, atomically replacing a file at newname. A directory
+// at newname is never replaced (fs.ErrExist), as in Go's os.Rename.
 func (m *MemFS) Rename(oldname, newname string) error {
 	if err := m.before(Op{Kind: OpRename, Name: oldname, NewName: newname}); err != nil {
 		return err
@@ -263,15 +263,14 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	return nil
 }
 
-// replaceable says whether rename may put src where dst is, as POSIX rename(2) does.
+// replaceable says whether rename may put src where dst is. As Go's os.Rename, it never
+// replaces a directory.
 func replaceable(src, dst *node) error {
 	switch {
-	case !src.dir && dst.dir:
-		return ErrIsDir
-	case src.dir && !dst.dir:
+	case dst.dir:
+		return fs.ErrExist
+	case src.dir:
 		return ErrNotDir
-	case dst.dir && len(dst.children) > 0:
-		return ErrNotEmpty
 	}
 	return nil
 }

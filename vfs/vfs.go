@@ -24,7 +24,8 @@ type FS interface {
 	Remove(name string) error
 	// RemoveAll removes name and everything under it. A missing name is not an error.
 	RemoveAll(name string) error
-	// Rename renames oldname to newname, atomically replacing a file at newname.
+	// Rename renames oldname to newname, atomically replacing a file at newname. An
+	// existing directory at newname is not replaced (fs.ErrExist), as in os.Rename.
 	Rename(oldname, newname string) error
 	// MkdirAll creates dir and any missing parents.
 	MkdirAll(dir string, perm fs.FileMode) error
