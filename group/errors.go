@@ -1,0 +1,97 @@
+package group
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorCode is a Kafka protocol error code as it travels in a response
+// (Errors.java). The zero value, [None], means success. An ErrorCode is also
+// an error, so a caller can return it and test it with errors.Is.
+type ErrorCode int16
+
+// The protocol error codes the group coordinator answers with. The numbers
+// are Kafka's wire values.
+const (
+	// None is success (NONE).
+	None ErrorCode = 0
+	// CoordinatorLoadInProgress: the coordinator is still loading the group's
+	// offsets from __consumer_offsets (COORDINATOR_LOAD_IN_PROGRESS).
+	CoordinatorLoadInProgress ErrorCode = 14
+	// CoordinatorNotAvailable: no coordinator for the group right now
+	// (COORDINATOR_NOT_AVAILABLE).
+	CoordinatorNotAvailable ErrorCode = 15
+	// NotCoordinator: this broker is not the group's coordinator (NOT_COORDINATOR).
+	NotCoordinator ErrorCode = 16
+	// IllegalGeneration: the request carries a generation other than the
+	// group's current one (ILLEGAL_GENERATION).
+	IllegalGeneration ErrorCode = 22
+	// InconsistentGroupProtocol: the member's protocol type or assignors do not
+	// fit the group's (INCONSISTENT_GROUP_PROTOCOL).
+	InconsistentGroupProtocol ErrorCode = 23
+	// InvalidGroupID: empty group id (INVALID_GROUP_ID).
+	InvalidGroupID ErrorCode = 24
+	// UnknownMemberID: the coordinator does not know this member id; the member
+	// was removed and must rejoin with no id (UNKNOWN_MEMBER_ID).
+	UnknownMemberID ErrorCode = 25
+	// InvalidSessionTimeout: session.timeout.ms outside the broker's
+	// group.min/max.session.timeout.ms (INVALID_SESSION_TIMEOUT).
+	InvalidSessionTimeout ErrorCode = 26
+	// RebalanceInProgress: the group is rebalancing; rejoin (REBALANCE_IN_PROGRESS).
+	RebalanceInProgress ErrorCode = 27
+	// MemberIDRequired: first JoinGroup of a dynamic member (KIP-394, 2.2+);
+	// the response carries the id to join again with (MEMBER_ID_REQUIRED).
+	MemberIDRequired ErrorCode = 79
+	// GroupMaxSizeReached: group.max.size members already (GROUP_MAX_SIZE_REACHED).
+	GroupMaxSizeReached ErrorCode = 81
+	// FencedInstanceID: another member id now holds this group.instance.id
+	// (KIP-345, FENCED_INSTANCE_ID).
+	FencedInstanceID ErrorCode = 82
+)
+
+var errorNames = map[ErrorCode]string{
+	None:                      "NONE",
+	CoordinatorLoadInProgress: "COORDINATOR_LOAD_IN_PROGRESS",
+	CoordinatorNotAvailable:   "COORDINATOR_NOT_AVAILABLE",
+	NotCoordinator:            "NOT_COORDINATOR",
+	IllegalGeneration:         "ILLEGAL_GENERATION",
+	InconsistentGroupProtocol: "INCONSISTENT_GROUP_PROTOCOL",
+	InvalidGroupID:            "INVALID_GROUP_ID",
+	UnknownMemberID:           "UNKNOWN_MEMBER_ID",
+	InvalidSessionTimeout:     "INVALID_SESSION_TIMEOUT",
+	RebalanceInProgress:       "REBALANCE_IN_PROGRESS",
+	MemberIDRequired:          "MEMBER_ID_REQUIRED",
+	GroupMaxSizeReached:       "GROUP_MAX_SIZE_REACHED",
+	FencedInstanceID:          "FENCED_INSTANCE_ID",
+}
+
+// String returns Kafka's name for the code, e.g. REBALANCE_IN_PROGRESS.
+func (c ErrorCode) String() string {
+	if name, ok := errorNames[c]; ok {
+		return name
+	}
+	return fmt.Sprintf("UNKNOWN_SERVER_ERROR(%d)", int16(c))
+}
+
+// Error implements error: "group: REBALANCE_IN_PROGRESS (27)".
+func (c ErrorCode) Error() string {
+	return fmt.Sprintf("group: %s (%d)", c.String(), int16(c))
+}
+
+// Err returns nil for [None] and the code itself otherwise.
+func (c ErrorCode) Err() error {
+	if c == None {
+		return nil
+	}
+	return c
+}
+
+// Sentinel errors for calls that are not protocol requests.
+var (
+	// ErrUnknownRequest is returned by Step for a request type it does not know.
+	ErrUnknownRequest = errors.New("group: unknown request type")
+	// ErrUnknownResponse is returned by Member.Step for a response it did not ask for.
+	ErrUnknownResponse = errors.New("group: unexpected response")
+	// ErrInvalidConfig is returned by constructors for a config they cannot run.
+	ErrInvalidConfig = errors.New("group: invalid config")
+)
