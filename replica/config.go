@@ -1,0 +1,80 @@
+package replica
+
+import "fmt"
+
+// Defaults applied by [NewNode] to zero [Config] fields, with Kafka's values.
+const (
+	DefaultMinInsyncReplicas       = 1       // min.insync.replicas
+	DefaultReplicaLagTimeMaxMs     = 30000   // replica.lag.time.max.ms (10000 before 2.5, KIP-537)
+	DefaultReplicaFetchWaitMaxMs   = 500     // replica.fetch.wait.max.ms
+	DefaultReplicaFetchMaxBytes    = 1048576 // replica.fetch.max.bytes
+	DefaultReplicaFetchBackoffMs   = 1000    // replica.fetch.backoff.ms
+	DefaultReplicaSocketTimeoutMs  = 30000   // replica.socket.timeout.ms
+	DefaultProduceRequestTimeoutMs = 30000   // producer request.timeout.ms, carried in Produce
+)
+
+// Config is the static configuration of one partition replica. Field names
+// follow Kafka's configuration keys; a zero value means Kafka's default.
+type Config struct {
+	// ID is this replica's broker id (broker.id / node.id).
+	ID int32
+	// Rules selects the Kafka version whose replication rules apply.
+	Rules RuleSet
+	// MinInsyncReplicas is min.insync.replicas (default 1). The effective
+	// value is min(MinInsyncReplicas, replication factor) (R2.2).
+	MinInsyncReplicas int
+	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default 30000): a
+	// follower that has not reached the leader's log end for this long leaves
+	// the ISR (R4.1). The leader checks every ReplicaLagTimeMaxMs/2.
+	ReplicaLagTimeMaxMs int64
+	// ReplicaFetchWaitMaxMs is replica.fetch.wait.max.ms (default 500): how
+	// long the leader parks a follower fetch that found nothing.
+	ReplicaFetchWaitMaxMs int64
+	// ReplicaFetchMaxBytes is replica.fetch.max.bytes (default 1 MiB), passed
+	// to [Log.Read].
+	ReplicaFetchMaxBytes int
+	// ReplicaFetchBackoffMs is replica.fetch.backoff.ms (default 1000): the
+	// pause after a fetch or OffsetsForLeaderEpoch answer with an error.
+	ReplicaFetchBackoffMs int64
+	// ReplicaSocketTimeoutMs is replica.socket.timeout.ms (default 30000): a
+	// follower request without an answer for this long is sent again.
+	ReplicaSocketTimeoutMs int64
+	// InitialHighWatermark is the HW read from replication-offset-checkpoint
+	// when the replica is (re)opened. [NewNode] clamps it to the log (R5.5).
+	InitialHighWatermark int64
+	// NowMs is the virtual time at which the node is created.
+	NowMs int64
+}
+
+// withDefaults returns c with Kafka's defaults filled in and checks ranges.
+func (c Config) withDefaults() (Config, error) {
+	if c.Rules < V0_10 || c.Rules > Modern {
+		return c, fmt.Errorf("%w: Rules %d", ErrInvalidConfig, int(c.Rules))
+	}
+	fill64 := func(v *int64, d int64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	if c.MinInsyncReplicas == 0 {
+		c.MinInsyncReplicas = DefaultMinInsyncReplicas
+	}
+	if c.ReplicaFetchMaxBytes == 0 {
+		c.ReplicaFetchMaxBytes = DefaultReplicaFetchMaxBytes
+	}
+	fill64(&c.ReplicaLagTimeMaxMs, DefaultReplicaLagTimeMaxMs)
+	fill64(&c.ReplicaFetchWaitMaxMs, DefaultReplicaFetchWaitMaxMs)
+	fill64(&c.ReplicaFetchBackoffMs, DefaultReplicaFetchBackoffMs)
+	fill64(&c.ReplicaSocketTimeoutMs, DefaultReplicaSocketTimeoutMs)
+	switch {
+	case c.MinInsyncReplicas < 1:
+		return c, fmt.Errorf("%w: MinInsyncReplicas %d < 1", ErrInvalidConfig, c.MinInsyncReplicas)
+	case c.ReplicaFetchMaxBytes < 1:
+		return c, fmt.Errorf("%w: ReplicaFetchMaxBytes %d < 1", ErrInvalidConfig, c.ReplicaFetchMaxBytes)
+	case c.ReplicaLagTimeMaxMs < 0, c.ReplicaFetchWaitMaxMs < 0, c.ReplicaFetchBackoffMs < 0, c.ReplicaSocketTimeoutMs < 0:
+		return c, fmt.Errorf("%w: negative duration", ErrInvalidConfig)
+	case c.InitialHighWatermark < 0:
+		return c, fmt.Errorf("%w: InitialHighWatermark %d < 0", ErrInvalidConfig, c.InitialHighWatermark)
+	}
+	return c, nil
+}

@@ -1,0 +1,49 @@
+// Package replica is one partition replica of Kafka's replication protocol
+// as a deterministic state machine: leader and follower roles, the fetch
+// protocol and its timing, the high watermark (HW), the in-sync replica set
+// (ISR), acks 0, 1 and all with min.insync.replicas, the leader epoch cache
+// and the truncation rules of each Kafka version.
+//
+// It follows etcd-io/raft's RawNode: a [Node] starts no goroutines, reads no
+// clock and does no I/O except through the small record-level [Log]
+// interface. The caller drives it:
+//
+//  1. Feed it messages with [Node.Step] (Produce, Fetch,
+//     OffsetsForLeaderEpoch, their answers, AlterPartition answers) and the
+//     controller's decisions with [Node.BecomeLeader] and
+//     [Node.BecomeFollower].
+//  2. Move its clock with [Node.Tick] (virtual milliseconds).
+//  3. Take [Node.Ready]: messages to deliver (or drop), produce answers, ISR
+//     proposals for the controller, events; act on them; call
+//     [Node.Advance].
+//  4. On a crash, throw the Node away, cut the Log to what survived, and
+//     build a new Node with [NewNode] and the HW checkpoint.
+//
+// # Rule sets
+//
+// Where Kafka changed the rules, [Config.Rules] picks the version:
+//
+//	rule set  truncation as a new follower            fencing  ISR counted         HW below min ISR
+//	V0_10     to its own HW (R7.5)                    no       committed           advances
+//	V0_11     to OffsetsForLeaderEpoch's end (R7.6)   no       committed           advances
+//	V2_0      KIP-279 rounds (R7.7)                   no       committed           advances
+//	V2_1      KIP-279 rounds, LESO for joining ISR    yes      committed           advances
+//	Modern    DivergingEpoch in fetch (2.8+)          yes      maximal (KIP-497)   frozen (3.7+)
+//
+// # Timing
+//
+// A follower sends one Fetch at a time. The leader answers at once when it
+// has records, carrying the HW from before the fetch (KAFKA-7104); otherwise
+// it parks the fetch until an append or replica.fetch.wait.max.ms, and the
+// answer carries the HW of that moment. So a follower learns of a new HW one
+// fetch round after the leader (R3.4), which is what KIP-101's first scenario
+// exploits.
+//
+// # What is not modelled
+//
+// Fetch sessions, byte-level batches (the Log decides), the follower's log
+// start offset following the leader's, idempotent producers (the cluster's
+// business), ELR (KIP-966), and R5.1(b) (non-ISR followers holding back the
+// HW). The rule names R0-R8 refer to replication-rules.md in the project's
+// shared reference.
+package replica

@@ -1,0 +1,74 @@
+package replica
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors returned by [NewNode], [Node.Step], [Node.BecomeLeader] and
+// [Node.BecomeFollower]. They describe a caller's mistake or stale input;
+// protocol outcomes travel as an [ErrorCode] inside messages instead.
+var (
+	// ErrInvalidConfig means a [Config] field is out of range.
+	ErrInvalidConfig = errors.New("replica: invalid config")
+	// ErrStaleLeaderEpoch means a LeaderAndIsr carried an older leader epoch
+	// than the replica already knows; Kafka ignores such requests.
+	ErrStaleLeaderEpoch = errors.New("replica: stale leader epoch")
+	// ErrUnknownMessage means a message type the node does not handle.
+	ErrUnknownMessage = errors.New("replica: unknown message type")
+	// ErrWrongNode means a message addressed to another broker.
+	ErrWrongNode = errors.New("replica: message for another broker")
+	// ErrInvalidLeaderAndISR means a LeaderAndIsr that contradicts itself (the
+	// leader not among the replicas, an ISR member that is not a replica...).
+	ErrInvalidLeaderAndISR = errors.New("replica: invalid LeaderAndIsr")
+	// ErrLog wraps an error returned by the [Log].
+	ErrLog = errors.New("replica: log")
+)
+
+// ErrorCode is a Kafka protocol error code, as carried in Fetch, Produce,
+// OffsetsForLeaderEpoch and AlterPartition answers. The values are Kafka's
+// (org.apache.kafka.common.protocol.Errors).
+type ErrorCode int16
+
+// The protocol error codes the replication protocol uses.
+const (
+	None                         ErrorCode = 0
+	OffsetOutOfRange             ErrorCode = 1
+	NotLeaderOrFollower          ErrorCode = 6
+	RequestTimedOut              ErrorCode = 7
+	NotEnoughReplicas            ErrorCode = 19
+	NotEnoughReplicasAfterAppend ErrorCode = 20
+	FencedLeaderEpoch            ErrorCode = 74
+	UnknownLeaderEpoch           ErrorCode = 75
+	InvalidUpdateVersion         ErrorCode = 95
+)
+
+var errorCodeNames = map[ErrorCode]string{
+	None:                         "NONE",
+	OffsetOutOfRange:             "OFFSET_OUT_OF_RANGE",
+	NotLeaderOrFollower:          "NOT_LEADER_OR_FOLLOWER",
+	RequestTimedOut:              "REQUEST_TIMED_OUT",
+	NotEnoughReplicas:            "NOT_ENOUGH_REPLICAS",
+	NotEnoughReplicasAfterAppend: "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+	FencedLeaderEpoch:            "FENCED_LEADER_EPOCH",
+	UnknownLeaderEpoch:           "UNKNOWN_LEADER_EPOCH",
+	InvalidUpdateVersion:         "INVALID_UPDATE_VERSION",
+}
+
+// String returns Kafka's name for the code, e.g. "NOT_ENOUGH_REPLICAS".
+func (c ErrorCode) String() string {
+	if s, ok := errorCodeNames[c]; ok {
+		return s
+	}
+	return fmt.Sprintf("ERROR_%d", int16(c))
+}
+
+// Retriable reports whether a producer retries after this code (R2.5).
+func (c ErrorCode) Retriable() bool {
+	switch c {
+	case NotLeaderOrFollower, RequestTimedOut, NotEnoughReplicas,
+		NotEnoughReplicasAfterAppend, FencedLeaderEpoch, UnknownLeaderEpoch:
+		return true
+	}
+	return false
+}

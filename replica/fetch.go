@@ -1,0 +1,116 @@
+package replica
+
+import (
+	"fmt"
+	"slices"
+)
+
+// handleFetch is the leader's side of a follower fetch, R3.2 in order.
+func (n *Node) handleFetch(m Message) error {
+	resp := Message{Type: MsgFetchResponse, To: m.From, CorrelationID: m.CorrelationID,
+		CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: m.FetchOffset}
+	if resp.Error = n.checkFencing(m); resp.Error == None && !slices.Contains(n.replicas, m.From) {
+		resp.Error = NotLeaderOrFollower
+	}
+	if resp.Error != None {
+		n.send(resp)
+		return nil
+	}
+	if n.cfg.Rules.TruncatesOnFetch() && m.LastFetchedEpoch != NoEpoch {
+		e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), m.LastFetchedEpoch, false)
+		if !ok {
+			n.send(n.outOfRange(resp))
+			return nil
+		}
+		if e < m.LastFetchedEpoch || end < m.FetchOffset {
+			resp.DivergingEpoch = &EpochEndOffset{Epoch: e, EndOffset: end}
+			resp.HighWatermark = n.hw
+			n.send(resp)
+			return nil
+		}
+	}
+	if m.FetchOffset > n.log.LogEndOffset() || m.FetchOffset < n.log.LogStartOffset() {
+		n.send(n.outOfRange(resp))
+		return nil
+	}
+	hwBefore := n.hw
+	entries, err := n.log.Read(m.FetchOffset, n.cfg.ReplicaFetchMaxBytes)
+	if err != nil {
+		return fmt.Errorf("%w: broker %d: read at %d for %d: %w", ErrLog, n.cfg.ID, m.FetchOffset, m.From, err)
+	}
+	n.recordFollowerFetch(m.From, m.FetchOffset)
+	if len(entries) == 0 {
+		n.lead.parkedFetches = append(n.lead.parkedFetches, parkedFetch{req: m, deadlineMs: n.now + m.MaxWaitMs})
+		return nil
+	}
+	n.send(n.withRecords(resp, entries, hwBefore))
+	return nil
+}
+
+// outOfRange fills an OFFSET_OUT_OF_RANGE answer with the leader's log
+// bounds, standing for the follower's ListOffsets round trip (R7.9).
+func (n *Node) outOfRange(resp Message) Message {
+	resp.Error = OffsetOutOfRange
+	resp.LogStartOffset, resp.LogEndOffset = n.log.LogStartOffset(), n.log.LogEndOffset()
+	resp.HighWatermark = n.hw
+	return resp
+}
+
+func (n *Node) withRecords(resp Message, entries []Entry, hw int64) Message {
+	resp.Entries = entries
+	resp.HighWatermark = hw
+	resp.LogStartOffset, resp.LogEndOffset = n.log.LogStartOffset(), n.log.LogEndOffset()
+	return resp
+}
+
+// recordFollowerFetch is R3.2 step 4: the follower's LEO and caught-up time
+// (R4.1), then ISR expansion (R4.3) and the HW (R5.1).
+func (n *Node) recordFollowerFetch(id int32, offset int64) {
+	f := n.lead.followers[id]
+	if f == nil {
+		f = &followerProgress{leo: -1}
+		n.lead.followers[id] = f
+	}
+	leo := n.log.LogEndOffset()
+	switch {
+	case offset >= leo:
+		f.lastCaughtUpMs = n.now
+	case offset >= f.leaderLEOAtLastFetch:
+		f.lastCaughtUpMs = f.lastFetchMs
+	}
+	f.leaderLEOAtLastFetch, f.lastFetchMs, f.leo = leo, n.now, offset
+	n.maybeExpandISR(id)
+	n.maybeAdvanceHW()
+}
+
+// completeParkedFetches answers the parked fetches that now find records,
+// with the HW of this moment.
+func (n *Node) completeParkedFetches() {
+	kept := n.lead.parkedFetches[:0]
+	for _, p := range n.lead.parkedFetches {
+		entries, err := n.log.Read(p.req.FetchOffset, n.cfg.ReplicaFetchMaxBytes)
+		if err != nil || len(entries) == 0 {
+			kept = append(kept, p)
+			continue
+		}
+		resp := Message{Type: MsgFetchResponse, To: p.req.From, CorrelationID: p.req.CorrelationID,
+			CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: p.req.FetchOffset}
+		n.send(n.withRecords(resp, entries, n.hw))
+	}
+	n.lead.parkedFetches = kept
+}
+
+// expireParkedFetches answers, empty, the parked fetches whose wait is over.
+func (n *Node) expireParkedFetches() {
+	kept := n.lead.parkedFetches[:0]
+	for _, p := range n.lead.parkedFetches {
+		if n.now < p.deadlineMs {
+			kept = append(kept, p)
+			continue
+		}
+		resp := Message{Type: MsgFetchResponse, To: p.req.From, CorrelationID: p.req.CorrelationID,
+			CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: p.req.FetchOffset}
+		n.send(n.withRecords(resp, nil, n.hw))
+	}
+	n.lead.parkedFetches = kept
+}

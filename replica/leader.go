@@ -1,0 +1,146 @@
+package replica
+
+import (
+	"fmt"
+	"slices"
+)
+
+// leaderState is what only a leader keeps (R1).
+type leaderState struct {
+	// leso is the leader epoch start offset: the LEO when this leadership began.
+	leso int64
+	// followers holds what the leader knows of each other replica.
+	followers map[int32]*followerProgress
+	// pendingISR is the ISR proposed to the controller and not yet answered.
+	pendingISR    []int32
+	pendingSentMs int64
+	// lastShrinkCheckMs is when the ISR shrink check last ran.
+	lastShrinkCheckMs int64
+	parkedFetches     []parkedFetch
+	parkedProduces    []parkedProduce
+}
+
+// followerProgress is the leader's view of one follower (R1, R4.1).
+type followerProgress struct {
+	// leo is the follower's last fetch offset, -1 before its first fetch in
+	// this leadership.
+	leo                  int64
+	lastFetchMs          int64
+	lastCaughtUpMs       int64
+	leaderLEOAtLastFetch int64
+}
+
+// parkedFetch is a follower fetch that found nothing, waiting for an append
+// or for its deadline.
+type parkedFetch struct {
+	req        Message
+	deadlineMs int64
+}
+
+// parkedProduce is an acks=all produce waiting for the HW to pass it.
+type parkedProduce struct {
+	resp       ProduceResponse
+	lastOffset int64
+	deadlineMs int64
+}
+
+func (n *Node) becomeLeader(s LeaderAndISR) error {
+	n.endLeadership(NotLeaderOrFollower)
+	n.follow = followerState{}
+	n.role = RoleLeader
+	n.setPartition(s)
+	leo := n.log.LogEndOffset()
+	if n.cfg.Rules.CachesEpochOnElection() {
+		if err := n.log.AssignEpoch(s.LeaderEpoch, leo); err != nil {
+			return fmt.Errorf("%w: broker %d: assign epoch %d at %d: %w", ErrLog, n.cfg.ID, s.LeaderEpoch, leo, err)
+		}
+	}
+	n.lead = leaderState{leso: leo, followers: map[int32]*followerProgress{}, lastShrinkCheckMs: n.now}
+	for _, id := range n.replicas {
+		if id == n.cfg.ID {
+			continue
+		}
+		caughtUp := int64(0)
+		if slices.Contains(n.isr, id) {
+			caughtUp = n.now
+		}
+		n.lead.followers[id] = &followerProgress{leo: -1, lastFetchMs: n.now, lastCaughtUpMs: caughtUp, leaderLEOAtLastFetch: leo}
+	}
+	n.emit(Event{Kind: EventBecameLeader, New: int64(s.LeaderEpoch)})
+	n.maybeAdvanceHW()
+	return nil
+}
+
+// updatePartition applies a newer partition epoch within the same leadership.
+func (n *Node) updatePartition(s LeaderAndISR) {
+	if s.PartitionEpoch <= n.partitionEpoch {
+		return
+	}
+	n.partitionEpoch, n.replicas = s.PartitionEpoch, slices.Clone(s.Replicas)
+	n.commitISR(s.ISR)
+}
+
+// endLeadership answers everything a leader parked with code, as Kafka does
+// when leadership moves.
+func (n *Node) endLeadership(code ErrorCode) {
+	for _, p := range n.lead.parkedFetches {
+		n.send(Message{Type: MsgFetchResponse, To: p.req.From, CorrelationID: p.req.CorrelationID,
+			Error: code, CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: p.req.FetchOffset})
+	}
+	for _, p := range n.lead.parkedProduces {
+		p.resp.Error = code
+		n.out.ProduceResponses = append(n.out.ProduceResponses, p.resp)
+	}
+	n.lead = leaderState{}
+}
+
+func (n *Node) tickLeader() error {
+	n.expireParkedFetches()
+	n.expireParkedProduces()
+	if n.now-n.lead.lastShrinkCheckMs >= n.cfg.ReplicaLagTimeMaxMs/2 {
+		n.lead.lastShrinkCheckMs = n.now
+		n.maybeShrinkISR()
+	}
+	if n.lead.pendingISR != nil && n.now-n.lead.pendingSentMs >= n.cfg.ReplicaSocketTimeoutMs {
+		n.sendAlterPartition()
+	}
+	return nil
+}
+
+// effectiveMinISR is min(min.insync.replicas, replication factor) (R2.2).
+func (n *Node) effectiveMinISR() int {
+	return min(n.cfg.MinInsyncReplicas, max(len(n.replicas), 1))
+}
+
+// checkFencing applies R3.2 step 1 (V2_1+) to a request's epoch.
+func (n *Node) checkFencing(m Message) ErrorCode {
+	switch {
+	case n.role != RoleLeader:
+		return NotLeaderOrFollower
+	case !n.cfg.Rules.Fencing() || m.CurrentLeaderEpoch == NoEpoch:
+		return None
+	case m.CurrentLeaderEpoch < n.leaderEpoch:
+		return FencedLeaderEpoch
+	case m.CurrentLeaderEpoch > n.leaderEpoch:
+		return UnknownLeaderEpoch
+	}
+	return None
+}
+
+// handleOffsetsForLeaderEpoch answers with endOffsetFor (R7.4), or with the
+// end offset only under V0_11 (R7.6).
+func (n *Node) handleOffsetsForLeaderEpoch(m Message) {
+	resp := Message{Type: MsgOffsetsForLeaderEpochResponse, To: m.From, CorrelationID: m.CorrelationID,
+		CurrentLeaderEpoch: n.leaderEpoch, Epoch: NoEpoch, EndOffset: UndefinedOffset}
+	if resp.Error = n.checkFencing(m); resp.Error != None {
+		n.send(resp)
+		return
+	}
+	if e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), m.Epoch, n.cfg.Rules.endOffsetBefore21()); ok {
+		resp.EndOffset = end
+		if n.cfg.Rules >= V2_0 {
+			resp.Epoch = e
+		}
+	}
+	n.send(resp)
+}

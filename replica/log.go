@@ -1,0 +1,73 @@
+package replica
+
+// NoEpoch is the leader epoch of records written under [V0_10] rules, which
+// carry none, and the "undefined" epoch of OffsetsForLeaderEpoch answers
+// (Kafka's UNDEFINED_EPOCH, -1).
+const NoEpoch int32 = -1
+
+// UndefinedOffset is the "undefined" end offset of OffsetsForLeaderEpoch
+// answers (Kafka's UNDEFINED_EPOCH_OFFSET, -1).
+const UndefinedOffset int64 = -1
+
+// Record is what a producer sends: a key and a value. Either may be nil.
+type Record struct {
+	Key   []byte
+	Value []byte
+}
+
+// Entry is one record in the log at its offset, with the leader epoch of the
+// batch that carried it (PartitionLeaderEpoch; [NoEpoch] under [V0_10]).
+type Entry struct {
+	Offset      int64
+	LeaderEpoch int32
+	Key         []byte
+	Value       []byte
+}
+
+// EpochEntry is one entry of the leader epoch cache: epoch Epoch starts at
+// offset StartOffset (leader-epoch-checkpoint, R7.1).
+type EpochEntry struct {
+	Epoch       int32
+	StartOffset int64
+}
+
+// Log is how a [Node] sees its partition's log. It is record-level: batching,
+// bytes and files are the implementation's business. The implementation owns
+// the leader epoch cache and keeps it in step with the log the way Kafka's
+// UnifiedLog does: an append whose epoch is newer than the cache's latest adds
+// an entry at its offset (R7.2), a truncation removes entries starting at or
+// above the new end (R7.3). The Node never calls it concurrently. Errors are
+// returned to the Node's caller wrapped in [ErrLog].
+//
+// [MemLog] is the in-memory implementation; the cluster adapts kafkalog's.
+type Log interface {
+	// LogStartOffset is the first offset still present.
+	LogStartOffset() int64
+	// LogEndOffset (LEO) is the offset the next appended record gets.
+	LogEndOffset() int64
+	// AppendAsLeader assigns offsets from the LEO to records, stamps them
+	// with leaderEpoch ([NoEpoch] under V0_10) and returns the first offset.
+	AppendAsLeader(records []Record, leaderEpoch int32) (baseOffset int64, err error)
+	// AppendAsFollower appends entries with the offsets and epochs the leader
+	// gave them. The first entry's offset must equal the LEO and offsets must
+	// be consecutive.
+	AppendAsFollower(entries []Entry) error
+	// Read returns the entries from offset from onwards, at most maxBytes of
+	// them by the implementation's measure but at least one if any exists.
+	// The caller must not modify the returned entries.
+	Read(from int64, maxBytes int) ([]Entry, error)
+	// TruncateTo removes every entry at offset ≥ offset and every epoch cache
+	// entry starting at ≥ offset, including one at the LEO itself (an epoch a
+	// former leader cached without writing in it). It does nothing when
+	// offset > LEO.
+	TruncateTo(offset int64) error
+	// TruncateFullyAndStartAt empties the log and sets both its start and end
+	// to offset (a follower below the leader's log start, R7.9).
+	TruncateFullyAndStartAt(offset int64) error
+	// AssignEpoch adds (epoch, startOffset) to the epoch cache with Kafka's
+	// LeaderEpochFileCache.assign rules; a new leader calls it (R7.2 a).
+	AssignEpoch(epoch int32, startOffset int64) error
+	// Epochs returns the epoch cache, oldest first. The caller must not
+	// modify the slice.
+	Epochs() []EpochEntry
+}

@@ -1,0 +1,94 @@
+package replica
+
+import "fmt"
+
+// AcksAll is the acks value that waits for the whole ISR (acks=all, -1).
+const AcksAll int16 = -1
+
+// InvalidRequiredAcks is Kafka's code for an acks value other than 0, 1, -1.
+const InvalidRequiredAcks ErrorCode = 21
+
+// handleProduce applies R2.2-R2.4 to a Produce request.
+func (n *Node) handleProduce(m Message) error {
+	resp := ProduceResponse{To: m.From, CorrelationID: m.CorrelationID, BaseOffset: -1}
+	switch {
+	case m.Acks != 0 && m.Acks != 1 && m.Acks != AcksAll:
+		resp.Error = InvalidRequiredAcks
+	case n.role != RoleLeader:
+		resp.Error = NotLeaderOrFollower
+	case m.Acks == AcksAll && len(n.isr) < n.effectiveMinISR():
+		resp.Error = NotEnoughReplicas
+	}
+	if resp.Error != None || len(m.Records) == 0 {
+		n.answerProduce(m.Acks, resp)
+		return nil
+	}
+	epoch := NoEpoch
+	if n.cfg.Rules.EpochsInRecords() {
+		epoch = n.leaderEpoch
+	}
+	base, err := n.log.AppendAsLeader(m.Records, epoch)
+	if err != nil {
+		return fmt.Errorf("%w: broker %d: append %d records: %w", ErrLog, n.cfg.ID, len(m.Records), err)
+	}
+	resp.BaseOffset = base
+	n.maybeAdvanceHW()
+	n.completeParkedFetches()
+	last := base + int64(len(m.Records)) - 1
+	if m.Acks != AcksAll || n.hw > last {
+		n.answerProduce(m.Acks, n.acksAllOutcome(resp, m.Acks))
+		return nil
+	}
+	timeout := m.TimeoutMs
+	if timeout <= 0 {
+		timeout = DefaultProduceRequestTimeoutMs
+	}
+	n.lead.parkedProduces = append(n.lead.parkedProduces, parkedProduce{resp: resp, lastOffset: last, deadlineMs: n.now + timeout})
+	return nil
+}
+
+// answerProduce queues resp unless the producer asked for no answer (acks=0).
+func (n *Node) answerProduce(acks int16, resp ProduceResponse) {
+	if acks == 0 {
+		return
+	}
+	n.out.ProduceResponses = append(n.out.ProduceResponses, resp)
+}
+
+// acksAllOutcome is Partition.checkEnoughReplicasReachOffset once the HW has
+// passed the records: NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR
+// the leader counts has fewer than the effective min ISR members (R2.4).
+func (n *Node) acksAllOutcome(resp ProduceResponse, acks int16) ProduceResponse {
+	if acks == AcksAll && len(n.hwISR()) < n.effectiveMinISR() {
+		resp.Error = NotEnoughReplicasAfterAppend
+	}
+	return resp
+}
+
+// completeParkedProduces answers the acks=all produces the HW has passed.
+func (n *Node) completeParkedProduces() {
+	kept := n.lead.parkedProduces[:0]
+	for _, p := range n.lead.parkedProduces {
+		if n.hw > p.lastOffset {
+			n.answerProduce(AcksAll, n.acksAllOutcome(p.resp, AcksAll))
+			continue
+		}
+		kept = append(kept, p)
+	}
+	n.lead.parkedProduces = kept
+}
+
+// expireParkedProduces answers REQUEST_TIMED_OUT to produces past their
+// timeout; their records stay in the log.
+func (n *Node) expireParkedProduces() {
+	kept := n.lead.parkedProduces[:0]
+	for _, p := range n.lead.parkedProduces {
+		if n.now >= p.deadlineMs {
+			p.resp.Error = RequestTimedOut
+			n.answerProduce(AcksAll, p.resp)
+			continue
+		}
+		kept = append(kept, p)
+	}
+	n.lead.parkedProduces = kept
+}

@@ -1,0 +1,80 @@
+package replica
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Ready is what a [Node] asks its caller to do, from [Node.Ready].
+type Ready struct {
+	// Messages go to other replicas (Fetch, OffsetsForLeaderEpoch and their
+	// answers). Deliver them in order per link, or drop them.
+	Messages []Message
+	// ProduceResponses go back to producers.
+	ProduceResponses []ProduceResponse
+	// AlterPartitions are ISR changes proposed to the controller (R4.4).
+	AlterPartitions []AlterPartition
+	// Events is what changed, for timelines and narration.
+	Events []Event
+	// HighWatermark is the current HW, for the broker's periodic
+	// replication-offset-checkpoint (R5.5).
+	HighWatermark int64
+}
+
+// EventKind says what an [Event] records.
+type EventKind int
+
+// The event kinds.
+const (
+	// EventBecameLeader: New is the leader epoch.
+	EventBecameLeader EventKind = iota
+	// EventBecameFollower: New is the leader epoch, Old the leader id.
+	EventBecameFollower
+	// EventHighWatermark: the HW moved from Old to New.
+	EventHighWatermark
+	// EventTruncated: the log end moved back from Old to New.
+	EventTruncated
+	// EventISRProposed: the leader proposed ISR to the controller.
+	EventISRProposed
+	// EventISRChanged: the committed ISR became ISR.
+	EventISRChanged
+	// EventISRRejected: the controller refused the proposal ISR.
+	EventISRRejected
+)
+
+// Event is one state change of a [Node].
+type Event struct {
+	Kind     EventKind
+	Old, New int64
+	ISR      []int32
+}
+
+// String describes the event in one line, e.g. "hw 1 -> 2".
+func (e Event) String() string {
+	switch e.Kind {
+	case EventBecameLeader:
+		return fmt.Sprintf("became leader in epoch %d", e.New)
+	case EventBecameFollower:
+		return fmt.Sprintf("became follower of %d in epoch %d", e.Old, e.New)
+	case EventHighWatermark:
+		return fmt.Sprintf("hw %d -> %d", e.Old, e.New)
+	case EventTruncated:
+		return fmt.Sprintf("truncated log end %d -> %d", e.Old, e.New)
+	case EventISRProposed:
+		return "proposed isr " + FormatIDs(e.ISR)
+	case EventISRChanged:
+		return "isr is now " + FormatIDs(e.ISR)
+	case EventISRRejected:
+		return "isr proposal rejected " + FormatIDs(e.ISR)
+	}
+	return fmt.Sprintf("EventKind(%d)", int(e.Kind))
+}
+
+// FormatIDs prints broker ids as "[1 2 3]".
+func FormatIDs(ids []int32) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}

@@ -1,0 +1,90 @@
+package replica
+
+import "fmt"
+
+// RuleSet selects which Kafka version's replication rules a [Node] follows.
+// The rules differ in how a replica that becomes a follower finds the point
+// where its log stops matching the leader's, in fencing, in how the ISR is
+// counted while a change is in flight, and in whether the high watermark (HW)
+// may move while the ISR is below min.insync.replicas.
+// See replication-rules.md R0 for the table this type encodes.
+type RuleSet int
+
+const (
+	// V0_10 is Kafka 0.10 (before KIP-101): records carry no leader epoch, and a
+	// replica that becomes a follower truncates its log to its own HW (R7.5).
+	V0_10 RuleSet = iota
+	// V0_11 is Kafka 0.11.0 to 1.1 (KIP-101): a new follower asks the leader
+	// OffsetsForLeaderEpoch for its latest epoch and truncates to the answer's
+	// end offset (R7.6). The leader adds its epoch to the cache on its first
+	// append in that epoch.
+	V0_11
+	// V2_0 is Kafka 2.0 (KIP-279): OffsetsForLeaderEpoch answers (epoch, end
+	// offset) and the follower repeats the question until its log is a prefix
+	// of the leader's (R7.7).
+	V2_0
+	// V2_1 is Kafka 2.1 to 2.7 (KIP-320 and friends): as V2_0, plus leader epoch
+	// fencing on every request (R7.8), the new leader caches its epoch at once
+	// (KAFKA-7415), and a follower may join the ISR only at or past the leader
+	// epoch start offset (KAFKA-7128). The maximal ISR of KIP-497 (2.7) is not
+	// modelled in this rule set.
+	V2_1
+	// Modern is Kafka 3.7+ with KRaft: as V2_1, plus truncation on fetch through
+	// DivergingEpoch (KIP-595 fetch path, 2.8), the maximal ISR while an
+	// AlterPartition is in flight (KIP-497, 2.7), and the strict min ISR rule
+	// (KAFKA-15583, 3.7): the HW does not move while the committed ISR is
+	// smaller than min.insync.replicas.
+	Modern
+)
+
+var ruleSetNames = [...]string{"v0.10", "v0.11", "v2.0", "v2.1", "modern"}
+
+// String returns the rule set's name as the scenario files spell it.
+func (r RuleSet) String() string {
+	if r < 0 || int(r) >= len(ruleSetNames) {
+		return fmt.Sprintf("RuleSet(%d)", int(r))
+	}
+	return ruleSetNames[r]
+}
+
+// ParseRuleSet returns the rule set named s ("v0.10", "v0.11", "v2.0",
+// "v2.1" or "modern").
+func ParseRuleSet(s string) (RuleSet, error) {
+	for i, name := range ruleSetNames {
+		if name == s {
+			return RuleSet(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown rule set %q", ErrInvalidConfig, s)
+}
+
+// EpochsInRecords reports whether records carry the leader epoch (0.11+).
+func (r RuleSet) EpochsInRecords() bool { return r >= V0_11 }
+
+// Fencing reports whether requests carry the current leader epoch and are
+// refused when it does not match (2.1+, KIP-320).
+func (r RuleSet) Fencing() bool { return r >= V2_1 }
+
+// CachesEpochOnElection reports whether a new leader adds its epoch to the
+// epoch cache at once, before writing anything in it (2.1+, KAFKA-7415).
+func (r RuleSet) CachesEpochOnElection() bool { return r >= V2_1 }
+
+// ISRJoinNeedsLESO reports whether a follower must reach the leader epoch
+// start offset to join the ISR (2.1+, KAFKA-7128).
+func (r RuleSet) ISRJoinNeedsLESO() bool { return r >= V2_1 }
+
+// MaximalISR reports whether the leader counts the ISR it proposed, together
+// with the committed one, while an ISR change is in flight (2.7+, KIP-497).
+func (r RuleSet) MaximalISR() bool { return r >= Modern }
+
+// StrictMinISR reports whether the HW is frozen while the committed ISR is
+// smaller than min.insync.replicas (3.7+, KAFKA-15583).
+func (r RuleSet) StrictMinISR() bool { return r >= Modern }
+
+// TruncatesOnFetch reports whether the follower learns its truncation point
+// from DivergingEpoch in fetch answers instead of OffsetsForLeaderEpoch (2.8+).
+func (r RuleSet) TruncatesOnFetch() bool { return r >= Modern }
+
+// endOffsetBefore21 reports whether OffsetsForLeaderEpoch answers "undefined"
+// for an epoch older than every cached one (before 2.1, R7.4 step 4).
+func (r RuleSet) endOffsetBefore21() bool { return r < V2_1 }
