@@ -111,7 +111,9 @@ func restoreFile(f *node, name string, keep func(string, int64, int64) int64) *n
 	}
 	content := make([]byte, durable+k)
 	copy(content, f.disk)
-	copy(content[durable:], f.data[durable:durable+k])
+	if k > 0 {
+		copy(content[durable:], f.data[durable:durable+k])
+	}
 	return &node{mode: f.mode, mtime: f.mtime, data: content, disk: content,
 		dataShared: true, diskShared: true}
 }

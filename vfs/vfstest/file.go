@@ -61,6 +61,7 @@ var fileCases = []fileCase{
 	{name: "overwrite past the end", start: "hello", op: writeAt("LO!", 3), want: "wrote 3", after: "helLO!"},
 	{name: "write beyond the end fills the gap with zeros", start: "ab", op: writeAt("z", 4), want: "wrote 1", after: "ab\x00\x00z"},
 	{name: "write nothing", start: "ab", op: writeAt("", 0), want: "wrote 0", after: "ab"},
+	{name: "write nothing beyond the end", start: "ab", op: writeAt("", 5), want: "wrote 0", after: "ab"},
 	{name: "write at a negative offset", start: "ab", op: writeAt("z", -1), want: "wrote 0", wantErr: errAny, after: "ab"},
 	{name: "read all", start: "hello", op: readAt(5, 0), want: `read "hello"`, after: "hello"},
 	{name: "read inside", start: "hello", op: readAt(3, 1), want: `read "ell"`, after: "hello"},
