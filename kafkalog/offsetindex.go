@@ -1,0 +1,403 @@
+package kafkalog
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// Index errors.
+var (
+	// ErrCorruptIndex means an index file fails its sanity check: a length that is
+	// not a whole number of entries, entries out of order, or a last entry below
+	// the base offset. Kafka: CorruptIndexException. Recovery rebuilds the index.
+	ErrCorruptIndex = errors.New("kafkalog: corrupt index")
+	// ErrIndexFull means an append found no free slot (Kafka throws
+	// IllegalArgumentException "Attempt to append to a full index"); the segment
+	// must roll.
+	ErrIndexFull = errors.New("kafkalog: index is full")
+	// ErrInvalidOffset means an index append whose offset does not come after the
+	// last entry, or whose offset is not representable as a relative offset
+	// (InvalidOffsetException, IndexOffsetOverflowException).
+	ErrInvalidOffset = errors.New("kafkalog: invalid offset for index")
+)
+
+// OffsetIndexEntrySize is the size of one .index entry: int32 relative offset,
+// int32 position.
+const OffsetIndexEntrySize = 8
+
+// warmIndexBytes is the tail of an index that lookups search first
+// (AbstractIndex.warmEntries: 8192 bytes, 1024 offset entries).
+const warmIndexBytes = 8192
+
+// OffsetPosition is an offset index entry: the batch holding Offset starts at
+// byte Position of the segment's .log. Offset is absolute.
+type OffsetPosition struct {
+	// Offset is the absolute offset (base offset + the relative offset stored).
+	Offset int64
+	// Position is the byte position in the .log file.
+	Position int64
+}
+
+type offsetEntry struct {
+	rel int32
+	pos int32
+}
+
+// OffsetIndex is a segment's sparse offset index (.index, OffsetIndex.java):
+// 8-byte entries (relative offset, position), strictly increasing by offset.
+// Entries are kept in memory and written through to the file at once (no mmap).
+// A writable index file is preallocated to its maximum size; TrimToValidSize and
+// Close cut it back to its entries, as Kafka does. It is not safe for concurrent use.
+type OffsetIndex struct {
+	idx     indexFile
+	entries []offsetEntry
+}
+
+// OpenOffsetIndex opens the offset index in f for the segment at baseOffset. As
+// in Kafka, every whole 8 bytes of an existing file are taken as an entry
+// (entries = roundDown(length, 8)); call SanityCheck to find a zero-padded or
+// otherwise damaged file. If writable, the file is then grown to
+// roundDown(maxIndexSize, 8) bytes (never shrunk below its entries), which
+// fixes MaxEntries; a read-only index is full. The index takes ownership of f.
+func OpenOffsetIndex(f vfs.File, baseOffset int64, maxIndexSize int, writable bool) (*OffsetIndex, error) {
+	ix := &OffsetIndex{}
+	n, err := ix.idx.open(f, baseOffset, maxIndexSize, writable, OffsetIndexEntrySize, func(b []byte) {
+		ix.entries = append(ix.entries, offsetEntry{rel: int32(binary.BigEndian.Uint32(b)), pos: int32(binary.BigEndian.Uint32(b[4:]))})
+	})
+	if err != nil {
+		return nil, err
+	}
+	ix.entries = ix.entries[:n]
+	return ix, nil
+}
+
+// BaseOffset returns the base offset of the segment the index belongs to.
+func (ix *OffsetIndex) BaseOffset() int64 { return ix.idx.baseOffset }
+
+// Entries returns the number of entries.
+func (ix *OffsetIndex) Entries() int { return len(ix.entries) }
+
+// MaxEntries returns the number of entries the file has room for.
+func (ix *OffsetIndex) MaxEntries() int { return ix.idx.maxEntries }
+
+// IsFull reports whether no entry can be appended.
+func (ix *OffsetIndex) IsFull() bool { return len(ix.entries) >= ix.idx.maxEntries }
+
+// Entry returns entry n. It panics if n is not in [0, Entries()), as Kafka throws
+// IllegalArgumentException: the caller's bug, not bad input.
+func (ix *OffsetIndex) Entry(n int) OffsetPosition {
+	if n < 0 || n >= len(ix.entries) {
+		panic(fmt.Sprintf("kafkalog: offset index entry %d requested, index has %d", n, len(ix.entries)))
+	}
+	return ix.at(n)
+}
+
+func (ix *OffsetIndex) at(n int) OffsetPosition {
+	e := ix.entries[n]
+	return OffsetPosition{Offset: ix.idx.baseOffset + int64(e.rel), Position: int64(e.pos)}
+}
+
+// LastOffset returns the offset of the last entry, or the base offset if empty.
+func (ix *OffsetIndex) LastOffset() int64 {
+	if len(ix.entries) == 0 {
+		return ix.idx.baseOffset
+	}
+	return ix.at(len(ix.entries) - 1).Offset
+}
+
+// Append adds the entry (offset, position). offset must be above the last
+// entry's (ErrInvalidOffset) unless the index is empty, offset − base must fit
+// in [0, MaxInt32] and position in [0, MaxInt32] (ErrInvalidOffset), and the
+// index must not be full (ErrIndexFull). The entry is written to the file.
+func (ix *OffsetIndex) Append(offset int64, position int64) error {
+	if ix.IsFull() {
+		return fmt.Errorf("%w: append of offset %d to %s with %d entries", ErrIndexFull, offset, ix.idx.name(), len(ix.entries))
+	}
+	if len(ix.entries) > 0 && offset <= ix.LastOffset() {
+		return fmt.Errorf("%w: offset %d appended to %s after offset %d", ErrInvalidOffset, offset, ix.idx.name(), ix.LastOffset())
+	}
+	rel, err := ix.idx.relative(offset)
+	if err != nil {
+		return err
+	}
+	if position < 0 || position > math.MaxInt32 {
+		return fmt.Errorf("%w: position %d of offset %d does not fit an int32 in %s", ErrInvalidOffset, position, offset, ix.idx.name())
+	}
+	var b [OffsetIndexEntrySize]byte
+	binary.BigEndian.PutUint32(b[:], uint32(rel))
+	binary.BigEndian.PutUint32(b[4:], uint32(position))
+	if err := ix.idx.writeEntry(len(ix.entries), b[:]); err != nil {
+		return err
+	}
+	ix.entries = append(ix.entries, offsetEntry{rel: rel, pos: int32(position)})
+	return nil
+}
+
+func (ix *OffsetIndex) offsetKey(i int) int64   { return ix.idx.baseOffset + int64(ix.entries[i].rel) }
+func (ix *OffsetIndex) positionKey(i int) int64 { return int64(ix.entries[i].pos) }
+
+// Lookup returns the entry with the largest offset ≤ target, or (base offset, 0)
+// if there is none. Like Kafka it searches the warm tail of the index (the last
+// 8 KiB, 1024 entries) first when the target lies there.
+func (ix *OffsetIndex) Lookup(target int64) OffsetPosition {
+	lo, _ := slotRange(len(ix.entries), OffsetIndexEntrySize, ix.offsetKey, target)
+	if lo < 0 {
+		return OffsetPosition{Offset: ix.idx.baseOffset, Position: 0}
+	}
+	return ix.at(lo)
+}
+
+// FetchUpperBoundOffset returns the first entry whose position is ≥ startPos +
+// fetchSize: where a fetch of fetchSize bytes from startPos can safely stop. ok is
+// false if no entry lies that far.
+func (ix *OffsetIndex) FetchUpperBoundOffset(startPos, fetchSize int64) (OffsetPosition, bool) {
+	_, hi := slotRange(len(ix.entries), OffsetIndexEntrySize, ix.positionKey, startPos+fetchSize)
+	if hi < 0 {
+		return OffsetPosition{}, false
+	}
+	return ix.at(hi), true
+}
+
+// TruncateTo removes every entry with offset ≥ offset. The file keeps its length
+// (as Kafka's mmap does); the dropped slots are overwritten by later appends.
+func (ix *OffsetIndex) TruncateTo(offset int64) error {
+	lo, _ := slotRange(len(ix.entries), OffsetIndexEntrySize, ix.offsetKey, offset)
+	switch {
+	case lo < 0:
+		ix.entries = ix.entries[:0]
+	case ix.offsetKey(lo) == offset:
+		ix.entries = ix.entries[:lo]
+	default:
+		ix.entries = ix.entries[:lo+1]
+	}
+	return nil
+}
+
+// Reset removes every entry and, if writable, zeroes the file at its maximum
+// size (Kafka's reset(): truncate then resize). Recovery calls it before
+// rebuilding the index.
+func (ix *OffsetIndex) Reset() error {
+	ix.entries = ix.entries[:0]
+	return ix.idx.reset()
+}
+
+// SanityCheck returns ErrCorruptIndex if the file length is not a multiple of 8
+// or the last entry's offset is below the base offset (Kafka's checks), or if the
+// entries are not strictly increasing by offset and non-decreasing by position.
+// The last check is ours: Kafka's sanityCheck passes a zero-padded index (a zero
+// entry reads as (base offset, 0), which is not below the base) and relies on
+// the clean-shutdown marker to rebuild it; here the padding fails the order check.
+func (ix *OffsetIndex) SanityCheck() error {
+	if err := ix.idx.checkLength(); err != nil {
+		return err
+	}
+	n := len(ix.entries)
+	if n > 0 && ix.LastOffset() < ix.idx.baseOffset {
+		return fmt.Errorf("%w: %s: last offset %d is below base offset %d", ErrCorruptIndex, ix.idx.name(), ix.LastOffset(), ix.idx.baseOffset)
+	}
+	for i := 1; i < n; i++ {
+		a, b := ix.entries[i-1], ix.entries[i]
+		if b.rel <= a.rel || b.pos < a.pos {
+			return fmt.Errorf("%w: %s: entry %d (%d, %d) does not follow entry %d (%d, %d)", ErrCorruptIndex, ix.idx.name(),
+				i, ix.idx.baseOffset+int64(b.rel), b.pos, i-1, ix.idx.baseOffset+int64(a.rel), a.pos)
+		}
+	}
+	return nil
+}
+
+// TrimToValidSize cuts the file to its entries (done by Close and on roll), after
+// which the index is full.
+func (ix *OffsetIndex) TrimToValidSize() error { return ix.idx.trim(len(ix.entries)) }
+
+// Resize sets the file's length to roundDown(maxIndexSize, 8) and MaxEntries
+// accordingly, and reports whether the length changed (AbstractIndex.resize). It
+// fails with ErrIndexFull if the new size cannot hold the current entries.
+func (ix *OffsetIndex) Resize(maxIndexSize int) (bool, error) {
+	return ix.idx.resize(maxIndexSize, len(ix.entries))
+}
+
+// Sync flushes the file to stable storage.
+func (ix *OffsetIndex) Sync() error { return ix.idx.f.Sync() }
+
+// Close trims a writable index to its entries and closes the file.
+func (ix *OffsetIndex) Close() error { return ix.idx.close(len(ix.entries)) }
+
+// DecodeOffsetIndex decodes the bytes of a .index file of the segment at base:
+// every whole 8 bytes is an entry, in file order, with no checks. Trailing bytes
+// that do not make an entry give the entries and an ErrCorruptIndex error.
+func DecodeOffsetIndex(b []byte, base int64) ([]OffsetPosition, error) {
+	out := make([]OffsetPosition, 0, len(b)/OffsetIndexEntrySize)
+	for i := 0; i+OffsetIndexEntrySize <= len(b); i += OffsetIndexEntrySize {
+		rel := int32(binary.BigEndian.Uint32(b[i:]))
+		pos := int32(binary.BigEndian.Uint32(b[i+4:]))
+		out = append(out, OffsetPosition{Offset: base + int64(rel), Position: int64(pos)})
+	}
+	if r := len(b) % OffsetIndexEntrySize; r != 0 {
+		return out, fmt.Errorf("%w: length %d is not a multiple of %d (%d trailing bytes)", ErrCorruptIndex, len(b), OffsetIndexEntrySize, r)
+	}
+	return out, nil
+}
+
+// slotRange is Kafka's AbstractIndex.indexSlotRangeFor: over n sorted entries
+// with keys key(i), it returns the slot of the largest key ≤ target and the slot
+// of the smallest key ≥ target (-1 where none). It binary-searches the warm tail
+// (the last warmIndexBytes of the file) first if the target lies in it, so that
+// lookups by caught-up readers touch only recent pages.
+func slotRange(n, entrySize int, key func(int) int64, target int64) (int, int) {
+	if n == 0 {
+		return -1, -1
+	}
+	firstHot := max(0, n-1-warmIndexBytes/entrySize)
+	if key(firstHot) < target {
+		return binarySearchSlots(n, firstHot, n-1, key, target)
+	}
+	if key(0) > target {
+		return -1, 0
+	}
+	return binarySearchSlots(n, 0, firstHot, key, target)
+}
+
+func binarySearchSlots(n, lo, hi int, key func(int) int64, target int64) (int, int) {
+	for lo < hi {
+		mid := int(uint(lo+hi+1) >> 1)
+		switch k := key(mid); {
+		case k > target:
+			hi = mid - 1
+		case k < target:
+			lo = mid
+		default:
+			return mid, mid
+		}
+	}
+	if lo == n-1 {
+		return lo, -1
+	}
+	return lo, lo + 1
+}
+
+// indexFile is the file side of an index shared by the offset and time indexes
+// (Kafka's AbstractIndex without the mmap): length, preallocation, trimming.
+type indexFile struct {
+	f          vfs.File
+	baseOffset int64
+	entrySize  int
+	writable   bool
+	maxEntries int
+	length     int64 // current file length
+	openLength int64 // file length at open, before any resize; -1 once reset
+	maxSize    int   // the maxIndexSize the index was opened or last resized with
+}
+
+// indexReadChunk bounds the memory used to load an index file.
+const indexReadChunk = 64 << 10
+
+// open loads every whole entry of f through decode and, if writable, grows the
+// file to roundDown(maxIndexSize, entrySize). It returns the number of entries.
+func (x *indexFile) open(f vfs.File, base int64, maxIndexSize int, writable bool, entrySize int, decode func([]byte)) (int, error) {
+	*x = indexFile{f: f, baseOffset: base, entrySize: entrySize, writable: writable, maxSize: maxIndexSize}
+	size, err := f.Size()
+	if err != nil {
+		return 0, fmt.Errorf("kafkalog: open index %s: %w", f.Name(), err)
+	}
+	x.length, x.openLength = size, size
+	n := int(size / int64(entrySize))
+	buf := make([]byte, min(int64(indexReadChunk/entrySize*entrySize), int64(n*entrySize)))
+	for done := 0; done < n; {
+		k := min(n-done, len(buf)/entrySize)
+		chunk := buf[:k*entrySize]
+		if _, err := f.ReadAt(chunk, int64(done*entrySize)); err != nil {
+			return 0, fmt.Errorf("kafkalog: read index %s at %d: %w", f.Name(), done*entrySize, err)
+		}
+		for i := 0; i < len(chunk); i += entrySize {
+			decode(chunk[i : i+entrySize])
+		}
+		done += k
+	}
+	x.maxEntries = n
+	if writable {
+		if _, err := x.resize(max(maxIndexSize, n*entrySize), n); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+func (x *indexFile) name() string { return x.f.Name() }
+
+// relative converts an absolute offset to the int32 the file stores.
+func (x *indexFile) relative(offset int64) (int32, error) {
+	rel := offset - x.baseOffset
+	if rel < 0 || rel > math.MaxInt32 {
+		return 0, fmt.Errorf("%w: offset %d is not within 2^31-1 of base offset %d of %s", ErrInvalidOffset, offset, x.baseOffset, x.name())
+	}
+	return int32(rel), nil
+}
+
+func (x *indexFile) writeEntry(slot int, b []byte) error {
+	if _, err := x.f.WriteAt(b, int64(slot*x.entrySize)); err != nil {
+		return fmt.Errorf("kafkalog: write index %s entry %d: %w", x.name(), slot, err)
+	}
+	if end := int64((slot + 1) * x.entrySize); end > x.length {
+		x.length = end
+	}
+	return nil
+}
+
+// resize sets the file length to roundDown(newSize, entrySize).
+func (x *indexFile) resize(newSize, entries int) (bool, error) {
+	rounded := int64(newSize / x.entrySize * x.entrySize)
+	if rounded < int64(entries*x.entrySize) {
+		return false, fmt.Errorf("%w: cannot resize %s to %d bytes, it holds %d entries", ErrIndexFull, x.name(), newSize, entries)
+	}
+	x.maxSize = newSize
+	x.maxEntries = int(rounded) / x.entrySize
+	if rounded == x.length {
+		return false, nil
+	}
+	if err := x.f.Truncate(rounded); err != nil {
+		return false, fmt.Errorf("kafkalog: resize index %s to %d bytes: %w", x.name(), rounded, err)
+	}
+	x.length = rounded
+	return true, nil
+}
+
+func (x *indexFile) trim(entries int) error {
+	_, err := x.resize(entries*x.entrySize, entries)
+	return err
+}
+
+func (x *indexFile) reset() error {
+	if !x.writable {
+		return nil
+	}
+	if err := x.f.Truncate(0); err != nil {
+		return fmt.Errorf("kafkalog: reset index %s: %w", x.name(), err)
+	}
+	x.length, x.openLength = 0, -1
+	_, err := x.resize(x.maxSize, 0)
+	return err
+}
+
+// checkLength fails if the file, as it was when opened, did not hold a whole
+// number of entries (a writable open has since rounded it down).
+func (x *indexFile) checkLength() error {
+	if x.openLength >= 0 && x.openLength%int64(x.entrySize) != 0 {
+		return fmt.Errorf("%w: %s: length %d is not a multiple of the entry size %d", ErrCorruptIndex, x.name(), x.openLength, x.entrySize)
+	}
+	return nil
+}
+
+func (x *indexFile) close(entries int) error {
+	var err error
+	if x.writable {
+		err = x.trim(entries)
+	}
+	if cerr := x.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("kafkalog: close index %s: %w", x.name(), cerr)
+	}
+	return err
+}

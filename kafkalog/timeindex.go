@@ -1,0 +1,222 @@
+package kafkalog
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// ErrInvalidTimestamp means a time index append whose timestamp is below the last
+// entry's (Kafka throws IllegalStateException): time index timestamps never go down.
+var ErrInvalidTimestamp = errors.New("kafkalog: timestamp below the time index's last entry")
+
+// TimeIndexEntrySize is the size of one .timeindex entry: int64 timestamp, int32
+// relative offset.
+const TimeIndexEntrySize = 12
+
+// TimestampOffset is a time index entry: the largest timestamp of the segment's
+// records up to and including Offset is Timestamp, so every record with a larger
+// timestamp comes after Offset.
+//
+// Which offset is stored changed across versions: current Kafka writes the last
+// offset of the batch holding the largest timestamp; brokers before KIP-734 (Kafka
+// ≈2.x, e.g. the 2020 fixture) wrote the offset of the record itself. Readers must
+// accept both.
+type TimestampOffset struct {
+	// Timestamp in epoch milliseconds; -1 (NoTimestamp) in the "none" answer.
+	Timestamp int64
+	// Offset is absolute.
+	Offset int64
+}
+
+type timeEntry struct {
+	ts  int64
+	rel int32
+}
+
+// TimeIndex is a segment's time index (.timeindex, TimeIndex.java): 12-byte
+// entries, timestamps and offsets non-decreasing. Like OffsetIndex it keeps its
+// entries in memory, writes through, is preallocated when writable and trimmed
+// by TrimToValidSize and Close. Its last slot is reserved for the entry written
+// when the segment rolls or closes: IsFull is entries ≥ MaxEntries − 1.
+type TimeIndex struct {
+	idx     indexFile
+	entries []timeEntry
+}
+
+// OpenTimeIndex opens the time index in f for the segment at baseOffset, with the
+// same rules as OpenOffsetIndex (entries = roundDown(length, 12); a writable file
+// grows to roundDown(maxIndexSize, 12): 10485756 bytes for the 10 MiB default).
+func OpenTimeIndex(f vfs.File, baseOffset int64, maxIndexSize int, writable bool) (*TimeIndex, error) {
+	ti := &TimeIndex{}
+	_, err := ti.idx.open(f, baseOffset, maxIndexSize, writable, TimeIndexEntrySize, func(b []byte) {
+		ti.entries = append(ti.entries, timeEntry{ts: int64(binary.BigEndian.Uint64(b)), rel: int32(binary.BigEndian.Uint32(b[8:]))})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ti, nil
+}
+
+// BaseOffset returns the base offset of the segment the index belongs to.
+func (ti *TimeIndex) BaseOffset() int64 { return ti.idx.baseOffset }
+
+// Entries returns the number of entries.
+func (ti *TimeIndex) Entries() int { return len(ti.entries) }
+
+// MaxEntries returns the number of entries the file has room for.
+func (ti *TimeIndex) MaxEntries() int { return ti.idx.maxEntries }
+
+// IsFull reports whether only the reserved last slot is left (entries ≥
+// MaxEntries − 1): the segment must roll.
+func (ti *TimeIndex) IsFull() bool { return len(ti.entries) >= ti.idx.maxEntries-1 }
+
+// Entry returns entry n. It panics if n is not in [0, Entries()).
+func (ti *TimeIndex) Entry(n int) TimestampOffset {
+	if n < 0 || n >= len(ti.entries) {
+		panic(fmt.Sprintf("kafkalog: time index entry %d requested, index has %d", n, len(ti.entries)))
+	}
+	return ti.at(n)
+}
+
+func (ti *TimeIndex) at(n int) TimestampOffset {
+	e := ti.entries[n]
+	return TimestampOffset{Timestamp: e.ts, Offset: ti.idx.baseOffset + int64(e.rel)}
+}
+
+// LastEntry returns the last entry, or (-1, base offset) if the index is empty.
+func (ti *TimeIndex) LastEntry() TimestampOffset {
+	if len(ti.entries) == 0 {
+		return TimestampOffset{Timestamp: NoTimestamp, Offset: ti.idx.baseOffset}
+	}
+	return ti.at(len(ti.entries) - 1)
+}
+
+// MaybeAppend appends (timestamp, offset) if timestamp is above the last entry's
+// (an equal or missing timestamp is skipped silently, as Kafka does). It fails
+// with ErrIndexFull if the index is full (unless skipFullCheck, used for the
+// final entry on roll and close, which may take the reserved slot), with
+// ErrInvalidOffset if offset is below the last entry's or not representable, and
+// with ErrInvalidTimestamp if timestamp is below the last entry's.
+func (ti *TimeIndex) MaybeAppend(timestamp, offset int64, skipFullCheck bool) error {
+	if (!skipFullCheck && ti.IsFull()) || len(ti.entries) >= ti.idx.maxEntries {
+		return fmt.Errorf("%w: append of (%d, %d) to %s with %d of %d entries", ErrIndexFull, timestamp, offset, ti.idx.name(), len(ti.entries), ti.idx.maxEntries)
+	}
+	last := ti.LastEntry()
+	if len(ti.entries) > 0 && offset < last.Offset {
+		return fmt.Errorf("%w: offset %d appended to %s after offset %d", ErrInvalidOffset, offset, ti.idx.name(), last.Offset)
+	}
+	if len(ti.entries) > 0 && timestamp < last.Timestamp {
+		return fmt.Errorf("%w: timestamp %d appended to %s after timestamp %d", ErrInvalidTimestamp, timestamp, ti.idx.name(), last.Timestamp)
+	}
+	if timestamp <= last.Timestamp {
+		return nil
+	}
+	rel, err := ti.idx.relative(offset)
+	if err != nil {
+		return err
+	}
+	var b [TimeIndexEntrySize]byte
+	binary.BigEndian.PutUint64(b[:], uint64(timestamp))
+	binary.BigEndian.PutUint32(b[8:], uint32(rel))
+	if err := ti.idx.writeEntry(len(ti.entries), b[:]); err != nil {
+		return err
+	}
+	ti.entries = append(ti.entries, timeEntry{ts: timestamp, rel: rel})
+	return nil
+}
+
+func (ti *TimeIndex) timestampKey(i int) int64 { return ti.entries[i].ts }
+func (ti *TimeIndex) offsetKey(i int) int64    { return ti.idx.baseOffset + int64(ti.entries[i].rel) }
+
+// Lookup returns the entry with the largest timestamp ≤ ts, or (-1, base offset)
+// if there is none. The caller then scans the log from that entry's offset for
+// the first record with a timestamp ≥ ts.
+func (ti *TimeIndex) Lookup(ts int64) TimestampOffset {
+	lo, _ := slotRange(len(ti.entries), TimeIndexEntrySize, ti.timestampKey, ts)
+	if lo < 0 {
+		return TimestampOffset{Timestamp: NoTimestamp, Offset: ti.idx.baseOffset}
+	}
+	return ti.at(lo)
+}
+
+// TruncateTo removes every entry with offset ≥ offset.
+func (ti *TimeIndex) TruncateTo(offset int64) error {
+	lo, _ := slotRange(len(ti.entries), TimeIndexEntrySize, ti.offsetKey, offset)
+	switch {
+	case lo < 0:
+		ti.entries = ti.entries[:0]
+	case ti.offsetKey(lo) == offset:
+		ti.entries = ti.entries[:lo]
+	default:
+		ti.entries = ti.entries[:lo+1]
+	}
+	return nil
+}
+
+// Reset removes every entry and, if writable, zeroes the file at its maximum size.
+func (ti *TimeIndex) Reset() error {
+	ti.entries = ti.entries[:0]
+	return ti.idx.reset()
+}
+
+// SanityCheck returns ErrCorruptIndex if the file length is not a multiple of 12,
+// the last timestamp is below the first or the last offset below the base offset
+// (Kafka's checks), or, our addition, if timestamps or offsets ever go down
+// between neighbouring entries.
+func (ti *TimeIndex) SanityCheck() error {
+	if err := ti.idx.checkLength(); err != nil {
+		return err
+	}
+	n := len(ti.entries)
+	if n == 0 {
+		return nil
+	}
+	first, last := ti.at(0), ti.at(n-1)
+	if last.Timestamp < first.Timestamp {
+		return fmt.Errorf("%w: %s: last timestamp %d is below the first, %d", ErrCorruptIndex, ti.idx.name(), last.Timestamp, first.Timestamp)
+	}
+	if last.Offset < ti.idx.baseOffset {
+		return fmt.Errorf("%w: %s: last offset %d is below base offset %d", ErrCorruptIndex, ti.idx.name(), last.Offset, ti.idx.baseOffset)
+	}
+	for i := 1; i < n; i++ {
+		a, b := ti.entries[i-1], ti.entries[i]
+		if b.ts < a.ts || b.rel < a.rel {
+			return fmt.Errorf("%w: %s: entry %d %v does not follow entry %d %v", ErrCorruptIndex, ti.idx.name(), i, ti.at(i), i-1, ti.at(i-1))
+		}
+	}
+	return nil
+}
+
+// TrimToValidSize cuts the file to its entries.
+func (ti *TimeIndex) TrimToValidSize() error { return ti.idx.trim(len(ti.entries)) }
+
+// Resize sets the file's length to roundDown(maxIndexSize, 12) and reports
+// whether it changed; ErrIndexFull if the entries would not fit.
+func (ti *TimeIndex) Resize(maxIndexSize int) (bool, error) {
+	return ti.idx.resize(maxIndexSize, len(ti.entries))
+}
+
+// Sync flushes the file to stable storage.
+func (ti *TimeIndex) Sync() error { return ti.idx.f.Sync() }
+
+// Close trims a writable index to its entries and closes the file.
+func (ti *TimeIndex) Close() error { return ti.idx.close(len(ti.entries)) }
+
+// DecodeTimeIndex decodes the bytes of a .timeindex file of the segment at base:
+// every whole 12 bytes is an entry, in file order, unchecked. Trailing bytes give
+// the entries and an ErrCorruptIndex error.
+func DecodeTimeIndex(b []byte, base int64) ([]TimestampOffset, error) {
+	out := make([]TimestampOffset, 0, len(b)/TimeIndexEntrySize)
+	for i := 0; i+TimeIndexEntrySize <= len(b); i += TimeIndexEntrySize {
+		ts := int64(binary.BigEndian.Uint64(b[i:]))
+		rel := int32(binary.BigEndian.Uint32(b[i+8:]))
+		out = append(out, TimestampOffset{Timestamp: ts, Offset: base + int64(rel)})
+	}
+	if r := len(b) % TimeIndexEntrySize; r != 0 {
+		return out, fmt.Errorf("%w: length %d is not a multiple of %d (%d trailing bytes)", ErrCorruptIndex, len(b), TimeIndexEntrySize, r)
+	}
+	return out, nil
+}
