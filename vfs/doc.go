@@ -1,3 +1,56 @@
 // Package vfs is the file system a Kafka log lives on: the operating system's (Default),
-// or MemFS, an in-memory one with a page cache, a process crash and a power cut.
+// or MemFS, an in-memory one with a page cache, a process crash and a power cut, on which
+// crash recovery can be tested deterministically and exhaustively.
+//
+// # Page cache and disk
+//
+// A write lands in the page cache, which belongs to the kernel: reads see it at once, a
+// crash of the process keeps it, a power cut loses it. File.Sync (fsync) copies a
+// file's bytes and size to the disk; SyncDir copies a directory's entries (names) to the
+// disk. MemFS keeps both copies of everything:
+//
+//	         process                         kernel                        disk
+//	┌───────────────────────┐   WriteAt   ┌──────────────────┐   Sync    ┌──────────────┐
+//	│ File handles          │ ──────────▶ │ page cache       │ ────────▶ │ file bytes   │
+//	│ (die in Crash and     │ ◀────────── │ "synced|appended"│           │ "synced|"    │
+//	│  PowerCut)            │   ReadAt    │                  │           │              │
+//	│                       │   Create,   │ directory        │  SyncDir  │ directory    │
+//	│                       │ ──Rename,─▶ │ entries          │ ────────▶ │ entries      │
+//	│                       │   Remove    │ a.log b.log      │           │ a.log        │
+//	└───────────────────────┘             └──────────────────┘           └──────────────┘
+//	  Crash: handles die,                   PowerCut: the page cache is   Writeback: the
+//	  nothing is lost                       lost, except a prefix of each kernel syncs
+//	                                        file's unsynced tail          everything
+//
+// # The power cut rule
+//
+// After (*MemFS).PowerCut the tree is what the directories' last SyncDir recorded (the
+// root's own entry always exists); each surviving file holds the bytes of its last Sync,
+// followed by the first k bytes of its page cache beyond that size, k chosen by the
+// caller for each file:
+//
+//	durable:    synced|
+//	page cache: synced|appended
+//	k = 0:      synced|            the unsynced append is lost
+//	k = 3:      synced|app         torn at a byte
+//	k = 8:      synced|appended    kept whole
+//
+// So a file created in a directory that was never synced since vanishes, even if its
+// bytes were synced; an unsynced Rename or Remove is undone; a file grown by an unsynced
+// Truncate (Kafka's preallocated index files) reads back zero-padded; unsynced overwrites
+// below the durable size and unsynced shrinking are lost (a simplification: a real disk
+// may keep any subset of dirty pages). This is the model of cockroachdb/pebble's MemFS
+// crash clones, with the surviving tail chosen by a callback so that a test can try
+// every outcome (PowerCut) or draw one from a seeded generator (PowerCutRand).
+//
+// # Faults and forks
+//
+// SetHook sees every mutating operation (Op) before it happens and can fail it;
+// FailAfter builds a hook for "the disk dies after the nth write". SetCapacity makes
+// writes beyond a size fail with ErrNoSpace. Clone forks the whole file system,
+// durable state included, sharing bytes copy-on-write: the simulated cluster forks its
+// timeline with it.
+//
+// MemFS has no clock (SetNow stamps ModTime), no randomness of its own, no goroutines
+// and no locks; it iterates in sorted order, and is not safe for concurrent use.
 package vfs
