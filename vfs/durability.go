@@ -109,9 +109,11 @@ func restoreFile(f *node, name string, keep func(string, int64, int64) int64) *n
 	if cached > durable && keep != nil {
 		k = min(max(0, keep(name, durable, cached)), cached-durable)
 	}
-	content := make([]byte, durable+k)
-	copy(content, f.disk)
+	content := f.disk // shared with f, which no one may change without copying
+	f.diskShared = true
 	if k > 0 {
+		content = make([]byte, durable+k)
+		copy(content, f.disk)
 		copy(content[durable:], f.data[durable:durable+k])
 	}
 	return &node{mode: f.mode, mtime: f.mtime, data: content, disk: content,

@@ -64,7 +64,9 @@ func resizeBytes(b []byte, size int64) []byte {
 		clear(b[old:]) // bytes left behind by an earlier cut
 		return b
 	}
-	return append(b, make([]byte, size-old)...)
+	grown := make([]byte, size, max(size, 2*int64(cap(b)))) // double, so appends cost O(1)
+	copy(grown, b)
+	return grown
 }
 
 // ownData makes data private to n.
