@@ -44,6 +44,10 @@ const (
 	MemberIDRequired ErrorCode = 79
 	// GroupMaxSizeReached: group.max.size members already (GROUP_MAX_SIZE_REACHED).
 	GroupMaxSizeReached ErrorCode = 81
+	// NonEmptyGroup: the group to delete still has members (NON_EMPTY_GROUP).
+	NonEmptyGroup ErrorCode = 68
+	// GroupIDNotFound: no such group to delete (GROUP_ID_NOT_FOUND).
+	GroupIDNotFound ErrorCode = 69
 	// FencedInstanceID: another member id now holds this group.instance.id
 	// (KIP-345, FENCED_INSTANCE_ID).
 	FencedInstanceID ErrorCode = 82
@@ -60,6 +64,8 @@ var errorNames = map[ErrorCode]string{
 	UnknownMemberID:           "UNKNOWN_MEMBER_ID",
 	InvalidSessionTimeout:     "INVALID_SESSION_TIMEOUT",
 	RebalanceInProgress:       "REBALANCE_IN_PROGRESS",
+	NonEmptyGroup:             "NON_EMPTY_GROUP",
+	GroupIDNotFound:           "GROUP_ID_NOT_FOUND",
 	MemberIDRequired:          "MEMBER_ID_REQUIRED",
 	GroupMaxSizeReached:       "GROUP_MAX_SIZE_REACHED",
 	FencedInstanceID:          "FENCED_INSTANCE_ID",
@@ -92,6 +98,9 @@ var (
 	ErrUnknownRequest = errors.New("group: unknown request type")
 	// ErrUnknownResponse is returned by Member.Step for a response it did not ask for.
 	ErrUnknownResponse = errors.New("group: unexpected response")
+	// ErrCommitFailed is a commit attempted by a member that is not in a
+	// generation of its group (Java's CommitFailedException).
+	ErrCommitFailed = errors.New("group: commit failed: the member is not part of an active generation")
 	// ErrInvalidConfig is returned by constructors for a config they cannot run.
 	ErrInvalidConfig = errors.New("group: invalid config")
 )

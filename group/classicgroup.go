@@ -1,0 +1,160 @@
+package group
+
+import (
+	"fmt"
+	"slices"
+)
+
+// classicGroup is one group's coordinator-side state.
+type classicGroup struct {
+	id           string
+	state        State
+	generation   int32
+	protocolType string
+	protocolName string
+	leader       string
+	members      map[string]*member
+	// pending holds member ids handed out with MEMBER_ID_REQUIRED and not yet
+	// used, with the time they expire (session timeout).
+	pending map[string]int64
+	// static maps group.instance.id to its current member id.
+	static map[string]string
+	// nextSeq numbers member ids, so they are deterministic.
+	nextSeq int
+	// joinDeadlineMs ends the join phase (PreparingRebalance).
+	joinDeadlineMs int64
+	// initialJoin marks the delayed first join of an Empty group;
+	// initialRemainingMs is how much more it may be extended, and
+	// newMemberAdded whether someone joined since the last extension.
+	initialJoin        bool
+	initialRemainingMs int64
+	newMemberAdded     bool
+	// syncDeadlineMs bounds the wait for SyncGroups after a join phase.
+	syncDeadlineMs int64
+}
+
+// member is one member as the coordinator knows it.
+type member struct {
+	id                 string
+	instanceID         string
+	clientID           string
+	sessionTimeoutMs   int32
+	rebalanceTimeoutMs int32
+	protocols          []Protocol
+	assignment         []TopicPartition
+	// joinFrom / syncFrom hold the address of a parked JoinGroup / SyncGroup;
+	// non-empty means "awaiting".
+	awaitingJoin bool
+	joinFrom     string
+	awaitingSync bool
+	syncFrom     string
+	// pendingSync: joined this generation but has not sent SyncGroup yet.
+	pendingSync bool
+	// heartbeatDeadlineMs: removed when the clock passes it (unless parked).
+	heartbeatDeadlineMs int64
+}
+
+func (g *classicGroup) newMemberID(prefix string) string {
+	g.nextSeq++
+	return fmt.Sprintf("%s-%d", prefix, g.nextSeq)
+}
+
+func (g *classicGroup) sortedMemberIDs() []string {
+	out := make([]string, 0, len(g.members))
+	for id := range g.members {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rebalanceTimeoutMs is the largest rebalance timeout among the members.
+func (g *classicGroup) rebalanceTimeoutMs() int64 {
+	var t int32
+	for _, m := range g.members {
+		t = max(t, m.rebalanceTimeoutMs)
+	}
+	return int64(t)
+}
+
+// allJoined: every member has a parked JoinGroup and no handed-out id is
+// still unused.
+func (g *classicGroup) allJoined() bool {
+	for _, m := range g.members {
+		if !m.awaitingJoin {
+			return false
+		}
+	}
+	return len(g.pending) == 0
+}
+
+// supportsProtocols reports whether a joining member fits the group: same
+// protocol type and at least one assignor every current member supports.
+func (g *classicGroup) supportsProtocols(protocolType string, protocols []Protocol) bool {
+	if len(protocols) == 0 {
+		return false
+	}
+	if len(g.members) == 0 {
+		return true
+	}
+	if protocolType != g.protocolType {
+		return false
+	}
+	for _, p := range protocols {
+		if g.allSupport(p.Name, "") {
+			return true
+		}
+	}
+	return false
+}
+
+// allSupport reports whether every member except skip lists assignor name.
+func (g *classicGroup) allSupport(name, skip string) bool {
+	for id, m := range g.members {
+		if id != skip && !slices.ContainsFunc(m.protocols, func(p Protocol) bool { return p.Name == name }) {
+			return false
+		}
+	}
+	return true
+}
+
+// selectProtocol picks the assignor as Kafka does: among the assignors every
+// member supports, each member votes for its most preferred; most votes
+// wins, ties broken by name so the choice is deterministic.
+func (g *classicGroup) selectProtocol() string {
+	votes := map[string]int{}
+	for _, id := range g.sortedMemberIDs() {
+		for _, p := range g.members[id].protocols {
+			if g.allSupport(p.Name, "") {
+				votes[p.Name]++
+				break
+			}
+		}
+	}
+	best := ""
+	for name, v := range votes {
+		if best == "" || v > votes[best] || (v == votes[best] && name < best) {
+			best = name
+		}
+	}
+	return best
+}
+
+func (m *member) subscription(protocol string) Subscription {
+	for _, p := range m.protocols {
+		if p.Name == protocol {
+			return p.Subscription
+		}
+	}
+	return Subscription{Generation: -1}
+}
+
+// sameProtocols reports whether a rejoin carries the same assignors and
+// subscriptions ("same metadata": no rebalance needed).
+func sameProtocols(a, b []Protocol) bool {
+	return slices.EqualFunc(a, b, func(x, y Protocol) bool {
+		return x.Name == y.Name && slices.Equal(x.Subscription.Topics, y.Subscription.Topics) &&
+			slices.Equal(SortedPartitions(x.Subscription.OwnedPartitions), SortedPartitions(y.Subscription.OwnedPartitions)) &&
+			x.Subscription.Generation == y.Subscription.Generation
+	})
+}

@@ -1,0 +1,64 @@
+package group
+
+// commit handles OffsetCommit. Accepted offsets go to Ready.Commits and the
+// answer follows them; the caller persists first.
+func (c *Coordinator) commit(from string, r OffsetCommit) {
+	code := c.commitError(r)
+	resp := OffsetCommitResponse{Error: code, Offsets: append([]PartitionOffset{}, r.Offsets...)}
+	if code == None {
+		if g := c.groups[r.GroupID]; g != nil {
+			if m := g.members[r.MemberID]; m != nil {
+				m.heartbeatDeadlineMs = c.nowMs + int64(m.sessionTimeoutMs)
+			}
+		}
+		for _, po := range r.Offsets {
+			c.ready.Commits = append(c.ready.Commits, OffsetCommitRecord{Group: r.GroupID, PartitionOffset: po, CommitTimestampMs: c.nowMs})
+		}
+	}
+	c.respond(from, resp)
+}
+
+// commitError decides whether a commit is accepted: simple commits (no
+// member, generation < 0) only into an Empty or unknown group; member commits
+// for the current generation in Stable and PreparingRebalance (the
+// generation has not moved yet), REBALANCE_IN_PROGRESS in
+// CompletingRebalance.
+func (c *Coordinator) commitError(r OffsetCommit) ErrorCode {
+	g := c.groups[r.GroupID]
+	simple := r.GenerationID < 0 && r.MemberID == ""
+	switch {
+	case g == nil && simple:
+		return None
+	case g == nil:
+		return IllegalGeneration
+	case g.state == Dead:
+		return UnknownMemberID
+	case simple && g.state == Empty:
+		return None
+	}
+	if code := c.validateMember(g, r.MemberID, r.GroupInstanceID, r.GenerationID); code != None {
+		return code
+	}
+	if g.state == CompletingRebalance {
+		return RebalanceInProgress
+	}
+	return None
+}
+
+// fetchOffsets handles OffsetFetch from the offset store: -1 where nothing
+// is committed.
+func (c *Coordinator) fetchOffsets(from string, r OffsetFetch) {
+	tps := r.Partitions
+	if tps == nil {
+		tps = c.store.CommittedPartitions(r.GroupID)
+	}
+	resp := OffsetFetchResponse{Offsets: []PartitionOffset{}}
+	for _, tp := range SortedPartitions(tps) {
+		po, ok := c.store.Committed(r.GroupID, tp)
+		if !ok {
+			po = PartitionOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1}
+		}
+		resp.Offsets = append(resp.Offsets, po)
+	}
+	c.respond(from, resp)
+}

@@ -1,0 +1,201 @@
+package group
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Config holds the coordinator's broker-side group settings, named after
+// Kafka's broker config keys.
+type Config struct {
+	// GroupMinSessionTimeoutMs is group.min.session.timeout.ms (6000).
+	GroupMinSessionTimeoutMs int32
+	// GroupMaxSessionTimeoutMs is group.max.session.timeout.ms (1800000).
+	GroupMaxSessionTimeoutMs int32
+	// GroupInitialRebalanceDelayMs is group.initial.rebalance.delay.ms (3000):
+	// how long the first rebalance of an Empty group waits for more members.
+	GroupInitialRebalanceDelayMs int32
+	// GroupMaxSize is group.max.size; 0 means no limit (Kafka's default is
+	// Integer.MAX_VALUE).
+	GroupMaxSize int
+}
+
+// DefaultConfig returns Kafka's defaults.
+func DefaultConfig() Config {
+	return Config{
+		GroupMinSessionTimeoutMs:     6000,
+		GroupMaxSessionTimeoutMs:     1800000,
+		GroupInitialRebalanceDelayMs: 3000,
+	}
+}
+
+func (c Config) validate() error {
+	if c.GroupMinSessionTimeoutMs < 0 || c.GroupMaxSessionTimeoutMs < c.GroupMinSessionTimeoutMs ||
+		c.GroupInitialRebalanceDelayMs < 0 || c.GroupMaxSize < 0 {
+		return fmt.Errorf("coordinator config %+v: %w", c, ErrInvalidConfig)
+	}
+	return nil
+}
+
+// Outgoing is a response and the address it goes to (the From given to Step).
+type Outgoing struct {
+	// To is the address the request came from.
+	To string
+	// Response is the answer.
+	Response Response
+}
+
+// Ready is the coordinator's output since the last call to Ready.
+type Ready struct {
+	// Commits are offset records to persist (append to __consumer_offsets /
+	// write to the OffsetStore), in order, before Responses are delivered:
+	// an OffsetCommit answer promises its offsets are stored.
+	Commits []OffsetCommitRecord
+	// Responses are answers to deliver, in order.
+	Responses []Outgoing
+}
+
+// Coordinator is the group coordinator of one broker: a pure state machine
+// over the classic groups it hosts. It is not safe for concurrent use. See the
+// package documentation for what the caller must do.
+type Coordinator struct {
+	cfg    Config
+	store  OffsetStore
+	nowMs  int64
+	groups map[string]*classicGroup
+	ready  Ready
+}
+
+// NewCoordinator returns a coordinator whose clock starts at nowMs and that
+// reads committed offsets from store.
+func NewCoordinator(cfg Config, store OffsetStore, nowMs int64) (*Coordinator, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if store == nil {
+		return nil, fmt.Errorf("coordinator without an offset store: %w", ErrInvalidConfig)
+	}
+	return &Coordinator{cfg: cfg, store: store, nowMs: nowMs, groups: map[string]*classicGroup{}}, nil
+}
+
+// Step handles one request that arrived from address from at the current
+// time (the last Tick). Answers appear in [Coordinator.Ready], some at once,
+// some (JoinGroup, SyncGroup) only when the rebalance gets there. It returns
+// an error only for a request type it does not know.
+func (c *Coordinator) Step(from string, req Request) error {
+	if req == nil {
+		return fmt.Errorf("step from %q: nil request: %w", from, ErrUnknownRequest)
+	}
+	if req.Group() == "" {
+		c.respond(from, invalidGroupResponse(req))
+		return nil
+	}
+	switch r := req.(type) {
+	case JoinGroup:
+		c.join(from, r)
+	case SyncGroup:
+		c.sync(from, r)
+	case Heartbeat:
+		c.heartbeat(from, r)
+	case LeaveGroup:
+		c.leave(from, r)
+	case OffsetCommit:
+		c.commit(from, r)
+	case OffsetFetch:
+		c.fetchOffsets(from, r)
+	default:
+		return fmt.Errorf("step from %q, group %q: %T: %w", from, req.Group(), req, ErrUnknownRequest)
+	}
+	return nil
+}
+
+func invalidGroupResponse(req Request) Response {
+	switch req.(type) {
+	case JoinGroup:
+		return JoinGroupResponse{Error: InvalidGroupID}
+	case SyncGroup:
+		return SyncGroupResponse{Error: InvalidGroupID}
+	case Heartbeat:
+		return HeartbeatResponse{Error: InvalidGroupID}
+	case LeaveGroup:
+		return LeaveGroupResponse{Error: InvalidGroupID}
+	case OffsetCommit:
+		return OffsetCommitResponse{Error: InvalidGroupID}
+	default:
+		return OffsetFetchResponse{Error: InvalidGroupID}
+	}
+}
+
+// Tick moves the clock to nowMs (it never goes back) and fires what is due,
+// group by group in name order: expired sessions (member removed, rebalance),
+// the end of a join phase (initial delay or rebalance timeout), members that
+// never sent SyncGroup within the rebalance timeout, and unclaimed member ids.
+func (c *Coordinator) Tick(nowMs int64) {
+	c.nowMs = max(c.nowMs, nowMs)
+	for _, id := range sortedGroupIDs(c.groups) {
+		g := c.groups[id]
+		if g.state == Dead {
+			delete(c.groups, id)
+			continue
+		}
+		c.expire(g)
+	}
+}
+
+// NowMs returns the coordinator's clock.
+func (c *Coordinator) NowMs() int64 { return c.nowMs }
+
+// HasReady reports whether Ready has anything to hand out.
+func (c *Coordinator) HasReady() bool {
+	return len(c.ready.Commits) > 0 || len(c.ready.Responses) > 0
+}
+
+// Ready returns the output accumulated since the last call and clears it.
+func (c *Coordinator) Ready() Ready {
+	rd := c.ready
+	c.ready = Ready{}
+	return rd
+}
+
+// DeleteGroup deletes an Empty group (DeleteGroups API): it becomes Dead and
+// tombstones for its committed offsets appear in Ready. It answers
+// GROUP_ID_NOT_FOUND (69) for an unknown group and NON_EMPTY_GROUP (68) for
+// one with members.
+func (c *Coordinator) DeleteGroup(id string) ErrorCode {
+	g, ok := c.groups[id]
+	if !ok && len(c.store.CommittedPartitions(id)) == 0 {
+		return GroupIDNotFound
+	}
+	if ok && g.state != Empty {
+		return NonEmptyGroup
+	}
+	if !ok {
+		g = c.newGroup(id)
+	}
+	g.state = Dead
+	for _, tp := range c.store.CommittedPartitions(id) {
+		c.ready.Commits = append(c.ready.Commits, OffsetCommitRecord{
+			Group: id, PartitionOffset: PartitionOffset{TopicPartition: tp}, CommitTimestampMs: c.nowMs, Tombstone: true,
+		})
+	}
+	return None
+}
+
+func (c *Coordinator) respond(to string, r Response) {
+	c.ready.Responses = append(c.ready.Responses, Outgoing{To: to, Response: r})
+}
+
+func (c *Coordinator) newGroup(id string) *classicGroup {
+	g := &classicGroup{id: id, state: Empty, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{}}
+	c.groups[id] = g
+	return g
+}
+
+func sortedGroupIDs(m map[string]*classicGroup) []string {
+	out := make([]string, 0, len(m))
+	for id := range m {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,159 @@
+package group_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// TestDataDriven runs the scenario files in testdata/scenarios/. Rewrite the expected
+// output with -rewrite and review the diff.
+//
+// Commands (times in ms):
+//
+//	coordinator initial-delay=3000          reset the world with this config
+//	metadata topic=orders partitions=6      topic partition counts, told to every member
+//	member name=E1 group=g topics=orders assignors=sticky [instance=w1] [session=45000] [heartbeat=3000] [max-poll=300000]
+//	tick ms=3000 [step=1000]                advance the clock; members tick and poll each step
+//	crash name=E1                           kill -9: no more requests, no LeaveGroup
+//	restart name=E1                         a new process with the same config
+//	close name=E1                           clean shutdown: revoke, LeaveGroup (dynamic)
+//	stuck name=E1 / unstick name=E1         stop / resume calling poll()
+//	commit name=E1 topic=t partition=0 offset=10
+//	status                                  every group as the coordinator and the members see it
+func TestDataDriven(t *testing.T) {
+	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
+		e := newEnv(t, group.DefaultConfig())
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			e.t = t
+			e.out.Reset()
+			if d.Cmd == "coordinator" {
+				cfg := group.DefaultConfig()
+				if d.HasArg("initial-delay") {
+					d.ScanArgs(t, "initial-delay", &cfg.GroupInitialRebalanceDelayMs)
+				}
+				e = newEnv(t, cfg)
+				return "ok\n"
+			}
+			e.handle(d)
+			if e.out.Len() == 0 {
+				return "ok\n"
+			}
+			return e.out.String()
+		})
+	})
+}
+
+func (e *env) handle(d *datadriven.TestData) {
+	switch d.Cmd {
+	case "metadata":
+		var topic string
+		var n int32
+		d.ScanArgs(e.t, "topic", &topic)
+		d.ScanArgs(e.t, "partitions", &n)
+		e.metadata = append(e.metadata, group.TopicMetadata{Topic: topic, Partitions: n})
+		for _, sm := range e.members {
+			sm.m.SetMetadata(e.metadata)
+		}
+	case "member":
+		e.addMember(d)
+	case "tick":
+		var ms, step int64 = 0, 1000
+		d.ScanArgs(e.t, "ms", &ms)
+		if d.HasArg("step") {
+			d.ScanArgs(e.t, "step", &step)
+		}
+		e.advance(ms, step)
+	case "crash":
+		name, sm := e.member(d)
+		sm.crashed = true
+		e.logf("%s crashed", name)
+	case "restart":
+		name, sm := e.member(d)
+		e.start(name, sm.cfg)
+	case "close":
+		_, sm := e.member(d)
+		sm.m.Close()
+		e.deliver()
+	case "stuck", "unstick":
+		_, sm := e.member(d)
+		sm.stuck = d.Cmd == "stuck"
+	case "commit":
+		_, sm := e.member(d)
+		var po group.PartitionOffset
+		d.ScanArgs(e.t, "topic", &po.Topic)
+		d.ScanArgs(e.t, "partition", &po.Partition)
+		d.ScanArgs(e.t, "offset", &po.Offset)
+		po.LeaderEpoch = -1
+		sm.m.Commit([]group.PartitionOffset{po})
+		e.deliver()
+	case "status":
+		e.status()
+	default:
+		d.Fatalf(e.t, "unknown command %q", d.Cmd)
+	}
+}
+
+func (e *env) addMember(d *datadriven.TestData) {
+	var name, groupID, topics, assignors string
+	d.ScanArgs(e.t, "name", &name)
+	d.ScanArgs(e.t, "group", &groupID)
+	d.ScanArgs(e.t, "topics", &topics)
+	d.ScanArgs(e.t, "assignors", &assignors)
+	var as []group.Assignor
+	for _, a := range strings.Split(assignors, ",") {
+		as = append(as, group.Assignors()[a])
+		if as[len(as)-1] == nil {
+			d.Fatalf(e.t, "unknown assignor %q", a)
+		}
+	}
+	cfg := group.DefaultMemberConfig(groupID, name, strings.Split(topics, ","), as...)
+	if d.HasArg("instance") {
+		d.ScanArgs(e.t, "instance", &cfg.GroupInstanceID)
+	}
+	for key, field := range map[string]*int32{"session": &cfg.SessionTimeoutMs, "heartbeat": &cfg.HeartbeatIntervalMs, "max-poll": &cfg.MaxPollIntervalMs} {
+		if d.HasArg(key) {
+			d.ScanArgs(e.t, key, field)
+		}
+	}
+	e.start(name, cfg)
+}
+
+// start runs a fresh consumer process for name and lets it poll once.
+func (e *env) start(name string, cfg group.MemberConfig) {
+	m, err := group.NewMember(cfg, e.nowMs)
+	if err != nil {
+		e.t.Fatalf("NewMember(%s): %v", name, err)
+	}
+	m.SetMetadata(e.metadata)
+	e.members[name] = &simMember{cfg: cfg, m: m}
+	e.logf("%s starts", name)
+	m.Poll(e.nowMs)
+	e.deliver()
+}
+
+func (e *env) status() {
+	for _, g := range e.coord.Groups() {
+		fmt.Fprintf(&e.out, "group %s: %s generation %d protocol %q leader %q\n", g.GroupID, g.State, g.Generation, g.Protocol, g.Leader)
+		for _, m := range g.Members {
+			fmt.Fprintf(&e.out, "  member %s client %s assignment %s\n", m.MemberID, m.ClientID, group.FormatPartitions(m.Assignment))
+		}
+		for _, tp := range e.store.CommittedPartitions(g.GroupID) {
+			po, _ := e.store.Committed(g.GroupID, tp)
+			fmt.Fprintf(&e.out, "  committed %s=%d\n", tp, po.Offset)
+		}
+	}
+	for _, name := range e.names() {
+		sm := e.members[name]
+		state := sm.m.State().String()
+		if sm.crashed {
+			state = "crashed"
+		}
+		fmt.Fprintf(&e.out, "consumer %s (%s, %s): member %q gen %d owns %s fetching %s\n", name, sm.m.Protocol(), state,
+			sm.m.MemberID(), sm.m.Generation(), group.FormatPartitions(sm.m.Owned()), group.FormatPartitions(sm.m.Fetchable()))
+	}
+}

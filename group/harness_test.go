@@ -1,0 +1,230 @@
+package group_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// env is a tiny world for the datadriven files: one coordinator, named
+// consumers, a FIFO network that delivers at once, and a clock in ms.
+type env struct {
+	t        *testing.T
+	nowMs    int64
+	store    *group.MemoryOffsetStore
+	coord    *group.Coordinator
+	members  map[string]*simMember
+	metadata []group.TopicMetadata
+	lastSeen map[string]string // group → "State gen N", to print transitions
+	out      strings.Builder
+}
+
+// simMember is one simulated consumer process.
+type simMember struct {
+	cfg     group.MemberConfig
+	m       *group.Member
+	crashed bool
+	stuck   bool
+}
+
+func newEnv(t *testing.T, cfg group.Config) *env {
+	e := &env{t: t, store: &group.MemoryOffsetStore{}, members: map[string]*simMember{}, lastSeen: map[string]string{}}
+	c, err := group.NewCoordinator(cfg, e.store, 0)
+	require.NoError(t, err)
+	e.coord = c
+	return e
+}
+
+func (e *env) logf(format string, args ...any) {
+	fmt.Fprintf(&e.out, "%6.1fs ", float64(e.nowMs)/1000)
+	fmt.Fprintf(&e.out, format, args...)
+	e.out.WriteByte('\n')
+}
+
+func (e *env) names() []string {
+	out := make([]string, 0, len(e.members))
+	for n := range e.members {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (e *env) member(d *datadriven.TestData) (string, *simMember) {
+	var name string
+	d.ScanArgs(e.t, "name", &name)
+	sm, ok := e.members[name]
+	if !ok {
+		d.Fatalf(e.t, "no member %q", name)
+	}
+	return name, sm
+}
+
+// deliver runs the network until nobody has anything to say.
+func (e *env) deliver() {
+	for round := 0; ; round++ {
+		if round > 1000 {
+			e.t.Fatalf("network did not quiesce after 1000 rounds at t=%dms:\n%s", e.nowMs, e.out.String())
+		}
+		moved := false
+		for _, name := range e.names() {
+			if sm := e.members[name]; !sm.crashed && sm.m.HasReady() {
+				moved = true
+				e.handleMemberReady(name, sm)
+			}
+		}
+		if e.coord.HasReady() {
+			moved = true
+			e.handleCoordinatorReady()
+		}
+		e.noteTransitions()
+		if !moved {
+			return
+		}
+	}
+}
+
+func (e *env) handleMemberReady(name string, sm *simMember) {
+	rd := sm.m.Ready()
+	for _, err := range rd.Errors {
+		e.logf("%s error: %v", name, err)
+	}
+	if len(rd.Lost) > 0 {
+		e.logf("%s lost %s", name, group.FormatPartitions(rd.Lost))
+	}
+	if len(rd.Assigned) > 0 {
+		e.logf("%s assigned %s", name, group.FormatPartitions(rd.Assigned))
+	}
+	for _, req := range rd.Requests {
+		if _, ok := req.(group.Heartbeat); !ok {
+			e.logf("%s → %s", name, describeRequest(req))
+		}
+		require.NoError(e.t, e.coord.Step(name, req))
+	}
+	if len(rd.Revoke) > 0 {
+		e.logf("%s revokes %s", name, group.FormatPartitions(rd.Revoke))
+		sm.m.Revoked(nil)
+	}
+}
+
+func (e *env) handleCoordinatorReady() {
+	rd := e.coord.Ready()
+	for _, c := range rd.Commits {
+		require.NoError(e.t, e.store.Commit(c))
+		e.logf("coordinator stores %s %s=%d", c.Group, c.TopicPartition, c.Offset)
+	}
+	for _, o := range rd.Responses {
+		sm := e.members[o.To]
+		if hb, ok := o.Response.(group.HeartbeatResponse); !ok || hb.Error != group.None {
+			suffix := ""
+			if sm == nil || sm.crashed {
+				suffix = " (nobody listens)"
+			}
+			e.logf("%s ← %s%s", o.To, describeResponse(o.Response), suffix)
+		}
+		if sm != nil && !sm.crashed {
+			require.NoError(e.t, sm.m.Step(o.Response))
+		}
+	}
+}
+
+// noteTransitions prints every group whose state or generation changed.
+func (e *env) noteTransitions() {
+	for _, g := range e.coord.Groups() {
+		now := fmt.Sprintf("%s gen %d", g.State, g.Generation)
+		if e.lastSeen[g.GroupID] != now {
+			e.logf("group %s: %s", g.GroupID, now)
+			e.lastSeen[g.GroupID] = now
+		}
+	}
+}
+
+// advance moves the clock by ms in steps: each step ticks the coordinator
+// and every live member, and live members that are not stuck poll.
+func (e *env) advance(ms, step int64) {
+	for end := e.nowMs + ms; e.nowMs < end; {
+		e.nowMs = min(e.nowMs+step, end)
+		e.coord.Tick(e.nowMs)
+		e.deliver()
+		for _, name := range e.names() {
+			sm := e.members[name]
+			if sm.crashed {
+				continue
+			}
+			sm.m.Tick(e.nowMs)
+			if !sm.stuck {
+				sm.m.Poll(e.nowMs)
+			}
+		}
+		e.deliver()
+	}
+}
+
+func describeRequest(r group.Request) string {
+	switch r := r.(type) {
+	case group.JoinGroup:
+		var names []string
+		owned := "[]"
+		for _, p := range r.Protocols {
+			names = append(names, p.Name)
+			owned = group.FormatPartitions(p.Subscription.OwnedPartitions)
+		}
+		s := fmt.Sprintf("JoinGroup %s member=%q protocols=%v owned=%s", r.GroupID, r.MemberID, names, owned)
+		if r.GroupInstanceID != "" {
+			s += " instance=" + r.GroupInstanceID
+		}
+		return s
+	case group.SyncGroup:
+		s := fmt.Sprintf("SyncGroup %s gen=%d member=%s", r.GroupID, r.GenerationID, r.MemberID)
+		for _, a := range r.Assignments {
+			s += fmt.Sprintf(" %s=%s", a.MemberID, group.FormatPartitions(a.Partitions))
+		}
+		return s
+	case group.LeaveGroup:
+		return fmt.Sprintf("LeaveGroup %s member=%s", r.GroupID, r.MemberID)
+	case group.OffsetCommit:
+		var parts []string
+		for _, o := range r.Offsets {
+			parts = append(parts, fmt.Sprintf("%s=%d", o.TopicPartition, o.Offset))
+		}
+		return fmt.Sprintf("OffsetCommit %s gen=%d member=%s %s", r.GroupID, r.GenerationID, r.MemberID, strings.Join(parts, " "))
+	default:
+		return fmt.Sprintf("%T", r)
+	}
+}
+
+func describeResponse(r group.Response) string {
+	switch r := r.(type) {
+	case group.JoinGroupResponse:
+		if r.Error != group.None {
+			return fmt.Sprintf("JoinGroup %s member=%s", r.Error.String(), r.MemberID)
+		}
+		s := fmt.Sprintf("JoinGroup gen=%d protocol=%s leader=%s member=%s", r.GenerationID, r.ProtocolName, r.Leader, r.MemberID)
+		if len(r.Members) > 0 {
+			s += fmt.Sprintf(" (%d subscriptions)", len(r.Members))
+		}
+		if r.SkipAssignment {
+			s += " skip-assignment"
+		}
+		return s
+	case group.SyncGroupResponse:
+		if r.Error != group.None {
+			return "SyncGroup " + r.Error.String()
+		}
+		return "SyncGroup " + group.FormatPartitions(r.Assignment)
+	case group.HeartbeatResponse:
+		return "Heartbeat " + r.Error.String()
+	case group.LeaveGroupResponse:
+		return "LeaveGroup " + r.Error.String()
+	case group.OffsetCommitResponse:
+		return "OffsetCommit " + r.Error.String()
+	default:
+		return fmt.Sprintf("%T", r)
+	}
+}

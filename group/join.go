@@ -1,0 +1,183 @@
+package group
+
+// join handles JoinGroup (R10.1 and R10.2).
+func (c *Coordinator) join(from string, r JoinGroup) {
+	fail := func(code ErrorCode) {
+		c.respond(from, JoinGroupResponse{Error: code, MemberID: r.MemberID, Members: []MemberSubscription{}})
+	}
+	g := c.groups[r.GroupID]
+	switch {
+	case g != nil && g.state == Dead:
+		fail(UnknownMemberID)
+		return
+	case r.SessionTimeoutMs < c.cfg.GroupMinSessionTimeoutMs || r.SessionTimeoutMs > c.cfg.GroupMaxSessionTimeoutMs:
+		fail(InvalidSessionTimeout)
+		return
+	}
+	if g == nil {
+		g = c.newGroup(r.GroupID)
+	}
+	if !g.supportsProtocols(r.ProtocolType, r.Protocols) && !c.isOnlyMember(g, r) {
+		fail(InconsistentGroupProtocol)
+		return
+	}
+	switch {
+	case r.MemberID == "" && r.GroupInstanceID != "":
+		c.joinStaticUnknown(from, g, r)
+	case r.MemberID == "":
+		c.joinNewDynamic(from, g, r, fail)
+	default:
+		c.joinKnown(from, g, r, fail)
+	}
+}
+
+// isOnlyMember: a lone member may change its own assignors freely.
+func (c *Coordinator) isOnlyMember(g *classicGroup, r JoinGroup) bool {
+	_, ok := g.members[r.MemberID]
+	return ok && len(g.members) == 1 && len(r.Protocols) > 0
+}
+
+// joinNewDynamic answers MEMBER_ID_REQUIRED with a fresh id (KIP-394): the
+// member must join again with it.
+func (c *Coordinator) joinNewDynamic(from string, g *classicGroup, r JoinGroup, fail func(ErrorCode)) {
+	if c.cfg.GroupMaxSize > 0 && len(g.members)+len(g.pending) >= c.cfg.GroupMaxSize {
+		fail(GroupMaxSizeReached)
+		return
+	}
+	prefix := r.ClientID
+	if prefix == "" {
+		prefix = "consumer"
+	}
+	id := g.newMemberID(prefix)
+	g.pending[id] = c.nowMs + int64(r.SessionTimeoutMs)
+	c.respond(from, JoinGroupResponse{Error: MemberIDRequired, MemberID: id, Members: []MemberSubscription{}})
+}
+
+// joinKnown handles a JoinGroup carrying a member id: a pending id becomes a
+// member; a known member rejoins.
+func (c *Coordinator) joinKnown(from string, g *classicGroup, r JoinGroup, fail func(ErrorCode)) {
+	if r.GroupInstanceID != "" {
+		if owner, ok := g.static[r.GroupInstanceID]; ok && owner != r.MemberID {
+			fail(FencedInstanceID)
+			return
+		}
+	}
+	if _, ok := g.pending[r.MemberID]; ok {
+		delete(g.pending, r.MemberID)
+		c.addMember(from, g, r, r.MemberID)
+		return
+	}
+	m, ok := g.members[r.MemberID]
+	if !ok {
+		fail(UnknownMemberID)
+		return
+	}
+	c.rejoin(from, g, m, r)
+}
+
+// addMember adds a member with a parked JoinGroup and moves the group toward
+// (or through) a rebalance.
+func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id string) {
+	m := &member{id: id}
+	g.members[id] = m
+	if r.GroupInstanceID != "" {
+		g.static[r.GroupInstanceID] = id
+	}
+	if g.leader == "" {
+		g.leader = id
+		g.protocolType = r.ProtocolType
+	}
+	c.updateMember(m, from, r)
+	g.newMemberAdded = true
+	if g.state != PreparingRebalance {
+		c.prepareRebalance(g)
+	}
+	c.maybeCompleteJoin(g)
+}
+
+func (c *Coordinator) updateMember(m *member, from string, r JoinGroup) {
+	m.instanceID, m.clientID = r.GroupInstanceID, r.ClientID
+	m.sessionTimeoutMs, m.rebalanceTimeoutMs = r.SessionTimeoutMs, r.RebalanceTimeoutMs
+	m.protocols = r.Protocols
+	if m.awaitingJoin && m.joinFrom != from {
+		// A newer JoinGroup replaces a parked one from another address.
+		c.respond(m.joinFrom, JoinGroupResponse{Error: UnknownMemberID, MemberID: m.id, Members: []MemberSubscription{}})
+	}
+	m.awaitingJoin, m.joinFrom = true, from
+	m.heartbeatDeadlineMs = c.nowMs + int64(r.SessionTimeoutMs)
+}
+
+// rejoin handles a known member's JoinGroup. In PreparingRebalance it is
+// parked. In CompletingRebalance and Stable, the same metadata gets the
+// current generation back at once (a follower that lost its answer), while
+// new metadata, or the dynamic leader rejoining in Stable, starts a rebalance.
+func (c *Coordinator) rejoin(from string, g *classicGroup, m *member, r JoinGroup) {
+	same := sameProtocols(m.protocols, r.Protocols)
+	switch {
+	case g.state == PreparingRebalance:
+		c.updateMember(m, from, r)
+		c.maybeCompleteJoin(g)
+	case same && (g.state == CompletingRebalance || (g.state == Stable && m.id != g.leader)):
+		m.heartbeatDeadlineMs = c.nowMs + int64(m.sessionTimeoutMs)
+		c.respond(from, c.joinResponse(g, m, false))
+	default:
+		c.updateMember(m, from, r)
+		c.prepareRebalance(g)
+		c.maybeCompleteJoin(g)
+	}
+}
+
+// joinStaticUnknown handles a static member joining without a member id
+// (KIP-345): a known instance id gets a new member id, the old one is fenced,
+// and in a Stable group whose chosen assignor stays the same there is no
+// rebalance: the member gets the current generation and, at SyncGroup, its
+// old assignment (a static leader is told to skip the assignment, KIP-814).
+func (c *Coordinator) joinStaticUnknown(from string, g *classicGroup, r JoinGroup) {
+	oldID, known := g.static[r.GroupInstanceID]
+	if !known {
+		c.addMember(from, g, r, g.newMemberID(r.GroupInstanceID))
+		return
+	}
+	old := g.members[oldID]
+	newID := g.newMemberID(r.GroupInstanceID)
+	c.fence(old)
+	delete(g.members, oldID)
+	old.id = newID
+	g.members[newID] = old
+	g.static[r.GroupInstanceID] = newID
+	if g.leader == oldID {
+		g.leader = newID
+	}
+	if g.state == Stable {
+		c.updateMember(old, from, r)
+		old.awaitingJoin, old.joinFrom = false, ""
+		if g.selectProtocol() == g.protocolName {
+			// Kafka compares only the assignor the group would pick: a
+			// restarted static member's subscription may differ (no owned
+			// partitions, generation -1) without a rebalance.
+			c.respond(from, c.joinResponse(g, old, newID == g.leader))
+			return
+		}
+		old.awaitingJoin, old.joinFrom = true, from
+		c.prepareRebalance(g)
+		return
+	}
+	c.updateMember(old, from, r)
+	if g.state != PreparingRebalance {
+		c.prepareRebalance(g)
+	}
+	c.maybeCompleteJoin(g)
+}
+
+// fence answers the parked requests of a member whose instance id was taken
+// over with FENCED_INSTANCE_ID.
+func (c *Coordinator) fence(m *member) {
+	if m.awaitingJoin {
+		c.respond(m.joinFrom, JoinGroupResponse{Error: FencedInstanceID, MemberID: m.id, Members: []MemberSubscription{}})
+		m.awaitingJoin, m.joinFrom = false, ""
+	}
+	if m.awaitingSync {
+		c.respond(m.syncFrom, SyncGroupResponse{Error: FencedInstanceID, Assignment: []TopicPartition{}})
+		m.awaitingSync, m.syncFrom = false, ""
+	}
+}

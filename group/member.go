@@ -1,0 +1,339 @@
+package group
+
+import (
+	"fmt"
+	"slices"
+)
+
+// MemberConfig is a consumer's group settings, named after the consumer
+// config keys.
+type MemberConfig struct {
+	// GroupID is group.id.
+	GroupID string
+	// ClientID is client.id; the coordinator builds the member id from it.
+	ClientID string
+	// GroupInstanceID is group.instance.id (KIP-345); "" for a dynamic member.
+	GroupInstanceID string
+	// Topics are the subscribed topics.
+	Topics []string
+	// Assignors is partition.assignment.strategy, most preferred first. The
+	// member is cooperative only if every one of them is (R10.5).
+	Assignors []Assignor
+	// SessionTimeoutMs is session.timeout.ms (45000; 10000 before 3.0, KIP-735).
+	SessionTimeoutMs int32
+	// HeartbeatIntervalMs is heartbeat.interval.ms (3000).
+	HeartbeatIntervalMs int32
+	// MaxPollIntervalMs is max.poll.interval.ms (300000), also sent as the
+	// rebalance timeout.
+	MaxPollIntervalMs int32
+}
+
+// DefaultMemberConfig returns Kafka 3.0+ defaults for a member of groupID
+// with client id clientID subscribed to topics, using assignors.
+func DefaultMemberConfig(groupID, clientID string, topics []string, assignors ...Assignor) MemberConfig {
+	return MemberConfig{
+		GroupID: groupID, ClientID: clientID, Topics: topics, Assignors: assignors,
+		SessionTimeoutMs: 45000, HeartbeatIntervalMs: 3000, MaxPollIntervalMs: 300000,
+	}
+}
+
+func (c MemberConfig) validate() error {
+	if c.GroupID == "" || len(c.Assignors) == 0 || c.SessionTimeoutMs <= 0 || c.HeartbeatIntervalMs <= 0 || c.MaxPollIntervalMs <= 0 {
+		return fmt.Errorf("member config of %q in group %q: %w", c.ClientID, c.GroupID, ErrInvalidConfig)
+	}
+	return nil
+}
+
+// MemberState is where a consumer is in the group protocol
+// (AbstractCoordinator.MemberState, refined).
+type MemberState int8
+
+const (
+	// Unjoined: not in the group; the next Poll joins.
+	Unjoined MemberState = iota
+	// Revoking: waiting for the caller to finish revoking ([Member.Revoked]).
+	Revoking
+	// Joining: a JoinGroup is in flight.
+	Joining
+	// Syncing: a SyncGroup is in flight.
+	Syncing
+	// MemberStable: assignment received; heartbeating.
+	MemberStable
+	// Left: closed, or fenced by another instance with the same
+	// group.instance.id; the member does nothing more.
+	Left
+)
+
+var memberStateNames = [...]string{"Unjoined", "Revoking", "Joining", "Syncing", "Stable", "Left"}
+
+// String names the state.
+func (s MemberState) String() string {
+	if int(s) < len(memberStateNames) && s >= 0 {
+		return memberStateNames[s]
+	}
+	return "Unknown"
+}
+
+// MemberReady is a member's output since the last call to Ready.
+type MemberReady struct {
+	// Requests go to the group's coordinator, in order, over one FIFO link.
+	Requests []Request
+	// Revoke: stop fetching these now; commit their positions and call
+	// [Member.Revoked] (onPartitionsRevoked).
+	Revoke []TopicPartition
+	// Assigned: newly owned; look up their committed offsets and start
+	// fetching (onPartitionsAssigned).
+	Assigned []TopicPartition
+	// Lost: taken away with no chance to commit (onPartitionsLost): the member
+	// was removed or fenced, or its generation is stale.
+	Lost []TopicPartition
+	// Errors are failures the application would see, e.g. a commit refused
+	// (CommitFailedException) or FENCED_INSTANCE_ID.
+	Errors []error
+}
+
+// Member is one consumer's side of the group protocol: what it owns, what it
+// must give up, and when it may fetch. It is a pure state machine like
+// [Coordinator]; see the package documentation for what the caller must do.
+type Member struct {
+	cfg         MemberConfig
+	protocol    RebalanceProtocol
+	state       MemberState
+	memberID    string
+	generation  int32
+	leader      string
+	owned       []TopicPartition
+	// lastAssignment is the last SyncGroup answer (eager sticky's user data).
+	lastAssignment []TopicPartition
+	revoking    []TopicPartition
+	leaving     bool
+	needsRejoin bool
+	metadata    []TopicMetadata
+	lastPollMs  int64
+	lastBeatMs  int64
+	nowMs       int64
+	ready       MemberReady
+}
+
+// NewMember returns an unjoined member whose clock starts at nowMs. It joins
+// on its first [Member.Poll].
+func NewMember(cfg MemberConfig, nowMs int64) (*Member, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	p := Cooperative
+	for _, a := range cfg.Assignors {
+		if a.Protocol() != Cooperative {
+			p = Eager
+		}
+	}
+	return &Member{cfg: cfg, protocol: p, generation: -1, needsRejoin: true, lastPollMs: nowMs, nowMs: nowMs}, nil
+}
+
+// Protocol is the member's rebalance protocol.
+func (m *Member) Protocol() RebalanceProtocol { return m.protocol }
+
+// State is the member's protocol state.
+func (m *Member) State() MemberState { return m.state }
+
+// MemberID is the coordinator-given id, "" before the first join.
+func (m *Member) MemberID() string { return m.memberID }
+
+// Generation is the generation of the current assignment, -1 if none.
+func (m *Member) Generation() int32 { return m.generation }
+
+// Owned returns the partitions the member owns, sorted.
+func (m *Member) Owned() []TopicPartition { return SortedPartitions(m.owned) }
+
+// Fetchable returns the partitions the member may fetch from now: what it
+// owns, minus what it is revoking. An eager member owns nothing from the
+// moment it starts rejoining until its SyncGroup answer; a cooperative
+// member keeps fetching what it keeps.
+func (m *Member) Fetchable() []TopicPartition {
+	if m.state == Left {
+		return []TopicPartition{}
+	}
+	return Difference(m.owned, m.revoking)
+}
+
+// SetMetadata tells the member the partition counts of its topics; the
+// leader needs them to assign.
+func (m *Member) SetMetadata(topics []TopicMetadata) {
+	m.metadata = slices.Clone(topics)
+}
+
+// HasReady reports whether Ready has anything to hand out.
+func (m *Member) HasReady() bool {
+	r := m.ready
+	return len(r.Requests)+len(r.Revoke)+len(r.Assigned)+len(r.Lost)+len(r.Errors) > 0
+}
+
+// Ready returns the output accumulated since the last call and clears it.
+func (m *Member) Ready() MemberReady {
+	r := m.ready
+	m.ready = MemberReady{}
+	return r
+}
+
+func (m *Member) send(r Request) { m.ready.Requests = append(m.ready.Requests, r) }
+
+// Poll records a call to poll() at nowMs. It is where a pending rebalance
+// starts: an eager member revokes everything first; a cooperative one
+// rejoins keeping its partitions.
+func (m *Member) Poll(nowMs int64) {
+	m.nowMs = max(m.nowMs, nowMs)
+	m.lastPollMs = m.nowMs
+	if m.state == Left || m.state == Revoking || m.state == Joining || m.state == Syncing || !m.needsRejoin {
+		return
+	}
+	if m.protocol == Eager && len(m.owned) > 0 {
+		m.startRevoke(m.owned)
+		return
+	}
+	m.sendJoin()
+}
+
+// startRevoke asks the caller to revoke tps.
+func (m *Member) startRevoke(tps []TopicPartition) {
+	m.revoking = SortedPartitions(tps)
+	m.state = Revoking
+	m.ready.Revoke = append(m.ready.Revoke, m.revoking...)
+}
+
+// Revoked tells the member the caller finished revoking: commits holds the
+// positions to commit for the revoked partitions (none with auto-commit off).
+// The member commits them, gives the partitions up, and goes on: it rejoins
+// at once (eager before its join, cooperative after a SyncGroup that took
+// partitions away: the second rebalance), or leaves after Close.
+func (m *Member) Revoked(commits []PartitionOffset) {
+	if m.state != Revoking {
+		return
+	}
+	m.Commit(commits)
+	m.owned = Difference(m.owned, m.revoking)
+	m.revoking = nil
+	m.state = MemberStable
+	if m.leaving {
+		m.leave()
+		return
+	}
+	m.sendJoin()
+}
+
+// Commit sends an OffsetCommit for offsets under the current generation.
+// It does nothing with no offsets; without a generation (removed, or never
+// joined) it reports [ErrCommitFailed] in Ready instead, as the Java consumer
+// throws CommitFailedException.
+func (m *Member) Commit(offsets []PartitionOffset) {
+	if len(offsets) == 0 {
+		return
+	}
+	if m.memberID == "" || m.generation < 0 {
+		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets by client %q: %w", len(offsets), m.cfg.ClientID, ErrCommitFailed))
+		return
+	}
+	m.send(OffsetCommit{
+		GroupID: m.cfg.GroupID, GenerationID: m.generation, MemberID: m.memberID,
+		GroupInstanceID: m.cfg.GroupInstanceID, Offsets: slices.Clone(offsets),
+	})
+}
+
+// FetchCommitted sends an OffsetFetch for tps (typically the Assigned ones).
+func (m *Member) FetchCommitted(tps []TopicPartition) {
+	m.send(OffsetFetch{GroupID: m.cfg.GroupID, Partitions: SortedPartitions(tps)})
+}
+
+// Tick moves the member's clock: a heartbeat every heartbeat.interval.ms
+// while it has a generation, and the max.poll.interval.ms check: a dynamic
+// member past it leaves the group (its partitions are lost); a static one
+// only stops heartbeating and lets its session expire.
+func (m *Member) Tick(nowMs int64) {
+	m.nowMs = max(m.nowMs, nowMs)
+	active := m.state == MemberStable || m.state == Syncing || m.state == Revoking
+	if !active || m.memberID == "" {
+		return
+	}
+	if m.nowMs-m.lastPollMs > int64(m.cfg.MaxPollIntervalMs) {
+		m.pollTimeout()
+		return
+	}
+	if m.generation >= 0 && m.nowMs-m.lastBeatMs >= int64(m.cfg.HeartbeatIntervalMs) {
+		m.lastBeatMs = m.nowMs
+		m.send(Heartbeat{GroupID: m.cfg.GroupID, GenerationID: m.generation, MemberID: m.memberID, GroupInstanceID: m.cfg.GroupInstanceID})
+	}
+}
+
+func (m *Member) pollTimeout() {
+	if m.cfg.GroupInstanceID != "" {
+		return // static: silence until the session expires or the next poll
+	}
+	m.send(LeaveGroup{GroupID: m.cfg.GroupID, MemberID: m.memberID})
+	m.reset(true)
+}
+
+// Close is a clean shutdown (KafkaConsumer.close): revoke everything
+// (commit through [Member.Revoked]), then a dynamic member sends LeaveGroup.
+// A static member sends nothing: its session will expire unless it returns.
+func (m *Member) Close() {
+	if m.state == Left {
+		return
+	}
+	m.leaving = true
+	if len(m.owned) > 0 && m.state != Revoking {
+		m.startRevoke(m.owned)
+		return
+	}
+	if m.state != Revoking {
+		m.leave()
+	}
+}
+
+func (m *Member) leave() {
+	if m.cfg.GroupInstanceID == "" && m.memberID != "" {
+		m.send(LeaveGroup{GroupID: m.cfg.GroupID, MemberID: m.memberID})
+	}
+	m.owned, m.revoking = nil, nil
+	m.state = Left
+}
+
+// reset forgets the generation (and with lost also the member id, as for
+// UNKNOWN_MEMBER_ID); owned partitions are reported lost.
+func (m *Member) reset(forgetID bool) {
+	if len(m.owned) > 0 {
+		m.ready.Lost = append(m.ready.Lost, SortedPartitions(m.owned)...)
+	}
+	m.owned, m.revoking = nil, nil
+	if forgetID {
+		m.memberID = ""
+	}
+	m.generation = -1
+	m.needsRejoin = true
+	m.state = Unjoined
+}
+
+func (m *Member) sendJoin() {
+	var protocols []Protocol
+	for _, a := range m.cfg.Assignors {
+		protocols = append(protocols, Protocol{Name: a.Name(), Subscription: m.subscription(a)})
+	}
+	m.state = Joining
+	m.needsRejoin = false
+	m.send(JoinGroup{
+		GroupID: m.cfg.GroupID, MemberID: m.memberID, GroupInstanceID: m.cfg.GroupInstanceID, ClientID: m.cfg.ClientID,
+		SessionTimeoutMs: m.cfg.SessionTimeoutMs, RebalanceTimeoutMs: m.cfg.MaxPollIntervalMs,
+		ProtocolType: "consumer", Protocols: protocols,
+	})
+}
+
+// subscription is what the member sends for assignor a: its topics, and
+// what it owns (cooperative) or last had (eager sticky's user data).
+func (m *Member) subscription(a Assignor) Subscription {
+	s := Subscription{Topics: slices.Clone(m.cfg.Topics), Generation: m.generation, OwnedPartitions: []TopicPartition{}}
+	switch {
+	case m.protocol == Cooperative:
+		s.OwnedPartitions = m.Owned()
+	case a.Name() == (StickyAssignor{}).Name():
+		s.OwnedPartitions = SortedPartitions(m.lastAssignment)
+	}
+	return s
+}

@@ -1,0 +1,127 @@
+package group
+
+import "fmt"
+
+// Step handles the coordinator's answer to one of the member's requests.
+func (m *Member) Step(resp Response) error {
+	if m.state == Left {
+		return nil
+	}
+	switch r := resp.(type) {
+	case JoinGroupResponse:
+		m.onJoin(r)
+	case SyncGroupResponse:
+		m.onSync(r)
+	case HeartbeatResponse:
+		m.onGroupError(r.Error)
+	case OffsetCommitResponse:
+		if r.Error != None {
+			m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets by %q: %w", len(r.Offsets), m.memberID, r.Error))
+			m.onGroupError(r.Error)
+		}
+	case LeaveGroupResponse, OffsetFetchResponse:
+	default:
+		return fmt.Errorf("member %q: %T: %w", m.memberID, resp, ErrUnknownResponse)
+	}
+	return nil
+}
+
+// onJoin handles the JoinGroup answer: a new id to join with, the start of
+// a generation (the leader assigns), or an error to recover from.
+func (m *Member) onJoin(r JoinGroupResponse) {
+	if m.state != Joining {
+		return
+	}
+	switch r.Error {
+	case None:
+	case MemberIDRequired:
+		m.memberID = r.MemberID
+		m.sendJoin()
+		return
+	case UnknownMemberID:
+		m.reset(true)
+		m.sendJoin()
+		return
+	default:
+		m.onGroupError(r.Error)
+		if m.state == Joining {
+			m.state = Unjoined
+			m.needsRejoin = true
+		}
+		return
+	}
+	m.memberID, m.generation, m.leader = r.MemberID, r.GenerationID, r.Leader
+	m.state = Syncing
+	sync := SyncGroup{GroupID: m.cfg.GroupID, GenerationID: r.GenerationID, MemberID: r.MemberID, GroupInstanceID: m.cfg.GroupInstanceID}
+	if r.Leader == r.MemberID && !r.SkipAssignment {
+		sync.Assignments = m.assign(r.ProtocolName, r.Members)
+	}
+	m.send(sync)
+}
+
+// assign runs the chosen assignor over the members' subscriptions.
+func (m *Member) assign(protocol string, members []MemberSubscription) []MemberAssignment {
+	var a Assignor
+	for _, c := range m.cfg.Assignors {
+		if c.Name() == protocol {
+			a = c
+		}
+	}
+	out := []MemberAssignment{}
+	if a == nil {
+		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("leader %q: assignor %q: %w", m.memberID, protocol, InconsistentGroupProtocol))
+		return out
+	}
+	result := a.Assign(members, m.metadata)
+	for _, ms := range normalizedMembers(members) {
+		out = append(out, MemberAssignment{MemberID: ms.MemberID, Partitions: result[ms.MemberID]})
+	}
+	return out
+}
+
+// onSync handles the SyncGroup answer: the new assignment. An eager member
+// owned nothing and now owns it all. A cooperative member adds what is new
+// and revokes what it no longer has, then must rejoin.
+func (m *Member) onSync(r SyncGroupResponse) {
+	if m.state != Syncing {
+		return
+	}
+	if r.Error != None {
+		m.onGroupError(r.Error)
+		if m.state == Syncing {
+			m.state = Unjoined
+			m.needsRejoin = true
+		}
+		return
+	}
+	assigned := SortedPartitions(r.Assignment)
+	m.lastAssignment = assigned
+	added := Difference(assigned, m.owned)
+	revoked := Difference(m.owned, assigned)
+	m.owned = SortedPartitions(append(m.owned, added...))
+	m.state = MemberStable
+	m.lastBeatMs = m.nowMs
+	m.ready.Assigned = append(m.ready.Assigned, added...)
+	if len(revoked) > 0 {
+		m.startRevoke(revoked)
+	}
+}
+
+// onGroupError reacts to an error code from any answer.
+func (m *Member) onGroupError(code ErrorCode) {
+	switch code {
+	case None:
+	case RebalanceInProgress:
+		m.needsRejoin = true
+	case IllegalGeneration:
+		m.reset(false)
+	case UnknownMemberID:
+		m.reset(true)
+	case FencedInstanceID:
+		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("member %q (instance %q): %w", m.memberID, m.cfg.GroupInstanceID, code))
+		m.reset(false)
+		m.state = Left
+	default:
+		m.needsRejoin = true
+	}
+}

@@ -1,0 +1,67 @@
+package group
+
+// GroupStatus is a plain snapshot of one group, for printing, JSON and
+// cmp.Diff (kafka-consumer-groups --describe --state / --members).
+type GroupStatus struct {
+	// GroupID is the group id.
+	GroupID string
+	// State is the group's state.
+	State State
+	// Generation is the current generation id.
+	Generation int32
+	// ProtocolType is "consumer" for consumer groups.
+	ProtocolType string
+	// Protocol is the chosen assignor, "" outside a generation.
+	Protocol string
+	// Leader is the leader's member id.
+	Leader string
+	// Members are sorted by member id.
+	Members []MemberStatus
+}
+
+// MemberStatus is one member as the coordinator sees it.
+type MemberStatus struct {
+	// MemberID is the member id.
+	MemberID string
+	// GroupInstanceID is set for static members.
+	GroupInstanceID string
+	// ClientID is client.id.
+	ClientID string
+	// Assignment is what the leader gave it in the last SyncGroup.
+	Assignment []TopicPartition
+	// AwaitingJoin / AwaitingSync: a JoinGroup / SyncGroup of it is parked.
+	AwaitingJoin, AwaitingSync bool
+	// SessionDeadlineMs is when its session expires if nothing arrives.
+	SessionDeadlineMs int64
+}
+
+// Group returns the status of group id, if the coordinator hosts it.
+func (c *Coordinator) Group(id string) (GroupStatus, bool) {
+	g, ok := c.groups[id]
+	if !ok {
+		return GroupStatus{}, false
+	}
+	s := GroupStatus{
+		GroupID: g.id, State: g.state, Generation: g.generation, ProtocolType: g.protocolType,
+		Protocol: g.protocolName, Leader: g.leader, Members: []MemberStatus{},
+	}
+	for _, mid := range g.sortedMemberIDs() {
+		m := g.members[mid]
+		s.Members = append(s.Members, MemberStatus{
+			MemberID: m.id, GroupInstanceID: m.instanceID, ClientID: m.clientID,
+			Assignment: SortedPartitions(m.assignment), AwaitingJoin: m.awaitingJoin, AwaitingSync: m.awaitingSync,
+			SessionDeadlineMs: m.heartbeatDeadlineMs,
+		})
+	}
+	return s, true
+}
+
+// Groups returns every hosted group's status, sorted by group id.
+func (c *Coordinator) Groups() []GroupStatus {
+	out := []GroupStatus{}
+	for _, id := range sortedGroupIDs(c.groups) {
+		s, _ := c.Group(id)
+		out = append(out, s)
+	}
+	return out
+}
