@@ -96,23 +96,23 @@ type MemberReady struct {
 // must give up, and when it may fetch. It is a pure state machine like
 // [Coordinator]; see the package documentation for what the caller must do.
 type Member struct {
-	cfg         MemberConfig
-	protocol    RebalanceProtocol
-	state       MemberState
-	memberID    string
-	generation  int32
-	leader      string
-	owned       []TopicPartition
+	cfg        MemberConfig
+	protocol   RebalanceProtocol
+	state      MemberState
+	memberID   string
+	generation int32
+	leader     string
+	owned      []TopicPartition
 	// lastAssignment is the last SyncGroup answer (eager sticky's user data).
 	lastAssignment []TopicPartition
-	revoking    []TopicPartition
-	leaving     bool
-	needsRejoin bool
-	metadata    []TopicMetadata
-	lastPollMs  int64
-	lastBeatMs  int64
-	nowMs       int64
-	ready       MemberReady
+	revoking       []TopicPartition
+	leaving        bool
+	needsRejoin    bool
+	metadata       []TopicMetadata
+	lastPollMs     int64
+	lastBeatMs     int64
+	nowMs          int64
+	ready          MemberReady
 }
 
 // NewMember returns an unjoined member whose clock starts at nowMs. It joins
