@@ -16,6 +16,9 @@ func (n *Node) handleFetch(m Message) error {
 		n.send(resp)
 		return nil
 	}
+	// A follower has one fetch in flight; a new one replaces any parked one
+	// (from an earlier incarnation of that follower, or a resend).
+	n.lead.parkedFetches = slices.DeleteFunc(n.lead.parkedFetches, func(p parkedFetch) bool { return p.req.From == m.From })
 	if n.cfg.Rules.TruncatesOnFetch() && m.LastFetchedEpoch != NoEpoch {
 		e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), m.LastFetchedEpoch, false)
 		if !ok {

@@ -117,7 +117,8 @@ func (n *Node) tickFollower() {
 // if so marks it answered.
 func (n *Node) accepts(m Message, want FetchState) bool {
 	if n.role != RoleFollower || n.follow.state != want || m.From != n.leaderID ||
-		m.CorrelationID != n.follow.outstanding {
+		m.CorrelationID != n.follow.outstanding ||
+		m.Type == MsgFetchResponse && m.FetchOffset != n.log.LogEndOffset() {
 		return false
 	}
 	n.follow.outstanding = 0
