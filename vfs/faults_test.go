@@ -178,3 +178,24 @@ func TestNoSpaceIsAPathError(t *testing.T) {
 		t.Fatalf("a write to a full disk returned %v, want an *fs.PathError for a wrapping ErrNoSpace", err)
 	}
 }
+
+func TestWildOffsetsFailWithoutAllocating(t *testing.T) {
+	m := vfs.NewMem()
+	f, err := m.Create("a")
+	must(t, err)
+	for _, tc := range []struct {
+		what string
+		err  error
+	}{
+		{"write at 1 GiB", func() error { _, err := f.WriteAt([]byte("x"), vfs.MaxFileSize); return err }()},
+		{"write at the largest offset", func() error { _, err := f.WriteAt([]byte("xy"), 1<<63-1); return err }()},
+		{"truncate to 1 GiB + 1", f.Truncate(vfs.MaxFileSize + 1)},
+	} {
+		if !errors.Is(tc.err, vfs.ErrFileTooLarge) {
+			t.Errorf("%s: got %v, want ErrFileTooLarge", tc.what, tc.err)
+		}
+	}
+	if m.UsedBytes() != 0 {
+		t.Fatalf("the refused writes used %d bytes", m.UsedBytes())
+	}
+}

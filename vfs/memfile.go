@@ -74,6 +74,9 @@ func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
 	if err := f.fs.before(Op{Kind: OpWrite, Name: f.name, Offset: off, Len: int64(len(p))}); err != nil {
 		return 0, err
 	}
+	if off > MaxFileSize-int64(len(p)) {
+		return 0, &fs.PathError{Op: "write", Path: f.name, Err: ErrFileTooLarge}
+	}
 	end := off + int64(len(p))
 	if limit := f.fs.maxEnd(f.n); end > limit {
 		n := min(max(0, limit-off), int64(len(p)))
@@ -126,6 +129,9 @@ func (f *memFile) Truncate(size int64) error {
 	}
 	if size < 0 {
 		return &fs.PathError{Op: "truncate", Path: f.name, Err: fs.ErrInvalid}
+	}
+	if size > MaxFileSize {
+		return &fs.PathError{Op: "truncate", Path: f.name, Err: ErrFileTooLarge}
 	}
 	if err := f.fs.before(Op{Kind: OpTruncate, Name: f.name, Offset: size}); err != nil {
 		return err

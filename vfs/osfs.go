@@ -103,6 +103,7 @@ var errnoSentinels = []struct {
 	sentinel error
 }{
 	{syscall.ENOSPC, ErrNoSpace},
+	{syscall.EFBIG, ErrFileTooLarge},
 	{syscall.EISDIR, ErrIsDir},
 	{syscall.ENOTDIR, ErrNotDir},
 	{syscall.ENOTEMPTY, ErrNotEmpty},

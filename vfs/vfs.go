@@ -75,6 +75,15 @@ var ErrCrashed = fmt.Errorf("vfs: file handle lost in a process crash: %w", fs.E
 // ErrReadOnly is returned by writes to a File opened with Open. It wraps fs.ErrPermission.
 var ErrReadOnly = fmt.Errorf("vfs: file opened read-only: %w", fs.ErrPermission)
 
+// ErrFileTooLarge is returned by writes and truncations that would make a file larger
+// than the FS allows (EFBIG); for MemFS, larger than MaxFileSize.
+var ErrFileTooLarge = errors.New("vfs: file too large")
+
+// MaxFileSize is the largest file a MemFS holds, 1 GiB, so that a wild offset fails
+// with ErrFileTooLarge instead of exhausting memory. (Kafka's default segment.bytes is
+// 1 GiB too.)
+const MaxFileSize int64 = 1 << 30
+
 // ErrIsDir is returned when a file operation names a directory.
 var ErrIsDir = errors.New("vfs: is a directory")
 
