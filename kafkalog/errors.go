@@ -31,6 +31,10 @@ var (
 	// ErrUnknownCompression means the compression bits name no codec (5, 6 or 7).
 	ErrUnknownCompression = errors.New("kafkalog: unknown compression codec")
 
+	// ErrTimestampType means a timestamp type that the format cannot hold was asked
+	// for (NoTimestampType in a v2 batch). Kafka: IllegalArgumentException.
+	ErrTimestampType = errors.New("kafkalog: invalid timestamp type")
+
 	// ErrTooLarge means a size read from input, or the decompressed output, exceeds
 	// the limit the caller set (max.message.bytes, a decompression cap).
 	ErrTooLarge = errors.New("kafkalog: size exceeds limit")
