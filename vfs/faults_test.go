@@ -2,6 +2,7 @@ package vfs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 
@@ -49,22 +50,22 @@ func TestHookSeesEveryMutatingOp(t *testing.T) {
 	m.SetHook(func(op vfs.Op) error { got = append(got, op); return nil })
 	must(t, script(m))
 	want := []vfs.Op{
-		{Seq: 1, Kind: vfs.OpMkdirAll, Name: "d"},
-		{Seq: 2, Kind: vfs.OpCreate, Name: "d/a.tmp"},
-		{Seq: 3, Kind: vfs.OpWrite, Name: "d/a.tmp", Offset: 0, Len: 5},
-		{Seq: 4, Kind: vfs.OpTruncate, Name: "d/a.tmp", Offset: 8},
-		{Seq: 5, Kind: vfs.OpSync, Name: "d/a.tmp"},
-		{Seq: 6, Kind: vfs.OpRename, Name: "d/a.tmp", NewName: "d/a"},
-		{Seq: 7, Kind: vfs.OpSyncDir, Name: "d"},
-		{Seq: 8, Kind: vfs.OpCreate, Name: "d/b"},
-		{Seq: 9, Kind: vfs.OpRemove, Name: "d/b"},
-		{Seq: 10, Kind: vfs.OpRemoveAll, Name: "d"},
+		{Seq: 1, KindSeq: 1, Kind: vfs.OpMkdirAll, Name: "d"},
+		{Seq: 2, KindSeq: 1, Kind: vfs.OpCreate, Name: "d/a.tmp"},
+		{Seq: 3, KindSeq: 1, Kind: vfs.OpWrite, Name: "d/a.tmp", Offset: 0, Len: 5},
+		{Seq: 4, KindSeq: 1, Kind: vfs.OpTruncate, Name: "d/a.tmp", Offset: 8},
+		{Seq: 5, KindSeq: 1, Kind: vfs.OpSync, Name: "d/a.tmp"},
+		{Seq: 6, KindSeq: 1, Kind: vfs.OpRename, Name: "d/a.tmp", NewName: "d/a"},
+		{Seq: 7, KindSeq: 1, Kind: vfs.OpSyncDir, Name: "d"},
+		{Seq: 8, KindSeq: 2, Kind: vfs.OpCreate, Name: "d/b"},
+		{Seq: 9, KindSeq: 1, Kind: vfs.OpRemove, Name: "d/b"},
+		{Seq: 10, KindSeq: 1, Kind: vfs.OpRemoveAll, Name: "d"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("operations the hook saw (-want +got):\n%s", diff)
 	}
-	if m.OpCount() != 10 {
-		t.Fatalf("OpCount = %d after 10 operations", m.OpCount())
+	if m.OpCount() != 10 || m.OpCountOf(vfs.OpCreate) != 2 || m.OpCountOf(vfs.OpWrite) != 1 {
+		t.Fatalf("OpCount = %d, creates %d, writes %d; want 10, 2, 1", m.OpCount(), m.OpCountOf(vfs.OpCreate), m.OpCountOf(vfs.OpWrite))
 	}
 	if diff := cmp.Diff("#3 write d/a.tmp [0,+5)", want[2].String()); diff != "" {
 		t.Fatalf("Op.String (-want +got):\n%s", diff)
@@ -197,5 +198,33 @@ func TestWildOffsetsFailWithoutAllocating(t *testing.T) {
 	}
 	if m.UsedBytes() != 0 {
 		t.Fatalf("the refused writes used %d bytes", m.UsedBytes())
+	}
+}
+
+// TestPowerCutInsideTheHook cuts the power just before the second Sync: that Sync fails
+// with ErrCrashed and never happens, so only the first record is durable.
+func TestPowerCutInsideTheHook(t *testing.T) {
+	m := newDurable(t, map[string]string{"a.log": ""})
+	second := m.OpCountOf(vfs.OpSync) + 2 // the setup synced too
+	m.SetHook(func(op vfs.Op) error {
+		if op.Kind == vfs.OpSync && op.KindSeq == second {
+			m.PowerCut(nil)
+		}
+		return nil
+	})
+	f, err := m.OpenReadWrite("d/a.log")
+	must(t, err)
+	var errs []string
+	for i, rec := range []string{"rec0|", "rec1|", "rec2|"} {
+		_, err := f.WriteAt([]byte(rec), int64(5*i))
+		errs = append(errs, fmt.Sprint(errors.Is(err, vfs.ErrCrashed)))
+		err = f.Sync()
+		errs = append(errs, fmt.Sprint(errors.Is(err, vfs.ErrCrashed)))
+	}
+	if diff := cmp.Diff([]string{"false", "false", "false", "true", "true", "true"}, errs); diff != "" {
+		t.Fatalf("which of write, sync, write, sync, write, sync saw ErrCrashed (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("rec0|", read(t, m, "d/a.log")); diff != "" {
+		t.Fatalf("after a power cut before the second sync the log holds (-want +got):\n%s", diff)
 	}
 }

@@ -23,6 +23,7 @@ type MemFS struct {
 	epoch    uint64 // incremented by Crash and PowerCut; handles from older epochs are dead
 	hook     func(Op) error
 	ops      int64 // mutating operations so far, counted before the hook runs
+	kindOps  [numOpKinds]int64
 	capacity int64 // maximum bytes in linked files; negative means unlimited
 	used     int64 // bytes in linked files (page cache sizes)
 	nowMs    int64 // stamped on modified files and directories

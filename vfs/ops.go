@@ -20,6 +20,8 @@ const (
 	OpRemove                      // Remove
 	OpRemoveAll                   // RemoveAll
 	OpMkdirAll                    // MkdirAll
+
+	numOpKinds = iota + 1 // one past the last kind
 )
 
 var opKindNames = [...]string{"?", "create", "write", "sync", "syncdir", "truncate", "rename", "remove", "removeall", "mkdirall"}
@@ -36,7 +38,10 @@ func (k OpKind) String() string {
 type Op struct {
 	// Seq numbers the MemFS's mutating operations from 1, this one included, whether or
 	// not they succeed.
-	Seq     int64
+	Seq int64
+	// KindSeq numbers the operations of this Kind from 1: Kind == OpSync && KindSeq == 5
+	// is the fifth Sync.
+	KindSeq int64
 	Kind    OpKind
 	Name    string // the name the file was opened with, or the path operated on
 	NewName string // Rename's target
@@ -59,20 +64,37 @@ func (o Op) String() string {
 
 // SetHook installs a function called before every mutating operation (nil removes it).
 // When it returns an error, the operation fails with that error (wrapped in an
-// *fs.PathError) and changes nothing.
+// *fs.PathError) and changes nothing. The hook may call Crash or PowerCut: then the
+// operation fails with ErrCrashed and changes nothing, as if the process died just
+// before it. This is how a test cuts the power at the Nth write or sync.
 func (m *MemFS) SetHook(hook func(Op) error) { m.hook = hook }
 
 // OpCount returns how many mutating operations the MemFS has seen.
 func (m *MemFS) OpCount() int64 { return m.ops }
 
-// before counts op and runs the hook.
+// OpCountOf returns how many mutating operations of kind the MemFS has seen.
+func (m *MemFS) OpCountOf(kind OpKind) int64 {
+	if int(kind) >= len(m.kindOps) {
+		return 0
+	}
+	return m.kindOps[kind]
+}
+
+// before counts op and runs the hook. If the hook crashed the process (Crash or
+// PowerCut), the operation fails with ErrCrashed: it never happened.
 func (m *MemFS) before(op Op) error {
 	m.ops++
-	op.Seq = m.ops
+	m.kindOps[op.Kind]++
+	op.Seq, op.KindSeq = m.ops, m.kindOps[op.Kind]
 	if m.hook == nil {
 		return nil
 	}
-	if err := m.hook(op); err != nil {
+	epoch := m.epoch
+	err := m.hook(op)
+	if err == nil && m.epoch != epoch {
+		err = ErrCrashed
+	}
+	if err != nil {
 		return &fs.PathError{Op: op.Kind.String(), Path: op.Name, Err: err}
 	}
 	return nil
