@@ -1,0 +1,94 @@
+package kit
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Rule is one of Kafka's rules that a suite checks, with the note section that
+// explains it.
+type Rule struct {
+	// ID is short and stable ("V1", "B4"); failure messages start with it in
+	// brackets, and the kill matrix and "kafkalive kit" key on it.
+	ID string
+	// Name says the rule in a few words ("zigzag", "CRC-32C over [21, end)").
+	Name string
+	// Note is the repository path and anchor of the section that explains it,
+	// e.g. "notes/01-records-on-disk.md#varints-7-bits-at-a-time".
+	Note string
+}
+
+// Failure is what a learner reads when their code breaks a rule. Its Error
+// method lays it out; every field but Rule and What is optional.
+type Failure struct {
+	Rule Rule
+	// What is one sentence in Kafka's terms: what should have happened.
+	What string
+	// Details are extra lines (want/got values, the action script...).
+	Details []string
+	// Got are the learner's bytes; when set they are hexdumped, with the first
+	// byte that differs from Want marked.
+	Got []byte
+	// Want are the right bytes, if known.
+	Want []byte
+	// Field names the field at a byte position of Got (for example "crc" for
+	// position 17 of a batch), to say which field is wrong.
+	Field func(pos int) string
+	// LooksLike names a known mistake whose behaviour the counterexample matches.
+	LooksLike string
+	// Replay is the command that runs this check again.
+	Replay string
+}
+
+// Error formats the failure:
+//
+//	[V1 zigzag] AppendVarint(-1) must append Kafka's bytes 01.
+//	    want  01
+//	    got   fe ff ff ff 0f
+//	    00000000  fe ff ff ff 0f      |.....|
+//	              ^^ first wrong byte, position 0
+//	    this looks like: ...
+//	    read: notes/01-records-on-disk.md#...
+//	    replay: go test ...
+func (f *Failure) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "[%s %s] %s", f.Rule.ID, f.Rule.Name, f.What)
+	line := func(s string) { sb.WriteString("\n    " + strings.ReplaceAll(s, "\n", "\n    ")) }
+	for _, d := range f.Details {
+		line(d)
+	}
+	if f.Got != nil || f.Want != nil {
+		mark := -1
+		if f.Want != nil {
+			mark = FirstDiff(f.Want, f.Got)
+		}
+		if mark >= 0 && f.Field != nil {
+			line(fmt.Sprintf("first wrong byte at position %d, in field %s", mark, f.Field(mark)))
+		}
+		line("your bytes:")
+		line(Hexdump(f.Got, mark))
+	}
+	if f.LooksLike != "" {
+		line("this looks like: " + f.LooksLike)
+	}
+	if f.Rule.Note != "" {
+		line("read: " + f.Rule.Note)
+	}
+	if f.Replay != "" {
+		line("replay: " + f.Replay)
+	}
+	return sb.String()
+}
+
+var ruleTag = regexp.MustCompile(`\[([A-Z][0-9]+) ([^\]]*)\]`)
+
+// RuleIn returns the ID and name of the first rule tag ("[V1 zigzag]") found in
+// text, the output of a failed check, or "" if there is none.
+func RuleIn(text string) (id, name string) {
+	m := ruleTag.FindStringSubmatch(text)
+	if m == nil {
+		return "", ""
+	}
+	return m[1], m[2]
+}

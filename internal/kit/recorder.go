@@ -1,0 +1,121 @@
+package kit
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"pgregory.net/rapid"
+)
+
+// Recorder implements rapid.TB and records what a property run reports instead
+// of failing a real test. It lets a test run a suite's properties against a
+// known-buggy implementation and assert that the run fails.
+//
+// FailNow, Fatal and Fatalf stop the run by panicking with a private value that
+// Observe recovers; rapid calls them only outside the property (after shrinking),
+// so they never interfere with rapid's own panic handling.
+type Recorder struct {
+	name string
+
+	mu      sync.Mutex
+	failed  bool
+	skipped bool
+	out     strings.Builder
+}
+
+type stopRun struct{}
+
+// Observe runs prop with rapid.Check on a fresh Recorder named name and returns
+// the recorder once the run ends. Set the flag -rapid.nofailfile (or
+// RAPID_NOFAILFILE=1) in the calling test so that failures write no fail files.
+func Observe(name string, prop func(*rapid.T)) *Recorder {
+	r := &Recorder{name: name}
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				if _, ok := v.(stopRun); !ok {
+					panic(v)
+				}
+			}
+		}()
+		rapid.Check(r, prop)
+	}()
+	return r
+}
+
+// Output returns everything the run logged or reported, in order.
+func (r *Recorder) Output() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out.String()
+}
+
+func (r *Recorder) log(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.WriteString(s)
+	r.out.WriteByte('\n')
+}
+
+// Helper does nothing: there are no line numbers to adjust.
+func (r *Recorder) Helper() {}
+
+// Name returns the name given to Observe; rapid uses it for fail file names.
+func (r *Recorder) Name() string { return r.name }
+
+// Logf records a line.
+func (r *Recorder) Logf(format string, args ...any) { r.log(fmt.Sprintf(format, args...)) }
+
+// Log records a line.
+func (r *Recorder) Log(args ...any) { r.log(fmt.Sprint(args...)) }
+
+// Skipf records a skip and stops the run.
+func (r *Recorder) Skipf(format string, args ...any) { r.Logf(format, args...); r.SkipNow() }
+
+// Skip records a skip and stops the run.
+func (r *Recorder) Skip(args ...any) { r.Log(args...); r.SkipNow() }
+
+// SkipNow records a skip and stops the run.
+func (r *Recorder) SkipNow() {
+	r.mu.Lock()
+	r.skipped = true
+	r.mu.Unlock()
+	panic(stopRun{})
+}
+
+// Errorf records a failure.
+func (r *Recorder) Errorf(format string, args ...any) { r.Logf(format, args...); r.Fail() }
+
+// Error records a failure.
+func (r *Recorder) Error(args ...any) { r.Log(args...); r.Fail() }
+
+// Fatalf records a failure and stops the run.
+func (r *Recorder) Fatalf(format string, args ...any) { r.Logf(format, args...); r.FailNow() }
+
+// Fatal records a failure and stops the run.
+func (r *Recorder) Fatal(args ...any) { r.Log(args...); r.FailNow() }
+
+// FailNow records a failure and stops the run.
+func (r *Recorder) FailNow() { r.Fail(); panic(stopRun{}) }
+
+// Fail records a failure.
+func (r *Recorder) Fail() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed = true
+}
+
+// Failed reports whether a failure was recorded.
+func (r *Recorder) Failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed
+}
+
+// Skipped reports whether the run was skipped.
+func (r *Recorder) Skipped() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.skipped
+}

@@ -1,0 +1,203 @@
+package kafkalogtest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"pgregory.net/rapid"
+)
+
+// BatchEncoder is the surface of exercise ch01/batch: the record batch v2
+// encoder, uncompressed.
+type BatchEncoder struct {
+	// AppendRecord appends r in the v2 record format (kafkalog.Record.AppendTo).
+	AppendRecord func(dst []byte, r *kafkalog.Record) []byte
+	// AppendBatch appends b, uncompressed: the 61-byte header with magic 2,
+	// recordsCount = len(b.Records), the length and the CRC computed, then the
+	// records (kafkalog.RecordBatch.AppendTo). Every other field is written as set.
+	AppendBatch func(dst []byte, b *kafkalog.RecordBatch) []byte
+}
+
+var batchExercise = kit.Exercise{
+	Dir:  "exercises/ch01/batch",
+	File: "batch.go",
+	Note: note01 + "#the-61-byte-batch-header",
+}
+
+var (
+	ruleB1 = kit.Rule{ID: "B1", Name: "record layout", Note: note01 + "#a-record-inside-the-batch"}
+	ruleB2 = kit.Rule{ID: "B2", Name: "append", Note: note01 + "#the-61-byte-batch-header"}
+	ruleB3 = kit.Rule{ID: "B3", Name: "header fields", Note: note01 + "#the-61-byte-batch-header"}
+	ruleB4 = kit.Rule{ID: "B4", Name: "records section", Note: note01 + "#a-record-inside-the-batch"}
+	ruleB5 = kit.Rule{ID: "B5", Name: "length field", Note: note01 + "#the-length-field"}
+	ruleB6 = kit.Rule{ID: "B6", Name: "CRC-32C over [21, end)", Note: note01 + "#the-crc-covers-bytes-21-to-the-end"}
+
+	batchRules = []kit.Rule{ruleB1, ruleB2, ruleB3, ruleB4, ruleB5, ruleB6}
+)
+
+func probeBatch(e BatchEncoder) error {
+	r := kafkalog.Record{Key: []byte("k"), Value: []byte("v")}
+	return batchExercise.Probe(map[string]func(){
+		"AppendRecord": func() { e.AppendRecord(nil, &r) },
+		"AppendBatch":  func() { e.AppendBatch(nil, &kafkalog.RecordBatch{Records: []kafkalog.Record{r}}) },
+	})
+}
+
+// CheckBatch checks e against the golden batches of storage.md §4, the batch a
+// real broker printed with kafka-dump-log, and every batch of the real-broker
+// files in testdata: each is decoded with kafkalog and must be re-encoded byte
+// for byte. It returns the first violation.
+func CheckBatch(e BatchEncoder) error {
+	return checkBatch(e, kit.Replay("./"+batchExercise.Dir, "TestBatch", false))
+}
+
+func checkBatch(e BatchEncoder, replay string) error {
+	if err := probeBatch(e); err != nil {
+		return err
+	}
+	cases := knownBatches()
+	for _, c := range cases {
+		for i := range c.batch.Records {
+			if f := recordCase(e, c.source, &c.batch.Records[i], i); f != nil {
+				f.Replay = replay
+				return f
+			}
+		}
+	}
+	for _, dst := range [][]byte{nil, []byte("previous batch")} {
+		for _, c := range cases {
+			if f := batchCaseCheck(e, c.source, dst, &c.batch, c.want); f != nil {
+				f.Replay = replay
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// BatchProperties returns the rapid property for e: for any uncompressed batch
+// (any header fields, records with null or empty keys and values, headers,
+// offset gaps, large timestamp deltas) e writes exactly Kafka's bytes.
+func BatchProperties(e BatchEncoder) func(*rapid.T) {
+	return batchProperties(e, kit.Replay("./"+batchExercise.Dir, "TestBatch/properties", true))
+}
+
+func batchProperties(e BatchEncoder, replay string) func(*rapid.T) {
+	return func(t *rapid.T) {
+		b := drawBatch(t)
+		dst := rapid.SliceOfN(rapid.Byte(), 0, 4).Draw(t, "dst")
+		for i := range b.Records {
+			if f := recordCase(e, "a generated batch", &b.Records[i], i); f != nil {
+				f.Replay = replay
+				t.Fatalf("%s", f)
+			}
+		}
+		if f := batchCaseCheck(e, "a generated batch", dst, &b, b.AppendTo(nil)); f != nil {
+			f.Replay = replay
+			t.Fatalf("%s", f)
+		}
+	}
+}
+
+// TestBatch runs CheckBatch and BatchProperties as subtests of t.
+func TestBatch(t *testing.T, e BatchEncoder) {
+	t.Helper()
+	dir := kit.CallerDir(1, batchExercise.Dir)
+	if err := probeBatch(e); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("known_answers", func(t *testing.T) {
+		if err := checkBatch(e, kit.Replay(dir, t.Name(), false)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("properties", func(t *testing.T) {
+		rapid.Check(t, batchProperties(e, kit.Replay(dir, t.Name(), true)))
+	})
+}
+
+func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.Failure {
+	want := r.AppendTo(nil)
+	got := e.AppendRecord(nil, r)
+	if bytes.Equal(got, want) {
+		return nil
+	}
+	return &kit.Failure{
+		Rule:    ruleB1,
+		What:    fmt.Sprintf("AppendRecord must write record %d of %s in Kafka's v2 record layout.", i, source),
+		Details: []string{describeRecord(i, r), "want  " + kit.Hex(want, 48), "got   " + kit.Hex(got, 48)},
+		Got:     got, Want: want,
+		Field:     func(pos int) string { n, _ := recordField(want, pos); return n },
+		LooksLike: kit.LooksLike(recordInput{r, i}, got, recordMistakes),
+	}
+}
+
+// batchCaseCheck checks one encoded batch against the rules in order.
+func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.RecordBatch, want []byte) *kit.Failure {
+	prefix := bytes.Clone(dst)
+	out := e.AppendBatch(dst, b)
+	fail := func(r kit.Rule, what string, details ...string) *kit.Failure {
+		f := &kit.Failure{
+			Rule: r, What: what, Details: append([]string{describeBatch(b)}, details...),
+			Got: out, Want: append(bytes.Clone(prefix), want...),
+			Field: func(pos int) string {
+				if pos < len(prefix) {
+					return "dst (bytes that were there before)"
+				}
+				return batchField(want, pos-len(prefix))
+			},
+			LooksLike: kit.LooksLike(batchInput{prefix, b}, out, batchMistakes),
+		}
+		return f
+	}
+	if len(out) < len(prefix) || !bytes.Equal(out[:len(prefix)], prefix) {
+		return fail(ruleB2, fmt.Sprintf("AppendBatch must keep the %d bytes already in dst and append the batch after them.", len(prefix)))
+	}
+	got := out[len(prefix):]
+	if i := headerDiff(want, got); i >= 0 {
+		return fail(ruleB3, fmt.Sprintf("Encoding %s: header field %s must be %s (big-endian).", source, batchField(want, i), fieldHex(want, i)),
+			fmt.Sprintf("got %s", fieldHex(got, i)))
+	}
+	if len(got) < kafkalog.BatchHeaderLen || !bytes.Equal(got[kafkalog.BatchHeaderLen:], want[kafkalog.BatchHeaderLen:]) {
+		return fail(ruleB4, fmt.Sprintf("Encoding %s: the records section (from byte 61) must hold the records back to back, each in the v2 record layout.", source))
+	}
+	if wantLen, gotLen := binary.BigEndian.Uint32(want[8:]), binary.BigEndian.Uint32(got[8:]); wantLen != gotLen {
+		return fail(ruleB5, fmt.Sprintf("Encoding %s: the length field must count the bytes after it: %d-byte batch - 12 = %d, not %d.", source, len(want), wantLen, int32(gotLen)))
+	}
+	if wantCRC, gotCRC := binary.BigEndian.Uint32(want[17:]), binary.BigEndian.Uint32(got[17:]); wantCRC != gotCRC {
+		return fail(ruleB6, fmt.Sprintf("Encoding %s: the crc field must be the CRC-32C (Castagnoli) of bytes [21, %d): 0x%08x, not 0x%08x.", source, len(want), wantCRC, gotCRC))
+	}
+	if !bytes.Equal(got, want) {
+		return fail(ruleB3, fmt.Sprintf("Encoding %s must give exactly Kafka's bytes.", source))
+	}
+	return nil
+}
+
+// headerDiff returns the first position in the header, other than the length
+// and crc fields (checked by their own rules), where got differs from want, or -1.
+func headerDiff(want, got []byte) int {
+	for i := 0; i < kafkalog.BatchHeaderLen; i++ {
+		if (i >= 8 && i < 12) || (i >= 17 && i < 21) {
+			continue
+		}
+		if i >= len(got) || got[i] != want[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldHex returns the bytes of the header field that contains position i.
+func fieldHex(b []byte, i int) string {
+	bounds := []int{0, 8, 12, 16, 17, 21, 23, 27, 35, 43, 51, 53, 57, 61}
+	for k := 1; k < len(bounds); k++ {
+		if i < bounds[k] {
+			return kit.Hex(b[min(bounds[k-1], len(b)):min(bounds[k], len(b))], 8)
+		}
+	}
+	return "?"
+}

@@ -1,0 +1,171 @@
+package kafkalogtest
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"strconv"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// batchEncoding is the suite's own encoder of record batch v2, written from
+// storage.md §1–2 independently of kafkalog.RecordBatch.AppendTo (a test checks
+// that the two agree). Its knobs reproduce the mistakes of the bank, so that a
+// learner's wrong bytes can be recognised ("this looks like ...").
+type batchEncoding struct {
+	crcFrom, crcTo  int  // CRC range; crcTo < 0 means "to the end"
+	crcIEEE         bool // CRC-32/IEEE instead of CRC-32C
+	lengthExtra     int  // added to the right length field
+	lengthRecords   bool // length counts the records only
+	recordLenSelf   bool // a record's length counts its own length varint
+	nullAsEmpty     bool // null key or value written as length 0
+	offsetByCounter bool // offsetDelta = index in the batch
+	leHeader        bool // header integers little-endian
+}
+
+var kafkaBatchEncoding = batchEncoding{crcFrom: 21, crcTo: -1}
+
+func (e batchEncoding) appendBytes(dst, b []byte) []byte {
+	if b == nil && !e.nullAsEmpty {
+		return kafkalog.AppendVarint(dst, -1)
+	}
+	return append(kafkalog.AppendVarint(dst, int32(len(b))), b...)
+}
+
+func (e batchEncoding) appendRecord(dst []byte, r *kafkalog.Record, i int) []byte {
+	var body []byte
+	body = append(body, byte(r.Attributes))
+	body = kafkalog.AppendVarlong(body, r.TimestampDelta)
+	od := r.OffsetDelta
+	if e.offsetByCounter {
+		od = int32(i)
+	}
+	body = kafkalog.AppendVarint(body, od)
+	body = e.appendBytes(body, r.Key)
+	body = e.appendBytes(body, r.Value)
+	body = kafkalog.AppendVarint(body, int32(len(r.Headers)))
+	for _, h := range r.Headers {
+		body = e.appendBytes(body, h.Key)
+		body = e.appendBytes(body, h.Value)
+	}
+	n := len(body)
+	if e.recordLenSelf {
+		n += kafkalog.VarintLen(int32(n + 1))
+	}
+	return append(kafkalog.AppendVarint(dst, int32(n)), body...)
+}
+
+func (e batchEncoding) appendBatch(dst []byte, b *kafkalog.RecordBatch) []byte {
+	var order interface {
+		binary.ByteOrder
+		binary.AppendByteOrder
+	} = binary.BigEndian
+	if e.leHeader {
+		order = binary.LittleEndian
+	}
+	start := len(dst)
+	dst = order.AppendUint64(dst, uint64(b.BaseOffset))
+	dst = append(dst, 0, 0, 0, 0)
+	dst = order.AppendUint32(dst, uint32(b.PartitionLeaderEpoch))
+	dst = append(dst, kafkalog.MagicV2, 0, 0, 0, 0)
+	dst = order.AppendUint16(dst, uint16(b.Attributes))
+	dst = order.AppendUint32(dst, uint32(b.LastOffsetDelta))
+	dst = order.AppendUint64(dst, uint64(b.BaseTimestamp))
+	dst = order.AppendUint64(dst, uint64(b.MaxTimestamp))
+	dst = order.AppendUint64(dst, uint64(b.ProducerID))
+	dst = order.AppendUint16(dst, uint16(b.ProducerEpoch))
+	dst = order.AppendUint32(dst, uint32(b.BaseSequence))
+	dst = order.AppendUint32(dst, uint32(len(b.Records)))
+	for i := range b.Records {
+		dst = e.appendRecord(dst, &b.Records[i], i)
+	}
+	batch := dst[start:]
+	length := len(batch) - kafkalog.LogOverhead + e.lengthExtra
+	if e.lengthRecords {
+		length = len(batch) - kafkalog.BatchHeaderLen
+	}
+	order.PutUint32(batch[8:], uint32(length))
+	to := len(batch)
+	if e.crcTo >= 0 {
+		to = e.crcTo
+	}
+	table := crc32.MakeTable(crc32.Castagnoli)
+	if e.crcIEEE {
+		table = crc32.IEEETable
+	}
+	order.PutUint32(batch[17:], crc32.Checksum(batch[e.crcFrom:to], table))
+	return dst
+}
+
+// batchField names the field of an encoded batch at byte position pos.
+func batchField(batch []byte, pos int) string {
+	header := []struct {
+		end  int
+		name string
+	}{
+		{8, "baseOffset"}, {12, "length"}, {16, "partitionLeaderEpoch"}, {17, "magic"}, {21, "crc"},
+		{23, "attributes"}, {27, "lastOffsetDelta"}, {35, "baseTimestamp"}, {43, "maxTimestamp"},
+		{51, "producerId"}, {53, "producerEpoch"}, {57, "baseSequence"}, {61, "recordsCount"},
+	}
+	for _, f := range header {
+		if pos < f.end {
+			return f.name
+		}
+	}
+	if len(batch) < kafkalog.BatchHeaderLen {
+		return "records"
+	}
+	return recordsField(batch[kafkalog.BatchHeaderLen:], pos-kafkalog.BatchHeaderLen)
+}
+
+// recordsField names the field at position pos of a records section, by
+// walking the (right) records: "record 2: keyLength".
+func recordsField(p []byte, pos int) string {
+	at := 0
+	for i := 0; at < len(p); i++ {
+		name, next := recordField(p[at:], pos-at)
+		if pos < at+next || next <= 0 {
+			return fieldName(i, name)
+		}
+		at += next
+	}
+	return "after the last record"
+}
+
+func fieldName(i int, name string) string { return "record " + strconv.Itoa(i) + ": " + name }
+
+// recordField walks one record; it returns the field at pos (if pos falls in
+// it) and the record's size.
+func recordField(p []byte, pos int) (string, int) {
+	at := 0
+	var name string
+	step := func(field string, n int) {
+		if name == "" && pos >= at && pos < at+n {
+			name = field
+		}
+		at += n
+	}
+	varint := func(field string) int32 {
+		v, n := kafkalog.Varint(p[min(at, len(p)):])
+		if n <= 0 {
+			n = len(p) - at + 1
+		}
+		step(field, n)
+		return v
+	}
+	length := varint("length")
+	step("attributes", 1)
+	_, n := kafkalog.Varlong(p[min(at, len(p)):])
+	if n <= 0 {
+		n = len(p) - at + 1
+	}
+	step("timestampDelta", n)
+	varint("offsetDelta")
+	for _, f := range []string{"key", "value"} {
+		step(f, max(int(varint(f+"Length")), 0))
+	}
+	if name == "" {
+		name = "headers"
+	}
+	return name, kafkalog.VarintLen(length) + int(length)
+}
