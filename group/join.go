@@ -88,7 +88,9 @@ func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id st
 		g.protocolType = r.ProtocolType
 	}
 	c.updateMember(m, from, r)
-	g.newMemberAdded = true
+	// Only the very first rebalance extends its delay for newcomers (Kafka
+	// checks generation 0).
+	g.newMemberAdded = g.generation == 0
 	if g.state != PreparingRebalance {
 		c.prepareRebalance(g)
 	}

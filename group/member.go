@@ -293,6 +293,7 @@ func (m *Member) leave() {
 		m.send(LeaveGroup{GroupID: m.cfg.GroupID, MemberID: m.memberID})
 	}
 	m.owned, m.revoking = nil, nil
+	m.generation = -1
 	m.state = Left
 }
 

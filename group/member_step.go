@@ -112,7 +112,12 @@ func (m *Member) onGroupError(code ErrorCode) {
 	switch code {
 	case None:
 	case RebalanceInProgress:
-		m.needsRejoin = true
+		// Only news to a member that is not already rebalancing: a heartbeat
+		// sent just before its JoinGroup is answered after it (Kafka ignores
+		// it too unless the member is STABLE).
+		if m.state == MemberStable || m.state == Revoking {
+			m.needsRejoin = true
+		}
 	case IllegalGeneration:
 		m.reset(false)
 	case UnknownMemberID:
