@@ -1,0 +1,585 @@
+package kafkalog
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// ErrLogClosed is returned by every operation on a Log after Close.
+var ErrLogClosed = errors.New("kafkalog: log is closed")
+
+// Log is one partition's log (Kafka's UnifiedLog over LocalLog): segments in a
+// directory, the log start offset, the log end offset (LEO), the recovery point and
+// the leader epoch cache. Time comes in as arguments; nothing runs in the background:
+// files scheduled for deletion are removed by DeleteExpiredFiles, retention by
+// DeleteOldSegments, compaction by Clean. A Log is not safe for concurrent use.
+type Log struct {
+	fsys vfs.FS
+	dir  string
+	tp   TopicPartition
+	cfg  Config
+	rnd  *rand.Rand
+
+	segments       []*Segment // sorted by base offset; the last is the active segment
+	logStartOffset int64
+	nextOffset     int64 // LEO
+	recoveryPoint  int64
+	epochs         *LeaderEpochCache
+
+	unflushedMessages int64
+	dirDirty          bool // directory entries changed since the last SyncDir
+	pending           []pendingDelete
+	buf               []byte // header-scan buffer for lookups
+	report            RecoveryReport
+	closed            bool
+}
+
+// Option configures Open.
+type Option func(*openOptions)
+
+type openOptions struct {
+	recoveryPoint  int64
+	logStartOffset int64
+	cleanShutdown  bool
+	rnd            *rand.Rand
+}
+
+// WithRecoveryPoint passes the partition's entry of recovery-point-offset-checkpoint:
+// the first offset not known to be flushed. Without it recovery starts at 0.
+func WithRecoveryPoint(offset int64) Option { return func(o *openOptions) { o.recoveryPoint = offset } }
+
+// WithLogStartOffset passes the partition's entry of log-start-offset-checkpoint.
+func WithLogStartOffset(offset int64) Option {
+	return func(o *openOptions) { o.logStartOffset = offset }
+}
+
+// WithCleanShutdown says the log dir's clean shutdown marker was present: segments
+// are not recovered (except those with missing or corrupt indexes).
+func WithCleanShutdown() Option { return func(o *openOptions) { o.cleanShutdown = true } }
+
+// WithRand gives the source of segment.jitter.ms (one seeded generator per world).
+// Without it the jitter is 0.
+func WithRand(r *rand.Rand) Option { return func(o *openOptions) { o.rnd = r } }
+
+// Open opens (creating if needed) the partition log in dir: it removes leftover
+// .deleted and .cleaned files, completes interrupted swaps, loads every segment,
+// recovers the segments from the recovery point on after an unclean shutdown (or any
+// segment whose index is missing or corrupt), truncates the leader epoch cache to the
+// recovered log and makes sure there is an active segment (LogLoader.load). What
+// recovery cut is in RecoveryReport.
+func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Log, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var o openOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	tp, _ := ParseTopicPartitionDir(baseName(dir))
+	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, buf: make([]byte, lookupBufferSize)}
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
+	}
+	epochs, err := OpenLeaderEpochCache(fsys, fsys.PathJoin(dir, LeaderEpochCheckpointFile))
+	if err != nil {
+		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
+	}
+	l.epochs = epochs
+	if err := l.load(o, nowMs); err != nil {
+		l.closeSegments()
+		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
+	}
+	return l, nil
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' || p[i] == '\\' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
+
+// Dir returns the partition directory.
+func (l *Log) Dir() string { return l.dir }
+
+// TopicPartition returns the partition, parsed from the directory name.
+func (l *Log) TopicPartition() TopicPartition { return l.tp }
+
+// Config returns the log's configuration.
+func (l *Log) Config() Config { return l.cfg }
+
+// LogStartOffset returns the first offset a reader may fetch.
+func (l *Log) LogStartOffset() int64 { return l.logStartOffset }
+
+// LogEndOffset returns the LEO: the offset the next appended record gets.
+func (l *Log) LogEndOffset() int64 { return l.nextOffset }
+
+// RecoveryPoint returns the first offset not known to be flushed to disk.
+func (l *Log) RecoveryPoint() int64 { return l.recoveryPoint }
+
+// LeaderEpochCache returns the log's leader epoch cache.
+func (l *Log) LeaderEpochCache() *LeaderEpochCache { return l.epochs }
+
+// RecoveryReport says what Open found and cut.
+func (l *Log) RecoveryReport() RecoveryReport { return l.report }
+
+// Segments returns the segments, oldest first; the last is the active segment. The
+// slice is a copy; the segments are the log's own and must not be used after the log
+// changes them.
+func (l *Log) Segments() []*Segment { return append([]*Segment(nil), l.segments...) }
+
+// Size returns the total size of the segments' .log files in bytes.
+func (l *Log) Size() int64 {
+	var n int64
+	for _, s := range l.segments {
+		n += s.size
+	}
+	return n
+}
+
+func (l *Log) active() *Segment { return l.segments[len(l.segments)-1] }
+
+// floorSegment returns the index of the last segment whose base offset ≤ offset, or -1.
+func (l *Log) floorSegment(offset int64) int {
+	lo, hi := 0, len(l.segments)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if l.segments[mid].baseOffset <= offset {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo - 1
+}
+
+// rollJitter draws a segment's roll jitter (LogConfig.randomSegmentJitter).
+func (l *Log) rollJitter() int64 {
+	if l.cfg.SegmentJitterMs == 0 || l.rnd == nil {
+		return 0
+	}
+	return l.rnd.Int64N(min(l.cfg.SegmentJitterMs, l.cfg.SegmentMs))
+}
+
+// Flush makes every segment holding offsets below offset durable (fsync of the .log
+// and indexes of each segment from the recovery point up, each file once, plus the
+// directory if segments were created, renamed or deleted) and moves the recovery point
+// to offset (UnifiedLog.flush). An offset beyond the LEO flushes to the LEO.
+func (l *Log) Flush(offset int64) error {
+	if l.closed {
+		return ErrLogClosed
+	}
+	offset = min(offset, l.nextOffset)
+	if err := l.flushRange(l.recoveryPoint, offset, false); err != nil {
+		return err
+	}
+	if offset > l.recoveryPoint {
+		l.recoveryPoint = offset
+		l.unflushedMessages = 0
+	}
+	return nil
+}
+
+// flushRange fsyncs the segments holding offsets in [from, to), and the active
+// segment too if active, then the directory if its entries changed.
+func (l *Log) flushRange(from, to int64, active bool) error {
+	for i, s := range l.segments {
+		last := i == len(l.segments)-1
+		if (l.upperBound(i) > from && s.baseOffset < to) || (active && last) {
+			if err := s.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return l.syncDir()
+}
+
+// upperBound returns the offset after segment i's range: the next segment's base
+// offset, or the LEO for the active segment.
+func (l *Log) upperBound(i int) int64 {
+	if i+1 < len(l.segments) {
+		return l.segments[i+1].baseOffset
+	}
+	return l.nextOffset
+}
+
+// syncDir makes the directory's entries durable if they changed.
+func (l *Log) syncDir() error {
+	if !l.dirDirty {
+		return nil
+	}
+	if err := l.fsys.SyncDir(l.dir); err != nil {
+		return fmt.Errorf("kafkalog: sync dir %s: %w", l.dir, err)
+	}
+	l.dirDirty = false
+	return nil
+}
+
+// Close shuts the log down cleanly: it appends the active segment's final time-index
+// entry, trims its indexes, flushes everything and closes the files. The recovery
+// point becomes the LEO. Writing the clean shutdown marker is the data dir's job
+// (DataDir.Close), after every log is closed.
+func (l *Log) Close() error {
+	if l.closed {
+		return nil
+	}
+	err := l.active().onBecomeInactive()
+	if err == nil {
+		err = l.flushRange(l.recoveryPoint, l.nextOffset, true)
+	}
+	l.recoveryPoint = l.nextOffset
+	l.closed = true
+	if cerr := l.closeSegments(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("kafkalog: close log %s: %w", l.dir, err)
+	}
+	return nil
+}
+
+func (l *Log) closeSegments() error {
+	var errs []error
+	for _, s := range l.segments {
+		errs = append(errs, s.close())
+	}
+	l.segments = nil
+	return errors.Join(errs...)
+}
+
+// pendingDelete is a segment renamed to .deleted, to be removed at dueMs.
+type pendingDelete struct {
+	base  int64
+	dueMs int64
+}
+
+// DeleteExpiredFiles removes the .deleted files whose file.delete.delay.ms has passed
+// (Kafka's scheduled "delete-file" task). It returns how many segments it removed.
+func (l *Log) DeleteExpiredFiles(nowMs int64) (int, error) {
+	n := 0
+	kept := l.pending[:0]
+	var errs []error
+	for _, p := range l.pending {
+		if p.dueMs > nowMs {
+			kept = append(kept, p)
+			continue
+		}
+		for _, suf := range []string{LogSuffix, IndexSuffix, TimeIndexSuffix, TxnIndexSuffix} {
+			name := l.fsys.PathJoin(l.dir, SegmentFileName(p.base, suf)+DeletedSuffix)
+			if err := l.fsys.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+		l.dirDirty = true
+		n++
+	}
+	l.pending = kept
+	return n, errors.Join(errs...)
+}
+
+// PendingDeletes returns how many deleted segments wait for file.delete.delay.ms.
+func (l *Log) PendingDeletes() int { return len(l.pending) }
+
+// deleteSegmentFiles removes segs from the log's view and renames their files to
+// .deleted, to be removed by DeleteExpiredFiles after file.delete.delay.ms
+// (LocalLog.deleteSegmentFiles). The segments' handles are closed.
+func (l *Log) deleteSegmentFiles(segs []*Segment, nowMs int64) error {
+	var errs []error
+	for _, s := range segs {
+		s.closeHandles()
+		if err := s.renameSuffix(DeletedSuffix); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l.pending = append(l.pending, pendingDelete{base: s.baseOffset, dueMs: nowMs + l.cfg.FileDeleteDelayMs})
+	}
+	l.dirDirty = true
+	return errors.Join(errs...)
+}
+
+// removeSegments drops segs (a set of the log's segments) from l.segments.
+func (l *Log) removeSegments(segs []*Segment) {
+	drop := make(map[*Segment]bool, len(segs))
+	for _, s := range segs {
+		drop[s] = true
+	}
+	kept := l.segments[:0]
+	for _, s := range l.segments {
+		if !drop[s] {
+			kept = append(kept, s)
+		}
+	}
+	clear(l.segments[len(kept):])
+	l.segments = kept
+}
+
+// Append errors.
+var (
+	// ErrRecordTooLarge means a batch is larger than max.message.bytes (Kafka:
+	// RecordTooLargeException).
+	ErrRecordTooLarge = errors.New("kafkalog: batch larger than max.message.bytes")
+	// ErrAppendTooLarge means one append is larger than segment.bytes (Kafka:
+	// RecordBatchTooLargeException).
+	ErrAppendTooLarge = errors.New("kafkalog: append larger than segment.bytes")
+	// ErrUnexpectedOffset means a follower append whose offsets do not increase or
+	// start below the LEO (Kafka: UnexpectedAppendOffsetException, "out of order
+	// offsets").
+	ErrUnexpectedOffset = errors.New("kafkalog: append offsets do not increase")
+)
+
+// AppendInfo describes an append (Kafka's LogAppendInfo).
+type AppendInfo struct {
+	// FirstOffset and LastOffset are the first and last offsets of the appended batches.
+	FirstOffset, LastOffset int64
+	// MaxTimestamp is the largest batch max timestamp, and OffsetOfMaxTimestamp the
+	// last offset of the batch that has it.
+	MaxTimestamp, OffsetOfMaxTimestamp int64
+	// LogAppendTime is the time stamped on the batches with LogAppendTime, else -1.
+	LogAppendTime int64
+	// Batches and Records count what was appended; Bytes is its size.
+	Batches, Records int
+	Bytes            int
+}
+
+// AppendAsLeader appends the batches in records as the partition leader in leaderEpoch:
+// it validates each (length, magic, CRC, max.message.bytes), assigns offsets from the
+// LEO and stamps the leader epoch in place (both outside the CRC; with
+// message.timestamp.type=LogAppendTime it also stamps nowMs as each batch's max
+// timestamp and recomputes the CRC), rolls if needed and writes everything with one
+// WriteAt. records is modified in place. The epoch cache learns leaderEpoch at the
+// first offset if it is new.
+func (l *Log) AppendAsLeader(records []byte, leaderEpoch int32, nowMs int64) (AppendInfo, error) {
+	if l.closed {
+		return AppendInfo{}, ErrLogClosed
+	}
+	info, err := l.analyze(records, true, leaderEpoch, nowMs)
+	if err != nil {
+		return AppendInfo{}, err
+	}
+	return info, l.appendValidated(records, info, nowMs, func() error {
+		return assignEpoch(l.epochs, leaderEpoch, info.FirstOffset)
+	})
+}
+
+// AppendAsFollower appends batches fetched from the leader: offsets and leader epochs
+// are kept, and must increase from at least the LEO (gaps are fine: the leader may have
+// compacted). Each batch of a newer epoch starts that epoch in the epoch cache.
+func (l *Log) AppendAsFollower(records []byte, nowMs int64) (AppendInfo, error) {
+	if l.closed {
+		return AppendInfo{}, ErrLogClosed
+	}
+	info, err := l.analyze(records, false, 0, nowMs)
+	if err != nil {
+		return AppendInfo{}, err
+	}
+	return info, l.appendValidated(records, info, nowMs, func() error {
+		for p := 0; p < len(records); {
+			h, _ := ReadBatchHeader(records[p:])
+			if err := assignEpoch(l.epochs, h.PartitionLeaderEpoch, h.BaseOffset); err != nil {
+				return err
+			}
+			p += int(h.Size())
+		}
+		return nil
+	})
+}
+
+func assignEpoch(epochs *LeaderEpochCache, epoch int32, offset int64) error {
+	if epoch < 0 {
+		return nil
+	}
+	if latest, ok := epochs.LatestEpoch(); ok && epoch <= latest {
+		return nil
+	}
+	return epochs.Assign(epoch, offset)
+}
+
+// analyze validates every batch of records and, as leader, assigns offsets, the leader
+// epoch and LogAppendTime in place.
+func (l *Log) analyze(records []byte, leader bool, epoch int32, nowMs int64) (AppendInfo, error) {
+	info := AppendInfo{FirstOffset: -1, LastOffset: -1, MaxTimestamp: NoTimestamp, LogAppendTime: -1, Bytes: len(records)}
+	if len(records) == 0 {
+		return info, fmt.Errorf("kafkalog: append to %s: %w: no batches", l.dir, ErrTruncated)
+	}
+	if int64(len(records)) > l.cfg.SegmentBytes {
+		return info, fmt.Errorf("kafkalog: append to %s: %w: %d bytes", l.dir, ErrAppendTooLarge, len(records))
+	}
+	next, prevLast := l.nextOffset, l.nextOffset-1
+	for p := 0; p < len(records); {
+		h, n, err := CheckBatch(records[p:])
+		if err != nil {
+			var be *BatchError
+			if errors.As(err, &be) {
+				be.Pos = int64(p)
+			}
+			return info, fmt.Errorf("kafkalog: append to %s: %w", l.dir, err)
+		}
+		if n > int(l.cfg.MaxMessageBytes) {
+			return info, fmt.Errorf("kafkalog: append to %s: %w: batch of %d bytes at position %d", l.dir, ErrRecordTooLarge, n, p)
+		}
+		if h.LastOffsetDelta < 0 {
+			return info, fmt.Errorf("kafkalog: append to %s: %w: lastOffsetDelta %d", l.dir, ErrCorruptBatch, h.LastOffsetDelta)
+		}
+		if leader {
+			h.BaseOffset, h.PartitionLeaderEpoch = next, epoch
+			stampLeader(records[p:p+n], &h, l.cfg.MessageTimestampType == LogAppendTime, nowMs)
+			next = h.NextOffset()
+		} else if h.BaseOffset <= prevLast {
+			return info, fmt.Errorf("kafkalog: append to %s: %w: batch at %d after offset %d", l.dir, ErrUnexpectedOffset, h.BaseOffset, prevLast)
+		}
+		prevLast = h.LastOffset()
+		info.add(&h)
+		p += n
+	}
+	if leader && l.cfg.MessageTimestampType == LogAppendTime {
+		info.LogAppendTime = nowMs
+	}
+	return info, nil
+}
+
+func (info *AppendInfo) add(h *BatchHeader) {
+	if info.FirstOffset < 0 {
+		info.FirstOffset = h.BaseOffset
+	}
+	info.LastOffset = h.LastOffset()
+	if h.MaxTimestamp > info.MaxTimestamp {
+		info.MaxTimestamp, info.OffsetOfMaxTimestamp = h.MaxTimestamp, h.LastOffset()
+	}
+	info.Batches++
+	info.Records += int(h.NumRecords)
+}
+
+// stampLeader writes the assigned base offset and leader epoch into the batch b (not
+// covered by the CRC), and with logAppendTime the timestamp type and max timestamp
+// (covered: the CRC is recomputed), as Kafka's LogValidator does in place.
+func stampLeader(b []byte, h *BatchHeader, logAppendTime bool, nowMs int64) {
+	binary.BigEndian.PutUint64(b, uint64(h.BaseOffset))
+	binary.BigEndian.PutUint32(b[posLeaderEpoch:], uint32(h.PartitionLeaderEpoch))
+	if !logAppendTime {
+		return
+	}
+	h.Attributes = h.Attributes.WithTimestampType(LogAppendTime)
+	h.MaxTimestamp = nowMs
+	binary.BigEndian.PutUint16(b[posAttributes:], uint16(h.Attributes))
+	binary.BigEndian.PutUint64(b[posMaxTimestamp:], uint64(nowMs))
+	h.CRC = CRC32C(b[posAttributes:])
+	binary.BigEndian.PutUint32(b[posCRC:], h.CRC)
+}
+
+// appendValidated rolls if needed, writes records to the active segment, moves the LEO
+// and updates the epoch cache; a write error leaves the LEO where it was.
+func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, epochs func() error) error {
+	seg, err := l.maybeRoll(int64(len(records)), info, nowMs)
+	if err != nil {
+		return err
+	}
+	if err := seg.append(info.LastOffset, info.MaxTimestamp, info.OffsetOfMaxTimestamp, records); err != nil {
+		return err
+	}
+	l.nextOffset = info.LastOffset + 1
+	if err := epochs(); err != nil {
+		return err
+	}
+	l.unflushedMessages += int64(info.Records)
+	if l.unflushedMessages >= l.cfg.FlushIntervalMessages {
+		return l.Flush(l.nextOffset)
+	}
+	return nil
+}
+
+// TruncateTo removes every record at or after offset, as a follower does before it
+// fetches from a new leader (UnifiedLog.truncateTo): segments whose base offset is
+// above offset are deleted, the segment holding offset is cut before the first batch
+// whose last offset reaches it and becomes the active segment, the LEO becomes offset,
+// the recovery point and log start offset drop to it if above, and the epoch cache
+// forgets epochs starting at or after it. Offsets at or beyond the LEO change nothing.
+//
+// Kafka leaves the cut in the page cache; here the cut .log is fsynced at once, so
+// that a power cut cannot bring truncated batches back (Kafka relies on leader-epoch
+// truncation to remove them again).
+func (l *Log) TruncateTo(offset int64, nowMs int64) error {
+	if l.closed {
+		return ErrLogClosed
+	}
+	if offset < 0 {
+		return fmt.Errorf("%w: truncate %s to %d", ErrOffsetOutOfRange, l.dir, offset)
+	}
+	if offset >= l.nextOffset {
+		return nil
+	}
+	if l.segments[0].baseOffset > offset {
+		return l.TruncateFullyAndStartAt(offset, nowMs)
+	}
+	i := l.floorSegment(offset)
+	later := append([]*Segment(nil), l.segments[i+1:]...)
+	l.removeSegments(later)
+	if err := l.deleteSegmentFiles(later, nowMs); err != nil {
+		return err
+	}
+	s := l.segments[i]
+	if err := s.truncateTo(offset, int(l.cfg.SegmentIndexBytes), nowMs, l.buf); err != nil {
+		return err
+	}
+	l.nextOffset = offset
+	l.recoveryPoint = min(l.recoveryPoint, offset)
+	l.logStartOffset = min(l.logStartOffset, offset)
+	if err := l.epochs.TruncateFromEnd(offset); err != nil {
+		return err
+	}
+	return l.syncDir()
+}
+
+// TruncateFullyAndStartAt deletes every segment and starts an empty log at offset
+// (UnifiedLog.truncateFullyAndStartAt): what a follower does when the leader's log
+// starts beyond its own LEO.
+func (l *Log) TruncateFullyAndStartAt(offset int64, nowMs int64) error {
+	if l.closed {
+		return ErrLogClosed
+	}
+	all := append([]*Segment(nil), l.segments...)
+	l.removeSegments(all)
+	if err := l.deleteSegmentFiles(all, nowMs); err != nil {
+		return err
+	}
+	s, err := createSegment(l.fsys, l.dir, offset, "", l.segmentParams(nowMs))
+	if err != nil {
+		return err
+	}
+	l.segments = append(l.segments, s)
+	l.nextOffset, l.logStartOffset, l.recoveryPoint = offset, offset, offset
+	if err := l.epochs.TruncateFromEnd(0); err != nil {
+		return err
+	}
+	return l.syncDir()
+}
+
+// DeleteRecords moves the log start offset forward to offset (the DeleteRecords API,
+// UnifiedLog.maybeIncrementLogStartOffset); it cannot pass the high watermark the
+// caller passes. Offsets below it can no longer be read; the segments wholly below it
+// are deleted by the next DeleteOldSegments. It returns the new log start offset.
+func (l *Log) DeleteRecords(offset, highWatermark int64) (int64, error) {
+	if l.closed {
+		return 0, ErrLogClosed
+	}
+	if offset > highWatermark || offset > l.nextOffset {
+		return l.logStartOffset, fmt.Errorf("%w: delete records before %d, high watermark %d, LEO %d", ErrOffsetOutOfRange, offset, highWatermark, l.nextOffset)
+	}
+	if offset > l.logStartOffset {
+		if err := l.incrementLogStartOffset(offset); err != nil {
+			return l.logStartOffset, err
+		}
+	}
+	return l.logStartOffset, nil
+}
+
+func (l *Log) incrementLogStartOffset(offset int64) error {
+	l.logStartOffset = offset
+	return l.epochs.TruncateFromStart(offset)
+}

@@ -1,0 +1,360 @@
+package kafkalog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// ErrLegacyFormat means a .log file holds magic 0 or 1 messages where this package
+// needs v2 batches (appending, recovery). Reading them with the record decoders is
+// still possible; a log is never truncated because of them.
+var ErrLegacyFormat = errors.New("kafkalog: legacy message format (magic 0/1) in segment")
+
+// ErrOffsetOutOfRange means a read or lookup asked for an offset below the log start
+// offset or beyond the log end offset (Kafka: OffsetOutOfRangeException).
+var ErrOffsetOutOfRange = errors.New("kafkalog: offset out of range")
+
+// RecoveryBufferSize is the size of the one buffer recovery reads a segment through.
+const RecoveryBufferSize = 1 << 20
+
+// lookupBufferSize is the buffer a fetch uses to walk batch headers from an index entry.
+const lookupBufferSize = 8 << 10
+
+// batchScanner walks the batches of a .log file from a position, reading through one
+// reused buffer, the way Kafka's FileLogInputStream does: it stops silently at a torn
+// tail (fewer than 17 bytes left, or a batch that runs past the end of the file) and
+// stops with an error at a batch that is not valid. With verify it also checks each
+// batch's header and CRC without decoding records; a batch larger than the buffer is
+// CRC'd in buffer-sized pieces, so memory stays bounded whatever the file holds.
+type batchScanner struct {
+	f      vfs.File
+	name   string
+	end    int64 // file size: nothing at or past it is read
+	verify bool
+	buf    []byte
+	bufPos int64 // file position of buf[0]
+	n      int   // valid bytes in buf
+
+	pos  int64       // position of the current batch
+	size int64       // size of the current batch
+	hdr  BatchHeader // header of the current batch
+	next int64       // position after the current batch
+
+	torn bool  // stopped at a torn tail
+	err  error // stopped at an invalid batch or an I/O error
+}
+
+func newBatchScanner(f vfs.File, name string, start, end int64, buf []byte, verify bool) *batchScanner {
+	return &batchScanner{f: f, name: name, end: end, buf: buf, verify: verify, next: start, bufPos: start}
+}
+
+// reset makes s walk another file, keeping its buffer.
+func (s *batchScanner) reset(f vfs.File, name string, start, end int64) {
+	*s = batchScanner{f: f, name: name, end: end, buf: s.buf, verify: s.verify, next: start, bufPos: start}
+}
+
+// window returns the bytes of the file in [pos, pos+need), reading them into the
+// buffer if needed. need must be at most len(s.buf) and pos+need at most s.end.
+func (s *batchScanner) window(pos int64, need int) ([]byte, error) {
+	if pos >= s.bufPos && pos+int64(need) <= s.bufPos+int64(s.n) {
+		off := int(pos - s.bufPos)
+		return s.buf[off : off+need], nil
+	}
+	keep := 0
+	if pos >= s.bufPos && pos < s.bufPos+int64(s.n) {
+		keep = copy(s.buf, s.buf[pos-s.bufPos:s.n])
+	}
+	want := len(s.buf)
+	if rest := s.end - pos; rest < int64(want) {
+		want = int(rest)
+	}
+	got, err := s.f.ReadAt(s.buf[keep:want], pos+int64(keep))
+	if err != nil && !(errors.Is(err, io.EOF) && keep+got >= need) {
+		if errors.Is(err, io.EOF) {
+			// The file shrank under us: treat what is missing as a torn tail.
+			s.end = pos + int64(keep+got)
+			return nil, io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("kafkalog: read %s at %d: %w", s.name, pos+int64(keep), err)
+	}
+	s.bufPos, s.n = pos, keep+got
+	if s.n < need {
+		s.end = pos + int64(s.n)
+		return nil, io.ErrUnexpectedEOF
+	}
+	return s.buf[:need], nil
+}
+
+// Next advances to the next batch and reports whether there is one. After false,
+// s.torn or s.err says why it stopped (neither: the file ended on a batch boundary).
+func (s *batchScanner) Next() bool {
+	s.pos = s.next
+	if s.err != nil || s.torn {
+		return false
+	}
+	if s.end-s.pos < HeaderLenUpToMagic {
+		s.torn = s.end > s.pos
+		return false
+	}
+	head, err := s.window(s.pos, HeaderLenUpToMagic)
+	if err != nil {
+		return s.stop(err)
+	}
+	size, magic, err := PeekBatch(head)
+	if err != nil {
+		return s.stop(err)
+	}
+	if s.pos+size > s.end {
+		s.torn = true // Kafka's FileLogInputStream: "not a batch" yet
+		return false
+	}
+	if magic != MagicV2 {
+		if magic == 0 || magic == 1 {
+			return s.stop(fmt.Errorf("%w: magic %d", ErrLegacyFormat, magic))
+		}
+		return s.stop(fmt.Errorf("%w: %d", ErrUnknownMagic, magic))
+	}
+	if err := s.readBatch(size); err != nil {
+		return s.stop(err)
+	}
+	s.size, s.next = size, s.pos+size
+	return true
+}
+
+// readBatch parses (and with verify checks) the v2 batch of size bytes at s.pos.
+func (s *batchScanner) readBatch(size int64) error {
+	if s.verify && size <= int64(len(s.buf)) {
+		b, err := s.window(s.pos, int(size))
+		if err != nil {
+			return err
+		}
+		s.hdr, _, err = CheckBatch(b)
+		return err
+	}
+	b, err := s.window(s.pos, int(min(size, BatchHeaderLen)))
+	if err != nil {
+		return err
+	}
+	if s.hdr, err = ReadBatchHeader(b); err != nil {
+		return err
+	}
+	if s.verify {
+		return s.streamCRC(size)
+	}
+	return nil
+}
+
+// streamCRC checks the CRC of a batch too large for the buffer, piece by piece.
+func (s *batchScanner) streamCRC(size int64) error {
+	crc := uint32(0)
+	for p := s.pos + posAttributes; p < s.pos+size; {
+		chunk := int(min(int64(len(s.buf)), s.pos+size-p))
+		got, err := s.f.ReadAt(s.buf[:chunk], p)
+		if got < chunk {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return fmt.Errorf("kafkalog: read %s at %d: %w", s.name, p, err)
+		}
+		crc = UpdateCRC32C(crc, s.buf[:chunk])
+		p += int64(chunk)
+	}
+	s.n = 0 // the buffer no longer holds the file at bufPos
+	if crc != s.hdr.CRC {
+		return batchErr(s.hdr.BaseOffset, 0, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x", ErrCorruptBatch, s.hdr.CRC, crc))
+	}
+	return nil
+}
+
+// stop records why the scan ended. A file that shrank is a torn tail; a batch error
+// gets its position in the file.
+func (s *batchScanner) stop(err error) bool {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		s.torn = true
+		return false
+	}
+	var be *BatchError
+	if errors.As(err, &be) {
+		be.Pos = s.pos
+	}
+	s.err = fmt.Errorf("%s: %w", s.name, err)
+	return false
+}
+
+// batchPos is a batch found in a segment: where it starts, its size and its header.
+type batchPos struct {
+	pos  int64
+	size int64
+	hdr  BatchHeader
+}
+
+// translateOffset finds the first batch of the segment whose last offset is ≥ offset,
+// starting from the index entry at or below it and scanning headers forward
+// (LogSegment.translateOffset, FileRecords.searchForOffsetWithSize). ok is false if no
+// batch of the segment reaches offset.
+func (s *Segment) translateOffset(offset int64, buf []byte) (batchPos, bool, error) {
+	start := s.oidx.Lookup(offset).Position
+	sc := newBatchScanner(s.log, s.log.Name(), start, s.size, buf, false)
+	for sc.Next() {
+		if sc.hdr.LastOffset() >= offset {
+			return batchPos{pos: sc.pos, size: sc.size, hdr: sc.hdr}, true, nil
+		}
+	}
+	return batchPos{}, false, sc.err
+}
+
+// readFrom returns whole batches from the first batch whose last offset is ≥ offset,
+// up to maxBytes and not past maxPosition; the first batch is returned whole even if
+// it is larger than maxBytes (a fetch with minOneMessage, LogSegment.read). It returns
+// nil if the segment holds nothing at or after offset.
+func (s *Segment) readFrom(offset int64, maxBytes int, maxPosition int64, buf []byte) ([]byte, error) {
+	first, ok, err := s.translateOffset(offset, buf)
+	if err != nil || !ok || first.pos >= maxPosition {
+		return nil, err
+	}
+	limit := min(maxPosition, first.pos+max(int64(maxBytes), first.size))
+	out := make([]byte, limit-first.pos)
+	if n, err := s.log.ReadAt(out, first.pos); n < len(out) {
+		return nil, fmt.Errorf("kafkalog: read %s at %d: %w", s.log.Name(), first.pos, err)
+	}
+	return out[:wholeBatches(out)], nil
+}
+
+// wholeBatches returns the length of the longest prefix of b made of whole batches.
+func wholeBatches(b []byte) int {
+	n := 0
+	for len(b)-n >= HeaderLenUpToMagic {
+		size, _, err := PeekBatch(b[n:])
+		if err != nil || size > int64(len(b)-n) {
+			break
+		}
+		n += int(size)
+	}
+	return n
+}
+
+// readNextOffset returns the offset after the segment's last batch, or its base offset
+// if it is empty (LogSegment.readNextOffset).
+func (s *Segment) readNextOffset(buf []byte) (int64, error) {
+	start := s.oidx.Lookup(s.oidx.LastOffset()).Position
+	sc := newBatchScanner(s.log, s.log.Name(), start, s.size, buf, false)
+	next := s.baseOffset
+	for sc.Next() {
+		next = sc.hdr.NextOffset()
+	}
+	return next, sc.err
+}
+
+// firstTimestamp returns the max timestamp of the segment's first batch, which
+// segment.ms measures from (LogSegment.loadFirstBatchTimestamp), or NoTimestamp if
+// the segment is empty.
+func (s *Segment) firstTimestamp(buf []byte) int64 {
+	if !s.firstBatchTimestampKnown {
+		sc := newBatchScanner(s.log, s.log.Name(), 0, s.size, buf, false)
+		if sc.Next() {
+			s.firstBatchTimestamp = sc.hdr.MaxTimestamp
+		}
+		s.firstBatchTimestampKnown = s.size > 0
+	}
+	return s.firstBatchTimestamp
+}
+
+// findOffsetByTimestamp returns the offset of the first record of the segment at or
+// after startingOffset whose timestamp is ≥ ts, and that timestamp
+// (LogSegment.findOffsetByTimestamp): a time-index lookup, an offset-index lookup,
+// then a scan that decodes only the batch whose max timestamp reaches ts.
+func (s *Segment) findOffsetByTimestamp(ts, startingOffset int64, buf []byte) (offset, timestamp int64, ok bool, err error) {
+	from := max(s.tidx.Lookup(ts).Offset, startingOffset)
+	start := s.oidx.Lookup(from).Position
+	sc := newBatchScanner(s.log, s.log.Name(), start, s.size, buf, false)
+	for sc.Next() {
+		if sc.hdr.MaxTimestamp < ts || sc.hdr.LastOffset() < startingOffset {
+			continue
+		}
+		raw := make([]byte, sc.size)
+		if n, err := s.log.ReadAt(raw, sc.pos); n < len(raw) {
+			return 0, 0, false, fmt.Errorf("kafkalog: read %s at %d: %w", s.log.Name(), sc.pos, err)
+		}
+		b, _, err := ReadBatch(raw)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		for i := range b.Records {
+			r := &b.Records[i]
+			if o, t := b.Offset(r), b.Timestamp(r); t >= ts && o >= startingOffset {
+				return o, t, true, nil
+			}
+		}
+	}
+	return 0, 0, false, sc.err
+}
+
+// Read returns whole batches from the first batch holding an offset ≥ offset, up to
+// maxBytes (but at least one batch, however large), the way a fetch reads the log
+// (UnifiedLog.read with minOneMessage). Reading at the LEO returns nothing; below the
+// log start offset or beyond the LEO is ErrOffsetOutOfRange.
+func (l *Log) Read(offset int64, maxBytes int) ([]byte, error) {
+	return l.ReadUpTo(offset, maxBytes, l.nextOffset)
+}
+
+// ReadUpTo is Read that stops before the batch holding maxOffset (a high watermark or
+// last stable offset: what a consumer may see).
+func (l *Log) ReadUpTo(offset int64, maxBytes int, maxOffset int64) ([]byte, error) {
+	if l.closed {
+		return nil, ErrLogClosed
+	}
+	if offset < l.logStartOffset || offset > l.nextOffset {
+		return nil, fmt.Errorf("%w: offset %d, log %s has [%d, %d)", ErrOffsetOutOfRange, offset, l.dir, l.logStartOffset, l.nextOffset)
+	}
+	maxOffset = min(maxOffset, l.nextOffset)
+	for i := max(0, l.floorSegment(offset)); i < len(l.segments) && offset < maxOffset; i++ {
+		s := l.segments[i]
+		maxPos, err := l.positionOf(i, maxOffset)
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.readFrom(offset, maxBytes, maxPos, l.buf)
+		if err != nil || len(out) > 0 {
+			return out, err
+		}
+	}
+	return nil, nil
+}
+
+// positionOf returns where reading segment i must stop so as not to return the batch
+// holding maxOffset: that batch's position if it is in segment i, else the segment's size.
+func (l *Log) positionOf(i int, maxOffset int64) (int64, error) {
+	s := l.segments[i]
+	if l.upperBound(i) <= maxOffset {
+		return s.size, nil
+	}
+	b, ok, err := s.translateOffset(maxOffset, l.buf)
+	if err != nil || !ok {
+		return s.size, err
+	}
+	return b.pos, nil
+}
+
+// OffsetForTimestamp answers ListOffsets by time: the first offset at or after the log
+// start offset whose record timestamp is ≥ ts, and that timestamp (UnifiedLog
+// fetchOffsetByTimestamp). Segments whose largest timestamp is below ts are skipped;
+// within a segment the time index, then the offset index narrow the scan. ok is false
+// if no record is that late.
+func (l *Log) OffsetForTimestamp(ts int64) (offset, timestamp int64, ok bool, err error) {
+	if l.closed {
+		return 0, 0, false, ErrLogClosed
+	}
+	for _, s := range l.segments {
+		if s.largestTimestamp() < ts && s.maxTimestampSoFar >= 0 {
+			continue
+		}
+		o, t, found, err := s.findOffsetByTimestamp(ts, l.logStartOffset, l.buf)
+		if err != nil || found {
+			return o, t, found, err
+		}
+	}
+	return 0, 0, false, nil
+}

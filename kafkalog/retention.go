@@ -1,0 +1,141 @@
+package kafkalog
+
+// DeletionReason says which retention rule deleted segments.
+type DeletionReason string
+
+// Deletion reasons (Kafka's SegmentDeletionReason).
+const (
+	DeletedByStartOffset    DeletionReason = "log start offset"
+	DeletedByRetentionBytes DeletionReason = "retention.bytes"
+	DeletedByRetentionMs    DeletionReason = "retention.ms"
+)
+
+// Deletion is one round of segments deleted by retention.
+type Deletion struct {
+	// Reason is the rule that deleted them.
+	Reason DeletionReason
+	// Segments are the base offsets of the deleted segments.
+	Segments []int64
+}
+
+// DeleteOldSegments applies retention (UnifiedLog.deleteOldSegments, Kafka 3.x/4.0):
+// with cleanup.policy containing "delete", segments wholly below the log start offset,
+// then by retention.bytes, then by retention.ms; with "compact" alone only the first.
+// Each rule walks the segments oldest first and stops at the first segment it may not
+// delete; a segment may only go if it lies wholly below highWatermark (the caller's
+// high watermark; the LEO for a single replica) and is not the empty active segment.
+// If every segment goes, a new empty active segment is first rolled at the LEO. The log
+// start offset moves to the first remaining segment and deleted segments' files become
+// .deleted, removed by DeleteExpiredFiles after file.delete.delay.ms.
+func (l *Log) DeleteOldSegments(highWatermark, nowMs int64) ([]Deletion, error) {
+	if l.closed {
+		return nil, ErrLogClosed
+	}
+	rules := []retentionRule{{DeletedByStartOffset, l.startOffsetBreached()}}
+	if l.cfg.Delete() {
+		rules = append(rules,
+			retentionRule{DeletedByRetentionBytes, nil},
+			retentionRule{DeletedByRetentionMs, l.retentionMsBreached(nowMs)})
+	}
+	var out []Deletion
+	for _, r := range rules {
+		pred := r.pred
+		if r.reason == DeletedByRetentionBytes {
+			pred = l.retentionBytesBreached() // sized after the rules before it
+		}
+		if pred == nil {
+			continue
+		}
+		segs := l.deletableSegments(highWatermark, pred)
+		if len(segs) == 0 {
+			continue
+		}
+		bases, err := l.deleteSegments(segs, nowMs)
+		if len(bases) > 0 {
+			out = append(out, Deletion{Reason: r.reason, Segments: bases})
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// retentionRule is a reason and its predicate over a segment and the next one (nil
+// for the last); a nil predicate means the rule is off.
+type retentionRule struct {
+	reason DeletionReason
+	pred   func(s, next *Segment) bool
+}
+
+// deletableSegments is UnifiedLog.deletableSegments.
+func (l *Log) deletableSegments(highWatermark int64, pred func(s, next *Segment) bool) []*Segment {
+	var out []*Segment
+	for i, s := range l.segments {
+		var next *Segment
+		if i+1 < len(l.segments) {
+			next = l.segments[i+1]
+		}
+		lastAndEmpty := next == nil && s.size == 0
+		if highWatermark < l.upperBound(i) || !pred(s, next) || lastAndEmpty {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// deleteSegments is UnifiedLog.deleteSegments: roll first if every segment goes.
+func (l *Log) deleteSegments(segs []*Segment, nowMs int64) ([]int64, error) {
+	if len(segs) == len(l.segments) {
+		if err := l.roll(l.nextOffset, nowMs); err != nil {
+			return nil, err
+		}
+		if l.active() == segs[len(segs)-1] {
+			segs = segs[:len(segs)-1]
+		}
+	}
+	bases := make([]int64, len(segs))
+	for i, s := range segs {
+		bases[i] = s.baseOffset
+	}
+	l.removeSegments(segs)
+	if first := l.segments[0].baseOffset; first > l.logStartOffset {
+		if err := l.incrementLogStartOffset(first); err != nil {
+			return bases, err
+		}
+	}
+	return bases, l.deleteSegmentFiles(segs, nowMs)
+}
+
+// startOffsetBreached deletes a segment when the next one starts at or below the log
+// start offset.
+func (l *Log) startOffsetBreached() func(s, next *Segment) bool {
+	return func(_, next *Segment) bool { return next != nil && next.baseOffset <= l.logStartOffset }
+}
+
+// retentionBytesBreached deletes the oldest segments while the log stays at least
+// retention.bytes large without them (whole segments only).
+func (l *Log) retentionBytesBreached() func(s, next *Segment) bool {
+	size := l.Size()
+	if l.cfg.RetentionBytes < 0 || size < l.cfg.RetentionBytes {
+		return nil
+	}
+	diff := size - l.cfg.RetentionBytes
+	return func(s, _ *Segment) bool {
+		if diff-s.size >= 0 {
+			diff -= s.size
+			return true
+		}
+		return false
+	}
+}
+
+// retentionMsBreached deletes segments whose largest timestamp is more than
+// retention.ms before now (strictly).
+func (l *Log) retentionMsBreached(nowMs int64) func(s, next *Segment) bool {
+	if l.cfg.RetentionMs < 0 {
+		return nil
+	}
+	return func(s, _ *Segment) bool { return nowMs-s.largestTimestamp() > l.cfg.RetentionMs }
+}
