@@ -62,6 +62,8 @@ var namespaceCases = []namespaceCase{
 	{name: "Create below a file", start: Tree{"a": "x"}, op: create("a/b"), wantErr: vfs.ErrNotDir, want: Tree{"a": "x"}},
 	{name: "Open an existing file", start: Tree{"a": "x"}, op: openRO("a"), want: Tree{"a": "x"}},
 	{name: "Open a missing file", op: openRO("a"), wantErr: fs.ErrNotExist, want: Tree{}},
+	{name: "Open a directory", start: Tree{"d/": ""}, op: openRO("d"), wantErr: vfs.ErrIsDir, want: Tree{"d/": ""}},
+	{name: "OpenReadWrite a directory", start: Tree{"d/": ""}, op: openRW("d"), wantErr: vfs.ErrIsDir, want: Tree{"d/": ""}},
 	{name: "OpenReadWrite creates", op: openRW("a"), want: Tree{"a": ""}},
 	{name: "OpenReadWrite keeps the content", start: Tree{"a": "hello"}, op: openRW("a"), want: Tree{"a": "hello"}},
 	{name: "OpenReadWrite needs the parent", op: openRW("d/a"), wantErr: fs.ErrNotExist, want: Tree{}},
