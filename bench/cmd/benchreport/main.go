@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	rounds    int
+	bench     string
+	benchtime string
+	dir       string
+	from      string
+	save      string
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("benchreport", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.rounds, "rounds", 5, "rounds; each round is one process running every benchmark once")
+	fs.StringVar(&o.bench, "bench", ".", "benchmarks to run (go test -bench regexp)")
+	fs.StringVar(&o.benchtime, "benchtime", "1s", "go test -benchtime for every benchmark")
+	fs.StringVar(&o.dir, "dir", ".", "the bench module's directory")
+	fs.StringVar(&o.from, "from", "", "comma-separated files of saved `go test -bench` output, one per round, to report on instead of running")
+	fs.StringVar(&o.save, "save", "", "directory to save each round's raw output in (round-N.txt)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.rounds < 1 {
+		return o, fmt.Errorf("benchreport: -rounds %d: need at least 1", o.rounds)
+	}
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	outputs, err := collect(o, stderr)
+	if err != nil {
+		return err
+	}
+	var rounds [][]result
+	for i, out := range outputs {
+		rs, err := parseOutput(bytes.NewReader(out))
+		if err != nil {
+			return err
+		}
+		if len(rs) == 0 {
+			return fmt.Errorf("benchreport: round %d printed no benchmark results", i+1)
+		}
+		rounds = append(rounds, rs)
+	}
+	t := aggregate(rounds)
+	render(stdout, t)
+	if missed := checkGoals(stdout, t); missed > 0 {
+		fmt.Fprintf(stdout, "\n%d goal(s) missed.\n", missed)
+	}
+	return nil
+}
+
+// collect returns each round's raw output: read from -from files, or produced by
+// building the test binary once and running it -rounds times.
+func collect(o options, stderr io.Writer) ([][]byte, error) {
+	if o.from != "" {
+		var outs [][]byte
+		for _, name := range strings.Split(o.from, ",") {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("benchreport: %w", err)
+			}
+			outs = append(outs, b)
+		}
+		return outs, nil
+	}
+	tmp, err := os.MkdirTemp("", "benchreport")
+	if err != nil {
+		return nil, fmt.Errorf("benchreport: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "bench.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Dir, build.Stdout, build.Stderr = o.dir, stderr, stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("benchreport: building the benchmarks in %s: %w", o.dir, err)
+	}
+	var outs [][]byte
+	for i := 1; i <= o.rounds; i++ {
+		fmt.Fprintf(stderr, "benchreport: round %d of %d\n", i, o.rounds)
+		out, err := runRound(bin, o)
+		if err != nil {
+			return nil, fmt.Errorf("benchreport: round %d: %w\n%s", i, err, out)
+		}
+		if o.save != "" {
+			if err := os.WriteFile(filepath.Join(o.save, fmt.Sprintf("round-%d.txt", i)), out, 0o644); err != nil {
+				return nil, fmt.Errorf("benchreport: %w", err)
+			}
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
+}
+
+// runRound runs every selected benchmark once in one process.
+func runRound(bin string, o options) ([]byte, error) {
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", o.bench, "-test.benchmem",
+		"-test.benchtime", o.benchtime, "-test.count", "1")
+	cmd.Dir = o.dir
+	cmd.Stderr = os.Stderr
+	return cmd.Output()
+}
