@@ -14,8 +14,8 @@ import (
 
 // fixtureRecord is one record of a real log as a reader sees it.
 type fixtureRecord struct {
-	Entry     int   // index of the batch or legacy message holding it
-	Magic     int8  // format of that entry
+	Entry     int  // index of the batch or legacy message holding it
+	Magic     int8 // format of that entry
 	Codec     Compression
 	Offset    int64
 	Timestamp int64
@@ -71,7 +71,6 @@ func decodeLog(t *testing.T, path string) fixtureLog {
 	require.False(t, torn, "%s: torn tail of %d bytes at %d", path, n, pos)
 	return out
 }
-
 
 // fixtureSummary is what the fixtures README states about a log.
 type fixtureSummary struct {
@@ -143,7 +142,7 @@ func TestSegmentioFixtures(t *testing.T) {
 			Keys: []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}}},
 		{"v1c-v1c", fixtureSummary{Shape: repeat("v1 gzip", 3), Offsets: seq(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
 		{"v1-v1c-v2-v2c-v2b-v2b-v2b-v2bc-v1b-v1bc", fixtureSummary{
-			Shape: []string{"v1", "v1", "v1 gzip", "v1 gzip", "v2", "v2", "v2 gzip", "v2 gzip", "v2", "v2 gzip", "v2", "v2 gzip", "v1", "v1", "v1 gzip"},
+			Shape:   []string{"v1", "v1", "v1 gzip", "v1 gzip", "v2", "v2", "v2 gzip", "v2 gzip", "v2", "v2 gzip", "v2", "v2 gzip", "v1", "v1", "v1 gzip"},
 			Offsets: seq(0, 19),
 			Keys: []string{"alpha", "beta", "alpha", "beta", "gamma", "delta", "gamma", "delta", "epsilon", "zeta",
 				"epsilon", "zeta", "eta", "theta", "eta", "theta", "eta", "theta", "eta", "theta"}}},
