@@ -15,6 +15,9 @@ type Checker struct {
 	// of an ISR member.
 	ISRAgreement bool
 	leaderHW     map[leadership]int64
+	// last is the last broken invariant reported, so that one that stays
+	// broken is printed once.
+	last string
 }
 
 type leadership struct {
@@ -68,8 +71,8 @@ func (c *Checker) checkISRAgreement(env *InteractionEnv, leader *Peer, s replica
 				return fmt.Errorf("broker %d in leader %d's ISR lacks offset %d below HW %d", id, leader.ID, off, s.HighWatermark)
 			}
 			if got[i].LeaderEpoch != want[i].LeaderEpoch || string(got[i].Value) != string(want[i].Value) {
-				return fmt.Errorf("broker %d in leader %d's ISR holds %s·e%d at offset %d, leader holds %s·e%d (HW %d)",
-					id, leader.ID, got[i].Value, got[i].LeaderEpoch, off, want[i].Value, want[i].LeaderEpoch, s.HighWatermark)
+				return fmt.Errorf("broker %d in leader %d's ISR holds %s at offset %d, leader holds %s (HW %d)",
+					id, leader.ID, DescribeEntries(got[i:i+1], -1, s.Rules), off, DescribeEntries(want[i:i+1], -1, s.Rules), s.HighWatermark)
 			}
 		}
 	}

@@ -148,8 +148,13 @@ func (env *InteractionEnv) collect(showSent bool) {
 		p.Node.Advance(rd)
 	}
 	if env.Checker != nil {
-		if err := env.Checker.Check(env); err != nil {
+		err := env.Checker.Check(env)
+		if err != nil && err.Error() != env.Checker.last {
 			fmt.Fprintf(&env.out, "INVARIANT BROKEN: %v\n", err)
+		}
+		env.Checker.last = ""
+		if err != nil {
+			env.Checker.last = err.Error()
 		}
 	}
 }
