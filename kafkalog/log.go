@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"path"
 
 	"github.com/kafkalive/kafkalive/vfs"
 )
@@ -82,7 +83,7 @@ func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Lo
 	}
 	tp, _ := ParseTopicPartitionDir(baseName(dir))
 	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, buf: make([]byte, lookupBufferSize)}
-	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+	if err := mkdirDurable(fsys, dir); err != nil {
 		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
 	}
 	epochs, err := OpenLeaderEpochCache(fsys, fsys.PathJoin(dir, LeaderEpochCheckpointFile))
@@ -95,6 +96,31 @@ func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Lo
 		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
 	}
 	return l, nil
+}
+
+// mkdirDurable creates dir and any missing parents and syncs the directory above each
+// one it created, so that a power cut cannot lose it (LogManager.createLogDirectory
+// flushes the parent).
+func mkdirDurable(fsys vfs.FS, dir string) error {
+	var missing []string
+	for d := path.Clean(dir); d != "." && d != "/"; d = path.Dir(d) {
+		if _, err := fsys.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := fsys.SyncDir(path.Dir(missing[i])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func baseName(p string) string {

@@ -346,7 +346,7 @@ func (s *Segment) finishRecovery(validBytes int64, bad error) (Truncation, error
 	if err := s.oidx.TrimToValidSize(); err != nil {
 		return Truncation{}, err
 	}
-	if err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, true); err != nil {
+	if err := s.appendFinalTimeEntry(); err != nil {
 		return Truncation{}, err
 	}
 	if err := s.tidx.TrimToValidSize(); err != nil {

@@ -242,13 +242,27 @@ func (s *Segment) lastModified() int64 {
 // onBecomeInactive is done when the segment stops being the active one (roll): the
 // final time-index entry, and both indexes trimmed to their entries.
 func (s *Segment) onBecomeInactive() error {
-	if err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, true); err != nil {
-		return fmt.Errorf("kafkalog: segment %d: %w", s.baseOffset, err)
+	if err := s.appendFinalTimeEntry(); err != nil {
+		return err
 	}
 	if err := s.oidx.TrimToValidSize(); err != nil {
 		return err
 	}
 	return s.tidx.TrimToValidSize()
+}
+
+// appendFinalTimeEntry adds (largest timestamp, its offset) to the time index in the
+// reserved last slot if it is newer than the last entry (timeIndex.maybeAppend with
+// skipFullCheck, on roll, close and after recovery). The check is done here because
+// TimeIndex.MaybeAppend refuses a full index even when it would skip the entry.
+func (s *Segment) appendFinalTimeEntry() error {
+	if s.maxTimestampSoFar <= s.tidx.LastEntry().Timestamp {
+		return nil
+	}
+	if err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, true); err != nil {
+		return fmt.Errorf("kafkalog: segment %d: %w", s.baseOffset, err)
+	}
+	return nil
 }
 
 // resizeIndexes grows both indexes back to maxIndexSize (the active segment).
@@ -277,7 +291,7 @@ func (s *Segment) flush() error {
 // close appends the final time-index entry, trims the indexes and closes the files
 // (LogSegment.close).
 func (s *Segment) close() error {
-	err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, true)
+	err := s.appendFinalTimeEntry()
 	return errors.Join(err, s.oidx.Close(), s.tidx.Close(), s.log.Close())
 }
 

@@ -1,0 +1,332 @@
+package kafkalog
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/vfs"
+	"github.com/stretchr/testify/require"
+)
+
+// logRec is a record as a test sees it: offset, key, value (nil value = tombstone).
+type logRec struct {
+	Offset int64
+	Key    string
+	Value  string
+	Null   bool `cmp:"-"`
+}
+
+// kv is a record to encode: a key (empty = null key) and a value.
+type kv struct {
+	key, value string
+	tombstone  bool
+}
+
+// encodeBatch encodes one uncompressed batch at base with one record per kv, every
+// record timestamped ts.
+func encodeBatch(base, ts int64, recs ...kv) []byte {
+	b := RecordBatch{BatchHeader: BatchHeader{
+		BaseOffset: base, PartitionLeaderEpoch: NoPartitionLeaderEpoch, BaseTimestamp: ts, MaxTimestamp: ts,
+		ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence,
+		LastOffsetDelta: int32(len(recs) - 1),
+	}}
+	for i, r := range recs {
+		rec := Record{OffsetDelta: int32(i)}
+		if r.key != "" {
+			rec.Key = []byte(r.key)
+		}
+		if !r.tombstone {
+			rec.Value = []byte(r.value)
+		}
+		b.Records = append(b.Records, rec)
+	}
+	return b.AppendTo(nil)
+}
+
+// valueBatch is a batch of one record with value v and no key.
+func valueBatch(ts int64, v string) []byte { return encodeBatch(0, ts, kv{value: v}) }
+
+// testConfig is DefaultConfig with small segments and indexes.
+func testConfig() Config {
+	c := DefaultConfig()
+	c.SegmentBytes = 1024
+	c.SegmentIndexBytes = 1024
+	c.IndexIntervalBytes = 128
+	c.RetentionMs = -1
+	return c
+}
+
+func openTestLog(t testing.TB, fsys vfs.FS, cfg Config, opts ...Option) *Log {
+	t.Helper()
+	l, err := Open(fsys, "logs/topic-0", cfg, 0, opts...)
+	require.NoError(t, err)
+	return l
+}
+
+// readAll reads every record from the log start offset to the LEO with small fetches.
+func readAll(t testing.TB, l *Log) []logRec {
+	t.Helper()
+	recs, err := readAllErr(l)
+	require.NoError(t, err)
+	return recs
+}
+
+func readAllErr(l *Log) ([]logRec, error) {
+	var out []logRec
+	for off := l.LogStartOffset(); off < l.LogEndOffset(); {
+		data, err := l.Read(off, 200)
+		if err != nil {
+			return out, err
+		}
+		if len(data) == 0 {
+			return out, fmt.Errorf("read at %d (LEO %d) returned nothing", off, l.LogEndOffset())
+		}
+		for p := 0; p < len(data); {
+			b, n, err := ReadBatch(data[p:])
+			if err != nil {
+				return out, err
+			}
+			for i := range b.Records {
+				r := &b.Records[i]
+				if o := b.Offset(r); o >= off {
+					out = append(out, logRec{Offset: o, Key: string(r.Key), Value: string(r.Value), Null: r.Value == nil})
+				}
+			}
+			off = b.NextOffset()
+			p += n
+		}
+	}
+	return out, nil
+}
+
+func TestAppendAssignsOffsetsAndReads(t *testing.T) {
+	fsys := vfs.NewMem()
+	l := openTestLog(t, fsys, testConfig())
+	var want []logRec
+	for i := 0; i < 40; i++ {
+		info, err := l.AppendAsLeader(encodeBatch(999, int64(i), kv{key: "k", value: fmt.Sprint("a", i)}, kv{value: fmt.Sprint("b", i)}), 3, 0)
+		require.NoError(t, err)
+		require.Equal(t, int64(2*i), info.FirstOffset)
+		require.Equal(t, int64(2*i+1), info.LastOffset)
+		want = append(want, logRec{Offset: int64(2 * i), Key: "k", Value: fmt.Sprint("a", i)}, logRec{Offset: int64(2*i + 1), Value: fmt.Sprint("b", i)})
+	}
+	require.Greater(t, len(l.Segments()), 2, "1 KiB segments must have rolled")
+	if diff := cmp.Diff(want, readAll(t, l)); diff != "" {
+		t.Fatalf("records (-want +got):\n%s", diff)
+	}
+	// Every batch carries the leader epoch, and the cache learned it at offset 0.
+	data, err := l.Read(10, 1)
+	require.NoError(t, err)
+	h, err := ReadBatchHeader(data)
+	require.NoError(t, err)
+	require.Equal(t, int32(3), h.PartitionLeaderEpoch)
+	require.Equal(t, []EpochEntry{{Epoch: 3, StartOffset: 0}}, l.LeaderEpochCache().Entries())
+}
+
+func TestReadReturnsWholeBatchesAndAtLeastOne(t *testing.T) {
+	l := openTestLog(t, vfs.NewMem(), testConfig())
+	b := valueBatch(1, "0123456789")
+	for i := 0; i < 5; i++ {
+		_, err := l.AppendAsLeader(append([]byte(nil), b...), 0, 0)
+		require.NoError(t, err)
+	}
+	cases := []struct {
+		offset   int64
+		maxBytes int
+		batches  int
+	}{
+		{0, 1, 1},            // at least one batch even if larger than maxBytes
+		{0, len(b), 1},       // exactly one
+		{0, 2*len(b) - 1, 1}, // no partial batch
+		{0, 2 * len(b), 2},   // two
+		{3, 100 * len(b), 2}, // to the end
+		{4, 0, 1},            // the last one
+		{5, 100, 0},          // at the LEO: nothing
+	}
+	for _, c := range cases {
+		data, err := l.Read(c.offset, c.maxBytes)
+		require.NoError(t, err)
+		if got := len(data) / len(b); got != c.batches || len(data)%len(b) != 0 {
+			t.Errorf("Read(%d, %d) returned %d bytes, want %d whole batches of %d", c.offset, c.maxBytes, len(data), c.batches, len(b))
+		}
+	}
+	_, err := l.Read(6, 100)
+	require.ErrorIs(t, err, ErrOffsetOutOfRange)
+}
+
+func TestReadUpToStopsBeforeHighWatermark(t *testing.T) {
+	l := openTestLog(t, vfs.NewMem(), testConfig())
+	for i := 0; i < 10; i++ {
+		_, err := l.AppendAsLeader(valueBatch(1, "v"), 0, 0)
+		require.NoError(t, err)
+	}
+	data, err := l.ReadUpTo(2, 1<<20, 5)
+	require.NoError(t, err)
+	var offsets []int64
+	for p := 0; p < len(data); {
+		h, n, err := CheckBatch(data[p:])
+		require.NoError(t, err)
+		offsets = append(offsets, h.BaseOffset)
+		p += n
+	}
+	require.Equal(t, []int64{2, 3, 4}, offsets)
+}
+
+func TestAppendAsFollowerKeepsOffsetsAndRejectsOld(t *testing.T) {
+	l := openTestLog(t, vfs.NewMem(), testConfig())
+	b := encodeBatch(5, 1, kv{value: "x"}, kv{value: "y"})
+	binaryPutEpoch(b, 7)
+	_, err := l.AppendAsFollower(b, 0)
+	require.NoError(t, err)
+	require.Equal(t, int64(7), l.LogEndOffset())
+	_, err = l.AppendAsFollower(encodeBatch(6, 1, kv{value: "z"}), 0)
+	require.ErrorIs(t, err, ErrUnexpectedOffset)
+	require.Equal(t, []EpochEntry{{Epoch: 7, StartOffset: 5}}, l.LeaderEpochCache().Entries())
+}
+
+func binaryPutEpoch(b []byte, epoch int32) {
+	b[posLeaderEpoch], b[posLeaderEpoch+1], b[posLeaderEpoch+2], b[posLeaderEpoch+3] = byte(epoch>>24), byte(epoch>>16), byte(epoch>>8), byte(epoch)
+}
+
+func TestAppendRejectsBadInput(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxMessageBytes = 100
+	l := openTestLog(t, vfs.NewMem(), cfg)
+	good := valueBatch(1, "v")
+	corrupt := append([]byte(nil), good...)
+	corrupt[len(corrupt)-1] ^= 1
+	cases := []struct {
+		name string
+		in   []byte
+		want error
+	}{
+		{"empty", nil, ErrTruncated},
+		{"crc", corrupt, ErrCorruptBatch},
+		{"torn", good[:len(good)-3], ErrTruncated},
+		{"too large", valueBatch(1, string(make([]byte, 200))), ErrRecordTooLarge},
+		{"larger than a segment", make([]byte, 2000), ErrAppendTooLarge},
+	}
+	for _, c := range cases {
+		_, err := l.AppendAsLeader(c.in, 0, 0)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+	require.Equal(t, int64(0), l.LogEndOffset(), "nothing may be appended")
+}
+
+func TestCloseAndReopenClean(t *testing.T) {
+	fsys := vfs.NewMem()
+	l := openTestLog(t, fsys, testConfig())
+	for i := 0; i < 30; i++ {
+		_, err := l.AppendAsLeader(valueBatch(int64(100+i), fmt.Sprint("v", i)), 0, 0)
+		require.NoError(t, err)
+	}
+	want := readAll(t, l)
+	segs := len(l.Segments())
+	require.NoError(t, l.Close())
+	// A clean close trims every index to its entries.
+	names, err := fsys.List("logs/topic-0")
+	require.NoError(t, err)
+	for _, n := range names {
+		if _, suf, ok := ParseSegmentFileName(n); ok && (suf == IndexSuffix || suf == TimeIndexSuffix) {
+			fi, err := fsys.Stat("logs/topic-0/" + n)
+			require.NoError(t, err)
+			require.Less(t, fi.Size(), int64(1000), "%s left preallocated", n)
+		}
+	}
+	fsys.PowerCut(nil) // everything was synced by Close
+	l = openTestLog(t, fsys, testConfig(), WithCleanShutdown(), WithRecoveryPoint(0))
+	require.Equal(t, 0, l.RecoveryReport().SegmentsRecovered)
+	require.Equal(t, segs, len(l.Segments()))
+	require.Equal(t, int64(30), l.RecoveryPoint())
+	if diff := cmp.Diff(want, readAll(t, l)); diff != "" {
+		t.Fatalf("records after clean reopen (-want +got):\n%s", diff)
+	}
+}
+
+func TestTruncateTo(t *testing.T) {
+	fsys := vfs.NewMem()
+	l := openTestLog(t, fsys, testConfig())
+	for i := 0; i < 30; i++ {
+		_, err := l.AppendAsLeader(valueBatch(int64(i), fmt.Sprint("v", i)), int32(i/10), 0)
+		require.NoError(t, err)
+	}
+	require.NoError(t, l.TruncateTo(12, 0))
+	require.Equal(t, int64(12), l.LogEndOffset())
+	got := readAll(t, l)
+	require.Len(t, got, 12)
+	require.Equal(t, int64(11), got[11].Offset)
+	require.Equal(t, []EpochEntry{{0, 0}, {1, 10}}, l.LeaderEpochCache().Entries())
+	// Appending continues at 12, and the truncation survives a power cut.
+	_, err := l.AppendAsLeader(valueBatch(99, "new"), 2, 0)
+	require.NoError(t, err)
+	require.NoError(t, l.Flush(l.LogEndOffset()))
+	fsys.PowerCut(nil)
+	l = openTestLog(t, fsys, testConfig(), WithRecoveryPoint(0))
+	got = readAll(t, l)
+	require.Len(t, got, 13)
+	require.Equal(t, logRec{Offset: 12, Value: "new"}, got[12])
+}
+
+// F6: 30 rounds of appending two batches and truncating to the second.
+func TestSegmentTruncateRounds(t *testing.T) {
+	l := openTestLog(t, vfs.NewMem(), testConfig())
+	for o := int64(0); o < 30; o++ {
+		_, err := l.AppendAsFollower(encodeBatch(o, 1, kv{value: "hello"}), 0)
+		require.NoError(t, err)
+		_, err = l.AppendAsFollower(encodeBatch(o+1, 1, kv{value: "hello"}), 0)
+		require.NoError(t, err)
+		require.NoError(t, l.TruncateTo(o+1, 0))
+		data, err := l.Read(o, 1<<20)
+		require.NoError(t, err)
+		h, n, err := CheckBatch(data)
+		require.NoError(t, err)
+		require.Equal(t, len(data), n, "round %d: only the first batch remains", o)
+		require.Equal(t, o, h.BaseOffset)
+	}
+}
+
+func TestOffsetForTimestamp(t *testing.T) {
+	// F8 on a log: batches at offsets 40..49 with timestamps 10*i.
+	cfg := testConfig()
+	l := openTestLog(t, vfs.NewMem(), cfg)
+	require.NoError(t, l.TruncateFullyAndStartAt(40, 0))
+	for i := int64(40); i < 50; i++ {
+		_, err := l.AppendAsLeader(valueBatch(10*i, "x"), 0, 0)
+		require.NoError(t, err)
+	}
+	cases := []struct {
+		ts     int64
+		offset int64
+		ok     bool
+	}{{420, 42, true}, {421, 43, true}, {430, 43, true}, {431, 44, true}, {491, 0, false}, {401, 41, true}, {399, 40, true}}
+	for _, c := range cases {
+		off, _, ok, err := l.OffsetForTimestamp(c.ts)
+		require.NoError(t, err)
+		if ok != c.ok || (ok && off != c.offset) {
+			t.Errorf("OffsetForTimestamp(%d) = %d, %v; want %d, %v", c.ts, off, ok, c.offset, c.ok)
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	require.NoError(t, DefaultConfig().Validate())
+	bad := []func(*Config){
+		func(c *Config) { c.SegmentBytes = 13 },
+		func(c *Config) { c.RetentionMs = -2 },
+		func(c *Config) { c.CleanupPolicy = "forever" },
+		func(c *Config) { c.MinCleanableDirtyRatio = 1.5 },
+		func(c *Config) { c.SegmentIndexBytes = 4 },
+	}
+	for i, f := range bad {
+		c := DefaultConfig()
+		f(&c)
+		require.ErrorIs(t, c.Validate(), ErrInvalidConfig, "case %d", i)
+	}
+	c := DefaultConfig()
+	c.CleanupPolicy = "compact,delete"
+	require.True(t, c.Compact() && c.Delete())
+}
