@@ -214,3 +214,19 @@ func TestModTimeComesFromSetNow(t *testing.T) {
 		t.Fatalf("the root: IsDir %v, ModTime %v; want a directory stamped 0", fi.IsDir(), fi.ModTime())
 	}
 }
+
+func TestMemFSString(t *testing.T) {
+	m := newDurable(t, map[string]string{"a.log": "synced|"})
+	appendTo(t, m, "d/a.log", "appended")
+	appendTo(t, m, "d/b.log", "bbbb")
+	must(t, m.MkdirAll("d/e/f", 0o755))
+	must(t, m.SyncDir("d/e")) // durable in e, but e itself is not in d
+	want := "d/\n" +
+		"d/a.log  durable=7 cached=15\n" +
+		"d/b.log  durable=0 cached=4  (entry not synced)\n" +
+		"d/e/  (entry not synced)\n" +
+		"d/e/f/  (entry not synced)\n"
+	if diff := cmp.Diff(want, m.String()); diff != "" {
+		t.Fatalf("String (-want +got):\n%s", diff)
+	}
+}

@@ -4,7 +4,9 @@ import "io/fs"
 
 // Sub returns the FS of the names under dir in fsys: every name given to it is joined to
 // dir. A broker's log directory, or a test's temporary directory on Default, seen as the
-// root of an FS. Files it opens report the names they were opened with.
+// root of an FS. Files it opens report the names they were opened with. Names that climb
+// out of dir with ".." are not stopped. MemFS's own reports (PowerCut's callback,
+// String) keep naming full paths.
 func Sub(fsys FS, dir string) FS { return subFS{fsys, dir} }
 
 // subFS is fsys below dir.

@@ -16,7 +16,7 @@ type FS interface {
 	// Create creates the named file, or truncates it if it exists, and opens it read-write.
 	// The parent directory must exist.
 	Create(name string) (File, error)
-	// Open opens an existing file read-only.
+	// Open opens an existing file read-only. A directory is not a file (ErrIsDir).
 	Open(name string) (File, error)
 	// OpenReadWrite opens an existing file read-write without truncating it, or creates it.
 	OpenReadWrite(name string) (File, error)
