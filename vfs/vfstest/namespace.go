@@ -74,6 +74,8 @@ var namespaceCases = []namespaceCase{
 	{name: "RemoveAll a tree", start: Tree{"d/e/a": "x", "d/b": "y", "c": "z"}, op: removeAll("d"), want: Tree{"c": "z"}},
 	{name: "RemoveAll a file", start: Tree{"a": "x"}, op: removeAll("a"), want: Tree{}},
 	{name: "RemoveAll a missing name", op: removeAll("d/a"), want: Tree{}},
+	{name: "RemoveAll below a file", start: Tree{"a": "x"}, op: removeAll("a/b"), wantErr: vfs.ErrNotDir, want: Tree{"a": "x"}},
+	{name: "Remove below a file", start: Tree{"a": "x"}, op: remove("a/b"), wantErr: vfs.ErrNotDir, want: Tree{"a": "x"}},
 	{name: "Rename a file", start: Tree{"a": "x"}, op: rename("a", "b"), want: Tree{"b": "x"}},
 	{name: "Rename replaces a file", start: Tree{"a.tmp": "new", "a": "old"}, op: rename("a.tmp", "a"), want: Tree{"a": "new"}},
 	{name: "Rename to another directory", start: Tree{"d/a": "x", "e/": ""}, op: rename("d/a", "e/b"), want: Tree{"d/": "", "e/": "", "e/b": "x"}},
