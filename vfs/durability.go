@@ -55,7 +55,8 @@ func (m *MemFS) Writeback() {
 //     durable size, and unsynced shrinking, are lost.
 //
 // keep is called once for each surviving path whose page cache is longer than its
-// durable size, in sorted path order; name has no leading slash. A nil keep keeps
+// durable size, depth first with each directory's entries in sorted order (a fixed
+// order); name has no leading slash. A nil keep keeps
 // nothing beyond the durable data. (A directory that the durable entries would make its
 // own ancestor is dropped.)
 func (m *MemFS) PowerCut(keep func(name string, durable, cached int64) int64) {
