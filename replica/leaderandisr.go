@@ -74,7 +74,9 @@ func (n *Node) BecomeLeader(s LeaderAndISR) error {
 // BecomeFollower applies a LeaderAndIsr that names another replica (or
 // nobody) the leader. A newer leader epoch starts following: the replica
 // finds its truncation point with its rule set's method (R7.5-R7.7) and then
-// fetches. The same epoch and leader again is a no-op apart from the ISR;
+// fetches. Before 2.1 that happens only when the leader's identity changes
+// (KAFKA-7164, R7.8 rule 1); a newer epoch with the same leader just updates
+// the epoch. The same epoch and leader again is a no-op apart from the ISR;
 // an older epoch is refused with [ErrStaleLeaderEpoch].
 func (n *Node) BecomeFollower(s LeaderAndISR) error {
 	if err := s.validate(); err != nil {
@@ -88,6 +90,11 @@ func (n *Node) BecomeFollower(s LeaderAndISR) error {
 		return fmt.Errorf("%w: broker %d: epoch %d < %d", ErrStaleLeaderEpoch, n.cfg.ID, s.LeaderEpoch, n.leaderEpoch)
 	case s.LeaderEpoch == n.leaderEpoch && n.role == RoleFollower && s.Leader == n.leaderID:
 		n.replicas, n.isr, n.partitionEpoch = slices.Clone(s.Replicas), sortedIDs(s.ISR), s.PartitionEpoch
+		return nil
+	case n.role == RoleFollower && s.Leader == n.leaderID && !n.cfg.Rules.Fencing():
+		// Before 2.1 (KAFKA-7164) only a new leader identity restarted the
+		// follower; a bumped epoch with the same leader was bookkeeping.
+		n.setPartition(s)
 		return nil
 	case s.LeaderEpoch == n.leaderEpoch:
 		return fmt.Errorf("%w: broker %d: epoch %d already used by leader %d", ErrStaleLeaderEpoch, n.cfg.ID, s.LeaderEpoch, n.leaderID)
