@@ -32,6 +32,10 @@ type Failure struct {
 	Got []byte
 	// Want are the right bytes, if known.
 	Want []byte
+	// From is where to start looking for the first wrong byte, so that the mark
+	// lands in the field the rule is about (a wrong record also changes the CRC
+	// before it).
+	From int
 	// Field names the field at a byte position of Got (for example "crc" for
 	// position 17 of a batch), to say which field is wrong.
 	Field func(pos int) string
@@ -61,7 +65,10 @@ func (f *Failure) Error() string {
 	if f.Got != nil || f.Want != nil {
 		mark := -1
 		if f.Want != nil {
-			mark = FirstDiff(f.Want, f.Got)
+			mark = FirstDiff(f.Want[min(f.From, len(f.Want)):], f.Got[min(f.From, len(f.Got)):])
+			if mark >= 0 {
+				mark += min(f.From, len(f.Want), len(f.Got))
+			}
 		}
 		if mark >= 0 && f.Field != nil {
 			line(fmt.Sprintf("first wrong byte at position %d, in field %s", mark, f.Field(mark)))

@@ -3,8 +3,6 @@ package kit
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 )
 
 // ErrNotStarted is wrapped by the error a suite returns for an exercise whose
@@ -30,14 +28,23 @@ type Exercise struct {
 	Note string
 }
 
-// Probe calls each function in calls once and reports whether one of them is
-// an untouched stub: it returns an error wrapping ErrNotStarted that names the
-// note to read and the function to write. Any other panic is left for the
-// suite to report as a failure, so Probe ignores it.
-func (e Exercise) Probe(calls map[string]func()) error {
-	for _, name := range slices.Sorted(maps.Keys(calls)) {
-		if stub(calls[name]) {
-			return fmt.Errorf("%w: read %s, then write %s in %s/%s", ErrNotStarted, e.Note, name, e.Dir, e.File)
+// Call is one call of an exercise function, made by Probe.
+type Call struct {
+	// Func is the exercise function's name, e.g. "AppendVarint".
+	Func string
+	// Do calls it once with a simple input.
+	Do func()
+}
+
+// Probe makes each call in order and reports whether one of them hit an
+// untouched stub: it returns an error wrapping ErrNotStarted that names the
+// note to read and the function to write (the first stub, in the order the
+// learner should write them). Any other panic is left for the suite to report
+// as a failure, so Probe ignores it.
+func (e Exercise) Probe(calls ...Call) error {
+	for _, c := range calls {
+		if stub(c.Do) {
+			return fmt.Errorf("%w: read %s, then write %s in %s/%s", ErrNotStarted, e.Note, c.Func, e.Dir, e.File)
 		}
 	}
 	return nil

@@ -25,7 +25,7 @@ type BatchEncoder struct {
 var batchExercise = kit.Exercise{
 	Dir:  "exercises/ch01/batch",
 	File: "batch.go",
-	Note: note01 + "#the-61-byte-batch-header",
+	Note: note01 + "#a-record-inside-the-batch",
 }
 
 var (
@@ -41,10 +41,10 @@ var (
 
 func probeBatch(e BatchEncoder) error {
 	r := kafkalog.Record{Key: []byte("k"), Value: []byte("v")}
-	return batchExercise.Probe(map[string]func(){
-		"AppendRecord": func() { e.AppendRecord(nil, &r) },
-		"AppendBatch":  func() { e.AppendBatch(nil, &kafkalog.RecordBatch{Records: []kafkalog.Record{r}}) },
-	})
+	return batchExercise.Probe(
+		kit.Call{Func: "AppendRecord", Do: func() { e.AppendRecord(nil, &r) }},
+		kit.Call{Func: "AppendBatch", Do: func() { e.AppendBatch(nil, &kafkalog.RecordBatch{Records: []kafkalog.Record{r}}) }},
+	)
 }
 
 // CheckBatch checks e against the golden batches of storage.md §4, the batch a
@@ -140,8 +140,9 @@ func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.F
 func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.RecordBatch, want []byte) *kit.Failure {
 	prefix := bytes.Clone(dst)
 	out := e.AppendBatch(dst, b)
-	fail := func(r kit.Rule, what string, details ...string) *kit.Failure {
+	fail := func(r kit.Rule, from int, what string, details ...string) *kit.Failure {
 		f := &kit.Failure{
+			From: len(prefix) + from,
 			Rule: r, What: what, Details: append([]string{describeBatch(b)}, details...),
 			Got: out, Want: append(bytes.Clone(prefix), want...),
 			Field: func(pos int) string {
@@ -155,24 +156,24 @@ func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.Recor
 		return f
 	}
 	if len(out) < len(prefix) || !bytes.Equal(out[:len(prefix)], prefix) {
-		return fail(ruleB2, fmt.Sprintf("AppendBatch must keep the %d bytes already in dst and append the batch after them.", len(prefix)))
+		return fail(ruleB2, -len(prefix), fmt.Sprintf("AppendBatch must keep the %d bytes already in dst and append the batch after them.", len(prefix)))
 	}
 	got := out[len(prefix):]
 	if i := headerDiff(want, got); i >= 0 {
-		return fail(ruleB3, fmt.Sprintf("Encoding %s: header field %s must be %s (big-endian).", source, batchField(want, i), fieldHex(want, i)),
+		return fail(ruleB3, i, fmt.Sprintf("Encoding %s: header field %s must be %s (big-endian).", source, batchField(want, i), fieldHex(want, i)),
 			fmt.Sprintf("got %s", fieldHex(got, i)))
 	}
 	if len(got) < kafkalog.BatchHeaderLen || !bytes.Equal(got[kafkalog.BatchHeaderLen:], want[kafkalog.BatchHeaderLen:]) {
-		return fail(ruleB4, fmt.Sprintf("Encoding %s: the records section (from byte 61) must hold the records back to back, each in the v2 record layout.", source))
+		return fail(ruleB4, kafkalog.BatchHeaderLen, fmt.Sprintf("Encoding %s: the records section (from byte 61) must hold the records back to back, each in the v2 record layout.", source))
 	}
 	if wantLen, gotLen := binary.BigEndian.Uint32(want[8:]), binary.BigEndian.Uint32(got[8:]); wantLen != gotLen {
-		return fail(ruleB5, fmt.Sprintf("Encoding %s: the length field must count the bytes after it: %d-byte batch - 12 = %d, not %d.", source, len(want), wantLen, int32(gotLen)))
+		return fail(ruleB5, 8, fmt.Sprintf("Encoding %s: the length field must count the bytes after it: %d-byte batch - 12 = %d, not %d.", source, len(want), wantLen, int32(gotLen)))
 	}
 	if wantCRC, gotCRC := binary.BigEndian.Uint32(want[17:]), binary.BigEndian.Uint32(got[17:]); wantCRC != gotCRC {
-		return fail(ruleB6, fmt.Sprintf("Encoding %s: the crc field must be the CRC-32C (Castagnoli) of bytes [21, %d): 0x%08x, not 0x%08x.", source, len(want), wantCRC, gotCRC))
+		return fail(ruleB6, 17, fmt.Sprintf("Encoding %s: the crc field must be the CRC-32C (Castagnoli) of bytes [21, %d): 0x%08x, not 0x%08x.", source, len(want), wantCRC, gotCRC))
 	}
 	if !bytes.Equal(got, want) {
-		return fail(ruleB3, fmt.Sprintf("Encoding %s must give exactly Kafka's bytes.", source))
+		return fail(ruleB3, 0, fmt.Sprintf("Encoding %s must give exactly Kafka's bytes.", source))
 	}
 	return nil
 }

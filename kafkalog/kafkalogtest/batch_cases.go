@@ -41,7 +41,7 @@ func knownBatches() []batchCase {
 		}
 		cases = append(cases, decodeAll("golden batch "+g.name+", storage.md §4", b)...)
 	}
-	cases = append(cases, helloKafka())
+	cases = append(cases, helloKafka(), compactedBatch())
 	entries, err := realBrokerFiles.ReadDir("testdata/kafka-real")
 	if err != nil {
 		panic(err)
@@ -121,4 +121,22 @@ func quote(b []byte) string {
 		return fmt.Sprintf("%q... (%d bytes)", b[:24], len(b))
 	}
 	return fmt.Sprintf("%q", b)
+}
+
+// compactedBatch is a batch as the log cleaner leaves it: offsets with gaps
+// inside the batch (lastOffsetDelta 5, records at deltas 0, 3, 5), and a
+// record whose timestamp delta (60 days) does not fit an int32.
+func compactedBatch() batchCase {
+	const ts = 1700000000000
+	const days60 = 60 * 24 * 3600 * 1000
+	b := kafkalog.RecordBatch{BatchHeader: kafkalog.BatchHeader{
+		BaseOffset: 100, PartitionLeaderEpoch: 2, LastOffsetDelta: 5,
+		BaseTimestamp: ts, MaxTimestamp: ts + days60,
+		ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1,
+	}, Records: []kafkalog.Record{
+		{OffsetDelta: 0, Key: []byte("a"), Value: []byte("1")},
+		{OffsetDelta: 3, TimestampDelta: 1000, Key: []byte("b"), Value: []byte("2")},
+		{OffsetDelta: 5, TimestampDelta: days60, Key: []byte("c"), Value: []byte("3")},
+	}}
+	return batchCase{source: "a compacted batch (offset deltas 0, 3, 5; a 60-day timestamp delta), built with kafkalog", batch: b, want: b.AppendTo(nil)}
 }

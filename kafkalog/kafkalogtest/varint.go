@@ -63,9 +63,7 @@ func checkVarint(c VarintCodec, replay string) error {
 }
 
 func probeVarint(c VarintCodec) error {
-	return varintExercise.Probe(map[string]func(){
-		"AppendVarint": func() { c.AppendVarint(nil, 1) },
-	})
+	return varintExercise.Probe(kit.Call{Func: "AppendVarint", Do: func() { c.AppendVarint(nil, 1) }})
 }
 
 // VarintProperties returns the rapid property for c: for any int32 and any dst,
@@ -125,7 +123,7 @@ func varintCase(c VarintCodec, dst []byte, v int32) *kit.Failure {
 			fmt.Sprintf("byte %d of the varint (%02x) breaks it", i, enc[i]))
 	}
 	if len(enc) != len(want) {
-		return fail(ruleV3, fmt.Sprintf("%s must take %d byte(s): zigzag maps %d to %d, which needs %d groups of 7 bits.",
+		return fail(ruleV3, fmt.Sprintf("%s must take %d byte(s): zigzag maps %d to %d, and 7 bits a byte that is %d byte(s).",
 			call, len(want), v, zigzag(v), len(want)), "want  "+kit.Hex(want, 16), "got   "+kit.Hex(enc, 16))
 	}
 	if got, n := kafkalog.Varint(enc); got != v || n != len(enc) {

@@ -1,0 +1,15 @@
+// Package solutions holds the reference answers of the kit's exercises and
+// the bank of known mistakes, and proves the suites right.
+//
+// solutions/chNN/<exercise>/ mirrors exercises/chNN/<exercise>/ file for file:
+// copy a solution over the exercise and "go test ./exercises/..." passes. Each
+// solutions/chNN/<exercise>/mutants/<name>/ package is the reference answer with
+// one plausible learner mistake.
+//
+// The test of this package (kill_test.go) proves, for every exercise, that its
+// suite in kafkalog/kafkalogtest passes the solution, fails the untouched stub
+// with one message naming the note to read and the function to write, and
+// rejects every mutant both through its fixed cases and through its rapid
+// properties. "go test -v ./solutions/" prints the kill matrix: which rule
+// caught each mistake, and whether the failure recognised it ("this looks like").
+package solutions
