@@ -1,0 +1,270 @@
+package replica_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+}
+
+// leaderWithLog returns broker 1 leading epoch `epoch` over replicas 1-3 on a
+// log holding one record per entry of epochs (the epoch each record was
+// written in).
+func leaderWithLog(t *testing.T, rules replica.RuleSet, epochs []int32, epoch int32) (*replica.Node, *replica.MemLog) {
+	t.Helper()
+	log := replica.NewMemLog()
+	for i, e := range epochs {
+		must(t, log.AppendAsFollower([]replica.Entry{{Offset: int64(i), LeaderEpoch: e, Value: []byte("r")}}))
+	}
+	n, err := replica.NewNode(replica.Config{ID: 1, Rules: rules}, log)
+	must(t, err)
+	must(t, n.BecomeLeader(replica.LeaderAndISR{Leader: 1, LeaderEpoch: epoch, ISR: []int32{1, 2, 3}, Replicas: []int32{1, 2, 3}}))
+	n.Advance(n.Ready())
+	return n, log
+}
+
+func TestNewNodeRefusesBadConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  replica.Config
+	}{
+		{"unknown rule set", replica.Config{Rules: replica.RuleSet(99)}},
+		{"negative min.insync.replicas", replica.Config{MinInsyncReplicas: -1}},
+		{"negative replica.lag.time.max.ms", replica.Config{ReplicaLagTimeMaxMs: -1}},
+		{"negative HW checkpoint", replica.Config{InitialHighWatermark: -5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := replica.NewNode(tt.cfg, replica.NewMemLog()); !errors.Is(err, replica.ErrInvalidConfig) {
+				t.Fatalf("NewNode(%+v) error = %v, want ErrInvalidConfig", tt.cfg, err)
+			}
+		})
+	}
+	if _, err := replica.NewNode(replica.Config{}, nil); !errors.Is(err, replica.ErrInvalidConfig) {
+		t.Fatalf("NewNode with a nil log: error = %v, want ErrInvalidConfig", err)
+	}
+}
+
+// R5.5: on restart HW := min(checkpoint, LEO).
+func TestNewNodeClampsCheckpointToLog(t *testing.T) {
+	log := replica.NewMemLog()
+	_, err := log.AppendAsLeader([]replica.Record{{Value: []byte("a")}, {Value: []byte("b")}}, 0)
+	must(t, err)
+	n, err := replica.NewNode(replica.Config{ID: 1, InitialHighWatermark: 7}, log)
+	must(t, err)
+	if got := n.Status().HighWatermark; got != 2 {
+		t.Fatalf("HW after opening a 2-record log with checkpoint 7 = %d, want 2", got)
+	}
+}
+
+func TestLeaderAndISRChecks(t *testing.T) {
+	replicas := []int32{1, 2, 3}
+	tests := []struct {
+		name   string
+		leader bool
+		s      replica.LeaderAndISR
+		want   error
+	}{
+		{"leader names another broker", true, replica.LeaderAndISR{Leader: 2, LeaderEpoch: 1, ISR: replicas, Replicas: replicas}, replica.ErrInvalidLeaderAndISR},
+		{"follower names itself", false, replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: replicas, Replicas: replicas}, replica.ErrInvalidLeaderAndISR},
+		{"leader outside the ISR", true, replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: []int32{2}, Replicas: replicas}, replica.ErrInvalidLeaderAndISR},
+		{"ISR member not a replica", true, replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: []int32{1, 4}, Replicas: replicas}, replica.ErrInvalidLeaderAndISR},
+		{"older epoch as leader", true, replica.LeaderAndISR{Leader: 1, LeaderEpoch: 4, ISR: replicas, Replicas: replicas}, replica.ErrStaleLeaderEpoch},
+		{"older epoch as follower", false, replica.LeaderAndISR{Leader: 2, LeaderEpoch: 4, ISR: replicas, Replicas: replicas}, replica.ErrStaleLeaderEpoch},
+		{"same epoch, other leader", false, replica.LeaderAndISR{Leader: 2, LeaderEpoch: 5, ISR: replicas, Replicas: replicas}, replica.ErrStaleLeaderEpoch},
+		{"same epoch, same leader: ISR update", true, replica.LeaderAndISR{Leader: 1, LeaderEpoch: 5, PartitionEpoch: 1, ISR: []int32{1, 2}, Replicas: replicas}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, _ := leaderWithLog(t, replica.Modern, nil, 5)
+			var err error
+			if tt.leader {
+				err = n.BecomeLeader(tt.s)
+			} else {
+				err = n.BecomeFollower(tt.s)
+			}
+			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+				t.Fatalf("error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestStepRefusesMisaddressedAndUnknown(t *testing.T) {
+	n, _ := leaderWithLog(t, replica.Modern, nil, 0)
+	if err := n.Step(replica.Message{Type: replica.MsgFetch, From: 2, To: 3}); !errors.Is(err, replica.ErrWrongNode) {
+		t.Errorf("fetch for broker 3 stepped into broker 1: error = %v, want ErrWrongNode", err)
+	}
+	if err := n.Step(replica.Message{Type: replica.MessageType(42), From: 2, To: 1}); !errors.Is(err, replica.ErrUnknownMessage) {
+		t.Errorf("message type 42: error = %v, want ErrUnknownMessage", err)
+	}
+}
+
+func TestProduceRefusals(t *testing.T) {
+	tests := []struct {
+		name     string
+		follower bool
+		minISR   int
+		acks     int16
+		want     []replica.ProduceResponse
+	}{
+		{"acks=2 is invalid", false, 1, 2, []replica.ProduceResponse{{To: 100, CorrelationID: 7, Error: replica.InvalidRequiredAcks, BaseOffset: -1}}},
+		{"a follower refuses", true, 1, 1, []replica.ProduceResponse{{To: 100, CorrelationID: 7, Error: replica.NotLeaderOrFollower, BaseOffset: -1}}},
+		{"acks=0 gets no answer even when refused", true, 1, 0, nil},
+		{"acks=all below min ISR", false, 3, replica.AcksAll, []replica.ProduceResponse{{To: 100, CorrelationID: 7, Error: replica.NotEnoughReplicas, BaseOffset: -1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := replica.NewMemLog()
+			n, err := replica.NewNode(replica.Config{ID: 1, Rules: replica.Modern, MinInsyncReplicas: tt.minISR}, log)
+			must(t, err)
+			s := replica.LeaderAndISR{Leader: 1, ISR: []int32{1, 2}, Replicas: []int32{1, 2, 3}}
+			if tt.follower {
+				s.Leader = 2
+				must(t, n.BecomeFollower(s))
+			} else {
+				must(t, n.BecomeLeader(s))
+			}
+			n.Advance(n.Ready())
+			must(t, n.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: 7, Acks: tt.acks,
+				Records: []replica.Record{{Value: []byte("x")}}}))
+			if diff := cmp.Diff(tt.want, n.Ready().ProduceResponses); diff != "" {
+				t.Errorf("produce answers (-want +got):\n%s", diff)
+			}
+			if leo := log.LogEndOffset(); leo != 0 {
+				t.Errorf("a refused produce appended: LEO %d, want 0", leo)
+			}
+		})
+	}
+}
+
+// R3.2 step 1 (2.1+ fencing) and step 3 (range), seen from the leader.
+func TestFetchRefusals(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules replica.RuleSet
+		fetch replica.Message
+		want  replica.ErrorCode
+	}{
+		{"older epoch is fenced", replica.V2_1, replica.Message{From: 2, CurrentLeaderEpoch: 4}, replica.FencedLeaderEpoch},
+		{"newer epoch is unknown", replica.Modern, replica.Message{From: 2, CurrentLeaderEpoch: 6}, replica.UnknownLeaderEpoch},
+		{"no fencing before 2.1", replica.V2_0, replica.Message{From: 2, CurrentLeaderEpoch: 4}, replica.None},
+		{"not a replica", replica.Modern, replica.Message{From: 9, CurrentLeaderEpoch: 5}, replica.NotLeaderOrFollower},
+		{"beyond the LEO", replica.Modern, replica.Message{From: 2, CurrentLeaderEpoch: 5, FetchOffset: 3}, replica.OffsetOutOfRange},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, _ := leaderWithLog(t, tt.rules, []int32{5, 5}, 5)
+			m := tt.fetch
+			m.Type, m.To, m.LastFetchedEpoch, m.CorrelationID = replica.MsgFetch, 1, replica.NoEpoch, 3
+			must(t, n.Step(m))
+			msgs := n.Ready().Messages
+			if len(msgs) != 1 {
+				t.Fatalf("fetch %+v got %d answers, want 1", m, len(msgs))
+			}
+			if got := msgs[0].Error; got != tt.want {
+				t.Fatalf("fetch answer error = %s, want %s", got, tt.want)
+			}
+			if tt.want == replica.OffsetOutOfRange && msgs[0].LogEndOffset != 2 {
+				t.Fatalf("out-of-range answer carries LEO %d, want the leader's 2", msgs[0].LogEndOffset)
+			}
+		})
+	}
+}
+
+// R7.4 and R7.6: what a leader with epochs 1 (from 0) and 3 (from 5), LEO 8,
+// leading epoch 4, answers for each requested epoch, per rule set.
+func TestOffsetsForLeaderEpochAnswers(t *testing.T) {
+	log := []int32{1, 1, 1, 1, 1, 3, 3, 3}
+	undefined := replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: replica.UndefinedOffset}
+	end := func(o int64) replica.EpochEndOffset { return replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: o} }
+	pair := func(e int32, o int64) replica.EpochEndOffset { return replica.EpochEndOffset{Epoch: e, EndOffset: o} }
+	tests := []struct {
+		rules replica.RuleSet
+		want  []replica.EpochEndOffset // for epochs 0..5
+	}{
+		// 0.11 answers the end offset only; epoch 3 is its latest cached epoch.
+		{replica.V0_11, []replica.EpochEndOffset{undefined, end(5), end(5), end(8), undefined, undefined}},
+		// 2.0 adds the epoch; an epoch below every entry is still undefined.
+		{replica.V2_0, []replica.EpochEndOffset{undefined, pair(1, 5), pair(1, 5), pair(3, 8), undefined, undefined}},
+		// 2.1+ caches epoch 4 at election (from 8) and answers epoch 0 with (0, 0).
+		{replica.V2_1, []replica.EpochEndOffset{pair(0, 0), pair(1, 5), pair(1, 5), pair(3, 8), pair(4, 8), undefined}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rules.String(), func(t *testing.T) {
+			n, _ := leaderWithLog(t, tt.rules, log, 4)
+			var got []replica.EpochEndOffset
+			for e := int32(0); e <= 5; e++ {
+				must(t, n.Step(replica.Message{Type: replica.MsgOffsetsForLeaderEpoch, From: 2, To: 1, Epoch: e,
+					CurrentLeaderEpoch: replica.NoEpoch}))
+				rd := n.Ready()
+				got = append(got, replica.EpochEndOffset{Epoch: rd.Messages[0].Epoch, EndOffset: rd.Messages[0].EndOffset})
+				n.Advance(rd)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("answers for epochs 0..5 (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A follower ignores answers it no longer waits for: another correlation id,
+// or a fetch answer for an offset that is no longer its LEO.
+func TestFollowerIgnoresStaleAnswers(t *testing.T) {
+	n, err := replica.NewNode(replica.Config{ID: 2, Rules: replica.Modern}, replica.NewMemLog())
+	must(t, err)
+	must(t, n.BecomeFollower(replica.LeaderAndISR{Leader: 1, ISR: []int32{1, 2}, Replicas: []int32{1, 2}}))
+	rd := n.Ready()
+	n.Advance(rd)
+	fetch := rd.Messages[0]
+	stale := replica.Message{Type: replica.MsgFetchResponse, From: 1, To: 2, CorrelationID: fetch.CorrelationID + 1,
+		Entries: []replica.Entry{{Offset: 0, LeaderEpoch: 0, Value: []byte("x")}}, HighWatermark: 1}
+	must(t, n.Step(stale))
+	if got := n.Status().LogEndOffset; got != 0 {
+		t.Fatalf("a stale answer was appended: LEO %d", got)
+	}
+	if n.HasReady() {
+		t.Fatalf("a stale answer caused output: %+v", n.Ready())
+	}
+	stale.CorrelationID = fetch.CorrelationID
+	must(t, n.Step(stale))
+	if got := n.Status(); got.LogEndOffset != 1 || got.HighWatermark != 1 {
+		t.Fatalf("the awaited answer gave LEO %d HW %d, want 1 and 1", got.LogEndOffset, got.HighWatermark)
+	}
+}
+
+// An error answer makes the follower wait replica.fetch.backoff.ms; a lost
+// request is sent again after replica.socket.timeout.ms.
+func TestFollowerBackoffAndResend(t *testing.T) {
+	n, err := replica.NewNode(replica.Config{ID: 2, Rules: replica.Modern, ReplicaFetchBackoffMs: 1000, ReplicaSocketTimeoutMs: 30000}, replica.NewMemLog())
+	must(t, err)
+	must(t, n.BecomeFollower(replica.LeaderAndISR{Leader: 1, ISR: []int32{1, 2}, Replicas: []int32{1, 2}}))
+	fetches := func() int {
+		rd := n.Ready()
+		n.Advance(rd)
+		return len(rd.Messages)
+	}
+	first := n.Ready().Messages[0]
+	fetches()
+	must(t, n.Step(replica.Message{Type: replica.MsgFetchResponse, From: 1, To: 2, CorrelationID: first.CorrelationID,
+		Error: replica.NotLeaderOrFollower}))
+	steps := []struct {
+		nowMs int64
+		want  int
+	}{{999, 0}, {1000, 1}, {30999, 0}, {31000, 1}}
+	for _, s := range steps {
+		must(t, n.Tick(s.nowMs))
+		if got := fetches(); got != s.want {
+			t.Fatalf("at %d ms the follower sent %d fetches, want %d", s.nowMs, got, s.want)
+		}
+	}
+}
