@@ -186,7 +186,9 @@ func TestFetchRefusals(t *testing.T) {
 func TestOffsetsForLeaderEpochAnswers(t *testing.T) {
 	log := []int32{1, 1, 1, 1, 1, 3, 3, 3}
 	undefined := replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: replica.UndefinedOffset}
-	end := func(o int64) replica.EpochEndOffset { return replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: o} }
+	end := func(o int64) replica.EpochEndOffset {
+		return replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: o}
+	}
 	pair := func(e int32, o int64) replica.EpochEndOffset { return replica.EpochEndOffset{Epoch: e, EndOffset: o} }
 	tests := []struct {
 		rules replica.RuleSet

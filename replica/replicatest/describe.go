@@ -81,6 +81,9 @@ func describeBody(m replica.Message, rules replica.RuleSet) string {
 	if m.Error != replica.None {
 		fmt.Fprintf(&b, " error=%s", m.Error)
 	}
+	if m.Error == replica.OffsetOutOfRange {
+		fmt.Fprintf(&b, " log-start=%d leo=%d", m.LogStartOffset, m.LogEndOffset)
+	}
 	return b.String()
 }
 
