@@ -45,8 +45,13 @@ type parkedProduce struct {
 }
 
 func (n *Node) becomeLeader(s LeaderAndISR) error {
-	n.endLeadership(NotLeaderOrFollower)
-	n.follow = followerState{}
+	// Re-elected in a newer epoch (a ZooKeeper-era controller shrink bumps
+	// it, R4.5): parked requests stay parked. Otherwise none exist.
+	parkedFetches, parkedProduces := n.lead.parkedFetches, n.lead.parkedProduces
+	if n.role != RoleLeader {
+		parkedFetches, parkedProduces = nil, nil
+	}
+	n.follow = followerState{corr: n.follow.corr}
 	n.role = RoleLeader
 	n.setPartition(s)
 	leo := n.log.LogEndOffset()
@@ -55,7 +60,8 @@ func (n *Node) becomeLeader(s LeaderAndISR) error {
 			return fmt.Errorf("%w: broker %d: assign epoch %d at %d: %w", ErrLog, n.cfg.ID, s.LeaderEpoch, leo, err)
 		}
 	}
-	n.lead = leaderState{leso: leo, followers: map[int32]*followerProgress{}, lastShrinkCheckMs: n.now}
+	n.lead = leaderState{leso: leo, followers: map[int32]*followerProgress{}, lastShrinkCheckMs: n.now,
+		parkedFetches: parkedFetches, parkedProduces: parkedProduces}
 	for _, id := range n.replicas {
 		if id == n.cfg.ID {
 			continue
@@ -94,7 +100,7 @@ func (n *Node) endLeadership(code ErrorCode) {
 	n.lead = leaderState{}
 }
 
-func (n *Node) tickLeader() error {
+func (n *Node) tickLeader() {
 	n.expireParkedFetches()
 	n.expireParkedProduces()
 	if n.now-n.lead.lastShrinkCheckMs >= n.cfg.ReplicaLagTimeMaxMs/2 {
@@ -104,7 +110,6 @@ func (n *Node) tickLeader() error {
 	if n.lead.pendingISR != nil && n.now-n.lead.pendingSentMs >= n.cfg.ReplicaSocketTimeoutMs {
 		n.sendAlterPartition()
 	}
-	return nil
 }
 
 // effectiveMinISR is min(min.insync.replicas, replication factor) (R2.2).

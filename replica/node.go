@@ -99,15 +99,14 @@ func (n *Node) Step(m Message) error {
 // Tick moves the node's clock to nowMs (earlier values are ignored) and runs
 // what is due: parked fetches that waited long enough, acks=all produces past
 // their timeout, the ISR shrink check, and a follower's resends.
-func (n *Node) Tick(nowMs int64) error {
+func (n *Node) Tick(nowMs int64) {
 	n.now = max(n.now, nowMs)
 	switch n.role {
 	case RoleLeader:
-		return n.tickLeader()
+		n.tickLeader()
 	case RoleFollower:
 		n.tickFollower()
 	}
-	return nil
 }
 
 // Ready returns what the node wants done since the last [Node.Advance]:

@@ -66,9 +66,7 @@ func (env *InteractionEnv) Tick(ms int64) string {
 	env.NowMs += ms
 	for _, p := range env.Peers {
 		if p.Node != nil {
-			if err := p.Node.Tick(env.NowMs); err != nil {
-				fmt.Fprintf(&env.out, "%d: error: %v\n", p.ID, err)
-			}
+			p.Node.Tick(env.NowMs)
 		}
 	}
 	env.collect(true)
