@@ -270,3 +270,37 @@ func TestFollowerBackoffAndResend(t *testing.T) {
 		}
 	}
 }
+
+// R7.9, second half: a follower below the leader's log start starts over at it.
+func TestFollowerBelowLeaderLogStartStartsOver(t *testing.T) {
+	log := replica.NewMemLog()
+	must(t, log.AppendAsFollower([]replica.Entry{{Offset: 0, LeaderEpoch: 0}, {Offset: 1, LeaderEpoch: 0}}))
+	n, err := replica.NewNode(replica.Config{ID: 2, Rules: replica.Modern}, log)
+	must(t, err)
+	must(t, n.BecomeFollower(replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: []int32{1}, Replicas: []int32{1, 2}}))
+	rd := n.Ready()
+	n.Advance(rd)
+	must(t, n.Step(replica.Message{Type: replica.MsgFetchResponse, From: 1, To: 2, CorrelationID: rd.Messages[0].CorrelationID,
+		FetchOffset: 2, Error: replica.OffsetOutOfRange, LogStartOffset: 5, LogEndOffset: 9}))
+	s := n.Status()
+	got := []int64{s.LogStartOffset, s.LogEndOffset, s.HighWatermark, n.Ready().Messages[0].FetchOffset}
+	if diff := cmp.Diff([]int64{5, 5, 5, 5}, got); diff != "" {
+		t.Errorf("log start, LEO, HW, next fetch offset (-want +got):\n%s", diff)
+	}
+}
+
+// R2.5: which answers a producer retries.
+func TestRetriableCodes(t *testing.T) {
+	codes := []replica.ErrorCode{replica.None, replica.OffsetOutOfRange, replica.NotLeaderOrFollower, replica.RequestTimedOut,
+		replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend, replica.InvalidRequiredAcks}
+	var got []string
+	for _, c := range codes {
+		if c.Retriable() {
+			got = append(got, c.String())
+		}
+	}
+	want := []string{"NOT_LEADER_OR_FOLLOWER", "REQUEST_TIMED_OUT", "NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("retriable codes (-want +got):\n%s", diff)
+	}
+}
