@@ -149,9 +149,10 @@ func (rr *recordReader) varlong(field string) int64 {
 }
 
 // bytes reads a varint length and that many bytes; -1 is null (nil) when
-// nullable, any other negative length is invalid.
-func (rr *recordReader) bytes(field string, nullable bool) []byte {
-	l := rr.varint(field + "Length")
+// nullable, any other negative length is invalid. The field names are passed
+// whole (not concatenated) so that the hot path does not allocate.
+func (rr *recordReader) bytes(lengthField, field string, nullable bool) []byte {
+	l := rr.varint(lengthField)
 	if rr.err != nil {
 		return nil
 	}
@@ -159,7 +160,7 @@ func (rr *recordReader) bytes(field string, nullable bool) []byte {
 		if l == -1 && nullable {
 			return nil
 		}
-		rr.fail(field+"Length", fmt.Errorf("%w: negative length %d", ErrInvalidRecord, l))
+		rr.fail(lengthField, fmt.Errorf("%w: negative length %d", ErrInvalidRecord, l))
 		return nil
 	}
 	if int(l) > len(rr.p)-rr.pos {
@@ -194,16 +195,16 @@ func (rr *recordReader) next(r *Record, hdrs []Header) []Header {
 	}
 	r.TimestampDelta = rr.varlong("timestampDelta")
 	r.OffsetDelta = rr.varint("offsetDelta")
-	r.Key = rr.bytes("key", true)
-	r.Value = rr.bytes("value", true)
+	r.Key = rr.bytes("keyLength", "key", true)
+	r.Value = rr.bytes("valueLength", "value", true)
 	n := rr.varint("headersCount")
 	if rr.err == nil && (n < 0 || int(n) > len(rr.p)-rr.pos) {
 		rr.fail("headersCount", fmt.Errorf("%w: header count %d", ErrInvalidRecord, n))
 	}
 	start := len(hdrs)
 	for i := int32(0); i < n && rr.err == nil; i++ {
-		k := rr.bytes("headerKey", false)
-		v := rr.bytes("headerValue", true)
+		k := rr.bytes("headerKeyLength", "headerKey", false)
+		v := rr.bytes("headerValueLength", "headerValue", true)
 		hdrs = append(hdrs, Header{Key: k, Value: v})
 	}
 	r.Headers = nil
