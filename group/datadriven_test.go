@@ -39,7 +39,7 @@ func TestDataDriven(t *testing.T) {
 				e = newEnv(t, cfg)
 				return "ok\n"
 			}
-			e.handle(d)
+			e.handle(t, d)
 			if e.out.Len() == 0 {
 				return "ok\n"
 			}
@@ -48,76 +48,76 @@ func TestDataDriven(t *testing.T) {
 	})
 }
 
-func (e *env) handle(d *datadriven.TestData) {
+func (e *env) handle(t *testing.T, d *datadriven.TestData) {
 	switch d.Cmd {
 	case "metadata":
 		var topic string
 		var n int32
-		d.ScanArgs(e.t, "topic", &topic)
-		d.ScanArgs(e.t, "partitions", &n)
+		d.ScanArgs(t, "topic", &topic)
+		d.ScanArgs(t, "partitions", &n)
 		e.metadata = append(e.metadata, group.TopicMetadata{Topic: topic, Partitions: n})
 		for _, sm := range e.members {
 			sm.m.SetMetadata(e.metadata)
 		}
 	case "member":
-		e.addMember(d)
+		e.addMember(t, d)
 	case "tick":
 		var ms, step int64 = 0, 1000
-		d.ScanArgs(e.t, "ms", &ms)
+		d.ScanArgs(t, "ms", &ms)
 		if d.HasArg("step") {
-			d.ScanArgs(e.t, "step", &step)
+			d.ScanArgs(t, "step", &step)
 		}
 		e.advance(ms, step)
 	case "crash":
-		name, sm := e.member(d)
+		name, sm := e.member(t, d)
 		sm.crashed = true
 		e.logf("%s crashed", name)
 	case "restart":
-		name, sm := e.member(d)
+		name, sm := e.member(t, d)
 		e.start(name, sm.cfg)
 	case "close":
-		_, sm := e.member(d)
+		_, sm := e.member(t, d)
 		sm.m.Close()
 		e.deliver()
 	case "stuck", "unstick":
-		_, sm := e.member(d)
+		_, sm := e.member(t, d)
 		sm.stuck = d.Cmd == "stuck"
 	case "commit":
-		_, sm := e.member(d)
+		_, sm := e.member(t, d)
 		var po group.PartitionOffset
-		d.ScanArgs(e.t, "topic", &po.Topic)
-		d.ScanArgs(e.t, "partition", &po.Partition)
-		d.ScanArgs(e.t, "offset", &po.Offset)
+		d.ScanArgs(t, "topic", &po.Topic)
+		d.ScanArgs(t, "partition", &po.Partition)
+		d.ScanArgs(t, "offset", &po.Offset)
 		po.LeaderEpoch = -1
 		sm.m.Commit([]group.PartitionOffset{po})
 		e.deliver()
 	case "status":
 		e.status()
 	default:
-		d.Fatalf(e.t, "unknown command %q", d.Cmd)
+		d.Fatalf(t, "unknown command %q", d.Cmd)
 	}
 }
 
-func (e *env) addMember(d *datadriven.TestData) {
+func (e *env) addMember(t *testing.T, d *datadriven.TestData) {
 	var name, groupID, topics, assignors string
-	d.ScanArgs(e.t, "name", &name)
-	d.ScanArgs(e.t, "group", &groupID)
-	d.ScanArgs(e.t, "topics", &topics)
-	d.ScanArgs(e.t, "assignors", &assignors)
+	d.ScanArgs(t, "name", &name)
+	d.ScanArgs(t, "group", &groupID)
+	d.ScanArgs(t, "topics", &topics)
+	d.ScanArgs(t, "assignors", &assignors)
 	var as []group.Assignor
 	for _, a := range strings.Split(assignors, ",") {
 		as = append(as, group.Assignors()[a])
 		if as[len(as)-1] == nil {
-			d.Fatalf(e.t, "unknown assignor %q", a)
+			d.Fatalf(t, "unknown assignor %q", a)
 		}
 	}
 	cfg := group.DefaultMemberConfig(groupID, name, strings.Split(topics, ","), as...)
 	if d.HasArg("instance") {
-		d.ScanArgs(e.t, "instance", &cfg.GroupInstanceID)
+		d.ScanArgs(t, "instance", &cfg.GroupInstanceID)
 	}
 	for key, field := range map[string]*int32{"session": &cfg.SessionTimeoutMs, "heartbeat": &cfg.HeartbeatIntervalMs, "max-poll": &cfg.MaxPollIntervalMs} {
 		if d.HasArg(key) {
-			d.ScanArgs(e.t, key, field)
+			d.ScanArgs(t, key, field)
 		}
 	}
 	e.start(name, cfg)
@@ -156,4 +156,14 @@ func (e *env) status() {
 		fmt.Fprintf(&e.out, "consumer %s (%s, %s): member %q gen %d owns %s fetching %s\n", name, sm.m.Protocol(), state,
 			sm.m.MemberID(), sm.m.Generation(), group.FormatPartitions(sm.m.Owned()), group.FormatPartitions(sm.m.Fetchable()))
 	}
+}
+
+func (e *env) member(t *testing.T, d *datadriven.TestData) (string, *simMember) {
+	var name string
+	d.ScanArgs(t, "name", &name)
+	sm, ok := e.members[name]
+	if !ok {
+		d.Fatalf(t, "no member %q", name)
+	}
+	return name, sm
 }

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing"
 
-	"github.com/cockroachdb/datadriven"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkalive/kafkalive/group"
@@ -15,7 +13,7 @@ import (
 // env is a tiny world for the datadriven files: one coordinator, named
 // consumers, a FIFO network that delivers at once, and a clock in ms.
 type env struct {
-	t        *testing.T
+	t        tb
 	nowMs    int64
 	store    *group.MemoryOffsetStore
 	coord    *group.Coordinator
@@ -23,6 +21,16 @@ type env struct {
 	metadata []group.TopicMetadata
 	lastSeen map[string]string // group → "State gen N", to print transitions
 	out      strings.Builder
+	// checkEachDelivery, if set, runs after every message handled, so
+	// invariants see the world between messages, not only between commands.
+	checkEachDelivery func()
+}
+
+// tb is what the harness needs from *testing.T or *rapid.T.
+type tb interface {
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	FailNow()
 }
 
 // simMember is one simulated consumer process.
@@ -33,7 +41,7 @@ type simMember struct {
 	stuck   bool
 }
 
-func newEnv(t *testing.T, cfg group.Config) *env {
+func newEnv(t tb, cfg group.Config) *env {
 	e := &env{t: t, store: &group.MemoryOffsetStore{}, members: map[string]*simMember{}, lastSeen: map[string]string{}}
 	c, err := group.NewCoordinator(cfg, e.store, 0)
 	require.NoError(t, err)
@@ -54,16 +62,6 @@ func (e *env) names() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func (e *env) member(d *datadriven.TestData) (string, *simMember) {
-	var name string
-	d.ScanArgs(e.t, "name", &name)
-	sm, ok := e.members[name]
-	if !ok {
-		d.Fatalf(e.t, "no member %q", name)
-	}
-	return name, sm
 }
 
 // deliver runs the network until nobody has anything to say.
@@ -111,6 +109,9 @@ func (e *env) handleMemberReady(name string, sm *simMember) {
 		e.logf("%s revokes %s", name, group.FormatPartitions(rd.Revoke))
 		sm.m.Revoked(nil)
 	}
+	if e.checkEachDelivery != nil {
+		e.checkEachDelivery()
+	}
 }
 
 func (e *env) handleCoordinatorReady() {
@@ -130,6 +131,9 @@ func (e *env) handleCoordinatorReady() {
 		}
 		if sm != nil && !sm.crashed {
 			require.NoError(e.t, sm.m.Step(o.Response))
+		}
+		if e.checkEachDelivery != nil {
+			e.checkEachDelivery()
 		}
 	}
 }

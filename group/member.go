@@ -244,9 +244,10 @@ func (m *Member) FetchCommitted(tps []TopicPartition) {
 }
 
 // Tick moves the member's clock: a heartbeat every heartbeat.interval.ms
-// while it has a generation, and the max.poll.interval.ms check: a dynamic
-// member past it leaves the group (its partitions are lost); a static one
-// only stops heartbeating and lets its session expire.
+// while it has a generation, and the max.poll.interval.ms check: past it the
+// member gives up its generation and partitions (lost); a dynamic one also
+// sends LeaveGroup, a static one just falls silent and its session expires
+// unless it polls and rejoins first.
 func (m *Member) Tick(nowMs int64) {
 	m.nowMs = max(m.nowMs, nowMs)
 	active := m.state == MemberStable || m.state == Syncing || m.state == Revoking
@@ -263,11 +264,15 @@ func (m *Member) Tick(nowMs int64) {
 	}
 }
 
+// pollTimeout: the application has not called poll() for
+// max.poll.interval.ms. Like the Java heartbeat thread, a dynamic member
+// sends LeaveGroup; both kinds forget their generation, so the partitions
+// are lost and the next Poll rejoins (a static member with its instance id,
+// which takes its place back without a rebalance if the group is Stable).
 func (m *Member) pollTimeout() {
-	if m.cfg.GroupInstanceID != "" {
-		return // static: silence until the session expires or the next poll
+	if m.cfg.GroupInstanceID == "" {
+		m.send(LeaveGroup{GroupID: m.cfg.GroupID, MemberID: m.memberID})
 	}
-	m.send(LeaveGroup{GroupID: m.cfg.GroupID, MemberID: m.memberID})
 	m.reset(true)
 }
 
