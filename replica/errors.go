@@ -53,6 +53,9 @@ var errorCodeNames = map[ErrorCode]string{
 	FencedLeaderEpoch:            "FENCED_LEADER_EPOCH",
 	UnknownLeaderEpoch:           "UNKNOWN_LEADER_EPOCH",
 	InvalidUpdateVersion:         "INVALID_UPDATE_VERSION",
+	InvalidRequiredAcks:          "INVALID_REQUIRED_ACKS",
+	OutOfOrderSequenceNumber:     "OUT_OF_ORDER_SEQUENCE_NUMBER",
+	InvalidProducerEpoch:         "INVALID_PRODUCER_EPOCH",
 }
 
 // String returns Kafka's name for the code, e.g. "NOT_ENOUGH_REPLICAS".

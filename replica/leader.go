@@ -18,6 +18,8 @@ type leaderState struct {
 	lastShrinkCheckMs int64
 	parkedFetches     []parkedFetch
 	parkedProduces    []parkedProduce
+	// producers is the idempotent producers' state, by producer id.
+	producers map[int64]*producerState
 }
 
 // followerProgress is the leader's view of one follower (R1, R4.1).
@@ -73,6 +75,9 @@ func (n *Node) becomeLeader(s LeaderAndISR) error {
 		n.lead.followers[id] = &followerProgress{leo: -1, lastFetchMs: n.now, lastCaughtUpMs: caughtUp, leaderLEOAtLastFetch: leo}
 	}
 	n.emit(Event{Kind: EventBecameLeader, New: int64(s.LeaderEpoch)})
+	if err := n.rebuildProducers(); err != nil {
+		return err
+	}
 	n.maybeAdvanceHW()
 	return nil
 }

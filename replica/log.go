@@ -9,10 +9,23 @@ const NoEpoch int32 = -1
 // answers (Kafka's UNDEFINED_EPOCH_OFFSET, -1).
 const UndefinedOffset int64 = -1
 
-// Record is what a producer sends: a key and a value. Either may be nil.
+// Record is what a producer sends: a key and a value (either may be nil),
+// and for an idempotent producer its id and the record's sequence number.
 type Record struct {
 	Key   []byte
 	Value []byte
+	// Producer is nil for a producer without idempotence (Kafka's producerId
+	// -1). In a batch the records' sequences are consecutive.
+	Producer *ProducerSequence
+}
+
+// ProducerSequence identifies one record of an idempotent producer (KIP-98):
+// the batch fields ProducerID and ProducerEpoch, and BaseSequence plus the
+// record's index in its batch.
+type ProducerSequence struct {
+	ID       int64
+	Epoch    int16
+	Sequence int32
 }
 
 // Entry is one record in the log at its offset, with the leader epoch of the
@@ -22,6 +35,8 @@ type Entry struct {
 	LeaderEpoch int32
 	Key         []byte
 	Value       []byte
+	// Producer is the idempotent producer's id and sequence, nil if none.
+	Producer *ProducerSequence
 }
 
 // EpochEntry is one entry of the leader epoch cache: epoch Epoch starts at
@@ -46,7 +61,8 @@ type Log interface {
 	// LogEndOffset (LEO) is the offset the next appended record gets.
 	LogEndOffset() int64
 	// AppendAsLeader assigns offsets from the LEO to records, stamps them
-	// with leaderEpoch ([NoEpoch] under V0_10) and returns the first offset.
+	// with leaderEpoch ([NoEpoch] under V0_10), keeps their producer ids and
+	// sequences, and returns the first offset.
 	AppendAsLeader(records []Record, leaderEpoch int32) (baseOffset int64, err error)
 	// AppendAsFollower appends entries with the offsets and epochs the leader
 	// gave them. The first entry's offset must equal the LEO and offsets must

@@ -38,7 +38,7 @@ func (l *MemLog) AppendAsLeader(records []Record, leaderEpoch int32) (int64, err
 	base := l.LogEndOffset()
 	entries := make([]Entry, len(records))
 	for i, r := range records {
-		entries[i] = Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: r.Key, Value: r.Value}
+		entries[i] = Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: r.Key, Value: r.Value, Producer: r.Producer}
 	}
 	return base, l.AppendAsFollower(entries)
 }

@@ -23,17 +23,18 @@ func (n *Node) handleProduce(m Message) error {
 		n.answerProduce(m.Acks, resp)
 		return nil
 	}
-	epoch := NoEpoch
-	if n.cfg.Rules.EpochsInRecords() {
-		epoch = n.leaderEpoch
+	base, duplicate, code := n.checkSequence(m.Records)
+	if resp.Error = code; code != None {
+		n.answerProduce(m.Acks, resp)
+		return nil
 	}
-	base, err := n.log.AppendAsLeader(m.Records, epoch)
-	if err != nil {
-		return fmt.Errorf("%w: broker %d: append %d records: %w", ErrLog, n.cfg.ID, len(m.Records), err)
+	if !duplicate {
+		var err error
+		if base, err = n.append(m.Records); err != nil {
+			return err
+		}
 	}
 	resp.BaseOffset = base
-	n.maybeAdvanceHW()
-	n.completeParkedFetches()
 	last := base + int64(len(m.Records)) - 1
 	if m.Acks != AcksAll || n.hw > last {
 		n.answerProduce(m.Acks, n.acksAllOutcome(resp, m.Acks))
@@ -45,6 +46,27 @@ func (n *Node) handleProduce(m Message) error {
 	}
 	n.lead.parkedProduces = append(n.lead.parkedProduces, parkedProduce{resp: resp, lastOffset: last, deadlineMs: n.now + timeout})
 	return nil
+}
+
+// append writes records as leader (R2.3) and lets the HW and parked
+// fetches follow.
+func (n *Node) append(records []Record) (int64, error) {
+	epoch := NoEpoch
+	if n.cfg.Rules.EpochsInRecords() {
+		epoch = n.leaderEpoch
+	}
+	base, err := n.log.AppendAsLeader(records, epoch)
+	if err != nil {
+		return 0, fmt.Errorf("%w: broker %d: append %d records: %w", ErrLog, n.cfg.ID, len(records), err)
+	}
+	for i, r := range records {
+		if r.Producer != nil {
+			n.rememberSequence(*r.Producer, base+int64(i))
+		}
+	}
+	n.maybeAdvanceHW()
+	n.completeParkedFetches()
+	return base, nil
 }
 
 // answerProduce queues resp unless the producer asked for no answer (acks=0).

@@ -61,7 +61,7 @@ func apply(env *replicatest.InteractionEnv, o op) string {
 			to = env.Peers[o.B%len(env.Peers)].ID
 		}
 		acks := []int16{0, 1, replica.AcksAll}[o.A%3]
-		return env.Produce(to, acks, 0, []string{fmt.Sprintf("v%d", o.A)})
+		return env.Produce(to, acks, 0, []string{fmt.Sprintf("v%d", o.A)}, false)
 	case opDeliver, opDrop:
 		if len(env.Queue) == 0 {
 			return ""

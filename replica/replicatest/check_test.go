@@ -17,7 +17,7 @@ func settled(t *testing.T) *replicatest.InteractionEnv {
 		t.Fatalf("setup: %v", err)
 	}
 	env.Elect(1, nil)
-	env.Produce(1, replica.AcksAll, 0, []string{"a", "b"})
+	env.Produce(1, replica.AcksAll, 0, []string{"a", "b"}, false)
 	if _, err := env.Stabilize(100); err != nil {
 		t.Fatalf("setup: %v", err)
 	}

@@ -165,6 +165,12 @@ func DescribeController(c Controller) string {
 // DescribeResult prints what the producer was told about one send.
 func DescribeResult(r *ProduceResult) string {
 	head := fmt.Sprintf("#%d %v acks=%s", r.CorrelationID, r.Values, acksName(r.Acks))
+	if len(r.Records) > 0 && r.Records[0].Producer != nil {
+		head += fmt.Sprintf(" seq=%d", r.Records[0].Producer.Sequence)
+	}
+	if r.RetryOf > 0 {
+		head += fmt.Sprintf(" (retry of #%d)", r.RetryOf)
+	}
 	switch {
 	case r.Response == nil && r.Acks == 0:
 		return head + " sent"

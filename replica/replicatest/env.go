@@ -14,6 +14,9 @@ const ControllerID int32 = 0
 // ProducerID is the id of the environment's one producer.
 const ProducerID int32 = 100
 
+// ProducerIdempotentID is the producer id its idempotent sends carry.
+const ProducerIdempotentID int64 = 1
+
 // Peer is one broker's replica: its log survives crashes, its Node does not.
 type Peer struct {
 	ID   int32
@@ -46,6 +49,10 @@ type ProduceResult struct {
 	Values        []string
 	Acks          int16
 	Response      *replica.ProduceResponse // nil while pending
+	// Records are the records sent, kept for retries.
+	Records []replica.Record
+	// RetryOf is the correlation id of the send this one retries, or 0.
+	RetryOf int64
 }
 
 // InteractionEnv is a partition with several replicas and everything around
@@ -59,7 +66,9 @@ type InteractionEnv struct {
 	Results    []*ProduceResult
 	// Checker, if set, runs after every collection of Ready output.
 	Checker *Checker
-	out     strings.Builder
+	// nextSequence is the idempotent producer's next sequence number.
+	nextSequence int32
+	out          strings.Builder
 }
 
 // NewInteractionEnv returns n brokers with ids 1..n and empty logs, none

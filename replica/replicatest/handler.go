@@ -20,6 +20,8 @@ import (
 //	elect leader=1 isr=(1,2,3)      controller elects a leader (isr optional)
 //	fence 2                         controller fences broker 2 (R6.2)
 //	produce to=1 acks=all a b       producer sends records a and b
+//	produce to=1 idempotent a       ... as an idempotent producer (id 1, sequences)
+//	retry 2 to=2                    send #2 again, same sequences, to broker 2
 //	tick ms=500                     clock forward, every live broker ticks
 //	deliver from=2 to=1 type=Fetch n=1   deliver in-flight messages (filters optional)
 //	drop from=1 to=2                drop in-flight messages (filters optional)
@@ -56,6 +58,12 @@ func (env *InteractionEnv) handle(t testing.TB, d *datadriven.TestData) (string,
 		return forEach(ids, env.Fence), nil
 	case "produce":
 		return env.handleProduce(t, d)
+	case "retry":
+		var to int32
+		var timeout int64
+		d.ScanArgs(t, "to", &to)
+		d.MaybeScanArgs(t, "timeout-ms", &timeout)
+		return forEach(ids, func(n int32) string { return env.Retry(int64(n), to, timeout) }), nil
 	case "tick":
 		var ms int64
 		d.ScanArgs(t, "ms", &ms)
@@ -132,11 +140,11 @@ func (env *InteractionEnv) handleProduce(t testing.TB, d *datadriven.TestData) (
 	d.MaybeScanArgs(t, "timeout-ms", &timeout)
 	var values []string
 	for _, arg := range d.CmdArgs {
-		if len(arg.Vals) == 0 {
+		if len(arg.Vals) == 0 && arg.Key != "idempotent" {
 			values = append(values, arg.Key)
 		}
 	}
-	return env.Produce(to, acks, timeout, values), nil
+	return env.Produce(to, acks, timeout, values, d.HasArg("idempotent")), nil
 }
 
 // Msgs lists the in-flight messages, oldest first.

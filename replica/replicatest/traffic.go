@@ -39,23 +39,43 @@ func (env *InteractionEnv) take(f Filter) []Envelope {
 }
 
 // Produce sends values to broker leader with the given acks (0, 1 or -1).
-func (env *InteractionEnv) Produce(leader int32, acks int16, timeoutMs int64, values []string) string {
-	res := &ProduceResult{CorrelationID: int64(len(env.Results) + 1), Values: values, Acks: acks}
+// An idempotent send carries producer id 1 and the next sequence numbers.
+func (env *InteractionEnv) Produce(leader int32, acks int16, timeoutMs int64, values []string, idempotent bool) string {
+	records := make([]replica.Record, len(values))
+	for i, v := range values {
+		records[i] = replica.Record{Value: []byte(v)}
+		if idempotent {
+			records[i].Producer = &replica.ProducerSequence{ID: ProducerIdempotentID, Sequence: env.nextSequence}
+			env.nextSequence++
+		}
+	}
+	return env.send(&ProduceResult{Values: values, Acks: acks, Records: records}, leader, timeoutMs)
+}
+
+// Retry sends the records of send number n again, with the same producer
+// sequences, to broker leader.
+func (env *InteractionEnv) Retry(n int64, leader int32, timeoutMs int64) string {
+	if n < 1 || n > int64(len(env.Results)) {
+		return fmt.Sprintf("error: no send #%d", n)
+	}
+	old := env.Results[n-1]
+	return env.send(&ProduceResult{Values: old.Values, Acks: old.Acks, Records: old.Records, RetryOf: n}, leader, timeoutMs)
+}
+
+func (env *InteractionEnv) send(res *ProduceResult, leader int32, timeoutMs int64) string {
+	res.CorrelationID = int64(len(env.Results) + 1)
 	env.Results = append(env.Results, res)
 	p, err := env.Peer(leader)
 	if err != nil || p.Node == nil {
 		return fmt.Sprintf("p: broker %d is not running", leader)
 	}
 	m := replica.Message{Type: replica.MsgProduce, From: ProducerID, To: leader, CorrelationID: res.CorrelationID,
-		Acks: acks, TimeoutMs: timeoutMs}
-	for _, v := range values {
-		m.Records = append(m.Records, replica.Record{Value: []byte(v)})
-	}
+		Acks: res.Acks, TimeoutMs: timeoutMs, Records: res.Records}
 	if err := p.Node.Step(m); err != nil {
 		fmt.Fprintf(&env.out, "%d: error: %v\n", leader, err)
 	}
 	env.collect(true)
-	if res.Response == nil && acks != 0 {
+	if res.Response == nil && res.Acks != 0 {
 		fmt.Fprintf(&env.out, "p: %s\n", DescribeResult(res))
 	}
 	return env.flush()
