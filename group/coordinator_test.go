@@ -1,0 +1,325 @@
+package group_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// stepper wraps a coordinator for unit tests: each call returns the
+// responses the request caused.
+type stepper struct {
+	t     *testing.T
+	c     *group.Coordinator
+	store *group.MemoryOffsetStore
+}
+
+func newStepper(t *testing.T) *stepper {
+	store := &group.MemoryOffsetStore{}
+	c, err := group.NewCoordinator(group.DefaultConfig(), store, 0)
+	require.NoError(t, err)
+	return &stepper{t: t, c: c, store: store}
+}
+
+func (s *stepper) step(from string, req group.Request) []group.Outgoing {
+	s.t.Helper()
+	require.NoError(s.t, s.c.Step(from, req))
+	return s.flush()
+}
+
+func (s *stepper) flush() []group.Outgoing {
+	rd := s.c.Ready()
+	for _, rec := range rd.Commits {
+		require.NoError(s.t, s.store.Commit(rec))
+	}
+	return rd.Responses
+}
+
+// only returns the single response of a request answered at once.
+func (s *stepper) only(from string, req group.Request) group.Response {
+	s.t.Helper()
+	out := s.step(from, req)
+	require.Len(s.t, out, 1, "responses to %T", req)
+	return out[0].Response
+}
+
+func rangeJoin(groupID, memberID, instance string) group.JoinGroup {
+	return group.JoinGroup{
+		GroupID: groupID, MemberID: memberID, GroupInstanceID: instance, ClientID: "c",
+		SessionTimeoutMs: 10000, RebalanceTimeoutMs: 30000, ProtocolType: "consumer",
+		Protocols: []group.Protocol{{Name: "range", Subscription: group.Subscription{Topics: []string{"t"}, Generation: -1}}},
+	}
+}
+
+// stableGroup makes group "g" Stable at generation 1 with the given static
+// (instance != "") or dynamic members; the first is the leader and gets t-0.
+func stableGroup(t *testing.T, instances ...string) (*stepper, []string) {
+	s := newStepper(t)
+	var ids []string
+	for _, inst := range instances {
+		r := rangeJoin("g", "", inst)
+		if inst == "" {
+			resp := s.only("a", r).(group.JoinGroupResponse)
+			require.Equal(t, group.MemberIDRequired, resp.Error)
+			r.MemberID = resp.MemberID
+		}
+		s.step("a", r)
+		st, _ := s.c.Group("g")
+		ids = append(ids, st.Members[len(st.Members)-1].MemberID)
+	}
+	for now := int64(1000); now <= 100000; now += 1000 {
+		if g, _ := s.c.Group("g"); g.State == group.CompletingRebalance {
+			break
+		}
+		s.c.Tick(now)
+	}
+	s.flush()
+	g, _ := s.c.Group("g")
+	require.Equal(t, group.CompletingRebalance, g.State)
+	for _, id := range ids {
+		sync := group.SyncGroup{GroupID: "g", GenerationID: 1, MemberID: id}
+		if id == g.Leader {
+			sync.Assignments = []group.MemberAssignment{{MemberID: g.Leader, Partitions: tps("t", 0)}}
+		}
+		s.step("a", sync)
+	}
+	g, _ = s.c.Group("g")
+	require.Equal(t, group.Stable, g.State)
+	return s, ids
+}
+
+func TestJoinGroupErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		req  func(s *stepper, ids []string) group.JoinGroup
+		want group.ErrorCode
+	}{
+		{"session timeout below group.min.session.timeout.ms", func(*stepper, []string) group.JoinGroup {
+			r := rangeJoin("g", "", "")
+			r.SessionTimeoutMs = 1000
+			return r
+		}, group.InvalidSessionTimeout},
+		{"empty group id", func(*stepper, []string) group.JoinGroup { return rangeJoin("", "", "") }, group.InvalidGroupID},
+		{"member id the coordinator never gave", func(*stepper, []string) group.JoinGroup { return rangeJoin("g", "ghost-9", "") }, group.UnknownMemberID},
+		{"no assignor in common", func(*stepper, []string) group.JoinGroup {
+			r := rangeJoin("g", "", "")
+			r.Protocols[0].Name = "roundrobin"
+			return r
+		}, group.InconsistentGroupProtocol},
+		{"another protocol type", func(*stepper, []string) group.JoinGroup {
+			r := rangeJoin("g", "", "")
+			r.ProtocolType = "connect"
+			return r
+		}, group.InconsistentGroupProtocol},
+		{"new dynamic member is asked to join again with an id", func(*stepper, []string) group.JoinGroup { return rangeJoin("g", "", "") }, group.MemberIDRequired},
+		{"old member id of a static member that was replaced", func(s *stepper, ids []string) group.JoinGroup {
+			s.step("b", rangeJoin("g", "", "w2"))
+			return rangeJoin("g", ids[1], "w2")
+		}, group.FencedInstanceID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ids := stableGroup(t, "", "w2")
+			got := s.only("x", tt.req(s, ids)).(group.JoinGroupResponse).Error
+			if got != tt.want {
+				t.Errorf("JoinGroup error = %s; want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestGroupMaxSize(t *testing.T) {
+	store := &group.MemoryOffsetStore{}
+	cfg := group.DefaultConfig()
+	cfg.GroupMaxSize = 1
+	c, err := group.NewCoordinator(cfg, store, 0)
+	require.NoError(t, err)
+	require.NoError(t, c.Step("a", rangeJoin("g", "", "")))
+	require.NoError(t, c.Step("b", rangeJoin("g", "", "")))
+	rd := c.Ready()
+	require.Len(t, rd.Responses, 2)
+	if got := rd.Responses[1].Response.(group.JoinGroupResponse).Error; got != group.GroupMaxSizeReached {
+		t.Errorf("second member of a group.max.size=1 group got %s; want GROUP_MAX_SIZE_REACHED", got)
+	}
+}
+
+// TestAnswersByState checks what Heartbeat, SyncGroup and OffsetCommit get
+// in each state (replication-rules.md R10.1; Heartbeat in
+// CompletingRebalance answers NONE as Kafka's code does, see heartbeat.go).
+func TestAnswersByState(t *testing.T) {
+	type answers struct{ Heartbeat, Sync, Commit group.ErrorCode }
+	got := map[string]answers{}
+	ask := func(s *stepper, id string, gen int32) answers {
+		hb := s.only("a", group.Heartbeat{GroupID: "g", GenerationID: gen, MemberID: id}).(group.HeartbeatResponse).Error
+		commit := s.only("a", group.OffsetCommit{GroupID: "g", GenerationID: gen, MemberID: id,
+			Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 5}}}).(group.OffsetCommitResponse).Error
+		var sync group.ErrorCode
+		if out := s.step("a", group.SyncGroup{GroupID: "g", GenerationID: gen, MemberID: id}); len(out) == 1 {
+			sync = out[0].Response.(group.SyncGroupResponse).Error
+		} else {
+			sync = -1 // parked: no answer yet
+		}
+		return answers{hb, sync, commit}
+	}
+
+	s, ids := stableGroup(t, "", "")
+	got["Stable"] = ask(s, ids[1], 1)
+	got["Stable, wrong generation"] = ask(s, ids[1], 7)
+	got["Stable, unknown member"] = ask(s, "nobody", 1)
+
+	s.step("a", rangeJoin("g", ids[0], "")) // the leader rejoins: rebalance
+	got["PreparingRebalance"] = ask(s, ids[1], 1)
+
+	s.step("b", rangeJoin("g", ids[1], "")) // everyone is in: generation 2
+	got["CompletingRebalance"] = ask(s, ids[1], 2)
+
+	want := map[string]answers{
+		"Stable":                   {group.None, group.None, group.None},
+		"Stable, wrong generation": {group.IllegalGeneration, group.IllegalGeneration, group.IllegalGeneration},
+		"Stable, unknown member":   {group.UnknownMemberID, group.UnknownMemberID, group.UnknownMemberID},
+		"PreparingRebalance":       {group.RebalanceInProgress, group.RebalanceInProgress, group.None},
+		"CompletingRebalance":      {group.None, -1, group.RebalanceInProgress},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers by state mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestStaticRejoinKeepsAssignmentAndFencesOldID(t *testing.T) {
+	s, ids := stableGroup(t, "w1", "w2")
+	before, _ := s.c.Group("g")
+	resp := s.only("restarted", rangeJoin("g", "", "w1")).(group.JoinGroupResponse)
+	require.Equal(t, group.None, resp.Error)
+	if resp.MemberID == ids[0] || resp.GenerationID != 1 || !resp.SkipAssignment {
+		t.Errorf("static leader rejoin = %+v; want a new member id, generation 1, skip-assignment", resp)
+	}
+	sync := s.only("restarted", group.SyncGroup{GroupID: "g", GenerationID: 1, MemberID: resp.MemberID, GroupInstanceID: "w1"}).(group.SyncGroupResponse)
+	if diff := cmp.Diff(tps("t", 0), sync.Assignment); diff != "" {
+		t.Errorf("restarted static member's assignment mismatch (-want +got):\n%s", diff)
+	}
+	zombie := s.only("zombie", group.Heartbeat{GroupID: "g", GenerationID: 1, MemberID: ids[0], GroupInstanceID: "w1"}).(group.HeartbeatResponse)
+	if zombie.Error != group.FencedInstanceID {
+		t.Errorf("old member id's heartbeat got %s; want FENCED_INSTANCE_ID", zombie.Error)
+	}
+	after, _ := s.c.Group("g")
+	if after.State != group.Stable || after.Generation != before.Generation {
+		t.Errorf("static rejoin moved the group from %s gen %d to %s gen %d; want no rebalance", before.State, before.Generation, after.State, after.Generation)
+	}
+}
+
+func TestRebalanceTimeoutRemovesMembersThatDoNotRejoin(t *testing.T) {
+	s, ids := stableGroup(t, "", "")
+	start := s.c.NowMs()
+	s.step("a", rangeJoin("g", ids[0], "")) // the leader rejoins: rebalance, timeout 30 s
+	for now := start + 5000; now < start+30000; now += 5000 {
+		s.c.Tick(now)
+		s.only("b", group.Heartbeat{GroupID: "g", GenerationID: 1, MemberID: ids[1]}) // alive, but never rejoins
+	}
+	s.c.Tick(start + 29999)
+	require.Empty(t, s.flush(), "join phase ended before the rebalance timeout")
+	s.c.Tick(start + 30000)
+	out := s.flush()
+	g, _ := s.c.Group("g")
+	if g.State != group.CompletingRebalance || g.Generation != 2 || len(g.Members) != 1 || g.Members[0].MemberID != ids[0] {
+		t.Errorf("after the rebalance timeout the group is %+v; want generation 2 with only %s", g, ids[0])
+	}
+	if len(out) != 1 || out[0].Response.(group.JoinGroupResponse).GenerationID != 2 {
+		t.Errorf("responses at the rebalance timeout = %+v; want one JoinGroup for generation 2", out)
+	}
+}
+
+func TestInitialRebalanceDelayExtendsForNewMembers(t *testing.T) {
+	s := newStepper(t)
+	for i, at := range []int64{0, 2000} {
+		s.c.Tick(at)
+		r := rangeJoin("g", "", "")
+		id := s.only("a", r).(group.JoinGroupResponse).MemberID
+		r.MemberID = id
+		require.Empty(t, s.step("a", r), "join %d answered before the initial delay ended", i)
+	}
+	s.c.Tick(3000) // the first delay ends, but a member arrived during it: wait 3 s more
+	if out := s.flush(); len(out) != 0 {
+		t.Fatalf("group completed its first join at 3000 ms although a member joined at 2000 ms: %+v", out)
+	}
+	s.c.Tick(6000)
+	if out := s.flush(); len(out) != 2 {
+		t.Fatalf("at 6000 ms got %d JoinGroup answers; want 2", len(out))
+	}
+}
+
+func TestDeleteGroup(t *testing.T) {
+	s, _ := stableGroup(t, "")
+	if got := s.c.DeleteGroup("g"); got != group.NonEmptyGroup {
+		t.Errorf("DeleteGroup of a Stable group = %s; want NON_EMPTY_GROUP", got)
+	}
+	if got := s.c.DeleteGroup("nope"); got != group.GroupIDNotFound {
+		t.Errorf("DeleteGroup of an unknown group = %s; want GROUP_ID_NOT_FOUND", got)
+	}
+	s.only("x", group.OffsetCommit{GroupID: "simple", GenerationID: -1, Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 3)[0], Offset: 9}}})
+	if got := s.c.DeleteGroup("simple"); got != group.None {
+		t.Fatalf("DeleteGroup of a group with only offsets = %s; want NONE", got)
+	}
+	g, _ := s.c.Group("simple")
+	rd := s.c.Ready()
+	if g.State != group.Dead || len(rd.Commits) != 1 || !rd.Commits[0].Tombstone {
+		t.Errorf("after DeleteGroup: state %s, commits %+v; want Dead and one tombstone", g.State, rd.Commits)
+	}
+}
+
+func TestOffsetFetchAndSimpleCommit(t *testing.T) {
+	s := newStepper(t)
+	commit := s.only("admin", group.OffsetCommit{GroupID: "g", GenerationID: -1,
+		Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 1)[0], Offset: 42, LeaderEpoch: 3}}}).(group.OffsetCommitResponse)
+	require.Equal(t, group.None, commit.Error)
+	got := s.only("admin", group.OffsetFetch{GroupID: "g", Partitions: tps("t", 1, 0)}).(group.OffsetFetchResponse)
+	want := group.OffsetFetchResponse{Offsets: []group.PartitionOffset{
+		{TopicPartition: tps("t", 0)[0], Offset: -1, LeaderEpoch: -1},
+		{TopicPartition: tps("t", 1)[0], Offset: 42, LeaderEpoch: 3},
+	}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("OffsetFetch mismatch (-want +got):\n%s", diff)
+	}
+	bad := s.only("admin", group.OffsetCommit{GroupID: "none", GenerationID: 4, MemberID: "m"}).(group.OffsetCommitResponse)
+	if bad.Error != group.IllegalGeneration {
+		t.Errorf("member commit to an unknown group = %s; want ILLEGAL_GENERATION", bad.Error)
+	}
+}
+
+func TestLag(t *testing.T) {
+	tests := []struct {
+		hw, committed, lag int64
+		known              bool
+	}{
+		{20, 10, 10, true}, {20, 20, 0, true}, {9, 1, 8, true}, {5, -1, 0, false},
+	}
+	for _, tt := range tests {
+		lag, ok := group.Lag(tt.hw, tt.committed)
+		if lag != tt.lag || ok != tt.known {
+			t.Errorf("Lag(%d, %d) = %d, %v; want %d, %v", tt.hw, tt.committed, lag, ok, tt.lag, tt.known)
+		}
+	}
+}
+
+func TestNamesAndCodes(t *testing.T) {
+	got := []string{
+		group.RebalanceInProgress.String(), group.IllegalGeneration.Error(), group.ErrorCode(999).String(),
+		group.CompletingRebalance.String(), group.Dead.String(), group.Cooperative.String(),
+	}
+	want := []string{
+		"REBALANCE_IN_PROGRESS", "group: ILLEGAL_GENERATION (22)", "UNKNOWN_SERVER_ERROR(999)",
+		"CompletingRebalance", "Dead", "cooperative",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("names mismatch (-want +got):\n%s", diff)
+	}
+	if err := error(group.FencedInstanceID); !errors.Is(err, group.FencedInstanceID) || group.None.Err() != nil {
+		t.Errorf("ErrorCode must work with errors.Is and None.Err() must be nil")
+	}
+	if _, err := group.NewCoordinator(group.DefaultConfig(), nil, 0); !errors.Is(err, group.ErrInvalidConfig) {
+		t.Errorf("NewCoordinator without a store: %v; want ErrInvalidConfig", err)
+	}
+}
