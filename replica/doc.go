@@ -39,11 +39,19 @@
 // fetch round after the leader (R3.4), which is what KIP-101's first scenario
 // exploits.
 //
+// # Idempotent producers
+//
+// A produce whose records carry a [ProducerSequence] is checked as KIP-98's
+// leader does: a retry of records the leader holds is answered with their
+// original offsets and not written again; a batch that skips sequences is
+// refused with OUT_OF_ORDER_SEQUENCE_NUMBER; an older producer epoch with
+// INVALID_PRODUCER_EPOCH. A new leader learns the sequences from its log.
+//
 // # What is not modelled
 //
 // Fetch sessions, byte-level batches (the Log decides), the follower's log
-// start offset following the leader's, idempotent producers (the cluster's
-// business), ELR (KIP-966), and R5.1(b) (non-ISR followers holding back the
+// start offset following the leader's, transactions, ELR (KIP-966), leader
+// recovery state (KIP-704), and R5.1(b) (non-ISR followers holding back the
 // HW). The rule names R0-R8 refer to replication-rules.md in the project's
 // shared reference.
 package replica

@@ -23,7 +23,7 @@ const (
 	opCrash
 	opRestart
 	opFence
-	opKinds
+	opRetry
 )
 
 // op is one event of a schedule, as plain numbers so that a schedule is data
@@ -40,7 +40,7 @@ func drawSchedule(t *rapid.T) []op {
 	gen := rapid.Custom(func(t *rapid.T) op {
 		// Deliveries dominate so that fetch rounds make progress.
 		kind := rapid.SampledFrom([]opKind{opProduce, opProduce, opDeliver, opDeliver, opDeliver, opDeliver,
-			opDeliver, opDeliver, opDrop, opTick, opTick, opCrash, opRestart, opFence}).Draw(t, "kind")
+			opDeliver, opDeliver, opDrop, opTick, opTick, opCrash, opRestart, opFence, opRetry}).Draw(t, "kind")
 		return op{Kind: kind, A: rapid.IntRange(0, 99).Draw(t, "pick"), B: rapid.IntRange(0, 99).Draw(t, "pick2")}
 	})
 	schedule := make([]op, rapid.IntRange(1, 150).Draw(t, "events"))
@@ -61,7 +61,11 @@ func apply(env *replicatest.InteractionEnv, o op) string {
 			to = env.Peers[o.B%len(env.Peers)].ID
 		}
 		acks := []int16{0, 1, replica.AcksAll}[o.A%3]
-		return env.Produce(to, acks, 0, []string{fmt.Sprintf("v%d", o.A)}, false)
+		return env.Produce(to, acks, 0, []string{fmt.Sprintf("v%d", o.A)}, o.B%2 == 0)
+	case opRetry:
+		if len(env.Results) > 0 && env.Controller.Leader != replica.NoLeader {
+			return env.Retry(int64(o.A%len(env.Results))+1, env.Controller.Leader, 0)
+		}
 	case opDeliver, opDrop:
 		if len(env.Queue) == 0 {
 			return ""
@@ -90,6 +94,26 @@ func apply(env *replicatest.InteractionEnv, o op) string {
 	return ""
 }
 
+// noDuplicateSequences: the leader's log never holds one idempotent
+// producer sequence twice, however the producer retries.
+func noDuplicateSequences(env *replicatest.InteractionEnv) error {
+	leader, err := env.Peer(env.Controller.Leader)
+	if err != nil || leader.Node == nil {
+		return nil
+	}
+	seen := map[int32]int64{}
+	for _, e := range leader.Log.Entries() {
+		if e.Producer == nil {
+			continue
+		}
+		if at, ok := seen[e.Producer.Sequence]; ok {
+			return fmt.Errorf("leader %d holds producer sequence %d twice, at offsets %d and %d", leader.ID, e.Producer.Sequence, at, e.Offset)
+		}
+		seen[e.Producer.Sequence] = e.Offset
+	}
+	return nil
+}
+
 func brokers(env *replicatest.InteractionEnv) (live, down []int32) {
 	for _, p := range env.Peers {
 		if p.Node != nil {
@@ -113,7 +137,11 @@ func run(t *rapid.T, rules replica.RuleSet, minISR int, schedule []op) string {
 	trace.WriteString(env.Elect(1, nil))
 	for i, o := range schedule {
 		fmt.Fprintf(&trace, "\n> %s\n%s", o, apply(env, o))
-		if err := checker.Check(env); err != nil {
+		err := checker.Check(env)
+		if err == nil && rules == replica.Modern {
+			err = noDuplicateSequences(env)
+		}
+		if err != nil {
 			t.Fatalf("under %s rules, after event %d (%v) of schedule %v: %v\ntrace:\n%s", rules, i, o, schedule[:i+1], err, trace.String())
 		}
 	}
@@ -122,7 +150,8 @@ func run(t *rapid.T, rules replica.RuleSet, minISR int, schedule []op) string {
 
 // TestInvariantsOverRandomSchedules: on every replica HW ≤ LEO; a leader's
 // HW never moves back within its epoch; and under the modern rules every
-// member of the leader's ISR holds the leader's records below its HW. Rule
+// member of the leader's ISR holds the leader's records below its HW, and
+// the leader's log never holds an idempotent producer's sequence twice. Rule
 // sets without epochs or fencing are held only to the first two.
 func TestInvariantsOverRandomSchedules(t *testing.T) {
 	for _, rules := range []replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.Modern} {
