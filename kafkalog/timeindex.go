@@ -20,10 +20,10 @@ const TimeIndexEntrySize = 12
 // records up to and including Offset is Timestamp, so every record with a larger
 // timestamp comes after Offset.
 //
-// Which offset is stored changed across versions: current Kafka writes the last
-// offset of the batch holding the largest timestamp; brokers before KIP-734 (Kafka
-// ≈2.x, e.g. the 2020 fixture) wrote the offset of the record itself. Readers must
-// accept both.
+// Which offset is stored changed across versions: current Kafka (3.x trunk of
+// 2024) writes the last offset of the batch holding the largest timestamp; older
+// brokers (Kafka ≈2.4, the 2020 fixture) wrote the offset of the record itself.
+// Readers must accept both.
 type TimestampOffset struct {
 	// Timestamp in epoch milliseconds; -1 (NoTimestamp) in the "none" answer.
 	Timestamp int64
