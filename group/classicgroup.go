@@ -88,6 +88,16 @@ func (g *classicGroup) allJoined() bool {
 	return len(g.pending) == 0
 }
 
+// anyJoined reports whether some member has a parked JoinGroup.
+func (g *classicGroup) anyJoined() bool {
+	for _, m := range g.members {
+		if m.awaitingJoin {
+			return true
+		}
+	}
+	return false
+}
+
 // supportsProtocols reports whether a joining member fits the group: same
 // protocol type and at least one assignor every current member supports.
 func (g *classicGroup) supportsProtocols(protocolType string, protocols []Protocol) bool {

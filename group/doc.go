@@ -1,8 +1,100 @@
-// Package group is Kafka's classic consumer-group protocol (the pre-KIP-848
-// coordinator) as pure state machines, plus the partition assignors.
+// Package group is Kafka's classic consumer-group protocol (the coordinator
+// before KIP-848) as pure state machines, and the partition assignors.
 //
-// Nothing here starts a goroutine, reads a clock or draws from a global
-// random source: time comes in as nowMs arguments, member ids are
-// deterministic, and every output is sorted. The cluster simulation drives
-// the machines and carries their messages.
+// # Pieces
+//
+//   - [Coordinator] is the broker side (GroupCoordinator with its
+//     ClassicGroups): states Empty, PreparingRebalance, CompletingRebalance,
+//     Stable and Dead ([State]); JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
+//     OffsetCommit and OffsetFetch as [Request] values given to
+//     [Coordinator.Step]; generations, deterministic member ids
+//     (client.id-N, group.instance.id-N), session.timeout.ms, the rebalance
+//     timeout, group.initial.rebalance.delay.ms, static membership (KIP-345)
+//     and Kafka's error codes ([ErrorCode]).
+//   - [Member] is one consumer's side (ConsumerCoordinator): it joins,
+//     assigns when it is the leader, heartbeats every heartbeat.interval.ms,
+//     enforces max.poll.interval.ms, and knows what it owns, what it must
+//     revoke and what it may fetch, under the eager protocol or the
+//     cooperative one of KIP-429 ([RebalanceProtocol]).
+//   - The assignors range, roundrobin, sticky and cooperative-sticky are pure
+//     functions behind [Assignor].
+//   - Committed offsets live behind [OffsetStore]; [MemoryOffsetStore] is the
+//     in-memory one, the cluster backs it with a compacted __consumer_offsets
+//     log. [Lag] is HW − committed.
+//
+// Nothing here starts a goroutine, reads a clock or draws from a random
+// source: time comes in as nowMs arguments, and every output is sorted, so
+// the same inputs give the same outputs (a test reads the package's imports
+// to keep it so).
+//
+// # Eager and cooperative, in one picture
+//
+// A member joins a group whose two members own p0–p5 (scenarios.md S9):
+//
+//	eager (sticky)                       cooperative (cooperative-sticky)
+//	E1,E2 revoke everything, rejoin      K1,K2 rejoin listing what they own
+//	gen 2: E1 [0 2] E2 [1 3] E3 [4 5]    gen 2: K1 [0 2] K2 [1 3] K3 [] (4,5 withheld)
+//	nobody read p0–p5 in between         K1,K2 revoke p4,p5 and rejoin
+//	                                     gen 3: K3 [4 5]; p0–p3 never stopped
+//
+// # What the caller of a Coordinator must do
+//
+//  1. Create it with [NewCoordinator], giving it an [OffsetStore] and the
+//     current time.
+//  2. Whenever simulated time moves, call [Coordinator.Tick] with the new
+//     time before delivering requests stamped with it. Tick expires
+//     sessions, ends join phases and drops members that never synced.
+//  3. Deliver each request with [Coordinator.Step], naming the address the
+//     answer must go to. Requests from one consumer must arrive in the order
+//     it sent them (one FIFO link per consumer), as over Kafka's TCP
+//     connection.
+//  4. After Step or Tick, if [Coordinator.HasReady], take [Coordinator.Ready]:
+//     first write every record of Ready.Commits to the offset store (append
+//     it to __consumer_offsets and wait until it is durable), then deliver
+//     Ready.Responses in order. An OffsetCommit answer promises the offsets
+//     are stored.
+//  5. Read state for display with [Coordinator.Group] and
+//     [Coordinator.Groups]; delete an Empty group with
+//     [Coordinator.DeleteGroup].
+//
+// # What the caller of a Member must do
+//
+//  1. Create it with [NewMember] and tell it the partition counts of its
+//     topics with [Member.SetMetadata] (again whenever they change).
+//  2. Call [Member.Poll] each time the application calls poll(): that is
+//     where rejoining happens, so a member that stops polling stops
+//     rebalancing. Call [Member.Tick] as time passes: it sends heartbeats
+//     and enforces max.poll.interval.ms, like the Java heartbeat thread.
+//  3. Deliver every coordinator answer with [Member.Step].
+//  4. After each call, if [Member.HasReady], take [Member.Ready] and act on it
+//     in this order: send Requests to the coordinator in order; for Lost,
+//     stop fetching at once (no commit is possible); for Revoke, stop
+//     fetching, commit the positions you want kept, then call
+//     [Member.Revoked] with them (the member sends the commit before it
+//     rejoins or leaves); for Assigned, look up committed offsets
+//     ([Member.FetchCommitted] or the store; none means auto.offset.reset)
+//     and start fetching.
+//  5. Fetch only from [Member.Fetchable]. An eager member owns nothing from
+//     the moment it starts rejoining until its SyncGroup answer; a
+//     cooperative member keeps fetching what it keeps.
+//  6. Commit with [Member.Commit] (auto-commit every auto.commit.interval.ms
+//     or after processing); a member outside a generation reports
+//     [ErrCommitFailed] in Ready.Errors.
+//  7. For a clean shutdown call [Member.Close] and handle its Revoke as in
+//     step 4; a dynamic member then sends LeaveGroup. For a crash just stop
+//     calling it: the coordinator notices when the session expires.
+//
+// # Versions
+//
+// The rules are Kafka 3.x's classic protocol: MEMBER_ID_REQUIRED on a
+// dynamic member's first join (KIP-394, 2.2+), static membership (KIP-345,
+// 2.3+), cooperative rebalancing (KIP-429, 2.4+), static leaders skipping
+// the assignment (KIP-814, 3.2+), the pending-sync timeout (KAFKA-12890),
+// and a join phase nobody rejoined waits for sessions to expire
+// (KAFKA-8220). Heartbeats in CompletingRebalance answer NONE, as the coordinator
+// code does (replication-rules.md's table says REBALANCE_IN_PROGRESS). The
+// defaults are 3.0+'s: session.timeout.ms 45000 (10000 before, KIP-735).
+// Not modelled: KIP-848's consumer protocol, offset expiry
+// (offsets.retention.minutes), rack-aware assignment, and coordinator
+// failover (group metadata is not persisted, only offsets).
 package group

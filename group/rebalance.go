@@ -146,7 +146,8 @@ func (c *Coordinator) expire(g *classicGroup) {
 
 // endJoinPhase handles the join deadline: the delayed initial join extends
 // itself while new members keep arriving (Kafka's InitialDelayedJoin), else
-// the phase completes without the members that did not rejoin.
+// the phase completes without the members that did not rejoin, provided at
+// least one did.
 func (c *Coordinator) endJoinPhase(g *classicGroup) {
 	if g.initialJoin && g.newMemberAdded && g.initialRemainingMs > 0 {
 		delay := min(int64(c.cfg.GroupInitialRebalanceDelayMs), g.initialRemainingMs)
@@ -155,12 +156,19 @@ func (c *Coordinator) endJoinPhase(g *classicGroup) {
 		g.joinDeadlineMs = c.nowMs + delay
 		return
 	}
+	if len(g.members) > 0 && !g.anyJoined() {
+		// Nobody rejoined, so there is no leader to elect: wait another
+		// rebalance timeout and let sessions expire (KAFKA-8220, 2.3+)
+		// instead of emptying the group.
+		g.joinDeadlineMs = c.nowMs + g.rebalanceTimeoutMs()
+		return
+	}
 	c.completeJoin(g)
 }
 
 // expirePendingSync removes members that joined the current generation but
-// never sent SyncGroup within the rebalance timeout (Kafka 3.2+,
-// KAFKA-13766), and rebalances without them.
+// never sent SyncGroup within the rebalance timeout (KAFKA-12890, 2021),
+// and rebalances without them.
 func (c *Coordinator) expirePendingSync(g *classicGroup) {
 	removed := false
 	for _, id := range g.sortedMemberIDs() {

@@ -1,0 +1,63 @@
+package group_test
+
+import (
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// S9, cooperative-sticky: K3 joins K1 and K2. In the first rebalance p4 and
+// p5 would change owner, so they are withheld; after K1 and K2 revoke them,
+// the second rebalance hands them to K3.
+func ExampleCooperativeStickyAssignor() {
+	topics := []group.TopicMetadata{{Topic: "orders", Partitions: 6}}
+	sub := func(id string, gen int32, owned ...int32) group.MemberSubscription {
+		s := group.MemberSubscription{MemberID: id, Subscription: group.Subscription{Topics: []string{"orders"}, Generation: gen}}
+		for _, p := range owned {
+			s.OwnedPartitions = append(s.OwnedPartitions, group.TopicPartition{Topic: "orders", Partition: p})
+		}
+		return s
+	}
+	a := group.CooperativeStickyAssignor{}
+	first := a.Assign([]group.MemberSubscription{sub("K1", 1, 0, 2, 4), sub("K2", 1, 1, 3, 5), sub("K3", -1)}, topics)
+	second := a.Assign([]group.MemberSubscription{sub("K1", 2, 0, 2), sub("K2", 2, 1, 3), sub("K3", 2)}, topics)
+	for _, id := range []string{"K1", "K2", "K3"} {
+		fmt.Printf("%s gen 2 %-21s gen 3 %s\n", id, group.FormatPartitions(first[id]), group.FormatPartitions(second[id]))
+	}
+	// Output:
+	// K1 gen 2 [orders-0 orders-2]   gen 3 [orders-0 orders-2]
+	// K2 gen 2 [orders-1 orders-3]   gen 3 [orders-1 orders-3]
+	// K3 gen 2 []                    gen 3 [orders-4 orders-5]
+}
+
+// Range gives the first members the extra partition of every topic.
+func ExampleRangeAssignor() {
+	members := []group.MemberSubscription{
+		{MemberID: "M2", Subscription: group.Subscription{Topics: []string{"t0"}}},
+		{MemberID: "M1", Subscription: group.Subscription{Topics: []string{"t0"}}},
+		{MemberID: "M3", Subscription: group.Subscription{Topics: []string{"t0"}}},
+	}
+	got := group.RangeAssignor{}.Assign(members, []group.TopicMetadata{{Topic: "t0", Partitions: 7}})
+	for _, id := range []string{"M1", "M2", "M3"} {
+		fmt.Println(id, group.FormatPartitions(got[id]))
+	}
+	// Output:
+	// M1 [t0-0 t0-1 t0-2]
+	// M2 [t0-3 t0-4]
+	// M3 [t0-5 t0-6]
+}
+
+// Lag is what kafka-consumer-groups --describe prints: HW − committed.
+func ExampleLag() {
+	for _, committed := range []int64{10, 20, -1} {
+		if lag, ok := group.Lag(20, committed); ok {
+			fmt.Printf("committed %d: lag %d\n", committed, lag)
+		} else {
+			fmt.Printf("no commit: lag -\n")
+		}
+	}
+	// Output:
+	// committed 10: lag 10
+	// committed 20: lag 0
+	// no commit: lag -
+}
