@@ -101,8 +101,9 @@ func (env *InteractionEnv) Crash(id int32, powerCut bool, hw *int64) string {
 }
 
 // Restart starts broker id again on what its log kept, with its HW
-// checkpoint. If the controller still names it leader, the controller
-// re-elects it with a new leader epoch, as a re-registered broker gets.
+// checkpoint. If the controller still names it leader, or the partition has
+// no leader and it is in the ISR (R6.3), the controller elects it with a new
+// leader epoch, as a re-registered broker gets.
 func (env *InteractionEnv) Restart(id int32) string {
 	p, err := env.Peer(id)
 	if err != nil || p.Node != nil {
@@ -112,9 +113,12 @@ func (env *InteractionEnv) Restart(id int32) string {
 		return "error: " + err.Error()
 	}
 	fmt.Fprintf(&env.out, "%d: up leo=%d hw=%d\n", id, p.Log.LogEndOffset(), p.Node.Status().HighWatermark)
-	if env.Controller.Leader == id {
-		env.Controller.LeaderEpoch++
-		env.Controller.PartitionEpoch++
+	c := &env.Controller
+	if c.Leader == id || c.Leader == replica.NoLeader && slices.Contains(c.ISR, id) {
+		// R6.3: a leaderless partition elects a returning ISR member.
+		c.Leader = id
+		c.LeaderEpoch++
+		c.PartitionEpoch++
 		return env.announceAll()
 	}
 	env.announce(p)
