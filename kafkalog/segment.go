@@ -303,10 +303,11 @@ func (s *Segment) closeHandles() {
 }
 
 // renameSuffix renames all the segment's files from its current state suffix to to
-// (".deleted", ".swap", ""), as Kafka's LogSegment.changeFileSuffixes. Missing index
-// files are not an error.
+// (".deleted", ".swap", ""), as Kafka's LogSegment.changeFileSuffixes. The .log goes
+// last, so that a crash in between leaves the .log under its old name (the loader then
+// rebuilds or removes the indexes). Missing index files are not an error.
 func (s *Segment) renameSuffix(to string) error {
-	for _, suf := range []string{LogSuffix, IndexSuffix, TimeIndexSuffix, TxnIndexSuffix} {
+	for _, suf := range []string{TxnIndexSuffix, TimeIndexSuffix, IndexSuffix, LogSuffix} {
 		from := s.path(suf)
 		dst := s.fsys.PathJoin(s.dir, SegmentFileName(s.baseOffset, suf)+to)
 		if err := s.fsys.Rename(from, dst); err != nil && !(suf != LogSuffix && errors.Is(err, fs.ErrNotExist)) {
