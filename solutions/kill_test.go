@@ -32,7 +32,7 @@ type bank struct {
 
 // banks lists the exercises, in chapter order.
 func banks() []bank {
-	return []bank{varintBank(), batchBank(), indexBank()}
+	return []bank{varintBank(), batchBank(), indexBank(), retentionBank()}
 }
 
 // stubTODO is what an untouched exercise stub panics with, built here the way

@@ -1,0 +1,165 @@
+package kafkalogtest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"pgregory.net/rapid"
+)
+
+// Retention is the surface of exercise ch03/retention.
+type Retention struct {
+	// DeletableSegments returns how many of the oldest segments retention
+	// deletes now (UnifiedLog.deleteOldSegments). When it returns every segment,
+	// the broker first rolls a new empty active segment at the log end offset.
+	DeletableSegments func(l RetentionLog, c RetentionConfig, nowMs int64) int
+}
+
+var retentionExercise = kit.Exercise{
+	Dir:  "exercises/ch03/retention",
+	File: "retention.go",
+	Note: note03 + "#the-retention-rule",
+}
+
+var (
+	ruleR1 = kit.Rule{ID: "R1", Name: "retention.ms", Note: note03 + "#retentionms-the-largest-timestamp"}
+	ruleR2 = kit.Rule{ID: "R2", Name: "retention.bytes", Note: note03 + "#retentionbytes-whole-segments-oldest-first"}
+	ruleR3 = kit.Rule{ID: "R3", Name: "log start offset", Note: note03 + "#the-log-start-offset"}
+	ruleR4 = kit.Rule{ID: "R4", Name: "high watermark", Note: note03 + "#never-past-the-high-watermark"}
+	ruleR5 = kit.Rule{ID: "R5", Name: "active segment", Note: note03 + "#the-active-segment"}
+	ruleR6 = kit.Rule{ID: "R6", Name: "cleanup.policy", Note: note03 + "#the-retention-rule"}
+	ruleR7 = kit.Rule{ID: "R7", Name: "oldest first", Note: note03 + "#the-retention-rule"}
+	ruleR8 = kit.Rule{ID: "R8", Name: "no panic", Note: note03 + "#you-write"}
+
+	retentionRules = []kit.Rule{ruleR1, ruleR2, ruleR3, ruleR4, ruleR5, ruleR6, ruleR7, ruleR8}
+)
+
+func probeRetention(r Retention) error {
+	return retentionExercise.Probe(kit.Call{Func: "DeletableSegments", Do: func() {
+		r.DeletableSegments(RetentionLog{Segments: []RetentionSegment{{}}}, RetentionConfig{RetentionMs: -1, RetentionBytes: -1, Delete: true}, 0)
+	}})
+}
+
+// CheckRetention checks r against the retention cases of Kafka's UnifiedLogTest
+// (known answers G1-G9 of storage-known-answers.md, with S the size of one
+// single-record batch and five batches per segment) and the edge cases of each
+// rule, and returns the first violation.
+func CheckRetention(r Retention) error {
+	return checkRetention(r, kit.Replay("./"+retentionExercise.Dir, "TestRetention", false))
+}
+
+func checkRetention(r Retention, replay string) error {
+	if err := probeRetention(r); err != nil {
+		return err
+	}
+	for _, c := range retentionKnownAnswers() {
+		if f := retentionCase(r, c.log, c.cfg, c.now); f != nil {
+			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	return nil
+}
+
+// RetentionProperties returns a rapid state machine that appends batches,
+// rolls segments, moves the clock, the high watermark and the log start
+// offset, and runs retention with r against Kafka's rule, applying r's answer
+// (rolling first when everything goes) so that the log evolves as a broker's.
+func RetentionProperties(r Retention) func(*rapid.T) {
+	return retentionProperties(r, kit.Replay("./"+retentionExercise.Dir, "TestRetention/state_machine", true))
+}
+
+// TestRetention runs CheckRetention and RetentionProperties as subtests of t.
+func TestRetention(t *testing.T, r Retention) {
+	t.Helper()
+	dir := kit.CallerDir(1, retentionExercise.Dir)
+	if err := probeRetention(r); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("known_answers", func(t *testing.T) {
+		if err := checkRetention(r, kit.Replay(dir, t.Name(), false)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("state_machine", func(t *testing.T) {
+		rapid.Check(t, retentionProperties(r, kit.Replay(dir, t.Name(), true)))
+	})
+}
+
+// retentionCase runs r once and checks its answer.
+func retentionCase(r Retention, l RetentionLog, c RetentionConfig, now int64) (f *kit.Failure) {
+	defer func() {
+		if p := recover(); p != nil {
+			f = &kit.Failure{Rule: ruleR8, What: fmt.Sprintf("DeletableSegments panicked: %v.", p), Details: []string{describeRetention(l, c, now)}}
+		}
+	}()
+	want := kafkaRetention(l, c, now)
+	got := r.DeletableSegments(cloneLog(l), c, now)
+	if got == want.count() {
+		return nil
+	}
+	rule, why := retentionWhy(l, c, now, want, got)
+	return &kit.Failure{
+		Rule:      rule,
+		What:      fmt.Sprintf("DeletableSegments must return %d (delete the %d oldest segment(s)), not %d: %s", want.count(), want.count(), got, why),
+		Details:   []string{describeRetention(l, c, now)},
+		LooksLike: kit.LooksLike(retentionInput{l, c, now}, got, retentionMistakes),
+	}
+}
+
+func cloneLog(l RetentionLog) RetentionLog {
+	l.Segments = append([]RetentionSegment(nil), l.Segments...)
+	return l
+}
+
+// retentionWhy names the rule behind the first segment the learner got wrong.
+func retentionWhy(l RetentionLog, c RetentionConfig, now int64, want retentionVerdict, got int) (kit.Rule, string) {
+	if got < want.count() {
+		i := max(got, 0)
+		switch {
+		case want.byStartOffset > got:
+			return ruleR3, fmt.Sprintf("segment %d ends before the log start offset %d (the next segment starts at %d <= %d), so nobody can read it any more.",
+				i, l.LogStartOffset, upperBound(l, i), l.LogStartOffset)
+		case want.byBytes > got:
+			return ruleR2, fmt.Sprintf("the log is %d bytes over retention.bytes %d, oldest first whole segments go while they fit in that excess; segment %d (%d bytes) still fits.",
+				logSize(l)-c.RetentionBytes, c.RetentionBytes, i, l.Segments[i].SizeInBytes)
+		default:
+			return ruleR1, fmt.Sprintf("segment %d's largest timestamp %d is %d ms old, more than retention.ms %d.",
+				i, l.Segments[i].LargestTimestamp, now-l.Segments[i].LargestTimestamp, c.RetentionMs)
+		}
+	}
+	i := min(want.count(), len(l.Segments)-1)
+	if got > len(l.Segments) {
+		return ruleR7, fmt.Sprintf("there are only %d segments.", len(l.Segments))
+	}
+	s := l.Segments[i]
+	switch {
+	case l.HighWatermark < upperBound(l, i):
+		return ruleR4, fmt.Sprintf("segment %d holds offsets up to %d, past the high watermark %d: followers may not have them yet.", i, upperBound(l, i)-1, l.HighWatermark)
+	case i == len(l.Segments)-1 && s.SizeInBytes == 0:
+		return ruleR5, fmt.Sprintf("segment %d is the active segment and it is empty: there is nothing to delete, and the log needs a segment to append to.", i)
+	case !c.Delete:
+		return ruleR6, "cleanup.policy is compact only: retention.ms and retention.bytes do not apply, only the log start offset does."
+	case c.RetentionMs >= 0 && now-s.LargestTimestamp == c.RetentionMs:
+		return ruleR1, fmt.Sprintf("segment %d is exactly retention.ms old (%d ms); it must be older (now - largestTimestamp > retention.ms).", i, c.RetentionMs)
+	case c.RetentionMs >= 0 && now-s.FirstTimestamp > c.RetentionMs:
+		return ruleR1, fmt.Sprintf("segment %d's first batch is old, but its largest timestamp %d is only %d ms old, not more than retention.ms %d.", i, s.LargestTimestamp, now-s.LargestTimestamp, c.RetentionMs)
+	case c.RetentionBytes >= 0 && logSize(l)-sizeBefore(l, i)-c.RetentionBytes > 0:
+		return ruleR2, fmt.Sprintf("the log is still %d bytes over retention.bytes %d, but segment %d (%d bytes) does not fit in that excess: only whole segments that fit go.",
+			logSize(l)-sizeBefore(l, i)-c.RetentionBytes, c.RetentionBytes, i, s.SizeInBytes)
+	case s.BaseOffset <= l.LogStartOffset:
+		return ruleR3, fmt.Sprintf("segment %d holds the log start offset %d (its offsets run %d..%d), so it can still be read.", i, l.LogStartOffset, s.BaseOffset, upperBound(l, i)-1)
+	}
+	return ruleR7, fmt.Sprintf("segment %d is kept by every rule (retention.ms, retention.bytes, log start offset), and retention deletes oldest first, stopping at the first segment it keeps.", i)
+}
+
+// sizeBefore is the size of the segments before segment i.
+func sizeBefore(l RetentionLog, i int) int64 {
+	var n int64
+	for _, s := range l.Segments[:i] {
+		n += s.SizeInBytes
+	}
+	return n
+}

@@ -1,0 +1,106 @@
+package kafkalogtest
+
+import "github.com/kafkalive/kafkalive/internal/kit"
+
+type retentionInput struct {
+	l   RetentionLog
+	c   RetentionConfig
+	now int64
+}
+
+// retentionKnobs reproduce the mistakes of the bank with one parametrised rule.
+type retentionKnobs struct {
+	activeEmptyOK, ignoreHW, notPrefix, ignorePolicy, firstRuleOnly bool
+	timeAtLeast, useFirstTimestamp, lsoOwnBase                      bool
+	bytesStrict, bytesUntilUnder                                    bool
+}
+
+func (k retentionKnobs) run(in retentionInput) int {
+	l, c, now := in.l, in.c, in.now
+	walk := func(pred func(i int) bool) int {
+		n := 0
+		for i, s := range l.Segments {
+			last := i == len(l.Segments)-1
+			ok := (k.ignoreHW || l.HighWatermark >= upperBound(l, i)) && pred(i) && (k.activeEmptyOK || !last || s.SizeInBytes > 0)
+			if ok {
+				n = i + 1
+			} else if !k.notPrefix {
+				return n
+			}
+		}
+		return n
+	}
+	byLSO := walk(func(i int) bool {
+		if k.lsoOwnBase {
+			return l.Segments[i].BaseOffset <= l.LogStartOffset
+		}
+		return i+1 < len(l.Segments) && l.Segments[i+1].BaseOffset <= l.LogStartOffset
+	})
+	if !c.Delete && !k.ignorePolicy {
+		return byLSO
+	}
+	byBytes := 0
+	if c.RetentionBytes >= 0 && logSize(l) >= c.RetentionBytes {
+		diff := logSize(l) - c.RetentionBytes
+		byBytes = walk(func(i int) bool {
+			size := l.Segments[i].SizeInBytes
+			fits := diff-size >= 0
+			if k.bytesStrict {
+				fits = diff-size > 0
+			}
+			if k.bytesUntilUnder {
+				fits = diff > 0
+			}
+			if fits {
+				diff -= size
+			}
+			return fits
+		})
+	}
+	byTime := 0
+	if c.RetentionMs >= 0 {
+		byTime = walk(func(i int) bool {
+			ts := l.Segments[i].LargestTimestamp
+			if k.useFirstTimestamp {
+				ts = l.Segments[i].FirstTimestamp
+			}
+			if k.timeAtLeast {
+				return now-ts >= c.RetentionMs
+			}
+			return now-ts > c.RetentionMs
+		})
+	}
+	if k.firstRuleOnly {
+		for _, n := range []int{byTime, byBytes, byLSO} {
+			if n > 0 {
+				return n
+			}
+		}
+		return 0
+	}
+	return max(byLSO, byBytes, byTime)
+}
+
+var retentionMistakeList = []struct {
+	says  string
+	knobs retentionKnobs
+}{
+	{"the empty active segment is deleted too; the log must keep a segment to append to", retentionKnobs{activeEmptyOK: true}},
+	{"the high watermark is ignored: segments with offsets the followers may not have yet are deleted", retentionKnobs{ignoreHW: true}},
+	{"segments are counted wherever they are, not as a prefix: retention stops at the first segment it keeps", retentionKnobs{notPrefix: true}},
+	{"retention.ms and retention.bytes are applied under cleanup.policy=compact", retentionKnobs{ignorePolicy: true}},
+	{"only the first rule that deletes anything is applied; Kafka runs all three and the longest prefix goes", retentionKnobs{firstRuleOnly: true}},
+	{"now - largestTimestamp >= retention.ms; Kafka's test is strict (>)", retentionKnobs{timeAtLeast: true}},
+	{"the age is taken from the first batch's timestamp, not the segment's largest timestamp", retentionKnobs{useFirstTimestamp: true}},
+	{"the log start offset is compared with the segment's own base offset; a segment goes only when the next one starts at or before it", retentionKnobs{lsoOwnBase: true}},
+	{"retention.bytes stops one segment early (diff - size > 0 instead of >= 0)", retentionKnobs{bytesStrict: true}},
+	{"retention.bytes deletes until the log is under the limit, one segment too many; only segments that fit in the excess go", retentionKnobs{bytesUntilUnder: true}},
+}
+
+var retentionMistakes = func() []kit.Mistake[retentionInput, int] {
+	var ms []kit.Mistake[retentionInput, int]
+	for _, m := range retentionMistakeList {
+		ms = append(ms, kit.Mistake[retentionInput, int]{Says: m.says, Do: m.knobs.run})
+	}
+	return ms
+}()

@@ -1,0 +1,58 @@
+package solutions
+
+import (
+	"testing"
+
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/byteslate"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/bytesoneearly"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/deletesemptyactive"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/firstruleonly"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/firsttimestamp"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/ignoreshighwatermark"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/ignorespolicy"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/notaprefix"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/startoffsetownbase"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/timenotstrict"
+)
+
+type retentionFunc = func(retention.Log, retention.Config, int64) int
+
+// retentionAdapter calls f with the solution's types, as the exercise's test file does.
+func retentionAdapter(f retentionFunc) kafkalogtest.Retention {
+	return kafkalogtest.Retention{DeletableSegments: func(l kafkalogtest.RetentionLog, c kafkalogtest.RetentionConfig, nowMs int64) int {
+		log := retention.Log{LogEndOffset: l.LogEndOffset, HighWatermark: l.HighWatermark, LogStartOffset: l.LogStartOffset}
+		for _, s := range l.Segments {
+			log.Segments = append(log.Segments, retention.Segment(s))
+		}
+		return f(log, retention.Config(c), nowMs)
+	}}
+}
+
+func retentionSubject(name string, f retentionFunc) subject {
+	r := retentionAdapter(f)
+	return subject{name: name, check: func() error { return kafkalogtest.CheckRetention(r) }, props: kafkalogtest.RetentionProperties(r)}
+}
+
+func retentionBank() bank {
+	stub := func(retention.Log, retention.Config, int64) int { panic(stubTODO{}) }
+	return bank{
+		exercise: "ch03/retention",
+		solution: retentionSubject("solution", retention.DeletableSegments),
+		stub:     retentionSubject("stub", stub),
+		stubTest: func(t *testing.T) { kafkalogtest.TestRetention(t, retentionAdapter(stub)) },
+		mutants: []subject{
+			retentionSubject("byteslate", byteslate.DeletableSegments),
+			retentionSubject("bytesoneearly", bytesoneearly.DeletableSegments),
+			retentionSubject("deletesemptyactive", deletesemptyactive.DeletableSegments),
+			retentionSubject("firstruleonly", firstruleonly.DeletableSegments),
+			retentionSubject("firsttimestamp", firsttimestamp.DeletableSegments),
+			retentionSubject("ignoreshighwatermark", ignoreshighwatermark.DeletableSegments),
+			retentionSubject("ignorespolicy", ignorespolicy.DeletableSegments),
+			retentionSubject("notaprefix", notaprefix.DeletableSegments),
+			retentionSubject("startoffsetownbase", startoffsetownbase.DeletableSegments),
+			retentionSubject("timenotstrict", timenotstrict.DeletableSegments),
+		},
+	}
+}
