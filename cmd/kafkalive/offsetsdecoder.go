@@ -1,0 +1,325 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// The __consumer_offsets decoder of dump-log --offsets-decoder (Kafka's
+// OffsetsMessageParser): keys and values of offset commits and classic group
+// metadata, printed as Kafka's generated JSON converters print them:
+//
+//	key: {"type":"1","data":{"group":"g","topic":"t","partition":0}}
+//	payload: {"version":"3","data":{"offset":5,"leaderEpoch":0,"metadata":"","commitTimestamp":1670068129797}}
+//
+// Key types (the key's version): 0 and 1 OffsetCommitKey, 2 GroupMetadataKey;
+// newer types (consumer and share groups, KIP-848) are reported as unknown.
+// Values: OffsetCommitValue v0–v4 and GroupMetadataValue v0–v4 (v4 is
+// flexible: compact strings and tagged fields). Kafka also decodes the embedded
+// consumer protocol subscription and assignment of each member; we print those
+// bytes base64, as the JSON converter writes bytes.
+
+// errOffsetsKeyMissing is Kafka's "message had a missing key" failure.
+var errOffsetsKeyMissing = errors.New("failed to decode message using offset topic decoder (message had a missing key)")
+
+// decodeOffsetsRecord returns the key and payload text for one record, and
+// whether a payload is printed.
+func decodeOffsetsRecord(offset int64, key, value []byte) (string, string, bool, error) {
+	if key == nil {
+		return "", "", false, errOffsetsKeyMissing
+	}
+	k, keyType, err := decodeOffsetsKey(key)
+	if errors.Is(err, errUnknownRecordType) {
+		return fmt.Sprintf("Unknown record type %d at offset %d, skipping.", keyType, offset), "", false, nil
+	}
+	if err != nil {
+		return fmt.Sprintf("Error at offset %d, skipping. %v", offset, err), "", false, nil
+	}
+	if value == nil {
+		return k, "<DELETE>", true, nil
+	}
+	v, err := decodeOffsetsValue(keyType, value)
+	if err != nil {
+		return fmt.Sprintf("Error at offset %d, skipping. %v", offset, err), "", false, nil
+	}
+	return k, v, true, nil
+}
+
+var errUnknownRecordType = errors.New("unknown record type")
+
+func decodeOffsetsKey(b []byte) (string, int16, error) {
+	r := &schemaReader{b: b}
+	typ := r.int16()
+	if r.err != nil {
+		return "", 0, r.err
+	}
+	var j jsonObject
+	switch typ {
+	case 0, 1:
+		j.str("group", r.string(false))
+		j.str("topic", r.string(false))
+		j.num("partition", int64(r.int32()))
+	case 2:
+		j.str("group", r.string(false))
+	default:
+		return "", typ, errUnknownRecordType
+	}
+	if r.err != nil {
+		return "", typ, r.err
+	}
+	return `{"type":"` + strconv.Itoa(int(typ)) + `","data":` + j.String() + "}", typ, nil
+}
+
+func decodeOffsetsValue(keyType int16, b []byte) (string, error) {
+	r := &schemaReader{b: b}
+	version := r.int16()
+	if r.err != nil {
+		return "", r.err
+	}
+	if version < 0 || version > 4 {
+		return "", fmt.Errorf("unsupported value version %d", version)
+	}
+	r.flexible = version >= 4
+	var data string
+	if keyType == 2 {
+		data = groupMetadataValue(r, version)
+	} else {
+		data = offsetCommitValue(r, version)
+	}
+	if r.err != nil {
+		return "", r.err
+	}
+	return `{"version":"` + strconv.Itoa(int(version)) + `","data":` + data + "}", nil
+}
+
+func offsetCommitValue(r *schemaReader, v int16) string {
+	var j jsonObject
+	j.num("offset", r.int64())
+	if v >= 3 {
+		j.num("leaderEpoch", int64(r.int32()))
+	}
+	j.str("metadata", r.string(false))
+	j.num("commitTimestamp", r.int64())
+	if v == 1 {
+		j.num("expireTimestamp", r.int64())
+	}
+	r.taggedFields()
+	return j.String()
+}
+
+func groupMetadataValue(r *schemaReader, v int16) string {
+	var j jsonObject
+	j.str("protocolType", r.string(false))
+	j.num("generation", int64(r.int32()))
+	j.str("protocol", r.string(true))
+	j.str("leader", r.string(true))
+	if v >= 2 {
+		j.num("currentStateTimestamp", r.int64())
+	}
+	n := r.arrayLen()
+	members := make([]string, 0, min(n, len(r.b)))
+	for i := 0; i < n && r.err == nil; i++ {
+		members = append(members, memberMetadata(r, v))
+	}
+	j.raw("members", "["+joinComma(members)+"]")
+	r.taggedFields()
+	return j.String()
+}
+
+func memberMetadata(r *schemaReader, v int16) string {
+	var m jsonObject
+	m.str("memberId", r.string(false))
+	if v >= 3 {
+		m.str("groupInstanceId", r.string(true))
+	}
+	m.str("clientId", r.string(false))
+	m.str("clientHost", r.string(false))
+	if v >= 1 {
+		m.num("rebalanceTimeout", int64(r.int32()))
+	}
+	m.num("sessionTimeout", int64(r.int32()))
+	m.bytes("subscription", r.bytes())
+	m.bytes("assignment", r.bytes())
+	r.taggedFields()
+	return m.String()
+}
+
+func joinComma(parts []string) string {
+	var b bytes.Buffer
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// schemaReader reads Kafka's protocol primitives; the first error sticks.
+type schemaReader struct {
+	b        []byte
+	flexible bool
+	err      error
+}
+
+func (r *schemaReader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b) {
+		r.err = fmt.Errorf("buffer underflow: %d bytes needed, %d left", n, len(r.b))
+		return nil
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *schemaReader) int16() int16 {
+	if p := r.take(2); p != nil {
+		return int16(binary.BigEndian.Uint16(p))
+	}
+	return 0
+}
+
+func (r *schemaReader) int32() int32 {
+	if p := r.take(4); p != nil {
+		return int32(binary.BigEndian.Uint32(p))
+	}
+	return 0
+}
+
+func (r *schemaReader) int64() int64 {
+	if p := r.take(8); p != nil {
+		return int64(binary.BigEndian.Uint64(p))
+	}
+	return 0
+}
+
+func (r *schemaReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 || v > 1<<31 {
+		r.err = errors.New("bad unsigned varint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// length reads a string/bytes/array length: int16/int32 classic, or compact
+// (uvarint length + 1). -1 means null.
+func (r *schemaReader) length(classic32 bool) int {
+	if r.flexible {
+		return int(r.uvarint()) - 1
+	}
+	if classic32 {
+		return int(r.int32())
+	}
+	return int(r.int16())
+}
+
+// string returns a JSON-ready value: nil for null.
+func (r *schemaReader) string(nullable bool) *string {
+	n := r.length(false)
+	if n < 0 {
+		if !nullable && r.err == nil {
+			r.err = errors.New("non-nullable field was serialized as null")
+		}
+		return nil
+	}
+	s := string(r.take(n))
+	return &s
+}
+
+func (r *schemaReader) bytes() []byte {
+	n := r.length(true)
+	if n < 0 {
+		if r.err == nil {
+			r.err = errors.New("non-nullable bytes field was serialized as null")
+		}
+		return nil
+	}
+	return r.take(n)
+}
+
+func (r *schemaReader) arrayLen() int {
+	n := r.length(true)
+	if n < 0 && r.err == nil {
+		r.err = errors.New("non-nullable array was serialized as null")
+	}
+	return n
+}
+
+// taggedFields skips the tagged fields at the end of a flexible struct.
+func (r *schemaReader) taggedFields() {
+	if !r.flexible {
+		return
+	}
+	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+		r.uvarint()
+		r.take(int(r.uvarint()))
+	}
+}
+
+// jsonObject builds a compact JSON object with fields in schema order, the way
+// Jackson prints the generated converters' ObjectNodes.
+type jsonObject struct{ buf bytes.Buffer }
+
+func (j *jsonObject) key(k string) {
+	if j.buf.Len() == 0 {
+		j.buf.WriteByte('{')
+	} else {
+		j.buf.WriteByte(',')
+	}
+	j.buf.WriteString(jsonString(k))
+	j.buf.WriteByte(':')
+}
+
+func (j *jsonObject) str(k string, v *string) {
+	j.key(k)
+	if v == nil {
+		j.buf.WriteString("null")
+		return
+	}
+	j.buf.WriteString(jsonString(*v))
+}
+
+func (j *jsonObject) num(k string, v int64) {
+	j.key(k)
+	j.buf.WriteString(strconv.FormatInt(v, 10))
+}
+
+func (j *jsonObject) bytes(k string, v []byte) {
+	j.key(k)
+	j.buf.WriteString(`"` + base64.StdEncoding.EncodeToString(v) + `"`)
+}
+
+func (j *jsonObject) raw(k, v string) {
+	j.key(k)
+	j.buf.WriteString(v)
+}
+
+func (j *jsonObject) String() string {
+	if j.buf.Len() == 0 {
+		return "{}"
+	}
+	return j.buf.String() + "}"
+}
+
+// jsonString quotes s as JSON without Go's HTML escaping (Jackson does not
+// escape <, > and &).
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return string(bytes.TrimRight(b.Bytes(), "\n"))
+}
