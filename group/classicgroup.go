@@ -52,7 +52,14 @@ type member struct {
 	pendingSync bool
 	// heartbeatDeadlineMs: removed when the clock passes it (unless parked).
 	heartbeatDeadlineMs int64
+	// newJoinDeadlineMs: a member that joined as new and is still waiting
+	// for its first generation at this time is dropped (KAFKA-7610: 5 min).
+	newJoinDeadlineMs int64
 }
+
+// newMemberJoinTimeoutMs is how long a new member's first JoinGroup may stay
+// parked (Kafka's GroupCoordinator.NewMemberJoinTimeoutMs, 5 minutes).
+const newMemberJoinTimeoutMs = 5 * 60 * 1000
 
 func (g *classicGroup) newMemberID(prefix string) string {
 	g.nextSeq++

@@ -90,10 +90,12 @@
 // dynamic member's first join (KIP-394, 2.2+), static membership (KIP-345,
 // 2.3+), cooperative rebalancing (KIP-429, 2.4+), static leaders skipping
 // the assignment (KIP-814, 3.2+), the pending-sync timeout (KAFKA-12890),
-// and a join phase nobody rejoined waits for sessions to expire
-// (KAFKA-8220). Heartbeats in CompletingRebalance answer NONE, as the coordinator
-// code does (replication-rules.md's table says REBALANCE_IN_PROGRESS). The
-// defaults are 3.0+'s: session.timeout.ms 45000 (10000 before, KIP-735).
+// a join phase nobody rejoined waits for sessions to expire (KAFKA-8220),
+// and a new member's parked first join is dropped after 5 minutes
+// (KAFKA-7610). Heartbeats in CompletingRebalance answer NONE, as the
+// coordinator code does (replication-rules.md's table says
+// REBALANCE_IN_PROGRESS). The defaults are 3.0+'s: session.timeout.ms 45000
+// (10000 before, KIP-735).
 // Not modelled: KIP-848's consumer protocol, offset expiry
 // (offsets.retention.minutes), rack-aware assignment, and coordinator
 // failover (group metadata is not persisted, only offsets).

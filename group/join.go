@@ -78,7 +78,7 @@ func (c *Coordinator) joinKnown(from string, g *classicGroup, r JoinGroup, fail 
 // addMember adds a member with a parked JoinGroup and moves the group toward
 // (or through) a rebalance.
 func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id string) {
-	m := &member{id: id}
+	m := &member{id: id, newJoinDeadlineMs: c.nowMs + newMemberJoinTimeoutMs}
 	g.members[id] = m
 	if r.GroupInstanceID != "" {
 		g.static[r.GroupInstanceID] = id

@@ -65,6 +65,7 @@ func (c *Coordinator) completeJoin(g *classicGroup) {
 		c.respond(m.joinFrom, c.joinResponse(g, m, false))
 		m.awaitingJoin, m.joinFrom = false, ""
 		m.pendingSync = true
+		m.newJoinDeadlineMs = 0
 		m.heartbeatDeadlineMs = c.nowMs + int64(m.sessionTimeoutMs)
 	}
 }
@@ -131,7 +132,12 @@ func (c *Coordinator) expire(g *classicGroup) {
 	}
 	for _, id := range g.sortedMemberIDs() {
 		m := g.members[id]
-		if m != nil && !m.awaitingJoin && !m.awaitingSync && c.nowMs >= m.heartbeatDeadlineMs {
+		if m == nil {
+			continue // removed while an earlier removal completed the join
+		}
+		expired := !m.awaitingJoin && !m.awaitingSync && c.nowMs >= m.heartbeatDeadlineMs
+		stuckNew := m.awaitingJoin && m.newJoinDeadlineMs > 0 && c.nowMs >= m.newJoinDeadlineMs
+		if expired || stuckNew {
 			c.removeAndRebalance(g, id)
 		}
 	}
