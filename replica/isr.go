@@ -36,11 +36,24 @@ func (n *Node) maybeShrinkISR() {
 	}
 }
 
-// proposeISR sends the controller an ISR change (R4.4). Until it answers,
-// KIP-497 rules count the union of both sets.
+// proposeISR sends the controller an ISR change (R4.4). Under KIP-497
+// rules (AlterPartition, 2.7+) the change is in flight until the controller
+// answers, and the leader counts the union of both sets meanwhile. Before
+// 2.7 the leader wrote the new ISR to ZooKeeper itself, synchronously and
+// under the partition lock, so the change takes effect at once; the
+// AlterPartition then only tells the controller (a conditional write
+// against the old partition epoch) and its answer is ignored.
 func (n *Node) proposeISR(isr []int32) {
-	n.lead.pendingISR = sortedIDs(isr)
-	n.emit(Event{Kind: EventISRProposed, ISR: slices.Clone(n.lead.pendingISR)})
+	isr = sortedIDs(isr)
+	if !n.cfg.Rules.MaximalISR() {
+		n.out.AlterPartitions = append(n.out.AlterPartitions, AlterPartition{From: n.cfg.ID,
+			LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, ISR: slices.Clone(isr)})
+		n.partitionEpoch++
+		n.commitISR(isr)
+		return
+	}
+	n.lead.pendingISR = isr
+	n.emit(Event{Kind: EventISRProposed, ISR: slices.Clone(isr)})
 	n.sendAlterPartition()
 }
 

@@ -138,8 +138,8 @@ func (env *InteractionEnv) Flush(id int32) string {
 
 // handleAlter is the controller's side of AlterPartition (R4.4): it accepts
 // a proposal from the current leader in the current leader and partition
-// epochs, and answers.
-func (env *InteractionEnv) handleAlter(a replica.AlterPartition) {
+// epochs, and returns its answer.
+func (env *InteractionEnv) handleAlter(a replica.AlterPartition) replica.Message {
 	c := &env.Controller
 	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, From: ControllerID, To: a.From, LeaderEpoch: a.LeaderEpoch}
 	switch {
@@ -152,7 +152,7 @@ func (env *InteractionEnv) handleAlter(a replica.AlterPartition) {
 		c.PartitionEpoch++
 		resp.ISR, resp.PartitionEpoch = slices.Clone(c.ISR), c.PartitionEpoch
 	}
-	env.Queue = append(env.Queue, Envelope{Msg: &resp})
+	return resp
 }
 
 func sorted(ids []int32) []int32 {

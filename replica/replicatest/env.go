@@ -149,7 +149,14 @@ func (env *InteractionEnv) collect(showSent bool) {
 		}
 		for i := range rd.AlterPartitions {
 			a := rd.AlterPartitions[i]
-			env.queue(Envelope{Alter: &a}, showSent)
+			if env.Config.Rules.MaximalISR() {
+				env.queue(Envelope{Alter: &a}, showSent)
+				continue
+			}
+			// Before 2.7 the leader wrote the ISR to ZooKeeper itself,
+			// synchronously: the controller's state changes now.
+			resp := env.handleAlter(a)
+			fmt.Fprintf(&env.out, "%d: zk write isr=%s %s\n", p.ID, replica.FormatIDs(a.ISR), resp.Error)
 		}
 		for _, r := range rd.ProduceResponses {
 			env.recordResult(r)

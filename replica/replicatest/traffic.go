@@ -105,7 +105,8 @@ func (env *InteractionEnv) deliver(f Filter) {
 	for _, e := range env.take(f) {
 		fmt.Fprintf(&env.out, "%s\n", DescribeEnvelope(e, env.Config.Rules))
 		if e.Alter != nil {
-			env.handleAlter(*e.Alter)
+			resp := env.handleAlter(*e.Alter)
+			env.Queue = append(env.Queue, Envelope{Msg: &resp})
 			continue
 		}
 		p, err := env.Peer(e.Msg.To)
