@@ -1,0 +1,243 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ActionKind names an action from outside the world.
+type ActionKind string
+
+// The actions. Each has a method on [World] that applies and records it.
+const (
+	ActNew         ActionKind = "new"          // the world was created (always action 0)
+	ActCreateTopic ActionKind = "create-topic" // Topic
+	ActAddProducer ActionKind = "add-producer" // Producer
+	ActAddConsumer ActionKind = "add-consumer" // Consumer
+	ActProduce     ActionKind = "produce"      // Name, Key, Value, Partition
+	ActPoll        ActionKind = "poll"         // Name
+	ActStop        ActionKind = "stop"         // Broker: clean shutdown
+	ActKill        ActionKind = "kill"         // Broker: process crash
+	ActPowerCut    ActionKind = "power-cut"    // Broker, Torn
+	ActStart       ActionKind = "start"        // Broker
+	ActWriteback   ActionKind = "writeback"    // Broker: OS writeback
+	ActPartition   ActionKind = "partition"    // A, B: cut links between them
+	ActHeal        ActionKind = "heal"         // restore every link
+	ActRun         ActionKind = "run"          // Ms
+	ActDeliver     ActionKind = "deliver"      // N messages (0: until quiet)
+)
+
+// Action is one thing done to the world from outside. Replaying the same
+// actions on a world with the same [Config] gives the same events.
+type Action struct {
+	Kind      ActionKind
+	Broker    int32
+	Topic     TopicSpec
+	Producer  ProducerConfig
+	Consumer  ConsumerConfig
+	Name      string
+	Key       string
+	Value     string
+	Partition int32
+	Torn      bool
+	A, B      []int32
+	Ms        int64
+	N         int
+}
+
+// String prints the action as a command line, e.g. "kill 2", "run 500",
+// "produce p key=a value=m1".
+func (a Action) String() string {
+	switch a.Kind {
+	case ActCreateTopic:
+		return fmt.Sprintf("create-topic %s assignment=%v", a.Topic.Name, a.Topic.Assignment)
+	case ActAddProducer:
+		return fmt.Sprintf("add-producer %s topic=%s acks=%s keys=%s", a.Producer.Name, a.Producer.Topic, a.Producer.Acks, strings.Join(a.Producer.Keys, ","))
+	case ActAddConsumer:
+		return fmt.Sprintf("add-consumer %s topic=%s partition=%d", a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
+	case ActProduce:
+		s := fmt.Sprintf("produce %s value=%s", a.Name, a.Value)
+		if a.Key != "" {
+			s += " key=" + a.Key
+		}
+		if a.Partition >= 0 {
+			s += fmt.Sprintf(" partition=%d", a.Partition)
+		}
+		return s
+	case ActPoll:
+		return "poll " + a.Name
+	case ActStop, ActKill, ActStart, ActWriteback:
+		return fmt.Sprintf("%s %d", a.Kind, a.Broker)
+	case ActPowerCut:
+		if a.Torn {
+			return fmt.Sprintf("power-cut %d torn", a.Broker)
+		}
+		return fmt.Sprintf("power-cut %d", a.Broker)
+	case ActPartition:
+		return fmt.Sprintf("partition %v %v", a.A, a.B)
+	case ActRun:
+		return fmt.Sprintf("run %d", a.Ms)
+	case ActDeliver:
+		return fmt.Sprintf("deliver %d", a.N)
+	}
+	return string(a.Kind)
+}
+
+// Do applies one action and records it. An invalid action (a broker that
+// does not exist, starting a running broker) returns an error wrapping
+// [ErrInvalidConfig] and is not recorded.
+func (w *World) Do(a Action) error {
+	if w.err != nil {
+		return ErrStopped
+	}
+	if err := w.validate(a); err != nil {
+		return err
+	}
+	w.actions = append(w.actions, a)
+	w.record(EventAction, a.Broker, nil, "%s", a)
+	if err := w.apply(a); err != nil {
+		return err
+	}
+	w.runChecker()
+	return w.err
+}
+
+// validate checks an action before it is recorded.
+func (w *World) validate(a Action) error {
+	switch a.Kind {
+	case ActStop, ActKill, ActPowerCut, ActStart, ActWriteback:
+		b, err := w.broker(a.Broker)
+		if err != nil {
+			return err
+		}
+		if (a.Kind == ActStop || a.Kind == ActKill) && b.state != BrokerRunning {
+			return fmt.Errorf("%w: %s: broker %d is %s", ErrInvalidConfig, a.Kind, a.Broker, b.state)
+		}
+		if a.Kind == ActStart && b.state == BrokerRunning {
+			return fmt.Errorf("%w: start: broker %d is running", ErrInvalidConfig, a.Broker)
+		}
+	case ActProduce:
+		if w.producer(a.Name) == nil {
+			return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+		}
+	case ActPoll:
+		if w.consumer(a.Name) == nil {
+			return fmt.Errorf("%w: no consumer %q", ErrInvalidConfig, a.Name)
+		}
+	case ActRun, ActDeliver:
+		if a.Ms < 0 || a.N < 0 {
+			return fmt.Errorf("%w: %s with a negative count", ErrInvalidConfig, a.Kind)
+		}
+	case ActCreateTopic, ActAddProducer, ActAddConsumer, ActPartition, ActHeal:
+	default:
+		return fmt.Errorf("%w: unknown action %q", ErrInvalidConfig, a.Kind)
+	}
+	return nil
+}
+
+func (w *World) apply(a Action) error {
+	switch a.Kind {
+	case ActCreateTopic:
+		return w.createTopic(a.Topic)
+	case ActAddProducer:
+		return w.addProducer(a.Producer)
+	case ActAddConsumer:
+		return w.addConsumer(a.Consumer)
+	case ActProduce:
+		return w.produce(w.producer(a.Name), a.Key, a.Value, a.Partition)
+	case ActPoll:
+		w.poll(w.consumer(a.Name))
+	case ActStop:
+		return w.stopBroker(w.brokers[a.Broker-1])
+	case ActKill:
+		return w.killBroker(w.brokers[a.Broker-1])
+	case ActPowerCut:
+		return w.powerCut(w.brokers[a.Broker-1], a.Torn)
+	case ActStart:
+		return w.startBroker(w.brokers[a.Broker-1])
+	case ActWriteback:
+		w.writeback(w.brokers[a.Broker-1])
+	case ActPartition:
+		w.net.partition(a.A, a.B)
+	case ActHeal:
+		w.net.cuts = nil
+	case ActRun:
+		return w.runFor(a.Ms)
+	case ActDeliver:
+		return w.deliver(a.N)
+	}
+	return nil
+}
+
+// deliver delivers n messages in flight (0: until quiet).
+func (w *World) deliver(n int) error {
+	if n == 0 {
+		return w.quiet()
+	}
+	for i := 0; i < n && w.net.len() > 0; i++ {
+		if err := w.deliverNext(); err != nil {
+			return w.fail(err)
+		}
+	}
+	return nil
+}
+
+// CreateTopic creates a topic and its partitions (leader: the first live
+// replica; ISR: the live replicas; leader epoch 0).
+func (w *World) CreateTopic(spec TopicSpec) error {
+	return w.Do(Action{Kind: ActCreateTopic, Topic: spec})
+}
+
+// AddProducer adds a producer.
+func (w *World) AddProducer(cfg ProducerConfig) error {
+	return w.Do(Action{Kind: ActAddProducer, Producer: cfg})
+}
+
+// AddConsumer adds a simple consumer.
+func (w *World) AddConsumer(cfg ConsumerConfig) error {
+	return w.Do(Action{Kind: ActAddConsumer, Consumer: cfg})
+}
+
+// Produce has producer name send one record now (partition -1: the
+// partitioner chooses). The request is in flight until messages are
+// delivered ([World.Deliver], [World.RunFor]).
+func (w *World) Produce(name, key, value string, partition int32) error {
+	return w.Do(Action{Kind: ActProduce, Name: name, Key: key, Value: value, Partition: partition})
+}
+
+// Poll has consumer name read what the leader exposes.
+func (w *World) Poll(name string) error { return w.Do(Action{Kind: ActPoll, Name: name}) }
+
+// Stop shuts broker id down cleanly.
+func (w *World) Stop(id int32) error { return w.Do(Action{Kind: ActStop, Broker: id}) }
+
+// Kill crashes broker id's process; its page cache survives.
+func (w *World) Kill(id int32) error { return w.Do(Action{Kind: ActKill, Broker: id}) }
+
+// PowerCut cuts broker id's power: only synced data survives; with torn,
+// each file also keeps a random prefix of its unsynced tail.
+func (w *World) PowerCut(id int32, torn bool) error {
+	return w.Do(Action{Kind: ActPowerCut, Broker: id, Torn: torn})
+}
+
+// Start starts broker id (log recovery, registration).
+func (w *World) Start(id int32) error { return w.Do(Action{Kind: ActStart, Broker: id}) }
+
+// Writeback has the OS write broker id's dirty pages to disk.
+func (w *World) Writeback(id int32) error { return w.Do(Action{Kind: ActWriteback, Broker: id}) }
+
+// Partition cuts every link between the nodes in a and those in b (brokers
+// 1..N, [ControllerID], producers 101.., consumers 100).
+func (w *World) Partition(a, b []int32) error {
+	return w.Do(Action{Kind: ActPartition, A: a, B: b})
+}
+
+// Heal restores every network link.
+func (w *World) Heal() error { return w.Do(Action{Kind: ActHeal}) }
+
+// RunFor moves the clock ms milliseconds forward, tick by tick.
+func (w *World) RunFor(ms int64) error { return w.Do(Action{Kind: ActRun, Ms: ms}) }
+
+// Deliver delivers the n oldest messages in flight (n = 0: until quiet),
+// without moving the clock.
+func (w *World) Deliver(n int) error { return w.Do(Action{Kind: ActDeliver, N: n}) }

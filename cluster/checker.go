@@ -1,0 +1,195 @@
+package cluster
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Invariant names, as [Violation.Invariant] and the violation events carry
+// them (scenarios.md §7.3, aesthetics.md §3.4 item 8).
+const (
+	// InvHWWithinLog: logStart ≤ HW ≤ LEO on every running replica.
+	InvHWWithinLog = "hw-within-log"
+	// InvLeaderHWMonotonic: the leader's HW never moves back while the same
+	// broker leads in the same epoch.
+	InvLeaderHWMonotonic = "leader-hw-monotonic"
+	// InvLogMatching: any two running replicas hold the same records below
+	// the smaller of their HWs (fails under 0.10 rules in KIP-101 part 3).
+	InvLogMatching = "log-matching"
+	// InvISRComplete: every running, unfenced ISR member holds every offset
+	// below the leader's HW (fails in KIP-101 part 1 and after the S3 power
+	// cut).
+	InvISRComplete = "isr-complete"
+	// InvOneLeaderPerEpoch: no two brokers lead a partition in the same
+	// leader epoch.
+	InvOneLeaderPerEpoch = "one-leader-per-epoch"
+	// InvEpochCache: epoch cache entries strictly increase in epoch and
+	// start offset, and records' epochs never decrease along the log.
+	InvEpochCache = "epoch-cache-ordered"
+)
+
+// Violation is one invariant found broken.
+type Violation struct {
+	TimeMs    int64
+	Step      int
+	Invariant string
+	Topic     string
+	Partition int32
+	Text      string
+}
+
+// String prints the violation on one line.
+func (v Violation) String() string {
+	return fmt.Sprintf("t=%d #%d %s %s-%d: %s", v.TimeMs, v.Step, v.Invariant, v.Topic, v.Partition, v.Text)
+}
+
+// checker keeps what the invariants need across steps.
+type checker struct {
+	violations []Violation
+	// active holds the (invariant, partition) pairs broken at the last
+	// check, so that a lasting violation is reported once.
+	active     map[string]bool
+	leaderHW   map[partitionKey]leaderMark
+	epochOwner map[epochKey]int32
+}
+
+type leaderMark struct {
+	broker int32
+	epoch  int32
+	hw     int64
+}
+
+type epochKey struct {
+	tp    partitionKey
+	epoch int32
+}
+
+// Violations returns every invariant violation found so far.
+func (w *World) Violations() []Violation { return w.check.violations }
+
+// liveReplica is what the checker reads of one running replica.
+type liveReplica struct {
+	broker int32
+	st     replica.Status
+	log    *replicaLog
+}
+
+// runChecker checks every invariant after a step.
+func (w *World) runChecker() {
+	c := &w.check
+	if c.active == nil {
+		c.active, c.leaderHW, c.epochOwner = map[string]bool{}, map[partitionKey]leaderMark{}, map[epochKey]int32{}
+	}
+	now := map[string]bool{}
+	for _, tp := range w.ctl.order {
+		var live []liveReplica
+		for _, id := range w.ctl.parts[tp].replicas {
+			if s := w.brokers[id-1].replicas[tp]; s != nil {
+				live = append(live, liveReplica{broker: id, st: s.node.Status(), log: s.log})
+			}
+		}
+		for _, f := range w.checkPartition(tp, live) {
+			key := f.Invariant + "/" + tp.String()
+			now[key] = true
+			if !c.active[key] {
+				f.TimeMs, f.Step, f.Topic, f.Partition = w.now, len(w.actions)-1, tp.Topic, tp.Partition
+				c.violations = append(c.violations, f)
+				w.record(EventViolation, 0, &tp, "%s: %s", f.Invariant, f.Text)
+			}
+		}
+	}
+	c.active = now
+}
+
+// checkPartition returns the invariants broken on one partition.
+func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation {
+	var out []Violation
+	bad := func(inv, format string, args ...any) {
+		out = append(out, Violation{Invariant: inv, Text: fmt.Sprintf(format, args...)})
+	}
+	var leader *liveReplica
+	for i := range live {
+		r := &live[i]
+		if r.st.HighWatermark > r.st.LogEndOffset || r.st.HighWatermark < r.st.LogStartOffset {
+			bad(InvHWWithinLog, "b%d: HW %d outside [%d, %d]", r.broker, r.st.HighWatermark, r.st.LogStartOffset, r.st.LogEndOffset)
+		}
+		if msg := epochOrderProblem(r); msg != "" {
+			bad(InvEpochCache, "b%d: %s", r.broker, msg)
+		}
+		if r.st.Role == replica.RoleLeader {
+			k := epochKey{tp, r.st.LeaderEpoch}
+			if owner, ok := w.check.epochOwner[k]; ok && owner != r.broker {
+				bad(InvOneLeaderPerEpoch, "b%d and b%d both led epoch %d", owner, r.broker, r.st.LeaderEpoch)
+			} else {
+				w.check.epochOwner[k] = r.broker
+			}
+			if r.broker == w.ctl.parts[tp].leader {
+				leader = r
+			}
+		}
+	}
+	if leader != nil {
+		mark := w.check.leaderHW[tp]
+		if mark.broker == leader.broker && mark.epoch == leader.st.LeaderEpoch && leader.st.HighWatermark < mark.hw {
+			bad(InvLeaderHWMonotonic, "leader b%d's HW went back from %d to %d in epoch %d", leader.broker, mark.hw, leader.st.HighWatermark, mark.epoch)
+		}
+		w.check.leaderHW[tp] = leaderMark{leader.broker, leader.st.LeaderEpoch, leader.st.HighWatermark}
+		for _, r := range live {
+			if w.inISR(tp, r.broker) && w.ctl.unfenced(r.broker) && r.st.LogEndOffset < leader.st.HighWatermark {
+				bad(InvISRComplete, "ISR member b%d ends at %d, below leader b%d's HW %d", r.broker, r.st.LogEndOffset, leader.broker, leader.st.HighWatermark)
+			}
+		}
+	}
+	for i := range live {
+		for j := i + 1; j < len(live); j++ {
+			if off, ok := firstDifference(&live[i], &live[j]); ok {
+				bad(InvLogMatching, "b%d and b%d differ at offset %d, below both HWs", live[i].broker, live[j].broker, off)
+			}
+		}
+	}
+	return out
+}
+
+func (w *World) inISR(tp partitionKey, id int32) bool {
+	for _, m := range w.ctl.parts[tp].isr {
+		if m == id {
+			return true
+		}
+	}
+	return false
+}
+
+// firstDifference finds the first offset below min(HW_a, HW_b) where two
+// replicas hold different records.
+func firstDifference(a, b *liveReplica) (int64, bool) {
+	limit := min(a.st.HighWatermark, b.st.HighWatermark)
+	from := max(a.st.LogStartOffset, b.st.LogStartOffset)
+	ea, eb := a.log.entries[a.log.index(from):], b.log.entries[b.log.index(from):]
+	for k := 0; k < len(ea) && k < len(eb) && ea[k].Offset < limit; k++ {
+		x, y := ea[k], eb[k]
+		if x.Offset != y.Offset || x.LeaderEpoch != y.LeaderEpoch || !bytes.Equal(x.Key, y.Key) || !bytes.Equal(x.Value, y.Value) {
+			return x.Offset, true
+		}
+	}
+	return 0, false
+}
+
+// epochOrderProblem checks one replica's epoch cache and record epochs.
+func epochOrderProblem(r *liveReplica) string {
+	for i := 1; i < len(r.st.Epochs); i++ {
+		p, e := r.st.Epochs[i-1], r.st.Epochs[i]
+		if e.Epoch <= p.Epoch || e.StartOffset <= p.StartOffset {
+			return fmt.Sprintf("epoch cache not increasing at %v then %v", p, e)
+		}
+	}
+	last := int32(-1)
+	for _, e := range r.log.entries {
+		if e.LeaderEpoch < last {
+			return fmt.Sprintf("record at %d has epoch %d after epoch %d", e.Offset, e.LeaderEpoch, last)
+		}
+		last = e.LeaderEpoch
+	}
+	return ""
+}

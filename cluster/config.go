@@ -1,0 +1,106 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Defaults applied by [New] to zero [Config] fields, with Kafka's values.
+const (
+	DefaultBrokers                   = 3
+	DefaultBrokerSessionTimeoutMs    = 9000 // broker.session.timeout.ms
+	DefaultBrokerHeartbeatIntervalMs = 2000 // broker.heartbeat.interval.ms
+	DefaultTickMs                    = 10
+	DefaultMaxDeliveriesPerQuiet     = 100000
+)
+
+// ErrInvalidConfig means a [Config], topic or producer setting is out of
+// range, or an action names something that does not exist.
+var ErrInvalidConfig = fmt.Errorf("cluster: invalid config")
+
+// Config is the static configuration of a [World]. Field names follow
+// Kafka's configuration keys; a zero value means Kafka's default (except
+// where noted).
+type Config struct {
+	// Seed seeds the world's one random generator (math/rand/v2 PCG). It
+	// drives the sticky partitioner, torn power cuts and the explorer.
+	Seed uint64
+	// Brokers is the number of brokers, with ids 1..Brokers (default 3).
+	Brokers int
+	// Rules is the Kafka version whose replication rules apply (R0). It also
+	// picks the controller's era: before [replica.Modern] a ZooKeeper-era
+	// controller bumps the leader epoch on controller-side ISR shrinks and
+	// only when it elects a leader; [replica.Modern] is KRaft 3.7+.
+	Rules replica.RuleSet
+	// MinInsyncReplicas is min.insync.replicas for every topic (default 1).
+	MinInsyncReplicas int
+	// UncleanLeaderElectionEnable is unclean.leader.election.enable (default
+	// false since 0.11; scenarios of 0.10 set it).
+	UncleanLeaderElectionEnable bool
+	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default 30000).
+	ReplicaLagTimeMaxMs int64
+	// ReplicaFetchWaitMaxMs is replica.fetch.wait.max.ms (default 500).
+	ReplicaFetchWaitMaxMs int64
+	// BrokerSessionTimeoutMs is broker.session.timeout.ms (default 9000):
+	// the controller fences a broker without a heartbeat for this long.
+	BrokerSessionTimeoutMs int64
+	// BrokerHeartbeatIntervalMs is broker.heartbeat.interval.ms (default 2000).
+	BrokerHeartbeatIntervalMs int64
+	// TickMs is the step of the virtual clock in [World.RunFor] (default 10):
+	// every tick moves time, ticks every replica, broker and producer, then
+	// delivers messages until the network is quiet.
+	TickMs int64
+	// TraceMessages records every delivered or dropped message as an event
+	// (large traces; off by default).
+	TraceMessages bool
+	// Log is the topic-level log configuration of every partition (zero:
+	// [DefaultLogConfig]).
+	Log kafkalog.Config
+}
+
+// DefaultLogConfig is Kafka's log configuration with small preallocated
+// indexes (segment.index.bytes 1200, 100 entries, instead of 10 MiB), so that thousands of
+// simulated worlds fit in memory. Nothing else differs from Kafka.
+func DefaultLogConfig() kafkalog.Config {
+	c := kafkalog.DefaultConfig()
+	c.SegmentIndexBytes = 1200
+	return c
+}
+
+func (c Config) withDefaults() (Config, error) {
+	def := func(v *int64, d int64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	if c.Brokers == 0 {
+		c.Brokers = DefaultBrokers
+	}
+	if c.MinInsyncReplicas == 0 {
+		c.MinInsyncReplicas = replica.DefaultMinInsyncReplicas
+	}
+	def(&c.ReplicaLagTimeMaxMs, replica.DefaultReplicaLagTimeMaxMs)
+	def(&c.ReplicaFetchWaitMaxMs, replica.DefaultReplicaFetchWaitMaxMs)
+	def(&c.BrokerSessionTimeoutMs, DefaultBrokerSessionTimeoutMs)
+	def(&c.BrokerHeartbeatIntervalMs, DefaultBrokerHeartbeatIntervalMs)
+	def(&c.TickMs, DefaultTickMs)
+	if c.Log == (kafkalog.Config{}) {
+		c.Log = DefaultLogConfig()
+	}
+	switch {
+	case c.Brokers < 1 || c.Brokers > 99:
+		return c, fmt.Errorf("%w: Brokers %d not in 1..99", ErrInvalidConfig, c.Brokers)
+	case c.Rules < replica.V0_10 || c.Rules > replica.Modern:
+		return c, fmt.Errorf("%w: Rules %d", ErrInvalidConfig, int(c.Rules))
+	case c.TickMs < 1:
+		return c, fmt.Errorf("%w: TickMs %d < 1", ErrInvalidConfig, c.TickMs)
+	case c.BrokerSessionTimeoutMs < 0 || c.BrokerHeartbeatIntervalMs < 1:
+		return c, fmt.Errorf("%w: broker session %d / heartbeat %d ms", ErrInvalidConfig, c.BrokerSessionTimeoutMs, c.BrokerHeartbeatIntervalMs)
+	}
+	return c, c.Log.Validate()
+}
+
+// zkEra reports whether the controller follows ZooKeeper-era epoch rules.
+func (c Config) zkEra() bool { return c.Rules < replica.Modern }

@@ -1,0 +1,106 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// ConsumerConfig describes a simple consumer of one partition: no group, no
+// commits (consumer groups are issue 6). It reads what the leader exposes,
+// the records below the high watermark (R5.4).
+type ConsumerConfig struct {
+	Name      string
+	Topic     string
+	Partition int32
+	// PollIntervalMs makes it poll on its own while the world runs (0: only
+	// explicit [World.Poll]).
+	PollIntervalMs int64
+}
+
+// Consumed is one record a consumer received.
+type Consumed struct {
+	Offset      int64
+	Key, Value  string
+	LeaderEpoch int32
+	// FromBroker is the leader it was read from.
+	FromBroker int32
+}
+
+// Consumer is a consumer client in the world.
+type Consumer struct {
+	cfg      ConsumerConfig
+	position int64
+	records  []Consumed
+	nextPoll int64
+	resets   int
+}
+
+// Name returns the consumer's name.
+func (c *Consumer) Name() string { return c.cfg.Name }
+
+// Position returns the next offset it will read.
+func (c *Consumer) Position() int64 { return c.position }
+
+// Records returns what it received, in order. The caller must not modify it.
+func (c *Consumer) Records() []Consumed { return c.records }
+
+func (w *World) addConsumer(cfg ConsumerConfig) error {
+	t := w.topic(cfg.Topic)
+	if t == nil || cfg.Partition < 0 || int(cfg.Partition) >= len(t.Assignment) || cfg.Name == "" || w.consumer(cfg.Name) != nil {
+		return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, cfg.Name, cfg.Topic, cfg.Partition)
+	}
+	w.consumers = append(w.consumers, &Consumer{cfg: cfg, nextPoll: w.now + cfg.PollIntervalMs})
+	return nil
+}
+
+func (w *World) consumer(name string) *Consumer {
+	for _, c := range w.consumers {
+		if c.cfg.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// poll reads the records in [position, HW) from the partition's leader. A
+// position beyond the leader's log end is out of range: the consumer resets
+// to the leader's HW (auto.offset.reset=latest) and says so.
+func (w *World) poll(c *Consumer) {
+	tp := partitionKey{Topic: c.cfg.Topic, Partition: c.cfg.Partition}
+	leader := w.PartitionLeader(tp.Topic, tp.Partition)
+	if leader == replica.NoLeader || w.net.cut(leader, consumerNode) {
+		return
+	}
+	b := w.brokers[leader-1]
+	s := b.replicas[tp]
+	if b.state != BrokerRunning || s == nil || s.node.Status().Role != replica.RoleLeader {
+		return
+	}
+	hw := s.node.Status().HighWatermark
+	if c.position > s.log.LogEndOffset() || c.position < s.log.LogStartOffset() {
+		w.record(EventConsume, leader, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), reset to HW %d", c.cfg.Name, c.position, s.log.LogStartOffset(), s.log.LogEndOffset(), hw)
+		c.position = hw
+		c.resets++
+		return
+	}
+	for _, e := range s.log.entries[s.log.index(c.position):] {
+		if e.Offset >= hw {
+			break
+		}
+		c.records = append(c.records, Consumed{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, FromBroker: leader})
+		w.record(EventConsume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, recordLabel(string(e.Key), string(e.Value)))
+		c.position = e.Offset + 1
+	}
+}
+
+// consumerNode is the network node of every consumer (cutting it from a
+// leader stops polls).
+const consumerNode int32 = 100
+
+func (w *World) tickConsumer(c *Consumer) {
+	if c.cfg.PollIntervalMs > 0 && w.now >= c.nextPoll {
+		c.nextPoll = w.now + c.cfg.PollIntervalMs
+		w.poll(c)
+	}
+}

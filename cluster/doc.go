@@ -1,0 +1,2 @@
+// Package cluster is a deterministic simulated Kafka cluster.
+package cluster

@@ -1,0 +1,74 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EventKind says what an [Event] records.
+type EventKind string
+
+// The event kinds.
+const (
+	// EventAction is an action from outside (a produce, a crash...).
+	EventAction EventKind = "action"
+	// EventBroker is a broker starting, stopping, crashing, recovering.
+	EventBroker EventKind = "broker"
+	// EventController is a controller decision: fencing, election, ISR.
+	EventController EventKind = "controller"
+	// EventReplica is a replica's state change (role, HW, truncation, ISR).
+	EventReplica EventKind = "replica"
+	// EventProduce is a producer's result: an acknowledgement or an error.
+	EventProduce EventKind = "produce"
+	// EventConsume is a consumer reading records or losing its position.
+	EventConsume EventKind = "consume"
+	// EventMessage is one delivered or dropped message ([Config.TraceMessages]).
+	EventMessage EventKind = "message"
+	// EventViolation is an invariant the checker found broken.
+	EventViolation EventKind = "violation"
+	// EventError is an internal error (a log that failed); it stops the world.
+	EventError EventKind = "error"
+)
+
+// Event is one entry of the timeline.
+type Event struct {
+	// Seq is the event's index in [World.Events].
+	Seq int
+	// TimeMs is the virtual time.
+	TimeMs int64
+	// Step is the index of the action during which it happened.
+	Step int
+	Kind EventKind
+	// Broker is the broker concerned, 0 if none.
+	Broker int32
+	// Topic and Partition name the partition concerned (Topic "" if none).
+	Topic     string
+	Partition int32
+	// Text says what happened.
+	Text string
+}
+
+// String prints the event on one line, e.g.
+// "t=1500 #3 replica b2 kip101-0: hw 1 -> 2".
+func (e Event) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "t=%d #%d %s", e.TimeMs, e.Step, e.Kind)
+	if e.Broker != 0 {
+		fmt.Fprintf(&b, " b%d", e.Broker)
+	}
+	if e.Topic != "" {
+		fmt.Fprintf(&b, " %s-%d", e.Topic, e.Partition)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Text)
+	return b.String()
+}
+
+// record appends an event to the timeline.
+func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format string, args ...any) {
+	e := Event{Seq: len(w.events), TimeMs: w.now, Step: len(w.actions) - 1, Kind: kind, Broker: broker, Text: fmt.Sprintf(format, args...)}
+	if tp != nil {
+		e.Topic, e.Partition = tp.Topic, tp.Partition
+	}
+	w.events = append(w.events, e)
+}

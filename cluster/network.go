@@ -1,0 +1,130 @@
+package cluster
+
+import (
+	"slices"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// ControllerID is the node id of the (KRaft) controller on the network. It
+// is not a broker and never fails; brokers are 1..N, producers 101.., and
+// consumers read the leader's log directly.
+const ControllerID int32 = 0
+
+// producerIDBase is added to a producer's index to make its node id.
+const producerIDBase int32 = 101
+
+type partitionKey = kafkalog.TopicPartition
+
+// msgKind says what an envelope carries.
+type msgKind uint8
+
+const (
+	kindReplica        msgKind = iota // a replica.Message between replicas, or a Produce
+	kindProduceResp                   // a leader's answer to a producer
+	kindLeaderAndISR                  // controller -> broker
+	kindAlterPartition                // leader -> controller
+	kindRegister                      // broker -> controller, at start
+	kindHeartbeat                     // broker -> controller
+	kindShutdown                      // broker -> controller, controlled shutdown
+)
+
+var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown"}
+
+// envelope is one message in flight.
+type envelope struct {
+	from, to int32
+	// toIncarnation is the incarnation of broker to that the message is for;
+	// it is dropped if the broker restarted meanwhile (a TCP connection reset).
+	toIncarnation int
+	kind          msgKind
+	tp            partitionKey
+	msg           replica.Message
+	resp          replica.ProduceResponse
+	state         replica.LeaderAndISR
+	alter         replica.AlterPartition
+	incarnation   int // register / heartbeat: the sender's incarnation
+	// fromIncarnation is the sending broker's incarnation.
+	fromIncarnation int
+}
+
+// size estimates the envelope's bytes on the wire, for bytes in/out.
+func (e *envelope) size() int64 {
+	n := int64(40)
+	for _, r := range e.msg.Records {
+		n += 70 + int64(len(r.Key)+len(r.Value))
+	}
+	for _, r := range e.msg.Entries {
+		n += 70 + int64(len(r.Key)+len(r.Value))
+	}
+	return n
+}
+
+// network is a FIFO queue of messages and a set of cut links. Delivery is
+// in send order; a message on a cut link, or to a broker that is down or has
+// restarted since it was sent, is dropped when its turn comes.
+type network struct {
+	queue []envelope
+	head  int
+	cuts  map[[2]int32]bool
+	// pending maps a follower request (leader, tp, follower, correlation id)
+	// to the follower's incarnation, so that the answer reaches only it.
+	pending map[requestKey]int
+}
+
+type requestKey struct {
+	leader, follower int32
+	tp               partitionKey
+	corr             int64
+}
+
+func (n *network) push(e envelope) { n.queue = append(n.queue, e) }
+
+func (n *network) len() int { return len(n.queue) - n.head }
+
+func (n *network) pop() (envelope, bool) {
+	if n.head == len(n.queue) {
+		return envelope{}, false
+	}
+	e := n.queue[n.head]
+	n.queue[n.head] = envelope{}
+	n.head++
+	if n.head == len(n.queue) {
+		n.queue, n.head = n.queue[:0], 0
+	}
+	return e, true
+}
+
+func (n *network) cut(a, b int32) bool { return n.cuts[[2]int32{a, b}] }
+
+// partition cuts every link between a node of a and a node of b, both ways.
+func (n *network) partition(a, b []int32) {
+	if n.cuts == nil {
+		n.cuts = map[[2]int32]bool{}
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x != y {
+				n.cuts[[2]int32{x, y}], n.cuts[[2]int32{y, x}] = true, true
+			}
+		}
+	}
+}
+
+// cutLinks lists the cut links, sorted, each once (a < b).
+func (n *network) cutLinks() [][2]int32 {
+	var out [][2]int32
+	for l := range n.cuts {
+		if l[0] < l[1] {
+			out = append(out, l)
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}

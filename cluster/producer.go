@@ -1,0 +1,259 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/partitioner"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Producer defaults (Kafka's producer configs).
+const (
+	DefaultRequestTimeoutMs  = 30000  // request.timeout.ms
+	DefaultDeliveryTimeoutMs = 120000 // delivery.timeout.ms
+	DefaultRetryBackoffMs    = 100    // retry.backoff.ms
+)
+
+// ProducerConfig describes a producer. Each record is sent alone, as one
+// batch, to the leader the controller names (instant metadata).
+type ProducerConfig struct {
+	// Name identifies the producer in actions and the state.
+	Name string
+	// Topic is where it writes.
+	Topic string
+	// Acks is "0", "1" or "all" (default "all", Kafka 3.0+).
+	Acks string
+	// Keys are "a few keys": record i gets key Keys[i mod len(Keys)] and the
+	// partition murmur2(key) mod partitions. Without keys the KIP-480 sticky
+	// partitioner picks the partition.
+	Keys []string
+	// RecordsPerSec is the rate of records produced on their own while the
+	// world runs (0: only explicit [World.Produce]).
+	RecordsPerSec int
+	// RequestTimeoutMs is request.timeout.ms (default 30000).
+	RequestTimeoutMs int64
+	// DeliveryTimeoutMs is delivery.timeout.ms (default 120000): retriable
+	// errors are retried until then (R2.5).
+	DeliveryTimeoutMs int64
+	// RetryBackoffMs is retry.backoff.ms (default 100).
+	RetryBackoffMs int64
+}
+
+// Idempotence (enable.idempotence) is not modelled: a retry after
+// NOT_ENOUGH_REPLICAS_AFTER_APPEND or a timeout may write a record twice, as
+// Kafka before 3.0 did by default.
+
+// Result is what a producer was told about one record.
+type Result struct {
+	Key, Value string
+	Partition  int32
+	// Offset is the acknowledged offset, -1 while pending, after an error,
+	// and for acks=0 (no answer).
+	Offset int64
+	// Error is the final error ("" if acknowledged or pending).
+	Error string
+	// Acked and Failed say how it ended; neither means pending.
+	Acked, Failed bool
+	// Acks is the acks setting it was sent with (-1 = all).
+	Acks int16
+	// Attempts counts sends.
+	Attempts int
+	// LastError is the latest retriable error, if any.
+	LastError string
+
+	firstSentMs int64
+	retryAtMs   int64 // >0: waiting to retry
+	inflight    int64 // correlation id in flight, 0 if none
+	sentMs      int64
+}
+
+// Producer is a producer client in the world.
+type Producer struct {
+	cfg     ProducerConfig
+	id      int32
+	acks    int16
+	sticky  *partitioner.Sticky
+	results []Result
+	corr    int64
+	carry   int // rate accumulator, in records × 1000 ms
+	sent    int
+}
+
+// Name returns the producer's name.
+func (p *Producer) Name() string { return p.cfg.Name }
+
+// Results returns what the producer was told, one entry per record in
+// send order. The caller must not modify it.
+func (p *Producer) Results() []Result { return p.results }
+
+func parseAcks(s string) (int16, error) {
+	switch s {
+	case "", "all", "-1":
+		return replica.AcksAll, nil
+	case "1":
+		return 1, nil
+	case "0":
+		return 0, nil
+	}
+	return 0, fmt.Errorf("%w: acks %q", ErrInvalidConfig, s)
+}
+
+func (w *World) addProducer(cfg ProducerConfig) error {
+	acks, err := parseAcks(cfg.Acks)
+	if err != nil {
+		return err
+	}
+	if w.topic(cfg.Topic) == nil {
+		return fmt.Errorf("%w: producer %q: no topic %q", ErrInvalidConfig, cfg.Name, cfg.Topic)
+	}
+	if w.producer(cfg.Name) != nil || cfg.Name == "" {
+		return fmt.Errorf("%w: producer name %q empty or taken", ErrInvalidConfig, cfg.Name)
+	}
+	if cfg.RequestTimeoutMs == 0 {
+		cfg.RequestTimeoutMs = DefaultRequestTimeoutMs
+	}
+	if cfg.DeliveryTimeoutMs == 0 {
+		cfg.DeliveryTimeoutMs = DefaultDeliveryTimeoutMs
+	}
+	if cfg.RetryBackoffMs == 0 {
+		cfg.RetryBackoffMs = DefaultRetryBackoffMs
+	}
+	p := &Producer{cfg: cfg, id: producerIDBase + int32(len(w.producers)), acks: acks, sticky: partitioner.NewSticky(w.rnd)}
+	w.producers = append(w.producers, p)
+	return nil
+}
+
+func (w *World) producer(name string) *Producer {
+	for _, p := range w.producers {
+		if p.cfg.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// produce sends one record now. key "" with Keys configured takes the next
+// of them; partition < 0 lets the partitioner choose.
+func (w *World) produce(p *Producer, key, value string, partition int32) error {
+	t := w.topic(p.cfg.Topic)
+	if key == "" && len(p.cfg.Keys) > 0 {
+		key = p.cfg.Keys[p.sent%len(p.cfg.Keys)]
+	}
+	n := int32(len(t.Assignment))
+	var err error
+	switch {
+	case partition >= 0 && partition < n:
+	case partition >= 0:
+		return fmt.Errorf("%w: topic %s has no partition %d", ErrInvalidConfig, t.Name, partition)
+	case key != "":
+		partition, err = partitioner.Partition([]byte(key), n)
+	default:
+		partition, err = p.sticky.Partition(t.Name, n, nil)
+		if err == nil {
+			_, err = p.sticky.OnNewBatch(t.Name, partition, n, nil) // one record per batch
+		}
+	}
+	if err != nil {
+		return err
+	}
+	p.sent++
+	p.results = append(p.results, Result{Key: key, Value: value, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now})
+	w.record(EventProduce, 0, &partitionKey{Topic: t.Name, Partition: partition}, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
+	w.sendRecord(p, len(p.results)-1)
+	return nil
+}
+
+func acksLabel(a int16) string {
+	if a == replica.AcksAll {
+		return "all"
+	}
+	return fmt.Sprint(a)
+}
+
+func recordLabel(key, value string) string {
+	if key == "" {
+		return value
+	}
+	return key + "=" + value
+}
+
+// sendRecord sends (or re-sends) result i to the partition's leader.
+func (w *World) sendRecord(p *Producer, i int) {
+	r := &p.results[i]
+	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
+	leader := w.PartitionLeader(tp.Topic, tp.Partition)
+	r.Attempts++
+	if leader == replica.NoLeader {
+		w.retryOrFail(p, i, "LEADER_NOT_AVAILABLE", true)
+		return
+	}
+	p.corr++
+	r.inflight, r.sentMs, r.retryAtMs = p.corr, w.now, 0
+	rec := replica.Record{Value: []byte(r.Value)}
+	if r.Key != "" {
+		rec.Key = []byte(r.Key)
+	}
+	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
+		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{rec}, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
+	if p.acks == 0 {
+		r.inflight, r.Acked = 0, true // acks=0: counted as sent, offset unknown (R2.4)
+	}
+}
+
+// retryOrFail retries a retriable error within delivery.timeout.ms, else
+// fails the record.
+func (w *World) retryOrFail(p *Producer, i int, code string, retriable bool) {
+	r := &p.results[i]
+	r.inflight, r.LastError = 0, code
+	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
+	if retriable && w.now+p.cfg.RetryBackoffMs-r.firstSentMs < p.cfg.DeliveryTimeoutMs {
+		r.retryAtMs = w.now + p.cfg.RetryBackoffMs
+		return
+	}
+	r.Failed, r.Error, r.retryAtMs = true, code, 0
+	if retriable {
+		r.Error = "TIMEOUT (delivery.timeout.ms; last " + code + ")"
+	}
+	w.record(EventProduce, 0, &tp, "%s: %s failed: %s", p.cfg.Name, recordLabel(r.Key, r.Value), r.Error)
+}
+
+// deliverToProducer handles a leader's answer.
+func (w *World) deliverToProducer(e *envelope) {
+	p := w.producers[e.to-producerIDBase]
+	for i := range p.results {
+		r := &p.results[i]
+		if r.inflight != e.resp.CorrelationID || r.inflight == 0 {
+			continue
+		}
+		if e.resp.Error == replica.None {
+			r.inflight, r.Acked, r.Offset = 0, true, e.resp.BaseOffset
+			w.record(EventProduce, 0, &e.tp, "%s: %s acknowledged at offset %d", p.cfg.Name, recordLabel(r.Key, r.Value), r.Offset)
+			return
+		}
+		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(r.Key, r.Value), e.resp.Error)
+		w.retryOrFail(p, i, e.resp.Error.String(), e.resp.Error.Retriable())
+		return
+	}
+}
+
+// tickProducer produces at the configured rate, retries, and times out
+// requests without an answer.
+func (w *World) tickProducer(p *Producer) {
+	for i := range p.results {
+		r := &p.results[i]
+		switch {
+		case r.inflight != 0 && w.now-r.sentMs >= p.cfg.RequestTimeoutMs:
+			w.retryOrFail(p, i, "REQUEST_TIMED_OUT", true)
+		case r.retryAtMs != 0 && w.now >= r.retryAtMs:
+			w.sendRecord(p, i)
+		}
+	}
+	if p.cfg.RecordsPerSec <= 0 {
+		return
+	}
+	p.carry += p.cfg.RecordsPerSec * int(w.cfg.TickMs)
+	for p.carry >= 1000 {
+		p.carry -= 1000
+		_ = w.produce(p, "", fmt.Sprintf("%s-%d", p.cfg.Name, p.sent), -1)
+	}
+}

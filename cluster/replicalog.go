@@ -1,0 +1,250 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// replicaLog adapts a [kafkalog.Log] (byte-level record batches in segment
+// files on a broker's MemFS) to the record-level [replica.Log] a
+// [replica.Node] sees. Every write goes to the kafkalog.Log, so a power cut
+// loses exactly the bytes a real log would. Reads are served from a mirror
+// of the decoded records, rebuilt from the files whenever the log is opened
+// (after recovery), so that the mirror never holds more than the files do.
+type replicaLog struct {
+	log   *kafkalog.Log
+	fsys  vfs.FS
+	clock *int64
+	// entries mirrors the log from its start offset; places says where each
+	// entry's batch ends in which segment file (for the durable flag).
+	entries []replica.Entry
+	places  []place
+	epochs  []replica.EpochEntry // converted epoch cache, nil when stale
+	buf     []byte
+}
+
+// place is where a record's batch ends: in the .log file of the segment
+// with base offset segment, at byte end.
+type place struct {
+	segment int64
+	end     int64
+}
+
+// openReplicaLog opens (recovering) the partition log in dir and reads it
+// back into the mirror.
+func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, opts ...kafkalog.Option) (*replicaLog, error) {
+	l, err := kafkalog.Open(fsys, dir, cfg, *clock, opts...)
+	if err != nil {
+		return nil, err
+	}
+	r := &replicaLog{log: l, fsys: fsys, clock: clock}
+	if err := r.rebuild(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// rebuild decodes every segment file into the mirror.
+func (r *replicaLog) rebuild() error {
+	r.entries, r.places, r.epochs = nil, nil, nil
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	start := r.log.LogStartOffset()
+	for _, s := range r.log.Segments() {
+		data, err := r.readSegment(s)
+		if err != nil {
+			return err
+		}
+		for pos := 0; pos < len(data); {
+			n, err := dec.Decode(data[pos:], &b)
+			if err != nil {
+				return fmt.Errorf("cluster: rebuild %s at segment %d position %d: %w", r.log.Dir(), s.BaseOffset(), pos, err)
+			}
+			pos += n
+			for i := range b.Records {
+				off := b.Offset(&b.Records[i])
+				if off < start {
+					continue
+				}
+				r.entries = append(r.entries, replica.Entry{Offset: off, LeaderEpoch: b.PartitionLeaderEpoch,
+					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value)})
+				r.places = append(r.places, place{segment: s.BaseOffset(), end: int64(pos)})
+			}
+		}
+	}
+	return nil
+}
+
+func (r *replicaLog) readSegment(s *kafkalog.Segment) ([]byte, error) {
+	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(s.BaseOffset(), kafkalog.LogSuffix))
+	f, err := r.fsys.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: read segment %s: %w", name, err)
+	}
+	defer f.Close()
+	data := make([]byte, s.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && int64(len(data)) > 0 {
+		return nil, fmt.Errorf("cluster: read segment %s: %w", name, err)
+	}
+	return data, nil
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return slices.Clone(b)
+}
+
+// LogStartOffset implements [replica.Log].
+func (r *replicaLog) LogStartOffset() int64 { return r.log.LogStartOffset() }
+
+// LogEndOffset implements [replica.Log].
+func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
+
+// AppendAsLeader implements [replica.Log]: one record batch per call.
+func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
+	base := r.log.LogEndOffset()
+	entries := make([]replica.Entry, len(records))
+	for i, rec := range records {
+		entries[i] = replica.Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: rec.Key, Value: rec.Value}
+	}
+	r.buf = appendBatch(r.buf[:0], entries, *r.clock)
+	if _, err := r.log.AppendAsLeader(r.buf, leaderEpoch, *r.clock); err != nil {
+		return 0, err
+	}
+	r.remember(entries)
+	return base, nil
+}
+
+// AppendAsFollower implements [replica.Log]: one batch per run of entries
+// with the same leader epoch.
+func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
+	for len(entries) > 0 {
+		n := 1
+		for n < len(entries) && entries[n].LeaderEpoch == entries[0].LeaderEpoch {
+			n++
+		}
+		r.buf = appendBatch(r.buf[:0], entries[:n], *r.clock)
+		if _, err := r.log.AppendAsFollower(r.buf, *r.clock); err != nil {
+			return err
+		}
+		r.remember(entries[:n])
+		entries = entries[n:]
+	}
+	return nil
+}
+
+// remember adds appended entries to the mirror.
+func (r *replicaLog) remember(entries []replica.Entry) {
+	segs := r.log.Segments()
+	active := segs[len(segs)-1]
+	for _, e := range entries {
+		r.entries = append(r.entries, replica.Entry{Offset: e.Offset, LeaderEpoch: e.LeaderEpoch, Key: clone(e.Key), Value: clone(e.Value)})
+		r.places = append(r.places, place{segment: active.BaseOffset(), end: active.Size()})
+	}
+	r.epochs = nil
+}
+
+// appendBatch encodes entries as one v2 batch without producer id.
+func appendBatch(dst []byte, entries []replica.Entry, nowMs int64) []byte {
+	var b kafkalog.RecordBatch
+	b.PartitionLeaderEpoch = entries[0].LeaderEpoch
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+	for _, e := range entries {
+		b.AppendRecord(e.Offset, nowMs, e.Key, e.Value)
+	}
+	return b.AppendTo(dst)
+}
+
+// Read implements [replica.Log] from the mirror.
+func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
+	start, end := r.log.LogStartOffset(), r.log.LogEndOffset()
+	if from < start || from > end {
+		return nil, fmt.Errorf("%w: read at %d, log has [%d, %d)", kafkalog.ErrOffsetOutOfRange, from, start, end)
+	}
+	i := r.index(from)
+	rest := r.entries[i:]
+	size, n := 0, 0
+	for n < len(rest) {
+		size += 70 + len(rest[n].Key) + len(rest[n].Value)
+		if n > 0 && size > maxBytes {
+			break
+		}
+		n++
+	}
+	return rest[:n:n], nil
+}
+
+// index is the mirror position of offset (offsets are consecutive).
+func (r *replicaLog) index(offset int64) int {
+	if len(r.entries) == 0 {
+		return 0
+	}
+	return int(min(max(offset-r.entries[0].Offset, 0), int64(len(r.entries))))
+}
+
+// TruncateTo implements [replica.Log].
+func (r *replicaLog) TruncateTo(offset int64) error {
+	if err := r.log.TruncateTo(offset, *r.clock); err != nil {
+		return err
+	}
+	// kafkalog leaves the epoch cache alone when nothing is cut; the
+	// replica.Log contract also drops an epoch cached at the LEO itself.
+	if offset == r.log.LogEndOffset() {
+		if err := r.log.LeaderEpochCache().TruncateFromEnd(offset); err != nil {
+			return err
+		}
+	}
+	i := r.index(offset)
+	r.entries, r.places, r.epochs = r.entries[:i], r.places[:i], nil
+	return nil
+}
+
+// TruncateFullyAndStartAt implements [replica.Log].
+func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
+	if err := r.log.TruncateFullyAndStartAt(offset, *r.clock); err != nil {
+		return err
+	}
+	r.entries, r.places, r.epochs = nil, nil, nil
+	return nil
+}
+
+// AssignEpoch implements [replica.Log].
+func (r *replicaLog) AssignEpoch(epoch int32, startOffset int64) error {
+	r.epochs = nil
+	return r.log.LeaderEpochCache().Assign(epoch, startOffset)
+}
+
+// Epochs implements [replica.Log].
+func (r *replicaLog) Epochs() []replica.EpochEntry {
+	if r.epochs == nil {
+		src := r.log.LeaderEpochCache().Entries()
+		r.epochs = make([]replica.EpochEntry, len(src))
+		for i, e := range src {
+			r.epochs[i] = replica.EpochEntry{Epoch: e.Epoch, StartOffset: e.StartOffset}
+		}
+	}
+	return r.epochs
+}
+
+// durable reports, per mirrored entry, whether its batch is on the disk
+// (not only in the page cache).
+func (r *replicaLog) durable(mem *vfs.MemFS) []bool {
+	out := make([]bool, len(r.entries))
+	sizes := map[int64]int64{}
+	for i, p := range r.places {
+		d, ok := sizes[p.segment]
+		if !ok {
+			name := mem.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(p.segment, kafkalog.LogSuffix))
+			d, _, _ = mem.SizeOnDisk(name)
+			sizes[p.segment] = d
+		}
+		out[i] = p.end <= d
+	}
+	return out
+}

@@ -1,0 +1,252 @@
+package cluster
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// State is a snapshot of the world, with the JSON field names documented
+// in the package comment. [World.State] builds it; [State.Text] prints it.
+type State struct {
+	TimeMs     int64           `json:"time_ms"`
+	Rules      string          `json:"rules"`
+	Brokers    []BrokerInfo    `json:"brokers"`
+	Partitions []PartitionInfo `json:"partitions"`
+	Producers  []ProducerInfo  `json:"producers"`
+	Consumers  []ConsumerInfo  `json:"consumers,omitempty"`
+	// Groups is reserved for consumer groups (issue 6).
+	Groups []json.RawMessage `json:"groups,omitempty"`
+	// Network lists the cut links as [a, b] pairs.
+	Network [][2]int32 `json:"cut_links,omitempty"`
+}
+
+// BrokerInfo is one broker in a [State].
+type BrokerInfo struct {
+	ID int32 `json:"id"`
+	// State is "running", "stopped", "crashed" or "off".
+	State string `json:"state"`
+	// Controller is the controller's view: "unfenced", "fenced" or
+	// "unregistered".
+	Controller string `json:"controller"`
+	// DiskBytes are the bytes of its files on disk; CacheBytes those only
+	// in the page cache (lost by a power cut).
+	DiskBytes  int64 `json:"disk_bytes"`
+	CacheBytes int64 `json:"cache_bytes"`
+	// BytesInPerSec and BytesOutPerSec are the network bytes of the last
+	// whole second.
+	BytesInPerSec  int64 `json:"bytes_in_per_sec"`
+	BytesOutPerSec int64 `json:"bytes_out_per_sec"`
+}
+
+// PartitionInfo is one partition: the controller's record and every
+// running replica's log.
+type PartitionInfo struct {
+	Topic          string    `json:"topic"`
+	Partition      int32     `json:"partition"`
+	Leader         int32     `json:"leader"`
+	LeaderEpoch    int32     `json:"leader_epoch"`
+	Replicas       []int32   `json:"replicas"`
+	ISR            []int32   `json:"isr"`
+	LogStartOffset int64     `json:"log_start_offset"`
+	HighWatermark  int64     `json:"high_watermark"`
+	LogEndOffset   int64     `json:"log_end_offset"`
+	Logs           []LogInfo `json:"logs"`
+}
+
+// LogInfo is one replica's log.
+type LogInfo struct {
+	Broker int32 `json:"broker"`
+	// Role is "leader", "follower" or "none"; "down" if the broker is not
+	// running (the records are then read from its disk as recovery would).
+	Role          string       `json:"role"`
+	LogEndOffset  int64        `json:"log_end_offset"`
+	HighWatermark int64        `json:"high_watermark"`
+	Epochs        []EpochInfo  `json:"epochs"`
+	Records       []RecordInfo `json:"records"`
+}
+
+// EpochInfo is one leader epoch cache entry.
+type EpochInfo struct {
+	Epoch       int32 `json:"epoch"`
+	StartOffset int64 `json:"start_offset"`
+}
+
+// RecordInfo is one record of a replica's log.
+type RecordInfo struct {
+	Offset      int64  `json:"offset"`
+	Key         string `json:"key,omitempty"`
+	Value       string `json:"value"`
+	LeaderEpoch int32  `json:"leader_epoch"`
+	// Durable is false while the record is only in the page cache.
+	Durable bool `json:"durable"`
+	// DiffersFromLeader marks a record unlike the leader's at that offset.
+	DiffersFromLeader bool `json:"differs_from_leader,omitempty"`
+}
+
+// ProducerInfo is one producer and what it was told.
+type ProducerInfo struct {
+	Name    string       `json:"name"`
+	Sent    int          `json:"sent"`
+	Acked   int          `json:"acked"`
+	Failed  int          `json:"failed"`
+	Results []ResultInfo `json:"results"`
+}
+
+// ResultInfo is one record's outcome: an offset, an error, or neither
+// (pending).
+type ResultInfo struct {
+	Value     string `json:"value"`
+	Partition int32  `json:"partition"`
+	Offset    *int64 `json:"offset,omitempty"`
+	Error     string `json:"error,omitempty"`
+	// Status is "acked", "failed", "pending" or (acks=0) "sent".
+	Status string `json:"status"`
+}
+
+// ConsumerInfo is one simple consumer.
+type ConsumerInfo struct {
+	Name      string `json:"name"`
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	Position  int64  `json:"position"`
+	Read      int    `json:"read"`
+}
+
+// State returns a snapshot of the world.
+func (w *World) State() State {
+	s := State{TimeMs: w.now, Rules: w.cfg.Rules.String(), Network: w.net.cutLinks()}
+	for i, b := range w.brokers {
+		cb := w.ctl.brokers[i]
+		ctl := "unregistered"
+		switch {
+		case cb.registered && cb.fenced:
+			ctl = "fenced"
+		case cb.registered:
+			ctl = "unfenced"
+		}
+		s.Brokers = append(s.Brokers, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
+			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"),
+			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut})
+	}
+	for _, tp := range w.ctl.order {
+		s.Partitions = append(s.Partitions, w.partitionInfo(tp))
+	}
+	for _, p := range w.producers {
+		s.Producers = append(s.Producers, producerInfo(p))
+	}
+	for _, c := range w.consumers {
+		s.Consumers = append(s.Consumers, ConsumerInfo{Name: c.cfg.Name, Topic: c.cfg.Topic, Partition: c.cfg.Partition, Position: c.position, Read: len(c.records)})
+	}
+	return s
+}
+
+func producerInfo(p *Producer) ProducerInfo {
+	pi := ProducerInfo{Name: p.cfg.Name, Sent: len(p.results), Results: []ResultInfo{}}
+	for _, r := range p.results {
+		ri := ResultInfo{Value: r.Value, Partition: r.Partition, Error: r.Error, Status: "pending"}
+		switch {
+		case r.Acked && r.Offset >= 0:
+			pi.Acked++
+			off := r.Offset
+			ri.Offset, ri.Status = &off, "acked"
+		case r.Acked:
+			pi.Acked++
+			ri.Status = "sent"
+		case r.Failed:
+			pi.Failed++
+			ri.Status = "failed"
+		}
+		pi.Results = append(pi.Results, ri)
+	}
+	return pi
+}
+
+func (w *World) partitionInfo(tp partitionKey) PartitionInfo {
+	p := w.ctl.parts[tp]
+	pi := PartitionInfo{Topic: tp.Topic, Partition: tp.Partition, Leader: p.leader, LeaderEpoch: p.leaderEpoch,
+		Replicas: slices.Clone(p.replicas), ISR: slices.Clone(p.isr), HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
+	var leaderLog *LogInfo
+	for _, id := range p.replicas {
+		li := w.logInfo(w.brokers[id-1], tp)
+		pi.Logs = append(pi.Logs, li)
+		if id == p.leader && li.Role == replica.RoleLeader.String() {
+			leaderLog = &pi.Logs[len(pi.Logs)-1]
+		}
+	}
+	if leaderLog != nil {
+		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
+		if s := w.brokers[p.leader-1].replicas[tp]; s != nil {
+			pi.LogStartOffset = s.log.LogStartOffset()
+		}
+		markDifferences(pi.Logs, leaderLog)
+	}
+	return pi
+}
+
+// markDifferences flags every record unlike the leader's at its offset.
+func markDifferences(logs []LogInfo, leader *LogInfo) {
+	at := map[int64]RecordInfo{}
+	for _, r := range leader.Records {
+		at[r.Offset] = r
+	}
+	for i := range logs {
+		if logs[i].Broker == leader.Broker {
+			continue
+		}
+		for j, r := range logs[i].Records {
+			if l, ok := at[r.Offset]; ok && (l.Value != r.Value || l.Key != r.Key || l.LeaderEpoch != r.LeaderEpoch) {
+				logs[i].Records[j].DiffersFromLeader = true
+			}
+		}
+	}
+}
+
+// logInfo describes a broker's replica of tp: live if it runs, else what
+// its page cache (crashed, stopped) or disk (off) holds, read without
+// changing anything.
+func (w *World) logInfo(b *broker, tp partitionKey) LogInfo {
+	li := LogInfo{Broker: b.id, Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
+	var log *replicaLog
+	if s := b.replicas[tp]; s != nil {
+		st := s.node.Status()
+		li.Role, li.HighWatermark, log = st.Role.String(), st.HighWatermark, s.log
+	} else {
+		log, li.HighWatermark = w.peekLog(b, tp)
+		if log == nil {
+			return li
+		}
+	}
+	li.LogEndOffset = log.LogEndOffset()
+	for _, e := range log.Epochs() {
+		li.Epochs = append(li.Epochs, EpochInfo{Epoch: e.Epoch, StartOffset: e.StartOffset})
+	}
+	durable := log.durable(b.fs)
+	for i, e := range log.entries {
+		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i]})
+	}
+	return li
+}
+
+// peekLog opens a stopped broker's log on a clone of its file system, so
+// that looking changes nothing, and returns it with its HW checkpoint.
+func (w *World) peekLog(b *broker, tp partitionKey) (*replicaLog, int64) {
+	fsys := b.fs.Clone()
+	hws, err := readCheckpoint(fsys, "replication-offset-checkpoint")
+	if err != nil {
+		return nil, 0
+	}
+	if _, err := fsys.Stat(w.partitionDir(tp)); err != nil {
+		return nil, 0
+	}
+	now := w.now
+	log, err := openReplicaLog(fsys, w.partitionDir(tp), w.cfg.Log, &now)
+	if err != nil {
+		return nil, 0
+	}
+	return log, min(hws[tp], log.LogEndOffset())
+}
+
+// JSON returns the state as indented JSON.
+func (s State) JSON() ([]byte, error) { return json.MarshalIndent(s, "", "  ") }

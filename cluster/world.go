@@ -1,0 +1,236 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// World is a deterministic simulated Kafka cluster: brokers with their own
+// in-memory file systems and partition logs, a controller, a network of
+// message queues, producers, consumers and a virtual clock in milliseconds.
+// Everything that happens is an [Event]; every action from outside is an
+// [Action], so the world can be replayed, shown at an earlier moment
+// ([World.At]) and forked. A World starts no goroutines, reads no clock and
+// draws randomness only from its own generator seeded by [Config.Seed]. It
+// is not safe for concurrent use.
+type World struct {
+	cfg Config
+	rnd *rand.Rand
+	now int64
+
+	brokers   []*broker // brokers[i] has id i+1
+	ctl       controller
+	net       network
+	topics    []Topic
+	producers []*Producer
+	consumers []*Consumer
+
+	events  []Event
+	actions []Action
+	check   checker
+	err     error // the first internal error; the world stops
+}
+
+// ErrStopped means the world hit an internal error earlier (see the
+// [EventError] event) and takes no more actions.
+var ErrStopped = errors.New("cluster: world stopped after an internal error")
+
+// ErrNotQuiet means the network did not become quiet within the bound of
+// deliveries; a message loop is a bug.
+var ErrNotQuiet = errors.New("cluster: network not quiet")
+
+// New returns a world with brokers 1..cfg.Brokers running and registered
+// with the controller, at time 0, with no topics.
+func New(cfg Config) (*World, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	w := &World{cfg: cfg, rnd: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+	w.ctl.init(cfg.Brokers)
+	for id := int32(1); id <= int32(cfg.Brokers); id++ {
+		w.brokers = append(w.brokers, newBroker(id))
+	}
+	w.actions = append(w.actions, Action{Kind: ActNew})
+	w.record(EventAction, 0, nil, "new world: %d brokers, rules %s, min.insync.replicas %d, unclean %v", cfg.Brokers, cfg.Rules, cfg.MinInsyncReplicas, cfg.UncleanLeaderElectionEnable)
+	for _, b := range w.brokers {
+		if err := w.startBroker(b); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.quiet(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Config returns the world's configuration, with defaults filled in.
+func (w *World) Config() Config { return w.cfg }
+
+// NowMs returns the virtual time in milliseconds.
+func (w *World) NowMs() int64 { return w.now }
+
+// Events returns the timeline so far. The caller must not modify it.
+func (w *World) Events() []Event { return w.events }
+
+// Actions returns the actions applied so far, starting with [ActNew]. The
+// caller must not modify it.
+func (w *World) Actions() []Action { return w.actions }
+
+// Rand returns the world's random generator (for code that drives the
+// world, like the explorer, so that one seed decides everything).
+func (w *World) Rand() *rand.Rand { return w.rnd }
+
+// Err returns the internal error that stopped the world, if any.
+func (w *World) Err() error { return w.err }
+
+// fail records an internal error and stops the world.
+func (w *World) fail(err error) error {
+	if w.err == nil {
+		w.err = err
+		w.record(EventError, 0, nil, "%v", err)
+	}
+	return w.err
+}
+
+func (w *World) broker(id int32) (*broker, error) {
+	if id < 1 || int(id) > len(w.brokers) {
+		return nil, fmt.Errorf("%w: no broker %d", ErrInvalidConfig, id)
+	}
+	return w.brokers[id-1], nil
+}
+
+// tick moves the clock by ms and runs everything that is due, then delivers
+// messages until the network is quiet, then runs the checker.
+func (w *World) tick(ms int64) error {
+	w.now += ms
+	for _, b := range w.brokers {
+		if err := w.tickBroker(b); err != nil {
+			return w.fail(err)
+		}
+	}
+	w.tickController()
+	for _, p := range w.producers {
+		w.tickProducer(p)
+	}
+	for _, c := range w.consumers {
+		w.tickConsumer(c)
+	}
+	if err := w.quiet(); err != nil {
+		return err
+	}
+	w.runChecker()
+	return nil
+}
+
+// runFor ticks until ms have passed.
+func (w *World) runFor(ms int64) error {
+	for end := w.now + ms; w.now < end; {
+		if err := w.tick(min(w.cfg.TickMs, end-w.now)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// quiet delivers messages until none is in flight.
+func (w *World) quiet() error {
+	for i := 0; w.net.len() > 0; i++ {
+		if i >= DefaultMaxDeliveriesPerQuiet {
+			return w.fail(fmt.Errorf("%w after %d deliveries", ErrNotQuiet, i))
+		}
+		if err := w.deliverNext(); err != nil {
+			return w.fail(err)
+		}
+	}
+	return nil
+}
+
+// send queues a message and counts its bytes out of a broker.
+func (w *World) send(e envelope) {
+	if e.from >= 1 && int(e.from) <= len(w.brokers) {
+		w.brokers[e.from-1].bytesOut += e.size()
+		e.fromIncarnation = w.brokers[e.from-1].incarnation
+	}
+	if e.toIncarnation == 0 && e.to >= 1 && int(e.to) <= len(w.brokers) {
+		e.toIncarnation = w.brokers[e.to-1].incarnation
+	}
+	w.net.push(e)
+}
+
+// deliverNext delivers (or drops) the oldest message in flight.
+func (w *World) deliverNext() error {
+	e, ok := w.net.pop()
+	if !ok {
+		return nil
+	}
+	if reason := w.dropReason(&e); reason != "" {
+		if w.cfg.TraceMessages {
+			w.record(EventMessage, 0, nil, "dropped %s (%s)", describeEnvelope(&e), reason)
+		}
+		return nil
+	}
+	if w.cfg.TraceMessages {
+		w.record(EventMessage, 0, nil, "delivered %s", describeEnvelope(&e))
+	}
+	switch {
+	case e.to == ControllerID:
+		w.deliverToController(&e)
+		return nil
+	case e.to >= producerIDBase:
+		w.deliverToProducer(&e)
+		return nil
+	}
+	b := w.brokers[e.to-1]
+	b.bytesIn += e.size()
+	return w.deliverToBroker(b, &e)
+}
+
+// dropReason says why e cannot be delivered, or "".
+func (w *World) dropReason(e *envelope) string {
+	if w.net.cut(e.from, e.to) {
+		return "link cut"
+	}
+	if e.to >= 1 && int(e.to) <= len(w.brokers) {
+		b := w.brokers[e.to-1]
+		if b.state != BrokerRunning {
+			return "broker " + b.state.String()
+		}
+		if b.incarnation != e.toIncarnation {
+			return "broker restarted"
+		}
+	}
+	if e.to >= producerIDBase && int(e.to-producerIDBase) >= len(w.producers) {
+		return "no such producer"
+	}
+	return ""
+}
+
+func describeEnvelope(e *envelope) string {
+	s := fmt.Sprintf("%d->%d %s", e.from, e.to, kindNames[e.kind])
+	if e.kind == kindReplica {
+		s += " " + e.msg.Type.String()
+	}
+	if e.tp.Topic != "" {
+		s += fmt.Sprintf(" %s-%d", e.tp.Topic, e.tp.Partition)
+	}
+	return s
+}
+
+// InFlight returns the messages in flight, oldest first, one line each.
+func (w *World) InFlight() []string {
+	out := make([]string, 0, w.net.len())
+	for _, e := range w.net.queue[w.net.head:] {
+		out = append(out, describeEnvelope(&e))
+	}
+	return out
+}
+
+// sortedBrokerIDs returns the ids of brokers in set, sorted.
+func sortedIDs(ids []int32) []int32 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
