@@ -316,6 +316,9 @@ func TestNamesAndCodes(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("names mismatch (-want +got):\n%s", diff)
 	}
+	if p := (group.GroupStatus{Protocol: "cooperative-sticky"}).RebalanceProtocol(); p != group.Cooperative {
+		t.Errorf("cooperative-sticky group reports protocol %s", p)
+	}
 	if err := error(group.FencedInstanceID); !errors.Is(err, group.FencedInstanceID) || group.None.Err() != nil {
 		t.Errorf("ErrorCode must work with errors.Is and None.Err() must be nil")
 	}

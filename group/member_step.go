@@ -122,7 +122,8 @@ func (m *Member) onGroupError(code ErrorCode) {
 		m.reset(false)
 	case UnknownMemberID:
 		m.reset(true)
-	case FencedInstanceID:
+	case FencedInstanceID, InconsistentGroupProtocol, InvalidSessionTimeout, GroupMaxSizeReached, InvalidGroupID:
+		// Fatal in the Java consumer: the application gets the exception.
 		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("member %q (instance %q): %w", m.memberID, m.cfg.GroupInstanceID, code))
 		m.reset(false)
 		m.state = Left

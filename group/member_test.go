@@ -164,3 +164,21 @@ func TestLeaderAssigns(t *testing.T) {
 		t.Errorf("leader's SyncGroup assignments (-want +got):\n%s", diff)
 	}
 }
+
+func TestFatalJoinErrorsStopTheMember(t *testing.T) {
+	for _, code := range []group.ErrorCode{group.InconsistentGroupProtocol, group.InvalidSessionTimeout, group.GroupMaxSizeReached, group.FencedInstanceID} {
+		m, err := group.NewMember(group.DefaultMemberConfig("g", "c", []string{"t"}, group.RangeAssignor{}), 0)
+		require.NoError(t, err)
+		m.Poll(0)
+		m.Ready()
+		require.NoError(t, m.Step(group.JoinGroupResponse{Error: code}))
+		rd := m.Ready()
+		if m.State() != group.Left || len(rd.Errors) != 1 || !errors.Is(rd.Errors[0], code) {
+			t.Errorf("JoinGroup %s: state %s errors %v; want Left with the error", code, m.State(), rd.Errors)
+		}
+		m.Poll(1000)
+		if reqs := m.Ready().Requests; len(reqs) != 0 {
+			t.Errorf("after %s the member still sends %v", code, kinds(reqs))
+		}
+	}
+}

@@ -65,3 +65,12 @@ func (c *Coordinator) Groups() []GroupStatus {
 	}
 	return out
 }
+
+// RebalanceProtocol is the protocol of the group's chosen assignor (the JSON
+// "protocol" field: eager or cooperative). Unknown assignors count as eager.
+func (s GroupStatus) RebalanceProtocol() RebalanceProtocol {
+	if a, ok := Assignors()[s.Protocol]; ok {
+		return a.Protocol()
+	}
+	return Eager
+}
