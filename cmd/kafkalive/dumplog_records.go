@@ -61,6 +61,18 @@ func (r *segmentReader) read(pos, limit int64) ([]byte, readStatus, int64, error
 	return b, readBatch, size, nil
 }
 
+// atPosition adds pos to the position of a *kafkalog.BatchError (decoders count
+// from the slice they were given) or prefixes other errors with it.
+func atPosition(err error, pos int64) error {
+	var be *kafkalog.BatchError
+	if errors.As(err, &be) {
+		c := *be
+		c.Pos += pos
+		return &c
+	}
+	return fmt.Errorf("position %d: %w", pos, err)
+}
+
 func (r *segmentReader) grow(n int) []byte {
 	if cap(r.buf) < n {
 		r.buf = make([]byte, n)
@@ -171,12 +183,12 @@ func (ld *logDump) run(limit int64) int64 {
 			}
 			return pos
 		case readBad:
-			ld.d.problem(ld.file, "position %d: %v", pos, err)
+			ld.d.problem(ld.file, "%v", atPosition(err, pos))
 			return pos
 		}
 		it := kafkalog.NewBatchIter(b, pos)
 		if !it.Next() {
-			ld.d.problem(ld.file, "position %d: %v", pos, it.Err())
+			ld.d.problem(ld.file, "%v", it.Err())
 			return pos
 		}
 		ld.entry(it.Entry())
@@ -193,7 +205,7 @@ func (ld *logDump) entry(e *kafkalog.LogEntry) {
 		ld.printLegacyBatch(e, checkErr == nil)
 	}
 	if checkErr != nil {
-		ld.d.problem(ld.file, "position %d: %v", e.Pos, checkErr)
+		ld.d.problem(ld.file, "%v", checkErr)
 	}
 	if !ld.d.opts.deep {
 		return
@@ -244,7 +256,7 @@ func (ld *logDump) recordsV2(e *kafkalog.LogEntry, badCRC bool) {
 		src = ld.scratch
 	}
 	if _, err := ld.dec.Decode(src, &ld.batch); err != nil {
-		ld.d.problem(ld.file, "position %d: records: %v", e.Pos, err)
+		ld.d.problem(ld.file, "%v", atPosition(err, e.Pos))
 		return
 	}
 	h := &ld.batch.BatchHeader
@@ -325,7 +337,7 @@ func (ld *logDump) recordsLegacy(e *kafkalog.LogEntry) {
 	outer := e.Legacy
 	inner, err := kafkalog.DecompressLegacy(&outer, nil, 0)
 	if err != nil {
-		ld.d.problem(ld.file, "position %d: %v", e.Pos, err)
+		ld.d.problem(ld.file, "%v", atPosition(err, e.Pos))
 		return
 	}
 	for i := range inner {
