@@ -276,7 +276,6 @@ func (l *Log) closeSegments() error {
 	for _, s := range l.segments {
 		errs = append(errs, s.close())
 	}
-	l.segments = nil
 	return errors.Join(errs...)
 }
 

@@ -196,6 +196,7 @@ func (l *Log) loadSegments(nowMs int64) (map[*Segment]bool, error) {
 		l.segments = append(l.segments, s)
 		if rebuild || s.indexBeyondLog() {
 			need[s] = true
+			l.dirDirty = true // a missing index file was just created
 		}
 	}
 	return need, nil
@@ -411,8 +412,16 @@ func (l *Log) finishLoad(o openOptions, nowMs int64) error {
 	if err := l.active().resizeIndexes(int(l.cfg.SegmentIndexBytes)); err != nil {
 		return err
 	}
+	// Epochs that started beyond the log are dropped; when recovery cut the log, so are
+	// those starting at the new LEO (they began in the cut part). An epoch starting
+	// exactly at the LEO of an uncut log is kept: a leader assigns its epoch at the LEO
+	// before appending (fixture donaldy myTopic-0 keeps "0 38" with LEO 38).
 	before := len(l.epochs.Entries())
-	if err := l.epochs.TruncateFromEnd(leo); err != nil {
+	end := leo + 1
+	if len(l.report.Truncations) > 0 {
+		end = leo
+	}
+	if err := l.epochs.TruncateFromEnd(end); err != nil {
 		return err
 	}
 	if err := l.epochs.TruncateFromStart(l.logStartOffset); err != nil {
