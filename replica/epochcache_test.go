@@ -111,6 +111,24 @@ func TestEpochCacheKnownAnswers(t *testing.T) {
 	})
 }
 
+// H12, in memory: a cache rebuilt from its entries (as from a reloaded
+// leader-epoch-checkpoint; the file format is kafkalog's) answers the same.
+func TestEpochCacheReload(t *testing.T) {
+	var c EpochCache
+	for _, e := range []EpochEntry{{0, 10}, {2, 13}, {4, 17}} {
+		must(t, c.Assign(e.Epoch, e.StartOffset))
+	}
+	reloaded, err := NewEpochCache(c.Entries())
+	must(t, err)
+	for epoch := int32(0); epoch <= 5; epoch++ {
+		e1, o1, ok1 := c.EndOffsetFor(epoch, 20)
+		e2, o2, ok2 := reloaded.EndOffsetFor(epoch, 20)
+		if diff := cmp.Diff(endOffset{e1, o1, ok1}, endOffset{e2, o2, ok2}); diff != "" {
+			t.Errorf("endOffsetFor(%d) after reload (-before +after):\n%s", epoch, diff)
+		}
+	}
+}
+
 // Before 2.1 an epoch older than every entry has no answer (R7.4 step 4).
 func TestEndOffsetForBefore21(t *testing.T) {
 	entries := []EpochEntry{{5, 11}, {6, 12}}

@@ -81,7 +81,7 @@ func apply(env *replicatest.InteractionEnv, o op) string {
 		return env.Tick([]int64{1, 100, 500, 5000, 15000}[o.A%5])
 	case opCrash:
 		if len(live) > 0 {
-			return env.Crash(live[o.A%len(live)], false, nil)
+			return env.Crash(live[o.A%len(live)], false, nil, nil)
 		}
 	case opRestart:
 		if len(down) > 0 {

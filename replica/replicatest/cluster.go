@@ -76,10 +76,11 @@ func (env *InteractionEnv) announceAll() string {
 }
 
 // Crash stops broker id. A process crash keeps its log (the page cache
-// survives); a power cut keeps only what was flushed. The HW checkpoint it
-// restarts with is hw if given, else its HW at the crash. Messages in flight
-// to or from it are lost.
-func (env *InteractionEnv) Crash(id int32, powerCut bool, hw *int64) string {
+// survives); a power cut keeps only what was flushed; durable, if given, is
+// the prefix that survives instead (a partial writeback). The HW checkpoint
+// it restarts with is hw if given, else its HW at the crash. Messages in
+// flight to or from it are lost.
+func (env *InteractionEnv) Crash(id int32, powerCut bool, hw, durable *int64) string {
 	p, err := env.Peer(id)
 	if err != nil || p.Node == nil {
 		return fmt.Sprintf("error: broker %d is not running", id)
@@ -90,6 +91,13 @@ func (env *InteractionEnv) Crash(id int32, powerCut bool, hw *int64) string {
 	}
 	if powerCut {
 		p.Log.PowerCut()
+	}
+	if durable != nil {
+		if err := p.Log.TruncateTo(max(*durable, p.Log.LogStartOffset())); err != nil {
+			return "error: " + err.Error()
+		}
+		p.Log.Flush() // what survived was on disk
+
 	}
 	p.Node = nil
 	env.Queue = slices.DeleteFunc(env.Queue, func(e Envelope) bool {

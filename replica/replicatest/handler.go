@@ -28,6 +28,7 @@ import (
 //	stabilize                       deliver until nothing is in flight
 //	msgs                            list the in-flight messages
 //	crash 2 power-cut hw=1          stop broker 2 (power-cut and hw optional)
+//	crash 2 durable=3               ... keeping only offsets below 3 of its log
 //	restart 2                       start broker 2 again
 //	flush 1                         OS writeback on broker 1
 //	status 1 2                      print brokers (all if none)
@@ -77,12 +78,8 @@ func (env *InteractionEnv) handle(t testing.TB, d *datadriven.TestData) (string,
 	case "msgs":
 		return env.Msgs(), nil
 	case "crash":
-		var hw *int64
-		if d.HasArg("hw") {
-			hw = new(int64)
-			d.ScanArgs(t, "hw", hw)
-		}
-		return forEach(ids, func(id int32) string { return env.Crash(id, d.HasArg("power-cut"), hw) }), nil
+		hw, durable := optionalInt(t, d, "hw"), optionalInt(t, d, "durable")
+		return forEach(ids, func(id int32) string { return env.Crash(id, d.HasArg("power-cut"), hw, durable) }), nil
 	case "restart":
 		return forEach(ids, env.Restart), nil
 	case "flush":
@@ -187,6 +184,15 @@ func forEach(ids []int32, f func(int32) string) string {
 		outs[i] = f(id)
 	}
 	return strings.Join(outs, "\n")
+}
+
+func optionalInt(t testing.TB, d *datadriven.TestData, key string) *int64 {
+	if !d.HasArg(key) {
+		return nil
+	}
+	v := new(int64)
+	d.ScanArgs(t, key, v)
+	return v
 }
 
 func scanFilter(t testing.TB, d *datadriven.TestData) Filter {
