@@ -1,0 +1,435 @@
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// log-dirs describes a Kafka log directory (what kafka-log-dirs.sh --describe
+// reports, and more): its partitions with their segments, sizes, log start, log
+// end, recovery point and high watermark from the root checkpoint files.
+//
+// It only reads. It does not use kafkalog.Open, which recovers and repairs a
+// partition (deleting leftovers, truncating torn tails): a describe command must
+// not change the directory it describes. Segments are walked batch header by
+// batch header (CRCs are not checked; dump-log does that).
+
+func init() {
+	register(command{
+		name:    "log-dirs",
+		summary: "describe a Kafka log directory: partitions, segments, offsets, checkpoints",
+		run:     runLogDirs,
+	})
+}
+
+func runLogDirs(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("log-dirs", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	dir := fset.String("dir", "", "REQUIRED: the Kafka log directory (one entry of log.dirs)")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: kafkalive log-dirs --dir DIR")
+		fmt.Fprintln(stderr, "\nDescribes a Kafka log directory without changing it: each partition's segments,")
+		fmt.Fprintln(stderr, "sizes, log start and end offsets, and the recovery points, high watermarks and")
+		fmt.Fprintln(stderr, "cleaner offsets of the root checkpoint files. Exits 1 if something is damaged.")
+		fmt.Fprintln(stderr, "\nFlags:")
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *dir == "" || fset.NArg() > 0 {
+		fmt.Fprintln(stderr, "log-dirs: --dir is required (and takes no other arguments)")
+		fset.Usage()
+		return 2
+	}
+	out := bufio.NewWriter(stdout)
+	desc, err := describeLogDir(vfs.Default, *dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+		return 1
+	}
+	desc.print(out)
+	if err := out.Flush(); err != nil {
+		return 1
+	}
+	for _, p := range desc.problems {
+		fmt.Fprintf(stderr, "kafkalive: %s\n", p)
+	}
+	if len(desc.problems) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// logDirDesc is what describeLogDir found.
+type logDirDesc struct {
+	dir         string
+	cleanMarker kafkalog.CleanShutdownMarker
+	checkpoints map[string]map[kafkalog.TopicPartition]int64 // by file name
+	partitions  []partitionDesc
+	others      []string // directories and files that are not live partitions
+	problems    []string
+}
+
+// partitionDesc describes one partition directory.
+type partitionDesc struct {
+	tp          kafkalog.TopicPartition
+	segments    []segmentDesc
+	epochs      []kafkalog.EpochEntry
+	epochsErr   error
+	snapshots   []int64
+	leftovers   []string // .deleted, .cleaned, .swap files
+	size        int64
+	logEnd      int64
+	firstOffset int64 // first offset held, -1 if no records
+}
+
+// segmentDesc describes one segment.
+type segmentDesc struct {
+	base         int64
+	size         int64
+	batches      int
+	firstOffset  int64 // -1 if empty
+	lastOffset   int64
+	maxTimestamp int64
+	indexEntries int // -1 if no .index
+	timeEntries  int // -1 if no .timeindex
+	damage       string
+}
+
+var rootCheckpoints = []string{
+	kafkalog.RecoveryPointCheckpointFile,
+	kafkalog.ReplicationOffsetCheckpointFile,
+	kafkalog.LogStartOffsetCheckpointFile,
+	kafkalog.CleanerOffsetCheckpointFile,
+}
+
+func describeLogDir(fsys vfs.FS, dir string) (*logDirDesc, error) {
+	names, err := fsys.List(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &logDirDesc{dir: dir, checkpoints: map[string]map[kafkalog.TopicPartition]int64{}}
+	if d.cleanMarker, err = kafkalog.ReadCleanShutdownMarker(fsys, dir); err != nil {
+		d.problems = append(d.problems, err.Error())
+	}
+	for _, name := range rootCheckpoints {
+		m, err := kafkalog.ReadOffsetCheckpoint(fsys, fsys.PathJoin(dir, name))
+		if err != nil {
+			d.problems = append(d.problems, err.Error())
+			continue
+		}
+		d.checkpoints[name] = m
+	}
+	for _, name := range names {
+		st, err := fsys.Stat(fsys.PathJoin(dir, name))
+		if err != nil {
+			d.problems = append(d.problems, err.Error())
+			continue
+		}
+		tp, ok := kafkalog.ParseTopicPartitionDir(name)
+		if !st.IsDir() || !ok {
+			if st.IsDir() {
+				d.others = append(d.others, name+"/")
+			}
+			continue
+		}
+		p := describePartition(fsys, fsys.PathJoin(dir, name), tp, &d.problems)
+		d.partitions = append(d.partitions, p)
+	}
+	sort.Slice(d.partitions, func(i, j int) bool {
+		a, b := d.partitions[i].tp, d.partitions[j].tp
+		if a.Topic != b.Topic {
+			return a.Topic < b.Topic
+		}
+		return a.Partition < b.Partition
+	})
+	return d, nil
+}
+
+func describePartition(fsys vfs.FS, dir string, tp kafkalog.TopicPartition, problems *[]string) partitionDesc {
+	p := partitionDesc{tp: tp, firstOffset: -1}
+	names, err := fsys.List(dir)
+	if err != nil {
+		*problems = append(*problems, err.Error())
+		return p
+	}
+	has := map[string]bool{}
+	for _, n := range names {
+		has[n] = true
+	}
+	p.epochs, p.epochsErr = kafkalog.ReadLeaderEpochCheckpoint(fsys, fsys.PathJoin(dir, kafkalog.LeaderEpochCheckpointFile))
+	if p.epochsErr != nil {
+		*problems = append(*problems, p.epochsErr.Error())
+	}
+	for _, n := range names {
+		base, suffix, ok := kafkalog.ParseSegmentFileName(n)
+		switch {
+		case !ok:
+		case suffix == kafkalog.LogSuffix:
+			s := describeSegment(fsys, dir, base, has)
+			if s.damage != "" {
+				*problems = append(*problems, fmt.Sprintf("%s: %s", fsys.PathJoin(dir, n), s.damage))
+			}
+			p.segments = append(p.segments, s)
+		case suffix == kafkalog.SnapshotSuffix:
+			p.snapshots = append(p.snapshots, base)
+		case strings.Count(suffix, ".") > 1:
+			p.leftovers = append(p.leftovers, n)
+		}
+	}
+	p.logEnd = -1
+	for _, s := range p.segments {
+		p.size += s.size
+		if p.firstOffset < 0 && s.firstOffset >= 0 {
+			p.firstOffset = s.firstOffset
+		}
+	}
+	if n := len(p.segments); n > 0 {
+		last := p.segments[n-1]
+		p.logEnd = last.base
+		if last.firstOffset >= 0 {
+			p.logEnd = last.lastOffset + 1
+		}
+	}
+	return p
+}
+
+// headerProbe is how many bytes describeSegment reads per batch: a v2 header.
+const headerProbe = kafkalog.BatchHeaderLen
+
+func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) segmentDesc {
+	s := segmentDesc{base: base, firstOffset: -1, maxTimestamp: kafkalog.NoTimestamp, indexEntries: -1, timeEntries: -1}
+	s.indexEntries = indexEntries(fsys, dir, base, kafkalog.IndexSuffix, kafkalog.OffsetIndexEntrySize, has)
+	s.timeEntries = indexEntries(fsys, dir, base, kafkalog.TimeIndexSuffix, kafkalog.TimeIndexEntrySize, has)
+	f, err := fsys.Open(fsys.PathJoin(dir, kafkalog.SegmentFileName(base, kafkalog.LogSuffix)))
+	if err != nil {
+		s.damage = err.Error()
+		return s
+	}
+	defer f.Close()
+	if s.size, err = f.Size(); err != nil {
+		s.damage = err.Error()
+		return s
+	}
+	var hdr [headerProbe]byte
+	for pos := int64(0); pos < s.size; {
+		n := min(int64(headerProbe), s.size-pos)
+		if n < kafkalog.HeaderLenUpToMagic {
+			s.damage = fmt.Sprintf("torn tail: %d bytes at position %d", s.size-pos, pos)
+			return s
+		}
+		if err := readAtFull(f, hdr[:n], pos); err != nil {
+			s.damage = fmt.Sprintf("position %d: %v", pos, err)
+			return s
+		}
+		size, magic, err := kafkalog.PeekBatch(hdr[:n])
+		if err != nil {
+			s.damage = atPosition(err, pos).Error()
+			return s
+		}
+		if size > s.size-pos {
+			s.damage = fmt.Sprintf("torn tail: the batch at position %d declares %d bytes, %d are present", pos, size, s.size-pos)
+			return s
+		}
+		first, last, ts, err := batchSpan(hdr[:n], magic)
+		if err != nil {
+			s.damage = atPosition(err, pos).Error()
+			return s
+		}
+		if s.firstOffset < 0 {
+			s.firstOffset = first
+		}
+		s.lastOffset, s.maxTimestamp = last, max(s.maxTimestamp, ts)
+		s.batches++
+		pos += size
+	}
+	return s
+}
+
+// batchSpan returns the first and last offsets and the max timestamp of the
+// entry whose header is hdr. For a legacy message the first offset is its own
+// (for a compressed wrapper, that of the last inner message).
+func batchSpan(hdr []byte, magic int8) (first, last, maxTs int64, err error) {
+	if magic == kafkalog.MagicV2 {
+		h, err := kafkalog.ReadBatchHeader(hdr)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		return h.BaseOffset, h.LastOffset(), h.MaxTimestamp, nil
+	}
+	off := int64(binary.BigEndian.Uint64(hdr))
+	ts := int64(kafkalog.NoTimestamp)
+	if magic == 1 && len(hdr) >= 26 {
+		ts = int64(binary.BigEndian.Uint64(hdr[18:]))
+	}
+	if magic != 0 && magic != 1 {
+		return 0, 0, 0, fmt.Errorf("%w: %d", kafkalog.ErrUnknownMagic, magic)
+	}
+	return off, off, ts, nil
+}
+
+// indexEntries returns how many entries an index file holds, or -1 if absent.
+func indexEntries(fsys vfs.FS, dir string, base int64, suffix string, entrySize int64, has map[string]bool) int {
+	name := kafkalog.SegmentFileName(base, suffix)
+	if !has[name] {
+		return -1
+	}
+	st, err := fsys.Stat(fsys.PathJoin(dir, name))
+	if err != nil {
+		return -1
+	}
+	return int(st.Size() / entrySize)
+}
+
+func (d *logDirDesc) print(w io.Writer) {
+	fmt.Fprintf(w, "Log dir: %s\n", d.dir)
+	switch {
+	case !d.cleanMarker.Present:
+		fmt.Fprintf(w, "Clean shutdown: no (%s absent: the broker would recover from the recovery points)\n", kafkalog.CleanShutdownFile)
+	case d.cleanMarker.HasBrokerEpoch:
+		fmt.Fprintf(w, "Clean shutdown: yes (broker epoch %d)\n", d.cleanMarker.BrokerEpoch)
+	default:
+		fmt.Fprintln(w, "Clean shutdown: yes")
+	}
+	fmt.Fprintln(w)
+	d.printPartitions(w)
+	for _, p := range d.partitions {
+		fmt.Fprintln(w)
+		p.printSegments(w)
+	}
+	d.printOrphans(w)
+}
+
+func (d *logDirDesc) checkpoint(name string, tp kafkalog.TopicPartition) string {
+	if off, ok := d.checkpoints[name][tp]; ok {
+		return strconv.FormatInt(off, 10)
+	}
+	return "-"
+}
+
+func (d *logDirDesc) printPartitions(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARTITION\tSEGMENTS\tSIZE\tLOG-START\tLOG-END\tRECOVERY-POINT\tHIGH-WATERMARK\tCLEANER\tLEADER-EPOCH")
+	for _, p := range d.partitions {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.tp, len(p.segments), p.size, d.logStart(p), offsetOrDash(p.logEnd),
+			d.checkpoint(kafkalog.RecoveryPointCheckpointFile, p.tp), d.checkpoint(kafkalog.ReplicationOffsetCheckpointFile, p.tp),
+			d.checkpoint(kafkalog.CleanerOffsetCheckpointFile, p.tp), latestEpoch(p.epochs))
+	}
+	tw.Flush()
+}
+
+// logStart is Kafka's log start offset at load: the checkpointed value if it is
+// above the first segment's base offset, else that base offset.
+func (d *logDirDesc) logStart(p partitionDesc) string {
+	if len(p.segments) == 0 {
+		return "-"
+	}
+	start := p.segments[0].base
+	if off, ok := d.checkpoints[kafkalog.LogStartOffsetCheckpointFile][p.tp]; ok && off > start {
+		start = off
+	}
+	return strconv.FormatInt(start, 10)
+}
+
+func offsetOrDash(o int64) string {
+	if o < 0 {
+		return "-"
+	}
+	return strconv.FormatInt(o, 10)
+}
+
+func latestEpoch(es []kafkalog.EpochEntry) string {
+	if len(es) == 0 {
+		return "-"
+	}
+	e := es[len(es)-1]
+	return fmt.Sprintf("%d from offset %d", e.Epoch, e.StartOffset)
+}
+
+func (p partitionDesc) printSegments(w io.Writer) {
+	fmt.Fprintf(w, "%s\n", p.tp)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  SEGMENT\tBYTES\tBATCHES\tOFFSETS\tMAX-TIMESTAMP\tINDEX\tTIMEINDEX\tSTATE")
+	for _, s := range p.segments {
+		offsets := "empty"
+		if s.firstOffset >= 0 {
+			offsets = fmt.Sprintf("%d..%d", s.firstOffset, s.lastOffset)
+		}
+		state := "ok"
+		if s.damage != "" {
+			state = "damaged"
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%d\t%s\t%s\t%s\n", kafkalog.SegmentFileName(s.base, kafkalog.LogSuffix), s.size, s.batches,
+			offsets, s.maxTimestamp, entriesOrMissing(s.indexEntries), entriesOrMissing(s.timeEntries), state)
+	}
+	tw.Flush()
+	if len(p.snapshots) > 0 {
+		parts := make([]string, len(p.snapshots))
+		for i, o := range p.snapshots {
+			parts[i] = strconv.FormatInt(o, 10)
+		}
+		fmt.Fprintf(w, "  producer snapshots at: %s\n", strings.Join(parts, ", "))
+	}
+	for _, l := range p.leftovers {
+		fmt.Fprintf(w, "  leftover: %s (removed or swapped in when the broker loads the log)\n", l)
+	}
+}
+
+func entriesOrMissing(n int) string {
+	if n < 0 {
+		return "missing"
+	}
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
+}
+
+// printOrphans lists checkpoint entries without a partition directory and
+// directories that are not live partitions.
+func (d *logDirDesc) printOrphans(w io.Writer) {
+	live := map[kafkalog.TopicPartition]bool{}
+	for _, p := range d.partitions {
+		live[p.tp] = true
+	}
+	var orphans []string
+	for _, name := range rootCheckpoints {
+		var missing []string
+		for _, tp := range sortedPartitions(d.checkpoints[name]) {
+			if !live[tp] {
+				missing = append(missing, tp.String())
+			}
+		}
+		if len(missing) > 3 {
+			missing = append(missing[:3], fmt.Sprintf("and %d more", len(missing)-3))
+		}
+		if len(missing) > 0 {
+			orphans = append(orphans, fmt.Sprintf("%s: %s", name, strings.Join(missing, ", ")))
+		}
+	}
+	if len(orphans)+len(d.others) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, o := range d.others {
+		fmt.Fprintf(w, "Not a live partition: %s\n", o)
+	}
+	for _, o := range orphans {
+		fmt.Fprintf(w, "Checkpointed partitions with no directory here, %s\n", o)
+	}
+}
