@@ -73,8 +73,10 @@ func (c CleanableSection) NeedsCleaning(cfg Config) bool {
 }
 
 // CleanableSection computes the clean and dirty sections given the checkpointed first
-// dirty offset (LogCleanerManager.cleanableOffsets and LogToClean).
-func (l *Log) CleanableSection(cleanerOffset, nowMs int64) (CleanableSection, error) {
+// dirty offset and the partition's high watermark (LogCleanerManager.cleanableOffsets
+// and LogToClean; the last stable offset is min(first undecided transaction, high
+// watermark)).
+func (l *Log) CleanableSection(cleanerOffset, highWatermark, nowMs int64) (CleanableSection, error) {
 	if l.closed {
 		return CleanableSection{}, ErrLogClosed
 	}
@@ -82,7 +84,7 @@ func (l *Log) CleanableSection(cleanerOffset, nowMs int64) (CleanableSection, er
 	if err != nil {
 		return CleanableSection{}, err
 	}
-	return l.cleanableSection(cleanerOffset, nowMs, txns.lastStable), nil
+	return l.cleanableSection(cleanerOffset, nowMs, min(txns.lastStable, highWatermark)), nil
 }
 
 func (l *Log) cleanableSection(cleanerOffset, nowMs, lastStable int64) CleanableSection {
@@ -128,8 +130,9 @@ func (l *Log) cleanableSection(cleanerOffset, nowMs, lastStable int64) Cleanable
 // not passed. Records of aborted transactions go; transaction markers stay until their
 // transaction's data is gone and their own delete horizon has passed. Offsets are kept,
 // so gaps appear. Each group is written as .cleaned, renamed to .swap, then swapped in
-// for the old segments (which become .deleted). The active segment is never cleaned.
-func (l *Log) Clean(cleanerOffset, nowMs int64, opts CleanerOptions) (CleanResult, error) {
+// for the old segments (which become .deleted). The active segment is never cleaned,
+// nor anything at or above the high watermark or an undecided transaction.
+func (l *Log) Clean(cleanerOffset, highWatermark, nowMs int64, opts CleanerOptions) (CleanResult, error) {
 	if l.closed {
 		return CleanResult{}, ErrLogClosed
 	}
@@ -140,7 +143,7 @@ func (l *Log) Clean(cleanerOffset, nowMs int64, opts CleanerOptions) (CleanResul
 	if err != nil {
 		return CleanResult{}, err
 	}
-	sec := l.cleanableSection(cleanerOffset, nowMs, txns.lastStable)
+	sec := l.cleanableSection(cleanerOffset, nowMs, min(txns.lastStable, highWatermark))
 	res := CleanResult{FirstDirtyOffset: sec.FirstDirtyOffset, EndOffset: sec.FirstDirtyOffset}
 	if sec.FirstUncleanableOffset <= sec.FirstDirtyOffset {
 		return res, nil

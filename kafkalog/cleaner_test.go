@@ -99,7 +99,7 @@ func TestCleanRemovesSupersededKeys(t *testing.T) {
 	}
 	require.NoError(t, l.Roll(0))
 	before := l.Size()
-	res, err := l.Clean(0, 100, CleanerOptions{})
+	res, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	require.Equal(t, l.active().BaseOffset(), res.EndOffset)
 	require.Equal(t, before, res.BytesRead)
@@ -131,7 +131,7 @@ func TestCleanTransactions(t *testing.T) {
 	appendLeader(t, l, producerBatch(1, p1, 4, true, kv{key: "2", value: "d"}), 0)                           // 8
 	appendLeader(t, l, markerBatch(1, p1, ControlCommit), 0)                                                 // 9
 	require.NoError(t, l.Roll(0))
-	_, err := l.Clean(0, 100, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	require.Equal(t, []string{"3", "2"}, keysWithValues(t, l))
 	require.Equal(t, []int64{3, 6, 7, 8, 9}, allOffsets(t, l))
@@ -151,7 +151,7 @@ func TestCleanWithDeletes(t *testing.T) {
 		appendLeader(t, l, encodeBatch(0, 1, kv{key: "pad", value: "p"}), 0)
 	}
 	require.NoError(t, l.Roll(0))
-	_, err := l.Clean(0, 100, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	for _, k := range keysWithValues(t, l) {
 		var i int
@@ -169,11 +169,11 @@ func TestCleanTombstoneDeleteHorizon(t *testing.T) {
 	l := openTestLog(t, vfs.NewMem(), cfg)
 	appendLeader(t, l, encodeBatch(0, 1<<40, kv{key: "0", value: "v"}), 0)
 	require.NoError(t, l.Roll(0))
-	_, err := l.Clean(0, 100, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	appendLeader(t, l, encodeBatch(0, 1, kv{key: "0", tombstone: true}), 0) // offset 1
 	require.NoError(t, l.Roll(0))
-	res, err := l.Clean(1, 100, CleanerOptions{})
+	res, err := l.Clean(1, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	require.Equal(t, []int64{1}, allOffsets(t, l), "the tombstone stays, the value it deletes goes")
 	b := allBatches(t, l)[0]
@@ -183,13 +183,13 @@ func TestCleanTombstoneDeleteHorizon(t *testing.T) {
 
 	appendLeader(t, l, encodeBatch(0, 1, kv{key: "1", value: "v"}), 0) // offset 2
 	require.NoError(t, l.Roll(0))
-	_, err = l.Clean(res.EndOffset, 1099, CleanerOptions{})
+	_, err = l.Clean(res.EndOffset, l.LogEndOffset(), 1099, CleanerOptions{})
 	require.NoError(t, err)
 	require.Contains(t, allOffsets(t, l), int64(1), "still before the horizon")
 
 	appendLeader(t, l, encodeBatch(0, 1, kv{key: "2", value: "v"}), 0) // offset 3
 	require.NoError(t, l.Roll(0))
-	_, err = l.Clean(0, 1100, CleanerOptions{})
+	_, err = l.Clean(0, l.LogEndOffset(), 1100, CleanerOptions{})
 	require.NoError(t, err)
 	require.NotContains(t, allOffsets(t, l), int64(1), "the horizon passed: the tombstone goes")
 }
@@ -202,7 +202,7 @@ func TestCleanRetainsProducerLastBatch(t *testing.T) {
 	appendLeader(t, l, encodeBatch(0, 1, kv{key: "a", value: "3"}, kv{key: "b", value: "3"}), 0)             // 3,4
 	appendLeader(t, l, encodeBatch(0, 1, kv{key: "c", value: "x"}), 0)                                       // 5
 	require.NoError(t, l.Roll(0))
-	_, err := l.Clean(0, 100, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	bs := allBatches(t, l)
 	require.Len(t, bs, 3)
@@ -233,10 +233,10 @@ func TestCleanGroupsSegments(t *testing.T) {
 	}
 	all := segmentBases(l)
 	require.Equal(t, all[:len(all)-1], bases)
-	_, err := l.Clean(0, 100, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	require.Equal(t, len(all), len(l.Segments()), "groups are sized before cleaning: full segments stay apart")
-	_, err = l.Clean(0, 100, CleanerOptions{})
+	_, err = l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	require.Less(t, len(l.Segments()), len(all), "the second round groups the small cleaned segments")
 	checkIndexes(t, l)
@@ -253,10 +253,10 @@ func TestCleanPartialOffsetMap(t *testing.T) {
 		appendLeader(t, l, encodeBatch(0, 1, kv{key: fmt.Sprint(100 + i), value: "x"}), 0)
 	}
 	require.NoError(t, l.Roll(0))
-	res, err := l.Clean(0, 100, CleanerOptions{MaxMapEntries: 10})
+	res, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{MaxMapEntries: 10})
 	require.NoError(t, err)
 	require.Equal(t, int64(30), res.EndOffset, "the map held keys 0..9 and filled at key 100")
-	res2, err := l.Clean(res.EndOffset, 100, CleanerOptions{MaxMapEntries: 10})
+	res2, err := l.Clean(res.EndOffset, l.LogEndOffset(), 100, CleanerOptions{MaxMapEntries: 10})
 	require.NoError(t, err)
 	require.Equal(t, int64(40), res2.EndOffset)
 	require.Equal(t, []int64{20, 21, 22, 23, 24, 25, 26, 27, 28, 29}, allOffsets(t, l)[:10])
@@ -268,7 +268,7 @@ func TestCleanableRatio(t *testing.T) {
 		appendLeader(t, l, encodeBatch(0, 1, kv{key: "k", value: fmt.Sprint(i)}), 0)
 	}
 	segs := l.Segments()
-	sec, err := l.CleanableSection(segs[1].BaseOffset(), 0)
+	sec, err := l.CleanableSection(segs[1].BaseOffset(), l.LogEndOffset(), 0)
 	require.NoError(t, err)
 	require.Equal(t, segs[0].Size(), sec.CleanBytes)
 	var dirty int64
@@ -284,14 +284,14 @@ func TestCleanableRatio(t *testing.T) {
 	cfg.MinCleanableDirtyRatio = sec.Ratio - 0.01
 	require.True(t, sec.NeedsCleaning(cfg))
 	// A checkpoint beyond the LEO is reset to the log start offset.
-	sec, err = l.CleanableSection(1000, 0)
+	sec, err = l.CleanableSection(1000, l.LogEndOffset(), 0)
 	require.NoError(t, err)
 	require.Equal(t, int64(0), sec.FirstDirtyOffset)
 }
 
 func TestCleanRefusesDeletePolicy(t *testing.T) {
 	l := openTestLog(t, vfs.NewMem(), testConfig())
-	_, err := l.Clean(0, 0, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 0, CleanerOptions{})
 	require.ErrorIs(t, err, ErrNotCompacted)
 }
 
@@ -319,7 +319,7 @@ func TestCleanCrashAtEveryOperation(t *testing.T) {
 		snaps = append(snaps, fsys.Clone())
 		return nil
 	})
-	_, err := l.Clean(0, 100, CleanerOptions{})
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	fsys.SetHook(nil)
 	snaps = append(snaps, fsys.Clone())
