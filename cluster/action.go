@@ -24,7 +24,8 @@ const (
 	ActPartition   ActionKind = "partition"    // A, B: cut links between them
 	ActHeal        ActionKind = "heal"         // restore every link
 	ActRun         ActionKind = "run"          // Ms
-	ActDeliver     ActionKind = "deliver"      // N messages (0: until quiet)
+	ActDeliver     ActionKind = "deliver"      // N messages (0: until quiet), only A -> B if set
+	ActDrop        ActionKind = "drop"         // drop the messages in flight from A to B
 )
 
 // Action is one thing done to the world from outside. Replaying the same
@@ -78,7 +79,12 @@ func (a Action) String() string {
 	case ActRun:
 		return fmt.Sprintf("run %d", a.Ms)
 	case ActDeliver:
+		if a.A != nil || a.B != nil {
+			return fmt.Sprintf("deliver %d from=%v to=%v", a.N, a.A, a.B)
+		}
 		return fmt.Sprintf("deliver %d", a.N)
+	case ActDrop:
+		return fmt.Sprintf("drop from=%v to=%v", a.A, a.B)
 	}
 	return string(a.Kind)
 }
@@ -128,7 +134,7 @@ func (w *World) validate(a Action) error {
 		if a.Ms < 0 || a.N < 0 {
 			return fmt.Errorf("%w: %s with a negative count", ErrInvalidConfig, a.Kind)
 		}
-	case ActCreateTopic, ActAddProducer, ActAddConsumer, ActPartition, ActHeal:
+	case ActCreateTopic, ActAddProducer, ActAddConsumer, ActPartition, ActHeal, ActDrop:
 	default:
 		return fmt.Errorf("%w: unknown action %q", ErrInvalidConfig, a.Kind)
 	}
@@ -164,17 +170,32 @@ func (w *World) apply(a Action) error {
 	case ActRun:
 		return w.runFor(a.Ms)
 	case ActDeliver:
-		return w.deliver(a.N)
+		return w.deliver(a.N, a.A, a.B)
+	case ActDrop:
+		w.net.drop(a.A, a.B)
 	}
 	return nil
 }
 
-// deliver delivers n messages in flight (0: until quiet).
-func (w *World) deliver(n int) error {
-	if n == 0 {
-		return w.quiet()
+// deliver delivers n messages in flight (0: until quiet). With from or to
+// set it delivers the oldest messages between those nodes first (the
+// network may reorder messages of different links).
+func (w *World) deliver(n int, from, to []int32) error {
+	if from == nil && to == nil {
+		if n == 0 {
+			return w.quiet()
+		}
+		for i := 0; i < n && w.net.len() > 0; i++ {
+			if err := w.deliverNext(); err != nil {
+				return w.fail(err)
+			}
+		}
+		return nil
 	}
-	for i := 0; i < n && w.net.len() > 0; i++ {
+	for i := 0; n == 0 || i < n; i++ {
+		if !w.net.moveFirst(from, to) {
+			return nil
+		}
 		if err := w.deliverNext(); err != nil {
 			return w.fail(err)
 		}
@@ -241,3 +262,13 @@ func (w *World) RunFor(ms int64) error { return w.Do(Action{Kind: ActRun, Ms: ms
 // Deliver delivers the n oldest messages in flight (n = 0: until quiet),
 // without moving the clock.
 func (w *World) Deliver(n int) error { return w.Do(Action{Kind: ActDeliver, N: n}) }
+
+// DeliverBetween delivers the n oldest messages from a node in from to a
+// node in to (nil: any), ahead of the others (n = 0: all of them).
+func (w *World) DeliverBetween(n int, from, to []int32) error {
+	return w.Do(Action{Kind: ActDeliver, N: n, A: from, B: to})
+}
+
+// Drop drops the messages in flight from a node in from to a node in to
+// (nil: any).
+func (w *World) Drop(from, to []int32) error { return w.Do(Action{Kind: ActDrop, A: from, B: to}) }

@@ -223,7 +223,12 @@ func (w *World) powerCut(b *broker, torn bool) error {
 	return nil
 }
 
+// down ends the broker process. On a crash or power cut, the messages it
+// had queued and not yet sent die with it.
 func (w *World) down(b *broker, state BrokerState) {
+	if state != BrokerStopped {
+		w.net.drop([]int32{b.id}, nil)
+	}
 	b.state = state
 	b.replicas, b.order = nil, nil
 }

@@ -128,3 +128,39 @@ func (n *network) cutLinks() [][2]int32 {
 	})
 	return out
 }
+
+// matches reports whether e goes from a node in from to a node in to
+// (nil matches any).
+func matches(e *envelope, from, to []int32) bool {
+	return (from == nil || slices.Contains(from, e.from)) && (to == nil || slices.Contains(to, e.to))
+}
+
+// moveFirst moves the oldest message matching from/to to the head of the
+// queue; false if there is none.
+func (n *network) moveFirst(from, to []int32) bool {
+	q := n.queue[n.head:]
+	for i := range q {
+		if matches(&q[i], from, to) {
+			e := q[i]
+			copy(q[1:i+1], q[:i])
+			q[0] = e
+			return true
+		}
+	}
+	return false
+}
+
+// drop removes the messages in flight from a node in from to a node in to,
+// and returns how many.
+func (n *network) drop(from, to []int32) int {
+	q := n.queue[n.head:]
+	kept := q[:0]
+	for i := range q {
+		if !matches(&q[i], from, to) {
+			kept = append(kept, q[i])
+		}
+	}
+	dropped := len(q) - len(kept)
+	n.queue = append(n.queue[:n.head], kept...)
+	return dropped
+}
