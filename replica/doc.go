@@ -30,6 +30,10 @@
 //	V2_1      KIP-279 rounds, LESO for joining ISR    yes      committed           advances
 //	Modern    DivergingEpoch in fetch (2.8+)          yes      maximal (KIP-497)   frozen (3.7+)
 //
+// The follower's truncation rule of every version is also available on its
+// own, as the pure function [TruncationPoint]; the leader's side of it is
+// [EpochCache.EndOffsetFor].
+//
 // # Timing
 //
 // A follower sends one Fetch at a time. The leader answers at once when it

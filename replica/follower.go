@@ -140,7 +140,7 @@ func (n *Node) handleFetchResponse(m Message) error {
 		n.backOff()
 		return nil
 	case m.DivergingEpoch != nil:
-		if _, err := n.truncationRound(m.DivergingEpoch.Epoch, m.DivergingEpoch.EndOffset); err != nil {
+		if _, err := n.truncationRound(*m.DivergingEpoch); err != nil {
 			return err
 		}
 		n.sendFetch()
@@ -189,20 +189,7 @@ func (n *Node) handleOffsetsForLeaderEpochResponse(m Message) error {
 		n.backOff()
 		return nil
 	}
-	done := true
-	var err error
-	switch {
-	case n.cfg.Rules == V0_11 && m.EndOffset == UndefinedOffset:
-		err = n.truncateTo(n.hw)
-	case n.cfg.Rules == V0_11:
-		err = n.truncateTo(m.EndOffset)
-	case m.EndOffset == UndefinedOffset:
-		// R7.7 step 2: keep the initial fetch offset, the LEO of a log with epochs.
-	case m.Epoch == NoEpoch:
-		err = n.truncateTo(m.EndOffset)
-	default:
-		done, err = n.truncationRound(m.Epoch, m.EndOffset)
-	}
+	done, err := n.truncationRound(EpochEndOffset{Epoch: m.Epoch, EndOffset: m.EndOffset})
 	if err != nil {
 		return err
 	}
