@@ -45,17 +45,27 @@ func newCodecFixture(w Workload) *codecFixture {
 // forEachWorkload runs bench for every workload as
 // <name>/records=N/value=V/impl=..., the implementations of one workload back to back.
 func forEachWorkload(b *testing.B, bench func(b *testing.B, f *codecFixture)) {
-	ws := Workloads()
-	for len(ws) > 0 {
-		n := ws[0].Records
+	for _, n := range recordCounts(Workloads()) {
 		b.Run("records="+strconv.Itoa(n), func(b *testing.B) {
-			for len(ws) > 0 && ws[0].Records == n {
-				f := newCodecFixture(ws[0])
-				b.Run("value="+strconv.Itoa(ws[0].ValueBytes), func(b *testing.B) { bench(b, f) })
-				ws = ws[1:]
+			for _, w := range Workloads() {
+				if w.Records == n {
+					f := newCodecFixture(w)
+					b.Run("value="+strconv.Itoa(w.ValueBytes), func(b *testing.B) { bench(b, f) })
+				}
 			}
 		})
 	}
+}
+
+// recordCounts returns the distinct record counts of ws, in order.
+func recordCounts(ws []Workload) []int {
+	var ns []int
+	for _, w := range ws {
+		if len(ns) == 0 || ns[len(ns)-1] != w.Records {
+			ns = append(ns, w.Records)
+		}
+	}
+	return ns
 }
 
 // BenchmarkEncode appends one batch to a reused buffer: kafkalog's
