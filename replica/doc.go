@@ -43,6 +43,23 @@
 // fetch round after the leader (R3.4), which is what KIP-101's first scenario
 // exploits.
 //
+// # ISR changes
+//
+// The leader shrinks the ISR on [Node.Tick] (R4.1) and grows it on follower
+// fetches (R4.3), and reports each change in [Ready.AlterPartitions]. Under
+// Modern rules that is an AlterPartition request (KIP-497, 2.7+): the
+// change is in flight until a MsgAlterPartitionResponse commits it, and the
+// leader counts the maximal ISR meanwhile. Under older rules the leader wrote
+// ZooKeeper itself, synchronously, and uses the new ISR at once; the caller
+// must apply the change to the controller's state before anything else
+// happens. Controller-side changes arrive as a [LeaderAndISR] with a newer
+// partition epoch (and, before KRaft 3.6, a newer leader epoch).
+//
+// Other version differences: before 2.1 (KAFKA-7164) a follower restarts
+// its truncation only when the leader's identity changes, not on every new
+// leader epoch; from 2.1 a new leader caches its epoch at once (KAFKA-7415),
+// before that at its first append in the epoch.
+//
 // # Idempotent producers
 //
 // A produce whose records carry a [ProducerSequence] is checked as KIP-98's
