@@ -326,3 +326,16 @@ func TestNamesAndCodes(t *testing.T) {
 		t.Errorf("NewCoordinator without a store: %v; want ErrInvalidConfig", err)
 	}
 }
+
+// Found by TestCoordinatorTakesAnyRequest: a static member rejoining with its
+// member id but without its instance id must stay static, so a restart with
+// the instance id still finds and replaces it.
+func TestStaticMemberKeepsItsInstanceID(t *testing.T) {
+	s, ids := stableGroup(t, "w1")
+	s.step("a", rangeJoin("g", ids[0], ""))
+	resp := s.step("restarted", rangeJoin("g", "", "w1"))
+	g, _ := s.c.Group("g")
+	if len(g.Members) != 1 || g.Members[0].GroupInstanceID != "w1" || g.Members[0].MemberID == ids[0] {
+		t.Errorf("after the restart the group is %+v (responses %+v); want one member w1 with a new id", g, resp)
+	}
+}

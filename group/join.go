@@ -78,7 +78,7 @@ func (c *Coordinator) joinKnown(from string, g *classicGroup, r JoinGroup, fail 
 // addMember adds a member with a parked JoinGroup and moves the group toward
 // (or through) a rebalance.
 func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id string) {
-	m := &member{id: id, newJoinDeadlineMs: c.nowMs + newMemberJoinTimeoutMs}
+	m := &member{id: id, instanceID: r.GroupInstanceID, newJoinDeadlineMs: c.nowMs + newMemberJoinTimeoutMs}
 	g.members[id] = m
 	if r.GroupInstanceID != "" {
 		g.static[r.GroupInstanceID] = id
@@ -98,7 +98,9 @@ func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id st
 }
 
 func (c *Coordinator) updateMember(m *member, from string, r JoinGroup) {
-	m.instanceID, m.clientID = r.GroupInstanceID, r.ClientID
+	// The instance id is the member's for life (Kafka's member field is
+	// final); a rejoin cannot change it.
+	m.clientID = r.ClientID
 	m.sessionTimeoutMs, m.rebalanceTimeoutMs = r.SessionTimeoutMs, r.RebalanceTimeoutMs
 	m.protocols = r.Protocols
 	if m.awaitingJoin && m.joinFrom != from {
