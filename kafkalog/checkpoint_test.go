@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"testing"
@@ -153,4 +154,17 @@ func containsSpace(m map[TopicPartition]int64) bool {
 		}
 	}
 	return false
+}
+
+func ExampleAppendOffsetCheckpoint() {
+	b := AppendOffsetCheckpoint(nil, map[TopicPartition]int64{{"myTopic", 0}: 38, {"__consumer_offsets", 39}: 18})
+	fmt.Print(string(b))
+	m, err := DecodeOffsetCheckpoint(b)
+	fmt.Println(m[TopicPartition{"myTopic", 0}], err)
+	// Output:
+	// 0
+	// 2
+	// __consumer_offsets 39 18
+	// myTopic 0 38
+	// 38 <nil>
 }

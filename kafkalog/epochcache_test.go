@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"testing"
@@ -232,4 +233,15 @@ func FuzzDecodeLeaderEpochCheckpoint(f *testing.F) {
 		}
 		NewLeaderEpochCache(es).EndOffsetFor(1, 100)
 	})
+}
+
+func ExampleLeaderEpochCache_EndOffsetFor() {
+	c := NewLeaderEpochCache([]EpochEntry{{0, 10}, {2, 13}, {4, 17}})
+	fmt.Println(c.EndOffsetFor(1, 30)) // epoch 1 never led here: epoch 0 ended at 13
+	fmt.Println(c.EndOffsetFor(4, 30)) // the latest epoch ends at the log end
+	fmt.Println(c.EndOffsetFor(5, 30)) // unknown
+	// Output:
+	// 0 13
+	// 4 30
+	// -1 -1
 }

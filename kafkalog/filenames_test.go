@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -107,4 +108,14 @@ func TestSegmentFileNameRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+func ExampleParseSegmentFileName() {
+	fmt.Println(SegmentFileName(38, LogSuffix))
+	fmt.Println(ParseSegmentFileName("00000000000000000018.log.deleted"))
+	fmt.Println(ParseTopicPartitionDir("__consumer_offsets-39"))
+	// Output:
+	// 00000000000000000038.log
+	// 18 .log.deleted true
+	// __consumer_offsets-39 true
 }

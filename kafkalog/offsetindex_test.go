@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"sort"
@@ -408,4 +409,23 @@ func FuzzDecodeOffsetIndex(f *testing.F) {
 		ix.Lookup(base + 10)
 		ix.FetchUpperBoundOffset(0, 100)
 	})
+}
+
+func ExampleDecodeOffsetIndex() {
+	// The first two entries of volodymyrzee-kafka/__consumer_offsets-12's .index:
+	// relative offset 37 at position 4295, 82 at 8540.
+	b := []byte{0, 0, 0, 37, 0, 0, 0x10, 0xc7, 0, 0, 0, 82, 0, 0, 0x21, 0x5c}
+	entries, err := DecodeOffsetIndex(b, 0)
+	fmt.Println(entries, err)
+	// Output: [{37 4295} {82 8540}] <nil>
+}
+
+func ExampleOffsetIndex_Lookup() {
+	fsys := vfs.NewMem()
+	f, _ := fsys.Create(SegmentFileName(100, IndexSuffix))
+	ix, _ := OpenOffsetIndex(f, 100, 10*OffsetIndexEntrySize, true)
+	_ = ix.Append(137, 4295)
+	_ = ix.Append(182, 8540)
+	fmt.Println(ix.Lookup(99), ix.Lookup(140), ix.Lookup(182), ix.Lookup(1000))
+	// Output: {100 0} {137 4295} {182 8540} {182 8540}
 }

@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"testing"
@@ -124,4 +125,17 @@ func FuzzReadProducerSnapshot(f *testing.F) {
 			t.Fatalf("a valid snapshot of %d bytes did not re-encode to itself", len(b))
 		}
 	})
+}
+
+func ExampleReadProducerSnapshot() {
+	b := AppendProducerSnapshot(nil, []ProducerSnapshotEntry{{
+		ProducerID: 4001, LastSequence: 11, LastOffset: 11, OffsetDelta: 2,
+		Timestamp: 1670068129797, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1,
+	}})
+	entries, err := ReadProducerSnapshot(b)
+	fmt.Println(len(b), err, entries[0].ProducerID, entries[0].FirstSequence())
+	fmt.Printf("% x\n", AppendProducerSnapshot(nil, nil))
+	// Output:
+	// 56 <nil> 4001 9
+	// 00 01 48 67 4b c7 00 00 00 00
 }
