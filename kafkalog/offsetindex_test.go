@@ -1,8 +1,8 @@
 package kafkalog
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"sort"
 	"testing"
