@@ -60,9 +60,6 @@ func (e Event) String() string {
 	case EventBecameLeader:
 		return fmt.Sprintf("became leader in epoch %d", e.New)
 	case EventBecameFollower:
-		if e.Old == int64(NoLeader) {
-			return fmt.Sprintf("became follower of no leader in epoch %d", e.New)
-		}
 		return fmt.Sprintf("became follower of %d in epoch %d", e.Old, e.New)
 	case EventHighWatermark:
 		return fmt.Sprintf("hw %d -> %d", e.Old, e.New)
