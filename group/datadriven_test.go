@@ -25,6 +25,15 @@ import (
 //	stuck name=E1 / unstick name=E1         stop / resume calling poll()
 //	commit name=E1 topic=t partition=0 offset=10
 //	status                                  every group as the coordinator and the members see it
+//
+// Raw requests from an address that is not a simulated consumer, to show
+// the coordinator's answers one by one:
+//
+//	join from=x group=g [member=ID] [instance=I] [session=45000] [assignors=range] [topics=t]
+//	sync from=x group=g member=ID gen=1 [instance=I]   (input lines: "memberID topic p p ...")
+//	heartbeat from=x group=g member=ID gen=1 [instance=I]
+//	leave from=x group=g member=ID [instance=I]
+//	commit-raw from=x group=g member=ID gen=1 topic=t partition=0 offset=5
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
 		e := newEnv(t, group.DefaultConfig())
@@ -93,6 +102,8 @@ func (e *env) handle(t *testing.T, d *datadriven.TestData) {
 		e.deliver()
 	case "status":
 		e.status()
+	case "join", "sync", "heartbeat", "leave", "commit-raw":
+		e.raw(t, d)
 	default:
 		d.Fatalf(t, "unknown command %q", d.Cmd)
 	}

@@ -122,9 +122,9 @@ func (e *env) handleCoordinatorReady() {
 	}
 	for _, o := range rd.Responses {
 		sm := e.members[o.To]
-		if hb, ok := o.Response.(group.HeartbeatResponse); !ok || hb.Error != group.None {
+		if hb, ok := o.Response.(group.HeartbeatResponse); !ok || hb.Error != group.None || sm == nil {
 			suffix := ""
-			if sm == nil || sm.crashed {
+			if sm != nil && sm.crashed {
 				suffix = " (nobody listens)"
 			}
 			e.logf("%s ← %s%s", o.To, describeResponse(o.Response), suffix)
@@ -192,6 +192,8 @@ func describeRequest(r group.Request) string {
 		return s
 	case group.LeaveGroup:
 		return fmt.Sprintf("LeaveGroup %s member=%s", r.GroupID, r.MemberID)
+	case group.Heartbeat:
+		return fmt.Sprintf("Heartbeat %s gen=%d member=%s", r.GroupID, r.GenerationID, r.MemberID)
 	case group.OffsetCommit:
 		var parts []string
 		for _, o := range r.Offsets {
@@ -224,6 +226,8 @@ func describeResponse(r group.Response) string {
 		return "SyncGroup " + group.FormatPartitions(r.Assignment)
 	case group.HeartbeatResponse:
 		return "Heartbeat " + r.Error.String()
+	case group.OffsetFetchResponse:
+		return "OffsetFetch " + r.Error.String()
 	case group.LeaveGroupResponse:
 		return "LeaveGroup " + r.Error.String()
 	case group.OffsetCommitResponse:
