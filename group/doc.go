@@ -73,7 +73,7 @@
 //     [Member.Revoked] with them (the member sends the commit before it
 //     rejoins or leaves); for Assigned, look up committed offsets
 //     ([Member.FetchCommitted] or the store; none means auto.offset.reset)
-//     and start fetching.
+//     and start fetching (the answer comes back in Ready.Fetched).
 //  5. Fetch only from [Member.Fetchable]. An eager member owns nothing from
 //     the moment it starts rejoining until its SyncGroup answer; a
 //     cooperative member keeps fetching what it keeps.

@@ -87,6 +87,9 @@ type MemberReady struct {
 	// Lost: taken away with no chance to commit (onPartitionsLost): the member
 	// was removed or fenced, or its generation is stale.
 	Lost []TopicPartition
+	// Fetched are the committed offsets an OffsetFetch ([Member.FetchCommitted])
+	// returned; Offset -1 means none (apply auto.offset.reset).
+	Fetched []PartitionOffset
 	// Errors are failures the application would see, e.g. a commit refused
 	// (CommitFailedException) or FENCED_INSTANCE_ID.
 	Errors []error
@@ -165,7 +168,7 @@ func (m *Member) SetMetadata(topics []TopicMetadata) {
 // HasReady reports whether Ready has anything to hand out.
 func (m *Member) HasReady() bool {
 	r := m.ready
-	return len(r.Requests)+len(r.Revoke)+len(r.Assigned)+len(r.Lost)+len(r.Errors) > 0
+	return len(r.Requests)+len(r.Revoke)+len(r.Assigned)+len(r.Lost)+len(r.Fetched)+len(r.Errors) > 0
 }
 
 // Ready returns the output accumulated since the last call and clears it.

@@ -19,7 +19,12 @@ func (m *Member) Step(resp Response) error {
 			m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets by %q: %w", len(r.Offsets), m.memberID, r.Error))
 			m.onGroupError(r.Error)
 		}
-	case LeaveGroupResponse, OffsetFetchResponse:
+	case OffsetFetchResponse:
+		if r.Error != None {
+			m.ready.Errors = append(m.ready.Errors, fmt.Errorf("offset fetch by %q: %w", m.memberID, r.Error))
+		}
+		m.ready.Fetched = append(m.ready.Fetched, r.Offsets...)
+	case LeaveGroupResponse:
 	default:
 		return fmt.Errorf("member %q: %T: %w", m.memberID, resp, ErrUnknownResponse)
 	}

@@ -182,3 +182,17 @@ func TestFatalJoinErrorsStopTheMember(t *testing.T) {
 		}
 	}
 }
+
+func TestFetchCommittedComesBackInReady(t *testing.T) {
+	m := stableMember(t, "", tps("t", 0), group.RangeAssignor{})
+	m.FetchCommitted(tps("t", 0))
+	req := m.Ready().Requests[0].(group.OffsetFetch)
+	if diff := cmp.Diff(tps("t", 0), req.Partitions); diff != "" {
+		t.Errorf("OffsetFetch partitions (-want +got):\n%s", diff)
+	}
+	answer := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 10, LeaderEpoch: -1}}
+	require.NoError(t, m.Step(group.OffsetFetchResponse{Offsets: answer}))
+	if diff := cmp.Diff(answer, m.Ready().Fetched); diff != "" {
+		t.Errorf("Ready.Fetched (-want +got):\n%s", diff)
+	}
+}
