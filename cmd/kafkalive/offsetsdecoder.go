@@ -121,7 +121,7 @@ func groupMetadataValue(r *schemaReader, v int16) string {
 	if v >= 2 {
 		j.num("currentStateTimestamp", r.int64())
 	}
-	n := r.arrayLen()
+	n := max(r.arrayLen(), 0)
 	members := make([]string, 0, min(n, len(r.b)))
 	for i := 0; i < n && r.err == nil; i++ {
 		members = append(members, memberMetadata(r, v))
