@@ -61,3 +61,63 @@ func ExampleLag() {
 	// committed 20: lag 0
 	// no commit: lag -
 }
+
+// The driving loop the package documentation describes: a coordinator, two
+// consumers, a FIFO network that delivers at once, and a clock in 1 s steps.
+func Example_drivingLoop() {
+	store := &group.MemoryOffsetStore{}
+	coord, _ := group.NewCoordinator(group.DefaultConfig(), store, 0)
+	members := map[string]*group.Member{}
+	names := []string{"c1", "c2"}
+	for _, name := range names {
+		m, _ := group.NewMember(group.DefaultMemberConfig("g", name, []string{"orders"}, group.RangeAssignor{}), 0)
+		m.SetMetadata([]group.TopicMetadata{{Topic: "orders", Partitions: 4}})
+		members[name] = m
+	}
+	deliver := func() {
+		for moved := true; moved; {
+			moved = false
+			for _, name := range names {
+				m := members[name]
+				if !m.HasReady() {
+					continue
+				}
+				moved = true
+				rd := m.Ready()
+				for _, req := range rd.Requests {
+					_ = coord.Step(name, req)
+				}
+				if len(rd.Assigned) > 0 {
+					fmt.Println(name, "assigned", group.FormatPartitions(rd.Assigned))
+				}
+				if len(rd.Revoke) > 0 {
+					m.Revoked(nil) // commit positions here
+				}
+			}
+			if coord.HasReady() {
+				moved = true
+				rd := coord.Ready()
+				for _, rec := range rd.Commits {
+					_ = store.Commit(rec) // persist before answering
+				}
+				for _, out := range rd.Responses {
+					_ = members[out.To].Step(out.Response)
+				}
+			}
+		}
+	}
+	for now := int64(0); now <= 10000; now += 1000 {
+		coord.Tick(now)
+		for _, name := range names {
+			members[name].Tick(now)
+			members[name].Poll(now)
+		}
+		deliver()
+	}
+	g, _ := coord.Group("g")
+	fmt.Println(g.State, "generation", g.Generation)
+	// Output:
+	// c1 assigned [orders-0 orders-1]
+	// c2 assigned [orders-2 orders-3]
+	// Stable generation 1
+}
