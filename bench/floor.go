@@ -3,7 +3,9 @@ package bench
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
+	"io"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
@@ -40,4 +42,42 @@ func CheckCRC(src []byte) error {
 		return ErrFloorCRC
 	}
 	return nil
+}
+
+// ReadCRC is the recovery floor: it reads the first size bytes of a .log file
+// through buf (preads of len(buf) bytes, the buffer reused) and CRC-32Cs every
+// v2 batch, moving a batch that straddles two reads to the front of buf. It
+// neither rebuilds an index nor checks anything but the CRC, and returns the
+// number of batches. buf must hold the largest batch.
+func ReadCRC(f io.ReaderAt, size int64, buf []byte) (int, error) {
+	var batches int
+	var off int64 // file offset of buf[0]
+	have := 0     // valid bytes in buf
+	for {
+		n, err := f.ReadAt(buf[have:min(int64(len(buf)), size-off)], off+int64(have))
+		have += n
+		if err != nil && err != io.EOF {
+			return batches, err
+		}
+		p := 0
+		for have-p >= kafkalog.LogOverhead {
+			batch := kafkalog.LogOverhead + int(int32(binary.BigEndian.Uint32(buf[p+8:])))
+			if batch < kafkalog.BatchHeaderLen || batch > len(buf) {
+				return batches, fmt.Errorf("%w: batch of %d bytes at %d", kafkalog.ErrCorruptBatch, batch, off+int64(p))
+			}
+			if have-p < batch {
+				break
+			}
+			if crc32.Checksum(buf[p+21:p+batch], castagnoli) != binary.BigEndian.Uint32(buf[p+17:]) {
+				return batches, fmt.Errorf("%w at %d", ErrFloorCRC, off+int64(p))
+			}
+			p += batch
+			batches++
+		}
+		if off+int64(have) >= size || n == 0 {
+			return batches, nil
+		}
+		copy(buf, buf[p:have])
+		off, have = off+int64(p), have-p
+	}
 }
