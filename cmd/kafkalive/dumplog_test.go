@@ -61,6 +61,7 @@ func TestDumpLogGolden(t *testing.T) {
 		{"cleaned_segment_print_data", []string{"--files", cleaned, "--print-data-log"}},
 		{"cleaned_segment_shallow", []string{"--files", cleaned}},
 		{"cleaned_segment_offsets_decoder", []string{"--files", cleaned + "," + sampleDir + "/__consumer_offsets-39/00000000000000000018.log", "--offsets-decoder"}},
+		{"group_metadata_offsets_decoder", []string{"--files", realDir + "/donaldy-kafka-2.7.1/__consumer_offsets-17/00000000000000000000.log," + realDir + "/donaldy-kafka-2.7.1/__consumer_offsets-8/00000000000000000000.log", "--offsets-decoder"}},
 		{"gzip_deep_iteration", []string{"--files", gzipSample, "--deep-iteration"}},
 		{"gzip_skip_metadata", []string{"--files", gzipSample, "--print-data-log", "--skip-record-metadata"}},
 		{"max_bytes", []string{"--files", gzipSample, "--max-bytes", "200"}},
@@ -130,6 +131,10 @@ func TestDumpLogSharedFixtures(t *testing.T) {
 		require.Contains(t, out, "baseOffset: 35 lastOffset: 37 ")
 		require.Contains(t, out, " position: 4295 ")
 		require.Contains(t, out, "--- exit 0\n")
+	})
+	t.Run("volodymyrzee group metadata with the consumer protocol decoded", func(t *testing.T) {
+		out := runCommand("dump-log", "--offsets-decoder", "--files", sharedFixture(t, "volodymyrzee-kafka/__consumer_offsets-17/00000000000000000000.log"))
+		require.Contains(t, out, `"subscription":{"topics":["first_topic"],"userData":null,"ownedPartitions":[]},"assignment":{"assignedPartitions":[{"topic":"first_topic","partitions":[0,1,2]}],"userData":null}`)
 	})
 	t.Run("niloufar __consumer_offsets-6 index", func(t *testing.T) {
 		out := runCommand("dump-log", "--files", sharedFixture(t, "niloufar-ldi-poc-kraft/__consumer_offsets-6/00000000000000000000.index"))

@@ -20,9 +20,10 @@ import (
 // Key types (the key's version): 0 and 1 OffsetCommitKey, 2 GroupMetadataKey;
 // newer types (consumer and share groups, KIP-848) are reported as unknown.
 // Values: OffsetCommitValue v0–v4 and GroupMetadataValue v0–v4 (v4 is
-// flexible: compact strings and tagged fields). Kafka also decodes the embedded
-// consumer protocol subscription and assignment of each member; we print those
-// bytes base64, as the JSON converter writes bytes.
+// flexible: compact strings and tagged fields). For groups of protocol type
+// "consumer", each member's subscription and assignment bytes are decoded as
+// ConsumerProtocolSubscription and ConsumerProtocolAssignment v0–v3, as Kafka
+// does; bytes that do not decode stay base64.
 
 // errOffsetsKeyMissing is Kafka's "message had a missing key" failure.
 var errOffsetsKeyMissing = errors.New("failed to decode message using offset topic decoder (message had a missing key)")
@@ -114,7 +115,8 @@ func offsetCommitValue(r *schemaReader, v int16) string {
 
 func groupMetadataValue(r *schemaReader, v int16) string {
 	var j jsonObject
-	j.str("protocolType", r.string(false))
+	protocolType := r.string(false)
+	j.str("protocolType", protocolType)
 	j.num("generation", int64(r.int32()))
 	j.str("protocol", r.string(true))
 	j.str("leader", r.string(true))
@@ -123,15 +125,16 @@ func groupMetadataValue(r *schemaReader, v int16) string {
 	}
 	n := max(r.arrayLen(), 0)
 	members := make([]string, 0, min(n, len(r.b)))
+	consumer := protocolType != nil && *protocolType == "consumer"
 	for i := 0; i < n && r.err == nil; i++ {
-		members = append(members, memberMetadata(r, v))
+		members = append(members, memberMetadata(r, v, consumer))
 	}
 	j.raw("members", "["+joinComma(members)+"]")
 	r.taggedFields()
 	return j.String()
 }
 
-func memberMetadata(r *schemaReader, v int16) string {
+func memberMetadata(r *schemaReader, v int16, consumer bool) string {
 	var m jsonObject
 	m.str("memberId", r.string(false))
 	if v >= 3 {
@@ -143,10 +146,93 @@ func memberMetadata(r *schemaReader, v int16) string {
 		m.num("rebalanceTimeout", int64(r.int32()))
 	}
 	m.num("sessionTimeout", int64(r.int32()))
-	m.bytes("subscription", r.bytes())
-	m.bytes("assignment", r.bytes())
+	sub, asg := r.bytes(), r.bytes()
+	m.embedded("subscription", sub, consumer, consumerSubscription)
+	m.embedded("assignment", asg, consumer, consumerAssignment)
 	r.taggedFields()
 	return m.String()
+}
+
+// embedded writes bytes holding a versioned consumer protocol struct decoded
+// by decode, or base64 if it is not a consumer group or they do not decode.
+func (j *jsonObject) embedded(k string, b []byte, consumer bool, decode func(*schemaReader, int16) string) {
+	if consumer {
+		r := &schemaReader{b: b}
+		if v := r.int16(); r.err == nil && v >= 0 && v <= 3 {
+			if s := decode(r, v); r.err == nil {
+				j.raw(k, s)
+				return
+			}
+		}
+	}
+	j.bytes(k, b)
+}
+
+// consumerSubscription is ConsumerProtocolSubscription v0–v3.
+func consumerSubscription(r *schemaReader, v int16) string {
+	var j jsonObject
+	j.raw("topics", r.stringArray())
+	j.nullableBytes("userData", r.nullableBytes())
+	if v >= 1 {
+		j.raw("ownedPartitions", r.topicPartitions())
+	}
+	if v >= 2 {
+		j.num("generationId", int64(r.int32()))
+	}
+	if v >= 3 {
+		j.str("rackId", r.string(true))
+	}
+	return j.String()
+}
+
+// consumerAssignment is ConsumerProtocolAssignment v0–v3.
+func consumerAssignment(r *schemaReader, _ int16) string {
+	var j jsonObject
+	j.raw("assignedPartitions", r.topicPartitions())
+	j.nullableBytes("userData", r.nullableBytes())
+	return j.String()
+}
+
+func (r *schemaReader) stringArray() string {
+	n := max(r.arrayLen(), 0)
+	parts := make([]string, 0, min(n, len(r.b)))
+	for i := 0; i < n && r.err == nil; i++ {
+		if s := r.string(false); s != nil {
+			parts = append(parts, jsonString(*s))
+		}
+	}
+	return "[" + joinComma(parts) + "]"
+}
+
+// topicPartitions reads [{topic, [partition...]}].
+func (r *schemaReader) topicPartitions() string {
+	n := max(r.arrayLen(), 0)
+	parts := make([]string, 0, min(n, len(r.b)))
+	for i := 0; i < n && r.err == nil; i++ {
+		var tp jsonObject
+		tp.str("topic", r.string(false))
+		k := max(r.arrayLen(), 0)
+		ps := make([]string, 0, min(k, len(r.b)))
+		for p := 0; p < k && r.err == nil; p++ {
+			ps = append(ps, strconv.Itoa(int(r.int32())))
+		}
+		tp.raw("partitions", "["+joinComma(ps)+"]")
+		parts = append(parts, tp.String())
+	}
+	return "[" + joinComma(parts) + "]"
+}
+
+// nullableBytes reads int32-length bytes where -1 is null.
+func (r *schemaReader) nullableBytes() []byte {
+	n := r.length(true)
+	if n < 0 {
+		return nil
+	}
+	b := r.take(n)
+	if b == nil {
+		return nil
+	}
+	return b
 }
 
 func joinComma(parts []string) string {
@@ -300,6 +386,14 @@ func (j *jsonObject) num(k string, v int64) {
 func (j *jsonObject) bytes(k string, v []byte) {
 	j.key(k)
 	j.buf.WriteString(`"` + base64.StdEncoding.EncodeToString(v) + `"`)
+}
+
+func (j *jsonObject) nullableBytes(k string, v []byte) {
+	if v == nil {
+		j.raw(k, "null")
+		return
+	}
+	j.bytes(k, v)
 }
 
 func (j *jsonObject) raw(k, v string) {
