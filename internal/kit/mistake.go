@@ -46,3 +46,12 @@ func equal[Out any](a, b Out) bool {
 	}
 	return cmp.Equal(a, b, cmpopts.EquateEmpty())
 }
+
+// Guard calls f and returns the value it panicked with, or nil. Suites call
+// the learner's functions through it, so that a panic in the learner's code is
+// reported as a failure while a panic in the suite itself stays a crash.
+func Guard(f func()) (panicked any) {
+	defer func() { panicked = recover() }()
+	f()
+	return nil
+}

@@ -128,13 +128,36 @@ func drawSegmentSpec(t *rapid.T) segmentSpec {
 
 // indexCase looks target up the way Kafka does (index, then scan from the
 // position found, and also a scan from position 0) and checks each step.
-func indexCase(l IndexLookup, seg *segmentModel, padding int, target int64) (f *kit.Failure) {
-	defer func() {
-		if r := recover(); r != nil {
-			f = &kit.Failure{Rule: ruleI6, What: fmt.Sprintf("Looking up offset %d panicked: %v. Input from disk must never crash a broker.", target, r),
-				Details: []string{seg.describe()}}
-		}
-	}()
+func indexCase(l IndexLookup, seg *segmentModel, padding int, target int64) *kit.Failure {
+	guarded := IndexLookup{
+		LookupIndex: func(index []byte, entries int, baseOffset, target int64) (off int64, pos int32) {
+			if p := kit.Guard(func() { off, pos = l.LookupIndex(index, entries, baseOffset, target) }); p != nil {
+				panic(learnerPanic{p})
+			}
+			return off, pos
+		},
+		FindBatch: func(log []byte, startPos int32, target int64) (pos int32, found bool) {
+			if p := kit.Guard(func() { pos, found = l.FindBatch(log, startPos, target) }); p != nil {
+				panic(learnerPanic{p})
+			}
+			return pos, found
+		},
+	}
+	var f *kit.Failure
+	p := kit.Guard(func() { f = indexSteps(guarded, seg, padding, target) })
+	if lp, ok := p.(learnerPanic); ok {
+		return &kit.Failure{Rule: ruleI6, What: fmt.Sprintf("Looking up offset %d panicked: %v. Input from disk must never crash a broker.", target, lp.v),
+			Details: []string{seg.describe()}}
+	} else if p != nil {
+		panic(p)
+	}
+	return f
+}
+
+// learnerPanic carries a panic of the learner's code through the suite.
+type learnerPanic struct{ v any }
+
+func indexSteps(l IndexLookup, seg *segmentModel, padding int, target int64) *kit.Failure {
 	if f := lookupCase(l, seg, 0, target); f != nil {
 		return f
 	}

@@ -89,14 +89,12 @@ func TestRetention(t *testing.T, r Retention) {
 }
 
 // retentionCase runs r once and checks its answer.
-func retentionCase(r Retention, l RetentionLog, c RetentionConfig, now int64) (f *kit.Failure) {
-	defer func() {
-		if p := recover(); p != nil {
-			f = &kit.Failure{Rule: ruleR8, What: fmt.Sprintf("DeletableSegments panicked: %v.", p), Details: []string{describeRetention(l, c, now)}}
-		}
-	}()
+func retentionCase(r Retention, l RetentionLog, c RetentionConfig, now int64) *kit.Failure {
 	want := kafkaRetention(l, c, now)
-	got := r.DeletableSegments(cloneLog(l), c, now)
+	var got int
+	if p := kit.Guard(func() { got = r.DeletableSegments(cloneLog(l), c, now) }); p != nil {
+		return &kit.Failure{Rule: ruleR8, What: fmt.Sprintf("DeletableSegments panicked: %v.", p), Details: []string{describeRetention(l, c, now)}}
+	}
 	if got == want.count() {
 		return nil
 	}

@@ -16,7 +16,7 @@ type Rule struct {
 // each Note anchor exists.
 func Rules() []Rule {
 	var out []Rule
-	for _, set := range [][]kit.Rule{varintRules, batchRules, indexRules, retentionRules} {
+	for _, set := range [][]kit.Rule{varintRules, batchRules, indexRules, retentionRules, recoveryRules} {
 		for _, r := range set {
 			out = append(out, Rule{ID: r.ID, Name: r.Name, Note: r.Note})
 		}

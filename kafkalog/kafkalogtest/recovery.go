@@ -1,0 +1,129 @@
+package kafkalogtest
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"pgregory.net/rapid"
+)
+
+// Recovery is the surface of exercise ch04/recovery.
+type Recovery struct {
+	// Recover walks a segment's .log bytes from position 0 the way
+	// LogSegment.recover does after an unclean shutdown, and returns validBytes,
+	// where the file must be cut (the first byte that is not part of a whole,
+	// valid batch), and the rebuilt offset index (the bytes of the .index file:
+	// 8-byte entries of relative offset and position, big-endian).
+	Recover func(log []byte, baseOffset int64, indexIntervalBytes int) (validBytes int, index []byte)
+}
+
+var recoveryExercise = kit.Exercise{
+	Dir:  "exercises/ch04/recovery",
+	File: "recovery.go",
+	Note: note04 + "#how-a-broker-repairs-a-segment",
+}
+
+var (
+	ruleC1 = kit.Rule{ID: "C1", Name: "torn tail", Note: note04 + "#torn-tails-and-zero-padding"}
+	ruleC2 = kit.Rule{ID: "C2", Name: "length field", Note: note04 + "#torn-tails-and-zero-padding"}
+	ruleC3 = kit.Rule{ID: "C3", Name: "CRC-32C", Note: note04 + "#validate-every-batch"}
+	ruleC4 = kit.Rule{ID: "C4", Name: "magic", Note: note04 + "#validate-every-batch"}
+	ruleC5 = kit.Rule{ID: "C5", Name: "offsets increase", Note: note04 + "#validate-every-batch"}
+	ruleC6 = kit.Rule{ID: "C6", Name: "cut at the first bad byte", Note: note04 + "#how-a-broker-repairs-a-segment"}
+	ruleC7 = kit.Rule{ID: "C7", Name: "rebuild the index", Note: note04 + "#rebuild-the-index"}
+	ruleC8 = kit.Rule{ID: "C8", Name: "no panic", Note: note04 + "#torn-tails-and-zero-padding"}
+
+	recoveryRules = []kit.Rule{ruleC1, ruleC2, ruleC3, ruleC4, ruleC5, ruleC6, ruleC7, ruleC8}
+)
+
+func probeRecovery(r Recovery) error {
+	return recoveryExercise.Probe(kit.Call{Func: "Recover", Do: func() { r.Recover(nil, 0, 4096) }})
+}
+
+// CheckRecovery checks r against Kafka's LogSegmentTest recovery cases (garbage
+// from inside batch k to the end leaves batches 0..k-1; a corrupt index is
+// rebuilt), a real broker's segment, and one case per way a file can be damaged
+// (torn header, torn batch, zero padding, bit flips inside and outside the CRC,
+// bad magic, short length, offsets going backwards), and returns the first
+// violation.
+func CheckRecovery(r Recovery) error {
+	return checkRecovery(r, kit.Replay("./"+recoveryExercise.Dir, "TestRecovery", false))
+}
+
+func checkRecovery(r Recovery, replay string) error {
+	if err := probeRecovery(r); err != nil {
+		return err
+	}
+	for _, c := range recoveryKnownAnswers() {
+		if f := recoveryCase(r, c.log, c.baseOffset, c.interval); f != nil {
+			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	return nil
+}
+
+// TestRecovery runs CheckRecovery and RecoveryProperties as subtests of t.
+func TestRecovery(t *testing.T, r Recovery) {
+	t.Helper()
+	dir := kit.CallerDir(1, recoveryExercise.Dir)
+	if err := probeRecovery(r); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("known_answers", func(t *testing.T) {
+		if err := checkRecovery(r, kit.Replay(dir, t.Name(), false)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("crash_points", func(t *testing.T) {
+		rapid.Check(t, recoveryProperties(r, kit.Replay(dir, t.Name(), true)))
+	})
+}
+
+// recoveryCase runs r on one file and checks the cut and the index.
+func recoveryCase(r Recovery, log []byte, baseOffset int64, interval int) *kit.Failure {
+	want := kafkaRecover(log, baseOffset, interval)
+	var valid int
+	var index []byte
+	if p := kit.Guard(func() { valid, index = r.Recover(bytes.Clone(log), baseOffset, interval) }); p != nil {
+		return &kit.Failure{Rule: ruleC8, What: fmt.Sprintf("Recover panicked: %v. A damaged file is input: recovery must cut it, never crash the broker.", p),
+			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes}
+	}
+	call := fmt.Sprintf("Recover(log of %d bytes, baseOffset=%d, indexIntervalBytes=%d)", len(log), baseOffset, interval)
+	looks := kit.LooksLike(recoveryInput{log, baseOffset, interval}, recoveryOutput{valid, index}, recoveryMistakes)
+	if valid != want.validBytes {
+		rule, what := recoveryWhy(log, want, valid)
+		return &kit.Failure{Rule: rule, What: fmt.Sprintf("%s must return validBytes %d, not %d: %s", call, want.validBytes, valid, what),
+			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes, LooksLike: looks}
+	}
+	if !bytes.Equal(index, want.index) {
+		return &kit.Failure{Rule: ruleC7, What: fmt.Sprintf("%s must rebuild the offset index: an entry (lastOffset - baseOffset, position) for a batch when more than %d bytes were kept since the last entry.", call, interval),
+			Details: []string{describeSegment(log, baseOffset, interval), "want index " + kit.Hex(want.index, 64), "got index  " + kit.Hex(index, 64)},
+			Got:     index, Want: want.index, LooksLike: looks}
+	}
+	return nil
+}
+
+// recoveryWhy names the rule behind a wrong cut.
+func recoveryWhy(log []byte, want recovered, got int) (kit.Rule, string) {
+	if got < want.validBytes {
+		return ruleC6, fmt.Sprintf("the batches up to position %d are whole and valid and must be kept; cut only at the first byte that is not.", want.validBytes)
+	}
+	where := fmt.Sprintf("the bytes from position %d on are not a valid batch: %s.", want.validBytes, want.reason)
+	switch want.reason {
+	case stopTornHeader, stopTornBatch:
+		return ruleC1, where
+	case stopShortLength, stopTooSmall:
+		return ruleC2, where
+	case stopCRC:
+		return ruleC3, where
+	case stopMagic:
+		return ruleC4, where
+	case stopOffsets:
+		return ruleC5, where
+	}
+	return ruleC6, fmt.Sprintf("validBytes %d is past the end of the file (%d bytes).", got, len(log))
+}
