@@ -144,11 +144,42 @@ func (ix *OffsetIndex) positionKey(i int) int64 { return int64(ix.entries[i].pos
 // if there is none. Like Kafka it searches the warm tail of the index (the last
 // 8 KiB, 1024 entries) first when the target lies there.
 func (ix *OffsetIndex) Lookup(target int64) OffsetPosition {
-	lo, _ := slotRange(len(ix.entries), OffsetIndexEntrySize, ix.offsetKey, target)
+	lo := ix.largestLowerBound(target)
 	if lo < 0 {
 		return OffsetPosition{Offset: ix.idx.baseOffset, Position: 0}
 	}
 	return ix.at(lo)
+}
+
+// largestLowerBound is slotRange's first result specialised to the offset
+// index's relative offsets (the hot path of every fetch): the same warm-first
+// search, without a key function call per probe.
+func (ix *OffsetIndex) largestLowerBound(target int64) int {
+	es := ix.entries
+	n := len(es)
+	rel := target - ix.idx.baseOffset
+	switch {
+	case n == 0 || rel < int64(es[0].rel):
+		return -1
+	case rel > math.MaxInt32:
+		return n - 1
+	}
+	t := int32(rel)
+	lo, hi := 0, n-1
+	if firstHot := max(0, n-1-warmIndexBytes/OffsetIndexEntrySize); es[firstHot].rel < t {
+		lo = firstHot
+	} else {
+		hi = firstHot
+	}
+	for lo < hi {
+		mid := int(uint(lo+hi+1) >> 1)
+		if es[mid].rel > t {
+			hi = mid - 1
+		} else {
+			lo = mid
+		}
+	}
+	return lo
 }
 
 // FetchUpperBoundOffset returns the first entry whose position is ≥ startPos +

@@ -429,3 +429,45 @@ func ExampleOffsetIndex_Lookup() {
 	fmt.Println(ix.Lookup(99), ix.Lookup(140), ix.Lookup(182), ix.Lookup(1000))
 	// Output: {100 0} {137 4295} {182 8540} {182 8540}
 }
+
+// BenchmarkOffsetIndexLookup compares Lookup (warm-section search, as Kafka)
+// with a plain binary search over the same entries, for targets near the tail
+// (caught-up readers) and spread over the whole index.
+func BenchmarkOffsetIndexLookup(b *testing.B) {
+	const n = 100_000
+	fsys := vfs.NewMem()
+	f, err := fsys.Create("b.index")
+	require.NoError(b, err)
+	ix, err := OpenOffsetIndex(f, 0, n*OffsetIndexEntrySize, true)
+	require.NoError(b, err)
+	plain := make([]OffsetPosition, 0, n)
+	for i := int64(0); i < n; i++ {
+		require.NoError(b, ix.Append(i*37+5, i*4096))
+		plain = append(plain, OffsetPosition{i*37 + 5, i * 4096})
+	}
+	targets := map[string]func(i int) int64{
+		"tail":   func(i int) int64 { return (n-1-int64(i%512))*37 + 9 },
+		"spread": func(i int) int64 { return int64(i*7919%n)*37 + 9 },
+	}
+	for _, name := range []string{"tail", "spread"} {
+		target := targets[name]
+		b.Run(name+"/Lookup", func(b *testing.B) {
+			var sink OffsetPosition
+			for i := 0; i < b.N; i++ {
+				sink = ix.Lookup(target(i))
+			}
+			_ = sink
+		})
+		b.Run(name+"/sort.Search", func(b *testing.B) {
+			var sink OffsetPosition
+			for i := 0; i < b.N; i++ {
+				t := target(i)
+				k := sort.Search(len(plain), func(j int) bool { return plain[j].Offset > t })
+				if k > 0 {
+					sink = plain[k-1]
+				}
+			}
+			_ = sink
+		})
+	}
+}
