@@ -2,6 +2,7 @@ package group_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,9 +65,10 @@ func (e *env) handle(t *testing.T, d *datadriven.TestData) {
 		var n int32
 		d.ScanArgs(t, "topic", &topic)
 		d.ScanArgs(t, "partitions", &n)
+		e.metadata = slices.DeleteFunc(e.metadata, func(tm group.TopicMetadata) bool { return tm.Topic == topic })
 		e.metadata = append(e.metadata, group.TopicMetadata{Topic: topic, Partitions: n})
-		for _, sm := range e.members {
-			sm.m.SetMetadata(e.metadata)
+		for _, name := range e.names() {
+			e.members[name].m.SetMetadata(e.metadata)
 		}
 	case "member":
 		e.addMember(t, d)

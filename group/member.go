@@ -2,6 +2,7 @@ package group
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -112,10 +113,13 @@ type Member struct {
 	leaving        bool
 	needsRejoin    bool
 	metadata       []TopicMetadata
-	lastPollMs     int64
-	lastBeatMs     int64
-	nowMs          int64
-	ready          MemberReady
+	// assignedWith is, on the leader, the partition counts of the subscribed
+	// topics its last assignment used (Kafka's assignmentSnapshot).
+	assignedWith map[string]int32
+	lastPollMs   int64
+	lastBeatMs   int64
+	nowMs        int64
+	ready        MemberReady
 }
 
 // NewMember returns an unjoined member whose clock starts at nowMs. It joins
@@ -160,9 +164,24 @@ func (m *Member) Fetchable() []TopicPartition {
 }
 
 // SetMetadata tells the member the partition counts of its topics; the
-// leader needs them to assign.
+// leader needs them to assign. When the leader sees a subscribed topic's
+// partition count differ from what its last assignment used (partitions
+// added), it rejoins at its next Poll, which rebalances the group.
 func (m *Member) SetMetadata(topics []TopicMetadata) {
 	m.metadata = slices.Clone(topics)
+	if m.assignedWith != nil && m.state == MemberStable && !maps.Equal(m.assignedWith, m.subscribedCounts()) {
+		m.needsRejoin = true
+	}
+}
+
+// subscribedCounts returns the partition counts of the subscribed topics.
+func (m *Member) subscribedCounts() map[string]int32 {
+	counts := partitionCounts(m.metadata)
+	out := map[string]int32{}
+	for _, t := range m.cfg.Topics {
+		out[t] = counts[t]
+	}
+	return out
 }
 
 // HasReady reports whether Ready has anything to hand out.

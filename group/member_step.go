@@ -56,6 +56,7 @@ func (m *Member) onJoin(r JoinGroupResponse) {
 		return
 	}
 	m.memberID, m.generation, m.leader = r.MemberID, r.GenerationID, r.Leader
+	m.assignedWith = nil
 	m.state = Syncing
 	sync := SyncGroup{GroupID: m.cfg.GroupID, GenerationID: r.GenerationID, MemberID: r.MemberID, GroupInstanceID: m.cfg.GroupInstanceID}
 	if r.Leader == r.MemberID && !r.SkipAssignment {
@@ -77,6 +78,7 @@ func (m *Member) assign(protocol string, members []MemberSubscription) []MemberA
 		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("leader %q: assignor %q: %w", m.memberID, protocol, InconsistentGroupProtocol))
 		return out
 	}
+	m.assignedWith = m.subscribedCounts()
 	result := a.Assign(members, m.metadata)
 	for _, ms := range normalizedMembers(members) {
 		out = append(out, MemberAssignment{MemberID: ms.MemberID, Partitions: result[ms.MemberID]})
