@@ -14,6 +14,17 @@ import (
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
+// Checkpoint files are text (CheckpointFile.java): a version line, a count
+// line, then count entry lines of fields separated by whitespace:
+//
+//	0                         version
+//	3                         count
+//	__consumer_offsets 28 2   topic partition offset  (offset checkpoints)
+//	...
+//
+// leader-epoch-checkpoint entries are "epoch startOffset". Files are replaced
+// atomically: written to <name>.tmp, fsynced, renamed, directory fsynced.
+
 // ErrCorruptCheckpoint means a checkpoint file does not parse: unknown version,
 // a malformed line, or a count that does not match the entries (Kafka's
 // CheckpointFile throws IOException; the broker then takes the log dir offline).

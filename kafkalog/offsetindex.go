@@ -48,7 +48,14 @@ type offsetEntry struct {
 }
 
 // OffsetIndex is a segment's sparse offset index (.index, OffsetIndex.java):
-// 8-byte entries (relative offset, position), strictly increasing by offset.
+// 8-byte entries, strictly increasing by offset, no header, no checksum:
+//
+//	offset  size  field
+//	     0     4  relativeOffset  int32: offset − segment base offset
+//	     4     4  position        int32: byte position of the batch in the .log
+//
+// An entry (O, P) says: the batch that starts at byte P ends at offset O. One is
+// written every index.interval.bytes (4096) of appended data.
 // Entries are kept in memory and written through to the file at once (no mmap).
 // A writable index file is preallocated to its maximum size; TrimToValidSize and
 // Close cut it back to its entries, as Kafka does. It is not safe for concurrent use.

@@ -14,7 +14,23 @@ import (
 var ErrCorruptSnapshot = errors.New("kafkalog: corrupt producer snapshot")
 
 // Layout of a producer state snapshot (.snapshot) version 1
-// (ProducerStateManager.java, ProducerSnapshot.json).
+// (ProducerStateManager.java, ProducerSnapshot.json), big-endian:
+//
+//	offset  size  field
+//	     0     2  version                1
+//	     2     4  crc                    CRC-32C of bytes [6, end)
+//	     6     4  count                  number of entries
+//	    10    46  entry × count:
+//	               +0  8  producerId
+//	               +8  2  producerEpoch
+//	              +10  4  lastSequence
+//	              +14  8  lastOffset
+//	              +22  4  offsetDelta
+//	              +26  8  timestamp
+//	              +34  4  coordinatorEpoch
+//	              +38  8  currentTxnFirstOffset  (-1: none)
+//
+// An empty snapshot is the 10 bytes 00 01 48 67 4b c7 00 00 00 00.
 const (
 	// ProducerSnapshotVersion is the only version Kafka writes and reads.
 	ProducerSnapshotVersion = 1

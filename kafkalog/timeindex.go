@@ -37,7 +37,12 @@ type timeEntry struct {
 }
 
 // TimeIndex is a segment's time index (.timeindex, TimeIndex.java): 12-byte
-// entries, timestamps and offsets non-decreasing. Like OffsetIndex it keeps its
+// entries, timestamps and offsets non-decreasing:
+//
+//	offset  size  field
+//	     0     8  timestamp       int64, epoch milliseconds
+//	     8     4  relativeOffset  int32: offset − segment base offset
+// Like OffsetIndex it keeps its
 // entries in memory, writes through, is preallocated when writable and trimmed
 // by TrimToValidSize and Close. Its last slot is reserved for the entry written
 // when the segment rolls or closes: IsFull is entries ≥ MaxEntries − 1.

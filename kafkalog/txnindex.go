@@ -7,8 +7,14 @@ import (
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
-// Layout of a .txnindex entry (AbortedTxn.java): int16 version (0), int64
-// producerId, int64 firstOffset, int64 lastOffset, int64 lastStableOffset.
+// Layout of a .txnindex entry (AbortedTxn.java), 34 bytes, big-endian:
+//
+//	offset  size  field
+//	     0     2  version           0
+//	     2     8  producerId
+//	    10     8  firstOffset
+//	    18     8  lastOffset        offset of the ABORT marker
+//	    26     8  lastStableOffset
 const (
 	// TxnIndexEntrySize is the size of one aborted transaction entry.
 	TxnIndexEntrySize = 34
