@@ -42,6 +42,7 @@ type timeEntry struct {
 //	offset  size  field
 //	     0     8  timestamp       int64, epoch milliseconds
 //	     8     4  relativeOffset  int32: offset − segment base offset
+//
 // Like OffsetIndex it keeps its
 // entries in memory, writes through, is preallocated when writable and trimmed
 // by TrimToValidSize and Close. Its last slot is reserved for the entry written
