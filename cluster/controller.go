@@ -129,6 +129,12 @@ func (w *World) deliverToController(e *envelope) {
 	case kindRegister:
 		w.register(e.from, e.incarnation)
 	case kindHeartbeat:
+		if !cb.registered || cb.incarnation != e.incarnation {
+			// A broker retries its registration until the controller has
+			// it: a heartbeat from an unknown incarnation stands for that.
+			w.register(e.from, e.incarnation)
+			return
+		}
 		if cb.registered && cb.incarnation == e.incarnation {
 			cb.lastHeartbeat = w.now
 			if cb.fenced {
