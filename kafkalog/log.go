@@ -522,7 +522,10 @@ func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, epoc
 // TruncateTo removes every record at or after offset, as a follower does before it
 // fetches from a new leader (UnifiedLog.truncateTo): segments whose base offset is
 // above offset are deleted, the segment holding offset is cut before the first batch
-// whose last offset reaches it and becomes the active segment, the LEO becomes offset,
+// whose last offset reaches it and becomes the active segment, the LEO becomes offset
+// (or, if offset falls inside a batch, that batch's base offset: Kafka would leave
+// the LEO at offset with the batch gone, which only happens if a caller truncates
+// between batch boundaries),
 // the recovery point and log start offset drop to it if above, and the epoch cache
 // forgets epochs starting at or after it. Offsets at or beyond the LEO change nothing.
 //
@@ -549,11 +552,15 @@ func (l *Log) TruncateTo(offset int64, nowMs int64) error {
 		return err
 	}
 	s := l.segments[i]
-	if err := s.truncateTo(offset, int(l.cfg.SegmentIndexBytes), nowMs, l.buf); err != nil {
+	offset, err := s.truncateTo(offset, int(l.cfg.SegmentIndexBytes), nowMs, l.buf)
+	if err != nil {
 		return err
 	}
 	l.nextOffset = offset
-	l.recoveryPoint = min(l.recoveryPoint, offset)
+	// Kafka lowers the recovery point to offset; we lower it to the truncated
+	// segment's base, so that a crash before the next flush recovers that segment and
+	// rebuilds its indexes, whose truncation is not durable.
+	l.recoveryPoint = min(l.recoveryPoint, s.baseOffset)
 	l.logStartOffset = min(l.logStartOffset, offset)
 	if err := l.epochs.TruncateFromEnd(offset); err != nil {
 		return err

@@ -284,10 +284,7 @@ func (s *Segment) recover(buf []byte, maxIndexSize int64, epochs *LeaderEpochCac
 			s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar = h.MaxTimestamp, h.LastOffset()
 		}
 		if validBytes-lastIndexEntry > s.indexIntervalBytes {
-			if err := s.oidx.Append(h.LastOffset(), validBytes); err != nil {
-				return Truncation{}, err
-			}
-			if err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, false); err != nil {
+			if err := s.addIndexEntry(h.LastOffset(), validBytes); err != nil {
 				return Truncation{}, err
 			}
 			lastIndexEntry = validBytes
@@ -338,7 +335,13 @@ func (s *Segment) finishRecovery(validBytes int64, bad error) (Truncation, error
 		t.Reason = bad.Error()
 	}
 	if t.Bytes > 0 {
+		// Kafka leaves the cut in the page cache. We fsync it: otherwise a second power
+		// cut could undo the cut and the overwrites that followed it, and splice the
+		// old torn bytes with new ones into a batch that was never written whole.
 		if err := s.log.Truncate(validBytes); err != nil {
+			return Truncation{}, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), validBytes, err)
+		}
+		if err := s.log.Sync(); err != nil {
 			return Truncation{}, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), validBytes, err)
 		}
 		s.size = validBytes

@@ -198,14 +198,21 @@ func (s *Segment) append(largestOffset, largestTimestamp, offsetOfMaxTimestamp i
 	return nil
 }
 
+// addIndexEntry adds (offset, pos) to the offset index and the largest timestamp so
+// far to the time index. A full index takes no more entries (an active segment rolls
+// before that; a cleaned or recovered segment written under a smaller
+// segment.index.bytes keeps a sparser index, which lookups handle by scanning further).
 func (s *Segment) addIndexEntry(offset, pos int64) error {
+	s.bytesSinceLastIndexEntry = 0
+	if s.oidx.IsFull() || s.tidx.IsFull() {
+		return nil
+	}
 	if err := s.oidx.Append(offset, pos); err != nil {
 		return fmt.Errorf("kafkalog: segment %d: %w", s.baseOffset, err)
 	}
 	if err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, false); err != nil {
 		return fmt.Errorf("kafkalog: segment %d: %w", s.baseOffset, err)
 	}
-	s.bytesSinceLastIndexEntry = 0
 	return nil
 }
 
@@ -321,27 +328,33 @@ func (s *Segment) renameSuffix(to string) error {
 // truncateTo cuts the segment before the first batch whose last offset is ≥ offset
 // and makes it ready to be the active segment again (LogSegment.truncateTo): index
 // entries at or after offset go, the indexes grow back to maxIndexSize, the cut .log
-// is fsynced, and the largest timestamp is recomputed.
-func (s *Segment) truncateTo(offset int64, maxIndexSize int, nowMs int64, buf []byte) error {
+// is fsynced, and the largest timestamp is recomputed. It returns the offset the log
+// now ends at: offset, or the base offset of the cut batch if offset fell inside it.
+func (s *Segment) truncateTo(offset int64, maxIndexSize int, nowMs int64, buf []byte) (int64, error) {
 	at, found, err := s.translateOffset(offset, buf)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	end := offset
+	if found && at.hdr.BaseOffset < offset {
+		end = at.hdr.BaseOffset
+	}
+	offset = end
 	if err := s.oidx.TruncateTo(offset); err != nil {
-		return err
+		return 0, err
 	}
 	if err := s.tidx.TruncateTo(offset); err != nil {
-		return err
+		return 0, err
 	}
 	if err := s.resizeIndexes(maxIndexSize); err != nil {
-		return err
+		return 0, err
 	}
 	if found {
 		if err := s.log.Truncate(at.pos); err != nil {
-			return fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), at.pos, err)
+			return 0, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), at.pos, err)
 		}
 		if err := s.log.Sync(); err != nil {
-			return fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), at.pos, err)
+			return 0, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), at.pos, err)
 		}
 		s.size = at.pos
 	}
@@ -350,7 +363,7 @@ func (s *Segment) truncateTo(offset int64, maxIndexSize int, nowMs int64, buf []
 		s.firstBatchTimestampKnown = false
 	}
 	s.bytesSinceLastIndexEntry = 0
-	return s.reloadMaxTimestamp(buf)
+	return end, s.reloadMaxTimestamp(buf)
 }
 
 // reloadMaxTimestamp recomputes the largest timestamp from the time index's last

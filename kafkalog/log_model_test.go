@@ -1,0 +1,294 @@
+package kafkalog
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kafkalive/kafkalive/vfs"
+	"pgregory.net/rapid"
+)
+
+// modelRec is a record of the model log.
+type modelRec struct {
+	key, value string
+	tombstone  bool
+}
+
+// logMachine drives a Log on a MemFS against a model: the log as a slice of records by
+// offset, plus what the caller has been promised (high watermark, flushed offset, how
+// far compaction went).
+type logMachine struct {
+	fsys *vfs.MemFS
+	cfg  Config
+	log  *Log
+	now  int64
+
+	recs         []modelRec // by offset, [0, LEO)
+	starts       []int64    // base offsets of the appended batches
+	hw           int64      // offsets below it are committed: never truncated, may be cleaned
+	durable      int64      // offsets below it were flushed: they survive a power cut
+	cleanedUpTo  int64      // compaction may have removed superseded records below it
+	cleanerPoint int64      // the cleaner-offset checkpoint
+	crashes      int
+}
+
+const modelRoot = "logs"
+
+var modelTP = TopicPartition{Topic: "topic", Partition: 0}
+
+func newLogMachine(t *rapid.T) *logMachine {
+	cfg := DefaultConfig()
+	cfg.SegmentBytes = int64(rapid.IntRange(200, 1200).Draw(t, "segment.bytes"))
+	cfg.SegmentIndexBytes = int64(rapid.IntRange(24, 200).Draw(t, "segment.index.bytes"))
+	cfg.IndexIntervalBytes = int64(rapid.IntRange(0, 300).Draw(t, "index.interval.bytes"))
+	cfg.RetentionMs = -1
+	cfg.RetentionBytes = int64(rapid.SampledFrom([]int{-1, 600, 2000}).Draw(t, "retention.bytes"))
+	cfg.CleanupPolicy = "compact,delete"
+	cfg.DeleteRetentionMs = 50
+	m := &logMachine{fsys: vfs.NewMem(), cfg: cfg}
+	m.open(t, false)
+	return m
+}
+
+func (m *logMachine) open(t *rapid.T, clean bool) {
+	rps, err := ReadOffsetCheckpoint(m.fsys, modelRoot+"/"+RecoveryPointCheckpointFile)
+	if err != nil {
+		t.Fatalf("the recovery point checkpoint is unreadable after a crash: %v", err)
+	}
+	lsos, err := ReadOffsetCheckpoint(m.fsys, modelRoot+"/"+LogStartOffsetCheckpointFile)
+	if err != nil {
+		t.Fatalf("the log start offset checkpoint is unreadable after a crash: %v", err)
+	}
+	opts := []Option{WithRecoveryPoint(rps[modelTP]), WithLogStartOffset(lsos[modelTP])}
+	if clean {
+		opts = append(opts, WithCleanShutdown())
+	}
+	l, err := Open(m.fsys, testDir, m.cfg, m.now, opts...)
+	if err != nil {
+		t.Fatalf("the log does not open (clean=%v): %v", clean, err)
+	}
+	m.log = l
+}
+
+// checkpoint persists the recovery point and log start offset, as a data dir does.
+func (m *logMachine) checkpoint(t *rapid.T) {
+	for name, off := range map[string]int64{RecoveryPointCheckpointFile: m.log.RecoveryPoint(), LogStartOffsetCheckpointFile: m.log.LogStartOffset()} {
+		if err := WriteOffsetCheckpoint(m.fsys, modelRoot+"/"+name, map[TopicPartition]int64{modelTP: off}); err != nil {
+			t.Fatalf("write %s: %v", name, err)
+		}
+	}
+}
+
+func (m *logMachine) Append(t *rapid.T) {
+	n := rapid.IntRange(1, 3).Draw(t, "records")
+	var kvs []kv
+	for i := 0; i < n; i++ {
+		r := kv{key: fmt.Sprint("k", rapid.IntRange(0, 5).Draw(t, "key")), value: fmt.Sprint("v", len(m.recs)+i)}
+		r.tombstone = rapid.IntRange(0, 9).Draw(t, "tombstone") == 0
+		kvs = append(kvs, r)
+	}
+	m.now += int64(rapid.IntRange(0, 20).Draw(t, "ms passing"))
+	info, err := m.log.AppendAsLeader(encodeBatch(0, m.now, kvs...), 0, m.now)
+	if err != nil {
+		t.Fatalf("append of %d records at LEO %d failed: %v", n, len(m.recs), err)
+	}
+	if info.FirstOffset != int64(len(m.recs)) {
+		t.Fatalf("append got offset %d, LEO was %d", info.FirstOffset, len(m.recs))
+	}
+	m.starts = append(m.starts, int64(len(m.recs)))
+	for _, r := range kvs {
+		m.recs = append(m.recs, modelRec{key: r.key, value: r.value, tombstone: r.tombstone})
+	}
+}
+
+// boundaries returns the batch boundaries (and the LEO) in [from, LEO]: where a high
+// watermark or a truncation can be.
+func (m *logMachine) boundaries(from int64) []int64 {
+	var out []int64
+	for _, s := range m.starts {
+		if s >= from {
+			out = append(out, s)
+		}
+	}
+	return append(out, int64(len(m.recs)))
+}
+
+func (m *logMachine) AdvanceHighWatermark(t *rapid.T) {
+	m.hw = rapid.SampledFrom(m.boundaries(m.hw)).Draw(t, "high watermark")
+}
+
+func (m *logMachine) Read(t *rapid.T) {
+	if m.log.LogEndOffset() == m.log.LogStartOffset() {
+		t.Skip("empty log")
+	}
+	off := rapid.Int64Range(m.log.LogStartOffset(), m.log.LogEndOffset()-1).Draw(t, "read offset")
+	data, err := m.log.Read(off, rapid.IntRange(1, 500).Draw(t, "max bytes"))
+	if err != nil {
+		t.Fatalf("read at %d in [%d, %d): %v", off, m.log.LogStartOffset(), m.log.LogEndOffset(), err)
+	}
+	if len(data) == 0 {
+		t.Fatalf("read at %d below the LEO %d returned nothing", off, m.log.LogEndOffset())
+	}
+	b, _, err := ReadBatch(data)
+	if err != nil {
+		t.Fatalf("read at %d returned a bad batch: %v", off, err)
+	}
+	if b.LastOffset() < off {
+		t.Fatalf("read at %d returned a batch ending at %d", off, b.LastOffset())
+	}
+}
+
+func (m *logMachine) Roll(t *rapid.T) {
+	if err := m.log.Roll(m.now); err != nil {
+		t.Fatalf("roll: %v", err)
+	}
+}
+
+func (m *logMachine) ApplyRetention(t *rapid.T) {
+	if _, err := m.log.DeleteOldSegments(m.hw, m.now); err != nil {
+		t.Fatalf("retention with HW %d: %v", m.hw, err)
+	}
+	m.now += int64(rapid.IntRange(0, 100).Draw(t, "ms passing"))
+	if _, err := m.log.DeleteExpiredFiles(m.now); err != nil {
+		t.Fatalf("removing .deleted files: %v", err)
+	}
+}
+
+func (m *logMachine) DeleteRecords(t *rapid.T) {
+	if m.hw <= m.log.LogStartOffset() {
+		t.Skip("nothing committed above the log start offset")
+	}
+	to := rapid.Int64Range(m.log.LogStartOffset(), m.hw).Draw(t, "delete records before")
+	if _, err := m.log.DeleteRecords(to, m.hw); err != nil {
+		t.Fatalf("delete records before %d (HW %d): %v", to, m.hw, err)
+	}
+}
+
+func (m *logMachine) Compact(t *rapid.T) {
+	res, err := m.log.Clean(m.cleanerPoint, m.hw, m.now, CleanerOptions{MaxMapEntries: rapid.IntRange(1, 10).Draw(t, "offset map entries")})
+	if err != nil {
+		t.Fatalf("clean from %d with HW %d: %v", m.cleanerPoint, m.hw, err)
+	}
+	if res.EndOffset > m.hw {
+		t.Fatalf("the cleaner went to %d, past the high watermark %d", res.EndOffset, m.hw)
+	}
+	m.cleanerPoint = res.EndOffset
+	m.cleanedUpTo = max(m.cleanedUpTo, res.EndOffset)
+}
+
+func (m *logMachine) TruncateTo(t *rapid.T) {
+	to := rapid.SampledFrom(m.boundaries(max(m.hw, m.log.LogStartOffset()))).Draw(t, "truncate to")
+	if err := m.log.TruncateTo(to, m.now); err != nil {
+		t.Fatalf("truncate to %d: %v", to, err)
+	}
+	m.cut(to)
+	m.durable = min(m.durable, to)
+	m.checkpoint(t) // Kafka checkpoints the recovery point after a truncation
+}
+
+func (m *logMachine) Flush(t *rapid.T) {
+	if err := m.log.Flush(m.log.LogEndOffset()); err != nil {
+		t.Fatalf("flush: %v", err)
+	}
+	m.durable = int64(len(m.recs))
+	m.checkpoint(t)
+}
+
+func (m *logMachine) ProcessCrash(t *rapid.T) {
+	m.fsys.Crash()
+	m.reopenAfterCrash(t, false)
+}
+
+func (m *logMachine) PowerCut(t *rapid.T) {
+	m.fsys.PowerCutRand(rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "power cut seed"), 7)))
+	m.reopenAfterCrash(t, true)
+}
+
+func (m *logMachine) reopenAfterCrash(t *rapid.T, power bool) {
+	m.crashes++
+	m.open(t, false)
+	leo := m.log.LogEndOffset()
+	switch {
+	case leo > int64(len(m.recs)):
+		t.Fatalf("after a crash the LEO is %d, beyond the %d records appended", leo, len(m.recs))
+	case leo < m.durable:
+		t.Fatalf("after a crash (power cut %v) the LEO is %d, but offsets below %d were flushed", power, leo, m.durable)
+	case !power && leo != int64(len(m.recs)):
+		t.Fatalf("a process crash lost data: LEO %d, %d records appended (the page cache survives)", leo, len(m.recs))
+	}
+	m.cut(leo)
+	m.hw = min(m.hw, leo)
+}
+
+// cut drops the model's records from offset on.
+func (m *logMachine) cut(offset int64) {
+	m.recs = m.recs[:offset]
+	for len(m.starts) > 0 && m.starts[len(m.starts)-1] >= offset {
+		m.starts = m.starts[:len(m.starts)-1]
+	}
+}
+
+func (m *logMachine) Reopen(t *rapid.T) {
+	if err := m.log.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	m.durable = int64(len(m.recs))
+	m.checkpoint(t)
+	m.open(t, true)
+	if r := m.log.RecoveryReport(); r.SegmentsRecovered != len(r.IndexesRebuilt) {
+		t.Fatalf("a clean reopen recovered %d segments (%+v)", r.SegmentsRecovered, r)
+	}
+}
+
+// Check compares the log with the model after every action.
+func (m *logMachine) Check(t *rapid.T) {
+	if got := m.log.LogEndOffset(); got != int64(len(m.recs)) {
+		t.Fatalf("LEO %d, model has %d records", got, len(m.recs))
+	}
+	if lso := m.log.LogStartOffset(); lso > max(m.hw, 0) && lso > m.log.segments[0].baseOffset {
+		t.Fatalf("log start offset %d is above the high watermark %d", lso, m.hw)
+	}
+	recs, err := readAllErr(m.log)
+	if err != nil {
+		t.Fatalf("reading the whole log: %v", err)
+	}
+	seen := map[int64]bool{}
+	for _, r := range recs {
+		if r.Offset >= int64(len(m.recs)) {
+			t.Fatalf("offset %d readable beyond the LEO %d", r.Offset, len(m.recs))
+		}
+		want := m.recs[r.Offset]
+		if r.Key != want.key || r.Null != want.tombstone || (!r.Null && r.Value != want.value) {
+			t.Fatalf("offset %d holds %s=%q (tombstone %v), the model has %s=%q (tombstone %v)", r.Offset, r.Key, r.Value, r.Null, want.key, want.value, want.tombstone)
+		}
+		seen[r.Offset] = true
+	}
+	latest := map[string]int64{}
+	for o, r := range m.recs {
+		latest[r.key] = int64(o)
+	}
+	for o := m.log.LogStartOffset(); o < int64(len(m.recs)); o++ {
+		r := m.recs[o]
+		mayBeGone := o < m.cleanedUpTo && (latest[r.key] != o || r.tombstone)
+		if !seen[o] && !mayBeGone {
+			t.Fatalf("offset %d (%s=%q) is missing; log start %d, cleaned up to %d", o, r.key, r.value, m.log.LogStartOffset(), m.cleanedUpTo)
+		}
+	}
+	if err := indexesAgree(m.log); err != nil {
+		t.Fatalf("indexes disagree with the log: %v", err)
+	}
+}
+
+// TestLogStateMachine runs random action scripts against the model; a failure shrinks
+// to the shortest script. Run with -rapid.checks=N for more.
+func TestLogStateMachine(t *testing.T) {
+	runs, crashes := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		m := newLogMachine(t)
+		t.Repeat(rapid.StateMachineActions(m))
+		runs++
+		crashes += m.crashes
+	})
+	t.Logf("state machine: %d runs, %d crashes and power cuts survived", runs, crashes)
+}
