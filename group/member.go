@@ -27,6 +27,11 @@ type MemberConfig struct {
 	// MaxPollIntervalMs is max.poll.interval.ms (300000), also sent as the
 	// rebalance timeout.
 	MaxPollIntervalMs int32
+	// RequestTimeoutMs is request.timeout.ms (30000): a SyncGroup unanswered
+	// this long is given up and the member rejoins. A JoinGroup waits
+	// max(RequestTimeoutMs, MaxPollIntervalMs+5000), as the Java client does.
+	// 0 means 30000.
+	RequestTimeoutMs int32
 }
 
 // DefaultMemberConfig returns Kafka 3.0+ defaults for a member of groupID
@@ -118,8 +123,10 @@ type Member struct {
 	assignedWith map[string]int32
 	lastPollMs   int64
 	lastBeatMs   int64
-	nowMs        int64
-	ready        MemberReady
+	// sentMs is when the JoinGroup or SyncGroup in flight was sent.
+	sentMs int64
+	nowMs  int64
+	ready  MemberReady
 }
 
 // NewMember returns an unjoined member whose clock starts at nowMs. It joins
@@ -272,6 +279,7 @@ func (m *Member) FetchCommitted(tps []TopicPartition) {
 // unless it polls and rejoins first.
 func (m *Member) Tick(nowMs int64) {
 	m.nowMs = max(m.nowMs, nowMs)
+	m.expireRequest()
 	active := m.state == MemberStable || m.state == Syncing || m.state == Revoking
 	if !active || m.memberID == "" {
 		return
@@ -283,6 +291,23 @@ func (m *Member) Tick(nowMs int64) {
 	if m.generation >= 0 && m.nowMs-m.lastBeatMs >= int64(m.cfg.HeartbeatIntervalMs) {
 		m.lastBeatMs = m.nowMs
 		m.send(Heartbeat{GroupID: m.cfg.GroupID, GenerationID: m.generation, MemberID: m.memberID, GroupInstanceID: m.cfg.GroupInstanceID})
+	}
+}
+
+// expireRequest gives up a JoinGroup or SyncGroup whose answer is overdue
+// (lost on the way): the member is unjoined and rejoins at its next Poll,
+// keeping its member id.
+func (m *Member) expireRequest() {
+	timeout := int64(m.cfg.RequestTimeoutMs)
+	if timeout <= 0 {
+		timeout = 30000
+	}
+	if m.state == Joining {
+		timeout = max(timeout, int64(m.cfg.MaxPollIntervalMs)+5000)
+	}
+	if (m.state == Joining || m.state == Syncing) && m.nowMs-m.sentMs > timeout {
+		m.state = Unjoined
+		m.needsRejoin = true
 	}
 }
 
@@ -345,6 +370,7 @@ func (m *Member) sendJoin() {
 		protocols = append(protocols, Protocol{Name: a.Name(), Subscription: m.subscription(a)})
 	}
 	m.state = Joining
+	m.sentMs = m.nowMs
 	m.needsRejoin = false
 	m.send(JoinGroup{
 		GroupID: m.cfg.GroupID, MemberID: m.memberID, GroupInstanceID: m.cfg.GroupInstanceID, ClientID: m.cfg.ClientID,

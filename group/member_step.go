@@ -58,6 +58,7 @@ func (m *Member) onJoin(r JoinGroupResponse) {
 	m.memberID, m.generation, m.leader = r.MemberID, r.GenerationID, r.Leader
 	m.assignedWith = nil
 	m.state = Syncing
+	m.sentMs = m.nowMs
 	sync := SyncGroup{GroupID: m.cfg.GroupID, GenerationID: r.GenerationID, MemberID: r.MemberID, GroupInstanceID: m.cfg.GroupInstanceID}
 	if r.Leader == r.MemberID && !r.SkipAssignment {
 		sync.Assignments = m.assign(r.ProtocolName, r.Members)

@@ -196,3 +196,24 @@ func TestFetchCommittedComesBackInReady(t *testing.T) {
 		t.Errorf("Ready.Fetched (-want +got):\n%s", diff)
 	}
 }
+
+func TestLostJoinAnswerIsRetried(t *testing.T) {
+	cfg := group.DefaultMemberConfig("g", "c", []string{"t"}, group.RangeAssignor{})
+	cfg.MaxPollIntervalMs = 20000
+	m, err := group.NewMember(cfg, 0)
+	require.NoError(t, err)
+	m.Poll(0)
+	require.Len(t, m.Ready().Requests, 1)
+	for now := int64(1000); now <= 30000; now += 1000 { // the answer never comes
+		m.Tick(now)
+		m.Poll(now)
+	}
+	if reqs := m.Ready().Requests; len(reqs) != 0 {
+		t.Fatalf("rejoined before max(request.timeout.ms, max.poll.interval.ms + 5 s): %v", kinds(reqs))
+	}
+	m.Tick(30001)
+	m.Poll(30001)
+	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(m.Ready().Requests)); diff != "" {
+		t.Errorf("after the JoinGroup timed out the member must join again (-want +got):\n%s", diff)
+	}
+}
