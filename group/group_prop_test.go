@@ -85,8 +85,8 @@ func tail(s string, lines int) string {
 }
 
 // TestGroupNeverSharesAPartition runs random member lives against the
-// coordinator and checks after every message that no partition has two
-// owners,
+// coordinator, over a network that may lose one message in ten, and checks
+// after every message that no partition has two owners in one generation,
 // and at the end that a quiet group settles with every partition fetched.
 func TestGroupNeverSharesAPartition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -95,6 +95,9 @@ func TestGroupNeverSharesAPartition(t *testing.T) {
 			assignors: rapid.SampledFrom([]string{"range", "roundrobin", "sticky", "cooperative-sticky"}).Draw(t, "assignor"),
 		}
 		w.e.checkEachDelivery = func() { w.checkNoSharedOwner(t) }
+		if rapid.Bool().Draw(t, "lossy network") {
+			w.e.lose = func() bool { return rapid.IntRange(0, 9).Draw(t, "lose message") == 0 }
+		}
 		partitions := rapid.Int32Range(1, 8).Draw(t, "partitions")
 		w.e.metadata = []group.TopicMetadata{{Topic: "orders", Partitions: partitions}}
 		t.Repeat(map[string]func(*rapid.T){
@@ -133,6 +136,7 @@ func (w *groupWorld) settle(t *rapid.T, partitions int32) {
 	for _, n := range w.live() {
 		w.e.members[n].stuck = false
 	}
+	w.e.lose = nil
 	w.e.advance(120000, 1000)
 	w.checkNoSharedOwner(t)
 	live := w.live()

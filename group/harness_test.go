@@ -24,6 +24,8 @@ type env struct {
 	// checkEachDelivery, if set, runs after every message handled, so
 	// invariants see the world between messages, not only between commands.
 	checkEachDelivery func()
+	// lose, if set, decides whether a request or response is lost on the way.
+	lose func() bool
 }
 
 // tb is what the harness needs from *testing.T or *rapid.T.
@@ -100,6 +102,10 @@ func (e *env) handleMemberReady(name string, sm *simMember) {
 		e.logf("%s assigned %s", name, group.FormatPartitions(rd.Assigned))
 	}
 	for _, req := range rd.Requests {
+		if e.lose != nil && e.lose() {
+			e.logf("%s → %s (lost)", name, describeRequest(req))
+			continue
+		}
 		if _, ok := req.(group.Heartbeat); !ok {
 			e.logf("%s → %s", name, describeRequest(req))
 		}
@@ -122,6 +128,10 @@ func (e *env) handleCoordinatorReady() {
 	}
 	for _, o := range rd.Responses {
 		sm := e.members[o.To]
+		if e.lose != nil && e.lose() {
+			e.logf("%s ← %s (lost)", o.To, describeResponse(o.Response))
+			continue
+		}
 		if hb, ok := o.Response.(group.HeartbeatResponse); !ok || hb.Error != group.None || sm == nil {
 			suffix := ""
 			if sm != nil && sm.crashed {
