@@ -312,19 +312,32 @@ func decodeRecords(p []byte, count int32, recs []Record, hdrs []Header) ([]Recor
 	if int(count) > cap(recs) && int(count) <= len(p)/minRecordLen {
 		recs = make([]Record, 0, count)
 	}
-	rr := recordReader{p: p}
+	pos := 0
 	for i := int32(0); i < count; i++ {
-		if rr.pos == len(p) {
+		if pos == len(p) {
 			return recs, hdrs, &recordError{fmt.Sprintf("record %d", i), fmt.Errorf("%w: %d records declared, %d present", ErrInvalidRecord, count, i)}
 		}
-		recs = append(recs, Record{})
-		hdrs = rr.next(&recs[len(recs)-1], hdrs)
-		if rr.err != nil {
-			return recs, hdrs, &recordError{fmt.Sprintf("record %d: %s", i, rr.field), rr.err}
+		// Every field of the record is overwritten below, so reuse without zeroing.
+		if len(recs) < cap(recs) {
+			recs = recs[:len(recs)+1]
+		} else {
+			recs = append(recs, Record{})
 		}
+		r := &recs[len(recs)-1]
+		next, grown := decodeRecordFast(p, pos, r, hdrs)
+		if next < 0 {
+			// Re-read with the careful reader: it says what broke.
+			rr := recordReader{p: p, pos: pos}
+			grown = rr.next(r, hdrs)
+			if rr.err != nil {
+				return recs, grown, &recordError{fmt.Sprintf("record %d: %s", i, rr.field), rr.err}
+			}
+			next = rr.pos
+		}
+		hdrs, pos = grown, next
 	}
-	if rr.pos != len(p) {
-		return recs, hdrs, &recordError{"records", fmt.Errorf("%w: %d bytes remain after %d declared records", ErrInvalidRecord, len(p)-rr.pos, count)}
+	if pos != len(p) {
+		return recs, hdrs, &recordError{"records", fmt.Errorf("%w: %d bytes remain after %d declared records", ErrInvalidRecord, len(p)-pos, count)}
 	}
 	return recs, hdrs, nil
 }

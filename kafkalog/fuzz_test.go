@@ -108,6 +108,9 @@ func FuzzReadBatch(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > BatchHeaderLen {
+			checkFastMatchesCareful(t, data[BatchHeaderLen:], int32(binary.BigEndian.Uint32(data[posRecordsCount:])))
+		}
 		for _, in := range [][]byte{data, sealBatch(data)} {
 			d := Decoder{MaxDecompressedBytes: fuzzLimit}
 			var b RecordBatch
@@ -123,6 +126,34 @@ func FuzzReadBatch(f *testing.F) {
 			checkReencodes(t, &b)
 		}
 	})
+}
+
+// checkFastMatchesCareful: the fast record decoder and the careful
+// recordReader accept the same records section and decode it the same.
+func checkFastMatchesCareful(t *testing.T, p []byte, count int32) {
+	fast, _, fastErr := decodeRecords(p, count, nil, nil)
+	var careful []Record
+	var hdrs []Header
+	rr := recordReader{p: p}
+	for i := int32(0); i < count && rr.err == nil && rr.pos < len(p); i++ {
+		careful = append(careful, Record{})
+		hdrs = rr.next(&careful[len(careful)-1], hdrs)
+	}
+	carefulOK := rr.err == nil && rr.pos == len(p) && len(careful) == int(max(count, 0))
+	if carefulOK != (fastErr == nil) {
+		t.Fatalf("careful reader ok=%v (%v), fast path error %v", carefulOK, rr.err, fastErr)
+	}
+	if carefulOK {
+		if len(careful) == 0 {
+			careful = nil
+		}
+		if len(fast) == 0 {
+			fast = nil
+		}
+		if diff := cmp.Diff(careful, fast); diff != "" {
+			t.Fatalf("fast path decodes differently (-careful +fast):\n%s", diff)
+		}
+	}
 }
 
 // checkDecodedBounds: nothing the decoder holds is larger than the bytes it was

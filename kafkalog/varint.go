@@ -1,5 +1,7 @@
 package kafkalog
 
+import "math/bits"
+
 // Kafka's variable-length integers (org.apache.kafka.common.utils.ByteUtils).
 //
 // The wire format is Protocol Buffers': 7 data bits per byte, least significant
@@ -112,15 +114,9 @@ func Varlong(b []byte) (v int64, n int) {
 	return int64(u>>1) ^ -int64(u&1), n
 }
 
-// UvarintLen returns the number of bytes AppendUvarint writes for v.
-func UvarintLen(v uint32) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
-}
+// UvarintLen returns the number of bytes AppendUvarint writes for v: one per
+// started group of 7 significant bits (bits.Len32(v|1) rounded up to sevens).
+func UvarintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }
 
 // VarintLen returns the number of bytes AppendVarint writes for v
 // (Kafka's ByteUtils.sizeOfVarint).
@@ -129,11 +125,5 @@ func VarintLen(v int32) int { return UvarintLen(uint32(v<<1) ^ uint32(v>>31)) }
 // VarlongLen returns the number of bytes AppendVarlong writes for v
 // (Kafka's ByteUtils.sizeOfVarlong).
 func VarlongLen(v int64) int {
-	u := uint64(v<<1) ^ uint64(v>>63)
-	n := 1
-	for u >= 0x80 {
-		u >>= 7
-		n++
-	}
-	return n
+	return (bits.Len64((uint64(v<<1)^uint64(v>>63))|1) + 6) / 7
 }
