@@ -51,15 +51,15 @@ func (d *dumper) openOffsetIndex(file string, base int64) (*kafkalog.OffsetIndex
 	return ix, true
 }
 
-// batchAt returns the last offset of the entry at position pos of the log, read
-// with at most maxSize bytes (Kafka: fileRecords.slice(position, maxMessageSize)).
-func batchLastOffsetAt(f vfs.File, pos int64, maxSize int) (int64, error) {
-	size, err := f.Size()
+// batchLastOffsetAt returns the last offset of the entry at position pos of the
+// log r reads, read with at most maxSize bytes (Kafka:
+// fileRecords.slice(position, maxMessageSize)).
+func batchLastOffsetAt(r *segmentReader, pos int64, maxSize int) (int64, error) {
+	size, err := r.f.Size()
 	if err != nil {
 		return 0, err
 	}
 	limit := min(size, pos+int64(maxSize))
-	r := segmentReader{f: f}
 	b, status, _, err := r.read(pos, limit)
 	switch status {
 	case readBatch:
@@ -97,11 +97,12 @@ func (d *dumper) dumpIndex(file string) {
 		return
 	}
 	logFile := siblingFile(file, kafkalog.LogSuffix)
-	lf, err := d.fsys.Open(logFile)
-	if err != nil {
+	var lr *segmentReader
+	if lf, err := d.fsys.Open(logFile); err != nil {
 		d.problem(file, "cannot check the entries against the log: %v", err)
 	} else {
 		defer lf.Close()
+		lr = &segmentReader{f: lf}
 	}
 	for i := 0; i < ix.Entries(); i++ {
 		e := ix.Entry(i)
@@ -111,8 +112,8 @@ func (d *dumper) dumpIndex(file string) {
 			fmt.Fprintf(d.errw, "kafkalive: %s: entry %d is (%d, %d), zero padding: stopped\n", file, i, e.Offset, e.Position)
 			return
 		}
-		if lf != nil {
-			last, err := batchLastOffsetAt(lf, e.Position, d.opts.maxMessageSize)
+		if lr != nil {
+			last, err := batchLastOffsetAt(lr, e.Position, d.opts.maxMessageSize)
 			if err != nil {
 				d.problem(file, "entry %d (offset %d, position %d): %v", i, e.Offset, e.Position, err)
 				last = -1
