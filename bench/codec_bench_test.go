@@ -17,12 +17,16 @@ const warmupOps = 3
 
 // start prepares an implementation's run the way performance.md §5.10 asks: a
 // GC, so that the previous implementation's garbage is not collected on this
-// one's clock, bytes per op for MB/s, and allocation counts.
-func start(b *testing.B, bytes int) {
+// one's clock, bytes per op for MB/s, and allocation counts. It returns the
+// started CPU clock, to report after the loop.
+func start(b *testing.B, bytes int) *cpuClock {
 	b.Helper()
 	runtime.GC()
 	b.SetBytes(int64(bytes))
 	b.ReportAllocs()
+	c := &cpuClock{}
+	c.start()
+	return c
 }
 
 // codecFixture is one workload, ready in every implementation's input form.
@@ -85,10 +89,11 @@ func (f *codecFixture) encodeKafkalog(b *testing.B) {
 	for range warmupOps {
 		dst = f.batch.AppendTo(dst[:0])
 	}
-	start(b, len(f.encoded))
+	clk := start(b, len(f.encoded))
 	for b.Loop() {
 		dst = f.batch.AppendTo(dst[:0])
 	}
+	clk.report(b)
 	f.dst = dst
 }
 
@@ -97,10 +102,11 @@ func (f *codecFixture) encodeKmsg(b *testing.B) {
 	for range warmupOps {
 		dst = KmsgAppendBatch(dst[:0], f.kh, f.krecs)
 	}
-	start(b, len(f.encoded))
+	clk := start(b, len(f.encoded))
 	for b.Loop() {
 		dst = KmsgAppendBatch(dst[:0], f.kh, f.krecs)
 	}
+	clk.report(b)
 	f.dst = dst
 }
 
@@ -109,10 +115,11 @@ func (f *codecFixture) encodeFloor(b *testing.B) {
 	for range warmupOps {
 		dst = AppendCopyCRC(dst[:0], f.batch.Records)
 	}
-	start(b, len(f.encoded))
+	clk := start(b, len(f.encoded))
 	for b.Loop() {
 		dst = AppendCopyCRC(dst[:0], f.batch.Records)
 	}
+	clk.report(b)
 	f.dst = dst
 }
 
@@ -135,12 +142,13 @@ func (f *codecFixture) decodeKafkalog(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	start(b, len(f.encoded))
+	clk := start(b, len(f.encoded))
 	for b.Loop() {
 		if _, err := d.Decode(f.encoded, &rb); err != nil {
 			b.Fatal(err)
 		}
 	}
+	clk.report(b)
 }
 
 func (f *codecFixture) decodeKmsg(b *testing.B) {
@@ -150,12 +158,13 @@ func (f *codecFixture) decodeKmsg(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	start(b, len(f.encoded))
+	clk := start(b, len(f.encoded))
 	for b.Loop() {
 		if err := d.Decode(f.encoded); err != nil {
 			b.Fatal(err)
 		}
 	}
+	clk.report(b)
 }
 
 func (f *codecFixture) decodeFloor(b *testing.B) {
@@ -164,12 +173,13 @@ func (f *codecFixture) decodeFloor(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	start(b, len(f.encoded))
+	clk := start(b, len(f.encoded))
 	for b.Loop() {
 		if err := CheckCRC(f.encoded); err != nil {
 			b.Fatal(err)
 		}
 	}
+	clk.report(b)
 }
 
 // BenchmarkCRC32C runs kafkalog.CRC32C over 1 KiB and 1 MiB in cache, beside
@@ -185,22 +195,25 @@ func BenchmarkCRC32C(b *testing.B) {
 		var sink uint32
 		b.Run("size="+size.name, func(b *testing.B) {
 			b.Run("impl=kafkalog", func(b *testing.B) {
-				start(b, size.n)
+				clk := start(b, size.n)
 				for b.Loop() {
 					sink += kafkalog.CRC32C(src)
 				}
+				clk.report(b)
 			})
 			b.Run("impl=hash-crc32", func(b *testing.B) {
-				start(b, size.n)
+				clk := start(b, size.n)
 				for b.Loop() {
 					sink += crc32.Checksum(src, castagnoli)
 				}
+				clk.report(b)
 			})
 			b.Run("impl=limit-memcpy", func(b *testing.B) {
-				start(b, size.n)
+				clk := start(b, size.n)
 				for b.Loop() {
 					copy(dst, src)
 				}
+				clk.report(b)
 			})
 		})
 		_ = sink

@@ -63,29 +63,27 @@ func openBenchLog(b *testing.B, dir string) *kafkalog.Log {
 func appendKafkalog(b *testing.B, root string, batch []byte) {
 	dir := filepath.Join(root, "bench-0")
 	l := openBenchLog(b, dir)
-	lap := func() {
+	appendOne := func() {
+		if _, err := l.AppendAsLeader(batch, 0, nowMs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for l.Size() < appendLapBytes { // warm-up lap: the page cache's pages get touched once
+		appendOne()
+	}
+	clk := start(b, len(batch))
+	for b.Loop() {
 		if l.Size() >= appendLapBytes {
-			b.StopTimer()
+			clk.pause(b)
 			if err := l.Close(); err != nil {
 				b.Fatal(err)
 			}
 			l = openBenchLog(b, dir)
-			b.StartTimer()
+			clk.resume(b)
 		}
+		appendOne()
 	}
-	for l.Size() < appendLapBytes { // warm-up lap: the page cache's pages get touched once
-		if _, err := l.AppendAsLeader(batch, 0, nowMs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	start(b, len(batch))
-	for b.Loop() {
-		lap()
-		if _, err := l.AppendAsLeader(batch, 0, nowMs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
+	clk.report(b)
 	if err := l.Close(); err != nil {
 		b.Fatal(err)
 	}
@@ -110,17 +108,17 @@ func appendWrite(b *testing.B, root string, batch []byte) {
 	for pos < appendLapBytes {
 		write()
 	}
-	start(b, len(batch))
+	clk := start(b, len(batch))
 	for b.Loop() {
 		if pos >= appendLapBytes {
-			b.StopTimer()
+			clk.pause(b)
 			f.Close()
 			f, pos = create(), 0
-			b.StartTimer()
+			clk.resume(b)
 		}
 		write()
 	}
-	b.StopTimer()
+	clk.report(b)
 	f.Close()
 }
 
@@ -199,22 +197,24 @@ func BenchmarkIndexLookup(b *testing.B) {
 		b.Run("index="+w.name, func(b *testing.B) {
 			b.Run("impl=kafkalog", func(b *testing.B) {
 				var sink int64
-				start(b, 0)
+				clk := start(b, 0)
 				i := 0
 				for b.Loop() {
 					sink += f.ix.Lookup(w.targets[i&4095]).Position
 					i++
 				}
+				clk.report(b)
 				_ = sink
 			})
 			b.Run("impl=limit-binarysearch", func(b *testing.B) {
 				sink := 0
-				start(b, 0)
+				clk := start(b, 0)
 				i := 0
 				for b.Loop() {
 					sink += searchFloor(w.floor, w.targets[i&4095])
 					i++
 				}
+				clk.report(b)
 				_ = sink
 			})
 		})
@@ -257,25 +257,30 @@ func BenchmarkRecovery(b *testing.B) {
 }
 
 func recoverKafkalog(b *testing.B, dir string, segSize int64) {
-	recoverOnce := func() {
+	open := func() *kafkalog.Log {
 		l, err := kafkalog.Open(vfs.Default, dir, kafkalog.DefaultConfig(), nowMs, kafkalog.WithRecoveryPoint(0))
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.StopTimer()
+		return l
+	}
+	check := func(l *kafkalog.Log) {
 		if r := l.RecoveryReport(); r.SegmentsRecovered != 1 || len(r.Truncations) != 0 || l.Size() != segSize {
 			b.Fatalf("recovery did not run as set up: %+v, size %d of %d", r, l.Size(), segSize)
 		}
 		if err := l.Close(); err != nil {
 			b.Fatal(err)
 		}
-		b.StartTimer()
 	}
-	recoverOnce()
-	start(b, int(segSize))
+	check(open())
+	clk := start(b, int(segSize))
 	for b.Loop() {
-		recoverOnce()
+		l := open()
+		clk.pause(b)
+		check(l)
+		clk.resume(b)
 	}
+	clk.report(b)
 }
 
 func recoverFloor(b *testing.B, logFile string, segSize int64) {
@@ -288,10 +293,11 @@ func recoverFloor(b *testing.B, logFile string, segSize int64) {
 	if _, err := ReadCRC(f, segSize, buf); err != nil {
 		b.Fatal(err)
 	}
-	start(b, int(segSize))
+	clk := start(b, int(segSize))
 	for b.Loop() {
 		if _, err := ReadCRC(f, segSize, buf); err != nil {
 			b.Fatal(err)
 		}
 	}
+	clk.report(b)
 }

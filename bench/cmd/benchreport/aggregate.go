@@ -32,6 +32,7 @@ type table struct {
 	benches []*bench
 	byKey   map[string]*bench
 	rounds  int
+	metric  string // "wall" or "cpu": what the times are
 }
 
 // aggregate groups the results of every round by benchmark and implementation,

@@ -25,6 +25,7 @@ type options struct {
 	dir       string
 	from      string
 	save      string
+	metric    string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -37,8 +38,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.dir, "dir", ".", "the bench module's directory")
 	fs.StringVar(&o.from, "from", "", "comma-separated files of saved `go test -bench` output, one per round, to report on instead of running")
 	fs.StringVar(&o.save, "save", "", "directory to save each round's raw output in (round-N.txt)")
+	fs.StringVar(&o.metric, "metric", "wall", "what a time is: wall (ns/op, performance.md's method) or cpu (the process's CPU time per op, steadier on a shared machine)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.metric != "wall" && o.metric != "cpu" {
+		return o, fmt.Errorf("benchreport: -metric %q: want wall or cpu", o.metric)
 	}
 	if o.rounds < 1 {
 		return o, fmt.Errorf("benchreport: -rounds %d: need at least 1", o.rounds)
@@ -61,12 +66,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if o.metric == "cpu" {
+			if rs, err = onCPU(rs); err != nil {
+				return err
+			}
+		}
 		if len(rs) == 0 {
 			return fmt.Errorf("benchreport: round %d printed no benchmark results", i+1)
 		}
 		rounds = append(rounds, rs)
 	}
 	t := aggregate(rounds)
+	t.metric = o.metric
 	render(stdout, t)
 	if missed := checkGoals(stdout, t); missed > 0 {
 		fmt.Fprintf(stdout, "\n%d goal(s) missed.\n", missed)
@@ -123,4 +134,17 @@ func runRound(bin string, o options) ([]byte, error) {
 	cmd.Dir = o.dir
 	cmd.Stderr = os.Stderr
 	return cmd.Output()
+}
+
+// onCPU turns every result into its CPU-time form; every benchmark must have reported it.
+func onCPU(rs []result) ([]result, error) {
+	out := make([]result, len(rs))
+	for i, r := range rs {
+		c, ok := r.onCPU()
+		if !ok {
+			return nil, fmt.Errorf("benchreport: -metric cpu: %s/impl=%s reported no cpu-ns/op", r.key(), r.impl)
+		}
+		out[i] = c
+	}
+	return out, nil
 }

@@ -10,10 +10,11 @@ import (
 
 // result is one benchmark line of `go test -bench` output.
 type result struct {
-	family   string // "Encode"
-	workload string // "records=100/value=1024"
-	impl     string // "kafkalog"
-	nsPerOp  float64
+	family   string  // "Encode"
+	workload string  // "records=100/value=1024"
+	impl     string  // "kafkalog"
+	nsPerOp  float64 // wall-clock
+	cpuNs    float64 // process CPU time per op (cpu-ns/op), 0 when not reported
 	mbPerSec float64 // 0 when the benchmark sets no bytes
 	allocs   float64 // -1 when not reported
 	bytesOp  float64 // -1 when not reported
@@ -69,6 +70,8 @@ func parseLine(line string) (r result, ok bool, err error) {
 		switch f[i+1] {
 		case "ns/op":
 			r.nsPerOp = v
+		case "cpu-ns/op":
+			r.cpuNs = v
 		case "MB/s":
 			r.mbPerSec = v
 		case "allocs/op":
@@ -90,4 +93,17 @@ func stripProcs(name string) string {
 		return name
 	}
 	return name[:i]
+}
+
+// onCPU returns r measured by CPU time instead of wall-clock time: ns/op becomes
+// cpu-ns/op and MB/s is scaled to it. ok is false if r has no CPU time.
+func (r result) onCPU() (result, bool) {
+	if r.cpuNs <= 0 {
+		return r, false
+	}
+	if r.mbPerSec > 0 {
+		r.mbPerSec *= r.nsPerOp / r.cpuNs
+	}
+	r.nsPerOp = r.cpuNs
+	return r, true
 }

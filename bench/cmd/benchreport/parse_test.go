@@ -60,3 +60,18 @@ func TestParseOutputSkipsOtherLines(t *testing.T) {
 		t.Errorf("parseOutput (-want +got):\n%s", diff)
 	}
 }
+
+func TestOnCPU(t *testing.T) {
+	r, ok, err := parseLine("BenchmarkA/w=1/impl=kafkalog-2 100 200 ns/op 50.0 MB/s 100 cpu-ns/op 0 B/op 0 allocs/op")
+	require.NoError(t, err)
+	require.True(t, ok)
+	got, ok := r.onCPU()
+	require.True(t, ok)
+	want := result{family: "A", workload: "w=1", impl: "kafkalog", nsPerOp: 100, cpuNs: 100, mbPerSec: 100, allocs: 0, bytesOp: 0}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(result{})); diff != "" {
+		t.Errorf("onCPU: half the CPU time of the wall time doubles MB/s (-want +got):\n%s", diff)
+	}
+	if _, ok := (result{nsPerOp: 5}).onCPU(); ok {
+		t.Errorf("onCPU of a result without cpu-ns/op reported ok")
+	}
+}

@@ -12,6 +12,9 @@ import (
 // median ratio to kmsg and its allocations.
 func render(w io.Writer, t *table) {
 	fmt.Fprintf(w, "Medians of %d rounds; ratios are computed within each round, then the median is taken.\n", t.rounds)
+	if t.metric == "cpu" {
+		fmt.Fprintf(w, "Times are the process's CPU time per op (cpu-ns/op), not wall-clock time.\n")
+	}
 	fmt.Fprintf(w, "Cells: ns/op (MB/s) [x floor]. Compare ratios, not absolute figures, between runs.\n")
 	for _, fam := range t.families() {
 		benches := t.familyBenches(fam)
