@@ -237,6 +237,7 @@ type timeIndexCheck struct {
 	log  vfs.File
 	size int64
 	ix   *kafkalog.OffsetIndex
+	r    segmentReader
 	dec  kafkalog.Decoder
 	rb   kafkalog.RecordBatch
 }
@@ -252,7 +253,7 @@ func (d *dumper) timeIndexChecker(file string, base int64) *timeIndexCheck {
 		d.problem(file, "%v", err)
 		return nil
 	}
-	tc := &timeIndexCheck{d: d, file: file, log: lf, size: size}
+	tc := &timeIndexCheck{d: d, file: file, log: lf, size: size, r: segmentReader{f: lf}}
 	if f, err := d.fsys.Open(siblingFile(file, kafkalog.IndexSuffix)); err == nil {
 		if ix, err := kafkalog.OpenOffsetIndex(f, base, 0, false); err == nil {
 			tc.ix = ix
@@ -268,9 +269,8 @@ func (tc *timeIndexCheck) check(e kafkalog.TimestampOffset, prev int64, te *time
 	if tc.ix != nil {
 		pos = tc.ix.Lookup(e.Offset).Position
 	}
-	r := segmentReader{f: tc.log}
 	for {
-		b, status, _, _ := r.read(pos, tc.size)
+		b, status, _, _ := tc.r.read(pos, tc.size)
 		if status != readBatch {
 			te.notFound = append(te.notFound, offsetPair{e.Offset, -1})
 			return
