@@ -138,11 +138,15 @@ func (c *Coordinator) rejoin(from string, g *classicGroup, m *member, r JoinGrou
 // old assignment (a static leader is told to skip the assignment, KIP-814).
 func (c *Coordinator) joinStaticUnknown(from string, g *classicGroup, r JoinGroup) {
 	oldID, known := g.static[r.GroupInstanceID]
-	if !known {
+	old := g.members[oldID]
+	if !known || old == nil {
+		if c.cfg.GroupMaxSize > 0 && len(g.members)+len(g.pending) >= c.cfg.GroupMaxSize {
+			c.respond(from, JoinGroupResponse{Error: GroupMaxSizeReached, Members: []MemberSubscription{}})
+			return
+		}
 		c.addMember(from, g, r, g.newMemberID(r.GroupInstanceID))
 		return
 	}
-	old := g.members[oldID]
 	newID := g.newMemberID(r.GroupInstanceID)
 	c.fence(old)
 	delete(g.members, oldID)
