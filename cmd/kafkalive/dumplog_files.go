@@ -211,6 +211,9 @@ func (d *dumper) dumpTimeIndex(file string) {
 		}
 	}()
 	ts := d.timeIndexChecker(file, base)
+	if ts != nil {
+		defer ts.close()
+	}
 	prev := int64(kafkalog.NoTimestamp)
 	for i := 0; i < ti.Entries(); i++ {
 		e := ti.Entry(i)
@@ -260,6 +263,13 @@ func (d *dumper) timeIndexChecker(file string, base int64) *timeIndexCheck {
 		}
 	}
 	return tc
+}
+
+func (tc *timeIndexCheck) close() {
+	tc.log.Close()
+	if tc.ix != nil {
+		tc.ix.Close()
+	}
 }
 
 // check finds the batch holding e.Offset (the first with lastOffset ≥ it) and
