@@ -185,21 +185,18 @@ func (d *dumper) dumpTimeIndex(file string) {
 		d.problem(file, "the name does not start with a base offset")
 		return
 	}
-	b, ok := d.readSmall(file)
-	if !ok {
-		return
-	}
-	fsys := vfs.NewMem()
-	mf, _ := fsys.Create("t")
-	if _, err := mf.WriteAt(b, 0); err != nil {
-		d.problem(file, "%v", err)
-		return
-	}
-	ti, err := kafkalog.OpenTimeIndex(mf, base, 0, false)
+	f, err := d.fsys.Open(file)
 	if err != nil {
 		d.problem(file, "%v", err)
 		return
 	}
+	ti, err := kafkalog.OpenTimeIndex(f, base, 0, false)
+	if err != nil {
+		f.Close()
+		d.problem(file, "%v", err)
+		return
+	}
+	defer ti.Close()
 	if d.opts.indexSanity {
 		d.sanity(file, ti.SanityCheck())
 		return
