@@ -69,6 +69,15 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want: group.Assignment{"M1": append(tps("a", 0), tps("c", 0)...), "M2": tps("b", 0)},
 		},
 		{
+			// The example in Kafka's RoundRobinAssignor javadoc.
+			name: "roundrobin: different subscriptions skip members", assignor: group.RoundRobinAssignor{},
+			members: []group.MemberSubscription{
+				fresh([]string{"t0"}, "C0")[0], fresh([]string{"t0", "t1"}, "C1")[0], fresh([]string{"t0", "t1", "t2"}, "C2")[0],
+			},
+			topics: []group.TopicMetadata{{Topic: "t0", Partitions: 1}, {Topic: "t1", Partitions: 2}, {Topic: "t2", Partitions: 3}},
+			want:   group.Assignment{"C0": tps("t0", 0), "C1": tps("t1", 0), "C2": append(tps("t1", 1), tps("t2", 0, 1, 2)...)},
+		},
+		{
 			name: "sticky: fresh 6 over 3 is round-robin order", assignor: group.StickyAssignor{},
 			members: fresh(t0, "M1", "M2", "M3"), topics: []group.TopicMetadata{{Topic: "t0", Partitions: 6}},
 			want: group.Assignment{"M1": tps("t0", 0, 3), "M2": tps("t0", 1, 4), "M3": tps("t0", 2, 5)},
@@ -139,6 +148,26 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			members: []group.MemberSubscription{owning("M1", 3, t0, tps("t0", 0, 1)), owning("M2", 3, t0, tps("t0", 1))},
 			topics:  []group.TopicMetadata{{Topic: "t0", Partitions: 4}},
 			want:    group.Assignment{"M1": tps("t0", 0, 1), "M2": tps("t0", 2, 3)},
+		},
+		{
+			// Kafka's AbstractStickyAssignorTest.testAssignmentWithConflictingPreviousGenerations
+			// asserts sizes 2/2/2, consumer2 ⊆ [0 1 2], consumer3 ⊆ [3 4 5].
+			name: "sticky: Kafka's conflicting previous generations case", assignor: group.StickyAssignor{},
+			members: []group.MemberSubscription{
+				owning("consumer1", 1, t0, tps("t0", 0, 1, 4)), owning("consumer2", 2, t0, tps("t0", 0, 1, 2)), owning("consumer3", 2, t0, tps("t0", 3, 4, 5)),
+			},
+			topics: []group.TopicMetadata{{Topic: "t0", Partitions: 6}},
+			want:   group.Assignment{"consumer1": tps("t0", 2, 5), "consumer2": tps("t0", 0, 1), "consumer3": tps("t0", 3, 4)},
+		},
+		{
+			// Kafka's testSchemaBackwardCompatibility: an owner without a
+			// generation (old user data) still keeps its partition.
+			name: "sticky: Kafka's old-schema owner keeps its partition", assignor: group.StickyAssignor{},
+			members: []group.MemberSubscription{
+				owning("consumer1", 1, t0, tps("t0", 0, 2)), owning("consumer2", -1, t0, tps("t0", 1)), fresh(t0, "consumer3")[0],
+			},
+			topics: []group.TopicMetadata{{Topic: "t0", Partitions: 3}},
+			want:   group.Assignment{"consumer1": tps("t0", 0), "consumer2": tps("t0", 1), "consumer3": tps("t0", 2)},
 		},
 		{
 			name: "sticky: the newer generation's claim wins", assignor: group.StickyAssignor{},
