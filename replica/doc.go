@@ -23,12 +23,12 @@
 //
 // Where Kafka changed the rules, [Config.Rules] picks the version:
 //
-//	rule set  truncation as a new follower            fencing  ISR counted         HW below min ISR
-//	V0_10     to its own HW (R7.5)                    no       committed           advances
-//	V0_11     to OffsetsForLeaderEpoch's end (R7.6)   no       committed           advances
-//	V2_0      KIP-279 rounds (R7.7)                   no       committed           advances
-//	V2_1      KIP-279 rounds, LESO for joining ISR    yes      committed           advances
-//	Modern    DivergingEpoch in fetch (2.8+)          yes      maximal (KIP-497)   frozen (3.7+)
+//	rule set  truncation as a new follower            fencing  ISR write                HW below min ISR
+//	V0_10     to its own HW (R7.5)                    no       ZooKeeper, synchronous   advances
+//	V0_11     to OffsetsForLeaderEpoch's end (R7.6)   no       ZooKeeper, synchronous   advances
+//	V2_0      KIP-279 rounds (R7.7)                   no       ZooKeeper, synchronous   advances
+//	V2_1      KIP-279 rounds, LESO for joining ISR    yes      ZooKeeper, synchronous   advances
+//	Modern    DivergingEpoch in fetch (2.8+)          yes      AlterPartition (2.7+)    frozen (3.7+)
 //
 // The follower's truncation rule of every version is also available on its
 // own, as the pure function [TruncationPoint]; the leader's side of it is
@@ -46,14 +46,13 @@
 // # ISR changes
 //
 // The leader shrinks the ISR on [Node.Tick] (R4.1) and grows it on follower
-// fetches (R4.3), and reports each change in [Ready.AlterPartitions]. Under
-// Modern rules that is an AlterPartition request (KIP-497, 2.7+): the
-// change is in flight until a MsgAlterPartitionResponse commits it, and the
-// leader counts the maximal ISR meanwhile. Under older rules the leader wrote
-// ZooKeeper itself, synchronously, and uses the new ISR at once; the caller
-// must apply the change to the controller's state before anything else
-// happens. Controller-side changes arrive as a [LeaderAndISR] with a newer
-// partition epoch (and, before KRaft 3.6, a newer leader epoch).
+// fetches (R4.3), and proposes each change in [Ready.AlterPartitions]. The
+// change is in flight until a MsgAlterPartitionResponse commits or refuses
+// it; meanwhile the leader counts the maximal ISR (KIP-497). Before 2.7 the
+// leader wrote ZooKeeper itself, synchronously: a caller that answers at
+// once under those rule sets ([RuleSet.SynchronousISRWrite]) gets Kafka's
+// behaviour of the time. Controller-side changes arrive as a [LeaderAndISR]
+// with a newer partition epoch (and, before KRaft 3.6, a newer leader epoch).
 //
 // Other version differences: before 2.1 (KAFKA-7164) a follower restarts
 // its truncation only when the leader's identity changes, not on every new

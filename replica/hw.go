@@ -1,9 +1,9 @@
 package replica
 
 // hwISR is the ISR the leader counts for the HW and acks=all: the maximal
-// ISR (committed ∪ proposed) under KIP-497 rules, else the committed one.
+// ISR, committed ∪ proposed (KIP-497).
 func (n *Node) hwISR() []int32 {
-	if n.cfg.Rules.MaximalISR() && n.lead.pendingISR != nil {
+	if n.lead.pendingISR != nil {
 		return sortedIDs(append(append([]int32(nil), n.isr...), n.lead.pendingISR...))
 	}
 	return n.isr

@@ -36,16 +36,19 @@ func (n *Node) maybeShrinkISR() {
 	}
 }
 
-// proposeISR sends the controller an ISR change (R4.4). Under KIP-497
-// rules (AlterPartition, 2.7+) the change is in flight until the controller
-// answers, and the leader counts the union of both sets meanwhile. Before
-// 2.7 the leader wrote the new ISR to ZooKeeper itself, synchronously and
-// under the partition lock, so the change takes effect at once; the
-// AlterPartition then only tells the controller (a conditional write
-// against the old partition epoch) and its answer is ignored.
+// proposeISR sends the controller an ISR change (R4.4). Until it answers,
+// the leader counts the maximal ISR, the union of the committed and the
+// proposed sets (KIP-497), so that neither a growing nor a shrinking ISR can
+// let the HW pass records a future leader might lack.
+//
+// Before 2.7 ([RuleSet.SynchronousISRWrite]) the leader wrote ZooKeeper
+// itself under the partition lock. A growing ISR then takes effect at once
+// (counting the new member early is the safe direction, as the maximal ISR
+// does); a shrinking one waits for the write's answer, which a caller that
+// answers at once gives before anything else happens.
 func (n *Node) proposeISR(isr []int32) {
 	isr = sortedIDs(isr)
-	if !n.cfg.Rules.MaximalISR() {
+	if n.cfg.Rules.SynchronousISRWrite() && len(isr) > len(n.isr) {
 		n.out.AlterPartitions = append(n.out.AlterPartitions, AlterPartition{From: n.cfg.ID,
 			LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, ISR: slices.Clone(isr)})
 		n.partitionEpoch++

@@ -12,12 +12,10 @@ type Ready struct {
 	Messages []Message
 	// ProduceResponses go back to producers.
 	ProduceResponses []ProduceResponse
-	// AlterPartitions are ISR changes for the controller (R4.4). Under
-	// Modern rules each is a request in flight, answered by a
-	// MsgAlterPartitionResponse. Under older rules the leader has already
-	// switched to the new ISR, as it did after its synchronous ZooKeeper
-	// write: the caller must apply the change to the controller's state
-	// before anything else happens, and no answer is expected.
+	// AlterPartitions are ISR changes proposed to the controller (R4.4),
+	// each answered by a MsgAlterPartitionResponse. Under rules where
+	// [RuleSet.SynchronousISRWrite] holds (ZooKeeper era) the caller should
+	// apply and answer it at once, before anything else reaches the node.
 	AlterPartitions []AlterPartition
 	// Events is what changed, for timelines and narration.
 	Events []Event

@@ -23,17 +23,16 @@ const (
 	// offset) and the follower repeats the question until its log is a prefix
 	// of the leader's (R7.7).
 	V2_0
-	// V2_1 is Kafka 2.1 to 2.7 (KIP-320 and friends): as V2_0, plus leader epoch
-	// fencing on every request (R7.8), the new leader caches its epoch at once
-	// (KAFKA-7415), and a follower may join the ISR only at or past the leader
-	// epoch start offset (KAFKA-7128). The maximal ISR of KIP-497 (2.7) is not
-	// modelled in this rule set.
+	// V2_1 is Kafka 2.1 to 2.6 (KIP-320 and friends): as V2_0, plus leader
+	// epoch fencing on every request (R7.8), the new leader caches its epoch
+	// at once (KAFKA-7415), and a follower may join the ISR only at or past
+	// the leader epoch start offset (KAFKA-7128).
 	V2_1
 	// Modern is Kafka 3.7+ with KRaft: as V2_1, plus truncation on fetch through
-	// DivergingEpoch (KIP-595 fetch path, 2.8), the maximal ISR while an
-	// AlterPartition is in flight (KIP-497, 2.7), and the strict min ISR rule
-	// (KAFKA-15583, 3.7): the HW does not move while the committed ISR is
-	// smaller than min.insync.replicas.
+	// DivergingEpoch (2.8), ISR changes sent to the controller as
+	// AlterPartition and answered asynchronously (KIP-497, 2.7), and the
+	// strict min ISR rule (KAFKA-15583, 3.7): the HW does not move while the
+	// committed ISR is smaller than min.insync.replicas.
 	Modern
 )
 
@@ -73,9 +72,12 @@ func (r RuleSet) CachesEpochOnElection() bool { return r >= V2_1 }
 // start offset to join the ISR (2.1+, KAFKA-7128).
 func (r RuleSet) ISRJoinNeedsLESO() bool { return r >= V2_1 }
 
-// MaximalISR reports whether the leader counts the ISR it proposed, together
-// with the committed one, while an ISR change is in flight (2.7+, KIP-497).
-func (r RuleSet) MaximalISR() bool { return r >= Modern }
+// SynchronousISRWrite reports whether the leader wrote ISR changes to
+// ZooKeeper itself, synchronously, under the partition lock (before 2.7):
+// whoever drives the [Node] should then answer its AlterPartition at once,
+// before anything else reaches the node. From 2.7 (KIP-497, AlterPartition)
+// the answer comes whenever the controller sends it.
+func (r RuleSet) SynchronousISRWrite() bool { return r < Modern }
 
 // StrictMinISR reports whether the HW is frozen while the committed ISR is
 // smaller than min.insync.replicas (3.7+, KAFKA-15583).

@@ -135,6 +135,11 @@ func (env *InteractionEnv) announce(p *Peer) {
 // produce answers, prints its events and answers (and the messages it sent
 // if showSent), and advances it.
 func (env *InteractionEnv) collect(showSent bool) {
+	type zkWrite struct {
+		p *Peer
+		a replica.AlterPartition
+	}
+	var zkWrites []zkWrite
 	for _, p := range env.Peers {
 		if p.Node == nil || !p.Node.HasReady() {
 			continue
@@ -149,19 +154,19 @@ func (env *InteractionEnv) collect(showSent bool) {
 		}
 		for i := range rd.AlterPartitions {
 			a := rd.AlterPartitions[i]
-			if env.Config.Rules.MaximalISR() {
+			if !env.Config.Rules.SynchronousISRWrite() {
 				env.queue(Envelope{Alter: &a}, showSent)
 				continue
 			}
-			// Before 2.7 the leader wrote the ISR to ZooKeeper itself,
-			// synchronously: the controller's state changes now.
-			resp := env.handleAlter(a)
-			fmt.Fprintf(&env.out, "%d: zk write isr=%s %s\n", p.ID, replica.FormatIDs(a.ISR), resp.Error)
+			zkWrites = append(zkWrites, zkWrite{p, a})
 		}
 		for _, r := range rd.ProduceResponses {
 			env.recordResult(r)
 		}
 		p.Node.Advance(rd)
+	}
+	for _, w := range zkWrites {
+		env.writeISRToZooKeeper(w.p, w.a)
 	}
 	if env.Checker != nil {
 		err := env.Checker.Check(env)
@@ -173,6 +178,21 @@ func (env *InteractionEnv) collect(showSent bool) {
 			env.Checker.last = err.Error()
 		}
 	}
+}
+
+// writeISRToZooKeeper is the leader's synchronous ISR write before 2.7: the
+// controller's state changes and the leader hears the outcome before
+// anything else happens.
+func (env *InteractionEnv) writeISRToZooKeeper(p *Peer, a replica.AlterPartition) {
+	resp := env.handleAlter(a)
+	fmt.Fprintf(&env.out, "%d: zk write isr=%s %s\n", p.ID, replica.FormatIDs(a.ISR), resp.Error)
+	if p.Node == nil {
+		return
+	}
+	if err := p.Node.Step(resp); err != nil {
+		fmt.Fprintf(&env.out, "%d: error: %v\n", p.ID, err)
+	}
+	env.collect(true)
 }
 
 func (env *InteractionEnv) queue(e Envelope, show bool) {
