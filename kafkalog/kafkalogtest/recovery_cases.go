@@ -61,8 +61,8 @@ func recoveryKnownAnswers() []recoveryKnown {
 	real := realSegment()
 	cases = append(cases,
 		recoveryKnown{"a real broker's segment (donaldy __consumer_offsets-8, 3 batches)", real, 0, 4096},
-		recoveryKnown{"the same, index.interval.bytes 100", real, 0, 100},
-		recoveryKnown{"the same, torn at byte 400", real[:400], 0, 100},
+		recoveryKnown{"a real broker's segment, index.interval.bytes 100", real, 0, 100},
+		recoveryKnown{"a real broker's segment torn at byte 400", real[:400], 0, 100},
 	)
 	three, s3 := oneRecordBatches(1000, 3)
 	end := len(three)
