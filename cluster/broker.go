@@ -264,7 +264,12 @@ func (w *World) tickBroker(b *broker) error {
 	b.fs.SetNow(w.now)
 	if w.now >= b.nextBeatMs {
 		b.nextBeatMs = w.now + w.cfg.BrokerHeartbeatIntervalMs
-		w.send(envelope{from: b.id, to: ControllerID, kind: kindHeartbeat, incarnation: b.incarnation})
+		known := make(map[partitionKey][2]int32, len(b.order))
+		for _, tp := range b.order {
+			st := b.replicas[tp].node.Status()
+			known[tp] = [2]int32{st.LeaderEpoch, st.PartitionEpoch}
+		}
+		w.send(envelope{from: b.id, to: ControllerID, kind: kindHeartbeat, incarnation: b.incarnation, known: known})
 	}
 	for _, tp := range b.order {
 		s := b.replicas[tp]

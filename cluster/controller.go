@@ -135,12 +135,11 @@ func (w *World) deliverToController(e *envelope) {
 			w.register(e.from, e.incarnation)
 			return
 		}
-		if cb.registered && cb.incarnation == e.incarnation {
-			cb.lastHeartbeat = w.now
-			if cb.fenced {
-				w.unfence(e.from, "heartbeat from a fenced live broker")
-			}
+		cb.lastHeartbeat = w.now
+		if cb.fenced {
+			w.unfence(e.from, "heartbeat from a fenced live broker")
 		}
+		w.resendStale(e.from, e.known)
 	case kindShutdown:
 		if cb.registered && cb.incarnation == e.incarnation && !cb.fenced {
 			w.fence([]int32{e.from}, "controlled shutdown")
@@ -167,6 +166,18 @@ func (w *World) register(id int32, incarnation int) {
 	}
 	for _, tp := range w.ctl.order {
 		if p := w.ctl.parts[tp]; slices.Contains(p.replicas, id) {
+			w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: p.leaderAndISR()})
+		}
+	}
+}
+
+// resendStale sends a broker the partition states its replicas have not
+// seen (messages lost to a network partition).
+func (w *World) resendStale(id int32, known map[partitionKey][2]int32) {
+	for _, tp := range w.ctl.order {
+		p := w.ctl.parts[tp]
+		k, ok := known[tp]
+		if ok && k != [2]int32{p.leaderEpoch, p.partitionEpoch} {
 			w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: p.leaderAndISR()})
 		}
 	}
@@ -276,6 +287,11 @@ func (w *World) alterPartition(from int32, tp partitionKey, a replica.AlterParti
 		p.partitionEpoch++
 		w.record(EventController, from, &tp, "AlterPartition accepted: isr %s, partition epoch %d", replica.FormatIDs(p.isr), p.partitionEpoch)
 		resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
+		for _, id := range p.replicas {
+			if id != from {
+				w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: p.leaderAndISR()})
+			}
+		}
 	} else {
 		w.record(EventController, from, &tp, "AlterPartition %s refused: %s", replica.FormatIDs(a.ISR), resp.Error)
 	}

@@ -16,7 +16,7 @@ type ExploreConfig struct {
 	Rules                       replica.RuleSet
 	MinInsyncReplicas           int
 	UncleanLeaderElectionEnable bool
-	// Ops is the number of operations per schedule (default 14).
+	// Ops is the number of operations per schedule (default 20).
 	Ops int
 	// RestrictPowerCuts applies the fault model under which acks=all with
 	// min.insync.replicas=2 and clean elections promises no loss without
@@ -35,7 +35,7 @@ type ExploreConfig struct {
 
 func (c ExploreConfig) withDefaults() ExploreConfig {
 	if c.Ops == 0 {
-		c.Ops = 14
+		c.Ops = 20
 	}
 	if c.TickMs == 0 {
 		c.TickMs = 100
@@ -100,7 +100,12 @@ func (o Op) String() string {
 func Schedule(cfg ExploreConfig, seed uint64) []Op {
 	cfg = cfg.withDefaults()
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	target := func() int32 { return int32(-r.IntN(3)) }
+	target := func() int32 { // the leader half the time, else a follower
+		if r.IntN(2) == 0 {
+			return TargetLeader
+		}
+		return int32(-r.IntN(2) - 1)
+	}
 	var ops []Op
 	value := 0
 	for len(ops) < cfg.Ops {
@@ -110,22 +115,22 @@ func Schedule(cfg ExploreConfig, seed uint64) []Op {
 			value++
 			o = Op{Kind: ActProduce, Value: fmt.Sprintf("v%d", value)}
 		case n < 40:
-			ms := int64(r.IntN(10)+1) * 100
-			if r.IntN(3) == 0 {
+			ms := int64(r.IntN(5)+1) * 100
+			if r.IntN(10) < 3 {
 				ms = int64(r.IntN(20)+1) * 1000
 			}
 			o = Op{Kind: ActRun, Ms: ms}
-		case n < 47:
+		case n < 50:
 			o = Op{Kind: ActKill, Target: target()}
-		case n < 57:
+		case n < 58:
 			o = Op{Kind: ActStart, Target: int32(r.IntN(3) + 1)}
-		case n < 66:
+		case n < 70:
 			o = Op{Kind: OpBounce, Target: target()}
-		case n < 74:
+		case n < 77:
 			o = Op{Kind: ActPowerCut, Target: target(), Torn: r.IntN(2) == 0}
-		case n < 78:
+		case n < 80:
 			o = Op{Kind: ActStop, Target: target()}
-		case n < 84:
+		case n < 85:
 			o = Op{Kind: ActWriteback, Target: target()}
 		case n < 93:
 			o = Op{Kind: OpIsolate, Target: target()}

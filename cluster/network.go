@@ -47,6 +47,10 @@ type envelope struct {
 	incarnation   int // register / heartbeat: the sender's incarnation
 	// fromIncarnation is the sending broker's incarnation.
 	fromIncarnation int
+	// known is, in a heartbeat, the partition states the broker's replicas
+	// know, so that the controller resends what the broker missed (as a
+	// KRaft broker catches up on the metadata log).
+	known map[partitionKey][2]int32
 }
 
 // size estimates the envelope's bytes on the wire, for bytes in/out.

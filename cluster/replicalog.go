@@ -106,7 +106,8 @@ func (r *replicaLog) LogStartOffset() int64 { return r.log.LogStartOffset() }
 // LogEndOffset implements [replica.Log].
 func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
 
-// AppendAsLeader implements [replica.Log]: one record batch per call.
+// AppendAsLeader implements [replica.Log]: one record batch per call, as
+// a producer's request carries one batch per partition.
 func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	base := r.log.LogEndOffset()
 	entries := make([]replica.Entry, len(records))
@@ -121,14 +122,15 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	return base, nil
 }
 
-// AppendAsFollower implements [replica.Log]: one batch per run of entries
-// with the same leader epoch.
+// AppendAsFollower implements [replica.Log]: one batch per entry. The
+// record-level interface does not carry the leader's batch boundaries; the
+// world's producers send one record per request, so the leader's batches
+// hold one record each and the follower's match them. (Kafka truncates
+// whole batches: merging entries into one batch would make a truncation
+// inside it cut more than asked.)
 func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 	for len(entries) > 0 {
 		n := 1
-		for n < len(entries) && entries[n].LeaderEpoch == entries[0].LeaderEpoch {
-			n++
-		}
 		r.buf = appendBatch(r.buf[:0], entries[:n], *r.clock)
 		if _, err := r.log.AppendAsFollower(r.buf, *r.clock); err != nil {
 			return err
@@ -200,7 +202,7 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 			return err
 		}
 	}
-	i := r.index(offset)
+	i := r.index(r.log.LogEndOffset())
 	r.entries, r.places, r.epochs = r.entries[:i], r.places[:i], nil
 	return nil
 }
