@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"pgregory.net/rapid"
@@ -69,7 +68,7 @@ func TestDifferentialCompressed(t *testing.T) {
 		if err := kd.DecodeRecords(rawKgo, kd.Batch.NumRecords); err != nil {
 			t.Fatalf("kmsg rejected the records of kafkalog's %s batch: %v", c, err)
 		}
-		if diff := cmp.Diff(wantFlat(b, ours), flatFromKmsg(&kd.Batch, kd.Records)); diff != "" {
+		if diff := diffFlat(wantFlat(b, ours), flatFromKmsg(&kd.Batch, kd.Records)); diff != "" {
 			t.Fatalf("kmsg decoded kafkalog's %s batch to something else (-want +got):\n%s", c, diff)
 		}
 
@@ -87,7 +86,7 @@ func TestDifferentialCompressed(t *testing.T) {
 		if err != nil || n != len(theirs) {
 			t.Fatalf("kafkalog rejected a batch compressed by kgo's %s compressor (read %d of %d): %v", c, n, len(theirs), err)
 		}
-		if diff := cmp.Diff(wantFlat(b, theirs), flatFromKafkalog(&got)); diff != "" {
+		if diff := diffFlat(wantFlat(b, theirs), flatFromKafkalog(&got)); diff != "" {
 			t.Fatalf("kafkalog decoded kgo's %s batch wrongly (-want +got):\n%s", c, diff)
 		}
 	})

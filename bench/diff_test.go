@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -49,7 +48,7 @@ func TestDifferentialUncompressed(t *testing.T) {
 		if err != nil || n != len(theirs) {
 			t.Fatalf("kafkalog rejected kmsg's %d-byte batch (read %d): %v", len(theirs), n, err)
 		}
-		if diff := cmp.Diff(want, flatFromKafkalog(&got)); diff != "" {
+		if diff := diffFlat(want, flatFromKafkalog(&got)); diff != "" {
 			t.Fatalf("kafkalog decoded kmsg's batch wrongly (-want +got):\n%s", diff)
 		}
 
@@ -57,7 +56,7 @@ func TestDifferentialUncompressed(t *testing.T) {
 		if err := kd.Decode(ours); err != nil {
 			t.Fatalf("kmsg rejected kafkalog's %d-byte batch: %v", len(ours), err)
 		}
-		if diff := cmp.Diff(want, flatFromKmsg(&kd.Batch, kd.Records)); diff != "" {
+		if diff := diffFlat(want, flatFromKmsg(&kd.Batch, kd.Records)); diff != "" {
 			t.Fatalf("kmsg decoded kafkalog's batch to something else (-want +got):\n%s", diff)
 		}
 	})

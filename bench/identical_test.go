@@ -31,12 +31,12 @@ func TestEncodeIdentical(t *testing.T) {
 			want := wantFlat(f.batch, f.encoded)
 			got, _, err := kafkalog.ReadBatch(f.encoded)
 			require.NoError(t, err)
-			if diff := cmp.Diff(want, flatFromKafkalog(&got)); diff != "" {
+			if diff := diffFlat(want, flatFromKafkalog(&got)); diff != "" {
 				t.Errorf("kafkalog decode (-want +got):\n%s", diff)
 			}
 			var kd KmsgDecoder
 			require.NoError(t, kd.Decode(f.encoded))
-			if diff := cmp.Diff(want, flatFromKmsg(&kd.Batch, kd.Records)); diff != "" {
+			if diff := diffFlat(want, flatFromKmsg(&kd.Batch, kd.Records)); diff != "" {
 				t.Errorf("kmsg decode (-want +got):\n%s", diff)
 			}
 			require.NoError(t, CheckCRC(f.encoded))
