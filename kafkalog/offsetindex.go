@@ -200,18 +200,24 @@ func (ix *OffsetIndex) FetchUpperBoundOffset(startPos, fetchSize int64) (OffsetP
 	return ix.at(hi), true
 }
 
-// TruncateTo removes every entry with offset ≥ offset. The file keeps its length
-// (as Kafka's mmap does); the dropped slots are overwritten by later appends.
+// TruncateTo removes every entry with offset ≥ offset. The file keeps its
+// length, as Kafka's mmap does, but unlike Kafka the dropped slots of a writable
+// index are zeroed: stale entries left after a crash would pass for real ones,
+// zeros fail SanityCheck.
 func (ix *OffsetIndex) TruncateTo(offset int64) error {
 	lo, _ := slotRange(len(ix.entries), OffsetIndexEntrySize, ix.offsetKey, offset)
+	keep := 0
 	switch {
 	case lo < 0:
-		ix.entries = ix.entries[:0]
 	case ix.offsetKey(lo) == offset:
-		ix.entries = ix.entries[:lo]
+		keep = lo
 	default:
-		ix.entries = ix.entries[:lo+1]
+		keep = lo + 1
 	}
+	if err := ix.idx.zeroSlots(keep, len(ix.entries)); err != nil {
+		return err
+	}
+	ix.entries = ix.entries[:keep]
 	return nil
 }
 
@@ -401,6 +407,18 @@ func (x *indexFile) resize(newSize, entries int) (bool, error) {
 	}
 	x.length = rounded
 	return true, nil
+}
+
+// zeroSlots overwrites slots [from, to) of a writable index with zeros.
+func (x *indexFile) zeroSlots(from, to int) error {
+	if !x.writable || from >= to {
+		return nil
+	}
+	zeros := make([]byte, (to-from)*x.entrySize)
+	if _, err := x.f.WriteAt(zeros, int64(from*x.entrySize)); err != nil {
+		return fmt.Errorf("kafkalog: truncate index %s to %d entries: %w", x.name(), from, err)
+	}
+	return nil
 }
 
 func (x *indexFile) trim(entries int) error {

@@ -148,17 +148,22 @@ func (ti *TimeIndex) Lookup(ts int64) TimestampOffset {
 	return ti.at(lo)
 }
 
-// TruncateTo removes every entry with offset ≥ offset.
+// TruncateTo removes every entry with offset ≥ offset, zeroing their slots in a
+// writable file (see OffsetIndex.TruncateTo).
 func (ti *TimeIndex) TruncateTo(offset int64) error {
 	lo, _ := slotRange(len(ti.entries), TimeIndexEntrySize, ti.offsetKey, offset)
+	keep := 0
 	switch {
 	case lo < 0:
-		ti.entries = ti.entries[:0]
 	case ti.offsetKey(lo) == offset:
-		ti.entries = ti.entries[:lo]
+		keep = lo
 	default:
-		ti.entries = ti.entries[:lo+1]
+		keep = lo + 1
 	}
+	if err := ti.idx.zeroSlots(keep, len(ti.entries)); err != nil {
+		return err
+	}
+	ti.entries = ti.entries[:keep]
 	return nil
 }
 
