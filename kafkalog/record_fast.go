@@ -9,6 +9,12 @@ package kafkalog
 // zigzag32 decodes a 1-byte zigzag varint.
 func zigzag32(b byte) int32 { return int32(b>>1) ^ -int32(b&1) }
 
+// zigzag2 decodes a 2-byte zigzag varint (b0 has the continuation bit).
+func zigzag2(b0, b1 byte) int32 {
+	u := uint32(b0&0x7f) | uint32(b1)<<7
+	return int32(u>>1) ^ -int32(u&1)
+}
+
 // slowVarint reads a zigzag varint at p[i:], returning the value and the index after it, or i = -1 on truncation
 // or overflow. The 2-byte case comes first: it is the length of every record
 // between 64 and 8191 bytes.
@@ -68,7 +74,9 @@ func slowBytes(p []byte, i int, nullable bool) ([]byte, int) {
 // inline 1-byte path when it can (lengths below 64, deltas in [-64, 63]).
 func decodeRecordFast(p []byte, i int, r *Record, hdrs []Header) (int, []Header) {
 	var length int32
-	if i < len(p) && p[i] < 0x80 {
+	if i+1 < len(p) && p[i] >= 0x80 && p[i+1] < 0x80 { // 64..8191 bytes: the usual record
+		length, i = zigzag2(p[i], p[i+1]), i+2
+	} else if i < len(p) && p[i] < 0x80 {
 		length, i = zigzag32(p[i]), i+1
 	} else if length, i = slowVarint(p, i); i < 0 {
 		return -1, hdrs
@@ -96,7 +104,21 @@ func decodeRecordFast(p []byte, i int, r *Record, hdrs []Header) (int, []Header)
 	} else if r.Key, i = slowBytes(q, i, true); i < 0 {
 		return -1, hdrs
 	}
-	if r.Value, i = slowBytes(q, i, true); i < 0 {
+	if l := -1; i < end && q[i] < 0x80 && q[i]&1 == 0 {
+		l = int(q[i] >> 1)
+		if l <= end-i-1 {
+			r.Value, i = q[i+1:i+1+l:i+1+l], i+1+l
+		} else {
+			return -1, hdrs
+		}
+	} else if i+1 < end && q[i] >= 0x80 && q[i+1] < 0x80 && q[i]&1 == 0 {
+		l = int(zigzag2(q[i], q[i+1]))
+		if l <= end-i-2 {
+			r.Value, i = q[i+2:i+2+l:i+2+l], i+2+l
+		} else {
+			return -1, hdrs
+		}
+	} else if r.Value, i = slowBytes(q, i, true); i < 0 {
 		return -1, hdrs
 	}
 	var n int32
