@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+)
+
+// kit runs the learner's exercises (go test -json ./exercises/... from the
+// repository root) and prints one line per chapter, done, failing on which
+// rule, or not started, and what to read next.
+
+func init() {
+	register(command{
+		name:    "kit",
+		summary: "run the exercises and show your progress through the chapters",
+		run:     runKit,
+	})
+}
+
+func runKit(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", ".", "a directory inside the kafkalive repository")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: kafkalive kit [-dir DIR]\n\nRuns go test -json ./exercises/... at the repository root and summarises it per chapter.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	root := kit.RepoRoot(absDir(*dir))
+	if root == "" {
+		fmt.Fprintf(stderr, "kafkalive kit: no go.work found in %s or above; run it inside the kafkalive repository\n", *dir)
+		return 2
+	}
+	cmd := exec.Command("go", "test", "-json", "./exercises/...")
+	cmd.Dir = root
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	runErr := cmd.Run()
+	progress, err := summariseKit(&out)
+	if err != nil || len(progress.exercises) == 0 {
+		fmt.Fprintf(stderr, "kafkalive kit: go test gave nothing to summarise (%v, %v)\n%s", runErr, err, errOut.String())
+		return 2
+	}
+	progress.render(stdout)
+	return 0
+}
+
+func absDir(dir string) string {
+	if dir == "." {
+		if wd, err := os.Getwd(); err == nil {
+			return wd
+		}
+	}
+	return dir
+}
