@@ -1,5 +1,12 @@
 package group
 
+// offsetMetadataMaxBytes is offset.metadata.max.bytes (4096); maxStringBytes
+// is the longest string the __consumer_offsets record format can hold.
+const (
+	offsetMetadataMaxBytes = 4096
+	maxStringBytes         = 1<<15 - 1
+)
+
 // commit handles OffsetCommit. Accepted offsets go to Ready.Commits and the
 // answer follows them; the caller persists first.
 func (c *Coordinator) commit(from string, r OffsetCommit) {
@@ -24,6 +31,14 @@ func (c *Coordinator) commit(from string, r OffsetCommit) {
 // generation has not moved yet), REBALANCE_IN_PROGRESS in
 // CompletingRebalance.
 func (c *Coordinator) commitError(r OffsetCommit) ErrorCode {
+	if len(r.GroupID) > maxStringBytes {
+		return InvalidGroupID
+	}
+	for _, po := range r.Offsets {
+		if len(po.Metadata) > offsetMetadataMaxBytes || len(po.Topic) > maxStringBytes {
+			return OffsetMetadataTooLarge
+		}
+	}
 	g := c.groups[r.GroupID]
 	simple := r.GenerationID < 0 && r.MemberID == ""
 	switch {

@@ -339,3 +339,13 @@ func TestStaticMemberKeepsItsInstanceID(t *testing.T) {
 		t.Errorf("after the restart the group is %+v (responses %+v); want one member w1 with a new id", g, resp)
 	}
 }
+
+func TestCommitMetadataTooLarge(t *testing.T) {
+	s := newStepper(t)
+	big := make([]byte, 4097)
+	resp := s.only("x", group.OffsetCommit{GroupID: "g", GenerationID: -1,
+		Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 1, Metadata: string(big)}}}).(group.OffsetCommitResponse)
+	if resp.Error != group.OffsetMetadataTooLarge {
+		t.Errorf("4097 bytes of metadata: %s; want OFFSET_METADATA_TOO_LARGE", resp.Error)
+	}
+}

@@ -15,6 +15,9 @@ type ErrorCode int16
 const (
 	// None is success (NONE).
 	None ErrorCode = 0
+	// OffsetMetadataTooLarge: the commit's metadata is longer than
+	// offset.metadata.max.bytes (4096) (OFFSET_METADATA_TOO_LARGE).
+	OffsetMetadataTooLarge ErrorCode = 12
 	// CoordinatorLoadInProgress: the coordinator is still loading the group's
 	// offsets from __consumer_offsets (COORDINATOR_LOAD_IN_PROGRESS).
 	CoordinatorLoadInProgress ErrorCode = 14
@@ -55,6 +58,7 @@ const (
 
 var errorNames = map[ErrorCode]string{
 	None:                      "NONE",
+	OffsetMetadataTooLarge:    "OFFSET_METADATA_TOO_LARGE",
 	CoordinatorLoadInProgress: "COORDINATOR_LOAD_IN_PROGRESS",
 	CoordinatorNotAvailable:   "COORDINATOR_NOT_AVAILABLE",
 	NotCoordinator:            "NOT_COORDINATOR",

@@ -1,0 +1,182 @@
+package group
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"unicode/utf16"
+)
+
+// The bytes of a committed offset in the compacted __consumer_offsets topic
+// (Kafka's OffsetCommitKey and OffsetCommitValue, group-coordinator
+// resources; GroupMetadataManager before 3.7). Big-endian, strings as an
+// int16 length and UTF-8 bytes:
+//
+//	key   int16 version (0 or 1: an offset commit; 2 is group metadata)
+//	      string group, string topic, int32 partition
+//	value int16 version 3 (Kafka 2.1+): int64 offset, int32 leaderEpoch,
+//	      string metadata, int64 commitTimestamp
+//	      (v0 and v2: no leaderEpoch; v1 adds int64 expireTimestamp at the end)
+//	      a tombstone (offset deleted) has a null value.
+const (
+	offsetCommitKeyVersion   int16 = 1
+	groupMetadataKeyVersion  int16 = 2
+	offsetCommitValueVersion int16 = 3
+)
+
+// Errors of the __consumer_offsets record codec.
+var (
+	// ErrCorruptOffsetRecord: the bytes are not a valid offset commit record.
+	ErrCorruptOffsetRecord = errors.New("group: corrupt __consumer_offsets record")
+	// ErrNotOffsetCommit: a valid key of another record type (group
+	// metadata); a loader skips it.
+	ErrNotOffsetCommit = errors.New("group: __consumer_offsets record is not an offset commit")
+)
+
+// AppendOffsetCommitKey appends the record key of (group, tp) to dst.
+// Strings longer than 32767 bytes do not fit the format; the coordinator
+// refuses such commits, so its records always encode.
+func AppendOffsetCommitKey(dst []byte, group string, tp TopicPartition) []byte {
+	dst = binary.BigEndian.AppendUint16(dst, uint16(offsetCommitKeyVersion))
+	dst = appendString(dst, group)
+	dst = appendString(dst, tp.Topic)
+	return binary.BigEndian.AppendUint32(dst, uint32(tp.Partition))
+}
+
+// AppendOffsetCommitValue appends the version-3 record value of rec to dst.
+// A tombstone has no value: write a null value instead of calling this.
+func AppendOffsetCommitValue(dst []byte, rec OffsetCommitRecord) []byte {
+	dst = binary.BigEndian.AppendUint16(dst, uint16(offsetCommitValueVersion))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(rec.Offset))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(rec.LeaderEpoch))
+	dst = appendString(dst, rec.Metadata)
+	return binary.BigEndian.AppendUint64(dst, uint64(rec.CommitTimestampMs))
+}
+
+// ReadOffsetCommit decodes a __consumer_offsets record; a nil value is a
+// tombstone. It accepts value versions 0 to 3 and returns
+// [ErrNotOffsetCommit] for group metadata keys and [ErrCorruptOffsetRecord]
+// for anything else it cannot read, wrapped with the field.
+func ReadOffsetCommit(key, value []byte) (OffsetCommitRecord, error) {
+	var rec OffsetCommitRecord
+	k := reader{b: key, what: "key"}
+	switch v := k.int16("version"); {
+	case k.err != nil:
+		return rec, k.err
+	case v == groupMetadataKeyVersion:
+		return rec, fmt.Errorf("key version %d: %w", v, ErrNotOffsetCommit)
+	case v != 0 && v != 1:
+		return rec, fmt.Errorf("key version %d: %w", v, ErrCorruptOffsetRecord)
+	}
+	rec.Group = k.string("group")
+	rec.Topic = k.string("topic")
+	rec.Partition = k.int32("partition")
+	if err := k.done(); err != nil {
+		return rec, err
+	}
+	if value == nil {
+		rec.Tombstone = true
+		return rec, nil
+	}
+	return rec, readOffsetCommitValue(&rec, value)
+}
+
+func readOffsetCommitValue(rec *OffsetCommitRecord, value []byte) error {
+	r := reader{b: value, what: "value"}
+	version := r.int16("version")
+	if r.err == nil && (version < 0 || version > 3) {
+		return fmt.Errorf("value version %d: %w", version, ErrCorruptOffsetRecord)
+	}
+	rec.Offset = r.int64("offset")
+	rec.LeaderEpoch = -1
+	if version >= 3 {
+		rec.LeaderEpoch = r.int32("leaderEpoch")
+	}
+	rec.Metadata = r.string("metadata")
+	rec.CommitTimestampMs = r.int64("commitTimestamp")
+	if version == 1 {
+		r.int64("expireTimestamp")
+	}
+	return r.done()
+}
+
+// OffsetsPartition is the __consumer_offsets partition that holds groupID's
+// offsets, whose leader is the group's coordinator (R9.1):
+// Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions (50 by
+// default), with Java's String.hashCode over UTF-16 code units.
+func OffsetsPartition(groupID string, numPartitions int32) (int32, error) {
+	if numPartitions < 1 {
+		return 0, fmt.Errorf("offsets partition of group %q among %d: %w", groupID, numPartitions, ErrInvalidConfig)
+	}
+	var h int32
+	for _, u := range utf16.Encode([]rune(groupID)) {
+		h = 31*h + int32(u)
+	}
+	if h == -1<<31 {
+		h = 0 // Utils.abs maps Integer.MIN_VALUE to 0
+	} else if h < 0 {
+		h = -h
+	}
+	return h % numPartitions, nil
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(s)))
+	return append(dst, s...)
+}
+
+// reader reads big-endian fields and remembers the first failure, naming
+// the field (a sticky decoder in the franz-go kbin style).
+type reader struct {
+	b    []byte
+	what string
+	err  error
+}
+
+func (r *reader) take(n int, field string) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || len(r.b) < n {
+		r.err = fmt.Errorf("%s %s: need %d bytes, have %d: %w", r.what, field, n, len(r.b), ErrCorruptOffsetRecord)
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) int16(field string) int16 {
+	if b := r.take(2, field); b != nil {
+		return int16(binary.BigEndian.Uint16(b))
+	}
+	return 0
+}
+
+func (r *reader) int32(field string) int32 {
+	if b := r.take(4, field); b != nil {
+		return int32(binary.BigEndian.Uint32(b))
+	}
+	return 0
+}
+
+func (r *reader) int64(field string) int64 {
+	if b := r.take(8, field); b != nil {
+		return int64(binary.BigEndian.Uint64(b))
+	}
+	return 0
+}
+
+// string reads an int16-length string; a negative length (null) is refused,
+// as none of these fields is nullable.
+func (r *reader) string(field string) string {
+	n := r.int16(field + " length")
+	return string(r.take(int(n), field))
+}
+
+func (r *reader) done() error {
+	if r.err == nil && len(r.b) > 0 {
+		r.err = fmt.Errorf("%s: %d bytes after the last field: %w", r.what, len(r.b), ErrCorruptOffsetRecord)
+	}
+	return r.err
+}
