@@ -304,7 +304,39 @@ func (ld *logDump) controlInfo(pos int64, r *kafkalog.Record) string {
 		}
 		return fmt.Sprintf(" endTxnMarker: %s coordinatorEpoch: %d", k.Type, m.CoordinatorEpoch)
 	}
+	if s, ok := kraftControlJSON(k.Type, r.Value); ok {
+		return s
+	}
 	return fmt.Sprintf(" controlType: %s(%d)", k.Type, k.TypeID)
+}
+
+// kraftControlJSON prints the KRaft snapshot header and footer and the KRaft
+// version record as Kafka's JSON converters do. (Voters records, and anything
+// that does not parse, fall back to the type.)
+func kraftControlJSON(t kafkalog.ControlRecordType, value []byte) (string, bool) {
+	r := &schemaReader{b: value, flexible: true}
+	var j jsonObject
+	var name string
+	switch t {
+	case kafkalog.ControlSnapshotHeader:
+		name = "SnapshotHeader"
+		j.num("version", int64(r.int16()))
+		j.num("lastContainedLogTimestamp", r.int64())
+	case kafkalog.ControlSnapshotFooter:
+		name = "SnapshotFooter"
+		j.num("version", int64(r.int16()))
+	case kafkalog.ControlKRaftVersion:
+		name = "KRaftVersion"
+		j.num("version", int64(r.int16()))
+		j.num("kRaftVersion", int64(r.int16()))
+	default:
+		return "", false
+	}
+	r.taggedFields()
+	if r.err != nil {
+		return "", false
+	}
+	return " " + name + " " + j.String(), true
 }
 
 // appendContent adds " key: ... payload: ..." as Kafka's DecoderMessageParser

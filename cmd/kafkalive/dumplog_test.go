@@ -71,6 +71,7 @@ func TestDumpLogGolden(t *testing.T) {
 		{"producer_snapshot", []string{"--files", realDir + "/donaldy-kafka-2.7.1/myTopic-0/00000000000000000038.snapshot," + sampleDir + "/__consumer_offsets-39/00000000000000000018.snapshot"}},
 		{"checkpoints", []string{"--files", realDir + "/donaldy-kafka-2.7.1/cleaner-offset-checkpoint," + realDir + "/donaldy-kafka-2.7.1/myTopic-0/leader-epoch-checkpoint," + sampleDir + "/log-start-offset-checkpoint"}},
 		{"indexes", []string{"--files", sampleDir + "/__consumer_offsets-39/00000000000000000000.index," + sampleDir + "/__consumer_offsets-39/00000000000000000000.timeindex"}},
+		{"transactions", []string{"--files", dumpCases + "/txn/00000000000000000000.log," + dumpCases + "/txn/00000000000000000000.txnindex," + dumpCases + "/txn/00000000000000000004.snapshot", "--print-data-log"}},
 		{"torn_tail", []string{"--files", dumpCases + "/torn/00000000000000000000.log", "--deep-iteration"}},
 		{"tail_shorter_than_header", []string{"--files", dumpCases + "/tiny-tail/00000000000000000000.log"}},
 		{"corrupt_crc", []string{"--files", dumpCases + "/corrupt-crc/00000000000000000000.log", "--print-data-log"}},
@@ -151,6 +152,9 @@ func TestDumpLogSharedFixtures(t *testing.T) {
 	t.Run("niloufar bootstrap snapshot", func(t *testing.T) {
 		out := runCommand("dump-log", "--files", sharedFixture(t, "niloufar-ldi-poc-kraft/bootstrap.checkpoint"))
 		require.Contains(t, out, "KRaft bootstrap snapshot\n")
+		out = runCommand("dump-log", "--deep-iteration", "--files", sharedFixture(t, "niloufar-ldi-poc-kraft/bootstrap.checkpoint"))
+		require.Contains(t, out, ` SnapshotHeader {"version":0,"lastContainedLogTimestamp":0}`)
+		require.Contains(t, out, ` SnapshotFooter {"version":0}`)
 		require.Contains(t, out, "--- exit 0\n")
 	})
 }
