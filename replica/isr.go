@@ -49,8 +49,9 @@ func (n *Node) maybeShrinkISR() {
 func (n *Node) proposeISR(isr []int32) {
 	isr = sortedIDs(isr)
 	if n.cfg.Rules.SynchronousISRWrite() && len(isr) > len(n.isr) {
+		n.alterCorr++
 		n.out.AlterPartitions = append(n.out.AlterPartitions, AlterPartition{From: n.cfg.ID,
-			LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, ISR: slices.Clone(isr)})
+			LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, ISR: slices.Clone(isr), CorrelationID: n.alterCorr})
 		n.partitionEpoch++
 		n.commitISR(isr)
 		return
@@ -61,15 +62,20 @@ func (n *Node) proposeISR(isr []int32) {
 }
 
 func (n *Node) sendAlterPartition() {
-	n.lead.pendingSentMs = n.now
+	n.alterCorr++
+	n.lead.pendingSentMs, n.lead.pendingCorr = n.now, n.alterCorr
 	n.out.AlterPartitions = append(n.out.AlterPartitions, AlterPartition{From: n.cfg.ID,
-		LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, ISR: slices.Clone(n.lead.pendingISR)})
+		LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, ISR: slices.Clone(n.lead.pendingISR),
+		CorrelationID: n.alterCorr})
 }
 
 // handleAlterPartitionResponse commits the controller's answer, or drops the
-// proposal it refused. Answers from another leadership are ignored.
+// proposal it refused (the controller's next LeaderAndIsr will say where
+// things stand). Answers from another leadership or to another proposal are
+// ignored, as Kafka ignores an answer once the partition state moved on.
 func (n *Node) handleAlterPartitionResponse(m Message) {
-	if n.role != RoleLeader || m.LeaderEpoch != n.leaderEpoch || n.lead.pendingISR == nil {
+	if n.role != RoleLeader || m.LeaderEpoch != n.leaderEpoch || n.lead.pendingISR == nil ||
+		m.CorrelationID != 0 && m.CorrelationID != n.lead.pendingCorr {
 		return
 	}
 	if m.Error != None {

@@ -11,8 +11,10 @@ type leaderState struct {
 	leso int64
 	// followers holds what the leader knows of each other replica.
 	followers map[int32]*followerProgress
-	// pendingISR is the ISR proposed to the controller and not yet answered.
+	// pendingISR is the ISR proposed to the controller and not yet answered,
+	// pendingCorr the correlation id of the last AlterPartition carrying it.
 	pendingISR    []int32
+	pendingCorr   int64
 	pendingSentMs int64
 	// lastShrinkCheckMs is when the ISR shrink check last ran.
 	lastShrinkCheckMs int64

@@ -132,4 +132,9 @@ type AlterPartition struct {
 	LeaderEpoch, PartitionEpoch int32
 	// ISR is the proposed ISR, sorted.
 	ISR []int32
+	// CorrelationID identifies this proposal; the controller's answer should
+	// carry it in [Message.CorrelationID], so that an answer to an earlier
+	// proposal is not taken for this one's. (An answer with 0 is matched to
+	// whatever proposal is pending.)
+	CorrelationID int64
 }

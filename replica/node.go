@@ -49,6 +49,8 @@ type Node struct {
 
 	lead   leaderState
 	follow followerState
+	// alterCorr numbers AlterPartition proposals across leaderships.
+	alterCorr int64
 
 	out Ready
 }

@@ -304,3 +304,34 @@ func TestRetriableCodes(t *testing.T) {
 		t.Errorf("retriable codes (-want +got):\n%s", diff)
 	}
 }
+
+// An answer to an earlier AlterPartition is not taken for the pending one
+// (Kafka ignores answers once the partition state moved on).
+func TestStaleAlterPartitionAnswerIsIgnored(t *testing.T) {
+	n, _ := leaderWithLog(t, replica.Modern, nil, 0)
+	// Broker 3 never fetches: past replica.lag.time.max.ms it is proposed out.
+	fetch := func(from int32) {
+		must(t, n.Step(replica.Message{Type: replica.MsgFetch, From: from, To: 1, CurrentLeaderEpoch: 0, LastFetchedEpoch: replica.NoEpoch, MaxWaitMs: 500}))
+	}
+	fetch(2)
+	n.Tick(40000)
+	fetch(2)
+	rd := n.Ready()
+	n.Advance(rd)
+	if len(rd.AlterPartitions) != 1 {
+		t.Fatalf("expected one ISR proposal after 40 s, got %+v", rd.AlterPartitions)
+	}
+	proposal := rd.AlterPartitions[0]
+	stale := replica.Message{Type: replica.MsgAlterPartitionResponse, To: 1, LeaderEpoch: 0,
+		CorrelationID: proposal.CorrelationID + 7, Error: replica.InvalidUpdateVersion}
+	must(t, n.Step(stale))
+	if got := n.Status().PendingISR; !cmp.Equal(got, proposal.ISR) {
+		t.Fatalf("a stale refusal dropped the pending proposal %v: pending is now %v", proposal.ISR, got)
+	}
+	ok := replica.Message{Type: replica.MsgAlterPartitionResponse, To: 1, LeaderEpoch: 0,
+		CorrelationID: proposal.CorrelationID, ISR: proposal.ISR, PartitionEpoch: 1}
+	must(t, n.Step(ok))
+	if s := n.Status(); s.PendingISR != nil || !cmp.Equal(s.ISR, proposal.ISR) {
+		t.Fatalf("after the matching answer: ISR %v pending %v, want ISR %v and nothing pending", s.ISR, s.PendingISR, proposal.ISR)
+	}
+}

@@ -62,6 +62,15 @@ func (env *InteractionEnv) Fence(id int32) string {
 }
 
 func (env *InteractionEnv) announceAll() string {
+	env.publish()
+	return env.flush()
+}
+
+// publish sends the controller's state to every live broker, as the KRaft
+// metadata log does after every partition change, including an accepted
+// AlterPartition: so a leader learns the committed ISR even if the answer
+// to its proposal is lost.
+func (env *InteractionEnv) publish() {
 	fmt.Fprintf(&env.out, "%s\n", DescribeController(env.Controller))
 	if p, err := env.Peer(env.Controller.Leader); err == nil {
 		env.announce(p)
@@ -72,7 +81,6 @@ func (env *InteractionEnv) announceAll() string {
 		}
 	}
 	env.collect(true)
-	return env.flush()
 }
 
 // Crash stops broker id. A process crash keeps its log (the page cache
@@ -149,7 +157,8 @@ func (env *InteractionEnv) Flush(id int32) string {
 // epochs, and returns its answer.
 func (env *InteractionEnv) handleAlter(a replica.AlterPartition) replica.Message {
 	c := &env.Controller
-	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, From: ControllerID, To: a.From, LeaderEpoch: a.LeaderEpoch}
+	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, From: ControllerID, To: a.From,
+		LeaderEpoch: a.LeaderEpoch, CorrelationID: a.CorrelationID}
 	switch {
 	case a.From != c.Leader || a.LeaderEpoch != c.LeaderEpoch:
 		resp.Error = replica.FencedLeaderEpoch

@@ -107,6 +107,9 @@ func (env *InteractionEnv) deliver(f Filter) {
 		if e.Alter != nil {
 			resp := env.handleAlter(*e.Alter)
 			env.Queue = append(env.Queue, Envelope{Msg: &resp})
+			if resp.Error == replica.None {
+				env.publish()
+			}
 			continue
 		}
 		p, err := env.Peer(e.Msg.To)
