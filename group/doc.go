@@ -20,7 +20,10 @@
 //     functions behind [Assignor].
 //   - Committed offsets live behind [OffsetStore]; [MemoryOffsetStore] is the
 //     in-memory one, the cluster backs it with a compacted __consumer_offsets
-//     log. [Lag] is HW − committed.
+//     log, whose records [AppendOffsetCommitKey], [AppendOffsetCommitValue]
+//     and [ReadOffsetCommit] write and read in Kafka's bytes; the group's
+//     partition of that topic (its coordinator) is [OffsetsPartition]. [Lag]
+//     is HW − committed.
 //
 // Nothing here starts a goroutine, reads a clock or draws from a random
 // source: time comes in as nowMs arguments, and every output is sorted, so

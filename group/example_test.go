@@ -121,3 +121,21 @@ func Example_drivingLoop() {
 	// c2 assigned [orders-2 orders-3]
 	// Stable generation 1
 }
+
+// One committed offset as it is stored in the compacted __consumer_offsets
+// topic, in the partition whose leader coordinates the group.
+func ExampleAppendOffsetCommitValue() {
+	rec := group.OffsetCommitRecord{
+		Group:             "workers",
+		PartitionOffset:   group.PartitionOffset{TopicPartition: group.TopicPartition{Topic: "tasks", Partition: 0}, Offset: 10, LeaderEpoch: 0},
+		CommitTimestampMs: 10000,
+	}
+	p, _ := group.OffsetsPartition(rec.Group, 50)
+	fmt.Printf("__consumer_offsets-%d\n", p)
+	fmt.Printf("key   % x\n", group.AppendOffsetCommitKey(nil, rec.Group, rec.TopicPartition))
+	fmt.Printf("value % x\n", group.AppendOffsetCommitValue(nil, rec))
+	// Output:
+	// __consumer_offsets-41
+	// key   00 01 00 07 77 6f 72 6b 65 72 73 00 05 74 61 73 6b 73 00 00 00 00
+	// value 00 03 00 00 00 00 00 00 00 0a 00 00 00 00 00 00 00 00 00 00 00 00 27 10
+}
