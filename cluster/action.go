@@ -134,7 +134,25 @@ func (w *World) validate(a Action) error {
 		if a.Ms < 0 || a.N < 0 {
 			return fmt.Errorf("%w: %s with a negative count", ErrInvalidConfig, a.Kind)
 		}
-	case ActCreateTopic, ActAddProducer, ActAddConsumer, ActPartition, ActHeal, ActDrop:
+	case ActCreateTopic:
+		if a.Topic.Name == "" || w.topic(a.Topic.Name) != nil {
+			return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, a.Topic.Name)
+		}
+		_, err := w.assignment(a.Topic)
+		return err
+	case ActAddProducer:
+		if _, err := parseAcks(a.Producer.Acks); err != nil {
+			return err
+		}
+		if w.topic(a.Producer.Topic) == nil || a.Producer.Name == "" || w.producer(a.Producer.Name) != nil {
+			return fmt.Errorf("%w: producer %q of topic %q", ErrInvalidConfig, a.Producer.Name, a.Producer.Topic)
+		}
+	case ActAddConsumer:
+		t := w.topic(a.Consumer.Topic)
+		if t == nil || a.Consumer.Partition < 0 || int(a.Consumer.Partition) >= len(t.Assignment) || a.Consumer.Name == "" || w.consumer(a.Consumer.Name) != nil {
+			return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
+		}
+	case ActPartition, ActHeal, ActDrop:
 	default:
 		return fmt.Errorf("%w: unknown action %q", ErrInvalidConfig, a.Kind)
 	}
