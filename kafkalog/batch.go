@@ -157,9 +157,7 @@ func (b *RecordBatch) AppendTo(dst []byte) []byte {
 	dst = binary.BigEndian.AppendUint32(dst, uint32(b.BaseSequence))
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)))
 	if c := b.Attributes.Compression(); c == CompressionNone {
-		for i := range b.Records {
-			dst = b.Records[i].AppendTo(dst)
-		}
+		dst = appendRecords(dst, b.Records)
 	} else {
 		dst = appendCompressedRecords(dst, c, b.Records)
 	}

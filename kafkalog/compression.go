@@ -175,9 +175,7 @@ func appendCompressedRecords(dst []byte, c Compression, recs []Record) []byte {
 	cs := compressorPool.Get().(*compressors)
 	defer compressorPool.Put(cs)
 	cs.raw = cs.raw[:0]
-	for i := range recs {
-		cs.raw = recs[i].AppendTo(cs.raw)
-	}
+	cs.raw = appendRecords(cs.raw, recs)
 	out, err := cs.compress(dst, c, cs.raw)
 	if err != nil {
 		// Compressing into memory cannot fail but for a codec we do not know.

@@ -1,6 +1,9 @@
 package kafkalog
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Record is one record of a v2 batch. Its offset and timestamp are deltas from
 // the batch's BaseOffset and BaseTimestamp (see RecordBatch.Offset and
@@ -70,28 +73,25 @@ func (r *Record) EncodedLen() int {
 	return VarintLen(int32(n)) + n
 }
 
-func appendBytes(dst, b []byte) []byte {
-	if b == nil {
-		return append(dst, 1) // varint -1
-	}
-	dst = AppendVarint(dst, int32(len(b)))
-	return append(dst, b...)
-}
-
-// AppendTo appends the wire form of r (length prefix included) to dst.
+// AppendTo appends the wire form of r (length prefix included) to dst. It
+// sizes the record first, grows dst at most once, and then writes by index.
 func (r *Record) AppendTo(dst []byte) []byte {
-	dst = AppendVarint(dst, int32(r.bodyLen()))
-	dst = append(dst, byte(r.Attributes))
-	dst = AppendVarlong(dst, r.TimestampDelta)
-	dst = AppendVarint(dst, r.OffsetDelta)
-	dst = appendBytes(dst, r.Key)
-	dst = appendBytes(dst, r.Value)
-	dst = AppendVarint(dst, int32(len(r.Headers)))
-	for i := range r.Headers {
-		dst = appendBytes(dst, r.Headers[i].Key)
-		dst = appendBytes(dst, r.Headers[i].Value)
+	body := r.bodyLen()
+	n := VarintLen(int32(body)) + body
+	dst = slices.Grow(dst, n)
+	b := dst[len(dst) : len(dst)+n]
+	i := putVarint(b, 0, int32(body))
+	b[i] = byte(r.Attributes)
+	i = putVarlong(b, i+1, r.TimestampDelta)
+	i = putVarint(b, i, r.OffsetDelta)
+	i = putBytes(b, i, r.Key)
+	i = putBytes(b, i, r.Value)
+	i = putVarint(b, i, int32(len(r.Headers)))
+	for j := range r.Headers {
+		i = putBytes(b, i, r.Headers[j].Key)
+		i = putBytes(b, i, r.Headers[j].Value)
 	}
-	return dst
+	return dst[:len(dst)+i]
 }
 
 // recordReader parses records out of the (uncompressed) records section of a
@@ -217,4 +217,43 @@ func (rr *recordReader) next(r *Record, hdrs []Header) []Header {
 	rr.p = outer
 	rr.pos = end
 	return hdrs
+}
+
+// appendRecords appends recs back to back, as a batch's records section. The
+// loop body is Record.AppendTo written out for records without headers (the
+// common case), so that a record costs no function call beyond copying its
+// key and value.
+func appendRecords(dst []byte, recs []Record) []byte {
+	for k := range recs {
+		r := &recs[k]
+		if len(r.Headers) != 0 {
+			dst = r.AppendTo(dst)
+			continue
+		}
+		body := 2 + VarlongLen(r.TimestampDelta) + VarintLen(r.OffsetDelta) + bytesLen(r.Key) + bytesLen(r.Value)
+		n := VarintLen(int32(body)) + body
+		dst = slices.Grow(dst, n)
+		b := dst[len(dst) : len(dst)+n]
+		i := putVarint(b, 0, int32(body))
+		b[i] = byte(r.Attributes)
+		i = putVarlong(b, i+1, r.TimestampDelta)
+		i = putVarint(b, i, r.OffsetDelta)
+		if r.Key == nil {
+			b[i] = 1
+			i++
+		} else {
+			i = putVarint(b, i, int32(len(r.Key)))
+			i += copy(b[i:], r.Key)
+		}
+		if r.Value == nil {
+			b[i] = 1
+			i++
+		} else {
+			i = putVarint(b, i, int32(len(r.Value)))
+			i += copy(b[i:], r.Value)
+		}
+		b[i] = 0 // headersCount
+		dst = dst[:len(dst)+n]
+	}
+	return dst
 }

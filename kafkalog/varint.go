@@ -114,9 +114,18 @@ func Varlong(b []byte) (v int64, n int) {
 	return int64(u>>1) ^ -int64(u&1), n
 }
 
-// UvarintLen returns the number of bytes AppendUvarint writes for v: one per
-// started group of 7 significant bits (bits.Len32(v|1) rounded up to sevens).
-func UvarintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }
+// UvarintLen returns the number of bytes AppendUvarint writes for v. The
+// lengths of real records, keys and values mostly take 1 or 2 bytes, so those
+// are tested first.
+func UvarintLen(v uint32) int {
+	if v < 1<<7 {
+		return 1
+	}
+	if v < 1<<14 {
+		return 2
+	}
+	return int((uint(bits.Len32(v)) + 6) / 7)
+}
 
 // VarintLen returns the number of bytes AppendVarint writes for v
 // (Kafka's ByteUtils.sizeOfVarint).
@@ -125,5 +134,9 @@ func VarintLen(v int32) int { return UvarintLen(uint32(v<<1) ^ uint32(v>>31)) }
 // VarlongLen returns the number of bytes AppendVarlong writes for v
 // (Kafka's ByteUtils.sizeOfVarlong).
 func VarlongLen(v int64) int {
-	return (bits.Len64((uint64(v<<1)^uint64(v>>63))|1) + 6) / 7
+	u := uint64(v<<1) ^ uint64(v>>63)
+	if u < 1<<7 {
+		return 1
+	}
+	return int((uint(bits.Len64(u)) + 6) / 7)
 }
