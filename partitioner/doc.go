@@ -15,14 +15,17 @@
 // A record without a key goes through the [Sticky] partitioner of KIP-480
 // (Kafka 2.4–3.2): the producer stays on one partition until the batch for
 // it is closed (full or sent), then picks another one at random, never the
-// same one twice in a row when there is a choice. Kafka 3.3+ (KIP-794)
-// switches after batch.size bytes and leans away from slow brokers; that
-// refinement is not modelled. Before 2.4 null keys went round-robin.
+// same one twice in a row when there is a choice. Kafka 3.3+ (KIP-794) uses
+// [UniformSticky] instead: it switches after batch.size bytes went to the
+// partition (once its batches are full, or at twice batch.size), so slow
+// brokers no longer attract more data; its leaning away from long queues
+// (adaptive partitioning) is not modelled. Before 2.4 null keys went
+// round-robin.
 //
 // Adding partitions changes numPartitions, so an existing key can map to a
 // different partition afterwards; records already written never move.
 //
 // Nothing here reads a clock or a global random source: the sticky
-// partitioner draws from the *rand.Rand it is given, so a seeded world is
+// partitioners draw from the *rand.Rand they are given, so a seeded world is
 // reproducible.
 package partitioner
