@@ -1,0 +1,50 @@
+package replica_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+func TestRuleSetNamesRoundTrip(t *testing.T) {
+	var got []string
+	for r := replica.V0_10; r <= replica.Modern; r++ {
+		parsed, err := replica.ParseRuleSet(r.String())
+		must(t, err)
+		if parsed != r {
+			t.Errorf("ParseRuleSet(%q) = %v, want %v", r.String(), parsed, r)
+		}
+		got = append(got, r.String())
+	}
+	if diff := cmp.Diff([]string{"v0.10", "v0.11", "v2.0", "v2.1", "modern"}, got); diff != "" {
+		t.Errorf("rule set names (-want +got):\n%s", diff)
+	}
+	if _, err := replica.ParseRuleSet("v3.0"); !errors.Is(err, replica.ErrInvalidConfig) {
+		t.Errorf("ParseRuleSet(v3.0) error = %v, want ErrInvalidConfig", err)
+	}
+}
+
+// Which version introduced what (R0): one row per rule set.
+func TestRuleSetFeatures(t *testing.T) {
+	type features struct {
+		Epochs, Fencing, CacheOnElection, JoinNeedsLESO, SyncISRWrite, StrictMinISR, TruncateOnFetch bool
+	}
+	want := map[replica.RuleSet]features{
+		replica.V0_10:  {SyncISRWrite: true},
+		replica.V0_11:  {Epochs: true, SyncISRWrite: true},
+		replica.V2_0:   {Epochs: true, SyncISRWrite: true},
+		replica.V2_1:   {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, SyncISRWrite: true},
+		replica.Modern: {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, StrictMinISR: true, TruncateOnFetch: true},
+	}
+	got := map[replica.RuleSet]features{}
+	for r := range want {
+		got[r] = features{r.EpochsInRecords(), r.Fencing(), r.CachesEpochOnElection(), r.ISRJoinNeedsLESO(),
+			r.SynchronousISRWrite(), r.StrictMinISR(), r.TruncatesOnFetch()}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("features by rule set (-want +got):\n%s", diff)
+	}
+}
