@@ -1,6 +1,3 @@
-// Package lastbytecontinuation is a known-buggy AppendVarint for the mutant bank of exercise
-// ch01/varint: the continuation bit is set on every byte, the last one too.
-// The suite must reject it; see solutions/kill_test.go.
 package lastbytecontinuation
 
 // AppendVarint zigzags v and sets 0x80 on every byte.

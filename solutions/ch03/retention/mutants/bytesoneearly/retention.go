@@ -1,6 +1,3 @@
-// Package bytesoneearly is a known-buggy retention rule for the mutant bank of exercise
-// ch03/retention: retention.bytes stops one segment early.
-// The suite must reject it; see solutions/kill_test.go.
 package bytesoneearly
 
 import "github.com/kafkalive/kafkalive/solutions/ch03/retention"

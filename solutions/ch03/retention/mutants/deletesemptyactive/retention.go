@@ -1,6 +1,3 @@
-// Package deletesemptyactive is a known-buggy retention rule for the mutant bank of exercise
-// ch03/retention: the empty active segment is deleted too.
-// The suite must reject it; see solutions/kill_test.go.
 package deletesemptyactive
 
 import "github.com/kafkalive/kafkalive/solutions/ch03/retention"

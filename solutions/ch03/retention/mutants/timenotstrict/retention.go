@@ -1,7 +1,3 @@
-// Package timenotstrict is a known-buggy retention rule for the mutant bank of exercise
-// ch03/retention: a segment exactly retention.ms old is deleted (>=
-// instead of >).
-// The suite must reject it; see solutions/kill_test.go.
 package timenotstrict
 
 import "github.com/kafkalive/kafkalive/solutions/ch03/retention"
