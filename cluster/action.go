@@ -104,6 +104,9 @@ func (w *World) Do(a Action) error {
 	if err := w.apply(a); err != nil {
 		return err
 	}
+	if err := w.flushCheckpoints(); err != nil {
+		return err
+	}
 	w.runChecker()
 	return w.err
 }

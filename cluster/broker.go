@@ -353,10 +353,23 @@ func (w *World) processReady(b *broker, s *replicaSlot) error {
 // HW changed. Kafka writes it every 5 s; writing it at once is the
 // scenarios' convention (scenarios.md §0.2 item 4: a restarted broker reads
 // the HW it held just before the crash).
+// The write is deferred to the end of the step ([World.flushCheckpoints]),
+// so that a step moving many HWs writes the file once.
 func (w *World) maybeCheckpoint(b *broker, s *replicaSlot, hw int64) error {
-	if hw == b.lastHW[s.tp] {
-		return nil
+	if hw != b.lastHW[s.tp] {
+		b.lastHW[s.tp], b.hwDirty = hw, true
 	}
-	b.lastHW[s.tp] = hw
-	return w.writeHWCheckpoint(b)
+	return nil
+}
+
+// flushCheckpoints writes the HW checkpoints that changed during a step.
+func (w *World) flushCheckpoints() error {
+	for _, b := range w.brokers {
+		if b.hwDirty && b.state == BrokerRunning {
+			if err := w.writeHWCheckpoint(b); err != nil {
+				return w.fail(err)
+			}
+		}
+	}
+	return nil
 }

@@ -58,6 +58,21 @@ type checker struct {
 	// new event changed no HW, role, ISR, truncation or broker, so the
 	// check is skipped.
 	seen int
+	// matched remembers, per pair of logs, how far they were found equal.
+	matched map[pairKey]pairMark
+}
+
+type pairKey struct {
+	tp   partitionKey
+	a, b int32
+}
+
+// pairMark is a verified common prefix, valid while neither log was
+// replaced (restart) or truncated.
+type pairMark struct {
+	a, b       *replicaLog
+	genA, genB int
+	upTo       int64
 }
 
 type leaderMark struct {
@@ -90,6 +105,7 @@ func (w *World) runChecker() {
 	defer func() { c.seen = len(w.events) }()
 	if c.active == nil {
 		c.active, c.leaderHW, c.epochOwner = map[string]bool{}, map[partitionKey]leaderMark{}, map[epochKey]int32{}
+		c.matched = map[pairKey]pairMark{}
 	}
 	now := map[string]bool{}
 	for _, tp := range w.ctl.order {
@@ -156,7 +172,7 @@ func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation 
 			if live[i].st.Role == replica.RoleNone || live[j].st.Role == replica.RoleNone {
 				continue // just restarted: its HW is a checkpoint until it follows someone
 			}
-			if off, ok := firstDifference(&live[i], &live[j]); ok {
+			if off, ok := w.check.firstDifference(tp, &live[i], &live[j]); ok {
 				bad(InvLogMatching, "b%d and b%d differ at offset %d, below both HWs", live[i].broker, live[j].broker, off)
 			}
 		}
@@ -173,11 +189,27 @@ func (w *World) inISR(tp partitionKey, id int32) bool {
 	return false
 }
 
-// firstDifference finds the first offset below min(HW_a, HW_b) where two
-// replicas hold different records.
-func firstDifference(a, b *liveReplica) (int64, bool) {
+// firstDifference is [firstDifference] starting where the same two logs
+// were last found equal.
+func (c *checker) firstDifference(tp partitionKey, a, b *liveReplica) (int64, bool) {
+	key := pairKey{tp, a.broker, b.broker}
+	m := c.matched[key]
+	from := int64(0)
+	if m.a == a.log && m.b == b.log && m.genA == a.log.gen && m.genB == b.log.gen {
+		from = m.upTo
+	}
+	off, differ := firstDifference(a, b, from)
+	if !differ {
+		c.matched[key] = pairMark{a: a.log, b: b.log, genA: a.log.gen, genB: b.log.gen, upTo: max(from, min(a.st.HighWatermark, b.st.HighWatermark))}
+	}
+	return off, differ
+}
+
+// firstDifference finds the first offset in [from, min(HW_a, HW_b)) where
+// two replicas hold different records.
+func firstDifference(a, b *liveReplica, from int64) (int64, bool) {
 	limit := min(a.st.HighWatermark, b.st.HighWatermark)
-	from := max(a.st.LogStartOffset, b.st.LogStartOffset)
+	from = max(from, a.st.LogStartOffset, b.st.LogStartOffset)
 	ea, eb := a.log.entries[a.log.index(from):], b.log.entries[b.log.index(from):]
 	for k := 0; k < len(ea) && k < len(eb) && ea[k].Offset < limit; k++ {
 		x, y := ea[k], eb[k]
@@ -196,12 +228,12 @@ func epochOrderProblem(r *liveReplica) string {
 			return fmt.Sprintf("epoch cache not increasing at %v then %v", p, e)
 		}
 	}
-	last := int32(-1)
-	for _, e := range r.log.entries {
-		if e.LeaderEpoch < last {
-			return fmt.Sprintf("record at %d has epoch %d after epoch %d", e.Offset, e.LeaderEpoch, last)
+	l := r.log
+	for i := max(l.epochsCheckedTo, 1); i < len(l.entries); i++ {
+		if p, e := l.entries[i-1], l.entries[i]; e.LeaderEpoch < p.LeaderEpoch {
+			return fmt.Sprintf("record at %d has epoch %d after epoch %d", e.Offset, e.LeaderEpoch, p.LeaderEpoch)
 		}
-		last = e.LeaderEpoch
+		l.epochsCheckedTo = i
 	}
 	return ""
 }

@@ -381,7 +381,7 @@ func (w *World) judge(out *Outcome) {
 		a := liveReplica{broker: p.leader, st: lst, log: leader.log}
 		b := liveReplica{broker: id, st: s.node.Status(), log: s.log}
 		b.st.HighWatermark = min(b.st.LogEndOffset, lst.HighWatermark) // compare the whole common prefix
-		if off, ok := firstDifference(&a, &b); ok {
+		if off, ok := firstDifference(&a, &b, 0); ok {
 			out.Diverged = append(out.Diverged, fmt.Sprintf("b%d differs from leader b%d at offset %d", id, p.leader, off))
 		}
 	}

@@ -77,6 +77,8 @@ type Producer struct {
 	corr    int64
 	carry   int // rate accumulator, in records × 1000 ms
 	sent    int
+	// open indexes the results still in flight or waiting to retry.
+	open []int
 }
 
 // Name returns the producer's name.
@@ -158,6 +160,7 @@ func (w *World) produce(p *Producer, key, value string, partition int32) error {
 	}
 	p.sent++
 	p.results = append(p.results, Result{Key: key, Value: value, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now})
+	p.open = append(p.open, len(p.results)-1)
 	w.record(EventProduce, 0, &partitionKey{Topic: t.Name, Partition: partition}, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
 	w.sendRecord(p, len(p.results)-1)
 	return nil
@@ -220,7 +223,7 @@ func (w *World) retryOrFail(p *Producer, i int, code string, retriable bool) {
 // deliverToProducer handles a leader's answer.
 func (w *World) deliverToProducer(e *envelope) {
 	p := w.producers[e.to-producerIDBase]
-	for i := range p.results {
+	for _, i := range p.open {
 		r := &p.results[i]
 		if r.inflight != e.resp.CorrelationID || r.inflight == 0 {
 			continue
@@ -239,7 +242,8 @@ func (w *World) deliverToProducer(e *envelope) {
 // tickProducer produces at the configured rate, retries, and times out
 // requests without an answer.
 func (w *World) tickProducer(p *Producer) {
-	for i := range p.results {
+	open := p.open[:0]
+	for _, i := range p.open {
 		r := &p.results[i]
 		switch {
 		case r.inflight != 0 && w.now-r.sentMs >= p.cfg.RequestTimeoutMs:
@@ -247,7 +251,11 @@ func (w *World) tickProducer(p *Producer) {
 		case r.retryAtMs != 0 && w.now >= r.retryAtMs:
 			w.sendRecord(p, i)
 		}
+		if r.inflight != 0 || r.retryAtMs != 0 {
+			open = append(open, i)
+		}
 	}
+	p.open = open
 	if p.cfg.RecordsPerSec <= 0 {
 		return
 	}

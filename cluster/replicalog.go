@@ -25,6 +25,11 @@ type replicaLog struct {
 	places  []place
 	epochs  []replica.EpochEntry // converted epoch cache, nil when stale
 	buf     []byte
+	// gen counts truncations, so that the checker can remember how far it
+	// has compared this log with another (and re-check after a cut).
+	gen int
+	// epochsCheckedTo is how many entries the checker found in epoch order.
+	epochsCheckedTo int
 }
 
 // place is where a record's batch ends: in the .log file of the segment
@@ -204,6 +209,8 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 	}
 	i := r.index(r.log.LogEndOffset())
 	r.entries, r.places, r.epochs = r.entries[:i], r.places[:i], nil
+	r.gen++
+	r.epochsCheckedTo = min(r.epochsCheckedTo, i)
 	return nil
 }
 
@@ -213,6 +220,8 @@ func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
 		return err
 	}
 	r.entries, r.places, r.epochs = nil, nil, nil
+	r.gen++
+	r.epochsCheckedTo = 0
 	return nil
 }
 

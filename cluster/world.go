@@ -121,6 +121,9 @@ func (w *World) tick(ms int64) error {
 	if err := w.quiet(); err != nil {
 		return err
 	}
+	if err := w.flushCheckpoints(); err != nil {
+		return err
+	}
 	w.runChecker()
 	return nil
 }
