@@ -37,6 +37,7 @@ func runLogDirs(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("log-dirs", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	dir := fset.String("dir", "", "REQUIRED: the Kafka log directory (one entry of log.dirs)")
+	asJSON := fset.Bool("json", false, "print kafka-log-dirs.sh --describe's JSON instead of the tables")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: kafkalive log-dirs --dir DIR")
 		fmt.Fprintln(stderr, "\nDescribes a Kafka log directory without changing it: each partition's segments,")
@@ -62,7 +63,11 @@ func runLogDirs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
 		return 1
 	}
-	desc.print(out)
+	if *asJSON {
+		desc.printJSON(out)
+	} else {
+		desc.print(out)
+	}
 	if err := out.Flush(); err != nil {
 		return 1
 	}
@@ -78,6 +83,7 @@ func runLogDirs(args []string, stdout, stderr io.Writer) int {
 // logDirDesc is what describeLogDir found.
 type logDirDesc struct {
 	dir         string
+	brokerID    int32
 	cleanMarker kafkalog.CleanShutdownMarker
 	checkpoints map[string]map[kafkalog.TopicPartition]int64 // by file name
 	partitions  []partitionDesc
@@ -123,7 +129,7 @@ func describeLogDir(fsys vfs.FS, dir string) (*logDirDesc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &logDirDesc{dir: dir, checkpoints: map[string]map[kafkalog.TopicPartition]int64{}}
+	d := &logDirDesc{dir: dir, brokerID: readBrokerID(fsys, dir), checkpoints: map[string]map[kafkalog.TopicPartition]int64{}}
 	if d.cleanMarker, err = kafkalog.ReadCleanShutdownMarker(fsys, dir); err != nil {
 		d.problems = append(d.problems, err.Error())
 	}

@@ -18,6 +18,7 @@ func TestLogDirsGolden(t *testing.T) {
 		{"sample", []string{"--dir", sampleDir}},
 		{"donaldy_compaction_and_retention", []string{"--dir", realDir + "/donaldy-kafka-2.7.1"}},
 		{"damaged", []string{"--dir", "testdata/logdirs/damaged"}},
+		{"donaldy_json", []string{"--dir", realDir + "/donaldy-kafka-2.7.1", "--json"}},
 		{"missing_dir", []string{"--dir", "testdata/logdirs/nope"}},
 		{"no_dir_flag", []string{}},
 	}
