@@ -3,6 +3,7 @@ package kafkalog
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -47,6 +48,11 @@ type decompressors struct {
 // more than limit bytes.
 func (d *decompressors) decompress(c Compression, dst, src []byte, limit int) ([]byte, error) {
 	switch c {
+	case CompressionNone:
+		if len(src) > limit {
+			return dst, fmt.Errorf("%w: %d bytes above %d", ErrTooLarge, len(src), limit)
+		}
+		return append(dst, src...), nil
 	case CompressionGzip:
 		d.rd.Reset(src)
 		if d.gz == nil {
@@ -78,6 +84,9 @@ func (d *decompressors) decompress(c Compression, dst, src []byte, limit int) ([
 			d.zstd = z
 		}
 		out, err := d.zstd.DecodeAll(src, dst)
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
+			return dst, fmt.Errorf("%w: zstd: %w", ErrTooLarge, err)
+		}
 		if err != nil {
 			return dst, fmt.Errorf("%w: zstd: %w", ErrInvalidRecord, err)
 		}
