@@ -349,3 +349,23 @@ func TestCommitMetadataTooLarge(t *testing.T) {
 		t.Errorf("4097 bytes of metadata: %s; want OFFSET_METADATA_TOO_LARGE", resp.Error)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	got := []string{
+		group.DescribeRequest(group.Heartbeat{GroupID: "g", GenerationID: 2, MemberID: "c-1"}),
+		group.DescribeRequest(group.OffsetFetch{GroupID: "g", Partitions: tps("t", 1, 0)}),
+		group.DescribeResponse(group.HeartbeatResponse{Error: group.RebalanceInProgress}),
+		group.DescribeResponse(group.OffsetFetchResponse{Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: -1}}}),
+		group.DescribeResponse(group.SyncGroupResponse{Assignment: tps("t", 0, 1)}),
+	}
+	want := []string{
+		"Heartbeat g gen=2 member=c-1",
+		"OffsetFetch g [t-0 t-1]",
+		"Heartbeat REBALANCE_IN_PROGRESS",
+		"OffsetFetch t-0=-1",
+		"SyncGroup [t-0 t-1]",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("descriptions (-want +got):\n%s", diff)
+	}
+}

@@ -103,11 +103,11 @@ func (e *env) handleMemberReady(name string, sm *simMember) {
 	}
 	for _, req := range rd.Requests {
 		if e.lose != nil && e.lose() {
-			e.logf("%s → %s (lost)", name, describeRequest(req))
+			e.logf("%s → %s (lost)", name, group.DescribeRequest(req))
 			continue
 		}
 		if _, ok := req.(group.Heartbeat); !ok {
-			e.logf("%s → %s", name, describeRequest(req))
+			e.logf("%s → %s", name, group.DescribeRequest(req))
 		}
 		require.NoError(e.t, e.coord.Step(name, req))
 	}
@@ -129,7 +129,7 @@ func (e *env) handleCoordinatorReady() {
 	for _, o := range rd.Responses {
 		sm := e.members[o.To]
 		if e.lose != nil && e.lose() {
-			e.logf("%s ← %s (lost)", o.To, describeResponse(o.Response))
+			e.logf("%s ← %s (lost)", o.To, group.DescribeResponse(o.Response))
 			continue
 		}
 		if hb, ok := o.Response.(group.HeartbeatResponse); !ok || hb.Error != group.None || sm == nil {
@@ -137,7 +137,7 @@ func (e *env) handleCoordinatorReady() {
 			if sm != nil && sm.crashed {
 				suffix = " (nobody listens)"
 			}
-			e.logf("%s ← %s%s", o.To, describeResponse(o.Response), suffix)
+			e.logf("%s ← %s%s", o.To, group.DescribeResponse(o.Response), suffix)
 		}
 		if sm != nil && !sm.crashed {
 			require.NoError(e.t, sm.m.Step(o.Response))
@@ -177,72 +177,5 @@ func (e *env) advance(ms, step int64) {
 			}
 		}
 		e.deliver()
-	}
-}
-
-func describeRequest(r group.Request) string {
-	switch r := r.(type) {
-	case group.JoinGroup:
-		var names []string
-		owned := "[]"
-		for _, p := range r.Protocols {
-			names = append(names, p.Name)
-			owned = group.FormatPartitions(p.Subscription.OwnedPartitions)
-		}
-		s := fmt.Sprintf("JoinGroup %s member=%q protocols=%v owned=%s", r.GroupID, r.MemberID, names, owned)
-		if r.GroupInstanceID != "" {
-			s += " instance=" + r.GroupInstanceID
-		}
-		return s
-	case group.SyncGroup:
-		s := fmt.Sprintf("SyncGroup %s gen=%d member=%s", r.GroupID, r.GenerationID, r.MemberID)
-		for _, a := range r.Assignments {
-			s += fmt.Sprintf(" %s=%s", a.MemberID, group.FormatPartitions(a.Partitions))
-		}
-		return s
-	case group.LeaveGroup:
-		return fmt.Sprintf("LeaveGroup %s member=%s", r.GroupID, r.MemberID)
-	case group.Heartbeat:
-		return fmt.Sprintf("Heartbeat %s gen=%d member=%s", r.GroupID, r.GenerationID, r.MemberID)
-	case group.OffsetCommit:
-		var parts []string
-		for _, o := range r.Offsets {
-			parts = append(parts, fmt.Sprintf("%s=%d", o.TopicPartition, o.Offset))
-		}
-		return fmt.Sprintf("OffsetCommit %s gen=%d member=%s %s", r.GroupID, r.GenerationID, r.MemberID, strings.Join(parts, " "))
-	default:
-		return fmt.Sprintf("%T", r)
-	}
-}
-
-func describeResponse(r group.Response) string {
-	switch r := r.(type) {
-	case group.JoinGroupResponse:
-		if r.Error != group.None {
-			return fmt.Sprintf("JoinGroup %s member=%s", r.Error.String(), r.MemberID)
-		}
-		s := fmt.Sprintf("JoinGroup gen=%d protocol=%s leader=%s member=%s", r.GenerationID, r.ProtocolName, r.Leader, r.MemberID)
-		if len(r.Members) > 0 {
-			s += fmt.Sprintf(" (%d subscriptions)", len(r.Members))
-		}
-		if r.SkipAssignment {
-			s += " skip-assignment"
-		}
-		return s
-	case group.SyncGroupResponse:
-		if r.Error != group.None {
-			return "SyncGroup " + r.Error.String()
-		}
-		return "SyncGroup " + group.FormatPartitions(r.Assignment)
-	case group.HeartbeatResponse:
-		return "Heartbeat " + r.Error.String()
-	case group.OffsetFetchResponse:
-		return "OffsetFetch " + r.Error.String()
-	case group.LeaveGroupResponse:
-		return "LeaveGroup " + r.Error.String()
-	case group.OffsetCommitResponse:
-		return "OffsetCommit " + r.Error.String()
-	default:
-		return fmt.Sprintf("%T", r)
 	}
 }

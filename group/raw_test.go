@@ -38,7 +38,7 @@ func (e *env) raw(t *testing.T, d *datadriven.TestData) {
 		d.ScanArgs(t, "offset", &po.Offset)
 		req = group.OffsetCommit{GroupID: groupID, GenerationID: gen, MemberID: member, GroupInstanceID: instance, Offsets: []group.PartitionOffset{po}}
 	}
-	e.logf("%s → %s", from, describeRequest(req))
+	e.logf("%s → %s", from, group.DescribeRequest(req))
 	require.NoError(t, e.coord.Step(from, req))
 	e.deliver()
 	if e.out.Len() > 0 && strings.Count(e.out.String(), "\n") == 1 {
