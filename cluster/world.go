@@ -237,3 +237,11 @@ func sortedIDs(ids []int32) []int32 {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Producers returns the producers, in the order they were added. The
+// caller must not modify them.
+func (w *World) Producers() []*Producer { return w.producers }
+
+// Consumers returns the consumers, in the order they were added. The
+// caller must not modify them.
+func (w *World) Consumers() []*Consumer { return w.consumers }
