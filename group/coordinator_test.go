@@ -360,7 +360,7 @@ func TestDescribe(t *testing.T) {
 	}
 	want := []string{
 		"Heartbeat g gen=2 member=c-1",
-		"OffsetFetch g [t-0 t-1]",
+		"OffsetFetch g [t-1 t-0]",
 		"Heartbeat REBALANCE_IN_PROGRESS",
 		"OffsetFetch t-0=-1",
 		"SyncGroup [t-0 t-1]",
