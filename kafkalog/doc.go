@@ -69,7 +69,8 @@
 // A control batch (attribute bit 5) holds control records: the key is int16
 // version + int16 type ([ParseControlRecordKey]): 0 ABORT, 1 COMMIT, 2
 // LEADER_CHANGE, 3 SNAPSHOT_HEADER, 4 SNAPSHOT_FOOTER, 5 KRAFT_VERSION, 6
-// KRAFT_VOTERS (types 2-6 come from KRaft, Kafka 2.8+ / 3.x); any other type is
+// KRAFT_VOTERS (KRaft's: LEADER_CHANGE since 2.8, KIP-595; the snapshot
+// markers since 3.0; KRAFT_VERSION and KRAFT_VOTERS since 3.9, KIP-853); any other type is
 // UNKNOWN and ignored. ABORT and COMMIT are transaction markers: transactional
 // too, one record, baseSequence -1, and a value of int16 version + int32
 // coordinatorEpoch ([EndTxnMarker], [NewEndTxnMarkerBatch]). KRaft's metadata
