@@ -128,6 +128,16 @@ type RecordBatch struct {
 // Offset returns the offset of r, a record of b.
 func (b *BatchHeader) Offset(r *Record) int64 { return b.BaseOffset + int64(r.OffsetDelta) }
 
+// Sequence returns the producer sequence number of r, a record of b:
+// BaseSequence + OffsetDelta wrapping at MaxInt32, or -1 when the batch has no
+// sequence (DefaultRecord.sequence).
+func (b *BatchHeader) Sequence(r *Record) int32 {
+	if b.BaseSequence < 0 {
+		return NoSequence
+	}
+	return IncrementSequence(b.BaseSequence, r.OffsetDelta)
+}
+
 // Timestamp returns the timestamp of r, a record of b: the batch's MaxTimestamp
 // under LogAppendTime, BaseTimestamp + TimestampDelta otherwise.
 func (b *BatchHeader) Timestamp(r *Record) int64 {

@@ -69,8 +69,8 @@ func TestBuiltBatchHeader(t *testing.T) {
 		require.NoError(t, err, "CRC and records must be valid")
 		s := summary{got.BaseOffset, got.LastOffset(), got.MaxTimestamp, got.ProducerID, got.ProducerEpoch, got.BaseSequence, got.LastSequence(), nil}
 		for i := range got.Records {
-			if got.BaseSequence >= 0 {
-				s.Sequences = append(s.Sequences, IncrementSequence(got.BaseSequence, got.Records[i].OffsetDelta))
+			if seq := got.Sequence(&got.Records[i]); seq != NoSequence {
+				s.Sequences = append(s.Sequences, seq)
 			}
 		}
 		return s
