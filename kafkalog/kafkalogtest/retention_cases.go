@@ -93,7 +93,7 @@ func retentionKnownAnswers() []retentionKnown {
 			l.Segments[0].FirstTimestamp = 10
 		}), timeCfg(10000, true), nowMs},
 		retentionKnown{"expired, young, expired: oldest first, stop at the first kept", with(uniformLog(3, 10), func(l *RetentionLog) {
-			l.Segments[1].LargestTimestamp = nowMs
+			l.Segments[1].FirstTimestamp, l.Segments[1].LargestTimestamp = nowMs, nowMs
 		}), timeCfg(10000, true), nowMs},
 		retentionKnown{"retention.ms deletes 1, retention.bytes 2: the longer wins", with(withSizes(100, 100, 100), func(l *RetentionLog) {
 			l.Segments[0].LargestTimestamp = 10
