@@ -247,6 +247,7 @@ func (w *World) tickProducer(p *Producer) {
 		r := &p.results[i]
 		switch {
 		case r.inflight != 0 && w.now-r.sentMs >= p.cfg.RequestTimeoutMs:
+			w.record(EventProduce, 0, &partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}, "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, recordLabel(r.Key, r.Value))
 			w.retryOrFail(p, i, "REQUEST_TIMED_OUT", true)
 		case r.retryAtMs != 0 && w.now >= r.retryAtMs:
 			w.sendRecord(p, i)
