@@ -115,6 +115,21 @@ var findMistakes = []kit.Mistake[findInput, [2]int64]{
 	{Says: "it looks for lastOffset > target instead of >=, so it skips the batch ending at the target", Do: func(in findInput) [2]int64 {
 		return in.firstFrom(func(b batchSpan) bool { return b.lastOffset > in.target })
 	}},
+	{Says: "it skips length bytes to the next batch; the next batch starts 12 + length bytes on (length does not count baseOffset and itself)", Do: func(in findInput) [2]int64 {
+		log := in.seg.log
+		for pos := int(in.from); pos >= 0 && pos+27 <= len(log); {
+			base := int64(binary.BigEndian.Uint64(log[pos:]))
+			length := int(int32(binary.BigEndian.Uint32(log[pos+8:])))
+			if base+int64(int32(binary.BigEndian.Uint32(log[pos+23:]))) >= in.target {
+				return [2]int64{int64(pos), 1}
+			}
+			if length <= 0 {
+				break
+			}
+			pos += length
+		}
+		return [2]int64{0, 0}
+	}},
 	{Says: "it returns where the batch ends instead of where it starts", Do: func(in findInput) [2]int64 {
 		r := in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target })
 		for _, b := range in.seg.batches {

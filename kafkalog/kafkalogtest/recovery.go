@@ -89,8 +89,12 @@ func recoveryCase(r Recovery, log []byte, baseOffset int64, interval int) *kit.F
 	var valid int
 	var index []byte
 	if p := kit.Guard(func() { valid, index = r.Recover(bytes.Clone(log), baseOffset, interval) }); p != nil {
-		return &kit.Failure{Rule: ruleC8, What: fmt.Sprintf("Recover panicked: %v. A damaged file is input: recovery must cut it, never crash the broker.", p),
+		f := &kit.Failure{Rule: ruleC8, What: fmt.Sprintf("Recover panicked: %v. A damaged file is input: recovery must cut it, never crash the broker.", p),
 			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes}
+		if want.reason == stopShortLength || want.reason == stopTooSmall {
+			f.LooksLike = "the length field is used before it is checked: zero padding reads as length 0, and a slice up to 12 + length runs backwards"
+		}
+		return f
 	}
 	call := fmt.Sprintf("Recover(log of %d bytes, baseOffset=%d, indexIntervalBytes=%d)", len(log), baseOffset, interval)
 	looks := kit.LooksLike(recoveryInput{log, baseOffset, interval}, recoveryOutput{valid, index}, recoveryMistakes)

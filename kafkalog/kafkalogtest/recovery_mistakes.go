@@ -59,10 +59,23 @@ var recoveryMistakes = []kit.Mistake[recoveryInput, recoveryOutput]{
 	}},
 	{Says: "zero padding is kept: a length of 0 is read as the end of the data instead of corruption, and the zeros stay in the file", Do: func(in recoveryInput) recoveryOutput {
 		r := in.right()
-		if r.reason == stopShortLength {
-			return recoveryOutput{len(in.log), r.index}
+		if r.reason != stopShortLength || binary.BigEndian.Uint32(in.log[r.validBytes+8:]) != 0 {
+			return recoveryOutput{r.validBytes, r.index}
 		}
-		return recoveryOutput{r.validBytes, r.index}
+		// The padding counts as one more "batch", which may get an index entry.
+		lastEntry, last := 0, in.baseOffset-1
+		if n := len(r.index); n > 0 {
+			lastEntry = int(binary.BigEndian.Uint32(r.index[n-4:]))
+		}
+		if n := len(r.batches); n > 0 {
+			last = r.batches[n-1].lastOffset
+		}
+		idx := r.index
+		if r.validBytes-lastEntry > in.interval {
+			idx = binary.BigEndian.AppendUint32(append([]byte(nil), idx...), uint32(last-in.baseOffset))
+			idx = binary.BigEndian.AppendUint32(idx, uint32(r.validBytes))
+		}
+		return recoveryOutput{len(in.log), idx}
 	}},
 	{Says: "the index is not rebuilt", Do: func(in recoveryInput) recoveryOutput {
 		return recoveryOutput{in.right().validBytes, nil}
