@@ -96,3 +96,25 @@ func TestLyingLengthsAllocateLittle(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroAllocationsCompressed: a reused Decoder also decodes compressed
+// batches without allocating, once its buffers and codec state have grown.
+// (Encoding compressed batches draws codec state from a sync.Pool, which a GC
+// may empty, so it is not asserted here; it measured 0 allocs as well.)
+func TestZeroAllocationsCompressed(t *testing.T) {
+	for c := CompressionGzip; c <= CompressionZstd; c++ {
+		b := hundredRecords(c)
+		buf := b.AppendTo(nil)
+		var d Decoder
+		var out RecordBatch
+		_, err := d.Decode(buf, &out)
+		require.NoError(t, err)
+		if n := testing.AllocsPerRun(20, func() {
+			if _, err := d.Decode(buf, &out); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%v: Decoder.Decode allocates %v times per batch, want 0", c, n)
+		}
+	}
+}
