@@ -32,6 +32,13 @@ func exploreN() int {
 // explore runs schedules with seeds 1..n over all CPUs and returns the
 // failing seeds, sorted, and the number of acknowledged records checked.
 func explore(cfg cluster.ExploreConfig, n int) (failing []uint64, acked int) {
+	failing, _, acked = exploreAll(cfg, n)
+	return failing, acked
+}
+
+// exploreAll is explore that also returns the seeds whose runs broke an
+// invariant of the checker.
+func exploreAll(cfg cluster.ExploreConfig, n int) (failing, violating []uint64, acked int) {
 	// Every schedule builds whole worlds (and kafkalog allocates a 1 MiB
 	// recovery buffer per log opened); a larger GC target halves the GC's
 	// share of the time.
@@ -56,6 +63,9 @@ func explore(cfg cluster.ExploreConfig, n int) (failing []uint64, acked int) {
 				if err != nil || o.Failed() {
 					failing = append(failing, seed)
 				}
+				if len(o.Violations) > 0 {
+					violating = append(violating, seed)
+				}
 				acked += o.Acked
 				mu.Unlock()
 			}
@@ -63,7 +73,8 @@ func explore(cfg cluster.ExploreConfig, n int) (failing []uint64, acked int) {
 	}
 	wg.Wait()
 	slices.Sort(failing)
-	return failing, acked
+	slices.Sort(violating)
+	return failing, violating, acked
 }
 
 // modernSafe is configuration (a): acks=all, min.insync.replicas=2, clean
@@ -75,9 +86,15 @@ var modernSafe = cluster.ExploreConfig{Rules: replica.Modern, MinInsyncReplicas:
 func TestExploreModernLosesNothing(t *testing.T) {
 	n := exploreN()
 	start := time.Now()
-	failing, acked := explore(modernSafe, n)
-	t.Logf("%s, min.insync.replicas 2, restricted power cuts: %d schedules, %d acknowledged records checked, %d failed, in %v",
-		modernSafe.Rules, n, acked, len(failing), time.Since(start))
+	failing, violating, acked := exploreAll(modernSafe, n)
+	t.Logf("%s, min.insync.replicas 2, restricted power cuts: %d schedules, %d acknowledged records checked, %d failed, %d broke an invariant, in %v",
+		modernSafe.Rules, n, acked, len(failing), len(violating), time.Since(start))
+	if len(violating) > 0 && len(failing) == 0 {
+		seed := violating[0]
+		o, _, _ := cluster.RunSchedule(modernSafe, seed, cluster.Schedule(modernSafe, seed))
+		t.Fatalf("with modern rules, %d of %d schedules broke an invariant; seed %d: %v\n"+
+			"replay: go test ./cluster -run TestExploreReplay -explore.seed=%d -explore.rules=modern -v", len(violating), n, seed, o.Violations, seed)
+	}
 	if len(failing) > 0 {
 		seed := failing[0]
 		ops := cluster.Shrink(modernSafe, seed, cluster.Schedule(modernSafe, seed))
@@ -95,8 +112,9 @@ func TestExploreV010FindsLoss(t *testing.T) {
 	cfg.Rules = replica.V0_10
 	n := exploreN()
 	start := time.Now()
-	failing, acked := explore(cfg, n)
-	t.Logf("%s, same fault model: %d schedules, %d acknowledged records checked, %d failed, in %v", cfg.Rules, n, acked, len(failing), time.Since(start))
+	failing, violating, acked := exploreAll(cfg, n)
+	t.Logf("%s, same fault model: %d schedules, %d acknowledged records checked, %d lost or diverged, %d broke an invariant, in %v",
+		cfg.Rules, n, acked, len(failing), len(violating), time.Since(start))
 	if len(failing) == 0 {
 		t.Fatalf("under 0.10 rules no schedule of %d lost or diverged a record; the explorer should find KIP-101's truncation to the high watermark", n)
 	}
@@ -124,9 +142,9 @@ func TestExploreOtherRules(t *testing.T) {
 		{Rules: replica.V2_0, MinInsyncReplicas: 2, RestrictPowerCuts: true},
 		{Rules: replica.Modern, MinInsyncReplicas: 2},
 	} {
-		failing, _ := explore(cfg, n)
-		t.Logf("%s, restricted power cuts %v: %d of %d schedules lost or diverged (first seeds %v)",
-			cfg.Rules, cfg.RestrictPowerCuts, len(failing), n, failing[:min(5, len(failing))])
+		failing, violating, _ := exploreAll(cfg, n)
+		t.Logf("%s, restricted power cuts %v: %d of %d schedules lost or diverged (first seeds %v), %d broke an invariant",
+			cfg.Rules, cfg.RestrictPowerCuts, len(failing), n, failing[:min(5, len(failing))], len(violating))
 	}
 }
 
