@@ -1,0 +1,133 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// parseAction reads one "do" line, in the commands of cluster's own
+// datadriven scripts:
+//
+//	create-topic name=kip101 replicas=1,2       or partitions=3 rf=3
+//	add-producer name=p topic=kip101 acks=all keys=alice,bob
+//	add-consumer name=c topic=kip101 partition=0
+//	produce p value=m1 key=alice partition=0
+//	poll c
+//	kill 1 | stop 1 | start 1 | writeback 1 | power-cut 1 [torn]
+//	partition a=1 b=2,0 | heal
+//	run ms=600
+//	deliver [n=1] [from=1] [to=2,3]
+//	drop from=1 to=2
+func parseAction(s string) (cluster.Action, error) {
+	a := parseArgs(s)
+	if len(a.words) == 0 {
+		return cluster.Action{}, fmt.Errorf("%w: empty action", ErrSyntax)
+	}
+	act := cluster.Action{Kind: cluster.ActionKind(a.words[0]), Partition: -1}
+	a.words = a.words[1:]
+	var err error
+	switch act.Kind {
+	case cluster.ActCreateTopic:
+		err = topicArgs(a, &act)
+	case cluster.ActAddProducer:
+		err = producerArgs(a, &act)
+	case cluster.ActAddConsumer:
+		act.Consumer.Name, act.Consumer.Topic = a.named["name"], a.named["topic"]
+		p := 0
+		err = a.int("partition", &p)
+		act.Consumer.Partition = int32(p)
+	case cluster.ActProduce:
+		err = produceArgs(a, &act)
+	case cluster.ActPoll:
+		act.Name, err = oneWord(a)
+	case cluster.ActStop, cluster.ActKill, cluster.ActStart, cluster.ActWriteback, cluster.ActPowerCut:
+		err = brokerArgs(a, &act)
+	case cluster.ActPartition:
+		if act.A, err = ids(a.named["a"]); err == nil {
+			act.B, err = ids(a.named["b"])
+		}
+	case cluster.ActHeal:
+	case cluster.ActRun:
+		err = a.int64("ms", &act.Ms)
+		if err == nil && len(a.words) == 1 {
+			act.Ms, err = strconv.ParseInt(a.words[0], 10, 64)
+		}
+	case cluster.ActDeliver, cluster.ActDrop:
+		err = deliverArgs(a, &act)
+	default:
+		err = fmt.Errorf("%w: unknown action %q", ErrSyntax, act.Kind)
+	}
+	return act, err
+}
+
+func topicArgs(a args, act *cluster.Action) error {
+	act.Topic.Name = a.named["name"]
+	if err := a.int("partitions", &act.Topic.Partitions); err != nil {
+		return err
+	}
+	if err := a.int("rf", &act.Topic.ReplicationFactor); err != nil {
+		return err
+	}
+	if r, ok := a.named["replicas"]; ok {
+		reps, err := ids(r)
+		if err != nil {
+			return err
+		}
+		act.Topic.Assignment = [][]int32{reps}
+	}
+	return nil
+}
+
+func producerArgs(a args, act *cluster.Action) error {
+	act.Producer.Name, act.Producer.Topic, act.Producer.Acks = a.named["name"], a.named["topic"], a.named["acks"]
+	if k, ok := a.named["keys"]; ok {
+		act.Producer.Keys = splitList(k)
+	}
+	return a.int("rate", &act.Producer.RecordsPerSec)
+}
+
+func produceArgs(a args, act *cluster.Action) error {
+	name, err := oneWord(a)
+	if err != nil {
+		return err
+	}
+	act.Name, act.Key, act.Value = name, a.named["key"], a.named["value"]
+	p := -1
+	err = a.int("partition", &p)
+	act.Partition = int32(p)
+	return err
+}
+
+func brokerArgs(a args, act *cluster.Action) error {
+	if len(a.words) == 0 {
+		return fmt.Errorf("%w: %s needs a broker id", ErrSyntax, act.Kind)
+	}
+	n, err := strconv.ParseInt(a.words[0], 10, 32)
+	if err != nil {
+		return fmt.Errorf("%w: %s: broker id %q", ErrSyntax, act.Kind, a.words[0])
+	}
+	act.Broker = int32(n)
+	act.Torn = len(a.words) > 1 && a.words[1] == "torn"
+	return nil
+}
+
+func deliverArgs(a args, act *cluster.Action) error {
+	if err := a.int("n", &act.N); err != nil {
+		return err
+	}
+	var err error
+	if act.A, err = ids(a.named["from"]); err != nil {
+		return err
+	}
+	act.B, err = ids(a.named["to"])
+	return err
+}
+
+func oneWord(a args) (string, error) {
+	if len(a.words) != 1 {
+		return "", fmt.Errorf("%w: want one name, got %q", ErrSyntax, a.words)
+	}
+	return a.words[0], nil
+}

@@ -1,0 +1,148 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// FactKind says what a Fact talks about.
+type FactKind string
+
+// The kinds of fact.
+const (
+	// FactLog: one replica's log, "b1 follower [0 m1·e0*] 2/1 EC [(0,0)]".
+	FactLog FactKind = "log"
+	// FactController: the controller's record, "ctl leader=2 e=1 isr={2,3}".
+	FactController FactKind = "ctl"
+	// FactClient: a producer's results or a consumer's position,
+	// "p m1=ACK(0) m2=PENDING", "c position=1 read=1".
+	FactClient FactKind = "client"
+	// FactViolations: the invariants the checker found broken during the
+	// step, "violations log-matching" or "violations none".
+	FactViolations FactKind = "violations"
+)
+
+// Fact is one expectation: a subset of the state, as written in the file.
+type Fact struct {
+	Kind FactKind
+	// Subject is "b1", "ctl", "violations", or a producer or consumer name.
+	Subject string
+	// Text is the fact as written, without its subject.
+	Text string
+	// Known, when set, says why the simulation does not reach this
+	// reference fact; the check is then expected to fail.
+	Known string
+
+	broker int32
+	parts  logParts
+	pairs  [][2]string
+}
+
+// logParts are the parts of a replica's log a fact may name; "" = not named.
+type logParts struct {
+	role, records, offsets, epochs string
+	hasRecords                     bool
+}
+
+func parseFact(s string, clients map[string]bool) (Fact, error) {
+	subject, rest, _ := strings.Cut(s, " ")
+	f := Fact{Subject: subject, Text: strings.TrimSpace(rest)}
+	switch {
+	case subject == "ctl":
+		f.Kind = FactController
+		return f, f.readPairs(map[string]bool{"leader": true, "e": true, "isr": true, "replicas": true, "hw": true, "leo": true, "start": true})
+	case subject == "violations":
+		f.Kind = FactViolations
+		return f, nil
+	case clients[subject]:
+		f.Kind = FactClient
+		return f, f.readPairs(nil)
+	case len(subject) > 1 && subject[0] == 'b':
+		n, err := strconv.ParseInt(subject[1:], 10, 32)
+		if err != nil {
+			return f, fmt.Errorf("%w: fact about %q", ErrSyntax, subject)
+		}
+		f.Kind, f.broker = FactLog, int32(n)
+		f.parts, err = parseLogParts(f.Text)
+		return f, err
+	}
+	return f, fmt.Errorf("%w: fact about %q: not b<N>, ctl, violations or a producer or consumer", ErrSyntax, subject)
+}
+
+func (f *Fact) readPairs(allowed map[string]bool) error {
+	for _, tok := range strings.Fields(f.Text) {
+		k, v, ok := strings.Cut(tok, "=")
+		if !ok || (allowed != nil && !allowed[k]) {
+			return fmt.Errorf("%w: %s: %q is not a known key=value", ErrSyntax, f.Subject, tok)
+		}
+		f.pairs = append(f.pairs, [2]string{k, v})
+	}
+	if len(f.pairs) == 0 {
+		return fmt.Errorf("%w: %s: nothing expected", ErrSyntax, f.Subject)
+	}
+	return nil
+}
+
+// parseLogParts reads "[role] [[records]] [LEO/HW] [EC [...]]", each part
+// optional but in this order.
+func parseLogParts(s string) (logParts, error) {
+	var p logParts
+	switch w, _, _ := strings.Cut(s, " "); w {
+	case "leader", "follower", "none", "down":
+		p.role, s = w, strings.TrimSpace(s[len(w):])
+	}
+	if strings.HasPrefix(s, "[") {
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return p, fmt.Errorf("%w: records without ]", ErrSyntax)
+		}
+		p.records, p.hasRecords, s = normRecords(s[1:end]), true, strings.TrimSpace(s[end+1:])
+	}
+	if s != "" && !strings.HasPrefix(s, "EC") {
+		p.offsets, _, _ = strings.Cut(s, " ")
+		if !strings.Contains(p.offsets, "/") {
+			return p, fmt.Errorf("%w: %q is not LEO/HW", ErrSyntax, p.offsets)
+		}
+		s = strings.TrimSpace(s[len(p.offsets):])
+	}
+	if s != "" {
+		if !strings.HasPrefix(s, "EC") {
+			return p, fmt.Errorf("%w: unexpected %q", ErrSyntax, s)
+		}
+		p.epochs = strings.ReplaceAll(strings.TrimSpace(s[2:]), " ", "")
+	}
+	if p == (logParts{}) {
+		return p, fmt.Errorf("%w: empty log fact", ErrSyntax)
+	}
+	return p, nil
+}
+
+// normRecords writes a record list one way: "0 m1·e0, 1 m2·e0*".
+func normRecords(s string) string {
+	var out []string
+	for _, r := range strings.Split(s, ",") {
+		if r = strings.Join(strings.Fields(r), " "); r != "" {
+			out = append(out, r)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// sortedSet prints words sorted and without repeats.
+func sortedSet(words []string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,289 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// ErrSyntax means a scenario file could not be read; it is wrapped with the
+// file and line.
+var ErrSyntax = errors.New("scenarios: syntax error")
+
+// parser reads a scenario file line by line. Each line starts with a
+// keyword; an indented line continues the text of the line before.
+type parser struct {
+	sc     *Scenario
+	branch *Branch
+	step   *Step
+	last   *string // the text an indented line continues
+	names  map[string]bool
+}
+
+// Parse reads one scenario file (see format.md). name is used in errors.
+func Parse(name, text string) (*Scenario, error) {
+	p := &parser{sc: &Scenario{Topic: "", Config: cluster.Config{Seed: 1}}, names: map[string]bool{}}
+	for i, line := range strings.Split(text, "\n") {
+		if err := p.line(line); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
+		}
+		if p.step != nil && p.step.Line == 0 {
+			p.step.Line = i + 1
+		}
+	}
+	if err := p.finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p.sc, nil
+}
+
+func (p *parser) line(line string) error {
+	trimmed := strings.TrimSpace(line)
+	if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+		return nil
+	}
+	if line[0] == ' ' || line[0] == '\t' {
+		if p.last == nil {
+			return fmt.Errorf("%w: indented line continues nothing", ErrSyntax)
+		}
+		*p.last += " " + trimmed
+		return nil
+	}
+	key, rest, _ := strings.Cut(trimmed, " ")
+	return p.keyword(key, strings.TrimSpace(rest))
+}
+
+func (p *parser) keyword(key, rest string) error {
+	p.last = nil
+	switch key {
+	case "name", "group", "title", "summary", "source", "cluster", "partition", "marks", "intro":
+		return p.header(key, rest)
+	case "branch":
+		return p.startBranch(rest)
+	case "step":
+		return p.startStep(rest)
+	}
+	if p.step == nil {
+		return fmt.Errorf("%w: %q outside a step", ErrSyntax, key)
+	}
+	return p.stepLine(key, rest)
+}
+
+func (p *parser) header(key, rest string) error {
+	if key == "intro" {
+		return p.addIntro(rest)
+	}
+	if p.step != nil || p.branch != nil {
+		return fmt.Errorf("%w: %q after the first step", ErrSyntax, key)
+	}
+	sc := p.sc
+	switch key {
+	case "name":
+		sc.Name = rest
+	case "group":
+		sc.Group = rest
+	case "title":
+		sc.Title, p.last = rest, &sc.Title
+	case "summary":
+		sc.Summary, p.last = rest, &sc.Summary
+	case "source":
+		sc.Source = rest
+	case "cluster":
+		return applyConfig(&sc.Config, rest)
+	case "partition":
+		return p.partition(rest)
+	case "marks":
+		if rest != "page-cache" && rest != "none" {
+			return fmt.Errorf("%w: marks is page-cache or none", ErrSyntax)
+		}
+		sc.PageCacheMarks = rest == "page-cache"
+	}
+	return nil
+}
+
+func (p *parser) addIntro(rest string) error {
+	intro := &p.sc.Intro
+	if p.branch != nil {
+		intro = &p.branch.Intro
+	}
+	if p.step != nil {
+		return fmt.Errorf("%w: intro inside a step (use narrate)", ErrSyntax)
+	}
+	*intro = append(*intro, rest)
+	p.last = &(*intro)[len(*intro)-1]
+	return nil
+}
+
+// partition reads "kip101-0".
+func (p *parser) partition(s string) error {
+	i := strings.LastIndexByte(s, '-')
+	if i <= 0 {
+		return fmt.Errorf("%w: partition %q is not topic-N", ErrSyntax, s)
+	}
+	n, err := strconv.ParseInt(s[i+1:], 10, 32)
+	if err != nil {
+		return fmt.Errorf("%w: partition %q is not topic-N", ErrSyntax, s)
+	}
+	p.sc.Topic, p.sc.Partition = s[:i], int32(n)
+	return nil
+}
+
+// startBranch reads "branch A after=5 unclean=false".
+func (p *parser) startBranch(rest string) error {
+	if err := p.closeStep(); err != nil {
+		return err
+	}
+	name, opts, _ := strings.Cut(rest, " ")
+	a := parseArgs(opts)
+	b := Branch{Name: name, After: a.named["after"], Config: p.sc.Config}
+	delete(a.named, "after")
+	var over []string
+	for _, k := range a.order {
+		if k != "after" {
+			over = append(over, k+"="+a.named[k])
+		}
+	}
+	over = append(over, a.words...)
+	b.Overrides = strings.Join(over, " ")
+	if name == "" || b.After == "" {
+		return fmt.Errorf("%w: branch needs a name and after=STEP", ErrSyntax)
+	}
+	if err := applyConfig(&b.Config, b.Overrides); err != nil {
+		return err
+	}
+	p.sc.Branches = append(p.sc.Branches, b)
+	p.branch = &p.sc.Branches[len(p.sc.Branches)-1]
+	return nil
+}
+
+// startStep reads "step 6B b3 restarts".
+func (p *parser) startStep(rest string) error {
+	if err := p.closeStep(); err != nil {
+		return err
+	}
+	id, title, _ := strings.Cut(rest, " ")
+	if id == "" {
+		return fmt.Errorf("%w: step needs an id", ErrSyntax)
+	}
+	p.step = &Step{ID: id, Title: strings.TrimSpace(title)}
+	p.last = &p.step.Title
+	return nil
+}
+
+func (p *parser) stepLine(key, rest string) error {
+	s := p.step
+	switch key {
+	case "narrate":
+		s.Narration = append(s.Narration, rest)
+		p.last = &s.Narration[len(s.Narration)-1]
+	case "do":
+		return p.action(rest)
+	case "question":
+		s.Question = &Question{Text: rest}
+		p.last = &s.Question.Text
+	case "choice", "answer", "why":
+		return p.questionLine(key, rest)
+	case "expect":
+		f, err := parseFact(rest, p.names)
+		if err != nil {
+			return err
+		}
+		if f.Kind == FactLog && !p.sc.PageCacheMarks && strings.Contains(f.parts.records, "*") {
+			return fmt.Errorf("%w: records marked * in a scenario without page-cache marks", ErrSyntax)
+		}
+		s.Expect = append(s.Expect, f)
+	case "known":
+		if len(s.Expect) == 0 {
+			return fmt.Errorf("%w: known without an expect before it", ErrSyntax)
+		}
+		f := &s.Expect[len(s.Expect)-1]
+		f.Known, p.last = rest, &f.Known
+	default:
+		return fmt.Errorf("%w: unknown keyword %q", ErrSyntax, key)
+	}
+	return nil
+}
+
+func (p *parser) action(rest string) error {
+	a, err := parseAction(rest)
+	if err != nil {
+		return err
+	}
+	switch a.Kind {
+	case cluster.ActAddProducer:
+		p.names[a.Producer.Name] = true
+	case cluster.ActAddConsumer:
+		p.names[a.Consumer.Name] = true
+	}
+	p.step.Actions = append(p.step.Actions, a)
+	return nil
+}
+
+func (p *parser) questionLine(key, rest string) error {
+	q := p.step.Question
+	if q == nil {
+		return fmt.Errorf("%w: %s before question", ErrSyntax, key)
+	}
+	switch key {
+	case "choice":
+		q.Choices = append(q.Choices, rest)
+		p.last = &q.Choices[len(q.Choices)-1]
+	case "answer":
+		n, err := strconv.Atoi(rest)
+		if err != nil {
+			return fmt.Errorf("%w: answer %q is not a choice number", ErrSyntax, rest)
+		}
+		q.Answer = n
+	case "why":
+		q.Why, p.last = rest, &q.Why
+	}
+	return nil
+}
+
+// closeStep checks the step being read and files it under the main line or
+// the current branch.
+func (p *parser) closeStep() error {
+	s := p.step
+	if s == nil {
+		return nil
+	}
+	p.step = nil
+	if q := s.Question; q != nil && (len(q.Choices) < 2 || q.Answer < 1 || q.Answer > len(q.Choices) || q.Why == "") {
+		return fmt.Errorf("%w: step %s: a question needs two or more choices, an answer among them and a why", ErrSyntax, s.ID)
+	}
+	if p.branch != nil {
+		p.branch.Steps = append(p.branch.Steps, *s)
+	} else {
+		p.sc.Steps = append(p.sc.Steps, *s)
+	}
+	return nil
+}
+
+func (p *parser) finish() error {
+	if err := p.closeStep(); err != nil {
+		return err
+	}
+	sc := p.sc
+	if sc.Name == "" || sc.Group == "" || sc.Title == "" || sc.Summary == "" {
+		return fmt.Errorf("%w: name, group, title and summary are required", ErrSyntax)
+	}
+	if sc.Topic == "" || len(sc.Steps) == 0 {
+		return fmt.Errorf("%w: a partition and at least one step are required", ErrSyntax)
+	}
+	seen := map[string]bool{}
+	for _, s := range sc.Steps {
+		if seen[s.ID] {
+			return fmt.Errorf("%w: step %s twice", ErrSyntax, s.ID)
+		}
+		seen[s.ID] = true
+	}
+	for _, b := range sc.Branches {
+		if !seen[b.After] {
+			return fmt.Errorf("%w: branch %s after unknown step %s", ErrSyntax, b.Name, b.After)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// ErrDone means every step of a Run has been played.
+var ErrDone = errors.New("scenarios: no more steps")
+
+// Run plays a scenario step by step on a fresh world.
+type Run struct {
+	sc  *Scenario
+	cfg cluster.Config
+	w   *cluster.World
+	// ends[id] is the number of actions after main step id (for branches).
+	ends   map[string]int
+	main   *cluster.World
+	branch int // -1 on the main line, else the index in sc.Branches
+	next   int // the next step's index on the current line
+}
+
+// Outcome is what one step did.
+type Outcome struct {
+	Step *Step
+	// Branch is set on the first step of a branch (the world was rebuilt).
+	Branch *Branch
+	// InBranch names the branch the step belongs to ("" on the main line).
+	InBranch string
+	// Events happened during the step (actions and message traces left out).
+	Events []cluster.Event
+	// Before and After are the states around the step.
+	Before, After cluster.State
+	Checks        []Check
+}
+
+// Failed lists the checks that went the unexpected way.
+func (o Outcome) Failed() []Check {
+	var out []Check
+	for _, c := range o.Checks {
+		if c.Failed() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// NewRun starts sc on a fresh world. seed 0 keeps the scenario's seed.
+func NewRun(sc *Scenario, seed uint64) (*Run, error) {
+	cfg := sc.Config
+	if seed != 0 {
+		cfg.Seed = seed
+	}
+	w, err := cluster.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	return &Run{sc: sc, cfg: cfg, w: w, ends: map[string]int{}, branch: -1}, nil
+}
+
+// World returns the world being played (a new one after each fork).
+func (r *Run) World() *cluster.World { return r.w }
+
+// Next plays the next step and checks its facts. It returns ErrDone after
+// the last step of the last branch. An action the world refuses is an
+// error: the scenario file is wrong.
+func (r *Run) Next() (Outcome, error) {
+	var o Outcome
+	steps := r.sc.Steps
+	if r.branch >= 0 {
+		steps = r.sc.Branches[r.branch].Steps
+	}
+	if r.next >= len(steps) {
+		if err := r.fork(); err != nil {
+			return o, err
+		}
+		o.Branch = &r.sc.Branches[r.branch]
+		steps = o.Branch.Steps
+	}
+	if r.branch >= 0 {
+		o.InBranch = r.sc.Branches[r.branch].Name
+	}
+	o.Step = &steps[r.next]
+	r.next++
+	return r.play(o)
+}
+
+// fork moves to the next branch: the main line's actions up to its fork
+// point, replayed under the branch's config.
+func (r *Run) fork() error {
+	if r.branch < 0 {
+		r.main = r.w
+	}
+	if r.branch+1 >= len(r.sc.Branches) {
+		return ErrDone
+	}
+	r.branch++
+	r.next = 0
+	b := r.sc.Branches[r.branch]
+	cfg := b.Config
+	cfg.Seed = r.cfg.Seed
+	acts := r.main.Actions()[:r.ends[b.After]]
+	w, err := cluster.Replay(cfg, acts)
+	if err != nil {
+		return fmt.Errorf("scenario %s: branch %s: %w", r.sc.Name, b.Name, err)
+	}
+	r.w = w
+	if len(b.Steps) == 0 {
+		return r.fork()
+	}
+	return nil
+}
+
+func (r *Run) play(o Outcome) (Outcome, error) {
+	o.Before = r.w.State()
+	firstEvent, firstAction := len(r.w.Events()), len(r.w.Actions())
+	for _, a := range o.Step.Actions {
+		if err := r.w.Do(a); err != nil {
+			return o, fmt.Errorf("scenario %s: step %s (line %d): %s: %w", r.sc.Name, o.Step.ID, o.Step.Line, a, err)
+		}
+	}
+	if r.branch < 0 {
+		r.ends[o.Step.ID] = len(r.w.Actions())
+	}
+	for _, e := range r.w.Events()[firstEvent:] {
+		if e.Kind != cluster.EventAction && e.Kind != cluster.EventMessage {
+			o.Events = append(o.Events, e)
+		}
+	}
+	o.After = r.w.State()
+	c := checker{sc: r.sc, st: o.After, w: r.w, firstAfter: firstAction}
+	for _, f := range o.Step.Expect {
+		o.Checks = append(o.Checks, c.check(f))
+	}
+	return o, nil
+}

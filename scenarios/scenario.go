@@ -1,0 +1,79 @@
+package scenarios
+
+import "github.com/kafkalive/kafkalive/cluster"
+
+// Scenario is one guided scenario: a cluster, its steps and branches.
+type Scenario struct {
+	// Name is how "kafkalive play NAME" finds it, e.g. "kip101-part3".
+	Name string
+	// Group is where the web page lists it: "basics", "durability" or
+	// "kip101".
+	Group string
+	// Title is the heading; Summary the one line of the list.
+	Title, Summary string
+	// File is the data file it was read from, e.g. "07-kip101-part3.txt".
+	File string
+	// Source points at the reference script, e.g. "scenarios.md S7".
+	Source string
+	// Intro is the narration before the first step.
+	Intro []string
+	// Config is the cluster to start (the seed can be overridden by a Run).
+	Config cluster.Config
+	// Topic and Partition name the partition the facts talk about.
+	Topic     string
+	Partition int32
+	// PageCacheMarks says the reference tables mark page-cache-only records
+	// with *, so expected records are compared with their marks. When false
+	// (the reference leaves them out), the marks are ignored.
+	PageCacheMarks bool
+	// Steps are the main line, in order.
+	Steps []Step
+	// Branches replay the world to one of the main steps under another
+	// configuration and go on from there.
+	Branches []Branch
+}
+
+// Branch is an alternative future: the actions of the main line up to and
+// including step After, replayed on a world whose Config differs.
+type Branch struct {
+	// Name is the branch label, e.g. "A" or "contrast-a".
+	Name string
+	// After is the ID of the main step after which the branch starts.
+	After string
+	// Overrides are the cluster settings that differ (same syntax as the
+	// cluster line), applied to the scenario's Config.
+	Overrides string
+	// Config is the scenario's Config with Overrides applied.
+	Config cluster.Config
+	// Intro is the narration at the fork.
+	Intro []string
+	Steps []Step
+}
+
+// Step is one step: what happens, what the learner is asked, and what the
+// reference says the state is afterwards.
+type Step struct {
+	// ID is the reference table's step label: "3", "6B", "A1".
+	ID string
+	// Title is a short line; Narration the paragraphs told before acting.
+	Title     string
+	Narration []string
+	// Actions are applied to the world in order.
+	Actions []cluster.Action
+	// Question is nil when the step asks nothing.
+	Question *Question
+	// Expect are the facts checked after the step.
+	Expect []Fact
+	// Line is where the step starts in its file.
+	Line int
+}
+
+// Question is a multiple-choice question asked before a step is played.
+type Question struct {
+	Text    string
+	Choices []string
+	// Answer is the 1-based index of the right choice.
+	Answer int
+	// Why explains the answer; it is shown after the step.
+	Why string
+}
