@@ -280,7 +280,9 @@ const DefaultMaxDecompressedBytes = 64 << 20
 // Decode decodes the v2 batch at the start of src into b, reusing b.Records and
 // the Decoder's buffers. Keys, values and headers stay valid until the next call
 // of Decode on this Decoder (and as long as src is unchanged). It returns the
-// number of bytes the batch took.
+// number of bytes the batch took. On error b.BatchHeader holds what was read of
+// the header and b.Records is unspecified. Legacy (magic 0/1) entries are
+// ErrUnknownMagic here: read them with BatchIter and DecompressLegacy.
 func (d *Decoder) Decode(src []byte, b *RecordBatch) (int, error) {
 	h, n, err := CheckBatch(src)
 	b.BatchHeader = h
