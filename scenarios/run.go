@@ -136,3 +136,20 @@ func (r *Run) play(o Outcome) (Outcome, error) {
 	}
 	return o, nil
 }
+
+// Peek returns the step Next will play without playing it, and the branch
+// if that step starts one (nil, nil after the last step).
+func (r *Run) Peek() (*Step, *Branch) {
+	if r.branch < 0 && r.next < len(r.sc.Steps) {
+		return &r.sc.Steps[r.next], nil
+	}
+	if r.branch >= 0 && r.next < len(r.sc.Branches[r.branch].Steps) {
+		return &r.sc.Branches[r.branch].Steps[r.next], nil
+	}
+	for i := r.branch + 1; i < len(r.sc.Branches); i++ {
+		if b := &r.sc.Branches[i]; len(b.Steps) > 0 {
+			return &b.Steps[0], b
+		}
+	}
+	return nil, nil
+}

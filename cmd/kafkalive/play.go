@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/scenarios"
+)
+
+// play lists the guided scenarios and plays one in the terminal: each step
+// is narrated, a question asked and a guess read from stdin, then the step
+// is played on the simulated cluster and what happened is shown. The state
+// and every outcome come from the simulation (package scenarios checks them
+// against the reference tables).
+
+func init() {
+	register(command{
+		name:    "play",
+		summary: "list the guided scenarios, or play one step by step (KIP-101, acks, unclean election)",
+		run:     runPlay,
+	})
+}
+
+// playInput is where guesses are read from (tests replace it).
+var playInput io.Reader = os.Stdin
+
+type playOptions struct {
+	auto, json bool
+	seed       uint64
+}
+
+func runPlay(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("play", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	var o playOptions
+	fset.BoolVar(&o.auto, "auto", false, "play without pauses: no questions asked, the answers shown")
+	fset.BoolVar(&o.json, "json", false, "print the JSON state after each step, one object per line (implies --auto)")
+	fset.Uint64Var(&o.seed, "seed", 0, "seed of the world's random generator (0: the scenario's own)")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: kafkalive play [NAME] [--auto] [--json] [--seed N]")
+		fmt.Fprintln(stderr, "\nWithout NAME, lists the scenarios. With NAME, plays it: each step is narrated,")
+		fmt.Fprintln(stderr, "a question asked (type the number of your guess), then the step is played on the")
+		fmt.Fprintln(stderr, "simulated cluster and the new state shown, changed lines marked with >.")
+		fmt.Fprintln(stderr, "End of input plays on as --auto.\n\nFlags:")
+		fset.PrintDefaults()
+	}
+	names, err := parseInterleaved(fset, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil || len(names) > 1 {
+		fset.Usage()
+		return 2
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	if len(names) == 0 {
+		return listScenarios(out, stderr)
+	}
+	sc, err := scenarios.Get(names[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkalive: %v (run \"kafkalive play\" for the list)\n", err)
+		return 2
+	}
+	if o.json {
+		return playJSON(sc, o, out, stderr)
+	}
+	p := &player{sc: sc, opts: o, out: out, in: bufio.NewReader(playInput)}
+	return p.play(stderr)
+}
+
+// parseInterleaved parses flags that may come before or after the
+// positional arguments.
+func parseInterleaved(fset *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fset.Parse(args); err != nil {
+			return nil, err
+		}
+		if fset.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fset.Arg(0))
+		args = fset.Args()[1:]
+	}
+}
+
+func listScenarios(out io.Writer, stderr io.Writer) int {
+	all, err := scenarios.All()
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(out, "Guided scenarios (kafkalive play NAME [--auto]):")
+	group := ""
+	for _, sc := range all {
+		if sc.Group != group {
+			group = sc.Group
+			fmt.Fprintf(out, "\n%s\n", group)
+		}
+		fmt.Fprintf(out, "  %-26s %s\n", sc.Name, sc.Title)
+		for _, l := range wrap(sc.Summary, 76-29) {
+			fmt.Fprintf(out, "  %-26s %s\n", "", l)
+		}
+	}
+	return 0
+}
+
+// playJSON prints one line per step: the step and the state after it.
+func playJSON(sc *scenarios.Scenario, o playOptions, out io.Writer, stderr io.Writer) int {
+	r, err := scenarios.NewRun(sc, o.seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+		return 1
+	}
+	code := 0
+	for {
+		st, err := r.Next()
+		if errors.Is(err, scenarios.ErrDone) {
+			return code
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+			return 1
+		}
+		line := struct {
+			Scenario string `json:"scenario"`
+			Branch   string `json:"branch,omitempty"`
+			Step     string `json:"step"`
+			Title    string `json:"title"`
+			State    any    `json:"state"`
+			Mismatch int    `json:"reference_mismatches"`
+		}{sc.Name, st.InBranch, st.Step.ID, st.Step.Title, st.After, len(st.Failed())}
+		if line.Mismatch > 0 {
+			code = 1
+		}
+		b, err := json.Marshal(line)
+		if err != nil {
+			fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(out, "%s\n", b)
+	}
+}
+
+// wrap breaks text into lines of at most width columns.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
