@@ -112,8 +112,8 @@ type segmentDesc struct {
 	firstOffset  int64 // -1 if empty
 	lastOffset   int64
 	maxTimestamp int64
-	indexEntries int // -1 if no .index
-	timeEntries  int // -1 if no .timeindex
+	index        indexCount
+	timeIndex    indexCount
 	damage       string
 }
 
@@ -219,9 +219,9 @@ func describePartition(fsys vfs.FS, dir string, tp kafkalog.TopicPartition, prob
 const headerProbe = kafkalog.BatchHeaderLen
 
 func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) segmentDesc {
-	s := segmentDesc{base: base, firstOffset: -1, maxTimestamp: kafkalog.NoTimestamp, indexEntries: -1, timeEntries: -1}
-	s.indexEntries = indexEntries(fsys, dir, base, kafkalog.IndexSuffix, kafkalog.OffsetIndexEntrySize, has)
-	s.timeEntries = indexEntries(fsys, dir, base, kafkalog.TimeIndexSuffix, kafkalog.TimeIndexEntrySize, has)
+	s := segmentDesc{base: base, firstOffset: -1, maxTimestamp: kafkalog.NoTimestamp}
+	s.index = countIndex(fsys, dir, base, kafkalog.IndexSuffix, kafkalog.OffsetIndexEntrySize, 0, has)
+	s.timeIndex = countIndex(fsys, dir, base, kafkalog.TimeIndexSuffix, kafkalog.TimeIndexEntrySize, 8, has)
 	f, err := fsys.Open(fsys.PathJoin(dir, kafkalog.SegmentFileName(base, kafkalog.LogSuffix)))
 	if err != nil {
 		s.damage = err.Error()
@@ -289,17 +289,51 @@ func batchSpan(hdr []byte, magic int8) (first, last, maxTs int64, err error) {
 	return off, off, ts, nil
 }
 
-// indexEntries returns how many entries an index file holds, or -1 if absent.
-func indexEntries(fsys vfs.FS, dir string, base int64, suffix string, entrySize int64, has map[string]bool) int {
+// indexCount is what an index file holds: entries, then slots that read as
+// the base offset after the first (a preallocated, untrimmed tail: the normal
+// state of a running broker's active segment, or the mark of a crash).
+type indexCount struct {
+	present   bool
+	entries   int
+	padding   int
+	unscanned bool // too large to scan: entries is the slot count
+}
+
+// maxIndexScan bounds how much of an index log-dirs reads (Kafka's default
+// segment.index.bytes is 10 MiB).
+const maxIndexScan = 64 << 20
+
+// countIndex counts the entries of an index file, stopping, as Kafka's
+// DumpLogSegments does, at the first slot after the first whose relative offset
+// (at relPos in the entry) is 0.
+func countIndex(fsys vfs.FS, dir string, base int64, suffix string, entrySize, relPos int, has map[string]bool) indexCount {
 	name := kafkalog.SegmentFileName(base, suffix)
 	if !has[name] {
-		return -1
+		return indexCount{}
 	}
-	st, err := fsys.Stat(fsys.PathJoin(dir, name))
+	f, err := fsys.Open(fsys.PathJoin(dir, name))
 	if err != nil {
-		return -1
+		return indexCount{}
 	}
-	return int(st.Size() / entrySize)
+	defer f.Close()
+	size, err := f.Size()
+	if err != nil {
+		return indexCount{}
+	}
+	slots := int(size / int64(entrySize))
+	if size > maxIndexScan {
+		return indexCount{present: true, entries: slots, unscanned: true}
+	}
+	b := make([]byte, slots*entrySize)
+	if readAtFull(f, b, 0) != nil {
+		return indexCount{present: true, entries: slots, unscanned: true}
+	}
+	for i := 1; i < slots; i++ {
+		if binary.BigEndian.Uint32(b[i*entrySize+relPos:]) == 0 {
+			return indexCount{present: true, entries: i, padding: slots - i}
+		}
+	}
+	return indexCount{present: true, entries: slots}
 }
 
 func (d *logDirDesc) print(w io.Writer) {
@@ -381,7 +415,7 @@ func (p partitionDesc) printSegments(w io.Writer) {
 			state = "damaged"
 		}
 		fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%d\t%s\t%s\t%s\n", kafkalog.SegmentFileName(s.base, kafkalog.LogSuffix), s.size, s.batches,
-			offsets, s.maxTimestamp, entriesOrMissing(s.indexEntries), entriesOrMissing(s.timeEntries), state)
+			offsets, s.maxTimestamp, s.index, s.timeIndex, state)
 	}
 	tw.Flush()
 	if len(p.snapshots) > 0 {
@@ -396,14 +430,20 @@ func (p partitionDesc) printSegments(w io.Writer) {
 	}
 }
 
-func entriesOrMissing(n int) string {
-	if n < 0 {
+// String says "missing", "1 entry", "10 entries" or "3 entries + 1310717
+// preallocated".
+func (c indexCount) String() string {
+	if !c.present {
 		return "missing"
 	}
-	if n == 1 {
-		return "1 entry"
+	s := strconv.Itoa(c.entries) + " entries"
+	if c.entries == 1 {
+		s = "1 entry"
 	}
-	return strconv.Itoa(n) + " entries"
+	if c.padding > 0 {
+		s += fmt.Sprintf(" + %d preallocated", c.padding)
+	}
+	return s
 }
 
 // printOrphans lists checkpoint entries without a partition directory and
