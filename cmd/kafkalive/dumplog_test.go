@@ -72,6 +72,7 @@ func TestDumpLogGolden(t *testing.T) {
 		{"checkpoints", []string{"--files", realDir + "/donaldy-kafka-2.7.1/cleaner-offset-checkpoint," + realDir + "/donaldy-kafka-2.7.1/myTopic-0/leader-epoch-checkpoint," + sampleDir + "/log-start-offset-checkpoint"}},
 		{"indexes", []string{"--files", sampleDir + "/__consumer_offsets-39/00000000000000000000.index," + sampleDir + "/__consumer_offsets-39/00000000000000000000.timeindex"}},
 		{"transactions", []string{"--files", dumpCases + "/txn/00000000000000000000.log," + dumpCases + "/txn/00000000000000000000.txnindex," + dumpCases + "/txn/00000000000000000004.snapshot", "--print-data-log"}},
+		{"real_broker_hello_kafka", []string{"--files", dumpCases + "/hello-kafka/00000000000000000000.log", "--print-data-log"}},
 		{"torn_tail", []string{"--files", dumpCases + "/torn/00000000000000000000.log", "--deep-iteration"}},
 		{"tail_shorter_than_header", []string{"--files", dumpCases + "/tiny-tail/00000000000000000000.log"}},
 		{"corrupt_crc", []string{"--files", dumpCases + "/corrupt-crc/00000000000000000000.log", "--print-data-log"}},
@@ -89,6 +90,15 @@ func TestDumpLogGolden(t *testing.T) {
 			checkGolden(t, "dumplog/"+tc.name, runCommand(append([]string{"dump-log"}, tc.args...)...))
 		})
 	}
+}
+
+// TestDumpLogMatchesRealBrokerPrint checks the batch line against the figures a
+// real broker's kafka-dump-log printed for the same batch.
+func TestDumpLogMatchesRealBrokerPrint(t *testing.T) {
+	out := runCommand("dump-log", "--files", dumpCases+"/hello-kafka/00000000000000000000.log", "--print-data-log")
+	require.Contains(t, out, "baseOffset: 0 lastOffset: 9 count: 10 ")
+	require.Contains(t, out, " CreateTime: 1716780091840 size: 251 magic: 2 compresscodec: none crc: 997822510 isvalid: true\n")
+	require.Contains(t, out, "| offset: 9 CreateTime: 1716780091840 keySize: -1 valueSize: 12 sequence: -1 headerKeys: [] payload: hello kafka9\n")
 }
 
 func TestDumpLogHelp(t *testing.T) {
