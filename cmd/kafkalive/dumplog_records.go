@@ -124,7 +124,7 @@ func (d *dumper) dumpLog(file string) {
 	}
 	limit := min(size, d.opts.maxBytes)
 	ld := logDump{d: d, file: file, r: segmentReader{f: f}, lastOffset: -1}
-	valid := ld.run(limit)
+	valid := ld.run(limit, limit < size)
 	if trailing := limit - valid; trailing > 0 && d.opts.maxBytes == math.MaxInt32 {
 		fmt.Fprintf(d.out, "Found %d invalid bytes at the end of %s\n", trailing, base)
 	}
@@ -164,8 +164,8 @@ type logDump struct {
 }
 
 // run prints every entry up to limit and returns the valid bytes: where the
-// last whole entry ends.
-func (ld *logDump) run(limit int64) int64 {
+// last whole entry ends. cut says that --max-bytes, not the file, ends at limit.
+func (ld *logDump) run(limit int64, cut bool) int64 {
 	pos := int64(0)
 	for {
 		b, status, declared, err := ld.r.read(pos, limit)
@@ -173,7 +173,7 @@ func (ld *logDump) run(limit int64) int64 {
 		case readEnd:
 			return pos
 		case readTorn:
-			if limit == ld.d.opts.maxBytes {
+			if cut {
 				return pos // --max-bytes cut the file: not damage
 			}
 			if declared > 0 {
