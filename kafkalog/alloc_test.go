@@ -28,6 +28,9 @@ func hundredRecords(c Compression) RecordBatch {
 // TestZeroAllocations: decoding an uncompressed batch into a reused RecordBatch
 // with a reused Decoder, and encoding into a reused buffer, allocate nothing.
 func TestZeroAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	b := hundredRecords(CompressionNone)
 	buf := b.AppendTo(nil)
 	var d Decoder
@@ -102,6 +105,9 @@ func TestLyingLengthsAllocateLittle(t *testing.T) {
 // (Encoding compressed batches draws codec state from a sync.Pool, which a GC
 // may empty, so it is not asserted here; it measured 0 allocs as well.)
 func TestZeroAllocationsCompressed(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	for c := CompressionGzip; c <= CompressionZstd; c++ {
 		b := hundredRecords(c)
 		buf := b.AppendTo(nil)
