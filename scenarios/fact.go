@@ -44,6 +44,8 @@ type Fact struct {
 type logParts struct {
 	role, records, offsets, epochs string
 	hasRecords                     bool
+	// noMarks ("~[...]") compares the records without page-cache marks.
+	noMarks bool
 }
 
 func parseFact(s string, clients map[string]bool) (Fact, error) {
@@ -92,6 +94,9 @@ func parseLogParts(s string) (logParts, error) {
 	switch w, _, _ := strings.Cut(s, " "); w {
 	case "leader", "follower", "none", "down":
 		p.role, s = w, strings.TrimSpace(s[len(w):])
+	}
+	if strings.HasPrefix(s, "~[") {
+		p.noMarks, s = true, s[1:]
 	}
 	if strings.HasPrefix(s, "[") {
 		end := strings.IndexByte(s, ']')

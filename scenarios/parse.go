@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // ErrSyntax means a scenario file could not be read; it is wrapped with the
@@ -25,7 +26,7 @@ type parser struct {
 
 // Parse reads one scenario file (see format.md). name is used in errors.
 func Parse(name, text string) (*Scenario, error) {
-	p := &parser{sc: &Scenario{Topic: "", Config: cluster.Config{Seed: 1}}, names: map[string]bool{}}
+	p := &parser{sc: &Scenario{Config: cluster.Config{Seed: 1, Rules: replica.Modern}}, names: map[string]bool{}}
 	for i, line := range strings.Split(text, "\n") {
 		if err := p.line(line); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
