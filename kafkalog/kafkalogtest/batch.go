@@ -35,8 +35,9 @@ var (
 	ruleB4 = kit.Rule{ID: "B4", Name: "records section", Note: note01 + "#a-record-inside-the-batch"}
 	ruleB5 = kit.Rule{ID: "B5", Name: "length field", Note: note01 + "#the-length-field"}
 	ruleB6 = kit.Rule{ID: "B6", Name: "CRC-32C over [21, end)", Note: note01 + "#the-crc-covers-bytes-21-to-the-end"}
+	ruleB7 = kit.Rule{ID: "B7", Name: "no panic", Note: note01 + "#you-write"}
 
-	batchRules = []kit.Rule{ruleB1, ruleB2, ruleB3, ruleB4, ruleB5, ruleB6}
+	batchRules = []kit.Rule{ruleB1, ruleB2, ruleB3, ruleB4, ruleB5, ruleB6, ruleB7}
 )
 
 func probeBatch(e BatchEncoder) error {
@@ -122,7 +123,10 @@ func TestBatch(t *testing.T, e BatchEncoder) {
 
 func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.Failure {
 	want := r.AppendTo(nil)
-	got := e.AppendRecord(nil, r)
+	var got []byte
+	if p := kit.Guard(func() { got = e.AppendRecord(nil, r) }); p != nil {
+		return &kit.Failure{Rule: ruleB7, What: fmt.Sprintf("AppendRecord panicked on record %d of %s: %v.", i, source, p), Details: []string{describeRecord(i, r)}}
+	}
 	if bytes.Equal(got, want) {
 		return nil
 	}
@@ -139,7 +143,10 @@ func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.F
 // batchCaseCheck checks one encoded batch against the rules in order.
 func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.RecordBatch, want []byte) *kit.Failure {
 	prefix := bytes.Clone(dst)
-	out := e.AppendBatch(dst, b)
+	var out []byte
+	if p := kit.Guard(func() { out = e.AppendBatch(dst, b) }); p != nil {
+		return &kit.Failure{Rule: ruleB7, What: fmt.Sprintf("AppendBatch panicked on %s: %v.", source, p), Details: []string{describeBatch(b)}}
+	}
 	fail := func(r kit.Rule, from int, what string, details ...string) *kit.Failure {
 		f := &kit.Failure{
 			From: len(prefix) + from,

@@ -29,8 +29,9 @@ var (
 	ruleV3 = kit.Rule{ID: "V3", Name: "length", Note: note01 + "#zigzag-small-negatives-stay-small"}
 	ruleV4 = kit.Rule{ID: "V4", Name: "round trip", Note: note01 + "#zigzag-small-negatives-stay-small"}
 	ruleV5 = kit.Rule{ID: "V5", Name: "Kafka's bytes", Note: note01 + "#varints-7-bits-at-a-time"}
+	ruleV6 = kit.Rule{ID: "V6", Name: "no panic", Note: note01 + "#you-write"}
 
-	varintRules = []kit.Rule{ruleV1, ruleV2, ruleV3, ruleV4, ruleV5}
+	varintRules = []kit.Rule{ruleV1, ruleV2, ruleV3, ruleV4, ruleV5, ruleV6}
 )
 
 // kafkaVarints are the signed varint vectors of Kafka's ByteUtilsTest
@@ -106,7 +107,10 @@ func TestVarint(t *testing.T, c VarintCodec) {
 func varintCase(c VarintCodec, dst []byte, v int32) *kit.Failure {
 	prefix := bytes.Clone(dst)
 	want := kafkalog.AppendVarint(nil, v)
-	out := c.AppendVarint(dst, v)
+	var out []byte
+	if p := kit.Guard(func() { out = c.AppendVarint(dst, v) }); p != nil {
+		return &kit.Failure{Rule: ruleV6, What: fmt.Sprintf("AppendVarint(dst=%s, %d) panicked: %v.", kit.Hex(prefix, 16), v, p)}
+	}
 	fail := func(r kit.Rule, what string, details ...string) *kit.Failure {
 		return &kit.Failure{
 			Rule: r, What: what, Details: details, Got: out, Want: append(bytes.Clone(prefix), want...),
