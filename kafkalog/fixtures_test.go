@@ -80,7 +80,7 @@ type fixtureSummary struct {
 	Tombstones []int64  // offsets of records with a null value
 }
 
-func summarize(l fixtureLog, keys bool) fixtureSummary {
+func summarizeFixture(l fixtureLog, keys bool) fixtureSummary {
 	var s fixtureSummary
 	for _, e := range l.Entries {
 		shape := fmt.Sprintf("v%d", e.Magic)
@@ -105,7 +105,7 @@ func summarize(l fixtureLog, keys bool) fixtureSummary {
 	return s
 }
 
-func seq(from, to int64) []int64 {
+func fixtureOffsets(from, to int64) []int64 {
 	var s []int64
 	for o := from; o <= to; o++ {
 		s = append(s, o)
@@ -113,7 +113,7 @@ func seq(from, to int64) []int64 {
 	return s
 }
 
-func repeat(s string, n int) []string {
+func fixtureShapes(s string, n int) []string {
 	var out []string
 	for range n {
 		out = append(out, s)
@@ -134,23 +134,23 @@ func TestSegmentioFixtures(t *testing.T) {
 		file string
 		want fixtureSummary
 	}{
-		{"v2-v2", fixtureSummary{Shape: repeat("v2", 2), Offsets: seq(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
-		{"v2c-v2c", fixtureSummary{Shape: repeat("v2 gzip", 2), Offsets: seq(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
-		{"v2c-v2-v2c", fixtureSummary{Shape: []string{"v2 gzip", "v2", "v2 gzip"}, Offsets: seq(0, 5),
+		{"v2-v2", fixtureSummary{Shape: fixtureShapes("v2", 2), Offsets: fixtureOffsets(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
+		{"v2c-v2c", fixtureSummary{Shape: fixtureShapes("v2 gzip", 2), Offsets: fixtureOffsets(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
+		{"v2c-v2-v2c", fixtureSummary{Shape: []string{"v2 gzip", "v2", "v2 gzip"}, Offsets: fixtureOffsets(0, 5),
 			Keys: []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}}},
-		{"v2bc-v1-v1c", fixtureSummary{Shape: []string{"v2 gzip", "v1", "v1", "v1 gzip"}, Offsets: seq(0, 5),
+		{"v2bc-v1-v1c", fixtureSummary{Shape: []string{"v2 gzip", "v1", "v1", "v1 gzip"}, Offsets: fixtureOffsets(0, 5),
 			Keys: []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}}},
-		{"v1c-v1c", fixtureSummary{Shape: repeat("v1 gzip", 3), Offsets: seq(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
+		{"v1c-v1c", fixtureSummary{Shape: fixtureShapes("v1 gzip", 3), Offsets: fixtureOffsets(0, 3), Keys: []string{"alpha", "beta", "gamma", "delta"}}},
 		{"v1-v1c-v2-v2c-v2b-v2b-v2b-v2bc-v1b-v1bc", fixtureSummary{
 			Shape:   []string{"v1", "v1", "v1 gzip", "v1 gzip", "v2", "v2", "v2 gzip", "v2 gzip", "v2", "v2 gzip", "v2", "v2 gzip", "v1", "v1", "v1 gzip"},
-			Offsets: seq(0, 19),
+			Offsets: fixtureOffsets(0, 19),
 			Keys: []string{"alpha", "beta", "alpha", "beta", "gamma", "delta", "gamma", "delta", "epsilon", "zeta",
 				"epsilon", "zeta", "eta", "theta", "eta", "theta", "eta", "theta", "eta", "theta"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			l := decodeLog(t, filepath.Join("testdata", "kafka-real", "segmentio-kafka-go-fetch", tc.file+".records.log"))
-			if diff := cmp.Diff(tc.want, summarize(l, true)); diff != "" {
+			if diff := cmp.Diff(tc.want, summarizeFixture(l, true)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			for _, r := range l.Records {
@@ -187,29 +187,29 @@ func TestKafkaJSFixtures(t *testing.T) {
 		headers    []int
 		values     []string
 	}{
-		{"requests_fetch_v4_response_snappy", fixtureSummary{Shape: []string{"v2 snappy"}, Offsets: seq(0, 0), Keys: []string{"key-149"}},
+		{"requests_fetch_v4_response_snappy", fixtureSummary{Shape: []string{"v2 snappy"}, Offsets: fixtureOffsets(0, 0), Keys: []string{"key-149"}},
 			batchFacts{0x0002, 1549293228209, 1549293228209, -1, 0, 0}, []int64{1549293228209}, []int{0},
 			[]string{"value-149-2019-02-04T15:13:48.187Z"}},
-		{"requests_fetch_v4_response_gzip", fixtureSummary{Shape: repeat("v2 gzip", 2), Offsets: seq(0, 5),
+		{"requests_fetch_v4_response_gzip", fixtureSummary{Shape: fixtureShapes("v2 gzip", 2), Offsets: fixtureOffsets(0, 5),
 			Keys: []string{"key-0", "key-1", "key-2", "key-1", "key-2", "key-3"}},
-			batchFacts{0x0001, 1509827900073, 1509827900073, -1, 0, 0}, repeatInt64(1509827900073, 6), make([]int, 6), nil},
-		{"requests_fetch_v4_response", fixtureSummary{Shape: []string{"v2"}, Offsets: seq(0, 2), Keys: []string{"key-0", "key-1", "key-2"}},
-			batchFacts{0, 1509827900073, 1509827900073, -1, 0, 0}, repeatInt64(1509827900073, 3), []int{1, 1, 1},
+			batchFacts{0x0001, 1509827900073, 1509827900073, -1, 0, 0}, fixtureStamps(1509827900073, 6), make([]int, 6), nil},
+		{"requests_fetch_v4_response", fixtureSummary{Shape: []string{"v2"}, Offsets: fixtureOffsets(0, 2), Keys: []string{"key-0", "key-1", "key-2"}},
+			batchFacts{0, 1509827900073, 1509827900073, -1, 0, 0}, fixtureStamps(1509827900073, 3), []int{1, 1, 1},
 			[]string{"some-value-0", "some-value-1", "some-value-2"}},
-		{"requests_fetch_v4_from_scala_producer_response", fixtureSummary{Shape: repeat("v2", 6), Offsets: seq(0, 5),
+		{"requests_fetch_v4_from_scala_producer_response", fixtureSummary{Shape: fixtureShapes("v2", 6), Offsets: fixtureOffsets(0, 5),
 			Keys: []string{"KEY-1", "KEY-2", "KEY-3", "KEY-4", "KEY-5", "KEY-6"}},
 			batchFacts{0, 1539644731680, 1539644731680, -1, -1, -1},
 			[]int64{1539644731680, 1539644732194, 1539644732699, 1539644733203, 1539644733708, 1539644734213}, make([]int, 6),
 			[]string{"VALUE-Lorem ipsum dolor sit amet-1", "VALUE-Lorem ipsum dolor sit amet-2", "VALUE-Lorem ipsum dolor sit amet-3",
 				"VALUE-Lorem ipsum dolor sit amet-4", "VALUE-Lorem ipsum dolor sit amet-5", "VALUE-Lorem ipsum dolor sit amet-6"}},
-		{"recordBatch_v0_recordbatch", fixtureSummary{Shape: []string{"v2 gzip"}, Offsets: seq(0, 0), Keys: []string{"key-0"}},
+		{"recordBatch_v0_recordbatch", fixtureSummary{Shape: []string{"v2 gzip"}, Offsets: fixtureOffsets(0, 0), Keys: []string{"key-0"}},
 			batchFacts{0x0009, 1597425188775, 1597425188809, -1, 0, 0}, []int64{1597425188809}, []int{0},
 			[]string{"value-0-2020-08-14T17:13:08.682Z"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			l := decodeLog(t, filepath.Join(dir, tc.file+".records.log"))
-			if diff := cmp.Diff(tc.want, summarize(l, true)); diff != "" {
+			if diff := cmp.Diff(tc.want, summarizeFixture(l, true)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			h := l.Entries[0].Header
@@ -237,7 +237,7 @@ func TestKafkaJSFixtures(t *testing.T) {
 	}
 }
 
-func repeatInt64(v int64, n int) []int64 {
+func fixtureStamps(v int64, n int) []int64 {
 	var out []int64
 	for range n {
 		out = append(out, v)
@@ -253,14 +253,14 @@ func TestDonaldyFixtures(t *testing.T) {
 		file string
 		want fixtureSummary
 	}{
-		{"__consumer_offsets-39/00000000000000000000.log", fixtureSummary{Shape: repeat("v2", 3), Offsets: []int64{4, 16, 17}, Tombstones: []int64{4}}},
-		{"__consumer_offsets-39/00000000000000000018.log", fixtureSummary{Shape: []string{"v2"}, Offsets: seq(18, 19), Tombstones: seq(18, 19)}},
-		{"__consumer_offsets-17/00000000000000000000.log", fixtureSummary{Shape: []string{"v2"}, Offsets: seq(0, 0)}},
-		{"__consumer_offsets-17/00000000000000000001.log", fixtureSummary{Shape: repeat("v2", 2), Offsets: seq(1, 2), Tombstones: []int64{2}}},
+		{"__consumer_offsets-39/00000000000000000000.log", fixtureSummary{Shape: fixtureShapes("v2", 3), Offsets: []int64{4, 16, 17}, Tombstones: []int64{4}}},
+		{"__consumer_offsets-39/00000000000000000018.log", fixtureSummary{Shape: []string{"v2"}, Offsets: fixtureOffsets(18, 19), Tombstones: fixtureOffsets(18, 19)}},
+		{"__consumer_offsets-17/00000000000000000000.log", fixtureSummary{Shape: []string{"v2"}, Offsets: fixtureOffsets(0, 0)}},
+		{"__consumer_offsets-17/00000000000000000001.log", fixtureSummary{Shape: fixtureShapes("v2", 2), Offsets: fixtureOffsets(1, 2), Tombstones: []int64{2}}},
 		{"__consumer_offsets-28/00000000000000000000.log", fixtureSummary{Shape: []string{"v2"}, Offsets: []int64{1}}},
 		{"__consumer_offsets-28/00000000000000000002.log", fixtureSummary{Shape: []string{"v2"}, Offsets: []int64{2}, Tombstones: []int64{2}}},
-		{"__consumer_offsets-8/00000000000000000000.log", fixtureSummary{Shape: repeat("v2", 3), Offsets: seq(0, 2), Tombstones: []int64{2}}},
-		{"__consumer_offsets-33/00000000000000000000.log", fixtureSummary{Shape: repeat("v2", 3), Offsets: seq(0, 2), Tombstones: []int64{2}}},
+		{"__consumer_offsets-8/00000000000000000000.log", fixtureSummary{Shape: fixtureShapes("v2", 3), Offsets: fixtureOffsets(0, 2), Tombstones: []int64{2}}},
+		{"__consumer_offsets-33/00000000000000000000.log", fixtureSummary{Shape: fixtureShapes("v2", 3), Offsets: fixtureOffsets(0, 2), Tombstones: []int64{2}}},
 		{"myTopic-0/00000000000000000038.log", fixtureSummary{}},
 		{"test_topic-0/00000000000000000012.log", fixtureSummary{}},
 		{"test_topic_0603-0/00000000000000000009.log", fixtureSummary{}},
@@ -268,7 +268,7 @@ func TestDonaldyFixtures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			l := decodeLog(t, filepath.Join(dir, tc.file))
-			if diff := cmp.Diff(tc.want, summarize(l, false)); diff != "" {
+			if diff := cmp.Diff(tc.want, summarizeFixture(l, false)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			for _, e := range l.Entries {
