@@ -13,7 +13,7 @@ import (
 func mixedLog(t *testing.T) []byte {
 	v0 := LegacyMessage{Offset: 0, Magic: MagicV0, Value: []byte("zero")}
 	v1 := LegacyMessage{Offset: 1, Magic: MagicV1, Timestamp: 10, Value: []byte("one")}
-	w := wrapper(t, MagicV1, CompressionGzip, 3, 0, 20, []LegacyMessage{{Offset: 0, Magic: MagicV1, Value: []byte("a")}, {Offset: 1, Magic: MagicV1, Value: []byte("b")}})
+	w := legacyWrapper(t, MagicV1, CompressionGzip, 3, 0, 20, []LegacyMessage{{Offset: 0, Magic: MagicV1, Value: []byte("a")}, {Offset: 1, Magic: MagicV1, Value: []byte("b")}})
 	var b RecordBatch
 	b.AppendRecord(4, 30, nil, []byte("four"))
 	b.AppendRecord(5, 31, nil, []byte("five"))
@@ -29,7 +29,7 @@ type iterStep struct {
 	Size            int
 }
 
-func walk(t *testing.T, it *BatchIter) []iterStep {
+func walkEntries(t *testing.T, it *BatchIter) []iterStep {
 	var steps []iterStep
 	for it.Next() {
 		e := it.Entry()
@@ -42,7 +42,7 @@ func walk(t *testing.T, it *BatchIter) []iterStep {
 func TestBatchIterMixedMagic(t *testing.T) {
 	log := mixedLog(t)
 	it := NewBatchIter(log, 1000)
-	got := walk(t, it)
+	got := walkEntries(t, it)
 	v0, v1, w := 12+14+4, 12+22+3, 0
 	v2 := BatchHeaderLen + 2*(1+1+1+1+1+1+4+1) // two records: length, attrs, deltas, null key, 4-byte value, no headers
 	w = len(log) - v0 - v1 - v2
@@ -65,10 +65,10 @@ func TestBatchIterMixedMagic(t *testing.T) {
 // complete entries before the cut, stops silently and reports the torn tail.
 func TestBatchIterTornTail(t *testing.T) {
 	log := mixedLog(t)
-	full := walk(t, NewBatchIter(log, 0))
+	full := walkEntries(t, NewBatchIter(log, 0))
 	for cut := 0; cut < len(log); cut++ {
 		it := NewBatchIter(log[:cut], 0)
-		got := walk(t, it)
+		got := walkEntries(t, it)
 		var want []iterStep
 		end := int64(0)
 		for _, s := range full {
@@ -106,7 +106,7 @@ func TestBatchIterStopsOnCorruptFraming(t *testing.T) {
 			b := append([]byte(nil), log...)
 			tc.edit(b)
 			it := NewBatchIter(b, 500)
-			got := walk(t, it)
+			got := walkEntries(t, it)
 			var be *BatchError
 			require.ErrorAs(t, it.Err(), &be)
 			if len(got) != 1 || !errors.Is(it.Err(), tc.want) || be.Pos != 500+int64(second) || be.Field != tc.field {

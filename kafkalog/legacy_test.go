@@ -73,9 +73,9 @@ func TestLegacyMessageBadInput(t *testing.T) {
 	}
 }
 
-// wrapper builds a compressed legacy message holding inner messages with the
+// legacyWrapper builds a compressed legacy message holding inner messages with the
 // given relative (magic 1) or absolute (magic 0) offsets.
-func wrapper(t *testing.T, magic int8, c Compression, offset int64, attrs int8, ts int64, inner []LegacyMessage) LegacyMessage {
+func legacyWrapper(t *testing.T, magic int8, c Compression, offset int64, attrs int8, ts int64, inner []LegacyMessage) LegacyMessage {
 	var raw []byte
 	for i := range inner {
 		raw = inner[i].AppendTo(raw)
@@ -111,16 +111,16 @@ func TestDecompressLegacy(t *testing.T) {
 		want got
 	}{
 		{"v1 gzip: relative offsets end at the wrapper's", func(t *testing.T) LegacyMessage {
-			return wrapper(t, MagicV1, CompressionGzip, 12, 0, 999, inner(MagicV1, 0, 1, 2))
+			return legacyWrapper(t, MagicV1, CompressionGzip, 12, 0, 999, inner(MagicV1, 0, 1, 2))
 		}, got{[]int64{10, 11, 12}, []int64{100, 101, 102}, []TimestampType{CreateTime, CreateTime, CreateTime}}},
 		{"v1 snappy (xerial) under LogAppendTime takes the wrapper's timestamp", func(t *testing.T) LegacyMessage {
-			return wrapper(t, MagicV1, CompressionSnappy, 5, legacyTimestampTypeMask, 999, inner(MagicV1, 0, 1))
+			return legacyWrapper(t, MagicV1, CompressionSnappy, 5, legacyTimestampTypeMask, 999, inner(MagicV1, 0, 1))
 		}, got{[]int64{4, 5}, []int64{999, 999}, []TimestampType{LogAppendTime, LogAppendTime}}},
 		{"v1 lz4", func(t *testing.T) LegacyMessage {
-			return wrapper(t, MagicV1, CompressionLZ4, 1, 0, 0, inner(MagicV1, 0))
+			return legacyWrapper(t, MagicV1, CompressionLZ4, 1, 0, 0, inner(MagicV1, 0))
 		}, got{[]int64{1}, []int64{100}, []TimestampType{CreateTime}}},
 		{"v0 gzip keeps absolute inner offsets", func(t *testing.T) LegacyMessage {
-			return wrapper(t, MagicV0, CompressionGzip, 31, 0, NoTimestamp, inner(MagicV0, 30, 31))
+			return legacyWrapper(t, MagicV0, CompressionGzip, 31, 0, NoTimestamp, inner(MagicV0, 30, 31))
 		}, got{[]int64{30, 31}, []int64{-1, -1}, []TimestampType{NoTimestampType, NoTimestampType}}},
 	}
 	for _, tc := range tests {
@@ -140,21 +140,21 @@ func TestDecompressLegacy(t *testing.T) {
 }
 
 func TestDecompressLegacyRejects(t *testing.T) {
-	nested := wrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{{Magic: MagicV1, Value: []byte("x")}})
+	nested := legacyWrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{{Magic: MagicV1, Value: []byte("x")}})
 	tests := []struct {
 		name string
 		w    func(t *testing.T) LegacyMessage
 		want error
 	}{
-		{"empty stream", func(t *testing.T) LegacyMessage { return wrapper(t, MagicV1, CompressionGzip, 0, 0, 0, nil) }, ErrInvalidRecord},
+		{"empty stream", func(t *testing.T) LegacyMessage { return legacyWrapper(t, MagicV1, CompressionGzip, 0, 0, 0, nil) }, ErrInvalidRecord},
 		{"null value", func(t *testing.T) LegacyMessage {
 			return LegacyMessage{Magic: MagicV1, Attributes: int8(CompressionGzip)}
 		}, ErrInvalidRecord},
 		{"compressed inside compressed", func(t *testing.T) LegacyMessage {
-			return wrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{nested})
+			return legacyWrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{nested})
 		}, ErrInvalidRecord},
 		{"magic 0 inside magic 1", func(t *testing.T) LegacyMessage {
-			return wrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{{Magic: MagicV0, Value: []byte("x")}})
+			return legacyWrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{{Magic: MagicV0, Value: []byte("x")}})
 		}, ErrInvalidRecord},
 		{"zstd is not a legacy codec", func(t *testing.T) LegacyMessage {
 			return LegacyMessage{Magic: MagicV1, Attributes: int8(CompressionZstd), Value: []byte{1}}
@@ -172,7 +172,7 @@ func TestDecompressLegacyRejects(t *testing.T) {
 			}
 		})
 	}
-	big := wrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{{Magic: MagicV1, Value: make([]byte, 4096)}})
+	big := legacyWrapper(t, MagicV1, CompressionGzip, 0, 0, 0, []LegacyMessage{{Magic: MagicV1, Value: make([]byte, 4096)}})
 	if _, err := DecompressLegacy(&big, nil, 1000); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("4 KiB inside a 1000-byte limit: %v, want ErrTooLarge", err)
 	}
