@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -150,4 +151,15 @@ func TestSummariseKitIgnoresNoise(t *testing.T) {
 	if len(p.exercises) != 0 {
 		t.Errorf("non-exercise packages and non-JSON lines must be ignored, got %v", p.exercises)
 	}
+}
+
+// FuzzSummariseKit feeds arbitrary go test output to the summariser: whatever
+// go test prints, kafkalive kit must not crash.
+func FuzzSummariseKit(f *testing.F) {
+	f.Add(recorded())
+	f.Add(`{"Action":"output","Package":"x/exercises/ch01/varint","Output":"not started: "}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		p, _ := summariseKit(strings.NewReader(s))
+		p.render(io.Discard)
+	})
 }
