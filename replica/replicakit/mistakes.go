@@ -1,0 +1,109 @@
+package replicakit
+
+import (
+	"slices"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// truncationKnobs reproduce the mistakes of the bank with one parametrised
+// rule: the first group changes a round, the second the loop around it.
+type truncationKnobs struct {
+	toHW, ignoreLeaderEpoch, endPlusOne, oneRound bool
+	toLeaderEnd, ownLEO, exactEpoch, undefinedHW  bool
+
+	noTrim, noHWClamp, askOnce bool
+}
+
+func (k truncationKnobs) point(in pointInput) pointOutput {
+	leo, hw, a := in.leo, in.hw, in.answer
+	undefined := a.EndOffset == replica.UndefinedOffset
+	switch {
+	case k.toHW:
+		return pointOutput{min(hw, leo), true}
+	case undefined && (k.undefinedHW || k.ignoreLeaderEpoch):
+		return pointOutput{min(hw, leo), true}
+	case undefined:
+		return pointOutput{leo, true}
+	case k.ignoreLeaderEpoch || a.Epoch == replica.NoEpoch:
+		return pointOutput{min(a.EndOffset, leo), true}
+	}
+	ownEpoch, ownEnd, held := ownEndOffset(in.own, leo, a.Epoch)
+	if k.exactEpoch && !slices.ContainsFunc(in.own, func(e replica.EpochEntry) bool { return e.Epoch == a.Epoch }) {
+		return pointOutput{min(a.EndOffset, leo), true}
+	}
+	switch {
+	case !held:
+		return pointOutput{min(a.EndOffset, leo), true}
+	case ownEpoch < a.Epoch:
+		return pointOutput{min(ownEnd, leo), k.oneRound}
+	case k.toLeaderEnd:
+		return pointOutput{a.EndOffset, true}
+	case k.ownLEO:
+		return pointOutput{leo, true}
+	case k.endPlusOne:
+		return pointOutput{min(a.EndOffset+1, ownEnd+1, leo), true}
+	}
+	return pointOutput{min(a.EndOffset, ownEnd, leo), true}
+}
+
+func (k truncationKnobs) truncate(in truncateInput) Follower {
+	f := cloneFollower(in.f)
+	for range roundLimit(in.f) {
+		out := k.point(pointInput{own: f.Epochs, leo: f.LogEndOffset, hw: f.HighWatermark, answer: in.l.answer(latestEpoch(f.Epochs))})
+		f = k.cut(f, out.Offset)
+		if out.Done || k.askOnce {
+			return f
+		}
+	}
+	panic("too many rounds")
+}
+
+func (k truncationKnobs) cut(f Follower, offset int64) Follower {
+	hw := f.HighWatermark
+	epochs := slices.Clone(f.Epochs)
+	f = cutAt(f, offset)
+	if k.noTrim {
+		f.Epochs = epochs
+	}
+	if k.noHWClamp {
+		f.HighWatermark = hw
+	}
+	return f
+}
+
+const indexNoTrim = 8
+
+var truncationMistakeList = []struct {
+	says  string
+	knobs truncationKnobs
+}{
+	{"the follower truncates to its own high watermark: Kafka 0.10's rule, which KIP-101 replaced because the HW lags", truncationKnobs{toHW: true}},
+	{"the answer's epoch is ignored and the follower cuts at min(end offset, LEO): Kafka 0.11's rule, which KIP-279 fixed", truncationKnobs{ignoreLeaderEpoch: true}},
+	{"the end offset is read as the last offset of the epoch; it is the first offset after it, so one record too many is kept", truncationKnobs{endPlusOne: true}},
+	{"a follower that never had the leader's epoch cuts once and stops; it must ask again with its new latest epoch", truncationKnobs{oneRound: true}},
+	{"the follower cuts at the leader's end offset without taking the minimum with its own end of the epoch and its LEO", truncationKnobs{toLeaderEnd: true}},
+	{"a follower that holds the leader's epoch keeps its whole log (own LEO instead of min(leader's end, own end of the epoch, LEO))", truncationKnobs{ownLEO: true}},
+	{"the follower looks the leader's epoch up exactly, not the largest epoch at or below it", truncationKnobs{exactEpoch: true}},
+	{"an undefined answer makes the follower cut at its high watermark; since 2.0 it keeps its log", truncationKnobs{undefinedHW: true}},
+	{"the epoch cache is not trimmed after a cut, so the next round asks the same question again", truncationKnobs{noTrim: true}},
+	{"the high watermark is left above the new log end; it must become min(HW, LEO)", truncationKnobs{noHWClamp: true}},
+	{"Truncate asks the leader once and stops, whatever the round said", truncationKnobs{askOnce: true}},
+}
+
+var pointMistakes = func() []kit.Mistake[pointInput, pointOutput] {
+	var ms []kit.Mistake[pointInput, pointOutput]
+	for _, m := range truncationMistakeList {
+		ms = append(ms, kit.Mistake[pointInput, pointOutput]{Says: m.says, Do: m.knobs.point})
+	}
+	return ms
+}()
+
+var truncateMistakes = func() []kit.Mistake[truncateInput, Follower] {
+	var ms []kit.Mistake[truncateInput, Follower]
+	for _, m := range truncationMistakeList {
+		ms = append(ms, kit.Mistake[truncateInput, Follower]{Says: m.says, Do: m.knobs.truncate})
+	}
+	return ms
+}()

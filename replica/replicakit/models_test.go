@@ -1,0 +1,112 @@
+package replicakit
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// These tests check the suite's oracle against answers written down by hand
+// from the scenarios and Kafka's tests, and against the records themselves,
+// so that the suite cannot be wrong the way a solution is.
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
+
+func TestPointOracleMatchesHandAnswers(t *testing.T) {
+	want := []pointOutput{
+		{11, true}, {15, true}, {13, false}, {15, true}, {17, false}, {20, true},
+		{2, false}, {1, true}, {1, true}, {2, true}, {6, true}, {3, true}, {6, true}, {2, true},
+	}
+	cases := pointKnownAnswers()
+	if len(cases) != len(want) {
+		t.Fatalf("%d point cases, %d hand answers", len(cases), len(want))
+	}
+	for i, c := range cases {
+		if diff := cmp.Diff(want[i], kafkaPoint(c.in)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+func TestTruncateOracleMatchesHandAnswers(t *testing.T) {
+	want := []Follower{
+		{epochs(0, 0), 1, 1},
+		{epochs(0, 0), 2, 1},
+		{epochs(0, 0), 2, 2},
+		{epochs(0, 0), 1, 1},
+		{epochs(0, 0), 1, 1},
+		{epochs(2, 6), 8, 8},
+		{epochs(2, 6, 3, 8), 9, 9},
+		{epochs(0, 0), 1, 1},
+		{nil, 0, 0},
+		{epochs(1, 0, 2, 5), 8, 8},
+		{nil, 0, 0},
+		{epochs(0, 0, 5, 3), 6, 3},
+	}
+	cases := truncateKnownAnswers()
+	if len(cases) != len(want) {
+		t.Fatalf("%d truncate cases, %d hand answers", len(cases), len(want))
+	}
+	for i, c := range cases {
+		got, _ := kafkaTruncate(c.follower, c.leader)
+		if diff := cmp.Diff(want[i], got, cmp.Comparer(func(a, b Follower) bool {
+			return a.LogEndOffset == b.LogEndOffset && a.HighWatermark == b.HighWatermark && formatEpochs(a.Epochs) == formatEpochs(b.Epochs)
+		})); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestOracleKeepsTheCommonPrefix is log matching, checked on records: in
+// every history the suite draws, Kafka's truncation keeps exactly the longest
+// common prefix of the follower's and the leader's logs.
+func TestOracleKeepsTheCommonPrefix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w, fi := drawWorld(t)
+		r := w.reps[fi]
+		got, _ := kafkaTruncate(Follower{Epochs: r.epochs, LogEndOffset: r.leo()}, w.leaderLog())
+		logs := twoLogs{follower: r.recs, leader: w.reps[w.leader].recs}
+		if got.LogEndOffset != logs.commonPrefix() {
+			t.Fatalf("the follower %s truncates to %d, but its log and the leader's %s share %d records", r.recs, got.LogEndOffset, logs.leader, logs.commonPrefix())
+		}
+	})
+}
+
+func TestKnobsWithoutMistakeAreKafka(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w, fi := drawWorld(t)
+		r := w.reps[fi]
+		f := Follower{Epochs: r.epochs, LogEndOffset: r.leo(), HighWatermark: rapid.Int64Range(0, r.leo()).Draw(t, "hw")}
+		want, _ := kafkaTruncate(f, w.leaderLog())
+		if got := (truncationKnobs{}).truncate(truncateInput{f, w.leaderLog()}); formatFollower(got) != formatFollower(want) {
+			t.Fatalf("the mistake model without a mistake gives %s, Kafka %s", formatFollower(got), formatFollower(want))
+		}
+	})
+}
+
+// TestMultiRoundHistoriesAreDrawn keeps the generator honest: a fair share of
+// histories need KIP-279's second round.
+func TestMultiRoundHistoriesAreDrawn(t *testing.T) {
+	multi, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		w, fi := drawWorld(t)
+		r := w.reps[fi]
+		total++
+		if _, asked := kafkaTruncate(Follower{Epochs: r.epochs, LogEndOffset: r.leo()}, w.leaderLog()); len(asked) > 1 {
+			multi++
+		}
+	})
+	if multi*20 < total {
+		t.Fatalf("only %d of %d drawn histories needed a second round of truncation, want at least 5%%", multi, total)
+	}
+	t.Logf("%d of %d histories need two or more rounds", multi, total)
+}

@@ -1,0 +1,200 @@
+package replicakit
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/replica"
+	"pgregory.net/rapid"
+)
+
+// Follower is what a follower knows about its own log when it truncates.
+type Follower struct {
+	// Epochs is its leader epoch cache (leader-epoch-checkpoint): (epoch,
+	// start offset) pairs, both strictly increasing.
+	Epochs []replica.EpochEntry
+	// LogEndOffset is the offset its next record would get.
+	LogEndOffset int64
+	// HighWatermark is the last high watermark it learnt from a leader.
+	HighWatermark int64
+}
+
+// Truncation is the surface of exercise ch05/truncation, under Kafka 2.1+
+// rules (KIP-279; from 2.8 the same answer arrives as a Fetch's
+// DivergingEpoch instead of an OffsetsForLeaderEpoch answer).
+type Truncation struct {
+	// TruncationPoint is one round: given the follower's epoch cache own, its
+	// log end offset leo and high watermark hw, and the leader's answer (epoch,
+	// end offset) to "where does my latest epoch end on your log?", it returns
+	// where the follower cuts its log, and done = false when it must ask again
+	// with its new latest epoch.
+	TruncationPoint func(own []replica.EpochEntry, leo, hw int64, answer replica.EpochEndOffset) (offset int64, done bool)
+	// Truncate runs rounds until one is done: ask the leader (ask) for the
+	// follower's latest cached epoch (replica.NoEpoch when the cache is empty),
+	// cut the log at the round's point, trim the epoch cache and the high
+	// watermark, and return the follower as it is then.
+	Truncate func(f Follower, ask func(epoch int32) replica.EpochEndOffset) Follower
+}
+
+var truncationExercise = kit.Exercise{
+	Dir:  "exercises/ch05/truncation",
+	File: "truncation.go",
+	Note: note05 + "#offsetsforleaderepoch",
+}
+
+func probeTruncation(tr Truncation) error {
+	undefined := replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: replica.UndefinedOffset}
+	return truncationExercise.Probe(
+		kit.Call{Func: "TruncationPoint", Do: func() { tr.TruncationPoint(nil, 0, 0, undefined) }},
+		kit.Call{Func: "Truncate", Do: func() {
+			tr.Truncate(Follower{}, func(int32) replica.EpochEndOffset { return undefined })
+		}},
+	)
+}
+
+// CheckTruncation checks tr against the truncations of scenarios S2, S5-S8b
+// (KIP-101 and KIP-279), the epoch cache cases of Kafka's
+// LeaderEpochFileCacheTest (H1-H8) and one case per known mistake, and
+// returns the first violation.
+func CheckTruncation(tr Truncation) error {
+	return checkTruncation(tr, kit.Replay("./"+truncationExercise.Dir, "TestTruncation", false))
+}
+
+func checkTruncation(tr Truncation, replay string) error {
+	if err := probeTruncation(tr); err != nil {
+		return err
+	}
+	for _, c := range pointKnownAnswers() {
+		if f := pointCase(tr, c.in); f != nil {
+			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	for _, c := range truncateKnownAnswers() {
+		if f := truncateCase(tr, c.follower, c.leader, nil); f != nil {
+			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	return nil
+}
+
+// TruncationProperties returns a rapid property that plays a random history
+// of leader elections (clean and unclean), appends and replication on three
+// replicas, then makes a follower truncate against the current leader with
+// tr, and checks both functions against Kafka's rules and the records: the
+// follower must keep exactly the longest common prefix of the two logs.
+func TruncationProperties(tr Truncation) func(*rapid.T) {
+	return truncationProperties(tr, kit.Replay("./"+truncationExercise.Dir, "TestTruncation/histories", true))
+}
+
+// TestTruncation runs CheckTruncation and TruncationProperties as subtests of t.
+func TestTruncation(t *testing.T, tr Truncation) {
+	t.Helper()
+	dir := kit.CallerDir(1, truncationExercise.Dir)
+	if err := probeTruncation(tr); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("known_answers", func(t *testing.T) {
+		if err := checkTruncation(tr, kit.Replay(dir, t.Name(), false)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("histories", func(t *testing.T) {
+		rapid.Check(t, truncationProperties(tr, kit.Replay(dir, t.Name(), true)))
+	})
+}
+
+// pointInput is one round's question.
+type pointInput struct {
+	own    []replica.EpochEntry
+	leo    int64
+	hw     int64
+	answer replica.EpochEndOffset
+}
+
+// pointOutput is one round's answer.
+type pointOutput struct {
+	Offset int64
+	Done   bool
+}
+
+func (in pointInput) String() string {
+	return fmt.Sprintf("TruncationPoint(own %s, leo %d, hw %d, answer %s)", formatEpochs(in.own), in.leo, in.hw, formatAnswer(in.answer))
+}
+
+// pointCase runs tr.TruncationPoint once and checks its answer.
+func pointCase(tr Truncation, in pointInput) *kit.Failure {
+	want := kafkaPoint(in)
+	var got pointOutput
+	if p := kit.Guard(func() { got.Offset, got.Done = tr.TruncationPoint(slices.Clone(in.own), in.leo, in.hw, in.answer) }); p != nil {
+		return &kit.Failure{Rule: ruleT8, What: fmt.Sprintf("%s panicked: %v.", in, p)}
+	}
+	if got == want {
+		return nil
+	}
+	rule, why := pointWhy(in, want, got)
+	return &kit.Failure{
+		Rule:      rule,
+		What:      fmt.Sprintf("%s must return (%d, done=%t), not (%d, done=%t): %s", in, want.Offset, want.Done, got.Offset, got.Done, why),
+		LooksLike: kit.LooksLike(in, got, pointMistakes),
+	}
+}
+
+// pointWhy names the rule behind a wrong round.
+func pointWhy(in pointInput, want, got pointOutput) (kit.Rule, string) {
+	ownEpoch, ownEnd, held := ownEndOffset(in.own, in.leo, in.answer.Epoch)
+	switch {
+	case in.answer.EndOffset == replica.UndefinedOffset:
+		return ruleT7, "the leader has no end offset for that epoch; under 2.0+ rules the follower keeps its log (its initial fetch offset is its log end offset) and is done."
+	case got.Offset > in.leo:
+		return ruleT3, fmt.Sprintf("a follower can only cut its log, never lengthen it: the point is at most its log end offset %d.", in.leo)
+	case held && ownEpoch < in.answer.Epoch && !got.Done:
+		return ruleT4, fmt.Sprintf("the follower never had the leader's epoch %d; its largest epoch below is %d, which ends at %d. It cuts there and asks again.", in.answer.Epoch, ownEpoch, ownEnd)
+	case held && ownEpoch < in.answer.Epoch:
+		return ruleT4, fmt.Sprintf("the follower never had the leader's epoch %d, so it cannot be sure its records of epoch %d match: it cuts at the end of its epoch %d (%d) and asks again with that epoch (done=false).", in.answer.Epoch, ownEpoch, ownEpoch, ownEnd)
+	case want.Done != got.Done:
+		return ruleT4, "the follower holds the leader's epoch (or has no older one), so this round settles it: done=true."
+	case got.Offset > want.Offset:
+		return ruleT1, fmt.Sprintf("records from %d on are not the leader's: the leader's epoch %d ends at %d, the follower's own copy of it at %d; it keeps min(leader's end, own end, log end).",
+			want.Offset, in.answer.Epoch, in.answer.EndOffset, ownEnd)
+	}
+	return ruleT2, fmt.Sprintf("records below %d match the leader's (same epoch, and the epoch runs at least that far on both logs); cutting them only loses data, maybe acknowledged data.", want.Offset)
+}
+
+// kafkaPoint is the oracle: the library's rule under Kafka 2.1+.
+func kafkaPoint(in pointInput) pointOutput {
+	o, done := replica.TruncationPoint(replica.V2_1, in.own, in.leo, in.hw, in.answer)
+	return pointOutput{o, done}
+}
+
+// ownEndOffset is the follower's own answer for epoch (R7.4, 2.1+).
+func ownEndOffset(own []replica.EpochEntry, leo int64, epoch int32) (int32, int64, bool) {
+	c, err := replica.NewEpochCache(own)
+	if err != nil {
+		return replica.NoEpoch, replica.UndefinedOffset, false
+	}
+	return c.EndOffsetFor(epoch, leo)
+}
+
+func formatEpochs(es []replica.EpochEntry) string {
+	s := "["
+	for i, e := range es {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("(%d,%d)", e.Epoch, e.StartOffset)
+	}
+	return s + "]"
+}
+
+func formatAnswer(a replica.EpochEndOffset) string {
+	if a.EndOffset == replica.UndefinedOffset {
+		return "undefined"
+	}
+	return fmt.Sprintf("(epoch %d, end %d)", a.Epoch, a.EndOffset)
+}
