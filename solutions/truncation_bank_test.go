@@ -58,7 +58,9 @@ func truncationSubject(name string, fs truncationFuncs) subject {
 
 func truncationBank() bank {
 	stub := truncationFuncs{
-		point: func([]truncation.EpochEntry, int64, int64, truncation.EpochEndOffset) (int64, bool) { panic(stubTODO{}) },
+		point: func([]truncation.EpochEntry, int64, int64, truncation.EpochEndOffset) (int64, bool) {
+			panic(stubTODO{})
+		},
 		truncate: func(truncation.Follower, func(int32) truncation.EpochEndOffset) truncation.Follower {
 			panic(stubTODO{})
 		},
