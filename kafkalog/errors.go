@@ -54,6 +54,7 @@ type BatchError struct {
 	Err error
 }
 
+// Error says where and what: "batch at base offset 5 (position 420): crc: ...".
 func (e *BatchError) Error() string {
 	where := fmt.Sprintf("position %d", e.Pos)
 	if e.BaseOffset >= 0 {
@@ -62,6 +63,7 @@ func (e *BatchError) Error() string {
 	return fmt.Sprintf("%s: %s: %v", where, e.Field, e.Err)
 }
 
+// Unwrap returns the sentinel (possibly wrapped) so that errors.Is works.
 func (e *BatchError) Unwrap() error { return e.Err }
 
 // IsTornTail reports whether err means the input simply ended early (a partial
