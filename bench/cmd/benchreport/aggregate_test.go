@@ -78,8 +78,18 @@ func TestRenderTable(t *testing.T) {
 	rounds := [][]result{{res("Decode", "records=1/value=100", "kafkalog", 50), res("Decode", "records=1/value=100", "kmsg", 100), res("Decode", "records=1/value=100", "limit-crc", 25)}}
 	var out bytes.Buffer
 	render(&out, aggregate(rounds))
-	want := "| records=1/value=100 | 50 ns [2.00] | 100 ns [4.00] | 25 ns | 0.50 | 0 |"
+	want := "| records=1/value=100 | 50.0 ns [2.00] | 100 ns [4.00] | 25.0 ns | 0.50 | 0 |"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("table lacks row %q:\n%s", want, out.String())
+	}
+}
+
+func TestFormatNs(t *testing.T) {
+	cases := map[float64]string{-1: "-", 5.25: "5.25 ns", 58.49: "58.5 ns", 911.4: "911 ns", 9999: "9999 ns",
+		13398: "13.4 µs", 216516: "217 µs", 1004e6 / 1000: "1.00 ms", 1004e6: "1004 ms"}
+	for ns, want := range cases {
+		if diff := cmp.Diff(want, formatNs(ns)); diff != "" {
+			t.Errorf("formatNs(%v) (-want +got):\n%s", ns, diff)
+		}
 	}
 }

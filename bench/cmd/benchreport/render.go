@@ -93,20 +93,28 @@ func allocsText(s *samples) string {
 	return fmt.Sprintf("%g", slices.Max(s.allocs))
 }
 
-// formatNs prints a duration in ns with three significant digits, switching to
-// µs and ms for long ones.
+// formatNs prints a duration in ns, µs or ms with three significant digits
+// (more for values of 1000 and up in a unit).
 func formatNs(ns float64) string {
 	switch {
 	case ns < 0:
 		return "-"
 	case ns >= 1e6:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
+		return threeDigits(ns/1e6) + " ms"
 	case ns >= 1e4:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
-	case ns >= 100:
-		return fmt.Sprintf("%.0f ns", ns)
+		return threeDigits(ns/1e3) + " µs"
 	}
-	return fmt.Sprintf("%.3g ns", ns)
+	return threeDigits(ns) + " ns"
+}
+
+func threeDigits(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 func orDash(s string) string {
