@@ -127,7 +127,7 @@ func varintCase(c VarintCodec, dst []byte, v int32) *kit.Failure {
 			fmt.Sprintf("byte %d of the varint (%02x) breaks it", i, enc[i]))
 	}
 	if len(enc) != len(want) {
-		return fail(ruleV3, fmt.Sprintf("%s must take %d byte(s): zigzag maps %d to %d, and 7 bits a byte that is %d byte(s).",
+		return fail(ruleV3, fmt.Sprintf("%s must take %d byte(s): zigzag maps %d to %d, which needs %d byte(s) at 7 bits a byte.",
 			call, len(want), v, zigzag(v), len(want)), "want  "+kit.Hex(want, 16), "got   "+kit.Hex(enc, 16))
 	}
 	if got, n := kafkalog.Varint(enc); got != v || n != len(enc) {
