@@ -45,6 +45,17 @@ func (e *LogEntry) Check() error {
 	return nil
 }
 
+// Decode decodes the entry, a v2 batch, into b with d (see Decoder.Decode); an
+// error carries the entry's position in the iterated input. A legacy entry is
+// ErrUnknownMagic: unwrap it with DecompressLegacy(&e.Legacy, ...) instead.
+func (e *LogEntry) Decode(d *Decoder, b *RecordBatch) error {
+	if e.Magic != MagicV2 {
+		return batchErr(e.Legacy.Offset, e.Pos, "magic", fmt.Errorf("%w: %d is a legacy message, not a v2 batch", ErrUnknownMagic, e.Magic))
+	}
+	_, err := d.Decode(e.Bytes, b)
+	return atPos(err, e.Pos)
+}
+
 // BatchIter walks the entries of a byte slice holding a whole .log segment or
 // the records of a fetch response, mixing magic 0, 1 and 2 as real logs do. Like
 // Kafka's FileLogInputStream it stops silently where fewer than 17 bytes remain
