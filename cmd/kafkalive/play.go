@@ -105,9 +105,6 @@ func listScenarios(out io.Writer, stderr io.Writer) int {
 			fmt.Fprintf(out, "\n%s\n", group)
 		}
 		fmt.Fprintf(out, "  %-26s %s\n", sc.Name, sc.Title)
-		for _, l := range wrap(sc.Summary, 76-29) {
-			fmt.Fprintf(out, "  %-26s %s\n", "", l)
-		}
 	}
 	return 0
 }
