@@ -330,3 +330,44 @@ func TestConfigValidate(t *testing.T) {
 	c.CleanupPolicy = "compact,delete"
 	require.True(t, c.Compact() && c.Delete())
 }
+
+// Several small batches in one append call reach the .log in one write.
+func TestAppendCoalescesIntoOneWrite(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := testConfig()
+	cfg.SegmentBytes = 1 << 20
+	l := openTestLog(t, fsys, cfg)
+	var set []byte
+	for i := 0; i < 8; i++ {
+		set = append(set, valueBatch(int64(i), "small")...)
+	}
+	logWrites := 0
+	fsys.SetHook(func(op vfs.Op) error {
+		if op.Kind == vfs.OpWrite && op.Name == segPath(0, LogSuffix) {
+			logWrites++
+		}
+		return nil
+	})
+	info, err := l.AppendAsLeader(set, 0, 0)
+	require.NoError(t, err)
+	require.Equal(t, 8, info.Batches)
+	require.Equal(t, int64(7), info.LastOffset)
+	require.Equal(t, 1, logWrites)
+}
+
+// With message.timestamp.type=LogAppendTime the leader stamps its clock and the CRC
+// still holds.
+func TestAppendLogAppendTime(t *testing.T) {
+	cfg := testConfig()
+	cfg.MessageTimestampType = LogAppendTime
+	l := openTestLog(t, vfs.NewMem(), cfg)
+	info, err := l.AppendAsLeader(valueBatch(5, "v"), 0, 12345)
+	require.NoError(t, err)
+	require.Equal(t, int64(12345), info.LogAppendTime)
+	data, err := l.Read(0, 100)
+	require.NoError(t, err)
+	b, _, err := ReadBatch(data)
+	require.NoError(t, err)
+	require.Equal(t, LogAppendTime, b.Attributes.TimestampType())
+	require.Equal(t, int64(12345), b.Timestamp(&b.Records[0]))
+}
