@@ -156,3 +156,27 @@ func TestRecoveryIndexRule(t *testing.T) {
 func be32(b []byte) uint32 {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
+
+// TestRetentionMachineRollsLikeKafka checks the state machine's roll rule
+// against UnifiedLogTest: G10 testSizeBasedLogRoll (segment.bytes 10·(S-1),
+// 11 appends of S: 2 segments) and the 5-batch segments of G1-G9.
+func TestRetentionMachineRollsLikeKafka(t *testing.T) {
+	s := singleBatchSize()
+	for _, tt := range []struct {
+		name                   string
+		segmentBytes, appends  int64
+		wantSegments, wantLast int
+	}{
+		{"G10 testSizeBasedLogRoll", 10 * (s - 1), 11, 2, 2},
+		{"segment.bytes 5·S", 5 * s, 15, 3, 5},
+	} {
+		m := &retentionMachine{segmentBytes: tt.segmentBytes, now: nowMs}
+		m.log.Segments = []RetentionSegment{{FirstTimestamp: -1, LargestTimestamp: -1}}
+		for range tt.appends {
+			m.appendBatch(s, 1, nowMs)
+		}
+		if got := len(m.log.Segments); got != tt.wantSegments || m.active().SizeInBytes != int64(tt.wantLast)*s {
+			t.Errorf("%s: %d segments, the last of %d bytes; want %d, the last of %d batches", tt.name, got, m.active().SizeInBytes, tt.wantSegments, tt.wantLast)
+		}
+	}
+}

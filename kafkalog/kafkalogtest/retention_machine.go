@@ -51,6 +51,11 @@ func (m *retentionMachine) append(t *rapid.T) {
 	size := 50 * rapid.Int64Range(1, 4).Draw(t, "batchBytes/50")
 	records := rapid.Int64Range(1, 3).Draw(t, "records")
 	ts := m.now - 1000*rapid.Int64Range(0, 12).Draw(t, "recordAgeSeconds")
+	m.appendBatch(size, records, ts)
+}
+
+// appendBatch appends one batch, rolling first when it would not fit.
+func (m *retentionMachine) appendBatch(size, records, ts int64) {
 	if a := m.active(); a.SizeInBytes > 0 && a.SizeInBytes > m.segmentBytes-size {
 		m.log.Segments = append(m.log.Segments, RetentionSegment{BaseOffset: m.log.LogEndOffset, FirstTimestamp: -1, LargestTimestamp: -1})
 		m.step(fmt.Sprintf("roll: new active segment at offset %d", m.log.LogEndOffset))
