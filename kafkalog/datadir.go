@@ -3,7 +3,6 @@ package kafkalog
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 
 	"github.com/kafkalive/kafkalive/vfs"
@@ -31,7 +30,7 @@ type DataDirOptions struct {
 	// for every partition.
 	Config func(TopicPartition) Config
 	// Rand draws segment.jitter.ms (nil: no jitter).
-	Rand *rand.Rand
+	Rand Int64Source
 }
 
 func (o DataDirOptions) config(tp TopicPartition) Config {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"path"
 
 	"github.com/kafkalive/kafkalive/vfs"
@@ -24,7 +23,7 @@ type Log struct {
 	dir  string
 	tp   TopicPartition
 	cfg  Config
-	rnd  *rand.Rand
+	rnd  Int64Source
 
 	segments       []*Segment // sorted by base offset; the last is the active segment
 	logStartOffset int64
@@ -47,7 +46,15 @@ type openOptions struct {
 	recoveryPoint  int64
 	logStartOffset int64
 	cleanShutdown  bool
-	rnd            *rand.Rand
+	rnd            Int64Source
+}
+
+// Int64Source draws random numbers; a seeded *math/rand/v2.Rand is one. The log draws
+// segment.jitter.ms from it, so that a world with one seeded generator stays
+// deterministic.
+type Int64Source interface {
+	// Int64N returns a number in [0, n).
+	Int64N(n int64) int64
 }
 
 // WithRecoveryPoint passes the partition's entry of recovery-point-offset-checkpoint:
@@ -65,7 +72,7 @@ func WithCleanShutdown() Option { return func(o *openOptions) { o.cleanShutdown 
 
 // WithRand gives the source of segment.jitter.ms (one seeded generator per world).
 // Without it the jitter is 0.
-func WithRand(r *rand.Rand) Option { return func(o *openOptions) { o.rnd = r } }
+func WithRand(r Int64Source) Option { return func(o *openOptions) { o.rnd = r } }
 
 // Open opens (creating if needed) the partition log in dir: it removes leftover
 // .deleted and .cleaned files, completes interrupted swaps, loads every segment,
