@@ -72,8 +72,8 @@ func stepText(t *testing.T, d *datadriven.TestData, r *Run) string {
 		fmt.Fprintf(&b, "branch %s after step %s: %s\n", o.Branch.Name, o.Branch.After, o.Branch.Overrides)
 	}
 	fmt.Fprintf(&b, "step %s: %s\n", o.Step.ID, o.Step.Title)
-	for _, e := range o.Events {
-		fmt.Fprintln(&b, e)
+	for _, l := range o.EventLines() {
+		fmt.Fprintln(&b, l)
 	}
 	b.WriteString(o.After.Text())
 	for _, c := range o.Checks {

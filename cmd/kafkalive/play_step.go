@@ -146,8 +146,8 @@ func (p *player) ask(q *scenarios.Question) int {
 func (p *player) show(o scenarios.Outcome) {
 	if len(o.Events) > 0 {
 		fmt.Fprintln(p.out, "\nWhat happened:")
-		for _, e := range o.Events {
-			fmt.Fprintf(p.out, "  %s\n", e)
+		for _, l := range o.EventLines() {
+			fmt.Fprintf(p.out, "  %s\n", l)
 		}
 	}
 	fmt.Fprintln(p.out, "\nState (> changed):")
