@@ -23,6 +23,7 @@ var kitChapters = []kitChapter{
 	{"ch02", "offsets and the index", "notes/02-offsets-and-the-index.md", []string{"ch02/index"}},
 	{"ch03", "segments and retention", "notes/03-segments-and-retention.md", []string{"ch03/retention"}},
 	{"ch04", "the page cache and crash recovery", "notes/04-page-cache-and-recovery.md", []string{"ch04/recovery"}},
+	{"ch05", "leader epochs and truncation", "notes/05-leader-epochs.md", []string{"ch05/truncation"}},
 }
 
 // exerciseState is what go test said about one exercise package.
@@ -33,6 +34,7 @@ const (
 	stateFailing
 	stateBroken // does not compile
 	stateDone
+	stateMissing // go test said nothing about it
 )
 
 // exerciseResult is the summary of one exercise package.
@@ -143,7 +145,7 @@ func firstLine(s string) string {
 }
 
 func (s exerciseState) String() string {
-	return [...]string{stateNotStarted: "not started", stateFailing: "failing", stateBroken: "does not compile", stateDone: "done"}[s]
+	return [...]string{stateNotStarted: "not started", stateFailing: "failing", stateBroken: "does not compile", stateDone: "done", stateMissing: "not run"}[s]
 }
 
 // render prints one line per chapter and what to do next.
@@ -157,7 +159,7 @@ func (p kitProgress) render(w io.Writer) {
 			total++
 			res, ok := p.exercises[ex]
 			if !ok {
-				res = &exerciseResult{state: stateBroken, next: "go test did not report on exercises/" + ex}
+				res = &exerciseResult{state: stateMissing, next: "go test did not report on it: is exercises/" + ex + " there?"}
 			}
 			name := ex[strings.Index(ex, "/")+1:]
 			part := name + ": " + res.state.String()
