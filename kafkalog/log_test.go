@@ -371,3 +371,36 @@ func TestAppendLogAppendTime(t *testing.T) {
 	require.Equal(t, LogAppendTime, b.Attributes.TimestampType())
 	require.Equal(t, int64(12345), b.Timestamp(&b.Records[0]))
 }
+
+// A partition log on an in-memory file system: append as leader, fetch, flush, lose
+// the power, recover.
+func Example_partitionLog() {
+	fsys := vfs.NewMem()
+	l, _ := Open(fsys, "logs/orders-0", DefaultConfig(), 0)
+	for i, v := range []string{"placed", "paid", "shipped"} {
+		if i == 2 {
+			_ = l.Flush(l.LogEndOffset()) // offsets 0 and 1 become durable
+		}
+		info, _ := l.AppendAsLeader(encodeBatch(0, 1000, kv{key: "order-1", value: v}), 0, 1000)
+		fmt.Println("appended at", info.FirstOffset)
+	}
+	fsys.PowerCut(func(string, int64, int64) int64 { return 10 }) // the unsynced write is torn
+	l, _ = Open(fsys, "logs/orders-0", DefaultConfig(), 0, WithRecoveryPoint(2))
+	r := l.RecoveryReport()
+	fmt.Println("cut:", r.Truncations[0].Bytes, "bytes,", r.Truncations[0].Reason)
+	data, _ := l.Read(0, 1<<20)
+	for len(data) > 0 {
+		b, n, _ := ReadBatch(data)
+		fmt.Printf("offset %d: %s\n", b.BaseOffset, b.Records[0].Value)
+		data = data[n:]
+	}
+	fmt.Println("log end offset", l.LogEndOffset())
+	// Output:
+	// appended at 0
+	// appended at 1
+	// appended at 2
+	// cut: 10 bytes, torn tail
+	// offset 0: placed
+	// offset 1: paid
+	// log end offset 2
+}
