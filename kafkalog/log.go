@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 
 	"github.com/kafkalive/kafkalive/vfs"
@@ -284,72 +283,6 @@ func (l *Log) closeSegments() error {
 		errs = append(errs, s.close())
 	}
 	return errors.Join(errs...)
-}
-
-// pendingDelete is a segment renamed to .deleted, to be removed at dueMs.
-type pendingDelete struct {
-	base  int64
-	dueMs int64
-}
-
-// DeleteExpiredFiles removes the .deleted files whose file.delete.delay.ms has passed
-// (Kafka's scheduled "delete-file" task). It returns how many segments it removed.
-func (l *Log) DeleteExpiredFiles(nowMs int64) (int, error) {
-	n := 0
-	kept := l.pending[:0]
-	var errs []error
-	for _, p := range l.pending {
-		if p.dueMs > nowMs {
-			kept = append(kept, p)
-			continue
-		}
-		for _, suf := range []string{LogSuffix, IndexSuffix, TimeIndexSuffix, TxnIndexSuffix} {
-			name := l.fsys.PathJoin(l.dir, SegmentFileName(p.base, suf)+DeletedSuffix)
-			if err := l.fsys.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
-		}
-		l.dirDirty = true
-		n++
-	}
-	l.pending = kept
-	return n, errors.Join(errs...)
-}
-
-// PendingDeletes returns how many deleted segments wait for file.delete.delay.ms.
-func (l *Log) PendingDeletes() int { return len(l.pending) }
-
-// deleteSegmentFiles removes segs from the log's view and renames their files to
-// .deleted, to be removed by DeleteExpiredFiles after file.delete.delay.ms
-// (LocalLog.deleteSegmentFiles). The segments' handles are closed.
-func (l *Log) deleteSegmentFiles(segs []*Segment, nowMs int64) error {
-	var errs []error
-	for _, s := range segs {
-		s.closeHandles()
-		if err := s.renameSuffix(DeletedSuffix); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		l.pending = append(l.pending, pendingDelete{base: s.baseOffset, dueMs: nowMs + l.cfg.FileDeleteDelayMs})
-	}
-	l.dirDirty = true
-	return errors.Join(errs...)
-}
-
-// removeSegments drops segs (a set of the log's segments) from l.segments.
-func (l *Log) removeSegments(segs []*Segment) {
-	drop := make(map[*Segment]bool, len(segs))
-	for _, s := range segs {
-		drop[s] = true
-	}
-	kept := l.segments[:0]
-	for _, s := range l.segments {
-		if !drop[s] {
-			kept = append(kept, s)
-		}
-	}
-	clear(l.segments[len(kept):])
-	l.segments = kept
 }
 
 // Append errors.
