@@ -27,5 +27,7 @@
 // state, the expectation is followed by a "known" line that says why; the
 // check must then still fail (so the note is removed once it passes).
 //
-// The file format is described in format.md beside this file.
+// The file format is described in format.md beside this file. The
+// datadriven files in testdata/ record every step's events, full state and
+// checks (regenerate with go test ./scenarios -run TestStates -rewrite).
 package scenarios
