@@ -3,6 +3,7 @@ package kafkalog
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // Sizes and positions of the v2 batch header; part of the format
@@ -154,18 +155,21 @@ func (b *BatchHeader) Timestamp(r *Record) int64 {
 // are a caller bug and panic.
 func (b *RecordBatch) AppendTo(dst []byte) []byte {
 	start := len(dst)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseOffset))
-	dst = append(dst, 0, 0, 0, 0) // length, backpatched
-	dst = binary.BigEndian.AppendUint32(dst, uint32(b.PartitionLeaderEpoch))
-	dst = append(dst, MagicV2, 0, 0, 0, 0) // magic, crc backpatched
-	dst = binary.BigEndian.AppendUint16(dst, uint16(b.Attributes))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(b.LastOffsetDelta))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseTimestamp))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(b.MaxTimestamp))
-	dst = binary.BigEndian.AppendUint64(dst, uint64(b.ProducerID))
-	dst = binary.BigEndian.AppendUint16(dst, uint16(b.ProducerEpoch))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(b.BaseSequence))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.Records)))
+	dst = slices.Grow(dst, BatchHeaderLen)
+	h := dst[start : start+BatchHeaderLen]
+	binary.BigEndian.PutUint64(h, uint64(b.BaseOffset))
+	// length (8) and crc (17) are backpatched below
+	binary.BigEndian.PutUint32(h[posLeaderEpoch:], uint32(b.PartitionLeaderEpoch))
+	h[posMagic] = MagicV2
+	binary.BigEndian.PutUint16(h[posAttributes:], uint16(b.Attributes))
+	binary.BigEndian.PutUint32(h[posLastOffsetDelta:], uint32(b.LastOffsetDelta))
+	binary.BigEndian.PutUint64(h[posBaseTimestamp:], uint64(b.BaseTimestamp))
+	binary.BigEndian.PutUint64(h[posMaxTimestamp:], uint64(b.MaxTimestamp))
+	binary.BigEndian.PutUint64(h[posProducerID:], uint64(b.ProducerID))
+	binary.BigEndian.PutUint16(h[posProducerEpoch:], uint16(b.ProducerEpoch))
+	binary.BigEndian.PutUint32(h[posBaseSequence:], uint32(b.BaseSequence))
+	binary.BigEndian.PutUint32(h[posRecordsCount:], uint32(len(b.Records)))
+	dst = dst[:start+BatchHeaderLen]
 	if c := b.Attributes.Compression(); c == CompressionNone {
 		dst = appendRecords(dst, b.Records)
 	} else {
