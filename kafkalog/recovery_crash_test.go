@@ -13,6 +13,7 @@ import (
 const (
 	crashRoot        = "logs"
 	crashCheckpoint  = crashRoot + "/" + RecoveryPointCheckpointFile
+	crashLSOFile     = crashRoot + "/" + LogStartOffsetCheckpointFile
 	crashCleanMarker = crashRoot + "/.kafka_cleanshutdown"
 )
 
@@ -44,8 +45,10 @@ type flushPoint struct {
 }
 
 // runCrashWorkload appends 40 batches of 1–3 records as leader (epochs 0..2), flushing
-// and checkpointing the recovery point every 6 appends, rolls once by hand, and closes
-// the log cleanly with a clean-shutdown marker. It stops at the first error (the hook
+// and checkpointing the recovery point every 6 appends, rolls once by hand, deletes
+// records below offset 10 and the segments below them (checkpointing the log start
+// offset, removing the .deleted files), and closes the log cleanly with a
+// clean-shutdown marker. It stops at the first error (the hook
 // ending the run).
 func runCrashWorkload(fsys *vfs.MemFS, w *crashWorkload) error {
 	l, err := Open(fsys, testDir, crashConfig(), 0)
@@ -65,6 +68,11 @@ func runCrashWorkload(fsys *vfs.MemFS, w *crashWorkload) error {
 		}
 		if i == 30 {
 			if err := l.Roll(int64(i)); err != nil {
+				return err
+			}
+		}
+		if i == 33 {
+			if err := crashRetention(fsys, l); err != nil {
 				return err
 			}
 		}
@@ -90,6 +98,22 @@ func runCrashWorkload(fsys *vfs.MemFS, w *crashWorkload) error {
 	w.clean = fsys.OpCount()
 	w.flushes = append(w.flushes, flushPoint{ops: fsys.OpCount(), offset: l.LogEndOffset()})
 	return nil
+}
+
+// crashRetention moves the log start offset to 10, deletes the segments below it,
+// checkpoints the log start offset and removes the .deleted files.
+func crashRetention(fsys *vfs.MemFS, l *Log) error {
+	if _, err := l.DeleteRecords(10, l.LogEndOffset()); err != nil {
+		return err
+	}
+	if _, err := l.DeleteOldSegments(l.LogEndOffset(), 0); err != nil {
+		return err
+	}
+	if err := WriteOffsetCheckpoint(fsys, crashLSOFile, map[TopicPartition]int64{crashTP: l.LogStartOffset()}); err != nil {
+		return err
+	}
+	_, err := l.DeleteExpiredFiles(1 << 40)
+	return err
 }
 
 // tearVariants decide how much of each file's unsynced tail a power cut keeps: none,
@@ -157,7 +181,11 @@ func checkCrashState(c *vfs.MemFS, w *crashWorkload, ops int64) (err error) {
 		return fmt.Errorf("recovery point checkpoint unreadable: %w", err)
 	}
 	rp = cps[crashTP]
-	opts := []Option{WithRecoveryPoint(rp)}
+	lsos, err := ReadOffsetCheckpoint(c, crashLSOFile)
+	if err != nil {
+		return fmt.Errorf("log start offset checkpoint unreadable: %w", err)
+	}
+	opts := []Option{WithRecoveryPoint(rp), WithLogStartOffset(lsos[crashTP])}
 	if _, err := c.Stat(crashCleanMarker); err == nil {
 		opts = append(opts, WithCleanShutdown())
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -193,9 +221,13 @@ func verifyCrashLog(l *Log, w *crashWorkload, ops int64) error {
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
 	}
+	lso := l.LogStartOffset()
+	if lso > 10 {
+		return fmt.Errorf("log start offset %d, only records below 10 were deleted", lso)
+	}
 	for i, r := range recs {
-		if r.Offset != int64(i) {
-			return fmt.Errorf("record %d has offset %d: the log has a gap", i, r.Offset)
+		if r.Offset != lso+int64(i) {
+			return fmt.Errorf("record %d from the log start offset %d has offset %d: the log has a gap", i, lso, r.Offset)
 		}
 		if r.Offset >= int64(len(w.values)) || r.Value != w.values[r.Offset] {
 			return fmt.Errorf("offset %d holds %q, which was never appended there", r.Offset, r.Value)
@@ -204,8 +236,8 @@ func verifyCrashLog(l *Log, w *crashWorkload, ops int64) error {
 	if g := guaranteed(w, ops); l.LogEndOffset() < g {
 		return fmt.Errorf("LEO %d after recovery, but offsets below %d were flushed", l.LogEndOffset(), g)
 	}
-	if l.LogEndOffset() != int64(len(recs)) {
-		return fmt.Errorf("LEO %d but %d records readable", l.LogEndOffset(), len(recs))
+	if l.LogEndOffset() != lso+int64(len(recs)) {
+		return fmt.Errorf("LEO %d but %d records readable from %d", l.LogEndOffset(), len(recs), lso)
 	}
 	if l.RecoveryPoint() > l.LogEndOffset() {
 		return fmt.Errorf("recovery point %d beyond LEO %d", l.RecoveryPoint(), l.LogEndOffset())
