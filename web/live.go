@@ -1,0 +1,174 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/scenarios"
+)
+
+// ErrNoScenario means a scenario step was asked for while none is playing.
+var ErrNoScenario = errors.New("web: no scenario is playing")
+
+// Live holds the world the page shows, behind a mutex: the live default
+// world, or the world of a guided scenario being played. The cluster has no
+// clock; Advance moves its virtual time.
+type Live struct {
+	mu     sync.Mutex
+	w      *cluster.World
+	paused bool
+	// run is the scenario being played (nil in live mode); the world is
+	// then run.World().
+	run  *scenarios.Run
+	sc   *scenarios.Scenario
+	done bool
+	// past caches the last moment of the timeline rebuilt, keyed by the
+	// number of actions of w and the time asked for.
+	past        *cluster.World
+	pastActions int
+	pastMs      int64
+	// version counts changes, so that the stream can tell a new state.
+	version uint64
+}
+
+// NewLive returns a Live showing the default world at time 0.
+func NewLive() (*Live, error) {
+	w, err := NewDefaultWorld()
+	if err != nil {
+		return nil, fmt.Errorf("web: default world: %w", err)
+	}
+	return &Live{w: w}, nil
+}
+
+// NewLiveWorld returns a Live showing w (tests use small worlds).
+func NewLiveWorld(w *cluster.World) *Live { return &Live{w: w} }
+
+// Advance moves the live world's virtual time ms forward, unless it is
+// paused or a scenario is playing (scenarios move time in their steps).
+func (l *Live) Advance(ms int64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.paused || l.run != nil {
+		return nil
+	}
+	l.version++
+	return l.w.RunFor(ms)
+}
+
+// SetPaused pauses or resumes the live world's clock.
+func (l *Live) SetPaused(p bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.paused = p
+	l.version++
+}
+
+// View returns the update for a page that shows f, at time at (nil: now).
+// A past moment is rebuilt by the cluster's timeline (World.AtTime).
+func (l *Live) View(f Focus, at *int64) (View, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.world()
+	now := w.NowMs()
+	if at != nil && *at < now {
+		pw, err := l.pastWorld(*at)
+		if err != nil {
+			return View{}, err
+		}
+		v := BuildView(pw, f)
+		v.NowMs, v.Past = now, true
+		l.decorate(&v)
+		return v, nil
+	}
+	v := BuildView(w, f)
+	l.decorate(&v)
+	return v, nil
+}
+
+func (l *Live) decorate(v *View) {
+	v.Paused = l.paused
+	if l.run != nil {
+		v.Mode = "scenario"
+	}
+}
+
+// world returns the world shown; l.mu is held.
+func (l *Live) world() *cluster.World {
+	if l.run != nil {
+		return l.run.World()
+	}
+	return l.w
+}
+
+// pastWorld rebuilds the world at time ms, reusing the last one rebuilt;
+// l.mu is held.
+func (l *Live) pastWorld(ms int64) (*cluster.World, error) {
+	w := l.world()
+	n := len(w.Actions())
+	if l.past != nil && l.pastActions == n && l.pastMs == ms {
+		return l.past, nil
+	}
+	pw, err := w.AtTime(ms)
+	if err != nil {
+		return nil, fmt.Errorf("web: timeline at %d ms: %w", ms, err)
+	}
+	l.past, l.pastActions, l.pastMs = pw, n, ms
+	return pw, nil
+}
+
+// Do runs fn on the world shown. With at set before now, the world is first
+// rebuilt at that moment and replaces the live one: acting from the past
+// forks a new future. Scenario worlds are not forked (their steps move
+// them).
+func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.version++
+	if at != nil && l.run == nil && *at < l.w.NowMs() {
+		fork, err := l.w.AtTime(*at)
+		if err != nil {
+			return fmt.Errorf("web: fork at %d ms: %w", *at, err)
+		}
+		l.w = fork
+		l.past = nil
+	}
+	return fn(l.world())
+}
+
+// Version returns a number that changes whenever the state may have.
+func (l *Live) Version() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.version
+}
+
+// Reset goes back to a fresh default world, leaving any scenario.
+func (l *Live) Reset() error {
+	w, err := NewDefaultWorld()
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w, l.run, l.sc, l.past, l.paused = w, nil, nil, nil, false
+	l.version++
+	return nil
+}
+
+// Look runs fn on the world shown at time at (nil or not before now: the
+// present), without changing it.
+func (l *Live) Look(at *int64, fn func(w *cluster.World) error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.world()
+	if at != nil && *at < w.NowMs() {
+		pw, err := l.pastWorld(*at)
+		if err != nil {
+			return err
+		}
+		w = pw
+	}
+	return fn(w)
+}

@@ -1,0 +1,410 @@
+// kafkalive's page. It renders what the server sends (the cluster's state,
+// summarised); it decides nothing about Kafka.
+"use strict";
+
+const $ = (s) => document.querySelector(s);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+
+const ui = {
+  focus: {topic: "orders", partition: 0},
+  at: null,          // the moment of the timeline shown (null: live)
+  view: null,        // the last view rendered
+  liveNow: 0,
+  selected: null,    // {offset, value} of the record whose journey is shown
+  stream: null,
+  mode: "live",
+};
+
+// ---- the update stream ----
+
+function connect() {
+  if (ui.stream) ui.stream.close();
+  const q = `topic=${encodeURIComponent(ui.focus.topic)}&partition=${ui.focus.partition}`;
+  ui.stream = new EventSource(`/api/stream?${q}`);
+  ui.stream.addEventListener("view", (e) => {
+    const v = JSON.parse(e.data);
+    ui.liveNow = v.now;
+    updateSlider(v.now);
+    if (ui.at === null) render(v);
+  });
+}
+
+async function fetchView(at) {
+  const q = new URLSearchParams({topic: ui.focus.topic, partition: ui.focus.partition});
+  if (at !== null) q.set("at", at);
+  const r = await fetch(`/api/view?${q}`);
+  if (!r.ok) throw new Error(await r.text());
+  return r.json();
+}
+
+// ---- rendering ----
+
+function render(v) {
+  ui.view = v;
+  document.body.dataset.time = v.t;
+  $("#clock").textContent = `t = ${(v.t / 1000).toFixed(1)} s`;
+  $("#mode").textContent = v.mode === "scenario" ? "playing a guided scenario" : (v.paused ? "paused" : `rules ${v.rules}`);
+  $("#pause").textContent = v.paused ? "Resume" : "Pause";
+  renderBrokers(v);
+  renderProducers(v);
+  renderGroups(v);
+  renderParts(v);
+  renderDetail(v);
+  renderEvents(v);
+  if (ui.selected) renderJourney(v);
+}
+
+function bytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1048576).toFixed(2)} MiB`;
+}
+
+function renderBrokers(v) {
+  $("#brokers").innerHTML = v.brokers.map((b) => `
+    <div class="broker" data-broker="${b.id}" data-state="${b.state}">
+      <div class="top"><span class="name">broker ${b.id}</span>
+        <span class="state ${b.state}">${b.state === "off" ? "powered off" : b.state}</span>
+        <span class="muted" title="the controller's view of this broker">${esc(b.ctl)}</span></div>
+      <div class="figs">in ${bytes(b.in)}/s · out ${bytes(b.out)}/s<br>
+        on disk ${bytes(b.disk)} · only in page cache ${bytes(b.cache)}</div>
+      <div class="acts">
+        <button data-cmd="stop ${b.id}">stop</button>
+        <button data-cmd="kill ${b.id}" class="danger">kill</button>
+        <button data-cmd="power-cut ${b.id}" class="danger">cut power</button>
+        <button data-cmd="start ${b.id}">start</button>
+      </div>
+    </div>`).join("");
+}
+
+function renderProducers(v) {
+  const rows = v.producers.map((p) => `<tr data-producer="${esc(p.name)}">
+      <td><b>${esc(p.name)}</b><br><span class="muted">→ ${esc(p.topic)}</span></td>
+      <td>${p.rate}/s<br>acks=${esc(p.acks)}</td>
+      <td>${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(" ")}` : "no keys (sticky)"}</td>
+      <td>${p.sent} / ${p.acked} / <span class="${p.failed ? "offline" : ""}">${p.failed}</span></td>
+      <td><button data-cmd="produce ${esc(p.name)} ${esc(p.name)}-now-${v.t}" title="send one record now">+1</button></td></tr>`);
+  $("#producers").innerHTML = `<tr><th>producer</th><th>rate</th><th>keys</th><th>sent/acked/failed</th><th></th></tr>${rows.join("")}`;
+}
+
+function renderGroups(v) {
+  let h = "";
+  if (v.groups && v.groups.length) {
+    h += v.groups.map((g) => `<pre class="muted">${esc(JSON.stringify(g, null, 1))}</pre>`).join("");
+  } else {
+    h += `<p class="muted">Consumer groups (billing, search-index) arrive with the next release.</p>`;
+  }
+  if (v.consumers && v.consumers.length) {
+    h += `<table class="grid"><tr><th>consumer</th><th>partition</th><th>position</th><th>read</th></tr>` +
+      v.consumers.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}</td><td>${c.read}</td></tr>`).join("") + `</table>`;
+  }
+  $("#groups").innerHTML = h;
+}
+
+function renderParts(v) {
+  const rows = v.parts.map((p) => {
+    const sel = p.topic === v.detail.topic && p.p === v.detail.p ? "sel" : "";
+    const leader = p.leader < 0 ? `<span class="offline">none</span>` : p.leader;
+    return `<tr class="${sel}" data-topic="${esc(p.topic)}" data-partition="${p.p}">
+      <td>${esc(p.topic)}-${p.p}</td><td>${leader}</td><td>${p.epoch}</td><td>${p.replicas.join(",")}</td>
+      <td>${p.isr.join(",")}</td><td>${p.lso}</td><td>${p.hw}</td><td>${p.leo}</td></tr>`;
+  });
+  $("#parts").innerHTML = `<tr><th>partition</th><th>leader</th><th>epoch</th><th>replicas</th><th>ISR</th><th>log start</th><th>HW</th><th>LEO</th></tr>${rows.join("")}`;
+}
+
+function hue(key) {
+  if (!key) return null;
+  let h = 0;
+  for (const c of key) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return (h * 47) % 360;
+}
+
+function renderDetail(v) {
+  const d = v.detail;
+  const cell = 26;
+  $("#detail-title").textContent = `Partition ${d.topic}-${d.p} in detail`;
+  let hi = 0;
+  for (const l of d.logs) hi = Math.max(hi, l.leo);
+  const lo = Math.max(0, hi - 40);
+  const width = (hi - lo + 1) * cell;
+  const leader = d.logs.find((l) => l.role === "leader");
+  const x = (o) => (o - lo) * cell;
+  let h = `<div class="meta">leader <b>${d.leader < 0 ? "none" : d.leader}</b> · leader epoch <b>${d.epoch}</b> ·
+    replicas <b>${d.replicas.join(",")}</b> · ISR <b>${d.isr.join(",") || "—"}</b> · log start <b>${d.lso}</b> ·
+    high watermark <b>${d.hw}</b> · log end offset <b>${d.leo}</b></div>`;
+  h += `<div class="axis" style="width:${width}px">`;
+  for (let o = lo; o <= hi; o += 5) h += `<span style="left:${x(o)}px">${o}</span>`;
+  h += `</div>`;
+  for (const l of d.logs) {
+    const out = !l.inIsr ? "out" : "";
+    const file = `${d.topic}-${d.p}/ · ${l.count} records`;
+    h += `<div class="logrow" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
+      <div class="who"><span class="${out}">b${l.b}</span><span class="role ${l.role}">${l.role}</span>
+        <span class="file">${esc(file)}</span></div>
+      <div class="track" style="width:${width}px">`;
+    for (const r of l.recs || []) {
+      if (r.o < lo) continue;
+      const hh = hue(r.k);
+      const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "",
+        ui.selected && ui.selected.offset === r.o ? "sel" : ""].join(" ");
+      const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}`;
+      h += `<div class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}">${r.o}<small>${r.e >= 0 ? "e" + r.e : ""}</small></div>`;
+    }
+    if (l.role === "leader" || !leader) {
+      h += `<div class="hwline" style="left:${x(l.hw) - 1}px" title="high watermark ${l.hw}"></div>`;
+    } else {
+      if (leader) h += `<div class="hwline" style="left:${x(leader.hw) - 1}px;opacity:.35" title="leader's high watermark ${leader.hw}"></div>`;
+      h += `<div class="hwline own" style="left:${x(l.hw) - 1}px" title="b${l.b}'s own high watermark ${l.hw}"></div>`;
+    }
+    h += `<div class="leoline" style="left:${x(l.leo) + 1}px" title="log end offset ${l.leo}"></div>`;
+    h += `</div></div>`;
+  }
+  $("#detail").innerHTML = h;
+}
+
+// The journey of a record: where the cluster's state says it is now.
+function renderJourney(v) {
+  const s = ui.selected, d = v.detail;
+  const j = $("#journey");
+  const holders = d.logs.map((l) => {
+    const r = (l.recs || []).find((r) => r.o === s.offset);
+    if (!r) return `<li>b${l.b} (${l.role}): does not have offset ${s.offset}${l.leo <= s.offset ? ` (its log ends at ${l.leo})` : ""}</li>`;
+    const same = r.v === s.value ? "has it" : `has a different record there (${esc(r.v)})`;
+    return `<li>b${l.b} (${l.role}): ${same}${r.c ? ", only in the page cache" : ", on disk"}; its own HW is ${l.hw}${l.hw > s.offset ? " (past it)" : " (not past it yet)"}</li>`;
+  }).join("");
+  const producer = v.producers.find((p) => s.value.startsWith(p.name + "-"));
+  const consumers = (v.consumers || []).filter((c) => c.topic === d.topic && c.partition === d.p)
+    .map((c) => `<li>consumer ${esc(c.name)}: position ${c.position}${c.position > s.offset ? " (has read it)" : " (not yet)"}</li>`).join("");
+  j.innerHTML = `<b>Journey of ${esc(s.value)}</b> at offset ${s.offset} of ${esc(d.topic)}-${d.p}
+    <ol><li>producer ${producer ? esc(producer.name) + ` (acks=${esc(producer.acks)})` : "(typed in the terminal or a scenario)"} sent it to the leader</li>
+    ${holders}
+    <li>high watermark ${d.hw}: ${d.hw > s.offset ? "committed, consumers may read it" : "not committed yet, consumers cannot see it"}</li>
+    ${consumers || "<li>no consumer reads this partition</li>"}</ol>`;
+  j.hidden = false;
+}
+
+function renderEvents(v) {
+  $("#events").innerHTML = v.events.slice().reverse().map((e) => `<li>${esc(e)}</li>`).join("");
+}
+
+// ---- the timeline ----
+
+function updateSlider(now) {
+  const tl = $("#tl");
+  tl.max = now;
+  if (ui.at === null) tl.value = now;
+}
+
+let tlTimer = null;
+function onSlide() {
+  const tl = $("#tl");
+  const at = Number(tl.value);
+  if (at >= ui.liveNow - 100) return goLive();
+  ui.at = at;
+  $("#tl-label").textContent = `t = ${(at / 1000).toFixed(1)} s (past)`;
+  $("#tl-live").hidden = false;
+  $("#past-banner").hidden = false;
+  clearTimeout(tlTimer);
+  tlTimer = setTimeout(async () => render(await fetchView(ui.at)), 120);
+}
+
+function goLive() {
+  ui.at = null;
+  $("#tl-label").textContent = "live";
+  $("#tl-live").hidden = true;
+  $("#past-banner").hidden = true;
+  fetchView(null).then(render);
+}
+
+// ---- acting ----
+
+async function exec(line, echo = true) {
+  const body = new URLSearchParams({line});
+  if (ui.at !== null) body.set("at", ui.at);
+  const r = await fetch("/api/exec", {method: "POST", body});
+  const res = await r.json();
+  const out = $("#term-out");
+  if (echo) out.insertAdjacentHTML("beforeend", `<span class="cmd">$ ${esc(line)}</span>\n`);
+  out.insertAdjacentHTML("beforeend", res.ok ? esc(res.output) : `<span class="err">${esc(res.output)}</span>`);
+  out.scrollTop = out.scrollHeight;
+  if (ui.at !== null && ui.mode !== "scenario") goLive();   // acting from the past forked a new future
+  else render(await fetchView(ui.at));
+  return res;
+}
+
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("[data-cmd]");
+  if (b) { exec(b.dataset.cmd); return; }
+  const row = e.target.closest("tr[data-topic]");
+  if (row) {
+    ui.focus = {topic: row.dataset.topic, partition: Number(row.dataset.partition)};
+    ui.selected = null; $("#journey").hidden = true;
+    connect();
+    fetchView(ui.at).then(render);
+    return;
+  }
+  const rec = e.target.closest(".rec[data-offset]");
+  if (rec) {
+    ui.selected = {offset: Number(rec.dataset.offset), value: rec.dataset.value};
+    render(ui.view);
+  }
+});
+
+$("#term-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const inp = $("#term-input");
+  const line = inp.value.trim();
+  inp.value = "";
+  if (line === "clear") { $("#term-out").textContent = ""; return; }
+  if (line) exec(line);
+});
+
+$("#pause").addEventListener("click", async () => {
+  await fetch("/api/pause", {method: "POST", body: new URLSearchParams({paused: !(ui.view && ui.view.paused)})});
+  render(await fetchView(ui.at));
+});
+$("#reset").addEventListener("click", async () => {
+  await fetch("/api/reset", {method: "POST"});
+  ui.mode = "live"; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
+  goLive();
+});
+$("#tl").addEventListener("input", onSlide);
+$("#tl-live").addEventListener("click", goLive);
+
+for (const t of document.querySelectorAll(".tabs button")) {
+  t.addEventListener("click", () => showTab(t.dataset.tab));
+}
+function showTab(name) {
+  for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("on", b.dataset.tab === name);
+  for (const p of document.querySelectorAll(".tab")) p.classList.toggle("on", p.id === `tab-${name}`);
+}
+
+// ---- guided scenarios ----
+
+const groupTitles = {basics: "Basics", durability: "Durability", kip101: "KIP-101", groups: "Consumer groups", keys: "Keys and the log"};
+
+async function loadScenarios() {
+  const list = await (await fetch("/api/scenarios")).json();
+  const groups = {};
+  for (const s of list) (groups[s.group] ||= []).push(s);
+  let h = "";
+  for (const g of Object.keys(groups)) {
+    h += `<div class="scen-group"><h3>${esc(groupTitles[g] || g)}</h3>` + groups[g].map((s) =>
+      `<button class="scen" data-scenario="${esc(s.name)}"><b>${esc(s.title)}</b><span>${esc(s.summary)} · ${s.steps} steps · ${esc(s.source)}</span></button>`).join("") + `</div>`;
+  }
+  for (const g of ["groups", "keys"]) if (!groups[g]) h += `<div class="scen-group"><h3>${groupTitles[g]}</h3><p class="muted">coming with the next release</p></div>`;
+  $("#scen-list").innerHTML = h;
+}
+
+const play = {state: null, guess: null};
+
+$("#scen-list").addEventListener("click", async (e) => {
+  const b = e.target.closest("[data-scenario]");
+  if (!b) return;
+  const r = await fetch("/api/scenario/start", {method: "POST", body: new URLSearchParams({name: b.dataset.scenario})});
+  play.state = await r.json(); play.guess = null;
+  ui.mode = "scenario"; ui.selected = null;
+  if (ui.at !== null) goLive();
+  $("#scen-list").hidden = true; $("#scen-play").hidden = false;
+  renderPlay();
+  render(await fetchView(null));
+});
+
+function renderPlay() {
+  const s = play.state;
+  let h = `<div class="play"><button id="scen-leave">← all scenarios</button><h3>${esc(s.title)}</h3>`;
+  for (const p of s.intro || []) h += `<p>${esc(p)}</p>`;
+  if (s.played) {
+    const p = s.played;
+    if (p.answer) {
+      h += `<p class="why"><b>${play.guess === p.answer ? "Right." : play.guess ? "Not quite." : ""}</b> ${esc(p.why || "")}</p>`;
+    }
+    h += `<div class="evs">${p.events.map(esc).join("\n") || "(nothing happened)"}</div>`;
+    if (p.failed && p.failed.length) h += `<p class="muted">The simulation differs from the reference here: ${p.failed.map(esc).join("; ")}</p>`;
+  }
+  if (s.done || !s.next) {
+    h += `<p class="done" id="scen-done">The end of the scenario. The page shows its final state; Reset goes back to the live cluster.</p>`;
+  } else {
+    const n = s.next;
+    h += `<h4>Step ${esc(n.id)}${n.title ? ": " + esc(n.title) : ""}${n.branch ? ` (branch ${esc(n.branch)})` : ""}</h4>`;
+    for (const p of n.fork || []) h += `<p><i>${esc(p)}</i></p>`;
+    for (const p of n.narration || []) h += `<p>${esc(p)}</p>`;
+    if (n.actions && n.actions.length) h += `<p class="actions">${n.actions.map(esc).join(" · ")}</p>`;
+    if (n.question) {
+      h += `<div class="q"><b>What will happen?</b> ${esc(n.question)}` +
+        n.choices.map((c, i) => `<button class="choice" data-guess="${i + 1}">${esc(c)}</button>`).join("") + `</div>`;
+      h += `<button id="scen-next" class="muted">skip the question and play</button>`;
+    } else {
+      h += `<button id="scen-next">Play this step</button>`;
+    }
+  }
+  h += `</div>`;
+  $("#scen-play").innerHTML = h;
+}
+
+$("#scen-play").addEventListener("click", async (e) => {
+  if (e.target.id === "scen-leave") {
+    await fetch("/api/scenario/leave", {method: "POST"});
+    ui.mode = "live"; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
+    goLive();
+    return;
+  }
+  const g = e.target.closest("[data-guess]");
+  if (!g && e.target.id !== "scen-next") return;
+  play.guess = g ? Number(g.dataset.guess) : null;
+  const r = await fetch("/api/scenario/step", {method: "POST"});
+  if (!r.ok) { $("#scen-play").insertAdjacentHTML("beforeend", `<p class="offline">${esc(await r.text())}</p>`); return; }
+  const prev = play.state;
+  play.state = await r.json();
+  play.state.intro = null;
+  renderPlay();
+  if (play.guess && play.state.played && play.state.played.answer) {
+    // mark the guess on the question just answered
+    const q = document.createElement("div");
+    q.className = "q";
+    q.innerHTML = `<b>${esc(prev.next.question)}</b>` + prev.next.choices.map((c, i) =>
+      `<button class="choice ${i + 1 === play.state.played.answer ? "right" : i + 1 === play.guess ? "wrong" : ""}" disabled>${esc(c)}</button>`).join("");
+    $("#scen-play .play h3").after(q);
+  }
+  render(await fetchView(null));
+});
+
+// ---- notes ----
+
+async function loadNotes() {
+  const list = await (await fetch("/api/notes")).json();
+  $("#notes-list").innerHTML = list.length ? list.map((n) => `<a class="notes-item" href="#note/${esc(n.name)}">${esc(n.title)}</a>`).join("") :
+    `<p class="muted">No notes in this build.</p>`;
+  ui.notes = list;
+}
+
+async function showNote(name) {
+  const r = await fetch(`/api/note?name=${encodeURIComponent(name)}`);
+  if (!r.ok) return;
+  const n = (ui.notes || []).find((x) => x.name === name);
+  const link = n && n.scenario ? `<p><button data-scenario-link="${esc(n.scenario)}">See it happen: play the scenario</button></p>` : "";
+  $("#note").innerHTML = `<p><a href="#notes">← all notes</a></p>${link}${await r.text()}`;
+  $("#note").hidden = false; $("#notes-list").hidden = true;
+  showTab("notes");
+}
+
+window.addEventListener("hashchange", route);
+function route() {
+  const h = location.hash.slice(1);
+  if (h.startsWith("note/")) showNote(h.slice(5));
+  else if (h === "notes") { $("#note").hidden = true; $("#notes-list").hidden = false; showTab("notes"); }
+}
+$("#note").addEventListener("click", (e) => {
+  const b = e.target.closest("[data-scenario-link]");
+  if (!b) return;
+  showTab("scen");
+  const s = document.querySelector(`[data-scenario="${CSS.escape(b.dataset.scenarioLink)}"]`);
+  if (s) s.click();
+});
+
+// ---- start ----
+
+fetchView(null).then(render);
+connect();
+loadScenarios();
+loadNotes().then(route);

@@ -1,0 +1,54 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// handleStream sends the live view as Server-Sent Events: one "view" event
+// each interval in which the state may have changed, each a compact View
+// of the partition the page shows (?topic=&partition=).
+func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	f := focusOf(r)
+	tick := time.NewTicker(s.Interval)
+	defer tick.Stop()
+	var last uint64
+	sent := false
+	for {
+		if v := s.Live.Version(); !sent || v != last {
+			view, err := s.Live.View(f, nil)
+			if err != nil {
+				return
+			}
+			if err := writeEvent(w, view); err != nil {
+				return
+			}
+			fl.Flush()
+			last, sent = v, true
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// writeEvent writes one SSE event carrying v as JSON on one data line.
+func writeEvent(w http.ResponseWriter, v View) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "event: view\ndata: %s\n\n", b)
+	return err
+}

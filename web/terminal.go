@@ -1,0 +1,345 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// ErrUsage means a terminal command was mistyped; the message says how to
+// type it.
+var ErrUsage = errors.New("usage")
+
+// Terminal interprets the commands a user types: Kafka's tools and the
+// cluster's verbs. It writes what the command prints; the page and
+// "kafkalive shell" share it.
+type Terminal struct {
+	live *Live
+	// DumpLog, when set, runs kafka-dump-log over a broker's files. The
+	// dump-log formatter lives in cmd/kafkalive (package main), which sets
+	// it; see kafka-dump-log in help.
+	DumpLog func(broker int32, args []string, out io.Writer) error
+}
+
+// NewTerminal returns a terminal over l.
+func NewTerminal(l *Live) *Terminal { return &Terminal{live: l} }
+
+// termCommand is one command: its usage line and what it does.
+type termCommand struct {
+	usage string
+	help  string
+	run   func(t *Terminal, args []string, at *int64, out io.Writer) error
+}
+
+var termCommands map[string]termCommand
+
+func init() {
+	termCommands = map[string]termCommand{
+		"help":                  {"help", "this list", (*Terminal).help},
+		"kafka-topics":          {"kafka-topics --describe [--topic T] [--under-replicated-partitions] [--unavailable-partitions] | --list", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
+		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list", "describe consumer groups (kafka-consumer-groups.sh)", (*Terminal).groups},
+		"kafka-dump-log":        {"kafka-dump-log --broker N --files /kafka-logs/T-P/00000000000000000000.log [--print-data-log]", "print a broker's segment file (kafka-dump-log.sh)", (*Terminal).dumpLog},
+		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
+		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
+		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
+		"start":                 {"start BROKER", "start a broker (log recovery, registration)", brokerVerb(cluster.ActStart)},
+		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
+		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P]", "send one record now", (*Terminal).produce},
+		"add-consumer":          {"add-consumer NAME TOPIC PARTITION [--poll-ms MS]", "add a simple consumer of one partition", (*Terminal).addConsumer},
+		"poll":                  {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
+		"seek":                  {"seek CONSUMER OFFSET", "move a consumer's position", (*Terminal).seek},
+		"cut":                   {"cut A,B C,D", "cut the network links between two sets of nodes (brokers 1..3, controller 0)", (*Terminal).cut},
+		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
+		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
+		"state":                 {"state", "print the whole state in the scenarios' notation", (*Terminal).state},
+		"events":                {"events [N]", "print the newest N events (default 20)", (*Terminal).events},
+	}
+}
+
+// Exec runs one command line. at, when set to a moment before now, is the
+// moment of the timeline the user acts from: an action forks a new future
+// from there. Errors are printed as the tools print them, and returned.
+func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
+	args := strings.Fields(line)
+	if len(args) == 0 {
+		return nil
+	}
+	name := strings.TrimSuffix(args[0], ".sh")
+	c, ok := termCommands[name]
+	if !ok {
+		err := fmt.Errorf("%s: command not found (type help)", args[0])
+		fmt.Fprintln(out, err)
+		return err
+	}
+	err := c.run(t, args[1:], at, out)
+	if errors.Is(err, ErrUsage) {
+		fmt.Fprintf(out, "usage: %s\n", c.usage)
+	} else if err != nil {
+		fmt.Fprintf(out, "Error: %v\n", err)
+	}
+	return err
+}
+
+// Names returns the commands, sorted (for completion).
+func Names() []string {
+	out := make([]string, 0, len(termCommands))
+	for n := range termCommands {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (t *Terminal) help(args []string, at *int64, out io.Writer) error {
+	fmt.Fprintln(out, "Kafka's tools and the cluster's verbs:")
+	for _, n := range Names() {
+		c := termCommands[n]
+		fmt.Fprintf(out, "  %s\n      %s\n", c.usage, c.help)
+	}
+	return nil
+}
+
+// act applies an action to the world and prints the events it caused.
+func (t *Terminal) act(at *int64, out io.Writer, a cluster.Action) error {
+	return t.live.Do(at, func(w *cluster.World) error {
+		from := len(w.Events())
+		if err := w.Do(a); err != nil {
+			return err
+		}
+		printEvents(out, w.Events()[from:], 20)
+		return nil
+	})
+}
+
+// printEvents prints events one a line, leaving out message traces, at
+// most max of them.
+func printEvents(out io.Writer, evs []cluster.Event, max int) {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == cluster.EventMessage {
+			continue
+		}
+		n++
+		if n <= max {
+			fmt.Fprintln(out, eventLine(e))
+		}
+	}
+	if n > max {
+		fmt.Fprintf(out, "... and %d more (type events)\n", n-max)
+	}
+}
+
+// eventLine prints an event as the terminal shows it: time, broker,
+// partition, what happened.
+func eventLine(e cluster.Event) string {
+	s := fmt.Sprintf("t=%d", e.TimeMs)
+	if e.Broker != 0 {
+		s += fmt.Sprintf(" b%d", e.Broker)
+	}
+	if e.Topic != "" {
+		s += fmt.Sprintf(" %s-%d:", e.Topic, e.Partition)
+	}
+	return s + " " + e.Text
+}
+
+func brokerVerb(kind cluster.ActionKind) func(*Terminal, []string, *int64, io.Writer) error {
+	return func(t *Terminal, args []string, at *int64, out io.Writer) error {
+		if len(args) != 1 {
+			return ErrUsage
+		}
+		id, err := parseBroker(args[0])
+		if err != nil {
+			return err
+		}
+		return t.act(at, out, cluster.Action{Kind: kind, Broker: id})
+	}
+}
+
+func parseBroker(s string) (int32, error) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(s, "b"), 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("%w: broker %q is not a number", ErrUsage, s)
+	}
+	return int32(n), nil
+}
+
+func (t *Terminal) powerCut(args []string, at *int64, out io.Writer) error {
+	fl, pos := flags(args)
+	if len(pos) != 1 {
+		return ErrUsage
+	}
+	id, err := parseBroker(pos[0])
+	if err != nil {
+		return err
+	}
+	_, torn := fl["torn"]
+	return t.act(at, out, cluster.Action{Kind: cluster.ActPowerCut, Broker: id, Torn: torn})
+}
+
+func (t *Terminal) produce(args []string, at *int64, out io.Writer) error {
+	fl, pos := flags(args)
+	if len(pos) != 2 {
+		return ErrUsage
+	}
+	part := int64(-1)
+	if p, ok := fl["partition"]; ok {
+		var err error
+		if part, err = strconv.ParseInt(p, 10, 32); err != nil {
+			return ErrUsage
+		}
+	}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActProduce, Name: pos[0], Value: pos[1], Key: fl["key"], Partition: int32(part)})
+}
+
+func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
+	fl, pos := flags(args)
+	if len(pos) != 3 {
+		return ErrUsage
+	}
+	p, err := strconv.ParseInt(pos[2], 10, 32)
+	if err != nil {
+		return ErrUsage
+	}
+	poll := int64(500)
+	if s, ok := fl["poll-ms"]; ok {
+		if poll, err = strconv.ParseInt(s, 10, 64); err != nil {
+			return ErrUsage
+		}
+	}
+	c := cluster.ConsumerConfig{Name: pos[0], Topic: pos[1], Partition: int32(p), PollIntervalMs: poll}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: c})
+}
+
+func (t *Terminal) poll(args []string, at *int64, out io.Writer) error {
+	if len(args) != 1 {
+		return ErrUsage
+	}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActPoll, Name: args[0]})
+}
+
+// errNotInCluster means the cluster has no operation for a verb yet.
+var errNotInCluster = errors.New("the simulated cluster has no such operation yet")
+
+func (t *Terminal) seek(args []string, at *int64, out io.Writer) error {
+	if len(args) != 2 {
+		return ErrUsage
+	}
+	return fmt.Errorf("seek %s: %w (consumer positions move with consumer groups, issue 6)", args[0], errNotInCluster)
+}
+
+func (t *Terminal) cut(args []string, at *int64, out io.Writer) error {
+	if len(args) != 2 {
+		return ErrUsage
+	}
+	a, err := nodeList(args[0])
+	if err != nil {
+		return err
+	}
+	b, err := nodeList(args[1])
+	if err != nil {
+		return err
+	}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActPartition, A: a, B: b})
+}
+
+func nodeList(s string) ([]int32, error) {
+	var out []int32
+	for _, f := range strings.Split(s, ",") {
+		id, err := parseBroker(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+func (t *Terminal) heal(args []string, at *int64, out io.Writer) error {
+	return t.act(at, out, cluster.Action{Kind: cluster.ActHeal})
+}
+
+func (t *Terminal) run(args []string, at *int64, out io.Writer) error {
+	if len(args) != 1 {
+		return ErrUsage
+	}
+	ms, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil || ms <= 0 || ms > 3_600_000 {
+		return fmt.Errorf("%w: MS from 1 to 3600000", ErrUsage)
+	}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActRun, Ms: ms})
+}
+
+func (t *Terminal) state(args []string, at *int64, out io.Writer) error {
+	return t.look(at, func(w *cluster.World) error {
+		_, err := io.WriteString(out, w.State().Text())
+		return err
+	})
+}
+
+func (t *Terminal) events(args []string, at *int64, out io.Writer) error {
+	n := 20
+	if len(args) == 1 {
+		var err error
+		if n, err = strconv.Atoi(args[0]); err != nil || n < 1 {
+			return ErrUsage
+		}
+	}
+	return t.look(at, func(w *cluster.World) error {
+		var keep []cluster.Event
+		evs := w.Events()
+		for i := len(evs) - 1; i >= 0 && len(keep) < n; i-- {
+			if evs[i].Kind != cluster.EventMessage {
+				keep = append(keep, evs[i])
+			}
+		}
+		for i := len(keep) - 1; i >= 0; i-- {
+			fmt.Fprintln(out, eventLine(keep[i]))
+		}
+		return nil
+	})
+}
+
+// look runs fn on the world shown at time at (nil: now), without acting.
+func (t *Terminal) look(at *int64, fn func(w *cluster.World) error) error {
+	return t.live.Look(at, fn)
+}
+
+// flags splits "--name value" and "--name=value" flags from positional
+// arguments. A flag followed by another flag, or last, has the value "".
+func flags(args []string) (map[string]string, []string) {
+	fl := map[string]string{}
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") {
+			pos = append(pos, a)
+			continue
+		}
+		name := strings.TrimPrefix(a, "--")
+		if k, v, ok := strings.Cut(name, "="); ok {
+			fl[k] = v
+			continue
+		}
+		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") && takesValue(name) {
+			fl[name] = args[i+1]
+			i++
+			continue
+		}
+		fl[name] = ""
+	}
+	return fl, pos
+}
+
+// takesValue lists the flags that take a value.
+func takesValue(name string) bool {
+	switch name {
+	case "topic", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes":
+		return true
+	}
+	return false
+}

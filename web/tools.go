@@ -1,0 +1,148 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// zeroTopicID is what kafka-topics prints for a topic without a topic id
+// (Uuid.ZERO_UUID in base64); the simulated controller assigns none.
+const zeroTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
+
+// topics is kafka-topics.sh --describe / --list, in the layout of Kafka
+// 3.x's TopicCommand: a topic line, then one tab-indented line per
+// partition.
+func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
+	fl, pos := flags(args)
+	if len(pos) > 0 {
+		return ErrUsage
+	}
+	_, list := fl["list"]
+	_, describe := fl["describe"]
+	if list == describe {
+		return fmt.Errorf("%w: exactly one of --list, --describe", ErrUsage)
+	}
+	return t.look(at, func(w *cluster.World) error {
+		st := w.State()
+		topic, named := fl["topic"]
+		found := false
+		for _, tp := range w.Topics() {
+			if named && tp.Name != topic {
+				continue
+			}
+			found = true
+			if list {
+				fmt.Fprintln(out, tp.Name)
+				continue
+			}
+			describeTopic(out, tp, st, fl)
+		}
+		if named && !found {
+			return fmt.Errorf("Topic '%s' does not exist as expected", topic)
+		}
+		return nil
+	})
+}
+
+func describeTopic(out io.Writer, tp cluster.Topic, st cluster.State, fl map[string]string) {
+	_, underRep := fl["under-replicated-partitions"]
+	_, unavail := fl["unavailable-partitions"]
+	rf := 0
+	if len(tp.Assignment) > 0 {
+		rf = len(tp.Assignment[0])
+	}
+	if !underRep && !unavail {
+		fmt.Fprintf(out, "Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: \n",
+			tp.Name, zeroTopicID, len(tp.Assignment), rf)
+	}
+	for _, p := range st.Partitions {
+		if p.Topic != tp.Name {
+			continue
+		}
+		if underRep && len(p.ISR) >= len(p.Replicas) || unavail && p.Leader >= 0 {
+			continue
+		}
+		leader := "none"
+		if p.Leader >= 0 {
+			leader = strconv.Itoa(int(p.Leader))
+		}
+		fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n",
+			p.Topic, p.Partition, leader, joinIDs(p.Replicas), joinIDs(p.ISR))
+	}
+}
+
+func joinIDs(ids []int32) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(int(id))
+	}
+	return strings.Join(s, ",")
+}
+
+// groups is kafka-consumer-groups.sh. The cluster's consumer groups arrive
+// with issue 6; until then the state has none and Kafka's own error for an
+// unknown group is printed.
+func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
+	fl, _ := flags(args)
+	_, list := fl["list"]
+	_, describe := fl["describe"]
+	group, named := fl["group"]
+	if list == describe || describe && !named {
+		return ErrUsage
+	}
+	return t.look(at, func(w *cluster.World) error {
+		for _, raw := range w.State().Groups {
+			var g struct {
+				Name    string `json:"name"`
+				GroupID string `json:"group_id"`
+			}
+			_ = json.Unmarshal(raw, &g)
+			id := g.GroupID
+			if id == "" {
+				id = g.Name
+			}
+			if list {
+				fmt.Fprintln(out, id)
+				continue
+			}
+			if id == group {
+				// The cluster's group JSON is not settled yet: print it as
+				// the cluster gives it.
+				_, err := out.Write(append(raw, '\n'))
+				return err
+			}
+		}
+		if describe {
+			return fmt.Errorf("Consumer group '%s' does not exist.", group)
+		}
+		return nil
+	})
+}
+
+// dumpLog is kafka-dump-log.sh on one broker's files.
+func (t *Terminal) dumpLog(args []string, at *int64, out io.Writer) error {
+	fl, _ := flags(args)
+	b, ok := fl["broker"]
+	if !ok || fl["files"] == "" {
+		return ErrUsage
+	}
+	id, err := parseBroker(b)
+	if err != nil {
+		return err
+	}
+	if t.DumpLog == nil {
+		return fmt.Errorf("kafka-dump-log: %w (the cluster does not expose a broker's files)", errNotInCluster)
+	}
+	var rest []string
+	for _, a := range args {
+		if a != "--broker" && a != b && !strings.HasPrefix(a, "--broker=") {
+			rest = append(rest, a)
+		}
+	}
+	return t.DumpLog(id, rest, out)
+}

@@ -1,0 +1,229 @@
+package web
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// RecordWindow is how many of the newest records of each replica log an
+// update carries: the page draws the tail of the log, not its history.
+const RecordWindow = 40
+
+// EventWindow is how many of the newest events an update carries.
+const EventWindow = 12
+
+// View is one update of the page: a compact summary of the cluster's state
+// with the partition shown in detail. Field names are short because a View
+// goes out ten times a second; every value is copied from the cluster's
+// state, none is computed by a Kafka rule here.
+type View struct {
+	// TimeMs is the virtual time of the state; NowMs the live world's time
+	// (they differ while the page shows the past).
+	TimeMs int64 `json:"t"`
+	NowMs  int64 `json:"now"`
+	// Past is set when the view is a moment of the timeline, not the
+	// live world.
+	Past bool `json:"past,omitempty"`
+	// Mode is "live" or "scenario".
+	Mode       string         `json:"mode"`
+	Paused     bool           `json:"paused,omitempty"`
+	Rules      string         `json:"rules"`
+	Brokers    []BrokerView   `json:"brokers"`
+	Partitions []PartRow      `json:"parts"`
+	Detail     *DetailView    `json:"detail,omitempty"`
+	Producers  []ProducerView `json:"producers"`
+	Consumers  []ConsumerView `json:"consumers,omitempty"`
+	// Groups are the cluster's consumer groups as it prints them (issue 6),
+	// passed through.
+	Groups   []any      `json:"groups,omitempty"`
+	Events   []string   `json:"events"`
+	CutLinks [][2]int32 `json:"cut,omitempty"`
+}
+
+// BrokerView is one broker.
+type BrokerView struct {
+	ID    int32  `json:"id"`
+	State string `json:"state"`
+	// Controller is the controller's view of it: unfenced, fenced or
+	// unregistered.
+	Controller string `json:"ctl"`
+	DiskBytes  int64  `json:"disk"`
+	CacheBytes int64  `json:"cache"`
+	InPerSec   int64  `json:"in"`
+	OutPerSec  int64  `json:"out"`
+}
+
+// PartRow is one line of the partition table.
+type PartRow struct {
+	Topic     string  `json:"topic"`
+	Partition int32   `json:"p"`
+	Leader    int32   `json:"leader"`
+	Epoch     int32   `json:"epoch"`
+	Replicas  []int32 `json:"replicas"`
+	ISR       []int32 `json:"isr"`
+	LogStart  int64   `json:"lso"`
+	HW        int64   `json:"hw"`
+	LEO       int64   `json:"leo"`
+}
+
+// DetailView is the partition shown in detail: every replica's log tail.
+type DetailView struct {
+	PartRow
+	Logs []LogView `json:"logs"`
+}
+
+// LogView is one replica's log.
+type LogView struct {
+	Broker int32  `json:"b"`
+	Role   string `json:"role"`
+	InISR  bool   `json:"inIsr"`
+	LEO    int64  `json:"leo"`
+	HW     int64  `json:"hw"`
+	// First is the offset of the first record of the whole log (the
+	// window starts later when the log is long).
+	First   int64               `json:"first"`
+	Count   int                 `json:"count"`
+	Epochs  []cluster.EpochInfo `json:"epochs,omitempty"`
+	Records []RecordView        `json:"recs"`
+}
+
+// RecordView is one record: offset, key, value, leader epoch, and the
+// cluster's marks (only in the page cache; differs from the leader).
+type RecordView struct {
+	Offset  int64  `json:"o"`
+	Key     string `json:"k,omitempty"`
+	Value   string `json:"v"`
+	Epoch   int32  `json:"e"`
+	Cached  bool   `json:"c,omitempty"`
+	Differs bool   `json:"x,omitempty"`
+}
+
+// ProducerView is one producer: its settings (from the action that added
+// it) and its counts.
+type ProducerView struct {
+	Name   string   `json:"name"`
+	Topic  string   `json:"topic"`
+	Rate   int      `json:"rate"`
+	Acks   string   `json:"acks"`
+	Keys   []string `json:"keys,omitempty"`
+	Sent   int      `json:"sent"`
+	Acked  int      `json:"acked"`
+	Failed int      `json:"failed"`
+	// Last are the outcomes of its newest records, newest last.
+	Last []cluster.ResultInfo `json:"last,omitempty"`
+}
+
+// ConsumerView is one simple consumer.
+type ConsumerView struct {
+	cluster.ConsumerInfo
+}
+
+// Focus names the partition a page shows in detail.
+type Focus struct {
+	Topic     string
+	Partition int32
+}
+
+// BuildView summarises w's state for the page, with f in detail.
+func BuildView(w *cluster.World, f Focus) View {
+	st := w.State()
+	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network}
+	for _, b := range st.Brokers {
+		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
+			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec})
+	}
+	for _, p := range st.Partitions {
+		row := partRow(p)
+		v.Partitions = append(v.Partitions, row)
+		if p.Topic == f.Topic && p.Partition == f.Partition {
+			v.Detail = detail(p, row)
+		}
+	}
+	if v.Detail == nil && len(st.Partitions) > 0 {
+		p := st.Partitions[0]
+		v.Detail = detail(p, partRow(p))
+	}
+	v.Producers = producerViews(w, st)
+	for _, c := range st.Consumers {
+		v.Consumers = append(v.Consumers, ConsumerView{c})
+	}
+	for _, g := range st.Groups {
+		v.Groups = append(v.Groups, g)
+	}
+	v.Events = lastEvents(w.Events(), st.TimeMs)
+	return v
+}
+
+func partRow(p cluster.PartitionInfo) PartRow {
+	return PartRow{Topic: p.Topic, Partition: p.Partition, Leader: p.Leader, Epoch: p.LeaderEpoch,
+		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset}
+}
+
+func detail(p cluster.PartitionInfo, row PartRow) *DetailView {
+	d := &DetailView{PartRow: row}
+	isr := map[int32]bool{}
+	for _, id := range p.ISR {
+		isr[id] = true
+	}
+	for _, l := range p.Logs {
+		lv := LogView{Broker: l.Broker, Role: l.Role, InISR: isr[l.Broker], LEO: l.LogEndOffset, HW: l.HighWatermark,
+			Count: len(l.Records), Epochs: l.Epochs, First: -1}
+		if len(l.Records) > 0 {
+			lv.First = l.Records[0].Offset
+		}
+		recs := l.Records
+		if len(recs) > RecordWindow {
+			recs = recs[len(recs)-RecordWindow:]
+		}
+		for _, r := range recs {
+			lv.Records = append(lv.Records, RecordView{Offset: r.Offset, Key: r.Key, Value: r.Value, Epoch: r.LeaderEpoch,
+				Cached: !r.Durable, Differs: r.DiffersFromLeader})
+		}
+		d.Logs = append(d.Logs, lv)
+	}
+	return d
+}
+
+func producerViews(w *cluster.World, st cluster.State) []ProducerView {
+	cfgs := producerConfigs(w)
+	var out []ProducerView
+	for _, p := range st.Producers {
+		c := cfgs[p.Name]
+		acks := c.Acks
+		if acks == "" {
+			acks = "all"
+		}
+		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: c.RecordsPerSec, Acks: acks, Keys: c.Keys,
+			Sent: p.Sent, Acked: p.Acked, Failed: p.Failed}
+		last := p.Results
+		if len(last) > 3 {
+			last = last[len(last)-3:]
+		}
+		pv.Last = last
+		out = append(out, pv)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// lastEvents returns the newest events up to time t, newest last, leaving
+// out the periodic run actions.
+func lastEvents(evs []cluster.Event, t int64) []string {
+	var out []string
+	for i := len(evs) - 1; i >= 0 && len(out) < EventWindow; i-- {
+		e := evs[i]
+		if e.TimeMs > t || e.Kind == cluster.EventMessage {
+			continue
+		}
+		if e.Kind == cluster.EventAction && len(e.Text) > 4 && e.Text[:4] == "run " {
+			continue
+		}
+		out = append(out, fmt.Sprintf("t=%d %s", e.TimeMs, e.Text))
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
