@@ -404,3 +404,33 @@ func Example_partitionLog() {
 	// offset 1: paid
 	// log end offset 2
 }
+
+// Flush fsyncs each file at most once, only the segments above the recovery point, and
+// nothing when nothing changed.
+func TestFlushSyncsEachFileOnce(t *testing.T) {
+	fsys := vfs.NewMem()
+	l := openTestLog(t, fsys, testConfig())
+	for i := 0; i < 40; i++ {
+		appendLeader(t, l, valueBatch(int64(i), "v"), 0)
+	}
+	require.Greater(t, len(l.Segments()), 2)
+	syncs := map[string]int{}
+	fsys.SetHook(func(op vfs.Op) error {
+		if op.Kind == vfs.OpSync || op.Kind == vfs.OpSyncDir {
+			syncs[op.Name]++
+		}
+		return nil
+	})
+	require.NoError(t, l.Flush(l.LogEndOffset()))
+	for name, n := range syncs {
+		require.Equal(t, 1, n, "%s synced %d times", name, n)
+	}
+	active := l.Segments()[len(l.Segments())-1].BaseOffset()
+	require.Contains(t, syncs, segPath(active, LogSuffix))
+	for _, s := range l.Segments()[:len(l.Segments())-2] {
+		require.NotContains(t, syncs, segPath(s.BaseOffset(), LogSuffix), "segment %d was flushed by its roll", s.BaseOffset())
+	}
+	clear(syncs)
+	require.NoError(t, l.Flush(l.LogEndOffset()))
+	require.Empty(t, syncs, "nothing new to flush")
+}
