@@ -202,13 +202,17 @@ func PeekBatch(src []byte) (size int64, magic int8, err error) {
 // count are sane, but not the CRC and not that the whole batch is present.
 func ReadBatchHeader(src []byte) (BatchHeader, error) {
 	var h BatchHeader
+	err := readBatchHeader(src, &h)
+	return h, err
+}
+
+// readBatchHeader is ReadBatchHeader into *h, so that the decoder fills a
+// reused RecordBatch without copying the header around.
+func readBatchHeader(src []byte, h *BatchHeader) error {
 	if len(src) < BatchHeaderLen {
-		if len(src) >= 8 {
-			h.BaseOffset = int64(binary.BigEndian.Uint64(src))
-			return h, batchErr(h.BaseOffset, 0, "header", ErrTruncated)
-		}
-		return h, batchErr(-1, 0, "header", ErrTruncated)
+		return shortHeader(src, h)
 	}
+	_ = src[BatchHeaderLen-1]
 	h.BaseOffset = int64(binary.BigEndian.Uint64(src))
 	h.BatchLength = int32(binary.BigEndian.Uint32(src[posLength:]))
 	h.PartitionLeaderEpoch = int32(binary.BigEndian.Uint32(src[posLeaderEpoch:]))
@@ -222,33 +226,52 @@ func ReadBatchHeader(src []byte) (BatchHeader, error) {
 	h.ProducerEpoch = int16(binary.BigEndian.Uint16(src[posProducerEpoch:]))
 	h.BaseSequence = int32(binary.BigEndian.Uint32(src[posBaseSequence:]))
 	h.NumRecords = int32(binary.BigEndian.Uint32(src[posRecordsCount:]))
+	if h.Magic != MagicV2 || h.BatchLength < MinBatchLength || h.NumRecords < 0 {
+		return badHeader(h)
+	}
+	return nil
+}
+
+func shortHeader(src []byte, h *BatchHeader) error {
+	*h = BatchHeader{}
+	if len(src) >= 8 {
+		h.BaseOffset = int64(binary.BigEndian.Uint64(src))
+		return batchErr(h.BaseOffset, 0, "header", ErrTruncated)
+	}
+	return batchErr(-1, 0, "header", ErrTruncated)
+}
+
+func badHeader(h *BatchHeader) error {
 	switch {
 	case h.Magic != MagicV2:
-		return h, batchErr(h.BaseOffset, 0, "magic", fmt.Errorf("%w: %d", ErrUnknownMagic, h.Magic))
+		return batchErr(h.BaseOffset, 0, "magic", fmt.Errorf("%w: %d", ErrUnknownMagic, h.Magic))
 	case h.BatchLength < MinBatchLength:
-		return h, batchErr(h.BaseOffset, 0, "length", fmt.Errorf("%w: length %d below %d", ErrCorruptBatch, h.BatchLength, MinBatchLength))
-	case h.NumRecords < 0:
-		return h, batchErr(h.BaseOffset, 0, "recordsCount", fmt.Errorf("%w: negative record count %d", ErrCorruptBatch, h.NumRecords))
+		return batchErr(h.BaseOffset, 0, "length", fmt.Errorf("%w: length %d below %d", ErrCorruptBatch, h.BatchLength, MinBatchLength))
 	}
-	return h, nil
+	return batchErr(h.BaseOffset, 0, "recordsCount", fmt.Errorf("%w: negative record count %d", ErrCorruptBatch, h.NumRecords))
 }
 
 // CheckBatch validates the v2 batch at the start of src the way Kafka's
 // recovery does (DefaultRecordBatch.ensureValid): header, length within src, and
 // CRC. It does not decode records. It returns the header and the batch size.
 func CheckBatch(src []byte) (BatchHeader, int, error) {
-	h, err := ReadBatchHeader(src)
-	if err != nil {
-		return h, 0, err
+	var h BatchHeader
+	n, err := checkBatch(src, &h)
+	return h, n, err
+}
+
+func checkBatch(src []byte, h *BatchHeader) (int, error) {
+	if err := readBatchHeader(src, h); err != nil {
+		return 0, err
 	}
 	size := h.Size()
 	if size > int64(len(src)) {
-		return h, 0, batchErr(h.BaseOffset, 0, "length", fmt.Errorf("%w: batch of %d bytes, %d present", ErrTruncated, size, len(src)))
+		return 0, batchErr(h.BaseOffset, 0, "length", fmt.Errorf("%w: batch of %d bytes, %d present", ErrTruncated, size, len(src)))
 	}
 	if crc := CRC32C(src[posAttributes:size]); crc != h.CRC {
-		return h, 0, batchErr(h.BaseOffset, 0, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x", ErrCorruptBatch, h.CRC, crc))
+		return 0, batchErr(h.BaseOffset, 0, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x", ErrCorruptBatch, h.CRC, crc))
 	}
-	return h, int(size), nil
+	return int(size), nil
 }
 
 // ReadBatch decodes the v2 batch at the start of src: it checks the header, the
@@ -288,11 +311,11 @@ const DefaultMaxDecompressedBytes = 64 << 20
 // the header and b.Records is unspecified. Legacy (magic 0/1) entries are
 // ErrUnknownMagic here: read them with BatchIter and DecompressLegacy.
 func (d *Decoder) Decode(src []byte, b *RecordBatch) (int, error) {
-	h, n, err := CheckBatch(src)
-	b.BatchHeader = h
+	n, err := checkBatch(src, &b.BatchHeader)
 	if err != nil {
 		return 0, err
 	}
+	h := &b.BatchHeader
 	payload := src[BatchHeaderLen:n]
 	if c := h.Attributes.Compression(); c != CompressionNone {
 		limit := d.MaxDecompressedBytes
