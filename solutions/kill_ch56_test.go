@@ -16,7 +16,7 @@ import (
 // cooperativeBank(), this file can go.
 
 func banks56() []bank {
-	return []bank{truncationBank()}
+	return []bank{truncationBank(), cooperativeBank()}
 }
 
 func TestSolutionsPass56(t *testing.T) {

@@ -1,0 +1,191 @@
+package groupkit
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"pgregory.net/rapid"
+)
+
+// Member is one member of the group as the group leader's assignor sees it
+// in the JoinGroup answer. Every member subscribes to every topic.
+type Member struct {
+	// MemberID is the id the coordinator gave the member.
+	MemberID string
+	// OwnedPartitions are the partitions it still owns as it rejoins
+	// (ConsumerProtocolSubscription.ownedPartitions, KIP-429).
+	OwnedPartitions []group.TopicPartition
+}
+
+// CooperativeSticky is the surface of exercise ch06/cooperative.
+type CooperativeSticky struct {
+	// Assign is one rebalance's assignment on the group leader
+	// (CooperativeStickyAssignor.assign): the sticky target, minus every
+	// partition another member still owns. Every member gets an entry.
+	Assign func(members []Member, topics []group.TopicMetadata) group.Assignment
+}
+
+var cooperativeExercise = kit.Exercise{
+	Dir:  "exercises/ch06/cooperative",
+	File: "cooperative.go",
+	Note: note06 + "#the-assignment",
+}
+
+func probeCooperative(a CooperativeSticky) error {
+	return cooperativeExercise.Probe(kit.Call{Func: "Assign", Do: func() {
+		a.Assign([]Member{{MemberID: "m"}}, []group.TopicMetadata{{Topic: "t", Partitions: 1}})
+	}})
+}
+
+// CheckCooperativeSticky checks a against the rebalances of scenarios S9 and
+// S10, the sticky examples of scenarios.md §6 and one case per known mistake,
+// with Kafka's own answers, and returns the first violation.
+func CheckCooperativeSticky(a CooperativeSticky) error {
+	return checkCooperative(a, kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky", false))
+}
+
+func checkCooperative(a CooperativeSticky, replay string) error {
+	if err := probeCooperative(a); err != nil {
+		return err
+	}
+	for _, c := range cooperativeKnownAnswers() {
+		_, f := roundCase(a, c.in)
+		if f == nil {
+			f = kafkaDealCase(a, c.in)
+		}
+		if f != nil {
+			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	return nil
+}
+
+// CooperativeStickyProperties returns a rapid state machine in which members
+// join, leave or crash, partitions are added, and the group rebalances with
+// a, follow-up rebalance included; every round is checked against KIP-429.
+func CooperativeStickyProperties(a CooperativeSticky) func(*rapid.T) {
+	return cooperativeProperties(a, kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky/rebalances", true))
+}
+
+// TestCooperativeSticky runs CheckCooperativeSticky and
+// CooperativeStickyProperties as subtests of t.
+func TestCooperativeSticky(t *testing.T, a CooperativeSticky) {
+	t.Helper()
+	dir := kit.CallerDir(1, cooperativeExercise.Dir)
+	if err := probeCooperative(a); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("known_answers", func(t *testing.T) {
+		if err := checkCooperative(a, kit.Replay(dir, t.Name(), false)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("rebalances", func(t *testing.T) {
+		rapid.Check(t, cooperativeProperties(a, kit.Replay(dir, t.Name(), true)))
+	})
+}
+
+// roundInput is one rebalance's input.
+type roundInput struct {
+	members []Member
+	topics  []group.TopicMetadata
+}
+
+func (in roundInput) clone() roundInput {
+	out := roundInput{topics: slices.Clone(in.topics)}
+	for _, m := range in.members {
+		out.members = append(out.members, Member{MemberID: m.MemberID, OwnedPartitions: slices.Clone(m.OwnedPartitions)})
+	}
+	return out
+}
+
+// reversed is the same input listed the other way round.
+func (in roundInput) reversed() roundInput {
+	out := in.clone()
+	slices.Reverse(out.members)
+	slices.Reverse(out.topics)
+	for _, m := range out.members {
+		slices.Reverse(m.OwnedPartitions)
+	}
+	return out
+}
+
+// call runs a.Assign on a copy of in, guarded.
+func call(a CooperativeSticky, in roundInput) (group.Assignment, any) {
+	var got group.Assignment
+	c := in.clone()
+	p := kit.Guard(func() { got = a.Assign(c.members, c.topics) })
+	return normalize(got), p
+}
+
+// normalize sorts every member's partitions (order inside a list does not
+// matter) and keeps empty entries.
+func normalize(a group.Assignment) group.Assignment {
+	out := group.Assignment{}
+	for id, tps := range a {
+		out[id] = sortedCopy(tps)
+	}
+	return out
+}
+
+func sortedCopy(tps []group.TopicPartition) []group.TopicPartition {
+	out := append([]group.TopicPartition{}, tps...)
+	slices.SortFunc(out, group.CompareTopicPartitions)
+	return out
+}
+
+// roundCase runs one rebalance and checks it against every rule that does
+// not depend on the order Kafka deals partitions in.
+func roundCase(a CooperativeSticky, in roundInput) (group.Assignment, *kit.Failure) {
+	got, p := call(a, in)
+	details := []string{describeRound(in, got)}
+	if p != nil {
+		return nil, &kit.Failure{Rule: ruleG8, What: fmt.Sprintf("Assign panicked: %v.", p), Details: details[:1]}
+	}
+	fail := func(rule kit.Rule, what string) (group.Assignment, *kit.Failure) {
+		return got, &kit.Failure{Rule: rule, What: what, Details: details, LooksLike: kit.LooksLike(in, got, cooperativeMistakes)}
+	}
+	if rule, what := shapeWhy(in, got); what != "" {
+		return fail(rule, what)
+	}
+	again, _ := call(a, in.reversed())
+	if !cmp.Equal(got, again, cmpopts.EquateEmpty()) {
+		return fail(ruleG6, fmt.Sprintf("the same group listed in another order (members, topics and owned partitions reversed) got a different assignment:\n%s\nEvery member's leader must compute the same thing from the same input: sort members by member id and partitions by topic and number.", formatAssignment(in, again)))
+	}
+	if rule, what := stickyWhy(in, got); what != "" {
+		return fail(rule, what)
+	}
+	return got, nil
+}
+
+// kafkaDealCase compares with Kafka's own answer (the library's assignor).
+func kafkaDealCase(a CooperativeSticky, in roundInput) *kit.Failure {
+	got, _ := call(a, in)
+	want := kafkaAssign(in)
+	if cmp.Equal(want, got, cmpopts.EquateEmpty()) {
+		return nil
+	}
+	return &kit.Failure{Rule: ruleG9, What: "the assignment obeys the rules but is not Kafka's: members in member id order keep their owned partitions in partition order up to their quota, then the free partitions, sorted, are dealt round-robin to the members below minQuota, then one each to members at minQuota while fewer than P mod N members hold maxQuota.",
+		Details:   []string{describeRound(in, got), "Kafka's:\n" + formatAssignment(in, want)},
+		LooksLike: kit.LooksLike(in, got, cooperativeMistakes)}
+}
+
+// kafkaAssign is the library's CooperativeStickyAssignor on in.
+func kafkaAssign(in roundInput) group.Assignment {
+	var ms []group.MemberSubscription
+	var topics []string
+	for _, t := range in.topics {
+		topics = append(topics, t.Topic)
+	}
+	for _, m := range in.members {
+		ms = append(ms, group.MemberSubscription{MemberID: m.MemberID, Subscription: group.Subscription{Topics: topics, OwnedPartitions: m.OwnedPartitions, Generation: 1}})
+	}
+	return normalize(group.CooperativeStickyAssignor{}.Assign(ms, in.topics))
+}

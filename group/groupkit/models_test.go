@@ -1,0 +1,91 @@
+package groupkit
+
+import (
+	"flag"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/group"
+	"pgregory.net/rapid"
+)
+
+// These tests check the suite's model and rules against the library's
+// assignor and against answers written down by hand from the scenarios, so
+// that the suite cannot be wrong the way a solution is.
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
+
+func TestKnownAnswersByHand(t *testing.T) {
+	o := func(ps ...int32) []group.TopicPartition { return tps("orders", ps...) }
+	want := map[string]group.Assignment{
+		"S9 step 0":   {"K1": o(0, 2, 4), "K2": o(1, 3, 5)},
+		"S9 step 3":   {"K1": o(0, 2), "K2": o(1, 3), "K3": o()},
+		"S9 step 5":   {"K1": o(0, 2), "K2": o(1, 3), "K3": o(4, 5)},
+		"§6: sticky":  {"M1": o(0, 3), "M2": o(1, 4), "M3": o(2, 5)},
+		"§6: M2 left": {"M1": o(0, 1, 3), "M3": o(2, 4, 5)},
+		"S10":         {"W2": tps("tasks", 0, 1)},
+	}
+	for _, c := range cooperativeKnownAnswers() {
+		for prefix, w := range want {
+			if len(c.name) >= len(prefix) && c.name[:len(prefix)] == prefix {
+				if diff := cmp.Diff(w, kafkaAssign(c.in)); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", c.name, diff)
+				}
+			}
+		}
+	}
+}
+
+func TestKafkaPassesItsOwnRules(t *testing.T) {
+	kafka := CooperativeSticky{Assign: func(ms []Member, ts []group.TopicMetadata) group.Assignment {
+		return kafkaAssign(roundInput{ms, ts})
+	}}
+	if err := CheckCooperativeSticky(kafka); err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, CooperativeStickyProperties(kafka))
+}
+
+func TestModelMatchesLibrary(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := drawRoundInput(t)
+		if diff := cmp.Diff(kafkaAssign(in), (stickyKnobs{}).assign(in)); diff != "" {
+			t.Fatalf("the suite's model and group.CooperativeStickyAssignor disagree on\n%s\n(-library +model):\n%s", describeRound(in, nil), diff)
+		}
+	})
+}
+
+// drawRoundInput draws a group whose members own disjoint partitions.
+func drawRoundInput(t *rapid.T) roundInput {
+	in := roundInput{topics: []group.TopicMetadata{topic("t", rapid.Int32Range(0, 9).Draw(t, "partitions"))}}
+	ids := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 0, 5, rapid.ID).Draw(t, "members")
+	for _, id := range ids {
+		in.members = append(in.members, Member{MemberID: id})
+	}
+	for _, tp := range allPartitions(in.topics) {
+		if len(ids) > 0 && rapid.Bool().Draw(t, "owned") {
+			i := rapid.IntRange(0, len(ids)-1).Draw(t, "owner")
+			in.members[i].OwnedPartitions = append(in.members[i].OwnedPartitions, tp)
+		}
+	}
+	return in
+}
+
+func TestEveryMistakeDiffersFromKafkaSomewhere(t *testing.T) {
+	for _, m := range cooperativeMistakeList {
+		found := slices.ContainsFunc(cooperativeKnownAnswers(), func(c cooperativeKnown) bool {
+			return !cmp.Equal(kafkaAssign(c.in), m.knobs.assign(c.in))
+		})
+		if !found {
+			t.Errorf("no known answer tells %q from Kafka", m.says)
+		}
+	}
+}
