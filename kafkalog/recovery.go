@@ -226,7 +226,7 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 		if need[s] {
 			l.report.IndexesRebuilt = append(l.report.IndexesRebuilt, s.baseOffset)
 		}
-		cut, err := l.recoverSegment(s, buf)
+		cut, err := l.recoverSegment(s, buf, l.upperBoundOfFile(i))
 		if err != nil {
 			return err
 		}
@@ -244,11 +244,20 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 	return nil
 }
 
+// upperBoundOfFile returns the base offset of the segment after segment i, or
+// MaxInt64 for the last one: no batch of segment i may reach it.
+func (l *Log) upperBoundOfFile(i int) int64 {
+	if i+1 < len(l.segments) {
+		return l.segments[i+1].baseOffset
+	}
+	return math.MaxInt64
+}
+
 // recoverSegment validates the segment's batches and rebuilds its indexes and the
 // epoch cache entries it holds; it reports whether it cut anything.
-func (l *Log) recoverSegment(s *Segment, buf []byte) (bool, error) {
+func (l *Log) recoverSegment(s *Segment, buf []byte, limit int64) (bool, error) {
 	l.report.SegmentsRecovered++
-	res, err := s.recover(buf, l.cfg.SegmentIndexBytes, l.epochs)
+	res, err := s.recover(buf, l.cfg.SegmentIndexBytes, l.epochs, limit)
 	if err != nil {
 		return false, err
 	}
@@ -265,8 +274,9 @@ func (l *Log) recoverSegment(s *Segment, buf []byte) (bool, error) {
 // lastIndexEntry > index.interval.bytes gives (batch last offset, batch start)), the
 // largest timestamp and the epoch cache (first batch of each newer epoch), then cuts
 // the .log at the first byte that is not a whole valid batch. Records are never
-// decoded. A legacy (magic 0/1) batch is an error, not a cut.
-func (s *Segment) recover(buf []byte, maxIndexSize int64, epochs *LeaderEpochCache) (Truncation, error) {
+// decoded. A batch reaching limit (the next segment's base offset) overlaps the next
+// segment and counts as invalid too. A legacy (magic 0/1) batch is an error, not a cut.
+func (s *Segment) recover(buf []byte, maxIndexSize int64, epochs *LeaderEpochCache, limit int64) (Truncation, error) {
 	if err := s.resetIndexes(int(maxIndexSize)); err != nil {
 		return Truncation{}, err
 	}
@@ -277,7 +287,7 @@ func (s *Segment) recover(buf []byte, maxIndexSize int64, epochs *LeaderEpochCac
 	var bad error
 	for sc.Next() {
 		h := &sc.hdr
-		if bad = s.checkRecoveredOffsets(h, prevLast); bad != nil {
+		if bad = s.checkRecoveredOffsets(h, prevLast, limit); bad != nil {
 			break
 		}
 		if h.MaxTimestamp > s.maxTimestampSoFar {
@@ -306,8 +316,10 @@ func (s *Segment) recover(buf []byte, maxIndexSize int64, epochs *LeaderEpochCac
 
 // checkRecoveredOffsets rejects a batch whose offsets do not increase or do not fit
 // the segment (LogSegment.ensureOffsetInRange, plus our increasing-offsets check).
-func (s *Segment) checkRecoveredOffsets(h *BatchHeader, prevLast int64) error {
+func (s *Segment) checkRecoveredOffsets(h *BatchHeader, prevLast, limit int64) error {
 	switch {
+	case h.LastOffset() >= limit:
+		return fmt.Errorf("%w: batch %d..%d overlaps the next segment at %d", ErrCorruptBatch, h.BaseOffset, h.LastOffset(), limit)
 	case h.LastOffsetDelta < 0:
 		return fmt.Errorf("%w: batch at offset %d has lastOffsetDelta %d", ErrCorruptBatch, h.BaseOffset, h.LastOffsetDelta)
 	case h.BaseOffset <= prevLast:

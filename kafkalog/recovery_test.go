@@ -272,6 +272,14 @@ func TestRecoveryBadDirectories(t *testing.T) {
 		_, err := Open(fsys, testDir, testConfig(), 0)
 		require.Error(t, err)
 	})
+	t.Run("a segment overlapping the next one is cut", func(t *testing.T) {
+		fsys, _ := twentyBatches(t)
+		writeFile(t, fsys, segPath(15, LogSuffix), 0, encodeBatch(15, 1, kv{value: "other"}))
+		l := openTestLog(t, fsys, testConfig())
+		require.Equal(t, offsetRange(0, 15), offsetsOf(readAll(t, l)))
+		require.Contains(t, l.RecoveryReport().Truncations[0].Reason, "overlaps the next segment")
+		require.Equal(t, []int64{15}, l.RecoveryReport().SegmentsDeleted)
+	})
 	t.Run("log below the log start offset is emptied", func(t *testing.T) {
 		fsys, _ := twentyBatches(t)
 		l := openTestLog(t, fsys, testConfig(), WithLogStartOffset(30))
