@@ -26,6 +26,20 @@ const (
 	ActRun         ActionKind = "run"          // Ms
 	ActDeliver     ActionKind = "deliver"      // N messages (0: until quiet), only A -> B if set
 	ActDrop        ActionKind = "drop"         // drop the messages in flight from A to B
+	// ActCloseConsumer is a group consumer's clean close(): commit, revoke,
+	// LeaveGroup (Name).
+	ActCloseConsumer ActionKind = "close-consumer"
+	// ActCrashConsumer kills a group consumer's process (Name): no commit,
+	// no LeaveGroup.
+	ActCrashConsumer ActionKind = "crash-consumer"
+	// ActRestartConsumer starts a crashed or closed group consumer again
+	// (Name), with the same client.id and group.instance.id.
+	ActRestartConsumer ActionKind = "restart-consumer"
+	// ActStallConsumer keeps a group consumer's application busy for Ms
+	// (Name): no poll(), the heartbeat thread goes on.
+	ActStallConsumer ActionKind = "stall-consumer"
+	// ActAddPartitions grows topic Name to N partitions.
+	ActAddPartitions ActionKind = "add-partitions"
 )
 
 // Action is one thing done to the world from outside. Replaying the same
@@ -44,6 +58,8 @@ type Action struct {
 	A, B      []int32
 	Ms        int64
 	N         int
+	// Null sends a record with a null value (a tombstone) in a produce.
+	Null bool
 }
 
 // String prints the action as a command line, e.g. "kill 2", "run 500",
@@ -55,9 +71,21 @@ func (a Action) String() string {
 	case ActAddProducer:
 		return fmt.Sprintf("add-producer %s topic=%s acks=%s keys=%s", a.Producer.Name, a.Producer.Topic, a.Producer.Acks, strings.Join(a.Producer.Keys, ","))
 	case ActAddConsumer:
+		if a.Consumer.isGroup() {
+			return consumerString(a.Consumer)
+		}
 		return fmt.Sprintf("add-consumer %s topic=%s partition=%d", a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
+	case ActCloseConsumer, ActCrashConsumer, ActRestartConsumer:
+		return fmt.Sprintf("%s %s", a.Kind, a.Name)
+	case ActStallConsumer:
+		return fmt.Sprintf("stall-consumer %s ms=%d", a.Name, a.Ms)
+	case ActAddPartitions:
+		return fmt.Sprintf("add-partitions %s count=%d", a.Name, a.N)
 	case ActProduce:
 		s := fmt.Sprintf("produce %s value=%s", a.Name, a.Value)
+		if a.Null {
+			s = fmt.Sprintf("produce %s null", a.Name)
+		}
 		if a.Key != "" {
 			s += " key=" + a.Key
 		}
@@ -130,8 +158,14 @@ func (w *World) validate(a Action) error {
 			return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
 		}
 	case ActPoll:
-		if w.consumer(a.Name) == nil {
-			return fmt.Errorf("%w: no consumer %q", ErrInvalidConfig, a.Name)
+		if c := w.consumer(a.Name); c == nil || c.grp != nil {
+			return fmt.Errorf("%w: no simple consumer %q", ErrInvalidConfig, a.Name)
+		}
+	case ActCloseConsumer, ActCrashConsumer, ActRestartConsumer, ActStallConsumer:
+		return w.validateGroupAction(a)
+	case ActAddPartitions:
+		if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
+			return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
 		}
 	case ActRun, ActDeliver:
 		if a.Ms < 0 || a.N < 0 {
@@ -151,6 +185,9 @@ func (w *World) validate(a Action) error {
 			return fmt.Errorf("%w: producer %q of topic %q", ErrInvalidConfig, a.Producer.Name, a.Producer.Topic)
 		}
 	case ActAddConsumer:
+		if a.Consumer.isGroup() {
+			return w.validateGroupConsumer(a.Consumer)
+		}
 		t := w.topic(a.Consumer.Topic)
 		if t == nil || a.Consumer.Partition < 0 || int(a.Consumer.Partition) >= len(t.Assignment) || a.Consumer.Name == "" || w.consumer(a.Consumer.Name) != nil {
 			return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
@@ -171,7 +208,21 @@ func (w *World) apply(a Action) error {
 	case ActAddConsumer:
 		return w.addConsumer(a.Consumer)
 	case ActProduce:
-		return w.produce(w.producer(a.Name), a.Key, a.Value, a.Partition)
+		return w.produceRecord(w.producer(a.Name), a.Key, a.Value, a.Null, a.Partition)
+	case ActCloseConsumer:
+		w.closeConsumer(w.consumer(a.Name))
+	case ActCrashConsumer:
+		w.crashConsumer(w.consumer(a.Name))
+	case ActRestartConsumer:
+		c := w.consumer(a.Name)
+		w.record(EventGroup, 0, nil, "%s restarts", a.Name)
+		return w.startGroupClient(c)
+	case ActStallConsumer:
+		c := w.consumer(a.Name)
+		c.grp.stalledUntil = w.now + a.Ms
+		w.record(EventGroup, 0, nil, "%s is busy processing for %d ms (no poll)", a.Name, a.Ms)
+	case ActAddPartitions:
+		return w.addPartitions(a.Name, a.N)
 	case ActPoll:
 		w.poll(w.consumer(a.Name))
 	case ActStop:
@@ -245,6 +296,31 @@ func (w *World) AddConsumer(cfg ConsumerConfig) error {
 // delivered ([World.Deliver], [World.RunFor]).
 func (w *World) Produce(name, key, value string, partition int32) error {
 	return w.Do(Action{Kind: ActProduce, Name: name, Key: key, Value: value, Partition: partition})
+}
+
+// CloseConsumer closes group consumer name cleanly.
+func (w *World) CloseConsumer(name string) error {
+	return w.Do(Action{Kind: ActCloseConsumer, Name: name})
+}
+
+// CrashConsumer kills group consumer name's process.
+func (w *World) CrashConsumer(name string) error {
+	return w.Do(Action{Kind: ActCrashConsumer, Name: name})
+}
+
+// RestartConsumer starts group consumer name again after a crash or close.
+func (w *World) RestartConsumer(name string) error {
+	return w.Do(Action{Kind: ActRestartConsumer, Name: name})
+}
+
+// StallConsumer keeps group consumer name from polling for ms.
+func (w *World) StallConsumer(name string, ms int64) error {
+	return w.Do(Action{Kind: ActStallConsumer, Name: name, Ms: ms})
+}
+
+// AddPartitions grows topic to count partitions.
+func (w *World) AddPartitions(topic string, count int) error {
+	return w.Do(Action{Kind: ActAddPartitions, Name: topic, N: count})
 }
 
 // Poll has consumer name read what the leader exposes.

@@ -51,6 +51,14 @@ type broker struct {
 	nextBeatMs  int64
 	hwDirty     bool
 	lastHW      map[partitionKey]int64
+	// coord is the group coordinator of the running process (nil until a
+	// group asks); nextRetentionMs and nextCleanMs schedule the log
+	// manager's retention check and the cleaner; cleanerOffsets is
+	// cleaner-offset-checkpoint, kept in memory.
+	coord           *coordinatorState
+	nextRetentionMs int64
+	nextCleanMs     int64
+	cleanerOffsets  map[partitionKey]int64
 
 	bytesIn, bytesOut     int64 // cumulative
 	secondStartMs         int64
@@ -104,6 +112,8 @@ func (w *World) startBroker(b *broker) error {
 	b.state = BrokerRunning
 	b.replicas, b.order, b.lastHW = map[partitionKey]*replicaSlot{}, nil, map[partitionKey]int64{}
 	b.nextBeatMs = w.now + w.cfg.BrokerHeartbeatIntervalMs
+	b.nextRetentionMs = w.now + w.cfg.LogRetentionCheckIntervalMs
+	b.nextCleanMs = w.now + w.cfg.LogCleanerBackoffMs
 	w.record(EventBroker, b.id, nil, "started (incarnation %d, clean shutdown marker %v)", b.incarnation, clean)
 	for _, t := range w.topics {
 		for p, replicas := range t.Assignment {
@@ -135,7 +145,7 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint int64,
 	if clean {
 		opts = append(opts, kafkalog.WithCleanShutdown())
 	}
-	log, err := openReplicaLog(b.fs, w.partitionDir(tp), w.cfg.Log, &w.now, opts...)
+	log, err := openReplicaLog(b.fs, w.partitionDir(tp), w.logConfig(tp.Topic), &w.now, opts...)
 	if err != nil {
 		return fmt.Errorf("broker %d: %w", b.id, err)
 	}
@@ -230,7 +240,7 @@ func (w *World) down(b *broker, state BrokerState) {
 		w.net.drop([]int32{b.id}, nil)
 	}
 	b.state = state
-	b.replicas, b.order = nil, nil
+	b.replicas, b.order, b.coord = nil, nil, nil
 }
 
 // writeback is the OS writing every dirty page of the broker to disk.
@@ -264,6 +274,8 @@ func (w *World) tickBroker(b *broker) error {
 	b.fs.SetNow(w.now)
 	if w.now >= b.nextBeatMs {
 		b.nextBeatMs = w.now + w.cfg.BrokerHeartbeatIntervalMs
+	b.nextRetentionMs = w.now + w.cfg.LogRetentionCheckIntervalMs
+	b.nextCleanMs = w.now + w.cfg.LogCleanerBackoffMs
 		known := make(map[partitionKey][2]int32, len(b.order))
 		for _, tp := range b.order {
 			st := b.replicas[tp].node.Status()
@@ -278,6 +290,10 @@ func (w *World) tickBroker(b *broker) error {
 			return err
 		}
 	}
+	if err := w.runLogManager(b); err != nil {
+		return err
+	}
+	w.tickCoordinator(b)
 	return nil
 }
 

@@ -211,10 +211,19 @@ func firstDifference(a, b *liveReplica, from int64) (int64, bool) {
 	limit := min(a.st.HighWatermark, b.st.HighWatermark)
 	from = max(from, a.st.LogStartOffset, b.st.LogStartOffset)
 	ea, eb := a.log.entries[a.log.index(from):], b.log.entries[b.log.index(from):]
-	for k := 0; k < len(ea) && k < len(eb) && ea[k].Offset < limit; k++ {
-		x, y := ea[k], eb[k]
-		if x.Offset != y.Offset || x.LeaderEpoch != y.LeaderEpoch || !bytes.Equal(x.Key, y.Key) || !bytes.Equal(x.Value, y.Value) {
+	// Walk both by offset: an offset one replica's cleaner removed and the
+	// other's not yet is no difference (each replica compacts on its own).
+	for i, j := 0, 0; i < len(ea) && j < len(eb) && ea[i].Offset < limit && eb[j].Offset < limit; {
+		x, y := ea[i], eb[j]
+		switch {
+		case x.Offset < y.Offset:
+			i++
+		case y.Offset < x.Offset:
+			j++
+		case x.LeaderEpoch != y.LeaderEpoch || !bytes.Equal(x.Key, y.Key) || !bytes.Equal(x.Value, y.Value):
 			return x.Offset, true
+		default:
+			i, j = i+1, j+1
 		}
 	}
 	return 0, false

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -14,6 +15,13 @@ const (
 	DefaultBrokerHeartbeatIntervalMs = 2000 // broker.heartbeat.interval.ms
 	DefaultTickMs                    = 10
 	DefaultMaxDeliveriesPerQuiet     = 100000
+	// DefaultOffsetsTopicNumPartitions is offsets.topic.num.partitions.
+	DefaultOffsetsTopicNumPartitions = 50
+	// DefaultLogRetentionCheckIntervalMs is log.retention.check.interval.ms.
+	DefaultLogRetentionCheckIntervalMs = 300000
+	// DefaultLogCleanerBackoffMs is log.cleaner.backoff.ms: how long the
+	// cleaner sleeps when no log needs cleaning.
+	DefaultLogCleanerBackoffMs = 15000
 )
 
 // ErrInvalidConfig means a [Config], topic or producer setting is out of
@@ -56,8 +64,24 @@ type Config struct {
 	// (large traces; off by default).
 	TraceMessages bool
 	// Log is the topic-level log configuration of every partition (zero:
-	// [DefaultLogConfig]).
+	// [DefaultLogConfig]); [TopicSpec.Config] overrides it per topic.
 	Log kafkalog.Config
+	// OffsetsTopicNumPartitions is offsets.topic.num.partitions (default
+	// 50): group G's coordinator is the leader of __consumer_offsets
+	// partition abs(hash(G)) mod this (R9.1).
+	OffsetsTopicNumPartitions int
+	// OffsetsTopicReplicationFactor is offsets.topic.replication.factor
+	// (default 3, or the number of brokers if fewer).
+	OffsetsTopicReplicationFactor int
+	// LogRetentionCheckIntervalMs is log.retention.check.interval.ms
+	// (default 300000): how often every broker applies retention (R12.1).
+	LogRetentionCheckIntervalMs int64
+	// LogCleanerBackoffMs is log.cleaner.backoff.ms (default 15000): how
+	// often every broker's cleaner looks for a compacted log to clean.
+	LogCleanerBackoffMs int64
+	// Group is the brokers' group coordinator configuration (nil:
+	// [group.DefaultConfig], group.initial.rebalance.delay.ms 3000).
+	Group *group.Config
 }
 
 // DefaultLogConfig is Kafka's log configuration with small preallocated
@@ -86,6 +110,18 @@ func (c Config) withDefaults() (Config, error) {
 	def(&c.BrokerSessionTimeoutMs, DefaultBrokerSessionTimeoutMs)
 	def(&c.BrokerHeartbeatIntervalMs, DefaultBrokerHeartbeatIntervalMs)
 	def(&c.TickMs, DefaultTickMs)
+	def(&c.LogRetentionCheckIntervalMs, DefaultLogRetentionCheckIntervalMs)
+	def(&c.LogCleanerBackoffMs, DefaultLogCleanerBackoffMs)
+	if c.OffsetsTopicNumPartitions == 0 {
+		c.OffsetsTopicNumPartitions = DefaultOffsetsTopicNumPartitions
+	}
+	if c.OffsetsTopicReplicationFactor == 0 {
+		c.OffsetsTopicReplicationFactor = min(3, c.Brokers)
+	}
+	if c.Group == nil {
+		g := group.DefaultConfig()
+		c.Group = &g
+	}
 	if c.Log == (kafkalog.Config{}) {
 		c.Log = DefaultLogConfig()
 	}
@@ -96,8 +132,15 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: Rules %d", ErrInvalidConfig, int(c.Rules))
 	case c.TickMs < 1:
 		return c, fmt.Errorf("%w: TickMs %d < 1", ErrInvalidConfig, c.TickMs)
+	case c.OffsetsTopicNumPartitions < 1 || c.OffsetsTopicReplicationFactor < 1 || c.OffsetsTopicReplicationFactor > c.Brokers:
+		return c, fmt.Errorf("%w: offsets topic: %d partitions, replication factor %d", ErrInvalidConfig, c.OffsetsTopicNumPartitions, c.OffsetsTopicReplicationFactor)
+	case c.LogRetentionCheckIntervalMs < 1 || c.LogCleanerBackoffMs < 1:
+		return c, fmt.Errorf("%w: retention check %d / cleaner backoff %d ms", ErrInvalidConfig, c.LogRetentionCheckIntervalMs, c.LogCleanerBackoffMs)
 	case c.BrokerSessionTimeoutMs < 0 || c.BrokerHeartbeatIntervalMs < 1:
 		return c, fmt.Errorf("%w: broker session %d / heartbeat %d ms", ErrInvalidConfig, c.BrokerSessionTimeoutMs, c.BrokerHeartbeatIntervalMs)
+	}
+	if _, err := group.NewCoordinator(*c.Group, &group.MemoryOffsetStore{}, 0); err != nil {
+		return c, err
 	}
 	return c, c.Log.Validate()
 }

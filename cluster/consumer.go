@@ -6,16 +6,45 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// ConsumerConfig describes a simple consumer of one partition: no group, no
-// commits (consumer groups are issue 6). It reads what the leader exposes,
-// the records below the high watermark (R5.4).
+// ConsumerConfig describes a consumer. Without Group it is a simple
+// consumer of one partition (Topic, Partition): no group, no commits. With
+// Group it is a member of that consumer group subscribed to Topics, which
+// joins, heartbeats, polls every PollIntervalMs and commits (R9, R10).
+// Either kind reads what the leader exposes, the records below the high
+// watermark (R5.4).
 type ConsumerConfig struct {
+	// Name is the consumer's name, also its client.id.
 	Name      string
 	Topic     string
 	Partition int32
 	// PollIntervalMs makes it poll on its own while the world runs (0: only
-	// explicit [World.Poll]).
+	// explicit [World.Poll]; a group consumer defaults to
+	// [DefaultGroupPollIntervalMs]).
 	PollIntervalMs int64
+
+	// Group is group.id; "" for a simple consumer.
+	Group string
+	// Topics are the subscribed topics of a group consumer.
+	Topics []string
+	// Assignors is partition.assignment.strategy by name ("range",
+	// "roundrobin", "sticky", "cooperative-sticky"; default Kafka 3.0+'s
+	// [range, cooperative-sticky], which is eager range in practice).
+	Assignors []string
+	// GroupInstanceID is group.instance.id: a static member (KIP-345).
+	GroupInstanceID string
+	// CommitMode is [CommitAuto] (default), [CommitSync] or [CommitOff].
+	CommitMode string
+	// AutoCommitIntervalMs is auto.commit.interval.ms (default 5000).
+	AutoCommitIntervalMs int64
+	// AutoOffsetReset is auto.offset.reset: "latest" (default), "earliest"
+	// or "none".
+	AutoOffsetReset string
+	// MaxPollRecords is max.poll.records (default 500).
+	MaxPollRecords int
+	// SessionTimeoutMs, HeartbeatIntervalMs and MaxPollIntervalMs are the
+	// consumer's session.timeout.ms (45000), heartbeat.interval.ms (3000)
+	// and max.poll.interval.ms (300000); 0 means the default.
+	SessionTimeoutMs, HeartbeatIntervalMs, MaxPollIntervalMs int32
 }
 
 // Consumed is one record a consumer received.
@@ -34,6 +63,8 @@ type Consumer struct {
 	records  []Consumed
 	nextPoll int64
 	resets   int
+	// grp is set for a group consumer.
+	grp *groupClient
 }
 
 // Name returns the consumer's name.
@@ -46,6 +77,9 @@ func (c *Consumer) Position() int64 { return c.position }
 func (c *Consumer) Records() []Consumed { return c.records }
 
 func (w *World) addConsumer(cfg ConsumerConfig) error {
+	if cfg.isGroup() {
+		return w.addGroupConsumer(cfg)
+	}
 	t := w.topic(cfg.Topic)
 	if t == nil || cfg.Partition < 0 || int(cfg.Partition) >= len(t.Assignment) || cfg.Name == "" || w.consumer(cfg.Name) != nil {
 		return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, cfg.Name, cfg.Topic, cfg.Partition)
@@ -99,6 +133,10 @@ func (w *World) poll(c *Consumer) {
 const consumerNode int32 = 100
 
 func (w *World) tickConsumer(c *Consumer) {
+	if c.grp != nil {
+		w.tickGroupConsumer(c)
+		return
+	}
 	if c.cfg.PollIntervalMs > 0 && w.now >= c.nextPoll {
 		c.nextPoll = w.now + c.cfg.PollIntervalMs
 		w.poll(c)

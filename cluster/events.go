@@ -28,6 +28,12 @@ const (
 	EventViolation EventKind = "violation"
 	// EventError is an internal error (a log that failed); it stops the world.
 	EventError EventKind = "error"
+	// EventGroup is a consumer group's course: joins, assignments,
+	// revocations, commits, session expiries, what members read.
+	EventGroup EventKind = "group"
+	// EventStorage is retention deleting segments or the cleaner
+	// compacting a log.
+	EventStorage EventKind = "storage"
 )
 
 // Event is one entry of the timeline.
@@ -66,6 +72,9 @@ func (e Event) String() string {
 
 // record appends an event to the timeline.
 func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format string, args ...any) {
+	if tp != nil && tp.Topic == OffsetsTopic && (kind == EventBroker || kind == EventReplica || kind == EventController) {
+		return // the internal topic's replicas are not narrated; its records show in the groups
+	}
 	e := Event{Seq: len(w.events), TimeMs: w.now, Step: len(w.actions) - 1, Kind: kind, Broker: broker, Text: fmt.Sprintf(format, args...)}
 	if tp != nil {
 		e.Topic, e.Partition = tp.Topic, tp.Partition

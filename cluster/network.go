@@ -3,6 +3,7 @@ package cluster
 import (
 	"slices"
 
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -28,9 +29,16 @@ const (
 	kindRegister                      // broker -> controller, at start
 	kindHeartbeat                     // broker -> controller
 	kindShutdown                      // broker -> controller, controlled shutdown
+	kindGroupRequest                  // consumer -> group coordinator
+	kindGroupResponse                 // group coordinator -> consumer
 )
 
-var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown"}
+var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown", "group-request", "group-response"}
+
+// coordinatorNodeBase is added to a broker id to make the node id its group
+// coordinator uses to append to __consumer_offsets through its own replica
+// (the produce answers come back to it).
+const coordinatorNodeBase int32 = 1000
 
 // envelope is one message in flight.
 type envelope struct {
@@ -51,6 +59,13 @@ type envelope struct {
 	// know, so that the controller resends what the broker missed (as a
 	// KRaft broker catches up on the metadata log).
 	known map[partitionKey][2]int32
+	// greq and gresp are a consumer's group request and its answer;
+	// client names the consumer and clientInc its incarnation (a
+	// restarted consumer never sees answers meant for the old one).
+	greq      group.Request
+	gresp     group.Response
+	client    string
+	clientInc int
 }
 
 // size estimates the envelope's bytes on the wire, for bytes in/out.

@@ -60,6 +60,8 @@ type Result struct {
 	Attempts int
 	// LastError is the latest retriable error, if any.
 	LastError string
+	// Null marks a tombstone (null value; Value shows "∅").
+	Null bool
 
 	firstSentMs int64
 	retryAtMs   int64 // >0: waiting to retry
@@ -137,6 +139,13 @@ func (w *World) producer(name string) *Producer {
 // produce sends one record now. key "" with Keys configured takes the next
 // of them; partition < 0 lets the partitioner choose.
 func (w *World) produce(p *Producer, key, value string, partition int32) error {
+	return w.produceRecord(p, key, value, false, partition)
+}
+
+// produceRecord is produce with a null value (a tombstone) when null is set.
+// A record without a key sent to a compacted topic is refused by the
+// leader with INVALID_RECORD (R12.2); here it fails at once.
+func (w *World) produceRecord(p *Producer, key, value string, null bool, partition int32) error {
 	t := w.topic(p.cfg.Topic)
 	if key == "" && len(p.cfg.Keys) > 0 {
 		key = p.cfg.Keys[p.sent%len(p.cfg.Keys)]
@@ -159,9 +168,19 @@ func (w *World) produce(p *Producer, key, value string, partition int32) error {
 		return err
 	}
 	p.sent++
-	p.results = append(p.results, Result{Key: key, Value: value, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now})
+	if null {
+		value = "∅"
+	}
+	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now})
+	tp := partitionKey{Topic: t.Name, Partition: partition}
+	if key == "" && w.logConfig(t.Name).Compact() {
+		r := &p.results[len(p.results)-1]
+		r.Failed, r.Error = true, "INVALID_RECORD"
+		w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_RECORD (a compacted topic needs keys)", p.cfg.Name, value)
+		return nil
+	}
 	p.open = append(p.open, len(p.results)-1)
-	w.record(EventProduce, 0, &partitionKey{Topic: t.Name, Partition: partition}, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
+	w.record(EventProduce, 0, &tp, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
 	w.sendRecord(p, len(p.results)-1)
 	return nil
 }
@@ -193,6 +212,9 @@ func (w *World) sendRecord(p *Producer, i int) {
 	p.corr++
 	r.inflight, r.sentMs, r.retryAtMs = p.corr, w.now, 0
 	rec := replica.Record{Value: []byte(r.Value)}
+	if r.Null {
+		rec.Value = nil
+	}
 	if r.Key != "" {
 		rec.Key = []byte(r.Key)
 	}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -187,12 +188,25 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 	return rest[:n:n], nil
 }
 
-// index is the mirror position of offset (offsets are consecutive).
+// index is the mirror position of the first entry at or after offset.
+// Offsets are consecutive unless the cleaner left gaps.
 func (r *replicaLog) index(offset int64) int {
 	if len(r.entries) == 0 {
 		return 0
 	}
-	return int(min(max(offset-r.entries[0].Offset, 0), int64(len(r.entries))))
+	i := int(min(max(offset-r.entries[0].Offset, 0), int64(len(r.entries))))
+	if i == len(r.entries) && r.entries[i-1].Offset < offset || i < len(r.entries) && r.entries[i].Offset == offset {
+		return i
+	}
+	return sort.Search(len(r.entries), func(k int) bool { return r.entries[k].Offset >= offset })
+}
+
+// reload rebuilds the mirror after retention or the cleaner rewrote the
+// segments below it; the checker compares the log again from its start.
+func (r *replicaLog) reload() error {
+	r.gen++
+	r.epochsCheckedTo = 0
+	return r.rebuild()
 }
 
 // TruncateTo implements [replica.Log].

@@ -241,7 +241,7 @@ func (w *World) peekLog(b *broker, tp partitionKey) (*replicaLog, int64) {
 		return nil, 0
 	}
 	now := w.now
-	log, err := openReplicaLog(fsys, w.partitionDir(tp), w.cfg.Log, &now)
+	log, err := openReplicaLog(fsys, w.partitionDir(tp), w.logConfig(tp.Topic), &now)
 	if err != nil {
 		return nil, 0
 	}

@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"slices"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // Topic is a topic: its name and each partition's replica assignment, in
@@ -11,6 +13,12 @@ type Topic struct {
 	Name string
 	// Assignment[p] lists partition p's replicas.
 	Assignment [][]int32
+	// Config is the topic's log configuration (cleanup.policy,
+	// retention.ms, segment.bytes...); nil means the world's [Config.Log].
+	Config *kafkalog.Config
+	// Internal marks __consumer_offsets, which the state shows only
+	// through the groups.
+	Internal bool
 }
 
 // TopicSpec asks for a topic. Without Assignment, partition p gets
@@ -21,6 +29,8 @@ type TopicSpec struct {
 	Partitions        int
 	ReplicationFactor int
 	Assignment        [][]int32
+	// Config overrides the world's log configuration for this topic.
+	Config *kafkalog.Config
 }
 
 func (w *World) topic(name string) *Topic {
@@ -74,7 +84,12 @@ func (w *World) createTopic(spec TopicSpec) error {
 	if err != nil {
 		return err
 	}
-	t := Topic{Name: spec.Name, Assignment: asg}
+	if spec.Config != nil {
+		if err := spec.Config.Validate(); err != nil {
+			return err
+		}
+	}
+	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: spec.Name == OffsetsTopic}
 	w.topics = append(w.topics, t)
 	slices.SortFunc(w.topics, func(a, b Topic) int {
 		if a.Name < b.Name {
@@ -85,8 +100,15 @@ func (w *World) createTopic(spec TopicSpec) error {
 		}
 		return 0
 	})
-	for p, reps := range asg {
-		tp := partitionKey{Topic: spec.Name, Partition: int32(p)}
+	return w.openPartitions(spec.Name, asg, 0)
+}
+
+// openPartitions opens the replicas of partitions from.. of a new or grown
+// topic and registers them with the controller.
+func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
+	for p := from; p < len(asg); p++ {
+		reps := asg[p]
+		tp := partitionKey{Topic: topic, Partition: int32(p)}
 		for _, id := range reps {
 			if b := w.brokers[id-1]; b.state == BrokerRunning {
 				if err := w.openReplica(b, tp, 0, 0, false); err != nil {
@@ -96,5 +118,39 @@ func (w *World) createTopic(spec TopicSpec) error {
 		}
 		w.addPartition(tp, reps)
 	}
+	return nil
+}
+
+// logConfig returns the log configuration of topic's partitions.
+func (w *World) logConfig(topic string) kafkalog.Config {
+	if t := w.topic(topic); t != nil && t.Config != nil {
+		return *t.Config
+	}
+	return w.cfg.Log
+}
+
+// addPartitions grows topic to count partitions (kafka-topics --alter
+// --partitions): existing records stay where they are; new partitions get
+// replicas as at creation (partition p starts at broker (p mod N)+1), so
+// keys hashed with murmur2 may now map elsewhere (R11.4). Producers see the
+// new count at once (instant metadata); group members are told and their
+// leader rebalances at its next poll.
+func (w *World) addPartitions(topic string, count int) error {
+	t := w.topic(topic)
+	if t == nil || count <= len(t.Assignment) || t.Internal {
+		return fmt.Errorf("%w: add partitions to %q: %d", ErrInvalidConfig, topic, count)
+	}
+	old := len(t.Assignment)
+	rf := len(t.Assignment[0])
+	grown, err := w.assignment(TopicSpec{Name: topic, Partitions: count, ReplicationFactor: rf})
+	if err != nil {
+		return err
+	}
+	t.Assignment = append(t.Assignment, grown[old:]...)
+	w.record(EventController, 0, nil, "topic %s: partitions %d -> %d", topic, old, count)
+	if err := w.openPartitions(topic, t.Assignment, old); err != nil {
+		return err
+	}
+	w.refreshGroupMetadata()
 	return nil
 }

@@ -30,6 +30,9 @@ type World struct {
 	events  []Event
 	actions []Action
 	check   checker
+	// progress is, per group and partition, the offset after the furthest
+	// record any member processed (to count duplicates).
+	progress map[string]map[partitionKey]int64
 	err     error // the first internal error; the world stops
 }
 
@@ -182,12 +185,22 @@ func (w *World) deliverNext() error {
 	case e.to == ControllerID:
 		w.deliverToController(&e)
 		return nil
+	case e.to >= coordinatorNodeBase:
+		w.deliverToCoordinator(&e)
+		return nil
+	case e.to == consumerNode:
+		w.deliverToConsumer(&e)
+		return nil
 	case e.to >= producerIDBase:
 		w.deliverToProducer(&e)
 		return nil
 	}
 	b := w.brokers[e.to-1]
 	b.bytesIn += e.size()
+	if e.kind == kindGroupRequest {
+		w.deliverGroupRequest(b, &e)
+		return nil
+	}
 	return w.deliverToBroker(b, &e)
 }
 
@@ -205,7 +218,7 @@ func (w *World) dropReason(e *envelope) string {
 			return "broker restarted"
 		}
 	}
-	if e.to >= producerIDBase && int(e.to-producerIDBase) >= len(w.producers) {
+	if e.to >= producerIDBase && e.to < coordinatorNodeBase && int(e.to-producerIDBase) >= len(w.producers) {
 		return "no such producer"
 	}
 	return ""

@@ -1,0 +1,401 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Group consumer defaults (Kafka's consumer configs).
+const (
+	DefaultGroupPollIntervalMs   = 100  // how often a group consumer calls poll() in the simulation
+	DefaultAutoCommitIntervalMs  = 5000 // auto.commit.interval.ms
+	DefaultMaxPollRecords        = 500  // max.poll.records
+	DefaultConsumerAutoOffsetRst = "latest"
+)
+
+// Commit modes of a group consumer ([ConsumerConfig.CommitMode]).
+const (
+	// CommitAuto is enable.auto.commit=true: inside poll(), every
+	// auto.commit.interval.ms, commit the positions (everything earlier polls
+	// returned counts as processed); also before revoking and on close.
+	CommitAuto = "auto"
+	// CommitSync is enable.auto.commit=false with commitSync() after each
+	// poll's records are processed.
+	CommitSync = "sync"
+	// CommitOff never commits.
+	CommitOff = "off"
+)
+
+// groupClient is the group side of a consumer: its [group.Member], its
+// fetch positions and what it processed.
+type groupClient struct {
+	member *group.Member
+	// inc is the consumer process's incarnation (restarts).
+	inc int
+	// positions are the fetch positions of the partitions it may fetch and
+	// whose start it knows; waiting are assigned partitions whose committed
+	// offset it asked for.
+	positions map[partitionKey]int64
+	waiting   map[partitionKey]bool
+	// processed counts records handed to the application; duplicates those
+	// of them the group had processed before (at-least-once redelivery).
+	processed, duplicates int
+	nextCommitMs          int64
+	// down is set after a crash or a close: the process does nothing.
+	down, closed bool
+	// stalledUntil: the application is busy (no poll()) until then; the
+	// heartbeat thread goes on.
+	stalledUntil int64
+}
+
+func (c ConsumerConfig) isGroup() bool { return c.Group != "" }
+
+// groupDefaults fills a group consumer's zero fields with Kafka's defaults.
+func groupDefaults(c ConsumerConfig) ConsumerConfig {
+	def := func(v *int64, d int64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.PollIntervalMs, DefaultGroupPollIntervalMs)
+	def(&c.AutoCommitIntervalMs, DefaultAutoCommitIntervalMs)
+	if c.MaxPollRecords == 0 {
+		c.MaxPollRecords = DefaultMaxPollRecords
+	}
+	if c.AutoOffsetReset == "" {
+		c.AutoOffsetReset = DefaultConsumerAutoOffsetRst
+	}
+	if c.CommitMode == "" {
+		c.CommitMode = CommitAuto
+	}
+	if len(c.Assignors) == 0 {
+		c.Assignors = []string{"range", "cooperative-sticky"} // Kafka 3.0+ default
+	}
+	return c
+}
+
+// memberConfig builds the member's group settings.
+func (c ConsumerConfig) memberConfig() (group.MemberConfig, error) {
+	var as []group.Assignor
+	for _, name := range c.Assignors {
+		a, ok := group.Assignors()[name]
+		if !ok {
+			return group.MemberConfig{}, fmt.Errorf("%w: consumer %q: assignor %q", ErrInvalidConfig, c.Name, name)
+		}
+		as = append(as, a)
+	}
+	mc := group.DefaultMemberConfig(c.Group, c.Name, slices.Clone(c.Topics), as...)
+	mc.GroupInstanceID = c.GroupInstanceID
+	if c.SessionTimeoutMs > 0 {
+		mc.SessionTimeoutMs = c.SessionTimeoutMs
+	}
+	if c.HeartbeatIntervalMs > 0 {
+		mc.HeartbeatIntervalMs = c.HeartbeatIntervalMs
+	}
+	if c.MaxPollIntervalMs > 0 {
+		mc.MaxPollIntervalMs = c.MaxPollIntervalMs
+	}
+	return mc, nil
+}
+
+// validateGroupConsumer checks a group consumer's settings.
+func (w *World) validateGroupConsumer(c ConsumerConfig) error {
+	c = groupDefaults(c)
+	if c.Name == "" || w.consumer(c.Name) != nil || len(c.Topics) == 0 {
+		return fmt.Errorf("%w: consumer %q of group %q: name empty or taken, or no topics", ErrInvalidConfig, c.Name, c.Group)
+	}
+	for _, t := range c.Topics {
+		if w.topic(t) == nil || t == OffsetsTopic {
+			return fmt.Errorf("%w: consumer %q: no topic %q", ErrInvalidConfig, c.Name, t)
+		}
+	}
+	if c.AutoOffsetReset != "latest" && c.AutoOffsetReset != "earliest" && c.AutoOffsetReset != "none" {
+		return fmt.Errorf("%w: consumer %q: auto.offset.reset %q", ErrInvalidConfig, c.Name, c.AutoOffsetReset)
+	}
+	if c.CommitMode != CommitAuto && c.CommitMode != CommitSync && c.CommitMode != CommitOff {
+		return fmt.Errorf("%w: consumer %q: commit mode %q", ErrInvalidConfig, c.Name, c.CommitMode)
+	}
+	_, err := c.memberConfig()
+	return err
+}
+
+// addGroupConsumer adds a consumer that joins its group at its first poll.
+func (w *World) addGroupConsumer(cfg ConsumerConfig) error {
+	if err := w.validateGroupConsumer(cfg); err != nil {
+		return err
+	}
+	cfg = groupDefaults(cfg)
+	if err := w.ensureOffsetsTopic(); err != nil {
+		return err
+	}
+	c := &Consumer{cfg: cfg, nextPoll: w.now}
+	if err := w.startGroupClient(c); err != nil {
+		return err
+	}
+	w.consumers = append(w.consumers, c)
+	return nil
+}
+
+// startGroupClient starts (or restarts) the consumer process: a new member
+// with no partitions; a static member keeps its group.instance.id.
+func (w *World) startGroupClient(c *Consumer) error {
+	mc, err := c.cfg.memberConfig()
+	if err != nil {
+		return err
+	}
+	m, err := group.NewMember(mc, w.now)
+	if err != nil {
+		return err
+	}
+	m.SetMetadata(w.topicMetadata())
+	inc := 1
+	processed, dups := 0, 0
+	if c.grp != nil {
+		inc, processed, dups = c.grp.inc+1, c.grp.processed, c.grp.duplicates
+	}
+	c.grp = &groupClient{member: m, inc: inc, positions: map[partitionKey]int64{}, waiting: map[partitionKey]bool{},
+		processed: processed, duplicates: dups, nextCommitMs: w.now + c.cfg.AutoCommitIntervalMs}
+	c.nextPoll = w.now
+	return nil
+}
+
+// topicMetadata is the partition count of every topic, as a metadata
+// response gives it.
+func (w *World) topicMetadata() []group.TopicMetadata {
+	var out []group.TopicMetadata
+	for _, t := range w.topics {
+		out = append(out, group.TopicMetadata{Topic: t.Name, Partitions: int32(len(t.Assignment))})
+	}
+	return out
+}
+
+// refreshGroupMetadata tells every group member the partition counts (a
+// metadata refresh; instant in the simulation).
+func (w *World) refreshGroupMetadata() {
+	md := w.topicMetadata()
+	for _, c := range w.consumers {
+		if c.grp != nil && !c.grp.down {
+			c.grp.member.SetMetadata(md)
+		}
+	}
+}
+
+// tickGroupConsumer runs the heartbeat thread every tick and poll() at the
+// consumer's rate unless the application is busy.
+func (w *World) tickGroupConsumer(c *Consumer) {
+	g := c.grp
+	if g.down {
+		return
+	}
+	g.member.Tick(w.now)
+	w.handleMember(c)
+	if w.now >= c.nextPoll && w.now >= g.stalledUntil {
+		c.nextPoll = w.now + c.cfg.PollIntervalMs
+		w.groupPoll(c)
+	}
+}
+
+// groupPoll is one KafkaConsumer.poll(): auto-commit if due, the group
+// protocol's work (rejoin, revoke), then fetch up to max.poll.records from
+// the partitions it may fetch, and (commit mode sync) commit them.
+func (w *World) groupPoll(c *Consumer) {
+	g := c.grp
+	if c.cfg.CommitMode == CommitAuto && w.now >= g.nextCommitMs {
+		g.nextCommitMs = w.now + c.cfg.AutoCommitIntervalMs
+		w.commitPositions(c, g.member.Fetchable())
+	}
+	g.member.Poll(w.now)
+	w.handleMember(c)
+	read := w.fetchRecords(c)
+	if read > 0 && c.cfg.CommitMode == CommitSync {
+		w.commitPositions(c, g.member.Fetchable())
+	}
+}
+
+// commitPositions commits the positions of tps that have one.
+func (w *World) commitPositions(c *Consumer, tps []group.TopicPartition) {
+	offsets := w.positionsOf(c, tps)
+	if len(offsets) == 0 {
+		return
+	}
+	c.grp.member.Commit(offsets)
+	w.handleMember(c)
+}
+
+func (w *World) positionsOf(c *Consumer, tps []group.TopicPartition) []group.PartitionOffset {
+	var out []group.PartitionOffset
+	for _, tp := range tps {
+		if pos, ok := c.grp.positions[partitionKey(tp)]; ok {
+			out = append(out, group.PartitionOffset{TopicPartition: tp, Offset: pos, LeaderEpoch: -1})
+		}
+	}
+	return out
+}
+
+// handleMember acts on the member's Ready until it has nothing more, in the
+// order the group package asks: requests, lost, revoke (commit first),
+// assigned (fetch committed offsets), fetched offsets, errors.
+func (w *World) handleMember(c *Consumer) {
+	g := c.grp
+	for i := 0; g.member.HasReady() && i < 16; i++ {
+		rd := g.member.Ready()
+		for _, r := range rd.Requests {
+			w.sendGroupRequest(c, r)
+		}
+		for _, tp := range rd.Lost {
+			delete(g.positions, partitionKey(tp))
+			delete(g.waiting, partitionKey(tp))
+		}
+		if len(rd.Lost) > 0 {
+			w.record(EventGroup, 0, nil, "%s lost %s (no commit possible)", c.cfg.Name, group.FormatPartitions(rd.Lost))
+		}
+		if len(rd.Revoke) > 0 {
+			w.revoke(c, rd.Revoke)
+		}
+		if len(rd.Assigned) > 0 {
+			for _, tp := range rd.Assigned {
+				g.waiting[partitionKey(tp)] = true
+			}
+			g.member.FetchCommitted(rd.Assigned)
+		}
+		for _, po := range rd.Fetched {
+			w.startFetching(c, po)
+		}
+		for _, err := range rd.Errors {
+			w.record(EventGroup, 0, nil, "%s: %v", c.cfg.Name, err)
+		}
+	}
+}
+
+// revoke is onPartitionsRevoked: stop fetching, commit the positions
+// (unless commits are off), give the partitions up.
+func (w *World) revoke(c *Consumer, tps []group.TopicPartition) {
+	g := c.grp
+	var commits []group.PartitionOffset
+	if c.cfg.CommitMode != CommitOff {
+		commits = w.positionsOf(c, tps)
+	}
+	for _, tp := range tps {
+		delete(g.positions, partitionKey(tp))
+		delete(g.waiting, partitionKey(tp))
+	}
+	w.record(EventGroup, 0, nil, "%s revokes %s, commits %s", c.cfg.Name, group.FormatPartitions(tps), formatOffsets(commits))
+	g.member.Revoked(commits)
+}
+
+func formatOffsets(offs []group.PartitionOffset) string {
+	if len(offs) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(offs))
+	for i, o := range offs {
+		parts[i] = fmt.Sprintf("%s=%d", o.TopicPartition, o.Offset)
+	}
+	return strings.Join(parts, " ")
+}
+
+// startFetching sets the position of a newly assigned partition: its
+// committed offset, or auto.offset.reset when there is none.
+func (w *World) startFetching(c *Consumer, po group.PartitionOffset) {
+	g := c.grp
+	tp := partitionKey(po.TopicPartition)
+	if !g.waiting[tp] {
+		return
+	}
+	delete(g.waiting, tp)
+	if po.Offset >= 0 {
+		g.positions[tp] = po.Offset
+		w.record(EventGroup, 0, &tp, "%s starts at committed offset %d", c.cfg.Name, po.Offset)
+		return
+	}
+	pos, ok := w.resetOffset(c, tp)
+	if !ok {
+		return
+	}
+	g.positions[tp] = pos
+	w.record(EventGroup, 0, &tp, "%s: no committed offset, auto.offset.reset=%s: starts at %d", c.cfg.Name, c.cfg.AutoOffsetReset, pos)
+}
+
+// resetOffset applies auto.offset.reset against the partition's leader:
+// latest = HW, earliest = log start; none (or no leader) gives no position.
+func (w *World) resetOffset(c *Consumer, tp partitionKey) (int64, bool) {
+	s := w.leaderSlot(tp)
+	if s == nil || c.cfg.AutoOffsetReset == "none" {
+		return 0, false
+	}
+	if c.cfg.AutoOffsetReset == "earliest" {
+		return s.log.LogStartOffset(), true
+	}
+	return s.node.Status().HighWatermark, true
+}
+
+// leaderSlot returns the running leader replica of tp, or nil.
+func (w *World) leaderSlot(tp partitionKey) *replicaSlot {
+	leader := w.PartitionLeader(tp.Topic, tp.Partition)
+	if leader == replica.NoLeader || w.net.cut(leader, consumerNode) {
+		return nil
+	}
+	b := w.brokers[leader-1]
+	s := b.replicas[tp]
+	if b.state != BrokerRunning || s == nil || s.node.Status().Role != replica.RoleLeader {
+		return nil
+	}
+	return s
+}
+
+// sendGroupRequest sends a request to the group's coordinator as the
+// consumer finds it now; with none reachable the request is lost (the
+// member times it out and tries again).
+func (w *World) sendGroupRequest(c *Consumer, r group.Request) {
+	b := w.coordinatorOf(r.Group())
+	if b == nil {
+		w.record(EventGroup, 0, nil, "%s: %s: COORDINATOR_NOT_AVAILABLE", c.cfg.Name, group.DescribeRequest(r))
+		return
+	}
+	w.send(envelope{from: consumerNode, to: b.id, kind: kindGroupRequest, client: c.cfg.Name, clientInc: c.grp.inc, greq: r})
+}
+
+// deliverToConsumer hands a coordinator's answer to the consumer it is for.
+func (w *World) deliverToConsumer(e *envelope) {
+	c := w.consumer(e.client)
+	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != e.clientInc {
+		return
+	}
+	if err := c.grp.member.Step(e.gresp); err != nil {
+		w.record(EventGroup, 0, nil, "%s: %v", c.cfg.Name, err)
+		return
+	}
+	w.handleMember(c)
+}
+
+// validateGroupAction checks close/crash/restart/stall of a group consumer.
+func (w *World) validateGroupAction(a Action) error {
+	c := w.consumer(a.Name)
+	switch {
+	case c == nil || c.grp == nil:
+		return fmt.Errorf("%w: %s: no group consumer %q", ErrInvalidConfig, a.Kind, a.Name)
+	case a.Kind == ActRestartConsumer && !c.grp.down:
+		return fmt.Errorf("%w: restart-consumer: %q is running", ErrInvalidConfig, a.Name)
+	case a.Kind != ActRestartConsumer && c.grp.down:
+		return fmt.Errorf("%w: %s: %q is not running", ErrInvalidConfig, a.Kind, a.Name)
+	case a.Ms < 0:
+		return fmt.Errorf("%w: %s: negative time", ErrInvalidConfig, a.Kind)
+	}
+	return nil
+}
+
+// consumerString prints a group consumer's add-consumer action.
+func consumerString(c ConsumerConfig) string {
+	s := fmt.Sprintf("add-consumer %s group=%s topics=%s assignors=%s", c.Name, c.Group, strings.Join(c.Topics, ","), strings.Join(c.Assignors, ","))
+	if c.GroupInstanceID != "" {
+		s += " instance=" + c.GroupInstanceID
+	}
+	if c.CommitMode != "" {
+		s += " commit=" + c.CommitMode
+	}
+	return s
+}

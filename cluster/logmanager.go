@@ -1,0 +1,81 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// runLogManager is the broker's log manager on its schedule: every
+// log.retention.check.interval.ms it applies retention to every replica it
+// hosts, with that replica's HW (R12.1: segments wholly below the HW
+// only, consumer offsets never consulted); every log.cleaner.backoff.ms
+// its cleaner compacts every compacted log whose dirty ratio is above
+// min.cleanable.dirty.ratio (R12.2). Kafka's cleaner threads take the
+// filthiest log first, one at a time; here every eligible log is cleaned
+// in the same round, in partition order. The cleaner's first dirty offsets
+// (cleaner-offset-checkpoint) are kept in memory and lost with the process.
+func (w *World) runLogManager(b *broker) error {
+	if w.now >= b.nextRetentionMs {
+		b.nextRetentionMs = w.now + w.cfg.LogRetentionCheckIntervalMs
+		for _, tp := range b.order {
+			if err := w.applyRetention(b, b.replicas[tp]); err != nil {
+				return err
+			}
+		}
+	}
+	if w.now >= b.nextCleanMs {
+		b.nextCleanMs = w.now + w.cfg.LogCleanerBackoffMs
+		for _, tp := range b.order {
+			if err := w.clean(b, b.replicas[tp]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// applyRetention deletes the replica's old segments.
+func (w *World) applyRetention(b *broker, s *replicaSlot) error {
+	hw := s.node.Status().HighWatermark
+	dels, err := s.log.log.DeleteOldSegments(hw, w.now)
+	if err != nil {
+		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.tp, err)
+	}
+	if _, err := s.log.log.DeleteExpiredFiles(w.now); err != nil {
+		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.tp, err)
+	}
+	if len(dels) == 0 {
+		return nil
+	}
+	for _, d := range dels {
+		w.record(EventStorage, b.id, &s.tp, "retention (%s) deleted segments %v; log start offset now %d", d.Reason, d.Segments, s.log.LogStartOffset())
+	}
+	return s.log.reload()
+}
+
+// clean compacts the replica's log if it is compacted and dirty enough.
+func (w *World) clean(b *broker, s *replicaSlot) error {
+	cfg := s.log.log.Config()
+	if !cfg.Compact() {
+		return nil
+	}
+	if b.cleanerOffsets == nil {
+		b.cleanerOffsets = map[partitionKey]int64{}
+	}
+	hw := s.node.Status().HighWatermark
+	sec, err := s.log.log.CleanableSection(b.cleanerOffsets[s.tp], hw, w.now)
+	if err != nil {
+		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.tp, err)
+	}
+	if !sec.NeedsCleaning(cfg) {
+		return nil
+	}
+	res, err := s.log.log.Clean(b.cleanerOffsets[s.tp], hw, w.now, kafkalog.CleanerOptions{})
+	if err != nil {
+		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.tp, err)
+	}
+	b.cleanerOffsets[s.tp] = res.EndOffset
+	w.record(EventStorage, b.id, &s.tp, "cleaner compacted [%d, %d) (dirty ratio %.2f): kept %d of %d records", res.FirstDirtyOffset, res.EndOffset, sec.Ratio, res.RecordsRetained, res.RecordsRead)
+	return s.log.reload()
+}

@@ -1,0 +1,87 @@
+package cluster
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// logOffsetStore is the [group.OffsetStore] of broker b's coordinator: the
+// committed offsets are the records of the compacted __consumer_offsets
+// log, read from b's replica of the group's offsets partition below its
+// high watermark (what a coordinator loads when it takes the partition
+// over). It keeps no copy, so a coordinator that moves to another broker
+// finds every acknowledged commit there.
+type logOffsetStore struct {
+	w *World
+	b *broker
+}
+
+// Commit implements [group.OffsetStore]: it appends rec to the group's
+// offsets partition through b's leader replica (acks=all). The world's
+// coordinators append whole Ready.Commits batches themselves.
+func (s logOffsetStore) Commit(rec group.OffsetCommitRecord) error {
+	if s.b.coord == nil {
+		return fmt.Errorf("%w: broker %d runs no coordinator", ErrInvalidConfig, s.b.id)
+	}
+	_, err := s.w.appendCommits(s.b, []group.OffsetCommitRecord{rec})
+	return err
+}
+
+// Committed implements [group.OffsetStore]: the latest record of the key
+// below the HW; a tombstone means none.
+func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (group.PartitionOffset, bool) {
+	key := group.AppendOffsetCommitKey(nil, groupID, tp)
+	entries, hw := s.readable(groupID)
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if e.Offset >= hw || !bytes.Equal(e.Key, key) {
+			continue
+		}
+		if e.Value == nil {
+			return group.PartitionOffset{}, false
+		}
+		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
+		if err != nil {
+			return group.PartitionOffset{}, false
+		}
+		return rec.PartitionOffset, true
+	}
+	return group.PartitionOffset{}, false
+}
+
+// CommittedPartitions implements [group.OffsetStore].
+func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartition {
+	entries, hw := s.readable(groupID)
+	live := map[group.TopicPartition]bool{}
+	for _, e := range entries {
+		if e.Offset >= hw {
+			break
+		}
+		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
+		if err != nil || rec.Group != groupID {
+			continue
+		}
+		live[rec.TopicPartition] = !rec.Tombstone
+	}
+	out := []group.TopicPartition{}
+	for tp, ok := range live {
+		if ok {
+			out = append(out, tp)
+		}
+	}
+	slices.SortFunc(out, group.CompareTopicPartitions)
+	return out
+}
+
+// readable returns b's replica of groupID's offsets partition and its HW.
+func (s logOffsetStore) readable(groupID string) ([]replica.Entry, int64) {
+	slot := s.b.replicas[s.w.offsetsPartition(groupID)]
+	if slot == nil {
+		return nil, 0
+	}
+	return slot.log.entries, slot.node.Status().HighWatermark
+}
