@@ -33,7 +33,7 @@ type World struct {
 	// progress is, per group and partition, the offset after the furthest
 	// record any member processed (to count duplicates).
 	progress map[string]map[partitionKey]int64
-	err     error // the first internal error; the world stops
+	err      error // the first internal error; the world stops
 }
 
 // ErrStopped means the world hit an internal error earlier (see the
