@@ -434,3 +434,24 @@ func TestFlushSyncsEachFileOnce(t *testing.T) {
 	require.NoError(t, l.Flush(l.LogEndOffset()))
 	require.Empty(t, syncs, "nothing new to flush")
 }
+
+func TestListOffset(t *testing.T) {
+	l := openTestLog(t, vfs.NewMem(), testConfig())
+	for i := int64(0); i < 6; i++ {
+		appendLeader(t, l, valueBatch(100*i, "v"), 0)
+	}
+	_, err := l.DeleteRecords(2, 6)
+	require.NoError(t, err)
+	cases := []struct {
+		ts     int64
+		offset int64
+		ok     bool
+	}{{ListOffsetsLatest, 6, true}, {ListOffsetsEarliest, 2, true}, {0, 2, true}, {250, 3, true}, {500, 5, true}, {501, 0, false}, {-3, 0, false}}
+	for _, c := range cases {
+		off, ok, err := l.ListOffset(c.ts)
+		require.NoError(t, err)
+		if ok != c.ok || (ok && off != c.offset) {
+			t.Errorf("ListOffset(%d) = %d, %v; want %d, %v", c.ts, off, ok, c.offset, c.ok)
+		}
+	}
+}

@@ -358,3 +358,29 @@ func (l *Log) OffsetForTimestamp(ts int64) (offset, timestamp int64, ok bool, er
 	}
 	return 0, 0, false, nil
 }
+
+// Special timestamps of a ListOffsets request (ListOffsetsRequest.LATEST_TIMESTAMP,
+// EARLIEST_TIMESTAMP).
+const (
+	ListOffsetsLatest   = -1
+	ListOffsetsEarliest = -2
+)
+
+// ListOffset answers a ListOffsets request for one partition: ListOffsetsLatest gives
+// the LEO, ListOffsetsEarliest the log start offset, any other timestamp ≥ 0 the first
+// offset whose record timestamp is ≥ it (OffsetForTimestamp); ok is false if there is
+// none, and for other negative timestamps (not supported here).
+func (l *Log) ListOffset(ts int64) (offset int64, ok bool, err error) {
+	switch {
+	case l.closed:
+		return 0, false, ErrLogClosed
+	case ts == ListOffsetsLatest:
+		return l.nextOffset, true, nil
+	case ts == ListOffsetsEarliest:
+		return l.logStartOffset, true, nil
+	case ts < 0:
+		return 0, false, nil
+	}
+	offset, _, ok, err = l.OffsetForTimestamp(ts)
+	return offset, ok, err
+}
