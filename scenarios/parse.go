@@ -252,8 +252,8 @@ func (p *parser) closeStep() error {
 		return nil
 	}
 	p.step = nil
-	if q := s.Question; q != nil && (len(q.Choices) < 2 || q.Answer < 1 || q.Answer > len(q.Choices) || q.Why == "") {
-		return fmt.Errorf("%w: step %s: a question needs two or more choices, an answer among them and a why", ErrSyntax, s.ID)
+	if q := s.Question; q != nil && !q.complete() {
+		return fmt.Errorf("%w: step %s: a question needs a text, two or more choices, an answer among them and a why", ErrSyntax, s.ID)
 	}
 	if p.branch != nil {
 		p.branch.Steps = append(p.branch.Steps, *s)
@@ -287,4 +287,15 @@ func (p *parser) finish() error {
 		}
 	}
 	return nil
+}
+
+// complete reports whether a question can be asked: text, two or more
+// non-empty choices, an answer among them and a why.
+func (q *Question) complete() bool {
+	for _, c := range q.Choices {
+		if c == "" {
+			return false
+		}
+	}
+	return q.Text != "" && len(q.Choices) >= 2 && q.Answer >= 1 && q.Answer <= len(q.Choices) && q.Why != ""
 }

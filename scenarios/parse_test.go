@@ -103,6 +103,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad offsets", head + "step 0 a\nexpect b1 [0 m1] 2-1\n", "is not LEO/HW"},
 		{"answer out of range", head + "step 0 a\nquestion q\nchoice a\nchoice b\nanswer 3\nwhy w\n", "an answer among them"},
 		{"question without why", head + "step 0 a\nquestion q\nchoice a\nchoice b\nanswer 1\n", "and a why"},
+		{"empty choice", head + "step 0 a\nquestion q\nchoice a\nchoice\nanswer 1\nwhy w\n", "two or more choices"},
 		{"known without expect", head + "step 0 a\nknown x\n", "known without an expect"},
 		{"branch after unknown step", head + "step 0 a\nbranch A after=7\nstep A1 b\n", "after unknown step 7"},
 		{"duplicate step", head + "step 0 a\nstep 0 b\n", "step 0 twice"},
