@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -29,6 +30,17 @@ import (
 //	partition a=(1) b=(2,0) | heal
 //	poll c
 //	state | json | inflight | violations
+//
+// Consumer groups, keys and the log (S9-S12):
+//
+//	new ... offsets-partitions=50 retention-check=5000 cleaner-backoff=1000 group-delay=0
+//	create-topic name=events partitions=1 rf=1 retention-ms=60000 segment-bytes=230 cleanup=compact
+//	add-consumer name=E1 group=eager-g topics=(orders) assignors=(sticky) instance=w1 commit=auto reset=earliest
+//	close-consumer E1 | crash-consumer E1 | restart-consumer E1 | stall-consumer E1 ms=400000
+//	add-partitions name=users count=4
+//	produce p key=k2 null
+//	describe-group name=eager-g [members|state] | groups
+//	show kinds=(group,storage)                   (event kinds printed from now on; default all)
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		h := &harness{}
@@ -41,6 +53,8 @@ func TestScenarios(t *testing.T) {
 type harness struct {
 	w    *cluster.World
 	seen int // events already printed
+	// show limits the event kinds printed (nil: all).
+	show map[cluster.EventKind]bool
 }
 
 func (h *harness) handle(t *testing.T, d *datadriven.TestData) string {
@@ -60,6 +74,36 @@ func (h *harness) handle(t *testing.T, d *datadriven.TestData) string {
 			d.Fatalf(t, "json: %v", err)
 		}
 		return string(b) + "\n"
+	case "groups":
+		var b strings.Builder
+		for _, g := range h.w.State().Groups {
+			b.WriteString(g.Text())
+		}
+		for _, c := range h.w.State().Consumers {
+			if c.Group != "" {
+				fmt.Fprintf(&b, "consumer %s (group %s, %s): processed %d, duplicates %d\n", c.ID, c.Group, c.Status, c.Processed, c.Duplicates)
+			}
+		}
+		return h.newEvents() + b.String()
+	case "describe-group":
+		var name string
+		d.ScanArgs(t, "name", &name)
+		mode := cluster.DescribeOffsets
+		switch {
+		case d.HasArg("members"):
+			mode = cluster.DescribeMembers
+		case d.HasArg("state"):
+			mode = cluster.DescribeState
+		}
+		return cluster.DescribeGroup(h.w.State(), name, mode)
+	case "show":
+		h.show = map[cluster.EventKind]bool{}
+		if arg, ok := d.Arg("kinds"); ok {
+			for _, k := range arg.Vals {
+				h.show[cluster.EventKind(k)] = true
+			}
+		}
+		return ""
 	case "inflight":
 		return strings.Join(h.w.InFlight(), "\n") + "\n"
 	case "violations":
@@ -86,6 +130,16 @@ func (h *harness) handleNew(t *testing.T, d *datadriven.TestData) string {
 	d.MaybeScanArgs(t, "seed", &cfg.Seed)
 	d.MaybeScanArgs(t, "min-isr", &cfg.MinInsyncReplicas)
 	d.MaybeScanArgs(t, "lag", &cfg.ReplicaLagTimeMaxMs)
+	d.MaybeScanArgs(t, "offsets-partitions", &cfg.OffsetsTopicNumPartitions)
+	d.MaybeScanArgs(t, "retention-check", &cfg.LogRetentionCheckIntervalMs)
+	d.MaybeScanArgs(t, "cleaner-backoff", &cfg.LogCleanerBackoffMs)
+	if d.HasArg("group-delay") {
+		g := group.DefaultConfig()
+		var delay int
+		d.ScanArgs(t, "group-delay", &delay)
+		g.GroupInitialRebalanceDelayMs = int32(delay)
+		cfg.Group = &g
+	}
 	if d.MaybeScanArgs(t, "rules", &rules) {
 		r, err := replica.ParseRuleSet(rules)
 		if err != nil {
@@ -110,7 +164,7 @@ func (h *harness) newEvents() string {
 	var b strings.Builder
 	evs := h.w.Events()
 	for _, e := range evs[h.seen:] {
-		if e.Kind == cluster.EventAction || e.Kind == cluster.EventMessage {
+		if e.Kind == cluster.EventAction || e.Kind == cluster.EventMessage || h.show != nil && !h.show[e.Kind] {
 			continue
 		}
 		fmt.Fprintln(&b, e)
@@ -157,6 +211,7 @@ func parseAction(t *testing.T, d *datadriven.TestData) (cluster.Action, error) {
 		if reps := ids(t, d, "replicas"); reps != nil {
 			a.Topic.Assignment = [][]int32{reps}
 		}
+		a.Topic.Config = topicConfig(t, d)
 	case cluster.ActAddProducer:
 		d.ScanArgs(t, "name", &a.Producer.Name)
 		d.ScanArgs(t, "topic", &a.Producer.Topic)
@@ -167,11 +222,26 @@ func parseAction(t *testing.T, d *datadriven.TestData) (cluster.Action, error) {
 		}
 	case cluster.ActAddConsumer:
 		d.ScanArgs(t, "name", &a.Consumer.Name)
+		if d.MaybeScanArgs(t, "group", &a.Consumer.Group) {
+			groupConsumerArgs(t, d, &a.Consumer)
+			break
+		}
 		d.ScanArgs(t, "topic", &a.Consumer.Topic)
 		d.MaybeScanArgs(t, "partition", &a.Consumer.Partition)
+	case cluster.ActCloseConsumer, cluster.ActCrashConsumer, cluster.ActRestartConsumer:
+		a.Name = d.CmdArgs[0].Key
+	case cluster.ActStallConsumer:
+		a.Name = d.CmdArgs[0].Key
+		d.ScanArgs(t, "ms", &a.Ms)
+	case cluster.ActAddPartitions:
+		d.ScanArgs(t, "name", &a.Name)
+		d.ScanArgs(t, "count", &a.N)
 	case cluster.ActProduce:
 		a.Name = d.CmdArgs[0].Key
-		d.ScanArgs(t, "value", &a.Value)
+		a.Null = d.HasArg("null")
+		if !a.Null {
+			d.ScanArgs(t, "value", &a.Value)
+		}
 		d.MaybeScanArgs(t, "key", &a.Key)
 		d.MaybeScanArgs(t, "partition", &a.Partition)
 	case cluster.ActPoll:

@@ -45,6 +45,11 @@ type groupClient struct {
 	// of them the group had processed before (at-least-once redelivery).
 	processed, duplicates int
 	nextCommitMs          int64
+	// outbox holds requests while no coordinator is known (the client
+	// retries FindCoordinator every retry.backoff.ms and keeps its
+	// requests in order); noCoordinator remembers that it said so.
+	outbox        []group.Request
+	noCoordinator bool
 	// down is set after a crash or a close: the process does nothing.
 	down, closed bool
 	// stalledUntil: the application is busy (no poll()) until then; the
@@ -191,6 +196,7 @@ func (w *World) tickGroupConsumer(c *Consumer) {
 	if g.down {
 		return
 	}
+	w.flushOutbox(c)
 	g.member.Tick(w.now)
 	w.handleMember(c)
 	if w.now >= c.nextPoll && w.now >= g.stalledUntil {
@@ -347,16 +353,34 @@ func (w *World) leaderSlot(tp partitionKey) *replicaSlot {
 	return s
 }
 
-// sendGroupRequest sends a request to the group's coordinator as the
-// consumer finds it now; with none reachable the request is lost (the
-// member times it out and tries again).
+// sendGroupRequest sends a request to the group's coordinator, in order
+// after any the consumer still holds.
 func (w *World) sendGroupRequest(c *Consumer, r group.Request) {
-	b := w.coordinatorOf(r.Group())
-	if b == nil {
-		w.record(EventGroup, 0, nil, "%s: %s: COORDINATOR_NOT_AVAILABLE", c.cfg.Name, group.DescribeRequest(r))
+	c.grp.outbox = append(c.grp.outbox, r)
+	w.flushOutbox(c)
+}
+
+// flushOutbox sends the held requests to the coordinator as the consumer
+// finds it now (FindCoordinator); with none it keeps them for the next
+// tick.
+func (w *World) flushOutbox(c *Consumer) {
+	g := c.grp
+	if len(g.outbox) == 0 {
 		return
 	}
-	w.send(envelope{from: consumerNode, to: b.id, kind: kindGroupRequest, client: c.cfg.Name, clientInc: c.grp.inc, greq: r})
+	b := w.coordinatorOf(c.cfg.Group)
+	if b == nil {
+		if !g.noCoordinator {
+			w.record(EventGroup, 0, nil, "%s: FindCoordinator(%s): COORDINATOR_NOT_AVAILABLE, retrying", c.cfg.Name, c.cfg.Group)
+		}
+		g.noCoordinator = true
+		return
+	}
+	g.noCoordinator = false
+	for _, r := range g.outbox {
+		w.send(envelope{from: consumerNode, to: b.id, kind: kindGroupRequest, client: c.cfg.Name, clientInc: g.inc, greq: r})
+	}
+	g.outbox = g.outbox[:0]
 }
 
 // deliverToConsumer hands a coordinator's answer to the consumer it is for.

@@ -52,7 +52,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 		}
 		g.processed += int(last-first) + 1 - gaps(s, first, last)
 		g.duplicates += again
-		w.record(EventGroup, 0, &tp, "%s processed offsets %d-%d%s", c.cfg.Name, first, last, duplicateNote(again))
+		w.record(EventConsume, 0, &tp, "%s processed offsets %d-%d%s", c.cfg.Name, first, last, duplicateNote(again))
 	}
 	return read
 }

@@ -16,8 +16,8 @@ type State struct {
 	Partitions []PartitionInfo `json:"partitions"`
 	Producers  []ProducerInfo  `json:"producers"`
 	Consumers  []ConsumerInfo  `json:"consumers,omitempty"`
-	// Groups is reserved for consumer groups (issue 6).
-	Groups []json.RawMessage `json:"groups,omitempty"`
+	// Groups are the consumer groups, sorted by name.
+	Groups []GroupInfo `json:"groups,omitempty"`
 	// Network lists the cut links as [a, b] pairs.
 	Network [][2]int32 `json:"cut_links,omitempty"`
 }
@@ -105,13 +105,26 @@ type ResultInfo struct {
 	Status string `json:"status"`
 }
 
-// ConsumerInfo is one simple consumer.
+// ConsumerInfo is one consumer: a simple one (Name, Topic, Partition,
+// Position, Read) or a group member (ID, Group, Processed, Duplicates,
+// MemberID, Status); see its MarshalJSON.
 type ConsumerInfo struct {
-	Name      string `json:"name"`
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	Position  int64  `json:"position"`
-	Read      int    `json:"read"`
+	Name      string
+	Topic     string
+	Partition int32
+	Position  int64
+	Read      int
+	// ID is the group consumer's client.id (its name).
+	ID    string
+	Group string
+	// Processed counts records handed to the application; Duplicates those
+	// the group had processed before (redelivered after a crash or a
+	// failed commit).
+	Processed, Duplicates int
+	// MemberID is the coordinator-given member id, "" when not joined.
+	MemberID string
+	// Status is "running", "crashed" or "closed".
+	Status string
 }
 
 // State returns a snapshot of the world.
@@ -131,14 +144,22 @@ func (w *World) State() State {
 			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut})
 	}
 	for _, tp := range w.ctl.order {
+		if tp.Topic == OffsetsTopic {
+			continue // shown through the groups
+		}
 		s.Partitions = append(s.Partitions, w.partitionInfo(tp))
 	}
 	for _, p := range w.producers {
 		s.Producers = append(s.Producers, producerInfo(p))
 	}
 	for _, c := range w.consumers {
+		if c.grp != nil {
+			s.Consumers = append(s.Consumers, groupConsumerInfo(c))
+			continue
+		}
 		s.Consumers = append(s.Consumers, ConsumerInfo{Name: c.cfg.Name, Topic: c.cfg.Topic, Partition: c.cfg.Partition, Position: c.position, Read: len(c.records)})
 	}
+	s.Groups = w.groupInfos()
 	return s
 }
 

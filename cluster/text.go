@@ -34,7 +34,14 @@ func (s State) Text() string {
 		b.WriteString("\n")
 	}
 	for _, c := range s.Consumers {
+		if c.Group != "" {
+			fmt.Fprintf(&b, "consumer %s (group %s, %s): processed %d, duplicates %d\n", c.ID, c.Group, c.Status, c.Processed, c.Duplicates)
+			continue
+		}
 		fmt.Fprintf(&b, "consumer %s: %s-%d position %d, read %d\n", c.Name, c.Topic, c.Partition, c.Position, c.Read)
+	}
+	for _, g := range s.Groups {
+		b.WriteString(g.Text())
 	}
 	return b.String()
 }

@@ -1,0 +1,234 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// GroupInfo is one consumer group in a [State], as its coordinator and its
+// members' processes see it.
+type GroupInfo struct {
+	Name string `json:"name"`
+	// State is the coordinator's: Empty, PreparingRebalance,
+	// CompletingRebalance, Stable or Dead; "Unknown" while no broker can
+	// coordinate it (its offsets partition has no running leader).
+	State      string `json:"state"`
+	Generation int32  `json:"generation"`
+	// Protocol is "eager" or "cooperative" (the chosen assignor's; before a
+	// generation, the members' own).
+	Protocol string `json:"protocol"`
+	// Assignor is the chosen assignor, e.g. "cooperative-sticky" (extra).
+	Assignor string `json:"assignor,omitempty"`
+	// Coordinator is the broker coordinating it, -1 if none (extra).
+	Coordinator int32 `json:"coordinator"`
+	// Leader is the group leader's member id (extra).
+	Leader  string       `json:"leader,omitempty"`
+	Members []MemberInfo `json:"members"`
+	Offsets []OffsetInfo `json:"offsets"`
+}
+
+// MemberInfo is one member of a group.
+type MemberInfo struct {
+	ID string `json:"id"`
+	// Partitions are the partitions the member reads now: its process's
+	// fetchable partitions (an eager member that is rebalancing reads none),
+	// or the coordinator's assignment when its process is gone.
+	Partitions []PartitionRef `json:"partitions"`
+	// ClientID, InstanceID (static members) and Host are extra.
+	ClientID   string `json:"client_id"`
+	InstanceID string `json:"instance_id,omitempty"`
+	Host       string `json:"host"`
+	// Assignment is the coordinator's record of its last SyncGroup (extra):
+	// what kafka-consumer-groups shows.
+	Assignment []PartitionRef `json:"assignment"`
+	// Idle says why it reads nothing (extra, omitted when it reads).
+	Idle string `json:"idle,omitempty"`
+}
+
+// PartitionRef names a partition.
+type PartitionRef struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+}
+
+// OffsetInfo is a group's committed offset of one partition and its lag.
+type OffsetInfo struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	// Committed is the committed offset, -1 if none.
+	Committed int64 `json:"committed"`
+	// LogEndOffset is the HW of the partition's leader (the LOG-END-OFFSET
+	// a read_uncommitted consumer sees), -1 when offline.
+	LogEndOffset int64 `json:"log_end_offset"`
+	// Lag is LogEndOffset − Committed (R9.4), -1 when unknown.
+	Lag int64 `json:"lag"`
+	// Member is the member id assigned it by the coordinator (extra).
+	Member string `json:"member,omitempty"`
+}
+
+// groupHost is the HOST column of every simulated consumer.
+const groupHost = "/10.0.0.100"
+
+// groupInfos describes every group a consumer names or a coordinator
+// hosts, sorted by name.
+func (w *World) groupInfos() []GroupInfo {
+	var names []string
+	for _, c := range w.consumers {
+		if c.grp != nil {
+			names = append(names, c.cfg.Group)
+		}
+	}
+	for _, b := range w.brokers {
+		if b.coord != nil {
+			for _, g := range b.coord.c.Groups() {
+				names = append(names, g.GroupID)
+			}
+		}
+	}
+	slices.Sort(names)
+	var out []GroupInfo
+	for _, n := range slices.Compact(names) {
+		out = append(out, w.groupInfo(n))
+	}
+	return out
+}
+
+func (w *World) groupInfo(name string) GroupInfo {
+	gi := GroupInfo{Name: name, State: "Unknown", Coordinator: -1, Members: []MemberInfo{}, Offsets: []OffsetInfo{}, Protocol: w.membersProtocol(name).String()}
+	b := w.coordinatorOf(name)
+	if b == nil {
+		return gi
+	}
+	gi.Coordinator, gi.State = b.id, group.Empty.String()
+	var st group.GroupStatus
+	if b.coord != nil {
+		if s, ok := b.coord.c.Group(name); ok {
+			st = s
+			gi.State, gi.Generation, gi.Assignor, gi.Leader = s.State.String(), s.Generation, s.Protocol, s.Leader
+			if s.Protocol != "" {
+				gi.Protocol = s.RebalanceProtocol().String()
+			}
+		}
+	}
+	owner := map[partitionKey]string{}
+	for _, m := range st.Members {
+		mi := w.memberInfo(m)
+		gi.Members = append(gi.Members, mi)
+		for _, tp := range m.Assignment {
+			owner[partitionKey(tp)] = m.MemberID
+		}
+	}
+	gi.Offsets = w.offsetInfos(b, name, owner)
+	return gi
+}
+
+// membersProtocol is the protocol the group's consumers use.
+func (w *World) membersProtocol(name string) group.RebalanceProtocol {
+	for _, c := range w.consumers {
+		if c.grp != nil && c.cfg.Group == name {
+			return c.grp.member.Protocol()
+		}
+	}
+	return group.Eager
+}
+
+func (w *World) memberInfo(m group.MemberStatus) MemberInfo {
+	mi := MemberInfo{ID: m.MemberID, ClientID: m.ClientID, InstanceID: m.GroupInstanceID, Host: groupHost,
+		Assignment: partitionRefs(m.Assignment)}
+	c := w.consumer(m.ClientID)
+	switch {
+	case c == nil || c.grp == nil || c.grp.down || c.grp.member.MemberID() != m.MemberID:
+		mi.Partitions = mi.Assignment
+		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", m.SessionDeadlineMs)
+	default:
+		st := c.memberStatus()
+		mi.Partitions = partitionRefs(st.Fetchable)
+		mi.Idle = st.Idle
+		if w.now < c.grp.stalledUntil {
+			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.grp.stalledUntil)
+		}
+	}
+	return mi
+}
+
+func partitionRefs(tps []group.TopicPartition) []PartitionRef {
+	out := make([]PartitionRef, len(tps))
+	for i, tp := range tps {
+		out[i] = PartitionRef{Topic: tp.Topic, Partition: tp.Partition}
+	}
+	return out
+}
+
+// offsetInfos lists the partitions the group committed or is assigned,
+// with their lag.
+func (w *World) offsetInfos(b *broker, name string, owner map[partitionKey]string) []OffsetInfo {
+	store := logOffsetStore{w: w, b: b}
+	tps := map[partitionKey]bool{}
+	for _, tp := range store.CommittedPartitions(name) {
+		tps[partitionKey(tp)] = true
+	}
+	for tp := range owner {
+		tps[tp] = true
+	}
+	keys := make([]partitionKey, 0, len(tps))
+	for tp := range tps {
+		keys = append(keys, tp)
+	}
+	slices.SortFunc(keys, comparePartitions)
+	out := []OffsetInfo{}
+	for _, tp := range keys {
+		oi := OffsetInfo{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEndOffset: -1, Lag: -1, Member: owner[tp]}
+		if po, ok := store.Committed(name, group.TopicPartition(tp)); ok {
+			oi.Committed = po.Offset
+		}
+		if s := w.leaderSlot(tp); s != nil {
+			oi.LogEndOffset = s.node.Status().HighWatermark
+			if lag, ok := group.Lag(oi.LogEndOffset, oi.Committed); ok {
+				oi.Lag = lag
+			}
+		}
+		out = append(out, oi)
+	}
+	return out
+}
+
+// groupConsumerInfo describes a group consumer for [State].
+func groupConsumerInfo(c *Consumer) ConsumerInfo {
+	ci := ConsumerInfo{Name: c.cfg.Name, ID: c.cfg.Name, Group: c.cfg.Group, Processed: c.grp.processed, Duplicates: c.grp.duplicates,
+		MemberID: c.grp.member.MemberID(), Status: "running"}
+	switch {
+	case c.grp.closed:
+		ci.Status = "closed"
+	case c.grp.down:
+		ci.Status = "crashed"
+	}
+	return ci
+}
+
+// MarshalJSON prints a simple consumer as {name, topic, partition,
+// position, read} and a group consumer as {id, group, processed,
+// duplicates, member_id, status}.
+func (c ConsumerInfo) MarshalJSON() ([]byte, error) {
+	if c.Group == "" {
+		type simple struct {
+			Name      string `json:"name"`
+			Topic     string `json:"topic"`
+			Partition int32  `json:"partition"`
+			Position  int64  `json:"position"`
+			Read      int    `json:"read"`
+		}
+		return json.Marshal(simple{c.Name, c.Topic, c.Partition, c.Position, c.Read})
+	}
+	type member struct {
+		ID         string `json:"id"`
+		Group      string `json:"group"`
+		Processed  int    `json:"processed"`
+		Duplicates int    `json:"duplicates"`
+		MemberID   string `json:"member_id"`
+		Status     string `json:"status"`
+	}
+	return json.Marshal(member{c.ID, c.Group, c.Processed, c.Duplicates, c.MemberID, c.Status})
+}
