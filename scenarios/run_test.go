@@ -38,3 +38,31 @@ func branchPrefix(b string) string {
 	}
 	return b + "/"
 }
+
+// TestScenariosDoNotDependOnTheSeed plays every scenario with other seeds:
+// the reference facts must not hinge on the world's random generator (it
+// only drives the sticky partitioner and torn writes, which no scenario
+// uses).
+func TestScenariosDoNotDependOnTheSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every scenario twice more")
+	}
+	all, err := All()
+	require.NoError(t, err)
+	for _, seed := range []uint64{2, 20260101} {
+		for _, sc := range all {
+			r, err := NewRun(sc, seed)
+			require.NoError(t, err)
+			for {
+				o, err := r.Next()
+				if errors.Is(err, ErrDone) {
+					break
+				}
+				require.NoError(t, err)
+				for _, c := range o.Failed() {
+					t.Errorf("seed %d: %s step %s: %s\nreplay: go run ./cmd/kafkalive play %s --auto --seed %d", seed, sc.Name, o.Step.ID, c, sc.Name, seed)
+				}
+			}
+		}
+	}
+}

@@ -40,7 +40,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	var o playOptions
 	fset.BoolVar(&o.auto, "auto", false, "play without pauses: no questions asked, the answers shown")
-	fset.BoolVar(&o.json, "json", false, "print the JSON state after each step, one object per line (implies --auto)")
+	fset.BoolVar(&o.json, "json", false, "print the JSON state after each step, one object per line (implies --auto); without NAME, the list")
 	fset.Uint64Var(&o.seed, "seed", 0, "seed of the world's random generator (0: the scenario's own)")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: kafkalive play [NAME] [--auto] [--json] [--seed N]")
@@ -61,7 +61,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	if len(names) == 0 {
-		return listScenarios(out, stderr)
+		return listScenarios(out, stderr, o.json)
 	}
 	sc, err := scenarios.Get(names[0])
 	if err != nil {
@@ -91,11 +91,14 @@ func parseInterleaved(fset *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func listScenarios(out io.Writer, stderr io.Writer) int {
+func listScenarios(out io.Writer, stderr io.Writer, asJSON bool) int {
 	all, err := scenarios.All()
 	if err != nil {
 		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
 		return 1
+	}
+	if asJSON {
+		return listJSON(all, out, stderr)
 	}
 	fmt.Fprintln(out, "Guided scenarios (kafkalive play NAME [--auto]):")
 	group := ""
@@ -105,6 +108,37 @@ func listScenarios(out io.Writer, stderr io.Writer) int {
 			fmt.Fprintf(out, "\n%s\n", group)
 		}
 		fmt.Fprintf(out, "  %-26s %s\n", sc.Name, sc.Title)
+	}
+	return 0
+}
+
+// scenarioJSON is one line of "play --json" without a name: what the web
+// page lists.
+type scenarioJSON struct {
+	Name     string   `json:"name"`
+	Group    string   `json:"group"`
+	Title    string   `json:"title"`
+	Summary  string   `json:"summary"`
+	Source   string   `json:"source"`
+	Steps    []string `json:"steps"`
+	Branches []string `json:"branches,omitempty"`
+}
+
+func listJSON(all []*scenarios.Scenario, out io.Writer, stderr io.Writer) int {
+	for _, sc := range all {
+		line := scenarioJSON{Name: sc.Name, Group: sc.Group, Title: sc.Title, Summary: sc.Summary, Source: sc.Source}
+		for _, st := range sc.Steps {
+			line.Steps = append(line.Steps, st.ID)
+		}
+		for _, b := range sc.Branches {
+			line.Branches = append(line.Branches, b.Name)
+		}
+		b, err := json.Marshal(line)
+		if err != nil {
+			fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(out, "%s\n", b)
 	}
 	return 0
 }

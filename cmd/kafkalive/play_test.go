@@ -29,6 +29,7 @@ func TestPlayGolden(t *testing.T) {
 		args        []string
 	}{
 		{"list", "", []string{"play"}},
+		{"list_json", "", []string{"play", "--json"}},
 		{"kip101_part3_auto", "", []string{"play", "kip101-part3", "--auto"}},
 		// Guesses: right, wrong, a word and an out-of-range number before a
 		// right one, then end of input half-way: the rest plays on as --auto.
