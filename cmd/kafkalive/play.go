@@ -71,8 +71,19 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if o.json {
 		return playJSON(sc, o, out, stderr)
 	}
-	p := &player{sc: sc, opts: o, out: out, in: bufio.NewReader(playInput)}
+	p := &player{sc: sc, opts: o, out: out, in: bufio.NewReader(playInput), color: isTerminal(stdout)}
 	return p.play(stderr)
+}
+
+// isTerminal reports whether w is a terminal that takes colours (not when
+// NO_COLOR is set, https://no-color.org).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // parseInterleaved parses flags that may come before or after the

@@ -18,6 +18,7 @@ type player struct {
 	opts     playOptions
 	out      io.Writer
 	in       *bufio.Reader
+	color    bool // mark changed lines in bold yellow too
 	right    int
 	asked    int
 	mismatch int
@@ -156,11 +157,14 @@ func (p *player) show(o scenarios.Outcome) {
 		before[l] = true
 	}
 	for _, l := range strings.Split(strings.TrimRight(o.After.Text(), "\n"), "\n") {
-		mark := "  "
-		if !before[l] {
-			mark = "> "
+		switch {
+		case before[l]:
+			fmt.Fprintf(p.out, "  %s\n", l)
+		case p.color:
+			fmt.Fprintf(p.out, "> \x1b[1;33m%s\x1b[0m\n", l)
+		default:
+			fmt.Fprintf(p.out, "> %s\n", l)
 		}
-		fmt.Fprintf(p.out, "%s%s\n", mark, l)
 	}
 }
 
