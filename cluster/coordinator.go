@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,9 @@ func (w *World) deliverGroupRequest(b *broker, e *envelope) {
 		return
 	}
 	cs := w.coordinator(b)
+	if r, ok := e.greq.(group.LeaveGroup); ok {
+		w.record(EventGroup, b.id, nil, "%s: %s leaves (LeaveGroup %s)", r.GroupID, e.client, r.MemberID)
+	}
 	cs.c.Tick(w.now)
 	if err := cs.c.Step(addr, e.greq); err != nil {
 		w.record(EventGroup, b.id, nil, "coordinator: %v", err)
@@ -111,8 +115,24 @@ func (w *World) tickCoordinator(b *broker) {
 	if b.coord == nil {
 		return
 	}
+	before := b.coord.c.Groups()
 	b.coord.c.Tick(w.now)
+	w.reportExpiries(b, before)
 	w.processCoordinator(b)
+}
+
+// reportExpiries records the members a Tick removed: their session
+// expired (or, never synced, their rebalance timeout passed).
+func (w *World) reportExpiries(b *broker, before []group.GroupStatus) {
+	for _, g := range before {
+		after, _ := b.coord.c.Group(g.GroupID)
+		for _, m := range g.Members {
+			if !slices.ContainsFunc(after.Members, func(a group.MemberStatus) bool { return a.MemberID == m.MemberID }) {
+				w.record(EventGroup, b.id, nil, "%s: member %s removed: nothing from it within session.timeout.ms (or the rebalance timeout); the group rebalances",
+					g.GroupID, m.MemberID)
+			}
+		}
+	}
 }
 
 // processCoordinator takes the coordinator's Ready: commits first, appended

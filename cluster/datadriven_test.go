@@ -96,6 +96,20 @@ func (h *harness) handle(t *testing.T, d *datadriven.TestData) string {
 			mode = cluster.DescribeState
 		}
 		return cluster.DescribeGroup(h.w.State(), name, mode)
+	case "produce-many":
+		// produce-many p count=10 partition=0 prefix=a: values a0..a9.
+		var name, prefix string
+		var count, partition int
+		d.ScanArgs(t, "name", &name)
+		d.ScanArgs(t, "count", &count)
+		d.ScanArgs(t, "partition", &partition)
+		d.ScanArgs(t, "prefix", &prefix)
+		for i := range count {
+			if err := h.w.Produce(name, "", fmt.Sprintf("%s%d", prefix, i), int32(partition)); err != nil {
+				return "error: " + err.Error() + "\n" + h.newEvents()
+			}
+		}
+		return h.newEvents()
 	case "show":
 		h.show = map[cluster.EventKind]bool{}
 		if arg, ok := d.Arg("kinds"); ok {

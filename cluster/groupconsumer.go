@@ -23,8 +23,11 @@ const (
 	// auto.commit.interval.ms, commit the positions (everything earlier polls
 	// returned counts as processed); also before revoking and on close.
 	CommitAuto = "auto"
-	// CommitSync is enable.auto.commit=false with commitSync() after each
-	// poll's records are processed.
+	// CommitSync is enable.auto.commit=false with commitSync() of the
+	// processed offsets once a poll's records are processed, that is at the
+	// start of the next poll (after a busy spell, [World.StallConsumer]).
+	// The application keeps those offsets even if its partitions were lost
+	// meanwhile, so the commit then fails (CommitFailedException).
 	CommitSync = "sync"
 	// CommitOff never commits.
 	CommitOff = "off"
@@ -44,6 +47,8 @@ type groupClient struct {
 	// processed counts records handed to the application; duplicates those
 	// of them the group had processed before (at-least-once redelivery).
 	processed, duplicates int
+	// done are the offsets processed and not yet committed (CommitSync).
+	done map[partitionKey]int64
 	nextCommitMs          int64
 	// outbox holds requests while no coordinator is known (the client
 	// retries FindCoordinator every retry.backoff.ms and keeps its
@@ -214,12 +219,29 @@ func (w *World) groupPoll(c *Consumer) {
 		g.nextCommitMs = w.now + c.cfg.AutoCommitIntervalMs
 		w.commitPositions(c, g.member.Fetchable())
 	}
+	if c.cfg.CommitMode == CommitSync && len(g.done) > 0 {
+		w.commitDone(c)
+	}
 	g.member.Poll(w.now)
 	w.handleMember(c)
-	read := w.fetchRecords(c)
-	if read > 0 && c.cfg.CommitMode == CommitSync {
-		w.commitPositions(c, g.member.Fetchable())
+	w.fetchRecords(c)
+}
+
+// commitDone is commitSync() of the processed offsets.
+func (w *World) commitDone(c *Consumer) {
+	g := c.grp
+	keys := make([]partitionKey, 0, len(g.done))
+	for tp := range g.done {
+		keys = append(keys, tp)
 	}
+	slices.SortFunc(keys, comparePartitions)
+	offsets := make([]group.PartitionOffset, len(keys))
+	for i, tp := range keys {
+		offsets[i] = group.PartitionOffset{TopicPartition: group.TopicPartition(tp), Offset: g.done[tp], LeaderEpoch: -1}
+	}
+	g.done = nil
+	g.member.Commit(offsets)
+	w.handleMember(c)
 }
 
 // commitPositions commits the positions of tps that have one.
@@ -288,6 +310,7 @@ func (w *World) revoke(c *Consumer, tps []group.TopicPartition) {
 	for _, tp := range tps {
 		delete(g.positions, partitionKey(tp))
 		delete(g.waiting, partitionKey(tp))
+		delete(g.done, partitionKey(tp))
 	}
 	w.record(EventGroup, 0, nil, "%s revokes %s, commits %s", c.cfg.Name, group.FormatPartitions(tps), formatOffsets(commits))
 	g.member.Revoked(commits)

@@ -43,6 +43,12 @@ func (w *World) fetchRecords(c *Consumer) int {
 			}
 			last, read = e.Offset, read+1
 			g.positions[tp] = e.Offset + 1
+			if c.cfg.CommitMode == CommitSync {
+				if g.done == nil {
+					g.done = map[partitionKey]int64{}
+				}
+				g.done[tp] = e.Offset + 1
+			}
 		}
 		if first < 0 {
 			if hw > pos {
