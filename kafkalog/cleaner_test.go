@@ -351,3 +351,31 @@ func TestCleanCrashAtEveryOperation(t *testing.T) {
 	}
 	t.Logf("clean: %d crash points x %d torn-tail variants", len(snaps), len(tearVariants))
 }
+
+// A compressed batch that loses records is rebuilt with the same codec, keeping its
+// offsets and producer fields.
+func TestCleanRecompresses(t *testing.T) {
+	l := openTestLog(t, vfs.NewMem(), compactConfig())
+	b := RecordBatch{BatchHeader: BatchHeader{
+		PartitionLeaderEpoch: NoPartitionLeaderEpoch, BaseTimestamp: 5, MaxTimestamp: 7, LastOffsetDelta: 2,
+		ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence,
+		Attributes: NewAttributes(CompressionGzip, CreateTime, false, false),
+	}, Records: []Record{
+		{OffsetDelta: 0, TimestampDelta: 0, Key: []byte("a"), Value: []byte("old")},
+		{OffsetDelta: 1, TimestampDelta: 1, Key: []byte("b"), Value: []byte("keep")},
+		{OffsetDelta: 2, TimestampDelta: 2, Key: []byte("c"), Value: []byte("keep")},
+	}}
+	appendLeader(t, l, b.AppendTo(nil), 0)
+	appendLeader(t, l, encodeBatch(0, 9, kv{key: "a", value: "new"}), 0)
+	require.NoError(t, l.Roll(0))
+	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
+	require.NoError(t, err)
+	bs := allBatches(t, l)
+	require.Len(t, bs, 2)
+	require.Equal(t, CompressionGzip, bs[0].Attributes.Compression())
+	require.Equal(t, int64(0), bs[0].BaseOffset)
+	require.Equal(t, int64(2), bs[0].LastOffset(), "the last offset is kept")
+	require.Equal(t, []int64{1, 2, 3}, allOffsets(t, l))
+	require.Equal(t, int64(6), bs[0].Timestamp(&bs[0].Records[0]))
+	require.Equal(t, int64(7), bs[0].MaxTimestamp)
+}
