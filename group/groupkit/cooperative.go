@@ -148,7 +148,7 @@ func roundCase(a CooperativeSticky, in roundInput) (group.Assignment, *kit.Failu
 		return nil, &kit.Failure{Rule: ruleG8, What: fmt.Sprintf("Assign panicked: %v.", p), Details: details[:1]}
 	}
 	fail := func(rule kit.Rule, what string) (group.Assignment, *kit.Failure) {
-		return got, &kit.Failure{Rule: rule, What: what, Details: details, LooksLike: kit.LooksLike(in, got, cooperativeMistakes)}
+		return got, &kit.Failure{Rule: rule, What: what, Details: details, LooksLike: looksLike(in, got)}
 	}
 	if rule, what := shapeWhy(in, got); what != "" {
 		return fail(rule, what)
@@ -172,7 +172,7 @@ func kafkaDealCase(a CooperativeSticky, in roundInput) *kit.Failure {
 	}
 	return &kit.Failure{Rule: ruleG9, What: "the assignment obeys the rules but is not Kafka's: members in member id order keep their owned partitions in partition order up to their quota, then the free partitions, sorted, are dealt round-robin to the members below minQuota, then one each to members at minQuota while fewer than P mod N members hold maxQuota.",
 		Details:   []string{describeRound(in, got), "Kafka's:\n" + formatAssignment(in, want)},
-		LooksLike: kit.LooksLike(in, got, cooperativeMistakes)}
+		LooksLike: looksLike(in, got)}
 }
 
 // sameAssignment compares two normalized assignments (nil and empty lists

@@ -30,7 +30,9 @@ func cooperativeProperties(a CooperativeSticky, replay string) func(*rapid.T) {
 		for i := range rapid.IntRange(1, 2).Draw(t, "topics") {
 			m.topics = append(m.topics, topic([]string{"orders", "payments"}[i], rapid.Int32Range(1, 8).Draw(t, "partitions")))
 		}
-		m.step("topics %v", m.topics)
+		for _, tm := range m.topics {
+			m.step("topic %s has %d partition(s)", tm.Topic, tm.Partitions)
+		}
 		for range rapid.IntRange(1, 3).Draw(t, "firstMembers") {
 			m.join(t)
 		}

@@ -160,26 +160,36 @@ func drawWorld(t *rapid.T) (*world, int) {
 
 func truncationProperties(tr Truncation, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
-		w, fi := drawWorld(t)
-		r := w.reps[fi]
-		f := Follower{Epochs: slices.Clone(r.epochs), LogEndOffset: r.leo()}
-		f.HighWatermark = rapid.Int64Range(0, f.LogEndOffset).Draw(t, "followerHighWatermark")
-		l := w.leaderLog()
-		w.step("broker %d (HW %d) becomes a follower of broker %d in epoch %d and truncates", fi, f.HighWatermark, w.leader, w.epoch)
-		fail := pointCase(tr, pointInput{own: f.Epochs, leo: f.LogEndOffset, hw: f.HighWatermark, answer: l.answer(latestEpoch(f.Epochs))})
-		if fail == nil {
-			fail = truncateCase(tr, f, l, &twoLogs{follower: r.recs, leader: w.reps[w.leader].recs})
-		}
-		if fail != nil {
-			fail.Details = append(fail.Details, "history (shrunk by rapid):\n  "+strings.Join(w.steps, "\n  "))
-			fail.Replay = replay
-			t.Fatalf("%s", fail)
+		w, _ := drawWorld(t)
+		for fi := range w.reps {
+			if fi != w.leader {
+				followerCase(t, tr, w, fi, replay)
+			}
 		}
 		if fail := pointCase(tr, drawRound(t)); fail != nil {
 			fail.Details = append(fail.Details, "a single round, outside any history")
 			fail.Replay = replay
 			t.Fatalf("%s", fail)
 		}
+	}
+}
+
+// followerCase makes broker fi truncate against the leader of w, with both
+// of tr's functions.
+func followerCase(t *rapid.T, tr Truncation, w *world, fi int, replay string) {
+	r := w.reps[fi]
+	f := Follower{Epochs: slices.Clone(r.epochs), LogEndOffset: r.leo()}
+	f.HighWatermark = rapid.Int64Range(0, f.LogEndOffset).Draw(t, "followerHighWatermark")
+	l := w.leaderLog()
+	fail := pointCase(tr, pointInput{own: f.Epochs, leo: f.LogEndOffset, hw: f.HighWatermark, answer: l.answer(latestEpoch(f.Epochs))})
+	if fail == nil {
+		fail = truncateCase(tr, f, l, &twoLogs{follower: r.recs, leader: w.reps[w.leader].recs})
+	}
+	if fail != nil {
+		steps := append(slices.Clone(w.steps), fmt.Sprintf("broker %d (HW %d) becomes a follower of broker %d in epoch %d and truncates", fi, f.HighWatermark, w.leader, w.epoch))
+		fail.Details = append(fail.Details, "history (shrunk by rapid):\n  "+strings.Join(steps, "\n  "))
+		fail.Replay = replay
+		t.Fatalf("%s", fail)
 	}
 }
 

@@ -111,7 +111,7 @@ func truncateCase(tr Truncation, f Follower, l leaderLog, recs *twoLogs) *kit.Fa
 		Rule:      rule,
 		What:      fmt.Sprintf("Truncate must leave the follower at %s, not %s: %s", formatFollower(want), formatFollower(got), why),
 		Details:   details,
-		LooksLike: kit.LooksLike(truncateInput{f, l}, got, truncateMistakes),
+		LooksLike: looksLikeAll(truncateInput{f, l}, got, truncateMistakes),
 	}
 }
 

@@ -141,7 +141,7 @@ func pointCase(tr Truncation, in pointInput) *kit.Failure {
 	return &kit.Failure{
 		Rule:      rule,
 		What:      fmt.Sprintf("%s must return (%d, done=%t), not (%d, done=%t): %s", in, want.Offset, want.Done, got.Offset, got.Done, why),
-		LooksLike: kit.LooksLike(in, got, pointMistakes),
+		LooksLike: looksLikeAll(in, got, pointMistakes),
 	}
 }
 
