@@ -43,6 +43,8 @@ func TestCheckFacts(t *testing.T) {
 		{"b2 [0 m1·e0, 1 k=m3·e1]", false, "[0 m1·e0, 1 k=m3·e1]", true},
 		{"b2 [0 m1, 1 k=m3]", false, "[0 m1·e0, 1 k=m3·e1]", false},
 		{"b2 EC [(0,0), (1,1)]", true, "EC [(0,0),(1,1)]", true},
+		{"b2: [0 m1·e0, 1 k=m3·e1*] 2/2 EC[(0,0),(1,1)]", true, "[0 m1·e0, 1 k=m3·e1*] 2/2 EC [(0,0),(1,1)]", true},
+		{"ctl: leader=2", true, "leader=2", true},
 		{"b2 down", true, "leader", false},
 		{"b3 [] 0/0", true, "no replica on b3", false},
 		{"ctl leader=2 e=1 isr={1,2}", true, "leader=2 e=1 isr={1,2}", true},

@@ -50,6 +50,7 @@ type logParts struct {
 
 func parseFact(s string, clients map[string]bool) (Fact, error) {
 	subject, rest, _ := strings.Cut(s, " ")
+	subject = strings.TrimSuffix(subject, ":") // "b1: [...]" as in the brief
 	f := Fact{Subject: subject, Text: strings.TrimSpace(rest)}
 	switch {
 	case subject == "ctl":
