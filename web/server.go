@@ -27,12 +27,15 @@ type Server struct {
 	Notes fs.FS
 	// Interval is the update interval (default UpdateInterval).
 	Interval time.Duration
-	mux      *http.ServeMux
+	// Speed is how many virtual milliseconds pass per wall-clock
+	// millisecond (default 1: the cluster runs in real time).
+	Speed int64
+	mux   *http.ServeMux
 }
 
 // NewServer returns a server over l with the terminal t.
 func NewServer(l *Live, t *Terminal, notes fs.FS) *Server {
-	s := &Server{Live: l, Term: t, Notes: notes, Interval: UpdateInterval, mux: http.NewServeMux()}
+	s := &Server{Live: l, Term: t, Notes: notes, Interval: UpdateInterval, Speed: 1, mux: http.NewServeMux()}
 	static, _ := fs.Sub(staticFS, "static")
 	s.mux.Handle("GET /", http.FileServerFS(static))
 	s.mux.HandleFunc("GET /api/view", s.handleView)
@@ -62,7 +65,7 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if err := s.Live.Advance(s.Interval.Milliseconds()); err != nil {
+			if err := s.Live.Advance(s.Speed * s.Interval.Milliseconds()); err != nil {
 				return err
 			}
 		}

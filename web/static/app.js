@@ -1,6 +1,9 @@
 // kafkalive's page. It renders what the server sends (the cluster's state,
 // summarised); it decides nothing about Kafka.
 "use strict";
+window.__errs = [];
+window.addEventListener("error", (e) => window.__errs.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.__errs.push(String(e.reason)));
 
 const $ = (s) => document.querySelector(s);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
@@ -61,7 +64,7 @@ function bytes(n) {
 }
 
 function renderBrokers(v) {
-  $("#brokers").innerHTML = v.brokers.map((b) => `
+  $("#brokers").innerHTML = (v.brokers || []).map((b) => `
     <div class="broker" data-broker="${b.id}" data-state="${b.state}">
       <div class="top"><span class="name">broker ${b.id}</span>
         <span class="state ${b.state}">${b.state === "off" ? "powered off" : b.state}</span>
@@ -78,13 +81,12 @@ function renderBrokers(v) {
 }
 
 function renderProducers(v) {
-  const rows = v.producers.map((p) => `<tr data-producer="${esc(p.name)}">
-      <td><b>${esc(p.name)}</b><br><span class="muted">→ ${esc(p.topic)}</span></td>
-      <td>${p.rate}/s<br>acks=${esc(p.acks)}</td>
-      <td>${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(" ")}` : "no keys (sticky)"}</td>
-      <td>${p.sent} / ${p.acked} / <span class="${p.failed ? "offline" : ""}">${p.failed}</span></td>
+  const rows = (v.producers || []).map((p) => `<tr data-producer="${esc(p.name)}">
+      <td><b>${esc(p.name)}</b> <span class="muted">→ ${esc(p.topic)}</span><br>
+        <span class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky)"}</span></td>
+      <td class="num">${p.sent}</td><td class="num">${p.acked}</td><td class="num ${p.failed ? "offline" : ""}">${p.failed}</td>
       <td><button data-cmd="produce ${esc(p.name)} ${esc(p.name)}-now-${v.t}" title="send one record now">+1</button></td></tr>`);
-  $("#producers").innerHTML = `<tr><th>producer</th><th>rate</th><th>keys</th><th>sent/acked/failed</th><th></th></tr>${rows.join("")}`;
+  $("#producers").innerHTML = `<tr><th>producer</th><th class="num">sent</th><th class="num">acked</th><th class="num">failed</th><th></th></tr>${rows.join("")}`;
 }
 
 function renderGroups(v) {
@@ -102,12 +104,12 @@ function renderGroups(v) {
 }
 
 function renderParts(v) {
-  const rows = v.parts.map((p) => {
-    const sel = p.topic === v.detail.topic && p.p === v.detail.p ? "sel" : "";
+  const rows = (v.parts || []).map((p) => {
+    const sel = v.detail && p.topic === v.detail.topic && p.p === v.detail.p ? "sel" : "";
     const leader = p.leader < 0 ? `<span class="offline">none</span>` : p.leader;
     return `<tr class="${sel}" data-topic="${esc(p.topic)}" data-partition="${p.p}">
-      <td>${esc(p.topic)}-${p.p}</td><td>${leader}</td><td>${p.epoch}</td><td>${p.replicas.join(",")}</td>
-      <td>${p.isr.join(",")}</td><td>${p.lso}</td><td>${p.hw}</td><td>${p.leo}</td></tr>`;
+      <td>${esc(p.topic)}-${p.p}</td><td>${leader}</td><td>${p.epoch}</td><td>${(p.replicas || []).join(",")}</td>
+      <td>${(p.isr || []).join(",")}</td><td>${p.lso}</td><td>${p.hw}</td><td>${p.leo}</td></tr>`;
   });
   $("#parts").innerHTML = `<tr><th>partition</th><th>leader</th><th>epoch</th><th>replicas</th><th>ISR</th><th>log start</th><th>HW</th><th>LEO</th></tr>${rows.join("")}`;
 }
@@ -121,21 +123,22 @@ function hue(key) {
 
 function renderDetail(v) {
   const d = v.detail;
+  if (!d) { $("#detail").innerHTML = `<p class="muted">No partition yet.</p>`; return; }
   const cell = 26;
   $("#detail-title").textContent = `Partition ${d.topic}-${d.p} in detail`;
   let hi = 0;
-  for (const l of d.logs) hi = Math.max(hi, l.leo);
+  for (const l of d.logs || []) hi = Math.max(hi, l.leo);
   const lo = Math.max(0, hi - 40);
   const width = (hi - lo + 1) * cell;
-  const leader = d.logs.find((l) => l.role === "leader");
+  const leader = (d.logs || []).find((l) => l.role === "leader");
   const x = (o) => (o - lo) * cell;
   let h = `<div class="meta">leader <b>${d.leader < 0 ? "none" : d.leader}</b> · leader epoch <b>${d.epoch}</b> ·
-    replicas <b>${d.replicas.join(",")}</b> · ISR <b>${d.isr.join(",") || "—"}</b> · log start <b>${d.lso}</b> ·
+    replicas <b>${(d.replicas || []).join(",")}</b> · ISR <b>${(d.isr || []).join(",") || "—"}</b> · log start <b>${d.lso}</b> ·
     high watermark <b>${d.hw}</b> · log end offset <b>${d.leo}</b></div>`;
   h += `<div class="axis" style="width:${width}px">`;
   for (let o = lo; o <= hi; o += 5) h += `<span style="left:${x(o)}px">${o}</span>`;
   h += `</div>`;
-  for (const l of d.logs) {
+  for (const l of d.logs || []) {
     const out = !l.inIsr ? "out" : "";
     const file = `${d.topic}-${d.p}/ · ${l.count} records`;
     h += `<div class="logrow" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
@@ -165,14 +168,15 @@ function renderDetail(v) {
 // The journey of a record: where the cluster's state says it is now.
 function renderJourney(v) {
   const s = ui.selected, d = v.detail;
+  if (!d) return;
   const j = $("#journey");
-  const holders = d.logs.map((l) => {
+  const holders = (d.logs || []).map((l) => {
     const r = (l.recs || []).find((r) => r.o === s.offset);
     if (!r) return `<li>b${l.b} (${l.role}): does not have offset ${s.offset}${l.leo <= s.offset ? ` (its log ends at ${l.leo})` : ""}</li>`;
     const same = r.v === s.value ? "has it" : `has a different record there (${esc(r.v)})`;
     return `<li>b${l.b} (${l.role}): ${same}${r.c ? ", only in the page cache" : ", on disk"}; its own HW is ${l.hw}${l.hw > s.offset ? " (past it)" : " (not past it yet)"}</li>`;
   }).join("");
-  const producer = v.producers.find((p) => s.value.startsWith(p.name + "-"));
+  const producer = (v.producers || []).find((p) => s.value.startsWith(p.name + "-"));
   const consumers = (v.consumers || []).filter((c) => c.topic === d.topic && c.partition === d.p)
     .map((c) => `<li>consumer ${esc(c.name)}: position ${c.position}${c.position > s.offset ? " (has read it)" : " (not yet)"}</li>`).join("");
   j.innerHTML = `<b>Journey of ${esc(s.value)}</b> at offset ${s.offset} of ${esc(d.topic)}-${d.p}
@@ -184,7 +188,7 @@ function renderJourney(v) {
 }
 
 function renderEvents(v) {
-  $("#events").innerHTML = v.events.slice().reverse().map((e) => `<li>${esc(e)}</li>`).join("");
+  $("#events").innerHTML = (v.events || []).slice().reverse().map((e) => `<li>${esc(e)}</li>`).join("");
 }
 
 // ---- the timeline ----
@@ -319,7 +323,7 @@ function renderPlay() {
     if (p.answer) {
       h += `<p class="why"><b>${play.guess === p.answer ? "Right." : play.guess ? "Not quite." : ""}</b> ${esc(p.why || "")}</p>`;
     }
-    h += `<div class="evs">${p.events.map(esc).join("\n") || "(nothing happened)"}</div>`;
+    h += `<div class="evs">${(p.events || []).map(esc).join("\n") || "(nothing happened)"}</div>`;
     if (p.failed && p.failed.length) h += `<p class="muted">The simulation differs from the reference here: ${p.failed.map(esc).join("; ")}</p>`;
   }
   if (s.done || !s.next) {
@@ -332,7 +336,7 @@ function renderPlay() {
     if (n.actions && n.actions.length) h += `<p class="actions">${n.actions.map(esc).join(" · ")}</p>`;
     if (n.question) {
       h += `<div class="q"><b>What will happen?</b> ${esc(n.question)}` +
-        n.choices.map((c, i) => `<button class="choice" data-guess="${i + 1}">${esc(c)}</button>`).join("") + `</div>`;
+        (n.choices || []).map((c, i) => `<button class="choice" data-guess="${i + 1}">${esc(c)}</button>`).join("") + `</div>`;
       h += `<button id="scen-next" class="muted">skip the question and play</button>`;
     } else {
       h += `<button id="scen-next">Play this step</button>`;
@@ -362,7 +366,7 @@ $("#scen-play").addEventListener("click", async (e) => {
     // mark the guess on the question just answered
     const q = document.createElement("div");
     q.className = "q";
-    q.innerHTML = `<b>${esc(prev.next.question)}</b>` + prev.next.choices.map((c, i) =>
+    q.innerHTML = `<b>${esc(prev.next.question)}</b>` + (prev.next.choices || []).map((c, i) =>
       `<button class="choice ${i + 1 === play.state.played.answer ? "right" : i + 1 === play.guess ? "wrong" : ""}" disabled>${esc(c)}</button>`).join("");
     $("#scen-play .play h3").after(q);
   }

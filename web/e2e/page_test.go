@@ -1,0 +1,144 @@
+package e2e
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// shownTime returns the virtual time of the state the page shows.
+func shownTime(t *testing.T, ctx context.Context) int64 {
+	t.Helper()
+	a, err := chromedp.Run(ctx, chromedp.AttributeValue(`body`, "data-time"))
+	require.NoError(t, err)
+	ms, err := strconv.ParseInt(a.Value, 10, 64)
+	require.NoError(t, err, "body data-time %q", a.Value)
+	return ms
+}
+
+func TestPageShowsThreeBrokers(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`.rec`))) // records have arrived
+	ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#brokers .broker")].map(b => b.dataset.broker)`))
+	require.NoError(t, err)
+	if strings.Join(ids, ",") != "1,2,3" {
+		t.Fatalf("the page shows brokers %v, want the default world's 1,2,3", ids)
+	}
+	screenshot(t, ctx, "three-brokers")
+}
+
+func TestPowerCutChangesPartitionView(t *testing.T) {
+	ctx, _ := page(t, 4)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(`.logrow[data-log="1"][data-role="leader"]`),
+		chromedp.Click(`button[data-cmd="power-cut 1"]`),
+		// At once: broker 1's replica is down, read back from its disk.
+		chromedp.WaitVisible(`.broker[data-broker="1"][data-state="off"]`),
+		chromedp.WaitVisible(`.logrow[data-log="1"][data-role="down"]`),
+		// After broker.session.timeout.ms the controller fences it and
+		// elects another leader; broker 1 leaves the ISR (crossed).
+		chromedp.WaitVisible(`.logrow[data-log="1"][data-in-isr="false"]`),
+		chromedp.WaitVisible(`.logrow[data-role="leader"]:not([data-log="1"])`),
+	))
+	screenshot(t, ctx, "power-cut")
+}
+
+func TestTimelineDragBackShowsEarlierState(t *testing.T) {
+	ctx, _ := page(t, 4)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(`.rec`),
+		chromedp.Click(`button[data-cmd="kill 2"]`),
+		chromedp.WaitVisible(`.broker[data-broker="2"][data-state="crashed"]`),
+	))
+	killedAt := shownTime(t, ctx)
+	time.Sleep(2 * time.Second) // let time pass after the crash
+	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector("#tl").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`))
+	require.NoError(t, err)
+	y := box[1] + box[3]/2
+	// Drag the timeline's thumb from the right end to near the left.
+	require.NoError(t, chromedp.Do(ctx,
+		drag(box[0]+box[2]-4, box[0]+box[2]*0.1, y),
+		chromedp.WaitVisible(`#past-banner`),
+		chromedp.WaitVisible(`.broker[data-broker="2"][data-state="running"]`),
+	))
+	if at := shownTime(t, ctx); at >= killedAt {
+		t.Fatalf("after dragging the timeline back the page shows t=%d ms, not a moment before broker 2 was killed at %d ms", at, killedAt)
+	}
+	screenshot(t, ctx, "timeline-back")
+}
+
+func TestTerminalDescribesTopics(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(`#term-input`),
+		chromedp.SendKeys(`#term-input`, "kafka-topics --describe\n"),
+		chromedp.WaitVisible(`#term-out .cmd`),
+	))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#term-out").textContent.includes("Topic: profiles")`, chromedp.WithPollingTimeout(10*time.Second)))
+	require.NoError(t, err)
+	out, err := chromedp.Run(ctx, chromedp.TextContent(`#term-out`))
+	require.NoError(t, err)
+	for _, want := range []string{
+		"Topic: orders\tTopicId: ", "PartitionCount: 3\tReplicationFactor: 3",
+		"\tTopic: orders\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3",
+		"\tTopic: orders\tPartition: 2\tLeader: 3\tReplicas: 3,1,2",
+		"Topic: profiles\tTopicId: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the terminal printed\n%s\nwithout %q", out, want)
+		}
+	}
+	screenshot(t, ctx, "terminal")
+}
+
+func TestScenarioPlaysToItsEnd(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(`.tabs button[data-tab="scen"]`),
+		chromedp.WaitVisible(`[data-scenario="life-of-a-record"]`),
+		chromedp.Click(`[data-scenario="life-of-a-record"]`),
+		chromedp.WaitVisible(`#scen-play .play`),
+	))
+	for i := 0; ; i++ {
+		if i == 100 {
+			t.Fatal("the scenario life-of-a-record did not end within 100 steps")
+		}
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector("#scen-done")`))
+		require.NoError(t, err)
+		if done {
+			break
+		}
+		step, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#scen-play h4") || {}).textContent || ""`))
+		require.NoError(t, err)
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.querySelector("#scen-play .choice[data-guess='1']:not([disabled])") || document.querySelector("#scen-next")).click() || true`))
+		require.NoError(t, err)
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](`!!document.querySelector("#scen-done") || ((document.querySelector("#scen-play h4") || {}).textContent || "") !== `+strconv.Quote(step), chromedp.WithPollingTimeout(10*time.Second)))
+		if err != nil {
+			txt, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(window.__errs || []).join("\\n") + "\\n" + document.querySelector("#scen-play").textContent`))
+			t.Fatalf("step %q did not play: %v; the scenario panel says:\n%s", step, err, txt)
+		}
+	}
+	mode, err := chromedp.Run(ctx, chromedp.TextContent(`#mode`))
+	require.NoError(t, err)
+	if !strings.Contains(mode, "scenario") {
+		t.Fatalf("the page says %q while a scenario is shown", mode)
+	}
+	screenshot(t, ctx, "scenario-end")
+}
+
+// drag presses the mouse at x1, moves it to x2 in steps and releases it, as
+// a user drags a range input's thumb.
+func drag(x1, x2, y float64) chromedp.Action[chromedp.Void] {
+	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(chromedp.MousePressed, x1, y, chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))}
+	for i := 1; i <= 10; i++ {
+		steps = append(steps, chromedp.MouseEvent(chromedp.MouseMoved, x1+(x2-x1)*float64(i)/10, y, chromedp.ButtonType(input.MouseButtonLeft)), chromedp.Sleep(30*time.Millisecond))
+	}
+	steps = append(steps, chromedp.MouseEvent(chromedp.MouseReleased, x2, y, chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1)))
+	return chromedp.Steps(steps...)
+}
