@@ -48,8 +48,8 @@ type groupClient struct {
 	// of them the group had processed before (at-least-once redelivery).
 	processed, duplicates int
 	// done are the offsets processed and not yet committed (CommitSync).
-	done map[partitionKey]int64
-	nextCommitMs          int64
+	done         map[partitionKey]int64
+	nextCommitMs int64
 	// outbox holds requests while no coordinator is known (the client
 	// retries FindCoordinator every retry.backoff.ms and keeps its
 	// requests in order); noCoordinator remembers that it said so.
