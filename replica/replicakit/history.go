@@ -127,9 +127,8 @@ func (w *world) replicate(f int, n int64) {
 	w.step("broker %d truncates to %d and fetches from leader %d: %s", f, after.LogEndOffset, w.leader, r.recs)
 }
 
-// drawWorld plays a random history and returns it with a follower chosen to
-// truncate against the current leader.
-func drawWorld(t *rapid.T) (*world, int) {
+// drawWorld plays a random history of three replicas.
+func drawWorld(t *rapid.T) *world {
 	w := &world{leader: -1, epoch: -1}
 	w.elect(rapid.IntRange(0, 2).Draw(t, "firstLeader"))
 	events := rapid.IntRange(1, 16).Draw(t, "events")
@@ -149,22 +148,25 @@ func drawWorld(t *rapid.T) (*world, int) {
 			}
 		}
 	}
-	others := []int{}
-	for r := range 3 {
+	return w
+}
+
+// followers are the replicas of w that are not its leader.
+func (w *world) followers() []int {
+	var out []int
+	for r := range w.reps {
 		if r != w.leader {
-			others = append(others, r)
+			out = append(out, r)
 		}
 	}
-	return w, rapid.SampledFrom(others).Draw(t, "truncatingFollower")
+	return out
 }
 
 func truncationProperties(tr Truncation, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
-		w, _ := drawWorld(t)
-		for fi := range w.reps {
-			if fi != w.leader {
-				followerCase(t, tr, w, fi, replay)
-			}
+		w := drawWorld(t)
+		for _, fi := range w.followers() {
+			followerCase(t, tr, w, fi, replay)
 		}
 		if fail := pointCase(tr, drawRound(t)); fail != nil {
 			fail.Details = append(fail.Details, "a single round, outside any history")

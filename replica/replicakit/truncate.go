@@ -126,6 +126,8 @@ func truncateWhy(f, want, got Follower, asked, wantAsked []int32, recs *twoLogs)
 		return ruleT1, fmt.Sprintf("the follower would keep offset %d = %s, but the leader's offset %d is %s: the logs diverge there.", o, recs.follower.at(o), o, recs.leader.at(o))
 	case got.LogEndOffset > want.LogEndOffset:
 		return ruleT1, fmt.Sprintf("the follower's records from %d on are not the leader's; it must cut them before fetching.", want.LogEndOffset)
+	case got.LogEndOffset < want.LogEndOffset && got.LogEndOffset < f.HighWatermark && want.LogEndOffset >= f.HighWatermark:
+		return ruleT2, fmt.Sprintf("the follower cut below its high watermark %d, into committed records the leader has too: if the leader dies now, they are lost (KIP-101's first problem). Keep everything up to %d.", f.HighWatermark, want.LogEndOffset)
 	case got.LogEndOffset < want.LogEndOffset:
 		return ruleT2, fmt.Sprintf("the records below %d are the leader's too; cutting them deletes data the follower then has to fetch again, and loses it if the leader dies first.", want.LogEndOffset)
 	case !slices.Equal(asked, wantAsked):
