@@ -110,6 +110,43 @@ func (h *harness) handle(t *testing.T, d *datadriven.TestData) string {
 			}
 		}
 		return h.newEvents()
+	case "records":
+		// records topic=users: the leader's records of every partition.
+		var topic string
+		d.ScanArgs(t, "topic", &topic)
+		var b strings.Builder
+		for _, p := range h.w.State().Partitions {
+			if p.Topic != topic {
+				continue
+			}
+			fmt.Fprintf(&b, "%s-%d:", p.Topic, p.Partition)
+			for _, l := range p.Logs {
+				if l.Broker != p.Leader {
+					continue
+				}
+				for _, r := range l.Records {
+					fmt.Fprintf(&b, " %d %s", r.Offset, recordText(r))
+				}
+			}
+			fmt.Fprintf(&b, " (start %d, hw %d)\n", p.LogStartOffset, p.HighWatermark)
+		}
+		return h.newEvents() + b.String()
+	case "segments":
+		// segments topic=events partition=0 broker=1
+		var topic string
+		var partition, broker int
+		d.ScanArgs(t, "topic", &topic)
+		d.MaybeScanArgs(t, "partition", &partition)
+		d.ScanArgs(t, "broker", &broker)
+		segs, err := h.w.Segments(int32(broker), topic, int32(partition))
+		if err != nil {
+			d.Fatalf(t, "segments: %v", err)
+		}
+		var b strings.Builder
+		for _, s := range segs {
+			b.WriteString(s.String() + "\n")
+		}
+		return h.newEvents() + b.String()
 	case "show":
 		h.show = map[cluster.EventKind]bool{}
 		if arg, ok := d.Arg("kinds"); ok {

@@ -63,3 +63,15 @@ func topicConfig(t *testing.T, d *datadriven.TestData) *kafkalog.Config {
 	}
 	return &c
 }
+
+// recordText prints a record as key=value (∅ for a tombstone) or value.
+func recordText(r cluster.RecordInfo) string {
+	v := r.Value
+	if r.Tombstone {
+		v = "∅"
+	}
+	if r.Key == "" {
+		return v
+	}
+	return r.Key + "=" + v
+}

@@ -83,6 +83,8 @@ type RecordInfo struct {
 	Durable bool `json:"durable"`
 	// DiffersFromLeader marks a record unlike the leader's at that offset.
 	DiffersFromLeader bool `json:"differs_from_leader,omitempty"`
+	// Tombstone marks a null value (extra, omitted when false).
+	Tombstone bool `json:"tombstone,omitempty"`
 }
 
 // ProducerInfo is one producer and what it was told.
@@ -245,7 +247,7 @@ func (w *World) logInfo(b *broker, tp partitionKey) LogInfo {
 	}
 	durable := log.durable(b.fs)
 	for i, e := range log.entries {
-		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i]})
+		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i], Tombstone: e.Value == nil})
 	}
 	return li
 }

@@ -77,7 +77,11 @@ func (l LogInfo) Text() string {
 
 // Text prints one record, e.g. "1 m2·e0*".
 func (r RecordInfo) Text() string {
-	s := fmt.Sprintf("%d %s", r.Offset, recordLabel(r.Key, r.Value))
+	v := r.Value
+	if r.Tombstone {
+		v = "∅"
+	}
+	s := fmt.Sprintf("%d %s", r.Offset, recordLabel(r.Key, v))
 	if r.LeaderEpoch >= 0 {
 		s += fmt.Sprintf("·e%d", r.LeaderEpoch)
 	}
