@@ -19,6 +19,8 @@ import (
 //
 //	open [clean] [rp=] [lso=] [config keys...]  open the log, print the recovery report
 //	append [epoch=] [ts=] [now=]                 one batch per input line: "k=v k2=v2", "v" (no key), "k=<null>" (tombstone)
+//	txn pid=                                     the same, as transactional batches of producer pid
+//	marker pid= type=abort|commit                a transaction marker
 //	records                                      every record from the log start offset
 //	segments                                     each segment: base, size, offsets, index entries
 //	read offset= [max=]                          the batches a fetch returns
@@ -54,8 +56,10 @@ func (s *scenario) run(t *testing.T, d *datadriven.TestData) (string, error) {
 	switch d.Cmd {
 	case "open":
 		return s.open(d)
-	case "append":
+	case "append", "txn":
 		return s.append(d)
+	case "marker":
+		return s.marker(d)
 	case "records":
 		return s.records()
 	case "segments":
@@ -190,13 +194,29 @@ func (s *scenario) append(d *datadriven.TestData) (string, error) {
 				recs = append(recs, kv{key: k, value: v})
 			}
 		}
-		info, err := s.log.AppendAsLeader(encodeBatch(0, argInt(d, "ts", 0), recs...), int32(argInt(d, "epoch", 0)), argInt(d, "now", 0))
+		batch := encodeBatch(0, argInt(d, "ts", 0), recs...)
+		if d.Cmd == "txn" {
+			batch = producerBatch(argInt(d, "ts", 0), argInt(d, "pid", 0), 0, true, recs...)
+		}
+		info, err := s.log.AppendAsLeader(batch, int32(argInt(d, "epoch", 0)), argInt(d, "now", 0))
 		if err != nil {
 			return b.String(), err
 		}
 		fmt.Fprintf(&b, "offsets %d..%d\n", info.FirstOffset, info.LastOffset)
 	}
 	return b.String(), nil
+}
+
+func (s *scenario) marker(d *datadriven.TestData) (string, error) {
+	t := ControlCommit
+	if argStr(d, "type", "commit") == "abort" {
+		t = ControlAbort
+	}
+	info, err := s.log.AppendAsLeader(markerBatch(argInt(d, "ts", 0), argInt(d, "pid", 0), t), 0, 0)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("offset %d\n", info.FirstOffset), nil
 }
 
 func (s *scenario) records() (string, error) {
