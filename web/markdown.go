@@ -53,7 +53,7 @@ func renderBlock(b *strings.Builder, lines []string, i int) int {
 	}
 	j, body := collect(lines, i, func(s string) bool {
 		t := strings.TrimSpace(s)
-		return t != "" && !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|") && !listItem.MatchString(s)
+		return t != "" && !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "<!--") && !strings.HasPrefix(t, "|") && !listItem.MatchString(s)
 	})
 	if j == i {
 		j, body = i+1, []string{l}

@@ -43,7 +43,7 @@ func init() {
 		"help":                  {"help", "this list", (*Terminal).help},
 		"kafka-topics":          {"kafka-topics --describe [--topic T] [--under-replicated-partitions] [--unavailable-partitions] | --list", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
 		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list", "describe consumer groups (kafka-consumer-groups.sh)", (*Terminal).groups},
-		"kafka-dump-log":        {"kafka-dump-log --broker N --files /kafka-logs/T-P/00000000000000000000.log [--print-data-log]", "print a broker's segment file (kafka-dump-log.sh)", (*Terminal).dumpLog},
+		"kafka-dump-log":        {"kafka-dump-log --broker N --files /kafka-logs/T-P/00000000000000000000.log [--print-data-log]", "print a broker's segment file (kafka-dump-log.sh; needs the cluster to expose broker files)", (*Terminal).dumpLog},
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
 		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
 		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
@@ -52,7 +52,7 @@ func init() {
 		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P]", "send one record now", (*Terminal).produce},
 		"add-consumer":          {"add-consumer NAME TOPIC PARTITION [--poll-ms MS]", "add a simple consumer of one partition", (*Terminal).addConsumer},
 		"poll":                  {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
-		"seek":                  {"seek CONSUMER OFFSET", "move a consumer's position", (*Terminal).seek},
+		"seek":                  {"seek CONSUMER OFFSET", "move a consumer's position (not in the cluster yet: needs consumer groups)", (*Terminal).seek},
 		"cut":                   {"cut A,B C,D", "cut the network links between two sets of nodes (brokers 1..3, controller 0)", (*Terminal).cut},
 		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
 		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
@@ -111,9 +111,25 @@ func (t *Terminal) act(at *int64, out io.Writer, a cluster.Action) error {
 		if err := w.Do(a); err != nil {
 			return err
 		}
-		printEvents(out, w.Events()[from:], 20)
+		evs := w.Events()[from:]
+		if a.Kind == cluster.ActRun {
+			evs = quietRun(evs)
+		}
+		printEvents(out, evs, 20)
 		return nil
 	})
+}
+
+// quietRun leaves out what producers and consumers do during a run: the
+// terminal shows the brokers', the controller's and the replicas' events.
+func quietRun(evs []cluster.Event) []cluster.Event {
+	var out []cluster.Event
+	for _, e := range evs {
+		if e.Kind != cluster.EventProduce && e.Kind != cluster.EventConsume {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // printEvents prints events one a line, leaving out message traces, at

@@ -81,12 +81,12 @@ function renderBrokers(v) {
 }
 
 function renderProducers(v) {
-  const rows = (v.producers || []).map((p) => `<tr data-producer="${esc(p.name)}">
-      <td><b>${esc(p.name)}</b> <span class="muted">→ ${esc(p.topic)}</span><br>
-        <span class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky)"}</span></td>
-      <td class="num">${p.sent}</td><td class="num">${p.acked}</td><td class="num ${p.failed ? "offline" : ""}">${p.failed}</td>
-      <td><button data-cmd="produce ${esc(p.name)} ${esc(p.name)}-now-${v.t}" title="send one record now">+1</button></td></tr>`);
-  $("#producers").innerHTML = `<tr><th>producer</th><th class="num">sent</th><th class="num">acked</th><th class="num">failed</th><th></th></tr>${rows.join("")}`;
+  $("#producers").innerHTML = (v.producers || []).map((p) => `<div class="producer" data-producer="${esc(p.name)}">
+      <div class="top"><b>${esc(p.name)}</b> <span class="muted">→ ${esc(p.topic)}</span>
+        <button data-cmd="produce ${esc(p.name)} ${esc(p.name)}-now-${v.t}" title="send one record now">send one</button></div>
+      <div class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky partitioner)"}</div>
+      <div class="counts">sent <b>${p.sent}</b> · acked <b>${p.acked}</b> · failed <b class="${p.failed ? "offline" : ""}">${p.failed}</b></div>
+    </div>`).join("");
 }
 
 function renderGroups(v) {
@@ -140,7 +140,7 @@ function renderDetail(v) {
   h += `</div>`;
   for (const l of d.logs || []) {
     const out = !l.inIsr ? "out" : "";
-    const file = `${d.topic}-${d.p}/ · ${l.count} records`;
+    const file = `${d.topic}-${d.p}/ · ${l.count} record${l.count === 1 ? "" : "s"}`;
     h += `<div class="logrow" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
       <div class="who"><span class="${out}">b${l.b}</span><span class="role ${l.role}">${l.role}</span>
         <span class="file">${esc(file)}</span></div>

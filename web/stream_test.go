@@ -1,0 +1,83 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// readEvent reads one Server-Sent Event and returns its name and data.
+func readEvent(t *testing.T, r *bufio.Reader) (string, string) {
+	t.Helper()
+	var name, data string
+	for {
+		line, err := r.ReadString('\n')
+		require.NoError(t, err)
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "":
+			return name, data
+		case strings.HasPrefix(line, "event: "):
+			name = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			data = line[len("data: "):]
+		}
+	}
+}
+
+func TestStreamSendsAViewPerChange(t *testing.T) {
+	hs, live := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/stream?topic=profiles&partition=0", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	r := bufio.NewReader(resp.Body)
+
+	name, data := readEvent(t, r)
+	require.Equal(t, "view", name)
+	var v View
+	require.NoError(t, json.Unmarshal([]byte(data), &v))
+	if v.TimeMs != 0 || v.Detail == nil || v.Detail.Topic != "profiles" {
+		t.Fatalf("the first update is at t=%d showing %+v; want t=0 with profiles-0 in detail", v.TimeMs, v.Detail)
+	}
+	for _, want := range []int64{700, 1400} {
+		require.NoError(t, live.Advance(700))
+		_, data = readEvent(t, r)
+		require.NoError(t, json.Unmarshal([]byte(data), &v))
+		if v.TimeMs != want {
+			t.Fatalf("after the world advanced to %d ms the stream sent t=%d", want, v.TimeMs)
+		}
+	}
+}
+
+// TestUpdatesStaySmall runs the default world for ten simulated minutes
+// and checks that an update stays a few kilobytes: the page gets the tail
+// of the log, not its history.
+func TestUpdatesStaySmall(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	require.NoError(t, live.Advance(600_000))
+	v, err := live.View(Focus{Topic: "orders"}, nil)
+	require.NoError(t, err)
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	if len(b) > 16<<10 {
+		t.Fatalf("an update after ten simulated minutes is %d bytes; it must stay under 16 KiB", len(b))
+	}
+	for _, l := range v.Detail.Logs {
+		if len(l.Records) > RecordWindow {
+			t.Fatalf("broker %d's log carries %d records, more than the window of %d", l.Broker, len(l.Records), RecordWindow)
+		}
+	}
+	t.Logf("one update after 10 simulated minutes: %d bytes", len(b))
+}

@@ -1,0 +1,62 @@
+package web
+
+import (
+	"bytes"
+	"strconv"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTerminal runs the terminal's commands on the default world and
+// compares what they print with testdata/terminal.txt (rewrite with
+// go test ./web/ -run TestTerminal -rewrite). Commands:
+//
+//	exec [at=MS]      each input line is typed; the output is what it prints
+//	view              the partition table of the world shown now
+func TestTerminal(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	term := NewTerminal(live)
+	datadriven.RunTest(t, "testdata/terminal.txt", func(t *testing.T, d *datadriven.TestData) string {
+		switch d.Cmd {
+		case "exec":
+			var at *int64
+			if d.HasArg("at") {
+				var s string
+				d.ScanArgs(t, "at", &s)
+				ms, err := strconv.ParseInt(s, 10, 64)
+				require.NoError(t, err)
+				at = &ms
+			}
+			var out bytes.Buffer
+			for _, line := range splitLines(d.Input) {
+				out.WriteString("$ " + line + "\n")
+				_ = term.Exec(line, at, &out)
+			}
+			return out.String()
+		case "view":
+			v, err := live.View(Focus{Topic: "orders"}, nil)
+			require.NoError(t, err)
+			var out bytes.Buffer
+			for _, p := range v.Partitions {
+				out.WriteString(p.Topic + "-" + strconv.Itoa(int(p.Partition)) + " leader=" + strconv.Itoa(int(p.Leader)) +
+					" epoch=" + strconv.Itoa(int(p.Epoch)) + " isr=" + joinIDs(p.ISR) + "\n")
+			}
+			return out.String()
+		}
+		t.Fatalf("unknown command %q", d.Cmd)
+		return ""
+	})
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range bytes.Split([]byte(s), []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			out = append(out, string(l))
+		}
+	}
+	return out
+}
