@@ -177,3 +177,29 @@ func TestDataDirBadEntries(t *testing.T) {
 	_, err = OpenDataDir(m, "data", 0, DataDirOptions{})
 	require.Error(t, err, "an unreadable root checkpoint is an error, as Kafka marks the dir offline")
 }
+
+// The log start offset survives a restart through log-start-offset-checkpoint, which
+// lists only partitions whose log start is above their first segment's base.
+func TestDataDirCheckpointsLogStartOffset(t *testing.T) {
+	m := vfs.NewMem()
+	d, err := OpenDataDir(m, "data", 0, DataDirOptions{Config: func(TopicPartition) Config { return testConfig() }})
+	require.NoError(t, err)
+	a, err := d.CreateLog(TopicPartition{Topic: "a", Partition: 0}, testConfig(), 0)
+	require.NoError(t, err)
+	b, err := d.CreateLog(TopicPartition{Topic: "b", Partition: 0}, testConfig(), 0)
+	require.NoError(t, err)
+	for i := 0; i < 5; i++ {
+		appendLeader(t, a, valueBatch(1, "v"), 0)
+		appendLeader(t, b, valueBatch(1, "v"), 0)
+	}
+	_, err = a.DeleteRecords(3, 5)
+	require.NoError(t, err)
+	require.NoError(t, d.Close(1))
+	lsos, err := ReadOffsetCheckpoint(m, "data/"+LogStartOffsetCheckpointFile)
+	require.NoError(t, err)
+	require.Equal(t, map[TopicPartition]int64{{Topic: "a", Partition: 0}: 3}, lsos)
+	d, err = OpenDataDir(m, "data", 0, DataDirOptions{Config: func(TopicPartition) Config { return testConfig() }})
+	require.NoError(t, err)
+	require.Equal(t, int64(3), d.Log(TopicPartition{Topic: "a", Partition: 0}).LogStartOffset())
+	require.Equal(t, int64(0), d.Log(TopicPartition{Topic: "b", Partition: 0}).LogStartOffset())
+}

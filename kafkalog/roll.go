@@ -84,7 +84,7 @@ func (l *Log) Roll(nowMs int64) error {
 // its final time-index entry and trimmed indexes, a new segment with preallocated
 // indexes is created, and the old segments are flushed up to base (Kafka does this
 // flush asynchronously right after the roll), which moves the recovery point to base.
-// An empty active segment at base is replaced.
+// An empty active segment already at base is kept as it is.
 func (l *Log) roll(base int64, nowMs int64) error {
 	a := l.active()
 	if base < a.baseOffset || (base == a.baseOffset && a.size > 0) {
