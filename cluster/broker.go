@@ -274,8 +274,6 @@ func (w *World) tickBroker(b *broker) error {
 	b.fs.SetNow(w.now)
 	if w.now >= b.nextBeatMs {
 		b.nextBeatMs = w.now + w.cfg.BrokerHeartbeatIntervalMs
-		b.nextRetentionMs = w.now + w.cfg.LogRetentionCheckIntervalMs
-		b.nextCleanMs = w.now + w.cfg.LogCleanerBackoffMs
 		known := make(map[partitionKey][2]int32, len(b.order))
 		for _, tp := range b.order {
 			st := b.replicas[tp].node.Status()

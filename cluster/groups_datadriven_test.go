@@ -25,6 +25,7 @@ func groupConsumerArgs(t *testing.T, d *datadriven.TestData, c *cluster.Consumer
 	d.MaybeScanArgs(t, "reset", &c.AutoOffsetReset)
 	d.MaybeScanArgs(t, "poll", &c.PollIntervalMs)
 	d.MaybeScanArgs(t, "auto-commit", &c.AutoCommitIntervalMs)
+	d.MaybeScanArgs(t, "max-poll-records", &c.MaxPollRecords)
 	var session, heartbeat, maxPoll int
 	if d.MaybeScanArgs(t, "session", &session) {
 		c.SessionTimeoutMs = int32(session)
