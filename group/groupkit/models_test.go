@@ -65,7 +65,10 @@ func TestModelMatchesLibrary(t *testing.T) {
 
 // drawRoundInput draws a group whose members own disjoint partitions.
 func drawRoundInput(t *rapid.T) roundInput {
-	in := roundInput{topics: []group.TopicMetadata{topic("t", rapid.Int32Range(0, 9).Draw(t, "partitions"))}}
+	in := roundInput{topics: []group.TopicMetadata{topic("t0", rapid.Int32Range(0, 9).Draw(t, "partitions of t0"))}}
+	if rapid.Bool().Draw(t, "secondTopic") {
+		in.topics = append(in.topics, topic("t1", rapid.Int32Range(1, 4).Draw(t, "partitions of t1")))
+	}
 	ids := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 0, 5, rapid.ID).Draw(t, "members")
 	for _, id := range ids {
 		in.members = append(in.members, Member{MemberID: id})
