@@ -123,7 +123,11 @@ func (w *World) poll(c *Consumer) {
 			break
 		}
 		c.records = append(c.records, Consumed{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, FromBroker: leader})
-		w.record(EventConsume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, recordLabel(string(e.Key), string(e.Value)))
+		v := string(e.Value)
+		if e.Value == nil {
+			v = "∅"
+		}
+		w.record(EventConsume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, recordLabel(string(e.Key), v))
 		c.position = e.Offset + 1
 	}
 }

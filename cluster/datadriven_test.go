@@ -184,6 +184,7 @@ func (h *harness) handleNew(t *testing.T, d *datadriven.TestData) string {
 	d.MaybeScanArgs(t, "offsets-partitions", &cfg.OffsetsTopicNumPartitions)
 	d.MaybeScanArgs(t, "retention-check", &cfg.LogRetentionCheckIntervalMs)
 	d.MaybeScanArgs(t, "cleaner-backoff", &cfg.LogCleanerBackoffMs)
+	d.MaybeScanArgs(t, "tick", &cfg.TickMs)
 	if d.HasArg("group-delay") {
 		g := group.DefaultConfig()
 		var delay int
