@@ -59,6 +59,9 @@ type broker struct {
 	nextRetentionMs int64
 	nextCleanMs     int64
 	cleanerOffsets  map[partitionKey]int64
+	// cleanerSeen is the HW of each compacted log when the cleaner last
+	// looked at it (it skips logs with nothing new).
+	cleanerSeen map[partitionKey]int64
 
 	bytesIn, bytesOut     int64 // cumulative
 	secondStartMs         int64

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
@@ -61,9 +62,14 @@ func (w *World) clean(b *broker, s *replicaSlot) error {
 		return nil
 	}
 	if b.cleanerOffsets == nil {
-		b.cleanerOffsets = map[partitionKey]int64{}
+		b.cleanerOffsets, b.cleanerSeen = map[partitionKey]int64{}, map[partitionKey]int64{}
 	}
 	hw := s.node.Status().HighWatermark
+	timeless := cfg.MinCompactionLagMs == 0 && cfg.MaxCompactionLagMs == math.MaxInt64
+	if seen, ok := b.cleanerSeen[s.tp]; timeless && (ok && seen == hw || hw == s.log.LogStartOffset()) {
+		return nil // nothing new below the HW since the last look, and no time rule
+	}
+	b.cleanerSeen[s.tp] = hw
 	sec, err := s.log.log.CleanableSection(b.cleanerOffsets[s.tp], hw, w.now)
 	if err != nil {
 		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.tp, err)
