@@ -36,7 +36,7 @@ type bank struct {
 
 // banks lists the exercises, in chapter order.
 func banks() []bank {
-	return []bank{varintBank(), batchBank(), indexBank(), retentionBank(), recoveryBank()}
+	return []bank{varintBank(), batchBank(), indexBank(), retentionBank(), recoveryBank(), truncationBank(), cooperativeBank()}
 }
 
 // stubTODO is what an untouched exercise stub panics with, built here the way
