@@ -50,9 +50,11 @@ func init() {
 		"start":                 {"start BROKER", "start a broker (log recovery, registration)", brokerVerb(cluster.ActStart)},
 		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
 		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P]", "send one record now", (*Terminal).produce},
-		"add-consumer":          {"add-consumer NAME TOPIC PARTITION [--poll-ms MS]", "add a simple consumer of one partition", (*Terminal).addConsumer},
+		"add-consumer":          {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
+		"remove-consumer":       {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
+		"crash-consumer":        {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
 		"poll":                  {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
-		"seek":                  {"seek CONSUMER OFFSET", "move a consumer's position (not in the cluster yet: needs consumer groups)", (*Terminal).seek},
+		"seek":                  {"seek CONSUMER OFFSET", "move a group's committed offset (not in the cluster yet)", (*Terminal).seek},
 		"cut":                   {"cut A,B C,D", "cut the network links between two sets of nodes (brokers 1..3, controller 0)", (*Terminal).cut},
 		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
 		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
@@ -120,12 +122,13 @@ func (t *Terminal) act(at *int64, out io.Writer, a cluster.Action) error {
 	})
 }
 
-// quietRun leaves out what producers and consumers do during a run: the
-// terminal shows the brokers', the controller's and the replicas' events.
+// quietRun leaves out what producers and consumers do during a run, and
+// high watermark moves: the terminal shows the brokers', the controller's,
+// the groups' and the replicas' other events.
 func quietRun(evs []cluster.Event) []cluster.Event {
 	var out []cluster.Event
 	for _, e := range evs {
-		if e.Kind != cluster.EventProduce && e.Kind != cluster.EventConsume {
+		if e.Kind != cluster.EventProduce && e.Kind != cluster.EventConsume && !strings.HasPrefix(e.Text, "hw ") {
 			out = append(out, e)
 		}
 	}
@@ -214,6 +217,27 @@ func (t *Terminal) produce(args []string, at *int64, out io.Writer) error {
 
 func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
 	fl, pos := flags(args)
+	poll := int64(1000)
+	if s, ok := fl["poll-ms"]; ok {
+		var err error
+		if poll, err = strconv.ParseInt(s, 10, 64); err != nil || poll <= 0 {
+			return ErrUsage
+		}
+	}
+	if g, ok := fl["group"]; ok {
+		if len(pos) != 1 || g == "" || fl["topics"] == "" {
+			return ErrUsage
+		}
+		c := cluster.ConsumerConfig{Name: pos[0], Group: g, Topics: strings.Split(fl["topics"], ","), PollIntervalMs: poll}
+		if s, ok := fl["max-poll-records"]; ok {
+			n, err := strconv.Atoi(s)
+			if err != nil || n <= 0 {
+				return ErrUsage
+			}
+			c.MaxPollRecords = n
+		}
+		return t.act(at, out, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: c})
+	}
 	if len(pos) != 3 {
 		return ErrUsage
 	}
@@ -221,14 +245,17 @@ func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
 	if err != nil {
 		return ErrUsage
 	}
-	poll := int64(500)
-	if s, ok := fl["poll-ms"]; ok {
-		if poll, err = strconv.ParseInt(s, 10, 64); err != nil {
-			return ErrUsage
-		}
-	}
 	c := cluster.ConsumerConfig{Name: pos[0], Topic: pos[1], Partition: int32(p), PollIntervalMs: poll}
 	return t.act(at, out, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: c})
+}
+
+func consumerVerb(kind cluster.ActionKind) func(*Terminal, []string, *int64, io.Writer) error {
+	return func(t *Terminal, args []string, at *int64, out io.Writer) error {
+		if len(args) != 1 {
+			return ErrUsage
+		}
+		return t.act(at, out, cluster.Action{Kind: kind, Name: args[0]})
+	}
 }
 
 func (t *Terminal) poll(args []string, at *int64, out io.Writer) error {
@@ -245,7 +272,7 @@ func (t *Terminal) seek(args []string, at *int64, out io.Writer) error {
 	if len(args) != 2 {
 		return ErrUsage
 	}
-	return fmt.Errorf("seek %s: %w (consumer positions move with consumer groups, issue 6)", args[0], errNotInCluster)
+	return fmt.Errorf("seek %s: %w (kafka-consumer-groups --reset-offsets needs a cluster operation)", args[0], errNotInCluster)
 }
 
 func (t *Terminal) cut(args []string, at *int64, out io.Writer) error {
@@ -354,7 +381,7 @@ func flags(args []string) (map[string]string, []string) {
 // takesValue lists the flags that take a value.
 func takesValue(name string) bool {
 	switch name {
-	case "topic", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes":
+	case "topic", "topics", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records":
 		return true
 	}
 	return false

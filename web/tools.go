@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -40,6 +39,11 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 				fmt.Fprintln(out, tp.Name)
 				continue
 			}
+			if !hasPartitions(st, tp.Name) {
+				// __consumer_offsets: the state leaves out its 50
+				// partitions, so it is listed but not described.
+				continue
+			}
 			describeTopic(out, tp, st, fl)
 		}
 		if named && !found {
@@ -76,6 +80,15 @@ func describeTopic(out io.Writer, tp cluster.Topic, st cluster.State, fl map[str
 	}
 }
 
+func hasPartitions(st cluster.State, topic string) bool {
+	for _, p := range st.Partitions {
+		if p.Topic == topic {
+			return true
+		}
+	}
+	return false
+}
+
 func joinIDs(ids []int32) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
@@ -84,9 +97,8 @@ func joinIDs(ids []int32) string {
 	return strings.Join(s, ",")
 }
 
-// groups is kafka-consumer-groups.sh. The cluster's consumer groups arrive
-// with issue 6; until then the state has none and Kafka's own error for an
-// unknown group is printed.
+// groups is kafka-consumer-groups.sh: --list, or --describe --group G
+// (with --members or --state), in the layout the cluster prints.
 func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	fl, _ := flags(args)
 	_, list := fl["list"]
@@ -95,25 +107,21 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	if list == describe || describe && !named {
 		return ErrUsage
 	}
+	mode := cluster.DescribeOffsets
+	if _, ok := fl["members"]; ok {
+		mode = cluster.DescribeMembers
+	} else if _, ok := fl["state"]; ok {
+		mode = cluster.DescribeState
+	}
 	return t.look(at, func(w *cluster.World) error {
-		for _, raw := range w.State().Groups {
-			var g struct {
-				Name    string `json:"name"`
-				GroupID string `json:"group_id"`
-			}
-			_ = json.Unmarshal(raw, &g)
-			id := g.GroupID
-			if id == "" {
-				id = g.Name
-			}
+		st := w.State()
+		for _, g := range st.Groups {
 			if list {
-				fmt.Fprintln(out, id)
+				fmt.Fprintln(out, g.Name)
 				continue
 			}
-			if id == group {
-				// The cluster's group JSON is not settled yet: print it as
-				// the cluster gives it.
-				_, err := out.Write(append(raw, '\n'))
+			if g.Name == group {
+				_, err := io.WriteString(out, cluster.DescribeGroup(st, group, mode))
 				return err
 			}
 		}

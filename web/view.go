@@ -35,11 +35,10 @@ type View struct {
 	Detail     *DetailView    `json:"detail,omitempty"`
 	Producers  []ProducerView `json:"producers"`
 	Consumers  []ConsumerView `json:"consumers,omitempty"`
-	// Groups are the cluster's consumer groups as it prints them (issue 6),
-	// passed through.
-	Groups   []any      `json:"groups,omitempty"`
-	Events   []string   `json:"events"`
-	CutLinks [][2]int32 `json:"cut,omitempty"`
+	// Groups are the cluster's consumer groups, as it gives them.
+	Groups   []cluster.GroupInfo `json:"groups,omitempty"`
+	Events   []string            `json:"events"`
+	CutLinks [][2]int32          `json:"cut,omitempty"`
 }
 
 // BrokerView is one broker.
@@ -83,10 +82,12 @@ type LogView struct {
 	HW     int64  `json:"hw"`
 	// First is the offset of the first record of the whole log (the
 	// window starts later when the log is long).
-	First   int64               `json:"first"`
-	Count   int                 `json:"count"`
-	Epochs  []cluster.EpochInfo `json:"epochs,omitempty"`
-	Records []RecordView        `json:"recs"`
+	First  int64               `json:"first"`
+	Count  int                 `json:"count"`
+	Epochs []cluster.EpochInfo `json:"epochs,omitempty"`
+	// Segments are the replica's newest segment files.
+	Segments []SegmentView `json:"segs,omitempty"`
+	Records  []RecordView  `json:"recs"`
 }
 
 // RecordView is one record: offset, key, value, leader epoch, and the
@@ -115,9 +116,18 @@ type ProducerView struct {
 	Last []cluster.ResultInfo `json:"last,omitempty"`
 }
 
-// ConsumerView is one simple consumer.
+// ConsumerView is one consumer: a simple one (Topic, Partition, Position,
+// Read) or a group member (Group, Processed, Duplicates, Status).
 type ConsumerView struct {
-	cluster.ConsumerInfo
+	Name       string `json:"name"`
+	Group      string `json:"group,omitempty"`
+	Topic      string `json:"topic,omitempty"`
+	Partition  int32  `json:"partition"`
+	Position   int64  `json:"position"`
+	Read       int    `json:"read"`
+	Processed  int    `json:"processed"`
+	Duplicates int    `json:"duplicates"`
+	Status     string `json:"status,omitempty"`
 }
 
 // Focus names the partition a page shows in detail.
@@ -138,20 +148,23 @@ func BuildView(w *cluster.World, f Focus) View {
 		row := partRow(p)
 		v.Partitions = append(v.Partitions, row)
 		if p.Topic == f.Topic && p.Partition == f.Partition {
-			v.Detail = detail(p, row)
+			v.Detail = detail(w, p, row)
 		}
 	}
 	if v.Detail == nil && len(st.Partitions) > 0 {
 		p := st.Partitions[0]
-		v.Detail = detail(p, partRow(p))
+		v.Detail = detail(w, p, partRow(p))
 	}
 	v.Producers = producerViews(w, st)
 	for _, c := range st.Consumers {
-		v.Consumers = append(v.Consumers, ConsumerView{c})
+		name := c.Name
+		if name == "" {
+			name = c.ID
+		}
+		v.Consumers = append(v.Consumers, ConsumerView{Name: name, Group: c.Group, Topic: c.Topic, Partition: c.Partition,
+			Position: c.Position, Read: c.Read, Processed: c.Processed, Duplicates: c.Duplicates, Status: c.Status})
 	}
-	for _, g := range st.Groups {
-		v.Groups = append(v.Groups, g)
-	}
+	v.Groups = st.Groups
 	v.Events = lastEvents(w.Events(), st.TimeMs)
 	return v
 }
@@ -161,7 +174,7 @@ func partRow(p cluster.PartitionInfo) PartRow {
 		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset}
 }
 
-func detail(p cluster.PartitionInfo, row PartRow) *DetailView {
+func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView {
 	d := &DetailView{PartRow: row}
 	isr := map[int32]bool{}
 	for _, id := range p.ISR {
@@ -173,6 +186,7 @@ func detail(p cluster.PartitionInfo, row PartRow) *DetailView {
 		if len(l.Records) > 0 {
 			lv.First = l.Records[0].Offset
 		}
+		lv.Segments = segments(w, l.Broker, p.Topic, p.Partition)
 		recs := l.Records
 		if len(recs) > RecordWindow {
 			recs = recs[len(recs)-RecordWindow:]
@@ -224,6 +238,35 @@ func lastEvents(evs []cluster.Event, t int64) []string {
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// SegmentView is one segment: its .log file's name, size and records.
+type SegmentView struct {
+	File    string `json:"file"`
+	Size    int64  `json:"size"`
+	Records int    `json:"n"`
+	Active  bool   `json:"active,omitempty"`
+}
+
+// MaxSegments is how many of the newest segments of a replica an update
+// names.
+const MaxSegments = 4
+
+// segments lists a replica's newest segments, oldest first (none while its
+// broker is down: the cluster reads a running replica's segments).
+func segments(w *cluster.World, broker int32, topic string, partition int32) []SegmentView {
+	segs, err := w.Segments(broker, topic, partition)
+	if err != nil {
+		return nil
+	}
+	if len(segs) > MaxSegments {
+		segs = segs[len(segs)-MaxSegments:]
+	}
+	out := make([]SegmentView, len(segs))
+	for i, s := range segs {
+		out[i] = SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: len(s.Offsets), Active: s.Active}
 	}
 	return out
 }

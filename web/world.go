@@ -14,13 +14,24 @@ const DefaultSeed = 7
 // DefaultConfig is the default world's cluster: three brokers under the
 // modern (KRaft, Kafka 3.7+) rules with min.insync.replicas=2, so that
 // acks=all needs two replicas in the ISR.
+//
+// Its logs are small, unlike Kafka's defaults (segment.bytes 1 GiB,
+// retention.ms 7 days, log.retention.check.interval.ms 5 minutes), so that
+// the page shows segments rolling and being deleted within minutes, and so
+// that a world left running keeps bounded logs: 16 KiB segments, 5 minutes
+// of retention, checked every minute.
 func DefaultConfig() cluster.Config {
+	log := cluster.DefaultLogConfig()
+	log.SegmentBytes = 16 << 10
+	log.RetentionMs = 5 * 60 * 1000
 	return cluster.Config{
-		Seed:              DefaultSeed,
-		Brokers:           3,
-		Rules:             replica.Modern,
-		MinInsyncReplicas: 2,
-		TickMs:            cluster.DefaultTickMs,
+		Seed:                        DefaultSeed,
+		Brokers:                     3,
+		Rules:                       replica.Modern,
+		MinInsyncReplicas:           2,
+		TickMs:                      cluster.DefaultTickMs,
+		Log:                         log,
+		LogRetentionCheckIntervalMs: 60 * 1000,
 	}
 }
 
@@ -48,9 +59,20 @@ func DefaultProducers() []cluster.ProducerConfig {
 	}
 }
 
+// DefaultConsumers are the default world's consumer group members: billing
+// (billing-1 and billing-2, about 3 records a second each) reads orders;
+// search-index (indexer, about 8 a second) reads profiles. A member's rate
+// is max.poll.records per poll interval.
+func DefaultConsumers() []cluster.ConsumerConfig {
+	return []cluster.ConsumerConfig{
+		{Name: "billing-1", Group: "billing", Topics: []string{"orders"}, PollIntervalMs: 1000, MaxPollRecords: 3},
+		{Name: "billing-2", Group: "billing", Topics: []string{"orders"}, PollIntervalMs: 1000, MaxPollRecords: 3},
+		{Name: "indexer", Group: "search-index", Topics: []string{"profiles"}, PollIntervalMs: 1000, MaxPollRecords: 8},
+	}
+}
+
 // NewDefaultWorld builds the default world at time 0: brokers 1, 2 and 3,
-// the topics and the producers. The consumer groups billing and
-// search-index join once the cluster has consumer groups (issue 6).
+// the topics, the producers and the consumer groups.
 func NewDefaultWorld() (*cluster.World, error) {
 	w, err := cluster.New(DefaultConfig())
 	if err != nil {
@@ -63,6 +85,11 @@ func NewDefaultWorld() (*cluster.World, error) {
 	}
 	for _, p := range DefaultProducers() {
 		if err := w.AddProducer(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range DefaultConsumers() {
+		if err := w.AddConsumer(c); err != nil {
 			return nil, err
 		}
 	}

@@ -142,3 +142,31 @@ func drag(x1, x2, y float64) chromedp.Action[chromedp.Void] {
 	steps = append(steps, chromedp.MouseEvent(chromedp.MouseReleased, x2, y, chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1)))
 	return chromedp.Steps(steps...)
 }
+
+// TestPageKeepsUpWithUpdates counts the updates the page receives and
+// renders in three seconds of the live cluster: the server sends ten a
+// second, and the page must keep up (at least eight, leaving room for a loaded machine).
+func TestPageKeepsUpWithUpdates(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`.rec`)))
+	type stats struct {
+		Updates int     `json:"updates"`
+		Bytes   int     `json:"bytes"`
+		Ms      float64 `json:"ms"`
+	}
+	read := func() stats {
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[stats](`window.__stats || {updates: 0, bytes: 0, ms: 0}`))
+		require.NoError(t, err)
+		return s
+	}
+	a := read()
+	time.Sleep(3 * time.Second)
+	b := read()
+	n := b.Updates - a.Updates
+	rate := float64(n) / 3
+	if rate < 8 { // 10 nominal; 8 leaves room for a loaded CI machine
+		t.Fatalf("the page received and rendered %.1f updates a second; it must keep up with the server's 10", rate)
+	}
+	t.Logf("the page rendered %.1f updates/s, %d bytes each on average, %.2f ms each to parse and render",
+		rate, (b.Bytes-a.Bytes)/max(n, 1), (b.Ms-a.Ms)/float64(max(n, 1)))
+}

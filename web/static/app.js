@@ -25,10 +25,14 @@ function connect() {
   const q = `topic=${encodeURIComponent(ui.focus.topic)}&partition=${ui.focus.partition}`;
   ui.stream = new EventSource(`/api/stream?${q}`);
   ui.stream.addEventListener("view", (e) => {
+    const t0 = performance.now();
     const v = JSON.parse(e.data);
     ui.liveNow = v.now;
     updateSlider(v.now);
     if (ui.at === null) render(v);
+    // figures for the browser tests: updates received, their bytes, render time
+    const m = window.__stats ||= {updates: 0, bytes: 0, ms: 0};
+    m.updates++; m.bytes += e.data.length; m.ms += performance.now() - t0;
   });
 }
 
@@ -90,15 +94,34 @@ function renderProducers(v) {
 }
 
 function renderGroups(v) {
+  const consumers = v.consumers || [];
+  const byName = Object.fromEntries(consumers.map((c) => [c.name, c]));
   let h = "";
-  if (v.groups && v.groups.length) {
-    h += v.groups.map((g) => `<pre class="muted">${esc(JSON.stringify(g, null, 1))}</pre>`).join("");
-  } else {
-    h += `<p class="muted">Consumer groups (billing, search-index) arrive with the next release.</p>`;
+  if (!v.groups || !v.groups.length) h += `<p class="muted">No consumer groups.</p>`;
+  for (const g of v.groups || []) {
+    const topics = [...new Set((g.offsets || []).map((o) => o.topic))];
+    let n = (g.members || []).length + 1;
+    while (byName[`${g.name}-${n}`]) n++;
+    const add = topics.length ? `<button data-cmd="add-consumer ${esc(g.name)}-${n} --group ${esc(g.name)} --topics ${esc(topics.join(","))}">add a member</button>` : "";
+    h += `<div class="group" data-group="${esc(g.name)}">
+      <div class="top"><b>${esc(g.name)}</b> <span class="state ${g.state === "Stable" ? "running" : "crashed"}">${esc(g.state)}</span>
+        <span class="muted">gen ${g.generation} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
+    for (const m of g.members || []) {
+      const c = byName[m.client_id] || {};
+      const parts = (m.partitions || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
+      h += `<div class="member" data-member="${esc(m.client_id)}"><span>${esc(m.client_id)}</span>
+        <span class="${parts ? "" : "muted"}">${parts || "no partitions" + (m.idle ? ": " + esc(m.idle) : "")}</span>
+        <span class="muted">${c.processed ?? 0} read${c.duplicates ? `, ${c.duplicates} again` : ""}</span>
+        <button data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
+    }
+    const lag = (g.offsets || []).map((o) => `<td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}</td>`);
+    if (lag.length) h += `<table class="grid lag"><tr><th>partition</th><th class="num">committed</th><th class="num">lag</th></tr>${lag.map((r) => `<tr>${r}</tr>`).join("")}</table>`;
+    h += `<div class="gacts">${add}</div></div>`;
   }
-  if (v.consumers && v.consumers.length) {
+  const simple = consumers.filter((c) => !c.group);
+  if (simple.length) {
     h += `<table class="grid"><tr><th>consumer</th><th>partition</th><th>position</th><th>read</th></tr>` +
-      v.consumers.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}</td><td>${c.read}</td></tr>`).join("") + `</table>`;
+      simple.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}</td><td>${c.read}</td></tr>`).join("") + `</table>`;
   }
   $("#groups").innerHTML = h;
 }
@@ -140,7 +163,8 @@ function renderDetail(v) {
   h += `</div>`;
   for (const l of d.logs || []) {
     const out = !l.inIsr ? "out" : "";
-    const file = `${d.topic}-${d.p}/ · ${l.count} record${l.count === 1 ? "" : "s"}`;
+    const segs = (l.segs || []).map((g) => `${g.file} ${bytes(g.size)}, ${g.n} rec${g.active ? " (active)" : ""}`);
+    const file = segs.length ? segs.join("\n") : `${d.topic}-${d.p}/ · ${l.count} record${l.count === 1 ? "" : "s"}`;
     h += `<div class="logrow" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
       <div class="who"><span class="${out}">b${l.b}</span><span class="role ${l.role}">${l.role}</span>
         <span class="file">${esc(file)}</span></div>
@@ -177,8 +201,14 @@ function renderJourney(v) {
     return `<li>b${l.b} (${l.role}): ${same}${r.c ? ", only in the page cache" : ", on disk"}; its own HW is ${l.hw}${l.hw > s.offset ? " (past it)" : " (not past it yet)"}</li>`;
   }).join("");
   const producer = (v.producers || []).find((p) => s.value.startsWith(p.name + "-"));
-  const consumers = (v.consumers || []).filter((c) => c.topic === d.topic && c.partition === d.p)
+  let consumers = (v.consumers || []).filter((c) => !c.group && c.topic === d.topic && c.partition === d.p)
     .map((c) => `<li>consumer ${esc(c.name)}: position ${c.position}${c.position > s.offset ? " (has read it)" : " (not yet)"}</li>`).join("");
+  for (const g of v.groups || []) {
+    for (const o of g.offsets || []) {
+      if (o.topic !== d.topic || o.partition !== d.p) continue;
+      consumers += `<li>group ${esc(g.name)}${o.member ? ` (member ${esc(o.member)})` : ""}: committed offset ${o.committed < 0 ? "none yet" : o.committed}${o.committed > s.offset ? " (processed and committed past it)" : " (not committed past it yet)"}</li>`;
+    }
+  }
   j.innerHTML = `<b>Journey of ${esc(s.value)}</b> at offset ${s.offset} of ${esc(d.topic)}-${d.p}
     <ol><li>producer ${producer ? esc(producer.name) + ` (acks=${esc(producer.acks)})` : "(typed in the terminal or a scenario)"} sent it to the leader</li>
     ${holders}

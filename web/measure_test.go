@@ -1,0 +1,83 @@
+package web
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMeasureHour measures what an hour of simulated time costs the server:
+// the default world advanced in 100 ms steps as the server's ticker does,
+// then the heap, the size and cost of one update, and the cost of showing a
+// moment of the timeline. It takes a minute, so it runs only with
+// KAFKALIVE_MEASURE=1.
+func TestMeasureHour(t *testing.T) {
+	if os.Getenv("KAFKALIVE_MEASURE") == "" {
+		t.Skip("set KAFKALIVE_MEASURE=1 to measure an hour of simulated time")
+	}
+	live, err := NewLive()
+	require.NoError(t, err)
+	start := time.Now()
+	for ms := int64(0); ms < 3_600_000; ms += 100 {
+		require.NoError(t, live.Advance(100))
+		if ms%600_000 == 0 {
+			t.Logf("t=%d min: heap %.1f MiB", ms/60_000, heapMiB())
+		}
+	}
+	t.Logf("one simulated hour in %v", time.Since(start))
+	t.Logf("after an hour: heap %.1f MiB, %d events, %d actions", heapMiB(), len(live.w.Events()), len(live.w.Actions()))
+
+	const n = 50
+	start = time.Now()
+	var size int
+	for i := 0; i < n; i++ {
+		v, err := live.View(Focus{Topic: "orders"}, nil)
+		require.NoError(t, err)
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		size = len(b)
+	}
+	per := time.Since(start) / n
+	t.Logf("one update: %d bytes, built and encoded in %v (at most %.0f updates/s on one core)", size, per, float64(time.Second)/float64(per))
+
+	for _, at := range []int64{60_000, 1_800_000, 3_500_000} {
+		start = time.Now()
+		_, err := live.View(Focus{Topic: "orders"}, &at)
+		require.NoError(t, err)
+		t.Logf("the timeline at %d s: rebuilt in %v", at/1000, time.Since(start))
+	}
+	t.Logf("heap with one past world cached: %.1f MiB", heapMiB())
+}
+
+func heapMiB() float64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc) / (1 << 20)
+}
+
+// BenchmarkUpdate measures building and encoding one update of the default
+// world after ten simulated minutes.
+func BenchmarkUpdate(b *testing.B) {
+	live, err := NewLive()
+	require.NoError(b, err)
+	for ms := 0; ms < 600_000; ms += 100 {
+		require.NoError(b, live.Advance(100))
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		v, err := live.View(Focus{Topic: "orders"}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf, err := json.Marshal(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(buf)))
+	}
+}
