@@ -96,8 +96,9 @@ ch02  offsets and the index              not started      index: not started
 ch03  segments and retention             done             retention: done
 ch04  the page cache and crash recovery  does not compile recovery: does not compile
 ch05  leader epochs and truncation       not run          truncation: not run
+ch06  cooperative rebalancing            not run          cooperative: not run
 
-2 of 6 exercises done
+2 of 7 exercises done
 next: ch01 (exercises/ch01/batch): read notes/01-records-on-disk.md#the-crc-covers-bytes-21-to-the-end
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
