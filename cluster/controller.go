@@ -270,7 +270,7 @@ func (w *World) fence(ids []int32, why string) {
 // alterPartition handles a leader's ISR proposal (R4.4).
 func (w *World) alterPartition(from int32, tp partitionKey, a replica.AlterPartition) {
 	p := w.ctl.parts[tp]
-	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, To: from}
+	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, To: from, CorrelationID: a.CorrelationID}
 	switch {
 	case p == nil:
 		return
