@@ -109,9 +109,9 @@ function renderGroups(v) {
     for (const m of g.members || []) {
       const c = byName[m.client_id] || {};
       const parts = (m.partitions || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
-      h += `<div class="member" data-member="${esc(m.client_id)}"><span>${esc(m.client_id)}</span>
+      h += `<div class="member" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
         <span class="${parts ? "" : "muted"}">${parts || "no partitions" + (m.idle ? ": " + esc(m.idle) : "")}</span>
-        <span class="muted">${c.processed ?? 0} read${c.duplicates ? `, ${c.duplicates} again` : ""}</span>
+        <span class="muted">${c.processed ?? 0} processed${c.duplicates ? `, ${c.duplicates} twice` : ""}</span>
         <button data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
     }
     const lag = (g.offsets || []).map((o) => `<td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}</td>`);
@@ -151,7 +151,9 @@ function renderDetail(v) {
   $("#detail-title").textContent = `Partition ${d.topic}-${d.p} in detail`;
   let hi = 0;
   for (const l of d.logs || []) hi = Math.max(hi, l.leo);
-  const lo = Math.max(0, hi - 40);
+  // as many offsets as fit beside the labels, newest last
+  const room = Math.max(8, Math.floor(($("#detail").clientWidth - 150) / cell));
+  const lo = Math.max(0, hi - Math.min(room, 40) + 1);
   const width = (hi - lo + 1) * cell;
   const leader = (d.logs || []).find((l) => l.role === "leader");
   const x = (o) => (o - lo) * cell;
@@ -163,8 +165,8 @@ function renderDetail(v) {
   h += `</div>`;
   for (const l of d.logs || []) {
     const out = !l.inIsr ? "out" : "";
-    const segs = (l.segs || []).map((g) => `${g.file} ${bytes(g.size)}, ${g.n} rec${g.active ? " (active)" : ""}`);
-    const file = segs.length ? segs.join("\n") : `${d.topic}-${d.p}/ · ${l.count} record${l.count === 1 ? "" : "s"}`;
+    const file = `${l.count} record${l.count === 1 ? "" : "s"}`;
+    const segs = (l.segs || []).map((g) => `<span title="${g.active ? "the active segment: appends go here" : "a rolled segment"}">${esc(d.topic)}-${d.p}/${g.file} · ${bytes(g.size)} · ${g.n} rec${g.active ? " · active" : ""}</span>`).join("");
     h += `<div class="logrow" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
       <div class="who"><span class="${out}">b${l.b}</span><span class="role ${l.role}">${l.role}</span>
         <span class="file">${esc(file)}</span></div>
@@ -184,7 +186,7 @@ function renderDetail(v) {
       h += `<div class="hwline own" style="left:${x(l.hw) - 1}px" title="b${l.b}'s own high watermark ${l.hw}"></div>`;
     }
     h += `<div class="leoline" style="left:${x(l.leo) + 1}px" title="log end offset ${l.leo}"></div>`;
-    h += `</div></div>`;
+    h += `</div></div><div class="segs">${segs || (l.role === "down" ? "segments: read back when it starts" : "")}</div>`;
   }
   $("#detail").innerHTML = h;
 }
