@@ -22,6 +22,9 @@ type DataDir struct {
 
 	cleanerOffsets map[TopicPartition]int64
 	cleanShutdown  CleanShutdownMarker
+	// stale holds the checkpoints read at open, kept for the partitions that failed
+	// to open so that rewriting the files does not lose their entries.
+	stale map[string]map[TopicPartition]int64
 }
 
 // DataDirOptions configure OpenDataDir.
@@ -90,6 +93,13 @@ func OpenDataDir(fsys vfs.FS, root string, nowMs int64, opts DataDirOptions) (*D
 		}
 		d.logs[tp] = l
 	}
+	d.stale = cps
+	// Rewrite the checkpoints at once: a recovery point above a log's recovered end
+	// (a checkpoint that was ahead of the log, or a log that ended in an offset gap)
+	// would otherwise make the next crash skip recovery of data appended from now on.
+	if err := d.Checkpoint(); err != nil {
+		errs = append(errs, err)
+	}
 	return d, errors.Join(errs...)
 }
 
@@ -147,8 +157,17 @@ func (d *DataDir) SetCleanerOffset(tp TopicPartition, offset int64) { d.cleanerO
 // Checkpoint writes the root checkpoints: every log's recovery point, the log start
 // offsets that are above their log's first segment base (LogManager
 // .checkpointLogStartOffsetsInDir), and the cleaner offsets; each file atomically.
+// Partitions that failed to open keep the entries they had.
 func (d *DataDir) Checkpoint() error {
 	rps, lsos := map[TopicPartition]int64{}, map[TopicPartition]int64{}
+	for tp := range d.failed {
+		if off, ok := d.stale[RecoveryPointCheckpointFile][tp]; ok {
+			rps[tp] = off
+		}
+		if off, ok := d.stale[LogStartOffsetCheckpointFile][tp]; ok {
+			lsos[tp] = off
+		}
+	}
 	for tp, l := range d.logs {
 		rps[tp] = l.RecoveryPoint()
 		if l.LogStartOffset() > l.segments[0].baseOffset {

@@ -13,6 +13,7 @@ import (
 type modelRec struct {
 	key, value string
 	tombstone  bool
+	gap        bool // an offset the leader skipped (compacted away before the fetch)
 }
 
 // logMachine drives a Log on a MemFS against a model: the log as a slice of records by
@@ -69,6 +70,7 @@ func (m *logMachine) open(t *rapid.T, clean bool) {
 		t.Fatalf("the log does not open (clean=%v): %v", clean, err)
 	}
 	m.log = l
+	m.checkpoint(t) // as OpenDataDir does, so that no stale recovery point outlives the open
 }
 
 // checkpoint persists the recovery point and log start offset, as a data dir does.
@@ -102,6 +104,24 @@ func (m *logMachine) Append(t *rapid.T) {
 	}
 }
 
+// AppendAsFollower appends a batch fetched from a leader whose log has a gap of 0–3
+// offsets before it (the leader compacted them away).
+func (m *logMachine) AppendAsFollower(t *rapid.T) {
+	gap := rapid.IntRange(0, 3).Draw(t, "offsets skipped")
+	base := int64(len(m.recs) + gap)
+	r := kv{key: fmt.Sprint("k", rapid.IntRange(0, 5).Draw(t, "key")), value: fmt.Sprint("v", base)}
+	b := encodeBatch(base, m.now, r)
+	binaryPutEpoch(b, int32(rapid.IntRange(0, 2).Draw(t, "leader epoch")))
+	if _, err := m.log.AppendAsFollower(b, m.now); err != nil {
+		t.Fatalf("follower append at %d (LEO %d): %v", base, len(m.recs), err)
+	}
+	for i := 0; i < gap; i++ {
+		m.recs = append(m.recs, modelRec{gap: true})
+	}
+	m.starts = append(m.starts, base)
+	m.recs = append(m.recs, modelRec{key: r.key, value: r.value})
+}
+
 // boundaries returns the batch boundaries (and the LEO) in [from, LEO]: where a high
 // watermark or a truncation can be.
 func (m *logMachine) boundaries(from int64) []int64 {
@@ -128,7 +148,12 @@ func (m *logMachine) Read(t *rapid.T) {
 		t.Fatalf("read at %d in [%d, %d): %v", off, m.log.LogStartOffset(), m.log.LogEndOffset(), err)
 	}
 	if len(data) == 0 {
-		t.Fatalf("read at %d below the LEO %d returned nothing", off, m.log.LogEndOffset())
+		for o := off; o < int64(len(m.recs)); o++ {
+			if !m.recs[o].gap {
+				t.Fatalf("read at %d below the LEO %d returned nothing, but offset %d exists", off, m.log.LogEndOffset(), o)
+			}
+		}
+		return
 	}
 	b, _, err := ReadBatch(data)
 	if err != nil {
@@ -215,9 +240,9 @@ func (m *logMachine) reopenAfterCrash(t *rapid.T, power bool) {
 	switch {
 	case leo > int64(len(m.recs)):
 		t.Fatalf("after a crash the LEO is %d, beyond the %d records appended", leo, len(m.recs))
-	case leo < m.durable:
+	case leo < m.durableData():
 		t.Fatalf("after a crash (power cut %v) the LEO is %d, but offsets below %d were flushed", power, leo, m.durable)
-	case !power && leo != int64(len(m.recs)):
+	case !power && leo != int64(len(m.recs)) && !m.onlyGapsFrom(leo):
 		t.Fatalf("a process crash lost data: LEO %d, %d records appended (the page cache survives)", leo, len(m.recs))
 	}
 	m.cut(leo)
@@ -227,6 +252,7 @@ func (m *logMachine) reopenAfterCrash(t *rapid.T, power bool) {
 // cut drops the model's records from offset on.
 func (m *logMachine) cut(offset int64) {
 	m.recs = m.recs[:offset]
+	m.durable = min(m.durable, offset)
 	for len(m.starts) > 0 && m.starts[len(m.starts)-1] >= offset {
 		m.starts = m.starts[:len(m.starts)-1]
 	}
@@ -242,6 +268,33 @@ func (m *logMachine) Reopen(t *rapid.T) {
 	if r := m.log.RecoveryReport(); r.SegmentsRecovered != len(r.IndexesRebuilt) {
 		t.Fatalf("a clean reopen recovered %d segments (%+v)", r.SegmentsRecovered, r)
 	}
+	// A log that ends in a gap (a truncation past its last batch) reopens at the end
+	// of its last batch, as Kafka's does: the gap has nothing to keep.
+	if leo := m.log.LogEndOffset(); leo < int64(len(m.recs)) && m.onlyGapsFrom(leo) {
+		m.cut(leo)
+		m.hw = min(m.hw, leo)
+	}
+}
+
+// durableData is the end of the flushed records: one past the last record (not gap)
+// below the flushed offset.
+func (m *logMachine) durableData() int64 {
+	for o := min(m.durable, int64(len(m.recs))) - 1; o >= 0; o-- {
+		if !m.recs[o].gap {
+			return o + 1
+		}
+	}
+	return 0
+}
+
+// onlyGapsFrom reports whether every model offset from o on is a gap.
+func (m *logMachine) onlyGapsFrom(o int64) bool {
+	for ; o < int64(len(m.recs)); o++ {
+		if !m.recs[o].gap {
+			return false
+		}
+	}
+	return true
 }
 
 // Check compares the log with the model after every action.
@@ -262,6 +315,9 @@ func (m *logMachine) Check(t *rapid.T) {
 			t.Fatalf("offset %d readable beyond the LEO %d", r.Offset, len(m.recs))
 		}
 		want := m.recs[r.Offset]
+		if want.gap {
+			t.Fatalf("offset %d is readable, but the leader skipped it", r.Offset)
+		}
 		if r.Key != want.key || r.Null != want.tombstone || (!r.Null && r.Value != want.value) {
 			t.Fatalf("offset %d holds %s=%q (tombstone %v), the model has %s=%q (tombstone %v)", r.Offset, r.Key, r.Value, r.Null, want.key, want.value, want.tombstone)
 		}
@@ -269,10 +325,15 @@ func (m *logMachine) Check(t *rapid.T) {
 	}
 	latest := map[string]int64{}
 	for o, r := range m.recs {
-		latest[r.key] = int64(o)
+		if !r.gap {
+			latest[r.key] = int64(o)
+		}
 	}
 	for o := m.log.LogStartOffset(); o < int64(len(m.recs)); o++ {
 		r := m.recs[o]
+		if r.gap {
+			continue
+		}
 		mayBeGone := o < m.cleanedUpTo && (latest[r.key] != o || r.tombstone)
 		if !seen[o] && !mayBeGone {
 			t.Fatalf("offset %d (%s=%q) is missing; log start %d, cleaned up to %d", o, r.key, r.value, m.log.LogStartOffset(), m.cleanedUpTo)
