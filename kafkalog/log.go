@@ -79,6 +79,10 @@ func WithRand(r Int64Source) Option { return func(o *openOptions) { o.rnd = r } 
 // segment whose index is missing or corrupt), truncates the leader epoch cache to the
 // recovered log and makes sure there is an active segment (LogLoader.load). What
 // recovery cut is in RecoveryReport.
+//
+// The recovery point may come out lower than the one passed in (the log ended
+// earlier); the caller must persist RecoveryPoint() before appending, or a crash could
+// skip recovering the new data. OpenDataDir does so.
 func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Log, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
