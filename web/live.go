@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -31,6 +32,32 @@ type Live struct {
 	pastMs      int64
 	// version counts changes, so that the stream can tell a new state.
 	version uint64
+	// encoded caches the present's update per focus at cachedVersion, so
+	// that pages showing the same partition share one State.
+	encoded       map[Focus][]byte
+	cachedVersion uint64
+}
+
+// ViewJSON returns the present's update for a page that shows f, encoded,
+// and the version it is of. Pages that show the same partition at the same
+// version share one encoding.
+func (l *Live) ViewJSON(f Focus) ([]byte, uint64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.encoded == nil || l.cachedVersion != l.version {
+		l.encoded, l.cachedVersion = map[Focus][]byte{}, l.version
+	}
+	if b, ok := l.encoded[f]; ok {
+		return b, l.version, nil
+	}
+	v := BuildView(l.world(), f)
+	l.decorate(&v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, 0, err
+	}
+	l.encoded[f] = b
+	return b, l.version, nil
 }
 
 // NewLive returns a Live showing the default world at time 0.

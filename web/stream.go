@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -25,11 +24,11 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 	sent := false
 	for {
 		if v := s.Live.Version(); !sent || v != last {
-			view, err := s.Live.View(f, nil)
+			b, v, err := s.Live.ViewJSON(f)
 			if err != nil {
 				return
 			}
-			if err := writeEvent(w, view); err != nil {
+			if _, err := fmt.Fprintf(w, "event: view\ndata: %s\n\n", b); err != nil {
 				return
 			}
 			fl.Flush()
@@ -41,14 +40,4 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		case <-tick.C:
 		}
 	}
-}
-
-// writeEvent writes one SSE event carrying v as JSON on one data line.
-func writeEvent(w http.ResponseWriter, v View) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "event: view\ndata: %s\n\n", b)
-	return err
 }

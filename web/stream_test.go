@@ -81,3 +81,27 @@ func TestUpdatesStaySmall(t *testing.T) {
 	}
 	t.Logf("one update after 5 simulated minutes: %d bytes", len(b))
 }
+
+func TestViewJSONIsSharedUntilTheWorldChanges(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	f := Focus{Topic: "orders", Partition: 2}
+	a, va, err := live.ViewJSON(f)
+	require.NoError(t, err)
+	b, vb, err := live.ViewJSON(f)
+	require.NoError(t, err)
+	if va != vb || &a[0] != &b[0] {
+		t.Fatalf("two pages showing orders-2 at version %d got two encodings", va)
+	}
+	require.NoError(t, live.Advance(500))
+	c, vc, err := live.ViewJSON(f)
+	require.NoError(t, err)
+	if vc == va || string(c) == string(a) {
+		t.Fatalf("after the world advanced the update is still version %d", va)
+	}
+	var v View
+	require.NoError(t, json.Unmarshal(c, &v))
+	if v.TimeMs != 500 || v.Detail.Partition != 2 {
+		t.Fatalf("the update after 500 ms shows t=%d partition %d", v.TimeMs, v.Detail.Partition)
+	}
+}
