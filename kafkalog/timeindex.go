@@ -151,15 +151,7 @@ func (ti *TimeIndex) Lookup(ts int64) TimestampOffset {
 // TruncateTo removes every entry with offset ≥ offset, zeroing their slots in a
 // writable file (see OffsetIndex.TruncateTo).
 func (ti *TimeIndex) TruncateTo(offset int64) error {
-	lo, _ := slotRange(len(ti.entries), TimeIndexEntrySize, ti.offsetKey, offset)
-	keep := 0
-	switch {
-	case lo < 0:
-	case ti.offsetKey(lo) == offset:
-		keep = lo
-	default:
-		keep = lo + 1
-	}
+	keep := keptSlots(len(ti.entries), ti.offsetKey, offset)
 	if err := ti.idx.zeroSlots(keep, len(ti.entries)); err != nil {
 		return err
 	}

@@ -58,6 +58,20 @@ func TestTimeIndexKnownAnswers(t *testing.T) {
 		require.NoError(t, ti.TruncateTo(55))
 		require.Equal(t, 0, ti.Entries())
 	})
+	t.Run("truncate drops every entry of a repeated offset", func(t *testing.T) {
+		ti, _ := newTimeIndex(t, 0, 30)
+		for _, e := range []TimestampOffset{{0, 0}, {1, 1}, {2, 1}, {3, 1}} {
+			require.NoError(t, ti.MaybeAppend(e.Timestamp, e.Offset, false))
+		}
+		require.NoError(t, ti.TruncateTo(1))
+		got := make([]TimestampOffset, ti.Entries())
+		for i := range got {
+			got[i] = ti.Entry(i)
+		}
+		if diff := cmp.Diff([]TimestampOffset{{0, 0}}, got); diff != "" {
+			t.Errorf("entries after TruncateTo(1) (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("E7 E8 the reserved last slot", func(t *testing.T) {
 		ti, _ := newTimeIndex(t, 45, 30)
 		require.False(t, ti.IsFull())
