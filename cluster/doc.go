@@ -4,21 +4,26 @@
 // own in-memory file system ([vfs.MemFS], with a page cache, process
 // crashes and power cuts), one [replica.Node] per partition replica, a
 // KRaft-style controller, a network of message queues, producers, simple
-// consumers and a virtual clock in milliseconds.
+// consumers, consumer groups ([group.Coordinator] on the brokers,
+// [group.Member] in the consumers) and a virtual clock in milliseconds.
 //
 // # Driving a world
 //
 //  1. [New] builds a world from a [Config]: brokers 1..N running and
 //     registered, time 0, one random generator seeded by Config.Seed.
 //  2. Set it up: [World.CreateTopic], [World.AddProducer],
-//     [World.AddConsumer].
+//     [World.AddConsumer] (a simple consumer of one partition, or with
+//     [ConsumerConfig.Group] a group member), [World.AddPartitions].
 //  3. Act on it: [World.Produce] (one record now), [World.Stop] (clean
 //     shutdown: flush, checkpoints, clean shutdown marker, controlled
 //     shutdown), [World.Kill] (process crash: the page cache survives),
 //     [World.PowerCut] (only synced bytes survive; optionally torn writes),
 //     [World.Start] (log recovery through kafkalog, registration),
 //     [World.Writeback] (the OS writes dirty pages), [World.Partition] and
-//     [World.Heal] (cut and restore network links), [World.Poll].
+//     [World.Heal] (cut and restore network links), [World.Poll];
+//     group consumers: [World.CloseConsumer] (commit, LeaveGroup),
+//     [World.CrashConsumer] (nothing), [World.RestartConsumer],
+//     [World.StallConsumer] (busy, no poll()).
 //  4. Let time pass: [World.Deliver] delivers messages in flight without
 //     moving the clock (n at a time, or until the network is quiet, or only
 //     between some nodes with [World.DeliverBetween]); [World.RunFor] moves
@@ -26,7 +31,57 @@
 //     replica, broker heartbeat, controller check and producer, then
 //     delivering until quiet.
 //  5. Look: [World.State] (as [State.Text] or [State.JSON]), [World.Events],
-//     [World.Violations], [World.InFlight].
+//     [World.Violations], [World.InFlight], [World.Segments];
+//     kafka-consumer-groups --describe as [DescribeGroup] and
+//     kafka-topics --describe as [DescribeTopics], both over a [State].
+//
+// # Consumer groups (R9, R10; scenarios S9-S10)
+//
+// A group's coordinator is the group coordinator of the broker leading its
+// partition of __consumer_offsets, abs(hash(group.id)) mod
+// offsets.topic.num.partitions ([Config.OffsetsTopicNumPartitions], 50),
+// found anew for each request (FindCoordinator). The topic is created,
+// compacted, with the first group consumer. Each broker process runs one
+// [group.Coordinator]; it stores commits by producing them (the
+// [group.AppendOffsetCommitKey] / [group.AppendOffsetCommitValue] bytes)
+// to the offsets partition through its own leader replica, acks=all, and
+// answers only once they are acknowledged; it reads committed offsets
+// back from that log below its HW, so a coordinator on another broker
+// finds them after a failover. Group membership is not persisted: a new
+// coordinator knows no members, and they rejoin (as after a coordinator
+// change in Kafka, minus the group metadata records).
+//
+// A group consumer runs its [group.Member] like KafkaConsumer: the
+// heartbeat thread every tick, poll() every PollIntervalMs (auto-commit
+// when due, the rebalance work, then up to max.poll.records from the
+// leaders below their HW). Revoked partitions are committed first
+// (auto-commit and commitSync modes); newly assigned ones start at the
+// committed offset or auto.offset.reset. A record the group had processed
+// before counts as a duplicate for the consumer processing it again. A
+// crash sends nothing: the coordinator notices at session expiry; a
+// static member (group.instance.id) that returns within its session
+// takes its place back without a rebalance; a consumer stalled past
+// max.poll.interval.ms leaves from its heartbeat thread. Requests held
+// while no coordinator is known are sent in order once one is.
+//
+// # Keys, partitions, retention and compaction (R11, R12; S11, S12)
+//
+// Keyed records go to murmur2(key) mod partitions. Records without a key
+// use KIP-480's sticky partitioner (Kafka 2.4-3.2) with a new batch after
+// every record, since each record is sent as its own batch: the partition
+// changes at every record, as 2.4-3.2 do when batches hold one record.
+// UniformSticky (KIP-794, 3.3+) would switch only after batch.size bytes
+// (16384), keeping hundreds of these records on one partition; it is not
+// used, so that keyless load spreads over the partitions within a
+// scenario. [World.AddPartitions] grows a topic: existing records stay,
+// keys may map elsewhere, group members learn the new count at once and
+// their leader rebalances. Every broker applies retention every
+// log.retention.check.interval.ms ([Config.LogRetentionCheckIntervalMs])
+// with each replica's own HW, and its cleaner compacts logs with
+// cleanup.policy=compact every log.cleaner.backoff.ms
+// ([Config.LogCleanerBackoffMs]); per-topic settings come from
+// [TopicSpec.Config]. A keyless record for a compacted topic fails with
+// INVALID_RECORD.
 //
 // Every action is an [Action] ([World.Do] applies any); messages are
 // delivered in send order, so the same Config and actions always give the
@@ -144,15 +199,52 @@
 //	      "status": "acked"              extra: acked | failed | pending | sent (acks=0)
 //	    }]
 //	  }],
-//	  "consumers": [{"name": "c", "topic": "kip101", "partition": 0, "position": 2, "read": 2}],
-//	  "groups": [],                      reserved for consumer groups (issue 6), omitted when empty
+//	  "consumers": [
+//	    {"name": "c", "topic": "kip101", "partition": 0, "position": 2, "read": 2},  a simple consumer
+//	    {"id": "W2",                     a group consumer: client.id
+//	     "group": "workers",
+//	     "processed": 30,                records handed to the application
+//	     "duplicates": 10,               of those, records the group had processed before
+//	     "member_id": "W2-2",            extra: "" when not joined
+//	     "status": "running"}            extra: running | crashed | closed
+//	  ],
+//	  "groups": [{                       omitted when there are none
+//	    "name": "workers",
+//	    "state": "Stable",               Empty | PreparingRebalance | CompletingRebalance | Stable | Dead | Unknown (no coordinator)
+//	    "generation": 2,
+//	    "protocol": "eager",             eager | cooperative
+//	    "assignor": "range",             extra, omitted outside a generation
+//	    "coordinator": 3,                extra: broker id, -1 if none
+//	    "leader": "W2-2",                extra, omitted when none
+//	    "members": [{
+//	      "id": "W2-2",
+//	      "partitions": [{"topic": "tasks", "partition": 0}],  what it reads now
+//	      "client_id": "W2",             extra
+//	      "instance_id": "w2",           extra: static members only
+//	      "host": "/10.0.0.100",         extra
+//	      "assignment": [...],           extra: the coordinator's record of its last SyncGroup
+//	      "idle": "rebalancing: ..."     extra: why it reads nothing (or is busy), omitted otherwise
+//	    }],
+//	    "offsets": [{
+//	      "topic": "tasks", "partition": 0,
+//	      "committed": 10,               -1 if none
+//	      "log_end_offset": 20,          the leader's HW, -1 when offline
+//	      "lag": 10,                     log_end_offset - committed, -1 when unknown
+//	      "member": "W2-2"               extra: the member assigned it, omitted if none
+//	    }]
+//	  }],
 //	  "cut_links": [[1, 2]]              extra: network links cut, omitted when none
 //	}
+//
+// Records with a null value carry "tombstone": true (extra, omitted
+// otherwise). The partitions of __consumer_offsets are left out of
+// "partitions" (and their replicas' events out of the timeline); the
+// groups show what they hold.
 //
 // A broker that is not running shows its replica logs as they would be
 // read back on restart (from the page cache after a crash, from the disk
 // after a power cut), with role "down" and the HW from its checkpoint.
 //
-// The rule names R0-R11 and sections S1-S12 refer to replication-rules.md
+// The rule names R0-R12 and sections S1-S12 refer to replication-rules.md
 // and scenarios.md in the project's shared reference.
 package cluster

@@ -1,0 +1,259 @@
+package cluster_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+)
+
+// describeState is a state with one group, written by hand.
+func describeState(state string) cluster.State {
+	ref := func(p int32) cluster.PartitionRef { return cluster.PartitionRef{Topic: "orders", Partition: p} }
+	return cluster.State{Groups: []cluster.GroupInfo{{
+		Name: "coop-g", State: state, Generation: 3, Protocol: "cooperative", Assignor: "cooperative-sticky", Coordinator: 2,
+		Members: []cluster.MemberInfo{
+			{ID: "K1-1", ClientID: "K1", Host: "/10.0.0.100", Partitions: []cluster.PartitionRef{ref(0)}, Assignment: []cluster.PartitionRef{ref(0)}},
+			{ID: "K2-2", ClientID: "K2", InstanceID: "k2", Host: "/10.0.0.100", Assignment: []cluster.PartitionRef{}},
+		},
+		Offsets: []cluster.OffsetInfo{
+			{Topic: "orders", Partition: 0, Committed: 12, LogEndOffset: 15, Lag: 3, Member: "K1-1"},
+			{Topic: "orders", Partition: 1, Committed: -1, LogEndOffset: 7, Lag: -1},
+		},
+	}}}
+}
+
+func TestDescribeGroupPrintsKafkasLayout(t *testing.T) {
+	tests := []struct {
+		name  string
+		state string
+		group string
+		mode  cluster.DescribeMode
+		want  string
+	}{
+		{"offsets", "Stable", "coop-g", cluster.DescribeOffsets, `
+GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID
+coop-g          orders          0          12              15              3               K1-1            /10.0.0.100     K1
+coop-g          orders          1          -               7               -               -               -               -
+`},
+		{"members", "Stable", "coop-g", cluster.DescribeMembers, `
+GROUP           CONSUMER-ID     GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS
+coop-g          K1-1            -                 /10.0.0.100     K1              1
+coop-g          K2-2            k2                /10.0.0.100     K2              0
+`},
+		{"state", "Stable", "coop-g", cluster.DescribeState, `
+GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                #MEMBERS
+coop-g          b2:9092 (2)               cooperative-sticky   Stable               2
+`},
+		{"rebalancing warns first", "PreparingRebalance", "coop-g", cluster.DescribeMembers, `
+Warning: Consumer group 'coop-g' is rebalancing.
+
+GROUP           CONSUMER-ID     GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS
+coop-g          K1-1            -                 /10.0.0.100     K1              1
+coop-g          K2-2            k2                /10.0.0.100     K2              0
+`},
+		{"unknown group", "Stable", "nope", cluster.DescribeOffsets, "\nConsumer group 'nope' does not exist.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := cluster.DescribeGroup(describeState(tt.state), tt.group, tt.mode)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("kafka-consumer-groups --describe (%s) (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}
+
+func TestDescribeTopicsPrintsKafkasLayout(t *testing.T) {
+	s := cluster.State{Partitions: []cluster.PartitionInfo{
+		{Topic: "users", Partition: 0, Leader: 1, Replicas: []int32{1, 2, 3}, ISR: []int32{1, 2, 3}},
+		{Topic: "users", Partition: 1, Leader: -1, Replicas: []int32{2, 3, 1}, ISR: []int32{2}},
+	}}
+	want := "Topic: users\tTopicId: AAAAAAAAAAAAAAAAAAAAAA\tPartitionCount: 2\tReplicationFactor: 3\tConfigs: \n" +
+		"\tTopic: users\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\n" +
+		"\tTopic: users\tPartition: 1\tLeader: none\tReplicas: 2,3,1\tIsr: 2\n"
+	if diff := cmp.Diff(want, cluster.DescribeTopics(s, "")); diff != "" {
+		t.Errorf("kafka-topics --describe (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("Error while executing topic command : Topic 'x' does not exist as expected\n", cluster.DescribeTopics(s, "x")); diff != "" {
+		t.Errorf("kafka-topics --describe --topic x (-want +got):\n%s", diff)
+	}
+}
+
+// groupWorld is a small world with one group of two consumers reading a
+// topic of 4 partitions that a producer fills.
+func groupWorld(t *testing.T, seed uint64) *cluster.World {
+	w, err := cluster.New(cluster.Config{Seed: seed, OffsetsTopicNumPartitions: 5})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "orders", Partitions: 4}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "orders", RecordsPerSec: 40}))
+	for _, name := range []string{"c1", "c2"} {
+		require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: name, Group: "g", Topics: []string{"orders"}}))
+	}
+	require.NoError(t, w.RunFor(12000))
+	return w
+}
+
+func TestGroupStateJSONHasTheIssuesFields(t *testing.T) {
+	w := groupWorld(t, 1)
+	b, err := w.State().JSON()
+	require.NoError(t, err)
+	var doc struct {
+		Groups    []map[string]json.RawMessage `json:"groups"`
+		Consumers []map[string]json.RawMessage `json:"consumers"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Groups, 1)
+	keys := func(m map[string]json.RawMessage) []string {
+		out := make([]string, 0, len(m))
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, k := range []string{"name", "state", "generation", "protocol", "members", "offsets"} {
+		if !slices.Contains(keys(doc.Groups[0]), k) {
+			t.Errorf("group JSON lacks %q: has %v", k, keys(doc.Groups[0]))
+		}
+	}
+	var g struct {
+		Protocol string `json:"protocol"`
+		Members  []struct {
+			ID         string `json:"id"`
+			Partitions []struct {
+				Topic     string `json:"topic"`
+				Partition int32  `json:"partition"`
+			} `json:"partitions"`
+		} `json:"members"`
+		Offsets []struct {
+			Topic        string `json:"topic"`
+			Partition    int32  `json:"partition"`
+			Committed    int64  `json:"committed"`
+			LogEndOffset int64  `json:"log_end_offset"`
+			Lag          int64  `json:"lag"`
+		} `json:"offsets"`
+	}
+	require.NoError(t, json.Unmarshal(mustMarshal(t, doc.Groups[0]), &g))
+	if g.Protocol != "eager" {
+		t.Errorf("the default [range, cooperative-sticky] is eager in practice, JSON says %q", g.Protocol)
+	}
+	owned := 0
+	for _, m := range g.Members {
+		owned += len(m.Partitions)
+	}
+	if len(g.Members) != 2 || owned != 4 {
+		t.Errorf("two members should share the 4 partitions, JSON has %d members owning %d", len(g.Members), owned)
+	}
+	for _, o := range g.Offsets {
+		if o.Committed >= 0 && o.Lag != o.LogEndOffset-o.Committed {
+			t.Errorf("%s-%d: lag %d is not log end %d minus committed %d", o.Topic, o.Partition, o.Lag, o.LogEndOffset, o.Committed)
+		}
+	}
+	want := []string{"duplicates", "group", "id", "member_id", "processed", "status"}
+	for _, c := range doc.Consumers {
+		if diff := cmp.Diff(want, keys(c)); diff != "" {
+			t.Errorf("group consumer JSON fields (-want +got):\n%s", diff)
+		}
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
+}
+
+func TestGroupWorldIsDeterministic(t *testing.T) {
+	a, b := groupWorld(t, 7), groupWorld(t, 7)
+	require.NoError(t, a.CrashConsumer("c1"))
+	require.NoError(t, b.CrashConsumer("c1"))
+	require.NoError(t, a.RunFor(50000))
+	require.NoError(t, b.RunFor(50000))
+	if diff := cmp.Diff(a.Events(), b.Events()); diff != "" {
+		t.Fatalf("seed 7 twice gave two timelines (-first +second):\n%s", diff)
+	}
+	if diff := cmp.Diff(a.State().Text(), b.State().Text()); diff != "" {
+		t.Fatalf("seed 7 twice gave two states (-first +second):\n%s", diff)
+	}
+}
+
+// TestGroupsNeverShareAPartition: whatever members join, close, crash,
+// restart or stall, and whatever brokers crash, no two running consumers
+// of one group fetch the same partition at the same moment (the
+// cooperative protocol's safety rule, and the eager one's by
+// construction), committed offsets never pass the HW, and the world never
+// fails internally.
+func TestGroupsNeverShareAPartition(t *testing.T) {
+	kinds := []cluster.ActionKind{cluster.ActAddConsumer, cluster.ActCloseConsumer, cluster.ActCrashConsumer,
+		cluster.ActRestartConsumer, cluster.ActStallConsumer, cluster.ActRun, cluster.ActRun, cluster.ActKill, cluster.ActStart, cluster.ActAddPartitions}
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		w, err := cluster.New(cluster.Config{Seed: seed, OffsetsTopicNumPartitions: 3})
+		if err != nil {
+			t.Fatalf("new world: %v", err)
+		}
+		assignors := rapid.SampledFrom([][]string{{"range"}, {"roundrobin"}, {"sticky"}, {"cooperative-sticky"}}).Draw(t, "assignors")
+		must := func(err error) {
+			if err != nil {
+				t.Fatalf("setup: %v", err)
+			}
+		}
+		must(w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3}))
+		must(w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", RecordsPerSec: 20}))
+		names := []string{"c0", "c1", "c2", "c3"}
+		added := 0
+		n := rapid.IntRange(1, 12).Draw(t, "actions")
+		for i := range n {
+			kind := rapid.SampledFrom(kinds).Draw(t, fmt.Sprintf("action %d", i))
+			name := rapid.SampledFrom(names).Draw(t, fmt.Sprintf("consumer %d", i))
+			a := cluster.Action{Kind: kind, Name: name, Broker: rapid.Int32Range(1, 3).Draw(t, fmt.Sprintf("broker %d", i)),
+				Ms: rapid.Int64Range(1, 60000).Draw(t, fmt.Sprintf("ms %d", i))}
+			switch kind {
+			case cluster.ActAddConsumer:
+				if added == len(names) {
+					continue
+				}
+				a.Consumer = cluster.ConsumerConfig{Name: names[added], Group: "g", Topics: []string{"t"}, Assignors: assignors,
+					GroupInstanceID: map[bool]string{true: "i" + names[added]}[rapid.Bool().Draw(t, fmt.Sprintf("static %d", i))]}
+				added++
+			case cluster.ActAddPartitions:
+				a.Name, a.N = "t", 4+i
+			}
+			if err := w.Do(a); err != nil && w.Err() != nil {
+				t.Fatalf("after %s the world failed internally: %v", a, w.Err())
+			}
+			checkGroupSafety(t, w, a)
+		}
+	})
+}
+
+func checkGroupSafety(t *rapid.T, w *cluster.World, after cluster.Action) {
+	s := w.State()
+	for _, g := range s.Groups {
+		readers := map[cluster.PartitionRef]string{}
+		for _, m := range g.Members {
+			if strings.HasPrefix(m.Idle, "its process is gone") {
+				continue // its process is gone: the coordinator's record only
+			}
+			for _, p := range m.Partitions {
+				if other, ok := readers[p]; ok {
+					t.Fatalf("after %s, members %s and %s of group %s both read %s-%d", after, other, m.ID, g.Name, p.Topic, p.Partition)
+				}
+				readers[p] = m.ID
+			}
+		}
+		for _, o := range g.Offsets {
+			if o.LogEndOffset >= 0 && o.Committed > o.LogEndOffset {
+				t.Fatalf("after %s, group %s committed %d on %s-%d beyond its HW %d", after, g.Name, o.Committed, o.Topic, o.Partition, o.LogEndOffset)
+			}
+		}
+	}
+}
