@@ -99,6 +99,27 @@
 // a log. Magic 0 lz4 (written with Kafka's broken frame checksum before 0.10,
 // KAFKA-3160) is not supported.
 //
+// # The other files of a log directory
+//
+// A segment is a .log file of batches plus its indexes, all named after the
+// segment's base offset ([SegmentFileName]); a partition directory is named
+// topic-partition ([ParseTopicPartitionDir]). Each file's byte layout is drawn
+// beside the code that reads it:
+//
+//   - .index: 8-byte entries (relativeOffset, position), on [OffsetIndex].
+//   - .timeindex: 12-byte entries (timestamp, relativeOffset), on [TimeIndex].
+//   - .txnindex: 34-byte aborted transactions, in txnindex.go ([AbortedTxn]).
+//   - .snapshot: producer state with a CRC-32C, in snapshot.go
+//     ([ReadProducerSnapshot]).
+//   - leader-epoch-checkpoint and the *-offset-checkpoint files: text, in
+//     checkpoint.go ([ReadOffsetCheckpoint], [ReadLeaderEpochCheckpoint]).
+//   - .kafka_cleanshutdown: JSON with the broker epoch, on [DecodeCleanShutdown].
+//
+// The offset and time indexes share their file handling (indexfile.go): a
+// writable index is preallocated to its maximum size and trimmed to its entries
+// when the segment rolls or closes, as Kafka's AbstractIndex does, and an index
+// that fails its sanity check is rebuilt from the .log by recovery.
+//
 // # Reading and writing
 //
 // [RecordBatch.AppendTo] encodes a batch into a caller's buffer, reserving the
