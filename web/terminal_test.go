@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
@@ -59,4 +60,23 @@ func splitLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// FuzzTerminal types arbitrary lines: no input may panic. Lines that move
+// the clock are left out (a fuzzer would ask for hours).
+func FuzzTerminal(f *testing.F) {
+	for _, s := range []string{"kafka-topics --describe --topic orders", "kill 2", "power-cut 1 --torn", "produce checkout v --key k --partition 9",
+		"add-consumer x --group g --topics orders,nope", "cut 1,2 0", "kafka-consumer-groups --describe --group billing --members", "events -1", "start b3"} {
+		f.Add(s)
+	}
+	live, err := NewLive()
+	require.NoError(f, err)
+	term := NewTerminal(live)
+	f.Fuzz(func(t *testing.T, line string) {
+		if fields := strings.Fields(line); len(fields) > 0 && fields[0] == "run" {
+			return
+		}
+		var out bytes.Buffer
+		_ = term.Exec(line, nil, &out)
+	})
 }
