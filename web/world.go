@@ -8,6 +8,10 @@ import (
 // This file is the one adapter between the page and the cluster package:
 // the default world and the few cluster calls the page makes.
 
+// OffsetsTopicPartitions is the default world's
+// offsets.topic.num.partitions.
+const OffsetsTopicPartitions = 3
+
 // DefaultSeed seeds the default world.
 const DefaultSeed = 7
 
@@ -20,6 +24,10 @@ const DefaultSeed = 7
 // the page shows segments rolling and being deleted within minutes, and so
 // that a world left running keeps bounded logs: 16 KiB segments, 5 minutes
 // of retention, checked every minute.
+//
+// Its __consumer_offsets has OffsetsTopicPartitions partitions instead of
+// Kafka's 50: the simulation ticks every replica, and with 150 replicas of
+// the offsets topic a simulated minute cost five times as much.
 func DefaultConfig() cluster.Config {
 	log := cluster.DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
@@ -32,6 +40,7 @@ func DefaultConfig() cluster.Config {
 		TickMs:                      cluster.DefaultTickMs,
 		Log:                         log,
 		LogRetentionCheckIntervalMs: 60 * 1000,
+		OffsetsTopicNumPartitions:   OffsetsTopicPartitions,
 	}
 }
 
