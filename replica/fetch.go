@@ -96,11 +96,17 @@ func (n *Node) completeParkedFetches() {
 			kept = append(kept, p)
 			continue
 		}
-		resp := Message{Type: MsgFetchResponse, To: p.req.From, CorrelationID: p.req.CorrelationID,
-			CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: p.req.FetchOffset}
-		n.send(n.withRecords(resp, entries, n.hw))
+		n.answerParkedFetch(p, entries)
 	}
 	n.lead.parkedFetches = kept
+}
+
+// answerParkedFetch answers the parked fetch p with entries (none when its
+// wait is over) and the HW of this moment.
+func (n *Node) answerParkedFetch(p parkedFetch, entries []Entry) {
+	resp := Message{Type: MsgFetchResponse, To: p.req.From, CorrelationID: p.req.CorrelationID,
+		CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: p.req.FetchOffset}
+	n.send(n.withRecords(resp, entries, n.hw))
 }
 
 // expireParkedFetches answers, empty, the parked fetches whose wait is over.
@@ -111,9 +117,7 @@ func (n *Node) expireParkedFetches() {
 			kept = append(kept, p)
 			continue
 		}
-		resp := Message{Type: MsgFetchResponse, To: p.req.From, CorrelationID: p.req.CorrelationID,
-			CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: p.req.FetchOffset}
-		n.send(n.withRecords(resp, nil, n.hw))
+		n.answerParkedFetch(p, nil)
 	}
 	n.lead.parkedFetches = kept
 }
