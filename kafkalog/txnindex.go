@@ -35,6 +35,7 @@ type AbortedTxn struct {
 	LastStableOffset int64
 }
 
+// String prints the entry as Kafka's AbortedTxn.toString does.
 func (t AbortedTxn) String() string {
 	return fmt.Sprintf("AbortedTxn(producerId=%d, firstOffset=%d, lastOffset=%d, lastStableOffset=%d)",
 		t.ProducerID, t.FirstOffset, t.LastOffset, t.LastStableOffset)
