@@ -183,6 +183,16 @@ func TestGroupWorldIsDeterministic(t *testing.T) {
 	if diff := cmp.Diff(a.State().Text(), b.State().Text()); diff != "" {
 		t.Fatalf("seed 7 twice gave two states (-first +second):\n%s", diff)
 	}
+	f, err := a.Fork()
+	require.NoError(t, err)
+	if diff := cmp.Diff(a.State().Text(), f.State().Text()); diff != "" {
+		t.Fatalf("a fork replayed from the actions differs (-original +fork):\n%s", diff)
+	}
+	past, err := a.AtTime(30000)
+	require.NoError(t, err)
+	if diff := cmp.Diff("Stable", past.State().Groups[0].State); diff != "" {
+		t.Fatalf("at t=30 s, before c1's session expired, the group (-want +got):\n%s", diff)
+	}
 }
 
 // TestGroupsNeverShareAPartition: whatever members join, close, crash,
