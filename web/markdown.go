@@ -53,7 +53,7 @@ func renderBlock(b *strings.Builder, lines []string, i int) int {
 	}
 	j, body := collect(lines, i, func(s string) bool {
 		t := strings.TrimSpace(s)
-		return t != "" && !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "<!--") && !strings.HasPrefix(t, "|") && !listItem.MatchString(s)
+		return t != "" && !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "<!--") && !strings.HasPrefix(t, "|") && !listStart.MatchString(s)
 	})
 	if j == i {
 		j, body = i+1, []string{l}
@@ -63,6 +63,11 @@ func renderBlock(b *strings.Builder, lines []string, i int) int {
 }
 
 var listItem = regexp.MustCompile(`^\s{0,3}([-*]|\d+\.) `)
+
+// listStart is a list item that may interrupt a paragraph (CommonMark: a
+// bullet, or an ordered item numbered 1), so that "217." wrapped to the
+// start of a line stays text.
+var listStart = regexp.MustCompile(`^\s{0,3}([-*]|1\.) `)
 
 // collect gathers lines from i while keep holds.
 func collect(lines []string, i int, keep func(string) bool) (int, []string) {

@@ -20,6 +20,7 @@ func TestRenderMarkdown(t *testing.T) {
 		{"quote", "> careful\n", "<blockquote><p>careful</p>\n</blockquote>\n"},
 		{"generated markers", "<!-- generated: x -->\ntext\n<!-- end generated -->\n", "<p>text</p>\n"},
 		{"unclosed fence", "```\nabc", "<pre><code>abc</code></pre>\n"},
+		{"a number wrapped to the line start", "the largest offset <=\n217. Then more.\n", "<p>the largest offset &lt;= 217. Then more.</p>\n"},
 		{"snake_case stays", "log_start_offset and a_b\n", "<p>log_start_offset and a_b</p>\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
