@@ -379,7 +379,14 @@ func (w *World) leaderSlot(tp partitionKey) *replicaSlot {
 // sendGroupRequest sends a request to the group's coordinator, in order
 // after any the consumer still holds.
 func (w *World) sendGroupRequest(c *Consumer, r group.Request) {
-	c.grp.outbox = append(c.grp.outbox, r)
+	g := c.grp
+	if _, ok := r.(group.Heartbeat); ok && len(g.outbox) > 0 {
+		if _, last := g.outbox[len(g.outbox)-1].(group.Heartbeat); last {
+			g.outbox[len(g.outbox)-1] = r // a held heartbeat is replaced, not queued
+			return
+		}
+	}
+	g.outbox = append(g.outbox, r)
 	w.flushOutbox(c)
 }
 
