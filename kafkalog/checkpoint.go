@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -148,16 +147,7 @@ func DecodeOffsetCheckpoint(b []byte) (map[TopicPartition]int64, error) {
 // topic and partition (Kafka writes map order; sorting makes the file
 // reproducible and reads the same).
 func AppendOffsetCheckpoint(dst []byte, offsets map[TopicPartition]int64) []byte {
-	tps := make([]TopicPartition, 0, len(offsets))
-	for tp := range offsets {
-		tps = append(tps, tp)
-	}
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return tps[i].Topic < tps[j].Topic
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
+	tps := SortedTopicPartitions(offsets)
 	dst = appendCheckpointHeader(dst, OffsetCheckpointVersion, len(tps))
 	for _, tp := range tps {
 		dst = append(dst, tp.Topic...)

@@ -1,6 +1,8 @@
 package kafkalog
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,6 +22,27 @@ func (tp TopicPartition) String() string { return tp.DirName() }
 // "<topic>-<partition>", e.g. "my-topic-3".
 func (tp TopicPartition) DirName() string {
 	return tp.Topic + "-" + strconv.FormatInt(int64(tp.Partition), 10)
+}
+
+// Compare orders partitions by topic, then partition number (for
+// slices.SortFunc): the order in which checkpoint files are written and log
+// dirs are listed.
+func (tp TopicPartition) Compare(other TopicPartition) int {
+	if c := strings.Compare(tp.Topic, other.Topic); c != 0 {
+		return c
+	}
+	return cmp.Compare(tp.Partition, other.Partition)
+}
+
+// SortedTopicPartitions returns the keys of m in Compare order, so that a map
+// of partitions can reach output deterministically.
+func SortedTopicPartitions[V any](m map[TopicPartition]V) []TopicPartition {
+	tps := make([]TopicPartition, 0, len(m))
+	for tp := range m {
+		tps = append(tps, tp)
+	}
+	slices.SortFunc(tps, TopicPartition.Compare)
+	return tps
 }
 
 // Directory name suffixes that mark a partition directory that is not live

@@ -48,3 +48,15 @@ func TestTopicPartitionDirNameRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestSortedTopicPartitions(t *testing.T) {
+	m := map[TopicPartition]int64{
+		{"b", 0}: 1, {"a", 10}: 2, {"a", 2}: 3, {"a-1", 0}: 4, {"__consumer_offsets", 49}: 5,
+	}
+	want := []TopicPartition{{"__consumer_offsets", 49}, {"a", 2}, {"a", 10}, {"a-1", 0}, {"b", 0}}
+	for range 5 { // map order differs from run to run; the result must not
+		if diff := cmp.Diff(want, SortedTopicPartitions(m)); diff != "" {
+			t.Fatalf("SortedTopicPartitions (-want +got):\n%s", diff)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -387,7 +386,7 @@ func (d *dumper) dumpOffsetCheckpoint(file string) {
 		return
 	}
 	fmt.Fprintf(d.out, "version: %d entries: %d\n", kafkalog.OffsetCheckpointVersion, len(m))
-	for _, tp := range sortedPartitions(m) {
+	for _, tp := range kafkalog.SortedTopicPartitions(m) {
 		fmt.Fprintf(d.out, "topic: %s partition: %d offset: %d\n", tp.Topic, tp.Partition, m[tp])
 	}
 }
@@ -403,19 +402,4 @@ func (d *dumper) dumpCleanShutdown(file string) {
 		return
 	}
 	fmt.Fprintf(d.out, "clean shutdown marker: %d bytes, no broker epoch (written by a broker before Kafka 3.7)\n", len(b))
-}
-
-// sortedPartitions returns the keys of m by topic, then partition.
-func sortedPartitions(m map[kafkalog.TopicPartition]int64) []kafkalog.TopicPartition {
-	tps := make([]kafkalog.TopicPartition, 0, len(m))
-	for tp := range m {
-		tps = append(tps, tp)
-	}
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return tps[i].Topic < tps[j].Topic
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
-	return tps
 }

@@ -7,7 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -157,13 +157,7 @@ func describeLogDir(fsys vfs.FS, dir string) (*logDirDesc, error) {
 		p := describePartition(fsys, fsys.PathJoin(dir, name), tp, &d.problems)
 		d.partitions = append(d.partitions, p)
 	}
-	sort.Slice(d.partitions, func(i, j int) bool {
-		a, b := d.partitions[i].tp, d.partitions[j].tp
-		if a.Topic != b.Topic {
-			return a.Topic < b.Topic
-		}
-		return a.Partition < b.Partition
-	})
+	slices.SortFunc(d.partitions, func(a, b partitionDesc) int { return a.tp.Compare(b.tp) })
 	return d, nil
 }
 
@@ -456,7 +450,7 @@ func (d *logDirDesc) printOrphans(w io.Writer) {
 	var orphans []string
 	for _, name := range rootCheckpoints {
 		var missing []string
-		for _, tp := range sortedPartitions(d.checkpoints[name]) {
+		for _, tp := range kafkalog.SortedTopicPartitions(d.checkpoints[name]) {
 			if !live[tp] {
 				missing = append(missing, tp.String())
 			}
