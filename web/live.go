@@ -36,6 +36,8 @@ type Live struct {
 	// that pages showing the same partition share one State.
 	encoded       map[Focus][]byte
 	cachedVersion uint64
+	// marks are the timeline's ticks of the world shown.
+	marks marks
 }
 
 // ViewJSON returns the present's update for a page that shows f, encoded,
@@ -116,6 +118,7 @@ func (l *Live) View(f Focus, at *int64) (View, error) {
 
 func (l *Live) decorate(v *View) {
 	v.Paused = l.paused
+	v.Marks = l.marks.of(l.world())
 	if l.run != nil {
 		v.Mode = "scenario"
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -103,5 +104,28 @@ func TestViewJSONIsSharedUntilTheWorldChanges(t *testing.T) {
 	require.NoError(t, json.Unmarshal(c, &v))
 	if v.TimeMs != 500 || v.Detail.Partition != 2 {
 		t.Fatalf("the update after 500 ms shows t=%d partition %d", v.TimeMs, v.Detail.Partition)
+	}
+}
+
+func TestTimelineMarksTheActions(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	term := NewTerminal(live)
+	require.NoError(t, live.Advance(1000))
+	var out strings.Builder
+	require.NoError(t, term.Exec("kill 2", nil, &out))
+	require.NoError(t, live.Advance(500))
+	require.NoError(t, term.Exec("start 2", nil, &out))
+	v, err := live.View(Focus{Topic: "orders"}, nil)
+	require.NoError(t, err)
+	var got []Mark
+	for _, m := range v.Marks {
+		if !strings.HasPrefix(m.Text, "create-topic") && !strings.HasPrefix(m.Text, "add-") {
+			got = append(got, m)
+		}
+	}
+	want := []Mark{{TimeMs: 1000, Text: "kill 2"}, {TimeMs: 1500, Text: "start 2"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("timeline marks (-want +got):\n%s", diff)
 	}
 }

@@ -36,9 +36,11 @@ type View struct {
 	Producers  []ProducerView `json:"producers"`
 	Consumers  []ConsumerView `json:"consumers,omitempty"`
 	// Groups are the cluster's consumer groups, as it gives them.
-	Groups   []cluster.GroupInfo `json:"groups,omitempty"`
-	Events   []string            `json:"events"`
-	CutLinks [][2]int32          `json:"cut,omitempty"`
+	Groups []cluster.GroupInfo `json:"groups,omitempty"`
+	Events []string            `json:"events"`
+	// Marks are the actions of the world's history, for the timeline.
+	Marks    []Mark     `json:"marks,omitempty"`
+	CutLinks [][2]int32 `json:"cut,omitempty"`
 }
 
 // BrokerView is one broker.

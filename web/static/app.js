@@ -29,6 +29,7 @@ function connect() {
     const v = JSON.parse(e.data);
     ui.liveNow = v.now;
     updateSlider(v.now);
+    drawMarks(v.marks || [], v.now);
     if (ui.at === null) render(v);
     // figures for the browser tests: updates received, their bytes, render time
     const m = window.__stats ||= {updates: 0, bytes: 0, ms: 0};
@@ -230,6 +231,23 @@ function updateSlider(now) {
   tl.max = now;
   if (ui.at === null) tl.value = now;
 }
+
+// drawMarks puts a tick on the timeline for each action (a crash, a
+// command...); clicking one shows the moment just before it.
+function drawMarks(marks, now) {
+  const key = `${marks.length}:${now}`;
+  if (ui.marksKey === key) return;
+  ui.marksKey = key;
+  $("#tl-marks").innerHTML = now <= 0 ? "" : marks.filter((m) => m.t > 0).map((m) =>
+    `<i style="left:${(100 * m.t / now).toFixed(2)}%" data-at="${Math.max(0, m.t - 100)}" title="t=${(m.t / 1000).toFixed(1)} s: ${esc(m.text)}"></i>`).join("");
+}
+
+$("#tl-marks").addEventListener("click", (e) => {
+  const m = e.target.closest("[data-at]");
+  if (!m) return;
+  $("#tl").value = m.dataset.at;
+  onSlide();
+});
 
 let tlTimer = null;
 function onSlide() {
