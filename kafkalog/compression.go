@@ -143,9 +143,15 @@ func decompressSnappy(dst, src []byte, limit int) ([]byte, error) {
 	return dst, nil
 }
 
+// maxSnappyExpansion bounds how many bytes a snappy block can decode to per
+// byte: its densest element, a copy with a 2-byte offset, writes 64 bytes from
+// 3 (21.3 times). A block header that claims more is lying.
+const maxSnappyExpansion = 32
+
 // snappyBlock appends one decoded raw snappy block, keeping the total output
 // (since start) within limit. The decoded length is read from the block header
-// and checked before anything is allocated.
+// and checked, against the limit and against what the block's size can hold,
+// before anything is allocated.
 func snappyBlock(dst, block []byte, limit, start int) ([]byte, error) {
 	n, err := s2.DecodedLen(block)
 	if err != nil {
@@ -153,6 +159,9 @@ func snappyBlock(dst, block []byte, limit, start int) ([]byte, error) {
 	}
 	if n > limit-(len(dst)-start) {
 		return dst, fmt.Errorf("%w: snappy output above %d bytes", ErrTooLarge, limit)
+	}
+	if n > maxSnappyExpansion*len(block) {
+		return dst, fmt.Errorf("%w: snappy: a block of %d bytes cannot hold the %d bytes its header claims", ErrInvalidRecord, len(block), n)
 	}
 	if cap(dst)-len(dst) < n {
 		grown := make([]byte, len(dst), len(dst)+n)

@@ -2,7 +2,9 @@ package kafkalog
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,4 +58,28 @@ func TestSnappyXerialDamage(t *testing.T) {
 			t.Errorf("%d-byte cut of a %d-byte xerial stream: %v, want ErrInvalidRecord", len(in), len(enc), err)
 		}
 	}
+}
+
+// TestSnappyLyingHeader: a snappy block whose header claims far more than its
+// bytes can decode to is refused before the claimed size is allocated.
+func TestSnappyLyingHeader(t *testing.T) {
+	block := binary.AppendUvarint(nil, 60<<20) // "60 MiB follow", then 4 bytes
+	block = append(block, 0, 0, 0, 0)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decompress(nil, CompressionSnappy, block, 0)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrInvalidRecord) {
+		t.Errorf("a %d-byte block claiming 60 MiB: %v, want ErrInvalidRecord", len(block), err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("a %d-byte block claiming 60 MiB allocated %d bytes", len(block), grew)
+	}
+	// The densest honest block, 1 MiB of zeros, stays within the bound.
+	zeros := make([]byte, 1<<20)
+	enc, err := Compress(nil, CompressionSnappy, zeros)
+	require.NoError(t, err)
+	got, err := Decompress(nil, CompressionSnappy, enc, 0)
+	require.NoError(t, err)
+	require.Equal(t, len(zeros), len(got))
 }
