@@ -304,11 +304,20 @@ document.addEventListener("click", (e) => {
   }
 });
 
+const history = {lines: [], at: 0};
+$("#term-input").addEventListener("keydown", (e) => {
+  if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
+  e.preventDefault();
+  history.at = Math.max(0, Math.min(history.lines.length, history.at + (e.key === "ArrowUp" ? -1 : 1)));
+  e.target.value = history.lines[history.at] || "";
+});
+
 $("#term-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const inp = $("#term-input");
   const line = inp.value.trim();
   inp.value = "";
+  if (line) { history.lines.push(line); history.at = history.lines.length; }
   if (line === "clear") { $("#term-out").textContent = ""; return; }
   if (line) exec(line);
 });
