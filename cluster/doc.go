@@ -117,7 +117,9 @@
 // changed (Kafka: every 5 s; scenarios.md §0.2 item 4 reads the HW held
 // before the crash), producers send one record per request (so followers
 // store the leader's batches one record each), producers learn leaders
-// from the controller at once, idempotence is not modelled, consumers
+// from the controller at once, idempotence is off unless
+// [ProducerConfig.EnableIdempotence] is set (its sequences travel in the
+// batches' producer fields, so new leaders know them), consumers
 // read the leader's log directly (records below the HW), and the network
 // has no latency: what is sent in a step is delivered in that step unless
 // a link is cut or the receiver is down or restarted (a crashed broker's

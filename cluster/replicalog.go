@@ -77,7 +77,7 @@ func (r *replicaLog) rebuild() error {
 					continue
 				}
 				r.entries = append(r.entries, replica.Entry{Offset: off, LeaderEpoch: b.PartitionLeaderEpoch,
-					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value)})
+					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value), Producer: producerOf(&b, &b.Records[i])})
 				r.places = append(r.places, place{segment: s.BaseOffset(), end: int64(pos)})
 			}
 		}
@@ -118,7 +118,7 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	base := r.log.LogEndOffset()
 	entries := make([]replica.Entry, len(records))
 	for i, rec := range records {
-		entries[i] = replica.Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: rec.Key, Value: rec.Value}
+		entries[i] = replica.Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: rec.Key, Value: rec.Value, Producer: rec.Producer}
 	}
 	r.buf = appendBatch(r.buf[:0], entries, *r.clock)
 	if _, err := r.log.AppendAsLeader(r.buf, leaderEpoch, *r.clock); err != nil {
@@ -152,21 +152,35 @@ func (r *replicaLog) remember(entries []replica.Entry) {
 	segs := r.log.Segments()
 	active := segs[len(segs)-1]
 	for _, e := range entries {
-		r.entries = append(r.entries, replica.Entry{Offset: e.Offset, LeaderEpoch: e.LeaderEpoch, Key: clone(e.Key), Value: clone(e.Value)})
+		r.entries = append(r.entries, replica.Entry{Offset: e.Offset, LeaderEpoch: e.LeaderEpoch, Key: clone(e.Key), Value: clone(e.Value), Producer: e.Producer})
 		r.places = append(r.places, place{segment: active.BaseOffset(), end: active.Size()})
 	}
 	r.epochs = nil
 }
 
-// appendBatch encodes entries as one v2 batch without producer id.
+// appendBatch encodes entries as one v2 batch: with the idempotent
+// producer's id, epoch and base sequence when the first entry has one
+// (the records of a batch have consecutive sequences), else without.
 func appendBatch(dst []byte, entries []replica.Entry, nowMs int64) []byte {
 	var b kafkalog.RecordBatch
 	b.PartitionLeaderEpoch = entries[0].LeaderEpoch
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+	if p := entries[0].Producer; p != nil {
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = p.ID, p.Epoch, p.Sequence
+	}
 	for _, e := range entries {
 		b.AppendRecord(e.Offset, nowMs, e.Key, e.Value)
 	}
 	return b.AppendTo(dst)
+}
+
+// producerOf reads an idempotent producer's id, epoch and sequence of
+// record r of batch b, nil for a batch without a producer id.
+func producerOf(b *kafkalog.RecordBatch, r *kafkalog.Record) *replica.ProducerSequence {
+	if b.ProducerID == kafkalog.NoProducerID || b.BaseSequence < 0 {
+		return nil
+	}
+	return &replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(r)}
 }
 
 // Read implements [replica.Log] from the mirror.
