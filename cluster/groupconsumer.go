@@ -11,10 +11,10 @@ import (
 
 // Group consumer defaults (Kafka's consumer configs).
 const (
-	DefaultGroupPollIntervalMs   = 100  // how often a group consumer calls poll() in the simulation
-	DefaultAutoCommitIntervalMs  = 5000 // auto.commit.interval.ms
-	DefaultMaxPollRecords        = 500  // max.poll.records
-	DefaultConsumerAutoOffsetRst = "latest"
+	DefaultGroupPollIntervalMs  = 100  // how often a group consumer calls poll() in the simulation
+	DefaultAutoCommitIntervalMs = 5000 // auto.commit.interval.ms
+	DefaultMaxPollRecords       = 500  // max.poll.records
+	DefaultAutoOffsetReset      = "latest"
 )
 
 // Commit modes of a group consumer ([ConsumerConfig.CommitMode]).
@@ -77,7 +77,7 @@ func groupDefaults(c ConsumerConfig) ConsumerConfig {
 		c.MaxPollRecords = DefaultMaxPollRecords
 	}
 	if c.AutoOffsetReset == "" {
-		c.AutoOffsetReset = DefaultConsumerAutoOffsetRst
+		c.AutoOffsetReset = DefaultAutoOffsetReset
 	}
 	if c.CommitMode == "" {
 		c.CommitMode = CommitAuto
