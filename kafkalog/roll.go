@@ -104,5 +104,9 @@ func (l *Log) roll(base int64, nowMs int64) error {
 	}
 	l.segments = append(l.segments, s)
 	l.dirDirty = true
+	// The old segment's trimmed indexes must become durable even if its data already
+	// is (recovery point at base): an untrimmed, zero-padded index below the recovery
+	// point would be trusted after a power cut.
+	l.recoveryPoint = min(l.recoveryPoint, a.baseOffset)
 	return l.Flush(base)
 }

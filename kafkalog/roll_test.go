@@ -93,3 +93,27 @@ func TestRollExplicit(t *testing.T) {
 	require.Equal(t, []int64{0, 1}, segmentBases(l))
 	require.ErrorIs(t, l.roll(0, 0), ErrSegmentExists)
 }
+
+// A roll right after a flush still makes the old segment's trimmed indexes durable:
+// after a power cut the segment below the recovery point has no zero padding to trust.
+func TestRollMakesTrimmedIndexesDurable(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := testConfig()
+	cfg.SegmentBytes = 1 << 20
+	cfg.IndexIntervalBytes = 0
+	l := openTestLog(t, fsys, cfg)
+	for i := 0; i < 5; i++ {
+		appendLeader(t, l, valueBatch(int64(i), "v"), 0)
+	}
+	require.NoError(t, l.Flush(l.LogEndOffset()))
+	require.NoError(t, l.Roll(0))
+	fsys.PowerCut(nil)
+	for _, suffix := range []string{IndexSuffix, TimeIndexSuffix} {
+		durable, _, err := fsys.SizeOnDisk(segPath(0, suffix))
+		require.NoError(t, err)
+		require.Less(t, durable, int64(100), "%s of the rolled segment is still preallocated on disk", suffix)
+	}
+	l = openTestLog(t, fsys, cfg, WithRecoveryPoint(5))
+	require.Empty(t, l.RecoveryReport().IndexesRebuilt)
+	require.Len(t, readAll(t, l), 5)
+}
