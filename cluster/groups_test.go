@@ -90,7 +90,7 @@ func TestDescribeTopicsPrintsKafkasLayout(t *testing.T) {
 // groupWorld is a small world with one group of two consumers reading a
 // topic of 4 partitions that a producer fills.
 func groupWorld(t *testing.T, seed uint64) *cluster.World {
-	w, err := cluster.New(cluster.Config{Seed: seed, OffsetsTopicNumPartitions: 5})
+	w, err := cluster.New(cluster.Config{Seed: seed, OffsetsTopicNumPartitions: 5, TickMs: 100})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "orders", Partitions: 4}))
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "orders", RecordsPerSec: 40}))
