@@ -63,7 +63,7 @@ func checkpointLines(b []byte, version int, parse func(fields []string) error) e
 	}
 	v, err := strconv.ParseInt(lines[0], 10, 32)
 	if err != nil {
-		return fmt.Errorf("%w: malformed line %q", ErrCorruptCheckpoint, lines[0])
+		return fmt.Errorf("%w: malformed line 1 (version) %q", ErrCorruptCheckpoint, lines[0])
 	}
 	if v != int64(version) {
 		return fmt.Errorf("%w: unrecognised version %d, expected %d", ErrCorruptCheckpoint, v, version)
@@ -73,11 +73,11 @@ func checkpointLines(b []byte, version int, parse func(fields []string) error) e
 	}
 	count, err := strconv.ParseInt(lines[1], 10, 32)
 	if err != nil {
-		return fmt.Errorf("%w: malformed line %q", ErrCorruptCheckpoint, lines[1])
+		return fmt.Errorf("%w: malformed line 2 (count) %q", ErrCorruptCheckpoint, lines[1])
 	}
-	for _, l := range lines[2:] {
+	for i, l := range lines[2:] {
 		if err := parse(javaSplitSpace(l)); err != nil {
-			return fmt.Errorf("%w: malformed line %q: %v", ErrCorruptCheckpoint, l, err)
+			return fmt.Errorf("%w: malformed line %d %q: %v", ErrCorruptCheckpoint, i+3, l, err)
 		}
 	}
 	if found := len(lines) - 2; int64(found) != count {
