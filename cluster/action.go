@@ -181,6 +181,9 @@ func (w *World) validate(a Action) error {
 		if _, err := parseAcks(a.Producer.Acks); err != nil {
 			return err
 		}
+		if pt := a.Producer.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || a.Producer.BatchSize < 0 {
+			return fmt.Errorf("%w: producer %q: partitioner %q, batch.size %d", ErrInvalidConfig, a.Producer.Name, pt, a.Producer.BatchSize)
+		}
 		if w.topic(a.Producer.Topic) == nil || a.Producer.Name == "" || w.producer(a.Producer.Name) != nil {
 			return fmt.Errorf("%w: producer %q of topic %q", ErrInvalidConfig, a.Producer.Name, a.Producer.Topic)
 		}

@@ -70,10 +70,11 @@
 // use KIP-480's sticky partitioner (Kafka 2.4-3.2) with a new batch after
 // every record, since each record is sent as its own batch: the partition
 // changes at every record, as 2.4-3.2 do when batches hold one record.
-// UniformSticky (KIP-794, 3.3+) would switch only after batch.size bytes
-// (16384), keeping hundreds of these records on one partition; it is not
-// used, so that keyless load spreads over the partitions within a
-// scenario. [World.AddPartitions] grows a topic: existing records stay,
+// UniformSticky (KIP-794, 3.3+), chosen with [ProducerConfig.Partitioner],
+// switches only after batch.size bytes (16384; twice that here, as no
+// batch is ever reported full), keeping hundreds of these records on one
+// partition; it is not the default, so that keyless load spreads over the
+// partitions within a scenario. [World.AddPartitions] grows a topic: existing records stay,
 // keys may map elsewhere, group members learn the new count at once and
 // their leader rebalances. Every broker applies retention every
 // log.retention.check.interval.ms ([Config.LogRetentionCheckIntervalMs])

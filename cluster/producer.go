@@ -46,7 +46,27 @@ type ProducerConfig struct {
 	// duplicates of older clients. A record that finally fails leaves a gap
 	// in the sequence; the producer does not bump its epoch as Kafka's does.
 	EnableIdempotence bool
+	// Partitioner picks the partition of records without a key:
+	// [PartitionerSticky] (default) or [PartitionerUniformSticky].
+	Partitioner string
+	// BatchSize is batch.size in bytes (default 16384), the uniform sticky
+	// partitioner's switch point.
+	BatchSize int
 }
+
+// Partitioners for records without a key ([ProducerConfig.Partitioner]).
+const (
+	// PartitionerSticky is KIP-480's (Kafka 2.4-3.2): a new partition with
+	// each new batch; every record here is its own batch, so every record.
+	PartitionerSticky = "sticky"
+	// PartitionerUniformSticky is KIP-794's built-in partitioner (3.3+):
+	// a new partition after batch.size bytes (twice that here, since
+	// batches are never reported full), drawn uniformly.
+	PartitionerUniformSticky = "uniform-sticky"
+)
+
+// DefaultBatchSize is batch.size.
+const DefaultBatchSize = 16384
 
 // Without idempotence a retry after NOT_ENOUGH_REPLICAS_AFTER_APPEND or a
 // timeout may write a record twice, as Kafka before 3.0 did by default.
@@ -86,6 +106,7 @@ type Producer struct {
 	id      int32
 	acks    int16
 	sticky  *partitioner.Sticky
+	uniform *partitioner.UniformSticky
 	results []Result
 	corr    int64
 	carry   int // rate accumulator, in records × 1000 ms
@@ -135,7 +156,13 @@ func (w *World) addProducer(cfg ProducerConfig) error {
 	if cfg.RetryBackoffMs == 0 {
 		cfg.RetryBackoffMs = DefaultRetryBackoffMs
 	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
 	p := &Producer{cfg: cfg, id: producerIDBase + int32(len(w.producers)), acks: acks, sticky: partitioner.NewSticky(w.rnd)}
+	if cfg.Partitioner == PartitionerUniformSticky {
+		p.uniform = partitioner.NewUniformSticky(w.rnd, cfg.BatchSize)
+	}
 	w.producers = append(w.producers, p)
 	return nil
 }
@@ -171,6 +198,11 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 		return fmt.Errorf("%w: topic %s has no partition %d", ErrInvalidConfig, t.Name, partition)
 	case key != "":
 		partition, err = partitioner.Partition([]byte(key), n)
+	case p.uniform != nil:
+		partition, err = p.uniform.Partition(t.Name, n, nil)
+		if err == nil {
+			p.uniform.Appended(t.Name, partition, recordSize(key, value), false, n, nil)
+		}
 	default:
 		partition, err = p.sticky.Partition(t.Name, n, nil)
 		if err == nil {
@@ -312,3 +344,8 @@ func (w *World) tickProducer(p *Producer) {
 		_ = w.produce(p, "", fmt.Sprintf("%s-%d", p.cfg.Name, p.sent), -1)
 	}
 }
+
+// recordSize is a record's size in a v2 batch, as the producer counts it
+// toward batch.size: about 10 bytes of varints and attributes around the
+// key and value.
+func recordSize(key, value string) int { return 10 + len(key) + len(value) }
