@@ -40,8 +40,11 @@ const xerialBlockSize = 32 << 10
 type decompressors struct {
 	gz   *gzip.Reader
 	zstd *zstd.Decoder
-	lz4  *lz4.Reader
-	rd   bytes.Reader
+	// zstdLimit is the output cap d.zstd was built with (a zstd.Decoder
+	// fixes it at creation).
+	zstdLimit int
+	lz4       *lz4.Reader
+	rd        bytes.Reader
 }
 
 // decompress appends the decompressed form of src to dst, refusing to produce
@@ -76,12 +79,12 @@ func (d *decompressors) decompress(c Compression, dst, src []byte, limit int) ([
 		}
 		return readAllLimited(dst, d.lz4, limit, "lz4")
 	case CompressionZstd:
-		if d.zstd == nil {
+		if d.zstd == nil || d.zstdLimit != limit {
 			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(limit)))
 			if err != nil {
 				return dst, fmt.Errorf("%w: zstd: %w", ErrInvalidRecord, err)
 			}
-			d.zstd = z
+			d.zstd, d.zstdLimit = z, limit
 		}
 		out, err := d.zstd.DecodeAll(src, dst)
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {

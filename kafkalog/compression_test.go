@@ -83,3 +83,23 @@ func TestSnappyLyingHeader(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, len(zeros), len(got))
 }
+
+// TestDecoderLimitChange: a Decoder whose MaxDecompressedBytes is raised after
+// a refusal decodes the batch it refused (the zstd decoder keeps its cap from
+// creation, so it must be rebuilt).
+func TestDecoderLimitChange(t *testing.T) {
+	for c := CompressionGzip; c <= CompressionZstd; c++ {
+		b := RecordBatch{BatchHeader: BatchHeader{Attributes: NewAttributes(c, CreateTime, false, false)}}
+		b.AppendRecord(0, 1000, nil, make([]byte, 100<<10))
+		raw := b.AppendTo(nil)
+		d := Decoder{MaxDecompressedBytes: 64 << 10}
+		var got RecordBatch
+		if _, err := d.Decode(raw, &got); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%v: 100 KiB of records under a 64 KiB cap: %v, want ErrTooLarge", c, err)
+		}
+		d.MaxDecompressedBytes = 1 << 20
+		if _, err := d.Decode(raw, &got); err != nil {
+			t.Errorf("%v: the same batch once the cap is 1 MiB: %v", c, err)
+		}
+	}
+}
