@@ -36,15 +36,22 @@ const xerialHeaderLen = 16 // magic + int32 version + int32 compatible version
 // xerialBlockSize is snappy-java's default block size (32 KiB).
 const xerialBlockSize = 32 << 10
 
+// zstdMinMemory is what a zstd decoder may use whatever the output cap: 8 MiB,
+// the window size the format asks every decoder to support. The decoder also
+// refuses windows above its memory cap, and a frame's window says nothing of
+// its output (a streaming encoder declares megabytes of window for a few
+// bytes of records), so a smaller cap is checked on the output instead.
+const zstdMinMemory = 8 << 20
+
 // decompressors holds codec state a Decoder reuses.
 type decompressors struct {
 	gz   *gzip.Reader
 	zstd *zstd.Decoder
-	// zstdLimit is the output cap d.zstd was built with (a zstd.Decoder
+	// zstdMemory is the memory cap d.zstd was built with (a zstd.Decoder
 	// fixes it at creation).
-	zstdLimit int
-	lz4       *lz4.Reader
-	rd        bytes.Reader
+	zstdMemory int
+	lz4        *lz4.Reader
+	rd         bytes.Reader
 }
 
 // decompress appends the decompressed form of src to dst, refusing to produce
@@ -79,12 +86,12 @@ func (d *decompressors) decompress(c Compression, dst, src []byte, limit int) ([
 		}
 		return readAllLimited(dst, d.lz4, limit, "lz4")
 	case CompressionZstd:
-		if d.zstd == nil || d.zstdLimit != limit {
-			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(limit)))
+		if mem := max(limit, zstdMinMemory); d.zstd == nil || d.zstdMemory != mem {
+			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(mem)))
 			if err != nil {
 				return dst, fmt.Errorf("%w: zstd: %w", ErrInvalidRecord, err)
 			}
-			d.zstd, d.zstdLimit = z, limit
+			d.zstd, d.zstdMemory = z, mem
 		}
 		out, err := d.zstd.DecodeAll(src, dst)
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
@@ -104,14 +111,16 @@ func (d *decompressors) decompress(c Compression, dst, src []byte, limit int) ([
 func readAllLimited(dst []byte, r io.Reader, limit int, codec string) ([]byte, error) {
 	start := len(dst)
 	for {
-		if len(dst)-start > limit {
-			return dst[:start], fmt.Errorf("%w: %s output above %d bytes", ErrTooLarge, codec, limit)
-		}
 		if len(dst) == cap(dst) {
 			dst = append(dst, 0)[:len(dst)]
 		}
 		n, err := r.Read(dst[len(dst):cap(dst)])
 		dst = dst[:len(dst)+n]
+		// Checked after every read, the last one included: a reader may hand
+		// over its final bytes together with io.EOF.
+		if len(dst)-start > limit {
+			return dst[:start], fmt.Errorf("%w: %s output above %d bytes", ErrTooLarge, codec, limit)
+		}
 		if err == io.EOF {
 			return dst, nil
 		}

@@ -103,3 +103,23 @@ func TestDecoderLimitChange(t *testing.T) {
 		}
 	}
 }
+
+// TestDecompressionCapExact: output of exactly the cap is accepted and one
+// byte more is refused, for every codec, however its reader splits the
+// final read and io.EOF.
+func TestDecompressionCapExact(t *testing.T) {
+	const limit = 1000
+	for c := CompressionGzip; c <= CompressionZstd; c++ {
+		for _, size := range []int{limit, limit + 1} {
+			enc, err := Compress(nil, c, bytes.Repeat([]byte{'x'}, size))
+			require.NoError(t, err)
+			out, err := Decompress(nil, c, enc, limit)
+			if size <= limit && (err != nil || len(out) != size) {
+				t.Errorf("%v: %d bytes under a cap of %d: %d bytes, %v", c, size, limit, len(out), err)
+			}
+			if size > limit && !errors.Is(err, ErrTooLarge) {
+				t.Errorf("%v: %d bytes under a cap of %d: %d bytes, %v, want ErrTooLarge", c, size, limit, len(out), err)
+			}
+		}
+	}
+}
