@@ -98,7 +98,12 @@ func page(t *testing.T, speed int64) (context.Context, *web.Live) {
 	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
 	t.Cleanup(func() {
 		if t.Failed() {
-			screenshot(t, ctx, "failed-"+t.Name())
+			// the test's context may have run out: take the picture on
+			// a fresh one
+			shot, stop := context.WithTimeout(tab, 10*time.Second)
+			path, err := saveScreenshot(shot, "failed-"+t.Name())
+			stop()
+			t.Logf("screenshot of the failure: %s (%v)", path, err)
 		}
 		cancel()
 		closeTab()
@@ -117,14 +122,24 @@ func page(t *testing.T, speed int64) (context.Context, *web.Live) {
 // screenshot keeps a picture of the page as test output and logs its path.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
+	path, err := saveScreenshot(ctx, name)
+	require.NoError(t, err)
+	t.Logf("screenshot: %s", path)
+}
+
+// saveScreenshot writes a picture of the page to the screenshot directory.
+func saveScreenshot(ctx context.Context, name string) (string, error) {
 	dir := os.Getenv("KAFKALIVE_SCREENSHOTS")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "kafkalive-e2e")
 	}
-	require.NoError(t, os.MkdirAll(dir, 0o755))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	require.NoError(t, err)
-	path := filepath.Join(dir, name+".png")
-	require.NoError(t, os.WriteFile(path, png, 0o644))
-	t.Logf("screenshot: %s", path)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".png")
+	return path, os.WriteFile(path, png, 0o644)
 }

@@ -61,12 +61,12 @@ func TestTimelineDragBackShowsEarlierState(t *testing.T) {
 	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector("#tl").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`))
 	require.NoError(t, err)
 	y := box[1] + box[3]/2
-	// Drag the timeline's thumb from the right end to near the left.
-	require.NoError(t, chromedp.Do(ctx,
-		drag(box[0]+box[2]-4, box[0]+box[2]*0.1, y),
-		chromedp.WaitVisible(`#past-banner`),
-		chromedp.WaitVisible(`.broker[data-broker="2"][data-state="running"]`),
-	))
+	// Drag the timeline's thumb from the right end to the left end (the
+	// kill may have come early: any moment after it would show broker 2
+	// crashed).
+	require.NoError(t, chromedp.Do(ctx, drag(box[0]+box[2]-4, box[0]+2, y)))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#past-banner`)), "the page does not say it shows the past after the drag")
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`.broker[data-broker="2"][data-state="running"]`)), "broker 2 is not running in the past")
 	if at := shownTime(t, ctx); at >= killedAt {
 		t.Fatalf("after dragging the timeline back the page shows t=%d ms, not a moment before broker 2 was killed at %d ms", at, killedAt)
 	}
