@@ -17,14 +17,15 @@ type NoteInfo struct {
 	Scenario string `json:"scenario,omitempty"`
 }
 
-// noteScenarios links each note to the scenario that shows it.
+// noteScenarios links each note to the guided scenario that shows it (the
+// notes without one have no scenario yet: records on disk, the index,
+// retention and rebalancing are shown by the live page itself).
 var noteScenarios = map[string]string{
-	"topics-partitions-offsets":  "life-of-a-record",
-	"00-why-a-log":               "life-of-a-record",
-	"04-page-cache-and-recovery": "acks1-loses-acked-writes",
-	"03-segments-and-retention":  "",
-	"01-records-on-disk":         "",
-	"02-offsets-and-the-index":   "",
+	"00-why-a-log":                   "life-of-a-record",
+	"topics-partitions-offsets":      "life-of-a-record",
+	"04-page-cache-and-recovery":     "acks1-loses-acked-writes",
+	"05-leader-epochs":               "kip101-part1",
+	"replication-isr-high-watermark": "acks-all-and-the-isr",
 }
 
 // listNotes lists the Markdown files of notes, sorted by name, with their

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/scenarios"
 )
 
 func newTestServer(t *testing.T) (*httptest.Server, *Live) {
@@ -182,6 +184,14 @@ func TestServerNotes(t *testing.T) {
 	for _, bad := range []string{"../go.mod", "nope", ""} {
 		if code, _ := get(t, hs, "/api/note?name="+url.QueryEscape(bad)); code != http.StatusNotFound {
 			t.Errorf("note %q: status %d, want 404", bad, code)
+		}
+	}
+}
+
+func TestEveryNoteLinksAScenarioThatExists(t *testing.T) {
+	for note, name := range noteScenarios {
+		if _, err := scenarios.Get(name); err != nil {
+			t.Errorf("note %s links scenario %q: %v", note, name, err)
 		}
 	}
 }
