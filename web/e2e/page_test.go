@@ -71,6 +71,20 @@ func TestTimelineDragBackShowsEarlierState(t *testing.T) {
 		t.Fatalf("after dragging the timeline back the page shows t=%d ms, not a moment before broker 2 was killed at %d ms", at, killedAt)
 	}
 	screenshot(t, ctx, "timeline-back")
+
+	// Acting from there forks a new future: broker 3 stops in a world
+	// where broker 2 was never killed.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(`button[data-cmd="stop 3"]`),
+		chromedp.WaitNotVisible(`#past-banner`),
+		chromedp.WaitVisible(`.broker[data-broker="3"][data-state="stopped"]`),
+	))
+	states, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#brokers .broker")].map(b => b.dataset.state)`))
+	require.NoError(t, err)
+	if states[1] != "running" {
+		t.Fatalf("after acting from before the kill, broker 2 is %s in the new future; want running", states[1])
+	}
+	screenshot(t, ctx, "timeline-fork")
 }
 
 func TestTerminalDescribesTopics(t *testing.T) {
