@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"strconv"
@@ -238,24 +237,8 @@ func readWholeFile(fsys vfs.FS, name string) ([]byte, error) {
 		return nil, fmt.Errorf("kafkalog: read %s: %w: %d bytes", name, ErrTooLarge, size)
 	}
 	b := make([]byte, size)
-	if err := readAtFull(f, b, 0); err != nil {
+	if err := vfs.ReadAtFull(f, b, 0); err != nil {
 		return nil, fmt.Errorf("kafkalog: read %s: %w", name, err)
 	}
 	return b, nil
-}
-
-// readAtFull fills b from f at off. io.ReaderAt may report io.EOF along with a
-// full read at the end of the file; that is success.
-func readAtFull(f vfs.File, b []byte, off int64) error {
-	if len(b) == 0 {
-		return nil
-	}
-	n, err := f.ReadAt(b, off)
-	if n == len(b) {
-		return nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
 }

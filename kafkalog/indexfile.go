@@ -93,7 +93,7 @@ func (x *indexFile) open(f vfs.File, base int64, maxIndexSize int, writable bool
 	for done := 0; done < n; {
 		k := min(n-done, len(buf)/entrySize)
 		chunk := buf[:k*entrySize]
-		if err := readAtFull(f, chunk, int64(done*entrySize)); err != nil {
+		if err := vfs.ReadAtFull(f, chunk, int64(done*entrySize)); err != nil {
 			return 0, fmt.Errorf("kafkalog: read index %s at %d: %w", f.Name(), done*entrySize, err)
 		}
 		for i := 0; i < len(chunk); i += entrySize {

@@ -98,7 +98,7 @@ func OpenTxnIndex(f vfs.File, baseOffset int64) (*TxnIndex, error) {
 		return nil, fmt.Errorf("kafkalog: open txn index %s: %w: %d bytes", f.Name(), ErrTooLarge, size)
 	}
 	b := make([]byte, size)
-	if err := readAtFull(f, b, 0); err != nil {
+	if err := vfs.ReadAtFull(f, b, 0); err != nil {
 		return nil, fmt.Errorf("kafkalog: read txn index %s: %w", f.Name(), err)
 	}
 	entries, derr := DecodeTxnIndex(b)

@@ -26,7 +26,7 @@ func (d *dumper) readSmall(file string) ([]byte, bool) {
 		return nil, false
 	}
 	b := make([]byte, size)
-	if err := readAtFull(f, b, 0); err != nil {
+	if err := vfs.ReadAtFull(f, b, 0); err != nil {
 		d.problem(file, "%v", err)
 		return nil, false
 	}

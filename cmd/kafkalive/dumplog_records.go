@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path"
 	"strconv"
@@ -44,7 +43,7 @@ func (r *segmentReader) read(pos, limit int64) ([]byte, readStatus, int64, error
 		return nil, readTorn, 0, nil
 	}
 	hdr := r.grow(kafkalog.HeaderLenUpToMagic)
-	if err := readAtFull(r.f, hdr, pos); err != nil {
+	if err := vfs.ReadAtFull(r.f, hdr, pos); err != nil {
 		return nil, readBad, 0, err
 	}
 	size, _, err := kafkalog.PeekBatch(hdr)
@@ -55,7 +54,7 @@ func (r *segmentReader) read(pos, limit int64) ([]byte, readStatus, int64, error
 		return nil, readTorn, size, nil
 	}
 	b := r.grow(int(size))
-	if err := readAtFull(r.f, b, pos); err != nil {
+	if err := vfs.ReadAtFull(r.f, b, pos); err != nil {
 		return nil, readBad, 0, err
 	}
 	return b, readBatch, size, nil
@@ -78,21 +77,6 @@ func (r *segmentReader) grow(n int) []byte {
 		r.buf = make([]byte, n)
 	}
 	return r.buf[:n]
-}
-
-// readAtFull fills b from f at off; io.EOF with a full read is success.
-func readAtFull(f vfs.File, b []byte, off int64) error {
-	if len(b) == 0 {
-		return nil
-	}
-	n, err := f.ReadAt(b, off)
-	if n == len(b) {
-		return nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
 }
 
 // dumpLog prints a .log file (or a KRaft .checkpoint) batch by batch, like

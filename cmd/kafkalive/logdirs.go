@@ -233,7 +233,7 @@ func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) s
 			s.damage = fmt.Sprintf("torn tail: %d bytes at position %d", s.size-pos, pos)
 			return s
 		}
-		if err := readAtFull(f, hdr[:n], pos); err != nil {
+		if err := vfs.ReadAtFull(f, hdr[:n], pos); err != nil {
 			s.damage = fmt.Sprintf("position %d: %v", pos, err)
 			return s
 		}
@@ -319,7 +319,7 @@ func countIndex(fsys vfs.FS, dir string, base int64, suffix string, entrySize, r
 		return indexCount{present: true, entries: slots, unscanned: true}
 	}
 	b := make([]byte, slots*entrySize)
-	if readAtFull(f, b, 0) != nil {
+	if vfs.ReadAtFull(f, b, 0) != nil {
 		return indexCount{present: true, entries: slots, unscanned: true}
 	}
 	for i := 1; i < slots; i++ {

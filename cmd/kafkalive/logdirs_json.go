@@ -53,7 +53,7 @@ func readBrokerID(fsys vfs.FS, dir string) int32 {
 		return -1
 	}
 	b := make([]byte, size)
-	if readAtFull(f, b, 0) != nil {
+	if vfs.ReadAtFull(f, b, 0) != nil {
 		return -1
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
