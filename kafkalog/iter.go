@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 )
 
 // LogEntry is one entry of a log or fetch response: a v2 batch or a legacy
@@ -39,10 +38,7 @@ func (e *LogEntry) Check() error {
 		_, _, err := CheckBatch(e.Bytes)
 		return atPos(err, e.Pos)
 	}
-	if crc := crc32.ChecksumIEEE(e.Bytes[posMagic:]); crc != e.Legacy.CRC {
-		return batchErr(e.Legacy.Offset, e.Pos, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x (CRC-32/IEEE)", ErrCorruptBatch, e.Legacy.CRC, crc))
-	}
-	return nil
+	return atPos(e.Legacy.checkCRC(e.Bytes), e.Pos)
 }
 
 // Decode decodes the entry, a v2 batch, into b with d (see Decoder.Decode); an
