@@ -5,9 +5,10 @@
 // The surface is a struct of funcs, [Truncation]. Like the storage suites in
 // kafkalog/kafkalogtest it has three entry points:
 //
-//   - [CheckTruncation] runs fixed known answers (scenarios S2, S5-S8b,
-//     Kafka's LeaderEpochFileCacheTest cases H1-H11, and one case per known
-//     mistake) and returns the first violation;
+//   - [CheckTruncation] runs fixed known answers (scenarios S2, S5-S8b, the
+//     cases of Kafka's LeaderEpochFileCacheTest that bear on truncation: H1,
+//     H3, H4 and H6-H8, and one case per known mistake) and returns the first
+//     violation;
 //   - [TruncationProperties] is a rapid property: it plays random histories of
 //     leader elections (clean and unclean), appends and replication on three
 //     replicas, then lets a follower truncate against the leader and checks
