@@ -5,7 +5,7 @@
 // The surface is a struct of funcs, [Truncation]. Like the storage suites in
 // kafkalog/kafkalogtest it has three entry points:
 //
-//   - [CheckTruncation] runs fixed known answers (scenarios S2, S5-S8b, the
+//   - [CheckTruncation] runs fixed known answers (scenarios S2, S5, S6, S8 and S8b, the
 //     cases of Kafka's LeaderEpochFileCacheTest that bear on truncation: H1,
 //     H3, H4 and H6-H8, and one case per known mistake) and returns the first
 //     violation;
