@@ -20,6 +20,9 @@ type Live struct {
 	mu     sync.Mutex
 	w      *cluster.World
 	paused bool
+	// speed is how many virtual milliseconds pass per wall-clock
+	// millisecond (0 means 1).
+	speed int64
 	// run is the scenario being played (nil in live mode); the world is
 	// then run.World().
 	run  *scenarios.Run
@@ -83,7 +86,20 @@ func (l *Live) Advance(ms int64) error {
 		return nil
 	}
 	l.version++
-	return l.w.RunFor(ms)
+	return l.w.RunFor(ms * max(l.speed, 1))
+}
+
+// MaxSpeed is the fastest the live clock may run: a simulated minute in
+// three seconds.
+const MaxSpeed = 20
+
+// SetSpeed sets how many virtual milliseconds pass per Advance millisecond
+// (1 to MaxSpeed).
+func (l *Live) SetSpeed(x int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.speed = min(max(x, 1), MaxSpeed)
+	l.version++
 }
 
 // SetPaused pauses or resumes the live world's clock.
@@ -118,6 +134,7 @@ func (l *Live) View(f Focus, at *int64) (View, error) {
 
 func (l *Live) decorate(v *View) {
 	v.Paused = l.paused
+	v.Speed = max(l.speed, 1)
 	v.Marks = l.marks.of(l.world())
 	if l.run != nil {
 		v.Mode = "scenario"

@@ -27,8 +27,8 @@ type Server struct {
 	Notes fs.FS
 	// Interval is the update interval (default UpdateInterval).
 	Interval time.Duration
-	// Speed is how many virtual milliseconds pass per wall-clock
-	// millisecond (default 1: the cluster runs in real time).
+	// Speed, when above 1, is the clock's speed Run starts with (virtual
+	// milliseconds per wall-clock millisecond; the page can change it).
 	Speed int64
 	mux   *http.ServeMux
 }
@@ -43,6 +43,7 @@ func NewServer(l *Live, t *Terminal, notes fs.FS) *Server {
 	s.mux.HandleFunc("POST /api/exec", s.handleExec)
 	s.mux.HandleFunc("POST /api/pause", s.handlePause)
 	s.mux.HandleFunc("POST /api/reset", s.handleReset)
+	s.mux.HandleFunc("POST /api/speed", s.handleSpeed)
 	s.mux.HandleFunc("GET /api/scenarios", s.handleScenarios)
 	s.mux.HandleFunc("POST /api/scenario/start", s.handleScenarioStart)
 	s.mux.HandleFunc("POST /api/scenario/step", s.handleScenarioStep)
@@ -58,6 +59,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // Run advances the live world at wall-clock pace until ctx is done: the one
 // goroutine that moves the simulated time.
 func (s *Server) Run(ctx context.Context) error {
+	if s.Speed > 1 {
+		s.Live.SetSpeed(s.Speed)
+	}
 	tick := time.NewTicker(s.Interval)
 	defer tick.Stop()
 	for {
@@ -65,7 +69,7 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if err := s.Live.Advance(s.Speed * s.Interval.Milliseconds()); err != nil {
+			if err := s.Live.Advance(s.Interval.Milliseconds()); err != nil {
 				return err
 			}
 		}
@@ -130,6 +134,17 @@ func (s *Server) handleExec(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 	s.Live.SetPaused(r.FormValue("paused") == "true")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleSpeed sets the live clock's speed (?speed=1..MaxSpeed).
+func (s *Server) handleSpeed(w http.ResponseWriter, r *http.Request) {
+	x, err := strconv.ParseInt(r.FormValue("speed"), 10, 64)
+	if err != nil || x < 1 || x > MaxSpeed {
+		http.Error(w, "speed: want 1 to "+strconv.Itoa(MaxSpeed), http.StatusBadRequest)
+		return
+	}
+	s.Live.SetSpeed(x)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -195,3 +195,20 @@ func TestEveryNoteLinksAScenarioThatExists(t *testing.T) {
 		}
 	}
 }
+
+func TestServerSpeed(t *testing.T) {
+	hs, live := newTestServer(t)
+	for _, bad := range []string{"0", "21", "x"} {
+		if code, _ := post(t, hs, "/api/speed", url.Values{"speed": {bad}}); code != http.StatusBadRequest {
+			t.Errorf("speed %s: status %d, want 400", bad, code)
+		}
+	}
+	code, _ := post(t, hs, "/api/speed", url.Values{"speed": {"5"}})
+	require.Equal(t, http.StatusNoContent, code)
+	require.NoError(t, live.Advance(100))
+	v, err := live.View(Focus{}, nil)
+	require.NoError(t, err)
+	if v.TimeMs != 500 || v.Speed != 5 {
+		t.Fatalf("at speed 5, 100 ms of wall clock moved the world to t=%d (speed %d); want 500", v.TimeMs, v.Speed)
+	}
+}

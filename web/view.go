@@ -27,8 +27,10 @@ type View struct {
 	// live world.
 	Past bool `json:"past,omitempty"`
 	// Mode is "live" or "scenario".
-	Mode       string         `json:"mode"`
-	Paused     bool           `json:"paused,omitempty"`
+	Mode   string `json:"mode"`
+	Paused bool   `json:"paused,omitempty"`
+	// Speed is how many times faster than the wall clock the world runs.
+	Speed      int64          `json:"speed"`
 	Rules      string         `json:"rules"`
 	Brokers    []BrokerView   `json:"brokers"`
 	Partitions []PartRow      `json:"parts"`

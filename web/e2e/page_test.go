@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestPowerCutChangesPartitionView(t *testing.T) {
 	ctx, _ := page(t, 4)
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(`.logrow[data-log="1"][data-role="leader"]`),
-		chromedp.Click(`button[data-cmd="power-cut 1"]`),
+		clickNow(`button[data-cmd="power-cut 1"]`),
 		// At once: broker 1's replica is down, read back from its disk.
 		chromedp.WaitVisible(`.broker[data-broker="1"][data-state="off"]`),
 		chromedp.WaitVisible(`.logrow[data-log="1"][data-role="down"]`),
@@ -53,7 +54,7 @@ func TestTimelineDragBackShowsEarlierState(t *testing.T) {
 	ctx, _ := page(t, 4)
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(`.rec`),
-		chromedp.Click(`button[data-cmd="kill 2"]`),
+		clickNow(`button[data-cmd="kill 2"]`),
 		chromedp.WaitVisible(`.broker[data-broker="2"][data-state="crashed"]`),
 	))
 	killedAt := shownTime(t, ctx)
@@ -75,7 +76,7 @@ func TestTimelineDragBackShowsEarlierState(t *testing.T) {
 	// Acting from there forks a new future: broker 3 stops in a world
 	// where broker 2 was never killed.
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Click(`button[data-cmd="stop 3"]`),
+		clickNow(`button[data-cmd="stop 3"]`),
 		chromedp.WaitNotVisible(`#past-banner`),
 		chromedp.WaitVisible(`.broker[data-broker="3"][data-state="stopped"]`),
 	))
@@ -183,4 +184,17 @@ func TestPageKeepsUpWithUpdates(t *testing.T) {
 	}
 	t.Logf("the page rendered %.1f updates/s, %d bytes each on average, %.2f ms each to parse and render",
 		rate, (b.Bytes-a.Bytes)/max(n, 1), (b.Ms-a.Ms)/float64(max(n, 1)))
+}
+
+// clickNow clicks the element sel names in one step in the page: the panels
+// are redrawn up to ten times a second, so a click by node id could reach
+// a node that was just replaced.
+func clickNow(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		ok, err := chromedp.Evaluate[bool](`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`); if (e) e.click(); return !!e; })()`)(ctx, t)
+		if err == nil && !ok {
+			err = fmt.Errorf("no element %s to click", sel)
+		}
+		return err
+	})
 }

@@ -21,7 +21,7 @@ func TestREADMEScreenshot(t *testing.T) {
 	ctx, _ := page(t, 10)
 	time.Sleep(5 * time.Second)
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Click(`button[data-cmd="kill 3"]`),
+		clickNow(`button[data-cmd="kill 3"]`),
 		chromedp.WaitVisible(`.broker[data-broker="3"][data-state="crashed"]`),
 	))
 	time.Sleep(1500 * time.Millisecond)

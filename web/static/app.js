@@ -6,6 +6,12 @@ window.addEventListener("error", (e) => window.__errs.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => window.__errs.push(String(e.reason)));
 
 const $ = (s) => document.querySelector(s);
+// setHTML replaces an element's content only when it changed, so that
+// buttons under the pointer survive the updates that do not touch them.
+function setHTML(sel, html) {
+  const el = $(sel);
+  if (el.__html !== html) { el.innerHTML = html; el.__html = html; }
+}
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 
 const ui = {
@@ -53,6 +59,7 @@ function render(v) {
   $("#clock").textContent = `t = ${(v.t / 1000).toFixed(1)} s`;
   $("#mode").textContent = v.mode === "scenario" ? "playing a guided scenario" : (v.paused ? "paused" : `rules ${v.rules}`);
   $("#pause").textContent = v.paused ? "Resume" : "Pause";
+  if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed || 1);
   renderBrokers(v);
   renderProducers(v);
   renderGroups(v);
@@ -69,7 +76,7 @@ function bytes(n) {
 }
 
 function renderBrokers(v) {
-  $("#brokers").innerHTML = (v.brokers || []).map((b) => `
+  setHTML("#brokers", (v.brokers || []).map((b) => `
     <div class="broker" data-broker="${b.id}" data-state="${b.state}">
       <div class="top"><span class="name">broker ${b.id}</span>
         <span class="state ${b.state}">${b.state === "off" ? "powered off" : b.state}</span>
@@ -82,16 +89,16 @@ function renderBrokers(v) {
         <button data-cmd="power-cut ${b.id}" class="danger">cut power</button>
         <button data-cmd="start ${b.id}">start</button>
       </div>
-    </div>`).join("");
+    </div>`).join(""));
 }
 
 function renderProducers(v) {
-  $("#producers").innerHTML = (v.producers || []).map((p) => `<div class="producer" data-producer="${esc(p.name)}">
+  setHTML("#producers", (v.producers || []).map((p) => `<div class="producer" data-producer="${esc(p.name)}">
       <div class="top"><b>${esc(p.name)}</b> <span class="muted">→ ${esc(p.topic)}</span>
-        <button data-cmd="produce ${esc(p.name)} ${esc(p.name)}-now-${v.t}" title="send one record now">send one</button></div>
+        <button data-produce="${esc(p.name)}" title="send one record now">send one</button></div>
       <div class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky partitioner)"}</div>
       <div class="counts">sent <b>${p.sent}</b> · acked <b>${p.acked}</b> · failed <b class="${p.failed ? "offline" : ""}">${p.failed}</b></div>
-    </div>`).join("");
+    </div>`).join(""));
 }
 
 function renderGroups(v) {
@@ -124,7 +131,7 @@ function renderGroups(v) {
     h += `<table class="grid"><tr><th>consumer</th><th>partition</th><th>position</th><th>read</th></tr>` +
       simple.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}</td><td>${c.read}</td></tr>`).join("") + `</table>`;
   }
-  $("#groups").innerHTML = h;
+  setHTML("#groups", h);
 }
 
 function renderParts(v) {
@@ -135,7 +142,7 @@ function renderParts(v) {
       <td>${esc(p.topic)}-${p.p}</td><td>${leader}</td><td>${p.epoch}</td><td>${(p.replicas || []).join(",")}</td>
       <td>${(p.isr || []).join(",")}</td><td>${p.lso}</td><td>${p.hw}</td><td>${p.leo}</td></tr>`;
   });
-  $("#parts").innerHTML = `<tr><th>partition</th><th>leader</th><th>epoch</th><th>replicas</th><th>ISR</th><th>log start</th><th>HW</th><th>LEO</th></tr>${rows.join("")}`;
+  setHTML("#parts", `<tr><th>partition</th><th>leader</th><th>epoch</th><th>replicas</th><th>ISR</th><th>log start</th><th>HW</th><th>LEO</th></tr>${rows.join("")}`);
 }
 
 function hue(key) {
@@ -147,7 +154,7 @@ function hue(key) {
 
 function renderDetail(v) {
   const d = v.detail;
-  if (!d) { $("#detail").innerHTML = `<p class="muted">No partition yet.</p>`; return; }
+  if (!d) { setHTML("#detail", `<p class="muted">No partition yet.</p>`); return; }
   const cell = 26;
   $("#detail-title").textContent = `Partition ${d.topic}-${d.p} in detail`;
   let hi = 0;
@@ -189,7 +196,7 @@ function renderDetail(v) {
     h += `<div class="leoline" style="left:${x(l.leo) + 1}px" title="log end offset ${l.leo}"></div>`;
     h += `</div></div><div class="segs">${segs || (l.role === "down" ? "segments: read back when it starts" : "")}</div>`;
   }
-  $("#detail").innerHTML = h;
+  setHTML("#detail", h);
 }
 
 // The journey of a record: where the cluster's state says it is now.
@@ -221,7 +228,7 @@ function renderJourney(v) {
 }
 
 function renderEvents(v) {
-  $("#events").innerHTML = (v.events || []).slice().reverse().map((e) => `<li>${esc(e)}</li>`).join("");
+  setHTML("#events", (v.events || []).slice().reverse().map((e) => `<li>${esc(e)}</li>`).join(""));
 }
 
 // ---- the timeline ----
@@ -289,6 +296,8 @@ async function exec(line, echo = true) {
 document.addEventListener("click", (e) => {
   const b = e.target.closest("[data-cmd]");
   if (b) { exec(b.dataset.cmd); return; }
+  const pb = e.target.closest("[data-produce]");
+  if (pb) { ui.sent = (ui.sent || 0) + 1; exec(`produce ${pb.dataset.produce} ${pb.dataset.produce}-typed-${ui.sent}`); return; }
   const row = e.target.closest("tr[data-topic]");
   if (row) {
     ui.focus = {topic: row.dataset.topic, partition: Number(row.dataset.partition)};
@@ -332,6 +341,8 @@ $("#reset").addEventListener("click", async () => {
   goLive();
 });
 $("#tl").addEventListener("input", onSlide);
+$("#speed").addEventListener("change", (e) =>
+  fetch("/api/speed", {method: "POST", body: new URLSearchParams({speed: e.target.value})}));
 $("#tl-live").addEventListener("click", goLive);
 
 for (const t of document.querySelectorAll(".tabs button")) {
