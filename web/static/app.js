@@ -174,7 +174,7 @@ function renderDetail(v) {
   for (const l of d.logs || []) {
     const out = !l.inIsr ? "out" : "";
     const file = `${l.count} record${l.count === 1 ? "" : "s"}`;
-    const segs = (l.segs || []).map((g) => `<span title="${g.active ? "the active segment: appends go here" : "a rolled segment"}">${esc(d.topic)}-${d.p}/${g.file} · ${bytes(g.size)} · ${g.n} rec${g.active ? " · active" : ""}</span>`).join("");
+    const segs = (l.segs || []).map((g) => `<span title="${g.active ? "the active segment: appends go here" : "a rolled segment"}">${g.file} · ${bytes(g.size)} · ${g.n} rec${g.active ? " · active" : ""}</span>`).join("");
     h += `<div class="logrow" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
       <div class="who"><span class="${out}">b${l.b}</span><span class="role ${l.role}">${l.role}</span>
         <span class="file">${esc(file)}</span></div>
