@@ -13,8 +13,12 @@ import (
 //	create-topic name=kip101 replicas=1,2       or partitions=3 rf=3
 //	add-producer name=p topic=kip101 acks=all keys=alice,bob
 //	add-consumer name=c topic=kip101 partition=0
-//	produce p value=m1 key=alice partition=0
+//	add-consumer name=E1 group=eager-g topics=orders assignors=sticky ...
+//	produce p value=m1 key=alice partition=0    or key=k2 null (a tombstone)
 //	poll c
+//	close-consumer E1 | crash-consumer E1 | restart-consumer E1
+//	stall-consumer E1 ms=400000
+//	add-partitions name=users count=4
 //	kill 1 | stop 1 | start 1 | writeback 1 | power-cut 1 [torn]
 //	partition a=1 b=2,0 | heal
 //	run ms=600
@@ -34,14 +38,18 @@ func parseAction(s string) (cluster.Action, error) {
 	case cluster.ActAddProducer:
 		err = producerArgs(a, &act)
 	case cluster.ActAddConsumer:
-		act.Consumer.Name, act.Consumer.Topic = a.named["name"], a.named["topic"]
-		p := 0
-		err = a.int("partition", &p)
-		act.Consumer.Partition = int32(p)
+		err = consumerArgs(a, &act.Consumer)
 	case cluster.ActProduce:
 		err = produceArgs(a, &act)
-	case cluster.ActPoll:
+	case cluster.ActPoll, cluster.ActCloseConsumer, cluster.ActCrashConsumer, cluster.ActRestartConsumer:
 		act.Name, err = oneWord(a)
+	case cluster.ActStallConsumer:
+		if act.Name, err = oneWord(a); err == nil {
+			err = a.int64("ms", &act.Ms)
+		}
+	case cluster.ActAddPartitions:
+		act.Name = a.named["name"]
+		err = a.int("count", &act.N)
 	case cluster.ActStop, cluster.ActKill, cluster.ActStart, cluster.ActWriteback, cluster.ActPowerCut:
 		err = brokerArgs(a, &act)
 	case cluster.ActPartition:
@@ -64,6 +72,11 @@ func parseAction(s string) (cluster.Action, error) {
 
 func topicArgs(a args, act *cluster.Action) error {
 	act.Topic.Name = a.named["name"]
+	cfg, err := topicConfig(a)
+	if err != nil {
+		return err
+	}
+	act.Topic.Config = cfg
 	if err := a.int("partitions", &act.Topic.Partitions); err != nil {
 		return err
 	}
@@ -89,13 +102,18 @@ func producerArgs(a args, act *cluster.Action) error {
 }
 
 func produceArgs(a args, act *cluster.Action) error {
-	name, err := oneWord(a)
-	if err != nil {
-		return err
+	if len(a.words) == 0 {
+		return fmt.Errorf("%w: produce needs a producer name", ErrSyntax)
 	}
+	name := a.words[0]
 	act.Name, act.Key, act.Value = name, a.named["key"], a.named["value"]
+	if len(a.words) == 2 && a.words[1] == "null" {
+		act.Null = true
+	} else if len(a.words) != 1 {
+		return fmt.Errorf("%w: produce wants a producer name and optionally null, got %q", ErrSyntax, a.words)
+	}
 	p := -1
-	err = a.int("partition", &p)
+	err := a.int("partition", &p)
 	act.Partition = int32(p)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -70,9 +71,22 @@ func (a args) int64(key string, dst *int64) error {
 	return nil
 }
 
+func (a args) int32(key string, dst *int32) error {
+	n := int(*dst)
+	if err := a.int(key, &n); err != nil {
+		return err
+	}
+	if int(int32(n)) != n {
+		return fmt.Errorf("%w: %s=%d is out of range", ErrSyntax, key, n)
+	}
+	*dst = int32(n)
+	return nil
+}
+
 // applyConfig applies "brokers=2 rules=v0.10 min-isr=1 unclean seed=1
-// lag=30000" to cfg. "unclean" alone means true; "unclean=false" turns it
-// off (for branches).
+// lag=30000 tick=100 retention-check=5000 cleaner-backoff=1000
+// offsets-partitions=50 group-delay=3000" to cfg. "unclean" alone means
+// true; "unclean=false" turns it off (for branches).
 func applyConfig(cfg *cluster.Config, s string) error {
 	a := parseArgs(s)
 	for _, w := range a.words {
@@ -97,6 +111,16 @@ func applyConfig(cfg *cluster.Config, s string) error {
 			cfg.UncleanLeaderElectionEnable, err = strconv.ParseBool(v)
 		case "rules":
 			cfg.Rules, err = replica.ParseRuleSet(v)
+		case "tick":
+			err = a.int64(k, &cfg.TickMs)
+		case "retention-check":
+			err = a.int64(k, &cfg.LogRetentionCheckIntervalMs)
+		case "cleaner-backoff":
+			err = a.int64(k, &cfg.LogCleanerBackoffMs)
+		case "offsets-partitions":
+			err = a.int(k, &cfg.OffsetsTopicNumPartitions)
+		case "group-delay":
+			err = groupDelay(cfg, a, k)
 		default:
 			err = fmt.Errorf("%w: unknown cluster setting %q", ErrSyntax, k)
 		}
@@ -104,6 +128,22 @@ func applyConfig(cfg *cluster.Config, s string) error {
 			return fmt.Errorf("%s=%s: %w", k, v, err)
 		}
 	}
+	return nil
+}
+
+// groupDelay sets group.initial.rebalance.delay.ms (0 is a real value, so
+// the coordinator's config is copied from group.DefaultConfig first).
+func groupDelay(cfg *cluster.Config, a args, k string) error {
+	g := group.DefaultConfig()
+	if cfg.Group != nil {
+		g = *cfg.Group
+	}
+	ms := int(g.GroupInitialRebalanceDelayMs)
+	if err := a.int(k, &ms); err != nil {
+		return err
+	}
+	g.GroupInitialRebalanceDelayMs = int32(ms)
+	cfg.Group = &g
 	return nil
 }
 

@@ -53,16 +53,25 @@ func (c checker) check(f Fact) Check {
 		got = c.client(f)
 	case FactViolations:
 		got = c.violations()
+	case FactGroup:
+		got = c.group(f)
+	case FactSegments:
+		got = c.segments(f)
+	case FactPartition:
+		got = c.leaderLog(f)
 	}
 	want := strings.TrimSpace(f.Text)
 	if f.Kind == FactViolations {
 		want = sortedSet(strings.Fields(want))
 	}
-	if f.Kind == FactLog {
+	if f.Kind == FactLog || f.Kind == FactPartition {
 		want = renderParts(f.parts, f.parts)
 	}
 	if f.pairs != nil {
 		want = renderPairs(f.pairs, func(k string) string { return pairValue(f.pairs, k) })
+	}
+	if f.Kind == FactGroup {
+		want = groupText(f.group, f.pairs, func(p [2]string) string { return p[1] })
 	}
 	return Check{Fact: f, Got: got, Match: got == want}
 }
@@ -163,9 +172,15 @@ func (c checker) client(f Fact) string {
 		}
 	}
 	for _, cs := range c.st.Consumers {
-		if cs.Name == f.Subject {
-			vals := map[string]string{"position": fmt.Sprint(cs.Position), "read": fmt.Sprint(cs.Read)}
-			return renderPairs(f.pairs, func(k string) string { return vals[k] })
+		if cs.Name == f.Subject || (cs.Group != "" && cs.ID == f.Subject) {
+			vals := map[string]string{"position": fmt.Sprint(cs.Position), "read": fmt.Sprint(cs.Read),
+				"processed": fmt.Sprint(cs.Processed), "duplicates": fmt.Sprint(cs.Duplicates), "status": cs.Status, "member": cs.MemberID}
+			return renderPairs(f.pairs, func(k string) string {
+				if v, ok := vals[k]; ok {
+					return v
+				}
+				return "(no " + k + ")"
+			})
 		}
 	}
 	return "no client " + f.Subject

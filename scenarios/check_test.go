@@ -53,7 +53,7 @@ func TestCheckFacts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.fact, func(t *testing.T) {
-			f, err := parseFact(tc.fact, nil)
+			f, err := parseFact(tc.fact, nil, nil)
 			require.NoError(t, err)
 			sc := &Scenario{Topic: "kip101", PageCacheMarks: tc.pageCache}
 			c := checker{sc: sc, st: part3State}.check(f)
@@ -67,7 +67,7 @@ func TestCheckFacts(t *testing.T) {
 
 func TestCheckLeaderNone(t *testing.T) {
 	st := cluster.State{Partitions: []cluster.PartitionInfo{{Topic: "t", Leader: -1, LeaderEpoch: 1, ISR: []int32{1}}}}
-	f, err := parseFact("ctl leader=none e=1 isr={1}", nil)
+	f, err := parseFact("ctl leader=none e=1 isr={1}", nil, nil)
 	require.NoError(t, err)
 	c := checker{sc: &Scenario{Topic: "t"}, st: st}.check(f)
 	require.True(t, c.Match, c.Got)

@@ -75,7 +75,7 @@ func stepText(t *testing.T, d *datadriven.TestData, r *Run) string {
 	for _, l := range o.EventLines() {
 		fmt.Fprintln(&b, l)
 	}
-	b.WriteString(o.After.Text())
+	b.WriteString(r.Scenario().StateText(o.After))
 	for _, c := range o.Checks {
 		b.WriteString(c.String() + "\n")
 	}

@@ -12,7 +12,13 @@ import (
 var files embed.FS
 
 // Groups lists the scenario groups in the order the web page shows them.
-var Groups = []string{"basics", "durability", "kip101"}
+var Groups = []string{"basics", "durability", "kip101", "consumers", "keys"}
+
+// GroupTitles are the groups' headings (issue 7's names).
+var GroupTitles = map[string]string{
+	"basics": "basics", "durability": "durability", "kip101": "KIP-101",
+	"consumers": "consumer groups", "keys": "keys and the log",
+}
 
 // All parses every embedded scenario and returns them ordered by group,
 // then by the order within the group given by their file names.

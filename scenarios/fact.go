@@ -22,6 +22,18 @@ const (
 	// FactViolations: the invariants the checker found broken during the
 	// step, "violations log-matching" or "violations none".
 	FactViolations FactKind = "violations"
+	// FactGroup: a consumer group as its coordinator has it, "group
+	// eager-g state=Stable generation=2 E1-1=[orders-0,orders-2]
+	// offset=orders-0:10/20" (a member's partitions are those it reads
+	// now; an offset is committed/log-end, "-" for none).
+	FactGroup FactKind = "group"
+	// FactSegments: the segments of a partition's leader replica, "segments
+	// events-0 3:[3,4,5] 6:[6,7,8]" (base offset: the offsets in it).
+	FactSegments FactKind = "segments"
+	// FactPartition: the log of a partition's leader, "users-1 [0
+	// dave=v1·e0, 1 alice=v4·e0] 2/2", for scenarios with several
+	// partitions (b1, b2... talk about the scenario's own partition).
+	FactPartition FactKind = "partition"
 )
 
 // Fact is one expectation: a subset of the state, as written in the file.
@@ -38,6 +50,16 @@ type Fact struct {
 	broker int32
 	parts  logParts
 	pairs  [][2]string
+	// group or partition names what a group, segments or partition fact
+	// talks about.
+	group     string
+	partition partitionName
+}
+
+// partitionName is "topic-N" read.
+type partitionName struct {
+	topic string
+	n     int32
 }
 
 // logParts are the parts of a replica's log a fact may name; "" = not named.
@@ -48,11 +70,24 @@ type logParts struct {
 	noMarks bool
 }
 
-func parseFact(s string, clients map[string]bool) (Fact, error) {
+// parseFact reads one expect line; clients are the producers' and
+// consumers' names, topics those of the topics created, so far.
+func parseFact(s string, clients, topics map[string]bool) (Fact, error) {
 	subject, rest, _ := strings.Cut(s, " ")
 	subject = strings.TrimSuffix(subject, ":") // "b1: [...]" as in the brief
 	f := Fact{Subject: subject, Text: strings.TrimSpace(rest)}
 	switch {
+	case subject == "group":
+		f.Kind = FactGroup
+		return f, f.readGroup()
+	case subject == "segments":
+		f.Kind = FactSegments
+		return f, f.readSegments()
+	case isPartition(subject, topics):
+		f.Kind, f.partition = FactPartition, mustPartition(subject)
+		var err error
+		f.parts, err = parseLogParts(f.Text)
+		return f, err
 	case subject == "ctl":
 		f.Kind = FactController
 		return f, f.readPairs(map[string]bool{"leader": true, "e": true, "isr": true, "replicas": true, "hw": true, "leo": true, "start": true})
@@ -71,7 +106,7 @@ func parseFact(s string, clients map[string]bool) (Fact, error) {
 		f.parts, err = parseLogParts(f.Text)
 		return f, err
 	}
-	return f, fmt.Errorf("%w: fact about %q: not b<N>, ctl, violations or a producer or consumer", ErrSyntax, subject)
+	return f, fmt.Errorf("%w: fact about %q: not b<N>, ctl, violations, group, segments, a topic's partition or a producer or consumer", ErrSyntax, subject)
 }
 
 func (f *Fact) readPairs(allowed map[string]bool) error {

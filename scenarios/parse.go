@@ -20,13 +20,14 @@ type parser struct {
 	sc     *Scenario
 	branch *Branch
 	step   *Step
-	last   *string // the text an indented line continues
-	names  map[string]bool
+	last   *string         // the text an indented line continues
+	names  map[string]bool // producers and consumers
+	topics map[string]bool
 }
 
 // Parse reads one scenario file (see format.md). name is used in errors.
 func Parse(name, text string) (*Scenario, error) {
-	p := &parser{sc: &Scenario{Config: cluster.Config{Seed: 1, Rules: replica.Modern}}, names: map[string]bool{}}
+	p := &parser{sc: &Scenario{Config: cluster.Config{Seed: 1, Rules: replica.Modern}}, names: map[string]bool{}, topics: map[string]bool{}}
 	for i, line := range strings.Split(text, "\n") {
 		if err := p.line(line); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
@@ -60,7 +61,7 @@ func (p *parser) line(line string) error {
 func (p *parser) keyword(key, rest string) error {
 	p.last = nil
 	switch key {
-	case "name", "group", "title", "summary", "source", "cluster", "partition", "marks", "intro":
+	case "name", "group", "title", "summary", "source", "cluster", "partition", "marks", "view", "events", "intro":
 		return p.header(key, rest)
 	case "branch":
 		return p.startBranch(rest)
@@ -101,6 +102,15 @@ func (p *parser) header(key, rest string) error {
 			return fmt.Errorf("%w: marks is page-cache or none", ErrSyntax)
 		}
 		sc.PageCacheMarks = rest == "page-cache"
+	case "view":
+		if rest != ViewLogs && rest != ViewGroups {
+			return fmt.Errorf("%w: view is logs or groups", ErrSyntax)
+		}
+		sc.View = rest
+	case "events":
+		for _, k := range splitList(rest) {
+			sc.Events = append(sc.Events, cluster.EventKind(k))
+		}
 	}
 	return nil
 }
@@ -188,7 +198,7 @@ func (p *parser) stepLine(key, rest string) error {
 	case "choice", "answer", "why":
 		return p.questionLine(key, rest)
 	case "expect":
-		f, err := parseFact(rest, p.names)
+		f, err := parseFact(rest, p.names, p.topics)
 		if err != nil {
 			return err
 		}
@@ -209,6 +219,11 @@ func (p *parser) stepLine(key, rest string) error {
 }
 
 func (p *parser) action(rest string) error {
+	if strings.HasPrefix(rest, "produce-many ") {
+		acts, err := produceMany(rest)
+		p.step.Actions = append(p.step.Actions, acts...)
+		return err
+	}
 	a, err := parseAction(rest)
 	if err != nil {
 		return err
@@ -218,6 +233,8 @@ func (p *parser) action(rest string) error {
 		p.names[a.Producer.Name] = true
 	case cluster.ActAddConsumer:
 		p.names[a.Consumer.Name] = true
+	case cluster.ActCreateTopic:
+		p.topics[a.Topic.Name] = true
 	}
 	p.step.Actions = append(p.step.Actions, a)
 	return nil
@@ -271,8 +288,11 @@ func (p *parser) finish() error {
 	if sc.Name == "" || sc.Group == "" || sc.Title == "" || sc.Summary == "" {
 		return fmt.Errorf("%w: name, group, title and summary are required", ErrSyntax)
 	}
-	if sc.Topic == "" || len(sc.Steps) == 0 {
-		return fmt.Errorf("%w: a partition and at least one step are required", ErrSyntax)
+	if len(sc.Steps) == 0 {
+		return fmt.Errorf("%w: at least one step is required", ErrSyntax)
+	}
+	if sc.Topic == "" && usesOwnPartition(sc) {
+		return fmt.Errorf("%w: b<N> and ctl facts need a partition line", ErrSyntax)
 	}
 	seen := map[string]bool{}
 	for _, s := range sc.Steps {
@@ -287,6 +307,23 @@ func (p *parser) finish() error {
 		}
 	}
 	return nil
+}
+
+// usesOwnPartition reports whether a fact talks about the scenario's
+// partition (b<N> or ctl).
+func usesOwnPartition(sc *Scenario) bool {
+	steps := sc.Steps
+	for _, b := range sc.Branches {
+		steps = append(steps[:len(steps):len(steps)], b.Steps...)
+	}
+	for _, s := range steps {
+		for _, f := range s.Expect {
+			if f.Kind == FactLog || f.Kind == FactController {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // complete reports whether a question can be asked: text, two or more

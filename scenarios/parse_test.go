@@ -134,12 +134,16 @@ func TestAllScenariosListed(t *testing.T) {
 	want := []string{
 		"life-of-a-record", "acks1-loses-acked-writes", "acks-all-and-the-isr", "unclean-leader-election",
 		"kip101-part1", "kip101-part2", "kip101-part3", "kip101-part4", "kip279-two-rounds",
+		"eager-vs-cooperative", "crash-is-not-a-goodbye", "keys-order-partitions", "retention-and-compaction",
 	}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("scenario names (-want +got):\n%s", diff)
 	}
 	for _, g := range groups {
 		require.Contains(t, Groups, g)
+	}
+	for _, g := range Groups {
+		require.NotEmpty(t, GroupTitles[g], "group %s has a title", g)
 	}
 	_, err = Get("nope")
 	require.ErrorIs(t, err, ErrUnknown)

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster"
 )
@@ -125,7 +126,7 @@ func (r *Run) play(o Outcome) (Outcome, error) {
 		r.ends[o.Step.ID] = len(r.w.Actions())
 	}
 	for _, e := range r.w.Events()[firstEvent:] {
-		if e.Kind != cluster.EventAction && e.Kind != cluster.EventMessage {
+		if r.sc.shows(e.Kind) {
 			o.Events = append(o.Events, e)
 		}
 	}
@@ -135,6 +136,14 @@ func (r *Run) play(o Outcome) (Outcome, error) {
 		o.Checks = append(o.Checks, c.check(f))
 	}
 	return o, nil
+}
+
+// shows reports whether a step's outcome lists events of kind k.
+func (sc *Scenario) shows(k cluster.EventKind) bool {
+	if sc.Events == nil {
+		return k != cluster.EventAction && k != cluster.EventMessage
+	}
+	return slices.Contains(sc.Events, k)
 }
 
 // Peek returns the step Next will play without playing it, and the branch
@@ -153,3 +162,6 @@ func (r *Run) Peek() (*Step, *Branch) {
 	}
 	return nil, nil
 }
+
+// Scenario returns the scenario being played.
+func (r *Run) Scenario() *Scenario { return r.sc }

@@ -26,6 +26,12 @@ type Scenario struct {
 	// with *, so expected records are compared with their marks. When false
 	// (the reference leaves them out), the marks are ignored.
 	PageCacheMarks bool
+	// View is how much of the state a step shows: [ViewLogs] (default) or
+	// [ViewGroups].
+	View string
+	// Events are the kinds of event a step shows (nil: all but actions and
+	// messages), e.g. group and consume for a consumer-group scenario.
+	Events []cluster.EventKind
 	// Steps are the main line, in order.
 	Steps []Step
 	// Branches replay the world to one of the main steps under another

@@ -22,7 +22,7 @@ import (
 func init() {
 	register(command{
 		name:    "play",
-		summary: "list the guided scenarios, or play one step by step (KIP-101, acks, unclean election)",
+		summary: "list the guided scenarios, or play one step by step (KIP-101, acks, unclean election, consumer groups, retention)",
 		run:     runPlay,
 	})
 }
@@ -116,7 +116,7 @@ func listScenarios(out io.Writer, stderr io.Writer, asJSON bool) int {
 	for _, sc := range all {
 		if sc.Group != group {
 			group = sc.Group
-			fmt.Fprintf(out, "\n%s\n", group)
+			fmt.Fprintf(out, "\n%s\n", scenarios.GroupTitles[group])
 		}
 		fmt.Fprintf(out, "  %-26s %s\n", sc.Name, sc.Title)
 	}

@@ -87,7 +87,11 @@ func (p *player) step(r *scenarios.Run) error {
 		return scenarios.ErrDone
 	}
 	if branch != nil {
-		fmt.Fprintf(p.out, "\n*** Branch %s: back to the end of step %s, now with %s ***\n", branch.Name, branch.After, branch.Overrides)
+		with := ""
+		if branch.Overrides != "" {
+			with = ", now with " + branch.Overrides
+		}
+		fmt.Fprintf(p.out, "\n*** Branch %s: back to the end of step %s%s ***\n", branch.Name, branch.After, with)
 		for _, para := range branch.Intro {
 			p.para(para)
 		}
@@ -153,10 +157,10 @@ func (p *player) show(o scenarios.Outcome) {
 	}
 	fmt.Fprintln(p.out, "\nState (> changed):")
 	before := map[string]bool{}
-	for _, l := range strings.Split(o.Before.Text(), "\n") {
+	for _, l := range strings.Split(p.sc.StateText(o.Before), "\n") {
 		before[l] = true
 	}
-	for _, l := range strings.Split(strings.TrimRight(o.After.Text(), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(p.sc.StateText(o.After), "\n"), "\n") {
 		switch {
 		case before[l]:
 			fmt.Fprintf(p.out, "  %s\n", l)

@@ -35,6 +35,8 @@ func TestPlayGolden(t *testing.T) {
 		// right one, then end of input half-way: the rest plays on as --auto.
 		{"kip101_part1_guesses", "2\n1\nm2\n9\n2\n", []string{"play", "kip101-part1"}},
 		{"unclean_branches_auto", "", []string{"play", "--auto", "unclean-leader-election"}},
+		{"eager_vs_cooperative_auto", "", []string{"play", "eager-vs-cooperative", "--auto"}},
+		{"crash_is_not_a_goodbye_auto", "", []string{"play", "crash-is-not-a-goodbye", "--auto"}},
 		{"unknown", "", []string{"play", "kip999"}},
 		{"two_names", "", []string{"play", "kip101-part1", "kip101-part2"}},
 	}
@@ -52,6 +54,24 @@ func TestPlayAcceptance(t *testing.T) {
 	require.Contains(t, out, "b1 follower [0 m1, 1 m2!, 2 m4*] 3/3 EC []")
 	require.Contains(t, out, "b2 leader [0 m1, 1 m3*, 2 m4*] 3/3 EC []")
 	require.Contains(t, out, "log-matching: b1 and b2 differ at offset 1")
+	require.Contains(t, out, "--- exit 0\n")
+}
+
+// TestPlayGroupsAcceptance is issue 6's check: eager-vs-cooperative
+// --auto shows one group stopping and the other reading on, and
+// crash-is-not-a-goodbye shows its duplicates.
+func TestPlayGroupsAcceptance(t *testing.T) {
+	out := playWith("", "play", "eager-vs-cooperative", "--auto")
+	step2 := out[strings.Index(out, "--- Step 2:"):strings.Index(out, "--- Step 3-4:")]
+	require.Contains(t, step2, "E1 revokes [orders-0 orders-2 orders-4]")
+	require.Contains(t, step2, "member E1-1 (client E1): no partitions (rebalancing: gave up every partition (eager)")
+	require.Contains(t, step2, "  member K1-1 (client K1): orders-0 orders-2 orders-4\n", "K1 reads on, unchanged")
+	require.NotContains(t, step2, "K1 revokes")
+	require.Contains(t, out, "--- exit 0\n")
+
+	out = playWith("", "play", "crash-is-not-a-goodbye", "--auto")
+	require.Contains(t, out, "W2 processed offsets 10-19 (10 processed before: duplicates)")
+	require.Contains(t, out, "> consumer W2 (group workers, running): processed 30, duplicates 10")
 	require.Contains(t, out, "--- exit 0\n")
 }
 
