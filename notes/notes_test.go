@@ -1,4 +1,4 @@
-// Package notes holds the kit's chapters (Markdown) and this test, which keeps
+// The notes package holds the kit's chapters (Markdown) and this test, which keeps
 // every byte dump and example output in them true: each block between
 // "<!-- generated: NAME -->" and "<!-- end generated -->" is produced by a
 // generator below from the library, the suites or the solutions. Run

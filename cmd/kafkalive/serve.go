@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/kafkalive/kafkalive/notes"
 	"io"
 	"io/fs"
 	"net"
@@ -67,12 +68,5 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// notesFS returns the notes' Markdown files. The notes package embeds
-// nothing yet, so they are read from ./notes when kafkalive runs from the
-// repository (go run ./cmd/kafkalive); elsewhere the page has no notes.
-func notesFS() fs.FS {
-	if st, err := os.Stat("notes"); err == nil && st.IsDir() {
-		return os.DirFS("notes")
-	}
-	return nil
-}
+// notesFS returns the notes' Markdown files, embedded in the binary.
+func notesFS() fs.FS { return notes.FS }
