@@ -4,12 +4,13 @@
 // A scenario is a data file in data/ (embedded, so the binary carries
 // them): the cluster to start, the setup, and numbered steps. Each step has
 // a narration, actions on the world (produce, kill, power-cut, start,
-// writeback, run, deliver, partition, heal...), a question with choices,
-// the right answer and why, and the state expected after it, written by
-// hand from the tables of the shared reference scenarios.md (§1-3, S1-S8b).
-// A branch replays the world up to an earlier step under another
-// configuration (unclean election off, min.insync.replicas 2) and goes on
-// from there.
+// writeback, run, deliver, partition, heal, group consumers that join,
+// close, crash, restart or stall, add-partitions...), a question with
+// choices, the right answer and why, and the state expected after it,
+// written by hand from the tables of the shared reference scenarios.md
+// (§1-5, S1-S12). A branch replays the world up to an earlier step under
+// another configuration (unclean election off, min.insync.replicas 2), or
+// the same one, and goes on from there.
 //
 // A [Run] applies the steps to a fresh [cluster.World] and, after each one,
 // checks the expectations against the state the simulation produced. An
@@ -19,6 +20,10 @@
 //	ctl leader=2 e=1 isr={2,3}                     the controller's partition record
 //	p m1=ACK(0) m2=PENDING                        what producer p was told
 //	c position=1 read=1                           consumer c
+//	W2 processed=30 duplicates=10                 group consumer W2
+//	group workers state=Stable W2-2=[tasks-0]     a group, its members' partitions, offsets
+//	segments events-0 3:[3,4,5] 6:[6,7,8]         the leader's segments
+//	users-1 [0 dave=v1·e0] 1/1                    the leader's log of any partition
 //	violations log-matching                       invariants broken during the step
 //
 // Nothing in a scenario file is ever shown as a result: every outcome comes
@@ -28,6 +33,6 @@
 // check must then still fail (so the note is removed once it passes).
 //
 // The file format is described in format.md beside this file. The
-// datadriven files in testdata/ record every step's events, full state and
-// checks (regenerate with go test ./scenarios -run TestStates -rewrite).
+// datadriven files in testdata/ record every step's events, state (as the
+// scenario's view shows it) and checks (regenerate with go test ./scenarios -run TestStates -rewrite).
 package scenarios

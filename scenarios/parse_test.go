@@ -154,6 +154,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(tiny)
 	f.Add("step 0 a\nexpect b1 ~[0 m1] 1/1 EC [(0,0)]\n")
 	f.Add("branch A after=0 rules=v0.10\nexpect b1 [\n")
+	f.Add("view groups\nevents group\nstep 0 a\ndo create-topic name=t cleanup=compact\ndo produce-many p count=2\nexpect group g E1-1=[t-0, t-1] offset=t-0:-/2\nexpect segments t-0 0:[]\nexpect t-0 [0 a]\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		_, _ = Parse("fuzz.txt", text)
 	})

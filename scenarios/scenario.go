@@ -6,8 +6,8 @@ import "github.com/kafkalive/kafkalive/cluster"
 type Scenario struct {
 	// Name is how "kafkalive play NAME" finds it, e.g. "kip101-part3".
 	Name string
-	// Group is where the web page lists it: "basics", "durability" or
-	// "kip101".
+	// Group is where the web page lists it: one of [Groups] ("basics",
+	// "durability", "kip101", "consumers", "keys"); [GroupTitles] names it.
 	Group string
 	// Title is the heading; Summary the one line of the list.
 	Title, Summary string

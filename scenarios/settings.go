@@ -41,12 +41,13 @@ func consumerArgs(a args, c *cluster.ConsumerConfig) error {
 	if err := a.int("max-poll-records", &c.MaxPollRecords); err != nil {
 		return err
 	}
-	for key, dst := range map[string]*int32{"session": &c.SessionTimeoutMs, "heartbeat": &c.HeartbeatIntervalMs, "max-poll": &c.MaxPollIntervalMs} {
-		if err := a.int32(key, dst); err != nil {
-			return err
-		}
+	if err := a.int32("session", &c.SessionTimeoutMs); err != nil {
+		return err
 	}
-	return nil
+	if err := a.int32("heartbeat", &c.HeartbeatIntervalMs); err != nil {
+		return err
+	}
+	return a.int32("max-poll", &c.MaxPollIntervalMs)
 }
 
 // topicConfig reads a topic's log settings (retention-ms, retention-bytes,
