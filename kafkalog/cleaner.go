@@ -216,7 +216,9 @@ func (l *Log) buildOffsetMap(start, end int64, maxEntries int, txns *txnScan) (*
 // eachBatch calls fn with every batch (header and raw bytes) of the segments that hold
 // offsets in [from, to), in order, until fn returns false.
 func (l *Log) eachBatch(from, to int64, fn func(s *Segment, h *BatchHeader, raw []byte) (bool, error)) error {
-	buf := make([]byte, RecoveryBufferSize)
+	bp := recoveryBuffers.Get().(*[]byte)
+	defer recoveryBuffers.Put(bp)
+	buf := *bp
 	for i, s := range l.segments {
 		if l.upperBound(i) <= from || s.baseOffset >= to {
 			continue
@@ -414,7 +416,9 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 	}
 	l.dirDirty = true
 	f := &batchFilter{m: m, txns: txns.tracker(), lastBatch: txns.lastBatch, end: end, nowMs: nowMs, deleteRetentionMs: l.cfg.DeleteRetentionMs}
-	buf := make([]byte, RecoveryBufferSize)
+	bp := recoveryBuffers.Get().(*[]byte)
+	defer recoveryBuffers.Put(bp)
+	buf := *bp
 	for _, s := range group {
 		res.BytesRead += s.size
 		_, err := s.eachBatch(buf, func(h *BatchHeader, raw []byte) (bool, error) {

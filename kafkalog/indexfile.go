@@ -64,13 +64,32 @@ func binarySearchSlots(n, lo, hi int, key func(int) int64, target int64) (int, i
 }
 
 // indexFile is the file side of an index shared by the offset and time indexes
-// (Kafka's AbstractIndex without the mmap): length, preallocation, trimming.
+// (Kafka's AbstractIndex without the mmap): length, preallocation, trimming, and
+// write-back of the entries appended since the last write.
+//
+// Write-back. Kafka's indexes are mmapped: appending an entry is a store to a
+// page the kernel writes out whenever it likes, and only flush() (mmap.force)
+// makes it durable. Here the entries live in memory and the file is written
+// behind them: slots [0, written) of the file hold the in-memory entries, slots
+// from written on hold zeros (preallocation, or zeroed by a truncation). Appends
+// touch only memory; writeBack writes the dirty slots [written, entries) with one
+// WriteAt, and Sync, TrimToValidSize and Close call it first. So a roll, a flush,
+// a clean close and the end of a recovery leave the file equal to the entries.
+//
+// After a process crash or a power cut, entries never written back are lost, just
+// as Kafka's unflushed mmap pages are after a power cut: the file then ends in
+// zeros (preallocation) where they would be. That is safe because the only index
+// a crash can leave incomplete belongs to a segment at or beyond the recovery
+// point, which Open recovers (rebuilding its indexes) after an unclean shutdown,
+// and because the recovery point only advances past a segment after a flush that
+// wrote back and fsynced that segment's indexes (Log.Flush, roll, Close).
 type indexFile struct {
 	f          vfs.File
 	baseOffset int64
 	entrySize  int
 	writable   bool
 	maxEntries int
+	written    int   // slots [0, written) of the file hold the in-memory entries
 	length     int64 // current file length
 	openLength int64 // file length at open, before any resize; -1 once reset
 	maxSize    int   // the maxIndexSize the index was opened or last resized with
@@ -101,7 +120,7 @@ func (x *indexFile) open(f vfs.File, base int64, maxIndexSize int, writable bool
 		}
 		done += k
 	}
-	x.maxEntries = n
+	x.maxEntries, x.written = n, n
 	if writable {
 		if _, err := x.resize(max(maxIndexSize, n*entrySize), n); err != nil {
 			return 0, err
@@ -121,11 +140,18 @@ func (x *indexFile) relative(offset int64) (int32, error) {
 	return int32(rel), nil
 }
 
-func (x *indexFile) writeEntry(slot int, b []byte) error {
-	if _, err := x.f.WriteAt(b, int64(slot*x.entrySize)); err != nil {
-		return fmt.Errorf("kafkalog: write index %s entry %d: %w", x.name(), slot, err)
+// writeBack writes the dirty slots [written, entries) of the file in one WriteAt;
+// encode returns the bytes of slots [from, to). It does nothing if no slot is dirty.
+func (x *indexFile) writeBack(entries int, encode func(from, to int) []byte) error {
+	if x.written >= entries {
+		return nil
 	}
-	if end := int64((slot + 1) * x.entrySize); end > x.length {
+	at := int64(x.written * x.entrySize)
+	if _, err := x.f.WriteAt(encode(x.written, entries), at); err != nil {
+		return fmt.Errorf("kafkalog: write index %s entries %d to %d: %w", x.name(), x.written, entries, err)
+	}
+	x.written = entries
+	if end := int64(entries * x.entrySize); end > x.length {
 		x.length = end
 	}
 	return nil
@@ -149,24 +175,44 @@ func (x *indexFile) resize(newSize, entries int) (bool, error) {
 	return true, nil
 }
 
-// zeroSlots overwrites slots [from, to) of a writable index with zeros.
-func (x *indexFile) zeroSlots(from, to int) error {
-	if !x.writable || from >= to {
+// dropSlots forgets slots [keep, ...) of the file: the written ones among them are
+// overwritten with zeros (a writable index), the dirty ones were never written.
+func (x *indexFile) dropSlots(keep int) error {
+	if keep >= x.written {
 		return nil
 	}
-	zeros := make([]byte, (to-from)*x.entrySize)
-	if _, err := x.f.WriteAt(zeros, int64(from*x.entrySize)); err != nil {
-		return fmt.Errorf("kafkalog: truncate index %s to %d entries: %w", x.name(), from, err)
+	if x.writable {
+		zeros := make([]byte, (x.written-keep)*x.entrySize)
+		if _, err := x.f.WriteAt(zeros, int64(keep*x.entrySize)); err != nil {
+			return fmt.Errorf("kafkalog: truncate index %s to %d entries: %w", x.name(), keep, err)
+		}
 	}
+	x.written = keep
 	return nil
 }
 
-func (x *indexFile) trim(entries int) error {
+// trim writes back the dirty slots and cuts the file to its entries.
+func (x *indexFile) trim(entries int, encode func(from, to int) []byte) error {
+	if err := x.writeBack(entries, encode); err != nil {
+		return err
+	}
 	_, err := x.resize(entries*x.entrySize, entries)
 	return err
 }
 
+// sync writes back the dirty slots and fsyncs the file.
+func (x *indexFile) sync(entries int, encode func(from, to int) []byte) error {
+	if err := x.writeBack(entries, encode); err != nil {
+		return err
+	}
+	if err := x.f.Sync(); err != nil {
+		return fmt.Errorf("kafkalog: sync index %s: %w", x.name(), err)
+	}
+	return nil
+}
+
 func (x *indexFile) reset() error {
+	x.written = 0
 	if !x.writable {
 		return nil
 	}
@@ -187,10 +233,11 @@ func (x *indexFile) checkLength() error {
 	return nil
 }
 
-func (x *indexFile) close(entries int) error {
+// close writes back and trims a writable index, then closes the file.
+func (x *indexFile) close(entries int, encode func(from, to int) []byte) error {
 	var err error
 	if x.writable {
-		err = x.trim(entries)
+		err = x.trim(entries, encode)
 	}
 	if cerr := x.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("kafkalog: close index %s: %w", x.name(), cerr)

@@ -52,9 +52,11 @@ type offsetEntry struct {
 //
 // An entry (O, P) says: the batch that starts at byte P ends at offset O. One is
 // written every index.interval.bytes (4096) of appended data.
-// Entries are kept in memory and written through to the file at once (no mmap).
-// A writable index file is preallocated to its maximum size; TrimToValidSize and
-// Close cut it back to its entries, as Kafka does. It is not safe for concurrent use.
+// Entries are kept in memory and written back to the file in one write by Sync,
+// TrimToValidSize and Close (Kafka mmaps the file; see indexFile for what a crash
+// loses and why that is safe). A writable index file is preallocated to its
+// maximum size; TrimToValidSize and Close cut it back to its entries, as Kafka
+// does. It is not safe for concurrent use.
 type OffsetIndex struct {
 	idx     indexFile
 	entries []offsetEntry
@@ -115,7 +117,8 @@ func (ix *OffsetIndex) LastOffset() int64 {
 // Append adds the entry (offset, position). offset must be above the last
 // entry's (ErrInvalidOffset) unless the index is empty, offset − base must fit
 // in [0, MaxInt32] and position in [0, MaxInt32] (ErrInvalidOffset), and the
-// index must not be full (ErrIndexFull). The entry is written to the file.
+// index must not be full (ErrIndexFull). The entry is kept in memory; the file
+// gets it at the next Sync, TrimToValidSize or Close.
 func (ix *OffsetIndex) Append(offset int64, position int64) error {
 	if ix.IsFull() {
 		return fmt.Errorf("%w: append of offset %d to %s with %d entries", ErrIndexFull, offset, ix.idx.name(), len(ix.entries))
@@ -129,12 +132,6 @@ func (ix *OffsetIndex) Append(offset int64, position int64) error {
 	}
 	if position < 0 || position > math.MaxInt32 {
 		return fmt.Errorf("%w: position %d of offset %d does not fit an int32 in %s", ErrInvalidOffset, position, offset, ix.idx.name())
-	}
-	var b [OffsetIndexEntrySize]byte
-	binary.BigEndian.PutUint32(b[:], uint32(rel))
-	binary.BigEndian.PutUint32(b[4:], uint32(position))
-	if err := ix.idx.writeEntry(len(ix.entries), b[:]); err != nil {
-		return err
 	}
 	ix.entries = append(ix.entries, offsetEntry{rel: rel, pos: int32(position)})
 	return nil
@@ -198,11 +195,11 @@ func (ix *OffsetIndex) FetchUpperBoundOffset(startPos, fetchSize int64) (OffsetP
 
 // TruncateTo removes every entry with offset ≥ offset. The file keeps its
 // length, as Kafka's mmap does, but unlike Kafka the dropped slots of a writable
-// index are zeroed: stale entries left after a crash would pass for real ones,
-// zeros fail SanityCheck.
+// index that were already written back are zeroed: stale entries left after a
+// crash would pass for real ones, zeros fail SanityCheck.
 func (ix *OffsetIndex) TruncateTo(offset int64) error {
 	keep := keptSlots(len(ix.entries), ix.offsetKey, offset)
-	if err := ix.idx.zeroSlots(keep, len(ix.entries)); err != nil {
+	if err := ix.idx.dropSlots(keep); err != nil {
 		return err
 	}
 	ix.entries = ix.entries[:keep]
@@ -241,9 +238,9 @@ func (ix *OffsetIndex) SanityCheck() error {
 	return nil
 }
 
-// TrimToValidSize cuts the file to its entries (done by Close and on roll), after
-// which the index is full.
-func (ix *OffsetIndex) TrimToValidSize() error { return ix.idx.trim(len(ix.entries)) }
+// TrimToValidSize writes the entries back and cuts the file to them (done by
+// Close and on roll), after which the index is full.
+func (ix *OffsetIndex) TrimToValidSize() error { return ix.idx.trim(len(ix.entries), ix.encode) }
 
 // Resize sets the file's length to roundDown(maxIndexSize, 8) and MaxEntries
 // accordingly, and reports whether the length changed (AbstractIndex.resize). It
@@ -252,11 +249,22 @@ func (ix *OffsetIndex) Resize(maxIndexSize int) (bool, error) {
 	return ix.idx.resize(maxIndexSize, len(ix.entries))
 }
 
-// Sync flushes the file to stable storage.
-func (ix *OffsetIndex) Sync() error { return ix.idx.f.Sync() }
+// Sync writes the entries back (one write) and flushes the file to stable
+// storage (Kafka's OffsetIndex.flush, mmap.force).
+func (ix *OffsetIndex) Sync() error { return ix.idx.sync(len(ix.entries), ix.encode) }
 
-// Close trims a writable index to its entries and closes the file.
-func (ix *OffsetIndex) Close() error { return ix.idx.close(len(ix.entries)) }
+// Close writes back and trims a writable index to its entries and closes the file.
+func (ix *OffsetIndex) Close() error { return ix.idx.close(len(ix.entries), ix.encode) }
+
+// encode returns the file bytes of entries [from, to).
+func (ix *OffsetIndex) encode(from, to int) []byte {
+	b := make([]byte, 0, (to-from)*OffsetIndexEntrySize)
+	for _, e := range ix.entries[from:to] {
+		b = binary.BigEndian.AppendUint32(b, uint32(e.rel))
+		b = binary.BigEndian.AppendUint32(b, uint32(e.pos))
+	}
+	return b
+}
 
 // DecodeOffsetIndex decodes the bytes of a .index file of the segment at base:
 // every whole 8 bytes is an entry, in file order, with no checks. Trailing bytes

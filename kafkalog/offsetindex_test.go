@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -310,7 +311,7 @@ func TestOffsetIndexModel(t *testing.T) {
 		}
 		steps := rapid.IntRange(1, 60).Draw(rt, "steps")
 		for i := 0; i < steps; i++ {
-			switch rapid.IntRange(0, 5).Draw(rt, "action") {
+			switch rapid.IntRange(0, 6).Draw(rt, "action") {
 			case 0:
 				off := lastOffset() + rapid.Int64Range(1, 50).Draw(rt, "offsetGap")
 				pos := int64(0)
@@ -370,6 +371,9 @@ func TestOffsetIndexModel(t *testing.T) {
 				for _, e := range model {
 					require.NoError(rt, ix.Append(e.Offset, e.Position))
 				}
+			case 6:
+				require.NoError(rt, ix.Sync())
+				checkIndexFileWritten(rt, fsys, name, OffsetIndexEntrySize, encodeOffsetEntries(model, base), true)
 			case 4:
 				// An offset not above the last entry (or below the base) is refused.
 				if len(model) < maxEntries {
@@ -378,6 +382,7 @@ func TestOffsetIndexModel(t *testing.T) {
 					}
 				}
 			}
+			checkIndexFileWritten(rt, fsys, name, OffsetIndexEntrySize, encodeOffsetEntries(model, base), false)
 			if ix.Entries() != len(model) {
 				rt.Fatalf("index holds %d entries, model %d: %v", ix.Entries(), len(model), model)
 			}
@@ -388,6 +393,14 @@ func TestOffsetIndexModel(t *testing.T) {
 			}
 		}
 	})
+}
+
+func encodeOffsetEntries(es []OffsetPosition, base int64) [][]byte {
+	out := make([][]byte, len(es))
+	for i, e := range es {
+		out[i] = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(e.Offset-base)), uint32(e.Position))
+	}
+	return out
 }
 
 func TestDecodeOffsetIndexTrailing(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // RecoveryReport says what opening a log found and what recovery cut. Recovery never
@@ -217,16 +218,24 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 	if !o.cleanShutdown {
 		from = max(0, l.floorSegment(o.recoveryPoint))
 	}
-	buf := make([]byte, RecoveryBufferSize)
+	var buf *[]byte // taken from the pool by the first segment that needs it
+	defer func() {
+		if buf != nil {
+			recoveryBuffers.Put(buf)
+		}
+	}()
 	for i := 0; i < len(l.segments); i++ {
 		s := l.segments[i]
 		if i < from && !need[s] {
 			continue
 		}
+		if buf == nil {
+			buf = recoveryBuffers.Get().(*[]byte)
+		}
 		if need[s] {
 			l.report.IndexesRebuilt = append(l.report.IndexesRebuilt, s.baseOffset)
 		}
-		cut, err := l.recoverSegment(s, buf, l.upperBoundOfFile(i))
+		cut, err := l.recoverSegment(s, *buf, l.upperBoundOfFile(i))
 		if err != nil {
 			return err
 		}
@@ -243,6 +252,15 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 	}
 	return nil
 }
+
+// recoveryBuffers holds the RecoveryBufferSize buffers that recovery and the cleaner
+// read segments through, so that opening a log many times (the simulated cluster's
+// explorer does) does not allocate 1 MiB each time; a log that needs no recovery
+// takes none.
+var recoveryBuffers = sync.Pool{New: func() any {
+	b := make([]byte, RecoveryBufferSize)
+	return &b
+}}
 
 // upperBoundOfFile returns the base offset of the segment after segment i, or
 // MaxInt64 for the last one: no batch of segment i may reach it.

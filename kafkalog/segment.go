@@ -260,12 +260,9 @@ func (s *Segment) onBecomeInactive() error {
 
 // appendFinalTimeEntry adds (largest timestamp, its offset) to the time index in the
 // reserved last slot if it is newer than the last entry (timeIndex.maybeAppend with
-// skipFullCheck, on roll, close and after recovery). The check is done here because
-// TimeIndex.MaybeAppend refuses a full index even when it would skip the entry.
+// skipFullCheck, on roll, close and after recovery; it skips an entry that is not
+// newer even when the index is full).
 func (s *Segment) appendFinalTimeEntry() error {
-	if s.maxTimestampSoFar <= s.tidx.LastEntry().Timestamp {
-		return nil
-	}
 	if err := s.tidx.MaybeAppend(s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar, true); err != nil {
 		return fmt.Errorf("kafkalog: segment %d: %w", s.baseOffset, err)
 	}

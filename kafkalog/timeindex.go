@@ -44,8 +44,8 @@ type timeEntry struct {
 //	     8     4  relativeOffset  int32: offset − segment base offset
 //
 // Like OffsetIndex it keeps its
-// entries in memory, writes through, is preallocated when writable and trimmed
-// by TrimToValidSize and Close. Its last slot is reserved for the entry written
+// entries in memory, writes them back at Sync, TrimToValidSize and Close, is
+// preallocated when writable and trimmed by TrimToValidSize and Close. Its last slot is reserved for the entry written
 // when the segment rolls or closes: IsFull is entries ≥ MaxEntries − 1.
 type TimeIndex struct {
 	idx     indexFile
@@ -102,13 +102,16 @@ func (ti *TimeIndex) LastEntry() TimestampOffset {
 
 // MaybeAppend appends (timestamp, offset) if timestamp is above the last entry's
 // (an equal or missing timestamp is skipped silently, as Kafka does). It fails
-// with ErrIndexFull if the index is full (unless skipFullCheck, used for the
-// final entry on roll and close, which may take the reserved slot), with
-// ErrInvalidOffset if offset is below the last entry's or not representable, and
-// with ErrInvalidTimestamp if timestamp is below the last entry's.
+// with ErrIndexFull if the index is full, with ErrInvalidOffset if offset is
+// below the last entry's or not representable, and with ErrInvalidTimestamp if
+// timestamp is below the last entry's. skipFullCheck (the final entry on roll
+// and close) lets the entry take the reserved last slot and, as in Kafka, skips
+// the full check altogether: an entry that would be skipped is skipped even on
+// a full index, and only one that would need a slot beyond the file fails with
+// ErrIndexFull (where Kafka's mmap would overflow).
 func (ti *TimeIndex) MaybeAppend(timestamp, offset int64, skipFullCheck bool) error {
-	if (!skipFullCheck && ti.IsFull()) || len(ti.entries) >= ti.idx.maxEntries {
-		return fmt.Errorf("%w: append of (%d, %d) to %s with %d of %d entries", ErrIndexFull, timestamp, offset, ti.idx.name(), len(ti.entries), ti.idx.maxEntries)
+	if !skipFullCheck && ti.IsFull() {
+		return ti.fullError(timestamp, offset)
 	}
 	last := ti.LastEntry()
 	if len(ti.entries) > 0 && offset < last.Offset {
@@ -120,18 +123,19 @@ func (ti *TimeIndex) MaybeAppend(timestamp, offset int64, skipFullCheck bool) er
 	if timestamp <= last.Timestamp {
 		return nil
 	}
+	if len(ti.entries) >= ti.idx.maxEntries {
+		return ti.fullError(timestamp, offset)
+	}
 	rel, err := ti.idx.relative(offset)
 	if err != nil {
 		return err
 	}
-	var b [TimeIndexEntrySize]byte
-	binary.BigEndian.PutUint64(b[:], uint64(timestamp))
-	binary.BigEndian.PutUint32(b[8:], uint32(rel))
-	if err := ti.idx.writeEntry(len(ti.entries), b[:]); err != nil {
-		return err
-	}
 	ti.entries = append(ti.entries, timeEntry{ts: timestamp, rel: rel})
 	return nil
+}
+
+func (ti *TimeIndex) fullError(timestamp, offset int64) error {
+	return fmt.Errorf("%w: append of (%d, %d) to %s with %d of %d entries", ErrIndexFull, timestamp, offset, ti.idx.name(), len(ti.entries), ti.idx.maxEntries)
 }
 
 func (ti *TimeIndex) timestampKey(i int) int64 { return ti.entries[i].ts }
@@ -148,11 +152,11 @@ func (ti *TimeIndex) Lookup(ts int64) TimestampOffset {
 	return ti.at(lo)
 }
 
-// TruncateTo removes every entry with offset ≥ offset, zeroing their slots in a
-// writable file (see OffsetIndex.TruncateTo).
+// TruncateTo removes every entry with offset ≥ offset, zeroing the slots already
+// written back to a writable file (see OffsetIndex.TruncateTo).
 func (ti *TimeIndex) TruncateTo(offset int64) error {
 	keep := keptSlots(len(ti.entries), ti.offsetKey, offset)
-	if err := ti.idx.zeroSlots(keep, len(ti.entries)); err != nil {
+	if err := ti.idx.dropSlots(keep); err != nil {
 		return err
 	}
 	ti.entries = ti.entries[:keep]
@@ -193,8 +197,8 @@ func (ti *TimeIndex) SanityCheck() error {
 	return nil
 }
 
-// TrimToValidSize cuts the file to its entries.
-func (ti *TimeIndex) TrimToValidSize() error { return ti.idx.trim(len(ti.entries)) }
+// TrimToValidSize writes the entries back and cuts the file to them.
+func (ti *TimeIndex) TrimToValidSize() error { return ti.idx.trim(len(ti.entries), ti.encode) }
 
 // Resize sets the file's length to roundDown(maxIndexSize, 12) and reports
 // whether it changed; ErrIndexFull if the entries would not fit.
@@ -202,11 +206,22 @@ func (ti *TimeIndex) Resize(maxIndexSize int) (bool, error) {
 	return ti.idx.resize(maxIndexSize, len(ti.entries))
 }
 
-// Sync flushes the file to stable storage.
-func (ti *TimeIndex) Sync() error { return ti.idx.f.Sync() }
+// Sync writes the entries back (one write) and flushes the file to stable
+// storage (Kafka's TimeIndex.flush, mmap.force).
+func (ti *TimeIndex) Sync() error { return ti.idx.sync(len(ti.entries), ti.encode) }
 
-// Close trims a writable index to its entries and closes the file.
-func (ti *TimeIndex) Close() error { return ti.idx.close(len(ti.entries)) }
+// Close writes back and trims a writable index to its entries and closes the file.
+func (ti *TimeIndex) Close() error { return ti.idx.close(len(ti.entries), ti.encode) }
+
+// encode returns the file bytes of entries [from, to).
+func (ti *TimeIndex) encode(from, to int) []byte {
+	b := make([]byte, 0, (to-from)*TimeIndexEntrySize)
+	for _, e := range ti.entries[from:to] {
+		b = binary.BigEndian.AppendUint64(b, uint64(e.ts))
+		b = binary.BigEndian.AppendUint32(b, uint32(e.rel))
+	}
+	return b
+}
 
 // DecodeTimeIndex decodes the bytes of a .timeindex file of the segment at base:
 // every whole 12 bytes is an entry, in file order, unchecked. Trailing bytes give

@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"encoding/binary"
 	"errors"
 	"os"
 	"testing"
@@ -211,13 +212,15 @@ func TestTimeIndexModel(t *testing.T) {
 			return model[len(model)-1]
 		}
 		for i, n := 0, rapid.IntRange(1, 50).Draw(rt, "steps"); i < n; i++ {
-			switch rapid.IntRange(0, 3).Draw(rt, "action") {
+			switch rapid.IntRange(0, 4).Draw(rt, "action") {
 			case 0:
 				ts := last().Timestamp + rapid.Int64Range(0, 100).Draw(rt, "timestampGap")
 				off := last().Offset + rapid.Int64Range(0, 20).Draw(rt, "offsetGap")
 				skip := rapid.Bool().Draw(rt, "skipFullCheck")
 				err := ti.MaybeAppend(ts, off, skip)
-				full := len(model) >= maxEntries || (!skip && len(model) >= maxEntries-1)
+				// skipFullCheck lets the entry take the reserved last slot, and an
+				// entry that would be skipped is skipped even on a full index (Kafka).
+				full := (!skip && len(model) >= maxEntries-1) || (ts > last().Timestamp && len(model) >= maxEntries)
 				switch {
 				case full:
 					if !errors.Is(err, ErrIndexFull) {
@@ -254,7 +257,11 @@ func TestTimeIndexModel(t *testing.T) {
 				ti, err = OpenTimeIndex(f, base, maxEntries*12, true)
 				require.NoError(rt, err)
 				require.NoError(rt, ti.SanityCheck())
+			case 4:
+				require.NoError(rt, ti.Sync())
+				checkIndexFileWritten(rt, fsys, name, TimeIndexEntrySize, encodeTimeEntries(model, base), true)
 			}
+			checkIndexFileWritten(rt, fsys, name, TimeIndexEntrySize, encodeTimeEntries(model, base), false)
 			if ti.Entries() != len(model) {
 				rt.Fatalf("time index holds %d entries, model %v", ti.Entries(), model)
 			}
@@ -293,4 +300,12 @@ func FuzzDecodeTimeIndex(f *testing.F) {
 		ti.Lookup(12345)
 		_ = ti.TruncateTo(base + 3)
 	})
+}
+
+func encodeTimeEntries(es []TimestampOffset, base int64) [][]byte {
+	out := make([][]byte, len(es))
+	for i, e := range es {
+		out[i] = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(nil, uint64(e.Timestamp)), uint32(e.Offset-base))
+	}
+	return out
 }
