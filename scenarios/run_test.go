@@ -66,3 +66,27 @@ func TestScenariosDoNotDependOnTheSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupScenariosAskAtEveryStep: the consumer-group and log scenarios
+// (issue 6) ask a question with choices at every step.
+func TestGroupScenariosAskAtEveryStep(t *testing.T) {
+	all, err := All()
+	require.NoError(t, err)
+	n := 0
+	for _, sc := range all {
+		if sc.Group != "consumers" && sc.Group != "keys" {
+			continue
+		}
+		steps := sc.Steps
+		for _, b := range sc.Branches {
+			steps = append(steps[:len(steps):len(steps)], b.Steps...)
+		}
+		for _, s := range steps {
+			n++
+			if s.Question == nil {
+				t.Errorf("%s step %s (data/%s line %d) asks nothing", sc.Name, s.ID, sc.File, s.Line)
+			}
+		}
+	}
+	require.Equal(t, 30, n, "steps in the four scenarios of issue 6")
+}
