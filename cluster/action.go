@@ -136,6 +136,7 @@ func (w *World) Do(a Action) error {
 		return err
 	}
 	w.runChecker()
+	w.snapshot()
 	return w.err
 }
 

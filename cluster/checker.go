@@ -99,10 +99,10 @@ type liveReplica struct {
 // runChecker checks every invariant after a step.
 func (w *World) runChecker() {
 	c := &w.check
-	if c.seen == len(w.events) && c.active != nil {
+	if c.seen == w.eventBase+len(w.events) && c.active != nil {
 		return
 	}
-	defer func() { c.seen = len(w.events) }()
+	defer func() { c.seen = w.eventBase + len(w.events) }()
 	if c.active == nil {
 		c.active, c.leaderHW, c.epochOwner = map[string]bool{}, map[partitionKey]leaderMark{}, map[epochKey]int32{}
 		c.matched = map[pairKey]pairMark{}
@@ -119,7 +119,7 @@ func (w *World) runChecker() {
 			key := f.Invariant + "/" + tp.String()
 			now[key] = true
 			if !c.active[key] {
-				f.TimeMs, f.Step, f.Topic, f.Partition = w.now, len(w.actions)-1, tp.Topic, tp.Partition
+				f.TimeMs, f.Step, f.Topic, f.Partition = w.now, w.actionBase+len(w.actions)-1, tp.Topic, tp.Partition
 				c.violations = append(c.violations, f)
 				w.record(EventViolation, 0, &tp, "%s: %s", f.Invariant, f.Text)
 			}

@@ -82,6 +82,26 @@ type Config struct {
 	// Group is the brokers' group coordinator configuration (nil:
 	// [group.DefaultConfig], group.initial.rebalance.delay.ms 3000).
 	Group *group.Config
+	// Timeline bounds the history the world keeps and speeds up its
+	// timeline with snapshots (zero: no snapshots, keep everything).
+	Timeline TimelineConfig
+}
+
+// TimelineConfig sets the world's snapshots and how much history it keeps.
+// The zero value keeps every event, action and producer result, and
+// [World.AtTime] replays from the start.
+type TimelineConfig struct {
+	// SnapshotEveryMs takes a snapshot (a [World.Clone]) after the first
+	// action that ends at least this long after the last snapshot; the
+	// new world is the first. [World.AtTime], [World.At] and
+	// [World.AtEvent] replay from the nearest snapshot before the
+	// moment. 0: no snapshots.
+	SnapshotEveryMs int64
+	// KeepMs is the history kept: snapshots older than KeepMs fall off
+	// (the oldest kept snapshot is the timeline's start, [World.StartMs]),
+	// and with them the events, actions and finished producer results
+	// before it. 0: keep everything. Needs SnapshotEveryMs.
+	KeepMs int64
 }
 
 // DefaultLogConfig is Kafka's log configuration with small preallocated
@@ -141,6 +161,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if _, err := group.NewCoordinator(*c.Group, &group.MemoryOffsetStore{}, 0); err != nil {
 		return c, err
+	}
+	if t := c.Timeline; t.SnapshotEveryMs < 0 || t.KeepMs < 0 || (t.KeepMs > 0 && t.SnapshotEveryMs == 0) {
+		return c, fmt.Errorf("%w: timeline: snapshot every %d ms, keep %d ms", ErrInvalidConfig, t.SnapshotEveryMs, t.KeepMs)
 	}
 	return c, c.Log.Validate()
 }

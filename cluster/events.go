@@ -38,7 +38,8 @@ const (
 
 // Event is one entry of the timeline.
 type Event struct {
-	// Seq is the event's index in [World.Events].
+	// Seq is the event's number, from 0; on a bounded timeline the
+	// events before [World.StartMs] fell off, and Seq still counts them.
 	Seq int
 	// TimeMs is the virtual time.
 	TimeMs int64
@@ -75,7 +76,7 @@ func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format st
 	if tp != nil && tp.Topic == OffsetsTopic && (kind == EventBroker || kind == EventReplica || kind == EventController) {
 		return // the internal topic's replicas are not narrated; its records show in the groups
 	}
-	e := Event{Seq: len(w.events), TimeMs: w.now, Step: len(w.actions) - 1, Kind: kind, Broker: broker, Text: fmt.Sprintf(format, args...)}
+	e := Event{Seq: w.eventBase + len(w.events), TimeMs: w.now, Step: w.actionBase + len(w.actions) - 1, Kind: kind, Broker: broker, Text: fmt.Sprintf(format, args...)}
 	if tp != nil {
 		e.Topic, e.Partition = tp.Topic, tp.Partition
 	}

@@ -115,13 +115,24 @@ type Producer struct {
 	open []int
 	// nextSeq is the next sequence number per partition (idempotence).
 	nextSeq map[int32]int32
+	// dropped counts the results that fell off the front of results
+	// ([TimelineConfig.KeepMs]), and how many of them were acknowledged
+	// or failed; result indexes count them.
+	dropped, droppedAcked, droppedFailed int
 }
+
+// result returns result i, counting those that fell off.
+func (p *Producer) result(i int) *Result { return &p.results[i-p.dropped] }
 
 // Name returns the producer's name.
 func (p *Producer) Name() string { return p.cfg.Name }
 
+// Config returns the producer's configuration, with defaults filled in.
+func (p *Producer) Config() ProducerConfig { return p.cfg }
+
 // Results returns what the producer was told, one entry per record in
-// send order. The caller must not modify it.
+// send order (without those that fell off a bounded timeline,
+// [TimelineConfig.KeepMs]). The caller must not modify it.
 func (p *Producer) Results() []Result { return p.results }
 
 func parseAcks(s string) (int16, error) {
@@ -227,14 +238,14 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now, Sequence: seq})
 	tp := partitionKey{Topic: t.Name, Partition: partition}
 	if key == "" && w.logConfig(t.Name).Compact() {
-		r := &p.results[len(p.results)-1]
+		r := p.result(p.dropped + len(p.results) - 1)
 		r.Failed, r.Error = true, "INVALID_RECORD"
 		w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_RECORD (a compacted topic needs keys)", p.cfg.Name, value)
 		return nil
 	}
-	p.open = append(p.open, len(p.results)-1)
+	p.open = append(p.open, p.dropped+len(p.results)-1)
 	w.record(EventProduce, 0, &tp, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
-	w.sendRecord(p, len(p.results)-1)
+	w.sendRecord(p, p.dropped+len(p.results)-1)
 	return nil
 }
 
@@ -254,7 +265,7 @@ func recordLabel(key, value string) string {
 
 // sendRecord sends (or re-sends) result i to the partition's leader.
 func (w *World) sendRecord(p *Producer, i int) {
-	r := &p.results[i]
+	r := p.result(i)
 	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
 	leader := w.PartitionLeader(tp.Topic, tp.Partition)
 	r.Attempts++
@@ -284,7 +295,7 @@ func (w *World) sendRecord(p *Producer, i int) {
 // retryOrFail retries a retriable error within delivery.timeout.ms, else
 // fails the record.
 func (w *World) retryOrFail(p *Producer, i int, code string, retriable bool) {
-	r := &p.results[i]
+	r := p.result(i)
 	r.inflight, r.LastError = 0, code
 	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
 	if retriable && w.now+p.cfg.RetryBackoffMs-r.firstSentMs < p.cfg.DeliveryTimeoutMs {
@@ -302,7 +313,7 @@ func (w *World) retryOrFail(p *Producer, i int, code string, retriable bool) {
 func (w *World) deliverToProducer(e *envelope) {
 	p := w.producers[e.to-producerIDBase]
 	for _, i := range p.open {
-		r := &p.results[i]
+		r := p.result(i)
 		if r.inflight != e.resp.CorrelationID || r.inflight == 0 {
 			continue
 		}
@@ -322,7 +333,7 @@ func (w *World) deliverToProducer(e *envelope) {
 func (w *World) tickProducer(p *Producer) {
 	open := p.open[:0]
 	for _, i := range p.open {
-		r := &p.results[i]
+		r := p.result(i)
 		switch {
 		case r.inflight != 0 && w.now-r.sentMs >= p.cfg.RequestTimeoutMs:
 			w.record(EventProduce, 0, &partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}, "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, recordLabel(r.Key, r.Value))

@@ -166,7 +166,7 @@ func (w *World) State() State {
 }
 
 func producerInfo(p *Producer) ProducerInfo {
-	pi := ProducerInfo{Name: p.cfg.Name, Sent: len(p.results), Results: []ResultInfo{}}
+	pi := ProducerInfo{Name: p.cfg.Name, Sent: p.dropped + len(p.results), Acked: p.droppedAcked, Failed: p.droppedFailed, Results: []ResultInfo{}}
 	for _, r := range p.results {
 		ri := ResultInfo{Value: r.Value, Partition: r.Partition, Error: r.Error, Status: "pending"}
 		switch {

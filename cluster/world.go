@@ -29,7 +29,12 @@ type World struct {
 
 	events  []Event
 	actions []Action
-	check   checker
+	// eventBase and actionBase count the events and actions that fell
+	// off the front of a bounded timeline; snaps are its snapshots,
+	// oldest first (see timeline.go).
+	eventBase, actionBase int
+	snaps                 []snapshot
+	check                 checker
 	// progress is, per group and partition, the offset after the furthest
 	// record any member processed (to count duplicates).
 	progress map[string]map[partitionKey]int64
@@ -66,6 +71,7 @@ func New(cfg Config) (*World, error) {
 	if err := w.quiet(); err != nil {
 		return nil, err
 	}
+	w.snapshot()
 	return w, nil
 }
 
@@ -75,11 +81,15 @@ func (w *World) Config() Config { return w.cfg }
 // NowMs returns the virtual time in milliseconds.
 func (w *World) NowMs() int64 { return w.now }
 
-// Events returns the timeline so far. The caller must not modify it.
+// Events returns the timeline so far (from [World.StartMs] when
+// [TimelineConfig.KeepMs] bounds it; [Event.Seq] still counts from the
+// first). The caller must not modify it.
 func (w *World) Events() []Event { return w.events }
 
-// Actions returns the actions applied so far, starting with [ActNew]. The
-// caller must not modify it.
+// Actions returns the actions applied so far, starting with [ActNew] (or,
+// on a bounded timeline, with the first action after its oldest
+// snapshot; [Event.Step] counts from ActNew). The caller must not modify
+// it.
 func (w *World) Actions() []Action { return w.actions }
 
 // Rand returns the world's random generator (for code that drives the

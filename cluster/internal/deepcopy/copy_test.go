@@ -1,0 +1,64 @@
+package deepcopy
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type node struct {
+	name  string
+	next  *node
+	bytes []byte
+	kids  map[string]*node
+	any   any
+	arr   [2]*node
+}
+
+func TestCopyKeepsSharedPointersAndCopiesEverythingElse(t *testing.T) {
+	shared := &node{name: "shared", bytes: []byte("abc")}
+	root := &node{name: "root", next: shared, kids: map[string]*node{"s": shared}, any: shared, arr: [2]*node{shared, nil}}
+	shared.next = root // a cycle
+
+	c := Copy(root)
+
+	if c == root || c.next == shared {
+		t.Fatalf("the copy shares a pointer with the original: root %p/%p, next %p/%p", c, root, c.next, shared)
+	}
+	if c.kids["s"] != c.next || c.any.(*node) != c.next || c.arr[0] != c.next {
+		t.Fatalf("a pointer reached four ways became several copies")
+	}
+	if c.next.next != c {
+		t.Fatalf("the cycle back to the root is not kept in the copy")
+	}
+	c.next.bytes[0] = 'X'
+	c.next.name = "changed"
+	if diff := cmp.Diff("abc", string(shared.bytes)); diff != "" {
+		t.Fatalf("changing the copy's bytes changed the original (-want +got):\n%s", diff)
+	}
+	if shared.name != "shared" {
+		t.Fatalf("changing the copy's name changed the original to %q", shared.name)
+	}
+}
+
+func TestCopyOfNilsStaysNil(t *testing.T) {
+	c := Copy(&node{})
+	if c.next != nil || c.bytes != nil || c.kids != nil || c.any != nil {
+		t.Fatalf("nil fields became non-nil: %+v", c)
+	}
+}
+
+type clocked struct {
+	now   int64
+	clock *int64
+}
+
+func TestCopyPointsFieldPointersAtTheCopysField(t *testing.T) {
+	w := &clocked{now: 5}
+	w.clock = &w.now
+	c := Copy(w)
+	c.now = 9
+	if *c.clock != 9 || *w.clock != 5 {
+		t.Fatalf("a clock pointing at its world's time: copy reads %d (want 9), original %d (want 5)", *c.clock, *w.clock)
+	}
+}

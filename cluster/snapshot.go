@@ -1,0 +1,125 @@
+package cluster
+
+import (
+	"slices"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/deepcopy"
+)
+
+// snapshot is the world's state at one moment, between two actions, with
+// no history of its own.
+type snapshot struct {
+	state   *World
+	timeMs  int64
+	actions int // actions applied, counting those that fell off
+	events  int // events recorded, counting those that fell off
+}
+
+// Clone returns an independent copy of the world: brokers with their file
+// systems, logs and replicas, the controller, the network's messages in
+// flight, producers, consumers, group coordinators, the checker and the
+// random generator's state. Both then evolve independently, and
+// identically under the same actions. The history (events, actions,
+// snapshots) is shared until either side adds to it.
+func (w *World) Clone() *World {
+	c := w.cloneState()
+	c.events, c.actions, c.snaps = slices.Clip(w.events), slices.Clip(w.actions), slices.Clip(w.snaps)
+	return c
+}
+
+// cloneState deep-copies everything but the history.
+func (w *World) cloneState() *World {
+	events, actions, snaps := w.events, w.actions, w.snaps
+	w.events, w.actions, w.snaps = nil, nil, nil
+	c := deepcopy.Copy(w)
+	w.events, w.actions, w.snaps = events, actions, snaps
+	return c
+}
+
+// StartMs returns the earliest moment the timeline can show: 0, or the
+// oldest snapshot kept when [TimelineConfig.KeepMs] bounds the history.
+func (w *World) StartMs() int64 {
+	if len(w.snaps) == 0 || w.cfg.Timeline.KeepMs == 0 {
+		return 0
+	}
+	return w.snaps[0].timeMs
+}
+
+// Snapshots returns the times of the snapshots kept, oldest first.
+func (w *World) Snapshots() []int64 {
+	out := make([]int64, len(w.snaps))
+	for i, s := range w.snaps {
+		out[i] = s.timeMs
+	}
+	return out
+}
+
+// snapshot takes a snapshot if one is due, then lets the history older
+// than KeepMs fall off.
+func (w *World) snapshot() {
+	t := w.cfg.Timeline
+	if t.SnapshotEveryMs == 0 || w.err != nil {
+		return
+	}
+	if n := len(w.snaps); n > 0 && w.now-w.snaps[n-1].timeMs < t.SnapshotEveryMs {
+		return
+	}
+	w.snaps = append(w.snaps, snapshot{state: w.cloneState(), timeMs: w.now,
+		actions: w.actionBase + len(w.actions), events: w.eventBase + len(w.events)})
+	if t.KeepMs > 0 {
+		w.forget(w.now - t.KeepMs)
+	}
+}
+
+// forget drops the snapshots before cutoff (keeping at least one), then
+// the events and actions before the oldest snapshot left, and the
+// producers' finished results sent before it.
+func (w *World) forget(cutoff int64) {
+	k := 0
+	for k < len(w.snaps)-1 && w.snaps[k].timeMs < cutoff {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	w.snaps = slices.Clone(w.snaps[k:])
+	oldest := w.snaps[0]
+	w.events = slices.Clone(w.events[oldest.events-w.eventBase:])
+	w.actions = slices.Clone(w.actions[oldest.actions-w.actionBase:])
+	w.eventBase, w.actionBase = oldest.events, oldest.actions
+	for _, p := range w.producers {
+		p.forget(oldest.timeMs)
+	}
+}
+
+// forget drops the results first sent before ms, up to the oldest still
+// open.
+func (p *Producer) forget(ms int64) {
+	n := 0
+	for n < len(p.results) && p.results[n].firstSentMs < ms && (len(p.open) == 0 || p.dropped+n < p.open[0]) {
+		r := &p.results[n]
+		if r.Acked {
+			p.droppedAcked++
+		} else if r.Failed {
+			p.droppedFailed++
+		}
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	p.results = slices.Clone(p.results[n:])
+	p.dropped += n
+}
+
+// restore returns an independent world at snapshot i of w, with w's
+// history up to it.
+func (w *World) restore(i int) *World {
+	s := w.snaps[i]
+	f := deepcopy.Copy(s.state)
+	f.events = slices.Clip(w.events[:s.events-w.eventBase])
+	f.actions = slices.Clip(w.actions[:s.actions-w.actionBase])
+	f.eventBase, f.actionBase = w.eventBase, w.actionBase
+	f.snaps = slices.Clip(w.snaps[:i+1])
+	return f
+}
