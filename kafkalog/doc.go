@@ -117,8 +117,130 @@
 //
 // The offset and time indexes share their file handling (indexfile.go): a
 // writable index is preallocated to its maximum size and trimmed to its entries
-// when the segment rolls or closes, as Kafka's AbstractIndex does, and an index
-// that fails its sanity check is rebuilt from the .log by recovery.
+// when the segment rolls or closes, as Kafka's AbstractIndex does, its entries are
+// written back in one write at sync, trim and close ("Indexes and crashes" below),
+// and an index that fails its sanity check is rebuilt from the .log by recovery.
+//
+// # The partition log
+//
+// A [Log] is one partition's directory (Kafka's UnifiedLog over LocalLog): its
+// segments in base-offset order, the last of which is the active segment that
+// takes appends, plus the log start offset, the log end offset (LEO), the
+// recovery point and the leader epoch cache (leader-epoch-checkpoint). A
+// [Segment] is three files named after its base offset: the .log of batches, the
+// .index mapping offsets to byte positions every index.interval.bytes (4096), and
+// the .timeindex mapping the largest timestamp so far to its offset. Time always
+// comes in as an argument and nothing runs in the background: the caller drives
+// deletion ([Log.DeleteExpiredFiles]), retention ([Log.DeleteOldSegments]) and
+// compaction ([Log.Clean]).
+//
+// Append. [Log.AppendAsLeader] validates each batch (length, magic, CRC,
+// max.message.bytes) without decoding its records, assigns offsets from the LEO
+// and stamps the leader epoch in place (outside the CRC), rolls if needed and
+// writes all the batches of the call with one WriteAt; [Log.AppendAsFollower]
+// keeps the leader's offsets and epochs. Index entries are added in memory: like
+// Kafka's mmapped indexes, they reach their files later (see "Indexes and
+// crashes" below). An append fsyncs nothing unless flush.messages is reached or
+// it rolls the segment (the roll flushes the old one).
+//
+// Read. [Log.Read] finds the segment holding an offset, the largest offset-index
+// entry at or below it (the warm last 8 KiB of the index first, as Kafka's
+// AbstractIndex does), scans batch headers from there, and returns whole batches
+// up to a byte limit, as a fetch does. [Log.OffsetForTimestamp] goes through the
+// time index the same way.
+//
+// Roll. A segment rolls on segment.bytes, segment.ms (minus a per-segment jitter
+// drawn from the caller's seeded source), a full index, or an offset that would
+// not fit 31 bits relative to the base offset (LogSegment.shouldRoll). The old
+// segment gets its final time-index entry, its indexes are written back and
+// trimmed to their entries, and it is flushed at once (Kafka flushes it
+// asynchronously right after the roll), which moves the recovery point to the
+// new segment's base offset.
+//
+// Truncate. [Log.TruncateTo] cuts a follower's log back to an offset: later
+// segments are deleted, the segment holding it is cut before the first batch that
+// reaches it and becomes the active segment again, and the epoch cache forgets
+// the epochs that started there. [Log.TruncateFullyAndStartAt] empties the log.
+//
+// Flush, the recovery point and clean shutdown. [Log.Flush] fsyncs the .log and
+// the written-back indexes of every segment from the recovery point up to an
+// offset (each file once, then the directory if its entries changed) and only
+// then moves the recovery point there: every segment below the recovery point is
+// durable, indexes included. [Log.Close] writes back, trims and flushes
+// everything and sets the recovery point to the LEO; [DataDir.Close] then writes
+// the recovery-point and log-start-offset checkpoints and the clean shutdown
+// marker (.kafka_cleanshutdown). [OpenDataDir] reads and removes the marker and
+// passes each log its recovery point.
+//
+// Recovery. [Open] removes leftover .deleted and .cleaned files and completes
+// interrupted swaps of cleaner output, loads every segment, and, after an unclean
+// shutdown, recovers the segments from the one holding the recovery point to the
+// end, plus any segment whose index is missing or fails its sanity check
+// (LogLoader.recoverLog). Recovering a segment walks its batches through one
+// reused 1 MiB buffer checking length, magic, CRC and that offsets increase and
+// fit the segment, without decoding records; it rebuilds both indexes and the
+// epoch cache entries, and cuts the .log at the first byte that is not a whole
+// valid batch, deleting every later segment. [RecoveryReport] says what was cut.
+//
+// Indexes and crashes. An index keeps its entries in memory and writes the ones
+// appended since its last write back to the file in one WriteAt when it is
+// synced, trimmed (roll, recovery end) or closed. Kafka mmaps the file instead, so
+// an entry costs a memory store and the kernel writes pages back when it likes;
+// here a write per entry would cost a syscall and halve the append rate. After a
+// process crash or a power cut, entries never written back are lost, exactly as
+// Kafka's unflushed mmap pages are after a power cut: the preallocated file reads
+// as zeros where they would be. That is safe because only a segment at or beyond
+// the recovery point can have such an index, Open recovers exactly those segments
+// after an unclean shutdown, rebuilding their indexes from the .log, and the
+// recovery point only advances past a segment after a flush that wrote back and
+// then fsynced its indexes.
+//
+// Retention. [Log.DeleteOldSegments] deletes, oldest first, the segments wholly
+// below the log start offset, then by retention.bytes, then by retention.ms
+// (against each segment's largest timestamp), never past the caller's high
+// watermark; deleted segments become .deleted files that [Log.DeleteExpiredFiles]
+// removes after file.delete.delay.ms. [Log.DeleteRecords] moves the log start
+// offset forward.
+//
+// Compaction. [Log.Clean] is the log cleaner: it builds the map of each key's
+// latest offset over the dirty section, rewrites groups of segments below it
+// keeping offsets (gaps), keeps tombstones for delete.retention.ms, handles
+// transaction markers, and swaps the result in crash-safely (.cleaned, fsync,
+// .swap, directory sync, old segments .deleted, .swap renamed into place).
+//
+// Deliberate deviations from Kafka, each for a crash Kafka survives by other
+// means (leader-epoch truncation, a replica to copy from) or not at all:
+//
+//   - Index write-back instead of mmap (above): the same crash semantics as
+//     unflushed mmap pages after a power cut; after a mere process crash Kafka
+//     keeps them in the page cache and we do not, which recovery covers.
+//   - Truncation fsyncs the cut .log, in [Log.TruncateTo] and when recovery cuts
+//     a torn tail. Kafka's FileRecords.truncateTo does not fsync: the cut stays in
+//     the page cache, and a power cut can bring the truncated batches back, or,
+//     after a recovery cut, splice old torn bytes with newer ones into a batch that
+//     was never written whole. Kafka relies on leader-epoch truncation to remove
+//     them again; a single log cannot.
+//   - [Log.TruncateTo] lowers the recovery point to the truncated segment's base
+//     offset, not to the truncation offset, so that a crash before the next flush
+//     recovers that segment and rebuilds its indexes, whose truncation is not
+//     durable. A truncation offset inside a batch leaves the LEO at that batch's
+//     base offset (Kafka would leave it at the offset with the batch gone).
+//   - Dropped index slots of a truncated index are zeroed in the file (Kafka
+//     leaves stale entries in its mmap): stale entries would pass for real ones
+//     after a crash, zeros fail the sanity check.
+//   - The sanity check also requires entries in order ([OffsetIndex.SanityCheck],
+//     [TimeIndex.SanityCheck]): Kafka's passes a zero-padded index and relies on
+//     the clean shutdown marker to rebuild it.
+//   - Recovery fsyncs the indexes it rebuilt (Kafka does not): they overwrite the
+//     old files in place, and a power cut could splice old and new bytes into
+//     entries that look valid in a segment the recovery point no longer covers.
+//     It also cuts at a batch whose offsets do not increase, and refuses magic 0
+//     and 1 segments (an error, not a cut).
+//   - A roll flushes the old segment at once, lowering the recovery point to its
+//     base first, so that its trimmed indexes become durable even if its data
+//     already was (an untrimmed, zero-padded index below the recovery point would
+//     be trusted after a power cut). Rolling an empty active segment to its own
+//     base offset keeps it (Kafka deletes and recreates it).
 //
 // # Reading and writing
 //

@@ -473,9 +473,9 @@ func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, epoc
 // the recovery point and log start offset drop to it if above, and the epoch cache
 // forgets epochs starting at or after it. Offsets at or beyond the LEO change nothing.
 //
-// Kafka leaves the cut in the page cache; here the cut .log is fsynced at once, so
-// that a power cut cannot bring truncated batches back (Kafka relies on leader-epoch
-// truncation to remove them again).
+// Unlike Kafka, whose FileRecords.truncateTo does not fsync and leaves the cut in the
+// page cache, the cut .log is fsynced at once, so that a power cut cannot bring
+// truncated batches back (Kafka relies on leader-epoch truncation to remove them again).
 func (l *Log) TruncateTo(offset int64, nowMs int64) error {
 	if l.closed {
 		return ErrLogClosed

@@ -358,16 +358,18 @@ func assignRecoveredEpoch(epochs *LeaderEpochCache, h *BatchHeader) error {
 	return epochs.Assign(h.PartitionLeaderEpoch, h.BaseOffset)
 }
 
-// finishRecovery cuts the .log at validBytes and trims the indexes.
+// finishRecovery cuts the .log at validBytes (and, unlike Kafka, fsyncs the cut),
+// writes back and trims the rebuilt indexes and fsyncs them.
 func (s *Segment) finishRecovery(validBytes int64, bad error) (Truncation, error) {
 	t := Truncation{Segment: s.baseOffset, Position: validBytes, Bytes: s.size - validBytes, Reason: "torn tail"}
 	if bad != nil {
 		t.Reason = bad.Error()
 	}
 	if t.Bytes > 0 {
-		// Kafka leaves the cut in the page cache. We fsync it: otherwise a second power
-		// cut could undo the cut and the overwrites that followed it, and splice the
-		// old torn bytes with new ones into a batch that was never written whole.
+		// Kafka leaves the cut in the page cache (FileRecords.truncateTo does not
+		// fsync). We fsync it on purpose: otherwise a second power cut could undo the
+		// cut and the overwrites that followed it, and splice the old torn bytes with
+		// new ones into a batch that was never written whole.
 		if err := s.log.Truncate(validBytes); err != nil {
 			return Truncation{}, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), validBytes, err)
 		}

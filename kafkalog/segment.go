@@ -325,7 +325,9 @@ func (s *Segment) renameSuffix(to string) error {
 // truncateTo cuts the segment before the first batch whose last offset is ≥ offset
 // and makes it ready to be the active segment again (LogSegment.truncateTo): index
 // entries at or after offset go, the indexes grow back to maxIndexSize, the cut .log
-// is fsynced, and the largest timestamp is recomputed. It returns the offset the log
+// is fsynced, and the largest timestamp is recomputed. The fsync is ours: Kafka's
+// FileRecords.truncateTo does not fsync, so a power cut can bring the cut batches
+// back (Kafka removes them again by leader-epoch truncation; a log alone cannot). It returns the offset the log
 // now ends at: offset, or the base offset of the cut batch if offset fell inside it.
 func (s *Segment) truncateTo(offset int64, maxIndexSize int, nowMs int64, buf []byte) (int64, error) {
 	at, found, err := s.translateOffset(offset, buf)
@@ -350,6 +352,7 @@ func (s *Segment) truncateTo(offset int64, maxIndexSize int, nowMs int64, buf []
 		if err := s.log.Truncate(at.pos); err != nil {
 			return 0, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), at.pos, err)
 		}
+		// Deliberately unlike Kafka's FileRecords.truncateTo, which does not fsync.
 		if err := s.log.Sync(); err != nil {
 			return 0, fmt.Errorf("kafkalog: truncate %s to %d: %w", s.log.Name(), at.pos, err)
 		}
