@@ -2,6 +2,7 @@ package kafkalog
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -104,4 +105,35 @@ func (ti *TimeIndex) encodeEach() [][]byte {
 		out[i] = ti.encode(i, i+1)
 	}
 	return out
+}
+
+// TestOpenWithoutRecoveryTakesNoRecoveryBuffer: opening a log that needs no
+// recovery (a clean shutdown) does not pay for recovery's 1 MiB buffer; the
+// simulated cluster's explorer opens logs thousands of times.
+func TestOpenWithoutRecoveryTakesNoRecoveryBuffer(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	fsys := vfs.NewMem()
+	cfg := DefaultConfig()
+	cfg.SegmentIndexBytes = 4096 // keep the MemFS's preallocated indexes out of the count
+	l, err := Open(fsys, "topic-0", cfg, 0)
+	require.NoError(t, err)
+	for range 20 {
+		_, err := l.AppendAsLeader(valueBatch(1, "v"), 0, 0)
+		require.NoError(t, err)
+	}
+	require.NoError(t, l.Close())
+	var before, after runtime.MemStats
+	const opens = 10
+	runtime.ReadMemStats(&before)
+	for range opens {
+		l, err := Open(fsys, "topic-0", cfg, 0, WithCleanShutdown(), WithRecoveryPoint(l.LogEndOffset()))
+		require.NoError(t, err)
+		require.NoError(t, l.Close())
+	}
+	runtime.ReadMemStats(&after)
+	if perOpen := (after.TotalAlloc - before.TotalAlloc) / opens; perOpen >= RecoveryBufferSize/4 {
+		t.Fatalf("opening a cleanly shut down log allocated %d bytes, as if it took recovery's %d-byte buffer", perOpen, RecoveryBufferSize)
+	}
 }

@@ -192,6 +192,44 @@ func TestTimeIndexRealFixtures(t *testing.T) {
 	}
 }
 
+// TestTimeIndexMaybeAppendOnFullIndex: with skipFullCheck (the final entry on
+// roll and close) a full index still skips an entry that is not newer, as Kafka's
+// TimeIndex.maybeAppend does; only an entry that needs a slot fails.
+func TestTimeIndexMaybeAppendOnFullIndex(t *testing.T) {
+	tests := []struct {
+		name          string
+		timestamp     int64
+		offset        int64
+		skipFullCheck bool
+		wantErr       error
+	}{
+		{"same timestamp, skipFullCheck: skipped", 200, 120, true, nil},
+		{"older offset and timestamp, skipFullCheck: refused as Kafka does", 150, 105, true, ErrInvalidOffset},
+		{"newer timestamp, skipFullCheck: no slot left", 300, 130, true, ErrIndexFull},
+		{"same timestamp, no skipFullCheck: full", 200, 120, false, ErrIndexFull},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := vfs.NewMem()
+			f, err := fsys.Create("x.timeindex")
+			require.NoError(t, err)
+			ti, err := OpenTimeIndex(f, 100, 2*TimeIndexEntrySize, true)
+			require.NoError(t, err)
+			require.NoError(t, ti.MaybeAppend(100, 110, false))
+			require.NoError(t, ti.MaybeAppend(200, 120, true)) // the reserved last slot
+			err = ti.MaybeAppend(tc.timestamp, tc.offset, tc.skipFullCheck)
+			if !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) {
+				t.Fatalf("MaybeAppend(%d, %d, %v) on a full index = %v, want %v", tc.timestamp, tc.offset, tc.skipFullCheck, err, tc.wantErr)
+			}
+			want := []TimestampOffset{{100, 110}, {200, 120}}
+			got := []TimestampOffset{ti.Entry(0), ti.Entry(1)}
+			if diff := cmp.Diff(want, got); diff != "" || ti.Entries() != 2 {
+				t.Errorf("entries after the refused or skipped append (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestTimeIndexModel checks MaybeAppend, Lookup, TruncateTo and trim-and-reopen
 // against a slice.
 func TestTimeIndexModel(t *testing.T) {
