@@ -112,8 +112,13 @@ var errnoSentinels = []struct {
 
 // osErr makes the OS error inside err also match the vfs sentinel for its errno.
 func osErr(err error) error {
+	if err == nil {
+		// Return before declaring errno: errors.As makes it escape, and the
+		// allocation would otherwise be paid on every successful call.
+		return nil
+	}
 	var errno syscall.Errno
-	if err == nil || !errors.As(err, &errno) {
+	if !errors.As(err, &errno) {
 		return err
 	}
 	for _, p := range errnoSentinels {
