@@ -90,11 +90,15 @@ func decodeRecordFast(p []byte, i int, r *Record, hdrs []Header) (int, []Header)
 	i++
 	if i < end && q[i] < 0x80 {
 		r.TimestampDelta, i = int64(zigzag32(q[i])), i+1
+	} else if i+1 < end && q[i+1] < 0x80 { // |delta| < 8192 ms
+		r.TimestampDelta, i = int64(zigzag2(q[i], q[i+1])), i+2
 	} else if r.TimestampDelta, i = slowVarlong(q, i); i < 0 {
 		return -1, hdrs
 	}
 	if i < end && q[i] < 0x80 {
 		r.OffsetDelta, i = zigzag32(q[i]), i+1
+	} else if i+1 < end && q[i+1] < 0x80 { // offsets 64..8191 into the batch
+		r.OffsetDelta, i = zigzag2(q[i], q[i+1]), i+2
 	} else if r.OffsetDelta, i = slowVarint(q, i); i < 0 {
 		return -1, hdrs
 	}
