@@ -40,6 +40,9 @@ const (
 	ActStallConsumer ActionKind = "stall-consumer"
 	// ActAddPartitions grows topic Name to N partitions.
 	ActAddPartitions ActionKind = "add-partitions"
+	// ActSetProducer changes producer Name's rate, acks and keys to those
+	// of Producer (Rate or RecordsPerSec, Acks, Keys).
+	ActSetProducer ActionKind = "set-producer"
 )
 
 // Action is one thing done to the world from outside. Replaying the same
@@ -81,6 +84,8 @@ func (a Action) String() string {
 		return fmt.Sprintf("stall-consumer %s ms=%d", a.Name, a.Ms)
 	case ActAddPartitions:
 		return fmt.Sprintf("add-partitions %s count=%d", a.Name, a.N)
+	case ActSetProducer:
+		return setProducerString(a)
 	case ActProduce:
 		s := fmt.Sprintf("produce %s value=%s", a.Name, a.Value)
 		if a.Null {
@@ -164,6 +169,8 @@ func (w *World) validate(a Action) error {
 		}
 	case ActCloseConsumer, ActCrashConsumer, ActRestartConsumer, ActStallConsumer:
 		return w.validateGroupAction(a)
+	case ActSetProducer:
+		return w.validateSetProducer(a)
 	case ActAddPartitions:
 		if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
 			return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
@@ -209,6 +216,8 @@ func (w *World) apply(a Action) error {
 		return w.createTopic(a.Topic)
 	case ActAddProducer:
 		return w.addProducer(a.Producer)
+	case ActSetProducer:
+		return w.setProducer(a)
 	case ActAddConsumer:
 		return w.addConsumer(a.Consumer)
 	case ActProduce:

@@ -97,6 +97,10 @@ type TimelineConfig struct {
 	// [World.AtEvent] replay from the nearest snapshot before the
 	// moment. 0: no snapshots.
 	SnapshotEveryMs int64
+	// DenseMs and SparseEveryMs thin the snapshots out: those older than
+	// DenseMs keep one per SparseEveryMs (the first of each such span of
+	// time), so that older moments cost a longer replay. 0: no thinning.
+	DenseMs, SparseEveryMs int64
 	// KeepMs is the history kept: snapshots older than KeepMs fall off
 	// (the oldest kept snapshot is the timeline's start, [World.StartMs]),
 	// and with them the events, actions and finished producer results
@@ -162,7 +166,8 @@ func (c Config) withDefaults() (Config, error) {
 	if _, err := group.NewCoordinator(*c.Group, &group.MemoryOffsetStore{}, 0); err != nil {
 		return c, err
 	}
-	if t := c.Timeline; t.SnapshotEveryMs < 0 || t.KeepMs < 0 || (t.KeepMs > 0 && t.SnapshotEveryMs == 0) {
+	if t := c.Timeline; t.SnapshotEveryMs < 0 || t.KeepMs < 0 || t.DenseMs < 0 || t.SparseEveryMs < 0 ||
+		(t.KeepMs > 0 || t.SparseEveryMs > 0) && t.SnapshotEveryMs == 0 {
 		return c, fmt.Errorf("%w: timeline: snapshot every %d ms, keep %d ms", ErrInvalidConfig, t.SnapshotEveryMs, t.KeepMs)
 	}
 	return c, c.Log.Validate()

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
@@ -30,6 +31,9 @@ type ProducerConfig struct {
 	// RecordsPerSec is the rate of records produced on their own while the
 	// world runs (0: only explicit [World.Produce]).
 	RecordsPerSec int
+	// Rate, when above 0, is the rate as a fraction of records a second
+	// (1.5), to a thousandth; it takes the place of RecordsPerSec.
+	Rate float64
 	// RequestTimeoutMs is request.timeout.ms (default 30000).
 	RequestTimeoutMs int64
 	// DeliveryTimeoutMs is delivery.timeout.ms (default 120000): retriable
@@ -109,7 +113,7 @@ type Producer struct {
 	uniform *partitioner.UniformSticky
 	results []Result
 	corr    int64
-	carry   int // rate accumulator, in records × 1000 ms
+	carry   int // rate accumulator, in thousandths of records × ms
 	sent    int
 	// open indexes the results still in flight or waiting to retry.
 	open []int
@@ -346,14 +350,23 @@ func (w *World) tickProducer(p *Producer) {
 		}
 	}
 	p.open = open
-	if p.cfg.RecordsPerSec <= 0 {
+	rate := p.cfg.milliRate()
+	if rate <= 0 {
 		return
 	}
-	p.carry += p.cfg.RecordsPerSec * int(w.cfg.TickMs)
-	for p.carry >= 1000 {
-		p.carry -= 1000
+	p.carry += rate * int(w.cfg.TickMs)
+	for p.carry >= 1000*1000 {
+		p.carry -= 1000 * 1000
 		_ = w.produce(p, "", fmt.Sprintf("%s-%d", p.cfg.Name, p.sent), -1)
 	}
+}
+
+// milliRate is the rate in thousandths of records a second.
+func (c ProducerConfig) milliRate() int {
+	if c.Rate > 0 {
+		return int(math.Round(c.Rate * 1000))
+	}
+	return c.RecordsPerSec * 1000
 }
 
 // recordSize is a record's size in a v2 batch, as the producer counts it

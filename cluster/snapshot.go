@@ -1,7 +1,10 @@
 package cluster
 
 import (
+	"reflect"
 	"slices"
+
+	"github.com/kafkalive/kafkalive/replica"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/deepcopy"
 )
@@ -14,6 +17,11 @@ type snapshot struct {
 	actions int // actions applied, counting those that fell off
 	events  int // events recorded, counting those that fell off
 }
+
+// immutable are the types a clone shares instead of copying: a replica
+// log's mirror entries (their key and value bytes are copied from the
+// batch when the entry is made, and never changed).
+var immutable = []reflect.Type{reflect.TypeFor[replica.Entry]()}
 
 // Clone returns an independent copy of the world: brokers with their file
 // systems, logs and replicas, the controller, the network's messages in
@@ -31,7 +39,7 @@ func (w *World) Clone() *World {
 func (w *World) cloneState() *World {
 	events, actions, snaps := w.events, w.actions, w.snaps
 	w.events, w.actions, w.snaps = nil, nil, nil
-	c := deepcopy.Copy(w)
+	c := deepcopy.Copy(w, immutable...)
 	w.events, w.actions, w.snaps = events, actions, snaps
 	return c
 }
@@ -66,8 +74,26 @@ func (w *World) snapshot() {
 	}
 	w.snaps = append(w.snaps, snapshot{state: w.cloneState(), timeMs: w.now,
 		actions: w.actionBase + len(w.actions), events: w.eventBase + len(w.events)})
+	if t.SparseEveryMs > 0 {
+		w.thin(w.now-t.DenseMs, t.SparseEveryMs)
+	}
 	if t.KeepMs > 0 {
 		w.forget(w.now - t.KeepMs)
+	}
+}
+
+// thin keeps, of the snapshots before dense, the first of each span of
+// every ms (by time / every).
+func (w *World) thin(dense, every int64) {
+	kept := w.snaps[:0:0]
+	for i, s := range w.snaps {
+		if i > 0 && s.timeMs < dense && s.timeMs/every == w.snaps[i-1].timeMs/every {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	if len(kept) < len(w.snaps) {
+		w.snaps = kept
 	}
 }
 
@@ -116,7 +142,7 @@ func (p *Producer) forget(ms int64) {
 // history up to it.
 func (w *World) restore(i int) *World {
 	s := w.snaps[i]
-	f := deepcopy.Copy(s.state)
+	f := deepcopy.Copy(s.state, immutable...)
 	f.events = slices.Clip(w.events[:s.events-w.eventBase])
 	f.actions = slices.Clip(w.actions[:s.actions-w.actionBase])
 	f.eventBase, f.actionBase = w.eventBase, w.actionBase

@@ -130,3 +130,36 @@ func producerCounts(w *cluster.World) []string {
 	}
 	return out
 }
+
+// TestThinnedSnapshotsKeepOnePerSpan checks that snapshots older than
+// DenseMs keep one per SparseEveryMs, and that a moment between two sparse
+// snapshots is still the moment a full replay shows.
+func TestThinnedSnapshotsKeepOnePerSpan(t *testing.T) {
+	tl := cluster.TimelineConfig{SnapshotEveryMs: 2000, DenseMs: 10000, SparseEveryMs: 10000, KeepMs: 60000}
+	w := busyWorld(t, tl, 70000)
+	full := busyWorld(t, cluster.TimelineConfig{}, 70000)
+	snaps := w.Snapshots()
+	dense := w.NowMs() - tl.DenseMs
+	buckets := map[int64]int{}
+	for _, ms := range snaps {
+		if ms < dense {
+			buckets[ms/tl.SparseEveryMs]++
+		}
+	}
+	for b, n := range buckets {
+		if n > 1 {
+			t.Fatalf("%d snapshots older than %d ms in the span starting at %d ms, want one (snapshots %v)", n, dense, b*tl.SparseEveryMs, snaps)
+		}
+	}
+	if len(buckets) < 4 {
+		t.Fatalf("only %d sparse snapshots kept of a minute's history (snapshots %v)", len(buckets), snaps)
+	}
+	ms := snaps[1] + 7300
+	a, err := full.AtTime(ms)
+	require.NoError(t, err)
+	b, err := w.AtTime(ms)
+	require.NoError(t, err)
+	if diff := cmp.Diff(a.State().Partitions, b.State().Partitions); diff != "" {
+		t.Fatalf("at %d ms, between sparse snapshots, the partitions differ from a full replay's (-replay +thinned):\n%s", ms, diff)
+	}
+}

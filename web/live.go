@@ -29,7 +29,7 @@ type Live struct {
 	sc   *scenarios.Scenario
 	done bool
 	// past caches the last moment of the timeline rebuilt, keyed by the
-	// number of actions of w and the time asked for.
+	// number of events of w and the time asked for.
 	past        *cluster.World
 	pastActions int
 	pastMs      int64
@@ -136,6 +136,7 @@ func (l *Live) decorate(v *View) {
 	v.Paused = l.paused
 	v.Speed = max(l.speed, 1)
 	v.Marks = l.marks.of(l.world())
+	v.StartMs = l.world().StartMs()
 	if l.run != nil {
 		v.Mode = "scenario"
 	}
@@ -153,7 +154,7 @@ func (l *Live) world() *cluster.World {
 // l.mu is held.
 func (l *Live) pastWorld(ms int64) (*cluster.World, error) {
 	w := l.world()
-	n := len(w.Actions())
+	n := nextSeq(w)
 	if l.past != nil && l.pastActions == n && l.pastMs == ms {
 		return l.past, nil
 	}

@@ -20,24 +20,27 @@ type Mark struct {
 // added since the last call.
 type marks struct {
 	w       *cluster.World
-	scanned int
+	scanned int // the Seq of the next event to scan
 	list    []Mark
 }
 
 // of returns w's marks: its actions other than the clock's runs, newest
-// last, at most MaxMarks.
+// last, at most MaxMarks, none before the timeline's start.
 func (m *marks) of(w *cluster.World) []Mark {
 	if m.w != w {
 		*m = marks{w: w}
 	}
-	evs := w.Events()
-	for _, e := range evs[m.scanned:] {
+	for _, e := range eventsSince(w, m.scanned) {
 		if e.Kind != cluster.EventAction || e.Step == 0 || strings.HasPrefix(e.Text, "run ") {
 			continue
 		}
 		m.list = append(m.list, Mark{TimeMs: e.TimeMs, Text: e.Text})
 	}
-	m.scanned = len(evs)
+	m.scanned = nextSeq(w)
+	start := w.StartMs()
+	for len(m.list) > 0 && m.list[0].TimeMs < start {
+		m.list = m.list[1:]
+	}
 	if len(m.list) > MaxMarks {
 		m.list = append([]Mark(nil), m.list[len(m.list)-MaxMarks:]...)
 	}

@@ -29,7 +29,10 @@ func TestMeasureHour(t *testing.T) {
 		}
 	}
 	t.Logf("one simulated hour in %v", time.Since(start))
-	t.Logf("after an hour: heap %.1f MiB, %d events, %d actions", heapMiB(), len(live.w.Events()), len(live.w.Actions()))
+	t.Logf("after an hour: heap %.1f MiB, %d events, %d actions, %d snapshots, timeline from %d s", heapMiB(), len(live.w.Events()), len(live.w.Actions()), len(live.w.Snapshots()), live.w.StartMs()/1000)
+	start = time.Now()
+	_ = live.w.Clone()
+	t.Logf("one clone of the world: %v", time.Since(start))
 
 	const n = 50
 	start = time.Now()
@@ -44,7 +47,7 @@ func TestMeasureHour(t *testing.T) {
 	per := time.Since(start) / n
 	t.Logf("one update: %d bytes, built and encoded in %v (at most %.0f updates/s on one core)", size, per, float64(time.Second)/float64(per))
 
-	for _, at := range []int64{60_000, 1_800_000, 3_500_000} {
+	for _, at := range []int64{live.w.StartMs(), live.w.StartMs() + 9_900, 3_599_000} {
 		start = time.Now()
 		_, err := live.View(Focus{Topic: "orders"}, &at)
 		require.NoError(t, err)

@@ -50,6 +50,7 @@ func init() {
 		"start":                 {"start BROKER", "start a broker (log recovery, registration)", brokerVerb(cluster.ActStart)},
 		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
 		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P]", "send one record now", (*Terminal).produce},
+		"set-producer":          {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
 		"add-consumer":          {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
 		"remove-consumer":       {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
 		"crash-consumer":        {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
@@ -109,11 +110,11 @@ func (t *Terminal) help(args []string, at *int64, out io.Writer) error {
 // act applies an action to the world and prints the events it caused.
 func (t *Terminal) act(at *int64, out io.Writer, a cluster.Action) error {
 	return t.live.Do(at, func(w *cluster.World) error {
-		from := len(w.Events())
+		from := nextSeq(w)
 		if err := w.Do(a); err != nil {
 			return err
 		}
-		evs := w.Events()[from:]
+		evs := eventsSince(w, from)
 		if a.Kind == cluster.ActRun {
 			evs = quietRun(evs)
 		}
@@ -381,7 +382,8 @@ func flags(args []string) (map[string]string, []string) {
 // takesValue lists the flags that take a value.
 func takesValue(name string) bool {
 	switch name {
-	case "topic", "topics", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records":
+	case "topic", "topics", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
+		"rate", "acks", "keys", "to-offset", "shift-by":
 		return true
 	}
 	return false

@@ -80,3 +80,18 @@ func FuzzTerminal(f *testing.F) {
 		_ = term.Exec(line, nil, &out)
 	})
 }
+
+func TestSetProducerShowsOnThePage(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	term := NewTerminal(live)
+	var out bytes.Buffer
+	require.NoError(t, term.Exec("set-producer profile-svc --rate 2.5 --keys none", nil, &out), out.String())
+	v, err := live.View(Focus{Topic: "orders"}, nil)
+	require.NoError(t, err)
+	for _, p := range v.Producers {
+		if p.Name == "profile-svc" && (p.Rate != 2.5 || len(p.Keys) != 0 || p.Acks != "all") {
+			t.Fatalf("after set-producer profile-svc --rate 2.5 --keys none the page shows rate %g, keys %v, acks %s", p.Rate, p.Keys, p.Acks)
+		}
+	}
+}

@@ -23,6 +23,9 @@ type View struct {
 	// (they differ while the page shows the past).
 	TimeMs int64 `json:"t"`
 	NowMs  int64 `json:"now"`
+	// StartMs is the earliest moment the timeline keeps (the live
+	// world's oldest snapshot; cluster.TimelineConfig.KeepMs).
+	StartMs int64 `json:"start"`
 	// Past is set when the view is a moment of the timeline, not the
 	// live world.
 	Past bool `json:"past,omitempty"`
@@ -110,7 +113,7 @@ type RecordView struct {
 type ProducerView struct {
 	Name   string   `json:"name"`
 	Topic  string   `json:"topic"`
-	Rate   int      `json:"rate"`
+	Rate   float64  `json:"rate"`
 	Acks   string   `json:"acks"`
 	Keys   []string `json:"keys,omitempty"`
 	Sent   int      `json:"sent"`
@@ -206,6 +209,10 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 
 func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 	cfgs := producerConfigs(w)
+	rates := map[string]float64{}
+	for _, p := range w.Producers() {
+		rates[p.Name()] = p.RatePerSec()
+	}
 	var out []ProducerView
 	for _, p := range st.Producers {
 		c := cfgs[p.Name]
@@ -213,7 +220,7 @@ func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 		if acks == "" {
 			acks = "all"
 		}
-		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: c.RecordsPerSec, Acks: acks, Keys: c.Keys,
+		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: rates[p.Name], Acks: acks, Keys: c.Keys,
 			Sent: p.Sent, Acked: p.Acked, Failed: p.Failed}
 		last := p.Results
 		if len(last) > 3 {

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"sort"
+
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -14,6 +16,14 @@ const OffsetsTopicPartitions = 3
 
 // DefaultSeed seeds the default world.
 const DefaultSeed = 7
+
+// DefaultTimeline is the default world's timeline: a snapshot every 10
+// simulated seconds for the last minute, one every two minutes before that, and
+// the last 10 simulated minutes kept (older snapshots, events, actions
+// and producer results fall off), so that a world left running keeps
+// bounded memory; a moment of the last minute is at most 10 s of replay
+// away, an older one at most two minutes.
+var DefaultTimeline = cluster.TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 60_000, SparseEveryMs: 120_000, KeepMs: 10 * 60_000}
 
 // DefaultConfig is the default world's cluster: three brokers under the
 // modern (KRaft, Kafka 3.7+) rules with min.insync.replicas=2, so that
@@ -33,6 +43,7 @@ func DefaultConfig() cluster.Config {
 	log.SegmentBytes = 16 << 10
 	log.RetentionMs = 5 * 60 * 1000
 	return cluster.Config{
+		Timeline:                    DefaultTimeline,
 		Seed:                        DefaultSeed,
 		Brokers:                     3,
 		Rules:                       replica.Modern,
@@ -55,16 +66,13 @@ func DefaultTopics() []cluster.TopicSpec {
 	}
 }
 
-// DefaultProducers are the default world's producers.
-//
-// profile-svc should send 1.5 records a second; the cluster's
-// ProducerConfig.RecordsPerSec is a whole number, so it sends 2 until the
-// cluster takes fractional rates.
+// DefaultProducers are the default world's producers; profile-svc sends
+// 1.5 records a second.
 func DefaultProducers() []cluster.ProducerConfig {
 	return []cluster.ProducerConfig{
 		{Name: "checkout", Topic: "orders", Acks: "all", Keys: []string{"alice", "bob", "carol", "dave"}, RecordsPerSec: 3},
 		{Name: "clicks", Topic: "orders", Acks: "1", RecordsPerSec: 2},
-		{Name: "profile-svc", Topic: "profiles", Acks: "all", Keys: []string{"u1", "u2", "u3"}, RecordsPerSec: 2},
+		{Name: "profile-svc", Topic: "profiles", Acks: "all", Keys: []string{"u1", "u2", "u3"}, Rate: 1.5},
 	}
 }
 
@@ -105,25 +113,27 @@ func NewDefaultWorld() (*cluster.World, error) {
 	return w, nil
 }
 
-// producerConfigs returns the configs of w's producers, read from the
-// actions that added them, by name.
+// producerConfigs returns the configs of w's producers, by name.
 func producerConfigs(w *cluster.World) map[string]cluster.ProducerConfig {
 	out := map[string]cluster.ProducerConfig{}
-	for _, a := range w.Actions() {
-		if a.Kind == cluster.ActAddProducer {
-			out[a.Producer.Name] = a.Producer
-		}
+	for _, p := range w.Producers() {
+		out[p.Name()] = p.Config()
 	}
 	return out
 }
 
-// consumerConfigs returns the configs of w's simple consumers, by name.
-func consumerConfigs(w *cluster.World) map[string]cluster.ConsumerConfig {
-	out := map[string]cluster.ConsumerConfig{}
-	for _, a := range w.Actions() {
-		if a.Kind == cluster.ActAddConsumer {
-			out[a.Consumer.Name] = a.Consumer
-		}
+// eventsSince returns w's events numbered seq or later.
+func eventsSince(w *cluster.World, seq int) []cluster.Event {
+	evs := w.Events()
+	i := sort.Search(len(evs), func(i int) bool { return evs[i].Seq >= seq })
+	return evs[i:]
+}
+
+// nextSeq returns the number the next event of w will have.
+func nextSeq(w *cluster.World) int {
+	evs := w.Events()
+	if len(evs) == 0 {
+		return 0
 	}
-	return out
+	return evs[len(evs)-1].Seq + 1
 }

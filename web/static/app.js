@@ -34,8 +34,8 @@ function connect() {
     const t0 = performance.now();
     const v = JSON.parse(e.data);
     ui.liveNow = v.now;
-    updateSlider(v.now);
-    drawMarks(v.marks || [], v.now);
+    updateSlider(v.now, v.start || 0);
+    drawMarks(v.marks || [], v.now, v.start || 0);
     if (ui.at === null) render(v);
     // figures for the browser tests: updates received, their bytes, render time
     const m = window.__stats ||= {updates: 0, bytes: 0, ms: 0};
@@ -95,7 +95,8 @@ function renderBrokers(v) {
 function renderProducers(v) {
   setHTML("#producers", (v.producers || []).map((p) => `<div class="producer" data-producer="${esc(p.name)}">
       <div class="top"><b>${esc(p.name)}</b> <span class="muted">→ ${esc(p.topic)}</span>
-        <button data-produce="${esc(p.name)}" title="send one record now">send one</button></div>
+        <button data-produce="${esc(p.name)}" title="send one record now">send one</button>
+        <button data-edit-producer="${esc(p.name)}" title="change the rate, acks and keys">edit</button></div>
       <div class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky partitioner)"}</div>
       <div class="counts">sent <b>${p.sent}</b> · acked <b>${p.acked}</b> · failed <b class="${p.failed ? "offline" : ""}">${p.failed}</b></div>
     </div>`).join(""));
@@ -233,20 +234,24 @@ function renderEvents(v) {
 
 // ---- the timeline ----
 
-function updateSlider(now) {
+// updateSlider spans the timeline kept: from the oldest snapshot (older
+// moments fell off) to now.
+function updateSlider(now, start) {
   const tl = $("#tl");
+  tl.min = start;
   tl.max = now;
+  $("#tl").title = start > 0 ? `the timeline keeps t=${(start / 1000).toFixed(0)} s to now; older moments fell off` : "";
   if (ui.at === null) tl.value = now;
 }
 
 // drawMarks puts a tick on the timeline for each action (a crash, a
 // command...); clicking one shows the moment just before it.
-function drawMarks(marks, now) {
-  const key = `${marks.length}:${now}`;
+function drawMarks(marks, now, start) {
+  const key = `${marks.length}:${now}:${start}`;
   if (ui.marksKey === key) return;
   ui.marksKey = key;
-  $("#tl-marks").innerHTML = now <= 0 ? "" : marks.filter((m) => m.t > 0).map((m) =>
-    `<i style="left:${(100 * m.t / now).toFixed(2)}%" data-at="${Math.max(0, m.t - 100)}" title="t=${(m.t / 1000).toFixed(1)} s: ${esc(m.text)}"></i>`).join("");
+  $("#tl-marks").innerHTML = now <= start ? "" : marks.filter((m) => m.t > start).map((m) =>
+    `<i style="left:${(100 * (m.t - start) / (now - start)).toFixed(2)}%" data-at="${Math.max(start, m.t - 100)}" title="t=${(m.t / 1000).toFixed(1)} s: ${esc(m.text)}"></i>`).join("");
 }
 
 $("#tl-marks").addEventListener("click", (e) => {
@@ -296,6 +301,8 @@ async function exec(line, echo = true) {
 document.addEventListener("click", (e) => {
   const b = e.target.closest("[data-cmd]");
   if (b) { exec(b.dataset.cmd); return; }
+  const ed = e.target.closest("[data-edit-producer]");
+  if (ed) { editProducer(ed.dataset.editProducer); return; }
   const pb = e.target.closest("[data-produce]");
   if (pb) { ui.sent = (ui.sent || 0) + 1; exec(`produce ${pb.dataset.produce} ${pb.dataset.produce}-typed-${ui.sent}`); return; }
   const row = e.target.closest("tr[data-topic]");
@@ -312,6 +319,26 @@ document.addEventListener("click", (e) => {
     render(ui.view);
   }
 });
+
+// editProducer fills the producer form (outside the redrawn panel) with
+// the producer's settings; applying it types set-producer.
+function editProducer(name) {
+  const p = ((ui.view && ui.view.producers) || []).find((q) => q.name === name);
+  if (!p) return;
+  $("#pf-name").textContent = name;
+  $("#pf-rate").value = p.rate;
+  $("#pf-acks").value = p.acks;
+  $("#pf-keys").value = (p.keys || []).join(",");
+  $("#producer-form").hidden = false;
+}
+
+$("#producer-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const keys = $("#pf-keys").value.trim().replace(/\s+/g, "") || "none";
+  $("#producer-form").hidden = true;
+  exec(`set-producer ${$("#pf-name").textContent} --rate ${Number($("#pf-rate").value) || 0} --acks ${$("#pf-acks").value} --keys ${keys}`);
+});
+$("#pf-cancel").addEventListener("click", () => { $("#producer-form").hidden = true; });
 
 const history = {lines: [], at: 0};
 $("#term-input").addEventListener("keydown", (e) => {

@@ -5,9 +5,14 @@ import (
 	"unsafe"
 )
 
-// Copy returns a deep copy of *src as a new value of the same type.
-func Copy[T any](src *T) *T {
+// Copy returns a deep copy of *src as a new value of the same type. Values
+// of the shallow types are copied by assignment, sharing what they point
+// to: types whose contents are never changed once made.
+func Copy[T any](src *T, shallow ...reflect.Type) *T {
 	c := copier{memo: map[ptrKey]reflect.Value{}, flat: map[reflect.Type]bool{}}
+	for _, t := range shallow {
+		c.flat[t] = true
+	}
 	dst := new(T)
 	c.memo[ptrKey{reflect.ValueOf(src).Pointer(), reflect.TypeOf(src)}] = reflect.ValueOf(dst)
 	c.into(reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem())
@@ -69,9 +74,32 @@ func (c *copier) fields(dst, src reflect.Value) {
 			c.memo[ptrKey{f.UnsafeAddr(), reflect.PointerTo(f.Type())}] = open(dst.Field(i)).Addr()
 		}
 	}
+	t := src.Type()
 	for i := range src.NumField() {
+		if flag, ok := sharedFlag(t, i); ok {
+			open(src.Field(flag)).SetBool(true)
+			open(dst.Field(flag)).SetBool(true)
+			open(dst.Field(i)).Set(open(src.Field(i)))
+			continue
+		}
 		c.into(open(dst.Field(i)), open(src.Field(i)))
 	}
+}
+
+// sharedFlag returns the index of field i's copy-on-write flag: a []byte
+// field X of a struct with a bool field XShared (vfs's file contents) is
+// shared by the original and the copy, and its flag set on both, so that
+// either copies the bytes before it first changes them.
+func sharedFlag(t reflect.Type, i int) (int, bool) {
+	f := t.Field(i)
+	if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Uint8 {
+		return 0, false
+	}
+	flag, ok := t.FieldByName(f.Name + "Shared")
+	if !ok || flag.Type.Kind() != reflect.Bool || len(flag.Index) != 1 {
+		return 0, false
+	}
+	return flag.Index[0], true
 }
 
 func (c *copier) pointer(dst, src reflect.Value) {

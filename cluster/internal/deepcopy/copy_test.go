@@ -1,6 +1,7 @@
 package deepcopy
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -60,5 +61,34 @@ func TestCopyPointsFieldPointersAtTheCopysField(t *testing.T) {
 	c.now = 9
 	if *c.clock != 9 || *w.clock != 5 {
 		t.Fatalf("a clock pointing at its world's time: copy reads %d (want 9), original %d (want 5)", *c.clock, *w.clock)
+	}
+}
+
+type file struct {
+	data       []byte
+	dataShared bool
+}
+
+func TestCopySharesBytesMarkedCopyOnWrite(t *testing.T) {
+	f := &file{data: []byte("abc")}
+	c := Copy(f)
+	if !f.dataShared || !c.dataShared {
+		t.Fatalf("after a copy the bytes are shared, yet the flags say original %v, copy %v", f.dataShared, c.dataShared)
+	}
+	if &c.data[0] != &f.data[0] {
+		t.Fatalf("bytes marked copy-on-write were copied")
+	}
+}
+
+type frozen struct{ b []byte }
+
+func TestCopyOfAShallowTypeSharesWhatItPointsTo(t *testing.T) {
+	src := &[]frozen{{b: []byte("x")}}
+	c := Copy(src, reflect.TypeFor[frozen]())
+	if &(*c)[0].b[0] != &(*src)[0].b[0] {
+		t.Fatalf("a shallow type's bytes were copied")
+	}
+	if &(*c)[0] == &(*src)[0] {
+		t.Fatalf("the slice holding shallow values was shared, want a copy of it")
 	}
 }

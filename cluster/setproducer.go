@@ -1,0 +1,63 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SetProducer changes producer name's rate (records a second, a fraction
+// like 1.5 allowed), acks ("0", "1", "all") and keys (none: the sticky
+// partitioner). Records already sent keep the acks they were sent with.
+func (w *World) SetProducer(name string, rate float64, acks string, keys []string) error {
+	return w.Do(Action{Kind: ActSetProducer, Name: name, Producer: ProducerConfig{Rate: rate, Acks: acks, Keys: keys}})
+}
+
+func (w *World) validateSetProducer(a Action) error {
+	if w.producer(a.Name) == nil {
+		return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+	}
+	if _, err := parseAcks(a.Producer.Acks); err != nil {
+		return err
+	}
+	r := a.Producer.Rate
+	if math.IsNaN(r) || r < 0 || r > 1000 || a.Producer.RecordsPerSec < 0 || a.Producer.RecordsPerSec > 1000 {
+		return fmt.Errorf("%w: set-producer %s: rate %g not in [0, 1000]", ErrInvalidConfig, a.Name, r)
+	}
+	for _, k := range a.Producer.Keys {
+		if k == "" {
+			return fmt.Errorf("%w: set-producer %s: an empty key", ErrInvalidConfig, a.Name)
+		}
+	}
+	return nil
+}
+
+func (w *World) setProducer(a Action) error {
+	p := w.producer(a.Name)
+	acks, err := parseAcks(a.Producer.Acks)
+	if err != nil {
+		return err
+	}
+	p.cfg.Rate, p.cfg.RecordsPerSec = a.Producer.Rate, a.Producer.RecordsPerSec
+	p.cfg.Acks, p.acks = acksLabel(acks), acks
+	p.cfg.Keys = append([]string(nil), a.Producer.Keys...)
+	return nil
+}
+
+// setProducerString prints e.g. "set-producer clicks rate=1.5 acks=1
+// keys=a,b" (keys=none without keys).
+func setProducerString(a Action) string {
+	rate := float64(a.Producer.RecordsPerSec)
+	if a.Producer.Rate > 0 {
+		rate = a.Producer.Rate
+	}
+	keys := strings.Join(a.Producer.Keys, ",")
+	if keys == "" {
+		keys = "none"
+	}
+	return fmt.Sprintf("set-producer %s rate=%s acks=%s keys=%s", a.Name, strconv.FormatFloat(rate, 'f', -1, 64), a.Producer.Acks, keys)
+}
+
+// RatePerSec returns the producer's rate in records a second.
+func (p *Producer) RatePerSec() float64 { return float64(p.cfg.milliRate()) / 1000 }
