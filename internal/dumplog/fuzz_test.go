@@ -1,4 +1,4 @@
-package main
+package dumplog
 
 import (
 	"bufio"
@@ -32,6 +32,15 @@ func dumpBytes(t *testing.T, name string, b []byte, opts dumpOptions) (string, b
 	require.NoError(t, w.Flush())
 	return out.String() + errw.String(), d.failed
 }
+
+// The seeds are the command's golden cases' files.
+const (
+	cmdTestdata = "../../cmd/kafkalive/testdata"
+	cleaned     = cmdTestdata + "/sample/__consumer_offsets-39/00000000000000000000.log"
+	gzipSample  = cmdTestdata + "/sample/gzip-topic-0/00000000000000000000.log"
+	realDir     = "../../kafkalog/testdata/kafka-real"
+	dumpCases   = cmdTestdata + "/dumplog"
+)
 
 func fuzzSeeds(f *testing.F, files ...string) {
 	for _, p := range files {
@@ -96,7 +105,7 @@ func TestDumpLogBoundedMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	code := run([]string{"dump-log", "--files", path, "--deep-iteration"}, io.Discard, io.Discard)
+	code := Run(vfs.Default, []string{"--files", path, "--deep-iteration"}, io.Discard, io.Discard)
 	runtime.ReadMemStats(&after)
 	require.Equal(t, 0, code)
 	allocated := after.TotalAlloc - before.TotalAlloc
