@@ -20,10 +20,6 @@ var ErrUsage = errors.New("usage")
 // "kafkalive shell" share it.
 type Terminal struct {
 	live *Live
-	// DumpLog, when set, runs kafka-dump-log over a broker's files. The
-	// dump-log formatter lives in cmd/kafkalive (package main), which sets
-	// it; see kafka-dump-log in help.
-	DumpLog func(broker int32, args []string, out io.Writer) error
 }
 
 // NewTerminal returns a terminal over l.
@@ -43,7 +39,7 @@ func init() {
 		"help":                  {"help", "this list", (*Terminal).help},
 		"kafka-topics":          {"kafka-topics --describe [--topic T] [--under-replicated-partitions] [--unavailable-partitions] | --list", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
 		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list", "describe consumer groups (kafka-consumer-groups.sh)", (*Terminal).groups},
-		"kafka-dump-log":        {"kafka-dump-log --broker N --files /kafka-logs/T-P/00000000000000000000.log [--print-data-log]", "print a broker's segment file (kafka-dump-log.sh; needs the cluster to expose broker files)", (*Terminal).dumpLog},
+		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker)", (*Terminal).dumpLog},
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
 		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
 		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},

@@ -1,12 +1,15 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/internal/dumplog"
 )
 
 // zeroTopicID is what kafka-topics prints for a topic without a topic id
@@ -132,25 +135,61 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	})
 }
 
-// dumpLog is kafka-dump-log.sh on one broker's files.
+// dumpLog is kafka-dump-log.sh on one broker's files: --broker N, or the
+// leader of the partition whose directory the first file is in.
 func (t *Terminal) dumpLog(args []string, at *int64, out io.Writer) error {
 	fl, _ := flags(args)
-	b, ok := fl["broker"]
-	if !ok || fl["files"] == "" {
+	if fl["files"] == "" {
 		return ErrUsage
 	}
-	id, err := parseBroker(b)
-	if err != nil {
-		return err
-	}
-	if t.DumpLog == nil {
-		return fmt.Errorf("kafka-dump-log: %w (the cluster does not expose a broker's files)", errNotInCluster)
-	}
 	var rest []string
-	for _, a := range args {
-		if a != "--broker" && a != b && !strings.HasPrefix(a, "--broker=") {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--broker":
+			i++
+		case strings.HasPrefix(a, "--broker="):
+		default:
 			rest = append(rest, a)
 		}
 	}
-	return t.DumpLog(id, rest, out)
+	opts, _, ok := dumplog.ParseFlags(rest, out)
+	if !ok {
+		return ErrUsage
+	}
+	return t.look(at, func(w *cluster.World) error {
+		id, err := dumpBroker(w, fl)
+		if err != nil {
+			return err
+		}
+		fsys, err := w.BrokerFS(id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "(broker %d)\n", id)
+		if dumplog.Dump(fsys, opts, out, out) != 0 {
+			return errDumpFailed
+		}
+		return nil
+	})
+}
+
+// errDumpFailed means kafka-dump-log found a file torn, corrupt or
+// failing a check (it printed why).
+var errDumpFailed = errors.New("kafka-dump-log: a file failed its checks")
+
+// dumpBroker is --broker, or the leader of the partition of the first
+// file's directory (/kafka-logs/T-P/...).
+func dumpBroker(w *cluster.World, fl map[string]string) (int32, error) {
+	if b, ok := fl["broker"]; ok {
+		return parseBroker(b)
+	}
+	dir := path.Base(path.Dir(strings.Split(fl["files"], ",")[0]))
+	if i := strings.LastIndexByte(dir, '-'); i > 0 {
+		if p, err := strconv.ParseInt(dir[i+1:], 10, 32); err == nil {
+			if l := w.PartitionLeader(dir[:i], int32(p)); l > 0 {
+				return l, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%w: --broker N (no leader known for %s)", ErrUsage, dir)
 }
