@@ -43,6 +43,9 @@ const (
 	// ActSetProducer changes producer Name's rate, acks and keys to those
 	// of Producer (Rate or RecordsPerSec, Acks, Keys).
 	ActSetProducer ActionKind = "set-producer"
+	// ActResetOffsets is kafka-consumer-groups --reset-offsets --execute
+	// (Reset), allowed only while the group is Empty.
+	ActResetOffsets ActionKind = "reset-offsets"
 )
 
 // Action is one thing done to the world from outside. Replaying the same
@@ -63,6 +66,8 @@ type Action struct {
 	N         int
 	// Null sends a record with a null value (a tombstone) in a produce.
 	Null bool
+	// Reset is a reset-offsets' group, topic and target.
+	Reset OffsetReset
 }
 
 // String prints the action as a command line, e.g. "kill 2", "run 500",
@@ -86,6 +91,12 @@ func (a Action) String() string {
 		return fmt.Sprintf("add-partitions %s count=%d", a.Name, a.N)
 	case ActSetProducer:
 		return setProducerString(a)
+	case ActResetOffsets:
+		to := a.Reset.To
+		if to == ResetToOffset {
+			to = fmt.Sprintf("offset:%d", a.Reset.Offset)
+		}
+		return fmt.Sprintf("reset-offsets %s topic=%s to=%s", a.Reset.Group, a.Reset.Topic, to)
 	case ActProduce:
 		s := fmt.Sprintf("produce %s value=%s", a.Name, a.Value)
 		if a.Null {
@@ -171,6 +182,9 @@ func (w *World) validate(a Action) error {
 		return w.validateGroupAction(a)
 	case ActSetProducer:
 		return w.validateSetProducer(a)
+	case ActResetOffsets:
+		_, err := w.PlanReset(a.Reset)
+		return err
 	case ActAddPartitions:
 		if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
 			return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
@@ -218,6 +232,8 @@ func (w *World) apply(a Action) error {
 		return w.addProducer(a.Producer)
 	case ActSetProducer:
 		return w.setProducer(a)
+	case ActResetOffsets:
+		return w.resetOffsets(a.Reset)
 	case ActAddConsumer:
 		return w.addConsumer(a.Consumer)
 	case ActProduce:

@@ -38,7 +38,7 @@ func init() {
 	termCommands = map[string]termCommand{
 		"help":                  {"help", "this list", (*Terminal).help},
 		"kafka-topics":          {"kafka-topics --describe [--topic T] [--under-replicated-partitions] [--unavailable-partitions] | --list", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
-		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list", "describe consumer groups (kafka-consumer-groups.sh)", (*Terminal).groups},
+		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
 		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker)", (*Terminal).dumpLog},
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
 		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
@@ -51,7 +51,7 @@ func init() {
 		"remove-consumer":       {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
 		"crash-consumer":        {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
 		"poll":                  {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
-		"seek":                  {"seek CONSUMER OFFSET", "move a group's committed offset (not in the cluster yet)", (*Terminal).seek},
+		"seek":                  {"seek GROUP TOPIC earliest|latest|OFFSET", "commit new offsets for an Empty group (kafka-consumer-groups --reset-offsets --execute)", (*Terminal).seek},
 		"cut":                   {"cut A,B C,D", "cut the network links between two sets of nodes (brokers 1..3, controller 0)", (*Terminal).cut},
 		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
 		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
@@ -260,16 +260,6 @@ func (t *Terminal) poll(args []string, at *int64, out io.Writer) error {
 		return ErrUsage
 	}
 	return t.act(at, out, cluster.Action{Kind: cluster.ActPoll, Name: args[0]})
-}
-
-// errNotInCluster means the cluster has no operation for a verb yet.
-var errNotInCluster = errors.New("the simulated cluster has no such operation yet")
-
-func (t *Terminal) seek(args []string, at *int64, out io.Writer) error {
-	if len(args) != 2 {
-		return ErrUsage
-	}
-	return fmt.Errorf("seek %s: %w (kafka-consumer-groups --reset-offsets needs a cluster operation)", args[0], errNotInCluster)
 }
 
 func (t *Terminal) cut(args []string, at *int64, out io.Writer) error {

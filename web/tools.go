@@ -104,6 +104,9 @@ func joinIDs(ids []int32) string {
 // (with --members or --state), in the layout the cluster prints.
 func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	fl, _ := flags(args)
+	if _, ok := fl["reset-offsets"]; ok {
+		return t.resetOffsets(fl, at, out)
+	}
 	_, list := fl["list"]
 	_, describe := fl["describe"]
 	group, named := fl["group"]
