@@ -82,6 +82,17 @@ type Config struct {
 	// Group is the brokers' group coordinator configuration (nil:
 	// [group.DefaultConfig], group.initial.rebalance.delay.ms 3000).
 	Group *group.Config
+	// CombinedControllers runs the controller inside the brokers (KRaft
+	// combined mode, process.roles=broker,controller; every broker a
+	// voter): the active controller starts on broker 1 and fails over to
+	// the lowest-id running voter ControllerFailoverMs after its broker
+	// stops, crashes or loses power (quorum.go). Off: a separate
+	// controller node [ControllerID] that never fails.
+	CombinedControllers bool
+	// ControllerFailoverMs is how long the voters take to elect a new
+	// active controller (default 3000: controller.quorum.fetch.timeout.ms
+	// 2000 to notice, controller.quorum.election.timeout.ms 1000 to elect).
+	ControllerFailoverMs int64
 	// Timeline bounds the history the world keeps and speeds up its
 	// timeline with snapshots (zero: no snapshots, keep everything).
 	Timeline TimelineConfig
@@ -108,6 +119,9 @@ type TimelineConfig struct {
 	KeepMs int64
 }
 
+// DefaultControllerFailoverMs is [Config.ControllerFailoverMs]'s default.
+const DefaultControllerFailoverMs = 3000
+
 // DefaultLogConfig is Kafka's log configuration with small preallocated
 // indexes (segment.index.bytes 1200, 100 entries, instead of 10 MiB), so that thousands of
 // simulated worlds fit in memory. Nothing else differs from Kafka.
@@ -130,6 +144,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.MinInsyncReplicas = replica.DefaultMinInsyncReplicas
 	}
 	def(&c.ReplicaLagTimeMaxMs, replica.DefaultReplicaLagTimeMaxMs)
+	def(&c.ControllerFailoverMs, DefaultControllerFailoverMs)
 	def(&c.ReplicaFetchWaitMaxMs, replica.DefaultReplicaFetchWaitMaxMs)
 	def(&c.BrokerSessionTimeoutMs, DefaultBrokerSessionTimeoutMs)
 	def(&c.BrokerHeartbeatIntervalMs, DefaultBrokerHeartbeatIntervalMs)

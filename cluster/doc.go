@@ -3,7 +3,7 @@
 // ([kafkalog.Log], byte-exact record batches in segment files) on their
 // own in-memory file system ([vfs.MemFS], with a page cache, process
 // crashes and power cuts), one [replica.Node] per partition replica, a
-// KRaft-style controller, a network of message queues, producers, simple
+// KRaft-style controller (a separate node, or inside the brokers), a network of message queues, producers, simple
 // consumers, consumer groups ([group.Coordinator] on the brokers,
 // [group.Member] in the consumers) and a virtual clock in milliseconds.
 //
@@ -89,9 +89,58 @@
 // same events. The timeline is rebuilt by replay: [World.At] (after action
 // k), [World.AtTime] (at a time, cutting a run there), [World.AtEvent] and
 // [World.Fork] return independent worlds on which new actions make a new
-// future. Replaying costs time in proportion to the history (about 3 ms
-// for the whole KIP-101 part 3 scenario, BenchmarkAtReplay); snapshots
-// were not needed at that price.
+// future. Without snapshots replay starts from the new world and costs
+// time in proportion to the history (about 3 ms for the whole KIP-101
+// part 3 scenario, BenchmarkAtReplay), which is what the scenarios use.
+//
+// # Snapshots and a bounded history
+//
+// [World.Clone] deep-copies a world (brokers, file systems copy-on-write,
+// logs, replicas, controller, coordinators, consumers, messages in flight,
+// the random generator); the clone and its original then evolve
+// independently, and identically under the same actions. With
+// [Config.Timeline] ([TimelineConfig]) the world takes a snapshot (a clone
+// without history) every SnapshotEveryMs, between actions; the timeline
+// replays from the nearest snapshot before the moment asked for, and
+// gives the same world a full replay gives. Snapshots older than DenseMs
+// thin out to one per SparseEveryMs; those older than KeepMs fall off,
+// and with them the events, actions and finished producer results before
+// the oldest snapshot kept ([World.StartMs]): [Event.Seq] and [Event.Step]
+// still count from the start, and the producers' sent, acked and failed
+// counts include what fell off. The live page's default world keeps ten
+// minutes this way.
+//
+// # More actions
+//
+// [World.SetProducer] changes a producer's rate (a fraction of records a
+// second allowed, [ProducerConfig.Rate]), acks and keys.
+// [World.ResetOffsets] is kafka-consumer-groups --reset-offsets
+// --execute: an admin OffsetCommit (generation -1, no member) that the
+// coordinator takes only while the group is Empty; [World.PlanReset]
+// shows the offsets it would commit (earliest: the log start offset;
+// latest: the high watermark; an offset clamped to those). [World.BrokerFS]
+// is a read-only, copy-on-write view of a broker's files, for
+// kafka-dump-log.
+//
+// # The controller in the brokers (KRaft combined mode)
+//
+// By default the controller is a separate node, [ControllerID], that never
+// fails (the scenarios use it). With [Config.CombinedControllers] it runs
+// inside the brokers, every broker a voter of the metadata quorum: the
+// active controller starts on broker 1; when its broker stops, crashes or
+// loses power, messages to and from the controller are dropped until the
+// voters elect the lowest-id running voter, [Config.ControllerFailoverMs]
+// later (3000: controller.quorum.fetch.timeout.ms plus
+// controller.quorum.election.timeout.ms) and only with a majority of
+// voters running. The new controller has the same metadata (the metadata
+// log is replicated on the quorum) and gives every broker a fresh
+// session, so the lost broker is fenced a session timeout later. The
+// state shows it as "active_controller" (the broker id, -1 while none;
+// omitted with a separate controller) and a "controller bN" line in
+// [State.Text]. Simplification: a controlled shutdown of the broker that
+// hosts the active controller is not handled before it goes (its message
+// is dropped with the controller), so the broker is fenced by session
+// expiry under the next controller.
 //
 // # Rules and eras
 //

@@ -20,6 +20,10 @@ type State struct {
 	Groups []GroupInfo `json:"groups,omitempty"`
 	// Network lists the cut links as [a, b] pairs.
 	Network [][2]int32 `json:"cut_links,omitempty"`
+	// ActiveController is, in KRaft combined mode, the broker whose
+	// controller is active (-1 while none is); omitted (0) when the
+	// controller is a separate node.
+	ActiveController int32 `json:"active_controller,omitempty"`
 }
 
 // BrokerInfo is one broker in a [State].
@@ -132,6 +136,12 @@ type ConsumerInfo struct {
 // State returns a snapshot of the world.
 func (w *World) State() State {
 	s := State{TimeMs: w.now, Rules: w.cfg.Rules.String(), Network: w.net.cutLinks()}
+	if w.cfg.CombinedControllers {
+		s.ActiveController = w.quorum.active
+		if !w.controllerUp() {
+			s.ActiveController = -1
+		}
+	}
 	for i, b := range w.brokers {
 		cb := w.ctl.brokers[i]
 		ctl := "unregistered"

@@ -13,6 +13,12 @@ import (
 func (s State) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "time %d ms, rules %s\n", s.TimeMs, s.Rules)
+	switch {
+	case s.ActiveController > 0:
+		fmt.Fprintf(&b, "controller b%d (combined mode)\n", s.ActiveController)
+	case s.ActiveController < 0:
+		b.WriteString("controller none (combined mode: electing)\n")
+	}
 	for _, br := range s.Brokers {
 		fmt.Fprintf(&b, "b%d %s %s disk=%d cache=%d in=%d/s out=%d/s\n", br.ID, br.State, br.Controller, br.DiskBytes, br.CacheBytes, br.BytesInPerSec, br.BytesOutPerSec)
 	}

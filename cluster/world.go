@@ -22,6 +22,7 @@ type World struct {
 
 	brokers   []*broker // brokers[i] has id i+1
 	ctl       controller
+	quorum    quorum
 	net       network
 	topics    []Topic
 	producers []*Producer
@@ -58,6 +59,9 @@ func New(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg, rnd: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
 	w.ctl.init(cfg.Brokers)
+	if cfg.CombinedControllers {
+		w.quorum.active = 1
+	}
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		w.brokers = append(w.brokers, newBroker(id))
 	}
@@ -124,7 +128,10 @@ func (w *World) tick(ms int64) error {
 			return w.fail(err)
 		}
 	}
-	w.tickController()
+	w.tickQuorum()
+	if w.controllerUp() {
+		w.tickController()
+	}
 	for _, p := range w.producers {
 		w.tickProducer(p)
 	}
@@ -218,6 +225,9 @@ func (w *World) deliverNext() error {
 func (w *World) dropReason(e *envelope) string {
 	if w.net.cut(e.from, e.to) {
 		return "link cut"
+	}
+	if (e.to == ControllerID || e.from == ControllerID) && !w.controllerUp() {
+		return "no active controller"
 	}
 	if e.to >= 1 && int(e.to) <= len(w.brokers) {
 		b := w.brokers[e.to-1]

@@ -46,6 +46,10 @@ type View struct {
 	// Marks are the actions of the world's history, for the timeline.
 	Marks    []Mark     `json:"marks,omitempty"`
 	CutLinks [][2]int32 `json:"cut,omitempty"`
+	// Controller is the broker whose controller is active (KRaft combined
+	// mode), -1 while the voters elect one, 0 for a separate controller
+	// node (the scenarios').
+	Controller int32 `json:"controller"`
 }
 
 // BrokerView is one broker.
@@ -146,7 +150,7 @@ type Focus struct {
 // BuildView summarises w's state for the page, with f in detail.
 func BuildView(w *cluster.World, f Focus) View {
 	st := w.State()
-	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network}
+	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network, Controller: st.ActiveController}
 	for _, b := range st.Brokers {
 		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
 			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec})

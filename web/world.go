@@ -27,7 +27,9 @@ var DefaultTimeline = cluster.TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 6
 
 // DefaultConfig is the default world's cluster: three brokers under the
 // modern (KRaft, Kafka 3.7+) rules with min.insync.replicas=2, so that
-// acks=all needs two replicas in the ISR.
+// acks=all needs two replicas in the ISR, and the controller inside them
+// (KRaft combined mode: voters 1, 2, 3, the active controller on broker
+// 1 until it goes away).
 //
 // Its logs are small, unlike Kafka's defaults (segment.bytes 1 GiB,
 // retention.ms 7 days, log.retention.check.interval.ms 5 minutes), so that
@@ -44,6 +46,7 @@ func DefaultConfig() cluster.Config {
 	log.RetentionMs = 5 * 60 * 1000
 	return cluster.Config{
 		Timeline:                    DefaultTimeline,
+		CombinedControllers:         true,
 		Seed:                        DefaultSeed,
 		Brokers:                     3,
 		Rules:                       replica.Modern,

@@ -76,10 +76,13 @@ function bytes(n) {
 }
 
 function renderBrokers(v) {
+  setHTML("#ctl-note", v.controller > 0 ? `controller: broker ${v.controller} (KRaft, voters 1-3)`
+    : v.controller < 0 ? `controller: none, the voters are electing one` : "controller: KRaft node 0");
   setHTML("#brokers", (v.brokers || []).map((b) => `
     <div class="broker" data-broker="${b.id}" data-state="${b.state}">
       <div class="top"><span class="name">broker ${b.id}</span>
         <span class="state ${b.state}">${b.state === "off" ? "powered off" : b.state}</span>
+        ${v.controller === b.id ? `<span class="ctl-badge" title="the active controller (KRaft quorum leader) runs in this broker">controller</span>` : ""}
         <span class="muted" title="the controller's view of this broker">${esc(b.ctl)}</span></div>
       <div class="figs">in ${bytes(b.in)}/s · out ${bytes(b.out)}/s<br>
         on disk ${bytes(b.disk)} · only in page cache ${bytes(b.cache)}</div>
