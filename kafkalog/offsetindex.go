@@ -153,7 +153,9 @@ func (ix *OffsetIndex) Lookup(target int64) OffsetPosition {
 
 // largestLowerBound is slotRange's first result specialised to the offset
 // index's relative offsets (the hot path of every fetch): the same warm-first
-// search, without a key function call per probe.
+// search, without a key function call per probe. It looks for the first entry
+// above the target in the warm tail (the last 8 KiB) if the target lies there,
+// else in the rest, and returns the slot before it.
 func (ix *OffsetIndex) largestLowerBound(target int64) int {
 	es := ix.entries
 	n := len(es)
@@ -165,21 +167,21 @@ func (ix *OffsetIndex) largestLowerBound(target int64) int {
 		return n - 1
 	}
 	t := int32(rel)
-	lo, hi := 0, n-1
-	if firstHot := max(0, n-1-warmIndexBytes/OffsetIndexEntrySize); es[firstHot].rel < t {
-		lo = firstHot
+	lo, hi := 0, n
+	if firstHot := max(0, n-1-warmIndexBytes/OffsetIndexEntrySize); es[firstHot].rel <= t {
+		lo = firstHot + 1
 	} else {
 		hi = firstHot
 	}
 	for lo < hi {
-		mid := int(uint(lo+hi+1) >> 1)
-		if es[mid].rel > t {
-			hi = mid - 1
+		mid := int(uint(lo+hi) >> 1)
+		if es[mid].rel <= t {
+			lo = mid + 1
 		} else {
-			lo = mid
+			hi = mid
 		}
 	}
-	return lo
+	return lo - 1
 }
 
 // FetchUpperBoundOffset returns the first entry whose position is ≥ startPos +

@@ -395,6 +395,41 @@ func TestOffsetIndexModel(t *testing.T) {
 	})
 }
 
+// TestOffsetIndexLookupWarmAndCold checks Lookup on indexes larger than the warm
+// tail (1024 entries), with targets on both sides of the warm boundary, against a
+// plain search of the entries.
+func TestOffsetIndexLookupWarmAndCold(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		base := rapid.Int64Range(0, 1<<40).Draw(rt, "baseOffset")
+		n := rapid.IntRange(1, 3000).Draw(rt, "entries")
+		f, err := vfs.NewMem().Create("x.index")
+		require.NoError(rt, err)
+		ix, err := OpenOffsetIndex(f, base, n*OffsetIndexEntrySize, true)
+		require.NoError(rt, err)
+		entries := make([]OffsetPosition, n)
+		off := base + rapid.Int64Range(0, 3).Draw(rt, "firstOffset")
+		for i := range entries {
+			entries[i] = OffsetPosition{Offset: off, Position: int64(i) * 100}
+			require.NoError(rt, ix.Append(off, int64(i)*100))
+			off += rapid.Int64Range(1, 3).Draw(rt, "offsetGap")
+		}
+		boundary := entries[max(0, n-1-warmIndexBytes/OffsetIndexEntrySize)].Offset
+		for k := 0; k < 20; k++ {
+			target := rapid.OneOf(
+				rapid.Int64Range(base-2, off+2),
+				rapid.Int64Range(boundary-2, boundary+2),
+			).Draw(rt, "target")
+			want := OffsetPosition{Offset: base, Position: 0}
+			if i := sort.Search(n, func(i int) bool { return entries[i].Offset > target }); i > 0 {
+				want = entries[i-1]
+			}
+			if got := ix.Lookup(target); got != want {
+				rt.Fatalf("Lookup(%d) in an index of %d entries (warm tail from offset %d) gave %v, want the largest entry at or below it, %v", target, n, boundary, got, want)
+			}
+		}
+	})
+}
+
 func encodeOffsetEntries(es []OffsetPosition, base int64) [][]byte {
 	out := make([][]byte, len(es))
 	for i, e := range es {
