@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// describeTopicID is the TopicId column: the simulation has no topic ids,
-// so it prints the all-zero UUID's base64 form, as Kafka does for a topic
-// without one.
+// describeTopicID is the TopicId column: a State carries no topic ids
+// ([Topic.ID] has them; the live terminal prints those), so it prints the
+// all-zero UUID's base64 form, as Kafka does for a topic without one, and
+// the scenarios' expected outputs stay as they are.
 const describeTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
 
 // DescribeTopics prints what kafka-topics --bootstrap-server ...

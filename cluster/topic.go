@@ -19,6 +19,8 @@ type Topic struct {
 	// Internal marks __consumer_offsets, which the state shows only
 	// through the groups.
 	Internal bool
+	// ID is the topic id (TopicId), base64 as Kafka prints it.
+	ID string
 }
 
 // TopicSpec asks for a topic. Without Assignment, partition p gets
@@ -89,7 +91,7 @@ func (w *World) createTopic(spec TopicSpec) error {
 			return err
 		}
 	}
-	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: spec.Name == OffsetsTopic}
+	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: spec.Name == OffsetsTopic, ID: newTopicID(w.cfg.Seed, spec.Name)}
 	w.topics = append(w.topics, t)
 	slices.SortFunc(w.topics, func(a, b Topic) int {
 		if a.Name < b.Name {

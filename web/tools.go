@@ -12,10 +12,6 @@ import (
 	"github.com/kafkalive/kafkalive/internal/dumplog"
 )
 
-// zeroTopicID is what kafka-topics prints for a topic without a topic id
-// (Uuid.ZERO_UUID in base64); the simulated controller assigns none.
-const zeroTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
-
 // topics is kafka-topics.sh --describe / --list, in the layout of Kafka
 // 3.x's TopicCommand: a topic line, then one tab-indented line per
 // partition.
@@ -42,12 +38,14 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 				fmt.Fprintln(out, tp.Name)
 				continue
 			}
-			if !hasPartitions(st, tp.Name) {
-				// __consumer_offsets: the state leaves out its 50
-				// partitions, so it is listed but not described.
-				continue
+			parts := topicPartitions(st, tp.Name)
+			if tp.Internal {
+				if !named {
+					continue // __consumer_offsets only when named, as Kafka lists internal topics
+				}
+				parts = w.TopicPartitions(tp.Name)
 			}
-			describeTopic(out, tp, st, fl)
+			describeTopic(out, tp, parts, fl)
 		}
 		if named && !found {
 			return fmt.Errorf("Topic '%s' does not exist as expected", topic)
@@ -56,7 +54,7 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 	})
 }
 
-func describeTopic(out io.Writer, tp cluster.Topic, st cluster.State, fl map[string]string) {
+func describeTopic(out io.Writer, tp cluster.Topic, parts []cluster.PartitionInfo, fl map[string]string) {
 	_, underRep := fl["under-replicated-partitions"]
 	_, unavail := fl["unavailable-partitions"]
 	rf := 0
@@ -64,13 +62,10 @@ func describeTopic(out io.Writer, tp cluster.Topic, st cluster.State, fl map[str
 		rf = len(tp.Assignment[0])
 	}
 	if !underRep && !unavail {
-		fmt.Fprintf(out, "Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: \n",
-			tp.Name, zeroTopicID, len(tp.Assignment), rf)
+		fmt.Fprintf(out, "Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: %s\n",
+			tp.Name, tp.ID, len(tp.Assignment), rf, topicConfigs(tp))
 	}
-	for _, p := range st.Partitions {
-		if p.Topic != tp.Name {
-			continue
-		}
+	for _, p := range parts {
 		if underRep && len(p.ISR) >= len(p.Replicas) || unavail && p.Leader >= 0 {
 			continue
 		}
@@ -83,13 +78,24 @@ func describeTopic(out io.Writer, tp cluster.Topic, st cluster.State, fl map[str
 	}
 }
 
-func hasPartitions(st cluster.State, topic string) bool {
+// topicPartitions returns the state's partitions of topic.
+func topicPartitions(st cluster.State, topic string) []cluster.PartitionInfo {
+	var out []cluster.PartitionInfo
 	for _, p := range st.Partitions {
 		if p.Topic == topic {
-			return true
+			out = append(out, p)
 		}
 	}
-	return false
+	return out
+}
+
+// topicConfigs is the Configs column: what the topic sets itself
+// (__consumer_offsets: compact, as Kafka shows it).
+func topicConfigs(tp cluster.Topic) string {
+	if tp.Internal {
+		return "cleanup.policy=compact"
+	}
+	return ""
 }
 
 func joinIDs(ids []int32) string {
