@@ -193,7 +193,9 @@
 // the recovery point can have such an index, Open recovers exactly those segments
 // after an unclean shutdown, rebuilding their indexes from the .log, and the
 // recovery point only advances past a segment after a flush that wrote back and
-// then fsynced its indexes.
+// then fsynced its indexes. [Log.WriteBackIndexes] writes the entries back without
+// an fsync, for readers of the files of a live log (kafka-dump-log sees a live
+// broker's mmapped entries in the page cache).
 //
 // Retention. [Log.DeleteOldSegments] deletes, oldest first, the segments wholly
 // below the log start offset, then by retention.bytes, then by retention.ms

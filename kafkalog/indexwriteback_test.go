@@ -2,6 +2,7 @@ package kafkalog
 
 import (
 	"bytes"
+	"errors"
 	"runtime"
 	"testing"
 
@@ -135,5 +136,32 @@ func TestOpenWithoutRecoveryTakesNoRecoveryBuffer(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if perOpen := (after.TotalAlloc - before.TotalAlloc) / opens; perOpen >= RecoveryBufferSize/4 {
 		t.Fatalf("opening a cleanly shut down log allocated %d bytes, as if it took recovery's %d-byte buffer", perOpen, RecoveryBufferSize)
+	}
+}
+
+// TestWriteBackIndexes: WriteBackIndexes puts every entry in the files (as a live
+// Kafka broker's mmapped pages show them) without an fsync.
+func TestWriteBackIndexes(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := DefaultConfig()
+	cfg.IndexIntervalBytes = 1
+	l, err := Open(fsys, "topic-0", cfg, 0)
+	require.NoError(t, err)
+	for i := range 10 {
+		_, err := l.AppendAsLeader(valueBatch(1, "v"), 0, int64(i))
+		require.NoError(t, err)
+	}
+	s := l.active()
+	require.Greater(t, s.oidx.Entries(), 5)
+	syncs := fsys.OpCountOf(vfs.OpSync)
+	require.NoError(t, l.WriteBackIndexes())
+	checkIndexFileWritten(t, fsys, s.path(IndexSuffix), OffsetIndexEntrySize, s.oidx.encodeEach(), true)
+	checkIndexFileWritten(t, fsys, s.path(TimeIndexSuffix), TimeIndexEntrySize, s.tidx.encodeEach(), true)
+	if got := fsys.OpCountOf(vfs.OpSync) - syncs; got != 0 {
+		t.Fatalf("WriteBackIndexes made %d fsyncs, want none", got)
+	}
+	require.NoError(t, l.Close())
+	if err := l.WriteBackIndexes(); !errors.Is(err, ErrLogClosed) {
+		t.Fatalf("WriteBackIndexes on a closed log gave %v, want ErrLogClosed", err)
 	}
 }

@@ -258,6 +258,9 @@ func (ix *OffsetIndex) Sync() error { return ix.idx.sync(len(ix.entries), ix.enc
 // Close writes back and trims a writable index to its entries and closes the file.
 func (ix *OffsetIndex) Close() error { return ix.idx.close(len(ix.entries), ix.encode) }
 
+// writeBack writes the entries appended since the last write-back to the file.
+func (ix *OffsetIndex) writeBack() error { return ix.idx.writeBack(len(ix.entries), ix.encode) }
+
 // encode returns the file bytes of entries [from, to).
 func (ix *OffsetIndex) encode(from, to int) []byte {
 	b := make([]byte, 0, (to-from)*OffsetIndexEntrySize)

@@ -278,6 +278,14 @@ func (s *Segment) resizeIndexes(maxIndexSize int) error {
 	return err
 }
 
+// writeBackIndexes writes both indexes' dirty entries to their files, without fsync.
+func (s *Segment) writeBackIndexes() error {
+	if err := s.oidx.writeBack(); err != nil {
+		return err
+	}
+	return s.tidx.writeBack()
+}
+
 // flush fsyncs the .log and both indexes (LogSegment.flush).
 func (s *Segment) flush() error {
 	if err := s.log.Sync(); err != nil {

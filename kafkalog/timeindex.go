@@ -213,6 +213,9 @@ func (ti *TimeIndex) Sync() error { return ti.idx.sync(len(ti.entries), ti.encod
 // Close writes back and trims a writable index to its entries and closes the file.
 func (ti *TimeIndex) Close() error { return ti.idx.close(len(ti.entries), ti.encode) }
 
+// writeBack writes the entries appended since the last write-back to the file.
+func (ti *TimeIndex) writeBack() error { return ti.idx.writeBack(len(ti.entries), ti.encode) }
+
 // encode returns the file bytes of entries [from, to).
 func (ti *TimeIndex) encode(from, to int) []byte {
 	b := make([]byte, 0, (to-from)*TimeIndexEntrySize)
