@@ -38,7 +38,11 @@ func TestPowerCutChangesPartitionView(t *testing.T) {
 	ctx, _ := page(t, 4)
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(`.logrow[data-log="1"][data-role="leader"]`),
+		// Broker 1 hosts the active controller (KRaft combined mode).
+		chromedp.WaitVisible(`.broker[data-broker="1"] .ctl-badge`),
 		clickNow(`button[data-cmd="power-cut 1"]`),
+		// The voters elect broker 2 after the failover time.
+		chromedp.WaitVisible(`.broker[data-broker="2"] .ctl-badge`),
 		// At once: broker 1's replica is down, read back from its disk.
 		chromedp.WaitVisible(`.broker[data-broker="1"][data-state="off"]`),
 		chromedp.WaitVisible(`.logrow[data-log="1"][data-role="down"]`),
@@ -110,6 +114,48 @@ func TestTerminalDescribesTopics(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, "terminal")
+}
+
+func TestProducerFormChangesTheProducer(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(`.producer[data-producer="profile-svc"]`),
+		clickNow(`button[data-edit-producer="profile-svc"]`),
+		chromedp.WaitVisible(`#producer-form`),
+	))
+	rate, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#pf-rate").value`))
+	require.NoError(t, err)
+	if rate != "1.5" {
+		t.Fatalf("the form shows profile-svc's rate as %q, want the issue's 1.5", rate)
+	}
+	screenshot(t, ctx, "producer-form")
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.querySelector("#pf-rate").value = "4"; document.querySelector("#pf-acks").value = "1"; document.querySelector("#pf-keys").value = ""; document.querySelector("#producer-form button[type=submit]").click(); return true; })()`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector('.producer[data-producer="profile-svc"]') || {}).textContent.includes("4/s · acks=1 · no keys")`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		txt, _ := chromedp.Run(ctx, chromedp.TextContent(`#producers`))
+		t.Fatalf("after applying rate 4, acks 1, no keys the producers panel says:\n%s", txt)
+	}
+	out, err := chromedp.Run(ctx, chromedp.TextContent(`#term-out`))
+	require.NoError(t, err)
+	if !strings.Contains(out, "set-producer profile-svc rate=4 acks=1 keys=none") {
+		t.Fatalf("the form did not type set-producer in the terminal; it shows:\n%s", out)
+	}
+}
+
+func TestTerminalDumpsABrokersSegment(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(`.rec`),
+		chromedp.Click(`#term-input`),
+		chromedp.SendKeys(`#term-input`, "kafka-dump-log --files /kafka-logs/orders-0/00000000000000000000.log --print-data-log\n"),
+	))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#term-out").textContent.includes("| offset: 0 ")`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		out, _ := chromedp.Run(ctx, chromedp.TextContent(`#term-out`))
+		t.Fatalf("kafka-dump-log printed no record:\n%s", out)
+	}
+	screenshot(t, ctx, "dump-log")
 }
 
 func TestScenarioPlaysToItsEnd(t *testing.T) {
