@@ -72,6 +72,9 @@ func TestAtTimeFromSnapshotEqualsFullReplay(t *testing.T) {
 		require.NoError(t, snap.Do(a))
 	}
 	require.Greater(t, len(snap.Snapshots()), 5, "snapshots taken")
+	if diff := cmp.Diff(full.Events(), snap.Events()); diff != "" {
+		t.Fatalf("taking snapshots changed the world's events (-without +with):\n%s", diff)
+	}
 	for _, ms := range []int64{0, 1, 2999, 3000, 7000, 9000, 9001, 13000, 25000, 33000, 41000, snap.NowMs()} {
 		t.Run(fmt.Sprint(ms), func(t *testing.T) {
 			a, err := full.AtTime(ms)

@@ -39,6 +39,7 @@ func init() {
 		"help":                  {"help", "this list", (*Terminal).help},
 		"kafka-topics":          {"kafka-topics --describe [--topic T] [--under-replicated-partitions] [--unavailable-partitions] | --list", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
 		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
+		"kafka-metadata-quorum": {"kafka-metadata-quorum --describe --status", "the metadata quorum: which broker runs the active controller (LeaderId) and the voters", (*Terminal).quorum},
 		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker)", (*Terminal).dumpLog},
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
 		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
