@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,6 +44,9 @@ import (
 //	show kinds=(group,storage)                   (event kinds printed from now on; default all)
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		if strings.Contains(filepath.ToSlash(path), "testdata/rapid/") {
+			t.Skip("rapid's failure files, not a scenario")
+		}
 		h := &harness{}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			return h.handle(t, d)
