@@ -385,7 +385,7 @@ function showTab(name) {
 
 // ---- guided scenarios ----
 
-const groupTitles = {basics: "Basics", durability: "Durability", kip101: "KIP-101", groups: "Consumer groups", keys: "Keys and the log"};
+const groupTitles = {basics: "Basics", durability: "Durability", kip101: "KIP-101", consumers: "Consumer groups", keys: "Keys and the log"};
 
 async function loadScenarios() {
   const list = await (await fetch("/api/scenarios")).json();
@@ -396,7 +396,6 @@ async function loadScenarios() {
     h += `<div class="scen-group"><h3>${esc(groupTitles[g] || g)}</h3>` + groups[g].map((s) =>
       `<button class="scen" data-scenario="${esc(s.name)}"><b>${esc(s.title)}</b><span>${esc(s.summary)} · ${s.steps} steps · ${esc(s.source)}</span></button>`).join("") + `</div>`;
   }
-  for (const g of ["groups", "keys"]) if (!groups[g]) h += `<div class="scen-group"><h3>${groupTitles[g]}</h3><p class="muted">coming with the next release</p></div>`;
   $("#scen-list").innerHTML = h;
 }
 
