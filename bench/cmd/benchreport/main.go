@@ -99,6 +99,12 @@ func collect(o options, stderr io.Writer) ([][]byte, error) {
 		}
 		return outs, nil
 	}
+	if o.save != "" {
+		// Made before the first round, so a bad -save fails at once, not after a round's minutes.
+		if err := os.MkdirAll(o.save, 0o755); err != nil {
+			return nil, fmt.Errorf("benchreport: -save: %w", err)
+		}
+	}
 	tmp, err := os.MkdirTemp("", "benchreport")
 	if err != nil {
 		return nil, fmt.Errorf("benchreport: %w", err)
