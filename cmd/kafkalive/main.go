@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand: "kafkalive NAME ...".
@@ -44,11 +45,17 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	name := defaultCommand
-	if len(args) > 0 {
+	switch {
+	case len(args) == 0:
+	case args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
+		usage(stdout)
+		return 0
+	case strings.HasPrefix(args[0], "-"):
+		// Flags with no command are the default command's: "kafkalive --addr :8080".
+	default:
 		name, args = args[0], args[1:]
 	}
-	switch name {
-	case "help", "-h", "-help", "--help":
+	if name == "help" {
 		usage(stdout)
 		return 0
 	}
