@@ -33,8 +33,11 @@ type Live struct {
 	past        *cluster.World
 	pastActions int
 	pastMs      int64
-	// version counts changes, so that the stream can tell a new state.
+	// version counts changes, so that the stream can tell a new state;
+	// changed is closed (and replaced) at each change, so that the stream
+	// sends every state as it happens instead of polling for it.
 	version uint64
+	changed chan struct{}
 	// encoded caches the present's update per focus at cachedVersion, so
 	// that pages showing the same partition share one State.
 	encoded       map[Focus][]byte
@@ -85,7 +88,7 @@ func (l *Live) Advance(ms int64) error {
 	if l.paused || l.run != nil {
 		return nil
 	}
-	l.version++
+	l.bump()
 	return l.w.RunFor(ms * max(l.speed, 1))
 }
 
@@ -99,7 +102,7 @@ func (l *Live) SetSpeed(x int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.speed = min(max(x, 1), MaxSpeed)
-	l.version++
+	l.bump()
 }
 
 // SetPaused pauses or resumes the live world's clock.
@@ -107,7 +110,7 @@ func (l *Live) SetPaused(p bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.paused = p
-	l.version++
+	l.bump()
 }
 
 // View returns the update for a page that shows f, at time at (nil: now).
@@ -173,7 +176,7 @@ func (l *Live) pastWorld(ms int64) (*cluster.World, error) {
 func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.version++
+	l.bump()
 	if at != nil && l.run == nil && *at < l.w.NowMs() {
 		fork, err := l.w.AtTime(*at)
 		if err != nil {
@@ -183,6 +186,27 @@ func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 		l.past = nil
 	}
 	return fn(l.world())
+}
+
+// bump records a change: a new version, and a wake-up for every stream
+// waiting on Changed. The caller holds l.mu.
+func (l *Live) bump() {
+	l.version++
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
+}
+
+// Changed returns a channel that is closed at the next change of state.
+// Take it before reading Version, so that no change falls between the two.
+func (l *Live) Changed() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.changed == nil {
+		l.changed = make(chan struct{})
+	}
+	return l.changed
 }
 
 // Version returns a number that changes whenever the state may have.
@@ -201,7 +225,7 @@ func (l *Live) Reset() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.w, l.run, l.sc, l.past, l.paused = w, nil, nil, nil, false
-	l.version++
+	l.bump()
 	return nil
 }
 

@@ -3,12 +3,12 @@ package web
 import (
 	"fmt"
 	"net/http"
-	"time"
 )
 
 // handleStream sends the live view as Server-Sent Events: one "view" event
-// each interval in which the state may have changed, each a compact View
-// of the partition the page shows (?topic=&partition=).
+// at each change of state (Live.Changed), each a compact View of the
+// partition the page shows (?topic=&partition=). A client slower than the
+// changes gets the newest state each time, never a backlog.
 func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -18,11 +18,10 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	f := focusOf(r)
-	tick := time.NewTicker(s.Interval)
-	defer tick.Stop()
 	var last uint64
 	sent := false
 	for {
+		changed := s.Live.Changed() // before Version: a change in between wakes us at once
 		if v := s.Live.Version(); !sent || v != last {
 			b, v, err := s.Live.ViewJSON(f)
 			if err != nil {
@@ -37,7 +36,7 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-tick.C:
+		case <-changed:
 		}
 	}
 }
