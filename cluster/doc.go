@@ -207,6 +207,7 @@
 //	{
 //	  "time_ms": 9900,                   virtual time
 //	  "rules": "v0.10",                  extra: the rule set
+//	  "active_controller": 1,            extra: KRaft combined mode only (Config.CombinedControllers); -1 while none
 //	  "brokers": [{
 //	    "id": 1,
 //	    "state": "running",              running | stopped | crashed | off
