@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kafkalive/kafkalive/internal/dumplog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/vfs"
 )
@@ -239,7 +240,7 @@ func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) s
 		}
 		size, magic, err := kafkalog.PeekBatch(hdr[:n])
 		if err != nil {
-			s.damage = atPosition(err, pos).Error()
+			s.damage = dumplog.AtPosition(err, pos).Error()
 			return s
 		}
 		if size > s.size-pos {
@@ -248,7 +249,7 @@ func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) s
 		}
 		first, last, ts, err := batchSpan(hdr[:n], magic)
 		if err != nil {
-			s.damage = atPosition(err, pos).Error()
+			s.damage = dumplog.AtPosition(err, pos).Error()
 			return s
 		}
 		if s.firstOffset < 0 {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/internal/dumplog"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
@@ -18,23 +19,23 @@ import (
 func (d *logDirDesc) printJSON(w io.Writer) {
 	var parts []string
 	for _, p := range d.partitions {
-		var j jsonObject
-		j.str("partition", ptr(p.tp.String()))
-		j.num("size", p.size)
-		j.num("offsetLag", 0)
-		j.raw("isFuture", "false")
+		var j dumplog.JSONObject
+		j.Str("partition", ptr(p.tp.String()))
+		j.Num("size", p.size)
+		j.Num("offsetLag", 0)
+		j.Raw("isFuture", "false")
 		parts = append(parts, j.String())
 	}
-	var dir jsonObject
-	dir.str("logDir", ptr(d.dir))
-	dir.raw("error", "null")
-	dir.raw("partitions", "["+joinComma(parts)+"]")
-	var broker jsonObject
-	broker.num("broker", int64(d.brokerID))
-	broker.raw("logDirs", "["+dir.String()+"]")
-	var top jsonObject
-	top.num("version", 1)
-	top.raw("brokers", "["+broker.String()+"]")
+	var dir dumplog.JSONObject
+	dir.Str("logDir", ptr(d.dir))
+	dir.Raw("error", "null")
+	dir.Raw("partitions", "["+strings.Join(parts, ",")+"]")
+	var broker dumplog.JSONObject
+	broker.Num("broker", int64(d.brokerID))
+	broker.Raw("logDirs", "["+dir.String()+"]")
+	var top dumplog.JSONObject
+	top.Num("version", 1)
+	top.Raw("brokers", "["+broker.String()+"]")
 	fmt.Fprintln(w, top.String())
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // The __consumer_offsets decoder of dump-log --offsets-decoder (Kafka's
@@ -129,7 +130,7 @@ func groupMetadataValue(r *schemaReader, v int16) string {
 	for i := 0; i < n && r.err == nil; i++ {
 		members = append(members, memberMetadata(r, v, consumer))
 	}
-	j.raw("members", "["+joinComma(members)+"]")
+	j.raw("members", "["+strings.Join(members, ",")+"]")
 	r.taggedFields()
 	return j.String()
 }
@@ -201,7 +202,7 @@ func (r *schemaReader) stringArray() string {
 			parts = append(parts, jsonString(*s))
 		}
 	}
-	return "[" + joinComma(parts) + "]"
+	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // topicPartitions reads [{topic, [partition...]}].
@@ -216,10 +217,10 @@ func (r *schemaReader) topicPartitions() string {
 		for p := 0; p < k && r.err == nil; p++ {
 			ps = append(ps, strconv.Itoa(int(r.int32())))
 		}
-		tp.raw("partitions", "["+joinComma(ps)+"]")
+		tp.raw("partitions", "["+strings.Join(ps, ",")+"]")
 		parts = append(parts, tp.String())
 	}
-	return "[" + joinComma(parts) + "]"
+	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // nullableBytes reads int32-length bytes where -1 is null.
@@ -233,17 +234,6 @@ func (r *schemaReader) nullableBytes() []byte {
 		return nil
 	}
 	return b
-}
-
-func joinComma(parts []string) string {
-	var b bytes.Buffer
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
 }
 
 // schemaReader reads Kafka's protocol primitives; the first error sticks.
