@@ -190,8 +190,15 @@
 // [Schedule] draws a random fault schedule from a seed, [RunSchedule] plays
 // it on a three-broker world with one partition and an acks=all producer,
 // heals and restarts everything, and reports acknowledged records lost and
-// replicas diverged; [Shrink] removes operations while it still fails. The
-// tests run configuration (a), modern rules with min.insync.replicas=2 and
+// replicas diverged; [Shrink] removes operations while it still fails.
+// [Explore] is the library's sweep: any seed base, a schedule count, the
+// operations per schedule and the rules ([ExploreOptions]), a progress
+// callback that can stop it, and an [ExploreReport] with the counts
+// (schedules, acknowledged, lost, diverged, violations, internal errors)
+// and, for each failure, the schedule, its shrunk form and the replay
+// command ([ReplayCommand]). It runs on the caller's goroutine; sweeps
+// over disjoint seed ranges add up ([ExploreReport.Add]). The
+// tests (-explore.n, -explore.seed-base) run configuration (a), modern rules with min.insync.replicas=2 and
 // clean elections, and require no loss; and (b), 0.10 rules, and require
 // the explorer to find a loss and print the shortest schedule with the
 // seed that replays it. (a) holds only under a restricted fault model,

@@ -408,12 +408,18 @@ func holds(l *replicaLog, offset int64, value string) bool {
 // Shrink removes operations from a failing schedule, one at a time, while
 // it still fails, and returns the shortest it found.
 func Shrink(cfg ExploreConfig, seed uint64, ops []Op) []Op {
+	return shrinkWhile(cfg, seed, ops, func(o Outcome, err error) bool { return err == nil && o.Failed() })
+}
+
+// shrinkWhile removes operations one at a time while fails holds for the
+// shorter schedule's run.
+func shrinkWhile(cfg ExploreConfig, seed uint64, ops []Op, fails func(Outcome, error) bool) []Op {
 	best := slices.Clone(ops)
 	for changed := true; changed; {
 		changed = false
 		for i := 0; i < len(best); i++ {
 			try := slices.Delete(slices.Clone(best), i, i+1)
-			if o, _, err := RunSchedule(cfg, seed, try); err == nil && o.Failed() {
+			if o, _, err := RunSchedule(cfg, seed, try); fails(o, err) {
 				best, changed = try, true
 				i--
 			}
