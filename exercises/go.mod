@@ -2,10 +2,12 @@ module github.com/kafkalive/kafkalive/exercises
 
 go 1.26
 
-require github.com/kafkalive/kafkalive v0.0.0
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/kafkalive/kafkalive v0.0.0
+)
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	pgregory.net/rapid v1.3.0 // indirect
