@@ -146,7 +146,9 @@ func (n *Node) handleFetchResponse(m Message) error {
 		n.sendFetch()
 		return nil
 	}
-	if len(m.Entries) > 0 && m.Entries[0].Offset == n.log.LogEndOffset() {
+	// Entries may start above the LEO when the fetch offset fell in a gap
+	// the leader's cleaner left: they are appended at their offsets.
+	if len(m.Entries) > 0 && m.Entries[0].Offset >= n.log.LogEndOffset() {
 		if err := n.log.AppendAsFollower(m.Entries); err != nil {
 			return fmt.Errorf("%w: broker %d: append %d entries at %d: %w", ErrLog, n.cfg.ID, len(m.Entries), m.Entries[0].Offset, err)
 		}

@@ -65,8 +65,11 @@ type Log interface {
 	// sequences, and returns the first offset.
 	AppendAsLeader(records []Record, leaderEpoch int32) (baseOffset int64, err error)
 	// AppendAsFollower appends entries with the offsets and epochs the leader
-	// gave them. The first entry's offset must equal the LEO and offsets must
-	// be consecutive.
+	// gave them. Offsets increase from at least the LEO: a leader's
+	// compacted log has gaps, and a follower that fetches from inside one
+	// gets the records kept after it at their own offsets (Kafka's
+	// UnifiedLog.appendAsFollower refuses only offsets below the LEO). A log
+	// that is never compacted (MemLog) may require them consecutive.
 	AppendAsFollower(entries []Entry) error
 	// Read returns the entries from offset from onwards, at most maxBytes of
 	// them by the implementation's measure but at least one if any exists.
