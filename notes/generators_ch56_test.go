@@ -13,6 +13,7 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/ignoresleaderepoch"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neveranotherround"
+	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neweranotherround"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/handsoutrevoked"
 )
@@ -21,6 +22,7 @@ import (
 func init() {
 	generators["kip279-rounds"] = kip279Rounds
 	generators["failure-another-round"] = failureAnotherRound
+	generators["failure-newer-epoch"] = failureNewerEpoch
 	generators["s9-cooperative"] = s9Cooperative
 	generators["failure-hands-out-revoked"] = failureHandsOutRevoked
 	generators["offsets-partitions"] = offsetsPartitions
@@ -42,7 +44,7 @@ func TestRuleLinksExist56(t *testing.T) {
 	}
 }
 
-// s8b are the logs of scenario S8b before step 6: X led epochs 0 and 2, Y
+// s8b are the logs of scenario kip279-two-rounds before step 6: X led epochs 0 and 2, Y
 // epochs 1 and 3, each alone.
 var s8b = struct {
 	x, y            string
@@ -131,6 +133,10 @@ func truncationSuite(point func([]truncation.EpochEntry, int64, int64, truncatio
 
 func failureAnotherRound() string {
 	return replicakit.CheckTruncation(truncationSuite(neveranotherround.TruncationPoint, neveranotherround.Truncate)).Error()
+}
+
+func failureNewerEpoch() string {
+	return replicakit.CheckTruncation(truncationSuite(neweranotherround.TruncationPoint, neweranotherround.Truncate)).Error()
 }
 
 func orders(ps ...int32) []cooperative.TopicPartition {

@@ -14,6 +14,8 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/keepshw"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/keepsownleo"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neveranotherround"
+	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neweranotherround"
+	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/newerkeepslog"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/toleaderend"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/truncatestohw"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/undefinedtohw"
@@ -79,6 +81,8 @@ func truncationBank() bank {
 			truncationSubject("keepshw", truncationFuncs{keepshw.TruncationPoint, keepshw.Truncate}),
 			truncationSubject("keepsownleo", truncationFuncs{keepsownleo.TruncationPoint, keepsownleo.Truncate}),
 			truncationSubject("neveranotherround", truncationFuncs{neveranotherround.TruncationPoint, neveranotherround.Truncate}),
+			truncationSubject("neweranotherround", truncationFuncs{neweranotherround.TruncationPoint, neweranotherround.Truncate}),
+			truncationSubject("newerkeepslog", truncationFuncs{newerkeepslog.TruncationPoint, newerkeepslog.Truncate}),
 			truncationSubject("toleaderend", truncationFuncs{toleaderend.TruncationPoint, toleaderend.Truncate}),
 			truncationSubject("truncatestohw", truncationFuncs{truncatestohw.TruncationPoint, truncatestohw.Truncate}),
 			truncationSubject("undefinedtohw", truncationFuncs{undefinedtohw.TruncationPoint, undefinedtohw.Truncate}),

@@ -5,10 +5,11 @@
 // The surface is a struct of funcs, [Truncation]. Like the storage suites in
 // kafkalog/kafkalogtest it has three entry points:
 //
-//   - [CheckTruncation] runs fixed known answers (scenarios S2, S5, S6, S8 and S8b, the
-//     cases of Kafka's LeaderEpochFileCacheTest that bear on truncation: H1,
-//     H3, H4 and H6-H8, and one case per known mistake) and returns the first
-//     violation;
+//   - [CheckTruncation] runs fixed known answers (the scenarios
+//     acks1-loses-acked-writes, kip101-part1, kip101-part2, kip101-part4 and
+//     kip279-two-rounds, the cases of Kafka's LeaderEpochFileCacheTest that
+//     bear on truncation, each kind of answer the leader can give, and one
+//     case per known mistake) and returns the first violation;
 //   - [TruncationProperties] is a rapid property: it plays random histories of
 //     leader elections (clean and unclean), appends and replication on three
 //     replicas, then lets a follower truncate against the leader and checks
@@ -16,8 +17,10 @@
 //   - [TestTruncation] runs both as subtests; it is the one call the
 //     exercise's test file makes.
 //
-// The oracle is the library's [replica.TruncationPoint] under the 2.1+ rules
-// ([replica.V2_1]; Modern's DivergingEpoch carries the same answer), and the
+// The oracle is the library's [replica.TruncationPoint] under the 2.8+ rules
+// ([replica.Modern]: an undefined answer keeps the log; 2.0 to 2.7 cut at the
+// high watermark; the DivergingEpoch of a Fetch carries the same answer as
+// OffsetsForLeaderEpoch did), and the
 // leader's answers come from [replica.EpochCache.EndOffsetFor]. The suite's
 // own test checks that oracle against answers written down independently and
 // against the records themselves (after truncation the follower's log is

@@ -14,6 +14,8 @@ type truncationKnobs struct {
 	toLeaderEnd, ownLEO, exactEpoch, undefinedHW  bool
 
 	noTrim, noHWClamp, askOnce bool
+
+	newerAnotherRound, newerKeepsLog bool
 }
 
 func (k truncationKnobs) point(in pointInput) pointOutput {
@@ -30,6 +32,11 @@ func (k truncationKnobs) point(in pointInput) pointOutput {
 		return pointOutput{min(a.EndOffset, leo), true}
 	}
 	ownEpoch, ownEnd, held := ownEndOffset(in.own, leo, a.Epoch)
+	if newer := len(in.own) > 0 && a.Epoch > latestEpoch(in.own); newer && k.newerAnotherRound {
+		return pointOutput{leo, false}
+	} else if newer && k.newerKeepsLog {
+		return pointOutput{leo, true}
+	}
 	if k.exactEpoch && !slices.ContainsFunc(in.own, func(e replica.EpochEntry) bool { return e.Epoch == a.Epoch }) {
 		return pointOutput{min(a.EndOffset, leo), true}
 	}
@@ -86,10 +93,12 @@ var truncationMistakeList = []struct {
 	{"the follower cuts at the leader's end offset without taking the minimum with its own end of the epoch and its LEO", truncationKnobs{toLeaderEnd: true}},
 	{"a follower that holds the leader's epoch keeps its whole log (own LEO instead of min(leader's end, own end of the epoch, LEO))", truncationKnobs{ownLEO: true}},
 	{"the follower looks the leader's epoch up exactly, not the largest epoch at or below it", truncationKnobs{exactEpoch: true}},
-	{"an undefined answer makes the follower cut at its high watermark; since 2.0 it keeps its log", truncationKnobs{undefinedHW: true}},
+	{"an undefined answer makes the follower cut at its high watermark, the rule of 2.0 to 2.7; since 2.8 it keeps its log", truncationKnobs{undefinedHW: true}},
 	{"the epoch cache is not trimmed after a cut, so the next round asks the same question again", truncationKnobs{noTrim: true}},
 	{"the high watermark is left above the new log end; it must become min(HW, LEO)", truncationKnobs{noHWClamp: true}},
 	{"Truncate asks the leader once and stops, whatever the round said", truncationKnobs{askOnce: true}},
+	{"an answer newer than every epoch of the follower is taken for an epoch it never had: it cuts at the end of its latest epoch (its LEO) and asks again, and gets the same answer for ever", truncationKnobs{newerAnotherRound: true}},
+	{"an answer newer than every epoch of the follower is taken for no answer: it keeps its log instead of cutting at min(leader's end, LEO)", truncationKnobs{newerKeepsLog: true}},
 }
 
 var pointMistakes = func() []kit.Mistake[pointInput, pointOutput] {

@@ -24,7 +24,9 @@ func TestMain(m *testing.M) {
 func TestPointOracleMatchesHandAnswers(t *testing.T) {
 	want := []pointOutput{
 		{11, true}, {15, true}, {13, false}, {15, true}, {17, false}, {20, true},
-		{2, false}, {1, true}, {1, true}, {2, true}, {6, true}, {3, true}, {6, true}, {2, true},
+		{2, false}, {1, true}, {1, true}, {2, true}, {6, true},
+		{102, true}, {4, true}, {6, true}, // answers newer than every own epoch
+		{3, true}, {6, true}, {2, true},
 	}
 	cases := pointKnownAnswers()
 	if len(cases) != len(want) {
@@ -114,4 +116,31 @@ func TestMultiRoundHistoriesAreDrawn(t *testing.T) {
 		t.Fatalf("only %d of %d drawn histories needed a second round of truncation, want at least 5%%", multi, total)
 	}
 	t.Logf("%d of %d histories need two or more rounds", multi, total)
+}
+
+// TestEveryKindOfAnswerHasItsRule checks that a wrong round is explained by
+// the rule of its kind of answer, for each kind the leader can give.
+func TestEveryKindOfAnswerHasItsRule(t *testing.T) {
+	own := epochs(0, 0, 2, 3, 4, 5)
+	cases := []struct {
+		name string
+		in   pointInput
+		got  pointOutput
+		want string
+	}{
+		{"undefined, cut at the HW", pointInput{own, 7, 2, undefinedAnswer}, pointOutput{2, true}, "T7"},
+		{"no epoch, kept past the end", pointInput{own, 7, 2, answer(-1, 4)}, pointOutput{7, true}, "T1"},
+		{"an older epoch the follower never had, done too early", pointInput{own, 7, 2, answer(3, 6)}, pointOutput{5, true}, "T4"},
+		{"an older epoch the follower holds, kept past its end", pointInput{own, 7, 2, answer(2, 4)}, pointOutput{5, true}, "T1"},
+		{"the follower's latest epoch, cut too early", pointInput{own, 7, 2, answer(4, 6)}, pointOutput{5, true}, "T2"},
+		{"an epoch newer than every own one, asked again", pointInput{own, 7, 2, answer(6, 6)}, pointOutput{7, false}, "T9"},
+		{"an epoch newer than every own one, log kept", pointInput{own, 7, 2, answer(6, 6)}, pointOutput{7, true}, "T9"},
+		{"an empty cache, log kept", pointInput{nil, 7, 2, answer(1, 3)}, pointOutput{7, true}, "T9"},
+	}
+	for _, c := range cases {
+		rule, why := pointWhy(c.in, kafkaPoint(c.in), c.got)
+		if diff := cmp.Diff(c.want, rule.ID); diff != "" || why == "" {
+			t.Errorf("%s: %s: rule (-want +got):\n%s%s", c.name, c.in, diff, why)
+		}
+	}
 }

@@ -14,8 +14,9 @@ var (
 	ruleT6 = kit.Rule{ID: "T6", Name: "trim the epoch cache", Note: note05 + "#trimming-the-epoch-cache"}
 	ruleT7 = kit.Rule{ID: "T7", Name: "no answer", Note: note05 + "#when-the-leader-has-no-answer"}
 	ruleT8 = kit.Rule{ID: "T8", Name: "no panic", Note: note05 + "#you-write"}
+	ruleT9 = kit.Rule{ID: "T9", Name: "an epoch the follower cannot look up", Note: note05 + "#an-epoch-newer-than-the-followers"}
 
-	truncationRules = []kit.Rule{ruleT1, ruleT2, ruleT3, ruleT4, ruleT5, ruleT6, ruleT7, ruleT8}
+	truncationRules = []kit.Rule{ruleT1, ruleT2, ruleT3, ruleT4, ruleT5, ruleT6, ruleT7, ruleT8, ruleT9}
 )
 
 // Rules returns the rules this package's suite checks, in order; the notes

@@ -17,7 +17,8 @@ type leaderLog struct {
 	leo    int64
 }
 
-// answer is the leader's OffsetsForLeaderEpoch answer for epoch (R7.4, 2.1+).
+// answer is the leader's OffsetsForLeaderEpoch answer for epoch
+// (LeaderEpochFileCache.endOffsetFor, 2.1+).
 func (l leaderLog) answer(epoch int32) replica.EpochEndOffset {
 	c, err := replica.NewEpochCache(l.epochs)
 	if err != nil {
@@ -53,7 +54,7 @@ func kafkaTruncate(f Follower, l leaderLog) (Follower, []int32) {
 	for range roundLimit(f) {
 		e := latestEpoch(f.Epochs)
 		asked = append(asked, e)
-		o, done := replica.TruncationPoint(replica.V2_1, f.Epochs, f.LogEndOffset, f.HighWatermark, l.answer(e))
+		o, done := replica.TruncationPoint(kitRules, f.Epochs, f.LogEndOffset, f.HighWatermark, l.answer(e))
 		f = cutAt(f, o)
 		if done {
 			break
@@ -156,7 +157,7 @@ func describeTruncation(f Follower, l leaderLog, recs *twoLogs) string {
 	for range roundLimit(f) {
 		e := latestEpoch(cur.Epochs)
 		a := l.answer(e)
-		o, done := replica.TruncationPoint(replica.V2_1, cur.Epochs, cur.LogEndOffset, cur.HighWatermark, a)
+		o, done := replica.TruncationPoint(kitRules, cur.Epochs, cur.LogEndOffset, cur.HighWatermark, a)
 		cur = cutAt(cur, o)
 		fmt.Fprintf(&sb, "\n  ask epoch %d -> leader answers %s -> cut at %d, done=%t", e, formatAnswer(a), cur.LogEndOffset, done)
 		if done {

@@ -21,9 +21,12 @@ type Follower struct {
 	HighWatermark int64
 }
 
-// Truncation is the surface of exercise ch05/truncation, under Kafka 2.1+
-// rules (KIP-279; from 2.8 the same answer arrives as a Fetch's
-// DivergingEpoch instead of an OffsetsForLeaderEpoch answer).
+// Truncation is the surface of exercise ch05/truncation, under Kafka 2.8+
+// rules (KIP-279's rounds; from 2.8 the answer arrives as a Fetch's
+// DivergingEpoch instead of an OffsetsForLeaderEpoch answer, and an undefined
+// answer keeps the log). The oracle is [replica.TruncationPoint] under
+// [replica.Modern], checked against AbstractFetcherThread.getOffsetTruncationState
+// and LeaderEpochFileCache.endOffsetFor at Kafka 3.7.0.
 type Truncation struct {
 	// TruncationPoint is one round: given the follower's epoch cache own, its
 	// log end offset leo and high watermark hw, and the leader's answer (epoch,
@@ -54,9 +57,11 @@ func probeTruncation(tr Truncation) error {
 	)
 }
 
-// CheckTruncation checks tr against the truncations of scenarios S2, S5-S8b
+// CheckTruncation checks tr against the truncations of the scenarios
+// acks1-loses-acked-writes, kip101-part1 to kip101-part4 and kip279-two-rounds
 // (KIP-101 and KIP-279), the epoch cache cases of Kafka's
-// LeaderEpochFileCacheTest (H1-H8) and one case per known mistake, and
+// LeaderEpochFileCacheTest, each kind of answer the leader can give, and one
+// case per known mistake, and
 // returns the first violation.
 func CheckTruncation(tr Truncation) error {
 	return checkTruncation(tr, kit.Replay("./"+truncationExercise.Dir, "TestTruncation", false))
@@ -145,14 +150,46 @@ func pointCase(tr Truncation, in pointInput) *kit.Failure {
 	}
 }
 
+// answerKind names which of the four kinds of answer in is, the way
+// AbstractFetcherThread.getOffsetTruncationState (2.8+) tells them apart.
+type answerKind int
+
+const (
+	answerUndefined answerKind = iota // no end offset: the leader knows nothing of the epoch
+	answerNoEpoch                     // an end offset without an epoch (a pre-2.0 leader)
+	answerHeld                        // the follower's own lookup finds an epoch at or below the answer's
+	answerUnknown                     // the follower's own lookup finds nothing: empty cache, or the answer is newer than every own epoch
+)
+
+func kindOf(in pointInput) answerKind {
+	switch {
+	case in.answer.EndOffset == replica.UndefinedOffset:
+		return answerUndefined
+	case in.answer.Epoch == replica.NoEpoch:
+		return answerNoEpoch
+	}
+	if _, _, held := ownEndOffset(in.own, in.leo, in.answer.Epoch); held {
+		return answerHeld
+	}
+	return answerUnknown
+}
+
 // pointWhy names the rule behind a wrong round.
 func pointWhy(in pointInput, want, got pointOutput) (kit.Rule, string) {
 	ownEpoch, ownEnd, held := ownEndOffset(in.own, in.leo, in.answer.Epoch)
 	switch {
-	case in.answer.EndOffset == replica.UndefinedOffset:
-		return ruleT7, "the leader has no end offset for that epoch; under 2.0+ rules the follower keeps its log (its initial fetch offset is its log end offset) and is done."
+	case kindOf(in) == answerUndefined:
+		return ruleT7, "the leader has no end offset for that epoch; under 2.8+ rules the follower keeps its log (its initial fetch offset is its log end offset) and is done."
 	case got.Offset > in.leo:
 		return ruleT3, fmt.Sprintf("a follower can only cut its log, never lengthen it: the point is at most its log end offset %d.", in.leo)
+	case kindOf(in) == answerUnknown && len(in.own) == 0:
+		return ruleT9, fmt.Sprintf("the follower's epoch cache is empty, so its own lookup of epoch %d finds nothing; it trusts the leader's end offset: min(leader's end %d, LEO %d) = %d, done=true.",
+			in.answer.Epoch, in.answer.EndOffset, in.leo, want.Offset)
+	case kindOf(in) == answerUnknown:
+		return ruleT9, fmt.Sprintf("the leader answered epoch %d, newer than every epoch the follower has (its latest is %d): the follower's own lookup finds nothing, neither %d nor an epoch after it, so it does not know where %d ends on its log. It trusts the leader's end offset: min(leader's end %d, LEO %d) = %d, done=true. It is not a round to repeat: asking again would get the same answer.",
+			in.answer.Epoch, latestEpoch(in.own), in.answer.Epoch, in.answer.Epoch, in.answer.EndOffset, in.leo, want.Offset)
+	case kindOf(in) == answerNoEpoch:
+		return ruleT1, fmt.Sprintf("an answer without an epoch (a pre-2.0 leader) cannot be looked up: the follower cuts at min(leader's end %d, LEO %d) = %d and is done.", in.answer.EndOffset, in.leo, want.Offset)
 	case held && ownEpoch < in.answer.Epoch && !got.Done:
 		return ruleT4, fmt.Sprintf("the follower never had the leader's epoch %d; its largest epoch below is %d, which ends at %d. It cuts there and asks again.", in.answer.Epoch, ownEpoch, ownEnd)
 	case held && ownEpoch < in.answer.Epoch:
@@ -166,13 +203,20 @@ func pointWhy(in pointInput, want, got pointOutput) (kit.Rule, string) {
 	return ruleT2, fmt.Sprintf("records below %d match the leader's (same epoch, and the epoch runs at least that far on both logs); cutting them only loses data, maybe acknowledged data.", want.Offset)
 }
 
-// kafkaPoint is the oracle: the library's rule under Kafka 2.1+.
+// kitRules is the rule set the suite judges by: Kafka 2.8+ (Modern). Kafka
+// 2.0 to 2.7 cut at the high watermark on an undefined answer (the initial
+// fetch offset was the HW until ReplicaManager.initialFetchOffset, 2.8); every
+// other answer is handled the same way since 2.1.
+const kitRules = replica.Modern
+
+// kafkaPoint is the oracle: the library's rule under kitRules.
 func kafkaPoint(in pointInput) pointOutput {
-	o, done := replica.TruncationPoint(replica.V2_1, in.own, in.leo, in.hw, in.answer)
+	o, done := replica.TruncationPoint(kitRules, in.own, in.leo, in.hw, in.answer)
 	return pointOutput{o, done}
 }
 
-// ownEndOffset is the follower's own answer for epoch (R7.4, 2.1+).
+// ownEndOffset is the follower's own answer for epoch
+// (LeaderEpochFileCache.endOffsetFor, 2.1+).
 func ownEndOffset(own []replica.EpochEntry, leo int64, epoch int32) (int32, int64, bool) {
 	c, err := replica.NewEpochCache(own)
 	if err != nil {

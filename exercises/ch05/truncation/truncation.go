@@ -2,22 +2,30 @@ package truncation
 
 import "github.com/kafkalive/kafkalive/exercises/todo"
 
-// TruncationPoint is one round of a follower's truncation under Kafka 2.1+
+// TruncationPoint is one round of a follower's truncation under Kafka 2.8+
 // rules. Read notes/05-leader-epochs.md#offsetsforleaderepoch.
 //
 // own is the follower's epoch cache, leo its log end offset, hw its high
 // watermark, and answer the leader's reply to "where does my latest epoch end
 // on your log?". Return where the follower cuts its log (never past leo), and
-// done = false when it must ask again with its new latest epoch:
+// done = false when it must ask again with its new latest epoch. The leader
+// can give four kinds of answer:
 //
-//   - an undefined answer keeps the log: (leo, true);
-//   - an answer without an epoch: (min(end, leo), true);
-//   - otherwise look the answer's epoch E up in own, the way a leader answers
-//     (the largest own epoch F <= E, ending where the next own epoch starts,
-//     or at leo for the latest; with no own epoch <= E, E "ends" where own
-//     first epoch starts): if F < E the follower never had E, so cut at the
-//     end of F and ask again (KIP-279); if F = E cut at min(leader's end, own
-//     end, leo) and stop. An empty cache cuts at min(end, leo).
+//   - undefined (EndOffset is UndefinedOffset): keep the log, (leo, true)
+//     (Kafka 2.8+; 2.0 to 2.7 cut at the HW);
+//   - an end offset without an epoch (Epoch is NoEpoch, a pre-2.0 leader):
+//     (min(end, leo), true);
+//   - an epoch E the follower can look up in own, the way a leader answers:
+//     the largest own epoch F <= E, ending where the next own epoch starts,
+//     or at leo when F is own latest epoch; with no own epoch <= E at all, E
+//     "ends" where own first epoch starts (F = E). If F < E the follower never
+//     had E: cut at the end of F and ask again, (min(end of F, leo), false)
+//     (KIP-279). If F = E: (min(leader's end, own end of E, leo), true);
+//   - an epoch E newer than every epoch in own, or any epoch when own is
+//     empty: the follower's lookup finds nothing (a leader would answer
+//     undefined), so it cannot know where E ends on its log, and asking again
+//     would bring the same answer. Trust the leader: (min(end, leo), true).
+//     Read notes/05-leader-epochs.md#an-epoch-newer-than-the-followers.
 //
 // Check your work with: go test ./exercises/ch05/truncation
 func TruncationPoint(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool) {

@@ -1,6 +1,6 @@
 package truncation
 
-// TruncationPoint is one round of a follower's truncation under Kafka 2.1+
+// TruncationPoint is one round of a follower's truncation under Kafka 2.8+
 // rules (AbstractFetcherThread.getOffsetTruncationState, KIP-279;
 // notes/05-leader-epochs.md#offsetsforleaderepoch).
 //
@@ -10,11 +10,21 @@ package truncation
 // hold E too, our records agree with the leader's up to wherever E ends first
 // on either log. If we never had E, our records after our own largest epoch
 // F < E came from some other leader: we cut at the end of F and ask again.
+//
+// The four kinds of answer, in the order Kafka tells them apart:
+//   - undefined (no end offset): keep the log;
+//   - an end offset without an epoch (a pre-2.0 leader): min(end, leo);
+//   - an epoch we can look up (at or below our latest, or older than our
+//     first): the KIP-279 rule above;
+//   - an epoch newer than every epoch we have (or an empty cache): our own
+//     lookup finds nothing, so the leader's end offset is all we have.
 func TruncationPoint(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool) {
 	switch {
 	case answer.EndOffset == UndefinedOffset:
-		// The leader knows nothing of our epoch (2.0+: keep the log; the
-		// fetch that follows finds out the rest). 0.11 fell back to the HW.
+		// The leader knows nothing of our epoch. Since 2.8 the follower keeps
+		// its log: its fetch offset is its log end offset, and the fetch that
+		// follows finds out the rest. 2.0 to 2.7 fetched from the HW, and so
+		// cut there; 0.11 did too.
 		return leo, true
 	case answer.Epoch == NoEpoch:
 		return min(answer.EndOffset, leo), true
@@ -22,6 +32,9 @@ func TruncationPoint(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (of
 	ownEpoch, ownEnd, ok := endOffsetFor(own, leo, answer.Epoch)
 	switch {
 	case !ok:
+		// Our cache has nothing to say about E: it is empty, or E is newer
+		// than our latest epoch, so we cannot know where E ends on our log.
+		// Asking again would bring the same answer: trust the leader's end.
 		return min(answer.EndOffset, leo), true
 	case ownEpoch < answer.Epoch:
 		// We never had the leader's epoch: only what we wrote up to the end of

@@ -18,7 +18,7 @@ const (
 	UndefinedOffset = truncation.UndefinedOffset
 )
 
-// TruncationPoint is one round of a follower's truncation under Kafka 2.1+
+// TruncationPoint is one round of a follower's truncation under Kafka 2.8+
 // rules (AbstractFetcherThread.getOffsetTruncationState, KIP-279;
 // notes/05-leader-epochs.md#offsetsforleaderepoch).
 //
@@ -31,9 +31,10 @@ const (
 func TruncationPoint(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool) {
 	switch {
 	case answer.EndOffset == UndefinedOffset:
-		// The leader knows nothing of our epoch (2.0+: keep the log; the
-		// fetch that follows finds out the rest). 0.11 fell back to the HW.
-		return min(hw, leo), true // mistake: the 0.11 fallback
+		// The leader knows nothing of our epoch. Since 2.8 the follower keeps
+		// its log: its fetch offset is its log end offset, and the fetch that
+		// follows finds out the rest.
+		return min(hw, leo), true // mistake: the fallback of 0.11 to 2.7
 	case answer.Epoch == NoEpoch:
 		return min(answer.EndOffset, leo), true
 	}
