@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path"
 
 	"github.com/kafkalive/kafkalive/vfs"
 )
@@ -110,28 +109,8 @@ func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Lo
 
 // mkdirDurable creates dir and any missing parents and syncs the directory above each
 // one it created, so that a power cut cannot lose it (LogManager.createLogDirectory
-// flushes the parent).
-func mkdirDurable(fsys vfs.FS, dir string) error {
-	var missing []string
-	for d := path.Clean(dir); d != "." && d != "/"; d = path.Dir(d) {
-		if _, err := fsys.Stat(d); err == nil {
-			break
-		}
-		missing = append(missing, d)
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	if err := fsys.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := fsys.SyncDir(path.Dir(missing[i])); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// flushes the parent): vfs.MkdirAllDurable.
+func mkdirDurable(fsys vfs.FS, dir string) error { return vfs.MkdirAllDurable(fsys, dir, 0o755) }
 
 func baseName(p string) string {
 	for i := len(p) - 1; i >= 0; i-- {

@@ -36,7 +36,9 @@
 //	k = 8:      synced|appended    kept whole
 //
 // So a file created in a directory that was never synced since vanishes, even if its
-// bytes were synced; an unsynced Rename or Remove is undone; a file grown by an unsynced
+// bytes were synced (and so does a directory made with MkdirAll, with everything in it,
+// until its parent is synced: MkdirAllDurable creates directories and syncs their
+// parents, as Kafka's LogManager.createLogDirectory does with Utils.flushDir); an unsynced Rename or Remove is undone; a file grown by an unsynced
 // Truncate (Kafka's preallocated index files) reads back zero-padded; unsynced overwrites
 // below the durable size and unsynced shrinking are lost (a simplification: a real disk
 // may keep any subset of dirty pages). This is the model of cockroachdb/pebble's MemFS
