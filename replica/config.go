@@ -4,13 +4,14 @@ import "fmt"
 
 // Defaults applied by [NewNode] to zero [Config] fields, with Kafka's values.
 const (
-	DefaultMinInsyncReplicas       = 1       // min.insync.replicas
-	DefaultReplicaLagTimeMaxMs     = 30000   // replica.lag.time.max.ms (10000 before 2.5, KIP-537)
-	DefaultReplicaFetchWaitMaxMs   = 500     // replica.fetch.wait.max.ms
-	DefaultReplicaFetchMaxBytes    = 1048576 // replica.fetch.max.bytes
-	DefaultReplicaFetchBackoffMs   = 1000    // replica.fetch.backoff.ms
-	DefaultReplicaSocketTimeoutMs  = 30000   // replica.socket.timeout.ms
-	DefaultProduceRequestTimeoutMs = 30000   // producer request.timeout.ms, carried in Produce
+	DefaultMinInsyncReplicas           = 1       // min.insync.replicas
+	DefaultReplicaLagTimeMaxMs         = 30000   // replica.lag.time.max.ms from 2.5 (KIP-537); see RuleSet.DefaultReplicaLagTimeMaxMs
+	DefaultReplicaLagTimeMaxMsBefore25 = 10000   // replica.lag.time.max.ms before 2.5
+	DefaultReplicaFetchWaitMaxMs       = 500     // replica.fetch.wait.max.ms
+	DefaultReplicaFetchMaxBytes        = 1048576 // replica.fetch.max.bytes
+	DefaultReplicaFetchBackoffMs       = 1000    // replica.fetch.backoff.ms
+	DefaultReplicaSocketTimeoutMs      = 30000   // replica.socket.timeout.ms
+	DefaultProduceRequestTimeoutMs     = 30000   // producer request.timeout.ms, carried in Produce
 )
 
 // Config is the static configuration of one partition replica. Field names
@@ -20,12 +21,16 @@ type Config struct {
 	ID int32
 	// Rules selects the Kafka version whose replication rules apply.
 	Rules RuleSet
-	// MinInsyncReplicas is min.insync.replicas (default 1). The effective
-	// value is min(MinInsyncReplicas, replication factor) (R2.2).
+	// MinInsyncReplicas is min.insync.replicas (default 1). Under the
+	// Modern rules the effective value is min(MinInsyncReplicas, replication
+	// factor) (3.7, Partition.effectiveMinIsr); before 3.7 it applies as set.
 	MinInsyncReplicas int
-	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default 30000): a
-	// follower that has not reached the leader's log end for this long leaves
-	// the ISR (R4.1). The leader checks every ReplicaLagTimeMaxMs/2.
+	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default
+	// [RuleSet.DefaultReplicaLagTimeMaxMs]: 10000 before 2.5, 30000 from
+	// 2.5): a follower that has not reached the leader's log end for this
+	// long leaves the ISR (Partition.maybeShrinkIsr). The leader checks
+	// every ReplicaLagTimeMaxMs/2 (ReplicaManager.startup's isr-expiration
+	// task).
 	ReplicaLagTimeMaxMs int64
 	// ReplicaFetchWaitMaxMs is replica.fetch.wait.max.ms (default 500): how
 	// long the leader parks a follower fetch that found nothing.
@@ -40,7 +45,8 @@ type Config struct {
 	// follower request without an answer for this long is sent again.
 	ReplicaSocketTimeoutMs int64
 	// InitialHighWatermark is the HW read from replication-offset-checkpoint
-	// when the replica is (re)opened. [NewNode] clamps it to the log (R5.5).
+	// when the replica is (re)opened. [NewNode] clamps it to the log, as
+	// UnifiedLog.updateHighWatermark bounds a checkpointed high watermark.
 	InitialHighWatermark int64
 	// NowMs is the virtual time at which the node is created.
 	NowMs int64
@@ -62,7 +68,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.ReplicaFetchMaxBytes == 0 {
 		c.ReplicaFetchMaxBytes = DefaultReplicaFetchMaxBytes
 	}
-	fill64(&c.ReplicaLagTimeMaxMs, DefaultReplicaLagTimeMaxMs)
+	fill64(&c.ReplicaLagTimeMaxMs, c.Rules.DefaultReplicaLagTimeMaxMs())
 	fill64(&c.ReplicaFetchWaitMaxMs, DefaultReplicaFetchWaitMaxMs)
 	fill64(&c.ReplicaFetchBackoffMs, DefaultReplicaFetchBackoffMs)
 	fill64(&c.ReplicaSocketTimeoutMs, DefaultReplicaSocketTimeoutMs)

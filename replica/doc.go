@@ -21,14 +21,47 @@
 //
 // # Rule sets
 //
-// Where Kafka changed the rules, [Config.Rules] picks the version:
+// Where Kafka changed the rules, [Config.Rules] picks the version: V0_10
+// (0.10), V0_11 (0.11 to 1.1, KIP-101), V2_0 (2.0, KIP-279), V2_1 (2.1 to
+// 2.6) and Modern (3.7+ with KRaft). Every rule that differs, the version it
+// comes from and where it lives in Kafka's source (read at the tag named):
 //
-//	rule set  truncation as a new follower            fencing  ISR write                HW below min ISR
-//	V0_10     to its own HW (R7.5)                    no       ZooKeeper, synchronous   advances
-//	V0_11     to OffsetsForLeaderEpoch's end (R7.6)   no       ZooKeeper, synchronous   advances
-//	V2_0      KIP-279 rounds (R7.7)                   no       ZooKeeper, synchronous   advances
-//	V2_1      KIP-279 rounds, LESO for joining ISR    yes      ZooKeeper, synchronous   advances
-//	Modern    DivergingEpoch in fetch (2.8+)          yes      AlterPartition (2.7+)    frozen (3.7+)
+//	rule                                     V0_10  V0_11  V2_0  V2_1  Modern  Kafka version and source
+//	records carry the leader epoch           no     yes    yes   yes   yes     0.11.0, KIP-101 (RecordBatch partitionLeaderEpoch)
+//	new follower truncates to its HW         yes    -      -     -     -       0.10.2 ReplicaManager.makeFollowers
+//	  ... to OffsetsForLeaderEpoch's end     -      yes    -     -     -       0.11.0 ReplicaFetcherThread.maybeTruncate
+//	  ... in KIP-279 rounds (epoch, end)     -      -      yes   yes   -       2.0.0 AbstractFetcherThread.getOffsetTruncationState
+//	  ... on fetch, DivergingEpoch           -      -      -     -     yes     2.8.0 AbstractFetcherThread.truncateOnFetchResponse
+//	undefined answer cuts at the HW          -      yes    yes   yes   no      2.0.0-2.7 ReplicaManager.makeFollowers (initial fetch offset = HW);
+//	                                                                            2.8.0 ReplicaManager.initialFetchOffset (= LEO)
+//	a log without epochs truncates to HW     yes    yes    yes   yes   yes     3.7.0 AbstractFetcherThread.truncateToHighWatermark
+//	epoch older than all cached: undefined   -      yes    yes   no    no      2.0.0 / 2.1.0 LeaderEpochFileCache.endOffsetFor
+//	leader caches its epoch at election      no     no     no    yes   yes     2.1.0 Partition.makeLeader (KAFKA-7415); before, at first append
+//	leader epoch fencing on requests         no     no     no    yes   yes     2.1.0 Partition.localReplicaWithEpochOrException (KIP-320)
+//	same leader, newer epoch restarts fetch  no     no     no    yes   yes     2.1.0 Partition.makeFollower (KAFKA-7164)
+//	ISR join needs the leader epoch start    no     no     no    yes   yes     2.1.0 Partition.maybeExpandIsr (KAFKA-7128)
+//	LEO = leader's LEO never leaves the ISR  no     no     no    yes   yes     2.1.0 Partition.getOutOfSyncReplicas (KAFKA-7152)
+//	replica.lag.time.max.ms default          10 s   10 s   10 s  10 s  30 s    2.5.0 KafkaConfig (KIP-537; V2_1 covers 2.5 and 2.6 too)
+//	ISR write                                ZK     ZK     ZK    ZK    AP      2.7.0 AlterIsr / AlterPartition (KIP-497); before, the leader wrote ZooKeeper
+//	effective min ISR = min(minISR, RF)      no     no     no    no    yes     3.7.0 Partition.effectiveMinIsr
+//	HW frozen below the effective min ISR    no     no     no    no    yes     3.7.0 Partition.maybeIncrementLeaderHW (KAFKA-15583)
+//
+// ZK: written to ZooKeeper synchronously by the leader ([RuleSet.SynchronousISRWrite]);
+// AP: proposed to the controller and answered asynchronously. Each row is a
+// method of [RuleSet] ([RuleSet.EpochsInRecords], [RuleSet.Fencing],
+// [RuleSet.CachesEpochOnElection], [RuleSet.ISRJoinNeedsLESO],
+// [RuleSet.CaughtUpAtLeaderLEO], [RuleSet.InitialFetchOffsetIsLEO],
+// [RuleSet.DefaultReplicaLagTimeMaxMs], [RuleSet.EffectiveMinISRCapped],
+// [RuleSet.StrictMinISR], [RuleSet.TruncatesOnFetch]) or a case of
+// [TruncationPoint].
+//
+// Why 2.0 cuts at the HW when the leader has no answer: a 2.0 leader caches
+// its epoch only at its first append in it, so until then a follower whose
+// latest epoch is newer than the leader's latest cached one gets
+// "undefined" for it; a follower that kept its LEO there would keep records
+// the leader never had. This package's random schedules
+// (TestExplorerFindsZeroTenLoss) find acknowledged writes lost if 2.0 keeps
+// its LEO, and none with Kafka's rule.
 //
 // The follower's truncation rule of every version is also available on its
 // own, as the pure function [TruncationPoint]; the leader's side of it is
@@ -40,24 +73,21 @@
 // has records, carrying the HW from before the fetch (KAFKA-7104); otherwise
 // it parks the fetch until an append or replica.fetch.wait.max.ms, and the
 // answer carries the HW of that moment. So a follower learns of a new HW one
-// fetch round after the leader (R3.4), which is what KIP-101's first scenario
+// fetch round after the leader, which is what KIP-101's first scenario
 // exploits.
 //
 // # ISR changes
 //
-// The leader shrinks the ISR on [Node.Tick] (R4.1) and grows it on follower
-// fetches (R4.3), and proposes each change in [Ready.AlterPartitions]. The
-// change is in flight until a MsgAlterPartitionResponse commits or refuses
-// it; meanwhile the leader counts the maximal ISR (KIP-497). Before 2.7 the
-// leader wrote ZooKeeper itself, synchronously: a caller that answers at
-// once under those rule sets ([RuleSet.SynchronousISRWrite]) gets Kafka's
-// behaviour of the time. Controller-side changes arrive as a [LeaderAndISR]
-// with a newer partition epoch (and, before KRaft 3.6, a newer leader epoch).
-//
-// Other version differences: before 2.1 (KAFKA-7164) a follower restarts
-// its truncation only when the leader's identity changes, not on every new
-// leader epoch; from 2.1 a new leader caches its epoch at once (KAFKA-7415),
-// before that at its first append in the epoch.
+// The leader shrinks the ISR on [Node.Tick] (Partition.maybeShrinkIsr, every
+// replica.lag.time.max.ms / 2) and grows it on follower fetches
+// (Partition.maybeExpandIsr), and proposes each change in
+// [Ready.AlterPartitions]. The change is in flight until a
+// MsgAlterPartitionResponse commits or refuses it; meanwhile the leader
+// counts the maximal ISR (KIP-497). Before 2.7 the leader wrote ZooKeeper
+// itself, synchronously: a caller that answers at once under those rule
+// sets ([RuleSet.SynchronousISRWrite]) gets Kafka's behaviour of the time.
+// Controller-side changes arrive as a [LeaderAndISR] with a newer partition
+// epoch (and, before KRaft 3.6, a newer leader epoch).
 //
 // # Idempotent producers
 //
@@ -71,7 +101,7 @@
 //
 // Fetch sessions, byte-level batches (the Log decides), the follower's log
 // start offset following the leader's, transactions, ELR (KIP-966), leader
-// recovery state (KIP-704), and R5.1(b) (non-ISR followers holding back the
-// HW). The rule names R0-R8 refer to replication-rules.md in the project's
-// shared reference.
+// recovery state (KIP-704), and 3.x's caught-up followers outside the ISR
+// holding back the HW (Partition.maybeIncrementLeaderHW's
+// shouldWaitForReplicaToJoinIsr).
 package replica

@@ -1,6 +1,7 @@
 package replica_test
 
 import (
+	"flag"
 	"math/rand/v2"
 	"testing"
 
@@ -49,15 +50,29 @@ func shrink(rules replica.RuleSet, schedule []op) []op {
 	return schedule
 }
 
+// exploreSeeds widens the explorer's search: go test ./replica -run
+// TestExplorer -explore.seeds=100000.
+var exploreSeeds = flag.Uint64("explore.seeds", 3000, "seeds TestExplorerFindsZeroTenLoss tries per rule set")
+
+// exploreSchedule is the explorer's schedule for seed.
+func exploreSchedule(seed uint64) []op {
+	return randomSchedule(rand.New(rand.NewPCG(seed, 0x6b61666b61)), 60)
+}
+
 // TestExplorerFindsZeroTenLoss: a random search over process crashes, clean
 // elections and message loss finds, under 0.10 rules, an acks=all record
-// that disappears (KIP-101 part 1), and under the modern rules finds none.
+// that disappears (KIP-101 part 1), and under every rule set with leader
+// epochs finds none. 2.0 is among them: its follower cuts at its HW when the
+// leader has no answer for its epoch (AbstractFetcherThread.
+// getOffsetTruncationState with ReplicaManager.makeFollowers' initial fetch
+// offset), and a 2.0 leader answers undefined for its own epoch until its
+// first append in it; keeping the LEO there instead, as 2.8 does, loses
+// writes 2.0 never lost (6 of 10,000 schedules).
 func TestExplorerFindsZeroTenLoss(t *testing.T) {
-	const seeds, events = 3000, 60
+	seeds := *exploreSeeds
 	found := func(rules replica.RuleSet) (seed uint64, schedule []op, ok bool) {
 		for seed := uint64(1); seed <= seeds; seed++ {
-			s := randomSchedule(rand.New(rand.NewPCG(seed, 0x6b61666b61)), events)
-			if losesAckedWrite(rules, s) {
+			if s := exploreSchedule(seed); losesAckedWrite(rules, s) {
 				return seed, shrink(rules, s), true
 			}
 		}
@@ -70,7 +85,11 @@ func TestExplorerFindsZeroTenLoss(t *testing.T) {
 	t.Logf("0.10 loses an acks=all write: seed %d, shortest schedule (%d events) %v", seed, len(schedule), schedule)
 	trace, _ := play(replica.V0_10, 1, schedule)
 	t.Logf("trace:\n%s", trace)
-	if seed, schedule, ok := found(replica.Modern); ok {
-		t.Fatalf("modern rules lost an acknowledged write: seed %d, schedule %v", seed, schedule)
+	for _, rules := range []replica.RuleSet{replica.V0_11, replica.V2_0, replica.V2_1, replica.Modern} {
+		if seed, schedule, ok := found(rules); ok {
+			trace, _ := play(rules, 1, schedule)
+			t.Errorf("%s rules lost an acknowledged write: seed %d, shortest schedule %v (replay: go test ./replica -run TestExplorerFindsZeroTenLoss -explore.seeds=%d)\ntrace:\n%s",
+				rules, seed, schedule, seed, trace)
+		}
 	}
 }

@@ -36,21 +36,29 @@ type followerState struct {
 	sentMs            int64
 	// backoffUntilMs is when to retry after an error answer (0: no backoff).
 	backoffUntilMs int64
+	// fetchOffset is the fetch offset a truncation round starts from
+	// (PartitionFetchState.fetchOffset): the HW when the replica became a
+	// follower, then where the last round cut. Modern rule sets read the
+	// LEO instead ([RuleSet.InitialFetchOffsetIsLEO]).
+	fetchOffset int64
 }
 
 func (n *Node) becomeFollower(s LeaderAndISR) error {
 	n.endLeadership(NotLeaderOrFollower)
 	n.role = RoleFollower
 	n.setPartition(s)
-	n.follow = followerState{corr: n.follow.corr}
+	n.follow = followerState{corr: n.follow.corr, fetchOffset: n.hw}
 	n.emit(Event{Kind: EventBecameFollower, Old: int64(s.Leader), New: int64(s.LeaderEpoch)})
 	if s.Leader == NoLeader {
 		return nil
 	}
 	_, hasEpochs := n.latestEpoch()
 	switch {
-	case n.cfg.Rules == V0_10, n.cfg.Rules < Modern && !hasEpochs:
-		// R7.5; and a log without epochs under 0.11+ falls back to it (R7.6).
+	case n.cfg.Rules == V0_10, !hasEpochs:
+		// 0.10 truncates to the HW (ReplicaManager.makeFollowers); so does a
+		// log without epochs under every later rule set (0.11's
+		// ReplicaFetcherThread.maybeTruncate, 3.7's
+		// AbstractFetcherThread.truncateToHighWatermark).
 		if err := n.truncateTo(n.hw); err != nil {
 			return err
 		}

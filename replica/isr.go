@@ -17,8 +17,11 @@ func (n *Node) maybeExpandISR(id int32) {
 	n.proposeISR(append(slices.Clone(n.isr), id))
 }
 
-// maybeShrinkISR is R4.1: members that have not reached the leader's log
-// end within replica.lag.time.max.ms leave, all in one change.
+// maybeShrinkISR is Partition.maybeShrinkIsr: members that have not reached
+// the leader's log end within replica.lag.time.max.ms leave, all in one
+// change. From 2.1 (KAFKA-7152, [RuleSet.CaughtUpAtLeaderLEO]) a member
+// whose LEO equals the leader's stays however long ago it last caught up;
+// in 2.0 Partition.getOutOfSyncReplicas uses the time test alone.
 func (n *Node) maybeShrinkISR() {
 	if n.lead.pendingISR != nil {
 		return
@@ -27,7 +30,10 @@ func (n *Node) maybeShrinkISR() {
 	var keep []int32
 	for _, id := range n.isr {
 		f := n.lead.followers[id]
-		if id == n.cfg.ID || f != nil && (f.leo == leo || n.now-f.lastCaughtUpMs <= n.cfg.ReplicaLagTimeMaxMs) {
+		switch {
+		case id == n.cfg.ID,
+			f != nil && f.leo == leo && n.cfg.Rules.CaughtUpAtLeaderLEO(),
+			f != nil && n.now-f.lastCaughtUpMs <= n.cfg.ReplicaLagTimeMaxMs:
 			keep = append(keep, id)
 		}
 	}

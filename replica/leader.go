@@ -119,8 +119,13 @@ func (n *Node) tickLeader() {
 	}
 }
 
-// effectiveMinISR is min(min.insync.replicas, replication factor) (R2.2).
+// effectiveMinISR is the min ISR that acks=all and the HW are held to:
+// min(min.insync.replicas, replication factor) from 3.7
+// (Partition.effectiveMinIsr), min.insync.replicas as set before.
 func (n *Node) effectiveMinISR() int {
+	if !n.cfg.Rules.EffectiveMinISRCapped() {
+		return n.cfg.MinInsyncReplicas
+	}
 	return min(n.cfg.MinInsyncReplicas, max(len(n.replicas), 1))
 }
 

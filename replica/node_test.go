@@ -335,3 +335,98 @@ func TestStaleAlterPartitionAnswerIsIgnored(t *testing.T) {
 		t.Fatalf("after the matching answer: ISR %v pending %v, want ISR %v and nothing pending", s.ISR, s.PendingISR, proposal.ISR)
 	}
 }
+
+// Which ISR members a leader proposes to drop after a quiet spell, per rule
+// set (Partition.getOutOfSyncReplicas at each tag): followers 2 and 3
+// fetched at the leader's LEO at 0 ms and then went quiet.
+//   - "caught up, then quiet for 20 s": from 2.1 (KAFKA-7152) a follower at
+//     the leader's LEO is never out of sync; 2.0 looks at the time alone.
+//   - "behind for 12 s": a record arrives that nobody fetches; 12 s is past
+//     the 10 s replica.lag.time.max.ms default before 2.5 and within the
+//     30 s one from 2.5 (KIP-537).
+func TestISRShrinkByRuleSet(t *testing.T) {
+	tests := []struct {
+		name   string
+		rules  replica.RuleSet
+		append bool
+		nowMs  int64
+		want   [][]int32 // ISR proposals
+	}{
+		{"caught up, then quiet for 20 s", replica.V0_11, false, 20000, [][]int32{{1}}},
+		{"caught up, then quiet for 20 s", replica.V2_0, false, 20000, [][]int32{{1}}},
+		{"caught up, then quiet for 20 s", replica.V2_1, false, 20000, nil},
+		{"caught up, then quiet for 20 s", replica.Modern, false, 20000, nil},
+		{"behind for 12 s", replica.V2_0, true, 12000, [][]int32{{1}}},
+		{"behind for 12 s", replica.V2_1, true, 12000, [][]int32{{1}}},
+		{"behind for 12 s", replica.Modern, true, 12000, nil},
+		{"behind for 31 s", replica.Modern, true, 31000, [][]int32{{1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rules.String()+"/"+tt.name, func(t *testing.T) {
+			n, _ := leaderWithLog(t, tt.rules, nil, 0)
+			for _, from := range []int32{2, 3} {
+				must(t, n.Step(replica.Message{Type: replica.MsgFetch, From: from, To: 1, CorrelationID: 1,
+					CurrentLeaderEpoch: replica.NoEpoch, LastFetchedEpoch: replica.NoEpoch, MaxWaitMs: 500}))
+			}
+			if tt.append {
+				must(t, n.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: 2, Acks: 1,
+					Records: []replica.Record{{Value: []byte("x")}}}))
+			}
+			n.Advance(n.Ready())
+			n.Tick(tt.nowMs)
+			var got [][]int32
+			for _, a := range n.Ready().AlterPartitions {
+				got = append(got, a.ISR)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ISR proposals at %d ms (-want +got):\n%s", tt.nowMs, diff)
+			}
+		})
+	}
+}
+
+// min.insync.replicas 3 on a partition of two replicas, both in the ISR:
+// from 3.7 the effective min ISR is min(3, RF) = 2 (Partition.effectiveMinIsr)
+// and acks=all succeeds; before 3.7 the setting applies as written and
+// every acks=all produce is refused (Partition.appendRecordsToLeader).
+func TestEffectiveMinISRByRuleSet(t *testing.T) {
+	tests := []struct {
+		rules replica.RuleSet
+		want  replica.ErrorCode
+	}{
+		{replica.V0_11, replica.NotEnoughReplicas},
+		{replica.V2_1, replica.NotEnoughReplicas},
+		{replica.Modern, replica.None},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rules.String(), func(t *testing.T) {
+			n, err := replica.NewNode(replica.Config{ID: 1, Rules: tt.rules, MinInsyncReplicas: 3}, replica.NewMemLog())
+			must(t, err)
+			must(t, n.BecomeLeader(replica.LeaderAndISR{Leader: 1, ISR: []int32{1, 2}, Replicas: []int32{1, 2}}))
+			n.Advance(n.Ready())
+			must(t, n.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: 7, Acks: replica.AcksAll,
+				Records: []replica.Record{{Value: []byte("x")}}}))
+			// The answer comes once follower 2 has the record (Modern) or at once (refused).
+			must(t, n.Step(replica.Message{Type: replica.MsgFetch, From: 2, To: 1, CorrelationID: 1, FetchOffset: 1,
+				CurrentLeaderEpoch: replica.NoEpoch, LastFetchedEpoch: replica.NoEpoch, MaxWaitMs: 500}))
+			var got []replica.ErrorCode
+			for _, r := range n.Ready().ProduceResponses {
+				got = append(got, r.Error)
+			}
+			if diff := cmp.Diff([]replica.ErrorCode{tt.want}, got); diff != "" {
+				t.Errorf("acks=all answers with min.insync.replicas 3 and RF 2 (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDefaultReplicaLagTimeMaxMs(t *testing.T) {
+	got := map[replica.RuleSet]int64{}
+	for r := replica.V0_10; r <= replica.Modern; r++ {
+		got[r] = r.DefaultReplicaLagTimeMaxMs()
+	}
+	want := map[replica.RuleSet]int64{replica.V0_10: 10000, replica.V0_11: 10000, replica.V2_0: 10000, replica.V2_1: 10000, replica.Modern: 30000}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("replica.lag.time.max.ms defaults (-want +got):\n%s", diff)
+	}
+}

@@ -7,32 +7,41 @@ import "fmt"
 // where its log stops matching the leader's, in fencing, in how the ISR is
 // counted while a change is in flight, and in whether the high watermark (HW)
 // may move while the ISR is below min.insync.replicas.
-// See replication-rules.md R0 for the table this type encodes.
+// The package documentation's table lists every rule that differs, the
+// Kafka version it comes from and where it lives in Kafka's source.
 type RuleSet int
 
 const (
 	// V0_10 is Kafka 0.10 (before KIP-101): records carry no leader epoch, and a
-	// replica that becomes a follower truncates its log to its own HW (R7.5).
+	// replica that becomes a follower truncates its log to its own HW.
 	V0_10 RuleSet = iota
 	// V0_11 is Kafka 0.11.0 to 1.1 (KIP-101): a new follower asks the leader
 	// OffsetsForLeaderEpoch for its latest epoch and truncates to the answer's
-	// end offset (R7.6). The leader adds its epoch to the cache on its first
-	// append in that epoch.
+	// end offset (its HW when there is none). The leader adds its epoch to the
+	// cache on its first append in that epoch.
 	V0_11
 	// V2_0 is Kafka 2.0 (KIP-279): OffsetsForLeaderEpoch answers (epoch, end
 	// offset) and the follower repeats the question until its log is a prefix
-	// of the leader's (R7.7).
+	// of the leader's; an undefined answer cuts at the initial fetch offset,
+	// the follower's HW. The leader still caches its epoch only at its first
+	// append, so it can answer undefined for its own epoch.
 	V2_0
 	// V2_1 is Kafka 2.1 to 2.6 (KIP-320 and friends): as V2_0, plus leader
-	// epoch fencing on every request (R7.8), the new leader caches its epoch
-	// at once (KAFKA-7415), and a follower may join the ISR only at or past
-	// the leader epoch start offset (KAFKA-7128).
+	// epoch fencing on every request (KIP-320), the new leader caches its
+	// epoch at once (KAFKA-7415), a follower may join the ISR only at or past
+	// the leader epoch start offset (KAFKA-7128), and a follower whose LEO
+	// equals the leader's stays in the ISR however long ago it last caught
+	// up (KAFKA-7152). Its replica.lag.time.max.ms default is 2.1's 10 s
+	// (30 s from 2.5, KIP-537: set it to model 2.5 or 2.6).
 	V2_1
 	// Modern is Kafka 3.7+ with KRaft: as V2_1, plus truncation on fetch through
-	// DivergingEpoch (2.8), ISR changes sent to the controller as
-	// AlterPartition and answered asynchronously (KIP-497, 2.7), and the
-	// strict min ISR rule (KAFKA-15583, 3.7): the HW does not move while the
-	// committed ISR is smaller than min.insync.replicas.
+	// the DivergingEpoch of fetch answers (Fetch v12, KIP-595; used by replica
+	// fetchers from 2.8, KAFKA-10554) with an initial fetch offset at the LEO, ISR changes sent to the controller as
+	// AlterPartition and answered asynchronously (KIP-497, 2.7), the 30 s
+	// replica.lag.time.max.ms default (KIP-537, 2.5), and 3.7's min ISR
+	// rules (KAFKA-15583): the effective min ISR is min(min.insync.replicas,
+	// replication factor), and the HW does not move while the committed ISR
+	// is smaller than it.
 	Modern
 )
 
@@ -87,6 +96,36 @@ func (r RuleSet) StrictMinISR() bool { return r >= Modern }
 // from DivergingEpoch in fetch answers instead of OffsetsForLeaderEpoch (2.8+).
 func (r RuleSet) TruncatesOnFetch() bool { return r >= Modern }
 
+// InitialFetchOffsetIsLEO reports whether a new follower whose log has
+// epochs starts fetching at its LEO, so that an undefined truncation answer
+// keeps its log (2.8+, ReplicaManager.initialFetchOffset). Before 2.8
+// ReplicaManager.makeFollowers started it at its HW, and an undefined
+// answer cut the log there.
+func (r RuleSet) InitialFetchOffsetIsLEO() bool { return r >= Modern }
+
+// CaughtUpAtLeaderLEO reports whether a follower whose LEO equals the
+// leader's is never out of sync, however long ago it last caught up (2.1+,
+// KAFKA-7152, Partition.getOutOfSyncReplicas). In 2.0 the time test alone
+// decides.
+func (r RuleSet) CaughtUpAtLeaderLEO() bool { return r >= V2_1 }
+
+// EffectiveMinISRCapped reports whether min.insync.replicas counts as at
+// most the replication factor (3.7+, Partition.effectiveMinIsr). Before
+// 3.7 the setting applies as written: a value above the replication factor
+// refuses every acks=all produce with NOT_ENOUGH_REPLICAS.
+func (r RuleSet) EffectiveMinISRCapped() bool { return r >= Modern }
+
+// DefaultReplicaLagTimeMaxMs is the replica.lag.time.max.ms default of the
+// rule set's Kafka version: 10000 before 2.5, 30000 from 2.5 (KIP-537). It
+// is what [NewNode] fills in for a zero [Config.ReplicaLagTimeMaxMs].
+func (r RuleSet) DefaultReplicaLagTimeMaxMs() int64 {
+	if r >= Modern {
+		return DefaultReplicaLagTimeMaxMs
+	}
+	return DefaultReplicaLagTimeMaxMsBefore25
+}
+
 // endOffsetBefore21 reports whether OffsetsForLeaderEpoch answers "undefined"
-// for an epoch older than every cached one (before 2.1, R7.4 step 4).
+// for an epoch older than every cached one (before 2.1,
+// LeaderEpochFileCache.endOffsetFor).
 func (r RuleSet) endOffsetBefore21() bool { return r < V2_1 }

@@ -3,30 +3,47 @@ package replica
 // TruncationPoint is where a follower cuts its log, given the leader's
 // answer about the follower's latest epoch: an OffsetsForLeaderEpoch answer
 // (V0_11 to V2_1) or a DivergingEpoch (Modern). own is the follower's epoch
-// cache, leo its log end offset and hw its high watermark. done is false
-// when the follower must ask again with its new latest epoch (a KIP-279
-// round that found the follower never had the leader's epoch). The result
-// never exceeds leo.
+// cache and leo its log end offset. fetchOffset is the follower's fetch
+// offset as the round starts (AbstractFetcherThread's
+// PartitionFetchState.fetchOffset): in the first round the follower's high
+// watermark, where ReplicaManager.makeFollowers starts it before 2.8, and in
+// a later KIP-279 round where the previous round cut. (0.10 and 0.11 read
+// the HW itself; pass it.) done is false when the follower must ask again
+// with its new latest epoch (a KIP-279 round that found the follower never
+// had the leader's epoch). The result never exceeds leo.
 //
-//   - V0_10 (R7.5): the answer is not used; the follower cuts at its HW.
-//   - V0_11 (R7.6): at min(answer's end offset, LEO), or at the HW if the
-//     leader had no answer.
-//   - V2_0 and later (R7.7): no answer keeps the log (its initial fetch
-//     offset is its LEO); an answer without an epoch cuts at min(end, LEO);
-//     otherwise the follower looks the leader's epoch E up in its own cache:
-//     holding E it cuts at min(leader's end, own end of E, LEO) and is done;
-//     holding only an older epoch F it cuts at the end of F and asks again;
-//     holding nothing older it cuts at min(leader's end, LEO).
-func TruncationPoint(rules RuleSet, own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool) {
+// Each case is the truncation rule of the version named, checked in Kafka's
+// source at that version's tag:
+//
+//   - V0_10 (0.10.2): the answer is not used; ReplicaManager.makeFollowers
+//     cuts the log at the HW.
+//   - V0_11 (0.11.0, KIP-101; ReplicaFetcherThread.maybeTruncate): at
+//     min(answer's end offset, LEO), or at the HW if the leader had no
+//     answer.
+//   - V2_0 and V2_1 (2.0.0 to 2.7, KIP-279;
+//     AbstractFetcherThread.getOffsetTruncationState): no answer cuts at the
+//     fetch offset, so at the HW in the first round; an answer without an
+//     epoch cuts at min(end, LEO); otherwise the follower looks the leader's
+//     epoch E up in its own cache: holding E it cuts at min(leader's end, own
+//     end of E, LEO) and is done; holding only an older epoch F it cuts at
+//     the end of F and asks again; holding nothing older it cuts at
+//     min(leader's end, LEO).
+//   - Modern (2.8+, 3.7.0 checked): as V2_1, except that no answer keeps the
+//     log, because ReplicaManager.initialFetchOffset (2.8) starts a follower
+//     whose log has epochs at its LEO, and a DivergingEpoch is read at the
+//     fetch offset of the fetch that carried it, the LEO.
+func TruncationPoint(rules RuleSet, own []EpochEntry, leo, fetchOffset int64, answer EpochEndOffset) (offset int64, done bool) {
 	switch {
 	case rules == V0_10:
-		return min(hw, leo), true
+		return min(fetchOffset, leo), true
 	case rules == V0_11 && answer.EndOffset == UndefinedOffset:
-		return min(hw, leo), true
+		return min(fetchOffset, leo), true
 	case rules == V0_11:
 		return min(answer.EndOffset, leo), true
-	case answer.EndOffset == UndefinedOffset:
+	case answer.EndOffset == UndefinedOffset && rules.InitialFetchOffsetIsLEO():
 		return leo, true
+	case answer.EndOffset == UndefinedOffset:
+		return min(fetchOffset, leo), true
 	case answer.Epoch == NoEpoch:
 		return min(answer.EndOffset, leo), true
 	}
@@ -40,8 +57,14 @@ func TruncationPoint(rules RuleSet, own []EpochEntry, leo, hw int64, answer Epoc
 	return min(answer.EndOffset, ownEnd, leo), true
 }
 
-// truncationRound applies [TruncationPoint] to the node's log.
+// truncationRound applies [TruncationPoint] to the node's log; the cut
+// becomes the fetch offset of the next round.
 func (n *Node) truncationRound(answer EpochEndOffset) (done bool, err error) {
-	offset, done := TruncationPoint(n.cfg.Rules, n.log.Epochs(), n.log.LogEndOffset(), n.hw, answer)
+	fetchOffset := n.follow.fetchOffset
+	if n.cfg.Rules.InitialFetchOffsetIsLEO() {
+		fetchOffset = n.log.LogEndOffset()
+	}
+	offset, done := TruncationPoint(n.cfg.Rules, n.log.Epochs(), n.log.LogEndOffset(), fetchOffset, answer)
+	n.follow.fetchOffset = offset
 	return done, n.truncateTo(offset)
 }
