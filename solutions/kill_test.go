@@ -69,7 +69,7 @@ func TestSolutionsPass(t *testing.T) {
 		}
 		mid := time.Now()
 		if rec := kit.Observe("solution-"+b.exercise, b.solution.props); rec.Failed() {
-			t.Errorf("%s: the suite's properties reject the reference solution:\n%s", b.exercise, rec.Output())
+			t.Errorf("%s: the suite's properties reject the reference solution:\n%s", b.exercise, rec.Text())
 		}
 		t.Logf("%-15s suite on the solution: known answers %v, properties %v", b.exercise,
 			mid.Sub(start).Round(time.Millisecond), time.Since(mid).Round(time.Millisecond))
@@ -152,12 +152,12 @@ func judge(exercise string, m subject) verdict {
 	}
 	rec := kit.Observe("mutant-"+exercise+"-"+m.name, m.props)
 	if rec.Failed() {
-		if id, _ := kit.RuleIn(rec.Output()); id != "" {
+		if id, _ := kit.RuleIn(rec.Text()); id != "" {
 			v.propsRule = id
 		} else {
 			v.propsRule = "panic"
 		}
-		v.lookslike = v.lookslike || strings.Contains(rec.Output(), "this looks like")
+		v.lookslike = v.lookslike || strings.Contains(rec.Text(), "this looks like")
 	}
 	v.took = time.Since(start)
 	return v

@@ -43,6 +43,27 @@ type Failure struct {
 	LooksLike string
 	// Replay is the command that runs this check again.
 	Replay string
+	// Also is a second note section to read, after the rule's: the section on
+	// termination for a call that did not return.
+	Also string
+	// TimedOut is true when the learner's function did not return within
+	// Deadline while the rule was being checked.
+	TimedOut bool
+}
+
+// Timeout returns the failure for a call that did not return within the
+// deadline: the rule being checked, the call with its input, the extra details
+// (the rest of the input) and the note section on termination.
+func Timeout(r Rule, call, termination string, details ...string) *Failure {
+	return &Failure{
+		Rule: r, TimedOut: true, Also: termination, Details: details,
+		What: fmt.Sprintf("%s did not return within %v: every call must end, whatever the input (an endless loop?).", call, Deadline),
+	}
+}
+
+// Headline is the failure's first line: the rule and what should have happened.
+func (f *Failure) Headline() string {
+	return fmt.Sprintf("[%s %s] %s", f.Rule.ID, f.Rule.Name, f.What)
 }
 
 // Error formats the failure:
@@ -57,7 +78,7 @@ type Failure struct {
 //	    replay: go test ...
 func (f *Failure) Error() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "[%s %s] %s", f.Rule.ID, f.Rule.Name, f.What)
+	sb.WriteString(f.Headline())
 	line := func(s string) { sb.WriteString("\n    " + strings.ReplaceAll(s, "\n", "\n    ")) }
 	for _, d := range f.Details {
 		line(d)
@@ -81,6 +102,9 @@ func (f *Failure) Error() string {
 	}
 	if f.Rule.Note != "" {
 		line("read: " + f.Rule.Note)
+	}
+	if f.Also != "" {
+		line("read: " + f.Also)
 	}
 	if f.Replay != "" {
 		line("replay: " + f.Replay)

@@ -3,9 +3,11 @@ package kit
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -95,11 +97,11 @@ func TestObserveRecordsFailureWithoutFailingTheTest(t *testing.T) {
 			t.Fatalf("[X1 small] %d is too big", v)
 		}
 	})
-	if !rec.Failed() || !strings.Contains(rec.Output(), "[X1 small] 11 is too big") {
-		t.Errorf("the recorder must see the shrunk failure (11); it recorded failed=%v:\n%s", rec.Failed(), rec.Output())
+	if !rec.Failed() || !strings.Contains(rec.Text(), "[X1 small] 11 is too big") {
+		t.Errorf("the recorder must see the shrunk failure (11); it recorded failed=%v:\n%s", rec.Failed(), rec.Text())
 	}
 	if rec := Observe("observe-passes", func(t *rapid.T) { rapid.Int().Draw(t, "v") }); rec.Failed() {
-		t.Errorf("a passing property recorded a failure:\n%s", rec.Output())
+		t.Errorf("a passing property recorded a failure:\n%s", rec.Text())
 	}
 }
 
@@ -120,8 +122,105 @@ func TestLooksLike(t *testing.T) {
 }
 
 func TestReplay(t *testing.T) {
-	want := "go test ./exercises/ch01/varint -run '^TestVarint$/^properties$' -rapid.seed=N (N is the seed rapid prints above)"
+	want := "go test ./exercises/ch01/varint -run '^TestVarint$/^properties$' -rapid.seed=N (N is the seed in rapid's \"To reproduce\" line above)"
 	if got := Replay("./exercises/ch01/varint", "TestVarint/properties", true); got != want {
 		t.Errorf("Replay = %q, want %q", got, want)
+	}
+}
+
+func TestLooksLikeNamesOneMistakeOrNone(t *testing.T) {
+	ms := []Mistake[int, int]{
+		{Name: "double", Says: "doubles", Do: func(n int) int { return 2 * n }},
+		{Name: "square", Says: "squares", Do: func(n int) int { return n * n }},
+		{Name: "square2", Says: "squares", Do: func(n int) int { return n * n }},
+	}
+	for _, tt := range []struct {
+		in, got int
+		want    string
+	}{
+		{3, 6, "doubles"},
+		{3, 9, "squares"}, // two mistakes, one thing said
+		{2, 4, ""},        // doubling and squaring agree on 2: no hint
+		{3, 7, ""},
+	} {
+		if got := LooksLike(tt.in, tt.got, ms); got != tt.want {
+			t.Errorf("LooksLike(%d, %d) = %q, want %q", tt.in, tt.got, got, tt.want)
+		}
+	}
+}
+
+func TestSignaturesCheckTheProbes(t *testing.T) {
+	double := Mistake[int, int]{Name: "double", Says: "doubles", Do: func(n int) int { return 2 * n }}
+	square := Mistake[int, int]{Name: "square", Says: "squares", Do: func(n int) int { return n * n }}
+	s := NewSignatures([]int{0, 1, 5}, double, square)
+	// On 3 only doubling gives 6, but a learner who adds 3 does not double.
+	if got := s.LooksLike(func(n int) int { return n + 3 }, 3, 6); got != "" {
+		t.Errorf("a learner who adds 3 got the hint %q; the probes must rule doubling out", got)
+	}
+	if got := s.LooksLike(func(n int) int { return n << 1 }, 3, 6); got != "doubles" {
+		t.Errorf("a learner who doubles got the hint %q, want %q", got, "doubles")
+	}
+	if diff := cmp.Diff([]string{"square"}, MistakesSaying("squares")); diff != "" {
+		t.Errorf("MistakesSaying (-want +got):\n%s", diff)
+	}
+}
+
+func TestGuardGivesUpOnACallThatNeverReturns(t *testing.T) {
+	defer func(d time.Duration) { Deadline = d }(Deadline)
+	Deadline = 20 * time.Millisecond
+	defer resetHang()
+	block := make(chan struct{})
+	defer close(block) // lets the leaked goroutine end with the test
+	if p := Guard(func() { <-block }); !IsTimeout(p) {
+		t.Fatalf("Guard on a call that never returns = %v, want TimedOut", p)
+	}
+	ran := false
+	if p := Guard(func() { ran = true }); !IsTimeout(p) || ran {
+		t.Errorf("after a timeout Guard must not run more calls in the same check: got %v, ran=%v", p, ran)
+	}
+	if err := (Exercise{}).Probe(); err != nil {
+		t.Fatal(err)
+	}
+	if p := Guard(func() { panic("boom") }); p != "boom" {
+		t.Errorf("after Probe starts a new check, Guard = %v, want the panic value", p)
+	}
+}
+
+func TestFatalReportsOnceAfterTheSeed(t *testing.T) {
+	rec := Observe("fatal-once", func(t *rapid.T) {
+		if v := rapid.IntRange(0, 100).Draw(t, "v"); v > 10 {
+			Fatal(t, &Failure{Rule: Rule{ID: "X1", Name: "small"}, What: "v must be small.", Details: []string{"the full report"}, Replay: "go test x"})
+		}
+	})
+	out := rec.Text()
+	if n := strings.Count(out, "the full report"); n != 1 {
+		t.Errorf("the report must appear once, it appears %d times:\n%s", n, out)
+	}
+	if i, j := strings.Index(out, "To reproduce"), strings.Index(out, "the full report"); i < 0 || j < i {
+		t.Errorf("the report must come after rapid's seed line:\n%s", out)
+	}
+}
+
+func TestFatalRepeatsTheFirstTimeout(t *testing.T) {
+	defer func(d time.Duration) { Deadline = d }(Deadline)
+	Deadline = 20 * time.Millisecond
+	block := make(chan struct{})
+	defer close(block)
+	first := -1
+	rec := Observe("fatal-timeout", func(t *rapid.T) {
+		v := rapid.IntRange(0, 100).Draw(t, "v")
+		if v > 10 && first < 0 {
+			first = v
+		}
+		if v > 10 && IsTimeout(Guard(func() { <-block })) {
+			Fatal(t, Timeout(Rule{ID: "X2", Name: "ends"}, fmt.Sprintf("F(%d)", v), "notes/x.md#every-call-returns"))
+		}
+	})
+	out := rec.Text()
+	if !rec.Failed() || !strings.Contains(out, "did not return within") || !strings.Contains(out, "read: notes/x.md#every-call-returns") {
+		t.Fatalf("a call that never returns must fail with the termination note:\n%s", out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("F(%d)", first)) || first != 11 && strings.Contains(out, "F(11)") {
+		t.Errorf("the report must name the input that hung, not one rapid shrank to after it:\n%s", out)
 	}
 }

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -31,6 +32,8 @@ type stopRun struct{}
 // RAPID_NOFAILFILE=1) in the calling test so that failures write no fail files.
 func Observe(name string, prop func(*rapid.T)) *Recorder {
 	r := &Recorder{name: name}
+	resetHang()
+	defer resetHang()
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -44,8 +47,8 @@ func Observe(name string, prop func(*rapid.T)) *Recorder {
 	return r
 }
 
-// Output returns everything the run logged or reported, in order.
-func (r *Recorder) Output() string {
+// Text returns everything the run logged or reported, in order.
+func (r *Recorder) Text() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.out.String()
@@ -56,6 +59,18 @@ func (r *Recorder) log(s string) {
 	defer r.mu.Unlock()
 	r.out.WriteString(s)
 	r.out.WriteByte('\n')
+}
+
+// Output returns a writer whose text is recorded like Log's, without a line
+// of its own per write; rapid.T.Output writes to it.
+func (r *Recorder) Output() io.Writer { return recorderWriter{r} }
+
+type recorderWriter struct{ r *Recorder }
+
+func (w recorderWriter) Write(p []byte) (int, error) {
+	w.r.mu.Lock()
+	defer w.r.mu.Unlock()
+	return w.r.out.Write(p)
 }
 
 // Helper does nothing: there are no line numbers to adjust.

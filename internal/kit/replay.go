@@ -47,7 +47,7 @@ func RepoRoot(dir string) string {
 // Replay returns the go test command that runs one test (or subtest) again, for
 // a test name as testing.T.Name gives it ("TestVarint/properties"). When seeded
 // is true it adds the flag with which rapid replays the failing case, whose
-// number rapid prints next to the failure.
+// number rapid prints in its "To reproduce" line, above the report (see Fatal).
 func Replay(dir, testName string, seeded bool) string {
 	parts := strings.Split(testName, "/")
 	for i, p := range parts {
@@ -55,7 +55,7 @@ func Replay(dir, testName string, seeded bool) string {
 	}
 	cmd := fmt.Sprintf("go test %s -run '%s'", dir, strings.Join(parts, "/"))
 	if seeded {
-		cmd += " -rapid.seed=N (N is the seed rapid prints above)"
+		cmd += ` -rapid.seed=N (N is the seed in rapid's "To reproduce" line above)`
 	}
 	return cmd
 }
