@@ -134,11 +134,20 @@
 // deletion ([Log.DeleteExpiredFiles]), retention ([Log.DeleteOldSegments]) and
 // compaction ([Log.Clean]).
 //
-// Append. [Log.AppendAsLeader] validates each batch (length, magic, CRC,
-// max.message.bytes) without decoding its records, assigns offsets from the LEO
+// Append. [Log.AppendAsLeader] validates each batch (max.message.bytes, then
+// length, magic, CRC) without decoding its records, assigns offsets from the LEO
 // and stamps the leader epoch in place (outside the CRC), rolls if needed and
 // writes all the batches of the call with one WriteAt; [Log.AppendAsFollower]
-// keeps the leader's offsets and epochs. Index entries are added in memory: like
+// keeps the leader's offsets and epochs and, as Kafka's follower does, ignores
+// max.message.bytes. An append larger than segment.bytes is refused whole
+// ([ErrAppendTooLarge], Kafka's RecordBatchTooLargeException: segment.bytes is the
+// roll threshold, and UnifiedLog.append of Kafka 3.7 refuses what no segment could
+// hold rather than rolling for it); a batch larger than max.message.bytes is
+// [ErrRecordTooLarge]. [ErrorCode] gives the error code a broker answers for each
+// (RECORD_LIST_TOO_LARGE, MESSAGE_TOO_LARGE); a refused append changes nothing. A
+// segment may still be larger than segment.bytes if the setting was lowered after
+// it was written: it recovers, rolls at the next append, and is retained and
+// cleaned as any other (a cleaner group of its own). Index entries are added in memory: like
 // Kafka's mmapped indexes, they reach their files later (see "Indexes and
 // crashes" below). An append fsyncs nothing unless flush.messages is reached or
 // it rolls the segment (the roll flushes the old one).

@@ -284,19 +284,50 @@ func (l *Log) closeSegments() error {
 	return errors.Join(errs...)
 }
 
-// Append errors.
+// Append errors. A rejected append leaves the log as it was; the broker answers the
+// producer with the error code ErrorCode gives and goes on.
 var (
 	// ErrRecordTooLarge means a batch is larger than max.message.bytes (Kafka:
-	// RecordTooLargeException).
+	// RecordTooLargeException, error code MESSAGE_TOO_LARGE). Only a leader append
+	// checks it: a follower takes what its leader accepted (UnifiedLog.appendAsFollower
+	// appends with ignoreRecordSize), even after max.message.bytes was lowered.
 	ErrRecordTooLarge = errors.New("kafkalog: batch larger than max.message.bytes")
-	// ErrAppendTooLarge means one append is larger than segment.bytes (Kafka:
-	// RecordBatchTooLargeException).
+	// ErrAppendTooLarge means the batches of one append are together larger than
+	// segment.bytes (Kafka: RecordBatchTooLargeException, error code
+	// RECORD_LIST_TOO_LARGE), for a leader and a follower alike: segment.bytes is a roll
+	// threshold, but UnifiedLog.append (Kafka 3.7, and trunk of October 2024) refuses an
+	// append that no segment could hold, after checking each batch. The log does not roll
+	// to make room for it.
 	ErrAppendTooLarge = errors.New("kafkalog: append larger than segment.bytes")
 	// ErrUnexpectedOffset means a follower append whose offsets do not increase or
 	// start below the LEO (Kafka: UnexpectedAppendOffsetException, "out of order
 	// offsets").
 	ErrUnexpectedOffset = errors.New("kafkalog: append offsets do not increase")
 )
+
+// ErrorCode returns the code and name of the error Kafka's broker answers for err, as
+// Errors.forException maps Kafka's exceptions (Errors.java): 0 NONE for nil,
+// 10 MESSAGE_TOO_LARGE, 18 RECORD_LIST_TOO_LARGE, 2 CORRUPT_MESSAGE for a batch that
+// fails its checks, 87 INVALID_RECORD, 1 OFFSET_OUT_OF_RANGE, and -1
+// UNKNOWN_SERVER_ERROR for anything else.
+func ErrorCode(err error) (code int16, name string) {
+	switch {
+	case err == nil:
+		return 0, "NONE"
+	case errors.Is(err, ErrRecordTooLarge):
+		return 10, "MESSAGE_TOO_LARGE"
+	case errors.Is(err, ErrAppendTooLarge):
+		return 18, "RECORD_LIST_TOO_LARGE"
+	case errors.Is(err, ErrInvalidRecord):
+		return 87, "INVALID_RECORD"
+	case errors.Is(err, ErrCorruptBatch), errors.Is(err, ErrTruncated), errors.Is(err, ErrUnknownMagic),
+		errors.Is(err, ErrVarintOverflow), errors.Is(err, ErrUnknownCompression):
+		return 2, "CORRUPT_MESSAGE"
+	case errors.Is(err, ErrOffsetOutOfRange):
+		return 1, "OFFSET_OUT_OF_RANGE"
+	}
+	return -1, "UNKNOWN_SERVER_ERROR"
+}
 
 // AppendInfo describes an append (Kafka's LogAppendInfo).
 type AppendInfo struct {
@@ -313,7 +344,7 @@ type AppendInfo struct {
 }
 
 // AppendAsLeader appends the batches in records as the partition leader in leaderEpoch:
-// it validates each (length, magic, CRC, max.message.bytes), assigns offsets from the
+// it validates each (max.message.bytes, length, magic, CRC), assigns offsets from the
 // LEO and stamps the leader epoch in place (both outside the CRC; with
 // message.timestamp.type=LogAppendTime it also stamps nowMs as each batch's max
 // timestamp and recomputes the CRC), rolls if needed and writes everything with one
@@ -334,7 +365,10 @@ func (l *Log) AppendAsLeader(records []byte, leaderEpoch int32, nowMs int64) (Ap
 
 // AppendAsFollower appends batches fetched from the leader: offsets and leader epochs
 // are kept, and must increase from at least the LEO (gaps are fine: the leader may have
-// compacted). Each batch of a newer epoch starts that epoch in the epoch cache.
+// compacted). Each batch of a newer epoch starts that epoch in the epoch cache. Like
+// Kafka's (UnifiedLog.appendAsFollower, ignoreRecordSize), it does not check
+// max.message.bytes: the leader accepted the batches; segment.bytes still limits the
+// whole append (ErrAppendTooLarge).
 func (l *Log) AppendAsFollower(records []byte, nowMs int64) (AppendInfo, error) {
 	if l.closed {
 		return AppendInfo{}, ErrLogClosed
@@ -366,17 +400,20 @@ func assignEpoch(epochs *LeaderEpochCache, epoch int32, offset int64) error {
 }
 
 // analyze validates every batch of records and, as leader, assigns offsets, the leader
-// epoch and LogAppendTime in place.
+// epoch and LogAppendTime in place. The checks come in Kafka's order
+// (UnifiedLog.analyzeAndValidateRecords, then append): per batch max.message.bytes
+// (leader only) before the CRC, then offsets, then the size of the whole append
+// against segment.bytes.
 func (l *Log) analyze(records []byte, leader bool, epoch int32, nowMs int64) (AppendInfo, error) {
 	info := AppendInfo{FirstOffset: -1, LastOffset: -1, MaxTimestamp: NoTimestamp, LogAppendTime: -1, Bytes: len(records)}
 	if len(records) == 0 {
 		return info, fmt.Errorf("kafkalog: append to %s: %w: no batches", l.dir, ErrTruncated)
 	}
-	if int64(len(records)) > l.cfg.SegmentBytes {
-		return info, fmt.Errorf("kafkalog: append to %s: %w: %d bytes", l.dir, ErrAppendTooLarge, len(records))
-	}
 	next, prevLast := l.nextOffset, l.nextOffset-1
 	for p := 0; p < len(records); {
+		if size, _, err := PeekBatch(records[p:]); leader && err == nil && size > int64(l.cfg.MaxMessageBytes) {
+			return info, fmt.Errorf("kafkalog: append to %s: %w: batch of %d bytes at position %d, max.message.bytes %d", l.dir, ErrRecordTooLarge, size, p, l.cfg.MaxMessageBytes)
+		}
 		h, n, err := CheckBatch(records[p:])
 		if err != nil {
 			var be *BatchError
@@ -384,9 +421,6 @@ func (l *Log) analyze(records []byte, leader bool, epoch int32, nowMs int64) (Ap
 				be.Pos = int64(p)
 			}
 			return info, fmt.Errorf("kafkalog: append to %s: %w", l.dir, err)
-		}
-		if n > int(l.cfg.MaxMessageBytes) {
-			return info, fmt.Errorf("kafkalog: append to %s: %w: batch of %d bytes at position %d", l.dir, ErrRecordTooLarge, n, p)
 		}
 		if h.LastOffsetDelta < 0 {
 			return info, fmt.Errorf("kafkalog: append to %s: %w: lastOffsetDelta %d", l.dir, ErrCorruptBatch, h.LastOffsetDelta)
@@ -401,6 +435,9 @@ func (l *Log) analyze(records []byte, leader bool, epoch int32, nowMs int64) (Ap
 		prevLast = h.LastOffset()
 		info.add(&h)
 		p += n
+	}
+	if int64(len(records)) > l.cfg.SegmentBytes {
+		return info, fmt.Errorf("kafkalog: append to %s: %w: %d bytes, segment.bytes %d", l.dir, ErrAppendTooLarge, len(records), l.cfg.SegmentBytes)
 	}
 	if leader && l.cfg.MessageTimestampType == LogAppendTime {
 		info.LogAppendTime = nowMs

@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"testing"
@@ -206,7 +207,7 @@ func TestAppendRejectsBadInput(t *testing.T) {
 		{"crc", corrupt, ErrCorruptBatch},
 		{"torn", good[:len(good)-3], ErrTruncated},
 		{"too large", valueBatch(1, string(make([]byte, 200))), ErrRecordTooLarge},
-		{"larger than a segment", make([]byte, 2000), ErrAppendTooLarge},
+		{"larger than a segment", bytes.Repeat(good, 1+int(cfg.SegmentBytes)/len(good)), ErrAppendTooLarge},
 	}
 	for _, c := range cases {
 		_, err := l.AppendAsLeader(c.in, 0, 0)
