@@ -135,11 +135,10 @@ func (a Action) String() string {
 
 // Do applies one action and records it. An invalid action (a broker that
 // does not exist, starting a running broker) returns an error wrapping
-// [ErrInvalidConfig] and is not recorded.
+// [ErrInvalidConfig] and is not recorded. An internal error during the
+// action does not fail it: it is recorded ([World.InternalErrors], an
+// [EventError] event) and the world goes on.
 func (w *World) Do(a Action) error {
-	if w.err != nil {
-		return ErrStopped
-	}
 	if err := w.validate(a); err != nil {
 		return err
 	}
@@ -148,12 +147,10 @@ func (w *World) Do(a Action) error {
 	if err := w.apply(a); err != nil {
 		return err
 	}
-	if err := w.flushCheckpoints(); err != nil {
-		return err
-	}
+	w.flushCheckpoints()
 	w.runChecker()
 	w.snapshot()
-	return w.err
+	return nil
 }
 
 // validate checks an action before it is recorded.
@@ -284,12 +281,11 @@ func (w *World) apply(a Action) error {
 func (w *World) deliver(n int, from, to []int32) error {
 	if from == nil && to == nil {
 		if n == 0 {
-			return w.quiet()
+			w.quiet()
+			return nil
 		}
 		for i := 0; i < n && w.net.len() > 0; i++ {
-			if err := w.deliverNext(); err != nil {
-				return w.fail(err)
-			}
+			w.deliverNext()
 		}
 		return nil
 	}
@@ -297,9 +293,7 @@ func (w *World) deliver(n int, from, to []int32) error {
 		if !w.net.moveFirst(from, to) {
 			return nil
 		}
-		if err := w.deliverNext(); err != nil {
-			return w.fail(err)
-		}
+		w.deliverNext()
 	}
 	return nil
 }

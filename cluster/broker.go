@@ -91,24 +91,24 @@ func (w *World) startBroker(b *broker) error {
 	}
 	b.fs.SetNow(w.now)
 	if err := b.fs.MkdirAll(LogDir, 0o755); err != nil {
-		return w.fail(err)
+		return w.failStart(b, err)
 	}
 	marker, err := kafkalog.ReadCleanShutdownMarker(b.fs, LogDir)
 	if err != nil {
-		return w.fail(err)
+		return w.failStart(b, err)
 	}
 	clean := marker.Present
 	hws, err := readCheckpoint(b.fs, kafkalog.ReplicationOffsetCheckpointFile)
 	if err != nil {
-		return w.fail(err)
+		return w.failStart(b, err)
 	}
 	rps, err := readCheckpoint(b.fs, kafkalog.RecoveryPointCheckpointFile)
 	if err != nil {
-		return w.fail(err)
+		return w.failStart(b, err)
 	}
 	if clean {
 		if err := kafkalog.RemoveCleanShutdownMarker(b.fs, LogDir); err != nil {
-			return w.fail(err)
+			return w.failStart(b, err)
 		}
 	}
 	b.incarnation++
@@ -123,7 +123,7 @@ func (w *World) startBroker(b *broker) error {
 			if slices.Contains(replicas, b.id) {
 				tp := partitionKey{Topic: t.Name, Partition: int32(p)}
 				if err := w.openReplica(b, tp, hws[tp], rps[tp], clean); err != nil {
-					return w.fail(err)
+					return w.failStart(b, err)
 				}
 			}
 		}
@@ -191,17 +191,21 @@ func (w *World) stopBroker(b *broker) error {
 		s := b.replicas[tp]
 		rps[tp] = s.log.LogEndOffset()
 		if err := s.log.log.Close(); err != nil {
-			return w.fail(err)
+			w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
+			return nil
 		}
 	}
 	if err := w.writeHWCheckpoint(b); err != nil {
-		return w.fail(err)
+		w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
+		return nil
 	}
 	if err := kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps); err != nil {
-		return w.fail(err)
+		w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
+		return nil
 	}
 	if err := kafkalog.WriteCleanShutdownMarker(b.fs, LogDir, int64(b.incarnation)); err != nil {
-		return w.fail(err)
+		w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
+		return nil
 	}
 	w.send(envelope{from: b.id, to: ControllerID, kind: kindShutdown, incarnation: b.incarnation})
 	w.down(b, BrokerStopped)
@@ -379,14 +383,22 @@ func (w *World) maybeCheckpoint(b *broker, s *replicaSlot, hw int64) error {
 	return nil
 }
 
-// flushCheckpoints writes the HW checkpoints that changed during a step.
-func (w *World) flushCheckpoints() error {
+// flushCheckpoints writes the HW checkpoints that changed during a step; a
+// broker that fails to halts (an internal error).
+func (w *World) flushCheckpoints() {
 	for _, b := range w.brokers {
 		if b.hwDirty && b.state == BrokerRunning {
 			if err := w.writeHWCheckpoint(b); err != nil {
-				return w.fail(err)
+				w.internalError(b, fmt.Errorf("broker %d: %w", b.id, err))
 			}
 		}
 	}
+}
+
+// failStart records a failed broker start as an internal error: the
+// broker halts (crashed), and can be started again.
+func (w *World) failStart(b *broker, err error) error {
+	b.state = BrokerRunning // so that internalError halts it
+	w.internalError(b, fmt.Errorf("broker %d: start: %w", b.id, err))
 	return nil
 }

@@ -26,7 +26,8 @@ const (
 	EventMessage EventKind = "message"
 	// EventViolation is an invariant the checker found broken.
 	EventViolation EventKind = "violation"
-	// EventError is an internal error (a log that failed); it stops the world.
+	// EventError is an internal error (a log that failed under a broker, a
+	// message storm): the world records it and goes on ([World.InternalErrors]).
 	EventError EventKind = "error"
 	// EventGroup is a consumer group's course: joins, assignments,
 	// revocations, commits, session expiries, what members read.

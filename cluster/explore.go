@@ -193,6 +193,9 @@ type Outcome struct {
 	Skipped int
 	// Acked counts acknowledged records.
 	Acked int
+	// Internal lists the internal errors the world recorded and went on
+	// from ([World.InternalErrors]).
+	Internal []string
 }
 
 // Failed reports whether a record was lost or the logs diverged.
@@ -210,6 +213,9 @@ func (o Outcome) String() string {
 	for _, v := range o.Violations {
 		parts = append(parts, v.Invariant)
 	}
+	for _, e := range o.Internal {
+		parts = append(parts, "internal error: "+e)
+	}
 	if o.Offline {
 		parts = append(parts, "offline")
 	}
@@ -221,7 +227,8 @@ func (o Outcome) String() string {
 
 // RunSchedule plays a schedule on a fresh world seeded with seed, then
 // heals the network, starts every broker, runs 40 s so that everything
-// catches up, and reports what was lost or diverged.
+// catches up, and reports what was lost or diverged. The error is the
+// first internal error the world went on from ([World.Err]), if any.
 func RunSchedule(cfg ExploreConfig, seed uint64, ops []Op) (Outcome, *World, error) {
 	cfg = cfg.withDefaults()
 	w, err := New(Config{Seed: seed, Brokers: 3, Rules: cfg.Rules, MinInsyncReplicas: cfg.MinInsyncReplicas,
@@ -253,7 +260,7 @@ func RunSchedule(cfg ExploreConfig, seed uint64, ops []Op) (Outcome, *World, err
 		return out, w, err
 	}
 	w.judge(&out)
-	return out, w, nil
+	return out, w, w.Err()
 }
 
 // applyExplored applies one scheduled operation if it applies now.
@@ -353,6 +360,9 @@ func (w *World) settle() error {
 // judge fills in what was lost and what diverged.
 func (w *World) judge(out *Outcome) {
 	out.Violations = w.Violations()
+	for _, ie := range w.InternalErrors() {
+		out.Internal = append(out.Internal, ie.Error)
+	}
 	tp := partitionKey{Topic: exploreTopic}
 	p := w.ctl.parts[tp]
 	var leader *replicaSlot

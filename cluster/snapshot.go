@@ -66,7 +66,7 @@ func (w *World) Snapshots() []int64 {
 // than KeepMs fall off.
 func (w *World) snapshot() {
 	t := w.cfg.Timeline
-	if t.SnapshotEveryMs == 0 || w.err != nil {
+	if t.SnapshotEveryMs == 0 {
 		return
 	}
 	if n := len(w.snaps); n > 0 && w.now-w.snaps[n-1].timeMs < t.SnapshotEveryMs {

@@ -114,7 +114,7 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 		for _, id := range reps {
 			if b := w.brokers[id-1]; b.state == BrokerRunning {
 				if err := w.openReplica(b, tp, 0, 0, false); err != nil {
-					return w.fail(err)
+					w.internalError(b, err)
 				}
 			}
 		}

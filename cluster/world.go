@@ -39,15 +39,16 @@ type World struct {
 	// progress is, per group and partition, the offset after the furthest
 	// record any member processed (to count duplicates).
 	progress map[string]map[partitionKey]int64
-	err      error // the first internal error; the world stops
+	// err is the first internal error, internal the first ones in detail,
+	// internalCount all of them (internalerror.go); the world goes on.
+	err           error
+	internal      []InternalError
+	internalCount int
 }
 
-// ErrStopped means the world hit an internal error earlier (see the
-// [EventError] event) and takes no more actions.
-var ErrStopped = errors.New("cluster: world stopped after an internal error")
-
 // ErrNotQuiet means the network did not become quiet within the bound of
-// deliveries; a message loop is a bug.
+// deliveries: a message loop, a bug. It is recorded as an internal error;
+// the messages in flight are dropped and the world goes on.
 var ErrNotQuiet = errors.New("cluster: network not quiet")
 
 // New returns a world with brokers 1..cfg.Brokers running and registered
@@ -72,8 +73,9 @@ func New(cfg Config) (*World, error) {
 			return nil, err
 		}
 	}
-	if err := w.quiet(); err != nil {
-		return nil, err
+	w.quiet()
+	if w.err != nil {
+		return nil, w.err
 	}
 	w.snapshot()
 	return w, nil
@@ -100,18 +102,6 @@ func (w *World) Actions() []Action { return w.actions }
 // world, like the explorer, so that one seed decides everything).
 func (w *World) Rand() *rand.Rand { return w.rnd }
 
-// Err returns the internal error that stopped the world, if any.
-func (w *World) Err() error { return w.err }
-
-// fail records an internal error and stops the world.
-func (w *World) fail(err error) error {
-	if w.err == nil {
-		w.err = err
-		w.record(EventError, 0, nil, "%v", err)
-	}
-	return w.err
-}
-
 func (w *World) broker(id int32) (*broker, error) {
 	if id < 1 || int(id) > len(w.brokers) {
 		return nil, fmt.Errorf("%w: no broker %d", ErrInvalidConfig, id)
@@ -120,12 +110,13 @@ func (w *World) broker(id int32) (*broker, error) {
 }
 
 // tick moves the clock by ms and runs everything that is due, then delivers
-// messages until the network is quiet, then runs the checker.
+// messages until the network is quiet, then runs the checker. A broker
+// whose tick fails halts (an internal error); the others go on.
 func (w *World) tick(ms int64) error {
 	w.now += ms
 	for _, b := range w.brokers {
 		if err := w.tickBroker(b); err != nil {
-			return w.fail(err)
+			w.internalError(b, err)
 		}
 	}
 	w.tickQuorum()
@@ -138,12 +129,8 @@ func (w *World) tick(ms int64) error {
 	for _, c := range w.consumers {
 		w.tickConsumer(c)
 	}
-	if err := w.quiet(); err != nil {
-		return err
-	}
-	if err := w.flushCheckpoints(); err != nil {
-		return err
-	}
+	w.quiet()
+	w.flushCheckpoints()
 	w.runChecker()
 	return nil
 }
@@ -158,17 +145,20 @@ func (w *World) runFor(ms int64) error {
 	return nil
 }
 
-// quiet delivers messages until none is in flight.
-func (w *World) quiet() error {
+// quiet delivers messages until none is in flight. A network that is not
+// quiet after DefaultMaxDeliveriesPerQuiet deliveries is an internal error:
+// what is in flight is dropped (requests are resent after their
+// timeouts) and the world goes on.
+func (w *World) quiet() {
 	for i := 0; w.net.len() > 0; i++ {
 		if i >= DefaultMaxDeliveriesPerQuiet {
-			return w.fail(fmt.Errorf("%w after %d deliveries", ErrNotQuiet, i))
+			storm := w.storm()
+			w.net.drop(nil, nil)
+			w.internalError(nil, fmt.Errorf("%w after %d deliveries (in flight: %s); dropped them", ErrNotQuiet, i, storm))
+			return
 		}
-		if err := w.deliverNext(); err != nil {
-			return w.fail(err)
-		}
+		w.deliverNext()
 	}
-	return nil
 }
 
 // send queues a message and counts its bytes out of a broker.
@@ -183,17 +173,18 @@ func (w *World) send(e envelope) {
 	w.net.push(e)
 }
 
-// deliverNext delivers (or drops) the oldest message in flight.
-func (w *World) deliverNext() error {
+// deliverNext delivers (or drops) the oldest message in flight. A broker
+// that fails handling it halts (an internal error).
+func (w *World) deliverNext() {
 	e, ok := w.net.pop()
 	if !ok {
-		return nil
+		return
 	}
 	if reason := w.dropReason(&e); reason != "" {
 		if w.cfg.TraceMessages {
 			w.record(EventMessage, 0, nil, "dropped %s (%s)", describeEnvelope(&e), reason)
 		}
-		return nil
+		return
 	}
 	if w.cfg.TraceMessages {
 		w.record(EventMessage, 0, nil, "delivered %s", describeEnvelope(&e))
@@ -201,24 +192,26 @@ func (w *World) deliverNext() error {
 	switch {
 	case e.to == ControllerID:
 		w.deliverToController(&e)
-		return nil
+		return
 	case e.to >= coordinatorNodeBase:
 		w.deliverToCoordinator(&e)
-		return nil
+		return
 	case e.to == consumerNode:
 		w.deliverToConsumer(&e)
-		return nil
+		return
 	case e.to >= producerIDBase:
 		w.deliverToProducer(&e)
-		return nil
+		return
 	}
 	b := w.brokers[e.to-1]
 	b.bytesIn += e.size()
 	if e.kind == kindGroupRequest {
 		w.deliverGroupRequest(b, &e)
-		return nil
+		return
 	}
-	return w.deliverToBroker(b, &e)
+	if err := w.deliverToBroker(b, &e); err != nil {
+		w.internalError(b, err)
+	}
 }
 
 // dropReason says why e cannot be delivered, or "".
