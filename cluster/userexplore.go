@@ -1,0 +1,1049 @@
+package cluster
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// The user-level explorer drives a whole world (the one kafkalive serves)
+// the way its users do, with random sequences of every action the page
+// and the terminal offer, and checks invariants after each one:
+//
+//   - the world never records an internal error ([World.Err]), and its
+//     clock always reaches the time asked for;
+//   - an action with bad input (an unknown name, a negative number, a
+//     broker in the wrong state) returns an error and changes neither the
+//     clock nor the world's health;
+//   - a power cut loses only bytes that were never synced: every record
+//     that was on disk before the cut is still in the log read back from
+//     the disk, and every partition directory is still there;
+//   - a clone goes on exactly as its original, and a moment of the
+//     timeline ([World.AtTime], [World.At]) is at the time asked for;
+//   - once every broker runs and every link is healed for
+//     UserSettleMs (and UserGroupSettleMs has passed since the last
+//     consumer fault), every partition (__consumer_offsets too) has a leader
+//     and its full ISR, every group with running members is Stable with
+//     each of them a member and every partition of their topics assigned,
+//     and the committed offsets of partitions with a lag move on within
+//     UserCommitCheckMs;
+//   - within the fault model below, no record acknowledged with acks=all
+//     is lost, no replica differs from its leader below the high
+//     watermark, and the world's own checker ([World.Violations]) finds
+//     nothing.
+//
+// The fault model is the one under which acks=all with
+// min.insync.replicas 2 and clean leader elections promises no loss
+// without KIP-966's eligible leader replicas (Kafka 3.7's rule, which
+// [replica.Modern] implements): a power cut is "within the model" when
+// [ExploreConfig.RestrictPowerCuts]'s precondition holds (every partition
+// of the broker has min.insync.replicas running, registered ISR members
+// that reach the controller) and the explorer then lets nothing else
+// happen until the controller has fenced the broker. Process crashes,
+// clean stops, OS writebacks and network cuts are always within it. A
+// power cut drawn outside the model (or one whose fencing wait is cut
+// short by a jump back in time) takes the world out of the model: from
+// then on, loss, divergence and the checker are not judged (the other
+// invariants still are) until a reset or a jump to before that cut.
+
+// Timings of the user-level explorer's settle step.
+const (
+	// UserSettleMs is how long a settle runs at least with every broker
+	// up and every link healed before it checks liveness: a broker's
+	// fencing (broker.session.timeout.ms 9 s), a controller failover and
+	// the followers' catching up.
+	UserSettleMs = 20_000
+	// UserGroupSettleMs is how long after the last consumer fault (a
+	// crash-consumer, restart-consumer or network cut) the settle runs
+	// at least: a group consumer's session.timeout.ms (45 s) before the
+	// coordinator drops a dead member, then a rebalance.
+	UserGroupSettleMs = 60_000
+	// UserCommitCheckMs is how long after that the committed offsets of
+	// partitions with a lag must have moved (auto.commit.interval.ms is 5 s).
+	UserCommitCheckMs = 8_000
+)
+
+// UserExploreConfig configures the user-level explorer.
+type UserExploreConfig struct {
+	// NewWorld builds the world a sequence starts from (and a reset goes
+	// back to) for a seed (nil: [NewUserWorld], the world kafkalive
+	// serves).
+	NewWorld func(seed uint64) (*World, error)
+	// Ops is the number of operations per sequence (default 20).
+	Ops int
+	// LongRunMs is the length of the rare long runs (default 10 minutes).
+	LongRunMs int64
+	// MaxValueBytes caps the values produced (0: up to 1.2 MB, past
+	// max.request.size and segment.bytes).
+	MaxValueBytes int
+}
+
+func (c UserExploreConfig) withDefaults() UserExploreConfig {
+	if c.Ops == 0 {
+		c.Ops = 20
+	}
+	if c.LongRunMs == 0 {
+		c.LongRunMs = 10 * 60_000
+	}
+	if c.NewWorld == nil {
+		c.NewWorld = NewUserWorld
+	}
+	return c
+}
+
+// UserOpKind names an operation of the user-level explorer that is not a
+// plain world [Action].
+type UserOpKind string
+
+// The user-level operations besides plain actions.
+const (
+	// UserAction applies UserOp.Action to the world.
+	UserAction UserOpKind = "action"
+	// UserWrongState applies UserOp.Action.Kind (stop, kill, start) to a
+	// broker whose state refuses it (start a running broker, stop one
+	// that is down), chosen when applied; skipped if there is none.
+	UserWrongState UserOpKind = "wrong-state"
+	// UserJump acts from the past: the world is rebuilt BackMs earlier
+	// ([World.AtTime]), or BackSteps actions earlier ([World.At]), and
+	// goes on from there.
+	UserJump UserOpKind = "jump"
+	// UserClone clones the world ([World.Clone]), runs both for Ms,
+	// checks that they are the same, and goes on with the clone.
+	UserClone UserOpKind = "clone"
+	// UserReset goes back to a fresh world, as the page's reset does.
+	UserReset UserOpKind = "reset"
+	// UserSettle heals every link, starts every broker, runs at least
+	// UserSettleMs and checks liveness, loss and divergence.
+	UserSettle UserOpKind = "settle"
+)
+
+// UserOp is one operation of a user-level sequence.
+type UserOp struct {
+	Kind   UserOpKind
+	Action Action
+	// ID numbers the operation in the sequence as drawn (it stays when
+	// shrinking removes others): a produced value starts with "u<ID>-".
+	ID int
+	// Size is a produce's value size in bytes.
+	Size int
+	// Safe marks a power cut meant to be within the fault model (skipped
+	// when its precondition does not hold).
+	Safe bool
+	// Bad marks an operation with bad input: it must be refused.
+	Bad bool
+	// BackMs and BackSteps say how far a jump goes back; Ms is how long a
+	// clone runs.
+	BackMs    int64
+	BackSteps int
+	Ms        int64
+}
+
+// String prints the operation, e.g. "produce checkout size=20000
+// key=alice", "power-cut 2 torn (within the fault model)".
+func (o UserOp) String() string {
+	var s string
+	switch o.Kind {
+	case UserAction:
+		a := o.Action
+		if a.Kind == ActProduce {
+			s = fmt.Sprintf("produce %s size=%d", a.Name, o.Size)
+			if a.Key != "" {
+				s += " key=" + a.Key
+			}
+			if a.Partition >= 0 {
+				s += fmt.Sprintf(" partition=%d", a.Partition)
+			}
+		} else {
+			s = a.String()
+		}
+		if o.Safe {
+			s += " (within the fault model)"
+		}
+	case UserWrongState:
+		s = fmt.Sprintf("%s a broker in the wrong state", o.Action.Kind)
+	case UserJump:
+		if o.BackSteps > 0 {
+			s = fmt.Sprintf("jump back %d actions and act from there", o.BackSteps)
+		} else {
+			s = fmt.Sprintf("jump back %d ms and act from there", o.BackMs)
+		}
+	case UserClone:
+		s = fmt.Sprintf("clone, run both %d ms, go on with the clone", o.Ms)
+	case UserReset:
+		s = "reset"
+	case UserSettle:
+		s = "settle (heal, start every broker, run, check)"
+	default:
+		s = string(o.Kind)
+	}
+	if o.Bad {
+		s += " (bad input)"
+	}
+	return s
+}
+
+// userValue is the value a produce operation sends.
+func userValue(o UserOp) string {
+	v := fmt.Sprintf("u%d-", o.ID)
+	if o.Size > len(v) {
+		v += strings.Repeat("x", o.Size-len(v))
+	}
+	return v
+}
+
+// The default world's names the draws pick from.
+var (
+	userProducers = []string{"checkout", "clicks", "profile-svc"}
+	userConsumers = []string{"billing-1", "billing-2", "indexer"}
+	userGroups    = []string{"billing", "search-index"}
+	userTopics    = []string{"orders", "profiles"}
+)
+
+// UserSequence draws a random sequence of user operations from seed.
+func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
+	cfg = cfg.withDefaults()
+	r := rand.New(rand.NewPCG(seed, 0x05e75eed))
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	consumers := slices.Clone(userConsumers)
+	groups := slices.Clone(userGroups)
+	broker := func() int32 { return int32(r.IntN(3) + 1) }
+	var ops []UserOp
+	for len(ops) < cfg.Ops {
+		o := UserOp{Kind: UserAction, ID: len(ops) + 1}
+		bad := r.IntN(10) == 0
+		switch n := r.IntN(100); {
+		case n < 17:
+			o.Action = Action{Kind: ActProduce, Name: pick(userProducers), Partition: -1}
+			switch k := r.IntN(10); {
+			case k < 3:
+				o.Action.Key = pick([]string{"alice", "bob", "u1"})
+			case k < 4:
+				o.Action.Key = fmt.Sprintf("k%d", r.IntN(1000))
+			}
+			switch k := r.IntN(20); {
+			case k < 12:
+				o.Size = r.IntN(40)
+			case k < 16:
+				o.Size = 100 + r.IntN(4000)
+			case k < 19:
+				o.Size = 15_000 + r.IntN(10_000) // about segment.bytes (16 KiB) and more
+			default:
+				o.Size = 900_000 + r.IntN(300_000) // about max.request.size (1 MiB)
+			}
+			if cfg.MaxValueBytes > 0 {
+				o.Size = min(o.Size, cfg.MaxValueBytes)
+			}
+			if r.IntN(8) == 0 {
+				o.Action.Partition = int32(r.IntN(4)) // 3 is past orders' partitions
+			}
+			if bad {
+				o.Action.Name, o.Bad = "nobody", true
+			}
+		case n < 22:
+			p := ProducerConfig{Rate: pick2(r, []float64{0, 0.5, 1.5, 3, 20}), Acks: pick([]string{"all", "all", "1", "0"})}
+			if r.IntN(2) == 0 {
+				p.Keys = []string{"alice", "bob"}
+			}
+			o.Action = Action{Kind: ActSetProducer, Name: pick(userProducers), Producer: p}
+			if bad {
+				switch r.IntN(3) {
+				case 0:
+					o.Action.Producer.Rate = -1
+				case 1:
+					o.Action.Producer.Acks = "2"
+				default:
+					o.Action.Name = "nobody"
+				}
+				o.Bad = true
+			}
+		case n < 38:
+			ms := int64(r.IntN(50)+1) * 100
+			switch k := r.IntN(50); {
+			case k == 0:
+				ms = cfg.LongRunMs/2 + r.Int64N(cfg.LongRunMs/2+1)
+			case k < 6:
+				ms = int64(r.IntN(55)+5) * 1000
+			}
+			o.Action = Action{Kind: ActRun, Ms: ms}
+			if bad {
+				o.Action.Ms, o.Bad = -ms, true
+			}
+		case n < 43:
+			name := fmt.Sprintf("c%d", o.ID)
+			g := pick(groups)
+			if r.IntN(4) == 0 {
+				g = fmt.Sprintf("g%d", o.ID)
+				groups = append(groups, g)
+			}
+			c := ConsumerConfig{Name: name, Group: g, Topics: []string{pick(userTopics)}, PollIntervalMs: 1000}
+			if r.IntN(3) == 0 {
+				c.MaxPollRecords = 1 + r.IntN(10)
+			}
+			if r.IntN(10) == 0 {
+				c = ConsumerConfig{Name: name, Topic: pick(userTopics), PollIntervalMs: 1000}
+			}
+			if bad {
+				switch r.IntN(3) {
+				case 0:
+					c.Topics, c.Topic = []string{"nope"}, "nope"
+					c.Partition = 9
+				case 1:
+					c.Name = pick(userConsumers) // taken
+				default:
+					c.Name = ""
+				}
+				o.Bad = true
+			} else {
+				consumers = append(consumers, name)
+			}
+			o.Action = Action{Kind: ActAddConsumer, Consumer: c}
+		case n < 53:
+			kind := []ActionKind{ActCloseConsumer, ActCrashConsumer, ActCrashConsumer, ActRestartConsumer}[r.IntN(4)]
+			o.Action = Action{Kind: kind, Name: pick(consumers)}
+			if bad {
+				o.Action.Name, o.Bad = "nobody", true
+			}
+		case n < 57:
+			o.Action = Action{Kind: ActStop, Broker: broker()}
+		case n < 62:
+			o.Action = Action{Kind: ActKill, Broker: broker()}
+		case n < 68:
+			o.Action = Action{Kind: ActPowerCut, Broker: broker(), Torn: r.IntN(2) == 0}
+			o.Safe = r.IntN(4) != 0
+		case n < 75:
+			o.Action = Action{Kind: ActStart, Broker: broker()}
+		case n < 77:
+			o.Action = Action{Kind: ActWriteback, Broker: broker()}
+		case n < 81:
+			b := broker()
+			if r.IntN(2) == 0 {
+				o.Action = Action{Kind: ActPartition, A: []int32{b}, B: everyoneBut(b)}
+			} else {
+				o.Action = Action{Kind: ActPartition, A: []int32{b}, B: []int32{b%3 + 1}}
+			}
+		case n < 85:
+			o.Action = Action{Kind: ActHeal}
+		case n < 88:
+			rs := OffsetReset{Group: pick(groups), Topic: pick(userTopics), To: pick([]string{ResetEarliest, ResetLatest, ResetToOffset})}
+			if rs.To == ResetToOffset {
+				rs.Offset = int64(r.IntN(50))
+			}
+			if bad {
+				if r.IntN(2) == 0 {
+					rs.Topic = "nope"
+				} else {
+					rs.To = "sideways"
+				}
+				o.Bad = true
+			}
+			o.Action = Action{Kind: ActResetOffsets, Reset: rs}
+		case n < 90:
+			o = UserOp{Kind: UserWrongState, ID: o.ID, Action: Action{Kind: []ActionKind{ActStop, ActKill, ActStart}[r.IntN(3)]}, Bad: true}
+		case n < 91:
+			kinds := []ActionKind{ActStop, ActKill, ActPowerCut, ActStart, ActWriteback}
+			o.Action = Action{Kind: kinds[r.IntN(len(kinds))], Broker: []int32{0, 4, -1, 1 << 30}[r.IntN(4)]}
+			o.Bad = true
+		case n < 95:
+			o = UserOp{Kind: UserJump, ID: o.ID}
+			if r.IntN(3) == 0 {
+				o.BackSteps = 1 + r.IntN(5)
+			} else {
+				o.BackMs = int64(r.IntN(120)+1) * 500
+			}
+		case n < 97:
+			o = UserOp{Kind: UserClone, ID: o.ID, Ms: int64(r.IntN(30)+1) * 100}
+		case n < 98:
+			o = UserOp{Kind: UserReset, ID: o.ID}
+		default:
+			o = UserOp{Kind: UserSettle, ID: o.ID}
+		}
+		ops = append(ops, o)
+	}
+	return ops
+}
+
+func pick2[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+// everyoneBut is every node but broker id: the other brokers, the
+// controller, the consumers and the default world's producers.
+func everyoneBut(id int32) []int32 {
+	out := []int32{ControllerID, consumerNode, producerIDBase, producerIDBase + 1, producerIDBase + 2}
+	for b := int32(1); b <= 3; b++ {
+		if b != id {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// UserFailure is one invariant a user-level sequence broke.
+type UserFailure struct {
+	// Op is the number (1-based) of the operation after which it was
+	// found in the sequence run; 0 for the final settle.
+	Op int `json:"op"`
+	// Invariant names it: internal-error, clock, bad-input-accepted,
+	// power-cut-durability, timeline, clone-diverged, liveness,
+	// acked-loss, diverged, or "checker:" and the checker's invariant.
+	Invariant string `json:"invariant"`
+	Text      string `json:"text"`
+}
+
+// String prints the failure on one line.
+func (f UserFailure) String() string {
+	if f.Op == 0 {
+		return fmt.Sprintf("final settle: %s: %s", f.Invariant, f.Text)
+	}
+	return fmt.Sprintf("after op %d: %s: %s", f.Op, f.Invariant, f.Text)
+}
+
+// UserOutcome is what one user-level sequence did.
+type UserOutcome struct {
+	// Failures lists the broken invariants; the run stops at the first
+	// operation that breaks any.
+	Failures []UserFailure
+	// Acked counts the acks=all records checked at the settles (within
+	// the fault model); Lost lists those missing, Diverged the replicas
+	// unlike their leader below the high watermark.
+	Acked    int
+	Lost     []string
+	Diverged []string
+	// OutsideModel is set if the world left the fault model at the end.
+	OutsideModel bool
+	// Skipped counts operations that did not apply (a power cut within
+	// the model whose precondition failed, a wrong-state op with no
+	// broker to aim at).
+	Skipped int
+	// Refused counts operations the world refused (bad input, or not
+	// applicable now).
+	Refused int
+}
+
+// Failed reports whether an invariant broke.
+func (o UserOutcome) Failed() bool { return len(o.Failures) > 0 }
+
+// String summarises the outcome.
+func (o UserOutcome) String() string {
+	if !o.Failed() {
+		return fmt.Sprintf("ok (%d acked checked, %d refused, %d skipped)", o.Acked, o.Refused, o.Skipped)
+	}
+	var parts []string
+	for _, f := range o.Failures {
+		parts = append(parts, f.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// userRun is one sequence being played.
+type userRun struct {
+	cfg  UserExploreConfig
+	seed uint64
+	w    *World
+	out  *UserOutcome
+	op   int // the current operation's number
+	// cuts are the power cuts of the current world: when, until when the
+	// explorer waited for the fencing, and whether it was within the
+	// model.
+	cuts []cutMark
+	// seenViolations is how many of the world's checker violations were
+	// looked at.
+	seenViolations int
+}
+
+type cutMark struct {
+	atMs, untilMs int64
+	safe          bool
+}
+
+// RunUserSequence plays ops on a world built by cfg.NewWorld(seed),
+// checking the invariants after each, then settles and checks again. It
+// returns an error only if the world could not be built.
+func RunUserSequence(cfg UserExploreConfig, seed uint64, ops []UserOp) (UserOutcome, *World, error) {
+	cfg = cfg.withDefaults()
+	w, err := cfg.NewWorld(seed)
+	if err != nil {
+		return UserOutcome{}, nil, err
+	}
+	var out UserOutcome
+	u := &userRun{cfg: cfg, seed: seed, w: w, out: &out}
+	for i, o := range ops {
+		u.op = i + 1
+		if err := u.apply(o); err != nil {
+			return out, u.w, err
+		}
+		if out.Failed() {
+			return out, u.w, nil
+		}
+	}
+	u.op = 0
+	u.settle()
+	out.OutsideModel = !u.withinModel()
+	return out, u.w, nil
+}
+
+// fail records a broken invariant.
+func (u *userRun) fail(inv, format string, args ...any) {
+	u.out.Failures = append(u.out.Failures, UserFailure{Op: u.op, Invariant: inv, Text: fmt.Sprintf(format, args...)})
+}
+
+// withinModel reports whether every power cut of the world was within
+// the fault model.
+func (u *userRun) withinModel() bool {
+	for _, c := range u.cuts {
+		if !c.safe {
+			return false
+		}
+	}
+	return true
+}
+
+// do applies an action and checks what every action must keep: no
+// internal error, the clock where it should be, bad input refused.
+func (u *userRun) do(a Action, bad bool) (applied bool) {
+	w := u.w
+	before := w.NowMs()
+	err := w.Do(a)
+	if w.Err() != nil {
+		u.fail("internal-error", "%s: %v", a, w.Err())
+		return false
+	}
+	if err != nil {
+		u.out.Refused++
+		if w.NowMs() != before {
+			u.fail("clock", "%s was refused (%v) but moved the clock from %d to %d ms", a, err, before, w.NowMs())
+		}
+		return false
+	}
+	if bad {
+		u.fail("bad-input-accepted", "%s was accepted", a)
+		return true
+	}
+	want := before
+	if a.Kind == ActRun {
+		want += a.Ms
+	}
+	if w.NowMs() != want {
+		u.fail("clock", "%s: the clock is at %d ms, not %d", a, w.NowMs(), want)
+	}
+	return true
+}
+
+// apply plays one operation and checks the invariants after it.
+func (u *userRun) apply(o UserOp) error {
+	w := u.w
+	switch o.Kind {
+	case UserAction:
+		a := o.Action
+		if a.Kind == ActProduce {
+			a.Value = userValue(o)
+		}
+		if a.Kind == ActPowerCut && !o.Bad {
+			u.powerCut(a, o.Safe)
+			break
+		}
+		u.do(a, o.Bad)
+	case UserWrongState:
+		var id int32
+		for _, b := range w.brokers {
+			running := b.state == BrokerRunning
+			if (o.Action.Kind == ActStart) == running {
+				id = b.id
+				break
+			}
+		}
+		if id == 0 {
+			u.out.Skipped++
+			break
+		}
+		u.do(Action{Kind: o.Action.Kind, Broker: id}, true)
+	case UserJump:
+		u.jump(o)
+	case UserClone:
+		u.clone(o)
+	case UserReset:
+		nw, err := u.cfg.NewWorld(u.seed)
+		if err != nil {
+			return err
+		}
+		u.w, u.cuts, u.seenViolations = nw, nil, 0
+	case UserSettle:
+		u.settle()
+	}
+	u.checkViolations()
+	return nil
+}
+
+// checkViolations reports the world checker's new findings while the
+// world is within the fault model.
+func (u *userRun) checkViolations() {
+	vs := u.w.Violations()
+	if u.seenViolations > len(vs) {
+		u.seenViolations = 0
+	}
+	if u.withinModel() {
+		for _, v := range vs[u.seenViolations:] {
+			u.fail("checker:"+v.Invariant, "%s", v)
+		}
+	}
+	u.seenViolations = len(vs)
+}
+
+// durableRecord is a record on a broker's disk before a power cut.
+type durableRecord struct {
+	tp     PartitionRef
+	offset int64
+	key    string
+	value  string
+}
+
+// powerCut cuts a broker's power and checks that only unsynced bytes
+// were lost. Within the fault model it waits until the controller has
+// fenced the broker.
+func (u *userRun) powerCut(a Action, safe bool) {
+	w := u.w
+	if safe && !w.powerCutAllowed(a.Broker) {
+		u.out.Skipped++
+		return
+	}
+	durable, dirs := u.onDisk(a.Broker)
+	at := w.NowMs()
+	if !u.do(a, false) {
+		return
+	}
+	mark := cutMark{atMs: at, untilMs: at}
+	u.checkCut(a, durable, dirs)
+	if safe && !u.out.Failed() {
+		wait := w.cfg.BrokerSessionTimeoutMs + w.cfg.ControllerFailoverMs + w.cfg.TickMs
+		u.do(Action{Kind: ActRun, Ms: wait}, false)
+		mark.untilMs = w.NowMs()
+		mark.safe = u.fenced(a.Broker)
+	}
+	u.cuts = append(u.cuts, mark)
+}
+
+// fenced reports whether the controller has fenced (or never
+// registered) broker id.
+func (u *userRun) fenced(id int32) bool {
+	for _, b := range u.w.State().Brokers {
+		if b.ID == id {
+			return b.Controller != "unfenced"
+		}
+	}
+	return false
+}
+
+// onDisk returns the records on broker id's disk and the partition
+// directories of its log dir.
+func (u *userRun) onDisk(id int32) ([]durableRecord, []string) {
+	var recs []durableRecord
+	for _, p := range u.w.State().Partitions {
+		for _, l := range p.Logs {
+			if l.Broker != id {
+				continue
+			}
+			for _, r := range l.Records {
+				if r.Durable {
+					recs = append(recs, durableRecord{tp: PartitionRef{Topic: p.Topic, Partition: p.Partition}, offset: r.Offset, key: r.Key, value: r.Value})
+				}
+			}
+		}
+	}
+	var dirs []string
+	if fsys, err := u.w.BrokerFS(id); err == nil {
+		names, _ := fsys.List(LogDir)
+		for _, n := range names {
+			if st, err := fsys.Stat(fsys.PathJoin(LogDir, n)); err == nil && st.IsDir() {
+				dirs = append(dirs, n)
+			}
+		}
+	}
+	return recs, dirs
+}
+
+// checkCut checks that what was on disk before the power cut still is.
+func (u *userRun) checkCut(a Action, durable []durableRecord, dirs []string) {
+	after, afterDirs := u.onDiskAll(a.Broker)
+	for _, d := range dirs {
+		if !slices.Contains(afterDirs, d) {
+			u.fail("power-cut-durability", "%s: directory %s/%s existed before the cut and is gone", a, LogDir, d)
+			return
+		}
+	}
+	for _, r := range durable {
+		got, ok := after[recordAt{r.tp, r.offset}]
+		if !ok {
+			u.fail("power-cut-durability", "%s: %s-%d offset %d (%q) was on disk before the cut and is gone", a, r.tp.Topic, r.tp.Partition, r.offset, short(r.value))
+			return
+		}
+		if got != [2]string{r.key, r.value} {
+			u.fail("power-cut-durability", "%s: %s-%d offset %d was %q on disk before the cut, %q after", a, r.tp.Topic, r.tp.Partition, r.offset, short(r.value), short(got[1]))
+			return
+		}
+	}
+}
+
+type recordAt struct {
+	tp     PartitionRef
+	offset int64
+}
+
+// onDiskAll returns every record broker id's logs hold (read from disk
+// when it is down) and its partition directories.
+func (u *userRun) onDiskAll(id int32) (map[recordAt][2]string, []string) {
+	out := map[recordAt][2]string{}
+	for _, p := range u.w.State().Partitions {
+		for _, l := range p.Logs {
+			if l.Broker != id {
+				continue
+			}
+			for _, r := range l.Records {
+				out[recordAt{PartitionRef{Topic: p.Topic, Partition: p.Partition}, r.Offset}] = [2]string{r.Key, r.Value}
+			}
+		}
+	}
+	_, dirs := u.onDisk(id)
+	return out, dirs
+}
+
+// short abbreviates a long value for a message.
+func short(v string) string {
+	if len(v) > 24 {
+		return fmt.Sprintf("%s...(%d bytes)", v[:16], len(v))
+	}
+	return v
+}
+
+// jump rebuilds the world earlier on its timeline and goes on from there.
+func (u *userRun) jump(o UserOp) {
+	w := u.w
+	var (
+		f    *World
+		err  error
+		want int64 = -1
+	)
+	if o.BackSteps > 0 {
+		last := w.actionBase + len(w.Actions()) - 1
+		f, err = w.At(max(last-o.BackSteps, w.actionBase))
+	} else {
+		want = max(w.NowMs()-o.BackMs, w.StartMs())
+		f, err = w.AtTime(want)
+	}
+	if err != nil {
+		u.fail("timeline", "%s: %v", o, err)
+		return
+	}
+	if f.Err() != nil {
+		u.fail("internal-error", "%s: the rebuilt world stopped: %v", o, f.Err())
+		return
+	}
+	if want >= 0 && f.NowMs() != want {
+		u.fail("timeline", "%s: the world rebuilt at %d ms is at %d ms", o, want, f.NowMs())
+		return
+	}
+	if f.NowMs() > w.NowMs() {
+		u.fail("timeline", "%s: the past (%d ms) is after the present (%d ms)", o, f.NowMs(), w.NowMs())
+		return
+	}
+	// Power cuts after the moment are not in the fork; one whose fencing
+	// wait the moment falls in is now outside the model.
+	t := f.NowMs()
+	var cuts []cutMark
+	for _, c := range u.cuts {
+		if c.atMs > t || c.atMs == t && o.BackSteps == 0 && c.untilMs > t {
+			continue
+		}
+		if c.untilMs > t {
+			c.safe = false
+		}
+		cuts = append(cuts, c)
+	}
+	u.w, u.cuts, u.seenViolations = f, cuts, len(f.Violations())
+}
+
+// clone runs the world and a clone of it side by side and checks that
+// they stay the same.
+func (u *userRun) clone(o UserOp) {
+	c := u.w.Clone()
+	orig := u.w
+	u.do(Action{Kind: ActRun, Ms: o.Ms}, false)
+	u.w = c
+	u.do(Action{Kind: ActRun, Ms: o.Ms}, false)
+	if u.out.Failed() {
+		return
+	}
+	a, errA := json.Marshal(orig.State())
+	b, errB := json.Marshal(c.State())
+	if err := errors.Join(errA, errB); err != nil {
+		u.fail("clone-diverged", "state: %v", err)
+		return
+	}
+	if string(a) != string(b) {
+		u.fail("clone-diverged", "after %d ms the clone's state differs from the original's: %s", o.Ms, firstDiff(string(a), string(b)))
+	}
+}
+
+// firstDiff shows where two strings first differ.
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(i-60, 0)
+	return fmt.Sprintf("original ...%s... clone ...%s...", a[lo:min(i+60, len(a))], b[lo:min(i+60, len(b))])
+}
+
+// settle heals the network, starts every broker, runs UserSettleMs (or
+// until UserGroupSettleMs after the last consumer fault) and checks
+// liveness, loss and divergence, then runs UserCommitCheckMs and checks
+// that committed offsets moved.
+func (u *userRun) settle() {
+	if !u.do(Action{Kind: ActHeal}, false) {
+		return
+	}
+	for _, b := range u.w.brokers {
+		if b.state != BrokerRunning {
+			if !u.do(Action{Kind: ActStart, Broker: b.id}, false) || u.out.Failed() {
+				if !u.out.Failed() {
+					u.fail("liveness", "broker %d could not be started", b.id)
+				}
+				return
+			}
+		}
+	}
+	settleMs := max(UserSettleMs, u.lastConsumerFaultMs()+UserGroupSettleMs-u.w.NowMs())
+	if !u.do(Action{Kind: ActRun, Ms: settleMs}, false) || u.out.Failed() {
+		return
+	}
+	st := u.w.State()
+	u.checkLeaders(st)
+	u.checkGroups(st)
+	if u.withinModel() {
+		u.checkAcked(st)
+	}
+	if u.out.Failed() {
+		return
+	}
+	if !u.do(Action{Kind: ActRun, Ms: UserCommitCheckMs}, false) || u.out.Failed() {
+		return
+	}
+	u.checkCommits(st, u.w.State())
+}
+
+// lastConsumerFaultMs returns when the world's last crash-consumer,
+// restart-consumer or network cut was applied (or -UserGroupSettleMs).
+func (u *userRun) lastConsumerFaultMs() int64 {
+	evs := u.w.Events()
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		if e.Kind != EventAction {
+			continue
+		}
+		for _, k := range []ActionKind{ActCrashConsumer, ActRestartConsumer, ActPartition} {
+			if strings.HasPrefix(e.Text, string(k)+" ") {
+				return e.TimeMs
+			}
+		}
+	}
+	return -UserGroupSettleMs
+}
+
+// checkLeaders: every partition has a leader and its whole ISR.
+func (u *userRun) checkLeaders(st State) {
+	parts := slices.Clone(st.Partitions)
+	parts = append(parts, u.w.TopicPartitions(OffsetsTopic)...)
+	for _, p := range parts {
+		isr := slices.Clone(p.ISR)
+		slices.Sort(isr)
+		reps := slices.Clone(p.Replicas)
+		slices.Sort(reps)
+		if p.Leader == replica.NoLeader || p.Leader <= 0 || !slices.Equal(isr, reps) {
+			u.fail("liveness", "after the settle, with every broker running and every link healed, %s-%d has leader %d and ISR %v (replicas %v)",
+				p.Topic, p.Partition, p.Leader, p.ISR, p.Replicas)
+			return
+		}
+	}
+}
+
+// checkGroups: every group with running members is Stable, each running
+// member is in it, and every partition of their topics is assigned.
+func (u *userRun) checkGroups(st State) {
+	live := map[string][]*Consumer{}
+	for _, c := range u.w.consumers {
+		if c.grp != nil && !c.grp.down {
+			live[c.cfg.Group] = append(live[c.cfg.Group], c)
+		}
+	}
+	for _, g := range st.Groups {
+		cs := live[g.Name]
+		if len(cs) == 0 {
+			continue
+		}
+		if g.State != "Stable" {
+			u.fail("liveness", "after the settle, with every broker running and every link healed, group %s with %d running members is %s (generation %d)",
+				g.Name, len(cs), g.State, g.Generation)
+			return
+		}
+		clients := map[string]bool{}
+		assigned := map[PartitionRef]bool{}
+		for _, m := range g.Members {
+			clients[m.ClientID] = true
+			for _, p := range m.Assignment {
+				assigned[p] = true
+			}
+		}
+		topics := map[string]bool{}
+		for _, c := range cs {
+			if !clients[c.cfg.Name] {
+				u.fail("liveness", "group %s is Stable without its running member %s (members %v)", g.Name, c.cfg.Name, slices.Sorted(mapKeys(clients)))
+				return
+			}
+			for _, t := range c.cfg.Topics {
+				topics[t] = true
+			}
+		}
+		for _, t := range u.w.topics {
+			if !topics[t.Name] {
+				continue
+			}
+			for p := range int32(len(t.Assignment)) {
+				if !assigned[PartitionRef{Topic: t.Name, Partition: p}] {
+					u.fail("liveness", "group %s is Stable but %s-%d is assigned to none of its members", g.Name, t.Name, p)
+					return
+				}
+			}
+		}
+	}
+}
+
+func mapKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// checkCommits: every partition a Stable group with running members had
+// a lag on, with an offset committed, has a greater committed offset
+// UserCommitCheckMs later.
+func (u *userRun) checkCommits(before, after State) {
+	live := map[string]bool{}
+	for _, c := range u.w.consumers {
+		if c.grp != nil && !c.grp.down {
+			live[c.cfg.Group] = true
+		}
+	}
+	now := map[string]map[PartitionRef]int64{}
+	for _, g := range after.Groups {
+		now[g.Name] = map[PartitionRef]int64{}
+		for _, o := range g.Offsets {
+			now[g.Name][PartitionRef{Topic: o.Topic, Partition: o.Partition}] = o.Committed
+		}
+	}
+	for _, g := range before.Groups {
+		if !live[g.Name] || g.State != "Stable" {
+			continue
+		}
+		for _, o := range g.Offsets {
+			if o.Committed < 0 || o.Lag <= 0 || o.Member == "" {
+				continue
+			}
+			got := now[g.Name][PartitionRef{Topic: o.Topic, Partition: o.Partition}]
+			if got <= o.Committed {
+				u.fail("liveness", "group %s's committed offset of %s-%d stayed at %d for %d ms with a lag of %d",
+					g.Name, o.Topic, o.Partition, o.Committed, UserCommitCheckMs, o.Lag)
+				return
+			}
+		}
+	}
+}
+
+// checkAcked: every record acknowledged with acks=all is at its offset
+// on the leader (unless retention deleted it), and no follower differs
+// from the leader below the high watermark.
+func (u *userRun) checkAcked(st State) {
+	type part struct {
+		info    *PartitionInfo
+		records map[int64]RecordInfo
+	}
+	parts := map[PartitionRef]*part{}
+	for i := range st.Partitions {
+		p := &st.Partitions[i]
+		pp := &part{info: p, records: map[int64]RecordInfo{}}
+		for _, l := range p.Logs {
+			if l.Broker == p.Leader {
+				for _, r := range l.Records {
+					pp.records[r.Offset] = r
+				}
+				continue
+			}
+			for _, r := range l.Records {
+				if r.DiffersFromLeader && r.Offset < p.HighWatermark {
+					d := fmt.Sprintf("%s-%d: b%d differs from leader b%d at offset %d", p.Topic, p.Partition, l.Broker, p.Leader, r.Offset)
+					u.out.Diverged = append(u.out.Diverged, d)
+					u.fail("diverged", "%s", d)
+					break
+				}
+			}
+		}
+		parts[PartitionRef{Topic: p.Topic, Partition: p.Partition}] = pp
+	}
+	for _, p := range u.w.producers {
+		for _, r := range p.results {
+			if !r.Acked || r.Offset < 0 || r.Acks != -1 {
+				continue
+			}
+			pp := parts[PartitionRef{Topic: p.cfg.Topic, Partition: r.Partition}]
+			if pp == nil || r.Offset < pp.info.LogStartOffset {
+				continue
+			}
+			u.out.Acked++
+			got, ok := pp.records[r.Offset]
+			if ok && got.Value == r.Value && got.Key == r.Key {
+				continue
+			}
+			l := fmt.Sprintf("%s %s-%d@%d %q", p.cfg.Name, p.cfg.Topic, r.Partition, r.Offset, short(r.Value))
+			u.out.Lost = append(u.out.Lost, l)
+			if len(u.out.Lost) == 1 {
+				u.fail("acked-loss", "acknowledged with acks=all and gone from leader b%d: %s (there: %q)", pp.info.Leader, l, short(got.Value))
+			}
+		}
+	}
+}
+
+// ShrinkUser removes operations from a failing sequence, one at a time,
+// while it still breaks the same invariant, and returns the shortest it
+// found.
+func ShrinkUser(cfg UserExploreConfig, seed uint64, ops []UserOp) []UserOp {
+	o, _, err := RunUserSequence(cfg, seed, ops)
+	if err != nil || !o.Failed() {
+		return ops
+	}
+	inv := o.Failures[0].Invariant
+	best := slices.Clone(ops)
+	for changed := true; changed; {
+		changed = false
+		for i := len(best) - 1; i >= 0; i-- {
+			try := slices.Delete(slices.Clone(best), i, i+1)
+			if o, _, err := RunUserSequence(cfg, seed, try); err == nil && o.Failed() && o.Failures[0].Invariant == inv {
+				best, changed = try, true
+			}
+		}
+	}
+	return best
+}
+
+// FormatUserSequence prints a sequence one operation per line.
+func FormatUserSequence(ops []UserOp) string {
+	var b strings.Builder
+	for i, o := range ops {
+		fmt.Fprintf(&b, "%2d. %s\n", i+1, o)
+	}
+	return b.String()
+}

@@ -1,0 +1,219 @@
+package cluster_test
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+var (
+	userExploreN        = flag.Int("userexplore.n", 0, "user-level sequences to run")
+	userExploreBase     = flag.Uint64("userexplore.base", 0, "the first sequence's seed is base+1")
+	userExploreOps      = flag.Int("userexplore.ops", 0, "operations per sequence (default 20)")
+	userExploreMaxValue = flag.Int("userexplore.maxvalue", 0, "cap on produced values' bytes (0: up to 1.2 MB)")
+	userExploreSeed     = flag.Uint64("userexplore.seed", 0, "with -run TestUserExploreReplay: the sequence to replay")
+)
+
+func userConfig() cluster.UserExploreConfig {
+	cfg := cluster.UserExploreConfig{Ops: *userExploreOps, LongRunMs: 3 * 60_000, MaxValueBytes: *userExploreMaxValue}
+	return cfg
+}
+
+// TestUserExplore plays random user-level sequences on the default world
+// and fails with the first failing seed's shrunk sequence.
+func TestUserExplore(t *testing.T) {
+	n := *userExploreN
+	if n == 0 {
+		t.Skip("give -userexplore.n (the default run waits for the fixes of the bugs it finds)")
+	}
+	cfg := userConfig()
+	start := time.Now()
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		next    uint64
+		failing []uint64
+		acked   int
+		ops     int
+		outside int
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				next++
+				i := next
+				mu.Unlock()
+				if i > uint64(n) {
+					return
+				}
+				seed := *userExploreBase + i
+				seq := cluster.UserSequence(cfg, seed)
+				o, _, err := cluster.RunUserSequence(cfg, seed, seq)
+				mu.Lock()
+				if err != nil || o.Failed() {
+					failing = append(failing, seed)
+				}
+				acked += o.Acked
+				ops += len(seq)
+				if o.OutsideModel {
+					outside++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(failing)
+	t.Logf("%d sequences x %d ops, %d acks=all records checked, %d ended outside the fault model, %d failed, in %v",
+		n, ops/max(n, 1), acked, outside, len(failing), time.Since(start))
+	if len(failing) == 0 {
+		return
+	}
+	seed := failing[0]
+	full := cluster.UserSequence(cfg, seed)
+	shrunk := cluster.ShrinkUser(cfg, seed, full)
+	o, _, err := cluster.RunUserSequence(cfg, seed, shrunk)
+	t.Fatalf("%d of %d sequences failed (seeds %v); seed %d, %d ops shrunk to %d: %v (err %v)\n%s"+
+		"replay: go test ./cluster -run TestUserExploreReplay -userexplore.seed=%d -v\n"+
+		"    or: go run ./cmd/kafkalive explore --mode users --seed %d --schedules 1",
+		len(failing), n, failing[:min(len(failing), 10)], seed, len(full), len(shrunk), o, err, cluster.FormatUserSequence(shrunk), seed, seed)
+}
+
+// TestUserExploreReplay replays one sequence (-userexplore.seed), shrunk
+// if it fails, and prints its events.
+func TestUserExploreReplay(t *testing.T) {
+	if *userExploreSeed == 0 {
+		t.Skip("give -userexplore.seed")
+	}
+	cfg := userConfig()
+	ops := cluster.UserSequence(cfg, *userExploreSeed)
+	if o, _, _ := cluster.RunUserSequence(cfg, *userExploreSeed, ops); o.Failed() {
+		ops = cluster.ShrinkUser(cfg, *userExploreSeed, ops)
+	}
+	o, w, err := cluster.RunUserSequence(cfg, *userExploreSeed, ops)
+	t.Logf("sequence:\n%soutcome: %v (err %v)", cluster.FormatUserSequence(ops), o, err)
+	if w == nil {
+		return
+	}
+	for _, e := range w.Events() {
+		if e.Kind != cluster.EventMessage {
+			t.Log(e)
+		}
+	}
+	t.Log("\n" + w.State().Text())
+}
+
+// TestUserSequenceIsDeterministic: a seed always draws the same sequence,
+// and playing it twice gives the same outcome and events.
+func TestUserSequenceIsDeterministic(t *testing.T) {
+	cfg := userConfig()
+	for seed := uint64(1); seed <= 5; seed++ {
+		a, b := cluster.UserSequence(cfg, seed), cluster.UserSequence(cfg, seed)
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Fatalf("seed %d drew two sequences (-want +got):\n%s", seed, diff)
+		}
+		oa, wa, errA := cluster.RunUserSequence(cfg, seed, a)
+		ob, wb, errB := cluster.RunUserSequence(cfg, seed, b)
+		if errA != nil || errB != nil {
+			t.Fatalf("seed %d: %v, %v", seed, errA, errB)
+		}
+		if diff := cmp.Diff(oa.String(), ob.String()); diff != "" {
+			t.Fatalf("seed %d: two outcomes (-want +got):\n%s", seed, diff)
+		}
+		if !slices.Equal(wa.Events(), wb.Events()) {
+			t.Fatalf("seed %d: the same sequence gave two different runs", seed)
+		}
+	}
+}
+
+// TestUserExploreCatchesPlantedFailures: the invariants can fail, a power
+// cut outside the fault model takes the world out of it, and shrinking
+// keeps only what makes a sequence fail.
+func TestUserExploreCatchesPlantedFailures(t *testing.T) {
+	cfg := userConfig()
+	do := func(a cluster.Action) cluster.UserOp { return cluster.UserOp{Kind: cluster.UserAction, Action: a} }
+	for _, tc := range []struct {
+		name        string
+		ops         []cluster.UserOp
+		want        string
+		wantOutside bool
+	}{
+		{"a valid action drawn as bad input must be refused", []cluster.UserOp{
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 500}),
+			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActRun, Ms: 100}, Bad: true},
+		}, "bad-input-accepted", false},
+		{"bad input refused, a kill and a settle", []cluster.UserOp{
+			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActStop, Broker: 4}, Bad: true},
+			do(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 1000}),
+			{Kind: cluster.UserSettle},
+		}, "", false},
+		{"a power cut outside the model", []cluster.UserOp{
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
+			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
+			do(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
+		}, "", true},
+		{"a jump back to before the cut goes back into the model", []cluster.UserOp{
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
+			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
+			do(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
+			{Kind: cluster.UserJump, BackMs: 1000},
+		}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, _, err := cluster.RunUserSequence(cfg, 1, tc.ops)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if o.Failed() {
+				got = o.Failures[0].Invariant
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("first invariant broken (-want +got):\n%s\noutcome: %v", diff, o)
+			}
+			if o.OutsideModel != tc.wantOutside {
+				t.Fatalf("outside the fault model: %v, want %v", o.OutsideModel, tc.wantOutside)
+			}
+		})
+	}
+	// Shrinking: of many harmless operations around a planted failure,
+	// only the failure stays.
+	var ops []cluster.UserOp
+	for i := range 6 {
+		ops = append(ops, cluster.UserOp{Kind: cluster.UserAction, ID: i + 1, Action: cluster.Action{Kind: cluster.ActRun, Ms: 200}})
+	}
+	ops = slices.Insert(ops, 3, cluster.UserOp{Kind: cluster.UserAction, ID: 99, Action: cluster.Action{Kind: cluster.ActHeal}, Bad: true})
+	shrunk := cluster.ShrinkUser(cfg, 1, ops)
+	want := []string{"heal (bad input)"}
+	var got []string
+	for _, o := range shrunk {
+		got = append(got, o.String())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("shrunk sequence (-want +got):\n%s", diff)
+	}
+}
+
+func ExampleUserSequence() {
+	cfg := cluster.UserExploreConfig{Ops: 6}
+	fmt.Print(cluster.FormatUserSequence(cluster.UserSequence(cfg, 3)))
+	// Output:
+	// 1. produce clicks size=3959
+	//  2. restart-consumer indexer
+	//  3. run 2000
+	//  4. partition [3] [1]
+	//  5. close-consumer billing-1
+	//  6. jump back 3000 ms and act from there
+}
