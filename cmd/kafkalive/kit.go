@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 
+	"github.com/kafkalive/kafkalive/internal/cli"
 	"github.com/kafkalive/kafkalive/internal/kit"
 )
 
@@ -24,14 +24,14 @@ func init() {
 }
 
 func runKit(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("kit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("dir", ".", "a directory inside the kafkalive repository")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: kafkalive kit [-dir DIR]\n\nRuns go test -json ./exercises/... at the repository root and summarises it per chapter.")
-		fs.PrintDefaults()
+	fs := cli.NewFlagSet("kit")
+	dir := fs.String("dir", ".", "a `DIR`ectory inside the kafkalive repository")
+	u := cli.Usage{Synopsis: "kit [--dir DIR]", About: "Runs go test -json ./exercises/... at the repository root and prints one line per\nchapter: done, failing on which rule, or not started."}
+	if code, ok := u.Parse(fs, args, stdout, stderr); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
+	if fs.NArg() > 0 {
+		u.Fail(fs, stderr, "takes no arguments")
 		return 2
 	}
 	root := kit.RepoRoot(absDir(*dir))

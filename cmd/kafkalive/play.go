@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/internal/cli"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 
@@ -36,26 +37,21 @@ type playOptions struct {
 }
 
 func runPlay(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("play", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := cli.NewFlagSet("play")
 	var o playOptions
 	fset.BoolVar(&o.auto, "auto", false, "play without pauses: no questions asked, the answers shown")
 	fset.BoolVar(&o.json, "json", false, "print the JSON state after each step, one object per line (implies --auto); without NAME, the list")
-	fset.Uint64Var(&o.seed, "seed", 0, "seed of the world's random generator (0: the scenario's own)")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: kafkalive play [NAME] [--auto] [--json] [--seed N]")
-		fmt.Fprintln(stderr, "\nWithout NAME, lists the scenarios. With NAME, plays it: each step is narrated,")
-		fmt.Fprintln(stderr, "a question asked (type the number of your guess), then the step is played on the")
-		fmt.Fprintln(stderr, "simulated cluster and the new state shown, changed lines marked with >.")
-		fmt.Fprintln(stderr, "End of input plays on as --auto.\n\nFlags:")
-		fset.PrintDefaults()
-	}
+	fset.Uint64Var(&o.seed, "seed", 0, "seed `N` of the world's random generator (0: the scenario's own)")
+	u := cli.Usage{Synopsis: "play [NAME] [--auto] [--json] [--seed N]", About: `Without NAME, lists the scenarios. With NAME, plays it: each step is narrated,
+a question asked (type the number of your guess), then the step is played on the
+simulated cluster and the new state shown, changed lines marked with >.
+End of input plays on as --auto.`}
 	names, err := parseInterleaved(fset, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+	if code, ok := u.Check(fset, err, stdout, stderr); !ok {
+		return code
 	}
-	if err != nil || len(names) > 1 {
-		fset.Usage()
+	if len(names) > 1 {
+		u.Fail(fset, stderr, fmt.Sprintf("one scenario at a time (got %s)", strings.Join(names, ", ")))
 		return 2
 	}
 	out := bufio.NewWriter(stdout)

@@ -131,5 +131,5 @@ func TestPlaySeedIsDeterministic(t *testing.T) {
 func TestPlayHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run([]string{"play", "-h"}, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "--auto")
+	require.Contains(t, stdout.String(), "--auto")
 }

@@ -2,8 +2,6 @@ package dumplog
 
 import (
 	"bufio"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/internal/cli"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/vfs"
 )
@@ -42,39 +41,33 @@ const defaultMaxMessageSize = 5 * 1024 * 1024
 // --max-bytes). On -h or a mistake it prints the usage to stderr and
 // returns ok false with the exit code (0 for -h, 2 otherwise).
 func ParseFlags(args []string, stderr io.Writer) (opts Options, code int, ok bool) {
-	o, code, ok := parseDumpFlags(args, stderr)
+	o, code, ok := parseDumpFlags(args, stderr, stderr)
 	return Options{o}, code, ok
 }
 
-func parseDumpFlags(args []string, stderr io.Writer) (dumpOptions, int, bool) {
+var dumpUsage = cli.Usage{
+	Synopsis: "dump-log --files FILE[,FILE...] [flags]",
+	About: `Parses log, index, snapshot and checkpoint files and prints their content the way
+Kafka's kafka-dump-log.sh does. Exits 1 if a file is torn, corrupt or fails a check.`,
+}
+
+func parseDumpFlags(args []string, stdout, stderr io.Writer) (dumpOptions, int, bool) {
 	var o dumpOptions
-	fs := flag.NewFlagSet("dump-log", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	files := fs.String("files", "", "REQUIRED: the comma separated list of data and index log files to be dumped")
+	fs := cli.NewFlagSet("dump-log")
+	files := fs.String("files", "", "REQUIRED: the comma separated list of data and index log `FILES` to be dumped")
 	fs.BoolVar(&o.printData, "print-data-log", false, "print the messages' content (implies --deep-iteration)")
 	fs.BoolVar(&o.deep, "deep-iteration", false, "print every record, not only batches")
 	fs.BoolVar(&o.indexSanity, "index-sanity-check", false, "only check the indexes' sanity, as the broker does on startup")
 	fs.BoolVar(&o.verifyOnly, "verify-index-only", false, "verify the indexes against the log without printing them")
 	fs.BoolVar(&o.offsetsDecoder, "offsets-decoder", false, "decode records as __consumer_offsets offset commits and group metadata")
 	fs.BoolVar(&o.skipMetadata, "skip-record-metadata", false, "do not print each record's metadata")
-	fs.IntVar(&o.maxMessageSize, "max-message-size", defaultMaxMessageSize, "size of the largest message (used to read an index entry's batch)")
-	maxBytes := fs.Int("max-bytes", math.MaxInt32, "read at most this many bytes of each .log file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: kafkalive dump-log --files FILE[,FILE...] [flags]")
-		fmt.Fprintln(stderr, "\nParses log, index, snapshot and checkpoint files and prints their content the way")
-		fmt.Fprintln(stderr, "Kafka's kafka-dump-log.sh does. Exits 1 if a file is torn, corrupt or fails a check.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, 0, false
-		}
-		return o, 2, false
+	fs.IntVar(&o.maxMessageSize, "max-message-size", defaultMaxMessageSize, "size in `BYTES` of the largest message (used to read an index entry's batch)")
+	maxBytes := fs.Int("max-bytes", math.MaxInt32, "read at most this many `BYTES` of each .log file")
+	if code, ok := dumpUsage.Parse(fs, args, stdout, stderr); !ok {
+		return o, code, false
 	}
 	if *files == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "dump-log: --files is required (and takes no other arguments)")
-		fs.Usage()
+		dumpUsage.Fail(fs, stderr, "--files is required (and takes no other arguments)")
 		return o, 2, false
 	}
 	o.files = strings.Split(*files, ",")
@@ -87,11 +80,11 @@ func parseDumpFlags(args []string, stderr io.Writer) (dumpOptions, int, bool) {
 // Run parses args as [ParseFlags] does and dumps the files from fsys; it
 // returns the exit code.
 func Run(fsys vfs.FS, args []string, stdout, stderr io.Writer) int {
-	o, code, ok := ParseFlags(args, stderr)
+	o, code, ok := parseDumpFlags(args, stdout, stderr)
 	if !ok {
 		return code
 	}
-	return Dump(fsys, o, stdout, stderr)
+	return Dump(fsys, Options{o}, stdout, stderr)
 }
 
 // Dump prints the files of opts, read from fsys, as kafka-dump-log.sh
