@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/kafkalive/kafkalive/cluster"
@@ -44,6 +47,50 @@ type Live struct {
 	cachedVersion uint64
 	// marks are the timeline's ticks of the world shown.
 	marks marks
+	// execMu holds the page's terminal lines back while one runs (Exec):
+	// a long run holds the next line, not the views.
+	execMu sync.Mutex
+	// line is the page's terminal line being run (Exec), normalised;
+	// entry is its place in script once it acted (-1 before).
+	line  string
+	entry int
+	// script is what was done to the live world since it was new, as
+	// the terminal lines that replay it (see replayCommand); scripted is
+	// false when it is not the default world or something acted on it
+	// without a line.
+	script   []scriptLine
+	scripted bool
+	// running counts long runs in progress (RunFor): the clock's
+	// Advance waits for them.
+	running int
+	// failed is the world that hit an internal error, and the error.
+	failed  *cluster.World
+	failure error
+	// step advances a world by ms: RunFor on it (tests inject a failing
+	// world here).
+	step func(w *cluster.World, ms int64) error
+}
+
+// scriptLine is a terminal line that acted on the live world at StartMs,
+// Count times in a row (the clock's runs of one length are one
+// scriptLine); RunMs is how far each moved the clock (0: not a run).
+type scriptLine struct {
+	Line    string
+	StartMs int64
+	RunMs   int64
+	Count   int
+}
+
+// InternalError is an internal error of the world shown, which stopped
+// it (a bug of the simulation, not a mistake of the user's), with the
+// commands that replay what led to it.
+type InternalError struct {
+	// TimeMs is the world's time when it stopped.
+	TimeMs int64  `json:"t"`
+	Error  string `json:"error"`
+	// Replay is a shell command that replays the world from its start,
+	// or says why there is none.
+	Replay string `json:"replay"`
 }
 
 // ViewJSON returns the present's update for a page that shows f, encoded,
@@ -74,22 +121,59 @@ func NewLive() (*Live, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: default world: %w", err)
 	}
-	return &Live{w: w}, nil
+	return &Live{w: w, scripted: true}, nil
 }
 
 // NewLiveWorld returns a Live showing w (tests use small worlds).
 func NewLiveWorld(w *cluster.World) *Live { return &Live{w: w} }
 
+// runWorld advances w by ms, through the test hook when set.
+func (l *Live) runWorld(w *cluster.World, ms int64) error {
+	if l.step != nil {
+		return l.step(w, ms)
+	}
+	return w.RunFor(ms)
+}
+
 // Advance moves the live world's virtual time ms forward, unless it is
-// paused or a scenario is playing (scenarios move time in their steps).
+// paused, a scenario is playing (scenarios move time in their steps), a
+// long run is in progress (RunFor) or the world stopped on an internal
+// error. An error of the run is the world's internal error: the views
+// show it (View.Internal) until Reset.
 func (l *Live) Advance(ms int64) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.paused || l.run != nil {
+	if l.paused || l.run != nil || l.running > 0 || l.failure != nil && l.failed == l.w {
 		return nil
 	}
 	l.bump()
-	return l.w.RunFor(ms * max(l.speed, 1))
+	ms *= max(l.speed, 1)
+	start := l.w.NowMs()
+	err := l.runWorld(l.w, ms)
+	l.recordRun(fmt.Sprintf("run %d", ms), start, ms)
+	return l.checkFailure(l.w, err)
+}
+
+// recordRun adds a run of ms from start to the script; l.mu is held.
+func (l *Live) recordRun(line string, start, ms int64) {
+	if n := len(l.script); n > 0 && l.script[n-1].Line == line && l.script[n-1].RunMs == ms {
+		l.script[n-1].Count++
+		return
+	}
+	l.script = append(l.script, scriptLine{Line: line, StartMs: start, RunMs: ms, Count: 1})
+}
+
+// checkFailure records err, an error of a run of w or w's own internal
+// error, as the internal error that stopped w, and returns it; l.mu is
+// held.
+func (l *Live) checkFailure(w *cluster.World, err error) error {
+	if err == nil {
+		err = w.Err()
+	}
+	if err != nil && l.failed != w {
+		l.failed, l.failure = w, err
+	}
+	return err
 }
 
 // MaxSpeed is the fastest the live clock may run: a simulated minute in
@@ -138,11 +222,15 @@ func (l *Live) View(f Focus, at *int64) (View, error) {
 func (l *Live) decorate(v *View) {
 	v.Paused = l.paused
 	v.Speed = max(l.speed, 1)
-	v.Marks = l.marks.of(l.world())
+	for _, m := range l.marks.of(l.world()) {
+		m.Text = preview(m.Text, TextPreviewBytes)
+		v.Marks = append(v.Marks, m)
+	}
 	v.StartMs = l.world().StartMs()
 	if l.run != nil {
 		v.Mode = "scenario"
 	}
+	v.Internal = l.internal()
 }
 
 // world returns the world shown; l.mu is held.
@@ -184,8 +272,211 @@ func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 		}
 		l.w = fork
 		l.past = nil
+		l.script = cutScript(l.script, *at)
+		l.entry = -1
 	}
-	return fn(l.world())
+	w := l.world()
+	from, start := nextSeq(w), w.NowMs()
+	err := fn(w)
+	if w == l.w && nextSeq(w) != from {
+		l.note(start, w.NowMs()-start)
+	}
+	if ferr := l.checkFailure(w, nil); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// note records that the line being run acted on the live world at start,
+// moving its clock by ms; l.mu is held. Something acting without a line
+// leaves the script unable to replay the world.
+func (l *Live) note(start, ms int64) {
+	switch {
+	case l.line == "":
+		l.scripted = false
+	case l.entry < 0:
+		l.entry = len(l.script)
+		l.script = append(l.script, scriptLine{Line: l.line, StartMs: start, Count: 1})
+		fallthrough
+	default:
+		e := &l.script[l.entry]
+		if e.RunMs += ms; e.RunMs > 0 && strings.HasPrefix(e.Line, "run ") {
+			// a run cut short (by Reset or a scenario) replays as far
+			// as it went
+			e.Line = fmt.Sprintf("run %d", e.RunMs)
+		}
+	}
+}
+
+// cutScript returns the script of the world rebuilt at time at: the lines
+// before it, a run that spans it cut there, as cluster.World.AtTime
+// replays the actions.
+func cutScript(script []scriptLine, at int64) []scriptLine {
+	var out []scriptLine
+	for _, e := range script {
+		if e.RunMs == 0 {
+			if e.StartMs > at {
+				break
+			}
+			out = append(out, e)
+			continue
+		}
+		end := e.StartMs + int64(e.Count)*e.RunMs
+		if end <= at {
+			out = append(out, e)
+			continue
+		}
+		if whole := int((at - e.StartMs) / e.RunMs); whole > 0 {
+			out = append(out, scriptLine{Line: e.Line, StartMs: e.StartMs, RunMs: e.RunMs, Count: whole})
+		}
+		start := e.StartMs + int64((at-e.StartMs)/e.RunMs)*e.RunMs
+		if rest := at - start; rest > 0 {
+			out = append(out, scriptLine{Line: fmt.Sprintf("run %d", rest), StartMs: start, RunMs: rest, Count: 1})
+		}
+		break
+	}
+	return out
+}
+
+// Exec runs one line of the page's terminal t (over l), one line at a time:
+// a long run holds the next line back, not the views. The lines that act
+// on the live world are kept, so that an internal error comes with the
+// commands that replay it (View.Internal).
+func (l *Live) Exec(t *Terminal, line string, at *int64, out io.Writer) error {
+	l.execMu.Lock()
+	defer l.execMu.Unlock()
+	l.mu.Lock()
+	l.line, l.entry = strings.Join(strings.Fields(line), " "), -1
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.line = ""
+		l.mu.Unlock()
+	}()
+	return t.Exec(line, at, out)
+}
+
+// SliceMs is the most simulated time one step of a long run moves while
+// it holds the Live's lock: "run 3600000" is 3600 steps of a second
+// (about 15 ms each in the default world), and views, streams, Reset and
+// the pause go on between them.
+const SliceMs = 1000
+
+// ErrRunInterrupted means a long run stopped before its end because the
+// world shown was replaced (Reset, a scenario started or left).
+var ErrRunInterrupted = errors.New("web: run interrupted")
+
+// RunFor moves the world shown ms forward in steps of at most SliceMs,
+// releasing the lock between them, as Do would (with at before now it
+// forks first); each sees the events of every step. The clock's Advance
+// waits while a run is in progress.
+func (l *Live) RunFor(at *int64, ms int64, each func(evs []cluster.Event)) error {
+	l.mu.Lock()
+	l.running++
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.running--
+		l.mu.Unlock()
+	}()
+	var w *cluster.World
+	for done := int64(0); done < ms; {
+		n := min(SliceMs, ms-done)
+		err := l.Do(at, func(cw *cluster.World) error {
+			if w != nil && cw != w {
+				return fmt.Errorf("%w at t=%d after %d of %d ms: the world shown was replaced", ErrRunInterrupted, w.NowMs(), done, ms)
+			}
+			w = cw
+			from := nextSeq(cw)
+			err := l.runWorld(cw, n)
+			each(eventsSince(cw, from))
+			if err != nil {
+				return l.checkFailure(cw, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		at, done = nil, done+n
+		runtime.Gosched()
+	}
+	return nil
+}
+
+// runSliced is the terminal's run MS: a long run in steps (Live.RunFor),
+// printing the brokers', controller's, groups' and replicas' events as
+// act does.
+func (t *Terminal) runSliced(at *int64, ms int64, out io.Writer) error {
+	const max = 20
+	n := 0
+	first := true
+	err := t.live.RunFor(at, ms, func(evs []cluster.Event) {
+		for _, e := range quietRun(evs) {
+			if e.Kind == cluster.EventMessage {
+				continue
+			}
+			if e.Kind == cluster.EventAction && strings.HasPrefix(e.Text, "run ") {
+				// the steps' own actions: the run shows as one
+				if !first {
+					continue
+				}
+				e.Text, first = fmt.Sprintf("run %d", ms), false
+			}
+			if n++; n <= max {
+				fmt.Fprintln(out, eventLine(e))
+			}
+		}
+	})
+	if n > max {
+		fmt.Fprintf(out, "... and %d more (type events)\n", n-max)
+	}
+	return err
+}
+
+// replayCommand is a shell command that replays the live world from its
+// start (kafkalive shell runs the page's terminal on the same default
+// world), or says why there is none; l.mu is held.
+func (l *Live) replayCommand() string {
+	if l.run != nil {
+		return fmt.Sprintf("go run ./cmd/kafkalive play %s --auto   (the scenario's steps; commands typed during it are not replayed)", l.sc.Name)
+	}
+	if !l.scripted {
+		return "none: this world is not the default one, or something acted on it outside the terminal"
+	}
+	var b strings.Builder
+	b.WriteString("{ ")
+	for _, e := range l.script {
+		q := "'" + strings.ReplaceAll(e.Line, "'", `'\''`) + "'"
+		if e.Count == 1 {
+			fmt.Fprintf(&b, "echo %s; ", q)
+		} else {
+			fmt.Fprintf(&b, "for i in $(seq %d); do echo %s; done; ", e.Count, q)
+		}
+	}
+	b.WriteString("} | go run ./cmd/kafkalive shell -q")
+	return b.String()
+}
+
+// MaxReplayBytes bounds the replay command a view carries.
+const MaxReplayBytes = 64 << 10
+
+// internal describes the internal error of the world shown, if any; l.mu
+// is held.
+func (l *Live) internal() *InternalError {
+	w := l.world()
+	err := w.Err()
+	if l.failed == w && l.failure != nil {
+		err = l.failure
+	}
+	if err == nil {
+		return nil
+	}
+	r := l.replayCommand()
+	if len(r) > MaxReplayBytes {
+		r = fmt.Sprintf("%s... (cut: the replay is %d bytes)", r[:MaxReplayBytes], len(r))
+	}
+	return &InternalError{TimeMs: w.NowMs(), Error: err.Error(), Replay: r}
 }
 
 // bump records a change: a new version, and a wake-up for every stream
@@ -225,6 +516,8 @@ func (l *Live) Reset() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.w, l.run, l.sc, l.past, l.paused = w, nil, nil, nil, false
+	l.script, l.scripted, l.entry = nil, true, -1
+	l.failed, l.failure = nil, nil
 	l.bump()
 	return nil
 }

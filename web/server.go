@@ -6,9 +6,14 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"mime"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -19,7 +24,11 @@ var staticFS embed.FS
 // update: ten a second.
 const UpdateInterval = 100 * time.Millisecond
 
-// Server serves the page and its API over one Live.
+// Server serves the page and its API over one Live, to the page itself
+// only (see "Who may drive the cluster" in the package documentation):
+// every request must name the server's own address in its Host, none may
+// come from another site, and a request that changes the world is a POST
+// with a JSON body.
 type Server struct {
 	Live *Live
 	Term *Terminal
@@ -30,7 +39,13 @@ type Server struct {
 	// Speed, when above 1, is the clock's speed Run starts with (virtual
 	// milliseconds per wall-clock millisecond; the page can change it).
 	Speed int64
-	mux   *http.ServeMux
+	// Hosts are further HOST:PORT names a request's Host may give (serve
+	// adds its --addr). The address the connection came in on, and
+	// localhost, 127.0.0.1 and [::1] with its port, always may.
+	Hosts []string
+	// Log, when set, gets each internal error that stops the world.
+	Log io.Writer
+	mux *http.ServeMux
 }
 
 // NewServer returns a server over l with the terminal t.
@@ -53,50 +68,190 @@ func NewServer(l *Live, t *Terminal, notes fs.FS) *Server {
 	return s
 }
 
-// ServeHTTP serves the page and the API.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP serves the page and the API to the page itself: it refuses a
+// foreign Host with 421 (DNS rebinding), a request from another site with
+// 403, and a state-changing request that is not a JSON POST without a
+// query string with 415 or 400, before any route runs.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if code, err := s.admit(r); err != nil {
+		http.Error(w, err.Error(), code)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // Run advances the live world at wall-clock pace until ctx is done: the one
-// goroutine that moves the simulated time.
+// goroutine that moves the simulated time. An internal error of the world
+// stops that world, not Run: the page shows the error (View.Internal), Log
+// gets it once, and after Reset the new world runs.
 func (s *Server) Run(ctx context.Context) error {
 	if s.Speed > 1 {
 		s.Live.SetSpeed(s.Speed)
 	}
 	tick := time.NewTicker(s.Interval)
 	defer tick.Stop()
+	var reported error
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if err := s.Live.Advance(s.Interval.Milliseconds()); err != nil {
-				return err
+			if err := s.Live.Advance(s.Interval.Milliseconds()); err != nil && err != reported {
+				reported = err
+				if s.Log != nil {
+					fmt.Fprintf(s.Log, "kafkalive: the world stopped on an internal error (the page shows it; Reset starts a new one): %v\n", err)
+				}
 			}
 		}
 	}
 }
 
+// The reasons a request is refused before any route runs.
+var (
+	// ErrForeignHost means a request's Host is not an address of the
+	// server: a page of another name that resolves to it (DNS rebinding).
+	ErrForeignHost = errors.New("web: Host is not this server's address")
+	// ErrCrossSite means a request's Origin or Sec-Fetch-Site names
+	// another site: a foreign page tried to drive or read the cluster.
+	ErrCrossSite = errors.New("web: request from another site")
+	// ErrNotJSON means a state-changing request's body is not
+	// Content-Type application/json (which no page of another site can
+	// send without a CORS preflight, and this server answers none).
+	ErrNotJSON = errors.New("web: a state-changing request takes a JSON body (Content-Type: application/json)")
+	// ErrQueryString means a state-changing request carried a query
+	// string: its arguments go in the JSON body.
+	ErrQueryString = errors.New("web: a state-changing request takes no query string")
+	// ErrBadBody means a JSON body did not decode into the route's
+	// arguments.
+	ErrBadBody = errors.New("web: bad JSON body")
+)
+
+// MaxBodyBytes bounds a request's body (a terminal line with a big
+// value; larger bodies get 413).
+const MaxBodyBytes = 16 << 20
+
+// admit checks a request before any route runs, returning the status of
+// its refusal.
+func (s *Server) admit(r *http.Request) (int, error) {
+	if !s.hostAllowed(r) {
+		return http.StatusMisdirectedRequest, fmt.Errorf("%w: %q (open the address kafkalive printed)", ErrForeignHost, r.Host)
+	}
+	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, ownOrigin(r)) {
+		return http.StatusForbidden, fmt.Errorf("%w: Origin %q", ErrCrossSite, o)
+	}
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "", "same-origin", "none": // none: the user typed the address or opened a bookmark
+	default:
+		return http.StatusForbidden, fmt.Errorf("%w: Sec-Fetch-Site %q", ErrCrossSite, site)
+	}
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return 0, nil
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return http.StatusUnsupportedMediaType, fmt.Errorf("%w: %s %s with %q", ErrNotJSON, r.Method, r.URL.Path, r.Header.Get("Content-Type"))
+	}
+	if r.URL.RawQuery != "" {
+		return http.StatusBadRequest, fmt.Errorf("%w: %s %s?%s", ErrQueryString, r.Method, r.URL.Path, r.URL.RawQuery)
+	}
+	return 0, nil
+}
+
+// ownOrigin is the origin of the page this server serves at r.Host.
+func ownOrigin(r *http.Request) string {
+	if r.TLS != nil {
+		return "https://" + r.Host
+	}
+	return "http://" + r.Host
+}
+
+// hostAllowed says whether r's Host is an address of the server: the
+// address the connection came in on, localhost, 127.0.0.1 or [::1] with its
+// port, or one of s.Hosts.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	host := strings.ToLower(r.Host)
+	for _, h := range s.Hosts {
+		if host == strings.ToLower(h) {
+			return true
+		}
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	_, port, err := net.SplitHostPort(local.String())
+	if err != nil {
+		return false
+	}
+	if host == strings.ToLower(local.String()) {
+		return true
+	}
+	for _, n := range []string{"localhost", "127.0.0.1", "[::1]"} {
+		if host == n+":"+port || port == "80" && host == n {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeBody decodes r's JSON body into v: one JSON object of the route's
+// fields, nothing else.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	}
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return http.StatusRequestEntityTooLarge, fmt.Errorf("%w: %s: over %d bytes", ErrBadBody, r.URL.Path, MaxBodyBytes)
+		}
+		return http.StatusBadRequest, fmt.Errorf("%w: %s: %v", ErrBadBody, r.URL.Path, err)
+	}
+	return 0, nil
+}
+
+// body decodes r's JSON body into v, answering the error itself; it says
+// whether the route goes on.
+func body(w http.ResponseWriter, r *http.Request, v any) bool {
+	if code, err := decodeBody(w, r, v); err != nil {
+		http.Error(w, err.Error(), code)
+		return false
+	}
+	return true
+}
+
 // focusOf reads ?topic=&partition= (default: orders-0).
 func focusOf(r *http.Request) Focus {
-	f := Focus{Topic: r.FormValue("topic"), Partition: 0}
+	q := r.URL.Query()
+	f := Focus{Topic: q.Get("topic"), Partition: 0}
 	if f.Topic == "" {
 		f.Topic = "orders"
 	}
-	if p, err := strconv.ParseInt(r.FormValue("partition"), 10, 32); err == nil {
+	if p, err := strconv.ParseInt(q.Get("partition"), 10, 32); err == nil {
 		f.Partition = int32(p)
 	}
 	return f
 }
 
+// errAt means a moment of the timeline was not a time in milliseconds.
+var errAt = errors.New("at: want a time in milliseconds")
+
 // atOf reads ?at=MS, the moment of the timeline shown (absent: now).
 func atOf(r *http.Request) (*int64, error) {
-	s := r.FormValue("at")
+	s := r.URL.Query().Get("at")
 	if s == "" {
 		return nil, nil
 	}
 	ms, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || ms < 0 {
-		return nil, errors.New("at: want a time in milliseconds")
+		return nil, errAt
 	}
 	return &ms, nil
 }
@@ -115,6 +270,13 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, v)
 }
 
+// execRequest is a terminal line typed on the page, at the moment of the
+// timeline shown (absent: now).
+type execRequest struct {
+	Line string `json:"line"`
+	At   *int64 `json:"at,omitempty"`
+}
+
 // execResult is what a terminal command printed.
 type execResult struct {
 	Output string `json:"output"`
@@ -122,33 +284,50 @@ type execResult struct {
 }
 
 func (s *Server) handleExec(w http.ResponseWriter, r *http.Request) {
-	at, err := atOf(r)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	var req execRequest
+	if !body(w, r, &req) {
+		return
+	}
+	if req.At != nil && *req.At < 0 {
+		http.Error(w, errAt.Error(), http.StatusBadRequest)
 		return
 	}
 	var out bytes.Buffer
-	err = s.Term.Exec(r.FormValue("line"), at, &out)
+	err := s.Live.Exec(s.Term, req.Line, req.At, &out)
 	writeJSON(w, execResult{Output: out.String(), OK: err == nil})
 }
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
-	s.Live.SetPaused(r.FormValue("paused") == "true")
+	var req struct {
+		Paused bool `json:"paused"`
+	}
+	if !body(w, r, &req) {
+		return
+	}
+	s.Live.SetPaused(req.Paused)
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// handleSpeed sets the live clock's speed (?speed=1..MaxSpeed).
+// handleSpeed sets the live clock's speed ({"speed": 1..MaxSpeed}).
 func (s *Server) handleSpeed(w http.ResponseWriter, r *http.Request) {
-	x, err := strconv.ParseInt(r.FormValue("speed"), 10, 64)
-	if err != nil || x < 1 || x > MaxSpeed {
+	var req struct {
+		Speed int64 `json:"speed"`
+	}
+	if !body(w, r, &req) {
+		return
+	}
+	if req.Speed < 1 || req.Speed > MaxSpeed {
 		http.Error(w, "speed: want 1 to "+strconv.Itoa(MaxSpeed), http.StatusBadRequest)
 		return
 	}
-	s.Live.SetSpeed(x)
+	s.Live.SetSpeed(req.Speed)
 	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
+	if !body(w, r, &struct{}{}) {
+		return
+	}
 	if err := s.Live.Reset(); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -166,7 +345,13 @@ func (s *Server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleScenarioStart(w http.ResponseWriter, r *http.Request) {
-	v, err := s.Live.StartScenario(r.FormValue("name"))
+	var req struct {
+		Name string `json:"name"`
+	}
+	if !body(w, r, &req) {
+		return
+	}
+	v, err := s.Live.StartScenario(req.Name)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
@@ -175,6 +360,9 @@ func (s *Server) handleScenarioStart(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleScenarioStep(w http.ResponseWriter, r *http.Request) {
+	if !body(w, r, &struct{}{}) {
+		return
+	}
 	v, err := s.Live.PlayStep()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusConflict)
@@ -184,6 +372,9 @@ func (s *Server) handleScenarioStep(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleScenarioLeave(w http.ResponseWriter, r *http.Request) {
+	if !body(w, r, &struct{}{}) {
+		return
+	}
 	s.Live.LeaveScenario()
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -40,9 +41,15 @@ func get(t *testing.T, hs *httptest.Server, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-func post(t *testing.T, hs *httptest.Server, path string, form url.Values) (int, string) {
+// post sends body as the page does: a JSON POST (nil: {}).
+func post(t *testing.T, hs *httptest.Server, path string, body map[string]any) (int, string) {
 	t.Helper()
-	resp, err := http.PostForm(hs.URL+path, form)
+	if body == nil {
+		body = map[string]any{}
+	}
+	req, err := json.Marshal(body)
+	require.NoError(t, err)
+	resp, err := http.Post(hs.URL+path, "application/json", bytes.NewReader(req))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -70,7 +77,7 @@ func TestServerServesTheEmbeddedPage(t *testing.T) {
 func TestServerViewAndExec(t *testing.T) {
 	hs, live := newTestServer(t)
 	require.NoError(t, live.Advance(3000))
-	code, out := post(t, hs, "/api/exec", url.Values{"line": {"kill 2"}})
+	code, out := post(t, hs, "/api/exec", map[string]any{"line": "kill 2"})
 	require.Equal(t, http.StatusOK, code)
 	var res execResult
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
@@ -114,7 +121,7 @@ func TestServerViewAndExec(t *testing.T) {
 func TestServerActingFromThePastForks(t *testing.T) {
 	hs, live := newTestServer(t)
 	require.NoError(t, live.Advance(5000))
-	code, out := post(t, hs, "/api/exec?at=1000", url.Values{"line": {"stop 3"}})
+	code, out := post(t, hs, "/api/exec", map[string]any{"line": "stop 3", "at": 1000})
 	require.Equal(t, http.StatusOK, code, out)
 	v, err := live.View(Focus{Topic: "orders"}, nil)
 	require.NoError(t, err)
@@ -135,10 +142,10 @@ func TestServerScenarios(t *testing.T) {
 	var list []ScenarioInfo
 	require.NoError(t, json.Unmarshal([]byte(body), &list))
 	require.NotEmpty(t, list)
-	code, _ = post(t, hs, "/api/scenario/start", url.Values{"name": {"no-such"}})
+	code, _ = post(t, hs, "/api/scenario/start", map[string]any{"name": "no-such"})
 	require.Equal(t, http.StatusNotFound, code)
 
-	code, body = post(t, hs, "/api/scenario/start", url.Values{"name": {list[0].Name}})
+	code, body = post(t, hs, "/api/scenario/start", map[string]any{"name": list[0].Name})
 	require.Equal(t, http.StatusOK, code, body)
 	var sv StepView
 	require.NoError(t, json.Unmarshal([]byte(body), &sv))
@@ -198,12 +205,12 @@ func TestEveryNoteLinksAScenarioThatExists(t *testing.T) {
 
 func TestServerSpeed(t *testing.T) {
 	hs, live := newTestServer(t)
-	for _, bad := range []string{"0", "21", "x"} {
-		if code, _ := post(t, hs, "/api/speed", url.Values{"speed": {bad}}); code != http.StatusBadRequest {
-			t.Errorf("speed %s: status %d, want 400", bad, code)
+	for _, bad := range []any{0, 21, "x"} {
+		if code, _ := post(t, hs, "/api/speed", map[string]any{"speed": bad}); code != http.StatusBadRequest {
+			t.Errorf("speed %v: status %d, want 400", bad, code)
 		}
 	}
-	code, _ := post(t, hs, "/api/speed", url.Values{"speed": {"5"}})
+	code, _ := post(t, hs, "/api/speed", map[string]any{"speed": 5})
 	require.Equal(t, http.StatusNoContent, code)
 	require.NoError(t, live.Advance(100))
 	v, err := live.View(Focus{}, nil)

@@ -302,7 +302,7 @@ func (t *Terminal) run(args []string, at *int64, out io.Writer) error {
 	if err != nil || ms <= 0 || ms > 3_600_000 {
 		return fmt.Errorf("%w: MS from 1 to 3600000", ErrUsage)
 	}
-	return t.act(at, out, cluster.Action{Kind: cluster.ActRun, Ms: ms})
+	return t.runSliced(at, ms, out)
 }
 
 func (t *Terminal) state(args []string, at *int64, out io.Writer) error {

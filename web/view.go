@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/kafkalive/kafkalive/cluster"
 )
@@ -50,6 +51,9 @@ type View struct {
 	// mode), -1 while the voters elect one, 0 for a separate controller
 	// node (the scenarios').
 	Controller int32 `json:"controller"`
+	// Internal is the internal error that stopped the world shown, if
+	// any: the page shows it with the commands that replay it.
+	Internal *InternalError `json:"internal,omitempty"`
 }
 
 // BrokerView is one broker.
@@ -104,12 +108,15 @@ type LogView struct {
 // RecordView is one record: offset, key, value, leader epoch, and the
 // cluster's marks (only in the page cache; differs from the leader).
 type RecordView struct {
-	Offset  int64  `json:"o"`
-	Key     string `json:"k,omitempty"`
-	Value   string `json:"v"`
-	Epoch   int32  `json:"e"`
-	Cached  bool   `json:"c,omitempty"`
-	Differs bool   `json:"x,omitempty"`
+	Offset int64  `json:"o"`
+	Key    string `json:"k,omitempty"`
+	// Value is the value, or a preview of a big one (see preview).
+	Value string `json:"v"`
+	// Size is a big value's size in bytes, set when Value is a preview.
+	Size    int   `json:"size,omitempty"`
+	Epoch   int32 `json:"e"`
+	Cached  bool  `json:"c,omitempty"`
+	Differs bool  `json:"x,omitempty"`
 }
 
 // ProducerView is one producer: its settings (from the action that added
@@ -203,8 +210,12 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 			recs = recs[len(recs)-RecordWindow:]
 		}
 		for _, r := range recs {
-			lv.Records = append(lv.Records, RecordView{Offset: r.Offset, Key: r.Key, Value: r.Value, Epoch: r.LeaderEpoch,
-				Cached: !r.Durable, Differs: r.DiffersFromLeader})
+			rv := RecordView{Offset: r.Offset, Key: preview(r.Key, PreviewBytes), Value: preview(r.Value, PreviewBytes), Epoch: r.LeaderEpoch,
+				Cached: !r.Durable, Differs: r.DiffersFromLeader}
+			if len(r.Value) > PreviewBytes {
+				rv.Size = len(r.Value)
+			}
+			lv.Records = append(lv.Records, rv)
 		}
 		d.Logs = append(d.Logs, lv)
 	}
@@ -230,7 +241,10 @@ func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 		if len(last) > 3 {
 			last = last[len(last)-3:]
 		}
-		pv.Last = last
+		for _, r := range last {
+			r.Value = preview(r.Value, PreviewBytes)
+			pv.Last = append(pv.Last, r)
+		}
 		out = append(out, pv)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -249,12 +263,34 @@ func lastEvents(evs []cluster.Event, t int64) []string {
 		if e.Kind == cluster.EventAction && len(e.Text) > 4 && e.Text[:4] == "run " {
 			continue
 		}
-		out = append(out, fmt.Sprintf("t=%d %s", e.TimeMs, e.Text))
+		out = append(out, fmt.Sprintf("t=%d %s", e.TimeMs, preview(e.Text, TextPreviewBytes)))
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// PreviewBytes is the most of a record's key or value, or of a producer
+// result's value, an update carries: a bigger one goes as a preview and
+// its size, so that a 9 MB value does not make every update 9 MB.
+const PreviewBytes = 100
+
+// TextPreviewBytes is the most of an event's or a timeline mark's text an
+// update carries (a produce's text holds the value).
+const TextPreviewBytes = 200
+
+// preview returns s if it has at most n bytes, else its first n bytes (cut
+// at a character's start) followed by "… (SIZE bytes)".
+func preview(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
 // SegmentView is one segment: its .log file's name, size and records.

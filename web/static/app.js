@@ -43,6 +43,12 @@ function connect() {
   });
 }
 
+// post sends a state-changing request: a POST with a JSON body, which the
+// server takes from this page only.
+function post(path, body = {}) {
+  return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+}
+
 async function fetchView(at) {
   const q = new URLSearchParams({topic: ui.focus.topic, partition: ui.focus.partition});
   if (at !== null) q.set("at", at);
@@ -288,9 +294,9 @@ function goLive() {
 // ---- acting ----
 
 async function exec(line, echo = true) {
-  const body = new URLSearchParams({line});
-  if (ui.at !== null) body.set("at", ui.at);
-  const r = await fetch("/api/exec", {method: "POST", body});
+  const body = {line};
+  if (ui.at !== null) body.at = ui.at;
+  const r = await post("/api/exec", body);
   const res = await r.json();
   const out = $("#term-out");
   if (echo) out.insertAdjacentHTML("beforeend", `<span class="cmd">$ ${esc(line)}</span>\n`);
@@ -362,17 +368,17 @@ $("#term-form").addEventListener("submit", (e) => {
 });
 
 $("#pause").addEventListener("click", async () => {
-  await fetch("/api/pause", {method: "POST", body: new URLSearchParams({paused: !(ui.view && ui.view.paused)})});
+  await post("/api/pause", {paused: !(ui.view && ui.view.paused)});
   render(await fetchView(ui.at));
 });
 $("#reset").addEventListener("click", async () => {
-  await fetch("/api/reset", {method: "POST"});
+  await post("/api/reset");
   ui.mode = "live"; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
   goLive();
 });
 $("#tl").addEventListener("input", onSlide);
 $("#speed").addEventListener("change", (e) =>
-  fetch("/api/speed", {method: "POST", body: new URLSearchParams({speed: e.target.value})}));
+  post("/api/speed", {speed: Number(e.target.value)}));
 $("#tl-live").addEventListener("click", goLive);
 
 for (const t of document.querySelectorAll(".tabs button")) {
@@ -404,7 +410,7 @@ const play = {state: null, guess: null};
 $("#scen-list").addEventListener("click", async (e) => {
   const b = e.target.closest("[data-scenario]");
   if (!b) return;
-  const r = await fetch("/api/scenario/start", {method: "POST", body: new URLSearchParams({name: b.dataset.scenario})});
+  const r = await post("/api/scenario/start", {name: b.dataset.scenario});
   play.state = await r.json(); play.guess = null;
   ui.mode = "scenario"; ui.selected = null;
   if (ui.at !== null) goLive();
@@ -447,7 +453,7 @@ function renderPlay() {
 
 $("#scen-play").addEventListener("click", async (e) => {
   if (e.target.id === "scen-leave") {
-    await fetch("/api/scenario/leave", {method: "POST"});
+    await post("/api/scenario/leave");
     ui.mode = "live"; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
     goLive();
     return;
@@ -455,7 +461,7 @@ $("#scen-play").addEventListener("click", async (e) => {
   const g = e.target.closest("[data-guess]");
   if (!g && e.target.id !== "scen-next") return;
   play.guess = g ? Number(g.dataset.guess) : null;
-  const r = await fetch("/api/scenario/step", {method: "POST"});
+  const r = await post("/api/scenario/step");
   if (!r.ok) { $("#scen-play").insertAdjacentHTML("beforeend", `<p class="offline">${esc(await r.text())}</p>`); return; }
   const prev = play.state;
   play.state = await r.json();
