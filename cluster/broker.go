@@ -312,6 +312,9 @@ func (w *World) deliverToBroker(b *broker, e *envelope) error {
 	case kindLeaderAndISR:
 		w.applyLeaderAndISR(b, s, e.state)
 	case kindReplica:
+		if w.refuseTooLarge(b, s, e) {
+			return nil
+		}
 		if e.msg.Type == replica.MsgFetch || e.msg.Type == replica.MsgOffsetsForLeaderEpoch {
 			if w.net.pending == nil {
 				w.net.pending = map[requestKey]int{}

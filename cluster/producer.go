@@ -247,6 +247,9 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 		w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_RECORD (a compacted topic needs keys)", p.cfg.Name, value)
 		return nil
 	}
+	if w.refuseRecordTooLarge(p, tp) {
+		return nil
+	}
 	p.open = append(p.open, p.dropped+len(p.results)-1)
 	w.record(EventProduce, 0, &tp, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
 	w.sendRecord(p, p.dropped+len(p.results)-1)

@@ -43,10 +43,24 @@ const (
 	InvalidUpdateVersion         ErrorCode = 95
 )
 
+// The produce codes of a batch too large for the partition's log.
+const (
+	// MessageTooLarge (MESSAGE_TOO_LARGE) answers a produce whose batch is
+	// larger than max.message.bytes (RecordTooLargeException); the
+	// producer's own check against max.request.size reports it too.
+	MessageTooLarge ErrorCode = 10
+	// RecordListTooLarge (RECORD_LIST_TOO_LARGE) answers a produce larger
+	// than segment.bytes (RecordBatchTooLargeException, UnifiedLog.append
+	// in Kafka 3.7).
+	RecordListTooLarge ErrorCode = 18
+)
+
 var errorCodeNames = map[ErrorCode]string{
 	None:                         "NONE",
 	OffsetOutOfRange:             "OFFSET_OUT_OF_RANGE",
 	NotLeaderOrFollower:          "NOT_LEADER_OR_FOLLOWER",
+	MessageTooLarge:              "MESSAGE_TOO_LARGE",
+	RecordListTooLarge:           "RECORD_LIST_TOO_LARGE",
 	RequestTimedOut:              "REQUEST_TIMED_OUT",
 	NotEnoughReplicas:            "NOT_ENOUGH_REPLICAS",
 	NotEnoughReplicasAfterAppend: "NOT_ENOUGH_REPLICAS_AFTER_APPEND",

@@ -74,3 +74,25 @@ func TestShellRestartAfterPowerCutDoesNotFreeze(t *testing.T) {
 		t.Errorf("run 1000 after the script: %v, clock at %d, want 221000", err, w.NowMs())
 	}
 }
+
+// TestShellLargeValueIsAnError: a value larger than segment.bytes (16 KiB
+// in the default world) was answered "ok", then the leader's append failed
+// and the world stopped. The leader answers RECORD_LIST_TOO_LARGE, as
+// Kafka 3.7's UnifiedLog.append does, and everything goes on.
+func TestShellLargeValueIsAnError(t *testing.T) {
+	l, _ := script(t, "produce checkout "+strings.Repeat("v", 17000), "run 5000")
+	w := world(t, l)
+	noInternalErrors(t, w)
+	var got []string
+	for _, r := range w.Producers()[0].Results() {
+		if len(r.Value) == 17000 {
+			got = append(got, r.Error)
+		}
+	}
+	if diff := cmp.Diff([]string{"RECORD_LIST_TOO_LARGE"}, got); diff != "" {
+		t.Errorf("what checkout was told about the large value (-want +got):\n%s", diff)
+	}
+	if w.NowMs() != 5000 {
+		t.Errorf("clock at %d, want 5000", w.NowMs())
+	}
+}

@@ -1,0 +1,78 @@
+package cluster
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// TestRecordsTooLarge: what a client sends never stops a broker. A batch
+// above segment.bytes is RECORD_LIST_TOO_LARGE, one above
+// max.message.bytes MESSAGE_TOO_LARGE (Kafka 3.7's UnifiedLog.append), a
+// record above max.request.size is refused by the producer itself; the
+// logs stay as they were and the next record goes through.
+func TestRecordsTooLarge(t *testing.T) {
+	for _, tc := range []struct {
+		name                     string
+		segmentBytes, maxMessage int64
+		size                     int
+		want                     string
+		reachesTheBroker         bool
+	}{
+		{name: "above segment.bytes", segmentBytes: 16 << 10, maxMessage: 1048588, size: 17000, want: "RECORD_LIST_TOO_LARGE", reachesTheBroker: true},
+		{name: "above max.message.bytes", segmentBytes: 1 << 20, maxMessage: 1000, size: 1200, want: "MESSAGE_TOO_LARGE", reachesTheBroker: true},
+		{name: "above max.request.size", segmentBytes: 4 << 20, maxMessage: 4 << 20, size: 2 << 20, want: "MESSAGE_TOO_LARGE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := New(Config{Seed: 5, Brokers: 3, Rules: replica.Modern, MinInsyncReplicas: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := DefaultLogConfig()
+			log.SegmentBytes, log.MaxMessageBytes = tc.segmentBytes, int32(tc.maxMessage)
+			for _, a := range []Action{
+				{Kind: ActCreateTopic, Topic: TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}, Config: &log}},
+				{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all"}},
+				{Kind: ActProduce, Name: "p", Value: "small-1", Partition: -1},
+				{Kind: ActProduce, Name: "p", Value: strings.Repeat("v", tc.size), Partition: -1},
+				{Kind: ActRun, Ms: 1000},
+				{Kind: ActProduce, Name: "p", Value: "small-2", Partition: -1},
+				{Kind: ActRun, Ms: 1000},
+			} {
+				if err := w.Do(a); err != nil {
+					t.Fatalf("%s: %v", a.Kind, err)
+				}
+			}
+			for _, ie := range w.InternalErrors() {
+				t.Errorf("internal error: %s", ie.Error)
+			}
+			var got []string
+			for _, r := range w.Producers()[0].Results() {
+				switch {
+				case r.Acked:
+					got = append(got, "acked@"+itoa(r.Offset))
+				default:
+					got = append(got, r.Error)
+				}
+			}
+			if diff := cmp.Diff([]string{"acked@0", tc.want, "acked@1"}, got); diff != "" {
+				t.Errorf("what the producer was told (-want +got):\n%s", diff)
+			}
+			refused := false
+			for _, e := range w.Events() {
+				refused = refused || strings.Contains(e.Text, "refused a produce")
+			}
+			if refused != tc.reachesTheBroker {
+				t.Errorf("the leader refused the produce: %v, want %v", refused, tc.reachesTheBroker)
+			}
+			if diff := cmp.Diff([]int32{1, 2, 3}, w.State().Partitions[0].ISR); diff != "" {
+				t.Errorf("ISR (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
