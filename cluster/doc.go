@@ -67,14 +67,13 @@
 // # Keys, partitions, retention and compaction (R11, R12; S11, S12)
 //
 // Keyed records go to murmur2(key) mod partitions. Records without a key
-// use KIP-480's sticky partitioner (Kafka 2.4-3.2) with a new batch after
+// go through the keyless partitioner of the rule set's client
+// ([ProducerConfig.Partitioner]): under modern rules KIP-794's built-in
+// uniform sticky partitioner (Kafka 3.3+), which stays on a partition until
+// batch.size bytes (16384, about 230 small records here) went to it; under
+// older rules KIP-480's sticky partitioner (2.4-3.2) with a new batch after
 // every record, since each record is sent as its own batch: the partition
-// changes at every record, as 2.4-3.2 do when batches hold one record.
-// UniformSticky (KIP-794, 3.3+), chosen with [ProducerConfig.Partitioner],
-// switches only after batch.size bytes (16384; twice that here, as no
-// batch is ever reported full), keeping hundreds of these records on one
-// partition; it is not the default, so that keyless load spreads over the
-// partitions within a scenario. [World.AddPartitions] grows a topic: existing records stay,
+// changes at every record. [World.AddPartitions] grows a topic: existing records stay,
 // keys may map elsewhere, group members learn the new count at once and
 // their leader rebalances. Every broker applies retention every
 // log.retention.check.interval.ms ([Config.LogRetentionCheckIntervalMs])
@@ -167,9 +166,10 @@
 // changed (Kafka: every 5 s; scenarios.md §0.2 item 4 reads the HW held
 // before the crash), producers send one record per request (so followers
 // store the leader's batches one record each), producers learn leaders
-// from the controller at once, idempotence is off unless
-// [ProducerConfig.EnableIdempotence] is set (its sequences travel in the
-// batches' producer fields, so new leaders know them), consumers
+// from the controller at once, producers take the defaults of their rule
+// set's client (under modern rules acks=all and enable.idempotence=true, as
+// since Kafka 3.0; [ProducerConfig]), whose sequences travel in the
+// batches' producer fields, so new leaders know them, consumers
 // read the leader's log directly (records below the HW), and the network
 // has no latency: what is sent in a step is delivered in that step unless
 // a link is cut or the receiver is down or restarted (a crashed broker's

@@ -17,16 +17,25 @@ const (
 
 // ProducerConfig describes a producer. Each record is sent alone, as one
 // batch, to the leader the controller names (instant metadata).
+//
+// The zero values of Acks, EnableIdempotence and Partitioner are the
+// defaults of the client of the world's rule set ([Config.Rules]): under
+// [replica.Modern] those of a current Java client (Kafka 3.7's
+// ProducerConfig: acks=all and enable.idempotence=true since 3.0, KIP-679;
+// the built-in uniform sticky partitioner since 3.3, KIP-794), under the
+// older rule sets those of the clients of their time (acks=1,
+// enable.idempotence=false, KIP-480's sticky partitioner).
 type ProducerConfig struct {
 	// Name identifies the producer in actions and the state.
 	Name string
 	// Topic is where it writes.
 	Topic string
-	// Acks is "0", "1" or "all" (default "all", Kafka 3.0+).
+	// Acks is "0", "1" or "all" (default "all" under [replica.Modern],
+	// Kafka 3.0+; "1" under older rules, as before 3.0).
 	Acks string
 	// Keys are "a few keys": record i gets key Keys[i mod len(Keys)] and the
-	// partition murmur2(key) mod partitions. Without keys the KIP-480 sticky
-	// partitioner picks the partition.
+	// partition murmur2(key) mod partitions. Without keys the keyless
+	// partitioner ([ProducerConfig.Partitioner]) picks the partition.
 	Keys []string
 	// RecordsPerSec is the rate of records produced on their own while the
 	// world runs (0: only explicit [World.Produce]).
@@ -37,7 +46,7 @@ type ProducerConfig struct {
 	// RequestTimeoutMs is request.timeout.ms (default 30000).
 	RequestTimeoutMs int64
 	// DeliveryTimeoutMs is delivery.timeout.ms (default 120000): retriable
-	// errors are retried until then (R2.5).
+	// errors are retried until then.
 	DeliveryTimeoutMs int64
 	// RetryBackoffMs is retry.backoff.ms (default 100).
 	RetryBackoffMs int64
@@ -45,13 +54,17 @@ type ProducerConfig struct {
 	// the producer's id, epoch 0 and a per-partition sequence number, so a
 	// leader answers a retry of a record it holds with the original offset
 	// instead of writing it again; the sequences travel in the record
-	// batches, so a new leader knows them too. Off by default here (Kafka's
-	// default is on since 3.0): the durability scenarios show the retries'
-	// duplicates of older clients. A record that finally fails leaves a gap
+	// batches, so a new leader knows them too. nil is the client's default:
+	// on under [replica.Modern] (Kafka 3.0+) unless acks is not "all", in
+	// which case it is quietly off, as ProducerConfig's
+	// postProcessAndValidateIdempotenceConfigs does; off under older rules.
+	// Set to true with acks other than "all" it is [ErrInvalidConfig]
+	// (Kafka's ConfigException). A record that finally fails leaves a gap
 	// in the sequence; the producer does not bump its epoch as Kafka's does.
-	EnableIdempotence bool
+	EnableIdempotence *bool
 	// Partitioner picks the partition of records without a key:
-	// [PartitionerSticky] (default) or [PartitionerUniformSticky].
+	// [PartitionerUniformSticky] (the default under [replica.Modern]) or
+	// [PartitionerSticky] (the default under older rules).
 	Partitioner string
 	// BatchSize is batch.size in bytes (default 16384), the uniform sticky
 	// partitioner's switch point.
@@ -62,15 +75,24 @@ type ProducerConfig struct {
 const (
 	// PartitionerSticky is KIP-480's (Kafka 2.4-3.2): a new partition with
 	// each new batch; every record here is its own batch, so every record.
+	// The rule sets older than 2.4 use it too (their clients went
+	// round-robin; nothing here depends on that).
 	PartitionerSticky = "sticky"
-	// PartitionerUniformSticky is KIP-794's built-in partitioner (3.3+):
-	// a new partition after batch.size bytes (twice that here, since
-	// batches are never reported full), drawn uniformly.
+	// PartitionerUniformSticky is KIP-794's built-in partitioner (3.3+): a
+	// new partition, drawn uniformly, once batch.size bytes went to the
+	// current one. Each record here is a batch sent at once, so the queue is
+	// empty when the next record comes (RecordAccumulator's allBatchesFull)
+	// and the switch happens at batch.size, not twice it. Adaptive
+	// partitioning (partitioner.adaptive.partitioning.enable, leaning away
+	// from brokers with long queues) is not modelled.
 	PartitionerUniformSticky = "uniform-sticky"
 )
 
 // DefaultBatchSize is batch.size.
 const DefaultBatchSize = 16384
+
+// Bool returns a pointer to b, for [ProducerConfig.EnableIdempotence].
+func Bool(b bool) *bool { return &b }
 
 // Without idempotence a retry after NOT_ENOUGH_REPLICAS_AFTER_APPEND or a
 // timeout may write a record twice, as Kafka before 3.0 did by default.
@@ -97,8 +119,12 @@ type Result struct {
 	// Sequence is the idempotent producer's sequence number of the record
 	// in its partition, -1 without idempotence.
 	Sequence int32
+	// ProducerEpoch is the idempotent producer's epoch the record was (last)
+	// sent with: 0, one more after each record that finally failed.
+	ProducerEpoch int16
 
 	firstSentMs int64
+	sentEpoch   int16 // the producer epoch of the latest send
 	retryAtMs   int64 // >0: waiting to retry
 	inflight    int64 // correlation id in flight, 0 if none
 	sentMs      int64
@@ -106,19 +132,24 @@ type Result struct {
 
 // Producer is a producer client in the world.
 type Producer struct {
-	cfg     ProducerConfig
-	id      int32
-	acks    int16
-	sticky  *partitioner.Sticky
-	uniform *partitioner.UniformSticky
-	results []Result
-	corr    int64
-	carry   int // rate accumulator, in thousandths of records × ms
-	sent    int
+	cfg ProducerConfig
+	// idemDefault: enable.idempotence was left to the default, so it
+	// follows acks when [World.SetProducer] changes them.
+	idemDefault bool
+	id          int32
+	acks        int16
+	sticky      *partitioner.Sticky
+	uniform     *partitioner.UniformSticky
+	results     []Result
+	corr        int64
+	carry       int // rate accumulator, in thousandths of records × ms
+	sent        int
 	// open indexes the results still in flight or waiting to retry.
 	open []int
-	// nextSeq is the next sequence number per partition (idempotence).
+	// nextSeq is the next sequence number per partition and epoch the
+	// current producer epoch (idempotence).
 	nextSeq map[int32]int32
+	epoch   int16
 	// dropped counts the results that fell off the front of results
 	// ([TimelineConfig.KeepMs]), and how many of them were acknowledged
 	// or failed; result indexes count them.
@@ -152,6 +183,11 @@ func parseAcks(s string) (int16, error) {
 }
 
 func (w *World) addProducer(cfg ProducerConfig) error {
+	explicit := cfg.EnableIdempotence
+	cfg, err := w.producerDefaults(cfg)
+	if err != nil {
+		return err
+	}
 	acks, err := parseAcks(cfg.Acks)
 	if err != nil {
 		return err
@@ -161,6 +197,43 @@ func (w *World) addProducer(cfg ProducerConfig) error {
 	}
 	if w.producer(cfg.Name) != nil || cfg.Name == "" {
 		return fmt.Errorf("%w: producer name %q empty or taken", ErrInvalidConfig, cfg.Name)
+	}
+	p := &Producer{cfg: cfg, idemDefault: explicit == nil, id: producerIDBase + int32(len(w.producers)), acks: acks, sticky: partitioner.NewSticky(w.rnd)}
+	if cfg.Partitioner == PartitionerUniformSticky {
+		p.uniform = partitioner.NewUniformSticky(w.rnd, cfg.BatchSize)
+	}
+	w.producers = append(w.producers, p)
+	return nil
+}
+
+// producerDefaults fills in the zero fields of cfg with the defaults of
+// the rule set's client (see [ProducerConfig]).
+func (w *World) producerDefaults(cfg ProducerConfig) (ProducerConfig, error) {
+	modern := w.cfg.Rules >= replica.Modern
+	if cfg.Acks == "" {
+		cfg.Acks = "1"
+		if modern {
+			cfg.Acks = "all"
+		}
+	}
+	acks, err := parseAcks(cfg.Acks)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Acks = acksLabel(acks)
+	switch {
+	case cfg.EnableIdempotence == nil:
+		cfg.EnableIdempotence = Bool(modern && acks == replica.AcksAll)
+	case *cfg.EnableIdempotence && acks != replica.AcksAll:
+		return cfg, fmt.Errorf("%w: producer %q: enable.idempotence needs acks=all, not acks=%s", ErrInvalidConfig, cfg.Name, cfg.Acks)
+	default:
+		cfg.EnableIdempotence = Bool(*cfg.EnableIdempotence)
+	}
+	if cfg.Partitioner == "" {
+		cfg.Partitioner = PartitionerSticky
+		if modern {
+			cfg.Partitioner = PartitionerUniformSticky
+		}
 	}
 	if cfg.RequestTimeoutMs == 0 {
 		cfg.RequestTimeoutMs = DefaultRequestTimeoutMs
@@ -174,12 +247,12 @@ func (w *World) addProducer(cfg ProducerConfig) error {
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = DefaultBatchSize
 	}
-	p := &Producer{cfg: cfg, id: producerIDBase + int32(len(w.producers)), acks: acks, sticky: partitioner.NewSticky(w.rnd)}
-	if cfg.Partitioner == PartitionerUniformSticky {
-		p.uniform = partitioner.NewUniformSticky(w.rnd, cfg.BatchSize)
-	}
-	w.producers = append(w.producers, p)
-	return nil
+	return cfg, nil
+}
+
+// idempotent reports whether p numbers its records.
+func (p *Producer) idempotent() bool {
+	return p.cfg.EnableIdempotence != nil && *p.cfg.EnableIdempotence
 }
 
 func (w *World) producer(name string) *Producer {
@@ -199,7 +272,8 @@ func (w *World) produce(p *Producer, key, value string, partition int32) error {
 
 // produceRecord is produce with a null value (a tombstone) when null is set.
 // A record without a key sent to a compacted topic is refused by the
-// leader with INVALID_RECORD (R12.2); here it fails at once.
+// leader with INVALID_RECORD (LogValidator's validateKey: "Compacted topic
+// cannot accept message without key"); here it fails at once.
 func (w *World) produceRecord(p *Producer, key, value string, null bool, partition int32) error {
 	t := w.topic(p.cfg.Topic)
 	if key == "" && len(p.cfg.Keys) > 0 {
@@ -216,7 +290,9 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 	case p.uniform != nil:
 		partition, err = p.uniform.Partition(t.Name, n, nil)
 		if err == nil {
-			p.uniform.Appended(t.Name, partition, recordSize(key, value), false, n, nil)
+			// The batch is sent at once: the partition's queue is empty
+			// again before the next record (allBatchesFull).
+			p.uniform.Appended(t.Name, partition, batchSize(key, value, null), true, n, nil)
 		}
 	default:
 		partition, err = p.sticky.Partition(t.Name, n, nil)
@@ -231,15 +307,7 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 	if null {
 		value = "∅"
 	}
-	seq := int32(-1)
-	if p.cfg.EnableIdempotence {
-		if p.nextSeq == nil {
-			p.nextSeq = map[int32]int32{}
-		}
-		seq = p.nextSeq[partition]
-		p.nextSeq[partition]++
-	}
-	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now, Sequence: seq})
+	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now, Sequence: -1})
 	tp := partitionKey{Topic: t.Name, Partition: partition}
 	if key == "" && w.logConfig(t.Name).Compact() {
 		r := p.result(p.dropped + len(p.results) - 1)
@@ -249,6 +317,10 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 	}
 	if w.refuseRecordTooLarge(p, tp) {
 		return nil
+	}
+	if p.idempotent() {
+		r := p.result(p.dropped + len(p.results) - 1)
+		r.Sequence, r.ProducerEpoch = p.nextSequence(partition), p.epoch
 	}
 	p.open = append(p.open, p.dropped+len(p.results)-1)
 	w.record(EventProduce, 0, &tp, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
@@ -281,13 +353,13 @@ func (w *World) sendRecord(p *Producer, i int) {
 		return
 	}
 	p.corr++
-	r.inflight, r.sentMs, r.retryAtMs = p.corr, w.now, 0
+	r.inflight, r.sentMs, r.retryAtMs, r.sentEpoch = p.corr, w.now, 0, r.ProducerEpoch
 	rec := replica.Record{Value: []byte(r.Value)}
 	if r.Null {
 		rec.Value = nil
 	}
 	if r.Sequence >= 0 {
-		rec.Producer = &replica.ProducerSequence{ID: int64(p.id), Epoch: 0, Sequence: r.Sequence}
+		rec.Producer = &replica.ProducerSequence{ID: int64(p.id), Epoch: r.ProducerEpoch, Sequence: r.Sequence}
 	}
 	if r.Key != "" {
 		rec.Key = []byte(r.Key)
@@ -295,25 +367,86 @@ func (w *World) sendRecord(p *Producer, i int) {
 	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{rec}, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
 	if p.acks == 0 {
-		r.inflight, r.Acked = 0, true // acks=0: counted as sent, offset unknown (R2.4)
+		r.inflight, r.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it
 	}
 }
 
-// retryOrFail retries a retriable error within delivery.timeout.ms, else
-// fails the record.
+// retryOrFail retries a retriable error after retry.backoff.ms (the
+// delivery timeout is [World.tickProducer]'s), else fails the record.
 func (w *World) retryOrFail(p *Producer, i int, code string, retriable bool) {
 	r := p.result(i)
 	r.inflight, r.LastError = 0, code
-	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
-	if retriable && w.now+p.cfg.RetryBackoffMs-r.firstSentMs < p.cfg.DeliveryTimeoutMs {
+	if retriable {
 		r.retryAtMs = w.now + p.cfg.RetryBackoffMs
 		return
 	}
-	r.Failed, r.Error, r.retryAtMs = true, code, 0
-	if retriable {
-		r.Error = "TIMEOUT (delivery.timeout.ms; last " + code + ")"
+	w.failRecord(p, i, code)
+}
+
+// expire fails a record delivery.timeout.ms after it was first sent,
+// whether it waits to be retried or is in flight, as Kafka's Sender does
+// (sendProducerData expires both, with a TimeoutException "Expiring 1
+// record(s) for orders-0:120000 ms has passed since batch creation"). Its
+// Error is "TIMEOUT(last)", last being the latest error the broker
+// answered, if any.
+func (w *World) expire(p *Producer, i int) {
+	r := p.result(i)
+	r.inflight = 0
+	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
+	w.record(EventProduce, 0, &tp, "%s: %s: TimeoutException: Expiring 1 record(s) for %s-%d:%d ms has passed since batch creation",
+		p.cfg.Name, recordLabel(r.Key, r.Value), tp.Topic, tp.Partition, w.now-r.firstSentMs)
+	code := "TIMEOUT"
+	if r.LastError != "" {
+		code += "(" + r.LastError + ")"
 	}
+	w.failRecord(p, i, code)
+}
+
+// failRecord ends record i with error code; an idempotent producer then
+// bumps its epoch.
+func (w *World) failRecord(p *Producer, i int, code string) {
+	r := p.result(i)
+	r.Failed, r.Error, r.retryAtMs, r.inflight = true, code, 0, 0
+	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
 	w.record(EventProduce, 0, &tp, "%s: %s failed: %s", p.cfg.Name, recordLabel(r.Key, r.Value), r.Error)
+	if r.Sequence >= 0 {
+		w.bumpProducerEpoch(p, i)
+	}
+}
+
+// nextSequence hands out the next sequence number of partition.
+func (p *Producer) nextSequence(partition int32) int32 {
+	if p.nextSeq == nil {
+		p.nextSeq = map[int32]int32{}
+	}
+	seq := p.nextSeq[partition]
+	p.nextSeq[partition]++
+	return seq
+}
+
+// bumpProducerEpoch follows a gap in a partition's sequence: result
+// failed failed for good (skip it), or a leader answered
+// OUT_OF_ORDER_SEQUENCE_NUMBER (failed -1). As Kafka's TransactionManager
+// does for an idempotent producer without transactions (handleFailedBatch
+// and canRetry call requestEpochBumpForPartition), the producer moves to
+// the next epoch, whose sequences start at 0, and renumbers the records
+// still waiting in send order (TxnPartitionMap.startSequencesAtBeginning).
+// Kafka asks for the new epoch with InitProducerId; here it comes at once.
+func (w *World) bumpProducerEpoch(p *Producer, failed int) {
+	p.epoch++
+	p.nextSeq = nil
+	// p.open may be being compacted by tickProducer: visit each index once.
+	seen := map[int]bool{failed: failed >= 0}
+	for _, i := range p.open {
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		if r := p.result(i); !r.Acked && !r.Failed && r.Sequence >= 0 {
+			r.Sequence, r.ProducerEpoch = p.nextSequence(r.Partition), p.epoch
+		}
+	}
+	w.record(EventProduce, 0, nil, "%s: producer epoch bumped to %d (sequences start again at 0)", p.cfg.Name, p.epoch)
 }
 
 // deliverToProducer handles a leader's answer.
@@ -330,7 +463,18 @@ func (w *World) deliverToProducer(e *envelope) {
 			return
 		}
 		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(r.Key, r.Value), e.resp.Error)
-		w.retryOrFail(p, i, e.resp.Error.String(), e.resp.Error.Retriable())
+		retriable := e.resp.Error.Retriable()
+		if e.resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
+			// Kafka 3.7's TransactionManager.canRetry: an idempotent
+			// producer retries it; a gap in the sequence (the leader lost
+			// records, e.g. after an unclean election) bumps the epoch
+			// first, unless the sequence was reset since this send.
+			retriable = true
+			if r.sentEpoch == p.epoch {
+				w.bumpProducerEpoch(p, -1)
+			}
+		}
+		w.retryOrFail(p, i, e.resp.Error.String(), retriable)
 		return
 	}
 }
@@ -342,6 +486,8 @@ func (w *World) tickProducer(p *Producer) {
 	for _, i := range p.open {
 		r := p.result(i)
 		switch {
+		case w.now-r.firstSentMs >= p.cfg.DeliveryTimeoutMs:
+			w.expire(p, i)
 		case r.inflight != 0 && w.now-r.sentMs >= p.cfg.RequestTimeoutMs:
 			w.record(EventProduce, 0, &partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}, "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, recordLabel(r.Key, r.Value))
 			w.retryOrFail(p, i, "REQUEST_TIMED_OUT", true)
@@ -372,7 +518,31 @@ func (c ProducerConfig) milliRate() int {
 	return c.RecordsPerSec * 1000
 }
 
-// recordSize is a record's size in a v2 batch, as the producer counts it
-// toward batch.size: about 10 bytes of varints and attributes around the
-// key and value.
-func recordSize(key, value string) int { return 10 + len(key) + len(value) }
+// batchSize is the size in bytes of a v2 record batch holding one record
+// (61 bytes of batch header, then the record: its length, attributes,
+// timestamp and offset deltas, key, value, no headers), which is what
+// ProducerBatch.estimatedSizeInBytes counts toward batch.size for a new
+// batch without compression.
+func batchSize(key, value string, null bool) int {
+	const batchHeader = 61
+	keyLen, valueLen := -1, len(value)
+	if key != "" {
+		keyLen = len(key)
+	}
+	if null {
+		valueLen = -1
+	}
+	body := 1 + varintSize(0) + varintSize(0) + varintSize(keyLen) + max(0, keyLen) + varintSize(valueLen) + max(0, valueLen) + varintSize(0)
+	return batchHeader + varintSize(body) + body
+}
+
+// varintSize is the length of n as a zig-zag varint.
+func varintSize(n int) int {
+	z := uint64(n<<1) ^ uint64(n>>63)
+	size := 1
+	for z >= 0x80 {
+		z >>= 7
+		size++
+	}
+	return size
+}

@@ -8,8 +8,11 @@ import (
 )
 
 // SetProducer changes producer name's rate (records a second, a fraction
-// like 1.5 allowed), acks ("0", "1", "all") and keys (none: the sticky
-// partitioner). Records already sent keep the acks they were sent with.
+// like 1.5 allowed), acks ("0", "1", "all"; "" is the rule set's default)
+// and keys (none: the keyless partitioner). Records already sent keep the
+// acks they were sent with. An enable.idempotence left to its default
+// follows the acks (on with acks=all under [replica.Modern], as a client
+// configured anew would be); one set to true refuses acks other than all.
 func (w *World) SetProducer(name string, rate float64, acks string, keys []string) error {
 	return w.Do(Action{Kind: ActSetProducer, Name: name, Producer: ProducerConfig{Rate: rate, Acks: acks, Keys: keys}})
 }
@@ -18,7 +21,11 @@ func (w *World) validateSetProducer(a Action) error {
 	if w.producer(a.Name) == nil {
 		return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
 	}
-	if _, err := parseAcks(a.Producer.Acks); err != nil {
+	cfg, err := w.setProducerConfig(a)
+	if err != nil {
+		return err
+	}
+	if _, err := w.producerDefaults(cfg); err != nil {
 		return err
 	}
 	r := a.Producer.Rate
@@ -33,15 +40,38 @@ func (w *World) validateSetProducer(a Action) error {
 	return nil
 }
 
-func (w *World) setProducer(a Action) error {
+// setProducerConfig is producer a.Name's configuration as set-producer
+// a leaves it, before defaults: rate, acks and keys from a, an
+// enable.idempotence left to its default cleared again.
+func (w *World) setProducerConfig(a Action) (ProducerConfig, error) {
 	p := w.producer(a.Name)
-	acks, err := parseAcks(a.Producer.Acks)
+	if p == nil {
+		return ProducerConfig{}, fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+	}
+	cfg := p.cfg
+	cfg.Rate, cfg.RecordsPerSec = a.Producer.Rate, a.Producer.RecordsPerSec
+	cfg.Acks = a.Producer.Acks
+	cfg.Keys = append([]string(nil), a.Producer.Keys...)
+	if p.idemDefault {
+		cfg.EnableIdempotence = nil
+	}
+	return cfg, nil
+}
+
+func (w *World) setProducer(a Action) error {
+	cfg, err := w.setProducerConfig(a)
 	if err != nil {
 		return err
 	}
-	p.cfg.Rate, p.cfg.RecordsPerSec = a.Producer.Rate, a.Producer.RecordsPerSec
-	p.cfg.Acks, p.acks = acksLabel(acks), acks
-	p.cfg.Keys = append([]string(nil), a.Producer.Keys...)
+	if cfg, err = w.producerDefaults(cfg); err != nil {
+		return err
+	}
+	acks, err := parseAcks(cfg.Acks)
+	if err != nil {
+		return err
+	}
+	p := w.producer(a.Name)
+	p.cfg, p.acks = cfg, acks
 	return nil
 }
 
