@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/kafkalive/kafkalive/vfs"
 )
 
 // RecoveryReport says what opening a log found and what recovery cut. Recovery never
@@ -34,7 +36,63 @@ type RecoveryReport struct {
 	// EpochsTruncated is whether the leader epoch cache lost entries beyond the
 	// recovered log end offset.
 	EpochsTruncated bool
+	// Inconsistencies lists each disagreement between the files that the open found
+	// and repaired: an index that does not match its .log, a last batch that is not
+	// whole after a clean shutdown, a stray empty segment. Each names the file.
+	Inconsistencies []string
+	// Removed lists every file, and every tail of a .log, that the open removed, with
+	// its size: what FilesRemoved, SegmentsDeleted and Truncations name, in bytes.
+	Removed []Removal
 }
+
+// Removal is a file, or the tail of a .log, that opening a log removed.
+type Removal struct {
+	// File is the file's name in the partition directory.
+	File string
+	// Position is the first byte removed: 0 for a whole file.
+	Position int64
+	// Bytes is how many bytes went.
+	Bytes int64
+	// Reason says why.
+	Reason string
+}
+
+// RemovedBytes sums the bytes of .log files (segments' data, cleaner output, deleted
+// segments) that the open removed; index and other files are not counted.
+func (r RecoveryReport) RemovedBytes() int64 {
+	var n int64
+	for _, rm := range r.Removed {
+		if _, suffix, ok := ParseSegmentFileName(rm.File); ok && strings.HasPrefix(suffix, LogSuffix) {
+			n += rm.Bytes
+		}
+	}
+	return n
+}
+
+// ErrInconsistentLog means the files of a log directory contradict each other in a way
+// that opening it cannot repair without cutting batches that pass their checks: two
+// segments hold the same offsets, or a segment that must be cut is followed by segments
+// that hold data. The open fails with a *FileError that wraps it and names the file and
+// position; no .log is changed.
+var ErrInconsistentLog = errors.New("kafkalog: log files contradict each other")
+
+// FileError says which file, and where in it, an error is about.
+type FileError struct {
+	// Path is the file's path as the log opened it.
+	Path string
+	// Position is the byte position in the file.
+	Position int64
+	// Err is what is wrong; it wraps a sentinel (ErrInconsistentLog...).
+	Err error
+}
+
+// Error says where and what: "data/t-0/00000000000000000000.log at position 420: ...".
+func (e *FileError) Error() string {
+	return fmt.Sprintf("%s at position %d: %v", e.Path, e.Position, e.Err)
+}
+
+// Unwrap returns the wrapped error, so that errors.Is finds the sentinel.
+func (e *FileError) Unwrap() error { return e.Err }
 
 // Truncation is one cut made by recovery.
 type Truncation struct {
@@ -84,12 +142,12 @@ func (l *Log) removeTempFiles() error {
 		switch {
 		case !ok:
 		case strings.HasSuffix(suffix, DeletedSuffix):
-			if err := l.removeFile(name); err != nil {
+			if err := l.removeFile(name, "left over from a deletion"); err != nil {
 				return err
 			}
 		case strings.HasSuffix(suffix, CleanedSuffix):
 			minCleaned = min(minCleaned, base)
-			if err := l.removeFile(name); err != nil {
+			if err := l.removeFile(name, "output of an interrupted clean"); err != nil {
 				return err
 			}
 		case strings.HasSuffix(suffix, SwapSuffix):
@@ -99,7 +157,7 @@ func (l *Log) removeTempFiles() error {
 	var valid []string
 	for _, name := range swaps {
 		if base, _, _ := ParseSegmentFileName(name); base >= minCleaned {
-			if err := l.removeFile(name); err != nil {
+			if err := l.removeFile(name, "swap file of an incomplete clean"); err != nil {
 				return err
 			}
 			continue
@@ -109,11 +167,17 @@ func (l *Log) removeTempFiles() error {
 	return l.completeSwaps(valid)
 }
 
-func (l *Log) removeFile(name string) error {
-	if err := l.fsys.Remove(l.fsys.PathJoin(l.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+func (l *Log) removeFile(name, reason string) error {
+	p := l.fsys.PathJoin(l.dir, name)
+	var size int64
+	if fi, err := l.fsys.Stat(p); err == nil {
+		size = fi.Size()
+	}
+	if err := l.fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	l.report.FilesRemoved = append(l.report.FilesRemoved, name)
+	l.report.Removed = append(l.report.Removed, Removal{File: name, Bytes: size, Reason: reason})
 	l.dirDirty = true
 	return nil
 }
@@ -147,7 +211,7 @@ func (l *Log) completeSwaps(swaps []string) error {
 	for _, name := range names {
 		base, suffix, ok := ParseSegmentFileName(name)
 		if ok && !strings.HasSuffix(suffix, SwapSuffix) && base >= lo && base < hi {
-			if err := l.removeFile(name); err != nil {
+			if err := l.removeFile(name, "replaced by cleaner output"); err != nil {
 				return err
 			}
 		}
@@ -178,7 +242,7 @@ func (l *Log) loadSegments(nowMs int64) (map[*Segment]bool, error) {
 	for _, name := range names {
 		base, suffix, ok := ParseSegmentFileName(name)
 		if ok && (suffix == IndexSuffix || suffix == TimeIndexSuffix || suffix == TxnIndexSuffix) && !logs[base] {
-			if err := l.removeFile(name); err != nil {
+			if err := l.removeFile(name, "index without a .log"); err != nil {
 				return nil, err
 			}
 		}
@@ -203,6 +267,77 @@ func (l *Log) loadSegments(nowMs int64) (map[*Segment]bool, error) {
 	return need, nil
 }
 
+// verify checks, reading and changing nothing else, what a segment that is not
+// recovered is trusted for, and returns the offset after its last batch. Every
+// offset-index entry (O, P) but the last must point at a v2 batch header inside the
+// .log, at a base offset in [segment base, O], the batch ending at or before the next
+// entry's position; from the last entry's position (or 0) to the end of the file every
+// batch must be whole, pass its CRC, and have increasing offsets that fit the segment,
+// the first starting at or below the entry's offset; the last entry's offset and the
+// time index's must lie below the end. This is what reads, the LEO and appends rely on:
+// a wrong entry sends a fetch into the middle of a batch, a torn or corrupt tail would
+// be appended after. It reads one header per index entry and the batches after the
+// last one, about index.interval.bytes plus a batch.
+//
+// Kafka 3.7's LogSegment.sanityCheck only checks that the offset index file exists
+// (and the transaction index), relying on recovery for the segments above the
+// recovery point and on the clean shutdown marker for the others; it trusts a copied
+// index or a torn tail under a clean shutdown marker.
+func (s *Segment) verify(buf []byte) (int64, error) {
+	name := s.log.Name()
+	n := s.oidx.Entries()
+	var hb [BatchHeaderLen]byte
+	for k := 0; k+1 < n; k++ {
+		e, nextPos := s.oidx.at(k), s.oidx.at(k+1).Position
+		if e.Position+BatchHeaderLen > s.size {
+			return 0, fmt.Errorf("%s: offset index entry %d (%d, %d) points past the last batch header (size %d)", name, k, e.Offset, e.Position, s.size)
+		}
+		if err := vfs.ReadAtFull(s.log, hb[:], e.Position); err != nil {
+			return 0, fmt.Errorf("kafkalog: read %s at %d: %w", name, e.Position, err)
+		}
+		h, err := ReadBatchHeader(hb[:])
+		switch {
+		case err != nil:
+			return 0, fmt.Errorf("%s: offset index entry %d (%d, %d) points at no batch header: %v", name, k, e.Offset, e.Position, err)
+		case h.BaseOffset < s.baseOffset || h.BaseOffset > e.Offset || e.Position+h.Size() > nextPos:
+			return 0, fmt.Errorf("%s: offset index entry %d (%d, %d) points at a batch of offsets %d..%d, %d bytes, before entry %d at position %d",
+				name, k, e.Offset, e.Position, h.BaseOffset, h.LastOffset(), h.Size(), k+1, nextPos)
+		}
+	}
+	last := OffsetPosition{Offset: -1}
+	start := int64(0)
+	if n > 0 {
+		last = s.oidx.at(n - 1)
+		start = last.Position
+	}
+	sc := newBatchScanner(s.log, name, start, s.size, buf, true)
+	next, prevLast := s.baseOffset, s.baseOffset-1
+	for first := true; sc.Next(); first = false {
+		h := &sc.hdr
+		if first && h.BaseOffset > last.Offset && n > 0 {
+			return 0, fmt.Errorf("%s: the last offset index entry (%d, %d) points at a batch starting at offset %d", name, last.Offset, last.Position, h.BaseOffset)
+		}
+		if err := s.checkRecoveredOffsets(h, prevLast); err != nil {
+			return 0, fmt.Errorf("%s: batch at position %d: %v", name, sc.pos, err)
+		}
+		prevLast, next = h.LastOffset(), h.NextOffset()
+	}
+	switch {
+	case sc.err != nil:
+		return 0, sc.err
+	case sc.torn:
+		return 0, fmt.Errorf("%s: torn batch at position %d, %d bytes before the end", name, sc.pos, s.size-sc.pos)
+	case n > 0 && last.Offset >= next:
+		return 0, fmt.Errorf("%s: the last offset index entry (%d, %d) lies beyond the last offset %d", name, last.Offset, last.Position, next-1)
+	}
+	if s.tidx.Entries() > 0 {
+		if te := s.tidx.LastEntry(); te.Offset < s.baseOffset || te.Offset >= next {
+			return 0, fmt.Errorf("%s: the last time index entry %v lies outside the segment's offsets [%d, %d)", name, te, s.baseOffset, next)
+		}
+	}
+	return next, nil
+}
+
 // indexBeyondLog reports whether the last offset-index entry points at or past the
 // end of the .log: a stale index left by a truncation that a crash did not let us trim.
 func (s *Segment) indexBeyondLog() bool {
@@ -210,9 +345,16 @@ func (s *Segment) indexBeyondLog() bool {
 	return n > 0 && s.oidx.Entry(n-1).Position >= s.size
 }
 
-// recoverSegments recovers, in order, the segments from the one holding the recovery
-// point to the end after an unclean shutdown, and any segment in need; after the first
-// segment that had to be cut, every later segment is deleted (LogLoader.recoverLog).
+// recoverSegments walks the segments in order and settles each one's end offset: it
+// recovers the segments from the one holding the recovery point to the end after an
+// unclean shutdown, and any segment whose indexes are missing or fail their checks
+// (LogLoader.recoverLog, LogLoader.loadSegmentFiles); every other segment is verified
+// (Segment.verify) and recovered if it fails. Then it settles what the segments say
+// about each other: an empty segment whose base offset contradicts the data before
+// it holds nothing and is removed; a segment with data whose base offset lies inside
+// the one before is ErrInconsistentLog. After a segment is cut, the later segments
+// are deleted if they are empty (Kafka deletes them in any case); if one holds data
+// the open fails with ErrInconsistentLog before anything is cut.
 func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64) error {
 	from := len(l.segments)
 	if !o.cleanShutdown {
@@ -224,33 +366,80 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 			recoveryBuffers.Put(buf)
 		}
 	}()
+	prevEnd := int64(-1) // the offset after the data of the segments before i
 	for i := 0; i < len(l.segments); i++ {
 		s := l.segments[i]
-		if i < from && !need[s] {
+		if i > 0 && s.size == 0 && (s.baseOffset < prevEnd || (i == len(l.segments)-1 && s.baseOffset > prevEnd)) {
+			if err := l.dropEmptySegment(i, prevEnd); err != nil {
+				return err
+			}
+			i--
 			continue
 		}
-		if buf == nil {
-			buf = recoveryBuffers.Get().(*[]byte)
+		if i > 0 && s.baseOffset < prevEnd {
+			return l.overlapError(i-1, s)
 		}
-		if need[s] {
-			l.report.IndexesRebuilt = append(l.report.IndexesRebuilt, s.baseOffset)
-		}
-		cut, err := l.recoverSegment(s, *buf, l.upperBoundOfFile(i))
-		if err != nil {
-			return err
-		}
-		if cut && i+1 < len(l.segments) {
-			later := append([]*Segment(nil), l.segments[i+1:]...)
-			for _, d := range later {
-				l.report.SegmentsDeleted = append(l.report.SegmentsDeleted, d.baseOffset)
+		recover := i >= from || need[s]
+		var next int64
+		if !recover {
+			var problem error
+			if next, problem = s.verify(l.buf); problem != nil {
+				recover = true
+				l.report.Inconsistencies = append(l.report.Inconsistencies, problem.Error())
 			}
-			l.removeSegments(later)
-			if err := l.deleteSegmentFiles(later, nowMs); err != nil {
+		}
+		if recover {
+			if buf == nil {
+				buf = recoveryBuffers.Get().(*[]byte)
+			}
+			if need[s] || i < from {
+				l.report.IndexesRebuilt = append(l.report.IndexesRebuilt, s.baseOffset)
+			}
+			var err error
+			if next, err = l.recoverSegment(i, *buf, nowMs); err != nil {
 				return err
 			}
 		}
+		prevEnd = next
 	}
 	return nil
+}
+
+// dropEmptySegment removes the empty segment i, whose base offset contradicts the end
+// of the data before it (prevEnd): below it, it would hide that data behind a new
+// active segment (or, recovered, cut it); above it, as the last segment, it would move
+// the LEO past offsets that were never written. Kafka loads such a file as a segment.
+func (l *Log) dropEmptySegment(i int, prevEnd int64) error {
+	s := l.segments[i]
+	reason := fmt.Sprintf("empty segment %d inside the data of the segments before it, which end at offset %d", s.baseOffset, prevEnd)
+	if s.baseOffset > prevEnd {
+		reason = fmt.Sprintf("empty last segment %d beyond the end of the log at offset %d", s.baseOffset, prevEnd)
+	}
+	l.report.Inconsistencies = append(l.report.Inconsistencies, s.log.Name()+": "+reason)
+	s.closeHandles()
+	l.removeSegments([]*Segment{s})
+	for _, suffix := range []string{TxnIndexSuffix, TimeIndexSuffix, IndexSuffix, LogSuffix} {
+		name := SegmentFileName(s.baseOffset, suffix)
+		if _, err := l.fsys.Stat(l.fsys.PathJoin(l.dir, name)); err != nil {
+			continue
+		}
+		if err := l.removeFile(name, reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// overlapError is the ErrInconsistentLog of segment next starting inside segment i:
+// it names segment i's .log and the position of its batch that holds next's base.
+func (l *Log) overlapError(i int, next *Segment) error {
+	s := l.segments[i]
+	at, _, err := s.translateOffset(next.baseOffset, l.buf)
+	if err != nil {
+		return err
+	}
+	return &FileError{Path: s.log.Name(), Position: at.pos, Err: fmt.Errorf("%w: the batch there holds offsets %d..%d, but segment %s starts at %d; open does not cut batches that pass their checks",
+		ErrInconsistentLog, at.hdr.BaseOffset, at.hdr.LastOffset(), SegmentFileName(next.baseOffset, LogSuffix), next.baseOffset)}
 }
 
 // recoveryBuffers holds the RecoveryBufferSize buffers that recovery and the cleaner
@@ -271,79 +460,119 @@ func (l *Log) upperBoundOfFile(i int) int64 {
 	return math.MaxInt64
 }
 
-// recoverSegment validates the segment's batches and rebuilds its indexes and the
-// epoch cache entries it holds; it reports whether it cut anything.
-func (l *Log) recoverSegment(s *Segment, buf []byte, limit int64) (bool, error) {
+// recoverSegment validates segment i's batches, rebuilds its indexes and the epoch
+// cache entries it holds, cuts it at its first invalid byte (deleting the later
+// segments, which must be empty) and returns the offset after its last valid batch.
+func (l *Log) recoverSegment(i int, buf []byte, nowMs int64) (int64, error) {
+	s := l.segments[i]
 	l.report.SegmentsRecovered++
-	res, err := s.recover(buf, l.cfg.SegmentIndexBytes, l.epochs, limit)
+	sc, err := s.rebuild(buf, l.cfg.SegmentIndexBytes, l.epochs)
 	if err != nil {
-		return false, err
+		return 0, err
+	}
+	later := append([]*Segment(nil), l.segments[i+1:]...)
+	if sc.validBytes < s.size {
+		for _, d := range later {
+			if d.size > 0 {
+				return 0, &FileError{Path: s.log.Name(), Position: sc.validBytes, Err: fmt.Errorf("%w: %s, but segment %s after it holds %d bytes; open does not cut batches that pass their checks",
+					ErrInconsistentLog, sc.reason(), SegmentFileName(d.baseOffset, LogSuffix), d.size)}
+			}
+		}
+	}
+	res, err := s.finishRecovery(sc.validBytes, sc.bad)
+	if err != nil {
+		return 0, err
 	}
 	if res.Bytes == 0 {
-		return false, nil
+		return sc.next, nil
 	}
 	l.report.Truncations = append(l.report.Truncations, res)
-	return true, nil
+	l.report.Removed = append(l.report.Removed, Removal{File: SegmentFileName(s.baseOffset, LogSuffix), Position: res.Position, Bytes: res.Bytes, Reason: res.Reason})
+	for _, d := range later {
+		l.report.SegmentsDeleted = append(l.report.SegmentsDeleted, d.baseOffset)
+		l.report.Removed = append(l.report.Removed, Removal{File: SegmentFileName(d.baseOffset, LogSuffix), Bytes: d.size, Reason: fmt.Sprintf("after segment %d, which recovery cut", s.baseOffset)})
+	}
+	l.removeSegments(later)
+	if err := l.deleteSegmentFiles(later, nowMs); err != nil {
+		return 0, err
+	}
+	return sc.next, nil
 }
 
-// recover is LogSegment.recover: it resets both indexes, walks every batch from the
-// start of the .log through one reused buffer checking length, magic, CRC and that
-// offsets increase and fit the segment, rebuilds the index entries (validBytes −
-// lastIndexEntry > index.interval.bytes gives (batch last offset, batch start)), the
-// largest timestamp and the epoch cache (first batch of each newer epoch), then cuts
-// the .log at the first byte that is not a whole valid batch. Records are never
-// decoded. A batch reaching limit (the next segment's base offset) overlaps the next
-// segment and counts as invalid too. A legacy (magic 0/1) batch is an error, not a cut.
-func (s *Segment) recover(buf []byte, maxIndexSize int64, epochs *LeaderEpochCache, limit int64) (Truncation, error) {
+// recoveryScan is what rebuilding a segment found: the bytes of whole valid batches
+// from its start, the offset after the last of them, and what stopped the scan (nil:
+// the end of the file or a torn tail).
+type recoveryScan struct {
+	validBytes int64
+	next       int64
+	bad        error
+	torn       bool
+}
+
+func (r recoveryScan) reason() string {
+	if r.bad != nil {
+		return r.bad.Error()
+	}
+	return "torn tail"
+}
+
+// rebuild is the scan of LogSegment.recover: it resets both indexes, walks every batch
+// from the start of the .log through one reused buffer checking length, magic, CRC and
+// that offsets increase and fit the segment, and rebuilds the index entries
+// (validBytes − lastIndexEntry > index.interval.bytes gives (batch last offset, batch
+// start)), the largest timestamp and the epoch cache (first batch of each newer epoch).
+// Records are never decoded. It cuts nothing: finishRecovery does, once the log has
+// decided the cut is allowed. A legacy (magic 0/1) batch is an error, not a cut.
+func (s *Segment) rebuild(buf []byte, maxIndexSize int64, epochs *LeaderEpochCache) (recoveryScan, error) {
 	if err := s.resetIndexes(int(maxIndexSize)); err != nil {
-		return Truncation{}, err
+		return recoveryScan{}, err
 	}
 	s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar = NoTimestamp, s.baseOffset
 	sc := newBatchScanner(s.log, s.log.Name(), 0, s.size, buf, true)
-	var validBytes, lastIndexEntry int64
+	res := recoveryScan{next: s.baseOffset}
+	var lastIndexEntry int64
 	prevLast := s.baseOffset - 1
-	var bad error
 	for sc.Next() {
 		h := &sc.hdr
-		if bad = s.checkRecoveredOffsets(h, prevLast, limit); bad != nil {
+		if res.bad = s.checkRecoveredOffsets(h, prevLast); res.bad != nil {
 			break
 		}
 		if h.MaxTimestamp > s.maxTimestampSoFar {
 			s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar = h.MaxTimestamp, h.LastOffset()
 		}
-		if validBytes-lastIndexEntry > s.indexIntervalBytes {
-			if err := s.addIndexEntry(h.LastOffset(), validBytes); err != nil {
-				return Truncation{}, err
+		if res.validBytes-lastIndexEntry > s.indexIntervalBytes {
+			if err := s.addIndexEntry(h.LastOffset(), res.validBytes); err != nil {
+				return recoveryScan{}, err
 			}
-			lastIndexEntry = validBytes
+			lastIndexEntry = res.validBytes
 		}
-		validBytes += sc.size
+		res.validBytes += sc.size
+		res.next = h.NextOffset()
 		prevLast = h.LastOffset()
 		if err := assignRecoveredEpoch(epochs, h); err != nil {
-			return Truncation{}, err
+			return recoveryScan{}, err
 		}
 	}
-	if bad == nil {
-		bad = sc.err
+	if res.bad == nil {
+		res.bad = sc.err
 	}
-	if bad != nil && errors.Is(bad, ErrLegacyFormat) {
-		return Truncation{}, fmt.Errorf("kafkalog: recover segment %d: %w", s.baseOffset, bad)
+	res.torn = sc.torn
+	if res.bad != nil && errors.Is(res.bad, ErrLegacyFormat) {
+		return recoveryScan{}, fmt.Errorf("kafkalog: recover segment %d: %w", s.baseOffset, res.bad)
 	}
-	return s.finishRecovery(validBytes, bad)
+	return res, nil
 }
 
 // checkRecoveredOffsets rejects a batch whose offsets do not increase or do not fit
 // the segment (LogSegment.ensureOffsetInRange, plus our increasing-offsets check).
-func (s *Segment) checkRecoveredOffsets(h *BatchHeader, prevLast, limit int64) error {
+func (s *Segment) checkRecoveredOffsets(h *BatchHeader, prevLast int64) error {
 	switch {
-	case h.LastOffset() >= limit:
-		return fmt.Errorf("%w: batch %d..%d overlaps the next segment at %d", ErrCorruptBatch, h.BaseOffset, h.LastOffset(), limit)
 	case h.LastOffsetDelta < 0:
 		return fmt.Errorf("%w: batch at offset %d has lastOffsetDelta %d", ErrCorruptBatch, h.BaseOffset, h.LastOffsetDelta)
 	case h.BaseOffset <= prevLast:
 		return fmt.Errorf("%w: batch at offset %d follows offset %d", ErrCorruptBatch, h.BaseOffset, prevLast)
-	case !s.canHold(h.LastOffset()):
-		return fmt.Errorf("%w: offset %d in segment %d", ErrOffsetOverflow, h.LastOffset(), s.baseOffset)
+	case !s.canHold(h.BaseOffset) || !s.canHold(h.LastOffset()):
+		return fmt.Errorf("%w: offsets %d..%d in segment %d", ErrOffsetOverflow, h.BaseOffset, h.LastOffset(), s.baseOffset)
 	}
 	return nil
 }

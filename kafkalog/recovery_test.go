@@ -125,9 +125,11 @@ func TestRecoveryCutsZeroPaddingAndTornTail(t *testing.T) {
 	}
 }
 
-// A corrupt batch in an early segment cuts it there and deletes the later segments;
-// segments before it are untouched.
-func TestRecoveryDeletesSegmentsAfterACut(t *testing.T) {
+// A corrupt batch in an early segment followed by segments with data: Kafka cuts it
+// there and deletes the later segments (LogLoader.recoverLog); this log refuses, naming
+// the file and position, and cuts nothing. Followed by empty segments only, the cut is
+// made and the empty segments go, as in Kafka.
+func TestRecoveryCutBeforeLaterData(t *testing.T) {
 	fsys := vfs.NewMem()
 	l := openTestLog(t, fsys, testConfig())
 	for i := 0; i < 60; i++ {
@@ -146,12 +148,34 @@ func TestRecoveryDeletesSegmentsAfterACut(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	writeFile(t, fsys, segPath(bases[1], LogSuffix), pos, []byte{b[0] ^ 0xff})
+	sizes := map[int64]int64{}
+	for _, base := range bases {
+		sizes[base] = fileSize(t, fsys, segPath(base, LogSuffix))
+	}
+	_, err = Open(fsys, testDir, testConfig(), 0)
+	require.ErrorIs(t, err, ErrInconsistentLog)
+	var fe *FileError
+	require.ErrorAs(t, err, &fe)
+	require.Equal(t, segPath(bases[1], LogSuffix), fe.Path)
+	require.Equal(t, 2*singleBatchSizeFor("v10"), fe.Position)
+	require.Contains(t, err.Error(), "crc")
+	for _, base := range bases {
+		require.Equal(t, sizes[base], fileSize(t, fsys, segPath(base, LogSuffix)), "segment %d changed by a refused open", base)
+	}
+
+	// Empty the later segments: now the cut loses no valid batch.
+	for _, base := range bases[2:] {
+		f, err := fsys.OpenReadWrite(segPath(base, LogSuffix))
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(0))
+		require.NoError(t, f.Close())
+	}
 	l = openTestLog(t, fsys, testConfig())
 	r := l.RecoveryReport()
-	require.Equal(t, bases[2:], r.SegmentsDeleted)
 	require.Equal(t, bases[:2], segmentBases(l))
 	require.Equal(t, offsetRange(0, bases[1]+2), offsetsOf(readAll(t, l)))
 	require.Contains(t, r.Truncations[0].Reason, "crc")
+	require.Equal(t, sizes[bases[1]]-fe.Position, r.RemovedBytes())
 }
 
 func singleBatchSizeFor(v string) int64 { return int64(len(valueBatch(0, v))) }
@@ -272,13 +296,15 @@ func TestRecoveryBadDirectories(t *testing.T) {
 		_, err := Open(fsys, testDir, testConfig(), 0)
 		require.Error(t, err)
 	})
-	t.Run("a segment overlapping the next one is cut", func(t *testing.T) {
-		fsys, _ := twentyBatches(t)
+	t.Run("a segment overlapping the one before is refused", func(t *testing.T) {
+		fsys, starts := twentyBatches(t)
 		writeFile(t, fsys, segPath(15, LogSuffix), 0, encodeBatch(15, 1, kv{value: "other"}))
-		l := openTestLog(t, fsys, testConfig())
-		require.Equal(t, offsetRange(0, 15), offsetsOf(readAll(t, l)))
-		require.Contains(t, l.RecoveryReport().Truncations[0].Reason, "overlaps the next segment")
-		require.Equal(t, []int64{15}, l.RecoveryReport().SegmentsDeleted)
+		_, err := Open(fsys, testDir, testConfig(), 0)
+		require.ErrorIs(t, err, ErrInconsistentLog)
+		var fe *FileError
+		require.ErrorAs(t, err, &fe)
+		require.Equal(t, FileError{Path: segPath(0, LogSuffix), Position: starts[15]}, FileError{Path: fe.Path, Position: fe.Position})
+		require.Contains(t, err.Error(), SegmentFileName(15, LogSuffix))
 	})
 	t.Run("log below the log start offset is emptied", func(t *testing.T) {
 		fsys, _ := twentyBatches(t)
@@ -395,11 +421,14 @@ func TestRecoveryBoundedMemory(t *testing.T) {
 	t.Logf("recovered %d MiB allocating %d KiB", size>>20, alloc>>10)
 	require.Less(t, alloc, uint64(4*RecoveryBufferSize), "recovery of a %d-byte segment allocated %d bytes", size, alloc)
 
-	// The big batch, corrupted in its last piece, is cut with everything after it.
+	// The big batch, corrupted in its last piece, fails its CRC: the cut would take the
+	// later segments' data with it, so the open refuses and names the batch.
 	fsys.Crash()
 	writeFile(t, fsys, segPath(0, LogSuffix), int64(len(big))-2, []byte{0xff})
-	l, err = Open(fsys, testDir, cfg, 0)
-	require.NoError(t, err)
-	require.Equal(t, int64(0), l.LogEndOffset())
-	require.Contains(t, l.RecoveryReport().Truncations[0].Reason, "crc")
+	_, err = Open(fsys, testDir, cfg, 0)
+	require.ErrorIs(t, err, ErrInconsistentLog)
+	require.Contains(t, err.Error(), "crc")
+	var fe *FileError
+	require.ErrorAs(t, err, &fe)
+	require.Equal(t, int64(0), fe.Position)
 }
