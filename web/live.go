@@ -81,15 +81,23 @@ type scriptLine struct {
 	Count   int
 }
 
-// InternalError is an internal error of the world shown, which stopped
-// it (a bug of the simulation, not a mistake of the user's), with the
-// commands that replay what led to it.
+// InternalError is the newest internal error of the world shown (a bug of
+// the simulation, never a mistake of the user's), with the commands that
+// replay what led to it. The cluster records an internal error and goes
+// on (cluster.World.InternalErrors); a world whose run itself failed
+// stops, and only Reset gives a running one.
 type InternalError struct {
-	// TimeMs is the world's time when it stopped.
+	// TimeMs is the virtual time of the error.
 	TimeMs int64  `json:"t"`
 	Error  string `json:"error"`
-	// Replay is a shell command that replays the world from its start,
-	// or says why there is none.
+	// Count counts the world's internal errors so far.
+	Count int `json:"count"`
+	// Stopped is set when the world cannot go on (its run failed).
+	Stopped bool `json:"stopped,omitempty"`
+	// Hint is the cluster's own replay hint (cluster.InternalError.Replay).
+	Hint string `json:"hint,omitempty"`
+	// Replay is a shell command that replays the world from its start
+	// to now, or says why there is none.
 	Replay string `json:"replay"`
 }
 
@@ -137,9 +145,9 @@ func (l *Live) runWorld(w *cluster.World, ms int64) error {
 
 // Advance moves the live world's virtual time ms forward, unless it is
 // paused, a scenario is playing (scenarios move time in their steps), a
-// long run is in progress (RunFor) or the world stopped on an internal
-// error. An error of the run is the world's internal error: the views
-// show it (View.Internal) until Reset.
+// long run is in progress (RunFor) or the world's run failed before. An
+// error of the run stops the world: the views show it (View.Internal)
+// until Reset.
 func (l *Live) Advance(ms int64) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -163,13 +171,9 @@ func (l *Live) recordRun(line string, start, ms int64) {
 	l.script = append(l.script, scriptLine{Line: line, StartMs: start, RunMs: ms, Count: 1})
 }
 
-// checkFailure records err, an error of a run of w or w's own internal
-// error, as the internal error that stopped w, and returns it; l.mu is
-// held.
+// checkFailure records err, an error of a run of w, as what stopped w,
+// and returns it; l.mu is held.
 func (l *Live) checkFailure(w *cluster.World, err error) error {
-	if err == nil {
-		err = w.Err()
-	}
 	if err != nil && l.failed != w {
 		l.failed, l.failure = w, err
 	}
@@ -280,9 +284,6 @@ func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 	err := fn(w)
 	if w == l.w && nextSeq(w) != from {
 		l.note(start, w.NowMs()-start)
-	}
-	if ferr := l.checkFailure(w, nil); ferr != nil && err == nil {
-		err = ferr
 	}
 	return err
 }
@@ -461,22 +462,42 @@ func (l *Live) replayCommand() string {
 // MaxReplayBytes bounds the replay command a view carries.
 const MaxReplayBytes = 64 << 10
 
-// internal describes the internal error of the world shown, if any; l.mu
+// InternalError returns the newest internal error of the world shown,
+// nil if it has none.
+func (l *Live) InternalError() *InternalError {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.internal()
+}
+
+// internal describes the newest internal error of the world shown; l.mu
 // is held.
 func (l *Live) internal() *InternalError {
 	w := l.world()
-	err := w.Err()
-	if l.failed == w && l.failure != nil {
-		err = l.failure
+	var ie *InternalError
+	if errs := w.InternalErrors(); len(errs) > 0 {
+		last := errs[len(errs)-1]
+		ie = &InternalError{TimeMs: last.TimeMs, Error: last.Error, Count: w.InternalErrorCount(), Hint: last.Replay}
+		if last.Broker != 0 {
+			ie.Error += fmt.Sprintf(" (broker %d halted, as a broker whose log directory failed; start it again)", last.Broker)
+		}
 	}
-	if err == nil {
+	if l.failed == w && l.failure != nil {
+		n := 1
+		if ie != nil {
+			n += ie.Count
+		}
+		ie = &InternalError{TimeMs: w.NowMs(), Error: l.failure.Error(), Count: n, Stopped: true}
+	}
+	if ie == nil {
 		return nil
 	}
 	r := l.replayCommand()
 	if len(r) > MaxReplayBytes {
 		r = fmt.Sprintf("%s... (cut: the replay is %d bytes)", r[:MaxReplayBytes], len(r))
 	}
-	return &InternalError{TimeMs: w.NowMs(), Error: err.Error(), Replay: r}
+	ie.Replay = r
+	return ie
 }
 
 // bump records a change: a new version, and a wake-up for every stream

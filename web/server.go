@@ -86,25 +86,35 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Run advances the live world at wall-clock pace until ctx is done: the one
-// goroutine that moves the simulated time. An internal error of the world
-// stops that world, not Run: the page shows the error (View.Internal), Log
-// gets it once, and after Reset the new world runs.
+// goroutine that moves the simulated time. An internal error stops
+// nothing silently: the page shows it (View.Internal) and Log gets it; the
+// world goes on after one it recorded, a world whose run failed stops, and
+// after Reset the new world runs.
 func (s *Server) Run(ctx context.Context) error {
 	if s.Speed > 1 {
 		s.Live.SetSpeed(s.Speed)
 	}
 	tick := time.NewTicker(s.Interval)
 	defer tick.Stop()
-	var reported error
+	reported := 0
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if err := s.Live.Advance(s.Interval.Milliseconds()); err != nil && err != reported {
-				reported = err
+			s.Live.Advance(s.Interval.Milliseconds()) // an error shows as the view's Internal
+			ie := s.Live.InternalError()
+			switch {
+			case ie == nil:
+				reported = 0
+			case ie.Count != reported:
+				reported = ie.Count
 				if s.Log != nil {
-					fmt.Fprintf(s.Log, "kafkalive: the world stopped on an internal error (the page shows it; Reset starts a new one): %v\n", err)
+					what := "the world goes on"
+					if ie.Stopped {
+						what = "the world stopped; Reset starts a new one"
+					}
+					fmt.Fprintf(s.Log, "kafkalive: internal error at t=%d ms (%s): %s\nreplay: %s\n", ie.TimeMs, what, ie.Error, ie.Replay)
 				}
 			}
 		}

@@ -59,6 +59,22 @@ async function fetchView(at) {
 
 // ---- rendering ----
 
+// renderInternal shows the world's internal error (a bug of the
+// simulation, never the user's doing) with the commands that replay it;
+// hiding it lasts until the next one.
+function renderInternal(v) {
+  const ie = v.internal, el = $("#internal-banner");
+  if (!ie || ui.hiddenInternal === ie.count) { el.hidden = true; return; }
+  el.hidden = false;
+  setHTML("#internal-banner .ie-text", `<b>Internal error</b> at t=${ie.t} ms${ie.count > 1 ? ` (${ie.count} so far)` : ""}: ${esc(ie.error)}. ` +
+    (ie.stopped ? "The world stopped: Reset starts a new one." : "The world goes on.") + " Please report it with this replay:");
+  setHTML("#internal-banner .ie-replay", esc(ie.replay));
+}
+$("#internal-banner .ie-hide").addEventListener("click", () => {
+  ui.hiddenInternal = ui.view && ui.view.internal && ui.view.internal.count;
+  $("#internal-banner").hidden = true;
+});
+
 function render(v) {
   ui.view = v;
   document.body.dataset.time = v.t;
@@ -72,6 +88,7 @@ function render(v) {
   renderParts(v);
   renderDetail(v);
   renderEvents(v);
+  renderInternal(v);
   if (ui.selected) renderJourney(v);
 }
 
