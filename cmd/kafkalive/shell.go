@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/kafkalive/kafkalive/internal/cli"
 	"github.com/kafkalive/kafkalive/web"
 )
 
@@ -23,11 +25,25 @@ func init() {
 	})
 }
 
+var shellUsage = cli.Usage{Synopsis: "shell [-q]", About: `Reads commands from standard input, one a line of any length, and runs them on
+the default cluster at t=0, as the page's terminal does (type help for the list;
+"run MS" moves the clock; # starts a comment; exit, quit or the end of input
+ends). What a command prints goes to standard output; each line that fails (a
+command mistyped, an action the cluster refuses, an internal error of the
+simulation) is reported on standard error with its number, and the commands
+after it still run.
+
+Exit status: 0 when every line succeeded, 1 when any line failed (or the input
+could not be read), 2 for a mistake in the flags.`}
+
 func runShell(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("shell", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := cli.NewFlagSet("shell")
 	quiet := fset.Bool("q", false, "no prompt and no greeting (for scripts)")
-	if err := fset.Parse(args); err != nil {
+	if code, ok := shellUsage.Parse(fset, args, stdout, stderr); !ok {
+		return code
+	}
+	if fset.NArg() > 0 {
+		shellUsage.Fail(fset, stderr, fmt.Sprintf("no arguments (got %s): the commands come on standard input", strings.Join(fset.Args(), " ")))
 		return 2
 	}
 	live, err := web.NewLive()
@@ -39,28 +55,55 @@ func runShell(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !*quiet {
 		fmt.Fprintln(stdout, "kafkalive shell: the default cluster at t=0. Type help; \"run 1000\" moves time; Ctrl-D ends.")
 	}
-	in := bufio.NewScanner(stdin)
-	code := 0
-	for {
+	in := bufio.NewReader(stdin)
+	code, internal := 0, 0
+	for n := 1; ; n++ {
 		if !*quiet {
 			fmt.Fprint(stdout, "$ ")
 		}
-		if !in.Scan() {
+		raw, err := in.ReadString('\n') // any length: a line is as long as it is
+		if err != nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintf(stderr, "kafkalive shell: reading line %d: %v\n", n, err)
+			code = 1
 			break
 		}
-		line := strings.TrimSpace(in.Text())
+		if raw == "" && err != nil {
+			break // the end of input
+		}
+		line := strings.TrimSpace(raw)
 		if line == "exit" || line == "quit" {
 			break
 		}
-		if strings.HasPrefix(line, "#") {
-			continue
+		if line != "" && !strings.HasPrefix(line, "#") {
+			if xerr := term.Exec(line, nil, stdout); xerr != nil {
+				fmt.Fprintf(stderr, "kafkalive shell: line %d (%s) failed: %v\n", n, brief(line), xerr)
+				code = 1
+			}
+			if ie := live.InternalError(); ie != nil && ie.Count > internal {
+				internal = ie.Count
+				fmt.Fprintf(stderr, "kafkalive shell: line %d (%s): internal error at t=%d ms: %s\n", n, brief(line), ie.TimeMs, ie.Error)
+				code = 1
+			}
 		}
-		if err := term.Exec(line, nil, stdout); err != nil {
-			code = 1
+		if err != nil {
+			break // the last line had no newline
 		}
 	}
 	if !*quiet {
 		fmt.Fprintln(stdout)
 	}
 	return code
+}
+
+// brief is a line as a report names it: its first 60 bytes and its size
+// when longer.
+func brief(line string) string {
+	if len(line) <= 60 {
+		return line
+	}
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... %d bytes", line[:cut], len(line))
 }
