@@ -90,7 +90,11 @@ func (w *World) startBroker(b *broker) error {
 		return fmt.Errorf("%w: broker %d is already running", ErrInvalidConfig, b.id)
 	}
 	b.fs.SetNow(w.now)
-	if err := b.fs.MkdirAll(LogDir, 0o755); err != nil {
+	// log.dirs: created, if missing, with its parent synced, as
+	// LogManager.createAndValidateLogDirs does (mkdirs, then Utils.flushDir
+	// of the parent), so that a power cut cannot take the directory and
+	// every synced segment in it.
+	if err := vfs.MkdirAllDurable(b.fs, LogDir, 0o755); err != nil {
 		return w.failStart(b, err)
 	}
 	marker, err := kafkalog.ReadCleanShutdownMarker(b.fs, LogDir)
