@@ -59,8 +59,15 @@ type TopicMetadata struct {
 	Partitions int32
 }
 
-// Assignment maps member id to its sorted partitions. Every member given to
-// Assign has an entry, possibly empty.
+// Assignment maps member id to its partitions. Every member given to Assign
+// has an entry, possibly empty. Range and round-robin list each member's
+// partitions sorted. The eager sticky assignor lists them in Kafka's order,
+// which matters to the next rebalance: what the member keeps, in the order
+// it listed them as owned, then what it is newly given, in the order dealt
+// (AbstractStickyAssignor's ConstrainedAssignmentBuilder appends them so);
+// the member sends that list back, in that order, as its previous
+// assignment. Compare with [SortedPartitions] where the order does not
+// matter.
 type Assignment map[string][]TopicPartition
 
 // Assignor computes a group's assignment on the group leader
@@ -93,7 +100,8 @@ func compareMembers(a, b MemberSubscription) int {
 }
 
 // normalizedMembers returns the members sorted by [compareMembers], the first
-// of each member id kept, with sorted distinct topics.
+// of each member id kept, with sorted distinct topics and distinct owned
+// partitions in the order listed.
 func normalizedMembers(members []MemberSubscription) []MemberSubscription {
 	seen := make(map[string]bool, len(members))
 	out := make([]MemberSubscription, 0, len(members))
@@ -105,7 +113,7 @@ func normalizedMembers(members []MemberSubscription) []MemberSubscription {
 		topics := slices.Clone(m.Topics)
 		slices.Sort(topics)
 		m.Topics = slices.Compact(topics)
-		m.OwnedPartitions = SortedPartitions(m.OwnedPartitions)
+		m.OwnedPartitions = distinctPartitions(m.OwnedPartitions)
 		out = append(out, m)
 	}
 	slices.SortStableFunc(out, compareMembers)
@@ -172,6 +180,20 @@ func Assignors() map[string]Assignor {
 	out := map[string]Assignor{}
 	for _, a := range []Assignor{RangeAssignor{}, RoundRobinAssignor{}, StickyAssignor{}, CooperativeStickyAssignor{}} {
 		out[a.Name()] = a
+	}
+	return out
+}
+
+// distinctPartitions returns tps without repeats, in their first order,
+// never nil.
+func distinctPartitions(tps []TopicPartition) []TopicPartition {
+	seen := make(map[TopicPartition]bool, len(tps))
+	out := make([]TopicPartition, 0, len(tps))
+	for _, tp := range tps {
+		if !seen[tp] {
+			seen[tp] = true
+			out = append(out, tp)
+		}
 	}
 	return out
 }

@@ -29,7 +29,9 @@ func owning(id string, gen int32, topics []string, owned []group.TopicPartition)
 	return group.MemberSubscription{MemberID: id, Subscription: group.Subscription{Topics: topics, OwnedPartitions: owned, Generation: gen}}
 }
 
-// TestAssignorWorkedExamples holds scenarios.md §6 and S9.
+// TestAssignorWorkedExamples: the assignors' worked examples, Kafka's own
+// test cases where named, and the eager-versus-cooperative group of the
+// package documentation (six "orders" partitions, a third member joins).
 func TestAssignorWorkedExamples(t *testing.T) {
 	t0 := []string{"t0"}
 	t01 := []string{"t0", "t1"}
@@ -83,10 +85,11 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want: group.Assignment{"M1": tps("t0", 0, 3), "M2": tps("t0", 1, 4), "M3": tps("t0", 2, 5)},
 		},
 		{
+			// Kept partitions first, then the dealt ones (Kafka's list order).
 			name: "sticky: M2 leaves, survivors keep theirs and share M2's (two move)", assignor: group.StickyAssignor{},
 			members: []group.MemberSubscription{owning("M1", 1, t0, tps("t0", 0, 3)), owning("M3", 1, t0, tps("t0", 2, 5))},
 			topics:  []group.TopicMetadata{{Topic: "t0", Partitions: 6}},
-			want:    group.Assignment{"M1": tps("t0", 0, 1, 3), "M3": tps("t0", 2, 4, 5)},
+			want:    group.Assignment{"M1": tps("t0", 0, 3, 1), "M3": tps("t0", 2, 5, 4)},
 		},
 		{
 			name: "roundrobin: the same M2 departure moves four", assignor: group.RoundRobinAssignor{},
@@ -170,6 +173,32 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want:   group.Assignment{"consumer1": tps("t0", 0), "consumer2": tps("t0", 1), "consumer3": tps("t0", 2)},
 		},
 		{
+			// CooperativeStickyAssignor.adjustAssignment withholds only
+			// partitionsTransferringOwnership: B's generation-2 claim on p1
+			// lost to A's generation 3, so A keeps p1 at once.
+			name: "cooperative-sticky: a stale claim does not hold back the newer owner", assignor: group.CooperativeStickyAssignor{},
+			members: []group.MemberSubscription{owning("A", 3, t0, tps("t0", 0, 1)), owning("B", 2, t0, tps("t0", 1, 2)), owning("C", 3, t0, tps("t0", 3))},
+			topics:  []group.TopicMetadata{{Topic: "t0", Partitions: 4}},
+			want:    group.Assignment{"A": tps("t0", 0, 1), "B": tps("t0", 2), "C": tps("t0", 3)},
+		},
+		{
+			// A releases p1 beyond its quota: it goes to the new member C only
+			// in the next rebalance, after A revoked it.
+			name: "cooperative-sticky: a partition released beyond the quota is withheld", assignor: group.CooperativeStickyAssignor{},
+			members: []group.MemberSubscription{owning("A", 3, t0, tps("t0", 0, 1, 2)), owning("B", 3, t0, tps("t0", 3)), fresh(t0, "C")[0]},
+			topics:  []group.TopicMetadata{{Topic: "t0", Partitions: 4}},
+			want:    group.Assignment{"A": tps("t0", 0, 1), "B": tps("t0", 3), "C": {}},
+		},
+		{
+			// Different subscriptions (computePartitionsTransferringOwnership):
+			// t0-0 and t0-1 move from A, which listed them, to B, which did
+			// not: both are withheld until A has revoked them.
+			name: "cooperative-sticky, different subscriptions: moved partitions are withheld", assignor: group.CooperativeStickyAssignor{},
+			members: []group.MemberSubscription{owning("A", 3, t01, append(tps("t0", 0, 1), tps("t1", 0, 1)...)), owning("B", 3, t0, nil)},
+			topics:  []group.TopicMetadata{{Topic: "t0", Partitions: 2}, {Topic: "t1", Partitions: 2}},
+			want:    group.Assignment{"A": tps("t1", 0, 1), "B": {}},
+		},
+		{
 			name: "sticky: the newer generation's claim wins", assignor: group.StickyAssignor{},
 			members: []group.MemberSubscription{owning("M1", 2, t0, tps("t0", 0, 1)), owning("M2", 3, t0, tps("t0", 1))},
 			topics:  []group.TopicMetadata{{Topic: "t0", Partitions: 4}},
@@ -181,6 +210,70 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			got := tt.assignor.Assign(tt.members, tt.topics)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("%s.Assign mismatch (-want +got):\n%s", tt.assignor.Name(), diff)
+			}
+		})
+	}
+}
+
+// TestStickyHistories plays rebalances one after another, each member
+// listing as owned its last assignment in the order it was given (the eager
+// sticky assignor's user data) with that generation, and checks each
+// generation's assignment in Kafka's list order.
+func TestStickyHistories(t *testing.T) {
+	type generation struct {
+		members []string // who joins this rebalance
+		want    group.Assignment
+	}
+	tests := []struct {
+		name        string
+		partitions  int32
+		generations []generation
+	}{
+		{
+			// AbstractStickyAssignor.assignOwnedPartitions keeps a prefix of
+			// A's list [0 2 1 3], not its lowest partitions [0 1]; B's stale
+			// generation-1 claim on 1 and 3 loses to A's generation 2.
+			name: "A,B then A alone then A,B,C: A keeps the first two it was given", partitions: 4,
+			generations: []generation{
+				{[]string{"A", "B"}, group.Assignment{"A": tps("t", 0, 2), "B": tps("t", 1, 3)}},
+				{[]string{"A"}, group.Assignment{"A": tps("t", 0, 2, 1, 3)}},
+				{[]string{"A", "B", "C"}, group.Assignment{"A": tps("t", 0, 2), "B": tps("t", 1), "C": tps("t", 3)}},
+			},
+		},
+		{
+			name: "B keeps the head of its list [3 4 5 0 1 2]; A's stale claim counts for nothing", partitions: 6,
+			generations: []generation{
+				{[]string{"A"}, group.Assignment{"A": tps("t", 0, 1, 2, 3, 4, 5)}},
+				{[]string{"A", "B"}, group.Assignment{"A": tps("t", 0, 1, 2), "B": tps("t", 3, 4, 5)}},
+				{[]string{"B"}, group.Assignment{"B": tps("t", 3, 4, 5, 0, 1, 2)}},
+				{[]string{"A", "B", "C"}, group.Assignment{"A": tps("t", 0, 2), "B": tps("t", 3, 4), "C": tps("t", 1, 5)}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			type memory struct {
+				owned []group.TopicPartition
+				gen   int32
+			}
+			last := map[string]memory{}
+			topics := []group.TopicMetadata{{Topic: "t", Partitions: tt.partitions}}
+			for i, g := range tt.generations {
+				var members []group.MemberSubscription
+				for _, id := range g.members {
+					m, ok := last[id]
+					if !ok {
+						m.gen = -1
+					}
+					members = append(members, owning(id, m.gen, []string{"t"}, m.owned))
+				}
+				got := group.StickyAssignor{}.Assign(members, topics)
+				if diff := cmp.Diff(g.want, got); diff != "" {
+					t.Fatalf("generation %d (members %v) (-want +got):\n%s", i+1, g.members, diff)
+				}
+				for id, owned := range got {
+					last[id] = memory{owned: owned, gen: int32(i + 1)}
+				}
 			}
 		})
 	}

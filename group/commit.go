@@ -47,7 +47,7 @@ func (c *Coordinator) commitError(r OffsetCommit) ErrorCode {
 	case g == nil:
 		return IllegalGeneration
 	case g.state == Dead:
-		return UnknownMemberID
+		return CoordinatorNotAvailable // GroupCoordinator.validateOffsetCommit (3.x)
 	case simple && g.state == Empty:
 		return None
 	}
@@ -63,13 +63,19 @@ func (c *Coordinator) commitError(r OffsetCommit) ErrorCode {
 // fetchOffsets handles OffsetFetch from the offset store: -1 where nothing
 // is committed.
 func (c *Coordinator) fetchOffsets(from string, r OffsetFetch) {
+	// A Dead group's offsets are gone (GroupMetadataManager.getOffsets, 3.7):
+	// the partitions asked for come back without an offset.
+	dead := c.groups[r.GroupID] != nil && c.groups[r.GroupID].state == Dead
 	tps := r.Partitions
-	if tps == nil {
+	if tps == nil && !dead {
 		tps = c.store.CommittedPartitions(r.GroupID)
 	}
 	resp := OffsetFetchResponse{Offsets: []PartitionOffset{}}
 	for _, tp := range SortedPartitions(tps) {
 		po, ok := c.store.Committed(r.GroupID, tp)
+		if dead {
+			ok = false
+		}
 		if !ok {
 			po = PartitionOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1}
 		}

@@ -2,6 +2,7 @@ package group_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -368,4 +369,91 @@ func TestDescribe(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("descriptions (-want +got):\n%s", diff)
 	}
+}
+
+// TestDeadGroupAnswers: between DeleteGroup and the next Tick the group is
+// Dead, and 3.7's GroupCoordinator answers every request that names a
+// member with COORDINATOR_NOT_AVAILABLE (2.0 answered UNKNOWN_MEMBER_ID), so
+// the member finds its coordinator again; OffsetFetch finds no offsets
+// (GroupMetadataManager.getOffsets).
+func TestDeadGroupAnswers(t *testing.T) {
+	s := newStepper(t)
+	s.only("x", group.OffsetCommit{GroupID: "g", GenerationID: -1, Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 3)[0], Offset: 9}}})
+	require.Equal(t, group.None, s.c.DeleteGroup("g"))
+	s.flush()
+	requests := []group.Request{
+		rangeJoin("g", "", ""),
+		rangeJoin("g", "m-1", ""),
+		group.SyncGroup{GroupID: "g", GenerationID: 1, MemberID: "m-1", ProtocolType: "consumer", ProtocolName: "range"},
+		group.Heartbeat{GroupID: "g", GenerationID: 1, MemberID: "m-1"},
+		group.LeaveGroup{GroupID: "g", MemberID: "m-1"},
+		group.OffsetCommit{GroupID: "g", GenerationID: 1, MemberID: "m-1", Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 3)[0], Offset: 10}}},
+		group.OffsetCommit{GroupID: "g", GenerationID: -1, Offsets: []group.PartitionOffset{{TopicPartition: tps("t", 3)[0], Offset: 10}}},
+		group.OffsetFetch{GroupID: "g", Partitions: tps("t", 3)},
+	}
+	var got []string
+	for _, r := range requests {
+		resp := s.only("a", r)
+		line := fmt.Sprintf("%T: %s", r, responseError(resp).String())
+		if f, ok := resp.(group.OffsetFetchResponse); ok {
+			for _, po := range f.Offsets {
+				line += fmt.Sprintf(" %s offset %d", po.TopicPartition, po.Offset)
+			}
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"group.JoinGroup: COORDINATOR_NOT_AVAILABLE",
+		"group.JoinGroup: COORDINATOR_NOT_AVAILABLE",
+		"group.SyncGroup: COORDINATOR_NOT_AVAILABLE",
+		"group.Heartbeat: COORDINATOR_NOT_AVAILABLE",
+		"group.LeaveGroup: COORDINATOR_NOT_AVAILABLE",
+		"group.OffsetCommit: COORDINATOR_NOT_AVAILABLE",
+		"group.OffsetCommit: COORDINATOR_NOT_AVAILABLE",
+		"group.OffsetFetch: NONE t-3 offset -1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers from a Dead group (-want +got):\n%s", diff)
+	}
+}
+
+// SyncGroup v5+ carries the protocol type and name; one other than the
+// group's is refused (GroupCoordinator.validateSyncGroup, 3.7).
+func TestSyncGroupChecksProtocol(t *testing.T) {
+	s, ids := stableGroup(t, "")
+	tests := []struct {
+		protocolType, protocolName string
+		want                       group.ErrorCode
+	}{
+		{"", "", group.None},
+		{"consumer", "range", group.None},
+		{"connect", "range", group.InconsistentGroupProtocol},
+		{"consumer", "roundrobin", group.InconsistentGroupProtocol},
+	}
+	for _, tt := range tests {
+		resp := s.only("a", group.SyncGroup{GroupID: "g", GenerationID: 1, MemberID: ids[0],
+			ProtocolType: tt.protocolType, ProtocolName: tt.protocolName}).(group.SyncGroupResponse)
+		if resp.Error != tt.want {
+			t.Errorf("SyncGroup with protocol %q/%q: %s, want %s", tt.protocolType, tt.protocolName, resp.Error, tt.want)
+		}
+	}
+}
+
+// responseError is the top-level error code of any response.
+func responseError(r group.Response) group.ErrorCode {
+	switch r := r.(type) {
+	case group.JoinGroupResponse:
+		return r.Error
+	case group.SyncGroupResponse:
+		return r.Error
+	case group.HeartbeatResponse:
+		return r.Error
+	case group.LeaveGroupResponse:
+		return r.Error
+	case group.OffsetCommitResponse:
+		return r.Error
+	case group.OffsetFetchResponse:
+		return r.Error
+	}
+	return -1
 }

@@ -32,7 +32,7 @@
 //
 // # Eager and cooperative, in one picture
 //
-// A member joins a group whose two members own p0–p5 (scenarios.md S9):
+// A member joins a group whose two members own p0–p5:
 //
 //	eager (sticky)                       cooperative (cooperative-sticky)
 //	E1,E2 revoke everything, rejoin      K1,K2 rejoin listing what they own
@@ -89,16 +89,43 @@
 //
 // # Versions
 //
-// The rules are Kafka 3.x's classic protocol: MEMBER_ID_REQUIRED on a
-// dynamic member's first join (KIP-394, 2.2+), static membership (KIP-345,
-// 2.3+), cooperative rebalancing (KIP-429, 2.4+), static leaders skipping
-// the assignment (KIP-814, 3.2+), the pending-sync timeout (KAFKA-12890),
-// a join phase nobody rejoined waits for sessions to expire (KAFKA-8220),
-// and a new member's parked first join is dropped after 5 minutes
-// (KAFKA-7610). Heartbeats in CompletingRebalance answer NONE, as the
-// coordinator code does (replication-rules.md's table says
-// REBALANCE_IN_PROGRESS). The defaults are 3.0+'s: session.timeout.ms 45000
-// (10000 before, KIP-735).
+// The coordinator follows Kafka 3.x's classic protocol (GroupCoordinator,
+// read at 3.7.0), and the assignors follow Kafka 3.7.0's clients. Rule by
+// rule, with the version it comes from:
+//
+//	rule                                                         Kafka version  source
+//	MEMBER_ID_REQUIRED on a dynamic member's first join          2.2 (KIP-394)  GroupCoordinator.doNewMemberJoinGroup
+//	static membership, FENCED_INSTANCE_ID                        2.3 (KIP-345)  GroupCoordinator.doStaticNewMemberJoinGroup
+//	cooperative rebalancing, cooperative-sticky                  2.4 (KIP-429)  CooperativeStickyAssignor, ConsumerCoordinator
+//	SyncGroup's protocol type and name checked                   2.5 (KIP-559)  GroupCoordinator.validateSyncGroup
+//	session.timeout.ms default 45000 (10000 before)              3.0 (KIP-735)  ConsumerConfig
+//	static leader skips the assignment                           3.2 (KIP-814)  JoinGroupResponse skipAssignment
+//	Dead group: COORDINATOR_NOT_AVAILABLE to Join, Sync,         3.x            GroupCoordinator.handleJoinGroup, validateSyncGroup,
+//	  Heartbeat, Leave, OffsetCommit (2.0: UNKNOWN_MEMBER_ID)                   validateHeartbeat, handleLeaveGroup, validateOffsetCommit
+//	Dead group: OffsetFetch finds no offsets                     3.7            GroupMetadataManager.getOffsets
+//	heartbeat in CompletingRebalance answers NONE                2.x            GroupCoordinator.handleHeartbeat
+//	pending-sync timeout                                         KAFKA-12890    GroupCoordinator.onExpirePendingSync
+//	a join phase nobody rejoined waits for sessions              KAFKA-8220     GroupCoordinator.tryCompleteJoin
+//	a new member's parked join dropped after 5 minutes           KAFKA-7610     GroupCoordinator.addPendingMemberExpiration
+//	range, round-robin                                           3.7            RangeAssignor, RoundRobinAssignor
+//	sticky: balance first, then keep owned partitions            0.11 (KIP-54)  StickyAssignor
+//	sticky, identical subscriptions: the quota algorithm         2.6            AbstractStickyAssignor.constrainedAssign
+//	                                                                            (3.7: ConstrainedAssignmentBuilder)
+//	sticky: a member keeps a prefix of its previous list         3.7            ConstrainedAssignmentBuilder.assignOwnedPartitions
+//	  (Kafka's order: kept, then dealt), not its lowest ones
+//	claims: highest generation wins, a tie owns nothing          2.3 (KIP-341)  AbstractStickyAssignor.allSubscriptionsEqual
+//	cooperative-sticky withholds only partitions changing owner  3.7            CooperativeStickyAssignor.adjustAssignment,
+//	  (a stale older-generation claim holds nothing back)                       partitionsTransferringOwnership
+//	sticky with different subscriptions: simplified              -              see [StickyGeneralCase], [StickyGeneralCaseNote]
+//
+// Simplifications: where Kafka iterates a HashMap (the members in
+// assignOwnedPartitions, a cooperative member's owned partitions, topic
+// groups in the sticky user data), the project uses a sorted order; a
+// subscription is compared on the topics that exist, where Kafka compares
+// the topic names as subscribed; the sticky general case
+// ([StickyGeneralCase]) is the project's own balancing, not
+// GeneralAssignmentBuilder's.
+//
 // Not modelled: KIP-848's consumer protocol, offset expiry
 // (offsets.retention.minutes), rack-aware assignment, and coordinator
 // failover (group metadata is not persisted, only offsets).

@@ -28,8 +28,13 @@ func (c *Coordinator) heartbeat(from string, r Heartbeat) {
 // is fenced.
 func (c *Coordinator) leave(from string, r LeaveGroup) {
 	g := c.groups[r.GroupID]
-	if g == nil || g.state == Dead {
+	switch {
+	case g == nil:
 		c.respond(from, LeaveGroupResponse{Error: UnknownMemberID})
+		return
+	case g.state == Dead:
+		// GroupCoordinator.handleLeaveGroup (3.x).
+		c.respond(from, LeaveGroupResponse{Error: CoordinatorNotAvailable})
 		return
 	}
 	id := r.MemberID

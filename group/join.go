@@ -8,7 +8,9 @@ func (c *Coordinator) join(from string, r JoinGroup) {
 	g := c.groups[r.GroupID]
 	switch {
 	case g != nil && g.state == Dead:
-		fail(UnknownMemberID)
+		// GroupCoordinator.handleJoinGroup (3.x): the group was just deleted
+		// or moved; the member finds the coordinator again and rejoins.
+		fail(CoordinatorNotAvailable)
 		return
 	case r.SessionTimeoutMs < c.cfg.GroupMinSessionTimeoutMs || r.SessionTimeoutMs > c.cfg.GroupMaxSessionTimeoutMs:
 		fail(InvalidSessionTimeout)

@@ -112,7 +112,9 @@ type Member struct {
 	generation int32
 	leader     string
 	owned      []TopicPartition
-	// lastAssignment is the last SyncGroup answer (eager sticky's user data).
+	// lastAssignment is the last SyncGroup answer in the leader's order
+	// (eager sticky's user data: StickyAssignor.onAssignment keeps
+	// assignment.partitions() as it came).
 	lastAssignment []TopicPartition
 	revoking       []TopicPartition
 	leaving        bool
@@ -387,7 +389,7 @@ func (m *Member) subscription(a Assignor) Subscription {
 	case m.protocol == Cooperative:
 		s.OwnedPartitions = m.Owned()
 	case a.Name() == (StickyAssignor{}).Name():
-		s.OwnedPartitions = SortedPartitions(m.lastAssignment)
+		s.OwnedPartitions = slices.Clone(m.lastAssignment)
 	}
 	return s
 }

@@ -59,7 +59,8 @@ func (m *Member) onJoin(r JoinGroupResponse) {
 	m.assignedWith = nil
 	m.state = Syncing
 	m.sentMs = m.nowMs
-	sync := SyncGroup{GroupID: m.cfg.GroupID, GenerationID: r.GenerationID, MemberID: r.MemberID, GroupInstanceID: m.cfg.GroupInstanceID}
+	sync := SyncGroup{GroupID: m.cfg.GroupID, GenerationID: r.GenerationID, MemberID: r.MemberID, GroupInstanceID: m.cfg.GroupInstanceID,
+		ProtocolType: "consumer", ProtocolName: r.ProtocolName}
 	if r.Leader == r.MemberID && !r.SkipAssignment {
 		sync.Assignments = m.assign(r.ProtocolName, r.Members)
 	}
@@ -103,7 +104,7 @@ func (m *Member) onSync(r SyncGroupResponse) {
 		return
 	}
 	assigned := SortedPartitions(r.Assignment)
-	m.lastAssignment = assigned
+	m.lastAssignment = distinctPartitions(r.Assignment)
 	added := Difference(assigned, m.owned)
 	revoked := Difference(m.owned, assigned)
 	m.owned = SortedPartitions(append(m.owned, added...))

@@ -82,6 +82,13 @@ type SyncGroup struct {
 	MemberID string
 	// GroupInstanceID is group.instance.id, "" if dynamic.
 	GroupInstanceID string
+	// ProtocolType is the member's protocol type ("consumer"), "" when not
+	// sent (SyncGroup v5+, KIP-559, 2.5).
+	ProtocolType string
+	// ProtocolName is the assignor named in the JoinGroup answer, "" when
+	// not sent (SyncGroup v5+). A value other than the group's is refused
+	// with INCONSISTENT_GROUP_PROTOCOL.
+	ProtocolName string
 	// Assignments is the leader's assignment, empty from followers.
 	Assignments []MemberAssignment
 }
@@ -90,7 +97,8 @@ type SyncGroup struct {
 type SyncGroupResponse struct {
 	// Error is None on success.
 	Error ErrorCode
-	// Assignment is this member's partitions, sorted.
+	// Assignment is this member's partitions, in the order the leader's
+	// assignor listed them.
 	Assignment []TopicPartition
 }
 

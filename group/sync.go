@@ -1,7 +1,12 @@
 package group
 
+import "slices"
+
 // sync handles SyncGroup: followers wait for the leader; the leader's
-// assignment moves the group to Stable and answers everyone.
+// assignment moves the group to Stable and answers everyone. The checks are
+// GroupCoordinator.validateSyncGroup's (3.7): a Dead group answers
+// COORDINATOR_NOT_AVAILABLE, then the member, the generation, and a protocol
+// type or name other than the group's INCONSISTENT_GROUP_PROTOCOL.
 func (c *Coordinator) sync(from string, r SyncGroup) {
 	fail := func(code ErrorCode) {
 		c.respond(from, SyncGroupResponse{Error: code, Assignment: []TopicPartition{}})
@@ -9,6 +14,10 @@ func (c *Coordinator) sync(from string, r SyncGroup) {
 	g := c.groups[r.GroupID]
 	if code := c.validateMember(g, r.MemberID, r.GroupInstanceID, r.GenerationID); code != None {
 		fail(code)
+		return
+	}
+	if r.ProtocolType != "" && r.ProtocolType != g.protocolType || r.ProtocolName != "" && r.ProtocolName != g.protocolName {
+		fail(InconsistentGroupProtocol)
 		return
 	}
 	m := g.members[r.MemberID]
@@ -20,7 +29,7 @@ func (c *Coordinator) sync(from string, r SyncGroup) {
 	case Stable:
 		m.pendingSync = false
 		m.heartbeatDeadlineMs = c.nowMs + int64(m.sessionTimeoutMs)
-		c.respond(from, SyncGroupResponse{Assignment: SortedPartitions(m.assignment)})
+		c.respond(from, SyncGroupResponse{Assignment: slices.Clone(m.assignment)})
 	case CompletingRebalance:
 		m.pendingSync = false
 		m.awaitingSync, m.syncFrom = true, from
@@ -32,7 +41,10 @@ func (c *Coordinator) sync(from string, r SyncGroup) {
 }
 
 // applyAssignment stores the leader's assignment (members it left out get
-// none), makes the group Stable and answers every parked SyncGroup.
+// none), makes the group Stable and answers every parked SyncGroup. Each
+// member's partitions keep the leader's order: Kafka's coordinator stores
+// the assignment as opaque bytes, and the eager sticky assignor's next
+// round depends on that order.
 func (c *Coordinator) applyAssignment(g *classicGroup, assignments []MemberAssignment) {
 	given := map[string][]TopicPartition{}
 	for _, a := range assignments {
@@ -41,9 +53,9 @@ func (c *Coordinator) applyAssignment(g *classicGroup, assignments []MemberAssig
 	g.state = Stable
 	for _, id := range g.sortedMemberIDs() {
 		m := g.members[id]
-		m.assignment = SortedPartitions(given[id])
+		m.assignment = distinctPartitions(given[id])
 		if m.awaitingSync {
-			c.respond(m.syncFrom, SyncGroupResponse{Assignment: SortedPartitions(m.assignment)})
+			c.respond(m.syncFrom, SyncGroupResponse{Assignment: slices.Clone(m.assignment)})
 			m.awaitingSync, m.syncFrom = false, ""
 		}
 	}
@@ -51,10 +63,17 @@ func (c *Coordinator) applyAssignment(g *classicGroup, assignments []MemberAssig
 
 // validateMember is the common check of SyncGroup, Heartbeat and
 // OffsetCommit: known group and member, instance id not taken over, current
-// generation. Kafka checks in this order.
+// generation. Kafka checks in this order. A Dead group (deleted, or moved to
+// another coordinator) answers COORDINATOR_NOT_AVAILABLE so that the member
+// looks the coordinator up again (3.x's GroupCoordinator.validateSyncGroup,
+// validateHeartbeat, validateOffsetCommit; 2.0 answered UNKNOWN_MEMBER_ID);
+// an unknown group answers UNKNOWN_MEMBER_ID.
 func (c *Coordinator) validateMember(g *classicGroup, memberID, instanceID string, generation int32) ErrorCode {
-	if g == nil || g.state == Dead {
+	switch {
+	case g == nil:
 		return UnknownMemberID
+	case g.state == Dead:
+		return CoordinatorNotAvailable
 	}
 	if instanceID != "" {
 		if owner, ok := g.static[instanceID]; ok && owner != memberID {
