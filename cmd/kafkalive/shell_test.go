@@ -144,3 +144,20 @@ func tail(s string) string {
 	}
 	return s
 }
+
+// TestServeWarnsOffLoopback: listening on every address (or any that is
+// not loopback) warns that anyone who can reach it drives the cluster; a
+// loopback address does not.
+func TestServeWarnsOffLoopback(t *testing.T) {
+	for addr, warns := range map[string]bool{"127.0.0.1:0": false, "localhost:0": false, "0.0.0.0:0": true, ":0": true} {
+		var errb bytes.Buffer
+		ln, err := listen(addr, &errb)
+		if err != nil {
+			t.Fatalf("listen %s: %v", addr, err)
+		}
+		ln.Close()
+		if got := strings.Contains(errb.String(), "anyone who can reach it can drive the cluster"); got != warns {
+			t.Errorf("listen %s: warned %v (%q), want %v", addr, got, errb.String(), warns)
+		}
+	}
+}
