@@ -93,6 +93,14 @@ type Config struct {
 	// active controller (default 3000: controller.quorum.fetch.timeout.ms
 	// 2000 to notice, controller.quorum.election.timeout.ms 1000 to elect).
 	ControllerFailoverMs int64
+	// NetworkLatencyMs is how long every message takes from its sender to
+	// its receiver (default 0: what is sent in a tick is delivered in that
+	// tick). Messages arrive at the first tick at or after it, so any
+	// latency up to TickMs costs one tick per hop: enough to see a moment
+	// between a request and its answer, e.g. an eager group with every
+	// member stopped before the new generation forms. Explicit deliveries
+	// ([World.Deliver] with n > 0) ignore it.
+	NetworkLatencyMs int64
 	// Timeline bounds the history the world keeps and speeds up its
 	// timeline with snapshots (zero: no snapshots, keep everything).
 	Timeline TimelineConfig
@@ -175,6 +183,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: offsets topic: %d partitions, replication factor %d", ErrInvalidConfig, c.OffsetsTopicNumPartitions, c.OffsetsTopicReplicationFactor)
 	case c.LogRetentionCheckIntervalMs < 1 || c.LogCleanerBackoffMs < 1:
 		return c, fmt.Errorf("%w: retention check %d / cleaner backoff %d ms", ErrInvalidConfig, c.LogRetentionCheckIntervalMs, c.LogCleanerBackoffMs)
+	case c.NetworkLatencyMs < 0:
+		return c, fmt.Errorf("%w: NetworkLatencyMs %d < 0", ErrInvalidConfig, c.NetworkLatencyMs)
 	case c.BrokerSessionTimeoutMs < 0 || c.BrokerHeartbeatIntervalMs < 1:
 		return c, fmt.Errorf("%w: broker session %d / heartbeat %d ms", ErrInvalidConfig, c.BrokerSessionTimeoutMs, c.BrokerHeartbeatIntervalMs)
 	}

@@ -66,6 +66,9 @@ type envelope struct {
 	gresp     group.Response
 	client    string
 	clientInc int
+	// dueMs is when the message arrives ([Config.NetworkLatencyMs] after
+	// it was sent).
+	dueMs int64
 }
 
 // size estimates the envelope's bytes on the wire, for bytes in/out.
@@ -101,6 +104,11 @@ type requestKey struct {
 func (n *network) push(e envelope) { n.queue = append(n.queue, e) }
 
 func (n *network) len() int { return len(n.queue) - n.head }
+
+// due reports whether the oldest message in flight has arrived by nowMs.
+func (n *network) due(nowMs int64) bool {
+	return n.head < len(n.queue) && n.queue[n.head].dueMs <= nowMs
+}
 
 func (n *network) pop() (envelope, bool) {
 	if n.head == len(n.queue) {

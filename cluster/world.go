@@ -145,12 +145,13 @@ func (w *World) runFor(ms int64) error {
 	return nil
 }
 
-// quiet delivers messages until none is in flight. A network that is not
-// quiet after DefaultMaxDeliveriesPerQuiet deliveries is an internal error:
+// quiet delivers messages until none is in flight, or (with
+// [Config.NetworkLatencyMs]) until the oldest has not arrived yet. A
+// network that is not quiet after DefaultMaxDeliveriesPerQuiet deliveries is an internal error:
 // what is in flight is dropped (requests are resent after their
 // timeouts) and the world goes on.
 func (w *World) quiet() {
-	for i := 0; w.net.len() > 0; i++ {
+	for i := 0; w.net.due(w.now); i++ {
 		if i >= DefaultMaxDeliveriesPerQuiet {
 			storm := w.storm()
 			w.net.drop(nil, nil)
@@ -170,6 +171,7 @@ func (w *World) send(e envelope) {
 	if e.toIncarnation == 0 && e.to >= 1 && int(e.to) <= len(w.brokers) {
 		e.toIncarnation = w.brokers[e.to-1].incarnation
 	}
+	e.dueMs = w.now + w.cfg.NetworkLatencyMs
 	w.net.push(e)
 }
 

@@ -121,6 +121,8 @@ func applyConfig(cfg *cluster.Config, s string) error {
 			err = a.int(k, &cfg.OffsetsTopicNumPartitions)
 		case "group-delay":
 			err = groupDelay(cfg, a, k)
+		case "net-latency":
+			err = a.int64(k, &cfg.NetworkLatencyMs)
 		default:
 			err = fmt.Errorf("%w: unknown cluster setting %q", ErrSyntax, k)
 		}
