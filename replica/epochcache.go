@@ -6,8 +6,8 @@ import (
 )
 
 // EpochCache is the leader epoch cache of one replica: ordered (epoch, start
-// offset) entries, strictly increasing in both (R7.1). It follows Kafka's
-// LeaderEpochFileCache (storage.md §9.4). The zero value is an empty cache.
+// offset) entries, strictly increasing in both. It follows Kafka's
+// LeaderEpochFileCache. The zero value is an empty cache.
 // It does no I/O; persisting it is its owner's business.
 type EpochCache struct {
 	entries []EpochEntry
@@ -85,7 +85,7 @@ func (c *EpochCache) TruncateFromStart(startOffset int64) {
 }
 
 // EndOffsetFor answers OffsetsForLeaderEpoch for epoch with the 2.1+ rules
-// (R7.4), given the log end offset leo: the largest cached epoch ≤ epoch and
+// (LeaderEpochFileCache.endOffsetFor), given the log end offset leo: the largest cached epoch ≤ epoch and
 // the start of the next larger one (leo for the latest epoch). ok is false
 // when the answer is undefined.
 func (c *EpochCache) EndOffsetFor(epoch int32, leo int64) (foundEpoch int32, endOffset int64, ok bool) {
@@ -103,7 +103,7 @@ func (c *EpochCache) EpochForOffset(offset int64) (int32, bool) {
 	return 0, false
 }
 
-// endOffsetFor is R7.4 over entries. before21 selects the pre-2.1 answer
+// endOffsetFor is LeaderEpochFileCache.endOffsetFor over entries. before21 selects the pre-2.1 answer
 // (undefined) for an epoch older than every entry.
 func endOffsetFor(entries []EpochEntry, leo int64, epoch int32, before21 bool) (int32, int64, bool) {
 	if epoch < 0 || len(entries) == 0 {

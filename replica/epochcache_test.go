@@ -12,7 +12,7 @@ type endOffset struct {
 	OK    bool
 }
 
-// Known answers H1-H11 (storage-known-answers.md, LeaderEpochFileCacheTest).
+// Known answers H1-H11 (from Kafka's LeaderEpochFileCacheTest).
 func TestEpochCacheKnownAnswers(t *testing.T) {
 	assign := func(t *testing.T, c *EpochCache, pairs ...[2]int64) {
 		t.Helper()
@@ -129,7 +129,7 @@ func TestEpochCacheReload(t *testing.T) {
 	}
 }
 
-// Before 2.1 an epoch older than every entry has no answer (R7.4 step 4).
+// Before 2.1 an epoch older than every entry has no answer (LeaderEpochFileCache.endOffsetFor at 2.0.0).
 func TestEndOffsetForBefore21(t *testing.T) {
 	entries := []EpochEntry{{5, 11}, {6, 12}}
 	e, end, ok := endOffsetFor(entries, 20, 4, true)

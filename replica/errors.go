@@ -80,7 +80,8 @@ func (c ErrorCode) String() string {
 	return fmt.Sprintf("ERROR_%d", int16(c))
 }
 
-// Retriable reports whether a producer retries after this code (R2.5).
+// Retriable reports whether a producer retries after this code (the
+// producer's RetriableException subclasses).
 func (c ErrorCode) Retriable() bool {
 	switch c {
 	case NotLeaderOrFollower, RequestTimedOut, NotEnoughReplicas,

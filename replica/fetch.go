@@ -5,7 +5,8 @@ import (
 	"slices"
 )
 
-// handleFetch is the leader's side of a follower fetch, R3.2 in order.
+// handleFetch is the leader's side of a follower fetch, in the order of
+// ReplicaManager.fetchMessages and Partition.fetchRecords.
 func (n *Node) handleFetch(m Message) error {
 	resp := Message{Type: MsgFetchResponse, To: m.From, CorrelationID: m.CorrelationID,
 		CurrentLeaderEpoch: n.leaderEpoch, FetchOffset: m.FetchOffset}
@@ -51,7 +52,7 @@ func (n *Node) handleFetch(m Message) error {
 }
 
 // outOfRange fills an OFFSET_OUT_OF_RANGE answer with the leader's log
-// bounds, standing for the follower's ListOffsets round trip (R7.9).
+// bounds, standing for the follower's ListOffsets round trip (AbstractFetcherThread.handleOutOfRangeError).
 func (n *Node) outOfRange(resp Message) Message {
 	resp.Error = OffsetOutOfRange
 	resp.LogStartOffset, resp.LogEndOffset = n.log.LogStartOffset(), n.log.LogEndOffset()
@@ -66,8 +67,9 @@ func (n *Node) withRecords(resp Message, entries []Entry, hw int64) Message {
 	return resp
 }
 
-// recordFollowerFetch is R3.2 step 4: the follower's LEO and caught-up time
-// (R4.1), then ISR expansion (R4.3) and the HW (R5.1).
+// recordFollowerFetch is Partition.updateFollowerFetchState: the follower's
+// LEO and caught-up time, then ISR expansion (Partition.maybeExpandIsr) and
+// the HW (Partition.maybeIncrementLeaderHW).
 func (n *Node) recordFollowerFetch(id int32, offset int64) {
 	f := n.lead.followers[id]
 	if f == nil {

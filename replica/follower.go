@@ -83,7 +83,7 @@ func (n *Node) newRequest() int64 {
 	return n.follow.corr
 }
 
-// sendFetch is R3.1.
+// sendFetch sends the follower's Fetch from its LEO (LeaderEndPoint.buildFetch, 3.7).
 func (n *Node) sendFetch() {
 	m := Message{Type: MsgFetch, To: n.leaderID, CorrelationID: n.newRequest(),
 		FetchOffset: n.log.LogEndOffset(), CurrentLeaderEpoch: n.requestEpoch(),
@@ -136,7 +136,8 @@ func (n *Node) accepts(m Message, want FetchState) bool {
 // backOff waits replica.fetch.backoff.ms before asking again.
 func (n *Node) backOff() { n.follow.backoffUntilMs = n.now + max(n.cfg.ReplicaFetchBackoffMs, 1) }
 
-// handleFetchResponse is R3.3.
+// handleFetchResponse appends what the leader sent and takes its HW
+// (AbstractFetcherThread.processFetchRequest).
 func (n *Node) handleFetchResponse(m Message) error {
 	if !n.accepts(m, FetchFetching) {
 		return nil
@@ -166,7 +167,7 @@ func (n *Node) handleFetchResponse(m Message) error {
 	return nil
 }
 
-// handleOutOfRange is R7.9: truncate to the leader's end if it is below
+// handleOutOfRange is AbstractFetcherThread.handleOutOfRangeError: truncate to the leader's end if it is below
 // ours, start over at the leader's log start if we are below it, else wait.
 func (n *Node) handleOutOfRange(m Message) error {
 	leo := n.log.LogEndOffset()
@@ -189,8 +190,8 @@ func (n *Node) handleOutOfRange(m Message) error {
 	return nil
 }
 
-// handleOffsetsForLeaderEpochResponse finishes a truncation round (R7.6,
-// R7.7) and either asks again or starts fetching.
+// handleOffsetsForLeaderEpochResponse finishes a truncation round (KIP-101,
+// KIP-279) and either asks again or starts fetching.
 func (n *Node) handleOffsetsForLeaderEpochResponse(m Message) error {
 	if !n.accepts(m, FetchTruncating) {
 		return nil

@@ -9,7 +9,7 @@ func (n *Node) hwISR() []int32 {
 	return n.isr
 }
 
-// hwCandidate is R5.1's candidate: the minimum of the leader's LEO and the
+// hwCandidate is Partition.maybeIncrementLeaderHW's candidate: the minimum of the leader's LEO and the
 // LEOs of the other members of [Node.hwISR] (-1 for one that has not fetched
 // in this leadership, which holds the HW where it is).
 func (n *Node) hwCandidate() int64 {
@@ -27,7 +27,7 @@ func (n *Node) hwCandidate() int64 {
 	return candidate
 }
 
-// maybeAdvanceHW is R5.1 with R5.2: the leader's HW only moves forward, and
+// maybeAdvanceHW is Partition.maybeIncrementLeaderHW: the leader's HW only moves forward, and
 // under StrictMinISR not at all while the committed ISR is below the
 // effective min ISR. Parked acks=all produces the HW passes are answered.
 func (n *Node) maybeAdvanceHW() {

@@ -2,7 +2,7 @@ package replica
 
 import "slices"
 
-// maybeExpandISR is R4.3: follower id joins when it is a replica outside the
+// maybeExpandISR is Partition.maybeExpandIsr: follower id joins when it is a replica outside the
 // ISR, no change is in flight, it reached the HW and (V2_1+) the leader epoch
 // start offset, and it has fetched in this leadership.
 func (n *Node) maybeExpandISR(id int32) {
@@ -42,7 +42,7 @@ func (n *Node) maybeShrinkISR() {
 	}
 }
 
-// proposeISR sends the controller an ISR change (R4.4). Until it answers,
+// proposeISR sends the controller an ISR change (AlterPartition, KIP-497). Until it answers,
 // the leader counts the maximal ISR, the union of the committed and the
 // proposed sets (KIP-497), so that neither a growing nor a shrinking ISR can
 // let the HW pass records a future leader might lack.

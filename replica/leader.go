@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// leaderState is what only a leader keeps (R1).
+// leaderState is what only a leader keeps (Partition's leader-side state).
 type leaderState struct {
 	// leso is the leader epoch start offset: the LEO when this leadership began.
 	leso int64
@@ -24,7 +24,7 @@ type leaderState struct {
 	producers map[int64]*producerState
 }
 
-// followerProgress is the leader's view of one follower (R1, R4.1).
+// followerProgress is the leader's view of one follower (Kafka's Replica state: LEO, lastCaughtUpTimeMs).
 type followerProgress struct {
 	// leo is the follower's last fetch offset, -1 before its first fetch in
 	// this leadership.
@@ -50,7 +50,7 @@ type parkedProduce struct {
 
 func (n *Node) becomeLeader(s LeaderAndISR) error {
 	// Re-elected in a newer epoch (a ZooKeeper-era controller shrink bumps
-	// it, R4.5): parked requests stay parked. Otherwise none exist.
+	// it before KRaft 3.6): parked requests stay parked. Otherwise none exist.
 	parkedFetches, parkedProduces := n.lead.parkedFetches, n.lead.parkedProduces
 	if n.role != RoleLeader {
 		parkedFetches, parkedProduces = nil, nil
@@ -129,7 +129,8 @@ func (n *Node) effectiveMinISR() int {
 	return min(n.cfg.MinInsyncReplicas, max(len(n.replicas), 1))
 }
 
-// checkFencing applies R3.2 step 1 (V2_1+) to a request's epoch.
+// checkFencing applies KIP-320's epoch check (V2_1+) to a request's epoch
+// (Partition.localLogWithEpochOrThrow).
 func (n *Node) checkFencing(m Message) ErrorCode {
 	switch {
 	case n.role != RoleLeader:
@@ -144,8 +145,8 @@ func (n *Node) checkFencing(m Message) ErrorCode {
 	return None
 }
 
-// handleOffsetsForLeaderEpoch answers with endOffsetFor (R7.4), or with the
-// end offset only under V0_11 (R7.6).
+// handleOffsetsForLeaderEpoch answers with endOffsetFor (LeaderEpochFileCache.endOffsetFor), or
+// with the end offset only under V0_11 (OffsetsForLeaderEpoch v0).
 func (n *Node) handleOffsetsForLeaderEpoch(m Message) {
 	resp := Message{Type: MsgOffsetsForLeaderEpochResponse, To: m.From, CorrelationID: m.CorrelationID,
 		CurrentLeaderEpoch: n.leaderEpoch, Epoch: NoEpoch, EndOffset: UndefinedOffset}

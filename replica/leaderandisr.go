@@ -11,8 +11,8 @@ import (
 type LeaderAndISR struct {
 	// Leader is the leader's broker id, or [NoLeader].
 	Leader int32
-	// LeaderEpoch goes up by one on every change of Leader (R6.6), and on
-	// controller-initiated ISR shrinks before KRaft 3.6 (R4.5).
+	// LeaderEpoch goes up by one on every change of Leader, and on
+	// controller-initiated ISR shrinks before KRaft 3.6.
 	LeaderEpoch int32
 	// PartitionEpoch goes up by one on every change of the partition.
 	PartitionEpoch int32
@@ -48,9 +48,9 @@ func sortedIDs(ids []int32) []int32 {
 // BecomeLeader applies a LeaderAndIsr that names this replica the leader.
 // A newer leader epoch starts a new leadership: the leader epoch start offset
 // (LESO) is the LEO, the epoch is cached at once under V2_1+ (KAFKA-7415), and
-// what the node knew of its followers is forgotten (R7.8 rule 3). The same
+// what the node knew of its followers is forgotten (Partition.makeLeader). The same
 // epoch with a newer partition epoch only updates the ISR and replicas (a
-// controller-side ISR change, R4.2). An older epoch is refused with
+// controller-side ISR change). An older epoch is refused with
 // [ErrStaleLeaderEpoch].
 func (n *Node) BecomeLeader(s LeaderAndISR) error {
 	if err := s.validate(); err != nil {
@@ -73,9 +73,9 @@ func (n *Node) BecomeLeader(s LeaderAndISR) error {
 
 // BecomeFollower applies a LeaderAndIsr that names another replica (or
 // nobody) the leader. A newer leader epoch starts following: the replica
-// finds its truncation point with its rule set's method (R7.5-R7.7) and then
+// finds its truncation point with its rule set's method ([TruncationPoint]) and then
 // fetches. Before 2.1 that happens only when the leader's identity changes
-// (KAFKA-7164, R7.8 rule 1); a newer epoch with the same leader just updates
+// (KAFKA-7164, Partition.makeFollower); a newer epoch with the same leader just updates
 // the epoch. The same epoch and leader again is a no-op apart from the ISR;
 // an older epoch is refused with [ErrStaleLeaderEpoch].
 func (n *Node) BecomeFollower(s LeaderAndISR) error {

@@ -40,7 +40,7 @@ type Entry struct {
 }
 
 // EpochEntry is one entry of the leader epoch cache: epoch Epoch starts at
-// offset StartOffset (leader-epoch-checkpoint, R7.1).
+// offset StartOffset (leader-epoch-checkpoint, LeaderEpochFileCache).
 type EpochEntry struct {
 	Epoch       int32
 	StartOffset int64
@@ -50,8 +50,8 @@ type EpochEntry struct {
 // bytes and files are the implementation's business. The implementation owns
 // the leader epoch cache and keeps it in step with the log the way Kafka's
 // UnifiedLog does: an append whose epoch is newer than the cache's latest adds
-// an entry at its offset (R7.2), a truncation removes entries starting at or
-// above the new end (R7.3). The Node never calls it concurrently. Errors are
+// an entry at its offset (LeaderEpochFileCache.assign), a truncation removes entries starting at or
+// above the new end (LeaderEpochFileCache.truncateFromEnd). The Node never calls it concurrently. Errors are
 // returned to the Node's caller wrapped in [ErrLog].
 //
 // [MemLog] is the in-memory implementation; the cluster adapts kafkalog's.
@@ -81,10 +81,10 @@ type Log interface {
 	// offset > LEO.
 	TruncateTo(offset int64) error
 	// TruncateFullyAndStartAt empties the log and sets both its start and end
-	// to offset (a follower below the leader's log start, R7.9).
+	// to offset (a follower below the leader's log start, AbstractFetcherThread.handleOutOfRangeError).
 	TruncateFullyAndStartAt(offset int64) error
 	// AssignEpoch adds (epoch, startOffset) to the epoch cache with Kafka's
-	// LeaderEpochFileCache.assign rules; a new leader calls it (R7.2 a).
+	// LeaderEpochFileCache.assign rules; a new leader calls it (Partition.makeLeader, 2.1+).
 	AssignEpoch(epoch int32, startOffset int64) error
 	// Epochs returns the epoch cache, oldest first. The caller must not
 	// modify the slice.

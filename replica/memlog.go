@@ -14,7 +14,7 @@ const entryOverheadBytes = 14
 // MemLog is an in-memory [Log] with an [EpochCache] and a simulated page
 // cache: offsets below [MemLog.RecoveryPoint] are "on disk", the rest only in
 // the page cache until [MemLog.Flush]. [MemLog.PowerCut] drops what was not
-// flushed, as a real power cut would (R8.3); the epoch cache is fsynced on
+// flushed, as a real power cut would (only fsynced bytes survive); the epoch cache is fsynced on
 // every change in Kafka, so it survives and is trimmed to the new end, as
 // Kafka does when it loads the log. The zero value is an empty log.
 type MemLog struct {

@@ -11,14 +11,15 @@ const (
 	// Acks, TimeoutMs and CorrelationID. Its answer is a [ProduceResponse] in
 	// [Ready.ProduceResponses] (none for acks=0).
 	MsgProduce MessageType = iota
-	// MsgFetch is a follower's Fetch (R3.1): FetchOffset (its LEO),
+	// MsgFetch is a follower's Fetch: FetchOffset (its LEO),
 	// LastFetchedEpoch (Modern), CurrentLeaderEpoch (V2_1+), MaxWaitMs.
 	// Answered by MsgFetchResponse.
 	MsgFetch
 	// MsgFetchResponse answers MsgFetch: Entries, HighWatermark and
 	// LogStartOffset, or DivergingEpoch (Modern), or an Error. For
 	// OFFSET_OUT_OF_RANGE it carries the leader's LogStartOffset and
-	// LogEndOffset, standing for the ListOffsets round trip of R7.9.
+	// LogEndOffset, standing for the ListOffsets round trip of
+	// AbstractFetcherThread.handleOutOfRangeError.
 	MsgFetchResponse
 	// MsgOffsetsForLeaderEpoch asks the leader where epoch Epoch ends
 	// (V0_11, V2_0, V2_1). CurrentLeaderEpoch is set under V2_1.
@@ -121,7 +122,7 @@ type ProduceResponse struct {
 }
 
 // AlterPartition is a leader's proposal to the controller to change the ISR
-// (R4.4): an AlterPartition request under KRaft, a conditional ZooKeeper
+// (KIP-497): an AlterPartition request under KRaft, a conditional ZooKeeper
 // write in older versions. The controller answers with a
 // MsgAlterPartitionResponse.
 type AlterPartition struct {

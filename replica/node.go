@@ -56,7 +56,7 @@ type Node struct {
 }
 
 // NewNode returns a replica of the partition whose log is log, in
-// [RoleNone]. Its HW is cfg.InitialHighWatermark clamped to the log (R5.5).
+// [RoleNone]. Its HW is cfg.InitialHighWatermark clamped to the log.
 func NewNode(cfg Config, log Log) (*Node, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -141,7 +141,8 @@ func (n *Node) send(m Message) {
 
 func (n *Node) emit(e Event) { n.out.Events = append(n.out.Events, e) }
 
-// setHW moves the HW and records it; a follower's may go down (R3.3).
+// setHW moves the HW and records it; a follower's may go down (a
+// follower takes the leader's HW, bounded by its own LEO).
 func (n *Node) setHW(hw int64) {
 	if hw == n.hw {
 		return

@@ -54,7 +54,7 @@ func TestNewNodeRefusesBadConfig(t *testing.T) {
 	}
 }
 
-// R5.5: on restart HW := min(checkpoint, LEO).
+// On restart HW := min(checkpoint, LEO).
 func TestNewNodeClampsCheckpointToLog(t *testing.T) {
 	log := replica.NewMemLog()
 	_, err := log.AppendAsLeader([]replica.Record{{Value: []byte("a")}, {Value: []byte("b")}}, 0)
@@ -147,7 +147,7 @@ func TestProduceRefusals(t *testing.T) {
 	}
 }
 
-// R3.2 step 1 (2.1+ fencing) and step 3 (range), seen from the leader.
+// KIP-320 fencing (2.1+) and the offset range, seen from the leader.
 func TestFetchRefusals(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -181,7 +181,7 @@ func TestFetchRefusals(t *testing.T) {
 	}
 }
 
-// R7.4 and R7.6: what a leader with epochs 1 (from 0) and 3 (from 5), LEO 8,
+// LeaderEpochFileCache.endOffsetFor by version: what a leader with epochs 1 (from 0) and 3 (from 5), LEO 8,
 // leading epoch 4, answers for each requested epoch, per rule set.
 func TestOffsetsForLeaderEpochAnswers(t *testing.T) {
 	log := []int32{1, 1, 1, 1, 1, 3, 3, 3}
@@ -271,7 +271,7 @@ func TestFollowerBackoffAndResend(t *testing.T) {
 	}
 }
 
-// R7.9, second half: a follower below the leader's log start starts over at it.
+// AbstractFetcherThread.handleOutOfRangeError, second half: a follower below the leader's log start starts over at it.
 func TestFollowerBelowLeaderLogStartStartsOver(t *testing.T) {
 	log := replica.NewMemLog()
 	must(t, log.AppendAsFollower([]replica.Entry{{Offset: 0, LeaderEpoch: 0}, {Offset: 1, LeaderEpoch: 0}}))
@@ -289,7 +289,7 @@ func TestFollowerBelowLeaderLogStartStartsOver(t *testing.T) {
 	}
 }
 
-// R2.5: which answers a producer retries.
+// Which answers a producer retries.
 func TestRetriableCodes(t *testing.T) {
 	codes := []replica.ErrorCode{replica.None, replica.OffsetOutOfRange, replica.NotLeaderOrFollower, replica.RequestTimedOut,
 		replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend, replica.InvalidRequiredAcks}

@@ -8,7 +8,8 @@ const AcksAll int16 = -1
 // InvalidRequiredAcks is Kafka's code for an acks value other than 0, 1, -1.
 const InvalidRequiredAcks ErrorCode = 21
 
-// handleProduce applies R2.2-R2.4 to a Produce request.
+// handleProduce applies Partition.appendRecordsToLeader's checks to a Produce
+// request: acks, leadership, min ISR for acks=all.
 func (n *Node) handleProduce(m Message) error {
 	resp := ProduceResponse{To: m.From, CorrelationID: m.CorrelationID, BaseOffset: -1}
 	switch {
@@ -48,7 +49,7 @@ func (n *Node) handleProduce(m Message) error {
 	return nil
 }
 
-// append writes records as leader (R2.3) and lets the HW and parked
+// append writes records as leader (UnifiedLog.appendAsLeader) and lets the HW and parked
 // fetches follow.
 func (n *Node) append(records []Record) (int64, error) {
 	epoch := NoEpoch
@@ -79,7 +80,7 @@ func (n *Node) answerProduce(acks int16, resp ProduceResponse) {
 
 // acksAllOutcome is Partition.checkEnoughReplicasReachOffset once the HW has
 // passed the records: NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR
-// the leader counts has fewer than the effective min ISR members (R2.4).
+// the leader counts has fewer than the effective min ISR members.
 func (n *Node) acksAllOutcome(resp ProduceResponse, acks int16) ProduceResponse {
 	if acks == AcksAll && len(n.hwISR()) < n.effectiveMinISR() {
 		resp.Error = NotEnoughReplicasAfterAppend

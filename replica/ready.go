@@ -12,7 +12,7 @@ type Ready struct {
 	Messages []Message
 	// ProduceResponses go back to producers.
 	ProduceResponses []ProduceResponse
-	// AlterPartitions are ISR changes proposed to the controller (R4.4),
+	// AlterPartitions are ISR changes proposed to the controller (AlterPartition),
 	// each answered by a MsgAlterPartitionResponse. Under rules where
 	// [RuleSet.SynchronousISRWrite] holds (ZooKeeper era) the caller should
 	// apply and answer it at once, before anything else reaches the node.
@@ -20,7 +20,7 @@ type Ready struct {
 	// Events is what changed, for timelines and narration.
 	Events []Event
 	// HighWatermark is the current HW, for the broker's periodic
-	// replication-offset-checkpoint (R5.5).
+	// replication-offset-checkpoint.
 	HighWatermark int64
 }
 

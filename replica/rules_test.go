@@ -27,22 +27,27 @@ func TestRuleSetNamesRoundTrip(t *testing.T) {
 	}
 }
 
-// Which version introduced what (R0): one row per rule set.
+// Which version introduced what: one row per rule set, the package
+// documentation's table.
 func TestRuleSetFeatures(t *testing.T) {
 	type features struct {
-		Epochs, Fencing, CacheOnElection, JoinNeedsLESO, SyncISRWrite, StrictMinISR, TruncateOnFetch bool
+		Epochs, Fencing, CacheOnElection, JoinNeedsLESO, CaughtUpAtLeaderLEO, SyncISRWrite bool
+		InitialFetchAtLEO, MinISRCapped, StrictMinISR, TruncateOnFetch                     bool
+		LagTimeMaxMs                                                                       int64
 	}
 	want := map[replica.RuleSet]features{
-		replica.V0_10:  {SyncISRWrite: true},
-		replica.V0_11:  {Epochs: true, SyncISRWrite: true},
-		replica.V2_0:   {Epochs: true, SyncISRWrite: true},
-		replica.V2_1:   {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, SyncISRWrite: true},
-		replica.Modern: {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, StrictMinISR: true, TruncateOnFetch: true},
+		replica.V0_10: {SyncISRWrite: true, LagTimeMaxMs: 10000},
+		replica.V0_11: {Epochs: true, SyncISRWrite: true, LagTimeMaxMs: 10000},
+		replica.V2_0:  {Epochs: true, SyncISRWrite: true, LagTimeMaxMs: 10000},
+		replica.V2_1:  {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, CaughtUpAtLeaderLEO: true, SyncISRWrite: true, LagTimeMaxMs: 10000},
+		replica.Modern: {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, CaughtUpAtLeaderLEO: true,
+			InitialFetchAtLEO: true, MinISRCapped: true, StrictMinISR: true, TruncateOnFetch: true, LagTimeMaxMs: 30000},
 	}
 	got := map[replica.RuleSet]features{}
 	for r := range want {
-		got[r] = features{r.EpochsInRecords(), r.Fencing(), r.CachesEpochOnElection(), r.ISRJoinNeedsLESO(),
-			r.SynchronousISRWrite(), r.StrictMinISR(), r.TruncatesOnFetch()}
+		got[r] = features{r.EpochsInRecords(), r.Fencing(), r.CachesEpochOnElection(), r.ISRJoinNeedsLESO(), r.CaughtUpAtLeaderLEO(),
+			r.SynchronousISRWrite(), r.InitialFetchOffsetIsLEO(), r.EffectiveMinISRCapped(), r.StrictMinISR(), r.TruncatesOnFetch(),
+			r.DefaultReplicaLagTimeMaxMs()}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("features by rule set (-want +got):\n%s", diff)

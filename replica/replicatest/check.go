@@ -6,7 +6,7 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// Checker asserts the replication invariants (scenarios.md §7.3) over an
+// Checker asserts the replication invariants over an
 // environment after every step.
 type Checker struct {
 	// ISRAgreement also checks that every member of a leader's ISR holds

@@ -28,10 +28,10 @@ func (env *InteractionEnv) Elect(leader int32, isr []int32) string {
 	return env.announceAll()
 }
 
-// Fence is the controller fencing broker id (R6.2): it leaves the ISR; if it
+// Fence is the controller fencing broker id: it leaves the ISR; if it
 // led, the first live ISR replica in assignment order leads instead, or
 // nobody if none is left (the ISR then keeps it). Before KRaft 3.6 (rules
-// older than Modern) removing a follower also bumps the leader epoch (R4.5).
+// older than Modern) removing a follower also bumps the leader epoch (ZooKeeper-era controller shrinks).
 func (env *InteractionEnv) Fence(id int32) string {
 	c := &env.Controller
 	if !slices.Contains(c.ISR, id) {
@@ -118,7 +118,7 @@ func (env *InteractionEnv) Crash(id int32, powerCut bool, hw, durable *int64) st
 
 // Restart starts broker id again on what its log kept, with its HW
 // checkpoint. If the controller still names it leader, or the partition has
-// no leader and it is in the ISR (R6.3), the controller elects it with a new
+// no leader and it is in the ISR, the controller elects it with a new
 // leader epoch, as a re-registered broker gets.
 func (env *InteractionEnv) Restart(id int32) string {
 	p, err := env.Peer(id)
@@ -131,7 +131,7 @@ func (env *InteractionEnv) Restart(id int32) string {
 	fmt.Fprintf(&env.out, "%d: up leo=%d hw=%d\n", id, p.Log.LogEndOffset(), p.Node.Status().HighWatermark)
 	c := &env.Controller
 	if c.Leader == id || c.Leader == replica.NoLeader && slices.Contains(c.ISR, id) {
-		// R6.3: a leaderless partition elects a returning ISR member.
+		// A leaderless partition elects a returning ISR member.
 		c.Leader = id
 		c.LeaderEpoch++
 		c.PartitionEpoch++
@@ -152,7 +152,7 @@ func (env *InteractionEnv) Flush(id int32) string {
 	return fmt.Sprintf("%d: flushed to %d", id, p.Log.RecoveryPoint())
 }
 
-// handleAlter is the controller's side of AlterPartition (R4.4): it accepts
+// handleAlter is the controller's side of AlterPartition: it accepts
 // a proposal from the current leader in the current leader and partition
 // epochs, and returns its answer.
 func (env *InteractionEnv) handleAlter(a replica.AlterPartition) replica.Message {

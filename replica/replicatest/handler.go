@@ -18,7 +18,7 @@ import (
 //	    three brokers; "check" runs the [Checker] after every step, "agree"
 //	    adds its ISR agreement check
 //	elect leader=1 isr=(1,2,3)      controller elects a leader (isr optional)
-//	fence 2                         controller fences broker 2 (R6.2)
+//	fence 2                         controller fences broker 2
 //	produce to=1 acks=all a b       producer sends records a and b
 //	produce to=1 idempotent a       ... as an idempotent producer (id 1, sequences)
 //	retry 2 to=2                    send #2 again, same sequences, to broker 2
