@@ -98,12 +98,12 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want:    group.Assignment{"M1": tps("t0", 0, 2, 4), "M3": tps("t0", 1, 3, 5)},
 		},
 		{
-			name: "S9 step 0: sticky, two fresh members", assignor: group.StickyAssignor{},
+			name: "six orders, step 0: sticky, two fresh members", assignor: group.StickyAssignor{},
 			members: fresh(orders, "E1", "E2"), topics: sixOrders,
 			want: group.Assignment{"E1": tps("orders", 0, 2, 4), "E2": tps("orders", 1, 3, 5)},
 		},
 		{
-			name: "S9 step 3 eager-g: E3 joins, sticky target", assignor: group.StickyAssignor{},
+			name: "six orders, step 3 eager-g: E3 joins, sticky target", assignor: group.StickyAssignor{},
 			members: []group.MemberSubscription{
 				owning("E1", 1, orders, tps("orders", 0, 2, 4)), owning("E2", 1, orders, tps("orders", 1, 3, 5)), fresh(orders, "E3")[0],
 			},
@@ -111,7 +111,7 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want:   group.Assignment{"E1": tps("orders", 0, 2), "E2": tps("orders", 1, 3), "E3": tps("orders", 4, 5)},
 		},
 		{
-			name: "S9 step 3 coop-g: p4 and p5 withheld from K3", assignor: group.CooperativeStickyAssignor{},
+			name: "six orders, step 3 coop-g: p4 and p5 withheld from K3", assignor: group.CooperativeStickyAssignor{},
 			members: []group.MemberSubscription{
 				owning("K1", 1, orders, tps("orders", 0, 2, 4)), owning("K2", 1, orders, tps("orders", 1, 3, 5)), fresh(orders, "K3")[0],
 			},
@@ -119,7 +119,7 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want:   group.Assignment{"K1": tps("orders", 0, 2), "K2": tps("orders", 1, 3), "K3": {}},
 		},
 		{
-			name: "S9 step 5 coop-g: second rebalance hands p4 p5 to K3", assignor: group.CooperativeStickyAssignor{},
+			name: "six orders, step 5 coop-g: second rebalance hands p4 p5 to K3", assignor: group.CooperativeStickyAssignor{},
 			members: []group.MemberSubscription{
 				owning("K1", 2, orders, tps("orders", 0, 2)), owning("K2", 2, orders, tps("orders", 1, 3)), owning("K3", 2, orders, nil),
 			},
@@ -127,12 +127,12 @@ func TestAssignorWorkedExamples(t *testing.T) {
 			want:   group.Assignment{"K1": tps("orders", 0, 2), "K2": tps("orders", 1, 3), "K3": tps("orders", 4, 5)},
 		},
 		{
-			name: "S9 variant: range over 2", assignor: group.RangeAssignor{},
+			name: "six orders: range over 2", assignor: group.RangeAssignor{},
 			members: fresh(orders, "E1", "E2"), topics: sixOrders,
 			want: group.Assignment{"E1": tps("orders", 0, 1, 2), "E2": tps("orders", 3, 4, 5)},
 		},
 		{
-			name: "S9 variant: range over 3", assignor: group.RangeAssignor{},
+			name: "six orders: range over 3", assignor: group.RangeAssignor{},
 			members: fresh(orders, "E1", "E2", "E3"), topics: sixOrders,
 			want: group.Assignment{"E1": tps("orders", 0, 1), "E2": tps("orders", 2, 3), "E3": tps("orders", 4, 5)},
 		},

@@ -149,7 +149,7 @@ func TestGroupMaxSize(t *testing.T) {
 }
 
 // TestAnswersByState checks what Heartbeat, SyncGroup and OffsetCommit get
-// in each state (replication-rules.md R10.1; Heartbeat in
+// in each state (GroupCoordinator's validate* checks; Heartbeat in
 // CompletingRebalance answers NONE as Kafka's code does, see heartbeat.go).
 func TestAnswersByState(t *testing.T) {
 	type answers struct{ Heartbeat, Sync, Commit group.ErrorCode }

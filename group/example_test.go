@@ -6,7 +6,7 @@ import (
 	"github.com/kafkalive/kafkalive/group"
 )
 
-// S9, cooperative-sticky: K3 joins K1 and K2. In the first rebalance p4 and
+// The package documentation's picture, cooperative-sticky: K3 joins K1 and K2. In the first rebalance p4 and
 // p5 would change owner, so they are withheld; after K1 and K2 revoke them,
 // the second rebalance hands them to K3.
 func ExampleCooperativeStickyAssignor() {

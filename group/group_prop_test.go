@@ -51,8 +51,7 @@ func (w *groupWorld) pick(t *rapid.T, from []string) *simMember {
 	return w.e.members[rapid.SampledFrom(from).Draw(t, "consumer")]
 }
 
-// checkNoSharedOwner is the cooperative safety rule (scenarios.md §7.3 item
-// 6): no partition is owned by two live consumers of the same generation at
+// checkNoSharedOwner is the cooperative safety rule (KIP-429): no partition is owned by two live consumers of the same generation at
 // any moment, counting a partition as owned until its owner has finished
 // revoking it. Owners of different generations can overlap in Kafka too: a
 // consumer stuck in processing is removed when the rebalance timeout ends,

@@ -8,7 +8,7 @@ import (
 
 // TestNoClockNoGoroutinesNoGlobalRandomness keeps the package a pure state
 // machine: it may not import the OS, the network, locks, the clock or a
-// random source (design.md, "Boundaries").
+// random source (CONTRIBUTING.md, "Layout and boundaries").
 func TestNoClockNoGoroutinesNoGlobalRandomness(t *testing.T) {
 	pkg, err := build.ImportDir(".", 0)
 	if err != nil {

@@ -1,6 +1,6 @@
 package group
 
-// join handles JoinGroup (R10.1 and R10.2).
+// join handles JoinGroup (GroupCoordinator.handleJoinGroup, 3.7).
 func (c *Coordinator) join(from string, r JoinGroup) {
 	fail := func(code ErrorCode) {
 		c.respond(from, JoinGroupResponse{Error: code, MemberID: r.MemberID, Members: []MemberSubscription{}})

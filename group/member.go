@@ -18,7 +18,8 @@ type MemberConfig struct {
 	// Topics are the subscribed topics.
 	Topics []string
 	// Assignors is partition.assignment.strategy, most preferred first. The
-	// member is cooperative only if every one of them is (R10.5).
+	// member is cooperative only if every one of them is
+	// (ConsumerCoordinator picks the protocol all assignors support).
 	Assignors []Assignor
 	// SessionTimeoutMs is session.timeout.ms (45000; 10000 before 3.0, KIP-735).
 	SessionTimeoutMs int32

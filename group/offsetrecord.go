@@ -101,7 +101,8 @@ func readOffsetCommitValue(rec *OffsetCommitRecord, value []byte) error {
 }
 
 // OffsetsPartition is the __consumer_offsets partition that holds groupID's
-// offsets, whose leader is the group's coordinator (R9.1):
+// offsets, whose leader is the group's coordinator
+// (GroupMetadataManager.partitionFor):
 // Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions (50 by
 // default), with Java's String.hashCode over UTF-16 code units.
 func OffsetsPartition(groupID string, numPartitions int32) (int32, error) {
