@@ -288,13 +288,10 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 				c = ConsumerConfig{Name: name, Topic: pick(userTopics), PollIntervalMs: 1000}
 			}
 			if bad {
-				switch r.IntN(3) {
-				case 0:
+				if r.IntN(2) == 0 {
 					c.Topics, c.Topic = []string{"nope"}, "nope"
 					c.Partition = 9
-				case 1:
-					c.Name = pick(userConsumers) // taken
-				default:
+				} else {
 					c.Name = ""
 				}
 				o.Bad = true
@@ -487,7 +484,11 @@ func RunUserSequence(cfg UserExploreConfig, seed uint64, ops []UserOp) (UserOutc
 
 // fail records a broken invariant.
 func (u *userRun) fail(inv, format string, args ...any) {
-	u.out.Failures = append(u.out.Failures, UserFailure{Op: u.op, Invariant: inv, Text: fmt.Sprintf(format, args...)})
+	text := fmt.Sprintf(format, args...)
+	if len(text) > 600 {
+		text = text[:400] + fmt.Sprintf("...(%d bytes)...", len(text)-500) + text[len(text)-100:]
+	}
+	u.out.Failures = append(u.out.Failures, UserFailure{Op: u.op, Invariant: inv, Text: text})
 }
 
 // withinModel reports whether every power cut of the world was within
