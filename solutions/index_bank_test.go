@@ -7,10 +7,13 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/absoluteoffsets"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/firstentrybelow"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/lastfromcount"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/nextentry"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/returnsbatchend"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/scanbaseoffset"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/scanstrictlygreater"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipscontrol"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipsempty"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipwithoutoverhead"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/stopsoneearly"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/strictlyless"
@@ -45,6 +48,9 @@ func indexBank() bank {
 			indexSubject("returnsbatchend", returnsbatchend.LookupIndex, returnsbatchend.FindBatch),
 			indexSubject("scanbaseoffset", scanbaseoffset.LookupIndex, scanbaseoffset.FindBatch),
 			indexSubject("scanstrictlygreater", scanstrictlygreater.LookupIndex, scanstrictlygreater.FindBatch),
+			indexSubject("lastfromcount", lastfromcount.LookupIndex, lastfromcount.FindBatch),
+			indexSubject("skipsempty", skipsempty.LookupIndex, skipsempty.FindBatch),
+			indexSubject("skipscontrol", skipscontrol.LookupIndex, skipscontrol.FindBatch),
 			indexSubject("skipwithoutoverhead", skipwithoutoverhead.LookupIndex, skipwithoutoverhead.FindBatch),
 			indexSubject("stopsoneearly", stopsoneearly.LookupIndex, stopsoneearly.FindBatch),
 			indexSubject("strictlyless", strictlyless.LookupIndex, strictlyless.FindBatch),

@@ -12,11 +12,13 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/indexbaseoffset"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/keepstorntail"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/keepszeropadding"
+	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/lastfromcount"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/nocrc"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/noindex"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/nomagic"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/nooffsetcheck"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/skipsbadbatch"
+	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/stopsatempty"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/trustslength"
 )
 
@@ -46,6 +48,8 @@ func recoveryBank() bank {
 			recoverySubject("nooffsetcheck", nooffsetcheck.Recover),
 			recoverySubject("skipsbadbatch", skipsbadbatch.Recover),
 			recoverySubject("trustslength", trustslength.Recover),
+			recoverySubject("lastfromcount", lastfromcount.Recover),
+			recoverySubject("stopsatempty", stopsatempty.Recover),
 		},
 	}
 }

@@ -71,9 +71,10 @@ func checkIndex(l IndexLookup, replay string) error {
 }
 
 // IndexProperties returns the rapid property for l: for any segment (batches of
-// 1 to 5 records, offset gaps, any index.interval.bytes, a preallocated index
-// with zero slots after the valid entries) and any target, LookupIndex and
-// FindBatch give Kafka's answers.
+// 1 to 5 records, offset gaps, compacted and empty batches, transaction markers,
+// every codec, any index.interval.bytes, a preallocated index with zero slots
+// after the valid entries) and any target, LookupIndex and FindBatch give
+// Kafka's answers.
 func IndexProperties(l IndexLookup) func(*rapid.T) {
 	return indexProperties(l, kit.Replay("./"+indexExercise.Dir, "TestIndex/properties", true))
 }
@@ -109,21 +110,6 @@ func TestIndex(t *testing.T, l IndexLookup) {
 	t.Run("properties", func(t *testing.T) {
 		rapid.Check(t, indexProperties(l, kit.Replay(dir, t.Name(), true)))
 	})
-}
-
-func drawSegmentSpec(t *rapid.T) segmentSpec {
-	s := segmentSpec{
-		baseOffset:         rapid.SampledFrom([]int64{0, 45, 1000, 1 << 33}).Draw(t, "baseOffset"),
-		indexIntervalBytes: rapid.SampledFrom([]int{0, 100, 250, 4096}).Draw(t, "indexIntervalBytes"),
-	}
-	for range rapid.IntRange(0, 24).Draw(t, "batches") {
-		s.batches = append(s.batches, batchSpec{
-			gap:       rapid.IntRange(0, 3).Draw(t, "offsetGap"),
-			records:   rapid.IntRange(1, 5).Draw(t, "records"),
-			valueSize: rapid.IntRange(0, 60).Draw(t, "valueSize"),
-		})
-	}
-	return s
 }
 
 // indexCase looks target up the way Kafka does (index, then scan from the
@@ -258,7 +244,7 @@ func indexKnownAnswers() []indexCaseSpec {
 		cases = append(cases, indexCaseSpec{fmt.Sprintf("the chapter's example segment (offsets 0..299), a consumer fetches offset %d", target), ex, 0, target})
 	}
 	cases = append(cases, indexCaseSpec{"the chapter's example segment with its index still preallocated (4 zero slots), fetch 217", ex, 4, 217})
-	return cases
+	return append(cases, indexRealLogAnswers()...)
 }
 
 // exampleSegment is the segment of notes/02: 100 batches of 3 records

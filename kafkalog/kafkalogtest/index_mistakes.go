@@ -130,6 +130,15 @@ var findMistakes = []kit.Mistake[findInput, [2]int64]{
 		}
 		return [2]int64{0, 0}
 	}},
+	{Name: "lastfromcount", Says: "it takes a batch's last offset to be baseOffset + recordsCount - 1, as if offsets were dense; a compacted batch keeps its lastOffsetDelta with fewer records, and the cleaner's empty batch has none", Do: func(in findInput) [2]int64 {
+		return in.firstFrom(func(b batchSpan) bool { return b.baseOffset+int64(b.recordsCount)-1 >= in.target })
+	}},
+	{Name: "skipsempty", Says: "it skips batches with no records; the empty batch the cleaner keeps still covers its offsets", Do: func(in findInput) [2]int64 {
+		return in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target && b.recordsCount > 0 })
+	}},
+	{Name: "skipscontrol", Says: "it skips control batches (transaction markers); they hold offsets like any other batch", Do: func(in findInput) [2]int64 {
+		return in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target && !b.control })
+	}},
 	{Says: "it returns where the batch ends instead of where it starts", Do: func(in findInput) [2]int64 {
 		r := in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target })
 		for _, b := range in.seg.batches {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 type recoveryKnown struct {
@@ -87,7 +89,7 @@ func recoveryKnownAnswers() []recoveryKnown {
 		recoveryKnown{"batch 1 written twice: the second copy's offsets go backwards", append(bytes.Clone(three[:s3[2]]), three[s3[1]:s3[2]]...), 1000, 0},
 		recoveryKnown{"a batch below the segment's base offset", three, 1001, 0},
 	)
-	return cases
+	return append(cases, realLogRecoveryAnswers()...)
 }
 
 // realSegment is a .log a Kafka 2.7.1 broker wrote (see testdata/kafka-real/NOTICE).
@@ -100,4 +102,34 @@ func realSegment() []byte {
 		panic("kafkalogtest: the real segment no longer recovers whole")
 	}
 	return b
+}
+
+// realLogRecoveryAnswers are segments shaped like a follower's copy of a
+// compacted, transactional log: compacted batches whose lastOffsetDelta lies
+// past their records, the cleaner's empty batches, transaction markers, and
+// batches of every codec. Recovery reads the header's offsets and checks the
+// CRC; it never needs the records (LogSegment.recover: "no need to iterate
+// the records").
+func realLogRecoveryAnswers() []recoveryKnown {
+	spec := segmentSpec{baseOffset: 500, batches: []batchSpec{
+		{records: 5, valueSize: 10, shape: shapeCompacted, removed: 0b10110}, // 500..504, records 500 and 503 left
+		{records: 3, shape: shapeCleanedEmpty},                               // 505..507, no records
+		{records: 2, valueSize: 10, shape: shapeTransactional},               // 508..509
+		{records: 1, shape: shapeTxnMarker},                                  // 510, commit
+		{gap: 3, records: 3, valueSize: 40, codec: kafkalog.CompressionGzip}, // 514..516
+		{records: 3, valueSize: 40, codec: kafkalog.CompressionSnappy},
+		{records: 3, valueSize: 40, codec: kafkalog.CompressionLZ4},
+		{records: 3, valueSize: 40, codec: kafkalog.CompressionZstd, shape: shapeCompacted, removed: 0b001},
+		{records: 2, shape: shapeCleanedEmpty},
+	}}
+	seg := buildSegment(spec)
+	empty := seg.batches[1]
+	last := seg.batches[len(seg.batches)-1]
+	return []recoveryKnown{
+		{"a compacted log as a follower copied it (a compacted batch 500..504 holding 2 records, an empty batch 505..507, a transaction and its marker, gzip, snappy, lz4 and zstd batches, an empty batch last), index.interval.bytes 0: everything is kept and indexed by last offset", seg.log, 500, 0},
+		{"the same log, index.interval.bytes 100", seg.log, 500, 100},
+		{"the same log cut right after the empty batch 505..507", seg.log[:empty.pos+empty.size], 500, 0},
+		{"the same log torn inside its last batch, the cleaner's empty batch", seg.log[:last.pos+30], 500, 0},
+		{"the same log with a bit flipped in the zstd batch's records", edited(seg.log, func(b []byte) []byte { b[seg.batches[7].pos+70] ^= 0x10; return b }), 500, 0},
+	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // RecoveryProperties returns a rapid state machine over crash points: a
-// segment is appended to (in the page cache), sometimes synced, then the
+// segment is appended to (in the page cache; batches of every codec,
+// compacted and empty batches, transaction markers), sometimes synced, then the
 // process crashes (the page cache survives) or the power is cut (only synced
 // bytes survive, the last write may be torn at any byte, the file may come back
 // zero-padded, with garbage, or with a flipped bit), and r recovers it. r's
@@ -51,14 +52,18 @@ func recoveryProperties(r Recovery, replay string) func(*rapid.T) {
 
 func (m *recoveryMachine) step(s string) { m.steps = append(m.steps, s) }
 
+// append adds one batch as a leader or a follower writes it: a producer's,
+// transactional, or (a follower copies the leader's compacted log as it is)
+// a compacted batch, the cleaner's empty batch or a transaction marker, with
+// any codec, after a gap of offsets the cleaner removed.
 func (m *recoveryMachine) append(t *rapid.T) {
-	n := rapid.IntRange(1, 4).Draw(t, "records")
-	size := rapid.IntRange(0, 80).Draw(t, "valueSize")
-	b := makeBatch(m.next, n, size)
+	spec := drawBatchSpec(t, 4, 80)
+	m.next += int64(spec.gap)
+	b := specBatch(m.next, spec)
 	pos := len(m.file)
 	m.file = b.AppendTo(m.file)
-	m.step(fmt.Sprintf("append offsets %d..%d at position %d (%d bytes, in the page cache)", m.next, m.next+int64(n)-1, pos, len(m.file)-pos))
-	m.next += int64(n)
+	m.step(fmt.Sprintf("append offsets %d..%d at position %d (%d bytes, %s; in the page cache)", m.next, b.LastOffset(), pos, len(m.file)-pos, describeBatchShape(&b, spec.shape)))
+	m.next = b.LastOffset() + 1
 }
 
 func (m *recoveryMachine) fsync(*rapid.T) {

@@ -25,6 +25,11 @@ type segmentModel struct {
 type batchSpan struct {
 	pos, size              int
 	baseOffset, lastOffset int64
+	// recordsCount and control are the header's record count and control bit.
+	recordsCount int
+	control      bool
+	// what describes the batch for a failure message ("3 records, gzip").
+	what string
 }
 
 // indexEntry is one .index entry with its offset already made absolute.
@@ -41,9 +46,46 @@ type segmentSpec struct {
 	batches            []batchSpec
 }
 
+// batchSpec is one batch of a segment. The zero shape and codec are a
+// producer's uncompressed batch of records at dense offsets.
 type batchSpec struct {
 	gap, records, valueSize int
+	// shape is what wrote the batch: a producer, a transactional producer, the
+	// log cleaner, or a transaction coordinator.
+	shape batchShape
+	// codec compresses the records (producer, transactional and compacted batches).
+	codec kafkalog.Compression
+	// removed, for a compacted batch, has bit i set when the cleaner removed
+	// the record at offset delta i (at least one stays; the batch keeps its
+	// offsets either way).
+	removed uint32
 }
+
+// batchShape is what wrote a batch, and so how its offsets look.
+type batchShape int
+
+const (
+	// shapeProducer is a producer's batch: records at offset deltas 0..n-1.
+	shapeProducer batchShape = iota
+	// shapeTransactional is a transactional producer's batch (producer id,
+	// epoch and sequence set, the transactional bit on).
+	shapeTransactional
+	// shapeCompacted is a batch the log cleaner rewrote with some records
+	// removed (MemoryRecords.filterTo, buildRetainedRecordsInto): the offset
+	// deltas of the records left skip, and the batch keeps its base offset and
+	// last offset (overrideLastOffset), so LastOffsetDelta can lie beyond the
+	// last record and past recordsCount - 1.
+	shapeCompacted
+	// shapeCleanedEmpty is what the cleaner leaves when it removed every record
+	// of the last batch of a producer, kept for the producer's state
+	// (BatchRetention.RETAIN_EMPTY, DefaultRecordBatch.writeEmptyHeader): a
+	// 61-byte header, recordsCount 0, the batch's offsets and producer fields,
+	// no compression, baseTimestamp -1.
+	shapeCleanedEmpty
+	// shapeTxnMarker is a transaction's commit or abort marker: a control
+	// batch of one control record (MemoryRecords.withEndTransactionMarker).
+	shapeTxnMarker
+)
 
 func buildSegment(s segmentSpec) *segmentModel {
 	m := &segmentModel{baseOffset: s.baseOffset, indexIntervalBytes: s.indexIntervalBytes}
@@ -51,8 +93,9 @@ func buildSegment(s segmentSpec) *segmentModel {
 	sinceLastEntry := 0
 	for _, b := range s.batches {
 		next += int64(b.gap)
-		batch := makeBatch(next, b.records, b.valueSize)
-		span := batchSpan{pos: len(m.log), baseOffset: next, lastOffset: batch.LastOffset()}
+		batch := specBatch(next, b)
+		span := batchSpan{pos: len(m.log), baseOffset: next, lastOffset: batch.LastOffset(),
+			recordsCount: len(batch.Records), control: batch.Attributes.IsControl(), what: describeBatchShape(&batch, b.shape)}
 		m.log = batch.AppendTo(m.log)
 		span.size = len(m.log) - span.pos
 		if sinceLastEntry > s.indexIntervalBytes {
@@ -64,6 +107,84 @@ func buildSegment(s segmentSpec) *segmentModel {
 		next = span.lastOffset + 1
 	}
 	return m
+}
+
+// specBatch builds the batch b describes at base, with the library's types,
+// as the broker would hold it on disk.
+func specBatch(base int64, b batchSpec) kafkalog.RecordBatch {
+	n := max(b.records, 1)
+	const producerID, producerEpoch = 4000, 3
+	switch b.shape {
+	case shapeTxnMarker:
+		t := kafkalog.ControlCommit
+		if b.records%2 == 0 {
+			t = kafkalog.ControlAbort
+		}
+		return kafkalog.NewEndTxnMarkerBatch(base, 1700000000000+base, producerID, producerEpoch, t, 7)
+	case shapeCleanedEmpty:
+		full := makeBatch(base, n, b.valueSize)
+		e := kafkalog.RecordBatch{BatchHeader: full.BatchHeader}
+		e.ProducerID, e.ProducerEpoch, e.BaseSequence = producerID, producerEpoch, int32(base%1000)
+		e.BaseTimestamp = kafkalog.NoTimestamp
+		e.NumRecords = 0
+		return e
+	}
+	batch := makeBatch(base, n, b.valueSize)
+	batch.Attributes = batch.Attributes.WithCompression(b.codec)
+	switch b.shape {
+	case shapeTransactional:
+		batch.Attributes = kafkalog.NewAttributes(b.codec, kafkalog.CreateTime, true, false)
+		batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence = producerID, producerEpoch, int32(base%1000)
+	case shapeCompacted:
+		n = max(n, 2)
+		batch = makeBatch(base, n, b.valueSize)
+		batch.Attributes = batch.Attributes.WithCompression(b.codec)
+		removed := b.removed & (1<<n - 1)
+		if removed == 0 {
+			removed = 1 << (n - 1) // the newest record was superseded: LastOffsetDelta lies past the records
+		}
+		if removed == 1<<n-1 {
+			removed &^= 1 // one record stays: a batch with none is shapeCleanedEmpty
+		}
+		kept := batch.Records[:0:0]
+		for i, r := range batch.Records {
+			if removed&(1<<i) == 0 {
+				kept = append(kept, r)
+			}
+		}
+		batch.Records = kept
+		batch.NumRecords = int32(len(kept))
+		// The cleaner keeps the header's offsets and timestamps' base; the max
+		// timestamp becomes the largest left.
+		batch.MaxTimestamp = batch.BaseTimestamp
+		for _, r := range kept {
+			batch.MaxTimestamp = max(batch.MaxTimestamp, batch.BaseTimestamp+r.TimestampDelta)
+		}
+	}
+	return batch
+}
+
+// describeBatchShape says what a batch is in a few words.
+func describeBatchShape(b *kafkalog.RecordBatch, shape batchShape) string {
+	codec := ""
+	if c := b.Attributes.Compression(); c != kafkalog.CompressionNone {
+		codec = ", " + c.String()
+	}
+	switch shape {
+	case shapeTransactional:
+		return fmt.Sprintf("%d records, transactional%s", len(b.Records), codec)
+	case shapeCompacted:
+		deltas := make([]string, len(b.Records))
+		for i, r := range b.Records {
+			deltas[i] = fmt.Sprint(r.OffsetDelta)
+		}
+		return fmt.Sprintf("compacted: %d records left at offset deltas %s, lastOffsetDelta %d%s", len(b.Records), strings.Join(deltas, ","), b.LastOffsetDelta, codec)
+	case shapeCleanedEmpty:
+		return fmt.Sprintf("empty, kept by the cleaner for producer %d: recordsCount 0, lastOffsetDelta %d", b.ProducerID, b.LastOffsetDelta)
+	case shapeTxnMarker:
+		return "a transaction marker (control batch, 1 control record)"
+	}
+	return fmt.Sprintf("%d records%s", len(b.Records), codec)
 }
 
 // makeBatch is an uncompressed batch of n records at base, with values of
@@ -123,7 +244,7 @@ func (m *segmentModel) describe() string {
 			fmt.Fprintf(&sb, "\n  ... %d more", len(m.batches)-12)
 			break
 		}
-		fmt.Fprintf(&sb, "\n  batch at position %d: offsets %d..%d (%d bytes)", b.pos, b.baseOffset, b.lastOffset, b.size)
+		fmt.Fprintf(&sb, "\n  batch at position %d: offsets %d..%d (%d bytes; %s)", b.pos, b.baseOffset, b.lastOffset, b.size, b.what)
 	}
 	sb.WriteString("\nindex entries (offset -> position):")
 	if len(m.index) == 0 {

@@ -1,0 +1,8 @@
+// Package lastfromcount is a known-buggy recovery for the mutant bank of exercise
+// ch04/recovery: it takes a batch's last offset to be baseOffset +
+// recordsCount - 1, as if offsets were dense. A compacted batch keeps its
+// lastOffsetDelta with fewer records (its index entry comes out wrong), and the
+// cleaner's empty batch has no records at all (its last offset falls below its
+// base, and the walk stops there).
+// The suite must reject it; see solutions/kill_test.go.
+package lastfromcount
