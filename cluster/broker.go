@@ -250,6 +250,7 @@ func (w *World) down(b *broker, state BrokerState) {
 	if state != BrokerStopped {
 		w.net.drop([]int32{b.id}, nil)
 	}
+	w.coordinatorGone(b)
 	b.state = state
 	b.replicas, b.order, b.coord = nil, nil, nil
 }

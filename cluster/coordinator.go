@@ -23,6 +23,9 @@ type coordinatorState struct {
 	c      *group.Coordinator
 	corr   int64
 	parked map[int64][]group.Outgoing
+	// awaiting are the JoinGroup and SyncGroup requests it holds, by
+	// member process ("client#inc"), until it answers (groupconn.go).
+	awaiting map[string]group.Request
 }
 
 // ensureOffsetsTopic creates __consumer_offsets on first use, as a broker
@@ -87,6 +90,7 @@ func (w *World) deliverGroupRequest(b *broker, e *envelope) {
 		w.record(EventGroup, b.id, nil, "%s: %s leaves (LeaveGroup %s)", r.GroupID, e.client, r.MemberID)
 	}
 	cs.c.Tick(w.now)
+	cs.noteAwaiting(addr, e.greq)
 	if err := cs.c.Step(addr, e.greq); err != nil {
 		w.record(EventGroup, b.id, nil, "coordinator: %v", err)
 	}
@@ -119,6 +123,7 @@ func (w *World) tickCoordinator(b *broker) {
 	b.coord.c.Tick(w.now)
 	w.reportExpiries(b, before)
 	w.processCoordinator(b)
+	w.unloadResigned(b)
 }
 
 // reportExpiries records the members a Tick removed: their session
@@ -232,6 +237,9 @@ func failCommits(out []group.Outgoing, code group.ErrorCode) []group.Outgoing {
 // sendResponses sends coordinator answers to their consumers.
 func (w *World) sendResponses(b *broker, out []group.Outgoing) {
 	for _, o := range out {
+		if b.coord != nil {
+			b.coord.answered(o.To, o.Response)
+		}
 		name, inc, ok := strings.Cut(o.To, "#")
 		if !ok {
 			continue

@@ -55,6 +55,11 @@ type groupClient struct {
 	// requests in order); noCoordinator remembers that it said so.
 	outbox        []group.Request
 	noCoordinator bool
+	// fetchSentMs is when the committed offsets of the waiting partitions
+	// were last asked for; refetch is set when that request failed (the
+	// consumer asks again at its next poll, or after request.timeout.ms).
+	fetchSentMs int64
+	refetch     bool
 	// down is set after a crash or a close: the process does nothing.
 	down, closed bool
 	// stalledUntil: the application is busy (no poll()) until then; the
@@ -224,7 +229,27 @@ func (w *World) groupPoll(c *Consumer) {
 	}
 	g.member.Poll(w.now)
 	w.handleMember(c)
+	w.refetchCommitted(c)
 	w.fetchRecords(c)
+}
+
+// refetchCommitted asks again for the committed offsets of the assigned
+// partitions still waiting for them, when the request failed or timed out
+// (request.timeout.ms): the consumer's refreshCommittedOffsetsIfNeeded
+// retries at each poll until it has them.
+func (w *World) refetchCommitted(c *Consumer) {
+	g := c.grp
+	if len(g.waiting) == 0 || !g.refetch && w.now-g.fetchSentMs < DefaultRequestTimeoutMs {
+		return
+	}
+	var tps []group.TopicPartition
+	for tp := range g.waiting {
+		tps = append(tps, group.TopicPartition(tp))
+	}
+	tps = group.SortedPartitions(tps)
+	g.refetch, g.fetchSentMs = false, w.now
+	g.member.FetchCommitted(tps)
+	w.handleMember(c)
 }
 
 // commitDone is commitSync() of the processed offsets.
@@ -288,6 +313,7 @@ func (w *World) handleMember(c *Consumer) {
 			for _, tp := range rd.Assigned {
 				g.waiting[partitionKey(tp)] = true
 			}
+			g.fetchSentMs = w.now
 			g.member.FetchCommitted(rd.Assigned)
 		}
 		for _, po := range rd.Fetched {

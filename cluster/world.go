@@ -186,6 +186,7 @@ func (w *World) deliverNext() {
 		if w.cfg.TraceMessages {
 			w.record(EventMessage, 0, nil, "dropped %s (%s)", describeEnvelope(&e), reason)
 		}
+		w.groupRequestDropped(&e, reason)
 		return
 	}
 	if w.cfg.TraceMessages {

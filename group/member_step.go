@@ -127,6 +127,12 @@ func (m *Member) onGroupError(code ErrorCode) {
 		if m.state == MemberStable || m.state == Revoking {
 			m.needsRejoin = true
 		}
+	case CoordinatorNotAvailable, NotCoordinator, CoordinatorLoadInProgress:
+		// The client marks the coordinator unknown and finds it again for
+		// its next request; a heartbeat or commit answered so does not
+		// rejoin (Kafka 3.7's HeartbeatResponseHandler and
+		// OffsetCommitResponseHandler). A JoinGroup or SyncGroup answered so
+		// is retried (onJoin, onSync).
 	case IllegalGeneration:
 		m.reset(false)
 	case UnknownMemberID:

@@ -155,3 +155,19 @@ func durableRecords(w *cluster.World, id int32) map[string]string {
 	}
 	return out
 }
+
+// TestShellGroupRecoversAfterUnknownMemberID: after these restarts billing
+// stayed in PreparingRebalance with "no active members" while its
+// consumers said "running": they had got UNKNOWN_MEMBER_ID at t=12020 and
+// never rejoined. A Kafka consumer that loses its member id rejoins
+// (AbstractCoordinator).
+func TestShellGroupRecoversAfterUnknownMemberID(t *testing.T) {
+	l, _ := script(t, "run 10900", "stop 2", "run 3700", "start 2", "run 3100", "kill 3", "run 3100", "start 3", "run 300000")
+	w := world(t, l)
+	noInternalErrors(t, w)
+	for _, g := range w.State().Groups {
+		if g.State != "Stable" || len(g.Members) == 0 {
+			t.Errorf("group %s is %s with %d members after 300 s with every broker running, want Stable with its members", g.Name, g.State, len(g.Members))
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package cluster
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// A consumer's connection to its group coordinator, and what happens to
+// the requests on it when the coordinator goes away. Kafka 3.7's client
+// (AbstractCoordinator, ConsumerCoordinator) reacts to each case:
+//
+//   - The coordinator's broker stops, crashes or loses power, or was
+//     restarted (a new process): the connection breaks, the request fails
+//     with a DisconnectException, the client marks the coordinator unknown
+//     and retries: a JoinGroup or SyncGroup is sent again (to the
+//     coordinator FindCoordinator names now), an OffsetFetch is retried, a
+//     heartbeat or an auto-commit waits for the next one. Here the member
+//     gets the answer COORDINATOR_NOT_AVAILABLE for a JoinGroup or SyncGroup
+//     (its retriable reaction is the same), and the consumer asks for the
+//     committed offsets again.
+//   - The broker runs but no longer leads the group's __consumer_offsets
+//     partition: GroupCoordinator.onGroupUnloaded answers the members
+//     waiting in a JoinGroup or SyncGroup with NOT_COORDINATOR.
+//   - A link is cut: nothing comes back, and the request times out
+//     (request.timeout.ms; for a JoinGroup the rebalance timeout plus 5 s,
+//     as the member's own timer counts).
+
+// awaitingKey names a member process at a coordinator: "client#inc".
+func awaitingKey(client string, inc int) string { return client + "#" + strconv.Itoa(inc) }
+
+// noteAwaiting remembers a JoinGroup or SyncGroup the coordinator holds
+// until it answers.
+func (cs *coordinatorState) noteAwaiting(addr string, r group.Request) {
+	switch r.(type) {
+	case group.JoinGroup, group.SyncGroup:
+		if cs.awaiting == nil {
+			cs.awaiting = map[string]group.Request{}
+		}
+		cs.awaiting[addr] = r
+	}
+}
+
+// answered forgets the awaited request an answer to addr ends.
+func (cs *coordinatorState) answered(addr string, r group.Response) {
+	switch r.(type) {
+	case group.JoinGroupResponse, group.SyncGroupResponse:
+		delete(cs.awaiting, addr)
+	}
+}
+
+// coordinatorGone breaks the connections of every member waiting at b's
+// coordinator: b's process ends.
+func (w *World) coordinatorGone(b *broker) {
+	if b.coord == nil {
+		return
+	}
+	for _, addr := range awaitingAddrs(b.coord.awaiting) {
+		client, inc := splitAwaitingKey(addr)
+		w.requestFailed(b, client, inc, b.coord.awaiting[addr])
+	}
+	b.coord.awaiting = nil
+}
+
+// unloadResigned answers NOT_COORDINATOR to the members waiting at b's
+// coordinator for a group whose offsets partition b no longer leads
+// (GroupCoordinator.onGroupUnloaded).
+func (w *World) unloadResigned(b *broker) {
+	if b.coord == nil || len(b.coord.awaiting) == 0 {
+		return
+	}
+	for _, addr := range awaitingAddrs(b.coord.awaiting) {
+		r := b.coord.awaiting[addr]
+		if w.coordinatorOf(r.Group()) == b {
+			continue
+		}
+		delete(b.coord.awaiting, addr)
+		client, inc := splitAwaitingKey(addr)
+		w.record(EventGroup, b.id, nil, "%s: no longer the coordinator of %s: NOT_COORDINATOR to %s", "coordinator", r.Group(), client)
+		w.send(envelope{from: b.id, to: consumerNode, kind: kindGroupResponse, client: client, clientInc: inc, gresp: notCoordinator(r)})
+	}
+}
+
+// requestFailed is the client side of a broken connection to the
+// coordinator on b: the request r of consumer client (incarnation inc)
+// fails as Kafka's client fails it.
+func (w *World) requestFailed(b *broker, client string, inc int, r group.Request) {
+	c := w.consumer(client)
+	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != inc {
+		return
+	}
+	g := c.grp
+	var resp group.Response
+	switch r.(type) {
+	case group.JoinGroup:
+		resp = group.JoinGroupResponse{Error: group.CoordinatorNotAvailable}
+	case group.SyncGroup:
+		resp = group.SyncGroupResponse{Error: group.CoordinatorNotAvailable}
+	case group.OffsetFetch:
+		g.refetch = true
+		return
+	default:
+		return // heartbeats and commits: the next one goes to the coordinator found then
+	}
+	w.record(EventGroup, 0, nil, "%s: connection to coordinator b%d lost: %T fails (DisconnectException); looks the coordinator up again and retries", client, b.id, r)
+	if err := g.member.Step(resp); err != nil {
+		w.record(EventGroup, 0, nil, "%s: %v", client, err)
+		return
+	}
+	w.handleMember(c)
+}
+
+// groupRequestDropped is a request the network could not deliver: a
+// broker that is not running (or restarted) refuses the connection at
+// once; a cut link only delays the timeout.
+func (w *World) groupRequestDropped(e *envelope, reason string) {
+	if e.kind != kindGroupRequest || reason == "link cut" || e.to < 1 || int(e.to) > len(w.brokers) {
+		return
+	}
+	w.requestFailed(w.brokers[e.to-1], e.client, e.clientInc, e.greq)
+}
+
+func splitAwaitingKey(addr string) (string, int) {
+	name, inc, _ := strings.Cut(addr, "#")
+	n, _ := strconv.Atoi(inc)
+	return name, n
+}
+
+func awaitingAddrs(m map[string]group.Request) []string { return slices.Sorted(maps.Keys(m)) }
