@@ -11,7 +11,7 @@ import (
 
 // TestStates records, for every scenario, what each step did and the full
 // state after it, in testdata/<name>.txt. Regenerate with -rewrite and
-// review the diff: the hand-written facts in data/ check the reference
+// review the diff: the hand-written facts in data/ check a
 // subset, these files show everything else.
 //
 // Commands:

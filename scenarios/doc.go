@@ -7,8 +7,8 @@
 // writeback, run, deliver, partition, heal, group consumers that join,
 // close, crash, restart or stall, add-partitions...), a question with
 // choices, the right answer and why, and the state expected after it,
-// written by hand from the tables of the shared reference scenarios.md
-// (§1-5, S1-S12). A branch replays the world up to an earlier step under
+// written by hand from what Kafka does (each scenario's source names the
+// classes, methods and KIPs, at the version its rules follow). A branch replays the world up to an earlier step under
 // another configuration (unclean election off, min.insync.replicas 2), or
 // the same one, and goes on from there.
 //
@@ -28,9 +28,13 @@
 //
 // Nothing in a scenario file is ever shown as a result: every outcome comes
 // from the simulation, and a check fails when the simulation diverges from
-// the reference. Where the simulation is known not to reach a reference
-// state, the expectation is followed by a "known" line that says why; the
-// check must then still fail (so the note is removed once it passes).
+// what the file expects. A question's answer is backed by "shows" facts,
+// checked after its step like the others, so that no question teaches what
+// the screen then contradicts; neither the step's title nor its narration
+// may give the answer away. Where the simulation is known not to reach an
+// expected state, the expectation is followed by a "known" line that says
+// why; the check must then still fail (so the note is removed once it
+// passes), and no step with a question may carry one.
 //
 // The file format is described in format.md beside this file. The
 // datadriven files in testdata/ record every step's events, state (as the

@@ -32,9 +32,9 @@ func ExampleRun() {
 	for _, l := range last.After.Partitions[0].Logs {
 		fmt.Println(l.Text())
 	}
-	fmt.Println("reference facts not reached:", len(last.Failed()))
+	fmt.Println("expected facts not reached:", len(last.Failed()))
 	// Output:
 	// b1 follower [0 m1, 1 m2!, 2 m4*] 3/3 EC []
 	// b2 leader [0 m1, 1 m3*, 2 m4*] 3/3 EC []
-	// reference facts not reached: 0
+	// expected facts not reached: 0
 }

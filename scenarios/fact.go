@@ -44,8 +44,12 @@ type Fact struct {
 	// Text is the fact as written, without its subject.
 	Text string
 	// Known, when set, says why the simulation does not reach this
-	// reference fact; the check is then expected to fail.
+	// expected fact; the check is then expected to fail.
 	Known string
+	// Shows marks a fact written with "shows": it backs the step's answer
+	// (what the screen shows after the step proves the right choice). It
+	// can carry no Known note.
+	Shows bool
 
 	broker int32
 	parts  logParts

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,11 +198,15 @@ func (p *parser) stepLine(key, rest string) error {
 		p.last = &s.Question.Text
 	case "choice", "answer", "why":
 		return p.questionLine(key, rest)
-	case "expect":
+	case "expect", "shows":
 		f, err := parseFact(rest, p.names, p.topics)
 		if err != nil {
 			return err
 		}
+		if key == "shows" && (s.Question == nil || s.Question.Answer == 0) {
+			return fmt.Errorf("%w: shows backs an answer: it comes after the question's answer", ErrSyntax)
+		}
+		f.Shows = key == "shows"
 		if f.Kind == FactLog && !p.sc.PageCacheMarks && strings.Contains(f.parts.records, "*") {
 			return fmt.Errorf("%w: records marked * in a scenario without page-cache marks", ErrSyntax)
 		}
@@ -211,6 +216,9 @@ func (p *parser) stepLine(key, rest string) error {
 			return fmt.Errorf("%w: known without an expect before it", ErrSyntax)
 		}
 		f := &s.Expect[len(s.Expect)-1]
+		if f.Shows {
+			return fmt.Errorf("%w: a fact that shows the answer cannot be a known divergence", ErrSyntax)
+		}
 		f.Known, p.last = rest, &f.Known
 	default:
 		return fmt.Errorf("%w: unknown keyword %q", ErrSyntax, key)
@@ -271,6 +279,9 @@ func (p *parser) closeStep() error {
 	p.step = nil
 	if q := s.Question; q != nil && !q.complete() {
 		return fmt.Errorf("%w: step %s: a question needs a text, two or more choices, an answer among them and a why", ErrSyntax, s.ID)
+	}
+	if s.Question != nil && !slices.ContainsFunc(s.Expect, func(f Fact) bool { return f.Shows }) {
+		return fmt.Errorf("%w: step %s: a question needs a shows line, a fact that backs its answer", ErrSyntax, s.ID)
 	}
 	if p.branch != nil {
 		p.branch.Steps = append(p.branch.Steps, *s)

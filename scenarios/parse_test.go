@@ -36,7 +36,7 @@ choice two
 answer 2
 why Because.
 expect b1 leader [0 m1·e0*] 1/1 EC [(0,0)]
-expect ctl leader=1 isr={1,2}
+shows ctl leader=1 isr={1,2}
 expect p m1=ACK(0)
 known reason
 
@@ -67,7 +67,7 @@ func TestParseTiny(t *testing.T) {
 			Question: &Question{Text: "Which?", Choices: []string{"one", "two"}, Answer: 2, Why: "Because."},
 			Expect: []Fact{
 				{Kind: FactLog, Subject: "b1", Text: "leader [0 m1·e0*] 1/1 EC [(0,0)]"},
-				{Kind: FactController, Subject: "ctl", Text: "leader=1 isr={1,2}"},
+				{Kind: FactController, Subject: "ctl", Text: "leader=1 isr={1,2}", Shows: true},
 				{Kind: FactClient, Subject: "p", Text: "m1=ACK(0)", Known: "reason"},
 			},
 		}},
@@ -105,6 +105,9 @@ func TestParseErrors(t *testing.T) {
 		{"question without why", head + "step 0 a\nquestion q\nchoice a\nchoice b\nanswer 1\n", "and a why"},
 		{"empty choice", head + "step 0 a\nquestion q\nchoice a\nchoice\nanswer 1\nwhy w\n", "two or more choices"},
 		{"known without expect", head + "step 0 a\nknown x\n", "known without an expect"},
+		{"question without shows", head + "step 0 a\nquestion q\nchoice x\nchoice y\nanswer 1\nwhy w\nexpect b1 1/1\n", "needs a shows line"},
+		{"shows before the answer", head + "step 0 a\nquestion q\nchoice x\nchoice y\nshows b1 1/1\n", "comes after the question's answer"},
+		{"shows a known divergence", head + "step 0 a\nquestion q\nchoice x\nchoice y\nanswer 1\nwhy w\nshows b1 1/1\nknown k\n", "cannot be a known divergence"},
 		{"branch after unknown step", head + "step 0 a\nbranch A after=7\nstep A1 b\n", "after unknown step 7"},
 		{"duplicate step", head + "step 0 a\nstep 0 b\n", "step 0 twice"},
 		{"bad cluster setting", "cluster wobbly=1\n", `unknown cluster setting "wobbly"`},

@@ -40,7 +40,7 @@ func branchPrefix(b string) string {
 }
 
 // TestScenariosDoNotDependOnTheSeed plays every scenario with other seeds:
-// the reference facts must not hinge on the world's random generator (it
+// the expected facts must not hinge on the world's random generator (it
 // only drives the sticky partitioner and torn writes, which no scenario
 // uses).
 func TestScenariosDoNotDependOnTheSeed(t *testing.T) {
@@ -68,7 +68,7 @@ func TestScenariosDoNotDependOnTheSeed(t *testing.T) {
 }
 
 // TestGroupScenariosAskAtEveryStep: the consumer-group and log scenarios
-// (issue 6) ask a question with choices at every step.
+// ask a question with choices at every step.
 func TestGroupScenariosAskAtEveryStep(t *testing.T) {
 	all, err := All()
 	require.NoError(t, err)
@@ -88,5 +88,5 @@ func TestGroupScenariosAskAtEveryStep(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, 30, n, "steps in the four scenarios of issue 6")
+	require.Equal(t, 30, n, "steps in the consumer-group and keys scenarios")
 }

@@ -13,7 +13,9 @@ type Scenario struct {
 	Title, Summary string
 	// File is the data file it was read from, e.g. "07-kip101-part3.txt".
 	File string
-	// Source points at the reference script, e.g. "scenarios.md S7".
+	// Source names where Kafka does what the scenario shows: classes,
+	// methods and KIPs at a version, e.g. "KIP-101 (Kafka 0.11):
+	// LeaderEpochFileCache, OffsetsForLeaderEpoch".
 	Source string
 	// Intro is the narration before the first step.
 	Intro []string
@@ -22,9 +24,9 @@ type Scenario struct {
 	// Topic and Partition name the partition the facts talk about.
 	Topic     string
 	Partition int32
-	// PageCacheMarks says the reference tables mark page-cache-only records
-	// with *, so expected records are compared with their marks. When false
-	// (the reference leaves them out), the marks are ignored.
+	// PageCacheMarks says the expected records carry the * of page-cache-only
+	// records, so they are compared with their marks. When false (the
+	// scenario leaves them out), the marks are ignored.
 	PageCacheMarks bool
 	// View is how much of the state a step shows: [ViewLogs] (default) or
 	// [ViewGroups].
@@ -57,9 +59,9 @@ type Branch struct {
 }
 
 // Step is one step: what happens, what the learner is asked, and what the
-// reference says the state is afterwards.
+// state is expected to be afterwards.
 type Step struct {
-	// ID is the reference table's step label: "3", "6B", "A1".
+	// ID is the step's label: "3", "6B", "A1".
 	ID string
 	// Title is a short line; Narration the paragraphs told before acting.
 	Title     string
