@@ -267,3 +267,35 @@ func TestOpenOverlappingSegmentsIsAnError(t *testing.T) {
 		t.Fatalf(".log cut from %d to %d bytes by a refused open", before, got)
 	}
 }
+
+// An unreadable root checkpoint is reset to empty, as Kafka 3.7's LogManager.loadLogs
+// does: the data dir opens, every log recovers from offset 0, and CheckpointsReset names
+// the file. (It used to fail the whole data dir.)
+func TestOpenDataDirResetsUnreadableCheckpoints(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := testConfig()
+	want := buildDataDir(t, fsys, cfg, 40)
+	if err := fsys.Remove(damageRoot + "/" + CleanShutdownFile); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{RecoveryPointCheckpointFile, LogStartOffsetCheckpointFile, CleanerOffsetCheckpointFile} {
+		writeFile(t, fsys, damageRoot+"/"+name, 0, []byte("0\n1\ntopic 0 x\n"))
+	}
+	d, l, err := openDamaged(fsys, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.CheckpointsReset(); len(got) != 3 || !strings.Contains(got[0], damageRoot+"/"+RecoveryPointCheckpointFile) {
+		t.Fatalf("CheckpointsReset = %q, want the three files named", got)
+	}
+	if got, want := l.RecoveryReport().SegmentsRecovered, len(l.Segments()); got != want {
+		t.Fatalf("%d segments recovered, want all %d (recovery point reset to 0)", got, want)
+	}
+	if diff := cmp.Diff(want, readAll(t, l)); diff != "" {
+		t.Fatalf("records (-want +got):\n%s", diff)
+	}
+	cps, err := ReadOffsetCheckpoint(fsys, damageRoot+"/"+RecoveryPointCheckpointFile)
+	if err != nil || cps[damageTP] != l.RecoveryPoint() {
+		t.Fatalf("the recovery point checkpoint was not rewritten: %v, %v", cps, err)
+	}
+}

@@ -25,6 +25,8 @@ type DataDir struct {
 	// stale holds the checkpoints read at open, kept for the partitions that failed
 	// to open so that rewriting the files does not lose their entries.
 	stale map[string]map[TopicPartition]int64
+	// checkpointsReset says which root checkpoints were unreadable at open, and why.
+	checkpointsReset []string
 }
 
 // DataDirOptions configure OpenDataDir.
@@ -46,7 +48,11 @@ func (o DataDirOptions) config(tp TopicPartition) Config {
 // OpenDataDir opens the log dir root (creating it if missing) the way LogManager.loadLogs
 // does: it reads the clean shutdown marker and removes it at once (so that a crash while
 // loading counts as unclean), reads the root checkpoints, and opens the log of every
-// partition directory with its recovery point and log start offset. Directories that are
+// partition directory with its recovery point and log start offset. An unreadable
+// checkpoint is reset to empty, as Kafka 3.7 does (every log then recovers from offset
+// 0 unless the shutdown was clean, starts at its first segment, and is cleaned from its
+// start), and named by CheckpointsReset; the checkpoints are rewritten before it
+// returns. Directories that are
 // not partitions (marked -delete, -future, -stray, or not named topic-N) and other
 // files are ignored. A partition that fails to open is left out and reported in the
 // returned error (which then wraps every failure) and by Failed; the others are usable.
@@ -67,7 +73,11 @@ func OpenDataDir(fsys vfs.FS, root string, nowMs int64, opts DataDirOptions) (*D
 	cps := map[string]map[TopicPartition]int64{}
 	for _, name := range []string{RecoveryPointCheckpointFile, LogStartOffsetCheckpointFile, CleanerOffsetCheckpointFile} {
 		if cps[name], err = ReadOffsetCheckpoint(fsys, fsys.PathJoin(root, name)); err != nil {
-			return nil, fmt.Errorf("kafkalog: open data dir %s: %w", root, err)
+			// Kafka 3.7 resets an unreadable checkpoint (LogManager.loadLogs: recovery
+			// from 0, the log start at the first segment; LogCleanerManager
+			// .allCleanerCheckpoints: clean from the start), logs it and goes on.
+			d.checkpointsReset = append(d.checkpointsReset, err.Error())
+			cps[name] = map[TopicPartition]int64{}
 		}
 	}
 	d.cleanerOffsets = cps[CleanerOffsetCheckpointFile]
@@ -102,6 +112,10 @@ func OpenDataDir(fsys vfs.FS, root string, nowMs int64, opts DataDirOptions) (*D
 	}
 	return d, errors.Join(errs...)
 }
+
+// CheckpointsReset lists the root checkpoint files that OpenDataDir could not read and
+// reset to empty, each with why ("data/recovery-point-offset-checkpoint: ...").
+func (d *DataDir) CheckpointsReset() []string { return d.checkpointsReset }
 
 // Root returns the log dir's path.
 func (d *DataDir) Root() string { return d.root }

@@ -367,23 +367,14 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 		}
 	}()
 	prevEnd := int64(-1) // the offset after the data of the segments before i
+	prevData := 0        // the segment that holds that data's end
 	for i := 0; i < len(l.segments); i++ {
 		s := l.segments[i]
-		if i > 0 && s.size == 0 && (s.baseOffset < prevEnd || (i == len(l.segments)-1 && s.baseOffset > prevEnd)) {
-			if err := l.dropEmptySegment(i, prevEnd); err != nil {
-				return err
-			}
-			i--
-			continue
-		}
-		if i > 0 && s.baseOffset < prevEnd {
-			return l.overlapError(i-1, s)
-		}
+		sc := recoveryScan{validBytes: s.size}
 		recover := i >= from || need[s]
-		var next int64
 		if !recover {
 			var problem error
-			if next, problem = s.verify(l.buf); problem != nil {
+			if sc.next, problem = s.verify(l.buf); problem != nil {
 				recover = true
 				l.report.Inconsistencies = append(l.report.Inconsistencies, problem.Error())
 			}
@@ -395,25 +386,54 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 			if need[s] || i < from {
 				l.report.IndexesRebuilt = append(l.report.IndexesRebuilt, s.baseOffset)
 			}
+			l.report.SegmentsRecovered++
 			var err error
-			if next, err = l.recoverSegment(i, *buf, nowMs); err != nil {
+			if sc, err = s.rebuild(*buf, l.cfg.SegmentIndexBytes, l.epochs); err != nil {
 				return err
 			}
 		}
-		prevEnd = next
+		switch {
+		case i > 0 && s.baseOffset < prevEnd && sc.validBytes > 0:
+			return l.overlapError(prevData, s)
+		case i > 0 && sc.validBytes == 0 && s.baseOffset < prevEnd:
+			if err := l.dropEmptySegment(i, prevEnd); err != nil {
+				return err
+			}
+			i--
+			continue
+		}
+		switch {
+		case sc.validBytes < s.size:
+			if err := l.cutSegment(i, sc, nowMs); err != nil {
+				return err
+			}
+		case recover:
+			if _, err := s.finishRecovery(sc.validBytes, nil); err != nil {
+				return err
+			}
+		}
+		if s.size > 0 || i == 0 {
+			prevEnd, prevData = sc.next, i
+		}
+	}
+	for n := len(l.segments); n > 1 && l.segments[n-1].size == 0 && l.segments[n-1].baseOffset > prevEnd; n = len(l.segments) {
+		if err := l.dropEmptySegment(n-1, prevEnd); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// dropEmptySegment removes the empty segment i, whose base offset contradicts the end
-// of the data before it (prevEnd): below it, it would hide that data behind a new
-// active segment (or, recovered, cut it); above it, as the last segment, it would move
-// the LEO past offsets that were never written. Kafka loads such a file as a segment.
+// dropEmptySegment removes segment i, which holds no valid batch and whose base offset
+// contradicts the end of the data before it (prevEnd): below it, it would hide that data
+// behind a new active segment (or, recovered, cut it); above it, as the last segment,
+// it would move the LEO past offsets that were never written. Kafka loads such a file
+// as a segment. Its bytes, if any, are not valid batches.
 func (l *Log) dropEmptySegment(i int, prevEnd int64) error {
 	s := l.segments[i]
-	reason := fmt.Sprintf("empty segment %d inside the data of the segments before it, which end at offset %d", s.baseOffset, prevEnd)
+	reason := fmt.Sprintf("segment %d without a valid batch inside the data of the segments before it, which end at offset %d", s.baseOffset, prevEnd)
 	if s.baseOffset > prevEnd {
-		reason = fmt.Sprintf("empty last segment %d beyond the end of the log at offset %d", s.baseOffset, prevEnd)
+		reason = fmt.Sprintf("last segment %d without a valid batch beyond the end of the log at offset %d", s.baseOffset, prevEnd)
 	}
 	l.report.Inconsistencies = append(l.report.Inconsistencies, s.log.Name()+": "+reason)
 	s.closeHandles()
@@ -460,31 +480,22 @@ func (l *Log) upperBoundOfFile(i int) int64 {
 	return math.MaxInt64
 }
 
-// recoverSegment validates segment i's batches, rebuilds its indexes and the epoch
-// cache entries it holds, cuts it at its first invalid byte (deleting the later
-// segments, which must be empty) and returns the offset after its last valid batch.
-func (l *Log) recoverSegment(i int, buf []byte, nowMs int64) (int64, error) {
+// cutSegment cuts segment i, whose rebuild found sc, at its first invalid byte and
+// deletes the later segments, which must be empty: if one holds data the cut would
+// lose valid batches, and the open fails with ErrInconsistentLog before cutting.
+// (LogLoader.recoverLog deletes the later segments whatever they hold.)
+func (l *Log) cutSegment(i int, sc recoveryScan, nowMs int64) error {
 	s := l.segments[i]
-	l.report.SegmentsRecovered++
-	sc, err := s.rebuild(buf, l.cfg.SegmentIndexBytes, l.epochs)
-	if err != nil {
-		return 0, err
-	}
 	later := append([]*Segment(nil), l.segments[i+1:]...)
-	if sc.validBytes < s.size {
-		for _, d := range later {
-			if d.size > 0 {
-				return 0, &FileError{Path: s.log.Name(), Position: sc.validBytes, Err: fmt.Errorf("%w: %s, but segment %s after it holds %d bytes; open does not cut batches that pass their checks",
-					ErrInconsistentLog, sc.reason(), SegmentFileName(d.baseOffset, LogSuffix), d.size)}
-			}
+	for _, d := range later {
+		if d.size > 0 {
+			return &FileError{Path: s.log.Name(), Position: sc.validBytes, Err: fmt.Errorf("%w: %s, but segment %s after it holds %d bytes; open does not cut batches that pass their checks",
+				ErrInconsistentLog, sc.reason(), SegmentFileName(d.baseOffset, LogSuffix), d.size)}
 		}
 	}
 	res, err := s.finishRecovery(sc.validBytes, sc.bad)
 	if err != nil {
-		return 0, err
-	}
-	if res.Bytes == 0 {
-		return sc.next, nil
+		return err
 	}
 	l.report.Truncations = append(l.report.Truncations, res)
 	l.report.Removed = append(l.report.Removed, Removal{File: SegmentFileName(s.baseOffset, LogSuffix), Position: res.Position, Bytes: res.Bytes, Reason: res.Reason})
@@ -493,10 +504,7 @@ func (l *Log) recoverSegment(i int, buf []byte, nowMs int64) (int64, error) {
 		l.report.Removed = append(l.report.Removed, Removal{File: SegmentFileName(d.baseOffset, LogSuffix), Bytes: d.size, Reason: fmt.Sprintf("after segment %d, which recovery cut", s.baseOffset)})
 	}
 	l.removeSegments(later)
-	if err := l.deleteSegmentFiles(later, nowMs); err != nil {
-		return 0, err
-	}
-	return sc.next, nil
+	return l.deleteSegmentFiles(later, nowMs)
 }
 
 // recoveryScan is what rebuilding a segment found: the bytes of whole valid batches
