@@ -32,6 +32,54 @@
 // [cluster.World.BrokerFS]), and the cluster's verbs (set-producer, seek,
 // stop, kill, power-cut...).
 //
+// A long "run MS" moves the world [SliceMs] (a simulated second) at a
+// time and releases the lock between steps ([Live.RunFor]): views, the
+// stream, pause and Reset go on while an hour is simulated, and the clock's
+// ticks wait for the run. A record's key or value, a producer result's
+// value, an event's or a mark's text longer than [PreviewBytes] (or
+// [TextPreviewBytes]) goes to the page as its first bytes and its size
+// (RecordView.Size), so that a 9 MB value does not make every update 9 MB.
+//
+// # Internal errors
+//
+// An internal error (a bug of the simulation, never the user's doing)
+// stops nothing silently. The cluster records it and goes on
+// ([cluster.World.InternalErrors]); a world whose run itself fails stops.
+// Either way the view carries the newest one ([View.Internal]): the page
+// shows it in a banner with the shell command that replays the world from
+// its start (the terminal lines typed on the page and the clock's runs,
+// kept by [Live.Exec] and [Live.Advance], cut where acting from the past
+// forked), and [Server.Run] writes it to [Server.Log]. The server's clock
+// never stops on one, so Reset always gives a running world.
+//
+// # Who may drive the cluster
+//
+// The server answers its own page only; anyone who can reach its address
+// can drive the cluster, so kafkalive serve listens on 127.0.0.1 and
+// warns when --addr is not a loopback address. Before any route runs
+// ([Server.ServeHTTP]):
+//
+//   - a request whose Host is not the address the connection came in on,
+//     localhost, 127.0.0.1 or [::1] with its port, or one of
+//     [Server.Hosts], gets 421 ([ErrForeignHost]) on every route, static
+//     files and the stream included: a foreign name rebound to this address
+//     (DNS rebinding) reads nothing;
+//   - a request whose Origin is not the page's own, or whose Sec-Fetch-Site
+//     is same-site or cross-site (another port of the same host is another
+//     origin but the same site), gets 403 ([ErrCrossSite]);
+//   - a request that changes the world is a POST with a JSON body: another
+//     Content-Type gets 415 ([ErrNotJSON]) and a query string 400
+//     ([ErrQueryString]), so no form and no "simple" fetch of another page
+//     can send one; application/json from another origin needs a CORS
+//     preflight, which the server never grants;
+//   - responses say X-Frame-Options DENY (no clickjacking in a frame) and
+//     Cross-Origin-Resource-Policy same-origin (no reading through a
+//     no-cors fetch).
+//
+// A request without Origin and Sec-Fetch-Site (curl, a script on the same
+// machine) passes the second check: the machine's own user may drive the
+// cluster.
+//
 // # Measured
 //
 // On the development machine (2 shared cores; TestMeasureHour with

@@ -359,8 +359,8 @@ func (l *Live) Exec(t *Terminal, line string, at *int64, out io.Writer) error {
 
 // SliceMs is the most simulated time one step of a long run moves while
 // it holds the Live's lock: "run 3600000" is 3600 steps of a second
-// (about 15 ms each in the default world), and views, streams, Reset and
-// the pause go on between them.
+// (5-17 ms each in the default world on the development machine), and
+// views, streams, Reset and the pause go on between them.
 const SliceMs = 1000
 
 // ErrRunInterrupted means a long run stopped before its end because the
