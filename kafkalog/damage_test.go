@@ -299,3 +299,50 @@ func TestOpenDataDirResetsUnreadableCheckpoints(t *testing.T) {
 		t.Fatalf("the recovery point checkpoint was not rewritten: %v, %v", cps, err)
 	}
 }
+
+// A power cut at any point of a truncation that deletes later segments leaves a prefix
+// of the log at least as long as the truncation's, never the cut segment followed by
+// the truncated segments again (which, after a durable cut, a lost directory sync would
+// bring back, after a gap).
+func TestTruncateToPowerCutAtEveryOperation(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := testConfig()
+	l := openTestLog(t, fsys, cfg)
+	for i := 0; i < 40; i++ {
+		if _, err := l.AppendAsLeader(valueBatch(int64(i), fmt.Sprint("v", i)), 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Flush(l.LogEndOffset()); err != nil {
+		t.Fatal(err)
+	}
+	bases := segmentBases(l)
+	if len(bases) < 3 {
+		t.Fatalf("segments %v, want at least 3", bases)
+	}
+	to := bases[1] + 1
+	var snaps []*vfs.MemFS
+	fsys.SetHook(func(vfs.Op) error {
+		snaps = append(snaps, fsys.Clone())
+		return nil
+	})
+	if err := l.TruncateTo(to, 0); err != nil {
+		t.Fatal(err)
+	}
+	fsys.SetHook(nil)
+	snaps = append(snaps, fsys.Clone())
+	for k, snap := range snaps {
+		for _, v := range tearVariants {
+			c := snap.Clone()
+			c.PowerCut(v.keep)
+			l, err := Open(c, testDir, cfg, 0)
+			if err != nil {
+				t.Fatalf("power cut after operation %d of the truncation (%s): %v", k, v.name, err)
+			}
+			got := offsetsOf(readAll(t, l))
+			if !cmp.Equal(got, offsetRange(0, int64(len(got)))) || len(got) < int(to) {
+				t.Fatalf("power cut after operation %d of the truncation (%s): offsets %v, want 0..n-1 for some n in [%d, 40]", k, v.name, got, to)
+			}
+		}
+	}
+}

@@ -527,6 +527,12 @@ func (l *Log) TruncateTo(offset int64, nowMs int64) error {
 	if err := l.deleteSegmentFiles(later, nowMs); err != nil {
 		return err
 	}
+	// The later segments' deletion is made durable before the cut: a power cut between
+	// a durable cut and undone renames would bring the truncated segments back after a
+	// gap, as if they followed the cut.
+	if err := l.syncDir(); err != nil {
+		return err
+	}
 	s := l.segments[i]
 	offset, err := s.truncateTo(offset, int(l.cfg.SegmentIndexBytes), nowMs, l.buf)
 	if err != nil {

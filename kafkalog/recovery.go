@@ -471,15 +471,6 @@ var recoveryBuffers = sync.Pool{New: func() any {
 	return &b
 }}
 
-// upperBoundOfFile returns the base offset of the segment after segment i, or
-// MaxInt64 for the last one: no batch of segment i may reach it.
-func (l *Log) upperBoundOfFile(i int) int64 {
-	if i+1 < len(l.segments) {
-		return l.segments[i+1].baseOffset
-	}
-	return math.MaxInt64
-}
-
 // cutSegment cuts segment i, whose rebuild found sc, at its first invalid byte and
 // deletes the later segments, which must be empty: if one holds data the cut would
 // lose valid batches, and the open fails with ErrInconsistentLog before cutting.
@@ -667,6 +658,8 @@ func (l *Log) finishLoad(o openOptions, nowMs int64) error {
 		all := append([]*Segment(nil), l.segments...)
 		for _, d := range all {
 			l.report.SegmentsDeleted = append(l.report.SegmentsDeleted, d.baseOffset)
+			l.report.Removed = append(l.report.Removed, Removal{File: SegmentFileName(d.baseOffset, LogSuffix), Bytes: d.size,
+				Reason: fmt.Sprintf("the log ends at %d, below the log start offset %d", leo, l.logStartOffset)})
 		}
 		l.removeSegments(all)
 		if err := l.deleteSegmentFiles(all, nowMs); err != nil {
