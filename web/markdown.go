@@ -1,29 +1,102 @@
 package web
 
 import (
+	"fmt"
 	"html"
+	"path"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // The notes are Markdown; this is the small subset they use, rendered to
 // HTML without a dependency: ATX headings, paragraphs, fenced code, lists,
 // block quotes, pipe tables, and inline code, bold, italics and links.
-// Links to another note (NAME.md) become links inside the page (#note/NAME).
+//
+// Links are rewritten for the page ([RenderNote]):
+//
+//   - another note, NAME.md or NAME.md#SECTION, becomes a link inside the
+//     page, #note/NAME or #note/NAME/SECTION;
+//   - a section of the same note, #SECTION, becomes #note/THIS/SECTION;
+//   - a web link (http, https) opens in a new tab (target=_blank
+//     rel=noopener), so the live page stays open;
+//   - another file of the repository (../kafkalog/index.go) becomes a link
+//     to it on GitHub ([RepositoryURL]), in a new tab.
+//
+// Every heading gets an id: #note/THIS/SECTION (or SECTION alone outside a
+// note), SECTION being GitHub's anchor for the heading (lower case, spaces
+// as hyphens, punctuation dropped, "-1", "-2" after a repeated one), so
+// that the links written for GitHub work in the page too.
 
-// RenderMarkdown renders src to HTML. Every piece of text is escaped.
-func RenderMarkdown(src string) string {
+// RepositoryURL is where a note's link to another file of the repository
+// points: the file on GitHub, path relative to the repository's root.
+const RepositoryURL = "https://github.com/kafkalive/kafkalive/blob/main/"
+
+// RenderMarkdown renders src to HTML outside any note (heading ids and
+// section links are SECTION alone). Every piece of text is escaped.
+func RenderMarkdown(src string) string { return RenderNote("", src) }
+
+// RenderNote renders the note called name (notes/NAME.md) to HTML for the
+// page, its links rewritten as the package comment of this file says.
+func RenderNote(name, src string) string {
 	var b strings.Builder
+	r := &mdRenderer{note: name, slugs: map[string]int{}}
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); {
-		i = renderBlock(&b, lines, i)
+		i = r.renderBlock(&b, lines, i)
+	}
+	return b.String()
+}
+
+// mdRenderer renders one note: its name and the section anchors given so
+// far.
+type mdRenderer struct {
+	note  string
+	slugs map[string]int
+}
+
+// anchor returns the id of the heading text: GitHub's anchor for it,
+// inside the note.
+func (r *mdRenderer) anchor(text string) string {
+	s := Slug(text)
+	n := r.slugs[s]
+	r.slugs[s] = n + 1
+	if n > 0 {
+		s = fmt.Sprintf("%s-%d", s, n)
+	}
+	return r.section(r.note, s)
+}
+
+// section is the page's fragment (without #) for section s of note name.
+func (r *mdRenderer) section(name, s string) string {
+	if name == "" {
+		return s
+	}
+	if s == "" {
+		return "note/" + name
+	}
+	return "note/" + name + "/" + s
+}
+
+// Slug returns GitHub's anchor for a heading's Markdown text: its words
+// lower-cased, markup and punctuation other than hyphens and underscores
+// dropped, spaces turned into hyphens.
+func Slug(text string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(text) {
+		switch {
+		case c == ' ':
+			b.WriteByte('-')
+		case c == '-' || c == '_' || unicode.IsLetter(c) || unicode.IsDigit(c):
+			b.WriteRune(c)
+		}
 	}
 	return b.String()
 }
 
 // renderBlock renders the block starting at line i and returns the index
 // of the line after it.
-func renderBlock(b *strings.Builder, lines []string, i int) int {
+func (r *mdRenderer) renderBlock(b *strings.Builder, lines []string, i int) int {
 	l := lines[i]
 	t := strings.TrimSpace(l)
 	switch {
@@ -37,19 +110,24 @@ func renderBlock(b *strings.Builder, lines []string, i int) int {
 			n = 6
 		}
 		text := strings.TrimSpace(t[n:])
-		b.WriteString("<h" + string(rune('0'+n)) + ">" + inline(text) + "</h" + string(rune('0'+n)) + ">\n")
+		h := string(rune('0' + n))
+		b.WriteString("<h" + h + ` id="` + html.EscapeString(r.anchor(text)) + `">` + r.inline(text) + "</h" + h + ">\n")
 		return i + 1
 	case strings.HasPrefix(t, "|"):
-		return renderTable(b, lines, i)
+		return r.renderTable(b, lines, i)
 	case strings.HasPrefix(t, ">"):
 		j, body := collect(lines, i, func(s string) bool { return strings.HasPrefix(strings.TrimSpace(s), ">") })
 		for k := range body {
 			body[k] = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(body[k]), ">"), " ")
 		}
-		b.WriteString("<blockquote>" + RenderMarkdown(strings.Join(body, "\n")) + "</blockquote>\n")
+		b.WriteString("<blockquote>")
+		for k := 0; k < len(body); {
+			k = r.renderBlock(b, body, k)
+		}
+		b.WriteString("</blockquote>\n")
 		return j
 	case listItem.MatchString(l):
-		return renderList(b, lines, i)
+		return r.renderList(b, lines, i)
 	}
 	j, body := collect(lines, i, func(s string) bool {
 		t := strings.TrimSpace(s)
@@ -58,7 +136,7 @@ func renderBlock(b *strings.Builder, lines []string, i int) int {
 	if j == i {
 		j, body = i+1, []string{l}
 	}
-	b.WriteString("<p>" + inline(strings.Join(body, " ")) + "</p>\n")
+	b.WriteString("<p>" + r.inline(strings.Join(body, " ")) + "</p>\n")
 	return j
 }
 
@@ -95,7 +173,7 @@ func renderFence(b *strings.Builder, lines []string, i int) int {
 	return j + 1
 }
 
-func renderList(b *strings.Builder, lines []string, i int) int {
+func (r *mdRenderer) renderList(b *strings.Builder, lines []string, i int) int {
 	ordered := !strings.HasPrefix(strings.TrimSpace(lines[i]), "-") && !strings.HasPrefix(strings.TrimSpace(lines[i]), "*")
 	tag := "ul"
 	if ordered {
@@ -105,7 +183,7 @@ func renderList(b *strings.Builder, lines []string, i int) int {
 	var item []string
 	flush := func() {
 		if item != nil {
-			b.WriteString("<li>" + inline(strings.Join(item, " ")) + "</li>\n")
+			b.WriteString("<li>" + r.inline(strings.Join(item, " ")) + "</li>\n")
 		}
 		item = nil
 	}
@@ -126,11 +204,11 @@ func renderList(b *strings.Builder, lines []string, i int) int {
 	return i
 }
 
-func renderTable(b *strings.Builder, lines []string, i int) int {
+func (r *mdRenderer) renderTable(b *strings.Builder, lines []string, i int) int {
 	j, rows := collect(lines, i, func(s string) bool { return strings.HasPrefix(strings.TrimSpace(s), "|") })
 	b.WriteString("<table>\n")
-	for k, r := range rows {
-		cells := strings.Split(strings.Trim(strings.TrimSpace(r), "|"), "|")
+	for k, row := range rows {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(row), "|"), "|")
 		if k == 1 && strings.Trim(strings.Join(cells, ""), "-: ") == "" {
 			continue
 		}
@@ -140,7 +218,7 @@ func renderTable(b *strings.Builder, lines []string, i int) int {
 		}
 		b.WriteString("<tr>")
 		for _, c := range cells {
-			b.WriteString("<" + tag + ">" + inline(strings.TrimSpace(c)) + "</" + tag + ">")
+			b.WriteString("<" + tag + ">" + r.inline(strings.TrimSpace(c)) + "</" + tag + ">")
 		}
 		b.WriteString("</tr>\n")
 	}
@@ -156,7 +234,7 @@ var (
 )
 
 // inline renders code spans, bold, italics and links in escaped text.
-func inline(s string) string {
+func (r *mdRenderer) inline(s string) string {
 	var codes []string
 	s = inlineCode.ReplaceAllStringFunc(s, func(m string) string {
 		codes = append(codes, "<code>"+html.EscapeString(m[1:len(m)-1])+"</code>")
@@ -165,11 +243,12 @@ func inline(s string) string {
 	s = html.EscapeString(s)
 	s = link.ReplaceAllStringFunc(s, func(m string) string {
 		p := link.FindStringSubmatch(m)
-		href := p[2]
-		if name, ok := strings.CutSuffix(href, ".md"); ok && !strings.Contains(name, "/") {
-			href = "#note/" + name
+		href, blank := r.href(html.UnescapeString(p[2]))
+		attrs := `href="` + html.EscapeString(href) + `"`
+		if blank {
+			attrs += ` target="_blank" rel="noopener"`
 		}
-		return `<a href="` + href + `">` + p[1] + "</a>"
+		return "<a " + attrs + ">" + p[1] + "</a>"
 	})
 	s = bold.ReplaceAllString(s, "<strong>$1</strong>")
 	s = italic.ReplaceAllString(s, "$1<em>$2</em>")
@@ -177,4 +256,28 @@ func inline(s string) string {
 		s = strings.Replace(s, "\x00"+string(rune('A'+k))+"\x00", c, 1)
 	}
 	return s
+}
+
+// href rewrites a link's target for the page, and says whether it opens in
+// a new tab.
+func (r *mdRenderer) href(target string) (string, bool) {
+	switch {
+	case strings.HasPrefix(target, "#"):
+		return "#" + r.section(r.note, target[1:]), false
+	case strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:"):
+		return target, true
+	}
+	file, frag, _ := strings.Cut(target, "#")
+	if name, ok := strings.CutSuffix(file, ".md"); ok && !strings.Contains(name, "/") {
+		return "#" + r.section(name, frag), false
+	}
+	// another file of the repository: the notes live in notes/
+	p := path.Clean(path.Join("notes", file))
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return target, false // outside the repository: left as written
+	}
+	if frag != "" {
+		p += "#" + frag
+	}
+	return RepositoryURL + p, true
 }

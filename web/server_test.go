@@ -178,8 +178,8 @@ func TestServerNotes(t *testing.T) {
 	var list []NoteInfo
 	require.NoError(t, json.Unmarshal([]byte(body), &list))
 	want := []NoteInfo{
-		{Name: "00-why-a-log", Title: "Why a log", Scenario: "life-of-a-record"},
-		{Name: "01-records-on-disk", Title: "01-records-on-disk"},
+		{Name: "00-why-a-log", Title: noteCards["00-why-a-log"].title, Summary: noteCards["00-why-a-log"].summary, Scenario: "life-of-a-record"},
+		{Name: "01-records-on-disk", Title: noteCards["01-records-on-disk"].title, Summary: noteCards["01-records-on-disk"].summary},
 	}
 	if diff := cmp.Diff(want, list); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
