@@ -318,7 +318,12 @@ func (w *World) applyExplored(cfg ExploreConfig, o Op) (bool, error) {
 // powerCutAllowed is the restricted fault model's precondition: the broker
 // runs, and every partition it hosts has at least min.insync.replicas ISR
 // members that run, reach the controller and are registered with it in
-// their current incarnation (no restart still on its way), it included.
+// their current incarnation (no restart still on its way), it included,
+// and whose session will not expire before their next heartbeat reaches
+// the controller: a broker that just healed from an isolation longer than
+// a heartbeat interval is unfenced still, but the controller fences it
+// within the window (and shrinks the ISR to the broker that lost its page
+// cache), so it does not count.
 func (w *World) powerCutAllowed(id int32) bool {
 	if w.brokers[id-1].state != BrokerRunning {
 		return false
@@ -331,7 +336,8 @@ func (w *World) powerCutAllowed(id int32) bool {
 		n := 0
 		for _, m := range p.isr {
 			b, cb := w.brokers[m-1], w.ctl.brokers[m-1]
-			if b.state == BrokerRunning && w.ctl.unfenced(m) && cb.incarnation == b.incarnation && !w.net.cut(m, ControllerID) {
+			if b.state == BrokerRunning && w.ctl.unfenced(m) && cb.incarnation == b.incarnation && !w.net.cut(m, ControllerID) &&
+				b.nextBeatMs-cb.lastHeartbeat < w.cfg.BrokerSessionTimeoutMs {
 				n++
 			}
 		}
