@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,9 +52,11 @@ type Live struct {
 	// a long run holds the next line, not the views.
 	execMu sync.Mutex
 	// line is the page's terminal line being run (Exec), normalised;
-	// entry is its place in script once it acted (-1 before).
+	// entry is its place in script once it acted (-1 before); ctx is
+	// its request's context.
 	line  string
 	entry int
+	ctx   context.Context
 	// script is what was done to the live world since it was new, as
 	// the terminal lines that replay it (see replayCommand); scripted is
 	// false when it is not the default world or something acted on it
@@ -340,18 +343,19 @@ func cutScript(script []scriptLine, at int64) []scriptLine {
 }
 
 // Exec runs one line of the page's terminal t (over l), one line at a time:
-// a long run holds the next line back, not the views. The lines that act
-// on the live world are kept, so that an internal error comes with the
-// commands that replay it (View.Internal).
-func (l *Live) Exec(t *Terminal, line string, at *int64, out io.Writer) error {
+// a long run holds the next line back, not the views, and stops between
+// two steps when ctx is done (the page that asked went away). The lines
+// that act on the live world are kept, so that an internal error comes
+// with the commands that replay it (View.Internal).
+func (l *Live) Exec(ctx context.Context, t *Terminal, line string, at *int64, out io.Writer) error {
 	l.execMu.Lock()
 	defer l.execMu.Unlock()
 	l.mu.Lock()
-	l.line, l.entry = strings.Join(strings.Fields(line), " "), -1
+	l.line, l.entry, l.ctx = strings.Join(strings.Fields(line), " "), -1, ctx
 	l.mu.Unlock()
 	defer func() {
 		l.mu.Lock()
-		l.line = ""
+		l.line, l.ctx = "", nil
 		l.mu.Unlock()
 	}()
 	return t.Exec(line, at, out)
@@ -364,7 +368,8 @@ func (l *Live) Exec(t *Terminal, line string, at *int64, out io.Writer) error {
 const SliceMs = 1000
 
 // ErrRunInterrupted means a long run stopped before its end because the
-// world shown was replaced (Reset, a scenario started or left).
+// world shown was replaced (Reset, a scenario started or left) or the page
+// that asked for it went away.
 var ErrRunInterrupted = errors.New("web: run interrupted")
 
 // RunFor moves the world shown ms forward in steps of at most SliceMs,
@@ -386,6 +391,9 @@ func (l *Live) RunFor(at *int64, ms int64, each func(evs []cluster.Event)) error
 		err := l.Do(at, func(cw *cluster.World) error {
 			if w != nil && cw != w {
 				return fmt.Errorf("%w at t=%d after %d of %d ms: the world shown was replaced", ErrRunInterrupted, w.NowMs(), done, ms)
+			}
+			if l.ctx != nil && l.ctx.Err() != nil {
+				return fmt.Errorf("%w at t=%d after %d of %d ms: %w", ErrRunInterrupted, cw.NowMs(), done, ms, context.Cause(l.ctx))
 			}
 			w = cw
 			from := nextSeq(cw)

@@ -303,7 +303,7 @@ func (s *Server) handleExec(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out bytes.Buffer
-	err := s.Live.Exec(s.Term, req.Line, req.At, &out)
+	err := s.Live.Exec(r.Context(), s.Term, req.Line, req.At, &out)
 	writeJSON(w, execResult{Output: out.String(), OK: err == nil})
 }
 

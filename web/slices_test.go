@@ -268,11 +268,11 @@ func TestReplayRebuildsTheWorld(t *testing.T) {
 						require.NoError(t, live.Advance(100))
 					}
 				case 2:
-					_ = live.Exec(term, lines[rnd.IntN(len(lines))], nil, io.Discard)
+					_ = live.Exec(context.Background(), term, lines[rnd.IntN(len(lines))], nil, io.Discard)
 				case 3:
 					now := live.w.NowMs()
 					at := now - rnd.Int64N(now/2+1)
-					_ = live.Exec(term, lines[rnd.IntN(len(lines))], &at, io.Discard)
+					_ = live.Exec(context.Background(), term, lines[rnd.IntN(len(lines))], &at, io.Discard)
 				}
 			}
 			live.mu.Lock()
@@ -295,5 +295,35 @@ func TestReplayRebuildsTheWorld(t *testing.T) {
 				t.Fatalf("the replayed world differs at t=%d (-page +replay):\n%s", live.w.NowMs(), diff)
 			}
 		})
+	}
+}
+
+// TestALongRunStopsWhenThePageGoesAway: the request's context ends the run
+// between two steps, and the script keeps the run as far as it went.
+func TestALongRunStopsWhenThePageGoesAway(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- live.Exec(ctx, NewTerminal(live), "run 3600000", nil, io.Discard) }()
+	waitFor(t, "the run to start", func() bool {
+		v, err := live.View(Focus{}, nil)
+		require.NoError(t, err)
+		return v.TimeMs > 0
+	})
+	cancel()
+	err = <-done
+	if !errors.Is(err, ErrRunInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("the run after its page went away returned %v, want %v (%v)", err, ErrRunInterrupted, context.Canceled)
+	}
+	live.mu.Lock()
+	now, script := live.w.NowMs(), live.script
+	live.mu.Unlock()
+	if now >= 3_600_000 {
+		t.Fatalf("the run went on to t=%d", now)
+	}
+	want := []scriptLine{{Line: fmt.Sprintf("run %d", now), StartMs: 0, RunMs: now, Count: 1}}
+	if diff := cmp.Diff(want, script); diff != "" {
+		t.Errorf("the script after the interrupted run (-want +got):\n%s", diff)
 	}
 }
