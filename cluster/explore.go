@@ -20,10 +20,10 @@ type ExploreConfig struct {
 	Ops int
 	// RestrictPowerCuts applies the fault model under which acks=all with
 	// min.insync.replicas=2 and clean elections promises no loss without
-	// KIP-966's ELR (R8.5, scenarios.md §7.3 item 4): a power cut is made
-	// only when every partition of the broker has at least
-	// min.insync.replicas running ISR members (it included) that reach the
-	// controller and are registered in their current incarnation, and
+	// KIP-966's ELR: a power cut is made only when every partition of the
+	// broker has at least min.insync.replicas running ISR members (it
+	// included) that reach the controller, are registered in their current
+	// incarnation and will heartbeat before their session expires, and
 	// nothing else happens until the controller has fenced it. So at most one ISR
 	// member at a time has lost its page cache, and it is out of the ISR
 	// before any other replica can fail: no last replica standing can be
