@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestAttributes checks the bit layout of storage.md §1.3 (Kafka's masks, bits
+// TestAttributes checks the bit layout of the attributes (Kafka's masks, bits
 // numbered from 0) and the names kafka-dump-log prints.
 func TestAttributes(t *testing.T) {
 	type view struct {

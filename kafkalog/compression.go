@@ -15,7 +15,7 @@ import (
 )
 
 // The records section of a compressed batch is one compressed stream of the
-// records laid end to end (storage.md §1.5):
+// records laid end to end (DefaultRecordBatch.compressedIterator):
 //
 //	gzip    a gzip stream
 //	snappy  either xerial framing (what the Java producer writes: the magic

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Known answers B1-B3 (Crc32CTest) and the check values of storage.md §1.2.
+// Known answers of Kafka's Crc32CTest and the standard CRC-32C check values.
 func TestCRC32CKnownAnswers(t *testing.T) {
 	tests := []struct {
 		name string

@@ -51,7 +51,7 @@
 // Varints are Protocol Buffers' zigzag varints with Kafka's widths: a varint is
 // an int32 (at most 5 bytes), a varlong an int64 (at most 10). Kafka reads a 5th
 // varint byte into 32 bits and so ignores its bits 4-6; this package does the
-// same ([Varint]). The example of storage.md §4 G1, key "k" and value "v":
+// same ([Varint]). The one record of a batch with key "k" and value "v":
 //
 //	10 00 00 00 02 6b 02 76 00
 //	│  │  │  │  │  │  │  │  └ 0 headers

@@ -147,7 +147,7 @@ func (c *LeaderEpochCache) TruncateFromStart(startOffset int64) error {
 // the largest known epoch ≤ epoch (or epoch itself if it is below every known
 // epoch); an epoch above every known one, or UndefinedEpoch, gives (-1, -1).
 //
-// This is the rule of Kafka 2.1+ (replication-rules.md R7.4). KIP-279 (2.0)
+// This is the rule of Kafka 2.1+ (LeaderEpochFileCache.endOffsetFor). KIP-279 (2.0)
 // added the epoch to the answer, but 2.0 still answered (-1, -1) for an epoch
 // below every known one. Kafka 0.11–1.1 (KIP-101) answered only the offset:
 // the latest epoch → LEO, an epoch below the first known epoch or with no

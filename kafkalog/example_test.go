@@ -42,7 +42,7 @@ func ExampleVarint() {
 	// 0
 }
 
-// The golden vector G1 of storage.md: one record, key "k", value "v".
+// The golden batch G1 (golden_test.go): one record, key "k", value "v".
 func ExampleRecordBatch_AppendTo() {
 	b := kafkalog.RecordBatch{BatchHeader: kafkalog.BatchHeader{
 		BaseOffset:           0,

@@ -17,7 +17,7 @@ import (
 // files shares this one flag.
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-// goldenTS is the timestamp of storage.md §4's vectors: 2023-11-14T22:13:20Z.
+// goldenTS is the timestamp of the golden batches: 2023-11-14T22:13:20Z.
 const goldenTS = 1700000000000
 
 // mustHex decodes hex that may contain spaces and newlines.
@@ -59,7 +59,7 @@ func golden(t *testing.T, name string, got []byte) []byte {
 type goldenCase struct {
 	name  string
 	batch RecordBatch
-	size  int    // from storage.md §4, independent of this code
+	size  int    // the size worked out by hand from the format, independent of this code
 	crc   uint32 // idem
 }
 
@@ -103,7 +103,7 @@ func goldenCases() []goldenCase {
 	}
 }
 
-// TestGoldenBatches checks storage.md §4's vectors G1, G2, G3, G5 and the
+// TestGoldenBatches checks the golden batches G1, G2, G3, G5 and the
 // real-broker batch (kafka-dump-log printed size 251, crc 997822510): encoding
 // gives the golden bytes, whose size and CRC are the published ones, and
 // decoding them gives the batch back.
@@ -113,7 +113,7 @@ func TestGoldenBatches(t *testing.T) {
 			got := tc.batch.AppendTo(nil)
 			want := golden(t, tc.name, got)
 			if len(want) != tc.size {
-				t.Errorf("golden batch is %d bytes, storage.md says %d", len(want), tc.size)
+				t.Errorf("golden batch is %d bytes, the format gives %d", len(want), tc.size)
 			}
 			dec, n, err := ReadBatch(want)
 			require.NoError(t, err)

@@ -11,7 +11,7 @@ import (
 
 // kafkalog owns bytes on disk and the partition log's rules. It reaches files
 // only through vfs, takes time as an argument, and knows nothing of replicas,
-// groups or the simulated cluster (design.md, "Boundaries").
+// groups or the simulated cluster.
 func TestImportsStayWithinTheLog(t *testing.T) {
 	forbidden := map[string]string{
 		"os":                                     "files go through vfs",

@@ -272,7 +272,7 @@ func TestTruncateTo(t *testing.T) {
 	require.Equal(t, logRec{Offset: 12, Value: "new"}, got[12])
 }
 
-// F6: 30 rounds of appending two batches and truncating to the second.
+// 30 rounds of appending two batches and truncating to the second.
 func TestSegmentTruncateRounds(t *testing.T) {
 	l := openTestLog(t, vfs.NewMem(), testConfig())
 	for o := int64(0); o < 30; o++ {
@@ -291,7 +291,7 @@ func TestSegmentTruncateRounds(t *testing.T) {
 }
 
 func TestOffsetForTimestamp(t *testing.T) {
-	// F8 on a log: batches at offsets 40..49 with timestamps 10*i.
+	// On a log: batches at offsets 40..49 with timestamps 10*i.
 	cfg := testConfig()
 	l := openTestLog(t, vfs.NewMem(), cfg)
 	require.NoError(t, l.TruncateFullyAndStartAt(40, 0))

@@ -68,7 +68,7 @@ func twentyBatches(t *testing.T) (*vfs.MemFS, []int64) {
 	return fsys, starts
 }
 
-// F10: garbage from inside batch k to the end of the file; recovery keeps 0..k−1.
+// garbage from inside batch k to the end of the file; recovery keeps 0..k−1.
 func TestRecoveryCutsAtFirstCorruptBatch(t *testing.T) {
 	for _, k := range []int{0, 1, 7, 19} {
 		fsys, starts := twentyBatches(t)
@@ -180,7 +180,7 @@ func TestRecoveryCutBeforeLaterData(t *testing.T) {
 
 func singleBatchSizeFor(v string) int64 { return int64(len(valueBatch(0, v))) }
 
-// F11: a damaged index is rebuilt, even after a clean shutdown.
+// a damaged index is rebuilt, even after a clean shutdown.
 func TestRecoveryRebuildsDamagedIndexes(t *testing.T) {
 	damage := []struct {
 		name string
@@ -224,7 +224,7 @@ func TestRecoveryRebuildsDamagedIndexes(t *testing.T) {
 	}
 }
 
-// F12: recovery rebuilds the leader epoch cache from the batches' epochs.
+// recovery rebuilds the leader epoch cache from the batches' epochs.
 func TestRecoveryRebuildsEpochCache(t *testing.T) {
 	fsys := vfs.NewMem()
 	l := openTestLog(t, fsys, testConfig())

@@ -34,7 +34,7 @@ func segmentBases(l *Log) []int64 {
 	return out
 }
 
-// Known answers G1–G8 and G10 (UnifiedLogTest).
+// Known answers of Kafka's UnifiedLogTest (retention by size and time, cleanup policies, DeleteRecords, a size-based roll).
 func TestRetentionKnownAnswers(t *testing.T) {
 	const now = 1_000_000_000
 	cases := []struct {
@@ -46,17 +46,17 @@ func TestRetentionKnownAnswers(t *testing.T) {
 		wantBases []int64
 		wantLSO   int64
 	}{
-		{"G1 size-based", 15, now, func(c *Config) { c.RetentionBytes = 10 * singleBatchSize }, 0, []int64{5, 10}, 5},
-		{"G2 under the size", 15, now, func(c *Config) { c.RetentionBytes = 15 * singleBatchSize }, 0, []int64{0, 5, 10}, 0},
-		{"G3 time-based, all expired", 15, 10, func(c *Config) { c.RetentionMs = 10000 }, 0, []int64{15}, 15},
-		{"G4 time-based, none expired", 15, now, func(c *Config) { c.RetentionMs = 10_000_000 }, 0, []int64{0, 5, 10}, 0},
-		{"G5 compact only", 15, 10, func(c *Config) { c.RetentionMs = 10000; c.CleanupPolicy = "compact" }, 0, []int64{0, 5, 10}, 0},
-		{"G6 compact,delete", 15, 10, func(c *Config) { c.RetentionMs = 10000; c.CleanupPolicy = "compact,delete" }, 0, []int64{15}, 15},
-		{"G7 start offset, compact only", 15, now, func(c *Config) { c.CleanupPolicy = "compact" }, 5, []int64{5, 10}, 5},
-		{"G8 DeleteRecords to 1", 15, now, func(*Config) {}, 1, []int64{0, 5, 10}, 1},
-		{"G8 DeleteRecords to 6", 15, now, func(*Config) {}, 6, []int64{5, 10}, 6},
-		{"G8 DeleteRecords to 15", 15, now, func(*Config) {}, 15, []int64{10}, 15},
-		{"G10 size-based roll", 11, now, func(c *Config) { c.SegmentBytes = 10 * (singleBatchSize - 1) }, 0, []int64{0, 9}, 0},
+		{"size-based", 15, now, func(c *Config) { c.RetentionBytes = 10 * singleBatchSize }, 0, []int64{5, 10}, 5},
+		{"under the size", 15, now, func(c *Config) { c.RetentionBytes = 15 * singleBatchSize }, 0, []int64{0, 5, 10}, 0},
+		{"time-based, all expired", 15, 10, func(c *Config) { c.RetentionMs = 10000 }, 0, []int64{15}, 15},
+		{"time-based, none expired", 15, now, func(c *Config) { c.RetentionMs = 10_000_000 }, 0, []int64{0, 5, 10}, 0},
+		{"compact only", 15, 10, func(c *Config) { c.RetentionMs = 10000; c.CleanupPolicy = "compact" }, 0, []int64{0, 5, 10}, 0},
+		{"compact,delete", 15, 10, func(c *Config) { c.RetentionMs = 10000; c.CleanupPolicy = "compact,delete" }, 0, []int64{15}, 15},
+		{"start offset, compact only", 15, now, func(c *Config) { c.CleanupPolicy = "compact" }, 5, []int64{5, 10}, 5},
+		{"DeleteRecords to 1", 15, now, func(*Config) {}, 1, []int64{0, 5, 10}, 1},
+		{"DeleteRecords to 6", 15, now, func(*Config) {}, 6, []int64{5, 10}, 6},
+		{"DeleteRecords to 15", 15, now, func(*Config) {}, 15, []int64{10}, 15},
+		{"size-based roll", 11, now, func(c *Config) { c.SegmentBytes = 10 * (singleBatchSize - 1) }, 0, []int64{0, 9}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestRetentionKnownAnswers(t *testing.T) {
 	}
 }
 
-// G9 testDeleteOldSegments: the high watermark bounds deletion.
+// UnifiedLogTest.testDeleteOldSegments: the high watermark bounds deletion.
 func TestRetentionRespectsHighWatermark(t *testing.T) {
 	const now = 1_000_000
 	fsys := vfs.NewMem()

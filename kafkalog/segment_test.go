@@ -43,7 +43,7 @@ func batchBases(t *testing.T, b []byte) []int64 {
 	return out
 }
 
-// F1: offsets that do not fit the segment are refused.
+// offsets that do not fit the segment are refused.
 func TestSegmentOffsetOverflow(t *testing.T) {
 	cases := []struct{ base, largest int64 }{
 		{0, -(1 << 31)}, {0, 1 << 31}, {1, 0}, {100, 10}, {1 << 31, 0}, {-(1 << 31), 0}, {1 << 31, 1 << 32},
@@ -55,32 +55,32 @@ func TestSegmentOffsetOverflow(t *testing.T) {
 	require.NoError(t, (&Segment{baseOffset: 5}).checkOffset(5+math.MaxInt32))
 }
 
-// F2–F5: reads return the first batch whose last offset reaches the target.
+// reads return the first batch whose last offset reaches the target.
 func TestSegmentRead(t *testing.T) {
 	buf := make([]byte, lookupBufferSize)
 	s := newTestSegment(t)
 	got, err := s.readFrom(40, 300, s.size, buf)
 	require.NoError(t, err)
-	require.Nil(t, got, "F2: an empty segment reads nothing")
+	require.Nil(t, got, "an empty segment reads nothing")
 
 	segAppend(t, s, 50, 1, "hello", "there", "little", "bee")
 	got, err = s.readFrom(41, 300, s.size, buf)
 	require.NoError(t, err)
-	require.Equal(t, []int64{50}, batchBases(t, got), "F3")
+	require.Equal(t, []int64{50}, batchBases(t, got))
 
 	s = newTestSegment(t)
 	segAppend(t, s, 50, 1, "hello", "there")
 	got, err = s.readFrom(52, 200, s.size, buf)
 	require.NoError(t, err)
-	require.Nil(t, got, "F4: nothing at or after 52")
+	require.Nil(t, got, "nothing at or after 52")
 
 	segAppend(t, s, 60, 1, "alpha", "beta")
 	got, err = s.readFrom(55, 200, s.size, buf)
 	require.NoError(t, err)
-	require.Equal(t, []int64{60}, batchBases(t, got), "F5: the batch 60..61")
+	require.Equal(t, []int64{60}, batchBases(t, got), "the batch 60..61")
 }
 
-// F7: a truncation to before the first batch resets the roll clock.
+// a truncation to before the first batch resets the roll clock.
 func TestSegmentTruncateResetsRollClock(t *testing.T) {
 	buf := make([]byte, lookupBufferSize)
 	s := newTestSegment(t)
@@ -97,7 +97,7 @@ func TestSegmentTruncateResetsRollClock(t *testing.T) {
 	require.Nil(t, got)
 }
 
-// F9 and F13: the next offset and the first batch's timestamp.
+// the next offset and the first batch's timestamp.
 func TestSegmentNextOffsetAndFirstTimestamp(t *testing.T) {
 	buf := make([]byte, lookupBufferSize)
 	s := newTestSegment(t)

@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Known answers A1-A3: Kafka's ByteUtilsTest vectors (storage.md §3.2).
+// Known answers: Kafka's ByteUtilsTest vectors.
 var varintVectors = []struct {
 	v   int32
 	hex string
