@@ -11,10 +11,12 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcincludesepoch"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcrecordsonly"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcwholebatch"
+	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lastdeltafromrecords"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthafterbaseoffset"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthrecordsonly"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthwholebatch"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/littleendian"
+	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/maxtimestampfromrecords"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/nullasempty"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/offsetdeltacounter"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/recordlengthcountsitself"
@@ -50,6 +52,8 @@ func batchBank() bank {
 			batchSubject("offsetdeltacounter", offsetdeltacounter.AppendRecord, offsetdeltacounter.AppendBatch),
 			batchSubject("recordlengthcountsitself", recordlengthcountsitself.AppendRecord, recordlengthcountsitself.AppendBatch),
 			batchSubject("timestampdeltavarint", timestampdeltavarint.AppendRecord, timestampdeltavarint.AppendBatch),
+			batchSubject("lastdeltafromrecords", lastdeltafromrecords.AppendRecord, lastdeltafromrecords.AppendBatch),
+			batchSubject("maxtimestampfromrecords", maxtimestampfromrecords.AppendRecord, maxtimestampfromrecords.AppendBatch),
 		},
 	}
 }

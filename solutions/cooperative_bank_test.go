@@ -9,9 +9,11 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/doubleassigns"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/flooronly"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/forgetsnewmembers"
+	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/freezesonrevoke"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/handsoutrevoked"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/ignoresowned"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/inputorder"
+	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/keepsdeleted"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/keepseverything"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/maxforall"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/revokeseverything"
@@ -72,6 +74,8 @@ func cooperativeBank() bank {
 			cooperativeSubject("keepseverything", keepseverything.Assign),
 			cooperativeSubject("maxforall", maxforall.Assign),
 			cooperativeSubject("revokeseverything", revokeseverything.Assign),
+			cooperativeSubject("freezesonrevoke", freezesonrevoke.Assign),
+			cooperativeSubject("keepsdeleted", keepsdeleted.Assign),
 		},
 	}
 }

@@ -36,9 +36,9 @@ func cooperativeKnownAnswers() []cooperativeKnown {
 			roundInput{[]Member{member("K1", tps("orders", 0, 2, 4)...), member("K2", tps("orders", 1, 3, 5)...), member("K3")}, orders}},
 		{"S9 step 5: the follow-up rebalance, p4 and p5 revoked: K3 gets them",
 			roundInput{[]Member{member("K1", tps("orders", 0, 2)...), member("K2", tps("orders", 1, 3)...), member("K3")}, orders}},
-		{"scenarios.md §6: sticky, 6 partitions, M1 M2 M3 fresh",
+		{"sticky, 6 partitions, M1 M2 M3 fresh",
 			roundInput{[]Member{member("M1"), member("M2"), member("M3")}, orders}},
-		{"scenarios.md §6: M2 left; its partitions are owned by nobody and go at once",
+		{"M2 left a group of three; its partitions are owned by nobody and go at once",
 			roundInput{[]Member{member("M1", tps("orders", 0, 3)...), member("M3", tps("orders", 2, 5)...)}, orders}},
 		{"S10 branches A and B: W1 closed (or its session expired); W2 takes p0 at once",
 			roundInput{[]Member{member("W2", tps("tasks", 1)...)}, []group.TopicMetadata{topic("tasks", 2)}}},
@@ -61,5 +61,9 @@ func cooperativeKnownAnswers() []cooperativeKnown {
 		{"a stable group: nothing to move, everyone keeps everything",
 			roundInput{[]Member{member("A", tps("orders", 0, 1, 2)...), member("B", tps("orders", 3, 4, 5)...)}, orders}},
 		{"no members: an empty assignment", roundInput{nil, orders}},
+		{"K2 crashed while K3 joined, in one round: K1 keeps p0-p2 and revokes p3, K3 gets the free p4 and p5 at once",
+			roundInput{[]Member{member("K1", tps("orders", 0, 1, 2, 3)...), member("K3")}, orders}},
+		{"payments was deleted while A rejoined owning payments-0 and payments-1: they are gone, not kept",
+			roundInput{[]Member{member("A", append(tps("orders", 0, 1), tps("payments", 0, 1)...)...), member("B", tps("orders", 2)...)}, orders}},
 	}
 }

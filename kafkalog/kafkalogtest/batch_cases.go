@@ -10,7 +10,8 @@ import (
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
-// Golden batches of storage.md §4 (computed field by field, cross-checked with
+// Golden batches of the v2 format (computed field by field from
+// DefaultRecordBatch and DefaultRecord, cross-checked with
 // franz-go's kmsg), as continuous hex.
 var goldenBatches = []struct{ name, hex string }{
 	{"G1 (one record, key \"k\", value \"v\")", "00000000000000000000003a0000000002e99b8dd80000000000000000018bcfe568000000018bcfe56800ffffffffffffffffffffffffffff0000000110000000026b027600"},
@@ -39,7 +40,7 @@ func knownBatches() []batchCase {
 		if err != nil {
 			panic(err)
 		}
-		cases = append(cases, decodeAll("golden batch "+g.name+", storage.md §4", b)...)
+		cases = append(cases, decodeAll("golden batch "+g.name, b)...)
 	}
 	cases = append(cases, helloKafka(), compactedBatch())
 	entries, err := realBrokerFiles.ReadDir("testdata/kafka-real")

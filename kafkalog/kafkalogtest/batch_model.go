@@ -9,9 +9,10 @@ import (
 )
 
 // batchEncoding is the suite's own encoder of record batch v2, written from
-// storage.md §1–2 independently of kafkalog.RecordBatch.AppendTo (a test checks
-// that the two agree). Its knobs reproduce the mistakes of the bank, so that a
-// learner's wrong bytes can be recognised ("this looks like ...").
+// the v2 format (DefaultRecordBatch, DefaultRecord) independently of
+// kafkalog.RecordBatch.AppendTo (a test checks that the two agree). Its knobs
+// reproduce the mistakes of the bank, so that a learner's wrong bytes can be
+// recognised ("this looks like ...").
 type batchEncoding struct {
 	crcFrom, crcTo  int  // CRC range; crcTo < 0 means "to the end"
 	crcIEEE         bool // CRC-32/IEEE instead of CRC-32C
