@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,8 +117,119 @@ func TestStubHelper(t *testing.T) {
 type verdict struct {
 	exercise, mutant     string
 	checkRule, propsRule string // rule IDs that caught it, "-" if it survived
-	lookslike            bool   // a failure message recognised the mistake
+	checkHint, propsHint hint
+	breaks               string // the rules it breaks, as listed in ruleBroken ("" if not listed)
 	took                 time.Duration
+}
+
+// hint is what a failure's "this looks like" said about a mutant.
+type hint int
+
+const (
+	hintAbsent hint = iota // no "this looks like" line
+	hintRight              // it names this mutant's mistake
+	hintWrong              // it names another mistake
+)
+
+func (h hint) String() string { return [...]string{"absent", "right", "WRONG"}[h] }
+
+// ruleBroken lists, per mutant, the rules whose breaking it is: a failure
+// must name one of them, from the fixed cases and from the properties alike.
+// A mistake breaks one decision, and the rule named must be that decision's,
+// not the first check that happened to see a consequence of it (a record
+// mistake also changes the length and the CRC). Several rules are listed
+// where the decision shows as more than one rule depending on the input
+// (forgetting zigzag gives a wrong length for -1 and a wrong value for 5).
+var ruleBroken = map[string]string{
+	"ch01/varint/forgotzigzag":         "V3 V4",
+	"ch01/varint/lastbytecontinuation": "V2",
+	"ch01/varint/signedshift":          "V2 V3",
+	"ch01/varint/logicalsignmask":      "V3 V4",
+	"ch01/varint/signmagnitude":        "V4",
+	"ch01/varint/bigendiangroups":      "V4",
+	"ch01/varint/eightbitshift":        "V3 V4",
+	"ch01/varint/fourbytes":            "V3",
+	"ch01/varint/overwritesdst":        "V1",
+
+	"ch01/batch/crcheaderonly":            "B6",
+	"ch01/batch/crcieee":                  "B6",
+	"ch01/batch/crcincludesepoch":         "B6",
+	"ch01/batch/crcrecordsonly":           "B6",
+	"ch01/batch/crcwholebatch":            "B6",
+	"ch01/batch/lengthafterbaseoffset":    "B5",
+	"ch01/batch/lengthrecordsonly":        "B5",
+	"ch01/batch/lengthwholebatch":         "B5",
+	"ch01/batch/littleendian":             "B3",
+	"ch01/batch/nullasempty":              "B1",
+	"ch01/batch/offsetdeltacounter":       "B4",
+	"ch01/batch/recordlengthcountsitself": "B1",
+	"ch01/batch/timestampdeltavarint":     "B1",
+
+	"ch02/index/absoluteoffsets":     "I3",
+	"ch02/index/firstentrybelow":     "I2",
+	"ch02/index/nextentry":           "I1",
+	"ch02/index/returnsbatchend":     "I5",
+	"ch02/index/scanbaseoffset":      "I5",
+	"ch02/index/scanstrictlygreater": "I5",
+	"ch02/index/skipwithoutoverhead": "I5",
+	"ch02/index/stopsoneearly":       "I1",
+	"ch02/index/strictlyless":        "I1",
+	"ch02/index/swappedfields":       "I1",
+	"ch02/index/trustszeropadding":   "I4",
+	"ch02/index/lastfromcount":       "I5",
+	"ch02/index/skipsempty":          "I5",
+	"ch02/index/skipscontrol":        "I5",
+
+	"ch03/retention/byteslate":            "R2",
+	"ch03/retention/bytesoneearly":        "R2",
+	"ch03/retention/deletesemptyactive":   "R5",
+	"ch03/retention/firstruleonly":        "R1 R2 R3",
+	"ch03/retention/firsttimestamp":       "R1",
+	"ch03/retention/ignoreshighwatermark": "R4",
+	"ch03/retention/ignorespolicy":        "R6",
+	"ch03/retention/notaprefix":           "R7",
+	"ch03/retention/startoffsetownbase":   "R3",
+	"ch03/retention/timenotstrict":        "R1",
+
+	"ch04/recovery/crcwrongrange":       "C3 C6",
+	"ch04/recovery/cutatlastindexentry": "C6",
+	"ch04/recovery/indexabsolute":       "C7",
+	"ch04/recovery/indexatleast":        "C7",
+	"ch04/recovery/indexbaseoffset":     "C7",
+	"ch04/recovery/keepstorntail":       "C1",
+	"ch04/recovery/keepszeropadding":    "C2",
+	"ch04/recovery/nocrc":               "C3",
+	"ch04/recovery/noindex":             "C7",
+	"ch04/recovery/nomagic":             "C4",
+	"ch04/recovery/nooffsetcheck":       "C5",
+	"ch04/recovery/skipsbadbatch":       "C3 C5 C6",
+	"ch04/recovery/trustslength":        "C2 C8",
+	"ch04/recovery/lastfromcount":       "C5 C6 C7",
+	"ch04/recovery/stopsatempty":        "C6",
+
+	"ch05/truncation/asksonce":           "T1 T4",
+	"ch05/truncation/endoffsetplusone":   "T1",
+	"ch05/truncation/exactepoch":         "T1 T4",
+	"ch05/truncation/forgetstrim":        "T5 T6",
+	"ch05/truncation/ignoresleaderepoch": "T1 T7",
+	"ch05/truncation/keepshw":            "T6",
+	"ch05/truncation/keepsownleo":        "T1",
+	"ch05/truncation/neveranotherround":  "T4",
+	"ch05/truncation/neweranotherround":  "T9",
+	"ch05/truncation/newerkeepslog":      "T9",
+	"ch05/truncation/toleaderend":        "T1",
+	"ch05/truncation/truncatestohw":      "T1 T2",
+	"ch05/truncation/undefinedtohw":      "T7",
+
+	"ch06/cooperative/doubleassigns":     "G1 G5",
+	"ch06/cooperative/flooronly":         "G3 G4",
+	"ch06/cooperative/forgetsnewmembers": "G7",
+	"ch06/cooperative/handsoutrevoked":   "G2",
+	"ch06/cooperative/ignoresowned":      "G3",
+	"ch06/cooperative/inputorder":        "G6",
+	"ch06/cooperative/keepseverything":   "G4",
+	"ch06/cooperative/maxforall":         "G4",
+	"ch06/cooperative/revokeseverything": "G3",
 }
 
 func TestMutantsAreKilled(t *testing.T) {
@@ -136,19 +248,31 @@ func TestMutantsAreKilled(t *testing.T) {
 			survivors++
 			t.Errorf("%s: mutant %s survived (fixed cases: %s, properties: %s)", r.exercise, r.mutant, r.checkRule, r.propsRule)
 		}
+		if r.checkHint == hintWrong || r.propsHint == hintWrong {
+			t.Errorf("%s: mutant %s got a hint that names another mistake (fixed cases: %s, properties: %s)", r.exercise, r.mutant, r.checkHint, r.propsHint)
+		}
+		if !r.attributed(r.checkRule) || !r.attributed(r.propsRule) {
+			t.Errorf("%s: mutant %s breaks %s, but the failures name %s (fixed cases) and %s (properties)", r.exercise, r.mutant, r.breaks, r.checkRule, r.propsRule)
+		}
 	}
 	t.Log("\n" + matrix(rows))
 	fmt.Println(summary(rows, survivors))
 }
 
+// attributed reports whether rule is one the mutant breaks (true when the
+// mutant is not listed in ruleBroken: a new mistake is judged once listed).
+func (v verdict) attributed(rule string) bool {
+	return v.breaks == "" || slices.Contains(strings.Fields(v.breaks), rule)
+}
+
 func judge(exercise string, m subject) verdict {
 	start := time.Now()
-	v := verdict{exercise: exercise, mutant: m.name, checkRule: "-", propsRule: "-"}
+	v := verdict{exercise: exercise, mutant: m.name, checkRule: "-", propsRule: "-", breaks: ruleBroken[exercise+"/"+m.name]}
 	if err := m.check(); err != nil {
 		if id, _ := kit.RuleIn(err.Error()); id != "" {
 			v.checkRule = id
 		}
-		v.lookslike = strings.Contains(err.Error(), "this looks like")
+		v.checkHint = hintFor(m.name, err.Error())
 	}
 	rec := kit.Observe("mutant-"+exercise+"-"+m.name, m.props)
 	if rec.Failed() {
@@ -157,34 +281,81 @@ func judge(exercise string, m subject) verdict {
 		} else {
 			v.propsRule = "panic"
 		}
-		v.lookslike = v.lookslike || strings.Contains(rec.Text(), "this looks like")
+		v.propsHint = hintFor(m.name, rec.Text())
 	}
 	v.took = time.Since(start)
 	return v
 }
 
+// hintFor reads the "this looks like" lines of a failure's text and says
+// whether they name the mistake called name.
+func hintFor(name, text string) hint {
+	h := hintAbsent
+	for _, line := range strings.Split(text, "\n") {
+		_, says, ok := strings.Cut(line, "this looks like: ")
+		if !ok {
+			continue
+		}
+		if !slices.Contains(kit.MistakesSaying(says), name) {
+			return hintWrong
+		}
+		h = hintRight
+	}
+	return h
+}
+
 func matrix(rows []verdict) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%-18s %-26s %-6s %-10s %-10s %s\n", "exercise", "mistake", "check", "properties", "looks like", "time")
+	fmt.Fprintf(&sb, "%-18s %-26s %-6s %-10s %-12s %-9s %s\n", "exercise", "mistake", "check", "properties", "looks like", "breaks", "time")
 	for _, r := range rows {
-		looks := "no"
-		if r.lookslike {
-			looks = "yes"
-		}
-		fmt.Fprintf(&sb, "%-18s %-26s %-6s %-10s %-10s %v\n", r.exercise, r.mutant, r.checkRule, r.propsRule, looks, r.took.Round(time.Millisecond))
+		fmt.Fprintf(&sb, "%-18s %-26s %-6s %-10s %-12s %-9s %v\n", r.exercise, r.mutant, r.checkRule, r.propsRule,
+			r.checkHint.String()+"/"+r.propsHint.String(), r.breaks, r.took.Round(time.Millisecond))
+	}
+	sb.WriteString("\nper exercise (a hint counts per block: fixed cases, properties):\n")
+	fmt.Fprintf(&sb, "%-18s %8s %7s %6s %6s %6s %11s\n", "exercise", "mistakes", "caught", "right", "absent", "wrong", "rule right")
+	for _, e := range perExercise(rows) {
+		fmt.Fprintf(&sb, "%-18s %8d %7d %6d %6d %6d %6d of %2d\n", e.name, e.mistakes, e.caught, e.hints[hintRight], e.hints[hintAbsent], e.hints[hintWrong], e.ruleRight, e.ruled)
 	}
 	return sb.String()
 }
 
-func summary(rows []verdict, survivors int) string {
-	exercises := map[string]int{}
-	recognised := 0
+type exerciseTally struct {
+	name                               string
+	mistakes, caught, ruleRight, ruled int
+	hints                              [3]int
+}
+
+func perExercise(rows []verdict) []exerciseTally {
+	var out []exerciseTally
 	for _, r := range rows {
-		exercises[r.exercise]++
-		if r.lookslike {
-			recognised++
+		if len(out) == 0 || out[len(out)-1].name != r.exercise {
+			out = append(out, exerciseTally{name: r.exercise})
+		}
+		e := &out[len(out)-1]
+		e.mistakes++
+		if r.checkRule != "-" && r.propsRule != "-" {
+			e.caught++
+		}
+		e.hints[r.checkHint]++
+		e.hints[r.propsHint]++
+		for _, rule := range []string{r.checkRule, r.propsRule} {
+			if r.breaks != "" {
+				e.ruled++
+				if r.attributed(rule) {
+					e.ruleRight++
+				}
+			}
 		}
 	}
-	return fmt.Sprintf("kit kill matrix: %d exercises, %d mistakes, %d survivors, %d recognised by \"this looks like\"",
-		len(exercises), len(rows), survivors, recognised)
+	return out
+}
+
+func summary(rows []verdict, survivors int) string {
+	var hints [3]int
+	for _, r := range rows {
+		hints[r.checkHint]++
+		hints[r.propsHint]++
+	}
+	return fmt.Sprintf("kit kill matrix: %d exercises, %d mistakes, %d survivors; hints (fixed cases and properties): %d right, %d absent, %d wrong",
+		len(perExercise(rows)), len(rows), survivors, hints[hintRight], hints[hintAbsent], hints[hintWrong])
 }

@@ -80,12 +80,13 @@ func TestCooperativeSticky(t *testing.T, a CooperativeSticky) {
 	if err := probeCooperative(a); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("known_answers", func(t *testing.T) {
+	kit.KnownAnswersFirst(t, func(t *testing.T) {
+		t.Helper()
 		if err := checkCooperative(a, kit.Replay(dir, t.Name(), false)); err != nil {
-			t.Fatal(err)
+			kit.Report(t, err)
 		}
-	})
-	t.Run("rebalances", func(t *testing.T) {
+	}, "rebalances", func(t *testing.T) {
+		t.Helper()
 		rapid.Check(t, cooperativeProperties(a, kit.Replay(dir, t.Name(), true)))
 	})
 }
@@ -144,11 +145,14 @@ func sortedCopy(tps []group.TopicPartition) []group.TopicPartition {
 func roundCase(a CooperativeSticky, in roundInput) (group.Assignment, *kit.Failure) {
 	got, p := call(a, in)
 	details := []string{describeRound(in, got)}
+	if kit.IsTimeout(p) {
+		return nil, kit.Timeout(ruleG1, "Assign", terminationNote, details[:1]...)
+	}
 	if p != nil {
 		return nil, &kit.Failure{Rule: ruleG8, What: fmt.Sprintf("Assign panicked: %v.", p), Details: details[:1]}
 	}
 	fail := func(rule kit.Rule, what string) (group.Assignment, *kit.Failure) {
-		return got, &kit.Failure{Rule: rule, What: what, Details: details, LooksLike: looksLike(in, got)}
+		return got, &kit.Failure{Rule: rule, What: what, Details: details, Hint: looksLike(a, in, got)}
 	}
 	if rule, what := shapeWhy(in, got); what != "" {
 		return fail(rule, what)
@@ -171,8 +175,8 @@ func kafkaDealCase(a CooperativeSticky, in roundInput) *kit.Failure {
 		return nil
 	}
 	return &kit.Failure{Rule: ruleG9, What: "the assignment obeys the rules but is not Kafka's: members in member id order keep their owned partitions in partition order up to their quota, then the free partitions, sorted, are dealt round-robin to the members below minQuota, then one each to members at minQuota while fewer than P mod N members hold maxQuota.",
-		Details:   []string{describeRound(in, got), "Kafka's:\n" + formatAssignment(in, want)},
-		LooksLike: looksLike(in, got)}
+		Details: []string{describeRound(in, got), "Kafka's:\n" + formatAssignment(in, want)},
+		Hint:    looksLike(a, in, got)}
 }
 
 // sameAssignment compares two normalized assignments (nil and empty lists

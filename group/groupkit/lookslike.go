@@ -1,21 +1,19 @@
 package groupkit
 
-import (
-	"strings"
+import "github.com/kafkalive/kafkalive/group"
 
-	"github.com/kafkalive/kafkalive/group"
-	"github.com/kafkalive/kafkalive/internal/kit"
-)
-
-// looksLike names every known mistake that gives got on in, not only the
-// first: on a small group several mistakes often agree, and the learner
-// should see each candidate.
-func looksLike(in roundInput, got group.Assignment) string {
-	var says []string
-	for _, m := range cooperativeMistakes {
-		if s := kit.LooksLike(in, got, []kit.Mistake[roundInput, group.Assignment]{m}); s != "" {
-			says = append(says, s)
+// looksLike names the one known mistake that gives got on in and agrees with
+// a on every known answer, or returns "": a hint is given only when one
+// mistake explains the failure.
+func looksLike(a CooperativeSticky, in roundInput, got group.Assignment) func() string {
+	return func() string {
+		learner := func(in roundInput) group.Assignment {
+			got, p := call(a, in)
+			if p != nil {
+				panic(p)
+			}
+			return got
 		}
+		return cooperativeMistakes.LooksLike(learner, in, got)
 	}
-	return strings.Join(says, "; or: ")
 }

@@ -5,25 +5,41 @@ import (
 	"github.com/kafkalive/kafkalive/internal/kit"
 )
 
+// cooperativeMistakeList names each mistake after its mutant in the bank
+// (solutions/ch06/cooperative/mutants/<name>). The mutants themselves cannot
+// be the signatures here: they reuse the solution's types, and the solution's
+// test imports this package. The kill matrix (solutions/kill_test.go) proves
+// that each knob gives its mutant's failures: a hint that named another
+// mistake would fail it.
 var cooperativeMistakeList = []struct {
-	says  string
-	knobs stickyKnobs
+	name, says string
+	knobs      stickyKnobs
 }{
-	{"partitions that move are handed to their new owner at once, while the old owner still consumes them (the sticky target without KIP-429's withholding)", stickyKnobs{handsOutRevoked: true}},
-	{"every owned partition is withheld, even from the member that keeps it: that is the eager protocol's stop-the-world, not cooperative", stickyKnobs{revokesEverything: true}},
-	{"ownedPartitions are ignored: the assignment is computed afresh, so partitions move that did not need to", stickyKnobs{ignoresOwned: true}},
-	{"every member owning maxQuota keeps it, not only P mod N of them, so someone ends up two below", stickyKnobs{maxForAll: true}},
-	{"members keep everything they own, past their quota, so newcomers starve and the group stays unbalanced", stickyKnobs{keepsEverything: true}},
-	{"members are dealt to in the order they are listed, not sorted by member id, so the same group gives different answers", stickyKnobs{inputOrder: true}},
-	{"the kept partitions are not marked taken, so they are dealt out again and a partition gets two owners", stickyKnobs{doubleAssigns: true}},
-	{"only members that own something get an entry: a new member is forgotten", stickyKnobs{forgetsNewMembers: true}},
-	{"a member that may keep maxQuota keeps only minQuota (yet counts as holding maxQuota): partitions move for nothing, or are dealt to nobody", stickyKnobs{floorOnly: true}},
+	{"handsoutrevoked", "partitions that move are handed to their new owner at once, while the old owner still consumes them (the sticky target without KIP-429's withholding)", stickyKnobs{handsOutRevoked: true}},
+	{"revokeseverything", "every owned partition is withheld, even from the member that keeps it: that is the eager protocol's stop-the-world, not cooperative", stickyKnobs{revokesEverything: true}},
+	{"ignoresowned", "ownedPartitions are ignored: the assignment is computed afresh, so partitions move that did not need to", stickyKnobs{ignoresOwned: true}},
+	{"maxforall", "every member owning maxQuota keeps it, not only P mod N of them, so someone ends up two below", stickyKnobs{maxForAll: true}},
+	{"keepseverything", "members keep everything they own, past their quota, so newcomers starve and the group stays unbalanced", stickyKnobs{keepsEverything: true}},
+	{"inputorder", "members are dealt to in the order they are listed, not sorted by member id, so the same group gives different answers", stickyKnobs{inputOrder: true}},
+	{"doubleassigns", "the kept partitions are not marked taken, so they are dealt out again and a partition gets two owners", stickyKnobs{doubleAssigns: true}},
+	{"forgetsnewmembers", "only members that own something get an entry: a new member is forgotten", stickyKnobs{forgetsNewMembers: true}},
+	{"flooronly", "a member that may keep maxQuota keeps only minQuota (yet counts as holding maxQuota): partitions move for nothing, or are dealt to nobody", stickyKnobs{floorOnly: true}},
 }
 
-var cooperativeMistakes = func() []kit.Mistake[roundInput, group.Assignment] {
+var cooperativeMistakes = func() *kit.Signatures[roundInput, group.Assignment] {
 	var ms []kit.Mistake[roundInput, group.Assignment]
 	for _, m := range cooperativeMistakeList {
-		ms = append(ms, kit.Mistake[roundInput, group.Assignment]{Says: m.says, Do: m.knobs.assign})
+		ms = append(ms, kit.Mistake[roundInput, group.Assignment]{Name: m.name, Says: m.says, Do: m.knobs.assign})
 	}
-	return ms
+	return kit.NewSignatures(cooperativeProbes, ms...)
 }()
+
+// cooperativeProbes are the known answers' inputs: a mistake is named only if
+// it also agrees with the learner's code on all of them.
+func cooperativeProbes() []roundInput {
+	var in []roundInput
+	for _, c := range cooperativeKnownAnswers() {
+		in = append(in, c.in)
+	}
+	return in
+}

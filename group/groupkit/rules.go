@@ -19,6 +19,10 @@ var (
 	cooperativeRules = []kit.Rule{ruleG1, ruleG2, ruleG3, ruleG4, ruleG5, ruleG6, ruleG7, ruleG8, ruleG9}
 )
 
+// terminationNote is the section on termination a failure links to when a
+// call does not return within kit.Deadline.
+const terminationNote = note06 + "#every-call-returns"
+
 // Rules returns the rules this package's suite checks, in order; the notes
 // test checks that each Note anchor exists.
 func Rules() []kit.Rule { return append([]kit.Rule(nil), cooperativeRules...) }

@@ -41,6 +41,10 @@ type Failure struct {
 	Field func(pos int) string
 	// LooksLike names a known mistake whose behaviour the counterexample matches.
 	LooksLike string
+	// Hint, if set and LooksLike is empty, computes LooksLike when the failure
+	// is printed: recognising a mistake runs the known mistakes, which is
+	// wasted on the many failing cases rapid tries while shrinking.
+	Hint func() string
 	// Replay is the command that runs this check again.
 	Replay string
 	// Also is a second note section to read, after the rule's: the section on
@@ -97,8 +101,12 @@ func (f *Failure) Error() string {
 		line("your bytes:")
 		line(Hexdump(f.Got, mark))
 	}
-	if f.LooksLike != "" {
-		line("this looks like: " + f.LooksLike)
+	looks := f.LooksLike
+	if looks == "" && f.Hint != nil {
+		looks = f.Hint()
+	}
+	if looks != "" {
+		line("this looks like: " + looks)
 	}
 	if f.Rule.Note != "" {
 		line("read: " + f.Rule.Note)

@@ -152,7 +152,7 @@ func TestLooksLikeNamesOneMistakeOrNone(t *testing.T) {
 func TestSignaturesCheckTheProbes(t *testing.T) {
 	double := Mistake[int, int]{Name: "double", Says: "doubles", Do: func(n int) int { return 2 * n }}
 	square := Mistake[int, int]{Name: "square", Says: "squares", Do: func(n int) int { return n * n }}
-	s := NewSignatures([]int{0, 1, 5}, double, square)
+	s := NewSignatures(func() []int { return []int{0, 1, 5} }, double, square)
 	// On 3 only doubling gives 6, but a learner who adds 3 does not double.
 	if got := s.LooksLike(func(n int) int { return n + 3 }, 3, 6); got != "" {
 		t.Errorf("a learner who adds 3 got the hint %q; the probes must rule doubling out", got)

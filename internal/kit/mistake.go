@@ -48,6 +48,7 @@ func LooksLike[In, Out any](in In, got Out, mistakes []Mistake[In, Out]) string 
 // not named. Build it with NewSignatures; its zero value matches nothing.
 type Signatures[In, Out any] struct {
 	mistakes []Mistake[In, Out]
+	probesOf func() []In
 	probes   []In
 
 	once sync.Once
@@ -63,10 +64,11 @@ type outcome[Out any] struct {
 // matrix, which reads hints as text.
 var registry sync.Map // string -> []string
 
-// NewSignatures returns the signatures of mistakes, checked on probes, and
-// records their names so that MistakesSaying can tell which mistake a hint
-// names.
-func NewSignatures[In, Out any](probes []In, mistakes ...Mistake[In, Out]) *Signatures[In, Out] {
+// NewSignatures returns the signatures of mistakes, checked on the inputs
+// probes returns (called once, when a first failure needs a hint; nil for
+// none), and records their names so that MistakesSaying can tell which mistake
+// a hint names.
+func NewSignatures[In, Out any](probes func() []In, mistakes ...Mistake[In, Out]) *Signatures[In, Out] {
 	for _, m := range mistakes {
 		names, _ := registry.Load(m.Says)
 		list, _ := names.([]string)
@@ -74,7 +76,7 @@ func NewSignatures[In, Out any](probes []In, mistakes ...Mistake[In, Out]) *Sign
 			registry.Store(m.Says, append(slices.Clip(list), m.Name))
 		}
 	}
-	return &Signatures[In, Out]{mistakes: mistakes, probes: probes}
+	return &Signatures[In, Out]{mistakes: mistakes, probesOf: probes}
 }
 
 // MistakesSaying returns the names of the mistakes whose Says is says.
@@ -107,10 +109,11 @@ func (s *Signatures[In, Out]) LooksLike(learner func(In) Out, in In, got Out) st
 			idx = append(idx, i)
 		}
 	}
-	if len(candidates) == 0 || learner == nil || len(s.probes) == 0 {
+	if len(candidates) == 0 || learner == nil || s.probesOf == nil {
 		return LooksLike(in, got, candidates)
 	}
 	s.once.Do(func() {
+		s.probes = s.probesOf()
 		s.outs = make([][]outcome[Out], len(s.mistakes))
 		for i, m := range s.mistakes {
 			for _, p := range s.probes {

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"io"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -26,7 +27,9 @@ func Fatal(t *rapid.T, f *Failure) {
 		f = firstHang.f
 		firstHang.Unlock()
 	}
-	fmt.Fprintln(t.Output(), f.Error())
+	if w := t.Output(); w != io.Discard { // rapid discards the output while it shrinks
+		fmt.Fprintln(w, f.Error())
+	}
 	t.Fatalf("%s", f.Headline())
 }
 

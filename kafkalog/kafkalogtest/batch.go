@@ -90,16 +90,16 @@ func BatchProperties(e BatchEncoder) func(*rapid.T) {
 func batchProperties(e BatchEncoder, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		b := drawBatch(t)
-		dst := rapid.SliceOfN(rapid.Byte(), 0, 4).Draw(t, "dst")
+		dst := kit.Draw(t, rapid.SliceOfN(rapid.Byte(), 0, 4), "dst")
 		for i := range b.Records {
 			if f := recordCase(e, "a generated batch", &b.Records[i], i); f != nil {
 				f.Replay = replay
-				t.Fatalf("%s", f)
+				kit.Fatal(t, f)
 			}
 		}
 		if f := batchCaseCheck(e, "a generated batch", dst, &b, b.AppendTo(nil)); f != nil {
 			f.Replay = replay
-			t.Fatalf("%s", f)
+			kit.Fatal(t, f)
 		}
 	}
 }
@@ -111,12 +111,13 @@ func TestBatch(t *testing.T, e BatchEncoder) {
 	if err := probeBatch(e); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("known_answers", func(t *testing.T) {
+	kit.KnownAnswersFirst(t, func(t *testing.T) {
+		t.Helper()
 		if err := checkBatch(e, kit.Replay(dir, t.Name(), false)); err != nil {
-			t.Fatal(err)
+			kit.Report(t, err)
 		}
-	})
-	t.Run("properties", func(t *testing.T) {
+	}, "properties", func(t *testing.T) {
+		t.Helper()
 		rapid.Check(t, batchProperties(e, kit.Replay(dir, t.Name(), true)))
 	})
 }
@@ -124,7 +125,9 @@ func TestBatch(t *testing.T, e BatchEncoder) {
 func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.Failure {
 	want := r.AppendTo(nil)
 	var got []byte
-	if p := kit.Guard(func() { got = e.AppendRecord(nil, r) }); p != nil {
+	if p := kit.Guard(func() { got = e.AppendRecord(nil, r) }); kit.IsTimeout(p) {
+		return kit.Timeout(ruleB1, fmt.Sprintf("AppendRecord on record %d of %s", i, source), termination01, describeRecord(i, r))
+	} else if p != nil {
 		return &kit.Failure{Rule: ruleB7, What: fmt.Sprintf("AppendRecord panicked on record %d of %s: %v.", i, source, p), Details: []string{describeRecord(i, r)}}
 	}
 	if bytes.Equal(got, want) {
@@ -135,8 +138,8 @@ func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.F
 		What:    fmt.Sprintf("AppendRecord must write record %d of %s in Kafka's v2 record layout.", i, source),
 		Details: []string{describeRecord(i, r), "want  " + kit.Hex(want, 48), "got   " + kit.Hex(got, 48)},
 		Got:     got, Want: want,
-		Field:     func(pos int) string { n, _ := recordField(want, pos); return n },
-		LooksLike: kit.LooksLike(recordInput{r, i}, got, recordMistakes),
+		Field: func(pos int) string { n, _ := recordField(want, pos); return n },
+		Hint:  func() string { return recordMistakes.LooksLike(recordOf(e.AppendRecord), recordInput{r, i}, got) },
 	}
 }
 
@@ -144,7 +147,9 @@ func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.F
 func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.RecordBatch, want []byte) *kit.Failure {
 	prefix := bytes.Clone(dst)
 	var out []byte
-	if p := kit.Guard(func() { out = e.AppendBatch(dst, b) }); p != nil {
+	if p := kit.Guard(func() { out = e.AppendBatch(dst, b) }); kit.IsTimeout(p) {
+		return kit.Timeout(ruleB3, "AppendBatch on "+source, termination01, describeBatch(b))
+	} else if p != nil {
 		return &kit.Failure{Rule: ruleB7, What: fmt.Sprintf("AppendBatch panicked on %s: %v.", source, p), Details: []string{describeBatch(b)}}
 	}
 	fail := func(r kit.Rule, from int, what string, details ...string) *kit.Failure {
@@ -158,7 +163,7 @@ func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.Recor
 				}
 				return batchField(want, pos-len(prefix))
 			},
-			LooksLike: kit.LooksLike(batchInput{prefix, b}, out, batchMistakes),
+			Hint: func() string { return batchMistakes.LooksLike(batchOf(e.AppendBatch), batchInput{prefix, b}, out) },
 		}
 		return f
 	}
@@ -172,6 +177,14 @@ func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.Recor
 	}
 	if len(got) < kafkalog.BatchHeaderLen || !bytes.Equal(got[kafkalog.BatchHeaderLen:], want[kafkalog.BatchHeaderLen:]) {
 		return fail(ruleB4, kafkalog.BatchHeaderLen, fmt.Sprintf("Encoding %s: the records section (from byte 61) must hold the records back to back, each in the v2 record layout.", source))
+	}
+	// A field whose bytes are the right ones in reverse was written
+	// little-endian: that is the header rule, not the length's or the CRC's.
+	for _, at := range []int{8, 17} {
+		if w, g := binary.BigEndian.Uint32(want[at:]), binary.BigEndian.Uint32(got[at:]); w != g && g == binary.LittleEndian.Uint32(want[at:]) {
+			return fail(ruleB3, at, fmt.Sprintf("Encoding %s: header field %s must be %s (big-endian); it was written little-endian.", source, batchField(want, at), fieldHex(want, at)),
+				fmt.Sprintf("got %s", fieldHex(got, at)))
+		}
 	}
 	if wantLen, gotLen := binary.BigEndian.Uint32(want[8:]), binary.BigEndian.Uint32(got[8:]); wantLen != gotLen {
 		return fail(ruleB5, 8, fmt.Sprintf("Encoding %s: the length field must count the bytes after it: %d-byte batch - 12 = %d, not %d.", source, len(want), wantLen, int32(gotLen)))

@@ -82,15 +82,15 @@ func IndexProperties(l IndexLookup) func(*rapid.T) {
 func indexProperties(l IndexLookup, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		seg := buildSegment(drawSegmentSpec(t))
-		padding := rapid.IntRange(0, 3).Draw(t, "zeroSlots")
+		padding := kit.Draw(t, rapid.IntRange(0, 3), "zeroSlots")
 		last := seg.baseOffset
 		if n := len(seg.batches); n > 0 {
 			last = seg.batches[n-1].lastOffset
 		}
-		target := rapid.Int64Range(seg.baseOffset-2, last+2).Draw(t, "target")
+		target := kit.Draw(t, rapid.Int64Range(seg.baseOffset-2, last+2), "target")
 		if f := indexCase(l, seg, padding, target); f != nil {
 			f.Replay = replay
-			t.Fatalf("%s", f)
+			kit.Fatal(t, f)
 		}
 	}
 }
@@ -102,12 +102,13 @@ func TestIndex(t *testing.T, l IndexLookup) {
 	if err := probeIndex(l); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("known_answers", func(t *testing.T) {
+	kit.KnownAnswersFirst(t, func(t *testing.T) {
+		t.Helper()
 		if err := checkIndex(l, kit.Replay(dir, t.Name(), false)); err != nil {
-			t.Fatal(err)
+			kit.Report(t, err)
 		}
-	})
-	t.Run("properties", func(t *testing.T) {
+	}, "properties", func(t *testing.T) {
+		t.Helper()
 		rapid.Check(t, indexProperties(l, kit.Replay(dir, t.Name(), true)))
 	})
 }
@@ -118,20 +119,22 @@ func indexCase(l IndexLookup, seg *segmentModel, padding int, target int64) *kit
 	guarded := IndexLookup{
 		LookupIndex: func(index []byte, entries int, baseOffset, target int64) (off int64, pos int32) {
 			if p := kit.Guard(func() { off, pos = l.LookupIndex(index, entries, baseOffset, target) }); p != nil {
-				panic(learnerPanic{p})
+				panic(learnerPanic{p, ruleI1, fmt.Sprintf("LookupIndex(index of %d bytes, entries=%d, baseOffset=%d, target=%d)", len(index), entries, baseOffset, target)})
 			}
 			return off, pos
 		},
 		FindBatch: func(log []byte, startPos int32, target int64) (pos int32, found bool) {
 			if p := kit.Guard(func() { pos, found = l.FindBatch(log, startPos, target) }); p != nil {
-				panic(learnerPanic{p})
+				panic(learnerPanic{p, ruleI5, fmt.Sprintf("FindBatch(log of %d bytes, startPos=%d, target=%d)", len(log), startPos, target)})
 			}
 			return pos, found
 		},
 	}
 	var f *kit.Failure
-	p := kit.Guard(func() { f = indexSteps(guarded, seg, padding, target) })
-	if lp, ok := p.(learnerPanic); ok {
+	p := kit.Recover(func() { f = indexSteps(guarded, seg, padding, target) })
+	if lp, ok := p.(learnerPanic); ok && kit.IsTimeout(lp.v) {
+		return kit.Timeout(lp.rule, lp.call, termination02, seg.describe())
+	} else if ok {
 		return &kit.Failure{Rule: ruleI6, What: fmt.Sprintf("Looking up offset %d panicked: %v. Input from disk must never crash a broker.", target, lp.v),
 			Details: []string{seg.describe()}}
 	} else if p != nil {
@@ -141,7 +144,11 @@ func indexCase(l IndexLookup, seg *segmentModel, padding int, target int64) *kit
 }
 
 // learnerPanic carries a panic of the learner's code through the suite.
-type learnerPanic struct{ v any }
+type learnerPanic struct {
+	v    any
+	rule kit.Rule // the rule the call was checked against
+	call string   // the call, with its input
+}
 
 func indexSteps(l IndexLookup, seg *segmentModel, padding int, target int64) *kit.Failure {
 	if f := lookupCase(l, seg, 0, target); f != nil {
@@ -174,13 +181,17 @@ func lookupCase(l IndexLookup, seg *segmentModel, padding int, target int64) *ki
 	switch {
 	case seg.baseOffset != 0 && off == want.offset-seg.baseOffset:
 		rule, what = ruleI3, fmt.Sprintf("%s: entries store offset - baseOffset; the answer is the absolute offset %d, not %d.", call, want.offset, off)
+	case seg.baseOffset != 0 && [2]int64{off, int64(pos)} == (lookupInput{index, len(seg.index), seg.baseOffset, target}).relativeAnswer():
+		rule, what = ruleI3, fmt.Sprintf("%s: entries store offset - baseOffset, so an entry's offset is baseOffset + its relative offset before it is compared with the target. Want (%d, %d), got (%d, %d).", call, want.offset, want.position, off, pos)
 	case len(seg.index) == 0 || seg.index[0].offset > target:
 		rule, what = ruleI2, fmt.Sprintf("%s: no entry is <= %d, so it must return (baseOffset, 0) = (%d, 0), not (%d, %d).", call, target, seg.baseOffset, off, pos)
 	case padding > 0 && lookupOK(l, seg, target):
 		rule, what = ruleI4, fmt.Sprintf("%s must only read the %d valid entries; the zero slots after them are not entries. Want (%d, %d), got (%d, %d).", call, len(seg.index), want.offset, want.position, off, pos)
 	}
 	return &kit.Failure{Rule: rule, What: what, Details: []string{seg.describe(), "index file:\n" + kit.Hexdump(index, -1)},
-		LooksLike: kit.LooksLike(lookupInput{index, len(seg.index), seg.baseOffset, target}, [2]int64{off, int64(pos)}, lookupMistakes)}
+		Hint: func() string {
+			return lookupMistakes.LooksLike(lookupOf(l.LookupIndex), lookupInput{index, len(seg.index), seg.baseOffset, target}, [2]int64{off, int64(pos)})
+		}}
 }
 
 // lookupOK reports whether l answers target right on the index without padding.
@@ -203,7 +214,9 @@ func findCase(l IndexLookup, seg *segmentModel, from int32, target int64) *kit.F
 			call, target, want.baseOffset, want.lastOffset, want.pos, pos, found)
 	}
 	return &kit.Failure{Rule: ruleI5, What: what, Details: []string{seg.describe()},
-		LooksLike: kit.LooksLike(findInput{seg, from, target}, [2]int64{int64(pos), boolInt(found)}, findMistakes)}
+		Hint: func() string {
+			return findMistakes.LooksLike(findOf(l.FindBatch), findInput{seg, from, target}, findResult(pos, found))
+		}}
 }
 
 func boolInt(b bool) int64 {

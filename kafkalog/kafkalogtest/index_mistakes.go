@@ -1,9 +1,24 @@
 package kafkalogtest
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/absoluteoffsets"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/firstentrybelow"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/lastfromcount"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/nextentry"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/returnsbatchend"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/scanbaseoffset"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/scanstrictlygreater"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipscontrol"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipsempty"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipwithoutoverhead"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/stopsoneearly"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/strictlyless"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/swappedfields"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/trustszeropadding"
 )
 
 type lookupInput struct {
@@ -23,129 +38,103 @@ func (in lookupInput) entry(i int) (int64, int64) {
 	return int64(binary.BigEndian.Uint32(in.index[8*i:])), int64(binary.BigEndian.Uint32(in.index[8*i+4:]))
 }
 
-// lookupBy returns the entry that pick chooses among the first n entries, or
-// (baseOffset, 0); pick gets the absolute offsets.
-func (in lookupInput) lookupBy(n int, pick func(offsets []int64) int) [2]int64 {
-	offsets := make([]int64, n)
-	for i := range n {
-		rel, _ := in.entry(i)
-		offsets[i] = in.baseOffset + rel
+// relativeAnswer is the entry whose relative offset, compared with the target
+// as if it were absolute, is the largest <= target, returned with its relative
+// offset: the answer of a lookup that forgot that entries store
+// offset - baseOffset.
+func (in lookupInput) relativeAnswer() [2]int64 {
+	best := -1
+	for i := range in.entries {
+		if rel, _ := in.entry(i); rel <= in.target {
+			best = i
+		}
 	}
-	i := pick(offsets)
-	if i < 0 {
+	if best < 0 {
 		return [2]int64{in.baseOffset, 0}
 	}
-	_, pos := in.entry(i)
-	return [2]int64{offsets[i], pos}
+	rel, pos := in.entry(best)
+	return [2]int64{rel, pos}
 }
 
-func lastWhere(offsets []int64, ok func(int64) bool) int {
-	found := -1
-	for i, o := range offsets {
-		if ok(o) {
-			found = i
-		}
+// lookupOf calls a LookupIndex on in, on a copy of the index.
+func lookupOf(f func([]byte, int, int64, int64) (int64, int32)) func(lookupInput) [2]int64 {
+	return func(in lookupInput) [2]int64 {
+		off, pos := f(bytes.Clone(in.index), in.entries, in.baseOffset, in.target)
+		return [2]int64{off, int64(pos)}
 	}
-	return found
 }
 
-var lookupMistakes = []kit.Mistake[lookupInput, [2]int64]{
-	{Says: "it returns the next entry (the smallest offset >= target) instead of the largest offset <= target", Do: func(in lookupInput) [2]int64 {
-		return in.lookupBy(in.entries, func(o []int64) int {
-			for i := range o {
-				if o[i] >= in.target {
-					return i
-				}
-			}
-			return -1
-		})
-	}},
-	{Says: "it looks for the largest offset < target, so an exact hit returns the entry before it", Do: func(in lookupInput) [2]int64 {
-		return in.lookupBy(in.entries, func(o []int64) int { return lastWhere(o, func(x int64) bool { return x < in.target }) })
-	}},
-	{Says: "it trusts the zero-filled slots of a preallocated index as entries (offset baseOffset, position 0)", Do: func(in lookupInput) [2]int64 {
-		return in.lookupBy(len(in.index)/8, func(o []int64) int { return lastWhere(o, func(x int64) bool { return x <= in.target }) })
-	}},
-	{Says: "when the target is below the first entry it returns the first entry instead of (baseOffset, 0)", Do: func(in lookupInput) [2]int64 {
-		return in.lookupBy(in.entries, func(o []int64) int {
-			i := lastWhere(o, func(x int64) bool { return x <= in.target })
-			if i < 0 && len(o) > 0 {
-				return 0
-			}
-			return i
-		})
-	}},
-	{Says: "the binary search stops one entry early", Do: func(in lookupInput) [2]int64 {
-		return in.lookupBy(in.entries, func(o []int64) int {
-			return max(lastWhere(o, func(x int64) bool { return x <= in.target })-1, -1)
-		})
-	}},
-	{Says: "the relative offsets are compared with the target as if absolute (baseOffset not added)", Do: func(in lookupInput) [2]int64 {
-		abs := in
-		abs.baseOffset = 0
-		r := abs.lookupBy(in.entries, func(o []int64) int { return lastWhere(o, func(x int64) bool { return x <= in.target }) })
-		if r == [2]int64{0, 0} {
-			r[0] = in.baseOffset
-		}
-		return r
-	}},
-	{Says: "the entry's two fields are read in the wrong order (position first)", Do: func(in lookupInput) [2]int64 {
-		sw := lookupInput{index: make([]byte, len(in.index)), entries: in.entries, baseOffset: in.baseOffset, target: in.target}
-		for i := 0; i+8 <= len(in.index); i += 8 {
-			copy(sw.index[i:], in.index[i+4:i+8])
-			copy(sw.index[i+4:], in.index[i:i+4])
-		}
-		return sw.lookupBy(in.entries, func(o []int64) int { return lastWhere(o, func(x int64) bool { return x <= in.target }) })
-	}},
-}
-
-func (in findInput) firstFrom(ok func(b batchSpan) bool) [2]int64 {
-	for _, b := range in.seg.batches {
-		if b.pos >= int(in.from) && ok(b) {
-			return [2]int64{int64(b.pos), 1}
-		}
+// findOf calls a FindBatch on in, on a copy of the log; the position of a
+// batch not found is ignored.
+func findOf(f func([]byte, int32, int64) (int32, bool)) func(findInput) [2]int64 {
+	return func(in findInput) [2]int64 {
+		pos, found := f(bytes.Clone(in.seg.log), in.from, in.target)
+		return findResult(pos, found)
 	}
-	return [2]int64{0, 0}
 }
 
-var findMistakes = []kit.Mistake[findInput, [2]int64]{
-	{Says: "it compares the batch's base offset (the first offset) instead of its last offset, so it misses a target inside a batch", Do: func(in findInput) [2]int64 {
-		return in.firstFrom(func(b batchSpan) bool { return b.baseOffset >= in.target })
-	}},
-	{Says: "it looks for lastOffset > target instead of >=, so it skips the batch ending at the target", Do: func(in findInput) [2]int64 {
-		return in.firstFrom(func(b batchSpan) bool { return b.lastOffset > in.target })
-	}},
-	{Says: "it skips length bytes to the next batch; the next batch starts 12 + length bytes on (length does not count baseOffset and itself)", Do: func(in findInput) [2]int64 {
-		log := in.seg.log
-		for pos := int(in.from); pos >= 0 && pos+27 <= len(log); {
-			base := int64(binary.BigEndian.Uint64(log[pos:]))
-			length := int(int32(binary.BigEndian.Uint32(log[pos+8:])))
-			if base+int64(int32(binary.BigEndian.Uint32(log[pos+23:]))) >= in.target {
-				return [2]int64{int64(pos), 1}
-			}
-			if length <= 0 {
-				break
-			}
-			pos += length
-		}
+func findResult(pos int32, found bool) [2]int64 {
+	if !found {
 		return [2]int64{0, 0}
-	}},
-	{Name: "lastfromcount", Says: "it takes a batch's last offset to be baseOffset + recordsCount - 1, as if offsets were dense; a compacted batch keeps its lastOffsetDelta with fewer records, and the cleaner's empty batch has none", Do: func(in findInput) [2]int64 {
-		return in.firstFrom(func(b batchSpan) bool { return b.baseOffset+int64(b.recordsCount)-1 >= in.target })
-	}},
-	{Name: "skipsempty", Says: "it skips batches with no records; the empty batch the cleaner keeps still covers its offsets", Do: func(in findInput) [2]int64 {
-		return in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target && b.recordsCount > 0 })
-	}},
-	{Name: "skipscontrol", Says: "it skips control batches (transaction markers); they hold offsets like any other batch", Do: func(in findInput) [2]int64 {
-		return in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target && !b.control })
-	}},
-	{Says: "it returns where the batch ends instead of where it starts", Do: func(in findInput) [2]int64 {
-		r := in.firstFrom(func(b batchSpan) bool { return b.lastOffset >= in.target })
-		for _, b := range in.seg.batches {
-			if int64(b.pos) == r[0] && r[1] == 1 {
-				r[0] += int64(b.size)
-			}
-		}
-		return r
-	}},
+	}
+	return [2]int64{int64(pos), 1}
 }
+
+// lookupProbes and findProbes are the known answers' inputs: a mistake is
+// named only if it also agrees with the learner's code on all of them.
+func lookupProbes() []lookupInput {
+	var in []lookupInput
+	for _, c := range indexKnownAnswers() {
+		for _, padding := range []int{0, c.padding} {
+			in = append(in, lookupInput{c.seg.indexFile(padding), len(c.seg.index), c.seg.baseOffset, c.target})
+		}
+	}
+	return in
+}
+
+func findProbes() []findInput {
+	var in []findInput
+	for _, c := range indexKnownAnswers() {
+		for _, from := range []int32{c.seg.lookup(c.target).position, 0} {
+			in = append(in, findInput{c.seg, from, c.target})
+		}
+	}
+	return in
+}
+
+// lookupMistakes and findMistakes are the bank's mutants
+// (solutions/ch02/index/mutants), run as they are: a mutant whose mistake is
+// in the scan has a right LookupIndex, and the other way round.
+var lookupMistakes = kit.NewSignatures(lookupProbes,
+	kit.Mistake[lookupInput, [2]int64]{Name: "absoluteoffsets", Says: "the relative offsets are compared with the target as if absolute (baseOffset not added)", Do: lookupOf(absoluteoffsets.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "firstentrybelow", Says: "when the target is below the first entry it returns the first entry instead of (baseOffset, 0)", Do: lookupOf(firstentrybelow.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "nextentry", Says: "it returns the next entry (the smallest offset >= target) instead of the largest offset <= target", Do: lookupOf(nextentry.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "stopsoneearly", Says: "the binary search stops one entry early", Do: lookupOf(stopsoneearly.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "strictlyless", Says: "it looks for the largest offset < target, so an exact hit returns the entry before it", Do: lookupOf(strictlyless.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "swappedfields", Says: "the entry's two fields are read in the wrong order (position first)", Do: lookupOf(swappedfields.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "trustszeropadding", Says: "it trusts the zero-filled slots of a preallocated index as entries (offset baseOffset, position 0)", Do: lookupOf(trustszeropadding.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "scanbaseoffset", Says: "it compares the batch's base offset (the first offset) instead of its last offset, so it misses a target inside a batch", Do: lookupOf(scanbaseoffset.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "scanstrictlygreater", Says: "it looks for lastOffset > target instead of >=, so it skips the batch ending at the target", Do: lookupOf(scanstrictlygreater.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "skipwithoutoverhead", Says: "it skips length bytes to the next batch; the next batch starts 12 + length bytes on (length does not count baseOffset and itself)", Do: lookupOf(skipwithoutoverhead.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "lastfromcount", Says: "it takes a batch's last offset to be baseOffset + recordsCount - 1, as if offsets were dense; a compacted batch keeps its lastOffsetDelta with fewer records, and the cleaner's empty batch has none", Do: lookupOf(lastfromcount.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "skipsempty", Says: "it skips batches with no records; the empty batch the cleaner keeps still covers its offsets", Do: lookupOf(skipsempty.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "skipscontrol", Says: "it skips control batches (transaction markers); they hold offsets like any other batch", Do: lookupOf(skipscontrol.LookupIndex)},
+	kit.Mistake[lookupInput, [2]int64]{Name: "returnsbatchend", Says: "it returns where the batch ends instead of where it starts", Do: lookupOf(returnsbatchend.LookupIndex)},
+)
+
+var findMistakes = kit.NewSignatures(findProbes,
+	kit.Mistake[findInput, [2]int64]{Name: "absoluteoffsets", Says: "the relative offsets are compared with the target as if absolute (baseOffset not added)", Do: findOf(absoluteoffsets.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "firstentrybelow", Says: "when the target is below the first entry it returns the first entry instead of (baseOffset, 0)", Do: findOf(firstentrybelow.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "nextentry", Says: "it returns the next entry (the smallest offset >= target) instead of the largest offset <= target", Do: findOf(nextentry.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "stopsoneearly", Says: "the binary search stops one entry early", Do: findOf(stopsoneearly.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "strictlyless", Says: "it looks for the largest offset < target, so an exact hit returns the entry before it", Do: findOf(strictlyless.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "swappedfields", Says: "the entry's two fields are read in the wrong order (position first)", Do: findOf(swappedfields.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "trustszeropadding", Says: "it trusts the zero-filled slots of a preallocated index as entries (offset baseOffset, position 0)", Do: findOf(trustszeropadding.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "scanbaseoffset", Says: "it compares the batch's base offset (the first offset) instead of its last offset, so it misses a target inside a batch", Do: findOf(scanbaseoffset.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "scanstrictlygreater", Says: "it looks for lastOffset > target instead of >=, so it skips the batch ending at the target", Do: findOf(scanstrictlygreater.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "skipwithoutoverhead", Says: "it skips length bytes to the next batch; the next batch starts 12 + length bytes on (length does not count baseOffset and itself)", Do: findOf(skipwithoutoverhead.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "lastfromcount", Says: "it takes a batch's last offset to be baseOffset + recordsCount - 1, as if offsets were dense; a compacted batch keeps its lastOffsetDelta with fewer records, and the cleaner's empty batch has none", Do: findOf(lastfromcount.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "skipsempty", Says: "it skips batches with no records; the empty batch the cleaner keeps still covers its offsets", Do: findOf(skipsempty.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "skipscontrol", Says: "it skips control batches (transaction markers); they hold offsets like any other batch", Do: findOf(skipscontrol.FindBatch)},
+	kit.Mistake[findInput, [2]int64]{Name: "returnsbatchend", Says: "it returns where the batch ends instead of where it starts", Do: findOf(returnsbatchend.FindBatch)},
+)

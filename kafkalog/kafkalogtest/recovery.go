@@ -73,12 +73,13 @@ func TestRecovery(t *testing.T, r Recovery) {
 	if err := probeRecovery(r); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("known_answers", func(t *testing.T) {
+	kit.KnownAnswersFirst(t, func(t *testing.T) {
+		t.Helper()
 		if err := checkRecovery(r, kit.Replay(dir, t.Name(), false)); err != nil {
-			t.Fatal(err)
+			kit.Report(t, err)
 		}
-	})
-	t.Run("crash_points", func(t *testing.T) {
+	}, "crash_points", func(t *testing.T) {
+		t.Helper()
 		rapid.Check(t, recoveryProperties(r, kit.Replay(dir, t.Name(), true)))
 	})
 }
@@ -88,25 +89,29 @@ func recoveryCase(r Recovery, log []byte, baseOffset int64, interval int) *kit.F
 	want := kafkaRecover(log, baseOffset, interval)
 	var valid int
 	var index []byte
-	if p := kit.Guard(func() { valid, index = r.Recover(bytes.Clone(log), baseOffset, interval) }); p != nil {
+	in := recoveryInput{log, baseOffset, interval}
+	call := fmt.Sprintf("Recover(log of %d bytes, baseOffset=%d, indexIntervalBytes=%d)", len(log), baseOffset, interval)
+	if p := kit.Guard(func() { valid, index = r.Recover(bytes.Clone(log), baseOffset, interval) }); kit.IsTimeout(p) {
+		rule, _ := recoveryWhy(log, want, len(log))
+		return kit.Timeout(rule, call, termination04, describeSegment(log, baseOffset, interval))
+	} else if p != nil {
 		f := &kit.Failure{Rule: ruleC8, What: fmt.Sprintf("Recover panicked: %v. A damaged file is input: recovery must cut it, never crash the broker.", p),
 			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes}
-		if want.reason == stopShortLength || want.reason == stopTooSmall {
-			f.LooksLike = "the length field is used before it is checked: zero padding reads as length 0, and a slice up to 12 + length runs backwards"
-		}
+		f.Hint = func() string { return panicsLike(recoveryOf(r.Recover), in) }
 		return f
 	}
-	call := fmt.Sprintf("Recover(log of %d bytes, baseOffset=%d, indexIntervalBytes=%d)", len(log), baseOffset, interval)
-	looks := kit.LooksLike(recoveryInput{log, baseOffset, interval}, recoveryOutput{valid, index}, recoveryMistakes)
+	looks := func() string {
+		return recoveryMistakes.LooksLike(recoveryOf(r.Recover), in, recoveryOutput{valid, index})
+	}
 	if valid != want.validBytes {
 		rule, what := recoveryWhy(log, want, valid)
 		return &kit.Failure{Rule: rule, What: fmt.Sprintf("%s must return validBytes %d, not %d: %s", call, want.validBytes, valid, what),
-			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes, LooksLike: looks}
+			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes, Hint: looks}
 	}
 	if !bytes.Equal(index, want.index) {
 		return &kit.Failure{Rule: ruleC7, What: fmt.Sprintf("%s must rebuild the offset index: an entry (lastOffset - baseOffset, position) for a batch when more than %d bytes were kept since the last entry.", call, interval),
 			Details: []string{describeSegment(log, baseOffset, interval), "want index " + kit.Hex(want.index, 64), "got index  " + kit.Hex(index, 64)},
-			Got:     index, Want: want.index, LooksLike: looks}
+			Got:     index, Want: want.index, Hint: looks}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package kafkalogtest
 
 import (
 	"fmt"
+	"github.com/kafkalive/kafkalive/internal/kit"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -97,7 +98,7 @@ func (m *retentionMachine) check(t *rapid.T) {
 	if f := retentionCase(m.r, cloneLog(m.log), m.cfg, m.now); f != nil {
 		f.Details = append(f.Details, "steps that led here (shrunk by rapid):\n  "+strings.Join(m.steps, "\n  "))
 		f.Replay = m.replay
-		t.Fatalf("%s", f)
+		kit.Fatal(t, f)
 	}
 }
 

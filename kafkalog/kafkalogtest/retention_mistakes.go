@@ -81,26 +81,47 @@ func (k retentionKnobs) run(in retentionInput) int {
 	return max(byLSO, byBytes, byTime)
 }
 
+// retentionMistakeList names each mistake after its mutant in the bank
+// (solutions/ch03/retention/mutants/<name>). The mutants themselves cannot be
+// the signatures here: they reuse the solution's types, and the solution's
+// test imports this package. The kill matrix (solutions/kill_test.go) proves
+// that each knob gives its mutant's failures: a hint that named another
+// mistake would fail it.
 var retentionMistakeList = []struct {
-	says  string
-	knobs retentionKnobs
+	name, says string
+	knobs      retentionKnobs
 }{
-	{"the empty active segment is deleted too; the log must keep a segment to append to", retentionKnobs{activeEmptyOK: true}},
-	{"the high watermark is ignored: segments with offsets the followers may not have yet are deleted", retentionKnobs{ignoreHW: true}},
-	{"segments are counted wherever they are, not as a prefix: retention stops at the first segment it keeps", retentionKnobs{notPrefix: true}},
-	{"retention.ms and retention.bytes are applied under cleanup.policy=compact", retentionKnobs{ignorePolicy: true}},
-	{"only the first rule that deletes anything is applied; Kafka runs all three and the longest prefix goes", retentionKnobs{firstRuleOnly: true}},
-	{"now - largestTimestamp >= retention.ms; Kafka's test is strict (>)", retentionKnobs{timeAtLeast: true}},
-	{"the age is taken from the first batch's timestamp, not the segment's largest timestamp", retentionKnobs{useFirstTimestamp: true}},
-	{"the log start offset is compared with the segment's own base offset; a segment goes only when the next one starts at or before it", retentionKnobs{lsoOwnBase: true}},
-	{"retention.bytes stops one segment early (diff - size > 0 instead of >= 0)", retentionKnobs{bytesStrict: true}},
-	{"retention.bytes deletes until the log is under the limit, one segment too many; only segments that fit in the excess go", retentionKnobs{bytesUntilUnder: true}},
+	{"deletesemptyactive", "the empty active segment is deleted too; the log must keep a segment to append to", retentionKnobs{activeEmptyOK: true}},
+	{"ignoreshighwatermark", "the high watermark is ignored: segments with offsets the followers may not have yet are deleted", retentionKnobs{ignoreHW: true}},
+	{"notaprefix", "segments are counted wherever they are, not as a prefix: retention stops at the first segment it keeps", retentionKnobs{notPrefix: true}},
+	{"ignorespolicy", "retention.ms and retention.bytes are applied under cleanup.policy=compact", retentionKnobs{ignorePolicy: true}},
+	{"firstruleonly", "only the first rule that deletes anything is applied; Kafka runs all three and the longest prefix goes", retentionKnobs{firstRuleOnly: true}},
+	{"timenotstrict", "now - largestTimestamp >= retention.ms; Kafka's test is strict (>)", retentionKnobs{timeAtLeast: true}},
+	{"firsttimestamp", "the age is taken from the first batch's timestamp, not the segment's largest timestamp", retentionKnobs{useFirstTimestamp: true}},
+	{"startoffsetownbase", "the log start offset is compared with the segment's own base offset; a segment goes only when the next one starts at or before it", retentionKnobs{lsoOwnBase: true}},
+	{"bytesoneearly", "retention.bytes stops one segment early (diff - size > 0 instead of >= 0)", retentionKnobs{bytesStrict: true}},
+	{"byteslate", "retention.bytes deletes until the log is under the limit, one segment too many; only segments that fit in the excess go", retentionKnobs{bytesUntilUnder: true}},
 }
 
-var retentionMistakes = func() []kit.Mistake[retentionInput, int] {
+var retentionMistakes = func() *kit.Signatures[retentionInput, int] {
 	var ms []kit.Mistake[retentionInput, int]
 	for _, m := range retentionMistakeList {
-		ms = append(ms, kit.Mistake[retentionInput, int]{Says: m.says, Do: m.knobs.run})
+		ms = append(ms, kit.Mistake[retentionInput, int]{Name: m.name, Says: m.says, Do: m.knobs.run})
 	}
-	return ms
+	return kit.NewSignatures(retentionProbes, ms...)
 }()
+
+// retentionProbes are the known answers' inputs: a mistake is named only if it
+// also agrees with the learner's code on all of them.
+func retentionProbes() []retentionInput {
+	var in []retentionInput
+	for _, c := range retentionKnownAnswers() {
+		in = append(in, retentionInput{c.log, c.cfg, c.now})
+	}
+	return in
+}
+
+// retentionOf calls a DeletableSegments on in, on a copy of the log.
+func retentionOf(r Retention) func(retentionInput) int {
+	return func(in retentionInput) int { return r.DeletableSegments(cloneLog(in.l), in.c, in.now) }
+}

@@ -75,11 +75,11 @@ func VarintProperties(c VarintCodec) func(*rapid.T) {
 
 func varintProperties(c VarintCodec, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
-		dst := rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(t, "dst")
-		v := rapid.Int32().Draw(t, "v")
+		dst := kit.Draw(t, rapid.SliceOfN(rapid.Byte(), 0, 8), "dst")
+		v := kit.Draw(t, rapid.Int32(), "v")
 		if f := varintCase(c, dst, v); f != nil {
 			f.Replay = replay
-			t.Fatalf("%s", f)
+			kit.Fatal(t, f)
 		}
 	}
 }
@@ -92,12 +92,13 @@ func TestVarint(t *testing.T, c VarintCodec) {
 	if err := probeVarint(c); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("known_answers", func(t *testing.T) {
+	kit.KnownAnswersFirst(t, func(t *testing.T) {
+		t.Helper()
 		if err := checkVarint(c, kit.Replay(dir, t.Name(), false)); err != nil {
-			t.Fatal(err)
+			kit.Report(t, err)
 		}
-	})
-	t.Run("properties", func(t *testing.T) {
+	}, "properties", func(t *testing.T) {
+		t.Helper()
 		rapid.Check(t, varintProperties(c, kit.Replay(dir, t.Name(), true)))
 	})
 }
@@ -108,13 +109,15 @@ func varintCase(c VarintCodec, dst []byte, v int32) *kit.Failure {
 	prefix := bytes.Clone(dst)
 	want := kafkalog.AppendVarint(nil, v)
 	var out []byte
-	if p := kit.Guard(func() { out = c.AppendVarint(dst, v) }); p != nil {
+	if p := kit.Guard(func() { out = c.AppendVarint(dst, v) }); kit.IsTimeout(p) {
+		return kit.Timeout(ruleV5, fmt.Sprintf("AppendVarint(dst=%s, %d)", kit.Hex(prefix, 16), v), termination01)
+	} else if p != nil {
 		return &kit.Failure{Rule: ruleV6, What: fmt.Sprintf("AppendVarint(dst=%s, %d) panicked: %v.", kit.Hex(prefix, 16), v, p)}
 	}
 	fail := func(r kit.Rule, what string, details ...string) *kit.Failure {
 		return &kit.Failure{
 			Rule: r, What: what, Details: details, Got: out, Want: append(bytes.Clone(prefix), want...),
-			LooksLike: kit.LooksLike(varintInput{prefix, v}, out, varintMistakes),
+			Hint: func() string { return varintMistakes.LooksLike(varintOf(c.AppendVarint), varintInput{prefix, v}, out) },
 		}
 	}
 	call := fmt.Sprintf("AppendVarint(dst=%s, %d)", kit.Hex(prefix, 16), v)

@@ -2,6 +2,7 @@ package replicakit
 
 import (
 	"fmt"
+	"github.com/kafkalive/kafkalive/internal/kit"
 	"slices"
 	"strings"
 
@@ -171,7 +172,7 @@ func truncationProperties(tr Truncation, replay string) func(*rapid.T) {
 		if fail := pointCase(tr, drawRound(t)); fail != nil {
 			fail.Details = append(fail.Details, "a single round, outside any history")
 			fail.Replay = replay
-			t.Fatalf("%s", fail)
+			kit.Fatal(t, fail)
 		}
 	}
 }
@@ -191,7 +192,7 @@ func followerCase(t *rapid.T, tr Truncation, w *world, fi int, replay string) {
 		steps := append(slices.Clone(w.steps), fmt.Sprintf("broker %d (HW %d) becomes a follower of broker %d in epoch %d and truncates", fi, f.HighWatermark, w.leader, w.epoch))
 		fail.Details = append(fail.Details, "history (shrunk by rapid):\n  "+strings.Join(steps, "\n  "))
 		fail.Replay = replay
-		t.Fatalf("%s", fail)
+		kit.Fatal(t, fail)
 	}
 }
 

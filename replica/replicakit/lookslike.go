@@ -2,19 +2,29 @@ package replicakit
 
 import (
 	"slices"
-	"strings"
 
-	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
-// looksLikeAll names every known mistake that gives got on in, not only the
-// first: on a short log several mistakes often agree.
-func looksLikeAll[In, Out any](in In, got Out, mistakes []kit.Mistake[In, Out]) string {
-	var says []string
-	for _, m := range mistakes {
-		if s := kit.LooksLike(in, got, []kit.Mistake[In, Out]{m}); s != "" && !slices.Contains(says, s) {
-			says = append(says, s)
-		}
+// pointOf calls a TruncationPoint on in.
+func pointOf(tr Truncation) func(pointInput) pointOutput {
+	return func(in pointInput) (out pointOutput) {
+		out.Offset, out.Done = tr.TruncationPoint(slices.Clone(in.own), in.leo, in.hw, in.answer)
+		return out
 	}
-	return strings.Join(says, "; or: ")
+}
+
+// truncateOf calls a Truncate on in, against in's leader, stopping it (by a
+// panic, so that it does not match) when it asks more rounds than Kafka could
+// need.
+func truncateOf(tr Truncation) func(truncateInput) Follower {
+	return func(in truncateInput) Follower {
+		asked := 0
+		return tr.Truncate(cloneFollower(in.f), func(e int32) replica.EpochEndOffset {
+			if asked++; asked > roundLimit(in.f) {
+				panic(tooManyRounds{})
+			}
+			return in.l.answer(e)
+		})
+	}
 }

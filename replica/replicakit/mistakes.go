@@ -82,37 +82,59 @@ func (k truncationKnobs) cut(f Follower, offset int64) Follower {
 
 const indexNoTrim = 8
 
+// truncationMistakeList names each mistake after its mutant in the bank
+// (solutions/ch05/truncation/mutants/<name>). The mutants themselves cannot be
+// the signatures here: they reuse the solution's types, and the solution's
+// test imports this package. The kill matrix (solutions/kill_test.go) proves
+// that each knob gives its mutant's failures: a hint that named another
+// mistake would fail it.
 var truncationMistakeList = []struct {
-	says  string
-	knobs truncationKnobs
+	name, says string
+	knobs      truncationKnobs
 }{
-	{"the follower truncates to its own high watermark: Kafka 0.10's rule, which KIP-101 replaced because the HW lags", truncationKnobs{toHW: true}},
-	{"the answer's epoch is ignored and the follower cuts at min(end offset, LEO): Kafka 0.11's rule, which KIP-279 fixed", truncationKnobs{ignoreLeaderEpoch: true}},
-	{"the end offset is read as the last offset of the epoch; it is the first offset after it, so one record too many is kept", truncationKnobs{endPlusOne: true}},
-	{"a follower that never had the leader's epoch cuts once and stops; it must ask again with its new latest epoch", truncationKnobs{oneRound: true}},
-	{"the follower cuts at the leader's end offset without taking the minimum with its own end of the epoch and its LEO", truncationKnobs{toLeaderEnd: true}},
-	{"a follower that holds the leader's epoch keeps its whole log (own LEO instead of min(leader's end, own end of the epoch, LEO))", truncationKnobs{ownLEO: true}},
-	{"the follower looks the leader's epoch up exactly, not the largest epoch at or below it", truncationKnobs{exactEpoch: true}},
-	{"an undefined answer makes the follower cut at its high watermark, the rule of 2.0 to 2.7; since 2.8 it keeps its log", truncationKnobs{undefinedHW: true}},
-	{"the epoch cache is not trimmed after a cut, so the next round asks the same question again", truncationKnobs{noTrim: true}},
-	{"the high watermark is left above the new log end; it must become min(HW, LEO)", truncationKnobs{noHWClamp: true}},
-	{"Truncate asks the leader once and stops, whatever the round said", truncationKnobs{askOnce: true}},
-	{"an answer newer than every epoch of the follower is taken for an epoch it never had: it cuts at the end of its latest epoch (its LEO) and asks again, and gets the same answer for ever", truncationKnobs{newerAnotherRound: true}},
-	{"an answer newer than every epoch of the follower is taken for no answer: it keeps its log instead of cutting at min(leader's end, LEO)", truncationKnobs{newerKeepsLog: true}},
+	{"truncatestohw", "the follower truncates to its own high watermark: Kafka 0.10's rule, which KIP-101 replaced because the HW lags", truncationKnobs{toHW: true}},
+	{"ignoresleaderepoch", "the answer's epoch is ignored and the follower cuts at min(end offset, LEO): Kafka 0.11's rule, which KIP-279 fixed", truncationKnobs{ignoreLeaderEpoch: true}},
+	{"endoffsetplusone", "the end offset is read as the last offset of the epoch; it is the first offset after it, so one record too many is kept", truncationKnobs{endPlusOne: true}},
+	{"neveranotherround", "a follower that never had the leader's epoch cuts once and stops; it must ask again with its new latest epoch", truncationKnobs{oneRound: true}},
+	{"toleaderend", "the follower cuts at the leader's end offset without taking the minimum with its own end of the epoch and its LEO", truncationKnobs{toLeaderEnd: true}},
+	{"keepsownleo", "a follower that holds the leader's epoch keeps its whole log (own LEO instead of min(leader's end, own end of the epoch, LEO))", truncationKnobs{ownLEO: true}},
+	{"exactepoch", "the follower looks the leader's epoch up exactly, not the largest epoch at or below it", truncationKnobs{exactEpoch: true}},
+	{"undefinedtohw", "an undefined answer makes the follower cut at its high watermark, the rule of 2.0 to 2.7; since 2.8 it keeps its log", truncationKnobs{undefinedHW: true}},
+	{"forgetstrim", "the epoch cache is not trimmed after a cut, so the next round asks the same question again", truncationKnobs{noTrim: true}},
+	{"keepshw", "the high watermark is left above the new log end; it must become min(HW, LEO)", truncationKnobs{noHWClamp: true}},
+	{"asksonce", "Truncate asks the leader once and stops, whatever the round said", truncationKnobs{askOnce: true}},
+	{"neweranotherround", "an answer newer than every epoch of the follower is taken for an epoch it never had: it cuts at the end of its latest epoch (its LEO) and asks again, and gets the same answer for ever", truncationKnobs{newerAnotherRound: true}},
+	{"newerkeepslog", "an answer newer than every epoch of the follower is taken for no answer: it keeps its log instead of cutting at min(leader's end, LEO)", truncationKnobs{newerKeepsLog: true}},
 }
 
-var pointMistakes = func() []kit.Mistake[pointInput, pointOutput] {
+func pointProbes() []pointInput {
+	var in []pointInput
+	for _, c := range pointKnownAnswers() {
+		in = append(in, c.in)
+	}
+	return in
+}
+
+func truncateProbes() []truncateInput {
+	var in []truncateInput
+	for _, c := range truncateKnownAnswers() {
+		in = append(in, truncateInput{c.follower, c.leader})
+	}
+	return in
+}
+
+var pointMistakes = func() *kit.Signatures[pointInput, pointOutput] {
 	var ms []kit.Mistake[pointInput, pointOutput]
 	for _, m := range truncationMistakeList {
-		ms = append(ms, kit.Mistake[pointInput, pointOutput]{Says: m.says, Do: m.knobs.point})
+		ms = append(ms, kit.Mistake[pointInput, pointOutput]{Name: m.name, Says: m.says, Do: m.knobs.point})
 	}
-	return ms
+	return kit.NewSignatures(pointProbes, ms...)
 }()
 
-var truncateMistakes = func() []kit.Mistake[truncateInput, Follower] {
+var truncateMistakes = func() *kit.Signatures[truncateInput, Follower] {
 	var ms []kit.Mistake[truncateInput, Follower]
 	for _, m := range truncationMistakeList {
-		ms = append(ms, kit.Mistake[truncateInput, Follower]{Says: m.says, Do: m.knobs.truncate})
+		ms = append(ms, kit.Mistake[truncateInput, Follower]{Name: m.name, Says: m.says, Do: m.knobs.truncate})
 	}
-	return ms
+	return kit.NewSignatures(truncateProbes, ms...)
 }()

@@ -19,6 +19,10 @@ var (
 	truncationRules = []kit.Rule{ruleT1, ruleT2, ruleT3, ruleT4, ruleT5, ruleT6, ruleT7, ruleT8, ruleT9}
 )
 
+// terminationNote is the section on termination a failure links to when a
+// call does not return within kit.Deadline.
+const terminationNote = "notes/00-why-a-log.md#every-call-returns"
+
 // Rules returns the rules this package's suite checks, in order; the notes
 // test checks that each Note anchor exists.
 func Rules() []kit.Rule { return append([]kit.Rule(nil), truncationRules...) }

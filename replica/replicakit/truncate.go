@@ -97,7 +97,9 @@ func truncateCase(tr Truncation, f Follower, l leaderLog, recs *twoLogs) *kit.Fa
 	}
 	details := []string{describeTruncation(f, l, recs)}
 	var got Follower
-	if p := kit.Guard(func() { got = tr.Truncate(cloneFollower(f), ask) }); p != nil {
+	if p := kit.Guard(func() { got = tr.Truncate(cloneFollower(f), ask) }); kit.IsTimeout(p) {
+		return kit.Timeout(ruleT5, "Truncate", terminationNote, details...)
+	} else if p != nil {
 		if r, ok := p.(tooManyRounds); ok {
 			return &kit.Failure{Rule: ruleT5, What: fmt.Sprintf("Truncate asked the leader %d times (epochs %v); Kafka needs %d round(s) here (epochs %v). Each round asks for the latest epoch left in the cache after the previous cut.", len(r.asked), r.asked, len(wantAsked), wantAsked),
 				Details: details, LooksLike: loopLooksLike(r.asked)}
@@ -109,10 +111,10 @@ func truncateCase(tr Truncation, f Follower, l leaderLog, recs *twoLogs) *kit.Fa
 		return nil
 	}
 	return &kit.Failure{
-		Rule:      rule,
-		What:      fmt.Sprintf("Truncate must leave the follower at %s, not %s: %s", formatFollower(want), formatFollower(got), why),
-		Details:   details,
-		LooksLike: looksLikeAll(truncateInput{f, l}, got, truncateMistakes),
+		Rule:    rule,
+		What:    fmt.Sprintf("Truncate must leave the follower at %s, not %s: %s", formatFollower(want), formatFollower(got), why),
+		Details: details,
+		Hint:    func() string { return truncateMistakes.LooksLike(truncateOf(tr), truncateInput{f, l}, got) },
 	}
 }
 

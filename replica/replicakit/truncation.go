@@ -104,12 +104,13 @@ func TestTruncation(t *testing.T, tr Truncation) {
 	if err := probeTruncation(tr); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("known_answers", func(t *testing.T) {
+	kit.KnownAnswersFirst(t, func(t *testing.T) {
+		t.Helper()
 		if err := checkTruncation(tr, kit.Replay(dir, t.Name(), false)); err != nil {
-			t.Fatal(err)
+			kit.Report(t, err)
 		}
-	})
-	t.Run("histories", func(t *testing.T) {
+	}, "histories", func(t *testing.T) {
+		t.Helper()
 		rapid.Check(t, truncationProperties(tr, kit.Replay(dir, t.Name(), true)))
 	})
 }
@@ -136,7 +137,10 @@ func (in pointInput) String() string {
 func pointCase(tr Truncation, in pointInput) *kit.Failure {
 	want := kafkaPoint(in)
 	var got pointOutput
-	if p := kit.Guard(func() { got.Offset, got.Done = tr.TruncationPoint(slices.Clone(in.own), in.leo, in.hw, in.answer) }); p != nil {
+	if p := kit.Guard(func() { got.Offset, got.Done = tr.TruncationPoint(slices.Clone(in.own), in.leo, in.hw, in.answer) }); kit.IsTimeout(p) {
+		rule, _ := pointWhy(in, want, pointOutput{Offset: -1})
+		return kit.Timeout(rule, in.String(), terminationNote)
+	} else if p != nil {
 		return &kit.Failure{Rule: ruleT8, What: fmt.Sprintf("%s panicked: %v.", in, p)}
 	}
 	if got == want {
@@ -144,9 +148,9 @@ func pointCase(tr Truncation, in pointInput) *kit.Failure {
 	}
 	rule, why := pointWhy(in, want, got)
 	return &kit.Failure{
-		Rule:      rule,
-		What:      fmt.Sprintf("%s must return (%d, done=%t), not (%d, done=%t): %s", in, want.Offset, want.Done, got.Offset, got.Done, why),
-		LooksLike: looksLikeAll(in, got, pointMistakes),
+		Rule: rule,
+		What: fmt.Sprintf("%s must return (%d, done=%t), not (%d, done=%t): %s", in, want.Offset, want.Done, got.Offset, got.Done, why),
+		Hint: func() string { return pointMistakes.LooksLike(pointOf(tr), in, got) },
 	}
 }
 
