@@ -189,7 +189,44 @@
 // reused 1 MiB buffer checking length, magic, CRC and that offsets increase and
 // fit the segment, without decoding records; it rebuilds both indexes and the
 // epoch cache entries, and cuts the .log at the first byte that is not a whole
-// valid batch, deleting every later segment. [RecoveryReport] says what was cut.
+// valid batch. [RecoveryReport] says what the open found and removed.
+//
+// Opening damaged files. Files can also be damaged from outside: copied, restored
+// from a backup, truncated, left behind. The rule: an open never cuts a batch that
+// passes its checks, never leaves bytes that fail them where an append would follow,
+// and, where the files contradict each other, repairs what it can prove and otherwise
+// fails with a [*FileError] wrapping [ErrInconsistentLog] that names the file and
+// position (and then changes no .log). Each kind of contradiction:
+//
+//   - A segment the open does not recover (below the recovery point, or any after
+//     a clean shutdown) is verified first: every offset-index entry must point at a
+//     v2 batch header at or below its offset, the batches after the last entry must be
+//     whole, pass their CRCs and fit the segment, and the indexes must end inside it.
+//     A segment that fails (an index copied from another segment, a torn last batch
+//     under a clean shutdown marker) is recovered, and the failure is listed in
+//     [RecoveryReport].Inconsistencies.
+//   - A segment file without a valid batch whose base offset lies inside the data of
+//     the segments before it (a stray empty .log), or that ends the log beyond its
+//     data, is removed: it holds nothing, and kept it would hide data behind a new
+//     active segment, make recovery cut that data, or move the LEO past offsets never
+//     written.
+//   - A segment with valid batches whose base offset lies inside the data before it:
+//     two files claim the same offsets. ErrInconsistentLog, naming the batch that
+//     holds the later segment's base.
+//   - A segment recovery must cut: the later segments are deleted if they are empty;
+//     if one holds data, ErrInconsistentLog at the first invalid byte. A segment is
+//     flushed before the next one takes appends (see Roll), so a crash never leaves
+//     this; outside damage does.
+//   - An unreadable recovery-point, log-start-offset or cleaner-offset checkpoint is
+//     reset to empty ([DataDir.CheckpointsReset]) and rewritten: recovery from 0,
+//     the log start at the first segment, cleaning from the start, as Kafka 3.7's
+//     LogManager.loadLogs and LogCleanerManager.allCleanerCheckpoints do. An
+//     unreadable leader-epoch-checkpoint fails the log, naming the file (Kafka fails
+//     the log dir).
+//
+// Every byte the open removes is in [RecoveryReport].Removed: the tails cut, the
+// segments deleted after a cut or below the log start offset, the leftover and stray
+// files.
 //
 // Indexes and crashes. An index keeps its entries in memory and writes the ones
 // appended since its last write back to the file in one WriteAt when it is
@@ -242,11 +279,23 @@
 //   - The sanity check also requires entries in order ([OffsetIndex.SanityCheck],
 //     [TimeIndex.SanityCheck]): Kafka's passes a zero-padded index and relies on
 //     the clean shutdown marker to rebuild it.
+//   - Open verifies the segments it does not recover ("Opening damaged files"
+//     above). Kafka 3.7's LogSegment.sanityCheck only checks that the offset index
+//     file exists (and the transaction index): it trusts a copied index, and a torn
+//     last batch under a clean shutdown marker, which it then appends after.
+//   - Where Kafka 3.7's LogLoader.recoverLog deletes every segment after one it cut,
+//     open deletes them only if they are empty and otherwise refuses; it removes a
+//     stray segment without a valid batch that Kafka would load (and so hide data
+//     behind, or cut data at); and it refuses segments whose offsets overlap, which
+//     Kafka loads as they are.
 //   - Recovery fsyncs the indexes it rebuilt (Kafka does not): they overwrite the
 //     old files in place, and a power cut could splice old and new bytes into
 //     entries that look valid in a segment the recovery point no longer covers.
 //     It also cuts at a batch whose offsets do not increase, and refuses magic 0
 //     and 1 segments (an error, not a cut).
+//   - [Log.TruncateTo] syncs the directory after renaming the later segments to
+//     .deleted and before it cuts: otherwise a power cut could keep the cut and undo
+//     the renames, bringing the truncated segments back after a gap.
 //   - A roll flushes the old segment at once, lowering the recovery point to its
 //     base first, so that its trimmed indexes become durable even if its data
 //     already was (an untrimmed, zero-padded index below the recovery point would

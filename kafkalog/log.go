@@ -75,9 +75,13 @@ func WithRand(r Int64Source) Option { return func(o *openOptions) { o.rnd = r } 
 // Open opens (creating if needed) the partition log in dir: it removes leftover
 // .deleted and .cleaned files, completes interrupted swaps, loads every segment,
 // recovers the segments from the recovery point on after an unclean shutdown (or any
-// segment whose index is missing or corrupt), truncates the leader epoch cache to the
-// recovered log and makes sure there is an active segment (LogLoader.load). What
-// recovery cut is in RecoveryReport.
+// segment whose index is missing or corrupt), verifies the segments it does not recover
+// (recovering those that fail), removes stray segment files without a valid batch,
+// truncates the leader epoch cache to the recovered log and makes sure there is an
+// active segment (LogLoader.load). What it found and removed is in RecoveryReport. If
+// the files contradict each other in a way it cannot repair without cutting valid
+// batches, it fails with a *FileError wrapping ErrInconsistentLog and changes no .log
+// (see the package documentation, "Opening damaged files").
 //
 // The recovery point may come out lower than the one passed in (the log ended
 // earlier); the caller must persist RecoveryPoint() before appending, or a crash could
