@@ -13,22 +13,35 @@ import (
 // memberNames are the ids members join with, in no useful order.
 var memberNames = []string{"m-kiwi", "m-fig", "m-apple", "m-plum", "m-date", "m-lime", "m-pear", "m-cherry"}
 
-// groupMachine is one consumer group under the cooperative protocol.
+// groupMachine is one consumer group under the cooperative protocol. Members
+// join, leave or crash, topics grow, appear and are deleted, and the group
+// rebalances one round at a time; several of these can happen before the
+// group settles, between two rounds or between a round and its follow-up,
+// as they do in a real group (a member that joins while others are still
+// revoking, a crash in the middle of a rebalance).
 type groupMachine struct {
 	a          CooperativeSticky
 	topics     []group.TopicMetadata
 	members    []string // in the order they joined
 	owned      map[string][]group.TopicPartition
 	generation int
-	steps      []string
-	replay     string
+	// changed is true when something happened since the last round;
+	// revoking is true when the last round made a member give up partitions
+	// (it rejoins at once: the follow-up rebalance).
+	changed, revoking bool
+	steps             []string
+	replay            string
 }
+
+// topicNames are the topics the group subscribes to (a pattern subscription:
+// a topic created later joins it).
+var topicNames = []string{"orders", "payments", "refunds"}
 
 func cooperativeProperties(a CooperativeSticky, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		m := &groupMachine{a: a, replay: replay, owned: map[string][]group.TopicPartition{}}
 		for i := range rapid.IntRange(1, 2).Draw(t, "topics") {
-			m.topics = append(m.topics, topic([]string{"orders", "payments"}[i], rapid.Int32Range(1, 8).Draw(t, "partitions")))
+			m.topics = append(m.topics, topic(topicNames[i], rapid.Int32Range(1, 8).Draw(t, "partitions")))
 		}
 		for _, tm := range m.topics {
 			m.step("topic %s has %d partition(s)", tm.Topic, tm.Partitions)
@@ -36,11 +49,14 @@ func cooperativeProperties(a CooperativeSticky, replay string) func(*rapid.T) {
 		for range rapid.IntRange(1, 3).Draw(t, "firstMembers") {
 			m.join(t)
 		}
-		m.rebalance(t)
+		m.settle(t)
 		t.Repeat(map[string]func(*rapid.T){
-			"join":          func(t *rapid.T) { m.join(t); m.rebalance(t) },
-			"leaveOrCrash":  func(t *rapid.T) { m.leave(t); m.rebalance(t) },
-			"addPartitions": func(t *rapid.T) { m.addPartitions(t); m.rebalance(t) },
+			"join":          m.join,
+			"leaveOrCrash":  m.leave,
+			"addPartitions": m.addPartitions,
+			"topicChange":   m.topicChange,
+			"rebalance":     m.rebalance,
+			"settle":        m.settle,
 			"":              func(*rapid.T) {},
 		})
 	}
@@ -62,6 +78,7 @@ func (m *groupMachine) join(t *rapid.T) {
 	}
 	id := rapid.SampledFrom(free).Draw(t, "joiningMember")
 	m.members = append(m.members, id)
+	m.changed = true
 	m.step("%s joins", id)
 }
 
@@ -75,14 +92,47 @@ func (m *groupMachine) leave(t *rapid.T) {
 	m.step("%s leaves (or its session expires): %s owned by nobody now", id, group.FormatPartitions(m.owned[id]))
 	m.members = slices.DeleteFunc(m.members, func(s string) bool { return s == id })
 	delete(m.owned, id)
+	m.changed = true
 }
 
 func (m *groupMachine) addPartitions(t *rapid.T) {
+	if len(m.topics) == 0 {
+		return
+	}
 	i := rapid.IntRange(0, len(m.topics)-1).Draw(t, "grownTopic")
 	m.topics[i].Partitions += rapid.Int32Range(1, 3).Draw(t, "newPartitions")
+	m.changed = true
 	m.step("%s grows to %d partitions", m.topics[i].Topic, m.topics[i].Partitions)
 }
 
+// topicChange creates a topic the group's pattern matches, or deletes one:
+// members that owned its partitions still list them as they rejoin, and the
+// assignor must ignore what no longer exists.
+func (m *groupMachine) topicChange(t *rapid.T) {
+	var absent []string
+	for _, n := range topicNames {
+		if !slices.ContainsFunc(m.topics, func(tm group.TopicMetadata) bool { return tm.Topic == n }) {
+			absent = append(absent, n)
+		}
+	}
+	if len(absent) > 0 && (len(m.topics) <= 1 || rapid.Bool().Draw(t, "createTopic")) {
+		tm := topic(rapid.SampledFrom(absent).Draw(t, "createdTopic"), rapid.Int32Range(1, 4).Draw(t, "createdPartitions"))
+		m.topics = append(m.topics, tm)
+		m.changed = true
+		m.step("topic %s is created with %d partition(s)", tm.Topic, tm.Partitions)
+		return
+	}
+	if len(m.topics) <= 1 {
+		return
+	}
+	i := rapid.IntRange(0, len(m.topics)-1).Draw(t, "deletedTopic")
+	m.step("topic %s is deleted (its owners still list its partitions as they rejoin)", m.topics[i].Topic)
+	m.topics = slices.Delete(m.topics, i, i+1)
+	m.changed = true
+}
+
+// input is the JoinGroup answer the leader assigns from: every member with
+// what it owns, partitions of deleted topics included.
 func (m *groupMachine) input() roundInput {
 	in := roundInput{topics: slices.Clone(m.topics)}
 	for _, id := range m.members {
@@ -91,35 +141,53 @@ func (m *groupMachine) input() roundInput {
 	return in
 }
 
-// rebalance runs a round, and the follow-up round when someone revoked.
-func (m *groupMachine) rebalance(t *rapid.T) {
-	if m.round(t) {
-		if m.round(t) {
-			m.fail(t, roundInputFailure(m.input(), "the follow-up rebalance must settle the group: every partition free after the first round goes to its new owner, and nobody gives anything up again."))
+// rebalance runs one round, whatever happened since the last one.
+func (m *groupMachine) rebalance(t *rapid.T) { m.round(t) }
+
+// settle runs rounds until the group is stable: after the last change, one
+// round, and one follow-up if it made anyone revoke.
+func (m *groupMachine) settle(t *rapid.T) {
+	for range 3 {
+		if !m.changed && !m.revoking {
+			return
 		}
+		m.round(t)
 	}
+	m.fail(t, roundInputFailure(m.input(), "the group does not settle: with nothing changing, a round that made members revoke must be followed by one that hands the revoked partitions on and makes nobody give anything up again."))
 }
 
-// round runs one rebalance, applies it, and reports whether any member gave
-// up a partition (which makes it rejoin at once).
-func (m *groupMachine) round(t *rapid.T) bool {
+// round runs one rebalance, checks it against every rule and against
+// Kafka's own answer (the library's cooperative-sticky assignor), and
+// applies it. A follow-up round (nothing changed since a round in which
+// someone revoked) must not make anyone revoke again.
+func (m *groupMachine) round(t *rapid.T) {
 	in := m.input()
+	followUp := m.revoking && !m.changed
 	got, f := roundCase(m.a, in)
+	if f == nil && !sameAssignment(kafkaAssign(in), got) {
+		f = kafkaDealCase(m.a, in)
+	}
 	m.generation++
 	if f != nil {
 		m.fail(t, f)
 	}
 	revoked := false
+	exists := owners(in) // a deleted topic's partitions are lost, not revoked
 	var lines []string
 	for _, id := range m.members {
-		gave := difference(m.owned[id], got[id])
+		gave := difference(intersect(m.owned[id], keys(exists)), got[id])
 		revoked = revoked || len(gave) > 0
 		lines = append(lines, fmt.Sprintf("%s %s (revokes %s)", id, group.FormatPartitions(got[id]), group.FormatPartitions(gave)))
 		m.owned[id] = got[id]
 	}
 	m.step("rebalance, generation %d: %s", m.generation, strings.Join(lines, ", "))
-	return revoked
+	if followUp && revoked {
+		m.fail(t, roundInputFailure(in, "the follow-up rebalance must settle the group: every partition free after the first round goes to its new owner, and nobody gives anything up again."))
+	}
+	m.changed, m.revoking = false, revoked
 }
+
+func keys(m map[group.TopicPartition]string) []group.TopicPartition { return sortedPartitions(m) }
 
 func difference(a, b []group.TopicPartition) []group.TopicPartition {
 	out := []group.TopicPartition{}
