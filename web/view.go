@@ -3,6 +3,8 @@ package web
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kafkalive/kafkalive/cluster"
@@ -293,31 +295,76 @@ func preview(s string, n int) string {
 	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
-// SegmentView is one segment: its .log file's name, size and records.
+// SegmentView is one segment of a replica: its .log file's name, size and
+// records, and the sizes of its .index and .timeindex files as the
+// broker's file system holds them (Kafka preallocates the active
+// segment's indexes to segment.index.bytes and trims them when the segment
+// rolls, as AbstractIndex.resize and LogSegment.onBecomeInactiveSegment do).
 type SegmentView struct {
-	File    string `json:"file"`
-	Size    int64  `json:"size"`
-	Records int    `json:"n"`
-	Active  bool   `json:"active,omitempty"`
+	File string `json:"file"`
+	Size int64  `json:"size"`
+	// Records counts the segment's records; -1 while the broker is down
+	// (it reads its segments back when it starts).
+	Records int  `json:"n"`
+	Active  bool `json:"active,omitempty"`
+	// IndexBytes and TimeIndexBytes are the sizes of the .index and
+	// .timeindex files, -1 when there is none.
+	IndexBytes     int64 `json:"idx"`
+	TimeIndexBytes int64 `json:"tidx"`
 }
 
 // MaxSegments is how many of the newest segments of a replica an update
 // names.
 const MaxSegments = 4
 
-// segments lists a replica's newest segments, oldest first (none while its
-// broker is down: the cluster reads a running replica's segments).
+// segments lists a replica's newest segments, oldest first: a running
+// replica's as its log gives them, a down broker's as its files are (its
+// disk, after a power cut).
 func segments(w *cluster.World, broker int32, topic string, partition int32) []SegmentView {
-	segs, err := w.Segments(broker, topic, partition)
+	fsys, err := w.BrokerFS(broker)
 	if err != nil {
 		return nil
 	}
-	if len(segs) > MaxSegments {
-		segs = segs[len(segs)-MaxSegments:]
+	dir := fsys.PathJoin(cluster.LogDir, fmt.Sprintf("%s-%d", topic, partition))
+	size := func(base int64, suffix string) int64 {
+		st, err := fsys.Stat(fsys.PathJoin(dir, fmt.Sprintf("%020d%s", base, suffix)))
+		if err != nil {
+			return -1
+		}
+		return st.Size()
 	}
-	out := make([]SegmentView, len(segs))
-	for i, s := range segs {
-		out[i] = SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: len(s.Offsets), Active: s.Active}
+	var out []SegmentView
+	if segs, err := w.Segments(broker, topic, partition); err == nil {
+		if len(segs) > MaxSegments {
+			segs = segs[len(segs)-MaxSegments:]
+		}
+		for _, s := range segs {
+			out = append(out, SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: len(s.Offsets), Active: s.Active,
+				IndexBytes: size(s.BaseOffset, ".index"), TimeIndexBytes: size(s.BaseOffset, ".timeindex")})
+		}
+		return out
+	}
+	names, err := fsys.List(dir)
+	if err != nil {
+		return nil
+	}
+	for _, n := range names {
+		b, ok := strings.CutSuffix(n, ".log")
+		if !ok {
+			continue
+		}
+		base, err := strconv.ParseInt(b, 10, 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, SegmentView{File: n, Size: size(base, ".log"), Records: -1,
+			IndexBytes: size(base, ".index"), TimeIndexBytes: size(base, ".timeindex")})
+	}
+	if len(out) > 0 {
+		out[len(out)-1].Active = true
+	}
+	if len(out) > MaxSegments {
+		out = out[len(out)-MaxSegments:]
 	}
 	return out
 }
