@@ -11,5 +11,13 @@
 // with one message naming the note to read and the function to write, and
 // rejects every mutant both through its fixed cases and through its rapid
 // properties. "go test -v ./solutions/" prints the kill matrix: which rule
-// caught each mistake, and whether the failure recognised it ("this looks like").
+// caught each mistake through each, whether that is the rule the mistake breaks
+// (ruleBroken in kill_test.go), and whether the failure's "this looks like"
+// named it (right), said nothing (absent) or named another mistake (wrong,
+// which fails the test), with a tally per exercise.
+//
+// unseen_bank_test.go holds plausible mistakes that are not in the bank: the
+// suites must catch them and give them no hint, since any hint would name a
+// mistake they did not make; and a call that never returns must fail with
+// the rule it was checking and the note on termination.
 package solutions

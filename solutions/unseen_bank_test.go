@@ -1,0 +1,177 @@
+package solutions
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/solutions/ch01/batch"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index"
+	"github.com/kafkalive/kafkalive/solutions/ch03/retention"
+	"github.com/kafkalive/kafkalive/solutions/ch04/recovery"
+	"github.com/kafkalive/kafkalive/solutions/ch05/truncation"
+	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
+)
+
+// unseenMistakes are plausible wrong answers that are not in the bank: the
+// suites have never been shown them, so a hint on their failure can only name
+// a mistake they did not make. Each must be caught, and its hint must be
+// absent.
+func unseenMistakes() map[string][]subject {
+	castagnoli := crc32.MakeTable(crc32.Castagnoli)
+	withBatch := func(edit func(out []byte, start int)) func([]byte, *kafkalog.RecordBatch) []byte {
+		return func(dst []byte, b *kafkalog.RecordBatch) []byte {
+			start := len(dst)
+			out := batch.AppendBatch(dst, b)
+			edit(out, start)
+			return out
+		}
+	}
+	return map[string][]subject{
+		"ch01/varint": {
+			varintSubject("zigzagshift30", func(dst []byte, v int32) []byte { // v>>30 for the sign mask
+				u := uint32(v<<1) ^ uint32(v>>30)
+				for u >= 0x80 {
+					dst = append(dst, byte(u)|0x80)
+					u >>= 7
+				}
+				return append(dst, byte(u))
+			}),
+			varintSubject("uvarint64", func(dst []byte, v int32) []byte { // no zigzag, sign-extended to 64 bits
+				return binary.AppendUvarint(dst, uint64(int64(v)))
+			}),
+			varintSubject("zigzagplusone", func(dst []byte, v int32) []byte {
+				return binary.AppendUvarint(dst, uint64(uint32(v<<1)^uint32(v>>31))+1)
+			}),
+		},
+		"ch01/batch": {
+			batchSubject("crcfrom22", batch.AppendRecord, withBatch(func(out []byte, s int) {
+				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+22:], castagnoli))
+			})),
+			batchSubject("lengthminus11", batch.AppendRecord, withBatch(func(out []byte, s int) {
+				binary.BigEndian.PutUint32(out[s+8:], uint32(len(out)-s-11))
+			})),
+			batchSubject("nomagic", batch.AppendRecord, withBatch(func(out []byte, s int) {
+				out[s+16] = 0
+				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+21:], castagnoli))
+			})),
+		},
+		"ch02/index": {
+			indexSubject("lastentryalways", func(idx []byte, entries int, base, target int64) (int64, int32) {
+				if entries == 0 {
+					return base, 0
+				}
+				return base + int64(binary.BigEndian.Uint32(idx[8*(entries-1):])), int32(binary.BigEndian.Uint32(idx[8*(entries-1)+4:]))
+			}, index.FindBatch),
+			indexSubject("neverreadsindex", func(_ []byte, _ int, base, _ int64) (int64, int32) { return base, 0 }, index.FindBatch),
+			indexSubject("findsthenextbatch", index.LookupIndex, func(log []byte, from int32, target int64) (int32, bool) {
+				pos, found := index.FindBatch(log, from, target)
+				if !found || int(pos)+12 > len(log) {
+					return pos, found
+				}
+				next := pos + 12 + int32(binary.BigEndian.Uint32(log[pos+8:]))
+				return next, int(next) < len(log)
+			}),
+		},
+		"ch03/retention": {
+			retentionSubject("bytesminusoneislimit", func(l retention.Log, c retention.Config, now int64) int {
+				if c.RetentionBytes == -1 {
+					c.RetentionBytes = 0
+				}
+				return retention.DeletableSegments(l, c, now)
+			}),
+			retentionSubject("atmostone", func(l retention.Log, c retention.Config, now int64) int {
+				return min(retention.DeletableSegments(l, c, now), 1)
+			}),
+		},
+		"ch04/recovery": {
+			recoverySubject("nevercuts", func(log []byte, base int64, interval int) (int, []byte) {
+				_, idx := recovery.Recover(log, base, interval)
+				return len(log), idx
+			}),
+			recoverySubject("onebatchearly", func(log []byte, base int64, interval int) (int, []byte) {
+				valid, idx := recovery.Recover(log, base, interval)
+				if valid > 0 && len(idx) >= 8 {
+					valid = int(binary.BigEndian.Uint32(idx[len(idx)-4:]))
+				}
+				return max(valid-1, 0), idx
+			}),
+		},
+		"ch05/truncation": {
+			truncationSubject("alwayskeeps", truncationFuncs{
+				point: func(_ []truncation.EpochEntry, leo, _ int64, _ truncation.EpochEndOffset) (int64, bool) {
+					return leo, true
+				},
+				truncate: func(f truncation.Follower, ask func(int32) truncation.EpochEndOffset) truncation.Follower {
+					return f
+				},
+			}),
+		},
+		"ch06/cooperative": {
+			cooperativeSubject("reversedids", func(ms []cooperative.Member, ts []cooperative.TopicMetadata) cooperative.Assignment {
+				for i := range ms {
+					ms[i].MemberID = reverse(ms[i].MemberID)
+				}
+				out := cooperative.Assign(ms, ts)
+				fixed := cooperative.Assignment{}
+				for id, tps := range out {
+					fixed[reverse(id)] = tps
+				}
+				return fixed
+			}),
+		},
+	}
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
+}
+
+func TestUnseenMistakesGetNoWrongHint(t *testing.T) {
+	unseen := unseenMistakes()
+	for _, b := range banks() {
+		for _, m := range unseen[b.exercise] {
+			v := judge(b.exercise, m)
+			if v.checkRule == "-" && v.propsRule == "-" {
+				t.Errorf("%s: the unseen mistake %s passed the suite", b.exercise, m.name)
+			}
+			if v.checkHint != hintAbsent || v.propsHint != hintAbsent {
+				t.Errorf("%s: the unseen mistake %s got a hint naming a mistake it did not make (fixed cases: %s, properties: %s)",
+					b.exercise, m.name, v.checkHint, v.propsHint)
+			}
+		}
+	}
+}
+
+// TestEndlessCallFailsWithTheRule checks the deadline: a binary search that
+// never ends fails its suite with the rule it was checking, the input and the
+// section on termination, instead of hanging until go test's own timeout.
+func TestEndlessCallFailsWithTheRule(t *testing.T) {
+	defer func(d time.Duration) { kit.Deadline = d }(kit.Deadline)
+	kit.Deadline = 50 * time.Millisecond
+	block := make(chan struct{})
+	defer close(block) // the leaked call ends with the test
+	endless := func(idx []byte, entries int, base, target int64) (int64, int32) {
+		if entries > 1 {
+			<-block // lo = mid with lo + 1 == hi: the loop never moves
+		}
+		return index.LookupIndex(idx, entries, base, target)
+	}
+	err := kafkalogtest.CheckIndex(kafkalogtest.IndexLookup{LookupIndex: endless, FindBatch: index.FindBatch})
+	if err == nil {
+		t.Fatal("a LookupIndex that never returns passed the suite")
+	}
+	for _, want := range []string{"[I1 ", "LookupIndex(index of ", "did not return within", "read: notes/02-offsets-and-the-index.md#every-call-returns"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the failure must contain %q:\n%v", want, err)
+		}
+	}
+}
