@@ -132,7 +132,7 @@ func (m *recoveryMachine) recover(t *rapid.T, disk []byte) {
 func (m *recoveryMachine) fail(t *rapid.T, f *kit.Failure) {
 	f.Details = append(f.Details, "steps that led here (shrunk by rapid):\n  "+strings.Join(m.steps, "\n  "))
 	f.Replay = m.replay
-	t.Fatalf("%s", f)
+	kit.Fatal(t, f)
 }
 
 // headerByte picks a header byte of a whole batch in [from, to) of m.file, so
