@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kafkalive/kafkalive/internal/cli"
 	"github.com/kafkalive/kafkalive/internal/dumplog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -35,27 +34,17 @@ func init() {
 }
 
 func runLogDirs(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("log-dirs", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	dir := fset.String("dir", "", "REQUIRED: the Kafka log directory (one entry of log.dirs)")
+	fset := cli.NewFlagSet("log-dirs")
+	dir := fset.String("dir", "", "REQUIRED: the Kafka log directory `DIR` (one entry of log.dirs)")
 	asJSON := fset.Bool("json", false, "print kafka-log-dirs.sh --describe's JSON instead of the tables")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: kafkalive log-dirs --dir DIR")
-		fmt.Fprintln(stderr, "\nDescribes a Kafka log directory without changing it: each partition's segments,")
-		fmt.Fprintln(stderr, "sizes, log start and end offsets, and the recovery points, high watermarks and")
-		fmt.Fprintln(stderr, "cleaner offsets of the root checkpoint files. Exits 1 if something is damaged.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	u := cli.Usage{Synopsis: "log-dirs --dir DIR [--json]", About: `Describes a Kafka log directory without changing it: each partition's segments,
+sizes, log start and end offsets, and the recovery points, high watermarks and
+cleaner offsets of the root checkpoint files. Exits 1 if something is damaged.`}
+	if code, ok := u.Parse(fset, args, stdout, stderr); !ok {
+		return code
 	}
 	if *dir == "" || fset.NArg() > 0 {
-		fmt.Fprintln(stderr, "log-dirs: --dir is required (and takes no other arguments)")
-		fset.Usage()
+		u.Fail(fset, stderr, "--dir is required (and takes no other arguments)")
 		return 2
 	}
 	out := bufio.NewWriter(stdout)

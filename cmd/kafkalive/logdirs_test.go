@@ -32,7 +32,7 @@ func TestLogDirsGolden(t *testing.T) {
 func TestLogDirsHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run([]string{"log-dirs", "-h"}, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "-dir")
+	require.Contains(t, stdout.String(), "--dir DIR")
 }
 
 // TestLogDirsDoesNotWrite checks that describing a directory changes nothing in

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// singleDash is a flag shown as Go's flag package prints it (-addr) instead
+// of as it is typed (--addr).
+var singleDash = regexp.MustCompile(`(?m)^\s+-[a-z]`)
+
+// TestEveryCommandHelps: "kafkalive NAME --help" (and -h) exits 0 and prints
+// "Usage: kafkalive NAME ..." to stdout with the flags as typed; an unknown
+// flag exits 2 with the usage on stderr. Every registered command, so a new
+// one is held to it too.
+func TestEveryCommandHelps(t *testing.T) {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, h := range []string{"--help", "-h"} {
+			var out, errOut bytes.Buffer
+			code := run([]string{name, h}, &out, &errOut)
+			if code != 0 {
+				t.Errorf("kafkalive %s %s: exit %d, want 0 (stderr %q)", name, h, code, errOut.String())
+			}
+			if !strings.HasPrefix(out.String(), "Usage: kafkalive "+name) {
+				t.Errorf("kafkalive %s %s: stdout starts %q, want \"Usage: kafkalive %s ...\"", name, h, firstLine(out.String()), name)
+			}
+			if singleDash.MatchString(out.String()) {
+				t.Errorf("kafkalive %s %s: flags shown with one dash, not as typed:\n%s", name, h, out.String())
+			}
+			if errOut.Len() > 0 {
+				t.Errorf("kafkalive %s %s: wrote to stderr: %q", name, h, errOut.String())
+			}
+		}
+		var out, errOut bytes.Buffer
+		if code := run([]string{name, "--no-such-flag"}, &out, &errOut); code != 2 {
+			t.Errorf("kafkalive %s --no-such-flag: exit %d, want 2", name, code)
+		}
+		if !strings.Contains(errOut.String(), "Usage: kafkalive "+name) {
+			t.Errorf("kafkalive %s --no-such-flag: stderr has no usage: %q", name, errOut.String())
+		}
+	}
+}
