@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"regexp"
 	"sort"
 	"strings"
@@ -46,5 +47,21 @@ func TestEveryCommandHelps(t *testing.T) {
 		if !strings.Contains(errOut.String(), "Usage: kafkalive "+name) {
 			t.Errorf("kafkalive %s --no-such-flag: stderr has no usage: %q", name, errOut.String())
 		}
+	}
+}
+
+// A port already taken says so and how to choose another, and exits 1.
+func TestServeOnATakenPortSaysWhatToDo(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"serve", "--addr", ln.Addr().String()}, &out, &errOut); code != 1 {
+		t.Fatalf("serve on a taken port: exit %d, want 1; stderr %q", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "choose another with --addr") {
+		t.Errorf("serve on a taken port: stderr %q does not say how to choose another", errOut.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/kafkalive/kafkalive/internal/cli"
@@ -54,6 +55,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	ln, err := listen(*addr, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			fmt.Fprintf(stderr, "kafkalive: %s is taken (another kafkalive?): choose another with --addr, e.g. kafkalive --addr 127.0.0.1:7071\n", *addr)
+		}
 		return 1
 	}
 	fmt.Fprintf(stdout, "kafkalive: the live cluster is at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
