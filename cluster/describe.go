@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,14 +17,20 @@ const (
 	DescribeMembers
 	// DescribeState is --describe --state.
 	DescribeState
+	// DescribeMembersVerbose is --describe --members --verbose: with each
+	// member's ASSIGNMENT.
+	DescribeMembersVerbose
 )
 
 // DescribeGroup prints what kafka-consumer-groups --bootstrap-server ...
-// --describe --group name (with --members or --state for those modes)
-// prints for the group in state s, in the layout of Kafka 3.x's
-// ConsumerGroupCommand: left-aligned columns at least 15 wide (PARTITION
-// 10), widened to the longest value; "-" for a missing value; a warning
-// line while the group rebalances, a note when it has no active members.
+// --describe --group name (with --members [--verbose] or --state for those
+// modes) prints for the group in state s, in the layout of Kafka 3.7's
+// ConsumerGroupCommand (printOffsets, printMembers, printStates):
+// left-aligned columns at least 15 wide (PARTITION 10), widened to the
+// longest value; "-" for a missing value; GROUP-INSTANCE-ID only when a
+// member is static; a warning line while the group rebalances, a note when
+// it has no active members; "Error: Consumer group 'x' does not exist."
+// for a group the coordinator does not know.
 func DescribeGroup(s State, name string, mode DescribeMode) string {
 	var g *GroupInfo
 	for i := range s.Groups {
@@ -32,7 +39,7 @@ func DescribeGroup(s State, name string, mode DescribeMode) string {
 		}
 	}
 	if g == nil || g.State == "Dead" {
-		return fmt.Sprintf("\nConsumer group '%s' does not exist.\n", name)
+		return fmt.Sprintf("\nError: Consumer group '%s' does not exist.\n", name)
 	}
 	if g.Coordinator < 0 {
 		return fmt.Sprintf("\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.CoordinatorNotAvailableException: The coordinator is not available.\n")
@@ -47,8 +54,8 @@ func DescribeGroup(s State, name string, mode DescribeMode) string {
 		}
 	}
 	switch mode {
-	case DescribeMembers:
-		describeMembers(&b, g)
+	case DescribeMembers, DescribeMembersVerbose:
+		describeMembers(&b, g, mode == DescribeMembersVerbose)
 	case DescribeState:
 		describeState(&b, g)
 	default:
@@ -98,26 +105,81 @@ func describeOffsets(b *strings.Builder, g *GroupInfo) {
 	table(b, []int{15, 15, 10, 15, 15, 15, 15, 15, 0}, rows)
 }
 
-func describeMembers(b *strings.Builder, g *GroupInfo) {
+// describeMembers is printMembers: the GROUP-INSTANCE-ID column only when
+// a member has one, every column but ASSIGNMENT padded and followed by a
+// space (#PARTITIONS too), nothing but the note for a group without
+// members.
+func describeMembers(b *strings.Builder, g *GroupInfo, verbose bool) {
+	if len(g.Members) == 0 {
+		return
+	}
+	static := false
+	widths := []int{15, 15, 17, 15, 15, 15}
 	rows := [][]string{{"GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS"}}
 	for _, m := range g.Members {
-		inst := m.InstanceID
-		if inst == "" {
-			inst = "-"
-		}
-		rows = append(rows, []string{g.Name, m.ID, inst, m.Host, m.ClientID, fmt.Sprint(len(m.Assignment))})
+		static = static || m.InstanceID != ""
+		rows = append(rows, []string{g.Name, m.ID, m.InstanceID, m.Host, m.ClientID, fmt.Sprint(len(m.Assignment))})
 	}
-	table(b, []int{15, 15, 17, 15, 15, 0}, rows)
+	for _, r := range rows[1:] {
+		for i := range 5 {
+			widths[i] = max(widths[i], len(r[i]))
+		}
+	}
+	for i, r := range rows {
+		b.WriteString("\n")
+		for c, v := range r {
+			if c == 2 && !static {
+				continue
+			}
+			fmt.Fprintf(b, "%-*s ", widths[c], v)
+		}
+		if verbose && i == 0 {
+			b.WriteString("ASSIGNMENT")
+		} else if verbose {
+			b.WriteString(assignmentColumn(g.Members[i-1].Assignment))
+		}
+	}
+	b.WriteString("\n")
 }
 
+// assignmentColumn is ASSIGNMENT: "orders(0,2), users(1)", each topic's
+// partitions sorted, the topics sorted; "-" for none.
+func assignmentColumn(ps []PartitionRef) string {
+	byTopic := map[string][]int{}
+	for _, p := range ps {
+		byTopic[p.Topic] = append(byTopic[p.Topic], int(p.Partition))
+	}
+	var out []string
+	for t, parts := range byTopic {
+		slices.Sort(parts)
+		s := make([]string, len(parts))
+		for i, p := range parts {
+			s[i] = fmt.Sprint(p)
+		}
+		out = append(out, t+"("+strings.Join(s, ",")+")")
+	}
+	if len(out) == 0 {
+		return "-"
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+// describeState is printStates: the first column is as wide as the
+// coordinator's column (at least 25), then 25, 20 and 15, values never
+// widen a column, and the header and the row each start a line.
 func describeState(b *strings.Builder, g *GroupInfo) {
 	strategy := g.Assignor
 	if strategy == "" {
 		strategy = "-"
 	}
-	rows := [][]string{
+	coordinator := fmt.Sprintf("b%d:9092 (%d)", g.Coordinator, g.Coordinator)
+	w := max(25, len(coordinator))
+	for _, r := range [][]string{
 		{"GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"},
-		{g.Name, fmt.Sprintf("b%d:9092 (%d)", g.Coordinator, g.Coordinator), strategy, g.State, fmt.Sprint(len(g.Members))},
+		{g.Name, coordinator, strategy, g.State, fmt.Sprint(len(g.Members))},
+	} {
+		fmt.Fprintf(b, "\n%-*s %-25s %-20s %-15s %s", w, r[0], r[1], r[2], r[3], r[4])
 	}
-	table(b, []int{15, 25, 20, 20, 0}, rows)
+	b.WriteString("\n")
 }

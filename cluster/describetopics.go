@@ -1,47 +1,151 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
-// describeTopicID is the TopicId column: a State carries no topic ids
-// ([Topic.ID] has them; the live terminal prints those), so it prints the
-// all-zero UUID's base64 form, as Kafka does for a topic without one, and
-// the scenarios' expected outputs stay as they are.
-const describeTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
+// ErrUnknownTopic means kafka-topics was asked about a topic that does not
+// exist (or is internal and --exclude-internal was given).
+var ErrUnknownTopic = errors.New("cluster: unknown topic")
 
-// DescribeTopics prints what kafka-topics --bootstrap-server ...
-// --describe [--topic name] prints for the partitions in state s (name ""
-// means every topic), in Kafka 3.x's layout: a tab-separated topic line,
-// then one indented line per partition with its leader ("none" when
-// offline), replicas and ISR. Configs lists nothing: the state does not
-// carry topic configs. __consumer_offsets is not in the state's
-// partitions, so it is not described.
-func DescribeTopics(s State, name string) string {
+// TopicsOptions are the options of kafka-topics --describe and --list.
+type TopicsOptions struct {
+	// Topic is --topic: one topic, "" for every topic.
+	Topic string
+	// ExcludeInternal is --exclude-internal: leave __consumer_offsets out
+	// (Kafka lists and describes internal topics by default).
+	ExcludeInternal bool
+	// UnderReplicated, Unavailable, UnderMinISR and AtMinISR are
+	// --under-replicated-partitions, --unavailable-partitions,
+	// --under-min-isr-partitions and --at-min-isr-partitions: only the
+	// partitions that are so, and no topic lines.
+	UnderReplicated, Unavailable, UnderMinISR, AtMinISR bool
+}
+
+// ListTopics prints what kafka-topics --list prints: the topics' names,
+// sorted, one a line, __consumer_offsets among them unless
+// o.ExcludeInternal (TopicCommand.getTopics).
+func (w *World) ListTopics(o TopicsOptions) string {
 	var b strings.Builder
-	byTopic := map[string][]PartitionInfo{}
-	var order []string
-	for _, p := range s.Partitions {
-		if name != "" && p.Topic != name {
-			continue
-		}
-		if _, ok := byTopic[p.Topic]; !ok {
-			order = append(order, p.Topic)
-		}
-		byTopic[p.Topic] = append(byTopic[p.Topic], p)
-	}
-	if name != "" && len(order) == 0 {
-		return fmt.Sprintf("Error while executing topic command : Topic '%s' does not exist as expected\n", name)
-	}
-	for _, t := range order {
-		parts := byTopic[t]
-		fmt.Fprintf(&b, "Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: \n", t, describeTopicID, len(parts), len(parts[0].Replicas))
-		for _, p := range parts {
-			fmt.Fprintf(&b, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n", t, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(p.ISR))
-		}
+	for _, t := range w.describedTopics(o) {
+		b.WriteString(t.Name + "\n")
 	}
 	return b.String()
+}
+
+// DescribeTopics prints what kafka-topics --bootstrap-server ...
+// --describe [--topic name] prints, in the layout of Kafka 3.7's
+// TopicCommand (TopicDescription and PartitionDescription.printDescription):
+// for each topic, sorted by name, a tab-separated topic line (TopicId left
+// out when it is the zero UUID; Configs the configs that are not Kafka's
+// defaults), then one tab-indented line per partition with its leader
+// ("none" when it has none), replicas and ISR, as the controller has them.
+// 3.7 prints no Elr or LastKnownElr column (those come with KIP-966's
+// ELR in 3.9's TopicCommand). A --topic that does not exist gives the text
+// Kafka prints, "Error while executing topic command : Topic 'x' does not
+// exist as expected", and [ErrUnknownTopic].
+func (w *World) DescribeTopics(o TopicsOptions) (string, error) {
+	topics := w.describedTopics(o)
+	if o.Topic != "" && len(topics) == 0 {
+		return fmt.Sprintf("Error while executing topic command : Topic '%s' does not exist as expected\n", o.Topic),
+			fmt.Errorf("%w: %s", ErrUnknownTopic, o.Topic)
+	}
+	live := map[int32]bool{}
+	for _, b := range w.State().Brokers {
+		live[b.ID] = b.Controller == "unfenced"
+	}
+	report := o.UnderReplicated || o.Unavailable || o.UnderMinISR || o.AtMinISR
+	minISR := w.cfg.MinInsyncReplicas
+	var b strings.Builder
+	for _, t := range topics {
+		parts := w.TopicPartitions(t.Name)
+		if len(parts) == 0 {
+			continue
+		}
+		if !report {
+			b.WriteString("Topic: " + t.Name)
+			if t.ID != "" && t.ID != zeroTopicID {
+				b.WriteString("\tTopicId: " + t.ID)
+			}
+			fmt.Fprintf(&b, "\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: %s\n", len(parts), len(parts[0].Replicas), w.topicConfigs(t))
+		}
+		for _, p := range parts {
+			hasLeader := p.Leader >= 0
+			show := !report ||
+				o.UnderReplicated && len(p.Replicas) > len(p.ISR) ||
+				o.Unavailable && (!hasLeader || !live[p.Leader]) ||
+				o.UnderMinISR && (!hasLeader || len(p.ISR) < minISR) ||
+				o.AtMinISR && len(p.ISR) == minISR
+			if show {
+				fmt.Fprintf(&b, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(p.ISR))
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+// zeroTopicID is Uuid.ZERO_UUID as Kafka prints it.
+const zeroTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
+
+// describedTopics are the topics kafka-topics talks about, sorted by name.
+func (w *World) describedTopics(o TopicsOptions) []Topic {
+	var out []Topic
+	for _, t := range w.topics {
+		if o.Topic != "" && t.Name != o.Topic || o.ExcludeInternal && t.Internal {
+			continue
+		}
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b Topic) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// topicConfigs is the Configs column: the configs whose value is not
+// Kafka's default (ConfigEntry.isDefault is false for topic overrides and
+// broker settings alike, so the world's [Config.Log] shows on every
+// topic). __consumer_offsets carries the three its coordinator creates it
+// with (GroupCoordinator.offsetsTopicConfigs) first, in the order Kafka
+// prints them; the others follow in alphabetical order, the broker's
+// min.insync.replicas and unclean.leader.election.enable last (Kafka's
+// order is that of the broker's answer).
+func (w *World) topicConfigs(t Topic) string {
+	var out []string
+	c, def := w.logConfig(t.Name), kafkalog.DefaultConfig()
+	if t.Internal {
+		out = append(out, "compression.type=producer", "cleanup.policy=compact", "segment.bytes=104857600")
+		c.CleanupPolicy, c.SegmentBytes = def.CleanupPolicy, def.SegmentBytes // printed above
+	}
+	if c.CleanupPolicy != def.CleanupPolicy {
+		out = append(out, "cleanup.policy="+c.CleanupPolicy)
+	}
+	if c.DeleteRetentionMs != def.DeleteRetentionMs {
+		out = append(out, "delete.retention.ms="+strconv.FormatInt(c.DeleteRetentionMs, 10))
+	}
+	if c.MinCleanableDirtyRatio != def.MinCleanableDirtyRatio {
+		out = append(out, "min.cleanable.dirty.ratio="+strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64))
+	}
+	if c.RetentionBytes != def.RetentionBytes {
+		out = append(out, "retention.bytes="+strconv.FormatInt(c.RetentionBytes, 10))
+	}
+	if c.RetentionMs != def.RetentionMs {
+		out = append(out, "retention.ms="+strconv.FormatInt(c.RetentionMs, 10))
+	}
+	if c.SegmentBytes != def.SegmentBytes {
+		out = append(out, "segment.bytes="+strconv.FormatInt(c.SegmentBytes, 10))
+	}
+	if w.cfg.MinInsyncReplicas != 1 {
+		out = append(out, "min.insync.replicas="+strconv.Itoa(w.cfg.MinInsyncReplicas))
+	}
+	if w.cfg.UncleanLeaderElectionEnable {
+		out = append(out, "unclean.leader.election.enable=true")
+	}
+	return strings.Join(out, ",")
 }
 
 func commaIDs(v []int32) string {

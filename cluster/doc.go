@@ -32,8 +32,9 @@
 //     delivering until quiet.
 //  5. Look: [World.State] (as [State.Text] or [State.JSON]), [World.Events],
 //     [World.Violations], [World.InFlight], [World.Segments];
-//     kafka-consumer-groups --describe as [DescribeGroup] and
-//     kafka-topics --describe as [DescribeTopics], both over a [State].
+//     kafka-consumer-groups --describe as [DescribeGroup] over a [State],
+//     kafka-topics --describe and --list as [World.DescribeTopics] and
+//     [World.ListTopics].
 //
 // # Consumer groups
 //

@@ -37,8 +37,8 @@ var termCommands map[string]termCommand
 func init() {
 	termCommands = map[string]termCommand{
 		"help":                  {"help", "this list", (*Terminal).help},
-		"kafka-topics":          {"kafka-topics --describe [--topic T] [--under-replicated-partitions] [--unavailable-partitions] | --list", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
-		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
+		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal]", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
+		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G [--members [--verbose] | --state] | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
 		"kafka-metadata-quorum": {"kafka-metadata-quorum --describe --status", "the metadata quorum: which broker runs the active controller (LeaderId) and the voters", (*Terminal).quorum},
 		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker)", (*Terminal).dumpLog},
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
@@ -77,9 +77,10 @@ func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
 		return err
 	}
 	err := c.run(t, args[1:], at, out)
+	var printed printedError
 	if errors.Is(err, ErrUsage) {
 		fmt.Fprintf(out, "usage: %s\n", c.usage)
-	} else if err != nil {
+	} else if err != nil && !errors.As(err, &printed) {
 		fmt.Fprintf(out, "Error: %v\n", err)
 	}
 	return err

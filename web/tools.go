@@ -13,8 +13,9 @@ import (
 )
 
 // topics is kafka-topics.sh --describe / --list, in the layout of Kafka
-// 3.x's TopicCommand: a topic line, then one tab-indented line per
-// partition.
+// 3.7's TopicCommand ([cluster.World.DescribeTopics]): internal topics
+// included unless --exclude-internal, an unknown --topic reported as
+// "Error while executing topic command : ...".
 func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 	fl, pos := flags(args)
 	if len(pos) > 0 {
@@ -25,89 +26,34 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 	if list == describe {
 		return fmt.Errorf("%w: exactly one of --list, --describe", ErrUsage)
 	}
+	has := func(k string) bool { _, ok := fl[k]; return ok }
+	o := cluster.TopicsOptions{Topic: fl["topic"], ExcludeInternal: has("exclude-internal"),
+		UnderReplicated: has("under-replicated-partitions"), Unavailable: has("unavailable-partitions"),
+		UnderMinISR: has("under-min-isr-partitions"), AtMinISR: has("at-min-isr-partitions")}
 	return t.look(at, func(w *cluster.World) error {
-		st := w.State()
-		topic, named := fl["topic"]
-		found := false
-		for _, tp := range w.Topics() {
-			if named && tp.Name != topic {
-				continue
-			}
-			found = true
-			if list {
-				fmt.Fprintln(out, tp.Name)
-				continue
-			}
-			parts := topicPartitions(st, tp.Name)
-			if tp.Internal {
-				if !named {
-					continue // __consumer_offsets only when named, as Kafka lists internal topics
-				}
-				parts = w.TopicPartitions(tp.Name)
-			}
-			describeTopic(out, tp, parts, fl)
+		if list {
+			_, err := io.WriteString(out, w.ListTopics(o))
+			return err
 		}
-		if named && !found {
-			return fmt.Errorf("Topic '%s' does not exist as expected", topic)
+		text, err := w.DescribeTopics(o)
+		io.WriteString(out, text)
+		if err != nil {
+			return printedError{err}
 		}
 		return nil
 	})
 }
 
-func describeTopic(out io.Writer, tp cluster.Topic, parts []cluster.PartitionInfo, fl map[string]string) {
-	_, underRep := fl["under-replicated-partitions"]
-	_, unavail := fl["unavailable-partitions"]
-	rf := 0
-	if len(tp.Assignment) > 0 {
-		rf = len(tp.Assignment[0])
-	}
-	if !underRep && !unavail {
-		fmt.Fprintf(out, "Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: %s\n",
-			tp.Name, tp.ID, len(tp.Assignment), rf, topicConfigs(tp))
-	}
-	for _, p := range parts {
-		if underRep && len(p.ISR) >= len(p.Replicas) || unavail && p.Leader >= 0 {
-			continue
-		}
-		leader := "none"
-		if p.Leader >= 0 {
-			leader = strconv.Itoa(int(p.Leader))
-		}
-		fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n",
-			p.Topic, p.Partition, leader, joinIDs(p.Replicas), joinIDs(p.ISR))
-	}
-}
+// printedError is an error the tool has already printed the way Kafka's
+// prints it; the terminal does not print it again.
+type printedError struct{ err error }
 
-// topicPartitions returns the state's partitions of topic.
-func topicPartitions(st cluster.State, topic string) []cluster.PartitionInfo {
-	var out []cluster.PartitionInfo
-	for _, p := range st.Partitions {
-		if p.Topic == topic {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// topicConfigs is the Configs column: what the topic sets itself
-// (__consumer_offsets: compact, as Kafka shows it).
-func topicConfigs(tp cluster.Topic) string {
-	if tp.Internal {
-		return "cleanup.policy=compact"
-	}
-	return ""
-}
-
-func joinIDs(ids []int32) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.Itoa(int(id))
-	}
-	return strings.Join(s, ",")
-}
+func (e printedError) Error() string { return e.err.Error() }
+func (e printedError) Unwrap() error { return e.err }
 
 // groups is kafka-consumer-groups.sh: --list, or --describe --group G
-// (with --members or --state), in the layout the cluster prints.
+// (with --members [--verbose] or --state), in the layout of Kafka 3.7's
+// ConsumerGroupCommand ([cluster.DescribeGroup]).
 func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	fl, _ := flags(args)
 	if _, ok := fl["reset-offsets"]; ok {
@@ -122,6 +68,9 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	mode := cluster.DescribeOffsets
 	if _, ok := fl["members"]; ok {
 		mode = cluster.DescribeMembers
+		if _, ok := fl["verbose"]; ok {
+			mode = cluster.DescribeMembersVerbose
+		}
 	} else if _, ok := fl["state"]; ok {
 		mode = cluster.DescribeState
 	}
@@ -201,4 +150,12 @@ func dumpBroker(w *cluster.World, fl map[string]string) (int32, error) {
 		}
 	}
 	return 0, fmt.Errorf("%w: --broker N (no leader known for %s)", ErrUsage, dir)
+}
+
+func joinIDs(ids []int32) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(int(id))
+	}
+	return strings.Join(s, ",")
 }
