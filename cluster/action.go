@@ -168,8 +168,12 @@ func (w *World) validate(a Action) error {
 			return fmt.Errorf("%w: start: broker %d is running", ErrInvalidConfig, a.Broker)
 		}
 	case ActProduce:
-		if w.producer(a.Name) == nil {
+		p := w.producer(a.Name)
+		if p == nil {
 			return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+		}
+		if t := w.topic(p.cfg.Topic); t != nil && a.Partition >= int32(len(t.Assignment)) {
+			return fmt.Errorf("%w: produce: topic %s has no partition %d", ErrInvalidConfig, t.Name, a.Partition)
 		}
 	case ActPoll:
 		if c := w.consumer(a.Name); c == nil || c.grp != nil {

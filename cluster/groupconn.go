@@ -25,9 +25,13 @@ import (
 //   - The broker runs but no longer leads the group's __consumer_offsets
 //     partition: GroupCoordinator.onGroupUnloaded answers the members
 //     waiting in a JoinGroup or SyncGroup with NOT_COORDINATOR.
-//   - A link is cut: nothing comes back, and the request times out
-//     (request.timeout.ms; for a JoinGroup the rebalance timeout plus 5 s,
-//     as the member's own timer counts).
+//   - A link is cut: what was in flight on it is lost. Over TCP a short
+//     partition only delays it; here the client learns that its
+//     connection broke when the link heals (a reset, or the late answer
+//     it no longer waits for), and reacts as to a disconnect: a JoinGroup,
+//     SyncGroup or OffsetFetch whose request or answer was lost is retried
+//     then, instead of after its timeout (request.timeout.ms; for a
+//     JoinGroup the rebalance timeout plus 5 s, five minutes by default).
 
 // awaitingKey names a member process at a coordinator: "client#inc".
 func awaitingKey(client string, inc int) string { return client + "#" + strconv.Itoa(inc) }
@@ -113,14 +117,70 @@ func (w *World) requestFailed(b *broker, client string, inc int, r group.Request
 	w.handleMember(c)
 }
 
-// groupRequestDropped is a request the network could not deliver: a
-// broker that is not running (or restarted) refuses the connection at
-// once; a cut link only delays the timeout.
+// severedRequest is a group request of a consumer, or the answer to one,
+// lost on a cut link to broker: it fails when the link heals.
+type severedRequest struct {
+	broker int32
+	req    group.Request
+}
+
+// groupRequestDropped is a group request or answer the network could not
+// deliver: a broker that is not running (or restarted) refuses the
+// connection at once; on a cut link the request fails when the link heals.
 func (w *World) groupRequestDropped(e *envelope, reason string) {
-	if e.kind != kindGroupRequest || reason == "link cut" || e.to < 1 || int(e.to) > len(w.brokers) {
+	switch {
+	case e.kind == kindGroupRequest && e.to >= 1 && int(e.to) <= len(w.brokers):
+		if reason == "link cut" {
+			w.sever(e.client, e.clientInc, e.to, e.greq)
+			return
+		}
+		w.requestFailed(w.brokers[e.to-1], e.client, e.clientInc, e.greq)
+	case e.kind == kindGroupResponse && reason == "link cut" && e.from >= 1 && int(e.from) <= len(w.brokers):
+		var req group.Request
+		switch e.gresp.(type) {
+		case group.JoinGroupResponse:
+			req = group.JoinGroup{}
+		case group.SyncGroupResponse:
+			req = group.SyncGroup{}
+		case group.OffsetFetchResponse:
+			req = group.OffsetFetch{}
+		default:
+			return
+		}
+		w.sever(e.client, e.clientInc, e.from, req)
+	}
+}
+
+// sever remembers a request of consumer client lost on the cut link to
+// broker.
+func (w *World) sever(client string, inc int, broker int32, r group.Request) {
+	c := w.consumer(client)
+	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != inc {
 		return
 	}
-	w.requestFailed(w.brokers[e.to-1], e.client, e.clientInc, e.greq)
+	c.grp.severed = append(c.grp.severed, severedRequest{broker: broker, req: r})
+}
+
+// healedConnections fails the requests of c lost on links that are whole
+// again.
+func (w *World) healedConnections(c *Consumer) {
+	g := c.grp
+	if len(g.severed) == 0 {
+		return
+	}
+	kept := g.severed[:0:0]
+	var failed []severedRequest
+	for _, s := range g.severed {
+		if w.net.cut(consumerNode, s.broker) {
+			kept = append(kept, s)
+		} else {
+			failed = append(failed, s)
+		}
+	}
+	g.severed = kept
+	for _, s := range failed {
+		w.requestFailed(w.brokers[s.broker-1], c.cfg.Name, g.inc, s.req)
+	}
 }
 
 func splitAwaitingKey(addr string) (string, int) {

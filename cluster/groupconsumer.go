@@ -60,6 +60,9 @@ type groupClient struct {
 	// consumer asks again at its next poll, or after request.timeout.ms).
 	fetchSentMs int64
 	refetch     bool
+	// severed are requests lost on a cut link, failed once it heals
+	// (groupconn.go).
+	severed []severedRequest
 	// down is set after a crash or a close: the process does nothing.
 	down, closed bool
 	// stalledUntil: the application is busy (no poll()) until then; the
@@ -206,6 +209,7 @@ func (w *World) tickGroupConsumer(c *Consumer) {
 	if g.down {
 		return
 	}
+	w.healedConnections(c)
 	w.flushOutbox(c)
 	g.member.Tick(w.now)
 	w.handleMember(c)
