@@ -203,8 +203,8 @@
 // partition answers the members it holds NOT_COORDINATOR
 // (GroupCoordinator.onGroupUnloaded); a broken connection to a
 // coordinator that died fails the request at once (a DisconnectException:
-// the client retries), a cut link only after its timeout; a lost
-// OffsetFetch is asked again.
+// the client retries), and one lost on a cut link fails when the link
+// heals; a lost OffsetFetch is asked again.
 //
 // What is left is an internal error: a bug of the simulation, never the
 // user's doing (a log that fails under a broker, a network that is not
