@@ -3,7 +3,7 @@
 //
 // It is a module of its own so that the library's go.mod stays lean. It holds:
 //
-//   - the workloads of reference/performance.md §2-3 ([Workload]): one
+//   - the workloads ([Workload]): one
 //     uncompressed batch of 1, 10, 100 or 1000 records with 16-byte keys and
 //     100-byte or 1 KiB random values, no headers, producer fields -1;
 //   - an adapter that drives kmsg the way kgo's producer and consumer do

@@ -16,7 +16,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // does not match its bytes.
 var ErrFloorCRC = errors.New("bench: limit-crc: crc mismatch")
 
-// AppendCopyCRC is the encode floor, performance.md's limit-copycrc: it writes a
+// AppendCopyCRC is the encode floor, the limit-copycrc column: it writes a
 // zeroed 61-byte header, copies every key and value after it and CRC-32Cs bytes
 // [21, end), the least any encoder of the batch does. Its output is not a batch.
 func AppendCopyCRC(dst []byte, recs []kafkalog.Record) []byte {
@@ -31,7 +31,7 @@ func AppendCopyCRC(dst []byte, recs []kafkalog.Record) []byte {
 	return dst
 }
 
-// CheckCRC is the decode floor, performance.md's limit-crc: it CRC-32Cs the
+// CheckCRC is the decode floor, the limit-crc column: it CRC-32Cs the
 // batch from byte 21 to the end of src and compares it with the stored CRC,
 // the least a validating decoder does. src must hold exactly one batch.
 func CheckCRC(src []byte) error {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestEncodeIdentical: on every benchmark workload kafkalog and kmsg write the
-// same bytes, of the sizes performance.md lists, and both decoders return the
+// same bytes, of the sizes [Workloads] promises, and both decoders return the
 // workload's records, so that every row of the benchmarks does the same work.
 func TestEncodeIdentical(t *testing.T) {
 	wantSize := map[Workload]int{
@@ -26,7 +26,7 @@ func TestEncodeIdentical(t *testing.T) {
 				t.Fatalf("kafkalog and kmsg encode workload %s differently: %s", w.Name(), firstDiff(f.encoded, theirs))
 			}
 			if diff := cmp.Diff(wantSize[w], len(f.encoded)); diff != "" {
-				t.Errorf("batch size of %s against performance.md (-want +got):\n%s", w.Name(), diff)
+				t.Errorf("batch size of %s against the documented sizes (-want +got):\n%s", w.Name(), diff)
 			}
 			want := wantFlat(f.batch, f.encoded)
 			got, _, err := kafkalog.ReadBatch(f.encoded)

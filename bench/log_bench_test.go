@@ -190,7 +190,7 @@ func searchFloor(offsets []int64, target int64) int {
 // BenchmarkIndexLookup looks random offsets up in a full 10 MiB offset index:
 // anywhere in it (index=full) and within its last 8 KiB (index=tail, where a
 // caught-up reader looks), beside a plain binary search over the same entries
-// (for the tail, over the last 1024 entries only, performance.md's 70 ns anchor).
+// (for the tail, over the last 1024 entries only, where a plain binary search takes about 70 ns).
 func BenchmarkIndexLookup(b *testing.B) {
 	f := newIndexFixture(b)
 	tailOffsets := f.offsets[indexEntries-1024:]

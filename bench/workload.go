@@ -7,7 +7,7 @@ import (
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
-// KeyBytes is the key size of every benchmark record (performance.md §2).
+// KeyBytes is the key size of every benchmark record .
 const KeyBytes = 16
 
 // BaseTimestamp is the batch base timestamp of every workload (ms since the epoch).
@@ -23,7 +23,7 @@ type Workload struct {
 	ValueBytes int
 }
 
-// Workloads returns performance.md's eight workloads: 1, 10, 100 and 1000
+// Workloads returns the eight workloads: 1, 10, 100 and 1000
 // records, each with 100-byte and 1 KiB values.
 func Workloads() []Workload {
 	var ws []Workload
@@ -76,7 +76,7 @@ func randomBytes(rng *rand.Rand, n int) []byte {
 
 // Prewarm returns an empty buffer of capacity n whose pages have all been
 // written once: on this project's VM the first touch of a page costs ~30x a
-// reuse (performance.md §1), which must not land on a benchmark's clock.
+// reuse , which must not land on a benchmark's clock.
 func Prewarm(n int) []byte {
 	b := make([]byte, n)
 	for i := range b {

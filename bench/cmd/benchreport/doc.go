@@ -1,6 +1,6 @@
 // Command benchreport runs the bench module's benchmarks for several rounds and
 // prints a table of medians and same-run ratios, the method of
-// reference/performance.md: each round is one process that runs every
+// bench/README.md: each round is one process that runs every
 // benchmark once, so that every implementation sees the same drift of this
 // shared machine; ratios (x kmsg, x floor) are computed within each round and
 // then the median over rounds is taken. It needs nothing but the go command.
@@ -13,5 +13,5 @@
 //
 // A benchmark named <family>/<workload>/impl=<impl> is grouped by family and
 // workload; the impl named kmsg is the peer, and an impl whose name starts with
-// "limit-" is the floor. The last section checks the goals of issues 2 and 3.
+// "limit-" is the floor. The last section checks the codec's and the log's performance goals.
 package main

@@ -38,7 +38,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.dir, "dir", ".", "the bench module's directory")
 	fs.StringVar(&o.from, "from", "", "comma-separated files of saved `go test -bench` output, one per round, to report on instead of running")
 	fs.StringVar(&o.save, "save", "", "directory to save each round's raw output in (round-N.txt)")
-	fs.StringVar(&o.metric, "metric", "wall", "what a time is: wall (ns/op, performance.md's method) or cpu (the process's CPU time per op, steadier on a shared machine)")
+	fs.StringVar(&o.metric, "metric", "wall", "what a time is: wall (ns/op, bench/README.md's method) or cpu (the process's CPU time per op, steadier on a shared machine)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
