@@ -183,7 +183,7 @@ func comparePartitions(a, b partitionKey) int {
 	return int(a.Partition - b.Partition)
 }
 
-// stopBroker shuts the broker down cleanly (R8.4): every log flushed and
+// stopBroker shuts the broker down cleanly: every log flushed and
 // closed, the checkpoints written, the clean shutdown marker last; then a
 // controlled shutdown tells the controller.
 func (w *World) stopBroker(b *broker) error {
@@ -217,7 +217,7 @@ func (w *World) stopBroker(b *broker) error {
 	return nil
 }
 
-// killBroker is a process crash (R8.2): the page cache survives.
+// killBroker is a process crash: the page cache survives.
 func (w *World) killBroker(b *broker) error {
 	if b.state != BrokerRunning {
 		return fmt.Errorf("%w: broker %d is %s", ErrInvalidConfig, b.id, b.state)
@@ -228,7 +228,7 @@ func (w *World) killBroker(b *broker) error {
 	return nil
 }
 
-// powerCut cuts the broker's power (R8.3): only synced bytes survive; with
+// powerCut cuts the broker's power: only synced bytes survive; with
 // torn, each file also keeps a random prefix of its unsynced tail.
 func (w *World) powerCut(b *broker, torn bool) error {
 	if b.state == BrokerRunning {
@@ -261,7 +261,7 @@ func (w *World) writeback(b *broker) {
 	w.record(EventBroker, b.id, nil, "OS writeback: page cache written to disk")
 }
 
-// writeHWCheckpoint writes replication-offset-checkpoint (R5.5) with the
+// writeHWCheckpoint writes replication-offset-checkpoint with the
 // HW of every replica of the broker.
 func (w *World) writeHWCheckpoint(b *broker) error {
 	hws := make(map[partitionKey]int64, len(b.order))
@@ -380,7 +380,7 @@ func (w *World) processReady(b *broker, s *replicaSlot) error {
 
 // maybeCheckpoint rewrites replication-offset-checkpoint when the replica's
 // HW changed. Kafka writes it every 5 s; writing it at once is the
-// scenarios' convention (scenarios.md §0.2 item 4: a restarted broker reads
+// scenarios' convention (a restarted broker reads
 // the HW it held just before the crash).
 // The write is deferred to the end of the step ([World.flushCheckpoints]),
 // so that a step moving many HWs writes the file once.

@@ -8,7 +8,7 @@ import (
 )
 
 // Invariant names, as [Violation.Invariant] and the violation events carry
-// them (scenarios.md §7.3, aesthetics.md §3.4 item 8).
+// them.
 const (
 	// InvHWWithinLog: logStart ≤ HW ≤ LEO on every running replica.
 	InvHWWithinLog = "hw-within-log"

@@ -68,13 +68,13 @@ type Config struct {
 	Log kafkalog.Config
 	// OffsetsTopicNumPartitions is offsets.topic.num.partitions (default
 	// 50): group G's coordinator is the leader of __consumer_offsets
-	// partition abs(hash(G)) mod this (R9.1).
+	// partition abs(hash(G)) mod this (GroupCoordinator.partitionFor).
 	OffsetsTopicNumPartitions int
 	// OffsetsTopicReplicationFactor is offsets.topic.replication.factor
 	// (default 3, or the number of brokers if fewer).
 	OffsetsTopicReplicationFactor int
 	// LogRetentionCheckIntervalMs is log.retention.check.interval.ms
-	// (default 300000): how often every broker applies retention (R12.1).
+	// (default 300000): how often every broker applies retention (LogManager's kafka-log-retention task).
 	LogRetentionCheckIntervalMs int64
 	// LogCleanerBackoffMs is log.cleaner.backoff.ms (default 15000): how
 	// often every broker's cleaner looks for a compacted log to clean.

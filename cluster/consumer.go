@@ -11,7 +11,7 @@ import (
 // Group it is a member of that consumer group subscribed to Topics, which
 // joins, heartbeats, polls every PollIntervalMs and commits (R9, R10).
 // Either kind reads what the leader exposes, the records below the high
-// watermark (R5.4).
+// watermark (a consumer reads below the HW).
 type ConsumerConfig struct {
 	// Name is the consumer's name, also its client.id.
 	Name      string

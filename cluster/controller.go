@@ -99,7 +99,7 @@ func (w *World) publish(tp partitionKey, p *partitionState) {
 }
 
 // change applies a new leader and ISR to a partition with the epoch rules
-// of the era (R6.6, R4.5), records and publishes it.
+// of the era, records and publishes it.
 func (w *World) change(tp partitionKey, p *partitionState, leader int32, isr []int32, why string) {
 	isr = sortedIDs(isr)
 	if leader == p.leader && slices.Equal(isr, p.isr) {
@@ -111,7 +111,7 @@ func (w *World) change(tp partitionKey, p *partitionState, leader int32, isr []i
 	case leader != p.leader && leader != replica.NoLeader:
 		p.leaderEpoch++ // ZooKeeper era: every election
 	case leader == p.leader && w.cfg.zkEra() && len(isr) < len(p.isr):
-		p.leaderEpoch++ // ZooKeeper era: a controller-side ISR shrink (R4.5)
+		p.leaderEpoch++ // ZooKeeper era: a controller-side ISR shrink
 	}
 	p.partitionEpoch++
 	p.leader, p.isr = leader, isr
@@ -149,7 +149,7 @@ func (w *World) deliverToController(e *envelope) {
 	}
 }
 
-// register is a broker's registration with a new broker epoch (R6.3). A
+// register is a broker's registration with a new broker epoch (KRaft's BrokerRegistration). A
 // KRaft broker always registers fenced, so an unfenced one restarting fast
 // is fenced first; a ZooKeeper-era controller that has not noticed the
 // restart keeps the broker where it was (the KIP-101 scenarios rely on it).
@@ -184,7 +184,7 @@ func (w *World) resendStale(id int32, known map[partitionKey][2]int32) {
 }
 
 // unfence makes a broker eligible again and elects it where a partition
-// has no leader (R6.3, R6.4).
+// has no leader.
 func (w *World) unfence(id int32, why string) {
 	w.ctl.brokers[id-1].fenced = false
 	w.record(EventController, id, nil, "unfenced broker %d (%s)", id, why)
@@ -235,7 +235,7 @@ func (w *World) tickController() {
 	}
 }
 
-// fence fences brokers (R6.2): they leave every ISR, except that an ISR
+// fence fences brokers: they leave every ISR, except that an ISR
 // never empties; partitions they led elect a new leader or go offline.
 func (w *World) fence(ids []int32, why string) {
 	for _, id := range ids {
@@ -267,7 +267,7 @@ func (w *World) fence(ids []int32, why string) {
 	w.electLeaderless()
 }
 
-// alterPartition handles a leader's ISR proposal (R4.4).
+// alterPartition handles a leader's ISR proposal (AlterPartition).
 func (w *World) alterPartition(from int32, tp partitionKey, a replica.AlterPartition) {
 	p := w.ctl.parts[tp]
 	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, To: from, CorrelationID: a.CorrelationID}
@@ -299,7 +299,7 @@ func (w *World) alterPartition(from int32, tp partitionKey, a replica.AlterParti
 }
 
 // allEligible reports whether every proposed member may be in the ISR: an
-// assigned replica, and under KRaft an unfenced broker (R4.3 item 5).
+// assigned replica, and under KRaft an unfenced broker.
 func (w *World) allEligible(p *partitionState, isr []int32) bool {
 	for _, id := range isr {
 		if !slices.Contains(p.replicas, id) || !w.cfg.zkEra() && !w.ctl.unfenced(id) {

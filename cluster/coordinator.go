@@ -42,7 +42,7 @@ func (w *World) ensureOffsetsTopic() error {
 		ReplicationFactor: w.cfg.OffsetsTopicReplicationFactor, Config: &cfg})
 }
 
-// offsetsPartition is the __consumer_offsets partition of groupID (R9.1).
+// offsetsPartition is the __consumer_offsets partition of groupID (GroupCoordinator.partitionFor).
 func (w *World) offsetsPartition(groupID string) partitionKey {
 	p, _ := group.OffsetsPartition(groupID, int32(w.cfg.OffsetsTopicNumPartitions))
 	return partitionKey{Topic: OffsetsTopic, Partition: p}

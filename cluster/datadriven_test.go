@@ -13,7 +13,7 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// TestScenarios replays the scripts of scenarios.md (S1-S8b) step by step
+// TestScenarios replays the scenario scripts in testdata step by step
 // and prints, after each step, what happened and the state. Regenerate
 // with -rewrite and review the diff against the scripts.
 //

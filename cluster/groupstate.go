@@ -63,7 +63,7 @@ type OffsetInfo struct {
 	// LogEndOffset is the HW of the partition's leader (the LOG-END-OFFSET
 	// a read_uncommitted consumer sees), -1 when offline.
 	LogEndOffset int64 `json:"log_end_offset"`
-	// Lag is LogEndOffset − Committed (R9.4), -1 when unknown.
+	// Lag is LogEndOffset − Committed, -1 when unknown.
 	Lag int64 `json:"lag"`
 	// Member is the member id assigned it by the coordinator (extra).
 	Member string `json:"member,omitempty"`

@@ -9,10 +9,10 @@ import (
 
 // runLogManager is the broker's log manager on its schedule: every
 // log.retention.check.interval.ms it applies retention to every replica it
-// hosts, with that replica's HW (R12.1: segments wholly below the HW
+// hosts, with that replica's HW (segments wholly below the HW
 // only, consumer offsets never consulted); every log.cleaner.backoff.ms
 // its cleaner compacts every compacted log whose dirty ratio is above
-// min.cleanable.dirty.ratio (R12.2). Kafka's cleaner threads take the
+// min.cleanable.dirty.ratio. Kafka's cleaner threads take the
 // filthiest log first, one at a time; here every eligible log is cleaned
 // in the same round, in partition order. The cleaner's first dirty offsets
 // (cleaner-offset-checkpoint) are kept in memory and lost with the process.

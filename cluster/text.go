@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Text prints the state in the notation of the scenario scripts
-// (scenarios.md §0.1): the brokers, the partition table, every replica's
+// Text prints the state in the notation of the scenario scripts: the
+// brokers, the partition table, every replica's
 // log as [offset value·eEPOCH] with * for records only in the page cache
 // and ! for records that differ from the leader's at the same offset, then
 // LEO/HW and the epoch cache EC, and the producers' results.

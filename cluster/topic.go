@@ -134,7 +134,7 @@ func (w *World) logConfig(topic string) kafkalog.Config {
 // addPartitions grows topic to count partitions (kafka-topics --alter
 // --partitions): existing records stay where they are; new partitions get
 // replicas as at creation (partition p starts at broker (p mod N)+1), so
-// keys hashed with murmur2 may now map elsewhere (R11.4). Producers see the
+// keys hashed with murmur2 may now map elsewhere. Producers see the
 // new count at once (instant metadata); group members are told and their
 // leader rebalances at its next poll.
 func (w *World) addPartitions(topic string, count int) error {
