@@ -623,8 +623,13 @@ func (u *userRun) powerCut(a Action, safe bool) {
 	mark := cutMark{atMs: at, untilMs: at}
 	u.checkCut(a, durable, dirs)
 	if safe && !u.out.Failed() {
+		// The fencing takes broker.session.timeout.ms, after a controller
+		// failover if the broker ran the active controller.
 		wait := w.cfg.BrokerSessionTimeoutMs + w.cfg.ControllerFailoverMs + w.cfg.TickMs
 		u.do(Action{Kind: ActRun, Ms: wait}, false)
+		for extra := 0; extra < 10 && !u.fenced(a.Broker) && !u.out.Failed(); extra++ {
+			u.do(Action{Kind: ActRun, Ms: 1000}, false)
+		}
 		mark.untilMs = w.NowMs()
 		mark.safe = u.fenced(a.Broker)
 	}

@@ -3,6 +3,8 @@ package cluster_test
 import (
 	"flag"
 	"fmt"
+	"maps"
+	"regexp"
 	"runtime"
 	"slices"
 	"sync"
@@ -15,26 +17,38 @@ import (
 )
 
 var (
-	userExploreN        = flag.Int("userexplore.n", 0, "user-level sequences to run")
+	userExploreN        = flag.Int("userexplore.n", 0, "user-level sequences to run (default 100 of 8 operations, 30 with -short)")
 	userExploreBase     = flag.Uint64("userexplore.base", 0, "the first sequence's seed is base+1")
 	userExploreOps      = flag.Int("userexplore.ops", 0, "operations per sequence (default 20)")
 	userExploreMaxValue = flag.Int("userexplore.maxvalue", 0, "cap on produced values' bytes (0: up to 1.2 MB)")
 	userExploreSeed     = flag.Uint64("userexplore.seed", 0, "with -run TestUserExploreReplay: the sequence to replay")
 )
 
+// digits are replaced by N to count failures by kind.
+var digits = regexp.MustCompile(`[0-9]+`)
+
 func userConfig() cluster.UserExploreConfig {
-	cfg := cluster.UserExploreConfig{Ops: *userExploreOps, LongRunMs: 3 * 60_000, MaxValueBytes: *userExploreMaxValue}
+	cfg := cluster.UserExploreConfig{Ops: *userExploreOps, MaxValueBytes: *userExploreMaxValue}
 	return cfg
 }
 
 // TestUserExplore plays random user-level sequences on the default world
 // and fails with the first failing seed's shrunk sequence.
 func TestUserExplore(t *testing.T) {
-	n := *userExploreN
+	n, ops := *userExploreN, *userExploreOps
 	if n == 0 {
-		t.Skip("give -userexplore.n (the default run waits for the fixes of the bugs it finds)")
+		// Each sequence ends with a settle of half a simulated minute or
+		// more on the whole default world: the default run stays short.
+		n = 100
+		if testing.Short() {
+			n = 30
+		}
+		if ops == 0 {
+			ops = 8
+		}
 	}
 	cfg := userConfig()
+	cfg.Ops = ops
 	start := time.Now()
 	var (
 		mu      sync.Mutex
@@ -42,8 +56,9 @@ func TestUserExplore(t *testing.T) {
 		next    uint64
 		failing []uint64
 		acked   int
-		ops     int
+		total   int
 		outside int
+		classes = map[string][]uint64{}
 	)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
@@ -64,8 +79,13 @@ func TestUserExplore(t *testing.T) {
 				if err != nil || o.Failed() {
 					failing = append(failing, seed)
 				}
+				if o.Failed() {
+					f := o.Failures[0]
+					k := f.Invariant + ": " + digits.ReplaceAllString(f.Text[:min(len(f.Text), 90)], "N")
+					classes[k] = append(classes[k], seed)
+				}
 				acked += o.Acked
-				ops += len(seq)
+				total += len(seq)
 				if o.OutsideModel {
 					outside++
 				}
@@ -76,7 +96,12 @@ func TestUserExplore(t *testing.T) {
 	wg.Wait()
 	slices.Sort(failing)
 	t.Logf("%d sequences x %d ops, %d acks=all records checked, %d ended outside the fault model, %d failed, in %v",
-		n, ops/max(n, 1), acked, outside, len(failing), time.Since(start))
+		n, total/max(n, 1), acked, outside, len(failing), time.Since(start))
+	for _, k := range slices.Sorted(maps.Keys(classes)) {
+		seeds := classes[k]
+		slices.Sort(seeds)
+		t.Logf("%5d x %s (seeds %v)", len(seeds), k, seeds[:min(len(seeds), 5)])
+	}
 	if len(failing) == 0 {
 		return
 	}
@@ -85,9 +110,9 @@ func TestUserExplore(t *testing.T) {
 	shrunk := cluster.ShrinkUser(cfg, seed, full)
 	o, _, err := cluster.RunUserSequence(cfg, seed, shrunk)
 	t.Fatalf("%d of %d sequences failed (seeds %v); seed %d, %d ops shrunk to %d: %v (err %v)\n%s"+
-		"replay: go test ./cluster -run TestUserExploreReplay -userexplore.seed=%d -v\n"+
-		"    or: go run ./cmd/kafkalive explore --mode users --seed %d --schedules 1",
-		len(failing), n, failing[:min(len(failing), 10)], seed, len(full), len(shrunk), o, err, cluster.FormatUserSequence(shrunk), seed, seed)
+		"replay: go test ./cluster -run TestUserExploreReplay -userexplore.seed=%d -userexplore.ops=%d -v\n"+
+		"    or: go run ./cmd/kafkalive explore --mode users --ops %d --seed %d --schedules 1",
+		len(failing), n, failing[:min(len(failing), 10)], seed, len(full), len(shrunk), o, err, cluster.FormatUserSequence(shrunk), seed, ops, ops, seed)
 }
 
 // TestUserExploreReplay replays one sequence (-userexplore.seed), shrunk
