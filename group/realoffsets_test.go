@@ -9,32 +9,17 @@ import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/internal/extrafixtures"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // realOffsetsDirs returns the __consumer_offsets-N directories of the real
-// broker fixtures in ../shared/fixtures/kafka-real next to the repository
-// (they are not redistributed with it, so the test skips without them).
+// broker fixture sets named by KAFKALIVE_EXTRA_FIXTURES (see
+// internal/extrafixtures; they are not redistributed with the repository, so
+// the test skips without them).
 func realOffsetsDirs(t *testing.T) []string {
 	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = filepath.Dir(dir)
-	}
-	dirs, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "fixtures", "kafka-real", "*", "__consumer_offsets-*"))
-	if len(dirs) == 0 {
-		t.Skip("no __consumer_offsets fixtures in ../shared/fixtures/kafka-real")
-	}
-	return dirs
+	return extrafixtures.Glob(t, filepath.Join("*", "__consumer_offsets-*"))
 }
 
 // TestRealConsumerOffsets reads every record of the __consumer_offsets

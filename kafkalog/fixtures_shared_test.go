@@ -6,31 +6,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/internal/extrafixtures"
 	"github.com/stretchr/testify/require"
 )
 
-// sharedFixtures returns ../shared/fixtures/kafka-real/<set> beside the
-// repository root (the directory holding go.mod), or skips the test: those sets
-// come from repositories without a licence and are not redistributed with ours.
+// sharedFixtures returns the directory of fixture set set, named by
+// KAFKALIVE_EXTRA_FIXTURES (see internal/extrafixtures), or skips the test:
+// those sets come from repositories without a licence and are not
+// redistributed with ours.
 func sharedFixtures(t *testing.T, set string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("no go.mod above the test directory, so no ../shared/fixtures/kafka-real/%s to read", set)
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "fixtures", "kafka-real", set)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("fixture set %s is not redistributed (its source has no licence); it is read from %s, which is absent", set, p)
-	}
-	return p
+	return extrafixtures.Dir(t, set)
 }
 
 // logFacts is what the fixtures README tables state per partition log.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/internal/extrafixtures"
 	"github.com/stretchr/testify/require"
 )
 
@@ -109,15 +110,13 @@ func TestDumpLogHelp(t *testing.T) {
 	}
 }
 
-// sharedFixture returns a path under ../shared/fixtures/kafka-real (the sets
-// without a licence live only there) or skips.
+// sharedFixture returns the path rel inside the extra fixture sets named by
+// KAFKALIVE_EXTRA_FIXTURES (see internal/extrafixtures), or skips: the sets
+// without a licence are not redistributed with the repository.
 func sharedFixture(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "fixtures", "kafka-real", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: the unlicensed fixture sets live only in ../shared/fixtures/kafka-real", rel)
-	}
-	return p
+	set, file, _ := strings.Cut(rel, "/")
+	return filepath.Join(extrafixtures.Dir(t, set), file)
 }
 
 // TestDumpLogSharedFixtures checks figures from the fixtures README on the sets

@@ -17,7 +17,7 @@ import (
 // trimmed; M/ stands for the module path).
 const recordedKitRun = `{"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch", "Output": "=== RUN   TestBatch\n"}
 {"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch/known_answers", "Output": "=== RUN   TestBatch/known_answers\n"}
-{"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch/known_answers", "Output": "    batch.go:115: [B6 CRC-32C over [21, end)] Encoding golden batch G1 (one record, key \"k\", value \"v\"), storage.md §4: the crc field must be the CRC-32C (Castagnoli) of bytes [21, 70): 0xe99b8dd8, not 0xcac42c5f.\n"}
+{"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch/known_answers", "Output": "    batch.go:115: [B6 CRC-32C over [21, end)] Encoding golden batch G1 (one record, key \"k\", value \"v\"), DefaultRecordBatch.java: the crc field must be the CRC-32C (Castagnoli) of bytes [21, 70): 0xe99b8dd8, not 0xcac42c5f.\n"}
 {"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch/known_answers", "Output": "            batch: baseOffset 0, partitionLeaderEpoch 0, attributes 0x0000, lastOffsetDelta 0, baseTimestamp 1700000000000, maxTimestamp 1700000000000, producerId -1, producerEpoch -1, baseSequence -1, 1 record(s)\n"}
 {"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch/known_answers", "Output": "              record 0: timestampDelta 0, offsetDelta 0, key \"k\", value \"v\"\n"}
 {"Action": "output", "Package": "M/exercises/ch01/batch", "Test": "TestBatch/known_answers", "Output": "            first wrong byte at position 17, in field crc\n"}

@@ -57,7 +57,7 @@ func TestPlayAcceptance(t *testing.T) {
 	require.Contains(t, out, "--- exit 0\n")
 }
 
-// TestPlayGroupsAcceptance is issue 6's check: eager-vs-cooperative
+// TestPlayGroupsAcceptance: eager-vs-cooperative
 // --auto shows one group stopping and the other reading on, and
 // crash-is-not-a-goodbye shows its duplicates.
 func TestPlayGroupsAcceptance(t *testing.T) {
