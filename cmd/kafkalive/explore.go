@@ -262,9 +262,21 @@ func exploreRun(o exploreOptions, rules replica.RuleSet, stderr io.Writer) explo
 		}
 	}
 	rep.PerMin = float64(rep.Schedules) / max(elapsed.Minutes(), 1e-9)
-	for _, seed := range rep.FailedSeeds[:min(len(rep.FailedSeeds), exploreShrinkMax)] {
-		rep.Failures = append(rep.Failures, exploreShrink(o, rules, seed))
+	// Shrink the first failures side by side: each replays its schedule
+	// once per operation tried.
+	first := rep.FailedSeeds[:min(len(rep.FailedSeeds), exploreShrinkMax)]
+	if len(first) > 0 && elapsed > exploreProgressEvery {
+		fmt.Fprintf(stderr, "explore: shrinking %d failing schedules\n", len(first))
 	}
+	rep.Failures = make([]exploreFailure, len(first))
+	for i, seed := range first {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rep.Failures[i] = exploreShrink(o, rules, seed)
+		}()
+	}
+	wg.Wait()
 	return rep
 }
 
