@@ -19,6 +19,108 @@ type quorum struct {
 	active int32
 	// lostAtMs is when the last active controller went away.
 	lostAtMs int64
+	// epoch is the quorum's leader epoch: elections so far (the first
+	// leader, broker 1 at time 0, is epoch 1).
+	epoch int32
+	// hw is the metadata log's high watermark as modelled here: one
+	// record per election (the new leader's LeaderChangeMessage) and one
+	// NoOpRecord per metadata.max.idle.interval.ms (500 ms, KIP-835) while
+	// a leader is active. The other metadata records (registrations,
+	// partition changes) are not counted.
+	hw, nextNoOpMs int64
+	// voters are each voter's log end and when it last caught up with the
+	// leader: a running voter follows at once, a stopped one keeps both.
+	voters []voterState
+}
+
+// voterState is one voter's replica of the metadata log.
+type voterState struct {
+	leo, caughtUpMs int64
+}
+
+// MetadataMaxIdleIntervalMs is metadata.max.idle.interval.ms: how often the
+// active controller appends a NoOpRecord (KafkaConfig, Kafka 3.3+).
+const MetadataMaxIdleIntervalMs = 500
+
+// QuorumStatus is what kafka-metadata-quorum --describe --status reports
+// (MetadataQuorumCommand.handleDescribeStatus, Kafka 3.7), in combined
+// mode ([Config.CombinedControllers]).
+type QuorumStatus struct {
+	// LeaderID is the active controller's broker, -1 while none.
+	LeaderID int32
+	// LeaderEpoch counts the quorum's elections.
+	LeaderEpoch int32
+	// HighWatermark is the metadata log's high watermark (see quorum.hw:
+	// elections and NoOpRecords only).
+	HighWatermark int64
+	// MaxFollowerLag is the leader's log end minus the smallest voter log
+	// end; MaxFollowerLagTimeMs the leader's last catch-up time minus that
+	// voter's (0 when the leader is the laggiest).
+	MaxFollowerLag, MaxFollowerLagTimeMs int64
+	// Voters are every broker (combined mode); Observers none.
+	Voters, Observers []int32
+}
+
+// QuorumStatus returns the metadata quorum's status; ok is false when
+// the controller is a separate node (no quorum is simulated).
+func (w *World) QuorumStatus() (QuorumStatus, bool) {
+	if !w.cfg.CombinedControllers {
+		return QuorumStatus{}, false
+	}
+	q := w.quorum
+	if q.voters == nil { // before the first tick
+		q = quorum{active: q.active, epoch: 1, hw: 1, voters: make([]voterState, len(w.brokers))}
+	}
+	st := QuorumStatus{LeaderID: -1, LeaderEpoch: q.epoch, HighWatermark: q.hw, Observers: []int32{}}
+	for i := range w.brokers {
+		st.Voters = append(st.Voters, int32(i+1))
+	}
+	if q.active == 0 {
+		return st, true
+	}
+	st.LeaderID = q.active
+	leader := q.voters[q.active-1]
+	lag := leader
+	for _, v := range q.voters {
+		if v.leo < lag.leo {
+			lag = v
+		}
+	}
+	st.MaxFollowerLag = leader.leo - lag.leo
+	if st.MaxFollowerLag > 0 {
+		st.MaxFollowerLagTimeMs = leader.caughtUpMs - lag.caughtUpMs
+	}
+	return st, true
+}
+
+// initMetadataLog starts the metadata log: broker 1 won the first
+// election (epoch 1) and wrote its LeaderChangeMessage at time 0.
+func (w *World) initMetadataLog() {
+	if q := &w.quorum; q.voters == nil {
+		q.voters = make([]voterState, len(w.brokers))
+		q.epoch, q.hw, q.nextNoOpMs = 1, 1, MetadataMaxIdleIntervalMs
+		for i := range q.voters {
+			q.voters[i].leo = 1
+		}
+	}
+}
+
+// tickMetadataLog appends the active controller's NoOpRecords and lets
+// the running voters catch up.
+func (w *World) tickMetadataLog() {
+	q := &w.quorum
+	w.initMetadataLog()
+	if q.active == 0 {
+		return
+	}
+	for ; w.now >= q.nextNoOpMs; q.nextNoOpMs += MetadataMaxIdleIntervalMs {
+		q.hw++
+	}
+	for i, b := range w.brokers {
+		if b.state == BrokerRunning {
+			q.voters[i] = voterState{leo: q.hw, caughtUpMs: w.now}
+		}
+	}
 }
 
 // ActiveController returns the broker id of the active controller in
@@ -45,6 +147,8 @@ func (w *World) tickQuorum() {
 	if !w.cfg.CombinedControllers {
 		return
 	}
+	w.initMetadataLog()
+	defer w.tickMetadataLog()
 	if a := w.quorum.active; a != 0 && w.brokers[a-1].state != BrokerRunning {
 		w.record(EventController, a, nil, "active controller on broker %d lost (%s); the voters elect another after %d ms", a, w.brokers[a-1].state, w.cfg.ControllerFailoverMs)
 		w.quorum.active, w.quorum.lostAtMs = 0, w.now
@@ -69,6 +173,9 @@ func (w *World) tickQuorum() {
 // gives every broker a fresh session, as a new KRaft controller does.
 func (w *World) becomeActive(id int32) {
 	w.quorum.active = id
+	w.quorum.epoch++
+	w.quorum.hw++ // the new leader's LeaderChangeMessage
+	w.quorum.nextNoOpMs = w.now + MetadataMaxIdleIntervalMs
 	for i := range w.ctl.brokers {
 		w.ctl.brokers[i].lastHeartbeat = w.now
 	}

@@ -3,13 +3,18 @@ package web
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
 )
 
-// quorum is kafka-metadata-quorum --describe --status, reduced to what the
-// simulation knows: the quorum's leader (the active controller) and its
-// voters.
+// quorum is kafka-metadata-quorum --describe --status with every line of
+// Kafka 3.7's MetadataQuorumCommand.handleDescribeStatus (ClusterId,
+// LeaderId, LeaderEpoch, HighWatermark, MaxFollowerLag,
+// MaxFollowerLagTimeMs, CurrentVoters, CurrentObservers), from
+// [cluster.World.QuorumStatus]. The metadata log counts only elections and
+// NoOpRecords (see cluster.QuorumStatus). With a separate controller node
+// the quorum is that one node, which never lags.
 func (t *Terminal) quorum(args []string, at *int64, out io.Writer) error {
 	fl, _ := flags(args)
 	_, describe := fl["describe"]
@@ -18,22 +23,33 @@ func (t *Terminal) quorum(args []string, at *int64, out io.Writer) error {
 		return ErrUsage
 	}
 	return t.look(at, func(w *cluster.World) error {
-		if !w.Config().CombinedControllers {
-			fmt.Fprintf(out, "ClusterId:              kafkalive\nLeaderId:               %d\nCurrentVoters:          [%d]\n", cluster.ControllerID, cluster.ControllerID)
-			return nil
+		st, ok := w.QuorumStatus()
+		if !ok {
+			st = cluster.QuorumStatus{LeaderID: cluster.ControllerID, LeaderEpoch: 1, Voters: []int32{cluster.ControllerID}, Observers: []int32{}}
 		}
-		leader := w.ActiveController()
-		if leader == 0 {
-			leader = -1
-		}
-		voters := "["
-		for i := range w.Config().Brokers {
-			if i > 0 {
-				voters += ","
-			}
-			voters += fmt.Sprint(i + 1)
-		}
-		fmt.Fprintf(out, "ClusterId:              kafkalive\nLeaderId:               %d\nCurrentVoters:          %s]\n", leader, voters)
-		return nil
+		_, err := io.WriteString(out, quorumStatusText(st))
+		return err
 	})
+}
+
+// quorumStatusText lays st out as handleDescribeStatus prints it.
+func quorumStatusText(st cluster.QuorumStatus) string {
+	return fmt.Sprintf("ClusterId:              kafkalive\n"+
+		"LeaderId:               %d\n"+
+		"LeaderEpoch:            %d\n"+
+		"HighWatermark:          %d\n"+
+		"MaxFollowerLag:         %d\n"+
+		"MaxFollowerLagTimeMs:   %d\n"+
+		"CurrentVoters:          %s\n"+
+		"CurrentObservers:       %s\n",
+		st.LeaderID, st.LeaderEpoch, st.HighWatermark, st.MaxFollowerLag, st.MaxFollowerLagTimeMs, idList(st.Voters), idList(st.Observers))
+}
+
+// idList is Utils.mkString(ids, "[", "]", ",").
+func idList(ids []int32) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return "[" + strings.Join(s, ",") + "]"
 }
