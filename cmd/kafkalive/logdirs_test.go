@@ -73,3 +73,27 @@ func TestLogDirsSharedFixtures(t *testing.T) {
 		require.Contains(t, out, "--- exit 0\n")
 	})
 }
+
+// TestJavaHashMapOrder: Java's String.hashCode, and the order in which a
+// java.util.HashMap iterates keys, which is the order of the keys in
+// kafka-log-dirs' JSON (Kafka 3.7 builds every object as a HashMap).
+func TestJavaHashMapOrder(t *testing.T) {
+	require.Equal(t, int32(99162322), javaStringHash("hello"), `"hello".hashCode()`)
+	require.Equal(t, int32(0), javaStringHash(""))
+	for _, tt := range []struct{ keys, want []string }{
+		{[]string{"version", "brokers"}, []string{"brokers", "version"}},
+		{[]string{"broker", "logDirs"}, []string{"broker", "logDirs"}},
+		{[]string{"logDir", "error", "partitions"}, []string{"partitions", "error", "logDir"}},
+		{[]string{"partition", "size", "offsetLag", "isFuture"}, []string{"partition", "size", "offsetLag", "isFuture"}},
+	} {
+		hashes := make([]int32, len(tt.keys))
+		for i, k := range tt.keys {
+			hashes[i] = javaStringHash(k)
+		}
+		var got []string
+		for _, i := range javaHashMapOrder(hashes) {
+			got = append(got, tt.keys[i])
+		}
+		require.Equal(t, tt.want, got, "HashMap order of %v", tt.keys)
+	}
+}

@@ -17,7 +17,7 @@ func TestShellRunsTheTerminalOnStdin(t *testing.T) {
 	in := strings.NewReader("# a comment\nkafka-topics --describe --topic profiles\nkill 2\nfrobnicate\nexit\nkafka-topics --list\n")
 	var out, errb bytes.Buffer
 	code := runShell([]string{"-q"}, in, &out, &errb)
-	want := "Topic: profiles\tTopicId: PnzVtJSSRMmgD1PGp0A6XQ\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: \n" +
+	want := "Topic: profiles\tTopicId: PnzVtJSSRMmgD1PGp0A6XQ\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: retention.ms=300000,segment.bytes=16384,min.insync.replicas=2\n" +
 		"\tTopic: profiles\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\n" +
 		"t=0 b2 kill 2\n" +
 		"t=0 b2 killed (page cache survives)\n" +
