@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -63,6 +64,10 @@ type groupClient struct {
 	// severed are requests lost on a cut link, failed once it heals
 	// (groupconn.go).
 	severed []severedRequest
+	// resetPending are owned partitions without a committed offset whose
+	// auto.offset.reset found no leader to ask: the consumer asks again at
+	// each poll (the position stays unset until ListOffsets succeeds).
+	resetPending map[partitionKey]bool
 	// down is set after a crash or a close: the process does nothing.
 	down, closed bool
 	// stalledUntil: the application is busy (no poll()) until then; the
@@ -234,7 +239,32 @@ func (w *World) groupPoll(c *Consumer) {
 	g.member.Poll(w.now)
 	w.handleMember(c)
 	w.refetchCommitted(c)
+	w.retryResets(c)
 	w.fetchRecords(c)
+}
+
+// retryResets applies auto.offset.reset again to the owned partitions
+// whose reset found no leader earlier.
+func (w *World) retryResets(c *Consumer) {
+	g := c.grp
+	if len(g.resetPending) == 0 {
+		return
+	}
+	owned := map[partitionKey]bool{}
+	for _, tp := range g.member.Owned() {
+		owned[partitionKey(tp)] = true
+	}
+	for _, tp := range slices.SortedFunc(maps.Keys(g.resetPending), comparePartitions) {
+		if !owned[tp] {
+			delete(g.resetPending, tp)
+			continue
+		}
+		if pos, ok := w.resetOffset(c, tp); ok {
+			delete(g.resetPending, tp)
+			g.positions[tp] = pos
+			w.record(EventGroup, 0, &tp, "%s: no committed offset, auto.offset.reset=%s: starts at %d", c.cfg.Name, c.cfg.AutoOffsetReset, pos)
+		}
+	}
 }
 
 // refetchCommitted asks again for the committed offsets of the assigned
@@ -373,6 +403,12 @@ func (w *World) startFetching(c *Consumer, po group.PartitionOffset) {
 	}
 	pos, ok := w.resetOffset(c, tp)
 	if !ok {
+		if c.cfg.AutoOffsetReset != "none" {
+			if g.resetPending == nil {
+				g.resetPending = map[partitionKey]bool{}
+			}
+			g.resetPending[tp] = true
+		}
 		return
 	}
 	g.positions[tp] = pos
