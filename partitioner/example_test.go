@@ -6,7 +6,8 @@ import (
 	"github.com/kafkalive/kafkalive/partitioner"
 )
 
-// Keys keep their partition until the partition count changes (S11).
+// Keys keep their partition until the partition count changes (the
+// keys-order-partitions scenario).
 func ExamplePartition() {
 	for _, key := range []string{"alice", "bob", "carol", "dave"} {
 		p3, _ := partitioner.Partition([]byte(key), 3)

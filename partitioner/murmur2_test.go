@@ -10,7 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/partitioner"
 )
 
-// murmur2Vectors are scenarios.md §5.3: the first six are Kafka's
+// murmur2Vectors: the first six are Kafka's
 // UtilsTest.testMurmur2, the rest were computed with a checked implementation.
 var murmur2Vectors = []struct {
 	key        string
@@ -61,7 +61,7 @@ func TestMurmur2KafkaVectors(t *testing.T) {
 }
 
 // TestPartitionJavaCompat holds the Java Partitioner results for 1000
-// partitions recorded by kafka-python (scenarios.md §5.3).
+// partitions recorded by kafka-python.
 func TestPartitionJavaCompat(t *testing.T) {
 	tests := []struct {
 		key  []byte

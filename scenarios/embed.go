@@ -14,7 +14,7 @@ var files embed.FS
 // Groups lists the scenario groups in the order the web page shows them.
 var Groups = []string{"basics", "durability", "kip101", "consumers", "keys"}
 
-// GroupTitles are the groups' headings (issue 7's names).
+// GroupTitles are the groups' headings on the web page.
 var GroupTitles = map[string]string{
 	"basics": "basics", "durability": "durability", "kip101": "KIP-101",
 	"consumers": "consumer groups", "keys": "keys and the log",
