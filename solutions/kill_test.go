@@ -164,6 +164,8 @@ var ruleBroken = map[string]string{
 	"ch01/batch/offsetdeltacounter":       "B4",
 	"ch01/batch/recordlengthcountsitself": "B1",
 	"ch01/batch/timestampdeltavarint":     "B1",
+	"ch01/batch/lastdeltafromrecords":     "B3",
+	"ch01/batch/maxtimestampfromrecords":  "B3",
 
 	"ch02/index/absoluteoffsets":     "I3",
 	"ch02/index/firstentrybelow":     "I2",
@@ -230,6 +232,8 @@ var ruleBroken = map[string]string{
 	"ch06/cooperative/keepseverything":   "G4",
 	"ch06/cooperative/maxforall":         "G4",
 	"ch06/cooperative/revokeseverything": "G3",
+	"ch06/cooperative/freezesonrevoke":   "G5",
+	"ch06/cooperative/keepsdeleted":      "G1",
 }
 
 func TestMutantsAreKilled(t *testing.T) {

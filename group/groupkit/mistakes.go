@@ -23,6 +23,8 @@ var cooperativeMistakeList = []struct {
 	{"inputorder", "members are dealt to in the order they are listed, not sorted by member id, so the same group gives different answers", stickyKnobs{inputOrder: true}},
 	{"doubleassigns", "the kept partitions are not marked taken, so they are dealt out again and a partition gets two owners", stickyKnobs{doubleAssigns: true}},
 	{"forgetsnewmembers", "only members that own something get an entry: a new member is forgotten", stickyKnobs{forgetsNewMembers: true}},
+	{"freezesonrevoke", "in a round where someone must revoke, nothing new is handed out, free partitions included; only a partition another member still owns must wait for the follow-up rebalance", stickyKnobs{freezesOnRevoke: true}},
+	{"keepsdeleted", "members keep what their subscription says they own without checking it still exists, so a partition of a deleted topic stays assigned and counts toward the quota", stickyKnobs{keepsDeleted: true}},
 	{"flooronly", "a member that may keep maxQuota keeps only minQuota (yet counts as holding maxQuota): partitions move for nothing, or are dealt to nobody", stickyKnobs{floorOnly: true}},
 }
 

@@ -13,6 +13,7 @@ import (
 type stickyKnobs struct {
 	handsOutRevoked, revokesEverything, ignoresOwned, keepsEverything  bool
 	inputOrder, doubleAssigns, forgetsNewMembers, floorOnly, maxForAll bool
+	freezesOnRevoke, keepsDeleted                                      bool
 }
 
 // assign runs the model on in.
@@ -40,6 +41,9 @@ func (k stickyKnobs) assign(in roundInput) group.Assignment {
 	var underMin, atMin []string
 	for _, m := range ms {
 		owned := ownedBy(keepable, m.MemberID)
+		if k.keepsDeleted {
+			owned = sortedCopy(m.OwnedPartitions) // as listed, deleted topics included
+		}
 		id := m.MemberID
 		switch {
 		case len(owned) < minQ:
@@ -80,7 +84,36 @@ func (k stickyKnobs) assign(in roundInput) group.Assignment {
 		}
 	}
 	deal(out, free, underMin, atMin, minQ, maxQ, numMax, expectedMax)
+	if k.freezesOnRevoke && movesAway(out, own) {
+		return normalize(keptOnly(out, own))
+	}
 	return normalize(k.withhold(out, own))
+}
+
+// movesAway reports whether the target takes a partition from its owner.
+func movesAway(target group.Assignment, own map[group.TopicPartition]string) bool {
+	for id, tps := range target {
+		for _, tp := range tps {
+			if o := own[tp]; o != "" && o != id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptOnly keeps, of each member's target, only what it already owns.
+func keptOnly(target group.Assignment, own map[group.TopicPartition]string) group.Assignment {
+	out := group.Assignment{}
+	for id, tps := range target {
+		out[id] = []group.TopicPartition{}
+		for _, tp := range tps {
+			if own[tp] == id {
+				out[id] = append(out[id], tp)
+			}
+		}
+	}
+	return out
 }
 
 // deal hands the free partitions round-robin to the members below minQuota,

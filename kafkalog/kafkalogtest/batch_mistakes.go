@@ -10,10 +10,12 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcincludesepoch"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcrecordsonly"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcwholebatch"
+	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lastdeltafromrecords"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthafterbaseoffset"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthrecordsonly"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthwholebatch"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/littleendian"
+	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/maxtimestampfromrecords"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/nullasempty"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/offsetdeltacounter"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/recordlengthcountsitself"
@@ -62,7 +64,9 @@ func batchProbes() []batchInput {
 
 // recordMistakes and batchMistakes are the bank's mutants
 // (solutions/ch01/batch/mutants), run as they are: the record-level ones
-// differ in AppendRecord, the others only in AppendBatch.
+// differ in AppendRecord, the others only in AppendBatch (lastdeltafromrecords
+// and maxtimestampfromrecords write a header field from the records, so only
+// batchMistakes holds them).
 var recordMistakes = kit.NewSignatures(recordProbes,
 	kit.Mistake[recordInput, []byte]{Name: "crcheaderonly", Says: "the CRC covers only the header after the crc field, not the records", Do: recordOf(crcheaderonly.AppendRecord)},
 	kit.Mistake[recordInput, []byte]{Name: "crcieee", Says: "CRC-32/IEEE (crc32.ChecksumIEEE) instead of CRC-32C (Castagnoli)", Do: recordOf(crcieee.AppendRecord)},
@@ -93,4 +97,6 @@ var batchMistakes = kit.NewSignatures(batchProbes,
 	kit.Mistake[batchInput, []byte]{Name: "offsetdeltacounter", Says: "offsetDelta is the record's index in the batch; after compaction offsets have gaps, so use the record's own OffsetDelta", Do: batchOf(offsetdeltacounter.AppendBatch)},
 	kit.Mistake[batchInput, []byte]{Name: "recordlengthcountsitself", Says: "a record's length counts its own length varint; it counts only the bytes after it", Do: batchOf(recordlengthcountsitself.AppendBatch)},
 	kit.Mistake[batchInput, []byte]{Name: "timestampdeltavarint", Says: "timestampDelta is written as a varint (int32); it is a varlong", Do: batchOf(timestampdeltavarint.AppendBatch)},
+	kit.Mistake[batchInput, []byte]{Name: "lastdeltafromrecords", Says: "lastOffsetDelta is taken from the last record's offsetDelta; it is a field of its own, which a compacted batch keeps after its last records are gone (and the cleaner's empty batch has no records at all)", Do: batchOf(lastdeltafromrecords.AppendBatch)},
+	kit.Mistake[batchInput, []byte]{Name: "maxtimestampfromrecords", Says: "maxTimestamp is computed from the records (baseTimestamp + the largest timestampDelta); it is a field of its own, which the cleaner's empty batch keeps with no records and baseTimestamp -1", Do: batchOf(maxtimestampfromrecords.AppendBatch)},
 )

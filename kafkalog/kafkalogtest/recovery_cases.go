@@ -123,11 +123,20 @@ func realLogRecoveryAnswers() []recoveryKnown {
 		{records: 2, shape: shapeCleanedEmpty},
 	}}
 	seg := buildSegment(spec)
+	// A compacted batch between two whole ones and no empty batch: its index
+	// entry holds its lastOffsetDelta, past its records, which sets it apart
+	// from a recovery that only takes empty batches for damage.
+	gaps := buildSegment(segmentSpec{baseOffset: 500, batches: []batchSpec{
+		{records: 1, valueSize: 10}, // 500
+		{records: 5, valueSize: 10, shape: shapeCompacted, removed: 0b01110}, // 501..505, records 501 and 505 left
+		{records: 1, valueSize: 10}, // 506
+	}})
 	empty := seg.batches[1]
 	last := seg.batches[len(seg.batches)-1]
 	return []recoveryKnown{
 		{"a compacted log as a follower copied it (a compacted batch 500..504 holding 2 records, an empty batch 505..507, a transaction and its marker, gzip, snappy, lz4 and zstd batches, an empty batch last), index.interval.bytes 0: everything is kept and indexed by last offset", seg.log, 500, 0},
 		{"the same log, index.interval.bytes 100", seg.log, 500, 100},
+		{"a whole batch 500, a compacted batch 501..505 holding 2 records, a whole batch 506, index.interval.bytes 0: the compacted batch is indexed by its last offset, 505, whatever its record count", gaps.log, 500, 0},
 		{"the same log cut right after the empty batch 505..507", seg.log[:empty.pos+empty.size], 500, 0},
 		{"the same log torn inside its last batch, the cleaner's empty batch", seg.log[:last.pos+30], 500, 0},
 		{"the same log with a bit flipped in the zstd batch's records", edited(seg.log, func(b []byte) []byte { b[seg.batches[7].pos+70] ^= 0x10; return b }), 500, 0},

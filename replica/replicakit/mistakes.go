@@ -34,7 +34,8 @@ func (k truncationKnobs) point(in pointInput) pointOutput {
 	ownEpoch, ownEnd, held := ownEndOffset(in.own, leo, a.Epoch)
 	if newer := len(in.own) > 0 && a.Epoch > latestEpoch(in.own); newer && k.newerAnotherRound {
 		return pointOutput{leo, false}
-	} else if newer && k.newerKeepsLog {
+	} else if !held && k.newerKeepsLog {
+		// the lookup found nothing: a newer epoch, or an empty cache
 		return pointOutput{leo, true}
 	}
 	if k.exactEpoch && !slices.ContainsFunc(in.own, func(e replica.EpochEntry) bool { return e.Epoch == a.Epoch }) {
@@ -104,7 +105,7 @@ var truncationMistakeList = []struct {
 	{"keepshw", "the high watermark is left above the new log end; it must become min(HW, LEO)", truncationKnobs{noHWClamp: true}},
 	{"asksonce", "Truncate asks the leader once and stops, whatever the round said", truncationKnobs{askOnce: true}},
 	{"neweranotherround", "an answer newer than every epoch of the follower is taken for an epoch it never had: it cuts at the end of its latest epoch (its LEO) and asks again, and gets the same answer for ever", truncationKnobs{newerAnotherRound: true}},
-	{"newerkeepslog", "an answer newer than every epoch of the follower is taken for no answer: it keeps its log instead of cutting at min(leader's end, LEO)", truncationKnobs{newerKeepsLog: true}},
+	{"newerkeepslog", "an answer the follower cannot look up (newer than every epoch it has, or any answer to an empty cache) is taken for no answer: it keeps its log instead of cutting at min(leader's end, LEO)", truncationKnobs{newerKeepsLog: true}},
 }
 
 func pointProbes() []pointInput {

@@ -46,15 +46,11 @@ func DeletableSegments(log Log, cfg Config, nowMs int64) int {
 			return true
 		}))
 	}
+	// mistake: the first rule that deletes anything wins (retention.ms, then
+	// retention.bytes, then the log start offset), instead of the longest prefix
 	if t := timeRule(log, cfg, nowMs); t > 0 {
 		return t
 	}
-	if cfg.RetentionMs < 0 {
-		n = max(n, walk(log, func(i int) bool {
-			return nowMs-log.Segments[i].LargestTimestamp > cfg.RetentionMs
-		}))
-	}
-	// mistake: the first rule that deletes anything wins, instead of the longest prefix
 	if n > 0 {
 		return n
 	}
