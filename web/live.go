@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -29,9 +30,16 @@ type Live struct {
 	speed int64
 	// run is the scenario being played (nil in live mode); the world is
 	// then run.World().
-	run  *scenarios.Run
-	sc   *scenarios.Scenario
-	done bool
+	run *scenarios.Run
+	sc  *scenarios.Scenario
+	// sessionID numbers the page's session (Session.ID); played is the
+	// scenario's step played last and answers the choice made at each
+	// step played.
+	sessionID uint64
+	played    *PlayedStep
+	answers   []int
+	// forked is how far the last line's fork went (Live.ExecLine).
+	forked *Fork
 	// past caches the last moment of the timeline rebuilt, keyed by the
 	// number of events of w and the time asked for.
 	past        *cluster.World
@@ -104,7 +112,24 @@ type InternalError struct {
 	Replay string `json:"replay"`
 }
 
-// ViewJSON returns the present's update for a page that shows f, encoded,
+// Update is what the page gets from /api/view and the stream: the View of
+// the world shown and the session every tab follows.
+type Update struct {
+	View
+	Session Session `json:"session"`
+}
+
+// Update returns the update for a page that shows f at time at (nil:
+// now): the view (Live.View) and the session.
+func (l *Live) Update(f Focus, at *int64) (Update, error) {
+	v, err := l.View(f, at)
+	if err != nil {
+		return Update{}, err
+	}
+	return Update{View: v, Session: l.Session()}, nil
+}
+
+// ViewJSON returns the present's update (an Update) for a page that shows f, encoded,
 // and the version it is of. Pages that show the same partition at the same
 // version share one encoding.
 func (l *Live) ViewJSON(f Focus) ([]byte, uint64, error) {
@@ -118,7 +143,7 @@ func (l *Live) ViewJSON(f Focus) ([]byte, uint64, error) {
 	}
 	v := BuildView(l.world(), f)
 	l.decorate(&v)
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(Update{View: v, Session: l.session()})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -132,11 +157,11 @@ func NewLive() (*Live, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: default world: %w", err)
 	}
-	return &Live{w: w, scripted: true}, nil
+	return &Live{w: w, scripted: true, sessionID: 1}, nil
 }
 
 // NewLiveWorld returns a Live showing w (tests use small worlds).
-func NewLiveWorld(w *cluster.World) *Live { return &Live{w: w} }
+func NewLiveWorld(w *cluster.World) *Live { return &Live{w: w, sessionID: 1} }
 
 // runWorld advances w by ms, through the test hook when set.
 func (l *Live) runWorld(w *cluster.World, ms int64) error {
@@ -264,10 +289,18 @@ func (l *Live) pastWorld(ms int64) (*cluster.World, error) {
 	return pw, nil
 }
 
-// Do runs fn on the world shown. With at set before now, the world is first
-// rebuilt at that moment and replaces the live one: acting from the past
-// forks a new future. Scenario worlds are not forked (their steps move
-// them).
+// Fork is what acting from the past did: the world was rebuilt at AtMs and
+// the DiscardedMs after it, up to the live world's now, were discarded.
+type Fork struct {
+	AtMs        int64 `json:"at"`
+	DiscardedMs int64 `json:"discarded_ms"`
+}
+
+// Do runs fn on the world shown. With at set before now, fn runs on the
+// world rebuilt at that moment, which replaces the live one only if fn
+// succeeds: acting from the past forks a new future, and an action that
+// fails there (stop 99) leaves the future as it was. Scenario worlds are
+// not forked (their steps move them).
 func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -277,10 +310,16 @@ func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 		if err != nil {
 			return fmt.Errorf("web: fork at %d ms: %w", *at, err)
 		}
-		l.w = fork
-		l.past = nil
+		start := fork.NowMs()
+		if err := fn(fork); err != nil {
+			return err
+		}
+		l.forked = &Fork{AtMs: start, DiscardedMs: l.w.NowMs() - start}
+		l.w, l.past = fork, nil
 		l.script = cutScript(l.script, *at)
 		l.entry = -1
+		l.note(start, fork.NowMs()-start)
+		return nil
 	}
 	w := l.world()
 	from, start := nextSeq(w), w.NowMs()
@@ -348,17 +387,34 @@ func cutScript(script []scriptLine, at int64) []scriptLine {
 // that act on the live world are kept, so that an internal error comes
 // with the commands that replay it (View.Internal).
 func (l *Live) Exec(ctx context.Context, t *Terminal, line string, at *int64, out io.Writer) error {
+	_, err := l.ExecLine(ctx, t, line, at, out)
+	return err
+}
+
+// ExecLine is Exec, also returning the fork the line made when it acted
+// from the past (nil: none; a line that fails forks nothing). It prints
+// what the fork discarded after the command's output.
+func (l *Live) ExecLine(ctx context.Context, t *Terminal, line string, at *int64, out io.Writer) (*Fork, error) {
 	l.execMu.Lock()
 	defer l.execMu.Unlock()
 	l.mu.Lock()
-	l.line, l.entry, l.ctx = strings.Join(strings.Fields(line), " "), -1, ctx
+	// the line's words, quoted again where they must be, for the replay
+	l.line, l.entry, l.ctx, l.forked = normalLine(line), -1, ctx, nil
 	l.mu.Unlock()
-	defer func() {
-		l.mu.Lock()
-		l.line, l.ctx = "", nil
-		l.mu.Unlock()
-	}()
-	return t.Exec(line, at, out)
+	err := t.Exec(line, at, out)
+	l.mu.Lock()
+	f := l.forked
+	l.line, l.ctx, l.forked = "", nil, nil
+	l.mu.Unlock()
+	if f != nil {
+		fmt.Fprintf(out, "(acting at t=%s discarded the %s after it: a new future starts there)\n", seconds(f.AtMs), seconds(f.DiscardedMs))
+	}
+	return f, err
+}
+
+// seconds prints ms as seconds, "42 s" or "1.5 s".
+func seconds(ms int64) string {
+	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + " s"
 }
 
 // SliceMs is the most simulated time one step of a long run moves while
@@ -545,9 +601,10 @@ func (l *Live) Reset() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.w, l.run, l.sc, l.past, l.paused = w, nil, nil, nil, false
+	l.played, l.answers = nil, nil
 	l.script, l.scripted, l.entry = nil, true, -1
 	l.failed, l.failure = nil, nil
-	l.bump()
+	l.newSession()
 	return nil
 }
 

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kafkalive/kafkalive/scenarios"
 )
@@ -26,22 +27,54 @@ func ListScenarios() ([]ScenarioInfo, error) {
 	}
 	out := make([]ScenarioInfo, 0, len(all))
 	for _, s := range all {
-		n := len(s.Steps)
-		for _, b := range s.Branches {
-			n += len(b.Steps)
-		}
-		out = append(out, ScenarioInfo{Name: s.Name, Group: s.Group, Title: s.Title, Summary: s.Summary, Source: s.Source, Steps: n})
+		out = append(out, ScenarioInfo{Name: s.Name, Group: s.Group, Title: s.Title, Summary: s.Summary, Source: s.Source, Steps: stepCount(s)})
 	}
 	return out, nil
 }
 
+// stepCount counts a scenario's steps, its branches' included.
+func stepCount(s *scenarios.Scenario) int {
+	n := len(s.Steps)
+	for _, b := range s.Branches {
+		n += len(b.Steps)
+	}
+	return n
+}
+
+// Session is the page's session, the one source of truth every tab
+// follows: the scenario being played (none: the live world), how many of
+// its steps were played and the answer chosen at each. The page keeps the
+// same in its URL (?scenario=NAME&step=N&answers=A,B,...), so that a reload
+// after the server restarted starts the scenario again at the same step
+// (StartScenario); while the server plays one, the server wins.
+type Session struct {
+	// ID changes whenever a scenario starts or is left and at every
+	// Reset: a tab that asks to play a step of session ID that is gone
+	// gets ErrStaleSession and the server's session.
+	ID uint64 `json:"id"`
+	// Scenario is the scenario's name, "" in the live world.
+	Scenario string `json:"scenario,omitempty"`
+	// Step counts the steps played.
+	Step int `json:"step"`
+	// Answers are the choices made at the steps played, in order (the
+	// 1-based choice, 0 for a step without a question or played without
+	// a guess).
+	Answers []int `json:"answers,omitempty"`
+	// Play is what the scenario panel shows (nil in the live world).
+	Play *StepView `json:"play,omitempty"`
+}
+
 // StepView is what the page shows of a scenario: the step about to be
-// played (its question, without the answer), and after playing, what
-// happened and why.
+// played (its title, narration and question, without the answer and
+// without what it will do), and after playing, what happened and why.
 type StepView struct {
-	Scenario string   `json:"scenario"`
-	Title    string   `json:"title"`
-	Intro    []string `json:"intro,omitempty"`
+	Scenario string `json:"scenario"`
+	Title    string `json:"title"`
+	// Intro is the narration before the first step (set until one is
+	// played).
+	Intro []string `json:"intro,omitempty"`
+	// Steps counts the scenario's steps, its branches' included.
+	Steps int `json:"steps"`
 	// Next is the step the next play will run (nil at the end).
 	Next *PendingStep `json:"next,omitempty"`
 	// Played is the step just played (nil before the first).
@@ -49,67 +82,169 @@ type StepView struct {
 	Done   bool        `json:"done"`
 }
 
-// PendingStep is a step not yet played.
+// PendingStep is a step not yet played: what the scenario tells before its
+// question. A step with a question does not list its actions until it is
+// played (they can give the answer away: "writeback 2" before "what is on
+// B's disk?"); a step without one lists them.
 type PendingStep struct {
 	ID        string   `json:"id"`
 	Title     string   `json:"title"`
 	Branch    string   `json:"branch,omitempty"`
 	Fork      []string `json:"fork,omitempty"`
 	Narration []string `json:"narration"`
-	Actions   []string `json:"actions"`
+	Actions   []string `json:"actions,omitempty"`
 	Question  string   `json:"question,omitempty"`
 	Choices   []string `json:"choices,omitempty"`
 }
 
-// PlayedStep is a step that was played: the answer and why, the events,
-// and the reference facts the simulation did not reach.
+// PlayedStep is a step that was played: its question, the choice made and
+// the right one and why, what it did, the events, and the reference facts
+// the simulation did not reach.
 type PlayedStep struct {
-	ID     string   `json:"id"`
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Branch   string   `json:"branch,omitempty"`
+	Actions  []string `json:"actions"`
+	Question string   `json:"question,omitempty"`
+	Choices  []string `json:"choices,omitempty"`
+	// Chosen is the choice made (0: none); Answer the right one.
+	Chosen int      `json:"chosen,omitempty"`
 	Answer int      `json:"answer,omitempty"`
 	Why    string   `json:"why,omitempty"`
 	Events []string `json:"events"`
 	Failed []string `json:"failed,omitempty"`
 }
 
-// StartScenario starts playing the scenario called name; the page then
-// shows its world, and the live clock waits.
-func (l *Live) StartScenario(name string) (StepView, error) {
+// The session's errors.
+var (
+	// ErrStaleSession means a tab asked to play a step of a session
+	// that is gone (another tab reset the world, left or restarted the
+	// scenario, or played the step first).
+	ErrStaleSession = errors.New("web: the session changed")
+	// ErrBadAnswer means a chosen answer is not one of the step's
+	// choices.
+	ErrBadAnswer = errors.New("web: no such choice")
+	// ErrNoSuchScenario means a scenario name is not one of the list.
+	ErrNoSuchScenario = errors.New("web: no such scenario")
+)
+
+// StartScenario starts playing the scenario called name and plays its
+// first steps steps at once with the answers given (a reload's URL: the
+// steps are deterministic, so the world is the one left); the page then
+// shows its world, every tab follows, and the live clock waits. steps
+// beyond the scenario's end stop at its end.
+func (l *Live) StartScenario(name string, steps int, answers []int) (Session, error) {
 	sc, err := scenarios.Get(name)
 	if err != nil {
-		return StepView{}, err
+		return Session{}, fmt.Errorf("%w: %q", ErrNoSuchScenario, name)
+	}
+	if steps < 0 || len(answers) > steps {
+		return Session{}, fmt.Errorf("web: scenario %s: %d answers for %d steps", name, len(answers), steps)
 	}
 	run, err := scenarios.NewRun(sc, 0)
 	if err != nil {
-		return StepView{}, err
+		return Session{}, err
+	}
+	// Replay outside the lock: the page goes on showing the old world.
+	var played *PlayedStep
+	var chosen []int
+	for i := 0; i < steps; i++ {
+		a := 0
+		if i < len(answers) {
+			a = answers[i]
+		}
+		p, err := playStep(sc, run, a)
+		if errors.Is(err, scenarios.ErrDone) {
+			break
+		}
+		if err != nil {
+			return Session{}, err
+		}
+		played, chosen = p, append(chosen, p.Chosen)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.run, l.sc, l.done, l.past = run, sc, false, nil
-	l.version++
-	v := l.stepView(nil)
-	v.Intro = sc.Intro
-	return v, nil
+	l.run, l.sc, l.past = run, sc, nil
+	l.played, l.answers = played, chosen
+	l.newSession()
+	return l.session(), nil
 }
 
-// PlayStep plays the next step of the scenario.
-func (l *Live) PlayStep() (StepView, error) {
+// StepRequest asks to play the next step of a session: the session and
+// step the tab shows, and the answer chosen (0: none).
+type StepRequest struct {
+	// Session is the ID of the session the tab shows (0: whatever is
+	// playing).
+	Session uint64 `json:"session,omitempty"`
+	// Step is how many steps the tab saw played (-1 or absent with
+	// Session 0: any).
+	Step *int `json:"step,omitempty"`
+	// Answer is the 1-based choice made, 0 for none.
+	Answer int `json:"answer,omitempty"`
+}
+
+// PlayStep plays the next step of the scenario with the answer chosen. A
+// request for a session or a step that is not the server's gets
+// ErrStaleSession (and nothing is played): the tab follows the server's
+// session instead.
+func (l *Live) PlayStep(req StepRequest) (Session, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.run == nil {
-		return StepView{}, ErrNoScenario
+		if req.Session != 0 {
+			return l.session(), fmt.Errorf("%w: the scenario is no longer played (another tab reset the world or left it)", ErrStaleSession)
+		}
+		return l.session(), ErrNoScenario
 	}
-	l.version++
-	out, err := l.run.Next()
+	switch {
+	case req.Session != 0 && req.Session != l.sessionID:
+		return l.session(), fmt.Errorf("%w: another tab started %s again or reset the world", ErrStaleSession, l.sc.Name)
+	case req.Step != nil && *req.Step >= 0 && *req.Step != len(l.answers):
+		return l.session(), fmt.Errorf("%w: %s is at step %d, not %d (another tab played it)", ErrStaleSession, l.sc.Name, len(l.answers), *req.Step)
+	}
+	if st, _ := l.run.Peek(); st != nil && !validAnswer(st, req.Answer) {
+		return l.session(), fmt.Errorf("%w: %d for step %s", ErrBadAnswer, req.Answer, st.ID)
+	}
+	p, err := playStep(l.sc, l.run, req.Answer)
 	if errors.Is(err, scenarios.ErrDone) {
-		l.done = true
-		return l.stepView(nil), nil
+		l.bump()
+		return l.session(), nil
 	}
 	if err != nil {
-		return StepView{}, fmt.Errorf("web: scenario %s: %w", l.sc.Name, err)
+		return l.session(), fmt.Errorf("web: scenario %s: %w", l.sc.Name, err)
 	}
-	p := &PlayedStep{ID: out.Step.ID}
-	if q := out.Step.Question; q != nil {
-		p.Answer, p.Why = q.Answer, q.Why
+	l.played, l.answers = p, append(l.answers, p.Chosen)
+	l.past = nil
+	l.bump()
+	return l.session(), nil
+}
+
+// validAnswer says whether a is a choice of st (0, none, always is).
+func validAnswer(st *scenarios.Step, a int) bool {
+	if a == 0 {
+		return true
+	}
+	return st.Question != nil && a >= 1 && a <= len(st.Question.Choices)
+}
+
+// playStep plays run's next step with the choice a (dropped when the
+// step asks nothing or a is not one of its choices).
+func playStep(sc *scenarios.Scenario, run *scenarios.Run, a int) (*PlayedStep, error) {
+	st, _ := run.Peek()
+	if st == nil {
+		return nil, scenarios.ErrDone
+	}
+	if !validAnswer(st, a) {
+		a = 0
+	}
+	out, err := run.Next()
+	if err != nil {
+		return nil, err
+	}
+	p := &PlayedStep{ID: st.ID, Title: st.Title, Actions: actionLines(st), Chosen: a, Events: []string{}}
+	p.Branch = out.InBranch
+	if q := st.Question; q != nil {
+		p.Question, p.Choices, p.Answer, p.Why = q.Text, q.Choices, q.Answer, q.Why
 	}
 	for _, e := range out.Events {
 		p.Events = append(p.Events, fmt.Sprintf("t=%d %s", e.TimeMs, e.Text))
@@ -117,20 +252,61 @@ func (l *Live) PlayStep() (StepView, error) {
 	for _, c := range out.Failed() {
 		p.Failed = append(p.Failed, c.String())
 	}
-	return l.stepView(p), nil
+	return p, nil
 }
 
-// LeaveScenario goes back to the live world.
-func (l *Live) LeaveScenario() {
+func actionLines(st *scenarios.Step) []string {
+	out := make([]string, 0, len(st.Actions))
+	for _, a := range st.Actions {
+		out = append(out, a.String())
+	}
+	return out
+}
+
+// LeaveScenario goes back to the live world; every tab follows.
+func (l *Live) LeaveScenario() Session {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.run, l.sc, l.past = nil, nil, nil
-	l.version++
+	if l.run != nil {
+		l.run, l.sc, l.past = nil, nil, nil
+		l.played, l.answers = nil, nil
+		l.newSession()
+	}
+	return l.session()
+}
+
+// Session returns the page's session.
+func (l *Live) Session() Session {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.session()
+}
+
+// newSession starts a new session (a scenario started or left, a Reset)
+// and wakes every stream; l.mu is held.
+func (l *Live) newSession() {
+	l.sessionID++
+	l.bump()
+}
+
+// session describes the session; l.mu is held.
+func (l *Live) session() Session {
+	s := Session{ID: l.sessionID}
+	if l.run == nil {
+		return s
+	}
+	s.Scenario, s.Step, s.Answers = l.sc.Name, len(l.answers), slices.Clone(l.answers)
+	v := l.stepView()
+	s.Play = &v
+	return s
 }
 
 // stepView describes the scenario's position; l.mu is held.
-func (l *Live) stepView(played *PlayedStep) StepView {
-	v := StepView{Scenario: l.sc.Name, Title: l.sc.Title, Played: played}
+func (l *Live) stepView() StepView {
+	v := StepView{Scenario: l.sc.Name, Title: l.sc.Title, Steps: stepCount(l.sc), Played: l.played}
+	if len(l.answers) == 0 {
+		v.Intro = l.sc.Intro
+	}
 	st, br := l.run.Peek()
 	if st == nil {
 		v.Done = true
@@ -139,12 +315,13 @@ func (l *Live) stepView(played *PlayedStep) StepView {
 	n := &PendingStep{ID: st.ID, Title: st.Title, Narration: st.Narration}
 	if br != nil {
 		n.Branch, n.Fork = br.Name, br.Intro
-	}
-	for _, a := range st.Actions {
-		n.Actions = append(n.Actions, a.String())
+	} else if l.played != nil {
+		n.Branch = l.played.Branch
 	}
 	if q := st.Question; q != nil {
 		n.Question, n.Choices = q.Text, q.Choices
+	} else {
+		n.Actions = actionLines(st)
 	}
 	v.Next = n
 	return v

@@ -272,7 +272,7 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	v, err := s.Live.View(focusOf(r), at)
+	v, err := s.Live.Update(focusOf(r), at)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -287,10 +287,12 @@ type execRequest struct {
 	At   *int64 `json:"at,omitempty"`
 }
 
-// execResult is what a terminal command printed.
+// execResult is what a terminal command printed, and the fork it made
+// when it acted from the past.
 type execResult struct {
 	Output string `json:"output"`
 	OK     bool   `json:"ok"`
+	Forked *Fork  `json:"forked,omitempty"`
 }
 
 func (s *Server) handleExec(w http.ResponseWriter, r *http.Request) {
@@ -303,8 +305,8 @@ func (s *Server) handleExec(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out bytes.Buffer
-	err := s.Live.Exec(r.Context(), s.Term, req.Line, req.At, &out)
-	writeJSON(w, execResult{Output: out.String(), OK: err == nil})
+	f, err := s.Live.ExecLine(r.Context(), s.Term, req.Line, req.At, &out)
+	writeJSON(w, execResult{Output: out.String(), OK: err == nil, Forked: f})
 }
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
@@ -354,47 +356,77 @@ func (s *Server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, list)
 }
 
+// startRequest starts a scenario, at a step with the answers chosen (a
+// reload's URL) or at its beginning.
+type startRequest struct {
+	Name    string `json:"name"`
+	Step    int    `json:"step,omitempty"`
+	Answers []int  `json:"answers,omitempty"`
+}
+
+// sessionError is a scenario request refused, with the session the page
+// follows instead.
+type sessionError struct {
+	Error   string  `json:"error"`
+	Session Session `json:"session"`
+}
+
 func (s *Server) handleScenarioStart(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Name string `json:"name"`
-	}
+	var req startRequest
 	if !body(w, r, &req) {
 		return
 	}
-	v, err := s.Live.StartScenario(req.Name)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusNotFound)
-		return
+	v, err := s.Live.StartScenario(req.Name, req.Step, req.Answers)
+	switch {
+	case errors.Is(err, ErrNoSuchScenario):
+		writeJSONStatus(w, http.StatusNotFound, sessionError{Error: err.Error(), Session: s.Live.Session()})
+	case err != nil:
+		writeJSONStatus(w, http.StatusBadRequest, sessionError{Error: err.Error(), Session: s.Live.Session()})
+	default:
+		writeJSON(w, v)
 	}
-	writeJSON(w, v)
 }
 
+// handleScenarioStep plays the next step ({"session": ID, "step": N,
+// "answer": A}). A request for a session or step that is not the
+// server's gets 409 with the server's session, which the page then shows.
 func (s *Server) handleScenarioStep(w http.ResponseWriter, r *http.Request) {
-	if !body(w, r, &struct{}{}) {
+	var req StepRequest
+	if !body(w, r, &req) {
 		return
 	}
-	v, err := s.Live.PlayStep()
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
-		return
+	v, err := s.Live.PlayStep(req)
+	switch {
+	case errors.Is(err, ErrStaleSession), errors.Is(err, ErrNoScenario):
+		writeJSONStatus(w, http.StatusConflict, sessionError{Error: err.Error(), Session: v})
+	case errors.Is(err, ErrBadAnswer):
+		writeJSONStatus(w, http.StatusBadRequest, sessionError{Error: err.Error(), Session: v})
+	case err != nil:
+		writeJSONStatus(w, http.StatusInternalServerError, sessionError{Error: err.Error(), Session: v})
+	default:
+		writeJSON(w, v)
 	}
-	writeJSON(w, v)
 }
 
+// handleScenarioLeave goes back to the live world and answers the new
+// session.
 func (s *Server) handleScenarioLeave(w http.ResponseWriter, r *http.Request) {
 	if !body(w, r, &struct{}{}) {
 		return
 	}
-	s.Live.LeaveScenario()
-	w.WriteHeader(http.StatusNoContent)
+	writeJSON(w, s.Live.LeaveScenario())
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func writeJSON(w http.ResponseWriter, v any) { writeJSONStatus(w, http.StatusOK, v) }
+
+// writeJSONStatus answers v as JSON with the status code.
+func writeJSONStatus(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
 	w.Write(b)
 }

@@ -147,18 +147,18 @@ func TestServerScenarios(t *testing.T) {
 
 	code, body = post(t, hs, "/api/scenario/start", map[string]any{"name": list[0].Name})
 	require.Equal(t, http.StatusOK, code, body)
-	var sv StepView
-	require.NoError(t, json.Unmarshal([]byte(body), &sv))
-	for i := 0; !sv.Done; i++ {
+	var s Session
+	require.NoError(t, json.Unmarshal([]byte(body), &s))
+	for i := 0; !s.Play.Done; i++ {
 		if i > 200 {
 			t.Fatalf("scenario %s did not end in 200 steps", list[0].Name)
 		}
 		code, body = post(t, hs, "/api/scenario/step", nil)
 		require.Equal(t, http.StatusOK, code, body)
-		sv = StepView{}
-		require.NoError(t, json.Unmarshal([]byte(body), &sv))
-		if sv.Played != nil && len(sv.Played.Failed) > 0 {
-			t.Logf("step %s: the simulation differs from the reference: %v", sv.Played.ID, sv.Played.Failed)
+		s = Session{}
+		require.NoError(t, json.Unmarshal([]byte(body), &s))
+		if p := s.Play.Played; p != nil && len(p.Failed) > 0 {
+			t.Logf("step %s: the simulation differs from the reference: %v", p.ID, p.Failed)
 		}
 	}
 	code, body = get(t, hs, "/api/view")

@@ -40,7 +40,7 @@ func init() {
 		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal]", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
 		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G [--members [--verbose] | --state] | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
 		"kafka-metadata-quorum": {"kafka-metadata-quorum --describe --status", "the metadata quorum: which broker runs the active controller (LeaderId) and the voters", (*Terminal).quorum},
-		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker)", (*Terminal).dumpLog},
+		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker, the first running broker for the checkpoints at the root of /kafka-logs)", (*Terminal).dumpLogRoot},
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
 		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
 		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
@@ -61,11 +61,17 @@ func init() {
 	}
 }
 
-// Exec runs one command line. at, when set to a moment before now, is the
+// Exec runs one command line, its words split and unquoted as a shell
+// does (splitLine: 'single' and "double" quotes, backslash escapes). at,
+// when set to a moment before now, is the
 // moment of the timeline the user acts from: an action forks a new future
 // from there. Errors are printed as the tools print them, and returned.
 func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
-	args := strings.Fields(line)
+	args, err := splitLine(line)
+	if err != nil {
+		fmt.Fprintf(out, "Error: %v\n", err)
+		return err
+	}
 	if len(args) == 0 {
 		return nil
 	}
@@ -76,7 +82,7 @@ func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
 		fmt.Fprintln(out, err)
 		return err
 	}
-	err := c.run(t, args[1:], at, out)
+	err = c.run(t, args[1:], at, out)
 	var printed printedError
 	if errors.Is(err, ErrUsage) {
 		fmt.Fprintf(out, "usage: %s\n", c.usage)
@@ -101,6 +107,11 @@ func (t *Terminal) help(args []string, at *int64, out io.Writer) error {
 	for _, n := range Names() {
 		c := termCommands[n]
 		fmt.Fprintf(out, "  %s\n      %s\n", c.usage, c.help)
+		for _, e := range termExamples[n] {
+			if e.line != c.usage {
+				fmt.Fprintf(out, "      e.g. %s\n", e)
+			}
+		}
 	}
 	return nil
 }

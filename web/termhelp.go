@@ -1,0 +1,138 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// termExample is a line help offers, and the lines it needs typed before
+// it on the default world.
+type termExample struct {
+	line  string
+	after []string
+}
+
+// String is the example as help prints it.
+func (e termExample) String() string {
+	if len(e.after) == 0 {
+		return e.line
+	}
+	return e.line + "   (after " + strings.Join(e.after, "; ") + ")"
+}
+
+// ex is an example without lines before it.
+func ex(lines ...string) []termExample {
+	out := make([]termExample, len(lines))
+	for i, l := range lines {
+		out[i] = termExample{line: l}
+	}
+	return out
+}
+
+// termExamples are the lines help offers for each command, each one
+// that works on the default world (a test types every one).
+var termExamples = map[string][]termExample{
+	"help":                  ex("help"),
+	"kafka-topics":          ex("kafka-topics --describe --topic orders", "kafka-topics --list"),
+	"kafka-consumer-groups": ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"),
+	"kafka-metadata-quorum": ex("kafka-metadata-quorum --describe --status"),
+	"kafka-dump-log":        dumpLogExamples(),
+	"stop":                  ex("stop 3"),
+	"kill":                  ex("kill 2"),
+	"power-cut":             ex("power-cut 2 --torn"),
+	"start":                 {{line: "start 2", after: []string{"stop 2"}}},
+	"writeback":             ex("writeback 1"),
+	"produce":               ex(`produce checkout "hello world" --key alice`, `produce clicks 'it'\''s a click' --partition 1`),
+	"set-producer":          ex("set-producer clicks --rate 5 --acks all --keys none"),
+	"add-consumer":          ex("add-consumer billing-3 --group billing --topics orders", "add-consumer reader orders 0"),
+	"remove-consumer":       ex("remove-consumer billing-2"),
+	"crash-consumer":        ex("crash-consumer billing-1"),
+	"poll":                  {{line: "poll reader", after: []string{"add-consumer reader orders 0"}}},
+	"seek":                  {{line: "seek search-index profiles earliest", after: []string{"remove-consumer indexer", "run 1000"}}},
+	"cut":                   ex("cut 1 2,3"),
+	"heal":                  ex("heal"),
+	"run":                   ex("run 1000"),
+	"state":                 ex("state"),
+	"events":                ex("events 5"),
+}
+
+// dumpLogFiles are the files of a broker's log directory kafka-dump-log
+// reads, as help offers them: a partition's segment files and leader
+// epoch checkpoint, and the checkpoints at the directory's root.
+var dumpLogFiles = []string{
+	cluster.LogDir + "/orders-0/00000000000000000000.log",
+	cluster.LogDir + "/orders-0/00000000000000000000.index",
+	cluster.LogDir + "/orders-0/00000000000000000000.timeindex",
+	cluster.LogDir + "/orders-0/leader-epoch-checkpoint",
+	cluster.LogDir + "/" + kafkalog.ReplicationOffsetCheckpointFile,
+	cluster.LogDir + "/" + kafkalog.RecoveryPointCheckpointFile,
+}
+
+func dumpLogExamples() []termExample {
+	out := ex("kafka-dump-log --files " + dumpLogFiles[0] + " --print-data-log")
+	for _, f := range dumpLogFiles[1 : len(dumpLogFiles)-1] {
+		out = append(out, ex("kafka-dump-log --files "+f)...)
+	}
+	return append(out, termExample{line: "kafka-dump-log --files " + dumpLogFiles[len(dumpLogFiles)-1] + " --broker 3", after: []string{"stop 3"}})
+}
+
+// dumpLogRoot is kafka-dump-log with the root checkpoint files: a file at
+// the log directory's root (replication-offset-checkpoint,
+// recovery-point-offset-checkpoint) belongs to no partition, so without
+// --broker it is read on the first running broker (broker 1 when none
+// runs); one the broker has not written says so, and which files its
+// directory holds.
+func (t *Terminal) dumpLogRoot(args []string, at *int64, out io.Writer) error {
+	fl, _ := flags(args)
+	files := strings.Split(fl["files"], ",")
+	if fl["files"] == "" || slices.ContainsFunc(files, func(f string) bool { return path.Dir(path.Clean(f)) != cluster.LogDir }) {
+		return t.dumpLog(args, at, out)
+	}
+	_, named := fl["broker"]
+	err := t.look(at, func(w *cluster.World) error {
+		id := int32(1)
+		if named {
+			var err error
+			if id, err = parseBroker(fl["broker"]); err != nil {
+				return err
+			}
+		} else {
+			for _, b := range w.State().Brokers {
+				if b.State == "running" {
+					id = b.ID
+					break
+				}
+			}
+		}
+		fsys, err := w.BrokerFS(id)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if _, err := fsys.Stat(path.Clean(f)); err == nil {
+				continue
+			}
+			names, _ := fsys.List(cluster.LogDir)
+			why := ""
+			if path.Base(f) == kafkalog.RecoveryPointCheckpointFile {
+				why = " (this simulation writes it at a clean shutdown, stop " + strconv.Itoa(int(id)) + ", and reads it at start; Kafka also writes it every log.flush.offset.checkpoint.interval.ms)"
+			}
+			return fmt.Errorf("broker %d has no %s%s; %s holds: %s", id, f, why, cluster.LogDir, strings.Join(names, ", "))
+		}
+		if !named {
+			args = append(slices.Clone(args), "--broker", strconv.Itoa(int(id)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return t.dumpLog(args, at, out)
+}
