@@ -47,7 +47,8 @@ type Config struct {
 	// UncleanLeaderElectionEnable is unclean.leader.election.enable (default
 	// false since 0.11; scenarios of 0.10 set it).
 	UncleanLeaderElectionEnable bool
-	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default 30000).
+	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default: the rule set's,
+	// 10000 before Kafka 2.5 and 30000 from it, KIP-537).
 	ReplicaLagTimeMaxMs int64
 	// ReplicaFetchWaitMaxMs is replica.fetch.wait.max.ms (default 500).
 	ReplicaFetchWaitMaxMs int64
@@ -151,7 +152,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MinInsyncReplicas == 0 {
 		c.MinInsyncReplicas = replica.DefaultMinInsyncReplicas
 	}
-	def(&c.ReplicaLagTimeMaxMs, replica.DefaultReplicaLagTimeMaxMs)
+	def(&c.ReplicaLagTimeMaxMs, c.Rules.DefaultReplicaLagTimeMaxMs())
 	def(&c.ControllerFailoverMs, DefaultControllerFailoverMs)
 	def(&c.ReplicaFetchWaitMaxMs, replica.DefaultReplicaFetchWaitMaxMs)
 	def(&c.BrokerSessionTimeoutMs, DefaultBrokerSessionTimeoutMs)

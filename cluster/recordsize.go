@@ -22,7 +22,9 @@ func (w *World) produceBatchBytes(records []replica.Record) int {
 // above max.message.bytes is MESSAGE_TOO_LARGE
 // (analyzeAndValidateRecords, RecordTooLargeException), an append above
 // segment.bytes RECORD_LIST_TOO_LARGE (RecordBatchTooLargeException).
-// The log is left as it was and the broker goes on.
+// The log is left as it was and the broker goes on. The replica's own
+// checks come first (replica.Node.ProduceCheck): under acks=all with too
+// few in-sync replicas the answer is NOT_ENOUGH_REPLICAS whatever the size.
 func (w *World) produceSizeError(tp partitionKey, records []replica.Record) (replica.ErrorCode, int) {
 	n := w.produceBatchBytes(records)
 	cfg := w.logConfig(tp.Topic)
@@ -38,8 +40,8 @@ func (w *World) produceSizeError(tp partitionKey, records []replica.Record) (rep
 // refuseTooLarge answers, on the leader, a produce too large for the log.
 // It reports whether it did.
 func (w *World) refuseTooLarge(b *broker, s *replicaSlot, e *envelope) bool {
-	if e.msg.Type != replica.MsgProduce || s.node.Status().Role != replica.RoleLeader {
-		return false
+	if e.msg.Type != replica.MsgProduce || s.node.ProduceCheck(e.msg.Acks) != replica.None {
+		return false // the replica answers: not the leader, or NOT_ENOUGH_REPLICAS comes before the size
 	}
 	code, n := w.produceSizeError(s.tp, e.msg.Records)
 	if code == replica.None {

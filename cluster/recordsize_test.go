@@ -76,3 +76,36 @@ func TestRecordsTooLarge(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestNotEnoughReplicasBeforeSize: under acks=all with fewer in-sync
+// replicas than min.insync.replicas, the answer is NOT_ENOUGH_REPLICAS
+// whatever the size, as Partition.appendRecordsToLeader checks the ISR
+// before UnifiedLog.appendAsLeader checks the records (Kafka 3.7).
+func TestNotEnoughReplicasBeforeSize(t *testing.T) {
+	w, err := New(Config{Seed: 5, Brokers: 3, Rules: replica.V2_1, MinInsyncReplicas: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := DefaultLogConfig()
+	log.SegmentBytes = 16 << 10
+	for _, a := range []Action{
+		{Kind: ActCreateTopic, Topic: TopicSpec{Name: "t", Assignment: [][]int32{{1}}, Config: &log}},
+		{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all"}},
+		{Kind: ActProduce, Name: "p", Value: strings.Repeat("v", 17000), Partition: -1},
+		{Kind: ActRun, Ms: 1000},
+	} {
+		if err := w.Do(a); err != nil {
+			t.Fatalf("%s: %v", a.Kind, err)
+		}
+	}
+	var texts []string
+	for _, e := range w.Events() {
+		if strings.Contains(e.Text, "refused a produce") {
+			t.Errorf("the leader refused the produce for its size: %s", e.Text)
+		}
+		texts = append(texts, e.Text)
+	}
+	if !strings.Contains(strings.Join(texts, "\n"), "NOT_ENOUGH_REPLICAS") {
+		t.Errorf("no NOT_ENOUGH_REPLICAS among the events:\n%s", strings.Join(texts, "\n"))
+	}
+}

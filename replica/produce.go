@@ -8,18 +8,30 @@ const AcksAll int16 = -1
 // InvalidRequiredAcks is Kafka's code for an acks value other than 0, 1, -1.
 const InvalidRequiredAcks ErrorCode = 21
 
+// ProduceCheck is the answer a produce with acks gets before the log sees
+// its records, in Kafka 3.7's order: acks other than 0, 1 and -1 are
+// INVALID_REQUIRED_ACKS (ReplicaManager.appendRecords), a replica that is not
+// the leader answers NOT_LEADER_OR_FOLLOWER, and acks=all with fewer in-sync
+// replicas than the effective min.insync.replicas NOT_ENOUGH_REPLICAS
+// (Partition.appendRecordsToLeader, before UnifiedLog.appendAsLeader checks
+// the records' sizes). NONE means the records go on to the log.
+func (n *Node) ProduceCheck(acks int16) ErrorCode {
+	switch {
+	case acks != 0 && acks != 1 && acks != AcksAll:
+		return InvalidRequiredAcks
+	case n.role != RoleLeader:
+		return NotLeaderOrFollower
+	case acks == AcksAll && len(n.isr) < n.effectiveMinISR():
+		return NotEnoughReplicas
+	}
+	return None
+}
+
 // handleProduce applies Partition.appendRecordsToLeader's checks to a Produce
 // request: acks, leadership, min ISR for acks=all.
 func (n *Node) handleProduce(m Message) error {
 	resp := ProduceResponse{To: m.From, CorrelationID: m.CorrelationID, BaseOffset: -1}
-	switch {
-	case m.Acks != 0 && m.Acks != 1 && m.Acks != AcksAll:
-		resp.Error = InvalidRequiredAcks
-	case n.role != RoleLeader:
-		resp.Error = NotLeaderOrFollower
-	case m.Acks == AcksAll && len(n.isr) < n.effectiveMinISR():
-		resp.Error = NotEnoughReplicas
-	}
+	resp.Error = n.ProduceCheck(m.Acks)
 	if resp.Error != None || len(m.Records) == 0 {
 		n.answerProduce(m.Acks, resp)
 		return nil
