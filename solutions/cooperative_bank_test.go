@@ -64,18 +64,32 @@ func cooperativeBank() bank {
 		solution: cooperativeSubject("solution", cooperative.Assign),
 		stub:     cooperativeSubject("stub", stub),
 		stubTest: func(t *testing.T) { groupkit.TestCooperativeSticky(t, cooperativeAdapter(stub)) },
-		mutants: []subject{
-			cooperativeSubject("doubleassigns", doubleassigns.Assign),
-			cooperativeSubject("flooronly", flooronly.Assign),
-			cooperativeSubject("forgetsnewmembers", forgetsnewmembers.Assign),
-			cooperativeSubject("handsoutrevoked", handsoutrevoked.Assign),
-			cooperativeSubject("ignoresowned", ignoresowned.Assign),
-			cooperativeSubject("inputorder", inputorder.Assign),
-			cooperativeSubject("keepseverything", keepseverything.Assign),
-			cooperativeSubject("maxforall", maxforall.Assign),
-			cooperativeSubject("revokeseverything", revokeseverything.Assign),
-			cooperativeSubject("freezesonrevoke", freezesonrevoke.Assign),
-			cooperativeSubject("keepsdeleted", keepsdeleted.Assign),
-		},
+		mutants:  cooperativeMutantSubjects(),
 	}
+}
+
+// cooperativeMutants are the bank's mistakes, by name.
+var cooperativeMutants = []struct {
+	name string
+	f    cooperativeFunc
+}{
+	{"doubleassigns", doubleassigns.Assign},
+	{"flooronly", flooronly.Assign},
+	{"forgetsnewmembers", forgetsnewmembers.Assign},
+	{"handsoutrevoked", handsoutrevoked.Assign},
+	{"ignoresowned", ignoresowned.Assign},
+	{"inputorder", inputorder.Assign},
+	{"keepseverything", keepseverything.Assign},
+	{"maxforall", maxforall.Assign},
+	{"revokeseverything", revokeseverything.Assign},
+	{"freezesonrevoke", freezesonrevoke.Assign},
+	{"keepsdeleted", keepsdeleted.Assign},
+}
+
+func cooperativeMutantSubjects() []subject {
+	var out []subject
+	for _, m := range cooperativeMutants {
+		out = append(out, cooperativeSubject(m.name, m.f))
+	}
+	return out
 }

@@ -42,17 +42,31 @@ func retentionBank() bank {
 		solution: retentionSubject("solution", retention.DeletableSegments),
 		stub:     retentionSubject("stub", stub),
 		stubTest: func(t *testing.T) { kafkalogtest.TestRetention(t, retentionAdapter(stub)) },
-		mutants: []subject{
-			retentionSubject("byteslate", byteslate.DeletableSegments),
-			retentionSubject("bytesoneearly", bytesoneearly.DeletableSegments),
-			retentionSubject("deletesemptyactive", deletesemptyactive.DeletableSegments),
-			retentionSubject("firstruleonly", firstruleonly.DeletableSegments),
-			retentionSubject("firsttimestamp", firsttimestamp.DeletableSegments),
-			retentionSubject("ignoreshighwatermark", ignoreshighwatermark.DeletableSegments),
-			retentionSubject("ignorespolicy", ignorespolicy.DeletableSegments),
-			retentionSubject("notaprefix", notaprefix.DeletableSegments),
-			retentionSubject("startoffsetownbase", startoffsetownbase.DeletableSegments),
-			retentionSubject("timenotstrict", timenotstrict.DeletableSegments),
-		},
+		mutants:  retentionMutantSubjects(),
 	}
+}
+
+// retentionMutants are the bank's mistakes, by name.
+var retentionMutants = []struct {
+	name string
+	f    retentionFunc
+}{
+	{"byteslate", byteslate.DeletableSegments},
+	{"bytesoneearly", bytesoneearly.DeletableSegments},
+	{"deletesemptyactive", deletesemptyactive.DeletableSegments},
+	{"firstruleonly", firstruleonly.DeletableSegments},
+	{"firsttimestamp", firsttimestamp.DeletableSegments},
+	{"ignoreshighwatermark", ignoreshighwatermark.DeletableSegments},
+	{"ignorespolicy", ignorespolicy.DeletableSegments},
+	{"notaprefix", notaprefix.DeletableSegments},
+	{"startoffsetownbase", startoffsetownbase.DeletableSegments},
+	{"timenotstrict", timenotstrict.DeletableSegments},
+}
+
+func retentionMutantSubjects() []subject {
+	var out []subject
+	for _, m := range retentionMutants {
+		out = append(out, retentionSubject(m.name, m.f))
+	}
+	return out
 }

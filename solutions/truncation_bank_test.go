@@ -72,20 +72,34 @@ func truncationBank() bank {
 		solution: truncationSubject("solution", truncationFuncs{truncation.TruncationPoint, truncation.Truncate}),
 		stub:     truncationSubject("stub", stub),
 		stubTest: func(t *testing.T) { replicakit.TestTruncation(t, truncationAdapter(stub)) },
-		mutants: []subject{
-			truncationSubject("asksonce", truncationFuncs{asksonce.TruncationPoint, asksonce.Truncate}),
-			truncationSubject("endoffsetplusone", truncationFuncs{endoffsetplusone.TruncationPoint, endoffsetplusone.Truncate}),
-			truncationSubject("exactepoch", truncationFuncs{exactepoch.TruncationPoint, exactepoch.Truncate}),
-			truncationSubject("forgetstrim", truncationFuncs{forgetstrim.TruncationPoint, forgetstrim.Truncate}),
-			truncationSubject("ignoresleaderepoch", truncationFuncs{ignoresleaderepoch.TruncationPoint, ignoresleaderepoch.Truncate}),
-			truncationSubject("keepshw", truncationFuncs{keepshw.TruncationPoint, keepshw.Truncate}),
-			truncationSubject("keepsownleo", truncationFuncs{keepsownleo.TruncationPoint, keepsownleo.Truncate}),
-			truncationSubject("neveranotherround", truncationFuncs{neveranotherround.TruncationPoint, neveranotherround.Truncate}),
-			truncationSubject("neweranotherround", truncationFuncs{neweranotherround.TruncationPoint, neweranotherround.Truncate}),
-			truncationSubject("newerkeepslog", truncationFuncs{newerkeepslog.TruncationPoint, newerkeepslog.Truncate}),
-			truncationSubject("toleaderend", truncationFuncs{toleaderend.TruncationPoint, toleaderend.Truncate}),
-			truncationSubject("truncatestohw", truncationFuncs{truncatestohw.TruncationPoint, truncatestohw.Truncate}),
-			truncationSubject("undefinedtohw", truncationFuncs{undefinedtohw.TruncationPoint, undefinedtohw.Truncate}),
-		},
+		mutants:  truncationMutantSubjects(),
 	}
+}
+
+// truncationMutants are the bank's mistakes, by name.
+var truncationMutants = []struct {
+	name string
+	fs   truncationFuncs
+}{
+	{"asksonce", truncationFuncs{asksonce.TruncationPoint, asksonce.Truncate}},
+	{"endoffsetplusone", truncationFuncs{endoffsetplusone.TruncationPoint, endoffsetplusone.Truncate}},
+	{"exactepoch", truncationFuncs{exactepoch.TruncationPoint, exactepoch.Truncate}},
+	{"forgetstrim", truncationFuncs{forgetstrim.TruncationPoint, forgetstrim.Truncate}},
+	{"ignoresleaderepoch", truncationFuncs{ignoresleaderepoch.TruncationPoint, ignoresleaderepoch.Truncate}},
+	{"keepshw", truncationFuncs{keepshw.TruncationPoint, keepshw.Truncate}},
+	{"keepsownleo", truncationFuncs{keepsownleo.TruncationPoint, keepsownleo.Truncate}},
+	{"neveranotherround", truncationFuncs{neveranotherround.TruncationPoint, neveranotherround.Truncate}},
+	{"neweranotherround", truncationFuncs{neweranotherround.TruncationPoint, neweranotherround.Truncate}},
+	{"newerkeepslog", truncationFuncs{newerkeepslog.TruncationPoint, newerkeepslog.Truncate}},
+	{"toleaderend", truncationFuncs{toleaderend.TruncationPoint, toleaderend.Truncate}},
+	{"truncatestohw", truncationFuncs{truncatestohw.TruncationPoint, truncatestohw.Truncate}},
+	{"undefinedtohw", truncationFuncs{undefinedtohw.TruncationPoint, undefinedtohw.Truncate}},
+}
+
+func truncationMutantSubjects() []subject {
+	var out []subject
+	for _, m := range truncationMutants {
+		out = append(out, truncationSubject(m.name, m.fs))
+	}
+	return out
 }

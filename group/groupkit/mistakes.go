@@ -8,9 +8,10 @@ import (
 // cooperativeMistakeList names each mistake after its mutant in the bank
 // (solutions/ch06/cooperative/mutants/<name>). The mutants themselves cannot
 // be the signatures here: they reuse the solution's types, and the solution's
-// test imports this package. The kill matrix (solutions/kill_test.go) proves
-// that each knob gives its mutant's failures: a hint that named another
-// mistake would fail it.
+// test imports this package. solutions/signatures_test.go runs each knob
+// beside its mutant on random inputs and requires the same answers, and the
+// kill matrix (solutions/kill_test.go) fails on a hint that names another
+// mistake.
 var cooperativeMistakeList = []struct {
 	name, says string
 	knobs      stickyKnobs
@@ -44,4 +45,32 @@ func cooperativeProbes() []roundInput {
 		in = append(in, c.in)
 	}
 	return in
+}
+
+// CooperativeMistake is one of the suite's re-implementations of a mistake
+// of the bank, the signature a learner's failure is compared with.
+type CooperativeMistake struct {
+	// Name is the mutant's name (solutions/ch06/cooperative/mutants/<Name>).
+	Name string
+	// Says is the hint a learner reads when their code behaves like it.
+	Says string
+	// CooperativeSticky computes what code with this mistake returns.
+	CooperativeSticky CooperativeSticky
+}
+
+// CooperativeMistakes returns the suite's re-implementations of the bank's
+// mistakes. The solutions' test runs each beside its mutant on the same
+// random groups and requires the same assignments, so that a hint names what
+// the learner's code really does.
+func CooperativeMistakes() []CooperativeMistake {
+	var out []CooperativeMistake
+	for _, m := range cooperativeMistakeList {
+		k := m.knobs
+		out = append(out, CooperativeMistake{Name: m.name, Says: m.says, CooperativeSticky: CooperativeSticky{
+			Assign: func(members []Member, topics []group.TopicMetadata) group.Assignment {
+				return k.assign(roundInput{members: members, topics: topics}.clone())
+			},
+		}})
+	}
+	return out
 }

@@ -84,9 +84,10 @@ func (k retentionKnobs) run(in retentionInput) int {
 // retentionMistakeList names each mistake after its mutant in the bank
 // (solutions/ch03/retention/mutants/<name>). The mutants themselves cannot be
 // the signatures here: they reuse the solution's types, and the solution's
-// test imports this package. The kill matrix (solutions/kill_test.go) proves
-// that each knob gives its mutant's failures: a hint that named another
-// mistake would fail it.
+// test imports this package. solutions/signatures_test.go runs each knob
+// beside its mutant on random inputs and requires the same answers, and the
+// kill matrix (solutions/kill_test.go) fails on a hint that names another
+// mistake.
 var retentionMistakeList = []struct {
 	name, says string
 	knobs      retentionKnobs
@@ -124,4 +125,32 @@ func retentionProbes() []retentionInput {
 // retentionOf calls a DeletableSegments on in, on a copy of the log.
 func retentionOf(r Retention) func(retentionInput) int {
 	return func(in retentionInput) int { return r.DeletableSegments(cloneLog(in.l), in.c, in.now) }
+}
+
+// RetentionMistake is one of the suite's re-implementations of a mistake of
+// the bank, the signature a learner's failure is compared with.
+type RetentionMistake struct {
+	// Name is the mutant's name (solutions/ch03/retention/mutants/<Name>).
+	Name string
+	// Says is the hint a learner reads when their code behaves like it.
+	Says string
+	// Retention computes what code with this mistake returns.
+	Retention Retention
+}
+
+// RetentionMistakes returns the suite's re-implementations of the bank's
+// mistakes. The solutions' test runs each beside its mutant on the same
+// random logs and requires the same answers, so that a hint names what the
+// learner's code really does.
+func RetentionMistakes() []RetentionMistake {
+	var out []RetentionMistake
+	for _, m := range retentionMistakeList {
+		run := m.knobs.run
+		out = append(out, RetentionMistake{Name: m.name, Says: m.says, Retention: Retention{
+			DeletableSegments: func(l RetentionLog, c RetentionConfig, nowMs int64) int {
+				return run(retentionInput{cloneLog(l), c, nowMs})
+			},
+		}})
+	}
+	return out
 }

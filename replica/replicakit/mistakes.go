@@ -57,9 +57,16 @@ func (k truncationKnobs) point(in pointInput) pointOutput {
 }
 
 func (k truncationKnobs) truncate(in truncateInput) Follower {
-	f := cloneFollower(in.f)
-	for range roundLimit(in.f) {
-		out := k.point(pointInput{own: f.Epochs, leo: f.LogEndOffset, hw: f.HighWatermark, answer: in.l.answer(latestEpoch(f.Epochs))})
+	return k.truncateWith(in.f, in.l.answer)
+}
+
+// truncateWith runs the rounds against ask; it panics when they do not end
+// within roundLimit.
+func (k truncationKnobs) truncateWith(f Follower, ask func(int32) replica.EpochEndOffset) Follower {
+	limit := roundLimit(f)
+	f = cloneFollower(f)
+	for range limit {
+		out := k.point(pointInput{own: f.Epochs, leo: f.LogEndOffset, hw: f.HighWatermark, answer: ask(latestEpoch(f.Epochs))})
 		f = k.cut(f, out.Offset)
 		if out.Done || k.askOnce {
 			return f
@@ -86,9 +93,10 @@ const indexNoTrim = 8
 // truncationMistakeList names each mistake after its mutant in the bank
 // (solutions/ch05/truncation/mutants/<name>). The mutants themselves cannot be
 // the signatures here: they reuse the solution's types, and the solution's
-// test imports this package. The kill matrix (solutions/kill_test.go) proves
-// that each knob gives its mutant's failures: a hint that named another
-// mistake would fail it.
+// test imports this package. solutions/signatures_test.go runs each knob
+// beside its mutant on random inputs and requires the same answers, and the
+// kill matrix (solutions/kill_test.go) fails on a hint that names another
+// mistake.
 var truncationMistakeList = []struct {
 	name, says string
 	knobs      truncationKnobs
@@ -139,3 +147,34 @@ var truncateMistakes = func() *kit.Signatures[truncateInput, Follower] {
 	}
 	return kit.NewSignatures(truncateProbes, ms...)
 }()
+
+// TruncationMistake is one of the suite's re-implementations of a mistake of
+// the bank, the signature a learner's failure is compared with.
+type TruncationMistake struct {
+	// Name is the mutant's name (solutions/ch05/truncation/mutants/<Name>).
+	Name string
+	// Says is the hint a learner reads when their code behaves like it.
+	Says string
+	// Truncation computes what code with this mistake returns; its Truncate
+	// panics when its rounds do not end within len(f.Epochs) + 3.
+	Truncation Truncation
+}
+
+// TruncationMistakes returns the suite's re-implementations of the bank's
+// mistakes. The solutions' test runs each beside its mutant on the same
+// random followers and leaders and requires the same answers, so that a hint
+// names what the learner's code really does.
+func TruncationMistakes() []TruncationMistake {
+	var out []TruncationMistake
+	for _, m := range truncationMistakeList {
+		k := m.knobs
+		out = append(out, TruncationMistake{Name: m.name, Says: m.says, Truncation: Truncation{
+			TruncationPoint: func(own []replica.EpochEntry, leo, hw int64, answer replica.EpochEndOffset) (int64, bool) {
+				o := k.point(pointInput{own: slices.Clone(own), leo: leo, hw: hw, answer: answer})
+				return o.Offset, o.Done
+			},
+			Truncate: k.truncateWith,
+		}})
+	}
+	return out
+}
