@@ -1,0 +1,360 @@
+package kafkawire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// firstChunk is the most a frame's buffer starts with: it then doubles as
+// bytes arrive, so that a size prefix alone never sizes an allocation (a
+// 100 MiB prefix followed by 10 bytes costs 64 KiB).
+const firstChunk = 64 << 10
+
+// A connection is two goroutines: readLoop reads frames and decodes them,
+// serveLoop handles them one at a time, in order, and writes the responses.
+// The queue between them holds one decoded request, so at most three frames
+// are in memory per connection (one being read, one queued, one being
+// served). Kafka's SocketServer mutes a connection while one of its requests
+// is in progress, so requests of one connection are handled one after
+// another and their responses go out in request order; reading one request
+// ahead changes nothing a client can see.
+type conn struct {
+	s  *Server
+	nc net.Conn
+
+	mu   sync.Mutex
+	info ConnInfo
+
+	queue chan inbound
+	done  chan struct{}
+	once  sync.Once
+
+	// lastActive is the wall clock (UnixNano) of the last byte read or
+	// written; busy is set while a request is in progress.
+	lastActive atomic.Int64
+	busy       atomic.Bool
+}
+
+// inbound is one request read, or the error that ends the reading.
+type inbound struct {
+	hdr RequestHeader
+	req kmsg.Request
+	err error
+}
+
+func newConn(s *Server, broker int32, id uint64, nc net.Conn) *conn {
+	c := &conn{
+		s: s, nc: nc,
+		info: ConnInfo{
+			ID: id, Broker: broker,
+			Remote: nc.RemoteAddr(), Local: nc.LocalAddr(),
+			Opened: time.Now(),
+		},
+		queue: make(chan inbound, 1),
+		done:  make(chan struct{}),
+	}
+	c.touch()
+	return c
+}
+
+func (c *conn) snapshot() ConnInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.info
+}
+
+func (c *conn) touch() { c.lastActive.Store(time.Now().UnixNano()) }
+
+// close closes the connection once, saying why.
+func (c *conn) close(reason string) {
+	c.once.Do(func() {
+		close(c.done)
+		c.nc.Close()
+		c.s.removed(c, reason)
+	})
+}
+
+func (c *conn) closed() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// readLoop reads and decodes frames until the connection ends; a read or
+// decode error is queued, so that it ends the connection in its turn, after
+// the responses to the requests before it.
+func (c *conn) readLoop() {
+	defer c.s.wg.Done()
+	for {
+		in := c.readRequest()
+		select {
+		case c.queue <- in:
+		case <-c.done:
+			return
+		}
+		if in.err != nil && !in.unsupportedAPIVersions() {
+			return
+		}
+	}
+}
+
+// unsupportedAPIVersions reports whether in is an ApiVersions request at a
+// version the server does not serve: it is answered, not closed on.
+func (in inbound) unsupportedAPIVersions() bool {
+	return in.hdr.APIKey == apiVersionsKey && errors.Is(in.err, ErrUnsupportedVersion)
+}
+
+func (c *conn) readRequest() inbound {
+	var size [4]byte
+	if err := c.readFull(size[:]); err != nil {
+		return inbound{err: err}
+	}
+	n := int32(binary.BigEndian.Uint32(size[:]))
+	if n < 0 || n > c.s.cfg.SocketRequestMaxBytes {
+		return inbound{err: fmt.Errorf("%w: %d (socket.request.max.bytes %d)", ErrFrameSize, n, c.s.cfg.SocketRequestMaxBytes)}
+	}
+	buf := make([]byte, min(int(n), firstChunk))
+	if err := c.readFull(buf); err != nil {
+		return inbound{err: err}
+	}
+	for len(buf) < int(n) {
+		have := len(buf)
+		buf = append(buf, make([]byte, min(int(n)-have, have))...)
+		if err := c.readFull(buf[have:]); err != nil {
+			return inbound{err: err}
+		}
+	}
+	hdr, req, err := c.s.versions.Decode(buf)
+	return inbound{hdr: hdr, req: req, err: err}
+}
+
+// errIdle ends a connection idle for connections.max.idle.ms.
+var errIdle = errors.New("idle for connections.max.idle.ms")
+
+// readFull fills buf, closing an idle connection: the read deadline is the
+// idle timeout, and when it passes the connection is closed unless bytes
+// moved meanwhile, a request is in progress or the broker is silent (a
+// powered-off host closes nothing).
+func (c *conn) readFull(buf []byte) error {
+	for n := 0; n < len(buf); {
+		if c.s.idle > 0 {
+			c.nc.SetReadDeadline(time.Unix(0, c.lastActive.Load()).Add(c.s.idle))
+		}
+		m, err := c.nc.Read(buf[n:])
+		if m > 0 {
+			n += m
+			c.touch()
+		}
+		if err == nil {
+			continue
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() && !c.closed() {
+			if c.busy.Load() || c.s.cfg.Backend.State(c.info.Broker, c.snapshot()) == Silent {
+				c.touch()
+				continue
+			}
+			if time.Since(time.Unix(0, c.lastActive.Load())) < c.s.idle {
+				continue
+			}
+			return errIdle
+		}
+		if errors.Is(err, io.EOF) && n == 0 {
+			return io.EOF
+		}
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("%w: the client closed the connection %d bytes into %d", io.ErrUnexpectedEOF, n, len(buf))
+		}
+		return err
+	}
+	return nil
+}
+
+// serveLoop handles the queued requests one at a time.
+func (c *conn) serveLoop() {
+	defer c.s.wg.Done()
+	for {
+		var in inbound
+		select {
+		case in = <-c.queue:
+		case <-c.done:
+			return
+		}
+		c.busy.Store(true)
+		if !c.serve(in) {
+			return
+		}
+		c.busy.Store(false)
+		c.touch()
+	}
+}
+
+// serve handles one request; false when the connection is closed.
+func (c *conn) serve(in inbound) bool {
+	if in.err != nil && !in.unsupportedAPIVersions() {
+		c.close(closeReason(in.err))
+		return false
+	}
+	if !c.await() {
+		return false
+	}
+	if in.hdr.HeaderVersion > 0 {
+		c.mu.Lock()
+		c.info.ClientID = in.hdr.ClientID
+		c.mu.Unlock()
+	}
+	out, ok := c.outcome(in)
+	if !ok {
+		return false
+	}
+	if out.Close {
+		c.close(out.Reason)
+		return false
+	}
+	if out.Response == nil {
+		return true
+	}
+	if !c.await() {
+		return false
+	}
+	return c.write(in.hdr, out.Response)
+}
+
+// closeReason is the log's reason for a read or decode error.
+func closeReason(err error) string {
+	switch {
+	case errors.Is(err, io.EOF):
+		return "the client closed the connection"
+	case errors.Is(err, errIdle):
+		return errIdle.Error()
+	case errors.Is(err, net.ErrClosed):
+		return "closed"
+	}
+	return err.Error()
+}
+
+// await waits until the broker serves this connection: it returns false when
+// the connection was closed (the broker refuses, or a Disconnect or the client
+// closed it while the broker was silent).
+func (c *conn) await() bool {
+	for {
+		wake := c.s.wakeChan()
+		switch c.s.cfg.Backend.State(c.info.Broker, c.snapshot()) {
+		case Serving:
+			return !c.closed()
+		case Refusing:
+			c.close("the broker is down")
+			return false
+		}
+		select {
+		case <-wake:
+		case <-c.done:
+			return false
+		}
+	}
+}
+
+// outcome answers ApiVersions and incremental fetch sessions itself and asks
+// the Backend for everything else, waiting for the Outcome; false when the
+// connection was closed meanwhile.
+func (c *conn) outcome(in inbound) (Outcome, bool) {
+	switch req := in.req.(type) {
+	case nil: // ApiVersions at an unsupported version
+		resp, _ := c.s.versions.apiVersionsResponse(nil, in.hdr.APIVersion)
+		return Respond(resp), true
+	case *kmsg.ApiVersionsRequest:
+		resp, ok := c.s.versions.apiVersionsResponse(req, in.hdr.APIVersion)
+		if ok && req.Version >= 3 {
+			c.mu.Lock()
+			c.info.ClientSoftwareName, c.info.ClientSoftwareVersion = req.ClientSoftwareName, req.ClientSoftwareVersion
+			c.mu.Unlock()
+		}
+		return Respond(resp), true
+	case *kmsg.FetchRequest:
+		if req.Version >= 7 && req.SessionEpoch != 0 && req.SessionEpoch != -1 {
+			resp := req.ResponseKind().(*kmsg.FetchResponse)
+			resp.SetVersion(req.Version)
+			resp.ErrorCode = errFetchSessionNotFound
+			return Respond(resp), true
+		}
+	}
+	p := c.s.cfg.Backend.Submit(c.info.Broker, c.snapshot(), in.req)
+	for {
+		wake := c.s.wakeChan()
+		select {
+		case out := <-p.Done():
+			return c.check(in, out)
+		case <-wake:
+			// A broker that went down while a request waited closes the
+			// connection; a silent one keeps it.
+			if c.s.cfg.Backend.State(c.info.Broker, c.snapshot()) == Refusing {
+				c.close("the broker is down")
+				return Outcome{}, false
+			}
+		case <-c.done:
+			return Outcome{}, false
+		}
+	}
+}
+
+// check applies what the server enforces on a Backend's Outcome: a response of
+// the request's key at its version, and acks=0 (no response; a failed
+// partition closes the connection, as KafkaApis.handleProduceRequest does).
+func (c *conn) check(in inbound, out Outcome) (Outcome, bool) {
+	if out.Close || out.Response == nil {
+		if out.Close && out.Reason == "" {
+			out.Reason = "closed by the backend"
+		}
+		return out, true
+	}
+	if out.Response.Key() != in.req.Key() {
+		return CloseConn(fmt.Sprintf("internal error: the backend answered %s to %s", keyName(out.Response.Key()), keyName(in.req.Key()))), true
+	}
+	out.Response.SetVersion(in.hdr.APIVersion)
+	if p, ok := in.req.(*kmsg.ProduceRequest); ok && p.Acks == 0 {
+		resp := out.Response.(*kmsg.ProduceResponse)
+		for _, t := range resp.Topics {
+			for _, pt := range t.Partitions {
+				if pt.ErrorCode != 0 {
+					return CloseConn(fmt.Sprintf("acks=0 produce to %s-%d failed with error %d", t.Topic, pt.Partition, pt.ErrorCode)), true
+				}
+			}
+		}
+		return Outcome{}, true
+	}
+	return out, true
+}
+
+// write sends one response: int32 size, correlation id, the response header's
+// tagged fields where the response is flexible (response header v1; never for
+// ApiVersions, whose response header is always v0 so that a client can read it
+// at any version, KIP-511), then the body.
+func (c *conn) write(hdr RequestHeader, resp kmsg.Response) bool {
+	buf := make([]byte, 8, 64)
+	binary.BigEndian.PutUint32(buf[4:], uint32(hdr.CorrelationID))
+	if resp.IsFlexible() && resp.Key() != apiVersionsKey {
+		buf = append(buf, 0)
+	}
+	buf = resp.AppendTo(buf)
+	binary.BigEndian.PutUint32(buf, uint32(len(buf)-4))
+	if c.s.idle > 0 {
+		c.nc.SetWriteDeadline(time.Now().Add(c.s.idle))
+	}
+	if _, err := c.nc.Write(buf); err != nil {
+		c.close("write: " + err.Error())
+		return false
+	}
+	c.touch()
+	return true
+}

@@ -1,0 +1,166 @@
+package kafkawire
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// APIVersion is one API key and the range of its versions that is served.
+type APIVersion struct {
+	Key        int16
+	MinVersion int16
+	MaxVersion int16
+}
+
+// ApiVersions' own range, answered by the server: Kafka 3.7's
+// (ApiVersionsRequest.json, validVersions 0-3; v3 is flexible and carries the
+// client software name and version, KIP-511).
+const (
+	apiVersionsKey        int16 = 18
+	apiVersionsMaxVersion int16 = 3
+)
+
+// DefaultAPIVersions returns the keys and ranges the server advertises by
+// default: the APIs a client needs, at Kafka 3.7.0's ranges (the validVersions
+// of its clients/src/main/resources/common/message/*Request.json), except
+// Produce from v3 and Fetch from v4 (record batches v2 only; Fetch v4 brings
+// the last stable offset), and ListOffsets from v1 (v0 answers a list of
+// offsets). Newer clients negotiate down to these; Kafka 3.7 advertises the same
+// maxima.
+//
+//	key  API               versions  flexible from
+//	  0  Produce           3-10      9
+//	  1  Fetch             4-16      12 (13+: topic ids)
+//	  2  ListOffsets       1-8       6
+//	  3  Metadata          0-12      9
+//	  8  OffsetCommit      0-9       8
+//	  9  OffsetFetch       0-9       6 (8+: several groups)
+//	 10  FindCoordinator   0-4       3 (4+: several keys)
+//	 11  JoinGroup         0-9       6
+//	 12  Heartbeat         0-4       4
+//	 13  LeaveGroup        0-5       4
+//	 14  SyncGroup         0-5       4
+//	 15  DescribeGroups    0-5       5
+//	 16  ListGroups        0-4       3
+//	 18  ApiVersions       0-3       3 (answered by the server)
+//	 19  CreateTopics      0-7       5
+//	 20  DeleteTopics      0-6       4
+//	 22  InitProducerId    0-4       2
+//	 32  DescribeConfigs   0-4       4
+func DefaultAPIVersions() []APIVersion {
+	return []APIVersion{
+		{0, 3, 10},
+		{1, 4, 16},
+		{2, 1, 8},
+		{3, 0, 12},
+		{8, 0, 9},
+		{9, 0, 9},
+		{10, 0, 4},
+		{11, 0, 9},
+		{12, 0, 4},
+		{13, 0, 5},
+		{14, 0, 5},
+		{15, 0, 5},
+		{16, 0, 4},
+		{apiVersionsKey, 0, apiVersionsMaxVersion},
+		{19, 0, 7},
+		{20, 0, 6},
+		{22, 0, 4},
+		{32, 0, 4},
+	}
+}
+
+// Versions is a validated table of served keys and ranges: what ApiVersions
+// advertises and what the decoder accepts.
+type Versions struct {
+	list   []APIVersion
+	served map[int16]APIVersion
+}
+
+// NewVersions checks list (keys known to kmsg, each once, 0 <= min <= max <=
+// kmsg's MaxVersion) and returns it as a table sorted by key. ApiVersions is
+// always served at 0-3 (added when absent; another range is an error).
+func NewVersions(list []APIVersion) (*Versions, error) {
+	v := &Versions{served: make(map[int16]APIVersion, len(list)+1)}
+	for _, a := range list {
+		req := kmsg.RequestForKey(a.Key)
+		switch {
+		case req == nil:
+			return nil, fmt.Errorf("%w: api key %d unknown to kmsg", ErrConfig, a.Key)
+		case a.MinVersion < 0 || a.MinVersion > a.MaxVersion || a.MaxVersion > req.MaxVersion():
+			return nil, fmt.Errorf("%w: %s versions %d-%d (kmsg knows 0-%d)", ErrConfig, kmsg.NameForKey(a.Key), a.MinVersion, a.MaxVersion, req.MaxVersion())
+		case a.Key == apiVersionsKey && (a.MinVersion != 0 || a.MaxVersion != apiVersionsMaxVersion):
+			return nil, fmt.Errorf("%w: ApiVersions is served at 0-%d, not %d-%d", ErrConfig, apiVersionsMaxVersion, a.MinVersion, a.MaxVersion)
+		}
+		if _, dup := v.served[a.Key]; dup {
+			return nil, fmt.Errorf("%w: %s listed twice", ErrConfig, kmsg.NameForKey(a.Key))
+		}
+		v.served[a.Key] = a
+	}
+	if _, ok := v.served[apiVersionsKey]; !ok {
+		v.served[apiVersionsKey] = APIVersion{apiVersionsKey, 0, apiVersionsMaxVersion}
+	}
+	for _, a := range v.served {
+		v.list = append(v.list, a)
+	}
+	slices.SortFunc(v.list, func(a, b APIVersion) int { return int(a.Key) - int(b.Key) })
+	return v, nil
+}
+
+// List returns the table, sorted by key.
+func (v *Versions) List() []APIVersion { return slices.Clone(v.list) }
+
+// Supports reports whether key is served at version.
+func (v *Versions) Supports(key, version int16) bool {
+	a, ok := v.served[key]
+	return ok && version >= a.MinVersion && version <= a.MaxVersion
+}
+
+// softwareNamePattern is ApiVersionsRequest.SOFTWARE_NAME_VERSION_PATTERN
+// (Kafka 3.7): what a valid ClientSoftwareName and ClientSoftwareVersion look
+// like.
+var softwareNamePattern = regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$`)
+
+// apiVersionsResponse is the server's answer to an ApiVersions request of
+// version (Kafka 3.7 KafkaApis.handleApiVersionsRequest and
+// ApiVersionsRequest.getErrorResponse):
+//   - an unsupported version: the v0 layout, UNSUPPORTED_VERSION and only
+//     ApiVersions' own range, so that the client retries at a version it knows
+//     (KIP-511);
+//   - v3+ with a client software name or version that is not
+//     [a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?: INVALID_REQUEST, no keys;
+//   - otherwise the table.
+//
+// ok is false for the first two (the client's software is then not recorded).
+func (v *Versions) apiVersionsResponse(req *kmsg.ApiVersionsRequest, version int16) (resp *kmsg.ApiVersionsResponse, ok bool) {
+	resp = kmsg.NewPtrApiVersionsResponse()
+	if !v.Supports(apiVersionsKey, version) {
+		resp.SetVersion(0)
+		resp.ErrorCode = errUnsupportedVersion
+		k := kmsg.NewApiVersionsResponseApiKey()
+		k.ApiKey, k.MinVersion, k.MaxVersion = apiVersionsKey, 0, apiVersionsMaxVersion
+		resp.ApiKeys = []kmsg.ApiVersionsResponseApiKey{k}
+		return resp, false
+	}
+	resp.SetVersion(version)
+	if version >= 3 && (!softwareNamePattern.MatchString(req.ClientSoftwareName) || !softwareNamePattern.MatchString(req.ClientSoftwareVersion)) {
+		resp.ErrorCode = errInvalidRequest
+		return resp, false
+	}
+	for _, a := range v.list {
+		k := kmsg.NewApiVersionsResponseApiKey()
+		k.ApiKey, k.MinVersion, k.MaxVersion = a.Key, a.MinVersion, a.MaxVersion
+		resp.ApiKeys = append(resp.ApiKeys, k)
+	}
+	return resp, true
+}
+
+// Kafka's error codes the server itself sends (Errors.java).
+const (
+	errUnsupportedVersion   int16 = 35
+	errInvalidRequest       int16 = 42
+	errFetchSessionNotFound int16 = 70
+)
