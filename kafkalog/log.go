@@ -35,6 +35,8 @@ type Log struct {
 	buf               []byte // header-scan buffer for lookups
 	report            RecoveryReport
 	closed            bool
+	parts             Parts     // WithParts; the zero value is the reference
+	calls             PartCalls // what parts answered
 }
 
 // Option configures Open.
@@ -45,6 +47,7 @@ type openOptions struct {
 	logStartOffset int64
 	cleanShutdown  bool
 	rnd            Int64Source
+	parts          Parts
 }
 
 // Int64Source draws random numbers; a seeded *math/rand/v2.Rand is one. The log draws
@@ -95,7 +98,7 @@ func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Lo
 		opt(&o)
 	}
 	tp, _ := ParseTopicPartitionDir(baseName(dir))
-	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, buf: make([]byte, lookupBufferSize)}
+	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, parts: o.parts, buf: make([]byte, lookupBufferSize)}
 	if err := mkdirDurable(fsys, dir); err != nil {
 		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
 	}

@@ -212,6 +212,11 @@ func (s *Segment) translateOffset(offset int64, buf []byte) (batchPos, bool, err
 // nil if the segment holds nothing at or after offset.
 func (s *Segment) readFrom(offset int64, maxBytes int, maxPosition int64, buf []byte) ([]byte, error) {
 	first, ok, err := s.translateOffset(offset, buf)
+	return s.readBatchesFrom(first, ok, err, maxBytes, maxPosition)
+}
+
+// readBatchesFrom is readFrom from the batch first (found: ok).
+func (s *Segment) readBatchesFrom(first batchPos, ok bool, err error, maxBytes int, maxPosition int64) ([]byte, error) {
 	if err != nil || !ok || first.pos >= maxPosition {
 		return nil, err
 	}
@@ -316,7 +321,12 @@ func (l *Log) ReadUpTo(offset int64, maxBytes int, maxOffset int64) ([]byte, err
 		if err != nil {
 			return nil, err
 		}
-		out, err := s.readFrom(offset, maxBytes, maxPos, l.buf)
+		var out []byte
+		if l.parts.LookupIndex != nil || l.parts.FindBatch != nil {
+			out, err = l.readWithPart(s, offset, maxBytes, maxPos)
+		} else {
+			out, err = s.readFrom(offset, maxBytes, maxPos, l.buf)
+		}
 		if err != nil || len(out) > 0 {
 			return out, err
 		}

@@ -391,6 +391,11 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 			if sc, err = s.rebuild(*buf, l.cfg.SegmentIndexBytes, l.epochs); err != nil {
 				return err
 			}
+			if l.parts.Recover != nil {
+				if sc, err = l.recoverWithPart(s, sc); err != nil {
+					return err
+				}
+			}
 		}
 		switch {
 		case i > 0 && s.baseOffset < prevEnd && sc.validBytes > 0:
@@ -479,7 +484,7 @@ func (l *Log) cutSegment(i int, sc recoveryScan, nowMs int64) error {
 	s := l.segments[i]
 	later := append([]*Segment(nil), l.segments[i+1:]...)
 	for _, d := range later {
-		if d.size > 0 {
+		if d.size > 0 && !sc.byPart {
 			return &FileError{Path: s.log.Name(), Position: sc.validBytes, Err: fmt.Errorf("%w: %s, but segment %s after it holds %d bytes; open does not cut batches that pass their checks",
 				ErrInconsistentLog, sc.reason(), SegmentFileName(d.baseOffset, LogSuffix), d.size)}
 		}
@@ -506,6 +511,9 @@ type recoveryScan struct {
 	next       int64
 	bad        error
 	torn       bool
+	// byPart says Parts.Recover chose the cut: like LogLoader.recoverLog, the
+	// segments after it are deleted whatever they hold.
+	byPart bool
 }
 
 func (r recoveryScan) reason() string {

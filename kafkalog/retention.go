@@ -13,6 +13,8 @@ const (
 	DeletedByStartOffset    DeletionReason = "log start offset"
 	DeletedByRetentionBytes DeletionReason = "retention.bytes"
 	DeletedByRetentionMs    DeletionReason = "retention.ms"
+	// DeletedByPart is a deletion decided by Parts.DeletableSegments.
+	DeletedByPart DeletionReason = "the retention rule given in Parts"
 )
 
 // Deletion is one round of segments deleted by retention.
@@ -35,6 +37,19 @@ type Deletion struct {
 func (l *Log) DeleteOldSegments(highWatermark, nowMs int64) ([]Deletion, error) {
 	if l.closed {
 		return nil, ErrLogClosed
+	}
+	if l.parts.DeletableSegments != nil {
+		if segs, ok := l.deletableWithPart(highWatermark, nowMs); ok {
+			if len(segs) == 0 {
+				return nil, nil
+			}
+			bases, err := l.deleteSegments(segs, nowMs)
+			var out []Deletion
+			if len(bases) > 0 {
+				out = append(out, Deletion{Reason: DeletedByPart, Segments: bases})
+			}
+			return out, err
+		}
 	}
 	rules := []retentionRule{{DeletedByStartOffset, l.startOffsetBreached()}}
 	if l.cfg.Delete() {

@@ -50,6 +50,15 @@ type Config struct {
 	InitialHighWatermark int64
 	// NowMs is the virtual time at which the node is created.
 	NowMs int64
+	// TruncationPoint, when set, replaces [TruncationPoint] in the follower's
+	// truncation rounds under the [Modern] rules (2.8+), the rules of the
+	// learning kit's exercise ch05/truncation, which plugs a learner's rule in
+	// with it (exercises/live). It gets the follower's epoch cache, log end
+	// offset, high watermark and the leader's answer. ok = false declines the
+	// call (a panic or a timeout its caller caught), and so does a point
+	// below 0 or past the log end offset: the reference answers instead. The
+	// [EventTruncated] of a cut it chose has ByPart set. nil: the reference.
+	TruncationPoint func(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool, ok bool)
 }
 
 // withDefaults returns c with Kafka's defaults filled in and checks ranges.

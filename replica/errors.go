@@ -55,7 +55,33 @@ const (
 	RecordListTooLarge ErrorCode = 18
 )
 
+// The produce codes of a batch the leader's log refuses to read (the
+// simulated world's leader validates a producer's bytes when the learning
+// kit's encoder made them: exercises/live).
+const (
+	// CorruptMessage (CORRUPT_MESSAGE) answers a produce whose batch fails
+	// its CRC or whose length fields do not hold (CorruptRecordException in
+	// LogValidator, Kafka 3.7). The producer retries it: the exception is a
+	// RetriableException.
+	CorruptMessage ErrorCode = 2
+	// InvalidRecord (INVALID_RECORD) answers a produce whose batch passes its
+	// CRC but holds a record that does not parse or does not match the
+	// header (InvalidRecordException, LogValidator.validateRecord); not
+	// retried.
+	InvalidRecord ErrorCode = 87
+)
+
+// ErrCorruptMessage and ErrInvalidRecord, wrapped in the error of a [Log]'s
+// AppendAsLeader, refuse the batch: the leader answers the produce with
+// [CorruptMessage] or [InvalidRecord] and appends nothing.
+var (
+	ErrCorruptMessage = errors.New("replica: corrupt message")
+	ErrInvalidRecord  = errors.New("replica: invalid record")
+)
+
 var errorCodeNames = map[ErrorCode]string{
+	CorruptMessage:               "CORRUPT_MESSAGE",
+	InvalidRecord:                "INVALID_RECORD",
 	None:                         "NONE",
 	OffsetOutOfRange:             "OFFSET_OUT_OF_RANGE",
 	NotLeaderOrFollower:          "NOT_LEADER_OR_FOLLOWER",
@@ -85,7 +111,7 @@ func (c ErrorCode) String() string {
 func (c ErrorCode) Retriable() bool {
 	switch c {
 	case NotLeaderOrFollower, RequestTimedOut, NotEnoughReplicas,
-		NotEnoughReplicasAfterAppend, FencedLeaderEpoch, UnknownLeaderEpoch:
+		NotEnoughReplicasAfterAppend, FencedLeaderEpoch, UnknownLeaderEpoch, CorruptMessage:
 		return true
 	}
 	return false

@@ -149,8 +149,15 @@ func (n *Node) handleFetchResponse(m Message) error {
 		n.backOff()
 		return nil
 	case m.DivergingEpoch != nil:
+		leo := n.log.LogEndOffset()
 		if _, err := n.truncationRound(*m.DivergingEpoch); err != nil {
 			return err
+		}
+		if n.cfg.TruncationPoint != nil && n.log.LogEndOffset() == leo {
+			// A rule given in Config that cuts nothing would get the same
+			// DivergingEpoch at once, forever: ask again after the backoff.
+			n.backOff()
+			return nil
 		}
 		n.sendFetch()
 		return nil

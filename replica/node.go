@@ -46,6 +46,8 @@ type Node struct {
 	replicas       []int32
 	isr            []int32
 	hw             int64
+	// byPart is set while a cut chosen by Config.TruncationPoint is made.
+	byPart bool
 
 	lead   leaderState
 	follow followerState
@@ -165,7 +167,7 @@ func (n *Node) truncateTo(offset int64) error {
 	if offset == leo {
 		return nil
 	}
-	n.emit(Event{Kind: EventTruncated, Old: leo, New: offset})
+	n.emit(Event{Kind: EventTruncated, Old: leo, New: offset, ByPart: n.byPart})
 	n.setHW(min(n.hw, n.log.LogEndOffset()))
 	return nil
 }

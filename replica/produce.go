@@ -1,6 +1,9 @@
 package replica
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // AcksAll is the acks value that waits for the whole ISR (acks=all, -1).
 const AcksAll int16 = -1
@@ -44,7 +47,16 @@ func (n *Node) handleProduce(m Message) error {
 	if !duplicate {
 		var err error
 		if base, err = n.append(m.Records); err != nil {
-			return err
+			switch {
+			case errors.Is(err, ErrCorruptMessage):
+				resp.Error = CorruptMessage
+			case errors.Is(err, ErrInvalidRecord):
+				resp.Error = InvalidRecord
+			default:
+				return err
+			}
+			n.answerProduce(m.Acks, resp)
+			return nil
 		}
 	}
 	resp.BaseOffset = base

@@ -50,6 +50,8 @@ type Event struct {
 	Kind     EventKind
 	Old, New int64
 	ISR      []int32
+	// ByPart says Config.TruncationPoint chose the cut of an EventTruncated.
+	ByPart bool
 }
 
 // String describes the event in one line, e.g. "hw 1 -> 2".

@@ -64,7 +64,17 @@ func (n *Node) truncationRound(answer EpochEndOffset) (done bool, err error) {
 	if n.cfg.Rules.InitialFetchOffsetIsLEO() {
 		fetchOffset = n.log.LogEndOffset()
 	}
-	offset, done := TruncationPoint(n.cfg.Rules, n.log.Epochs(), n.log.LogEndOffset(), fetchOffset, answer)
+	leo := n.log.LogEndOffset()
+	offset, done := TruncationPoint(n.cfg.Rules, n.log.Epochs(), leo, fetchOffset, answer)
+	if n.cfg.TruncationPoint != nil && n.cfg.Rules == Modern {
+		if o, d, ok := n.cfg.TruncationPoint(n.log.Epochs(), leo, n.hw, answer); ok && o >= 0 && o <= leo {
+			n.follow.fetchOffset = o
+			n.byPart = true
+			err := n.truncateTo(o)
+			n.byPart = false
+			return d, err
+		}
+	}
 	n.follow.fetchOffset = offset
 	return done, n.truncateTo(offset)
 }
