@@ -76,8 +76,12 @@ func (r *replicaLog) rebuild() error {
 				if off < start {
 					continue
 				}
-				r.entries = append(r.entries, replica.Entry{Offset: off, LeaderEpoch: b.PartitionLeaderEpoch,
-					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value), Producer: producerOf(&b, &b.Records[i])})
+				e := replica.Entry{Offset: off, LeaderEpoch: b.PartitionLeaderEpoch,
+					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value), Producer: producerOf(&b, &b.Records[i])}
+				if i == 0 && b.BaseOffset >= start {
+					e.Batch = slices.Clone(data[pos-n : pos])
+				}
+				r.entries = append(r.entries, e)
 				r.places = append(r.places, place{segment: s.BaseOffset(), end: int64(pos)})
 			}
 		}
@@ -113,8 +117,16 @@ func (r *replicaLog) LogStartOffset() int64 { return r.log.LogStartOffset() }
 func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
 
 // AppendAsLeader implements [replica.Log]: one record batch per call, as
-// a producer's request carries one batch per partition.
+// a producer's request carries one batch per partition. A client's batch
+// (records[0].Batch, from a Kafka client outside the world) is appended as
+// it came, offsets and leader epoch stamped in place by kafkalog; the
+// world's own producers' records are encoded here.
 func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
+	if len(records) > 0 && records[0].Batch != nil {
+		return r.appendRaw(records[0].Batch, func(batch []byte) (kafkalog.AppendInfo, error) {
+			return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
+		})
+	}
 	base := r.log.LogEndOffset()
 	entries := make([]replica.Entry, len(records))
 	for i, rec := range records {
@@ -124,18 +136,60 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	if _, err := r.log.AppendAsLeader(r.buf, leaderEpoch, *r.clock); err != nil {
 		return 0, err
 	}
+	entries[0].Batch = slices.Clone(r.buf)
 	r.remember(entries)
 	return base, nil
 }
 
-// AppendAsFollower implements [replica.Log]: one batch per entry. The
-// record-level interface does not carry the leader's batch boundaries; the
-// world's producers send one record per request, so the leader's batches
-// hold one record each and the follower's match them. (Kafka truncates
-// whole batches: merging entries into one batch would make a truncation
-// inside it cut more than asked.)
+// appendRaw appends one batch of bytes with add (as leader or follower)
+// and mirrors its records, the first entry holding the bytes as stored.
+func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendInfo, error)) (int64, error) {
+	if _, err := add(batch); err != nil {
+		return 0, err
+	}
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	if _, err := dec.Decode(batch, &b); err != nil {
+		return 0, fmt.Errorf("cluster: mirror the batch appended to %s: %w", r.log.Dir(), err)
+	}
+	entries := make([]replica.Entry, len(b.Records))
+	for i := range b.Records {
+		entries[i] = replica.Entry{Offset: b.Offset(&b.Records[i]), LeaderEpoch: b.PartitionLeaderEpoch,
+			Key: b.Records[i].Key, Value: b.Records[i].Value, Producer: producerOf(&b, &b.Records[i])}
+	}
+	if len(entries) > 0 {
+		entries[0].Batch = slices.Clone(batch)
+	}
+	r.remember(entries)
+	return b.BaseOffset, nil
+}
+
+// AppendAsFollower implements [replica.Log]. An entry that carries its
+// batch's bytes (Entry.Batch, as [replicaLog.Read] hands them out) is
+// appended with the rest of its batch as those bytes, so the follower
+// stores what its leader stores, as Kafka's fetcher appends the fetched
+// batches (UnifiedLog.appendAsFollower). Entries without (a read that
+// started inside a batch) are encoded again, one batch per entry:
+// merging entries into one batch would make a truncation inside it cut
+// more than asked.
 func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 	for len(entries) > 0 {
+		if raw := entries[0].Batch; raw != nil {
+			h, err := kafkalog.ReadBatchHeader(raw)
+			if err != nil {
+				return fmt.Errorf("cluster: follower append to %s: %w", r.log.Dir(), err)
+			}
+			n := 1
+			for n < len(entries) && entries[n].Offset <= h.LastOffset() {
+				n++
+			}
+			if _, err := r.log.AppendAsFollower(raw, *r.clock); err != nil {
+				return err
+			}
+			r.remember(entries[:n])
+			entries = entries[n:]
+			continue
+		}
 		n := 1
 		r.buf = appendBatch(r.buf[:0], entries[:n], *r.clock)
 		if _, err := r.log.AppendAsFollower(r.buf, *r.clock); err != nil {
@@ -152,7 +206,7 @@ func (r *replicaLog) remember(entries []replica.Entry) {
 	segs := r.log.Segments()
 	active := segs[len(segs)-1]
 	for _, e := range entries {
-		r.entries = append(r.entries, replica.Entry{Offset: e.Offset, LeaderEpoch: e.LeaderEpoch, Key: clone(e.Key), Value: clone(e.Value), Producer: e.Producer})
+		r.entries = append(r.entries, replica.Entry{Offset: e.Offset, LeaderEpoch: e.LeaderEpoch, Key: clone(e.Key), Value: clone(e.Value), Producer: e.Producer, Batch: e.Batch})
 		r.places = append(r.places, place{segment: active.BaseOffset(), end: active.Size()})
 	}
 	r.epochs = nil
@@ -194,8 +248,8 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 	size, n := 0, 0
 	for n < len(rest) {
 		size += 70 + len(rest[n].Key) + len(rest[n].Value)
-		if n > 0 && size > maxBytes {
-			break
+		if n > 0 && size > maxBytes && rest[n].Batch != nil {
+			break // whole batches only: stop where one starts
 		}
 		n++
 	}

@@ -17,6 +17,14 @@ type Record struct {
 	// Producer is nil for a producer without idempotence (Kafka's producerId
 	// -1). In a batch the records' sequences are consecutive.
 	Producer *ProducerSequence
+	// Batch, on the first record of a produce only, is the client's record
+	// batch those records were decoded from, as it came over the wire (nil:
+	// the Log encodes the records itself). A Log that stores batches as
+	// bytes appends it as Kafka's leader does (LogValidator: offsets and the
+	// leader epoch stamped in place, everything else kept: compression,
+	// headers, timestamps, producer fields) and may modify it; [MemLog]
+	// ignores it.
+	Batch []byte
 }
 
 // ProducerSequence identifies one record of an idempotent producer (KIP-98):
@@ -37,6 +45,16 @@ type Entry struct {
 	Value       []byte
 	// Producer is the idempotent producer's id and sequence, nil if none.
 	Producer *ProducerSequence
+	// Batch, set only by a Log that stores batches as bytes, and only on
+	// the first entry of a record batch, holds that batch's bytes as the
+	// log stores them; the entries up to the batch's last offset follow it
+	// in the same slice. Such a follower's Log appends these bytes instead
+	// of encoding the entries again, so
+	// that it stores what its leader stores, byte for byte (compression,
+	// headers, timestamps and producer fields included), as a Kafka follower
+	// appends the batches it fetched (UnifiedLog.appendAsFollower). The
+	// caller must not modify it.
+	Batch []byte
 }
 
 // EpochEntry is one entry of the leader epoch cache: epoch Epoch starts at
