@@ -11,6 +11,8 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
+// UserExploreConfig configures the user-level explorer.
+//
 // The user-level explorer drives a whole world (the one kafkalive serves)
 // the way its users do, with random sequences of every action the page
 // and the terminal offer, and checks invariants after each one:
@@ -50,25 +52,6 @@ import (
 // short by a jump back in time) takes the world out of the model: from
 // then on, loss, divergence and the checker are not judged (the other
 // invariants still are) until a reset or a jump to before that cut.
-
-// Timings of the user-level explorer's settle step.
-const (
-	// UserSettleMs is how long a settle runs at least with every broker
-	// up and every link healed before it checks liveness: a broker's
-	// fencing (broker.session.timeout.ms 9 s), a controller failover and
-	// the followers' catching up.
-	UserSettleMs = 20_000
-	// UserGroupSettleMs is how long after the last consumer fault (a
-	// crash-consumer, restart-consumer or network cut) the settle runs
-	// at least: a group consumer's session.timeout.ms (45 s) before the
-	// coordinator drops a dead member, then a rebalance.
-	UserGroupSettleMs = 60_000
-	// UserCommitCheckMs is how long after that the committed offsets of
-	// partitions with a lag must have moved (auto.commit.interval.ms is 5 s).
-	UserCommitCheckMs = 8_000
-)
-
-// UserExploreConfig configures the user-level explorer.
 type UserExploreConfig struct {
 	// NewWorld builds the world a sequence starts from (and a reset goes
 	// back to) for a seed (nil: [NewUserWorld], the world kafkalive
@@ -95,6 +78,23 @@ func (c UserExploreConfig) withDefaults() UserExploreConfig {
 	}
 	return c
 }
+
+// Timings of the user-level explorer's settle step.
+const (
+	// UserSettleMs is how long a settle runs at least with every broker
+	// up and every link healed before it checks liveness: a broker's
+	// fencing (broker.session.timeout.ms 9 s), a controller failover and
+	// the followers' catching up.
+	UserSettleMs = 20_000
+	// UserGroupSettleMs is how long after the last consumer fault (a
+	// crash-consumer, restart-consumer or network cut) the settle runs
+	// at least: a group consumer's session.timeout.ms (45 s) before the
+	// coordinator drops a dead member, then a rebalance.
+	UserGroupSettleMs = 60_000
+	// UserCommitCheckMs is how long after that the committed offsets of
+	// partitions with a lag must have moved (auto.commit.interval.ms is 5 s).
+	UserCommitCheckMs = 8_000
+)
 
 // UserOpKind names an operation of the user-level explorer that is not a
 // plain world [Action].
