@@ -148,7 +148,7 @@ func readCheckpoint(fsys *vfs.MemFS, name string) (map[partitionKey]int64, error
 
 // openReplica opens (recovering) one partition log and builds its replica.
 func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint int64, clean bool) error {
-	opts := []kafkalog.Option{kafkalog.WithRecoveryPoint(recoveryPoint), kafkalog.WithRand(w.rnd)}
+	opts := []kafkalog.Option{kafkalog.WithRecoveryPoint(recoveryPoint), kafkalog.WithRand(w.rnd), kafkalog.WithParts(w.cfg.Parts.Log)}
 	if clean {
 		opts = append(opts, kafkalog.WithCleanShutdown())
 	}
@@ -156,12 +156,21 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint int64,
 	if err != nil {
 		return fmt.Errorf("broker %d: %w", b.id, err)
 	}
+	byPart := ""
+	if log.log.PartCalls().Recover > 0 {
+		byPart = PartRecovery
+	}
 	if rep := log.log.RecoveryReport(); len(rep.Truncations) > 0 {
 		w.record(EventBroker, b.id, &tp, "log recovery cut the log at %d", log.LogEndOffset())
+		w.markLast(byPart)
+	}
+	var rlog replica.Log = log
+	if w.cfg.Parts.EncodeBatch != nil {
+		rlog = validatingLog{log}
 	}
 	node, err := replica.NewNode(replica.Config{ID: b.id, Rules: w.cfg.Rules, MinInsyncReplicas: w.cfg.MinInsyncReplicas,
 		ReplicaLagTimeMaxMs: w.cfg.ReplicaLagTimeMaxMs, ReplicaFetchWaitMaxMs: w.cfg.ReplicaFetchWaitMaxMs,
-		InitialHighWatermark: hw, NowMs: w.now}, log)
+		InitialHighWatermark: hw, NowMs: w.now, TruncationPoint: w.cfg.Parts.TruncationPoint}, rlog)
 	if err != nil {
 		return fmt.Errorf("broker %d: %s: %w", b.id, tp, err)
 	}
@@ -170,6 +179,7 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint int64,
 	slices.SortFunc(b.order, comparePartitions)
 	b.lastHW[tp] = node.Status().HighWatermark
 	w.record(EventBroker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), b.lastHW[tp])
+	w.markLast(byPart)
 	return nil
 }
 
@@ -373,6 +383,9 @@ func (w *World) processReady(b *broker, s *replicaSlot) error {
 	}
 	for _, ev := range rd.Events {
 		w.record(EventReplica, b.id, &s.tp, "%s", ev)
+		if ev.ByPart {
+			w.markLast(PartTruncation)
+		}
 	}
 	s.node.Advance(rd)
 	return w.maybeCheckpoint(b, s, rd.HighWatermark)

@@ -105,6 +105,9 @@ type Config struct {
 	// Timeline bounds the history the world keeps and speeds up its
 	// timeline with snapshots (zero: no snapshots, keep everything).
 	Timeline TimelineConfig
+	// Parts replaces pieces of Kafka's algorithms with other implementations
+	// (the learning kit's live mode, exercises/live); zero: the reference.
+	Parts Parts
 }
 
 // TimelineConfig sets the world's snapshots and how much history it keeps.

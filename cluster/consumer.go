@@ -118,7 +118,11 @@ func (w *World) poll(c *Consumer) {
 		c.resets++
 		return
 	}
-	for _, e := range s.log.entries[s.log.index(c.position):] {
+	fetched, byPart := w.fetchEntries(s, c.position)
+	if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
+		w.noteFetch(c.cfg.Name, tp, c.position, fetched[0].Offset)
+	}
+	for _, e := range fetched {
 		if e.Offset >= hw {
 			break
 		}

@@ -54,6 +54,9 @@ type Event struct {
 	Partition int32
 	// Text says what happened.
 	Text string
+	// Impl names the part of [Config.Parts] whose code decided what the event
+	// records ([PartEncoder], [PartRecovery], ...), "" for the reference.
+	Impl string
 }
 
 // String prints the event on one line, e.g.

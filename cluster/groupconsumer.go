@@ -170,6 +170,7 @@ func (w *World) startGroupClient(c *Consumer) error {
 	if err != nil {
 		return err
 	}
+	mc.Assignors = w.partAssignors(mc.Assignors)
 	m, err := group.NewMember(mc, w.now)
 	if err != nil {
 		return err

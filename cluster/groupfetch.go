@@ -31,7 +31,11 @@ func (w *World) fetchRecords(c *Consumer) int {
 		}
 		hw := s.node.Status().HighWatermark
 		first, last, again := int64(-1), int64(-1), 0
-		for _, e := range s.log.entries[s.log.index(pos):] {
+		fetched, byPart := w.fetchEntries(s, pos)
+		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
+			w.noteFetch(c.cfg.Name, tp, pos, fetched[0].Offset)
+		}
+		for _, e := range fetched {
 			if e.Offset >= hw || read >= c.cfg.MaxPollRecords {
 				break
 			}

@@ -51,6 +51,9 @@ func (w *World) applyRetention(b *broker, s *replicaSlot) error {
 	}
 	for _, d := range dels {
 		w.record(EventStorage, b.id, &s.tp, "retention (%s) deleted segments %v; log start offset now %d", d.Reason, d.Segments, s.log.LogStartOffset())
+		if d.Reason == kafkalog.DeletedByPart {
+			w.markLast(PartRetention)
+		}
 	}
 	return s.log.reload()
 }

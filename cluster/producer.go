@@ -364,6 +364,9 @@ func (w *World) sendRecord(p *Producer, i int) {
 	if r.Key != "" {
 		rec.Key = []byte(r.Key)
 	}
+	if w.encodedByPart(tp.Topic) {
+		rec.Batch = w.encodeRecord(rec)
+	}
 	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{rec}, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
 	if p.acks == 0 {
@@ -460,9 +463,15 @@ func (w *World) deliverToProducer(e *envelope) {
 		if e.resp.Error == replica.None {
 			r.inflight, r.Acked, r.Offset = 0, true, e.resp.BaseOffset
 			w.record(EventProduce, 0, &e.tp, "%s: %s acknowledged at offset %d", p.cfg.Name, recordLabel(r.Key, r.Value), r.Offset)
+			if w.encodedByPart(e.tp.Topic) {
+				w.markLast(PartEncoder)
+			}
 			return
 		}
 		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(r.Key, r.Value), e.resp.Error)
+		if w.encodedByPart(e.tp.Topic) {
+			w.markLast(PartEncoder)
+		}
 		retriable := e.resp.Error.Retriable()
 		if e.resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
 			// Kafka 3.7's TransactionManager.canRetry: an idempotent

@@ -1,0 +1,258 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Parts carries implementations of pieces of Kafka into the world, in place of the
+// library's own: the learning kit's live mode plugs a learner's functions in with it
+// (exercises/live). The zero value is the reference everywhere and costs a nil check
+// where a part would be used. Each function answers ok = false to decline a call (its
+// caller caught a panic, a call that did not return in time or a result out of range),
+// and the reference answers that call instead.
+//
+// The world records which implementation decided what an event records: [Event.Impl]
+// names the part ("" for the reference).
+type Parts struct {
+	// Log goes to every partition log the brokers open: the recovery of each segment
+	// at every broker start, the lookup of a consumer's fetch, the retention rule.
+	Log kafkalog.Parts
+	// EncodeBatch is the producers' record batch encoder (uncompressed, v2): each
+	// record a producer sends travels as the bytes it made, and the leader's log
+	// validates them as Kafka's LogValidator does (CRC, lengths, records); a batch it
+	// refuses is answered CORRUPT_MESSAGE or INVALID_RECORD. Producers of the
+	// internal topic (the group coordinator) are not concerned.
+	EncodeBatch func(dst []byte, b *kafkalog.RecordBatch) ([]byte, bool)
+	// TruncationPoint is the followers' truncation rule under the modern rules
+	// (replica.Config.TruncationPoint).
+	TruncationPoint func(own []replica.EpochEntry, leo, hw int64, answer replica.EpochEndOffset) (offset int64, done bool, ok bool)
+	// CooperativeSticky is the cooperative-sticky assignor of every group member
+	// that lists it (CooperativeStickyAssignor.assign); the world refuses an
+	// assignment that gives a partition that does not exist, gives one to two
+	// members, or leaves a member out, and the reference assigns that round.
+	CooperativeSticky func(members []group.MemberSubscription, topics []group.TopicMetadata) (group.Assignment, bool)
+}
+
+// The parts an [Event.Impl] names.
+const (
+	PartEncoder    = "encoder"
+	PartLookup     = "lookup"
+	PartRetention  = "retention"
+	PartRecovery   = "recovery"
+	PartTruncation = "truncation"
+	PartAssignor   = "assignor"
+)
+
+// markLast sets the Impl of the last event recorded.
+func (w *World) markLast(impl string) {
+	if n := len(w.events); n > 0 {
+		w.events[n-1].Impl = impl
+	}
+}
+
+// encodedByPart reports whether the producers of topic encode with Parts.EncodeBatch.
+func (w *World) encodedByPart(topic string) bool {
+	return w.cfg.Parts.EncodeBatch != nil && topic != OffsetsTopic
+}
+
+// encodeRecord encodes rec as the one-record batch a producer sends at now, with
+// Parts.EncodeBatch (the library's encoder if it declines).
+func (w *World) encodeRecord(rec replica.Record) []byte {
+	var b kafkalog.RecordBatch
+	b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, kafkalog.NoSequence
+	if p := rec.Producer; p != nil {
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = p.ID, p.Epoch, p.Sequence
+	}
+	b.AppendRecord(0, w.now, rec.Key, rec.Value)
+	if out, ok := w.cfg.Parts.EncodeBatch(nil, &b); ok {
+		return out
+	}
+	return b.AppendTo(nil)
+}
+
+// validatingLog is a leader's log that validates a producer's batch bytes before
+// appending them, as Kafka's LogValidator does (Kafka 3.7): a batch that fails its CRC
+// or whose lengths do not hold is CORRUPT_MESSAGE, one whose records do not parse or
+// do not match its header is INVALID_RECORD.
+type validatingLog struct {
+	*replicaLog
+}
+
+// AppendAsLeader implements [replica.Log].
+func (v validatingLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
+	if len(records) > 0 && records[0].Batch != nil {
+		if err := validateBatch(records[0].Batch); err != nil {
+			return 0, err
+		}
+	}
+	return v.replicaLog.AppendAsLeader(records, leaderEpoch)
+}
+
+// validateBatch checks one producer batch.
+func validateBatch(raw []byte) error {
+	h, n, err := kafkalog.CheckBatch(raw)
+	if err != nil {
+		return fmt.Errorf("%w: %w", replica.ErrCorruptMessage, err)
+	}
+	if n != len(raw) {
+		return fmt.Errorf("%w: %d bytes after the batch", replica.ErrCorruptMessage, len(raw)-n)
+	}
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	if _, err := dec.Decode(raw, &b); err != nil {
+		return fmt.Errorf("%w: %w", replica.ErrInvalidRecord, err)
+	}
+	switch {
+	case int(h.NumRecords) != len(b.Records) || len(b.Records) == 0:
+		return fmt.Errorf("%w: recordsCount %d, %d records", replica.ErrInvalidRecord, h.NumRecords, len(b.Records))
+	case b.Offset(&b.Records[len(b.Records)-1]) != h.LastOffset():
+		return fmt.Errorf("%w: last record at offset delta %d, lastOffsetDelta %d", replica.ErrInvalidRecord, b.Records[len(b.Records)-1].OffsetDelta, h.LastOffsetDelta)
+	}
+	return nil
+}
+
+// partAssignor is the cooperative-sticky assignor of Parts.CooperativeSticky, with the
+// reference answering a round it declines or gives an assignment the world refuses.
+type partAssignor struct {
+	w   *World
+	ref group.Assignor
+}
+
+// Name implements [group.Assignor].
+func (a partAssignor) Name() string { return a.ref.Name() }
+
+// Protocol implements [group.Assignor].
+func (a partAssignor) Protocol() group.RebalanceProtocol { return a.ref.Protocol() }
+
+// Assign implements [group.Assignor].
+func (a partAssignor) Assign(members []group.MemberSubscription, topics []group.TopicMetadata) group.Assignment {
+	got, ok := a.w.cfg.Parts.CooperativeSticky(members, topics)
+	if ok {
+		err := CheckAssignment(got, members, topics)
+		if err == nil {
+			a.w.record(EventGroup, 0, nil, "cooperative-sticky assignment by the part given: %s", assignmentText(got))
+			a.w.markLast(PartAssignor)
+			return got
+		}
+		a.w.record(EventGroup, 0, nil, "cooperative-sticky assignment refused: %v", err)
+		a.w.markLast(PartAssignor)
+	}
+	return a.ref.Assign(members, topics)
+}
+
+var errAssignment = errors.New("cluster: invalid assignment")
+
+// CheckAssignment refuses an assignment the group could not run: a partition that
+// does not exist or is given twice, a member left out or unknown.
+func CheckAssignment(got group.Assignment, members []group.MemberSubscription, topics []group.TopicMetadata) error {
+	count := map[string]int32{}
+	for _, t := range topics {
+		count[t.Topic] = t.Partitions
+	}
+	known := map[string]bool{}
+	for _, m := range members {
+		known[m.MemberID] = true
+		if _, ok := got[m.MemberID]; !ok {
+			return fmt.Errorf("%w: member %s has no entry", errAssignment, m.MemberID)
+		}
+	}
+	owner := map[group.TopicPartition]string{}
+	for id, tps := range got {
+		if !known[id] {
+			return fmt.Errorf("%w: member %s is not in the group", errAssignment, id)
+		}
+		for _, tp := range tps {
+			if n, ok := count[tp.Topic]; !ok || tp.Partition < 0 || tp.Partition >= n {
+				return fmt.Errorf("%w: %s-%d does not exist", errAssignment, tp.Topic, tp.Partition)
+			}
+			if o, ok := owner[tp]; ok {
+				return fmt.Errorf("%w: %s-%d given to %s and %s", errAssignment, tp.Topic, tp.Partition, o, id)
+			}
+			owner[tp] = id
+		}
+	}
+	return nil
+}
+
+func assignmentText(a group.Assignment) string {
+	ids := make([]string, 0, len(a))
+	for id := range a {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %v", id, group.SortedPartitions(a[id]))
+	}
+	return b.String()
+}
+
+// partAssignors replaces cooperative-sticky in as with the part, when one is given.
+func (w *World) partAssignors(as []group.Assignor) []group.Assignor {
+	if w.cfg.Parts.CooperativeSticky == nil {
+		return as
+	}
+	out := make([]group.Assignor, len(as))
+	for i, a := range as {
+		out[i] = a
+		if a.Name() == (group.CooperativeStickyAssignor{}).Name() {
+			out[i] = partAssignor{w: w, ref: a}
+		}
+	}
+	return out
+}
+
+// fetchEntries returns what a consumer's fetch at pos gets from the leader's log s: the
+// mirror from pos, or, with Parts.Log's lookup, the batches the log reads at pos
+// (which hold offsets below pos, or begin above it, when the lookup is wrong).
+func (w *World) fetchEntries(s *replicaSlot, pos int64) ([]replica.Entry, bool) {
+	p := w.cfg.Parts.Log
+	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
+		return s.log.entries[s.log.index(pos):], false
+	}
+	before := s.log.log.PartCalls().Lookup
+	raw, err := s.log.log.Read(pos, replica.DefaultReplicaFetchMaxBytes)
+	if err != nil || s.log.log.PartCalls().Lookup == before {
+		return s.log.entries[s.log.index(pos):], false
+	}
+	var out []replica.Entry
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	for at := 0; at < len(raw); {
+		n, err := dec.Decode(raw[at:], &b)
+		if err != nil {
+			break
+		}
+		at += n
+		for i := range b.Records {
+			r := &b.Records[i]
+			out = append(out, replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: clone(r.Key), Value: clone(r.Value)})
+		}
+	}
+	return out, true
+}
+
+// noteFetch records, for a fetch at pos that got entries from first on found by the
+// lookup part, the offsets it skipped or got again.
+func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
+	switch {
+	case first > pos:
+		w.record(EventConsume, 0, &tp, "%s asked for offset %d and got a batch from %d: offsets %d-%d skipped", name, pos, first, pos, first-1)
+	case first < pos:
+		w.record(EventConsume, 0, &tp, "%s asked for offset %d and got a batch from %d: offsets %d-%d again", name, pos, first, first, pos-1)
+	default:
+		return
+	}
+	w.markLast(PartLookup)
+}
