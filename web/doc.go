@@ -17,7 +17,11 @@
 //
 // The timeline is the cluster's: a moment in the past is rebuilt with
 // [cluster.World.AtTime] from the nearest snapshot; acting while the page
-// shows the past forks a new future from there ([Live.Exec] with a time).
+// shows the past forks a new future from there ([Live.Exec] with a time),
+// only if the action succeeds there: a line that fails (stop 99) leaves
+// the future as it was, and one that forks says how much it discarded
+// ([Fork]; the page says it before, "acting here discards the 42 s after
+// it").
 // The default world ([DefaultTimeline]) snapshots every 10 simulated
 // seconds, thins snapshots older than a minute to one per two minutes and
 // keeps ten minutes: the slider starts at the oldest moment kept
@@ -25,7 +29,10 @@
 // off (the producers' counts keep them).
 //
 // The terminal ([Terminal]) is plain Go over a Live, so "kafkalive shell"
-// offers the same commands on stdin and stdout: Kafka's kafka-topics
+// offers the same commands on stdin and stdout, each line split as a
+// POSIX shell splits words ('single' and "double" quotes, backslash
+// escapes, nothing expanded; an unclosed quote is [ErrUnclosedQuote]);
+// help gives an example of every command, and a test types each one: Kafka's kafka-topics
 // (with topic ids, and __consumer_offsets when named),
 // kafka-consumer-groups (--describe, --list, --reset-offsets),
 // kafka-dump-log on a broker's files (internal/dumplog over
@@ -39,6 +46,24 @@
 // value, an event's or a mark's text longer than [PreviewBytes] (or
 // [TextPreviewBytes]) goes to the page as its first bytes and its size
 // (RecordView.Size), so that a 9 MB value does not make every update 9 MB.
+//
+// # One session, every tab
+//
+// The server holds the page's [Session]: the guided scenario being played
+// (none: the live world), how many of its steps were played and the choice
+// made at each. Every update, from /api/view and from the stream, carries
+// it ([Update]), and the stream sends one at every change (a scenario
+// started, a step played, Reset, leaving), so every tab shows the same
+// step, and a reload finds it again. The page keeps it in its URL too
+// (?scenario=kip101-part3&step=2&answers=0,2): a server started afresh
+// plays the scenario again to that step with those answers
+// ([Live.StartScenario]; the steps are deterministic); while the server
+// plays a scenario, the server wins. A step asked for with a session the
+// server no longer has (another tab reset or left, or played that step
+// first) is refused with 409, why, and the server's session, which the
+// page then shows. Before a step with a question is played, the page gets
+// its title, narration, question and choices only ([PendingStep]); its
+// actions, the answer and why come once it is played ([PlayedStep]).
 //
 // # Internal errors
 //
