@@ -46,6 +46,9 @@ const (
 	// ActResetOffsets is kafka-consumer-groups --reset-offsets --execute
 	// (Reset), allowed only while the group is Empty.
 	ActResetOffsets ActionKind = "reset-offsets"
+	// ActExternal is one request of a Kafka client outside the world
+	// (External), as its bytes came over the wire (external.go).
+	ActExternal ActionKind = "external"
 )
 
 // Action is one thing done to the world from outside. Replaying the same
@@ -68,6 +71,8 @@ type Action struct {
 	Null bool
 	// Reset is a reset-offsets' group, topic and target.
 	Reset OffsetReset
+	// External is an external client's request.
+	External *ExternalRequest
 }
 
 // String prints the action as a command line, e.g. "kill 2", "run 500",
@@ -111,6 +116,8 @@ func (a Action) String() string {
 		return s
 	case ActPoll:
 		return "poll " + a.Name
+	case ActExternal:
+		return externalString(a.External)
 	case ActStop, ActKill, ActStart, ActWriteback:
 		return fmt.Sprintf("%s %d", a.Kind, a.Broker)
 	case ActPowerCut:
@@ -218,6 +225,8 @@ func (w *World) validate(a Action) error {
 		if t == nil || a.Consumer.Partition < 0 || int(a.Consumer.Partition) >= len(t.Assignment) || a.Consumer.Name == "" || w.consumer(a.Consumer.Name) != nil {
 			return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
 		}
+	case ActExternal:
+		return w.validateExternal(a.External)
 	case ActPartition, ActHeal, ActDrop:
 	default:
 		return fmt.Errorf("%w: unknown action %q", ErrInvalidConfig, a.Kind)
@@ -275,6 +284,8 @@ func (w *World) apply(a Action) error {
 		return w.deliver(a.N, a.A, a.B)
 	case ActDrop:
 		w.net.drop(a.A, a.B)
+	case ActExternal:
+		return w.external(a.External)
 	}
 	return nil
 }

@@ -44,6 +44,8 @@ type World struct {
 	err           error
 	internal      []InternalError
 	internalCount int
+	// ext is the world's side of Kafka clients outside it (external.go).
+	ext externalState
 }
 
 // ErrNotQuiet means the network did not become quiet within the bound of
@@ -130,6 +132,7 @@ func (w *World) tick(ms int64) error {
 		w.tickConsumer(c)
 	}
 	w.quiet()
+	w.tickExternal()
 	w.flushCheckpoints()
 	w.runChecker()
 	return nil
@@ -195,6 +198,9 @@ func (w *World) deliverNext() {
 	switch {
 	case e.to == ControllerID:
 		w.deliverToController(&e)
+		return
+	case e.to >= ExternalNodeBase:
+		w.deliverToExternal(&e)
 		return
 	case e.to >= coordinatorNodeBase:
 		w.deliverToCoordinator(&e)

@@ -1,0 +1,211 @@
+package cluster_test
+
+import (
+	"encoding/binary"
+	"io"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// extWorld is a three-broker modern world with topic t (one partition on
+// 1, 2, 3) and min.insync.replicas 2, quiet.
+func extWorld(t *testing.T) *cluster.World {
+	t.Helper()
+	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+	require.NoError(t, w.RunFor(500))
+	return w
+}
+
+// ask sends req from client 1 to broker and returns the answer, after
+// running the world up to ms for it.
+func ask[R kmsg.Response](t *testing.T, w *cluster.World, broker int32, req kmsg.Request, ms int64) R {
+	t.Helper()
+	id, err := w.External(cluster.ExternalRequest{Client: 1, ClientID: "test", Broker: broker, Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)})
+	require.NoError(t, err)
+	for waited := int64(0); ; waited += 10 {
+		for _, a := range w.ExternalAnswers() {
+			if a.ID == id {
+				return a.Response.(R)
+			}
+		}
+		require.Less(t, waited, ms, "no answer to %s", kmsg.NameForKey(req.Key()))
+		require.NoError(t, w.RunFor(10))
+	}
+}
+
+// clientBatch is a producer's batch: three keyed records with a header,
+// gzip, producer id 10000 epoch 0 from sequence seq.
+func clientBatch(seq int32) []byte {
+	var b kafkalog.RecordBatch
+	b.Attributes = b.Attributes.WithCompression(kafkalog.CompressionGzip)
+	b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, 10000, 0, seq
+	for i := range 3 {
+		b.AppendRecord(int64(i), 1_700_000_000_000+int64(i), []byte{'k', byte('a' + i)}, []byte("value"), kafkalog.Header{Key: []byte("h"), Value: []byte{byte(i)}})
+	}
+	return b.AppendTo(nil)
+}
+
+func produceReq(acks int16, batch []byte) *kmsg.ProduceRequest {
+	req := kmsg.NewPtrProduceRequest()
+	req.SetVersion(9)
+	req.Acks, req.TimeoutMillis = acks, 5000
+	rt := kmsg.NewProduceRequestTopic()
+	rt.Topic = "t"
+	rp := kmsg.NewProduceRequestTopicPartition()
+	rp.Records = batch
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	return req
+}
+
+func fetchReq(offset int64, epoch int32) *kmsg.FetchRequest {
+	req := kmsg.NewPtrFetchRequest()
+	req.SetVersion(12)
+	req.MaxBytes, req.MaxWaitMillis, req.MinBytes, req.SessionEpoch = 1<<20, 0, 1, -1
+	rt := kmsg.NewFetchRequestTopic()
+	rt.Topic = "t"
+	rp := kmsg.NewFetchRequestTopicPartition()
+	rp.FetchOffset, rp.PartitionMaxBytes, rp.CurrentLeaderEpoch = offset, 1<<20, epoch
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	return req
+}
+
+type partResult struct {
+	Code       int16
+	BaseOffset int64
+}
+
+func produced(r *kmsg.ProduceResponse) partResult {
+	p := r.Topics[0].Partitions[0]
+	return partResult{p.ErrorCode, p.BaseOffset}
+}
+
+// TestExternalProduceKeepsTheClientsBytes: a client's gzip batch with
+// headers and producer fields, acks=all, is stored by the leader and both
+// followers as it was sent, only the base offset and the leader epoch
+// stamped; a fetch returns those bytes; a retry of the same sequence is
+// answered with the first offset and not written again; a batch whose CRC
+// fails is CORRUPT_MESSAGE.
+func TestExternalProduceKeepsTheClientsBytes(t *testing.T) {
+	w := extWorld(t)
+	batch := clientBatch(0)
+	got := produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch), 2000))
+	require.Equal(t, partResult{0, 0}, got)
+
+	want := append([]byte(nil), batch...)
+	binary.BigEndian.PutUint64(want, 0)     // base offset 0
+	binary.BigEndian.PutUint32(want[12:], 0) // leader epoch 0
+	for id := int32(1); id <= 3; id++ {
+		fsys, err := w.BrokerFS(id)
+		require.NoError(t, err)
+		f, err := fsys.Open(cluster.LogDir + "/t-0/00000000000000000000.log")
+		require.NoError(t, err)
+		data := make([]byte, len(want)+100)
+		n, err := f.ReadAt(data, 0)
+		require.ErrorIs(t, err, io.EOF)
+		data = data[:n]
+		require.NoError(t, f.Close())
+		if diff := cmp.Diff(want, data); diff != "" {
+			t.Errorf("broker %d's log (-want +got):\n%s", id, diff)
+		}
+	}
+	f := ask[*kmsg.FetchResponse](t, w, 1, fetchReq(0, 0), 100)
+	fp := f.Topics[0].Partitions[0]
+	if diff := cmp.Diff(want, fp.RecordBatches); diff != "" {
+		t.Errorf("fetched bytes (-want +got):\n%s", diff)
+	}
+	require.Equal(t, []int64{3, 3, 0}, []int64{fp.HighWatermark, fp.LastStableOffset, fp.LogStartOffset})
+
+	// the retry: same producer id, epoch and sequence
+	require.Equal(t, partResult{0, 0}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, clientBatch(0)), 2000)))
+	require.Equal(t, partResult{0, 3}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(1, clientBatch(3)), 2000)))
+
+	bad := clientBatch(6)
+	bad[len(bad)-1] ^= 0xff
+	require.Equal(t, partResult{2, -1}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, bad), 2000)))
+	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalErrors: the answers Kafka gives a client that asks the wrong
+// broker, a fenced or future epoch, an offset out of range, acks=all with
+// too few in-sync replicas.
+func TestExternalErrors(t *testing.T) {
+	w := extWorld(t)
+	require.Equal(t, partResult{0, 0}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, clientBatch(0)), 2000)))
+	fetchCode := func(broker int32, offset int64, epoch int32) int16 {
+		return ask[*kmsg.FetchResponse](t, w, broker, fetchReq(offset, epoch), 100).Topics[0].Partitions[0].ErrorCode
+	}
+	tests := []struct {
+		name   string
+		broker int32
+		offset int64
+		epoch  int32
+		want   int16
+	}{
+		{"the leader answers", 1, 0, 0, 0},
+		{"a follower is NOT_LEADER_OR_FOLLOWER", 2, 0, 0, 6},
+		{"past the log end is OFFSET_OUT_OF_RANGE", 1, 4, 0, 1},
+		{"below the log start is OFFSET_OUT_OF_RANGE", 1, -1, 0, 1},
+		{"a future epoch is UNKNOWN_LEADER_EPOCH", 1, 0, 5, 75},
+		{"no epoch skips the check", 1, 0, -1, 0},
+	}
+	for _, tt := range tests {
+		if got := fetchCode(tt.broker, tt.offset, tt.epoch); got != tt.want {
+			t.Errorf("%s: got error %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	require.NoError(t, w.Kill(2))
+	require.NoError(t, w.Kill(3))
+	require.NoError(t, w.RunFor(40_000))
+	require.Equal(t, int16(19), produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, clientBatch(3)), 2000)).Code, "NOT_ENOUGH_REPLICAS")
+	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalMetadataAndAdmin: Metadata lists the brokers and topics, a
+// created topic shows up with its assignment and can be deleted.
+func TestExternalMetadataAndAdmin(t *testing.T) {
+	w := extWorld(t)
+	md := kmsg.NewPtrMetadataRequest()
+	md.SetVersion(12)
+	m := ask[*kmsg.MetadataResponse](t, w, 2, md, 10)
+	var brokers []int32
+	for _, b := range m.Brokers {
+		brokers = append(brokers, b.NodeID)
+	}
+	require.Equal(t, []int32{1, 2, 3}, brokers)
+	require.Len(t, m.Topics, 1)
+	require.Equal(t, "t", *m.Topics[0].Topic)
+
+	ct := kmsg.NewPtrCreateTopicsRequest()
+	ct.SetVersion(5)
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = "new", 3, 2
+	ct.Topics = append(ct.Topics, rt)
+	cr := ask[*kmsg.CreateTopicsResponse](t, w, 1, ct, 10)
+	require.Equal(t, int16(0), cr.Topics[0].ErrorCode)
+	require.Equal(t, int16(36), ask[*kmsg.CreateTopicsResponse](t, w, 1, ct, 10).Topics[0].ErrorCode, "TOPIC_ALREADY_EXISTS")
+	var got [][]int32
+	for _, p := range w.TopicPartitions("new") {
+		got = append(got, p.Replicas)
+	}
+	require.Equal(t, [][]int32{{1, 2}, {2, 3}, {3, 1}}, got)
+
+	dt := kmsg.NewPtrDeleteTopicsRequest()
+	dt.SetVersion(4)
+	dt.TopicNames = []string{"new", "nope"}
+	dr := ask[*kmsg.DeleteTopicsResponse](t, w, 1, dt, 10)
+	require.Equal(t, []int16{0, 3}, []int16{dr.Topics[0].ErrorCode, dr.Topics[1].ErrorCode})
+	require.Empty(t, w.TopicPartitions("new"))
+	require.NoError(t, w.RunFor(1000))
+	require.Empty(t, w.InternalErrors())
+}

@@ -1,0 +1,520 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// Broker defaults the external admin requests use (KafkaConfig, 3.7).
+const (
+	// DefaultNumPartitions is num.partitions: a CreateTopics that leaves
+	// the count to the broker (-1) gets 1.
+	DefaultNumPartitions = 1
+	// DefaultReplicationFactor is default.replication.factor: 1.
+	DefaultReplicationFactor = 1
+)
+
+// aliveBrokers are the brokers the controller counts as alive: registered
+// and unfenced (KRaftMetadataCache lists those in Metadata).
+func (w *World) aliveBrokers() []int32 {
+	var out []int32
+	for id := int32(1); int(id) <= len(w.brokers); id++ {
+		if w.ctl.unfenced(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// extMetadata answers Metadata (v0-12) from the controller's view, as a
+// KRaft broker's metadata cache does (KRaftMetadataCache): the alive
+// brokers (their Host and Port are left to the wire layer), the cluster
+// id, a controller id (Kafka 3.7 names a random alive broker; here the
+// lowest, so that replays agree), and per topic its id, whether it is
+// internal (__consumer_offsets), and per partition the leader (-1 with
+// LEADER_NOT_AVAILABLE while none), leader epoch, replicas, ISR and the
+// replicas whose broker is not alive. Topics are asked by name (by id
+// from v10); all of them with a null list (an empty one in v0). A topic
+// that does not exist is UNKNOWN_TOPIC_OR_PARTITION: topics are not
+// created on a Metadata request here (auto.create.topics.enable=false,
+// which Kafka's default is not).
+func (w *World) extMetadata(req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
+	resp := kmsg.NewPtrMetadataResponse()
+	alive := w.aliveBrokers()
+	for _, id := range alive {
+		b := kmsg.NewMetadataResponseBroker()
+		b.NodeID = id
+		resp.Brokers = append(resp.Brokers, b)
+	}
+	cid := w.ClusterID()
+	resp.ClusterID = &cid
+	resp.ControllerID = -1
+	if len(alive) > 0 {
+		resp.ControllerID = alive[0]
+	}
+	var topics []*Topic
+	var missing []kmsg.MetadataRequestTopic
+	if req.Topics == nil || req.Version == 0 && len(req.Topics) == 0 {
+		for i := range w.topics {
+			topics = append(topics, &w.topics[i])
+		}
+	} else {
+		for _, rt := range req.Topics {
+			var t *Topic
+			if rt.Topic != nil {
+				t = w.topic(*rt.Topic)
+			} else {
+				t = w.topicByID(rt.TopicID)
+			}
+			if t == nil {
+				missing = append(missing, rt)
+				continue
+			}
+			topics = append(topics, t)
+		}
+	}
+	for _, t := range topics {
+		mt := kmsg.NewMetadataResponseTopic()
+		name := t.Name
+		mt.Topic, mt.TopicID, mt.IsInternal = &name, TopicUUID(t.ID), t.Internal
+		for _, pi := range w.TopicPartitions(t.Name) {
+			mp := kmsg.NewMetadataResponseTopicPartition()
+			mp.Partition, mp.Leader, mp.LeaderEpoch = pi.Partition, pi.Leader, pi.LeaderEpoch
+			mp.Replicas, mp.ISR, mp.OfflineReplicas = pi.Replicas, pi.ISR, []int32{}
+			for _, r := range pi.Replicas {
+				if !slices.Contains(alive, r) {
+					mp.OfflineReplicas = append(mp.OfflineReplicas, r)
+				}
+			}
+			if pi.Leader < 0 {
+				mp.ErrorCode = errLeaderNotAvailable
+			}
+			mt.Partitions = append(mt.Partitions, mp)
+		}
+		resp.Topics = append(resp.Topics, mt)
+	}
+	for _, rt := range missing {
+		mt := kmsg.NewMetadataResponseTopic()
+		mt.Topic, mt.TopicID = rt.Topic, rt.TopicID
+		mt.ErrorCode = errUnknownTopicOrPartition
+		if rt.Topic == nil {
+			mt.ErrorCode = errUnknownTopicID
+		}
+		mt.Partitions = []kmsg.MetadataResponseTopicPartition{}
+		resp.Topics = append(resp.Topics, mt)
+	}
+	return resp
+}
+
+// extInitProducerID answers InitProducerId for an idempotent producer (a
+// null transactional id): a new producer id, epoch 0, every time, as Kafka
+// 3.7's TransactionCoordinator.handleInitProducerId does without a
+// transactional id (KIP-360's epoch bump applies to transactional
+// producers). Transactions are not modelled: a transactional id is
+// UNSUPPORTED_VERSION.
+func (w *World) extInitProducerID(x *ExternalRequest, req *kmsg.InitProducerIDRequest) *kmsg.InitProducerIDResponse {
+	resp := kmsg.NewPtrInitProducerIDResponse()
+	if req.TransactionalID != nil {
+		resp.ErrorCode, resp.ProducerID, resp.ProducerEpoch = errUnsupportedVersion, -1, -1
+		return resp
+	}
+	resp.ProducerID, resp.ProducerEpoch = ExternalProducerIDBase+w.ext.nextPID, 0
+	w.ext.nextPID++
+	w.record(EventProduce, x.Broker, nil, "client %d (%s): InitProducerId gives producer id %d, epoch 0", x.Client, x.ClientID, resp.ProducerID)
+	return resp
+}
+
+// legalTopicName is Kafka's Topic.validate: 1 to 249 of [a-zA-Z0-9._-],
+// not "." or "..".
+func legalTopicName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("Topic name is illegal, it can't be empty")
+	case name == "." || name == "..":
+		return fmt.Errorf("Topic name cannot be \".\" or \"..\"")
+	case len(name) > 249:
+		return fmt.Errorf("Topic name is illegal, it can't be longer than 249 characters, topic name: %s", name)
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("Topic name %q is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'", name)
+		}
+	}
+	return nil
+}
+
+// extCreateTopics creates topics through the controller
+// (ReplicationControlManager.createTopic in Kafka 3.7): the count and
+// replication factor asked, or num.partitions and
+// default.replication.factor for -1, or the replica assignment given;
+// partition p's replicas start at broker (p mod N)+1 as for the world's
+// own topics (Kafka's StripedReplicaPlacer starts at a random broker).
+// The topic configs of the world's logs may be set (cleanup.policy,
+// retention.ms, retention.bytes, segment.bytes, max.message.bytes,
+// message.timestamp.type, delete.retention.ms, min.cleanable.dirty.ratio,
+// min.compaction.lag.ms); others are INVALID_CONFIG.
+func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopicsResponse {
+	resp := kmsg.NewPtrCreateTopicsResponse()
+	for _, t := range req.Topics {
+		rt := kmsg.NewCreateTopicsResponseTopic()
+		rt.Topic, rt.NumPartitions, rt.ReplicationFactor = t.Topic, -1, -1
+		code, msg := w.createExternalTopic(t, req.ValidateOnly, &rt)
+		if code != 0 {
+			rt.ErrorCode, rt.ErrorMessage = code, &msg
+			rt.NumPartitions, rt.ReplicationFactor = -1, -1
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp
+}
+
+func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnly bool, rt *kmsg.CreateTopicsResponseTopic) (int16, string) {
+	if err := legalTopicName(t.Topic); err != nil {
+		return errInvalidTopicException, err.Error()
+	}
+	if w.topic(t.Topic) != nil {
+		return errTopicAlreadyExists, fmt.Sprintf("Topic '%s' already exists.", t.Topic)
+	}
+	spec := TopicSpec{Name: t.Topic}
+	if len(t.ReplicaAssignment) > 0 {
+		if t.NumPartitions != -1 || t.ReplicationFactor != -1 {
+			return errInvalidRequest, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time."
+		}
+		spec.Assignment = make([][]int32, len(t.ReplicaAssignment))
+		for _, a := range t.ReplicaAssignment {
+			if a.Partition < 0 || int(a.Partition) >= len(t.ReplicaAssignment) || spec.Assignment[a.Partition] != nil {
+				return errInvalidReplicaAssign, "partitions should be a consecutive 0-based integer sequence"
+			}
+			spec.Assignment[a.Partition] = slices.Clone(a.Replicas)
+		}
+	} else {
+		spec.Partitions, spec.ReplicationFactor = int(t.NumPartitions), int(t.ReplicationFactor)
+		if t.NumPartitions == -1 {
+			spec.Partitions = DefaultNumPartitions
+		}
+		if t.ReplicationFactor == -1 {
+			spec.ReplicationFactor = DefaultReplicationFactor
+		}
+		if spec.Partitions < 1 {
+			return errInvalidPartitions, "Number of partitions was set to an invalid non-positive value."
+		}
+		if spec.ReplicationFactor < 1 {
+			return errInvalidReplicationFac, "Replication factor must be larger than 0, or -1 to use the default value."
+		}
+		if alive := len(w.aliveBrokers()); spec.ReplicationFactor > alive {
+			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.",
+				spec.ReplicationFactor, spec.ReplicationFactor, alive)
+		}
+	}
+	asg, err := w.assignment(spec)
+	if err != nil {
+		return errInvalidReplicaAssign, err.Error()
+	}
+	if len(t.Configs) > 0 {
+		cfg := w.cfg.Log
+		for _, c := range t.Configs {
+			if c.Value == nil {
+				return errInvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
+			}
+			if err := setTopicConfig(&cfg, c.Name, *c.Value); err != nil {
+				return errInvalidConfig, err.Error()
+			}
+		}
+		if err := cfg.Validate(); err != nil {
+			return errInvalidConfig, err.Error()
+		}
+		spec.Config = &cfg
+	}
+	spec.Assignment = asg
+	rt.NumPartitions, rt.ReplicationFactor = int32(len(asg)), int16(len(asg[0]))
+	if validateOnly {
+		return 0, ""
+	}
+	if err := w.createTopic(spec); err != nil {
+		return errInvalidRequest, err.Error()
+	}
+	rt.TopicID = TopicUUID(w.topic(t.Topic).ID)
+	w.record(EventController, 0, nil, "topic %s created by an external client: %d partitions, replicas %v", t.Topic, len(asg), asg)
+	return 0, ""
+}
+
+// setTopicConfig sets one topic config of the world's logs.
+func setTopicConfig(c *kafkalog.Config, name, value string) error {
+	num := func() (int64, error) {
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("Invalid value %s for configuration %s: Not a number of type LONG", value, name)
+		}
+		return n, nil
+	}
+	var err error
+	switch name {
+	case "cleanup.policy":
+		c.CleanupPolicy = value
+	case "retention.ms":
+		c.RetentionMs, err = num()
+	case "retention.bytes":
+		c.RetentionBytes, err = num()
+	case "segment.bytes":
+		c.SegmentBytes, err = num()
+	case "delete.retention.ms":
+		c.DeleteRetentionMs, err = num()
+	case "min.compaction.lag.ms":
+		c.MinCompactionLagMs, err = num()
+	case "max.message.bytes":
+		var n int64
+		n, err = num()
+		c.MaxMessageBytes = int32(min(max(n, 0), 1<<31-1))
+	case "min.cleanable.dirty.ratio":
+		c.MinCleanableDirtyRatio, err = strconv.ParseFloat(value, 64)
+	case "message.timestamp.type":
+		switch value {
+		case "CreateTime":
+			c.MessageTimestampType = kafkalog.CreateTime
+		case "LogAppendTime":
+			c.MessageTimestampType = kafkalog.LogAppendTime
+		default:
+			err = fmt.Errorf("Invalid value %s for configuration message.timestamp.type: String must be one of: CreateTime, LogAppendTime", value)
+		}
+	default:
+		err = fmt.Errorf("topic config %s is not modelled by the simulated brokers", name)
+	}
+	return err
+}
+
+// extDeleteTopics deletes topics (by name, or by id from v6) through the
+// controller: their partitions leave the controller's records and every
+// running broker deletes its replicas' logs (a broker that is down keeps
+// its files; they are not read again). A topic the world's own clients
+// use (a producer, a consumer, a group's subscription) and
+// __consumer_offsets are refused with POLICY_VIOLATION (the simulation's
+// clients are not written to lose their topic).
+func (w *World) extDeleteTopics(req *kmsg.DeleteTopicsRequest) *kmsg.DeleteTopicsResponse {
+	resp := kmsg.NewPtrDeleteTopicsResponse()
+	type ask struct {
+		name *string
+		id   [16]byte
+	}
+	var asks []ask
+	for _, n := range req.TopicNames {
+		asks = append(asks, ask{name: &n})
+	}
+	for _, t := range req.Topics {
+		asks = append(asks, ask{name: t.Topic, id: t.TopicID})
+	}
+	for _, a := range asks {
+		rt := kmsg.NewDeleteTopicsResponseTopic()
+		rt.Topic, rt.TopicID = a.name, a.id
+		var t *Topic
+		if a.name != nil {
+			t = w.topic(*a.name)
+		} else {
+			t = w.topicByID(a.id)
+		}
+		switch {
+		case t == nil && a.name == nil:
+			rt.ErrorCode = errUnknownTopicID
+		case t == nil:
+			rt.ErrorCode = errUnknownTopicOrPartition
+		case t.Internal || w.topicInUse(t.Name):
+			rt.ErrorCode = errPolicyViolation
+			msg := fmt.Sprintf("topic %s is used by the simulated world's own clients (or is internal) and cannot be deleted", t.Name)
+			rt.ErrorMessage = &msg
+		default:
+			name := t.Name
+			rt.Topic, rt.TopicID = &name, TopicUUID(t.ID)
+			w.deleteTopic(name)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp
+}
+
+// topicInUse reports whether a producer, consumer or group member of the
+// world reads or writes topic.
+func (w *World) topicInUse(topic string) bool {
+	for _, p := range w.producers {
+		if p.cfg.Topic == topic {
+			return true
+		}
+	}
+	for _, c := range w.consumers {
+		if c.cfg.Topic == topic || slices.Contains(c.cfg.Topics, topic) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteTopic removes topic from the world.
+func (w *World) deleteTopic(topic string) {
+	i := slices.IndexFunc(w.topics, func(t Topic) bool { return t.Name == topic })
+	t := w.topics[i]
+	w.topics = slices.Delete(w.topics, i, i+1)
+	for p := range t.Assignment {
+		tp := partitionKey{Topic: topic, Partition: int32(p)}
+		delete(w.ctl.parts, tp)
+		w.ctl.order = slices.DeleteFunc(w.ctl.order, func(k partitionKey) bool { return k == tp })
+		delete(w.check.leaderHW, tp)
+		for k := range w.check.epochOwner {
+			if k.tp == tp {
+				delete(w.check.epochOwner, k)
+			}
+		}
+		for k := range w.check.matched {
+			if k.tp == tp {
+				delete(w.check.matched, k)
+			}
+		}
+		for _, b := range w.brokers {
+			s := b.replicas[tp]
+			if s == nil {
+				continue
+			}
+			if err := s.log.log.Close(); err != nil {
+				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
+				continue
+			}
+			if err := b.fs.RemoveAll(w.partitionDir(tp)); err != nil {
+				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
+			}
+			delete(b.replicas, tp)
+			delete(b.lastHW, tp)
+			b.order = slices.DeleteFunc(b.order, func(k partitionKey) bool { return k == tp })
+			b.hwDirty = true
+		}
+	}
+	w.record(EventController, 0, nil, "topic %s deleted by an external client", topic)
+}
+
+// extDescribeConfigs answers DescribeConfigs for topics (resource type 2)
+// and brokers (4) with the configs the world models: a topic's log
+// configs (source DYNAMIC_TOPIC_CONFIG when the topic sets them, else
+// DEFAULT_CONFIG or, for the world's own log settings, STATIC_BROKER_CONFIG)
+// and the broker's replication settings. Enough for kcat and the Java
+// tools (kafka-configs --describe).
+func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigsRequest) *kmsg.DescribeConfigsResponse {
+	resp := kmsg.NewPtrDescribeConfigsResponse()
+	for _, r := range req.Resources {
+		rr := kmsg.NewDescribeConfigsResponseResource()
+		rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
+		var entries []configEntry
+		switch r.ResourceType {
+		case kmsg.ConfigResourceTypeTopic:
+			t := w.topic(r.ResourceName)
+			if t == nil {
+				rr.ErrorCode = errUnknownTopicOrPartition
+				msg := "Topic " + r.ResourceName + " does not exist"
+				rr.ErrorMessage = &msg
+				break
+			}
+			entries = w.topicConfigEntries(t)
+		case kmsg.ConfigResourceTypeBroker:
+			if id, err := strconv.Atoi(r.ResourceName); r.ResourceName != "" && (err != nil || int32(id) != x.Broker) {
+				rr.ErrorCode = errInvalidRequest
+				msg := "Unexpected broker id, expected " + strconv.Itoa(int(x.Broker)) + " or empty string, but received " + r.ResourceName
+				rr.ErrorMessage = &msg
+				break
+			}
+			entries = w.brokerConfigEntries(x.Broker)
+		default:
+			rr.ErrorCode = errInvalidRequest
+			msg := fmt.Sprintf("Unsupported resource type %d", r.ResourceType)
+			rr.ErrorMessage = &msg
+		}
+		for _, e := range entries {
+			if r.ConfigNames != nil && !slices.Contains(r.ConfigNames, e.name) {
+				continue
+			}
+			c := kmsg.NewDescribeConfigsResponseResourceConfig()
+			v := e.value
+			c.Name, c.Value, c.IsDefault, c.Source, c.ConfigType, c.ReadOnly = e.name, &v, e.source == kmsg.ConfigSourceDefaultConfig, e.source, e.typ, r.ResourceType == kmsg.ConfigResourceTypeBroker
+			rr.Configs = append(rr.Configs, c)
+		}
+		resp.Resources = append(resp.Resources, rr)
+	}
+	return resp
+}
+
+type configEntry struct {
+	name, value string
+	source      kmsg.ConfigSource
+	typ         kmsg.ConfigType
+}
+
+func (w *World) topicConfigEntries(t *Topic) []configEntry {
+	c, def, broker := w.logConfig(t.Name), kafkalog.DefaultConfig(), w.cfg.Log
+	src := func(same func(kafkalog.Config) bool) kmsg.ConfigSource {
+		switch {
+		case t.Config != nil && !same(broker):
+			return kmsg.ConfigSourceDynamicTopicConfig
+		case !same(def):
+			return kmsg.ConfigSourceStaticBrokerConfig
+		}
+		return kmsg.ConfigSourceDefaultConfig
+	}
+	i64 := func(name string, get func(kafkalog.Config) int64) configEntry {
+		return configEntry{name, strconv.FormatInt(get(c), 10), src(func(o kafkalog.Config) bool { return get(o) == get(c) }), kmsg.ConfigTypeLong}
+	}
+	ts := "CreateTime"
+	if c.MessageTimestampType == kafkalog.LogAppendTime {
+		ts = "LogAppendTime"
+	}
+	minISR := kmsg.ConfigSourceDefaultConfig
+	if w.cfg.MinInsyncReplicas != 1 {
+		minISR = kmsg.ConfigSourceStaticBrokerConfig
+	}
+	unclean := kmsg.ConfigSourceDefaultConfig
+	if w.cfg.UncleanLeaderElectionEnable {
+		unclean = kmsg.ConfigSourceStaticBrokerConfig
+	}
+	return []configEntry{
+		{"cleanup.policy", c.CleanupPolicy, src(func(o kafkalog.Config) bool { return o.CleanupPolicy == c.CleanupPolicy }), kmsg.ConfigTypeList},
+		{"compression.type", "producer", kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeString},
+		i64("delete.retention.ms", func(o kafkalog.Config) int64 { return o.DeleteRetentionMs }),
+		i64("max.message.bytes", func(o kafkalog.Config) int64 { return int64(o.MaxMessageBytes) }),
+		{"message.timestamp.type", ts, src(func(o kafkalog.Config) bool { return o.MessageTimestampType == c.MessageTimestampType }), kmsg.ConfigTypeString},
+		{"min.cleanable.dirty.ratio", strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64), src(func(o kafkalog.Config) bool { return o.MinCleanableDirtyRatio == c.MinCleanableDirtyRatio }), kmsg.ConfigTypeDouble},
+		i64("min.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MinCompactionLagMs }),
+		{"min.insync.replicas", strconv.Itoa(w.cfg.MinInsyncReplicas), minISR, kmsg.ConfigTypeInt},
+		i64("retention.bytes", func(o kafkalog.Config) int64 { return o.RetentionBytes }),
+		i64("retention.ms", func(o kafkalog.Config) int64 { return o.RetentionMs }),
+		i64("segment.bytes", func(o kafkalog.Config) int64 { return o.SegmentBytes }),
+		i64("segment.ms", func(o kafkalog.Config) int64 { return o.SegmentMs }),
+		{"unclean.leader.election.enable", strconv.FormatBool(w.cfg.UncleanLeaderElectionEnable), unclean, kmsg.ConfigTypeBoolean},
+	}
+}
+
+func (w *World) brokerConfigEntries(id int32) []configEntry {
+	static := kmsg.ConfigSourceStaticBrokerConfig
+	l := w.cfg.Log
+	return []configEntry{
+		{"auto.create.topics.enable", "false", static, kmsg.ConfigTypeBoolean},
+		{"broker.id", strconv.Itoa(int(id)), static, kmsg.ConfigTypeInt},
+		{"default.replication.factor", strconv.Itoa(DefaultReplicationFactor), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt},
+		{"log.cleanup.policy", l.CleanupPolicy, static, kmsg.ConfigTypeList},
+		{"log.dirs", LogDir, static, kmsg.ConfigTypeString},
+		{"log.retention.bytes", strconv.FormatInt(l.RetentionBytes, 10), static, kmsg.ConfigTypeLong},
+		{"log.retention.ms", strconv.FormatInt(l.RetentionMs, 10), static, kmsg.ConfigTypeLong},
+		{"log.segment.bytes", strconv.FormatInt(l.SegmentBytes, 10), static, kmsg.ConfigTypeInt},
+		{"min.insync.replicas", strconv.Itoa(w.cfg.MinInsyncReplicas), static, kmsg.ConfigTypeInt},
+		{"num.partitions", strconv.Itoa(DefaultNumPartitions), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt},
+		{"offsets.topic.num.partitions", strconv.Itoa(w.cfg.OffsetsTopicNumPartitions), static, kmsg.ConfigTypeInt},
+		{"process.roles", strings.Join([]string{"broker", "controller"}[:1+btoi(w.cfg.CombinedControllers)], ","), static, kmsg.ConfigTypeList},
+		{"replica.lag.time.max.ms", strconv.FormatInt(w.cfg.ReplicaLagTimeMaxMs, 10), static, kmsg.ConfigTypeLong},
+		{"unclean.leader.election.enable", strconv.FormatBool(w.cfg.UncleanLeaderElectionEnable), static, kmsg.ConfigTypeBoolean},
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,206 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// extProduce handles a Produce (v3+) of an external client at broker b.
+// Each partition's batch goes through the checks of Kafka 3.7's broker in
+// its order (KafkaApis.handleProduceRequest, ReplicaManager.appendRecords,
+// Partition.appendRecordsToLeader, LogValidator), then to the partition's
+// leader replica as the client's bytes ([replica.Record.Batch]): the log
+// stamps the offsets and the leader epoch into them in place and keeps
+// everything else, so that compression, headers, timestamps and the
+// producer id, epoch and sequence survive, on the followers too. The
+// replica's idempotence rules answer a retry of a batch it holds with the
+// original offset.
+func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker, req *kmsg.ProduceRequest) {
+	c := &w.ext.clients[x.Client-1]
+	c.Acks = acksLabel(req.Acks)
+	resp := kmsg.NewPtrProduceResponse()
+	p := &extPending{id: id, client: x.Client, broker: b.id, incarnation: b.incarnation, produce: resp}
+	for ti, t := range req.Topics {
+		rt := kmsg.NewProduceResponseTopic()
+		rt.Topic = t.Topic
+		for _, part := range t.Partitions {
+			rp := kmsg.NewProduceResponseTopicPartition()
+			rp.Partition, rp.BaseOffset, rp.LogAppendTime, rp.LogStartOffset = part.Partition, -1, -1, -1
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		resp.Topics = append(resp.Topics, rt)
+		for pi := range t.Partitions {
+			code, msg, records := w.extProducePartition(p, x, b, req, ti, pi)
+			if code != -2 {
+				w.settleProduce(p, ti, pi, code, msg, -1, records)
+			}
+		}
+	}
+	if p.open > 0 {
+		if w.ext.pending == nil {
+			w.ext.pending = map[uint64]*extPending{}
+		}
+		w.ext.pending[id] = p
+		return
+	}
+	w.answer(id, resp)
+}
+
+// extProducePartition checks and sends one partition's batch. It returns
+// -2 when a replica will answer (the slot is waiting), else the code to
+// answer at once (0 for acks=0 after the append), with the number of
+// records the batch held.
+func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker, req *kmsg.ProduceRequest, ti, pi int) (int16, string, int) {
+	t, part := &req.Topics[ti], &req.Topics[ti].Partitions[pi]
+	c := &w.ext.clients[x.Client-1]
+	topic := w.topic(t.Topic)
+	if topic == nil || part.Partition < 0 || int(part.Partition) >= len(topic.Assignment) {
+		return errUnknownTopicOrPartition, "", 0
+	}
+	tp := partitionKey{Topic: t.Topic, Partition: part.Partition}
+	if topic.Internal {
+		// ReplicaManager.appendToLocalLog: clients may not write to
+		// internal topics.
+		return errInvalidTopicException, fmt.Sprintf("Cannot append to internal topic %s", t.Topic), 0
+	}
+	// ProduceRequest.validateRecords: v3+ carries exactly one batch of
+	// magic 2.
+	h, n, err := kafkalog.CheckBatch(part.Records)
+	switch {
+	case len(part.Records) == 0:
+		return errInvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
+	case err != nil && errors.Is(err, kafkalog.ErrUnknownMagic):
+		return errInvalidRecord, "Produce requests with version 3 and above must use magic 2", 0
+	case err == nil && n != len(part.Records):
+		return errInvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
+	}
+	if req.Acks != 0 && req.Acks != 1 && req.Acks != replica.AcksAll {
+		return errInvalidRequiredAcks, "", 0
+	}
+	s := b.replicas[tp]
+	if s == nil {
+		return errNotLeaderOrFollower, "", 0
+	}
+	if code := s.node.ProduceCheck(req.Acks); code != replica.None {
+		return int16(code), "", 0
+	}
+	cfg := w.logConfig(t.Topic)
+	if size, _, perr := kafkalog.PeekBatch(part.Records); perr == nil && size > int64(cfg.MaxMessageBytes) {
+		return errMessageTooLarge, "", 0
+	}
+	if err != nil {
+		// LogValidator: a batch that fails its CRC or whose lengths do
+		// not hold is a CorruptRecordException.
+		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
+		return errCorruptMessage, "", 0
+	}
+	var dec kafkalog.Decoder
+	var batch kafkalog.RecordBatch
+	if _, err := dec.Decode(part.Records, &batch); err != nil {
+		return errCorruptMessage, "", 0
+	}
+	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
+		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", len(batch.Records)
+	}
+	if int(h.NumRecords) != len(batch.Records) || h.LastOffsetDelta != h.NumRecords-1 {
+		// LogValidator.validateRecord: offsets of a producer's batch are
+		// 0..n-1.
+		return errInvalidRecord, "the batch's record offsets are not 0..n-1", len(batch.Records)
+	}
+	records := make([]replica.Record, len(batch.Records))
+	for i := range batch.Records {
+		r := &batch.Records[i]
+		if r.Key == nil && cfg.Compact() {
+			return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(records)
+		}
+		records[i] = replica.Record{Key: r.Key, Value: r.Value, Producer: producerOf(&batch, r)}
+	}
+	c.Sent += len(records)
+	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
+	if len(records) == 0 {
+		return errInvalidRecord, "an empty batch", 0
+	}
+	records[0].Batch = append([]byte(nil), part.Records...)
+	w.ext.corr++
+	corr := w.ext.corr
+	if req.Acks != 0 {
+		if w.ext.waiting == nil {
+			w.ext.waiting = map[int64]extSlot{}
+		}
+		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: len(records)}
+		p.open++
+	}
+	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, len(records), tp, acksLabel(req.Acks))
+	timeout := int64(req.TimeoutMillis)
+	err = s.node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.id, CorrelationID: corr,
+		Records: records, Acks: req.Acks, TimeoutMs: timeout})
+	if err == nil {
+		err = w.processReady(b, s)
+	}
+	if err != nil {
+		w.internalError(b, err)
+		return -2, "", len(records)
+	}
+	if req.Acks == 0 {
+		c.Acked += len(records)
+		return 0, "", len(records)
+	}
+	return -2, "", len(records)
+}
+
+// settleProduce fills in one partition of a produce answer and counts it.
+func (w *World) settleProduce(p *extPending, ti, pi int, code int16, msg string, base int64, records int) {
+	rp := &p.produce.Topics[ti].Partitions[pi]
+	rp.ErrorCode, rp.BaseOffset = code, base
+	if msg != "" {
+		rp.ErrorMessage = &msg
+	}
+	c := &w.ext.clients[p.client-1]
+	if code != 0 {
+		rp.BaseOffset = -1
+		c.Failed += records
+		c.LastError = errName(code)
+		return
+	}
+	tp := partitionKey{Topic: p.produce.Topics[ti].Topic, Partition: rp.Partition}
+	if s := w.brokers[p.broker-1].replicas[tp]; s != nil {
+		rp.LogStartOffset = s.log.LogStartOffset()
+	}
+	if w.logConfig(tp.Topic).MessageTimestampType == kafkalog.LogAppendTime && base >= 0 {
+		rp.LogAppendTime = w.now
+	}
+}
+
+// deliverToExternal takes a leader's answer to an external produce.
+func (w *World) deliverToExternal(e *envelope) {
+	if e.kind != kindProduceResp {
+		return
+	}
+	slot, ok := w.ext.waiting[e.resp.CorrelationID]
+	if !ok {
+		return
+	}
+	delete(w.ext.waiting, e.resp.CorrelationID)
+	p := w.ext.pending[slot.id]
+	if p == nil {
+		return
+	}
+	code := int16(e.resp.Error)
+	w.settleProduce(p, slot.topic, slot.part, code, "", e.resp.BaseOffset, slot.records)
+	tp := partitionKey{Topic: p.produce.Topics[slot.topic].Topic, Partition: p.produce.Topics[slot.topic].Partitions[slot.part].Partition}
+	if code == 0 {
+		w.ext.clients[p.client-1].Acked += slot.records
+		w.record(EventProduce, 0, &tp, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.resp.BaseOffset)
+	} else {
+		w.record(EventProduce, 0, &tp, "client %d: %d record(s) got %s", p.client, slot.records, errName(code))
+	}
+	if p.open--; p.open == 0 {
+		delete(w.ext.pending, p.id)
+		w.answer(p.id, p.produce)
+	}
+}
