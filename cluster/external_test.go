@@ -103,7 +103,7 @@ func TestExternalProduceKeepsTheClientsBytes(t *testing.T) {
 	require.Equal(t, partResult{0, 0}, got)
 
 	want := append([]byte(nil), batch...)
-	binary.BigEndian.PutUint64(want, 0)     // base offset 0
+	binary.BigEndian.PutUint64(want, 0)      // base offset 0
 	binary.BigEndian.PutUint32(want[12:], 0) // leader epoch 0
 	for id := int32(1); id <= 3; id++ {
 		fsys, err := w.BrokerFS(id)
