@@ -208,8 +208,7 @@ func TestAQuestionComesBeforeWhatTheStepDoes(t *testing.T) {
 	all, err := scenarios.All()
 	require.NoError(t, err)
 	for _, sc := range all {
-		live, err := NewLive()
-		require.NoError(t, err)
+		live := NewLiveWorld(nil) // the scenario brings its world
 		s, err := live.StartScenario(sc.Name, 0, nil)
 		require.NoError(t, err)
 		for i := 0; !s.Play.Done; i++ {
