@@ -43,6 +43,8 @@ type Backend interface {
 	// Backend answers every full Fetch with SessionID 0. For Produce with
 	// acks=0 the server sends nothing back and closes the connection if the
 	// Backend's response holds any partition error (KafkaApis.handleProduceRequest).
+	// A null RecordBatches in a Fetch response is sent empty, as Kafka sends
+	// MemoryRecords.EMPTY (librdkafka rejects a null record set).
 	//
 	// Submit must not block on the world's progress.
 	Submit(broker int32, conn ConnInfo, req kmsg.Request) Pending

@@ -322,6 +322,9 @@ func (c *conn) check(in inbound, out Outcome) (Outcome, bool) {
 		return CloseConn(fmt.Sprintf("internal error: the backend answered %s to %s", keyName(out.Response.Key()), keyName(in.req.Key()))), true
 	}
 	out.Response.SetVersion(in.hdr.APIVersion)
+	if f, ok := out.Response.(*kmsg.FetchResponse); ok {
+		emptyRecords(f)
+	}
 	if p, ok := in.req.(*kmsg.ProduceRequest); ok && p.Acks == 0 {
 		resp := out.Response.(*kmsg.ProduceResponse)
 		for _, t := range resp.Topics {
@@ -334,6 +337,19 @@ func (c *conn) check(in inbound, out Outcome) (Outcome, bool) {
 		return Outcome{}, true
 	}
 	return out, true
+}
+
+// emptyRecords makes every null RecordBatches of f empty: Kafka sends
+// MemoryRecords.EMPTY, never null, and librdkafka rejects a null record set
+// ("invalid MessageSetSize -1").
+func emptyRecords(f *kmsg.FetchResponse) {
+	for i := range f.Topics {
+		for j := range f.Topics[i].Partitions {
+			if p := &f.Topics[i].Partitions[j]; p.RecordBatches == nil {
+				p.RecordBatches = []byte{}
+			}
+		}
+	}
 }
 
 // write sends one response: int32 size, correlation id, the response header's

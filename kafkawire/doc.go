@@ -40,7 +40,9 @@
 //   - a Fetch of an incremental session (KIP-227, session epoch neither 0 nor
 //     -1) is answered FETCH_SESSION_ID_NOT_FOUND, as by a broker whose
 //     max.incremental.fetch.session.cache.slots is 0 (FetchManager.newContext);
-//     full fetches go to the Backend, which answers them with session id 0;
+//     full fetches go to the Backend, which answers them with session id 0
+//     (a null record set in its answer is sent empty, as Kafka never sends
+//     null and librdkafka rejects it);
 //   - a connection with no bytes moving for connections.max.idle.ms (10
 //     minutes) and no request in progress is closed; a client that sends half
 //     a request and stalls holds only its own connection.

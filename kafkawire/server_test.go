@@ -344,6 +344,15 @@ func TestProduceFetch(t *testing.T) {
 	f = c.roundTrip(fetch(11, "f", [16]byte{}, 1, int32(len(b0)+5))).(*kmsg.FetchResponse)
 	require.Equal(t, log[:len(b0)+5], f.Topics[0].Partitions[0].RecordBatches, "cut 5 bytes into the second batch")
 	require.Equal(t, int64(4), f.Topics[0].Partitions[0].HighWatermark)
+
+	// A client behind on the leader epoch is fenced, one ahead is told the
+	// epoch is unknown (Partition.checkCurrentLeaderEpoch).
+	for epoch, code := range map[int32]int16{0: kafkawiretest.ErrFencedLeaderEpoch, 2: kafkawiretest.ErrUnknownLeaderEpoch, 1: 0, -1: 0} {
+		req := fetch(11, "f", [16]byte{}, 0, 100)
+		req.Topics[0].Partitions[0].CurrentLeaderEpoch = epoch
+		f := c.roundTrip(req).(*kmsg.FetchResponse)
+		require.Equal(t, code, f.Topics[0].Partitions[0].ErrorCode, "current leader epoch %d", epoch)
+	}
 }
 
 // TestFetchSessions: Kafka 3.7 without session cache slots answers full

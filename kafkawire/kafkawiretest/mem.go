@@ -37,8 +37,10 @@ const (
 	ErrTopicAlreadyExists       int16 = 36
 	ErrInvalidPartitions        int16 = 37
 	ErrInvalidRecord            int16 = 87
-	ErrUnknownTopicID           int16 = 100
 	ErrInvalidReplicationFactor int16 = 38
+	ErrFencedLeaderEpoch        int16 = 74
+	ErrUnknownLeaderEpoch       int16 = 76
+	ErrUnknownTopicID           int16 = 100
 )
 
 // APIVersions is the part of kafkawire.DefaultAPIVersions that Mem answers.
@@ -439,6 +441,10 @@ func (m *Mem) fetch(broker int32, r *kmsg.FetchRequest) (*kmsg.FetchResponse, in
 				op.ErrorCode = ErrUnknownTopicID
 			case t == nil || rp.Partition != 0:
 				op.ErrorCode = ErrUnknownTopicOrPartition
+			case r.Version >= 9 && m.epochError(rp.CurrentLeaderEpoch) != 0:
+				// The epoch is checked before leadership
+				// (Partition.getLocalLog).
+				op.ErrorCode = m.epochError(rp.CurrentLeaderEpoch)
 			case broker != m.leader:
 				op.ErrorCode = ErrNotLeaderOrFollower
 			case rp.FetchOffset < 0 || rp.FetchOffset > t.leo:
@@ -486,6 +492,19 @@ func (t *topic) read(offset int64, limit int, minOne bool) []byte {
 	return slices.Clone(t.log[start:min(end, start+limit)])
 }
 
+// epochError is what Kafka's Partition.checkCurrentLeaderEpoch answers to a
+// client's current leader epoch: FENCED_LEADER_EPOCH below the leader's,
+// UNKNOWN_LEADER_EPOCH above it, nothing for -1 (not given) or equal.
+func (m *Mem) epochError(epoch int32) int16 {
+	switch {
+	case epoch == -1 || epoch == m.epoch:
+		return 0
+	case epoch < m.epoch:
+		return ErrFencedLeaderEpoch
+	}
+	return ErrUnknownLeaderEpoch
+}
+
 func (m *Mem) listOffsets(broker int32, r *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
 	resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
 	for _, rt := range r.Topics {
@@ -499,6 +518,8 @@ func (m *Mem) listOffsets(broker int32, r *kmsg.ListOffsetsRequest) *kmsg.ListOf
 			switch {
 			case t == nil || rp.Partition != 0:
 				op.ErrorCode = ErrUnknownTopicOrPartition
+			case r.Version >= 4 && m.epochError(rp.CurrentLeaderEpoch) != 0:
+				op.ErrorCode = m.epochError(rp.CurrentLeaderEpoch)
 			case broker != m.leader:
 				op.ErrorCode = ErrNotLeaderOrFollower
 			case rp.Timestamp == -2: // EARLIEST_TIMESTAMP
