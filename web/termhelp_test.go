@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -87,5 +88,18 @@ func TestDumpLogReadsTheRootCheckpoints(t *testing.T) {
 	require.NoError(t, term.Exec("kafka-dump-log --files /kafka-logs/replication-offset-checkpoint", nil, &out), out.String())
 	if !strings.HasPrefix(out.String(), "(broker 2)\n") {
 		t.Errorf("with broker 1 stopped the root checkpoint is read on:\n%s", out.String())
+	}
+}
+
+// TestThePageDumpsTheRootCheckpoints types kafka-dump-log of a root
+// checkpoint file in the page's terminal (over HTTP).
+func TestThePageDumpsTheRootCheckpoints(t *testing.T) {
+	hs, live := newTestServer(t)
+	require.NoError(t, live.Advance(3000))
+	code, body := post(t, hs, "/api/exec", map[string]any{"line": "kafka-dump-log --files /kafka-logs/replication-offset-checkpoint"})
+	require.Equal(t, http.StatusOK, code, body)
+	r := decode[execResult](t, body)
+	if !r.OK || !strings.Contains(r.Output, "Dumping /kafka-logs/replication-offset-checkpoint\nversion: 0 entries: 7\n") {
+		t.Errorf("kafka-dump-log of the HW checkpoint on the page: ok %v\n%s", r.OK, r.Output)
 	}
 }
