@@ -19,6 +19,8 @@ func TestREADMEScreenshot(t *testing.T) {
 		t.Skip("set KAFKALIVE_README_SCREENSHOT=docs/screenshot.png to take the README's screenshot")
 	}
 	ctx, _ := page(t, 10)
+	// a laptop's screen, the key folded: the partition and the journey show
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900), chromedp.Click(`#legend summary`)))
 	time.Sleep(5 * time.Second)
 	require.NoError(t, chromedp.Do(ctx,
 		clickNow(`button[data-cmd="kill 3"]`),

@@ -174,7 +174,7 @@ function renderBrokers(v) {
       <div class="top"><span class="name">Broker ${b.id}</span>
         ${v.controller === b.id ? `<span class="ctl-badge" title="the active controller (KRaft quorum leader) runs in this broker">Controller</span>` : ""}
         <span class="state ${b.state}">${stateText[b.state] || esc(b.state)}</span>
-        <span class="muted ctlview" title="the controller's view of this broker: ${esc(b.ctl)}">${esc(b.ctl)}</span></div>
+        ${b.ctl !== "unfenced" ? `<span class="muted ctlview" title="the controller's view of this broker: ${esc(b.ctl)}">${esc(b.ctl)}</span>` : ""}</div>
       <dl class="figs">
         <div><dt>In</dt><dd>${bytes(b.in)}/s</dd></div><div><dt>Out</dt><dd>${bytes(b.out)}/s</dd></div>
         <div class="big" title="bytes of its files on disk: they survive a power cut"><dt>Disk</dt><dd>${bytes(b.disk)}</dd></div>
