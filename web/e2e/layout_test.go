@@ -235,3 +235,25 @@ func screenshotDir(t *testing.T) string {
 	require.NoError(t, os.MkdirAll(d, 0o755))
 	return d
 }
+
+// TestChosenRecordStaysInView chooses a record and lets the cluster write
+// more than a window of records after it: the record stays drawn and
+// chosen, and its journey open.
+func TestChosenRecordStaysInView(t *testing.T) {
+	ctx, _ := page(t, 5)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900), chromedp.WaitVisible(`.logrow[data-role="leader"] .rec`)))
+	offset := eval[string](t, ctx, `(() => { const r = document.querySelector('.logrow[data-role="leader"] .rec'); r.click(); return r.dataset.offset; })()`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#journey`)))
+	room := eval[int](t, ctx, `Math.floor(document.querySelector('.logrow[data-role="leader"] .track').getBoundingClientRect().width / parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--cell")))`)
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector("#detail-meta").textContent.match(/Log end offset(\d+)/) || [0, 0])[1] > `+offset+` + `+strconv.Itoa(room+2), chromedp.WithPollingTimeout(30*time.Second)))
+	require.NoError(t, err, "the partition did not grow past a window of records after offset %s", offset)
+	type seen struct {
+		Drawn, Chosen, Journey bool
+	}
+	s := eval[seen](t, ctx, `(() => { const r = document.querySelector('.logrow[data-role="leader"] .rec[data-offset="`+offset+`"]');
+		const tr = r && r.closest(".track").getBoundingClientRect(), b = r && r.getBoundingClientRect();
+		return {Drawn: !!r && b.left >= tr.left && b.right <= tr.right + 1, Chosen: !!r && r.classList.contains("sel"), Journey: !document.querySelector("#journey").hidden}; })()`)
+	if !s.Drawn || !s.Chosen || !s.Journey {
+		t.Fatalf("after more than %d records, the chosen record at offset %s is drawn in its track: %v, marked chosen: %v, its journey open: %v", room, offset, s.Drawn, s.Chosen, s.Journey)
+	}
+}
