@@ -80,6 +80,9 @@ type Live struct {
 	// step advances a world by ms: RunFor on it (tests inject a failing
 	// world here).
 	step func(w *cluster.World, ms int64) error
+	// kafka is the backend of the brokers' Kafka listeners, nil without
+	// them (kafka.go).
+	kafka *Kafka
 }
 
 // scriptLine is a terminal line that acted on the live world at StartMs,
@@ -263,6 +266,7 @@ func (l *Live) decorate(v *View) {
 		v.Mode = "scenario"
 	}
 	v.Internal = l.internal()
+	l.decorateKafka(v)
 }
 
 // world returns the world shown; l.mu is held.

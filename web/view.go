@@ -56,6 +56,9 @@ type View struct {
 	// Internal is the internal error that stopped the world shown, if
 	// any: the page shows it with the commands that replay it.
 	Internal *InternalError `json:"internal,omitempty"`
+	// Kafka is what real Kafka clients connected to the brokers' listeners
+	// do (kafka.go); nil without listeners.
+	Kafka *KafkaView `json:"kafka,omitempty"`
 }
 
 // BrokerView is one broker.

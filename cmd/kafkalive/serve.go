@@ -10,10 +10,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/kafkalive/kafkalive/internal/cli"
+	"github.com/kafkalive/kafkalive/kafkawire"
 	"github.com/kafkalive/kafkalive/notes"
 	"github.com/kafkalive/kafkalive/web"
 )
@@ -29,16 +32,25 @@ func init() {
 	defaultCommand = "serve"
 }
 
-var serveUsage = cli.Usage{Synopsis: "serve [--addr HOST:PORT]", About: `Runs the live cluster and serves it as a web page at http://HOST:PORT/ (the
+var serveUsage = cli.Usage{Synopsis: "serve [--addr HOST:PORT] [--kafka-addr HOST:PORT | --no-kafka]", About: `Runs the live cluster and serves it as a web page at http://HOST:PORT/ (the
 default command: "kafkalive" alone runs it). The page answers only itself: a
 request must name the address it listens on (or localhost, 127.0.0.1, [::1]
 with its port) and come from the page, not from another site. Anyone who can
 reach the address can drive the cluster, so keep it on a loopback address
-unless you mean to share it.`}
+unless you mean to share it.
+
+Each simulated broker also speaks Kafka's protocol, so that real clients
+(kcat, franz-go, the Java client...) join the cluster: broker 1 listens on
+--kafka-addr (127.0.0.1:9092), brokers 2 and 3 on the next two ports, and
+Metadata advertises all three. Port 0 picks free ports. If a port is taken,
+the page is served without the Kafka listeners (move them with --kafka-addr);
+--no-kafka turns them off.`}
 
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fset := cli.NewFlagSet("serve")
 	addr := fset.String("addr", "127.0.0.1:7070", "`HOST:PORT` to listen on")
+	kafkaAddr := fset.String("kafka-addr", "127.0.0.1:9092", "`HOST:PORT` of broker 1's Kafka listener (brokers 2 and 3 on the next ports)")
+	noKafka := fset.Bool("no-kafka", false, "do not listen for Kafka clients")
 	if code, ok := serveUsage.Parse(fset, args, stdout, stderr); !ok {
 		return code
 	}
@@ -68,6 +80,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		hs.Close()
 	}()
+	if !*noKafka {
+		startKafka(ctx, live, *kafkaAddr, stdout, stderr)
+	}
 	go srv.Run(ctx) // it stops only with ctx; internal errors go to stderr and the page
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
@@ -87,6 +102,51 @@ func listen(addr string, stderr io.Writer) (net.Listener, error) {
 		fmt.Fprintf(stderr, "kafkalive: warning: listening on %s, not a loopback address: anyone who can reach it can drive the cluster (stop brokers, cut their power, reset the world)\n", ln.Addr())
 	}
 	return ln, nil
+}
+
+// startKafka starts the brokers' Kafka listeners, or says on stderr why
+// not and how to move them: the page is served without them.
+func startKafka(ctx context.Context, live *web.Live, addr string, stdout, stderr io.Writer) {
+	ls, err := kafkaListeners(addr, live.Brokers())
+	if err == nil {
+		var ks *kafkawire.Server
+		if ks, err = web.StartKafka(ctx, live, ls, nil); err == nil {
+			var parts []string
+			for _, id := range ks.Brokers() {
+				parts = append(parts, fmt.Sprintf("broker %d at %s", id, ks.Addr(id)))
+			}
+			fmt.Fprintf(stdout, "kafkalive: Kafka listeners: %s (point a client at %s)\n", strings.Join(parts, ", "), ks.Addr(ks.Brokers()[0]))
+			return
+		}
+	}
+	fmt.Fprintf(stderr, "kafkalive: %v\n", err)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		fmt.Fprintf(stderr, "kafkalive: a Kafka listener's port is taken (a Kafka broker or another kafkalive?): the page is served without them; move them with --kafka-addr, e.g. --kafka-addr 127.0.0.1:19092 (or --kafka-addr 127.0.0.1:0 for free ports), or turn them off with --no-kafka\n")
+	} else {
+		fmt.Fprintf(stderr, "kafkalive: the page is served without Kafka listeners\n")
+	}
+}
+
+// kafkaListeners are brokers 1..n on addr's host, broker 1 on its port and
+// each next one on the next port (all on free ports for port 0).
+func kafkaListeners(addr string, n int) ([]kafkawire.Listener, error) {
+	host, portText, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--kafka-addr %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 0 || port+n-1 > 65535 {
+		return nil, fmt.Errorf("--kafka-addr %q: a port from 0 to %d", addr, 65536-n)
+	}
+	var ls []kafkawire.Listener
+	for i := range n {
+		p := port
+		if p != 0 {
+			p += i
+		}
+		ls = append(ls, kafkawire.Listener{NodeID: int32(i + 1), Addr: net.JoinHostPort(host, strconv.Itoa(p))})
+	}
+	return ls, nil
 }
 
 // notesFS returns the notes' Markdown files, embedded in the binary.

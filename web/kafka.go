@@ -1,0 +1,347 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkawire"
+)
+
+// Kafka serves the world a Live shows to real Kafka clients (kcat, franz-go,
+// the Java client...): it is the kafkawire.Backend of the brokers'
+// listeners. Each request becomes an action of the world
+// (cluster.World.External) applied by Kafka's own goroutine (Run), which
+// hands the answers back to the connections as the world gives them; the
+// world's clock is the Live's (Server.Run advances it at wall-clock pace,
+// speed 1 while a client is connected).
+//
+// A client is numbered by its client.id, in the order they were first
+// seen: the page's "cut client N" cuts the links between client N and the
+// brokers (the connections hang, as on a real cut). A broker that is
+// stopped or killed closes its connections; a powered-off one stops
+// answering, and when it is started again the connections of before are
+// closed (the host rebooted). When the world shown is replaced (going
+// back in time, Reset, a scenario), every connection is closed with the
+// reason: a conversation with a future that is gone cannot go on.
+type Kafka struct {
+	live *Live
+
+	mu      sync.Mutex
+	srv     *kafkawire.Server
+	queue   []queued
+	kick    chan struct{}
+	waiting map[uint64]waiter
+	world   *cluster.World
+	clients map[string]int32
+	conns   map[uint64]kafkawire.ConnInfo
+	// brokers and cuts cache what State answers from: each broker's state
+	// and the cut links (broker, client node), refreshed at every pump.
+	brokers map[int32]cluster.BrokerState
+	cuts    map[[2]int32]bool
+	notice  string
+	log     io.Writer
+}
+
+type queued struct {
+	req     cluster.ExternalRequest
+	resolve kafkawire.Resolve
+	conn    uint64
+}
+
+type waiter struct {
+	resolve kafkawire.Resolve
+	conn    uint64
+}
+
+// PumpInterval is how often Run hands the world's answers back to the
+// connections when no new request wakes it.
+const PumpInterval = 5 * time.Millisecond
+
+// NewKafka returns the backend of live's brokers; Attach gives it its
+// server, Run serves.
+func NewKafka(l *Live) *Kafka {
+	k := &Kafka{live: l, kick: make(chan struct{}, 1), waiting: map[uint64]waiter{}, clients: map[string]int32{},
+		conns: map[uint64]kafkawire.ConnInfo{}, brokers: map[int32]cluster.BrokerState{}, cuts: map[[2]int32]bool{}}
+	l.mu.Lock()
+	l.kafka = k
+	k.world = l.world()
+	l.mu.Unlock()
+	k.refresh(k.world)
+	return k
+}
+
+// Attach gives k the server whose listeners it answers (for the brokers'
+// advertised addresses, Wake and Disconnect).
+func (k *Kafka) Attach(s *kafkawire.Server) {
+	k.mu.Lock()
+	k.srv = s
+	k.mu.Unlock()
+}
+
+// StartKafka listens for Kafka clients on listeners (one per broker),
+// serving live's world, until ctx is done; log, if set, gets the
+// listeners' events. It returns the server (its addresses: Server.Addr).
+func StartKafka(ctx context.Context, l *Live, listeners []kafkawire.Listener, log io.Writer) (*kafkawire.Server, error) {
+	k := NewKafka(l)
+	k.log = log
+	cfg := kafkawire.Config{Listeners: listeners, Backend: k}
+	if log != nil {
+		cfg.Log = func(e kafkawire.Event) { fmt.Fprintf(log, "kafkalive: kafka: %s\n", e) }
+	}
+	s, err := kafkawire.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	k.Attach(s)
+	s.Start()
+	go func() {
+		<-ctx.Done()
+		s.Close()
+	}()
+	go k.Run(ctx)
+	return s, nil
+}
+
+// State implements kafkawire.Backend from the states of the last pump.
+func (k *Kafka) State(broker int32, conn kafkawire.ConnInfo) kafkawire.State {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	st, ok := k.brokers[broker]
+	switch {
+	case !ok || st == cluster.BrokerStopped || st == cluster.BrokerCrashed:
+		return kafkawire.Refusing
+	case st == cluster.BrokerOff:
+		return kafkawire.Silent
+	}
+	if n, ok := k.clients[conn.ClientID]; ok && conn.ClientID != "" && k.cuts[[2]int32{broker, cluster.ExternalNode(n)}] {
+		return kafkawire.Silent
+	}
+	return kafkawire.Serving
+}
+
+// Submit implements kafkawire.Backend: the request is queued for Run.
+func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) kafkawire.Pending {
+	p, resolve := kafkawire.NewPending()
+	k.mu.Lock()
+	n, ok := k.clients[conn.ClientID]
+	if !ok {
+		n = int32(len(k.clients) + 1)
+		k.clients[conn.ClientID] = n
+	}
+	remote := ""
+	if conn.Remote != nil {
+		remote = conn.Remote.String()
+	}
+	k.queue = append(k.queue, queued{req: cluster.ExternalRequest{Client: n, ClientID: conn.ClientID, Remote: remote, Broker: broker,
+		Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}, resolve: resolve, conn: conn.ID})
+	k.mu.Unlock()
+	select {
+	case k.kick <- struct{}{}:
+	default:
+	}
+	return p
+}
+
+// ConnOpened implements kafkawire.ConnObserver.
+func (k *Kafka) ConnOpened(conn kafkawire.ConnInfo) {
+	k.mu.Lock()
+	k.conns[conn.ID] = conn
+	k.mu.Unlock()
+}
+
+// ConnClosed implements kafkawire.ConnObserver: the requests it waited
+// for are forgotten (the world may still act on them).
+func (k *Kafka) ConnClosed(conn kafkawire.ConnInfo, reason string) {
+	k.mu.Lock()
+	delete(k.conns, conn.ID)
+	for id, w := range k.waiting {
+		if w.conn == conn.ID {
+			delete(k.waiting, id)
+		}
+	}
+	k.mu.Unlock()
+}
+
+// Run applies the queued requests to the world and hands its answers back
+// until ctx is done.
+func (k *Kafka) Run(ctx context.Context) {
+	t := time.NewTicker(PumpInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-k.kick:
+		case <-t.C:
+		}
+		k.pump()
+	}
+}
+
+// pump is one round of Run.
+func (k *Kafka) pump() {
+	k.mu.Lock()
+	q := k.queue
+	k.queue = nil
+	srv := k.srv
+	k.mu.Unlock()
+	var resolves []func()
+	var disconnect []int32
+	disconnectAll := ""
+	l := k.live
+	l.mu.Lock()
+	w := l.world()
+	k.mu.Lock()
+	if w != k.world {
+		disconnectAll = k.worldChanged(w)
+		for id, wt := range k.waiting {
+			delete(k.waiting, id)
+			resolves = append(resolves, func() { wt.resolve(kafkawire.CloseConn(disconnectAll)) })
+		}
+		k.world = w
+		w.ExternalAnswers() // answers of requests made to the world it came from
+	}
+	k.mu.Unlock()
+	acted := false
+	for _, x := range q {
+		id, err := w.External(x.req)
+		if err != nil {
+			reason := err.Error()
+			resolve := x.resolve
+			resolves = append(resolves, func() { resolve(kafkawire.CloseConn(reason)) })
+			continue
+		}
+		acted = true
+		k.mu.Lock()
+		k.waiting[id] = waiter{resolve: x.resolve, conn: x.conn}
+		k.mu.Unlock()
+	}
+	answers := w.ExternalAnswers()
+	if acted || len(answers) > 0 {
+		if w == l.w {
+			l.scripted = false // the shell cannot replay a client's requests
+		}
+		l.bump()
+	}
+	k.mu.Lock()
+	if len(k.conns) > 0 && l.speed > 1 {
+		l.speed = 1 // real clients' timeouts are wall-clock: the world keeps their pace
+		l.bump()
+	}
+	for _, a := range answers {
+		wt, ok := k.waiting[a.ID]
+		if !ok {
+			continue
+		}
+		delete(k.waiting, a.ID)
+		if md, ok := a.Response.(*kmsg.MetadataResponse); ok && srv != nil {
+			advertise(srv, md)
+		}
+		resp := a.Response
+		resolves = append(resolves, func() { wt.resolve(kafkawire.Respond(resp)) })
+	}
+	k.mu.Unlock()
+	changed, disconnect := k.refresh(w)
+	l.mu.Unlock()
+	for _, r := range resolves {
+		r()
+	}
+	if srv == nil {
+		return
+	}
+	if disconnectAll != "" {
+		srv.DisconnectAll(disconnectAll)
+	}
+	for _, b := range disconnect {
+		srv.Disconnect(b, fmt.Sprintf("broker %d was powered on again: the connections from before the power cut are gone", b))
+	}
+	if changed {
+		srv.Wake()
+	}
+}
+
+// worldChanged says why the connections to the world shown before are
+// closed; l.mu and k.mu are held.
+func (k *Kafka) worldChanged(w *cluster.World) string {
+	old := k.world
+	switch {
+	case k.live.run != nil:
+		k.notice = "a guided scenario started: every Kafka connection was closed (clients reconnect to the scenario's world)"
+	case old != nil && w.NowMs() < old.NowMs():
+		k.notice = fmt.Sprintf("the world went back in time to t=%s: every Kafka connection was closed (a client cannot go on talking to a future that is gone); clients reconnect and see the world as it was then", seconds(w.NowMs()))
+	default:
+		k.notice = "the world was replaced (reset): every Kafka connection was closed"
+	}
+	return k.notice
+}
+
+// refresh caches the brokers' states and the cut links for State; it
+// reports whether anything changed and which brokers came back from a
+// power cut. l.mu is held.
+func (k *Kafka) refresh(w *cluster.World) (changed bool, poweredOn []int32) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for id := int32(1); id <= int32(w.Config().Brokers); id++ {
+		st, _ := w.BrokerState(id)
+		old, ok := k.brokers[id]
+		if ok && old != st {
+			changed = true
+			if old == cluster.BrokerOff {
+				poweredOn = append(poweredOn, id)
+			}
+		}
+		k.brokers[id] = st
+		for _, n := range k.clients {
+			key := [2]int32{id, cluster.ExternalNode(n)}
+			if cut := w.LinkCut(id, cluster.ExternalNode(n)); cut != k.cuts[key] {
+				k.cuts[key], changed = cut, true
+			}
+		}
+	}
+	return changed, poweredOn
+}
+
+// advertise fills in the brokers' host and port from the listeners
+// (advertised.listeners); a broker without a listener is left out.
+func advertise(srv *kafkawire.Server, md *kmsg.MetadataResponse) {
+	md.Brokers = slices.DeleteFunc(md.Brokers, func(b kmsg.MetadataResponseBroker) bool {
+		return srv.Addr(b.NodeID) == nil
+	})
+	for i := range md.Brokers {
+		md.Brokers[i].Host, md.Brokers[i].Port, _ = srv.Advertised(md.Brokers[i].NodeID)
+	}
+}
+
+// ClientNumber returns the number of the client with client.id id (0: not
+// seen), for "cut client N".
+func (k *Kafka) ClientNumber(id string) int32 {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.clients[id]
+}
+
+// Connections returns the open connections, by id.
+func (k *Kafka) Connections() []kafkawire.ConnInfo {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := make([]kafkawire.ConnInfo, 0, len(k.conns))
+	for _, c := range k.conns {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b kafkawire.ConnInfo) int { return int(a.ID) - int(b.ID) })
+	return out
+}
+
+// Brokers returns how many brokers the world shown has.
+func (l *Live) Brokers() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.world().Config().Brokers
+}
