@@ -244,10 +244,19 @@ func closeReason(err error) string {
 	return err.Error()
 }
 
+// peerCheck is how often a connection waiting for its broker or an answer
+// checks whether its client has gone. The reader cannot tell while it holds a
+// whole request the server has no room for yet, and Kafka's clients give up
+// on a broker that does not answer by closing the connection
+// (request.timeout.ms): without the check, a silent broker would collect
+// every connection of a retrying client.
+var peerCheck = time.Second
+
 // await waits until the broker serves this connection: it returns false when
 // the connection was closed (the broker refuses, or a Disconnect or the client
 // closed it while the broker was silent).
 func (c *conn) await() bool {
+	var tick <-chan time.Time
 	for {
 		wake := c.s.wakeChan()
 		switch c.s.cfg.Backend.State(c.info.Broker, c.snapshot()) {
@@ -257,8 +266,18 @@ func (c *conn) await() bool {
 			c.close("the broker is down")
 			return false
 		}
+		if tick == nil {
+			t := time.NewTicker(peerCheck)
+			defer t.Stop()
+			tick = t.C
+		}
 		select {
 		case <-wake:
+		case <-tick:
+			if peerClosed(c.nc) {
+				c.close("the client closed the connection while the broker was silent")
+				return false
+			}
 		case <-c.done:
 			return false
 		}
@@ -290,11 +309,23 @@ func (c *conn) outcome(in inbound) (Outcome, bool) {
 		}
 	}
 	p := c.s.cfg.Backend.Submit(c.info.Broker, c.snapshot(), in.req)
+	select {
+	case out := <-p.Done():
+		return c.check(in, out)
+	default:
+	}
+	t := time.NewTicker(peerCheck)
+	defer t.Stop()
 	for {
 		wake := c.s.wakeChan()
 		select {
 		case out := <-p.Done():
 			return c.check(in, out)
+		case <-t.C:
+			if peerClosed(c.nc) {
+				c.close("the client closed the connection while its " + keyName(in.req.Key()) + " waited")
+				return Outcome{}, false
+			}
 		case <-wake:
 			// A broker that went down while a request waited closes the
 			// connection; a silent one keeps it.

@@ -45,7 +45,12 @@
 //     null and librdkafka rejects it);
 //   - a connection with no bytes moving for connections.max.idle.ms (10
 //     minutes) and no request in progress is closed; a client that sends half
-//     a request and stalls holds only its own connection.
+//     a request and stalls holds only its own connection;
+//   - a connection whose client has closed its side while a request waits
+//     (for a silent broker, or for the world) is closed within a second
+//     (Linux: the socket's TCP state), so that a client retrying against a
+//     powered-off broker does not pile up connections. A client that only
+//     half-closes is taken as gone too; no Kafka client does that.
 //
 // Requests of one connection are handled one at a time, as Kafka mutes a
 // connection while a request of it is in progress: a client may pipeline, the

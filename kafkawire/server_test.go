@@ -448,3 +448,29 @@ func TestNewRejects(t *testing.T) {
 	_, err = kafkawire.New(kafkawire.Config{Backend: misbehaving{}, Listeners: []kafkawire.Listener{{1, "127.0.0.1:0"}, {1, "127.0.0.1:0"}}})
 	require.ErrorIs(t, err, kafkawire.ErrConfig)
 }
+
+// TestGoneClientsAreClosed: a client that gives up on a silent broker, or on a
+// request the world holds, and closes its connection is no longer counted,
+// even with pipelined requests the server had no room to read.
+func TestGoneClientsAreClosed(t *testing.T) {
+	srv, mem, _ := serve(t, kafkawire.Config{})
+	mem.SetState(1, kafkawire.Silent)
+	mem.Hold()
+	var cs []*client
+	for i := range 6 {
+		c := dial(t, srv, int32(1+i%2)) // broker 1 is silent, broker 2 holds the answers
+		var frames []byte
+		for range 5 {
+			frames = append(frames, c.frame(metadata(4, "g"))...)
+		}
+		require.NoError(t, c.write(frames))
+		cs = append(cs, c)
+	}
+	require.Eventually(t, func() bool { return len(srv.Connections()) == 6 }, patience, 10*time.Millisecond)
+	// The clients time out and close.
+	for _, c := range cs {
+		c.nc.Close()
+	}
+	require.Eventually(t, func() bool { return len(srv.Connections()) == 0 }, patience, 10*time.Millisecond,
+		"connections left: %v", srv.Connections())
+}
