@@ -1,0 +1,366 @@
+package cluster_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+var (
+	extSeed  = flag.Uint64("external.seed", 0, "TestExternalClientsRandomized: run this seed only")
+	extRuns  = flag.Int("external.runs", 10, "TestExternalClientsRandomized: how many seeds")
+	extSteps = flag.Int("external.steps", 200, "TestExternalClientsRandomized: requests and faults per seed")
+)
+
+// TestExternalClientsRandomized drives the world as a crowd of Kafka
+// clients would: produces of random sizes, keys and acks to random brokers
+// (leaders or not), fetches at random offsets (out of range included),
+// ListOffsets, topics created and deleted, interleaved with brokers
+// stopped, killed, powered off and started (one down at a time, as
+// Kafka's durability needs), links to a client cut and healed, and time.
+// Invariants: every fetch answer holds CRC-valid batches at increasing
+// offsets from the one asked (only the last may be cut short); every
+// acks=all record acknowledged is, once every broker runs again, at its
+// offset with its bytes; the world records no internal error.
+func TestExternalClientsRandomized(t *testing.T) {
+	seeds := []uint64{}
+	if *extSeed != 0 {
+		seeds = append(seeds, *extSeed)
+	} else {
+		runs := *extRuns
+		if testing.Short() {
+			runs = 2
+		}
+		for i := range runs {
+			seeds = append(seeds, uint64(1000+i))
+		}
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			if err := runExternalClients(seed, *extSteps, t.Logf); err != nil {
+				t.Fatalf("seed %d: %v\nreplay: go test ./cluster -run 'TestExternalClientsRandomized' -external.seed=%d -external.steps=%d -v", seed, err, seed, *extSteps)
+			}
+		})
+	}
+}
+
+type ackedRecord struct {
+	topic     string
+	partition int32
+	offset    int64
+	value     []byte
+}
+
+type extDriver struct {
+	w      *cluster.World
+	rng    *rand.Rand
+	logf   func(string, ...any)
+	topics map[string]int32 // name -> partitions
+	acked  []ackedRecord
+	// asked holds what each pending request was, by id.
+	asked map[uint64]func(kmsg.Response) error
+}
+
+func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error {
+	w, err := cluster.New(cluster.Config{Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern, CombinedControllers: true})
+	if err != nil {
+		return err
+	}
+	if err := w.CreateTopic(cluster.TopicSpec{Name: "t0", Partitions: 3, ReplicationFactor: 3}); err != nil {
+		return err
+	}
+	if err := w.RunFor(1000); err != nil {
+		return err
+	}
+	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, asked: map[uint64]func(kmsg.Response) error{}}
+	lastFault := int64(-1 << 40)
+	for i := range steps {
+		var err error
+		switch r := d.rng.IntN(100); {
+		case r < 35:
+			err = d.produce()
+		case r < 60:
+			err = d.fetch()
+		case r < 68:
+			err = d.listOffsets()
+		case r < 72:
+			err = d.createTopic(i)
+		case r < 74:
+			err = d.deleteTopic()
+		case r < 86:
+			if w.NowMs()-lastFault >= 15_000 {
+				lastFault = w.NowMs()
+				err = d.fault()
+			}
+		default:
+			err = w.RunFor(int64(10 + d.rng.IntN(3000)))
+		}
+		if err != nil {
+			return fmt.Errorf("step %d: %w", i, err)
+		}
+		if err := d.collect(); err != nil {
+			return fmt.Errorf("step %d: %w", i, err)
+		}
+	}
+	// Heal, start everything, let it settle, read back.
+	if err := w.Heal(); err != nil {
+		return err
+	}
+	for id := int32(1); id <= 3; id++ {
+		if st, _ := w.BrokerState(id); st != cluster.BrokerRunning {
+			if err := w.Start(id); err != nil {
+				return err
+			}
+		}
+	}
+	if err := w.RunFor(30_000); err != nil {
+		return err
+	}
+	if err := d.collect(); err != nil {
+		return err
+	}
+	for _, a := range d.acked {
+		if _, ok := d.topics[a.topic]; !ok {
+			continue // deleted since
+		}
+		if err := d.readBack(a); err != nil {
+			return err
+		}
+	}
+	if errs := w.InternalErrors(); len(errs) > 0 {
+		return fmt.Errorf("internal error: %v", errs[0].Error)
+	}
+	logf("seed %d: %d acks=all records acknowledged and read back, t=%d ms", seed, len(d.acked), w.NowMs())
+	return nil
+}
+
+// send hands req to broker as client 1 and remembers check for its answer.
+func (d *extDriver) send(broker int32, req kmsg.Request, check func(kmsg.Response) error) error {
+	id, err := d.w.External(cluster.ExternalRequest{Client: 1, ClientID: "crowd", Broker: broker, Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)})
+	if err != nil {
+		return err
+	}
+	d.asked[id] = check
+	return nil
+}
+
+func (d *extDriver) collect() error {
+	for _, a := range d.w.ExternalAnswers() {
+		check := d.asked[a.ID]
+		delete(d.asked, a.ID)
+		if check != nil {
+			if err := check(a.Response); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (d *extDriver) pick() (string, int32) {
+	names := make([]string, 0, len(d.topics))
+	for n := range d.topics {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	n := names[d.rng.IntN(len(names))]
+	return n, int32(d.rng.IntN(int(d.topics[n])))
+}
+
+func (d *extDriver) broker(topic string, p int32) int32 {
+	if d.rng.IntN(4) == 0 {
+		return int32(1 + d.rng.IntN(3))
+	}
+	if l := d.w.PartitionLeader(topic, p); l > 0 {
+		return l
+	}
+	return int32(1 + d.rng.IntN(3))
+}
+
+func (d *extDriver) produce() error {
+	topic, p := d.pick()
+	acks := []int16{-1, -1, 1, 0}[d.rng.IntN(4)]
+	var b kafkalog.RecordBatch
+	b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
+	if d.rng.IntN(3) == 0 {
+		b.Attributes = b.Attributes.WithCompression([]kafkalog.Compression{kafkalog.CompressionGzip, kafkalog.CompressionSnappy, kafkalog.CompressionLZ4, kafkalog.CompressionZstd}[d.rng.IntN(4)])
+	}
+	n := 1 + d.rng.IntN(5)
+	var values [][]byte
+	for i := range n {
+		v := make([]byte, d.rng.IntN(2000))
+		for j := range v {
+			v[j] = byte(d.rng.UintN(256))
+		}
+		values = append(values, v)
+		b.AppendRecord(int64(i), d.w.NowMs(), fmt.Appendf(nil, "k%d", d.rng.IntN(10)), v)
+	}
+	req := produceReq(acks, b.AppendTo(nil))
+	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
+	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
+		rp := r.(*kmsg.ProduceResponse).Topics[0].Partitions[0]
+		if acks == -1 && rp.ErrorCode == 0 {
+			for i, v := range values {
+				d.acked = append(d.acked, ackedRecord{topic, p, rp.BaseOffset + int64(i), v})
+			}
+		}
+		return nil
+	})
+}
+
+func (d *extDriver) fetch() error {
+	topic, p := d.pick()
+	offset := int64(d.rng.IntN(40)) - 2
+	req := fetchReq(offset, -1)
+	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
+	req.MaxWaitMillis, req.MinBytes = int32(d.rng.IntN(600)), int32(d.rng.IntN(3000))
+	req.MaxBytes = int32(100 + d.rng.IntN(20000))
+	req.Topics[0].Partitions[0].PartitionMaxBytes = int32(100 + d.rng.IntN(20000))
+	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
+		fp := r.(*kmsg.FetchResponse).Topics[0].Partitions[0]
+		return checkFetched(fp.RecordBatches, offset, fp.HighWatermark)
+	})
+}
+
+// checkFetched: whole batches pass their CRC, offsets increase from the
+// batch holding from, the last batch may be cut, nothing at or past hw.
+func checkFetched(data []byte, from, hw int64) error {
+	next := int64(-1)
+	for pos := 0; pos < len(data); {
+		h, n, err := kafkalog.CheckBatch(data[pos:])
+		if err != nil {
+			if size, _, perr := kafkalog.PeekBatch(data[pos:]); perr != nil || int64(len(data)-pos) < size {
+				return nil // the last batch, cut short
+			}
+			return fmt.Errorf("fetch from %d: batch at byte %d: %w", from, pos, err)
+		}
+		if h.LastOffset() < from || h.BaseOffset <= next || h.LastOffset() >= hw {
+			return fmt.Errorf("fetch from %d (hw %d): batch [%d, %d] after %d", from, hw, h.BaseOffset, h.LastOffset(), next)
+		}
+		next = h.LastOffset()
+		pos += n
+	}
+	return nil
+}
+
+func (d *extDriver) listOffsets() error {
+	topic, p := d.pick()
+	req := kmsg.NewPtrListOffsetsRequest()
+	req.SetVersion(7)
+	rt := kmsg.NewListOffsetsRequestTopic()
+	rt.Topic = topic
+	rp := kmsg.NewListOffsetsRequestTopicPartition()
+	rp.Partition, rp.Timestamp = p, []int64{-1, -2, 0, d.w.NowMs() - 5000}[d.rng.IntN(4)]
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
+		lp := r.(*kmsg.ListOffsetsResponse).Topics[0].Partitions[0]
+		if lp.ErrorCode == 0 && lp.Offset < -1 {
+			return fmt.Errorf("ListOffsets %d of %s-%d: offset %d", rp.Timestamp, topic, p, lp.Offset)
+		}
+		return nil
+	})
+}
+
+func (d *extDriver) createTopic(i int) error {
+	name := fmt.Sprintf("t%d", i)
+	parts := int32(1 + d.rng.IntN(4))
+	req := kmsg.NewPtrCreateTopicsRequest()
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = name, parts, 3
+	req.Topics = append(req.Topics, rt)
+	return d.send(int32(1+d.rng.IntN(3)), req, func(r kmsg.Response) error {
+		if r.(*kmsg.CreateTopicsResponse).Topics[0].ErrorCode == 0 {
+			d.topics[name] = parts
+		}
+		return nil
+	})
+}
+
+func (d *extDriver) deleteTopic() error {
+	topic, _ := d.pick()
+	if topic == "t0" {
+		return nil
+	}
+	req := kmsg.NewPtrDeleteTopicsRequest()
+	req.TopicNames = []string{topic}
+	return d.send(int32(1+d.rng.IntN(3)), req, func(r kmsg.Response) error {
+		if r.(*kmsg.DeleteTopicsResponse).Topics[0].ErrorCode == 0 {
+			delete(d.topics, topic)
+		}
+		return nil
+	})
+}
+
+// fault stops, kills or powers off a broker when all run, or starts the
+// one that is down; or cuts or heals the client's links.
+func (d *extDriver) fault() error {
+	w := d.w
+	for id := int32(1); id <= 3; id++ {
+		if st, _ := w.BrokerState(id); st != cluster.BrokerRunning {
+			d.logf("t=%d start %d", w.NowMs(), id)
+			return w.Start(id)
+		}
+	}
+	id := int32(1 + d.rng.IntN(3))
+	switch d.rng.IntN(5) {
+	case 0:
+		return w.Stop(id)
+	case 1:
+		return w.Kill(id)
+	case 2:
+		return w.PowerCut(id, d.rng.IntN(2) == 0)
+	case 3:
+		return w.Partition([]int32{id}, []int32{cluster.ExternalNode(1)})
+	}
+	return w.Heal()
+}
+
+// readBack fetches an acknowledged record from its leader.
+func (d *extDriver) readBack(a ackedRecord) error {
+	leader := d.w.PartitionLeader(a.topic, a.partition)
+	req := fetchReq(a.offset, -1)
+	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = a.topic, a.partition
+	var found []byte
+	var ok bool
+	err := d.send(leader, req, func(r kmsg.Response) error {
+		fp := r.(*kmsg.FetchResponse).Topics[0].Partitions[0]
+		if fp.ErrorCode != 0 {
+			return fmt.Errorf("acknowledged %s-%d@%d: fetch from leader %d: error %d", a.topic, a.partition, a.offset, leader, fp.ErrorCode)
+		}
+		var dec kafkalog.Decoder
+		var b kafkalog.RecordBatch
+		for pos := 0; pos < len(fp.RecordBatches); {
+			n, err := dec.Decode(fp.RecordBatches[pos:], &b)
+			if err != nil {
+				break
+			}
+			pos += n
+			for i := range b.Records {
+				if b.Offset(&b.Records[i]) == a.offset {
+					found, ok = bytes.Clone(b.Records[i].Value), true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := d.collect(); err != nil {
+		return err
+	}
+	if !ok || !bytes.Equal(found, a.value) {
+		return fmt.Errorf("acknowledged acks=all record %s-%d@%d (%d bytes) lost: found %v", a.topic, a.partition, a.offset, len(a.value), ok)
+	}
+	return nil
+}
