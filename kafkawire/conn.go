@@ -203,7 +203,10 @@ func (c *conn) serveLoop() {
 // serve handles one request; false when the connection is closed.
 func (c *conn) serve(in inbound) bool {
 	if in.err != nil && !in.unsupportedAPIVersions() {
-		c.close(closeReason(in.err))
+		// A silent host closes nothing: the close waits until it serves.
+		if c.await() {
+			c.close(closeReason(in.err))
+		}
 		return false
 	}
 	if !c.await() {

@@ -283,17 +283,26 @@ func TestBrokerStates(t *testing.T) {
 	p := c.recv().(*kmsg.ProduceResponse)
 	require.Zero(t, p.Topics[0].Partitions[0].ErrorCode)
 
-	// A silent broker accepts and never answers.
+	// A silent broker accepts and never answers, nor closes on bad bytes.
 	mem.SetState(1, kafkawire.Silent)
 	late := dial(t, srv, 1)
 	late.send(apiVersions(3))
 	late.requireQuiet()
+	garbage := dial(t, srv, 1)
+	require.NoError(t, garbage.write([]byte{0xff, 0xff, 0xff, 0xff}))
+	garbage.requireQuiet()
+	bystander := dial(t, srv, 2)
+	bystander.roundTrip(apiVersions(3))
 	// Powered on again: the connections of before the cut are gone (the
 	// world disconnects them before it serves again).
-	require.Equal(t, 2, srv.Disconnect(1, "broker 1 powered on"))
+	require.Equal(t, 3, srv.Disconnect(1, "broker 1 powered on"))
 	mem.SetState(1, kafkawire.Serving)
 	c.requireClosed()
 	late.requireClosed()
+	garbage.requireClosed()
+	bystander.roundTrip(apiVersions(3)) // broker 2's connections stay
+	bystander.nc.Close()
+	require.Eventually(t, func() bool { return len(srv.Connections()) == 0 }, patience, 10*time.Millisecond)
 
 	a, b := dial(t, srv, 1), dial(t, srv, 2)
 	a.roundTrip(apiVersions(3))
