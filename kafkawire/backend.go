@@ -46,7 +46,10 @@ type Backend interface {
 	// A null RecordBatches in a Fetch response is sent empty, as Kafka sends
 	// MemoryRecords.EMPTY (librdkafka rejects a null record set).
 	//
-	// Submit must not block on the world's progress.
+	// req and its byte slices (a Produce's record batches) belong to the
+	// Backend: the frame they were read from is not reused. conn is a
+	// snapshot: ClientID is the header's of this request. Submit must not
+	// block on the world's progress.
 	Submit(broker int32, conn ConnInfo, req kmsg.Request) Pending
 }
 
