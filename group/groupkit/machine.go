@@ -29,7 +29,7 @@ type groupMachine struct {
 	// revoking is true when the last round made a member give up partitions
 	// (it rejoins at once: the follow-up rebalance).
 	changed, revoking bool
-	steps             []string
+	steps             []func() string // formatted only for a failure
 	replay            string
 }
 
@@ -63,7 +63,7 @@ func cooperativeProperties(a CooperativeSticky, replay string) func(*rapid.T) {
 }
 
 func (m *groupMachine) step(format string, args ...any) {
-	m.steps = append(m.steps, fmt.Sprintf(format, args...))
+	m.steps = append(m.steps, func() string { return fmt.Sprintf(format, args...) })
 }
 
 func (m *groupMachine) join(t *rapid.T) {
@@ -173,14 +173,21 @@ func (m *groupMachine) round(t *rapid.T) {
 	}
 	revoked := false
 	exists := owners(in) // a deleted topic's partitions are lost, not revoked
-	var lines []string
-	for _, id := range m.members {
+	ids, gaves := slices.Clone(m.members), map[string][]group.TopicPartition{}
+	for _, id := range ids {
 		gave := difference(intersect(m.owned[id], keys(exists)), got[id])
 		revoked = revoked || len(gave) > 0
-		lines = append(lines, fmt.Sprintf("%s %s (revokes %s)", id, group.FormatPartitions(got[id]), group.FormatPartitions(gave)))
+		gaves[id] = gave
 		m.owned[id] = got[id]
 	}
-	m.step("rebalance, generation %d: %s", m.generation, strings.Join(lines, ", "))
+	generation := m.generation
+	m.steps = append(m.steps, func() string {
+		var lines []string
+		for _, id := range ids {
+			lines = append(lines, fmt.Sprintf("%s %s (revokes %s)", id, group.FormatPartitions(got[id]), group.FormatPartitions(gaves[id])))
+		}
+		return fmt.Sprintf("rebalance, generation %d: %s", generation, strings.Join(lines, ", "))
+	})
 	if followUp && revoked {
 		m.fail(t, roundInputFailure(in, "the follow-up rebalance must settle the group: every partition free after the first round goes to its new owner, and nobody gives anything up again."))
 	}
@@ -200,7 +207,11 @@ func difference(a, b []group.TopicPartition) []group.TopicPartition {
 }
 
 func (m *groupMachine) fail(t *rapid.T, f *kit.Failure) {
-	f.Details = append(f.Details, "steps that led here (shrunk by rapid):\n  "+strings.Join(m.steps, "\n  "))
+	var steps []string
+	for _, s := range m.steps {
+		steps = append(steps, s())
+	}
+	f.Details = append(f.Details, "steps that led here (shrunk by rapid):\n  "+strings.Join(steps, "\n  "))
 	f.Replay = m.replay
 	kit.Fatal(t, f)
 }

@@ -224,3 +224,43 @@ func TestFatalRepeatsTheFirstTimeout(t *testing.T) {
 		t.Errorf("the report must name the input that hung, not one rapid shrank to after it:\n%s", out)
 	}
 }
+
+// A failing property with many draws: Observe's shrinking stops after
+// ShrinkRuns runs and still reports the failure it shrank to, with rapid's
+// replay of it (never "flaky").
+func TestObserveShrinksWithinItsBudget(t *testing.T) {
+	defer func(n int) { ShrinkRuns = n }(ShrinkRuns)
+	ShrinkRuns = 40
+	for _, budget := range []int{40, 0} {
+		ShrinkRuns = budget
+		runs, failing := 0, false
+		rec := Observe("budget", func(t *rapid.T) {
+			if failing {
+				runs++
+			}
+			sum := 0
+			for i := range 20 {
+				sum += rapid.IntRange(0, 1000).Draw(t, fmt.Sprintf("x%d", i))
+			}
+			if sum > 1500 {
+				failing = true
+				t.Fatalf("sum %d > 1500", sum)
+			}
+		})
+		text := rec.Text()
+		if !rec.Failed() || !strings.Contains(text, "failed after") || strings.Contains(text, "flaky") {
+			t.Fatalf("budget %d: want a reported failure, got:\n%s", budget, text)
+		}
+		if !strings.Contains(text, "Failed test output:") || strings.Count(text, "sum ") < 2 {
+			t.Errorf("budget %d: want rapid's replay of the shrunk case after its summary, got:\n%s", budget, text)
+		}
+		t.Logf("budget %d: %d runs after the first failure", budget, runs)
+		// Each counted run may be followed by one confirming run.
+		if budget > 0 && runs > 2*budget+2 {
+			t.Errorf("budget %d: the property ran %d times after it first failed", budget, runs)
+		}
+		if budget == 0 && runs <= 2*40+2 {
+			t.Errorf("no budget: the property ran only %d times after it first failed; the test no longer shows the budget matters", runs)
+		}
+	}
+}

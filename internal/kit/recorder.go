@@ -27,13 +27,48 @@ type Recorder struct {
 
 type stopRun struct{}
 
+// ShrinkRuns is how many runs of the property Observe lets rapid spend on
+// shrinking a failing case. A count, not a time, so that the case a run
+// ends with, and the verdicts read from it, are the same on every machine.
+// Most mistakes shrink in a few hundred runs; a long state machine run can
+// take rapid tens of thousands, each trying a slightly smaller draw, long
+// after the case is small enough to read. 0 means no limit.
+var ShrinkRuns = 3000
+
 // Observe runs prop with rapid.Check on a fresh Recorder named name and returns
 // the recorder once the run ends. Set the flag -rapid.nofailfile (or
 // RAPID_NOFAILFILE=1) in the calling test so that failures write no fail files.
+//
+// Once prop has failed, rapid shrinks the case; after ShrinkRuns more runs
+// Observe turns every further attempt down (as invalid data, which rapid
+// never keeps), so that rapid settles on the smallest case it has, and
+// reports it as usual.
 func Observe(name string, prop func(*rapid.T)) *Recorder {
 	r := &Recorder{name: name}
 	resetHang()
 	defer resetHang()
+	// rapid runs a smaller case that fails a second time, to record it (and
+	// calls the run flaky if the second run does not fail the same way):
+	// that second run, confirming, is always made.
+	failed, confirming, runs := false, false, 0
+	budgeted := func(t *rapid.T) {
+		switch {
+		case r.Failed():
+			// rapid has reported the failure: this is its replay of the
+			// shrunk case, for the output.
+		case confirming:
+		case failed && ShrinkRuns > 0 && runs >= ShrinkRuns:
+			t.SkipNow()
+		case failed:
+			runs++
+		}
+		wasConfirming := confirming
+		defer func() {
+			confirming = t.Failed() && !wasConfirming
+			failed = failed || t.Failed()
+		}()
+		prop(t)
+	}
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -42,7 +77,7 @@ func Observe(name string, prop func(*rapid.T)) *Recorder {
 				}
 			}
 		}()
-		rapid.Check(r, prop)
+		rapid.Check(r, budgeted)
 	}()
 	return r
 }
