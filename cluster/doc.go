@@ -225,6 +225,26 @@
 // as the live page runs it) gives the same world as one long RunFor, as
 // long as each slice is a multiple of [Config.TickMs].
 //
+// # Real Kafka clients
+//
+// A Kafka client outside the world (kcat, franz-go, the Java client) talks
+// to the brokers through the wire layer (package kafkawire, driven by
+// package web), which hands each request to [World.External] as an
+// [ActExternal] action holding its bytes, so that the timeline replays and
+// forks it like any other action (without a connection, its answer goes
+// nowhere); the answers come out of [World.ExternalAnswers]. Metadata,
+// Produce (v3+), Fetch (v4+), ListOffsets, InitProducerId, CreateTopics,
+// DeleteTopics and DescribeConfigs are answered as a Kafka 3.7 broker
+// does. A produce's batch is not encoded again: the leader's log appends
+// the client's bytes with the offsets and its leader epoch stamped in
+// place ([replica.Record.Batch]), and the followers store the bytes they
+// fetched ([replica.Entry.Batch]), so compression, headers, timestamps and
+// the producer id, epoch and sequence survive on every replica, and a
+// consumer's fetch returns the stored batches as they are. Client n is node
+// [ExternalNode](n) of the network: cutting its links to a broker makes
+// that broker's answers to it never arrive (the connection hangs). The
+// group requests go to externalgroup.go.
+//
 // # The checker
 //
 // After every step the checker tests these invariants:

@@ -276,6 +276,9 @@ func (t *Terminal) poll(args []string, at *int64, out io.Writer) error {
 }
 
 func (t *Terminal) cut(args []string, at *int64, out io.Writer) error {
+	if len(args) > 0 && args[0] == "client" {
+		return t.cutClient(args[1:], at, out)
+	}
 	if len(args) != 2 {
 		return ErrUsage
 	}

@@ -156,6 +156,34 @@ function render(v) {
   renderEvents(v);
   renderInternal(v);
   renderJourney(v);
+  renderKafka(v);
+}
+
+// renderKafka shows real Kafka clients talking to the brokers (v.kafka:
+// the listeners, each client as the brokers saw it), under the producers.
+function renderKafka(v) {
+  const k = v.kafka;
+  let el = document.getElementById("kafka-clients");
+  if (!k) { if (el) el.hidden = true; return; }
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "kafka-clients";
+    el.className = "kafka-clients";
+    $("#producers").after(el);
+  }
+  el.hidden = false;
+  const first = (k.listeners || [])[0];
+  const head = `<div class="top"><b>Kafka clients</b> <span class="muted">${k.connections} connection${k.connections === 1 ? "" : "s"}</span></div>` +
+    `<div class="muted">${first ? `point a client at ${esc(first.split(" ")[1])} (brokers ${(k.listeners || []).map(esc).join(", ")})` : "no listeners"}</div>` +
+    (k.paused_note ? `<div class="offline">${esc(k.paused_note)}</div>` : "") +
+    (k.notice ? `<div class="muted">${esc(k.notice)}</div>` : "");
+  const rows = (k.clients || []).map((c) => `<div class="producer" data-key="kc-${c.n}">
+      <div class="top"><b>client ${c.n}</b> <span class="muted">${esc(c.client_id || "(no client.id)")} · ${esc(c.remote)} · ${c.connections} conn.</span>
+        <button type="button" data-cmd="cut client ${c.n}" title="cut the links between this client and every broker: its connections hang">cut</button></div>
+      ${c.acks ? `<div class="muted">acks=${esc(c.acks)} · ${c.idempotent ? "idempotent" : "not idempotent"}${c.cut && c.cut.length ? ` · cut from ${c.cut.join(",")}` : ""}</div>` : ""}
+      <div class="counts">sent <b>${c.sent}</b> · acked <b>${c.acked}</b> · failed <b class="${c.failed ? "offline" : ""}">${c.failed}</b> · fetched ${bytes(c.fetched_bytes)}${c.last_error ? ` · last error ${esc(c.last_error)}` : ""}</div>
+    </div>`).join("");
+  morph("#kafka-clients", head + rows);
 }
 
 function bytes(n) {
