@@ -155,7 +155,7 @@ func formatOwned(tps []cooperative.TopicPartition) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// s9Cooperative replays group coop-g of scenario S9 with the chapter's
+// s9Cooperative replays group coop-g of scenario eager-vs-cooperative with the chapter's
 // solution: K3 joins a group of two; two rounds later it has p4 and p5.
 func s9Cooperative() string {
 	topics := []cooperative.TopicMetadata{{Topic: "orders", Partitions: 6}}
@@ -240,7 +240,8 @@ func offsetsPartitions() string {
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-// lagS10 is kafka-consumer-groups --describe for group workers of S10 at
+// lagS10 is kafka-consumer-groups --describe for group workers of scenario
+// crash-is-not-a-goodbye at
 // t = 12 s, after W1 crashed (branch B), and for a group that never committed.
 func lagS10() string {
 	var sb strings.Builder

@@ -53,7 +53,8 @@ func stubMessage() string {
 
 const ts = 1700000000000 // 2023-11-14T22:13:20Z, the timestamp of the golden vectors
 
-// g1 is golden vector G1 of storage.md §4: one record, key "k", value "v".
+// g1 is golden vector G1 (the chapter's first batch): one record, key "k",
+// value "v".
 func g1(epoch int32) kafkalog.RecordBatch {
 	return kafkalog.RecordBatch{BatchHeader: kafkalog.BatchHeader{
 		PartitionLeaderEpoch: epoch, BaseTimestamp: ts, MaxTimestamp: ts,

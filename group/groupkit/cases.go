@@ -30,17 +30,17 @@ func member(id string, owned ...group.TopicPartition) Member {
 func cooperativeKnownAnswers() []cooperativeKnown {
 	orders := []group.TopicMetadata{topic("orders", 6)}
 	return []cooperativeKnown{
-		{"S9 step 0: K1 and K2 start, generation 1 (a fresh sticky assignment deals round-robin)",
+		{"eager-vs-cooperative step 0: K1 and K2 start, generation 1 (a fresh sticky assignment deals round-robin)",
 			roundInput{[]Member{member("K1"), member("K2")}, orders}},
-		{"S9 step 3: K3 joins; K1 owns p0,p2,p4 and K2 p1,p3,p5; p4 and p5 move, so K3 gets nothing yet",
+		{"eager-vs-cooperative steps 3-4: K3 joins; K1 owns p0,p2,p4 and K2 p1,p3,p5; p4 and p5 move, so K3 gets nothing yet",
 			roundInput{[]Member{member("K1", tps("orders", 0, 2, 4)...), member("K2", tps("orders", 1, 3, 5)...), member("K3")}, orders}},
-		{"S9 step 5: the follow-up rebalance, p4 and p5 revoked: K3 gets them",
+		{"eager-vs-cooperative step 5: the follow-up rebalance, p4 and p5 revoked: K3 gets them",
 			roundInput{[]Member{member("K1", tps("orders", 0, 2)...), member("K2", tps("orders", 1, 3)...), member("K3")}, orders}},
 		{"sticky, 6 partitions, M1 M2 M3 fresh",
 			roundInput{[]Member{member("M1"), member("M2"), member("M3")}, orders}},
 		{"M2 left a group of three; its partitions are owned by nobody and go at once",
 			roundInput{[]Member{member("M1", tps("orders", 0, 3)...), member("M3", tps("orders", 2, 5)...)}, orders}},
-		{"S10 branches A and B: W1 closed (or its session expired); W2 takes p0 at once",
+		{"crash-is-not-a-goodbye steps A2 and B3: W1 closed (or its session expired); W2 takes p0 at once",
 			roundInput{[]Member{member("W2", tps("tasks", 1)...)}, []group.TopicMetadata{topic("tasks", 2)}}},
 		{"members listed out of member id order (K3, K1, K2), nothing owned",
 			roundInput{[]Member{member("K3"), member("K1"), member("K2")}, orders}},

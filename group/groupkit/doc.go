@@ -5,9 +5,10 @@
 // The surface is a struct of funcs, [CooperativeSticky]. Like the storage
 // suites in kafkalog/kafkalogtest it has three entry points:
 //
-//   - [CheckCooperativeSticky] runs fixed known answers (scenarios S9 and S10,
-//     the worked examples of scenarios.md §6, and one case per known mistake)
-//     and returns the first violation;
+//   - [CheckCooperativeSticky] runs fixed known answers (the rebalances of
+//     the scenarios eager-vs-cooperative and crash-is-not-a-goodbye, worked
+//     sticky examples, and one case per known mistake) and returns the first
+//     violation;
 //   - [CooperativeStickyProperties] is a rapid state machine: members join,
 //     leave and crash, the group rebalances (with the follow-up rebalance
 //     cooperative members trigger when they gave something up), and every
@@ -19,9 +20,10 @@
 //     exercise's test file makes.
 //
 // The known answers' oracle is the library's [group.CooperativeStickyAssignor];
-// the properties are written from the rules alone (replication-rules.md
-// R10.5, R10.6), so that a learner's assignment that obeys them passes
-// whatever order it deals partitions in.
+// the properties are written from the rules alone (KIP-429's withholding and
+// AbstractStickyAssignor's quotas: balance within one, stickiness), so that a
+// learner's assignment that obeys them passes whatever order it deals
+// partitions in.
 //
 // The exercise covers the constrained case of Kafka's AbstractStickyAssignor:
 // every member subscribes to every topic, and each partition is claimed by

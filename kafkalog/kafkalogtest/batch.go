@@ -48,9 +48,10 @@ func probeBatch(e BatchEncoder) error {
 	)
 }
 
-// CheckBatch checks e against the golden batches of storage.md §4, the batch a
-// real broker printed with kafka-dump-log, and every batch of the real-broker
-// files in testdata: each is decoded with kafkalog and must be re-encoded byte
+// CheckBatch checks e against the golden batches G1, G2, G3 and G5
+// (goldenBatches: computed field by field from DefaultRecordBatch and
+// DefaultRecord), the batch a real broker printed with kafka-dump-log, and
+// every batch of the real-broker files in testdata: each is decoded with kafkalog and must be re-encoded byte
 // for byte. It returns the first violation.
 func CheckBatch(e BatchEncoder) error {
 	return checkBatch(e, kit.Replay("./"+batchExercise.Dir, "TestBatch", false))

@@ -233,8 +233,10 @@ type indexCaseSpec struct {
 	target  int64
 }
 
-// indexKnownAnswers are Kafka's known answers (storage-known-answers.md D1, D3,
-// D6, F3-F5) and the chapter's worked example.
+// indexKnownAnswers are Kafka's known answers (OffsetIndexTest's lookups on
+// an empty and a preallocated index, LogSegmentTest's reads at and past
+// offset gaps: testReadFromGap, testReadBeforeFirstOffset) and the chapter's
+// worked example.
 func indexKnownAnswers() []indexCaseSpec {
 	kafkaIndex := &segmentModel{baseOffset: 45, index: []indexEntry{{45, 0}, {46, 10}, {47, 23}, {48, 37}}}
 	empty := &segmentModel{baseOffset: 45}

@@ -13,7 +13,7 @@ import (
 )
 
 // These tests check the suites' own models and fixtures against answers
-// written down independently (Kafka's tests, storage-known-answers.md), so
+// written down independently (Kafka's own tests and their expected values), so
 // that a suite cannot be wrong in the same way as the solutions it judges.
 
 func TestMain(m *testing.M) {
@@ -158,8 +158,9 @@ func be32(b []byte) uint32 {
 }
 
 // TestRetentionMachineRollsLikeKafka checks the state machine's roll rule
-// against UnifiedLogTest: G10 testSizeBasedLogRoll (segment.bytes 10·(S-1),
-// 11 appends of S: 2 segments) and the 5-batch segments of G1-G9.
+// against UnifiedLogTest: testSizeBasedLogRoll (segment.bytes 10·(S-1),
+// 11 appends of S: 2 segments) and the 5-batch segments of its retention
+// tests.
 func TestRetentionMachineRollsLikeKafka(t *testing.T) {
 	s := singleBatchSize()
 	for _, tt := range []struct {

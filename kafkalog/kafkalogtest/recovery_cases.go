@@ -43,8 +43,9 @@ func garbage(n int) []byte {
 
 func edited(log []byte, edit func(b []byte) []byte) []byte { return edit(bytes.Clone(log)) }
 
-// recoveryKnownAnswers are Kafka's LogSegmentTest recovery cases (F10, F11)
-// and one case per kind of damage.
+// recoveryKnownAnswers are Kafka's LogSegmentTest recovery cases
+// (testRecoveryWithCorruptMessage, testRecoveryFixesCorruptIndex) and one
+// case per kind of damage.
 func recoveryKnownAnswers() []recoveryKnown {
 	log, starts := oneRecordBatches(0, 20)
 	var cases []recoveryKnown

@@ -42,8 +42,8 @@ func probeRetention(r Retention) error {
 }
 
 // CheckRetention checks r against the retention cases of Kafka's UnifiedLogTest
-// (known answers G1-G9 of storage-known-answers.md, with S the size of one
-// single-record batch and five batches per segment) and the edge cases of each
+// (shouldDeleteSizeBasedSegments to testDeleteOldSegments, with S the size of
+// one single-record batch and five batches per segment) and the edge cases of each
 // rule, and returns the first violation.
 func CheckRetention(r Retention) error {
 	return checkRetention(r, kit.Replay("./"+retentionExercise.Dir, "TestRetention", false))

@@ -50,8 +50,8 @@ const (
 	forever = -1
 )
 
-// retentionKnownAnswers are Kafka's UnifiedLogTest retention cases (known
-// answers G1-G9) and one case per edge of each rule.
+// retentionKnownAnswers are Kafka's UnifiedLogTest retention cases, named
+// after its tests, and one case per edge of each rule.
 func retentionKnownAnswers() []retentionKnown {
 	s := singleBatchSize()
 	deleteDefault := RetentionConfig{RetentionMs: weekMs, RetentionBytes: forever, Delete: true}
@@ -63,21 +63,21 @@ func retentionKnownAnswers() []retentionKnown {
 	}
 	with := func(l RetentionLog, edit func(*RetentionLog)) RetentionLog { l = cloneLog(l); edit(&l); return l }
 	cases := []retentionKnown{
-		{"G1 shouldDeleteSizeBasedSegments: 3 segments of 5·S, retention.bytes 10·S", uniformLog(3, nowMs), bytesCfg(10 * s), nowMs},
-		{"G2 shouldNotDeleteSizeBasedSegmentsWhenUnderRetentionSize: retention.bytes 15·S", uniformLog(3, nowMs), bytesCfg(15 * s), nowMs},
-		{"G3 shouldDeleteTimeBasedSegmentsReadyToBeDeleted: timestamps 10, retention.ms 10000", uniformLog(3, 10), timeCfg(10000, true), nowMs},
-		{"G4 shouldNotDeleteTimeBasedSegmentsWhenNoneReadyToBeDeleted: timestamps now, retention.ms 10^7", uniformLog(3, nowMs), timeCfg(10000000, true), nowMs},
-		{"G5 shouldNotDeleteSegmentsWhenPolicyDoesNotIncludeDelete: cleanup.policy compact", uniformLog(3, 10), timeCfg(10000, false), nowMs},
-		{"G6 shouldDeleteSegmentsReadyToBeDeletedWhenCleanupPolicyIsCompactAndDelete", uniformLog(3, 10), timeCfg(10000, true), nowMs},
-		{"G7 shouldDeleteStartOffsetBreachedSegmentsWhenPolicyDoesNotIncludeDelete: compact, log start offset 5",
+		{"UnifiedLogTest.shouldDeleteSizeBasedSegments: 3 segments of 5·S, retention.bytes 10·S", uniformLog(3, nowMs), bytesCfg(10 * s), nowMs},
+		{"UnifiedLogTest.shouldNotDeleteSizeBasedSegmentsWhenUnderRetentionSize: retention.bytes 15·S", uniformLog(3, nowMs), bytesCfg(15 * s), nowMs},
+		{"UnifiedLogTest.shouldDeleteTimeBasedSegmentsReadyToBeDeleted: timestamps 10, retention.ms 10000", uniformLog(3, 10), timeCfg(10000, true), nowMs},
+		{"UnifiedLogTest.shouldNotDeleteTimeBasedSegmentsWhenNoneReadyToBeDeleted: timestamps now, retention.ms 10^7", uniformLog(3, nowMs), timeCfg(10000000, true), nowMs},
+		{"UnifiedLogTest.shouldNotDeleteSegmentsWhenPolicyDoesNotIncludeDelete: cleanup.policy compact", uniformLog(3, 10), timeCfg(10000, false), nowMs},
+		{"UnifiedLogTest.shouldDeleteSegmentsReadyToBeDeletedWhenCleanupPolicyIsCompactAndDelete", uniformLog(3, 10), timeCfg(10000, true), nowMs},
+		{"UnifiedLogTest.shouldDeleteStartOffsetBreachedSegmentsWhenPolicyDoesNotIncludeDelete: compact, log start offset 5",
 			with(uniformLog(3, 10), func(l *RetentionLog) { l.LogStartOffset = 5 }), timeCfg(10000, false), nowMs},
 	}
 	for _, lso := range []int64{1, 6, 15} {
-		cases = append(cases, retentionKnown{fmt.Sprintf("G8 testLogDeletionAfterDeleteRecords: log start offset %d", lso),
+		cases = append(cases, retentionKnown{fmt.Sprintf("UnifiedLogTest.testLogDeletionAfterDeleteRecords: log start offset %d", lso),
 			with(uniformLog(3, nowMs), func(l *RetentionLog) { l.LogStartOffset = lso }), deleteDefault, nowMs})
 	}
 	for _, hw := range []int64{0, 25, 27, 30, 100} {
-		cases = append(cases, retentionKnown{fmt.Sprintf("G9 testDeleteOldSegments: 20 segments expired by retention.ms 999, high watermark %d", hw),
+		cases = append(cases, retentionKnown{fmt.Sprintf("UnifiedLogTest.testDeleteOldSegments: 20 segments expired by retention.ms 999, high watermark %d", hw),
 			with(uniformLog(20, nowMs-1000), func(l *RetentionLog) { l.HighWatermark = hw }), timeCfg(999, true), nowMs})
 	}
 	emptyActive := with(uniformLog(3, 10), func(l *RetentionLog) {

@@ -34,8 +34,8 @@ var (
 	varintRules = []kit.Rule{ruleV1, ruleV2, ruleV3, ruleV4, ruleV5, ruleV6}
 )
 
-// kafkaVarints are the signed varint vectors of Kafka's ByteUtilsTest
-// (storage.md §3.2, known answers A1).
+// kafkaVarints are the signed varint vectors of Kafka's
+// ByteUtilsTest.testVarintSerde.
 var kafkaVarints = []int32{
 	0, -1, 1, 63, -64, 64, -65, 8191, -8192, 8192, -8193, 1048575, -1048576,
 	1048576, -1048577, 134217727, -134217728, 134217728, -134217729,

@@ -65,8 +65,8 @@ type replicaLog struct {
 
 func (r *replicaLog) leo() int64 { return int64(len(r.recs)) }
 
-// assign is LeaderEpochFileCache.assign (R7.2): entries with an epoch or start
-// at or past the new one go first.
+// assign is LeaderEpochFileCache.assign: entries with an epoch or start at or
+// past the new one go first.
 func (r *replicaLog) assign(epoch int32, start int64) {
 	if n := len(r.epochs); n > 0 && r.epochs[n-1].Epoch == epoch {
 		return

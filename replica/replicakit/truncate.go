@@ -46,7 +46,8 @@ type tooManyRounds struct{ asked []int32 }
 func roundLimit(f Follower) int { return len(f.Epochs) + 3 }
 
 // kafkaTruncate is the oracle: rounds of the library's rule until done, each
-// cut trimming the cache and the high watermark (R7.3, R7.7). It returns the
+// cut trimming the cache (LeaderEpochFileCache.truncateFromEnd) and the high
+// watermark (never above the log end: UnifiedLog.updateLogEndOffset). It returns the
 // follower after the loop and the epoch asked in each round.
 func kafkaTruncate(f Follower, l leaderLog) (Follower, []int32) {
 	f = cloneFollower(f)
