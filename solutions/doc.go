@@ -16,6 +16,17 @@
 // named it (right), said nothing (absent) or named another mistake (wrong,
 // which fails the test), with a tally per exercise.
 //
+// The matrix runs under a pinned rapid seed (-rapid.seed=N for another),
+// with rapid's shrinking of each mutant's failure capped at kit.ShrinkRuns
+// runs (a count, so the verdicts are the same on every machine), and spread
+// over -kit.shards processes.
+//
+// The retention, truncation and cooperative suites cannot run the mutants as
+// their "this looks like" signatures (the mutants use the solutions' types),
+// so they re-implement each mistake; signatures_test.go runs every
+// re-implementation beside its mutant on the same random inputs and requires
+// the same answers.
+//
 // unseen_bank_test.go holds plausible mistakes that are not in the bank: the
 // suites must catch them and give them no hint, since any hint would name a
 // mistake they did not make; and a call that never returns must fail with
