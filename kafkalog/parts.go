@@ -208,7 +208,10 @@ func (l *Log) translateWithPart(s *Segment, offset int64) (bp batchPos, found, h
 	name := SegmentFileName(s.baseOffset, LogSuffix)
 	start := s.oidx.Lookup(offset).Position
 	if l.parts.LookupIndex != nil {
-		index := s.oidx.encode(0, s.oidx.Entries())
+		// The bytes of the .index file: the active segment's is preallocated,
+		// zeros after the valid entries.
+		index := make([]byte, s.oidx.MaxEntries()*OffsetIndexEntrySize)
+		copy(index, s.oidx.encode(0, s.oidx.Entries()))
 		_, pos, ok := l.parts.LookupIndex(index, s.oidx.Entries(), s.baseOffset, offset)
 		if !ok {
 			return batchPos{}, false, false, nil

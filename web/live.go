@@ -80,6 +80,9 @@ type Live struct {
 	// step advances a world by ms: RunFor on it (tests inject a failing
 	// world here).
 	step func(w *cluster.World, ms int64) error
+	// learner is the learner's code plugged into the worlds (exercises/live;
+	// nil: the reference everywhere), see learner.go.
+	learner *learnerState
 	// kafka is the backend of the brokers' Kafka listeners, nil without
 	// them (kafka.go).
 	kafka *Kafka
@@ -267,6 +270,7 @@ func (l *Live) decorate(v *View) {
 	}
 	v.Internal = l.internal()
 	l.decorateKafka(v)
+	v.Learner = l.learnerView()
 }
 
 // world returns the world shown; l.mu is held.
@@ -598,7 +602,7 @@ func (l *Live) Version() uint64 {
 
 // Reset goes back to a fresh default world, leaving any scenario.
 func (l *Live) Reset() error {
-	w, err := NewDefaultWorld()
+	w, err := l.newWorld()
 	if err != nil {
 		return err
 	}

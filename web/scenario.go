@@ -134,7 +134,7 @@ var (
 // shows its world, every tab follows, and the live clock waits. steps
 // beyond the scenario's end stop at its end.
 func (l *Live) StartScenario(name string, steps int, answers []int) (Session, error) {
-	sc, err := scenarios.Get(name)
+	sc, lst, err := l.getScenario(name)
 	if err != nil {
 		return Session{}, fmt.Errorf("%w: %q", ErrNoSuchScenario, name)
 	}
@@ -166,6 +166,9 @@ func (l *Live) StartScenario(name string, steps int, answers []int) (Session, er
 	defer l.mu.Unlock()
 	l.run, l.sc, l.past = run, sc, nil
 	l.played, l.answers = played, chosen
+	if lst != nil {
+		l.learner = lst
+	}
 	l.newSession()
 	return l.session(), nil
 }

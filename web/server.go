@@ -349,6 +349,11 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 	list, err := ListScenarios()
+	if err == nil {
+		var mine []ScenarioInfo
+		mine, err = s.Live.learnerScenarios()
+		list = append(mine, list...)
+	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return

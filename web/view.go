@@ -47,8 +47,12 @@ type View struct {
 	Groups []cluster.GroupInfo `json:"groups,omitempty"`
 	Events []string            `json:"events"`
 	// Marks are the actions of the world's history, for the timeline.
-	Marks    []Mark     `json:"marks,omitempty"`
-	CutLinks [][2]int32 `json:"cut,omitempty"`
+	Marks []Mark `json:"marks,omitempty"`
+	// Learner is the learner's code as the world runs it (exercises/live
+	// only): each part's "your code" or "reference", its faults, the events
+	// it decided, a guided scenario's verdict.
+	Learner  *LearnerView `json:"learner,omitempty"`
+	CutLinks [][2]int32   `json:"cut,omitempty"`
 	// Controller is the broker whose controller is active (KRaft combined
 	// mode), -1 while the voters elect one, 0 for a separate controller
 	// node (the scenarios').

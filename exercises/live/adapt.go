@@ -1,0 +1,74 @@
+package main
+
+import (
+	"github.com/kafkalive/kafkalive/exercises/ch01/batch"
+	"github.com/kafkalive/kafkalive/exercises/ch01/varint"
+	"github.com/kafkalive/kafkalive/exercises/ch02/index"
+	"github.com/kafkalive/kafkalive/exercises/ch03/retention"
+	"github.com/kafkalive/kafkalive/exercises/ch04/recovery"
+	"github.com/kafkalive/kafkalive/exercises/ch05/truncation"
+	"github.com/kafkalive/kafkalive/exercises/ch06/cooperative"
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/group/groupkit"
+	"github.com/kafkalive/kafkalive/internal/learner"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/replica"
+	"github.com/kafkalive/kafkalive/replica/replicakit"
+)
+
+// yourCode is the exercises' functions in the suites' types, as each
+// exercise's test file passes them to its suite.
+func yourCode() learner.Code {
+	return learner.Code{
+		Varint:      kafkalogtest.VarintCodec{AppendVarint: varint.AppendVarint},
+		Batch:       kafkalogtest.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: batch.AppendBatch},
+		Index:       kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},
+		Retention:   kafkalogtest.Retention{DeletableSegments: deletableSegments},
+		Recovery:    kafkalogtest.Recovery{Recover: recovery.Recover},
+		Truncation:  replicakit.Truncation{TruncationPoint: truncationPoint},
+		Cooperative: groupkit.CooperativeSticky{Assign: assign},
+	}
+}
+
+func deletableSegments(l kafkalogtest.RetentionLog, c kafkalogtest.RetentionConfig, nowMs int64) int {
+	log := retention.Log{LogEndOffset: l.LogEndOffset, HighWatermark: l.HighWatermark, LogStartOffset: l.LogStartOffset}
+	for _, s := range l.Segments {
+		log.Segments = append(log.Segments, retention.Segment(s))
+	}
+	return retention.DeletableSegments(log, retention.Config(c), nowMs)
+}
+
+func truncationPoint(own []replica.EpochEntry, leo, hw int64, answer replica.EpochEndOffset) (int64, bool) {
+	var es []truncation.EpochEntry
+	for _, e := range own {
+		es = append(es, truncation.EpochEntry(e))
+	}
+	return truncation.TruncationPoint(es, leo, hw, truncation.EpochEndOffset(answer))
+}
+
+func assign(members []groupkit.Member, topics []group.TopicMetadata) group.Assignment {
+	var ms []cooperative.Member
+	for _, m := range members {
+		var owned []cooperative.TopicPartition
+		for _, tp := range m.OwnedPartitions {
+			owned = append(owned, cooperative.TopicPartition(tp))
+		}
+		ms = append(ms, cooperative.Member{MemberID: m.MemberID, OwnedPartitions: owned})
+	}
+	var ts []cooperative.TopicMetadata
+	for _, t := range topics {
+		ts = append(ts, cooperative.TopicMetadata(t))
+	}
+	got := cooperative.Assign(ms, ts)
+	if got == nil {
+		return nil
+	}
+	out := group.Assignment{}
+	for id, tps := range got {
+		out[id] = []group.TopicPartition{}
+		for _, tp := range tps {
+			out[id] = append(out[id], group.TopicPartition(tp))
+		}
+	}
+	return out
+}
