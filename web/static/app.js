@@ -157,6 +157,65 @@ function render(v) {
   renderInternal(v);
   renderJourney(v);
   renderKafka(v);
+  renderLearner(v);
+}
+
+// renderLearner shows the learner's code in the world (go run
+// ./exercises/live; v.learner): per part "your code" or "reference", the
+// failed calls with their input and stack, the latest events their code
+// decided, and at the end of a guided scenario on their code its verdict.
+function renderLearner(v) {
+  const l = v.learner;
+  let box = document.getElementById("learner");
+  if (!l) { if (box) box.hidden = true; return; }
+  if (!box) {
+    box = document.createElement("section");
+    box.id = "learner";
+    box.className = "panel";
+    (document.querySelector("main") || document.body).prepend(box);
+  }
+  box.hidden = false;
+  const key = JSON.stringify(l);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  const add = (parent, tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    parent.append(e);
+    return e;
+  };
+  add(box, "h2", "Your code in the cluster");
+  const ul = add(box, "ul", undefined, "learner-parts");
+  for (const p of l.parts) {
+    const li = add(ul, "li");
+    li.dataset.part = p.part;
+    li.dataset.runs = p.runs;
+    add(li, "b", p.part + ": ");
+    add(li, "span", p.runs, p.runs === "your code" ? "mark-yours" : "mark-reference");
+    add(li, "span", " — " + p.used + (p.why ? " (" + p.why + ")" : ""));
+  }
+  if (l.verdict) {
+    const vd = add(box, "p", undefined, "learner-verdict");
+    vd.dataset.matches = String(l.verdict.matches);
+    vd.textContent = l.verdict.matches
+      ? `The outcome of ${l.verdict.scenario} on your code matches Kafka's (the reference's), step by step.`
+      : `The outcome of ${l.verdict.scenario} on your code differs from Kafka's. First difference at step ${l.verdict.difference.step} (${l.verdict.difference.title}): Kafka: "${l.verdict.difference.reference}"; your code: "${l.verdict.difference.your_code}".`;
+  }
+  for (const f of l.faults || []) {
+    const d = add(box, "details", undefined, "learner-fault");
+    add(d, "summary", `${f.part}: ${f.kind}: ${f.value}`);
+    add(d, "pre", f.call + (f.stack ? "\n\n" + f.stack : ""));
+  }
+  if ((l.marks || []).length) {
+    add(box, "h3", "Decided by your code");
+    const ml = add(box, "ul", undefined, "learner-marks");
+    for (const m of l.marks) {
+      const li = add(ml, "li", `[your code: ${m.part}] ${m.event}`);
+      li.dataset.part = m.part;
+    }
+  }
 }
 
 // renderKafka shows real Kafka clients talking to the brokers (v.kafka:
