@@ -124,6 +124,7 @@ func (w *World) tickCoordinator(b *broker) {
 	w.reportExpiries(b, before)
 	w.processCoordinator(b)
 	w.unloadResigned(b)
+	w.unloadResignedExternal(b)
 }
 
 // reportExpiries records the members a Tick removed: their session
@@ -239,6 +240,9 @@ func (w *World) sendResponses(b *broker, out []group.Outgoing) {
 	for _, o := range out {
 		if b.coord != nil {
 			b.coord.answered(o.To, o.Response)
+		}
+		if w.extGroupAnswered(b, o) {
+			continue
 		}
 		name, inc, ok := strings.Cut(o.To, "#")
 		if !ok {

@@ -138,6 +138,9 @@ func (w *World) membersProtocol(name string) group.RebalanceProtocol {
 func (w *World) memberInfo(m group.MemberStatus) MemberInfo {
 	mi := MemberInfo{ID: m.MemberID, ClientID: m.ClientID, InstanceID: m.GroupInstanceID, Host: groupHost,
 		Assignment: partitionRefs(m.Assignment)}
+	if m.ClientHost != "" {
+		return externalMemberInfo(mi, m)
+	}
 	c := w.consumer(m.ClientID)
 	switch {
 	case c == nil || c.grp == nil || c.grp.down || c.grp.member.MemberID() != m.MemberID:

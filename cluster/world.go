@@ -46,6 +46,8 @@ type World struct {
 	internalCount int
 	// ext is the world's side of Kafka clients outside it (external.go).
 	ext externalState
+	// xgroup is their consumer-group requests at the coordinators (externalgroup.go).
+	xgroup extGroupState
 }
 
 // ErrNotQuiet means the network did not become quiet within the bound of

@@ -49,6 +49,9 @@ type MemberSubscription struct {
 	// GroupInstanceID is the static member's group.instance.id, "" if dynamic.
 	GroupInstanceID string
 	Subscription
+	// Metadata is the member's protocol metadata bytes as it joined
+	// ([Protocol].Metadata), nil for the world's own members.
+	Metadata []byte
 }
 
 // TopicMetadata is a topic and its partition count.

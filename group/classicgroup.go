@@ -1,6 +1,7 @@
 package group
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 )
@@ -38,10 +39,14 @@ type member struct {
 	id                 string
 	instanceID         string
 	clientID           string
+	clientHost         string
 	sessionTimeoutMs   int32
 	rebalanceTimeoutMs int32
 	protocols          []Protocol
 	assignment         []TopicPartition
+	// assignmentData is the leader's assignment bytes, nil if it sent
+	// partitions only.
+	assignmentData []byte
 	// joinFrom / syncFrom hold the address of a parked JoinGroup / SyncGroup;
 	// non-empty means "awaiting".
 	awaitingJoin bool
@@ -158,12 +163,18 @@ func (g *classicGroup) selectProtocol() string {
 }
 
 func (m *member) subscription(protocol string) Subscription {
+	return m.protocol(protocol).Subscription
+}
+
+// protocol returns m's entry for assignor name (an empty subscription of
+// generation -1 when it lists none).
+func (m *member) protocol(name string) Protocol {
 	for _, p := range m.protocols {
-		if p.Name == protocol {
-			return p.Subscription
+		if p.Name == name {
+			return p
 		}
 	}
-	return Subscription{Generation: -1}
+	return Protocol{Name: name, Subscription: Subscription{Generation: -1}}
 }
 
 // sameProtocols reports whether a rejoin carries the same assignors and
@@ -172,6 +183,6 @@ func sameProtocols(a, b []Protocol) bool {
 	return slices.EqualFunc(a, b, func(x, y Protocol) bool {
 		return x.Name == y.Name && slices.Equal(x.Subscription.Topics, y.Subscription.Topics) &&
 			slices.Equal(SortedPartitions(x.Subscription.OwnedPartitions), SortedPartitions(y.Subscription.OwnedPartitions)) &&
-			x.Subscription.Generation == y.Subscription.Generation
+			x.Subscription.Generation == y.Subscription.Generation && bytes.Equal(x.Metadata, y.Metadata)
 	})
 }

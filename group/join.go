@@ -16,6 +16,14 @@ func (c *Coordinator) join(from string, r JoinGroup) {
 		fail(InvalidSessionTimeout)
 		return
 	}
+	if g == nil && r.MemberID != "" {
+		// A member id the coordinator never gave (or gave before it moved):
+		// Kafka answers UNKNOWN_MEMBER_ID without creating the group
+		// (GroupCoordinator.handleJoinGroup creates it only for an unknown
+		// member id).
+		fail(UnknownMemberID)
+		return
+	}
 	if g == nil {
 		g = c.newGroup(r.GroupID)
 	}
@@ -51,6 +59,10 @@ func (c *Coordinator) joinNewDynamic(from string, g *classicGroup, r JoinGroup, 
 		prefix = "consumer"
 	}
 	id := g.newMemberID(prefix)
+	if r.NoMemberIDRequired {
+		c.addMember(from, g, r, id)
+		return
+	}
 	g.pending[id] = c.nowMs + int64(r.SessionTimeoutMs)
 	c.respond(from, JoinGroupResponse{Error: MemberIDRequired, MemberID: id, Members: []MemberSubscription{}})
 }
@@ -102,7 +114,7 @@ func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id st
 func (c *Coordinator) updateMember(m *member, from string, r JoinGroup) {
 	// The instance id is the member's for life (Kafka's member field is
 	// final); a rejoin cannot change it.
-	m.clientID = r.ClientID
+	m.clientID, m.clientHost = r.ClientID, r.ClientHost
 	m.sessionTimeoutMs, m.rebalanceTimeoutMs = r.SessionTimeoutMs, r.RebalanceTimeoutMs
 	m.protocols = r.Protocols
 	if m.awaitingJoin && m.joinFrom != from {

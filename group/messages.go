@@ -20,6 +20,13 @@ type Protocol struct {
 	Name string
 	// Subscription is what the member sends for this assignor.
 	Subscription Subscription
+	// Metadata is the protocol metadata as it came over the wire, nil for
+	// the world's own members. The coordinator keeps it unread and hands it
+	// back to the leader (JoinGroup) and to DescribeGroups; for the
+	// "consumer" protocol type the caller also decodes it into
+	// Subscription (ConsumerProtocolSubscription), for any other type
+	// Subscription stays empty.
+	Metadata []byte
 }
 
 // JoinGroup asks to (re)join a group (JoinGroupRequest v5+ semantics).
@@ -32,6 +39,14 @@ type JoinGroup struct {
 	GroupInstanceID string
 	// ClientID is client.id; dynamic member ids start with it.
 	ClientID string
+	// ClientHost is the client's address as Kafka shows it ("/127.0.0.1"),
+	// "" when not known.
+	ClientHost string
+	// NoMemberIDRequired is set for JoinGroup v0-v3 (clients before 2.2):
+	// a new dynamic member is added at once with the id the coordinator
+	// makes, instead of being answered MEMBER_ID_REQUIRED (Kafka's
+	// requireKnownMemberId is "version >= 4", KafkaApis.handleJoinGroupRequest).
+	NoMemberIDRequired bool
 	// SessionTimeoutMs is session.timeout.ms (default 45000; 10000 before 3.0).
 	SessionTimeoutMs int32
 	// RebalanceTimeoutMs is how long the coordinator waits for this member to
@@ -52,6 +67,8 @@ type JoinGroupResponse struct {
 	GenerationID int32
 	// ProtocolName is the chosen assignor.
 	ProtocolName string
+	// ProtocolType is the group's protocol type (JoinGroup v7+).
+	ProtocolType string
 	// Leader is the member id of the group leader.
 	Leader string
 	// SkipAssignment tells a rejoining static leader not to compute a new
@@ -70,6 +87,11 @@ type MemberAssignment struct {
 	MemberID string
 	// Partitions are its partitions.
 	Partitions []TopicPartition
+	// Data is the assignment as the leader sent it over the wire
+	// (ConsumerProtocolAssignment for the "consumer" protocol type, opaque
+	// bytes for others), nil from the world's own leaders; the member gets
+	// it back as it was.
+	Data []byte
 }
 
 // SyncGroup fetches this member's assignment; the leader's carries everyone's.
@@ -100,6 +122,11 @@ type SyncGroupResponse struct {
 	// Assignment is this member's partitions, in the order the leader's
 	// assignor listed them.
 	Assignment []TopicPartition
+	// Data is the leader's assignment bytes for this member ([MemberAssignment].Data),
+	// nil when the leader gave partitions only.
+	Data []byte
+	// ProtocolType and ProtocolName are the group's (SyncGroup v5+).
+	ProtocolType, ProtocolName string
 }
 
 // Heartbeat keeps a member's session alive (every heartbeat.interval.ms).

@@ -73,13 +73,14 @@ func (c *Coordinator) completeJoin(g *classicGroup) {
 // joinResponse is the current generation's JoinGroup answer for m.
 func (c *Coordinator) joinResponse(g *classicGroup, m *member, skipAssignment bool) JoinGroupResponse {
 	r := JoinGroupResponse{
-		GenerationID: g.generation, ProtocolName: g.protocolName, Leader: g.leader,
+		GenerationID: g.generation, ProtocolName: g.protocolName, ProtocolType: g.protocolType, Leader: g.leader,
 		MemberID: m.id, SkipAssignment: skipAssignment, Members: []MemberSubscription{},
 	}
 	if m.id == g.leader && !skipAssignment {
 		for _, id := range g.sortedMemberIDs() {
 			o := g.members[id]
-			r.Members = append(r.Members, MemberSubscription{MemberID: id, GroupInstanceID: o.instanceID, Subscription: o.subscription(g.protocolName)})
+			p := o.protocol(g.protocolName)
+			r.Members = append(r.Members, MemberSubscription{MemberID: id, GroupInstanceID: o.instanceID, Subscription: p.Subscription, Metadata: p.Metadata})
 		}
 	}
 	return r
@@ -118,6 +119,12 @@ func (c *Coordinator) removeAndRebalance(g *classicGroup, id string) {
 	switch g.state {
 	case Stable, CompletingRebalance:
 		c.prepareRebalance(g)
+		// Kafka tries to complete the new join phase at once
+		// (joinPurgatory.tryCompleteElseWatch): with no member left the
+		// group is Empty now, not after the rebalance timeout.
+		if len(g.members) == 0 {
+			c.maybeCompleteJoin(g)
+		}
 	case PreparingRebalance:
 		c.maybeCompleteJoin(g)
 	}

@@ -1,5 +1,7 @@
 package group
 
+import "slices"
+
 // GroupStatus is a plain snapshot of one group, for printing, JSON and
 // cmp.Diff (kafka-consumer-groups --describe --state / --members).
 type GroupStatus struct {
@@ -27,8 +29,18 @@ type MemberStatus struct {
 	GroupInstanceID string
 	// ClientID is client.id.
 	ClientID string
+	// ClientHost is the client's address ("/127.0.0.1"), "" for the
+	// world's own members.
+	ClientHost string
+	// Protocol is its entry for the group's chosen assignor (Name "" outside
+	// a generation): the subscription, and the metadata bytes it sent, if
+	// it sent bytes (DescribeGroups shows them).
+	Protocol Protocol
 	// Assignment is what the leader gave it in the last SyncGroup.
 	Assignment []TopicPartition
+	// AssignmentData is the leader's assignment bytes for it, nil if the
+	// leader gave partitions only.
+	AssignmentData []byte
 	// AwaitingJoin / AwaitingSync: a JoinGroup / SyncGroup of it is parked.
 	AwaitingJoin, AwaitingSync bool
 	// SessionDeadlineMs is when its session expires if nothing arrives.
@@ -48,10 +60,16 @@ func (c *Coordinator) Group(id string) (GroupStatus, bool) {
 	for _, mid := range g.sortedMemberIDs() {
 		m := g.members[mid]
 		s.Members = append(s.Members, MemberStatus{
-			MemberID: m.id, GroupInstanceID: m.instanceID, ClientID: m.clientID,
-			Assignment: SortedPartitions(m.assignment), AwaitingJoin: m.awaitingJoin, AwaitingSync: m.awaitingSync,
+			MemberID: m.id, GroupInstanceID: m.instanceID, ClientID: m.clientID, ClientHost: m.clientHost,
+			Assignment: SortedPartitions(m.assignment), AssignmentData: slices.Clone(m.assignmentData),
+			AwaitingJoin: m.awaitingJoin, AwaitingSync: m.awaitingSync,
 			SessionDeadlineMs: m.heartbeatDeadlineMs,
 		})
+		if g.protocolName != "" {
+			p := m.protocol(g.protocolName)
+			p.Metadata = slices.Clone(p.Metadata)
+			s.Members[len(s.Members)-1].Protocol = p
+		}
 	}
 	return s, true
 }

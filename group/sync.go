@@ -29,7 +29,7 @@ func (c *Coordinator) sync(from string, r SyncGroup) {
 	case Stable:
 		m.pendingSync = false
 		m.heartbeatDeadlineMs = c.nowMs + int64(m.sessionTimeoutMs)
-		c.respond(from, SyncGroupResponse{Assignment: slices.Clone(m.assignment)})
+		c.respond(from, syncAnswer(g, m))
 	case CompletingRebalance:
 		m.pendingSync = false
 		m.awaitingSync, m.syncFrom = true, from
@@ -47,15 +47,20 @@ func (c *Coordinator) sync(from string, r SyncGroup) {
 // round depends on that order.
 func (c *Coordinator) applyAssignment(g *classicGroup, assignments []MemberAssignment) {
 	given := map[string][]TopicPartition{}
+	data := map[string][]byte{}
 	for _, a := range assignments {
 		given[a.MemberID] = append(given[a.MemberID], a.Partitions...)
+		if a.Data != nil {
+			data[a.MemberID] = a.Data // Kafka keeps the last one of a member id
+		}
 	}
 	g.state = Stable
 	for _, id := range g.sortedMemberIDs() {
 		m := g.members[id]
 		m.assignment = distinctPartitions(given[id])
+		m.assignmentData = data[id]
 		if m.awaitingSync {
-			c.respond(m.syncFrom, SyncGroupResponse{Assignment: slices.Clone(m.assignment)})
+			c.respond(m.syncFrom, syncAnswer(g, m))
 			m.awaitingSync, m.syncFrom = false, ""
 		}
 	}
@@ -87,4 +92,10 @@ func (c *Coordinator) validateMember(g *classicGroup, memberID, instanceID strin
 		return IllegalGeneration
 	}
 	return None
+}
+
+// syncAnswer is m's SyncGroup answer in a Stable group.
+func syncAnswer(g *classicGroup, m *member) SyncGroupResponse {
+	return SyncGroupResponse{Assignment: slices.Clone(m.assignment), Data: slices.Clone(m.assignmentData),
+		ProtocolType: g.protocolType, ProtocolName: g.protocolName}
 }

@@ -244,6 +244,9 @@ func (k *Kafka) pump() {
 		if md, ok := a.Response.(*kmsg.MetadataResponse); ok && srv != nil {
 			advertise(srv, md)
 		}
+		if srv != nil {
+			advertiseCoordinators(srv, a.Response)
+		}
 		resp := a.Response
 		resolves = append(resolves, func() { wt.resolve(kafkawire.Respond(resp)) })
 	}
