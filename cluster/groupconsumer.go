@@ -69,7 +69,9 @@ type groupClient struct {
 	// each poll (the position stays unset until ListOffsets succeeds).
 	resetPending map[partitionKey]bool
 	// down is set after a crash or a close: the process does nothing.
-	down, closed bool
+	// closing is set from close() until the member left (its revocation
+	// commit answered, or timed out).
+	down, closed, closing bool
 	// stalledUntil: the application is busy (no poll()) until then; the
 	// heartbeat thread goes on.
 	stalledUntil int64
@@ -219,6 +221,9 @@ func (w *World) tickGroupConsumer(c *Consumer) {
 	w.flushOutbox(c)
 	g.member.Tick(w.now)
 	w.handleMember(c)
+	if g.closing {
+		return
+	}
 	if w.now >= c.nextPoll && w.now >= g.stalledUntil {
 		c.nextPoll = w.now + c.cfg.PollIntervalMs
 		w.groupPoll(c)
@@ -358,6 +363,7 @@ func (w *World) handleMember(c *Consumer) {
 			w.record(EventGroup, 0, nil, "%s: %v", c.cfg.Name, err)
 		}
 	}
+	w.closedWhenLeft(c)
 }
 
 // revoke is onPartitionsRevoked: stop fetching, commit the positions

@@ -121,13 +121,27 @@ func (w *World) outOfRange(c *Consumer, tp partitionKey, pos int64, s *replicaSl
 }
 
 // closeConsumer is KafkaConsumer.close(): commit and revoke everything,
-// then (dynamic members) LeaveGroup.
+// wait for the commit's answer (ConsumerCoordinator.close commits
+// synchronously), then (dynamic members) LeaveGroup. Until the member is
+// done the process only runs its heartbeat thread and takes answers; it
+// polls no more.
 func (w *World) closeConsumer(c *Consumer) {
 	g := c.grp
+	if g.closing {
+		return
+	}
+	g.closing = true
 	g.member.Close()
 	w.handleMember(c)
-	g.down, g.closed = true, true
-	w.record(EventGroup, 0, nil, "%s closed", c.cfg.Name)
+}
+
+// closedWhenLeft ends a closing consumer's process once its member left.
+func (w *World) closedWhenLeft(c *Consumer) {
+	g := c.grp
+	if g.closing && !g.down && g.member.State() == group.Left {
+		g.down, g.closed = true, true
+		w.record(EventGroup, 0, nil, "%s closed", c.cfg.Name)
+	}
 }
 
 // crashConsumer kills the consumer process: no commit, no LeaveGroup; the

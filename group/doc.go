@@ -73,10 +73,11 @@
 //     in this order: send Requests to the coordinator in order; for Lost,
 //     stop fetching at once (no commit is possible); for Revoke, stop
 //     fetching, commit the positions you want kept, then call
-//     [Member.Revoked] with them (the member sends the commit before it
-//     rejoins or leaves); for Assigned, look up committed offsets
-//     ([Member.FetchCommitted] or the store; none means auto.offset.reset)
-//     and start fetching (the answer comes back in Ready.Fetched).
+//     [Member.Revoked] with them (the member sends the commit, and rejoins
+//     or leaves once it is answered or after request.timeout.ms); for
+//     Assigned, look up committed offsets ([Member.FetchCommitted] or the
+//     store; none means auto.offset.reset) and start fetching (the answer
+//     comes back in Ready.Fetched).
 //  5. Fetch only from [Member.Fetchable]. An eager member owns nothing from
 //     the moment it starts rejoining until its SyncGroup answer; a
 //     cooperative member keeps fetching what it keeps.

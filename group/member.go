@@ -1,10 +1,17 @@
 package group
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 )
+
+// ErrCommitTimedOut reports in [MemberReady.Errors] a revocation commit
+// whose answer did not come within request.timeout.ms: the member stopped
+// waiting and rejoined or left (Kafka 3.7 logs "Asynchronous auto-commit of
+// offsets failed: joinPrepare timeout. Will continue to join group").
+var ErrCommitTimedOut = errors.New("group: commit timed out")
 
 // MemberConfig is a consumer's group settings, named after the consumer
 // config keys.
@@ -31,8 +38,14 @@ type MemberConfig struct {
 	// RequestTimeoutMs is request.timeout.ms (30000): a SyncGroup unanswered
 	// this long is given up and the member rejoins. A JoinGroup waits
 	// max(RequestTimeoutMs, MaxPollIntervalMs+5000), as the Java client does.
-	// 0 means 30000.
+	// 0 means 30000. It also bounds how long a member waits for the answer
+	// to the commit it sent on revocation before it rejoins or leaves
+	// ([Member.Revoked]).
 	RequestTimeoutMs int32
+	// RetryBackoffMs is retry.backoff.ms (100): how long a member waits
+	// before sending again a revocation commit refused with a retriable
+	// error. 0 means 100.
+	RetryBackoffMs int32
 }
 
 // DefaultMemberConfig returns Kafka 3.0+ defaults for a member of groupID
@@ -58,7 +71,8 @@ type MemberState int8
 const (
 	// Unjoined: not in the group; the next Poll joins.
 	Unjoined MemberState = iota
-	// Revoking: waiting for the caller to finish revoking ([Member.Revoked]).
+	// Revoking: waiting for the caller to finish revoking ([Member.Revoked]),
+	// then for the answer to the commit it sent with them.
 	Revoking
 	// Joining: a JoinGroup is in flight.
 	Joining
@@ -129,7 +143,31 @@ type Member struct {
 	// sentMs is when the JoinGroup or SyncGroup in flight was sent.
 	sentMs int64
 	nowMs  int64
-	ready  MemberReady
+	// commitsSent and commitsAnswered count OffsetCommits sent and answers
+	// received. The link to the coordinator is FIFO and the coordinator
+	// answers a member's requests in order, so the n-th answer is the n-th
+	// commit's.
+	commitsSent, commitsAnswered int64
+	// awaiting is the revocation commit the member waits for before it
+	// rejoins or leaves; nil when it waits for none.
+	awaiting *awaitedCommit
+	ready    MemberReady
+}
+
+// awaitedCommit is a commit sent on revocation whose answer the member
+// waits for (ConsumerCoordinator.onJoinPrepare's autoCommitOffsetRequestFuture).
+type awaitedCommit struct {
+	// seq is the commit's number among the member's commits (commitsSent
+	// once it was sent).
+	seq     int64
+	offsets []PartitionOffset
+	// deadlineMs is when the member stops waiting and goes on:
+	// request.timeout.ms after the first attempt, never past the rebalance
+	// timeout.
+	deadlineMs int64
+	// retryAtMs is when to send the commit again after a retriable error;
+	// 0 while an attempt is in flight.
+	retryAtMs int64
 }
 
 // NewMember returns an unjoined member whose clock starts at nowMs. It joins
@@ -234,16 +272,59 @@ func (m *Member) startRevoke(tps []TopicPartition) {
 
 // Revoked tells the member the caller finished revoking: commits holds the
 // positions to commit for the revoked partitions (none with auto-commit off).
-// The member commits them, gives the partitions up, and goes on: it rejoins
-// at once (eager before its join, cooperative after a SyncGroup that took
+// The member gives the partitions up and commits them; then it goes on: it
+// rejoins (eager before its join, cooperative after a SyncGroup that took
 // partitions away: the second rebalance), or leaves after Close.
+//
+// It goes on only once the commit is answered, as Kafka 3.7's consumer
+// does: ConsumerCoordinator.onJoinPrepare sends the commit and returns false
+// (no JoinGroup yet) until it completed, retrying a retriable failure
+// (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS)
+// after retry.backoff.ms; a commit refused otherwise is reported in
+// Ready.Errors and the join goes on. ConsumerCoordinator.close commits
+// synchronously (maybeAutoCommitOffsetsSync, commitOffsetsSync) before the
+// LeaveGroup. Kafka bounds the wait by the rebalance timeout
+// (joinPrepareTimer), retrying a request that timed out; the simulated
+// client does not learn that an answer was lost, so here the wait ends
+// request.timeout.ms after the revocation (never past the rebalance
+// timeout): the member reports the commit timed out ([ErrCommitTimedOut])
+// and goes on. With no commits to send it goes on at once.
 func (m *Member) Revoked(commits []PartitionOffset) {
-	if m.state != Revoking {
+	if m.state != Revoking || m.awaiting != nil {
 		return
 	}
-	m.Commit(commits)
 	m.owned = Difference(m.owned, m.revoking)
 	m.revoking = nil
+	if m.commit(commits) {
+		m.awaiting = &awaitedCommit{seq: m.commitsSent, offsets: slices.Clone(commits), deadlineMs: m.nowMs + m.commitWaitMs()}
+		return
+	}
+	m.revokeDone()
+}
+
+// commitWaitMs is how long a member waits for its revocation commit:
+// request.timeout.ms, at most the rebalance timeout (max.poll.interval.ms).
+func (m *Member) commitWaitMs() int64 {
+	return min(m.requestTimeoutMs(), int64(m.cfg.MaxPollIntervalMs))
+}
+
+func (m *Member) requestTimeoutMs() int64 {
+	if m.cfg.RequestTimeoutMs <= 0 {
+		return 30000
+	}
+	return int64(m.cfg.RequestTimeoutMs)
+}
+
+func (m *Member) retryBackoffMs() int64 {
+	if m.cfg.RetryBackoffMs <= 0 {
+		return 100
+	}
+	return int64(m.cfg.RetryBackoffMs)
+}
+
+// revokeDone ends a revocation: the member leaves after Close, or rejoins.
+func (m *Member) revokeDone() {
+	m.awaiting = nil
 	m.state = MemberStable
 	if m.leaving {
 		m.leave()
@@ -252,22 +333,84 @@ func (m *Member) Revoked(commits []PartitionOffset) {
 	m.sendJoin()
 }
 
+// onCommitAnswer counts an OffsetCommit answer and, when it answers the
+// revocation commit the member waits for, ends the wait: on success or a
+// non-retriable error the member goes on, on a retriable error it sends
+// the commit again after retry.backoff.ms.
+func (m *Member) onCommitAnswer(r OffsetCommitResponse) {
+	if m.commitsAnswered < m.commitsSent {
+		m.commitsAnswered++
+	}
+	a := m.awaiting
+	if a == nil || m.state != Revoking || m.commitsAnswered < a.seq {
+		return
+	}
+	if r.Offsets != nil && !slices.Equal(r.Offsets, a.offsets) {
+		// Not the awaited commit's answer (one given up on earlier came
+		// late): wait on.
+		m.commitsAnswered = a.seq - 1
+		return
+	}
+	if retriableCommitError(r.Error) && m.nowMs+m.retryBackoffMs() < a.deadlineMs {
+		a.retryAtMs = m.nowMs + m.retryBackoffMs()
+		return
+	}
+	m.revokeDone()
+}
+
+// retriableCommitError: the errors OffsetCommitResponseHandler (Kafka 3.7)
+// raises as retriable, after which the commit is sent again.
+func retriableCommitError(code ErrorCode) bool {
+	return code == CoordinatorNotAvailable || code == NotCoordinator || code == CoordinatorLoadInProgress
+}
+
+// awaitCommit moves the wait for the revocation commit on at Tick: sends it
+// again when a retry is due, and gives up at the deadline.
+func (m *Member) awaitCommit() {
+	a := m.awaiting
+	if a == nil {
+		return
+	}
+	if m.nowMs >= a.deadlineMs {
+		// The request timed out: Kafka's client fails every request in
+		// flight on the connection, so no answer to them counts any more.
+		m.commitsAnswered = m.commitsSent
+		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets on revocation by %q: no answer in %d ms: %w",
+			len(a.offsets), m.memberID, m.commitWaitMs(), ErrCommitTimedOut))
+		m.revokeDone()
+		return
+	}
+	if a.retryAtMs != 0 && m.nowMs >= a.retryAtMs {
+		a.retryAtMs = 0
+		if !m.commit(a.offsets) {
+			m.revokeDone()
+			return
+		}
+		a.seq = m.commitsSent
+	}
+}
+
 // Commit sends an OffsetCommit for offsets under the current generation.
 // It does nothing with no offsets; without a generation (removed, or never
 // joined) it reports [ErrCommitFailed] in Ready instead, as the Java consumer
 // throws CommitFailedException.
-func (m *Member) Commit(offsets []PartitionOffset) {
+func (m *Member) Commit(offsets []PartitionOffset) { m.commit(offsets) }
+
+// commit is [Member.Commit]; it reports whether an OffsetCommit was sent.
+func (m *Member) commit(offsets []PartitionOffset) bool {
 	if len(offsets) == 0 {
-		return
+		return false
 	}
 	if m.memberID == "" || m.generation < 0 {
 		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets by client %q: %w", len(offsets), m.cfg.ClientID, ErrCommitFailed))
-		return
+		return false
 	}
+	m.commitsSent++
 	m.send(OffsetCommit{
 		GroupID: m.cfg.GroupID, GenerationID: m.generation, MemberID: m.memberID,
 		GroupInstanceID: m.cfg.GroupInstanceID, Offsets: slices.Clone(offsets),
 	})
+	return true
 }
 
 // FetchCommitted sends an OffsetFetch for tps (typically the Assigned ones).
@@ -283,6 +426,7 @@ func (m *Member) FetchCommitted(tps []TopicPartition) {
 func (m *Member) Tick(nowMs int64) {
 	m.nowMs = max(m.nowMs, nowMs)
 	m.expireRequest()
+	m.awaitCommit()
 	active := m.state == MemberStable || m.state == Syncing || m.state == Revoking
 	if !active || m.memberID == "" {
 		return
@@ -301,10 +445,7 @@ func (m *Member) Tick(nowMs int64) {
 // (lost on the way): the member is unjoined and rejoins at its next Poll,
 // keeping its member id.
 func (m *Member) expireRequest() {
-	timeout := int64(m.cfg.RequestTimeoutMs)
-	if timeout <= 0 {
-		timeout = 30000
-	}
+	timeout := m.requestTimeoutMs()
 	if m.state == Joining {
 		timeout = max(timeout, int64(m.cfg.MaxPollIntervalMs)+5000)
 	}
@@ -327,7 +468,8 @@ func (m *Member) pollTimeout() {
 }
 
 // Close is a clean shutdown (KafkaConsumer.close): revoke everything
-// (commit through [Member.Revoked]), then a dynamic member sends LeaveGroup.
+// (commit through [Member.Revoked], whose answer it waits for), then a
+// dynamic member sends LeaveGroup.
 // A static member sends nothing: its session will expire unless it returns.
 func (m *Member) Close() {
 	if m.state == Left {
@@ -347,24 +489,30 @@ func (m *Member) leave() {
 	if m.cfg.GroupInstanceID == "" && m.memberID != "" {
 		m.send(LeaveGroup{GroupID: m.cfg.GroupID, MemberID: m.memberID})
 	}
-	m.owned, m.revoking = nil, nil
+	m.owned, m.revoking, m.awaiting = nil, nil, nil
 	m.generation = -1
 	m.state = Left
 }
 
-// reset forgets the generation (and with lost also the member id, as for
-// UNKNOWN_MEMBER_ID); owned partitions are reported lost.
+// reset forgets the generation (and with forgetID also the member id, as
+// for UNKNOWN_MEMBER_ID); owned partitions are reported lost, and a wait for
+// a revocation commit ends. A closing member is then done: it has no
+// generation to leave (AbstractCoordinator.maybeLeaveGroup sends nothing
+// from UNJOINED).
 func (m *Member) reset(forgetID bool) {
 	if len(m.owned) > 0 {
 		m.ready.Lost = append(m.ready.Lost, SortedPartitions(m.owned)...)
 	}
-	m.owned, m.revoking = nil, nil
+	m.owned, m.revoking, m.awaiting = nil, nil, nil
 	if forgetID {
 		m.memberID = ""
 	}
 	m.generation = -1
 	m.needsRejoin = true
 	m.state = Unjoined
+	if m.leaving {
+		m.state = Left
+	}
 }
 
 func (m *Member) sendJoin() {

@@ -19,6 +19,7 @@ func (m *Member) Step(resp Response) error {
 			m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets by %q: %w", len(r.Offsets), m.memberID, r.Error))
 			m.onGroupError(r.Error)
 		}
+		m.onCommitAnswer(r)
 	case OffsetFetchResponse:
 		if r.Error != None {
 			m.ready.Errors = append(m.ready.Errors, fmt.Errorf("offset fetch by %q: %w", m.memberID, r.Error))
