@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -22,7 +23,10 @@ import (
 	"github.com/kafkalive/kafkalive/web"
 )
 
-var liveSeed = flag.Uint64("live.seed", 0, "seed of the live kgo tests' records and fault times (0: from the clock)")
+var (
+	liveSeed   = flag.Uint64("live.seed", 0, "seed of the live kgo tests' records and fault times (0: from the clock)")
+	liveKgoLog = flag.Bool("live.kgolog", false, "the live kgo tests print kgo's warnings and errors")
+)
 
 // liveCluster is the page's default world (three brokers, min.insync.replicas
 // 2) served to Kafka clients on free loopback ports, its clock advanced
@@ -63,6 +67,9 @@ func startLive(t *testing.T, speedup int64) *liveCluster {
 func (lc *liveCluster) client(t *testing.T, opts ...kgo.Opt) *kgo.Client {
 	t.Helper()
 	opts = append([]kgo.Opt{kgo.SeedBrokers(lc.srv.Addr(2).String()), kgo.ProducerLinger(0), kgo.FetchMaxWait(300 * time.Millisecond)}, opts...)
+	if *liveKgoLog {
+		opts = append(opts, kgo.WithLogger(kgo.BasicLogger(os.Stderr, kgo.LogLevelWarn, nil)))
+	}
 	cl, err := kgo.NewClient(opts...)
 	require.NoError(t, err)
 	t.Cleanup(cl.Close)
@@ -116,6 +123,7 @@ func TestLiveKgoRoundTrip(t *testing.T) {
 	defer cancel()
 	const topic = "ext"
 	admin := lc.client(t)
+	lc.world(t, func(w *cluster.World) error { return w.RunFor(2000) })
 	createTopic(t, ctx, admin, topic, 3)
 
 	var all []sent
@@ -198,6 +206,25 @@ func TestLiveKgoRoundTrip(t *testing.T) {
 		require.Empty(t, w.InternalErrors())
 		return nil
 	})
+
+	// Going back in time closes every connection, saying why; the client
+	// reconnects to the world as it was (the topic does not exist then).
+	past := int64(1000)
+	require.NoError(t, lc.live.Do(&past, func(w *cluster.World) error { return w.RunFor(10) }))
+	require.Eventually(t, func() bool {
+		v, err := lc.live.View(web.Focus{}, nil)
+		return err == nil && v.Kafka != nil && v.Kafka.Notice != "" && len(lc.srv.Connections()) == 0
+	}, 10*time.Second, 10*time.Millisecond, "the connections are closed after the jump back")
+	v, err := lc.live.View(web.Focus{}, nil)
+	require.NoError(t, err)
+	require.Contains(t, v.Kafka.Notice, "went back in time")
+	md := kmsg.NewPtrMetadataRequest()
+	mt := kmsg.NewMetadataRequestTopic()
+	mt.Topic = kmsg.StringPtr(topic)
+	md.Topics = append(md.Topics, mt)
+	mr, err := md.RequestWith(ctx, admin)
+	require.NoError(t, err)
+	require.Equal(t, int16(3), mr.Topics[0].ErrorCode, "UNKNOWN_TOPIC_OR_PARTITION before the topic was created")
 }
 
 // TestLiveKgoFaults: an idempotent acks=all kgo producer (min.insync 2)

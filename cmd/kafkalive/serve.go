@@ -121,10 +121,23 @@ func startKafka(ctx context.Context, live *web.Live, addr string, stdout, stderr
 	}
 	fmt.Fprintf(stderr, "kafkalive: %v\n", err)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		fmt.Fprintf(stderr, "kafkalive: a Kafka listener's port is taken (a Kafka broker or another kafkalive?): the page is served without them; move them with --kafka-addr, e.g. --kafka-addr 127.0.0.1:19092 (or --kafka-addr 127.0.0.1:0 for free ports), or turn them off with --no-kafka\n")
+		fmt.Fprintf(stderr, "kafkalive: a Kafka listener's port is taken (a Kafka broker or another kafkalive?): the page is served without them; move them with --kafka-addr, e.g. --kafka-addr %s (or port 0 for free ports), or turn them off with --no-kafka\n", otherPort(addr))
 	} else {
 		fmt.Fprintf(stderr, "kafkalive: the page is served without Kafka listeners\n")
 	}
+}
+
+// otherPort suggests another address than addr: its port plus 10000, or 0.
+func otherPort(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	if err != nil || perr != nil {
+		return "127.0.0.1:0"
+	}
+	if n += 10000; n > 65533 {
+		n = 0
+	}
+	return net.JoinHostPort(host, strconv.Itoa(n))
 }
 
 // kafkaListeners are brokers 1..n on addr's host, broker 1 on its port and
