@@ -46,6 +46,9 @@ func TestTheWorldRunsOnYourCode(t *testing.T) {
 	if ie := live.InternalError(); ie != nil {
 		t.Fatalf("internal error: %+v", ie)
 	}
+	for _, f := range v.Learner.Faults {
+		t.Errorf("fault: %s", f)
+	}
 	if v.TimeMs < 20_000 {
 		t.Errorf("the world stopped at %d ms", v.TimeMs)
 	}
