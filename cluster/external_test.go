@@ -209,3 +209,43 @@ func TestExternalMetadataAndAdmin(t *testing.T) {
 	require.NoError(t, w.RunFor(1000))
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestExternalDescribeConfigs: a topic's configs come with their values
+// and sources (the world's min.insync.replicas=2 is a broker setting, a
+// topic's own retention.ms is DYNAMIC_TOPIC_CONFIG); an unknown topic is
+// UNKNOWN_TOPIC_OR_PARTITION.
+func TestExternalDescribeConfigs(t *testing.T) {
+	w := extWorld(t)
+	ct := kmsg.NewPtrCreateTopicsRequest()
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = "short", 1, 3
+	rt.Configs = []kmsg.CreateTopicsRequestTopicConfig{{Name: "retention.ms", Value: kmsg.StringPtr("60000")}}
+	ct.Topics = append(ct.Topics, rt)
+	require.Equal(t, int16(0), ask[*kmsg.CreateTopicsResponse](t, w, 1, ct, 10).Topics[0].ErrorCode)
+
+	req := kmsg.NewPtrDescribeConfigsRequest()
+	req.SetVersion(4)
+	for _, name := range []string{"short", "nope"} {
+		r := kmsg.NewDescribeConfigsRequestResource()
+		r.ResourceType, r.ResourceName, r.ConfigNames = kmsg.ConfigResourceTypeTopic, name, []string{"retention.ms", "min.insync.replicas", "cleanup.policy"}
+		req.Resources = append(req.Resources, r)
+	}
+	resp := ask[*kmsg.DescribeConfigsResponse](t, w, 2, req, 10)
+	type entry struct {
+		Name, Value string
+		Source      kmsg.ConfigSource
+	}
+	var got []entry
+	for _, c := range resp.Resources[0].Configs {
+		got = append(got, entry{c.Name, *c.Value, c.Source})
+	}
+	want := []entry{
+		{"cleanup.policy", "delete", kmsg.ConfigSourceDefaultConfig},
+		{"min.insync.replicas", "2", kmsg.ConfigSourceStaticBrokerConfig},
+		{"retention.ms", "60000", kmsg.ConfigSourceDynamicTopicConfig},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("configs of short (-want +got):\n%s", diff)
+	}
+	require.Equal(t, int16(3), resp.Resources[1].ErrorCode)
+}
