@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -316,5 +317,258 @@ func TestExternalGroupCycle(t *testing.T) {
 	d = xask[*kmsg.DescribeGroupsResponse](t, w, c, coord, dg, 10).Groups[0]
 	require.Equal(t, "Empty", d.State)
 	require.Empty(t, d.Members)
+	require.Empty(t, w.InternalErrors())
+}
+
+// joinNew sends a new dynamic member's two JoinGroups (the first answered
+// MEMBER_ID_REQUIRED) and returns the id of the second, parked one.
+func joinNew(t *testing.T, w *cluster.World, c xclient, broker int32, groupID string, protocols map[string][]byte, order ...string) uint64 {
+	t.Helper()
+	first := xask[*kmsg.JoinGroupResponse](t, w, c, broker, joinReq(groupID, "", "", "consumer", protocols, order...), 10)
+	require.Equal(t, int16(79), first.ErrorCode, "MEMBER_ID_REQUIRED")
+	return c.send(t, w, broker, joinReq(groupID, first.MemberID, "", "consumer", protocols, order...))
+}
+
+func groupInfo(w *cluster.World, name string) cluster.GroupInfo {
+	for _, g := range w.State().Groups {
+		if g.Name == name {
+			return g
+		}
+	}
+	return cluster.GroupInfo{}
+}
+
+func refs(topic string, ps ...int32) []cluster.PartitionRef {
+	out := []cluster.PartitionRef{}
+	for _, p := range ps {
+		out = append(out, cluster.PartitionRef{Topic: topic, Partition: p})
+	}
+	return out
+}
+
+// TestExternalAndSimulatedMembersShareAGroup: two external members and one
+// of the world's consumers in one group, each kind as the leader. A
+// simulated leader reads the external members' ConsumerProtocol bytes
+// and its range assignment reaches them as ConsumerProtocolAssignment
+// bytes; an external leader gets the simulated member's subscription as
+// bytes it decodes, and the partitions it assigns in bytes are what the
+// simulated member reads.
+func TestExternalAndSimulatedMembersShareAGroup(t *testing.T) {
+	meta := map[string][]byte{"range": consumerMeta([]string{"g"}, nil, -1)}
+	for _, simLeads := range []bool{true, false} {
+		t.Run(fmt.Sprintf("simulated leader %v", simLeads), func(t *testing.T) {
+			w := xgroupWorld(t, 7)
+			x1, x2 := xclient{1, "ext-a", "10.0.0.7:4000"}, xclient{2, "ext-b", "10.0.0.8:4000"}
+			coord, _ := findCoordinator(t, w, x1, "mix", 5000)
+			sim := cluster.ConsumerConfig{Name: "sim", Group: "mix", Topics: []string{"g"}, Assignors: []string{"range"}, AutoOffsetReset: "earliest"}
+			var j1 uint64
+			if simLeads {
+				require.NoError(t, w.AddConsumer(sim))
+				require.NoError(t, w.RunFor(300))
+				j1 = joinNew(t, w, x1, coord, "mix", meta, "range")
+			} else {
+				j1 = joinNew(t, w, x1, coord, "mix", meta, "range")
+				require.NoError(t, w.RunFor(300))
+				require.NoError(t, w.AddConsumer(sim))
+				require.NoError(t, w.RunFor(300))
+			}
+			j2 := joinNew(t, w, x2, coord, "mix", meta, "range")
+			a := answers{}
+			a.await(t, w, 10_000, j1, j2)
+			r1, r2 := a[j1].(*kmsg.JoinGroupResponse), a[j2].(*kmsg.JoinGroupResponse)
+			require.Equal(t, []int16{0, 0}, []int16{r1.ErrorCode, r2.ErrorCode})
+			require.Equal(t, r1.Generation, r2.Generation)
+			gi := groupInfo(w, "mix")
+			require.Len(t, gi.Members, 3)
+			var simID string
+			for _, m := range gi.Members {
+				if m.ClientID == "sim" {
+					simID = m.ID
+				}
+			}
+			require.NotEmpty(t, simID)
+
+			want := map[string][]cluster.PartitionRef{}
+			var s1, s2 uint64
+			if simLeads {
+				require.Equal(t, simID, r1.LeaderID)
+				require.Empty(t, r1.Members, "a follower gets no subscriptions")
+				s1 = x1.send(t, w, coord, syncReq("mix", r1.MemberID, r1.Generation, "consumer", "range", nil))
+				s2 = x2.send(t, w, coord, syncReq("mix", r2.MemberID, r2.Generation, "consumer", "range", nil))
+			} else {
+				require.Equal(t, r1.MemberID, r1.LeaderID)
+				require.Len(t, r1.Members, 3)
+				for _, m := range r1.Members {
+					md := kmsg.NewConsumerMemberMetadata()
+					require.NoError(t, md.ReadFrom(m.ProtocolMetadata), "member %s's metadata", m.MemberID)
+					require.Equal(t, []string{"g"}, md.Topics, "member %s subscribes", m.MemberID)
+				}
+				plan := map[string][]byte{r1.MemberID: assignmentBytes("g", 3), r2.MemberID: assignmentBytes("g", 0), simID: assignmentBytes("g", 1, 2)}
+				want = map[string][]cluster.PartitionRef{r1.MemberID: refs("g", 3), r2.MemberID: refs("g", 0), simID: refs("g", 1, 2)}
+				s1 = x1.send(t, w, coord, syncReq("mix", r1.MemberID, r1.Generation, "consumer", "range", plan))
+				s2 = x2.send(t, w, coord, syncReq("mix", r2.MemberID, r2.Generation, "consumer", "range", nil))
+			}
+			a.await(t, w, 10_000, s1, s2)
+			got := map[string][]int32{}
+			for _, s := range []*kmsg.SyncGroupResponse{a[s1].(*kmsg.SyncGroupResponse), a[s2].(*kmsg.SyncGroupResponse)} {
+				require.Equal(t, int16(0), s.ErrorCode)
+				got[fmt.Sprint(len(got))] = assigned(t, s.MemberAssignment)["g"]
+			}
+			require.NoError(t, w.RunFor(1000))
+			gi = groupInfo(w, "mix")
+			require.Equal(t, "Stable", gi.State)
+			seen := map[int32]string{}
+			for _, m := range gi.Members {
+				if !simLeads {
+					if diff := cmp.Diff(want[m.ID], m.Assignment); diff != "" {
+						t.Errorf("member %s's assignment (-want +got):\n%s", m.ID, diff)
+					}
+				}
+				require.NotEmpty(t, m.Assignment, "member %s", m.ID)
+				for _, p := range m.Assignment {
+					require.Empty(t, seen[p.Partition], "partition %d assigned to %s and %s", p.Partition, seen[p.Partition], m.ID)
+					seen[p.Partition] = m.ID
+				}
+				if m.ID == simID {
+					require.Equal(t, m.Assignment, m.Partitions, "the simulated member reads what it was assigned")
+				}
+			}
+			require.Len(t, seen, 4)
+			byID := map[string][]int32{}
+			for _, m := range gi.Members {
+				for _, p := range m.Assignment {
+					byID[m.ID] = append(byID[m.ID], p.Partition)
+				}
+			}
+			require.Equal(t, byID[r1.MemberID], got["0"], "ext-a's bytes")
+			require.Equal(t, byID[r2.MemberID], got["1"], "ext-b's bytes")
+			require.Empty(t, w.InternalErrors())
+		})
+	}
+}
+
+// stableGroup makes members (new, dynamic, "range") a Stable group
+// with the first as leader assigning partition i of g to member i mod n;
+// it returns their member ids and the generation.
+func stableGroup(t *testing.T, w *cluster.World, coord int32, groupID string, members ...xclient) ([]string, int32) {
+	t.Helper()
+	meta := map[string][]byte{"range": consumerMeta([]string{"g"}, nil, -1)}
+	var joins []uint64
+	for _, c := range members {
+		joins = append(joins, joinNew(t, w, c, coord, groupID, meta, "range"))
+	}
+	a := answers{}
+	a.await(t, w, 10_000, joins...)
+	var ids []string
+	var gen int32
+	for _, j := range joins {
+		r := a[j].(*kmsg.JoinGroupResponse)
+		require.Equal(t, int16(0), r.ErrorCode)
+		ids, gen = append(ids, r.MemberID), r.Generation
+	}
+	plan := map[string][]byte{}
+	for i, id := range ids {
+		var ps []int32
+		for p := int32(i); p < 4; p += int32(len(ids)) {
+			ps = append(ps, p)
+		}
+		plan[id] = assignmentBytes("g", ps...)
+	}
+	var syncs []uint64
+	for i, c := range members {
+		var mine map[string][]byte
+		if i == 0 {
+			mine = plan
+		}
+		syncs = append(syncs, c.send(t, w, coord, syncReq(groupID, ids[i], gen, "consumer", "range", mine)))
+	}
+	a.await(t, w, 10_000, syncs...)
+	for i, s := range syncs {
+		r := a[s].(*kmsg.SyncGroupResponse)
+		require.Equal(t, int16(0), r.ErrorCode)
+		require.Equal(t, plan[ids[i]], r.MemberAssignment)
+	}
+	return ids, gen
+}
+
+// TestExternalCoordinatorFailoverMidRebalance: the coordinator's broker
+// is killed while a third member's JoinGroup waits for the others to
+// rejoin. The parked JoinGroups are never answered (the connection is
+// gone); FindCoordinator names another broker once the group's offsets
+// partition has a new leader; that coordinator does not know the members
+// (membership is not persisted), so the old member id is
+// UNKNOWN_MEMBER_ID; the members join again from scratch and the offsets
+// committed before the failure are there.
+func TestExternalCoordinatorFailoverMidRebalance(t *testing.T) {
+	w := xgroupWorld(t, 11)
+	x1, x2, x3 := xclient{1, "ext-a", "10.0.0.1:1"}, xclient{2, "ext-b", "10.0.0.2:1"}, xclient{3, "ext-c", "10.0.0.3:1"}
+	coord, _ := findCoordinator(t, w, x1, "fo", 5000)
+	ids, gen := stableGroup(t, w, coord, "fo", x1, x2)
+	cr := xask[*kmsg.OffsetCommitResponse](t, w, x1, coord, commitReq("fo", ids[0], gen, "g", map[int32]int64{0: 0, 2: 0}), 2000)
+	require.Equal(t, map[int32]int16{0: 0, 2: 0}, commitCodes(cr))
+
+	meta := map[string][]byte{"range": consumerMeta([]string{"g"}, nil, -1)}
+	j3 := joinNew(t, w, x3, coord, "fo", meta, "range")
+	require.Equal(t, int16(27), xask[*kmsg.HeartbeatResponse](t, w, x1, coord, heartbeatReq("fo", ids[0], gen), 10).ErrorCode, "REBALANCE_IN_PROGRESS")
+	j1 := x1.send(t, w, coord, joinReq("fo", ids[0], "", "consumer", meta, "range"))
+	require.Equal(t, "PreparingRebalance", groupInfo(w, "fo").State)
+
+	require.NoError(t, w.Kill(coord))
+	require.NoError(t, w.RunFor(2000))
+	for _, x := range w.ExternalAnswers() {
+		require.NotContains(t, []uint64{j1, j3}, x.ID, "a JoinGroup parked at the killed coordinator was answered")
+	}
+	next, codes := findCoordinator(t, w, x1, "fo", 30_000)
+	require.NotEqual(t, coord, next)
+	t.Logf("%d FindCoordinator answers before the new leader: %v", len(codes), slices.Compact(codes))
+	require.Equal(t, int16(25), xask[*kmsg.HeartbeatResponse](t, w, x2, next, heartbeatReq("fo", ids[1], gen), 10).ErrorCode, "UNKNOWN_MEMBER_ID")
+	require.Equal(t, int16(25), xask[*kmsg.JoinGroupResponse](t, w, x1, next, joinReq("fo", ids[0], "", "consumer", meta, "range"), 10).ErrorCode, "UNKNOWN_MEMBER_ID")
+	ids2, _ := stableGroup(t, w, next, "fo", x1, x2, x3)
+	require.Len(t, ids2, 3)
+	require.Equal(t, map[string]map[int32]int64{"fo": {0: 0, 2: 0}}, fetchOffsets(t, w, x1, next, "fo"))
+	gi := groupInfo(w, "fo")
+	require.Equal(t, []any{"Stable", next, 3}, []any{gi.State, gi.Coordinator, len(gi.Members)})
+	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalStaticMemberRejoins: a static member (group.instance.id,
+// KIP-345) that restarts joins without a member id and gets the current
+// generation back at once with a new member id, told to skip the
+// assignment as the leader (KIP-814, JoinGroup v9); its old member id is
+// FENCED_INSTANCE_ID; its SyncGroup returns the assignment it had; the
+// other member never sees a rebalance.
+func TestExternalStaticMemberRejoins(t *testing.T) {
+	w := xgroupWorld(t, 13)
+	xs, x2 := xclient{1, "static", "10.0.0.1:1"}, xclient{2, "dynamic", "10.0.0.2:1"}
+	coord, _ := findCoordinator(t, w, xs, "st", 5000)
+	meta := map[string][]byte{"range": consumerMeta([]string{"g"}, nil, -1)}
+	js := xs.send(t, w, coord, joinReq("st", "", "i1", "consumer", meta, "range"))
+	require.NoError(t, w.RunFor(100))
+	j2 := joinNew(t, w, x2, coord, "st", meta, "range")
+	a := answers{}
+	a.await(t, w, 10_000, js, j2)
+	rs, r2 := a[js].(*kmsg.JoinGroupResponse), a[j2].(*kmsg.JoinGroupResponse)
+	require.Equal(t, []int16{0, 0}, []int16{rs.ErrorCode, r2.ErrorCode})
+	require.Equal(t, rs.MemberID, rs.LeaderID)
+	require.Len(t, rs.Members, 2)
+	gen := rs.Generation
+	plan := map[string][]byte{rs.MemberID: assignmentBytes("g", 0, 1), r2.MemberID: assignmentBytes("g", 2, 3)}
+	ss := xs.send(t, w, coord, syncReq("st", rs.MemberID, gen, "consumer", "range", plan))
+	s2 := x2.send(t, w, coord, syncReq("st", r2.MemberID, gen, "consumer", "range", nil))
+	a.await(t, w, 10_000, ss, s2)
+
+	again := xask[*kmsg.JoinGroupResponse](t, w, xs, coord, joinReq("st", "", "i1", "consumer", meta, "range"), 10)
+	require.Equal(t, int16(0), again.ErrorCode)
+	require.Equal(t, []any{gen, again.MemberID, true}, []any{again.Generation, again.LeaderID, again.SkipAssignment})
+	require.NotEqual(t, rs.MemberID, again.MemberID)
+	hb := heartbeatReq("st", rs.MemberID, gen)
+	hb.InstanceID = kmsg.StringPtr("i1")
+	require.Equal(t, int16(82), xask[*kmsg.HeartbeatResponse](t, w, xs, coord, hb, 10).ErrorCode, "FENCED_INSTANCE_ID")
+	s := xask[*kmsg.SyncGroupResponse](t, w, xs, coord, syncReq("st", again.MemberID, gen, "consumer", "range", nil), 10)
+	require.Equal(t, int16(0), s.ErrorCode)
+	require.Equal(t, plan[rs.MemberID], s.MemberAssignment)
+	require.Equal(t, int16(0), xask[*kmsg.HeartbeatResponse](t, w, x2, coord, heartbeatReq("st", r2.MemberID, gen), 10).ErrorCode)
+	gi := groupInfo(w, "st")
+	require.Equal(t, []any{"Stable", gen}, []any{gi.State, gi.Generation})
 	require.Empty(t, w.InternalErrors())
 }
