@@ -1,0 +1,27 @@
+// Package interop tests the simulated cluster with Kafka clients nobody
+// here wrote: franz-go (kgo and kadm), sarama (github.com/IBM/sarama),
+// segmentio/kafka-go, and, when installed, kcat (librdkafka), kafka-python
+// and confluent-kafka-python (librdkafka again), the Python ones run as
+// subprocesses with the small scripts in testdata.
+//
+// Each test starts the page's default world (web.Live, three brokers,
+// min.insync.replicas 2) and serves it on free loopback ports with
+// web.StartKafka, in process. For every client it produces keyed records
+// with acks=all and acks=1, reads them back as a plain consumer and as a
+// group member, commits and reads the group's offsets, and lists and
+// describes the groups; the bytes that arrive are the bytes sent, the
+// offsets and partitions are those the world's terminal shows
+// (kafka-topics --describe, kafka-dump-log --print-data-log,
+// kafka-consumer-groups --describe), and each client's default
+// partitioner puts a key where that client's documented hash says:
+// murmur2 (partitioner.Partition) for franz-go and kafka-python, CRC-32
+// (librdkafka's consistent_random) for kcat and confluent-kafka, FNV-1a
+// for sarama (NewHashPartitioner's absolute value of the signed
+// remainder). kafka-go's Writer balances round robin by default, keys or
+// not: its test sets kafka.Murmur2Balancer, which is the Java client's
+// rule.
+//
+// TestMain prints a matrix of client x operation x pass/fail/skip at the
+// end of the run. A client that is not installed is skipped, saying so,
+// unless KAFKALIVE_REQUIRE_CLIENTS=1 (as in CI), where it fails.
+package interop

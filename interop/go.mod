@@ -1,0 +1,21 @@
+module github.com/kafkalive/kafkalive/interop
+
+go 1.26.0
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/kafkalive/kafkalive v0.0.0
+	github.com/stretchr/testify v1.12.1
+	github.com/twmb/franz-go v1.22.3
+	github.com/twmb/franz-go/pkg/kadm v1.20.0
+	github.com/twmb/franz-go/pkg/kmsg v1.15.1
+)
+
+require (
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)
+
+replace github.com/kafkalive/kafkalive => ../

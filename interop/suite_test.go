@@ -1,0 +1,220 @@
+package interop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// errUnsupported is a client's answer to an operation it does not have
+// (kcat lists no groups).
+var errUnsupported = errors.New("the client has no such operation")
+
+// groupDesc is what a client says of a group.
+type groupDesc struct {
+	State        string
+	ProtocolType string
+	Members      int
+}
+
+// client is one Kafka client under test, against one live world.
+type client interface {
+	// produce sends recs to topic with acks ("all" or "1") and returns them
+	// with the partition and offset the client was told (-1 when it does
+	// not say).
+	produce(ctx context.Context, t *testing.T, topic, acks string, recs []rec) ([]rec, error)
+	// consumePlain reads n records of topic's partitions (0 to
+	// partitions-1) from the start, without a group.
+	consumePlain(ctx context.Context, t *testing.T, topic string, partitions int32, n int) ([]rec, error)
+	// consumeGroup joins group, reads n records of topic from the start,
+	// commits the offsets after them and leaves the group.
+	consumeGroup(ctx context.Context, t *testing.T, topic, group string, n int) ([]rec, error)
+	// committed reads group's committed offsets of topic.
+	committed(ctx context.Context, t *testing.T, group, topic string, partitions int32) (map[int32]int64, error)
+	// listGroups lists the groups the cluster knows.
+	listGroups(ctx context.Context, t *testing.T) ([]string, error)
+	// describeGroup describes group.
+	describeGroup(ctx context.Context, t *testing.T, group string) (groupDesc, error)
+}
+
+// partitionRule is the rule a client's default partitioner puts a key by.
+type partitionRule struct {
+	name string
+	fn   func(key []byte, partitions int32) int32
+}
+
+// suiteOps are the operations runSuite records, in order.
+var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups"}
+
+// runSuite runs every operation of c against lc on a topic of its own:
+// each one a subtest and a cell of the matrix.
+func runSuite(t *testing.T, lc *liveCluster, name string, c client, rule partitionRule) {
+	rng := rand.New(rand.NewPCG(seedOf(t), 7))
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	topic, group := "interop-"+name, "interop-"+name+"-group"
+	const partitions = 3
+	lc.createTopic(t, ctx, topic, partitions)
+
+	var sent []rec // as the producers were told
+	for _, acks := range []string{"all", "1"} {
+		op(t, name, "produce acks="+acks, func(t *testing.T) {
+			recs := records(rng, name+"-acks"+acks, 15)
+			got, err := c.produce(ctx, t, topic, acks, recs)
+			require.NoError(t, err)
+			require.Len(t, got, len(recs))
+			for i := range got {
+				require.Equal(t, recs[i].Key, got[i].Key)
+				require.Equal(t, recs[i].Value, got[i].Value)
+			}
+			sent = append(sent, got...)
+		})
+	}
+
+	// The leaders' segments, as kafka-dump-log prints them.
+	var logged []rec
+	loggedAt := map[string]rec{}
+	for p := range int32(partitions) {
+		for _, r := range lc.dumpLog(t, topic, p) {
+			logged = append(logged, r)
+			loggedAt[string(r.Value)] = r
+		}
+	}
+
+	op(t, name, "partitioner", func(t *testing.T) {
+		if len(sent) == 0 {
+			t.Fatal("nothing was produced")
+		}
+		for _, s := range sent {
+			at := s.Partition
+			if at < 0 {
+				at = loggedAt[string(s.Value)].Partition // the client does not say: where the log has it
+			}
+			if want := rule.fn(s.Key, partitions); at != want {
+				t.Errorf("key %s went to partition %d; %s says %d", s.Key, at, rule.name, want)
+			}
+		}
+		t.Logf("%d keyed records where %s puts them", len(sent), rule.name)
+	})
+
+	op(t, name, "log agrees", func(t *testing.T) {
+		if len(sent) == 0 {
+			t.Fatal("nothing was produced")
+		}
+		var want []rec
+		for _, s := range sent {
+			l, ok := loggedAt[string(s.Value)]
+			if !ok {
+				t.Errorf("%s is not in the leaders' logs", s)
+				continue
+			}
+			if s.Partition >= 0 && (s.Partition != l.Partition || s.Offset != l.Offset) {
+				t.Errorf("the client was told %d@%d for %s=%s, the log has it at %d@%d", s.Partition, s.Offset, s.Key, s.Value, l.Partition, l.Offset)
+			}
+			want = append(want, rec{Key: s.Key, Value: s.Value, Partition: l.Partition, Offset: l.Offset})
+		}
+		if diff := cmp.Diff(sortRecs(want), sortRecs(logged)); diff != "" {
+			t.Errorf("kafka-dump-log against what was produced (-want +got):\n%s", diff)
+		}
+		// offsets from 0 without gaps in each partition
+		next := map[int32]int64{}
+		for _, l := range sortRecs(logged) {
+			require.Equal(t, next[l.Partition], l.Offset, "partition %d's offsets", l.Partition)
+			next[l.Partition]++
+		}
+	})
+
+	op(t, name, "consume plain", func(t *testing.T) {
+		got, err := c.consumePlain(ctx, t, topic, partitions, len(logged))
+		require.NoError(t, err)
+		if diff := cmp.Diff(sortRecs(logged), sortRecs(got)); diff != "" {
+			t.Errorf("a plain consumer read (-want the log +got):\n%s", diff)
+		}
+	})
+
+	ends := map[int32]int64{}
+	for _, l := range logged {
+		ends[l.Partition] = max(ends[l.Partition], l.Offset+1)
+	}
+	op(t, name, "consume group", func(t *testing.T) {
+		got, err := c.consumeGroup(ctx, t, topic, group, len(logged))
+		require.NoError(t, err)
+		if diff := cmp.Diff(sortRecs(logged), sortRecs(dedup(got))); diff != "" {
+			t.Errorf("a group member read (-want the log +got):\n%s", diff)
+		}
+	})
+	op(t, name, "commit offsets", func(t *testing.T) {
+		var got map[int32]int64
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			got = lc.committed(t, group, topic)
+			if cmp.Equal(ends, got) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if diff := cmp.Diff(ends, got); diff != "" {
+			t.Errorf("kafka-consumer-groups --describe's CURRENT-OFFSET against the log's ends (-want +got):\n%s", diff)
+		}
+	})
+	op(t, name, "fetch offsets", func(t *testing.T) {
+		got, err := c.committed(ctx, t, group, topic, partitions)
+		if errors.Is(err, errUnsupported) {
+			skipOp(t, "%v", err)
+		}
+		require.NoError(t, err)
+		if diff := cmp.Diff(ends, got); diff != "" {
+			t.Errorf("the client's committed offsets against the log's ends (-want +got):\n%s", diff)
+		}
+	})
+	op(t, name, "list groups", func(t *testing.T) {
+		got, err := c.listGroups(ctx, t)
+		if errors.Is(err, errUnsupported) {
+			skipOp(t, "%v", err)
+		}
+		require.NoError(t, err)
+		for _, g := range []string{group, "billing", "search-index"} {
+			require.True(t, slices.Contains(got, g), "%s is not among the groups listed: %v", g, got)
+		}
+	})
+	op(t, name, "describe groups", func(t *testing.T) {
+		got, err := c.describeGroup(ctx, t, group)
+		if errors.Is(err, errUnsupported) {
+			skipOp(t, "%v", err)
+		}
+		require.NoError(t, err)
+		// the member left: the group is Empty, its offsets kept
+		if diff := cmp.Diff(groupDesc{State: "Empty", ProtocolType: "consumer", Members: 0}, got); diff != "" {
+			t.Errorf("%s described (-want +got):\n%s", group, diff)
+		}
+	})
+
+	lc.world(t, func(w *cluster.World) error {
+		require.Empty(t, w.InternalErrors(), "the world's internal errors")
+		return nil
+	})
+}
+
+// dedup drops records read twice (a group member may read again what it
+// read before a rebalance).
+func dedup(rs []rec) []rec {
+	seen := map[string]bool{}
+	var out []rec
+	for _, r := range rs {
+		k := fmt.Sprintf("%d/%d", r.Partition, r.Offset)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
