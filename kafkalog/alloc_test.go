@@ -10,7 +10,7 @@ import (
 )
 
 // hundredRecords is a batch of 100 records with 16-byte keys and 100-byte
-// values, the benchmark workload of performance.md.
+// values, the bench module's workload.
 func hundredRecords(c Compression) RecordBatch {
 	b := RecordBatch{BatchHeader: BatchHeader{Attributes: NewAttributes(c, CreateTime, false, false),
 		ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence}}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// benchBatch is performance.md's workload: n records, 16-byte keys, values of
+// benchBatch is the bench module's workload: n records, 16-byte keys, values of
 // the given size, no headers.
 func benchBatch(n, valueSize int) RecordBatch {
 	b := RecordBatch{BatchHeader: BatchHeader{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch,

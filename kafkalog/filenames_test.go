@@ -4,39 +4,26 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalive/kafkalive/internal/extrafixtures"
 )
 
 // realFile returns the path of a file from the real broker fixtures: the licensed
-// copy in testdata/kafka-real if present, else ../shared/fixtures/kafka-real next
-// to the repository. It skips the test, saying why, when neither has it.
+// copy in testdata/kafka-real if present, else the sets named by
+// KAFKALIVE_EXTRA_FIXTURES (internal/extrafixtures). It skips the test, saying
+// why, when neither has it.
 func realFile(t *testing.T, rel string) string {
 	t.Helper()
 	local := filepath.Join("testdata", "kafka-real", rel)
 	if _, err := os.Stat(local); err == nil {
 		return local
 	}
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("fixture %s: no go.mod above the test directory", rel)
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared", "fixtures", "kafka-real", rel)
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("fixture %s not found in testdata/kafka-real or ../shared/fixtures/kafka-real (unlicensed sets live only in the shared folder)", rel)
-	}
-	return shared
+	set, file, _ := strings.Cut(rel, "/")
+	return filepath.Join(extrafixtures.Dir(t, set), file)
 }
 
 func TestSegmentFileName(t *testing.T) {

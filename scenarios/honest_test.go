@@ -97,8 +97,8 @@ func normText(s string) string {
 }
 
 // internalRef matches references to documents outside the repository:
-// markdown files other than format.md, numbered sections, rules (R7.2) and
-// scripts (S3 table).
+// markdown files other than format.md, numbered sections, dotted rule
+// numbers and scenario-table numbers.
 var internalRef = regexp.MustCompile(`[A-Za-z-]+\.md\b|§|\bR[0-9]+(\.[0-9]+)+|\bS[0-9]+[ab]?\b( table| of)`)
 
 // TestNoInternalReferences: no scenario file, comments included, cites
