@@ -62,7 +62,7 @@ func TestHandoverStartsAtTheRevocationCommit(t *testing.T) {
 		require.NoError(t, w.RunFor(40000))
 		require.NoError(t, w.Heal())
 		require.NoError(t, w.RunFor(10000))
-		n, bad := checkHandovers(w.Events())
+		n, bad := checkHandovers(w)
 		checked += n
 		for _, b := range bad {
 			t.Errorf("seed %d (offsets leader b%d cut from b%d): %s", seed, coord, follower, b)
@@ -86,7 +86,7 @@ func TestHandoverStartsAtTheRevocationCommit(t *testing.T) {
 		if err != nil || w == nil || o.OutsideModel {
 			continue
 		}
-		n, bad := checkHandovers(w.Events())
+		n, bad := checkHandovers(w)
 		checked += n
 		for _, b := range bad {
 			t.Errorf("user sequence %d: %s\nreplay: go test ./cluster -run TestUserExploreReplay -userexplore.seed=%d -userexplore.ops=20 -v", seed, b, seed)
@@ -133,19 +133,23 @@ var (
 
 // checkHandovers reads a world's group events: each revocation commit
 // (consumer C revokes P and commits P=N) that C was not told failed (C
-// reports a commit error afterwards) must be what the next consumer to
-// start P starts from: a committed offset of at least N. It returns how
-// many such handovers it checked and what broke the rule.
-func checkHandovers(events []cluster.Event) (int, []string) {
+// reports a commit error afterwards) must be what the next consumer of C's
+// group to start P starts from: a committed offset of at least N. It
+// returns how many such handovers it checked and what broke the rule.
+func checkHandovers(w *cluster.World) (int, []string) {
 	type claim struct {
 		by     string
 		offset int64
 		at     int64
 	}
-	claims := map[string]claim{} // partition -> the last revocation commit
+	groupOf := map[string]string{}
+	for _, c := range w.State().Consumers {
+		groupOf[c.Name] = c.Group
+	}
+	claims := map[string]claim{} // group/partition -> the last revocation commit
 	checked := 0
 	var bad []string
-	for _, e := range events {
+	for _, e := range w.Events() {
 		if e.Kind != cluster.EventGroup {
 			continue
 		}
@@ -156,32 +160,33 @@ func checkHandovers(events []cluster.Event) (int, []string) {
 					continue // "nothing"
 				}
 				n, err := strconv.ParseInt(off, 10, 64)
-				if err == nil {
-					claims[tp] = claim{by: m[1], offset: n, at: e.TimeMs}
+				if g := groupOf[m[1]]; err == nil && g != "" {
+					claims[g+"/"+tp] = claim{by: m[1], offset: n, at: e.TimeMs}
 				}
 			}
 			continue
 		}
 		if m := failedRE.FindStringSubmatch(e.Text); m != nil {
-			for tp, c := range claims {
+			for k, c := range claims {
 				if c.by == m[1] {
-					delete(claims, tp)
+					delete(claims, k)
 				}
 			}
 			continue
 		}
 		if m := startsRE.FindStringSubmatch(e.Text); m != nil && e.Topic != "" {
-			tp := fmt.Sprintf("%s-%d", e.Topic, e.Partition)
-			c, ok := claims[tp]
-			if !ok {
-				continue
-			}
-			delete(claims, tp)
-			checked++
 			who, from, committed := m[1], m[2], true
 			if who == "" {
 				who, from, committed = m[3], m[4], false
 			}
+			tp := fmt.Sprintf("%s-%d", e.Topic, e.Partition)
+			k := groupOf[who] + "/" + tp
+			c, ok := claims[k]
+			if !ok {
+				continue
+			}
+			delete(claims, k)
+			checked++
 			n, _ := strconv.ParseInt(from, 10, 64)
 			switch {
 			case !committed:
