@@ -22,6 +22,18 @@
 //	  nothing is lost                       lost, except a prefix of each kernel syncs
 //	                                        file's unsynced tail          everything
 //
+// # What the kernel writes back on its own
+//
+// Every file and directory remembers when it turned dirty (Dirtied, Linux's
+// inode->dirtied_when): the first change after it was last written to disk sets it,
+// later changes keep it. Writeback is sync(2): everything dirty goes to disk.
+// WritebackExpired(now, expire) is one wake of Linux's flusher threads: every inode
+// dirty since now-expire or earlier is written back whole, younger ones stay in the
+// page cache. A caller that wakes it every LinuxDirtyWritebackIntervalMs (5 s) with
+// LinuxDirtyExpireMs (30 s) has Linux's default behaviour: a byte is on disk at most
+// 35 s after it was written, even if no one calls Sync. MemFS has no clock: it is the
+// caller that wakes the flusher, with the time it set with SetNow.
+//
 // # The power cut rule
 //
 // After (*MemFS).PowerCut the tree is what the directories' last SyncDir recorded (the

@@ -30,7 +30,9 @@ func (m *MemFS) SyncDir(dir string) error {
 func (m *MemFS) Crash() { m.epoch++ }
 
 // Writeback is the operating system flushing every dirty page and directory: afterwards
-// all data and entries are durable, as if every file and directory had been synced.
+// all data and entries are durable, as if every file and directory had been synced
+// (sync(2)). WritebackExpired writes back only what has been dirty long enough, as
+// Linux's flusher threads do on their own.
 func (m *MemFS) Writeback() {
 	m.walkTree(m.root, "", func(n *node, _ string) {
 		if n.dir {
@@ -39,6 +41,59 @@ func (m *MemFS) Writeback() {
 			n.sync()
 		}
 	})
+}
+
+// Linux's defaults for its flusher threads (Documentation/admin-guide/sysctl/vm.rst),
+// in milliseconds: vm.dirty_writeback_centisecs 500 and vm.dirty_expire_centisecs 3000.
+const (
+	// LinuxDirtyWritebackIntervalMs is how often the flusher threads wake.
+	LinuxDirtyWritebackIntervalMs = 5000
+	// LinuxDirtyExpireMs is how long an inode stays dirty before a wake writes it back.
+	LinuxDirtyExpireMs = 30000
+)
+
+// WritebackExpired is one wake of Linux's flusher threads at nowMs (the periodic, or
+// "kupdate", writeback of fs/fs-writeback.c's wb_writeback): every file and directory
+// that turned dirty at or before nowMs-expireMs (its dirtied time, see Dirtied) is
+// written back whole, as if synced: all its dirty pages, whatever their age, or all
+// its entries. Those dirtied later stay in the page cache. It returns how many files
+// and directories it wrote back and the file bytes it wrote.
+//
+// Calling it every LinuxDirtyWritebackIntervalMs with LinuxDirtyExpireMs is the
+// default Linux host: a page written at t is on disk by t+35 s at the latest, unless
+// the inode is re-dirtied and written back in between. Left out: the background
+// writeback that starts when dirty pages pass vm.dirty_background_ratio of memory, and
+// the journal commits of a journaling file system (ext4 commits metadata every 5 s).
+func (m *MemFS) WritebackExpired(nowMs, expireMs int64) (inodes int, bytes int64) {
+	m.walkTree(m.root, "", func(n *node, _ string) {
+		if !n.dirty || n.dirtiedMs > nowMs-expireMs {
+			return
+		}
+		inodes++
+		if n.dir {
+			n.syncDir()
+			return
+		}
+		bytes += n.dirtyBytes()
+		n.sync()
+	})
+	return inodes, bytes
+}
+
+// Dirtied says whether the named file or directory is dirty (written, grown, shrunk,
+// or its entries changed, since its last Sync, SyncDir or writeback) and, if so, the
+// SetNow time at which it turned dirty. Like Linux's inode->dirtied_when, that time is
+// set when a clean inode is first changed and kept by later changes until it is
+// written back.
+func (m *MemFS) Dirtied(name string) (dirtiedMs int64, dirty bool, err error) {
+	n, err := m.lookup("stat", name)
+	if err != nil {
+		return 0, false, err
+	}
+	if !n.dirty {
+		return 0, false, nil
+	}
+	return n.dirtiedMs, true, nil
 }
 
 // PowerCut is a power failure followed by a reboot. Every open File becomes unusable

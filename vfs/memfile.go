@@ -98,6 +98,7 @@ func (f *memFile) write1(p []byte, off int64) int {
 	n.ownData()
 	copy(n.data[off:end], p)
 	n.markDirty(off, end)
+	n.touch(f.fs.nowMs)
 	n.mtime = f.fs.nowMs
 	return len(p)
 }

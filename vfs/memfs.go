@@ -155,6 +155,7 @@ func (m *MemFS) OpenReadWrite(name string) (File, error) {
 func (m *MemFS) link(dir *node, base string, n *node) *node {
 	dir.children[base] = n
 	dir.mtime = m.nowMs
+	dir.touch(m.nowMs)
 	m.linkTree(n, +1)
 	return n
 }
@@ -164,6 +165,7 @@ func (m *MemFS) unlink(dir *node, base string) {
 	n := dir.children[base]
 	delete(dir.children, base)
 	dir.mtime = m.nowMs
+	dir.touch(m.nowMs)
 	m.linkTree(n, -1)
 }
 
@@ -259,8 +261,10 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	}
 	delete(odir.children, obase)
 	odir.mtime = m.nowMs
+	odir.touch(m.nowMs)
 	ndir.children[nbase] = src
 	ndir.mtime = m.nowMs
+	ndir.touch(m.nowMs)
 	return nil
 }
 

@@ -25,6 +25,13 @@ type node struct {
 	dataShared, diskShared bool
 	dirtyLo, dirtyHi       int64
 	linked                 bool // reachable from the root, so counted in MemFS.used
+
+	// Files and directories. dirty says the page cache (data, or the current entries)
+	// may differ from the disk since the last Sync, SyncDir or writeback; dirtiedMs is
+	// the SetNow time at which it last turned dirty, kept while it stays dirty (Linux's
+	// inode->dirtied_when).
+	dirty     bool
+	dirtiedMs int64
 }
 
 func newDir(mtime int64) *node {
@@ -85,6 +92,15 @@ func (n *node) ownDisk() {
 	}
 }
 
+// touch records that n's page cache changed at nowMs: a clean n turns dirty with
+// dirtiedMs nowMs; a dirty n keeps the time it first turned dirty, as Linux's
+// __mark_inode_dirty sets dirtied_when only on an inode that was clean.
+func (n *node) touch(nowMs int64) {
+	if !n.dirty {
+		n.dirty, n.dirtiedMs = true, nowMs
+	}
+}
+
 // resize sets the page cache size of file n, accounting used bytes and dirty ranges.
 func (m *MemFS) resize(n *node, size int64) {
 	old := int64(len(n.data))
@@ -96,6 +112,7 @@ func (m *MemFS) resize(n *node, size int64) {
 	if n.linked {
 		m.used += size - old
 	}
+	n.touch(m.nowMs)
 	if size > old {
 		n.markDirty(old, size)
 		return
@@ -106,6 +123,7 @@ func (m *MemFS) resize(n *node, size int64) {
 // sync makes file n's page cache durable.
 func (n *node) sync() {
 	size := int64(len(n.data))
+	n.dirty = false
 	if int64(len(n.disk)) == size && n.dirtyBytes() == 0 {
 		return
 	}
@@ -120,6 +138,7 @@ func (n *node) sync() {
 
 // syncDir makes directory n's current entries durable.
 func (n *node) syncDir() {
+	n.dirty = false
 	n.synced = make(map[string]*node, len(n.children))
 	for name, c := range n.children {
 		n.synced[name] = c
