@@ -288,7 +288,22 @@ func TestLiveKgoFaults(t *testing.T) {
 	time.Sleep(time.Second)
 	close(stopProducing)
 	wg.Wait()
-	require.NoError(t, p.Flush(ctx))
+	if err := p.Flush(ctx); err != nil {
+		lc.world(t, func(w *cluster.World) error {
+			for id := int32(1); id <= 3; id++ {
+				st, _ := w.BrokerState(id)
+				t.Logf("broker %d: %s", id, st)
+			}
+			t.Logf("partitions: %+v", w.TopicPartitions(topic))
+			t.Logf("internal errors: %+v", w.InternalErrors())
+			evs := w.Events()
+			for _, e := range evs[max(0, len(evs)-40):] {
+				t.Logf("event t=%d %s %d: %s", e.TimeMs, e.Kind, e.Broker, e.Text)
+			}
+			return nil
+		})
+		t.Fatalf("flush: %v", err)
+	}
 
 	var hw int64
 	lc.world(t, func(w *cluster.World) error {

@@ -356,6 +356,7 @@ const (
 	errLeaderNotAvailable      int16 = 5
 	errNotLeaderOrFollower     int16 = 6
 	errMessageTooLarge         int16 = 10
+	errRecordListTooLarge      int16 = 18
 	errCoordinatorNotAvailable int16 = 15
 	errInvalidTopicException   int16 = 17
 	errInvalidRequiredAcks     int16 = 21

@@ -249,3 +249,23 @@ func TestExternalDescribeConfigs(t *testing.T) {
 	}
 	require.Equal(t, int16(3), resp.Resources[1].ErrorCode)
 }
+
+// TestExternalBatchLargerThanASegment: a batch larger than segment.bytes
+// (but within max.message.bytes) is RECORD_LIST_TOO_LARGE, and the broker
+// goes on (kgo sends such batches after an outage).
+func TestExternalBatchLargerThanASegment(t *testing.T) {
+	log := cluster.DefaultLogConfig()
+	log.SegmentBytes = 4096
+	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, Log: log})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+	require.NoError(t, w.RunFor(500))
+	var b kafkalog.RecordBatch
+	b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
+	for i := range 100 {
+		b.AppendRecord(int64(i), 1, nil, make([]byte, 100))
+	}
+	require.Equal(t, partResult{18, -1}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, b.AppendTo(nil)), 100)))
+	require.Equal(t, partResult{0, 0}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, clientBatch(0)), 2000)))
+	require.Empty(t, w.InternalErrors())
+}

@@ -93,6 +93,11 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if size, _, perr := kafkalog.PeekBatch(part.Records); perr == nil && size > int64(cfg.MaxMessageBytes) {
 		return errMessageTooLarge, "", 0
 	}
+	if int64(len(part.Records)) > cfg.SegmentBytes {
+		// UnifiedLog.append (Kafka 3.7): an append no segment could hold is
+		// a RecordBatchTooLargeException.
+		return errRecordListTooLarge, "", 0
+	}
 	if err != nil {
 		// LogValidator: a batch that fails its CRC or whose lengths do
 		// not hold is a CorruptRecordException.
