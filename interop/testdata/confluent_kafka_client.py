@@ -1,0 +1,99 @@
+"""confluent-kafka-python (Debian's python3-confluent-kafka, librdkafka) as the
+interop tests drive it.
+
+usage: confluent_kafka_client.py OP BOOTSTRAP [ARGS...]; the records to
+produce come on stdin, and every answer goes to stdout, as JSON with keys
+and values in hex.
+
+  produce TOPIC ACKS          stdin [{"key","value"}]; out [{"key","value","partition","offset"}]
+  consume-plain TOPIC PARTS N  out [{"key","value","partition","offset"}]
+  consume-group TOPIC GROUP N  reads N records as a member of GROUP, commits, leaves
+  committed GROUP TOPIC PARTS  out {"partition": offset}
+  list-groups                  out ["group"]
+  describe-group GROUP         out {"state","protocol_type","members"}
+"""
+import json
+import sys
+import time
+
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
+
+
+def rec(m):
+    return {"key": m.key().hex(), "value": m.value().hex(), "partition": m.partition(), "offset": m.offset()}
+
+
+def read(consumer, n, deadline):
+    out = []
+    while len(out) < n:
+        if time.time() > deadline:
+            raise SystemExit("read %d of %d records" % (len(out), n))
+        m = consumer.poll(0.5)
+        if m is None:
+            continue
+        if m.error():
+            raise KafkaException(m.error())
+        out.append(rec(m))
+    return out
+
+
+def main():
+    op, bootstrap, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    deadline = time.time() + 60
+    if op == "produce":
+        topic, acks = args[0], args[1]
+        p = Producer({"bootstrap.servers": bootstrap, "client.id": "confluent-acks-" + acks, "acks": acks,
+                      "linger.ms": 5, "enable.idempotence": acks == "all"})
+        out, errors = [], []
+
+        def delivered(err, m):
+            if err is not None:
+                errors.append(str(err))
+            else:
+                out.append(rec(m))
+
+        recs = json.load(sys.stdin)
+        for r in recs:
+            p.produce(topic, key=bytes.fromhex(r["key"]), value=bytes.fromhex(r["value"]), on_delivery=delivered)
+        if p.flush(30) != 0 or errors:
+            raise SystemExit("not delivered: %s" % errors)
+        # delivery reports come in order per partition: put them in the order sent
+        order = {r["value"]: i for i, r in enumerate(recs)}
+        out.sort(key=lambda r: order[r["value"]])
+    elif op == "consume-plain":
+        topic, parts, n = args[0], int(args[1]), int(args[2])
+        c = Consumer({"bootstrap.servers": bootstrap, "client.id": "confluent-plain", "group.id": "unused",
+                      "enable.auto.commit": False})
+        c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(parts)])
+        out = read(c, n, deadline)
+        c.close()
+    elif op == "consume-group":
+        topic, group, n = args[0], args[1], int(args[2])
+        c = Consumer({"bootstrap.servers": bootstrap, "client.id": "confluent-group", "group.id": group,
+                      "auto.offset.reset": "earliest", "enable.auto.commit": False})
+        c.subscribe([topic])
+        out = read(c, n, deadline)
+        c.commit(asynchronous=False)
+        c.close()  # leaves the group
+    elif op == "committed":
+        group, topic, parts = args[0], args[1], int(args[2])
+        c = Consumer({"bootstrap.servers": bootstrap, "client.id": "confluent-offsets", "group.id": group})
+        tps = c.committed([TopicPartition(topic, p) for p in range(parts)], timeout=30)
+        out = {str(tp.partition): tp.offset for tp in tps if tp.offset >= 0}
+        c.close()
+    elif op == "list-groups":
+        a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
+        out = [g.id for g in a.list_groups(timeout=30)]
+    elif op == "describe-group":
+        a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
+        (g,) = a.list_groups(args[0], timeout=30)
+        if g.error is not None:
+            raise SystemExit("describe %s: %s" % (args[0], g.error))
+        out = {"state": g.state, "protocol_type": g.protocol_type, "members": len(g.members)}
+    else:
+        raise SystemExit("unknown operation " + op)
+    json.dump(out, sys.stdout)
+
+
+main()
