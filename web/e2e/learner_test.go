@@ -1,0 +1,84 @@
+package e2e
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/internal/learner"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/solutions/ch02/index"
+	"github.com/kafkalive/kafkalive/web"
+)
+
+// learnerPage serves the default world on code (go run ./exercises/live)
+// and opens it in a new tab.
+func learnerPage(t *testing.T, code learner.Code) context.Context {
+	t.Helper()
+	b := browser(t)
+	live, err := web.NewLearnerLive(code)
+	require.NoError(t, err)
+	srv := web.NewServer(live, web.NewTerminal(live), os.DirFS("../../notes"))
+	hs := httptest.NewServer(srv)
+	runCtx, stopRun := context.WithCancel(context.Background())
+	go srv.Run(runCtx)
+	tab, closeTab := chromedp.NewContext(b)
+	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
+	t.Cleanup(func() {
+		cancel()
+		closeTab()
+		stopRun()
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(`#learner`),
+	))
+	return ctx
+}
+
+// The page marks each part "your code" or "reference", and a guided scenario
+// on the learner's code ends with its verdict against the reference.
+func TestLearnerPartsAndScenarioVerdict(t *testing.T) {
+	ctx := learnerPage(t, learner.Code{Index: kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}})
+	runs, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll("#learner .learner-parts li")].map(li => [li.dataset.part, li.dataset.runs]))`))
+	require.NoError(t, err)
+	if runs["ch02/index"] != "your code" || runs["ch04/recovery"] != "reference" || len(runs) != len(learner.Parts) {
+		t.Fatalf("the page marks the parts %v, want ch02/index your code and the others reference", runs)
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(`.tabs button[data-tab="scen"]`)))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`[data-scenario="your-lookup"]`)))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('[data-scenario="your-lookup"]').click() || true`))
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#scen-play .play`)))
+	for i := 0; ; i++ {
+		if i == 20 {
+			t.Fatal("the scenario your-lookup did not end within 20 steps")
+		}
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector("#scen-done")`))
+		require.NoError(t, err)
+		if done {
+			break
+		}
+		step, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#scen-play h4") || {}).textContent || ""`))
+		require.NoError(t, err)
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.querySelector("#scen-play .choice[data-guess='2']:not([disabled])") || document.querySelector("#scen-next")).click() || true`))
+		require.NoError(t, err)
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](`!!document.querySelector("#scen-done") || ((document.querySelector("#scen-play h4") || {}).textContent || "") !== `+strconv.Quote(step), chromedp.WithPollingTimeout(20*time.Second)))
+		require.NoError(t, err, "step %q did not play", step)
+	}
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`!!document.querySelector('#learner .learner-verdict[data-matches="true"]')`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		txt, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#learner").textContent`))
+		t.Fatalf("no verdict that matches the reference: %v; the panel says:\n%s", err, txt)
+	}
+	screenshot(t, ctx, "learner-verdict")
+}
