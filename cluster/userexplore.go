@@ -809,9 +809,15 @@ func firstDiff(a, b string) string {
 
 // settle heals the network, starts every broker, runs UserSettleMs (or
 // until UserGroupSettleMs after the last consumer fault) and checks
-// liveness, loss and divergence, then runs UserCommitCheckMs and checks
+// liveness, loss and divergence (replica.socket.timeout.ms more after a
+// heal of a cut link), then runs UserCommitCheckMs and checks
 // that committed offsets moved.
 func (u *userRun) settle() {
+	// A fetch or request lost on a link that is still cut is given up only
+	// after replica.socket.timeout.ms (a request timeout), as Kafka's
+	// fetcher gives it up: only then does the follower fetch again and
+	// rejoin the ISR. So a settle that heals a cut waits that long more.
+	wasCut := len(u.w.State().Network) > 0
 	if !u.do(Action{Kind: ActHeal}, false) {
 		return
 	}
@@ -826,6 +832,9 @@ func (u *userRun) settle() {
 		}
 	}
 	settleMs := max(UserSettleMs, u.lastConsumerFaultMs()+UserGroupSettleMs-u.w.NowMs())
+	if wasCut {
+		settleMs = max(settleMs, replica.DefaultReplicaSocketTimeoutMs+UserSettleMs)
+	}
 	if !u.do(Action{Kind: ActRun, Ms: settleMs}, false) || u.out.Failed() {
 		return
 	}
