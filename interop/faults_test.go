@@ -1,0 +1,263 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
+)
+
+// faultOps are the matrix cells of TestKgoFaults.
+var faultOps = []string{"faults: producer recovers", "faults: group recovers", "faults: no acked record lost", "faults: none duplicated"}
+
+// TestKgoFaults: an idempotent acks=all kgo producer sends keyed records
+// to a topic of three partitions (min.insync.replicas 2) while two kgo
+// members of a group read and commit them; the leader of a partition is
+// stopped, then one killed, then one's power cut (torn writes or not),
+// each started again a few seconds later. The producer goes on being
+// acknowledged after each fault, the group reads on; at the end every
+// acknowledged record is in the log exactly once at the offset the
+// producer was told, nothing is in the log twice, and the group has read
+// every acknowledged record. The world runs five times the wall clock so
+// that the controller fences a broker quickly.
+func TestKgoFaults(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(seedOf(t), 3))
+	lc := startLive(t, 5)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	const topic, group, partitions = "faults", "faults-group", 3
+
+	admin := lc.kgoClient(t)
+	req := kmsg.NewPtrCreateTopicsRequest()
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, partitions, 3
+	req.Topics = append(req.Topics, rt)
+	resp, err := req.RequestWith(ctx, admin)
+	require.NoError(t, err)
+	require.Equal(t, int16(0), resp.Topics[0].ErrorCode)
+	// min.insync.replicas is the world's, broker-wide (a topic config of
+	// that name is not taken by CreateTopics here)
+	require.Contains(t, lc.exec(t, "kafka-topics --describe --topic "+topic), "min.insync.replicas=2")
+
+	p := lc.kgoClient(t, kgo.DefaultProduceTopic(topic), kgo.ClientID("kgo-faults-producer")) // acks=all, idempotent
+	var mu sync.Mutex
+	acked := map[string]rec{}      // value -> where the producer was told
+	consumed := map[string][]rec{} // value -> every time the group read it
+	ackedAt := []time.Time{}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			v := fmt.Sprintf("v%06d", i)
+			p.Produce(ctx, &kgo.Record{Key: fmt.Appendf(nil, "key-%d", i%7), Value: []byte(v)}, func(r *kgo.Record, err error) {
+				if err != nil {
+					return
+				}
+				mu.Lock()
+				acked[v] = rec{Key: r.Key, Value: r.Value, Partition: r.Partition, Offset: r.Offset}
+				ackedAt = append(ackedAt, time.Now())
+				mu.Unlock()
+			})
+			time.Sleep(time.Duration(2+rng.IntN(5)) * time.Millisecond)
+		}
+	}()
+	for m := range 2 {
+		cl := lc.kgoClient(t, kgo.ConsumeTopics(topic), kgo.ConsumerGroup(group), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+			kgo.DisableAutoCommit(), kgo.ClientID(fmt.Sprintf("kgo-faults-member-%d", m)))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				fs := cl.PollFetches(ctx)
+				if ctx.Err() != nil || fs.IsClientClosed() {
+					return
+				}
+				select {
+				case <-stop:
+					// the producer stopped: read on until the test ends
+				default:
+				}
+				var rs []*kgo.Record
+				fs.EachRecord(func(r *kgo.Record) {
+					rs = append(rs, r)
+					mu.Lock()
+					consumed[string(r.Value)] = append(consumed[string(r.Value)], rec{Key: r.Key, Value: r.Value, Partition: r.Partition, Offset: r.Offset})
+					mu.Unlock()
+				})
+				if len(rs) > 0 {
+					_ = cl.CommitRecords(ctx, rs...) // a failed commit is read again: at least once
+				}
+			}
+		}()
+	}
+
+	ackedSince := func(since time.Time) int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, at := range ackedAt {
+			if at.After(since) {
+				n++
+			}
+		}
+		return n
+	}
+	recovered := true
+	for i, f := range []string{"stop", "kill", "power-cut"} {
+		time.Sleep(time.Duration(500+rng.IntN(700)) * time.Millisecond)
+		var victim int32
+		lc.world(t, func(w *cluster.World) error {
+			victim = w.PartitionLeader(topic, int32(i%partitions))
+			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, i%partitions)
+			switch f {
+			case "stop":
+				return w.Stop(victim)
+			case "kill":
+				return w.Kill(victim)
+			}
+			return w.PowerCut(victim, rng.IntN(2) == 0)
+		})
+		down := time.Now()
+		time.Sleep(time.Duration(3000+rng.IntN(2000)) * time.Millisecond)
+		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
+		// the producer is acknowledged again after the fault
+		if !waitFor(10*time.Second, func() bool { return ackedSince(down.Add(time.Second)) > 0 }) {
+			recovered = false
+			t.Errorf("no record acknowledged after the %s of broker %d", f, victim)
+		}
+	}
+	op(t, "kgo", faultOps[0], func(t *testing.T) {
+		if !recovered {
+			t.Fatal("the producer stopped being acknowledged after a fault")
+		}
+	})
+	close(stop)
+	require.NoError(t, p.Flush(ctx))
+
+	mu.Lock()
+	want := len(acked)
+	mu.Unlock()
+	t.Logf("%d records acknowledged", want)
+	op(t, "kgo", faultOps[1], func(t *testing.T) {
+		ok := waitFor(60*time.Second, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			for v := range acked {
+				if len(consumed[v]) == 0 {
+					return false
+				}
+			}
+			return true
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		missed, again := 0, 0
+		for v := range acked {
+			if len(consumed[v]) == 0 {
+				missed++
+			}
+		}
+		for _, rs := range consumed {
+			again += len(rs) - 1
+		}
+		t.Logf("the group read %d distinct records, %d of them again after a rebalance (at least once)", len(consumed), again)
+		require.True(t, ok, "the group has not read %d of the %d acknowledged records", missed, len(acked))
+		for v, rs := range consumed {
+			a, isAcked := acked[v]
+			for _, r := range rs {
+				if isAcked && (r.Partition != a.Partition || r.Offset != a.Offset) {
+					t.Errorf("%s was acknowledged at %d@%d, the group read it at %d@%d", v, a.Partition, a.Offset, r.Partition, r.Offset)
+				}
+			}
+		}
+	})
+
+	// The log: every partition read from the start to its high watermark.
+	hw := map[int32]int64{}
+	lc.world(t, func(w *cluster.World) error {
+		require.Empty(t, w.InternalErrors())
+		for _, ps := range w.State().Partitions {
+			if ps.Topic == topic {
+				hw[ps.Partition] = ps.HighWatermark
+			}
+		}
+		return nil
+	})
+	offsets := map[string]map[int32]kgo.Offset{topic: {}}
+	for p := range int32(partitions) {
+		offsets[topic][p] = kgo.NewOffset().AtStart()
+	}
+	reader := lc.kgoClient(t, kgo.ConsumePartitions(offsets), kgo.ClientID("kgo-faults-reader"))
+	inLog := map[string][]rec{}
+	next := map[int32]int64{}
+	for p := range int32(partitions) {
+		next[p] = 0
+	}
+	done := func() bool {
+		for p, n := range next {
+			if n < hw[p] {
+				return false
+			}
+		}
+		return true
+	}
+	for !done() {
+		fs := reader.PollFetches(ctx)
+		require.NoError(t, ctx.Err(), "read %v of %v", next, hw)
+		fs.EachRecord(func(r *kgo.Record) {
+			if r.Offset < hw[r.Partition] {
+				inLog[string(r.Value)] = append(inLog[string(r.Value)], rec{Key: r.Key, Value: r.Value, Partition: r.Partition, Offset: r.Offset})
+			}
+			next[r.Partition] = r.Offset + 1
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("the log holds %d records below the high watermarks %v", len(inLog), hw)
+	op(t, "kgo", faultOps[2], func(t *testing.T) {
+		require.NotEmpty(t, acked)
+		for v, a := range acked {
+			rs := inLog[v]
+			if len(rs) == 0 {
+				t.Errorf("acknowledged %s at %d@%d is not in the log", v, a.Partition, a.Offset)
+			} else if rs[0].Partition != a.Partition || rs[0].Offset != a.Offset {
+				t.Errorf("acknowledged %s at %d@%d is in the log at %d@%d", v, a.Partition, a.Offset, rs[0].Partition, rs[0].Offset)
+			}
+		}
+	})
+	op(t, "kgo", faultOps[3], func(t *testing.T) {
+		for v, rs := range inLog {
+			if len(rs) > 1 {
+				t.Errorf("%s is in the log %d times: %v", v, len(rs), rs)
+			}
+		}
+	})
+}
+
+// waitFor polls cond every 50 ms until it holds or d has passed.
+func waitFor(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
