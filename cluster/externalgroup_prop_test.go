@@ -60,7 +60,7 @@ type xrun struct {
 	acked   map[int32]int64
 	maybe   map[int32][]int64
 	pending map[int32][]int64
-	log   []string
+	log     []string
 }
 
 const xgroupID = "rand"
