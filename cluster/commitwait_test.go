@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	handoverSeeds     = flag.Int("handover.n", 12, "seeds of TestHandoverStartsAtTheRevocationCommit")
+	handoverSeeds     = flag.Int("handover.n", 8, "seeds of TestHandoverStartsAtTheRevocationCommit")
 	handoverUserSeeds = flag.Int("handover.users", 0, "also check this many user-level explorer sequences (from -handover.userbase+1) for the handover rule")
 	handoverUserBase  = flag.Uint64("handover.userbase", 0, "the first user-level sequence's seed is userbase+1")
 )

@@ -16,7 +16,7 @@ import (
 )
 
 var (
-	exploreCount    = flag.Int("explore.n", 0, "schedules per configuration (default 2000, 300 with -short)")
+	exploreCount    = flag.Int("explore.n", 0, "schedules per configuration (default 300, 100 with -short; the other rule sets 200)")
 	exploreSeedBase = flag.Uint64("explore.seed-base", 1, "the first seed of the sweeps (seeds seed-base..seed-base+n-1)")
 	exploreSeed     = flag.Uint64("explore.seed", 0, "with -run TestExploreReplay: print one schedule's events")
 	exploreRules    = flag.String("explore.rules", "modern", "with -run TestExploreReplay: the rule set")
@@ -32,9 +32,12 @@ func exploreN() int {
 	case *exploreCount > 0:
 		return *exploreCount
 	case testing.Short():
-		return 300
+		return 100
 	}
-	return 2000
+	// A few hundred keep the default run short; -explore.n runs more
+	// (kafkalive explore runs 2000). Under 0.10's rules the first loss
+	// from seed 1 is seed 55.
+	return 300
 }
 
 // explore runs schedules with seeds seed-base.. seed-base+n-1 over all
@@ -149,7 +152,10 @@ func TestExploreOtherRules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reporting only")
 	}
-	n := min(exploreN(), 1000)
+	n := min(exploreN(), 200)
+	if *exploreCount > 0 {
+		n = *exploreCount
+	}
 	for _, cfg := range []cluster.ExploreConfig{
 		{Rules: replica.V0_11, MinInsyncReplicas: 2, RestrictPowerCuts: true},
 		{Rules: replica.V2_0, MinInsyncReplicas: 2, RestrictPowerCuts: true},

@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	powerCutN    = flag.Int("powercut.n", 10, "schedules of TestPowerCutLosesOnlyUnsyncedBytes")
+	powerCutN    = flag.Int("powercut.n", 5, "schedules of TestPowerCutLosesOnlyUnsyncedBytes")
 	powerCutSeed = flag.Uint64("powercut.seed", 0, "run only this seed of TestPowerCutLosesOnlyUnsyncedBytes")
 )
 
