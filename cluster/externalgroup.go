@@ -749,7 +749,10 @@ func (w *World) extListGroups(b *broker, r *kmsg.ListGroupsRequest) *kmsg.ListGr
 			continue
 		}
 		lg := kmsg.NewListGroupsResponseGroup()
-		lg.Group, lg.ProtocolType, lg.GroupState = n, e.protocolType, e.state
+		lg.Group, lg.ProtocolType = n, e.protocolType
+		if r.Version >= 4 {
+			lg.GroupState = e.state
+		}
 		if r.Version >= 5 {
 			lg.GroupType = "classic"
 		}

@@ -572,3 +572,151 @@ func TestExternalStaticMemberRejoins(t *testing.T) {
 	require.Equal(t, []any{"Stable", gen}, []any{gi.State, gi.Generation})
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestExternalGroupOlderVersionsAndOpaqueProtocols: a group of protocol
+// type "connect" (not a consumer) spoken at older versions: FindCoordinator
+// v1 (one key, error message "NONE"), JoinGroup v3 (no MEMBER_ID_REQUIRED
+// before v4), the leader's opaque bytes handed back untouched by SyncGroup
+// v2, OffsetCommit v2 and OffsetFetch v1 and v5, DescribeGroups v0 and
+// ListGroups v0, LeaveGroup v1.
+func TestExternalGroupOlderVersionsAndOpaqueProtocols(t *testing.T) {
+	w := xgroupWorld(t, 17)
+	x1, x2 := xclient{1, "worker-1", "10.0.0.1:1"}, xclient{2, "worker-2", "10.0.0.2:1"}
+	findCoordinator(t, w, x1, "connect-cluster", 5000)
+	fc := kmsg.NewPtrFindCoordinatorRequest()
+	fc.SetVersion(1)
+	fc.CoordinatorKey = "connect-cluster"
+	f := xask[*kmsg.FindCoordinatorResponse](t, w, x1, 2, fc, 10)
+	require.Equal(t, []any{int16(0), "NONE"}, []any{f.ErrorCode, *f.ErrorMessage})
+	coord := f.NodeID
+
+	join := func(c xclient, meta []byte) uint64 {
+		req := joinReq("connect-cluster", "", "", "connect", map[string][]byte{"sessioned": meta}, "sessioned")
+		req.SetVersion(3)
+		return c.send(t, w, coord, req)
+	}
+	j1, j2 := join(x1, []byte("worker one")), join(x2, []byte("worker two"))
+	a := answers{}
+	a.await(t, w, 10_000, j1, j2)
+	r1, r2 := a[j1].(*kmsg.JoinGroupResponse), a[j2].(*kmsg.JoinGroupResponse)
+	require.Equal(t, []int16{0, 0}, []int16{r1.ErrorCode, r2.ErrorCode}, "JoinGroup v3 joins at once")
+	require.Equal(t, r1.MemberID, r1.LeaderID)
+	metas := map[string]string{}
+	for _, m := range r1.Members {
+		metas[m.MemberID] = string(m.ProtocolMetadata)
+	}
+	require.Equal(t, map[string]string{r1.MemberID: "worker one", r2.MemberID: "worker two"}, metas)
+
+	sync := func(c xclient, r *kmsg.JoinGroupResponse, plan map[string][]byte) uint64 {
+		req := kmsg.NewPtrSyncGroupRequest()
+		req.SetVersion(2)
+		req.Group, req.MemberID, req.Generation = "connect-cluster", r.MemberID, r.Generation
+		for m, b := range plan {
+			ga := kmsg.NewSyncGroupRequestGroupAssignment()
+			ga.MemberID, ga.MemberAssignment = m, b
+			req.GroupAssignment = append(req.GroupAssignment, ga)
+		}
+		return c.send(t, w, coord, req)
+	}
+	s1 := sync(x1, r1, map[string][]byte{r1.MemberID: []byte("tasks 0,1"), r2.MemberID: []byte("tasks 2")})
+	s2 := sync(x2, r2, nil)
+	a.await(t, w, 10_000, s1, s2)
+	require.Equal(t, "tasks 0,1", string(a[s1].(*kmsg.SyncGroupResponse).MemberAssignment))
+	require.Equal(t, "tasks 2", string(a[s2].(*kmsg.SyncGroupResponse).MemberAssignment))
+
+	oc := commitReq("connect-cluster", r1.MemberID, r1.Generation, "g", map[int32]int64{1: 42})
+	oc.SetVersion(2)
+	require.Equal(t, map[int32]int16{1: 0}, commitCodes(xask[*kmsg.OffsetCommitResponse](t, w, x1, coord, oc, 2000)))
+	for _, v := range []int16{1, 5} {
+		of := kmsg.NewPtrOffsetFetchRequest()
+		of.SetVersion(v)
+		of.Group = "connect-cluster"
+		ot := kmsg.NewOffsetFetchRequestTopic()
+		ot.Topic, ot.Partitions = "g", []int32{0, 1}
+		of.Topics = append(of.Topics, ot)
+		r := xask[*kmsg.OffsetFetchResponse](t, w, x1, coord, of, 10)
+		require.Len(t, r.Topics, 1)
+		got := map[int32]int64{}
+		for _, p := range r.Topics[0].Partitions {
+			got[p.Partition] = p.Offset
+		}
+		require.Equal(t, map[int32]int64{0: -1, 1: 42}, got, "OffsetFetch v%d", v)
+	}
+
+	dg := kmsg.NewPtrDescribeGroupsRequest()
+	dg.Groups = []string{"connect-cluster"}
+	d := xask[*kmsg.DescribeGroupsResponse](t, w, x1, coord, dg, 10).Groups[0]
+	require.Equal(t, []any{"Stable", "connect", "sessioned", 2}, []any{d.State, d.ProtocolType, d.Protocol, len(d.Members)})
+	for _, m := range d.Members {
+		require.Equal(t, metas[m.MemberID], string(m.ProtocolMetadata))
+	}
+	l := xask[*kmsg.ListGroupsResponse](t, w, x1, coord, kmsg.NewPtrListGroupsRequest(), 10)
+	require.Contains(t, l.Groups, kmsg.ListGroupsResponseGroup{Group: "connect-cluster", ProtocolType: "connect"})
+
+	lv := kmsg.NewPtrLeaveGroupRequest()
+	lv.SetVersion(1)
+	lv.Group, lv.MemberID = "connect-cluster", r2.MemberID
+	require.Equal(t, int16(0), xask[*kmsg.LeaveGroupResponse](t, w, x2, coord, lv, 10).ErrorCode)
+	require.Equal(t, int16(27), xask[*kmsg.HeartbeatResponse](t, w, x1, coord, heartbeatReq("connect-cluster", r1.MemberID, r1.Generation), 10).ErrorCode, "REBALANCE_IN_PROGRESS")
+	require.Equal(t, int16(25), xask[*kmsg.LeaveGroupResponse](t, w, x2, coord, lv, 10).ErrorCode, "UNKNOWN_MEMBER_ID")
+	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalCoordinatorStoppedWhileAJoinWaits: a controlled shutdown of
+// the coordinator's broker while a JoinGroup waits: the join is answered
+// NOT_COORDINATOR if the broker gives up the group's offsets partition
+// first (GroupCoordinator.onGroupUnloaded), never if the process ends
+// first; either way the member finds the new coordinator and joins there.
+func TestExternalCoordinatorStoppedWhileAJoinWaits(t *testing.T) {
+	w := xgroupWorld(t, 19)
+	x1, x2 := xclient{1, "ext-a", "10.0.0.1:1"}, xclient{2, "ext-b", "10.0.0.2:1"}
+	coord, _ := findCoordinator(t, w, x1, "stop", 5000)
+	ids, gen := stableGroup(t, w, coord, "stop", x1, x2)
+	meta := map[string][]byte{"range": consumerMeta([]string{"g"}, nil, -1)}
+	j1 := x1.send(t, w, coord, joinReq("stop", ids[0], "", "consumer", meta, "range"))
+	require.Equal(t, "PreparingRebalance", groupInfo(w, "stop").State)
+	require.NoError(t, w.Stop(coord))
+	require.NoError(t, w.RunFor(3000))
+	for _, x := range w.ExternalAnswers() {
+		if x.ID == j1 {
+			require.Equal(t, int16(16), x.Response.(*kmsg.JoinGroupResponse).ErrorCode, "NOT_COORDINATOR")
+		}
+	}
+	next, _ := findCoordinator(t, w, x1, "stop", 30_000)
+	require.NotEqual(t, coord, next)
+	ids2, gen2 := stableGroup(t, w, next, "stop", x1, x2)
+	require.Len(t, ids2, 2)
+	require.Equal(t, int32(1), gen2, "a new group at the new coordinator (generation %d before)", gen)
+	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalCoordinatorFencedWhileAJoinWaits: the coordinator's broker
+// keeps running but is cut off from the controller, which moves the
+// leadership of the group's offsets partition away: the JoinGroup
+// waiting there is answered NOT_COORDINATOR (GroupCoordinator.onGroupUnloaded),
+// a heartbeat to it is NOT_COORDINATOR, and FindCoordinator names the new
+// leader.
+func TestExternalCoordinatorFencedWhileAJoinWaits(t *testing.T) {
+	w := xgroupWorld(t, 23)
+	x1, x2 := xclient{1, "ext-a", "10.0.0.1:1"}, xclient{2, "ext-b", "10.0.0.2:1"}
+	coord, _ := findCoordinator(t, w, x1, "fence", 5000)
+	ids, gen := stableGroup(t, w, coord, "fence", x1, x2)
+	meta := map[string][]byte{"range": consumerMeta([]string{"g"}, nil, -1)}
+	j1 := x1.send(t, w, coord, joinReq("fence", ids[0], "", "consumer", meta, "range"))
+	var others []int32
+	for b := int32(1); b <= 3; b++ {
+		if b != coord {
+			others = append(others, b)
+		}
+	}
+	require.NoError(t, w.Partition([]int32{coord}, append([]int32{cluster.ControllerID}, others...)))
+	a := answers{}
+	a.await(t, w, 30_000, j1)
+	require.Equal(t, int16(16), a[j1].(*kmsg.JoinGroupResponse).ErrorCode, "NOT_COORDINATOR")
+	require.Equal(t, int16(16), xask[*kmsg.HeartbeatResponse](t, w, x2, coord, heartbeatReq("fence", ids[1], gen), 10).ErrorCode, "NOT_COORDINATOR")
+	p, _ := group.OffsetsPartition("fence", cluster.DefaultOffsetsTopicNumPartitions)
+	next, _ := findCoordinator(t, w, x1, "fence", 10_000)
+	require.Equal(t, w.PartitionLeader(cluster.OffsetsTopic, p), next)
+	require.NotEqual(t, coord, next)
+	require.Empty(t, w.InternalErrors())
+}
