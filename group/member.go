@@ -322,11 +322,17 @@ func (m *Member) retryBackoffMs() int64 {
 	return int64(m.cfg.RetryBackoffMs)
 }
 
-// revokeDone ends a revocation: the member leaves after Close, or rejoins.
+// revokeDone ends a revocation: the member rejoins, or after Close revokes
+// what it still owns (a cooperative member closed while it waited) and
+// then leaves.
 func (m *Member) revokeDone() {
 	m.awaiting = nil
 	m.state = MemberStable
 	if m.leaving {
+		if len(m.owned) > 0 {
+			m.startRevoke(m.owned)
+			return
+		}
 		m.leave()
 		return
 	}
@@ -342,10 +348,17 @@ func (m *Member) onCommitAnswer(r OffsetCommitResponse) {
 		m.commitsAnswered++
 	}
 	a := m.awaiting
-	if a == nil || m.state != Revoking || m.commitsAnswered < a.seq {
+	if a == nil || m.state != Revoking {
 		return
 	}
-	if r.Offsets != nil && !slices.Equal(r.Offsets, a.offsets) {
+	echoes := r.Offsets != nil && slices.Equal(r.Offsets, a.offsets)
+	switch {
+	case echoes && m.commitsAnswered < a.seq:
+		// The answers to earlier commits were lost on the way.
+		m.commitsAnswered = a.seq
+	case m.commitsAnswered < a.seq:
+		return
+	case r.Offsets != nil && !echoes:
 		// Not the awaited commit's answer (one given up on earlier came
 		// late): wait on.
 		m.commitsAnswered = a.seq - 1

@@ -233,3 +233,85 @@ func TestRevocationWaitStatus(t *testing.T) {
 		t.Errorf("status while waiting (-want +got):\n%s", diff)
 	}
 }
+
+// TestRevocationWaitCountsAnswersInOrder: answers come in the order of the
+// commits, so an earlier commit's answer does not end the wait, a late
+// answer to a commit given up on does not end the next one's, and the
+// awaited commit's own answer ends it even when an earlier answer was lost.
+func TestRevocationWaitCountsAnswersInOrder(t *testing.T) {
+	early := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 2, LeaderEpoch: -1}}
+	mine := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 5, LeaderEpoch: -1}}
+	next := []group.PartitionOffset{{TopicPartition: tps("t", 1)[0], Offset: 9, LeaderEpoch: -1}}
+
+	m := revokingMember(t, "eager", nil)
+	m.Commit(early) // an auto-commit still in flight
+	m.Revoked(mine)
+	m.Ready()
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: early}))
+	if got := kinds(m.Ready().Requests); len(got) != 0 || m.State() != group.Revoking {
+		t.Errorf("after the earlier commit's answer: state %s, sent %v; want Revoking and nothing", m.State(), got)
+	}
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: mine}))
+	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(m.Ready().Requests)); diff != "" {
+		t.Errorf("after the revocation commit's answer (-want +got):\n%s", diff)
+	}
+
+	lost := revokingMember(t, "eager", nil)
+	lost.Commit(early) // its answer is lost
+	lost.Revoked(mine)
+	lost.Ready()
+	require.NoError(t, lost.Step(group.OffsetCommitResponse{Offsets: mine}))
+	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(lost.Ready().Requests)); diff != "" {
+		t.Errorf("the awaited answer after a lost one (-want +got):\n%s", diff)
+	}
+
+	late := revokingMember(t, "cooperative", nil)
+	late.Revoked(mine)
+	late.Tick(31000) // no answer: gives up and rejoins
+	late.Ready()
+	require.NoError(t, late.Step(group.JoinGroupResponse{GenerationID: 3, ProtocolName: "cooperative-sticky", Leader: "other", MemberID: "c-1"}))
+	late.Ready()
+	require.NoError(t, late.Step(group.SyncGroupResponse{Assignment: nil}))
+	require.Equal(t, tps("t", 2), late.Ready().Revoke)
+	late.Revoked(next)
+	late.Ready()
+	require.NoError(t, late.Step(group.OffsetCommitResponse{Offsets: mine})) // the late answer
+	if got := kinds(late.Ready().Requests); len(got) != 0 || late.State() != group.Revoking {
+		t.Errorf("after a late answer to the commit given up on: state %s, sent %v; want Revoking and nothing", late.State(), got)
+	}
+	require.NoError(t, late.Step(group.OffsetCommitResponse{Offsets: next}))
+	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(late.Ready().Requests)); diff != "" {
+		t.Errorf("after the second revocation commit's answer (-want +got):\n%s", diff)
+	}
+}
+
+// TestCloseWhileWaitingRevokesTheRest: a cooperative member closed while
+// it waits for a revocation commit then revokes (and commits) what it
+// kept, and leaves once that is answered.
+func TestCloseWhileWaitingRevokesTheRest(t *testing.T) {
+	m := revokingMember(t, "cooperative", nil)
+	first := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 5, LeaderEpoch: -1}}
+	m.Revoked(first)
+	m.Ready()
+	m.Close()
+	if rd := m.Ready(); len(rd.Requests)+len(rd.Revoke) != 0 {
+		t.Errorf("Close while waiting sent %v and revoked %v; want nothing yet", kinds(rd.Requests), rd.Revoke)
+	}
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: first}))
+	rd := m.Ready()
+	if diff := cmp.Diff(tps("t", 2), rd.Revoke); diff != "" {
+		t.Errorf("once the commit is answered the closing member revokes what it kept (-want +got):\n%s", diff)
+	}
+	rest := []group.PartitionOffset{{TopicPartition: tps("t", 2)[0], Offset: 8, LeaderEpoch: -1}}
+	m.Revoked(rest)
+	if diff := cmp.Diff([]string{"group.OffsetCommit"}, kinds(m.Ready().Requests)); diff != "" {
+		t.Errorf("commit of the rest (-want +got):\n%s", diff)
+	}
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: rest}))
+	if diff := cmp.Diff([]string{"group.LeaveGroup"}, kinds(m.Ready().Requests)); diff != "" {
+		t.Errorf("then LeaveGroup (-want +got):\n%s", diff)
+	}
+	if m.State() != group.Left {
+		t.Errorf("state %s; want Left", m.State())
+	}
+}
