@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -184,4 +185,53 @@ func groupsDescribe(t *testing.T, lc *liveCluster, groupID string) string {
 	err := lc.live.Exec(context.Background(), web.NewTerminal(lc.live), "kafka-consumer-groups --describe --group "+groupID, nil, &out)
 	require.NoError(t, err, out.String())
 	return strings.TrimSpace(out.String())
+}
+
+// TestLiveKcatConsumerGroup: kcat's balanced consumer (librdkafka, -G)
+// joins a group of the live world, reads every record and commits; the
+// world's coordinator shows the group's commits with no lag. Skipped
+// when kcat is not installed.
+func TestLiveKcatConsumerGroup(t *testing.T) {
+	kcat, err := exec.LookPath("kcat")
+	if err != nil {
+		t.Skip("kcat is not installed (apt-get install -y kcat)")
+	}
+	rng := rand.New(rand.NewPCG(seedOf(t, "TestLiveKcatConsumerGroup"), 4))
+	lc := startLive(t, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	const topic, groupID = "kcat-grp", "kcat-group"
+	admin := lc.client(t)
+	createTopic(t, ctx, admin, topic, 3)
+	p := lc.client(t, kgo.ClientID("kcat-group-producer"))
+	want := produceValues(t, ctx, p, rng, topic, 0, 30)
+
+	var out, errb bytes.Buffer
+	cmd := exec.CommandContext(ctx, kcat, "-b", lc.srv.Addr(1).String(), "-X", "client.id=kcat-member", "-X", "auto.offset.reset=earliest",
+		"-X", "enable.auto.commit=true", "-X", "auto.commit.interval.ms=200", "-G", groupID, "-e", "-q", "-f", "%p %o %s\n", topic)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	require.NoError(t, cmd.Run(), "kcat -G: %s", errb.String())
+	got := map[[2]int64]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var part, off int64
+		var v string
+		_, err := fmt.Sscanf(line, "%d %d %s", &part, &off, &v)
+		require.NoError(t, err, "line %q", line)
+		got[[2]int64{part, off}] = v
+	}
+	require.Equal(t, want, got)
+	describe := groupsDescribe(t, lc, groupID)
+	t.Logf("after kcat:\n%s", describe)
+	lc.world(t, func(w *cluster.World) error {
+		for _, gi := range w.State().Groups {
+			if gi.Name == groupID {
+				require.Len(t, gi.Offsets, 3)
+				for _, o := range gi.Offsets {
+					require.Equal(t, int64(0), o.Lag, "%s-%d committed %d of %d", o.Topic, o.Partition, o.Committed, o.LogEndOffset)
+				}
+			}
+		}
+		require.Empty(t, w.InternalErrors())
+		return nil
+	})
 }
