@@ -243,7 +243,12 @@
 // consumer's fetch returns the stored batches as they are. Client n is node
 // [ExternalNode](n) of the network: cutting its links to a broker makes
 // that broker's answers to it never arrive (the connection hangs). The
-// group requests go to externalgroup.go.
+// consumer-group APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat,
+// LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ListGroups) are
+// served by the same coordinators as the world's own consumers, so that
+// external and simulated members share groups: the coordinator keeps the
+// wire's metadata and assignment bytes, translated at the boundary for the
+// "consumer" protocol type, opaque for any other (externalgroup.go).
 //
 // # The checker
 //
