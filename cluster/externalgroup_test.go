@@ -306,6 +306,10 @@ func TestExternalGroupCycle(t *testing.T) {
 	}
 	require.Equal(t, map[int32]int64{0: 1, 1: -1, 2: -1, 3: 0}, lags)
 
+	simple := commitReq("cycle", "", -1, "g", map[int32]int64{1: 1})
+	require.Equal(t, map[int32]int16{1: 25}, commitCodes(xask[*kmsg.OffsetCommitResponse](t, w, c, coord, simple, 10)),
+		"a simple commit (generation -1) into a group with members is UNKNOWN_MEMBER_ID")
+
 	lv := kmsg.NewPtrLeaveGroupRequest()
 	lv.SetVersion(5)
 	lv.Group = "cycle"
@@ -317,6 +321,9 @@ func TestExternalGroupCycle(t *testing.T) {
 	d = xask[*kmsg.DescribeGroupsResponse](t, w, c, coord, dg, 10).Groups[0]
 	require.Equal(t, "Empty", d.State)
 	require.Empty(t, d.Members)
+	require.Equal(t, map[int32]int16{1: 0}, commitCodes(xask[*kmsg.OffsetCommitResponse](t, w, c, coord, simple, 2000)),
+		"a simple commit into the Empty group is stored")
+	require.Equal(t, map[string]map[int32]int64{"cycle": {0: 2, 1: 1, 3: 0}}, fetchOffsets(t, w, c, coord, "cycle"))
 	require.Empty(t, w.InternalErrors())
 }
 
@@ -442,6 +449,23 @@ func TestExternalAndSimulatedMembersShareAGroup(t *testing.T) {
 			}
 			require.Equal(t, byID[r1.MemberID], got["0"], "ext-a's bytes")
 			require.Equal(t, byID[r2.MemberID], got["1"], "ext-b's bytes")
+
+			// DescribeGroups gives every member's subscription and
+			// assignment as Kafka's consumer protocol bytes.
+			dg := kmsg.NewPtrDescribeGroupsRequest()
+			dg.SetVersion(5)
+			dg.Groups = []string{"mix"}
+			d := xask[*kmsg.DescribeGroupsResponse](t, w, x1, coord, dg, 10).Groups[0]
+			require.Equal(t, []any{"Stable", "consumer", "range", 3}, []any{d.State, d.ProtocolType, d.Protocol, len(d.Members)})
+			for _, m := range d.Members {
+				md := kmsg.NewConsumerMemberMetadata()
+				require.NoError(t, md.ReadFrom(m.ProtocolMetadata), "member %s", m.MemberID)
+				require.Equal(t, []string{"g"}, md.Topics, "member %s", m.MemberID)
+				require.Equal(t, byID[m.MemberID], assigned(t, m.MemberAssignment)["g"], "member %s", m.MemberID)
+				if m.MemberID == simID {
+					require.Equal(t, []any{"sim", "/10.0.0.100"}, []any{m.ClientID, m.ClientHost})
+				}
+			}
 			require.Empty(t, w.InternalErrors())
 		})
 	}
