@@ -29,8 +29,9 @@ import (
 //   - a clone goes on exactly as its original, and a moment of the
 //     timeline ([World.AtTime], [World.At]) is at the time asked for;
 //   - once every broker runs and every link is healed for
-//     UserSettleMs (and UserGroupSettleMs has passed since the last
-//     consumer fault), every partition (__consumer_offsets too) has a leader
+//     UserSettleMs (replica.socket.timeout.ms more after the heal of a
+//     cut link, and UserGroupSettleMs since the last consumer fault),
+//     every partition (__consumer_offsets too) has a leader
 //     and its full ISR, every group with running members is Stable with
 //     each of them a member and every partition of their topics assigned,
 //     and such a group with a lag commits more within UserCommitCheckMs;
@@ -816,8 +817,9 @@ func (u *userRun) settle() {
 	// A fetch or request lost on a link that is still cut is given up only
 	// after replica.socket.timeout.ms (a request timeout), as Kafka's
 	// fetcher gives it up: only then does the follower fetch again and
-	// rejoin the ISR. So a settle that heals a cut waits that long more.
-	wasCut := len(u.w.State().Network) > 0
+	// rejoin the ISR. So a settle waits that long more after the heal of
+	// a cut link, the settle's own or an earlier one.
+	cutEndMs, wasCut := u.lastCutEndMs()
 	if !u.do(Action{Kind: ActHeal}, false) {
 		return
 	}
@@ -833,7 +835,7 @@ func (u *userRun) settle() {
 	}
 	settleMs := max(UserSettleMs, u.lastConsumerFaultMs()+UserGroupSettleMs-u.w.NowMs())
 	if wasCut {
-		settleMs = max(settleMs, replica.DefaultReplicaSocketTimeoutMs+UserSettleMs)
+		settleMs = max(settleMs, cutEndMs+replica.DefaultReplicaSocketTimeoutMs+UserSettleMs-u.w.NowMs())
 	}
 	if !u.do(Action{Kind: ActRun, Ms: settleMs}, false) || u.out.Failed() {
 		return
@@ -851,6 +853,30 @@ func (u *userRun) settle() {
 		return
 	}
 	u.checkCommits(st, u.w.State())
+}
+
+// lastCutEndMs returns when the world's last cut link was healed (now if
+// a link is still cut), and whether any link was cut.
+func (u *userRun) lastCutEndMs() (int64, bool) {
+	if len(u.w.State().Network) > 0 {
+		return u.w.NowMs(), true
+	}
+	var (
+		end      int64
+		cut, any bool
+	)
+	for _, e := range u.w.Events() {
+		if e.Kind != EventAction {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(e.Text, string(ActPartition)+" "):
+			cut, any = true, true
+		case e.Text == string(ActHeal) && cut:
+			cut, end = false, e.TimeMs
+		}
+	}
+	return end, any
 }
 
 // lastConsumerFaultMs returns when the world's last crash-consumer,
