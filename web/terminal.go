@@ -53,7 +53,7 @@ func init() {
 		"crash-consumer":        {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
 		"poll":                  {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
 		"seek":                  {"seek GROUP TOPIC earliest|latest|OFFSET", "commit new offsets for an Empty group (kafka-consumer-groups --reset-offsets --execute)", (*Terminal).seek},
-		"cut":                   {"cut A,B C,D", "cut the network links between two sets of nodes (brokers 1..3, controller 0)", (*Terminal).cut},
+		"cut":                   {"cut A,B C,D | cut client N [BROKERS]", "cut the network links between two sets of nodes (brokers 1..3, controller 0), or a Kafka client's links (N as the page numbers it; its connections hang until heal)", (*Terminal).cut},
 		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
 		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
 		"state":                 {"state", "print the whole state in the scenarios' notation", (*Terminal).state},
