@@ -82,7 +82,11 @@ func (a Action) String() string {
 	case ActCreateTopic:
 		return fmt.Sprintf("create-topic %s assignment=%v", a.Topic.Name, a.Topic.Assignment)
 	case ActAddProducer:
-		return fmt.Sprintf("add-producer %s topic=%s acks=%s keys=%s", a.Producer.Name, a.Producer.Topic, a.Producer.Acks, strings.Join(a.Producer.Keys, ","))
+		s := fmt.Sprintf("add-producer %s topic=%s acks=%s keys=%s", a.Producer.Name, a.Producer.Topic, a.Producer.Acks, strings.Join(a.Producer.Keys, ","))
+		if a.Producer.LingerMs > 0 {
+			s += fmt.Sprintf(" linger.ms=%d", a.Producer.LingerMs)
+		}
+		return s
 	case ActAddConsumer:
 		if a.Consumer.isGroup() {
 			return consumerString(a.Consumer)
@@ -211,8 +215,8 @@ func (w *World) validate(a Action) error {
 		if _, err := parseAcks(a.Producer.Acks); err != nil {
 			return err
 		}
-		if pt := a.Producer.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || a.Producer.BatchSize < 0 {
-			return fmt.Errorf("%w: producer %q: partitioner %q, batch.size %d", ErrInvalidConfig, a.Producer.Name, pt, a.Producer.BatchSize)
+		if pt := a.Producer.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || a.Producer.BatchSize < 0 || a.Producer.LingerMs < 0 {
+			return fmt.Errorf("%w: producer %q: partitioner %q, batch.size %d, linger.ms %d", ErrInvalidConfig, a.Producer.Name, pt, a.Producer.BatchSize, a.Producer.LingerMs)
 		}
 		if w.topic(a.Producer.Topic) == nil || a.Producer.Name == "" || w.producer(a.Producer.Name) != nil {
 			return fmt.Errorf("%w: producer %q of topic %q", ErrInvalidConfig, a.Producer.Name, a.Producer.Topic)

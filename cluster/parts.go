@@ -25,7 +25,8 @@ type Parts struct {
 	// at every broker start, the lookup of a consumer's fetch, the retention rule.
 	Log kafkalog.Parts
 	// EncodeBatch is the producers' record batch encoder (uncompressed, v2): each
-	// record a producer sends travels as the bytes it made, and the leader's log
+	// batch a producer sends (one record, or with linger.ms several) travels as
+	// the bytes it made, and the leader's log
 	// validates them as Kafka's LogValidator does (CRC, lengths, records); a batch it
 	// refuses is answered CORRUPT_MESSAGE or INVALID_RECORD. Producers of the
 	// internal topic (the group coordinator) are not concerned.
@@ -62,16 +63,18 @@ func (w *World) encodedByPart(topic string) bool {
 	return w.cfg.Parts.EncodeBatch != nil && topic != OffsetsTopic
 }
 
-// encodeRecord encodes rec as the one-record batch a producer sends at now, with
-// Parts.EncodeBatch (the library's encoder if it declines).
-func (w *World) encodeRecord(rec replica.Record) []byte {
+// encodeRecords encodes records, with their timestamps, as the batch a producer
+// sends, with Parts.EncodeBatch (the library's encoder if it declines).
+func (w *World) encodeRecords(records []replica.Record, timestamps []int64) []byte {
 	var b kafkalog.RecordBatch
 	b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, kafkalog.NoSequence
-	if p := rec.Producer; p != nil {
+	if p := records[0].Producer; p != nil {
 		b.ProducerID, b.ProducerEpoch, b.BaseSequence = p.ID, p.Epoch, p.Sequence
 	}
-	b.AppendRecord(0, w.now, rec.Key, rec.Value)
+	for i, rec := range records {
+		b.AppendRecord(int64(i), timestamps[i], rec.Key, rec.Value)
+	}
 	if out, ok := w.cfg.Parts.EncodeBatch(nil, &b); ok {
 		return out
 	}

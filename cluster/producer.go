@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
@@ -15,8 +16,10 @@ const (
 	DefaultRetryBackoffMs    = 100    // retry.backoff.ms
 )
 
-// ProducerConfig describes a producer. Each record is sent alone, as one
-// batch, to the leader the controller names (instant metadata).
+// ProducerConfig describes a producer. With linger.ms 0 (the default, as
+// in Kafka 3.7) each record is sent alone, as one batch, to the leader the
+// controller names (instant metadata); with [ProducerConfig.LingerMs] the
+// records for one partition wait and travel together as one batch.
 //
 // The zero values of Acks, EnableIdempotence and Partitioner are the
 // defaults of the client of the world's rule set ([Config.Rules]): under
@@ -67,14 +70,23 @@ type ProducerConfig struct {
 	// [PartitionerSticky] (the default under older rules).
 	Partitioner string
 	// BatchSize is batch.size in bytes (default 16384), the uniform sticky
-	// partitioner's switch point.
+	// partitioner's switch point, and with LingerMs the most a batch holds.
 	BatchSize int
+	// LingerMs is linger.ms (default 0: every record is sent at once, alone).
+	// Above 0 a record for a partition joins the batch open for it, and the
+	// batch is sent linger.ms after its first record, or as soon as the next
+	// record would take it past batch.size (that record starts the next
+	// batch), as Kafka 3.7's RecordAccumulator.append and ready do. A batch
+	// is retried, acknowledged and failed whole; its records get consecutive
+	// offsets (ProduceResponse's baseOffset and their place in the batch).
+	LingerMs int64
 }
 
 // Partitioners for records without a key ([ProducerConfig.Partitioner]).
 const (
 	// PartitionerSticky is KIP-480's (Kafka 2.4-3.2): a new partition with
-	// each new batch; every record here is its own batch, so every record.
+	// each new batch; without linger.ms every record here is its own batch,
+	// so every record.
 	// The rule sets older than 2.4 use it too (their clients went
 	// round-robin; nothing here depends on that).
 	PartitionerSticky = "sticky"
@@ -124,10 +136,16 @@ type Result struct {
 	ProducerEpoch int16
 
 	firstSentMs int64
-	sentEpoch   int16 // the producer epoch of the latest send
-	retryAtMs   int64 // >0: waiting to retry
-	inflight    int64 // correlation id in flight, 0 if none
-	sentMs      int64
+	// timestampMs is the record's timestamp (CreateTime: when it was produced).
+	timestampMs int64
+	// batch lists the results sent together with this one, this one included
+	// (nil: sent alone), by result index.
+	batch     []int
+	lingering bool  // waiting in an open batch (LingerMs)
+	sentEpoch int16 // the producer epoch of the latest send
+	retryAtMs int64 // >0: waiting to retry
+	inflight  int64 // correlation id in flight, 0 if none
+	sentMs    int64
 }
 
 // Producer is a producer client in the world.
@@ -150,10 +168,22 @@ type Producer struct {
 	// current producer epoch (idempotence).
 	nextSeq map[int32]int32
 	epoch   int16
+	// lingering holds, per partition, the batch waiting for linger.ms
+	// (LingerMs above 0).
+	lingering map[int32]*lingerBatch
 	// dropped counts the results that fell off the front of results
 	// ([TimelineConfig.KeepMs]), and how many of them were acknowledged
 	// or failed; result indexes count them.
 	dropped, droppedAcked, droppedFailed int
+}
+
+// lingerBatch is a batch of records for one partition waiting to be sent
+// (RecordAccumulator's ProducerBatch): result indexes, when its first record
+// came, and its size as the accumulator estimates it.
+type lingerBatch struct {
+	results   []int
+	createdMs int64
+	bytes     int
 }
 
 // result returns result i, counting those that fell off.
@@ -296,8 +326,8 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 		}
 	default:
 		partition, err = p.sticky.Partition(t.Name, n, nil)
-		if err == nil {
-			_, err = p.sticky.OnNewBatch(t.Name, partition, n, nil) // one record per batch
+		if err == nil && p.lingering[partition] == nil {
+			_, err = p.sticky.OnNewBatch(t.Name, partition, n, nil) // the record starts a new batch
 		}
 	}
 	if err != nil {
@@ -307,7 +337,7 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 	if null {
 		value = "∅"
 	}
-	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now, Sequence: -1})
+	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now, timestampMs: w.now, Sequence: -1})
 	tp := partitionKey{Topic: t.Name, Partition: partition}
 	if key == "" && w.logConfig(t.Name).Compact() {
 		r := p.result(p.dropped + len(p.results) - 1)
@@ -322,10 +352,70 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 		r := p.result(p.dropped + len(p.results) - 1)
 		r.Sequence, r.ProducerEpoch = p.nextSequence(partition), p.epoch
 	}
-	p.open = append(p.open, p.dropped+len(p.results)-1)
+	i := p.dropped + len(p.results) - 1
+	p.open = append(p.open, i)
 	w.record(EventProduce, 0, &tp, "%s sends %s (acks=%s)", p.cfg.Name, recordLabel(key, value), acksLabel(p.acks))
-	w.sendRecord(p, p.dropped+len(p.results)-1)
+	if p.cfg.LingerMs > 0 {
+		w.linger(p, i, batchSize(key, value, null))
+		return nil
+	}
+	w.sendRecord(p, i)
 	return nil
+}
+
+// linger adds result i (size bytes as a batch of its own) to the batch open
+// for its partition, first sending that batch if i would take it past
+// batch.size (RecordAccumulator.tryAppend finds no room: a new batch).
+func (w *World) linger(p *Producer, i, size int) {
+	r := p.result(i)
+	b := p.lingering[r.Partition]
+	if b != nil && b.bytes+size-recordBatchOverhead > p.cfg.BatchSize {
+		w.sendLingering(p, r.Partition)
+		b = nil
+	}
+	if b == nil {
+		if p.lingering == nil {
+			p.lingering = map[int32]*lingerBatch{}
+		}
+		b = &lingerBatch{createdMs: w.now, bytes: recordBatchOverhead}
+		p.lingering[r.Partition] = b
+	}
+	b.results = append(b.results, i)
+	b.bytes += size - recordBatchOverhead
+	r.lingering = true
+	// The delivery timeout counts from the batch's creation (ProducerBatch.createdMs).
+	r.firstSentMs = b.createdMs
+}
+
+// recordBatchOverhead is the v2 batch header (DefaultRecordBatch.RECORD_BATCH_OVERHEAD).
+const recordBatchOverhead = 61
+
+// sendLingering sends the batch open for partition.
+func (w *World) sendLingering(p *Producer, partition int32) {
+	b := p.lingering[partition]
+	delete(p.lingering, partition)
+	if b == nil {
+		return
+	}
+	for _, i := range b.results {
+		r := p.result(i)
+		r.batch, r.lingering = b.results, false
+	}
+	w.sendRecord(p, b.results[0])
+}
+
+// sendDueBatches sends the batches whose linger.ms is over, by partition.
+func (w *World) sendDueBatches(p *Producer) {
+	var due []int32
+	for partition, b := range p.lingering {
+		if w.now-b.createdMs >= p.cfg.LingerMs {
+			due = append(due, partition)
+		}
+	}
+	slices.Sort(due)
+	for _, partition := range due {
+		w.sendLingering(p, partition)
+	}
 }
 
 func acksLabel(a int16) string {
@@ -342,35 +432,61 @@ func recordLabel(key, value string) string {
 	return key + "=" + value
 }
 
-// sendRecord sends (or re-sends) result i to the partition's leader.
+// sendRecord sends (or re-sends) result i to the partition's leader, with
+// the results of its batch when it has one (all of them in one request).
 func (w *World) sendRecord(p *Producer, i int) {
-	r := p.result(i)
+	members := p.result(i).batch
+	if members == nil {
+		members = []int{i}
+	}
+	r := p.result(members[0])
 	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
 	leader := w.PartitionLeader(tp.Topic, tp.Partition)
-	r.Attempts++
+	var live []int
+	for _, j := range members {
+		if m := p.result(j); !m.Acked && !m.Failed {
+			m.Attempts++
+			live = append(live, j)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
 	if leader == replica.NoLeader {
-		w.retryOrFail(p, i, "LEADER_NOT_AVAILABLE", true)
+		for _, j := range live {
+			w.retryOrFail(p, j, "LEADER_NOT_AVAILABLE", true)
+		}
 		return
 	}
 	p.corr++
-	r.inflight, r.sentMs, r.retryAtMs, r.sentEpoch = p.corr, w.now, 0, r.ProducerEpoch
-	rec := replica.Record{Value: []byte(r.Value)}
-	if r.Null {
-		rec.Value = nil
-	}
-	if r.Sequence >= 0 {
-		rec.Producer = &replica.ProducerSequence{ID: int64(p.id), Epoch: r.ProducerEpoch, Sequence: r.Sequence}
-	}
-	if r.Key != "" {
-		rec.Key = []byte(r.Key)
+	records := make([]replica.Record, 0, len(live))
+	timestamps := make([]int64, 0, len(live))
+	for _, j := range live {
+		m := p.result(j)
+		m.inflight, m.sentMs, m.retryAtMs, m.sentEpoch = p.corr, w.now, 0, m.ProducerEpoch
+		rec := replica.Record{Value: []byte(m.Value)}
+		if m.Null {
+			rec.Value = nil
+		}
+		if m.Sequence >= 0 {
+			rec.Producer = &replica.ProducerSequence{ID: int64(p.id), Epoch: m.ProducerEpoch, Sequence: m.Sequence}
+		}
+		if m.Key != "" {
+			rec.Key = []byte(m.Key)
+		}
+		records = append(records, rec)
+		timestamps = append(timestamps, m.timestampMs)
 	}
 	if w.encodedByPart(tp.Topic) {
-		rec.Batch = w.encodeRecord(rec)
+		records[0].Batch = w.encodeRecords(records, timestamps)
 	}
 	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
-		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{rec}, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
+		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
 	if p.acks == 0 {
-		r.inflight, r.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it
+		for _, j := range live {
+			m := p.result(j)
+			m.inflight, m.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it
+		}
 	}
 }
 
@@ -452,22 +568,33 @@ func (w *World) bumpProducerEpoch(p *Producer, failed int) {
 	w.record(EventProduce, 0, nil, "%s: producer epoch bumped to %d (sequences start again at 0)", p.cfg.Name, p.epoch)
 }
 
-// deliverToProducer handles a leader's answer.
+// deliverToProducer handles a leader's answer: to every record of the
+// batch it answers.
 func (w *World) deliverToProducer(e *envelope) {
 	p := w.producers[e.to-producerIDBase]
+	var answered []int
 	for _, i := range p.open {
-		r := p.result(i)
-		if r.inflight != e.resp.CorrelationID || r.inflight == 0 {
-			continue
+		if r := p.result(i); r.inflight == e.resp.CorrelationID && r.inflight != 0 {
+			answered = append(answered, i)
 		}
-		if e.resp.Error == replica.None {
-			r.inflight, r.Acked, r.Offset = 0, true, e.resp.BaseOffset
+	}
+	if len(answered) == 0 {
+		return
+	}
+	if e.resp.Error == replica.None {
+		for k, i := range answered {
+			r := p.result(i)
+			r.inflight, r.Acked, r.Offset = 0, true, e.resp.BaseOffset+int64(k)
 			w.record(EventProduce, 0, &e.tp, "%s: %s acknowledged at offset %d", p.cfg.Name, recordLabel(r.Key, r.Value), r.Offset)
 			if w.encodedByPart(e.tp.Topic) {
 				w.markLast(PartEncoder)
 			}
-			return
 		}
+		return
+	}
+	bumped := false
+	for _, i := range answered {
+		r := p.result(i)
 		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(r.Key, r.Value), e.resp.Error)
 		if w.encodedByPart(e.tp.Topic) {
 			w.markLast(PartEncoder)
@@ -479,12 +606,12 @@ func (w *World) deliverToProducer(e *envelope) {
 			// records, e.g. after an unclean election) bumps the epoch
 			// first, unless the sequence was reset since this send.
 			retriable = true
-			if r.sentEpoch == p.epoch {
+			if r.sentEpoch == p.epoch && !bumped {
 				w.bumpProducerEpoch(p, -1)
+				bumped = true
 			}
 		}
 		w.retryOrFail(p, i, e.resp.Error.String(), retriable)
-		return
 	}
 }
 
@@ -503,11 +630,12 @@ func (w *World) tickProducer(p *Producer) {
 		case r.retryAtMs != 0 && w.now >= r.retryAtMs:
 			w.sendRecord(p, i)
 		}
-		if r.inflight != 0 || r.retryAtMs != 0 {
+		if r.inflight != 0 || r.retryAtMs != 0 || r.lingering && !r.Failed {
 			open = append(open, i)
 		}
 	}
 	p.open = open
+	w.sendDueBatches(p)
 	rate := p.cfg.milliRate()
 	if rate <= 0 {
 		return

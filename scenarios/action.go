@@ -11,7 +11,7 @@ import (
 // datadriven scripts:
 //
 //	create-topic name=kip101 replicas=1,2       or partitions=3 rf=3
-//	add-producer name=p topic=kip101 acks=all keys=alice,bob
+//	add-producer name=p topic=kip101 acks=all keys=alice,bob linger-ms=50 batch-size=16384
 //	add-consumer name=c topic=kip101 partition=0
 //	add-consumer name=E1 group=eager-g topics=orders assignors=sticky ...
 //	produce p value=m1 key=alice partition=0    or key=k2 null (a tombstone)
@@ -97,6 +97,12 @@ func producerArgs(a args, act *cluster.Action) error {
 	act.Producer.Name, act.Producer.Topic, act.Producer.Acks = a.named["name"], a.named["topic"], a.named["acks"]
 	if k, ok := a.named["keys"]; ok {
 		act.Producer.Keys = splitList(k)
+	}
+	if err := a.int64("linger-ms", &act.Producer.LingerMs); err != nil {
+		return err
+	}
+	if err := a.int("batch-size", &act.Producer.BatchSize); err != nil {
+		return err
 	}
 	return a.int("rate", &act.Producer.RecordsPerSec)
 }

@@ -65,6 +65,8 @@ func topicConfig(a args) (*kafkalog.Config, error) {
 			err = a.int64(k, &c.RetentionBytes)
 		case "segment-bytes":
 			err = a.int64(k, &c.SegmentBytes)
+		case "index-interval-bytes":
+			err = a.int64(k, &c.IndexIntervalBytes)
 		case "delete-retention-ms":
 			err = a.int64(k, &c.DeleteRetentionMs)
 		case "cleanup":
