@@ -24,7 +24,7 @@ func BenchmarkEvents(b *testing.B) {
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
 
-// BenchmarkKIP101Part3 runs the whole KIP-101 part 3 scenario (S7).
+// BenchmarkKIP101Part3 runs the whole KIP-101 part 3 scenario.
 func BenchmarkKIP101Part3(b *testing.B) {
 	for b.Loop() {
 		kip101Part3(b, replica.V0_10)

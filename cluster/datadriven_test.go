@@ -32,7 +32,7 @@ import (
 //	poll c
 //	state | json | inflight | violations
 //
-// Consumer groups, keys and the log (S9-S12):
+// Consumer groups, keys and the log:
 //
 //	new ... offsets-partitions=50 retention-check=5000 cleaner-backoff=1000 group-delay=0
 //	create-topic name=events partitions=1 rf=1 retention-ms=60000 segment-bytes=230 cleanup=compact

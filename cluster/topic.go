@@ -25,7 +25,7 @@ type Topic struct {
 
 // TopicSpec asks for a topic. Without Assignment, partition p gets
 // ReplicationFactor replicas starting at broker (p mod N)+1, as
-// kafka-topics --create spreads them (S1: p0 [1,2,3], p1 [2,3,1]...).
+// kafka-topics --create spreads them (p0 [1,2,3], p1 [2,3,1]...).
 type TopicSpec struct {
 	Name              string
 	Partitions        int
@@ -113,7 +113,7 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 		tp := partitionKey{Topic: topic, Partition: int32(p)}
 		for _, id := range reps {
 			if b := w.brokers[id-1]; b.state == BrokerRunning {
-				if err := w.openReplica(b, tp, 0, 0, false); err != nil {
+				if err := w.openReplica(b, tp, 0, 0, 0, false); err != nil {
 					w.internalError(b, err)
 				}
 			}

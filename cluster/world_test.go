@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// kip101Part3 builds S7 (logs diverge after a power cut under 0.10) and
+// kip101Part3 builds KIP-101 part 3 (logs diverge after a power cut under 0.10) and
 // returns the world and the state text after every action.
 func kip101Part3(t testing.TB, rules replica.RuleSet) (*cluster.World, []string) {
 	w, err := cluster.New(cluster.Config{Seed: 7, Brokers: 2, Rules: rules, UncleanLeaderElectionEnable: rules == replica.V0_10})
@@ -251,7 +251,7 @@ func TestInvalidActionsAreRefused(t *testing.T) {
 	}
 }
 
-// TestScenarioFilesNameTheIssuesScenarios: the data files cover S1-S8b.
+// TestScenarioFilesNameTheIssuesScenarios: the data files cover the replication scenarios.
 func TestScenarioFilesNameTheIssuesScenarios(t *testing.T) {
 	for _, name := range []string{"life-of-a-record", "acks1-loses-acked-writes", "acks-all-and-the-isr",
 		"unclean-leader-election", "kip101-part1", "kip101-part2", "kip101-part3", "kip101-part4", "kip279-two-rounds"} {
