@@ -63,6 +63,16 @@ type broker struct {
 	// looked at it (it skips logs with nothing new).
 	cleanerSeen map[partitionKey]int64
 
+	// nextHWCheckpointMs, nextRecoveryCheckpointMs and nextStartCheckpointMs
+	// schedule the checkpoint files (checkpoints.go); recoveryCheckpointed
+	// is the partitions of the last recovery-point-offset-checkpoint written
+	// since the start (nil: none); nextFlusherMs is the OS flusher's next wake.
+	nextHWCheckpointMs       int64
+	nextRecoveryCheckpointMs int64
+	nextStartCheckpointMs    int64
+	recoveryCheckpointed     []partitionKey
+	nextFlusherMs            int64
+
 	bytesIn, bytesOut     int64 // cumulative
 	secondStartMs         int64
 	secondIn, secondOut   int64 // cumulative at the start of this second
@@ -74,6 +84,9 @@ type replicaSlot struct {
 	tp   partitionKey
 	log  *replicaLog
 	node *replica.Node
+	// truncationsCheckpointed is log.truncations when the broker last wrote
+	// recovery-point-offset-checkpoint.
+	truncationsCheckpointed int
 }
 
 func newBroker(id int32) *broker {
@@ -110,6 +123,10 @@ func (w *World) startBroker(b *broker) error {
 	if err != nil {
 		return w.failStart(b, err)
 	}
+	starts, err := readCheckpoint(b.fs, kafkalog.LogStartOffsetCheckpointFile)
+	if err != nil {
+		return w.failStart(b, err)
+	}
 	if clean {
 		if err := kafkalog.RemoveCleanShutdownMarker(b.fs, LogDir); err != nil {
 			return w.failStart(b, err)
@@ -121,12 +138,13 @@ func (w *World) startBroker(b *broker) error {
 	b.nextBeatMs = w.now + w.cfg.BrokerHeartbeatIntervalMs
 	b.nextRetentionMs = w.now + w.cfg.LogRetentionCheckIntervalMs
 	b.nextCleanMs = w.now + w.cfg.LogCleanerBackoffMs
+	w.scheduleCheckpoints(b)
 	w.record(EventBroker, b.id, nil, "started (incarnation %d, clean shutdown marker %v)", b.incarnation, clean)
 	for _, t := range w.topics {
 		for p, replicas := range t.Assignment {
 			if slices.Contains(replicas, b.id) {
 				tp := partitionKey{Topic: t.Name, Partition: int32(p)}
-				if err := w.openReplica(b, tp, hws[tp], rps[tp], clean); err != nil {
+				if err := w.openReplica(b, tp, hws[tp], rps[tp], starts[tp], clean); err != nil {
 					return w.failStart(b, err)
 				}
 			}
@@ -147,8 +165,9 @@ func readCheckpoint(fsys *vfs.MemFS, name string) (map[partitionKey]int64, error
 }
 
 // openReplica opens (recovering) one partition log and builds its replica.
-func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint int64, clean bool) error {
-	opts := []kafkalog.Option{kafkalog.WithRecoveryPoint(recoveryPoint), kafkalog.WithRand(w.rnd), kafkalog.WithParts(w.cfg.Parts.Log)}
+func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logStartOffset int64, clean bool) error {
+	opts := []kafkalog.Option{kafkalog.WithRecoveryPoint(recoveryPoint), kafkalog.WithLogStartOffset(logStartOffset),
+		kafkalog.WithRand(w.rnd), kafkalog.WithParts(w.cfg.Parts.Log)}
 	if clean {
 		opts = append(opts, kafkalog.WithCleanShutdown())
 	}
@@ -216,6 +235,12 @@ func (w *World) stopBroker(b *broker) error {
 	if err := kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps); err != nil {
 		w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
 		return nil
+	}
+	if w.cfg.LogFlushStartOffsetCheckpointIntervalMs > 0 {
+		if err := w.writeLogStartOffsetCheckpoint(b); err != nil {
+			w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
+			return nil
+		}
 	}
 	if err := kafkalog.WriteCleanShutdownMarker(b.fs, LogDir, int64(b.incarnation)); err != nil {
 		w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
@@ -290,6 +315,7 @@ func (w *World) tickBroker(b *broker) error {
 		b.secondIn, b.secondOut = b.bytesIn, b.bytesOut
 		b.secondStartMs += 1000
 	}
+	w.runFlusher(b)
 	if b.state != BrokerRunning {
 		return nil
 	}
@@ -311,6 +337,9 @@ func (w *World) tickBroker(b *broker) error {
 		}
 	}
 	if err := w.runLogManager(b); err != nil {
+		return err
+	}
+	if err := w.runCheckpoints(b); err != nil {
 		return err
 	}
 	w.tickCoordinator(b)
@@ -391,12 +420,12 @@ func (w *World) processReady(b *broker, s *replicaSlot) error {
 	return w.maybeCheckpoint(b, s, rd.HighWatermark)
 }
 
-// maybeCheckpoint rewrites replication-offset-checkpoint when the replica's
-// HW changed. Kafka writes it every 5 s; writing it at once is the
-// scenarios' convention (a restarted broker reads
-// the HW it held just before the crash).
-// The write is deferred to the end of the step ([World.flushCheckpoints]),
-// so that a step moving many HWs writes the file once.
+// maybeCheckpoint notes that the replica's HW changed. With
+// [Config.ReplicaHighWatermarkCheckpointIntervalMs] 0 (the scenarios'
+// convention: a restarted broker reads the HW it held just before the
+// crash), replication-offset-checkpoint is rewritten at the end of the step
+// ([World.flushCheckpoints]), so that a step moving many HWs writes the file
+// once; otherwise it is written on Kafka's schedule (checkpoints.go).
 func (w *World) maybeCheckpoint(b *broker, s *replicaSlot, hw int64) error {
 	if hw != b.lastHW[s.tp] {
 		b.lastHW[s.tp], b.hwDirty = hw, true
@@ -404,14 +433,24 @@ func (w *World) maybeCheckpoint(b *broker, s *replicaSlot, hw int64) error {
 	return nil
 }
 
-// flushCheckpoints writes the HW checkpoints that changed during a step; a
-// broker that fails to halts (an internal error).
+// flushCheckpoints writes, at the end of a step, the HW checkpoints that
+// changed during it (with [Config.ReplicaHighWatermarkCheckpointIntervalMs]
+// 0), and the log manager's checkpoints that a truncation or a deleted
+// partition calls for ([World.checkpointAfterChanges]); a broker that fails
+// to halts (an internal error).
 func (w *World) flushCheckpoints() {
 	for _, b := range w.brokers {
-		if b.hwDirty && b.state == BrokerRunning {
+		if b.state != BrokerRunning {
+			continue
+		}
+		if b.hwDirty && w.cfg.ReplicaHighWatermarkCheckpointIntervalMs == 0 {
 			if err := w.writeHWCheckpoint(b); err != nil {
 				w.internalError(b, fmt.Errorf("broker %d: %w", b.id, err))
+				continue
 			}
+		}
+		if err := w.checkpointAfterChanges(b); err != nil {
+			w.internalError(b, err)
 		}
 	}
 }

@@ -80,6 +80,44 @@ type Config struct {
 	// LogCleanerBackoffMs is log.cleaner.backoff.ms (default 15000): how
 	// often every broker's cleaner looks for a compacted log to clean.
 	LogCleanerBackoffMs int64
+	// ReplicaHighWatermarkCheckpointIntervalMs is
+	// replica.high.watermark.checkpoint.interval.ms: every broker writes
+	// replication-offset-checkpoint (every replica's HW) at this fixed rate
+	// from its start ([KafkaReplicaHighWatermarkCheckpointIntervalMs] is
+	// Kafka's 5000). 0, the default here: the scenarios' convention, the file
+	// is written at the end of every step in which an HW changed, so that a
+	// restarted broker reads the HW it held just before a crash.
+	ReplicaHighWatermarkCheckpointIntervalMs int64
+	// LogFlushOffsetCheckpointIntervalMs is
+	// log.flush.offset.checkpoint.interval.ms: every broker writes
+	// recovery-point-offset-checkpoint (every log's recovery point, the first
+	// offset not flushed) at this fixed rate, the first time
+	// [LogManagerInitialTaskDelayMs] after its start, and at once after a
+	// truncation or a deleted partition ([KafkaLogFlushOffsetCheckpointIntervalMs]
+	// is Kafka's 60000). 0, the default here: only at a clean shutdown, so
+	// that a restart after a crash or a power cut recovers every segment.
+	LogFlushOffsetCheckpointIntervalMs int64
+	// LogFlushStartOffsetCheckpointIntervalMs is
+	// log.flush.start.offset.checkpoint.interval.ms: every broker writes
+	// log-start-offset-checkpoint at this fixed rate, the first time
+	// [LogManagerInitialTaskDelayMs] after its start, after a deleted
+	// partition and at a clean shutdown
+	// ([KafkaLogFlushStartOffsetCheckpointIntervalMs] is Kafka's 60000). 0,
+	// the default here: never (log start offsets then come from the first
+	// segments' base offsets, as Kafka's would without the file).
+	LogFlushStartOffsetCheckpointIntervalMs int64
+	// DirtyExpireMs is the brokers' hosts' vm.dirty_expire_centisecs, in
+	// milliseconds: with it the kernel's flusher writes back, on its own,
+	// every file and directory dirty for this long (Linux: 30000,
+	// [LinuxDirtyExpireMs]). 0, the default here: no flusher; dirty pages stay
+	// in the page cache until Kafka syncs them (a rolled segment, a
+	// checkpoint, a clean shutdown) or a [World.Writeback], as the guided
+	// scenarios need.
+	DirtyExpireMs int64
+	// DirtyWritebackIntervalMs is vm.dirty_writeback_centisecs, in
+	// milliseconds: how often the flusher wakes (default 5000, Linux's,
+	// [LinuxDirtyWritebackIntervalMs]; used only with DirtyExpireMs).
+	DirtyWritebackIntervalMs int64
 	// Group is the brokers' group coordinator configuration (nil:
 	// [group.DefaultConfig], group.initial.rebalance.delay.ms 3000).
 	Group *group.Config
@@ -163,6 +201,9 @@ func (c Config) withDefaults() (Config, error) {
 	def(&c.TickMs, DefaultTickMs)
 	def(&c.LogRetentionCheckIntervalMs, DefaultLogRetentionCheckIntervalMs)
 	def(&c.LogCleanerBackoffMs, DefaultLogCleanerBackoffMs)
+	if c.DirtyExpireMs > 0 {
+		def(&c.DirtyWritebackIntervalMs, LinuxDirtyWritebackIntervalMs)
+	}
 	if c.OffsetsTopicNumPartitions == 0 {
 		c.OffsetsTopicNumPartitions = DefaultOffsetsTopicNumPartitions
 	}
@@ -187,6 +228,10 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: offsets topic: %d partitions, replication factor %d", ErrInvalidConfig, c.OffsetsTopicNumPartitions, c.OffsetsTopicReplicationFactor)
 	case c.LogRetentionCheckIntervalMs < 1 || c.LogCleanerBackoffMs < 1:
 		return c, fmt.Errorf("%w: retention check %d / cleaner backoff %d ms", ErrInvalidConfig, c.LogRetentionCheckIntervalMs, c.LogCleanerBackoffMs)
+	case c.ReplicaHighWatermarkCheckpointIntervalMs < 0 || c.LogFlushOffsetCheckpointIntervalMs < 0 || c.LogFlushStartOffsetCheckpointIntervalMs < 0:
+		return c, fmt.Errorf("%w: checkpoint intervals %d / %d / %d ms < 0", ErrInvalidConfig, c.ReplicaHighWatermarkCheckpointIntervalMs, c.LogFlushOffsetCheckpointIntervalMs, c.LogFlushStartOffsetCheckpointIntervalMs)
+	case c.DirtyExpireMs < 0 || c.DirtyWritebackIntervalMs < 0:
+		return c, fmt.Errorf("%w: dirty expire %d / writeback interval %d ms < 0", ErrInvalidConfig, c.DirtyExpireMs, c.DirtyWritebackIntervalMs)
 	case c.NetworkLatencyMs < 0:
 		return c, fmt.Errorf("%w: NetworkLatencyMs %d < 0", ErrInvalidConfig, c.NetworkLatencyMs)
 	case c.BrokerSessionTimeoutMs < 0 || c.BrokerHeartbeatIntervalMs < 1:

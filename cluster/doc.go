@@ -19,7 +19,9 @@
 //     shutdown), [World.Kill] (process crash: the page cache survives),
 //     [World.PowerCut] (only synced bytes survive; optionally torn writes),
 //     [World.Start] (log recovery through kafkalog, registration),
-//     [World.Writeback] (the OS writes dirty pages), [World.Partition] and
+//     [World.Writeback] (the OS writes every dirty page; with
+//     [Config.DirtyExpireMs] it also writes back old ones on its own),
+//     [World.Partition] and
 //     [World.Heal] (cut and restore network links), [World.Poll];
 //     group consumers: [World.CloseConsumer] (commit, LeaveGroup),
 //     [World.CrashConsumer] (nothing), [World.RestartConsumer],
@@ -164,10 +166,8 @@
 // AlterPartition messages; partition states reach the brokers as
 // LeaderAndIsr messages and, if lost, through the brokers' heartbeats.
 //
-// Simplifications, each a choice for the scenarios: a broker writes its
-// replication-offset-checkpoint at the end of every step in which a HW
-// changed (Kafka: every 5 s, replica.high.watermark.checkpoint.interval.ms;
-// the scenarios read the HW held just before a crash), producers send one record per request (so followers
+// Simplifications, each a choice for the scenarios (see also the checkpoints
+// below): producers send one record per request (so followers
 // store the leader's batches one record each), producers learn leaders
 // from the controller at once, producers take the defaults of their rule
 // set's client (under modern rules acks=all and enable.idempotence=true, as
@@ -177,6 +177,34 @@
 // has no latency: what is sent in a step is delivered in that step unless
 // a link is cut or the receiver is down or restarted (a crashed broker's
 // queued messages are lost with it).
+//
+// # Checkpoints and the OS's writeback
+//
+// By default, a choice for the scenarios, a broker writes its
+// replication-offset-checkpoint at the end of every step in which an HW
+// changed (the scenarios read the HW held just before a crash), writes
+// recovery-point-offset-checkpoint only at a clean shutdown (so a restart
+// after a crash recovers every segment), and its host's kernel writes
+// dirty pages back only when asked ([World.Writeback]): records stay in
+// the page cache until Kafka syncs them (a rolled segment, a clean
+// shutdown). Config turns on Kafka's schedules (Kafka 3.7.0's, from
+// ReplicaManager.startHighWatermarkCheckPointThread and
+// LogManager.startupWithConfigOverrides):
+// [Config.ReplicaHighWatermarkCheckpointIntervalMs] (5 s in Kafka, from
+// the start), [Config.LogFlushOffsetCheckpointIntervalMs] (60 s, the first
+// 30 s after the start, and at once after a truncation or a deleted
+// partition, as LogManager.truncateTo and asyncDelete do) and
+// [Config.LogFlushStartOffsetCheckpointIntervalMs] (60 s, the first after
+// 30 s); and Linux's flusher threads with [Config.DirtyExpireMs] and
+// [Config.DirtyWritebackIntervalMs] (30 s and 5 s in Linux): every 5 s the
+// kernel writes back each file and directory dirty for 30 s or more, all
+// its dirty pages at once ([vfs.MemFS.WritebackExpired]), whether the
+// broker process runs, stopped or crashed. The world kafkalive serves
+// ([UserWorldConfig]) has all of them on, so a power cut there loses at
+// most the last 35 s of a broker's writes. Linux's background writeback
+// (past vm.dirty_background_ratio of memory) and a journaling file
+// system's commits are not modelled. Neither the flusher nor the
+// checkpoints record events.
 //
 // # The fault model, and what nothing may do
 //

@@ -31,6 +31,9 @@ type replicaLog struct {
 	gen int
 	// epochsCheckedTo is how many entries the checker found in epoch order.
 	epochsCheckedTo int
+	// truncations counts the truncations that cut something and the full
+	// truncations (LogManager checkpoints the recovery points after them).
+	truncations int
 }
 
 // place is where a record's batch ends: in the .log file of the segment
@@ -279,6 +282,9 @@ func (r *replicaLog) reload() error {
 
 // TruncateTo implements [replica.Log].
 func (r *replicaLog) TruncateTo(offset int64) error {
+	if offset < r.log.LogEndOffset() {
+		r.truncations++
+	}
 	if err := r.log.TruncateTo(offset, *r.clock); err != nil {
 		return err
 	}
@@ -298,6 +304,7 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 
 // TruncateFullyAndStartAt implements [replica.Log].
 func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
+	r.truncations++
 	if err := r.log.TruncateFullyAndStartAt(offset, *r.clock); err != nil {
 		return err
 	}

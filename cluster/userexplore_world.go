@@ -7,8 +7,9 @@ import "github.com/kafkalive/kafkalive/replica"
 // seeded with seed: three brokers under the modern rules with
 // min.insync.replicas 2 in KRaft combined mode, 16 KiB segments, 5
 // minutes of retention checked every minute, three __consumer_offsets
-// partitions, and a timeline with a snapshot every 10 s kept for 10
-// minutes.
+// partitions, Kafka's checkpoint schedules, Linux's flusher with its
+// defaults (what has been dirty for 30 s is written back every 5 s), and
+// a timeline with a snapshot every 10 s kept for 10 minutes.
 func UserWorldConfig(seed uint64) Config {
 	log := DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
@@ -24,6 +25,12 @@ func UserWorldConfig(seed uint64) Config {
 		Log:                         log,
 		LogRetentionCheckIntervalMs: 60 * 1000,
 		OffsetsTopicNumPartitions:   3,
+
+		ReplicaHighWatermarkCheckpointIntervalMs: KafkaReplicaHighWatermarkCheckpointIntervalMs,
+		LogFlushOffsetCheckpointIntervalMs:       KafkaLogFlushOffsetCheckpointIntervalMs,
+		LogFlushStartOffsetCheckpointIntervalMs:  KafkaLogFlushStartOffsetCheckpointIntervalMs,
+		DirtyExpireMs:                            LinuxDirtyExpireMs,
+		DirtyWritebackIntervalMs:                 LinuxDirtyWritebackIntervalMs,
 	}
 }
 

@@ -37,6 +37,12 @@ var DefaultTimeline = cluster.TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 6
 // that a world left running keeps bounded logs: 16 KiB segments, 5 minutes
 // of retention, checked every minute.
 //
+// Its brokers write their checkpoint files on Kafka's schedules
+// (replication-offset-checkpoint every 5 s, recovery-point-offset-checkpoint
+// and log-start-offset-checkpoint every minute) and run on Linux hosts with
+// Linux's defaults: every 5 s the kernel writes back what has been dirty
+// for 30 s, so a power cut loses at most the last 35 s or so of writes.
+//
 // Its __consumer_offsets has OffsetsTopicPartitions partitions instead of
 // Kafka's 50: the simulation ticks every replica, and with 150 replicas of
 // the offsets topic a simulated minute cost five times as much.
@@ -55,6 +61,12 @@ func DefaultConfig() cluster.Config {
 		Log:                         log,
 		LogRetentionCheckIntervalMs: 60 * 1000,
 		OffsetsTopicNumPartitions:   OffsetsTopicPartitions,
+
+		ReplicaHighWatermarkCheckpointIntervalMs: cluster.KafkaReplicaHighWatermarkCheckpointIntervalMs,
+		LogFlushOffsetCheckpointIntervalMs:       cluster.KafkaLogFlushOffsetCheckpointIntervalMs,
+		LogFlushStartOffsetCheckpointIntervalMs:  cluster.KafkaLogFlushStartOffsetCheckpointIntervalMs,
+		DirtyExpireMs:                            cluster.LinuxDirtyExpireMs,
+		DirtyWritebackIntervalMs:                 cluster.LinuxDirtyWritebackIntervalMs,
 	}
 }
 

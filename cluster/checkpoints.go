@@ -1,0 +1,157 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// Kafka's checkpoint schedules (Kafka 3.7.0: LogManager.startupWithConfigOverrides
+// schedules kafka-recovery-point-checkpoint and kafka-log-start-offset-checkpoint
+// after LogManager.InitialTaskDelayMs, then at a fixed rate;
+// ReplicaManager.startHighWatermarkCheckPointThread schedules highwatermark-checkpoint
+// with no delay) and Linux's flusher, in milliseconds.
+const (
+	// KafkaReplicaHighWatermarkCheckpointIntervalMs is Kafka's default
+	// replica.high.watermark.checkpoint.interval.ms.
+	KafkaReplicaHighWatermarkCheckpointIntervalMs = 5000
+	// KafkaLogFlushOffsetCheckpointIntervalMs is Kafka's default
+	// log.flush.offset.checkpoint.interval.ms.
+	KafkaLogFlushOffsetCheckpointIntervalMs = 60000
+	// KafkaLogFlushStartOffsetCheckpointIntervalMs is Kafka's default
+	// log.flush.start.offset.checkpoint.interval.ms.
+	KafkaLogFlushStartOffsetCheckpointIntervalMs = 60000
+	// LogManagerInitialTaskDelayMs is LogManager.InitialTaskDelayMs: how long after
+	// startup the log manager's periodic tasks first run.
+	LogManagerInitialTaskDelayMs = 30000
+)
+
+// scheduleCheckpoints starts the broker's checkpoint schedules and its OS
+// flusher at startup.
+func (w *World) scheduleCheckpoints(b *broker) {
+	b.nextHWCheckpointMs = w.now
+	b.nextRecoveryCheckpointMs = w.now + LogManagerInitialTaskDelayMs
+	b.nextStartCheckpointMs = w.now + LogManagerInitialTaskDelayMs
+	b.recoveryCheckpointed = nil
+}
+
+// runCheckpoints writes the broker's checkpoint files that are due, each on
+// its own fixed-rate schedule: replication-offset-checkpoint every
+// replica.high.watermark.checkpoint.interval.ms (ReplicaManager.checkpointHighWatermarks),
+// recovery-point-offset-checkpoint every log.flush.offset.checkpoint.interval.ms
+// (LogManager.checkpointLogRecoveryOffsets) and log-start-offset-checkpoint every
+// log.flush.start.offset.checkpoint.interval.ms (LogManager.checkpointLogStartOffsets).
+// An interval of 0 leaves that schedule off.
+func (w *World) runCheckpoints(b *broker) error {
+	if due(&b.nextHWCheckpointMs, w.now, w.cfg.ReplicaHighWatermarkCheckpointIntervalMs) {
+		if err := w.writeHWCheckpoint(b); err != nil {
+			return fmt.Errorf("broker %d: %w", b.id, err)
+		}
+	}
+	if due(&b.nextRecoveryCheckpointMs, w.now, w.cfg.LogFlushOffsetCheckpointIntervalMs) {
+		if err := w.writeRecoveryPointCheckpoint(b); err != nil {
+			return fmt.Errorf("broker %d: %w", b.id, err)
+		}
+	}
+	if due(&b.nextStartCheckpointMs, w.now, w.cfg.LogFlushStartOffsetCheckpointIntervalMs) {
+		if err := w.writeLogStartOffsetCheckpoint(b); err != nil {
+			return fmt.Errorf("broker %d: %w", b.id, err)
+		}
+	}
+	return nil
+}
+
+// due says whether a fixed-rate task scheduled at *next runs at now, and moves
+// *next on by intervalMs if so; an interval of 0 is never due.
+func due(next *int64, now, intervalMs int64) bool {
+	if intervalMs <= 0 || now < *next {
+		return false
+	}
+	*next += intervalMs
+	if *next <= now {
+		*next = now + intervalMs
+	}
+	return true
+}
+
+// writeRecoveryPointCheckpoint writes recovery-point-offset-checkpoint: each
+// hosted log's recovery point, the first offset not known to be flushed
+// (LogManager.checkpointRecoveryOffsetsInDir). It remembers what it wrote,
+// so that a truncation or a deleted partition can be seen to need a new one.
+func (w *World) writeRecoveryPointCheckpoint(b *broker) error {
+	rps := make(map[partitionKey]int64, len(b.order))
+	for _, tp := range b.order {
+		s := b.replicas[tp]
+		rps[tp] = s.log.log.RecoveryPoint()
+		s.truncationsCheckpointed = s.log.truncations
+	}
+	b.recoveryCheckpointed = slices.Clone(b.order)
+	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps)
+}
+
+// writeLogStartOffsetCheckpoint writes log-start-offset-checkpoint: the log
+// start offset of each hosted log whose start is above its first segment's
+// base offset, the others' being implied by their files
+// (LogManager.checkpointLogStartOffsetsInDir).
+func (w *World) writeLogStartOffsetCheckpoint(b *broker) error {
+	starts := map[partitionKey]int64{}
+	for _, tp := range b.order {
+		l := b.replicas[tp].log.log
+		if segs := l.Segments(); len(segs) > 0 && l.LogStartOffset() > segs[0].BaseOffset() {
+			starts[tp] = l.LogStartOffset()
+		}
+	}
+	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.LogStartOffsetCheckpointFile, starts)
+}
+
+// checkpointAfterChanges writes recovery-point-offset-checkpoint at the end
+// of a step in which one of the broker's logs was truncated
+// (LogManager.truncateTo and truncateFullyAndStartAt checkpoint the log dir
+// at once), and both log manager checkpoints when a partition it hosted was
+// deleted (LogManager.asyncDelete), while the recovery point schedule is on.
+func (w *World) checkpointAfterChanges(b *broker) error {
+	if w.cfg.LogFlushOffsetCheckpointIntervalMs <= 0 || b.recoveryCheckpointed == nil {
+		return nil
+	}
+	deleted := slices.ContainsFunc(b.recoveryCheckpointed, func(tp partitionKey) bool { return b.replicas[tp] == nil })
+	truncated := slices.ContainsFunc(b.order, func(tp partitionKey) bool {
+		s := b.replicas[tp]
+		return s.log.truncations != s.truncationsCheckpointed
+	})
+	if !deleted && !truncated {
+		return nil
+	}
+	if err := w.writeRecoveryPointCheckpoint(b); err != nil {
+		return fmt.Errorf("broker %d: %w", b.id, err)
+	}
+	if deleted {
+		if err := w.writeLogStartOffsetCheckpoint(b); err != nil {
+			return fmt.Errorf("broker %d: %w", b.id, err)
+		}
+	}
+	return nil
+}
+
+// runFlusher is the broker host's kernel: every vm.dirty_writeback_centisecs
+// ([Config.DirtyWritebackIntervalMs]) its flusher threads write back the
+// files and directories dirty for vm.dirty_expire_centisecs
+// ([Config.DirtyExpireMs]) or more ([vfs.MemFS.WritebackExpired]). The
+// kernel runs whatever the broker process does: it writes back a stopped or
+// crashed broker's page cache too. Off while DirtyExpireMs is 0.
+func (w *World) runFlusher(b *broker) {
+	if w.cfg.DirtyExpireMs <= 0 || w.now < b.nextFlusherMs {
+		return
+	}
+	iv := w.cfg.DirtyWritebackIntervalMs
+	b.nextFlusherMs = (w.now/iv + 1) * iv
+	b.fs.WritebackExpired(w.now, w.cfg.DirtyExpireMs)
+}
+
+// LinuxDirtyExpireMs and LinuxDirtyWritebackIntervalMs are Linux's defaults
+// for [Config.DirtyExpireMs] and [Config.DirtyWritebackIntervalMs].
+const (
+	LinuxDirtyExpireMs            = vfs.LinuxDirtyExpireMs
+	LinuxDirtyWritebackIntervalMs = vfs.LinuxDirtyWritebackIntervalMs
+)
