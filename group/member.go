@@ -351,14 +351,14 @@ func (m *Member) onCommitAnswer(r OffsetCommitResponse) {
 	if a == nil || m.state != Revoking {
 		return
 	}
-	echoes := r.Offsets != nil && slices.Equal(r.Offsets, a.offsets)
-	switch {
-	case echoes && m.commitsAnswered < a.seq:
-		// The answers to earlier commits were lost on the way.
-		m.commitsAnswered = a.seq
-	case m.commitsAnswered < a.seq:
+	if m.commitsAnswered < a.seq {
+		// An earlier commit's answer (an auto-commit of the same
+		// positions, say): Kafka waits for its own request. An earlier
+		// answer lost on the way keeps the count behind until the
+		// deadline, as Kafka's broken connection fails every request on it.
 		return
-	case r.Offsets != nil && !echoes:
+	}
+	if r.Offsets != nil && !slices.Equal(r.Offsets, a.offsets) {
 		// Not the awaited commit's answer (one given up on earlier came
 		// late): wait on.
 		m.commitsAnswered = a.seq - 1
