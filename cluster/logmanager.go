@@ -39,7 +39,9 @@ func (w *World) runLogManager(b *broker) error {
 // applyRetention deletes the replica's old segments.
 func (w *World) applyRetention(b *broker, s *replicaSlot) error {
 	hw := s.node.Status().HighWatermark
+	before := s.log.log.PartCalls()
 	dels, err := s.log.log.DeleteOldSegments(hw, w.now)
+	w.noteRefused(s, before, PartRetention)
 	if err != nil {
 		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.tp, err)
 	}

@@ -224,9 +224,10 @@ func (w *World) fetchEntries(s *replicaSlot, pos int64) ([]replica.Entry, bool) 
 	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
 		return s.log.entries[s.log.index(pos):], false
 	}
-	before := s.log.log.PartCalls().Lookup
+	before := s.log.log.PartCalls()
 	raw, err := s.log.log.Read(pos, replica.DefaultReplicaFetchMaxBytes)
-	if err != nil || s.log.log.PartCalls().Lookup == before {
+	w.noteRefused(s, before, PartLookup)
+	if err != nil || s.log.log.PartCalls().Lookup == before.Lookup {
 		return s.log.entries[s.log.index(pos):], false
 	}
 	var out []replica.Entry
@@ -258,4 +259,18 @@ func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
 		return
 	}
 	w.markLast(PartLookup)
+}
+
+// noteRefused records, as an event of part, the answer of a part the log of s
+// refused since before (its [kafkalog.Log.PartCalls] then): the log could not act
+// on it (a fetch position that does not start a batch, the empty active segment
+// to delete) and answered that call itself.
+func (w *World) noteRefused(s *replicaSlot, before kafkalog.PartCalls, part string) {
+	after := s.log.log.PartCalls().Refused
+	n := len(after)
+	if n == 0 || len(before.Refused) == n && before.Refused[n-1] == after[n-1] {
+		return
+	}
+	w.record(EventStorage, 0, &s.tp, "the %s given in Parts was refused: %s; the log's own answered", part, after[n-1])
+	w.markLast(part)
 }
