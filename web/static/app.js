@@ -324,12 +324,18 @@ function renderGroups(v) {
       <div class="top"><b>${esc(g.name)}</b> <span class="state ${stable ? "running" : "crashed"}">${stable ? "Stable" : g.state === "PreparingRebalance" || g.state === "CompletingRebalance" ? "Rebalancing" : esc(g.state)}</span>
         <span class="muted">gen ${g.generation} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
     for (const m of g.members || []) {
-      const c = byName[m.client_id] || {};
+      const c = byName[m.client_id];
       const parts = (m.partitions || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
+      const idle = `<span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>`;
+      if (!c) { // a Kafka client of the user's own, joined over the wire: the page cannot remove it
+        h += `<div class="member external" data-key="m-${esc(m.id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
+          <span class="muted" title="a Kafka client connected to the brokers' listeners">your client${m.host ? " at " + esc(m.host.replace(/^\//, "")) : ""}</span> ${idle}</div>`;
+        continue;
+      }
       const r = live ? rate(m.client_id) : "";
       h += `<div class="member" data-key="m-${esc(m.client_id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
         <span class="rate" title="records it processed per simulated second, over the last few seconds">${r}</span>
-        <span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>
+        ${idle}
         <span class="muted">${c.processed ?? 0} processed${c.duplicates ? `, ${c.duplicates} twice` : ""}</span>
         <button type="button" data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
     }
