@@ -31,7 +31,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 		}
 		hw := s.node.Status().HighWatermark
 		first, last, again := int64(-1), int64(-1), 0
-		fetched, byPart := w.fetchEntries(s, pos)
+		fetched, byPart, stuck := w.fetchEntries(s, pos)
 		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 			w.noteFetch(c.cfg.Name, tp, pos, fetched[0].Offset)
 		}
@@ -55,7 +55,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 			}
 		}
 		if first < 0 {
-			if hw > pos {
+			if hw > pos && !stuck {
 				g.positions[tp] = hw // only offsets removed by compaction lay between
 			}
 			continue

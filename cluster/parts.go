@@ -217,44 +217,89 @@ func (w *World) partAssignors(as []group.Assignor) []group.Assignor {
 }
 
 // fetchEntries returns what a consumer's fetch at pos gets from the leader's log s: the
-// mirror from pos, or, with Parts.Log's lookup, the batches the log reads at pos
-// (which hold offsets below pos, or begin above it, when the lookup is wrong).
-func (w *World) fetchEntries(s *replicaSlot, pos int64) ([]replica.Entry, bool) {
+// mirror from pos, or, with Parts.Log's lookup, the records at or above pos of the
+// batches the log reads at pos (which begin above the next record, or end below pos,
+// when the lookup is wrong). A consumer drops the records of a fetched batch below
+// its fetch position, and moves past a batch without records to the offset after it,
+// as Kafka 3.7's CompletedFetch.nextFetchedRecord does: the batch holding pos may
+// begin before it, and the cleaner leaves empty batches. As the mirror does, the fetch
+// goes on from there, segment after segment, to the log end. stuck is set when a read
+// brought nothing at or above its offset although the log holds records there below
+// the HW: the consumer asks again at the same offset.
+func (w *World) fetchEntries(s *replicaSlot, pos int64) (entries []replica.Entry, byPart, stuck bool) {
 	p := w.cfg.Parts.Log
 	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
-		return s.log.entries[s.log.index(pos):], false
+		return s.log.entries[s.log.index(pos):], false, false
 	}
+	var out []replica.Entry
+	for next := pos; next < s.log.LogEndOffset(); {
+		got, after, ok := w.readWithPart(s, next)
+		if !ok {
+			if next == pos {
+				return s.log.entries[s.log.index(pos):], false, false
+			}
+			return append(out, s.log.entries[s.log.index(next):]...), true, false
+		}
+		out = append(out, got...)
+		if after <= next {
+			if mirror := s.log.entries[s.log.index(next):]; len(mirror) > 0 && mirror[0].Offset < s.node.Status().HighWatermark {
+				w.record(EventConsume, 0, &s.tp, "a fetch at offset %d got no batch reaching it: nothing to hand out, it asks again", next)
+				w.markLast(PartLookup)
+				stuck = len(out) == 0
+			}
+			break
+		}
+		next = after
+	}
+	return out, true, stuck
+}
+
+// readWithPart is one read of the leader's log s at pos with the lookup part: the
+// records at or above pos of the batches it reads, and the offset after the last of
+// those batches (pos if none reaches it); ok is false when the part did not decide
+// the read (it declined, or the log refused its answer).
+func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, after int64, ok bool) {
 	before := s.log.log.PartCalls()
 	raw, err := s.log.log.Read(pos, replica.DefaultReplicaFetchMaxBytes)
 	w.noteRefused(s, before, PartLookup)
 	if err != nil || s.log.log.PartCalls().Lookup == before.Lookup {
-		return s.log.entries[s.log.index(pos):], false
+		return nil, pos, false
 	}
-	var out []replica.Entry
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
+	after = pos
 	for at := 0; at < len(raw); {
 		n, err := dec.Decode(raw[at:], &b)
 		if err != nil {
 			break
 		}
 		at += n
+		after = max(after, b.NextOffset())
 		for i := range b.Records {
 			r := &b.Records[i]
-			out = append(out, replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: clone(r.Key), Value: clone(r.Value)})
+			if b.Offset(r) >= pos {
+				out = append(out, replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: clone(r.Key), Value: clone(r.Value)})
+			}
 		}
 	}
-	return out, true
+	return out, after, true
 }
 
-// noteFetch records, for a fetch at pos that got entries from first on found by the
-// lookup part, the offsets it skipped or got again.
+// noteFetch records, for a fetch at pos whose first record (below the HW) is first,
+// found by the lookup part, the offsets it skipped or got again: those of the leader's
+// log from pos (an offset the cleaner removed is no record to miss).
 func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
+	want := pos
+	if s := w.leaderSlot(tp); s != nil {
+		if m := s.log.entries[s.log.index(pos):]; len(m) > 0 {
+			want = m[0].Offset
+		}
+	}
 	switch {
-	case first > pos:
-		w.record(EventConsume, 0, &tp, "%s asked for offset %d and got a batch from %d: offsets %d-%d skipped", name, pos, first, pos, first-1)
-	case first < pos:
-		w.record(EventConsume, 0, &tp, "%s asked for offset %d and got a batch from %d: offsets %d-%d again", name, pos, first, first, pos-1)
+	case first > want:
+		w.record(EventConsume, 0, &tp, "%s asked for offset %d and got a batch from %d: offsets %d-%d skipped", name, pos, first, want, first-1)
+	case first < want:
+		w.record(EventConsume, 0, &tp, "%s asked for offset %d and got a batch from %d: offsets %d-%d again", name, pos, first, first, want-1)
 	default:
 		return
 	}

@@ -105,66 +105,59 @@ func TestLiveMatrix(t *testing.T) {
 		for _, m := range p.mutants {
 			key := p.part + " " + m.name
 			switch {
-			case !differs[key] && !liveUndetected[key]:
+			case !differs[key] && liveUndetected[key] == "":
 				t.Errorf("mutant %s of %s: every scenario of the chapter ends as on the reference", m.name, p.part)
-			case differs[key] && liveUndetected[key]:
+			case differs[key] && liveUndetected[key] != "":
 				t.Errorf("mutant %s of %s now shows a difference: remove it from liveUndetected", m.name, p.part)
 			}
 		}
 	}
-	t.Logf("%d mutants the scenarios do not reach yet (liveUndetected)", len(liveUndetected))
+	t.Logf("%d mutants no scenario shows (liveUndetected, each with why)", len(liveUndetected))
 }
 
 // liveUndetected are the mutants whose mistake the chapter's scenarios do not
-// reach yet: the world's producers send one record per batch (a batch's
-// lastOffsetDelta, maxTimestamp and offset deltas are then right whatever the
-// rule), a segment of the scenarios gets at most one or two index entries, the
-// truncation scenario plays one DivergingEpoch case, and retention's runs meet
-// neither compaction nor a high watermark below the log end. The test fails
-// when one of them starts to show a difference, so the list only shrinks.
-var liveUndetected = map[string]bool{
-	"ch01/varint fourbytes":               true,
-	"ch01/varint signedshift":             true,
-	"ch01/batch lastdeltafromrecords":     true,
-	"ch01/batch maxtimestampfromrecords":  true,
-	"ch01/batch offsetdeltacounter":       true,
-	"ch01/batch timestampdeltavarint":     true,
-	"ch02/index absoluteoffsets":          true,
-	"ch02/index lastfromcount":            true,
-	"ch02/index scanbaseoffset":           true,
-	"ch02/index skipscontrol":             true,
-	"ch02/index skipsempty":               true,
-	"ch02/index skipwithoutoverhead":      true,
-	"ch02/index stopsoneearly":            true,
-	"ch02/index strictlyless":             true,
-	"ch02/index swappedfields":            true,
-	"ch02/index trustszeropadding":        true,
-	"ch03/retention bytesoneearly":        true,
-	"ch03/retention deletesemptyactive":   true,
-	"ch03/retention firstruleonly":        true,
-	"ch03/retention ignoreshighwatermark": true,
-	"ch03/retention ignorespolicy":        true,
-	"ch04/recovery cutatlastindexentry":   true,
-	"ch04/recovery indexabsolute":         true,
-	"ch04/recovery indexatleast":          true,
-	"ch04/recovery indexbaseoffset":       true,
-	"ch04/recovery keepszeropadding":      true,
-	"ch04/recovery lastfromcount":         true,
-	"ch04/recovery nocrc":                 true,
-	"ch04/recovery nomagic":               true,
-	"ch04/recovery nooffsetcheck":         true,
-	"ch04/recovery skipsbadbatch":         true,
-	"ch04/recovery stopsatempty":          true,
-	"ch04/recovery trustslength":          true,
-	"ch05/truncation asksonce":            true,
-	"ch05/truncation forgetstrim":         true,
-	"ch05/truncation keepshw":             true,
-	"ch05/truncation neveranotherround":   true,
-	"ch05/truncation neweranotherround":   true,
-	"ch05/truncation newerkeepslog":       true,
-	"ch05/truncation undefinedtohw":       true,
-	"ch06/cooperative freezesonrevoke":    true,
-	"ch06/cooperative inputorder":         true,
-	"ch06/cooperative keepsdeleted":       true,
-	"ch06/cooperative maxforall":          true,
+// show, each with why: most cannot show in any outcome a cluster can reach (the
+// world's producers, logs and fetchers never give the input that tells the
+// mistake from the rule). The test fails when one of them starts to show a
+// difference, so the list only shrinks.
+var liveUndetected = map[string]string{
+	"ch01/varint fourbytes":               "a five-byte varint is a value of 2^27 or more (a 128 MiB length): no batch a producer may send (max.request.size 1 MiB) holds one",
+	"ch01/varint signedshift":             "the zigzag value reaches 2^31 only for |v| >= 2^30: no length, offset delta or count of a batch gets there",
+	"ch01/batch lastdeltafromrecords":     "the part encodes producers' batches, which are dense (MemoryRecordsBuilder): lastOffsetDelta is the last record's offset delta; only the cleaner writes batches with gaps",
+	"ch01/batch maxtimestampfromrecords":  "a producer's batch has maxTimestamp = baseTimestamp + its largest delta; only the cleaner's empty batch keeps a maxTimestamp of records it no longer holds",
+	"ch01/batch offsetdeltacounter":       "in a producer's batch a record's offset delta is its place in the batch; only compaction leaves gaps",
+	"ch01/batch timestampdeltavarint":     "a delta of 2^31 ms (24.8 days) between two records of one batch: the world's producers stamp each record when it is produced, and linger.ms is not that long",
+	"ch02/index skipscontrol":             "the world writes no control batches: transactions are not simulated",
+	"ch02/index skipsempty":               "skipping the cleaner's empty batch hands the fetch the next batch, in that segment or the next (LocalLog.read goes on to the next segment): the same records come, only the response differs",
+	"ch02/index stopsoneearly":            "an index entry one too early is a longer scan to the same batch: nothing a cluster shows depends on how far a scan walks",
+	"ch02/index strictlyless":             "on an exact hit it starts the scan at the entry before: a longer scan to the same batch",
+	"ch02/index trustszeropadding":        "a zero slot reads as (baseOffset, position 0): the scan starts at the segment's start and finds the same batch",
+	"ch04/recovery nocrc":                 "a power cut keeps a prefix of a file's unsynced bytes (vfs): a batch on disk is whole and right, or cut short; none is whole with a wrong CRC",
+	"ch04/recovery nomagic":               "a batch on disk is whole and right or cut short (a power cut keeps a prefix): none is whole with another magic",
+	"ch04/recovery nooffsetcheck":         "a batch on disk is whole and right or cut short: no whole batch has offsets below the one before it",
+	"ch04/recovery skipsbadbatch":         "a bad batch on disk is the torn last one, whose length runs past the end of the file: there is nothing after it to skip to",
+	"ch04/recovery keepszeropadding":      "no .log holds zeros: segments are not preallocated (file.preallocate false), and a power cut keeps a prefix of the unsynced bytes, never a hole",
+	"ch04/recovery trustslength":          "no .log holds zeros (segments are not preallocated, a power cut keeps a prefix): no length of 0 to trust",
+	"ch05/truncation asksonce":            "only Truncate differs: the world's fetcher runs the rounds itself, one TruncationPoint per DivergingEpoch",
+	"ch05/truncation forgetstrim":         "only Truncate differs: the world's replica trims its own epoch cache when it cuts",
+	"ch05/truncation keepshw":             "only Truncate differs: the world's replica lowers its own high watermark when it cuts",
+	"ch05/truncation neveranotherround":   "on 3.7's rules done is not read: with truncation on fetch the follower fetches again, and the next DivergingEpoch is the next round (AbstractFetcherThread.updateFetchOffsetAndMaybeMarkTruncationComplete)",
+	"ch05/truncation undefinedtohw":       "a 3.7 leader never sends an undefined DivergingEpoch: Partition.readRecords answers OFFSET_OUT_OF_RANGE instead",
+	"ch05/truncation neweranotherround":   "a DivergingEpoch's epoch is at most the follower's last fetched epoch (LeaderEpochFileCache.endOffsetFor), which the follower holds; a follower without epochs sends none and truncates to its HW",
+	"ch05/truncation newerkeepslog":       "a DivergingEpoch's epoch is at most the follower's last fetched epoch, which the follower holds; a follower without epochs sends none",
+	"ch03/retention bytesoneearly":        "not reached yet",
+	"ch03/retention deletesemptyactive":   "not reached yet",
+	"ch03/retention firstruleonly":        "not reached yet",
+	"ch03/retention ignoreshighwatermark": "not reached yet",
+	"ch03/retention ignorespolicy":        "not reached yet",
+	"ch04/recovery cutatlastindexentry":   "not reached yet",
+	"ch04/recovery indexabsolute":         "not reached yet",
+	"ch04/recovery indexatleast":          "not reached yet",
+	"ch04/recovery indexbaseoffset":       "not reached yet",
+	"ch04/recovery lastfromcount":         "not reached yet",
+	"ch04/recovery stopsatempty":          "not reached yet",
+	"ch06/cooperative freezesonrevoke":    "not reached yet",
+	"ch06/cooperative inputorder":         "not reached yet",
+	"ch06/cooperative keepsdeleted":       "not reached yet",
+	"ch06/cooperative maxforall":          "not reached yet",
 }
