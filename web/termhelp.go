@@ -122,7 +122,7 @@ func (t *Terminal) dumpLogRoot(args []string, at *int64, out io.Writer) error {
 			names, _ := fsys.List(cluster.LogDir)
 			why := ""
 			if path.Base(f) == kafkalog.RecoveryPointCheckpointFile {
-				why = " (this simulation writes it at a clean shutdown, stop " + strconv.Itoa(int(id)) + ", and reads it at start; Kafka also writes it every log.flush.offset.checkpoint.interval.ms)"
+				why = " (a broker writes it 30 s after it starts and then every log.flush.offset.checkpoint.interval.ms, 60 s, after a truncation, and at a clean shutdown: stop " + strconv.Itoa(int(id)) + " writes it now)"
 			}
 			return fmt.Errorf("broker %d has no %s%s; %s holds: %s", id, f, why, cluster.LogDir, strings.Join(names, ", "))
 		}

@@ -69,7 +69,7 @@ func TestDumpLogReadsTheRootCheckpoints(t *testing.T) {
 	}
 	out.Reset()
 	err = term.Exec("kafka-dump-log --files /kafka-logs/recovery-point-offset-checkpoint", nil, &out)
-	want := "Error: broker 1 has no /kafka-logs/recovery-point-offset-checkpoint (this simulation writes it at a clean shutdown, stop 1, and reads it at start; Kafka also writes it every log.flush.offset.checkpoint.interval.ms); /kafka-logs holds: __consumer_offsets-0, __consumer_offsets-1, __consumer_offsets-2, orders-0, orders-1, orders-2, profiles-0, replication-offset-checkpoint\n"
+	want := "Error: broker 1 has no /kafka-logs/recovery-point-offset-checkpoint (a broker writes it 30 s after it starts and then every log.flush.offset.checkpoint.interval.ms, 60 s, after a truncation, and at a clean shutdown: stop 1 writes it now); /kafka-logs holds: __consumer_offsets-0, __consumer_offsets-1, __consumer_offsets-2, orders-0, orders-1, orders-2, profiles-0, replication-offset-checkpoint\n"
 	if err == nil || errors.Is(err, ErrUsage) {
 		t.Errorf("a root checkpoint the broker has not written: err %v, want the reason", err)
 	}
