@@ -211,6 +211,17 @@ func (p *parser) stepLine(key, rest string) error {
 			return fmt.Errorf("%w: records marked * in a scenario without page-cache marks", ErrSyntax)
 		}
 		s.Expect = append(s.Expect, f)
+	case "wait":
+		return p.wait(rest)
+	case "standin":
+		if s.Wait == nil {
+			return fmt.Errorf("%w: standin without a wait before it", ErrSyntax)
+		}
+		do := s.Actions
+		s.Actions = nil
+		err := p.action(rest)
+		s.Wait.StandIn, s.Actions = append(s.Wait.StandIn, s.Actions...), do
+		return err
 	case "known":
 		if len(s.Expect) == 0 {
 			return fmt.Errorf("%w: known without an expect before it", ErrSyntax)
@@ -248,6 +259,24 @@ func (p *parser) action(rest string) error {
 	return nil
 }
 
+// wait reads "wait external topic=clicks records=5".
+func (p *parser) wait(rest string) error {
+	if p.step.Wait != nil || len(p.step.Actions) > 0 {
+		return fmt.Errorf("%w: a step waits once, before its actions", ErrSyntax)
+	}
+	kind, opts, _ := strings.Cut(rest, " ")
+	a := parseArgs(opts)
+	n, err := strconv.ParseInt(a.named["records"], 10, 64)
+	if kind != "external" || a.named["topic"] == "" || err != nil || n < 1 || len(a.words) > 0 || len(a.named) != 2 {
+		return fmt.Errorf("%w: wait external topic=T records=N (N >= 1): %q", ErrSyntax, rest)
+	}
+	if !p.topics[a.named["topic"]] {
+		return fmt.Errorf("%w: wait for topic %s, which no create-topic before it creates", ErrSyntax, a.named["topic"])
+	}
+	p.step.Wait = &Wait{Topic: a.named["topic"], Records: n}
+	return nil
+}
+
 func (p *parser) questionLine(key, rest string) error {
 	q := p.step.Question
 	if q == nil {
@@ -279,6 +308,9 @@ func (p *parser) closeStep() error {
 	p.step = nil
 	if q := s.Question; q != nil && !q.complete() {
 		return fmt.Errorf("%w: step %s: a question needs a text, two or more choices, an answer among them and a why", ErrSyntax, s.ID)
+	}
+	if s.Wait != nil && len(s.Wait.StandIn) == 0 {
+		return fmt.Errorf("%w: step %s: a wait needs standin actions, played when no client is there", ErrSyntax, s.ID)
 	}
 	if s.Question != nil && !slices.ContainsFunc(s.Expect, func(f Fact) bool { return f.Shows }) {
 		return fmt.Errorf("%w: step %s: a question needs a shows line, a fact that backs its answer", ErrSyntax, s.ID)

@@ -135,7 +135,7 @@ func TestAllScenariosListed(t *testing.T) {
 		names, groups = append(names, sc.Name), append(groups, sc.Group)
 	}
 	want := []string{
-		"life-of-a-record", "acks1-loses-acked-writes", "acks-all-and-the-isr", "unclean-leader-election",
+		"life-of-a-record", "acks1-loses-acked-writes", "acks-all-and-the-isr", "unclean-leader-election", "your-producer-power-cut",
 		"kip101-part1", "kip101-part2", "kip101-part3", "kip101-part4", "kip279-two-rounds",
 		"eager-vs-cooperative", "crash-is-not-a-goodbye", "keys-order-partitions", "retention-and-compaction",
 	}

@@ -11,6 +11,10 @@ import (
 // ErrDone means every step of a Run has been played.
 var ErrDone = errors.New("scenarios: no more steps")
 
+// ErrWaiting means the next step waits for an external client's records
+// (Step.Wait) that are not all there yet; nothing was played.
+var ErrWaiting = errors.New("scenarios: waiting for records from your client")
+
 // Run plays a scenario step by step on a fresh world.
 type Run struct {
 	sc  *Scenario
@@ -84,8 +88,46 @@ func (r *Run) Next() (Outcome, error) {
 		o.InBranch = r.sc.Branches[r.branch].Name
 	}
 	o.Step = &steps[r.next]
+	var standIn []cluster.Action
+	if wt := o.Step.Wait; wt != nil {
+		if have := r.written(wt.Topic); have < wt.Records {
+			if len(r.w.ExternalClients()) > 0 {
+				return Outcome{}, fmt.Errorf("%w: step %s: %d of %d records in %s", ErrWaiting, o.Step.ID, have, wt.Records, wt.Topic)
+			}
+			standIn = wt.StandIn
+		}
+	}
 	r.next++
-	return r.play(o)
+	return r.play(o, standIn)
+}
+
+// Waiting returns the wait of the step Next would play while it is not
+// over (the records it waits for are not all there yet), and how many
+// records are there; nil when the next step does not wait or its records
+// are there. While it waits, the world's owner runs the world with the
+// wall clock.
+func (r *Run) Waiting() (*Wait, int64) {
+	st, b := r.Peek()
+	if st == nil || st.Wait == nil || b != nil {
+		return nil, 0
+	}
+	have := r.written(st.Wait.Topic)
+	if have >= st.Wait.Records {
+		return nil, have
+	}
+	return st.Wait, have
+}
+
+// written counts the records of topic: the sum of its partitions' log
+// end offsets on their leaders (an offline partition counts none).
+func (r *Run) written(topic string) int64 {
+	var n int64
+	for _, p := range r.w.State().Partitions {
+		if p.Topic == topic && p.LogEndOffset > 0 {
+			n += p.LogEndOffset
+		}
+	}
+	return n
 }
 
 // fork moves to the next branch: the main line's actions up to its fork
@@ -114,10 +156,12 @@ func (r *Run) fork() error {
 	return nil
 }
 
-func (r *Run) play(o Outcome) (Outcome, error) {
+// play applies the step's actions, after standIn (a waiting step's
+// stand-in, when no client is there), and checks its facts.
+func (r *Run) play(o Outcome, standIn []cluster.Action) (Outcome, error) {
 	o.Before = r.w.State()
 	firstEvent, firstAction := len(r.w.Events()), len(r.w.Actions())
-	for _, a := range o.Step.Actions {
+	for _, a := range slices.Concat(standIn, o.Step.Actions) {
 		if err := r.w.Do(a); err != nil {
 			return o, fmt.Errorf("scenario %s: step %s (line %d): %s: %w", r.sc.Name, o.Step.ID, o.Step.Line, a, err)
 		}

@@ -72,8 +72,25 @@ type Step struct {
 	Question *Question
 	// Expect are the facts checked after the step.
 	Expect []Fact
+	// Wait, when set, holds the step until an external Kafka client (one
+	// the user runs against the page's listeners) has written to the
+	// world; nil for a step that does not wait.
+	Wait *Wait
 	// Line is where the step starts in its file.
 	Line int
+}
+
+// Wait is what a step waits for before it is played: Records records in
+// Topic (the sum of its partitions' log end offsets on their leaders),
+// written by a Kafka client outside the simulation. While a step waits,
+// the world runs with the wall clock, so that the client's requests are
+// answered (the page's Advance). When no external client has spoken to
+// the world (kafkalive play, the tests), StandIn is played instead: the
+// actions of a simulated producer doing what the user was asked to do.
+type Wait struct {
+	Topic   string
+	Records int64
+	StandIn []cluster.Action
 }
 
 // Question is a multiple-choice question asked before a step is played.

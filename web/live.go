@@ -181,10 +181,19 @@ func (l *Live) runWorld(w *cluster.World, ms int64) error {
 // paused, a scenario is playing (scenarios move time in their steps), a
 // long run is in progress (RunFor) or the world's run failed before. An
 // error of the run stops the world: the views show it (View.Internal)
-// until Reset.
+// until Reset. A scenario's world is moved instead while its next step
+// waits for an external Kafka client's records (scenarios.Run.Waiting)
+// or a request of such a client waits in it (a fetch's long poll), so
+// that the client is answered.
 func (l *Live) Advance(ms int64) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.run != nil && !l.paused {
+		if wt, _ := l.run.Waiting(); wt != nil || l.run.World().ExternalPending() > 0 {
+			l.bump()
+			return l.runWorld(l.run.World(), ms)
+		}
+	}
 	if l.paused || l.run != nil || l.running > 0 || l.failure != nil && l.failed == l.w {
 		return nil
 	}

@@ -259,7 +259,10 @@ func playStep(sc *scenarios.Scenario, run *scenarios.Run, a int) (*PlayedStep, e
 }
 
 func actionLines(st *scenarios.Step) []string {
-	out := make([]string, 0, len(st.Actions))
+	out := make([]string, 0, len(st.Actions)+1)
+	if wt := st.Wait; wt != nil {
+		out = append(out, fmt.Sprintf("wait external topic=%s records=%d", wt.Topic, wt.Records))
+	}
 	for _, a := range st.Actions {
 		out = append(out, a.String())
 	}

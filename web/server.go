@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kafkalive/kafkalive/scenarios"
 )
 
 //go:embed static
@@ -402,7 +404,7 @@ func (s *Server) handleScenarioStep(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := s.Live.PlayStep(req)
 	switch {
-	case errors.Is(err, ErrStaleSession), errors.Is(err, ErrNoScenario):
+	case errors.Is(err, ErrStaleSession), errors.Is(err, ErrNoScenario), errors.Is(err, scenarios.ErrWaiting):
 		writeJSONStatus(w, http.StatusConflict, sessionError{Error: err.Error(), Session: v})
 	case errors.Is(err, ErrBadAnswer):
 		writeJSONStatus(w, http.StatusBadRequest, sessionError{Error: err.Error(), Session: v})

@@ -728,6 +728,7 @@ const scenarioCards = {
   "acks1-loses-acked-writes": ["acks=1 loses acked writes", "The leader confirms a write no follower has, then dies."],
   "acks-all-and-the-isr": ["acks=all is only as strong as the ISR", "With min.insync.replicas=1, \"all\" can mean one broker."],
   "unclean-leader-election": ["Unclean leader election", "Availability or durability, when the only in-sync replica dies."],
+  "your-producer-power-cut": ["Your producer, acks=1, and a power cut", "Point kcat at the brokers, send five records, then cut the leader's power."],
   "kip101-part1": ["KIP-101, part 1: a restart loses an acked record (Kafka 0.10)", "Followers used to cut back to their own high watermark. Watch why that was wrong."],
   "kip101-part2": ["KIP-101, part 2: the same restart with leader epochs (Kafka 0.11+)", "Followers ask the leader where their epoch ended instead of trusting their own HW."],
   "kip101-part3": ["KIP-101, part 3: logs diverge after a power cut (Kafka 0.10)", "Two replicas end up with different records at the same offset, and both look in sync."],
