@@ -21,6 +21,12 @@
 // not: its test sets kafka.Murmur2Balancer, which is the Java client's
 // rule.
 //
+// TestKgoFaults stops, kills and cuts the power of leaders under an
+// idempotent acks=all kgo producer and a kgo group: no acknowledged record
+// is lost or duplicated. TestScenarioYourProducer plays the guided scenario
+// your-producer-power-cut with kcat as the user's client. cmd/produce is a
+// small franz-go producer for users to point at the page's brokers.
+//
 // TestMain prints a matrix of client x operation x pass/fail/skip at the
 // end of the run. A client that is not installed is skipped, saying so,
 // unless KAFKALIVE_REQUIRE_CLIENTS=1 (as in CI), where it fails.
