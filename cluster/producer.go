@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
@@ -426,10 +427,28 @@ func acksLabel(a int16) string {
 }
 
 func recordLabel(key, value string) string {
+	value = shortValue(value)
 	if key == "" {
 		return value
 	}
-	return key + "=" + value
+	return shortValue(key) + "=" + value
+}
+
+// maxLabelBytes is the most of a key or value an event's text shows.
+const maxLabelBytes = 64
+
+// shortValue is s as an event shows it: whole up to maxLabelBytes, else
+// its first bytes and its size, so that a megabyte value does not make a
+// megabyte line in the terminal (the record itself is whole in the log).
+func shortValue(s string) string {
+	if len(s) <= maxLabelBytes {
+		return s
+	}
+	cut := maxLabelBytes / 2
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
 // sendRecord sends (or re-sends) result i to the partition's leader, with

@@ -109,3 +109,41 @@ func TestNotEnoughReplicasBeforeSize(t *testing.T) {
 		t.Errorf("no NOT_ENOUGH_REPLICAS among the events:\n%s", strings.Join(texts, "\n"))
 	}
 }
+
+// TestEventsShowBigValuesShort: an event names a big record by its first
+// bytes and its size, never the whole value (the terminal and the page show
+// events line by line).
+func TestEventsShowBigValuesShort(t *testing.T) {
+	w, err := New(Config{Seed: 5, Brokers: 3, Rules: replica.Modern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Action{
+		{Kind: ActCreateTopic, Topic: TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}},
+		{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all"}},
+		{Kind: ActProduce, Name: "p", Key: strings.Repeat("k", 100), Value: strings.Repeat("é", 5000), Partition: -1},
+		{Kind: ActRun, Ms: 1000},
+	} {
+		if err := w.Do(a); err != nil {
+			t.Fatalf("%s: %v", a.Kind, err)
+		}
+	}
+	sends := 0
+	for _, e := range w.Events() {
+		if e.Kind == EventAction {
+			continue // the action itself is kept whole: it is what replays
+		}
+		if len(e.Text) > 400 {
+			t.Errorf("an event of %d bytes: %.120s...", len(e.Text), e.Text)
+		}
+		if strings.Contains(e.Text, "p sends") {
+			sends++
+			if !strings.Contains(e.Text, "(10000 bytes)") || !strings.Contains(e.Text, "(100 bytes)") {
+				t.Errorf("the send event does not give the sizes: %s", e.Text)
+			}
+		}
+	}
+	if sends == 0 {
+		t.Error("no send event")
+	}
+}
