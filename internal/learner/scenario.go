@@ -98,8 +98,9 @@ type StepOutcome struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
 	// Lines are the state after the step (the scenario's view), the events of
-	// the step, every broker's files (name, size, CRC-32 of the bytes, and what
-	// is not a batch in a .log, as kafka-dump-log reports it), and the faults.
+	// the step, the brokers' lines of the state (their byte counters), every
+	// broker's files (name, size, CRC-32 of the bytes, and what is not a batch
+	// in a .log, as kafka-dump-log reports it), and the faults.
 	Lines []string `json:"lines"`
 }
 
@@ -125,11 +126,21 @@ func Outcome(run *scenarios.Run, faults func() []Fault) ([]StepOutcome, error) {
 			return out, err
 		}
 		so := StepOutcome{ID: o.Step.ID, Title: o.Step.Title}
-		so.Lines = append(so.Lines, strings.Split(strings.TrimRight(run.Scenario().StateText(o.After), "\n"), "\n")...)
+		// The brokers' byte counters come after the events: they follow from
+		// what happened, and the first difference should name what happened.
+		var counters []string
+		for _, line := range strings.Split(strings.TrimRight(run.Scenario().StateText(o.After), "\n"), "\n") {
+			if brokerLine.MatchString(line) {
+				counters = append(counters, line)
+				continue
+			}
+			so.Lines = append(so.Lines, line)
+		}
 		for _, e := range o.Events {
 			// A deletion names the rule that made it; the part's is one rule.
 			so.Lines = append(so.Lines, "event: "+retentionReason.ReplaceAllString(e.Text, "retention deleted"))
 		}
+		so.Lines = append(so.Lines, counters...)
 		so.Lines = append(so.Lines, fileLines(run.World())...)
 		if faults != nil {
 			for _, f := range faults()[before:] {
@@ -209,6 +220,9 @@ func notABatch(b []byte) string {
 }
 
 var retentionReason = regexp.MustCompile(`retention \([^)]*\) deleted`)
+
+// brokerLine is a broker's line of the state: its state and byte counters.
+var brokerLine = regexp.MustCompile(`^b[0-9]+ (running|stopped|crashed|off) `)
 
 // Difference is where a scenario on a learner's code first left another outcome
 // than on the reference.
