@@ -98,9 +98,9 @@ type StepOutcome struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
 	// Lines are the state after the step (the scenario's view), the events of
-	// the step, the brokers' lines of the state (their byte counters), every
-	// broker's files (name, size, CRC-32 of the bytes, and what is not a batch
-	// in a .log, as kafka-dump-log reports it), and the faults.
+	// the step, every broker's files (name, size, CRC-32 of the bytes, and what
+	// is not a batch in a .log, as kafka-dump-log reports it), the brokers'
+	// lines of the state (their byte counters), and the faults.
 	Lines []string `json:"lines"`
 }
 
@@ -126,8 +126,8 @@ func Outcome(run *scenarios.Run, faults func() []Fault) ([]StepOutcome, error) {
 			return out, err
 		}
 		so := StepOutcome{ID: o.Step.ID, Title: o.Step.Title}
-		// The brokers' byte counters come after the events: they follow from
-		// what happened, and the first difference should name what happened.
+		// The brokers' byte counters come after the events and the files: they
+		// follow from what happened, and the first difference should name it.
 		var counters []string
 		for _, line := range strings.Split(strings.TrimRight(run.Scenario().StateText(o.After), "\n"), "\n") {
 			if brokerLine.MatchString(line) {
@@ -140,8 +140,8 @@ func Outcome(run *scenarios.Run, faults func() []Fault) ([]StepOutcome, error) {
 			// A deletion names the rule that made it; the part's is one rule.
 			so.Lines = append(so.Lines, "event: "+retentionReason.ReplaceAllString(e.Text, "retention deleted"))
 		}
-		so.Lines = append(so.Lines, counters...)
 		so.Lines = append(so.Lines, fileLines(run.World())...)
+		so.Lines = append(so.Lines, counters...)
 		if faults != nil {
 			for _, f := range faults()[before:] {
 				so.Lines = append(so.Lines, "fault: "+f.String())
