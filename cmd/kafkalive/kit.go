@@ -13,7 +13,9 @@ import (
 
 // kit runs the learner's exercises (go test -json ./exercises/... from the
 // repository root) and prints one line per chapter, done, failing on which
-// rule, or not started, and what to read next.
+// rule, or not started, and what to read next; then, per part, whether the
+// live cluster (go run ./exercises/live) runs the learner's code or the
+// reference, and why.
 
 func init() {
 	register(command{
@@ -26,7 +28,8 @@ func init() {
 func runKit(args []string, stdout, stderr io.Writer) int {
 	fs := cli.NewFlagSet("kit")
 	dir := fs.String("dir", ".", "a `DIR`ectory inside the kafkalive repository")
-	u := cli.Usage{Synopsis: "kit [--dir DIR]", About: "Runs go test -json ./exercises/... at the repository root and prints one line per\nchapter: done, failing on which rule, or not started."}
+	live := fs.Bool("live", true, "also list which parts the live cluster runs as your code (go run ./exercises/live --list)")
+	u := cli.Usage{Synopsis: "kit [--dir DIR] [--live=false]", About: "Runs go test -json ./exercises/... at the repository root and prints one line per\nchapter: done, failing on which rule, or not started; then, per part, \"your code\"\nor \"reference\" in the live cluster."}
 	if code, ok := u.Parse(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -50,6 +53,10 @@ func runKit(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	progress.render(stdout)
+	if *live {
+		lines, err := liveParts(root)
+		renderLiveParts(stdout, lines, err)
+	}
 	return 0
 }
 

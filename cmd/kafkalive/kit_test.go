@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -165,4 +166,26 @@ func FuzzSummariseKit(f *testing.F) {
 		p, _ := summariseKit(strings.NewReader(s))
 		p.render(io.Discard)
 	})
+}
+
+// The live section lists each part as exercises/live --list prints it, and
+// counts the parts that run the learner's code.
+func TestRenderLiveParts(t *testing.T) {
+	out := "ch01/varint        your code  the producers' record varints\n" +
+		"ch02/index         reference  every consumer fetch (not written yet (the stub panics with TODO))\n" +
+		"live: the cluster on your code is at http://127.0.0.1:7071/\n"
+	var b strings.Builder
+	renderLiveParts(&b, parseLiveParts(out), nil)
+	want := "\nin the live cluster (go run ./exercises/live):\n" +
+		"  ch01/varint        your code  the producers' record varints\n" +
+		"  ch02/index         reference  every consumer fetch (not written yet (the stub panics with TODO))\n" +
+		"  1 of 2 parts run your code\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	b.Reset()
+	renderLiveParts(&b, nil, errors.New("exit status 1: undefined: AppendVarint"))
+	if diff := cmp.Diff("\nin the live cluster (go run ./exercises/live):\n  cannot tell: exit status 1: undefined: AppendVarint\n", b.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
