@@ -2,14 +2,32 @@ package cluster
 
 import "github.com/kafkalive/kafkalive/replica"
 
-// UserWorldConfig is the configuration of the world kafkalive serves
-// (web.DefaultConfig, which a test in cmd/kafkalive keeps equal to it),
-// seeded with seed: three brokers under the modern rules with
-// min.insync.replicas 2 in KRaft combined mode, 16 KiB segments, 5
-// minutes of retention checked every minute, three __consumer_offsets
-// partitions, Kafka's checkpoint schedules, Linux's flusher with its
-// defaults (what has been dirty for 30 s is written back every 5 s), and
-// a timeline with a snapshot every 10 s kept for 10 minutes.
+// UserWorldConfig is the configuration of the world kafkalive serves (the
+// one definition: web.DefaultConfig is it with web.DefaultSeed), seeded
+// with seed: three brokers under the modern (KRaft, Kafka 3.7+) rules with
+// min.insync.replicas=2, so that acks=all needs two replicas in the ISR,
+// and the controller inside them (KRaft combined mode: voters 1, 2, 3, the
+// active controller on broker 1 until it goes away).
+//
+// Its logs are small, unlike Kafka's defaults (segment.bytes 1 GiB,
+// retention.ms 7 days, log.retention.check.interval.ms 5 minutes), so that
+// the page shows segments rolling and being deleted within minutes, and so
+// that a world left running keeps bounded logs: 16 KiB segments, 5 minutes
+// of retention, checked every minute.
+//
+// Its brokers write their checkpoint files on Kafka's schedules
+// (replication-offset-checkpoint every 5 s, recovery-point-offset-checkpoint
+// and log-start-offset-checkpoint every minute) and run on Linux hosts with
+// Linux's defaults: every 5 s the kernel writes back what has been dirty
+// for 30 s, so a power cut loses at most the last 35 s or so of writes.
+//
+// Its __consumer_offsets has 3 partitions instead of Kafka's 50: the
+// simulation ticks every replica, and with 150 replicas of the offsets
+// topic a simulated minute cost five times as much. Its timeline takes a
+// snapshot every 10 simulated seconds for the last minute, one every two
+// minutes before that, and keeps the last 10 simulated minutes (older
+// snapshots, events, actions and producer results fall off), so that a
+// world left running keeps bounded memory.
 func UserWorldConfig(seed uint64) Config {
 	log := DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
@@ -36,7 +54,13 @@ func UserWorldConfig(seed uint64) Config {
 
 // UserWorldTopics, UserWorldProducers and UserWorldConsumers are the
 // topics, producers and consumer group members of the world kafkalive
-// serves (web.DefaultTopics, DefaultProducers, DefaultConsumers).
+// serves (web.DefaultTopics, DefaultProducers, DefaultConsumers). orders
+// has three partitions, so that keys spread over them and the keyless
+// partitioner has a choice; profiles has one, so that a second member of a
+// group on it has no partition. billing (billing-1 and billing-2, about 3
+// records a second each) reads orders; search-index (indexer, about 8 a
+// second) reads profiles: a member's rate is max.poll.records per poll
+// interval. profile-svc sends 1.5 records a second.
 func UserWorldTopics() []TopicSpec {
 	return []TopicSpec{
 		{Name: "orders", Partitions: 3, ReplicationFactor: 3},
@@ -63,10 +87,15 @@ func UserWorldConsumers() []ConsumerConfig {
 }
 
 // NewUserWorld builds the world kafkalive serves, seeded with seed, at
-// time 0 (what web.NewDefaultWorld builds with its seed): the
-// user-level explorer's default [UserExploreConfig.NewWorld].
-func NewUserWorld(seed uint64) (*World, error) {
-	w, err := New(UserWorldConfig(seed))
+// time 0 (web.NewDefaultWorld builds it with its seed): the user-level
+// explorer's default [UserExploreConfig.NewWorld].
+func NewUserWorld(seed uint64) (*World, error) { return NewUserWorldWith(UserWorldConfig(seed)) }
+
+// NewUserWorldWith builds the topics, producers and consumers of the world
+// kafkalive serves on a cluster of cfg (kafkalive's own configuration with
+// something changed: the learner's parts plugged in, say).
+func NewUserWorldWith(cfg Config) (*World, error) {
+	w, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func (st *learnerState) newWorld() (*cluster.World, error) {
 	st.live = learner.New(st.code)
 	cfg := DefaultConfig()
 	cfg.Parts = st.live.ClusterParts()
-	return newDefaultWorldWith(cfg)
+	return cluster.NewUserWorldWith(cfg)
 }
 
 // newWorld builds the world a Reset goes back to.
@@ -74,31 +74,6 @@ func (l *Live) newWorld() (*cluster.World, error) {
 		return l.learner.newWorld()
 	}
 	return NewDefaultWorld()
-}
-
-// newDefaultWorldWith builds the default world's topics, producers and
-// consumers on a cluster of cfg.
-func newDefaultWorldWith(cfg cluster.Config) (*cluster.World, error) {
-	w, err := cluster.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range DefaultTopics() {
-		if err := w.CreateTopic(t); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range DefaultProducers() {
-		if err := w.AddProducer(p); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range DefaultConsumers() {
-		if err := w.AddConsumer(c); err != nil {
-			return nil, err
-		}
-	}
-	return w, nil
 }
 
 // learnerScenarios lists the guided scenarios on the learner's code (none

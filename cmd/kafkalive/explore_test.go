@@ -8,9 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/web"
 )
 
 // explore runs "kafkalive explore args..." and returns the exit code and
@@ -103,22 +100,5 @@ func TestExploreReplayReproduces(t *testing.T) {
 		if diff := cmp.Diff(f, again.Failures[0]); diff != "" {
 			t.Errorf("%s does not reproduce (-want +got):\n%s", f.Replay, diff)
 		}
-	}
-}
-
-// TestUserWorldIsTheDefaultWorld: the user-level explorer's world is the
-// one kafkalive serves.
-func TestUserWorldIsTheDefaultWorld(t *testing.T) {
-	if diff := cmp.Diff(web.DefaultConfig(), cluster.UserWorldConfig(web.DefaultSeed)); diff != "" {
-		t.Errorf("config (-web +cluster):\n%s", diff)
-	}
-	if diff := cmp.Diff(web.DefaultTopics(), cluster.UserWorldTopics()); diff != "" {
-		t.Errorf("topics (-web +cluster):\n%s", diff)
-	}
-	if diff := cmp.Diff(web.DefaultProducers(), cluster.UserWorldProducers()); diff != "" {
-		t.Errorf("producers (-web +cluster):\n%s", diff)
-	}
-	if diff := cmp.Diff(web.DefaultConsumers(), cluster.UserWorldConsumers()); diff != "" {
-		t.Errorf("consumers (-web +cluster):\n%s", diff)
 	}
 }
