@@ -53,24 +53,9 @@ func powerCutLiveWorld(t *testing.T, seed uint64, cutMs int64, broker int32, tor
 	t.Helper()
 	cfg := cluster.UserWorldConfig(seed)
 	change(&cfg)
-	w, err := cluster.New(cfg)
+	w, err := cluster.NewUserWorldWith(cfg)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, tp := range cluster.UserWorldTopics() {
-		if err := w.CreateTopic(tp); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range cluster.UserWorldProducers() {
-		if err := w.AddProducer(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, c := range cluster.UserWorldConsumers() {
-		if err := w.AddConsumer(c); err != nil {
-			t.Fatal(err)
-		}
 	}
 	var samples []map[replicaKey]int64 // samples[i]: the LEOs at i s
 	var before map[replicaKey]map[int64]string
