@@ -160,6 +160,19 @@ function render(v) {
   renderLearner(v);
 }
 
+// yourPart names the part of the learner's code that made what the page
+// draws of topic (kind "record": its batches, encoded by ch01/batch or, inside
+// the reference encoder, ch01/varint; kind "segment": its segments, recovered
+// at each broker start by ch04/recovery), "" when the reference did
+// (go run ./exercises/live; the view's learner parts).
+function yourPart(kind, topic) {
+  const l = ui.view && ui.view.learner;
+  if (!l || !topic || topic.startsWith("__")) return "";
+  const runs = (part) => (l.parts || []).some((p) => p.part === part && p.runs === "your code");
+  if (kind === "record") return runs("ch01/batch") ? "ch01/batch" : runs("ch01/varint") ? "ch01/varint" : "";
+  return runs("ch04/recovery") ? "ch04/recovery" : "";
+}
+
 // renderLearner shows the learner's code in the world (go run
 // ./exercises/live; v.learner): per part "your code" or "reference", the
 // failed calls with their input and stack, the latest events their code
@@ -421,12 +434,13 @@ function renderDetail(v) {
       <div class="who"><span class="${l.inIsr ? "" : "out"}">b${l.b}</span><span class="role ${l.role}" title="${esc(label)}">${l.role === "leader" ? "L" : l.role === "follower" ? "F" : l.role}</span>${l.inIsr ? "" : `<span class="role outisr" title="out of the ISR">×</span>`}
         <span class="sub">${l.count} record${l.count === 1 ? "" : "s"}</span></div>
       <div class="track" style="width:${width}px">`;
+    const mine = yourPart("record", d.topic);
     for (const r of l.recs || []) {
       if (r.o < lo || r.o > top) continue;
       const hh = hue(r.k);
-      const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "",
+      const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "", mine ? "mark-yours" : "",
         s && s.topic === d.topic && s.p === d.p && s.offset === r.o ? "sel" : ""].filter(Boolean).join(" ");
-      const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}`;
+      const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
       h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(short(r.v))}</span><span class="sr">: ${esc(title)}</span></button>`;
     }
     const line = (cls, o, title) => o >= lo && o <= top + 1 ? `<div data-key="${cls}" class="${cls}" style="left:${x(o) - 1}px" title="${title}"></div>` : "";
@@ -452,7 +466,8 @@ function renderDetail(v) {
 function renderSegFiles(d) {
   morph("#segfiles", (d.logs || []).map((l) => {
     const [label, cls] = roleLabel(l);
-    const segs = (l.segs || []).map((g) => `<li data-key="${esc(g.file)}" title="${g.active ? "the active segment: appends go here" : "a rolled segment: it never changes"}">
+    const mine = yourPart("segment", d.topic);
+    const segs = (l.segs || []).map((g) => `<li data-key="${esc(g.file)}"${mine ? ` class="mark-yours"` : ""} title="${g.active ? "the active segment: appends go here" : "a rolled segment: it never changes"}${mine ? ` (recovered at every start of broker ${l.b} by your code, ${mine})` : ""}">
         <span class="f">${esc(g.file)}</span><span>${g.n < 0 ? "records read back when it starts" : `${g.n} record${g.n === 1 ? "" : "s"}`}</span><span>${bytes(g.size)}</span>
         <span class="idx">.index ${bytes(g.idx)}</span><span class="idx">.timeindex ${bytes(g.tidx)}</span>${g.active ? `<span class="idx">active</span>` : ""}</li>`).join("");
     return `<div class="segbox" data-key="s${l.b}" data-segfiles="${l.b}">
