@@ -856,16 +856,18 @@ func (u *userRun) settle() {
 }
 
 // lastCutEndMs returns when the world's last cut link was healed (now if
-// a link is still cut), and whether any link was cut.
+// a link is still cut), and whether any link was cut. On a bounded
+// timeline whose oldest events fell off, a heal may end a cut made before
+// them: it counts.
 func (u *userRun) lastCutEndMs() (int64, bool) {
 	if len(u.w.State().Network) > 0 {
 		return u.w.NowMs(), true
 	}
-	var (
-		end      int64
-		cut, any bool
-	)
-	for _, e := range u.w.Events() {
+	evs := u.w.Events()
+	var end int64
+	cut := len(evs) > 0 && evs[0].Seq > 0
+	any := false
+	for _, e := range evs {
 		if e.Kind != EventAction {
 			continue
 		}
@@ -873,7 +875,7 @@ func (u *userRun) lastCutEndMs() (int64, bool) {
 		case strings.HasPrefix(e.Text, string(ActPartition)+" "):
 			cut, any = true, true
 		case e.Text == string(ActHeal) && cut:
-			cut, end = false, e.TimeMs
+			cut, end, any = false, e.TimeMs, true
 		}
 	}
 	return end, any
