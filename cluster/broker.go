@@ -187,7 +187,7 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logSt
 	if w.cfg.Parts.EncodeBatch != nil {
 		rlog = validatingLog{log}
 	}
-	node, err := replica.NewNode(replica.Config{ID: b.id, Rules: w.cfg.Rules, MinInsyncReplicas: w.cfg.MinInsyncReplicas,
+	node, err := replica.NewNode(replica.Config{ID: b.id, Rules: w.cfg.Rules, MinInsyncReplicas: w.minInsyncReplicas(tp.Topic),
 		ReplicaLagTimeMaxMs: w.cfg.ReplicaLagTimeMaxMs, ReplicaFetchWaitMaxMs: w.cfg.ReplicaFetchWaitMaxMs,
 		InitialHighWatermark: hw, NowMs: w.now, TruncationPoint: w.cfg.Parts.TruncationPoint}, rlog)
 	if err != nil {

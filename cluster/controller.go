@@ -210,7 +210,7 @@ func (w *World) electLeaderless() {
 			w.change(tp, p, leader, live, "elected from the ISR")
 			continue
 		}
-		if !w.cfg.UncleanLeaderElectionEnable {
+		if !w.uncleanLeaderElection(tp.Topic) {
 			continue
 		}
 		for _, id := range p.replicas {

@@ -61,9 +61,9 @@ func (w *World) DescribeTopics(o TopicsOptions) (string, error) {
 		live[b.ID] = b.Controller == "unfenced"
 	}
 	report := o.UnderReplicated || o.Unavailable || o.UnderMinISR || o.AtMinISR
-	minISR := w.cfg.MinInsyncReplicas
 	var b strings.Builder
 	for _, t := range topics {
+		minISR := w.minInsyncReplicas(t.Name)
 		parts := w.TopicPartitions(t.Name)
 		if len(parts) == 0 {
 			continue
@@ -139,10 +139,10 @@ func (w *World) topicConfigs(t Topic) string {
 	if c.SegmentBytes != def.SegmentBytes {
 		out = append(out, "segment.bytes="+strconv.FormatInt(c.SegmentBytes, 10))
 	}
-	if w.cfg.MinInsyncReplicas != 1 {
-		out = append(out, "min.insync.replicas="+strconv.Itoa(w.cfg.MinInsyncReplicas))
+	if m := w.minInsyncReplicas(t.Name); m != 1 {
+		out = append(out, "min.insync.replicas="+strconv.Itoa(m))
 	}
-	if w.cfg.UncleanLeaderElectionEnable {
+	if w.uncleanLeaderElection(t.Name) {
 		out = append(out, "unclean.leader.election.enable=true")
 	}
 	return strings.Join(out, ",")

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // Broker defaults the external admin requests use (KafkaConfig, 3.7).
@@ -155,10 +157,11 @@ func legalTopicName(name string) error {
 // default.replication.factor for -1, or the replica assignment given;
 // partition p's replicas start at broker (p mod N)+1 as for the world's
 // own topics (Kafka's StripedReplicaPlacer starts at a random broker).
-// The topic configs of the world's logs may be set (cleanup.policy,
-// retention.ms, retention.bytes, segment.bytes, max.message.bytes,
-// message.timestamp.type, delete.retention.ms, min.cleanable.dirty.ratio,
-// min.compaction.lag.ms); others are INVALID_CONFIG.
+// Topic configs are LogConfig's (applyTopicConfigs): the log's
+// (retention.ms, segment.bytes, cleanup.policy...), min.insync.replicas,
+// which the topic's partitions' acks=all check and HW then follow, and
+// unclean.leader.election.enable, which the controller's elections of
+// them follow.
 func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopicsResponse {
 	resp := kmsg.NewPtrCreateTopicsResponse()
 	for _, t := range req.Topics {
@@ -216,20 +219,8 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	if err != nil {
 		return errInvalidReplicaAssign, err.Error()
 	}
-	if len(t.Configs) > 0 {
-		cfg := w.cfg.Log
-		for _, c := range t.Configs {
-			if c.Value == nil {
-				return errInvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
-			}
-			if err := setTopicConfig(&cfg, c.Name, *c.Value); err != nil {
-				return errInvalidConfig, err.Error()
-			}
-		}
-		if err := cfg.Validate(); err != nil {
-			return errInvalidConfig, err.Error()
-		}
-		spec.Config = &cfg
+	if code, msg := w.applyTopicConfigs(&spec, t.Configs); code != 0 {
+		return code, msg
 	}
 	spec.Assignment = asg
 	rt.NumPartitions, rt.ReplicationFactor = int32(len(asg)), int16(len(asg[0]))
@@ -244,46 +235,173 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	return 0, ""
 }
 
-// setTopicConfig sets one topic config of the world's logs.
-func setTopicConfig(c *kafkalog.Config, name, value string) error {
-	num := func() (int64, error) {
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("Invalid value %s for configuration %s: Not a number of type LONG", value, name)
+// applyTopicConfigs sets a CreateTopics request's topic configs on spec,
+// validated as Kafka 3.7's controller does (ControllerConfigurationValidator,
+// LogConfig.validate): an unknown name is "Unknown topic config name",
+// a value that does not parse as its type or is out of its range is
+// ConfigDef's "Invalid value V for configuration N: ...", a null value
+// is refused (ReplicationControlManager.createTopic); all INVALID_CONFIG.
+// A value Kafka takes that the simulated brokers do not model (a
+// compression.type other than producer) is INVALID_CONFIG too, saying
+// so.
+func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRequestTopicConfig) (int16, string) {
+	if len(configs) == 0 {
+		return 0, ""
+	}
+	cfg := w.cfg.Log
+	seen := map[string]bool{}
+	for _, c := range configs {
+		if c.Value == nil {
+			return errInvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
+		}
+		if err := setTopicConfig(spec, &cfg, c.Name, *c.Value); err != nil {
+			return errInvalidConfig, err.Error()
+		}
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			spec.Overrides = append(spec.Overrides, c.Name)
+		}
+	}
+	if cfg.MaxCompactionLagMs < cfg.MinCompactionLagMs {
+		return errInvalidConfig, fmt.Sprintf("conflict topic config setting max.compaction.lag.ms (%d) < min.compaction.lag.ms (%d)", cfg.MaxCompactionLagMs, cfg.MinCompactionLagMs)
+	}
+	if err := cfg.Validate(); err != nil {
+		return errInvalidConfig, err.Error()
+	}
+	if cfg != w.cfg.Log {
+		spec.Config = &cfg
+	}
+	return 0, ""
+}
+
+// configError is ConfigDef's ConfigException message.
+func configError(name, value, why string) error {
+	return fmt.Errorf("Invalid value %s for configuration %s: %s", value, name, why)
+}
+
+// setTopicConfig sets one topic config, parsed and range-checked as
+// Kafka 3.7's LogConfig defines it (ConfigDef.parseType, Range.atLeast,
+// Range.between, ValidString.in, ValidList.in).
+func setTopicConfig(spec *TopicSpec, c *kafkalog.Config, name, value string) error {
+	v := strings.TrimSpace(value)
+	num := func(typ string, lo, hi int64) (int64, error) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || typ == "INT" && (n < math.MinInt32 || n > math.MaxInt32) {
+			return 0, configError(name, value, "Not a number of type "+typ)
+		}
+		switch {
+		case n < lo:
+			return 0, configError(name, strconv.FormatInt(n, 10), fmt.Sprintf("Value must be at least %d", lo))
+		case n > hi:
+			return 0, configError(name, strconv.FormatInt(n, 10), fmt.Sprintf("Value must be no more than %d", hi))
 		}
 		return n, nil
 	}
+	long := func(dst *int64, lo int64) (err error) {
+		*dst, err = num("LONG", lo, math.MaxInt64)
+		return err
+	}
+	boolean := func() (bool, error) {
+		switch strings.ToLower(v) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return false, configError(name, value, "Expected value to be either true or false")
+	}
 	var err error
+	var n int64
 	switch name {
 	case "cleanup.policy":
-		c.CleanupPolicy = value
+		var parts []string
+		for _, p := range strings.Split(v, ",") {
+			p = strings.TrimSpace(p)
+			if p != kafkalog.CleanupPolicyDelete && p != kafkalog.CleanupPolicyCompact {
+				return configError(name, p, "String must be one of: compact, delete")
+			}
+			if !slices.Contains(parts, p) {
+				parts = append(parts, p)
+			}
+		}
+		c.CleanupPolicy = strings.Join(parts, ",")
 	case "retention.ms":
-		c.RetentionMs, err = num()
+		err = long(&c.RetentionMs, -1)
 	case "retention.bytes":
-		c.RetentionBytes, err = num()
+		err = long(&c.RetentionBytes, math.MinInt64)
 	case "segment.bytes":
-		c.SegmentBytes, err = num()
+		// LegacyRecord.RECORD_OVERHEAD_V0
+		n, err = num("INT", 14, math.MaxInt32)
+		c.SegmentBytes = n
+	case "segment.ms":
+		err = long(&c.SegmentMs, 1)
+	case "segment.jitter.ms":
+		err = long(&c.SegmentJitterMs, 0)
+	case "segment.index.bytes":
+		// Kafka's minimum is 4; kafkalog.Config.Validate asks for room
+		// for one entry.
+		n, err = num("INT", 4, math.MaxInt32)
+		c.SegmentIndexBytes = n
+	case "index.interval.bytes":
+		n, err = num("INT", 0, math.MaxInt32)
+		c.IndexIntervalBytes = n
+	case "file.delete.delay.ms":
+		err = long(&c.FileDeleteDelayMs, 0)
+	case "flush.messages":
+		err = long(&c.FlushIntervalMessages, 1)
 	case "delete.retention.ms":
-		c.DeleteRetentionMs, err = num()
+		err = long(&c.DeleteRetentionMs, 0)
 	case "min.compaction.lag.ms":
-		c.MinCompactionLagMs, err = num()
+		err = long(&c.MinCompactionLagMs, 0)
+	case "max.compaction.lag.ms":
+		err = long(&c.MaxCompactionLagMs, 1)
 	case "max.message.bytes":
-		var n int64
-		n, err = num()
-		c.MaxMessageBytes = int32(min(max(n, 0), 1<<31-1))
+		n, err = num("INT", 0, math.MaxInt32)
+		c.MaxMessageBytes = int32(n)
 	case "min.cleanable.dirty.ratio":
-		c.MinCleanableDirtyRatio, err = strconv.ParseFloat(value, 64)
+		f, perr := strconv.ParseFloat(v, 64)
+		// Java prints the parsed Double: 2 as 2.0.
+		d := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(d, ".") {
+			d += ".0"
+		}
+		switch {
+		case perr != nil:
+			err = configError(name, value, "Not a number of type DOUBLE")
+		case f < 0:
+			err = configError(name, d, "Value must be at least 0")
+		case f > 1:
+			err = configError(name, d, "Value must be no more than 1")
+		}
+		c.MinCleanableDirtyRatio = f
 	case "message.timestamp.type":
-		switch value {
+		switch v {
 		case "CreateTime":
 			c.MessageTimestampType = kafkalog.CreateTime
 		case "LogAppendTime":
 			c.MessageTimestampType = kafkalog.LogAppendTime
 		default:
-			err = fmt.Errorf("Invalid value %s for configuration message.timestamp.type: String must be one of: CreateTime, LogAppendTime", value)
+			err = configError(name, v, "String must be one of: CreateTime, LogAppendTime")
 		}
+	case "min.insync.replicas":
+		n, err = num("INT", 1, math.MaxInt32)
+		spec.MinInsyncReplicas = int(n)
+	case "unclean.leader.election.enable":
+		var b bool
+		b, err = boolean()
+		spec.UncleanLeaderElectionEnable = &b
+	case "compression.type":
+		switch v {
+		case "producer":
+		case "uncompressed", "zstd", "lz4", "snappy", "gzip":
+			err = fmt.Errorf("compression.type %s: the simulated brokers keep the producer's batches as they come (only compression.type=producer is modelled)", v)
+		default:
+			err = configError(name, v, "String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer")
+		}
+	case "preallocate":
+		c.Preallocate, err = boolean()
 	default:
-		err = fmt.Errorf("topic config %s is not modelled by the simulated brokers", name)
+		err = fmt.Errorf("Unknown topic config name: %s", name)
 	}
 	return err
 }
@@ -448,46 +566,60 @@ type configEntry struct {
 	typ         kmsg.ConfigType
 }
 
+// topicConfigEntries are a topic's configs as DescribeConfigs reports
+// them: DYNAMIC_TOPIC_CONFIG for those the topic sets (its CreateTopics
+// configs, or a log config of its own that differs from the broker's),
+// else STATIC_BROKER_CONFIG where the world's setting is not Kafka's
+// default, else DEFAULT_CONFIG.
 func (w *World) topicConfigEntries(t *Topic) []configEntry {
 	c, def, broker := w.logConfig(t.Name), kafkalog.DefaultConfig(), w.cfg.Log
-	src := func(same func(kafkalog.Config) bool) kmsg.ConfigSource {
+	source := func(name string, own, static bool) kmsg.ConfigSource {
 		switch {
-		case t.Config != nil && !same(broker):
+		case own || slices.Contains(t.Overrides, name):
 			return kmsg.ConfigSourceDynamicTopicConfig
-		case !same(def):
+		case static:
 			return kmsg.ConfigSourceStaticBrokerConfig
 		}
 		return kmsg.ConfigSourceDefaultConfig
 	}
-	i64 := func(name string, get func(kafkalog.Config) int64) configEntry {
-		return configEntry{name, strconv.FormatInt(get(c), 10), src(func(o kafkalog.Config) bool { return get(o) == get(c) }), kmsg.ConfigTypeLong}
+	src := func(name string, same func(kafkalog.Config) bool) kmsg.ConfigSource {
+		return source(name, t.Config != nil && !same(broker), !same(def))
+	}
+	i64 := func(name string, get func(kafkalog.Config) int64, typ kmsg.ConfigType) configEntry {
+		return configEntry{name, strconv.FormatInt(get(c), 10), src(name, func(o kafkalog.Config) bool { return get(o) == get(c) }), typ}
+	}
+	long := func(name string, get func(kafkalog.Config) int64) configEntry {
+		return i64(name, get, kmsg.ConfigTypeLong)
+	}
+	integer := func(name string, get func(kafkalog.Config) int64) configEntry {
+		return i64(name, get, kmsg.ConfigTypeInt)
 	}
 	ts := "CreateTime"
 	if c.MessageTimestampType == kafkalog.LogAppendTime {
 		ts = "LogAppendTime"
 	}
-	minISR := kmsg.ConfigSourceDefaultConfig
-	if w.cfg.MinInsyncReplicas != 1 {
-		minISR = kmsg.ConfigSourceStaticBrokerConfig
-	}
-	unclean := kmsg.ConfigSourceDefaultConfig
-	if w.cfg.UncleanLeaderElectionEnable {
-		unclean = kmsg.ConfigSourceStaticBrokerConfig
-	}
+	unclean := w.uncleanLeaderElection(t.Name)
 	return []configEntry{
-		{"cleanup.policy", c.CleanupPolicy, src(func(o kafkalog.Config) bool { return o.CleanupPolicy == c.CleanupPolicy }), kmsg.ConfigTypeList},
-		{"compression.type", "producer", kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeString},
-		i64("delete.retention.ms", func(o kafkalog.Config) int64 { return o.DeleteRetentionMs }),
-		i64("max.message.bytes", func(o kafkalog.Config) int64 { return int64(o.MaxMessageBytes) }),
-		{"message.timestamp.type", ts, src(func(o kafkalog.Config) bool { return o.MessageTimestampType == c.MessageTimestampType }), kmsg.ConfigTypeString},
-		{"min.cleanable.dirty.ratio", strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64), src(func(o kafkalog.Config) bool { return o.MinCleanableDirtyRatio == c.MinCleanableDirtyRatio }), kmsg.ConfigTypeDouble},
-		i64("min.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MinCompactionLagMs }),
-		{"min.insync.replicas", strconv.Itoa(w.cfg.MinInsyncReplicas), minISR, kmsg.ConfigTypeInt},
-		i64("retention.bytes", func(o kafkalog.Config) int64 { return o.RetentionBytes }),
-		i64("retention.ms", func(o kafkalog.Config) int64 { return o.RetentionMs }),
-		i64("segment.bytes", func(o kafkalog.Config) int64 { return o.SegmentBytes }),
-		i64("segment.ms", func(o kafkalog.Config) int64 { return o.SegmentMs }),
-		{"unclean.leader.election.enable", strconv.FormatBool(w.cfg.UncleanLeaderElectionEnable), unclean, kmsg.ConfigTypeBoolean},
+		{"cleanup.policy", c.CleanupPolicy, src("cleanup.policy", func(o kafkalog.Config) bool { return o.CleanupPolicy == c.CleanupPolicy }), kmsg.ConfigTypeList},
+		{"compression.type", "producer", source("compression.type", false, false), kmsg.ConfigTypeString},
+		long("delete.retention.ms", func(o kafkalog.Config) int64 { return o.DeleteRetentionMs }),
+		long("file.delete.delay.ms", func(o kafkalog.Config) int64 { return o.FileDeleteDelayMs }),
+		long("flush.messages", func(o kafkalog.Config) int64 { return o.FlushIntervalMessages }),
+		integer("index.interval.bytes", func(o kafkalog.Config) int64 { return o.IndexIntervalBytes }),
+		long("max.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MaxCompactionLagMs }),
+		integer("max.message.bytes", func(o kafkalog.Config) int64 { return int64(o.MaxMessageBytes) }),
+		{"message.timestamp.type", ts, src("message.timestamp.type", func(o kafkalog.Config) bool { return o.MessageTimestampType == c.MessageTimestampType }), kmsg.ConfigTypeString},
+		{"min.cleanable.dirty.ratio", strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64), src("min.cleanable.dirty.ratio", func(o kafkalog.Config) bool { return o.MinCleanableDirtyRatio == c.MinCleanableDirtyRatio }), kmsg.ConfigTypeDouble},
+		long("min.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MinCompactionLagMs }),
+		{"min.insync.replicas", strconv.Itoa(w.minInsyncReplicas(t.Name)), source("min.insync.replicas", t.MinInsyncReplicas > 0, w.cfg.MinInsyncReplicas != replica.DefaultMinInsyncReplicas), kmsg.ConfigTypeInt},
+		{"preallocate", strconv.FormatBool(c.Preallocate), src("preallocate", func(o kafkalog.Config) bool { return o.Preallocate == c.Preallocate }), kmsg.ConfigTypeBoolean},
+		long("retention.bytes", func(o kafkalog.Config) int64 { return o.RetentionBytes }),
+		long("retention.ms", func(o kafkalog.Config) int64 { return o.RetentionMs }),
+		integer("segment.bytes", func(o kafkalog.Config) int64 { return o.SegmentBytes }),
+		integer("segment.index.bytes", func(o kafkalog.Config) int64 { return o.SegmentIndexBytes }),
+		long("segment.jitter.ms", func(o kafkalog.Config) int64 { return o.SegmentJitterMs }),
+		long("segment.ms", func(o kafkalog.Config) int64 { return o.SegmentMs }),
+		{"unclean.leader.election.enable", strconv.FormatBool(unclean), source("unclean.leader.election.enable", t.UncleanLeaderElectionEnable != nil, w.cfg.UncleanLeaderElectionEnable), kmsg.ConfigTypeBoolean},
 	}
 }
 

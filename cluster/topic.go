@@ -21,6 +21,19 @@ type Topic struct {
 	Internal bool
 	// ID is the topic id (TopicId), base64 as Kafka prints it.
 	ID string
+	// MinInsyncReplicas is the topic's min.insync.replicas, which its
+	// partitions' acks=all check and high watermark are held to; 0 means
+	// the broker's [Config.MinInsyncReplicas].
+	MinInsyncReplicas int
+	// UncleanLeaderElectionEnable is the topic's
+	// unclean.leader.election.enable, which the controller's elections of
+	// its partitions follow; nil means the broker's
+	// [Config.UncleanLeaderElectionEnable].
+	UncleanLeaderElectionEnable *bool
+	// Overrides names the topic configs set on the topic itself, sorted
+	// (DescribeConfigs reports them as DYNAMIC_TOPIC_CONFIG, even where the
+	// value equals the broker's).
+	Overrides []string
 }
 
 // TopicSpec asks for a topic. Without Assignment, partition p gets
@@ -33,6 +46,11 @@ type TopicSpec struct {
 	Assignment        [][]int32
 	// Config overrides the world's log configuration for this topic.
 	Config *kafkalog.Config
+	// MinInsyncReplicas, UncleanLeaderElectionEnable and Overrides are
+	// the [Topic]'s.
+	MinInsyncReplicas           int
+	UncleanLeaderElectionEnable *bool
+	Overrides                   []string
 }
 
 func (w *World) topic(name string) *Topic {
@@ -91,7 +109,11 @@ func (w *World) createTopic(spec TopicSpec) error {
 			return err
 		}
 	}
-	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: spec.Name == OffsetsTopic, ID: newTopicID(w.cfg.Seed, spec.Name)}
+	if spec.MinInsyncReplicas < 0 {
+		return fmt.Errorf("%w: topic %s: min.insync.replicas %d", ErrInvalidConfig, spec.Name, spec.MinInsyncReplicas)
+	}
+	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: spec.Name == OffsetsTopic, ID: newTopicID(w.cfg.Seed, spec.Name),
+		MinInsyncReplicas: spec.MinInsyncReplicas, UncleanLeaderElectionEnable: spec.UncleanLeaderElectionEnable, Overrides: slices.Sorted(slices.Values(spec.Overrides))}
 	w.topics = append(w.topics, t)
 	slices.SortFunc(w.topics, func(a, b Topic) int {
 		if a.Name < b.Name {
@@ -129,6 +151,26 @@ func (w *World) logConfig(topic string) kafkalog.Config {
 		return *t.Config
 	}
 	return w.cfg.Log
+}
+
+// minInsyncReplicas returns the min.insync.replicas of topic's
+// partitions: the topic's own, else the broker's (LogConfig's topic
+// config over the broker's default, as in Kafka).
+func (w *World) minInsyncReplicas(topic string) int {
+	if t := w.topic(topic); t != nil && t.MinInsyncReplicas > 0 {
+		return t.MinInsyncReplicas
+	}
+	return w.cfg.MinInsyncReplicas
+}
+
+// uncleanLeaderElection returns the unclean.leader.election.enable the
+// controller follows for topic's partitions: the topic's own, else the
+// broker's.
+func (w *World) uncleanLeaderElection(topic string) bool {
+	if t := w.topic(topic); t != nil && t.UncleanLeaderElectionEnable != nil {
+		return *t.UncleanLeaderElectionEnable
+	}
+	return w.cfg.UncleanLeaderElectionEnable
 }
 
 // addPartitions grows topic to count partitions (kafka-topics --alter
