@@ -105,6 +105,20 @@
 // machine) passes the second check: the machine's own user may drive the
 // cluster.
 //
+// # Real Kafka clients
+//
+// [StartKafka] opens a Kafka listener per simulated broker (kafkalive serve:
+// 127.0.0.1:9092-9094 by default, --kafka-addr, --no-kafka) and [Kafka] is
+// the kafkawire.Backend on the Live: each request of a real client (kcat,
+// franz-go, the Java client) is an action of the world with its bytes
+// (cluster.World.External), so the timeline replays it; its answer goes back
+// when the world gives it. While a client is connected the world runs at
+// wall-clock speed; going back in time, Reset or a scenario closes every
+// connection with the reason. A stopped or killed broker closes its
+// connections, a powered-off one goes silent, and "cut client N" makes a
+// client's connections hang as on a real network cut. The page lists the
+// clients under the producers, and their group members in their groups.
+//
 // # Measured
 //
 // On the development machine (2 shared cores; TestMeasureHour with
