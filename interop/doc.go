@@ -24,7 +24,10 @@
 // TestKgoFaults stops, kills and cuts the power of leaders under an
 // idempotent acks=all kgo producer and a kgo group: no acknowledged record
 // is lost or duplicated. TestScenarioYourProducer plays the guided scenario
-// your-producer-power-cut with kcat as the user's client. cmd/produce is a
+// your-producer-power-cut with kcat as the user's client.
+// TestKadmTopicMinInsyncReplicas creates topics with their own
+// min.insync.replicas through kadm and shows it hold an acks=all record
+// under a shrunken ISR (NOT_ENOUGH_REPLICAS). cmd/produce is a
 // small franz-go producer for users to point at the page's brokers.
 //
 // TestMain prints a matrix of client x operation x pass/fail/skip at the

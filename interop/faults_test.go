@@ -44,8 +44,7 @@ func TestKgoFaults(t *testing.T) {
 	resp, err := req.RequestWith(ctx, admin)
 	require.NoError(t, err)
 	require.Equal(t, int16(0), resp.Topics[0].ErrorCode)
-	// min.insync.replicas is the world's, broker-wide (a topic config of
-	// that name is not taken by CreateTopics here)
+	// the topic has no min.insync.replicas of its own: the brokers' 2
 	require.Contains(t, lc.exec(t, "kafka-topics --describe --topic "+topic), "min.insync.replicas=2")
 
 	p := lc.kgoClient(t, kgo.DefaultProduceTopic(topic), kgo.ClientID("kgo-faults-producer")) // acks=all, idempotent
