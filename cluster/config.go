@@ -42,10 +42,13 @@ type Config struct {
 	// controller bumps the leader epoch on controller-side ISR shrinks and
 	// only when it elects a leader; [replica.Modern] is KRaft 3.7+.
 	Rules replica.RuleSet
-	// MinInsyncReplicas is min.insync.replicas for every topic (default 1).
+	// MinInsyncReplicas is the brokers' min.insync.replicas (default 1),
+	// for every topic without its own ([Topic.MinInsyncReplicas]).
 	MinInsyncReplicas int
-	// UncleanLeaderElectionEnable is unclean.leader.election.enable (default
-	// false since 0.11; scenarios of 0.10 set it).
+	// UncleanLeaderElectionEnable is the brokers'
+	// unclean.leader.election.enable (default false since 0.11; scenarios
+	// of 0.10 set it), for every topic without its own
+	// ([Topic.UncleanLeaderElectionEnable]).
 	UncleanLeaderElectionEnable bool
 	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default: the rule set's,
 	// 10000 before Kafka 2.5 and 30000 from it, KIP-537).

@@ -263,7 +263,10 @@
 // nowhere); the answers come out of [World.ExternalAnswers]. Metadata,
 // Produce (v3+), Fetch (v4+), ListOffsets, InitProducerId, CreateTopics,
 // DeleteTopics and DescribeConfigs are answered as a Kafka 3.7 broker
-// does. A produce's batch is not encoded again: the leader's log appends
+// does. CreateTopics takes LogConfig's topic configs, validated as Kafka
+// 3.7's controller does; a topic's own min.insync.replicas and
+// unclean.leader.election.enable override the brokers' for its
+// partitions. A produce's batch is not encoded again: the leader's log appends
 // the client's bytes with the offsets and its leader epoch stamped in
 // place ([replica.Record.Batch]), and the followers store the bytes they
 // fetched ([replica.Entry.Batch]), so compression, headers, timestamps and
