@@ -415,7 +415,7 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 		return err
 	}
 	l.dirDirty = true
-	f := &batchFilter{m: m, txns: txns.tracker(), lastBatch: txns.lastBatch, end: end, nowMs: nowMs, deleteRetentionMs: l.cfg.DeleteRetentionMs}
+	f := &batchFilter{m: m, txns: txns.tracker(), lastBatch: txns.lastBatch, end: end, nowMs: nowMs, deleteRetentionMs: l.cfg.DeleteRetentionMs, encode: l.encodeCleaned}
 	bp := recoveryBuffers.Get().(*[]byte)
 	defer recoveryBuffers.Put(bp)
 	buf := *bp
@@ -486,6 +486,7 @@ type batchFilter struct {
 	deleteRetentionMs int64
 	read, retained    int
 	kept              []Record
+	encode            func(*RecordBatch) []byte // the batches it rebuilds (Parts.EncodeBatch)
 }
 
 // filter returns the bytes to write for the batch (raw itself, a rebuilt batch, an
@@ -529,7 +530,7 @@ func (f *batchFilter) filter(h *BatchHeader, raw []byte) ([]byte, error) {
 	case len(f.kept) > 0:
 		return f.rebuild(&b, needHorizon), nil
 	case retainEmpty:
-		return emptyBatch(h), nil
+		return f.encode(emptyBatch(h)), nil
 	}
 	return nil, nil
 }
@@ -578,14 +579,14 @@ func (f *batchFilter) rebuild(b *RecordBatch, setHorizon bool) []byte {
 	if !logAppend {
 		nb.MaxTimestamp = maxTs
 	}
-	return nb.AppendTo(nil)
+	return f.encode(&nb)
 }
 
 // emptyBatch is DefaultRecordBatch.writeEmptyHeader: the batch's offsets, producer
 // fields and max timestamp with no records.
-func emptyBatch(h *BatchHeader) []byte {
+func emptyBatch(h *BatchHeader) *RecordBatch {
 	e := RecordBatch{BatchHeader: *h}
 	e.Attributes = NewAttributes(CompressionNone, h.Attributes.TimestampType(), h.Attributes.IsTransactional(), h.Attributes.IsControl())
 	e.BaseTimestamp = NoTimestamp
-	return e.AppendTo(nil)
+	return &e
 }

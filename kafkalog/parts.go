@@ -40,6 +40,13 @@ type Parts struct {
 	// DeletableSegments replaces the retention rule of [Log.DeleteOldSegments]: how
 	// many of the oldest segments go now (UnifiedLog.deleteOldSegments).
 	DeletableSegments func(v RetentionView, nowMs int64) (n int, ok bool)
+	// EncodeBatch encodes the batches the cleaner writes in place of those it
+	// filtered (LogCleaner's MemoryRecords.filterTo): a batch rebuilt with the records
+	// it keeps, whose offsets keep their gaps, and the empty batch it keeps for a
+	// producer's last sequence or the end of the cleaned part
+	// (DefaultRecordBatch.writeEmptyHeader). A batch it keeps whole is copied as it is,
+	// and a compressed one is the log's to encode.
+	EncodeBatch func(dst []byte, b *RecordBatch) (out []byte, ok bool)
 }
 
 // RetentionView is a log as the retention rule sees it.
@@ -74,6 +81,8 @@ type PartCalls struct {
 	Lookup int
 	// Retention counts retention checks decided by Parts.DeletableSegments.
 	Retention int
+	// Encode counts batches the cleaner wrote with Parts.EncodeBatch.
+	Encode int
 	// Refused lists the answers the log could not use, newest last (at most 16).
 	Refused []string
 }
@@ -93,6 +102,34 @@ func (l *Log) refuse(format string, args ...any) {
 		l.calls.Refused = l.calls.Refused[1:]
 	}
 	l.calls.Refused = append(l.calls.Refused, fmt.Sprintf(format, args...))
+}
+
+// encodeCleaned encodes b, a batch the cleaner writes, with l.parts.EncodeBatch when
+// it gives an answer the log can use: one whole batch (its length and CRC-32C hold)
+// with b's base offset, record count and a last offset no higher than b's (the next
+// batch starts above it). Otherwise the log encodes b itself.
+func (l *Log) encodeCleaned(b *RecordBatch) []byte {
+	if l.parts.EncodeBatch == nil || b.Attributes.Compression() != CompressionNone {
+		return b.AppendTo(nil)
+	}
+	out, ok := l.parts.EncodeBatch(nil, b)
+	if !ok {
+		return b.AppendTo(nil)
+	}
+	h, n, err := CheckBatch(out)
+	switch {
+	case err != nil:
+		l.refuse("encode the cleaned batch at %d: %v", b.BaseOffset, err)
+	case n != len(out):
+		l.refuse("encode the cleaned batch at %d: %d bytes after the batch", b.BaseOffset, len(out)-n)
+	case h.BaseOffset != b.BaseOffset || h.NumRecords != int32(len(b.Records)) || h.LastOffset() > b.LastOffset():
+		l.refuse("encode the cleaned batch at %d: baseOffset %d, %d records, last offset %d for baseOffset %d, %d records, last offset %d",
+			b.BaseOffset, h.BaseOffset, h.NumRecords, h.LastOffset(), b.BaseOffset, len(b.Records), b.LastOffset())
+	default:
+		l.calls.Encode++
+		return out
+	}
+	return b.AppendTo(nil)
 }
 
 // readAll reads the whole .log of s.

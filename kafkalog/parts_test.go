@@ -134,3 +134,64 @@ func TestPartsRecoveryKeepsATornTail(t *testing.T) {
 		})
 	}
 }
+
+// An encoder given in Parts writes the batches the cleaner rebuilds: the library's
+// encoder through the part gives the reference's bytes, one that writes a wrong but
+// whole batch (its lastOffsetDelta from its records) is used and its bytes are in the
+// cleaned segment, and one whose CRC does not hold is refused.
+func TestPartsEncodeCleaned(t *testing.T) {
+	clean := func(p Parts) (*Log, []byte) {
+		l := openTestLog(t, vfs.NewMem(), compactConfig(), WithParts(p))
+		// Batch 0-1 keeps key b, whose record is not the batch's latest timestamp.
+		b := RecordBatch{BatchHeader: BatchHeader{PartitionLeaderEpoch: NoPartitionLeaderEpoch,
+			ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence}}
+		b.AppendRecord(0, 50, []byte("b"), []byte("1"))
+		b.AppendRecord(1, 90, []byte("a"), []byte("1"))
+		appendLeader(t, l, b.AppendTo(nil), 0)
+		appendLeader(t, l, encodeBatch(0, 100, kv{key: "a", value: "2"}), 0)
+		require.NoError(t, l.Roll(0))
+		_, err := l.Clean(0, l.LogEndOffset(), 200, CleanerOptions{})
+		require.NoError(t, err)
+		raw, err := l.Read(0, 1<<20)
+		require.NoError(t, err)
+		return l, raw
+	}
+	_, want := clean(Parts{})
+	lib, got := clean(Parts{EncodeBatch: func(dst []byte, b *RecordBatch) ([]byte, bool) { return b.AppendTo(dst), true }})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cleaned bytes through the library's encoder (-want +got):\n%s", diff)
+	}
+	require.Equal(t, 1, lib.PartCalls().Encode, "the rebuilt batch 0-1")
+
+	wrong, got := clean(Parts{EncodeBatch: func(dst []byte, b *RecordBatch) ([]byte, bool) {
+		c := *b
+		c.LastOffsetDelta = 0
+		if n := len(c.Records); n > 0 {
+			c.LastOffsetDelta = c.Records[n-1].OffsetDelta
+		}
+		return c.AppendTo(dst), true
+	}})
+	require.Equal(t, 1, wrong.PartCalls().Encode)
+	var gotLast []int64
+	for at := 0; at < len(got); {
+		h, err := ReadBatchHeader(got[at:])
+		require.NoError(t, err)
+		gotLast = append(gotLast, h.LastOffset())
+		at += int(h.Size())
+	}
+	if diff := cmp.Diff([]int64{0, 2}, gotLast); diff != "" {
+		t.Errorf("last offsets of the cleaned batches (the reference's are 1, 2) (-want +got):\n%s", diff)
+	}
+
+	refused, got := clean(Parts{EncodeBatch: func(dst []byte, b *RecordBatch) ([]byte, bool) {
+		out := b.AppendTo(dst)
+		out[len(out)-1] ^= 1
+		return out, true
+	}})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cleaned bytes after a refused encoding (-want +got):\n%s", diff)
+	}
+	if c := refused.PartCalls(); c.Encode != 0 || len(c.Refused) != 1 {
+		t.Errorf("refused encodings: %+v, want 1 refusal and none used", c)
+	}
+}
