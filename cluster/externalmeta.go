@@ -170,7 +170,7 @@ func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopic
 		code, msg := w.createExternalTopic(t, req.ValidateOnly, &rt)
 		if code != 0 {
 			rt.ErrorCode, rt.ErrorMessage = code, &msg
-			rt.NumPartitions, rt.ReplicationFactor = -1, -1
+			rt.NumPartitions, rt.ReplicationFactor, rt.Configs = -1, -1, nil
 		}
 		resp.Topics = append(resp.Topics, rt)
 	}
@@ -224,6 +224,15 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	}
 	spec.Assignment = asg
 	rt.NumPartitions, rt.ReplicationFactor = int32(len(asg)), int16(len(asg[0]))
+	// the topic's effective configs (v5+), sorted by name, as
+	// ReplicationControlManager.createTopic returns them
+	for _, e := range w.topicConfigEntries(&Topic{Name: t.Topic, Config: spec.Config, MinInsyncReplicas: spec.MinInsyncReplicas,
+		UncleanLeaderElectionEnable: spec.UncleanLeaderElectionEnable, Overrides: spec.Overrides}) {
+		c := kmsg.NewCreateTopicsResponseTopicConfig()
+		v := e.value
+		c.Name, c.Value, c.Source = e.name, &v, int8(e.source)
+		rt.Configs = append(rt.Configs, c)
+	}
 	if validateOnly {
 		return 0, ""
 	}
@@ -572,7 +581,17 @@ type configEntry struct {
 // else STATIC_BROKER_CONFIG where the world's setting is not Kafka's
 // default, else DEFAULT_CONFIG.
 func (w *World) topicConfigEntries(t *Topic) []configEntry {
-	c, def, broker := w.logConfig(t.Name), kafkalog.DefaultConfig(), w.cfg.Log
+	c, def, broker := w.cfg.Log, kafkalog.DefaultConfig(), w.cfg.Log
+	if t.Config != nil {
+		c = *t.Config
+	}
+	minISR, unclean := w.cfg.MinInsyncReplicas, w.cfg.UncleanLeaderElectionEnable
+	if t.MinInsyncReplicas > 0 {
+		minISR = t.MinInsyncReplicas
+	}
+	if t.UncleanLeaderElectionEnable != nil {
+		unclean = *t.UncleanLeaderElectionEnable
+	}
 	source := func(name string, own, static bool) kmsg.ConfigSource {
 		switch {
 		case own || slices.Contains(t.Overrides, name):
@@ -598,7 +617,6 @@ func (w *World) topicConfigEntries(t *Topic) []configEntry {
 	if c.MessageTimestampType == kafkalog.LogAppendTime {
 		ts = "LogAppendTime"
 	}
-	unclean := w.uncleanLeaderElection(t.Name)
 	return []configEntry{
 		{"cleanup.policy", c.CleanupPolicy, src("cleanup.policy", func(o kafkalog.Config) bool { return o.CleanupPolicy == c.CleanupPolicy }), kmsg.ConfigTypeList},
 		{"compression.type", "producer", source("compression.type", false, false), kmsg.ConfigTypeString},
@@ -611,7 +629,7 @@ func (w *World) topicConfigEntries(t *Topic) []configEntry {
 		{"message.timestamp.type", ts, src("message.timestamp.type", func(o kafkalog.Config) bool { return o.MessageTimestampType == c.MessageTimestampType }), kmsg.ConfigTypeString},
 		{"min.cleanable.dirty.ratio", strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64), src("min.cleanable.dirty.ratio", func(o kafkalog.Config) bool { return o.MinCleanableDirtyRatio == c.MinCleanableDirtyRatio }), kmsg.ConfigTypeDouble},
 		long("min.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MinCompactionLagMs }),
-		{"min.insync.replicas", strconv.Itoa(w.minInsyncReplicas(t.Name)), source("min.insync.replicas", t.MinInsyncReplicas > 0, w.cfg.MinInsyncReplicas != replica.DefaultMinInsyncReplicas), kmsg.ConfigTypeInt},
+		{"min.insync.replicas", strconv.Itoa(minISR), source("min.insync.replicas", t.MinInsyncReplicas > 0, w.cfg.MinInsyncReplicas != replica.DefaultMinInsyncReplicas), kmsg.ConfigTypeInt},
 		{"preallocate", strconv.FormatBool(c.Preallocate), src("preallocate", func(o kafkalog.Config) bool { return o.Preallocate == c.Preallocate }), kmsg.ConfigTypeBoolean},
 		long("retention.bytes", func(o kafkalog.Config) int64 { return o.RetentionBytes }),
 		long("retention.ms", func(o kafkalog.Config) int64 { return o.RetentionMs }),

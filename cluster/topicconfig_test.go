@@ -232,3 +232,47 @@ func TestExternalCreateTopicsConfigErrors(t *testing.T) {
 	require.NoError(t, w.RunFor(1000))
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestExternalCreateTopicsAnswersConfigs: a created topic's answer (v5+)
+// carries its effective configs sorted by name with their sources, also
+// for validate_only, which creates nothing; a refused topic's carries
+// none.
+func TestExternalCreateTopicsAnswersConfigs(t *testing.T) {
+	w := extWorld(t)
+	for _, validateOnly := range []bool{true, false} {
+		ct := kmsg.NewPtrCreateTopicsRequest()
+		ct.SetVersion(7)
+		ct.ValidateOnly = validateOnly
+		for _, minISR := range []string{"3", "0"} {
+			rt := kmsg.NewCreateTopicsRequestTopic()
+			rt.Topic, rt.NumPartitions, rt.ReplicationFactor = "m"+minISR, 2, 3
+			rt.Configs = []kmsg.CreateTopicsRequestTopicConfig{{Name: "min.insync.replicas", Value: kmsg.StringPtr(minISR)}}
+			ct.Topics = append(ct.Topics, rt)
+		}
+		resp := ask[*kmsg.CreateTopicsResponse](t, w, 1, ct, 10)
+		type entry struct {
+			Name, Value string
+			Source      int8
+		}
+		got := map[string][]entry{}
+		var names []string
+		for _, rt := range resp.Topics {
+			got[rt.Topic] = []entry{}
+			for _, c := range rt.Configs {
+				names = append(names, c.Name)
+				if c.Name == "min.insync.replicas" || c.Name == "retention.ms" {
+					got[rt.Topic] = append(got[rt.Topic], entry{c.Name, *c.Value, c.Source})
+				}
+			}
+		}
+		want := map[string][]entry{
+			"m3": {{"min.insync.replicas", "3", int8(kmsg.ConfigSourceDynamicTopicConfig)}, {"retention.ms", "604800000", int8(kmsg.ConfigSourceDefaultConfig)}},
+			"m0": {},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("validate_only %v: configs in the answer (-want +got):\n%s", validateOnly, diff)
+		}
+		require.IsIncreasing(t, names)
+		require.Equal(t, validateOnly, w.TopicPartitions("m3") == nil, "validate_only %v: m3 created", validateOnly)
+	}
+}
