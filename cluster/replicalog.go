@@ -140,7 +140,7 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 		return 0, err
 	}
 	entries[0].Batch = slices.Clone(r.buf)
-	r.remember(entries)
+	r.remember(entries, false)
 	return base, nil
 }
 
@@ -150,20 +150,33 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	if _, err := add(batch); err != nil {
 		return 0, err
 	}
+	// Decode the mirror's own copy of the bytes as stored, with a fresh
+	// decoder: the keys and values then point into that copy (or into the
+	// decoder's fresh decompression buffer), which nothing else holds or
+	// changes, so the mirror keeps them without copying each record.
+	stored := slices.Clone(batch)
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
-	if _, err := dec.Decode(batch, &b); err != nil {
+	if _, err := dec.Decode(stored, &b); err != nil {
 		return 0, fmt.Errorf("cluster: mirror the batch appended to %s: %w", r.log.Dir(), err)
 	}
 	entries := make([]replica.Entry, len(b.Records))
+	var producers []replica.ProducerSequence
+	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {
+		producers = make([]replica.ProducerSequence, len(b.Records)) // one allocation for the batch
+	}
 	for i := range b.Records {
 		entries[i] = replica.Entry{Offset: b.Offset(&b.Records[i]), LeaderEpoch: b.PartitionLeaderEpoch,
-			Key: b.Records[i].Key, Value: b.Records[i].Value, Producer: producerOf(&b, &b.Records[i])}
+			Key: b.Records[i].Key, Value: b.Records[i].Value}
+		if producers != nil {
+			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(&b.Records[i])}
+			entries[i].Producer = &producers[i]
+		}
 	}
 	if len(entries) > 0 {
-		entries[0].Batch = slices.Clone(batch)
+		entries[0].Batch = stored
 	}
-	r.remember(entries)
+	r.remember(entries, true)
 	return b.BaseOffset, nil
 }
 
@@ -189,7 +202,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			if _, err := r.log.AppendAsFollower(raw, *r.clock); err != nil {
 				return err
 			}
-			r.remember(entries[:n])
+			r.remember(entries[:n], true)
 			entries = entries[n:]
 			continue
 		}
@@ -198,21 +211,70 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 		if _, err := r.log.AppendAsFollower(r.buf, *r.clock); err != nil {
 			return err
 		}
-		r.remember(entries[:n])
+		r.remember(entries[:n], true)
 		entries = entries[n:]
 	}
 	return nil
 }
 
-// remember adds appended entries to the mirror.
-func (r *replicaLog) remember(entries []replica.Entry) {
+// remember adds appended entries to the mirror. With shared, their keys,
+// values and batch bytes are immutable and owned by no caller that could
+// change them (a decoded copy of the stored batch, or a leader's mirror
+// entries a follower fetched), and the mirror keeps them as they are;
+// else the keys and values are copied, into one buffer for the batch.
+// The mirror grows by doubling: it holds every record of the log, and
+// the runtime's growth of large slices (a quarter at a time) would copy
+// each entry several times over.
+func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
 	segs := r.log.Segments()
 	active := segs[len(segs)-1]
-	for _, e := range entries {
-		r.entries = append(r.entries, replica.Entry{Offset: e.Offset, LeaderEpoch: e.LeaderEpoch, Key: clone(e.Key), Value: clone(e.Value), Producer: e.Producer, Batch: e.Batch})
-		r.places = append(r.places, place{segment: active.BaseOffset(), end: active.Size()})
+	r.entries = growEntries(r.entries, len(entries))
+	r.places = growPlaces(r.places, len(entries))
+	at := len(r.entries)
+	r.entries = append(r.entries, entries...)
+	if !shared {
+		size := 0
+		for _, e := range entries {
+			size += len(e.Key) + len(e.Value)
+		}
+		buf := make([]byte, 0, size)
+		for i := at; i < len(r.entries); i++ {
+			e := &r.entries[i]
+			if e.Key != nil {
+				buf = append(buf, e.Key...)
+				e.Key = buf[len(buf)-len(e.Key) : len(buf) : len(buf)]
+			}
+			if e.Value != nil {
+				buf = append(buf, e.Value...)
+				e.Value = buf[len(buf)-len(e.Value) : len(buf) : len(buf)]
+			}
+		}
+	}
+	p := place{segment: active.BaseOffset(), end: active.Size()}
+	for range entries {
+		r.places = append(r.places, p)
 	}
 	r.epochs = nil
+}
+
+// growEntries makes room for n more entries, doubling the capacity.
+func growEntries(s []replica.Entry, n int) []replica.Entry {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	grown := make([]replica.Entry, len(s), max(2*cap(s), len(s)+n, 64))
+	copy(grown, s)
+	return grown
+}
+
+// growPlaces makes room for n more places, doubling the capacity.
+func growPlaces(s []place, n int) []place {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	grown := make([]place, len(s), max(2*cap(s), len(s)+n, 64))
+	copy(grown, s)
+	return grown
 }
 
 // appendBatch encodes entries as one v2 batch: with the idempotent
@@ -332,12 +394,13 @@ func (r *replicaLog) Epochs() []replica.EpochEntry {
 	return r.epochs
 }
 
-// durable reports, per mirrored entry, whether its batch is on the disk
-// (not only in the page cache).
-func (r *replicaLog) durable(mem *vfs.MemFS) []bool {
-	out := make([]bool, len(r.entries))
+// durableFrom reports, per mirrored entry from position from on, whether
+// its batch is on the disk (not only in the page cache).
+func (r *replicaLog) durableFrom(mem *vfs.MemFS, from int) []bool {
+	from = min(max(from, 0), len(r.places))
+	out := make([]bool, len(r.places)-from)
 	sizes := map[int64]int64{}
-	for i, p := range r.places {
+	for i, p := range r.places[from:] {
 		d, ok := sizes[p.segment]
 		if !ok {
 			name := mem.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(p.segment, kafkalog.LogSuffix))
