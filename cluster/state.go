@@ -69,6 +69,12 @@ type LogInfo struct {
 	HighWatermark int64        `json:"high_watermark"`
 	Epochs        []EpochInfo  `json:"epochs"`
 	Records       []RecordInfo `json:"records"`
+	// Omitted counts the log's records left out before Records, and
+	// FirstOffset is then the offset of the log's first record; both are
+	// 0 in [World.State], which lists every record, and set only by
+	// [World.StateWith] (not part of the JSON state).
+	Omitted     int   `json:"-"`
+	FirstOffset int64 `json:"-"`
 }
 
 // EpochInfo is one leader epoch cache entry.
@@ -134,7 +140,27 @@ type ConsumerInfo struct {
 }
 
 // State returns a snapshot of the world.
-func (w *World) State() State {
+func (w *World) State() State { return w.state(StateOptions{}) }
+
+// StateOptions narrows what [World.StateWith] lists of the replica logs.
+// The zero value lists everything, as [World.State] does.
+type StateOptions struct {
+	// Records, when set, says which partitions' logs list their records;
+	// the logs of the others list none (LogInfo.Omitted counts them).
+	Records func(topic string, partition int32) bool
+	// Tail, when above 0, keeps only the newest Tail records of each log
+	// listed, the older ones counted in LogInfo.Omitted.
+	Tail int
+}
+
+// StateWith returns the snapshot [World.State] returns, but with only the
+// records opts asks for: a page that shows the tail of one partition's
+// logs need not list (and compare with the leader's) every record of
+// every partition. Every record listed is as State lists it, its
+// DiffersFromLeader mark compared with the leader's whole log.
+func (w *World) StateWith(opts StateOptions) State { return w.state(opts) }
+
+func (w *World) state(opts StateOptions) State {
 	s := State{TimeMs: w.now, Rules: w.cfg.Rules.String(), Network: w.net.cutLinks()}
 	if w.cfg.CombinedControllers {
 		s.ActiveController = w.quorum.active
@@ -159,7 +185,13 @@ func (w *World) State() State {
 		if tp.Topic == OffsetsTopic {
 			continue // shown through the groups
 		}
-		s.Partitions = append(s.Partitions, w.partitionInfo(tp))
+		tail := -1 // every record
+		if opts.Records != nil && !opts.Records(tp.Topic, tp.Partition) {
+			tail = 0
+		} else if opts.Tail > 0 {
+			tail = opts.Tail
+		}
+		s.Partitions = append(s.Partitions, w.partitionInfo(tp, tail))
 	}
 	for _, p := range w.producers {
 		s.Producers = append(s.Producers, producerInfo(p))
@@ -196,13 +228,15 @@ func producerInfo(p *Producer) ProducerInfo {
 	return pi
 }
 
-func (w *World) partitionInfo(tp partitionKey) PartitionInfo {
+// partitionInfo describes tp with the newest tail records of each log
+// (every record when tail < 0).
+func (w *World) partitionInfo(tp partitionKey, tail int) PartitionInfo {
 	p := w.ctl.parts[tp]
 	pi := PartitionInfo{Topic: tp.Topic, Partition: tp.Partition, Leader: p.leader, LeaderEpoch: p.leaderEpoch,
 		Replicas: slices.Clone(p.replicas), ISR: slices.Clone(p.isr), HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
 	var leaderLog *LogInfo
 	for _, id := range p.replicas {
-		li := w.logInfo(w.brokers[id-1], tp)
+		li := w.logInfo(w.brokers[id-1], tp, tail)
 		pi.Logs = append(pi.Logs, li)
 		if id == p.leader && li.Role == replica.RoleLeader.String() {
 			leaderLog = &pi.Logs[len(pi.Logs)-1]
@@ -212,10 +246,35 @@ func (w *World) partitionInfo(tp partitionKey) PartitionInfo {
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
 		if s := w.brokers[p.leader-1].replicas[tp]; s != nil {
 			pi.LogStartOffset = s.log.LogStartOffset()
+			if tail >= 0 {
+				markDifferencesWith(pi.Logs, leaderLog.Broker, s.log)
+			}
 		}
-		markDifferences(pi.Logs, leaderLog)
+		if tail < 0 {
+			markDifferences(pi.Logs, leaderLog)
+		}
 	}
 	return pi
+}
+
+// markDifferencesWith flags every listed record unlike the leader's at its
+// offset, looked up in the leader's mirror (the listed records of a
+// follower behind may be older than those listed of the leader's).
+func markDifferencesWith(logs []LogInfo, leader int32, l *replicaLog) {
+	for i := range logs {
+		if logs[i].Broker == leader {
+			continue
+		}
+		for j, r := range logs[i].Records {
+			k := l.index(r.Offset)
+			if k >= len(l.entries) || l.entries[k].Offset != r.Offset {
+				continue
+			}
+			if e := l.entries[k]; string(e.Value) != r.Value || string(e.Key) != r.Key || e.LeaderEpoch != r.LeaderEpoch {
+				logs[i].Records[j].DiffersFromLeader = true
+			}
+		}
+	}
 }
 
 // markDifferences flags every record unlike the leader's at its offset.
@@ -239,7 +298,10 @@ func markDifferences(logs []LogInfo, leader *LogInfo) {
 // logInfo describes a broker's replica of tp: live if it runs, else what
 // its page cache (crashed, stopped) or disk (off) holds, read without
 // changing anything.
-func (w *World) logInfo(b *broker, tp partitionKey) LogInfo {
+//
+// With tail >= 0 only the newest tail records are listed, the others
+// counted in Omitted.
+func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 	li := LogInfo{Broker: b.id, Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
 	var log *replicaLog
 	if s := b.replicas[tp]; s != nil {
@@ -255,8 +317,16 @@ func (w *World) logInfo(b *broker, tp partitionKey) LogInfo {
 	for _, e := range log.Epochs() {
 		li.Epochs = append(li.Epochs, EpochInfo{Epoch: e.Epoch, StartOffset: e.StartOffset})
 	}
-	durable := log.durable(b.fs)
-	for i, e := range log.entries {
+	from := 0
+	if tail >= 0 && len(log.entries) > tail {
+		from = len(log.entries) - tail
+		li.Omitted, li.FirstOffset = from, log.entries[0].Offset
+	}
+	durable := log.durableFrom(b.fs, from)
+	if n := len(log.entries) - from; n > 0 {
+		li.Records = make([]RecordInfo, 0, n)
+	}
+	for i, e := range log.entries[from:] {
 		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i], Tombstone: e.Value == nil})
 	}
 	return li

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -164,8 +165,18 @@ type Focus struct {
 }
 
 // BuildView summarises w's state for the page, with f in detail.
+//
+// It asks the world for the records it shows only (World.StateWith): the
+// newest RecordWindow of each log of the partition in detail.
 func BuildView(w *cluster.World, f Focus) View {
-	st := w.State()
+	shown := func(topic string, partition int32) bool { return topic == f.Topic && partition == f.Partition }
+	st := w.StateWith(cluster.StateOptions{Records: shown, Tail: RecordWindow})
+	if !slices.ContainsFunc(st.Partitions, func(p cluster.PartitionInfo) bool { return shown(p.Topic, p.Partition) }) && len(st.Partitions) > 0 {
+		// The detail falls back to the first partition.
+		first := st.Partitions[0]
+		f = Focus{Topic: first.Topic, Partition: first.Partition}
+		st = w.StateWith(cluster.StateOptions{Records: shown, Tail: RecordWindow})
+	}
 	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network, Controller: st.ActiveController}
 	for _, b := range st.Brokers {
 		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
@@ -209,8 +220,11 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 	}
 	for _, l := range p.Logs {
 		lv := LogView{Broker: l.Broker, Role: l.Role, InISR: isr[l.Broker], LEO: l.LogEndOffset, HW: l.HighWatermark,
-			Count: len(l.Records), Epochs: l.Epochs, First: -1}
-		if len(l.Records) > 0 {
+			Count: l.Omitted + len(l.Records), Epochs: l.Epochs, First: -1}
+		switch {
+		case l.Omitted > 0:
+			lv.First = l.FirstOffset
+		case len(l.Records) > 0:
 			lv.First = l.Records[0].Offset
 		}
 		lv.Segments = segments(w, l.Broker, p.Topic, p.Partition)

@@ -1,0 +1,86 @@
+package cluster_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// tailOf is what StateWith should return, made from State's every
+// record: the selected partitions' logs keep their newest tail records
+// (all with tail 0), the others none; Omitted and FirstOffset say what was
+// left out.
+func tailOf(st cluster.State, selected func(string, int32) bool, tail int) cluster.State {
+	for i := range st.Partitions {
+		p := &st.Partitions[i]
+		keep := -1
+		switch {
+		case !selected(p.Topic, p.Partition):
+			keep = 0
+		case tail > 0:
+			keep = tail
+		}
+		for j := range p.Logs {
+			l := &p.Logs[j]
+			if keep < 0 || len(l.Records) <= keep {
+				continue
+			}
+			l.Omitted, l.FirstOffset = len(l.Records)-keep, l.Records[0].Offset
+			l.Records = l.Records[len(l.Records)-keep:]
+		}
+	}
+	return st
+}
+
+// TestPropStateWithIsTheTailOfState: for any schedule of faults (power
+// cuts leave followers with records unlike the leader's) and any choice
+// of partition and tail, StateWith lists exactly the newest records State
+// lists for the chosen partition, marks and durability included, and
+// nothing else differs.
+func TestPropStateWithIsTheTailOfState(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64Range(1, 1000).Draw(t, "seed")
+		faults := drawFaults(t)
+		// Cut links, unclean elections and Kafka 0.10's truncation to the
+		// high watermark leave replicas with records unlike the leader's
+		// at the same offsets.
+		for range rapid.IntRange(0, 4).Draw(t, "cuts") {
+			a := rapid.Int32Range(1, 3).Draw(t, "cut a")
+			faults = append(faults, cluster.Action{Kind: cluster.ActPartition, A: []int32{a}, B: []int32{a%3 + 1, (a+1)%3 + 1}},
+				cluster.Action{Kind: cluster.ActRun, Ms: rapid.Int64Range(1, 20000).Draw(t, "cut ms")},
+				cluster.Action{Kind: cluster.ActKill, Broker: rapid.Int32Range(1, 3).Draw(t, "kill")},
+				cluster.Action{Kind: cluster.ActRun, Ms: rapid.Int64Range(1, 20000).Draw(t, "killed ms")},
+				cluster.Action{Kind: cluster.ActHeal})
+		}
+		log := cluster.DefaultLogConfig()
+		log.SegmentBytes = 512
+		rules, err := replica.ParseRuleSet(rapid.SampledFrom([]string{"v0.10", "v0.11", "modern"}).Draw(t, "rules"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := cluster.New(cluster.Config{Seed: seed, Brokers: 3, Rules: rules, MinInsyncReplicas: 1, Log: log, UncleanLeaderElectionEnable: true})
+		if err != nil {
+			t.Fatalf("seed %d: new world: %v", seed, err)
+		}
+		_ = w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3})
+		_ = w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "1", Keys: []string{"a", "b", "c"}, RecordsPerSec: 20})
+		for _, a := range faults {
+			_ = w.Do(a)
+		}
+		part := rapid.Int32Range(0, 3).Draw(t, "partition shown (3: none)")
+		tail := rapid.IntRange(0, 60).Draw(t, "tail")
+		selected := func(topic string, p int32) bool { return topic == "t" && p == part }
+		want := tailOf(w.State(), selected, tail)
+		got := w.StateWith(cluster.StateOptions{Records: selected, Tail: tail})
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("seed %d, faults %v: StateWith(partition %d, tail %d) is not the tail of State (-want +got):\n%s", seed, faults, part, tail, diff)
+		}
+		if diff := cmp.Diff(w.State(), w.StateWith(cluster.StateOptions{})); diff != "" {
+			t.Fatalf("seed %d: StateWith's zero options differ from State (-State +StateWith):\n%s", seed, diff)
+		}
+	})
+}
