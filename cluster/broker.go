@@ -166,8 +166,12 @@ func readCheckpoint(fsys *vfs.MemFS, name string) (map[partitionKey]int64, error
 
 // openReplica opens (recovering) one partition log and builds its replica.
 func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logStartOffset int64, clean bool) error {
+	parts := w.cfg.Parts.Log
+	if tp.Topic == OffsetsTopic {
+		parts.EncodeBatch = nil // the coordinator's records are not the producers'
+	}
 	opts := []kafkalog.Option{kafkalog.WithRecoveryPoint(recoveryPoint), kafkalog.WithLogStartOffset(logStartOffset),
-		kafkalog.WithRand(w.rnd), kafkalog.WithParts(w.cfg.Parts.Log)}
+		kafkalog.WithRand(w.rnd), kafkalog.WithParts(parts)}
 	if clean {
 		opts = append(opts, kafkalog.WithCleanShutdown())
 	}

@@ -22,7 +22,8 @@ import (
 // names the part ("" for the reference).
 type Parts struct {
 	// Log goes to every partition log the brokers open: the recovery of each segment
-	// at every broker start, the lookup of a consumer's fetch, the retention rule.
+	// at every broker start, the lookup of a consumer's fetch, the retention rule,
+	// the batches the cleaner rebuilds (not on the internal topic).
 	Log kafkalog.Parts
 	// EncodeBatch is the producers' record batch encoder (uncompressed, v2): each
 	// batch a producer sends (one record, or with linger.ms several) travels as

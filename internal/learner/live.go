@@ -295,6 +295,9 @@ func (l *Live) refuse(part, call, why string) {
 // the producers' encoder (the reference's where neither ch01 part is written).
 func (l *Live) ClusterParts() cluster.Parts {
 	p := cluster.Parts{EncodeBatch: l.encodeBatch}
+	if l.Runs(PartBatch) || l.Runs(PartVarint) {
+		p.Log.EncodeBatch = l.encodeBatch // the batches the cleaner rebuilds
+	}
 	if l.parts[PartIndex].written {
 		p.Log.LookupIndex, p.Log.FindBatch = l.lookupIndex, l.findBatch
 	}
