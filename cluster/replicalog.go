@@ -394,6 +394,16 @@ func (r *replicaLog) Epochs() []replica.EpochEntry {
 	return r.epochs
 }
 
+// recordsIn counts the mirrored entries in the segment with base offset
+// segment. The places go segment after segment (appends go to the active
+// segment, truncations cut the end), so the segment's entries are one run
+// of them.
+func (r *replicaLog) recordsIn(segment int64) int {
+	lo := sort.Search(len(r.places), func(i int) bool { return r.places[i].segment >= segment })
+	hi := sort.Search(len(r.places), func(i int) bool { return r.places[i].segment > segment })
+	return hi - lo
+}
+
 // durableFrom reports, per mirrored entry from position from on, whether
 // its batch is on the disk (not only in the page cache).
 func (r *replicaLog) durableFrom(mem *vfs.MemFS, from int) []bool {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/replica"
@@ -353,3 +354,40 @@ func (w *World) peekLog(b *broker, tp partitionKey) (*replicaLog, int64) {
 
 // JSON returns the state as indented JSON.
 func (s State) JSON() ([]byte, error) { return json.MarshalIndent(s, "", "  ") }
+
+// SegmentCount is one segment of a replica's log as [World.SegmentCounts]
+// gives it: what [SegmentInfo] says without listing the offsets.
+type SegmentCount struct {
+	BaseOffset int64
+	Size       int64
+	// Records counts the records the segment holds.
+	Records int
+	// Active marks the last segment, the one appended to.
+	Active bool
+}
+
+// SegmentCounts returns the newest n segments (every one when n <= 0) of
+// broker id's running replica of the partition, oldest first, with the
+// number of records each holds: [World.Segments] without the offsets,
+// for a page that shows a long log's segments at every update.
+func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([]SegmentCount, error) {
+	b, err := w.broker(id)
+	if err != nil {
+		return nil, err
+	}
+	s := b.replicas[partitionKey{Topic: topic, Partition: partition}]
+	if s == nil {
+		return nil, fmt.Errorf("%w: broker %d runs no replica of %s-%d", ErrInvalidConfig, id, topic, partition)
+	}
+	segs := s.log.log.Segments()
+	first := 0
+	if n > 0 && len(segs) > n {
+		first = len(segs) - n
+	}
+	out := make([]SegmentCount, 0, len(segs)-first)
+	for i, seg := range segs[first:] {
+		out = append(out, SegmentCount{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Records: s.log.recordsIn(seg.BaseOffset()),
+			Active: first+i == len(segs)-1})
+	}
+	return out, nil
+}

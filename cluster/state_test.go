@@ -40,7 +40,8 @@ func tailOf(st cluster.State, selected func(string, int32) bool, tail int) clust
 // cuts leave followers with records unlike the leader's) and any choice
 // of partition and tail, StateWith lists exactly the newest records State
 // lists for the chosen partition, marks and durability included, and
-// nothing else differs.
+// nothing else differs; and SegmentCounts counts the records Segments
+// lists.
 func TestPropStateWithIsTheTailOfState(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64Range(1, 1000).Draw(t, "seed")
@@ -78,6 +79,29 @@ func TestPropStateWithIsTheTailOfState(t *testing.T) {
 		got := w.StateWith(cluster.StateOptions{Records: selected, Tail: tail})
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("seed %d, faults %v: StateWith(partition %d, tail %d) is not the tail of State (-want +got):\n%s", seed, faults, part, tail, diff)
+		}
+		newest := rapid.IntRange(0, 5).Draw(t, "newest segments")
+		for b := int32(1); b <= 3; b++ {
+			for p := int32(0); p < 3; p++ {
+				segs, err := w.Segments(b, "t", p)
+				counts, cerr := w.SegmentCounts(b, "t", p, newest)
+				if (err == nil) != (cerr == nil) {
+					t.Fatalf("seed %d: broker %d t-%d: Segments says %v, SegmentCounts %v", seed, b, p, err, cerr)
+				}
+				if newest > 0 && len(segs) > newest {
+					segs = segs[len(segs)-newest:]
+				}
+				var want []cluster.SegmentCount
+				for _, s := range segs {
+					want = append(want, cluster.SegmentCount{BaseOffset: s.BaseOffset, Size: s.Size, Records: len(s.Offsets), Active: s.Active})
+				}
+				if err == nil && len(want) == 0 {
+					want = []cluster.SegmentCount{}
+				}
+				if diff := cmp.Diff(want, counts); diff != "" {
+					t.Fatalf("seed %d, faults %v: broker %d t-%d: SegmentCounts(%d) is not Segments counted (-want +got):\n%s", seed, faults, b, p, newest, diff)
+				}
+			}
 		}
 		if diff := cmp.Diff(w.State(), w.StateWith(cluster.StateOptions{})); diff != "" {
 			t.Fatalf("seed %d: StateWith's zero options differ from State (-State +StateWith):\n%s", seed, diff)

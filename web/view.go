@@ -355,12 +355,9 @@ func segments(w *cluster.World, broker int32, topic string, partition int32) []S
 		return st.Size()
 	}
 	var out []SegmentView
-	if segs, err := w.Segments(broker, topic, partition); err == nil {
-		if len(segs) > MaxSegments {
-			segs = segs[len(segs)-MaxSegments:]
-		}
+	if segs, err := w.SegmentCounts(broker, topic, partition, MaxSegments); err == nil {
 		for _, s := range segs {
-			out = append(out, SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: len(s.Offsets), Active: s.Active,
+			out = append(out, SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: s.Records, Active: s.Active,
 				IndexBytes: size(s.BaseOffset, ".index"), TimeIndexBytes: size(s.BaseOffset, ".timeindex")})
 		}
 		return out
