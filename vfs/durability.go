@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"path"
@@ -245,4 +246,31 @@ func (m *MemFS) EntryDurable(name string) bool {
 		n = c
 	}
 	return true
+}
+
+// DamageDisk changes the durable bytes [off, off+n) of the named file in place, as a
+// disk or its firmware may (a flipped bit, a sector read back as zeros): damage is
+// given them to change. Those bytes of the page cache that are not dirty change with
+// them, as if the page were read from the disk again; a dirty page keeps what was
+// written to it. The range must lie inside the file's durable size.
+func (m *MemFS) DamageDisk(name string, off, n int64, damage func(b []byte)) error {
+	f, err := m.lookup("damage", name)
+	if err != nil {
+		return err
+	}
+	if f.dir {
+		return &fs.PathError{Op: "damage", Path: name, Err: ErrIsDir}
+	}
+	if off < 0 || n <= 0 || off+n > int64(len(f.disk)) {
+		return &fs.PathError{Op: "damage", Path: name, Err: fmt.Errorf("%w: bytes [%d, %d) outside the %d durable bytes", fs.ErrInvalid, off, off+n, len(f.disk))}
+	}
+	f.ownDisk()
+	damage(f.disk[off : off+n])
+	f.ownData()
+	for i := off; i < off+n && i < int64(len(f.data)); i++ {
+		if i < f.dirtyLo || i >= f.dirtyHi {
+			f.data[i] = f.disk[i]
+		}
+	}
+	return nil
 }
