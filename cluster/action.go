@@ -46,6 +46,13 @@ const (
 	// ActResetOffsets is kafka-consumer-groups --reset-offsets --execute
 	// (Reset), allowed only while the group is Empty.
 	ActResetOffsets ActionKind = "reset-offsets"
+	// ActCorrupt damages the durable bytes of one file of a broker that is down
+	// (Broker, Name: the file's path under its log.dirs, e.g.
+	// "notes-0/00000000000000000000.log", Offset): with Flip the byte at Offset has
+	// its bits flipped, otherwise N bytes from Offset read back as zeros. Disks
+	// and their firmware do this; LogSegment.recover's checks of every batch exist
+	// for it.
+	ActCorrupt ActionKind = "corrupt"
 	// ActExternal is one request of a Kafka client outside the world
 	// (External), as its bytes came over the wire (external.go).
 	ActExternal ActionKind = "external"
@@ -73,6 +80,10 @@ type Action struct {
 	Reset OffsetReset
 	// External is an external client's request.
 	External *ExternalRequest
+	// Offset is a corrupt's position in the file, Flip whether it flips the
+	// byte there (else it zeroes N bytes).
+	Offset int64
+	Flip   bool
 }
 
 // String prints the action as a command line, e.g. "kill 2", "run 500",
@@ -129,6 +140,11 @@ func (a Action) String() string {
 			return fmt.Sprintf("power-cut %d torn", a.Broker)
 		}
 		return fmt.Sprintf("power-cut %d", a.Broker)
+	case ActCorrupt:
+		if a.Flip {
+			return fmt.Sprintf("corrupt %d %s %d --flip", a.Broker, a.Name, a.Offset)
+		}
+		return fmt.Sprintf("corrupt %d %s %d --zero %d", a.Broker, a.Name, a.Offset, a.N)
 	case ActPartition:
 		return fmt.Sprintf("partition %v %v", a.A, a.B)
 	case ActRun:
@@ -178,6 +194,8 @@ func (w *World) validate(a Action) error {
 		if a.Kind == ActStart && b.state == BrokerRunning {
 			return fmt.Errorf("%w: start: broker %d is running", ErrInvalidConfig, a.Broker)
 		}
+	case ActCorrupt:
+		return w.validateCorrupt(a)
 	case ActProduce:
 		p := w.producer(a.Name)
 		if p == nil {
@@ -278,6 +296,8 @@ func (w *World) apply(a Action) error {
 		return w.startBroker(w.brokers[a.Broker-1])
 	case ActWriteback:
 		w.writeback(w.brokers[a.Broker-1])
+	case ActCorrupt:
+		return w.corrupt(a)
 	case ActPartition:
 		w.net.partition(a.A, a.B)
 	case ActHeal:
@@ -385,6 +405,13 @@ func (w *World) Start(id int32) error { return w.Do(Action{Kind: ActStart, Broke
 
 // Writeback has the OS write broker id's dirty pages to disk.
 func (w *World) Writeback(id int32) error { return w.Do(Action{Kind: ActWriteback, Broker: id}) }
+
+// Corrupt damages the durable bytes of file name (its path under broker id's
+// log.dirs) while the broker is down: with flip the byte at offset has its bits
+// flipped, otherwise n bytes from offset read back as zeros.
+func (w *World) Corrupt(id int32, name string, offset int64, n int, flip bool) error {
+	return w.Do(Action{Kind: ActCorrupt, Broker: id, Name: name, Offset: offset, N: n, Flip: flip})
+}
 
 // Partition cuts every link between the nodes in a and those in b (brokers
 // 1..N, [ControllerID], producers 101.., consumers 100).
