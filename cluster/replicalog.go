@@ -160,23 +160,26 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	if _, err := dec.Decode(stored, &b); err != nil {
 		return 0, fmt.Errorf("cluster: mirror the batch appended to %s: %w", r.log.Dir(), err)
 	}
-	entries := make([]replica.Entry, len(b.Records))
 	var producers []replica.ProducerSequence
 	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {
 		producers = make([]replica.ProducerSequence, len(b.Records)) // one allocation for the batch
 	}
+	// The entries go straight into the mirror, as remember would put them.
+	r.entries = growEntries(r.entries, len(b.Records))
+	at := len(r.entries)
 	for i := range b.Records {
-		entries[i] = replica.Entry{Offset: b.Offset(&b.Records[i]), LeaderEpoch: b.PartitionLeaderEpoch,
+		e := replica.Entry{Offset: b.Offset(&b.Records[i]), LeaderEpoch: b.PartitionLeaderEpoch,
 			Key: b.Records[i].Key, Value: b.Records[i].Value}
 		if producers != nil {
 			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(&b.Records[i])}
-			entries[i].Producer = &producers[i]
+			e.Producer = &producers[i]
 		}
+		r.entries = append(r.entries, e)
 	}
-	if len(entries) > 0 {
-		entries[0].Batch = stored
+	if len(r.entries) > at {
+		r.entries[at].Batch = stored
 	}
-	r.remember(entries, true)
+	r.rememberPlaces(len(b.Records))
 	return b.BaseOffset, nil
 }
 
@@ -226,10 +229,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 // the runtime's growth of large slices (a quarter at a time) would copy
 // each entry several times over.
 func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
-	segs := r.log.Segments()
-	active := segs[len(segs)-1]
 	r.entries = growEntries(r.entries, len(entries))
-	r.places = growPlaces(r.places, len(entries))
 	at := len(r.entries)
 	r.entries = append(r.entries, entries...)
 	if !shared {
@@ -250,8 +250,17 @@ func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
 			}
 		}
 	}
+	r.rememberPlaces(len(entries))
+}
+
+// rememberPlaces records where the last n mirrored entries, just
+// appended, are: at the end of the active segment.
+func (r *replicaLog) rememberPlaces(n int) {
+	segs := r.log.Segments()
+	active := segs[len(segs)-1]
+	r.places = growPlaces(r.places, n)
 	p := place{segment: active.BaseOffset(), end: active.Size()}
-	for range entries {
+	for range n {
 		r.places = append(r.places, p)
 	}
 	r.epochs = nil
