@@ -20,6 +20,7 @@ import (
 //	stall-consumer E1 ms=400000
 //	add-partitions name=users count=4
 //	kill 1 | stop 1 | start 1 | writeback 1 | power-cut 1 [torn]
+//	corrupt 1 file=notes-0/00000000000000000000.log offset=86 flip   or zero=4 (bytes read back as zeros)
 //	partition a=1 b=2,0 | heal
 //	run ms=600
 //	deliver [n=1] [from=1] [to=2,3]
@@ -52,6 +53,8 @@ func parseAction(s string) (cluster.Action, error) {
 		err = a.int("count", &act.N)
 	case cluster.ActStop, cluster.ActKill, cluster.ActStart, cluster.ActWriteback, cluster.ActPowerCut:
 		err = brokerArgs(a, &act)
+	case cluster.ActCorrupt:
+		err = corruptArgs(a, &act)
 	case cluster.ActPartition:
 		if act.A, err = ids(a.named["a"]); err == nil {
 			act.B, err = ids(a.named["b"])
@@ -134,6 +137,26 @@ func brokerArgs(a args, act *cluster.Action) error {
 	}
 	act.Broker = int32(n)
 	act.Torn = len(a.words) > 1 && a.words[1] == "torn"
+	return nil
+}
+
+// corruptArgs reads "corrupt 1 file=F offset=N flip" or "... zero=N".
+func corruptArgs(a args, act *cluster.Action) error {
+	if err := brokerArgs(a, act); err != nil {
+		return err
+	}
+	act.Torn = false
+	act.Name = a.named["file"]
+	if err := a.int64("offset", &act.Offset); err != nil {
+		return err
+	}
+	if err := a.int("zero", &act.N); err != nil {
+		return err
+	}
+	act.Flip = len(a.words) == 2 && a.words[1] == "flip"
+	if act.Name == "" || act.Flip == (act.N > 0) || len(a.words) > 2 || len(a.words) == 2 && !act.Flip {
+		return fmt.Errorf("%w: corrupt wants a broker, file=, offset= and flip or zero=N", ErrSyntax)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,6 +35,10 @@ func TestParseGroupActions(t *testing.T) {
 		{"stall-consumer W1 ms=400000", cluster.Action{Kind: cluster.ActStallConsumer, Partition: -1, Name: "W1", Ms: 400000}},
 		{"add-partitions name=users count=4", cluster.Action{Kind: cluster.ActAddPartitions, Partition: -1, Name: "users", N: 4}},
 		{"produce p key=k2 null", cluster.Action{Kind: cluster.ActProduce, Partition: -1, Name: "p", Key: "k2", Null: true}},
+		{"corrupt 1 file=crc-0/00000000000000000000.log offset=362 flip",
+			cluster.Action{Kind: cluster.ActCorrupt, Partition: -1, Broker: 1, Name: "crc-0/00000000000000000000.log", Offset: 362, Flip: true}},
+		{"corrupt 2 file=z-0/00000000000000000000.log offset=552 zero=138",
+			cluster.Action{Kind: cluster.ActCorrupt, Partition: -1, Broker: 2, Name: "z-0/00000000000000000000.log", Offset: 552, N: 138}},
 		{"create-topic name=profiles partitions=1 rf=1 cleanup=compact min-dirty-ratio=0.5 delete-retention-ms=60000 segment-bytes=213",
 			cluster.Action{Kind: cluster.ActCreateTopic, Partition: -1, Topic: cluster.TopicSpec{Name: "profiles", Partitions: 1, ReplicationFactor: 1, Config: &compact}}},
 		{"create-topic name=events partitions=1 rf=1 retention-ms=60000 retention-bytes=1000 segment-bytes=210",
@@ -47,6 +52,20 @@ func TestParseGroupActions(t *testing.T) {
 				t.Errorf("parseAction (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A corrupt wants a file and either flip or zero=N.
+func TestParseCorruptRefuses(t *testing.T) {
+	for _, line := range []string{
+		"corrupt 1 offset=3 flip",
+		"corrupt 1 file=a-0/0.log offset=3",
+		"corrupt 1 file=a-0/0.log offset=3 flip zero=2",
+		"corrupt 1 file=a-0/0.log offset=3 torn",
+	} {
+		if _, err := parseAction(line); !errors.Is(err, ErrSyntax) {
+			t.Errorf("parseAction(%q): %v, want ErrSyntax", line, err)
+		}
 	}
 }
 
