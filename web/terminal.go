@@ -46,6 +46,7 @@ func init() {
 		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
 		"start":                 {"start BROKER", "start a broker (log recovery, registration)", brokerVerb(cluster.ActStart)},
 		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
+		"corrupt":               {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
 		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P]", "send one record now", (*Terminal).produce},
 		"set-producer":          {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
 		"add-consumer":          {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
@@ -208,6 +209,32 @@ func (t *Terminal) powerCut(args []string, at *int64, out io.Writer) error {
 	}
 	_, torn := fl["torn"]
 	return t.act(at, out, cluster.Action{Kind: cluster.ActPowerCut, Broker: id, Torn: torn})
+}
+
+func (t *Terminal) corrupt(args []string, at *int64, out io.Writer) error {
+	fl, pos := flags(args)
+	if len(pos) != 3 {
+		return ErrUsage
+	}
+	id, err := parseBroker(pos[0])
+	if err != nil {
+		return err
+	}
+	off, err := strconv.ParseInt(pos[2], 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: offset %q is not a number", ErrUsage, pos[2])
+	}
+	a := cluster.Action{Kind: cluster.ActCorrupt, Broker: id, Name: strings.TrimPrefix(pos[1], cluster.LogDir+"/"), Offset: off}
+	_, a.Flip = fl["flip"]
+	if z, ok := fl["zero"]; ok {
+		if a.N, err = strconv.Atoi(z); err != nil || a.N <= 0 {
+			return fmt.Errorf("%w: --zero %q is not a count of bytes", ErrUsage, z)
+		}
+	}
+	if a.Flip == (a.N > 0) {
+		return ErrUsage
+	}
+	return t.act(at, out, a)
 }
 
 func (t *Terminal) produce(args []string, at *int64, out io.Writer) error {
@@ -385,7 +412,7 @@ func flags(args []string) (map[string]string, []string) {
 func takesValue(name string) bool {
 	switch name {
 	case "topic", "topics", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
-		"rate", "acks", "keys", "to-offset", "shift-by":
+		"rate", "acks", "keys", "to-offset", "shift-by", "zero":
 		return true
 	}
 	return false
