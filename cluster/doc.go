@@ -21,7 +21,8 @@
 //     [World.Start] (log recovery through kafkalog, registration),
 //     [World.Writeback] (the OS writes every dirty page; with
 //     [Config.DirtyExpireMs] it also writes back old ones on its own),
-//     [World.Partition] and
+//     [World.Corrupt] (a disk damages the bytes of a file of a broker that
+//     is down: a flipped byte, bytes read back as zeros), [World.Partition] and
 //     [World.Heal] (cut and restore network links), [World.Poll];
 //     group consumers: [World.CloseConsumer] (commit, LeaveGroup),
 //     [World.CrashConsumer] (nothing), [World.RestartConsumer],
