@@ -32,6 +32,11 @@ import (
 //     SyncGroup or OffsetFetch whose request or answer was lost is retried
 //     then, instead of after its timeout (request.timeout.ms; for a
 //     JoinGroup the rebalance timeout plus 5 s, five minutes by default).
+//     An OffsetCommit lost so (or one whose answer still waited for its
+//     offsets append when the coordinator's process ended) fails then
+//     with COORDINATOR_NOT_AVAILABLE, retriable as a disconnect is: the
+//     member counts its commits' answers in order and waits for its
+//     revocation commit's own.
 
 // awaitingKey names a member process at a coordinator: "client#inc".
 func awaitingKey(client string, inc int) string { return client + "#" + strconv.Itoa(inc) }
@@ -67,6 +72,18 @@ func (w *World) coordinatorGone(b *broker) {
 		w.requestFailed(b, client, inc, b.coord.awaiting[addr])
 	}
 	b.coord.awaiting = nil
+	// The commits whose answers wait for their offsets append fail too.
+	for _, corr := range slices.Sorted(maps.Keys(b.coord.parked)) {
+		for _, o := range b.coord.parked[corr] {
+			if r, ok := o.Response.(group.OffsetCommitResponse); ok {
+				if client, inc, ok := strings.Cut(o.To, "#"); ok {
+					n, _ := strconv.Atoi(inc)
+					w.requestFailed(b, client, n, group.OffsetCommit{Offsets: r.Offsets})
+				}
+			}
+		}
+	}
+	b.coord.parked = map[int64][]group.Outgoing{}
 }
 
 // unloadResigned answers NOT_COORDINATOR to the members waiting at b's
@@ -98,7 +115,7 @@ func (w *World) requestFailed(b *broker, client string, inc int, r group.Request
 	}
 	g := c.grp
 	var resp group.Response
-	switch r.(type) {
+	switch r := r.(type) {
 	case group.JoinGroup:
 		resp = group.JoinGroupResponse{Error: group.CoordinatorNotAvailable}
 	case group.SyncGroup:
@@ -106,8 +123,15 @@ func (w *World) requestFailed(b *broker, client string, inc int, r group.Request
 	case group.OffsetFetch:
 		g.refetch = true
 		return
+	case group.OffsetCommit:
+		// The commit's future fails with a DisconnectException, a
+		// retriable error: an auto-commit is just logged, a revocation
+		// commit is sent again (ConsumerCoordinator.onJoinPrepare). The
+		// member counts it answered, so the next answer is the next
+		// commit's.
+		resp = group.OffsetCommitResponse{Error: group.CoordinatorNotAvailable, Offsets: r.Offsets}
 	default:
-		return // heartbeats and commits: the next one goes to the coordinator found then
+		return // heartbeats: the next one goes to the coordinator found then
 	}
 	w.record(EventGroup, 0, nil, "%s: connection to coordinator b%d lost: %T fails (DisconnectException); looks the coordinator up again and retries", client, b.id, r)
 	if err := g.member.Step(resp); err != nil {
@@ -137,13 +161,15 @@ func (w *World) groupRequestDropped(e *envelope, reason string) {
 		w.requestFailed(w.brokers[e.to-1], e.client, e.clientInc, e.greq)
 	case e.kind == kindGroupResponse && reason == "link cut" && e.from >= 1 && int(e.from) <= len(w.brokers):
 		var req group.Request
-		switch e.gresp.(type) {
+		switch r := e.gresp.(type) {
 		case group.JoinGroupResponse:
 			req = group.JoinGroup{}
 		case group.SyncGroupResponse:
 			req = group.SyncGroup{}
 		case group.OffsetFetchResponse:
 			req = group.OffsetFetch{}
+		case group.OffsetCommitResponse:
+			req = group.OffsetCommit{Offsets: r.Offsets}
 		default:
 			return
 		}

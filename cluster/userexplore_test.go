@@ -193,6 +193,16 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 725_000}),
 			do(cluster.Action{Kind: cluster.ActHeal}),
 		}, "", false},
+		// An auto-commit lost on the cut link fails when it heals, so the
+		// revocation commit's answer (after billing-2's session expired)
+		// is counted as its own: billing-1 rejoins without waiting
+		// request.timeout.ms.
+		{"a commit lost on a cut link to the coordinator", []cluster.UserOp{
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 39_000}),
+			do(cluster.Action{Kind: cluster.ActPartition, A: []int32{2}, B: []int32{0, 100, 101, 102, 103, 1, 3}}),
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 1200}),
+			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-2"}),
+		}, "", false},
 		{"a power cut outside the model", []cluster.UserOp{
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
 			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
