@@ -53,11 +53,21 @@ func (cs *coordinatorState) noteAwaiting(addr string, r group.Request) {
 	}
 }
 
-// answered forgets the awaited request an answer to addr ends.
+// answered forgets the awaited request an answer to addr ends: a
+// JoinGroup's answer ends a JoinGroup, a SyncGroup's a SyncGroup. (A
+// member whose SyncGroup timed out joins again; the JoinGroup that starts
+// the rebalance is answered later, the old SyncGroup at once with
+// REBALANCE_IN_PROGRESS, which must not forget the JoinGroup.)
 func (cs *coordinatorState) answered(addr string, r group.Response) {
 	switch r.(type) {
-	case group.JoinGroupResponse, group.SyncGroupResponse:
-		delete(cs.awaiting, addr)
+	case group.JoinGroupResponse:
+		if _, ok := cs.awaiting[addr].(group.JoinGroup); ok {
+			delete(cs.awaiting, addr)
+		}
+	case group.SyncGroupResponse:
+		if _, ok := cs.awaiting[addr].(group.SyncGroup); ok {
+			delete(cs.awaiting, addr)
+		}
 	}
 }
 

@@ -203,6 +203,16 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 1200}),
 			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-2"}),
 		}, "", false},
+		// billing-1 leads generation 1 and crashes before its SyncGroup;
+		// billing-2's SyncGroup times out and it joins again; the
+		// coordinator is killed: that JoinGroup fails (not the SyncGroup
+		// answered meanwhile) and billing-2 joins the new coordinator.
+		{"a JoinGroup after a timed-out SyncGroup fails with its coordinator", []cluster.UserOp{
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 5000}),
+			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 33_000}),
+			do(cluster.Action{Kind: cluster.ActKill, Broker: 2}),
+		}, "", false},
 		{"a power cut outside the model", []cluster.UserOp{
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
 			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
