@@ -30,8 +30,8 @@ import (
 //     timeline ([World.AtTime], [World.At]) is at the time asked for;
 //   - once every broker runs and every link is healed for
 //     UserSettleMs (replica.socket.timeout.ms more after the heal of a
-//     cut link, and UserGroupSettleMs since the last consumer fault),
-//     every partition (__consumer_offsets too) has a leader
+//     cut link, and UserGroupSettleMs since the last consumer fault, up
+//     to UserGroupSettleMs more while a group has not settled), every partition (__consumer_offsets too) has a leader
 //     and its full ISR, every group with running members is Stable with
 //     each of them a member and every partition of their topics assigned,
 //     and such a group with a lag commits more within UserCommitCheckMs;
@@ -841,6 +841,20 @@ func (u *userRun) settle() {
 		return
 	}
 	st := u.w.State()
+	// A consumer that crashed while its JoinGroup waited at the
+	// coordinator is still made a member of the generation that join
+	// completes (GroupCoordinator.onCompleteJoin answers every member whose
+	// JoinGroup is parked), and its session (session.timeout.ms) starts only
+	// then: after a chain of such crashes the group settles a session and a
+	// rebalance later than UserGroupSettleMs after the last fault. So while
+	// a group is not settled the settle runs on, UserGroupSettleMs more at
+	// most.
+	for extra := int64(0); extra < UserGroupSettleMs && u.groupProblem(st) != ""; extra += 5000 {
+		if !u.do(Action{Kind: ActRun, Ms: 5000}, false) || u.out.Failed() {
+			return
+		}
+		st = u.w.State()
+	}
 	u.checkLeaders(st)
 	u.checkGroups(st)
 	if u.withinModel() {
@@ -919,6 +933,14 @@ func (u *userRun) checkLeaders(st State) {
 // checkGroups: every group with running members is Stable, each running
 // member is in it, and every partition of their topics is assigned.
 func (u *userRun) checkGroups(st State) {
+	if p := u.groupProblem(st); p != "" {
+		u.fail("liveness", "%s", p)
+	}
+}
+
+// groupProblem says what is not settled in the groups (see checkGroups),
+// "" if nothing.
+func (u *userRun) groupProblem(st State) string {
 	live := map[string][]*Consumer{}
 	for _, c := range u.w.consumers {
 		if c.grp != nil && !c.grp.down {
@@ -931,9 +953,8 @@ func (u *userRun) checkGroups(st State) {
 			continue
 		}
 		if g.State != "Stable" {
-			u.fail("liveness", "after the settle, with every broker running and every link healed, group %s with %d running members is %s (generation %d)",
+			return fmt.Sprintf("after the settle, with every broker running and every link healed, group %s with %d running members is %s (generation %d)",
 				g.Name, len(cs), g.State, g.Generation)
-			return
 		}
 		clients := map[string]bool{}
 		assigned := map[PartitionRef]bool{}
@@ -946,8 +967,7 @@ func (u *userRun) checkGroups(st State) {
 		topics := map[string]bool{}
 		for _, c := range cs {
 			if !clients[c.cfg.Name] {
-				u.fail("liveness", "group %s is Stable without its running member %s (members %v)", g.Name, c.cfg.Name, slices.Sorted(mapKeys(clients)))
-				return
+				return fmt.Sprintf("group %s is Stable without its running member %s (members %v)", g.Name, c.cfg.Name, slices.Sorted(mapKeys(clients)))
 			}
 			for _, t := range c.cfg.Topics {
 				topics[t] = true
@@ -959,12 +979,12 @@ func (u *userRun) checkGroups(st State) {
 			}
 			for p := range int32(len(t.Assignment)) {
 				if !assigned[PartitionRef{Topic: t.Name, Partition: p}] {
-					u.fail("liveness", "group %s is Stable but %s-%d is assigned to none of its members", g.Name, t.Name, p)
-					return
+					return fmt.Sprintf("group %s is Stable but %s-%d is assigned to none of its members", g.Name, t.Name, p)
 				}
 			}
 		}
 	}
+	return ""
 }
 
 func mapKeys(m map[string]bool) func(func(string) bool) {

@@ -213,6 +213,19 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 33_000}),
 			do(cluster.Action{Kind: cluster.ActKill, Broker: 2}),
 		}, "", false},
+		// billing-1 restarts and crashes again while its new member's
+		// JoinGroup waits for the old member's session to end: the new
+		// member leads the next generation, and the group settles only
+		// once its own session ended too.
+		{"a consumer crashed while its JoinGroup waited", []cluster.UserOp{
+			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}, Safe: true},
+			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 48_000}),
+			{Kind: cluster.UserJump, BackMs: 32_000},
+			do(cluster.Action{Kind: cluster.ActRestartConsumer, Name: "billing-1"}),
+			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 3, Torn: true}, Safe: true},
+			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
+		}, "", false},
 		{"a power cut outside the model", []cluster.UserOp{
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
 			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
