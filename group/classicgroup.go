@@ -15,6 +15,9 @@ type classicGroup struct {
 	protocolName string
 	leader       string
 	members      map[string]*member
+	// table is what orders members as Kafka's GroupMetadata.members does
+	// (see [memberTable]).
+	table memberTable
 	// pending holds member ids handed out with MEMBER_ID_REQUIRED and not yet
 	// used, with the time they expire (session timeout).
 	pending map[string]int64
@@ -78,6 +81,26 @@ func (g *classicGroup) sortedMemberIDs() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// putMember adds m under id, as GroupMetadata.add (or, for a static member
+// given a new id, replaceStaticMember) puts it in its members map.
+func (g *classicGroup) putMember(id string, m *member) {
+	g.table.put(id, len(g.members))
+	g.members[id] = m
+}
+
+// deleteMember removes id from the members.
+func (g *classicGroup) deleteMember(id string) {
+	g.table.forget(id)
+	delete(g.members, id)
+}
+
+// mapOrderMemberIDs lists the member ids in the iteration order of Kafka
+// 3.7's GroupMetadata.members, a Scala mutable.HashMap: the order of the
+// JoinGroup answer's members (GroupMetadata.currentMemberMetadata).
+func (g *classicGroup) mapOrderMemberIDs() []string {
+	return g.table.order(g.sortedMemberIDs())
 }
 
 // rebalanceTimeoutMs is the largest rebalance timeout among the members.

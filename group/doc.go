@@ -26,9 +26,14 @@
 //     is HW − committed.
 //
 // Nothing here starts a goroutine, reads a clock or draws from a random
-// source: time comes in as nowMs arguments, and every output is sorted, so
-// the same inputs give the same outputs (a test reads the package's imports
-// to keep it so).
+// source: time comes in as nowMs arguments, and every output is sorted or in
+// an order Kafka's own hash maps give (the members of a JoinGroup answer, and
+// the order a leader's assignor meets them in: the iteration orders of Kafka
+// 3.7's Scala GroupMetadata.members and of the Java consumer's HashMap in
+// ConsumerCoordinator.onLeaderElected, computed from Java's String.hashCode),
+// so the same inputs give the same outputs (a test reads the package's
+// imports to keep it so). An assignor that sorts what it meets, as Kafka's
+// and this package's do, gives every leader the same answer.
 //
 // # Eager and cooperative, in one picture
 //

@@ -93,7 +93,7 @@ func (c *Coordinator) joinKnown(from string, g *classicGroup, r JoinGroup, fail 
 // (or through) a rebalance.
 func (c *Coordinator) addMember(from string, g *classicGroup, r JoinGroup, id string) {
 	m := &member{id: id, instanceID: r.GroupInstanceID, newJoinDeadlineMs: c.nowMs + newMemberJoinTimeoutMs}
-	g.members[id] = m
+	g.putMember(id, m)
 	if r.GroupInstanceID != "" {
 		g.static[r.GroupInstanceID] = id
 	}
@@ -163,9 +163,9 @@ func (c *Coordinator) joinStaticUnknown(from string, g *classicGroup, r JoinGrou
 	}
 	newID := g.newMemberID(r.GroupInstanceID)
 	c.fence(old)
-	delete(g.members, oldID)
+	g.deleteMember(oldID)
 	old.id = newID
-	g.members[newID] = old
+	g.putMember(newID, old)
 	g.static[r.GroupInstanceID] = newID
 	if g.leader == oldID {
 		g.leader = newID

@@ -82,7 +82,10 @@ func (m *Member) assign(protocol string, members []MemberSubscription) []MemberA
 		return out
 	}
 	m.assignedWith = m.subscribedCounts()
-	result := a.Assign(members, m.metadata)
+	// The assignor meets the members in the order of the Java consumer's
+	// HashMap of subscriptions (ConsumerCoordinator.onLeaderElected), not
+	// sorted: see javaMapOrder.
+	result := a.Assign(javaMapOrder(members), m.metadata)
 	for _, ms := range normalizedMembers(members) {
 		out = append(out, MemberAssignment{MemberID: ms.MemberID, Partitions: result[ms.MemberID]})
 	}

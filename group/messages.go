@@ -77,7 +77,9 @@ type JoinGroupResponse struct {
 	// MemberID is this member's id (also set with MEMBER_ID_REQUIRED).
 	MemberID string
 	// Members holds every member's subscription for the chosen assignor,
-	// sorted by member id; only the leader gets it.
+	// only in the leader's answer, in the order Kafka 3.7's coordinator
+	// lists them: the iteration order of its Scala HashMap of members
+	// (GroupMetadata.currentMemberMetadata), not sorted.
 	Members []MemberSubscription
 }
 

@@ -77,7 +77,7 @@ func (c *Coordinator) joinResponse(g *classicGroup, m *member, skipAssignment bo
 		MemberID: m.id, SkipAssignment: skipAssignment, Members: []MemberSubscription{},
 	}
 	if m.id == g.leader && !skipAssignment {
-		for _, id := range g.sortedMemberIDs() {
+		for _, id := range g.mapOrderMemberIDs() {
 			o := g.members[id]
 			p := o.protocol(g.protocolName)
 			r.Members = append(r.Members, MemberSubscription{MemberID: id, GroupInstanceID: o.instanceID, Subscription: p.Subscription, Metadata: p.Metadata})
@@ -99,7 +99,7 @@ func (c *Coordinator) removeMember(g *classicGroup, id string) {
 	if m.awaitingSync {
 		c.respond(m.syncFrom, SyncGroupResponse{Error: UnknownMemberID, Assignment: []TopicPartition{}})
 	}
-	delete(g.members, id)
+	g.deleteMember(id)
 	if m.instanceID != "" && g.static[m.instanceID] == id {
 		delete(g.static, m.instanceID)
 	}
