@@ -136,6 +136,5 @@ var liveUndetected = map[string]string{
 	"ch05/truncation undefinedtohw":     "a 3.7 leader never sends an undefined DivergingEpoch: Partition.readRecords answers OFFSET_OUT_OF_RANGE instead",
 	"ch05/truncation neweranotherround": "a DivergingEpoch's epoch is at most the follower's last fetched epoch (LeaderEpochFileCache.endOffsetFor), which the follower holds; a follower without epochs sends none and truncates to its HW",
 	"ch05/truncation newerkeepslog":     "a DivergingEpoch's epoch is at most the follower's last fetched epoch, which the follower holds; a follower without epochs sends none",
-	"ch06/cooperative inputorder":       "the world's coordinator lists a group's members sorted by member id (GroupCoordinator's order is a HashMap's): the input order is the sorted one",
 	"ch06/cooperative keepsdeleted":     "not reached: the scenarios have no verb to delete a topic (the world deletes one only for an external client's DeleteTopics)",
 }
