@@ -154,11 +154,25 @@ func (n *Node) setHW(hw int64) {
 }
 
 // truncateTo cuts the log at offset if that is below its end, and keeps the
-// HW within the log.
+// HW within the log. An offset below the log start empties the log and
+// starts it there, as UnifiedLog.truncateTo does (3.7.0) when the first
+// segment's base offset is above the target (truncateFullyAndStartAt, the
+// HW with it): a follower whose retention deleted what lay below its LEO,
+// told that its leader ends below that, fetches from the leader's end.
 func (n *Node) truncateTo(offset int64) error {
 	leo := n.log.LogEndOffset()
-	offset = max(offset, n.log.LogStartOffset())
 	if offset > leo {
+		return nil
+	}
+	if offset < n.log.LogStartOffset() {
+		if offset < 0 {
+			return fmt.Errorf("%w: broker %d: truncate to negative offset %d", ErrLog, n.cfg.ID, offset)
+		}
+		if err := n.log.TruncateFullyAndStartAt(offset); err != nil {
+			return fmt.Errorf("%w: broker %d: truncate to %d below log start %d: %w", ErrLog, n.cfg.ID, offset, n.log.LogStartOffset(), err)
+		}
+		n.emit(Event{Kind: EventTruncated, Old: leo, New: offset, ByPart: n.byPart})
+		n.setHW(offset)
 		return nil
 	}
 	if err := n.log.TruncateTo(offset); err != nil {
