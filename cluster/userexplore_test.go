@@ -226,6 +226,21 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 3, Torn: true}, Safe: true},
 			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
 		}, "", false},
+		// Broker 2, the leader of orders-1 and the active controller,
+		// loses its power with broker 1 down: no controller fences it, and
+		// its recovery cuts orders-1 at 7 where broker 3 kept 9 records,
+		// all of which its retention deletes (the log starts at 9). Broker
+		// 2 leads again and answers broker 3's fetch at 9 with
+		// OFFSET_OUT_OF_RANGE and its end 7, below broker 3's log start:
+		// broker 3 starts its log over at 7 (UnifiedLog.truncateTo) and
+		// fetches from there.
+		{"a follower whose log starts past its leader's end", []cluster.UserOp{
+			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1, Torn: true}, Safe: true},
+			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 2, Torn: true}, Safe: true},
+			do(cluster.Action{Kind: cluster.ActRun, Ms: 366_263}),
+			do(cluster.Action{Kind: cluster.ActKill, Broker: 3}),
+			do(cluster.Action{Kind: cluster.ActStart, Broker: 3}),
+		}, "", true},
 		{"a power cut outside the model", []cluster.UserOp{
 			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
 			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
