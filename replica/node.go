@@ -155,10 +155,11 @@ func (n *Node) setHW(hw int64) {
 
 // truncateTo cuts the log at offset if that is below its end, and keeps the
 // HW within the log. An offset below the log start empties the log and
-// starts it there, as UnifiedLog.truncateTo does (3.7.0) when the first
-// segment's base offset is above the target (truncateFullyAndStartAt, the
-// HW with it): a follower whose retention deleted what lay below its LEO,
-// told that its leader ends below that, fetches from the leader's end.
+// starts it there, as Kafka does when the first segment's base offset is
+// above the target (truncateFullyAndStartAt, the HW with it), in every
+// version (0.10.2's Log.truncateTo, 3.7.0's UnifiedLog.truncateTo): a
+// follower whose retention deleted what lay below its LEO, told that its
+// leader ends below that, fetches from the leader's end.
 func (n *Node) truncateTo(offset int64) error {
 	leo := n.log.LogEndOffset()
 	if offset > leo {
