@@ -210,23 +210,31 @@ func (c *checker) firstDifference(tp partitionKey, a, b *liveReplica) (int64, bo
 func firstDifference(a, b *liveReplica, from int64) (int64, bool) {
 	limit := min(a.st.HighWatermark, b.st.HighWatermark)
 	from = max(from, a.st.LogStartOffset, b.st.LogStartOffset)
-	ea, eb := a.log.entries[a.log.index(from):], b.log.entries[b.log.index(from):]
+	ca, cb := a.log.m.cursorAt(a.log.index(from)), b.log.m.cursorAt(b.log.index(from))
 	// Walk both by offset: an offset one replica's cleaner removed and the
 	// other's not yet is no difference (each replica compacts on its own).
-	for i, j := 0, 0; i < len(ea) && j < len(eb) && ea[i].Offset < limit && eb[j].Offset < limit; {
-		x, y := ea[i], eb[j]
+	for {
+		x, y := ca.entry(), cb.entry()
+		if x == nil || y == nil || x.Offset >= limit || y.Offset >= limit {
+			return 0, false
+		}
 		switch {
 		case x.Offset < y.Offset:
-			i++
+			ca.next()
 		case y.Offset < x.Offset:
-			j++
+			cb.next()
+		case x == y:
+			// a follower's entry is its leader's own (the mirror shares
+			// what a fetch carried)
+			ca.next()
+			cb.next()
 		case x.LeaderEpoch != y.LeaderEpoch || !bytes.Equal(x.Key, y.Key) || !bytes.Equal(x.Value, y.Value):
 			return x.Offset, true
 		default:
-			i, j = i+1, j+1
+			ca.next()
+			cb.next()
 		}
 	}
-	return 0, false
 }
 
 // epochOrderProblem checks one replica's epoch cache and record epochs.
@@ -238,11 +246,19 @@ func epochOrderProblem(r *liveReplica) string {
 		}
 	}
 	l := r.log
-	for i := max(l.epochsCheckedTo, 1); i < len(l.entries); i++ {
-		if p, e := l.entries[i-1], l.entries[i]; e.LeaderEpoch < p.LeaderEpoch {
+	if l.m.len() < 2 {
+		return ""
+	}
+	i := max(l.epochsCheckedTo, 1)
+	cu := l.m.cursorAt(i - 1)
+	p := cu.entry()
+	for cu.next(); cu.entry() != nil; cu.next() {
+		e := cu.entry()
+		if e.LeaderEpoch < p.LeaderEpoch {
 			return fmt.Sprintf("record at %d has epoch %d after epoch %d", e.Offset, e.LeaderEpoch, p.LeaderEpoch)
 		}
-		l.epochsCheckedTo = i
+		l.epochsCheckedTo, p = i, e
+		i++
 	}
 	return ""
 }

@@ -118,7 +118,7 @@ func (w *World) poll(c *Consumer) {
 		c.resets++
 		return
 	}
-	fetched, byPart, _ := w.fetchEntries(s, c.position)
+	fetched, byPart, _ := w.fetchEntries(s, c.position, int(max(hw-c.position, 1))) // every record below the HW: at most one per offset
 	if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 		w.noteFetch(c.cfg.Name, tp, c.position, fetched[0].Offset)
 	}

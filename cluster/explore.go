@@ -418,7 +418,8 @@ func holds(l *replicaLog, offset int64, value string) bool {
 	if offset < l.LogStartOffset() || offset >= l.LogEndOffset() {
 		return false
 	}
-	return string(l.entries[l.index(offset)].Value) == value
+	i := l.index(offset)
+	return i < l.m.len() && string(l.m.at(i).Value) == value
 }
 
 // Shrink removes operations from a failing schedule, one at a time, while

@@ -776,7 +776,7 @@ func (w *World) offsetsOnlyGroups(b *broker) []string {
 			continue
 		}
 		hw := s.node.Status().HighWatermark
-		for _, e := range s.log.entries {
+		for _, e := range s.log.m.from(0) {
 			if e.Offset >= hw {
 				break
 			}

@@ -104,9 +104,14 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return errCorruptMessage, "", 0
 	}
+	// The records are decoded from the world's own copy of the batch,
+	// which goes to the log as it is: their keys and values point into
+	// that copy (or its decompressed records), never into the request's
+	// buffer, so the mirror keeps them as they are (replicaLog.appendClient).
+	raw := append([]byte(nil), part.Records...)
 	var dec kafkalog.Decoder
 	var batch kafkalog.RecordBatch
-	if _, err := dec.Decode(part.Records, &batch); err != nil {
+	if _, err := dec.Decode(raw, &batch); err != nil {
 		return errCorruptMessage, "", 0
 	}
 	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
@@ -118,19 +123,29 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		return errInvalidRecord, "the batch's record offsets are not 0..n-1", len(batch.Records)
 	}
 	records := make([]replica.Record, len(batch.Records))
+	var producers []replica.ProducerSequence
+	if batch.ProducerID != kafkalog.NoProducerID && batch.BaseSequence >= 0 {
+		producers = make([]replica.ProducerSequence, len(records)) // one allocation for the batch
+	}
+	compact := cfg.Compact()
 	for i := range batch.Records {
 		r := &batch.Records[i]
-		if r.Key == nil && cfg.Compact() {
+		if r.Key == nil && compact {
 			return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(records)
 		}
-		records[i] = replica.Record{Key: r.Key, Value: r.Value, Producer: producerOf(&batch, r)}
+		records[i] = replica.Record{Key: r.Key, Value: r.Value}
+		if producers != nil {
+			producers[i] = replica.ProducerSequence{ID: batch.ProducerID, Epoch: batch.ProducerEpoch, Sequence: batch.Sequence(r)}
+			records[i].Producer = &producers[i]
+		}
 	}
 	c.Sent += len(records)
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
 	if len(records) == 0 {
 		return errInvalidRecord, "an empty batch", 0
 	}
-	records[0].Batch = append([]byte(nil), part.Records...)
+	records[0].Batch = raw
+	s.log.clientBatch = raw
 	w.ext.corr++
 	corr := w.ext.corr
 	if req.Acks != 0 {

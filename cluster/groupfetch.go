@@ -31,7 +31,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 		}
 		hw := s.node.Status().HighWatermark
 		first, last, again := int64(-1), int64(-1), 0
-		fetched, byPart, stuck := w.fetchEntries(s, pos)
+		fetched, byPart, stuck := w.fetchEntries(s, pos, max(c.cfg.MaxPollRecords-read, 1))
 		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 			w.noteFetch(c.cfg.Name, tp, pos, fetched[0].Offset)
 		}
@@ -71,7 +71,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 // (removed by compaction).
 func gaps(s *replicaSlot, first, last int64) int {
 	n := 0
-	for _, e := range s.log.entries[s.log.index(first):] {
+	for _, e := range s.log.m.from(s.log.index(first)) {
 		if e.Offset > last {
 			break
 		}

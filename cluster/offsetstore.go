@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/group"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
 // logOffsetStore is the [group.OffsetStore] of broker b's coordinator: the
@@ -35,9 +34,8 @@ func (s logOffsetStore) Commit(rec group.OffsetCommitRecord) error {
 // below the HW; a tombstone means none.
 func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (group.PartitionOffset, bool) {
 	key := group.AppendOffsetCommitKey(nil, groupID, tp)
-	entries, hw := s.readable(groupID)
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
+	m, hw := s.readable(groupID)
+	for _, e := range m.backward() {
 		if e.Offset >= hw || !bytes.Equal(e.Key, key) {
 			continue
 		}
@@ -55,9 +53,9 @@ func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (grou
 
 // CommittedPartitions implements [group.OffsetStore].
 func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartition {
-	entries, hw := s.readable(groupID)
+	m, hw := s.readable(groupID)
 	live := map[group.TopicPartition]bool{}
-	for _, e := range entries {
+	for _, e := range m.from(0) {
 		if e.Offset >= hw {
 			break
 		}
@@ -78,10 +76,10 @@ func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartiti
 }
 
 // readable returns b's replica of groupID's offsets partition and its HW.
-func (s logOffsetStore) readable(groupID string) ([]replica.Entry, int64) {
+func (s logOffsetStore) readable(groupID string) (*mirror, int64) {
 	slot := s.b.replicas[s.w.offsetsPartition(groupID)]
 	if slot == nil {
-		return nil, 0
+		return &mirror{}, 0
 	}
-	return slot.log.entries, slot.node.Status().HighWatermark
+	return &slot.log.m, slot.node.Status().HighWatermark
 }

@@ -227,23 +227,27 @@ func (w *World) partAssignors(as []group.Assignor) []group.Assignor {
 // goes on from there, segment after segment, to the log end. stuck is set when a read
 // brought nothing at or above its offset although the log holds records there below
 // the HW: the consumer asks again at the same offset.
-func (w *World) fetchEntries(s *replicaSlot, pos int64) (entries []replica.Entry, byPart, stuck bool) {
+func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []replica.Entry, byPart, stuck bool) {
 	p := w.cfg.Parts.Log
+	mirror := func(from int64) []replica.Entry {
+		i := s.log.index(from)
+		return s.log.m.slice(i, i+limit)
+	}
 	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
-		return s.log.entries[s.log.index(pos):], false, false
+		return mirror(pos), false, false
 	}
 	var out []replica.Entry
 	for next := pos; next < s.log.LogEndOffset(); {
 		got, after, ok := w.readWithPart(s, next)
 		if !ok {
 			if next == pos {
-				return s.log.entries[s.log.index(pos):], false, false
+				return mirror(pos), false, false
 			}
-			return append(out, s.log.entries[s.log.index(next):]...), true, false
+			return append(out, mirror(next)...), true, false
 		}
 		out = append(out, got...)
 		if after <= next {
-			if mirror := s.log.entries[s.log.index(next):]; len(mirror) > 0 && mirror[0].Offset < s.node.Status().HighWatermark {
+			if i := s.log.index(next); i < s.log.m.len() && s.log.m.at(i).Offset < s.node.Status().HighWatermark {
 				w.record(EventConsume, 0, &s.tp, "a fetch at offset %d got no batch reaching it: nothing to hand out, it asks again", next)
 				w.markLast(PartLookup)
 				stuck = len(out) == 0
@@ -292,8 +296,8 @@ func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, af
 func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
 	want := pos
 	if s := w.leaderSlot(tp); s != nil {
-		if m := s.log.entries[s.log.index(pos):]; len(m) > 0 {
-			want = m[0].Offset
+		if i := s.log.index(pos); i < s.log.m.len() {
+			want = s.log.m.at(i).Offset
 		}
 	}
 	switch {

@@ -20,12 +20,17 @@ type replicaLog struct {
 	log   *kafkalog.Log
 	fsys  vfs.FS
 	clock *int64
-	// entries mirrors the log from its start offset; places says where each
-	// entry's batch ends in which segment file (for the durable flag).
-	entries []replica.Entry
-	places  []place
-	epochs  []replica.EpochEntry // converted epoch cache, nil when stale
-	buf     []byte
+	// m mirrors the log from its start offset, batch by batch, with where
+	// each batch ends in which segment file (for the durable flag).
+	m      mirror
+	epochs []replica.EpochEntry // converted epoch cache, nil when stale
+	buf    []byte
+	// clientBatch is the batch of a client's Produce whose records the
+	// world decoded from these very bytes (World.extProducePartition):
+	// AppendAsLeader mirrors those records rather than decoding the batch
+	// a second time. Any other batch (one the learner's encoder wrote, say)
+	// is decoded as stored, so that the mirror holds what the file holds.
+	clientBatch []byte
 	// gen counts truncations, so that the checker can remember how far it
 	// has compared this log with another (and re-check after a cut).
 	gen int
@@ -34,13 +39,6 @@ type replicaLog struct {
 	// truncations counts the truncations that cut something and the full
 	// truncations (LogManager checkpoints the recovery points after them).
 	truncations int
-}
-
-// place is where a record's batch ends: in the .log file of the segment
-// with base offset segment, at byte end.
-type place struct {
-	segment int64
-	end     int64
 }
 
 // openReplicaLog opens (recovering) the partition log in dir and reads it
@@ -59,7 +57,8 @@ func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, 
 
 // rebuild decodes every segment file into the mirror.
 func (r *replicaLog) rebuild() error {
-	r.entries, r.places, r.epochs = nil, nil, nil
+	r.m.reset()
+	r.epochs = nil
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
 	start := r.log.LogStartOffset()
@@ -74,6 +73,7 @@ func (r *replicaLog) rebuild() error {
 				return fmt.Errorf("cluster: rebuild %s at segment %d position %d: %w", r.log.Dir(), s.BaseOffset(), pos, err)
 			}
 			pos += n
+			var es []replica.Entry
 			for i := range b.Records {
 				off := b.Offset(&b.Records[i])
 				if off < start {
@@ -84,9 +84,12 @@ func (r *replicaLog) rebuild() error {
 				if i == 0 && b.BaseOffset >= start {
 					e.Batch = slices.Clone(data[pos-n : pos])
 				}
-				r.entries = append(r.entries, e)
-				r.places = append(r.places, place{segment: s.BaseOffset(), end: int64(pos)})
+				if es == nil {
+					es = make([]replica.Entry, 0, len(b.Records)-i)
+				}
+				es = append(es, e)
 			}
+			r.m.add(es, place{segment: s.BaseOffset(), end: int64(pos)})
 		}
 	}
 	return nil
@@ -126,6 +129,10 @@ func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
 // world's own producers' records are encoded here.
 func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	if len(records) > 0 && records[0].Batch != nil {
+		if raw := records[0].Batch; len(raw) > 0 && len(r.clientBatch) == len(raw) && &r.clientBatch[0] == &raw[0] {
+			r.clientBatch = nil
+			return r.appendClient(records, leaderEpoch)
+		}
 		return r.appendRaw(records[0].Batch, func(batch []byte) (kafkalog.AppendInfo, error) {
 			return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
 		})
@@ -142,6 +149,27 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	entries[0].Batch = slices.Clone(r.buf)
 	r.remember(entries, false)
 	return base, nil
+}
+
+// appendClient appends a client's batch, records[0].Batch, whose records
+// were decoded from it: their keys and values point into that batch (or
+// into its decompressed copy), which the caller handed over and nothing
+// else changes; kafkalog stamps the offsets, epoch and CRC in place, in
+// the header, and the mirror keeps the bytes as stored.
+func (r *replicaLog) appendClient(records []replica.Record, leaderEpoch int32) (int64, error) {
+	batch := records[0].Batch
+	info, err := r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
+	if err != nil {
+		return 0, err
+	}
+	es := make([]replica.Entry, len(records))
+	for i, rec := range records {
+		es[i] = replica.Entry{Offset: info.FirstOffset + int64(i), LeaderEpoch: leaderEpoch, Key: rec.Key, Value: rec.Value, Producer: rec.Producer}
+	}
+	es[0].Batch = batch
+	r.m.add(es, r.activeEnd())
+	r.epochs = nil
+	return info.FirstOffset, nil
 }
 
 // appendRaw appends one batch of bytes with add (as leader or follower)
@@ -165,8 +193,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 		producers = make([]replica.ProducerSequence, len(b.Records)) // one allocation for the batch
 	}
 	// The entries go straight into the mirror, as remember would put them.
-	r.entries = growEntries(r.entries, len(b.Records))
-	at := len(r.entries)
+	es := make([]replica.Entry, 0, len(b.Records))
 	for i := range b.Records {
 		e := replica.Entry{Offset: b.Offset(&b.Records[i]), LeaderEpoch: b.PartitionLeaderEpoch,
 			Key: b.Records[i].Key, Value: b.Records[i].Value}
@@ -174,12 +201,13 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(&b.Records[i])}
 			e.Producer = &producers[i]
 		}
-		r.entries = append(r.entries, e)
+		es = append(es, e)
 	}
-	if len(r.entries) > at {
-		r.entries[at].Batch = stored
+	if len(es) > 0 {
+		es[0].Batch = stored
 	}
-	r.rememberPlaces(len(b.Records))
+	r.m.add(es, r.activeEnd())
+	r.epochs = nil
 	return b.BaseOffset, nil
 }
 
@@ -220,26 +248,22 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 	return nil
 }
 
-// remember adds appended entries to the mirror. With shared, their keys,
-// values and batch bytes are immutable and owned by no caller that could
-// change them (a decoded copy of the stored batch, or a leader's mirror
-// entries a follower fetched), and the mirror keeps them as they are;
-// else the keys and values are copied, into one buffer for the batch.
-// The mirror grows by doubling: it holds every record of the log, and
-// the runtime's growth of large slices (a quarter at a time) would copy
-// each entry several times over.
+// remember adds one appended batch's entries to the mirror. With shared,
+// the entries, their keys, values and batch bytes are immutable and owned
+// by no caller that could change them (a leader's mirror entries a
+// follower fetched), and the mirror keeps them as they are, without a
+// copy; else entries is the caller's own new slice, which the mirror
+// takes, and the keys and values are copied, into one buffer for the
+// batch.
 func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
-	r.entries = growEntries(r.entries, len(entries))
-	at := len(r.entries)
-	r.entries = append(r.entries, entries...)
 	if !shared {
 		size := 0
 		for _, e := range entries {
 			size += len(e.Key) + len(e.Value)
 		}
 		buf := make([]byte, 0, size)
-		for i := at; i < len(r.entries); i++ {
-			e := &r.entries[i]
+		for i := range entries {
+			e := &entries[i]
 			if e.Key != nil {
 				buf = append(buf, e.Key...)
 				e.Key = buf[len(buf)-len(e.Key) : len(buf) : len(buf)]
@@ -250,40 +274,16 @@ func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
 			}
 		}
 	}
-	r.rememberPlaces(len(entries))
-}
-
-// rememberPlaces records where the last n mirrored entries, just
-// appended, are: at the end of the active segment.
-func (r *replicaLog) rememberPlaces(n int) {
-	segs := r.log.Segments()
-	active := segs[len(segs)-1]
-	r.places = growPlaces(r.places, n)
-	p := place{segment: active.BaseOffset(), end: active.Size()}
-	for range n {
-		r.places = append(r.places, p)
-	}
+	r.m.add(entries, r.activeEnd())
 	r.epochs = nil
 }
 
-// growEntries makes room for n more entries, doubling the capacity.
-func growEntries(s []replica.Entry, n int) []replica.Entry {
-	if len(s)+n <= cap(s) {
-		return s
-	}
-	grown := make([]replica.Entry, len(s), max(2*cap(s), len(s)+n, 64))
-	copy(grown, s)
-	return grown
-}
-
-// growPlaces makes room for n more places, doubling the capacity.
-func growPlaces(s []place, n int) []place {
-	if len(s)+n <= cap(s) {
-		return s
-	}
-	grown := make([]place, len(s), max(2*cap(s), len(s)+n, 64))
-	copy(grown, s)
-	return grown
+// activeEnd is where a batch just appended ends: at the end of the active
+// segment.
+func (r *replicaLog) activeEnd() place {
+	segs := r.log.Segments()
+	active := segs[len(segs)-1]
+	return place{segment: active.BaseOffset(), end: active.Size()}
 }
 
 // appendBatch encodes entries as one v2 batch: with the idempotent
@@ -318,30 +318,20 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 		return nil, fmt.Errorf("%w: read at %d, log has [%d, %d)", kafkalog.ErrOffsetOutOfRange, from, start, end)
 	}
 	i := r.index(from)
-	rest := r.entries[i:]
-	size, n := 0, 0
-	for n < len(rest) {
-		size += 70 + len(rest[n].Key) + len(rest[n].Value)
-		if n > 0 && size > maxBytes && rest[n].Batch != nil {
+	size, j := 0, i
+	for k, e := range r.m.from(i) {
+		size += 70 + len(e.Key) + len(e.Value)
+		if k > i && size > maxBytes && e.Batch != nil {
 			break // whole batches only: stop where one starts
 		}
-		n++
+		j = k + 1
 	}
-	return rest[:n:n], nil
+	return r.m.slice(i, j), nil
 }
 
 // index is the mirror position of the first entry at or after offset.
 // Offsets are consecutive unless the cleaner left gaps.
-func (r *replicaLog) index(offset int64) int {
-	if len(r.entries) == 0 {
-		return 0
-	}
-	i := int(min(max(offset-r.entries[0].Offset, 0), int64(len(r.entries))))
-	if i == len(r.entries) && r.entries[i-1].Offset < offset || i < len(r.entries) && r.entries[i].Offset == offset {
-		return i
-	}
-	return sort.Search(len(r.entries), func(k int) bool { return r.entries[k].Offset >= offset })
-}
+func (r *replicaLog) index(offset int64) int { return r.m.index(offset) }
 
 // reload rebuilds the mirror after retention or the cleaner rewrote the
 // segments below it; the checker compares the log again from its start.
@@ -367,7 +357,8 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 		}
 	}
 	i := r.index(r.log.LogEndOffset())
-	r.entries, r.places, r.epochs = r.entries[:i], r.places[:i], nil
+	r.m.truncate(i)
+	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = min(r.epochsCheckedTo, i)
 	return nil
@@ -379,7 +370,8 @@ func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
 	if err := r.log.TruncateFullyAndStartAt(offset, *r.clock); err != nil {
 		return err
 	}
-	r.entries, r.places, r.epochs = nil, nil, nil
+	r.m.reset()
+	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = 0
 	return nil
@@ -408,25 +400,33 @@ func (r *replicaLog) Epochs() []replica.EpochEntry {
 // segment, truncations cut the end), so the segment's entries are one run
 // of them.
 func (r *replicaLog) recordsIn(segment int64) int {
-	lo := sort.Search(len(r.places), func(i int) bool { return r.places[i].segment >= segment })
-	hi := sort.Search(len(r.places), func(i int) bool { return r.places[i].segment > segment })
-	return hi - lo
+	cs := r.m.chunks
+	lo := sort.Search(len(cs), func(i int) bool { return cs[i].at.segment >= segment })
+	n := 0
+	for _, c := range cs[lo:] {
+		if c.at.segment != segment {
+			break
+		}
+		n += len(c.entries)
+	}
+	return n
 }
 
 // durableFrom reports, per mirrored entry from position from on, whether
 // its batch is on the disk (not only in the page cache).
 func (r *replicaLog) durableFrom(mem *vfs.MemFS, from int) []bool {
-	from = min(max(from, 0), len(r.places))
-	out := make([]bool, len(r.places)-from)
+	from = min(max(from, 0), r.m.len())
+	out := make([]bool, r.m.len()-from)
 	sizes := map[int64]int64{}
-	for i, p := range r.places[from:] {
+	for i := range r.m.from(from) {
+		p := r.m.placeOf(i)
 		d, ok := sizes[p.segment]
 		if !ok {
 			name := mem.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(p.segment, kafkalog.LogSuffix))
 			d, _, _ = mem.SizeOnDisk(name)
 			sizes[p.segment] = d
 		}
-		out[i] = p.end <= d
+		out[i-from] = p.end <= d
 	}
 	return out
 }

@@ -48,9 +48,11 @@ func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo
 		out[i] = SegmentInfo{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Offsets: []int64{}, Active: i == len(segs)-1}
 		at[seg.BaseOffset()] = i
 	}
-	for i, p := range s.log.places {
-		if k, ok := at[p.segment]; ok {
-			out[k].Offsets = append(out[k].Offsets, s.log.entries[i].Offset)
+	for _, c := range s.log.m.chunks {
+		if k, ok := at[c.at.segment]; ok {
+			for _, e := range c.entries {
+				out[k].Offsets = append(out[k].Offsets, e.Offset)
+			}
 		}
 	}
 	return out, nil

@@ -268,10 +268,10 @@ func markDifferencesWith(logs []LogInfo, leader int32, l *replicaLog) {
 		}
 		for j, r := range logs[i].Records {
 			k := l.index(r.Offset)
-			if k >= len(l.entries) || l.entries[k].Offset != r.Offset {
+			if k >= l.m.len() || l.m.at(k).Offset != r.Offset {
 				continue
 			}
-			if e := l.entries[k]; string(e.Value) != r.Value || string(e.Key) != r.Key || e.LeaderEpoch != r.LeaderEpoch {
+			if e := l.m.at(k); string(e.Value) != r.Value || string(e.Key) != r.Key || e.LeaderEpoch != r.LeaderEpoch {
 				logs[i].Records[j].DiffersFromLeader = true
 			}
 		}
@@ -319,16 +319,16 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 		li.Epochs = append(li.Epochs, EpochInfo{Epoch: e.Epoch, StartOffset: e.StartOffset})
 	}
 	from := 0
-	if tail >= 0 && len(log.entries) > tail {
-		from = len(log.entries) - tail
-		li.Omitted, li.FirstOffset = from, log.entries[0].Offset
+	if tail >= 0 && log.m.len() > tail {
+		from = log.m.len() - tail
+		li.Omitted, li.FirstOffset = from, log.m.at(0).Offset
 	}
 	durable := log.durableFrom(b.fs, from)
-	if n := len(log.entries) - from; n > 0 {
+	if n := log.m.len() - from; n > 0 {
 		li.Records = make([]RecordInfo, 0, n)
 	}
-	for i, e := range log.entries[from:] {
-		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i], Tombstone: e.Value == nil})
+	for i, e := range log.m.from(from) {
+		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil})
 	}
 	return li
 }
