@@ -156,7 +156,9 @@
 // entry at or below it (the warm last 8 KiB of the index first, as Kafka's
 // AbstractIndex does), scans batch headers from there, and returns whole batches
 // up to a byte limit, as a fetch does. [Log.OffsetForTimestamp] goes through the
-// time index the same way.
+// time index the same way. [Log.Locate] finds where such a read begins without
+// reading, and [Log.ReadStats] counts the reads and the batch headers their scans
+// walked past: how far the sparse index left each one to go.
 //
 // Roll. A segment rolls on segment.bytes, segment.ms (minus a per-segment jitter
 // drawn from the caller's seeded source), a full index, or an offset that would

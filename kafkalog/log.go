@@ -37,6 +37,7 @@ type Log struct {
 	closed            bool
 	parts             Parts     // WithParts; the zero value is the reference
 	calls             PartCalls // what parts answered
+	reads             ReadStats // what fetch reads scanned
 }
 
 // Option configures Open.

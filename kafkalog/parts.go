@@ -235,12 +235,15 @@ func checkPartIndex(index []byte, base, validBytes int64, maxEntries int) ([]Off
 }
 
 // translateWithPart finds the batch of s for a fetch at offset with l.parts's lookup
-// and scan (either may be nil: the reference's). handled is false when the parts
-// declined or gave a position the log refuses; the caller then uses translateOffset.
-func (l *Log) translateWithPart(s *Segment, offset int64) (bp batchPos, found, handled bool, err error) {
+// and scan (either may be nil: the reference's), and what the scan walked past: the
+// batches between the position the lookup gave and the batch the scan returned
+// (whichever comes first), or to the end of the segment when the scan found none.
+// handled is false when the parts declined or gave a position the log refuses; the
+// caller then uses translateScanned.
+func (l *Log) translateWithPart(s *Segment, offset int64) (bp batchPos, walk scanned, found, handled bool, err error) {
 	data, err := s.readAll()
 	if err != nil {
-		return batchPos{}, false, true, err
+		return batchPos{}, scanned{}, false, true, err
 	}
 	name := SegmentFileName(s.baseOffset, LogSuffix)
 	start := s.oidx.Lookup(offset).Position
@@ -251,28 +254,28 @@ func (l *Log) translateWithPart(s *Segment, offset int64) (bp batchPos, found, h
 		copy(index, s.oidx.encode(0, s.oidx.Entries()))
 		_, pos, ok := l.parts.LookupIndex(index, s.oidx.Entries(), s.baseOffset, offset)
 		if !ok {
-			return batchPos{}, false, false, nil
+			return batchPos{}, scanned{}, false, false, nil
 		}
 		start = int64(pos)
 	}
 	starts, end := batchStarts(data)
 	if start != end && !starts[start] {
 		l.refuse("lookup of offset %d in %s: position %d does not start a batch", offset, name, start)
-		return batchPos{}, false, false, nil
+		return batchPos{}, scanned{}, false, false, nil
 	}
 	var pos int64
 	if l.parts.FindBatch != nil {
 		p, ok2, ok := l.parts.FindBatch(data, int32(start), offset)
 		if !ok {
-			return batchPos{}, false, false, nil
+			return batchPos{}, scanned{}, false, false, nil
 		}
 		if !ok2 {
 			l.calls.Lookup++
-			return batchPos{}, false, true, nil
+			return batchPos{}, walkedPast(data, start, end), false, true, nil
 		}
 		if !starts[int64(p)] {
 			l.refuse("scan for offset %d in %s: position %d does not start a batch", offset, name, p)
-			return batchPos{}, false, false, nil
+			return batchPos{}, scanned{}, false, false, nil
 		}
 		pos = int64(p)
 	} else {
@@ -290,16 +293,41 @@ func (l *Log) translateWithPart(s *Segment, offset int64) (bp batchPos, found, h
 		}
 		if pos < 0 {
 			l.calls.Lookup++
-			return batchPos{}, false, true, nil
+			return batchPos{}, walkedPast(data, start, end), false, true, nil
 		}
 	}
 	h, err := ReadBatchHeader(data[pos:])
 	if err != nil {
 		l.refuse("scan for offset %d in %s: position %d: %v", offset, name, pos, err)
-		return batchPos{}, false, false, nil
+		return batchPos{}, scanned{}, false, false, nil
 	}
 	l.calls.Lookup++
-	return batchPos{pos: pos, size: h.Size(), hdr: h}, true, true, nil
+	return batchPos{pos: pos, size: h.Size(), hdr: h}, walkedPast(data, min(start, pos), max(start, pos)), true, true, nil
+}
+
+// walkedPast counts the batches of data that start in [from, to), both batch starts
+// (or to the end of the chain), and their bytes.
+func walkedPast(data []byte, from, to int64) scanned {
+	var n int64
+	for p := from; p < to; {
+		size, _, err := PeekBatch(data[p:])
+		if err != nil || size <= 0 {
+			break
+		}
+		n++
+		p += size
+	}
+	return scanned{batches: n, bytes: to - from}
+}
+
+// translateWithParts is translateScanned with l.parts's lookup and scan, when they
+// give an answer the log can use.
+func (l *Log) translateWithParts(s *Segment, offset int64) (batchPos, scanned, bool, error) {
+	first, walk, ok, handled, err := l.translateWithPart(s, offset)
+	if !handled {
+		return s.translateScanned(offset, l.buf)
+	}
+	return first, walk, ok, err
 }
 
 // deletableWithPart asks l.parts.DeletableSegments how many segments retention deletes;
@@ -326,13 +354,4 @@ func (l *Log) deletableWithPart(highWatermark, nowMs int64) (segs []*Segment, ha
 	}
 	l.calls.Retention++
 	return append([]*Segment(nil), l.segments[:n]...), true
-}
-
-// readWithPart is readFrom with the batch found by l.parts's lookup.
-func (l *Log) readWithPart(s *Segment, offset int64, maxBytes int, maxPosition int64) ([]byte, error) {
-	first, ok, handled, err := l.translateWithPart(s, offset)
-	if !handled {
-		first, ok, err = s.translateOffset(offset, l.buf)
-	}
-	return s.readBatchesFrom(first, ok, err, maxBytes, maxPosition)
 }

@@ -196,14 +196,28 @@ type batchPos struct {
 // (LogSegment.translateOffset, FileRecords.searchForOffsetWithSize). ok is false if no
 // batch of the segment reaches offset.
 func (s *Segment) translateOffset(offset int64, buf []byte) (batchPos, bool, error) {
+	b, _, ok, err := s.translateScanned(offset, buf)
+	return b, ok, err
+}
+
+// scanned is what the scan of a fetch read walked past: the batches between the
+// position the offset index gave and the batch returned, and their bytes.
+type scanned struct{ batches, bytes int64 }
+
+// translateScanned is translateOffset, also saying what its scan walked past: the
+// batches whose last offset is below offset, from the index entry's position on
+// (all of them, to the end of the segment, when none reaches offset).
+func (s *Segment) translateScanned(offset int64, buf []byte) (batchPos, scanned, bool, error) {
 	start := s.oidx.Lookup(offset).Position
 	sc := newBatchScanner(s.log, s.log.Name(), start, s.size, buf, false)
+	var walked int64
 	for sc.Next() {
 		if sc.hdr.LastOffset() >= offset {
-			return batchPos{pos: sc.pos, size: sc.size, hdr: sc.hdr}, true, nil
+			return batchPos{pos: sc.pos, size: sc.size, hdr: sc.hdr}, scanned{walked, sc.pos - start}, true, nil
 		}
+		walked++
 	}
-	return batchPos{}, false, sc.err
+	return batchPos{}, scanned{walked, sc.pos - start}, false, sc.err
 }
 
 // readFrom returns whole batches from the first batch whose last offset is ≥ offset,
@@ -308,30 +322,101 @@ func (l *Log) Read(offset int64, maxBytes int) ([]byte, error) {
 // ReadUpTo is Read that stops before the batch holding maxOffset (a high watermark or
 // last stable offset: what a consumer may see).
 func (l *Log) ReadUpTo(offset int64, maxBytes int, maxOffset int64) ([]byte, error) {
+	f, err := l.locate(offset, maxOffset)
+	if err != nil || !f.ok {
+		return nil, err
+	}
+	return f.seg.readBatchesFrom(f.first, true, nil, maxBytes, f.maxPos)
+}
+
+// Locate finds the batch a fetch at offset, up to maxOffset, reads first, without
+// reading it: the base offset of its segment and its position in the segment's .log
+// (the segment and relativePositionInSegment of the LogOffsetMetadata that Kafka's
+// LocalLog.read returns with its records). It looks the offset up and scans as
+// [Log.ReadUpTo] does, Parts included, and [Log.ReadStats] counts it as a read; ok is
+// false when that read returns nothing.
+func (l *Log) Locate(offset, maxOffset int64) (segmentBaseOffset, position int64, ok bool, err error) {
+	f, err := l.locate(offset, maxOffset)
+	if err != nil || !f.ok {
+		return 0, 0, false, err
+	}
+	return f.seg.baseOffset, f.first.pos, true, nil
+}
+
+// ReadStats counts what the log's fetch reads ([Log.Read], [Log.ReadUpTo],
+// [Log.Locate]) did: how far the offset index left their scans to walk. Kafka's read
+// of a segment (LogSegment.translateOffset) looks the offset up in the offset index
+// (OffsetIndex.lookup: the largest entry at or below it), then reads the headers of
+// the batches from that entry's position on until one's last offset reaches the
+// offset (FileRecords.searchForOffsetWithSize); the sparser the index, or the
+// further back the lookup lands, the more headers a read walks past.
+type ReadStats struct {
+	// Reads counts the reads that looked an offset up: a read below maxOffset (a read
+	// at it returns nothing and looks nothing up, as LocalLog.read's).
+	Reads int64
+	// ScannedBatches counts the batch headers the reads' scans walked past: from the
+	// position the index gave, the batches whose last offset is below the offset read,
+	// up to the batch the read returns (in a segment holding no batch that reaches the
+	// offset, every batch from there to its end; the read then goes on to the next
+	// segment, LocalLog.read).
+	ScannedBatches int64
+	// ScannedBytes counts the bytes of those batches: for a read within one segment,
+	// the position of the batch returned less the position the index gave.
+	ScannedBytes int64
+}
+
+// ReadStats returns what the log's fetch reads did so far.
+func (l *Log) ReadStats() ReadStats { return l.reads }
+
+// located is where a fetch read found its first batch.
+type located struct {
+	seg    *Segment
+	first  batchPos
+	maxPos int64 // where the read stops: the position of the batch holding maxOffset
+	ok     bool
+}
+
+// locate finds the first batch a read at offset up to maxOffset returns, segment
+// after segment from the one holding offset (LocalLog.read), with l.parts's lookup
+// when given, and counts the read in l.reads.
+func (l *Log) locate(offset, maxOffset int64) (located, error) {
 	if l.closed {
-		return nil, ErrLogClosed
+		return located{}, ErrLogClosed
 	}
 	if offset < l.logStartOffset || offset > l.nextOffset {
-		return nil, fmt.Errorf("%w: offset %d, log %s has [%d, %d)", ErrOffsetOutOfRange, offset, l.dir, l.logStartOffset, l.nextOffset)
+		return located{}, fmt.Errorf("%w: offset %d, log %s has [%d, %d)", ErrOffsetOutOfRange, offset, l.dir, l.logStartOffset, l.nextOffset)
 	}
 	maxOffset = min(maxOffset, l.nextOffset)
+	if offset < maxOffset {
+		l.reads.Reads++
+	}
 	for i := max(0, l.floorSegment(offset)); i < len(l.segments) && offset < maxOffset; i++ {
 		s := l.segments[i]
 		maxPos, err := l.positionOf(i, maxOffset)
 		if err != nil {
-			return nil, err
+			return located{}, err
 		}
-		var out []byte
+		var (
+			first batchPos
+			walk  scanned
+			ok    bool
+		)
 		if l.parts.LookupIndex != nil || l.parts.FindBatch != nil {
-			out, err = l.readWithPart(s, offset, maxBytes, maxPos)
+			first, walk, ok, err = l.translateWithParts(s, offset)
 		} else {
-			out, err = s.readFrom(offset, maxBytes, maxPos, l.buf)
+			first, walk, ok, err = s.translateScanned(offset, l.buf)
 		}
-		if err != nil || len(out) > 0 {
-			return out, err
+		l.reads.ScannedBatches += walk.batches
+		l.reads.ScannedBytes += walk.bytes
+		if err != nil {
+			return located{}, err
+		}
+		// A batch at or past maxPos is not read; nor, in this segment, is any after it.
+		if ok && first.pos < maxPos {
+			return located{seg: s, first: first, maxPos: maxPos, ok: true}, nil
 		}
 	}
-	return nil, nil
+	return located{}, nil
 }
 
 // positionOf returns where reading segment i must stop so as not to return the batch
