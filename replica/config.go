@@ -59,6 +59,52 @@ type Config struct {
 	// below 0 or past the log end offset: the reference answers instead. The
 	// [EventTruncated] of a cut it chose has ByPart set. nil: the reference.
 	TruncationPoint func(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool, ok bool)
+	// Truncate, when set, runs a follower's whole truncation under the
+	// [V2_1] rules (KIP-279's OffsetsForLeaderEpoch rounds, 2.1 to 2.7), in
+	// place of the rounds of [TruncationPoint]: the learning kit's exercise
+	// ch05/truncation plugs a learner's loop in with it. It gets the
+	// follower's log as the truncation starts and ask, which returns the
+	// leader's OffsetsForLeaderEpoch answer for an epoch; it returns the
+	// follower's log as the truncation leaves it, which the node applies as
+	// returned: the log cut at its LogEndOffset, the epoch cache as its
+	// Epochs (entries the cut would have dropped put back), the HW as its
+	// HighWatermark. See [FollowerState] for what is refused.
+	//
+	// Each question is a real round trip: the node answers ask with the
+	// answers its requests got, in order, and at the first question it has
+	// no answer for, it drops the result, sends that OffsetsForLeaderEpoch,
+	// and calls Truncate again from the start when the answer comes (ask
+	// then says [UndefinedOffset] to that question and every later one, so
+	// that a correct loop stops). A truncation whose first answer is
+	// undefined goes to [TruncationPoint] instead: Kafka 2.1 to 2.7 cut it
+	// at the fetch offset, the HW (ReplicaManager.makeFollowers), where the
+	// exercise's 2.8+ rule keeps the log; in a later round the fetch offset
+	// is where the last round cut, the LEO, and the two rules agree. ok =
+	// false declines the call, and so does a truncation that asks more
+	// questions than the follower has epochs plus one (each round that is not
+	// done drops at least one epoch): the rounds of [TruncationPoint] start
+	// over. The [EventTruncated] of a cut it chose has ByPart set. nil: the
+	// reference.
+	Truncate func(f FollowerState, ask func(epoch int32) EpochEndOffset) (FollowerState, bool)
+}
+
+// FollowerState is a follower's log as its truncation sees it
+// ([Config.Truncate]): what it starts from and what it leaves. The node
+// refuses (and the reference truncates instead) a state whose LogEndOffset
+// is not within [log start, LEO], whose HighWatermark is below the log start
+// or above the HW it had (a truncation never raises it), or whose Epochs are
+// not a prefix of the cache it started with (a truncation only drops epochs
+// from the end). Entries starting at or past the new LogEndOffset and an HW
+// above it are applied: Kafka's log would never hold them
+// (UnifiedLog.truncateTo trims the cache and lowers the HW), and the
+// world's checker and the next answers show what they do.
+type FollowerState struct {
+	// Epochs is the leader epoch cache (leader-epoch-checkpoint), oldest first.
+	Epochs []EpochEntry
+	// LogEndOffset is the offset the next record would get.
+	LogEndOffset int64
+	// HighWatermark is the last high watermark the follower learnt.
+	HighWatermark int64
 }
 
 // withDefaults returns c with Kafka's defaults filled in and checks ranges.

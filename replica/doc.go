@@ -33,7 +33,9 @@
 //	  ... in KIP-279 rounds (epoch, end)     -      -      yes   yes   -       2.0.0 AbstractFetcherThread.getOffsetTruncationState
 //	  ... on fetch, DivergingEpoch           -      -      -     -     yes     2.8.0 AbstractFetcherThread.truncateOnFetchResponse
 //	undefined answer cuts at the HW          -      yes    yes   yes   no      2.0.0-2.7 ReplicaManager.makeFollowers (initial fetch offset = HW);
-//	                                                                            2.8.0 ReplicaManager.initialFetchOffset (= LEO)
+//	                                                                            2.8.0 ReplicaManager.initialFetchOffset (= LEO, but only with
+//	                                                                            inter.broker.protocol.version 2.7+, truncation on fetch; 3.7.0
+//	                                                                            MetadataVersion.isTruncationOnFetchSupported: below, the HW)
 //	a log without epochs truncates to HW     yes    yes    yes   yes   yes     3.7.0 AbstractFetcherThread.truncateToHighWatermark
 //	epoch older than all cached: undefined   -      yes    yes   no    no      2.0.0 / 2.1.0 LeaderEpochFileCache.endOffsetFor
 //	leader caches its epoch at election      no     no     no    yes   yes     2.1.0 Partition.makeLeader (KAFKA-7415); before, at first append
@@ -66,6 +68,20 @@
 // The follower's truncation rule of every version is also available on its
 // own, as the pure function [TruncationPoint]; the leader's side of it is
 // [EpochCache.EndOffsetFor].
+//
+// # A caller's truncation
+//
+// Two [Config] fields plug another implementation of the follower's side in
+// (the learning kit's exercise ch05/truncation, whose rule is 2.8+'s): under
+// Modern, [Config.TruncationPoint] decides each DivergingEpoch's cut; under
+// V2_1, [Config.Truncate] runs the whole truncation, every question it asks
+// a real OffsetsForLeaderEpoch round trip, and the node applies the log,
+// epoch cache and HW it returns. Where the version's rule is not the
+// exercise's, the reference decides: V2_1 cuts an undefined first answer at
+// the HW, 2.8+ keeps the log. No Kafka version runs OffsetsForLeaderEpoch
+// rounds with 2.8's undefined rule: ReplicaManager.initialFetchOffset (2.8.0
+// to 3.7.0) starts a follower at its LEO only when truncation on fetch is
+// used, and then the rounds come as DivergingEpochs.
 //
 // # Timing
 //

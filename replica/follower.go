@@ -1,6 +1,9 @@
 package replica
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // FetchState is where a follower is in finding its truncation point and
 // fetching (AbstractFetcherThread's partition states).
@@ -41,6 +44,19 @@ type followerState struct {
 	// follower, then where the last round cut. Modern rule sets read the
 	// LEO instead ([RuleSet.InitialFetchOffsetIsLEO]).
 	fetchOffset int64
+	// part is the truncation [Config.Truncate] runs, nil while the
+	// reference's rounds run.
+	part *partTruncation
+}
+
+// partTruncation is a truncation handed to [Config.Truncate]: the log as it
+// started, the questions asked and the answers they got, in order, and the
+// question in flight.
+type partTruncation struct {
+	start   FollowerState
+	asked   []int32
+	answers []EpochEndOffset
+	next    int32
 }
 
 func (n *Node) becomeFollower(s LeaderAndISR) error {
@@ -65,6 +81,11 @@ func (n *Node) becomeFollower(s LeaderAndISR) error {
 		n.startFetching()
 	case n.cfg.Rules < Modern:
 		n.follow.state = FetchTruncating
+		if n.cfg.Truncate != nil && n.cfg.Rules == V2_1 {
+			latest, _ := n.latestEpoch()
+			n.follow.part = &partTruncation{next: latest, start: FollowerState{Epochs: slices.Clone(n.log.Epochs()),
+				LogEndOffset: n.log.LogEndOffset(), HighWatermark: n.hw}}
+		}
 		n.sendOffsetsForLeaderEpoch()
 	default:
 		n.startFetching()
@@ -96,6 +117,9 @@ func (n *Node) sendFetch() {
 
 func (n *Node) sendOffsetsForLeaderEpoch() {
 	epoch, _ := n.latestEpoch()
+	if n.follow.part != nil {
+		epoch = n.follow.part.next
+	}
 	n.send(Message{Type: MsgOffsetsForLeaderEpoch, To: n.leaderID, CorrelationID: n.newRequest(),
 		Epoch: epoch, CurrentLeaderEpoch: n.requestEpoch()})
 }
@@ -207,7 +231,13 @@ func (n *Node) handleOffsetsForLeaderEpochResponse(m Message) error {
 		n.backOff()
 		return nil
 	}
-	done, err := n.truncationRound(EpochEndOffset{Epoch: m.Epoch, EndOffset: m.EndOffset})
+	answer := EpochEndOffset{Epoch: m.Epoch, EndOffset: m.EndOffset}
+	if p := n.follow.part; p != nil && (len(p.answers) > 0 || answer.EndOffset != UndefinedOffset) {
+		p.asked, p.answers = append(p.asked, p.next), append(p.answers, answer)
+		return n.partRound()
+	}
+	n.follow.part = nil
+	done, err := n.truncationRound(answer)
 	if err != nil {
 		return err
 	}
@@ -216,5 +246,78 @@ func (n *Node) handleOffsetsForLeaderEpochResponse(m Message) error {
 		return nil
 	}
 	n.sendOffsetsForLeaderEpoch()
+	return nil
+}
+
+// partRound calls [Config.Truncate] with the answers so far: it asks the
+// next question, applies the follower state it returns, or, declined,
+// starts the reference's rounds over.
+func (n *Node) partRound() error {
+	p := n.follow.part
+	i, unanswered := 0, false
+	ask := func(epoch int32) EpochEndOffset {
+		if !unanswered && i < len(p.answers) && p.asked[i] == epoch {
+			i++
+			return p.answers[i-1]
+		}
+		if !unanswered {
+			// A question not asked yet: the answers after it are stale.
+			unanswered, p.next = true, epoch
+			p.asked, p.answers = p.asked[:i], p.answers[:i]
+		}
+		return EpochEndOffset{Epoch: NoEpoch, EndOffset: UndefinedOffset}
+	}
+	got, ok := n.cfg.Truncate(FollowerState{Epochs: slices.Clone(p.start.Epochs),
+		LogEndOffset: p.start.LogEndOffset, HighWatermark: p.start.HighWatermark}, ask)
+	switch {
+	case ok && unanswered && len(p.answers) <= len(p.start.Epochs):
+		n.sendOffsetsForLeaderEpoch()
+		return nil
+	case ok && !unanswered && n.validTruncation(p.start, got):
+		n.follow.part = nil
+		if err := n.applyTruncation(got); err != nil {
+			return err
+		}
+		n.startFetching()
+		return nil
+	}
+	n.follow.part = nil
+	n.sendOffsetsForLeaderEpoch()
+	return nil
+}
+
+// validTruncation reports whether got is a state a truncation of start may
+// leave ([FollowerState]), on a log that is still as it started: it keeps
+// an epoch for every record below its end (the cut puts back only those it
+// would drop).
+func (n *Node) validTruncation(start, got FollowerState) bool {
+	logStart := n.log.LogStartOffset()
+	kept := 0
+	for kept < len(start.Epochs) && start.Epochs[kept].StartOffset < got.LogEndOffset {
+		kept++
+	}
+	return n.log.LogEndOffset() == start.LogEndOffset && slices.Equal(n.log.Epochs(), start.Epochs) &&
+		got.LogEndOffset >= logStart && got.LogEndOffset <= start.LogEndOffset &&
+		got.HighWatermark >= logStart && got.HighWatermark <= start.HighWatermark &&
+		len(got.Epochs) >= kept && len(got.Epochs) <= len(start.Epochs) &&
+		slices.Equal(got.Epochs, start.Epochs[:len(got.Epochs)])
+}
+
+// applyTruncation makes the log what [Config.Truncate] returned: cut at its
+// LogEndOffset, the epochs it kept that the cut dropped put back, its HW.
+func (n *Node) applyTruncation(got FollowerState) error {
+	n.byPart = true
+	err := n.truncateTo(got.LogEndOffset)
+	n.byPart = false
+	if err != nil {
+		return err
+	}
+	for _, e := range got.Epochs[len(n.log.Epochs()):] {
+		if err := n.log.AssignEpoch(e.Epoch, e.StartOffset); err != nil {
+			return fmt.Errorf("%w: broker %d: epoch %d at %d: %w", ErrLog, n.cfg.ID, e.Epoch, e.StartOffset, err)
+		}
+	}
+	n.follow.fetchOffset = got.LogEndOffset
+	n.setHW(got.HighWatermark)
 	return nil
 }

@@ -1,5 +1,7 @@
 package replica
 
+import "slices"
+
 // TruncationPoint is where a follower cuts its log, given the leader's
 // answer about the follower's latest epoch: an OffsetsForLeaderEpoch answer
 // (V0_11 to V2_1) or a DivergingEpoch (Modern). own is the follower's epoch
@@ -77,4 +79,37 @@ func (n *Node) truncationRound(answer EpochEndOffset) (done bool, err error) {
 	}
 	n.follow.fetchOffset = offset
 	return done, n.truncateTo(offset)
+}
+
+// Truncate is a follower's whole truncation under rules, the reference for
+// [Config.Truncate]: rounds of [TruncationPoint] until one is done, each
+// asking the leader (ask) about the follower's latest epoch ([NoEpoch] with
+// an empty cache) and cutting the log there, which trims the epoch cache
+// (LeaderEpochFileCache.truncateFromEnd) and keeps the HW within the log
+// (UnifiedLog.truncateTo). The first round's fetch offset is the HW, and
+// the LEO under Modern; a later round's is where the last one cut
+// (AbstractFetcherThread.updateFetchOffsetAndMaybeMarkTruncationComplete).
+// A round that is not done drops at least one epoch, so it asks at most
+// one question per cached epoch, and stops there.
+func Truncate(rules RuleSet, f FollowerState, ask func(epoch int32) EpochEndOffset) FollowerState {
+	f.Epochs = slices.Clone(f.Epochs)
+	fetchOffset := f.HighWatermark
+	if rules.InitialFetchOffsetIsLEO() {
+		fetchOffset = f.LogEndOffset
+	}
+	for range len(f.Epochs) + 1 {
+		latest := NoEpoch
+		if len(f.Epochs) > 0 {
+			latest = f.Epochs[len(f.Epochs)-1].Epoch
+		}
+		offset, done := TruncationPoint(rules, f.Epochs, f.LogEndOffset, fetchOffset, ask(latest))
+		f.LogEndOffset = min(f.LogEndOffset, offset)
+		f.Epochs = slices.DeleteFunc(f.Epochs, func(e EpochEntry) bool { return e.StartOffset >= f.LogEndOffset })
+		f.HighWatermark = min(f.HighWatermark, f.LogEndOffset)
+		fetchOffset = f.LogEndOffset
+		if done {
+			break
+		}
+	}
+	return f
 }
