@@ -14,7 +14,7 @@ const (
 	ActCreateTopic ActionKind = "create-topic" // Topic
 	ActAddProducer ActionKind = "add-producer" // Producer
 	ActAddConsumer ActionKind = "add-consumer" // Consumer
-	ActProduce     ActionKind = "produce"      // Name, Key, Value, Partition
+	ActProduce     ActionKind = "produce"      // Name, Key, Value, Partition, TimestampMs
 	ActPoll        ActionKind = "poll"         // Name
 	ActStop        ActionKind = "stop"         // Broker: clean shutdown
 	ActKill        ActionKind = "kill"         // Broker: process crash
@@ -40,6 +40,9 @@ const (
 	ActStallConsumer ActionKind = "stall-consumer"
 	// ActAddPartitions grows topic Name to N partitions.
 	ActAddPartitions ActionKind = "add-partitions"
+	// ActDeleteTopic deletes topic Name (kafka-topics --delete; see
+	// [World.DeleteTopic]).
+	ActDeleteTopic ActionKind = "delete-topic"
 	// ActSetProducer changes producer Name's rate, acks and keys to those
 	// of Producer (Rate or RecordsPerSec, Acks, Keys).
 	ActSetProducer ActionKind = "set-producer"
@@ -76,6 +79,12 @@ type Action struct {
 	N         int
 	// Null sends a record with a null value (a tombstone) in a produce.
 	Null bool
+	// TimestampMs, when not nil, is a produce's record timestamp set by the
+	// application (ProducerRecord's timestamp: CreateTime, ms since the
+	// epoch), as a backfill sets it; nil lets the producer stamp the record
+	// when it is produced. A negative one is [ErrInvalidConfig], as
+	// ProducerRecord refuses it.
+	TimestampMs *int64
 	// Reset is a reset-offsets' group, topic and target.
 	Reset OffsetReset
 	// External is an external client's request.
@@ -109,6 +118,8 @@ func (a Action) String() string {
 		return fmt.Sprintf("stall-consumer %s ms=%d", a.Name, a.Ms)
 	case ActAddPartitions:
 		return fmt.Sprintf("add-partitions %s count=%d", a.Name, a.N)
+	case ActDeleteTopic:
+		return "delete-topic " + a.Name
 	case ActSetProducer:
 		return setProducerString(a)
 	case ActResetOffsets:
@@ -127,6 +138,9 @@ func (a Action) String() string {
 		}
 		if a.Partition >= 0 {
 			s += fmt.Sprintf(" partition=%d", a.Partition)
+		}
+		if a.TimestampMs != nil {
+			s += fmt.Sprintf(" timestamp-ms=%d", *a.TimestampMs)
 		}
 		return s
 	case ActPoll:
@@ -204,6 +218,9 @@ func (w *World) validate(a Action) error {
 		if t := w.topic(p.cfg.Topic); t != nil && a.Partition >= int32(len(t.Assignment)) {
 			return fmt.Errorf("%w: produce: topic %s has no partition %d", ErrInvalidConfig, t.Name, a.Partition)
 		}
+		if a.TimestampMs != nil && *a.TimestampMs < 0 {
+			return fmt.Errorf("%w: produce: ProducerRecord: Invalid timestamp: %d. Timestamp should always be non-negative or null.", ErrInvalidConfig, *a.TimestampMs)
+		}
 	case ActPoll:
 		if c := w.consumer(a.Name); c == nil || c.grp != nil {
 			return fmt.Errorf("%w: no simple consumer %q", ErrInvalidConfig, a.Name)
@@ -219,6 +236,8 @@ func (w *World) validate(a Action) error {
 		if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
 			return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
 		}
+	case ActDeleteTopic:
+		return w.validateDeleteTopic(a)
 	case ActRun, ActDeliver:
 		if a.Ms < 0 || a.N < 0 {
 			return fmt.Errorf("%w: %s with a negative count", ErrInvalidConfig, a.Kind)
@@ -269,7 +288,7 @@ func (w *World) apply(a Action) error {
 	case ActAddConsumer:
 		return w.addConsumer(a.Consumer)
 	case ActProduce:
-		return w.produceRecord(w.producer(a.Name), a.Key, a.Value, a.Null, a.Partition)
+		return w.produceStamped(w.producer(a.Name), a.Key, a.Value, a.Null, a.Partition, a.TimestampMs)
 	case ActCloseConsumer:
 		w.closeConsumer(w.consumer(a.Name))
 	case ActCrashConsumer:
@@ -284,6 +303,8 @@ func (w *World) apply(a Action) error {
 		w.record(EventGroup, 0, nil, "%s is busy processing for %d ms (no poll)", a.Name, a.Ms)
 	case ActAddPartitions:
 		return w.addPartitions(a.Name, a.N)
+	case ActDeleteTopic:
+		w.deleteTopic(a.Name, "delete-topic")
 	case ActPoll:
 		w.poll(w.consumer(a.Name))
 	case ActStop:

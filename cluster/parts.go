@@ -65,7 +65,8 @@ func (w *World) encodedByPart(topic string) bool {
 }
 
 // encodeRecords encodes records, with their timestamps, as the batch a producer
-// sends, with Parts.EncodeBatch (the library's encoder if it declines).
+// sends, with Parts.EncodeBatch (the library's encoder if it declines or is not
+// given).
 func (w *World) encodeRecords(records []replica.Record, timestamps []int64) []byte {
 	var b kafkalog.RecordBatch
 	b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
@@ -76,8 +77,10 @@ func (w *World) encodeRecords(records []replica.Record, timestamps []int64) []by
 	for i, rec := range records {
 		b.AppendRecord(int64(i), timestamps[i], rec.Key, rec.Value)
 	}
-	if out, ok := w.cfg.Parts.EncodeBatch(nil, &b); ok {
-		return out
+	if w.cfg.Parts.EncodeBatch != nil {
+		if out, ok := w.cfg.Parts.EncodeBatch(nil, &b); ok {
+			return out
+		}
 	}
 	return b.AppendTo(nil)
 }

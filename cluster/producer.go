@@ -137,8 +137,11 @@ type Result struct {
 	ProducerEpoch int16
 
 	firstSentMs int64
-	// timestampMs is the record's timestamp (CreateTime: when it was produced).
+	// timestampMs is the record's timestamp (CreateTime: when it was
+	// produced, or what the application set, stamped).
 	timestampMs int64
+	// stamped: the application set timestampMs ([Action.TimestampMs]).
+	stamped bool
 	// batch lists the results sent together with this one, this one included
 	// (nil: sent alone), by result index.
 	batch     []int
@@ -306,6 +309,23 @@ func (w *World) produce(p *Producer, key, value string, partition int32) error {
 // leader with INVALID_RECORD (LogValidator's validateKey: "Compacted topic
 // cannot accept message without key"); here it fails at once.
 func (w *World) produceRecord(p *Producer, key, value string, null bool, partition int32) error {
+	return w.produceStamped(p, key, value, null, partition, nil)
+}
+
+// produceStamped is produceRecord with the record's timestamp set by the
+// application when timestampMs is not nil (ProducerRecord's timestamp; a
+// backfill sends records stamped days or weeks ago, out of order). Such a
+// record's batch travels as the bytes the producer encodes (with
+// [Parts.EncodeBatch] when given, else the library's encoder), its
+// timestamp deltas relative to the batch's first record (Kafka 3.7's
+// MemoryRecordsBuilder: baseTimestamp is the first record's, so deltas may
+// be negative and span weeks). The leader takes any timestamp: Kafka 3.7's
+// message.timestamp.before.max.ms and after.max.ms default to
+// Long.MAX_VALUE (KIP-937; LogValidator.validateTimestamp). The world's
+// clock starts at 0 ms (1970-01-01), so a timestamp of a real date lies in
+// its future, and retention by time (retention.ms, counted from a
+// segment's largest timestamp) keeps it.
+func (w *World) produceStamped(p *Producer, key, value string, null bool, partition int32, timestampMs *int64) error {
 	t := w.topic(p.cfg.Topic)
 	if key == "" && len(p.cfg.Keys) > 0 {
 		key = p.cfg.Keys[p.sent%len(p.cfg.Keys)]
@@ -339,6 +359,10 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 		value = "∅"
 	}
 	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: w.now, timestampMs: w.now, Sequence: -1})
+	if timestampMs != nil {
+		r := &p.results[len(p.results)-1]
+		r.timestampMs, r.stamped = *timestampMs, true
+	}
 	tp := partitionKey{Topic: t.Name, Partition: partition}
 	if key == "" && w.logConfig(t.Name).Compact() {
 		r := p.result(p.dropped + len(p.results) - 1)
@@ -370,6 +394,11 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 func (w *World) linger(p *Producer, i, size int) {
 	r := p.result(i)
 	b := p.lingering[r.Partition]
+	if b != nil {
+		// The record's timestamp delta from the batch's first record
+		// (MemoryRecordsBuilder.hasRoomFor counts it); size counted 0.
+		size += varintSize(int(r.timestampMs-p.result(b.results[0]).timestampMs)) - varintSize(0)
+	}
 	if b != nil && b.bytes+size-recordBatchOverhead > p.cfg.BatchSize {
 		w.sendLingering(p, r.Partition)
 		b = nil
@@ -480,8 +509,10 @@ func (w *World) sendRecord(p *Producer, i int) {
 	p.corr++
 	records := make([]replica.Record, 0, len(live))
 	timestamps := make([]int64, 0, len(live))
+	stamped := false
 	for _, j := range live {
 		m := p.result(j)
+		stamped = stamped || m.stamped
 		m.inflight, m.sentMs, m.retryAtMs, m.sentEpoch = p.corr, w.now, 0, m.ProducerEpoch
 		rec := replica.Record{Value: []byte(m.Value)}
 		if m.Null {
@@ -496,7 +527,7 @@ func (w *World) sendRecord(p *Producer, i int) {
 		records = append(records, rec)
 		timestamps = append(timestamps, m.timestampMs)
 	}
-	if w.encodedByPart(tp.Topic) {
+	if w.encodedByPart(tp.Topic) || stamped {
 		records[0].Batch = w.encodeRecords(records, timestamps)
 	}
 	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,

@@ -15,10 +15,12 @@ import (
 //	add-consumer name=c topic=kip101 partition=0
 //	add-consumer name=E1 group=eager-g topics=orders assignors=sticky ...
 //	produce p value=m1 key=alice partition=0    or key=k2 null (a tombstone)
+//	        [timestamp-ms=1714521600000]         the record's CreateTime, set by the application
 //	poll c
 //	close-consumer E1 | crash-consumer E1 | restart-consumer E1
 //	stall-consumer E1 ms=400000
 //	add-partitions name=users count=4
+//	delete-topic name=audit                      kafka-topics --delete
 //	kill 1 | stop 1 | start 1 | writeback 1 | power-cut 1 [torn]
 //	corrupt 1 file=notes-0/00000000000000000000.log offset=86 flip   or zero=4 (bytes read back as zeros)
 //	partition a=1 b=2,0 | heal
@@ -51,6 +53,8 @@ func parseAction(s string) (cluster.Action, error) {
 	case cluster.ActAddPartitions:
 		act.Name = a.named["name"]
 		err = a.int("count", &act.N)
+	case cluster.ActDeleteTopic:
+		act.Name = a.named["name"]
 	case cluster.ActStop, cluster.ActKill, cluster.ActStart, cluster.ActWriteback, cluster.ActPowerCut:
 		err = brokerArgs(a, &act)
 	case cluster.ActCorrupt:
@@ -124,6 +128,13 @@ func produceArgs(a args, act *cluster.Action) error {
 	p := -1
 	err := a.int("partition", &p)
 	act.Partition = int32(p)
+	if v, ok := a.named["timestamp-ms"]; ok && err == nil {
+		ts, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil {
+			return fmt.Errorf("%w: timestamp-ms=%q is not a number of milliseconds", ErrSyntax, v)
+		}
+		act.TimestampMs = &ts
+	}
 	return err
 }
 

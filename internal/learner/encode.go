@@ -9,7 +9,12 @@ import (
 // appendBatchWithVarint appends b as an uncompressed v2 batch, as
 // (*kafkalog.RecordBatch).AppendTo does, with varint writing every int32 varint
 // of the records (length, offsetDelta, key and value lengths, header counts and
-// lengths): the reference batch encoder around a learner's ch01/varint.
+// lengths) and the timestamp delta when it fits an int32: the reference batch
+// encoder around a learner's ch01/varint. The delta is a varlong
+// (ByteUtils.writeVarlong), and a varlong of a value in an int32's range is the
+// same bytes as its varint: the zigzag value is below 2^32 either way. A
+// backfill's records, stamped days apart, give deltas of 2^27 ms (37 hours)
+// and more: a varint of five bytes.
 func appendBatchWithVarint(dst []byte, b *kafkalog.RecordBatch, varint func([]byte, int32) []byte) []byte {
 	start := len(dst)
 	dst = binary.BigEndian.AppendUint64(dst, uint64(b.BaseOffset))
@@ -29,7 +34,11 @@ func appendBatchWithVarint(dst []byte, b *kafkalog.RecordBatch, varint func([]by
 	for i := range b.Records {
 		r := &b.Records[i]
 		body = append(body[:0], byte(r.Attributes))
-		body = kafkalog.AppendVarlong(body, r.TimestampDelta)
+		if d := r.TimestampDelta; d == int64(int32(d)) {
+			body = varint(body, int32(d))
+		} else {
+			body = kafkalog.AppendVarlong(body, d)
+		}
 		body = varint(body, r.OffsetDelta)
 		body = appendBytesWithVarint(body, r.Key, varint)
 		body = appendBytesWithVarint(body, r.Value, varint)

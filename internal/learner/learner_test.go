@@ -61,11 +61,15 @@ func TestScenariosHoldOnTheReference(t *testing.T) {
 }
 
 // The reference batch encoder around a varint writes the library's bytes when
-// the varint is the library's.
+// the varint is the library's, for a backfill's timestamp deltas too (within an
+// int32 and beyond, negative and positive).
 func TestAppendBatchWithVarint(t *testing.T) {
 	var b kafkalog.RecordBatch
 	b.AppendRecord(0, 5, nil, []byte(strings.Repeat("v", 150)))
 	b.AppendRecord(1, 9, []byte("k"), nil, kafkalog.Header{Key: []byte("h"), Value: nil})
+	b.AppendRecord(2, 5+1<<30, []byte("k"), []byte("12 days later"))
+	b.AppendRecord(3, 5-1<<31, []byte("k"), []byte("24.8 days earlier"))
+	b.AppendRecord(4, 5+1<<33, []byte("k"), []byte("99 days later"))
 	want := b.AppendTo(nil)
 	got := appendBatchWithVarint(nil, &b, kafkalog.AppendVarint)
 	if diff := cmp.Diff(want, got); diff != "" {

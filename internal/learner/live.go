@@ -92,7 +92,7 @@ func (f Fault) String() string {
 
 // used says where the world uses each part.
 var used = map[string]string{
-	PartVarint:      "the producers' record varints (when ch01/batch is not written: AppendRecord uses the library's)",
+	PartVarint:      "the producers' record varints, and timestamp deltas within an int32 (when ch01/batch is not written: AppendRecord uses the library's)",
 	PartBatch:       "every producer's record batch",
 	PartIndex:       "every consumer fetch: the index lookup and the scan",
 	PartRetention:   "every retention check of every log",
