@@ -77,6 +77,9 @@ type broker struct {
 	secondStartMs         int64
 	secondIn, secondOut   int64 // cumulative at the start of this second
 	lastSecIn, lastSecOut int64 // bytes in the last whole second
+
+	// fetch counts the reads of its logs for consumers' fetches (fetchscan.go).
+	fetch fetchScans
 }
 
 // replicaSlot is one partition replica hosted by a running broker.

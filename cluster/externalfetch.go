@@ -112,7 +112,9 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 		return 0, nil
 	}
 	cfg := w.logConfig(tp.Topic)
+	before := s.log.log.ReadStats()
 	raw, err := s.log.log.ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
+	w.countFetchRead(s, before)
 	if err != nil {
 		w.internalError(b, err)
 		return errUnknownServerError, nil

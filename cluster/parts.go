@@ -237,11 +237,16 @@ func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []re
 		return s.log.m.slice(i, i+limit)
 	}
 	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
+		w.fetchRead(s, pos)
 		return mirror(pos), false, false
 	}
 	var out []replica.Entry
 	for next := pos; next < s.log.LogEndOffset(); {
+		before := s.log.log.ReadStats()
 		got, after, ok := w.readWithPart(s, next)
+		if next == pos {
+			w.countFetchRead(s, before) // the fetch's read; those after it stand for the next fetches
+		}
 		if !ok {
 			if next == pos {
 				return mirror(pos), false, false

@@ -43,6 +43,16 @@ type BrokerInfo struct {
 	// whole second.
 	BytesInPerSec  int64 `json:"bytes_in_per_sec"`
 	BytesOutPerSec int64 `json:"bytes_out_per_sec"`
+	// FetchReads counts its reads of a partition's log for consumers'
+	// fetches (not followers'); FetchScannedBatches and FetchScannedBytes
+	// the batch headers, and their bytes, that those reads' scans walked
+	// past from the offset index entry to the batch each read returns
+	// (LogSegment.translateOffset: OffsetIndex.lookup, then
+	// FileRecords.searchForOffsetWithSize; kafkalog.ReadStats). They count
+	// from the world's start.
+	FetchReads          int64 `json:"fetch_reads,omitempty"`
+	FetchScannedBatches int64 `json:"fetch_scanned_batches,omitempty"`
+	FetchScannedBytes   int64 `json:"fetch_scanned_bytes,omitempty"`
 }
 
 // PartitionInfo is one partition: the controller's record and every
@@ -180,7 +190,8 @@ func (w *World) state(opts StateOptions) State {
 		}
 		s.Brokers = append(s.Brokers, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
 			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"),
-			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut})
+			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
+			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes})
 	}
 	for _, tp := range w.ctl.order {
 		if tp.Topic == OffsetsTopic {

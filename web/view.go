@@ -77,6 +77,12 @@ type BrokerView struct {
 	CacheBytes int64  `json:"cache"`
 	InPerSec   int64  `json:"in"`
 	OutPerSec  int64  `json:"out"`
+	// FetchReads, FetchScanned and FetchScannedBytes are its reads for
+	// consumers' fetches and the batch headers, and bytes, their scans
+	// walked past from the offset index entry (cluster.BrokerInfo).
+	FetchReads        int64 `json:"fetch_reads"`
+	FetchScanned      int64 `json:"fetch_scanned"`
+	FetchScannedBytes int64 `json:"fetch_scanned_bytes"`
 }
 
 // PartRow is one line of the partition table.
@@ -180,7 +186,8 @@ func BuildView(w *cluster.World, f Focus) View {
 	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network, Controller: st.ActiveController}
 	for _, b := range st.Brokers {
 		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
-			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec})
+			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec,
+			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes})
 	}
 	for _, p := range st.Partitions {
 		row := partRow(p)

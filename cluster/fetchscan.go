@@ -1,0 +1,40 @@
+package cluster
+
+import "github.com/kafkalive/kafkalive/kafkalog"
+
+// fetchScans counts a broker's reads of its logs for consumers' fetches (not its
+// followers'): the reads, and the batch headers and bytes their scans walked past
+// between the offset index entry and the batch each read returns
+// (kafkalog.ReadStats). A broker's counters run over the world's life, across its
+// restarts, as its byte counters do.
+type fetchScans struct {
+	reads, batches, bytes int64
+}
+
+// fetchRead is one fetch of a consumer from the leader's log s at pos, when its
+// records come from the mirror: the log looks pos up and scans as the read would,
+// without reading the batches (kafkalog.Log.Locate), and the broker counts it.
+func (w *World) fetchRead(s *replicaSlot, pos int64) {
+	if s.tp.Topic == OffsetsTopic {
+		return
+	}
+	before := s.log.log.ReadStats()
+	if _, _, _, err := s.log.log.Locate(pos, s.log.LogEndOffset()); err != nil {
+		return // the read the mirror stands for would have failed the same way: nothing scanned
+	}
+	w.countFetchRead(s, before)
+}
+
+// countFetchRead adds to the broker holding s what its log's fetch reads did
+// since before.
+func (w *World) countFetchRead(s *replicaSlot, before kafkalog.ReadStats) {
+	for _, b := range w.brokers {
+		if b.replicas[s.tp] == s {
+			after := s.log.log.ReadStats()
+			b.fetch.reads += after.Reads - before.Reads
+			b.fetch.batches += after.ScannedBatches - before.ScannedBatches
+			b.fetch.bytes += after.ScannedBytes - before.ScannedBytes
+			return
+		}
+	}
+}
