@@ -416,12 +416,9 @@ func setTopicConfig(spec *TopicSpec, c *kafkalog.Config, name, value string) err
 }
 
 // extDeleteTopics deletes topics (by name, or by id from v6) through the
-// controller: their partitions leave the controller's records and every
-// running broker deletes its replicas' logs (a broker that is down keeps
-// its files; they are not read again). A topic the world's own clients
-// use (a producer, a consumer, a group's subscription) and
-// __consumer_offsets are refused with POLICY_VIOLATION (the simulation's
-// clients are not written to lose their topic).
+// controller, as [World.DeleteTopic] does. A topic a producer or a simple
+// consumer of the world uses, and __consumer_offsets, are refused with
+// POLICY_VIOLATION (those clients are not written to lose their topic).
 func (w *World) extDeleteTopics(req *kmsg.DeleteTopicsRequest) *kmsg.DeleteTopicsResponse {
 	resp := kmsg.NewPtrDeleteTopicsResponse()
 	type ask struct {
@@ -456,15 +453,16 @@ func (w *World) extDeleteTopics(req *kmsg.DeleteTopicsRequest) *kmsg.DeleteTopic
 		default:
 			name := t.Name
 			rt.Topic, rt.TopicID = &name, TopicUUID(t.ID)
-			w.deleteTopic(name)
+			w.deleteTopic(name, "DeleteTopics from an external client")
 		}
 		resp.Topics = append(resp.Topics, rt)
 	}
 	return resp
 }
 
-// topicInUse reports whether a producer, consumer or group member of the
-// world reads or writes topic.
+// topicInUse reports whether a producer or a simple consumer of the world
+// reads or writes topic (a group member may lose its topic: see
+// [World.DeleteTopic]).
 func (w *World) topicInUse(topic string) bool {
 	for _, p := range w.producers {
 		if p.cfg.Topic == topic {
@@ -472,52 +470,11 @@ func (w *World) topicInUse(topic string) bool {
 		}
 	}
 	for _, c := range w.consumers {
-		if c.cfg.Topic == topic || slices.Contains(c.cfg.Topics, topic) {
+		if !c.cfg.isGroup() && c.cfg.Topic == topic {
 			return true
 		}
 	}
 	return false
-}
-
-// deleteTopic removes topic from the world.
-func (w *World) deleteTopic(topic string) {
-	i := slices.IndexFunc(w.topics, func(t Topic) bool { return t.Name == topic })
-	t := w.topics[i]
-	w.topics = slices.Delete(w.topics, i, i+1)
-	for p := range t.Assignment {
-		tp := partitionKey{Topic: topic, Partition: int32(p)}
-		delete(w.ctl.parts, tp)
-		w.ctl.order = slices.DeleteFunc(w.ctl.order, func(k partitionKey) bool { return k == tp })
-		delete(w.check.leaderHW, tp)
-		for k := range w.check.epochOwner {
-			if k.tp == tp {
-				delete(w.check.epochOwner, k)
-			}
-		}
-		for k := range w.check.matched {
-			if k.tp == tp {
-				delete(w.check.matched, k)
-			}
-		}
-		for _, b := range w.brokers {
-			s := b.replicas[tp]
-			if s == nil {
-				continue
-			}
-			if err := s.log.log.Close(); err != nil {
-				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
-				continue
-			}
-			if err := b.fs.RemoveAll(w.partitionDir(tp)); err != nil {
-				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
-			}
-			delete(b.replicas, tp)
-			delete(b.lastHW, tp)
-			b.order = slices.DeleteFunc(b.order, func(k partitionKey) bool { return k == tp })
-			b.hwDirty = true
-		}
-	}
-	w.record(EventController, 0, nil, "topic %s deleted by an external client", topic)
 }
 
 // extDescribeConfigs answers DescribeConfigs for topics (resource type 2)

@@ -322,6 +322,9 @@ func (w *World) commitPositions(c *Consumer, tps []group.TopicPartition) {
 func (w *World) positionsOf(c *Consumer, tps []group.TopicPartition) []group.PartitionOffset {
 	var out []group.PartitionOffset
 	for _, tp := range tps {
+		if w.topic(tp.Topic) == nil {
+			continue // deleted: a broker answers UNKNOWN_TOPIC_OR_PARTITION (KafkaApis.handleOffsetCommitRequest)
+		}
 		if pos, ok := c.grp.positions[partitionKey(tp)]; ok {
 			out = append(out, group.PartitionOffset{TopicPartition: tp, Offset: pos, LeaderEpoch: -1})
 		}

@@ -17,6 +17,7 @@ import (
 // in the same round, in partition order. The cleaner's first dirty offsets
 // (cleaner-offset-checkpoint) are kept in memory and lost with the process.
 func (w *World) runLogManager(b *broker) error {
+	w.deleteLogs(b)
 	if w.now >= b.nextRetentionMs {
 		b.nextRetentionMs = w.now + w.cfg.LogRetentionCheckIntervalMs
 		for _, tp := range b.order {

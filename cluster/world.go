@@ -48,6 +48,9 @@ type World struct {
 	ext externalState
 	// xgroup is their consumer-group requests at the coordinators (externalgroup.go).
 	xgroup extGroupState
+	// deletedLogs are the replica directories a topic's deletion renamed
+	// -delete, waiting out file.delete.delay.ms (deletetopic.go).
+	deletedLogs []deletedLog
 }
 
 // ErrNotQuiet means the network did not become quiet within the bound of

@@ -34,6 +34,7 @@ func TestParseGroupActions(t *testing.T) {
 		{"restart-consumer W1", cluster.Action{Kind: cluster.ActRestartConsumer, Partition: -1, Name: "W1"}},
 		{"stall-consumer W1 ms=400000", cluster.Action{Kind: cluster.ActStallConsumer, Partition: -1, Name: "W1", Ms: 400000}},
 		{"add-partitions name=users count=4", cluster.Action{Kind: cluster.ActAddPartitions, Partition: -1, Name: "users", N: 4}},
+		{"delete-topic name=audit", cluster.Action{Kind: cluster.ActDeleteTopic, Partition: -1, Name: "audit"}},
 		{"produce p key=k2 null", cluster.Action{Kind: cluster.ActProduce, Partition: -1, Name: "p", Key: "k2", Null: true}},
 		{"corrupt 1 file=crc-0/00000000000000000000.log offset=362 flip",
 			cluster.Action{Kind: cluster.ActCorrupt, Partition: -1, Broker: 1, Name: "crc-0/00000000000000000000.log", Offset: 362, Flip: true}},

@@ -1,0 +1,191 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// ErrUnknownTopicOrPartition is a delete-topic of a topic the cluster does
+// not have: Kafka's UNKNOWN_TOPIC_OR_PARTITION
+// (ReplicationControlManager.findTopicIds). It is wrapped together with
+// [ErrInvalidConfig], as every refused action is.
+var ErrUnknownTopicOrPartition = errors.New("cluster: UNKNOWN_TOPIC_OR_PARTITION: this server does not host this topic-partition")
+
+// DeleteTopic deletes topic name, as kafka-topics --delete --topic name does
+// (a DeleteTopics request to the active controller), with Kafka 3.7's KRaft
+// behaviour:
+//
+//   - the controller removes the topic and its partitions
+//     (ReplicationControlManager.deleteTopic: a RemoveTopicRecord), so from
+//     then on metadata answers no longer list it;
+//   - every running broker hosting one of its replicas stops it and renames
+//     its directory to topic-partition.<32 hex digits>-delete
+//     (LogManager.asyncDelete, LocalLog.logDeleteDirName), then deletes that
+//     directory file.delete.delay.ms later (LogManager.deleteLogs, the
+//     broker's default, 60000); a broker that is down then does it once it
+//     runs again. A broker that is down at the deletion keeps its directory
+//     under its old name and no longer opens it (Kafka 3.7 renames it
+//     -stray at the next start, LogManager.deleteStrayKRaftReplicas; not
+//     modelled);
+//   - the members of consumer groups learn it with their next metadata: a
+//     leader whose assignment counted the topic rejoins
+//     (ConsumerCoordinator.rejoinNeededOrPending: the metadata snapshot
+//     changed), the group rebalances, every member still lists what it owns,
+//     the deleted partitions included, and the assignor must leave those out
+//     (AbstractStickyAssignor.allSubscriptionsEqual keeps only partitions of
+//     topics in the metadata); the members then revoke them;
+//   - every group coordinator removes the groups' committed offsets of the
+//     deleted partitions, appending tombstones to __consumer_offsets
+//     (GroupCoordinator.onPartitionsDeleted,
+//     GroupMetadataManager.cleanupGroupMetadata).
+//
+// A topic the cluster does not have is [ErrUnknownTopicOrPartition]. The
+// internal __consumer_offsets, and a topic a producer writes or a simple
+// consumer reads, are refused with [ErrInvalidConfig]: those clients are not
+// written to lose their topic. A consumer commits no position of a partition
+// whose topic is gone: a broker would answer UNKNOWN_TOPIC_OR_PARTITION for it
+// (KafkaApis.handleOffsetCommitRequest).
+func (w *World) DeleteTopic(name string) error {
+	return w.Do(Action{Kind: ActDeleteTopic, Name: name})
+}
+
+// validateDeleteTopic refuses a delete-topic the world cannot apply.
+func (w *World) validateDeleteTopic(a Action) error {
+	t := w.topic(a.Name)
+	switch {
+	case t == nil:
+		return fmt.Errorf("%w: delete-topic %q: %w", ErrInvalidConfig, a.Name, ErrUnknownTopicOrPartition)
+	case t.Internal:
+		return fmt.Errorf("%w: delete-topic %s: the internal topic holds the groups' offsets", ErrInvalidConfig, a.Name)
+	case w.topicInUse(a.Name):
+		return fmt.Errorf("%w: delete-topic %s: a producer or a simple consumer of the world uses it (they are not written to lose their topic)", ErrInvalidConfig, a.Name)
+	}
+	return nil
+}
+
+// deletedLog is a replica's directory renamed -delete, waiting for the
+// broker's log manager to delete it.
+type deletedLog struct {
+	broker int32
+	dir    string
+	atMs   int64
+}
+
+// deleteTopic removes topic from the controller and the brokers (see
+// [World.DeleteTopic]) and tells the group members; by says who asked.
+func (w *World) deleteTopic(topic, by string) {
+	i := slices.IndexFunc(w.topics, func(t Topic) bool { return t.Name == topic })
+	t := w.topics[i]
+	w.topics = slices.Delete(w.topics, i, i+1)
+	w.record(EventController, 0, nil, "topic %s deleted (%s): the controller removes its %d partitions", topic, by, len(t.Assignment))
+	for p := range t.Assignment {
+		tp := partitionKey{Topic: topic, Partition: int32(p)}
+		delete(w.ctl.parts, tp)
+		w.ctl.order = slices.DeleteFunc(w.ctl.order, func(k partitionKey) bool { return k == tp })
+		delete(w.check.leaderHW, tp)
+		for k := range w.check.epochOwner {
+			if k.tp == tp {
+				delete(w.check.epochOwner, k)
+			}
+		}
+		for k := range w.check.matched {
+			if k.tp == tp {
+				delete(w.check.matched, k)
+			}
+		}
+		for _, b := range w.brokers {
+			s := b.replicas[tp]
+			if s == nil {
+				continue
+			}
+			delete(b.replicas, tp)
+			delete(b.lastHW, tp)
+			b.order = slices.DeleteFunc(b.order, func(k partitionKey) bool { return k == tp })
+			b.hwDirty = true
+			if err := s.log.log.Close(); err != nil {
+				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
+				continue
+			}
+			dir := LogDir + "/" + w.deleteDirName(tp)
+			if err := b.fs.Rename(w.partitionDir(tp), dir); err != nil {
+				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
+				continue
+			}
+			w.deletedLogs = append(w.deletedLogs, deletedLog{broker: b.id, dir: dir, atMs: w.now + w.cfg.Log.FileDeleteDelayMs})
+			w.record(EventStorage, b.id, &tp, "replica stopped; directory renamed %s, deleted in %d ms (file.delete.delay.ms)", dir[len(LogDir)+1:], w.cfg.Log.FileDeleteDelayMs)
+		}
+	}
+	w.removeOffsets(topic)
+	w.refreshGroupMetadata()
+}
+
+// removeOffsets is GroupCoordinator.onPartitionsDeleted on every running
+// coordinator: the committed offsets its groups hold for partitions of
+// topic are deleted with tombstones (GroupMetadataManager.cleanupGroupMetadata).
+func (w *World) removeOffsets(topic string) {
+	for _, b := range w.brokers {
+		if b.coord == nil || b.state != BrokerRunning {
+			continue
+		}
+		store := logOffsetStore{w: w, b: b}
+		for _, g := range b.coord.c.Groups() {
+			var recs []group.OffsetCommitRecord
+			var tps []group.TopicPartition
+			for _, tp := range store.CommittedPartitions(g.GroupID) {
+				if tp.Topic == topic {
+					tps = append(tps, tp)
+					recs = append(recs, group.OffsetCommitRecord{Group: g.GroupID, PartitionOffset: group.PartitionOffset{TopicPartition: tp, LeaderEpoch: -1},
+						CommitTimestampMs: w.now, Tombstone: true})
+				}
+			}
+			if len(recs) == 0 {
+				continue
+			}
+			if _, err := w.appendCommits(b, recs); err != nil {
+				w.record(EventGroup, b.id, nil, "coordinator: %s: offsets of %s not removed: %v", g.GroupID, topic, err)
+				continue
+			}
+			w.record(EventGroup, b.id, nil, "coordinator: %s: committed offsets of %s removed (tombstones)", g.GroupID, group.FormatPartitions(tps))
+		}
+	}
+}
+
+// deleteDirName is LocalLog.logDeleteDirName: topic-partition, a dot, a
+// random UUID's 32 hex digits, "-delete"; the topic is cut so that the name
+// stays within 255 bytes.
+func (w *World) deleteDirName(tp partitionKey) string {
+	var id [16]byte
+	for i := range id {
+		id[i] = byte(w.rnd.Uint32())
+	}
+	id[6] = id[6]&0x0f | 0x40 // UUID.randomUUID: version 4
+	id[8] = id[8]&0x3f | 0x80 // IETF variant
+	suffix := fmt.Sprintf("-%d.%x-delete", tp.Partition, id)
+	topic := tp.Topic
+	if n := 255 - len(suffix); len(topic) > n {
+		topic = topic[:n]
+	}
+	return topic + suffix
+}
+
+// deleteLogs is the log manager's kafka-delete-logs task on a running
+// broker: it deletes the directories renamed -delete whose
+// file.delete.delay.ms has passed.
+func (w *World) deleteLogs(b *broker) {
+	kept := w.deletedLogs[:0]
+	for _, d := range w.deletedLogs {
+		if d.broker != b.id || w.now < d.atMs {
+			kept = append(kept, d)
+			continue
+		}
+		if err := b.fs.RemoveAll(d.dir); err != nil {
+			w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, d.dir, err))
+		}
+		w.record(EventStorage, b.id, nil, "deleted %s", d.dir[len(LogDir)+1:])
+	}
+	clear(w.deletedLogs[len(kept):])
+	w.deletedLogs = kept
+}
