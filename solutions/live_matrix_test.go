@@ -126,12 +126,7 @@ var liveUndetected = map[string]string{
 	"ch02/index stopsoneearly":          "an index entry one too early is a longer scan to the same batch: nothing a cluster shows depends on how far a scan walks",
 	"ch02/index strictlyless":           "on an exact hit it starts the scan at the entry before: a longer scan to the same batch",
 	"ch02/index trustszeropadding":      "a zero slot reads as (baseOffset, position 0): the scan starts at the segment's start and finds the same batch",
-	"ch05/truncation asksonce":          "only Truncate differs: the world's fetcher runs the rounds itself, one TruncationPoint per DivergingEpoch",
-	"ch05/truncation forgetstrim":       "only Truncate differs: the world's replica trims its own epoch cache when it cuts",
-	"ch05/truncation keepshw":           "only Truncate differs: the world's replica lowers its own high watermark when it cuts",
-	"ch05/truncation neveranotherround": "on 3.7's rules done is not read: with truncation on fetch the follower fetches again, and the next DivergingEpoch is the next round (AbstractFetcherThread.updateFetchOffsetAndMaybeMarkTruncationComplete)",
 	"ch05/truncation undefinedtohw":     "a 3.7 leader never sends an undefined DivergingEpoch: Partition.readRecords answers OFFSET_OUT_OF_RANGE instead",
 	"ch05/truncation neweranotherround": "a DivergingEpoch's epoch is at most the follower's last fetched epoch (LeaderEpochFileCache.endOffsetFor), which the follower holds; a follower without epochs sends none and truncates to its HW",
 	"ch05/truncation newerkeepslog":     "a DivergingEpoch's epoch is at most the follower's last fetched epoch, which the follower holds; a follower without epochs sends none",
-	"ch06/cooperative keepsdeleted":     "not reached: the scenarios have no verb to delete a topic (the world deletes one only for an external client's DeleteTopics)",
 }
