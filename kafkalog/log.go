@@ -38,6 +38,7 @@ type Log struct {
 	parts             Parts     // WithParts; the zero value is the reference
 	calls             PartCalls // what parts answered
 	reads             ReadStats // what fetch reads scanned
+	lastRead          located   // the latest fetch read below maxOffset
 }
 
 // Option configures Open.

@@ -329,18 +329,33 @@ func (l *Log) ReadUpTo(offset int64, maxBytes int, maxOffset int64) ([]byte, err
 	return f.seg.readBatchesFrom(f.first, true, nil, maxBytes, f.maxPos)
 }
 
+// FetchStart is where a fetch read begins: its first batch, and where that batch is.
+type FetchStart struct {
+	// SegmentBaseOffset is the base offset of the segment holding the batch, and
+	// Position the batch's position in the segment's .log (the LogOffsetMetadata that
+	// Kafka's LocalLog.read returns with its records).
+	SegmentBaseOffset, Position int64
+	// BaseOffset and LastOffset are the batch's.
+	BaseOffset, LastOffset int64
+}
+
 // Locate finds the batch a fetch at offset, up to maxOffset, reads first, without
-// reading it: the base offset of its segment and its position in the segment's .log
-// (the segment and relativePositionInSegment of the LogOffsetMetadata that Kafka's
-// LocalLog.read returns with its records). It looks the offset up and scans as
-// [Log.ReadUpTo] does, Parts included, and [Log.ReadStats] counts it as a read; ok is
-// false when that read returns nothing.
-func (l *Log) Locate(offset, maxOffset int64) (segmentBaseOffset, position int64, ok bool, err error) {
+// reading it. It looks the offset up and scans as [Log.ReadUpTo] does, Parts
+// included, and [Log.ReadStats] counts it as a read; ok is false when that read
+// returns nothing.
+func (l *Log) Locate(offset, maxOffset int64) (FetchStart, bool, error) {
 	f, err := l.locate(offset, maxOffset)
 	if err != nil || !f.ok {
-		return 0, 0, false, err
+		return FetchStart{}, false, err
 	}
-	return f.seg.baseOffset, f.first.pos, true, nil
+	return f.start(), true, nil
+}
+
+// LastRead returns the offset the log's latest fetch read asked for and where its
+// records began; ok is false when that read returned nothing (or the log has made no
+// read yet).
+func (l *Log) LastRead() (offset int64, start FetchStart, ok bool) {
+	return l.lastRead.offset, l.lastRead.start(), l.lastRead.ok
 }
 
 // ReadStats counts what the log's fetch reads ([Log.Read], [Log.ReadUpTo],
@@ -368,12 +383,20 @@ type ReadStats struct {
 // ReadStats returns what the log's fetch reads did so far.
 func (l *Log) ReadStats() ReadStats { return l.reads }
 
-// located is where a fetch read found its first batch.
+// located is where a fetch read at offset found its first batch.
 type located struct {
+	offset int64
 	seg    *Segment
 	first  batchPos
 	maxPos int64 // where the read stops: the position of the batch holding maxOffset
 	ok     bool
+}
+
+func (f located) start() FetchStart {
+	if !f.ok {
+		return FetchStart{}
+	}
+	return FetchStart{SegmentBaseOffset: f.seg.baseOffset, Position: f.first.pos, BaseOffset: f.first.hdr.BaseOffset, LastOffset: f.first.hdr.LastOffset()}
 }
 
 // locate finds the first batch a read at offset up to maxOffset returns, segment
@@ -389,6 +412,7 @@ func (l *Log) locate(offset, maxOffset int64) (located, error) {
 	maxOffset = min(maxOffset, l.nextOffset)
 	if offset < maxOffset {
 		l.reads.Reads++
+		l.lastRead = located{offset: offset}
 	}
 	for i := max(0, l.floorSegment(offset)); i < len(l.segments) && offset < maxOffset; i++ {
 		s := l.segments[i]
@@ -413,7 +437,8 @@ func (l *Log) locate(offset, maxOffset int64) (located, error) {
 		}
 		// A batch at or past maxPos is not read; nor, in this segment, is any after it.
 		if ok && first.pos < maxPos {
-			return located{seg: s, first: first, maxPos: maxPos, ok: true}, nil
+			l.lastRead = located{offset: offset, seg: s, first: first, maxPos: maxPos, ok: true}
+			return l.lastRead, nil
 		}
 	}
 	return located{}, nil

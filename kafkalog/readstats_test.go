@@ -155,13 +155,19 @@ func TestReadStatsWithParts(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ReadStats of the reference and of a lookup that answers position 0 (-want +got):\n%s", diff)
 	}
-	base, pos, ok, err := fromStart.Locate(7, 10)
+	at, ok, err := fromStart.Locate(7, 10)
 	require.NoError(t, err)
-	if diff := cmp.Diff([]int64{0, 7 * batchSize, 4, 19}, []int64{base, pos, fromStart.ReadStats().Reads, fromStart.ReadStats().ScannedBatches}); diff != "" || !ok {
-		t.Errorf("Locate(7): segment, position, reads, scanned batches (-want +got):\n%s", diff)
+	require.True(t, ok)
+	lastOffset, last, lastOK := fromStart.LastRead()
+	want2 := []any{FetchStart{Position: 7 * batchSize, BaseOffset: 7, LastOffset: 7}, int64(4), int64(19), int64(7), true}
+	if diff := cmp.Diff(want2, []any{at, fromStart.ReadStats().Reads, fromStart.ReadStats().ScannedBatches, lastOffset, lastOK && last == at}); diff != "" {
+		t.Errorf("Locate(7): where, reads, scanned batches, LastRead (-want +got):\n%s", diff)
 	}
-	if _, _, ok, _ := ref.Locate(5, 5); ok {
+	if _, ok, _ := ref.Locate(5, 5); ok {
 		t.Errorf("Locate(5) up to 5 found a batch: a read up to an offset returns nothing at it")
+	}
+	if off, _, ok := ref.LastRead(); off != 9 || !ok {
+		t.Errorf("LastRead after reads at 0, 3, 9 and the log end = %d, %v; want 9, true (a read at the end reads nothing)", off, ok)
 	}
 }
 
@@ -179,11 +185,11 @@ func TestReadStatsAllocateNothing(t *testing.T) {
 		_, err := l.AppendAsLeader(encodeBatch(0, int64(i), kv{value: "some value"}, kv{value: "another"}), 0, int64(i))
 		require.NoError(t, err)
 	}
-	if _, _, _, err := l.Locate(301, 400); err != nil {
+	if _, _, err := l.Locate(301, 400); err != nil {
 		t.Fatal(err)
 	}
 	if n := testing.AllocsPerRun(100, func() {
-		if _, _, ok, err := l.Locate(301, 400); err != nil || !ok {
+		if _, ok, err := l.Locate(301, 400); err != nil || !ok {
 			t.Fatal(err)
 		}
 	}); n != 0 {
