@@ -196,7 +196,7 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logSt
 	}
 	node, err := replica.NewNode(replica.Config{ID: b.id, Rules: w.cfg.Rules, MinInsyncReplicas: w.minInsyncReplicas(tp.Topic),
 		ReplicaLagTimeMaxMs: w.cfg.ReplicaLagTimeMaxMs, ReplicaFetchWaitMaxMs: w.cfg.ReplicaFetchWaitMaxMs,
-		InitialHighWatermark: hw, NowMs: w.now, TruncationPoint: w.cfg.Parts.TruncationPoint}, rlog)
+		InitialHighWatermark: hw, NowMs: w.now, TruncationPoint: w.cfg.Parts.TruncationPoint, Truncate: w.cfg.Parts.Truncate}, rlog)
 	if err != nil {
 		return fmt.Errorf("broker %d: %s: %w", b.id, tp, err)
 	}

@@ -35,6 +35,10 @@ type Parts struct {
 	// TruncationPoint is the followers' truncation rule under the modern rules
 	// (replica.Config.TruncationPoint).
 	TruncationPoint func(own []replica.EpochEntry, leo, hw int64, answer replica.EpochEndOffset) (offset int64, done bool, ok bool)
+	// Truncate is the followers' whole truncation under the v2.1 rules, in
+	// OffsetsForLeaderEpoch rounds (replica.Config.Truncate): each question it
+	// asks is a request to the leader over the world's network.
+	Truncate func(f replica.FollowerState, ask func(epoch int32) replica.EpochEndOffset) (replica.FollowerState, bool)
 	// CooperativeSticky is the cooperative-sticky assignor of every group member
 	// that lists it (CooperativeStickyAssignor.assign); the world refuses an
 	// assignment that gives a partition that does not exist, gives one to two
