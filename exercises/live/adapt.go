@@ -25,7 +25,7 @@ func yourCode() learner.Code {
 		Index:       kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},
 		Retention:   kafkalogtest.Retention{DeletableSegments: deletableSegments},
 		Recovery:    kafkalogtest.Recovery{Recover: recovery.Recover},
-		Truncation:  replicakit.Truncation{TruncationPoint: truncationPoint},
+		Truncation:  replicakit.Truncation{TruncationPoint: truncationPoint, Truncate: truncate},
 		Cooperative: groupkit.CooperativeSticky{Assign: assign},
 	}
 }
@@ -44,6 +44,19 @@ func truncationPoint(own []replica.EpochEntry, leo, hw int64, answer replica.Epo
 		es = append(es, truncation.EpochEntry(e))
 	}
 	return truncation.TruncationPoint(es, leo, hw, truncation.EpochEndOffset(answer))
+}
+
+func truncate(f replicakit.Follower, ask func(int32) replica.EpochEndOffset) replicakit.Follower {
+	in := truncation.Follower{LogEndOffset: f.LogEndOffset, HighWatermark: f.HighWatermark}
+	for _, e := range f.Epochs {
+		in.Epochs = append(in.Epochs, truncation.EpochEntry(e))
+	}
+	got := truncation.Truncate(in, func(epoch int32) truncation.EpochEndOffset { return truncation.EpochEndOffset(ask(epoch)) })
+	out := replicakit.Follower{LogEndOffset: got.LogEndOffset, HighWatermark: got.HighWatermark}
+	for _, e := range got.Epochs {
+		out.Epochs = append(out.Epochs, replica.EpochEntry(e))
+	}
+	return out
 }
 
 func assign(members []groupkit.Member, topics []group.TopicMetadata) group.Assignment {

@@ -97,7 +97,7 @@ var used = map[string]string{
 	PartIndex:       "every consumer fetch: the index lookup and the scan",
 	PartRetention:   "every retention check of every log",
 	PartRecovery:    "every segment a starting broker recovers",
-	PartTruncation:  "every follower truncation (DivergingEpoch)",
+	PartTruncation:  "every follower truncation: each DivergingEpoch (TruncationPoint), and under the v2.1 rules the OffsetsForLeaderEpoch rounds (Truncate)",
 	PartCooperative: "every cooperative-sticky rebalance",
 }
 
@@ -111,6 +111,9 @@ type Live struct {
 	mu     sync.Mutex
 	parts  map[string]*partState
 	faults []Fault
+
+	// truncateWritten says the ch05 part's Truncate is written too.
+	truncateWritten bool
 }
 
 type partState struct {
@@ -169,6 +172,26 @@ func NewWithDeadline(code Code, deadline time.Duration) *Live {
 		code.Truncation.TruncationPoint(nil, 0, 0, replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: replica.UndefinedOffset})
 	})
 	probe(PartCooperative, code.Cooperative.Assign != nil, func() { code.Cooperative.Assign(nil, nil) })
+	if st := l.parts[PartTruncation]; st.written && st.fault == nil && code.Truncation.Truncate != nil {
+		// Truncate is the part's second function: unwritten (TODO), the
+		// reference runs the rounds where the world would hand it them.
+		undefined := replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: replica.UndefinedOffset}
+		done := make(chan bool, 1)
+		go func() {
+			done <- stub(func() {
+				code.Truncation.Truncate(replicakit.Follower{}, func(int32) replica.EpochEndOffset { return undefined })
+			})
+		}()
+		timer := time.NewTimer(deadline)
+		defer timer.Stop()
+		select {
+		case todo := <-done:
+			l.truncateWritten = !todo
+		case <-timer.C:
+			st.fault = &Fault{Part: PartTruncation, Kind: "timeout", Call: "Truncate with a simple input", Value: fmt.Sprintf("it did not return within %v (an endless loop?)", deadline)}
+			l.faults = append(l.faults, *st.fault)
+		}
+	}
 	return l
 }
 
@@ -309,6 +332,9 @@ func (l *Live) ClusterParts() cluster.Parts {
 	}
 	if l.parts[PartTruncation].written {
 		p.TruncationPoint = l.truncationPoint
+		if l.truncateWritten {
+			p.Truncate = l.truncate
+		}
 	}
 	if l.parts[PartCooperative].written {
 		p.CooperativeSticky = l.assign
@@ -324,6 +350,11 @@ func ReferenceParts() cluster.Parts {
 		EncodeBatch: func(dst []byte, b *kafkalog.RecordBatch) ([]byte, bool) { return b.AppendTo(dst), true },
 		CooperativeSticky: func(members []group.MemberSubscription, topics []group.TopicMetadata) (group.Assignment, bool) {
 			return sortedAssignment(group.CooperativeStickyAssignor{}.Assign(members, topics)), true
+		},
+		// The rounds the world hands a learner's Truncate (v2.1's, where its
+		// rule is the exercise's), cut as a learner's are: once, at the end.
+		Truncate: func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
+			return replica.Truncate(replica.V2_1, f, ask), true
 		},
 	}
 }
@@ -466,6 +497,48 @@ func (l *Live) truncationPoint(own []replica.EpochEntry, leo, hw int64, answer r
 		return 0, false, false
 	}
 	return off, done, true
+}
+
+// errTooManyQuestions stops a Truncate that asks more questions than a
+// truncation can need.
+var errTooManyQuestions = fmt.Errorf("learner: too many questions")
+
+func (l *Live) truncate(f replica.FollowerState, ask func(epoch int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
+	in := replicakit.Follower{Epochs: slices.Clone(f.Epochs), LogEndOffset: f.LogEndOffset, HighWatermark: f.HighWatermark}
+	// Each round that is not done drops at least one epoch from the cache:
+	// a truncation asks at most one question per epoch it starts with, and
+	// one more the world counts as not yet answered.
+	limit := len(f.Epochs) + 1
+	var asked []int32
+	var got replicakit.Follower
+	tooMany := false
+	describe := func() string {
+		return fmt.Sprintf("Truncate(follower {Epochs %v LogEndOffset %d HighWatermark %d}, ask)", f.Epochs, f.LogEndOffset, f.HighWatermark)
+	}
+	if !l.call(PartTruncation, describe, func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if r != errTooManyQuestions {
+					panic(r)
+				}
+				tooMany = true
+			}
+		}()
+		got = l.code.Truncation.Truncate(in, func(epoch int32) replica.EpochEndOffset {
+			asked = append(asked, epoch)
+			if len(asked) > limit {
+				panic(errTooManyQuestions)
+			}
+			return ask(epoch)
+		})
+	}) {
+		return replica.FollowerState{}, false
+	}
+	if tooMany {
+		l.refuse(PartTruncation, describe(), fmt.Sprintf("asked about epochs %v: more than %d questions, but a round that is not done drops an epoch from the cache, and the follower has %d", asked, limit, len(f.Epochs)))
+		return replica.FollowerState{}, false
+	}
+	return replica.FollowerState{Epochs: got.Epochs, LogEndOffset: got.LogEndOffset, HighWatermark: got.HighWatermark}, true
 }
 
 func (l *Live) assign(members []group.MemberSubscription, topics []group.TopicMetadata) (group.Assignment, bool) {
