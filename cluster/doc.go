@@ -341,9 +341,11 @@
 //	    "cache_bytes": 2400,             bytes only in the page cache (lost by a power cut)
 //	    "bytes_in_per_sec": 0,           extra: network bytes received in the last whole second
 //	    "bytes_out_per_sec": 40,         extra: network bytes sent in the last whole second
-//	    "fetch_reads": 12,               extra: reads of its logs for consumers' fetches (these three: omitted while 0)
+//	    "fetch_reads": 12,               extra: reads of its logs for consumers' fetches (the five fetch fields: omitted while 0)
 //	    "fetch_scanned_batches": 9,      extra: batch headers their scans walked past from the index entry
-//	    "fetch_scanned_bytes": 2480      extra: the bytes of those batches
+//	    "fetch_scanned_bytes": 2480,     extra: the bytes of those batches
+//	    "last_fetch_offset": 40,         extra: the offset the latest of those reads asked for
+//	    "last_fetch_first_batch": 38     extra: the base offset of the batch it began with (-1: none)
 //	  }],
 //	  "partitions": [{
 //	    "topic": "kip101", "partition": 0,

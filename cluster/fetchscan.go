@@ -9,6 +9,9 @@ import "github.com/kafkalive/kafkalive/kafkalog"
 // restarts, as its byte counters do.
 type fetchScans struct {
 	reads, batches, bytes int64
+	// lastOffset is the offset the latest read asked for, firstBatch the base
+	// offset of the batch its records began with (-1: it returned none).
+	lastOffset, firstBatch int64
 }
 
 // fetchRead is one fetch of a consumer from the leader's log s at pos, when its
@@ -19,14 +22,14 @@ func (w *World) fetchRead(s *replicaSlot, pos int64) {
 		return
 	}
 	before := s.log.log.ReadStats()
-	if _, _, _, err := s.log.log.Locate(pos, s.log.LogEndOffset()); err != nil {
+	if _, _, err := s.log.log.Locate(pos, s.log.LogEndOffset()); err != nil {
 		return // the read the mirror stands for would have failed the same way: nothing scanned
 	}
 	w.countFetchRead(s, before)
 }
 
 // countFetchRead adds to the broker holding s what its log's fetch reads did
-// since before.
+// since before, and keeps the latest one's offset and first batch.
 func (w *World) countFetchRead(s *replicaSlot, before kafkalog.ReadStats) {
 	for _, b := range w.brokers {
 		if b.replicas[s.tp] == s {
@@ -34,6 +37,13 @@ func (w *World) countFetchRead(s *replicaSlot, before kafkalog.ReadStats) {
 			b.fetch.reads += after.Reads - before.Reads
 			b.fetch.batches += after.ScannedBatches - before.ScannedBatches
 			b.fetch.bytes += after.ScannedBytes - before.ScannedBytes
+			if after.Reads > before.Reads {
+				off, start, ok := s.log.log.LastRead()
+				b.fetch.lastOffset, b.fetch.firstBatch = off, -1
+				if ok {
+					b.fetch.firstBatch = start.BaseOffset
+				}
+			}
 			return
 		}
 	}

@@ -53,6 +53,12 @@ type BrokerInfo struct {
 	FetchReads          int64 `json:"fetch_reads,omitempty"`
 	FetchScannedBatches int64 `json:"fetch_scanned_batches,omitempty"`
 	FetchScannedBytes   int64 `json:"fetch_scanned_bytes,omitempty"`
+	// LastFetchOffset is the offset the latest of those reads asked for, and
+	// LastFetchFirstBatch the base offset of the batch its records began
+	// with: the batch whose last offset reaches LastFetchOffset (-1 when it
+	// returned none). Both are 0 before the first read.
+	LastFetchOffset     int64 `json:"last_fetch_offset,omitempty"`
+	LastFetchFirstBatch int64 `json:"last_fetch_first_batch,omitempty"`
 }
 
 // PartitionInfo is one partition: the controller's record and every
@@ -191,7 +197,8 @@ func (w *World) state(opts StateOptions) State {
 		s.Brokers = append(s.Brokers, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
 			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"),
 			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
-			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes})
+			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes,
+			LastFetchOffset: b.fetch.lastOffset, LastFetchFirstBatch: b.fetch.firstBatch})
 	}
 	for _, tp := range w.ctl.order {
 		if tp.Topic == OffsetsTopic {
@@ -339,7 +346,11 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 		li.Records = make([]RecordInfo, 0, n)
 	}
 	for i, e := range log.m.from(from) {
-		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil})
+		ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil}
+		if t, ok := controlEntry(e); ok {
+			ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
+		}
+		li.Records = append(li.Records, ri)
 	}
 	return li
 }

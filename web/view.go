@@ -83,6 +83,10 @@ type BrokerView struct {
 	FetchReads        int64 `json:"fetch_reads"`
 	FetchScanned      int64 `json:"fetch_scanned"`
 	FetchScannedBytes int64 `json:"fetch_scanned_bytes"`
+	// LastFetch and LastFirstBatch are the offset the latest of those reads
+	// asked for and the base offset of the batch it began with (-1: none).
+	LastFetch      int64 `json:"last_fetch"`
+	LastFirstBatch int64 `json:"last_first_batch"`
 }
 
 // PartRow is one line of the partition table.
@@ -187,7 +191,8 @@ func BuildView(w *cluster.World, f Focus) View {
 	for _, b := range st.Brokers {
 		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
 			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec,
-			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes})
+			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes,
+			LastFetch: b.LastFetchOffset, LastFirstBatch: b.LastFetchFirstBatch})
 	}
 	for _, p := range st.Partitions {
 		row := partRow(p)
