@@ -102,6 +102,9 @@ type externalState struct {
 	waiting map[int64]extSlot
 	answers []ExternalAnswer
 	clients []ExternalClient
+	// prepared is the request being applied's preparation, if any
+	// (World.ExternalPrepared); it is no state of the world.
+	prepared *PreparedExternal
 }
 
 // extPending is one request waiting for the world.
@@ -167,8 +170,8 @@ func (w *World) BrokerState(id int32) (BrokerState, bool) {
 // LinkCut reports whether the link between nodes a and b is cut.
 func (w *World) LinkCut(a, b int32) bool { return w.net.cut(a, b) }
 
-// decodeExternal parses an external request's body.
-func decodeExternal(x *ExternalRequest) (kmsg.Request, error) {
+// decodeExternalBody parses an external request's body.
+func decodeExternalBody(x *ExternalRequest) (kmsg.Request, error) {
 	req := kmsg.RequestForKey(x.Key)
 	if req == nil {
 		return nil, fmt.Errorf("%w: unknown api key %d", ErrExternal, x.Key)
@@ -193,7 +196,7 @@ func (w *World) validateExternal(x *ExternalRequest) error {
 	if x.Client < 1 || x.Client > 1<<20 {
 		return fmt.Errorf("%w: external client %d", ErrInvalidConfig, x.Client)
 	}
-	_, err := decodeExternal(x)
+	_, err := w.decodeExternal(x)
 	return err
 }
 
@@ -221,7 +224,7 @@ func (w *World) extClient(x *ExternalRequest) *ExternalClient {
 
 // external applies one external request (the action's work).
 func (w *World) external(x *ExternalRequest) error {
-	req, err := decodeExternal(x)
+	req, err := w.decodeExternal(x)
 	if err != nil {
 		return err
 	}

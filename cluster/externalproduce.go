@@ -70,7 +70,8 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	}
 	// ProduceRequest.validateRecords: v3+ carries exactly one batch of
 	// magic 2.
-	h, n, err := kafkalog.CheckBatch(part.Records)
+	cb := w.clientBatch(x, req, ti, pi)
+	h, n, err := cb.header, cb.n, cb.checkErr
 	switch {
 	case len(part.Records) == 0:
 		return errInvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
@@ -108,12 +109,10 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	// which goes to the log as it is: their keys and values point into
 	// that copy (or its decompressed records), never into the request's
 	// buffer, so the mirror keeps them as they are (replicaLog.appendClient).
-	raw := append([]byte(nil), part.Records...)
-	var dec kafkalog.Decoder
-	var batch kafkalog.RecordBatch
-	if _, err := dec.Decode(raw, &batch); err != nil {
+	if !cb.decoded || cb.decodeErr != nil {
 		return errCorruptMessage, "", 0
 	}
+	raw, batch := cb.raw, &cb.batch
 	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
 		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", len(batch.Records)
 	}

@@ -50,9 +50,10 @@ type Kafka struct {
 }
 
 type queued struct {
-	req     cluster.ExternalRequest
-	resolve kafkawire.Resolve
-	conn    uint64
+	req      cluster.ExternalRequest
+	prepared *cluster.PreparedExternal
+	resolve  kafkawire.Resolve
+	conn     uint64
 }
 
 type waiter struct {
@@ -129,6 +130,10 @@ func (k *Kafka) State(broker int32, conn kafkawire.ConnInfo) kafkawire.State {
 // Submit implements kafkawire.Backend: the request is queued for Run.
 func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) kafkawire.Pending {
 	p, resolve := kafkawire.NewPending()
+	x := cluster.ExternalRequest{Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
+	// decoded, and a Produce's batches checked and decoded, here on the
+	// connection's goroutine: the world's lock is held for less
+	prepared := cluster.PrepareExternal(&x)
 	k.mu.Lock()
 	n, ok := k.clients[conn.ClientID]
 	if !ok {
@@ -139,8 +144,8 @@ func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) 
 	if conn.Remote != nil {
 		remote = conn.Remote.String()
 	}
-	k.queue = append(k.queue, queued{req: cluster.ExternalRequest{Client: n, ClientID: conn.ClientID, Remote: remote, Broker: broker,
-		Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}, resolve: resolve, conn: conn.ID})
+	x.Client, x.ClientID, x.Remote, x.Broker = n, conn.ClientID, remote, broker
+	k.queue = append(k.queue, queued{req: x, prepared: prepared, resolve: resolve, conn: conn.ID})
 	k.mu.Unlock()
 	select {
 	case k.kick <- struct{}{}:
@@ -211,7 +216,7 @@ func (k *Kafka) pump() {
 	k.mu.Unlock()
 	acted := false
 	for _, x := range q {
-		id, err := w.External(x.req)
+		id, err := w.ExternalPrepared(x.req, x.prepared)
 		if err != nil {
 			reason := err.Error()
 			resolve := x.resolve
