@@ -59,6 +59,8 @@ func (c checker) check(f Fact) Check {
 		got = c.segments(f)
 	case FactPartition:
 		got = c.leaderLog(f)
+	case FactFetch:
+		got = c.fetch(f)
 	}
 	want := strings.TrimSpace(f.Text)
 	if f.Kind == FactViolations {
@@ -163,6 +165,18 @@ func (c checker) controller(f Fact) string {
 		"hw": fmt.Sprint(p.HighWatermark), "leo": fmt.Sprint(p.LogEndOffset), "start": fmt.Sprint(p.LogStartOffset),
 	}
 	return renderPairs(f.pairs, func(k string) string { return vals[k] })
+}
+
+// fetch renders a broker's counters of its reads for consumers' fetches.
+func (c checker) fetch(f Fact) string {
+	for _, b := range c.st.Brokers {
+		if b.ID == f.broker {
+			vals := map[string]int64{"reads": b.FetchReads, "scanned": b.FetchScannedBatches, "scanned-bytes": b.FetchScannedBytes,
+				"last-fetch": b.LastFetchOffset, "first-batch": b.LastFetchFirstBatch}
+			return renderPairs(f.pairs, func(k string) string { return fmt.Sprint(vals[k]) })
+		}
+	}
+	return fmt.Sprintf("no broker b%d", f.broker)
 }
 
 func (c checker) client(f Fact) string {

@@ -34,6 +34,12 @@ const (
 	// dave=v1·e0, 1 alice=v4·e0] 2/2", for scenarios with several
 	// partitions (b1, b2... talk about the scenario's own partition).
 	FactPartition FactKind = "partition"
+	// FactFetch: a broker's reads of its logs for consumers' fetches, "fetch
+	// b1 reads=100 scanned=127 scanned-bytes=37061 last-fetch=40
+	// first-batch=38": the reads, the batch headers and bytes their scans
+	// walked past from the offset index entry, the offset the latest read
+	// asked for and the base offset of the batch it began with (-1: none).
+	FactFetch FactKind = "fetch"
 )
 
 // Fact is one expectation: a subset of the state, as written in the file.
@@ -92,6 +98,19 @@ func parseFact(s string, clients, topics map[string]bool) (Fact, error) {
 		var err error
 		f.parts, err = parseLogParts(f.Text)
 		return f, err
+	case subject == "fetch":
+		f.Kind = FactFetch
+		b, pairs, _ := strings.Cut(f.Text, " ")
+		b = strings.TrimSuffix(b, ":") // "fetch b1: reads=2"
+		n, err := strconv.ParseInt(strings.TrimPrefix(b, "b"), 10, 32)
+		if !strings.HasPrefix(b, "b") || err != nil {
+			return f, fmt.Errorf("%w: fetch fact about %q: not b<N>", ErrSyntax, b)
+		}
+		f.broker = int32(n)
+		g := Fact{Subject: f.Subject, Text: pairs}
+		err = g.readPairs(map[string]bool{"reads": true, "scanned": true, "scanned-bytes": true, "last-fetch": true, "first-batch": true})
+		f.pairs = g.pairs
+		return f, err
 	case subject == "ctl":
 		f.Kind = FactController
 		return f, f.readPairs(map[string]bool{"leader": true, "e": true, "isr": true, "replicas": true, "hw": true, "leo": true, "start": true})
@@ -110,7 +129,7 @@ func parseFact(s string, clients, topics map[string]bool) (Fact, error) {
 		f.parts, err = parseLogParts(f.Text)
 		return f, err
 	}
-	return f, fmt.Errorf("%w: fact about %q: not b<N>, ctl, violations, group, segments, a topic's partition or a producer or consumer", ErrSyntax, subject)
+	return f, fmt.Errorf("%w: fact about %q: not b<N>, ctl, violations, group, segments, fetch, a topic's partition or a producer or consumer", ErrSyntax, subject)
 }
 
 func (f *Fact) readPairs(allowed map[string]bool) error {

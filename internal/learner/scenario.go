@@ -100,7 +100,8 @@ type StepOutcome struct {
 	// Lines are the state after the step (the scenario's view), the events of
 	// the step, every broker's files (name, size, CRC-32 of the bytes, and what
 	// is not a batch in a .log, as kafka-dump-log reports it), the brokers'
-	// lines of the state (their byte counters), and the faults.
+	// lines of the state (their byte counters), their consumers' fetch reads and
+	// what those reads' scans walked past, and the faults.
 	Lines []string `json:"lines"`
 }
 
@@ -142,6 +143,7 @@ func Outcome(run *scenarios.Run, faults func() []Fault) ([]StepOutcome, error) {
 		}
 		so.Lines = append(so.Lines, fileLines(run.World())...)
 		so.Lines = append(so.Lines, counters...)
+		so.Lines = append(so.Lines, fetchLines(o.After)...)
 		if faults != nil {
 			for _, f := range faults()[before:] {
 				so.Lines = append(so.Lines, "fault: "+f.String())
@@ -149,6 +151,20 @@ func Outcome(run *scenarios.Run, faults func() []Fault) ([]StepOutcome, error) {
 		}
 		out = append(out, so)
 	}
+}
+
+// fetchLines gives, for each broker that served consumers' fetches, how many reads
+// it made for them and what their scans walked past from the offset index entry:
+// what the index lookup and the scan decide, when both find the right batch.
+func fetchLines(st cluster.State) []string {
+	var out []string
+	for _, b := range st.Brokers {
+		if b.FetchReads > 0 {
+			out = append(out, fmt.Sprintf("fetch: b%d reads=%d scanned=%d scanned-bytes=%d last-fetch=%d first-batch=%d",
+				b.ID, b.FetchReads, b.FetchScannedBatches, b.FetchScannedBytes, b.LastFetchOffset, b.LastFetchFirstBatch))
+		}
+	}
+	return out
 }
 
 // fileLines describes every broker's partition files.
