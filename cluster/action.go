@@ -56,6 +56,12 @@ const (
 	// and their firmware do this; LogSegment.recover's checks of every batch exist
 	// for it.
 	ActCorrupt ActionKind = "corrupt"
+	// ActCommitTransaction is producer Name's commitTransaction: its
+	// transaction ends with a COMMIT marker on each partition it wrote to
+	// (transaction.go).
+	ActCommitTransaction ActionKind = "commit-transaction"
+	// ActAbortTransaction is producer Name's abortTransaction: ABORT markers.
+	ActAbortTransaction ActionKind = "abort-transaction"
 	// ActExternal is one request of a Kafka client outside the world
 	// (External), as its bytes came over the wire (external.go).
 	ActExternal ActionKind = "external"
@@ -106,6 +112,9 @@ func (a Action) String() string {
 		if a.Producer.LingerMs > 0 {
 			s += fmt.Sprintf(" linger.ms=%d", a.Producer.LingerMs)
 		}
+		if a.Producer.TransactionalID != "" {
+			s += " transactional.id=" + a.Producer.TransactionalID
+		}
 		return s
 	case ActAddConsumer:
 		if a.Consumer.isGroup() {
@@ -143,8 +152,8 @@ func (a Action) String() string {
 			s += fmt.Sprintf(" timestamp-ms=%d", *a.TimestampMs)
 		}
 		return s
-	case ActPoll:
-		return "poll " + a.Name
+	case ActPoll, ActCommitTransaction, ActAbortTransaction:
+		return string(a.Kind) + " " + a.Name
 	case ActExternal:
 		return externalString(a.External)
 	case ActStop, ActKill, ActStart, ActWriteback:
@@ -221,6 +230,8 @@ func (w *World) validate(a Action) error {
 		if a.TimestampMs != nil && *a.TimestampMs < 0 {
 			return fmt.Errorf("%w: produce: ProducerRecord: Invalid timestamp: %d. Timestamp should always be non-negative or null.", ErrInvalidConfig, *a.TimestampMs)
 		}
+	case ActCommitTransaction, ActAbortTransaction:
+		return w.validateEndTransaction(a)
 	case ActPoll:
 		if c := w.consumer(a.Name); c == nil || c.grp != nil {
 			return fmt.Errorf("%w: no simple consumer %q", ErrInvalidConfig, a.Name)
@@ -305,6 +316,8 @@ func (w *World) apply(a Action) error {
 		return w.addPartitions(a.Name, a.N)
 	case ActDeleteTopic:
 		w.deleteTopic(a.Name, "delete-topic")
+	case ActCommitTransaction, ActAbortTransaction:
+		w.endTransaction(w.producer(a.Name), a.Kind == ActCommitTransaction)
 	case ActPoll:
 		w.poll(w.consumer(a.Name))
 	case ActStop:

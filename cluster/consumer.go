@@ -126,6 +126,10 @@ func (w *World) poll(c *Consumer) {
 		if e.Offset >= hw {
 			break
 		}
+		if _, ok := controlEntry(&e); ok {
+			c.position = e.Offset + 1 // a marker: not handed out, passed
+			continue
+		}
 		c.records = append(c.records, Consumed{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, FromBroker: leader})
 		v := string(e.Value)
 		if e.Value == nil {

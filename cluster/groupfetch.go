@@ -30,7 +30,9 @@ func (w *World) fetchRecords(c *Consumer) int {
 			continue
 		}
 		hw := s.node.Status().HighWatermark
-		first, last, again := int64(-1), int64(-1), 0
+		// markers counts the transaction markers between first and last,
+		// passing those after the latest record read.
+		first, last, again, markers, passing := int64(-1), int64(-1), 0, 0, 0
 		fetched, byPart, stuck := w.fetchEntries(s, pos, max(c.cfg.MaxPollRecords-read, 1))
 		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 			w.noteFetch(c.cfg.Name, tp, pos, fetched[0].Offset)
@@ -39,6 +41,21 @@ func (w *World) fetchRecords(c *Consumer) int {
 			if e.Offset >= hw || read >= c.cfg.MaxPollRecords {
 				break
 			}
+			if _, ok := controlEntry(&e); ok {
+				// A transaction marker is not handed out, and the
+				// position moves past it (CompletedFetch.nextFetchedRecord).
+				g.positions[tp] = e.Offset + 1
+				if c.cfg.CommitMode == CommitSync {
+					if g.done == nil {
+						g.done = map[partitionKey]int64{}
+					}
+					g.done[tp] = e.Offset + 1
+				}
+				if first >= 0 {
+					passing++
+				}
+				continue
+			}
 			if w.markProcessed(c.cfg.Group, tp, e.Offset) {
 				again++
 			}
@@ -46,6 +63,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 				first = e.Offset
 			}
 			last, read = e.Offset, read+1
+			markers, passing = markers+passing, 0
 			g.positions[tp] = e.Offset + 1
 			if c.cfg.CommitMode == CommitSync {
 				if g.done == nil {
@@ -60,7 +78,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 			}
 			continue
 		}
-		g.processed += int(last-first) + 1 - gaps(s, first, last)
+		g.processed += int(last-first) + 1 - gaps(s, first, last) - markers
 		g.duplicates += again
 		w.record(EventConsume, 0, &tp, "%s processed offsets %d-%d%s", c.cfg.Name, first, last, duplicateNote(again))
 	}

@@ -69,10 +69,11 @@ func (w *World) encodedByPart(topic string) bool {
 }
 
 // encodeRecords encodes records, with their timestamps, as the batch a producer
-// sends, with Parts.EncodeBatch (the library's encoder if it declines or is not
-// given).
-func (w *World) encodeRecords(records []replica.Record, timestamps []int64) []byte {
+// sends (transactional: a transactional producer's), with Parts.EncodeBatch (the
+// library's encoder if it declines or is not given).
+func (w *World) encodeRecords(records []replica.Record, timestamps []int64, transactional bool) []byte {
 	var b kafkalog.RecordBatch
+	b.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, transactional, false)
 	b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, kafkalog.NoSequence
 	if p := records[0].Producer; p != nil {
@@ -295,7 +296,11 @@ func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, af
 		for i := range b.Records {
 			r := &b.Records[i]
 			if b.Offset(r) >= pos {
-				out = append(out, replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: clone(r.Key), Value: clone(r.Value)})
+				e := replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: clone(r.Key), Value: clone(r.Value)}
+				if i == 0 && b.Attributes.IsControl() {
+					e.Batch = raw[at-n : at] // a transaction marker: the consumer passes it (controlEntry)
+				}
+				out = append(out, e)
 			}
 		}
 	}

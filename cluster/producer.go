@@ -81,6 +81,13 @@ type ProducerConfig struct {
 	// is retried, acknowledged and failed whole; its records get consecutive
 	// offsets (ProduceResponse's baseOffset and their place in the batch).
 	LingerMs int64
+	// TransactionalID is transactional.id (KIP-98, Kafka 0.11+): the
+	// producer is idempotent (enable.idempotence false with it is
+	// [ErrInvalidConfig], Kafka's ConfigException), its batches are
+	// transactional, and [ActCommitTransaction] and [ActAbortTransaction]
+	// end a transaction with a marker on each partition it wrote to
+	// (transaction.go says what is modelled). "" (the default): none.
+	TransactionalID string
 }
 
 // Partitioners for records without a key ([ProducerConfig.Partitioner]).
@@ -175,6 +182,8 @@ type Producer struct {
 	// lingering holds, per partition, the batch waiting for linger.ms
 	// (LingerMs above 0).
 	lingering map[int32]*lingerBatch
+	// txn is the transaction of a producer with a transactional.id.
+	txn *txnState
 	// dropped counts the results that fell off the front of results
 	// ([TimelineConfig.KeepMs]), and how many of them were acknowledged
 	// or failed; result indexes count them.
@@ -255,6 +264,17 @@ func (w *World) producerDefaults(cfg ProducerConfig) (ProducerConfig, error) {
 		return cfg, err
 	}
 	cfg.Acks = acksLabel(acks)
+	if cfg.TransactionalID != "" {
+		switch {
+		case w.cfg.Rules < replica.V0_11:
+			return cfg, fmt.Errorf("%w: producer %q: transactional.id needs Kafka 0.11+ (KIP-98), not %s", ErrInvalidConfig, cfg.Name, w.cfg.Rules)
+		case cfg.EnableIdempotence != nil && !*cfg.EnableIdempotence:
+			return cfg, fmt.Errorf("%w: producer %q: Cannot set a transactional.id without also enabling idempotence", ErrInvalidConfig, cfg.Name)
+		case acks != replica.AcksAll:
+			return cfg, fmt.Errorf("%w: producer %q: transactional.id needs acks=all, not acks=%s", ErrInvalidConfig, cfg.Name, cfg.Acks)
+		}
+		cfg.EnableIdempotence = Bool(true)
+	}
 	switch {
 	case cfg.EnableIdempotence == nil:
 		cfg.EnableIdempotence = Bool(modern && acks == replica.AcksAll)
@@ -326,6 +346,9 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 // its future, and retention by time (retention.ms, counted from a
 // segment's largest timestamp) keeps it.
 func (w *World) produceStamped(p *Producer, key, value string, null bool, partition int32, timestampMs *int64) error {
+	if err := validateTransactionalSend(p); err != nil {
+		return err
+	}
 	t := w.topic(p.cfg.Topic)
 	if key == "" && len(p.cfg.Keys) > 0 {
 		key = p.cfg.Keys[p.sent%len(p.cfg.Keys)]
@@ -373,6 +396,7 @@ func (w *World) produceStamped(p *Producer, key, value string, null bool, partit
 	if w.refuseRecordTooLarge(p, tp) {
 		return nil
 	}
+	w.txnAddPartition(p, partition)
 	if p.idempotent() {
 		r := p.result(p.dropped + len(p.results) - 1)
 		r.Sequence, r.ProducerEpoch = p.nextSequence(partition), p.epoch
@@ -527,8 +551,8 @@ func (w *World) sendRecord(p *Producer, i int) {
 		records = append(records, rec)
 		timestamps = append(timestamps, m.timestampMs)
 	}
-	if w.encodedByPart(tp.Topic) || stamped {
-		records[0].Batch = w.encodeRecords(records, timestamps)
+	if w.encodedByPart(tp.Topic) || stamped || p.transactional() {
+		records[0].Batch = w.encodeRecords(records, timestamps, p.transactional())
 	}
 	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
@@ -578,6 +602,9 @@ func (w *World) failRecord(p *Producer, i int, code string) {
 	r.Failed, r.Error, r.retryAtMs, r.inflight = true, code, 0, 0
 	tp := partitionKey{Topic: p.cfg.Topic, Partition: r.Partition}
 	w.record(EventProduce, 0, &tp, "%s: %s failed: %s", p.cfg.Name, recordLabel(r.Key, r.Value), r.Error)
+	if p.txn != nil {
+		p.txn.failed++ // an abortable error: the transaction cannot commit
+	}
 	if r.Sequence >= 0 {
 		w.bumpProducerEpoch(p, i)
 	}
@@ -622,6 +649,9 @@ func (w *World) bumpProducerEpoch(p *Producer, failed int) {
 // batch it answers.
 func (w *World) deliverToProducer(e *envelope) {
 	p := w.producers[e.to-producerIDBase]
+	if w.deliverTxnMarker(p, e) {
+		return
+	}
 	var answered []int
 	for _, i := range p.open {
 		if r := p.result(i); r.inflight == e.resp.CorrelationID && r.inflight != 0 {
@@ -686,6 +716,7 @@ func (w *World) tickProducer(p *Producer) {
 	}
 	p.open = open
 	w.sendDueBatches(p)
+	w.tickTransaction(p)
 	rate := p.cfg.milliRate()
 	if rate <= 0 {
 		return

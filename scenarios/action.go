@@ -12,11 +12,13 @@ import (
 //
 //	create-topic name=kip101 replicas=1,2       or partitions=3 rf=3
 //	add-producer name=p topic=kip101 acks=all keys=alice,bob linger-ms=50 batch-size=16384
+//	             transactional-id=tx1
 //	add-consumer name=c topic=kip101 partition=0
 //	add-consumer name=E1 group=eager-g topics=orders assignors=sticky ...
 //	produce p value=m1 key=alice partition=0    or key=k2 null (a tombstone)
 //	        [timestamp-ms=1714521600000]         the record's CreateTime, set by the application
 //	poll c
+//	commit-transaction t | abort-transaction t     a transactional producer ends its transaction
 //	close-consumer E1 | crash-consumer E1 | restart-consumer E1
 //	stall-consumer E1 ms=400000
 //	add-partitions name=users count=4
@@ -44,7 +46,8 @@ func parseAction(s string) (cluster.Action, error) {
 		err = consumerArgs(a, &act.Consumer)
 	case cluster.ActProduce:
 		err = produceArgs(a, &act)
-	case cluster.ActPoll, cluster.ActCloseConsumer, cluster.ActCrashConsumer, cluster.ActRestartConsumer:
+	case cluster.ActPoll, cluster.ActCloseConsumer, cluster.ActCrashConsumer, cluster.ActRestartConsumer,
+		cluster.ActCommitTransaction, cluster.ActAbortTransaction:
 		act.Name, err = oneWord(a)
 	case cluster.ActStallConsumer:
 		if act.Name, err = oneWord(a); err == nil {
@@ -102,6 +105,7 @@ func topicArgs(a args, act *cluster.Action) error {
 
 func producerArgs(a args, act *cluster.Action) error {
 	act.Producer.Name, act.Producer.Topic, act.Producer.Acks = a.named["name"], a.named["topic"], a.named["acks"]
+	act.Producer.TransactionalID = a.named["transactional-id"]
 	if k, ok := a.named["keys"]; ok {
 		act.Producer.Keys = splitList(k)
 	}

@@ -121,7 +121,6 @@ func TestLiveMatrix(t *testing.T) {
 // mistake from the rule). The test fails when one of them starts to show a
 // difference, so the list only shrinks.
 var liveUndetected = map[string]string{
-	"ch02/index skipscontrol":           "the world writes no control batches: transactions are not simulated",
 	"ch02/index skipsempty":             "skipping the cleaner's empty batch hands the fetch the next batch, in that segment or the next (LocalLog.read goes on to the next segment): the same records come, only the response differs",
 	"ch02/index stopsoneearly":          "an index entry one too early is a longer scan to the same batch: nothing a cluster shows depends on how far a scan walks",
 	"ch02/index strictlyless":           "on an exact hit it starts the scan at the entry before: a longer scan to the same batch",

@@ -1,0 +1,296 @@
+package cluster
+
+import (
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Transactions (KIP-98), the smallest faithful piece of them, as Kafka 3.7
+// runs them:
+//
+//   - A producer with a transactional.id ([ProducerConfig.TransactionalID])
+//     is idempotent; InitProducerId gives it its producer id and epoch 0
+//     (here at once, when it is added). Its batches carry the transactional
+//     attribute (DefaultRecordBatch's bit 4) with the producer id, epoch and
+//     sequences.
+//   - A transaction begins with the first record the producer sends after
+//     the previous one ended (beginTransaction is local to the client; the
+//     partition joins the transaction with AddPartitionsToTxn).
+//   - [ActCommitTransaction] (commitTransaction) sends the batches still
+//     lingering, waits for every record of the transaction to be answered,
+//     then the transaction coordinator has the leader of each partition
+//     the transaction wrote to append a control batch: one record whose key
+//     is version 0 and COMMIT, whose value is version 0 and the
+//     coordinator epoch (EndTransactionMarker), transactional and control
+//     attributes, the producer's id and epoch, baseSequence -1 (Kafka's
+//     WriteTxnMarkers, appended by ReplicaManager.appendRecords with origin
+//     COORDINATOR, acks -1). A marker that fails or gets no answer is sent
+//     again after retry.backoff.ms, as TransactionMarkerChannelManager
+//     retries it. [ActAbortTransaction] (abortTransaction) fails the
+//     batches not sent yet (RecordAccumulator.abortUndrainedBatches),
+//     waits for those in flight, and writes ABORT markers. A commit in
+//     which a record failed ends as an abort: the Java client's
+//     commitTransaction throws, and the application is told to abort.
+//   - Markers are replicated like any batch. Consumers read as
+//     read_uncommitted does (the Java default): they see the records of
+//     open and aborted transactions, hand no control record to the
+//     application, and move their position past it (a fetch at a marker's
+//     offset returns the marker's batch: CompletedFetch.nextFetchedRecord).
+//
+// Not modelled: the transaction coordinator itself and its
+// __transaction_state log (its state is the producer's here, and the
+// coordinator epoch of every marker is 0: that of the first leader of
+// its __transaction_state partition); transaction.timeout.ms; a second
+// producer with the same transactional.id fencing the first (InitProducerId
+// bumping the epoch); read_committed consumers and the last stable offset
+// (LSO), with the .txnindex of aborted transactions; the leader's producer
+// state checking markers. The markers travel on the producer's network
+// link here (in Kafka, the coordinator's broker's).
+
+// txnCoordinatorEpoch is the coordinator epoch of every marker.
+const txnCoordinatorEpoch = 0
+
+// txnState is a transactional producer's transaction.
+type txnState struct {
+	// partitions the open transaction wrote to, in the order it first did
+	// (AddPartitionsToTxn).
+	partitions []int32
+	// ending is set by commitTransaction or abortTransaction; marker is
+	// the marker they write (COMMIT, ABORT), failed counts the
+	// transaction's records that failed.
+	ending bool
+	marker kafkalog.ControlRecordType
+	failed int
+	// markers are the marker writes, created once every record of the
+	// transaction was answered.
+	markers []*txnMarker
+	// committed and aborted count the transactions ended.
+	committed, aborted int
+}
+
+// txnMarker is one marker's write to one partition's leader.
+type txnMarker struct {
+	partition int32
+	corr      int64 // correlation id in flight, 0 if none
+	sentMs    int64
+	retryAtMs int64
+	offset    int64 // where the leader appended it, once done
+	done      bool
+}
+
+// transactional reports whether p has a transactional.id.
+func (p *Producer) transactional() bool { return p.cfg.TransactionalID != "" }
+
+// txnAddPartition notes that p's open transaction writes to partition.
+func (w *World) txnAddPartition(p *Producer, partition int32) {
+	if !p.transactional() {
+		return
+	}
+	if p.txn == nil {
+		p.txn = &txnState{}
+	}
+	for _, q := range p.txn.partitions {
+		if q == partition {
+			return
+		}
+	}
+	p.txn.partitions = append(p.txn.partitions, partition)
+	tp := partitionKey{Topic: p.cfg.Topic, Partition: partition}
+	w.record(EventProduce, 0, &tp, "%s: AddPartitionsToTxn %s-%d (transactional.id %s)", p.cfg.Name, tp.Topic, tp.Partition, p.cfg.TransactionalID)
+}
+
+// validateEndTransaction checks a commit-transaction or abort-transaction.
+func (w *World) validateEndTransaction(a Action) error {
+	p := w.producer(a.Name)
+	switch {
+	case p == nil:
+		return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+	case !p.transactional():
+		return fmt.Errorf("%w: %s: producer %s has no transactional.id: transactions need one (KafkaProducer.initTransactions)", ErrInvalidConfig, a.Kind, a.Name)
+	case p.txn != nil && p.txn.ending:
+		return fmt.Errorf("%w: %s: producer %s is already ending its transaction (%s)", ErrInvalidConfig, a.Kind, a.Name, markerVerb(p.txn.marker))
+	}
+	return nil
+}
+
+// validateTransactionalSend refuses a record of a producer whose
+// transaction is ending: KafkaProducer.send fails in state
+// COMMITTING_TRANSACTION or ABORTING_TRANSACTION.
+func validateTransactionalSend(p *Producer) error {
+	if p.txn != nil && p.txn.ending {
+		return fmt.Errorf("%w: produce: producer %s is ending its transaction (%s): a record waits for the next", ErrInvalidConfig, p.cfg.Name, markerVerb(p.txn.marker))
+	}
+	return nil
+}
+
+func markerVerb(t kafkalog.ControlRecordType) string {
+	if t == kafkalog.ControlCommit {
+		return "commitTransaction"
+	}
+	return "abortTransaction"
+}
+
+// endTransaction starts commitTransaction (commit) or abortTransaction.
+func (w *World) endTransaction(p *Producer, commit bool) {
+	if p.txn == nil {
+		p.txn = &txnState{}
+	}
+	t := p.txn
+	t.marker = kafkalog.ControlAbort
+	if commit {
+		t.marker = kafkalog.ControlCommit
+	}
+	if len(t.partitions) == 0 {
+		// No partition joined: the client sends no EndTxn.
+		w.record(EventProduce, 0, nil, "%s: %s: the transaction wrote nothing, nothing to end", p.cfg.Name, markerVerb(t.marker))
+		return
+	}
+	t.ending = true
+	w.record(EventProduce, 0, nil, "%s: %s (transactional.id %s, producer id %d, epoch %d) on %s", p.cfg.Name, markerVerb(t.marker),
+		p.cfg.TransactionalID, p.id, p.epoch, w.txnPartitionsText(p))
+	if commit {
+		for _, partition := range sortedLingering(p) {
+			w.sendLingering(p, partition) // flush
+		}
+	} else {
+		for _, partition := range sortedLingering(p) {
+			b := p.lingering[partition]
+			delete(p.lingering, partition)
+			for _, i := range b.results {
+				r := p.result(i)
+				r.lingering = false
+				w.failRecord(p, i, "TRANSACTION_ABORTED")
+			}
+		}
+	}
+	w.tickTransaction(p)
+}
+
+func sortedLingering(p *Producer) []int32 {
+	return slices.Sorted(maps.Keys(p.lingering))
+}
+
+func (w *World) txnPartitionsText(p *Producer) string {
+	parts := make([]string, len(p.txn.partitions))
+	for i, q := range p.txn.partitions {
+		parts[i] = fmt.Sprintf("%s-%d", p.cfg.Topic, q)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// tickTransaction moves an ending transaction on: once every record is
+// answered, the markers are written, sent again when they failed or timed
+// out, and the transaction ends when every partition holds its marker.
+func (w *World) tickTransaction(p *Producer) {
+	t := p.txn
+	if t == nil || !t.ending {
+		return
+	}
+	if t.markers == nil {
+		for _, i := range p.open {
+			if r := p.result(i); !r.Acked && !r.Failed {
+				return // EndTxn waits for the transaction's records
+			}
+		}
+		if t.marker == kafkalog.ControlCommit && t.failed > 0 {
+			w.record(EventProduce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
+			t.marker = kafkalog.ControlAbort
+		}
+		for _, q := range t.partitions {
+			t.markers = append(t.markers, &txnMarker{partition: q, offset: -1})
+		}
+	}
+	done := true
+	for _, m := range t.markers {
+		switch {
+		case m.done:
+			continue
+		case m.corr != 0 && w.now-m.sentMs >= p.cfg.RequestTimeoutMs:
+			m.corr, m.retryAtMs = 0, w.now // no answer: write it again
+		}
+		done = false
+		if m.corr == 0 && w.now >= m.retryAtMs {
+			w.sendMarker(p, m)
+		}
+	}
+	if !done {
+		return
+	}
+	var at []string
+	for _, m := range t.markers {
+		at = append(at, fmt.Sprintf("%s-%d at %d", p.cfg.Topic, m.partition, m.offset))
+	}
+	verb := "aborted"
+	if t.marker == kafkalog.ControlCommit {
+		verb = "committed"
+		t.committed++
+	} else {
+		t.aborted++
+	}
+	w.record(EventProduce, 0, nil, "%s: transaction %s (%s markers: %s)", p.cfg.Name, verb, t.marker, strings.Join(at, ", "))
+	t.partitions, t.markers, t.ending, t.failed = nil, nil, false, 0
+}
+
+// sendMarker has the partition's leader append m's control batch.
+func (w *World) sendMarker(p *Producer, m *txnMarker) {
+	tp := partitionKey{Topic: p.cfg.Topic, Partition: m.partition}
+	leader := w.PartitionLeader(tp.Topic, tp.Partition)
+	if leader == replica.NoLeader {
+		m.retryAtMs = w.now + p.cfg.RetryBackoffMs
+		return
+	}
+	b := kafkalog.NewEndTxnMarkerBatch(0, w.now, int64(p.id), p.epoch, p.txn.marker, txnCoordinatorEpoch)
+	p.corr++
+	m.corr, m.sentMs = p.corr, w.now
+	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
+		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{{Batch: b.AppendTo(nil)}},
+		Acks: replica.AcksAll, TimeoutMs: p.cfg.RequestTimeoutMs}})
+}
+
+// deliverTxnMarker handles a leader's answer to a marker write, reporting
+// whether e was one.
+func (w *World) deliverTxnMarker(p *Producer, e *envelope) bool {
+	if p.txn == nil {
+		return false
+	}
+	for _, m := range p.txn.markers {
+		if m.corr == 0 || m.corr != e.resp.CorrelationID {
+			continue
+		}
+		m.corr = 0
+		if e.resp.Error == replica.None {
+			m.done, m.offset = true, e.resp.BaseOffset
+			w.record(EventProduce, 0, &e.tp, "%s marker of %s (coordinator epoch %d) at offset %d", p.txn.marker, p.cfg.Name, txnCoordinatorEpoch, m.offset)
+		} else {
+			m.retryAtMs = w.now + p.cfg.RetryBackoffMs
+			w.record(EventProduce, 0, &e.tp, "%s marker of %s got %s, written again", p.txn.marker, p.cfg.Name, e.resp.Error)
+		}
+		w.tickTransaction(p)
+		return true
+	}
+	return false
+}
+
+// controlEntry reports whether e is the record of a control batch (a
+// transaction marker), and its type. Only the first entry of a batch
+// carries the batch's bytes, and a control batch holds one record.
+func controlEntry(e *replica.Entry) (kafkalog.ControlRecordType, bool) {
+	const attributesAt = 21
+	if len(e.Batch) < attributesAt+2 || !kafkalog.Attributes(binary.BigEndian.Uint16(e.Batch[attributesAt:])).IsControl() {
+		return 0, false
+	}
+	k, err := kafkalog.ParseControlRecordKey(e.Key)
+	if err != nil {
+		return kafkalog.ControlUnknown, true
+	}
+	return k.Type, true
+}
+
+// markerLabel is how the state shows a control record: ⟨COMMIT⟩.
+func markerLabel(t kafkalog.ControlRecordType) string { return "⟨" + t.String() + "⟩" }

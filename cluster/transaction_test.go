@@ -1,0 +1,161 @@
+package cluster_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+	"github.com/stretchr/testify/require"
+)
+
+// storedBatch is one batch of partition t-0 as a broker's files hold it.
+type storedBatch struct {
+	BaseOffset    int64
+	Transactional bool
+	Control       string // "COMMIT coordinatorEpoch 0", "" for data
+	ProducerID    int64
+	Values        []string
+}
+
+func storedBatches(t *testing.T, w *cluster.World, id int32) []storedBatch {
+	t.Helper()
+	fsys, err := w.BrokerFS(id)
+	require.NoError(t, err)
+	dir := cluster.LogDir + "/t-0"
+	names, err := fsys.List(dir)
+	require.NoError(t, err)
+	slices.Sort(names)
+	var out []storedBatch
+	for _, n := range names {
+		if !strings.HasSuffix(n, kafkalog.LogSuffix) {
+			continue
+		}
+		f, err := fsys.Open(dir + "/" + n)
+		require.NoError(t, err)
+		size, err := f.Size()
+		require.NoError(t, err)
+		b := make([]byte, size)
+		if size > 0 {
+			_, err = f.ReadAt(b, 0)
+			require.NoError(t, err)
+		}
+		require.NoError(t, f.Close())
+		var dec kafkalog.Decoder
+		var batch kafkalog.RecordBatch
+		for pos := 0; pos < len(b); {
+			k, err := dec.Decode(b[pos:], &batch)
+			require.NoError(t, err)
+			sb := storedBatch{BaseOffset: batch.BaseOffset, Transactional: batch.Attributes.IsTransactional(), ProducerID: batch.ProducerID}
+			for _, r := range batch.Records {
+				if batch.Attributes.IsControl() {
+					key, err := kafkalog.ParseControlRecordKey(r.Key)
+					require.NoError(t, err)
+					m, err := kafkalog.ParseEndTxnMarker(r.Value)
+					require.NoError(t, err)
+					sb.Control = fmt.Sprintf("%s coordinatorEpoch %d", key.Type, m.CoordinatorEpoch)
+					continue
+				}
+				sb.Values = append(sb.Values, string(r.Value))
+			}
+			out = append(out, sb)
+			pos += k
+		}
+	}
+	return out
+}
+
+// A transactional producer's records travel in transactional batches; its
+// commit appends a COMMIT control batch on the partition, replicated like any
+// batch; an abort fails what still lingers and appends ABORT. A consumer
+// hands out the records, not the markers, and its position passes them.
+func TestTransactionMarkers(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "orders-tx", LingerMs: 20}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "c", Topic: "t", Partition: 0}))
+	require.NoError(t, w.Deliver(0))
+	for i := range 3 {
+		require.NoError(t, w.Produce("tx", "", fmt.Sprintf("a%d", i), 0))
+	}
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
+	err = w.Produce("tx", "", "early", 0)
+	if !errors.Is(err, cluster.ErrInvalidConfig) {
+		t.Errorf("a send while the commit is ending: got %v, want ErrInvalidConfig", err)
+	}
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Produce("tx", "", "b0", 0))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "tx"})) // b0 still lingers
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Produce("tx", "", "c0", 0))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "tx"})) // c0 was written
+	require.NoError(t, w.RunFor(500))
+
+	pid := int64(101) // the first producer's id
+	want := []storedBatch{
+		{BaseOffset: 0, Transactional: true, ProducerID: pid, Values: []string{"a0", "a1", "a2"}},
+		{BaseOffset: 3, Transactional: true, ProducerID: pid, Control: "COMMIT coordinatorEpoch 0"},
+		{BaseOffset: 4, Transactional: true, ProducerID: pid, Control: "ABORT coordinatorEpoch 0"},
+		{BaseOffset: 5, Transactional: true, ProducerID: pid, Values: []string{"c0"}},
+		{BaseOffset: 6, Transactional: true, ProducerID: pid, Control: "ABORT coordinatorEpoch 0"},
+	}
+	for b := int32(1); b <= 3; b++ {
+		if diff := cmp.Diff(want, storedBatches(t, w, b)); diff != "" {
+			t.Errorf("broker %d: batches (-want +got):\n%s", b, diff)
+		}
+	}
+	var got []string
+	for _, r := range w.Producers()[0].Results() {
+		got = append(got, fmt.Sprintf("%s:%d%s", r.Value, r.Offset, r.Error))
+	}
+	if diff := cmp.Diff([]string{"a0:0", "a1:1", "a2:2", "b0:-1TRANSACTION_ABORTED", "c0:5"}, got); diff != "" {
+		t.Errorf("the producer's results (-want +got):\n%s", diff)
+	}
+
+	require.NoError(t, w.Poll("c"))
+	var read []string
+	for _, r := range w.Consumers()[0].Records() {
+		read = append(read, fmt.Sprintf("%d %s", r.Offset, r.Value))
+	}
+	// read_uncommitted: the aborted c0 too.
+	if diff := cmp.Diff([]string{"0 a0", "1 a1", "2 a2", "5 c0"}, read); diff != "" {
+		t.Errorf("records the consumer read (-want +got):\n%s", diff)
+	}
+	if got := w.Consumers()[0].Position(); got != 7 {
+		t.Errorf("consumer position %d, want 7: past the last marker", got)
+	}
+}
+
+// The world refuses what a Kafka client refuses.
+func TestTransactionErrors(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 1, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 1}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t"}))
+	for _, tc := range []struct {
+		name string
+		do   func() error
+		want string
+	}{
+		{"commit without a transactional.id", func() error { return w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "p"}) }, "has no transactional.id"},
+		{"abort of no producer", func() error { return w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "nobody"}) }, "no producer"},
+		{"idempotence off", func() error {
+			return w.AddProducer(cluster.ProducerConfig{Name: "q", Topic: "t", TransactionalID: "x", EnableIdempotence: cluster.Bool(false)})
+		}, "without also enabling idempotence"},
+		{"acks=1", func() error {
+			return w.AddProducer(cluster.ProducerConfig{Name: "q", Topic: "t", TransactionalID: "x", Acks: "1"})
+		}, "needs acks=all"},
+	} {
+		err := tc.do()
+		if !errors.Is(err, cluster.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want ErrInvalidConfig saying %q", tc.name, err, tc.want)
+		}
+	}
+}
