@@ -37,7 +37,7 @@ var termCommands map[string]termCommand
 func init() {
 	termCommands = map[string]termCommand{
 		"help":                  {"help", "this list", (*Terminal).help},
-		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal]", "describe topics as Kafka's kafka-topics.sh does", (*Terminal).topics},
+		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal] | --delete --topic T", "describe, list or delete topics as Kafka's kafka-topics.sh does (a topic a producer or a simple consumer of the world uses cannot be deleted)", (*Terminal).topics},
 		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G [--members [--verbose] | --state] | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
 		"kafka-metadata-quorum": {"kafka-metadata-quorum --describe --status", "the metadata quorum: which broker runs the active controller (LeaderId) and the voters", (*Terminal).quorum},
 		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker, the first running broker for the checkpoints at the root of /kafka-logs)", (*Terminal).dumpLogRoot},

@@ -23,6 +23,12 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 	}
 	_, list := fl["list"]
 	_, describe := fl["describe"]
+	if _, del := fl["delete"]; del {
+		if list || describe || fl["topic"] == "" {
+			return fmt.Errorf("%w: --delete --topic T", ErrUsage)
+		}
+		return t.deleteTopic(fl["topic"], at, out)
+	}
 	if list == describe {
 		return fmt.Errorf("%w: exactly one of --list, --describe", ErrUsage)
 	}
@@ -42,6 +48,19 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 		}
 		return nil
 	})
+}
+
+// deleteTopic is kafka-topics --delete --topic name ([cluster.World.DeleteTopic]):
+// TopicCommand.deleteTopic first checks that the topic exists
+// (ensureTopicExists), then asks the controller to delete it, and prints
+// nothing more; the terminal prints the events it caused.
+func (t *Terminal) deleteTopic(name string, at *int64, out io.Writer) error {
+	err := t.act(at, out, cluster.Action{Kind: cluster.ActDeleteTopic, Name: name})
+	if errors.Is(err, cluster.ErrUnknownTopicOrPartition) {
+		fmt.Fprintf(out, "Error while executing topic command : Topic '%s' does not exist as expected\n", name)
+		return printedError{err}
+	}
+	return err
 }
 
 // printedError is an error the tool has already printed the way Kafka's
