@@ -346,7 +346,11 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 		li.Records = make([]RecordInfo, 0, n)
 	}
 	for i, e := range log.m.from(from) {
-		li.Records = append(li.Records, RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil})
+		ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil}
+		if t, ok := controlEntry(e); ok {
+			ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
+		}
+		li.Records = append(li.Records, ri)
 	}
 	return li
 }
