@@ -13,7 +13,9 @@
 //     registered, time 0, one random generator seeded by Config.Seed.
 //  2. Set it up: [World.CreateTopic], [World.AddProducer],
 //     [World.AddConsumer] (a simple consumer of one partition, or with
-//     [ConsumerConfig.Group] a group member), [World.AddPartitions].
+//     [ConsumerConfig.Group] a group member), [World.AddPartitions],
+//     [World.DeleteTopic] (kafka-topics --delete: directories renamed
+//     -delete, groups subscribed to it rebalance).
 //  3. Act on it: [World.Produce] (one record now), [World.Stop] (clean
 //     shutdown: flush, checkpoints, clean shutdown marker, controlled
 //     shutdown), [World.Kill] (process crash: the page cache survives),
