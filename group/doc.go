@@ -126,7 +126,9 @@
 //
 // Simplifications: where Kafka iterates a HashMap (the members in
 // assignOwnedPartitions, a cooperative member's owned partitions, topic
-// groups in the sticky user data), the project uses a sorted order; a
+// groups in the sticky user data), the project uses a sorted order, and a
+// new leader is the lowest member id (Kafka 3.7 takes the first in its map's
+// order: GroupMetadata.remove, maybeElectNewJoinedLeader); a
 // subscription is compared on the topics that exist, where Kafka compares
 // the topic names as subscribed; the sticky general case
 // ([StickyGeneralCase]) is the project's own balancing, not
