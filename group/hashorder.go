@@ -10,7 +10,9 @@ import (
 //
 // Kafka lists them in no sorted order. Kafka 3.7's coordinator keeps a
 // group's members in a Scala mutable.HashMap keyed by member id
-// (GroupMetadata.members; Kafka 3.7 ships for Scala 2.13), and the JoinGroup
+// (GroupMetadata.members; the order here is Scala 2.13's, read at 2.13.12,
+// the version Kafka 3.7's Scala 2.13 build uses; a Scala 2.12 build's
+// HashMap iterates in another order), and the JoinGroup
 // answer lists them in that map's iteration order
 // (GroupMetadata.currentMemberMetadata). The Java consumer that leads puts
 // them, in that order, into a java.util.HashMap of subscriptions
