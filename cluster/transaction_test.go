@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -24,10 +25,14 @@ type storedBatch struct {
 }
 
 func storedBatches(t *testing.T, w *cluster.World, id int32) []storedBatch {
+	return storedBatchesOf(t, w, id, "t-0")
+}
+
+func storedBatchesOf(t *testing.T, w *cluster.World, id int32, partitionDir string) []storedBatch {
 	t.Helper()
 	fsys, err := w.BrokerFS(id)
 	require.NoError(t, err)
-	dir := cluster.LogDir + "/t-0"
+	dir := cluster.LogDir + "/" + partitionDir
 	names, err := fsys.List(dir)
 	require.NoError(t, err)
 	slices.Sort(names)
@@ -156,6 +161,106 @@ func TestTransactionErrors(t *testing.T) {
 		err := tc.do()
 		if !errors.Is(err, cluster.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want ErrInvalidConfig saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A transactional producer writes to two partitions, commits and aborts at
+// random while brokers are killed and restarted, and a consumer polls one
+// partition: every transaction ends, every replica holds the same batches,
+// every acknowledged record is where it was acknowledged, each partition's
+// last batch is a marker of the producer, and the consumer handed out every
+// record below the HW and no marker, its position past the last marker.
+func TestTransactionsRandom(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		replay := fmt.Sprintf("(seed %d; replay: go test ./cluster -run TestTransactionsRandom)", seed)
+		rnd := rand.New(rand.NewPCG(seed, 7))
+		w, err := cluster.New(cluster.Config{Seed: seed, Brokers: 3, Rules: replica.Modern})
+		require.NoError(t, err)
+		require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 2, ReplicationFactor: 3}))
+		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "tx-1", LingerMs: int64(rnd.IntN(30))}))
+		require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "c", Topic: "t", Partition: 0, PollIntervalMs: 50}))
+		require.NoError(t, w.Deliver(0))
+		down := int32(0)
+		for i := range 80 {
+			switch n := rnd.IntN(20); {
+			case n < 12:
+				err := w.Produce("tx", "", fmt.Sprintf("v%d", i), int32(rnd.IntN(2)))
+				if err != nil && !errors.Is(err, cluster.ErrInvalidConfig) {
+					t.Fatalf("produce: %v %s", err, replay)
+				}
+			case n < 15:
+				_ = w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}) // refused while one is ending
+			case n < 17:
+				_ = w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "tx"})
+			case down == 0:
+				down = int32(rnd.IntN(3) + 1)
+				require.NoError(t, w.Kill(down))
+			default:
+				require.NoError(t, w.Start(down))
+				down = 0
+			}
+			require.NoError(t, w.RunFor(int64(rnd.IntN(10))*10))
+		}
+		if down != 0 {
+			require.NoError(t, w.Start(down))
+		}
+		require.NoError(t, w.RunFor(60000))
+		// Every transaction ended: a commit is not refused as one in progress.
+		require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}), replay)
+		require.NoError(t, w.RunFor(60000))
+		err = w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"})
+		require.NoError(t, err, "the last commit did not end %s", replay)
+
+		logs := map[int32][]storedBatch{}
+		for partition := int32(0); partition < 2; partition++ {
+			dir := fmt.Sprintf("t-%d", partition)
+			ref := storedBatchesOf(t, w, 1, dir)
+			for id := int32(2); id <= 3; id++ {
+				if diff := cmp.Diff(ref, storedBatchesOf(t, w, id, dir)); diff != "" {
+					t.Errorf("%s: broker %d differs from broker 1 (-1 +%d):\n%s %s", dir, id, id, diff, replay)
+				}
+			}
+			logs[partition] = ref
+			if n := len(ref); n > 0 && (ref[n-1].Control == "" || ref[n-1].ProducerID != 101) {
+				t.Errorf("%s: the last batch %+v is not the producer's marker %s", dir, ref[n-1], replay)
+			}
+			for _, b := range ref {
+				if !b.Transactional || b.ProducerID != 101 {
+					t.Errorf("%s: batch %+v is not the transactional producer's %s", dir, b, replay)
+				}
+			}
+		}
+		valueAt := map[int32]map[int64]string{}
+		for partition, bs := range logs {
+			valueAt[partition] = map[int64]string{}
+			for _, b := range bs {
+				for k, v := range b.Values {
+					valueAt[partition][b.BaseOffset+int64(k)] = v
+				}
+			}
+		}
+		for _, r := range w.Producers()[0].Results() {
+			if r.Acked && valueAt[r.Partition][r.Offset] != r.Value {
+				t.Errorf("%s acknowledged at t-%d offset %d, which holds %q %s", r.Value, r.Partition, r.Offset, valueAt[r.Partition][r.Offset], replay)
+			}
+		}
+		var want, got []string
+		for _, b := range logs[0] {
+			for k, v := range b.Values {
+				want = append(want, fmt.Sprintf("%d %s", b.BaseOffset+int64(k), v))
+			}
+		}
+		for _, r := range w.Consumers()[0].Records() {
+			got = append(got, fmt.Sprintf("%d %s", r.Offset, r.Value))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("records consumer c read from t-0 (-the log +read):\n%s %s", diff, replay)
+		}
+		if n := len(logs[0]); n > 0 {
+			if end := logs[0][n-1].BaseOffset + 1; w.Consumers()[0].Position() != end {
+				t.Errorf("consumer c at %d, the log ends at %d with a marker %s", w.Consumers()[0].Position(), end, replay)
+			}
 		}
 	}
 }
