@@ -60,7 +60,7 @@ type Config struct {
 	// [EventTruncated] of a cut it chose has ByPart set. nil: the reference.
 	TruncationPoint func(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool, ok bool)
 	// Truncate, when set, runs a follower's whole truncation under the
-	// [V2_1] rules (KIP-279's OffsetsForLeaderEpoch rounds, 2.1 to 2.7), in
+	// [V2_1] rules (KIP-279's OffsetsForLeaderEpoch rounds as 2.1 runs them), in
 	// place of the rounds of [TruncationPoint]: the learning kit's exercise
 	// ch05/truncation plugs a learner's loop in with it. It gets the
 	// follower's log as the truncation starts and ask, which returns the
@@ -71,20 +71,21 @@ type Config struct {
 	// HighWatermark. See [FollowerState] for what is refused.
 	//
 	// Each question is a real round trip: the node answers ask with the
-	// answers its requests got, in order, and at the first question it has
-	// no answer for, it drops the result, sends that OffsetsForLeaderEpoch,
-	// and calls Truncate again from the start when the answer comes (ask
-	// then says [UndefinedOffset] to that question and every later one, so
-	// that a correct loop stops). A truncation whose first answer is
+	// answers its requests got, in order, and calls Truncate again from the
+	// start with each new answer. A question it has no answer for yet gets
+	// the answer that cuts nothing (the epoch asked about, ending at the log
+	// end the truncation started from), so that the call returns what the
+	// answered rounds left: the node applies it, as Kafka cuts after each
+	// answer, and sends that question. A truncation whose first answer is
 	// undefined goes to [TruncationPoint] instead: Kafka 2.1 to 2.7 cut it
 	// at the fetch offset, the HW (ReplicaManager.makeFollowers), where the
 	// exercise's 2.8+ rule keeps the log; in a later round the fetch offset
 	// is where the last round cut, the LEO, and the two rules agree. ok =
 	// false declines the call, and so does a truncation that asks more
 	// questions than the follower has epochs plus one (each round that is not
-	// done drops at least one epoch): the rounds of [TruncationPoint] start
-	// over. The [EventTruncated] of a cut it chose has ByPart set. nil: the
-	// reference.
+	// done drops at least one epoch): the rounds of [TruncationPoint] go on
+	// from the log as it is. The [EventTruncated] of a cut it chose has
+	// ByPart set. nil: the reference.
 	Truncate func(f FollowerState, ask func(epoch int32) EpochEndOffset) (FollowerState, bool)
 }
 

@@ -249,9 +249,10 @@ func (n *Node) handleOffsetsForLeaderEpochResponse(m Message) error {
 	return nil
 }
 
-// partRound calls [Config.Truncate] with the answers so far: it asks the
-// next question, applies the follower state it returns, or, declined,
-// starts the reference's rounds over.
+// partRound calls [Config.Truncate] with the answers so far and applies the
+// follower state it returns: the cut of the rounds answered, as Kafka cuts
+// after each answer. Then it asks the question still unanswered, or starts
+// fetching; declined, the reference's rounds go on from the log as it is.
 func (n *Node) partRound() error {
 	p := n.follow.part
 	i, unanswered := 0, false
@@ -265,39 +266,43 @@ func (n *Node) partRound() error {
 			unanswered, p.next = true, epoch
 			p.asked, p.answers = p.asked[:i], p.answers[:i]
 		}
-		return EpochEndOffset{Epoch: NoEpoch, EndOffset: UndefinedOffset}
+		// Still in flight: the answer that cuts nothing (the epoch asked
+		// about ends where the log ended), so that the call returns what
+		// the answered rounds left.
+		return EpochEndOffset{Epoch: epoch, EndOffset: p.start.LogEndOffset}
 	}
 	got, ok := n.cfg.Truncate(FollowerState{Epochs: slices.Clone(p.start.Epochs),
 		LogEndOffset: p.start.LogEndOffset, HighWatermark: p.start.HighWatermark}, ask)
-	switch {
-	case ok && unanswered && len(p.answers) <= len(p.start.Epochs):
+	if !ok || !n.validTruncation(p.start, got) || unanswered && len(p.answers) > len(p.start.Epochs) {
+		n.follow.part = nil
 		n.sendOffsetsForLeaderEpoch()
 		return nil
-	case ok && !unanswered && n.validTruncation(p.start, got):
-		n.follow.part = nil
-		if err := n.applyTruncation(got); err != nil {
-			return err
-		}
-		n.startFetching()
+	}
+	if err := n.applyTruncation(got); err != nil {
+		return err
+	}
+	if unanswered {
+		n.sendOffsetsForLeaderEpoch()
 		return nil
 	}
 	n.follow.part = nil
-	n.sendOffsetsForLeaderEpoch()
+	n.startFetching()
 	return nil
 }
 
 // validTruncation reports whether got is a state a truncation of start may
-// leave ([FollowerState]), on a log that is still as it started: it keeps
+// leave ([FollowerState]) on the log as it is now: no longer than it, with
 // an epoch for every record below its end (the cut puts back only those it
-// would drop).
+// would drop), on a log whose cache is still a prefix of start's.
 func (n *Node) validTruncation(start, got FollowerState) bool {
 	logStart := n.log.LogStartOffset()
 	kept := 0
 	for kept < len(start.Epochs) && start.Epochs[kept].StartOffset < got.LogEndOffset {
 		kept++
 	}
-	return n.log.LogEndOffset() == start.LogEndOffset && slices.Equal(n.log.Epochs(), start.Epochs) &&
-		got.LogEndOffset >= logStart && got.LogEndOffset <= start.LogEndOffset &&
+	now := n.log.Epochs()
+	return len(now) <= len(start.Epochs) && slices.Equal(now, start.Epochs[:len(now)]) &&
+		got.LogEndOffset >= logStart && got.LogEndOffset <= n.log.LogEndOffset() &&
 		got.HighWatermark >= logStart && got.HighWatermark <= start.HighWatermark &&
 		len(got.Epochs) >= kept && len(got.Epochs) <= len(start.Epochs) &&
 		slices.Equal(got.Epochs, start.Epochs[:len(got.Epochs)])
@@ -312,7 +317,11 @@ func (n *Node) applyTruncation(got FollowerState) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range got.Epochs[len(n.log.Epochs()):] {
+	kept := len(n.log.Epochs())
+	if kept > len(got.Epochs) {
+		return fmt.Errorf("%w: broker %d: truncation to %d keeps %d epochs, the log %d", ErrLog, n.cfg.ID, got.LogEndOffset, len(got.Epochs), kept)
+	}
+	for _, e := range got.Epochs[kept:] {
 		if err := n.log.AssignEpoch(e.Epoch, e.StartOffset); err != nil {
 			return fmt.Errorf("%w: broker %d: epoch %d at %d: %w", ErrLog, n.cfg.ID, e.Epoch, e.StartOffset, err)
 		}

@@ -20,6 +20,8 @@ type truncation struct {
 	// follower sent; calls counts the calls of part.
 	requests []int32
 	calls    int
+	// cuts are the follower's EventTruncated, "old->new", * when ByPart.
+	cuts []string
 }
 
 // memLogOf returns a MemLog holding one record per entry of epochs, the
@@ -68,6 +70,15 @@ func (tr *truncation) untilFetch(t *testing.T) {
 	for range 100 {
 		rd := tr.follower.Ready()
 		tr.follower.Advance(rd)
+		for _, e := range rd.Events {
+			if e.Kind == replica.EventTruncated {
+				mark := ""
+				if e.ByPart {
+					mark = "*"
+				}
+				tr.cuts = append(tr.cuts, fmt.Sprintf("%d->%d%s", e.Old, e.New, mark))
+			}
+		}
 		for _, m := range rd.Messages {
 			switch m.Type {
 			case replica.MsgFetch:
@@ -89,6 +100,7 @@ func (tr *truncation) untilFetch(t *testing.T) {
 // after is the follower's log when its truncation is over.
 type after struct {
 	Requests     []int32
+	Cuts         []string
 	LogEnd, HW   int64
 	Epochs       []replica.EpochEntry
 	Values       []string
@@ -98,7 +110,7 @@ type after struct {
 
 func (tr *truncation) after() after {
 	st := tr.follower.Status()
-	a := after{Requests: tr.requests, LogEnd: st.LogEndOffset, HW: st.HighWatermark, Epochs: st.Epochs, Calls: tr.calls,
+	a := after{Requests: tr.requests, Cuts: tr.cuts, LogEnd: st.LogEndOffset, HW: st.HighWatermark, Epochs: st.Epochs, Calls: tr.calls,
 		FetchStateOK: st.FetchState == replica.FetchFetching}
 	for _, e := range tr.followerLog.Entries() {
 		a.Values = append(a.Values, string(e.Value))
@@ -109,7 +121,8 @@ func (tr *truncation) after() after {
 // A Truncate given in Config runs the follower's whole truncation under
 // V2_1: each of its questions is an OffsetsForLeaderEpoch request, it is
 // called again with every answer, and the log, epoch cache and HW it returns
-// are what the follower keeps, right or wrong.
+// are what the follower keeps, right or wrong, cut after each answer as the
+// reference's rounds cut.
 func TestConfigTruncate(t *testing.T) {
 	reference := func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
 		return replica.Truncate(replica.V2_1, f, ask), true
@@ -137,41 +150,58 @@ func TestConfigTruncate(t *testing.T) {
 		ask(2)
 		return replica.FollowerState{}, false
 	}
+	calls := 0
+	declinesSecond := func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
+		if calls++; calls == 2 {
+			return replica.FollowerState{}, false
+		}
+		return replica.Truncate(replica.V2_1, f, ask), true
+	}
 	invents := func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
 		got := replica.Truncate(replica.V2_1, f, ask)
 		got.Epochs = append(got.Epochs, replica.EpochEntry{Epoch: 9, StartOffset: 0})
 		return got, true
 	}
-	asksForEver := func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
-		for ask(2).EndOffset != replica.UndefinedOffset {
+	asksAgain := func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
+		for range 10 {
+			ask(2)
 		}
 		return f, true
 	}
 	// The reference's rounds: epoch 2 ends where epoch 1 starts on the
 	// leader (1, 4); the follower never had epoch 1 and cuts at the end of its
 	// epoch 0, 2; asked again, epoch 0 ends at 1 on the leader.
-	right := after{Requests: []int32{2, 0}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}},
+	right := after{Requests: []int32{2, 0}, Cuts: []string{"3->2", "2->1"}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}},
 		Values: []string{"f0"}, FetchStateOK: true}
-	withCalls := func(a after, calls int) after { a.Calls = calls; return a }
+	// withCalls is a with calls calls of the part, whose cuts are marked.
+	withCalls := func(a after, calls int, cuts ...string) after {
+		a.Calls = calls
+		if cuts != nil {
+			a.Cuts = cuts
+		}
+		return a
+	}
 	tests := []struct {
 		name string
 		part func(replica.FollowerState, func(int32) replica.EpochEndOffset) (replica.FollowerState, bool)
 		want after
 	}{
 		{"no part: the reference's rounds", nil, right},
-		{"the reference as a part: called at each answer, the same questions and log", reference, withCalls(right, 2)},
+		{"the reference as a part: called at each answer, the same questions and log", reference, withCalls(right, 2, "3->2*", "2->1*")},
 		{"one round where two were needed: f0, f1 kept, the follower's b parts from the leader's c", asksOnce,
-			after{Requests: []int32{2}, LogEnd: 2, HW: 2, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0", "f1"}, Calls: 1, FetchStateOK: true}},
+			after{Requests: []int32{2}, Cuts: []string{"3->2*"}, LogEnd: 2, HW: 2, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0", "f1"}, Calls: 1, FetchStateOK: true}},
 		{"an HW left above the cut is kept until the next fetch answer", keepsHW,
-			after{Requests: []int32{2, 0}, LogEnd: 1, HW: 3, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, Calls: 2, FetchStateOK: true}},
+			after{Requests: []int32{2, 0}, Cuts: []string{"3->2*", "2->1*"}, LogEnd: 1, HW: 3, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, Calls: 2, FetchStateOK: true}},
 		{"epochs the cut would drop are put back", keepsEpochs,
-			after{Requests: []int32{2, 0}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 2, StartOffset: 2}}, Values: []string{"f0"}, Calls: 2, FetchStateOK: true}},
-		{"declined after a question: the reference's rounds start over", declines, withCalls(after{Requests: []int32{2, 2, 0}, LogEnd: 1, HW: 1,
+			after{Requests: []int32{2, 0}, Cuts: []string{"3->2*", "2->1*"}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 2, StartOffset: 2}}, Values: []string{"f0"}, Calls: 2, FetchStateOK: true}},
+		{"declined after a question: the reference's rounds start over", declines, withCalls(after{Requests: []int32{2, 2, 0}, Cuts: []string{"3->2", "2->1"}, LogEnd: 1, HW: 1,
 			Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, FetchStateOK: true}, 1)},
 		{"an epoch the follower never had is refused: the reference's rounds start over", invents,
-			withCalls(after{Requests: []int32{2, 0, 2, 0}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, FetchStateOK: true}, 2)},
-		{"more questions than epochs plus one: the reference's rounds start over", asksForEver,
-			withCalls(after{Requests: []int32{2, 2, 2, 2, 0}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, FetchStateOK: true}, 3)},
+			withCalls(after{Requests: []int32{2, 2, 0}, Cuts: []string{"3->2", "2->1"}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, FetchStateOK: true}, 1)},
+		{"declined after the first round was cut: the reference's rounds go on from the cut", declinesSecond,
+			withCalls(after{Requests: []int32{2, 0, 0}, Cuts: []string{"3->2*", "2->1"}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, FetchStateOK: true}, 2)},
+		{"more questions than epochs plus one: the reference's rounds go on", asksAgain,
+			withCalls(after{Requests: []int32{2, 2, 2, 2, 0}, Cuts: []string{"3->2", "2->1"}, LogEnd: 1, HW: 1, Epochs: []replica.EpochEntry{{Epoch: 0, StartOffset: 0}}, Values: []string{"f0"}, FetchStateOK: true}, 3)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
