@@ -351,11 +351,6 @@ func ReferenceParts() cluster.Parts {
 		CooperativeSticky: func(members []group.MemberSubscription, topics []group.TopicMetadata) (group.Assignment, bool) {
 			return sortedAssignment(group.CooperativeStickyAssignor{}.Assign(members, topics)), true
 		},
-		// The rounds the world hands a learner's Truncate (v2.1's, where its
-		// rule is the exercise's), cut as a learner's are: once, at the end.
-		Truncate: func(f replica.FollowerState, ask func(int32) replica.EpochEndOffset) (replica.FollowerState, bool) {
-			return replica.Truncate(replica.V2_1, f, ask), true
-		},
 	}
 }
 
