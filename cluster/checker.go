@@ -214,6 +214,9 @@ func firstDifference(a, b *liveReplica, from int64) (int64, bool) {
 	// Walk both by offset: an offset one replica's cleaner removed and the
 	// other's not yet is no difference (each replica compacts on its own).
 	for {
+		if skipSame(&ca, &cb) {
+			continue
+		}
 		x, y := ca.entry(), cb.entry()
 		if x == nil || y == nil || x.Offset >= limit || y.Offset >= limit {
 			return 0, false

@@ -4,6 +4,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // PreparedExternal is the work on an external request that depends on its
@@ -34,6 +35,13 @@ type clientBatch struct {
 	// was not decoded (it failed its check).
 	decodeErr error
 	decoded   bool
+	// records are the batch's records as a Produce hands them to the
+	// leader, and entries the same as the leader's mirror keeps them,
+	// their offsets relative to the batch (replicaLog.appendClient
+	// stamps the base offset and the epoch): both are built here, off the
+	// world's lock. Set when the batch decoded.
+	records []replica.Record
+	entries []replica.Entry
 }
 
 // PrepareExternal prepares x for [World.ExternalPrepared]. x.Body must not
@@ -65,6 +73,25 @@ func newClientBatch(records []byte) *clientBatch {
 	var dec kafkalog.Decoder
 	_, cb.decodeErr = dec.Decode(cb.raw, &cb.batch)
 	cb.decoded = true
+	if cb.decodeErr != nil {
+		return cb
+	}
+	b := &cb.batch
+	cb.records = make([]replica.Record, len(b.Records))
+	cb.entries = make([]replica.Entry, len(b.Records))
+	var producers []replica.ProducerSequence
+	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {
+		producers = make([]replica.ProducerSequence, len(b.Records)) // one allocation for the batch
+	}
+	for i := range b.Records {
+		r := &b.Records[i]
+		cb.records[i] = replica.Record{Key: r.Key, Value: r.Value}
+		if producers != nil {
+			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(r)}
+			cb.records[i].Producer = &producers[i]
+		}
+		cb.entries[i] = replica.Entry{Offset: int64(i), Key: r.Key, Value: r.Value, Producer: cb.records[i].Producer}
+	}
 	return cb
 }
 

@@ -121,21 +121,12 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// 0..n-1.
 		return errInvalidRecord, "the batch's record offsets are not 0..n-1", len(batch.Records)
 	}
-	records := make([]replica.Record, len(batch.Records))
-	var producers []replica.ProducerSequence
-	if batch.ProducerID != kafkalog.NoProducerID && batch.BaseSequence >= 0 {
-		producers = make([]replica.ProducerSequence, len(records)) // one allocation for the batch
-	}
-	compact := cfg.Compact()
-	for i := range batch.Records {
-		r := &batch.Records[i]
-		if r.Key == nil && compact {
-			return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(records)
-		}
-		records[i] = replica.Record{Key: r.Key, Value: r.Value}
-		if producers != nil {
-			producers[i] = replica.ProducerSequence{ID: batch.ProducerID, Epoch: batch.ProducerEpoch, Sequence: batch.Sequence(r)}
-			records[i].Producer = &producers[i]
+	records := cb.records
+	if cfg.Compact() {
+		for i := range records {
+			if records[i].Key == nil {
+				return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(records)
+			}
 		}
 	}
 	c.Sent += len(records)
@@ -144,7 +135,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		return errInvalidRecord, "an empty batch", 0
 	}
 	records[0].Batch = raw
-	s.log.clientBatch = raw
+	s.log.client = cb
 	w.ext.corr++
 	corr := w.ext.corr
 	if req.Acks != 0 {

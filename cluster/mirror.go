@@ -199,3 +199,19 @@ func (cu *cursor) next() {
 		cu.c, cu.k = cu.c+1, 0
 	}
 }
+
+// skipSame moves both cursors past their chunks when each is at the start
+// of a chunk and the two chunks are the same entries (a follower's chunk is
+// the slice of its leader's that its fetch carried): they hold the same
+// records. It reports whether it moved them.
+func skipSame(a, b *cursor) bool {
+	if a.k != 0 || b.k != 0 || a.c >= len(a.m.chunks) || b.c >= len(b.m.chunks) {
+		return false
+	}
+	ea, eb := a.m.chunks[a.c].entries, b.m.chunks[b.c].entries
+	if len(ea) != len(eb) || &ea[0] != &eb[0] {
+		return false
+	}
+	a.c, b.c = a.c+1, b.c+1
+	return true
+}

@@ -25,12 +25,12 @@ type replicaLog struct {
 	m      mirror
 	epochs []replica.EpochEntry // converted epoch cache, nil when stale
 	buf    []byte
-	// clientBatch is the batch of a client's Produce whose records the
-	// world decoded from these very bytes (World.extProducePartition):
-	// AppendAsLeader mirrors those records rather than decoding the batch
-	// a second time. Any other batch (one the learner's encoder wrote, say)
+	// client is the batch of a client's Produce whose records the world
+	// decoded from its very bytes (World.extProducePartition):
+	// AppendAsLeader mirrors its entries rather than decoding the batch a
+	// second time. Any other batch (one the learner's encoder wrote, say)
 	// is decoded as stored, so that the mirror holds what the file holds.
-	clientBatch []byte
+	client *clientBatch
 	// gen counts truncations, so that the checker can remember how far it
 	// has compared this log with another (and re-check after a cut).
 	gen int
@@ -129,9 +129,9 @@ func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
 // world's own producers' records are encoded here.
 func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	if len(records) > 0 && records[0].Batch != nil {
-		if raw := records[0].Batch; len(raw) > 0 && len(r.clientBatch) == len(raw) && &r.clientBatch[0] == &raw[0] {
-			r.clientBatch = nil
-			return r.appendClient(records, leaderEpoch)
+		if cb, raw := r.client, records[0].Batch; cb != nil && len(raw) > 0 && len(cb.raw) == len(raw) && &cb.raw[0] == &raw[0] && len(cb.entries) == len(records) {
+			r.client = nil
+			return r.appendClient(cb, leaderEpoch)
 		}
 		return r.appendRaw(records[0].Batch, func(batch []byte) (kafkalog.AppendInfo, error) {
 			return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
@@ -151,22 +151,23 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	return base, nil
 }
 
-// appendClient appends a client's batch, records[0].Batch, whose records
-// were decoded from it: their keys and values point into that batch (or
-// into its decompressed copy), which the caller handed over and nothing
-// else changes; kafkalog stamps the offsets, epoch and CRC in place, in
-// the header, and the mirror keeps the bytes as stored.
-func (r *replicaLog) appendClient(records []replica.Record, leaderEpoch int32) (int64, error) {
-	batch := records[0].Batch
-	info, err := r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
+// appendClient appends a client's batch, cb.raw, whose records were
+// decoded from it: their keys and values point into that batch (or into
+// its decompressed copy), which the world handed over and nothing else
+// changes; kafkalog stamps the offsets, epoch and CRC in place, in the
+// header, and the mirror keeps the bytes as stored and cb's entries, their
+// offsets and epoch stamped too.
+func (r *replicaLog) appendClient(cb *clientBatch, leaderEpoch int32) (int64, error) {
+	info, err := r.log.AppendAsLeader(cb.raw, leaderEpoch, *r.clock)
 	if err != nil {
 		return 0, err
 	}
-	es := make([]replica.Entry, len(records))
-	for i, rec := range records {
-		es[i] = replica.Entry{Offset: info.FirstOffset + int64(i), LeaderEpoch: leaderEpoch, Key: rec.Key, Value: rec.Value, Producer: rec.Producer}
+	es := cb.entries
+	cb.entries = nil // the mirror's now
+	for i := range es {
+		es[i].Offset, es[i].LeaderEpoch = info.FirstOffset+int64(i), leaderEpoch
 	}
-	es[0].Batch = batch
+	es[0].Batch = cb.raw
 	r.m.add(es, r.activeEnd())
 	r.epochs = nil
 	return info.FirstOffset, nil
