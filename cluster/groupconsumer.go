@@ -454,13 +454,33 @@ func (w *World) leaderSlot(tp partitionKey) *replicaSlot {
 
 // sendGroupRequest sends a request to the group's coordinator, in order
 // after any the consumer still holds.
+//
+// A JoinGroup drops the JoinGroup and SyncGroup still held: the member
+// sends one only once it gave up on the last (its answer overdue) or left
+// its generation, and Kafka 3.7's client sends no JoinGroup before
+// FindCoordinator names a coordinator (AbstractCoordinator.joinGroupIfNeeded
+// waits in ensureCoordinatorReady) and has one in flight at most
+// (initiateJoinGroup's joinFuture). Sending both when a coordinator
+// appears would make a new process two members, each with its own
+// MEMBER_ID_REQUIRED answer.
 func (w *World) sendGroupRequest(c *Consumer, r group.Request) {
 	g := c.grp
-	if _, ok := r.(group.Heartbeat); ok && len(g.outbox) > 0 {
-		if _, last := g.outbox[len(g.outbox)-1].(group.Heartbeat); last {
-			g.outbox[len(g.outbox)-1] = r // a held heartbeat is replaced, not queued
-			return
+	switch r.(type) {
+	case group.Heartbeat:
+		if len(g.outbox) > 0 {
+			if _, last := g.outbox[len(g.outbox)-1].(group.Heartbeat); last {
+				g.outbox[len(g.outbox)-1] = r // a held heartbeat is replaced, not queued
+				return
+			}
 		}
+	case group.JoinGroup:
+		g.outbox = slices.DeleteFunc(g.outbox, func(h group.Request) bool {
+			switch h.(type) {
+			case group.JoinGroup, group.SyncGroup:
+				return true
+			}
+			return false
+		})
 	}
 	g.outbox = append(g.outbox, r)
 	w.flushOutbox(c)
