@@ -47,7 +47,7 @@ func init() {
 		"start":                 {"start BROKER", "start a broker (log recovery, registration)", brokerVerb(cluster.ActStart)},
 		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
 		"corrupt":               {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
-		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P]", "send one record now", (*Terminal).produce},
+		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
 		"set-producer":          {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
 		"add-consumer":          {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
 		"remove-consumer":       {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
@@ -249,7 +249,15 @@ func (t *Terminal) produce(args []string, at *int64, out io.Writer) error {
 			return ErrUsage
 		}
 	}
-	return t.act(at, out, cluster.Action{Kind: cluster.ActProduce, Name: pos[0], Value: pos[1], Key: fl["key"], Partition: int32(part)})
+	a := cluster.Action{Kind: cluster.ActProduce, Name: pos[0], Value: pos[1], Key: fl["key"], Partition: int32(part)}
+	if s, ok := fl["timestamp-ms"]; ok {
+		ts, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return ErrUsage
+		}
+		a.TimestampMs = &ts
+	}
+	return t.act(at, out, a)
 }
 
 func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
@@ -412,7 +420,7 @@ func flags(args []string) (map[string]string, []string) {
 func takesValue(name string) bool {
 	switch name {
 	case "topic", "topics", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
-		"rate", "acks", "keys", "to-offset", "shift-by", "zero":
+		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms":
 		return true
 	}
 	return false
