@@ -60,15 +60,15 @@ type Config struct {
 	// [EventTruncated] of a cut it chose has ByPart set. nil: the reference.
 	TruncationPoint func(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool, ok bool)
 	// Truncate, when set, runs a follower's whole truncation under the
-	// [V2_1] rules (KIP-279's OffsetsForLeaderEpoch rounds as 2.1 runs them), in
-	// place of the rounds of [TruncationPoint]: the learning kit's exercise
-	// ch05/truncation plugs a learner's loop in with it. It gets the
-	// follower's log as the truncation starts and ask, which returns the
-	// leader's OffsetsForLeaderEpoch answer for an epoch; it returns the
-	// follower's log as the truncation leaves it, which the node applies as
-	// returned: the log cut at its LogEndOffset, the epoch cache as its
-	// Epochs (entries the cut would have dropped put back), the HW as its
-	// HighWatermark. See [FollowerState] for what is refused.
+	// [V2_1] rules (KIP-279's OffsetsForLeaderEpoch rounds, as 2.1 to 2.6
+	// run them), in place of the rounds of [TruncationPoint]: the learning
+	// kit's exercise ch05/truncation plugs a learner's loop in with it. It
+	// gets the follower's log as the truncation starts and ask, which
+	// returns the leader's OffsetsForLeaderEpoch answer for an epoch; it
+	// returns the follower's log as the truncation leaves it, which the node
+	// applies as returned: the log cut at its LogEndOffset, the epoch cache
+	// as its Epochs (entries the cut would have dropped put back), the HW as
+	// its HighWatermark. See [FollowerState] for what is refused.
 	//
 	// Each question is a real round trip: the node answers ask with the
 	// answers its requests got, in order, and calls Truncate again from the
@@ -78,8 +78,8 @@ type Config struct {
 	// answered rounds left: the node applies it, as Kafka cuts after each
 	// answer, and sends that question. A truncation whose first answer is
 	// undefined goes to [TruncationPoint] instead: Kafka 2.1 to 2.7 cut it
-	// at the fetch offset, the HW (ReplicaManager.makeFollowers), where the
-	// exercise's 2.8+ rule keeps the log; in a later round the fetch offset
+	// at the fetch offset, the HW (ReplicaManager.makeFollowers, 2.4.0),
+	// where the exercise's 2.8+ rule keeps the log; in a later round the fetch offset
 	// is where the last round cut, the LEO, and the two rules agree. ok =
 	// false declines the call, and so does a truncation that asks more
 	// questions than the follower has epochs plus one (each round that is not
@@ -96,9 +96,9 @@ type Config struct {
 // or above the HW it had (a truncation never raises it), or whose Epochs are
 // not a prefix of the cache it started with (a truncation only drops epochs
 // from the end). Entries starting at or past the new LogEndOffset and an HW
-// above it are applied: Kafka's log would never hold them
-// (UnifiedLog.truncateTo trims the cache and lowers the HW), and the
-// world's checker and the next answers show what they do.
+// above it are applied: Kafka's log would never hold them (Log.truncateTo
+// trims the cache, and from 2.4 Log.updateLogEndOffset lowers the HW), and
+// the world's checker and the next answers show what they do.
 type FollowerState struct {
 	// Epochs is the leader epoch cache (leader-epoch-checkpoint), oldest first.
 	Epochs []EpochEntry

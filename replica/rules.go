@@ -32,7 +32,10 @@ const (
 	// the leader epoch start offset (KAFKA-7128), and a follower whose LEO
 	// equals the leader's stays in the ISR however long ago it last caught
 	// up (KAFKA-7152). Its replica.lag.time.max.ms default is 2.1's 10 s
-	// (30 s from 2.5, KIP-537: set it to model 2.5 or 2.6).
+	// (30 s from 2.5, KIP-537: set it to model 2.5 or 2.6). A truncation
+	// lowers the follower's HW to the new log end at once, as 2.4's
+	// Log.updateLogEndOffset does; 2.1 to 2.3 kept it, in Replica, until the
+	// next fetch answer.
 	V2_1
 	// Modern is Kafka 3.7+ with KRaft: as V2_1, plus truncation on fetch through
 	// the DivergingEpoch of fetch answers (Fetch v12, KIP-595; used by replica

@@ -86,7 +86,9 @@ func (n *Node) truncationRound(answer EpochEndOffset) (done bool, err error) {
 // asking the leader (ask) about the follower's latest epoch ([NoEpoch] with
 // an empty cache) and cutting the log there, which trims the epoch cache
 // (LeaderEpochFileCache.truncateFromEnd) and keeps the HW within the log
-// (UnifiedLog.truncateTo). The first round's fetch offset is the HW, and
+// (2.4's Log.updateLogEndOffset, 3.7's UnifiedLog.truncateTo; 2.1 to 2.3
+// kept it until the next fetch answer). The first round's fetch offset is
+// the HW, and
 // the LEO under Modern; a later round's is where the last one cut
 // (AbstractFetcherThread.updateFetchOffsetAndMaybeMarkTruncationComplete).
 // A round that is not done drops at least one epoch, so it asks at most
