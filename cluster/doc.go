@@ -41,6 +41,23 @@
 //     kafka-topics --describe and --list as [World.DescribeTopics] and
 //     [World.ListTopics].
 //
+// # Timestamps and transactions
+//
+// A produce may carry the record's timestamp as the application sets it
+// ([Action.TimestampMs], ProducerRecord's: a backfill's records, days or
+// weeks apart in one batch); the leader takes any, as Kafka 3.7 does by
+// default (message.timestamp.before.max.ms and after.max.ms are
+// Long.MAX_VALUE, KIP-937). The world's clock starts at 0 ms (1970-01-01).
+// A producer with a transactional.id ([ProducerConfig.TransactionalID])
+// writes transactional batches, and [ActCommitTransaction] and
+// [ActAbortTransaction] end its transaction with a COMMIT or ABORT marker,
+// a control batch, on each partition it wrote to, as Kafka 3.7's
+// transaction coordinator has their leaders append it (WriteTxnMarkers).
+// Consumers read as read_uncommitted, the Java default: they pass a marker
+// without handing it out. transaction.go says what is not modelled (the
+// coordinator's __transaction_state log, timeouts, fencing, read_committed
+// and the last stable offset).
+//
 // # Consumer groups
 //
 // A group's coordinator is the group coordinator of the broker leading its
