@@ -388,6 +388,23 @@ type SegmentCount struct {
 	Active bool
 }
 
+// PartitionFileSize returns the size of file name (such as
+// "00000000000000000000.index") in broker id's directory of the
+// partition, as its page cache has it; false when there is none. It reads
+// the broker's files in place, unlike [World.BrokerFS], whose copy makes
+// the broker's next write to a file copy that file.
+func (w *World) PartitionFileSize(id int32, topic string, partition int32, name string) (int64, bool) {
+	b, err := w.broker(id)
+	if err != nil {
+		return 0, false
+	}
+	st, err := b.fs.Stat(b.fs.PathJoin(LogDir, fmt.Sprintf("%s-%d", topic, partition), name))
+	if err != nil {
+		return 0, false
+	}
+	return st.Size(), true
+}
+
 // SegmentCounts returns the newest n segments (every one when n <= 0) of
 // broker id's running replica of the partition, oldest first, with the
 // number of records each holds: [World.Segments] without the offsets,

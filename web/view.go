@@ -354,6 +354,23 @@ const MaxSegments = 4
 // replica's as its log gives them, a down broker's as its files are (its
 // disk, after a power cut).
 func segments(w *cluster.World, broker int32, topic string, partition int32) []SegmentView {
+	var out []SegmentView
+	if segs, err := w.SegmentCounts(broker, topic, partition, MaxSegments); err == nil {
+		// a running replica: its files read in place (a copy of its
+		// files at every update would make each append copy its segment)
+		size := func(base int64, suffix string) int64 {
+			n, ok := w.PartitionFileSize(broker, topic, partition, fmt.Sprintf("%020d%s", base, suffix))
+			if !ok {
+				return -1
+			}
+			return n
+		}
+		for _, s := range segs {
+			out = append(out, SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: s.Records, Active: s.Active,
+				IndexBytes: size(s.BaseOffset, ".index"), TimeIndexBytes: size(s.BaseOffset, ".timeindex")})
+		}
+		return out
+	}
 	fsys, err := w.BrokerFS(broker)
 	if err != nil {
 		return nil
@@ -365,14 +382,6 @@ func segments(w *cluster.World, broker int32, topic string, partition int32) []S
 			return -1
 		}
 		return st.Size()
-	}
-	var out []SegmentView
-	if segs, err := w.SegmentCounts(broker, topic, partition, MaxSegments); err == nil {
-		for _, s := range segs {
-			out = append(out, SegmentView{File: fmt.Sprintf("%020d.log", s.BaseOffset), Size: s.Size, Records: s.Records, Active: s.Active,
-				IndexBytes: size(s.BaseOffset, ".index"), TimeIndexBytes: size(s.BaseOffset, ".timeindex")})
-		}
-		return out
 	}
 	names, err := fsys.List(dir)
 	if err != nil {
