@@ -391,9 +391,11 @@ func (w *World) produceStamped(p *Producer, key, value string, null bool, partit
 		r := p.result(p.dropped + len(p.results) - 1)
 		r.Failed, r.Error = true, "INVALID_RECORD"
 		w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_RECORD (a compacted topic needs keys)", p.cfg.Name, value)
+		w.txnSendFailed(p)
 		return nil
 	}
 	if w.refuseRecordTooLarge(p, tp) {
+		w.txnSendFailed(p)
 		return nil
 	}
 	w.txnAddPartition(p, partition)

@@ -105,6 +105,19 @@ func (w *World) txnAddPartition(p *Producer, partition int32) {
 	w.record(EventProduce, 0, &tp, "%s: AddPartitionsToTxn %s-%d (transactional.id %s)", p.cfg.Name, tp.Topic, tp.Partition, p.cfg.TransactionalID)
 }
 
+// txnSendFailed notes a record of p's transaction refused before it was sent
+// (KafkaProducer.doSend: an ApiException puts the transaction in an abortable
+// error state): the transaction cannot commit.
+func (w *World) txnSendFailed(p *Producer) {
+	if !p.transactional() {
+		return
+	}
+	if p.txn == nil {
+		p.txn = &txnState{}
+	}
+	p.txn.failed++
+}
+
 // validateEndTransaction checks a commit-transaction or abort-transaction.
 func (w *World) validateEndTransaction(a Action) error {
 	p := w.producer(a.Name)
@@ -148,7 +161,11 @@ func (w *World) endTransaction(p *Producer, commit bool) {
 	}
 	if len(t.partitions) == 0 {
 		// No partition joined: the client sends no EndTxn.
-		w.record(EventProduce, 0, nil, "%s: %s: the transaction wrote nothing, nothing to end", p.cfg.Name, markerVerb(t.marker))
+		if commit && t.failed > 0 {
+			w.record(EventProduce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
+		}
+		w.record(EventProduce, 0, nil, "%s: %s: the transaction wrote nothing, no marker to write", p.cfg.Name, markerVerb(t.marker))
+		t.failed = 0
 		return
 	}
 	t.ending = true

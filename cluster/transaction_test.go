@@ -138,6 +138,30 @@ func TestTransactionMarkers(t *testing.T) {
 	}
 }
 
+// A record of the transaction refused before it was sent (a compacted topic
+// takes no record without a key) makes the commit an abort.
+func TestTransactionCommitAfterAFailedRecord(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 1, Rules: replica.Modern})
+	require.NoError(t, err)
+	compact := cluster.DefaultLogConfig()
+	compact.CleanupPolicy = kafkalog.CleanupPolicyCompact
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 1, Config: &compact}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "x"}))
+	require.NoError(t, w.Deliver(0))
+	require.NoError(t, w.Produce("tx", "k", "kept", 0))
+	require.NoError(t, w.Produce("tx", "", "keyless", 0))
+	require.NoError(t, w.RunFor(100))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
+	require.NoError(t, w.RunFor(500))
+	want := []storedBatch{
+		{BaseOffset: 0, Transactional: true, ProducerID: 101, Values: []string{"kept"}},
+		{BaseOffset: 1, Transactional: true, ProducerID: 101, Control: "ABORT coordinatorEpoch 0"},
+	}
+	if diff := cmp.Diff(want, storedBatches(t, w, 1)); diff != "" {
+		t.Errorf("batches (-want +got):\n%s", diff)
+	}
+}
+
 // The world refuses what a Kafka client refuses.
 func TestTransactionErrors(t *testing.T) {
 	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 1, Rules: replica.Modern})
