@@ -49,7 +49,9 @@ type BrokerInfo struct {
 	// past from the offset index entry to the batch each read returns
 	// (LogSegment.translateOffset: OffsetIndex.lookup, then
 	// FileRecords.searchForOffsetWithSize; kafkalog.ReadStats). They count
-	// from the world's start.
+	// from the world's start. Kafka has no metric for them: on a real broker
+	// the scan shows only as the reads of each batch header from the .log
+	// (FileLogInputStream.nextBatch).
 	FetchReads          int64 `json:"fetch_reads,omitempty"`
 	FetchScannedBatches int64 `json:"fetch_scanned_batches,omitempty"`
 	FetchScannedBytes   int64 `json:"fetch_scanned_bytes,omitempty"`
