@@ -149,6 +149,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	timeout := int64(req.TimeoutMillis)
 	err = s.node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.id, CorrelationID: corr,
 		Records: records, Acks: req.Acks, TimeoutMs: timeout})
+	s.log.client = nil // appended by now, or not to be
 	if err == nil {
 		err = w.processReady(b, s)
 	}

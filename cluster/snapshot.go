@@ -20,8 +20,13 @@ type snapshot struct {
 
 // immutable are the types a clone shares instead of copying: a replica
 // log's mirror entries (their key and value bytes are copied from the
-// batch when the entry is made, and never changed).
-var immutable = []reflect.Type{reflect.TypeFor[replica.Entry]()}
+// batch when the entry is made, and never changed), and slices of them:
+// a mirror's chunks are never changed once added (a cut reslices them), a
+// follower's chunk is its leader's own entries, and a fetch carries the
+// mirror's entries, which its receiver must not change (replica.Log.Read).
+// So a snapshot costs a chunk header per batch, not a copy of every
+// record.
+var immutable = []reflect.Type{reflect.TypeFor[replica.Entry](), reflect.TypeFor[[]replica.Entry]()}
 
 // Clone returns an independent copy of the world: brokers with their file
 // systems, logs and replicas, the controller, the network's messages in
