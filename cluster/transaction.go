@@ -33,7 +33,8 @@ import (
 //     COORDINATOR, acks -1). A marker that fails or gets no answer is sent
 //     again after retry.backoff.ms, as TransactionMarkerChannelManager
 //     retries it. [ActAbortTransaction] (abortTransaction) fails the
-//     batches not sent yet (RecordAccumulator.abortUndrainedBatches),
+//     batches not sent yet with TransactionAbortedException (Sender.runOnce:
+//     RecordAccumulator.abortUndrainedBatches),
 //     waits for those in flight, and writes ABORT markers. A commit in
 //     which a record failed ends as an abort: the Java client's
 //     commitTransaction throws, and the application is told to abort.
@@ -182,7 +183,7 @@ func (w *World) endTransaction(p *Producer, commit bool) {
 			for _, i := range b.results {
 				r := p.result(i)
 				r.lingering = false
-				w.failRecord(p, i, "TRANSACTION_ABORTED")
+				w.failRecord(p, i, "TransactionAbortedException")
 			}
 		}
 	}

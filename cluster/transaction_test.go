@@ -120,7 +120,7 @@ func TestTransactionMarkers(t *testing.T) {
 	for _, r := range w.Producers()[0].Results() {
 		got = append(got, fmt.Sprintf("%s:%d%s", r.Value, r.Offset, r.Error))
 	}
-	if diff := cmp.Diff([]string{"a0:0", "a1:1", "a2:2", "b0:-1TRANSACTION_ABORTED", "c0:5"}, got); diff != "" {
+	if diff := cmp.Diff([]string{"a0:0", "a1:1", "a2:2", "b0:-1TransactionAbortedException", "c0:5"}, got); diff != "" {
 		t.Errorf("the producer's results (-want +got):\n%s", diff)
 	}
 
