@@ -65,6 +65,9 @@ type Consumer struct {
 	resets   int
 	// grp is set for a group consumer.
 	grp *groupClient
+	// thrown is, per partition, the position at which the consumer's
+	// poll last threw on damaged bytes (reported once per position).
+	thrown map[partitionKey]int64
 }
 
 // Name returns the consumer's name.
@@ -118,6 +121,11 @@ func (w *World) poll(c *Consumer) {
 		c.resets++
 		return
 	}
+	limit, thrown := w.meetDamage(c, s, c.position, hw)
+	if thrown {
+		return
+	}
+	hw = min(hw, limit)
 	fetched, byPart, _ := w.fetchEntries(s, c.position, int(max(hw-c.position, 1))) // every record below the HW: at most one per offset
 	if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 		w.noteFetch(c.cfg.Name, tp, c.position, fetched[0].Offset)
@@ -138,6 +146,43 @@ func (w *World) poll(c *Consumer) {
 		w.record(EventConsume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, recordLabel(string(e.Key), v))
 		c.position = e.Offset + 1
 	}
+}
+
+// meetDamage is what consumer c's fetch at pos of the leader's log s meets
+// of damaged bytes below the high watermark hw (bytes that did not decode
+// when the leader opened its log: replicaLog.damaged). The leader sends
+// them as they are and the consumer checks them (check.crcs=true): a fetch
+// that begins at them throws the KafkaException of Kafka 3.7's consumer
+// from poll, every time (recorded once per position): the application
+// cannot move past them, and thrown is true; a fetch before them hands out
+// the records below limit, where they begin. A header whose length runs
+// past its segment reads as the segment's end: the records after it are
+// read, those it hides are not (no limit).
+func (w *World) meetDamage(c *Consumer, s *replicaSlot, pos, hw int64) (limit int64, thrown bool) {
+	limit = hw
+	d := s.log.damageFrom(pos)
+	if d == nil || d.first >= hw || d.endsSegment {
+		return limit, false
+	}
+	if pos < d.first {
+		return d.first, false
+	}
+	if last, ok := c.thrown[s.tp]; !ok || last != pos {
+		if c.thrown == nil {
+			c.thrown = map[partitionKey]int64{}
+		}
+		c.thrown[s.tp] = pos
+		w.record(EventConsume, 0, &s.tp, "%s: poll threw KafkaException: %s", c.cfg.Name, d.consumerError(s.tp, pos))
+	}
+	return limit, true
+}
+
+// hidden reports whether damaged bytes of the leader's log s hold offsets
+// from pos on below hw: a fetch that gets nothing there is not at the end of
+// the log, and the consumer stays where it is.
+func hidden(s *replicaSlot, pos, hw int64) bool {
+	d := s.log.damageFrom(pos)
+	return d != nil && d.first < hw
 }
 
 // consumerNode is the network node of every consumer (cutting it from a

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -115,6 +116,18 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 	before := s.log.log.ReadStats()
 	raw, err := s.log.log.ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
 	w.countFetchRead(s, before)
+	if err != nil && (badBytes(err) || errors.Is(err, kafkalog.ErrLegacyFormat)) {
+		// Disk damage the read walked into: a batch header whose length
+		// is below 14 is FileLogInputStream.nextBatch's
+		// CorruptRecordException, answered CORRUPT_MESSAGE
+		// (ReplicaManager.readFromLog, Kafka 3.7), on which the consumer
+		// throws "Encountered corrupt message when fetching offset". A
+		// magic that is not 2 is answered the same (Kafka would send it as
+		// a legacy batch, which the client's check refuses in its turn). A
+		// batch that only fails its CRC is sent as stored, as Kafka sends
+		// it: the client's check (check.crcs) finds it.
+		return errCorruptMessage, nil
+	}
 	if err != nil {
 		w.internalError(b, err)
 		return errUnknownServerError, nil

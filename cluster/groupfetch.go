@@ -33,6 +33,11 @@ func (w *World) fetchRecords(c *Consumer) int {
 		// markers counts the transaction markers between first and last,
 		// passing those after the latest record read.
 		first, last, again, markers, passing := int64(-1), int64(-1), 0, 0, 0
+		limit, thrown := w.meetDamage(c, s, pos, hw)
+		if thrown {
+			continue
+		}
+		hw = min(hw, limit)
 		fetched, byPart, stuck := w.fetchEntries(s, pos, max(c.cfg.MaxPollRecords-read, 1))
 		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 			w.noteFetch(c.cfg.Name, tp, pos, fetched[0].Offset)
@@ -73,7 +78,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 			}
 		}
 		if first < 0 {
-			if hw > pos && !stuck {
+			if hw > pos && !stuck && !hidden(s, pos, hw) {
 				g.positions[tp] = hw // only offsets removed by compaction lay between
 			}
 			continue

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -39,6 +40,9 @@ type replicaLog struct {
 	// truncations counts the truncations that cut something and the full
 	// truncations (LogManager checkpoints the recovery points after them).
 	truncations int
+	// damaged holds, in offset order, the offsets whose bytes did not
+	// decode when the mirror was rebuilt (rebuild).
+	damaged []damage
 }
 
 // openReplicaLog opens (recovering) the partition log in dir and reads it
@@ -55,24 +59,60 @@ func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, 
 	return r, nil
 }
 
-// rebuild decodes every segment file into the mirror.
+// rebuild decodes every segment file into the mirror. Bytes that do not
+// decode (disk damage below the recovery point, which a clean start does
+// not check, as Kafka 3.7's LogLoader recovers only from the recovery
+// point) do not stop it: the mirror holds what decodes and r.damaged the
+// offsets that do not, as Kafka keeps such bytes and sends them as they are
+// to whoever reads them (see [replicaLog.Read]).
 func (r *replicaLog) rebuild() error {
 	r.m.reset()
 	r.epochs = nil
+	r.damaged = nil
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
 	start := r.log.LogStartOffset()
-	for _, s := range r.log.Segments() {
+	segs := r.log.Segments()
+	for si, s := range segs {
 		data, err := r.readSegment(s)
 		if err != nil {
 			return err
 		}
+		// upper is the first offset past the segment: the next one's base
+		// offset, or the log end offset.
+		upper := r.log.LogEndOffset()
+		if si+1 < len(segs) {
+			upper = segs[si+1].BaseOffset()
+		}
+		next := s.BaseOffset() // the offset after the last batch read
 		for pos := 0; pos < len(data); {
 			n, err := dec.Decode(data[pos:], &b)
+			if err == nil && (b.BaseOffset < next || b.LastOffset() >= upper) {
+				// The CRC does not cover the base offset: a damaged one
+				// says offsets out of the segment's order.
+				err = fmt.Errorf("%w: batch offsets [%d, %d] outside [%d, %d)", kafkalog.ErrCorruptBatch, b.BaseOffset, b.LastOffset(), next, upper)
+				n = 0
+			}
 			if err != nil {
-				return fmt.Errorf("cluster: rebuild %s at segment %d position %d: %w", r.log.Dir(), s.BaseOffset(), pos, err)
+				if size := b.Size(); n == 0 && errors.Is(err, kafkalog.ErrCorruptBatch) && !errors.Is(err, kafkalog.ErrTruncated) && b.BatchLength >= kafkalog.MinBatchLength &&
+					b.Magic == kafkalog.MagicV2 && b.BaseOffset >= next && b.LastOffset() < upper && b.LastOffset() >= b.BaseOffset && size <= int64(len(data)-pos) && crcFailed(data[pos:pos+int(size)]) {
+					// An intact header whose batch fails its CRC: its
+					// offsets are damaged, the segment goes on after it.
+					r.addDamage(damage{first: b.BaseOffset, last: b.LastOffset(),
+						leaderEpoch: b.PartitionLeaderEpoch, raw: data[pos : pos+int(size) : pos+int(size)], err: err}, start)
+					next, pos = b.NextOffset(), pos+int(size)
+					continue
+				}
+				// A header that cannot be read (or a batch that fails
+				// otherwise): a reader walking the segment cannot go past
+				// it, so the rest of the segment is one damaged range.
+				r.addDamage(damage{first: next, last: upper - 1,
+					leaderEpoch: -1, raw: data[pos:len(data):len(data)], err: err, unreadable: true,
+					endsSegment: errors.Is(err, kafkalog.ErrTruncated)}, start)
+				break
 			}
 			pos += n
+			next = b.NextOffset()
 			var es []replica.Entry
 			for i := range b.Records {
 				off := b.Offset(&b.Records[i])
@@ -94,6 +134,102 @@ func (r *replicaLog) rebuild() error {
 	}
 	return nil
 }
+
+// crcFailed reports whether the whole batch raw fails only its CRC (its
+// header reads): a batch whose records are damaged but whose header is not.
+func crcFailed(raw []byte) bool {
+	_, _, err := kafkalog.CheckBatch(raw)
+	return err != nil && errors.Is(err, kafkalog.ErrCorruptBatch)
+}
+
+// damage is a run of offsets whose bytes on disk do not decode: one batch
+// whose header reads but that fails its CRC (first to last are its
+// offsets), or, from a header that cannot be read (its length, magic or
+// offsets damaged), the rest of its segment (unreadable).
+type damage struct {
+	first, last int64
+	// leaderEpoch is the batch header's, -1 when unreadable.
+	leaderEpoch int32
+	// raw is the bytes as stored: the batch, or the rest of the segment.
+	raw []byte
+	// err is what the check found, kafkalog's error.
+	err        error
+	unreadable bool
+	// endsSegment marks an unreadable header whose length runs past the
+	// segment's end: a reader takes it for the segment's end
+	// (FileLogInputStream.nextBatch returns no batch) and reads on in the
+	// next segment (LocalLog.read), so that a fetch from inside it gets the
+	// records after it. Any other unreadable header fails the reader: a
+	// length below 14 is FileLogInputStream.nextBatch's
+	// CorruptRecordException; a magic that is not 2 and offsets out of the
+	// segment's order are taken the same way here (Kafka hands such a
+	// batch on, and the reader's checks refuse it in their turn, or take
+	// its records at the offsets it says).
+	endsSegment bool
+}
+
+// addDamage remembers d, cut to the offsets from the log start offset on.
+func (r *replicaLog) addDamage(d damage, start int64) {
+	if d.last < start || d.last < d.first {
+		return
+	}
+	d.first = max(d.first, start)
+	r.damaged = append(r.damaged, d)
+}
+
+// damageFrom is the first damaged range that holds an offset at or after
+// from, nil if none.
+func (r *replicaLog) damageFrom(from int64) *damage {
+	for i := range r.damaged {
+		if r.damaged[i].last >= from {
+			return &r.damaged[i]
+		}
+	}
+	return nil
+}
+
+// cutDamage forgets the damaged offsets at or after offset (a truncation
+// removed them).
+func (r *replicaLog) cutDamage(offset int64) {
+	kept := r.damaged[:0]
+	for _, d := range r.damaged {
+		if d.first >= offset {
+			continue
+		}
+		if d.last >= offset {
+			d.last = offset - 1
+		}
+		kept = append(kept, d)
+	}
+	r.damaged = kept
+}
+
+// damagedEntry is what a read at from meets of d: one entry at the first
+// offset of d the read asks for, carrying the damaged bytes as stored, so
+// that whoever reads them checks them and refuses them, as a Kafka broker
+// sends a batch without checking it (a follower's append checks it:
+// UnifiedLog.analyzeAndValidateRecords).
+func (d *damage) entry(from int64) replica.Entry {
+	return replica.Entry{Offset: max(d.first, from), LeaderEpoch: d.leaderEpoch, Batch: d.raw}
+}
+
+// consumerError is the KafkaException a consumer's poll throws when its
+// fetch at pos of partition tp meets d (check.crcs=true, the default): a
+// batch that fails its CRC is Kafka 3.7's CompletedFetch.maybeEnsureValid
+// (DefaultRecordBatch.ensureValid's cause); a header that fails the
+// leader's read is the CORRUPT_MESSAGE answer FetchCollector
+// .handleInitializeErrors throws on.
+func (d *damage) consumerError(tp partitionKey, pos int64) string {
+	if d.unreadable {
+		return fmt.Sprintf("Encountered corrupt message when fetching offset %d for topic-partition %s-%d", pos, tp.Topic, tp.Partition)
+	}
+	h, _ := kafkalog.ReadBatchHeader(d.raw)
+	return fmt.Sprintf("Record batch for partition %s-%d at offset %d is invalid, cause: Record is corrupt (stored crc = %d, computed crc = %d)",
+		tp.Topic, tp.Partition, h.BaseOffset, h.CRC, kafkalog.CRC32C(d.raw[crcFrom:]))
+}
+
+// crcFrom is where a v2 batch's CRC starts counting: its attributes.
+const crcFrom = 21
 
 func (r *replicaLog) readSegment(s *kafkalog.Segment) ([]byte, error) {
 	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(s.BaseOffset(), kafkalog.LogSuffix))
@@ -220,18 +356,34 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 // started inside a batch) are encoded again, one batch per entry:
 // merging entries into one batch would make a truncation inside it cut
 // more than asked.
+//
+// Bytes that fail their check (a leader's damaged batch: Read sends it as
+// stored) refuse the whole append, as UnifiedLog.analyzeAndValidateRecords
+// checks every batch before any is appended: the error wraps
+// [replica.ErrCorruptMessage] (CorruptRecordException) or
+// [replica.ErrInvalidRecord] (InvalidRecordException). Read ends a read
+// with such bytes, so only the last batch of an append of several needs
+// checking first; a single one is checked by kafkalog's own append.
 func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
+	if k := lastBatch(entries); k > 0 {
+		if _, _, err := kafkalog.CheckBatch(entries[k].Batch); err != nil {
+			return r.refused(err)
+		}
+	}
 	for len(entries) > 0 {
 		if raw := entries[0].Batch; raw != nil {
 			h, err := kafkalog.ReadBatchHeader(raw)
 			if err != nil {
-				return fmt.Errorf("cluster: follower append to %s: %w", r.log.Dir(), err)
+				return r.refused(err)
 			}
 			n := 1
 			for n < len(entries) && entries[n].Offset <= h.LastOffset() {
 				n++
 			}
 			if _, err := r.log.AppendAsFollower(raw, *r.clock); err != nil {
+				if badBytes(err) {
+					return r.refused(err)
+				}
 				return err
 			}
 			r.remember(entries[:n], true)
@@ -247,6 +399,39 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 		entries = entries[n:]
 	}
 	return nil
+}
+
+// lastBatch is the index of the last entry that carries a batch's bytes,
+// -1 if none.
+func lastBatch(entries []replica.Entry) int {
+	for k := len(entries) - 1; k >= 0; k-- {
+		if entries[k].Batch != nil {
+			return k
+		}
+	}
+	return -1
+}
+
+// badBytes reports whether err is kafkalog's finding that bytes do not
+// hold a valid batch.
+func badBytes(err error) bool {
+	for _, e := range []error{kafkalog.ErrCorruptBatch, kafkalog.ErrTruncated, kafkalog.ErrUnknownMagic,
+		kafkalog.ErrInvalidRecord, kafkalog.ErrVarintOverflow, kafkalog.ErrUnknownCompression} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// refused is the error of a follower's append whose bytes fail their
+// check: CorruptRecordException, or InvalidRecordException for records
+// that do not parse in a batch whose CRC holds.
+func (r *replicaLog) refused(err error) error {
+	if errors.Is(err, kafkalog.ErrInvalidRecord) || errors.Is(err, kafkalog.ErrVarintOverflow) {
+		return fmt.Errorf("%w: follower append to %s: %w", replica.ErrInvalidRecord, r.log.Dir(), err)
+	}
+	return fmt.Errorf("%w: follower append to %s: %w", replica.ErrCorruptMessage, r.log.Dir(), err)
 }
 
 // remember adds one appended batch's entries to the mirror. With shared,
@@ -312,11 +497,21 @@ func producerOf(b *kafkalog.RecordBatch, r *kafkalog.Record) *replica.ProducerSe
 	return &replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(r)}
 }
 
-// Read implements [replica.Log] from the mirror.
+// Read implements [replica.Log] from the mirror. Damaged bytes are sent as
+// they are, as a Kafka leader's read does not check them: a read stops
+// where damage begins, and one that starts at (or inside) damaged offsets
+// gets them as one entry carrying the bytes as stored (damage.entry),
+// which the follower's append refuses (AppendAsFollower); a reader of a
+// segment whose header's length runs past its end reads on after it.
 func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 	start, end := r.log.LogStartOffset(), r.log.LogEndOffset()
 	if from < start || from > end {
 		return nil, fmt.Errorf("%w: read at %d, log has [%d, %d)", kafkalog.ErrOffsetOutOfRange, from, start, end)
+	}
+	if len(r.damaged) > 0 {
+		if d := r.damageFrom(from); d != nil {
+			return r.readToDamage(from, maxBytes, d), nil
+		}
 	}
 	i := r.index(from)
 	size, j := 0, i
@@ -328,6 +523,45 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 		j = k + 1
 	}
 	return r.m.slice(i, j), nil
+}
+
+// readToDamage is Read at from when damage d holds an offset at or after
+// from: the entries before d, and d's bytes when the read reaches them.
+func (r *replicaLog) readToDamage(from int64, maxBytes int, d *damage) []replica.Entry {
+	if from >= d.first {
+		if d.endsSegment {
+			// Read as the segment's end: the read goes on after it.
+			return r.readPast(d, maxBytes)
+		}
+		return []replica.Entry{d.entry(from)}
+	}
+	i := r.index(from)
+	size, j := 0, i
+	for k, e := range r.m.from(i) {
+		if e.Offset >= d.first {
+			break
+		}
+		size += 70 + len(e.Key) + len(e.Value)
+		if k > i && size > maxBytes && e.Batch != nil {
+			return r.m.slice(i, k)
+		}
+		j = k + 1
+	}
+	out := r.m.slice(i, j)
+	if d.endsSegment || size+len(d.raw) > maxBytes && j > i {
+		return out
+	}
+	return append(slices.Clip(out), d.entry(from))
+}
+
+// readPast reads from the first offset after damage d that reads as its
+// segment's end.
+func (r *replicaLog) readPast(d *damage, maxBytes int) []replica.Entry {
+	if d.last+1 >= r.log.LogEndOffset() {
+		return nil
+	}
+	out, _ := r.Read(d.last+1, maxBytes)
+	return out
 }
 
 // index is the mirror position of the first entry at or after offset.
@@ -359,6 +593,7 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 	}
 	i := r.index(r.log.LogEndOffset())
 	r.m.truncate(i)
+	r.cutDamage(r.log.LogEndOffset())
 	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = min(r.epochsCheckedTo, i)
@@ -372,6 +607,7 @@ func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
 		return err
 	}
 	r.m.reset()
+	r.damaged = nil
 	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = 0

@@ -73,7 +73,10 @@ const (
 
 // ErrCorruptMessage and ErrInvalidRecord, wrapped in the error of a [Log]'s
 // AppendAsLeader, refuse the batch: the leader answers the produce with
-// [CorruptMessage] or [InvalidRecord] and appends nothing.
+// [CorruptMessage] or [InvalidRecord] and appends nothing. Wrapped in the
+// error of AppendAsFollower, they refuse the fetched records (a leader's
+// damaged bytes): the follower appends nothing and retries after
+// replica.fetch.backoff.ms.
 var (
 	ErrCorruptMessage = errors.New("replica: corrupt message")
 	ErrInvalidRecord  = errors.New("replica: invalid record")

@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -47,6 +48,10 @@ type followerState struct {
 	// part is the truncation [Config.Truncate] runs, nil while the
 	// reference's rounds run.
 	part *partTruncation
+	// refused and refusedAt: the last fetch answer's records failed their
+	// check at fetch offset refusedAt (reported once per offset).
+	refused   bool
+	refusedAt int64
 }
 
 // partTruncation is a truncation handed to [Config.Truncate]: the log as it
@@ -190,6 +195,20 @@ func (n *Node) handleFetchResponse(m Message) error {
 	// the leader's cleaner left: they are appended at their offsets.
 	if len(m.Entries) > 0 && m.Entries[0].Offset >= n.log.LogEndOffset() {
 		if err := n.log.AppendAsFollower(m.Entries); err != nil {
+			if errors.Is(err, ErrCorruptMessage) || errors.Is(err, ErrInvalidRecord) {
+				// The leader's bytes fail their check (disk damage on the
+				// leader): nothing is appended, nor the HW taken, and the
+				// partition is retried after replica.fetch.backoff.ms, as
+				// AbstractFetcherThread.processFetchRequest does with a
+				// CorruptRecordException or InvalidRecordException
+				// (Kafka 3.7); the follower falls behind, out of the ISR.
+				if leo := n.log.LogEndOffset(); !n.follow.refused || n.follow.refusedAt != leo {
+					n.follow.refused, n.follow.refusedAt = true, leo
+					n.emit(Event{Kind: EventInvalidFetchData, Old: leo, New: int64(m.From)})
+				}
+				n.backOff()
+				return nil
+			}
 			return fmt.Errorf("%w: broker %d: append %d entries at %d: %w", ErrLog, n.cfg.ID, len(m.Entries), m.Entries[0].Offset, err)
 		}
 	}

@@ -43,6 +43,11 @@ const (
 	EventISRChanged
 	// EventISRRejected: the controller refused the proposal ISR.
 	EventISRRejected
+	// EventInvalidFetchData: the records of a fetch answer from leader New
+	// at fetch offset Old failed their check (CorruptRecordException), so
+	// nothing was appended and the fetch is retried after
+	// replica.fetch.backoff.ms.
+	EventInvalidFetchData
 )
 
 // Event is one state change of a [Node].
@@ -71,6 +76,8 @@ func (e Event) String() string {
 		return "isr is now " + FormatIDs(e.ISR)
 	case EventISRRejected:
 		return "isr proposal rejected " + FormatIDs(e.ISR)
+	case EventInvalidFetchData:
+		return fmt.Sprintf("Found invalid messages during fetch from leader %d at offset %d (CorruptRecordException): nothing appended, retried after replica.fetch.backoff.ms", e.New, e.Old)
 	}
 	return fmt.Sprintf("EventKind(%d)", int(e.Kind))
 }
