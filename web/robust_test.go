@@ -171,3 +171,45 @@ func TestShellGroupRecoversAfterUnknownMemberID(t *testing.T) {
 		}
 	}
 }
+
+// TestShellDiskDamageBelowTheRecoveryPoint: a byte of a batch's CRC
+// flipped on the disk of a stopped broker made its clean start fail with
+// an internal error (the mirror of its log refused the batch), and the
+// broker halted. Kafka 3.7 does not check the segments below the recovery
+// point on a clean start (LogLoader): broker 3 starts with the damaged
+// batch on its disk, follows as before (it fetches from its log end) and
+// is back in the ISR; its log shows the records that read; the damaged
+// batch is still there for kafka-dump-log, which says it is not valid.
+func TestShellDiskDamageBelowTheRecoveryPoint(t *testing.T) {
+	l, _ := script(t, "run 100000", "stop 3", "corrupt 3 /kafka-logs/orders-0/00000000000000000000.log 17 --flip", "start 3", "run 5000")
+	w := world(t, l)
+	noInternalErrors(t, w)
+	type outcome struct {
+		Clock   int64
+		ISR     []int32
+		Offset0 map[int32]bool // which replicas show offset 0
+		// Batch0 is what kafka-dump-log says of broker 3's first batch.
+		Batch0 string
+	}
+	got := outcome{Clock: w.NowMs(), Offset0: map[int32]bool{}}
+	for _, p := range w.State().Partitions {
+		if p.Topic != "orders" || p.Partition != 0 {
+			continue
+		}
+		got.ISR = p.ISR
+		for _, lg := range p.Logs {
+			got.Offset0[lg.Broker] = len(lg.Records) > 0 && lg.Records[0].Offset == 0
+		}
+	}
+	var out strings.Builder
+	_ = NewTerminal(l).Exec("kafka-dump-log --files /kafka-logs/orders-0/00000000000000000000.log --broker 3", nil, &out)
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "baseOffset: 0 ") {
+			got.Batch0 = line[strings.LastIndex(line, " isvalid: ")+1:]
+		}
+	}
+	want := outcome{Clock: 105000, ISR: []int32{1, 2, 3}, Offset0: map[int32]bool{1: true, 2: true, 3: false}, Batch0: "isvalid: false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after the damage and the clean start (-want +got):\n%s\ndump-log:\n%.600s", diff, out.String())
+	}
+}
