@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/replica"
@@ -53,6 +54,26 @@ import (
 // short by a jump back in time) takes the world out of the model: from
 // then on, loss, divergence and the checker are not judged (the other
 // invariants still are) until a reset or a jump to before that cut.
+//
+// Disk damage ([UserCorrupt]: a byte flipped or bytes zeroed in a
+// segment's .log, .index or .timeindex of a broker that is down) is
+// within the model, for everything but what the damage itself takes:
+// bytes that do not read. Kafka 3.7 checks no segment below the recovery
+// point on a clean start and sends damaged bytes as they are: a follower
+// of a damaged leader refuses them and stays behind, out of the ISR, and
+// a consumer's poll throws at them, every time. So on a partition damaged
+// on some broker (until a reset or a jump to before the damage) the settle
+// asks for a leader but not for its full ISR, nor that its groups commit
+// more, and neither the world's checker nor divergence is judged there;
+// loss still is, on a partition damaged on one broker only: every record
+// acknowledged with acks=all is held by an in-sync replica (the leader,
+// or another when the leader's copy is the damaged one). A partition
+// damaged on two brokers or more is not judged for loss. Every other
+// invariant holds under damage as without: no internal error (a damaged
+// file is a Kafka error or a clear line, never a halted broker), the
+// clock, refused bad input (a corrupt of a running broker), power cuts,
+// clones and the timeline. The files at the root of the log dir (the
+// checkpoints) are not drawn.
 type UserExploreConfig struct {
 	// NewWorld builds the world a sequence starts from (and a reset goes
 	// back to) for a seed (nil: [NewUserWorld], the world kafkalive
@@ -121,6 +142,14 @@ const (
 	// UserSettle heals every link, starts every broker, runs at least
 	// UserSettleMs and checks liveness, loss and divergence.
 	UserSettle UserOpKind = "settle"
+	// UserCorrupt damages the durable bytes of one file of a broker that
+	// is down ([ActCorrupt]): Action.Broker if it is down, else the first
+	// broker down (skipped if every broker runs); one byte flipped
+	// (Action.Flip) or Action.N bytes zeroed, of a file and at an offset
+	// chosen from Size when applied, among the broker's partition files
+	// (segments' .log, .index and .timeindex). With Bad it aims at a
+	// running broker instead, and must be refused.
+	UserCorrupt UserOpKind = "corrupt"
 )
 
 // UserOp is one operation of a user-level sequence.
@@ -179,6 +208,12 @@ func (o UserOp) String() string {
 		s = "reset"
 	case UserSettle:
 		s = "settle (heal, start every broker, run, check)"
+	case UserCorrupt:
+		how := "flip a byte"
+		if !o.Action.Flip {
+			how = fmt.Sprintf("zero %d bytes", o.Action.N)
+		}
+		s = fmt.Sprintf("corrupt: %s of a partition file of broker %d, or of a broker that is down (pick %d)", how, o.Action.Broker, o.Size)
 	default:
 		s = string(o.Kind)
 	}
@@ -213,8 +248,16 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 	consumers := slices.Clone(userConsumers)
 	groups := slices.Clone(userGroups)
 	broker := func() int32 { return int32(r.IntN(3) + 1) }
+	// Disk damage is drawn from a stream of its own, so that the other
+	// draws of a seed are those of a sequence without it.
+	rd := rand.New(rand.NewPCG(seed, 0xda3a9e))
 	var ops []UserOp
 	for len(ops) < cfg.Ops {
+		if rd.IntN(30) == 0 {
+			ops = append(ops, UserOp{Kind: UserCorrupt, ID: len(ops) + 1, Size: rd.IntN(1 << 30), Bad: rd.IntN(10) == 0,
+				Action: Action{Kind: ActCorrupt, Broker: int32(rd.IntN(3) + 1), Flip: rd.IntN(2) == 0, N: 1 + rd.IntN(8)}})
+			continue
+		}
 		o := UserOp{Kind: UserAction, ID: len(ops) + 1}
 		bad := r.IntN(10) == 0
 		switch n := r.IntN(100); {
@@ -450,6 +493,16 @@ type userRun struct {
 	// seenViolations is how many of the world's checker violations were
 	// looked at.
 	seenViolations int
+	// damage lists the disk damage done to the current world.
+	damage []damageMark
+}
+
+// damageMark is one corrupt action applied: the world's action index it
+// has, and the replica whose file it damaged.
+type damageMark struct {
+	action int
+	broker int32
+	tp     PartitionRef
 }
 
 type cutMark struct {
@@ -576,7 +629,9 @@ func (u *userRun) apply(o UserOp) error {
 		if err != nil {
 			return err
 		}
-		u.w, u.cuts, u.seenViolations = nw, nil, 0
+		u.w, u.cuts, u.seenViolations, u.damage = nw, nil, 0, nil
+	case UserCorrupt:
+		u.corrupt(o)
 	case UserSettle:
 		u.settle()
 	}
@@ -593,6 +648,9 @@ func (u *userRun) checkViolations() {
 	}
 	if u.withinModel() {
 		for _, v := range vs[u.seenViolations:] {
+			if len(u.damagedOn(PartitionRef{Topic: v.Topic, Partition: v.Partition})) > 0 {
+				continue
+			}
 			u.fail("checker:"+v.Invariant, "%s", v)
 		}
 	}
@@ -773,7 +831,14 @@ func (u *userRun) jump(o UserOp) {
 		}
 		cuts = append(cuts, c)
 	}
-	u.w, u.cuts, u.seenViolations = f, cuts, len(f.Violations())
+	// So is disk damage after it.
+	var damage []damageMark
+	for _, d := range u.damage {
+		if d.action < f.actionBase+len(f.actions) {
+			damage = append(damage, d)
+		}
+	}
+	u.w, u.cuts, u.seenViolations, u.damage = f, cuts, len(f.Violations()), damage
 }
 
 // clone runs the world and a clone of it side by side and checks that
@@ -922,7 +987,8 @@ func (u *userRun) checkLeaders(st State) {
 		slices.Sort(isr)
 		reps := slices.Clone(p.Replicas)
 		slices.Sort(reps)
-		if p.Leader == replica.NoLeader || p.Leader <= 0 || !slices.Equal(isr, reps) {
+		damaged := len(u.damagedOn(PartitionRef{Topic: p.Topic, Partition: p.Partition})) > 0
+		if p.Leader == replica.NoLeader || p.Leader <= 0 || !damaged && !slices.Equal(isr, reps) {
 			u.fail("liveness", "after the settle, with every broker running and every link healed, %s-%d has leader %d and ISR %v (replicas %v)",
 				p.Topic, p.Partition, p.Leader, p.ISR, p.Replicas)
 			return
@@ -1022,7 +1088,7 @@ func (u *userRun) checkCommits(before, after State) {
 		}
 		lagging, moved := []string{}, false
 		for _, o := range g.Offsets {
-			if o.Committed < 0 || o.Lag <= 0 || o.Member == "" {
+			if o.Committed < 0 || o.Lag <= 0 || o.Member == "" || len(u.damagedOn(PartitionRef{Topic: o.Topic, Partition: o.Partition})) > 0 {
 				continue
 			}
 			lagging = append(lagging, fmt.Sprintf("%s-%d at %d, lag %d", o.Topic, o.Partition, o.Committed, o.Lag))
@@ -1039,21 +1105,30 @@ func (u *userRun) checkCommits(before, after State) {
 
 // checkAcked: every record acknowledged with acks=all is at its offset
 // on the leader (unless retention deleted it), and no follower differs
-// from the leader below the high watermark.
+// from the leader below the high watermark. On a partition whose files
+// were damaged on one broker, a record missing from the leader is not
+// lost while an in-sync replica has it, and the damaged replica (every
+// replica, when it leads) is not compared; one damaged on more brokers
+// is not judged.
 func (u *userRun) checkAcked(st State) {
 	type part struct {
 		info    *PartitionInfo
 		records map[int64]RecordInfo
+		damaged []int32
 	}
 	parts := map[PartitionRef]*part{}
 	for i := range st.Partitions {
 		p := &st.Partitions[i]
-		pp := &part{info: p, records: map[int64]RecordInfo{}}
+		ref := PartitionRef{Topic: p.Topic, Partition: p.Partition}
+		pp := &part{info: p, records: map[int64]RecordInfo{}, damaged: u.damagedOn(ref)}
 		for _, l := range p.Logs {
 			if l.Broker == p.Leader {
 				for _, r := range l.Records {
 					pp.records[r.Offset] = r
 				}
+				continue
+			}
+			if slices.Contains(pp.damaged, l.Broker) || slices.Contains(pp.damaged, p.Leader) {
 				continue
 			}
 			for _, r := range l.Records {
@@ -1065,7 +1140,7 @@ func (u *userRun) checkAcked(st State) {
 				}
 			}
 		}
-		parts[PartitionRef{Topic: p.Topic, Partition: p.Partition}] = pp
+		parts[ref] = pp
 	}
 	for _, p := range u.w.producers {
 		for _, r := range p.results {
@@ -1073,7 +1148,7 @@ func (u *userRun) checkAcked(st State) {
 				continue
 			}
 			pp := parts[PartitionRef{Topic: p.cfg.Topic, Partition: r.Partition}]
-			if pp == nil || r.Offset < pp.info.LogStartOffset {
+			if pp == nil || r.Offset < pp.info.LogStartOffset || len(pp.damaged) > 1 {
 				continue
 			}
 			u.out.Acked++
@@ -1081,12 +1156,104 @@ func (u *userRun) checkAcked(st State) {
 			if ok && got.Value == r.Value && got.Key == r.Key {
 				continue
 			}
+			if len(pp.damaged) == 1 && inISRReplica(pp.info, r.Offset, r.Key, r.Value) {
+				continue
+			}
 			l := fmt.Sprintf("%s %s-%d@%d %q", p.cfg.Name, p.cfg.Topic, r.Partition, r.Offset, short(r.Value))
 			u.out.Lost = append(u.out.Lost, l)
 			if len(u.out.Lost) == 1 {
+				if len(pp.damaged) == 1 {
+					u.fail("acked-loss", "acknowledged with acks=all, damaged on b%d only and held by no in-sync replica (leader b%d, isr %v): %s", pp.damaged[0], pp.info.Leader, pp.info.ISR, l)
+					continue
+				}
 				u.fail("acked-loss", "acknowledged with acks=all and gone from leader b%d: %s (there: %q)", pp.info.Leader, l, short(got.Value))
 			}
 		}
+	}
+}
+
+// inISRReplica reports whether an in-sync replica of p holds the record
+// (key, value) at offset.
+func inISRReplica(p *PartitionInfo, offset int64, key, value string) bool {
+	for _, l := range p.Logs {
+		if !slices.Contains(p.ISR, l.Broker) {
+			continue
+		}
+		for _, r := range l.Records {
+			if r.Offset == offset && r.Key == key && r.Value == value {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// damagedOn lists the brokers on which a corrupt action damaged a file of
+// partition tp.
+func (u *userRun) damagedOn(tp PartitionRef) []int32 {
+	var out []int32
+	for _, d := range u.damage {
+		if d.tp == tp && !slices.Contains(out, d.broker) {
+			out = append(out, d.broker)
+		}
+	}
+	return out
+}
+
+// corrupt plays a UserCorrupt operation.
+func (u *userRun) corrupt(o UserOp) {
+	w := u.w
+	a := o.Action
+	var b *broker
+	for _, x := range w.brokers {
+		if (x.state == BrokerRunning) != o.Bad {
+			continue
+		}
+		if b == nil || x.id == a.Broker {
+			b = x
+		}
+	}
+	if b == nil {
+		u.out.Skipped++
+		return
+	}
+	type file struct {
+		name    string
+		tp      PartitionRef
+		durable int64
+	}
+	var files []file
+	dirs, _ := b.fs.List(LogDir)
+	for _, d := range dirs {
+		k := strings.LastIndexByte(d, '-')
+		part, err := strconv.Atoi(d[k+1:])
+		if k <= 0 || err != nil {
+			continue
+		}
+		names, _ := b.fs.List(LogDir + "/" + d)
+		for _, n := range names {
+			if !strings.HasSuffix(n, ".log") && !strings.HasSuffix(n, ".index") && !strings.HasSuffix(n, ".timeindex") {
+				continue
+			}
+			if durable, _, err := b.fs.SizeOnDisk(LogDir + "/" + d + "/" + n); err == nil && durable > 0 {
+				files = append(files, file{name: d + "/" + n, tp: PartitionRef{Topic: d[:k], Partition: int32(part)}, durable: durable})
+			}
+		}
+	}
+	if len(files) == 0 {
+		u.out.Skipped++
+		return
+	}
+	f := files[o.Size%len(files)]
+	a.Broker, a.Name = b.id, f.name
+	span := int64(1)
+	if !a.Flip {
+		a.N = int(min(int64(a.N), f.durable))
+		span = int64(a.N)
+	}
+	a.Offset = int64(o.Size/len(files)) % (f.durable - span + 1)
+	if u.do(a, o.Bad) && !o.Bad {
+		u.damage = append(u.damage, damageMark{action: w.actionBase + len(w.actions) - 1, broker: b.id, tp: f.tp})
 	}
 }
 
