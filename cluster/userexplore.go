@@ -67,8 +67,12 @@ import (
 // more, and neither the world's checker nor divergence is judged there;
 // loss still is, on a partition damaged on one broker only: every record
 // acknowledged with acks=all is held by an in-sync replica (the leader,
-// or another when the leader's copy is the damaged one). A partition
-// damaged on two brokers or more is not judged for loss. Every other
+// or another when the leader's copy is the damaged one), unless the
+// damaged replica was the only member of the ISR since the damage (then
+// it leads with what its log kept: a recovery cuts the log at damage above
+// the recovery point, and the records after it are gone, as in Kafka). A
+// partition damaged on two brokers or more is not judged for loss, nor
+// are a damaged replica's records by a power cut of its broker. Every other
 // invariant holds under damage as without: no internal error (a damaged
 // file is a Kafka error or a clear line, never a halted broker), the
 // clock, refused bad input (a corrupt of a running broker), power cuts,
@@ -147,8 +151,8 @@ const (
 	// broker down (skipped if every broker runs); one byte flipped
 	// (Action.Flip) or Action.N bytes zeroed, of a file and at an offset
 	// chosen from Size when applied, among the broker's partition files
-	// (segments' .log, .index and .timeindex). With Bad it aims at a
-	// running broker instead, and must be refused.
+	// (segments' .log, .index and .timeindex; a .log two times in three).
+	// With Bad it aims at a running broker instead, and must be refused.
 	UserCorrupt UserOpKind = "corrupt"
 )
 
@@ -744,6 +748,9 @@ func (u *userRun) checkCut(a Action, durable []durableRecord, dirs []string) {
 		}
 	}
 	for _, r := range durable {
+		if slices.Contains(u.damagedOn(r.tp), a.Broker) {
+			continue // the recovery after the cut may cut the log at the damage
+		}
 		got, ok := after[recordAt{r.tp, r.offset}]
 		if !ok {
 			u.fail("power-cut-durability", "%s: %s-%d offset %d (%q) was on disk before the cut and is gone", a, r.tp.Topic, r.tp.Partition, r.offset, short(r.value))
@@ -1088,12 +1095,16 @@ func (u *userRun) checkCommits(before, after State) {
 		}
 		lagging, moved := []string{}, false
 		for _, o := range g.Offsets {
-			if o.Committed < 0 || o.Lag <= 0 || o.Member == "" || len(u.damagedOn(PartitionRef{Topic: o.Topic, Partition: o.Partition})) > 0 {
+			if o.Committed < 0 || o.Lag <= 0 || o.Member == "" {
 				continue
 			}
-			lagging = append(lagging, fmt.Sprintf("%s-%d at %d, lag %d", o.Topic, o.Partition, o.Committed, o.Lag))
-			if now[g.Name][PartitionRef{Topic: o.Topic, Partition: o.Partition}] > o.Committed {
+			tp := PartitionRef{Topic: o.Topic, Partition: o.Partition}
+			if now[g.Name][tp] > o.Committed {
 				moved = true
+			}
+			if len(u.damagedOn(tp)) == 0 {
+				// A damaged partition's consumer may be stuck at the damage.
+				lagging = append(lagging, fmt.Sprintf("%s-%d at %d, lag %d", o.Topic, o.Partition, o.Committed, o.Lag))
 			}
 		}
 		if len(lagging) > 0 && !moved {
@@ -1156,7 +1167,7 @@ func (u *userRun) checkAcked(st State) {
 			if ok && got.Value == r.Value && got.Key == r.Key {
 				continue
 			}
-			if len(pp.damaged) == 1 && inISRReplica(pp.info, r.Offset, r.Key, r.Value) {
+			if len(pp.damaged) == 1 && (inISRReplica(pp.info, r.Offset, r.Key, r.Value) || u.aloneInISR(pp.info, pp.damaged[0])) {
 				continue
 			}
 			l := fmt.Sprintf("%s %s-%d@%d %q", p.cfg.Name, p.cfg.Topic, r.Partition, r.Offset, short(r.Value))
@@ -1183,6 +1194,32 @@ func inISRReplica(p *PartitionInfo, offset int64, key, value string) bool {
 			if r.Offset == offset && r.Key == key && r.Value == value {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// aloneInISR reports whether the damaged broker id was, since the damage
+// to partition p, the only member of its ISR (or whether that cannot be
+// told: the events since fell off the timeline): it then led, or would
+// have, with what its damaged log kept (a recovery may have cut it at the
+// damage), and Kafka promises nothing of the records it lost.
+func (u *userRun) aloneInISR(p *PartitionInfo, id int32) bool {
+	since := -1
+	for _, d := range u.damage {
+		if d.broker == id && d.tp == (PartitionRef{Topic: p.Topic, Partition: p.Partition}) && (since < 0 || d.action < since) {
+			since = d.action
+		}
+	}
+	evs := u.w.Events()
+	if len(evs) == 0 || evs[0].Step > since {
+		return true
+	}
+	alone := fmt.Sprintf("isr [%d]", id)
+	again := fmt.Sprintf("isr is now [%d]", id)
+	for _, e := range evs {
+		if e.Step >= since && e.Topic == p.Topic && e.Partition == p.Partition && (strings.HasSuffix(e.Text, alone) || strings.HasSuffix(e.Text, again)) {
+			return true
 		}
 	}
 	return false
@@ -1243,6 +1280,10 @@ func (u *userRun) corrupt(o UserOp) {
 	if len(files) == 0 {
 		u.out.Skipped++
 		return
+	}
+	// Two picks in three are among the .log files (the records).
+	if logs := slices.DeleteFunc(slices.Clone(files), func(f file) bool { return !strings.HasSuffix(f.name, ".log") }); len(logs) > 0 && o.Size%3 != 0 {
+		files = logs
 	}
 	f := files[o.Size%len(files)]
 	a.Broker, a.Name = b.id, f.name

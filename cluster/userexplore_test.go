@@ -302,20 +302,25 @@ func ExampleUserSequence() {
 	//  6. jump back 3000 ms and act from there
 }
 
-var userDamageN = flag.Int("userdamage.n", 0, "sequences with disk damage to run (default 4)")
+var (
+	userDamageN   = flag.Int("userdamage.n", 0, "sequences with disk damage to run (default 3)")
+	userDamageAll = flag.Bool("userdamage.all", false, "run every sequence and report each failing one, not only the first")
+)
 
 // TestUserExploreDiskDamage plays user-level sequences into which disk
-// damage is put where users do it: a broker drawn from the seed is
-// stopped, killed or power-cut (within the fault model), one of its
-// partition files damaged
-// (UserCorrupt) and the broker started again, twice in each sequence, at
-// random places; every invariant of the fault model is checked as the
-// sequence goes, and at its settle (a damaged replica's acknowledged
-// records held by another in-sync replica among them).
+// damage is put where users do it, twice in each sequence at random
+// places: a broker drawn from the seed is stopped, killed or power-cut
+// (within the fault model), one of its partition files damaged
+// (UserCorrupt), and the broker started again; then another broker is
+// stopped for a while, so that the damaged one leads more partitions, and
+// simple consumers read every partition from offset 0, meeting the damage
+// where it lies. Every invariant of the fault model is checked as the
+// sequence goes and at its settle (an acknowledged record damaged on one
+// broker still held by an in-sync replica among them).
 func TestUserExploreDiskDamage(t *testing.T) {
 	n := *userDamageN
 	if n == 0 {
-		n = 4
+		n = 3
 	}
 	cfg := userConfig()
 	if cfg.Ops == 0 {
@@ -325,6 +330,17 @@ func TestUserExploreDiskDamage(t *testing.T) {
 		seed := *userExploreBase + uint64(i) + 1
 		ops := damagedSequence(cfg, seed)
 		o, w, err := cluster.RunUserSequence(cfg, seed, ops)
+		if (err != nil || o.Failed()) && w != nil {
+			for _, e := range w.Events() {
+				if strings.Contains(e.Text, "disk damage") || strings.Contains(e.Text, "poll threw") || strings.Contains(e.Text, "Found invalid") {
+					t.Log(e)
+				}
+			}
+		}
+		if (err != nil || o.Failed()) && *userDamageAll {
+			t.Errorf("seed %d: %v", seed, o)
+			continue
+		}
 		if err != nil || o.Failed() {
 			t.Fatalf("seed %d: %v (err %v)\n%sreplay: go test ./cluster -run TestUserExploreDiskDamage -userexplore.base=%d -userdamage.n=1 -userexplore.ops=%d -v",
 				seed, o, err, cluster.FormatUserSequence(ops), seed-1, cfg.Ops)
@@ -342,22 +358,34 @@ func TestUserExploreDiskDamage(t *testing.T) {
 }
 
 // damagedSequence is seed's user sequence with two rounds of damage put
-// in: take a broker down, damage one of its partition files, start it.
+// in (see TestUserExploreDiskDamage).
 func damagedSequence(cfg cluster.UserExploreConfig, seed uint64) []cluster.UserOp {
 	r := rand.New(rand.NewPCG(seed, 0xd4a6))
 	ops := cluster.UserSequence(cfg, seed)
 	for range 2 {
 		b := int32(r.IntN(3) + 1)
+		c := b%3 + 1 + int32(r.IntN(2))
+		c = (c-1)%3 + 1
 		down := []cluster.ActionKind{cluster.ActStop, cluster.ActKill, cluster.ActPowerCut}[r.IntN(3)]
-		at := r.IntN(len(ops) + 1)
 		id := len(ops) + 1
+		act := func(a cluster.Action) cluster.UserOp {
+			id++
+			return cluster.UserOp{Kind: cluster.UserAction, ID: id, Action: a}
+		}
+		run := func(ms int64) cluster.UserOp { return act(cluster.Action{Kind: cluster.ActRun, Ms: ms}) }
 		round := []cluster.UserOp{
 			{Kind: cluster.UserAction, ID: id, Action: cluster.Action{Kind: down, Broker: b}, Safe: down == cluster.ActPowerCut},
 			{Kind: cluster.UserCorrupt, ID: id + 1, Size: r.IntN(1 << 30), Action: cluster.Action{Kind: cluster.ActCorrupt, Broker: b, Flip: r.IntN(2) == 0, N: 1 + r.IntN(8)}},
-			{Kind: cluster.UserAction, ID: id + 2, Action: cluster.Action{Kind: cluster.ActRun, Ms: int64(r.IntN(20)+1) * 500}},
-			{Kind: cluster.UserAction, ID: id + 3, Action: cluster.Action{Kind: cluster.ActStart, Broker: b}},
 		}
-		ops = slices.Insert(ops, at, round...)
+		id++
+		round = append(round, run(int64(r.IntN(20)+1)*500), act(cluster.Action{Kind: cluster.ActStart, Broker: b}), run(20_000),
+			act(cluster.Action{Kind: cluster.ActStop, Broker: c}), run(15_000))
+		for _, p := range []cluster.PartitionRef{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 2}, {Topic: "profiles", Partition: 0}} {
+			name := fmt.Sprintf("d%d-%s-%d", id, p.Topic, p.Partition)
+			round = append(round, act(cluster.Action{Kind: cluster.ActAddConsumer, Consumer: cluster.ConsumerConfig{Name: name, Topic: p.Topic, Partition: p.Partition, PollIntervalMs: 1000}}))
+		}
+		round = append(round, run(5000), act(cluster.Action{Kind: cluster.ActStart, Broker: c}))
+		ops = slices.Insert(ops, r.IntN(len(ops)+1), round...)
 	}
 	return ops
 }
