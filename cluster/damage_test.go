@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +12,15 @@ import (
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
+
+// fetchedAt3 is what a client's Fetch at offset 3 got.
+type fetchedAt3 struct {
+	Code       int16
+	BaseOffset int64 // of the first batch, -1 if none
+	CRCFails   bool
+}
 
 // batchPositions reads where each batch of broker id's segment name
 // begins (the broker is down).
@@ -46,7 +55,9 @@ func batchPositions(t *testing.T, w *cluster.World, id int32, name string) []int
 // 3's append refuses them (AbstractFetcherThread: "Found invalid
 // messages during fetch", retried after replica.fetch.backoff.ms), so it
 // stays at 3 and out of the ISR; a consumer reading from 0 gets 0 to 2,
-// then its poll throws at 3, every time. A header whose length runs past
+// then its poll throws at 3, every time; a client's fetch at 3 gets the
+// batch as stored, and its own check (check.crcs) finds the CRC wrong, or
+// CORRUPT_MESSAGE when the broker's read meets a length below 14. A header whose length runs past
 // its segment reads as the segment's end: the fetch from inside it gets
 // nothing, the follower and the consumer wait there.
 func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
@@ -58,11 +69,18 @@ func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
 		// thrown is the consumer's KafkaException ("" when the fetch
 		// reads on past, to nothing).
 		thrown string
+		// fetched is what a client's Fetch at offset 3 gets: its error
+		// code, and what the client's own check of the batch (CRC-32C,
+		// check.crcs) finds of the bytes.
+		fetched fetchedAt3
 	}{
-		{name: "crc", at: kafkalog.HeaderLenUpToMagic, thrown: "Record batch for partition t-0 at offset 3 is invalid, cause: Record is corrupt (stored crc = "},
-		{name: "length-zeroed", at: 8, n: 4, thrown: "Encountered corrupt message when fetching offset 3 for topic-partition t-0"},
-		{name: "length-past-the-end", at: 9},
-		{name: "records", at: 70, thrown: "Record batch for partition t-0 at offset 3 is invalid, cause: Record is corrupt (stored crc = "},
+		{name: "crc", at: kafkalog.HeaderLenUpToMagic, thrown: "Record batch for partition t-0 at offset 3 is invalid, cause: Record is corrupt (stored crc = ",
+			fetched: fetchedAt3{BaseOffset: 3, CRCFails: true}},
+		{name: "length-zeroed", at: 8, n: 4, thrown: "Encountered corrupt message when fetching offset 3 for topic-partition t-0",
+			fetched: fetchedAt3{Code: 2, BaseOffset: -1}},
+		{name: "length-past-the-end", at: 9, fetched: fetchedAt3{BaseOffset: -1}},
+		{name: "records", at: 70, thrown: "Record batch for partition t-0 at offset 3 is invalid, cause: Record is corrupt (stored crc = ",
+			fetched: fetchedAt3{BaseOffset: 3, CRCFails: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := cluster.New(cluster.Config{Seed: 5, MinInsyncReplicas: 1, Rules: replica.Modern})
@@ -102,6 +120,16 @@ func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
 			for range 3 {
 				require.NoError(t, w.Poll("reader"))
 				require.NoError(t, w.RunFor(1000))
+			}
+
+			resp := ask[*kmsg.FetchResponse](t, w, 1, fetchReq(3, -1), 1000)
+			got3 := fetchedAt3{Code: resp.Topics[0].Partitions[0].ErrorCode, BaseOffset: -1}
+			if raw := resp.Topics[0].Partitions[0].RecordBatches; len(raw) > 0 {
+				h, _, err := kafkalog.CheckBatch(raw)
+				got3.BaseOffset, got3.CRCFails = h.BaseOffset, errors.Is(err, kafkalog.ErrCorruptBatch)
+			}
+			if diff := cmp.Diff(tc.fetched, got3); diff != "" {
+				t.Errorf("a client's fetch at offset 3 (-want +got):\n%s", diff)
 			}
 
 			for _, ie := range w.InternalErrors() {
