@@ -1,8 +1,10 @@
 package kafkalog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 
 	"github.com/kafkalive/kafkalive/vfs"
@@ -10,7 +12,10 @@ import (
 
 // ErrLegacyFormat means a .log file holds magic 0 or 1 messages where this package
 // needs v2 batches (appending, recovery). Reading them with the record decoders is
-// still possible; a log is never truncated because of them.
+// still possible; a log is never truncated because of them. Recovery reads bytes
+// with magic 0 or 1 as a legacy message, as Kafka 3.7's FileLogInputStream does, and
+// checks its CRC: only a message whose CRC holds is ErrLegacyFormat; one whose CRC
+// fails (a v2 batch with a damaged magic byte) is a corrupt batch, and cut.
 var ErrLegacyFormat = errors.New("kafkalog: legacy message format (magic 0/1) in segment")
 
 // ErrOffsetOutOfRange means a read or lookup asked for an offset below the log start
@@ -113,6 +118,15 @@ func (s *batchScanner) Next() bool {
 	}
 	if magic != MagicV2 {
 		if magic == 0 || magic == 1 {
+			if s.verify {
+				// A checking scan reads it as Kafka's FileLogInputStream does, as a
+				// legacy message whose CRC-32/IEEE must hold: one that fails is
+				// damaged bytes (a v2 batch whose magic byte was hit), cut like any
+				// corrupt batch; one that holds is a real legacy message.
+				if err := s.checkLegacyCRC(size, magic); err != nil {
+					return s.stop(err)
+				}
+			}
 			return s.stop(fmt.Errorf("%w: magic %d", ErrLegacyFormat, magic))
 		}
 		return s.stop(fmt.Errorf("%w: %d", ErrUnknownMagic, magic))
@@ -165,6 +179,44 @@ func (s *batchScanner) streamCRC(size int64) error {
 	s.n = 0 // the buffer no longer holds the file at bufPos
 	if crc != s.hdr.CRC {
 		return batchErr(s.hdr.BaseOffset, 0, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x", ErrCorruptBatch, s.hdr.CRC, crc))
+	}
+	return nil
+}
+
+// checkLegacyCRC checks the CRC-32/IEEE of the magic 0 or 1 message of size bytes
+// at s.pos (LegacyRecord.ensureValid: the checksum after the 12-byte log overhead
+// covers the message from its magic byte on), reading it piece by piece if it is
+// larger than the buffer. A mismatch is ErrCorruptBatch.
+func (s *batchScanner) checkLegacyCRC(size int64, magic int8) error {
+	head, err := s.window(s.pos, HeaderLenUpToMagic)
+	if err != nil {
+		return err
+	}
+	base, stored := int64(binary.BigEndian.Uint64(head)), binary.BigEndian.Uint32(head[LogOverhead:])
+	var crc uint32
+	if size <= int64(len(s.buf)) {
+		b, err := s.window(s.pos, int(size))
+		if err != nil {
+			return err
+		}
+		crc = crc32.ChecksumIEEE(b[posMagic:])
+	} else {
+		for p := s.pos + posMagic; p < s.pos+size; {
+			chunk := int(min(int64(len(s.buf)), s.pos+size-p))
+			got, err := s.f.ReadAt(s.buf[:chunk], p)
+			if got < chunk {
+				if err == nil || errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF
+				}
+				return fmt.Errorf("kafkalog: read %s at %d: %w", s.name, p, err)
+			}
+			crc = crc32.Update(crc, crc32.IEEETable, s.buf[:chunk])
+			p += int64(chunk)
+		}
+		s.n = 0 // the buffer no longer holds the file at bufPos
+	}
+	if crc != stored {
+		return batchErr(base, 0, "crc", fmt.Errorf("%w: magic %d, read as a legacy message: stored crc 0x%08x, computed 0x%08x (CRC-32/IEEE)", ErrCorruptBatch, magic, stored, crc))
 	}
 	return nil
 }

@@ -529,7 +529,12 @@ func (r recoveryScan) reason() string {
 // (validBytes − lastIndexEntry > index.interval.bytes gives (batch last offset, batch
 // start)), the largest timestamp and the epoch cache (first batch of each newer epoch).
 // Records are never decoded. It cuts nothing: finishRecovery does, once the log has
-// decided the cut is allowed. A legacy (magic 0/1) batch is an error, not a cut.
+// decided the cut is allowed. A legacy (magic 0/1) message whose CRC holds is an
+// error, not a cut; bytes with magic 0 or 1 whose legacy CRC fails (a v2 batch whose
+// magic byte was damaged) are cut as any corrupt batch, as Kafka 3.7's
+// LogSegment.recover catches the CorruptRecordException of LegacyRecord.ensureValid
+// and truncates there. A magic above 2 is cut too (Kafka would read it as a v2
+// batch, whose CRC does not cover the magic byte; no reader can use it).
 func (s *Segment) rebuild(buf []byte, maxIndexSize int64, epochs *LeaderEpochCache) (recoveryScan, error) {
 	if err := s.resetIndexes(int(maxIndexSize)); err != nil {
 		return recoveryScan{}, err

@@ -432,3 +432,50 @@ func TestRecoveryBoundedMemory(t *testing.T) {
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, int64(0), fe.Position)
 }
+
+// A v2 batch whose magic byte was damaged reads, as in Kafka's FileLogInputStream,
+// as a legacy message (magic 0 or 1, or a negative byte) whose CRC-32/IEEE fails, or
+// a batch of an unknown magic: recovery cuts the log there, as for any corrupt
+// batch, and the report names every byte removed. A batch too large for the
+// recovery buffer is checked piece by piece.
+func TestRecoveryCutsAtDamagedMagic(t *testing.T) {
+	for _, tc := range []struct {
+		magic byte
+		k     int
+		big   bool
+	}{{0, 7, false}, {1, 0, false}, {1, 19, false}, {3, 12, false}, {0xff, 5, false}, {0, 20, true}, {1, 20, true}} {
+		t.Run(fmt.Sprintf("magic %d at batch %d big %v", int8(tc.magic), tc.k, tc.big), func(t *testing.T) {
+			fsys, starts := twentyBatches(t)
+			end := fileSize(t, fsys, segPath(0, LogSuffix))
+			if tc.big {
+				value := make([]byte, RecoveryBufferSize+RecoveryBufferSize/2)
+				for i := range value {
+					value[i] = byte(i * 31)
+				}
+				writeFile(t, fsys, segPath(0, LogSuffix), end, encodeBatch(20, 1, kv{value: string(value)}))
+				starts = append(starts, end)
+				end = fileSize(t, fsys, segPath(0, LogSuffix))
+			}
+			writeFile(t, fsys, segPath(0, LogSuffix), starts[tc.k]+16, []byte{tc.magic})
+			cfg := testConfig()
+			cfg.SegmentBytes = 4 << 20
+			cfg.MaxMessageBytes = 2 << 20
+			l := openTestLog(t, fsys, cfg)
+			if diff := cmp.Diff(offsetRange(0, int64(tc.k)), offsetsOf(readAll(t, l))); diff != "" {
+				t.Errorf("records after recovery (-want +got):\n%s", diff)
+			}
+			rep := l.RecoveryReport()
+			require.Len(t, rep.Truncations, 1)
+			got := rep.Truncations[0]
+			want := Truncation{Segment: 0, Position: starts[tc.k], Bytes: end - starts[tc.k], Reason: got.Reason}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("truncation (-want +got):\n%s", diff)
+			}
+			require.NotContains(t, got.Reason, "legacy message format", "a damaged magic is not a legacy message")
+			if diff := cmp.Diff([]Removal{{File: SegmentFileName(0, LogSuffix), Position: starts[tc.k], Bytes: end - starts[tc.k], Reason: got.Reason}}, rep.Removed); diff != "" {
+				t.Errorf("removed (-want +got):\n%s", diff)
+			}
+			require.Equal(t, starts[tc.k], fileSize(t, fsys, segPath(0, LogSuffix)))
+		})
+	}
+}
