@@ -56,6 +56,12 @@ const (
 	// and their firmware do this; LogSegment.recover's checks of every batch exist
 	// for it.
 	ActCorrupt ActionKind = "corrupt"
+	// ActWipe removes a path under the log.dirs of a broker that is down
+	// (Broker, Name: a partition directory such as "orders-0", or a file such
+	// as "replication-offset-checkpoint"), with everything in it, as an
+	// operator's rm -rf on the broker's host: what to do with a broker that
+	// cannot start because a file is damaged ([BrokerFailed]).
+	ActWipe ActionKind = "wipe"
 	// ActCommitTransaction is producer Name's commitTransaction: its
 	// transaction ends with a COMMIT marker on each partition it wrote to
 	// (transaction.go).
@@ -168,6 +174,8 @@ func (a Action) String() string {
 			return fmt.Sprintf("corrupt %d %s %d --flip", a.Broker, a.Name, a.Offset)
 		}
 		return fmt.Sprintf("corrupt %d %s %d --zero %d", a.Broker, a.Name, a.Offset, a.N)
+	case ActWipe:
+		return fmt.Sprintf("wipe %d %s", a.Broker, a.Name)
 	case ActPartition:
 		return fmt.Sprintf("partition %v %v", a.A, a.B)
 	case ActRun:
@@ -219,6 +227,8 @@ func (w *World) validate(a Action) error {
 		}
 	case ActCorrupt:
 		return w.validateCorrupt(a)
+	case ActWipe:
+		return w.validateWipe(a)
 	case ActProduce:
 		p := w.producer(a.Name)
 		if p == nil {
@@ -332,6 +342,8 @@ func (w *World) apply(a Action) error {
 		w.writeback(w.brokers[a.Broker-1])
 	case ActCorrupt:
 		return w.corrupt(a)
+	case ActWipe:
+		return w.wipe(a)
 	case ActPartition:
 		w.net.partition(a.A, a.B)
 	case ActHeal:

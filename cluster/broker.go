@@ -28,11 +28,16 @@ const (
 	BrokerCrashed
 	// BrokerOff: the power was cut; only what was synced survives.
 	BrokerOff
+	// BrokerFailed: the process exited during its start because its log
+	// dir could not be loaded (a damaged file, see [World.StartFailure]);
+	// it stays down, its files as they are, until a start succeeds (after
+	// the damaged file or partition directory is removed: [ActWipe]).
+	BrokerFailed
 )
 
-var brokerStateNames = [...]string{"running", "stopped", "crashed", "off"}
+var brokerStateNames = [...]string{"running", "stopped", "crashed", "off", "failed"}
 
-// String returns "running", "stopped", "crashed" or "off".
+// String returns "running", "stopped", "crashed", "off" or "failed".
 func (s BrokerState) String() string {
 	if s < 0 || int(s) >= len(brokerStateNames) {
 		return fmt.Sprintf("BrokerState(%d)", int(s))
@@ -49,8 +54,10 @@ type broker struct {
 	replicas    map[partitionKey]*replicaSlot
 	order       []partitionKey // sorted keys of replicas
 	nextBeatMs  int64
-	hwDirty     bool
-	lastHW      map[partitionKey]int64
+	// failure says why the last start failed (the broker is BrokerFailed).
+	failure string
+	hwDirty bool
+	lastHW  map[partitionKey]int64
 	// coord is the group coordinator of the running process (nil until a
 	// group asks); nextRetentionMs and nextCleanMs schedule the log
 	// manager's retention check and the cleaner; cleanerOffsets is
@@ -101,6 +108,17 @@ func (w *World) partitionDir(tp partitionKey) string { return LogDir + "/" + tp.
 
 // startBroker starts the broker process: log recovery for every partition
 // assigned to it, HW from replication-offset-checkpoint, then registration.
+//
+// A log dir that does not load stops the start as Kafka 3.7 does (see
+// [World.StartFailure]): a recovery-point-offset-checkpoint or
+// log-start-offset-checkpoint that does not parse is read as empty, as
+// LogManager.loadLogs warns and resets it (recovery from offset 0, the log
+// start at the first segment); a replication-offset-checkpoint or a
+// partition's leader-epoch-checkpoint that does not parse is an IOException
+// (CheckpointFile: Malformed line in checkpoint file) that takes the only log
+// dir offline, and the broker halts (LogManager.handleLogDirFailure); a
+// partition log that kafkalog refuses to open is a fatal startup error. The
+// broker is then [BrokerFailed].
 func (w *World) startBroker(b *broker) error {
 	if b.state == BrokerRunning {
 		return fmt.Errorf("%w: broker %d is already running", ErrInvalidConfig, b.id)
@@ -118,18 +136,12 @@ func (w *World) startBroker(b *broker) error {
 		return w.failStart(b, err)
 	}
 	clean := marker.Present
-	hws, err := readCheckpoint(b.fs, kafkalog.ReplicationOffsetCheckpointFile)
-	if err != nil {
-		return w.failStart(b, err)
-	}
-	rps, err := readCheckpoint(b.fs, kafkalog.RecoveryPointCheckpointFile)
-	if err != nil {
-		return w.failStart(b, err)
-	}
-	starts, err := readCheckpoint(b.fs, kafkalog.LogStartOffsetCheckpointFile)
-	if err != nil {
-		return w.failStart(b, err)
-	}
+	// ReplicaManager reads replication-offset-checkpoint once the logs are
+	// loaded (Partition.createLog): a malformed one fails the start after
+	// the recovery below.
+	hws, hwErr := readCheckpoint(b.fs, kafkalog.ReplicationOffsetCheckpointFile)
+	rps, rpErr := readCheckpoint(b.fs, kafkalog.RecoveryPointCheckpointFile)
+	starts, startErr := readCheckpoint(b.fs, kafkalog.LogStartOffsetCheckpointFile)
 	if clean {
 		if err := kafkalog.RemoveCleanShutdownMarker(b.fs, LogDir); err != nil {
 			return w.failStart(b, err)
@@ -143,18 +155,92 @@ func (w *World) startBroker(b *broker) error {
 	b.nextCleanMs = w.now + w.cfg.LogCleanerBackoffMs
 	w.scheduleCheckpoints(b)
 	w.record(EventBroker, b.id, nil, "started (incarnation %d, clean shutdown marker %v)", b.incarnation, clean)
+	if rpErr != nil {
+		rps = map[partitionKey]int64{}
+		w.record(EventBroker, b.id, nil, "Error occurred while reading recovery-point-offset-checkpoint file of directory %s, resetting the recovery checkpoint to 0 (%v)", LogDir, rpErr)
+	}
+	if startErr != nil {
+		starts = map[partitionKey]int64{}
+		w.record(EventBroker, b.id, nil, "Error occurred while reading log-start-offset-checkpoint file of directory %s, resetting to the base offset of the first segment (%v)", LogDir, startErr)
+	}
 	for _, t := range w.topics {
 		for p, replicas := range t.Assignment {
 			if slices.Contains(replicas, b.id) {
 				tp := partitionKey{Topic: t.Name, Partition: int32(p)}
-				if err := w.openReplica(b, tp, hws[tp], rps[tp], starts[tp], clean); err != nil {
+				rp, start := rps[tp], starts[tp]
+				if _, err := b.fs.Stat(w.partitionDir(tp)); err != nil {
+					// No directory (wiped): LogManager.loadLogs loads only the
+					// directories there; the replica is created new, from 0.
+					rp, start = 0, 0
+				}
+				if err := w.openReplica(b, tp, hws[tp], rp, start, clean); err != nil {
+					var le *logLoadError
+					if errors.As(err, &le) {
+						return w.failLoad(b, le)
+					}
 					return w.failStart(b, err)
 				}
 			}
 		}
 	}
+	if hwErr != nil {
+		return w.failLoad(b, &logLoadError{file: LogDir + "/" + kafkalog.ReplicationOffsetCheckpointFile, err: hwErr})
+	}
+	b.failure = ""
 	w.send(envelope{from: b.id, to: ControllerID, kind: kindRegister, incarnation: b.incarnation})
 	return nil
+}
+
+// logLoadError is a log dir that does not load: a checkpoint file that does
+// not parse (file names it), or a partition log that kafkalog does not open
+// (tp names it).
+type logLoadError struct {
+	file string
+	tp   *partitionKey
+	err  error
+}
+
+func (e *logLoadError) Error() string { return e.err.Error() }
+
+// failLoad ends a start whose log dir did not load, as Kafka 3.7 does: a
+// checkpoint file that does not parse is an IOException, which takes the log
+// dir offline (CheckpointFileWithFailureHandler.read,
+// LogDirFailureChannel.maybeAddOfflineLogDir) and, the broker having one log
+// dir, halts it (LogManager.handleLogDirFailure); any other error while
+// loading the logs fails the start (BrokerServer.startup). The process exits
+// as after a crash (the page cache survives, nothing more is written), the
+// broker stays [BrokerFailed], and an event says why in Kafka's words. It is
+// not an internal error: the files are damaged, the code did its job.
+func (w *World) failLoad(b *broker, le *logLoadError) error {
+	var why string
+	switch {
+	case le.file != "" || errors.Is(le.err, kafkalog.ErrCorruptCheckpoint):
+		file := le.file
+		if file == "" && le.tp != nil {
+			file = w.partitionDir(*le.tp) + "/" + kafkalog.LeaderEpochCheckpointFile
+		}
+		why = fmt.Sprintf("Error while reading checkpoint file %s (%v): log dir %s is offline; Shutdown broker because all log dirs in %s have failed", file, le.err, LogDir, LogDir)
+	case errors.Is(le.err, kafkalog.ErrInconsistentLog):
+		why = fmt.Sprintf("Fatal error during broker startup. Prepare to shutdown: loading %s: %v (Kafka 3.7's LogLoader.recoverLog would truncate the segment and delete the segments after it, their records with them; kafkalive refuses)", le.tp, le.err)
+	default:
+		why = fmt.Sprintf("Fatal error during broker startup. Prepare to shutdown: loading %s: %v", le.tp, le.err)
+	}
+	b.fs.Crash()
+	w.down(b, BrokerFailed)
+	b.failure = why
+	w.record(EventBroker, b.id, le.tp, "start failed: %s; broker %d is down (failed), its files as they are: remove the damaged file or partition directory (wipe %d PATH) and start it again", why, b.id, b.id)
+	return nil
+}
+
+// StartFailure says why broker id's last start failed, while it is
+// [BrokerFailed] (else ""): the checkpoint file or partition log that did
+// not load, in Kafka's words.
+func (w *World) StartFailure(id int32) string {
+	b, err := w.broker(id)
+	if err != nil || b.state != BrokerFailed {
+		return ""
+	}
+	return b.failure
 }
 
 // readCheckpoint reads an offset checkpoint file of the log dir; a missing
@@ -180,7 +266,7 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logSt
 	}
 	log, err := openReplicaLog(b.fs, w.partitionDir(tp), w.logConfig(tp.Topic), &w.now, opts...)
 	if err != nil {
-		return fmt.Errorf("broker %d: %w", b.id, err)
+		return &logLoadError{tp: &tp, err: err}
 	}
 	byPart := ""
 	if log.log.PartCalls().Recover > 0 {

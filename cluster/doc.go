@@ -252,7 +252,16 @@
 // (GroupCoordinator.onGroupUnloaded); a broken connection to a
 // coordinator that died fails the request at once (a DisconnectException:
 // the client retries), and one lost on a cut link fails when the link
-// heals; a lost OffsetFetch is asked again.
+// heals; a lost OffsetFetch is asked again. A file damaged on disk
+// ([ActCorrupt]) that Kafka 3.7 cannot load stops the broker's start as it
+// stops Kafka's (a checkpoint that does not parse takes the log dir
+// offline, and with one log dir the broker halts; a log kafkalog refuses
+// to open is a fatal startup error; a recovery-point or log-start-offset
+// checkpoint that does not parse is reset instead): the broker is
+// [BrokerFailed], an event says why ([World.StartFailure]), its files stay
+// as they are, and it starts once the operator removes the damaged file or
+// partition directory ([ActWipe]), the replica then coming back empty and
+// fetching from its leader.
 //
 // What is left is an internal error: a bug of the simulation, never the
 // user's doing (a log that fails under a broker, a network that is not
@@ -354,7 +363,7 @@
 //	  "active_controller": 1,            extra: KRaft combined mode only (Config.CombinedControllers); -1 while none
 //	  "brokers": [{
 //	    "id": 1,
-//	    "state": "running",              running | stopped | crashed | off
+//	    "state": "running",              running | stopped | crashed | off | failed (its log dir did not load)
 //	    "controller": "unfenced",        the controller's view: unfenced | fenced | unregistered
 //	    "disk_bytes": 2555,              bytes of its files on disk (survive a power cut)
 //	    "cache_bytes": 2400,             bytes only in the page cache (lost by a power cut)

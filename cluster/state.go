@@ -30,7 +30,8 @@ type State struct {
 // BrokerInfo is one broker in a [State].
 type BrokerInfo struct {
 	ID int32 `json:"id"`
-	// State is "running", "stopped", "crashed" or "off".
+	// State is "running", "stopped", "crashed", "off" or "failed" (its last
+	// start could not load its log dir: [World.StartFailure]).
 	State string `json:"state"`
 	// Controller is the controller's view: "unfenced", "fenced" or
 	// "unregistered".

@@ -265,7 +265,7 @@ function bytes(n) {
   return `${(n / 1048576).toFixed(2)} MiB`;
 }
 
-const stateText = {running: "Running", stopped: "Stopped", crashed: "Crashed", off: "Powered off"};
+const stateText = {running: "Running", stopped: "Stopped", crashed: "Crashed", off: "Powered off", failed: "Failed to start"};
 
 function renderBrokers(v) {
   morph("#ctl-note", v.controller > 0 ? `controller: broker ${v.controller} (KRaft, voters 1-3)`
