@@ -228,7 +228,7 @@ func (w *World) failLoad(b *broker, le *logLoadError) error {
 	b.fs.Crash()
 	w.down(b, BrokerFailed)
 	b.failure = why
-	w.record(EventBroker, b.id, le.tp, "start failed: %s; broker %d is down (failed), its files as they are: remove the damaged file or partition directory (wipe %d PATH) and start it again", why, b.id, b.id)
+	w.record(EventBroker, b.id, le.tp, "start failed: %s", why)
 	return nil
 }
 

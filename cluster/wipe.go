@@ -53,7 +53,11 @@ func (w *World) wipe(a Action) error {
 	if _, ok := kafkalog.ParseTopicPartitionDir(path.Base(p)); ok && path.Dir(p) == LogDir {
 		next = "the next start creates the replica empty, and it fetches everything from its leader"
 	}
-	w.record(EventStorage, b.id, nil, "wipe: rm -rf %s (%d files, %d bytes): %s", p, files, bytes, next)
+	plural := "s"
+	if files == 1 {
+		plural = ""
+	}
+	w.record(EventStorage, b.id, nil, "wipe: rm -rf %s (%d file%s, %d bytes): %s", p, files, plural, bytes, next)
 	return nil
 }
 

@@ -25,6 +25,7 @@ import (
 //	delete-topic name=audit                      kafka-topics --delete
 //	kill 1 | stop 1 | start 1 | writeback 1 | power-cut 1 [torn]
 //	corrupt 1 file=notes-0/00000000000000000000.log offset=86 flip   or zero=4 (bytes read back as zeros)
+//	wipe 1 path=notes-0                          rm -rf of a down broker's partition directory or file
 //	partition a=1 b=2,0 | heal
 //	run ms=600
 //	deliver [n=1] [from=1] [to=2,3]
@@ -62,6 +63,13 @@ func parseAction(s string) (cluster.Action, error) {
 		err = brokerArgs(a, &act)
 	case cluster.ActCorrupt:
 		err = corruptArgs(a, &act)
+	case cluster.ActWipe:
+		if err = brokerArgs(a, &act); err == nil {
+			act.Torn, act.Name = false, a.named["path"]
+			if act.Name == "" || len(a.words) != 1 {
+				err = fmt.Errorf("%w: wipe wants a broker and path=", ErrSyntax)
+			}
+		}
 	case cluster.ActPartition:
 		if act.A, err = ids(a.named["a"]); err == nil {
 			act.B, err = ids(a.named["b"])

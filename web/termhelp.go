@@ -50,6 +50,7 @@ var termExamples = map[string][]termExample{
 	"start":                 {{line: "start 2", after: []string{"stop 2"}}},
 	"writeback":             ex("writeback 1"),
 	"corrupt":               {{line: "corrupt 2 /kafka-logs/orders-0/00000000000000000000.log 17 --flip", after: []string{"stop 2"}}},
+	"wipe":                  {{line: "wipe 2 /kafka-logs/orders-0", after: []string{"stop 2"}}},
 	"produce":               ex(`produce checkout "hello world" --key alice`, `produce clicks 'it'\''s a click' --partition 1`),
 	"set-producer":          ex("set-producer clicks --rate 5 --acks all --keys none"),
 	"add-consumer":          ex("add-consumer billing-3 --group billing --topics orders", "add-consumer reader orders 0"),

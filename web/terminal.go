@@ -44,9 +44,10 @@ func init() {
 		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
 		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
 		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
-		"start":                 {"start BROKER", "start a broker (log recovery, registration)", brokerVerb(cluster.ActStart)},
+		"start":                 {"start BROKER", "start a broker (log recovery, registration); one whose files cannot be loaded does not start, as Kafka's does, and stays failed", (*Terminal).start},
 		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
 		"corrupt":               {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
+		"wipe":                  {"wipe BROKER PATH", "remove a partition directory or a file of a broker that is down (PATH under /kafka-logs), as rm -rf on its host: what to do when a damaged file stops its start; the next start reads a missing checkpoint as empty and creates a wiped partition's replica empty, which fetches everything from its leader (the only in-sync copy wiped is lost)", (*Terminal).wipe},
 		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
 		"set-producer":          {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
 		"add-consumer":          {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
@@ -119,6 +120,11 @@ func (t *Terminal) help(args []string, at *int64, out io.Writer) error {
 
 // act applies an action to the world and prints the events it caused.
 func (t *Terminal) act(at *int64, out io.Writer, a cluster.Action) error {
+	return t.actThen(at, out, a, nil)
+}
+
+// actThen is act, then (if set) then on the world it acted on.
+func (t *Terminal) actThen(at *int64, out io.Writer, a cluster.Action, then func(*cluster.World)) error {
 	return t.live.Do(at, func(w *cluster.World) error {
 		from := nextSeq(w)
 		if err := w.Do(a); err != nil {
@@ -129,8 +135,49 @@ func (t *Terminal) act(at *int64, out io.Writer, a cluster.Action) error {
 			evs = quietRun(evs)
 		}
 		printEvents(out, evs, 20)
+		if then != nil {
+			then(w)
+		}
 		return nil
 	})
+}
+
+// start starts a broker, and says plainly when the start failed (the
+// event that says why may be past the lines printed).
+func (t *Terminal) start(args []string, at *int64, out io.Writer) error {
+	if len(args) != 1 {
+		return ErrUsage
+	}
+	id, err := parseBroker(args[0])
+	if err != nil {
+		return err
+	}
+	return t.actThen(at, out, cluster.Action{Kind: cluster.ActStart, Broker: id}, func(w *cluster.World) {
+		if why := w.StartFailure(id); why != "" {
+			fmt.Fprintf(out, "broker %d did not start: %s\nIt stays down (failed), its files as they are: wipe %d PATH removes the damaged file or partition directory, then start %d.\n", id, firstLine(why), id, id)
+		}
+	})
+}
+
+// firstLine is s up to its first " (": what failed, without the detail the
+// event printed above gives.
+func firstLine(s string) string {
+	if i := strings.Index(s, " ("); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// wipe removes a path under a down broker's /kafka-logs.
+func (t *Terminal) wipe(args []string, at *int64, out io.Writer) error {
+	if len(args) != 2 {
+		return ErrUsage
+	}
+	id, err := parseBroker(args[0])
+	if err != nil {
+		return err
+	}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActWipe, Broker: id, Name: strings.TrimPrefix(args[1], cluster.LogDir+"/")})
 }
 
 // quietRun leaves out what producers and consumers do during a run, and
