@@ -479,3 +479,39 @@ func TestRecoveryCutsAtDamagedMagic(t *testing.T) {
 		})
 	}
 }
+
+// A damaged base offset (the CRC does not cover it) that runs ahead of the
+// batches after it: recovery cuts at the first batch whose offsets go back
+// (kafkalog's increasing-offsets check; Kafka 3.7's LogSegment.recover keeps
+// them), which removes offsets below the LEO, and the epochs that began there
+// go with them: the cache describes the batches kept, and what a leader says
+// of an epoch's end offset is what its log holds.
+func TestRecoveryCutBelowTheLEODropsTheEpochsThere(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := testConfig()
+	cfg.SegmentBytes = 1 << 20
+	l := openTestLog(t, fsys, cfg)
+	var starts []int64
+	for i, epoch := range []int32{0, 2, 2, 2, 4} {
+		starts = append(starts, l.Size())
+		_, err := l.AppendAsLeader(valueBatch(int64(i), fmt.Sprint("v", i)), epoch, 0)
+		require.NoError(t, err)
+	}
+	require.NoError(t, l.Close())
+	if diff := cmp.Diff([]EpochEntry{{0, 0}, {2, 1}, {4, 4}}, l.LeaderEpochCache().Entries()); diff != "" {
+		t.Fatalf("epochs before the damage (-want +got):\n%s", diff)
+	}
+	writeFile(t, fsys, segPath(0, LogSuffix), starts[0]+7, []byte{0xff}) // base offset 0 reads 255
+	l = openTestLog(t, fsys, cfg)
+	if diff := cmp.Diff([]int64{255}, offsetsOf(readAll(t, l))); diff != "" {
+		t.Errorf("records after recovery (-want +got):\n%s", diff)
+	}
+	require.Equal(t, int64(256), l.LogEndOffset())
+	if diff := cmp.Diff([]EpochEntry{{0, 0}}, l.LeaderEpochCache().Entries()); diff != "" {
+		t.Errorf("epochs after recovery (-want +got):\n%s", diff)
+	}
+	rep := l.RecoveryReport()
+	require.Len(t, rep.Truncations, 1)
+	require.Equal(t, starts[1], rep.Truncations[0].Position)
+	require.True(t, rep.EpochsTruncated)
+}
