@@ -381,7 +381,16 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 				n++
 			}
 			if _, err := r.log.AppendAsFollower(raw, *r.clock); err != nil {
-				if badBytes(err) {
+				if badBytes(err) || errors.Is(err, kafkalog.ErrUnexpectedOffset) {
+					// A batch whose offsets do not follow the log (a leader's
+					// damaged base offset, which its CRC does not cover): Kafka
+					// 3.7's UnifiedLog.append throws OffsetsOutOfOrderException
+					// or UnexpectedAppendOffsetException, and the fetcher marks
+					// the partition failed until its leader changes
+					// (AbstractFetcherThread.processFetchRequest); here it is
+					// refused as a corrupt batch and retried after
+					// replica.fetch.backoff.ms: the follower stays where it is
+					// all the same.
 					return r.refused(err)
 				}
 				return err

@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -181,4 +182,52 @@ func readFile(t *testing.T, fsys vfs.FS, name string) []byte {
 	b := make([]byte, fi.Size())
 	require.NoError(t, vfs.ReadAtFull(f, b, 0))
 	return b
+}
+
+// A batch's base offset is not covered by its CRC: damaged below the
+// recovery point of a broker that starts cleanly, it passes every check
+// and the leader sends it as it is. A follower whose log it does not follow
+// appends nothing (Kafka 3.7's UnifiedLog.append throws
+// OffsetsOutOfOrderException or UnexpectedAppendOffsetException; here the
+// fetch is refused and retried, as for a corrupt batch) and stays behind;
+// it is no internal error.
+func TestDamagedBaseOffsetIsRefusedByAFollower(t *testing.T) {
+	for _, at := range []int64{0, 6, 7} {
+		w, err := cluster.New(cluster.Config{Seed: 5, MinInsyncReplicas: 1, Rules: replica.Modern})
+		require.NoError(t, err)
+		require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "all"}))
+		require.NoError(t, w.RunFor(500))
+		produce := func(vs ...string) {
+			for _, v := range vs {
+				require.NoError(t, w.Produce("p", "", strings.Repeat(v, 1000), 0))
+				require.NoError(t, w.RunFor(200))
+			}
+			require.NoError(t, w.RunFor(2000))
+		}
+		produce("a", "b", "c")
+		require.NoError(t, w.Stop(3))
+		require.NoError(t, w.RunFor(2000))
+		produce("d", "e", "f")
+		require.NoError(t, w.Stop(1))
+		require.NoError(t, w.RunFor(5000))
+		require.NoError(t, w.Corrupt(1, "t-0/00000000000000000000.log", at, 0, true)) // a byte of batch 0's base offset
+		require.NoError(t, w.Start(1))
+		require.NoError(t, w.RunFor(10_000))
+		require.NoError(t, w.Stop(2))
+		require.NoError(t, w.RunFor(5000))
+		require.Equal(t, int32(1), w.PartitionLeader("t", 0), "broker 1 leads t-0")
+		require.NoError(t, w.Start(3))
+		require.NoError(t, w.RunFor(35_000))
+		require.Empty(t, w.InternalErrors(), "base offset byte %d", at)
+		var refused []string
+		for _, e := range w.Events() {
+			if strings.Contains(e.Text, "Found invalid messages") {
+				refused = append(refused, fmt.Sprintf("b%d %s", e.Broker, e.Text))
+			}
+		}
+		if diff := cmp.Diff([]string{"b3 Found invalid messages during fetch from leader 1 at offset 3 (CorruptRecordException): nothing appended, retried after replica.fetch.backoff.ms"}, refused); diff != "" {
+			t.Errorf("base offset byte %d: follower refusals (-want +got):\n%s", at, diff)
+		}
+	}
 }
