@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -54,10 +55,11 @@ type broker struct {
 	replicas    map[partitionKey]*replicaSlot
 	order       []partitionKey // sorted keys of replicas
 	nextBeatMs  int64
-	// failure says why the last start failed (the broker is BrokerFailed).
-	failure string
-	hwDirty bool
-	lastHW  map[partitionKey]int64
+	// failure says why the last start failed (the broker is BrokerFailed),
+	// failedPath what to wipe for it (a path under LogDir).
+	failure, failedPath string
+	hwDirty             bool
+	lastHW              map[partitionKey]int64
 	// coord is the group coordinator of the running process (nil until a
 	// group asks); nextRetentionMs and nextCleanMs schedule the log
 	// manager's retention check and the cleaner; cleanerOffsets is
@@ -186,7 +188,7 @@ func (w *World) startBroker(b *broker) error {
 	if hwErr != nil {
 		return w.failLoad(b, &logLoadError{file: LogDir + "/" + kafkalog.ReplicationOffsetCheckpointFile, err: hwErr})
 	}
-	b.failure = ""
+	b.failure, b.failedPath = "", ""
 	w.send(envelope{from: b.id, to: ControllerID, kind: kindRegister, incarnation: b.incarnation})
 	return nil
 }
@@ -228,6 +230,10 @@ func (w *World) failLoad(b *broker, le *logLoadError) error {
 	b.fs.Crash()
 	w.down(b, BrokerFailed)
 	b.failure = why
+	b.failedPath = strings.TrimPrefix(le.file, LogDir+"/")
+	if le.tp != nil {
+		b.failedPath = le.tp.DirName()
+	}
 	w.record(EventBroker, b.id, le.tp, "start failed: %s", why)
 	return nil
 }

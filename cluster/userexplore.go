@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -76,8 +77,18 @@ import (
 // invariant holds under damage as without: no internal error (a damaged
 // file is a Kafka error or a clear line, never a halted broker), the
 // clock, refused bad input (a corrupt of a running broker), power cuts,
-// clones and the timeline. The files at the root of the log dir (the
-// checkpoints) are not drawn.
+// clones and the timeline. The checkpoint files are drawn too (at the root
+// of the log dir, and each partition's leader-epoch-checkpoint).
+//
+// A broker whose start meets a file Kafka 3.7 cannot load does not start
+// ([BrokerFailed]: a checkpoint that does not parse, a log kafkalog
+// refuses to open): that is no internal error, and the broker counts as
+// down until the operator wipes what the failure names ([UserWipe],
+// [ActWipe]) and starts it. The settle plays that operator: a broker its
+// start leaves failed is wiped and started again, and must then run. A
+// wiped partition counts as damaged on that broker (its replica comes back
+// empty and fetches from its leader; if it was alone in the ISR, what it
+// held is gone, as in Kafka).
 type UserExploreConfig struct {
 	// NewWorld builds the world a sequence starts from (and a reset goes
 	// back to) for a seed (nil: [NewUserWorld], the world kafkalive
@@ -154,6 +165,12 @@ const (
 	// (segments' .log, .index and .timeindex; a .log two times in three).
 	// With Bad it aims at a running broker instead, and must be refused.
 	UserCorrupt UserOpKind = "corrupt"
+	// UserWipe is the operator's answer to a broker whose start failed on
+	// a damaged file ([BrokerFailed]): Action.Broker if it failed, else the
+	// first that did (skipped if none), has the path its failure names
+	// wiped ([ActWipe]: the partition directory, or the checkpoint file)
+	// and is started again, until it runs.
+	UserWipe UserOpKind = "wipe"
 )
 
 // UserOp is one operation of a user-level sequence.
@@ -218,6 +235,8 @@ func (o UserOp) String() string {
 			how = fmt.Sprintf("zero %d bytes", o.Action.N)
 		}
 		s = fmt.Sprintf("corrupt: %s of a partition file of broker %d, or of a broker that is down (pick %d)", how, o.Action.Broker, o.Size)
+	case UserWipe:
+		s = fmt.Sprintf("wipe what the failed start of broker %d (or of another that failed) names, and start it", o.Action.Broker)
 	default:
 		s = string(o.Kind)
 	}
@@ -258,6 +277,10 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 	var ops []UserOp
 	for len(ops) < cfg.Ops {
 		if rd.IntN(30) == 0 {
+			if rd.IntN(4) == 0 {
+				ops = append(ops, UserOp{Kind: UserWipe, ID: len(ops) + 1, Action: Action{Kind: ActWipe, Broker: int32(rd.IntN(3) + 1)}})
+				continue
+			}
 			ops = append(ops, UserOp{Kind: UserCorrupt, ID: len(ops) + 1, Size: rd.IntN(1 << 30), Bad: rd.IntN(10) == 0,
 				Action: Action{Kind: ActCorrupt, Broker: int32(rd.IntN(3) + 1), Flip: rd.IntN(2) == 0, N: 1 + rd.IntN(8)}})
 			continue
@@ -636,6 +659,18 @@ func (u *userRun) apply(o UserOp) error {
 		u.w, u.cuts, u.seenViolations, u.damage = nw, nil, 0, nil
 	case UserCorrupt:
 		u.corrupt(o)
+	case UserWipe:
+		var b *broker
+		for _, x := range w.brokers {
+			if x.state == BrokerFailed && (b == nil || x.id == o.Action.Broker) {
+				b = x
+			}
+		}
+		if b == nil {
+			u.out.Skipped++
+			break
+		}
+		u.wipeAndStart(b)
 	case UserSettle:
 		u.settle()
 	}
@@ -903,6 +938,13 @@ func (u *userRun) settle() {
 				}
 				return
 			}
+		}
+		// A start that failed on a damaged file: the operator wipes it.
+		if b.state == BrokerFailed && !u.wipeAndStart(b) {
+			if !u.out.Failed() {
+				u.fail("liveness", "broker %d does not start even after what its failures named was wiped: %s", b.id, b.failure)
+			}
+			return
 		}
 	}
 	settleMs := max(UserSettleMs, u.lastConsumerFaultMs()+UserGroupSettleMs-u.w.NowMs())
@@ -1237,6 +1279,30 @@ func (u *userRun) damagedOn(tp PartitionRef) []int32 {
 	return out
 }
 
+// wipeAndStart wipes what broker b's failed start names and starts it
+// again, until it runs (as many times as it has partitions and checkpoint
+// files, at most), and reports whether it runs. A wiped partition counts as
+// damaged on b.
+func (u *userRun) wipeAndStart(b *broker) bool {
+	names, _ := b.fs.List(LogDir)
+	for range len(names) + 1 {
+		if b.state != BrokerFailed {
+			break
+		}
+		p := b.failedPath
+		if !u.do(Action{Kind: ActWipe, Broker: b.id, Name: p}, false) {
+			return false
+		}
+		if tp, ok := kafkalog.ParseTopicPartitionDir(p); ok {
+			u.damage = append(u.damage, damageMark{action: u.w.actionBase + len(u.w.actions) - 1, broker: b.id, tp: PartitionRef{Topic: tp.Topic, Partition: tp.Partition}})
+		}
+		if !u.do(Action{Kind: ActStart, Broker: b.id}, false) {
+			return false
+		}
+	}
+	return b.state == BrokerRunning
+}
+
 // corrupt plays a UserCorrupt operation.
 func (u *userRun) corrupt(o UserOp) {
 	w := u.w
@@ -1259,7 +1325,19 @@ func (u *userRun) corrupt(o UserOp) {
 		tp      PartitionRef
 		durable int64
 	}
-	var files []file
+	var files, checkpoints []file
+	durable := func(name string) int64 {
+		n, _, err := b.fs.SizeOnDisk(LogDir + "/" + name)
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+	for _, n := range []string{kafkalog.RecoveryPointCheckpointFile, kafkalog.ReplicationOffsetCheckpointFile, kafkalog.LogStartOffsetCheckpointFile} {
+		if d := durable(n); d > 0 {
+			checkpoints = append(checkpoints, file{name: n, durable: d})
+		}
+	}
 	dirs, _ := b.fs.List(LogDir)
 	for _, d := range dirs {
 		k := strings.LastIndexByte(d, '-')
@@ -1267,23 +1345,29 @@ func (u *userRun) corrupt(o UserOp) {
 		if k <= 0 || err != nil {
 			continue
 		}
+		tp := PartitionRef{Topic: d[:k], Partition: int32(part)}
 		names, _ := b.fs.List(LogDir + "/" + d)
 		for _, n := range names {
-			if !strings.HasSuffix(n, ".log") && !strings.HasSuffix(n, ".index") && !strings.HasSuffix(n, ".timeindex") {
-				continue
-			}
-			if durable, _, err := b.fs.SizeOnDisk(LogDir + "/" + d + "/" + n); err == nil && durable > 0 {
-				files = append(files, file{name: d + "/" + n, tp: PartitionRef{Topic: d[:k], Partition: int32(part)}, durable: durable})
+			size := durable(d + "/" + n)
+			switch {
+			case size == 0:
+			case n == kafkalog.LeaderEpochCheckpointFile:
+				checkpoints = append(checkpoints, file{name: d + "/" + n, tp: tp, durable: size})
+			case strings.HasSuffix(n, ".log") || strings.HasSuffix(n, ".index") || strings.HasSuffix(n, ".timeindex"):
+				files = append(files, file{name: d + "/" + n, tp: tp, durable: size})
 			}
 		}
+	}
+	// One pick in seven is among the checkpoint files, two in three of
+	// the others among the .log files (the records).
+	if len(checkpoints) > 0 && (o.Size%7 == 0 || len(files) == 0) {
+		files = checkpoints
+	} else if logs := slices.DeleteFunc(slices.Clone(files), func(f file) bool { return !strings.HasSuffix(f.name, ".log") }); len(logs) > 0 && o.Size%3 != 0 {
+		files = logs
 	}
 	if len(files) == 0 {
 		u.out.Skipped++
 		return
-	}
-	// Two picks in three are among the .log files (the records).
-	if logs := slices.DeleteFunc(slices.Clone(files), func(f file) bool { return !strings.HasSuffix(f.name, ".log") }); len(logs) > 0 && o.Size%3 != 0 {
-		files = logs
 	}
 	f := files[o.Size%len(files)]
 	a.Broker, a.Name = b.id, f.name
@@ -1293,7 +1377,10 @@ func (u *userRun) corrupt(o UserOp) {
 		span = int64(a.N)
 	}
 	a.Offset = int64(o.Size/len(files)) % (f.durable - span + 1)
-	if u.do(a, o.Bad) && !o.Bad {
+	if u.do(a, o.Bad) && !o.Bad && f.tp.Topic != "" {
+		// A checkpoint at the root of the log dir damages no partition's
+		// records: it fails the start (then the settle wipes it) or is
+		// reset.
 		u.damage = append(u.damage, damageMark{action: w.actionBase + len(w.actions) - 1, broker: b.id, tp: f.tp})
 	}
 }

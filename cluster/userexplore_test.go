@@ -303,7 +303,7 @@ func ExampleUserSequence() {
 }
 
 var (
-	userDamageN   = flag.Int("userdamage.n", 0, "sequences with disk damage to run (default 3)")
+	userDamageN   = flag.Int("userdamage.n", 0, "sequences with disk damage to run (default 8)")
 	userDamageAll = flag.Bool("userdamage.all", false, "run every sequence and report each failing one, not only the first")
 )
 
@@ -314,13 +314,16 @@ var (
 // (UserCorrupt), and the broker started again; then another broker is
 // stopped for a while, so that the damaged one leads more partitions, and
 // simple consumers read every partition from offset 0, meeting the damage
-// where it lies. Every invariant of the fault model is checked as the
-// sequence goes and at its settle (an acknowledged record damaged on one
-// broker still held by an in-sync replica among them).
+// where it lies. A start that meets a file Kafka cannot load leaves the
+// broker failed: half the rounds wipe what it names at once (UserWipe),
+// the others leave it down until the settle does. Every invariant of the
+// fault model is checked as the sequence goes and at its settle (an
+// acknowledged record damaged on one broker still held by an in-sync
+// replica among them).
 func TestUserExploreDiskDamage(t *testing.T) {
 	n := *userDamageN
 	if n == 0 {
-		n = 3
+		n = 8
 	}
 	cfg := userConfig()
 	if cfg.Ops == 0 {
@@ -332,7 +335,8 @@ func TestUserExploreDiskDamage(t *testing.T) {
 		o, w, err := cluster.RunUserSequence(cfg, seed, ops)
 		if (err != nil || o.Failed()) && w != nil {
 			for _, e := range w.Events() {
-				if strings.Contains(e.Text, "disk damage") || strings.Contains(e.Text, "poll threw") || strings.Contains(e.Text, "Found invalid") {
+				if strings.Contains(e.Text, "disk damage") || strings.Contains(e.Text, "poll threw") || strings.Contains(e.Text, "Found invalid") ||
+					strings.Contains(e.Text, "start failed") || strings.Contains(e.Text, "wipe: ") {
 					t.Log(e)
 				}
 			}
@@ -347,7 +351,7 @@ func TestUserExploreDiskDamage(t *testing.T) {
 		}
 		met := map[string]int{}
 		for _, e := range w.Events() {
-			for _, k := range []string{"disk damage", "Found invalid messages", "poll threw", "log recovery cut"} {
+			for _, k := range []string{"disk damage", "Found invalid messages", "poll threw", "log recovery cut", "start failed", "wipe: rm -rf", "resetting"} {
 				if strings.Contains(e.Text, k) {
 					met[k]++
 				}
@@ -378,7 +382,14 @@ func damagedSequence(cfg cluster.UserExploreConfig, seed uint64) []cluster.UserO
 			{Kind: cluster.UserCorrupt, ID: id + 1, Size: r.IntN(1 << 30), Action: cluster.Action{Kind: cluster.ActCorrupt, Broker: b, Flip: r.IntN(2) == 0, N: 1 + r.IntN(8)}},
 		}
 		id++
-		round = append(round, run(int64(r.IntN(20)+1)*500), act(cluster.Action{Kind: cluster.ActStart, Broker: b}), run(20_000),
+		round = append(round, run(int64(r.IntN(20)+1)*500), act(cluster.Action{Kind: cluster.ActStart, Broker: b}))
+		if r.IntN(2) == 0 {
+			// The operator wipes what a failed start names at once (else
+			// the broker stays down until the settle does).
+			id++
+			round = append(round, cluster.UserOp{Kind: cluster.UserWipe, ID: id, Action: cluster.Action{Kind: cluster.ActWipe, Broker: b}})
+		}
+		round = append(round, run(20_000),
 			act(cluster.Action{Kind: cluster.ActStop, Broker: c}), run(15_000))
 		for _, p := range []cluster.PartitionRef{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 2}, {Topic: "profiles", Partition: 0}} {
 			name := fmt.Sprintf("d%d-%s-%d", id, p.Topic, p.Partition)
