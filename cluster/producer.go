@@ -556,9 +556,13 @@ func (w *World) sendRecord(p *Producer, i int) {
 	if w.encodedByPart(tp.Topic) || stamped || p.transactional() {
 		records[0].Batch = w.encodeRecords(records, timestamps, p.transactional())
 	}
+	// The batch goes with the acks its records were sent with: a retry
+	// after set-producer is still the old producer's record (Kafka fixes
+	// acks for a producer's life).
+	acks := r.Acks
 	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
-		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: p.acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
-	if p.acks == 0 {
+		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
+	if acks == 0 {
 		for _, j := range live {
 			m := p.result(j)
 			m.inflight, m.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it

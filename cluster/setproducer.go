@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -10,7 +12,8 @@ import (
 // SetProducer changes producer name's rate (records a second, a fraction
 // like 1.5 allowed), acks ("0", "1", "all"; "" is the rule set's default)
 // and keys (none: the keyless partitioner). Records already sent keep the
-// acks they were sent with. An enable.idempotence left to its default
+// acks they were sent with, retries included; a change of acks first sends
+// the records still lingering. An enable.idempotence left to its default
 // follows the acks (on with acks=all under [replica.Modern], as a client
 // configured anew would be); one set to true refuses acks other than all.
 func (w *World) SetProducer(name string, rate float64, acks string, keys []string) error {
@@ -71,6 +74,14 @@ func (w *World) setProducer(a Action) error {
 		return err
 	}
 	p := w.producer(a.Name)
+	if acks != p.acks {
+		// The records still lingering go now, with the acks they were
+		// produced with, as a producer being replaced flushes its
+		// accumulator (KafkaProducer.close): no batch mixes two acks.
+		for _, partition := range slices.Sorted(maps.Keys(p.lingering)) {
+			w.sendLingering(p, partition)
+		}
+	}
 	p.cfg, p.acks = cfg, acks
 	return nil
 }
