@@ -732,6 +732,44 @@ func (l *Log) finishLoad(o openOptions, nowMs int64) error {
 	if err := l.epochs.TruncateFromStart(l.logStartOffset); err != nil {
 		return err
 	}
+	if err := l.dropContradictedEpochs(); err != nil {
+		return err
+	}
 	l.report.EpochsTruncated = len(l.epochs.Entries()) < before
 	return nil
+}
+
+// dropContradictedEpochs removes each epoch entry that the log contradicts:
+// the first batch at or after its start offset is of an older epoch (a
+// damaged base offset moved an older batch over offsets the entry says are
+// its epoch's; neither the base offset nor the epoch is covered by the
+// CRC). Kept, such an entry would make a leader answer that the older
+// epoch ends before a batch of it, and a follower truncate there and fetch
+// that batch again, round after round. Kafka 3.7 keeps it (LogLoader
+// truncates the cache only from the log end offset). Each removal is listed
+// in RecoveryReport.Inconsistencies.
+func (l *Log) dropContradictedEpochs() error {
+	entries := l.epochs.Entries()
+	kept := entries[:0:0]
+	for _, e := range entries {
+		if e.StartOffset < l.nextOffset {
+			if i := l.floorSegment(e.StartOffset); i >= 0 {
+				at, ok, err := l.segments[i].translateOffset(e.StartOffset, l.buf)
+				if err != nil {
+					return err
+				}
+				if ok && at.hdr.PartitionLeaderEpoch >= 0 && at.hdr.PartitionLeaderEpoch < e.Epoch {
+					l.report.Inconsistencies = append(l.report.Inconsistencies, fmt.Sprintf("%s: epoch %d starts at offset %d, but the first batch there (offsets %d..%d in %s) is of epoch %d: the entry is dropped",
+						LeaderEpochCheckpointFile, e.Epoch, e.StartOffset, at.hdr.BaseOffset, at.hdr.LastOffset(), SegmentFileName(l.segments[i].baseOffset, LogSuffix), at.hdr.PartitionLeaderEpoch))
+					continue
+				}
+			}
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) == len(entries) {
+		return nil
+	}
+	l.epochs.entries = kept
+	return l.epochs.flush()
 }

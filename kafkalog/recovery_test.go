@@ -515,3 +515,27 @@ func TestRecoveryCutBelowTheLEODropsTheEpochsThere(t *testing.T) {
 	require.Equal(t, starts[1], rep.Truncations[0].Position)
 	require.True(t, rep.EpochsTruncated)
 }
+
+// An epoch entry that the batch at its start offset contradicts is dropped:
+// a replica that led epoch 2 from offset 1 without appending, whose one
+// batch (epoch 0) has its base offset damaged from 0 to 255, would keep
+// saying epoch 0 ends at 1, before the batch of epoch 0 it holds at 255.
+func TestOpenDropsAnEpochTheLogContradicts(t *testing.T) {
+	fsys := vfs.NewMem()
+	l := openTestLog(t, fsys, testConfig())
+	_, err := l.AppendAsLeader(valueBatch(0, "v0"), 0, 0)
+	require.NoError(t, err)
+	require.NoError(t, l.LeaderEpochCache().Assign(2, 1))
+	require.NoError(t, l.Close())
+	writeFile(t, fsys, segPath(0, LogSuffix), 7, []byte{0xff}) // base offset 0 reads 255
+	l = openTestLog(t, fsys, testConfig(), WithCleanShutdown())
+	require.Equal(t, int64(256), l.LogEndOffset())
+	if diff := cmp.Diff([]EpochEntry{{0, 0}}, l.LeaderEpochCache().Entries()); diff != "" {
+		t.Errorf("epochs after the open (-want +got):\n%s", diff)
+	}
+	require.Equal(t, []string{LeaderEpochCheckpointFile + ": epoch 2 starts at offset 1, but the first batch there (offsets 255..255 in 00000000000000000000.log) is of epoch 0: the entry is dropped"},
+		l.RecoveryReport().Inconsistencies)
+	entries, err := ReadLeaderEpochCheckpoint(fsys, testDir+"/"+LeaderEpochCheckpointFile)
+	require.NoError(t, err)
+	require.Equal(t, []EpochEntry{{0, 0}}, entries, "the checkpoint is rewritten")
+}
