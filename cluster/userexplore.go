@@ -1074,6 +1074,13 @@ func (u *userRun) groupProblem(st State) string {
 		clients := map[string]bool{}
 		assigned := map[PartitionRef]bool{}
 		for _, m := range g.Members {
+			// A member whose process is gone (it crashed while its
+			// JoinGroup waited, and that join made it a member) keeps its
+			// partitions until its session expires: no commit moves them
+			// until the rebalance that follows.
+			if len(m.Assignment) > 0 && strings.HasPrefix(m.Idle, "its process is gone") {
+				return fmt.Sprintf("group %s is Stable but its member %s holds %v for a process that is gone (%s)", g.Name, m.ID, m.Assignment, m.Idle)
+			}
 			clients[m.ClientID] = true
 			for _, p := range m.Assignment {
 				assigned[p] = true
