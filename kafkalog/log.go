@@ -39,10 +39,6 @@ type Log struct {
 	calls             PartCalls // what parts answered
 	reads             ReadStats // what fetch reads scanned
 	lastRead          located   // the latest fetch read below maxOffset
-
-	// epochsCutAt is, during the open, the lowest offset a recovery cut
-	// removed below the LEO (-1: none; see recoveryScan.behind).
-	epochsCutAt int64
 }
 
 // Option configures Open.

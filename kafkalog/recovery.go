@@ -109,7 +109,6 @@ type Truncation struct {
 // load is LogLoader.load.
 func (l *Log) load(o openOptions, nowMs int64) error {
 	l.report.CleanShutdown = o.cleanShutdown
-	l.epochsCutAt = -1
 	if err := l.removeTempFiles(); err != nil {
 		return err
 	}
@@ -494,9 +493,6 @@ func (l *Log) cutSegment(i int, sc recoveryScan, nowMs int64) error {
 	if err != nil {
 		return err
 	}
-	if sc.behind >= 0 && (l.epochsCutAt < 0 || sc.behind < l.epochsCutAt) {
-		l.epochsCutAt = sc.behind
-	}
 	l.report.Truncations = append(l.report.Truncations, res)
 	l.report.Removed = append(l.report.Removed, Removal{File: SegmentFileName(s.baseOffset, LogSuffix), Position: res.Position, Bytes: res.Bytes, Reason: res.Reason})
 	for _, d := range later {
@@ -518,10 +514,6 @@ type recoveryScan struct {
 	// byPart says Parts.Recover chose the cut: like LogLoader.recoverLog, the
 	// segments after it are deleted whatever they hold.
 	byPart bool
-	// behind is the base offset of the batch at the cut when the cut is for
-	// its offsets not increasing (it starts at or below the batch before,
-	// one of the two damaged), else -1: the cut removes offsets from there.
-	behind int64
 }
 
 func (r recoveryScan) reason() string {
@@ -549,15 +541,12 @@ func (s *Segment) rebuild(buf []byte, maxIndexSize int64, epochs *LeaderEpochCac
 	}
 	s.maxTimestampSoFar, s.offsetOfMaxTimestampSoFar = NoTimestamp, s.baseOffset
 	sc := newBatchScanner(s.log, s.log.Name(), 0, s.size, buf, true)
-	res := recoveryScan{next: s.baseOffset, behind: -1}
+	res := recoveryScan{next: s.baseOffset}
 	var lastIndexEntry int64
 	prevLast := s.baseOffset - 1
 	for sc.Next() {
 		h := &sc.hdr
 		if res.bad = s.checkRecoveredOffsets(h, prevLast); res.bad != nil {
-			if h.BaseOffset <= prevLast && h.BaseOffset >= s.baseOffset {
-				res.behind = h.BaseOffset
-			}
 			break
 		}
 		if h.MaxTimestamp > s.maxTimestampSoFar {
@@ -714,17 +703,10 @@ func (l *Log) finishLoad(o openOptions, nowMs int64) error {
 	// those starting at the new LEO (they began in the cut part). An epoch starting
 	// exactly at the LEO of an uncut log is kept: a leader assigns its epoch at the LEO
 	// before appending (fixture donaldy myTopic-0 keeps "0 38" with LEO 38).
-	// A cut at a batch whose offsets go back below the batch before (a
-	// damaged base offset, which the CRC does not cover) removes offsets
-	// below the LEO: the epochs that started there go too, so that the cache
-	// describes the batches kept.
 	before := len(l.epochs.Entries())
 	end := leo + 1
 	if len(l.report.Truncations) > 0 {
 		end = leo
-	}
-	if l.epochsCutAt >= 0 {
-		end = min(end, l.epochsCutAt)
 	}
 	if err := l.epochs.TruncateFromEnd(end); err != nil {
 		return err

@@ -483,9 +483,10 @@ func TestRecoveryCutsAtDamagedMagic(t *testing.T) {
 // A damaged base offset (the CRC does not cover it) that runs ahead of the
 // batches after it: recovery cuts at the first batch whose offsets go back
 // (kafkalog's increasing-offsets check; Kafka 3.7's LogSegment.recover keeps
-// them), which removes offsets below the LEO, and the epochs that began there
-// go with them: the cache describes the batches kept, and what a leader says
-// of an epoch's end offset is what its log holds.
+// them), which removes offsets below the LEO; the epochs that began there
+// are contradicted by the batch kept over them (of an older epoch) and go:
+// the cache describes the batches kept, and what a leader says of an
+// epoch's end offset is what its log holds.
 func TestRecoveryCutBelowTheLEODropsTheEpochsThere(t *testing.T) {
 	fsys := vfs.NewMem()
 	cfg := testConfig()
@@ -514,6 +515,12 @@ func TestRecoveryCutBelowTheLEODropsTheEpochsThere(t *testing.T) {
 	require.Len(t, rep.Truncations, 1)
 	require.Equal(t, starts[1], rep.Truncations[0].Position)
 	require.True(t, rep.EpochsTruncated)
+	if diff := cmp.Diff([]string{
+		LeaderEpochCheckpointFile + ": epoch 2 starts at offset 1, but the first batch there (offsets 255..255 in 00000000000000000000.log) is of epoch 0: the entry is dropped",
+		LeaderEpochCheckpointFile + ": epoch 4 starts at offset 4, but the first batch there (offsets 255..255 in 00000000000000000000.log) is of epoch 0: the entry is dropped",
+	}, rep.Inconsistencies); diff != "" {
+		t.Errorf("inconsistencies (-want +got):\n%s", diff)
+	}
 }
 
 // An epoch entry that the batch at its start offset contradicts is dropped:
