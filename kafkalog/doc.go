@@ -219,6 +219,14 @@
 //     if one holds data, ErrInconsistentLog at the first invalid byte. A segment is
 //     flushed before the next one takes appends (see Roll), so a crash never leaves
 //     this; outside damage does.
+//   - Bytes with magic 0 or 1 where recovery walks are read as a legacy message, as
+//     Kafka's FileLogInputStream reads them: one whose CRC-32/IEEE fails (a v2 batch
+//     whose magic byte was damaged) is cut as any corrupt batch; one whose CRC holds
+//     is [ErrLegacyFormat], and nothing is cut.
+//   - A leader epoch entry that the log contradicts (the first batch at or after its
+//     start offset is of an older epoch: a damaged base offset, which the CRC does
+//     not cover, moved it there) is dropped and listed in Inconsistencies; Kafka 3.7
+//     keeps it, and a leader then says the older epoch ends before a batch of it.
 //   - An unreadable recovery-point, log-start-offset or cleaner-offset checkpoint is
 //     reset to empty ([DataDir.CheckpointsReset]) and rewritten: recovery from 0,
 //     the log start at the first segment, cleaning from the start, as Kafka 3.7's
