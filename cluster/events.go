@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -85,4 +86,18 @@ func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format st
 		e.Topic, e.Partition = tp.Topic, tp.Partition
 	}
 	w.events = append(w.events, e)
+	if len(w.events) > MaxEvents {
+		// The oldest half falls off, counted in eventBase, as it does
+		// off a bounded timeline; snapshots older than what is kept
+		// restore with no events before them.
+		half := len(w.events) / 2
+		w.events = slices.Clone(w.events[half:])
+		w.eventBase += half
+	}
 }
+
+// MaxEvents is how many events a world keeps at most: past it, the oldest
+// half falls off (a producer retrying thousands of records through a long
+// outage records a line per answer, and a history of ten million would hold
+// gigabytes). [Event.Seq] still counts from the first event.
+const MaxEvents = 200_000

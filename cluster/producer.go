@@ -679,12 +679,22 @@ func (w *World) deliverToProducer(e *envelope) {
 		return
 	}
 	bumped := false
+	// One line for the answer, as Kafka's Sender logs one per batch
+	// ("Got error produce response ... retrying"): a producer whose
+	// records wait out a long outage retries them all every
+	// retry.backoff.ms, and a line per record and retry would fill the
+	// history (twenty records a second for eight minutes: ten million).
+	first := p.result(answered[0])
+	if len(answered) == 1 {
+		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(first.Key, first.Value), e.resp.Error)
+	} else {
+		w.record(EventProduce, 0, &e.tp, "%s: %s and %d more records got %s", p.cfg.Name, recordLabel(first.Key, first.Value), len(answered)-1, e.resp.Error)
+	}
+	if w.encodedByPart(e.tp.Topic) {
+		w.markLast(PartEncoder)
+	}
 	for _, i := range answered {
 		r := p.result(i)
-		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(r.Key, r.Value), e.resp.Error)
-		if w.encodedByPart(e.tp.Topic) {
-			w.markLast(PartEncoder)
-		}
 		retriable := e.resp.Error.Retriable()
 		if e.resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
 			// Kafka 3.7's TransactionManager.canRetry: an idempotent

@@ -115,9 +115,12 @@ func (w *World) forget(cutoff int64) {
 	}
 	w.snaps = slices.Clone(w.snaps[k:])
 	oldest := w.snaps[0]
-	w.events = slices.Clone(w.events[oldest.events-w.eventBase:])
+	if oldest.events > w.eventBase { // else they fell off already (MaxEvents)
+		w.events = slices.Clone(w.events[oldest.events-w.eventBase:])
+		w.eventBase = oldest.events
+	}
 	w.actions = slices.Clone(w.actions[oldest.actions-w.actionBase:])
-	w.eventBase, w.actionBase = oldest.events, oldest.actions
+	w.actionBase = oldest.actions
 	for _, p := range w.producers {
 		p.forget(oldest.timeMs)
 	}
@@ -148,9 +151,9 @@ func (p *Producer) forget(ms int64) {
 func (w *World) restore(i int) *World {
 	s := w.snaps[i]
 	f := deepcopy.Copy(s.state, immutable...)
-	f.events = slices.Clip(w.events[:s.events-w.eventBase])
+	f.events = slices.Clip(w.events[:max(s.events-w.eventBase, 0)])
 	f.actions = slices.Clip(w.actions[:s.actions-w.actionBase])
-	f.eventBase, f.actionBase = w.eventBase, w.actionBase
+	f.eventBase, f.actionBase = min(w.eventBase, s.events), w.actionBase
 	f.snaps = slices.Clip(w.snaps[:i+1])
 	return f
 }

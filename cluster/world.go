@@ -95,8 +95,8 @@ func (w *World) Config() Config { return w.cfg }
 func (w *World) NowMs() int64 { return w.now }
 
 // Events returns the timeline so far (from [World.StartMs] when
-// [TimelineConfig.KeepMs] bounds it; [Event.Seq] still counts from the
-// first). The caller must not modify it.
+// [TimelineConfig.KeepMs] bounds it, and the newest [MaxEvents] at most;
+// [Event.Seq] still counts from the first). The caller must not modify it.
 func (w *World) Events() []Event { return w.events }
 
 // Actions returns the actions applied so far, starting with [ActNew] (or,

@@ -160,7 +160,7 @@ func (r *Run) fork() error {
 // stand-in, when no client is there), and checks its facts.
 func (r *Run) play(o Outcome, standIn []cluster.Action) (Outcome, error) {
 	o.Before = r.w.State()
-	firstEvent, firstAction := len(r.w.Events()), len(r.w.Actions())
+	firstEvent, firstAction := nextEventSeq(r.w), len(r.w.Actions())
 	for _, a := range slices.Concat(standIn, o.Step.Actions) {
 		if err := r.w.Do(a); err != nil {
 			return o, fmt.Errorf("scenario %s: step %s (line %d): %s: %w", r.sc.Name, o.Step.ID, o.Step.Line, a, err)
@@ -169,8 +169,8 @@ func (r *Run) play(o Outcome, standIn []cluster.Action) (Outcome, error) {
 	if r.branch < 0 {
 		r.ends[o.Step.ID] = len(r.w.Actions())
 	}
-	for _, e := range r.w.Events()[firstEvent:] {
-		if r.sc.shows(e.Kind) {
+	for _, e := range r.w.Events() {
+		if e.Seq >= firstEvent && r.sc.shows(e.Kind) {
 			o.Events = append(o.Events, e)
 		}
 	}
@@ -209,3 +209,13 @@ func (r *Run) Peek() (*Step, *Branch) {
 
 // Scenario returns the scenario being played.
 func (r *Run) Scenario() *Scenario { return r.sc }
+
+// nextEventSeq is the number the next event of w gets (events may fall off
+// the front of a long history: cluster.MaxEvents).
+func nextEventSeq(w *cluster.World) int {
+	evs := w.Events()
+	if len(evs) == 0 {
+		return 0
+	}
+	return evs[len(evs)-1].Seq + 1
+}
