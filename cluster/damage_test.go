@@ -83,18 +83,7 @@ func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
 			fetched: fetchedAt3{BaseOffset: 3, CRCFails: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := cluster.New(cluster.Config{Seed: 5, MinInsyncReplicas: 1, Rules: replica.Modern})
-			require.NoError(t, err)
-			require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
-			require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "all"}))
-			require.NoError(t, w.RunFor(500))
-			produce := func(vs ...string) {
-				for _, v := range vs {
-					require.NoError(t, w.Produce("p", "", strings.Repeat(v, 1000), 0))
-					require.NoError(t, w.RunFor(200))
-				}
-				require.NoError(t, w.RunFor(2000))
-			}
+			w, produce := damageWorld(t)
 			produce("a", "b", "c")
 			require.NoError(t, w.Stop(3))
 			require.NoError(t, w.RunFor(2000))
@@ -186,5 +175,24 @@ func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
 				t.Errorf("damage %s (-want +got):\n%s\nthrown: %q", tc.name, diff, thrown)
 			}
 		})
+	}
+}
+
+// damageWorld is three brokers with topic t on all three, min.insync.replicas
+// 1, and producer p (acks=all); produce sends 1,000-byte values, one at a
+// time, and lets them replicate.
+func damageWorld(t *testing.T) (*cluster.World, func(vs ...string)) {
+	t.Helper()
+	w, err := cluster.New(cluster.Config{Seed: 5, MinInsyncReplicas: 1, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "all"}))
+	require.NoError(t, w.RunFor(500))
+	return w, func(vs ...string) {
+		for _, v := range vs {
+			require.NoError(t, w.Produce("p", "", strings.Repeat(v, 1000), 0))
+			require.NoError(t, w.RunFor(200))
+		}
+		require.NoError(t, w.RunFor(2000))
 	}
 }

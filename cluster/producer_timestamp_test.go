@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -26,40 +25,14 @@ type storedRecord struct {
 // storedRecords decodes every segment of partition t-0 on broker id, in offset order.
 func storedRecords(t *testing.T, w *cluster.World, id int32) []storedRecord {
 	t.Helper()
-	fsys, err := w.BrokerFS(id)
-	require.NoError(t, err)
-	dir := cluster.LogDir + "/t-0"
-	names, err := fsys.List(dir)
-	require.NoError(t, err)
-	slices.Sort(names)
 	var out []storedRecord
-	for _, n := range names {
-		if !strings.HasSuffix(n, kafkalog.LogSuffix) {
-			continue
+	eachStoredBatch(t, w, id, "t-0", func(batch *kafkalog.RecordBatch, size int) {
+		for i := range batch.Records {
+			r := &batch.Records[i]
+			out = append(out, storedRecord{Offset: batch.Offset(r), Value: string(r.Value),
+				TimestampMs: batch.BaseTimestamp + r.TimestampDelta, BatchSize: size, BatchRecords: len(batch.Records)})
 		}
-		f, err := fsys.Open(dir + "/" + n)
-		require.NoError(t, err)
-		size, err := f.Size()
-		require.NoError(t, err)
-		b := make([]byte, size)
-		if size > 0 {
-			_, err = f.ReadAt(b, 0)
-			require.NoError(t, err)
-		}
-		require.NoError(t, f.Close())
-		var dec kafkalog.Decoder
-		var batch kafkalog.RecordBatch
-		for pos := 0; pos < len(b); {
-			k, err := dec.Decode(b[pos:], &batch)
-			require.NoError(t, err)
-			for i := range batch.Records {
-				r := &batch.Records[i]
-				out = append(out, storedRecord{Offset: batch.Offset(r), Value: string(r.Value),
-					TimestampMs: batch.BaseTimestamp + r.TimestampDelta, BatchSize: k, BatchRecords: len(batch.Records)})
-			}
-			pos += k
-		}
-	}
+	})
 	return out
 }
 

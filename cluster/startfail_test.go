@@ -193,18 +193,7 @@ func readFile(t *testing.T, fsys vfs.FS, name string) []byte {
 // it is no internal error.
 func TestDamagedBaseOffsetIsRefusedByAFollower(t *testing.T) {
 	for _, at := range []int64{0, 6, 7} {
-		w, err := cluster.New(cluster.Config{Seed: 5, MinInsyncReplicas: 1, Rules: replica.Modern})
-		require.NoError(t, err)
-		require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
-		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "all"}))
-		require.NoError(t, w.RunFor(500))
-		produce := func(vs ...string) {
-			for _, v := range vs {
-				require.NoError(t, w.Produce("p", "", strings.Repeat(v, 1000), 0))
-				require.NoError(t, w.RunFor(200))
-			}
-			require.NoError(t, w.RunFor(2000))
-		}
+		w, produce := damageWorld(t)
 		produce("a", "b", "c")
 		require.NoError(t, w.Stop(3))
 		require.NoError(t, w.RunFor(2000))

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -30,48 +29,22 @@ func storedBatches(t *testing.T, w *cluster.World, id int32) []storedBatch {
 
 func storedBatchesOf(t *testing.T, w *cluster.World, id int32, partitionDir string) []storedBatch {
 	t.Helper()
-	fsys, err := w.BrokerFS(id)
-	require.NoError(t, err)
-	dir := cluster.LogDir + "/" + partitionDir
-	names, err := fsys.List(dir)
-	require.NoError(t, err)
-	slices.Sort(names)
 	var out []storedBatch
-	for _, n := range names {
-		if !strings.HasSuffix(n, kafkalog.LogSuffix) {
-			continue
-		}
-		f, err := fsys.Open(dir + "/" + n)
-		require.NoError(t, err)
-		size, err := f.Size()
-		require.NoError(t, err)
-		b := make([]byte, size)
-		if size > 0 {
-			_, err = f.ReadAt(b, 0)
-			require.NoError(t, err)
-		}
-		require.NoError(t, f.Close())
-		var dec kafkalog.Decoder
-		var batch kafkalog.RecordBatch
-		for pos := 0; pos < len(b); {
-			k, err := dec.Decode(b[pos:], &batch)
-			require.NoError(t, err)
-			sb := storedBatch{BaseOffset: batch.BaseOffset, Transactional: batch.Attributes.IsTransactional(), ProducerID: batch.ProducerID}
-			for _, r := range batch.Records {
-				if batch.Attributes.IsControl() {
-					key, err := kafkalog.ParseControlRecordKey(r.Key)
-					require.NoError(t, err)
-					m, err := kafkalog.ParseEndTxnMarker(r.Value)
-					require.NoError(t, err)
-					sb.Control = fmt.Sprintf("%s coordinatorEpoch %d", key.Type, m.CoordinatorEpoch)
-					continue
-				}
-				sb.Values = append(sb.Values, string(r.Value))
+	eachStoredBatch(t, w, id, partitionDir, func(batch *kafkalog.RecordBatch, _ int) {
+		sb := storedBatch{BaseOffset: batch.BaseOffset, Transactional: batch.Attributes.IsTransactional(), ProducerID: batch.ProducerID}
+		for _, r := range batch.Records {
+			if batch.Attributes.IsControl() {
+				key, err := kafkalog.ParseControlRecordKey(r.Key)
+				require.NoError(t, err)
+				m, err := kafkalog.ParseEndTxnMarker(r.Value)
+				require.NoError(t, err)
+				sb.Control = fmt.Sprintf("%s coordinatorEpoch %d", key.Type, m.CoordinatorEpoch)
+				continue
 			}
-			out = append(out, sb)
-			pos += k
+			sb.Values = append(sb.Values, string(r.Value))
 		}
-	}
+		out = append(out, sb)
+	})
 	return out
 }
 
