@@ -161,11 +161,13 @@ func (s *batchScanner) readBatch(size int64) error {
 	return nil
 }
 
-// streamCRC checks the CRC of a batch too large for the buffer, piece by piece.
-func (s *batchScanner) streamCRC(size int64) error {
-	crc := uint32(0)
-	for p := s.pos + posAttributes; p < s.pos+size; {
-		chunk := int(min(int64(len(s.buf)), s.pos+size-p))
+// eachChunk reads the file's bytes [from, to) through the buffer, a
+// buffer's worth at a time, and hands each piece to fn. The buffer then no
+// longer holds the file at bufPos.
+func (s *batchScanner) eachChunk(from, to int64, fn func([]byte)) error {
+	s.n = 0
+	for p := from; p < to; {
+		chunk := int(min(int64(len(s.buf)), to-p))
 		got, err := s.f.ReadAt(s.buf[:chunk], p)
 		if got < chunk {
 			if err == nil || errors.Is(err, io.EOF) {
@@ -173,10 +175,18 @@ func (s *batchScanner) streamCRC(size int64) error {
 			}
 			return fmt.Errorf("kafkalog: read %s at %d: %w", s.name, p, err)
 		}
-		crc = UpdateCRC32C(crc, s.buf[:chunk])
+		fn(s.buf[:chunk])
 		p += int64(chunk)
 	}
-	s.n = 0 // the buffer no longer holds the file at bufPos
+	return nil
+}
+
+// streamCRC checks the CRC of a batch too large for the buffer, piece by piece.
+func (s *batchScanner) streamCRC(size int64) error {
+	crc := uint32(0)
+	if err := s.eachChunk(s.pos+posAttributes, s.pos+size, func(b []byte) { crc = UpdateCRC32C(crc, b) }); err != nil {
+		return err
+	}
 	if crc != s.hdr.CRC {
 		return batchErr(s.hdr.BaseOffset, 0, "crc", fmt.Errorf("%w: stored crc 0x%08x, computed 0x%08x", ErrCorruptBatch, s.hdr.CRC, crc))
 	}
@@ -200,20 +210,8 @@ func (s *batchScanner) checkLegacyCRC(size int64, magic int8) error {
 			return err
 		}
 		crc = crc32.ChecksumIEEE(b[posMagic:])
-	} else {
-		for p := s.pos + posMagic; p < s.pos+size; {
-			chunk := int(min(int64(len(s.buf)), s.pos+size-p))
-			got, err := s.f.ReadAt(s.buf[:chunk], p)
-			if got < chunk {
-				if err == nil || errors.Is(err, io.EOF) {
-					err = io.ErrUnexpectedEOF
-				}
-				return fmt.Errorf("kafkalog: read %s at %d: %w", s.name, p, err)
-			}
-			crc = crc32.Update(crc, crc32.IEEETable, s.buf[:chunk])
-			p += int64(chunk)
-		}
-		s.n = 0 // the buffer no longer holds the file at bufPos
+	} else if err := s.eachChunk(s.pos+posMagic, s.pos+size, func(b []byte) { crc = crc32.Update(crc, crc32.IEEETable, b) }); err != nil {
+		return err
 	}
 	if crc != stored {
 		return batchErr(base, 0, "crc", fmt.Errorf("%w: magic %d, read as a legacy message: stored crc 0x%08x, computed 0x%08x (CRC-32/IEEE)", ErrCorruptBatch, magic, stored, crc))
