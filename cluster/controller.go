@@ -90,11 +90,26 @@ func firstIn(order, set []int32) int32 {
 }
 
 // publish sends the partition's state to every replica (the metadata log's
+// sendPartitionState sends broker id a partition's state, addressed to the
+// incarnation the controller has registered: a broker that restarted and is
+// not registered again drops it, as a KRaft broker acts on no metadata
+// before its registration is accepted and it has caught up
+// (BrokerLifecycleManager's initial catch-up, BrokerServer.startup, 3.7.0).
+// Otherwise a leader restarted while no controller ran would lead again in
+// its old epoch with the HW of its checkpoint.
+func (w *World) sendPartitionState(id int32, tp partitionKey, st replica.LeaderAndISR) {
+	inc := -1 // not registered: never delivered
+	if cb := w.ctl.brokers[id-1]; cb.registered {
+		inc = cb.incarnation
+	}
+	w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: st, toIncarnation: inc})
+}
+
 // partition record reaching each broker).
 func (w *World) publish(tp partitionKey, p *partitionState) {
 	st := p.leaderAndISR()
 	for _, id := range p.replicas {
-		w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: st})
+		w.sendPartitionState(id, tp, st)
 	}
 }
 
@@ -166,7 +181,7 @@ func (w *World) register(id int32, incarnation int) {
 	}
 	for _, tp := range w.ctl.order {
 		if p := w.ctl.parts[tp]; slices.Contains(p.replicas, id) {
-			w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: p.leaderAndISR()})
+			w.sendPartitionState(id, tp, p.leaderAndISR())
 		}
 	}
 }
@@ -178,7 +193,7 @@ func (w *World) resendStale(id int32, known map[partitionKey][2]int32) {
 		p := w.ctl.parts[tp]
 		k, ok := known[tp]
 		if ok && k != [2]int32{p.leaderEpoch, p.partitionEpoch} {
-			w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: p.leaderAndISR()})
+			w.sendPartitionState(id, tp, p.leaderAndISR())
 		}
 	}
 }
@@ -289,7 +304,7 @@ func (w *World) alterPartition(from int32, tp partitionKey, a replica.AlterParti
 		resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
 		for _, id := range p.replicas {
 			if id != from {
-				w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: p.leaderAndISR()})
+				w.sendPartitionState(id, tp, p.leaderAndISR())
 			}
 		}
 	} else {
