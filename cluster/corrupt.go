@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"fmt"
-	"path"
-	"strings"
 )
 
 // corruptRange is the bytes a corrupt action damages: one flipped, or N zeroed.
@@ -28,8 +26,8 @@ func (w *World) validateCorrupt(a Action) error {
 	if !a.Flip && a.N <= 0 {
 		return fmt.Errorf("%w: corrupt: --zero N wants N > 0, or --flip", ErrInvalidConfig)
 	}
-	name := path.Clean(a.Name)
-	if a.Name == "" || name != a.Name || strings.HasPrefix(name, "/") || strings.HasPrefix(name, "..") {
+	name := a.Name
+	if !underLogDir(name) {
 		return fmt.Errorf("%w: corrupt: %q is not a file's path under the log dir (e.g. notes-0/00000000000000000000.log)", ErrInvalidConfig, a.Name)
 	}
 	durable, _, err := b.fs.SizeOnDisk(LogDir + "/" + name)

@@ -33,13 +33,9 @@ func (s SegmentInfo) String() string {
 // Segments returns the segments of broker id's running replica of the
 // partition, oldest first.
 func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo, error) {
-	b, err := w.broker(id)
+	s, err := w.runningReplica(id, topic, partition)
 	if err != nil {
 		return nil, err
-	}
-	s := b.replicas[partitionKey{Topic: topic, Partition: partition}]
-	if s == nil {
-		return nil, fmt.Errorf("%w: broker %d runs no replica of %s-%d", ErrInvalidConfig, id, topic, partition)
 	}
 	segs := s.log.log.Segments()
 	out := make([]SegmentInfo, len(segs))
@@ -56,4 +52,17 @@ func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo
 		}
 	}
 	return out, nil
+}
+
+// runningReplica is broker id's running replica of the partition.
+func (w *World) runningReplica(id int32, topic string, partition int32) (*replicaSlot, error) {
+	b, err := w.broker(id)
+	if err != nil {
+		return nil, err
+	}
+	s := b.replicas[partitionKey{Topic: topic, Partition: partition}]
+	if s == nil {
+		return nil, fmt.Errorf("%w: broker %d runs no replica of %s-%d", ErrInvalidConfig, id, topic, partition)
+	}
+	return s, nil
 }

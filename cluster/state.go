@@ -410,13 +410,9 @@ func (w *World) PartitionFileSize(id int32, topic string, partition int32, name 
 // number of records each holds: [World.Segments] without the offsets,
 // for a page that shows a long log's segments at every update.
 func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([]SegmentCount, error) {
-	b, err := w.broker(id)
+	s, err := w.runningReplica(id, topic, partition)
 	if err != nil {
 		return nil, err
-	}
-	s := b.replicas[partitionKey{Topic: topic, Partition: partition}]
-	if s == nil {
-		return nil, fmt.Errorf("%w: broker %d runs no replica of %s-%d", ErrInvalidConfig, id, topic, partition)
 	}
 	segs := s.log.log.Segments()
 	first := 0

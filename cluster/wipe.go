@@ -21,15 +21,22 @@ func (w *World) validateWipe(a Action) error {
 	if b.state == BrokerRunning {
 		return fmt.Errorf("%w: wipe: broker %d is running (stop, kill or power-cut it first: a running broker's files are open)", ErrInvalidConfig, a.Broker)
 	}
-	name := path.Clean(a.Name)
-	if a.Name == "" || name != a.Name || name == "." || strings.HasPrefix(name, "/") || name == ".." || strings.HasPrefix(name, "../") {
+	if !underLogDir(a.Name) {
 		return fmt.Errorf("%w: wipe: %q is not a path under %s (a partition directory such as orders-0, or a checkpoint file such as %s)",
 			ErrInvalidConfig, a.Name, LogDir, kafkalog.ReplicationOffsetCheckpointFile)
 	}
-	if _, err := b.fs.Stat(LogDir + "/" + name); err != nil {
-		return fmt.Errorf("%w: wipe: broker %d has no %s/%s", ErrInvalidConfig, a.Broker, LogDir, name)
+	if _, err := b.fs.Stat(LogDir + "/" + a.Name); err != nil {
+		return fmt.Errorf("%w: wipe: broker %d has no %s/%s", ErrInvalidConfig, a.Broker, LogDir, a.Name)
 	}
 	return nil
+}
+
+// underLogDir reports whether name is a clean relative path below the log
+// dir, not the log dir itself and not above it ("orders-0",
+// "orders-0/00000000000000000000.log", "replication-offset-checkpoint").
+func underLogDir(name string) bool {
+	clean := path.Clean(name)
+	return name != "" && clean == name && name != "." && !strings.HasPrefix(name, "/") && name != ".." && !strings.HasPrefix(name, "../")
 }
 
 // wipe removes a path under a down broker's log.dirs, with everything in it,
