@@ -1,6 +1,9 @@
 package replica
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Error codes of idempotent produce (KIP-98).
 const (
@@ -67,22 +70,36 @@ func (n *Node) rememberSequence(p ProducerSequence, offset int64) {
 	st.runs = append(st.runs, producerRun{epoch: p.Epoch, firstSeq: p.Sequence, lastSeq: p.Sequence, firstOffset: offset})
 }
 
-// checkSequence applies the leader's idempotence rules to a produce batch:
+// rememberBatch remembers count records of one producer with consecutive
+// sequences from first at consecutive offsets from base, as rememberSequence
+// for each of them would.
+func (n *Node) rememberBatch(first ProducerSequence, count int, base int64) {
+	if last := int64(first.Sequence) + int64(count) - 1; last > math.MaxInt32 {
+		// The sequences wrap past the largest int32 (Kafka starts them again
+		// at 0): remember them one by one, as the runs do not wrap.
+		for i := range count {
+			n.rememberSequence(ProducerSequence{ID: first.ID, Epoch: first.Epoch, Sequence: first.Sequence + int32(i)}, base+int64(i))
+		}
+		return
+	}
+	n.rememberSequence(first, base)
+	if count > 1 {
+		st := n.lead.producers[first.ID]
+		st.runs[len(st.runs)-1].lastSeq = first.Sequence + int32(count) - 1
+	}
+}
+
+// checkSequence applies the leader's idempotence rules to a produce batch of
+// count records, the first with producer fields first (nil: no idempotence):
 // a retry of records it holds answers with their original base offset
 // (duplicate true); a batch that continues the sequence, or the first one
 // of a producer or epoch it does not know, is appended; anything else is
 // refused.
-func (n *Node) checkSequence(records []Record) (base int64, duplicate bool, code ErrorCode) {
-	first := records[0].Producer
+func (n *Node) checkSequence(first *ProducerSequence, count int) (base int64, duplicate bool, code ErrorCode) {
 	if first == nil {
 		return 0, false, None
 	}
-	for i, r := range records {
-		if r.Producer == nil || r.Producer.ID != first.ID || r.Producer.Epoch != first.Epoch || r.Producer.Sequence != first.Sequence+int32(i) {
-			return 0, false, OutOfOrderSequenceNumber
-		}
-	}
-	lastSeq := first.Sequence + int32(len(records)) - 1
+	lastSeq := first.Sequence + int32(count) - 1
 	st := n.lead.producers[first.ID]
 	if st == nil || len(st.runs) == 0 {
 		return 0, false, None

@@ -27,6 +27,34 @@ type Record struct {
 	Batch []byte
 }
 
+// ProducerBatch is a producer's records handed to the leader as one record
+// batch, the way a Kafka client's Produce carries them for a partition: a
+// count, the producer fields of its first record, and the batch's bytes,
+// which only a [BatchLog] reads. It saves the caller a [Record] per record
+// when the log works on bytes anyway.
+type ProducerBatch struct {
+	// Count is the number of records in the batch.
+	Count int
+	// Producer is the first record's producer id, epoch and sequence, nil for
+	// a producer without idempotence; record i has sequence
+	// Producer.Sequence+i (the batch's BaseSequence plus its offset delta).
+	Producer *ProducerSequence
+	// Bytes is the batch as the producer sent it. The log may modify it
+	// (offsets and the leader epoch are stamped in place).
+	Bytes []byte
+}
+
+// BatchLog is a [Log] that takes a [ProducerBatch] whole:
+// AppendBatchAsLeader appends b.Bytes as [Log.AppendAsLeader] appends a
+// batch given as Records[0].Batch (offsets from the LEO, leaderEpoch
+// stamped, everything else kept) and returns the first offset. A leader
+// whose log is not a BatchLog refuses a Produce that carries a
+// ProducerBatch.
+type BatchLog interface {
+	Log
+	AppendBatchAsLeader(b ProducerBatch, leaderEpoch int32) (baseOffset int64, err error)
+}
+
 // ProducerSequence identifies one record of an idempotent producer (KIP-98):
 // the batch fields ProducerID and ProducerEpoch, and BaseSequence plus the
 // record's index in its batch.

@@ -7,8 +7,8 @@ type MessageType int
 
 // The message types. Requests name their answer in their doc comment.
 const (
-	// MsgProduce is a producer's Produce request to the leader: Records,
-	// Acks, TimeoutMs and CorrelationID. Its answer is a [ProduceResponse] in
+	// MsgProduce is a producer's Produce request to the leader: Records (or
+	// Batch), Acks, TimeoutMs and CorrelationID. Its answer is a [ProduceResponse] in
 	// [Ready.ProduceResponses] (none for acks=0).
 	MsgProduce MessageType = iota
 	// MsgFetch is a follower's Fetch: FetchOffset (its LEO),
@@ -91,8 +91,10 @@ type Message struct {
 	EndOffset int64
 
 	// Records, Acks and TimeoutMs make up a Produce request. Acks is 0, 1 or
-	// -1 (all).
+	// -1 (all). Batch, when set, stands for Records: the records as one
+	// batch of bytes, for a leader whose log is a [BatchLog].
 	Records   []Record
+	Batch     *ProducerBatch
 	Acks      int16
 	TimeoutMs int64
 

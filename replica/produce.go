@@ -35,18 +35,24 @@ func (n *Node) ProduceCheck(acks int16) ErrorCode {
 func (n *Node) handleProduce(m Message) error {
 	resp := ProduceResponse{To: m.From, CorrelationID: m.CorrelationID, BaseOffset: -1}
 	resp.Error = n.ProduceCheck(m.Acks)
-	if resp.Error != None || len(m.Records) == 0 {
+	count, first, code := produced(m)
+	if resp.Error != None || count == 0 {
 		n.answerProduce(m.Acks, resp)
 		return nil
 	}
-	base, duplicate, code := n.checkSequence(m.Records)
+	if code != None {
+		resp.Error = code
+		n.answerProduce(m.Acks, resp)
+		return nil
+	}
+	base, duplicate, code := n.checkSequence(first, count)
 	if resp.Error = code; code != None {
 		n.answerProduce(m.Acks, resp)
 		return nil
 	}
 	if !duplicate {
 		var err error
-		if base, err = n.append(m.Records); err != nil {
+		if base, err = n.append(m, count, first); err != nil {
 			switch {
 			case errors.Is(err, ErrCorruptMessage):
 				resp.Error = CorruptMessage
@@ -60,7 +66,7 @@ func (n *Node) handleProduce(m Message) error {
 		}
 	}
 	resp.BaseOffset = base
-	last := base + int64(len(m.Records)) - 1
+	last := base + int64(count) - 1
 	if m.Acks != AcksAll || n.hw > last {
 		n.answerProduce(m.Acks, n.acksAllOutcome(resp, m.Acks))
 		return nil
@@ -73,21 +79,54 @@ func (n *Node) handleProduce(m Message) error {
 	return nil
 }
 
-// append writes records as leader (UnifiedLog.appendAsLeader) and lets the HW and parked
-// fetches follow.
-func (n *Node) append(records []Record) (int64, error) {
+// produced is what a Produce carries: its number of records and the
+// producer fields of the first, from m.Batch when set, else from m.Records,
+// whose producer fields must then be one producer's consecutive sequences
+// (OUT_OF_ORDER_SEQUENCE_NUMBER otherwise, as a batch's sequences are
+// consecutive by construction).
+func produced(m Message) (count int, first *ProducerSequence, code ErrorCode) {
+	if m.Batch != nil {
+		return m.Batch.Count, m.Batch.Producer, None
+	}
+	if len(m.Records) == 0 {
+		return 0, nil, None
+	}
+	first = m.Records[0].Producer
+	if first == nil {
+		return len(m.Records), nil, None
+	}
+	for i, r := range m.Records {
+		if r.Producer == nil || r.Producer.ID != first.ID || r.Producer.Epoch != first.Epoch || r.Producer.Sequence != first.Sequence+int32(i) {
+			return len(m.Records), first, OutOfOrderSequenceNumber
+		}
+	}
+	return len(m.Records), first, None
+}
+
+// append writes the records of m (count of them, the first with producer
+// fields first) as leader (UnifiedLog.appendAsLeader) and lets the HW and
+// parked fetches follow.
+func (n *Node) append(m Message, count int, first *ProducerSequence) (int64, error) {
 	epoch := NoEpoch
 	if n.cfg.Rules.EpochsInRecords() {
 		epoch = n.leaderEpoch
 	}
-	base, err := n.log.AppendAsLeader(records, epoch)
-	if err != nil {
-		return 0, fmt.Errorf("%w: broker %d: append %d records: %w", ErrLog, n.cfg.ID, len(records), err)
-	}
-	for i, r := range records {
-		if r.Producer != nil {
-			n.rememberSequence(*r.Producer, base+int64(i))
+	var base int64
+	var err error
+	if m.Batch != nil {
+		bl, ok := n.log.(BatchLog)
+		if !ok {
+			return 0, fmt.Errorf("%w: broker %d: a produce of %d records as a batch, and the log is no BatchLog", ErrLog, n.cfg.ID, count)
 		}
+		base, err = bl.AppendBatchAsLeader(*m.Batch, epoch)
+	} else {
+		base, err = n.log.AppendAsLeader(m.Records, epoch)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%w: broker %d: append %d records: %w", ErrLog, n.cfg.ID, count, err)
+	}
+	if first != nil {
+		n.rememberBatch(*first, count, base)
 	}
 	n.maybeAdvanceHW()
 	n.completeParkedFetches()
