@@ -30,23 +30,40 @@ type clientBatch struct {
 	n        int
 	checkErr error
 	raw      []byte
-	batch    kafkalog.RecordBatch
+	// count is the number of records the batch decoded to.
+	count int
 	// decodeErr is the decoder's error; decoded is false when the batch
 	// was not decoded (it failed its check).
 	decodeErr error
 	decoded   bool
-	// records are the batch's records as a Produce hands them to the
-	// leader, and entries the same as the leader's mirror keeps them,
-	// their offsets relative to the batch (replicaLog.appendClient
-	// stamps the base offset and the epoch): both are built here, off the
+	// entries are the batch's records as the leader's mirror keeps them,
+	// their offsets relative to the batch (replicaLog.appendClient stamps
+	// the base offset and the epoch), and producer the producer fields of
+	// the first (nil without idempotence): both are built here, off the
 	// world's lock. Set when the batch decoded.
-	records []replica.Record
-	entries []replica.Entry
+	entries  []replica.Entry
+	producer *replica.ProducerSequence
 }
 
 // PrepareExternal prepares x for [World.ExternalPrepared]. x.Body must not
-// change afterwards.
+// change afterwards. A caller that prepares many requests on one goroutine
+// uses a [Preparer], which keeps its decoding buffers between them.
 func PrepareExternal(x *ExternalRequest) *PreparedExternal {
+	var pp Preparer
+	return pp.Prepare(x)
+}
+
+// Preparer prepares external requests ([PrepareExternal]) with buffers it
+// reuses from one request to the next: the records a client batch decodes
+// to on their way to the mirror's entries. Its zero value is ready; one
+// Preparer must not be used by two goroutines at once.
+type Preparer struct {
+	dec   kafkalog.Decoder
+	batch kafkalog.RecordBatch
+}
+
+// Prepare is [PrepareExternal] with pp's buffers.
+func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
 	p := &PreparedExternal{body: x.Body}
 	p.req, p.err = decodeExternalBody(x)
 	if pr, ok := p.req.(*kmsg.ProduceRequest); ok {
@@ -54,30 +71,33 @@ func PrepareExternal(x *ExternalRequest) *PreparedExternal {
 		for ti := range pr.Topics {
 			p.batches[ti] = make([]*clientBatch, len(pr.Topics[ti].Partitions))
 			for pi := range pr.Topics[ti].Partitions {
-				p.batches[ti][pi] = newClientBatch(pr.Topics[ti].Partitions[pi].Records)
+				p.batches[ti][pi] = pp.clientBatch(pr.Topics[ti].Partitions[pi].Records)
 			}
 		}
 	}
 	return p
 }
 
-// newClientBatch checks records, one batch as a Produce carries it, and
-// decodes a copy of it when it passes.
-func newClientBatch(records []byte) *clientBatch {
+// clientBatch checks records, one batch as a Produce carries it, and
+// decodes a copy of it when it passes: the entries point into that copy,
+// or into the records section decompressed from it, which the decoder
+// hands over (kafkalog.Decoder.Detach); the decoded records themselves are
+// pp's, reused.
+func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	cb := &clientBatch{}
 	cb.header, cb.n, cb.checkErr = kafkalog.CheckBatch(records)
 	if cb.checkErr != nil || len(records) == 0 {
 		return cb
 	}
 	cb.raw = append([]byte(nil), records...)
-	var dec kafkalog.Decoder
-	_, cb.decodeErr = dec.Decode(cb.raw, &cb.batch)
+	b := &pp.batch
+	_, cb.decodeErr = pp.dec.Decode(cb.raw, b)
+	pp.dec.Detach()
 	cb.decoded = true
 	if cb.decodeErr != nil {
 		return cb
 	}
-	b := &cb.batch
-	cb.records = make([]replica.Record, len(b.Records))
+	cb.count = len(b.Records)
 	cb.entries = make([]replica.Entry, len(b.Records))
 	var producers []replica.ProducerSequence
 	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {
@@ -85,13 +105,16 @@ func newClientBatch(records []byte) *clientBatch {
 	}
 	for i := range b.Records {
 		r := &b.Records[i]
-		cb.records[i] = replica.Record{Key: r.Key, Value: r.Value}
+		cb.entries[i] = replica.Entry{Offset: int64(i), Key: r.Key, Value: r.Value}
 		if producers != nil {
 			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(r)}
-			cb.records[i].Producer = &producers[i]
+			cb.entries[i].Producer = &producers[i]
 		}
-		cb.entries[i] = replica.Entry{Offset: int64(i), Key: r.Key, Value: r.Value, Producer: cb.records[i].Producer}
 	}
+	if len(cb.entries) > 0 {
+		cb.producer = cb.entries[0].Producer
+	}
+	clear(b.Records) // pp holds no reference to the batch's bytes
 	return cb
 }
 
@@ -131,5 +154,6 @@ func (w *World) clientBatch(x *ExternalRequest, req *kmsg.ProduceRequest, ti, pi
 	if p := w.preparedFor(x); p != nil && ti < len(p.batches) && pi < len(p.batches[ti]) {
 		return p.batches[ti][pi]
 	}
-	return newClientBatch(req.Topics[ti].Partitions[pi].Records)
+	var pp Preparer
+	return pp.clientBatch(req.Topics[ti].Partitions[pi].Records)
 }

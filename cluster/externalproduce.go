@@ -112,29 +112,28 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if !cb.decoded || cb.decodeErr != nil {
 		return errCorruptMessage, "", 0
 	}
-	raw, batch := cb.raw, &cb.batch
+	raw := cb.raw
 	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
-		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", len(batch.Records)
+		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", cb.count
 	}
-	if int(h.NumRecords) != len(batch.Records) || h.LastOffsetDelta != h.NumRecords-1 {
+	if int(h.NumRecords) != cb.count || h.LastOffsetDelta != h.NumRecords-1 {
 		// LogValidator.validateRecord: offsets of a producer's batch are
 		// 0..n-1.
-		return errInvalidRecord, "the batch's record offsets are not 0..n-1", len(batch.Records)
+		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.count
 	}
-	records := cb.records
+	entries := cb.entries
 	if cfg.Compact() {
-		for i := range records {
-			if records[i].Key == nil {
-				return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(records)
+		for i := range entries {
+			if entries[i].Key == nil {
+				return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(entries)
 			}
 		}
 	}
-	c.Sent += len(records)
+	c.Sent += len(entries)
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
-	if len(records) == 0 {
+	if len(entries) == 0 {
 		return errInvalidRecord, "an empty batch", 0
 	}
-	records[0].Batch = raw
 	s.log.client = cb
 	w.ext.corr++
 	corr := w.ext.corr
@@ -142,26 +141,26 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		if w.ext.waiting == nil {
 			w.ext.waiting = map[int64]extSlot{}
 		}
-		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: len(records)}
+		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: len(entries)}
 		p.open++
 	}
-	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, len(records), tp, acksLabel(req.Acks))
+	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, len(entries), tp, acksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
 	err = s.node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.id, CorrelationID: corr,
-		Records: records, Acks: req.Acks, TimeoutMs: timeout})
+		Batch: &replica.ProducerBatch{Count: len(entries), Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})
 	s.log.client = nil // appended by now, or not to be
 	if err == nil {
 		err = w.processReady(b, s)
 	}
 	if err != nil {
 		w.internalError(b, err)
-		return -2, "", len(records)
+		return -2, "", len(entries)
 	}
 	if req.Acks == 0 {
-		c.Acked += len(records)
-		return 0, "", len(records)
+		c.Acked += len(entries)
+		return 0, "", len(entries)
 	}
-	return -2, "", len(records)
+	return -2, "", len(entries)
 }
 
 // settleProduce fills in one partition of a produce answer and counts it.

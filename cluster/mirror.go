@@ -1,32 +1,78 @@
 package cluster
 
 import (
+	"fmt"
 	"iter"
 	"sort"
 
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// mirror holds a replica log's decoded records, one chunk per batch as it
-// was appended, in offset order. A position counts entries from the
-// mirror's first one, across chunks.
+// mirror holds a replica log's records, one chunk per batch as it was
+// appended, in offset order. A position counts entries from the mirror's
+// first one, across chunks.
 //
-// A chunk's entries are never changed once added, so they may be shared:
-// a follower's chunk is the slice of its leader's entries that the fetch
-// carried (replica.Log.Read hands out the mirror's own entries, and the
-// caller must not modify them). That is why the mirror is chunked rather
-// than one slice: appending never copies what is there, and a follower
-// stores no entries of its own for what it fetched.
+// A chunk is eager (its entries, always there) or lazy: the records of a
+// batch whose offsets follow one another, kept as the batch's bytes as
+// stored (lazyBatch) and decoded into entries only when someone reads them.
+// A lazy chunk keeps its decoded entries while they are among the
+// [mirrorCacheEntries] decoded last (cache), so that a batch just appended
+// is decoded once for the followers' fetches, the page and the checker,
+// and a log of millions of records holds their bytes, not a decoded entry
+// for each (a client producing flat out would otherwise fill the memory
+// with them).
+//
+// A chunk's entries are never changed once made, so they may be shared: a
+// follower's chunk carries the entries its fetch carried (replica.Log.Read
+// hands out the mirror's own entries, and the caller must not modify
+// them), and a lazy one the same batch bytes. That is why the mirror is
+// chunked rather than one slice: appending never copies what is there.
 type mirror struct {
 	chunks []chunk
 	n      int
+	// cache lists the positions (chunk.first) of the lazy chunks whose
+	// entries are decoded, oldest first, and cached how many entries they
+	// hold.
+	cache  []int
+	cached int
+	// budget, if above 0, replaces mirrorCacheEntries (tests).
+	budget int
 }
 
-// chunk is the entries of one batch and where the batch ends on disk.
+// mirrorCacheEntries is how many decoded entries of lazy chunks a mirror
+// keeps: a few of a client's largest batches.
+const mirrorCacheEntries = 1 << 15
+
+// chunk is the entries of one batch (or of its part at or after the log
+// start offset) and where the batch ends on disk.
 type chunk struct {
-	first   int // position of entries[0]
+	first int // position of the first entry
+	n     int // number of entries
+	// lo and hi are the offsets of the first and the last entry.
+	lo, hi int64
+	// entries are the entries: always set for an eager chunk, set while
+	// decoded for a lazy one.
 	entries []replica.Entry
 	at      place
+	// batch, for a lazy chunk, holds the batch bytes its entries decode
+	// from: records skip to skip+n-1 of it, at offsets lo to hi.
+	batch *lazyBatch
+	skip  int
+	// size is Read's measure of the entries (70 bytes plus key and value
+	// each) and headSize that of the first; head says whether the first
+	// entry carries its batch's bytes (Entry.Batch), where a read of whole
+	// batches may stop.
+	size, headSize int
+	head           bool
+}
+
+// lazyBatch is a record batch as stored, whose records follow one another
+// from offset base on. Its bytes never change; mirrors and snapshots share
+// it.
+type lazyBatch struct {
+	raw  []byte
+	base int64
 }
 
 // place is where a record's batch ends: in the .log file of the segment
@@ -36,21 +82,132 @@ type place struct {
 	end     int64
 }
 
+// entrySize is Read's measure of an entry.
+func entrySize(e *replica.Entry) int { return 70 + len(e.Key) + len(e.Value) }
+
 // len is the number of entries.
 func (m *mirror) len() int { return m.n }
 
 // reset empties the mirror.
-func (m *mirror) reset() { m.chunks, m.n = nil, 0 }
+func (m *mirror) reset() { m.chunks, m.n, m.cache, m.cached = nil, 0, nil, 0 }
 
-// add appends a batch's entries, which end at place at. The mirror keeps
-// the slice as it is (capacity cut to its length): the caller must never
-// change it afterwards.
+// add appends an eager chunk of a batch's entries, which end at place at.
+// The mirror keeps the slice as it is (capacity cut to its length): the
+// caller must never change it afterwards.
 func (m *mirror) add(entries []replica.Entry, at place) {
 	if len(entries) == 0 {
 		return
 	}
-	m.chunks = append(m.chunks, chunk{first: m.n, entries: entries[:len(entries):len(entries)], at: at})
+	c := chunk{first: m.n, n: len(entries), lo: entries[0].Offset, hi: entries[len(entries)-1].Offset,
+		entries: entries[:len(entries):len(entries)], at: at, headSize: entrySize(&entries[0]), head: entries[0].Batch != nil}
+	for i := range entries {
+		c.size += entrySize(&entries[i])
+	}
+	m.chunks = append(m.chunks, c)
 	m.n += len(entries)
+}
+
+// addLazy appends a lazy chunk: records skip to skip+n-1 of the batch b,
+// whose sizes by Read's measure are size (all) and headSize (the first),
+// ending at place at. entries, when not nil, are those records decoded
+// (the caller's new slice, or one that is never changed), kept as the
+// chunk's decoded entries.
+func (m *mirror) addLazy(b *lazyBatch, skip, n int, entries []replica.Entry, size, headSize int, at place) {
+	if n == 0 {
+		return
+	}
+	lo := b.base + int64(skip)
+	c := chunk{first: m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip,
+		size: size, headSize: headSize, head: skip == 0}
+	m.chunks = append(m.chunks, c)
+	m.n += n
+	if entries != nil {
+		m.chunks[len(m.chunks)-1].entries = entries[:n:n]
+		m.remember(len(m.chunks) - 1)
+	}
+}
+
+// entriesOf returns chunk c's entries, decoding a lazy chunk's batch if
+// they are not cached. The caller must not modify them.
+func (m *mirror) entriesOf(c int) []replica.Entry {
+	ch := &m.chunks[c]
+	if ch.entries == nil {
+		ch.entries = ch.batch.decode(ch.skip, ch.n)
+		m.remember(c)
+	}
+	return ch.entries
+}
+
+// remember notes that lazy chunk c's entries are decoded, and forgets the
+// decoded entries of the chunks decoded longest ago beyond
+// mirrorCacheEntries (never those of the chunk decoded last).
+func (m *mirror) remember(c int) {
+	m.cache = append(m.cache, m.chunks[c].first)
+	m.cached += m.chunks[c].n
+	budget := mirrorCacheEntries
+	if m.budget > 0 {
+		budget = m.budget
+	}
+	for m.cached > budget && len(m.cache) > 1 {
+		first := m.cache[0]
+		m.cache = m.cache[1:]
+		if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
+			m.chunks[k].entries = nil
+			m.cached -= m.chunks[k].n
+		}
+	}
+	if len(m.cache) > 0 && cap(m.cache) > 4*len(m.cache)+16 {
+		m.cache = append([]int(nil), m.cache...) // let the dropped front go
+	}
+}
+
+// chunkAt is the index of the lazy chunk that begins at position first,
+// -1 if none.
+func (m *mirror) chunkAt(first int) int {
+	if first >= m.n {
+		return -1
+	}
+	k := m.chunkOf(first)
+	if m.chunks[k].first != first || m.chunks[k].batch == nil {
+		return -1
+	}
+	return k
+}
+
+// decode is records skip to skip+n-1 of b as entries: their keys and values
+// point into b's bytes, or into a decompression buffer of their own.
+func (b *lazyBatch) decode(skip, n int) []replica.Entry {
+	var dec kafkalog.Decoder
+	var rb kafkalog.RecordBatch
+	if _, err := dec.Decode(b.raw, &rb); err != nil || skip+n > len(rb.Records) {
+		// The bytes decoded when the chunk was made, and they never change.
+		panic(fmt.Sprintf("cluster: a mirrored batch at offset %d no longer decodes to %d records from %d: %v", b.base, n, skip, err))
+	}
+	return batchEntries(&rb, b.raw, skip, n)
+}
+
+// batchEntries is records skip to skip+n-1 of rb (decoded from raw) as
+// entries, at offsets from rb's base offset on: the first carries raw when
+// it is the batch's first record, the producer fields of an idempotent
+// batch are in one allocation for the batch.
+func batchEntries(rb *kafkalog.RecordBatch, raw []byte, skip, n int) []replica.Entry {
+	es := make([]replica.Entry, n)
+	var producers []replica.ProducerSequence
+	if rb.ProducerID != kafkalog.NoProducerID && rb.BaseSequence >= 0 {
+		producers = make([]replica.ProducerSequence, n)
+	}
+	for i := range es {
+		r := &rb.Records[skip+i]
+		es[i] = replica.Entry{Offset: rb.Offset(r), LeaderEpoch: rb.PartitionLeaderEpoch, Key: r.Key, Value: r.Value}
+		if producers != nil {
+			producers[i] = replica.ProducerSequence{ID: rb.ProducerID, Epoch: rb.ProducerEpoch, Sequence: rb.Sequence(r)}
+			es[i].Producer = &producers[i]
+		}
+	}
+	if skip == 0 {
+		es[0].Batch = raw
+	}
+	return es
 }
 
 // chunkOf is the index of the chunk holding position i (0 <= i < len).
@@ -61,8 +218,18 @@ func (m *mirror) chunkOf(i int) int {
 // at is the entry at position i (0 <= i < len); the caller must not
 // modify it.
 func (m *mirror) at(i int) *replica.Entry {
+	c := m.chunkOf(i)
+	return &m.entriesOf(c)[i-m.chunks[c].first]
+}
+
+// offsetAt is the offset of the entry at position i (0 <= i < len), found
+// without decoding a lazy chunk.
+func (m *mirror) offsetAt(i int) int64 {
 	c := &m.chunks[m.chunkOf(i)]
-	return &c.entries[i-c.first]
+	if c.batch != nil {
+		return c.lo + int64(i-c.first)
+	}
+	return c.entries[i-c.first].Offset
 }
 
 // truncate keeps the entries before position i.
@@ -76,11 +243,24 @@ func (m *mirror) truncate(i int) {
 	}
 	c := m.chunkOf(i)
 	if k := i - m.chunks[c].first; k > 0 {
-		m.chunks[c].entries = m.chunks[c].entries[:k:k]
+		ch := &m.chunks[c]
+		es := m.entriesOf(c)[:k:k]
+		ch.entries, ch.n, ch.hi, ch.size = es, k, es[k-1].Offset, 0
+		for j := range es {
+			ch.size += entrySize(&es[j])
+		}
 		c++
 	}
 	clear(m.chunks[c:]) // let the cut entries go
 	m.chunks, m.n = m.chunks[:c], i
+	// the decoded entries cached are those of the chunks left
+	kept, cached := m.cache[:0], 0
+	for _, first := range m.cache {
+		if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
+			kept, cached = append(kept, first), cached+m.chunks[k].n
+		}
+	}
+	m.cache, m.cached = kept, cached
 }
 
 // from yields the positions and entries from position i on.
@@ -90,9 +270,9 @@ func (m *mirror) from(i int) iter.Seq2[int, *replica.Entry] {
 			return
 		}
 		for c := m.chunkOf(max(i, 0)); c < len(m.chunks); c++ {
-			ch := &m.chunks[c]
-			for k := max(i-ch.first, 0); k < len(ch.entries); k++ {
-				if !yield(ch.first+k, &ch.entries[k]) {
+			es, first := m.entriesOf(c), m.chunks[c].first
+			for k := max(i-first, 0); k < len(es); k++ {
+				if !yield(first+k, &es[k]) {
 					return
 				}
 			}
@@ -105,9 +285,9 @@ func (m *mirror) from(i int) iter.Seq2[int, *replica.Entry] {
 func (m *mirror) backward() iter.Seq2[int, *replica.Entry] {
 	return func(yield func(int, *replica.Entry) bool) {
 		for c := len(m.chunks) - 1; c >= 0; c-- {
-			ch := &m.chunks[c]
-			for k := len(ch.entries) - 1; k >= 0; k-- {
-				if !yield(ch.first+k, &ch.entries[k]) {
+			es, first := m.entriesOf(c), m.chunks[c].first
+			for k := len(es) - 1; k >= 0; k-- {
+				if !yield(first+k, &es[k]) {
 					return
 				}
 			}
@@ -124,21 +304,92 @@ func (m *mirror) slice(i, j int) []replica.Entry {
 		return nil
 	}
 	c := m.chunkOf(i)
-	if ch := &m.chunks[c]; j <= ch.first+len(ch.entries) {
-		return ch.entries[i-ch.first : j-ch.first : j-ch.first]
+	if ch := &m.chunks[c]; j <= ch.first+ch.n {
+		es := m.entriesOf(c)
+		return es[i-ch.first : j-ch.first : j-ch.first]
 	}
 	out := make([]replica.Entry, 0, j-i)
 	for ; c < len(m.chunks) && len(out) < j-i; c++ {
 		ch := &m.chunks[c]
 		lo := max(i-ch.first, 0)
-		hi := min(j-ch.first, len(ch.entries))
-		out = append(out, ch.entries[lo:hi]...)
+		hi := min(j-ch.first, ch.n)
+		out = append(out, m.entriesOf(c)[lo:hi]...)
 	}
 	return out
 }
 
+// readEnd is where a read of whole batches from position i stops: the
+// position after the last entry it takes, by Read's measure of at most
+// maxBytes but at least one entry, never stopping inside a batch (only
+// before an entry that carries its batch's bytes), with the size of what
+// it takes. end, if not negative, is a position the read stops at in any
+// case. Lazy chunks are measured without decoding them.
+func (m *mirror) readEnd(i, maxBytes, end int) (int, int) {
+	if end < 0 || end > m.n {
+		end = m.n
+	}
+	if i >= end {
+		return i, 0
+	}
+	size, j := 0, i
+	for c := m.chunkOf(i); c < len(m.chunks) && j < end; c++ {
+		ch := &m.chunks[c]
+		if ch.batch == nil || i > ch.first || end < ch.first+ch.n {
+			// entry by entry: an eager chunk, or a lazy one read in part
+			es := m.entriesOf(c)
+			for k := max(i-ch.first, 0); k < len(es) && ch.first+k < end; k++ {
+				size += entrySize(&es[k])
+				if ch.first+k > i && size > maxBytes && es[k].Batch != nil {
+					return j, size - entrySize(&es[k])
+				}
+				j = ch.first + k + 1
+			}
+			continue
+		}
+		if ch.first > i && ch.head && size+ch.headSize > maxBytes {
+			return j, size
+		}
+		size += ch.size
+		j = ch.first + ch.n
+	}
+	return j, size
+}
+
 // placeOf is where the batch of the entry at position i ends.
 func (m *mirror) placeOf(i int) place { return m.chunks[m.chunkOf(i)].at }
+
+// places yields, for the chunks from position i on, the positions they
+// cover from i (lo to hi-1) and where their batch ends.
+func (m *mirror) places(i int) iter.Seq2[[2]int, place] {
+	return func(yield func([2]int, place) bool) {
+		if i >= m.n {
+			return
+		}
+		for c := m.chunkOf(max(i, 0)); c < len(m.chunks); c++ {
+			ch := &m.chunks[c]
+			if !yield([2]int{max(i, ch.first), ch.first + ch.n}, ch.at) {
+				return
+			}
+		}
+	}
+}
+
+// offsets yields the offsets of chunk c's entries, without decoding a lazy
+// chunk.
+func (m *mirror) offsets(c int) iter.Seq[int64] {
+	return func(yield func(int64) bool) {
+		ch := &m.chunks[c]
+		for k := range ch.n {
+			off := ch.lo + int64(k)
+			if ch.batch == nil {
+				off = ch.entries[k].Offset
+			}
+			if !yield(off) {
+				return
+			}
+		}
+	}
+}
 
 // index is the position of the first entry at or after offset (len when
 // none). Offsets are consecutive unless the cleaner left gaps, so the
@@ -147,23 +398,23 @@ func (m *mirror) index(offset int64) int {
 	if m.n == 0 {
 		return 0
 	}
-	first := m.chunks[0].entries[0].Offset
+	first := m.chunks[0].lo
 	if i := int(min(max(offset-first, 0), int64(m.n))); i == m.n {
-		if m.at(i-1).Offset < offset {
+		if m.chunks[len(m.chunks)-1].hi < offset {
 			return i
 		}
-	} else if m.at(i).Offset == offset {
+	} else if m.offsetAt(i) == offset {
 		return i
 	}
 	// the chunk whose last entry is the first at or after offset
-	c := sort.Search(len(m.chunks), func(c int) bool {
-		es := m.chunks[c].entries
-		return es[len(es)-1].Offset >= offset
-	})
+	c := sort.Search(len(m.chunks), func(c int) bool { return m.chunks[c].hi >= offset })
 	if c == len(m.chunks) {
 		return m.n
 	}
 	ch := &m.chunks[c]
+	if ch.batch != nil {
+		return ch.first + int(max(offset-ch.lo, 0))
+	}
 	return ch.first + sort.Search(len(ch.entries), func(k int) bool { return ch.entries[k].Offset >= offset })
 }
 
@@ -187,7 +438,7 @@ func (cu *cursor) entry() *replica.Entry {
 	if cu.c >= len(cu.m.chunks) {
 		return nil
 	}
-	return &cu.m.chunks[cu.c].entries[cu.k]
+	return &cu.m.entriesOf(cu.c)[cu.k]
 }
 
 // next moves the cursor to the next entry.
@@ -195,21 +446,30 @@ func (cu *cursor) next() {
 	if cu.c >= len(cu.m.chunks) {
 		return
 	}
-	if cu.k++; cu.k == len(cu.m.chunks[cu.c].entries) {
+	if cu.k++; cu.k == cu.m.chunks[cu.c].n {
 		cu.c, cu.k = cu.c+1, 0
 	}
 }
 
 // skipSame moves both cursors past their chunks when each is at the start
-// of a chunk and the two chunks are the same entries (a follower's chunk is
-// the slice of its leader's that its fetch carried): they hold the same
-// records. It reports whether it moved them.
+// of a chunk and the two chunks are the same records: the same entries (a
+// follower's chunk is the slice of its leader's that its fetch carried) or
+// the same part of the same batch bytes. It reports whether it moved them.
 func skipSame(a, b *cursor) bool {
 	if a.k != 0 || b.k != 0 || a.c >= len(a.m.chunks) || b.c >= len(b.m.chunks) {
 		return false
 	}
-	ea, eb := a.m.chunks[a.c].entries, b.m.chunks[b.c].entries
-	if len(ea) != len(eb) || &ea[0] != &eb[0] {
+	ca, cb := &a.m.chunks[a.c], &b.m.chunks[b.c]
+	same := false
+	switch {
+	case ca.n != cb.n:
+	case ca.batch != nil && cb.batch != nil:
+		ra, rb := ca.batch.raw, cb.batch.raw
+		same = ca.skip == cb.skip && ca.lo == cb.lo && len(ra) == len(rb) && len(ra) > 0 && &ra[0] == &rb[0]
+	case ca.entries != nil && cb.entries != nil:
+		same = &ca.entries[0] == &cb.entries[0]
+	}
+	if !same {
 		return false
 	}
 	a.c, b.c = a.c+1, b.c+1

@@ -80,6 +80,9 @@ func (e *envelope) size() int64 {
 	for _, r := range e.msg.Entries {
 		n += 70 + int64(len(r.Key)+len(r.Value))
 	}
+	if b := e.msg.Batch; b != nil {
+		n += int64(len(b.Bytes))
+	}
 	return n
 }
 

@@ -108,6 +108,14 @@ func (v validatingLog) AppendAsLeader(records []replica.Record, leaderEpoch int3
 	return v.replicaLog.AppendAsLeader(records, leaderEpoch)
 }
 
+// AppendBatchAsLeader implements [replica.BatchLog], validating b.Bytes first.
+func (v validatingLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
+	if err := validateBatch(b.Bytes); err != nil {
+		return 0, err
+	}
+	return v.replicaLog.AppendBatchAsLeader(b, leaderEpoch)
+}
+
 // validateBatch checks one producer batch.
 func validateBatch(raw []byte) error {
 	h, n, err := kafkalog.CheckBatch(raw)

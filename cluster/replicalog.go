@@ -113,6 +113,14 @@ func (r *replicaLog) rebuild() error {
 			}
 			pos += n
 			next = b.NextOffset()
+			at := place{segment: s.BaseOffset(), end: int64(pos)}
+			if skip, ok := lazySkip(&b, start); ok {
+				// Kept as the batch's bytes (the segment's, read for
+				// this rebuild alone), decoded again when read.
+				size, head := recordSizes(&b, skip)
+				r.m.addLazy(&lazyBatch{raw: data[pos-n : pos : pos], base: b.BaseOffset}, skip, len(b.Records)-skip, nil, size, head, at)
+				continue
+			}
 			var es []replica.Entry
 			for i := range b.Records {
 				off := b.Offset(&b.Records[i])
@@ -129,10 +137,40 @@ func (r *replicaLog) rebuild() error {
 				}
 				es = append(es, e)
 			}
-			r.m.add(es, place{segment: s.BaseOffset(), end: int64(pos)})
+			r.m.add(es, at)
 		}
 	}
 	return nil
+}
+
+// lazySkip reports whether batch b's records from the log start offset on
+// can be mirrored lazily, their offsets following one another from the
+// batch's base offset (no gap left by the cleaner), and how many of its
+// records lie below start.
+func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
+	for i := range b.Records {
+		off := b.Offset(&b.Records[i])
+		if off != b.BaseOffset+int64(i) {
+			return 0, false
+		}
+		if off < start {
+			skip = i + 1
+		}
+	}
+	return skip, skip < len(b.Records)
+}
+
+// recordSizes is Read's measure of b's records from skip on, and of the
+// first of them.
+func recordSizes(b *kafkalog.RecordBatch, skip int) (size, head int) {
+	for i := skip; i < len(b.Records); i++ {
+		n := 70 + len(b.Records[i].Key) + len(b.Records[i].Value)
+		if i == skip {
+			head = n
+		}
+		size += n
+	}
+	return size, head
 }
 
 // crcFailed reports whether the whole batch raw fails only its CRC (its
@@ -287,6 +325,20 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	return base, nil
 }
 
+// AppendBatchAsLeader implements [replica.BatchLog]: b.Bytes is a client's
+// batch, appended as it came (offsets and leader epoch stamped in place by
+// kafkalog). The world's client batch (r.client) brings its records
+// decoded from those very bytes; any other batch is decoded as stored.
+func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
+	if cb, raw := r.client, b.Bytes; cb != nil && len(raw) > 0 && len(cb.raw) == len(raw) && &cb.raw[0] == &raw[0] && len(cb.entries) == b.Count {
+		r.client = nil
+		return r.appendClient(cb, leaderEpoch)
+	}
+	return r.appendRaw(b.Bytes, func(batch []byte) (kafkalog.AppendInfo, error) {
+		return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
+	})
+}
+
 // appendClient appends a client's batch, cb.raw, whose records were
 // decoded from it: their keys and values point into that batch (or into
 // its decompressed copy), which the world handed over and nothing else
@@ -300,11 +352,13 @@ func (r *replicaLog) appendClient(cb *clientBatch, leaderEpoch int32) (int64, er
 	}
 	es := cb.entries
 	cb.entries = nil // the mirror's now
+	size := 0
 	for i := range es {
 		es[i].Offset, es[i].LeaderEpoch = info.FirstOffset+int64(i), leaderEpoch
+		size += entrySize(&es[i])
 	}
 	es[0].Batch = cb.raw
-	r.m.add(es, r.activeEnd())
+	r.m.addLazy(&lazyBatch{raw: cb.raw, base: info.FirstOffset}, 0, len(es), es, size, entrySize(&es[0]), r.activeEnd())
 	r.epochs = nil
 	return info.FirstOffset, nil
 }
@@ -325,26 +379,17 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	if _, err := dec.Decode(stored, &b); err != nil {
 		return 0, fmt.Errorf("cluster: mirror the batch appended to %s: %w", r.log.Dir(), err)
 	}
-	var producers []replica.ProducerSequence
-	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {
-		producers = make([]replica.ProducerSequence, len(b.Records)) // one allocation for the batch
-	}
-	// The entries go straight into the mirror, as remember would put them.
-	es := make([]replica.Entry, 0, len(b.Records))
-	for i := range b.Records {
-		e := replica.Entry{Offset: b.Offset(&b.Records[i]), LeaderEpoch: b.PartitionLeaderEpoch,
-			Key: b.Records[i].Key, Value: b.Records[i].Value}
-		if producers != nil {
-			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(&b.Records[i])}
-			e.Producer = &producers[i]
-		}
-		es = append(es, e)
-	}
-	if len(es) > 0 {
-		es[0].Batch = stored
-	}
-	r.m.add(es, r.activeEnd())
 	r.epochs = nil
+	if len(b.Records) == 0 {
+		return b.BaseOffset, nil
+	}
+	es := batchEntries(&b, stored, 0, len(b.Records))
+	if _, ok := lazySkip(&b, b.BaseOffset); ok {
+		size, head := recordSizes(&b, 0)
+		r.m.addLazy(&lazyBatch{raw: stored, base: b.BaseOffset}, 0, len(es), es, size, head, r.activeEnd())
+	} else {
+		r.m.add(es, r.activeEnd())
+	}
 	return b.BaseOffset, nil
 }
 
@@ -395,7 +440,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 				}
 				return err
 			}
-			r.remember(entries[:n], true)
+			r.rememberFetched(raw, h, entries[:n])
 			entries = entries[n:]
 			continue
 		}
@@ -473,6 +518,25 @@ func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
 	r.epochs = nil
 }
 
+// rememberFetched adds to the mirror the entries of batch raw (its header
+// h) that a follower appended as fetched: a leader's entries, shared. When
+// they are the whole batch at offsets that follow one another, the chunk
+// is lazy, sharing the leader's bytes too, so that it forgets the decoded
+// entries when its leader's does.
+func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry) {
+	n := len(entries)
+	if int64(n) != int64(h.NumRecords) || entries[0].Offset != h.BaseOffset || entries[n-1].Offset != h.LastOffset() || h.LastOffset()-h.BaseOffset+1 != int64(n) {
+		r.remember(entries, true)
+		return
+	}
+	size := 0
+	for i := range entries {
+		size += entrySize(&entries[i])
+	}
+	r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, n, entries, size, entrySize(&entries[0]), r.activeEnd())
+	r.epochs = nil
+}
+
 // activeEnd is where a batch just appended ends: at the end of the active
 // segment.
 func (r *replicaLog) activeEnd() place {
@@ -523,14 +587,7 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 		}
 	}
 	i := r.index(from)
-	size, j := 0, i
-	for k, e := range r.m.from(i) {
-		size += 70 + len(e.Key) + len(e.Value)
-		if k > i && size > maxBytes && e.Batch != nil {
-			break // whole batches only: stop where one starts
-		}
-		j = k + 1
-	}
+	j, _ := r.m.readEnd(i, maxBytes, -1) // whole batches only
 	return r.m.slice(i, j), nil
 }
 
@@ -544,17 +601,10 @@ func (r *replicaLog) readToDamage(from int64, maxBytes int, d *damage) []replica
 		}
 		return []replica.Entry{d.entry(from)}
 	}
-	i := r.index(from)
-	size, j := 0, i
-	for k, e := range r.m.from(i) {
-		if e.Offset >= d.first {
-			break
-		}
-		size += 70 + len(e.Key) + len(e.Value)
-		if k > i && size > maxBytes && e.Batch != nil {
-			return r.m.slice(i, k)
-		}
-		j = k + 1
+	i, end := r.index(from), r.index(d.first)
+	j, size := r.m.readEnd(i, maxBytes, end)
+	if j < end {
+		return r.m.slice(i, j) // full before the damage
 	}
 	out := r.m.slice(i, j)
 	if d.endsSegment || size+len(d.raw) > maxBytes && j > i {
@@ -653,7 +703,7 @@ func (r *replicaLog) recordsIn(segment int64) int {
 		if c.at.segment != segment {
 			break
 		}
-		n += len(c.entries)
+		n += c.n
 	}
 	return n
 }
@@ -664,15 +714,16 @@ func (r *replicaLog) durableFrom(mem *vfs.MemFS, from int) []bool {
 	from = min(max(from, 0), r.m.len())
 	out := make([]bool, r.m.len()-from)
 	sizes := map[int64]int64{}
-	for i := range r.m.from(from) {
-		p := r.m.placeOf(i)
+	for span, p := range r.m.places(from) {
 		d, ok := sizes[p.segment]
 		if !ok {
 			name := mem.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(p.segment, kafkalog.LogSuffix))
 			d, _, _ = mem.SizeOnDisk(name)
 			sizes[p.segment] = d
 		}
-		out[i-from] = p.end <= d
+		for i := span[0]; i < span[1]; i++ {
+			out[i-from] = p.end <= d
+		}
 	}
 	return out
 }

@@ -44,10 +44,10 @@ func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo
 		out[i] = SegmentInfo{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Offsets: []int64{}, Active: i == len(segs)-1}
 		at[seg.BaseOffset()] = i
 	}
-	for _, c := range s.log.m.chunks {
-		if k, ok := at[c.at.segment]; ok {
-			for _, e := range c.entries {
-				out[k].Offsets = append(out[k].Offsets, e.Offset)
+	for c := range s.log.m.chunks {
+		if k, ok := at[s.log.m.chunks[c].at.segment]; ok {
+			for off := range s.log.m.offsets(c) {
+				out[k].Offsets = append(out[k].Offsets, off)
 			}
 		}
 	}

@@ -23,10 +23,10 @@ type snapshot struct {
 // batch when the entry is made, and never changed), and slices of them:
 // a mirror's chunks are never changed once added (a cut reslices them), a
 // follower's chunk is its leader's own entries, and a fetch carries the
-// mirror's entries, which its receiver must not change (replica.Log.Read).
-// So a snapshot costs a chunk header per batch, not a copy of every
-// record.
-var immutable = []reflect.Type{reflect.TypeFor[replica.Entry](), reflect.TypeFor[[]replica.Entry]()}
+// mirror's entries, which its receiver must not change (replica.Log.Read);
+// and a lazy chunk's batch bytes, never changed either. So a snapshot costs
+// a chunk header per batch, not a copy of every record.
+var immutable = []reflect.Type{reflect.TypeFor[replica.Entry](), reflect.TypeFor[[]replica.Entry](), reflect.TypeFor[*lazyBatch]()}
 
 // Clone returns an independent copy of the world: brokers with their file
 // systems, logs and replicas, the controller, the network's messages in

@@ -133,7 +133,9 @@ func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) 
 	x := cluster.ExternalRequest{Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
 	// decoded, and a Produce's batches checked and decoded, here on the
 	// connection's goroutine: the world's lock is held for less
-	prepared := cluster.PrepareExternal(&x)
+	pp := preparers.Get().(*cluster.Preparer)
+	prepared := pp.Prepare(&x)
+	preparers.Put(pp)
 	k.mu.Lock()
 	n, ok := k.clients[conn.ClientID]
 	if !ok {
@@ -153,6 +155,10 @@ func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) 
 	}
 	return p
 }
+
+// preparers keep the buffers of the connections' request preparation
+// (cluster.Preparer), one at a time per goroutine.
+var preparers = sync.Pool{New: func() any { return new(cluster.Preparer) }}
 
 // ConnOpened implements kafkawire.ConnObserver.
 func (k *Kafka) ConnOpened(conn kafkawire.ConnInfo) {

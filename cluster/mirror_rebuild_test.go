@@ -1,0 +1,149 @@
+package cluster
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+	"github.com/kafkalive/kafkalive/vfs"
+)
+
+// TestMirrorHoldsTheFiles: a replica log's mirror, built append by append
+// (a client's batch, a fetched batch with or without offset gaps, the
+// world's own records, compressed or not, idempotent or not), cut by
+// truncations and by a log start moved forward, holds at every step the
+// records its segment files hold from the log start on, with the same
+// offsets, epochs, keys, values, producer fields and batch bytes; and a log
+// opened again on those files (recovery's rebuild, lazy where it can be)
+// mirrors the same. A small cache budget makes the mirror forget and decode
+// its lazy chunks again and again.
+func TestMirrorHoldsTheFiles(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		fsys := vfs.NewMem()
+		cfg := kafkalog.DefaultConfig()
+		cfg.SegmentBytes = int64(rapid.IntRange(800, 4000).Draw(t, "segment.bytes"))
+		clock := int64(1000)
+		const dir = "t-0"
+		r, err := openReplicaLog(fsys, dir, cfg, &clock)
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		r.m.budget = rapid.IntRange(1, 12).Draw(t, "cache budget")
+		epoch := int32(0)
+		for step := range rapid.IntRange(1, 25).Draw(t, "steps") {
+			clock++
+			leo := r.LogEndOffset()
+			switch action := rapid.IntRange(0, 9).Draw(t, "action"); {
+			case action <= 2: // a client's batch, as the leader takes it
+				raw := mirrorTestBatch(t, 0, rapid.IntRange(1, 6).Draw(t, "records"), epoch)
+				if _, err := r.AppendBatchAsLeader(replica.ProducerBatch{Count: 1, Bytes: raw}, epoch); err != nil {
+					t.Fatalf("step %d: leader append: %v", step, err)
+				}
+			case action <= 5: // a fetched batch, maybe with gaps the cleaner left
+				raw := gappedBatch(t, leo, epoch)
+				var dec kafkalog.Decoder
+				var rb kafkalog.RecordBatch
+				if _, err := dec.Decode(raw, &rb); err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				if err := r.AppendAsFollower(batchEntries(&rb, raw, 0, len(rb.Records))); err != nil {
+					t.Fatalf("step %d: follower append: %v", step, err)
+				}
+			case action == 6: // the world's own producer
+				recs := make([]replica.Record, rapid.IntRange(1, 4).Draw(t, "records"))
+				for i := range recs {
+					recs[i].Value = fmt.Appendf(nil, "w%d-%d", step, i)
+				}
+				if _, err := r.AppendAsLeader(recs, epoch); err != nil {
+					t.Fatalf("step %d: world append: %v", step, err)
+				}
+			case action == 7:
+				to := rapid.Int64Range(r.LogStartOffset(), leo).Draw(t, "truncate to")
+				if err := r.TruncateTo(to); err != nil {
+					t.Fatalf("step %d: truncate to %d: %v", step, to, err)
+				}
+				epoch++
+			case action == 8:
+				to := rapid.Int64Range(r.LogStartOffset(), leo).Draw(t, "log start")
+				if _, err := r.log.DeleteRecords(to, leo); err != nil {
+					t.Fatalf("step %d: delete records before %d: %v", step, to, err)
+				}
+				if err := r.reload(); err != nil {
+					t.Fatalf("step %d: reload: %v", step, err)
+				}
+			default:
+				epoch++
+			}
+			want := filesHold(t, fsys, r)
+			if d := cmp.Diff(want, mirrored(&r.m)); d != "" {
+				t.Fatalf("step %d: the mirror against the files (-files +mirror):\n%s", step, d)
+			}
+		}
+		again, err := openReplicaLog(fsys, dir, cfg, &clock, kafkalog.WithRecoveryPoint(r.log.LogEndOffset()), kafkalog.WithLogStartOffset(r.LogStartOffset()))
+		if err != nil {
+			t.Fatalf("open again: %v", err)
+		}
+		if d := cmp.Diff(mirrored(&r.m), mirrored(&again.m)); d != "" {
+			t.Fatalf("opened again (-before +after):\n%s", d)
+		}
+	})
+}
+
+// gappedBatch is a batch of drawn records from offset base on, whose
+// offsets may skip some (as the cleaner leaves them).
+func gappedBatch(t *rapid.T, base int64, epoch int32) []byte {
+	var b kafkalog.RecordBatch
+	b.BaseOffset, b.PartitionLeaderEpoch = base, epoch
+	b.Attributes = b.Attributes.WithCompression(kafkalog.Compression(rapid.IntRange(0, 4).Draw(t, "codec")))
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+	off := base + int64(rapid.IntRange(0, 2).Draw(t, "first gap"))
+	for i := range rapid.IntRange(1, 5).Draw(t, "records") {
+		b.AppendRecord(off, 0, []byte{byte(i)}, fmt.Appendf(nil, "v%d", off))
+		off += 1 + int64(rapid.IntRange(0, 2).Draw(t, "gap"))
+	}
+	return b.AppendTo(nil)
+}
+
+// filesHold decodes r's segment files: the records from its log start on.
+func filesHold(t *rapid.T, fsys vfs.FS, r *replicaLog) []replica.Entry {
+	var out []replica.Entry
+	start := r.LogStartOffset()
+	for _, s := range r.log.Segments() {
+		data, err := r.readSegment(s)
+		if err != nil {
+			t.Fatalf("read segment %d: %v", s.BaseOffset(), err)
+		}
+		for pos := 0; pos < len(data); {
+			var dec kafkalog.Decoder
+			var rb kafkalog.RecordBatch
+			n, err := dec.Decode(data[pos:], &rb)
+			if err != nil {
+				t.Fatalf("segment %d at %d: %v", s.BaseOffset(), pos, err)
+			}
+			for i := range rb.Records {
+				if off := rb.Offset(&rb.Records[i]); off >= start {
+					e := batchEntries(&rb, data[pos:pos+n], i, 1)[0]
+					if i > 0 || rb.BaseOffset < start {
+						e.Batch = nil
+					}
+					out = append(out, e)
+				}
+			}
+			pos += n
+		}
+	}
+	return out
+}
+
+// mirrored is every entry of m.
+func mirrored(m *mirror) []replica.Entry {
+	var out []replica.Entry
+	for _, e := range m.from(0) {
+		out = append(out, *e)
+	}
+	return out
+}
