@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -252,16 +253,14 @@ func epochOrderProblem(r *liveReplica) string {
 	if l.m.len() < 2 {
 		return ""
 	}
-	i := max(l.epochsCheckedTo, 1)
-	cu := l.m.cursorAt(i - 1)
-	p := cu.entry()
-	for cu.next(); cu.entry() != nil; cu.next() {
-		e := cu.entry()
-		if e.LeaderEpoch < p.LeaderEpoch {
-			return fmt.Sprintf("record at %d has epoch %d after epoch %d", e.Offset, e.LeaderEpoch, p.LeaderEpoch)
+	// a lazy chunk's records all have its batch's epoch: checked as one
+	from := max(l.epochsCheckedTo, 1) - 1
+	prev := int32(math.MinInt32)
+	for span, epoch := range l.m.epochs(from) {
+		if epoch < prev {
+			return fmt.Sprintf("record at %d has epoch %d after epoch %d", l.m.offsetAt(span[0]), epoch, prev)
 		}
-		l.epochsCheckedTo, p = i, e
-		i++
+		l.epochsCheckedTo, prev = span[1]-1, epoch
 	}
 	return ""
 }

@@ -58,7 +58,8 @@ func (w *World) applyRetention(b *broker, s *replicaSlot) error {
 			w.markLast(PartRetention)
 		}
 	}
-	return s.log.reload()
+	s.log.trimStart()
+	return nil
 }
 
 // clean compacts the replica's log if it is compacted and dirty enough.

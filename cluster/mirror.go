@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"fmt"
 	"iter"
 	"sort"
@@ -59,6 +60,8 @@ type chunk struct {
 	// from: records skip to skip+n-1 of it, at offsets lo to hi.
 	batch *lazyBatch
 	skip  int
+	// epoch is a lazy chunk's leader epoch: its batch's, every record's.
+	epoch int32
 	// size is Read's measure of the entries (70 bytes plus key and value
 	// each) and headSize that of the first; head says whether the first
 	// entry carries its batch's bytes (Entry.Batch), where a read of whole
@@ -116,8 +119,12 @@ func (m *mirror) addLazy(b *lazyBatch, skip, n int, entries []replica.Entry, siz
 	if n == 0 {
 		return
 	}
+	h, err := kafkalog.ReadBatchHeader(b.raw)
+	if err != nil {
+		panic(fmt.Sprintf("cluster: a lazy chunk at offset %d of a batch whose header does not read: %v", b.base, err))
+	}
 	lo := b.base + int64(skip)
-	c := chunk{first: m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip,
+	c := chunk{first: m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip, epoch: h.PartitionLeaderEpoch,
 		size: size, headSize: headSize, head: skip == 0}
 	m.chunks = append(m.chunks, c)
 	m.n += n
@@ -261,6 +268,78 @@ func (m *mirror) truncate(i int) {
 		}
 	}
 	m.cache, m.cached = kept, cached
+}
+
+// dropFront removes the entries before position i, as a rebuild from a
+// log start offset at the entry at i would leave the mirror: a chunk cut
+// at its start keeps the entries from i on, the first without its batch's
+// bytes. Positions then count from the entry that was at i.
+func (m *mirror) dropFront(i int) {
+	if i <= 0 {
+		return
+	}
+	if i >= m.n {
+		m.reset()
+		return
+	}
+	c := m.chunkOf(i)
+	if k := i - m.chunks[c].first; k > 0 {
+		ch := &m.chunks[c]
+		es := m.entriesOf(c)[k:]
+		if es[0].Batch != nil {
+			es = append([]replica.Entry(nil), es...)
+			es[0].Batch = nil
+		}
+		ch.entries, ch.n, ch.lo, ch.head, ch.headSize, ch.size = es, len(es), es[0].Offset, false, entrySize(&es[0]), 0
+		for j := range es {
+			ch.size += entrySize(&es[j])
+		}
+		if ch.batch != nil {
+			ch.skip += k
+		}
+		ch.first = i
+	}
+	clear(m.chunks[:c])
+	m.chunks = m.chunks[c:]
+	for k := range m.chunks {
+		m.chunks[k].first -= i
+	}
+	m.n -= i
+	kept, cached := m.cache[:0], 0
+	for _, first := range m.cache {
+		if first -= i; first >= 0 {
+			if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
+				kept, cached = append(kept, first), cached+m.chunks[k].n
+			}
+		}
+	}
+	m.cache, m.cached = kept, cached
+}
+
+// epochs yields, chunk by chunk from position i on, the leader epochs of
+// the entries: a lazy chunk's one epoch for all of them (positions lo to
+// hi-1), an eager chunk's entry by entry.
+func (m *mirror) epochs(i int) iter.Seq2[[2]int, int32] {
+	return func(yield func([2]int, int32) bool) {
+		if i >= m.n {
+			return
+		}
+		for c := m.chunkOf(max(i, 0)); c < len(m.chunks); c++ {
+			ch := &m.chunks[c]
+			lo := max(i, ch.first)
+			if ch.batch != nil {
+				if !yield([2]int{lo, ch.first + ch.n}, ch.epoch) {
+					return
+				}
+				continue
+			}
+			for k := lo - ch.first; k < ch.n; k++ {
+				if !yield([2]int{ch.first + k, ch.first + k + 1}, ch.entries[k].LeaderEpoch) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // from yields the positions and entries from position i on.
@@ -464,8 +543,10 @@ func skipSame(a, b *cursor) bool {
 	switch {
 	case ca.n != cb.n:
 	case ca.batch != nil && cb.batch != nil:
+		// the same bytes, or equal ones (two replicas store a batch byte
+		// for byte the same), decode to the same records
 		ra, rb := ca.batch.raw, cb.batch.raw
-		same = ca.skip == cb.skip && ca.lo == cb.lo && len(ra) == len(rb) && len(ra) > 0 && &ra[0] == &rb[0]
+		same = ca.skip == cb.skip && ca.lo == cb.lo && (len(ra) > 0 && len(rb) > 0 && &ra[0] == &rb[0] || bytes.Equal(ra, rb))
 	case ca.entries != nil && cb.entries != nil:
 		same = &ca.entries[0] == &cb.entries[0]
 	}

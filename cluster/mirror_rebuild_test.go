@@ -15,7 +15,8 @@ import (
 // TestMirrorHoldsTheFiles: a replica log's mirror, built append by append
 // (a client's batch, a fetched batch with or without offset gaps, the
 // world's own records, compressed or not, idempotent or not), cut by
-// truncations and by a log start moved forward, holds at every step the
+// truncations and by a log start moved forward (segments deleted below it,
+// the mirror trimmed or rebuilt), holds at every step the
 // records its segment files hold from the log start on, with the same
 // offsets, epochs, keys, values, producer fields and batch bytes; and a log
 // opened again on those files (recovery's rebuild, lazy where it can be)
@@ -26,6 +27,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 		fsys := vfs.NewMem()
 		cfg := kafkalog.DefaultConfig()
 		cfg.SegmentBytes = int64(rapid.IntRange(800, 4000).Draw(t, "segment.bytes"))
+		cfg.SegmentIndexBytes = 4096
 		clock := int64(1000)
 		const dir = "t-0"
 		r, err := openReplicaLog(fsys, dir, cfg, &clock)
@@ -72,8 +74,15 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 				if _, err := r.log.DeleteRecords(to, leo); err != nil {
 					t.Fatalf("step %d: delete records before %d: %v", step, to, err)
 				}
-				if err := r.reload(); err != nil {
-					t.Fatalf("step %d: reload: %v", step, err)
+				if _, err := r.log.DeleteOldSegments(to, clock); err != nil {
+					t.Fatalf("step %d: delete old segments: %v", step, err)
+				}
+				if rapid.Bool().Draw(t, "rebuild") {
+					if err := r.reload(); err != nil {
+						t.Fatalf("step %d: reload: %v", step, err)
+					}
+				} else {
+					r.trimStart()
 				}
 			default:
 				epoch++

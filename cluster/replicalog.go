@@ -635,6 +635,27 @@ func (r *replicaLog) reload() error {
 	return r.rebuild()
 }
 
+// trimStart drops from the mirror what retention removed: the records
+// below the log start offset, in the segments it deleted (or below a log
+// start that DeleteRecords moved), the segments left being the same bytes
+// as before. The mirror is then what a rebuild would make of them, without
+// decoding them again; the checker compares the log again from its start.
+func (r *replicaLog) trimStart() {
+	start := r.log.LogStartOffset()
+	r.m.dropFront(r.index(start))
+	kept := r.damaged[:0]
+	for _, d := range r.damaged {
+		if d.last >= start {
+			d.first = max(d.first, start)
+			kept = append(kept, d)
+		}
+	}
+	r.damaged = kept
+	r.epochs = nil
+	r.gen++
+	r.epochsCheckedTo = 0
+}
+
 // TruncateTo implements [replica.Log].
 func (r *replicaLog) TruncateTo(offset int64) error {
 	if offset < r.log.LogEndOffset() {
