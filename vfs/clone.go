@@ -25,8 +25,7 @@ func cloneNode(n *node, memo map[*node]*node) *node {
 	c := *n
 	memo[n] = &c
 	if !n.dir {
-		n.dataShared, n.diskShared = true, true
-		c.dataShared, c.diskShared = true, true
+		c.data, c.disk = n.data.share(), n.disk.share()
 		return &c
 	}
 	c.children = make(map[string]*node, len(n.children))

@@ -33,6 +33,6 @@ func (m *MemFS) describeDir(b *strings.Builder, dir *node, p string, durable boo
 			m.describeDir(b, c, cp+"/", entryDurable)
 			continue
 		}
-		fmt.Fprintf(b, "%s  durable=%d cached=%d%s\n", cp, len(c.disk), len(c.data), note)
+		fmt.Fprintf(b, "%s  durable=%d cached=%d%s\n", cp, c.disk.len(), c.data.len(), note)
 	}
 }

@@ -161,20 +161,16 @@ func restoreDir(d *node, dirPath string, keep func(string, int64, int64) int64, 
 
 // restoreFile builds the durable version of file f (at name) after a power cut.
 func restoreFile(f *node, name string, keep func(string, int64, int64) int64) *node {
-	durable, cached := int64(len(f.disk)), int64(len(f.data))
+	durable, cached := f.disk.len(), f.data.len()
 	var k int64
 	if cached > durable && keep != nil {
 		k = min(max(0, keep(name, durable, cached)), cached-durable)
 	}
-	content := f.disk // shared with f, which no one may change without copying
-	f.diskShared = true
+	content := f.disk.share() // shared with f, whose pages are copied before they change
 	if k > 0 {
-		content = make([]byte, durable+k)
-		copy(content, f.disk)
-		copy(content[durable:], f.data[durable:durable+k])
+		content.writeAt(f.data.bytes(durable, durable+k), durable)
 	}
-	return &node{mode: f.mode, mtime: f.mtime, data: content, disk: content,
-		dataShared: true, diskShared: true}
+	return &node{mode: f.mode, mtime: f.mtime, data: content, disk: content.share()}
 }
 
 // walkTree calls visit for n and everything under it in the current tree, parents
@@ -193,7 +189,7 @@ func (m *MemFS) walkTree(n *node, p string, visit func(n *node, p string)) {
 // prefix, a file or directory path ("" or "/" for all).
 func (m *MemFS) DurableBytes(prefix string) int64 {
 	var sum int64
-	m.walkFiles(prefix, func(n *node) { sum += int64(len(n.disk)) })
+	m.walkFiles(prefix, func(n *node) { sum += n.disk.len() })
 	return sum
 }
 
@@ -230,7 +226,7 @@ func (m *MemFS) SizeOnDisk(name string) (durable, cached int64, err error) {
 	if n.dir {
 		return 0, 0, &fs.PathError{Op: "stat", Path: name, Err: ErrIsDir}
 	}
-	return int64(len(n.disk)), int64(len(n.data)), nil
+	return n.disk.len(), n.data.len(), nil
 }
 
 // EntryDurable says whether name would still be there after a power cut: whether the
@@ -261,15 +257,15 @@ func (m *MemFS) DamageDisk(name string, off, n int64, damage func(b []byte)) err
 	if f.dir {
 		return &fs.PathError{Op: "damage", Path: name, Err: ErrIsDir}
 	}
-	if off < 0 || n <= 0 || off+n > int64(len(f.disk)) {
-		return &fs.PathError{Op: "damage", Path: name, Err: fmt.Errorf("%w: bytes [%d, %d) outside the %d durable bytes", fs.ErrInvalid, off, off+n, len(f.disk))}
+	if off < 0 || n <= 0 || off+n > f.disk.len() {
+		return &fs.PathError{Op: "damage", Path: name, Err: fmt.Errorf("%w: bytes [%d, %d) outside the %d durable bytes", fs.ErrInvalid, off, off+n, f.disk.len())}
 	}
-	f.ownDisk()
-	damage(f.disk[off : off+n])
-	f.ownData()
-	for i := off; i < off+n && i < int64(len(f.data)); i++ {
+	b := f.disk.bytes(off, off+n)
+	damage(b)
+	f.disk.writeAt(b, off)
+	for i := off; i < off+n && i < f.data.len(); i++ {
 		if i < f.dirtyLo || i >= f.dirtyHi {
-			f.data[i] = f.disk[i]
+			f.data.writeAt(b[i-off:i-off+1], i)
 		}
 	}
 	return nil

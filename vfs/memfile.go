@@ -52,10 +52,10 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, &fs.PathError{Op: "read", Path: f.name, Err: fs.ErrInvalid}
 	}
-	if off >= int64(len(f.n.data)) {
+	if off >= f.n.data.len() {
 		return 0, io.EOF
 	}
-	n := copy(p, f.n.data[off:])
+	n := f.n.data.readAt(p, off)
 	if n < len(p) {
 		return n, io.EOF
 	}
@@ -92,11 +92,10 @@ func (f *memFile) write1(p []byte, off int64) int {
 	}
 	n := f.n
 	end := off + int64(len(p))
-	if end > int64(len(n.data)) {
+	if end > n.data.len() {
 		f.fs.resize(n, end)
 	}
-	n.ownData()
-	copy(n.data[off:end], p)
+	n.data.writeAt(p, off)
 	n.markDirty(off, end)
 	n.touch(f.fs.nowMs)
 	n.mtime = f.fs.nowMs
@@ -108,7 +107,7 @@ func (m *MemFS) maxEnd(n *node) int64 {
 	if m.capacity < 0 {
 		return 1<<63 - 1
 	}
-	return int64(len(n.data)) + max(0, m.capacity-m.used)
+	return n.data.len() + max(0, m.capacity-m.used)
 }
 
 // Sync makes the file's data and size durable.
@@ -150,7 +149,7 @@ func (f *memFile) Size() (int64, error) {
 	if err := f.usable("stat"); err != nil {
 		return 0, err
 	}
-	return int64(len(f.n.data)), nil
+	return f.n.data.len(), nil
 }
 
 // Close closes the handle; a second Close returns fs.ErrClosed.

@@ -173,7 +173,7 @@ func (m *MemFS) unlink(dir *node, base string) {
 func (m *MemFS) linkTree(n *node, sign int64) {
 	if !n.dir {
 		n.linked = sign > 0
-		m.used += sign * int64(len(n.data))
+		m.used += sign * n.data.len()
 		return
 	}
 	for _, c := range n.children {
@@ -334,7 +334,7 @@ func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fileInfo{name: path.Base(path.Clean("/" + name)), size: int64(len(n.data)), mode: n.mode, mtimeMs: n.mtime}, nil
+	return fileInfo{name: path.Base(path.Clean("/" + name)), size: n.data.len(), mode: n.mode, mtimeMs: n.mtime}, nil
 }
 
 // PathJoin joins elements with slashes (path.Join).

@@ -19,12 +19,12 @@ type node struct {
 
 	// Files. data is the page cache (what reads see), disk what the last Sync made
 	// durable. Bytes in [dirtyLo, dirtyHi) of data may differ from disk; every byte of
-	// data beyond len(disk) is inside that range. A shared slice may be aliased by a
-	// Clone and is copied before it is modified.
-	data, disk             []byte
-	dataShared, diskShared bool
-	dirtyLo, dirtyHi       int64
-	linked                 bool // reachable from the root, so counted in MemFS.used
+	// data beyond disk's size is inside that range. Their pages may be shared with
+	// each other (after a Sync) and with a Clone's, and are copied before they are
+	// written (pages).
+	data, disk       pages
+	dirtyLo, dirtyHi int64
+	linked           bool // reachable from the root, so counted in MemFS.used
 
 	// Files and directories. dirty says the page cache (data, or the current entries)
 	// may differ from the disk since the last Sync, SyncDir or writeback; dirtiedMs is
@@ -60,38 +60,6 @@ func (n *node) dirtyBytes() int64 {
 	return max(0, n.dirtyHi-n.dirtyLo)
 }
 
-// resizeBytes returns b with length size: cut, or grown with zeros. b must not be shared.
-func resizeBytes(b []byte, size int64) []byte {
-	old := int64(len(b))
-	if size <= old {
-		return b[:size]
-	}
-	if size <= int64(cap(b)) {
-		b = b[:size]
-		clear(b[old:]) // bytes left behind by an earlier cut
-		return b
-	}
-	grown := make([]byte, size, max(size, 2*int64(cap(b)))) // double, so appends cost O(1)
-	copy(grown, b)
-	return grown
-}
-
-// ownData makes data private to n.
-func (n *node) ownData() {
-	if n.dataShared {
-		n.data = append([]byte(nil), n.data...)
-		n.dataShared = false
-	}
-}
-
-// ownDisk makes disk private to n.
-func (n *node) ownDisk() {
-	if n.diskShared {
-		n.disk = append([]byte(nil), n.disk...)
-		n.diskShared = false
-	}
-}
-
 // touch records that n's page cache changed at nowMs: a clean n turns dirty with
 // dirtiedMs nowMs; a dirty n keeps the time it first turned dirty, as Linux's
 // __mark_inode_dirty sets dirtied_when only on an inode that was clean.
@@ -103,12 +71,11 @@ func (n *node) touch(nowMs int64) {
 
 // resize sets the page cache size of file n, accounting used bytes and dirty ranges.
 func (m *MemFS) resize(n *node, size int64) {
-	old := int64(len(n.data))
+	old := n.data.len()
 	if size == old {
 		return
 	}
-	n.ownData()
-	n.data = resizeBytes(n.data, size)
+	n.data.resize(size)
 	if n.linked {
 		m.used += size - old
 	}
@@ -120,19 +87,13 @@ func (m *MemFS) resize(n *node, size int64) {
 	n.dirtyHi = min(n.dirtyHi, size)
 }
 
-// sync makes file n's page cache durable.
+// sync makes file n's page cache durable: the disk shares its pages.
 func (n *node) sync() {
-	size := int64(len(n.data))
 	n.dirty = false
-	if int64(len(n.disk)) == size && n.dirtyBytes() == 0 {
+	if n.disk.len() == n.data.len() && n.dirtyBytes() == 0 {
 		return
 	}
-	n.ownDisk()
-	n.markDirty(min(int64(len(n.disk)), size), size)
-	n.disk = resizeBytes(n.disk, size)
-	if n.dirtyBytes() > 0 {
-		copy(n.disk[n.dirtyLo:n.dirtyHi], n.data[n.dirtyLo:n.dirtyHi])
-	}
+	n.disk = n.data.share()
 	n.dirtyLo, n.dirtyHi = 0, 0
 }
 

@@ -1,0 +1,143 @@
+package vfs
+
+// pageSize is the size of a file's pages in a MemFS: the unit in which its
+// bytes are allocated, shared and copied on write.
+const pageSize = 16 << 10
+
+// pages is a file's bytes as fixed-size pages: page i holds bytes
+// [i*pageSize, (i+1)*pageSize). A page may be shared with another file
+// version (a Clone, the durable copy after a Sync): a page not owned is
+// copied before it is written, so that sharing costs a slice of page
+// pointers, not a copy of the bytes, and a file that grows never copies what
+// it holds. A nil page is all zeros (a file grown by Truncate allocates
+// nothing for its hole, as a sparse file). The last page may be shorter
+// than pageSize; every byte of a page at or beyond size is zero.
+type pages struct {
+	p     [][]byte
+	owned []bool
+	size  int64
+}
+
+// len is the file size.
+func (b *pages) len() int64 { return b.size }
+
+// readAt copies the bytes from off into dst, as many as there are; it
+// returns how many.
+func (b *pages) readAt(dst []byte, off int64) int {
+	if off >= b.size {
+		return 0
+	}
+	dst = dst[:min(int64(len(dst)), b.size-off)]
+	n := 0
+	for n < len(dst) {
+		i, at := (off+int64(n))/pageSize, (off+int64(n))%pageSize
+		want := min(len(dst)-n, pageSize-int(at))
+		if pg := b.p[i]; int(at) < len(pg) {
+			copy(dst[n:n+want], pg[at:])
+			if short := len(pg) - int(at); short < want {
+				clear(dst[n+short : n+want])
+			}
+		} else {
+			clear(dst[n : n+want])
+		}
+		n += want
+	}
+	return n
+}
+
+// bytes returns the bytes [lo, hi) (within size) as one new slice.
+func (b *pages) bytes(lo, hi int64) []byte {
+	out := make([]byte, hi-lo)
+	b.readAt(out, lo)
+	return out
+}
+
+// writable returns page i, owned and at least end bytes long, for writing.
+func (b *pages) writable(i int64, end int) []byte {
+	pg := b.p[i]
+	switch {
+	case b.owned[i] && len(pg) >= end:
+		return pg
+	case b.owned[i] && cap(pg) >= end:
+		pg = pg[:end] // bytes past len were cleared when the page shrank
+	default:
+		grown := make([]byte, max(end, len(pg)), pageCap(max(end, len(pg))))
+		copy(grown, pg)
+		pg = grown
+	}
+	b.p[i], b.owned[i] = pg, true
+	return pg
+}
+
+// pageCap is the capacity to allocate for a page of n bytes: doubling up to
+// a whole page, so that a small file stays small and a growing one copies
+// each page a few times at most.
+func pageCap(n int) int {
+	if n >= pageSize/2 {
+		return pageSize
+	}
+	c := 64
+	for c < n {
+		c *= 2
+	}
+	return c
+}
+
+// writeAt writes p at off, growing the file if needed.
+func (b *pages) writeAt(p []byte, off int64) {
+	if end := off + int64(len(p)); end > b.size {
+		b.resize(end)
+	}
+	for n := 0; n < len(p); {
+		i, at := (off+int64(n))/pageSize, int((off+int64(n))%pageSize)
+		want := min(len(p)-n, pageSize-at)
+		pg := b.writable(i, at+want)
+		copy(pg[at:at+want], p[n:n+want])
+		n += want
+	}
+}
+
+// resize sets the size: bytes past a smaller size are dropped (and read as
+// zeros if the file grows again), a larger size adds zeros.
+func (b *pages) resize(size int64) {
+	if size == b.size {
+		return
+	}
+	count := (size + pageSize - 1) / pageSize
+	if size < b.size {
+		clear(b.p[count:])
+		b.p, b.owned = b.p[:count], b.owned[:count]
+		if at := int(size % pageSize); at > 0 && at < len(b.p[count-1]) {
+			// the last page keeps no bytes past the size
+			if b.owned[count-1] {
+				pg := b.p[count-1]
+				clear(pg[at:])
+				b.p[count-1] = pg[:at]
+			} else {
+				pg := make([]byte, at, pageCap(at))
+				copy(pg, b.p[count-1])
+				b.p[count-1], b.owned[count-1] = pg, true
+			}
+		}
+	}
+	for int64(len(b.p)) < count {
+		b.p = append(b.p, nil)
+		b.owned = append(b.owned, true)
+	}
+	b.size = size
+}
+
+// share returns a version of b that shares its pages: neither b nor it
+// writes a page in place afterwards before copying it.
+func (b *pages) share() pages {
+	clear(b.owned)
+	return pages{p: append([][]byte(nil), b.p...), owned: make([]bool, len(b.p)), size: b.size}
+}
+
+// fromBytes is a file of the bytes data, the caller's no longer.
+func fromBytes(data []byte) pages {
+	var b pages
+	b.writeAt(data, 0)
+	b.size = int64(len(data))
+	return b
+}
