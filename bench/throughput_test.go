@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/kafkawire"
 	"github.com/kafkalive/kafkalive/web"
 )
@@ -69,6 +70,32 @@ func serveKfake(tb testing.TB) throughputTarget {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return throughputTarget{seeds: c.ListenAddrs(), stop: c.Close}
+}
+
+// serveKfakeValidating is kfake doing what Kafka's leader does with each
+// produced batch before it appends it and kfake does not (LogValidator,
+// Kafka 3.7): check its CRC and lengths, decompress it and read every
+// record, here with kafkalog's decoder on kfake's request goroutine. It is
+// the peer with the least work a faithful broker cannot skip.
+func serveKfakeValidating(tb testing.TB) throughputTarget {
+	tb.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(3))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	c.ControlKey(int16(kmsg.Produce), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		for _, t := range req.(*kmsg.ProduceRequest).Topics {
+			for _, p := range t.Partitions {
+				if len(p.Records) > 0 {
+					_, _ = dec.Decode(p.Records, &b) // kfake answers: only the work counts
+				}
+			}
+		}
+		return nil, nil, false // not handled: kfake goes on with the request
+	})
 	return throughputTarget{seeds: c.ListenAddrs(), stop: c.Close}
 }
 
@@ -133,14 +160,15 @@ func produceN(ctx context.Context, cl *kgo.Client, n int) (int64, error) {
 }
 
 // BenchmarkKgoProduce: records a second kgo gets acknowledged with
-// acks=all by the simulated cluster (impl=kafkalive) and by kfake
-// (impl=kfake). Compare them within a run (go test -bench KgoProduce
-// -count 5, or cmd/benchreport -bench KgoProduce).
+// acks=all by the simulated cluster (impl=kafkalive), by kfake
+// (impl=kfake) and by kfake validating each batch as Kafka's leader does
+// (impl=kfake-validating). Compare them within a run (go test -bench
+// KgoProduce -count 5, or cmd/benchreport -bench KgoProduce).
 func BenchmarkKgoProduce(b *testing.B) {
 	for _, impl := range []struct {
 		name  string
 		serve func(testing.TB) throughputTarget
-	}{{"kafkalive", serveLive}, {"kfake", serveKfake}} {
+	}{{"kafkalive", serveLive}, {"kfake", serveKfake}, {"kfake-validating", serveKfakeValidating}} {
 		b.Run("100B-acks-all/impl="+impl.name, func(b *testing.B) {
 			t := impl.serve(b)
 			defer t.stop()
