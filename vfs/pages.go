@@ -134,6 +134,11 @@ func (b *pages) share() pages {
 	return pages{p: append([][]byte(nil), b.p...), owned: make([]bool, len(b.p)), size: b.size}
 }
 
+// CopyShared is share, for a deep copy of a structure that holds pages (a
+// world's snapshot copies its file systems so): the copy and b share the
+// pages, each copying a page before it first writes it.
+func (b *pages) CopyShared() pages { return b.share() }
+
 // fromBytes is a file of the bytes data, the caller's no longer.
 func fromBytes(data []byte) pages {
 	var b pages

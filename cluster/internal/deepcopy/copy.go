@@ -9,7 +9,7 @@ import (
 // of the shallow types are copied by assignment, sharing what they point
 // to: types whose contents are never changed once made.
 func Copy[T any](src *T, shallow ...reflect.Type) *T {
-	c := copier{memo: map[ptrKey]reflect.Value{}, flat: map[reflect.Type]bool{}}
+	c := copier{memo: map[ptrKey]reflect.Value{}, flat: map[reflect.Type]bool{}, sharers: map[reflect.Type]reflect.Method{}}
 	for _, t := range shallow {
 		c.flat[t] = true
 	}
@@ -27,8 +27,9 @@ type ptrKey struct {
 // copier holds the pointers already copied and, per type, whether it
 // holds no pointers at all (and can be copied by assignment).
 type copier struct {
-	memo map[ptrKey]reflect.Value
-	flat map[reflect.Type]bool
+	memo    map[ptrKey]reflect.Value
+	flat    map[reflect.Type]bool
+	sharers map[reflect.Type]reflect.Method
 }
 
 // into copies src into dst; dst is settable, src readable.
@@ -41,6 +42,10 @@ func (c *copier) into(dst, src reflect.Value) {
 	case reflect.Pointer:
 		c.pointer(dst, src)
 	case reflect.Struct:
+		if m, ok := c.copyShared(src.Type()); ok && src.CanAddr() {
+			dst.Set(m.Func.Call([]reflect.Value{src.Addr()})[0])
+			return
+		}
 		src = addressable(src)
 		c.fields(dst, src)
 	case reflect.Array:
@@ -74,32 +79,25 @@ func (c *copier) fields(dst, src reflect.Value) {
 			c.memo[ptrKey{f.UnsafeAddr(), reflect.PointerTo(f.Type())}] = open(dst.Field(i)).Addr()
 		}
 	}
-	t := src.Type()
 	for i := range src.NumField() {
-		if flag, ok := sharedFlag(t, i); ok {
-			open(src.Field(flag)).SetBool(true)
-			open(dst.Field(flag)).SetBool(true)
-			open(dst.Field(i)).Set(open(src.Field(i)))
-			continue
-		}
 		c.into(open(dst.Field(i)), open(src.Field(i)))
 	}
 }
 
-// sharedFlag returns the index of field i's copy-on-write flag: a []byte
-// field X of a struct with a bool field XShared (vfs's file contents) is
-// shared by the original and the copy, and its flag set on both, so that
-// either copies the bytes before it first changes them.
-func sharedFlag(t reflect.Type, i int) (int, bool) {
-	f := t.Field(i)
-	if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Uint8 {
-		return 0, false
+// copyShared returns the method CopyShared of *T, if T has one of type
+// func() T: such a value is copied by calling it on the original (vfs's
+// file pages, which the copy and the original then share, each copying a
+// page before it first writes it).
+func (c *copier) copyShared(t reflect.Type) (reflect.Method, bool) {
+	if m, ok := c.sharers[t]; ok {
+		return m, m.Func.IsValid()
 	}
-	flag, ok := t.FieldByName(f.Name + "Shared")
-	if !ok || flag.Type.Kind() != reflect.Bool || len(flag.Index) != 1 {
-		return 0, false
+	m, ok := reflect.PointerTo(t).MethodByName("CopyShared")
+	if ok && (m.Type.NumIn() != 1 || m.Type.NumOut() != 1 || m.Type.Out(0) != t) {
+		m, ok = reflect.Method{}, false
 	}
-	return flag.Index[0], true
+	c.sharers[t] = m
+	return m, ok
 }
 
 func (c *copier) pointer(dst, src reflect.Value) {

@@ -64,19 +64,32 @@ func TestCopyPointsFieldPointersAtTheCopysField(t *testing.T) {
 	}
 }
 
+// file is a value that says how it is copied: it shares its bytes, and
+// both sides know it.
 type file struct {
-	data       []byte
-	dataShared bool
+	data   []byte
+	shared bool
 }
 
-func TestCopySharesBytesMarkedCopyOnWrite(t *testing.T) {
-	f := &file{data: []byte("abc")}
-	c := Copy(f)
-	if !f.dataShared || !c.dataShared {
-		t.Fatalf("after a copy the bytes are shared, yet the flags say original %v, copy %v", f.dataShared, c.dataShared)
+func (f *file) CopyShared() file {
+	f.shared = true
+	return file{data: f.data, shared: true}
+}
+
+type fs struct{ files []*file }
+
+func TestCopyCallsCopyShared(t *testing.T) {
+	src := &fs{files: []*file{{data: []byte("abc")}}}
+	c := Copy(src)
+	f, cf := src.files[0], c.files[0]
+	if !f.shared || !cf.shared {
+		t.Fatalf("after a copy the bytes are shared, yet the flags say original %v, copy %v", f.shared, cf.shared)
 	}
-	if &c.data[0] != &f.data[0] {
-		t.Fatalf("bytes marked copy-on-write were copied")
+	if &cf.data[0] != &f.data[0] {
+		t.Fatalf("a value with CopyShared was copied byte by byte")
+	}
+	if cf == f {
+		t.Fatalf("the struct holding it was shared, want a copy of it")
 	}
 }
 

@@ -12,11 +12,12 @@
 // two arrays: the world's state must not rely on such aliasing, and the
 // cluster's clone test checks that a clone evolves as its original does.
 //
-// One exception keeps snapshots small: a []byte field X of a struct with a
-// bool field XShared is shared, copy-on-write, with its flag set on both
-// sides. That is the contract of vfs's in-memory files (MemFS.Clone does
-// the same): a file whose bytes are shared copies them before it first
-// changes them.
+// One exception keeps snapshots small: a struct field of a type T whose
+// pointer has a method CopyShared() T is copied by calling it on the
+// original, which gives a copy sharing what the type says it may share.
+// That is the contract of vfs's in-memory files (MemFS.Clone does the
+// same): their pages are shared, and either side copies a page before it
+// first writes it.
 //
 // It lives in its own package because it needs unsafe to set unexported
 // fields, and the cluster package itself must not import unsafe.
