@@ -201,6 +201,7 @@ func (w *World) Do(a Action) error {
 		return err
 	}
 	w.actions = append(w.actions, a)
+	w.actionBytes += actionSize(&a)
 	w.record(EventAction, a.Broker, nil, "%s", a)
 	if err := w.apply(a); err != nil {
 		return err

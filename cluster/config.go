@@ -170,6 +170,14 @@ type TimelineConfig struct {
 	// and with them the events, actions and finished producer results
 	// before it. 0: keep everything. Needs SnapshotEveryMs.
 	KeepMs int64
+	// KeepBytes bounds the history by what replaying it needs: the bytes
+	// of the external clients' requests (and produced values) recorded
+	// since the oldest snapshot kept. Past it, the oldest snapshots fall
+	// off as for KeepMs, and a snapshot is taken early once the actions
+	// since the last one carry a quarter of it, so that a client producing
+	// flat out cannot fill the memory with a timeline. 0: no bound. Needs
+	// SnapshotEveryMs.
+	KeepBytes int64
 }
 
 // DefaultControllerFailoverMs is [Config.ControllerFailoverMs]'s default.
@@ -243,8 +251,8 @@ func (c Config) withDefaults() (Config, error) {
 	if _, err := group.NewCoordinator(*c.Group, &group.MemoryOffsetStore{}, 0); err != nil {
 		return c, err
 	}
-	if t := c.Timeline; t.SnapshotEveryMs < 0 || t.KeepMs < 0 || t.DenseMs < 0 || t.SparseEveryMs < 0 ||
-		(t.KeepMs > 0 || t.SparseEveryMs > 0) && t.SnapshotEveryMs == 0 {
+	if t := c.Timeline; t.SnapshotEveryMs < 0 || t.KeepMs < 0 || t.KeepBytes < 0 || t.DenseMs < 0 || t.SparseEveryMs < 0 ||
+		(t.KeepMs > 0 || t.KeepBytes > 0 || t.SparseEveryMs > 0) && t.SnapshotEveryMs == 0 {
 		return c, fmt.Errorf("%w: timeline: snapshot every %d ms, keep %d ms", ErrInvalidConfig, t.SnapshotEveryMs, t.KeepMs)
 	}
 	return c, c.Log.Validate()

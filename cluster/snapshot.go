@@ -14,8 +14,19 @@ import (
 type snapshot struct {
 	state   *World
 	timeMs  int64
-	actions int // actions applied, counting those that fell off
-	events  int // events recorded, counting those that fell off
+	actions int   // actions applied, counting those that fell off
+	events  int   // events recorded, counting those that fell off
+	bytes   int64 // World.actionBytes then
+}
+
+// actionSize is what an action weighs in the history it is kept in: an
+// external request's body and a produced value, plus a little for the rest.
+func actionSize(a *Action) int64 {
+	n := int64(64 + len(a.Value) + len(a.Key))
+	if a.External != nil {
+		n += int64(len(a.External.Body))
+	}
+	return n
 }
 
 // immutable are the types a clone shares instead of copying: a replica
@@ -50,9 +61,10 @@ func (w *World) cloneState() *World {
 }
 
 // StartMs returns the earliest moment the timeline can show: 0, or the
-// oldest snapshot kept when [TimelineConfig.KeepMs] bounds the history.
+// oldest snapshot kept when [TimelineConfig.KeepMs] or
+// [TimelineConfig.KeepBytes] bounds the history.
 func (w *World) StartMs() int64 {
-	if len(w.snaps) == 0 || w.cfg.Timeline.KeepMs == 0 {
+	if t := w.cfg.Timeline; len(w.snaps) == 0 || t.KeepMs == 0 && t.KeepBytes == 0 {
 		return 0
 	}
 	return w.snaps[0].timeMs
@@ -74,16 +86,24 @@ func (w *World) snapshot() {
 	if t.SnapshotEveryMs == 0 {
 		return
 	}
-	if n := len(w.snaps); n > 0 && w.now-w.snaps[n-1].timeMs < t.SnapshotEveryMs {
+	if n := len(w.snaps); n > 0 && w.now-w.snaps[n-1].timeMs < t.SnapshotEveryMs &&
+		(t.KeepBytes == 0 || w.actionBytes-w.snaps[n-1].bytes < t.KeepBytes/4) {
 		return
 	}
 	w.snaps = append(w.snaps, snapshot{state: w.cloneState(), timeMs: w.now,
-		actions: w.actionBase + len(w.actions), events: w.eventBase + len(w.events)})
+		actions: w.actionBase + len(w.actions), events: w.eventBase + len(w.events), bytes: w.actionBytes})
 	if t.SparseEveryMs > 0 {
 		w.thin(w.now-t.DenseMs, t.SparseEveryMs)
 	}
 	if t.KeepMs > 0 {
 		w.forget(w.now - t.KeepMs)
+	}
+	if t.KeepBytes > 0 {
+		k := 0
+		for k < len(w.snaps)-1 && w.actionBytes-w.snaps[k].bytes > t.KeepBytes {
+			k++
+		}
+		w.forgetBefore(k)
 	}
 }
 
@@ -110,6 +130,12 @@ func (w *World) forget(cutoff int64) {
 	for k < len(w.snaps)-1 && w.snaps[k].timeMs < cutoff {
 		k++
 	}
+	w.forgetBefore(k)
+}
+
+// forgetBefore drops the snapshots before snapshot k, then the events and
+// actions before it, and the producers' finished results sent before it.
+func (w *World) forgetBefore(k int) {
 	if k == 0 {
 		return
 	}

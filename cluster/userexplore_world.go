@@ -27,13 +27,15 @@ import "github.com/kafkalive/kafkalive/replica"
 // snapshot every 10 simulated seconds for the last minute, one every two
 // minutes before that, and keeps the last 10 simulated minutes (older
 // snapshots, events, actions and producer results fall off), so that a
-// world left running keeps bounded memory.
+// world left running keeps bounded memory; and at most UserWorldKeepBytes
+// of external clients' requests, so that a client producing flat out
+// does too (its history then reaches back less than 10 minutes).
 func UserWorldConfig(seed uint64) Config {
 	log := DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
 	log.RetentionMs = 5 * 60 * 1000
 	return Config{
-		Timeline:                    TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 60_000, SparseEveryMs: 120_000, KeepMs: 10 * 60_000},
+		Timeline:                    TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 60_000, SparseEveryMs: 120_000, KeepMs: 10 * 60_000, KeepBytes: UserWorldKeepBytes},
 		CombinedControllers:         true,
 		Seed:                        seed,
 		Brokers:                     3,
@@ -116,3 +118,7 @@ func NewUserWorldWith(cfg Config) (*World, error) {
 	}
 	return w, nil
 }
+
+// UserWorldKeepBytes is the user world's TimelineConfig.KeepBytes: the
+// external requests its timeline keeps to replay.
+const UserWorldKeepBytes = 256 << 20

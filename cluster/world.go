@@ -34,8 +34,11 @@ type World struct {
 	// off the front of a bounded timeline; snaps are its snapshots,
 	// oldest first (see timeline.go).
 	eventBase, actionBase int
-	snaps                 []snapshot
-	check                 checker
+	// actionBytes counts the bytes of the actions recorded, those that
+	// fell off included (actionSize).
+	actionBytes int64
+	snaps       []snapshot
+	check       checker
 	// progress is, per group and partition, the offset after the furthest
 	// record any member processed (to count duplicates).
 	progress map[string]map[partitionKey]int64
