@@ -129,8 +129,22 @@
 // and with them the events, actions and finished producer results before
 // the oldest snapshot kept ([World.StartMs]): [Event.Seq] and [Event.Step]
 // still count from the start, and the producers' sent, acked and failed
-// counts include what fell off. The live page's default world keeps ten
-// minutes this way.
+// counts include what fell off. KeepBytes bounds the history the same way
+// by the bytes of the external requests kept to replay it, taking
+// snapshots early as they pile up. The live page's default world keeps ten
+// minutes this way, or 256 MiB of client requests.
+//
+// # What a replica log holds in memory
+//
+// Every replica's log is kafkalog's, on its broker's MemFS: the bytes are
+// in the files (pages shared copy-on-write between a file's page cache,
+// its durable copy and the snapshots). Beside the files, a replica log
+// keeps a mirror of its records for the page, the checker, the world's
+// own consumers and the followers' fetches: one chunk per batch, and a
+// batch whose offsets follow one another (every producer's) is kept as its
+// bytes and decoded again when read, its decoded records kept only while
+// among the 32,768 decoded last. A log of millions of records thus holds
+// their bytes, not a decoded record each.
 //
 // # More actions
 //
@@ -297,7 +311,9 @@
 // unclean.leader.election.enable override the brokers' for its
 // partitions. A produce's batch is not encoded again: the leader's log appends
 // the client's bytes with the offsets and its leader epoch stamped in
-// place ([replica.Record.Batch]), and the followers store the bytes they
+// place ([replica.ProducerBatch]: the leader takes the batch whole, its
+// records decoded once, on the connection's goroutine, as Kafka's
+// LogValidator reads them), and the followers store the bytes they
 // fetched ([replica.Entry.Batch]), so compression, headers, timestamps and
 // the producer id, epoch and sequence survive on every replica, and a
 // consumer's fetch returns the stored batches as they are. Client n is node
