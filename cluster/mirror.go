@@ -138,11 +138,13 @@ func (m *mirror) addLazy(b *lazyBatch, skip, n int, entries []replica.Entry, siz
 // they are not cached. The caller must not modify them.
 func (m *mirror) entriesOf(c int) []replica.Entry {
 	ch := &m.chunks[c]
-	if ch.entries == nil {
-		ch.entries = ch.batch.decode(ch.skip, ch.n)
-		m.remember(c)
+	if ch.entries != nil {
+		return ch.entries
 	}
-	return ch.entries
+	es := ch.batch.decode(ch.skip, ch.n)
+	ch.entries = es
+	m.remember(c) // which never forgets c itself; es is the caller's either way
+	return es
 }
 
 // remember notes that lazy chunk c's entries are decoded, and forgets the
