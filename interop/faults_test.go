@@ -30,7 +30,9 @@ var faultOps = []string{"faults: producer recovers", "faults: group recovers", "
 // that the controller fences a broker quickly.
 func TestKgoFaults(t *testing.T) {
 	t.Parallel()
-	rng := rand.New(rand.NewPCG(seedOf(t), 3))
+	seed := seedOf(t)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	pace := rand.New(rand.NewPCG(seed, 4)) // the producer goroutine's own: a Rand is not safe for two
 	lc := startLive(t, 5)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -73,7 +75,7 @@ func TestKgoFaults(t *testing.T) {
 				ackedAt = append(ackedAt, time.Now())
 				mu.Unlock()
 			})
-			time.Sleep(time.Duration(2+rng.IntN(5)) * time.Millisecond)
+			time.Sleep(time.Duration(2+pace.IntN(5)) * time.Millisecond)
 		}
 	}()
 	for m := range 2 {
