@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -710,6 +711,49 @@ func (r *replicaLog) Epochs() []replica.EpochEntry {
 		}
 	}
 	return r.epochs
+}
+
+// mirrorProblem compares the mirror with the segment files, decoded from
+// the log start offset on: "" when they hold the same records (offsets,
+// epochs, keys, values, producer fields), else the first difference.
+func (r *replicaLog) mirrorProblem() string {
+	start := r.log.LogStartOffset()
+	cu := r.m.cursorAt(0)
+	for _, s := range r.log.Segments() {
+		data, err := r.readSegment(s)
+		if err != nil {
+			return err.Error()
+		}
+		for pos := 0; pos < len(data); {
+			var dec kafkalog.Decoder
+			var b kafkalog.RecordBatch
+			n, err := dec.Decode(data[pos:], &b)
+			if err != nil {
+				return fmt.Sprintf("segment %d at byte %d: %v", s.BaseOffset(), pos, err)
+			}
+			pos += n
+			for i := range b.Records {
+				off := b.Offset(&b.Records[i])
+				if off < start {
+					continue
+				}
+				e := cu.entry()
+				want := batchEntries(&b, nil, i, 1)[0]
+				switch {
+				case e == nil:
+					return fmt.Sprintf("the files hold offset %d, the mirror ends before it", off)
+				case e.Offset != off || e.LeaderEpoch != want.LeaderEpoch || !bytes.Equal(e.Key, want.Key) || !bytes.Equal(e.Value, want.Value) ||
+					(e.Producer == nil) != (want.Producer == nil) || e.Producer != nil && *e.Producer != *want.Producer:
+					return fmt.Sprintf("the files hold offset %d (epoch %d), the mirror offset %d (epoch %d), or their records differ", off, want.LeaderEpoch, e.Offset, e.LeaderEpoch)
+				}
+				cu.next()
+			}
+		}
+	}
+	if e := cu.entry(); e != nil {
+		return fmt.Sprintf("the mirror holds offset %d past what the files hold", e.Offset)
+	}
+	return ""
 }
 
 // recordsIn counts the mirrored entries in the segment with base offset

@@ -971,6 +971,7 @@ func (u *userRun) settle() {
 	}
 	u.checkLeaders(st)
 	u.checkGroups(st)
+	u.checkMirrors()
 	if u.withinModel() {
 		u.checkAcked(st)
 	}
@@ -981,6 +982,28 @@ func (u *userRun) settle() {
 		return
 	}
 	u.checkCommits(st, u.w.State())
+}
+
+// checkMirrors asks that every running replica's mirror hold what its
+// segment files hold from its log start on (mirror.go: the chunks, lazy
+// or not, decode to the records the files hold). A replica with damaged
+// bytes is left out: its mirror holds what decodes.
+func (u *userRun) checkMirrors() {
+	for _, b := range u.w.brokers {
+		if b.state != BrokerRunning {
+			continue
+		}
+		for _, tp := range b.order {
+			s := b.replicas[tp]
+			if s == nil || len(s.log.damaged) > 0 {
+				continue
+			}
+			if problem := s.log.mirrorProblem(); problem != "" {
+				u.fail("mirror", "broker %d's %s: %s", b.id, tp, problem)
+				return
+			}
+		}
+	}
 }
 
 // lastCutEndMs returns when the world's last cut link was healed (now if
