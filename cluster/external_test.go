@@ -269,3 +269,34 @@ func TestExternalBatchLargerThanASegment(t *testing.T) {
 	require.Equal(t, partResult{0, 0}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, clientBatch(0)), 2000)))
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestExternalProduceRefusesOffsetsOutOfOrder: a batch whose records'
+// offset deltas are not 0, 1, 2... is INVALID_RECORD, compressed (as Kafka
+// 3.7's LogValidator refuses it) or not (Kafka stores that one as it is;
+// the simulation keeps a log's offsets increasing), and nothing is
+// appended; the same records in order are.
+func TestExternalProduceRefusesOffsetsOutOfOrder(t *testing.T) {
+	w := extWorld(t)
+	batch := func(c kafkalog.Compression, deltas ...int32) []byte {
+		var b kafkalog.RecordBatch
+		b.Attributes = b.Attributes.WithCompression(c)
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+		for i := range deltas {
+			b.AppendRecord(int64(i), 1_700_000_000_000, []byte("k"), []byte("v"))
+		}
+		for i, d := range deltas {
+			b.Records[i].OffsetDelta = d // as a faulty client writes them
+		}
+		return b.AppendTo(nil)
+	}
+	for _, c := range []kafkalog.Compression{kafkalog.CompressionNone, kafkalog.CompressionGzip, kafkalog.CompressionSnappy} {
+		resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch(c, 0, 2, 2)), 5000)
+		p := resp.Topics[0].Partitions[0]
+		require.Equal(t, int16(87), p.ErrorCode, "%v: offsets 0, 2, 2: INVALID_RECORD", c)
+		require.NotNil(t, p.ErrorMessage)
+		require.Contains(t, *p.ErrorMessage, "offset", "%v", c)
+	}
+	require.Equal(t, int64(0), w.State().Partitions[0].LogEndOffset, "nothing appended")
+	resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch(kafkalog.CompressionGzip, 0, 1, 2)), 5000)
+	require.Equal(t, partResult{0, 0}, produced(resp))
+}

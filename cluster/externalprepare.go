@@ -30,8 +30,9 @@ type clientBatch struct {
 	n        int
 	checkErr error
 	raw      []byte
-	// count is the number of records the batch decoded to.
-	count int
+	// count is the number of records the batch decoded to; outOfOrder the
+	// index of the first whose offset delta is not its index, -1 if none.
+	count, outOfOrder int
 	// decodeErr is the decoder's error; decoded is false when the batch
 	// was not decoded (it failed its check).
 	decodeErr error
@@ -97,7 +98,13 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	if cb.decodeErr != nil {
 		return cb
 	}
-	cb.count = len(b.Records)
+	cb.count, cb.outOfOrder = len(b.Records), -1
+	for i := range b.Records {
+		if b.Records[i].OffsetDelta != int32(i) {
+			cb.outOfOrder = i
+			break
+		}
+	}
 	cb.entries = make([]replica.Entry, len(b.Records))
 	var producers []replica.ProducerSequence
 	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {

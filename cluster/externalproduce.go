@@ -121,6 +121,19 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// 0..n-1.
 		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.count
 	}
+	if cb.outOfOrder >= 0 {
+		// Kafka 3.7's LogValidator refuses a compressed batch whose
+		// records' offset deltas are not 0, 1, 2...
+		// (validateMessagesAndAssignOffsetsCompressed). It stores an
+		// uncompressed one as it is, its records at the offsets they say,
+		// repeated or not; the simulation refuses that one too, as the
+		// offsets of a log's records here always increase.
+		msg := fmt.Sprintf("Inner record inside the compressed record batch does not have incremental offsets, expected offset is %d in topic partition %s.", cb.outOfOrder, tp)
+		if h.Attributes.Compression() == kafkalog.CompressionNone {
+			msg = fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder)
+		}
+		return errInvalidRecord, msg, cb.count
+	}
 	entries := cb.entries
 	if cfg.Compact() {
 		for i := range entries {
