@@ -80,6 +80,14 @@ type Config struct {
 	// LogRetentionCheckIntervalMs is log.retention.check.interval.ms
 	// (default 300000): how often every broker applies retention (LogManager's kafka-log-retention task).
 	LogRetentionCheckIntervalMs int64
+	// BrokerDiskBytes is the size of each broker's disk: its files hold at
+	// most this many bytes (0: no limit). A write past it fails with "No
+	// space left on device", and the broker halts as a Kafka 3.7 broker
+	// whose only log dir failed does (LogDirFailureChannel, then
+	// ReplicaManager.handleLogDirFailure: "Shutdown broker because all log
+	// dirs in /kafka-logs have failed"); started again, it runs until a
+	// write fails again, unless space was freed.
+	BrokerDiskBytes int64
 	// LogCleanerBackoffMs is log.cleaner.backoff.ms (default 15000): how
 	// often every broker's cleaner looks for a compacted log to clean.
 	LogCleanerBackoffMs int64
@@ -237,6 +245,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: TickMs %d < 1", ErrInvalidConfig, c.TickMs)
 	case c.OffsetsTopicNumPartitions < 1 || c.OffsetsTopicReplicationFactor < 1 || c.OffsetsTopicReplicationFactor > c.Brokers:
 		return c, fmt.Errorf("%w: offsets topic: %d partitions, replication factor %d", ErrInvalidConfig, c.OffsetsTopicNumPartitions, c.OffsetsTopicReplicationFactor)
+	case c.BrokerDiskBytes < 0:
+		return c, fmt.Errorf("%w: broker disk %d bytes", ErrInvalidConfig, c.BrokerDiskBytes)
 	case c.LogRetentionCheckIntervalMs < 1 || c.LogCleanerBackoffMs < 1:
 		return c, fmt.Errorf("%w: retention check %d / cleaner backoff %d ms", ErrInvalidConfig, c.LogRetentionCheckIntervalMs, c.LogCleanerBackoffMs)
 	case c.ReplicaHighWatermarkCheckpointIntervalMs < 0 || c.LogFlushOffsetCheckpointIntervalMs < 0 || c.LogFlushStartOffsetCheckpointIntervalMs < 0:

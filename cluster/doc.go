@@ -144,7 +144,12 @@
 // batch whose offsets follow one another (every producer's) is kept as its
 // bytes and decoded again when read, its decoded records kept only while
 // among the 32,768 decoded last. A log of millions of records thus holds
-// their bytes, not a decoded record each.
+// their bytes, not a decoded record each. A broker's disk may have a size
+// ([Config.BrokerDiskBytes]; the page's world gives each 2 GiB): a write
+// past it fails with No space left on device and the broker halts, as a
+// Kafka broker whose only log dir failed does, so that a client producing
+// flat out into a topic without retention fills the simulated disks, not
+// the host's memory.
 //
 // # More actions
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/vfs"
 )
 
 // ErrInternal marks an internal error of the simulation: a log that failed
@@ -50,6 +52,10 @@ func (w *World) Err() error { return w.err }
 // here each broker has one; its page cache survives, as after a process
 // crash, and it can be started again.
 func (w *World) internalError(b *broker, err error) {
+	if errors.Is(err, vfs.ErrNoSpace) {
+		w.diskFull(b, err)
+		return
+	}
 	step := w.actionBase + len(w.actions) - 1
 	ie := InternalError{TimeMs: w.now, Step: step, Error: err.Error()}
 	act := "the world's creation"
@@ -74,6 +80,22 @@ func (w *World) internalError(b *broker, err error) {
 		halted = fmt.Sprintf("; broker %d halted (as a broker whose log directory failed); start it again", ie.Broker)
 	}
 	w.record(EventError, ie.Broker, nil, "internal error: %v%s; the world goes on; replay: %s", err, halted, ie.Replay)
+}
+
+// diskFull halts broker b, whose write failed for want of space on its
+// disk ([Config.BrokerDiskBytes]): Kafka 3.7 takes the log dir offline
+// (LogDirFailureChannel.maybeAddOfflineLogDir) and, its only one gone,
+// halts the broker (ReplicaManager.handleLogDirFailure). Nothing is lost
+// from the page cache: the process exits, the host keeps running. It is
+// no internal error: it is what a full disk does.
+func (w *World) diskFull(b *broker, err error) {
+	if b == nil || b.state != BrokerRunning {
+		w.record(EventStorage, 0, nil, "a write failed: %v", err)
+		return
+	}
+	b.fs.Crash()
+	w.down(b, BrokerCrashed)
+	w.record(EventStorage, b.id, nil, "No space left on device (%v): Shutdown broker because all log dirs in %s have failed; broker %d halted", err, LogDir, b.id)
 }
 
 // storm describes the messages in flight when the network did not become

@@ -29,13 +29,15 @@ import "github.com/kafkalive/kafkalive/replica"
 // snapshots, events, actions and producer results fall off), so that a
 // world left running keeps bounded memory; and at most UserWorldKeepBytes
 // of external clients' requests, so that a client producing flat out
-// does too (its history then reaches back less than 10 minutes).
+// does too (its history then reaches back less than 10 minutes); each
+// broker's disk holds UserWorldDiskBytes.
 func UserWorldConfig(seed uint64) Config {
 	log := DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
 	log.RetentionMs = 5 * 60 * 1000
 	return Config{
 		Timeline:                    TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 60_000, SparseEveryMs: 120_000, KeepMs: 10 * 60_000, KeepBytes: UserWorldKeepBytes},
+		BrokerDiskBytes:             UserWorldDiskBytes,
 		CombinedControllers:         true,
 		Seed:                        seed,
 		Brokers:                     3,
@@ -122,3 +124,9 @@ func NewUserWorldWith(cfg Config) (*World, error) {
 // UserWorldKeepBytes is the user world's TimelineConfig.KeepBytes: the
 // external requests its timeline keeps to replay.
 const UserWorldKeepBytes = 256 << 20
+
+// UserWorldDiskBytes is the user world's Config.BrokerDiskBytes: each
+// broker's disk, which is the host's memory. A client producing flat out
+// into a topic without retention fills it (a broker whose disk is full
+// halts, as Kafka's does) instead of the host's memory.
+const UserWorldDiskBytes = 2 << 30

@@ -74,7 +74,11 @@ func New(cfg Config) (*World, error) {
 		w.quorum.active = 1
 	}
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
-		w.brokers = append(w.brokers, newBroker(id))
+		b := newBroker(id)
+		if cfg.BrokerDiskBytes > 0 {
+			b.fs.SetCapacity(cfg.BrokerDiskBytes)
+		}
+		w.brokers = append(w.brokers, b)
 	}
 	w.actions = append(w.actions, Action{Kind: ActNew})
 	w.record(EventAction, 0, nil, "new world: %d brokers, rules %s, min.insync.replicas %d, unclean %v", cfg.Brokers, cfg.Rules, cfg.MinInsyncReplicas, cfg.UncleanLeaderElectionEnable)
