@@ -8,23 +8,15 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
-// TestDiskFullHaltsTheBroker: brokers whose disks (BrokerDiskBytes) fill
-// under a producer halt as a Kafka broker whose only log dir failed, with
-// Kafka's words, and that is no internal error; started again, a broker
-// runs; the world goes on answering a client's produce (with an error
-// while no leader can take it), and nothing panics.
+// TestDiskFullHaltsTheBroker: a leader whose disk (BrokerDiskBytes) fills
+// under a client's produce halts as a Kafka broker whose only log dir
+// failed, with Kafka's words, and that is no internal error; every broker
+// down is started again and the world runs on without one.
 func TestDiskFullHaltsTheBroker(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 9, MinInsyncReplicas: 2, Rules: replica.Modern, BrokerDiskBytes: 512 << 10})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
-	require.NoError(t, w.RunFor(2000))
-	value := make([]byte, 20<<10)
-	for i := range value {
-		value[i] = byte(i*131 + i/7) // little to compress
-	}
+	w := floodWorld(t, cluster.Config{Seed: 9, BrokerDiskBytes: 512 << 10}, 2000)
+	value := floodValue()
 	halts := func() int {
 		n := 0
 		for _, e := range w.Events() {

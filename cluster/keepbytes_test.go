@@ -17,15 +17,8 @@ import (
 // replays to what the world showed then.
 func TestTimelineKeepBytes(t *testing.T) {
 	const keep = 400 << 10
-	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern,
-		Timeline: cluster.TimelineConfig{SnapshotEveryMs: 60_000, KeepBytes: keep}})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
-	require.NoError(t, w.RunFor(500))
-	value := make([]byte, 20<<10)
-	for i := range value {
-		value[i] = byte(i*131 + i/7) // little to compress
-	}
+	w := floodWorld(t, cluster.Config{Seed: 3, Timeline: cluster.TimelineConfig{SnapshotEveryMs: 60_000, KeepBytes: keep}}, 500)
+	value := floodValue()
 	seen := map[int64]string{}
 	for i := range 120 {
 		var b kafkalog.RecordBatch
@@ -58,4 +51,25 @@ func TestTimelineKeepBytes(t *testing.T) {
 			t.Fatalf("the world at t=%d replayed differs from what it showed then (%d bytes of state, %d)", ms, len(got), len(want))
 		}
 	}
+}
+
+// floodWorld is a modern world of cfg (min.insync.replicas 2) with topic t
+// (one partition on brokers 1, 2, 3), run for ms.
+func floodWorld(t *testing.T, cfg cluster.Config, ms int64) *cluster.World {
+	t.Helper()
+	cfg.MinInsyncReplicas, cfg.Rules = 2, replica.Modern
+	w, err := cluster.New(cfg)
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+	require.NoError(t, w.RunFor(ms))
+	return w
+}
+
+// floodValue is a 20 KiB value that compresses little.
+func floodValue() []byte {
+	value := make([]byte, 20<<10)
+	for i := range value {
+		value[i] = byte(i*131 + i/7)
+	}
+	return value
 }
