@@ -40,6 +40,9 @@ type BrokerInfo struct {
 	// in the page cache (lost by a power cut).
 	DiskBytes  int64 `json:"disk_bytes"`
 	CacheBytes int64 `json:"cache_bytes"`
+	// DiskCapacity is the size of its disk ([Config.BrokerDiskBytes]), 0
+	// when unlimited.
+	DiskCapacity int64 `json:"disk_capacity,omitempty"`
 	// BytesInPerSec and BytesOutPerSec are the network bytes of the last
 	// whole second.
 	BytesInPerSec  int64 `json:"bytes_in_per_sec"`
@@ -198,7 +201,7 @@ func (w *World) state(opts StateOptions) State {
 			ctl = "unfenced"
 		}
 		s.Brokers = append(s.Brokers, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
-			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"),
+			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
 			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
 			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes,
 			LastFetchOffset: b.fetch.lastOffset, LastFetchFirstBatch: b.fetch.firstBatch})

@@ -75,8 +75,10 @@ type BrokerView struct {
 	Controller string `json:"ctl"`
 	DiskBytes  int64  `json:"disk"`
 	CacheBytes int64  `json:"cache"`
-	InPerSec   int64  `json:"in"`
-	OutPerSec  int64  `json:"out"`
+	// DiskCap is the size of its disk, 0 when unlimited.
+	DiskCap   int64 `json:"disk_cap,omitempty"`
+	InPerSec  int64 `json:"in"`
+	OutPerSec int64 `json:"out"`
 	// FetchReads, FetchScanned and FetchScannedBytes are its reads for
 	// consumers' fetches and the batch headers, and bytes, their scans
 	// walked past from the offset index entry (cluster.BrokerInfo).
@@ -190,7 +192,7 @@ func BuildView(w *cluster.World, f Focus) View {
 	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network, Controller: st.ActiveController}
 	for _, b := range st.Brokers {
 		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
-			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec,
+			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, DiskCap: b.DiskCapacity, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec,
 			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes,
 			LastFetch: b.LastFetchOffset, LastFirstBatch: b.LastFetchFirstBatch})
 	}

@@ -34,6 +34,18 @@ func TestViewSegmentFilesOfAFreshWorld(t *testing.T) {
 	}
 }
 
+// The default world's brokers show the size of their disks, which a
+// client flooding a topic fills before the host's memory.
+func TestViewDiskCapacity(t *testing.T) {
+	w, err := NewDefaultWorld()
+	require.NoError(t, err)
+	v := BuildView(w, Focus{})
+	require.Len(t, v.Brokers, 3)
+	for _, b := range v.Brokers {
+		require.Equal(t, int64(cluster.UserWorldDiskBytes), b.DiskCap, "broker %d's disk", b.ID)
+	}
+}
+
 // TestViewSegmentFiles plays random stops, kills, power cuts, starts and
 // runs on the default world and checks each view's segment files against
 // the replica it describes: a running replica's segments hold its records

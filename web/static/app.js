@@ -277,7 +277,7 @@ function renderBrokers(v) {
         ${b.ctl !== "unfenced" ? `<span class="muted ctlview" title="the controller's view of this broker: ${esc(b.ctl)}">${esc(b.ctl)}</span>` : ""}</div>
       <dl class="figs">
         <div><dt>In</dt><dd>${bytes(b.in)}/s</dd></div><div><dt>Out</dt><dd>${bytes(b.out)}/s</dd></div>
-        <div class="big" title="bytes of its files on disk: they survive a power cut"><dt>Disk</dt><dd>${bytes(b.disk)}</dd></div>
+        <div class="big" title="bytes of its files on disk: they survive a power cut${b.disk_cap ? `; the disk holds ${bytes(b.disk_cap)}, and a broker whose disk is full halts` : ""}"><dt>Disk</dt><dd>${bytes(b.disk)}</dd></div>
         <div class="big" title="bytes only in the page cache: a power cut loses them"><dt>Cache</dt><dd>${bytes(b.cache)}</dd></div>
         <div title="reads of its logs for consumers' fetches${b.fetch_reads ? `; the latest asked for offset ${b.last_fetch} and began ${b.last_first_batch < 0 ? "with no batch" : `at the batch at offset ${b.last_first_batch}`}` : ""}"><dt>Fetches</dt><dd>${b.fetch_reads}</dd></div>
         <div title="what the fetches' scans walked past, from the offset index entry to the batch they read: ${b.fetch_scanned} batch headers"><dt>Scanned</dt><dd>${bytes(b.fetch_scanned_bytes)}</dd></div></dl>
