@@ -30,18 +30,18 @@ type clientBatch struct {
 	n        int
 	checkErr error
 	raw      []byte
-	// count is the number of records the batch decoded to; outOfOrder the
-	// index of the first whose offset delta is not its index, -1 if none.
-	count, outOfOrder int
+	// outOfOrder is the index of the first record whose offset delta is
+	// not its index, -1 if none.
+	outOfOrder int
 	// decodeErr is the decoder's error; decoded is false when the batch
 	// was not decoded (it failed its check).
 	decodeErr error
 	decoded   bool
 	// entries are the batch's records as the leader's mirror keeps them,
-	// their offsets relative to the batch (replicaLog.appendClient stamps
-	// the base offset and the epoch), and producer the producer fields of
-	// the first (nil without idempotence): both are built here, off the
-	// world's lock. Set when the batch decoded.
+	// their offsets and epoch as the client wrote them (the leader's log
+	// stamps its own: replicaLog.appendDecoded), and producer the producer
+	// fields of the first (nil without idempotence): both are built here,
+	// off the world's lock. Set when the batch decoded.
 	entries  []replica.Entry
 	producer *replica.ProducerSequence
 }
@@ -98,27 +98,15 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	if cb.decodeErr != nil {
 		return cb
 	}
-	cb.count, cb.outOfOrder = len(b.Records), -1
+	cb.outOfOrder = -1
 	for i := range b.Records {
 		if b.Records[i].OffsetDelta != int32(i) {
 			cb.outOfOrder = i
 			break
 		}
 	}
-	cb.entries = make([]replica.Entry, len(b.Records))
-	var producers []replica.ProducerSequence
-	if b.ProducerID != kafkalog.NoProducerID && b.BaseSequence >= 0 {
-		producers = make([]replica.ProducerSequence, len(b.Records)) // one allocation for the batch
-	}
-	for i := range b.Records {
-		r := &b.Records[i]
-		cb.entries[i] = replica.Entry{Offset: int64(i), Key: r.Key, Value: r.Value}
-		if producers != nil {
-			producers[i] = replica.ProducerSequence{ID: b.ProducerID, Epoch: b.ProducerEpoch, Sequence: b.Sequence(r)}
-			cb.entries[i].Producer = &producers[i]
-		}
-	}
-	if len(cb.entries) > 0 {
+	if len(b.Records) > 0 {
+		cb.entries = batchEntries(b, cb.raw, 0, len(b.Records))
 		cb.producer = cb.entries[0].Producer
 	}
 	clear(b.Records) // pp holds no reference to the batch's bytes

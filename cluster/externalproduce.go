@@ -108,18 +108,18 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	// The records are decoded from the world's own copy of the batch,
 	// which goes to the log as it is: their keys and values point into
 	// that copy (or its decompressed records), never into the request's
-	// buffer, so the mirror keeps them as they are (replicaLog.appendClient).
+	// buffer, so the mirror keeps them as they are (replicaLog.appendDecoded).
 	if !cb.decoded || cb.decodeErr != nil {
 		return errCorruptMessage, "", 0
 	}
 	raw := cb.raw
 	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
-		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", cb.count
+		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", len(cb.entries)
 	}
-	if int(h.NumRecords) != cb.count || h.LastOffsetDelta != h.NumRecords-1 {
+	if int(h.NumRecords) != len(cb.entries) || h.LastOffsetDelta != h.NumRecords-1 {
 		// LogValidator.validateRecord: offsets of a producer's batch are
 		// 0..n-1.
-		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.count
+		return errInvalidRecord, "the batch's record offsets are not 0..n-1", len(cb.entries)
 	}
 	if cb.outOfOrder >= 0 {
 		// Kafka 3.7's LogValidator refuses a compressed batch whose
@@ -132,7 +132,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		if h.Attributes.Compression() == kafkalog.CompressionNone {
 			msg = fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder)
 		}
-		return errInvalidRecord, msg, cb.count
+		return errInvalidRecord, msg, len(cb.entries)
 	}
 	entries := cb.entries
 	if cfg.Compact() {
@@ -147,7 +147,6 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if len(entries) == 0 {
 		return errInvalidRecord, "an empty batch", 0
 	}
-	s.log.client = cb
 	w.ext.corr++
 	corr := w.ext.corr
 	if req.Acks != 0 {
@@ -160,8 +159,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, len(entries), tp, acksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
 	err = s.node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.id, CorrelationID: corr,
-		Batch: &replica.ProducerBatch{Count: len(entries), Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})
-	s.log.client = nil // appended by now, or not to be
+		Batch: &replica.ProducerBatch{Count: len(entries), Producer: cb.producer, Bytes: raw, Entries: entries}, Acks: req.Acks, TimeoutMs: timeout})
 	if err == nil {
 		err = w.processReady(b, s)
 	}

@@ -88,6 +88,15 @@ type place struct {
 // entrySize is Read's measure of an entry.
 func entrySize(e *replica.Entry) int { return 70 + len(e.Key) + len(e.Value) }
 
+// entriesSize is Read's measure of es.
+func entriesSize(es []replica.Entry) int {
+	n := 0
+	for i := range es {
+		n += entrySize(&es[i])
+	}
+	return n
+}
+
 // len is the number of entries.
 func (m *mirror) len() int { return m.n }
 
@@ -102,10 +111,7 @@ func (m *mirror) add(entries []replica.Entry, at place) {
 		return
 	}
 	c := chunk{first: m.n, n: len(entries), lo: entries[0].Offset, hi: entries[len(entries)-1].Offset,
-		entries: entries[:len(entries):len(entries)], at: at, headSize: entrySize(&entries[0]), head: entries[0].Batch != nil}
-	for i := range entries {
-		c.size += entrySize(&entries[i])
-	}
+		entries: entries[:len(entries):len(entries)], at: at, size: entriesSize(entries), headSize: entrySize(&entries[0]), head: entries[0].Batch != nil}
 	m.chunks = append(m.chunks, c)
 	m.n += len(entries)
 }
@@ -254,19 +260,24 @@ func (m *mirror) truncate(i int) {
 	if k := i - m.chunks[c].first; k > 0 {
 		ch := &m.chunks[c]
 		es := m.entriesOf(c)[:k:k]
-		ch.entries, ch.n, ch.hi, ch.size = es, k, es[k-1].Offset, 0
-		for j := range es {
-			ch.size += entrySize(&es[j])
-		}
+		ch.entries, ch.n, ch.hi, ch.size = es, k, es[k-1].Offset, entriesSize(es)
 		c++
 	}
 	clear(m.chunks[c:]) // let the cut entries go
 	m.chunks, m.n = m.chunks[:c], i
-	// the decoded entries cached are those of the chunks left
+	m.recountCache(0)
+}
+
+// recountCache keeps, of the positions the cache lists, those (moved back
+// by shift) of the lazy chunks still there with their entries decoded, and
+// counts their entries again: after a cut or a drop of the mirror's front.
+func (m *mirror) recountCache(shift int) {
 	kept, cached := m.cache[:0], 0
 	for _, first := range m.cache {
-		if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
-			kept, cached = append(kept, first), cached+m.chunks[k].n
+		if first -= shift; first >= 0 {
+			if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
+				kept, cached = append(kept, first), cached+m.chunks[k].n
+			}
 		}
 	}
 	m.cache, m.cached = kept, cached
@@ -292,10 +303,7 @@ func (m *mirror) dropFront(i int) {
 			es = append([]replica.Entry(nil), es...)
 			es[0].Batch = nil
 		}
-		ch.entries, ch.n, ch.lo, ch.head, ch.headSize, ch.size = es, len(es), es[0].Offset, false, entrySize(&es[0]), 0
-		for j := range es {
-			ch.size += entrySize(&es[j])
-		}
+		ch.entries, ch.n, ch.lo, ch.head, ch.headSize, ch.size = es, len(es), es[0].Offset, false, entrySize(&es[0]), entriesSize(es)
 		if ch.batch != nil {
 			ch.skip += k
 		}
@@ -307,15 +315,7 @@ func (m *mirror) dropFront(i int) {
 		m.chunks[k].first -= i
 	}
 	m.n -= i
-	kept, cached := m.cache[:0], 0
-	for _, first := range m.cache {
-		if first -= i; first >= 0 {
-			if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
-				kept, cached = append(kept, first), cached+m.chunks[k].n
-			}
-		}
-	}
-	m.cache, m.cached = kept, cached
+	m.recountCache(i)
 }
 
 // epochs yields, chunk by chunk from position i on, the leader epochs of

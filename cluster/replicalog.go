@@ -27,12 +27,6 @@ type replicaLog struct {
 	m      mirror
 	epochs []replica.EpochEntry // converted epoch cache, nil when stale
 	buf    []byte
-	// client is the batch of a client's Produce whose records the world
-	// decoded from its very bytes (World.extProducePartition):
-	// AppendAsLeader mirrors its entries rather than decoding the batch a
-	// second time. Any other batch (one the learner's encoder wrote, say)
-	// is decoded as stored, so that the mirror holds what the file holds.
-	client *clientBatch
 	// gen counts truncations, so that the checker can remember how far it
 	// has compared this log with another (and re-check after a cut).
 	gen int
@@ -298,16 +292,12 @@ func (r *replicaLog) LogStartOffset() int64 { return r.log.LogStartOffset() }
 func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
 
 // AppendAsLeader implements [replica.Log]: one record batch per call, as
-// a producer's request carries one batch per partition. A client's batch
-// (records[0].Batch, from a Kafka client outside the world) is appended as
-// it came, offsets and leader epoch stamped in place by kafkalog; the
-// world's own producers' records are encoded here.
+// a producer's request carries one batch per partition. A batch already
+// encoded (records[0].Batch: by the learner's encoder, a transaction
+// marker) is appended as it is, offsets and leader epoch stamped in place
+// by kafkalog; the world's own producers' records are encoded here.
 func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	if len(records) > 0 && records[0].Batch != nil {
-		if cb, raw := r.client, records[0].Batch; cb != nil && len(raw) > 0 && len(cb.raw) == len(raw) && &cb.raw[0] == &raw[0] && len(cb.entries) == len(records) {
-			r.client = nil
-			return r.appendClient(cb, leaderEpoch)
-		}
 		return r.appendRaw(records[0].Batch, func(batch []byte) (kafkalog.AppendInfo, error) {
 			return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
 		})
@@ -328,38 +318,34 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 
 // AppendBatchAsLeader implements [replica.BatchLog]: b.Bytes is a client's
 // batch, appended as it came (offsets and leader epoch stamped in place by
-// kafkalog). The world's client batch (r.client) brings its records
-// decoded from those very bytes; any other batch is decoded as stored.
+// kafkalog). Its records decoded with it (b.Entries, as a client's produce
+// brings them: World.extProducePartition) go to the mirror; without them
+// the batch is decoded as stored.
 func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
-	if cb, raw := r.client, b.Bytes; cb != nil && len(raw) > 0 && len(cb.raw) == len(raw) && &cb.raw[0] == &raw[0] && len(cb.entries) == b.Count {
-		r.client = nil
-		return r.appendClient(cb, leaderEpoch)
+	if len(b.Entries) > 0 && len(b.Entries) == b.Count {
+		return r.appendDecoded(b.Bytes, b.Entries, leaderEpoch)
 	}
 	return r.appendRaw(b.Bytes, func(batch []byte) (kafkalog.AppendInfo, error) {
 		return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
 	})
 }
 
-// appendClient appends a client's batch, cb.raw, whose records were
+// appendDecoded appends a client's batch, raw, whose records es were
 // decoded from it: their keys and values point into that batch (or into
 // its decompressed copy), which the world handed over and nothing else
 // changes; kafkalog stamps the offsets, epoch and CRC in place, in the
-// header, and the mirror keeps the bytes as stored and cb's entries, their
-// offsets and epoch stamped too.
-func (r *replicaLog) appendClient(cb *clientBatch, leaderEpoch int32) (int64, error) {
-	info, err := r.log.AppendAsLeader(cb.raw, leaderEpoch, *r.clock)
+// header, and the mirror keeps the bytes as stored and es, their offsets
+// and epoch stamped too.
+func (r *replicaLog) appendDecoded(raw []byte, es []replica.Entry, leaderEpoch int32) (int64, error) {
+	info, err := r.log.AppendAsLeader(raw, leaderEpoch, *r.clock)
 	if err != nil {
 		return 0, err
 	}
-	es := cb.entries
-	cb.entries = nil // the mirror's now
-	size := 0
 	for i := range es {
 		es[i].Offset, es[i].LeaderEpoch = info.FirstOffset+int64(i), leaderEpoch
-		size += entrySize(&es[i])
 	}
-	es[0].Batch = cb.raw
-	r.m.addLazy(&lazyBatch{raw: cb.raw, base: info.FirstOffset}, 0, len(es), es, size, entrySize(&es[0]), r.activeEnd())
+	es[0].Batch = raw
+	r.m.addLazy(&lazyBatch{raw: raw, base: info.FirstOffset}, 0, len(es), es, entriesSize(es), entrySize(&es[0]), r.activeEnd())
 	r.epochs = nil
 	return info.FirstOffset, nil
 }
@@ -530,11 +516,7 @@ func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries
 		r.remember(entries, true)
 		return
 	}
-	size := 0
-	for i := range entries {
-		size += entrySize(&entries[i])
-	}
-	r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, n, entries, size, entrySize(&entries[0]), r.activeEnd())
+	r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, n, entries, entriesSize(entries), entrySize(&entries[0]), r.activeEnd())
 	r.epochs = nil
 }
 

@@ -42,6 +42,12 @@ type ProducerBatch struct {
 	// Bytes is the batch as the producer sent it. The log may modify it
 	// (offsets and the leader epoch are stamped in place).
 	Bytes []byte
+	// Entries, when the caller has decoded Bytes already, are its Count
+	// records, their offsets and leader epoch as the bytes hold them before
+	// the log stamps its own: a BatchLog that keeps records may take them,
+	// and stamp them, rather than decode the bytes again. They are the
+	// log's once given.
+	Entries []Entry
 }
 
 // BatchLog is a [Log] that takes a [ProducerBatch] whole:
