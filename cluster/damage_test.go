@@ -98,12 +98,7 @@ func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
 			} else {
 				require.NoError(t, w.Corrupt(1, seg, pos[3]+tc.at, 0, true))
 			}
-			require.NoError(t, w.Start(1))
-			require.NoError(t, w.RunFor(10_000))
-			require.NoError(t, w.Stop(2))
-			require.NoError(t, w.RunFor(5000))
-			require.Equal(t, int32(1), w.PartitionLeader("t", 0), "broker 1 leads t-0")
-			require.NoError(t, w.Start(3))
+			damagedLeads(t, w)
 			require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "reader", Topic: "t", Partition: 0}))
 			require.NoError(t, w.RunFor(35_000))
 			for range 3 {
@@ -176,6 +171,20 @@ func TestDiskDamageBelowTheRecoveryPointIsMetByItsReaders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// damagedLeads starts broker 1 of a damageWorld, whose disk was damaged
+// while it was down, lets it catch up, stops broker 2 so that broker 1
+// leads t-0 (with broker 3 down, as the damage tests leave it), and starts
+// broker 3 again to follow it.
+func damagedLeads(t *testing.T, w *cluster.World) {
+	t.Helper()
+	require.NoError(t, w.Start(1))
+	require.NoError(t, w.RunFor(10_000))
+	require.NoError(t, w.Stop(2))
+	require.NoError(t, w.RunFor(5000))
+	require.Equal(t, int32(1), w.PartitionLeader("t", 0), "broker 1 leads t-0")
+	require.NoError(t, w.Start(3))
 }
 
 // damageWorld is three brokers with topic t on all three, min.insync.replicas

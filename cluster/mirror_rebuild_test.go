@@ -87,7 +87,10 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 			default:
 				epoch++
 			}
-			want := filesHold(t, fsys, r)
+			want, err := r.filesHold()
+			if err != nil {
+				t.Fatalf("step %d: the files: %v", step, err)
+			}
 			if d := cmp.Diff(want, mirrored(&r.m)); d != "" {
 				t.Fatalf("step %d: the mirror against the files (-files +mirror):\n%s", step, d)
 			}
@@ -115,37 +118,6 @@ func gappedBatch(t *rapid.T, base int64, epoch int32) []byte {
 		off += 1 + int64(rapid.IntRange(0, 2).Draw(t, "gap"))
 	}
 	return b.AppendTo(nil)
-}
-
-// filesHold decodes r's segment files: the records from its log start on.
-func filesHold(t *rapid.T, fsys vfs.FS, r *replicaLog) []replica.Entry {
-	var out []replica.Entry
-	start := r.LogStartOffset()
-	for _, s := range r.log.Segments() {
-		data, err := r.readSegment(s)
-		if err != nil {
-			t.Fatalf("read segment %d: %v", s.BaseOffset(), err)
-		}
-		for pos := 0; pos < len(data); {
-			var dec kafkalog.Decoder
-			var rb kafkalog.RecordBatch
-			n, err := dec.Decode(data[pos:], &rb)
-			if err != nil {
-				t.Fatalf("segment %d at %d: %v", s.BaseOffset(), pos, err)
-			}
-			for i := range rb.Records {
-				if off := rb.Offset(&rb.Records[i]); off >= start {
-					e := batchEntries(&rb, data[pos:pos+n], i, 1)[0]
-					if i > 0 || rb.BaseOffset < start {
-						e.Batch = nil
-					}
-					out = append(out, e)
-				}
-			}
-			pos += n
-		}
-	}
-	return out
 }
 
 // mirrored is every entry of m.

@@ -696,46 +696,63 @@ func (r *replicaLog) Epochs() []replica.EpochEntry {
 }
 
 // mirrorProblem compares the mirror with the segment files, decoded from
-// the log start offset on: "" when they hold the same records (offsets,
-// epochs, keys, values, producer fields), else the first difference.
+// the log start offset on (filesHold): "" when they hold the same records
+// (offsets, epochs, keys, values, producer fields), else the first
+// difference.
 func (r *replicaLog) mirrorProblem() string {
-	start := r.log.LogStartOffset()
+	want, err := r.filesHold()
+	if err != nil {
+		return err.Error()
+	}
 	cu := r.m.cursorAt(0)
+	for _, f := range want {
+		e := cu.entry()
+		switch {
+		case e == nil:
+			return fmt.Sprintf("the files hold offset %d, the mirror ends before it", f.Offset)
+		case e.Offset != f.Offset || e.LeaderEpoch != f.LeaderEpoch || !bytes.Equal(e.Key, f.Key) || !bytes.Equal(e.Value, f.Value) ||
+			(e.Producer == nil) != (f.Producer == nil) || e.Producer != nil && *e.Producer != *f.Producer:
+			return fmt.Sprintf("the files hold offset %d (epoch %d), the mirror offset %d (epoch %d), or their records differ", f.Offset, f.LeaderEpoch, e.Offset, e.LeaderEpoch)
+		}
+		cu.next()
+	}
+	if e := cu.entry(); e != nil {
+		return fmt.Sprintf("the mirror holds offset %d past what the files hold", e.Offset)
+	}
+	return ""
+}
+
+// filesHold decodes the segment files: the records from the log start
+// offset on, each batch's first carrying the batch's bytes when the batch
+// starts at or after the log start, as the mirror holds them.
+func (r *replicaLog) filesHold() ([]replica.Entry, error) {
+	var out []replica.Entry
+	start := r.log.LogStartOffset()
 	for _, s := range r.log.Segments() {
 		data, err := r.readSegment(s)
 		if err != nil {
-			return err.Error()
+			return nil, err
 		}
 		for pos := 0; pos < len(data); {
 			var dec kafkalog.Decoder
 			var b kafkalog.RecordBatch
 			n, err := dec.Decode(data[pos:], &b)
 			if err != nil {
-				return fmt.Sprintf("segment %d at byte %d: %v", s.BaseOffset(), pos, err)
+				return nil, fmt.Errorf("segment %d at byte %d: %w", s.BaseOffset(), pos, err)
+			}
+			for i := range b.Records {
+				if b.Offset(&b.Records[i]) >= start {
+					e := batchEntries(&b, data[pos:pos+n], i, 1)[0]
+					if i > 0 || b.BaseOffset < start {
+						e.Batch = nil
+					}
+					out = append(out, e)
+				}
 			}
 			pos += n
-			for i := range b.Records {
-				off := b.Offset(&b.Records[i])
-				if off < start {
-					continue
-				}
-				e := cu.entry()
-				want := batchEntries(&b, nil, i, 1)[0]
-				switch {
-				case e == nil:
-					return fmt.Sprintf("the files hold offset %d, the mirror ends before it", off)
-				case e.Offset != off || e.LeaderEpoch != want.LeaderEpoch || !bytes.Equal(e.Key, want.Key) || !bytes.Equal(e.Value, want.Value) ||
-					(e.Producer == nil) != (want.Producer == nil) || e.Producer != nil && *e.Producer != *want.Producer:
-					return fmt.Sprintf("the files hold offset %d (epoch %d), the mirror offset %d (epoch %d), or their records differ", off, want.LeaderEpoch, e.Offset, e.LeaderEpoch)
-				}
-				cu.next()
-			}
 		}
 	}
-	if e := cu.entry(); e != nil {
-		return fmt.Sprintf("the mirror holds offset %d past what the files hold", e.Offset)
-	}
-	return ""
+	return out, nil
 }
 
 // recordsIn counts the mirrored entries in the segment with base offset

@@ -3,8 +3,6 @@ package cluster_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/kafkalive/kafkalive/cluster"
 )
 
@@ -16,25 +14,14 @@ import (
 // elects another leader. (User explorer seed 9000019 at 20 operations:
 // leader b1's HW went back from 42 to 38 in epoch 0.)
 func TestRestartedLeaderWaitsForItsRegistration(t *testing.T) {
-	do := func(a cluster.Action) cluster.UserOp { return cluster.UserOp{Kind: cluster.UserAction, Action: a} }
 	ops := []cluster.UserOp{
 		{Kind: cluster.UserSettle},
-		do(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
-		do(cluster.Action{Kind: cluster.ActRun, Ms: 800}),
-		do(cluster.Action{Kind: cluster.ActStart, Broker: 1}),
-		do(cluster.Action{Kind: cluster.ActRun, Ms: 2400}),
-		do(cluster.Action{Kind: cluster.ActStop, Broker: 3}),
-		do(cluster.Action{Kind: cluster.ActRun, Ms: 25000}),
+		userAct(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
+		userAct(cluster.Action{Kind: cluster.ActRun, Ms: 800}),
+		userAct(cluster.Action{Kind: cluster.ActStart, Broker: 1}),
+		userAct(cluster.Action{Kind: cluster.ActRun, Ms: 2400}),
+		userAct(cluster.Action{Kind: cluster.ActStop, Broker: 3}),
+		userAct(cluster.Action{Kind: cluster.ActRun, Ms: 25000}),
 	}
-	o, _, err := cluster.RunUserSequence(cluster.UserExploreConfig{Ops: 20}, 9000019, ops)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []cluster.UserFailure
-	if o.Failed() {
-		got = o.Failures
-	}
-	if diff := cmp.Diff([]cluster.UserFailure(nil), got); diff != "" {
-		t.Fatalf("failures (-want +got):\n%s", diff)
-	}
+	requireUserSequencePasses(t, cluster.UserExploreConfig{Ops: 20}, 9000019, ops)
 }

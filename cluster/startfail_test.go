@@ -201,12 +201,7 @@ func TestDamagedBaseOffsetIsRefusedByAFollower(t *testing.T) {
 		require.NoError(t, w.Stop(1))
 		require.NoError(t, w.RunFor(5000))
 		require.NoError(t, w.Corrupt(1, "t-0/00000000000000000000.log", at, 0, true)) // a byte of batch 0's base offset
-		require.NoError(t, w.Start(1))
-		require.NoError(t, w.RunFor(10_000))
-		require.NoError(t, w.Stop(2))
-		require.NoError(t, w.RunFor(5000))
-		require.Equal(t, int32(1), w.PartitionLeader("t", 0), "broker 1 leads t-0")
-		require.NoError(t, w.Start(3))
+		damagedLeads(t, w)
 		require.NoError(t, w.RunFor(35_000))
 		require.Empty(t, w.InternalErrors(), "base offset byte %d", at)
 		var refused []string

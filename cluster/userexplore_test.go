@@ -171,7 +171,6 @@ func TestUserSequenceIsDeterministic(t *testing.T) {
 // keeps only what makes a sequence fail.
 func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 	cfg := userConfig()
-	do := func(a cluster.Action) cluster.UserOp { return cluster.UserOp{Kind: cluster.UserAction, Action: a} }
 	for _, tc := range []struct {
 		name        string
 		ops         []cluster.UserOp
@@ -179,41 +178,41 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		wantOutside bool
 	}{
 		{"a valid action drawn as bad input must be refused", []cluster.UserOp{
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 500}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 500}),
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActRun, Ms: 100}, Bad: true},
 		}, "bad-input-accepted", false},
 		{"bad input refused, a kill and a settle", []cluster.UserOp{
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActStop, Broker: 4}, Bad: true},
-			do(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 1000}),
+			userAct(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 1000}),
 			{Kind: cluster.UserSettle},
 		}, "", false},
 		// The cut's action is older than the timeline keeps (10 minutes):
 		// only its heal is among the world's events.
 		{"a link healed just before the settle: it waits replica.socket.timeout.ms for the lost fetch", []cluster.UserOp{
-			do(cluster.Action{Kind: cluster.ActPartition, A: []int32{1}, B: []int32{2}}),
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 725_000}),
-			do(cluster.Action{Kind: cluster.ActHeal}),
+			userAct(cluster.Action{Kind: cluster.ActPartition, A: []int32{1}, B: []int32{2}}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 725_000}),
+			userAct(cluster.Action{Kind: cluster.ActHeal}),
 		}, "", false},
 		// An auto-commit lost on the cut link fails when it heals, so the
 		// revocation commit's answer (after billing-2's session expired)
 		// is counted as its own: billing-1 rejoins without waiting
 		// request.timeout.ms.
 		{"a commit lost on a cut link to the coordinator", []cluster.UserOp{
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 39_000}),
-			do(cluster.Action{Kind: cluster.ActPartition, A: []int32{2}, B: []int32{0, 100, 101, 102, 103, 1, 3}}),
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 1200}),
-			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-2"}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 39_000}),
+			userAct(cluster.Action{Kind: cluster.ActPartition, A: []int32{2}, B: []int32{0, 100, 101, 102, 103, 1, 3}}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 1200}),
+			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-2"}),
 		}, "", false},
 		// billing-1 leads generation 1 and crashes before its SyncGroup;
 		// billing-2's SyncGroup times out and it joins again; the
 		// coordinator is killed: that JoinGroup fails (not the SyncGroup
 		// answered meanwhile) and billing-2 joins the new coordinator.
 		{"a JoinGroup after a timed-out SyncGroup fails with its coordinator", []cluster.UserOp{
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 5000}),
-			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 33_000}),
-			do(cluster.Action{Kind: cluster.ActKill, Broker: 2}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 5000}),
+			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 33_000}),
+			userAct(cluster.Action{Kind: cluster.ActKill, Broker: 2}),
 		}, "", false},
 		// billing-1 restarts and crashes again while its new member's
 		// JoinGroup waits for the old member's session to end: the new
@@ -221,12 +220,12 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		// once its own session ended too.
 		{"a consumer crashed while its JoinGroup waited", []cluster.UserOp{
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}, Safe: true},
-			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 48_000}),
+			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 48_000}),
 			{Kind: cluster.UserJump, BackMs: 32_000},
-			do(cluster.Action{Kind: cluster.ActRestartConsumer, Name: "billing-1"}),
+			userAct(cluster.Action{Kind: cluster.ActRestartConsumer, Name: "billing-1"}),
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 3, Torn: true}, Safe: true},
-			do(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
+			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
 		}, "", false},
 		// Broker 2, the leader of orders-1 and the active controller,
 		// loses its power with broker 1 down: no controller fences it, and
@@ -239,19 +238,19 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		{"a follower whose log starts past its leader's end", []cluster.UserOp{
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1, Torn: true}, Safe: true},
 			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 2, Torn: true}, Safe: true},
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 366_263}),
-			do(cluster.Action{Kind: cluster.ActKill, Broker: 3}),
-			do(cluster.Action{Kind: cluster.ActStart, Broker: 3}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 366_263}),
+			userAct(cluster.Action{Kind: cluster.ActKill, Broker: 3}),
+			userAct(cluster.Action{Kind: cluster.ActStart, Broker: 3}),
 		}, "", true},
 		{"a power cut outside the model", []cluster.UserOp{
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
-			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
-			do(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
+			userAct(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
+			userAct(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
 		}, "", true},
 		{"a jump back to before the cut goes back into the model", []cluster.UserOp{
-			do(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
-			do(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
-			do(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
+			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
+			userAct(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
+			userAct(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
 			{Kind: cluster.UserJump, BackMs: 1000},
 		}, "", false},
 	} {
@@ -399,4 +398,26 @@ func damagedSequence(cfg cluster.UserExploreConfig, seed uint64) []cluster.UserO
 		ops = slices.Insert(ops, r.IntN(len(ops)+1), round...)
 	}
 	return ops
+}
+
+// userAct is a user operation doing a.
+func userAct(a cluster.Action) cluster.UserOp {
+	return cluster.UserOp{Kind: cluster.UserAction, Action: a}
+}
+
+// requireUserSequencePasses plays ops on the user world of cfg and seed and
+// asks that no invariant fail (a regression's replay).
+func requireUserSequencePasses(t *testing.T, cfg cluster.UserExploreConfig, seed uint64, ops []cluster.UserOp) {
+	t.Helper()
+	o, _, err := cluster.RunUserSequence(cfg, seed, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []cluster.UserFailure
+	if o.Failed() {
+		got = o.Failures
+	}
+	if diff := cmp.Diff([]cluster.UserFailure(nil), got); diff != "" {
+		t.Fatalf("failures (-want +got):\n%s", diff)
+	}
 }

@@ -138,11 +138,3 @@ func (b *pages) share() pages {
 // world's snapshot copies its file systems so): the copy and b share the
 // pages, each copying a page before it first writes it.
 func (b *pages) CopyShared() pages { return b.share() }
-
-// fromBytes is a file of the bytes data, the caller's no longer.
-func fromBytes(data []byte) pages {
-	var b pages
-	b.writeAt(data, 0)
-	b.size = int64(len(data))
-	return b
-}

@@ -77,3 +77,10 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// fromBytes is a file of the bytes data.
+func fromBytes(data []byte) pages {
+	var b pages
+	b.writeAt(data, 0)
+	return b
+}
