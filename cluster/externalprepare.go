@@ -23,27 +23,29 @@ type PreparedExternal struct {
 }
 
 // clientBatch is a client's record batch, checked and decoded from the
-// world's own copy of its bytes (raw): the decoded keys and values point
-// into raw, or into the decoder's fresh decompression buffer.
+// world's own copy of its bytes (raw), which goes to the leader's log as it
+// is. Decoding it is LogValidator's work (Kafka 3.7 reads every record of
+// a batch before it appends it); what the world needs of the records is
+// kept here, not the records: the mirror decodes them again only when
+// someone reads them.
 type clientBatch struct {
 	header   kafkalog.BatchHeader
 	n        int
 	checkErr error
 	raw      []byte
-	// outOfOrder is the index of the first record whose offset delta is
-	// not its index, -1 if none.
-	outOfOrder int
 	// decodeErr is the decoder's error; decoded is false when the batch
 	// was not decoded (it failed its check).
 	decodeErr error
 	decoded   bool
-	// entries are the batch's records as the leader's mirror keeps them,
-	// their offsets and epoch as the client wrote them (the leader's log
-	// stamps its own: replicaLog.appendDecoded), and producer the producer
-	// fields of the first (nil without idempotence): both are built here,
-	// off the world's lock. Set when the batch decoded.
-	entries  []replica.Entry
-	producer *replica.ProducerSequence
+	// records is how many records the batch decoded to, outOfOrder the
+	// index of the first whose offset delta is not its index (-1 if
+	// none), nullKey whether any has a null key (a compacted topic
+	// refuses it), and producer the producer fields of the first (nil
+	// without idempotence). Set when the batch decoded.
+	records    int
+	outOfOrder int
+	nullKey    bool
+	producer   *replica.ProducerSequence
 }
 
 // PrepareExternal prepares x for [World.ExternalPrepared]. x.Body must not
@@ -55,8 +57,8 @@ func PrepareExternal(x *ExternalRequest) *PreparedExternal {
 }
 
 // Preparer prepares external requests ([PrepareExternal]) with buffers it
-// reuses from one request to the next: the records a client batch decodes
-// to on their way to the mirror's entries. Its zero value is ready; one
+// reuses from one request to the next: a client batch's decompressed
+// records and the records decoded from them. Its zero value is ready; one
 // Preparer must not be used by two goroutines at once.
 type Preparer struct {
 	dec   kafkalog.Decoder
@@ -80,10 +82,8 @@ func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
 }
 
 // clientBatch checks records, one batch as a Produce carries it, and
-// decodes a copy of it when it passes: the entries point into that copy,
-// or into the records section decompressed from it, which the decoder
-// hands over (kafkalog.Decoder.Detach); the decoded records themselves are
-// pp's, reused.
+// decodes a copy of it when it passes, into pp's buffers, which the next
+// batch reuses.
 func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	cb := &clientBatch{}
 	cb.header, cb.n, cb.checkErr = kafkalog.CheckBatch(records)
@@ -93,23 +93,23 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	cb.raw = append([]byte(nil), records...)
 	b := &pp.batch
 	_, cb.decodeErr = pp.dec.Decode(cb.raw, b)
-	pp.dec.Detach()
 	cb.decoded = true
 	if cb.decodeErr != nil {
 		return cb
 	}
-	cb.outOfOrder = -1
+	cb.records, cb.outOfOrder = len(b.Records), -1
 	for i := range b.Records {
-		if b.Records[i].OffsetDelta != int32(i) {
+		r := &b.Records[i]
+		if r.OffsetDelta != int32(i) && cb.outOfOrder < 0 {
 			cb.outOfOrder = i
-			break
+		}
+		if r.Key == nil {
+			cb.nullKey = true
 		}
 	}
 	if len(b.Records) > 0 {
-		cb.entries = batchEntries(b, cb.raw, 0, len(b.Records))
-		cb.producer = cb.entries[0].Producer
+		cb.producer = producerOf(b, &b.Records[0])
 	}
-	clear(b.Records) // pp holds no reference to the batch's bytes
 	return cb
 }
 

@@ -105,21 +105,19 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return errCorruptMessage, "", 0
 	}
-	// The records are decoded from the world's own copy of the batch,
-	// which goes to the log as it is: their keys and values point into
-	// that copy (or its decompressed records), never into the request's
-	// buffer, so the mirror keeps them as they are (replicaLog.appendDecoded).
+	// The records were decoded from the world's own copy of the batch,
+	// which goes to the log as it is (replicaLog.AppendBatchAsLeader).
 	if !cb.decoded || cb.decodeErr != nil {
 		return errCorruptMessage, "", 0
 	}
 	raw := cb.raw
 	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
-		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", len(cb.entries)
+		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", cb.records
 	}
-	if int(h.NumRecords) != len(cb.entries) || h.LastOffsetDelta != h.NumRecords-1 {
+	if int(h.NumRecords) != cb.records || h.LastOffsetDelta != h.NumRecords-1 {
 		// LogValidator.validateRecord: offsets of a producer's batch are
 		// 0..n-1.
-		return errInvalidRecord, "the batch's record offsets are not 0..n-1", len(cb.entries)
+		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.records
 	}
 	if cb.outOfOrder >= 0 {
 		// Kafka 3.7's LogValidator refuses a compressed batch whose
@@ -132,19 +130,15 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		if h.Attributes.Compression() == kafkalog.CompressionNone {
 			msg = fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder)
 		}
-		return errInvalidRecord, msg, len(cb.entries)
+		return errInvalidRecord, msg, cb.records
 	}
-	entries := cb.entries
-	if cfg.Compact() {
-		for i := range entries {
-			if entries[i].Key == nil {
-				return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", len(entries)
-			}
-		}
+	count := cb.records
+	if cfg.Compact() && cb.nullKey {
+		return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", count
 	}
-	c.Sent += len(entries)
+	c.Sent += count
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
-	if len(entries) == 0 {
+	if count == 0 {
 		return errInvalidRecord, "an empty batch", 0
 	}
 	w.ext.corr++
@@ -153,25 +147,25 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		if w.ext.waiting == nil {
 			w.ext.waiting = map[int64]extSlot{}
 		}
-		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: len(entries)}
+		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: count}
 		p.open++
 	}
-	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, len(entries), tp, acksLabel(req.Acks))
+	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, tp, acksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
 	err = s.node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.id, CorrelationID: corr,
-		Batch: &replica.ProducerBatch{Count: len(entries), Producer: cb.producer, Bytes: raw, Entries: entries}, Acks: req.Acks, TimeoutMs: timeout})
+		Batch: &replica.ProducerBatch{Count: count, Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})
 	if err == nil {
 		err = w.processReady(b, s)
 	}
 	if err != nil {
 		w.internalError(b, err)
-		return -2, "", len(entries)
+		return -2, "", count
 	}
 	if req.Acks == 0 {
-		c.Acked += len(entries)
-		return 0, "", len(entries)
+		c.Acked += count
+		return 0, "", count
 	}
-	return -2, "", len(entries)
+	return -2, "", count
 }
 
 // settleProduce fills in one partition of a produce answer and counts it.

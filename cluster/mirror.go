@@ -62,8 +62,10 @@ type chunk struct {
 	skip  int
 	// epoch is a lazy chunk's leader epoch: its batch's, every record's.
 	epoch int32
-	// size is Read's measure of the entries (70 bytes plus key and value
-	// each) and headSize that of the first; head says whether the first
+	// size is Read's measure of the entries and headSize that of the
+	// first: a lazy chunk of a whole batch counts the batch's bytes, for
+	// both (lazySizes), any other entry 70 bytes plus its key and value
+	// (entrySize); head says whether the first
 	// entry carries its batch's bytes (Entry.Batch), where a read of whole
 	// batches may stop.
 	size, headSize int
@@ -395,6 +397,25 @@ func (m *mirror) slice(i, j int) []replica.Entry {
 		lo := max(i-ch.first, 0)
 		hi := min(j-ch.first, ch.n)
 		out = append(out, m.entriesOf(c)[lo:hi]...)
+	}
+	return out
+}
+
+// sliceFetch is slice(i, j) for a follower's fetch: a lazy chunk that
+// lies whole in it, from its batch's first record, is one entry carrying
+// the batch (Entry.Count), not decoded; the other chunks give their
+// entries.
+func (m *mirror) sliceFetch(i, j int) []replica.Entry {
+	i, j = max(i, 0), min(j, m.n)
+	var out []replica.Entry
+	for c := m.chunkOf(i); c < len(m.chunks) && i < j; c++ {
+		ch := &m.chunks[c]
+		if ch.batch != nil && ch.skip == 0 && i == ch.first && j >= ch.first+ch.n {
+			out = append(out, replica.Entry{Offset: ch.lo, LeaderEpoch: ch.epoch, Count: int32(ch.n), Batch: ch.batch.raw})
+		} else {
+			out = append(out, m.entriesOf(c)[i-ch.first:min(j-ch.first, ch.n)]...)
+		}
+		i = ch.first + ch.n
 	}
 	return out
 }

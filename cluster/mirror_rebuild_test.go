@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -40,10 +41,18 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 			clock++
 			leo := r.LogEndOffset()
 			switch action := rapid.IntRange(0, 9).Draw(t, "action"); {
-			case action <= 2: // a client's batch, as the leader takes it
-				raw := mirrorTestBatch(t, 0, rapid.IntRange(1, 6).Draw(t, "records"), epoch)
-				if _, err := r.AppendBatchAsLeader(replica.ProducerBatch{Count: 1, Bytes: raw}, epoch); err != nil {
+			case action <= 1: // a client's batch, as the leader takes it
+				n := rapid.IntRange(1, 6).Draw(t, "records")
+				raw := mirrorTestBatch(t, 0, n, epoch)
+				if _, err := r.AppendBatchAsLeader(replica.ProducerBatch{Count: n, Bytes: raw}, epoch); err != nil {
 					t.Fatalf("step %d: leader append: %v", step, err)
+				}
+			case action == 2: // a leader's whole batch, fetched undecoded (ReadFetch)
+				n := rapid.IntRange(1, 6).Draw(t, "records")
+				raw := mirrorTestBatch(t, leo, n, epoch)
+				e := replica.Entry{Offset: leo, LeaderEpoch: epoch, Count: int32(n), Batch: raw}
+				if err := r.AppendAsFollower([]replica.Entry{e}); err != nil {
+					t.Fatalf("step %d: follower append of a whole batch: %v", step, err)
 				}
 			case action <= 5: // a fetched batch, maybe with gaps the cleaner left
 				raw := gappedBatch(t, leo, epoch)
@@ -94,6 +103,11 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 			if d := cmp.Diff(want, mirrored(&r.m)); d != "" {
 				t.Fatalf("step %d: the mirror against the files (-files +mirror):\n%s", step, d)
 			}
+			if r.LogStartOffset() < r.LogEndOffset() {
+				from := rapid.Int64Range(r.LogStartOffset(), r.LogEndOffset()).Draw(t, "read from")
+				maxBytes := rapid.IntRange(1, 2000).Draw(t, "read max bytes")
+				requireFetchIsRead(t, r, from, maxBytes)
+			}
 		}
 		again, err := openReplicaLog(fsys, dir, cfg, &clock, kafkalog.WithRecoveryPoint(r.log.LogEndOffset()), kafkalog.WithLogStartOffset(r.LogStartOffset()))
 		if err != nil {
@@ -103,6 +117,40 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 			t.Fatalf("opened again (-before +after):\n%s", d)
 		}
 	})
+}
+
+// requireFetchIsRead checks that what a follower's fetch at from gets
+// (ReadFetch: whole batches undecoded) is Read's entries, once its whole
+// batches are decoded, and that each whole batch is a lazy chunk's bytes.
+func requireFetchIsRead(t *rapid.T, r *replicaLog, from int64, maxBytes int) {
+	want, err := r.Read(from, maxBytes)
+	if err != nil {
+		t.Fatalf("read at %d: %v", from, err)
+	}
+	got, err := r.ReadFetch(from, maxBytes)
+	if err != nil {
+		t.Fatalf("fetch read at %d: %v", from, err)
+	}
+	var expanded []replica.Entry
+	for _, e := range got {
+		if e.Count == 0 {
+			expanded = append(expanded, e)
+			continue
+		}
+		var dec kafkalog.Decoder
+		var rb kafkalog.RecordBatch
+		if _, err := dec.Decode(e.Batch, &rb); err != nil {
+			t.Fatalf("fetch read at %d: a whole batch does not decode: %v", from, err)
+		}
+		if len(rb.Records) != int(e.Count) || rb.BaseOffset != e.Offset || rb.PartitionLeaderEpoch != e.LeaderEpoch {
+			t.Fatalf("fetch read at %d: a whole batch entry (offset %d, epoch %d, %d records) holds %d records at %d, epoch %d",
+				from, e.Offset, e.LeaderEpoch, e.Count, len(rb.Records), rb.BaseOffset, rb.PartitionLeaderEpoch)
+		}
+		expanded = append(expanded, batchEntries(&rb, e.Batch, 0, len(rb.Records))...)
+	}
+	if d := cmp.Diff(want, expanded, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("fetch read at %d, %d bytes, against Read (-read +fetch):\n%s", from, maxBytes, d)
+	}
 }
 
 // gappedBatch is a batch of drawn records from offset base on, whose

@@ -77,11 +77,34 @@ func (e *envelope) size() int64 {
 	for _, r := range e.msg.Records {
 		n += 70 + int64(len(r.Key)+len(r.Value))
 	}
-	for _, r := range e.msg.Entries {
-		n += 70 + int64(len(r.Key)+len(r.Value))
-	}
+	n += entriesWireSize(e.msg.Entries)
 	if b := e.msg.Batch; b != nil {
 		n += int64(len(b.Bytes))
+	}
+	return n
+}
+
+// entriesWireSize is what a fetch answer's entries take on the wire: an
+// entry that carries its batch's bytes counts them (Kafka sends the log's
+// batches as stored), whether it stands for the whole batch (Entry.Count)
+// or is followed by the batch's other records, which then count nothing;
+// an entry without its batch's bytes counts 70 bytes plus its key and
+// value, about what a batch of one record takes.
+func entriesWireSize(entries []replica.Entry) int64 {
+	n, batchEnd := int64(0), int64(-1)
+	for i := range entries {
+		r := &entries[i]
+		switch {
+		case r.Batch != nil:
+			n += int64(len(r.Batch))
+			batchEnd = r.Offset
+			if h, err := kafkalog.ReadBatchHeader(r.Batch); err == nil {
+				batchEnd = h.LastOffset()
+			}
+		case r.Offset <= batchEnd:
+		default:
+			n += 70 + int64(len(r.Key)+len(r.Value))
+		}
 	}
 	return n
 }

@@ -112,7 +112,7 @@ func (r *replicaLog) rebuild() error {
 			if skip, ok := lazySkip(&b, start); ok {
 				// Kept as the batch's bytes (the segment's, read for
 				// this rebuild alone), decoded again when read.
-				size, head := recordSizes(&b, skip)
+				size, head := lazySizes(&b, data[pos-n:pos], skip)
 				r.m.addLazy(&lazyBatch{raw: data[pos-n : pos : pos], base: b.BaseOffset}, skip, len(b.Records)-skip, nil, size, head, at)
 				continue
 			}
@@ -155,8 +155,20 @@ func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
 	return skip, skip < len(b.Records)
 }
 
+// lazySizes is Read's measure of the records of b (whose bytes are raw)
+// from skip on, and of the first of them, in a lazy chunk: the whole
+// batch counts its bytes, as Kafka's fetch counts the log's bytes against
+// replica.fetch.max.bytes, so that it is measured without decoding it; a
+// part of one (the log start offset inside it) counts record by record.
+func lazySizes(b *kafkalog.RecordBatch, raw []byte, skip int) (size, head int) {
+	if skip == 0 {
+		return len(raw), len(raw)
+	}
+	return recordSizes(b, skip)
+}
+
 // recordSizes is Read's measure of b's records from skip on, and of the
-// first of them.
+// first of them, record by record (entrySize).
 func recordSizes(b *kafkalog.RecordBatch, skip int) (size, head int) {
 	for i := skip; i < len(b.Records); i++ {
 		n := 70 + len(b.Records[i].Key) + len(b.Records[i].Value)
@@ -317,35 +329,24 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 }
 
 // AppendBatchAsLeader implements [replica.BatchLog]: b.Bytes is a client's
-// batch, appended as it came (offsets and leader epoch stamped in place by
-// kafkalog). Its records decoded with it (b.Entries, as a client's produce
-// brings them: World.extProducePartition) go to the mirror; without them
-// the batch is decoded as stored.
+// batch, checked and decoded by the caller (World.extProducePartition), and
+// appended as it came, offsets and leader epoch stamped in place by
+// kafkalog. The mirror keeps it as those bytes, a lazy chunk: its records
+// are decoded again only when someone reads them (a follower's fetch takes
+// the bytes: ReadFetch).
 func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
-	if len(b.Entries) > 0 && len(b.Entries) == b.Count {
-		return r.appendDecoded(b.Bytes, b.Entries, leaderEpoch)
+	h, err := kafkalog.ReadBatchHeader(b.Bytes)
+	if err != nil {
+		return 0, fmt.Errorf("cluster: a producer's batch for %s: %w", r.log.Dir(), err)
 	}
-	return r.appendRaw(b.Bytes, func(batch []byte) (kafkalog.AppendInfo, error) {
-		return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
-	})
-}
-
-// appendDecoded appends a client's batch, raw, whose records es were
-// decoded from it: their keys and values point into that batch (or into
-// its decompressed copy), which the world handed over and nothing else
-// changes; kafkalog stamps the offsets, epoch and CRC in place, in the
-// header, and the mirror keeps the bytes as stored and es, their offsets
-// and epoch stamped too.
-func (r *replicaLog) appendDecoded(raw []byte, es []replica.Entry, leaderEpoch int32) (int64, error) {
-	info, err := r.log.AppendAsLeader(raw, leaderEpoch, *r.clock)
+	if b.Count < 1 || int64(h.NumRecords) != int64(b.Count) || int64(h.LastOffsetDelta) != int64(b.Count)-1 {
+		return 0, fmt.Errorf("cluster: a producer's batch for %s of %d records says it holds %d, offset deltas to %d", r.log.Dir(), b.Count, h.NumRecords, h.LastOffsetDelta)
+	}
+	info, err := r.log.AppendAsLeader(b.Bytes, leaderEpoch, *r.clock)
 	if err != nil {
 		return 0, err
 	}
-	for i := range es {
-		es[i].Offset, es[i].LeaderEpoch = info.FirstOffset+int64(i), leaderEpoch
-	}
-	es[0].Batch = raw
-	r.m.addLazy(&lazyBatch{raw: raw, base: info.FirstOffset}, 0, len(es), es, entriesSize(es), entrySize(&es[0]), r.activeEnd())
+	r.m.addLazy(&lazyBatch{raw: b.Bytes, base: info.FirstOffset}, 0, b.Count, nil, len(b.Bytes), len(b.Bytes), r.activeEnd())
 	r.epochs = nil
 	return info.FirstOffset, nil
 }
@@ -372,7 +373,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	}
 	es := batchEntries(&b, stored, 0, len(b.Records))
 	if _, ok := lazySkip(&b, b.BaseOffset); ok {
-		size, head := recordSizes(&b, 0)
+		size, head := lazySizes(&b, stored, 0)
 		r.m.addLazy(&lazyBatch{raw: stored, base: b.BaseOffset}, 0, len(es), es, size, head, r.activeEnd())
 	} else {
 		r.m.add(es, r.activeEnd())
@@ -408,8 +409,13 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			if err != nil {
 				return r.refused(err)
 			}
+			whole := entries[0].Count > 0
+			if whole && (h.BaseOffset != entries[0].Offset || int64(h.NumRecords) != int64(entries[0].Count) || h.LastOffset() != h.BaseOffset+int64(h.NumRecords)-1) {
+				return fmt.Errorf("cluster: follower append to %s: a fetched batch of %d records at %d whose header says %d records at [%d, %d]",
+					r.log.Dir(), entries[0].Count, entries[0].Offset, h.NumRecords, h.BaseOffset, h.LastOffset())
+			}
 			n := 1
-			for n < len(entries) && entries[n].Offset <= h.LastOffset() {
+			for !whole && n < len(entries) && entries[n].Offset <= h.LastOffset() {
 				n++
 			}
 			if _, err := r.log.AppendAsFollower(raw, *r.clock); err != nil {
@@ -427,7 +433,14 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 				}
 				return err
 			}
-			r.rememberFetched(raw, h, entries[:n])
+			if whole {
+				// a leader's lazy chunk, fetched as its bytes: the
+				// follower's is lazy too, nothing decoded
+				r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, int(entries[0].Count), nil, len(raw), len(raw), r.activeEnd())
+				r.epochs = nil
+			} else {
+				r.rememberFetched(raw, h, entries[:n])
+			}
 			entries = entries[n:]
 			continue
 		}
@@ -516,7 +529,7 @@ func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries
 		r.remember(entries, true)
 		return
 	}
-	r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, n, entries, entriesSize(entries), entrySize(&entries[0]), r.activeEnd())
+	r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, n, entries, len(raw), len(raw), r.activeEnd())
 	r.epochs = nil
 }
 
@@ -572,6 +585,20 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 	i := r.index(from)
 	j, _ := r.m.readEnd(i, maxBytes, -1) // whole batches only
 	return r.m.slice(i, j), nil
+}
+
+// ReadFetch implements [replica.FetchLog]: Read, except that a whole
+// batch the mirror keeps as its bytes (a lazy chunk) is handed out as one
+// entry carrying them (Entry.Count), undecoded, as Kafka's leader sends
+// its followers the segment's bytes.
+func (r *replicaLog) ReadFetch(from int64, maxBytes int) ([]replica.Entry, error) {
+	start, end := r.log.LogStartOffset(), r.log.LogEndOffset()
+	if from < start || from > end || len(r.damaged) > 0 && r.damageFrom(from) != nil {
+		return r.Read(from, maxBytes)
+	}
+	i := r.index(from)
+	j, _ := r.m.readEnd(i, maxBytes, -1)
+	return r.m.sliceFetch(i, j), nil
 }
 
 // readToDamage is Read at from when damage d holds an offset at or after

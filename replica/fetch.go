@@ -38,7 +38,7 @@ func (n *Node) handleFetch(m Message) error {
 		return nil
 	}
 	hwBefore := n.hw
-	entries, err := n.log.Read(m.FetchOffset, n.cfg.ReplicaFetchMaxBytes)
+	entries, err := n.readFetch(m.FetchOffset)
 	if err != nil {
 		return fmt.Errorf("%w: broker %d: read at %d for %d: %w", ErrLog, n.cfg.ID, m.FetchOffset, m.From, err)
 	}
@@ -49,6 +49,15 @@ func (n *Node) handleFetch(m Message) error {
 	}
 	n.send(n.withRecords(resp, entries, hwBefore))
 	return nil
+}
+
+// readFetch reads what a follower's fetch at from gets: whole batches
+// from a [FetchLog], entries from any other Log.
+func (n *Node) readFetch(from int64) ([]Entry, error) {
+	if fl, ok := n.log.(FetchLog); ok {
+		return fl.ReadFetch(from, n.cfg.ReplicaFetchMaxBytes)
+	}
+	return n.log.Read(from, n.cfg.ReplicaFetchMaxBytes)
 }
 
 // outOfRange fills an OFFSET_OUT_OF_RANGE answer with the leader's log
@@ -93,7 +102,7 @@ func (n *Node) recordFollowerFetch(id int32, offset int64) {
 func (n *Node) completeParkedFetches() {
 	kept := n.lead.parkedFetches[:0]
 	for _, p := range n.lead.parkedFetches {
-		entries, err := n.log.Read(p.req.FetchOffset, n.cfg.ReplicaFetchMaxBytes)
+		entries, err := n.readFetch(p.req.FetchOffset)
 		if err != nil || len(entries) == 0 {
 			kept = append(kept, p)
 			continue

@@ -39,15 +39,12 @@ type ProducerBatch struct {
 	// a producer without idempotence; record i has sequence
 	// Producer.Sequence+i (the batch's BaseSequence plus its offset delta).
 	Producer *ProducerSequence
-	// Bytes is the batch as the producer sent it. The log may modify it
-	// (offsets and the leader epoch are stamped in place).
+	// Bytes is the batch as the producer sent it, checked by the caller
+	// as Kafka's LogValidator checks it: its CRC and lengths hold, it
+	// decodes to Count records, and their offset deltas are 0, 1, 2...
+	// The log may modify it (offsets and the leader epoch are stamped in
+	// place) and keep it.
 	Bytes []byte
-	// Entries, when the caller has decoded Bytes already, are its Count
-	// records, their offsets and leader epoch as the bytes hold them before
-	// the log stamps its own: a BatchLog that keeps records may take them,
-	// and stamp them, rather than decode the bytes again. They are the
-	// log's once given.
-	Entries []Entry
 }
 
 // BatchLog is a [Log] that takes a [ProducerBatch] whole:
@@ -59,6 +56,17 @@ type ProducerBatch struct {
 type BatchLog interface {
 	Log
 	AppendBatchAsLeader(b ProducerBatch, leaderEpoch int32) (baseOffset int64, err error)
+}
+
+// FetchLog is a [Log] that stores record batches as bytes and answers a
+// follower's fetch with them, undecoded. ReadFetch is [Log.Read] for a
+// follower's fetch, except that it may hand out a whole batch as one entry
+// (Entry.Count above 0) instead of its records, and may measure such a
+// batch by its bytes; its AppendAsFollower appends such entries. A leader
+// whose log is a FetchLog reads its followers' fetches with ReadFetch.
+type FetchLog interface {
+	Log
+	ReadFetch(from int64, maxBytes int) ([]Entry, error)
 }
 
 // ProducerSequence identifies one record of an idempotent producer (KIP-98):
@@ -75,8 +83,17 @@ type ProducerSequence struct {
 type Entry struct {
 	Offset      int64
 	LeaderEpoch int32
-	Key         []byte
-	Value       []byte
+	// Count, when above 0, makes the entry a whole record batch rather than
+	// one record: the batch it carries (Batch), not decoded, holding Count
+	// records at offsets Offset to Offset+Count-1, all of leader epoch
+	// LeaderEpoch; Key, Value and Producer are unset. Only
+	// [FetchLog.ReadFetch] hands out such entries, for a follower's fetch,
+	// as Kafka's leader sends a follower the log's bytes as they are
+	// (FileRecords.slice), and only a Log that stores batches as bytes
+	// appends them. 0 is an ordinary entry.
+	Count int32
+	Key   []byte
+	Value []byte
 	// Producer is the idempotent producer's id and sequence, nil if none.
 	Producer *ProducerSequence
 	// Batch, set only by a Log that stores batches as bytes, and only on

@@ -47,6 +47,9 @@ func (l *MemLog) AppendAsLeader(records []Record, leaderEpoch int32) (int64, err
 func (l *MemLog) AppendAsFollower(entries []Entry) error {
 	leo := l.LogEndOffset()
 	for i, e := range entries {
+		if e.Count != 0 {
+			return fmt.Errorf("memlog: append: entry %d is an undecoded batch of %d records at %d: a MemLog keeps records", i, e.Count, e.Offset)
+		}
 		if e.Offset != leo+int64(i) {
 			return fmt.Errorf("memlog: append: entry %d has offset %d, want %d", i, e.Offset, leo+int64(i))
 		}
