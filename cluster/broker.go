@@ -126,6 +126,7 @@ func (w *World) startBroker(b *broker) error {
 		return fmt.Errorf("%w: broker %d is already running", ErrInvalidConfig, b.id)
 	}
 	b.fs.SetNow(w.now)
+	w.peeks.forget(b.id)
 	// log.dirs: created, if missing, with its parent synced, as
 	// LogManager.createAndValidateLogDirs does (mkdirs, then Utils.flushDir
 	// of the parent), so that a power cut cannot take the directory and

@@ -35,14 +35,13 @@ func (w *World) CheckConverged() []string {
 			out = append(out, fmt.Sprintf("%s-%d has leader %d and ISR %v (replicas %v)", tp.Topic, tp.Partition, p.leader, p.isr, p.replicas))
 		}
 	}
-	st := w.State()
 	live := map[string][]*Consumer{}
 	for _, c := range w.consumers {
 		if c.grp != nil && !c.grp.down && c.grp.member.State() != group.Left {
 			live[c.cfg.Group] = append(live[c.cfg.Group], c)
 		}
 	}
-	for _, g := range st.Groups {
+	for _, g := range w.groupInfos() {
 		cs := live[g.Name]
 		if len(cs) == 0 {
 			continue

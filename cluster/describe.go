@@ -30,7 +30,8 @@ const (
 // longest value; "-" for a missing value; GROUP-INSTANCE-ID only when a
 // member is static; a warning line while the group rebalances, a note when
 // it has no active members; "Error: Consumer group 'x' does not exist."
-// for a group the coordinator does not know.
+// for a group the coordinator does not know. It reads s.Groups alone, so
+// a State holding only [World.Groups] will do.
 func DescribeGroup(s State, name string, mode DescribeMode) string {
 	var g *GroupInfo
 	for i := range s.Groups {

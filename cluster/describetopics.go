@@ -57,7 +57,7 @@ func (w *World) DescribeTopics(o TopicsOptions) (string, error) {
 			fmt.Errorf("%w: %s", ErrUnknownTopic, o.Topic)
 	}
 	live := map[int32]bool{}
-	for _, b := range w.State().Brokers {
+	for _, b := range w.Brokers() {
 		live[b.ID] = b.Controller == "unfenced"
 	}
 	report := o.UnderReplicated || o.Unavailable || o.UnderMinISR || o.AtMinISR

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
+	"github.com/kafkalive/kafkalive/vfs"
 )
 
 // State is a snapshot of the world, with the JSON field names documented
@@ -176,6 +178,34 @@ type StateOptions struct {
 	Tail int
 }
 
+// Brokers returns the brokers as [World.State] lists them, without
+// looking at any replica log: as cheap after a client wrote millions of
+// records as before (a tool that needs only the brokers, such as
+// kafka-topics --describe, asks this, not State).
+func (w *World) Brokers() []BrokerInfo {
+	out := make([]BrokerInfo, 0, len(w.brokers))
+	for i, b := range w.brokers {
+		cb := w.ctl.brokers[i]
+		ctl := "unregistered"
+		switch {
+		case cb.registered && cb.fenced:
+			ctl = "fenced"
+		case cb.registered:
+			ctl = "unfenced"
+		}
+		out = append(out, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
+			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
+			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
+			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes,
+			LastFetchOffset: b.fetch.lastOffset, LastFetchFirstBatch: b.fetch.firstBatch})
+	}
+	return out
+}
+
+// Groups returns the consumer groups as [World.State] lists them, without
+// looking at any replica log.
+func (w *World) Groups() []GroupInfo { return w.groupInfos() }
+
 // StateWith returns the snapshot [World.State] returns, but with only the
 // records opts asks for: a page that shows the tail of one partition's
 // logs need not list (and compare with the leader's) every record of
@@ -191,21 +221,7 @@ func (w *World) state(opts StateOptions) State {
 			s.ActiveController = -1
 		}
 	}
-	for i, b := range w.brokers {
-		cb := w.ctl.brokers[i]
-		ctl := "unregistered"
-		switch {
-		case cb.registered && cb.fenced:
-			ctl = "fenced"
-		case cb.registered:
-			ctl = "unfenced"
-		}
-		s.Brokers = append(s.Brokers, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
-			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
-			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
-			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes,
-			LastFetchOffset: b.fetch.lastOffset, LastFetchFirstBatch: b.fetch.firstBatch})
-	}
+	s.Brokers = w.Brokers()
 	for _, tp := range w.ctl.order {
 		if tp.Topic == OffsetsTopic {
 			continue // shown through the groups
@@ -345,7 +361,7 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 	from := 0
 	if tail >= 0 && log.m.len() > tail {
 		from = log.m.len() - tail
-		li.Omitted, li.FirstOffset = from, log.m.at(0).Offset
+		li.Omitted, li.FirstOffset = from, log.m.offsetAt(0)
 	}
 	durable := log.durableFrom(b.fs, from)
 	if n := log.m.len() - from; n > 0 {
@@ -363,18 +379,71 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 
 // peekLog opens a stopped broker's log on a clone of its file system, so
 // that looking changes nothing, and returns it with its HW checkpoint.
+// Opening reads and decodes the whole log, which after a client's flood
+// takes seconds: the log opened is kept (w.peeks) and given again while
+// the broker's files and the topic's log config are as they were.
 func (w *World) peekLog(b *broker, tp partitionKey) (*replicaLog, int64) {
+	key, cfg := peekKey{broker: b.id, tp: tp}, w.logConfig(tp.Topic)
+	if p, ok := w.peeks.logs[key]; ok && p.fs == b.fs && p.version == b.fs.ContentVersion() && p.cfg == cfg {
+		return p.log, p.hw
+	}
+	p := peeked{fs: b.fs, version: b.fs.ContentVersion(), cfg: cfg}
+	p.log, p.hw = w.openPeek(b, tp, cfg)
+	if w.peeks.logs == nil {
+		w.peeks.logs = map[peekKey]peeked{}
+	}
+	w.peeks.logs[key] = p
+	return p.log, p.hw
+}
+
+// openPeek is peekLog without its cache.
+func (w *World) openPeek(b *broker, tp partitionKey, cfg kafkalog.Config) (*replicaLog, int64) {
 	fsys := b.fs.Clone()
 	hws, _ := readCheckpoint(fsys, "replication-offset-checkpoint") // one that does not parse reads as 0
 	if _, err := fsys.Stat(w.partitionDir(tp)); err != nil {
 		return nil, 0
 	}
 	now := w.now
-	log, err := openReplicaLog(fsys, w.partitionDir(tp), w.logConfig(tp.Topic), &now)
+	log, err := openReplicaLog(fsys, w.partitionDir(tp), cfg, &now)
 	if err != nil {
 		return nil, 0
 	}
 	return log, min(hws[tp], log.LogEndOffset())
+}
+
+// peekCache holds the logs peekLog opened, by broker and partition (a nil
+// log: none to open), each with the file system, its ContentVersion and
+// the log config it was opened with. It is a cache: a snapshot or a clone
+// of the world starts without it (CopyShared).
+type peekCache struct {
+	logs map[peekKey]peeked
+}
+
+type peekKey struct {
+	broker int32
+	tp     partitionKey
+}
+
+type peeked struct {
+	fs      *vfs.MemFS
+	version int64
+	cfg     kafkalog.Config
+	log     *replicaLog
+	hw      int64
+}
+
+// CopyShared is the copy a snapshot takes (internal/deepcopy): none of
+// the cache.
+func (c *peekCache) CopyShared() peekCache { return peekCache{} }
+
+// forget drops the logs peeked on broker id (it starts: its files are
+// about to change, and the memory is better freed).
+func (c *peekCache) forget(id int32) {
+	for k := range c.logs {
+		if k.broker == id {
+			delete(c.logs, k)
+		}
+	}
 }
 
 // JSON returns the state as indented JSON.

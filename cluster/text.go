@@ -68,7 +68,8 @@ func ids(v []int32) string {
 }
 
 // Text prints one replica log, e.g.
-// "b1 follower [0 m1·e0, 1 m2·e0*] 2/1 EC [(0,0)]".
+// "b1 follower [0 m1·e0, 1 m2·e0*] 2/1 EC [(0,0)]"; records left out
+// (LogInfo.Omitted) are counted first: "[… 98 earlier, 98 m99·e0, ...]".
 func (l LogInfo) Text() string {
 	recs := make([]string, len(l.Records))
 	for i, r := range l.Records {
@@ -77,6 +78,9 @@ func (l LogInfo) Text() string {
 	epochs := make([]string, len(l.Epochs))
 	for i, e := range l.Epochs {
 		epochs[i] = fmt.Sprintf("(%d,%d)", e.Epoch, e.StartOffset)
+	}
+	if l.Omitted > 0 {
+		recs = append([]string{fmt.Sprintf("… %d earlier", l.Omitted)}, recs...)
 	}
 	return fmt.Sprintf("b%d %s [%s] %d/%d EC [%s]", l.Broker, l.Role, strings.Join(recs, ", "), l.LogEndOffset, l.HighWatermark, strings.Join(epochs, ","))
 }

@@ -30,6 +30,9 @@ type World struct {
 
 	events  []Event
 	actions []Action
+	// peeks are the logs opened on stopped brokers' files for the state
+	// (peekLog).
+	peeks peekCache
 	// eventBase and actionBase count the events and actions that fell
 	// off the front of a bounded timeline; snaps are its snapshots,
 	// oldest first (see timeline.go).

@@ -9,6 +9,7 @@ func (m *MemFS) Clone() *MemFS {
 		root:     cloneNode(m.root, map[*node]*node{}),
 		epoch:    m.epoch,
 		ops:      m.ops,
+		version:  m.version,
 		kindOps:  m.kindOps,
 		capacity: m.capacity,
 		used:     m.used,

@@ -21,7 +21,9 @@ func TestDamageDisk(t *testing.T) {
 	require.NoError(t, m.SyncDir("/"))
 	_, err = f.WriteAt([]byte("X"), 5) // dirty, not synced
 	require.NoError(t, err)
+	before := m.ContentVersion()
 	require.NoError(t, m.DamageDisk("a", 1, 5, func(b []byte) { clear(b) }))
+	require.NotEqual(t, before, m.ContentVersion(), "damage changed the page cache: ContentVersion must change")
 	read := func() string {
 		got := make([]byte, 6)
 		g, err := m.Open("a")

@@ -117,6 +117,7 @@ func (m *MemFS) Dirtied(name string) (dirtiedMs int64, dirty bool, err error) {
 // own ancestor is dropped.)
 func (m *MemFS) PowerCut(keep func(name string, durable, cached int64) int64) {
 	m.epoch++
+	m.version++
 	m.root = restoreDir(m.root, "", keep, map[*node]bool{})
 	m.used = 0
 	m.linkTree(m.root, +1)
@@ -260,6 +261,7 @@ func (m *MemFS) DamageDisk(name string, off, n int64, damage func(b []byte)) err
 	if off < 0 || n <= 0 || off+n > f.disk.len() {
 		return &fs.PathError{Op: "damage", Path: name, Err: fmt.Errorf("%w: bytes [%d, %d) outside the %d durable bytes", fs.ErrInvalid, off, off+n, f.disk.len())}
 	}
+	m.version++
 	b := f.disk.bytes(off, off+n)
 	damage(b)
 	f.disk.writeAt(b, off)

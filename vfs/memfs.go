@@ -23,6 +23,7 @@ type MemFS struct {
 	epoch    uint64 // incremented by Crash and PowerCut; handles from older epochs are dead
 	hook     func(Op) error
 	ops      int64 // mutating operations so far, counted before the hook runs
+	version  int64 // see ContentVersion
 	kindOps  [numOpKinds]int64
 	capacity int64 // maximum bytes in linked files; negative means unlimited
 	used     int64 // bytes in linked files (page cache sizes)
@@ -38,6 +39,14 @@ func NewMem() *MemFS {
 // SetNow sets the time, in milliseconds since the Unix epoch, that MemFS stamps on files
 // and directories it modifies from now on (Stat's ModTime). It starts at 0.
 func (m *MemFS) SetNow(ms int64) { m.nowMs = ms }
+
+// ContentVersion changes whenever the files' names or contents as the
+// page cache holds them may have changed: at every mutating operation
+// (whether or not it succeeds), a PowerCut and a DamageDisk. Writeback,
+// WritebackExpired and Crash, which change neither, leave it. A reader that
+// derived something from the files (a log opened on a clone) can keep it
+// while the version stays the same.
+func (m *MemFS) ContentVersion() int64 { return m.version }
 
 // SetCapacity limits the bytes the files may hold in total (page cache sizes of linked
 // files); writes and truncations beyond it fail with ErrNoSpace. A negative capacity means

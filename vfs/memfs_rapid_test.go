@@ -35,6 +35,10 @@ type memMachine struct {
 	handles map[*inode]vfs.File // open read-write files, by the model file they write
 	frozen  *vfs.MemFS          // a fork no action may change
 	want    vfstest.Tree        // what frozen holds
+	// seen is what the files held at the last check, at ContentVersion
+	// seenVersion.
+	seen        vfstest.Tree
+	seenVersion int64
 }
 
 func newMemMachine(t *rapid.T) *memMachine {
@@ -277,6 +281,14 @@ func (m *memMachine) check(t *rapid.T) {
 	if got := m.fs.DurableBytes(""); got != durableSum {
 		t.Fatalf("DurableBytes = %d, the model's files have %d durable bytes", got, durableSum)
 	}
+	tree, err := vfstest.ReadTree(m.fs, "")
+	m.ok(t, err)
+	if v := m.fs.ContentVersion(); m.seen != nil && v == m.seenVersion {
+		if diff := cmp.Diff(m.seen, tree); diff != "" {
+			t.Fatalf("the files changed while ContentVersion stayed %d (-before +now):\n%s", v, diff)
+		}
+	}
+	m.seen, m.seenVersion = tree, m.fs.ContentVersion()
 	if m.frozen != nil {
 		got, err := vfstest.ReadTree(m.frozen, "")
 		m.ok(t, err)

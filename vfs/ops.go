@@ -84,6 +84,7 @@ func (m *MemFS) OpCountOf(kind OpKind) int64 {
 // PowerCut), the operation fails with ErrCrashed: it never happened.
 func (m *MemFS) before(op Op) error {
 	m.ops++
+	m.version++
 	m.kindOps[op.Kind]++
 	op.Seq, op.KindSeq = m.ops, m.kindOps[op.Kind]
 	if m.hook == nil {

@@ -106,7 +106,7 @@ func (t *Terminal) dumpLogRoot(args []string, at *int64, out io.Writer) error {
 				return err
 			}
 		} else {
-			for _, b := range w.State().Brokers {
+			for _, b := range w.Brokers() {
 				if b.State == "running" {
 					id = b.ID
 					break

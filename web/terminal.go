@@ -58,7 +58,7 @@ func init() {
 		"cut":                   {"cut A,B C,D | cut client N [BROKERS]", "cut the network links between two sets of nodes (brokers 1..3, controller 0), or a Kafka client's links (N as the page numbers it; its connections hang until heal)", (*Terminal).cut},
 		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
 		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
-		"state":                 {"state", "print the whole state in the scenarios' notation", (*Terminal).state},
+		"state":                 {"state", "print the state in the scenarios' notation (each log's newest 100 records)", (*Terminal).state},
 		"events":                {"events [N]", "print the newest N events (default 20)", (*Terminal).events},
 	}
 }
@@ -402,9 +402,14 @@ func (t *Terminal) run(args []string, at *int64, out io.Writer) error {
 	return t.runSliced(at, ms, out)
 }
 
+// stateTail is how many of each replica log's newest records the state
+// command lists: a log a client filled with millions prints its count of
+// the others, not every one of them.
+const stateTail = 100
+
 func (t *Terminal) state(args []string, at *int64, out io.Writer) error {
 	return t.look(at, func(w *cluster.World) error {
-		_, err := io.WriteString(out, w.State().Text())
+		_, err := io.WriteString(out, w.StateWith(cluster.StateOptions{Tail: stateTail}).Text())
 		return err
 	})
 }

@@ -94,7 +94,7 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 		mode = cluster.DescribeState
 	}
 	return t.look(at, func(w *cluster.World) error {
-		st := w.State()
+		st := cluster.State{Groups: w.Groups()} // DescribeGroup reads the groups alone
 		for _, g := range st.Groups {
 			if list {
 				fmt.Fprintln(out, g.Name)

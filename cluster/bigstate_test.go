@@ -1,0 +1,143 @@
+package cluster
+
+import (
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// decodedEntries counts the records the world's replica logs hold decoded
+// (lazy chunks' cached entries and eager chunks), running or peeked.
+func decodedEntries(w *World) int {
+	n := 0
+	count := func(l *replicaLog) {
+		for _, ch := range l.m.chunks {
+			if ch.entries != nil {
+				n += len(ch.entries)
+			}
+		}
+	}
+	for _, b := range w.brokers {
+		for _, s := range b.replicas {
+			count(s.log)
+		}
+	}
+	for _, p := range w.peeks.logs {
+		if p.log != nil {
+			count(p.log)
+		}
+	}
+	return n
+}
+
+// A client that wrote many records leaves the world's tools as quick as
+// before: the brokers, the groups, kafka-topics --describe and a state of
+// the logs' tails decode no more than the batches of the tails, the
+// followers' fetches decoded nothing, and a stopped broker's logs are
+// opened once, not at every look, until its files change.
+func TestToolsDecodeOnlyTheTail(t *testing.T) {
+	w, err := New(Config{Seed: 9, MinInsyncReplicas: 2, Rules: replica.Modern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := kafkalog.DefaultConfig()
+	cfg.SegmentBytes = 1 << 20
+	if err := w.CreateTopic(TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}, Config: &cfg}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RunFor(500); err != nil {
+		t.Fatal(err)
+	}
+	const batches, perBatch = 40, 500
+	for i := range batches {
+		var b kafkalog.RecordBatch
+		b.Attributes = b.Attributes.WithCompression(kafkalog.CompressionSnappy)
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = 7, 0, int32(i*perBatch)
+		for r := range perBatch {
+			b.AppendRecord(int64(r), 1_700_000_000_000, nil, make([]byte, 100))
+		}
+		req := kmsg.NewPtrProduceRequest()
+		req.SetVersion(9)
+		req.Acks, req.TimeoutMillis = -1, 5000
+		rt := kmsg.NewProduceRequestTopic()
+		rt.Topic = "t"
+		rp := kmsg.NewProduceRequestTopicPartition()
+		rp.Records = b.AppendTo(nil)
+		rt.Partitions = append(rt.Partitions, rp)
+		req.Topics = append(req.Topics, rt)
+		x := ExternalRequest{Client: 1, ClientID: "flood", Broker: 1, Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
+		if _, err := w.ExternalPrepared(x, PrepareExternal(&x)); err != nil {
+			t.Fatalf("produce %d: %v", i, err)
+		}
+		if err := w.RunFor(100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.RunFor(2000); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range w.brokers {
+		if got := b.replicas[partitionKey{Topic: "t"}].log.LogEndOffset(); got != batches*perBatch {
+			t.Fatalf("broker %d's LEO is %d, want %d", b.id, got, batches*perBatch)
+		}
+	}
+	if n := decodedEntries(w); n != 0 {
+		t.Fatalf("the produce and its replication decoded %d records, want none", n)
+	}
+	w.Brokers()
+	w.Groups()
+	if _, err := w.DescribeTopics(TopicsOptions{Topic: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := decodedEntries(w); n != 0 {
+		t.Fatalf("the brokers, the groups and kafka-topics --describe decoded %d records, want none", n)
+	}
+	const tail = 100
+	st := w.StateWith(StateOptions{Tail: tail})
+	for _, p := range st.Partitions {
+		if p.Topic != "t" {
+			continue
+		}
+		for _, l := range p.Logs {
+			if len(l.Records) != tail || l.Omitted != batches*perBatch-tail {
+				t.Fatalf("broker %d's log lists %d records and omits %d, want %d and %d", l.Broker, len(l.Records), l.Omitted, tail, batches*perBatch-tail)
+			}
+		}
+	}
+	if n, most := decodedEntries(w), 3*perBatch; n > most {
+		t.Fatalf("a state of the logs' last %d records decoded %d records, more than their batches' %d", tail, n, most)
+	}
+
+	if err := w.Stop(3); err != nil {
+		t.Fatal(err)
+	}
+	tp := partitionKey{Topic: "t"}
+	w.StateWith(StateOptions{Tail: tail})
+	first := w.peeks.logs[peekKey{broker: 3, tp: tp}].log
+	if first == nil {
+		t.Fatal("a state with broker 3 stopped did not open its log")
+	}
+	if err := w.RunFor(1000); err != nil {
+		t.Fatal(err)
+	}
+	w.StateWith(StateOptions{Tail: tail})
+	if again := w.peeks.logs[peekKey{broker: 3, tp: tp}].log; again != first {
+		t.Fatal("a second state opened the stopped broker's log again, its files unchanged")
+	}
+	if err := w.PowerCut(3, false); err != nil {
+		t.Fatal(err)
+	}
+	w.StateWith(StateOptions{Tail: tail})
+	if again := w.peeks.logs[peekKey{broker: 3, tp: tp}].log; again == first {
+		t.Fatal("after a power cut the state showed the log opened before it")
+	}
+	if err := w.Start(3); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.peeks.logs) != 0 {
+		t.Fatalf("broker 3 started and %d peeked logs are still kept", len(w.peeks.logs))
+	}
+}
