@@ -142,7 +142,8 @@
 // keeps a mirror of its records for the page, the checker, the world's
 // own consumers and the followers' fetches: one chunk per batch, and a
 // batch whose offsets follow one another (every producer's) is kept as its
-// bytes and decoded again when read, its decoded records kept only while
+// bytes and decoded again when read (a follower's fetch takes the bytes
+// and decodes nothing), its decoded records kept only while
 // among the 32,768 decoded last. A log of millions of records thus holds
 // their bytes, not a decoded record each. A broker's disk may have a size
 // ([Config.BrokerDiskBytes]; the page's world gives each 2 GiB): a write
@@ -317,9 +318,10 @@
 // partitions. A produce's batch is not encoded again: the leader's log appends
 // the client's bytes with the offsets and its leader epoch stamped in
 // place ([replica.ProducerBatch]: the leader takes the batch whole, its
-// records decoded once, on the connection's goroutine, as Kafka's
-// LogValidator reads them), and the followers store the bytes they
-// fetched ([replica.Entry.Batch]), so compression, headers, timestamps and
+// records read once, on the connection's goroutine, as Kafka's
+// LogValidator reads them, and not kept: the mirror holds the bytes), and
+// the followers fetch and store those bytes undecoded ([replica.FetchLog],
+// [replica.Entry.Count]), so compression, headers, timestamps and
 // the producer id, epoch and sequence survive on every replica, and a
 // consumer's fetch returns the stored batches as they are. Client n is node
 // [ExternalNode](n) of the network: cutting its links to a broker makes
