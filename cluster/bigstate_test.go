@@ -3,8 +3,6 @@ package cluster
 import (
 	"testing"
 
-	"github.com/twmb/franz-go/pkg/kmsg"
-
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -59,16 +57,7 @@ func TestToolsDecodeOnlyTheTail(t *testing.T) {
 		for r := range perBatch {
 			b.AppendRecord(int64(r), 1_700_000_000_000, nil, make([]byte, 100))
 		}
-		req := kmsg.NewPtrProduceRequest()
-		req.SetVersion(9)
-		req.Acks, req.TimeoutMillis = -1, 5000
-		rt := kmsg.NewProduceRequestTopic()
-		rt.Topic = "t"
-		rp := kmsg.NewProduceRequestTopicPartition()
-		rp.Records = b.AppendTo(nil)
-		rt.Partitions = append(rt.Partitions, rp)
-		req.Topics = append(req.Topics, rt)
-		x := ExternalRequest{Client: 1, ClientID: "flood", Broker: 1, Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
+		x := clientProduce("flood", "t", b.AppendTo(nil))
 		if _, err := w.ExternalPrepared(x, PrepareExternal(&x)); err != nil {
 			t.Fatalf("produce %d: %v", i, err)
 		}

@@ -37,16 +37,7 @@ func FuzzExternalProduce(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, batch []byte) {
 		w := base.Clone()
-		req := kmsg.NewPtrProduceRequest()
-		req.SetVersion(9)
-		req.Acks, req.TimeoutMillis = -1, 5000
-		rt := kmsg.NewProduceRequestTopic()
-		rt.Topic = "t"
-		rp := kmsg.NewProduceRequestTopicPartition()
-		rp.Records = batch
-		rt.Partitions = append(rt.Partitions, rp)
-		req.Topics = append(req.Topics, rt)
-		x := ExternalRequest{Client: 1, ClientID: "fuzz", Broker: 1, Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
+		x := clientProduce("fuzz", "t", batch)
 		if _, err := w.ExternalPrepared(x, PrepareExternal(&x)); err != nil {
 			t.Fatalf("produce: %v", err)
 		}
@@ -66,4 +57,19 @@ func FuzzExternalProduce(f *testing.F) {
 			}
 		}
 	})
+}
+
+// clientProduce is client 1 (clientID) sending batch to partition 0 of
+// topic through broker 1, as a Produce v9 with acks=all.
+func clientProduce(clientID, topic string, batch []byte) ExternalRequest {
+	req := kmsg.NewPtrProduceRequest()
+	req.SetVersion(9)
+	req.Acks, req.TimeoutMillis = -1, 5000
+	rt := kmsg.NewProduceRequestTopic()
+	rt.Topic = topic
+	rp := kmsg.NewProduceRequestTopicPartition()
+	rp.Records = batch
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	return ExternalRequest{Client: 1, ClientID: clientID, Broker: 1, Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
 }
