@@ -33,6 +33,8 @@ import (
 // cluster's, both in this process, for either impl): on a shared machine
 // wall-clock figures count what other processes take.
 
+var warmKgo = flag.Bool("throughput.warm", false, "BenchmarkKgoProduce: run each implementation warm, after an untimed run of the same size on a cluster of its own, in the pages that run faulted in")
+
 var streamSeconds = flag.Int("throughput.stream", 0, "TestThroughputStreamRate: seconds to produce while counting the page's stream updates (0: skip)")
 
 // throughputTarget is a cluster under the benchmark: the bootstrap
@@ -178,6 +180,9 @@ func BenchmarkKgoProduce(b *testing.B) {
 			// brokers keep five copies of every batch, kfake one, and the
 			// first touch of a page is a large part of either's cost).
 			debug.FreeOSMemory()
+			if *warmKgo {
+				warmUp(b, impl.serve, b.N)
+			}
 			t := impl.serve(b)
 			defer t.stop()
 			cl := throughputProducer(b, t)
@@ -199,6 +204,21 @@ func BenchmarkKgoProduce(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "records/s")
 		})
+	}
+}
+
+// warmUp produces n records into a cluster serve starts, untimed, and
+// stops it: what the process faulted in for it, the next cluster of the
+// same kind runs in.
+func warmUp(b *testing.B, serve func(testing.TB) throughputTarget, n int) {
+	t := serve(b)
+	defer t.stop()
+	cl := throughputProducer(b, t)
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := produceN(ctx, cl, n); err != nil {
+		b.Fatal(err)
 	}
 }
 
