@@ -279,7 +279,7 @@ func TestThroughputStreamRate(t *testing.T) {
 	// deleted segments kept file.delete.delay.ms) bounds what the flood
 	// leaves on them; a broker halted for a full disk fails the test.
 	err = tg.live.Do(nil, func(w *cluster.World) error {
-		for _, b := range w.State().Brokers {
+		for _, b := range w.Brokers() {
 			t.Logf("broker %d: %s, %d MiB on a disk of %d MiB", b.ID, b.State, b.DiskBytes>>20, b.DiskCapacity>>20)
 			if b.State != "running" {
 				t.Errorf("broker %d is %s after the flood", b.ID, b.State)

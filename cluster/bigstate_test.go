@@ -130,3 +130,36 @@ func TestToolsDecodeOnlyTheTail(t *testing.T) {
 		t.Fatalf("broker 3 started and %d peeked logs are still kept", len(w.peeks.logs))
 	}
 }
+
+// A world's scratch space (the Preparer of the requests it applies
+// unprepared, the logs it peeked on stopped brokers) stays out of its
+// clones and snapshots: they would copy buffers and whole logs.
+func TestClonesLeaveScratchBehind(t *testing.T) {
+	w, err := New(Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CreateTopic(TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RunFor(500); err != nil {
+		t.Fatal(err)
+	}
+	var b kafkalog.RecordBatch
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+	b.AppendRecord(0, 1_700_000_000_000, nil, []byte("v"))
+	if _, err := w.External(clientProduce("replayed", "t", b.AppendTo(nil))); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Stop(3); err != nil {
+		t.Fatal(err)
+	}
+	w.StateWith(StateOptions{Tail: 10})
+	if w.ext.replay.pp == nil || len(w.peeks.logs) == 0 {
+		t.Fatal("the world used neither its own Preparer nor a peeked log: the test proves nothing")
+	}
+	c := w.Clone()
+	if c.ext.replay.pp != nil || len(c.peeks.logs) != 0 {
+		t.Fatalf("a clone took the world's scratch space: Preparer %v, %d peeked logs", c.ext.replay.pp != nil, len(c.peeks.logs))
+	}
+}

@@ -105,6 +105,28 @@ type externalState struct {
 	// prepared is the request being applied's preparation, if any
 	// (World.ExternalPrepared); it is no state of the world.
 	prepared *PreparedExternal
+	// replay checks and decodes the client batches of the requests the
+	// world applies unprepared (a replay of the timeline), with buffers it
+	// reuses; it is no state of the world either.
+	replay replayPreparer
+}
+
+// replayPreparer is a [Preparer] the world keeps for the requests it
+// prepares itself. A snapshot or a clone starts without it (CopyShared):
+// its buffers are scratch space.
+type replayPreparer struct {
+	pp *Preparer
+}
+
+// CopyShared is the copy a snapshot takes (internal/deepcopy): a fresh one.
+func (r *replayPreparer) CopyShared() replayPreparer { return replayPreparer{} }
+
+// get returns the Preparer, made at first use.
+func (r *replayPreparer) get() *Preparer {
+	if r.pp == nil {
+		r.pp = &Preparer{}
+	}
+	return r.pp
 }
 
 // extPending is one request waiting for the world.

@@ -149,6 +149,5 @@ func (w *World) clientBatch(x *ExternalRequest, req *kmsg.ProduceRequest, ti, pi
 	if p := w.preparedFor(x); p != nil && ti < len(p.batches) && pi < len(p.batches[ti]) {
 		return p.batches[ti][pi]
 	}
-	var pp Preparer
-	return pp.clientBatch(req.Topics[ti].Partitions[pi].Records)
+	return w.ext.replay.get().clientBatch(req.Topics[ti].Partitions[pi].Records)
 }
