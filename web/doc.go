@@ -121,6 +121,10 @@
 //
 // # Measured
 //
+// The stream sends a view at most every half update interval (20 a
+// second): a client's flood changes the world thousands of times a
+// second, and a page cannot show more.
+//
 // On the development machine (2 shared cores; TestMeasureHour with
 // KAFKALIVE_MEASURE=1, BenchmarkUpdate, and the browser test
 // TestPageKeepsUpWithUpdates): the page renders about 9-10 of the

@@ -3,12 +3,15 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // handleStream sends the live view as Server-Sent Events: one "view" event
 // at each change of state (Live.Changed), each a compact View of the
-// partition the page shows (?topic=&partition=). A client slower than the
-// changes gets the newest state each time, never a backlog.
+// partition the page shows (?topic=&partition=), at most one every
+// streamGap (Interval/2: twice the world's own pace), however often the
+// world changes. A client slower than the changes gets the newest state
+// each time, never a backlog.
 func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -32,6 +35,15 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 			}
 			fl.Flush()
 			last, sent = v, true
+			// A client's flood changes the world thousands of times a
+			// second: a view for each would take the world's lock, and a
+			// core, from the flood, for a page that cannot show them.
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(s.streamGap()):
+			}
+			continue
 		}
 		select {
 		case <-r.Context().Done():
@@ -39,4 +51,13 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		case <-changed:
 		}
 	}
+}
+
+// streamGap is the least time between two views of a stream: half the
+// update interval.
+func (s *Server) streamGap() time.Duration {
+	if s.Interval <= 0 {
+		return UpdateInterval / 2
+	}
+	return s.Interval / 2
 }

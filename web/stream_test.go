@@ -129,3 +129,53 @@ func TestTimelineMarksTheActions(t *testing.T) {
 		t.Fatalf("timeline marks (-want +got):\n%s", diff)
 	}
 }
+
+// A world that changes without pause (a client's flood) gets a view at
+// most every half update interval, and still gets them: the stream sends
+// the newest state at its own pace, not one view per change.
+func TestStreamPacesAWorldThatNeverStops(t *testing.T) {
+	hs, live := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/stream", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	readEvent(t, r) // the first view, at once
+
+	const span = time.Second
+	stop := make(chan struct{})
+	changes := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stop:
+				changes <- n
+				return
+			default:
+			}
+			if err := live.Advance(1); err != nil {
+				changes <- -1
+				return
+			}
+			n++
+		}
+	}()
+	began, views := time.Now(), 0
+	for time.Since(began) < span {
+		readEvent(t, r)
+		views++
+	}
+	elapsed := time.Since(began)
+	close(stop)
+	n := <-changes
+	require.Positive(t, n, "the world did not change")
+	most := int(elapsed/(UpdateInterval/2)) + 2
+	if views > most || views < 2 {
+		t.Fatalf("in %v the world changed %d times and the stream sent %d views; want 2 to %d (one every %v at most)", elapsed, n, views, most, UpdateInterval/2)
+	}
+	t.Logf("%v: %d changes, %d views", elapsed, n, views)
+}
