@@ -39,6 +39,15 @@ type mirror struct {
 	cached int
 	// budget, if above 0, replaces mirrorCacheEntries (tests).
 	budget int
+	// files reads a lazy chunk's batch back from the segment file it is
+	// in (the replica log the mirror belongs to).
+	files batchFiles
+}
+
+// batchFiles reads a batch of size bytes that ends at place at back from
+// its segment file.
+type batchFiles interface {
+	batchBytes(at place, size int) ([]byte, error)
 }
 
 // mirrorCacheEntries is how many decoded entries of lazy chunks a mirror
@@ -73,11 +82,23 @@ type chunk struct {
 }
 
 // lazyBatch is a record batch as stored, whose records follow one another
-// from offset base on. Its bytes never change; mirrors and snapshots share
-// it.
+// from offset base on: size bytes, with CRC crc, that the mirror does not
+// keep but reads back from the segment file they end in (chunk.at) when
+// someone reads the records, so that a log of a client's millions of
+// records costs its files and not a second copy. raw, when set, holds the
+// bytes instead (a mirror without files: tests). It never changes; mirrors
+// and snapshots share it.
 type lazyBatch struct {
-	raw  []byte
 	base int64
+	size int
+	crc  uint32
+	raw  []byte
+}
+
+// storedBatch is the lazyBatch of raw, a whole batch as stored, whose
+// header h reads: its bytes are not kept.
+func storedBatch(raw []byte, h kafkalog.BatchHeader) *lazyBatch {
+	return &lazyBatch{base: h.BaseOffset, size: len(raw), crc: h.CRC}
 }
 
 // place is where a record's batch ends: in the .log file of the segment
@@ -119,20 +140,16 @@ func (m *mirror) add(entries []replica.Entry, at place) {
 }
 
 // addLazy appends a lazy chunk: records skip to skip+n-1 of the batch b,
-// whose sizes by Read's measure are size (all) and headSize (the first),
-// ending at place at. entries, when not nil, are those records decoded
-// (the caller's new slice, or one that is never changed), kept as the
-// chunk's decoded entries.
-func (m *mirror) addLazy(b *lazyBatch, skip, n int, entries []replica.Entry, size, headSize int, at place) {
+// of leader epoch epoch, whose sizes by Read's measure are size (all) and
+// headSize (the first), ending at place at. entries, when not nil, are
+// those records decoded (the caller's new slice, or one that is never
+// changed), kept as the chunk's decoded entries.
+func (m *mirror) addLazy(b *lazyBatch, epoch int32, skip, n int, entries []replica.Entry, size, headSize int, at place) {
 	if n == 0 {
 		return
 	}
-	h, err := kafkalog.ReadBatchHeader(b.raw)
-	if err != nil {
-		panic(fmt.Sprintf("cluster: a lazy chunk at offset %d of a batch whose header does not read: %v", b.base, err))
-	}
 	lo := b.base + int64(skip)
-	c := chunk{first: m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip, epoch: h.PartitionLeaderEpoch,
+	c := chunk{first: m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip, epoch: epoch,
 		size: size, headSize: headSize, head: skip == 0}
 	m.chunks = append(m.chunks, c)
 	m.n += n
@@ -149,7 +166,7 @@ func (m *mirror) entriesOf(c int) []replica.Entry {
 	if ch.entries != nil {
 		return ch.entries
 	}
-	es := ch.batch.decode(ch.skip, ch.n)
+	es := m.decode(ch)
 	ch.entries = es
 	m.remember(c) // which never forgets c itself; es is the caller's either way
 	return es
@@ -191,16 +208,40 @@ func (m *mirror) chunkAt(first int) int {
 	return k
 }
 
-// decode is records skip to skip+n-1 of b as entries: their keys and values
-// point into b's bytes, or into a decompression buffer of their own.
-func (b *lazyBatch) decode(skip, n int) []replica.Entry {
+// bytesOf is lazy chunk ch's batch bytes, read back from its file. The
+// caller may keep them; nothing else holds them.
+func (m *mirror) bytesOf(ch *chunk) []byte {
+	b := ch.batch
+	if b.raw != nil {
+		return b.raw
+	}
+	raw, err := m.files.batchBytes(ch.at, b.size)
+	if err == nil {
+		var h kafkalog.BatchHeader
+		if h, err = kafkalog.ReadBatchHeader(raw); err == nil && (h.BaseOffset != b.base || h.CRC != b.crc) {
+			err = fmt.Errorf("the file holds a batch at %d with CRC %d there", h.BaseOffset, h.CRC)
+		}
+	}
+	if err != nil {
+		// The batch was appended there, and the mirror drops it before
+		// its file loses it (truncation, retention, the cleaner).
+		panic(fmt.Sprintf("cluster: a mirrored batch at offset %d (%d bytes, CRC %d) ending at %d in segment %d cannot be read back: %v", b.base, b.size, b.crc, ch.at.end, ch.at.segment, err))
+	}
+	return raw
+}
+
+// decode is lazy chunk ch's records as entries: their keys and values
+// point into its bytes, read back for them, or into a decompression buffer
+// of their own.
+func (m *mirror) decode(ch *chunk) []replica.Entry {
+	raw := m.bytesOf(ch)
 	var dec kafkalog.Decoder
 	var rb kafkalog.RecordBatch
-	if _, err := dec.Decode(b.raw, &rb); err != nil || skip+n > len(rb.Records) {
+	if _, err := dec.Decode(raw, &rb); err != nil || ch.skip+ch.n > len(rb.Records) {
 		// The bytes decoded when the chunk was made, and they never change.
-		panic(fmt.Sprintf("cluster: a mirrored batch at offset %d no longer decodes to %d records from %d: %v", b.base, n, skip, err))
+		panic(fmt.Sprintf("cluster: a mirrored batch at offset %d no longer decodes to %d records from %d: %v", ch.batch.base, ch.n, ch.skip, err))
 	}
-	return batchEntries(&rb, b.raw, skip, n)
+	return batchEntries(&rb, raw, ch.skip, ch.n)
 }
 
 // batchEntries is records skip to skip+n-1 of rb (decoded from raw) as
@@ -411,7 +452,7 @@ func (m *mirror) sliceFetch(i, j int) []replica.Entry {
 	for c := m.chunkOf(i); c < len(m.chunks) && i < j; c++ {
 		ch := &m.chunks[c]
 		if ch.batch != nil && ch.skip == 0 && i == ch.first && j >= ch.first+ch.n {
-			out = append(out, replica.Entry{Offset: ch.lo, LeaderEpoch: ch.epoch, Count: int32(ch.n), Batch: ch.batch.raw})
+			out = append(out, replica.Entry{Offset: ch.lo, LeaderEpoch: ch.epoch, Count: int32(ch.n), Batch: m.bytesOf(ch)})
 		} else {
 			out = append(out, m.entriesOf(c)[i-ch.first:min(j-ch.first, ch.n)]...)
 		}
@@ -566,10 +607,12 @@ func skipSame(a, b *cursor) bool {
 	switch {
 	case ca.n != cb.n:
 	case ca.batch != nil && cb.batch != nil:
-		// the same bytes, or equal ones (two replicas store a batch byte
-		// for byte the same), decode to the same records
-		ra, rb := ca.batch.raw, cb.batch.raw
-		same = ca.skip == cb.skip && ca.lo == cb.lo && (len(ra) > 0 && len(rb) > 0 && &ra[0] == &rb[0] || bytes.Equal(ra, rb))
+		// the same batch, or an equal one (two replicas store a batch byte
+		// for byte the same): the same base offset, leader epoch, size and
+		// CRC (which covers the rest) decode to the same records
+		ba, bb := ca.batch, cb.batch
+		same = ca.skip == cb.skip && ca.lo == cb.lo && ca.epoch == cb.epoch &&
+			(ba == bb || ba.base == bb.base && ba.size == bb.size && ba.crc == bb.crc && bytes.Equal(ba.raw, bb.raw))
 	case ca.entries != nil && cb.entries != nil:
 		same = &ca.entries[0] == &cb.entries[0]
 	}

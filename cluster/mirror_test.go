@@ -107,7 +107,7 @@ func TestMirrorIsASlice(t *testing.T) {
 				if rapid.Bool().Draw(t, "decoded") {
 					cached = batchEntries(&rb, raw, skip, n-skip)
 				}
-				m.addLazy(&lazyBatch{raw: raw, base: next}, skip, n-skip, cached, size, head, at)
+				m.addLazy(&lazyBatch{raw: raw, base: next}, rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
 				flat = append(flat, es...)
 				for range es {
 					places = append(places, at)

@@ -48,6 +48,7 @@ func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, 
 		return nil, err
 	}
 	r := &replicaLog{log: l, fsys: fsys, clock: clock}
+	r.m.files = r
 	if err := r.rebuild(); err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func (r *replicaLog) rebuild() error {
 				// Kept as the batch's bytes (the segment's, read for
 				// this rebuild alone), decoded again when read.
 				size, head := lazySizes(&b, data[pos-n:pos], skip)
-				r.m.addLazy(&lazyBatch{raw: data[pos-n : pos : pos], base: b.BaseOffset}, skip, len(b.Records)-skip, nil, size, head, at)
+				r.m.addLazy(storedBatch(data[pos-n:pos], b.BatchHeader), b.PartitionLeaderEpoch, skip, len(b.Records)-skip, nil, size, head, at)
 				continue
 			}
 			var es []replica.Entry
@@ -276,6 +277,22 @@ func (d *damage) consumerError(tp partitionKey, pos int64) string {
 // crcFrom is where a v2 batch's CRC starts counting: its attributes.
 const crcFrom = 21
 
+// batchBytes reads the size bytes that end at place at of the log's
+// segment files: a batch the mirror keeps lazily.
+func (r *replicaLog) batchBytes(at place, size int) ([]byte, error) {
+	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(at.segment, kafkalog.LogSuffix))
+	f, err := r.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw := make([]byte, size)
+	if _, err := f.ReadAt(raw, at.end-int64(size)); err != nil {
+		return nil, fmt.Errorf("read [%d, %d) of %s: %w", at.end-int64(size), at.end, name, err)
+	}
+	return raw, nil
+}
+
 func (r *replicaLog) readSegment(s *kafkalog.Segment) ([]byte, error) {
 	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(s.BaseOffset(), kafkalog.LogSuffix))
 	f, err := r.fsys.Open(name)
@@ -346,7 +363,10 @@ func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch in
 	if err != nil {
 		return 0, err
 	}
-	r.m.addLazy(&lazyBatch{raw: b.Bytes, base: info.FirstOffset}, 0, b.Count, nil, len(b.Bytes), len(b.Bytes), r.activeEnd())
+	if h, err = kafkalog.ReadBatchHeader(b.Bytes); err != nil { // as stamped
+		return 0, err
+	}
+	r.m.addLazy(storedBatch(b.Bytes, h), leaderEpoch, 0, b.Count, nil, len(b.Bytes), len(b.Bytes), r.activeEnd())
 	r.epochs = nil
 	return info.FirstOffset, nil
 }
@@ -374,7 +394,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	es := batchEntries(&b, stored, 0, len(b.Records))
 	if _, ok := lazySkip(&b, b.BaseOffset); ok {
 		size, head := lazySizes(&b, stored, 0)
-		r.m.addLazy(&lazyBatch{raw: stored, base: b.BaseOffset}, 0, len(es), es, size, head, r.activeEnd())
+		r.m.addLazy(storedBatch(stored, b.BatchHeader), b.PartitionLeaderEpoch, 0, len(es), es, size, head, r.activeEnd())
 	} else {
 		r.m.add(es, r.activeEnd())
 	}
@@ -436,7 +456,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			if whole {
 				// a leader's lazy chunk, fetched as its bytes: the
 				// follower's is lazy too, nothing decoded
-				r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, int(entries[0].Count), nil, len(raw), len(raw), r.activeEnd())
+				r.m.addLazy(storedBatch(raw, h), h.PartitionLeaderEpoch, 0, int(entries[0].Count), nil, len(raw), len(raw), r.activeEnd())
 				r.epochs = nil
 			} else {
 				r.rememberFetched(raw, h, entries[:n])
@@ -529,7 +549,7 @@ func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries
 		r.remember(entries, true)
 		return
 	}
-	r.m.addLazy(&lazyBatch{raw: raw, base: h.BaseOffset}, 0, n, entries, len(raw), len(raw), r.activeEnd())
+	r.m.addLazy(storedBatch(raw, h), h.PartitionLeaderEpoch, 0, n, entries, len(raw), len(raw), r.activeEnd())
 	r.epochs = nil
 }
 
