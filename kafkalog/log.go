@@ -270,7 +270,11 @@ func (l *Log) Close() error {
 	if l.closed {
 		return nil
 	}
-	err := l.active().onBecomeInactive()
+	// The final time-index entry, as every segment's close appends it: one
+	// the index refuses is left out (Segment.close).
+	active := l.active()
+	_ = active.appendFinalTimeEntry()
+	err := errors.Join(active.oidx.TrimToValidSize(), active.tidx.TrimToValidSize())
 	if err == nil {
 		err = l.flushRange(l.recoveryPoint, l.nextOffset, true)
 	}

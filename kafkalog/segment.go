@@ -301,10 +301,12 @@ func (s *Segment) flush() error {
 }
 
 // close appends the final time-index entry, trims the indexes and closes the files
-// (LogSegment.close).
+// (LogSegment.close). An entry the time index refuses (its last entry damaged on disk
+// names a later offset) is left out, and the files are closed all the same: Kafka 3.7's
+// LogSegment.close swallows maybeAppend's exception with a warning (Utils.swallow).
 func (s *Segment) close() error {
-	err := s.appendFinalTimeEntry()
-	return errors.Join(err, s.oidx.Close(), s.tidx.Close(), s.log.Close())
+	_ = s.appendFinalTimeEntry()
+	return errors.Join(s.oidx.Close(), s.tidx.Close(), s.log.Close())
 }
 
 // closeHandles closes the files without writing anything (after a failure).
