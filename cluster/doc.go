@@ -141,11 +141,13 @@
 // its durable copy and the snapshots). Beside the files, a replica log
 // keeps a mirror of its records for the page, the checker, the world's
 // own consumers and the followers' fetches: one chunk per batch, and a
-// batch whose offsets follow one another (every producer's) is kept as its
-// bytes and decoded again when read (a follower's fetch takes the bytes
-// and decodes nothing), its decoded records kept only while
-// among the 32,768 decoded last. A log of millions of records thus holds
-// their bytes, not a decoded record each. A broker's disk may have a size
+// batch whose offsets follow one another (every producer's) is kept as
+// where it lies in its segment file, its bytes read back and decoded when
+// someone reads its records (a follower's fetch takes the bytes and
+// decodes nothing), its decoded records kept only while among the 32,768
+// decoded last. A log of millions of records thus costs its files and a
+// few words a batch, not a second copy or a decoded record each. A
+// broker's disk may have a size
 // ([Config.BrokerDiskBytes]; the page's world gives each 2 GiB): a write
 // past it fails with No space left on device and the broker halts, as a
 // Kafka broker whose only log dir failed does, so that a client producing

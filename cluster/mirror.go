@@ -15,20 +15,20 @@ import (
 // first one, across chunks.
 //
 // A chunk is eager (its entries, always there) or lazy: the records of a
-// batch whose offsets follow one another, kept as the batch's bytes as
-// stored (lazyBatch) and decoded into entries only when someone reads them.
-// A lazy chunk keeps its decoded entries while they are among the
-// [mirrorCacheEntries] decoded last (cache), so that a batch just appended
-// is decoded once for the followers' fetches, the page and the checker,
-// and a log of millions of records holds their bytes, not a decoded entry
-// for each (a client producing flat out would otherwise fill the memory
-// with them).
+// batch whose offsets follow one another, kept as where the batch lies in
+// its segment file (lazyBatch, chunk.at), its bytes read back (files) and
+// decoded into entries only when someone reads them. A lazy chunk keeps
+// its decoded entries while they are among the [mirrorCacheEntries]
+// decoded last (cache), so that a batch just decoded serves the page and
+// the checker again, and a log of millions of records costs its files,
+// not a second copy of its bytes or a decoded entry for each (a client
+// producing flat out would otherwise fill the memory with them).
 //
 // A chunk's entries are never changed once made, so they may be shared: a
 // follower's chunk carries the entries its fetch carried (replica.Log.Read
 // hands out the mirror's own entries, and the caller must not modify
-// them), and a lazy one the same batch bytes. That is why the mirror is
-// chunked rather than one slice: appending never copies what is there.
+// them). That is why the mirror is chunked rather than one slice:
+// appending never copies what is there.
 type mirror struct {
 	chunks []chunk
 	n      int
