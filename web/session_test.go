@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -163,14 +161,7 @@ func TestAStaleTabIsToldAndFollows(t *testing.T) {
 // another tab starts a scenario, plays a step, resets, and leaves.
 func TestTheStreamSendsEverySessionChange(t *testing.T) {
 	hs, _ := newTestServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/stream", nil)
-	require.NoError(t, err)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	r := bufio.NewReader(resp.Body)
+	r := openStream(t, hs, "/api/stream", 20*time.Second)
 	next := func() Update {
 		_, data := readEvent(t, r)
 		return decode[Update](t, data)

@@ -50,14 +50,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // fresh world.
 func TestViewsFlowDuringALongRun(t *testing.T) {
 	hs, _ := newTestServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/stream", nil)
-	require.NoError(t, err)
-	stream, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer stream.Body.Close()
-	events := bufio.NewReader(stream.Body)
+	events := openStream(t, hs, "/api/stream", time.Minute)
 	readEvent(t, events) // the first update, at t=0
 
 	done := make(chan execResult, 1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -32,17 +33,24 @@ func readEvent(t *testing.T, r *bufio.Reader) (string, string) {
 	}
 }
 
-func TestStreamSendsAViewPerChange(t *testing.T) {
-	hs, live := newTestServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/stream?topic=profiles&partition=0", nil)
+// openStream opens the update stream at path (/api/stream...) of hs for
+// at most timeout, closed when the test ends, and returns its reader.
+func openStream(t *testing.T, hs *httptest.Server, path string, timeout time.Duration) *bufio.Reader {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+path, nil)
 	require.NoError(t, err)
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
-	r := bufio.NewReader(resp.Body)
+	return bufio.NewReader(resp.Body)
+}
+
+func TestStreamSendsAViewPerChange(t *testing.T) {
+	hs, live := newTestServer(t)
+	r := openStream(t, hs, "/api/stream?topic=profiles&partition=0", 10*time.Second)
 
 	name, data := readEvent(t, r)
 	require.Equal(t, "view", name)
@@ -135,14 +143,7 @@ func TestTimelineMarksTheActions(t *testing.T) {
 // the newest state at its own pace, not one view per change.
 func TestStreamPacesAWorldThatNeverStops(t *testing.T) {
 	hs, live := newTestServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/stream", nil)
-	require.NoError(t, err)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	r := bufio.NewReader(resp.Body)
+	r := openStream(t, hs, "/api/stream", 10*time.Second)
 	readEvent(t, r) // the first view, at once
 
 	const span = time.Second
