@@ -162,4 +162,13 @@ func TestClonesLeaveScratchBehind(t *testing.T) {
 	if c.ext.replay.pp != nil || len(c.peeks.logs) != 0 {
 		t.Fatalf("a clone took the world's scratch space: Preparer %v, %d peeked logs", c.ext.replay.pp != nil, len(c.peeks.logs))
 	}
+	// and each of the clone's mirrors reads its batches back from the
+	// clone's files, not the original's
+	for _, b := range c.brokers {
+		for tp, s := range b.replicas {
+			if f, ok := s.log.m.files.(*replicaLog); !ok || f != s.log {
+				t.Fatalf("broker %d's clone of %s reads its batches from another log", b.id, tp)
+			}
+		}
+	}
 }
