@@ -20,7 +20,8 @@ func TestDiskFullHaltsTheBroker(t *testing.T) {
 	halts := func() int {
 		n := 0
 		for _, e := range w.Events() {
-			if strings.Contains(e.Text, "No space left on device") && strings.Contains(e.Text, "Shutdown broker because all log dirs in /kafka-logs have failed") {
+			if strings.Contains(e.Text, "No space left on device") && strings.Contains(e.Text, "Shutdown broker because all log dirs in /kafka-logs have failed") &&
+				strings.Contains(e.Text, "log.retention.check.interval.ms=") && strings.Contains(e.Text, "file.delete.delay.ms=") {
 				n++
 			}
 		}

@@ -95,7 +95,9 @@ func (w *World) diskFull(b *broker, err error) {
 	}
 	b.fs.Crash()
 	w.down(b, BrokerCrashed)
-	w.record(EventStorage, b.id, nil, "No space left on device (%v): Shutdown broker because all log dirs in %s have failed; broker %d halted", err, LogDir, b.id)
+	w.record(EventStorage, b.id, nil, "No space left on device (%v): Shutdown broker because all log dirs in %s have failed; broker %d halted "+
+		"(retention frees space only at its checks, every log.retention.check.interval.ms=%d, and file.delete.delay.ms=%d after them; a start removes the segments already deleted)",
+		err, LogDir, b.id, w.cfg.LogRetentionCheckIntervalMs, w.cfg.Log.FileDeleteDelayMs)
 }
 
 // storm describes the messages in flight when the network did not become
