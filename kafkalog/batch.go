@@ -335,14 +335,6 @@ func (d *Decoder) Decode(src []byte, b *RecordBatch) (int, error) {
 	return n, nil
 }
 
-// Detach gives the caller the records section the last Decode decompressed:
-// the next Decode decompresses into a buffer of its own instead of reusing
-// it, so that the keys, values and header values of the batch decoded last
-// stay valid after the Decoder moves on (the headers slice and the records
-// slice do not: both are reused). Records of an uncompressed batch point
-// into the source bytes and need nothing.
-func (d *Decoder) Detach() { d.buf = nil }
-
 type recordError struct {
 	field string
 	err   error

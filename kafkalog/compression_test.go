@@ -123,39 +123,3 @@ func TestDecompressionCapExact(t *testing.T) {
 		}
 	}
 }
-
-// TestDecoderDetach: after Detach, the next Decode leaves the records of
-// the batch decoded last as they were (each codec), where without it the
-// Decoder reuses their decompressed bytes.
-func TestDecoderDetach(t *testing.T) {
-	batch := func(c Compression, fill byte) []byte {
-		var b RecordBatch
-		b.Attributes = b.Attributes.WithCompression(c)
-		b.ProducerID, b.BaseSequence = NoProducerID, -1
-		for i := range 3 {
-			b.AppendRecord(int64(i), 0, []byte{'k', fill}, bytes.Repeat([]byte{fill}, 200))
-		}
-		return b.AppendTo(nil)
-	}
-	for c := CompressionGzip; c <= CompressionZstd; c++ {
-		first, second := batch(c, 'a'), batch(c, 'b')
-		for _, detach := range []bool{true, false} {
-			var d Decoder
-			var a, b RecordBatch
-			_, err := d.Decode(first, &a)
-			require.NoError(t, err, "%v", c)
-			if detach {
-				d.Detach()
-			}
-			_, err = d.Decode(second, &b)
-			require.NoError(t, err, "%v", c)
-			kept := bytes.Equal(a.Records[0].Value, bytes.Repeat([]byte{'a'}, 200)) && string(a.Records[2].Key) == "ka"
-			if detach && !kept {
-				t.Errorf("%v: after Detach the first batch's records changed: key %q", c, a.Records[2].Key)
-			}
-			if !detach && kept {
-				t.Errorf("%v: without Detach the Decoder did not reuse its buffer (the test shows nothing)", c)
-			}
-		}
-	}
-}
