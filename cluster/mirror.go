@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bytes"
 	"fmt"
 	"iter"
 	"sort"
@@ -73,10 +72,9 @@ type chunk struct {
 	epoch int32
 	// size is Read's measure of the entries and headSize that of the
 	// first: a lazy chunk of a whole batch counts the batch's bytes, for
-	// both (lazySizes), any other entry 70 bytes plus its key and value
-	// (entrySize); head says whether the first
-	// entry carries its batch's bytes (Entry.Batch), where a read of whole
-	// batches may stop.
+	// both (replicaLog.mirrorBatch), any other entry 70 bytes plus its key
+	// and value (entrySize); head says whether the first entry carries its
+	// batch's bytes (Entry.Batch), where a read of whole batches may stop.
 	size, headSize int
 	head           bool
 }
@@ -85,14 +83,12 @@ type chunk struct {
 // from offset base on: size bytes, with CRC crc, that the mirror does not
 // keep but reads back from the segment file they end in (chunk.at) when
 // someone reads the records, so that a log of a client's millions of
-// records costs its files and not a second copy. raw, when set, holds the
-// bytes instead (a mirror without files: tests). It never changes; mirrors
-// and snapshots share it.
+// records costs its files and not a second copy. It never changes;
+// mirrors and snapshots share it.
 type lazyBatch struct {
 	base int64
 	size int
 	crc  uint32
-	raw  []byte
 }
 
 // storedBatch is the lazyBatch of raw, a whole batch as stored, whose
@@ -212,9 +208,6 @@ func (m *mirror) chunkAt(first int) int {
 // caller may keep them; nothing else holds them.
 func (m *mirror) bytesOf(ch *chunk) []byte {
 	b := ch.batch
-	if b.raw != nil {
-		return b.raw
-	}
 	raw, err := m.files.batchBytes(ch.at, b.size)
 	if err == nil {
 		var h kafkalog.BatchHeader
@@ -597,7 +590,8 @@ func (cu *cursor) next() {
 // skipSame moves both cursors past their chunks when each is at the start
 // of a chunk and the two chunks are the same records: the same entries (a
 // follower's chunk is the slice of its leader's that its fetch carried) or
-// the same part of the same batch bytes. It reports whether it moved them.
+// the same part of equal batches (base offset, epoch, size and CRC). It
+// reports whether it moved them.
 func skipSame(a, b *cursor) bool {
 	if a.k != 0 || b.k != 0 || a.c >= len(a.m.chunks) || b.c >= len(b.m.chunks) {
 		return false
@@ -611,8 +605,7 @@ func skipSame(a, b *cursor) bool {
 		// for byte the same): the same base offset, leader epoch, size and
 		// CRC (which covers the rest) decode to the same records
 		ba, bb := ca.batch, cb.batch
-		same = ca.skip == cb.skip && ca.lo == cb.lo && ca.epoch == cb.epoch &&
-			(ba == bb || ba.base == bb.base && ba.size == bb.size && ba.crc == bb.crc && bytes.Equal(ba.raw, bb.raw))
+		same = ca.skip == cb.skip && ca.lo == cb.lo && ca.epoch == cb.epoch && *ba == *bb
 	case ca.entries != nil && cb.entries != nil:
 		same = &ca.entries[0] == &cb.entries[0]
 	}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,6 +33,18 @@ func mirrorTestBatch(t *rapid.T, base int64, n int, epoch int32) []byte {
 	return b.AppendTo(nil)
 }
 
+// memFiles holds the batches a mirror without segment files reads back,
+// by where each ends.
+type memFiles map[place][]byte
+
+func (f memFiles) batchBytes(at place, size int) ([]byte, error) {
+	raw, ok := f[at]
+	if !ok || len(raw) != size {
+		return nil, fmt.Errorf("no batch of %d bytes ends at %+v", size, at)
+	}
+	return raw, nil
+}
+
 // flatReadEnd is mirror.readEnd over a flat slice, entry by entry, as
 // replicaLog.Read measured reads before lazy chunks.
 func flatReadEnd(flat []replica.Entry, i, maxBytes, end int) (int, int) {
@@ -54,7 +67,8 @@ func flatReadEnd(flat []replica.Entry, i, maxBytes, end int) (int, int) {
 // cuts and resets, then positions, offsets, slices and walks.
 func TestMirrorIsASlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		m := mirror{budget: rapid.IntRange(1, 20).Draw(t, "cache budget")}
+		files := memFiles{}
+		m := mirror{budget: rapid.IntRange(1, 20).Draw(t, "cache budget"), files: files}
 		var flat []replica.Entry
 		var places []place
 		next := int64(rapid.Int64Range(0, 1000).Draw(t, "start"))
@@ -107,7 +121,8 @@ func TestMirrorIsASlice(t *testing.T) {
 				if rapid.Bool().Draw(t, "decoded") {
 					cached = batchEntries(&rb, raw, skip, n-skip)
 				}
-				m.addLazy(&lazyBatch{raw: raw, base: next}, rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
+				files[at] = raw
+				m.addLazy(storedBatch(raw, rb.BatchHeader), rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
 				flat = append(flat, es...)
 				for range es {
 					places = append(places, at)

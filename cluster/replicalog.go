@@ -113,7 +113,13 @@ func (r *replicaLog) rebuild() error {
 			if skip, ok := lazySkip(&b, start); ok {
 				// Kept as the batch's bytes (the segment's, read for
 				// this rebuild alone), decoded again when read.
-				size, head := lazySizes(&b, data[pos-n:pos], skip)
+				if skip == 0 {
+					r.mirrorBatch(data[pos-n:pos], b.BatchHeader, nil, at)
+					continue
+				}
+				// the log start offset inside the batch: its records
+				// from there on, measured one by one
+				size, head := recordSizes(&b, skip)
 				r.m.addLazy(storedBatch(data[pos-n:pos], b.BatchHeader), b.PartitionLeaderEpoch, skip, len(b.Records)-skip, nil, size, head, at)
 				continue
 			}
@@ -156,16 +162,15 @@ func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
 	return skip, skip < len(b.Records)
 }
 
-// lazySizes is Read's measure of the records of b (whose bytes are raw)
-// from skip on, and of the first of them, in a lazy chunk: the whole
-// batch counts its bytes, as Kafka's fetch counts the log's bytes against
-// replica.fetch.max.bytes, so that it is measured without decoding it; a
-// part of one (the log start offset inside it) counts record by record.
-func lazySizes(b *kafkalog.RecordBatch, raw []byte, skip int) (size, head int) {
-	if skip == 0 {
-		return len(raw), len(raw)
-	}
-	return recordSizes(b, skip)
+// mirrorBatch adds to the mirror the whole batch raw, as stored (its
+// header h), whose offsets follow one another, ending at place at: a lazy
+// chunk, which Read measures by the batch's bytes, as Kafka's fetch counts
+// the log's bytes against replica.fetch.max.bytes, without decoding it.
+// entries, when not nil, are its records decoded (never changed after),
+// kept while cached.
+func (r *replicaLog) mirrorBatch(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry, at place) {
+	r.m.addLazy(storedBatch(raw, h), h.PartitionLeaderEpoch, 0, int(h.NumRecords), entries, len(raw), len(raw), at)
+	r.epochs = nil
 }
 
 // recordSizes is Read's measure of b's records from skip on, and of the
@@ -366,8 +371,7 @@ func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch in
 	if h, err = kafkalog.ReadBatchHeader(b.Bytes); err != nil { // as stamped
 		return 0, err
 	}
-	r.m.addLazy(storedBatch(b.Bytes, h), leaderEpoch, 0, b.Count, nil, len(b.Bytes), len(b.Bytes), r.activeEnd())
-	r.epochs = nil
+	r.mirrorBatch(b.Bytes, h, nil, r.activeEnd())
 	return info.FirstOffset, nil
 }
 
@@ -393,8 +397,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	}
 	es := batchEntries(&b, stored, 0, len(b.Records))
 	if _, ok := lazySkip(&b, b.BaseOffset); ok {
-		size, head := lazySizes(&b, stored, 0)
-		r.m.addLazy(storedBatch(stored, b.BatchHeader), b.PartitionLeaderEpoch, 0, len(es), es, size, head, r.activeEnd())
+		r.mirrorBatch(stored, b.BatchHeader, es, r.activeEnd())
 	} else {
 		r.m.add(es, r.activeEnd())
 	}
@@ -456,8 +459,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			if whole {
 				// a leader's lazy chunk, fetched as its bytes: the
 				// follower's is lazy too, nothing decoded
-				r.m.addLazy(storedBatch(raw, h), h.PartitionLeaderEpoch, 0, int(entries[0].Count), nil, len(raw), len(raw), r.activeEnd())
-				r.epochs = nil
+				r.mirrorBatch(raw, h, nil, r.activeEnd())
 			} else {
 				r.rememberFetched(raw, h, entries[:n])
 			}
@@ -549,8 +551,7 @@ func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries
 		r.remember(entries, true)
 		return
 	}
-	r.m.addLazy(storedBatch(raw, h), h.PartitionLeaderEpoch, 0, n, entries, len(raw), len(raw), r.activeEnd())
-	r.epochs = nil
+	r.mirrorBatch(raw, h, entries, r.activeEnd())
 }
 
 // activeEnd is where a batch just appended ends: at the end of the active
