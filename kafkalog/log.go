@@ -274,7 +274,7 @@ func (l *Log) Close() error {
 	// the index refuses is left out (Segment.close).
 	active := l.active()
 	_ = active.appendFinalTimeEntry()
-	err := errors.Join(active.oidx.TrimToValidSize(), active.tidx.TrimToValidSize())
+	err := active.trimIndexes()
 	if err == nil {
 		err = l.flushRange(l.recoveryPoint, l.nextOffset, true)
 	}

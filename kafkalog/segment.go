@@ -252,6 +252,11 @@ func (s *Segment) onBecomeInactive() error {
 	if err := s.appendFinalTimeEntry(); err != nil {
 		return err
 	}
+	return s.trimIndexes()
+}
+
+// trimIndexes trims both indexes to their entries.
+func (s *Segment) trimIndexes() error {
 	if err := s.oidx.TrimToValidSize(); err != nil {
 		return err
 	}
