@@ -594,6 +594,20 @@ func producerOf(b *kafkalog.RecordBatch, r *kafkalog.Record) *replica.ProducerSe
 // which the follower's append refuses (AppendAsFollower); a reader of a
 // segment whose header's length runs past its end reads on after it.
 func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
+	return r.read(from, maxBytes, r.m.slice)
+}
+
+// ReadFetch implements [replica.FetchLog]: Read, except that a whole
+// batch the mirror keeps as its bytes (a lazy chunk) is handed out as one
+// entry carrying them (Entry.Count), undecoded, as Kafka's leader sends
+// its followers the segment's bytes.
+func (r *replicaLog) ReadFetch(from int64, maxBytes int) ([]replica.Entry, error) {
+	return r.read(from, maxBytes, r.m.sliceFetch)
+}
+
+// read is Read and ReadFetch: whole batches from from, at most maxBytes
+// of them, handed out by slice where no damage lies.
+func (r *replicaLog) read(from int64, maxBytes int, slice func(i, j int) []replica.Entry) ([]replica.Entry, error) {
 	start, end := r.log.LogStartOffset(), r.log.LogEndOffset()
 	if from < start || from > end {
 		return nil, fmt.Errorf("%w: read at %d, log has [%d, %d)", kafkalog.ErrOffsetOutOfRange, from, start, end)
@@ -605,21 +619,7 @@ func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
 	}
 	i := r.index(from)
 	j, _ := r.m.readEnd(i, maxBytes, -1) // whole batches only
-	return r.m.slice(i, j), nil
-}
-
-// ReadFetch implements [replica.FetchLog]: Read, except that a whole
-// batch the mirror keeps as its bytes (a lazy chunk) is handed out as one
-// entry carrying them (Entry.Count), undecoded, as Kafka's leader sends
-// its followers the segment's bytes.
-func (r *replicaLog) ReadFetch(from int64, maxBytes int) ([]replica.Entry, error) {
-	start, end := r.log.LogStartOffset(), r.log.LogEndOffset()
-	if from < start || from > end || len(r.damaged) > 0 && r.damageFrom(from) != nil {
-		return r.Read(from, maxBytes)
-	}
-	i := r.index(from)
-	j, _ := r.m.readEnd(i, maxBytes, -1)
-	return r.m.sliceFetch(i, j), nil
+	return slice(i, j), nil
 }
 
 // readToDamage is Read at from when damage d holds an offset at or after
