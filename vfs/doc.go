@@ -65,6 +65,17 @@
 // durable state included, sharing bytes copy-on-write: the simulated cluster forks its
 // timeline with it.
 //
+// # Bytes kept rather than copied
+//
+// A MemFS file holds its bytes in pages of 16 KiB. WriteAtNoCopy (a MemFS file is a
+// NoCopyWriter) is a write whose caller hands its buffer over: the pages it covers
+// whole become that buffer's memory rather than a copy, shared like a Clone's (copied
+// before the file writes them again), and the caller never changes the buffer again.
+// HoldsAt asks whether a file still holds given bytes at an offset: for kept pages it
+// compares where they are, not what they hold. The simulated cluster appends a client's
+// batch so to the leader's and both followers' files, and the three files and the
+// request on the timeline share one copy of it.
+//
 // MemFS has no clock (SetNow stamps ModTime), no randomness of its own, no goroutines
 // and no locks; it iterates in sorted order, and is not safe for concurrent use.
 package vfs

@@ -169,7 +169,7 @@ func restoreFile(f *node, name string, keep func(string, int64, int64) int64) *n
 	}
 	content := f.disk.share() // shared with f, whose pages are copied before they change
 	if k > 0 {
-		content.writeAt(f.data.bytes(durable, durable+k), durable)
+		content.writeAt(f.data.bytes(durable, durable+k), durable, false)
 	}
 	return &node{mode: f.mode, mtime: f.mtime, data: content, disk: content.share()}
 }
@@ -264,10 +264,10 @@ func (m *MemFS) DamageDisk(name string, off, n int64, damage func(b []byte)) err
 	m.version++
 	b := f.disk.bytes(off, off+n)
 	damage(b)
-	f.disk.writeAt(b, off)
+	f.disk.writeAt(b, off, false)
 	for i := off; i < off+n && i < f.data.len(); i++ {
 		if i < f.dirtyLo || i >= f.dirtyHi {
-			f.data.writeAt(b[i-off:i-off+1], i)
+			f.data.writeAt(b[i-off:i-off+1], i, false)
 		}
 	}
 	return nil

@@ -62,9 +62,20 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
+// HoldsAt reports whether the page cache holds p at off ([Holder]).
+func (f *memFile) HoldsAt(p []byte, off int64) bool {
+	return f.usable("read") == nil && f.n.data.holds(p, off)
+}
+
 // WriteAt writes to the page cache, growing the file (with zeros in any gap) if needed.
 // Beyond the capacity it writes what fits and returns ErrNoSpace.
-func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
+func (f *memFile) WriteAt(p []byte, off int64) (int, error) { return f.writeAt(p, off, false) }
+
+// WriteAtNoCopy is WriteAt that keeps the pages p covers whole as p's own
+// bytes ([NoCopyWriter]).
+func (f *memFile) WriteAtNoCopy(p []byte, off int64) (int, error) { return f.writeAt(p, off, true) }
+
+func (f *memFile) writeAt(p []byte, off int64, keep bool) (int, error) {
 	if err := f.writable("write"); err != nil {
 		return 0, err
 	}
@@ -80,13 +91,14 @@ func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
 	end := off + int64(len(p))
 	if limit := f.fs.maxEnd(f.n); end > limit {
 		n := min(max(0, limit-off), int64(len(p)))
-		return f.write1(p[:n], off), &fs.PathError{Op: "write", Path: f.name, Err: ErrNoSpace}
+		return f.write1(p[:n], off, keep), &fs.PathError{Op: "write", Path: f.name, Err: ErrNoSpace}
 	}
-	return f.write1(p, off), nil
+	return f.write1(p, off, keep), nil
 }
 
-// write1 puts p at off in the page cache and returns len(p).
-func (f *memFile) write1(p []byte, off int64) int {
+// write1 puts p at off in the page cache (keeping p's bytes with keep:
+// pages.writeAt) and returns len(p).
+func (f *memFile) write1(p []byte, off int64, keep bool) int {
 	if len(p) == 0 {
 		return 0
 	}
@@ -95,7 +107,7 @@ func (f *memFile) write1(p []byte, off int64) int {
 	if end > n.data.len() {
 		f.fs.resize(n, end)
 	}
-	n.data.writeAt(p, off)
+	n.data.writeAt(p, off, keep)
 	n.markDirty(off, end)
 	n.touch(f.fs.nowMs)
 	n.mtime = f.fs.nowMs

@@ -102,7 +102,13 @@ func (m *memMachine) write(t *rapid.T) {
 	p, ino := m.existing(t)
 	off := rapid.Int64Range(0, int64(len(ino.cached))+3).Draw(t, "offset")
 	data := rapid.SliceOfN(rapid.ByteRange('a', 'z'), 0, 6).Draw(t, "data")
-	_, err := m.handle(t, p, ino).WriteAt(data, off)
+	f := m.handle(t, p, ino)
+	var err error
+	if rapid.Bool().Draw(t, "no copy") {
+		_, err = vfs.WriteAtNoCopy(f, data, off) // data is never changed again
+	} else {
+		_, err = f.WriteAt(data, off)
+	}
 	m.ok(t, err)
 	if end := off + int64(len(data)); len(data) > 0 && end > int64(len(ino.cached)) { // an empty write never extends
 		ino.cached = append(ino.cached, make([]byte, end-int64(len(ino.cached)))...)
@@ -267,6 +273,9 @@ func (m *memMachine) check(t *rapid.T) {
 		m.ok(t, err)
 		if got != string(ino.cached) {
 			t.Fatalf("%s reads %q, the model's page cache holds %q", p, got, ino.cached)
+		}
+		if f := m.handles[ino]; f != nil && !vfs.HoldsAt(f, append([]byte(nil), ino.cached...), 0) {
+			t.Fatalf("%s does not hold the %d bytes it reads", p, len(ino.cached))
 		}
 		durable, cached, err := m.fs.SizeOnDisk(p)
 		m.ok(t, err)

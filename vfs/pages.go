@@ -1,5 +1,10 @@
 package vfs
 
+import (
+	"bytes"
+	"slices"
+)
+
 // pageSize is the size of a file's pages in a MemFS: the unit in which its
 // bytes are allocated, shared and copied on write.
 const pageSize = 16 << 10
@@ -45,6 +50,31 @@ func (b *pages) readAt(dst []byte, off int64) int {
 	return n
 }
 
+// holds reports whether the bytes [off, off+len(p)) are p's: each page
+// there is either p's own memory (kept by writeAt) or holds equal bytes.
+// A kept page is recognised without reading it, so that asking costs
+// little for bytes kept whole.
+func (b *pages) holds(p []byte, off int64) bool {
+	if off < 0 || off > b.size-int64(len(p)) {
+		return false
+	}
+	for n := 0; n < len(p); {
+		i, at := (off+int64(n))/pageSize, int((off+int64(n))%pageSize)
+		want := min(len(p)-n, pageSize-at)
+		pg := b.p[i]
+		if at < len(pg) && len(pg)-at >= want && &pg[at] == &p[n] {
+			n += want
+			continue
+		}
+		stored := pg[min(at, len(pg)):min(at+want, len(pg))] // the rest reads as zeros
+		if !bytes.Equal(stored, p[n:n+len(stored)]) || slices.ContainsFunc(p[n+len(stored):n+want], func(c byte) bool { return c != 0 }) {
+			return false
+		}
+		n += want
+	}
+	return true
+}
+
 // bytes returns the bytes [lo, hi) (within size) as one new slice.
 func (b *pages) bytes(lo, hi int64) []byte {
 	out := make([]byte, hi-lo)
@@ -83,16 +113,24 @@ func pageCap(n int) int {
 	return c
 }
 
-// writeAt writes p at off, growing the file if needed.
-func (b *pages) writeAt(p []byte, off int64) {
+// writeAt writes p at off, growing the file if needed. With keep, a page
+// that p covers whole (or from its start to the end of the file) becomes
+// that part of p itself, shared (not owned: a later write copies it first),
+// so p must not change afterwards; the pages p covers in part are copied
+// into as without.
+func (b *pages) writeAt(p []byte, off int64, keep bool) {
 	if end := off + int64(len(p)); end > b.size {
 		b.resize(end)
 	}
 	for n := 0; n < len(p); {
 		i, at := (off+int64(n))/pageSize, int((off+int64(n))%pageSize)
 		want := min(len(p)-n, pageSize-at)
-		pg := b.writable(i, at+want)
-		copy(pg[at:at+want], p[n:n+want])
+		if keep && at == 0 && (want == pageSize || i*pageSize+int64(want) == b.size) {
+			b.p[i], b.owned[i] = p[n:n+want:n+want], false
+		} else {
+			pg := b.writable(i, at+want)
+			copy(pg[at:at+want], p[n:n+want])
+		}
 		n += want
 	}
 }

@@ -10,17 +10,24 @@ import (
 // TestPagesAreBytes: a file's pages answer every read as a flat slice of
 // the same bytes would, through writes, cuts and growths across page
 // boundaries, and every version shared from another (a Clone, a Sync's
-// durable copy) keeps its bytes whatever the others write.
+// durable copy) keeps its bytes whatever the others write. A write that
+// keeps its bytes (keep) reads back as one that copies them, and no
+// version ever writes into bytes it kept.
 func TestPagesAreBytes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		versions := []pages{{}}
 		models := [][]byte{nil}
+		var kept, keptWas [][]byte // the bytes kept writes handed over, and what they held
+		var keptAt []int64
 		for range rapid.IntRange(1, 40).Draw(t, "ops") {
 			v := rapid.IntRange(0, len(versions)-1).Draw(t, "version")
 			b, model := &versions[v], models[v]
 			switch rapid.IntRange(0, 5).Draw(t, "op") {
 			case 0, 1, 2:
 				off := int64(rapid.IntRange(0, 3*pageSize).Draw(t, "write at"))
+				if rapid.Bool().Draw(t, "at a page") {
+					off -= off % pageSize
+				}
 				p := make([]byte, rapid.IntRange(0, 2*pageSize).Draw(t, "write length"))
 				for i := range p {
 					p[i] = byte(rapid.IntRange(1, 255).Draw(t, "fill")) // never zero: a lost write shows
@@ -28,7 +35,12 @@ func TestPagesAreBytes(t *testing.T) {
 						p[i] = p[0] + byte(i)
 					}
 				}
-				b.writeAt(p, off)
+				keep := rapid.Bool().Draw(t, "keep")
+				b.writeAt(p, off, keep)
+				if keep {
+					kept, keptWas = append(kept, p), append(keptWas, append([]byte(nil), p...))
+					keptAt = append(keptAt, off)
+				}
 				if end := off + int64(len(p)); end > int64(len(model)) {
 					model = append(model, make([]byte, end-int64(len(model)))...)
 				}
@@ -49,6 +61,11 @@ func TestPagesAreBytes(t *testing.T) {
 				versions[v] = fromBytes(append([]byte(nil), model...))
 			}
 			models[v] = model
+			for k := range kept {
+				if !bytes.Equal(kept[k], keptWas[k]) {
+					t.Fatalf("kept write %d changed: first difference at %d", k, firstDiff(kept[k], keptWas[k]))
+				}
+			}
 			for k := range versions {
 				got := versions[k].bytes(0, versions[k].len())
 				if versions[k].len() != int64(len(models[k])) || !bytes.Equal(got, models[k]) {
@@ -63,6 +80,27 @@ func TestPagesAreBytes(t *testing.T) {
 				}
 				if n != want || n > 0 && !bytes.Equal(dst[:n], models[k][off:off+int64(n)]) {
 					t.Fatalf("version %d: readAt(%d bytes, %d) = %d, want %d", k, len(dst), off, n, want)
+				}
+				// holds: any range of the model, as a copy; the same with a
+				// byte changed; and every kept write's bytes where they went
+				lo := rapid.IntRange(0, len(models[k])).Draw(t, "holds from")
+				hi := rapid.IntRange(lo, len(models[k])).Draw(t, "holds to")
+				same := append([]byte(nil), models[k][lo:hi]...)
+				if !versions[k].holds(same, int64(lo)) {
+					t.Fatalf("version %d: does not hold its own bytes [%d, %d)", k, lo, hi)
+				}
+				if hi > lo {
+					same[rapid.IntRange(0, hi-lo-1).Draw(t, "change")]++
+					if versions[k].holds(same, int64(lo)) {
+						t.Fatalf("version %d: holds [%d, %d) with a byte changed", k, lo, hi)
+					}
+				}
+				for j, p := range kept {
+					end := keptAt[j] + int64(len(p))
+					want := end <= int64(len(models[k])) && bytes.Equal(models[k][keptAt[j]:end], p)
+					if got := versions[k].holds(p, keptAt[j]); got != want {
+						t.Fatalf("version %d: holds kept write %d at %d = %v, want %v", k, j, keptAt[j], got, want)
+					}
 				}
 			}
 		}
@@ -81,6 +119,6 @@ func firstDiff(a, b []byte) int {
 // fromBytes is a file of the bytes data.
 func fromBytes(data []byte) pages {
 	var b pages
-	b.writeAt(data, 0)
+	b.writeAt(data, 0, false)
 	return b
 }

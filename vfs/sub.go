@@ -62,3 +62,11 @@ type subFile struct {
 }
 
 func (f subFile) Name() string { return f.name }
+
+// WriteAtNoCopy is the opened file's, through [WriteAtNoCopy].
+func (f subFile) WriteAtNoCopy(p []byte, off int64) (int, error) {
+	return WriteAtNoCopy(f.File, p, off)
+}
+
+// HoldsAt is the opened file's, through [HoldsAt].
+func (f subFile) HoldsAt(p []byte, off int64) bool { return HoldsAt(f.File, p, off) }

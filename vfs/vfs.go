@@ -60,6 +60,41 @@ type File interface {
 	Name() string
 }
 
+// NoCopyWriter is a File that can take the bytes written to it as its own
+// rather than copying them: WriteAtNoCopy is WriteAt, except that the file
+// may keep p, or parts of it, as its contents, so that p must never change
+// afterwards, by the caller or anyone else. MemFS files implement it (they
+// keep the pages p covers whole, and copy such a page before they write it
+// again); use [WriteAtNoCopy], which copies on a File that cannot.
+type NoCopyWriter interface {
+	WriteAtNoCopy(p []byte, off int64) (int, error)
+}
+
+// WriteAtNoCopy writes p at off in f, with f's WriteAtNoCopy if f is a
+// [NoCopyWriter] (p must then never change afterwards), or else its WriteAt.
+func WriteAtNoCopy(f File, p []byte, off int64) (int, error) {
+	if w, ok := f.(NoCopyWriter); ok {
+		return w.WriteAtNoCopy(p, off)
+	}
+	return f.WriteAt(p, off)
+}
+
+// Holder is a File that can tell cheaply whether it holds given bytes:
+// HoldsAt reports whether its bytes [off, off+len(p)) equal p. MemFS files
+// implement it, and recognise the pages they kept from p
+// ([NoCopyWriter]) without comparing them. Use [HoldsAt].
+type Holder interface {
+	HoldsAt(p []byte, off int64) bool
+}
+
+// HoldsAt reports whether f holds p at off, with f's HoldsAt if f is a
+// [Holder]; on a File that is not, it answers false (it cannot tell
+// without reading), so that a caller's false means "read it".
+func HoldsAt(f File, p []byte, off int64) bool {
+	h, ok := f.(Holder)
+	return ok && h.HoldsAt(p, off)
+}
+
 // Default is the operating system's file system (package os), the one place the project
 // touches os.
 var Default FS = osFS{}
