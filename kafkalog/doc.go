@@ -139,7 +139,11 @@
 // and stamps the leader epoch in place (outside the CRC), rolls if needed and
 // writes all the batches of the call with one WriteAt; [Log.AppendAsFollower]
 // keeps the leader's offsets and epochs and, as Kafka's follower does, ignores
-// max.message.bytes. An append larger than segment.bytes is refused whole
+// max.message.bytes. Their NoCopy forms ([Log.AppendAsLeaderNoCopy],
+// [Log.AppendAsFollowerNoCopy]) are for a caller that hands its buffer over: on a
+// file system that can keep it (vfs.NoCopyWriter: vfs.MemFS), the segment file
+// holds those bytes rather than a copy, as a simulation holding many logs in memory
+// wants. An append larger than segment.bytes is refused whole
 // ([ErrAppendTooLarge], Kafka's RecordBatchTooLargeException: segment.bytes is the
 // roll threshold, and UnifiedLog.append of Kafka 3.7 refuses what no segment could
 // hold rather than rolling for it); a batch larger than max.message.bytes is

@@ -364,6 +364,21 @@ type AppendInfo struct {
 // WriteAt. records is modified in place. The epoch cache learns leaderEpoch at the
 // first offset if it is new.
 func (l *Log) AppendAsLeader(records []byte, leaderEpoch int32, nowMs int64) (AppendInfo, error) {
+	return l.appendAsLeader(records, leaderEpoch, nowMs, false)
+}
+
+// AppendAsLeaderNoCopy is [Log.AppendAsLeader] for a caller that hands
+// records over: on a file system that can ([vfs.NoCopyWriter], as
+// vfs.MemFS), the segment file keeps records (as stamped) as its bytes
+// rather than a copy of them, so records must never change once it is
+// called (a failed append may have kept part of them), by the caller or
+// anyone else. A simulation
+// that keeps many logs in memory appends so.
+func (l *Log) AppendAsLeaderNoCopy(records []byte, leaderEpoch int32, nowMs int64) (AppendInfo, error) {
+	return l.appendAsLeader(records, leaderEpoch, nowMs, true)
+}
+
+func (l *Log) appendAsLeader(records []byte, leaderEpoch int32, nowMs int64, noCopy bool) (AppendInfo, error) {
 	if l.closed {
 		return AppendInfo{}, ErrLogClosed
 	}
@@ -371,7 +386,7 @@ func (l *Log) AppendAsLeader(records []byte, leaderEpoch int32, nowMs int64) (Ap
 	if err != nil {
 		return AppendInfo{}, err
 	}
-	return info, l.appendValidated(records, info, nowMs, func() error {
+	return info, l.appendValidated(records, info, nowMs, noCopy, func() error {
 		return assignEpoch(l.epochs, leaderEpoch, info.FirstOffset)
 	})
 }
@@ -383,6 +398,17 @@ func (l *Log) AppendAsLeader(records []byte, leaderEpoch int32, nowMs int64) (Ap
 // max.message.bytes: the leader accepted the batches; segment.bytes still limits the
 // whole append (ErrAppendTooLarge).
 func (l *Log) AppendAsFollower(records []byte, nowMs int64) (AppendInfo, error) {
+	return l.appendAsFollower(records, nowMs, false)
+}
+
+// AppendAsFollowerNoCopy is [Log.AppendAsFollower] for a caller that hands
+// records over, as [Log.AppendAsLeaderNoCopy]: records must never change
+// once it is called.
+func (l *Log) AppendAsFollowerNoCopy(records []byte, nowMs int64) (AppendInfo, error) {
+	return l.appendAsFollower(records, nowMs, true)
+}
+
+func (l *Log) appendAsFollower(records []byte, nowMs int64, noCopy bool) (AppendInfo, error) {
 	if l.closed {
 		return AppendInfo{}, ErrLogClosed
 	}
@@ -390,7 +416,7 @@ func (l *Log) AppendAsFollower(records []byte, nowMs int64) (AppendInfo, error) 
 	if err != nil {
 		return AppendInfo{}, err
 	}
-	return info, l.appendValidated(records, info, nowMs, func() error {
+	return info, l.appendValidated(records, info, nowMs, noCopy, func() error {
 		for p := 0; p < len(records); {
 			h, _ := ReadBatchHeader(records[p:])
 			if err := assignEpoch(l.epochs, h.PartitionLeaderEpoch, h.BaseOffset); err != nil {
@@ -489,12 +515,12 @@ func stampLeader(b []byte, h *BatchHeader, logAppendTime bool, nowMs int64) {
 
 // appendValidated rolls if needed, writes records to the active segment, moves the LEO
 // and updates the epoch cache; a write error leaves the LEO where it was.
-func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, epochs func() error) error {
+func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, noCopy bool, epochs func() error) error {
 	seg, err := l.maybeRoll(int64(len(records)), info, nowMs)
 	if err != nil {
 		return err
 	}
-	if err := seg.append(info.LastOffset, info.MaxTimestamp, info.OffsetOfMaxTimestamp, records); err != nil {
+	if err := seg.appendBytes(info.LastOffset, info.MaxTimestamp, info.OffsetOfMaxTimestamp, records, noCopy); err != nil {
 		return err
 	}
 	l.nextOffset = info.LastOffset + 1

@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -32,6 +33,31 @@ type logMachine struct {
 	cleanedUpTo  int64      // compaction may have removed superseded records below it
 	cleanerPoint int64      // the cleaner-offset checkpoint
 	crashes      int
+	// kept are the buffers handed over to NoCopy appends, keptWas what
+	// they held then: the log must never write into them.
+	kept, keptWas [][]byte
+}
+
+// appendAs appends b as leader (or follower), handing it over (NoCopy) or
+// not at random.
+func (m *logMachine) appendAs(t *rapid.T, leader bool, b []byte) (AppendInfo, error) {
+	noCopy := rapid.Bool().Draw(t, "no copy")
+	var info AppendInfo
+	var err error
+	switch {
+	case leader && noCopy:
+		info, err = m.log.AppendAsLeaderNoCopy(b, 0, m.now)
+	case leader:
+		info, err = m.log.AppendAsLeader(b, 0, m.now)
+	case noCopy:
+		info, err = m.log.AppendAsFollowerNoCopy(b, m.now)
+	default:
+		info, err = m.log.AppendAsFollower(b, m.now)
+	}
+	if noCopy {
+		m.kept, m.keptWas = append(m.kept, b), append(m.keptWas, bytes.Clone(b))
+	}
+	return info, err
 }
 
 const modelRoot = "logs"
@@ -91,7 +117,7 @@ func (m *logMachine) Append(t *rapid.T) {
 		kvs = append(kvs, r)
 	}
 	m.now += int64(rapid.IntRange(0, 20).Draw(t, "ms passing"))
-	info, err := m.log.AppendAsLeader(encodeBatch(0, m.now, kvs...), 0, m.now)
+	info, err := m.appendAs(t, true, encodeBatch(0, m.now, kvs...))
 	if err != nil {
 		t.Fatalf("append of %d records at LEO %d failed: %v", n, len(m.recs), err)
 	}
@@ -112,7 +138,7 @@ func (m *logMachine) AppendAsFollower(t *rapid.T) {
 	r := kv{key: fmt.Sprint("k", rapid.IntRange(0, 5).Draw(t, "key")), value: fmt.Sprint("v", base)}
 	b := encodeBatch(base, m.now, r)
 	binaryPutEpoch(b, int32(rapid.IntRange(0, 2).Draw(t, "leader epoch")))
-	if _, err := m.log.AppendAsFollower(b, m.now); err != nil {
+	if _, err := m.appendAs(t, false, b); err != nil {
 		t.Fatalf("follower append at %d (LEO %d): %v", base, len(m.recs), err)
 	}
 	for i := 0; i < gap; i++ {
@@ -299,6 +325,11 @@ func (m *logMachine) onlyGapsFrom(o int64) bool {
 
 // Check compares the log with the model after every action.
 func (m *logMachine) Check(t *rapid.T) {
+	for i := range m.kept {
+		if !bytes.Equal(m.kept[i], m.keptWas[i]) {
+			t.Fatalf("the log wrote into the buffer of NoCopy append %d", i)
+		}
+	}
 	if got := m.log.LogEndOffset(); got != int64(len(m.recs)) {
 		t.Fatalf("LEO %d, model has %d records", got, len(m.recs))
 	}

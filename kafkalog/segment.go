@@ -172,6 +172,16 @@ func (s *Segment) Size() int64 { return s.size }
 // end of the .log, in one WriteAt, and adds index entries every index.interval.bytes
 // (LogSegment.append): the entry is (largestOffset, position where the append starts).
 func (s *Segment) append(largestOffset, largestTimestamp, offsetOfMaxTimestamp int64, records []byte) error {
+	return s.appendBytes(largestOffset, largestTimestamp, offsetOfMaxTimestamp, records, false)
+}
+
+func (s *Segment) writeNoCopy(p []byte, off int64) (int, error) {
+	return vfs.WriteAtNoCopy(s.log, p, off)
+}
+
+// appendBytes is append; with noCopy the file keeps records as its bytes if
+// it can (vfs.WriteAtNoCopy), and records must never change afterwards.
+func (s *Segment) appendBytes(largestOffset, largestTimestamp, offsetOfMaxTimestamp int64, records []byte, noCopy bool) error {
 	if len(records) == 0 {
 		return nil
 	}
@@ -179,7 +189,11 @@ func (s *Segment) append(largestOffset, largestTimestamp, offsetOfMaxTimestamp i
 		return err
 	}
 	pos := s.size
-	if _, err := s.log.WriteAt(records, pos); err != nil {
+	write := s.log.WriteAt
+	if noCopy {
+		write = s.writeNoCopy
+	}
+	if _, err := write(records, pos); err != nil {
 		return fmt.Errorf("kafkalog: append to %s at %d: %w", s.log.Name(), pos, err)
 	}
 	s.size += int64(len(records))
