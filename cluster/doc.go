@@ -146,7 +146,18 @@
 // someone reads its records (a follower's fetch takes the bytes and
 // decodes nothing), its decoded records kept only while among the 32,768
 // decoded last. A log of millions of records thus costs its files and a
-// few words a batch, not a second copy or a decoded record each. A
+// few words a batch, not a second copy or a decoded record each.
+//
+// A client's batch is in memory once. The wire layer hands each request's
+// body to the world ([Preparer.HandOver]); the leader stamps offsets and
+// its epoch into the batch where it lies in the body, as Kafka 3.7's
+// LogValidator stamps them in its request buffer, and appends it with
+// kafkalog's AppendAsLeaderNoCopy, so that its segment file keeps those
+// bytes as its pages (vfs.WriteAtNoCopy); a follower's fetch reads back
+// that same memory while the file still holds it (vfs.HoldsAt: damage
+// or a rewrite shows, and the fetch then copies what the file holds), and
+// the follower keeps it too. The three replicas' files and the timeline's
+// request share one copy, where each used to hold its own. A
 // broker's disk may have a size
 // ([Config.BrokerDiskBytes]; the page's world gives each 2 GiB): a write
 // past it fails with No space left on device and the broker halts, as a

@@ -23,8 +23,9 @@ type PreparedExternal struct {
 }
 
 // clientBatch is a client's record batch, checked and decoded from the
-// world's own copy of its bytes (raw), which goes to the leader's log as it
-// is. Decoding it is LogValidator's work (Kafka 3.7 reads every record of
+// world's own bytes of it (raw: a copy, or the body's own bytes when the
+// body was handed over, Preparer.HandOver), which go to the leader's log as
+// they are. Decoding it is LogValidator's work (Kafka 3.7 reads every record of
 // a batch before it appends it); what the world needs of the records is
 // kept here, not the records: the mirror decodes them again only when
 // someone reads them.
@@ -33,6 +34,8 @@ type clientBatch struct {
 	n        int
 	checkErr error
 	raw      []byte
+	// handedOver says raw is the body's own bytes (Preparer.HandOver).
+	handedOver bool
 	// decodeErr is the decoder's error; decoded is false when the batch
 	// was not decoded (it failed its check).
 	decodeErr error
@@ -61,6 +64,18 @@ func PrepareExternal(x *ExternalRequest) *PreparedExternal {
 // records and the records decoded from them. Its zero value is ready; one
 // Preparer must not be used by two goroutines at once.
 type Preparer struct {
+	// HandOver says that each body it prepares is handed to the world with
+	// its preparation, for good: the world keeps a Produce's batches where
+	// they lie in the body, the leader stamping offsets and its epoch in
+	// them in place as Kafka 3.7's LogValidator does in its request buffer
+	// (the body on the timeline then holds them so stamped, which a replay
+	// reads as it read them: a client's base offset and leader epoch count
+	// for nothing), and its segment files keep those bytes rather than a
+	// copy (kafkalog's NoCopy appends). The caller must then neither change
+	// nor reuse x.Body, nor prepare it twice. Without HandOver the world
+	// copies each batch.
+	HandOver bool
+
 	dec   kafkalog.Decoder
 	batch kafkalog.RecordBatch
 }
@@ -90,7 +105,10 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	if cb.checkErr != nil || len(records) == 0 {
 		return cb
 	}
-	cb.raw = append([]byte(nil), records...)
+	cb.raw, cb.handedOver = records, pp.HandOver
+	if !pp.HandOver {
+		cb.raw = append([]byte(nil), records...)
+	}
 	b := &pp.batch
 	_, cb.decodeErr = pp.dec.Decode(cb.raw, b)
 	cb.decoded = true

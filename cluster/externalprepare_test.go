@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
+	"github.com/kafkalive/kafkalive/vfs/vfstest"
 )
 
 // A request prepared ahead of the world (cluster.PrepareExternal, as the
@@ -20,6 +22,13 @@ import (
 // 0, 1 and all, and damage: a flipped byte, a cut batch, two batches, a
 // wrong magic, no records), one prepared and one not, with fetches and
 // time between; every answer's bytes and every fetched byte agree.
+//
+// The prepared world is handed its bodies (Preparer.HandOver, as the wire
+// layer hands them): its leaders stamp the batches in them and its files
+// keep them. So the test also rebuilds that world from its timeline, whose
+// bodies are now stamped, and checks that the rebuilt world gave the same
+// answers and holds the same bytes on every broker's disk as the world
+// that copied every batch.
 func TestExternalPreparedAnswersAsUnprepared(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -48,6 +57,8 @@ func preparedAgrees(seed uint64, steps int) error {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	codes := map[int16]int{} // produce answers' error codes
 	seq := map[int32]int32{}
+	pp := cluster.Preparer{HandOver: true}
+	var answers [][]byte // every answer of the world that copies, in order
 	send := func(broker int32, req kmsg.Request) error {
 		var ids [2]uint64
 		for i, w := range ws {
@@ -56,7 +67,7 @@ func preparedAgrees(seed uint64, steps int) error {
 			if i == 0 {
 				ids[i], err = w.External(x)
 			} else {
-				ids[i], err = w.ExternalPrepared(x, cluster.PrepareExternal(&x))
+				ids[i], err = w.ExternalPrepared(x, pp.Prepare(&x))
 			}
 			if err != nil {
 				return fmt.Errorf("world %d: %w", i, err)
@@ -84,6 +95,7 @@ func preparedAgrees(seed uint64, steps int) error {
 			if a[i].ID != b[i].ID || !bytes.Equal(x, y) {
 				return fmt.Errorf("step %d: answer %d to request %d: unprepared %x, prepared %x", step, i, a[i].ID, x, y)
 			}
+			answers = append(answers, x)
 		}
 		return nil
 	}
@@ -135,6 +147,40 @@ func preparedAgrees(seed uint64, steps int) error {
 	if codes[0] == 0 || codes[2]+codes[87] == 0 {
 		return fmt.Errorf("the produces met too few cases to compare (answers by error code: %v)", codes)
 	}
+	return replayAgrees(ws[0], ws[1], answers)
+}
+
+// replayAgrees rebuilds handedOver from its timeline and checks that the
+// rebuilt world answered as copied did (answers) and that every broker's
+// disk holds the same bytes in both; and that some body on the timeline
+// was stamped, or the check proves nothing.
+func replayAgrees(copied, handedOver *cluster.World, answers [][]byte) error {
+	stamped := 0
+	acts, orig := handedOver.Actions(), copied.Actions()
+	for i := range acts {
+		if x := acts[i].External; x != nil && !bytes.Equal(x.Body, orig[i].External.Body) {
+			stamped++
+		}
+	}
+	if stamped == 0 {
+		return fmt.Errorf("no body on the timeline was stamped: the replay proves nothing")
+	}
+	again, err := handedOver.At(len(acts) - 1)
+	if err != nil {
+		return err
+	}
+	got := again.ExternalAnswers()
+	if len(got) != len(answers) {
+		return fmt.Errorf("rebuilt from the timeline (%d bodies stamped), the world gave %d answers, not %d", stamped, len(got), len(answers))
+	}
+	for i := range got {
+		if b := got[i].Response.AppendTo(nil); !bytes.Equal(b, answers[i]) {
+			return fmt.Errorf("rebuilt from the timeline (%d bodies stamped), answer %d to request %d is %x, not %x", stamped, i, got[i].ID, b, answers[i])
+		}
+	}
+	if err := sameDisks(copied, again); err != nil {
+		return fmt.Errorf("rebuilt from the timeline (%d bodies stamped): %w", stamped, err)
+	}
 	return nil
 }
 
@@ -169,4 +215,25 @@ func randomClientBatch(rng *rand.Rand, p int32, seq map[int32]int32) []byte {
 		out[16] = 1 // magic
 	}
 	return out
+}
+
+// sameDisks checks that every broker's disk (its page cache, what
+// kafka-dump-log reads) holds the same files and bytes in a and b.
+func sameDisks(a, b *cluster.World) error {
+	for id := int32(1); id <= 3; id++ {
+		var trees [2]vfstest.Tree
+		for i, w := range []*cluster.World{a, b} {
+			fsys, err := w.BrokerFS(id)
+			if err != nil {
+				return err
+			}
+			if trees[i], err = vfstest.ReadTree(fsys, ""); err != nil {
+				return err
+			}
+		}
+		if d := cmp.Diff(trees[0], trees[1]); d != "" {
+			return fmt.Errorf("broker %d's disk differs (-first +second):\n%s", id, d)
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -111,6 +112,11 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		return errCorruptMessage, "", 0
 	}
 	raw := cb.raw
+	if cb.handedOver && cfg.MessageTimestampType == kafkalog.LogAppendTime {
+		// the leader would stamp the time and a new CRC into the body
+		// itself: a replay is to read the timestamps the client sent
+		raw = slices.Clone(raw)
+	}
 	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
 		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", cb.records
 	}

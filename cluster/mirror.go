@@ -44,9 +44,11 @@ type mirror struct {
 }
 
 // batchFiles reads a batch of size bytes that ends at place at back from
-// its segment file.
+// its segment file, and tells whether the file still holds given bytes
+// there (cheaply for the bytes it kept: vfs.HoldsAt).
 type batchFiles interface {
 	batchBytes(at place, size int) ([]byte, error)
+	holdsBatch(at place, raw []byte) bool
 }
 
 // mirrorCacheEntries is how many decoded entries of lazy chunks a mirror
@@ -81,20 +83,32 @@ type chunk struct {
 
 // lazyBatch is a record batch as stored, whose records follow one another
 // from offset base on: size bytes, with CRC crc, that the mirror does not
-// keep but reads back from the segment file they end in (chunk.at) when
+// copy but reads back from the segment file they end in (chunk.at) when
 // someone reads the records, so that a log of a client's millions of
 // records costs its files and not a second copy. It never changes;
 // mirrors and snapshots share it.
+//
+// kept, if not nil, is the memory the segment file took as the batch's
+// bytes when it was appended (kafkalog's NoCopy appends): holding it costs
+// nothing while the file holds it, and reading the batch back is then
+// asking the file whether it still does (vfs.HoldsAt: a damaged or
+// rewritten file no longer does) rather than copying it out.
 type lazyBatch struct {
 	base int64
 	size int
 	crc  uint32
+	kept []byte
 }
 
 // storedBatch is the lazyBatch of raw, a whole batch as stored, whose
-// header h reads: its bytes are not kept.
-func storedBatch(raw []byte, h kafkalog.BatchHeader) *lazyBatch {
-	return &lazyBatch{base: h.BaseOffset, size: len(raw), crc: h.CRC}
+// header h reads; kept says whether the segment file keeps raw itself as
+// the batch's bytes.
+func storedBatch(raw []byte, h kafkalog.BatchHeader, kept bool) *lazyBatch {
+	b := &lazyBatch{base: h.BaseOffset, size: len(raw), crc: h.CRC}
+	if kept {
+		b.kept = raw
+	}
+	return b
 }
 
 // place is where a record's batch ends: in the .log file of the segment
@@ -204,10 +218,14 @@ func (m *mirror) chunkAt(first int) int {
 	return k
 }
 
-// bytesOf is lazy chunk ch's batch bytes, read back from its file. The
-// caller may keep them; nothing else holds them.
+// bytesOf is lazy chunk ch's batch bytes, read back from its file: the
+// memory the file kept for them while it still holds them, else a copy.
+// The caller may keep them and must not modify them.
 func (m *mirror) bytesOf(ch *chunk) []byte {
 	b := ch.batch
+	if b.kept != nil && m.files.holdsBatch(ch.at, b.kept) {
+		return b.kept
+	}
 	raw, err := m.files.batchBytes(ch.at, b.size)
 	if err == nil {
 		var h kafkalog.BatchHeader
@@ -605,7 +623,7 @@ func skipSame(a, b *cursor) bool {
 		// for byte the same): the same base offset, leader epoch, size and
 		// CRC (which covers the rest) decode to the same records
 		ba, bb := ca.batch, cb.batch
-		same = ca.skip == cb.skip && ca.lo == cb.lo && ca.epoch == cb.epoch && *ba == *bb
+		same = ca.skip == cb.skip && ca.lo == cb.lo && ca.epoch == cb.epoch && ba.base == bb.base && ba.size == bb.size && ba.crc == bb.crc
 	case ca.entries != nil && cb.entries != nil:
 		same = &ca.entries[0] == &cb.entries[0]
 	}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -43,6 +44,11 @@ func (f memFiles) batchBytes(at place, size int) ([]byte, error) {
 		return nil, fmt.Errorf("no batch of %d bytes ends at %+v", size, at)
 	}
 	return raw, nil
+}
+
+func (f memFiles) holdsBatch(at place, raw []byte) bool {
+	held, ok := f[at]
+	return ok && bytes.Equal(held, raw)
 }
 
 // flatReadEnd is mirror.readEnd over a flat slice, entry by entry, as
@@ -122,7 +128,7 @@ func TestMirrorIsASlice(t *testing.T) {
 					cached = batchEntries(&rb, raw, skip, n-skip)
 				}
 				files[at] = raw
-				m.addLazy(storedBatch(raw, rb.BatchHeader), rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
+				m.addLazy(storedBatch(raw, rb.BatchHeader, rapid.Bool().Draw(t, "kept")), rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
 				flat = append(flat, es...)
 				for range es {
 					places = append(places, at)

@@ -114,13 +114,13 @@ func (r *replicaLog) rebuild() error {
 				// Kept as the batch's bytes (the segment's, read for
 				// this rebuild alone), decoded again when read.
 				if skip == 0 {
-					r.mirrorBatch(data[pos-n:pos], b.BatchHeader, nil, at)
+					r.mirrorBatch(data[pos-n:pos], b.BatchHeader, nil, at, false)
 					continue
 				}
 				// the log start offset inside the batch: its records
 				// from there on, measured one by one
 				size, head := recordSizes(&b, skip)
-				r.m.addLazy(storedBatch(data[pos-n:pos], b.BatchHeader), b.PartitionLeaderEpoch, skip, len(b.Records)-skip, nil, size, head, at)
+				r.m.addLazy(storedBatch(data[pos-n:pos], b.BatchHeader, false), b.PartitionLeaderEpoch, skip, len(b.Records)-skip, nil, size, head, at)
 				continue
 			}
 			var es []replica.Entry
@@ -168,8 +168,8 @@ func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
 // the log's bytes against replica.fetch.max.bytes, without decoding it.
 // entries, when not nil, are its records decoded (never changed after),
 // kept while cached.
-func (r *replicaLog) mirrorBatch(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry, at place) {
-	r.m.addLazy(storedBatch(raw, h), h.PartitionLeaderEpoch, 0, int(h.NumRecords), entries, len(raw), len(raw), at)
+func (r *replicaLog) mirrorBatch(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry, at place, kept bool) {
+	r.m.addLazy(storedBatch(raw, h, kept), h.PartitionLeaderEpoch, 0, int(h.NumRecords), entries, len(raw), len(raw), at)
 	r.epochs = nil
 }
 
@@ -298,6 +298,19 @@ func (r *replicaLog) batchBytes(at place, size int) ([]byte, error) {
 	return raw, nil
 }
 
+// holdsBatch reports whether the segment file still holds raw as the
+// batch that ends at place at (vfs.HoldsAt: without reading it, for bytes
+// the file kept).
+func (r *replicaLog) holdsBatch(at place, raw []byte) bool {
+	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(at.segment, kafkalog.LogSuffix))
+	f, err := r.fsys.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return vfs.HoldsAt(f, raw, at.end-int64(len(raw)))
+}
+
 func (r *replicaLog) readSegment(s *kafkalog.Segment) ([]byte, error) {
 	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(s.BaseOffset(), kafkalog.LogSuffix))
 	f, err := r.fsys.Open(name)
@@ -364,14 +377,14 @@ func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch in
 	if b.Count < 1 || int64(h.NumRecords) != int64(b.Count) || int64(h.LastOffsetDelta) != int64(b.Count)-1 {
 		return 0, fmt.Errorf("cluster: a producer's batch for %s of %d records says it holds %d, offset deltas to %d", r.log.Dir(), b.Count, h.NumRecords, h.LastOffsetDelta)
 	}
-	info, err := r.log.AppendAsLeader(b.Bytes, leaderEpoch, *r.clock)
+	info, err := r.log.AppendAsLeaderNoCopy(b.Bytes, leaderEpoch, *r.clock)
 	if err != nil {
 		return 0, err
 	}
 	if h, err = kafkalog.ReadBatchHeader(b.Bytes); err != nil { // as stamped
 		return 0, err
 	}
-	r.mirrorBatch(b.Bytes, h, nil, r.activeEnd())
+	r.mirrorBatch(b.Bytes, h, nil, r.activeEnd(), true)
 	return info.FirstOffset, nil
 }
 
@@ -397,7 +410,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	}
 	es := batchEntries(&b, stored, 0, len(b.Records))
 	if _, ok := lazySkip(&b, b.BaseOffset); ok {
-		r.mirrorBatch(stored, b.BatchHeader, es, r.activeEnd())
+		r.mirrorBatch(stored, b.BatchHeader, es, r.activeEnd(), false)
 	} else {
 		r.m.add(es, r.activeEnd())
 	}
@@ -441,7 +454,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			for !whole && n < len(entries) && entries[n].Offset <= h.LastOffset() {
 				n++
 			}
-			if _, err := r.log.AppendAsFollower(raw, *r.clock); err != nil {
+			if _, err := r.log.AppendAsFollowerNoCopy(raw, *r.clock); err != nil {
 				if badBytes(err) || errors.Is(err, kafkalog.ErrUnexpectedOffset) {
 					// A batch whose offsets do not follow the log (a leader's
 					// damaged base offset, which its CRC does not cover): Kafka
@@ -459,7 +472,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			if whole {
 				// a leader's lazy chunk, fetched as its bytes: the
 				// follower's is lazy too, nothing decoded
-				r.mirrorBatch(raw, h, nil, r.activeEnd())
+				r.mirrorBatch(raw, h, nil, r.activeEnd(), true)
 			} else {
 				r.rememberFetched(raw, h, entries[:n])
 			}
@@ -551,7 +564,7 @@ func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries
 		r.remember(entries, true)
 		return
 	}
-	r.mirrorBatch(raw, h, entries, r.activeEnd())
+	r.mirrorBatch(raw, h, entries, r.activeEnd(), true)
 }
 
 // activeEnd is where a batch just appended ends: at the end of the active
