@@ -46,11 +46,14 @@ type Backend interface {
 	// A null RecordBatches in a Fetch response is sent empty, as Kafka sends
 	// MemoryRecords.EMPTY (librdkafka rejects a null record set).
 	//
-	// req and its byte slices (a Produce's record batches) belong to the
-	// Backend: the frame they were read from is not reused. conn is a
+	// body is the request's body as the client sent it (its frame after the
+	// header, with any bytes after the body, which Kafka ignores too), and
+	// req's strings and byte slices (a Produce's record batches) alias it.
+	// Both belong to the Backend, to keep or change: the frame is not
+	// reused, and the server reads nothing of req's records. conn is a
 	// snapshot: ClientID is the header's of this request. Submit must not
 	// block on the world's progress.
-	Submit(broker int32, conn ConnInfo, req kmsg.Request) Pending
+	Submit(broker int32, conn ConnInfo, req kmsg.Request, body []byte) Pending
 }
 
 // ConnObserver is implemented by a Backend that wants to know when

@@ -45,9 +45,10 @@ type conn struct {
 
 // inbound is one request read, or the error that ends the reading.
 type inbound struct {
-	hdr RequestHeader
-	req kmsg.Request
-	err error
+	hdr  RequestHeader
+	req  kmsg.Request
+	body []byte // the frame after the header, which req aliases
+	err  error
 }
 
 func newConn(s *Server, broker int32, id uint64, nc net.Conn) *conn {
@@ -136,7 +137,11 @@ func (c *conn) readRequest() inbound {
 		}
 	}
 	hdr, req, err := c.s.versions.Decode(buf)
-	return inbound{hdr: hdr, req: req, err: err}
+	in := inbound{hdr: hdr, req: req, err: err}
+	if err == nil {
+		in.body = buf[hdr.Size:]
+	}
+	return in
 }
 
 // errIdle ends a connection idle for connections.max.idle.ms.
@@ -311,7 +316,7 @@ func (c *conn) outcome(in inbound) (Outcome, bool) {
 			return Respond(resp), true
 		}
 	}
-	p := c.s.cfg.Backend.Submit(c.info.Broker, c.snapshot(), in.req)
+	p := c.s.cfg.Backend.Submit(c.info.Broker, c.snapshot(), in.req, in.body)
 	select {
 	case out := <-p.Done():
 		return c.check(in, out)

@@ -403,7 +403,7 @@ func TestAcksZero(t *testing.T) {
 type misbehaving struct{}
 
 func (misbehaving) State(int32, kafkawire.ConnInfo) kafkawire.State { return kafkawire.Serving }
-func (misbehaving) Submit(int32, kafkawire.ConnInfo, kmsg.Request) kafkawire.Pending {
+func (misbehaving) Submit(int32, kafkawire.ConnInfo, kmsg.Request, []byte) kafkawire.Pending {
 	return kafkawire.Ready(kafkawire.Respond(kmsg.NewPtrMetadataResponse()))
 }
 

@@ -128,11 +128,13 @@ func (k *Kafka) State(broker int32, conn kafkawire.ConnInfo) kafkawire.State {
 }
 
 // Submit implements kafkawire.Backend: the request is queued for Run.
-func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) kafkawire.Pending {
+func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request, body []byte) kafkawire.Pending {
 	p, resolve := kafkawire.NewPending()
-	x := cluster.ExternalRequest{Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)}
+	x := cluster.ExternalRequest{Key: req.Key(), Version: req.GetVersion(), Body: body}
 	// decoded, and a Produce's batches checked and decoded, here on the
-	// connection's goroutine: the world's lock is held for less
+	// connection's goroutine: the world's lock is held for less. The body
+	// is the world's from here on (Preparer.HandOver): its leaders stamp
+	// and keep a Produce's batches where they lie in it.
 	pp := preparers.Get().(*cluster.Preparer)
 	prepared := pp.Prepare(&x)
 	preparers.Put(pp)
@@ -158,7 +160,7 @@ func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request) 
 
 // preparers keep the buffers of the connections' request preparation
 // (cluster.Preparer), one at a time per goroutine.
-var preparers = sync.Pool{New: func() any { return new(cluster.Preparer) }}
+var preparers = sync.Pool{New: func() any { return &cluster.Preparer{HandOver: true} }}
 
 // ConnOpened implements kafkawire.ConnObserver.
 func (k *Kafka) ConnOpened(conn kafkawire.ConnInfo) {

@@ -21,7 +21,8 @@ func TestCutClient(t *testing.T) {
 	k := NewKafka(l)
 	term := NewTerminal(l)
 	conn := kafkawire.ConnInfo{ID: 1, Broker: 1, ClientID: "kgo"}
-	k.Submit(1, conn, kmsg.NewPtrMetadataRequest()) // numbers client "kgo" 1
+	req := kmsg.NewPtrMetadataRequest()
+	k.Submit(1, conn, req, req.AppendTo(nil)) // numbers client "kgo" 1
 	states := func() []kafkawire.State {
 		k.pump()
 		var out []kafkawire.State

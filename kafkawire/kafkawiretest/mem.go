@@ -216,7 +216,7 @@ func (m *Mem) State(broker int32, _ kafkawire.ConnInfo) kafkawire.State {
 }
 
 // Submit implements kafkawire.Backend.
-func (m *Mem) Submit(broker int32, _ kafkawire.ConnInfo, req kmsg.Request) kafkawire.Pending {
+func (m *Mem) Submit(broker int32, _ kafkawire.ConnInfo, req kmsg.Request, _ []byte) kafkawire.Pending {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var resp kmsg.Response
