@@ -70,7 +70,9 @@
 // A MemFS file holds its bytes in pages of 16 KiB. WriteAtNoCopy (a MemFS file is a
 // NoCopyWriter) is a write whose caller hands its buffer over: the pages it covers
 // whole become that buffer's memory rather than a copy, shared like a Clone's (copied
-// before the file writes them again), and the caller never changes the buffer again.
+// before the file writes them again), and so does the part that continues a page right
+// after its last byte (the page's tail), so that a log appended batch by batch holds no
+// byte twice; the caller never changes the buffer again.
 // HoldsAt asks whether a file still holds given bytes at an offset: for kept pages it
 // compares where they are, not what they hold. The simulated cluster appends a client's
 // batch so to the leader's and both followers' files, and the three files and the

@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 )
 
@@ -17,10 +18,37 @@ const pageSize = 16 << 10
 // it holds. A nil page is all zeros (a file grown by Truncate allocates
 // nothing for its hole, as a sparse file). The last page may be shorter
 // than pageSize; every byte of a page at or beyond size is zero.
+//
+// A page may come in two parts: p[i] then tail[i], both kept from writes
+// that handed their bytes over (writeAt with keep). A kept write that
+// starts inside a page, right after its last byte, so becomes the page's
+// tail rather than a copy of the page's bytes and its own: a file of
+// batches kept one after another holds no byte twice, where a page
+// boundary falls inside a batch as much as between two. A page in two
+// parts is joined into one owned page before it is written.
 type pages struct {
 	p     [][]byte
 	owned []bool
+	tail  map[int64][]byte
 	size  int64
+}
+
+// page returns page i's parts: p[i] and its tail (nil if none).
+func (b *pages) page(i int64) (first, second []byte) {
+	return b.p[i], b.tail[i]
+}
+
+// join makes page i one owned page if it is in two parts.
+func (b *pages) join(i int64) {
+	second, ok := b.tail[i]
+	if !ok {
+		return
+	}
+	first := b.p[i]
+	pg := make([]byte, len(first)+len(second), pageCap(len(first)+len(second)))
+	copy(pg[copy(pg, first):], second)
+	b.p[i], b.owned[i] = pg, true
+	delete(b.tail, i)
 }
 
 // len is the file size.
@@ -35,19 +63,24 @@ func (b *pages) readAt(dst []byte, off int64) int {
 	dst = dst[:min(int64(len(dst)), b.size-off)]
 	n := 0
 	for n < len(dst) {
-		i, at := (off+int64(n))/pageSize, (off+int64(n))%pageSize
-		want := min(len(dst)-n, pageSize-int(at))
-		if pg := b.p[i]; int(at) < len(pg) {
-			copy(dst[n:n+want], pg[at:])
-			if short := len(pg) - int(at); short < want {
-				clear(dst[n+short : n+want])
-			}
-		} else {
-			clear(dst[n : n+want])
-		}
+		i, at := (off+int64(n))/pageSize, int((off+int64(n))%pageSize)
+		want := min(len(dst)-n, pageSize-at)
+		first, second := b.page(i)
+		got := copyPart(dst[n:n+want], first, at)
+		got += copyPart(dst[n+got:n+want], second, at+got-len(first))
+		clear(dst[n+got : n+want])
 		n += want
 	}
 	return n
+}
+
+// copyPart copies part's bytes from at (at may be past its end, or, for a
+// tail, relative to its start) into dst, and returns how many.
+func copyPart(dst, part []byte, at int) int {
+	if at < 0 || at >= len(part) {
+		return 0
+	}
+	return copy(dst, part[at:])
 }
 
 // holds reports whether the bytes [off, off+len(p)) are p's: each page
@@ -61,18 +94,31 @@ func (b *pages) holds(p []byte, off int64) bool {
 	for n := 0; n < len(p); {
 		i, at := (off+int64(n))/pageSize, int((off+int64(n))%pageSize)
 		want := min(len(p)-n, pageSize-at)
-		pg := b.p[i]
-		if at < len(pg) && len(pg)-at >= want && &pg[at] == &p[n] {
-			n += want
-			continue
+		first, second := b.page(i)
+		got, ok := holdsPart(p[n:n+want], first, at)
+		if ok && got < want {
+			var more int
+			more, ok = holdsPart(p[n+got:n+want], second, at+got-len(first))
+			got += more
 		}
-		stored := pg[min(at, len(pg)):min(at+want, len(pg))] // the rest reads as zeros
-		if !bytes.Equal(stored, p[n:n+len(stored)]) || slices.ContainsFunc(p[n+len(stored):n+want], func(c byte) bool { return c != 0 }) {
+		// what the parts do not hold reads as zeros
+		if !ok || slices.ContainsFunc(p[n+got:n+want], func(c byte) bool { return c != 0 }) {
 			return false
 		}
 		n += want
 	}
 	return true
+}
+
+// holdsPart reports whether part, from at, holds the first bytes of p (as
+// many as it has there, which it returns): its own memory, recognised
+// without comparing, or equal bytes.
+func holdsPart(p, part []byte, at int) (int, bool) {
+	if at < 0 || at >= len(part) {
+		return 0, true
+	}
+	k := min(len(p), len(part)-at)
+	return k, &part[at] == &p[0] || bytes.Equal(part[at:at+k], p[:k])
 }
 
 // bytes returns the bytes [lo, hi) (within size) as one new slice.
@@ -84,6 +130,7 @@ func (b *pages) bytes(lo, hi int64) []byte {
 
 // writable returns page i, owned and at least end bytes long, for writing.
 func (b *pages) writable(i int64, end int) []byte {
+	b.join(i)
 	pg := b.p[i]
 	switch {
 	case b.owned[i] && len(pg) >= end:
@@ -116,8 +163,9 @@ func pageCap(n int) int {
 // writeAt writes p at off, growing the file if needed. With keep, a page
 // that p covers whole (or from its start to the end of the file) becomes
 // that part of p itself, shared (not owned: a later write copies it first),
-// so p must not change afterwards; the pages p covers in part are copied
-// into as without.
+// and a page p covers from right after its last byte to its end (or to the
+// end of the file) takes that part of p as its tail; so p must not change
+// afterwards. The pages p covers otherwise are copied into as without.
 func (b *pages) writeAt(p []byte, off int64, keep bool) {
 	if end := off + int64(len(p)); end > b.size {
 		b.resize(end)
@@ -125,9 +173,17 @@ func (b *pages) writeAt(p []byte, off int64, keep bool) {
 	for n := 0; n < len(p); {
 		i, at := (off+int64(n))/pageSize, int((off+int64(n))%pageSize)
 		want := min(len(p)-n, pageSize-at)
-		if keep && at == 0 && (want == pageSize || i*pageSize+int64(want) == b.size) {
+		toEnd := want == pageSize-at || i*pageSize+int64(at+want) == b.size
+		switch {
+		case keep && at == 0 && toEnd:
+			delete(b.tail, i) // the page is p's from its start
 			b.p[i], b.owned[i] = p[n:n+want:n+want], false
-		} else {
+		case keep && at > 0 && toEnd && len(b.p[i]) == at && b.tail[i] == nil:
+			if b.tail == nil {
+				b.tail = map[int64][]byte{}
+			}
+			b.tail[i], b.owned[i] = p[n:n+want:n+want], false
+		default:
 			pg := b.writable(i, at+want)
 			copy(pg[at:at+want], p[n:n+want])
 		}
@@ -143,8 +199,16 @@ func (b *pages) resize(size int64) {
 	}
 	count := (size + pageSize - 1) / pageSize
 	if size < b.size {
+		for i := range b.tail {
+			if i >= count {
+				delete(b.tail, i)
+			}
+		}
 		clear(b.p[count:])
 		b.p, b.owned = b.p[:count], b.owned[:count]
+		if count > 0 && b.tail[count-1] != nil && int(size%pageSize) > 0 {
+			b.join(count - 1) // cut below
+		}
 		if at := int(size % pageSize); at > 0 && at < len(b.p[count-1]) {
 			// the last page keeps no bytes past the size
 			if b.owned[count-1] {
@@ -169,7 +233,7 @@ func (b *pages) resize(size int64) {
 // writes a page in place afterwards before copying it.
 func (b *pages) share() pages {
 	clear(b.owned)
-	return pages{p: append([][]byte(nil), b.p...), owned: make([]bool, len(b.p)), size: b.size}
+	return pages{p: append([][]byte(nil), b.p...), owned: make([]bool, len(b.p)), tail: maps.Clone(b.tail), size: b.size}
 }
 
 // CopyShared is share, for a deep copy of a structure that holds pages (a
