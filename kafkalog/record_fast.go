@@ -102,7 +102,9 @@ func decodeRecordFast(p []byte, i int, r *Record, hdrs []Header) (int, []Header)
 	} else if r.OffsetDelta, i = slowVarint(q, i); i < 0 {
 		return -1, hdrs
 	}
-	if i < end && q[i] < 0x80 && q[i] != 1 && int(q[i]>>1) <= end-i-1 && q[i]&1 == 0 {
+	if i < end && q[i] == 1 { // -1: a null key, the producer's default
+		r.Key, i = nil, i+1
+	} else if i < end && q[i] < 0x80 && int(q[i]>>1) <= end-i-1 && q[i]&1 == 0 {
 		l := int(q[i] >> 1)
 		r.Key, i = q[i+1:i+1+l:i+1+l], i+1+l
 	} else if r.Key, i = slowBytes(q, i, true); i < 0 {
