@@ -90,11 +90,18 @@ type epochKey struct {
 // Violations returns every invariant violation found so far.
 func (w *World) Violations() []Violation { return w.check.violations }
 
-// liveReplica is what the checker reads of one running replica.
+// liveReplica is what the checker reads of one running replica: its
+// progress and its epoch cache (the log's own, not to be modified).
 type liveReplica struct {
 	broker int32
-	st     replica.Status
+	st     replica.Progress
+	epochs []replica.EpochEntry
 	log    *replicaLog
+}
+
+// liveOf is what the checker reads of replica s on broker id.
+func liveOf(id int32, s *replicaSlot) liveReplica {
+	return liveReplica{broker: id, st: s.node.Progress(), epochs: s.log.Epochs(), log: s.log}
 }
 
 // runChecker checks every invariant after a step.
@@ -109,11 +116,12 @@ func (w *World) runChecker() {
 		c.matched = map[pairKey]pairMark{}
 	}
 	now := map[string]bool{}
+	var buf [4]liveReplica // a partition's replicas, on the stack for the usual few
 	for _, tp := range w.ctl.order {
-		var live []liveReplica
+		live := buf[:0]
 		for _, id := range w.ctl.parts[tp].replicas {
 			if s := w.brokers[id-1].replicas[tp]; s != nil {
-				live = append(live, liveReplica{broker: id, st: s.node.Status(), log: s.log})
+				live = append(live, liveOf(id, s))
 			}
 		}
 		for _, f := range w.checkPartition(tp, live) {
@@ -243,8 +251,8 @@ func firstDifference(a, b *liveReplica, from int64) (int64, bool) {
 
 // epochOrderProblem checks one replica's epoch cache and record epochs.
 func epochOrderProblem(r *liveReplica) string {
-	for i := 1; i < len(r.st.Epochs); i++ {
-		p, e := r.st.Epochs[i-1], r.st.Epochs[i]
+	for i := 1; i < len(r.epochs); i++ {
+		p, e := r.epochs[i-1], r.epochs[i]
 		if e.Epoch <= p.Epoch || e.StartOffset <= p.StartOffset {
 			return fmt.Sprintf("epoch cache not increasing at %v then %v", p, e)
 		}

@@ -388,15 +388,14 @@ func (w *World) judge(out *Outcome) {
 	if leader == nil {
 		return
 	}
-	lst := leader.node.Status()
+	a := liveOf(p.leader, leader)
 	for _, id := range p.replicas {
 		s := w.brokers[id-1].replicas[tp]
 		if s == nil || id == p.leader {
 			continue
 		}
-		a := liveReplica{broker: p.leader, st: lst, log: leader.log}
-		b := liveReplica{broker: id, st: s.node.Status(), log: s.log}
-		b.st.HighWatermark = min(b.st.LogEndOffset, lst.HighWatermark) // compare the whole common prefix
+		b := liveOf(id, s)
+		b.st.HighWatermark = min(b.st.LogEndOffset, a.st.HighWatermark) // compare the whole common prefix
 		if off, ok := firstDifference(&a, &b, 0); ok {
 			out.Diverged = append(out.Diverged, fmt.Sprintf("b%d differs from leader b%d at offset %d", id, p.leader, off))
 		}

@@ -25,7 +25,7 @@ type replicaLog struct {
 	// m mirrors the log from its start offset, batch by batch, with where
 	// each batch ends in which segment file (for the durable flag).
 	m      mirror
-	epochs []replica.EpochEntry // converted epoch cache, nil when stale
+	epochs []replica.EpochEntry // the epoch cache as Epochs last converted it (checked on each call)
 	buf    []byte
 	// gen counts truncations, so that the checker can remember how far it
 	// has compared this log with another (and re-check after a cut).
@@ -63,7 +63,6 @@ func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, 
 // to whoever reads them (see [replicaLog.Read]).
 func (r *replicaLog) rebuild() error {
 	r.m.reset()
-	r.epochs = nil
 	r.damaged = nil
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
@@ -170,7 +169,6 @@ func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
 // kept while cached.
 func (r *replicaLog) mirrorBatch(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry, at place, kept bool) {
 	r.m.addLazy(storedBatch(raw, h, kept), h.PartitionLeaderEpoch, 0, int(h.NumRecords), entries, len(raw), len(raw), at)
-	r.epochs = nil
 }
 
 // recordSizes is Read's measure of b's records from skip on, and of the
@@ -404,7 +402,6 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	if _, err := dec.Decode(stored, &b); err != nil {
 		return 0, fmt.Errorf("cluster: mirror the batch appended to %s: %w", r.log.Dir(), err)
 	}
-	r.epochs = nil
 	if len(b.Records) == 0 {
 		return b.BaseOffset, nil
 	}
@@ -550,7 +547,6 @@ func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
 		}
 	}
 	r.m.add(entries, r.activeEnd())
-	r.epochs = nil
 }
 
 // rememberFetched adds to the mirror the entries of batch raw (its header
@@ -695,7 +691,6 @@ func (r *replicaLog) trimStart() {
 		}
 	}
 	r.damaged = kept
-	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = 0
 }
@@ -718,7 +713,6 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 	i := r.index(r.log.LogEndOffset())
 	r.m.truncate(i)
 	r.cutDamage(r.log.LogEndOffset())
-	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = min(r.epochsCheckedTo, i)
 	return nil
@@ -732,7 +726,6 @@ func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
 	}
 	r.m.reset()
 	r.damaged = nil
-	r.epochs = nil
 	r.gen++
 	r.epochsCheckedTo = 0
 	return nil
@@ -740,16 +733,22 @@ func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
 
 // AssignEpoch implements [replica.Log].
 func (r *replicaLog) AssignEpoch(epoch int32, startOffset int64) error {
-	r.epochs = nil
 	return r.log.LeaderEpochCache().Assign(epoch, startOffset)
 }
 
 // Epochs implements [replica.Log].
 func (r *replicaLog) Epochs() []replica.EpochEntry {
-	if r.epochs == nil {
-		src := r.log.LeaderEpochCache().Entries()
-		r.epochs = make([]replica.EpochEntry, len(src))
-		for i, e := range src {
+	c := r.log.LeaderEpochCache()
+	same := r.epochs != nil && len(r.epochs) == c.Len()
+	for i := 0; same && i < len(r.epochs); i++ {
+		e := c.At(i)
+		same = r.epochs[i] == replica.EpochEntry{Epoch: e.Epoch, StartOffset: e.StartOffset}
+	}
+	if !same {
+		// a new slice: callers may hold the old one
+		r.epochs = make([]replica.EpochEntry, c.Len())
+		for i := range r.epochs {
+			e := c.At(i)
 			r.epochs[i] = replica.EpochEntry{Epoch: e.Epoch, StartOffset: e.StartOffset}
 		}
 	}

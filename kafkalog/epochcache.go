@@ -67,6 +67,13 @@ func OpenLeaderEpochCache(fsys vfs.FS, path string) (*LeaderEpochCache, error) {
 // Entries returns a copy of the entries, oldest epoch first.
 func (c *LeaderEpochCache) Entries() []EpochEntry { return append([]EpochEntry(nil), c.entries...) }
 
+// Len returns how many entries the cache holds; At(i) is entry i, oldest
+// first: Entries without the copy.
+func (c *LeaderEpochCache) Len() int { return len(c.entries) }
+
+// At returns entry i (0 <= i < Len), oldest first.
+func (c *LeaderEpochCache) At(i int) EpochEntry { return c.entries[i] }
+
 // LatestEpoch returns the newest epoch, if any.
 func (c *LeaderEpochCache) LatestEpoch() (int32, bool) {
 	if len(c.entries) == 0 {

@@ -205,6 +205,14 @@ func TestLeaderEpochCacheProperties(t *testing.T) {
 				require.NoError(rt, c.TruncateFromStart(rapid.Int64Range(0, 100).Draw(rt, "logStartOffset")))
 			}
 			es := c.Entries()
+			if c.Len() != len(es) {
+				rt.Fatalf("Len %d, Entries %v", c.Len(), es)
+			}
+			for j := range es {
+				if c.At(j) != es[j] {
+					rt.Fatalf("At(%d) = %v, Entries %v", j, c.At(j), es)
+				}
+			}
 			for j := 1; j < len(es); j++ {
 				if es[j].Epoch <= es[j-1].Epoch || es[j].StartOffset <= es[j-1].StartOffset {
 					rt.Fatalf("leader epoch cache not monotonic: %v", es)

@@ -34,6 +34,22 @@ type Status struct {
 	ParkedFetches, ParkedProduces int
 }
 
+// Progress is the part of a [Status] that costs no allocation: the role,
+// the leader epoch, the log's bounds and the high watermark. A caller that
+// reads it after every step (the simulated cluster's invariant checker)
+// takes it rather than a Status, which copies the node's lists.
+type Progress struct {
+	Role                                        Role
+	LeaderEpoch                                 int32
+	LogStartOffset, LogEndOffset, HighWatermark int64
+}
+
+// Progress returns the node's [Progress].
+func (n *Node) Progress() Progress {
+	return Progress{Role: n.role, LeaderEpoch: n.leaderEpoch, LogStartOffset: n.log.LogStartOffset(),
+		LogEndOffset: n.log.LogEndOffset(), HighWatermark: n.hw}
+}
+
 // FollowerStatus is the leader's view of one follower.
 type FollowerStatus struct {
 	ID int32
