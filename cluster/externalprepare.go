@@ -61,7 +61,8 @@ func PrepareExternal(x *ExternalRequest) *PreparedExternal {
 
 // Preparer prepares external requests ([PrepareExternal]) with buffers it
 // reuses from one request to the next: a client batch's decompressed
-// records and the records decoded from them. Its zero value is ready; one
+// records and the one record it reads at a time (kafkalog's Decoder.Scan).
+// Its zero value is ready; one
 // Preparer must not be used by two goroutines at once.
 type Preparer struct {
 	// HandOver says that each body it prepares is handed to the world with
@@ -76,8 +77,7 @@ type Preparer struct {
 	// copies each batch.
 	HandOver bool
 
-	dec   kafkalog.Decoder
-	batch kafkalog.RecordBatch
+	dec kafkalog.Decoder
 }
 
 // Prepare is [PrepareExternal] with pp's buffers.
@@ -96,8 +96,10 @@ func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
 	return p
 }
 
-// clientBatch checks records, one batch as a Produce carries it, and
-// decodes a copy of it when it passes, into pp's buffers, which the next
+// clientBatch checks records, one batch as a Produce carries it, and when
+// it passes reads every record of the world's bytes of it (a copy, or the
+// body's own with HandOver) as Kafka 3.7's LogValidator does, keeping what
+// the world needs of them (clientBatch), in pp's buffers, which the next
 // batch reuses.
 func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	cb := &clientBatch{}
@@ -109,24 +111,27 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	if !pp.HandOver {
 		cb.raw = append([]byte(nil), records...)
 	}
-	b := &pp.batch
-	_, cb.decodeErr = pp.dec.Decode(cb.raw, b)
-	cb.decoded = true
-	if cb.decodeErr != nil {
-		return cb
-	}
-	cb.records, cb.outOfOrder = len(b.Records), -1
-	for i := range b.Records {
-		r := &b.Records[i]
+	cb.outOfOrder = -1
+	var first kafkalog.Record
+	h, _, err := pp.dec.Scan(cb.raw, func(i int, r *kafkalog.Record) {
+		if i == 0 {
+			first = *r
+		}
 		if r.OffsetDelta != int32(i) && cb.outOfOrder < 0 {
 			cb.outOfOrder = i
 		}
 		if r.Key == nil {
 			cb.nullKey = true
 		}
+		cb.records++
+	})
+	cb.decoded, cb.decodeErr = true, err
+	if err != nil {
+		cb.records, cb.outOfOrder, cb.nullKey = 0, 0, false // not read: the batch is refused
+		return cb
 	}
-	if len(b.Records) > 0 {
-		cb.producer = producerOf(b, &b.Records[0])
+	if cb.records > 0 {
+		cb.producer = producerOf(&kafkalog.RecordBatch{BatchHeader: h}, &first)
 	}
 	return cb
 }

@@ -296,6 +296,7 @@ type Decoder struct {
 
 	buf     []byte
 	headers []Header
+	scratch []Record // Scan's one record
 	codecs  decompressors
 }
 
@@ -311,11 +312,46 @@ const DefaultMaxDecompressedBytes = 64 << 20
 // the header and b.Records is unspecified. Legacy (magic 0/1) entries are
 // ErrUnknownMagic here: read them with BatchIter and DecompressLegacy.
 func (d *Decoder) Decode(src []byte, b *RecordBatch) (int, error) {
-	n, err := checkBatch(src, &b.BatchHeader)
+	payload, n, err := d.payload(src, &b.BatchHeader)
 	if err != nil {
 		return 0, err
 	}
-	h := &b.BatchHeader
+	b.Records, d.headers, err = decodeRecords(payload, b.NumRecords, b.Records[:0], d.headers[:0], nil)
+	if err != nil {
+		return 0, batchErr(b.BaseOffset, 0, err.(*recordError).field, err.(*recordError).err)
+	}
+	return n, nil
+}
+
+// Scan is Decode without keeping the records: it checks and decodes the v2
+// batch at the start of src as Decode does, with the same error for the
+// same bytes, and calls visit with each record in turn, i from 0, in one
+// Record it reuses (valid during the call only: its key, value and headers
+// alias src or the Decoder's buffer). A validator that reads every record
+// and keeps none, as Kafka's LogValidator reads a client's batch, scans
+// rather than decodes: nothing is written per record but that one Record.
+// It returns the batch's header and the number of bytes it took.
+func (d *Decoder) Scan(src []byte, visit func(i int, r *Record)) (BatchHeader, int, error) {
+	var h BatchHeader
+	payload, n, err := d.payload(src, &h)
+	if err != nil {
+		return h, 0, err
+	}
+	d.scratch, d.headers, err = decodeRecords(payload, h.NumRecords, d.scratch[:0], d.headers[:0], visit)
+	if err != nil {
+		return h, 0, batchErr(h.BaseOffset, 0, err.(*recordError).field, err.(*recordError).err)
+	}
+	return h, n, nil
+}
+
+// payload checks the batch at the start of src, reading its header into h,
+// and returns its records section (decompressed into d's buffer) and the
+// batch's size.
+func (d *Decoder) payload(src []byte, h *BatchHeader) ([]byte, int, error) {
+	n, err := checkBatch(src, h)
+	if err != nil {
+		return nil, 0, err
+	}
 	payload := src[BatchHeaderLen:n]
 	if c := h.Attributes.Compression(); c != CompressionNone {
 		limit := d.MaxDecompressedBytes
@@ -324,15 +360,11 @@ func (d *Decoder) Decode(src []byte, b *RecordBatch) (int, error) {
 		}
 		d.buf, err = d.codecs.decompress(c, d.buf[:0], payload, limit)
 		if err != nil {
-			return 0, batchErr(h.BaseOffset, 0, "records ("+c.String()+")", err)
+			return nil, 0, batchErr(h.BaseOffset, 0, "records ("+c.String()+")", err)
 		}
 		payload = d.buf
 	}
-	b.Records, d.headers, err = decodeRecords(payload, h.NumRecords, b.Records[:0], d.headers[:0])
-	if err != nil {
-		return 0, batchErr(h.BaseOffset, 0, err.(*recordError).field, err.(*recordError).err)
-	}
-	return n, nil
+	return payload, n, nil
 }
 
 type recordError struct {
@@ -342,11 +374,13 @@ type recordError struct {
 
 func (e *recordError) Error() string { return e.field + ": " + e.err.Error() }
 
-// decodeRecords parses count records from p, which must hold exactly them.
-func decodeRecords(p []byte, count int32, recs []Record, hdrs []Header) ([]Record, []Header, error) {
+// decodeRecords parses count records from p, which must hold exactly them,
+// appending them to recs; with visit, it hands each to visit instead, in
+// recs[0] (and its headers in hdrs from 0), which it reuses.
+func decodeRecords(p []byte, count int32, recs []Record, hdrs []Header, visit func(int, *Record)) ([]Record, []Header, error) {
 	// Grow once when the count is plausible for the bytes present; a lying count
 	// never sizes an allocation beyond what the bytes could hold.
-	if int(count) > cap(recs) && int(count) <= len(p)/minRecordLen {
+	if visit == nil && int(count) > cap(recs) && int(count) <= len(p)/minRecordLen {
 		recs = make([]Record, 0, count)
 	}
 	pos := 0
@@ -355,6 +389,9 @@ func decodeRecords(p []byte, count int32, recs []Record, hdrs []Header) ([]Recor
 			return recs, hdrs, &recordError{fmt.Sprintf("record %d", i), fmt.Errorf("%w: %d records declared, %d present", ErrInvalidRecord, count, i)}
 		}
 		// Every field of the record is overwritten below, so reuse without zeroing.
+		if visit != nil {
+			recs, hdrs = recs[:0], hdrs[:0]
+		}
 		if len(recs) < cap(recs) {
 			recs = recs[:len(recs)+1]
 		} else {
@@ -372,6 +409,9 @@ func decodeRecords(p []byte, count int32, recs []Record, hdrs []Header) ([]Recor
 			next = rr.pos
 		}
 		hdrs, pos = grown, next
+		if visit != nil {
+			visit(int(i), r)
+		}
 	}
 	if pos != len(p) {
 		return recs, hdrs, &recordError{"records", fmt.Errorf("%w: %d bytes remain after %d declared records", ErrInvalidRecord, len(p)-pos, count)}

@@ -1,6 +1,8 @@
 package kafkalog
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"testing"
 
@@ -116,6 +118,61 @@ func TestTruncatedBatchProperty(t *testing.T) {
 		_, _, err = CheckBatch(enc[:cut:cut])
 		if !IsTornTail(err) {
 			t.Fatalf("CheckBatch of a %d-byte batch cut to %d bytes: %v, want ErrTruncated", len(enc), cut, err)
+		}
+	})
+}
+
+// Scan reads every batch as Decode does: the same error for the same
+// bytes, and record by record the same records, for intact batches and for
+// batches whose records were damaged under a CRC that still holds (so that
+// the records themselves say what is wrong).
+func TestScanIsDecodeProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := drawBatch(t)
+		enc := b.AppendTo(nil)
+		switch rapid.IntRange(0, 2).Draw(t, "damage") {
+		case 1: // a byte of the records
+			if len(enc) > BatchHeaderLen {
+				pos := rapid.IntRange(BatchHeaderLen, len(enc)-1).Draw(t, "position")
+				enc[pos] ^= rapid.ByteRange(1, 255).Draw(t, "xor")
+			}
+		case 2: // the record count, so that records are missing or left over
+			count := int32(binary.BigEndian.Uint32(enc[posRecordsCount:]))
+			binary.BigEndian.PutUint32(enc[posRecordsCount:], uint32(count+int32(rapid.SampledFrom([]int{-1, 1}).Draw(t, "count by"))))
+		}
+		binary.BigEndian.PutUint32(enc[posCRC:], CRC32C(enc[posAttributes:]))
+		var dec, scan Decoder
+		var want RecordBatch
+		n1, err1 := dec.Decode(enc, &want)
+		var got []Record
+		h, n2, err2 := scan.Scan(enc, func(i int, r *Record) {
+			if i != len(got) {
+				t.Fatalf("record %d visited after %d", i, len(got))
+			}
+			c := *r
+			c.Key, c.Value = bytes.Clone(r.Key), bytes.Clone(r.Value)
+			c.Headers = nil
+			for _, hd := range r.Headers {
+				c.Headers = append(c.Headers, Header{Key: hd.Key, Value: bytes.Clone(hd.Value)})
+			}
+			got = append(got, c)
+		})
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Fatalf("Decode: %v; Scan: %v", err1, err2)
+		}
+		if err1 != nil {
+			return
+		}
+		if n1 != n2 || h != want.BatchHeader {
+			t.Fatalf("Decode took %d bytes, header %+v; Scan %d, %+v", n1, want.BatchHeader, n2, h)
+		}
+		for i := range want.Records {
+			if len(want.Records[i].Headers) == 0 {
+				want.Records[i].Headers = nil // as the copies keep none
+			}
+		}
+		if d := cmp.Diff(want.Records, got); d != "" {
+			t.Fatalf("records (-Decode +Scan):\n%s", d)
 		}
 	})
 }

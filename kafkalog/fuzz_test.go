@@ -131,7 +131,7 @@ func FuzzReadBatch(f *testing.F) {
 // checkFastMatchesCareful: the fast record decoder and the careful
 // recordReader accept the same records section and decode it the same.
 func checkFastMatchesCareful(t *testing.T, p []byte, count int32) {
-	fast, _, fastErr := decodeRecords(p, count, nil, nil)
+	fast, _, fastErr := decodeRecords(p, count, nil, nil, nil)
 	var careful []Record
 	var hdrs []Header
 	rr := recordReader{p: p}
