@@ -176,9 +176,9 @@ func BenchmarkKgoProduce(b *testing.B) {
 		b.Run("100B-acks-all/impl="+impl.name, func(b *testing.B) {
 			// Every implementation starts cold: the memory the one before
 			// it freed goes back to the system, so that none runs in
-			// pages another already faulted in (kafkalive's three
-			// brokers keep five copies of every batch, kfake one, and the
-			// first touch of a page is a large part of either's cost).
+			// pages another already faulted in (the first touch of a
+			// page is a large part of either's cost: a cluster that
+			// keeps more copies of each batch pays for them).
 			debug.FreeOSMemory()
 			if *warmKgo {
 				warmUp(b, impl.serve, b.N)
