@@ -271,6 +271,9 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logSt
 	if clean {
 		opts = append(opts, kafkalog.WithCleanShutdown())
 	}
+	if !w.cfg.Rules.EpochCacheTruncatesOnAppend() {
+		opts = append(opts, kafkalog.WithOnlyNewerEpochsOnAppend())
+	}
 	log, err := openReplicaLog(b.fs, w.partitionDir(tp), w.logConfig(tp.Topic), &w.now, opts...)
 	if err != nil {
 		return &logLoadError{tp: &tp, err: err}

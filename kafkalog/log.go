@@ -22,6 +22,9 @@ type Log struct {
 	tp   TopicPartition
 	cfg  Config
 	rnd  Int64Source
+	// onlyNewerEpochs: appends follow Kafka 0.11-2.0's epoch rule
+	// (WithOnlyNewerEpochsOnAppend).
+	onlyNewerEpochs bool
 
 	segments       []*Segment // sorted by base offset; the last is the active segment
 	logStartOffset int64
@@ -45,11 +48,12 @@ type Log struct {
 type Option func(*openOptions)
 
 type openOptions struct {
-	recoveryPoint  int64
-	logStartOffset int64
-	cleanShutdown  bool
-	rnd            Int64Source
-	parts          Parts
+	recoveryPoint   int64
+	logStartOffset  int64
+	cleanShutdown   bool
+	onlyNewerEpochs bool
+	rnd             Int64Source
+	parts           Parts
 }
 
 // Int64Source draws random numbers; a seeded *math/rand/v2.Rand is one. The log draws
@@ -67,6 +71,19 @@ func WithRecoveryPoint(offset int64) Option { return func(o *openOptions) { o.re
 // WithLogStartOffset passes the partition's entry of log-start-offset-checkpoint.
 func WithLogStartOffset(offset int64) Option {
 	return func(o *openOptions) { o.logStartOffset = offset }
+}
+
+// WithOnlyNewerEpochsOnAppend makes the log's appends record a batch's leader
+// epoch only when it is newer than the latest in the epoch cache and starts at or
+// after the latest's start, ignoring any other, as Kafka 0.11 to 2.0 did
+// (LeaderEpochFileCache.assign at tag 2.0.0). Without it appends follow Kafka 2.1
+// and later (KAFKA-7415; 3.7's UnifiedLog.append): every batch's epoch is
+// assigned, and one below the latest removes the entries it contradicts
+// ([LeaderEpochCache.Assign]). The two differ only for a batch whose epoch field
+// went back: a follower fetching it from a leader whose disk damaged it (the field
+// is outside the CRC), or a log whose old leaders' batches were never truncated.
+func WithOnlyNewerEpochsOnAppend() Option {
+	return func(o *openOptions) { o.onlyNewerEpochs = true }
 }
 
 // WithCleanShutdown says the log dir's clean shutdown marker was present: segments
@@ -100,7 +117,7 @@ func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Lo
 		opt(&o)
 	}
 	tp, _ := ParseTopicPartitionDir(baseName(dir))
-	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, parts: o.parts, buf: make([]byte, lookupBufferSize)}
+	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, parts: o.parts, onlyNewerEpochs: o.onlyNewerEpochs, buf: make([]byte, lookupBufferSize)}
 	if err := mkdirDurable(fsys, dir); err != nil {
 		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
 	}
@@ -387,13 +404,15 @@ func (l *Log) appendAsLeader(records []byte, leaderEpoch int32, nowMs int64, noC
 		return AppendInfo{}, err
 	}
 	return info, l.appendValidated(records, info, nowMs, noCopy, func() error {
-		return assignEpoch(l.epochs, leaderEpoch, info.FirstOffset)
+		return l.assignEpoch(leaderEpoch, info.FirstOffset)
 	})
 }
 
 // AppendAsFollower appends batches fetched from the leader: offsets and leader epochs
 // are kept, and must increase from at least the LEO (gaps are fine: the leader may have
-// compacted). Each batch of a newer epoch starts that epoch in the epoch cache. Like
+// compacted). Each batch of a newer epoch starts that epoch in the epoch cache; an
+// older one removes the entries it contradicts (Kafka 2.1+), or is ignored with
+// [WithOnlyNewerEpochsOnAppend] (0.11 to 2.0). Like
 // Kafka's (UnifiedLog.appendAsFollower, ignoreRecordSize), it does not check
 // max.message.bytes: the leader accepted the batches; segment.bytes still limits the
 // whole append (ErrAppendTooLarge).
@@ -419,7 +438,7 @@ func (l *Log) appendAsFollower(records []byte, nowMs int64, noCopy bool) (Append
 	return info, l.appendValidated(records, info, nowMs, noCopy, func() error {
 		for p := 0; p < len(records); {
 			h, _ := ReadBatchHeader(records[p:])
-			if err := assignEpoch(l.epochs, h.PartitionLeaderEpoch, h.BaseOffset); err != nil {
+			if err := l.assignEpoch(h.PartitionLeaderEpoch, h.BaseOffset); err != nil {
 				return err
 			}
 			p += int(h.Size())
@@ -428,14 +447,20 @@ func (l *Log) appendAsFollower(records []byte, nowMs int64, noCopy bool) (Append
 	})
 }
 
-func assignEpoch(epochs *LeaderEpochCache, epoch int32, offset int64) error {
+// assignEpoch records a batch's leader epoch as it is appended, as Kafka's
+// Log.append does for every batch: from 2.1 (3.7's UnifiedLog.append,
+// maybeAssignEpochStartOffset) the cache's Assign, which does nothing for
+// the latest epoch and removes the entries an older one contradicts; with
+// onlyNewerEpochs, 0.11 to 2.0's LeaderEpochFileCache.assign, which takes
+// only an epoch newer than the latest, at or after its start.
+func (l *Log) assignEpoch(epoch int32, offset int64) error {
 	if epoch < 0 {
 		return nil
 	}
-	if latest, ok := epochs.LatestEpoch(); ok && epoch <= latest {
+	if last, ok := l.epochs.LatestEntry(); ok && l.onlyNewerEpochs && (epoch <= last.Epoch || offset < last.StartOffset) {
 		return nil
 	}
-	return epochs.Assign(epoch, offset)
+	return l.epochs.Assign(epoch, offset)
 }
 
 // analyze validates every batch of records and, as leader, assigns offsets, the leader

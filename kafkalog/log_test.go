@@ -456,3 +456,32 @@ func TestListOffset(t *testing.T) {
 		}
 	}
 }
+
+// An append records every batch's leader epoch as Kafka 2.1 and later do
+// (UnifiedLog.append, LeaderEpochFileCache.assign): an epoch below the
+// latest, which a follower meets when it fetches a batch whose epoch field
+// was damaged on its leader (the field is outside the CRC), removes the
+// entries it contradicts. With WithOnlyNewerEpochsOnAppend, as 0.11 to 2.0
+// did, it is ignored.
+func TestAppendEpochRuleByVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []Option
+		want []EpochEntry
+	}{
+		{"2.1 and later", nil, []EpochEntry{{0, 0}, {1, 2}}},
+		{"0.11 to 2.0", []Option{WithOnlyNewerEpochsOnAppend()}, []EpochEntry{{0, 0}, {2, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := Open(vfs.NewMem(), testDir, testConfig(), 0, tc.opts...)
+			require.NoError(t, err)
+			for i, epoch := range []int32{0, 2, 1} {
+				b := encodeBatch(int64(i), 0, kv{value: "v"})
+				binaryPutEpoch(b, epoch)
+				_, err := l.AppendAsFollower(b, 0)
+				require.NoError(t, err)
+			}
+			require.Equal(t, tc.want, l.LeaderEpochCache().Entries())
+		})
+	}
+}

@@ -39,6 +39,7 @@
 //	a log without epochs truncates to HW     yes    yes    yes   yes   yes     3.7.0 AbstractFetcherThread.truncateToHighWatermark
 //	epoch older than all cached: undefined   -      yes    yes   no    no      2.0.0 / 2.1.0 LeaderEpochFileCache.endOffsetFor
 //	leader caches its epoch at election      no     no     no    yes   yes     2.1.0 Partition.makeLeader (KAFKA-7415); before, at first append
+//	an append's older epoch cuts the cache   -      no     no    yes   yes     2.1.0 LeaderEpochFileCache.assign (KAFKA-7415); before, ignored
 //	leader epoch fencing on requests         no     no     no    yes   yes     2.1.0 Partition.localReplicaWithEpochOrException (KIP-320)
 //	same leader, newer epoch restarts fetch  no     no     no    yes   yes     2.1.0 Partition.makeFollower (KAFKA-7164)
 //	ISR join needs the leader epoch start    no     no     no    yes   yes     2.1.0 Partition.maybeExpandIsr (KAFKA-7128)
@@ -51,7 +52,8 @@
 // ZK: written to ZooKeeper synchronously by the leader ([RuleSet.SynchronousISRWrite]);
 // AP: proposed to the controller and answered asynchronously. Each row is a
 // method of [RuleSet] ([RuleSet.EpochsInRecords], [RuleSet.Fencing],
-// [RuleSet.CachesEpochOnElection], [RuleSet.ISRJoinNeedsLESO],
+// [RuleSet.CachesEpochOnElection], [RuleSet.EpochCacheTruncatesOnAppend],
+// [RuleSet.ISRJoinNeedsLESO],
 // [RuleSet.CaughtUpAtLeaderLEO], [RuleSet.InitialFetchOffsetIsLEO],
 // [RuleSet.DefaultReplicaLagTimeMaxMs], [RuleSet.EffectiveMinISRCapped],
 // [RuleSet.StrictMinISR], [RuleSet.TruncatesOnFetch]) or a case of

@@ -18,6 +18,12 @@ const entryOverheadBytes = 14
 // every change in Kafka, so it survives and is trimmed to the new end, as
 // Kafka does when it loads the log. The zero value is an empty log.
 type MemLog struct {
+	// OnlyNewerEpochs makes appends record an entry's leader epoch only
+	// when it is newer than the latest cached, at or after its start, as
+	// Kafka 0.11 to 2.0 did ([RuleSet.EpochCacheTruncatesOnAppend] false);
+	// without it every epoch is assigned ([EpochCache.Assign]), as from 2.1.
+	OnlyNewerEpochs bool
+
 	start         int64
 	entries       []Entry
 	cache         EpochCache
@@ -55,7 +61,9 @@ func (l *MemLog) AppendAsFollower(entries []Entry) error {
 		}
 	}
 	for _, e := range entries {
-		if last, ok := l.cache.Latest(); e.LeaderEpoch >= 0 && (!ok || e.LeaderEpoch > last.Epoch) {
+		last, ok := l.cache.Latest()
+		older := ok && (e.LeaderEpoch <= last.Epoch || e.Offset < last.StartOffset)
+		if e.LeaderEpoch >= 0 && !(l.OnlyNewerEpochs && older) {
 			if err := l.cache.Assign(e.LeaderEpoch, e.Offset); err != nil {
 				return err
 			}

@@ -26,9 +26,13 @@ func TestMemLogKeepsEpochCacheWithTheLog(t *testing.T) {
 		{"appends add an entry per newer epoch", func(l *MemLog) error {
 			return l.AppendAsFollower(entriesOf(0, 0, 2, 2, 5))
 		}, 5, []EpochEntry{{0, 0}, {2, 2}, {5, 4}}},
-		{"an older epoch after a newer one adds nothing (KIP-279 divergence)", func(l *MemLog) error {
+		{"0.11 to 2.0: an older epoch after a newer one adds nothing (KIP-279 divergence)", func(l *MemLog) error {
+			l.OnlyNewerEpochs = true
 			return l.AppendAsFollower(entriesOf(0, 2, 1))
 		}, 3, []EpochEntry{{0, 0}, {2, 1}}},
+		{"2.1+: an older epoch after a newer one removes the entries it contradicts", func(l *MemLog) error {
+			return l.AppendAsFollower(entriesOf(0, 2, 1))
+		}, 3, []EpochEntry{{0, 0}, {1, 2}}},
 		{"0.10 records carry no epoch", func(l *MemLog) error {
 			_, err := l.AppendAsLeader([]Record{{Value: []byte("x")}}, NoEpoch)
 			return err
@@ -102,10 +106,17 @@ func TestMemLogRefusesBadOffsets(t *testing.T) {
 }
 
 // The epoch cache always equals the one derived from the records: an entry
-// at each record whose epoch is newer than every earlier record's.
+// at each record whose epoch is newer than every earlier record's. Under
+// 0.11 to 2.0's rule (OnlyNewerEpochs) the leader's epoch may also go back;
+// under 2.1's, which assigns every epoch and lets an older one cut the
+// cache, it only goes forward, as a leader's does.
 func TestMemLogEpochCacheMatchesRecords(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		l := NewMemLog()
+		l := &MemLog{OnlyNewerEpochs: rapid.Bool().Draw(t, "0.11 to 2.0")}
+		back := int32(0)
+		if l.OnlyNewerEpochs {
+			back = -1
+		}
 		epoch := int32(0)
 		for range rapid.IntRange(1, 40).Draw(t, "steps") {
 			if rapid.Bool().Draw(t, "truncate") {
@@ -115,7 +126,7 @@ func TestMemLogEpochCacheMatchesRecords(t *testing.T) {
 				}
 				continue
 			}
-			epoch = max(0, epoch+rapid.Int32Range(-1, 2).Draw(t, "epoch step"))
+			epoch = max(0, epoch+rapid.Int32Range(back, 2).Draw(t, "epoch step"))
 			if _, err := l.AppendAsLeader([]Record{{Value: []byte("r")}}, epoch); err != nil {
 				t.Fatalf("append in epoch %d: %v", epoch, err)
 			}

@@ -80,6 +80,13 @@ func (r RuleSet) Fencing() bool { return r >= V2_1 }
 // epoch cache at once, before writing anything in it (2.1+, KAFKA-7415).
 func (r RuleSet) CachesEpochOnElection() bool { return r >= V2_1 }
 
+// EpochCacheTruncatesOnAppend reports whether an append records every
+// batch's leader epoch in the epoch cache, one below the latest removing
+// the entries it contradicts (2.1+, KAFKA-7415: LeaderEpochFileCache.assign
+// then truncateAndAppend), rather than only an epoch newer than the latest,
+// at or after its start, ignoring any other (0.11 to 2.0).
+func (r RuleSet) EpochCacheTruncatesOnAppend() bool { return r >= V2_1 }
+
 // ISRJoinNeedsLESO reports whether a follower must reach the leader epoch
 // start offset to join the ISR (2.1+, KAFKA-7128).
 func (r RuleSet) ISRJoinNeedsLESO() bool { return r >= V2_1 }

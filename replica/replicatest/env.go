@@ -77,7 +77,7 @@ type InteractionEnv struct {
 func NewInteractionEnv(n int, base replica.Config) (*InteractionEnv, error) {
 	env := &InteractionEnv{Config: base, Controller: Controller{Leader: replica.NoLeader, LeaderEpoch: replica.NoEpoch, PartitionEpoch: -1}}
 	for id := int32(1); id <= int32(n); id++ {
-		p := &Peer{ID: id, Log: replica.NewMemLog()}
+		p := &Peer{ID: id, Log: &replica.MemLog{OnlyNewerEpochs: !base.Rules.EpochCacheTruncatesOnAppend()}}
 		env.Peers = append(env.Peers, p)
 		env.Controller.Replicas = append(env.Controller.Replicas, id)
 		if err := env.start(p); err != nil {
