@@ -44,11 +44,10 @@ type mirror struct {
 }
 
 // batchFiles reads a batch of size bytes that ends at place at back from
-// its segment file, and tells whether the file still holds given bytes
-// there (cheaply for the bytes it kept: vfs.HoldsAt).
+// its segment file: kept, the memory the file took for it (nil if none),
+// while the file still holds it there, else a copy of what it holds.
 type batchFiles interface {
-	batchBytes(at place, size int) ([]byte, error)
-	holdsBatch(at place, raw []byte) bool
+	batchBytes(at place, size int, kept []byte) ([]byte, error)
 }
 
 // mirrorCacheEntries is how many decoded entries of lazy chunks a mirror
@@ -223,10 +222,7 @@ func (m *mirror) chunkAt(first int) int {
 // The caller may keep them and must not modify them.
 func (m *mirror) bytesOf(ch *chunk) []byte {
 	b := ch.batch
-	if b.kept != nil && m.files.holdsBatch(ch.at, b.kept) {
-		return b.kept
-	}
-	raw, err := m.files.batchBytes(ch.at, b.size)
+	raw, err := m.files.batchBytes(ch.at, b.size, b.kept)
 	if err == nil {
 		var h kafkalog.BatchHeader
 		if h, err = kafkalog.ReadBatchHeader(raw); err == nil && (h.BaseOffset != b.base || h.CRC != b.crc) {

@@ -280,33 +280,27 @@ func (d *damage) consumerError(tp partitionKey, pos int64) string {
 // crcFrom is where a v2 batch's CRC starts counting: its attributes.
 const crcFrom = 21
 
-// batchBytes reads the size bytes that end at place at of the log's
-// segment files: a batch the mirror keeps lazily.
-func (r *replicaLog) batchBytes(at place, size int) ([]byte, error) {
+// batchBytes reads back the size bytes that end at place at of the log's
+// segment files, a batch the mirror keeps lazily: kept itself (the memory
+// the file took at the append, if not nil) while the file still holds it
+// there, which vfs.HoldsAt tells without reading it, else a copy of what
+// the file holds.
+func (r *replicaLog) batchBytes(at place, size int, kept []byte) ([]byte, error) {
 	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(at.segment, kafkalog.LogSuffix))
 	f, err := r.fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	off := at.end - int64(size)
+	if kept != nil && len(kept) == size && vfs.HoldsAt(f, kept, off) {
+		return kept, nil
+	}
 	raw := make([]byte, size)
-	if _, err := f.ReadAt(raw, at.end-int64(size)); err != nil {
-		return nil, fmt.Errorf("read [%d, %d) of %s: %w", at.end-int64(size), at.end, name, err)
+	if _, err := f.ReadAt(raw, off); err != nil {
+		return nil, fmt.Errorf("read [%d, %d) of %s: %w", off, at.end, name, err)
 	}
 	return raw, nil
-}
-
-// holdsBatch reports whether the segment file still holds raw as the
-// batch that ends at place at (vfs.HoldsAt: without reading it, for bytes
-// the file kept).
-func (r *replicaLog) holdsBatch(at place, raw []byte) bool {
-	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(at.segment, kafkalog.LogSuffix))
-	f, err := r.fsys.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return vfs.HoldsAt(f, raw, at.end-int64(len(raw)))
 }
 
 func (r *replicaLog) readSegment(s *kafkalog.Segment) ([]byte, error) {
