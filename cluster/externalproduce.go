@@ -106,8 +106,9 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return errCorruptMessage, "", 0
 	}
-	// The records were decoded from the world's own copy of the batch,
-	// which goes to the log as it is (replicaLog.AppendBatchAsLeader).
+	// The records were read from the world's bytes of the batch (a copy,
+	// or the handed-over body's own), which go to the log as they are
+	// (replicaLog.AppendBatchAsLeader).
 	if !cb.decoded || cb.decodeErr != nil {
 		return errCorruptMessage, "", 0
 	}

@@ -389,8 +389,7 @@ func (l *Log) AppendAsLeader(records []byte, leaderEpoch int32, nowMs int64) (Ap
 // vfs.MemFS), the segment file keeps records (as stamped) as its bytes
 // rather than a copy of them, so records must never change once it is
 // called (a failed append may have kept part of them), by the caller or
-// anyone else. A simulation
-// that keeps many logs in memory appends so.
+// anyone else. A simulation that keeps many logs in memory appends so.
 func (l *Log) AppendAsLeaderNoCopy(records []byte, leaderEpoch int32, nowMs int64) (AppendInfo, error) {
 	return l.appendAsLeader(records, leaderEpoch, nowMs, true)
 }

@@ -71,8 +71,8 @@ func (f *memFile) HoldsAt(p []byte, off int64) bool {
 // Beyond the capacity it writes what fits and returns ErrNoSpace.
 func (f *memFile) WriteAt(p []byte, off int64) (int, error) { return f.writeAt(p, off, false) }
 
-// WriteAtNoCopy is WriteAt that keeps the pages p covers whole as p's own
-// bytes ([NoCopyWriter]).
+// WriteAtNoCopy is WriteAt that keeps p's own bytes where pages.writeAt
+// can ([NoCopyWriter]).
 func (f *memFile) WriteAtNoCopy(p []byte, off int64) (int, error) { return f.writeAt(p, off, true) }
 
 func (f *memFile) writeAt(p []byte, off int64, keep bool) (int, error) {

@@ -64,7 +64,8 @@ type File interface {
 // rather than copying them: WriteAtNoCopy is WriteAt, except that the file
 // may keep p, or parts of it, as its contents, so that p must never change
 // afterwards, by the caller or anyone else. MemFS files implement it (they
-// keep the pages p covers whole, and copy such a page before they write it
+// keep the pages p covers whole and the part of p that continues a page
+// right after its last byte, and copy such a page before they write it
 // again); use [WriteAtNoCopy], which copies on a File that cannot.
 type NoCopyWriter interface {
 	WriteAtNoCopy(p []byte, off int64) (int, error)
