@@ -135,16 +135,7 @@ func TestToolsDecodeOnlyTheTail(t *testing.T) {
 // unprepared, the logs it peeked on stopped brokers) stays out of its
 // clones and snapshots: they would copy buffers and whole logs.
 func TestClonesLeaveScratchBehind(t *testing.T) {
-	w, err := New(Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.CreateTopic(TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.RunFor(500); err != nil {
-		t.Fatal(err)
-	}
+	w := topicWorld(t, 3)
 	var b kafkalog.RecordBatch
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
 	b.AppendRecord(0, 1_700_000_000_000, nil, []byte("v"))

@@ -25,16 +25,7 @@ func FuzzExternalProduce(f *testing.F) {
 		f.Add(raw)
 		f.Add(raw[:len(raw)-3])
 	}
-	base, err := New(Config{Seed: 5, MinInsyncReplicas: 2, Rules: replica.Modern})
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := base.CreateTopic(TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}); err != nil {
-		f.Fatal(err)
-	}
-	if err := base.RunFor(500); err != nil {
-		f.Fatal(err)
-	}
+	base := topicWorld(f, 5)
 	f.Fuzz(func(t *testing.T, batch []byte) {
 		w := base.Clone()
 		x := clientProduce("fuzz", "t", batch)
@@ -61,6 +52,23 @@ func FuzzExternalProduce(f *testing.F) {
 
 // clientProduce is client 1 (clientID) sending batch to partition 0 of
 // topic through broker 1, as a Produce v9 with acks=all.
+// topicWorld is a three-broker world (min.insync.replicas 2, the modern
+// rules) with topic t, one partition on brokers 1, 2 and 3, after 500 ms.
+func topicWorld(tb testing.TB, seed uint64) *World {
+	tb.Helper()
+	w, err := New(Config{Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.CreateTopic(TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.RunFor(500); err != nil {
+		tb.Fatal(err)
+	}
+	return w
+}
+
 func clientProduce(clientID, topic string, batch []byte) ExternalRequest {
 	req := kmsg.NewPtrProduceRequest()
 	req.SetVersion(9)
