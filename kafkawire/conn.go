@@ -13,9 +13,14 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// firstChunk is the most a frame's buffer starts with: it then doubles as
-// bytes arrive, so that a size prefix alone never sizes an allocation (a
-// 100 MiB prefix followed by 10 bytes costs 64 KiB).
+// firstChunk is the most a frame's buffer starts with on a connection that
+// has delivered no larger frame: it then doubles as bytes arrive, so that a
+// size prefix alone never sizes an allocation (a 100 MiB prefix followed by
+// 10 bytes costs 64 KiB). A connection that has delivered a frame of n
+// bytes in full gets its next frame's buffer at up to 2n at once (the
+// frame's own size when that is less): a producer sending batches of
+// similar size reads each into one buffer of its exact size, with no copy,
+// and what a stalled client costs stays within twice what it has sent.
 const firstChunk = 64 << 10
 
 // A connection is two goroutines: readLoop reads frames and decodes them,
@@ -41,6 +46,9 @@ type conn struct {
 	// written; busy is set while a request is in progress.
 	lastActive atomic.Int64
 	busy       atomic.Bool
+
+	// delivered is the largest frame read in full (readLoop's alone).
+	delivered int
 }
 
 // inbound is one request read, or the error that ends the reading.
@@ -125,7 +133,7 @@ func (c *conn) readRequest() inbound {
 	if n < 0 || n > c.s.cfg.SocketRequestMaxBytes {
 		return inbound{err: fmt.Errorf("%w: %d (socket.request.max.bytes %d)", ErrFrameSize, n, c.s.cfg.SocketRequestMaxBytes)}
 	}
-	buf := make([]byte, min(int(n), firstChunk))
+	buf := make([]byte, min(int(n), max(firstChunk, 2*c.delivered)))
 	if err := c.readFull(buf); err != nil {
 		return inbound{err: err}
 	}
@@ -136,6 +144,7 @@ func (c *conn) readRequest() inbound {
 			return inbound{err: err}
 		}
 	}
+	c.delivered = max(c.delivered, len(buf))
 	hdr, req, err := c.s.versions.Decode(buf)
 	in := inbound{hdr: hdr, req: req, err: err}
 	if err == nil {

@@ -198,6 +198,59 @@ func TestFrameAllocationBounded(t *testing.T) {
 	require.Less(t, allocated, uint64(conns*(1<<20)), "allocation follows the bytes present")
 }
 
+// TestFrameAllocationFollowsDelivered: a connection that has delivered a
+// frame of n bytes gets the next frame's buffer at up to 2n at once, so a
+// producer's batches are read without regrowing, while a stalled size prefix
+// still costs no more than twice what the connection sent before it; a frame
+// larger than that still arrives whole (the buffer grows as bytes come).
+func TestFrameAllocationFollowsDelivered(t *testing.T) {
+	srv, _, _ := serve(t, kafkawire.Config{})
+	const conns, size = 8, 256 << 10
+	produce := func(n int) *kmsg.ProduceRequest {
+		req := kmsg.NewPtrProduceRequest()
+		req.SetVersion(7)
+		req.Acks, req.TimeoutMillis = 1, 1000
+		rt := kmsg.NewProduceRequestTopic()
+		rt.Topic = "big"
+		rp := kmsg.NewProduceRequestTopicPartition()
+		rp.Records = make([]byte, n)
+		rt.Partitions = append(rt.Partitions, rp)
+		req.Topics = append(req.Topics, rt)
+		return req
+	}
+	var cs []*client
+	for range conns {
+		c := dial(t, srv, 1)
+		c.send(produce(size))
+		require.IsType(t, &kmsg.ProduceResponse{}, c.recv(), "a %d-byte frame is answered", size)
+		cs = append(cs, c)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for _, c := range cs {
+		b := binary.BigEndian.AppendUint32(nil, 100<<20)
+		require.NoError(t, c.write(append(b, make([]byte, 1000)...)))
+	}
+	for _, c := range cs {
+		c.nc.Close()
+	}
+	require.Eventually(t, func() bool { return len(srv.Connections()) == 0 }, patience, 10*time.Millisecond)
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d connections that delivered %d bytes, announcing 100 MiB: %d bytes allocated", conns, size, allocated)
+	require.Less(t, allocated, uint64(conns*(2*size+(1<<20))), "allocation follows the bytes delivered")
+
+	// larger than twice the largest delivered: the buffer grows from 2n
+	c := dial(t, srv, 1)
+	c.send(produce(size))
+	require.IsType(t, &kmsg.ProduceResponse{}, c.recv())
+	c.send(produce(5 * size))
+	resp, ok := c.recv().(*kmsg.ProduceResponse)
+	require.True(t, ok, "a frame five times the last is read whole and answered")
+	require.Len(t, resp.Topics, 1)
+}
+
 // TestDecodeAmplification measures how many bytes kmsg allocates per byte of a
 // request built to allocate the most: a Metadata v4 request of empty topic
 // names, and a Produce request of empty partitions. Every array length kmsg
