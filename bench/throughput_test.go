@@ -107,10 +107,22 @@ func serveKfakeValidating(tb testing.TB) throughputTarget {
 // replication factor 3.
 const throughputTopic = "throughput"
 
-func throughputProducer(tb testing.TB, t throughputTarget) *kgo.Client {
+// batchCount counts the batches kgo wrote and the records in them: the
+// size of kgo's batches depends on how fast the cluster answers (kgo
+// fills the next batch while a request is in flight), and the client's
+// cost per record on its size.
+type batchCount struct{ batches, records atomic.Int64 }
+
+func (c *batchCount) OnProduceBatchWritten(_ kgo.BrokerMetadata, _ string, _ int32, m kgo.ProduceBatchMetrics) {
+	c.batches.Add(1)
+	c.records.Add(int64(m.NumRecords))
+}
+
+func throughputProducer(tb testing.TB, t throughputTarget, hooks ...kgo.Hook) *kgo.Client {
 	tb.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(t.seeds...), kgo.DefaultProduceTopic(throughputTopic),
-		kgo.ProducerLinger(5*time.Millisecond), kgo.RequiredAcks(kgo.AllISRAcks()), kgo.ClientID("kgo-throughput"))
+		kgo.ProducerLinger(5*time.Millisecond), kgo.RequiredAcks(kgo.AllISRAcks()), kgo.ClientID("kgo-throughput"),
+		kgo.WithHooks(hooks...))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -185,7 +197,8 @@ func BenchmarkKgoProduce(b *testing.B) {
 			}
 			t := impl.serve(b)
 			defer t.stop()
-			cl := throughputProducer(b, t)
+			var count batchCount
+			cl := throughputProducer(b, t, &count)
 			defer cl.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
@@ -193,6 +206,7 @@ func BenchmarkKgoProduce(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			batches0, records0 := count.batches.Load(), count.records.Load()
 			cpu := start(b, 100) // a GC, SetBytes, ReportAllocs, the CPU clock
 			began := time.Now()
 			failed, err := produceN(ctx, cl, b.N)
@@ -203,6 +217,9 @@ func BenchmarkKgoProduce(b *testing.B) {
 				b.Fatalf("%d of %d records failed, the first: %v", failed, b.N, err)
 			}
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "records/s")
+			if n := count.batches.Load() - batches0; n > 0 {
+				b.ReportMetric(float64(count.records.Load()-records0)/float64(n), "records/batch")
+			}
 		})
 	}
 }
