@@ -6,6 +6,7 @@ import (
 	"flag"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -34,6 +35,8 @@ import (
 // wall-clock figures count what other processes take.
 
 var warmKgo = flag.Bool("throughput.warm", false, "BenchmarkKgoProduce: run each implementation warm, after an untimed run of the same size on a cluster of its own, in the pages that run faulted in")
+
+var implOnly = flag.String("bench.impl", "", "BenchmarkKgoProduce: run only the implementations whose name matches this regexp (cmd/benchreport -separate runs each in a process of its own with it)")
 
 var streamSeconds = flag.Int("throughput.stream", 0, "TestThroughputStreamRate: seconds to produce while counting the page's stream updates (0: skip)")
 
@@ -179,12 +182,21 @@ func produceN(ctx context.Context, cl *kgo.Client, n int) (int64, error) {
 // acks=all by the simulated cluster (impl=kafkalive), by kfake
 // (impl=kfake) and by kfake validating each batch as Kafka's leader does
 // (impl=kfake-validating). Compare them within a run (go test -bench
-// KgoProduce -count 5, or cmd/benchreport -bench KgoProduce).
+// KgoProduce -count 5, or cmd/benchreport -bench KgoProduce; with
+// -separate kafkalive,kfake,kfake-validating, each runs in a process of its
+// own).
 func BenchmarkKgoProduce(b *testing.B) {
+	only, err := regexp.Compile(*implOnly)
+	if err != nil {
+		b.Fatalf("-bench.impl: %v", err)
+	}
 	for _, impl := range []struct {
 		name  string
 		serve func(testing.TB) throughputTarget
 	}{{"kafkalive", serveLive}, {"kfake", serveKfake}, {"kfake-validating", serveKfakeValidating}} {
+		if !only.MatchString(impl.name) {
+			continue
+		}
 		b.Run("100B-acks-all/impl="+impl.name, func(b *testing.B) {
 			// Every implementation starts cold: the memory the one before
 			// it freed goes back to the system, so that none runs in

@@ -11,6 +11,29 @@ const peerImpl = "kmsg"
 // subjectImpl is the implementation the goals are about.
 const subjectImpl = "kafkalog"
 
+// pairs names, for a family not about the codec or the log, the
+// implementation its goals are about and the peer its ratios are taken
+// against; every other family has subjectImpl and peerImpl.
+var pairs = map[string]struct{ subject, peer string }{
+	"KgoProduce": {"kafkalive", "kfake"},
+}
+
+// subjectOf is the implementation family's goals are about.
+func subjectOf(family string) string {
+	if p, ok := pairs[family]; ok {
+		return p.subject
+	}
+	return subjectImpl
+}
+
+// peerOf is the implementation family's ratios are taken against.
+func peerOf(family string) string {
+	if p, ok := pairs[family]; ok {
+		return p.peer
+	}
+	return peerImpl
+}
+
 // floorPrefix marks a benchmark's floor implementation.
 const floorPrefix = "limit-"
 
@@ -90,7 +113,7 @@ func (b *bench) floor() string {
 }
 
 func (t *table) addRatios(b *bench, round map[string]result) {
-	peer, hasPeer := round[peerImpl]
+	peer, hasPeer := round[peerOf(b.family)]
 	floor, hasFloor := round[b.floor()]
 	for impl, r := range round {
 		s := b.by[impl]

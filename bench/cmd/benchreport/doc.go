@@ -10,8 +10,11 @@
 //	go run ./cmd/benchreport                 # 5 rounds of every benchmark
 //	go run ./cmd/benchreport -rounds 3 -bench 'Encode|Decode' -benchtime 500ms
 //	go run ./cmd/benchreport -from round1.txt,round2.txt   # re-render saved output
+//	go run ./cmd/benchreport -bench KgoProduce -benchtime 10000000x -rounds 9 \
+//		-separate kafkalive,kfake,kfake-validating       # each implementation in a process of its own
 //
 // A benchmark named <family>/<workload>/impl=<impl> is grouped by family and
-// workload; the impl named kmsg is the peer, and an impl whose name starts with
-// "limit-" is the floor. The last section checks the codec's and the log's performance goals.
+// workload; the impl named kmsg is the peer (kfake for KgoProduce, whose
+// subject is kafkalive), and an impl whose name starts with "limit-" is the
+// floor. The last section checks the codec's and the log's performance goals.
 package main

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +28,7 @@ type options struct {
 	from      string
 	save      string
 	metric    string
+	separate  []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -39,8 +42,17 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.from, "from", "", "comma-separated files of saved `go test -bench` output, one per round, to report on instead of running")
 	fs.StringVar(&o.save, "save", "", "directory to save each round's raw output in (round-N.txt)")
 	fs.StringVar(&o.metric, "metric", "wall", "what a time is: wall (ns/op, bench/README.md's method) or cpu (the process's CPU time per op, steadier on a shared machine)")
+	separate := fs.String("separate", "", "comma-separated `implementations` to run each in a process of its own, in an order that rotates every round (the benchmarks must honour the bench module's -bench.impl flag, as KgoProduce does): no implementation runs in memory another faulted in or after another's garbage")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if *separate != "" {
+		for _, impl := range strings.Split(*separate, ",") {
+			if impl = strings.TrimSpace(impl); impl == "" || slices.Contains(o.separate, impl) {
+				return o, fmt.Errorf("benchreport: -separate %q: want distinct, non-empty implementation names", *separate)
+			}
+			o.separate = append(o.separate, strings.TrimSpace(impl))
+		}
 	}
 	if o.metric != "wall" && o.metric != "cpu" {
 		return o, fmt.Errorf("benchreport: -metric %q: want wall or cpu", o.metric)
@@ -119,7 +131,7 @@ func collect(o options, stderr io.Writer) ([][]byte, error) {
 	var outs [][]byte
 	for i := 1; i <= o.rounds; i++ {
 		fmt.Fprintf(stderr, "benchreport: round %d of %d\n", i, o.rounds)
-		out, err := runRound(bin, o)
+		out, err := runRound(bin, o, i)
 		if err != nil {
 			return nil, fmt.Errorf("benchreport: round %d: %w\n%s", i, err, out)
 		}
@@ -133,11 +145,43 @@ func collect(o options, stderr io.Writer) ([][]byte, error) {
 	return outs, nil
 }
 
-// runRound runs every selected benchmark once in one process.
-func runRound(bin string, o options) ([]byte, error) {
-	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", o.bench, "-test.benchmem",
-		"-test.benchtime", o.benchtime, "-test.count", "1")
-	cmd.Dir = o.dir
+// runRound runs every selected benchmark once: in one process, or with
+// -separate one process an implementation, starting round i's order at the
+// implementation i-1 places in (so that each goes first as often as any
+// other).
+func runRound(bin string, o options, i int) ([]byte, error) {
+	args := []string{"-test.run", "^$", "-test.bench", o.bench, "-test.benchmem",
+		"-test.benchtime", o.benchtime, "-test.count", "1"}
+	if len(o.separate) == 0 {
+		return runBench(bin, o.dir, args)
+	}
+	var all []byte
+	for j := range o.separate {
+		impl := o.separate[(i-1+j)%len(o.separate)]
+		out, err := runBench(bin, o.dir, append(args, "-bench.impl", "^"+regexp.QuoteMeta(impl)+"$"))
+		if err != nil {
+			return out, err
+		}
+		rs, err := parseOutput(bytes.NewReader(out))
+		if err != nil {
+			return out, err
+		}
+		if len(rs) == 0 {
+			return out, fmt.Errorf("-separate: implementation %s ran no benchmark", impl)
+		}
+		for _, r := range rs {
+			if r.impl != impl {
+				return out, fmt.Errorf("-separate: asked for implementation %s alone, %s/impl=%s ran too (does the benchmark honour -bench.impl?)", impl, r.key(), r.impl)
+			}
+		}
+		all = append(all, out...)
+	}
+	return all, nil
+}
+
+func runBench(bin, dir string, args []string) ([]byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
 	return cmd.Output()
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // render writes one Markdown table per family: a row per workload, a column
-// per implementation with median ns/op, MB/s and [x floor], then kafkalog's
-// median ratio to kmsg and its allocations.
+// per implementation with median ns/op, MB/s and [x floor], then the
+// subject's median ratio to the peer (kafkalog x kmsg; kafkalive x kfake for
+// KgoProduce) and its allocations.
 func render(w io.Writer, t *table) {
 	fmt.Fprintf(w, "Medians of %d rounds; ratios are computed within each round, then the median is taken.\n", t.rounds)
 	if t.metric == "cpu" {
@@ -19,12 +20,13 @@ func render(w io.Writer, t *table) {
 	for _, fam := range t.families() {
 		benches := t.familyBenches(fam)
 		impls := familyImpls(benches)
-		hasPeer := slices.Contains(impls, peerImpl) && slices.Contains(impls, subjectImpl)
+		subject, peer := subjectOf(fam), peerOf(fam)
+		hasPeer := slices.Contains(impls, peer) && slices.Contains(impls, subject)
 		fmt.Fprintf(w, "\n### %s\n\n| workload | %s |", fam, strings.Join(impls, " | "))
 		if hasPeer {
-			fmt.Fprintf(w, " %s x %s |", subjectImpl, peerImpl)
+			fmt.Fprintf(w, " %s x %s |", subject, peer)
 		}
-		fmt.Fprintf(w, " %s allocs/op |\n|---|%s", subjectImpl, strings.Repeat("---|", len(impls)))
+		fmt.Fprintf(w, " %s allocs/op |\n|---|%s", subject, strings.Repeat("---|", len(impls)))
 		if hasPeer {
 			fmt.Fprint(w, "---|")
 		}
@@ -35,9 +37,9 @@ func render(w io.Writer, t *table) {
 				fmt.Fprintf(w, " %s |", cellText(b, impl))
 			}
 			if hasPeer {
-				fmt.Fprintf(w, " %s |", ratioText(b.by[subjectImpl], func(s *samples) []float64 { return s.xPeer }))
+				fmt.Fprintf(w, " %s |", ratioText(b.by[subject], func(s *samples) []float64 { return s.xPeer }))
 			}
-			fmt.Fprintf(w, " %s |\n", allocsText(b.by[subjectImpl]))
+			fmt.Fprintf(w, " %s |\n", allocsText(b.by[subject]))
 		}
 	}
 }
