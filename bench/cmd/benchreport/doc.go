@@ -12,6 +12,9 @@
 //	go run ./cmd/benchreport -from round1.txt,round2.txt   # re-render saved output
 //	go run ./cmd/benchreport -bench KgoProduce -benchtime 10000000x -rounds 9 \
 //		-separate kafkalive,kfake,kfake-validating       # each implementation in a process of its own
+//	go run ./cmd/benchreport -bench KgoProduce -benchtime 10000000x -- -throughput.warm
+//
+// Arguments after -- go to the benchmarks' test binary.
 //
 // A benchmark named <family>/<workload>/impl=<impl> is grouped by family and
 // workload; the impl named kmsg is the peer (kfake for KgoProduce, whose

@@ -29,6 +29,7 @@ type options struct {
 	save      string
 	metric    string
 	separate  []string
+	extra     []string // arguments after --, for the test binary
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -46,6 +47,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	o.extra = fs.Args()
 	if *separate != "" {
 		for _, impl := range strings.Split(*separate, ",") {
 			if impl = strings.TrimSpace(impl); impl == "" || slices.Contains(o.separate, impl) {
@@ -150,8 +152,8 @@ func collect(o options, stderr io.Writer) ([][]byte, error) {
 // implementation i-1 places in (so that each goes first as often as any
 // other).
 func runRound(bin string, o options, i int) ([]byte, error) {
-	args := []string{"-test.run", "^$", "-test.bench", o.bench, "-test.benchmem",
-		"-test.benchtime", o.benchtime, "-test.count", "1"}
+	args := append([]string{"-test.run", "^$", "-test.bench", o.bench, "-test.benchmem",
+		"-test.benchtime", o.benchtime, "-test.count", "1"}, o.extra...)
 	if len(o.separate) == 0 {
 		return runBench(bin, o.dir, args)
 	}

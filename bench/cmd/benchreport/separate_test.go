@@ -79,12 +79,15 @@ func TestSeparateRefusesDeafBenchmark(t *testing.T) {
 }
 
 func TestSeparateFlag(t *testing.T) {
-	o, err := parseFlags([]string{"-separate", "kafkalive, kfake"}, &bytes.Buffer{})
+	o, err := parseFlags([]string{"-separate", "kafkalive, kfake", "--", "-throughput.warm"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"kafkalive", "kfake"}, o.separate); diff != "" {
 		t.Errorf("-separate (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"-throughput.warm"}, o.extra); diff != "" {
+		t.Errorf("arguments for the test binary (-want +got):\n%s", diff)
 	}
 	for _, bad := range []string{"a,,b", "a,a", ","} {
 		if _, err := parseFlags([]string{"-separate", bad}, &bytes.Buffer{}); err == nil {
