@@ -26,7 +26,7 @@ var (
 // served version.
 func randomRequest(rng *rand.Rand) kmsg.Request {
 	var req kmsg.Request
-	switch rng.IntN(7) {
+	switch rng.IntN(8) {
 	case 0:
 		r := kmsg.NewPtrApiVersionsRequest()
 		r.ClientSoftwareName, r.ClientSoftwareVersion = "rand", "0.1"
@@ -54,6 +54,8 @@ func randomRequest(rng *rand.Rand) kmsg.Request {
 		rt.Topic, rt.NumPartitions, rt.ReplicationFactor = fmt.Sprintf("c%d", rng.IntN(5)), 1, 3
 		r.Topics = []kmsg.CreateTopicsRequestTopic{rt}
 		req = r
+	case 7: // a frame up to four times firstChunk: read in growing pieces, or at once after a larger one
+		req = produce(0, 1, "r", batch(string(make([]byte, rng.IntN(256<<10)))))
 	}
 	for _, a := range kafkawire.DefaultAPIVersions() {
 		if a.Key == req.Key() {
@@ -86,7 +88,7 @@ func TestRandomStreams(t *testing.T) {
 	}
 	t.Logf("seed %d; replay: go test ./kafkawire -run TestRandomStreams -wire.seed=%d -wire.n=%d", seed, seed, *wireN)
 	rng := rand.New(rand.NewPCG(seed, 0))
-	srv, mem, _ := serve(t, kafkawire.Config{SocketRequestMaxBytes: 1 << 16})
+	srv, mem, _ := serve(t, kafkawire.Config{SocketRequestMaxBytes: 1 << 20})
 	mem.CreateTopic("r")
 
 	stalled := dial(t, srv, 1)
