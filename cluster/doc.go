@@ -47,7 +47,12 @@
 // ([Action.TimestampMs], ProducerRecord's: a backfill's records, days or
 // weeks apart in one batch); the leader takes any, as Kafka 3.7 does by
 // default (message.timestamp.before.max.ms and after.max.ms are
-// Long.MAX_VALUE, KIP-937). The world's clock starts at 0 ms (1970-01-01).
+// Long.MAX_VALUE, KIP-937). In a CreateTime topic it writes the largest
+// of a client batch's records' timestamps into the batch's maxTimestamp,
+// and CreateTime into its attributes, whatever the client's header said
+// (LogValidator's setMaxTimestamp, with a new CRC), as the time index and
+// retention by time read that field. The world's clock starts at 0 ms
+// (1970-01-01).
 // A producer with a transactional.id ([ProducerConfig.TransactionalID])
 // writes transactional batches, and [ActCommitTransaction] and
 // [ActAbortTransaction] end its transaction with a COMMIT or ABORT marker,

@@ -222,15 +222,28 @@ func (d *extDriver) produce() error {
 	}
 	n := 1 + d.rng.IntN(5)
 	var values [][]byte
+	backfill := d.rng.IntN(3) == 0
 	for i := range n {
 		v := make([]byte, d.rng.IntN(2000))
 		for j := range v {
 			v[j] = byte(d.rng.UintN(256))
 		}
 		values = append(values, v)
-		b.AppendRecord(int64(i), d.w.NowMs(), fmt.Appendf(nil, "k%d", d.rng.IntN(10)), v)
+		ts := d.w.NowMs()
+		if backfill { // the application's own timestamps, within a day either way, in any order
+			ts += int64(d.rng.IntN(2*day)) - day
+		}
+		b.AppendRecord(int64(i), ts, fmt.Appendf(nil, "k%d", d.rng.IntN(10)), v)
 	}
-	req := produceReq(acks, b.AppendTo(nil))
+	raw := b.AppendTo(nil)
+	if d.rng.IntN(4) == 0 {
+		// a header whose maxTimestamp is not its records' largest: the
+		// leader writes the largest
+		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, d.w.NowMs()+int64(d.rng.IntN(60*day))-30*day); err != nil {
+			return err
+		}
+	}
+	req := produceReq(acks, raw)
 	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
 	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
 		rp := r.(*kmsg.ProduceResponse).Topics[0].Partitions[0]
@@ -257,10 +270,19 @@ func (d *extDriver) fetch() error {
 	})
 }
 
+// day is a day in milliseconds.
+const day = 24 * 60 * 60 * 1000
+
 // checkFetched: whole batches pass their CRC, offsets increase from the
-// batch holding from, the last batch may be cut, nothing at or past hw.
+// batch holding from, the last batch may be cut, nothing at or past hw;
+// every whole batch is CreateTime with its records' largest timestamp as
+// its maxTimestamp, as Kafka 3.7's LogValidator writes it whatever the
+// client's header said (every topic here is CreateTime, no client sends
+// LogAppendTime).
 func checkFetched(data []byte, from, hw int64) error {
 	next := int64(-1)
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
 	for pos := 0; pos < len(data); {
 		h, n, err := kafkalog.CheckBatch(data[pos:])
 		if err != nil {
@@ -271,6 +293,16 @@ func checkFetched(data []byte, from, hw int64) error {
 		}
 		if h.LastOffset() < from || h.BaseOffset <= next || h.LastOffset() >= hw {
 			return fmt.Errorf("fetch from %d (hw %d): batch [%d, %d] after %d", from, hw, h.BaseOffset, h.LastOffset(), next)
+		}
+		if _, err := dec.Decode(data[pos:pos+n], &b); err != nil {
+			return fmt.Errorf("fetch from %d: batch at offset %d: %w", from, h.BaseOffset, err)
+		}
+		largest := int64(kafkalog.NoTimestamp)
+		for i := range b.Records {
+			largest = max(largest, b.Timestamp(&b.Records[i]))
+		}
+		if !b.Attributes.IsControl() && (b.Attributes.TimestampType() != kafkalog.CreateTime || b.MaxTimestamp != largest) {
+			return fmt.Errorf("fetch from %d: batch at offset %d is %v with maxTimestamp %d, its records' largest timestamp %d", from, h.BaseOffset, b.Attributes.TimestampType(), b.MaxTimestamp, largest)
 		}
 		next = h.LastOffset()
 		pos += n

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"math"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -49,6 +50,10 @@ type clientBatch struct {
 	outOfOrder int
 	nullKey    bool
 	producer   *replica.ProducerSequence
+	// maxTimestamp is the largest of the records' timestamps
+	// (NoTimestamp for none), what Kafka 3.7's LogValidator writes into
+	// the batch of a CreateTime topic whatever its header said.
+	maxTimestamp int64
 }
 
 // PrepareExternal prepares x for [World.ExternalPrepared]. x.Body must not
@@ -113,10 +118,12 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	}
 	cb.outOfOrder = -1
 	var first kafkalog.Record
+	maxDelta := int64(math.MinInt64)
 	h, _, err := pp.dec.Scan(cb.raw, func(i int, r *kafkalog.Record) {
 		if i == 0 {
 			first = *r
 		}
+		maxDelta = max(maxDelta, r.TimestampDelta)
 		if r.OffsetDelta != int32(i) && cb.outOfOrder < 0 {
 			cb.outOfOrder = i
 		}
@@ -130,8 +137,17 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 		cb.records, cb.outOfOrder, cb.nullKey = 0, 0, false // not read: the batch is refused
 		return cb
 	}
+	cb.maxTimestamp = kafkalog.NoTimestamp
 	if cb.records > 0 {
 		cb.producer = producerOf(&kafkalog.RecordBatch{BatchHeader: h}, &first)
+		// a record's timestamp is the batch's base timestamp plus its
+		// delta, or with LogAppendTime the batch's max timestamp
+		// (DefaultRecordBatch's iterator)
+		ts := h.BaseTimestamp + maxDelta
+		if h.Attributes.TimestampType() == kafkalog.LogAppendTime {
+			ts = h.MaxTimestamp
+		}
+		cb.maxTimestamp = max(cb.maxTimestamp, ts)
 	}
 	return cb
 }

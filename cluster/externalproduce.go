@@ -148,6 +148,18 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if count == 0 {
 		return errInvalidRecord, "an empty batch", 0
 	}
+	if cfg.MessageTimestampType == kafkalog.CreateTime && (h.MaxTimestamp != cb.maxTimestamp || h.Attributes.TimestampType() != kafkalog.CreateTime) {
+		// Kafka 3.7's LogValidator sets a CreateTime topic's batch to
+		// CreateTime and its maxTimestamp to the largest of its records'
+		// timestamps, whatever the client wrote there
+		// (setMaxTimestamp, with a new CRC); on a copy, so that a replay
+		// reads the batch the client sent
+		raw = slices.Clone(raw)
+		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, cb.maxTimestamp); err != nil {
+			w.internalError(b, err)
+			return -2, "", cb.records
+		}
+	}
 	w.ext.corr++
 	corr := w.ext.corr
 	if req.Acks != 0 {

@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -24,6 +26,18 @@ func FuzzExternalProduce(f *testing.F) {
 		raw := b.AppendTo(nil)
 		f.Add(raw)
 		f.Add(raw[:len(raw)-3])
+		// headers that lie about the records' timestamps: the leader
+		// writes the truth
+		for _, lie := range []struct {
+			tt kafkalog.TimestampType
+			ms int64
+		}{{kafkalog.CreateTime, 0}, {kafkalog.CreateTime, 1_800_000_000_000}, {kafkalog.LogAppendTime, 1_600_000_000_000}} {
+			lied := append([]byte(nil), raw...)
+			if err := kafkalog.SetMaxTimestamp(lied, lie.tt, lie.ms); err != nil {
+				f.Fatal(err)
+			}
+			f.Add(lied)
+		}
 	}
 	base := topicWorld(f, 5)
 	f.Fuzz(func(t *testing.T, batch []byte) {
@@ -47,7 +61,121 @@ func FuzzExternalProduce(f *testing.F) {
 				}
 			}
 		}
+		if p := createTimeProblem(w, "t", sentMaxTimestamp(batch)); p != "" {
+			t.Fatal(p)
+		}
 	})
+}
+
+// sentMaxTimestamp is the maxTimestamp Kafka 3.7's LogValidator writes
+// into batch, a batch a client sends to a CreateTime topic: the largest of
+// its records' timestamps as DefaultRecordBatch reads them (each the
+// batch's maxTimestamp if the batch says LogAppendTime), or nil to compute
+// it from the stored batch (a batch that does not decode is refused).
+func sentMaxTimestamp(batch []byte) *int64 {
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	if _, err := dec.Decode(batch, &b); err != nil {
+		return nil
+	}
+	want := int64(kafkalog.NoTimestamp)
+	for i := range b.Records {
+		want = max(want, b.Timestamp(&b.Records[i]))
+	}
+	return &want
+}
+
+// createTimeProblem says how a stored batch of topic (a CreateTime topic)
+// differs from what Kafka 3.7's LogValidator makes of it: a batch of
+// timestamp type CreateTime whose maxTimestamp is the largest of its
+// records' timestamps, whatever the client's header said; that is want
+// when not nil (a client's batch that said LogAppendTime has its
+// maxTimestamp as every record's timestamp, and keeps it), else the
+// largest of the stored records' timestamps. "" if none.
+func createTimeProblem(w *World, topic string, want *int64) string {
+	var dec kafkalog.Decoder
+	var batch kafkalog.RecordBatch
+	for _, b := range w.brokers {
+		for _, tp := range b.order {
+			s := b.replicas[tp]
+			if tp.Topic != topic || s == nil || len(s.log.damaged) > 0 {
+				continue
+			}
+			for _, seg := range s.log.log.Segments() {
+				data, err := s.log.readSegment(seg)
+				if err != nil {
+					return err.Error()
+				}
+				for pos := 0; pos < len(data); {
+					n, err := dec.Decode(data[pos:], &batch)
+					if err != nil {
+						return fmt.Sprintf("broker %d's %s: batch at byte %d: %v", b.id, tp, pos, err)
+					}
+					pos += n
+					if batch.Attributes.IsControl() {
+						continue
+					}
+					largest := int64(kafkalog.NoTimestamp)
+					for i := range batch.Records {
+						largest = max(largest, batch.Timestamp(&batch.Records[i]))
+					}
+					if want != nil {
+						largest = *want
+					}
+					if tt := batch.Attributes.TimestampType(); tt != kafkalog.CreateTime || batch.MaxTimestamp != largest {
+						return fmt.Sprintf("broker %d's %s: batch at offset %d is %v with maxTimestamp %d, want CreateTime and %d", b.id, tp, batch.BaseOffset, tt, batch.MaxTimestamp, largest)
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// TestLeaderWritesMaxTimestamp: a client's batch whose header says another
+// maxTimestamp than its records' largest, or LogAppendTime, is stored in a
+// CreateTime topic as Kafka 3.7's LogValidator stores it, CreateTime with
+// the records' largest timestamp and a CRC to match, on every replica; the
+// timeline's copy of the request keeps what the client sent.
+func TestLeaderWritesMaxTimestamp(t *testing.T) {
+	for _, c := range []kafkalog.Compression{kafkalog.CompressionNone, kafkalog.CompressionZstd} {
+		for _, lie := range []struct {
+			tt kafkalog.TimestampType
+			ms int64
+		}{{kafkalog.CreateTime, 1_700_000_000_000}, {kafkalog.CreateTime, 5}, {kafkalog.CreateTime, 1_900_000_000_000}, {kafkalog.LogAppendTime, 1_700_000_000_009}} {
+			var b kafkalog.RecordBatch
+			b.Attributes = b.Attributes.WithCompression(c)
+			b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1
+			for i, ts := range []int64{1_700_000_000_000, 1_700_000_000_007, 1_699_000_000_000} {
+				b.AppendRecord(int64(i), ts, []byte{'k'}, []byte("v"))
+			}
+			raw := b.AppendTo(nil)
+			if err := kafkalog.SetMaxTimestamp(raw, lie.tt, lie.ms); err != nil {
+				t.Fatal(err)
+			}
+			sent := append([]byte(nil), raw...)
+			w := topicWorld(t, 7)
+			x := clientProduce("liar", "t", raw)
+			if _, err := w.ExternalPrepared(x, PrepareExternal(&x)); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.RunFor(300); err != nil {
+				t.Fatal(err)
+			}
+			if errs := w.InternalErrors(); len(errs) > 0 {
+				t.Fatalf("internal errors: %v", errs)
+			}
+			if got := w.brokers[0].replicas[partitionKey{Topic: "t"}].log.LogEndOffset(); got != 3 {
+				t.Fatalf("%v, header %v %d: leader's log end %d, want 3", c, lie.tt, lie.ms, got)
+			}
+			if p := createTimeProblem(w, "t", sentMaxTimestamp(sent)); p != "" {
+				t.Errorf("%v, header %v %d: %s", c, lie.tt, lie.ms, p)
+			}
+			if !bytes.Equal(raw, sent) {
+				t.Errorf("%v, header %v %d: the request's bytes changed", c, lie.tt, lie.ms)
+			}
+		}
+	}
 }
 
 // clientProduce is client 1 (clientID) sending batch to partition 0 of
