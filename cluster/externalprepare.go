@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"math"
+
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
