@@ -48,7 +48,12 @@ func (n *Node) rebuildProducers() error {
 				n.rememberSequence(*e.Producer, e.Offset)
 			}
 		}
-		from = entries[len(entries)-1].Offset + 1
+		last := entries[len(entries)-1].Offset
+		if last < from {
+			// a Log must return entries at from or later, in offset order
+			return fmt.Errorf("%w: broker %d: read producer state at %d: the log returned entries up to offset %d", ErrLog, n.cfg.ID, from, last)
+		}
+		from = last + 1
 	}
 	return nil
 }

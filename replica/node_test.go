@@ -3,6 +3,7 @@ package replica_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -428,5 +429,37 @@ func TestDefaultReplicaLagTimeMaxMs(t *testing.T) {
 	want := map[replica.RuleSet]int64{replica.V0_10: 10000, replica.V0_11: 10000, replica.V2_0: 10000, replica.V2_1: 10000, replica.Modern: 30000}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("replica.lag.time.max.ms defaults (-want +got):\n%s", diff)
+	}
+}
+
+// stuckLog is a Log whose Read always answers with its first entry, as a
+// faulty implementation of the interface might.
+type stuckLog struct{ *replica.MemLog }
+
+func (l stuckLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
+	return l.MemLog.Read(l.LogStartOffset(), maxBytes)
+}
+
+// TestLeaderRefusesLogThatDoesNotAdvance: a new leader reads its whole log
+// for its producers' sequences; a Log whose Read returns entries before the
+// offset asked ends that with an ErrLog error, not a read without end.
+func TestLeaderRefusesLogThatDoesNotAdvance(t *testing.T) {
+	log := replica.NewMemLog()
+	for i := range 3 {
+		must(t, log.AppendAsFollower([]replica.Entry{{Offset: int64(i), LeaderEpoch: 0, Value: []byte("r")}}))
+	}
+	n, err := replica.NewNode(replica.Config{ID: 1, Rules: replica.Modern, ReplicaFetchMaxBytes: 1}, stuckLog{log})
+	must(t, err)
+	done := make(chan error, 1)
+	go func() {
+		done <- n.BecomeLeader(replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: []int32{1, 2, 3}, Replicas: []int32{1, 2, 3}})
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, replica.ErrLog) {
+			t.Fatalf("BecomeLeader over a log whose reads do not advance: %v, want ErrLog", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("BecomeLeader over a log whose reads do not advance has not returned in 10 s")
 	}
 }
