@@ -235,6 +235,12 @@ func (d *extDriver) produce() error {
 		}
 		b.AppendRecord(int64(i), ts, fmt.Appendf(nil, "k%d", d.rng.IntN(10)), v)
 	}
+	outOfOrder := d.rng.IntN(6) == 0
+	if outOfOrder { // a faulty client's offset deltas: written anew when compressed, else refused
+		for i := range b.Records {
+			b.Records[i].OffsetDelta = int32(d.rng.IntN(n))
+		}
+	}
 	raw := b.AppendTo(nil)
 	if d.rng.IntN(4) == 0 {
 		// a header whose maxTimestamp is not its records' largest: the
@@ -247,6 +253,13 @@ func (d *extDriver) produce() error {
 	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
 	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
 		rp := r.(*kmsg.ProduceResponse).Topics[0].Partitions[0]
+		inOrder := true
+		for i := range b.Records {
+			inOrder = inOrder && b.Records[i].OffsetDelta == int32(i)
+		}
+		if !inOrder && b.Attributes.Compression() == kafkalog.CompressionNone && rp.ErrorCode == 0 {
+			return fmt.Errorf("an uncompressed batch with offset deltas out of order was taken")
+		}
 		if acks == -1 && rp.ErrorCode == 0 {
 			for i, v := range values {
 				d.acked = append(d.acked, ackedRecord{topic, p, rp.BaseOffset + int64(i), v})

@@ -270,33 +270,66 @@ func TestExternalBatchLargerThanASegment(t *testing.T) {
 	require.Empty(t, w.InternalErrors())
 }
 
-// TestExternalProduceRefusesOffsetsOutOfOrder: a batch whose records'
-// offset deltas are not 0, 1, 2... is INVALID_RECORD, compressed (as Kafka
-// 3.7's LogValidator refuses it) or not (Kafka stores that one as it is;
-// the simulation keeps a log's offsets increasing), and nothing is
-// appended; the same records in order are.
-func TestExternalProduceRefusesOffsetsOutOfOrder(t *testing.T) {
-	w := extWorld(t)
-	batch := func(c kafkalog.Compression, deltas ...int32) []byte {
+// TestExternalProduceOffsetsOutOfOrder: a compressed batch whose records'
+// offset deltas are not 0, 1, 2... is written anew by the leader, the same
+// records (keys, values, headers, timestamps) at offsets in order, in a
+// batch of the same compression and producer fields, as Kafka 2.6+'s
+// LogValidator does (3.7's buildRecordsAndAssignOffsets), and every
+// replica holds that batch; an uncompressed one is INVALID_RECORD (Kafka
+// stores it as it is, its records at repeated offsets; the simulation
+// keeps a log's offsets increasing) and nothing of it is appended.
+func TestExternalProduceOffsetsOutOfOrder(t *testing.T) {
+	batch := func(c kafkalog.Compression, seq int32, deltas ...int32) []byte {
 		var b kafkalog.RecordBatch
 		b.Attributes = b.Attributes.WithCompression(c)
-		b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = 10000, 0, seq
 		for i := range deltas {
-			b.AppendRecord(int64(i), 1_700_000_000_000, []byte("k"), []byte("v"))
+			b.AppendRecord(int64(i), 1_700_000_000_000+int64(7*(2-i)), []byte{'k', byte('0' + i)}, []byte{'v', byte('0' + i)}, kafkalog.Header{Key: []byte("h"), Value: []byte{byte(i)}})
 		}
 		for i, d := range deltas {
 			b.Records[i].OffsetDelta = d // as a faulty client writes them
 		}
 		return b.AppendTo(nil)
 	}
-	for _, c := range []kafkalog.Compression{kafkalog.CompressionNone, kafkalog.CompressionGzip, kafkalog.CompressionSnappy} {
-		resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch(c, 0, 2, 2)), 5000)
-		p := resp.Topics[0].Partitions[0]
-		require.Equal(t, int16(87), p.ErrorCode, "%v: offsets 0, 2, 2: INVALID_RECORD", c)
-		require.NotNil(t, p.ErrorMessage)
-		require.Contains(t, *p.ErrorMessage, "offset", "%v", c)
-	}
+	w := extWorld(t)
+	resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch(kafkalog.CompressionNone, 0, 0, 2, 2)), 5000)
+	p := resp.Topics[0].Partitions[0]
+	require.Equal(t, int16(87), p.ErrorCode, "uncompressed, offsets 0, 2, 2: INVALID_RECORD")
+	require.NotNil(t, p.ErrorMessage)
+	require.Contains(t, *p.ErrorMessage, "offset")
 	require.Equal(t, int64(0), w.State().Partitions[0].LogEndOffset, "nothing appended")
-	resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch(kafkalog.CompressionGzip, 0, 1, 2)), 5000)
-	require.Equal(t, partResult{0, 0}, produced(resp))
+
+	for i, c := range []kafkalog.Compression{kafkalog.CompressionGzip, kafkalog.CompressionSnappy, kafkalog.CompressionLZ4, kafkalog.CompressionZstd} {
+		sent := batch(c, int32(3*i), 0, 2, 2)
+		resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, sent), 5000)
+		require.Equal(t, partResult{0, int64(3 * i)}, produced(resp), "%v, offsets 0, 2, 2: written anew", c)
+		var dec kafkalog.Decoder
+		var in, stored kafkalog.RecordBatch
+		_, err := dec.Decode(sent, &in)
+		require.NoError(t, err)
+		for broker := int32(1); broker <= 3; broker++ {
+			fetched := ask[*kmsg.FetchResponse](t, w, broker, fetchReq(int64(3*i), -1), 5000).Topics[0].Partitions[0]
+			if broker != 1 {
+				require.Equal(t, int16(6), fetched.ErrorCode, "only the leader answers a consumer's fetch")
+				continue
+			}
+			require.Equal(t, int16(0), fetched.ErrorCode)
+			_, err = dec.Decode(fetched.RecordBatches, &stored)
+			require.NoError(t, err, "%v: the batch written anew", c)
+			require.Equal(t, c, stored.Attributes.Compression())
+			require.Equal(t, int64(3*i), stored.BaseOffset)
+			require.Equal(t, [3]any{in.ProducerID, in.ProducerEpoch, in.BaseSequence}, [3]any{stored.ProducerID, stored.ProducerEpoch, stored.BaseSequence})
+			require.Len(t, stored.Records, 3)
+			for j := range stored.Records {
+				r, want := stored.Records[j], in.Records[j]
+				require.Equal(t, int32(j), r.OffsetDelta, "%v: record %d", c, j)
+				require.Equal(t, in.Timestamp(&want), stored.Timestamp(&r))
+				require.Equal(t, [2]string{string(want.Key), string(want.Value)}, [2]string{string(r.Key), string(r.Value)})
+				require.Equal(t, want.Headers, r.Headers)
+			}
+			require.Equal(t, int64(1_700_000_000_014), stored.MaxTimestamp)
+		}
+	}
+	require.NoError(t, w.RunFor(1000))
+	require.Empty(t, w.InternalErrors())
 }

@@ -126,19 +126,6 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// 0..n-1.
 		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.records
 	}
-	if cb.outOfOrder >= 0 {
-		// Kafka 3.7's LogValidator refuses a compressed batch whose
-		// records' offset deltas are not 0, 1, 2...
-		// (validateMessagesAndAssignOffsetsCompressed). It stores an
-		// uncompressed one as it is, its records at the offsets they say,
-		// repeated or not; the simulation refuses that one too, as the
-		// offsets of a log's records here always increase.
-		msg := fmt.Sprintf("Inner record inside the compressed record batch does not have incremental offsets, expected offset is %d in topic partition %s.", cb.outOfOrder, tp)
-		if h.Attributes.Compression() == kafkalog.CompressionNone {
-			msg = fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder)
-		}
-		return errInvalidRecord, msg, cb.records
-	}
 	count := cb.records
 	if cfg.Compact() && cb.nullKey {
 		return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", count
@@ -147,6 +134,27 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
 	if count == 0 {
 		return errInvalidRecord, "an empty batch", 0
+	}
+	if cb.outOfOrder >= 0 {
+		if h.Attributes.Compression() == kafkalog.CompressionNone {
+			// Kafka stores an uncompressed batch as it is, its records
+			// at the offsets they say, repeated or not
+			// (assignOffsetsNonCompressed); the simulation refuses it,
+			// as the offsets of a log's records here always increase.
+			return errInvalidRecord, fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder), count
+		}
+		// From Kafka 2.6 (3.7's validateMessagesAndAssignOffsetsCompressed:
+		// "some older clients do not implement the V1 internal offsets
+		// correctly"), the leader writes a compressed batch whose
+		// records' offset deltas are not 0, 1, 2... anew, the same
+		// records at offsets in order (buildRecordsAndAssignOffsets); 2.0
+		// to 2.5 refused it as INVALID_RECORD.
+		rebuilt, err := rebuildInOrder(cb.raw)
+		if err != nil {
+			w.internalError(b, err)
+			return -2, "", count
+		}
+		raw = rebuilt
 	}
 	if cfg.MessageTimestampType == kafkalog.CreateTime && (h.MaxTimestamp != cb.maxTimestamp || h.Attributes.TimestampType() != kafkalog.CreateTime) {
 		// Kafka 3.7's LogValidator sets a CreateTime topic's batch to
@@ -237,4 +245,25 @@ func (w *World) deliverToExternal(e *envelope) {
 		delete(w.ext.pending, p.id)
 		w.answer(p.id, p.produce)
 	}
+}
+
+// rebuildInOrder is the batch raw (compressed, valid) written anew as
+// Kafka's LogValidator.buildRecordsAndAssignOffsets writes it: its
+// records, each with the timestamp the batch gives it, at offset deltas 0,
+// 1, 2..., in a CreateTime batch of the same compression and producer
+// fields (the leader then stamps it as any other).
+func rebuildInOrder(raw []byte) ([]byte, error) {
+	var dec kafkalog.Decoder
+	var in kafkalog.RecordBatch
+	if _, err := dec.Decode(raw, &in); err != nil {
+		return nil, fmt.Errorf("rebuild a batch whose offsets are out of order: %w", err)
+	}
+	var out kafkalog.RecordBatch
+	out.Attributes = kafkalog.Attributes(0).WithCompression(in.Attributes.Compression())
+	out.PartitionLeaderEpoch, out.ProducerID, out.ProducerEpoch, out.BaseSequence = -1, in.ProducerID, in.ProducerEpoch, in.BaseSequence
+	for i := range in.Records {
+		r := &in.Records[i]
+		out.AppendRecord(int64(i), in.Timestamp(r), r.Key, r.Value, r.Headers...)
+	}
+	return out.AppendTo(nil), nil
 }
