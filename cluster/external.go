@@ -381,6 +381,7 @@ const (
 	errLeaderNotAvailable      int16 = 5
 	errNotLeaderOrFollower     int16 = 6
 	errMessageTooLarge         int16 = 10
+	errInvalidTimestamp        int16 = 32
 	errRecordListTooLarge      int16 = 18
 	errCoordinatorNotAvailable int16 = 15
 	errInvalidTopicException   int16 = 17
@@ -412,6 +413,8 @@ func errName(code int16) string {
 		return "INVALID_TOPIC_EXCEPTION"
 	case errInvalidRecord:
 		return "INVALID_RECORD"
+	case errInvalidTimestamp:
+		return "INVALID_TIMESTAMP"
 	case errUnknownTopicID:
 		return "UNKNOWN_TOPIC_ID"
 	}

@@ -69,6 +69,9 @@ type extDriver struct {
 	rng    *rand.Rand
 	logf   func(string, ...any)
 	topics map[string]int32 // name -> partitions
+	// bounds are the topics created with message.timestamp.before.max.ms
+	// and after.max.ms: name -> [before, after]
+	bounds map[string][2]int64
 	acked  []ackedRecord
 	// asked holds what each pending request was, by id.
 	asked map[uint64]func(kmsg.Response) error
@@ -88,7 +91,7 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 	if err := w.RunFor(1000); err != nil {
 		return err
 	}
-	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, asked: map[uint64]func(kmsg.Response) error{}}
+	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, bounds: map[string][2]int64{}, asked: map[uint64]func(kmsg.Response) error{}}
 	if seed%2 == 1 {
 		d.pp = &cluster.Preparer{HandOver: true}
 	}
@@ -251,8 +254,12 @@ func (d *extDriver) produce() error {
 	}
 	req := produceReq(acks, raw)
 	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
+	sentAt := d.w.NowMs()
 	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
 		rp := r.(*kmsg.ProduceResponse).Topics[0].Partitions[0]
+		if err := checkTimestampBounds(b, rp, d.bounds[topic], sentAt, d.w.NowMs()); err != nil {
+			return fmt.Errorf("produce to %s-%d: %w", topic, p, err)
+		}
 		inOrder := true
 		for i := range b.Records {
 			inOrder = inOrder && b.Records[i].OffsetDelta == int32(i)
@@ -281,6 +288,44 @@ func (d *extDriver) fetch() error {
 		fp := r.(*kmsg.FetchResponse).Topics[0].Partitions[0]
 		return checkFetched(fp.RecordBatches, offset, fp.HighWatermark)
 	})
+}
+
+// checkTimestampBounds: a batch sent at sentAt and answered by answeredAt,
+// to a topic whose records may lie bounds[0] before and bounds[1] after
+// the leader's clock (none if zero), is refused INVALID_TIMESTAMP with an
+// error record for each record out of bounds at some moment between the
+// two, and only for such records; one taken has every record within the
+// bounds at such a moment.
+func checkTimestampBounds(b kafkalog.RecordBatch, rp kmsg.ProduceResponseTopicPartition, bounds [2]int64, sentAt, answeredAt int64) error {
+	if bounds == ([2]int64{}) {
+		if rp.ErrorCode == 32 || len(rp.ErrorRecords) > 0 {
+			return fmt.Errorf("a topic with no timestamp bounds answered %d with %d error records", rp.ErrorCode, len(rp.ErrorRecords))
+		}
+		return nil
+	}
+	ts := func(i int) int64 { return b.Timestamp(&b.Records[i]) }
+	switch rp.ErrorCode {
+	case 0:
+		for i := range b.Records {
+			if t := ts(i); t < sentAt-bounds[0] || t > answeredAt+bounds[1] {
+				return fmt.Errorf("took record %d at %d, outside [%d - %d, %d + %d]", i, t, sentAt, bounds[0], answeredAt, bounds[1])
+			}
+		}
+	case 32:
+		if len(rp.ErrorRecords) == 0 || rp.ErrorMessage == nil || *rp.ErrorMessage != "One or more records have been rejected due to invalid timestamp" {
+			return fmt.Errorf("INVALID_TIMESTAMP with message %v and %d error records", rp.ErrorMessage, len(rp.ErrorRecords))
+		}
+		for _, e := range rp.ErrorRecords {
+			i := int(e.RelativeOffset)
+			if i < 0 || i >= len(b.Records) {
+				return fmt.Errorf("error record for record %d of %d", i, len(b.Records))
+			}
+			if t := ts(i); t >= answeredAt-bounds[0] && t <= sentAt+bounds[1] {
+				return fmt.Errorf("refused record %d at %d, within [%d - %d, %d + %d]: %v", i, t, answeredAt, bounds[0], sentAt, bounds[1], e.ErrorMessage)
+			}
+		}
+	}
+	return nil
 }
 
 // day is a day in milliseconds.
@@ -348,10 +393,22 @@ func (d *extDriver) createTopic(i int) error {
 	req := kmsg.NewPtrCreateTopicsRequest()
 	rt := kmsg.NewCreateTopicsRequestTopic()
 	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = name, parts, 3
+	var bounds *[2]int64
+	if d.rng.IntN(2) == 0 { // records may lie at most this long before or after the leader's clock
+		bounds = &[2]int64{int64(d.rng.IntN(2 * day)), int64(d.rng.IntN(2 * day))}
+		for i, c := range []string{"message.timestamp.before.max.ms", "message.timestamp.after.max.ms"} {
+			tc := kmsg.NewCreateTopicsRequestTopicConfig()
+			tc.Name, tc.Value = c, kmsg.StringPtr(fmt.Sprint(bounds[i]))
+			rt.Configs = append(rt.Configs, tc)
+		}
+	}
 	req.Topics = append(req.Topics, rt)
 	return d.send(int32(1+d.rng.IntN(3)), req, func(r kmsg.Response) error {
 		if r.(*kmsg.CreateTopicsResponse).Topics[0].ErrorCode == 0 {
 			d.topics[name] = parts
+			if bounds != nil {
+				d.bounds[name] = *bounds
+			}
 		}
 		return nil
 	})
@@ -367,6 +424,7 @@ func (d *extDriver) deleteTopic() error {
 	return d.send(int32(1+d.rng.IntN(3)), req, func(r kmsg.Response) error {
 		if r.(*kmsg.DeleteTopicsResponse).Topics[0].ErrorCode == 0 {
 			delete(d.topics, topic)
+			delete(d.bounds, topic)
 		}
 		return nil
 	})

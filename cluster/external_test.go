@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"testing"
 
@@ -331,5 +332,116 @@ func TestExternalProduceOffsetsOutOfOrder(t *testing.T) {
 		}
 	}
 	require.NoError(t, w.RunFor(1000))
+	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalProduceRecordErrors: the leader checks each record of a
+// client's batch as Kafka 3.7's LogValidator.validateRecord does and
+// refuses the batch, nothing of it appended, with one error record for
+// each record refused and Kafka's messages: a record without a key in a
+// compacted topic (INVALID_RECORD); a CreateTime timestamp further from
+// the leader's clock than message.timestamp.before.max.ms or after.max.ms,
+// or than difference.max.ms standing in for either at its default
+// (INVALID_TIMESTAMP); a batch that says LogAppendTime to a LogAppendTime
+// topic (INVALID_TIMESTAMP). Records within the bounds, -1 timestamps
+// included, are taken.
+func TestExternalProduceRecordErrors(t *testing.T) {
+	w := extWorld(t)
+	require.NoError(t, w.RunFor(10_000))
+	created := createTopics(t, w, 3, map[string][]string{
+		"compacted":  {"cleanup.policy", "compact"},
+		"bounded":    {"message.timestamp.before.max.ms", "1000", "message.timestamp.after.max.ms", "2000"},
+		"difference": {"message.timestamp.difference.max.ms", "1000", "message.timestamp.after.max.ms", "5000"},
+		"appendtime": {"message.timestamp.type", "LogAppendTime"},
+	})
+	for name, got := range created {
+		require.Equal(t, "0 ", got, name)
+	}
+	require.NoError(t, w.RunFor(1000))
+	type rec struct {
+		key []byte
+		ts  int64 // from the leader's clock
+	}
+	batch := func(now int64, tt kafkalog.TimestampType, recs ...rec) []byte {
+		var b kafkalog.RecordBatch
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
+		for i, r := range recs {
+			ts := r.ts
+			if ts != -1 {
+				ts += now
+			}
+			b.AppendRecord(int64(i), ts, r.key, []byte("vv"))
+		}
+		raw := b.AppendTo(nil)
+		if tt == kafkalog.LogAppendTime {
+			require.NoError(t, kafkalog.SetMaxTimestamp(raw, tt, now))
+		}
+		return raw
+	}
+	k := []byte("k")
+	type answer struct {
+		Code    int16
+		Message string
+		Records map[int32]string
+		Took    int64
+	}
+	compactMsg := "Compacted topic cannot accept message without key in topic partition compacted-0."
+	outOfRange := func(ts, offset, lo, hi int64) string {
+		return fmt.Sprintf("Timestamp %d of message with offset %d is out of range. The timestamp should be within [%d, %d]", ts, offset, lo, hi)
+	}
+	cases := []struct {
+		name, topic string
+		tt          kafkalog.TimestampType
+		recs        []rec
+		want        func(now int64) answer
+	}{
+		{"null keys in a compacted topic", "compacted", kafkalog.CreateTime, []rec{{k, 0}, {nil, 0}, {k, 0}, {nil, 0}}, func(int64) answer {
+			return answer{87, "One or more records have been rejected due to 2 record errors in total, and only showing the first three errors at most: [RecordError(batchIndex=1, message='" + compactMsg + "'), RecordError(batchIndex=3, message='" + compactMsg + "')]",
+				map[int32]string{1: compactMsg, 3: compactMsg}, 0}
+		}},
+		{"keys in a compacted topic", "compacted", kafkalog.CreateTime, []rec{{k, 0}, {k, 0}}, func(int64) answer { return answer{0, "", map[int32]string{}, 2} }},
+		{"timestamps out of bounds", "bounded", kafkalog.CreateTime, []rec{{k, 0}, {k, -1001}, {k, 2001}, {k, -1}, {k, -1000}}, func(now int64) answer {
+			return answer{32, "One or more records have been rejected due to invalid timestamp", map[int32]string{
+				1: outOfRange(now-1001, 1, now-1000, now+2000),
+				2: outOfRange(now+2001, 2, now-1000, now+2000),
+			}, 0}
+		}},
+		{"timestamps within bounds", "bounded", kafkalog.CreateTime, []rec{{k, -1000}, {k, 2000}, {k, -1}}, func(int64) answer { return answer{0, "", map[int32]string{}, 3} }},
+		{"difference.max.ms for before.max.ms", "difference", kafkalog.CreateTime, []rec{{k, -1001}, {k, 4000}}, func(now int64) answer {
+			return answer{32, "One or more records have been rejected due to invalid timestamp", map[int32]string{0: outOfRange(now-1001, 0, now-1000, now+5000)}, 0}
+		}},
+		{"LogAppendTime from a producer", "appendtime", kafkalog.LogAppendTime, []rec{{k, 5}}, func(now int64) answer {
+			return answer{32, "One or more records have been rejected due to invalid timestamp", map[int32]string{
+				0: fmt.Sprintf("Invalid timestamp type in message DefaultRecord(offset=0, timestamp=%d, key=1 bytes, value=2 bytes). Producer should not set timestamp type to LogAppendTime.", now),
+			}, 0}
+		}},
+		{"CreateTime to a LogAppendTime topic", "appendtime", kafkalog.CreateTime, []rec{{k, 5}}, func(int64) answer { return answer{0, "", map[int32]string{}, 1} }},
+	}
+	for _, c := range cases {
+		end := func() int64 {
+			for _, p := range w.State().Partitions {
+				if p.Topic == c.topic {
+					return p.LogEndOffset
+				}
+			}
+			return -1
+		}
+		before, now := end(), w.NowMs() // the leader takes the request at once, on its clock
+		req := produceReq(-1, batch(now, c.tt, c.recs...))
+		req.Topics[0].Topic = c.topic
+		rp := ask[*kmsg.ProduceResponse](t, w, 1, req, 5000).Topics[0].Partitions[0]
+		got := answer{Code: rp.ErrorCode, Records: map[int32]string{}}
+		if rp.ErrorMessage != nil {
+			got.Message = *rp.ErrorMessage
+		}
+		for _, e := range rp.ErrorRecords {
+			got.Records[e.RelativeOffset] = *e.ErrorMessage
+		}
+		require.NoError(t, w.RunFor(100))
+		got.Took = end() - before
+		if diff := cmp.Diff(c.want(now), got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
 	require.Empty(t, w.InternalErrors())
 }

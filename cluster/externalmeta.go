@@ -392,6 +392,12 @@ func setTopicConfig(spec *TopicSpec, c *kafkalog.Config, name, value string) err
 		default:
 			err = configError(name, v, "String must be one of: CreateTime, LogAppendTime")
 		}
+	case "message.timestamp.before.max.ms":
+		err = long(&c.MessageTimestampBeforeMaxMs, 0)
+	case "message.timestamp.after.max.ms":
+		err = long(&c.MessageTimestampAfterMaxMs, 0)
+	case "message.timestamp.difference.max.ms":
+		err = long(&c.MessageTimestampDifferenceMaxMs, 0)
 	case "min.insync.replicas":
 		n, err = num("INT", 1, math.MaxInt32)
 		spec.MinInsyncReplicas = int(n)
@@ -583,6 +589,9 @@ func (w *World) topicConfigEntries(t *Topic) []configEntry {
 		integer("index.interval.bytes", func(o kafkalog.Config) int64 { return o.IndexIntervalBytes }),
 		long("max.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MaxCompactionLagMs }),
 		integer("max.message.bytes", func(o kafkalog.Config) int64 { return int64(o.MaxMessageBytes) }),
+		long("message.timestamp.after.max.ms", func(o kafkalog.Config) int64 { return o.MessageTimestampAfterMaxMs }),
+		long("message.timestamp.before.max.ms", func(o kafkalog.Config) int64 { return o.MessageTimestampBeforeMaxMs }),
+		long("message.timestamp.difference.max.ms", func(o kafkalog.Config) int64 { return o.MessageTimestampDifferenceMaxMs }),
 		{"message.timestamp.type", ts, src("message.timestamp.type", func(o kafkalog.Config) bool { return o.MessageTimestampType == c.MessageTimestampType }), kmsg.ConfigTypeString},
 		{"min.cleanable.dirty.ratio", strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64), src("min.cleanable.dirty.ratio", func(o kafkalog.Config) bool { return o.MinCleanableDirtyRatio == c.MinCleanableDirtyRatio }), kmsg.ConfigTypeDouble},
 		long("min.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MinCompactionLagMs }),

@@ -3,7 +3,9 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -127,8 +129,12 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.records
 	}
 	count := cb.records
-	if cfg.Compact() && cb.nullKey {
-		return errInvalidRecord, "Compacted topic cannot accept message without key in topic partition " + tp.String() + ".", count
+	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
+		before != math.MaxInt64 || after != math.MaxInt64 {
+		if code, msg, errs := recordErrors(cb.raw, cfg, tp, w.now); code != 0 {
+			p.produce.Topics[ti].Partitions[pi].ErrorRecords = errs
+			return code, msg, count
+		}
 	}
 	c.Sent += count
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
@@ -266,4 +272,59 @@ func rebuildInOrder(raw []byte) ([]byte, error) {
 		out.AppendRecord(int64(i), in.Timestamp(r), r.Key, r.Value, r.Headers...)
 	}
 	return out.AppendTo(nil), nil
+}
+
+// recordErrors checks each record of raw (a client's batch, valid) as Kafka
+// 3.7's LogValidator.validateRecord does, and returns the answer to a
+// batch with records in error: INVALID_TIMESTAMP when any record's
+// timestamp is refused, else INVALID_RECORD, with Kafka's message and one
+// error record for each record refused (its index in the batch and why);
+// code 0 when every record passes. A record of a compacted topic needs a
+// key; a CreateTime record's timestamp (other than -1) must lie within
+// message.timestamp.before.max.ms before the leader's clock now and
+// after.max.ms after it; a batch may say LogAppendTime only with
+// timestamps a CreateTime topic checks (validateTimestamp: "Producer
+// should not set timestamp type to LogAppendTime").
+func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (int16, string, []kmsg.ProduceResponseTopicPartitionErrorRecord) {
+	var dec kafkalog.Decoder
+	var b kafkalog.RecordBatch
+	if _, err := dec.Decode(raw, &b); err != nil {
+		return errCorruptMessage, "", nil
+	}
+	before, after := cfg.TimestampBounds()
+	var errs []kmsg.ProduceResponseTopicPartitionErrorRecord
+	var shown []string
+	timestamp := false
+	for i := range b.Records {
+		r := &b.Records[i]
+		ts := b.Timestamp(r)
+		var why string
+		switch {
+		case cfg.Compact() && r.Key == nil:
+			why = fmt.Sprintf("Compacted topic cannot accept message without key in topic partition %s.", tp)
+		case cfg.MessageTimestampType == kafkalog.CreateTime && ts != kafkalog.NoTimestamp:
+			// Java's long arithmetic, wrapping as Go's does
+			if diff := now - ts; diff > before || -diff > after {
+				why = fmt.Sprintf("Timestamp %d of message with offset %d is out of range. The timestamp should be within [%d, %d]", ts, b.BaseOffset+int64(r.OffsetDelta), now-before, now+after)
+				timestamp = true
+			}
+		case b.Attributes.TimestampType() == kafkalog.LogAppendTime:
+			why = fmt.Sprintf("Invalid timestamp type in message DefaultRecord(offset=%d, timestamp=%d, key=%d bytes, value=%d bytes). Producer should not set timestamp type to LogAppendTime.", b.BaseOffset+int64(r.OffsetDelta), ts, len(r.Key), len(r.Value))
+			timestamp = true
+		}
+		if why == "" {
+			continue
+		}
+		errs = append(errs, kmsg.ProduceResponseTopicPartitionErrorRecord{RelativeOffset: int32(i), ErrorMessage: kmsg.StringPtr(why)})
+		if len(shown) < 3 {
+			shown = append(shown, fmt.Sprintf("RecordError(batchIndex=%d, message='%s')", i, why))
+		}
+	}
+	switch {
+	case len(errs) == 0:
+		return 0, "", nil
+	case timestamp: // LogValidator.processRecordErrors
+		return errInvalidTimestamp, "One or more records have been rejected due to invalid timestamp", errs
+	}
+	return errInvalidRecord, fmt.Sprintf("One or more records have been rejected due to %d record errors in total, and only showing the first three errors at most: [%s]", len(errs), strings.Join(shown, ", ")), errs
 }

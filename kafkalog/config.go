@@ -64,6 +64,19 @@ type Config struct {
 	// MessageTimestampType (message.timestamp.type) is CreateTime or LogAppendTime;
 	// with LogAppendTime the leader stamps its clock on every batch. Default CreateTime.
 	MessageTimestampType TimestampType
+	// MessageTimestampBeforeMaxMs (message.timestamp.before.max.ms) and
+	// MessageTimestampAfterMaxMs (message.timestamp.after.max.ms), Kafka 3.6+
+	// (KIP-937), bound how long before and after the leader's clock a record's
+	// CreateTime timestamp may lie; MessageTimestampDifferenceMaxMs
+	// (message.timestamp.difference.max.ms, which KIP-937 deprecates) is either
+	// bound while that one is at its default ([Config.TimestampBounds], as
+	// 3.7's LogConfig reads them). Default math.MaxInt64: no bound. The check of
+	// each record is the leader's validation of a producer's batch (Kafka's
+	// LogValidator), which is the caller's: the live cluster does it for its
+	// clients' batches.
+	MessageTimestampBeforeMaxMs     int64
+	MessageTimestampAfterMaxMs      int64
+	MessageTimestampDifferenceMaxMs int64
 	// FlushIntervalMessages (flush.messages) makes an append flush the log when this
 	// many messages are unflushed. Default math.MaxInt64 (never: Kafka relies on
 	// replication and the page cache).
@@ -92,7 +105,27 @@ func DefaultConfig() Config {
 		MaxMessageBytes:        1048588,
 		MessageTimestampType:   CreateTime,
 		FlushIntervalMessages:  math.MaxInt64,
+
+		MessageTimestampBeforeMaxMs:     math.MaxInt64,
+		MessageTimestampAfterMaxMs:      math.MaxInt64,
+		MessageTimestampDifferenceMaxMs: math.MaxInt64,
 	}
+}
+
+// TimestampBounds returns how long before and after the leader's clock a
+// CreateTime record's timestamp may lie: message.timestamp.before.max.ms and
+// after.max.ms, each replaced by message.timestamp.difference.max.ms while it is
+// at its default, math.MaxInt64 (Kafka 3.7's LogConfig
+// getMessageTimestampBeforeMaxMs and getMessageTimestampAfterMaxMs).
+func (c Config) TimestampBounds() (before, after int64) {
+	before, after = c.MessageTimestampBeforeMaxMs, c.MessageTimestampAfterMaxMs
+	if before == math.MaxInt64 {
+		before = c.MessageTimestampDifferenceMaxMs
+	}
+	if after == math.MaxInt64 {
+		after = c.MessageTimestampDifferenceMaxMs
+	}
+	return before, after
 }
 
 // Validate checks every value against the range Kafka's LogConfig accepts and returns
@@ -121,6 +154,9 @@ func (c Config) Validate() error {
 		{"max.message.bytes", c.MaxMessageBytes >= 0, c.MaxMessageBytes},
 		{"message.timestamp.type", c.MessageTimestampType == CreateTime || c.MessageTimestampType == LogAppendTime, c.MessageTimestampType},
 		{"flush.messages", c.FlushIntervalMessages >= 1, c.FlushIntervalMessages},
+		{"message.timestamp.before.max.ms", c.MessageTimestampBeforeMaxMs >= 0, c.MessageTimestampBeforeMaxMs},
+		{"message.timestamp.after.max.ms", c.MessageTimestampAfterMaxMs >= 0, c.MessageTimestampAfterMaxMs},
+		{"message.timestamp.difference.max.ms", c.MessageTimestampDifferenceMaxMs >= 0, c.MessageTimestampDifferenceMaxMs},
 	}
 	for _, ch := range checks {
 		if !ch.ok {
