@@ -47,7 +47,11 @@
 // ([Action.TimestampMs], ProducerRecord's: a backfill's records, days or
 // weeks apart in one batch); the leader takes any, as Kafka 3.7 does by
 // default (message.timestamp.before.max.ms and after.max.ms are
-// Long.MAX_VALUE, KIP-937). In a CreateTime topic it writes the largest
+// Long.MAX_VALUE, KIP-937), and with a topic's bounds set refuses a
+// timestamp outside them as INVALID_TIMESTAMP, a client's batch with an
+// error record for each record refused (LogValidator.validateRecord, which
+// also refuses a record without a key in a compacted topic, and a producer's
+// batch that says LogAppendTime). In a CreateTime topic it writes the largest
 // of a client batch's records' timestamps into the batch's maxTimestamp,
 // and CreateTime into its attributes, whatever the client's header said
 // (LogValidator's setMaxTimestamp, with a new CRC), as the time index and

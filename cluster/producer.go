@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -339,9 +340,11 @@ func (w *World) produceRecord(p *Producer, key, value string, null bool, partiti
 // [Parts.EncodeBatch] when given, else the library's encoder), its
 // timestamp deltas relative to the batch's first record (Kafka 3.7's
 // MemoryRecordsBuilder: baseTimestamp is the first record's, so deltas may
-// be negative and span weeks). The leader takes any timestamp: Kafka 3.7's
-// message.timestamp.before.max.ms and after.max.ms default to
-// Long.MAX_VALUE (KIP-937; LogValidator.validateTimestamp). The world's
+// be negative and span weeks). The leader takes any timestamp unless the
+// topic bounds it: Kafka 3.7's message.timestamp.before.max.ms and
+// after.max.ms default to Long.MAX_VALUE (KIP-937;
+// LogValidator.validateTimestamp); a record outside the bounds fails with
+// INVALID_TIMESTAMP. The world's
 // clock starts at 0 ms (1970-01-01), so a timestamp of a real date lies in
 // its future, and retention by time (retention.ms, counted from a
 // segment's largest timestamp) keeps it.
@@ -393,6 +396,18 @@ func (w *World) produceStamped(p *Producer, key, value string, null bool, partit
 		w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_RECORD (a compacted topic needs keys)", p.cfg.Name, value)
 		w.txnSendFailed(p)
 		return nil
+	}
+	if cfg := w.logConfig(t.Name); cfg.MessageTimestampType == kafkalog.CreateTime && timestampMs != nil && *timestampMs != kafkalog.NoTimestamp {
+		// LogValidator's validateTimestamp: a CreateTime timestamp further
+		// from the leader's clock than message.timestamp.before.max.ms or
+		// after.max.ms is INVALID_TIMESTAMP; here it fails at once
+		if before, after := cfg.TimestampBounds(); w.now-*timestampMs > before || -(w.now-*timestampMs) > after {
+			r := p.result(p.dropped + len(p.results) - 1)
+			r.Failed, r.Error = true, "INVALID_TIMESTAMP"
+			w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d outside [%d, %d])", p.cfg.Name, value, *timestampMs, w.now-before, w.now+after)
+			w.txnSendFailed(p)
+			return nil
+		}
 	}
 	if w.refuseRecordTooLarge(p, tp) {
 		w.txnSendFailed(p)

@@ -133,3 +133,34 @@ func TestProduceTimestampRandom(t *testing.T) {
 		}
 	}
 }
+
+// A built-in producer's record stamped further from the clock than the
+// topic's message.timestamp.before.max.ms or after.max.ms fails with
+// INVALID_TIMESTAMP and is not stored; one within the bounds, or stamped
+// now, is.
+func TestProduceTimestampBounds(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 2, Brokers: 1})
+	require.NoError(t, err)
+	cfg := cluster.DefaultLogConfig()
+	cfg.MessageTimestampBeforeMaxMs, cfg.MessageTimestampAfterMaxMs = 1000, 2000
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 1, Config: &cfg}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t"}))
+	require.NoError(t, w.RunFor(5000))
+	now := w.NowMs()
+	for i, off := range []int64{-1001, -1000, 2000, 2001} {
+		ts := now + off
+		require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActProduce, Name: "p", Value: fmt.Sprintf("o%d", i), Partition: -1, TimestampMs: &ts}))
+	}
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActProduce, Name: "p", Value: "o4", Partition: -1}))
+	require.NoError(t, w.RunFor(1000))
+	var errs []string
+	for _, r := range w.Producers()[0].Results() {
+		errs = append(errs, r.Error)
+	}
+	require.Equal(t, []string{"INVALID_TIMESTAMP", "", "", "INVALID_TIMESTAMP", ""}, errs)
+	var values []string
+	for _, r := range storedRecords(t, w, 1) {
+		values = append(values, r.Value)
+	}
+	require.Equal(t, []string{"o1", "o2", "o4"}, values)
+}
