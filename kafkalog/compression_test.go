@@ -123,3 +123,45 @@ func TestDecompressionCapExact(t *testing.T) {
 		}
 	}
 }
+
+// TestDecompressErrors: a batch whose compressed records the codec refuses
+// (the stream overwritten, the CRC made good again) is ErrDecompress and
+// ErrInvalidRecord, from Decode and Scan alike; a batch that decompresses
+// but whose records do not parse (a record count above what is there) is
+// ErrInvalidRecord alone; a stream over the cap is ErrTooLarge alone.
+func TestDecompressErrors(t *testing.T) {
+	for c := CompressionGzip; c <= CompressionZstd; c++ {
+		b := RecordBatch{BatchHeader: BatchHeader{Attributes: NewAttributes(c, CreateTime, false, false)}}
+		for i := range 20 {
+			b.AppendRecord(int64(i), 1000, []byte("key"), []byte("a value that compresses"))
+		}
+		raw := b.AppendTo(nil)
+		recompute := func(raw []byte) []byte {
+			binary.BigEndian.PutUint32(raw[posCRC:], CRC32C(raw[posAttributes:]))
+			return raw
+		}
+		garbled := recompute(append(append([]byte(nil), raw[:BatchHeaderLen]...), bytes.Repeat([]byte{0xff}, len(raw)-BatchHeaderLen)...))
+		miscounted := append([]byte(nil), raw...)
+		binary.BigEndian.PutUint32(miscounted[posRecordsCount:], 21)
+		recompute(miscounted)
+		var d Decoder
+		var got RecordBatch
+		for _, tc := range []struct {
+			name            string
+			raw             []byte
+			decompress, rec bool
+		}{{"garbled stream", garbled, true, true}, {"21 records declared, 20 there", miscounted, false, true}} {
+			_, err := d.Decode(tc.raw, &got)
+			_, _, serr := d.Scan(tc.raw, func(int, *Record) {})
+			for _, e := range []error{err, serr} {
+				if errors.Is(e, ErrDecompress) != tc.decompress || errors.Is(e, ErrInvalidRecord) != tc.rec {
+					t.Errorf("%v, %s: %v: ErrDecompress %v (want %v), ErrInvalidRecord %v (want %v)", c, tc.name, e, errors.Is(e, ErrDecompress), tc.decompress, errors.Is(e, ErrInvalidRecord), tc.rec)
+				}
+			}
+		}
+		capped := Decoder{MaxDecompressedBytes: 100}
+		if _, err := capped.Decode(raw, &got); !errors.Is(err, ErrTooLarge) || errors.Is(err, ErrDecompress) {
+			t.Errorf("%v: over the cap: %v, want ErrTooLarge and not ErrDecompress", c, err)
+		}
+	}
+}

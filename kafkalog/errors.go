@@ -38,7 +38,20 @@ var (
 	// ErrTooLarge means a size read from input, or the decompressed output, exceeds
 	// the limit the caller set (max.message.bytes, a decompression cap).
 	ErrTooLarge = errors.New("kafkalog: size exceeds limit")
+
+	// ErrDecompress comes with ErrInvalidRecord when a compressed batch's records
+	// do not decompress: the codec refused the stream (Kafka 3.7's
+	// DefaultRecordBatch: a KafkaException, "Failed to decompress record stream",
+	// which its broker answers as UNKNOWN_SERVER_ERROR).
+	ErrDecompress = errors.New("kafkalog: records do not decompress")
 )
+
+// decompressError is a codec's error: errors.Is finds ErrDecompress and
+// what the error wraps; the message is the error's own.
+type decompressError struct{ err error }
+
+func (e *decompressError) Error() string   { return e.err.Error() }
+func (e *decompressError) Unwrap() []error { return []error{ErrDecompress, e.err} }
 
 // BatchError says where in the input a batch failed to decode. It wraps one of
 // the sentinels above.
