@@ -445,3 +445,68 @@ func TestExternalProduceRecordErrors(t *testing.T) {
 	}
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestExternalProduceBatchErrors: a client's batch that passes its CRC but
+// that Kafka 3.7's LogValidator refuses is answered as Kafka answers it,
+// and nothing of it is appended: a header whose offsets and record count
+// disagree, a control batch, an idempotent producer's batch without a
+// sequence number, and records that do not parse are INVALID_RECORD; a
+// compressed stream the codec refuses is UNKNOWN_SERVER_ERROR (a
+// KafkaException in Kafka); none carries a message. A CRC that does not
+// hold is CORRUPT_MESSAGE.
+func TestExternalProduceBatchErrors(t *testing.T) {
+	w := extWorld(t)
+	good := func(c kafkalog.Compression) kafkalog.RecordBatch {
+		var b kafkalog.RecordBatch
+		b.Attributes = b.Attributes.WithCompression(c)
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = 40000, 0, 0
+		for i := range 3 {
+			b.AppendRecord(int64(i), 1_700_000_000_000, []byte("k"), []byte("a value, a value, a value"))
+		}
+		return b
+	}
+	crc := func(raw []byte) []byte {
+		binary.BigEndian.PutUint32(raw[17:], kafkalog.CRC32C(raw[21:]))
+		return raw
+	}
+	edit := func(c kafkalog.Compression, f func(*kafkalog.RecordBatch)) []byte {
+		b := good(c)
+		f(&b)
+		return b.AppendTo(nil)
+	}
+	garbled := edit(kafkalog.CompressionGzip, func(*kafkalog.RecordBatch) {})
+	for i := kafkalog.BatchHeaderLen; i < len(garbled); i++ {
+		garbled[i] = 0xff
+	}
+	miscounted := edit(kafkalog.CompressionNone, func(*kafkalog.RecordBatch) {})
+	binary.BigEndian.PutUint32(miscounted[57:], 4) // records count
+	binary.BigEndian.PutUint32(miscounted[23:], 3) // lastOffsetDelta, so that the header agrees with itself
+	badCRC := edit(kafkalog.CompressionNone, func(*kafkalog.RecordBatch) {})
+	badCRC[len(badCRC)-1] ^= 1
+	cases := []struct {
+		name string
+		raw  []byte
+		code int16
+	}{
+		{"lastOffsetDelta -1", edit(kafkalog.CompressionNone, func(b *kafkalog.RecordBatch) { b.LastOffsetDelta = -1 }), 87},
+		{"offsets span 5, 3 records", edit(kafkalog.CompressionNone, func(b *kafkalog.RecordBatch) { b.LastOffsetDelta = 4 }), 87},
+		{"a control batch", edit(kafkalog.CompressionNone, func(b *kafkalog.RecordBatch) {
+			b.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, false, true)
+		}), 87},
+		{"producer id without a sequence", edit(kafkalog.CompressionNone, func(b *kafkalog.RecordBatch) { b.BaseSequence = -1 }), 87},
+		{"4 records declared, 3 there", crc(miscounted), 87},
+		{"a gzip stream gzip refuses", crc(garbled), -1},
+		{"a CRC that does not hold", badCRC, 2},
+	}
+	for _, c := range cases {
+		rp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, c.raw), 5000).Topics[0].Partitions[0]
+		require.Equal(t, c.code, rp.ErrorCode, c.name)
+		require.Nil(t, rp.ErrorMessage, "%s: Kafka sends no message", c.name)
+		require.Equal(t, int64(-1), rp.BaseOffset, c.name)
+	}
+	require.NoError(t, w.RunFor(500))
+	require.Equal(t, int64(0), w.State().Partitions[0].LogEndOffset, "nothing appended")
+	rp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, edit(kafkalog.CompressionGzip, func(*kafkalog.RecordBatch) {})), 5000).Topics[0].Partitions[0]
+	require.Equal(t, partResult{0, 0}, partResult{rp.ErrorCode, rp.BaseOffset}, "the good batch")
+	require.Empty(t, w.InternalErrors())
+}

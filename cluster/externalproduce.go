@@ -108,11 +108,29 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return errCorruptMessage, "", 0
 	}
+	if why := batchProblem(&h, tp); why != "" {
+		// LogValidator.validateBatch (Kafka 3.7) throws an
+		// InvalidRecordException: INVALID_RECORD, no message to the client
+		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
+		return errInvalidRecord, "", cb.records
+	}
 	// The records were read from the world's bytes of the batch (a copy,
 	// or the handed-over body's own), which go to the log as they are
 	// (replicaLog.AppendBatchAsLeader).
 	if !cb.decoded || cb.decodeErr != nil {
-		return errCorruptMessage, "", 0
+		// The CRC and lengths hold, the records do not: Kafka 3.7's
+		// record iterators throw InvalidRecordException (INVALID_RECORD),
+		// or a KafkaException when the codec refuses the stream
+		// (UNKNOWN_SERVER_ERROR); neither carries a message to the client.
+		code, msg := errInvalidRecord, ""
+		switch {
+		case errors.Is(cb.decodeErr, kafkalog.ErrDecompress):
+			code = errUnknownServerError
+		case errors.Is(cb.decodeErr, kafkalog.ErrTooLarge):
+			msg = fmt.Sprintf("the records decompress to more than kafkalive reads of a batch (%d bytes)", kafkalog.DefaultMaxDecompressedBytes)
+		}
+		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: %s (%v)", x.Client, errName(code), cb.decodeErr)
+		return code, msg, 0
 	}
 	raw := cb.raw
 	if cb.handedOver && cfg.MessageTimestampType == kafkalog.LogAppendTime {
@@ -120,13 +138,8 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// itself: a replay is to read the timestamps the client sent
 		raw = slices.Clone(raw)
 	}
-	if h.Attributes.IsControl() || h.Attributes.IsTransactional() {
-		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional or a control batch", cb.records
-	}
-	if int(h.NumRecords) != cb.records || h.LastOffsetDelta != h.NumRecords-1 {
-		// LogValidator.validateRecord: offsets of a producer's batch are
-		// 0..n-1.
-		return errInvalidRecord, "the batch's record offsets are not 0..n-1", cb.records
+	if h.Attributes.IsTransactional() {
+		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional", cb.records
 	}
 	count := cb.records
 	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
@@ -327,4 +340,26 @@ func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (
 		return errInvalidTimestamp, "One or more records have been rejected due to invalid timestamp", errs
 	}
 	return errInvalidRecord, fmt.Sprintf("One or more records have been rejected due to %d record errors in total, and only showing the first three errors at most: [%s]", len(errs), strings.Join(shown, ", ")), errs
+}
+
+// batchProblem is why Kafka 3.7's LogValidator.validateBatch refuses h, a
+// client's batch, in its words; "" if it does not: the offsets the header
+// spans must be as many as the records it counts, at least one, a client
+// may not write a control batch, and an idempotent producer's batch needs
+// a sequence number.
+func batchProblem(h *kafkalog.BatchHeader, tp partitionKey) string {
+	first, last := h.BaseOffset, h.BaseOffset+int64(h.LastOffsetDelta)
+	switch fromOffsets := last - first + 1; {
+	case fromOffsets <= 0:
+		return fmt.Sprintf("Batch has an invalid offset range: [%d, %d] in topic partition %s", first, last, tp)
+	case h.NumRecords <= 0:
+		return fmt.Sprintf("Invalid reported count for record batch: %d in topic partition %s", h.NumRecords, tp)
+	case fromOffsets != int64(h.NumRecords):
+		return fmt.Sprintf("Inconsistent batch offset range [%d, %d] and count of records %d in topic partition %s", first, last, h.NumRecords, tp)
+	case h.Attributes.IsControl():
+		return fmt.Sprintf("Clients are not allowed to write control records in topic partition %s", tp)
+	case h.ProducerID >= 0 && h.BaseSequence < 0:
+		return fmt.Sprintf("Invalid sequence number %d in record batch with producerId %d in topic partition %s", h.BaseSequence, h.ProducerID, tp)
+	}
+	return ""
 }
