@@ -274,8 +274,9 @@ func TestExternalBatchLargerThanASegment(t *testing.T) {
 // TestExternalProduceOffsetsOutOfOrder: a compressed batch whose records'
 // offset deltas are not 0, 1, 2... is written anew by the leader, the same
 // records (keys, values, headers, timestamps) at offsets in order, in a
-// batch of the same compression and producer fields, as Kafka 2.6+'s
-// LogValidator does (3.7's buildRecordsAndAssignOffsets), and every
+// batch of the same compression and producer fields, as Kafka's
+// LogValidator does (0.11-2.3 and 2.6+; 3.7's
+// buildRecordsAndAssignOffsets), and every
 // replica holds that batch; an uncompressed one is INVALID_RECORD (Kafka
 // stores it as it is, its records at repeated offsets; the simulation
 // keeps a log's offsets increasing) and nothing of it is appended.

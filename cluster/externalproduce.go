@@ -162,12 +162,13 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 			// as the offsets of a log's records here always increase.
 			return errInvalidRecord, fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder), count
 		}
-		// From Kafka 2.6 (3.7's validateMessagesAndAssignOffsetsCompressed:
-		// "some older clients do not implement the V1 internal offsets
-		// correctly"), the leader writes a compressed batch whose
-		// records' offset deltas are not 0, 1, 2... anew, the same
-		// records at offsets in order (buildRecordsAndAssignOffsets); 2.0
-		// to 2.5 refused it as INVALID_RECORD.
+		// The leader writes a compressed batch whose records' offset
+		// deltas are not 0, 1, 2... anew, the same records at offsets in
+		// order (3.7's validateMessagesAndAssignOffsetsCompressed and
+		// buildRecordsAndAssignOffsets: "some older clients do not
+		// implement the V1 internal offsets correctly"), as Kafka 0.11 to
+		// 2.3 did and 2.6 on does; 2.4 and 2.5 refused it as
+		// INVALID_RECORD.
 		rebuilt, err := rebuildInOrder(cb.raw)
 		if err != nil {
 			w.internalError(b, err)
