@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -252,11 +253,41 @@ func (d *extDriver) produce() error {
 			return err
 		}
 	}
+	// a header that lies about the records, its CRC made good: the leader
+	// refuses it (LogValidator.validateBatch)
+	lie := ""
+	if d.rng.IntN(8) == 0 {
+		switch d.rng.IntN(4) {
+		case 0:
+			if v := int32(d.rng.IntN(n+4)) - 2; v != int32(n-1) {
+				binary.BigEndian.PutUint32(raw[23:], uint32(v))
+				lie = fmt.Sprintf("lastOffsetDelta %d", v)
+			}
+		case 1:
+			if v := int32(d.rng.IntN(n+4)) - 1; v != int32(n) {
+				binary.BigEndian.PutUint32(raw[57:], uint32(v))
+				lie = fmt.Sprintf("recordsCount %d", v)
+			}
+		case 2:
+			raw[22] |= 0x20
+			lie = "the control bit"
+		case 3:
+			binary.BigEndian.PutUint64(raw[43:], uint64(50_000+d.rng.IntN(1000)))
+			lie = "a producer id and sequence -1"
+		}
+		binary.BigEndian.PutUint32(raw[17:], kafkalog.CRC32C(raw[21:]))
+	}
 	req := produceReq(acks, raw)
 	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
 	sentAt := d.w.NowMs()
 	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
 		rp := r.(*kmsg.ProduceResponse).Topics[0].Partitions[0]
+		if lie != "" {
+			if rp.ErrorCode == 0 {
+				return fmt.Errorf("produce to %s-%d: a batch of %d records whose header says %s was taken", topic, p, n, lie)
+			}
+			return nil
+		}
 		if err := checkTimestampBounds(b, rp, d.bounds[topic], sentAt, d.w.NowMs()); err != nil {
 			return fmt.Errorf("produce to %s-%d: %w", topic, p, err)
 		}
