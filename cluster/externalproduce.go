@@ -151,9 +151,6 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	}
 	c.Sent += count
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
-	if count == 0 {
-		return errInvalidRecord, "an empty batch", 0
-	}
 	if cb.outOfOrder >= 0 {
 		if h.Attributes.Compression() == kafkalog.CompressionNone {
 			// Kafka stores an uncompressed batch as it is, its records
