@@ -108,7 +108,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return errCorruptMessage, "", 0
 	}
-	if why := batchProblem(&h, tp); why != "" {
+	if why := batchProblem(&h, tp.String()); why != "" {
 		// LogValidator.validateBatch (Kafka 3.7) throws an
 		// InvalidRecordException: INVALID_RECORD, no message to the client
 		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
@@ -345,7 +345,7 @@ func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (
 // spans must be as many as the records it counts, at least one, a client
 // may not write a control batch, and an idempotent producer's batch needs
 // a sequence number.
-func batchProblem(h *kafkalog.BatchHeader, tp partitionKey) string {
+func batchProblem(h *kafkalog.BatchHeader, tp string) string {
 	first, last := h.BaseOffset, h.BaseOffset+int64(h.LastOffsetDelta)
 	switch fromOffsets := last - first + 1; {
 	case fromOffsets <= 0:

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -28,9 +29,11 @@ type Parts struct {
 	// EncodeBatch is the producers' record batch encoder (uncompressed, v2): each
 	// batch a producer sends (one record, or with linger.ms several) travels as
 	// the bytes it made, and the leader's log
-	// validates them as Kafka's LogValidator does (CRC, lengths, records); a batch it
-	// refuses is answered CORRUPT_MESSAGE or INVALID_RECORD. Producers of the
-	// internal topic (the group coordinator) are not concerned.
+	// validates them as Kafka's LogValidator does (CRC, lengths, the header's
+	// offsets, count, control bit and sequence, records, their offset deltas); a
+	// batch it refuses is answered CORRUPT_MESSAGE or INVALID_RECORD, and a wrong
+	// maxTimestamp it corrects to the records' largest timestamp. Producers of
+	// the internal topic (the group coordinator) are not concerned.
 	EncodeBatch func(dst []byte, b *kafkalog.RecordBatch) ([]byte, bool)
 	// TruncationPoint is the followers' truncation rule under the modern rules
 	// (replica.Config.TruncationPoint).
@@ -101,8 +104,13 @@ type validatingLog struct {
 // AppendAsLeader implements [replica.Log].
 func (v validatingLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	if len(records) > 0 && records[0].Batch != nil {
-		if err := validateBatch(records[0].Batch); err != nil {
+		raw, err := v.validate(records[0].Batch)
+		if err != nil {
 			return 0, err
+		}
+		if &raw[0] != &records[0].Batch[0] {
+			records = slices.Clone(records)
+			records[0].Batch = raw
 		}
 	}
 	return v.replicaLog.AppendAsLeader(records, leaderEpoch)
@@ -110,33 +118,76 @@ func (v validatingLog) AppendAsLeader(records []replica.Record, leaderEpoch int3
 
 // AppendBatchAsLeader implements [replica.BatchLog], validating b.Bytes first.
 func (v validatingLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
-	if err := validateBatch(b.Bytes); err != nil {
+	raw, err := v.validate(b.Bytes)
+	if err != nil {
 		return 0, err
 	}
+	b.Bytes = raw
 	return v.replicaLog.AppendBatchAsLeader(b, leaderEpoch)
 }
 
-// validateBatch checks one producer batch.
-func validateBatch(raw []byte) error {
+// validate checks one producer batch as Kafka 3.7's LogValidator does
+// (validateBatch, then every record) and returns the bytes to append: raw,
+// or, in a CreateTime topic whose batch's header says otherwise, a copy
+// whose maxTimestamp is the largest of its records' timestamps. Records
+// whose offset deltas are not 0, 1, 2... are refused (Kafka stores an
+// uncompressed batch's as they are; a log's offsets here always increase).
+func (v validatingLog) validate(raw []byte) ([]byte, error) {
 	h, n, err := kafkalog.CheckBatch(raw)
 	if err != nil {
-		return fmt.Errorf("%w: %w", replica.ErrCorruptMessage, err)
+		return nil, fmt.Errorf("%w: %w", replica.ErrCorruptMessage, err)
 	}
 	if n != len(raw) {
-		return fmt.Errorf("%w: %d bytes after the batch", replica.ErrCorruptMessage, len(raw)-n)
+		return nil, fmt.Errorf("%w: %d bytes after the batch", replica.ErrCorruptMessage, len(raw)-n)
 	}
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
-	if _, err := dec.Decode(raw, &b); err != nil {
-		return fmt.Errorf("%w: %w", replica.ErrInvalidRecord, err)
+	decoded, marker := false, false
+	if h.Attributes.IsControl() {
+		// a transaction marker the coordinator has the leader append
+		// (origin COORDINATOR: validateBatch's client checks do not apply)
+		_, err := dec.Decode(raw, &b)
+		decoded, marker = err == nil, err == nil && isEndTxnMarker(&b)
 	}
-	switch {
-	case int(h.NumRecords) != len(b.Records) || len(b.Records) == 0:
-		return fmt.Errorf("%w: recordsCount %d, %d records", replica.ErrInvalidRecord, h.NumRecords, len(b.Records))
-	case b.Offset(&b.Records[len(b.Records)-1]) != h.LastOffset():
-		return fmt.Errorf("%w: last record at offset delta %d, lastOffsetDelta %d", replica.ErrInvalidRecord, b.Records[len(b.Records)-1].OffsetDelta, h.LastOffsetDelta)
+	if !marker {
+		if why := batchProblem(&h, path.Base(v.log.Dir())); why != "" {
+			return nil, fmt.Errorf("%w: %s", replica.ErrInvalidRecord, why)
+		}
 	}
-	return nil
+	if !decoded {
+		if _, err := dec.Decode(raw, &b); err != nil {
+			return nil, fmt.Errorf("%w: %w", replica.ErrInvalidRecord, err)
+		}
+	}
+	largest := int64(kafkalog.NoTimestamp)
+	for i := range b.Records {
+		if d := b.Records[i].OffsetDelta; d != int32(i) {
+			return nil, fmt.Errorf("%w: record %d has offset delta %d: kafkalive keeps a log's offsets increasing", replica.ErrInvalidRecord, i, d)
+		}
+		largest = max(largest, b.Timestamp(&b.Records[i]))
+	}
+	if v.log.Config().MessageTimestampType == kafkalog.CreateTime && (h.MaxTimestamp != largest || h.Attributes.TimestampType() != kafkalog.CreateTime) {
+		raw = slices.Clone(raw)
+		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, largest); err != nil {
+			return nil, err
+		}
+	}
+	return raw, nil
+}
+
+// isEndTxnMarker reports whether b is a transaction marker: one record
+// whose key is a COMMIT or ABORT control key and whose value an
+// EndTxnMarker.
+func isEndTxnMarker(b *kafkalog.RecordBatch) bool {
+	if len(b.Records) != 1 {
+		return false
+	}
+	k, err := kafkalog.ParseControlRecordKey(b.Records[0].Key)
+	if err != nil || !k.Type.IsTxnMarker() {
+		return false
+	}
+	_, err = kafkalog.ParseEndTxnMarker(b.Records[0].Value)
+	return err == nil
 }
 
 // partAssignor is the cooperative-sticky assignor of Parts.CooperativeSticky, with the
