@@ -2,7 +2,6 @@ package kafkalog
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 )
@@ -361,9 +360,6 @@ func (d *Decoder) payload(src []byte, h *BatchHeader) ([]byte, int, error) {
 		}
 		d.buf, err = d.codecs.decompress(c, d.buf[:0], payload, limit)
 		if err != nil {
-			if !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrUnknownCompression) {
-				err = &decompressError{err}
-			}
 			return nil, 0, batchErr(h.BaseOffset, 0, "records ("+c.String()+")", err)
 		}
 		payload = d.buf

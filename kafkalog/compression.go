@@ -55,8 +55,17 @@ type decompressors struct {
 }
 
 // decompress appends the decompressed form of src to dst, refusing to produce
-// more than limit bytes.
+// more than limit bytes. A stream the codec refuses is ErrDecompress as well
+// as ErrInvalidRecord.
 func (d *decompressors) decompress(c Compression, dst, src []byte, limit int) ([]byte, error) {
+	out, err := d.decode(c, dst, src, limit)
+	if errors.Is(err, ErrInvalidRecord) {
+		err = &decompressError{err}
+	}
+	return out, err
+}
+
+func (d *decompressors) decode(c Compression, dst, src []byte, limit int) ([]byte, error) {
 	switch c {
 	case CompressionNone:
 		if len(src) > limit {
@@ -223,7 +232,9 @@ func Compress(dst []byte, c Compression, src []byte) ([]byte, error) {
 }
 
 // Decompress appends the decompressed records section src (compressed with c)
-// to dst, producing at most limit bytes (0 = DefaultMaxDecompressedBytes).
+// to dst, producing at most limit bytes (0 = DefaultMaxDecompressedBytes). A
+// stream the codec refuses is ErrDecompress and ErrInvalidRecord; output past
+// the limit is ErrTooLarge.
 func Decompress(dst []byte, c Compression, src []byte, limit int) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxDecompressedBytes

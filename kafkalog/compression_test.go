@@ -159,6 +159,9 @@ func TestDecompressErrors(t *testing.T) {
 				}
 			}
 		}
+		if _, err := Decompress(nil, c, garbled[BatchHeaderLen:], 0); !errors.Is(err, ErrDecompress) || !errors.Is(err, ErrInvalidRecord) {
+			t.Errorf("%v: Decompress of a garbled stream: %v, want ErrDecompress and ErrInvalidRecord", c, err)
+		}
 		capped := Decoder{MaxDecompressedBytes: 100}
 		if _, err := capped.Decode(raw, &got); !errors.Is(err, ErrTooLarge) || errors.Is(err, ErrDecompress) {
 			t.Errorf("%v: over the cap: %v, want ErrTooLarge and not ErrDecompress", c, err)

@@ -40,7 +40,8 @@ var (
 	ErrTooLarge = errors.New("kafkalog: size exceeds limit")
 
 	// ErrDecompress comes with ErrInvalidRecord when a compressed batch's records
-	// do not decompress: the codec refused the stream (Kafka 3.7's
+	// do not decompress (Decoder, Decompress, legacy messages): the codec refused
+	// the stream (Kafka 3.7's
 	// DefaultRecordBatch: a KafkaException, "Failed to decompress record stream",
 	// which its broker answers as UNKNOWN_SERVER_ERROR).
 	ErrDecompress = errors.New("kafkalog: records do not decompress")
