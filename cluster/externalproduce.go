@@ -173,17 +173,9 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		}
 		raw = rebuilt
 	}
-	if cfg.MessageTimestampType == kafkalog.CreateTime && (h.MaxTimestamp != cb.maxTimestamp || h.Attributes.TimestampType() != kafkalog.CreateTime) {
-		// Kafka 3.7's LogValidator sets a CreateTime topic's batch to
-		// CreateTime and its maxTimestamp to the largest of its records'
-		// timestamps, whatever the client wrote there
-		// (setMaxTimestamp, with a new CRC); on a copy, so that a replay
-		// reads the batch the client sent
-		raw = slices.Clone(raw)
-		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, cb.maxTimestamp); err != nil {
-			w.internalError(b, err)
-			return -2, "", cb.records
-		}
+	if raw, err = withLargestTimestamp(raw, &h, cb.maxTimestamp, cfg); err != nil {
+		w.internalError(b, err)
+		return -2, "", count
 	}
 	w.ext.corr++
 	corr := w.ext.corr
@@ -262,6 +254,20 @@ func (w *World) deliverToExternal(e *envelope) {
 		delete(w.ext.pending, p.id)
 		w.answer(p.id, p.produce)
 	}
+}
+
+// withLargestTimestamp is raw, a producer's batch of header h whose records'
+// largest timestamp is largest, as the leader appends it to a topic of cfg:
+// in a CreateTime topic, Kafka 3.7's LogValidator sets the batch to
+// CreateTime and its maxTimestamp to largest, whatever the producer wrote
+// there (setMaxTimestamp, with a new CRC), here on a copy, so that the
+// timeline keeps the batch the producer sent; else raw itself.
+func withLargestTimestamp(raw []byte, h *kafkalog.BatchHeader, largest int64, cfg kafkalog.Config) ([]byte, error) {
+	if cfg.MessageTimestampType != kafkalog.CreateTime || h.MaxTimestamp == largest && h.Attributes.TimestampType() == kafkalog.CreateTime {
+		return raw, nil
+	}
+	raw = slices.Clone(raw)
+	return raw, kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, largest)
 }
 
 // rebuildInOrder is the batch raw (compressed, valid) written anew as

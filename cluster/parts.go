@@ -166,13 +166,7 @@ func (v validatingLog) validate(raw []byte) ([]byte, error) {
 		}
 		largest = max(largest, b.Timestamp(&b.Records[i]))
 	}
-	if v.log.Config().MessageTimestampType == kafkalog.CreateTime && (h.MaxTimestamp != largest || h.Attributes.TimestampType() != kafkalog.CreateTime) {
-		raw = slices.Clone(raw)
-		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, largest); err != nil {
-			return nil, err
-		}
-	}
-	return raw, nil
+	return withLargestTimestamp(raw, &h, largest, v.log.Config())
 }
 
 // isEndTxnMarker reports whether b is a transaction marker: one record
