@@ -308,7 +308,6 @@ func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (
 	if _, err := dec.Decode(raw, &b); err != nil {
 		return errCorruptMessage, "", nil
 	}
-	before, after := cfg.TimestampBounds()
 	var errs []kmsg.ProduceResponseTopicPartitionErrorRecord
 	var shown []string
 	timestamp := false
@@ -320,9 +319,8 @@ func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (
 		case cfg.Compact() && r.Key == nil:
 			why = fmt.Sprintf("Compacted topic cannot accept message without key in topic partition %s.", tp)
 		case cfg.MessageTimestampType == kafkalog.CreateTime && ts != kafkalog.NoTimestamp:
-			// Java's long arithmetic, wrapping as Go's does
-			if diff := now - ts; diff > before || -diff > after {
-				why = fmt.Sprintf("Timestamp %d of message with offset %d is out of range. The timestamp should be within [%d, %d]", ts, b.BaseOffset+int64(r.OffsetDelta), now-before, now+after)
+			if lo, hi, ok := timestampWithin(cfg, now, ts); !ok {
+				why = fmt.Sprintf("Timestamp %d of message with offset %d is out of range. The timestamp should be within [%d, %d]", ts, b.BaseOffset+int64(r.OffsetDelta), lo, hi)
 				timestamp = true
 			}
 		case b.Attributes.TimestampType() == kafkalog.LogAppendTime:
@@ -344,6 +342,17 @@ func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (
 		return errInvalidTimestamp, "One or more records have been rejected due to invalid timestamp", errs
 	}
 	return errInvalidRecord, fmt.Sprintf("One or more records have been rejected due to %d record errors in total, and only showing the first three errors at most: [%s]", len(errs), strings.Join(shown, ", ")), errs
+}
+
+// timestampWithin reports whether a CreateTime record's timestamp ts lies
+// within the topic's bounds around the leader's clock now
+// (message.timestamp.before.max.ms and after.max.ms; LogValidator's
+// validateTimestamp, in Java's long arithmetic, which wraps as Go's does),
+// and the window [lo, hi] as Kafka's message prints it.
+func timestampWithin(cfg kafkalog.Config, now, ts int64) (lo, hi int64, ok bool) {
+	before, after := cfg.TimestampBounds()
+	diff := now - ts
+	return now - before, now + after, diff <= before && -diff <= after
 }
 
 // batchProblem is why Kafka 3.7's LogValidator.validateBatch refuses h, a

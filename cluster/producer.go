@@ -401,10 +401,10 @@ func (w *World) produceStamped(p *Producer, key, value string, null bool, partit
 		// LogValidator's validateTimestamp: a CreateTime timestamp further
 		// from the leader's clock than message.timestamp.before.max.ms or
 		// after.max.ms is INVALID_TIMESTAMP; here it fails at once
-		if before, after := cfg.TimestampBounds(); w.now-*timestampMs > before || -(w.now-*timestampMs) > after {
+		if lo, hi, ok := timestampWithin(cfg, w.now, *timestampMs); !ok {
 			r := p.result(p.dropped + len(p.results) - 1)
 			r.Failed, r.Error = true, "INVALID_TIMESTAMP"
-			w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d outside [%d, %d])", p.cfg.Name, value, *timestampMs, w.now-before, w.now+after)
+			w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d outside [%d, %d])", p.cfg.Name, value, *timestampMs, lo, hi)
 			w.txnSendFailed(p)
 			return nil
 		}

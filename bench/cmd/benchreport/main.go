@@ -53,7 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			if impl = strings.TrimSpace(impl); impl == "" || slices.Contains(o.separate, impl) {
 				return o, fmt.Errorf("benchreport: -separate %q: want distinct, non-empty implementation names", *separate)
 			}
-			o.separate = append(o.separate, strings.TrimSpace(impl))
+			o.separate = append(o.separate, impl)
 		}
 	}
 	if o.metric != "wall" && o.metric != "cpu" {
