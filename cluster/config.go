@@ -50,6 +50,11 @@ type Config struct {
 	// of 0.10 set it), for every topic without its own
 	// ([Topic.UncleanLeaderElectionEnable]).
 	UncleanLeaderElectionEnable bool
+	// DisableAutoCreateTopics is auto.create.topics.enable=false: a
+	// client's Metadata request for a topic that does not exist no longer
+	// creates it (Kafka's default, and the world's, is to create it with
+	// num.partitions and default.replication.factor, both 1).
+	DisableAutoCreateTopics bool
 	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default: the rule set's,
 	// 10000 before Kafka 2.5 and 30000 from it, KIP-537).
 	ReplicaLagTimeMaxMs int64

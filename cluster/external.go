@@ -261,7 +261,7 @@ func (w *World) external(x *ExternalRequest) error {
 	}
 	switch r := req.(type) {
 	case *kmsg.MetadataRequest:
-		w.answer(id, w.extMetadata(r))
+		w.answer(id, w.extMetadata(x, r))
 	case *kmsg.ProduceRequest:
 		w.extProduce(id, x, b, r)
 	case *kmsg.FetchRequest:

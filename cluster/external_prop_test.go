@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -74,6 +75,10 @@ type extDriver struct {
 	// and after.max.ms: name -> [before, after]
 	bounds map[string][2]int64
 	acked  []ackedRecord
+	// single are the topics a Metadata request created, with one
+	// replica: what acks=all acknowledged there is not read back (a
+	// power cut takes the only copy's unflushed tail, as Kafka's would).
+	single map[string]bool
 	// asked holds what each pending request was, by id.
 	asked map[uint64]func(kmsg.Response) error
 	// pp prepares the requests, handing their bodies over; nil sends
@@ -92,7 +97,7 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 	if err := w.RunFor(1000); err != nil {
 		return err
 	}
-	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, bounds: map[string][2]int64{}, asked: map[uint64]func(kmsg.Response) error{}}
+	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, bounds: map[string][2]int64{}, single: map[string]bool{}, asked: map[uint64]func(kmsg.Response) error{}}
 	if seed%2 == 1 {
 		d.pp = &cluster.Preparer{HandOver: true}
 	}
@@ -106,9 +111,11 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 			err = d.fetch()
 		case r < 68:
 			err = d.listOffsets()
-		case r < 72:
+		case r < 71:
 			err = d.createTopic(i)
 		case r < 74:
+			err = d.metadata(i)
+		case r < 76:
 			err = d.deleteTopic()
 		case r < 86:
 			if w.NowMs()-lastFault >= 15_000 {
@@ -143,8 +150,8 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 		return err
 	}
 	for _, a := range d.acked {
-		if _, ok := d.topics[a.topic]; !ok {
-			continue // deleted since
+		if _, ok := d.topics[a.topic]; !ok || d.single[a.topic] {
+			continue // deleted since, or one replica only
 		}
 		if err := d.readBack(a); err != nil {
 			return err
@@ -445,6 +452,55 @@ func (d *extDriver) createTopic(i int) error {
 	})
 }
 
+// metadata asks for known topics, a new name and a name that is not legal,
+// at a version from 1 to 12, allowing auto-creation or not: the known ones
+// come with their partitions, the illegal one is INVALID_TOPIC_EXCEPTION,
+// the new one UNKNOWN_TOPIC_OR_PARTITION; it exists afterwards, with one
+// partition on one replica, if and only if the request allowed its
+// creation (v1-3 always do).
+func (d *extDriver) metadata(i int) error {
+	req := kmsg.NewPtrMetadataRequest()
+	req.SetVersion(int16(1 + d.rng.IntN(12)))
+	req.AllowAutoTopicCreation = d.rng.IntN(2) == 0
+	known, _ := d.pick()
+	fresh, illegal := fmt.Sprintf("m%d", i), []string{"no spaces", "..", "ünïcode", strings.Repeat("x", 250)}[d.rng.IntN(4)]
+	for _, name := range []string{known, fresh, illegal} {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(name)
+		req.Topics = append(req.Topics, rt)
+	}
+	allowed := req.Version < 4 || req.AllowAutoTopicCreation
+	return d.send(int32(1+d.rng.IntN(3)), req, func(r kmsg.Response) error {
+		resp := r.(*kmsg.MetadataResponse)
+		codes := map[string]int16{}
+		for _, mt := range resp.Topics {
+			codes[*mt.Topic] = mt.ErrorCode
+			if *mt.Topic == known && mt.ErrorCode == 0 && len(mt.Partitions) != int(d.topics[known]) {
+				return fmt.Errorf("Metadata v%d: topic %s has %d partitions, created with %d", req.Version, known, len(mt.Partitions), d.topics[known])
+			}
+		}
+		if codes[fresh] != 3 || codes[illegal] != 17 {
+			return fmt.Errorf("Metadata v%d: new topic %s answered %d (want UNKNOWN_TOPIC_OR_PARTITION), illegal %q %d (want INVALID_TOPIC_EXCEPTION)", req.Version, fresh, codes[fresh], illegal, codes[illegal])
+		}
+		if len(d.w.TopicPartitions(illegal)) > 0 {
+			return fmt.Errorf("Metadata v%d created the illegal topic %q", req.Version, illegal)
+		}
+		parts := d.w.TopicPartitions(fresh)
+		switch {
+		case !allowed && len(parts) > 0:
+			return fmt.Errorf("Metadata v%d without AllowAutoTopicCreation created %s", req.Version, fresh)
+		case allowed && len(parts) == 0: // a broker at least is alive: one fault at a time
+			return fmt.Errorf("Metadata v%d (AllowAutoTopicCreation %v) did not create %s", req.Version, req.AllowAutoTopicCreation, fresh)
+		case allowed:
+			if len(parts) != cluster.DefaultNumPartitions || len(parts[0].Replicas) != cluster.DefaultReplicationFactor {
+				return fmt.Errorf("auto-created %s has %d partitions of %d replicas, want num.partitions and default.replication.factor", fresh, len(parts), len(parts[0].Replicas))
+			}
+			d.topics[fresh], d.single[fresh] = int32(len(parts)), true
+		}
+		return nil
+	})
+}
+
 func (d *extDriver) deleteTopic() error {
 	topic, _ := d.pick()
 	if topic == "t0" {
@@ -456,6 +512,7 @@ func (d *extDriver) deleteTopic() error {
 		if r.(*kmsg.DeleteTopicsResponse).Topics[0].ErrorCode == 0 {
 			delete(d.topics, topic)
 			delete(d.bounds, topic)
+			delete(d.single, topic)
 		}
 		return nil
 	})

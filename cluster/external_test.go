@@ -211,6 +211,84 @@ func TestExternalMetadataAndAdmin(t *testing.T) {
 	require.Empty(t, w.InternalErrors())
 }
 
+// TestExternalMetadataAutoCreatesTopics: a Metadata request for a topic
+// that does not exist creates it, as a Kafka 3.7 broker with its default
+// auto.create.topics.enable does (AutoTopicCreationManager): that answer
+// is UNKNOWN_TOPIC_OR_PARTITION, the next one has the topic with
+// num.partitions and default.replication.factor (1 and 1). Only when the
+// request allows it (always before v4) and the brokers do; a name that is
+// not legal is INVALID_TOPIC_EXCEPTION and creates nothing.
+func TestExternalMetadataAutoCreatesTopics(t *testing.T) {
+	metadata := func(w *cluster.World, version int16, allow bool, topics ...string) map[string]*kmsg.MetadataResponseTopic {
+		t.Helper()
+		req := kmsg.NewPtrMetadataRequest()
+		req.SetVersion(version)
+		req.AllowAutoTopicCreation = allow
+		for _, name := range topics {
+			rt := kmsg.NewMetadataRequestTopic()
+			rt.Topic = kmsg.StringPtr(name)
+			req.Topics = append(req.Topics, rt)
+		}
+		out := map[string]*kmsg.MetadataResponseTopic{}
+		resp := ask[*kmsg.MetadataResponse](t, w, 2, req, 10)
+		for i := range resp.Topics {
+			out[*resp.Topics[i].Topic] = &resp.Topics[i]
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name    string
+		version int16
+		allow   bool
+		disable bool
+		created bool
+	}{
+		{"v12 allowing creation", 12, true, false, true},
+		{"v12 not allowing it", 12, false, false, false},
+		{"v3, which always allows it", 3, false, false, true},
+		{"v1, which always allows it", 1, false, false, true},
+		{"v12, the brokers' auto.create.topics.enable=false", 12, true, true, false},
+		{"v3, the brokers' auto.create.topics.enable=false", 3, true, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, DisableAutoCreateTopics: tt.disable})
+			require.NoError(t, err)
+			require.NoError(t, w.RunFor(500))
+			first := metadata(w, tt.version, tt.allow, "fresh", "bad name!", "..")
+			require.Equal(t, int16(3), first["fresh"].ErrorCode, "UNKNOWN_TOPIC_OR_PARTITION while the controller creates it")
+			require.Empty(t, first["fresh"].Partitions)
+			for _, bad := range []string{"bad name!", ".."} {
+				require.Equal(t, int16(17), first[bad].ErrorCode, "INVALID_TOPIC_EXCEPTION")
+				require.Empty(t, w.TopicPartitions(bad))
+			}
+			require.NoError(t, w.RunFor(100))
+			again := metadata(w, tt.version, false, "fresh")["fresh"]
+			if !tt.created {
+				require.Equal(t, int16(3), again.ErrorCode)
+				require.Empty(t, w.TopicPartitions("fresh"))
+				return
+			}
+			require.Equal(t, int16(0), again.ErrorCode)
+			require.Len(t, again.Partitions, cluster.DefaultNumPartitions)
+			require.Len(t, again.Partitions[0].Replicas, cluster.DefaultReplicationFactor)
+			require.Equal(t, again.Partitions[0].Replicas[0], again.Partitions[0].Leader)
+			// and a producer's records land in it
+			produce := kmsg.NewPtrProduceRequest()
+			produce.SetVersion(9)
+			produce.Acks, produce.TimeoutMillis = -1, 5000
+			pt := kmsg.NewProduceRequestTopic()
+			pt.Topic = "fresh"
+			pp := kmsg.NewProduceRequestTopicPartition()
+			pp.Records = clientBatch(1)
+			pt.Partitions = append(pt.Partitions, pp)
+			produce.Topics = append(produce.Topics, pt)
+			pr := ask[*kmsg.ProduceResponse](t, w, again.Partitions[0].Leader, produce, 2000)
+			require.Equal(t, int16(0), pr.Topics[0].Partitions[0].ErrorCode, "acks=all on one replica: 3.7's effective min ISR is min(min.insync.replicas, replication factor)")
+			require.Empty(t, w.InternalErrors())
+		})
+	}
+}
+
 // TestExternalDescribeConfigs: a topic's configs come with their values
 // and sources (the world's min.insync.replicas=2 is a broker setting, a
 // topic's own retention.ms is DYNAMIC_TOPIC_CONFIG); an unknown topic is

@@ -43,10 +43,14 @@ func (w *World) aliveBrokers() []int32 {
 // LEADER_NOT_AVAILABLE while none), leader epoch, replicas, ISR and the
 // replicas whose broker is not alive. Topics are asked by name (by id
 // from v10); all of them with a null list (an empty one in v0). A topic
-// that does not exist is UNKNOWN_TOPIC_OR_PARTITION: topics are not
-// created on a Metadata request here (auto.create.topics.enable=false,
-// which Kafka's default is not).
-func (w *World) extMetadata(req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
+// asked by a name that is not legal is INVALID_TOPIC_EXCEPTION, one that
+// does not exist UNKNOWN_TOPIC_OR_PARTITION (KafkaApis.getTopicMetadata);
+// by an id that does not exist, UNKNOWN_TOPIC_ID. A topic that does not
+// exist is created when the request allows it (always before v4, with
+// AllowAutoTopicCreation from v4) and the brokers'
+// auto.create.topics.enable is on (Config.DisableAutoCreateTopics): see
+// autoCreateTopic.
+func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
 	resp := kmsg.NewPtrMetadataResponse()
 	alive := w.aliveBrokers()
 	for _, id := range alive {
@@ -101,17 +105,55 @@ func (w *World) extMetadata(req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
 		}
 		resp.Topics = append(resp.Topics, mt)
 	}
+	autoCreate := !w.cfg.DisableAutoCreateTopics && (req.Version < 4 || req.AllowAutoTopicCreation)
 	for _, rt := range missing {
 		mt := kmsg.NewMetadataResponseTopic()
 		mt.Topic, mt.TopicID = rt.Topic, rt.TopicID
-		mt.ErrorCode = errUnknownTopicOrPartition
-		if rt.Topic == nil {
+		switch {
+		case rt.Topic == nil:
 			mt.ErrorCode = errUnknownTopicID
+		case legalTopicName(*rt.Topic) != nil:
+			mt.ErrorCode = errInvalidTopicException
+		default:
+			mt.ErrorCode = errUnknownTopicOrPartition
+			mt.IsInternal = isInternalTopic(*rt.Topic)
+			if autoCreate {
+				w.autoCreateTopic(x, *rt.Topic)
+			}
 		}
 		mt.Partitions = []kmsg.MetadataResponseTopicPartition{}
 		resp.Topics = append(resp.Topics, mt)
 	}
 	return resp
+}
+
+// isInternalTopic reports Kafka's Topic.isInternal: the offsets and the
+// transaction state topics.
+func isInternalTopic(name string) bool {
+	return name == OffsetsTopic || name == "__transaction_state"
+}
+
+// autoCreateTopic creates a topic a client's Metadata request asked for, as
+// a Kafka 3.7 broker in KRaft mode does (AutoTopicCreationManager): it
+// sends a CreateTopics for it to the controller, with num.partitions and
+// default.replication.factor (1 and 1, DefaultNumPartitions and
+// DefaultReplicationFactor), and answers the request itself
+// UNKNOWN_TOPIC_OR_PARTITION, since its metadata does not hold the topic
+// yet; the client asks again and finds it. A creation the controller
+// refuses (no broker alive to hold the replica) is an event, and the topic
+// stays missing. __transaction_state is not created: transactions are not
+// modelled.
+func (w *World) autoCreateTopic(x *ExternalRequest, name string) {
+	if name == "__transaction_state" {
+		return
+	}
+	t := kmsg.NewCreateTopicsRequestTopic()
+	t.Topic, t.NumPartitions, t.ReplicationFactor = name, -1, -1
+	rt := kmsg.NewCreateTopicsResponseTopic()
+	who := fmt.Sprintf("client %q", x.ClientID)
+	if code, msg := w.createExternalTopic(t, false, &rt, who+"'s Metadata request (auto.create.topics.enable)"); code != 0 {
+		w.record(EventController, 0, nil, "topic %s not auto-created for %s: %s", name, who, msg)
+	}
 }
 
 // extInitProducerID answers InitProducerId for an idempotent producer (a
@@ -167,7 +209,7 @@ func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopic
 	for _, t := range req.Topics {
 		rt := kmsg.NewCreateTopicsResponseTopic()
 		rt.Topic, rt.NumPartitions, rt.ReplicationFactor = t.Topic, -1, -1
-		code, msg := w.createExternalTopic(t, req.ValidateOnly, &rt)
+		code, msg := w.createExternalTopic(t, req.ValidateOnly, &rt, "an external client")
 		if code != 0 {
 			rt.ErrorCode, rt.ErrorMessage = code, &msg
 			rt.NumPartitions, rt.ReplicationFactor, rt.Configs = -1, -1, nil
@@ -177,7 +219,7 @@ func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopic
 	return resp
 }
 
-func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnly bool, rt *kmsg.CreateTopicsResponseTopic) (int16, string) {
+func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnly bool, rt *kmsg.CreateTopicsResponseTopic, by string) (int16, string) {
 	if err := legalTopicName(t.Topic); err != nil {
 		return errInvalidTopicException, err.Error()
 	}
@@ -240,7 +282,7 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 		return errInvalidRequest, err.Error()
 	}
 	rt.TopicID = TopicUUID(w.topic(t.Topic).ID)
-	w.record(EventController, 0, nil, "topic %s created by an external client: %d partitions, replicas %v", t.Topic, len(asg), asg)
+	w.record(EventController, 0, nil, "topic %s created by %s: %d partitions, replicas %v", t.Topic, by, len(asg), asg)
 	return 0, ""
 }
 
@@ -609,9 +651,13 @@ func (w *World) topicConfigEntries(t *Topic) []configEntry {
 
 func (w *World) brokerConfigEntries(id int32) []configEntry {
 	static := kmsg.ConfigSourceStaticBrokerConfig
+	autoCreateSource := kmsg.ConfigSourceDefaultConfig
+	if w.cfg.DisableAutoCreateTopics {
+		autoCreateSource = static
+	}
 	l := w.cfg.Log
 	return []configEntry{
-		{"auto.create.topics.enable", "false", static, kmsg.ConfigTypeBoolean},
+		{"auto.create.topics.enable", strconv.FormatBool(!w.cfg.DisableAutoCreateTopics), autoCreateSource, kmsg.ConfigTypeBoolean},
 		{"broker.id", strconv.Itoa(int(id)), static, kmsg.ConfigTypeInt},
 		{"default.replication.factor", strconv.Itoa(DefaultReplicationFactor), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt},
 		{"log.cleanup.policy", l.CleanupPolicy, static, kmsg.ConfigTypeList},
