@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -220,51 +221,11 @@ func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopic
 }
 
 func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnly bool, rt *kmsg.CreateTopicsResponseTopic, by string) (int16, string) {
-	if err := legalTopicName(t.Topic); err != nil {
-		return errInvalidTopicException, err.Error()
-	}
-	if w.topic(t.Topic) != nil {
-		return errTopicAlreadyExists, fmt.Sprintf("Topic '%s' already exists.", t.Topic)
-	}
-	spec := TopicSpec{Name: t.Topic}
-	if len(t.ReplicaAssignment) > 0 {
-		if t.NumPartitions != -1 || t.ReplicationFactor != -1 {
-			return errInvalidRequest, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time."
-		}
-		spec.Assignment = make([][]int32, len(t.ReplicaAssignment))
-		for _, a := range t.ReplicaAssignment {
-			if a.Partition < 0 || int(a.Partition) >= len(t.ReplicaAssignment) || spec.Assignment[a.Partition] != nil {
-				return errInvalidReplicaAssign, "partitions should be a consecutive 0-based integer sequence"
-			}
-			spec.Assignment[a.Partition] = slices.Clone(a.Replicas)
-		}
-	} else {
-		spec.Partitions, spec.ReplicationFactor = int(t.NumPartitions), int(t.ReplicationFactor)
-		if t.NumPartitions == -1 {
-			spec.Partitions = DefaultNumPartitions
-		}
-		if t.ReplicationFactor == -1 {
-			spec.ReplicationFactor = DefaultReplicationFactor
-		}
-		if spec.Partitions < 1 {
-			return errInvalidPartitions, "Number of partitions was set to an invalid non-positive value."
-		}
-		if spec.ReplicationFactor < 1 {
-			return errInvalidReplicationFac, "Replication factor must be larger than 0, or -1 to use the default value."
-		}
-		if alive := len(w.aliveBrokers()); spec.ReplicationFactor > alive {
-			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.",
-				spec.ReplicationFactor, spec.ReplicationFactor, alive)
-		}
-	}
-	asg, err := w.assignment(spec)
-	if err != nil {
-		return errInvalidReplicaAssign, err.Error()
-	}
-	if code, msg := w.applyTopicConfigs(&spec, t.Configs); code != 0 {
+	spec, code, msg := w.topicSpecFor(t)
+	if code != 0 {
 		return code, msg
 	}
-	spec.Assignment = asg
+	asg := spec.Assignment
 	rt.NumPartitions, rt.ReplicationFactor = int32(len(asg)), int16(len(asg[0]))
 	// the topic's effective configs (v5+), sorted by name, as
 	// ReplicationControlManager.createTopic returns them
@@ -284,6 +245,108 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	rt.TopicID = TopicUUID(w.topic(t.Topic).ID)
 	w.record(EventController, 0, nil, "topic %s created by %s: %d partitions, replicas %v", t.Topic, by, len(asg), asg)
 	return 0, ""
+}
+
+// topicSpecFor checks a topic a CreateTopics request asks for as Kafka
+// 3.7's controller does and returns what createTopic makes of it, its
+// assignment chosen; or Kafka's error code and message.
+func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16, string) {
+	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
+	if err := legalTopicName(t.Topic); err != nil {
+		return fail(errInvalidTopicException, err.Error())
+	}
+	if w.topic(t.Topic) != nil {
+		return fail(errTopicAlreadyExists, fmt.Sprintf("Topic '%s' already exists.", t.Topic))
+	}
+	spec := TopicSpec{Name: t.Topic}
+	if len(t.ReplicaAssignment) > 0 {
+		if t.NumPartitions != -1 || t.ReplicationFactor != -1 {
+			return fail(errInvalidRequest, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.")
+		}
+		spec.Assignment = make([][]int32, len(t.ReplicaAssignment))
+		for _, a := range t.ReplicaAssignment {
+			if a.Partition < 0 || int(a.Partition) >= len(t.ReplicaAssignment) || spec.Assignment[a.Partition] != nil {
+				return fail(errInvalidReplicaAssign, "partitions should be a consecutive 0-based integer sequence")
+			}
+			spec.Assignment[a.Partition] = slices.Clone(a.Replicas)
+		}
+	} else {
+		spec.Partitions, spec.ReplicationFactor = int(t.NumPartitions), int(t.ReplicationFactor)
+		if t.NumPartitions == -1 {
+			spec.Partitions = DefaultNumPartitions
+		}
+		if t.ReplicationFactor == -1 {
+			spec.ReplicationFactor = DefaultReplicationFactor
+		}
+		if spec.Partitions < 1 {
+			return fail(errInvalidPartitions, "Number of partitions was set to an invalid non-positive value.")
+		}
+		if spec.ReplicationFactor < 1 {
+			return fail(errInvalidReplicationFac, "Replication factor must be larger than 0, or -1 to use the default value.")
+		}
+		if alive := len(w.aliveBrokers()); spec.ReplicationFactor > alive {
+			return fail(errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.",
+				spec.ReplicationFactor, spec.ReplicationFactor, alive))
+		}
+	}
+	asg, err := w.assignment(spec)
+	if err != nil {
+		return fail(errInvalidReplicaAssign, err.Error())
+	}
+	if code, msg := w.applyTopicConfigs(&spec, t.Configs); code != 0 {
+		return fail(code, msg)
+	}
+	spec.Assignment = asg
+	return spec, 0, ""
+}
+
+// ErrTopicExists is the error of a topic creation whose name is taken
+// (Kafka's TOPIC_ALREADY_EXISTS).
+var ErrTopicExists = errors.New("cluster: TOPIC_ALREADY_EXISTS")
+
+// topicError is a refused topic creation: Kafka's message, and its
+// code for errors.Is.
+type topicError struct {
+	code int16
+	msg  string
+}
+
+func (e *topicError) Error() string { return e.msg }
+
+func (e *topicError) Is(target error) bool {
+	if e.code == errTopicAlreadyExists {
+		return target == ErrTopicExists
+	}
+	return target == ErrInvalidConfig
+}
+
+// NewTopicSpec checks a topic to create as Kafka 3.7's controller checks
+// a client's CreateTopics (kafka-topics --create sends one): a legal name
+// not taken, a partition count and replication factor of at least 1 (-1
+// leaves them to num.partitions and default.replication.factor, both 1),
+// no more replicas than brokers alive, and topic configs Kafka knows with
+// values in range. It returns the TopicSpec an [ActCreateTopic] action
+// creates, its assignment chosen; its error's text is Kafka's message,
+// and errors.Is tells [ErrTopicExists] from [ErrInvalidConfig].
+func (w *World) NewTopicSpec(name string, partitions, replicationFactor int, configs [][2]string) (TopicSpec, error) {
+	t := kmsg.NewCreateTopicsRequestTopic()
+	t.Topic, t.NumPartitions, t.ReplicationFactor = name, -1, -1
+	if partitions != -1 { // a negative count is as refused as 0
+		t.NumPartitions = int32(max(min(partitions, math.MaxInt32), 0))
+	}
+	if replicationFactor != -1 {
+		t.ReplicationFactor = int16(max(min(replicationFactor, math.MaxInt16), 0))
+	}
+	for _, c := range configs {
+		tc := kmsg.NewCreateTopicsRequestTopicConfig()
+		tc.Name, tc.Value = c[0], kmsg.StringPtr(c[1])
+		t.Configs = append(t.Configs, tc)
+	}
+	spec, code, msg := w.topicSpecFor(t)
+	if code != 0 {
+		return TopicSpec{}, &topicError{code, msg}
+	}
+	return spec, nil
 }
 
 // applyTopicConfigs sets a CreateTopics request's topic configs on spec,

@@ -252,7 +252,9 @@ func TestReplayRebuildsTheWorld(t *testing.T) {
 			require.NoError(t, err)
 			term := NewTerminal(live)
 			lines := []string{"kill 2", "start 2", "stop 3", "start 3", "power-cut 1", "start 1", "produce checkout typed --key alice",
-				"run 2500", "run 730", "writeback 2", "cut 1 2,3", "heal", "set-producer clicks --rate 4", "frobnicate", "kafka-topics --list"}
+				"run 2500", "run 730", "writeback 2", "cut 1 2,3", "heal", "set-producer clicks --rate 4", "frobnicate", "kafka-topics --list",
+				"kafka-topics --create --topic audit --partitions 2 --replication-factor 3 --config retention.ms=60000", "kafka-topics --create --topic solo",
+				"kafka-topics --delete --topic audit", "kafka-topics --create --topic audit --if-not-exists --config cleanup.policy=compact"}
 			for range 40 {
 				switch rnd.IntN(4) {
 				case 0, 1:

@@ -37,7 +37,7 @@ var termCommands map[string]termCommand
 func init() {
 	termCommands = map[string]termCommand{
 		"help":                  {"help", "this list", (*Terminal).help},
-		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal] | --delete --topic T", "describe, list or delete topics as Kafka's kafka-topics.sh does (a topic a producer or a simple consumer of the world uses cannot be deleted)", (*Terminal).topics},
+		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal] | --create --topic T [--partitions N] [--replication-factor R] [--config K=V]... [--if-not-exists] | --delete --topic T", "describe, list, create or delete topics as Kafka's kafka-topics.sh does (without --partitions or --replication-factor, the brokers' num.partitions and default.replication.factor: 1; a topic a producer or a simple consumer of the world uses cannot be deleted)", (*Terminal).topics},
 		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G [--members [--verbose] | --state] | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute]", "describe consumer groups, or move a group's committed offsets while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
 		"kafka-metadata-quorum": {"kafka-metadata-quorum --describe --status", "the metadata quorum: which broker runs the active controller (LeaderId) and the voters", (*Terminal).quorum},
 		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker, the first running broker for the checkpoints at the root of /kafka-logs)", (*Terminal).dumpLogRoot},
@@ -87,6 +87,9 @@ func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
 	err = c.run(t, args[1:], at, out)
 	var printed printedError
 	if errors.Is(err, ErrUsage) {
+		if why, ok := strings.CutPrefix(err.Error(), ErrUsage.Error()+": "); ok {
+			fmt.Fprintln(out, why) // what was wrong, then how it goes
+		}
 		fmt.Fprintf(out, "usage: %s\n", c.usage)
 	} else if err != nil && !errors.As(err, &printed) {
 		fmt.Fprintf(out, "Error: %v\n", err)
@@ -471,7 +474,7 @@ func flags(args []string) (map[string]string, []string) {
 // takesValue lists the flags that take a value.
 func takesValue(name string) bool {
 	switch name {
-	case "topic", "topics", "group", "files", "broker", "key", "partition", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
+	case "topic", "topics", "group", "files", "broker", "key", "partition", "partitions", "replication-factor", "config", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
 		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms":
 		return true
 	}

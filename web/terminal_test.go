@@ -66,7 +66,8 @@ func splitLines(s string) []string {
 // the clock are left out (a fuzzer would ask for hours).
 func FuzzTerminal(f *testing.F) {
 	for _, s := range []string{"kafka-topics --describe --topic orders", "kill 2", "power-cut 1 --torn", "produce checkout v --key k --partition 9",
-		"add-consumer x --group g --topics orders,nope", "cut 1,2 0", "kafka-consumer-groups --describe --group billing --members", "events -1", "start b3"} {
+		"add-consumer x --group g --topics orders,nope", "cut 1,2 0", "kafka-consumer-groups --describe --group billing --members", "events -1", "start b3",
+		"kafka-topics --create --topic t --partitions 2 --replication-factor 3 --config retention.ms=1 --config=segment.bytes=20000"} {
 		f.Add(s)
 	}
 	live, err := NewLive()

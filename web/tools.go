@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -29,6 +30,12 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 		}
 		return t.deleteTopic(fl["topic"], at, out)
 	}
+	if _, create := fl["create"]; create {
+		if list || describe || fl["topic"] == "" {
+			return fmt.Errorf("%w: --create --topic T [--partitions N] [--replication-factor R] [--config K=V]... [--if-not-exists]", ErrUsage)
+		}
+		return t.createTopic(args, fl, at, out)
+	}
 	if list == describe {
 		return fmt.Errorf("%w: exactly one of --list, --describe", ErrUsage)
 	}
@@ -48,6 +55,86 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 		}
 		return nil
 	})
+}
+
+// createTopic is kafka-topics --create --topic T [--partitions N]
+// [--replication-factor R] [--config K=V]... [--if-not-exists], as Kafka
+// 3.7's TopicCommand.createTopic: it refuses a replication factor outside
+// 1..32767 and a partition count under 1 itself, leaves either it was not
+// given to the brokers (num.partitions, default.replication.factor), and
+// asks the controller, which checks the rest as it checks a client's
+// CreateTopics ([cluster.World.NewTopicSpec]); it prints "Created topic
+// T." and the events, or Kafka's "Error while executing topic command :
+// ..." (nothing for a topic that exists with --if-not-exists).
+func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, out io.Writer) error {
+	name := fl["topic"]
+	count := func(flag string) (int, bool, error) {
+		v, ok := fl[flag]
+		if !ok {
+			return -1, false, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, true, fmt.Errorf("%w: --%s takes a whole number, not %q", ErrUsage, flag, v)
+		}
+		return n, true, nil
+	}
+	partitions, _, err := count("partitions")
+	if err != nil {
+		return err
+	}
+	rf, rfSet, err := count("replication-factor")
+	if err != nil {
+		return err
+	}
+	var configs [][2]string
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--config=")
+		if !ok && a == "--config" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if !ok {
+			continue
+		}
+		k, val, found := strings.Cut(v, "=")
+		if !found || k == "" {
+			return fmt.Errorf("%w: --config takes NAME=VALUE, not %q", ErrUsage, v)
+		}
+		configs = append(configs, [2]string{k, val})
+	}
+	kafkaErr := func(msg string) error {
+		fmt.Fprintf(out, "Error while executing topic command : %s\n", msg)
+		return printedError{errors.New(msg)}
+	}
+	switch {
+	case rfSet && (rf < 1 || rf > math.MaxInt16):
+		return kafkaErr(fmt.Sprintf("The replication factor must be between 1 and %d inclusive", math.MaxInt16))
+	case partitions != -1 && partitions < 1:
+		return kafkaErr("The partitions must be greater than 0")
+	}
+	_, ifNotExists := fl["if-not-exists"]
+	var refused error
+	err = t.live.Do(at, func(w *cluster.World) error {
+		spec, err := w.NewTopicSpec(name, partitions, rf, configs)
+		if err != nil {
+			refused = err
+			return nil
+		}
+		from := nextSeq(w)
+		if err := w.Do(cluster.Action{Kind: cluster.ActCreateTopic, Topic: spec}); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Created topic %s.\n", name)
+		printEvents(out, eventsSince(w, from), 20)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case refused == nil, ifNotExists && errors.Is(refused, cluster.ErrTopicExists):
+		return nil
+	}
+	return kafkaErr(refused.Error())
 }
 
 // deleteTopic is kafka-topics --delete --topic name ([cluster.World.DeleteTopic]):
