@@ -589,3 +589,45 @@ func TestExternalProduceBatchErrors(t *testing.T) {
 	require.Equal(t, partResult{0, 0}, partResult{rp.ErrorCode, rp.BaseOffset}, "the good batch")
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestNewTopicSpec: the checks of a client's CreateTopics, for the
+// terminal's kafka-topics --create: a spec the world then creates, or
+// Kafka's message with ErrTopicExists or ErrInvalidConfig.
+func TestNewTopicSpec(t *testing.T) {
+	w := extWorld(t)
+	spec, err := w.NewTopicSpec("made", 2, 3, [][2]string{{"retention.ms", "60000"}})
+	require.NoError(t, err)
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCreateTopic, Topic: spec}))
+	require.Len(t, w.TopicPartitions("made"), 2)
+	_, err = w.NewTopicSpec("made", -1, -1, nil)
+	require.ErrorIs(t, err, cluster.ErrTopicExists)
+	require.EqualError(t, err, "Topic 'made' already exists.")
+	for _, c := range []struct {
+		name       string
+		partitions int
+		rf         int
+		configs    [][2]string
+		want       string
+	}{
+		{"x", -5, -1, nil, "Number of partitions was set to an invalid non-positive value."},
+
+		{"x", -1, -7, nil, "Replication factor must be larger than 0, or -1 to use the default value."},
+		{"x", -1, 4, nil, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered."},
+		{"x y", -1, -1, nil, `Topic name "x y" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`},
+		{"x", -1, -1, [][2]string{{"retention.ms", "soon"}}, "Invalid value soon for configuration retention.ms: Not a number of type LONG"},
+	} {
+		_, err := w.NewTopicSpec(c.name, c.partitions, c.rf, c.configs)
+		if c.want == "" {
+			continue
+		}
+		require.ErrorIs(t, err, cluster.ErrInvalidConfig, c.want)
+		require.NotErrorIs(t, err, cluster.ErrTopicExists)
+		require.EqualError(t, err, c.want)
+	}
+	// the world's bound on partitions, before any of them is made
+	_, err = w.NewTopicSpec("huge", 1<<40, 1, nil)
+	require.ErrorIs(t, err, cluster.ErrInvalidConfig)
+	require.ErrorContains(t, err, "topic huge: 2147483647 partitions")
+	require.ErrorContains(t, err, fmt.Sprintf("the simulated cluster holds at most %d partitions", cluster.MaxPartitions))
+	require.Empty(t, w.TopicPartitions("huge"))
+}

@@ -65,7 +65,38 @@ func (w *World) topic(name string) *Topic {
 // Topics returns the topics, sorted by name. The caller must not modify it.
 func (w *World) Topics() []Topic { return w.topics }
 
+// MaxPartitions bounds the partitions of all the world's topics together
+// (the internal ones included): a simulated broker's partition costs
+// memory and every step's time, and 10,000 of them take seconds to create
+// and run slower than the clock. Kafka has no such bound (its controller
+// refuses a single request of more than 10,000 metadata records, KRaft's
+// MAX_RECORDS_PER_USER_OP); a client's CreateTopics past it is
+// POLICY_VIOLATION, as a cluster's create-topic policy would answer.
+const MaxPartitions = 1000
+
+// partitionRoom refuses a topic of count partitions (replacing the ones
+// it has, if it exists) that would take the world past MaxPartitions.
+func (w *World) partitionRoom(topic string, count int) error {
+	others := 0
+	for i := range w.topics {
+		if w.topics[i].Name != topic {
+			others += len(w.topics[i].Assignment)
+		}
+	}
+	if count > MaxPartitions-others {
+		return fmt.Errorf("%w: topic %s: %d partitions, and the other topics have %d: the simulated cluster holds at most %d partitions", ErrInvalidConfig, topic, count, others, MaxPartitions)
+	}
+	return nil
+}
+
 func (w *World) assignment(spec TopicSpec) ([][]int32, error) {
+	count := spec.Partitions
+	if spec.Assignment != nil {
+		count = len(spec.Assignment)
+	}
+	if err := w.partitionRoom(spec.Name, count); err != nil {
+		return nil, err
+	}
 	if spec.Assignment != nil {
 		for p, reps := range spec.Assignment {
 			if len(reps) == 0 || len(sortedIDs(reps)) != len(reps) {
