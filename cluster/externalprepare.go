@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -91,6 +92,7 @@ func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
 	p := &PreparedExternal{body: x.Body}
 	p.req, p.err = decodeExternalBody(x)
 	if pr, ok := p.req.(*kmsg.ProduceRequest); ok {
+		decompressing <- struct{}{}
 		p.batches = make([][]*clientBatch, len(pr.Topics))
 		for ti := range pr.Topics {
 			p.batches[ti] = make([]*clientBatch, len(pr.Topics[ti].Partitions))
@@ -98,9 +100,23 @@ func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
 				p.batches[ti][pi] = pp.clientBatch(pr.Topics[ti].Partitions[pi].Records)
 			}
 		}
+		pp.dec.Trim(keptDecompressed)
+		<-decompressing
 	}
 	return p
 }
+
+// decompressing bounds the Produce requests whose batches are checked at
+// once, in all of the process's Preparers: each may decompress a batch
+// into up to kafkalog.DefaultMaxDecompressedBytes (a 60 KB gzip batch of
+// zeros is 60 MiB), so that clients on many connections cannot make the
+// process hold more than twice that. Two checks at once keep up with any
+// client (about 30 ns a record each).
+var decompressing = make(chan struct{}, min(runtime.GOMAXPROCS(0), 2))
+
+// keptDecompressed is the decompression memory a Preparer keeps for its
+// next request: a larger batch's is let go (kafkalog.Decoder.Trim).
+const keptDecompressed = 4 << 20
 
 // clientBatch checks records, one batch as a Produce carries it, and when
 // it passes reads every record of the world's bytes of it (a copy, or the

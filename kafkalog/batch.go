@@ -305,6 +305,24 @@ type Decoder struct {
 // enough that a crafted "zip bomb" cannot exhaust memory.
 const DefaultMaxDecompressedBytes = 64 << 20
 
+// Trim lets go of the Decoder's decompression memory when it has grown past
+// max bytes (its buffer, and the zstd decoder whose window grew with it):
+// a Decoder kept for reuse (in a pool, for a connection's next request)
+// then holds no more than max for the one large batch it met. Keys,
+// values and headers of the last batch decoded may alias that buffer:
+// Trim only after they are done with.
+func (d *Decoder) Trim(max int) {
+	if cap(d.buf) > max {
+		d.buf = nil
+		clear(d.scratch[:cap(d.scratch)]) // Scan's record, and its headers, point into it
+		clear(d.headers[:cap(d.headers)])
+		if d.codecs.zstd != nil {
+			d.codecs.zstd.Close()
+			d.codecs.zstd = nil
+		}
+	}
+}
+
 // Decode decodes the v2 batch at the start of src into b, reusing b.Records and
 // the Decoder's buffers. Keys, values and headers stay valid until the next call
 // of Decode on this Decoder (and as long as src is unchanged). It returns the

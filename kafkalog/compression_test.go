@@ -104,6 +104,42 @@ func TestDecoderLimitChange(t *testing.T) {
 	}
 }
 
+// TestDecoderTrim: after a batch that decompressed past the bound, Trim
+// leaves the Decoder nothing that points into that memory (its buffer, the
+// record Scan reused, its headers, the zstd decoder), so a Decoder kept for
+// reuse does not hold a large batch; under the bound it keeps its buffer.
+// The Decoder still decodes afterwards.
+func TestDecoderTrim(t *testing.T) {
+	for c := CompressionGzip; c <= CompressionZstd; c++ {
+		b := RecordBatch{BatchHeader: BatchHeader{Attributes: NewAttributes(c, CreateTime, false, false)}}
+		b.AppendRecord(0, 1000, []byte("k"), make([]byte, 200<<10), Header{Key: []byte("h"), Value: []byte("v")})
+		raw := b.AppendTo(nil)
+		var d Decoder
+		scan := func() {
+			t.Helper()
+			_, _, err := d.Scan(raw, func(int, *Record) {})
+			require.NoError(t, err, "%v", c)
+		}
+		scan()
+		d.Trim(1 << 20)
+		require.NotNil(t, d.buf, "%v: a batch under the bound keeps its buffer", c)
+		d.Trim(100 << 10)
+		require.Nil(t, d.buf, "%v", c)
+		for _, r := range d.scratch[:cap(d.scratch)] {
+			require.True(t, r.Key == nil && r.Value == nil && r.Headers == nil, "%v: Scan's record still points into the buffer", c)
+		}
+		for _, h := range d.headers[:cap(d.headers)] {
+			require.True(t, h.Key == nil && h.Value == nil, "%v: a header still points into the buffer", c)
+		}
+		require.Nil(t, d.codecs.zstd, "%v", c)
+		scan()
+		var got RecordBatch
+		_, err := d.Decode(raw, &got)
+		require.NoError(t, err)
+		require.Len(t, got.Records[0].Value, 200<<10)
+	}
+}
+
 // TestDecompressionCapExact: output of exactly the cap is accepted and one
 // byte more is refused, for every codec, however its reader splits the
 // final read and io.EOF.

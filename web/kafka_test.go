@@ -2,13 +2,18 @@ package web
 
 import (
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/kafkawire"
 )
 
@@ -48,4 +53,70 @@ func TestCutClient(t *testing.T) {
 		require.False(t, w.LinkCut(1, cluster.ExternalNode(1)))
 		return nil
 	}))
+}
+
+// TestClientsCannotExhaustMemoryWithCompressedBatches: clients on many
+// connections each sending a batch that decompresses a thousandfold (a 60 KB
+// gzip stream of 60 MiB of zeros, under kafkalog's 64 MiB cap, which the
+// leader must read through as Kafka's LogValidator does) make the process
+// hold a bounded amount: the checks run a few at a time
+// (cluster.Preparer), and a connection's preparer does not keep a large
+// batch's memory for its next request. Before, 32 connections held 4 GB.
+func TestClientsCannotExhaustMemoryWithCompressedBatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decompresses 1.4 GB")
+	}
+	l, err := NewLive()
+	require.NoError(t, err)
+	k := NewKafka(l)
+	var b kafkalog.RecordBatch
+	b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
+	b.Attributes = b.Attributes.WithCompression(kafkalog.CompressionGzip)
+	b.AppendRecord(0, 0, []byte("k"), make([]byte, 60<<20))
+	bomb := b.AppendTo(nil)
+	require.Less(t, len(bomb), 100<<10)
+
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak.Store(max(peak.Load(), m.HeapInuse))
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for c := range 24 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := kmsg.NewPtrProduceRequest()
+			req.SetVersion(9)
+			req.Acks, req.TimeoutMillis = 1, 5000
+			rt := kmsg.NewProduceRequestTopic()
+			rt.Topic = "orders"
+			rp := kmsg.NewProduceRequestTopicPartition()
+			rp.Partition, rp.Records = int32(c%3), bomb
+			rt.Partitions = append(rt.Partitions, rp)
+			req.Topics = append(req.Topics, rt)
+			k.Submit(1, kafkawire.ConnInfo{ID: uint64(c + 1), Broker: 1, ClientID: "bomb"}, req, req.AppendTo(nil))
+		}()
+	}
+	wg.Wait()
+	close(done)
+	<-sampled
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	t.Logf("peak heap in use %d MiB; after a GC, with the 24 requests queued, %d MiB", peak.Load()>>20, m.HeapAlloc>>20)
+	require.Less(t, m.HeapAlloc, uint64(32<<20), "what the preparers keep after the requests were checked")
+	require.Less(t, peak.Load(), uint64(1<<30), "the peak while they were checked (each check at most 64 MiB and its garbage; 24 at once, 1.5 GiB)")
+	k.pump() // the world answers them
 }
