@@ -55,6 +55,15 @@ type Config struct {
 	// creates it (Kafka's default, and the world's, is to create it with
 	// num.partitions and default.replication.factor, both 1).
 	DisableAutoCreateTopics bool
+	// ClientTopicSegmentBytes, when set, is the segment.bytes of a topic
+	// made through Kafka's API (a client's CreateTopics or Metadata
+	// request, the terminal's kafka-topics --create) that does not set
+	// its own: a world whose log.segment.bytes is small enough to watch
+	// segments roll (the user world's 16 KiB) would refuse a client's
+	// full batch (up to max.message.bytes, about 1 MiB) as
+	// RECORD_LIST_TOO_LARGE. 0 leaves such a topic the brokers'
+	// log.segment.bytes, as Kafka does.
+	ClientTopicSegmentBytes int64
 	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default: the rule set's,
 	// 10000 before Kafka 2.5 and 30000 from it, KIP-537).
 	ReplicaLagTimeMaxMs int64

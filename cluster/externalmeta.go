@@ -249,7 +249,9 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 
 // topicSpecFor checks a topic a CreateTopics request asks for as Kafka
 // 3.7's controller does and returns what createTopic makes of it, its
-// assignment chosen; or Kafka's error code and message.
+// assignment chosen; or Kafka's error code and message. Without a
+// segment.bytes of its own, the topic gets Config.ClientTopicSegmentBytes
+// when set, as if it had asked for it.
 func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16, string) {
 	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
 	if err := legalTopicName(t.Topic); err != nil {
@@ -300,7 +302,13 @@ func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16,
 	if err != nil {
 		return fail(errInvalidReplicaAssign, err.Error())
 	}
-	if code, msg := w.applyTopicConfigs(&spec, t.Configs); code != 0 {
+	configs := t.Configs
+	if n := w.cfg.ClientTopicSegmentBytes; n > 0 && !slices.ContainsFunc(configs, func(c kmsg.CreateTopicsRequestTopicConfig) bool { return c.Name == "segment.bytes" }) {
+		c := kmsg.NewCreateTopicsRequestTopicConfig()
+		c.Name, c.Value = "segment.bytes", kmsg.StringPtr(strconv.FormatInt(n, 10))
+		configs = append([]kmsg.CreateTopicsRequestTopicConfig{c}, configs...)
+	}
+	if code, msg := w.applyTopicConfigs(&spec, configs); code != 0 {
 		return fail(code, msg)
 	}
 	spec.Assignment = asg

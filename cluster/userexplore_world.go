@@ -30,7 +30,14 @@ import "github.com/kafkalive/kafkalive/replica"
 // world left running keeps bounded memory; and at most UserWorldKeepBytes
 // of external clients' requests, so that a client producing flat out
 // does too (its history then reaches back less than 10 minutes); each
-// broker's disk holds UserWorldDiskBytes.
+// broker's disk holds UserWorldDiskBytes. Its segments are 16 KiB, to
+// watch them roll, but a topic a client or kafka-topics --create makes
+// without its own segment.bytes gets UserWorldClientSegmentBytes, which
+// holds any batch max.message.bytes allows.
+// UserWorldClientSegmentBytes is the user world's
+// Config.ClientTopicSegmentBytes: 2 MiB.
+const UserWorldClientSegmentBytes = 2 << 20
+
 func UserWorldConfig(seed uint64) Config {
 	log := DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
@@ -38,6 +45,7 @@ func UserWorldConfig(seed uint64) Config {
 	return Config{
 		Timeline:                    TimelineConfig{SnapshotEveryMs: 10_000, DenseMs: 60_000, SparseEveryMs: 120_000, KeepMs: 10 * 60_000, KeepBytes: UserWorldKeepBytes},
 		BrokerDiskBytes:             UserWorldDiskBytes,
+		ClientTopicSegmentBytes:     UserWorldClientSegmentBytes,
 		CombinedControllers:         true,
 		Seed:                        seed,
 		Brokers:                     3,
