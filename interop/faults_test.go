@@ -189,7 +189,17 @@ func TestKgoFaults(t *testing.T) {
 		}
 	})
 
-	// The log: every partition read from the start to its high watermark.
+	inLog := readLog(ctx, t, lc, topic, partitions)
+	mu.Lock()
+	defer mu.Unlock()
+	op(t, "kgo", faultOps[2], func(t *testing.T) { ackedInLog(t, acked, inLog) })
+	op(t, "kgo", faultOps[3], func(t *testing.T) { noneTwice(t, inLog) })
+}
+
+// readLog reads every partition of topic from the start to its high
+// watermark: each value, with everywhere it is in the log.
+func readLog(ctx context.Context, t *testing.T, lc *liveCluster, topic string, partitions int32) map[string][]rec {
+	t.Helper()
 	hw := map[int32]int64{}
 	lc.world(t, func(w *cluster.World) error {
 		require.Empty(t, w.InternalErrors())
@@ -201,13 +211,13 @@ func TestKgoFaults(t *testing.T) {
 		return nil
 	})
 	offsets := map[string]map[int32]kgo.Offset{topic: {}}
-	for p := range int32(partitions) {
+	for p := range partitions {
 		offsets[topic][p] = kgo.NewOffset().AtStart()
 	}
 	reader := lc.kgoClient(t, kgo.ConsumePartitions(offsets), kgo.ClientID("kgo-faults-reader"))
 	inLog := map[string][]rec{}
 	next := map[int32]int64{}
-	for p := range int32(partitions) {
+	for p := range partitions {
 		next[p] = 0
 	}
 	done := func() bool {
@@ -228,27 +238,100 @@ func TestKgoFaults(t *testing.T) {
 			next[r.Partition] = r.Offset + 1
 		})
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	t.Logf("the log holds %d records below the high watermarks %v", len(inLog), hw)
-	op(t, "kgo", faultOps[2], func(t *testing.T) {
-		require.NotEmpty(t, acked)
-		for v, a := range acked {
-			rs := inLog[v]
-			if len(rs) == 0 {
-				t.Errorf("acknowledged %s at %d@%d is not in the log", v, a.Partition, a.Offset)
-			} else if rs[0].Partition != a.Partition || rs[0].Offset != a.Offset {
-				t.Errorf("acknowledged %s at %d@%d is in the log at %d@%d", v, a.Partition, a.Offset, rs[0].Partition, rs[0].Offset)
+	return inLog
+}
+
+// ackedInLog: every acknowledged record (by value) is in the log where the
+// producer was told.
+func ackedInLog(t *testing.T, acked map[string]rec, inLog map[string][]rec) {
+	require.NotEmpty(t, acked)
+	for v, a := range acked {
+		rs := inLog[v]
+		if len(rs) == 0 {
+			t.Errorf("acknowledged %s at %d@%d is not in the log", v, a.Partition, a.Offset)
+		} else if rs[0].Partition != a.Partition || rs[0].Offset != a.Offset {
+			t.Errorf("acknowledged %s at %d@%d is in the log at %d@%d", v, a.Partition, a.Offset, rs[0].Partition, rs[0].Offset)
+		}
+	}
+}
+
+// noneTwice: no value is in the log twice (an idempotent producer's retries
+// are deduplicated by the leader).
+func noneTwice(t *testing.T, inLog map[string][]rec) {
+	for v, rs := range inLog {
+		if len(rs) > 1 {
+			t.Errorf("%s is in the log %d times: %v", v, len(rs), rs)
+		}
+	}
+}
+
+// confluentFaultOps are the matrix cells of TestConfluentKafkaFaults.
+var confluentFaultOps = []string{"faults: producer recovers", "faults: no acked record lost", "faults: none duplicated"}
+
+// TestConfluentKafkaFaults: librdkafka's idempotent acks=all producer
+// (confluent-kafka-python) sends keyed records for 16 s into a topic of
+// three partitions (min.insync.replicas 2) while the leader of a
+// partition is stopped, then one killed, then one's power cut, each
+// started again a few seconds later: every record is delivered (librdkafka
+// retries through NOT_LEADER_OR_FOLLOWER, closed connections and
+// timeouts), each acknowledged record is in the log exactly where the
+// producer was told, and none is there twice.
+func TestConfluentKafkaFaults(t *testing.T) {
+	t.Parallel()
+	py := findPython("confluent_kafka")
+	if py == "" {
+		missing(t, "confluent-kafka", "python3-confluent-kafka", confluentFaultOps)
+	}
+	seed := seedOf(t)
+	rng := rand.New(rand.NewPCG(seed, 5))
+	lc := startLive(t, 5)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
+	defer cancel()
+	const topic, partitions = "faults-librdkafka", 3
+	lc.exec(t, fmt.Sprintf("kafka-topics --create --topic %s --partitions %d --replication-factor 3", topic, partitions))
+
+	d := pythonDriver{lc: lc, python: py, script: "confluent_kafka_client.py", bootstrap: lc.bootstraps()}
+	var out struct {
+		Acked      []pyRec `json:"acked"`
+		Failed     int     `json:"failed"`
+		FirstError string  `json:"first_error"`
+	}
+	produced := make(chan error, 1)
+	go func() { produced <- d.run(ctx, t, nil, &out, "produce-for", topic, "16") }()
+	for i, f := range []string{"stop", "kill", "power-cut"} {
+		time.Sleep(time.Duration(1500+rng.IntN(1000)) * time.Millisecond)
+		var victim int32
+		lc.world(t, func(w *cluster.World) error {
+			victim = w.PartitionLeader(topic, int32(i%partitions))
+			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, i%partitions)
+			switch f {
+			case "stop":
+				return w.Stop(victim)
+			case "kill":
+				return w.Kill(victim)
 			}
+			return w.PowerCut(victim, rng.IntN(2) == 0)
+		})
+		time.Sleep(time.Duration(2000+rng.IntN(1500)) * time.Millisecond)
+		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
+	}
+	require.NoError(t, <-produced)
+	got, err := fromPy(out.Acked)
+	require.NoError(t, err)
+	acked := map[string]rec{}
+	for _, r := range got {
+		acked[string(r.Value)] = r
+	}
+	t.Logf("%d records acknowledged, %d failed", len(acked), out.Failed)
+	op(t, "confluent-kafka", confluentFaultOps[0], func(t *testing.T) {
+		if out.Failed > 0 {
+			t.Fatalf("%d records failed, the first: %s", out.Failed, out.FirstError)
 		}
 	})
-	op(t, "kgo", faultOps[3], func(t *testing.T) {
-		for v, rs := range inLog {
-			if len(rs) > 1 {
-				t.Errorf("%s is in the log %d times: %v", v, len(rs), rs)
-			}
-		}
-	})
+	inLog := readLog(ctx, t, lc, topic, partitions)
+	op(t, "confluent-kafka", confluentFaultOps[1], func(t *testing.T) { ackedInLog(t, acked, inLog) })
+	op(t, "confluent-kafka", confluentFaultOps[2], func(t *testing.T) { noneTwice(t, inLog) })
 }
 
 // waitFor polls cond every 50 ms until it holds or d has passed.

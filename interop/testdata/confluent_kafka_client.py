@@ -6,6 +6,9 @@ produce come on stdin, and every answer goes to stdout, as JSON with keys
 and values in hex.
 
   produce TOPIC ACKS          stdin [{"key","value"}]; out [{"key","value","partition","offset"}]
+  produce-for TOPIC SECONDS    an idempotent acks=all producer sends keyed records for SECONDS,
+                               then waits for every delivery report; out {"acked": [records],
+                               "failed": N, "first_error": "..."}
   consume-plain TOPIC PARTS N  out [{"key","value","partition","offset"}]
   consume-group TOPIC GROUP N  reads N records as a member of GROUP, commits, leaves
   committed GROUP TOPIC PARTS  out {"partition": offset}
@@ -61,6 +64,33 @@ def main():
         # delivery reports come in order per partition: put them in the order sent
         order = {r["value"]: i for i, r in enumerate(recs)}
         out.sort(key=lambda r: order[r["value"]])
+    elif op == "produce-for":
+        topic, seconds = args[0], float(args[1])
+        p = Producer({"bootstrap.servers": bootstrap, "client.id": "confluent-faults-producer", "acks": "all",
+                      "linger.ms": 5, "enable.idempotence": True, "message.timeout.ms": 120000})
+        out, errors = [], []
+
+        def delivered(err, m):
+            if err is not None:
+                errors.append(str(err))
+            else:
+                out.append(rec(m))
+
+        end, i = time.time() + seconds, 0
+        while time.time() < end:
+            for _ in range(20):
+                while True:
+                    try:
+                        p.produce(topic, key=b"key-%d" % (i % 7), value=b"c%07d" % i, on_delivery=delivered)
+                        break
+                    except BufferError:  # the local queue is full while a leader is away: wait
+                        p.poll(0.1)
+                i += 1
+            p.poll(0)
+            time.sleep(0.01)
+        if p.flush(120) != 0:
+            raise SystemExit("%d records neither delivered nor failed after 120 s" % len(p))
+        out = {"acked": out, "failed": len(errors), "first_error": errors[0] if errors else ""}
     elif op == "consume-plain":
         topic, parts, n = args[0], int(args[1]), int(args[2])
         c = Consumer({"bootstrap.servers": bootstrap, "client.id": "confluent-plain", "group.id": "unused",
