@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/IBM/sarama"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -266,8 +267,9 @@ func noneTwice(t *testing.T, inLog map[string][]rec) {
 	}
 }
 
-// confluentFaultOps are the matrix cells of TestConfluentKafkaFaults.
-var confluentFaultOps = []string{"faults: producer recovers", "faults: no acked record lost", "faults: none duplicated"}
+// producerFaultOps are the matrix cells of TestConfluentKafkaFaults and
+// TestSaramaFaults.
+var producerFaultOps = []string{"faults: producer recovers", "faults: no acked record lost", "faults: none duplicated"}
 
 // TestConfluentKafkaFaults: librdkafka's idempotent acks=all producer
 // (confluent-kafka-python) sends keyed records for 16 s into a topic of
@@ -281,7 +283,7 @@ func TestConfluentKafkaFaults(t *testing.T) {
 	t.Parallel()
 	py := findPython("confluent_kafka")
 	if py == "" {
-		missing(t, "confluent-kafka", "python3-confluent-kafka", confluentFaultOps)
+		missing(t, "confluent-kafka", "python3-confluent-kafka", producerFaultOps)
 	}
 	seed := seedOf(t)
 	rng := rand.New(rand.NewPCG(seed, 5))
@@ -324,14 +326,14 @@ func TestConfluentKafkaFaults(t *testing.T) {
 		acked[string(r.Value)] = r
 	}
 	t.Logf("%d records acknowledged, %d failed", len(acked), out.Failed)
-	op(t, "confluent-kafka", confluentFaultOps[0], func(t *testing.T) {
+	op(t, "confluent-kafka", producerFaultOps[0], func(t *testing.T) {
 		if out.Failed > 0 {
 			t.Fatalf("%d records failed, the first: %s", out.Failed, out.FirstError)
 		}
 	})
 	inLog := readLog(ctx, t, lc, topic, partitions)
-	op(t, "confluent-kafka", confluentFaultOps[1], func(t *testing.T) { ackedInLog(t, acked, inLog) })
-	op(t, "confluent-kafka", confluentFaultOps[2], func(t *testing.T) { noneTwice(t, inLog) })
+	op(t, "confluent-kafka", producerFaultOps[1], func(t *testing.T) { ackedInLog(t, acked, inLog) })
+	op(t, "confluent-kafka", producerFaultOps[2], func(t *testing.T) { noneTwice(t, inLog) })
 }
 
 // waitFor polls cond every 50 ms until it holds or d has passed.
@@ -344,4 +346,105 @@ func waitFor(d time.Duration, cond func() bool) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return true
+}
+
+// TestSaramaFaults: sarama's idempotent acks=all AsyncProducer (one
+// request in flight, as its idempotence requires) sends keyed records
+// while the leader of a partition is stopped, then one killed, then one's
+// power cut, each started again a few seconds later: every record is
+// delivered, each acknowledged one is in the log where the producer was
+// told, and none is there twice.
+func TestSaramaFaults(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(seedOf(t), 9))
+	lc := startLive(t, 5)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
+	defer cancel()
+	const topic, partitions = "faults-sarama", 3
+	lc.exec(t, fmt.Sprintf("kafka-topics --create --topic %s --partitions %d --replication-factor 3", topic, partitions))
+	cfg := saramaDriver{lc}.config("sarama-faults")
+	cfg.Producer.Return.Successes = true
+	cfg.Producer.RequiredAcks = sarama.WaitForAll
+	cfg.Producer.Idempotent = true
+	cfg.Net.MaxOpenRequests = 1
+	cfg.Producer.Retry.Max = 1000
+	cfg.Producer.Retry.Backoff = 100 * time.Millisecond
+	cfg.Producer.Flush.Frequency = 5 * time.Millisecond
+	p, err := sarama.NewAsyncProducer([]string{lc.bootstrap(1), lc.bootstrap(2), lc.bootstrap(3)}, cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	acked := map[string]rec{}
+	failed := 0
+	var firstErr error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for m := range p.Successes() {
+			v, _ := m.Value.Encode()
+			mu.Lock()
+			acked[string(v)] = rec{Value: v, Partition: m.Partition, Offset: m.Offset}
+			mu.Unlock()
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for e := range p.Errors() {
+			mu.Lock()
+			failed++
+			if firstErr == nil {
+				firstErr = e.Err
+			}
+			mu.Unlock()
+		}
+	}()
+	stop := make(chan struct{})
+	sent := make(chan int)
+	go func() {
+		i := 0
+		for {
+			select {
+			case <-stop:
+				sent <- i
+				return
+			default:
+			}
+			p.Input() <- &sarama.ProducerMessage{Topic: topic, Key: sarama.StringEncoder(fmt.Sprintf("key-%d", i%7)), Value: sarama.StringEncoder(fmt.Sprintf("s%07d", i))}
+			i++
+			if i%20 == 0 {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	}()
+	for i, f := range []string{"stop", "kill", "power-cut"} {
+		time.Sleep(time.Duration(1500+rng.IntN(1000)) * time.Millisecond)
+		var victim int32
+		lc.world(t, func(w *cluster.World) error {
+			victim = w.PartitionLeader(topic, int32(i%partitions))
+			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, i%partitions)
+			switch f {
+			case "stop":
+				return w.Stop(victim)
+			case "kill":
+				return w.Kill(victim)
+			}
+			return w.PowerCut(victim, rng.IntN(2) == 0)
+		})
+		time.Sleep(time.Duration(2000+rng.IntN(1500)) * time.Millisecond)
+		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
+	}
+	time.Sleep(2 * time.Second)
+	close(stop)
+	n := <-sent
+	p.AsyncClose()
+	wg.Wait()
+	t.Logf("sent %d, acked %d, failed %d", n, len(acked), failed)
+	op(t, "sarama", producerFaultOps[0], func(t *testing.T) {
+		if failed > 0 {
+			t.Fatalf("%d records failed, the first: %v", failed, firstErr)
+		}
+	})
+	inLog := readLog(ctx, t, lc, topic, partitions)
+	op(t, "sarama", producerFaultOps[1], func(t *testing.T) { ackedInLog(t, acked, inLog) })
+	op(t, "sarama", producerFaultOps[2], func(t *testing.T) { noneTwice(t, inLog) })
 }
