@@ -15,6 +15,12 @@ const (
 	InvalidProducerEpoch ErrorCode = 47
 )
 
+// seqAfter is the sequence n after seq: sequences count from 0 to the
+// largest int32 and start again at 0 (DefaultRecordBatch.incrementSequence).
+func seqAfter(seq int32, n int64) int32 {
+	return int32((int64(seq) + n) % (math.MaxInt32 + 1))
+}
+
 // producerRun is a run of consecutive sequences of one producer epoch in the
 // log: sequences firstSeq..lastSeq at offsets from firstOffset.
 type producerRun struct {
@@ -67,7 +73,8 @@ func (n *Node) rememberSequence(p ProducerSequence, offset int64) {
 	}
 	if k := len(st.runs); k > 0 {
 		last := &st.runs[k-1]
-		if last.epoch == p.Epoch && p.Sequence == last.lastSeq+1 && offset == last.firstOffset+int64(p.Sequence-last.firstSeq) {
+		// a run does not wrap: sequence 0 after the largest starts another
+		if last.epoch == p.Epoch && last.lastSeq < math.MaxInt32 && p.Sequence == last.lastSeq+1 && offset == last.firstOffset+int64(p.Sequence-last.firstSeq) {
 			last.lastSeq = p.Sequence
 			return
 		}
@@ -83,7 +90,7 @@ func (n *Node) rememberBatch(first ProducerSequence, count int, base int64) {
 		// The sequences wrap past the largest int32 (Kafka starts them again
 		// at 0): remember them one by one, as the runs do not wrap.
 		for i := range count {
-			n.rememberSequence(ProducerSequence{ID: first.ID, Epoch: first.Epoch, Sequence: first.Sequence + int32(i)}, base+int64(i))
+			n.rememberSequence(ProducerSequence{ID: first.ID, Epoch: first.Epoch, Sequence: seqAfter(first.Sequence, int64(i))}, base+int64(i))
 		}
 		return
 	}
@@ -95,16 +102,27 @@ func (n *Node) rememberBatch(first ProducerSequence, count int, base int64) {
 }
 
 // checkSequence applies the leader's idempotence rules to a produce batch of
-// count records, the first with producer fields first (nil: no idempotence):
-// a retry of records it holds answers with their original base offset
-// (duplicate true); a batch that continues the sequence, or the first one
-// of a producer or epoch it does not know, is appended; anything else is
-// refused.
+// count records, the first with producer fields first (nil: no idempotence),
+// as Kafka 3.7's ProducerAppendInfo.checkSequence and
+// ProducerStateManager's duplicate check do: a retry of records it holds
+// answers with their original base offset (duplicate true); a batch that
+// continues the sequence (the one after the largest int32 being 0), or the
+// first of a producer it does not know at any sequence (KIP-360: its
+// records may have been deleted), or the first of a newer epoch, is
+// appended; an older epoch is INVALID_PRODUCER_EPOCH, and anything else
+// OUT_OF_ORDER_SEQUENCE_NUMBER.
+//
+// One difference: Kafka takes a newer epoch only at sequence 0 ("Invalid
+// sequence number for new epoch"); here at any. The world's built-in
+// producers renumber every record not yet acknowledged when they bump
+// their epoch, those in flight included, where Kafka's TransactionManager
+// renumbers the partitions that caused the bump and lets the others'
+// in-flight batches finish in the old epoch first; against Kafka's rule
+// they would bump again and again.
 func (n *Node) checkSequence(first *ProducerSequence, count int) (base int64, duplicate bool, code ErrorCode) {
 	if first == nil {
 		return 0, false, None
 	}
-	lastSeq := first.Sequence + int32(count) - 1
 	st := n.lead.producers[first.ID]
 	if st == nil || len(st.runs) == 0 {
 		return 0, false, None
@@ -116,13 +134,42 @@ func (n *Node) checkSequence(first *ProducerSequence, count int) (base int64, du
 	case first.Epoch > latest.epoch:
 		return 0, false, None
 	}
-	for _, r := range st.runs {
-		if r.epoch == first.Epoch && first.Sequence >= r.firstSeq && lastSeq <= r.lastSeq {
-			return r.firstOffset + int64(first.Sequence-r.firstSeq), true, None
-		}
+	if off, ok := st.holds(first.Epoch, first.Sequence, count); ok {
+		return off, true, None
 	}
-	if first.Sequence != latest.lastSeq+1 {
+	if first.Sequence != seqAfter(latest.lastSeq, 1) {
 		return 0, false, OutOfOrderSequenceNumber
 	}
 	return 0, false, None
+}
+
+// holds reports whether the runs hold count sequences of epoch from seq
+// (wrapping past the largest int32), at consecutive offsets: a retry of
+// records already in the log, and the offset of the first.
+func (st *producerState) holds(epoch int16, seq int32, count int) (int64, bool) {
+	var base int64
+	for done := 0; done < count; {
+		// the part of the batch up to the wrap, or all of it
+		part := min(int64(count-done), int64(math.MaxInt32)-int64(seq)+1)
+		last := seq + int32(part-1)
+		found := false
+		for _, r := range st.runs {
+			if r.epoch == epoch && seq >= r.firstSeq && last <= r.lastSeq {
+				off := r.firstOffset + int64(seq-r.firstSeq)
+				if done == 0 {
+					base = off
+				} else if off != base+int64(done) {
+					return 0, false
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+		done += int(part)
+		seq = 0
+	}
+	return base, true
 }

@@ -31,6 +31,7 @@ func TestIdempotentProduce(t *testing.T) {
 		{"sequences within a batch must be consecutive", seqs(1, 3, 5), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}, 3},
 		{"an older producer epoch is fenced", seqs(0, 3), replica.ProduceResponse{Error: replica.InvalidProducerEpoch, BaseOffset: -1}, 3},
 		{"a newer producer epoch starts over", seqs(2, 0), replica.ProduceResponse{BaseOffset: 3}, 4},
+		{"a newer producer epoch is taken at any sequence (Kafka: at 0 only)", seqs(2, 3), replica.ProduceResponse{BaseOffset: 3}, 4},
 		{"another producer is independent", []replica.Record{{Producer: &replica.ProducerSequence{ID: 8, Sequence: 9}}}, replica.ProduceResponse{BaseOffset: 3}, 4},
 	}
 	for _, tt := range tests {
@@ -52,5 +53,52 @@ func TestIdempotentProduce(t *testing.T) {
 				t.Errorf("LEO = %d, want %d", got, tt.leo)
 			}
 		})
+	}
+}
+
+// TestIdempotentSequenceWrap: a producer's sequence starts again at 0
+// after the largest int32 (DefaultRecordBatch.incrementSequence): the
+// batch after it continues at 0, a batch may span the wrap, and a retry of
+// such a batch gets its offsets back.
+func TestIdempotentSequenceWrap(t *testing.T) {
+	const top = 1<<31 - 1
+	seqs := func(seq ...int32) []replica.Record {
+		out := make([]replica.Record, len(seq))
+		for i, s := range seq {
+			out[i] = replica.Record{Value: []byte("v"), Producer: &replica.ProducerSequence{ID: 7, Epoch: 0, Sequence: s}}
+		}
+		return out
+	}
+	log := replica.NewMemLog()
+	_, err := log.AppendAsLeader(seqs(top-2, top-1), 0)
+	must(t, err)
+	n, err := replica.NewNode(replica.Config{ID: 1, Rules: replica.Modern}, log)
+	must(t, err)
+	must(t, n.BecomeLeader(replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: []int32{1}, Replicas: []int32{1}}))
+	n.Advance(n.Ready())
+	for i, c := range []struct {
+		records []replica.Record
+		want    replica.ProduceResponse
+	}{
+		{seqs(top, 0, 1), replica.ProduceResponse{BaseOffset: 2}},                                        // spans the wrap
+		{seqs(top, 0, 1), replica.ProduceResponse{BaseOffset: 2}},                                        // its retry
+		{seqs(0, 1), replica.ProduceResponse{BaseOffset: 3}},                                             // a retry of its tail
+		{seqs(2), replica.ProduceResponse{BaseOffset: 5}},                                                // on after the wrap
+		{seqs(top), replica.ProduceResponse{BaseOffset: 2}},                                              // the largest, again
+		{seqs(4), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},      // a gap
+		{seqs(top, 1), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}}, // not consecutive
+		{seqs(3, 4), replica.ProduceResponse{BaseOffset: 6}},
+	} {
+		corr := int64(i + 1)
+		must(t, n.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: corr, Acks: 1, Records: c.records}))
+		c.want.To, c.want.CorrelationID = 100, corr
+		rd := n.Ready()
+		if diff := cmp.Diff([]replica.ProduceResponse{c.want}, rd.ProduceResponses); diff != "" {
+			t.Errorf("produce %d: answer (-want +got):\n%s", i, diff)
+		}
+		n.Advance(rd)
+	}
+	if got := log.LogEndOffset(); got != 8 {
+		t.Errorf("LEO = %d, want 8", got)
 	}
 }

@@ -96,7 +96,7 @@ func produced(m Message) (count int, first *ProducerSequence, code ErrorCode) {
 		return len(m.Records), nil, None
 	}
 	for i, r := range m.Records {
-		if r.Producer == nil || r.Producer.ID != first.ID || r.Producer.Epoch != first.Epoch || r.Producer.Sequence != first.Sequence+int32(i) {
+		if r.Producer == nil || r.Producer.ID != first.ID || r.Producer.Epoch != first.Epoch || r.Producer.Sequence != seqAfter(first.Sequence, int64(i)) {
 			return len(m.Records), first, OutOfOrderSequenceNumber
 		}
 	}

@@ -28,7 +28,7 @@ func recordsOf(b replica.ProducerBatch) []replica.Record {
 		out[i].Value = b.Bytes
 		if b.Producer != nil {
 			p := *b.Producer
-			p.Sequence += int32(i)
+			p.Sequence = int32((int64(p.Sequence) + int64(i)) % (1 << 31)) // 0 after the largest int32, as Kafka's
 			out[i].Producer = &p
 		}
 	}
@@ -62,13 +62,13 @@ func TestProducerBatchAsRecords(t *testing.T) {
 				case 0:
 					seq = max(0, seq-int32(rapid.IntRange(1, 4).Draw(t, "back"))) // a retry
 				case 1:
-					seq += int32(rapid.IntRange(1, 3).Draw(t, "gap"))
+					seq = int32((int64(seq) + int64(rapid.IntRange(1, 3).Draw(t, "gap"))) % (1 << 31))
 				case 2:
 					seq = 1<<31 - 1 - int32(rapid.IntRange(0, 3).Draw(t, "near the wrap"))
 				}
 				epoch := int16(rapid.IntRange(0, 1).Draw(t, "producer epoch"))
 				b.Producer = &replica.ProducerSequence{ID: id, Epoch: epoch, Sequence: seq}
-				next[id] = seq + int32(b.Count)
+				next[id] = int32((int64(seq) + int64(b.Count)) % (1 << 31))
 			}
 			corr := int64(i + 1)
 			mustDo(t, nr.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: corr, Acks: 1, Records: recordsOf(b)}))
