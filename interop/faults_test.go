@@ -121,29 +121,14 @@ func TestKgoFaults(t *testing.T) {
 		return n
 	}
 	recovered := true
-	for i, f := range []string{"stop", "kill", "power-cut"} {
-		time.Sleep(time.Duration(500+rng.IntN(700)) * time.Millisecond)
-		var victim int32
-		lc.world(t, func(w *cluster.World) error {
-			victim = w.PartitionLeader(topic, int32(i%partitions))
-			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, i%partitions)
-			switch f {
-			case "stop":
-				return w.Stop(victim)
-			case "kill":
-				return w.Kill(victim)
+	leaderFaults(t, lc, rng, topic, partitions, faultPace{before: 500 * time.Millisecond, down: 3 * time.Second},
+		func(f string, victim int32, down time.Time) {
+			// the producer is acknowledged again after the fault
+			if !waitFor(10*time.Second, func() bool { return ackedSince(down.Add(time.Second)) > 0 }) {
+				recovered = false
+				t.Errorf("no record acknowledged after the %s of broker %d", f, victim)
 			}
-			return w.PowerCut(victim, rng.IntN(2) == 0)
 		})
-		down := time.Now()
-		time.Sleep(time.Duration(3000+rng.IntN(2000)) * time.Millisecond)
-		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
-		// the producer is acknowledged again after the fault
-		if !waitFor(10*time.Second, func() bool { return ackedSince(down.Add(time.Second)) > 0 }) {
-			recovered = false
-			t.Errorf("no record acknowledged after the %s of broker %d", f, victim)
-		}
-	}
 	op(t, "kgo", faultOps[0], func(t *testing.T) {
 		if !recovered {
 			t.Fatal("the producer stopped being acknowledged after a fault")
@@ -301,23 +286,7 @@ func TestConfluentKafkaFaults(t *testing.T) {
 	}
 	produced := make(chan error, 1)
 	go func() { produced <- d.run(ctx, t, nil, &out, "produce-for", topic, "16") }()
-	for i, f := range []string{"stop", "kill", "power-cut"} {
-		time.Sleep(time.Duration(1500+rng.IntN(1000)) * time.Millisecond)
-		var victim int32
-		lc.world(t, func(w *cluster.World) error {
-			victim = w.PartitionLeader(topic, int32(i%partitions))
-			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, i%partitions)
-			switch f {
-			case "stop":
-				return w.Stop(victim)
-			case "kill":
-				return w.Kill(victim)
-			}
-			return w.PowerCut(victim, rng.IntN(2) == 0)
-		})
-		time.Sleep(time.Duration(2000+rng.IntN(1500)) * time.Millisecond)
-		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
-	}
+	leaderFaults(t, lc, rng, topic, partitions, faultPace{before: 1500 * time.Millisecond, down: 2 * time.Second}, nil)
 	require.NoError(t, <-produced)
 	got, err := fromPy(out.Acked)
 	require.NoError(t, err)
@@ -334,6 +303,42 @@ func TestConfluentKafkaFaults(t *testing.T) {
 	inLog := readLog(ctx, t, lc, topic, partitions)
 	op(t, "confluent-kafka", producerFaultOps[1], func(t *testing.T) { ackedInLog(t, acked, inLog) })
 	op(t, "confluent-kafka", producerFaultOps[2], func(t *testing.T) { noneTwice(t, inLog) })
+}
+
+// faultPace is how long leaderFaults waits before each fault and how long
+// the broker stays down, each at least the given time and up to half again
+// as long, drawn at random.
+type faultPace struct{ before, down time.Duration }
+
+// leaderFaults stops, then kills, then cuts the power of (torn writes or
+// not) the broker that leads partition 0, 1 and 2 of topic in turn,
+// starting each again after a while, and then calls after (if set) with
+// the fault, the broker and when it went down.
+func leaderFaults(t *testing.T, lc *liveCluster, rng *rand.Rand, topic string, partitions int32, pace faultPace, after func(f string, victim int32, down time.Time)) {
+	t.Helper()
+	jitter := func(d time.Duration) time.Duration { return d + time.Duration(rng.Int64N(int64(d/2)+1)) }
+	for i, f := range []string{"stop", "kill", "power-cut"} {
+		time.Sleep(jitter(pace.before))
+		p := int32(i) % partitions
+		var victim int32
+		lc.world(t, func(w *cluster.World) error {
+			victim = w.PartitionLeader(topic, p)
+			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, p)
+			switch f {
+			case "stop":
+				return w.Stop(victim)
+			case "kill":
+				return w.Kill(victim)
+			}
+			return w.PowerCut(victim, rng.IntN(2) == 0)
+		})
+		down := time.Now()
+		time.Sleep(jitter(pace.down))
+		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
+		if after != nil {
+			after(f, victim, down)
+		}
+	}
 }
 
 // waitFor polls cond every 50 ms until it holds or d has passed.
@@ -416,23 +421,7 @@ func TestSaramaFaults(t *testing.T) {
 			}
 		}
 	}()
-	for i, f := range []string{"stop", "kill", "power-cut"} {
-		time.Sleep(time.Duration(1500+rng.IntN(1000)) * time.Millisecond)
-		var victim int32
-		lc.world(t, func(w *cluster.World) error {
-			victim = w.PartitionLeader(topic, int32(i%partitions))
-			t.Logf("t=%d ms: %s broker %d, the leader of %s-%d", w.NowMs(), f, victim, topic, i%partitions)
-			switch f {
-			case "stop":
-				return w.Stop(victim)
-			case "kill":
-				return w.Kill(victim)
-			}
-			return w.PowerCut(victim, rng.IntN(2) == 0)
-		})
-		time.Sleep(time.Duration(2000+rng.IntN(1500)) * time.Millisecond)
-		lc.world(t, func(w *cluster.World) error { return w.Start(victim) })
-	}
+	leaderFaults(t, lc, rng, topic, partitions, faultPace{before: 1500 * time.Millisecond, down: 2 * time.Second}, nil)
 	time.Sleep(2 * time.Second)
 	close(stop)
 	n := <-sent

@@ -27,6 +27,19 @@ def rec(m):
     return {"key": m.key().hex(), "value": m.value().hex(), "partition": m.partition(), "offset": m.offset()}
 
 
+def reports():
+    """The records delivered, the errors, and the delivery callback that fills them."""
+    out, errors = [], []
+
+    def delivered(err, m):
+        if err is not None:
+            errors.append(str(err))
+        else:
+            out.append(rec(m))
+
+    return out, errors, delivered
+
+
 def read(consumer, n, deadline):
     out = []
     while len(out) < n:
@@ -48,13 +61,7 @@ def main():
         topic, acks = args[0], args[1]
         p = Producer({"bootstrap.servers": bootstrap, "client.id": "confluent-acks-" + acks, "acks": acks,
                       "linger.ms": 5, "enable.idempotence": acks == "all"})
-        out, errors = [], []
-
-        def delivered(err, m):
-            if err is not None:
-                errors.append(str(err))
-            else:
-                out.append(rec(m))
+        out, errors, delivered = reports()
 
         recs = json.load(sys.stdin)
         for r in recs:
@@ -68,13 +75,7 @@ def main():
         topic, seconds = args[0], float(args[1])
         p = Producer({"bootstrap.servers": bootstrap, "client.id": "confluent-faults-producer", "acks": "all",
                       "linger.ms": 5, "enable.idempotence": True, "message.timeout.ms": 120000})
-        out, errors = [], []
-
-        def delivered(err, m):
-            if err is not None:
-                errors.append(str(err))
-            else:
-                out.append(rec(m))
+        out, errors, delivered = reports()
 
         end, i = time.time() + seconds, 0
         while time.time() < end:
