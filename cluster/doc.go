@@ -337,7 +337,12 @@
 // does. CreateTopics takes LogConfig's topic configs, validated as Kafka
 // 3.7's controller does; a topic's own min.insync.replicas and
 // unclean.leader.election.enable override the brokers' for its
-// partitions. A produce's batch is not encoded again: the leader's log appends
+// partitions. A Metadata request for a topic that does not exist creates
+// it (auto.create.topics.enable, Config.DisableAutoCreateTopics), with one
+// partition on one replica, and answers UNKNOWN_TOPIC_OR_PARTITION until
+// the next request, as a KRaft broker does. A topic made so without a
+// segment.bytes of its own gets Config.ClientTopicSegmentBytes when set.
+// The world holds at most [MaxPartitions] partitions. A produce's batch is not encoded again: the leader's log appends
 // the client's bytes with the offsets and its leader epoch stamped in
 // place ([replica.ProducerBatch]: the leader takes the batch whole, its
 // records read once, on the connection's goroutine, as Kafka's
