@@ -92,18 +92,27 @@ func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
 	p := &PreparedExternal{body: x.Body}
 	p.req, p.err = decodeExternalBody(x)
 	if pr, ok := p.req.(*kmsg.ProduceRequest); ok {
-		decompressing <- struct{}{}
-		p.batches = make([][]*clientBatch, len(pr.Topics))
-		for ti := range pr.Topics {
-			p.batches[ti] = make([]*clientBatch, len(pr.Topics[ti].Partitions))
-			for pi := range pr.Topics[ti].Partitions {
-				p.batches[ti][pi] = pp.clientBatch(pr.Topics[ti].Partitions[pi].Records)
-			}
-		}
-		pp.dec.Trim(keptDecompressed)
-		<-decompressing
+		p.batches = pp.clientBatches(pr)
 	}
 	return p
+}
+
+// clientBatches checks and reads every batch of a Produce request, one of
+// at most two requests so checked at once (decompressing).
+func (pp *Preparer) clientBatches(pr *kmsg.ProduceRequest) [][]*clientBatch {
+	decompressing <- struct{}{}
+	defer func() {
+		pp.dec.Trim(keptDecompressed)
+		<-decompressing
+	}()
+	out := make([][]*clientBatch, len(pr.Topics))
+	for ti := range pr.Topics {
+		out[ti] = make([]*clientBatch, len(pr.Topics[ti].Partitions))
+		for pi := range pr.Topics[ti].Partitions {
+			out[ti][pi] = pp.clientBatch(pr.Topics[ti].Partitions[pi].Records)
+		}
+	}
+	return out
 }
 
 // decompressing bounds the Produce requests whose batches are checked at
