@@ -254,6 +254,21 @@ func TestExternalMetadataAutoCreatesTopics(t *testing.T) {
 			w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, DisableAutoCreateTopics: tt.disable})
 			require.NoError(t, err)
 			require.NoError(t, w.RunFor(500))
+			// the brokers say what they do
+			dc := kmsg.NewPtrDescribeConfigsRequest()
+			dc.SetVersion(4)
+			r := kmsg.NewDescribeConfigsRequestResource()
+			r.ResourceType, r.ResourceName, r.ConfigNames = kmsg.ConfigResourceTypeBroker, "2", []string{"auto.create.topics.enable"}
+			dc.Resources = append(dc.Resources, r)
+			got := ask[*kmsg.DescribeConfigsResponse](t, w, 2, dc, 10).Resources[0].Configs
+			require.Len(t, got, 1)
+			wantSource := kmsg.ConfigSourceDefaultConfig
+			if tt.disable {
+				wantSource = kmsg.ConfigSourceStaticBrokerConfig
+			}
+			require.Equal(t, fmt.Sprint(!tt.disable), *got[0].Value)
+			require.Equal(t, wantSource, got[0].Source)
+
 			first := metadata(w, tt.version, tt.allow, "fresh", "bad name!", "..")
 			require.Equal(t, int16(3), first["fresh"].ErrorCode, "UNKNOWN_TOPIC_OR_PARTITION while the controller creates it")
 			require.Empty(t, first["fresh"].Partitions)
