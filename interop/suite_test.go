@@ -53,7 +53,7 @@ type partitionRule struct {
 }
 
 // suiteOps are the operations runSuite records, in order.
-var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups"}
+var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic"}
 
 // runSuite runs every operation of c against lc on a topic of its own:
 // each one a subtest and a cell of the matrix.
@@ -204,11 +204,39 @@ func runSuite(t *testing.T, lc *liveCluster, name string, c client, rule partiti
 			t.Errorf("%s described (-want +got):\n%s", group, diff)
 		}
 	})
+	op(t, name, "auto-create topic", func(t *testing.T) {
+		if why, ok := noAutoCreate[name]; ok {
+			notApplicable(t, "%s", why)
+			return
+		}
+		auto := topic + "-auto"
+		recs := records(rng, name+"-auto", 3)
+		got, err := c.produce(ctx, t, auto, "1", recs)
+		require.NoError(t, err)
+		require.Len(t, got, len(recs))
+		// Kafka's num.partitions and default.replication.factor
+		lc.world(t, func(w *cluster.World) error {
+			parts := w.TopicPartitions(auto)
+			require.Len(t, parts, cluster.DefaultNumPartitions)
+			require.Len(t, parts[0].Replicas, cluster.DefaultReplicationFactor)
+			return nil
+		})
+		require.Len(t, lc.dumpLog(t, auto, 0), len(recs))
+	})
 
 	lc.world(t, func(w *cluster.World) error {
 		require.Empty(t, w.InternalErrors(), "the world's internal errors")
 		return nil
 	})
+}
+
+// noAutoCreate are the clients whose producer does not ask, by default,
+// for a topic that does not exist to be created (a Metadata request with
+// AllowAutoTopicCreation false), and so fail to produce to one: the others
+// find the topic created, as a default Kafka broker creates it.
+var noAutoCreate = map[string]string{
+	"kgo":      "kgo asks for no topic to be created unless told to (kgo.AllowAutoTopicCreation)",
+	"kafka-go": "kafka-go's Writer asks for no topic to be created unless told to (Writer.AllowAutoTopicCreation)",
 }
 
 // dedup drops records read twice (a group member may read again what it
