@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -69,6 +70,11 @@ type Config struct {
 	ReplicaLagTimeMaxMs int64
 	// ReplicaFetchWaitMaxMs is replica.fetch.wait.max.ms (default 500).
 	ReplicaFetchWaitMaxMs int64
+	// FetchMaxBytes is the brokers' fetch.max.bytes (default
+	// DefaultFetchMaxBytes, 55 MiB; KIP-541, Kafka 2.5): a consumer's fetch
+	// gets at most that many bytes, whatever its MaxBytes asks (but for
+	// the first batch, which comes whole).
+	FetchMaxBytes int64
 	// BrokerSessionTimeoutMs is broker.session.timeout.ms (default 9000):
 	// the controller fences a broker without a heartbeat for this long.
 	BrokerSessionTimeoutMs int64
@@ -229,6 +235,7 @@ func (c Config) withDefaults() (Config, error) {
 	def(&c.ReplicaLagTimeMaxMs, c.Rules.DefaultReplicaLagTimeMaxMs())
 	def(&c.ControllerFailoverMs, DefaultControllerFailoverMs)
 	def(&c.ReplicaFetchWaitMaxMs, replica.DefaultReplicaFetchWaitMaxMs)
+	def(&c.FetchMaxBytes, DefaultFetchMaxBytes)
 	def(&c.BrokerSessionTimeoutMs, DefaultBrokerSessionTimeoutMs)
 	def(&c.BrokerHeartbeatIntervalMs, DefaultBrokerHeartbeatIntervalMs)
 	def(&c.TickMs, DefaultTickMs)
@@ -267,6 +274,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: checkpoint intervals %d / %d / %d ms < 0", ErrInvalidConfig, c.ReplicaHighWatermarkCheckpointIntervalMs, c.LogFlushOffsetCheckpointIntervalMs, c.LogFlushStartOffsetCheckpointIntervalMs)
 	case c.DirtyExpireMs < 0 || c.DirtyWritebackIntervalMs < 0:
 		return c, fmt.Errorf("%w: dirty expire %d / writeback interval %d ms < 0", ErrInvalidConfig, c.DirtyExpireMs, c.DirtyWritebackIntervalMs)
+	case c.FetchMaxBytes < 0 || c.FetchMaxBytes > math.MaxInt32:
+		return c, fmt.Errorf("%w: FetchMaxBytes %d not in 0..%d", ErrInvalidConfig, c.FetchMaxBytes, math.MaxInt32)
 	case c.NetworkLatencyMs < 0:
 		return c, fmt.Errorf("%w: NetworkLatencyMs %d < 0", ErrInvalidConfig, c.NetworkLatencyMs)
 	case c.BrokerSessionTimeoutMs < 0 || c.BrokerHeartbeatIntervalMs < 1:

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -645,4 +646,46 @@ func TestNewTopicSpec(t *testing.T) {
 	require.ErrorContains(t, err, "topic huge: 2147483647 partitions")
 	require.ErrorContains(t, err, fmt.Sprintf("the simulated cluster holds at most %d partitions", cluster.MaxPartitions))
 	require.Empty(t, w.TopicPartitions("huge"))
+}
+
+// TestFetchMaxBytes: a consumer's fetch gets at most the brokers'
+// fetch.max.bytes (KafkaApis.handleFetchRequest caps the request's
+// MaxBytes with it), whatever its MaxBytes and PartitionMaxBytes ask, but
+// for a first batch larger than that, which comes whole; DescribeConfigs
+// says the value.
+func TestFetchMaxBytes(t *testing.T) {
+	const capBytes = 10_000
+	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, FetchMaxBytes: capBytes})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+	require.NoError(t, w.RunFor(500))
+	batch := func(size int) []byte {
+		var b kafkalog.RecordBatch
+		b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
+		b.AppendRecord(0, w.NowMs(), []byte("k"), make([]byte, size))
+		return b.AppendTo(nil)
+	}
+	for _, size := range []int{30_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000} {
+		require.Equal(t, int16(0), produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, batch(size)), 2000)).Code)
+	}
+	fetched := func(offset int64) []byte {
+		req := fetchReq(offset, -1)
+		req.MaxBytes, req.Topics[0].Partitions[0].PartitionMaxBytes = math.MaxInt32, math.MaxInt32
+		return ask[*kmsg.FetchResponse](t, w, 1, req, 10).Topics[0].Partitions[0].RecordBatches
+	}
+	first := fetched(0)
+	require.Greater(t, len(first), capBytes, "the first batch comes whole")
+	size, _, err := kafkalog.PeekBatch(first)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(first)), size, "that batch alone")
+	require.LessOrEqual(t, len(fetched(1)), capBytes, "the rest stops at fetch.max.bytes")
+	require.Greater(t, len(fetched(1)), capBytes-2_100, "and fills it but for the batch cut")
+
+	dc := kmsg.NewPtrDescribeConfigsRequest()
+	r := kmsg.NewDescribeConfigsRequestResource()
+	r.ResourceType, r.ResourceName, r.ConfigNames = kmsg.ConfigResourceTypeBroker, "1", []string{"fetch.max.bytes"}
+	dc.Resources = append(dc.Resources, r)
+	got := ask[*kmsg.DescribeConfigsResponse](t, w, 1, dc, 10).Resources[0].Configs
+	require.Len(t, got, 1)
+	require.Equal(t, "10000", *got[0].Value)
 }

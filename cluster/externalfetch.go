@@ -41,9 +41,11 @@ func (w *World) answerFetch(id uint64, client int32, resp *kmsg.FetchResponse) {
 // fetchResponse reads what a consumer's fetch gets now at broker b: its
 // response, the record bytes in it, and whether a partition failed.
 //
-// The limits are Kafka 3.7's (ReplicaManager.readFromLog, LogSegment.read):
-// each partition reads at most min(PartitionMaxBytes, what is left of
-// MaxBytes) bytes of the log below the high watermark, the bytes cut where
+// The limits are Kafka 3.7's (KafkaApis.handleFetchRequest,
+// ReplicaManager.readFromLog, LogSegment.read): MaxBytes is capped at the
+// brokers' fetch.max.bytes (Config.FetchMaxBytes), and each partition
+// reads at most min(PartitionMaxBytes, what is left of MaxBytes) bytes of
+// the log below the high watermark, the bytes cut where
 // the limit falls, so that the last batch may come incomplete (the
 // consumer skips it and asks again from its offset); the first partition
 // that has anything returns at least its first whole batch, however large.
@@ -51,7 +53,7 @@ func (w *World) answerFetch(id uint64, client int32, resp *kmsg.FetchResponse) {
 // KIP-392); LastStableOffset is the high watermark (no transactions).
 func (w *World) fetchResponse(b *broker, client int32, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
 	resp := kmsg.NewPtrFetchResponse()
-	limit := int(max(req.MaxBytes, 0))
+	limit := int(min(max(int64(req.MaxBytes), 0), w.cfg.FetchMaxBytes))
 	minOne, total, failed := true, 0, false
 	for _, t := range req.Topics {
 		rt := kmsg.NewFetchResponseTopic()

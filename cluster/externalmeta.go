@@ -21,6 +21,8 @@ const (
 	DefaultNumPartitions = 1
 	// DefaultReplicationFactor is default.replication.factor: 1.
 	DefaultReplicationFactor = 1
+	// DefaultFetchMaxBytes is fetch.max.bytes: 55 MiB (57671680).
+	DefaultFetchMaxBytes = 55 << 20
 )
 
 // aliveBrokers are the brokers the controller counts as alive: registered
@@ -733,11 +735,16 @@ func (w *World) brokerConfigEntries(id int32) []configEntry {
 	if w.cfg.DisableAutoCreateTopics {
 		autoCreateSource = static
 	}
+	fetchMaxSource := kmsg.ConfigSourceDefaultConfig
+	if w.cfg.FetchMaxBytes != DefaultFetchMaxBytes {
+		fetchMaxSource = static
+	}
 	l := w.cfg.Log
 	return []configEntry{
 		{"auto.create.topics.enable", strconv.FormatBool(!w.cfg.DisableAutoCreateTopics), autoCreateSource, kmsg.ConfigTypeBoolean},
 		{"broker.id", strconv.Itoa(int(id)), static, kmsg.ConfigTypeInt},
 		{"default.replication.factor", strconv.Itoa(DefaultReplicationFactor), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt},
+		{"fetch.max.bytes", strconv.FormatInt(w.cfg.FetchMaxBytes, 10), fetchMaxSource, kmsg.ConfigTypeInt},
 		{"log.cleanup.policy", l.CleanupPolicy, static, kmsg.ConfigTypeList},
 		{"log.dirs", LogDir, static, kmsg.ConfigTypeString},
 		{"log.retention.bytes", strconv.FormatInt(l.RetentionBytes, 10), static, kmsg.ConfigTypeLong},
