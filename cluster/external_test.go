@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -688,4 +689,41 @@ func TestFetchMaxBytes(t *testing.T) {
 	got := ask[*kmsg.DescribeConfigsResponse](t, w, 1, dc, 10).Resources[0].Configs
 	require.Len(t, got, 1)
 	require.Equal(t, "10000", *got[0].Value)
+}
+
+// TestAutoCreationStopsAtThePartitionBound: one Metadata request naming
+// 1,500 new topics creates them until the world holds MaxPartitions
+// partitions, answers every name UNKNOWN_TOPIC_OR_PARTITION, and says in
+// one event, not a thousand, that the rest were not created.
+func TestAutoCreationStopsAtThePartitionBound(t *testing.T) {
+	w := extWorld(t)
+	req := kmsg.NewPtrMetadataRequest()
+	req.SetVersion(12)
+	req.AllowAutoTopicCreation = true
+	for i := range 1500 {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(fmt.Sprintf("many-%04d", i))
+		req.Topics = append(req.Topics, rt)
+	}
+	events := len(w.Events())
+	resp := ask[*kmsg.MetadataResponse](t, w, 1, req, 10)
+	require.Len(t, resp.Topics, 1500)
+	for _, mt := range resp.Topics {
+		require.Equal(t, int16(3), mt.ErrorCode, *mt.Topic)
+	}
+	total := 0
+	for _, tp := range w.Topics() {
+		total += len(tp.Assignment)
+	}
+	require.Equal(t, cluster.MaxPartitions, total)
+	refused := 0
+	for _, e := range w.Events()[events:] {
+		if strings.Contains(e.Text, "not auto-created") {
+			refused++
+			require.Contains(t, e.Text, "more")
+			require.Contains(t, e.Text, "the simulated cluster holds at most")
+		}
+	}
+	require.Equal(t, 1, refused)
+	require.Empty(t, w.InternalErrors())
 }

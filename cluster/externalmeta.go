@@ -109,6 +109,8 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 		resp.Topics = append(resp.Topics, mt)
 	}
 	autoCreate := !w.cfg.DisableAutoCreateTopics && (req.Version < 4 || req.AllowAutoTopicCreation)
+	var refused []string // auto-creations the controller refused, and why the first was
+	var why string
 	for _, rt := range missing {
 		mt := kmsg.NewMetadataResponseTopic()
 		mt.Topic, mt.TopicID = rt.Topic, rt.TopicID
@@ -121,11 +123,22 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 			mt.ErrorCode = errUnknownTopicOrPartition
 			mt.IsInternal = isInternalTopic(*rt.Topic)
 			if autoCreate {
-				w.autoCreateTopic(x, *rt.Topic)
+				if msg := w.autoCreateTopic(x, *rt.Topic); msg != "" {
+					if refused = append(refused, *rt.Topic); len(refused) == 1 {
+						why = msg
+					}
+				}
 			}
 		}
 		mt.Partitions = []kmsg.MetadataResponseTopicPartition{}
 		resp.Topics = append(resp.Topics, mt)
+	}
+	if len(refused) > 0 { // one event, however many names the request held
+		more := ""
+		if len(refused) > 1 {
+			more = fmt.Sprintf(" and %d more", len(refused)-1)
+		}
+		w.record(EventController, 0, nil, "topic %s%s not auto-created for client %q: %s", refused[0], more, x.ClientID, why)
 	}
 	return resp
 }
@@ -143,20 +156,20 @@ func isInternalTopic(name string) bool {
 // DefaultReplicationFactor), and answers the request itself
 // UNKNOWN_TOPIC_OR_PARTITION, since its metadata does not hold the topic
 // yet; the client asks again and finds it. A creation the controller
-// refuses (no broker alive to hold the replica) is an event, and the topic
-// stays missing. __transaction_state is not created: transactions are not
-// modelled.
-func (w *World) autoCreateTopic(x *ExternalRequest, name string) {
+// refuses (no broker alive to hold the replica, the world's partitions
+// all taken) stays missing; autoCreateTopic returns why. __transaction_state
+// is not created: transactions are not modelled.
+func (w *World) autoCreateTopic(x *ExternalRequest, name string) string {
 	if name == "__transaction_state" {
-		return
+		return ""
 	}
 	t := kmsg.NewCreateTopicsRequestTopic()
 	t.Topic, t.NumPartitions, t.ReplicationFactor = name, -1, -1
 	rt := kmsg.NewCreateTopicsResponseTopic()
-	who := fmt.Sprintf("client %q", x.ClientID)
-	if code, msg := w.createExternalTopic(t, false, &rt, who+"'s Metadata request (auto.create.topics.enable)"); code != 0 {
-		w.record(EventController, 0, nil, "topic %s not auto-created for %s: %s", name, who, msg)
+	if code, msg := w.createExternalTopic(t, false, &rt, fmt.Sprintf("client %q's Metadata request (auto.create.topics.enable)", x.ClientID)); code != 0 {
+		return msg
 	}
+	return ""
 }
 
 // extInitProducerID answers InitProducerId for an idempotent producer (a
