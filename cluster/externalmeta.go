@@ -306,14 +306,10 @@ func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16,
 				spec.ReplicationFactor, spec.ReplicationFactor, alive))
 		}
 	}
-	count := spec.Partitions
-	if spec.Assignment != nil {
-		count = len(spec.Assignment)
-	}
-	if err := w.partitionRoom(spec.Name, count); err != nil {
-		return fail(errPolicyViolation, strings.TrimPrefix(err.Error(), ErrInvalidConfig.Error()+": "))
-	}
 	asg, err := w.assignment(spec)
+	if bound := (*partitionBoundError)(nil); errors.As(err, &bound) {
+		return fail(errPolicyViolation, bound.msg)
+	}
 	if err != nil {
 		return fail(errInvalidReplicaAssign, err.Error())
 	}

@@ -74,6 +74,14 @@ func (w *World) Topics() []Topic { return w.topics }
 // POLICY_VIOLATION, as a cluster's create-topic policy would answer.
 const MaxPartitions = 1000
 
+// partitionBoundError refuses a topic that would take the world past
+// MaxPartitions; it is an ErrInvalidConfig, and msg says why (a client's
+// CreateTopics is answered POLICY_VIOLATION with it).
+type partitionBoundError struct{ msg string }
+
+func (e *partitionBoundError) Error() string        { return ErrInvalidConfig.Error() + ": " + e.msg }
+func (e *partitionBoundError) Is(target error) bool { return target == ErrInvalidConfig }
+
 // partitionRoom refuses a topic of count partitions (replacing the ones
 // it has, if it exists) that would take the world past MaxPartitions.
 func (w *World) partitionRoom(topic string, count int) error {
@@ -84,7 +92,7 @@ func (w *World) partitionRoom(topic string, count int) error {
 		}
 	}
 	if count > MaxPartitions-others {
-		return fmt.Errorf("%w: topic %s: %d partitions, and the other topics have %d: the simulated cluster holds at most %d partitions", ErrInvalidConfig, topic, count, others, MaxPartitions)
+		return &partitionBoundError{fmt.Sprintf("topic %s: %d partitions, and the other topics have %d: the simulated cluster holds at most %d partitions", topic, count, others, MaxPartitions)}
 	}
 	return nil
 }

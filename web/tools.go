@@ -79,7 +79,7 @@ func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, o
 		}
 		return n, true, nil
 	}
-	partitions, _, err := count("partitions")
+	partitions, partitionsSet, err := count("partitions")
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, o
 	switch {
 	case rfSet && (rf < 1 || rf > math.MaxInt16):
 		return kafkaErr(fmt.Sprintf("The replication factor must be between 1 and %d inclusive", math.MaxInt16))
-	case partitions != -1 && partitions < 1:
+	case partitionsSet && partitions < 1:
 		return kafkaErr("The partitions must be greater than 0")
 	}
 	_, ifNotExists := fl["if-not-exists"]
