@@ -151,7 +151,7 @@ func (w *World) createTopic(spec TopicSpec) error {
 	if spec.MinInsyncReplicas < 0 {
 		return fmt.Errorf("%w: topic %s: min.insync.replicas %d", ErrInvalidConfig, spec.Name, spec.MinInsyncReplicas)
 	}
-	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: spec.Name == OffsetsTopic, ID: newTopicID(w.cfg.Seed, spec.Name),
+	t := Topic{Name: spec.Name, Assignment: asg, Config: spec.Config, Internal: isInternalTopic(spec.Name), ID: newTopicID(w.cfg.Seed, spec.Name),
 		MinInsyncReplicas: spec.MinInsyncReplicas, UncleanLeaderElectionEnable: spec.UncleanLeaderElectionEnable, Overrides: slices.Sorted(slices.Values(spec.Overrides))}
 	w.topics = append(w.topics, t)
 	slices.SortFunc(w.topics, func(a, b Topic) int {
