@@ -268,6 +268,8 @@ func (w *World) external(x *ExternalRequest) error {
 		w.extFetch(id, x, b, r)
 	case *kmsg.ListOffsetsRequest:
 		w.answer(id, w.extListOffsets(b, r))
+	case *kmsg.OffsetForLeaderEpochRequest:
+		w.answer(id, w.extOffsetForLeaderEpoch(b, r))
 	case *kmsg.InitProducerIDRequest:
 		w.answer(id, w.extInitProducerID(x, r))
 	case *kmsg.CreateTopicsRequest:

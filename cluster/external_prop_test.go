@@ -26,7 +26,7 @@ var (
 // TestExternalClientsRandomized drives the world as a crowd of Kafka
 // clients would: produces of random sizes, keys and acks to random brokers
 // (leaders or not), fetches at random offsets (out of range included),
-// ListOffsets, topics created and deleted, interleaved with brokers
+// ListOffsets, OffsetForLeaderEpoch, topics created and deleted, interleaved with brokers
 // stopped, killed, powered off and started (one down at a time, as
 // Kafka's durability needs), links to a client cut and healed, and time.
 // Invariants: every fetch answer holds CRC-valid batches at increasing
@@ -122,6 +122,8 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 				lastFault = w.NowMs()
 				err = d.fault()
 			}
+		case r < 90:
+			err = d.offsetForLeaderEpoch()
 		default:
 			err = w.RunFor(int64(10 + d.rng.IntN(3000)))
 		}
@@ -420,6 +422,34 @@ func (d *extDriver) listOffsets() error {
 		lp := r.(*kmsg.ListOffsetsResponse).Topics[0].Partitions[0]
 		if lp.ErrorCode == 0 && lp.Offset < -1 {
 			return fmt.Errorf("ListOffsets %d of %s-%d: offset %d", rp.Timestamp, topic, p, lp.Offset)
+		}
+		return nil
+	})
+}
+
+// offsetForLeaderEpoch asks a broker where an epoch ends, at any version,
+// with a current leader epoch that may be the partition's, stale, future
+// or none. The answer is one of Kafka's for it, and a found epoch is at
+// most the one asked, with an end offset; none is -1 with -1.
+func (d *extDriver) offsetForLeaderEpoch() error {
+	topic, p := d.pick()
+	var epoch int32
+	for _, pi := range d.w.TopicPartitions(topic) {
+		if pi.Partition == p {
+			epoch = pi.LeaderEpoch
+		}
+	}
+	asked := int32(d.rng.IntN(int(epoch)+3)) - 1
+	req := epochReq(int16(d.rng.IntN(5)), topic, p, []int32{-1, epoch, epoch - 1, epoch + 1}[d.rng.IntN(4)], asked)
+	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
+		ep := r.(*kmsg.OffsetForLeaderEpochResponse).Topics[0].Partitions[0]
+		switch {
+		case !slices.Contains([]int16{0, 3, 6, 74, 75}, ep.ErrorCode):
+			return fmt.Errorf("OffsetForLeaderEpoch %s-%d: error %d", topic, p, ep.ErrorCode)
+		case ep.ErrorCode != 0 && (ep.LeaderEpoch != -1 || ep.EndOffset != -1):
+			return fmt.Errorf("OffsetForLeaderEpoch %s-%d: error %d with epoch %d, end offset %d", topic, p, ep.ErrorCode, ep.LeaderEpoch, ep.EndOffset)
+		case ep.ErrorCode == 0 && (ep.LeaderEpoch > asked || (ep.EndOffset < 0) != (ep.LeaderEpoch < 0) && req.Version >= 1):
+			return fmt.Errorf("OffsetForLeaderEpoch %s-%d for epoch %d (v%d): epoch %d, end offset %d", topic, p, asked, req.Version, ep.LeaderEpoch, ep.EndOffset)
 		}
 		return nil
 	})

@@ -149,9 +149,9 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 // leadership.
 func leaderCheck(st replica.Status, currentLeaderEpoch int32) int16 {
 	switch {
-	case currentLeaderEpoch >= 0 && currentLeaderEpoch < st.LeaderEpoch:
+	case currentLeaderEpoch != -1 && currentLeaderEpoch < st.LeaderEpoch:
 		return int16(replica.FencedLeaderEpoch)
-	case currentLeaderEpoch >= 0 && currentLeaderEpoch > st.LeaderEpoch:
+	case currentLeaderEpoch != -1 && currentLeaderEpoch > st.LeaderEpoch:
 		return int16(replica.UnknownLeaderEpoch)
 	case st.Role != replica.RoleLeader:
 		return errNotLeaderOrFollower
@@ -233,6 +233,41 @@ func (w *World) listOffset(b *broker, tp partitionKey, p kmsg.ListOffsetsRequest
 		rp.Offset, rp.Timestamp = off, ts
 	}
 	rp.LeaderEpoch = epochAt(st.Epochs, rp.Offset)
+}
+
+// extOffsetForLeaderEpoch answers OffsetForLeaderEpoch at broker b as Kafka
+// 3.7's ReplicaManager.lastOffsetForLeaderEpoch does, for a consumer
+// checking its position after a leader change (KIP-320) as for anyone
+// else (fetchOnlyFromLeader is always true there): for each partition, the
+// request's current leader epoch checked first (Partition.getLocalLog), then
+// leadership, then the leader's epoch cache answers for the requested
+// epoch (replica.Node.EndOffsetForEpoch): the largest epoch it holds at
+// most that one and where the next starts, the log end offset for the
+// latest. A consumer whose last fetched record is past that end offset
+// learns that its leader's log was truncated under it.
+func (w *World) extOffsetForLeaderEpoch(b *broker, req *kmsg.OffsetForLeaderEpochRequest) *kmsg.OffsetForLeaderEpochResponse {
+	resp := kmsg.NewPtrOffsetForLeaderEpochResponse()
+	for _, t := range req.Topics {
+		rt := kmsg.NewOffsetForLeaderEpochResponseTopic()
+		rt.Topic = t.Topic
+		topic := w.topic(t.Topic)
+		for _, p := range t.Partitions {
+			rp := kmsg.NewOffsetForLeaderEpochResponseTopicPartition()
+			rp.Partition, rp.LeaderEpoch, rp.EndOffset = p.Partition, -1, -1
+			rp.ErrorCode = errUnknownTopicOrPartition
+			if topic != nil && p.Partition >= 0 && int(p.Partition) < len(topic.Assignment) {
+				rp.ErrorCode = errNotLeaderOrFollower
+				if s := b.replicas[partitionKey{Topic: t.Topic, Partition: p.Partition}]; s != nil {
+					if rp.ErrorCode = leaderCheck(s.node.Status(), p.CurrentLeaderEpoch); rp.ErrorCode == 0 {
+						rp.LeaderEpoch, rp.EndOffset = s.node.EndOffsetForEpoch(p.LeaderEpoch)
+					}
+				}
+			}
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp
 }
 
 // epochAt is the epoch cache's epoch at offset (LeaderEpochFileCache

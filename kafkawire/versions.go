@@ -49,6 +49,7 @@ const (
 //	 19  CreateTopics      0-7       5
 //	 20  DeleteTopics      0-6       4
 //	 22  InitProducerId    0-4       2
+//	 23  OffsetForLeaderEpoch 0-4    4 (a consumer's check after a leader change, KIP-320)
 //	 32  DescribeConfigs   0-4       4
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
@@ -69,6 +70,7 @@ func DefaultAPIVersions() []APIVersion {
 		{19, 0, 7},
 		{20, 0, 6},
 		{22, 0, 4},
+		{23, 0, 4},
 		{32, 0, 4},
 	}
 }

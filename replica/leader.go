@@ -154,11 +154,26 @@ func (n *Node) handleOffsetsForLeaderEpoch(m Message) {
 		n.send(resp)
 		return
 	}
-	if e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), m.Epoch, n.cfg.Rules.endOffsetBefore21()); ok {
-		resp.EndOffset = end
-		if n.cfg.Rules >= V2_0 {
-			resp.Epoch = e
-		}
-	}
+	resp.Epoch, resp.EndOffset = n.EndOffsetForEpoch(m.Epoch)
 	n.send(resp)
+}
+
+// EndOffsetForEpoch is what this replica's log answers to
+// OffsetsForLeaderEpoch for epoch, under the node's rules
+// (LeaderEpochFileCache.endOffsetFor): the largest cached epoch at most
+// epoch and the offset where the next epoch starts (the log end offset for
+// the latest), or NoEpoch and UndefinedOffset when that is undefined. Under
+// V0_11 the epoch is NoEpoch (OffsetsForLeaderEpoch v0 carries none). It
+// checks neither the role nor the caller's leader epoch: the leader's
+// handler does, and so does a broker answering a client's request
+// (Partition.lastOffsetForLeaderEpoch).
+func (n *Node) EndOffsetForEpoch(epoch int32) (int32, int64) {
+	e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), epoch, n.cfg.Rules.endOffsetBefore21())
+	switch {
+	case !ok:
+		return NoEpoch, UndefinedOffset
+	case n.cfg.Rules < V2_0:
+		return NoEpoch, end
+	}
+	return e, end
 }
