@@ -161,6 +161,7 @@ func TestExternalErrors(t *testing.T) {
 		{"below the log start is OFFSET_OUT_OF_RANGE", 1, -1, 0, 1},
 		{"a future epoch is UNKNOWN_LEADER_EPOCH", 1, 0, 5, 75},
 		{"no epoch skips the check", 1, 0, -1, 0},
+		{"any negative epoch is none for a fetch (FetchRequest.optionalEpoch)", 1, 0, -7, 0},
 	}
 	for _, tt := range tests {
 		if got := fetchCode(tt.broker, tt.offset, tt.epoch); got != tt.want {

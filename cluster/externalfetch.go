@@ -104,7 +104,9 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 		return errNotLeaderOrFollower, nil
 	}
 	st := s.node.Status()
-	if code := leaderCheck(st, p.CurrentLeaderEpoch); code != 0 {
+	// FetchRequest.optionalEpoch: any negative epoch is none (ListOffsets
+	// and OffsetForLeaderEpoch take only -1 as none)
+	if code := leaderCheck(st, max(p.CurrentLeaderEpoch, -1)); code != 0 {
 		return code, nil
 	}
 	if p.FetchOffset < st.LogStartOffset || p.FetchOffset > st.LogEndOffset {
@@ -145,8 +147,8 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 
 // leaderCheck is Partition.getLocalLog for a client that needs the
 // leader: the request's leader epoch first (KIP-320: FENCED_LEADER_EPOCH
-// below the replica's, UNKNOWN_LEADER_EPOCH above; -1 skips it), then
-// leadership.
+// below the replica's, UNKNOWN_LEADER_EPOCH above; -1 skips it, any
+// other negative one is below), then leadership.
 func leaderCheck(st replica.Status, currentLeaderEpoch int32) int16 {
 	switch {
 	case currentLeaderEpoch != -1 && currentLeaderEpoch < st.LeaderEpoch:
