@@ -332,9 +332,10 @@
 // [ActExternal] action holding its bytes, so that the timeline replays and
 // forks it like any other action (without a connection, its answer goes
 // nowhere); the answers come out of [World.ExternalAnswers]. Metadata,
-// Produce (v3+), Fetch (v4+), ListOffsets, InitProducerId, CreateTopics,
-// DeleteTopics and DescribeConfigs are answered as a Kafka 3.7 broker
-// does. CreateTopics takes LogConfig's topic configs, validated as Kafka
+// Produce (v3+), Fetch (v4+), ListOffsets, OffsetForLeaderEpoch (a
+// consumer's check for truncation after a leader change, KIP-320),
+// InitProducerId, CreateTopics, DeleteTopics and DescribeConfigs are
+// answered as a Kafka 3.7 broker does. CreateTopics takes LogConfig's topic configs, validated as Kafka
 // 3.7's controller does; a topic's own min.insync.replicas and
 // unclean.leader.election.enable override the brokers' for its
 // partitions. A Metadata request for a topic that does not exist creates
