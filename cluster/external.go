@@ -269,7 +269,7 @@ func (w *World) external(x *ExternalRequest) error {
 	case *kmsg.ListOffsetsRequest:
 		w.answer(id, w.extListOffsets(b, r))
 	case *kmsg.OffsetForLeaderEpochRequest:
-		w.answer(id, w.extOffsetForLeaderEpoch(b, r))
+		w.answer(id, w.extOffsetForLeaderEpoch(x, b, r))
 	case *kmsg.InitProducerIDRequest:
 		w.answer(id, w.extInitProducerID(x, r))
 	case *kmsg.CreateTopicsRequest:

@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -119,6 +120,8 @@ func TestExternalOffsetForLeaderEpochDetectsTruncation(t *testing.T) {
 	fr = ask[*kmsg.FetchResponse](t, w, 2, fetchReq(6, now), 100)
 	require.Zero(t, fr.Topics[0].Partitions[0].ErrorCode, "the fetch from the old position succeeds")
 	require.Equal(t, epochEnd{0, first, 3}, askEpoch(t, w, 2, epochReq(4, "t", 0, now, first)))
+	ev := w.Events()
+	require.Equal(t, fmt.Sprintf("client 1 (test) asks where epoch %d ends: at offset 3 (epoch %d)", first, first), ev[len(ev)-1].Text, "the page narrates it")
 
 	// A follower is not asked: NOT_LEADER_OR_FOLLOWER (fetchOnlyFromLeader).
 	require.NoError(t, w.Start(3))

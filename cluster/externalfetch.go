@@ -247,7 +247,7 @@ func (w *World) listOffset(b *broker, tp partitionKey, p kmsg.ListOffsetsRequest
 // most that one and where the next starts, the log end offset for the
 // latest. A consumer whose last fetched record is past that end offset
 // learns that its leader's log was truncated under it.
-func (w *World) extOffsetForLeaderEpoch(b *broker, req *kmsg.OffsetForLeaderEpochRequest) *kmsg.OffsetForLeaderEpochResponse {
+func (w *World) extOffsetForLeaderEpoch(x *ExternalRequest, b *broker, req *kmsg.OffsetForLeaderEpochRequest) *kmsg.OffsetForLeaderEpochResponse {
 	resp := kmsg.NewPtrOffsetForLeaderEpochResponse()
 	for _, t := range req.Topics {
 		rt := kmsg.NewOffsetForLeaderEpochResponseTopic()
@@ -259,9 +259,15 @@ func (w *World) extOffsetForLeaderEpoch(b *broker, req *kmsg.OffsetForLeaderEpoc
 			rp.ErrorCode = errUnknownTopicOrPartition
 			if topic != nil && p.Partition >= 0 && int(p.Partition) < len(topic.Assignment) {
 				rp.ErrorCode = errNotLeaderOrFollower
-				if s := b.replicas[partitionKey{Topic: t.Topic, Partition: p.Partition}]; s != nil {
+				tp := partitionKey{Topic: t.Topic, Partition: p.Partition}
+				if s := b.replicas[tp]; s != nil {
 					if rp.ErrorCode = leaderCheck(s.node.Status(), p.CurrentLeaderEpoch); rp.ErrorCode == 0 {
 						rp.LeaderEpoch, rp.EndOffset = s.node.EndOffsetForEpoch(p.LeaderEpoch)
+						if rp.EndOffset < 0 {
+							w.record(EventConsume, b.id, &tp, "client %d (%s) asks where epoch %d ends: the leader has no record of it", x.Client, x.ClientID, p.LeaderEpoch)
+						} else {
+							w.record(EventConsume, b.id, &tp, "client %d (%s) asks where epoch %d ends: at offset %d (epoch %d)", x.Client, x.ClientID, p.LeaderEpoch, rp.EndOffset, rp.LeaderEpoch)
+						}
 					}
 				}
 			}
