@@ -274,6 +274,8 @@ func (w *World) external(x *ExternalRequest) error {
 		w.answer(id, w.extInitProducerID(x, r))
 	case *kmsg.CreateTopicsRequest:
 		w.answer(id, w.extCreateTopics(r))
+	case *kmsg.CreatePartitionsRequest:
+		w.answer(id, w.extCreatePartitions(x, r))
 	case *kmsg.DeleteTopicsRequest:
 		w.answer(id, w.extDeleteTopics(r))
 	case *kmsg.DescribeConfigsRequest:

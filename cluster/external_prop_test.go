@@ -26,7 +26,7 @@ var (
 // TestExternalClientsRandomized drives the world as a crowd of Kafka
 // clients would: produces of random sizes, keys and acks to random brokers
 // (leaders or not), fetches at random offsets (out of range included),
-// ListOffsets, OffsetForLeaderEpoch, topics created and deleted, interleaved with brokers
+// ListOffsets, OffsetForLeaderEpoch, topics created, grown and deleted, interleaved with brokers
 // stopped, killed, powered off and started (one down at a time, as
 // Kafka's durability needs), links to a client cut and healed, and time.
 // Invariants: every fetch answer holds CRC-valid batches at increasing
@@ -124,6 +124,8 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 			}
 		case r < 90:
 			err = d.offsetForLeaderEpoch()
+		case r < 92:
+			err = d.createPartitions()
 		default:
 			err = w.RunFor(int64(10 + d.rng.IntN(3000)))
 		}
@@ -450,6 +452,48 @@ func (d *extDriver) offsetForLeaderEpoch() error {
 			return fmt.Errorf("OffsetForLeaderEpoch %s-%d: error %d with epoch %d, end offset %d", topic, p, ep.ErrorCode, ep.LeaderEpoch, ep.EndOffset)
 		case ep.ErrorCode == 0 && (ep.LeaderEpoch > asked || (ep.EndOffset < 0) != (ep.LeaderEpoch < 0) && req.Version >= 1):
 			return fmt.Errorf("OffsetForLeaderEpoch %s-%d for epoch %d (v%d): epoch %d, end offset %d", topic, p, asked, req.Version, ep.LeaderEpoch, ep.EndOffset)
+		}
+		return nil
+	})
+}
+
+// createPartitions grows a topic by up to three partitions, placed by the
+// controller or by the request (valid or not), validate-only or not, now
+// and then past the partition bound. When it says it grew, the topic has
+// the partitions asked; when it refuses, the topic has what it had.
+func (d *extDriver) createPartitions() error {
+	topic, _ := d.pick()
+	have := d.topics[topic]
+	count := have + int32(d.rng.IntN(4))
+	if d.rng.IntN(20) == 0 {
+		count = cluster.MaxPartitions + 1
+	}
+	var manual [][]int32
+	if d.rng.IntN(3) == 0 {
+		for range count - have {
+			manual = append(manual, [][]int32{{1, 2, 3}, {3, 1, 2}, {2}, {1, 1, 2}, {4, 1, 2}, {}}[d.rng.IntN(6)])
+		}
+	}
+	validateOnly := d.rng.IntN(4) == 0
+	req := partitionsReq(validateOnly, growTo(topic, count, manual...))
+	return d.send(int32(1+d.rng.IntN(3)), req, func(r kmsg.Response) error {
+		res := partitionResults(r.(*kmsg.CreatePartitionsResponse))
+		if len(res) != 1 || res[0].Topic != topic {
+			return fmt.Errorf("CreatePartitions %s to %d: %v", topic, count, res)
+		}
+		got := int32(len(d.w.TopicPartitions(topic)))
+		switch code := res[0].Code; {
+		case code == 0 && !validateOnly:
+			if got != count {
+				return fmt.Errorf("CreatePartitions %s to %d: done, and it has %d", topic, count, got)
+			}
+			d.topics[topic] = count
+		case code == 0 || slices.Contains([]int16{37, 38, 39, 44}, code):
+			if got != have {
+				return fmt.Errorf("CreatePartitions %s to %d (validate only %v): %v, and it has %d, not %d", topic, count, validateOnly, res[0], got, have)
+			}
+		default:
+			return fmt.Errorf("CreatePartitions %s to %d: %v", topic, count, res[0])
 		}
 		return nil
 	})

@@ -223,15 +223,23 @@ func (w *World) addPartitions(topic string, count int) error {
 	if t == nil || count <= len(t.Assignment) || t.Internal {
 		return fmt.Errorf("%w: add partitions to %q: %d", ErrInvalidConfig, topic, count)
 	}
-	old := len(t.Assignment)
-	rf := len(t.Assignment[0])
-	grown, err := w.assignment(TopicSpec{Name: topic, Partitions: count, ReplicationFactor: rf})
+	grown, err := w.assignment(TopicSpec{Name: topic, Partitions: count, ReplicationFactor: len(t.Assignment[0])})
 	if err != nil {
 		return err
 	}
-	t.Assignment = append(t.Assignment, grown[old:]...)
-	w.record(EventController, 0, nil, "topic %s: partitions %d -> %d", topic, old, count)
-	if err := w.openPartitions(topic, t.Assignment, old); err != nil {
+	return w.addAssigned(t, grown[len(t.Assignment):], "")
+}
+
+// addAssigned adds partitions with the replicas extra gives, in order, to
+// topic t, after its last; by, when set, says who asked.
+func (w *World) addAssigned(t *Topic, extra [][]int32, by string) error {
+	old := len(t.Assignment)
+	t.Assignment = append(t.Assignment, extra...)
+	if by != "" {
+		by = fmt.Sprintf(" (%s, replicas %v)", by, extra)
+	}
+	w.record(EventController, 0, nil, "topic %s: partitions %d -> %d%s", t.Name, old, len(t.Assignment), by)
+	if err := w.openPartitions(t.Name, t.Assignment, old); err != nil {
 		return err
 	}
 	w.refreshGroupMetadata()

@@ -51,6 +51,7 @@ const (
 //	 22  InitProducerId    0-4       2
 //	 23  OffsetForLeaderEpoch 0-4    4 (a consumer's check after a leader change, KIP-320)
 //	 32  DescribeConfigs   0-4       4
+//	 37  CreatePartitions  0-3       2
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
 		{0, 3, 10},
@@ -72,6 +73,7 @@ func DefaultAPIVersions() []APIVersion {
 		{22, 0, 4},
 		{23, 0, 4},
 		{32, 0, 4},
+		{37, 0, 3},
 	}
 }
 
