@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -130,4 +131,23 @@ func (w *World) manualReplicas(replicas []int32, rf int) (int16, string) {
 		return errInvalidReplicaAssign, fmt.Sprintf("The manual partition assignment includes a partition with %d replica(s), but this is not consistent with previous partitions, which have %d replica(s).", len(sorted), rf)
 	}
 	return 0, ""
+}
+
+// CheckAddPartitions checks growing topic to count partitions as Kafka
+// 3.7's controller checks a CreatePartitions request (kafka-topics --alter
+// --partitions sends one), the new partitions placed by the controller:
+// nil when an [ActAddPartitions] action of that count will be taken, else
+// an error whose text is Kafka's message, [ErrUnknownTopicOrPartition]
+// for a topic that does not exist, [ErrInvalidConfig] otherwise.
+func (w *World) CheckAddPartitions(topic string, count int) error {
+	t := kmsg.NewCreatePartitionsRequestTopic()
+	t.Topic, t.Count = topic, int32(max(min(count, math.MaxInt32), math.MinInt32))
+	switch code, msg := w.createPartitions(t, true, ""); code {
+	case 0:
+		return nil
+	case errUnknownTopicOrPartition:
+		return ErrUnknownTopicOrPartition
+	default:
+		return &topicError{code, msg}
+	}
 }

@@ -40,7 +40,7 @@ func ex(lines ...string) []termExample {
 // that works on the default world (a test types every one).
 var termExamples = map[string][]termExample{
 	"help":                  ex("help"),
-	"kafka-topics":          ex("kafka-topics --describe --topic orders", "kafka-topics --list", "kafka-topics --create --topic events --partitions 3 --replication-factor 3 --config retention.ms=60000"),
+	"kafka-topics":          ex("kafka-topics --describe --topic orders", "kafka-topics --list", "kafka-topics --create --topic events --partitions 3 --replication-factor 3 --config retention.ms=60000", "kafka-topics --alter --topic orders --partitions 6"),
 	"kafka-consumer-groups": ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"),
 	"kafka-metadata-quorum": ex("kafka-metadata-quorum --describe --status"),
 	"kafka-dump-log":        dumpLogExamples(),

@@ -36,6 +36,12 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 		}
 		return t.createTopic(args, fl, at, out)
 	}
+	if _, alter := fl["alter"]; alter {
+		if list || describe || fl["topic"] == "" || fl["partitions"] == "" {
+			return fmt.Errorf("%w: --alter --topic T --partitions N [--if-exists]", ErrUsage)
+		}
+		return t.alterTopic(fl, at, out)
+	}
 	if list == describe {
 		return fmt.Errorf("%w: exactly one of --list, --describe", ErrUsage)
 	}
@@ -113,21 +119,10 @@ func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, o
 		return kafkaErr("The partitions must be greater than 0")
 	}
 	_, ifNotExists := fl["if-not-exists"]
-	var refused error
-	err = t.live.Do(at, func(w *cluster.World) error {
+	refused, err := t.actChecked(at, out, func(w *cluster.World) (cluster.Action, error) {
 		spec, err := w.NewTopicSpec(name, partitions, rf, configs)
-		if err != nil {
-			refused = err
-			return nil
-		}
-		from := nextSeq(w)
-		if err := w.Do(cluster.Action{Kind: cluster.ActCreateTopic, Topic: spec}); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "Created topic %s.\n", name)
-		printEvents(out, eventsSince(w, from), 20)
-		return nil
-	})
+		return cluster.Action{Kind: cluster.ActCreateTopic, Topic: spec}, err
+	}, fmt.Sprintf("Created topic %s.\n", name))
 	switch {
 	case err != nil:
 		return err
@@ -135,6 +130,59 @@ func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, o
 		return nil
 	}
 	return kafkaErr(refused.Error())
+}
+
+// alterTopic is kafka-topics --alter --topic T --partitions N
+// [--if-exists], as Kafka 3.7's TopicCommand.alterTopic: an unknown topic
+// is "Topic 'T' does not exist as expected" (nothing with --if-exists);
+// the controller checks the count as it checks a client's
+// CreatePartitions ([cluster.World.CheckAddPartitions]) and places the new
+// partitions; it prints the events, or Kafka's "Error while executing
+// topic command : ...". A key's partition is its hash modulo the count:
+// new records of a key may go elsewhere after this.
+func (t *Terminal) alterTopic(fl map[string]string, at *int64, out io.Writer) error {
+	name := fl["topic"]
+	n, err := strconv.Atoi(fl["partitions"])
+	if err != nil {
+		return fmt.Errorf("%w: --partitions takes a whole number, not %q", ErrUsage, fl["partitions"])
+	}
+	_, ifExists := fl["if-exists"]
+	refused, err := t.actChecked(at, out, func(w *cluster.World) (cluster.Action, error) {
+		return cluster.Action{Kind: cluster.ActAddPartitions, Name: name, N: n}, w.CheckAddPartitions(name, n)
+	}, "")
+	switch {
+	case err != nil:
+		return err
+	case refused == nil, ifExists && errors.Is(refused, cluster.ErrUnknownTopicOrPartition):
+		return nil
+	}
+	msg := refused.Error()
+	if errors.Is(refused, cluster.ErrUnknownTopicOrPartition) {
+		msg = fmt.Sprintf("Topic '%s' does not exist as expected", name)
+	}
+	fmt.Fprintf(out, "Error while executing topic command : %s\n", msg)
+	return printedError{refused}
+}
+
+// actChecked is act for an action the controller checks first: check
+// runs in the world's lock and returns the action, or the refusal, which
+// actChecked returns without acting; done is printed before the events.
+func (t *Terminal) actChecked(at *int64, out io.Writer, check func(*cluster.World) (cluster.Action, error), done string) (refused, err error) {
+	err = t.live.Do(at, func(w *cluster.World) error {
+		a, err := check(w)
+		if err != nil {
+			refused = err
+			return nil
+		}
+		from := nextSeq(w)
+		if err := w.Do(a); err != nil {
+			return err
+		}
+		io.WriteString(out, done)
+		printEvents(out, eventsSince(w, from), 20)
+		return nil
+	})
+	return refused, err
 }
 
 // deleteTopic is kafka-topics --delete --topic name ([cluster.World.DeleteTopic]):
