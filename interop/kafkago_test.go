@@ -164,3 +164,11 @@ func TestKafkaGo(t *testing.T) {
 	lc := startLive(t, 1)
 	runSuite(t, lc, "kafka-go", kafkaGoDriver{lc}, murmur2)
 }
+
+func (d kafkaGoDriver) addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error {
+	resp, err := d.client().CreatePartitions(ctx, &kafka.CreatePartitionsRequest{Topics: []kafka.TopicPartitionsConfig{{Name: topic, Count: count}}})
+	if err != nil {
+		return err
+	}
+	return resp.Errors[topic]
+}

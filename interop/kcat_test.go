@@ -100,6 +100,10 @@ func (d kcatDriver) describeGroup(context.Context, *testing.T, string) (groupDes
 	return groupDesc{}, fmt.Errorf("kcat: %w", errUnsupported)
 }
 
+func (d kcatDriver) addPartitions(context.Context, *testing.T, string, int32) error {
+	return fmt.Errorf("kcat: %w (kafka-topics --alter does it)", errUnsupported)
+}
+
 // TestKcat: kcat (Debian's kcat, librdkafka), whose default partitioner
 // is consistent_random (CRC-32).
 func TestKcat(t *testing.T) {

@@ -68,6 +68,14 @@ func (d kgoDriver) consumeGroup(ctx context.Context, t *testing.T, topic, group 
 
 func (d kgoDriver) admin(t *testing.T) *kadm.Client { return kadm.NewClient(d.lc.kgoClient(t)) }
 
+func (d kgoDriver) addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error {
+	resps, err := d.admin(t).UpdatePartitions(ctx, int(count), topic)
+	if err != nil {
+		return err
+	}
+	return resps.Error()
+}
+
 func (d kgoDriver) committed(ctx context.Context, t *testing.T, group, topic string, _ int32) (map[int32]int64, error) {
 	os, err := d.admin(t).FetchOffsets(ctx, group)
 	if err != nil {

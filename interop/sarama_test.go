@@ -234,3 +234,12 @@ func TestSarama(t *testing.T) {
 	lc := startLive(t, 1)
 	runSuite(t, lc, "sarama", saramaDriver{lc}, saramaFNV)
 }
+
+func (d saramaDriver) addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error {
+	a, err := d.admin()
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return a.CreatePartitions(topic, count, nil, false)
+}

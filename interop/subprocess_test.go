@@ -142,6 +142,17 @@ func (d pythonDriver) describeGroup(ctx context.Context, t *testing.T, group str
 	return groupDesc{State: got.State, ProtocolType: got.ProtocolType, Members: got.Members}, err
 }
 
+func (d pythonDriver) addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error {
+	var done bool
+	if err := d.run(ctx, t, nil, &done, "add-partitions", topic, fmt.Sprint(count)); err != nil {
+		return err
+	}
+	if !done {
+		return fmt.Errorf("%s add-partitions: not done", d.script)
+	}
+	return nil
+}
+
 // crc32Rule is librdkafka's default partitioner, consistent_random: the
 // CRC-32 (IEEE, zlib's) of the key modulo the partitions, unsigned
 // (rd_kafka_msg_partitioner_consistent_random); not the Java client's

@@ -44,6 +44,9 @@ type client interface {
 	listGroups(ctx context.Context, t *testing.T) ([]string, error)
 	// describeGroup describes group.
 	describeGroup(ctx context.Context, t *testing.T, group string) (groupDesc, error)
+	// addPartitions grows topic to count partitions with the client's
+	// admin API (CreatePartitions).
+	addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error
 }
 
 // partitionRule is the rule a client's default partitioner puts a key by.
@@ -53,7 +56,7 @@ type partitionRule struct {
 }
 
 // suiteOps are the operations runSuite records, in order.
-var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic"}
+var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic", "add partitions"}
 
 // runSuite runs every operation of c against lc on a topic of its own:
 // each one a subtest and a cell of the matrix.
@@ -222,6 +225,42 @@ func runSuite(t *testing.T, lc *liveCluster, name string, c client, rule partiti
 			return nil
 		})
 		require.Len(t, lc.dumpLog(t, auto, 0), len(recs))
+	})
+
+	// The topic grows from 3 partitions to 5; a new producer of the client
+	// puts each key where its partitioner says for 5: after this, a key's
+	// new records may go elsewhere than its old ones.
+	op(t, name, "add partitions", func(t *testing.T) {
+		const grown = 5
+		err := c.addPartitions(ctx, t, topic, grown)
+		if errors.Is(err, errUnsupported) {
+			notApplicable(t, "%v", err)
+			return
+		}
+		require.NoError(t, err)
+		require.Contains(t, lc.exec(t, "kafka-topics --describe --topic "+topic), fmt.Sprintf("PartitionCount: %d\t", grown))
+		recs := records(rng, name+"-grown", 20)
+		got, err := c.produce(ctx, t, topic, "1", recs)
+		require.NoError(t, err)
+		at := map[string]int32{}
+		for p := range int32(grown) {
+			for _, r := range lc.dumpLog(t, topic, p) {
+				at[string(r.Value)] = r.Partition
+			}
+		}
+		moved := 0
+		for _, g := range got {
+			p, ok := at[string(g.Value)]
+			require.True(t, ok, "%s is not in the log", g)
+			if g.Partition >= 0 {
+				require.Equal(t, g.Partition, p, "the client was told another partition for %s", g)
+			}
+			require.Equal(t, rule.fn(g.Key, grown), p, "key %s with %d partitions", g.Key, grown)
+			if rule.fn(g.Key, partitions) != p {
+				moved++
+			}
+		}
+		t.Logf("%d of %d keys go elsewhere than with %d partitions", moved, len(got), partitions)
 	})
 
 	lc.world(t, func(w *cluster.World) error {

@@ -14,13 +14,14 @@ and values in hex.
   committed GROUP TOPIC PARTS  out {"partition": offset}
   list-groups                  out ["group"]
   describe-group GROUP         out {"state","protocol_type","members"}
+  add-partitions TOPIC COUNT   grows TOPIC to COUNT partitions; out true
 """
 import json
 import sys
 import time
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import AdminClient, NewPartitions
 
 
 def rec(m):
@@ -122,6 +123,11 @@ def main():
         if g.error is not None:
             raise SystemExit("describe %s: %s" % (args[0], g.error))
         out = {"state": g.state, "protocol_type": g.protocol_type, "members": len(g.members)}
+    elif op == "add-partitions":
+        a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
+        for f in a.create_partitions([NewPartitions(args[0], int(args[1]))], request_timeout=30).values():
+            f.result()  # raises KafkaException with the broker's error
+        out = True
     else:
         raise SystemExit("unknown operation " + op)
     json.dump(out, sys.stdout)

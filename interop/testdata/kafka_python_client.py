@@ -10,12 +10,14 @@ in hex.
   committed GROUP TOPIC PARTS  out {"partition": offset}
   list-groups                  out ["group"]
   describe-group GROUP         out {"state","protocol_type","members"}
+  add-partitions TOPIC COUNT   grows TOPIC to COUNT partitions; out true
 """
 import json
 import sys
 import time
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import NewPartitions
 
 
 def rec(m):
@@ -74,6 +76,14 @@ def main():
         if g.error_code != 0:
             raise SystemExit("describe %s: error code %d" % (args[0], g.error_code))
         out = {"state": g.state, "protocol_type": g.protocol_type, "members": len(g.members)}
+        a.close()
+    elif op == "add-partitions":
+        a = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="kafka-python-admin")
+        resp = a.create_partitions({args[0]: NewPartitions(total_count=int(args[1]))})
+        for topic, code, msg in resp.topic_errors:
+            if code != 0:
+                raise SystemExit("add partitions to %s: error code %d: %s" % (topic, code, msg))
+        out = True
         a.close()
     else:
         raise SystemExit("unknown operation " + op)
