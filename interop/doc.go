@@ -9,7 +9,8 @@
 // web.StartKafka, in process. For every client it produces keyed records
 // with acks=all and acks=1, reads them back as a plain consumer and as a
 // group member, commits and reads the group's offsets, and lists and
-// describes the groups; the bytes that arrive are the bytes sent, the
+// describes the groups, and grows the topic from three partitions to five
+// with its admin API (CreatePartitions; kcat has none); the bytes that arrive are the bytes sent, the
 // offsets and partitions are those the world's terminal shows
 // (kafka-topics --describe, kafka-dump-log --print-data-log,
 // kafka-consumer-groups --describe), and each client's default
@@ -27,7 +28,9 @@
 // your-producer-power-cut with kcat as the user's client.
 // TestKadmTopicMinInsyncReplicas creates topics with their own
 // min.insync.replicas through kadm and shows it hold an acks=all record
-// under a shrunken ISR (NOT_ENOUGH_REPLICAS). cmd/produce is a
+// under a shrunken ISR (NOT_ENOUGH_REPLICAS). TestKgoDetectsTruncation
+// has a kgo consumer find, through OffsetForLeaderEpoch (KIP-320), the
+// records an unclean election took from under it. cmd/produce is a
 // small franz-go producer for users to point at the page's brokers.
 //
 // TestMain prints a matrix of client x operation x pass/fail/skip at the
