@@ -50,7 +50,7 @@ import (
 // OffsetCommit, OffsetFetch, DescribeGroups, ListGroups).
 func isGroupKey(key int16) bool {
 	switch key {
-	case 8, 9, 10, 11, 12, 13, 14, 15, 16:
+	case 8, 9, 10, 11, 12, 13, 14, 15, 16, 42:
 		return true
 	}
 	return false
@@ -121,7 +121,44 @@ func (w *World) externalGroupRequest(id uint64, x *ExternalRequest, req kmsg.Req
 		w.extOffsetCommit(id, x, b, r)
 	case *kmsg.OffsetFetchRequest:
 		w.extOffsetFetch(id, x, b, r)
+	case *kmsg.DeleteGroupsRequest:
+		w.answer(id, w.extDeleteGroups(x, b, r))
 	}
+}
+
+// extDeleteGroups answers DeleteGroups (v0-2) at b as Kafka 3.7's
+// GroupCoordinator.handleDeleteGroups does, for each group named (once,
+// KafkaApis takes them distinct): NOT_COORDINATOR unless b coordinates it;
+// GROUP_ID_NOT_FOUND for a group it does not know, or already deleted;
+// NON_EMPTY_GROUP for one with members; an Empty group (or one that only
+// stores offsets) becomes Dead and tombstones for its committed offsets go
+// to its __consumer_offsets partition (group.Coordinator.DeleteGroup). The
+// empty group id is a group like any other here, as Kafka allows it.
+func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGroupsRequest) *kmsg.DeleteGroupsResponse {
+	resp := r.ResponseKind().(*kmsg.DeleteGroupsResponse)
+	seen := map[string]bool{}
+	for _, name := range r.Groups {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		g := kmsg.NewDeleteGroupsResponseGroup()
+		g.Group = name
+		if w.coordinatorOf(name) != b {
+			g.ErrorCode = errNotCoordinator
+			resp.Groups = append(resp.Groups, g)
+			continue
+		}
+		cs := w.coordinator(b)
+		cs.c.Tick(w.now)
+		g.ErrorCode = int16(cs.c.DeleteGroup(name))
+		if g.ErrorCode == 0 {
+			w.record(EventGroup, b.id, nil, "%s: deleted by external client %d (%s), its committed offsets tombstoned", name, x.Client, x.ClientID)
+		}
+		w.processCoordinator(b) // the tombstones, one group's partition at a time
+		resp.Groups = append(resp.Groups, g)
+	}
+	return resp
 }
 
 // extStep hands the parts of an external request to b's coordinator (if b

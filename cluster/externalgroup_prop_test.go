@@ -61,6 +61,9 @@ type xrun struct {
 	maybe   map[int32][]int64
 	pending map[int32][]int64
 	log     []string
+	// deleted counts the group's deletions: generations start again at 1
+	// after one.
+	deleted int
 }
 
 const xgroupID = "rand"
@@ -204,7 +207,7 @@ func (r *xrun) handle(m *xmember, resp kmsg.Response) {
 		switch {
 		case a.ErrorCode == 0:
 			m.state, m.parts, m.lastHB = "stable", assigned(r.t, a.MemberAssignment)["g"], r.w.NowMs()
-			key := fmt.Sprintf("b%d.%d gen %d", m.coord, r.restarts[m.coord], m.gen)
+			key := fmt.Sprintf("b%d.%d del %d gen %d", m.coord, r.restarts[m.coord], r.deleted, m.gen)
 			if r.owners[key] == nil {
 				r.owners[key] = map[int32]string{}
 			}
@@ -398,6 +401,24 @@ func (r *xrun) step() {
 		for p, o := range offs {
 			r.pending[p] = append(r.pending[p], o)
 		}
+	case op == 6 && r.rng.IntN(4) == 0:
+		admin := xmember{c: xclient{9, "admin", "10.0.0.9:1"}}
+		if r.findCoordinator(&admin) {
+			id := admin.c.send(r.t, r.w, admin.coord, deleteGroupsReq(xgroupID))
+			r.collect()
+			resp, ok := r.answers[id].(*kmsg.DeleteGroupsResponse)
+			require.True(r.t, ok, "DeleteGroups is answered at once")
+			require.Len(r.t, resp.Groups, 1)
+			code := resp.Groups[0].ErrorCode
+			require.Contains(r.t, []int16{0, 15, 16, 68, 69}, code, "DeleteGroups")
+			r.logf("DeleteGroups: %d", code)
+			if code == 0 {
+				// every offset stored is gone; an answer on its way may
+				// still store one (pending)
+				require.NotEqual(r.t, "Stable", groupInfo(r.w, xgroupID).State)
+				r.acked, r.maybe, r.deleted = map[int32]int64{}, map[int32][]int64{}, r.deleted+1
+			}
+		}
 	case op == 6:
 		admin := xmember{c: xclient{9, "admin", "10.0.0.9:1"}}
 		if r.findCoordinator(&admin) {
@@ -442,7 +463,8 @@ func (r *xrun) step() {
 // TestExternalGroupsRandomized: four external members of one group join,
 // leave, crash (stop sending anything) and start again, commit and read
 // offsets, in random order, while brokers are killed, stopped and
-// started. Invariants: no partition is assigned to two members of one
+// started, and an admin now and then deletes the group (DeleteGroups:
+// refused while it has members). Invariants: no partition is assigned to two members of one
 // generation (of one coordinator process); once the faults end, every
 // member that keeps heartbeating is Stable in one generation with
 // partitions, the four partitions dealt among them; an acknowledged

@@ -159,11 +159,12 @@ func (c *Coordinator) Ready() Ready {
 
 // DeleteGroup deletes an Empty group (DeleteGroups API): it becomes Dead and
 // tombstones for its committed offsets appear in Ready. It answers
-// GROUP_ID_NOT_FOUND (69) for an unknown group and NON_EMPTY_GROUP (68) for
-// one with members.
+// GROUP_ID_NOT_FOUND (69) for an unknown group and for one already Dead
+// (GroupMetadataManager.groupNotExists), and NON_EMPTY_GROUP (68) for one
+// with members (Kafka 3.7's GroupCoordinator.handleDeleteGroups).
 func (c *Coordinator) DeleteGroup(id string) ErrorCode {
 	g, ok := c.groups[id]
-	if !ok && len(c.store.CommittedPartitions(id)) == 0 {
+	if ok && g.state == Dead || !ok && len(c.store.CommittedPartitions(id)) == 0 {
 		return GroupIDNotFound
 	}
 	if ok && g.state != Empty {

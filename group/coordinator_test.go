@@ -269,6 +269,9 @@ func TestDeleteGroup(t *testing.T) {
 	if g.State != group.Dead || len(rd.Commits) != 1 || !rd.Commits[0].Tombstone {
 		t.Errorf("after DeleteGroup: state %s, commits %+v; want Dead and one tombstone", g.State, rd.Commits)
 	}
+	if got := s.c.DeleteGroup("simple"); got != group.GroupIDNotFound {
+		t.Errorf("DeleteGroup of a Dead group = %s; want GROUP_ID_NOT_FOUND", got)
+	}
 }
 
 func TestOffsetFetchAndSimpleCommit(t *testing.T) {

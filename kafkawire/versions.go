@@ -52,6 +52,7 @@ const (
 //	 23  OffsetForLeaderEpoch 0-4    4 (a consumer's check after a leader change, KIP-320)
 //	 32  DescribeConfigs   0-4       4
 //	 37  CreatePartitions  0-3       2
+//	 42  DeleteGroups      0-2       2
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
 		{0, 3, 10},
@@ -74,6 +75,7 @@ func DefaultAPIVersions() []APIVersion {
 		{23, 0, 4},
 		{32, 0, 4},
 		{37, 0, 3},
+		{42, 0, 2},
 	}
 }
 
