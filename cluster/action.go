@@ -49,6 +49,10 @@ const (
 	// ActResetOffsets is kafka-consumer-groups --reset-offsets --execute
 	// (Reset), allowed only while the group is Empty.
 	ActResetOffsets ActionKind = "reset-offsets"
+	// ActDeleteGroup deletes consumer group Name with its committed
+	// offsets (kafka-consumer-groups --delete; see
+	// [World.CheckDeleteGroup]), allowed only while the group is Empty.
+	ActDeleteGroup ActionKind = "delete-group"
 	// ActCorrupt damages the durable bytes of one file of a broker that is down
 	// (Broker, Name: the file's path under its log.dirs, e.g.
 	// "notes-0/00000000000000000000.log", Offset): with Flip the byte at Offset has
@@ -137,6 +141,8 @@ func (a Action) String() string {
 		return "delete-topic " + a.Name
 	case ActSetProducer:
 		return setProducerString(a)
+	case ActDeleteGroup:
+		return "delete-group " + a.Name
 	case ActResetOffsets:
 		to := a.Reset.To
 		if to == ResetToOffset {
@@ -254,6 +260,8 @@ func (w *World) validate(a Action) error {
 	case ActResetOffsets:
 		_, err := w.PlanReset(a.Reset)
 		return err
+	case ActDeleteGroup:
+		return w.CheckDeleteGroup(a.Name)
 	case ActAddPartitions:
 		if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
 			return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
@@ -307,6 +315,8 @@ func (w *World) apply(a Action) error {
 		return w.setProducer(a)
 	case ActResetOffsets:
 		return w.resetOffsets(a.Reset)
+	case ActDeleteGroup:
+		return deleteGroupErr(w.deleteGroupAt(w.coordinatorOf(a.Name), a.Name, "delete-group"))
 	case ActAddConsumer:
 		return w.addConsumer(a.Consumer)
 	case ActProduce:

@@ -149,13 +149,7 @@ func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGro
 			resp.Groups = append(resp.Groups, g)
 			continue
 		}
-		cs := w.coordinator(b)
-		cs.c.Tick(w.now)
-		g.ErrorCode = int16(cs.c.DeleteGroup(name))
-		if g.ErrorCode == 0 {
-			w.record(EventGroup, b.id, nil, "%s: deleted by external client %d (%s), its committed offsets tombstoned", name, x.Client, x.ClientID)
-		}
-		w.processCoordinator(b) // the tombstones, one group's partition at a time
+		g.ErrorCode = int16(w.deleteGroupAt(b, name, fmt.Sprintf("external client %d (%s)", x.Client, x.ClientID)))
 		resp.Groups = append(resp.Groups, g)
 	}
 	return resp

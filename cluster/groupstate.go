@@ -84,7 +84,9 @@ func (w *World) groupInfos() []GroupInfo {
 	for _, b := range w.brokers {
 		if b.coord != nil {
 			for _, g := range b.coord.c.Groups() {
-				names = append(names, g.GroupID)
+				if g.State != group.Dead { // deleted, gone at the coordinator's next tick
+					names = append(names, g.GroupID)
+				}
 			}
 		}
 	}

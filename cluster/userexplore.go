@@ -396,6 +396,11 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 			}
 		case n < 85:
 			o.Action = Action{Kind: ActHeal}
+		case n < 88 && r.IntN(3) == 0:
+			o.Action = Action{Kind: ActDeleteGroup, Name: pick(groups)}
+			if bad {
+				o.Action.Name, o.Bad = "nope", true
+			}
 		case n < 88:
 			rs := OffsetReset{Group: pick(groups), Topic: pick(userTopics), To: pick([]string{ResetEarliest, ResetLatest, ResetToOffset})}
 			if rs.To == ResetToOffset {

@@ -163,13 +163,10 @@ func (c *Coordinator) Ready() Ready {
 // (GroupMetadataManager.groupNotExists), and NON_EMPTY_GROUP (68) for one
 // with members (Kafka 3.7's GroupCoordinator.handleDeleteGroups).
 func (c *Coordinator) DeleteGroup(id string) ErrorCode {
+	if code := c.CanDeleteGroup(id); code != None {
+		return code
+	}
 	g, ok := c.groups[id]
-	if ok && g.state == Dead || !ok && len(c.store.CommittedPartitions(id)) == 0 {
-		return GroupIDNotFound
-	}
-	if ok && g.state != Empty {
-		return NonEmptyGroup
-	}
 	if !ok {
 		g = c.newGroup(id)
 	}
@@ -178,6 +175,18 @@ func (c *Coordinator) DeleteGroup(id string) ErrorCode {
 		c.ready.Commits = append(c.ready.Commits, OffsetCommitRecord{
 			Group: id, PartitionOffset: PartitionOffset{TopicPartition: tp}, CommitTimestampMs: c.nowMs, Tombstone: true,
 		})
+	}
+	return None
+}
+
+// CanDeleteGroup answers as DeleteGroup would, and deletes nothing.
+func (c *Coordinator) CanDeleteGroup(id string) ErrorCode {
+	g, ok := c.groups[id]
+	switch {
+	case ok && g.state == Dead, !ok && len(c.store.CommittedPartitions(id)) == 0:
+		return GroupIDNotFound
+	case ok && g.state != Empty:
+		return NonEmptyGroup
 	}
 	return None
 }

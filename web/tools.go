@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -213,6 +214,20 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 	if _, ok := fl["reset-offsets"]; ok {
 		return t.resetOffsets(fl, at, out)
 	}
+	if _, ok := fl["delete"]; ok {
+		var names []string
+		for i, a := range args {
+			if a == "--group" && i+1 < len(args) {
+				names = append(names, args[i+1])
+			} else if v, ok := strings.CutPrefix(a, "--group="); ok {
+				names = append(names, v)
+			}
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("%w: --delete --group G [--group G2]...", ErrUsage)
+		}
+		return t.deleteGroups(names, at, out)
+	}
 	_, list := fl["list"]
 	_, describe := fl["describe"]
 	group, named := fl["group"]
@@ -245,6 +260,64 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 		}
 		return nil
 	})
+}
+
+// deleteGroups is kafka-consumer-groups --delete --group G..., as Kafka
+// 3.7's ConsumerGroupCommand.deleteGroups prints it: each group the
+// coordinator deletes (it must be Empty; [cluster.World.CheckDeleteGroup])
+// is an action on the timeline, its offsets tombstoned; "Deletion of
+// requested consumer groups ('G') was successful.", or the groups that
+// could not be deleted and why, with the Java exception the tool prints.
+func (t *Terminal) deleteGroups(names []string, at *int64, out io.Writer) error {
+	var deleted []string
+	type failure struct {
+		name string
+		err  error
+	}
+	var failed []failure
+	var events strings.Builder
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(names))) {
+		refused, err := t.actChecked(at, &events, func(w *cluster.World) (cluster.Action, error) {
+			return cluster.Action{Kind: cluster.ActDeleteGroup, Name: name}, w.CheckDeleteGroup(name)
+		}, "")
+		switch {
+		case err != nil:
+			return err
+		case refused != nil:
+			failed = append(failed, failure{name, refused})
+		default:
+			deleted = append(deleted, name)
+		}
+	}
+	quoted := func(ns []string) string { return "'" + strings.Join(ns, "', '") + "'" }
+	if len(failed) == 0 {
+		fmt.Fprintf(out, "Deletion of requested consumer groups (%s) was successful.\n", quoted(deleted))
+		io.WriteString(out, events.String())
+		return nil
+	}
+	fmt.Fprintln(out, "\nError: Deletion of some consumer groups failed:")
+	for _, f := range failed {
+		fmt.Fprintf(out, "* Group '%s' could not be deleted due to: java.util.concurrent.ExecutionException: %s: %v\n", f.name, javaException(f.err), f.err)
+	}
+	if len(deleted) > 0 {
+		fmt.Fprintf(out, "\nThese consumer groups were deleted successfully: %s\n", quoted(deleted))
+	}
+	io.WriteString(out, events.String())
+	return printedError{failed[0].err}
+}
+
+// javaException is the class of the exception Kafka's admin client
+// raises for a group deletion's error.
+func javaException(err error) string {
+	switch {
+	case errors.Is(err, cluster.ErrGroupIDNotFound):
+		return "org.apache.kafka.common.errors.GroupIdNotFoundException"
+	case errors.Is(err, cluster.ErrNonEmptyGroup):
+		return "org.apache.kafka.common.errors.GroupNotEmptyException"
+	case errors.Is(err, cluster.ErrCoordinatorNotAvailable):
+		return "org.apache.kafka.common.errors.CoordinatorNotAvailableException"
+	}
+	return "org.apache.kafka.common.KafkaException"
 }
 
 // dumpLog is kafka-dump-log.sh on one broker's files: --broker N, or the
