@@ -172,3 +172,11 @@ func (d kafkaGoDriver) addPartitions(ctx context.Context, t *testing.T, topic st
 	}
 	return resp.Errors[topic]
 }
+
+func (d kafkaGoDriver) deleteGroup(ctx context.Context, t *testing.T, group string) error {
+	resp, err := d.client().DeleteGroups(ctx, &kafka.DeleteGroupsRequest{GroupIDs: []string{group}})
+	if err != nil {
+		return err
+	}
+	return resp.Errors[group]
+}

@@ -100,6 +100,10 @@ func (d kcatDriver) describeGroup(context.Context, *testing.T, string) (groupDes
 	return groupDesc{}, fmt.Errorf("kcat: %w", errUnsupported)
 }
 
+func (d kcatDriver) deleteGroup(context.Context, *testing.T, string) error {
+	return fmt.Errorf("kcat: %w (kafka-consumer-groups has it)", errUnsupported)
+}
+
 func (d kcatDriver) addPartitions(context.Context, *testing.T, string, int32) error {
 	return fmt.Errorf("kcat: %w (kafka-topics --alter does it)", errUnsupported)
 }

@@ -68,6 +68,14 @@ func (d kgoDriver) consumeGroup(ctx context.Context, t *testing.T, topic, group 
 
 func (d kgoDriver) admin(t *testing.T) *kadm.Client { return kadm.NewClient(d.lc.kgoClient(t)) }
 
+func (d kgoDriver) deleteGroup(ctx context.Context, t *testing.T, group string) error {
+	resps, err := d.admin(t).DeleteGroups(ctx, group)
+	if err != nil {
+		return err
+	}
+	return resps.Error()
+}
+
 func (d kgoDriver) addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error {
 	resps, err := d.admin(t).UpdatePartitions(ctx, int(count), topic)
 	if err != nil {

@@ -243,3 +243,12 @@ func (d saramaDriver) addPartitions(ctx context.Context, t *testing.T, topic str
 	defer a.Close()
 	return a.CreatePartitions(topic, count, nil, false)
 }
+
+func (d saramaDriver) deleteGroup(ctx context.Context, t *testing.T, group string) error {
+	a, err := d.admin()
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return a.DeleteConsumerGroup(group)
+}

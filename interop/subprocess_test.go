@@ -142,6 +142,17 @@ func (d pythonDriver) describeGroup(ctx context.Context, t *testing.T, group str
 	return groupDesc{State: got.State, ProtocolType: got.ProtocolType, Members: got.Members}, err
 }
 
+func (d pythonDriver) deleteGroup(ctx context.Context, t *testing.T, group string) error {
+	var done bool
+	if err := d.run(ctx, t, nil, &done, "delete-group", group); err != nil {
+		return err
+	}
+	if !done {
+		return fmt.Errorf("%s: %w (this version's admin client has no DeleteGroups)", d.script, errUnsupported)
+	}
+	return nil
+}
+
 func (d pythonDriver) addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error {
 	var done bool
 	if err := d.run(ctx, t, nil, &done, "add-partitions", topic, fmt.Sprint(count)); err != nil {

@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,6 +48,8 @@ type client interface {
 	// addPartitions grows topic to count partitions with the client's
 	// admin API (CreatePartitions).
 	addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error
+	// deleteGroup deletes group (DeleteGroups), which has no members.
+	deleteGroup(ctx context.Context, t *testing.T, group string) error
 }
 
 // partitionRule is the rule a client's default partitioner puts a key by.
@@ -56,7 +59,7 @@ type partitionRule struct {
 }
 
 // suiteOps are the operations runSuite records, in order.
-var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic", "add partitions"}
+var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic", "add partitions", "delete group"}
 
 // runSuite runs every operation of c against lc on a topic of its own:
 // each one a subtest and a cell of the matrix.
@@ -225,6 +228,25 @@ func runSuite(t *testing.T, lc *liveCluster, name string, c client, rule partiti
 			return nil
 		})
 		require.Len(t, lc.dumpLog(t, auto, 0), len(recs))
+	})
+
+	// The group, Empty since its member left, is deleted with its offsets.
+	op(t, name, "delete group", func(t *testing.T) {
+		err := c.deleteGroup(ctx, t, group)
+		if errors.Is(err, errUnsupported) {
+			notApplicable(t, "%v", err)
+			return
+		}
+		require.NoError(t, err)
+		var out bytes.Buffer
+		_ = lc.term.Exec("kafka-consumer-groups --describe --group "+group, nil, &out)
+		require.Contains(t, out.String(), fmt.Sprintf("Consumer group '%s' does not exist.", group), "kafka-consumer-groups after the delete")
+		lc.world(t, func(w *cluster.World) error {
+			for _, g := range w.Groups() {
+				require.NotEqual(t, group, g.Name, "the world still lists the group")
+			}
+			return nil
+		})
 	})
 
 	// The topic grows from 3 partitions to 5; a new producer of the client

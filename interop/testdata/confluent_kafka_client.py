@@ -15,6 +15,8 @@ and values in hex.
   list-groups                  out ["group"]
   describe-group GROUP         out {"state","protocol_type","members"}
   add-partitions TOPIC COUNT   grows TOPIC to COUNT partitions; out true
+  delete-group GROUP           deletes GROUP; out true, or false when this confluent-kafka has
+                               no AdminClient.delete_consumer_groups (Debian's 1.7 has none)
 """
 import json
 import sys
@@ -123,6 +125,14 @@ def main():
         if g.error is not None:
             raise SystemExit("describe %s: %s" % (args[0], g.error))
         out = {"state": g.state, "protocol_type": g.protocol_type, "members": len(g.members)}
+    elif op == "delete-group":
+        a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
+        if not hasattr(a, "delete_consumer_groups"):
+            out = False
+        else:
+            for f in a.delete_consumer_groups([args[0]], request_timeout=30).values():
+                f.result()
+            out = True
     elif op == "add-partitions":
         a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
         for f in a.create_partitions([NewPartitions(args[0], int(args[1]))], request_timeout=30).values():

@@ -11,6 +11,7 @@ in hex.
   list-groups                  out ["group"]
   describe-group GROUP         out {"state","protocol_type","members"}
   add-partitions TOPIC COUNT   grows TOPIC to COUNT partitions; out true
+  delete-group GROUP           deletes GROUP; out true
 """
 import json
 import sys
@@ -76,6 +77,13 @@ def main():
         if g.error_code != 0:
             raise SystemExit("describe %s: error code %d" % (args[0], g.error_code))
         out = {"state": g.state, "protocol_type": g.protocol_type, "members": len(g.members)}
+        a.close()
+    elif op == "delete-group":
+        a = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="kafka-python-admin")
+        for group, err in a.delete_consumer_groups([args[0]]):
+            if err.errno != 0:
+                raise SystemExit("delete %s: %s" % (group, err))
+        out = True
         a.close()
     elif op == "add-partitions":
         a = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="kafka-python-admin")
