@@ -334,8 +334,9 @@
 // nowhere); the answers come out of [World.ExternalAnswers]. Metadata,
 // Produce (v3+), Fetch (v4+), ListOffsets, OffsetForLeaderEpoch (a
 // consumer's check for truncation after a leader change, KIP-320),
-// InitProducerId, CreateTopics, CreatePartitions, DeleteTopics and
-// DescribeConfigs are answered as a Kafka 3.7 broker does (CreatePartitions
+// InitProducerId, CreateTopics, CreatePartitions, DeleteTopics,
+// DescribeConfigs and, with the group APIs, DeleteGroups are answered as a
+// Kafka 3.7 broker does (CreatePartitions
 // leaves the offsets topic as it is: with more partitions, groups would
 // move to coordinators without their offsets). CreateTopics takes LogConfig's topic configs, validated as Kafka
 // 3.7's controller does; a topic's own min.insync.replicas and

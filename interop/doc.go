@@ -9,8 +9,9 @@
 // web.StartKafka, in process. For every client it produces keyed records
 // with acks=all and acks=1, reads them back as a plain consumer and as a
 // group member, commits and reads the group's offsets, and lists and
-// describes the groups, and grows the topic from three partitions to five
-// with its admin API (CreatePartitions; kcat has none); the bytes that arrive are the bytes sent, the
+// describes the groups, deletes its Empty group (DeleteGroups) and grows
+// the topic from three partitions to five (CreatePartitions) with its
+// admin API (kcat has none); the bytes that arrive are the bytes sent, the
 // offsets and partitions are those the world's terminal shows
 // (kafka-topics --describe, kafka-dump-log --print-data-log,
 // kafka-consumer-groups --describe), and each client's default
