@@ -103,6 +103,16 @@ func (w *World) externalGroupRequest(id uint64, x *ExternalRequest, req kmsg.Req
 	w.sweepExtGroup()
 	switch r := req.(type) {
 	case *kmsg.FindCoordinatorRequest:
+		if r.CoordinatorType == 1 {
+			// A transactional producer looks for its transaction
+			// coordinator, which the simulated cluster does not run for
+			// clients: it retries until its own timeout. Said once, on
+			// the page, and in the answer's message.
+			if c := w.extClient(x); c.LastError != noTxnCoordinator {
+				c.LastError = noTxnCoordinator
+				w.record(EventProduce, x.Broker, nil, "client %d (%s): FindCoordinator for a transactional.id: %s", x.Client, x.ClientID, noTxnCoordinator)
+			}
+		}
 		w.answer(id, w.extFindCoordinator(r))
 	case *kmsg.ListGroupsRequest:
 		w.answer(id, w.extListGroups(b, r))
@@ -309,6 +319,10 @@ func errMessage(code int16) *string {
 	return ptr(errName(code))
 }
 
+// noTxnCoordinator is the answer to a transactional producer's search for
+// its coordinator.
+const noTxnCoordinator = "COORDINATOR_NOT_AVAILABLE: the simulated cluster runs no transaction coordinator for clients (transactional.id is not served)"
+
 // extFindCoordinator answers FindCoordinator (KafkaApis.handleFindCoordinatorRequest,
 // v0-v4; v4 batches keys): for a group, the broker leading its
 // __consumer_offsets partition, which is created on first use;
@@ -318,6 +332,12 @@ func errMessage(code int16) *string {
 // layer fills in their hosts and ports (advertised.listeners).
 func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoordinatorResponse {
 	resp := r.ResponseKind().(*kmsg.FindCoordinatorResponse)
+	message := func(code int16) *string {
+		if r.CoordinatorType == 1 && code == int16(group.CoordinatorNotAvailable) {
+			return ptr(noTxnCoordinator)
+		}
+		return errMessage(code)
+	}
 	find := func(key string) (node int32, code int16) {
 		switch r.CoordinatorType {
 		case 0:
@@ -339,7 +359,7 @@ func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoo
 		resp.NodeID, resp.ErrorCode = find(r.CoordinatorKey)
 		resp.Port = -1
 		if r.Version >= 1 {
-			resp.ErrorMessage = errMessage(resp.ErrorCode)
+			resp.ErrorMessage = message(resp.ErrorCode)
 		}
 		return resp
 	}
@@ -348,7 +368,7 @@ func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoo
 		c.Key = k
 		c.NodeID, c.ErrorCode = find(k)
 		c.Port = -1
-		c.ErrorMessage = errMessage(c.ErrorCode)
+		c.ErrorMessage = message(c.ErrorCode)
 		resp.Coordinators = append(resp.Coordinators, c)
 	}
 	return resp

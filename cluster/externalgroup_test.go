@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -743,4 +744,31 @@ func TestExternalCoordinatorFencedWhileAJoinWaits(t *testing.T) {
 	require.Equal(t, w.PartitionLeader(cluster.OffsetsTopic, p), next)
 	require.NotEqual(t, coord, next)
 	require.Empty(t, w.InternalErrors())
+}
+
+// TestExternalTransactionalProducerIsToldOnce: a transactional producer's
+// FindCoordinator for its transactional.id is COORDINATOR_NOT_AVAILABLE,
+// with a message that says transactions are not served; the page says it
+// once however often the client retries.
+func TestExternalTransactionalProducerIsToldOnce(t *testing.T) {
+	w := xgroupWorld(t, 5)
+	c := xclient{1, "txn-producer", "10.0.0.1:4000"}
+	req := kmsg.NewPtrFindCoordinatorRequest()
+	req.SetVersion(4)
+	req.CoordinatorType, req.CoordinatorKeys = 1, []string{"tx-1"}
+	events := len(w.Events())
+	for range 3 {
+		r := xask[*kmsg.FindCoordinatorResponse](t, w, c, 1, req, 10)
+		require.Len(t, r.Coordinators, 1)
+		require.Equal(t, int16(15), r.Coordinators[0].ErrorCode)
+		require.Contains(t, *r.Coordinators[0].ErrorMessage, "no transaction coordinator")
+	}
+	said := 0
+	for _, e := range w.Events()[events:] {
+		if strings.Contains(e.Text, "no transaction coordinator") {
+			said++
+		}
+	}
+	require.Equal(t, 1, said)
+	require.Contains(t, w.ExternalClients()[0].LastError, "transactional.id is not served")
 }
