@@ -13,7 +13,12 @@ import (
 // log, read from b's replica of the group's offsets partition below its
 // high watermark (what a coordinator loads when it takes the partition
 // over). It keeps no copy, so a coordinator that moves to another broker
-// finds every acknowledged commit there.
+// finds every acknowledged commit there. A tombstone counts at once, above
+// the high watermark too: a deleted group's offsets leave Kafka's cache
+// when the group is deleted (GroupMetadataManager.cleanupGroupMetadata
+// removes them, then appends the tombstones with acks=0), not when the
+// tombstones are replicated; a coordinator that takes over before they are
+// finds the offsets again, as Kafka's does.
 type logOffsetStore struct {
 	w *World
 	b *broker
@@ -36,7 +41,7 @@ func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (grou
 	key := group.AppendOffsetCommitKey(nil, groupID, tp)
 	m, hw := s.readable(groupID)
 	for _, e := range m.backward() {
-		if e.Offset >= hw || !bytes.Equal(e.Key, key) {
+		if !bytes.Equal(e.Key, key) || e.Offset >= hw && e.Value != nil {
 			continue
 		}
 		if e.Value == nil {
@@ -56,8 +61,8 @@ func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartiti
 	m, hw := s.readable(groupID)
 	live := map[group.TopicPartition]bool{}
 	for _, e := range m.from(0) {
-		if e.Offset >= hw {
-			break
+		if e.Offset >= hw && e.Value != nil {
+			continue // a commit not yet replicated
 		}
 		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
 		if err != nil || rec.Group != groupID {
