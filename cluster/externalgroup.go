@@ -819,28 +819,21 @@ func (w *World) offsetsOnlyGroups(b *broker) []string {
 	if t == nil {
 		return nil
 	}
-	seen := map[string]bool{}
+	var out []string
 	for p := range t.Assignment {
 		tp := partitionKey{Topic: OffsetsTopic, Partition: int32(p)}
 		s := b.replicas[tp]
 		if s == nil || w.PartitionLeader(tp.Topic, tp.Partition) != b.id {
 			continue
 		}
-		hw := s.node.Status().HighWatermark
-		for _, e := range s.log.m.from(0) {
-			if e.Offset >= hw {
-				break
+		// one pass over the partition, not one a group
+		for g, parts := range committedIn(&s.log.m, s.node.Status().HighWatermark, func(string) bool { return true }) {
+			for _, ok := range parts {
+				if ok {
+					out = append(out, g)
+					break
+				}
 			}
-			if rec, err := group.ReadOffsetCommit(e.Key, nil); err == nil {
-				seen[rec.Group] = true
-			}
-		}
-	}
-	var out []string
-	store := logOffsetStore{w: w, b: b}
-	for g := range seen {
-		if len(store.CommittedPartitions(g)) > 0 {
-			out = append(out, g)
 		}
 	}
 	slices.Sort(out)

@@ -59,24 +59,35 @@ func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (grou
 // CommittedPartitions implements [group.OffsetStore].
 func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartition {
 	m, hw := s.readable(groupID)
-	live := map[group.TopicPartition]bool{}
-	for _, e := range m.from(0) {
-		if e.Offset >= hw && e.Value != nil {
-			continue // a commit not yet replicated
-		}
-		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
-		if err != nil || rec.Group != groupID {
-			continue
-		}
-		live[rec.TopicPartition] = !rec.Tombstone
-	}
 	out := []group.TopicPartition{}
-	for tp, ok := range live {
+	for tp, ok := range committedIn(m, hw, func(g string) bool { return g == groupID })[groupID] {
 		if ok {
 			out = append(out, tp)
 		}
 	}
 	slices.SortFunc(out, group.CompareTopicPartitions)
+	return out
+}
+
+// committedIn reads an offsets partition's log m (high watermark hw) in one
+// pass: for each group want takes, whether each of its partitions has a
+// committed offset (false: its latest record is a tombstone). A commit
+// counts below the high watermark, a tombstone at once (logOffsetStore).
+func committedIn(m *mirror, hw int64, want func(group string) bool) map[string]map[group.TopicPartition]bool {
+	out := map[string]map[group.TopicPartition]bool{}
+	for _, e := range m.from(0) {
+		if e.Offset >= hw && e.Value != nil {
+			continue // a commit not yet replicated
+		}
+		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
+		if err != nil || !want(rec.Group) {
+			continue
+		}
+		if out[rec.Group] == nil {
+			out[rec.Group] = map[group.TopicPartition]bool{}
+		}
+		out[rec.Group][rec.TopicPartition] = !rec.Tombstone
+	}
 	return out
 }
 
