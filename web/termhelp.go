@@ -41,8 +41,7 @@ func ex(lines ...string) []termExample {
 var termExamples = map[string][]termExample{
 	"help":                  ex("help"),
 	"kafka-topics":          ex("kafka-topics --describe --topic orders", "kafka-topics --list", "kafka-topics --create --topic events --partitions 3 --replication-factor 3 --config retention.ms=60000", "kafka-topics --alter --topic orders --partitions 6"),
-	"kafka-consumer-groups": append(ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"),
-		termExample{line: "kafka-consumer-groups --delete --group search-index", after: []string{"remove-consumer indexer", "run 1000"}}),
+	"kafka-consumer-groups": append(ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"), termExample{line: "kafka-consumer-groups --delete --group search-index", after: []string{"remove-consumer indexer", "run 1000"}}),
 	"kafka-metadata-quorum": ex("kafka-metadata-quorum --describe --status"),
 	"kafka-dump-log":        dumpLogExamples(),
 	"stop":                  ex("stop 3"),
