@@ -120,3 +120,24 @@ func TestClientsCannotExhaustMemoryWithCompressedBatches(t *testing.T) {
 	require.Less(t, peak.Load(), uint64(1<<30), "the peak while they were checked (each check at most 64 MiB and its garbage; 24 at once, 1.5 GiB)")
 	k.pump() // the world answers them
 }
+
+// TestEveryAdvertisedAPIIsServed: every api key and version the wire layer
+// advertises by default (kafkawire.DefaultAPIVersions) is one the world
+// answers: a request of it, with its defaults, is taken, not refused as
+// not served.
+func TestEveryAdvertisedAPIIsServed(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1})
+	require.NoError(t, err)
+	for _, a := range kafkawire.DefaultAPIVersions() {
+		if a.Key == 18 {
+			continue // ApiVersions: the wire layer answers it
+		}
+		for v := a.MinVersion; v <= a.MaxVersion; v++ {
+			req := kmsg.RequestForKey(a.Key)
+			req.SetVersion(v)
+			_, err := w.External(cluster.ExternalRequest{Client: 1, ClientID: "t", Broker: 1, Key: a.Key, Version: v, Body: req.AppendTo(nil)})
+			require.NoError(t, err, "%s v%d", kmsg.NameForKey(a.Key), v)
+		}
+	}
+	require.Empty(t, w.InternalErrors())
+}
