@@ -719,6 +719,7 @@ func fillOffsetFetch(req *kmsg.OffsetFetchRequest, r *kmsg.OffsetFetchResponse, 
 // another coordinator.
 func (w *World) extDescribeGroups(b *broker, r *kmsg.DescribeGroupsRequest) *kmsg.DescribeGroupsResponse {
 	resp := r.ResponseKind().(*kmsg.DescribeGroupsResponse)
+	stored := w.storedGroups(b)
 	for _, name := range r.Groups {
 		d := kmsg.NewDescribeGroupsResponseGroup()
 		d.Group = name
@@ -737,7 +738,7 @@ func (w *World) extDescribeGroups(b *broker, r *kmsg.DescribeGroupsRequest) *kms
 		switch {
 		case ok:
 			d.State, d.ProtocolType = st.State.String(), st.ProtocolType
-		case len(logOffsetStore{w: w, b: b}.CommittedPartitions(name)) > 0:
+		case stored(name):
 			d.State = group.Empty.String() // a group that only stores offsets
 		}
 		stable := ok && st.State == group.Stable
@@ -812,6 +813,25 @@ func (w *World) extListGroups(b *broker, r *kmsg.ListGroupsRequest) *kmsg.ListGr
 	return resp
 }
 
+// storedGroups returns a test of whether a group has committed offsets in
+// b's replica of its __consumer_offsets partition, which reads each
+// partition once, when first asked (a request may name thousands of
+// groups).
+func (w *World) storedGroups(b *broker) func(group string) bool {
+	byPartition := map[partitionKey]map[string]bool{}
+	return func(name string) bool {
+		tp := w.offsetsPartition(name)
+		groups, ok := byPartition[tp]
+		if !ok {
+			if s := b.replicas[tp]; s != nil {
+				groups = storedIn(&s.log.m, s.node.Status().HighWatermark)
+			}
+			byPartition[tp] = groups
+		}
+		return groups[name]
+	}
+}
+
 // offsetsOnlyGroups lists the groups with committed offsets in the
 // __consumer_offsets partitions b leads, sorted.
 func (w *World) offsetsOnlyGroups(b *broker) []string {
@@ -827,13 +847,8 @@ func (w *World) offsetsOnlyGroups(b *broker) []string {
 			continue
 		}
 		// one pass over the partition, not one a group
-		for g, parts := range committedIn(&s.log.m, s.node.Status().HighWatermark, func(string) bool { return true }) {
-			for _, ok := range parts {
-				if ok {
-					out = append(out, g)
-					break
-				}
-			}
+		for g := range storedIn(&s.log.m, s.node.Status().HighWatermark) {
+			out = append(out, g)
 		}
 	}
 	slices.Sort(out)

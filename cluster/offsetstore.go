@@ -69,6 +69,21 @@ func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartiti
 	return out
 }
 
+// storedIn is the groups with at least one committed offset in the
+// offsets partition's log m (high watermark hw), read in one pass.
+func storedIn(m *mirror, hw int64) map[string]bool {
+	out := map[string]bool{}
+	for g, parts := range committedIn(m, hw, func(string) bool { return true }) {
+		for _, ok := range parts {
+			if ok {
+				out[g] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
 // committedIn reads an offsets partition's log m (high watermark hw) in one
 // pass: for each group want takes, whether each of its partitions has a
 // committed offset (false: its latest record is a tombstone). A commit
