@@ -58,7 +58,7 @@ func (w *World) coordinatorOf(groupID string) *broker {
 	}
 	b := w.brokers[leader-1]
 	s := b.replicas[tp]
-	if b.state != BrokerRunning || s == nil || s.node.Status().Role != replica.RoleLeader {
+	if b.state != BrokerRunning || s == nil || s.node.Progress().Role != replica.RoleLeader {
 		return nil
 	}
 	return b

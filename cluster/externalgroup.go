@@ -832,7 +832,7 @@ func (w *World) storedGroups(b *broker) func(group string) bool {
 		groups, ok := byPartition[tp]
 		if !ok {
 			if s := b.replicas[tp]; s != nil {
-				groups = storedIn(&s.log.m, s.node.Status().HighWatermark)
+				groups = storedIn(&s.log.m, s.node.Progress().HighWatermark)
 			}
 			byPartition[tp] = groups
 		}
@@ -855,7 +855,7 @@ func (w *World) offsetsOnlyGroups(b *broker) []string {
 			continue
 		}
 		// one pass over the partition, not one a group
-		for g := range storedIn(&s.log.m, s.node.Status().HighWatermark) {
+		for g := range storedIn(&s.log.m, s.node.Progress().HighWatermark) {
 			out = append(out, g)
 		}
 	}

@@ -190,7 +190,7 @@ func (w *World) offsetInfos(b *broker, name string, owner map[partitionKey]strin
 			oi.Committed = po.Offset
 		}
 		if s := w.leaderSlot(tp); s != nil {
-			oi.LogEndOffset = s.node.Status().HighWatermark
+			oi.LogEndOffset = s.node.Progress().HighWatermark
 			if lag, ok := group.Lag(oi.LogEndOffset, oi.Committed); ok {
 				oi.Lag = lag
 			}

@@ -112,5 +112,5 @@ func (s logOffsetStore) readable(groupID string) (*mirror, int64) {
 	if slot == nil {
 		return &mirror{}, 0
 	}
-	return &slot.log.m, slot.node.Status().HighWatermark
+	return &slot.log.m, slot.node.Progress().HighWatermark
 }
