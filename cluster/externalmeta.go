@@ -313,6 +313,9 @@ func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16,
 	if err != nil {
 		return fail(errInvalidReplicaAssign, err.Error())
 	}
+	if alive := w.aliveBrokers(); spec.Assignment == nil && len(alive) >= len(asg[0]) {
+		asg = placedOn(alive, 0, len(asg), len(asg[0])) // on the unfenced brokers
+	}
 	configs := t.Configs
 	if n := w.cfg.ClientTopicSegmentBytes; n > 0 && !slices.ContainsFunc(configs, func(c kmsg.CreateTopicsRequestTopicConfig) bool { return c.Name == "segment.bytes" }) {
 		c := kmsg.NewCreateTopicsRequestTopicConfig()

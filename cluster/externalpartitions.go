@@ -91,16 +91,7 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 		if alive := len(w.aliveBrokers()); rf > alive {
 			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, alive)
 		}
-		grown, err := w.assignment(TopicSpec{Name: req.Topic, Partitions: int(req.Count), ReplicationFactor: rf})
-		if err != nil {
-			return errInvalidReplicaAssign, err.Error()
-		}
-		extra = grown[have:]
-		for _, reps := range extra {
-			if !slices.ContainsFunc(reps, w.ctl.unfenced) {
-				return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): All brokers are currently fenced or in controlled shutdown.", rf)
-			}
-		}
+		extra = placedOn(w.aliveBrokers(), have, int(req.Count), rf) // on the unfenced brokers
 	}
 	if validateOnly {
 		return 0, ""

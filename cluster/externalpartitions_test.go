@@ -139,3 +139,47 @@ func TestExternalCreatePartitions(t *testing.T) {
 		ask1(partitionsReq(false, growTo("one", 2, []int32{3}))))
 	require.Empty(t, w.InternalErrors())
 }
+
+// TestClientTopicsAvoidFencedBrokers: with broker 1 down and fenced, a
+// topic a client makes (auto-created by Metadata, by CreateTopics) and the
+// partitions it adds are placed on the unfenced brokers, as Kafka 3.7's
+// StripedReplicaPlacer places them, and take records at once; before, an
+// auto-created topic's one replica went to broker 1 and stayed offline.
+func TestClientTopicsAvoidFencedBrokers(t *testing.T) {
+	w := extWorld(t)
+	require.NoError(t, w.Kill(1))
+	require.NoError(t, w.RunFor(20_000)) // fenced after broker.session.timeout.ms
+
+	md := kmsg.NewPtrMetadataRequest()
+	md.SetVersion(12)
+	md.AllowAutoTopicCreation = true
+	mt := kmsg.NewMetadataRequestTopic()
+	mt.Topic = kmsg.StringPtr("fresh")
+	md.Topics = append(md.Topics, mt)
+	ask[*kmsg.MetadataResponse](t, w, 2, md, 10)
+	require.NoError(t, w.RunFor(1000))
+	require.Equal(t, [][]int32{{2}}, replicasOf(w, "fresh"))
+
+	ct := kmsg.NewPtrCreateTopicsRequest()
+	ct.SetVersion(5)
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = "two", 3, 2
+	ct.Topics = append(ct.Topics, rt)
+	require.Zero(t, ask[*kmsg.CreateTopicsResponse](t, w, 2, ct, 10).Topics[0].ErrorCode)
+	require.Equal(t, [][]int32{{2, 3}, {3, 2}, {2, 3}}, replicasOf(w, "two"))
+	require.Equal(t, []topicResult{{"two", 0, ""}}, partitionResults(ask[*kmsg.CreatePartitionsResponse](t, w, 2, partitionsReq(false, growTo("two", 5)), 10)))
+	require.Equal(t, [][]int32{{2, 3}, {3, 2}, {2, 3}, {3, 2}, {2, 3}}, replicasOf(w, "two"))
+	require.NoError(t, w.RunFor(2000))
+
+	for _, tp := range []struct {
+		topic string
+		p     int32
+	}{{"fresh", 0}, {"two", 4}} {
+		pr := produceReq(1, clientBatch(0))
+		pr.Topics[0].Topic, pr.Topics[0].Partitions[0].Partition = tp.topic, tp.p
+		leader := w.PartitionLeader(tp.topic, tp.p)
+		require.NotEqual(t, int32(1), leader)
+		require.Equal(t, partResult{0, 0}, produced(ask[*kmsg.ProduceResponse](t, w, leader, pr, 2000)), "%s-%d", tp.topic, tp.p)
+	}
+	require.Empty(t, w.InternalErrors())
+}

@@ -135,6 +135,25 @@ func (w *World) assignment(spec TopicSpec) ([][]int32, error) {
 	return out, nil
 }
 
+// placedOn places partitions first..count-1 of a topic of replication
+// factor rf on brokers, as assignment places them on all of them:
+// partition p's replicas are rf brokers in a row from brokers[p mod n].
+// A client's topic is placed on the unfenced brokers alone, as Kafka 3.7's
+// StripedReplicaPlacer places it (on the usable brokers; from a random
+// one, here from the first), so that a topic made while a broker is down
+// is not made offline.
+func placedOn(brokers []int32, first, count, rf int) [][]int32 {
+	out := make([][]int32, 0, max(count-first, 0))
+	for p := first; p < count; p++ {
+		reps := make([]int32, 0, rf)
+		for i := range rf {
+			reps = append(reps, brokers[(p+i)%len(brokers)])
+		}
+		out = append(out, reps)
+	}
+	return out
+}
+
 func (w *World) createTopic(spec TopicSpec) error {
 	if spec.Name == "" || w.topic(spec.Name) != nil {
 		return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, spec.Name)
