@@ -171,6 +171,12 @@ const (
 	// wiped ([ActWipe]: the partition directory, or the checkpoint file)
 	// and is started again, until it runs.
 	UserWipe UserOpKind = "wipe"
+	// UserDeleteGroup is what a user does to delete a consumer group
+	// (Action.Name) from the page: close every member of it, run a second,
+	// delete it ([ActDeleteGroup]: refused if it is not Empty yet, or its
+	// coordinator is down), and start the members again, which join the
+	// group anew.
+	UserDeleteGroup UserOpKind = "delete-group"
 )
 
 // UserOp is one operation of a user-level sequence.
@@ -237,6 +243,8 @@ func (o UserOp) String() string {
 		s = fmt.Sprintf("corrupt: %s of a partition file of broker %d, or of a broker that is down (pick %d)", how, o.Action.Broker, o.Size)
 	case UserWipe:
 		s = fmt.Sprintf("wipe what the failed start of broker %d (or of another that failed) names, and start it", o.Action.Broker)
+	case UserDeleteGroup:
+		s = fmt.Sprintf("close the members of group %s, run 1 s, delete the group, start the members again", o.Action.Name)
 	default:
 		s = string(o.Kind)
 	}
@@ -397,9 +405,9 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 		case n < 85:
 			o.Action = Action{Kind: ActHeal}
 		case n < 88 && r.IntN(3) == 0:
-			o.Action = Action{Kind: ActDeleteGroup, Name: pick(groups)}
+			o = UserOp{Kind: UserDeleteGroup, ID: o.ID, Action: Action{Kind: ActDeleteGroup, Name: pick(groups)}}
 			if bad {
-				o.Action.Name, o.Bad = "nope", true
+				o = UserOp{Kind: UserAction, ID: o.ID, Action: Action{Kind: ActDeleteGroup, Name: "nope"}, Bad: true}
 			}
 		case n < 88:
 			rs := OffsetReset{Group: pick(groups), Topic: pick(userTopics), To: pick([]string{ResetEarliest, ResetLatest, ResetToOffset})}
@@ -678,6 +686,21 @@ func (u *userRun) apply(o UserOp) error {
 		u.wipeAndStart(b)
 	case UserSettle:
 		u.settle()
+	case UserDeleteGroup:
+		var members []string
+		for _, c := range w.consumers {
+			if c.grp != nil && c.cfg.Group == o.Action.Name {
+				members = append(members, c.cfg.Name)
+			}
+		}
+		for _, m := range members {
+			u.do(Action{Kind: ActCloseConsumer, Name: m}, false)
+		}
+		u.do(Action{Kind: ActRun, Ms: 1000}, false)
+		u.do(Action{Kind: ActDeleteGroup, Name: o.Action.Name}, false)
+		for _, m := range members {
+			u.do(Action{Kind: ActRestartConsumer, Name: m}, false)
+		}
 	}
 	u.checkViolations()
 	return nil
