@@ -147,7 +147,6 @@ func (w *World) externalGroupRequest(id uint64, x *ExternalRequest, req kmsg.Req
 func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGroupsRequest) *kmsg.DeleteGroupsResponse {
 	resp := r.ResponseKind().(*kmsg.DeleteGroupsResponse)
 	seen := map[string]bool{}
-	stored := w.storedGroups(b)
 	for _, name := range r.Groups {
 		if seen[name] {
 			continue
@@ -157,13 +156,6 @@ func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGro
 		g.Group = name
 		if w.coordinatorOf(name) != b {
 			g.ErrorCode = errNotCoordinator
-			resp.Groups = append(resp.Groups, g)
-			continue
-		}
-		if st, ok := w.coordinator(b).c.Group(name); !stored(name) && (!ok || st.State == group.Dead) {
-			// what DeleteGroup would answer, without reading the group's
-			// offsets partition again for every name
-			g.ErrorCode = int16(group.GroupIDNotFound)
 			resp.Groups = append(resp.Groups, g)
 			continue
 		}
