@@ -306,15 +306,12 @@ func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16,
 				spec.ReplicationFactor, spec.ReplicationFactor, alive))
 		}
 	}
-	asg, err := w.assignment(spec)
+	asg, err := w.assignment(spec, w.placement(spec.ReplicationFactor))
 	if bound := (*partitionBoundError)(nil); errors.As(err, &bound) {
 		return fail(errPolicyViolation, bound.msg)
 	}
 	if err != nil {
 		return fail(errInvalidReplicaAssign, err.Error())
-	}
-	if alive := w.aliveBrokers(); spec.Assignment == nil && len(alive) >= len(asg[0]) {
-		asg = placedOn(alive, 0, len(asg), len(asg[0])) // on the unfenced brokers
 	}
 	configs := t.Configs
 	if n := w.cfg.ClientTopicSegmentBytes; n > 0 && !slices.ContainsFunc(configs, func(c kmsg.CreateTopicsRequestTopicConfig) bool { return c.Name == "segment.bytes" }) {

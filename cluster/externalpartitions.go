@@ -88,10 +88,11 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 			extra = append(extra, slices.Clone(a.Replicas))
 		}
 	} else {
-		if alive := len(w.aliveBrokers()); rf > alive {
-			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, alive)
+		alive := w.aliveBrokers()
+		if rf > len(alive) {
+			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, len(alive))
 		}
-		extra = placedOn(w.aliveBrokers(), have, int(req.Count), rf) // on the unfenced brokers
+		extra = placedOn(alive, have, int(req.Count), rf) // on the unfenced brokers (World.placement)
 	}
 	if validateOnly {
 		return 0, ""

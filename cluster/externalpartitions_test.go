@@ -142,7 +142,7 @@ func TestExternalCreatePartitions(t *testing.T) {
 
 // TestClientTopicsAvoidFencedBrokers: with broker 1 down and fenced, a
 // topic a client makes (auto-created by Metadata, by CreateTopics) and the
-// partitions it adds are placed on the unfenced brokers, as Kafka 3.7's
+// partitions it or the terminal adds are placed on the unfenced brokers, as Kafka 3.7's
 // StripedReplicaPlacer places them, and take records at once; before, an
 // auto-created topic's one replica went to broker 1 and stayed offline.
 func TestClientTopicsAvoidFencedBrokers(t *testing.T) {
@@ -169,6 +169,10 @@ func TestClientTopicsAvoidFencedBrokers(t *testing.T) {
 	require.Equal(t, [][]int32{{2, 3}, {3, 2}, {2, 3}}, replicasOf(w, "two"))
 	require.Equal(t, []topicResult{{"two", 0, ""}}, partitionResults(ask[*kmsg.CreatePartitionsResponse](t, w, 2, partitionsReq(false, growTo("two", 5)), 10)))
 	require.Equal(t, [][]int32{{2, 3}, {3, 2}, {2, 3}, {3, 2}, {2, 3}}, replicasOf(w, "two"))
+	// the world's own add-partitions (the terminal's kafka-topics --alter)
+	// places as the controller does
+	require.NoError(t, w.AddPartitions("two", 7))
+	require.Equal(t, [][]int32{{2, 3}, {3, 2}, {2, 3}, {3, 2}, {2, 3}, {3, 2}, {2, 3}}, replicasOf(w, "two"))
 	require.NoError(t, w.RunFor(2000))
 
 	for _, tp := range []struct {

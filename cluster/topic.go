@@ -97,7 +97,10 @@ func (w *World) partitionRoom(topic string, count int) error {
 	return nil
 }
 
-func (w *World) assignment(spec TopicSpec) ([][]int32, error) {
+// assignment checks spec's partition count against MaxPartitions and its
+// given assignment, or places its partitions on the brokers on (nil: all
+// of them; placedOn).
+func (w *World) assignment(spec TopicSpec, on []int32) ([][]int32, error) {
 	count := spec.Partitions
 	if spec.Assignment != nil {
 		count = len(spec.Assignment)
@@ -118,30 +121,46 @@ func (w *World) assignment(spec TopicSpec) ([][]int32, error) {
 		}
 		return spec.Assignment, nil
 	}
-	n := len(w.brokers)
+	if on == nil {
+		on = w.brokerIDs()
+	}
 	rf := spec.ReplicationFactor
 	if rf == 0 {
-		rf = min(3, n)
+		rf = min(3, len(w.brokers))
 	}
-	if spec.Partitions < 1 || rf < 1 || rf > n {
-		return nil, fmt.Errorf("%w: topic %s: %d partitions, replication factor %d, %d brokers", ErrInvalidConfig, spec.Name, spec.Partitions, rf, n)
+	if spec.Partitions < 1 || rf < 1 || rf > len(on) {
+		return nil, fmt.Errorf("%w: topic %s: %d partitions, replication factor %d, %d brokers", ErrInvalidConfig, spec.Name, spec.Partitions, rf, len(on))
 	}
-	out := make([][]int32, spec.Partitions)
-	for p := range out {
-		for i := range rf {
-			out[p] = append(out[p], int32((p+i)%n+1))
-		}
+	return placedOn(on, 0, spec.Partitions, rf), nil
+}
+
+// brokerIDs are the ids of every broker, 1 to N.
+func (w *World) brokerIDs() []int32 {
+	out := make([]int32, len(w.brokers))
+	for i := range out {
+		out[i] = int32(i + 1)
 	}
-	return out, nil
+	return out
+}
+
+// placement is the brokers the controller places a new partition of rf
+// replicas on: the unfenced ones, as Kafka 3.7's StripedReplicaPlacer
+// does, or every broker while fewer than rf are unfenced (the world's own
+// topics may be made before the brokers register, or while they are down).
+func (w *World) placement(rf int) []int32 {
+	if alive := w.aliveBrokers(); len(alive) >= rf {
+		return alive
+	}
+	return nil
 }
 
 // placedOn places partitions first..count-1 of a topic of replication
-// factor rf on brokers, as assignment places them on all of them:
-// partition p's replicas are rf brokers in a row from brokers[p mod n].
-// A client's topic is placed on the unfenced brokers alone, as Kafka 3.7's
-// StripedReplicaPlacer places it (on the usable brokers; from a random
-// one, here from the first), so that a topic made while a broker is down
-// is not made offline.
+// factor rf on brokers: partition p's replicas are rf brokers in a row
+// from brokers[p mod n] (on all three: p0 [1,2,3], p1 [2,3,1]...). A
+// client's topic and the partitions added to a topic are placed on the
+// unfenced brokers alone ([World.placement]), as Kafka 3.7's
+// StripedReplicaPlacer places them (from a random one; here from the
+// first), so that what is made while a broker is down is not made offline.
 func placedOn(brokers []int32, first, count, rf int) [][]int32 {
 	out := make([][]int32, 0, max(count-first, 0))
 	for p := first; p < count; p++ {
@@ -158,7 +177,7 @@ func (w *World) createTopic(spec TopicSpec) error {
 	if spec.Name == "" || w.topic(spec.Name) != nil {
 		return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, spec.Name)
 	}
-	asg, err := w.assignment(spec)
+	asg, err := w.assignment(spec, nil)
 	if err != nil {
 		return err
 	}
@@ -242,11 +261,15 @@ func (w *World) addPartitions(topic string, count int) error {
 	if t == nil || count <= len(t.Assignment) || t.Internal {
 		return fmt.Errorf("%w: add partitions to %q: %d", ErrInvalidConfig, topic, count)
 	}
-	grown, err := w.assignment(TopicSpec{Name: topic, Partitions: count, ReplicationFactor: len(t.Assignment[0])})
-	if err != nil {
+	if err := w.partitionRoom(topic, count); err != nil {
 		return err
 	}
-	return w.addAssigned(t, grown[len(t.Assignment):], "")
+	rf := len(t.Assignment[0])
+	on := w.placement(rf)
+	if on == nil {
+		on = w.brokerIDs()
+	}
+	return w.addAssigned(t, placedOn(on, len(t.Assignment), count, rf), "")
 }
 
 // addAssigned adds partitions with the replicas extra gives, in order, to
