@@ -2,6 +2,10 @@ package cluster
 
 import "github.com/kafkalive/kafkalive/replica"
 
+// UserWorldClientSegmentBytes is the user world's
+// Config.ClientTopicSegmentBytes: 2 MiB.
+const UserWorldClientSegmentBytes = 2 << 20
+
 // UserWorldConfig is the configuration of the world kafkalive serves (the
 // one definition: web.DefaultConfig is it with web.DefaultSeed), seeded
 // with seed: three brokers under the modern (KRaft, Kafka 3.7+) rules with
@@ -34,10 +38,6 @@ import "github.com/kafkalive/kafkalive/replica"
 // watch them roll, but a topic a client or kafka-topics --create makes
 // without its own segment.bytes gets UserWorldClientSegmentBytes, which
 // holds any batch max.message.bytes allows.
-// UserWorldClientSegmentBytes is the user world's
-// Config.ClientTopicSegmentBytes: 2 MiB.
-const UserWorldClientSegmentBytes = 2 << 20
-
 func UserWorldConfig(seed uint64) Config {
 	log := DefaultLogConfig()
 	log.SegmentBytes = 16 << 10
