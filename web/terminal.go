@@ -471,6 +471,34 @@ func flags(args []string) (map[string]string, []string) {
 	return fl, pos
 }
 
+// repeated returns every value of a flag that may be given more than once
+// (--name V or --name=V), in order; flags keeps only the last.
+func repeated(args []string, name string) []string {
+	var out []string
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+			out = append(out, v)
+		} else if a == "--"+name && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}
+
+// intFlag is a flag's whole-number value and whether it was given (-1 if
+// not); a value that is not a number is a usage error.
+func intFlag(fl map[string]string, name string) (int, bool, error) {
+	v, ok := fl[name]
+	if !ok {
+		return -1, false, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, true, fmt.Errorf("%w: --%s takes a whole number, not %q", ErrUsage, name, v)
+	}
+	return n, true, nil
+}
+
 // takesValue lists the flags that take a value.
 func takesValue(name string) bool {
 	switch name {

@@ -75,44 +75,23 @@ func (t *Terminal) topics(args []string, at *int64, out io.Writer) error {
 // ..." (nothing for a topic that exists with --if-not-exists).
 func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, out io.Writer) error {
 	name := fl["topic"]
-	count := func(flag string) (int, bool, error) {
-		v, ok := fl[flag]
-		if !ok {
-			return -1, false, nil
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return 0, true, fmt.Errorf("%w: --%s takes a whole number, not %q", ErrUsage, flag, v)
-		}
-		return n, true, nil
-	}
-	partitions, partitionsSet, err := count("partitions")
+	partitions, partitionsSet, err := intFlag(fl, "partitions")
 	if err != nil {
 		return err
 	}
-	rf, rfSet, err := count("replication-factor")
+	rf, rfSet, err := intFlag(fl, "replication-factor")
 	if err != nil {
 		return err
 	}
 	var configs [][2]string
-	for i, a := range args {
-		v, ok := strings.CutPrefix(a, "--config=")
-		if !ok && a == "--config" && i+1 < len(args) {
-			v, ok = args[i+1], true
-		}
-		if !ok {
-			continue
-		}
+	for _, v := range repeated(args, "config") {
 		k, val, found := strings.Cut(v, "=")
 		if !found || k == "" {
 			return fmt.Errorf("%w: --config takes NAME=VALUE, not %q", ErrUsage, v)
 		}
 		configs = append(configs, [2]string{k, val})
 	}
-	kafkaErr := func(msg string) error {
-		fmt.Fprintf(out, "Error while executing topic command : %s\n", msg)
-		return printedError{errors.New(msg)}
-	}
+	kafkaErr := func(msg string) error { return topicCommandError(out, msg, errors.New(msg)) }
 	switch {
 	case rfSet && (rf < 1 || rf > math.MaxInt16):
 		return kafkaErr(fmt.Sprintf("The replication factor must be between 1 and %d inclusive", math.MaxInt16))
@@ -143,9 +122,9 @@ func (t *Terminal) createTopic(args []string, fl map[string]string, at *int64, o
 // new records of a key may go elsewhere after this.
 func (t *Terminal) alterTopic(fl map[string]string, at *int64, out io.Writer) error {
 	name := fl["topic"]
-	n, err := strconv.Atoi(fl["partitions"])
+	n, _, err := intFlag(fl, "partitions")
 	if err != nil {
-		return fmt.Errorf("%w: --partitions takes a whole number, not %q", ErrUsage, fl["partitions"])
+		return err
 	}
 	_, ifExists := fl["if-exists"]
 	refused, err := t.actChecked(at, out, func(w *cluster.World) (cluster.Action, error) {
@@ -161,8 +140,14 @@ func (t *Terminal) alterTopic(fl map[string]string, at *int64, out io.Writer) er
 	if errors.Is(refused, cluster.ErrUnknownTopicOrPartition) {
 		msg = fmt.Sprintf("Topic '%s' does not exist as expected", name)
 	}
+	return topicCommandError(out, msg, refused)
+}
+
+// topicCommandError prints msg as TopicCommand prints a failure, and
+// returns err as printed.
+func topicCommandError(out io.Writer, msg string, err error) error {
 	fmt.Fprintf(out, "Error while executing topic command : %s\n", msg)
-	return printedError{refused}
+	return printedError{err}
 }
 
 // actChecked is act for an action the controller checks first: check
@@ -193,8 +178,7 @@ func (t *Terminal) actChecked(at *int64, out io.Writer, check func(*cluster.Worl
 func (t *Terminal) deleteTopic(name string, at *int64, out io.Writer) error {
 	err := t.act(at, out, cluster.Action{Kind: cluster.ActDeleteTopic, Name: name})
 	if errors.Is(err, cluster.ErrUnknownTopicOrPartition) {
-		fmt.Fprintf(out, "Error while executing topic command : Topic '%s' does not exist as expected\n", name)
-		return printedError{err}
+		return topicCommandError(out, fmt.Sprintf("Topic '%s' does not exist as expected", name), err)
 	}
 	return err
 }
@@ -215,14 +199,7 @@ func (t *Terminal) groups(args []string, at *int64, out io.Writer) error {
 		return t.resetOffsets(fl, at, out)
 	}
 	if _, ok := fl["delete"]; ok {
-		var names []string
-		for i, a := range args {
-			if a == "--group" && i+1 < len(args) {
-				names = append(names, args[i+1])
-			} else if v, ok := strings.CutPrefix(a, "--group="); ok {
-				names = append(names, v)
-			}
-		}
+		names := repeated(args, "group")
 		if len(names) == 0 {
 			return fmt.Errorf("%w: --delete --group G [--group G2]...", ErrUsage)
 		}
