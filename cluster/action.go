@@ -53,6 +53,12 @@ const (
 	// offsets (kafka-consumer-groups --delete; see
 	// [World.CheckDeleteGroup]), allowed only while the group is Empty.
 	ActDeleteGroup ActionKind = "delete-group"
+	// ActAlterConfigs gives topic Name the configs of Topic (its Config,
+	// MinInsyncReplicas, UncleanLeaderElectionEnable and Overrides), as
+	// kafka-configs --alter or a client's IncrementalAlterConfigs leave
+	// them ([World.AlterTopicConfigs]; externalconfigs.go); Value prints
+	// those configs (name=value,... or none), for the timeline.
+	ActAlterConfigs ActionKind = "alter-configs"
 	// ActCorrupt damages the durable bytes of one file of a broker that is down
 	// (Broker, Name: the file's path under its log.dirs, e.g.
 	// "notes-0/00000000000000000000.log", Offset): with Flip the byte at Offset has
@@ -143,6 +149,8 @@ func (a Action) String() string {
 		return setProducerString(a)
 	case ActDeleteGroup:
 		return "delete-group " + a.Name
+	case ActAlterConfigs:
+		return "alter-configs " + a.Name + " " + a.Value
 	case ActResetOffsets:
 		to := a.Reset.To
 		if to == ResetToOffset {
@@ -262,6 +270,8 @@ func (w *World) validate(a Action) error {
 		return err
 	case ActDeleteGroup:
 		return w.CheckDeleteGroup(a.Name)
+	case ActAlterConfigs:
+		return w.validateAlterConfigs(a)
 	case ActAddPartitions:
 		if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
 			return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
@@ -335,6 +345,8 @@ func (w *World) apply(a Action) error {
 		w.record(EventGroup, 0, nil, "%s is busy processing for %d ms (no poll)", a.Name, a.Ms)
 	case ActAddPartitions:
 		return w.addPartitions(a.Name, a.N)
+	case ActAlterConfigs:
+		w.alterTopicConfigs(a.Name, a.Topic, "alter-configs")
 	case ActDeleteTopic:
 		w.deleteTopic(a.Name, "delete-topic")
 	case ActCommitTransaction, ActAbortTransaction:

@@ -335,8 +335,11 @@
 // Produce (v3+), Fetch (v4+), ListOffsets, OffsetForLeaderEpoch (a
 // consumer's check for truncation after a leader change, KIP-320),
 // InitProducerId, CreateTopics, CreatePartitions, DeleteTopics,
-// DescribeConfigs and, with the group APIs, DeleteGroups are answered as a
-// Kafka 3.7 broker does (CreatePartitions
+// DescribeConfigs, IncrementalAlterConfigs, AlterConfigs and, with the
+// group APIs, DeleteGroups are answered as a Kafka 3.7 broker does
+// (a topic's configs altered apply to its replicas at once, as
+// UnifiedLog.updateConfig applies them; the brokers' own configs are
+// static, and __consumer_offsets' are not altered; CreatePartitions
 // leaves the offsets topic as it is: with more partitions, groups would
 // move to coordinators without their offsets). CreateTopics takes LogConfig's topic configs, validated as Kafka
 // 3.7's controller does; a topic's own min.insync.replicas and

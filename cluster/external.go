@@ -280,6 +280,10 @@ func (w *World) external(x *ExternalRequest) error {
 		w.answer(id, w.extDeleteTopics(r))
 	case *kmsg.DescribeConfigsRequest:
 		w.answer(id, w.extDescribeConfigs(x, r))
+	case *kmsg.IncrementalAlterConfigsRequest:
+		w.answer(id, w.extIncrementalAlterConfigs(x, r))
+	case *kmsg.AlterConfigsRequest:
+		w.answer(id, w.extAlterConfigs(x, r))
 	default:
 		if isGroupKey(x.Key) {
 			w.externalGroupRequest(id, x, req)

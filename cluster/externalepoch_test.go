@@ -8,7 +8,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -107,14 +106,7 @@ func TestExternalOffsetForLeaderEpochDetectsTruncation(t *testing.T) {
 	// when the new leader has since passed it: the epoch check does.
 	// (The idempotent producer's sequence 6 would be OUT_OF_ORDER_SEQUENCE_NUMBER
 	// here: the new leader never saw 3-5. A plain producer writes.)
-	plain := func() []byte {
-		var b kafkalog.RecordBatch
-		b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
-		for i := range 3 {
-			b.AppendRecord(int64(i), 1_700_000_000_000, nil, []byte("after"))
-		}
-		return b.AppendTo(nil)
-	}
+	plain := func() []byte { return plainBatch("after") }
 	require.Equal(t, partResult{0, 3}, produced(ask[*kmsg.ProduceResponse](t, w, 2, produceReq(1, plain()), 2000)))
 	require.Equal(t, partResult{0, 6}, produced(ask[*kmsg.ProduceResponse](t, w, 2, produceReq(1, plain()), 2000)))
 	fr = ask[*kmsg.FetchResponse](t, w, 2, fetchReq(6, now), 100)

@@ -244,8 +244,7 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	rt.NumPartitions, rt.ReplicationFactor = int32(len(asg)), int16(len(asg[0]))
 	// the topic's effective configs (v5+), sorted by name, as
 	// ReplicationControlManager.createTopic returns them
-	for _, e := range w.topicConfigEntries(&Topic{Name: t.Topic, Config: spec.Config, MinInsyncReplicas: spec.MinInsyncReplicas,
-		UncleanLeaderElectionEnable: spec.UncleanLeaderElectionEnable, Overrides: spec.Overrides}) {
+	for _, e := range w.topicConfigEntries(specTopic(spec)) {
 		c := kmsg.NewCreateTopicsResponseTopicConfig()
 		v := e.value
 		c.Name, c.Value, c.Source = e.name, &v, int8(e.source)

@@ -156,6 +156,22 @@ func (l *Log) TopicPartition() TopicPartition { return l.tp }
 // Config returns the log's configuration.
 func (l *Log) Config() Config { return l.cfg }
 
+// SetConfig changes the log's configuration, as Kafka 3.7's
+// UnifiedLog.updateConfig does when a topic's configs are altered
+// (kafka-configs --alter, IncrementalAlterConfigs): retention, cleanup
+// and flush settings apply from the next check, segment.bytes and
+// segment.ms from the next append, which rolls when the active segment is
+// past the new bound. As a LogSegment does, a segment keeps the index
+// size, index interval and roll jitter it was created with; new segments
+// take the new ones. A config Validate refuses changes nothing.
+func (l *Log) SetConfig(cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	l.cfg = cfg
+	return nil
+}
+
 // LogStartOffset returns the first offset a reader may fetch.
 func (l *Log) LogStartOffset() int64 { return l.logStartOffset }
 

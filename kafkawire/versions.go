@@ -51,8 +51,10 @@ const (
 //	 22  InitProducerId    0-4       2
 //	 23  OffsetForLeaderEpoch 0-4    4 (a consumer's check after a leader change, KIP-320)
 //	 32  DescribeConfigs   0-4       4
+//	 33  AlterConfigs      0-2       2 (the legacy one: a topic's configs replaced)
 //	 37  CreatePartitions  0-3       2
 //	 42  DeleteGroups      0-2       2
+//	 44  IncrementalAlterConfigs 0-1 1 (kafka-configs --alter)
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
 		{0, 3, 10},
@@ -74,8 +76,10 @@ func DefaultAPIVersions() []APIVersion {
 		{22, 0, 4},
 		{23, 0, 4},
 		{32, 0, 4},
+		{33, 0, 2},
 		{37, 0, 3},
 		{42, 0, 2},
+		{44, 0, 1},
 	}
 }
 

@@ -119,6 +119,21 @@ func (n *Node) tickLeader() {
 	}
 }
 
+// SetMinInsyncReplicas changes the partition's min.insync.replicas, as a
+// topic config altered while the broker runs (Kafka reads it from the
+// log's config at each check): the next acks=all produce is checked
+// against it, and a leader's high watermark, which under StrictMinISR it
+// holds, is checked again at once (parked acks=all produces it passes are
+// answered in the next Ready).
+func (n *Node) SetMinInsyncReplicas(v int) error {
+	if v < 1 {
+		return fmt.Errorf("%w: MinInsyncReplicas %d < 1", ErrInvalidConfig, v)
+	}
+	n.cfg.MinInsyncReplicas = v
+	n.maybeAdvanceHW()
+	return nil
+}
+
 // effectiveMinISR is the min ISR that acks=all and the HW are held to:
 // min(min.insync.replicas, replication factor) from 3.7
 // (Partition.effectiveMinIsr), min.insync.replicas as set before.

@@ -1,0 +1,359 @@
+package cluster
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// A topic's configs altered while the world runs: IncrementalAlterConfigs
+// (v0-1) and the legacy AlterConfigs (v0-2) from clients, the terminal's
+// kafka-configs --alter, and the world's alter-configs action, as Kafka
+// 3.7 alters them (ConfigAdminManager.preprocess on the broker, then the
+// controller's ConfigurationControlManager and
+// ControllerConfigurationValidator). The brokers apply the new configs at
+// once (UnifiedLog.updateConfig): retention, compaction, roll, append
+// and timestamp settings from their next check, min.insync.replicas from
+// the next acks=all produce and high watermark check. As in Kafka 3.7,
+// enabling unclean.leader.election.enable elects no leader by itself: the
+// controller's next election of the partition does.
+
+// ConfigOpType is an IncrementalAlterConfigs operation
+// (AlterConfigOp.OpType).
+type ConfigOpType int8
+
+// The operations.
+const (
+	ConfigSet      ConfigOpType = 0
+	ConfigDelete   ConfigOpType = 1
+	ConfigAppend   ConfigOpType = 2
+	ConfigSubtract ConfigOpType = 3
+)
+
+// String is the operation's name as Kafka prints it.
+func (o ConfigOpType) String() string {
+	switch o {
+	case ConfigSet:
+		return "SET"
+	case ConfigDelete:
+		return "DELETE"
+	case ConfigAppend:
+		return "APPEND"
+	case ConfigSubtract:
+		return "SUBTRACT"
+	}
+	return fmt.Sprintf("ConfigOpType(%d)", int8(o))
+}
+
+// ConfigOp is one change to a topic's configs: set Name to Value, delete
+// it (back to the broker's value), or append values to or subtract them
+// from a list (cleanup.policy).
+type ConfigOp struct {
+	Name  string
+	Op    ConfigOpType
+	Value *string
+}
+
+// listConfigs are the topic configs whose type is LIST, the only ones
+// APPEND and SUBTRACT apply to, with their defaults (LogConfig's; the
+// throttled-replica lists are not modelled).
+var listConfigs = map[string]string{"cleanup.policy": kafkalog.CleanupPolicyDelete}
+
+// AlterTopicConfigs returns the action that alters topic's configs by ops
+// (incremental; with replace, ops are SETs that become the topic's only
+// configs, as the legacy AlterConfigs replaces them), checked as Kafka
+// 3.7's broker and controller check them; a refusal is an error carrying
+// Kafka's message ([ErrInvalidConfig], or [ErrUnknownTopicOrPartition]).
+func (w *World) AlterTopicConfigs(topic string, ops []ConfigOp, replace bool) (Action, error) {
+	spec, code, msg := w.alteredTopicConfigs(topic, ops, replace)
+	switch code {
+	case 0:
+		return Action{Kind: ActAlterConfigs, Name: topic, Topic: spec, Value: w.overridesString(specTopic(spec))}, nil
+	case errUnknownTopicOrPartition:
+		return Action{}, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, msg)
+	}
+	return Action{}, &configRefusal{code: code, msg: msg}
+}
+
+// configRefusal is a refused alteration: Kafka's error code and message.
+type configRefusal struct {
+	code int16
+	msg  string
+}
+
+func (e *configRefusal) Error() string        { return e.msg }
+func (e *configRefusal) Is(target error) bool { return target == ErrInvalidConfig }
+
+// alteredTopicConfigs is AlterTopicConfigs' check: the topic's configs
+// after ops, as a TopicSpec's Config, MinInsyncReplicas,
+// UncleanLeaderElectionEnable and Overrides, or Kafka's error code and
+// message. In Kafka's order: the request's own form (a key named twice,
+// a null value, an unknown operation: INVALID_REQUEST, as
+// ConfigAdminManager.preprocess answers), the topic name, APPEND and
+// SUBTRACT on a list only, every config of the result parsed and checked
+// (INVALID_CONFIG), then the topic's existence.
+func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) (TopicSpec, int16, string) {
+	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
+	seen := map[string]bool{}
+	var nulls []string
+	for _, op := range ops {
+		if seen[op.Name] {
+			return fail(errInvalidRequest, "Error due to duplicate config keys")
+		}
+		seen[op.Name] = true
+		if op.Op < ConfigSet || op.Op > ConfigSubtract || replace && op.Op != ConfigSet {
+			return fail(errInvalidRequest, fmt.Sprintf("Unknown operations type %d", int8(op.Op)))
+		}
+		if op.Op != ConfigDelete && op.Value == nil {
+			nulls = append(nulls, op.Name)
+		}
+	}
+	if len(nulls) > 0 {
+		return fail(errInvalidRequest, "Null value not supported for : "+strings.Join(nulls, ", "))
+	}
+	if topic == "" {
+		return fail(errInvalidRequest, "Default topic resources are not allowed.")
+	}
+	if err := legalTopicName(topic); err != nil {
+		return fail(errInvalidTopicException, err.Error())
+	}
+	t := w.topic(topic)
+	configs := map[string]string{}
+	if t != nil && !replace {
+		configs = w.topicOverrides(t)
+	}
+	for _, op := range ops {
+		switch op.Op {
+		case ConfigSet:
+			configs[op.Name] = *op.Value
+		case ConfigDelete:
+			delete(configs, op.Name)
+		case ConfigAppend, ConfigSubtract:
+			def, ok := listConfigs[op.Name]
+			if !ok {
+				return fail(errInvalidConfig, fmt.Sprintf("Can't %s to key %s because its type is not LIST.", op.Op, op.Name))
+			}
+			cur, set := configs[op.Name]
+			if !set {
+				cur = def
+			}
+			parts := slices.DeleteFunc(strings.Split(cur, ","), func(s string) bool { return s == "" })
+			for _, v := range strings.Split(*op.Value, ",") {
+				if op.Op == ConfigAppend && !slices.Contains(parts, v) {
+					parts = append(parts, v)
+				} else if op.Op == ConfigSubtract {
+					if i := slices.Index(parts, v); i >= 0 {
+						parts = slices.Delete(parts, i, i+1)
+					}
+				}
+			}
+			configs[op.Name] = strings.Join(parts, ",")
+		}
+	}
+	spec := TopicSpec{Name: topic}
+	var list []kmsg.CreateTopicsRequestTopicConfig
+	for _, name := range slices.Sorted(maps.Keys(configs)) {
+		c := kmsg.NewCreateTopicsRequestTopicConfig()
+		c.Name, c.Value = name, kmsg.StringPtr(configs[name])
+		list = append(list, c)
+	}
+	if code, msg := w.applyTopicConfigs(&spec, list); code != 0 {
+		return fail(code, msg)
+	}
+	switch {
+	case t == nil:
+		return fail(errUnknownTopicOrPartition, fmt.Sprintf("The topic '%s' does not exist.", topic))
+	case t.Internal:
+		return fail(errPolicyViolation, fmt.Sprintf("the configs of %s are not altered in the simulated cluster: its group coordinators read committed offsets from its log, which compaction and retention must keep as they are", topic))
+	}
+	return spec, 0, ""
+}
+
+// topicOverrides returns the configs topic sets itself, by name, with
+// their values as DescribeConfigs prints them (source
+// DYNAMIC_TOPIC_CONFIG).
+func (w *World) topicOverrides(t *Topic) map[string]string {
+	out := map[string]string{}
+	for _, e := range w.topicConfigEntries(t) {
+		if e.source == kmsg.ConfigSourceDynamicTopicConfig {
+			out[e.name] = e.value
+		}
+	}
+	return out
+}
+
+// overridesString prints a topic's own configs as name=value pairs,
+// sorted ("none" without any).
+func (w *World) overridesString(t *Topic) string {
+	return configsString(w.topicOverrides(t))
+}
+
+// configsString prints configs as name=value pairs, sorted by name
+// ("none" without any).
+func configsString(configs map[string]string) string {
+	if len(configs) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(configs)) {
+		parts = append(parts, k+"="+configs[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+// specTopic is the topic spec describes, for its configs.
+func specTopic(spec TopicSpec) *Topic {
+	return &Topic{Name: spec.Name, Config: spec.Config, MinInsyncReplicas: spec.MinInsyncReplicas,
+		UncleanLeaderElectionEnable: spec.UncleanLeaderElectionEnable, Overrides: spec.Overrides}
+}
+
+// validateAlterConfigs checks an alter-configs action: a topic of the
+// world's (not the internal one) and configs the log accepts.
+func (w *World) validateAlterConfigs(a Action) error {
+	t := w.topic(a.Name)
+	if t == nil || t.Internal {
+		return fmt.Errorf("%w: alter-configs %q: no such topic", ErrInvalidConfig, a.Name)
+	}
+	if a.Topic.Config != nil {
+		if err := a.Topic.Config.Validate(); err != nil {
+			return err
+		}
+	}
+	if a.Topic.MinInsyncReplicas < 0 {
+		return fmt.Errorf("%w: alter-configs %s: min.insync.replicas %d", ErrInvalidConfig, a.Name, a.Topic.MinInsyncReplicas)
+	}
+	return nil
+}
+
+// alterTopicConfigs gives topic the configs spec holds and applies them
+// to its replicas on the running brokers (a broker that is down opens its
+// logs with them when it starts).
+func (w *World) alterTopicConfigs(topic string, spec TopicSpec, by string) {
+	t := w.topic(topic)
+	t.Config, t.MinInsyncReplicas, t.UncleanLeaderElectionEnable = spec.Config, spec.MinInsyncReplicas, spec.UncleanLeaderElectionEnable
+	t.Overrides = slices.Sorted(slices.Values(spec.Overrides))
+	cfg, minISR := w.logConfig(topic), w.minInsyncReplicas(topic)
+	for _, b := range w.brokers {
+		if b.state != BrokerRunning {
+			continue
+		}
+		for _, tp := range b.order {
+			s := b.replicas[tp]
+			if tp.Topic != topic || s == nil {
+				continue
+			}
+			if err := s.log.log.SetConfig(cfg); err != nil {
+				w.internalError(b, err)
+				continue
+			}
+			if err := s.node.SetMinInsyncReplicas(minISR); err != nil {
+				w.internalError(b, err)
+				continue
+			}
+			if err := w.processReady(b, s); err != nil {
+				w.internalError(b, err)
+			}
+		}
+	}
+	w.record(EventController, 0, nil, "topic %s: configs altered by %s; its own configs now: %s", topic, by, w.overridesString(t))
+}
+
+// extIncrementalAlterConfigs answers IncrementalAlterConfigs (v0-1) as
+// Kafka 3.7 does: a resource named twice is INVALID_REQUEST ("Each
+// resource must appear at most once."); each topic resource is altered,
+// or refused with Kafka's code and message, whole (one bad key changes
+// none of the resource's); ValidateOnly checks and changes nothing. The
+// brokers' own configs (and their loggers) are static in the simulated
+// cluster: altering them is POLICY_VIOLATION, saying so, as an
+// AlterConfigPolicy refuses.
+func (w *World) extIncrementalAlterConfigs(x *ExternalRequest, req *kmsg.IncrementalAlterConfigsRequest) *kmsg.IncrementalAlterConfigsResponse {
+	resp := kmsg.NewPtrIncrementalAlterConfigsResponse()
+	type key struct {
+		typ  kmsg.ConfigResourceType
+		name string
+	}
+	count := map[key]int{}
+	for _, r := range req.Resources {
+		count[key{r.ResourceType, r.ResourceName}]++
+	}
+	for _, r := range req.Resources {
+		rr := kmsg.NewIncrementalAlterConfigsResponseResource()
+		rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
+		var code int16
+		var msg string
+		if count[key{r.ResourceType, r.ResourceName}] > 1 {
+			code, msg = errInvalidRequest, "Each resource must appear at most once."
+		} else {
+			ops := make([]ConfigOp, len(r.Configs))
+			for i, c := range r.Configs {
+				ops[i] = ConfigOp{Name: c.Name, Op: ConfigOpType(c.Op), Value: c.Value}
+			}
+			code, msg = w.alterConfigsResource(x, r.ResourceType, r.ResourceName, ops, false, req.ValidateOnly)
+		}
+		if code != 0 {
+			rr.ErrorCode, rr.ErrorMessage = code, &msg
+		}
+		resp.Resources = append(resp.Resources, rr)
+	}
+	return resp
+}
+
+// extAlterConfigs answers the legacy AlterConfigs (v0-2), which replaces
+// a resource's configs with those it names (a topic config it leaves out
+// goes back to the broker's value), checked as IncrementalAlterConfigs'
+// are (ConfigurationControlManager.legacyAlterConfigResource).
+func (w *World) extAlterConfigs(x *ExternalRequest, req *kmsg.AlterConfigsRequest) *kmsg.AlterConfigsResponse {
+	resp := kmsg.NewPtrAlterConfigsResponse()
+	type key struct {
+		typ  kmsg.ConfigResourceType
+		name string
+	}
+	count := map[key]int{}
+	for _, r := range req.Resources {
+		count[key{r.ResourceType, r.ResourceName}]++
+	}
+	for _, r := range req.Resources {
+		rr := kmsg.NewAlterConfigsResponseResource()
+		rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
+		var code int16
+		var msg string
+		if count[key{r.ResourceType, r.ResourceName}] > 1 {
+			code, msg = errInvalidRequest, "Each resource must appear at most once."
+		} else {
+			ops := make([]ConfigOp, len(r.Configs))
+			for i, c := range r.Configs {
+				ops[i] = ConfigOp{Name: c.Name, Op: ConfigSet, Value: c.Value}
+			}
+			code, msg = w.alterConfigsResource(x, r.ResourceType, r.ResourceName, ops, true, req.ValidateOnly)
+		}
+		if code != 0 {
+			rr.ErrorCode, rr.ErrorMessage = code, &msg
+		}
+		resp.Resources = append(resp.Resources, rr)
+	}
+	return resp
+}
+
+// alterConfigsResource alters one resource of an alter-configs request
+// (or only checks it, validateOnly); it returns Kafka's error code and
+// message (0 and "" when done).
+func (w *World) alterConfigsResource(x *ExternalRequest, typ kmsg.ConfigResourceType, name string, ops []ConfigOp, replace, validateOnly bool) (int16, string) {
+	switch typ {
+	case kmsg.ConfigResourceTypeTopic:
+	case kmsg.ConfigResourceTypeBroker, kmsg.ConfigResourceTypeBrokerLogger:
+		return errPolicyViolation, "the simulated brokers' own configs are static: alter a topic's configs instead (kafka-configs --entity-type topics)"
+	default:
+		return errInvalidRequest, fmt.Sprintf("Unknown resource type %d", int8(typ))
+	}
+	spec, code, msg := w.alteredTopicConfigs(name, ops, replace)
+	if code != 0 || validateOnly {
+		return code, msg
+	}
+	w.alterTopicConfigs(name, spec, fmt.Sprintf("client %d (%s)", x.Client, x.ClientID))
+	return 0, ""
+}
