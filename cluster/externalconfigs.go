@@ -174,6 +174,29 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 	return spec, 0, ""
 }
 
+// TopicConfig is one of a topic's configs as DescribeConfigs reports it:
+// its name, value and source ("DYNAMIC_TOPIC_CONFIG" for one the topic
+// sets itself, "STATIC_BROKER_CONFIG" for the brokers' setting,
+// "DEFAULT_CONFIG" for Kafka's default).
+type TopicConfig struct {
+	Name, Value, Source string
+}
+
+// TopicConfigs returns topic's configs, sorted by name, as DescribeConfigs
+// reports them ([ErrUnknownTopicOrPartition] for a topic the world does
+// not have).
+func (w *World) TopicConfigs(topic string) ([]TopicConfig, error) {
+	t := w.topic(topic)
+	if t == nil {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, topic)
+	}
+	var out []TopicConfig
+	for _, e := range w.topicConfigEntries(t) {
+		out = append(out, TopicConfig{Name: e.name, Value: e.value, Source: e.source.String()})
+	}
+	return out, nil
+}
+
 // topicOverrides returns the configs topic sets itself, by name, with
 // their values as DescribeConfigs prints them (source
 // DYNAMIC_TOPIC_CONFIG).
