@@ -26,9 +26,11 @@ var (
 // TestExternalClientsRandomized drives the world as a crowd of Kafka
 // clients would: produces of random sizes, keys and acks to random brokers
 // (leaders or not), fetches at random offsets (out of range included),
-// ListOffsets, OffsetForLeaderEpoch, topics created, grown and deleted, interleaved with brokers
-// stopped, killed, powered off and started (one down at a time, as
-// Kafka's durability needs), links to a client cut and healed, and time.
+// ListOffsets, OffsetForLeaderEpoch, topics created, grown and deleted,
+// their configs altered (incrementally or replaced, valid or not),
+// interleaved with brokers stopped, killed, powered off and started (one
+// down at a time, as Kafka's durability needs), links to a client cut and
+// healed, and time.
 // Invariants: every fetch answer holds CRC-valid batches at increasing
 // offsets from the one asked (only the last may be cut short); every
 // acks=all record acknowledged is, once every broker runs again, at its
@@ -79,6 +81,10 @@ type extDriver struct {
 	// replica: what acks=all acknowledged there is not read back (a
 	// power cut takes the only copy's unflushed tail, as Kafka's would).
 	single map[string]bool
+	// trimmed are the topics whose retention was lowered (their records
+	// below the log start offset are read back no more), unclean those
+	// that allowed unclean elections (acknowledged records may go)
+	trimmed, unclean map[string]bool
 	// asked holds what each pending request was, by id.
 	asked map[uint64]func(kmsg.Response) error
 	// pp prepares the requests, handing their bodies over; nil sends
@@ -97,7 +103,8 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 	if err := w.RunFor(1000); err != nil {
 		return err
 	}
-	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, bounds: map[string][2]int64{}, single: map[string]bool{}, asked: map[uint64]func(kmsg.Response) error{}}
+	d := &extDriver{w: w, rng: rand.New(rand.NewPCG(seed, 7)), logf: logf, topics: map[string]int32{"t0": 3}, bounds: map[string][2]int64{}, single: map[string]bool{}, asked: map[uint64]func(kmsg.Response) error{},
+		trimmed: map[string]bool{}, unclean: map[string]bool{}}
 	if seed%2 == 1 {
 		d.pp = &cluster.Preparer{HandOver: true}
 	}
@@ -126,6 +133,8 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 			err = d.offsetForLeaderEpoch()
 		case r < 92:
 			err = d.createPartitions()
+		case r < 94:
+			err = d.alterConfigs()
 		default:
 			err = w.RunFor(int64(10 + d.rng.IntN(3000)))
 		}
@@ -154,8 +163,11 @@ func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error
 		return err
 	}
 	for _, a := range d.acked {
-		if _, ok := d.topics[a.topic]; !ok || d.single[a.topic] {
-			continue // deleted since, or one replica only
+		if _, ok := d.topics[a.topic]; !ok || d.single[a.topic] || d.unclean[a.topic] {
+			continue // deleted since, one replica only, or unclean elections allowed
+		}
+		if d.trimmed[a.topic] && a.offset < logStartOffset(w, a.topic, a.partition) {
+			continue // retention deleted it, as the topic now asks
 		}
 		if err := d.readBack(a); err != nil {
 			return err
@@ -597,6 +609,8 @@ func (d *extDriver) deleteTopic() error {
 			delete(d.topics, topic)
 			delete(d.bounds, topic)
 			delete(d.single, topic)
+			delete(d.trimmed, topic)
+			delete(d.unclean, topic)
 		}
 		return nil
 	})

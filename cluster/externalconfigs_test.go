@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -247,4 +248,46 @@ func lastEvents(w *cluster.World, n int) []string {
 		out = append(out, e.Text)
 	}
 	return out
+}
+
+// TestFollowerRetriesRecordsLargerThanSegment: segment.bytes lowered below
+// a batch the leader took while a follower was down: the follower cannot
+// append it (RecordBatchTooLargeException), says so once, stays out of the
+// ISR and retries; with segment.bytes raised again it catches up.
+func TestFollowerRetriesRecordsLargerThanSegment(t *testing.T) {
+	w := extWorld(t)
+	require.NoError(t, w.Stop(3))
+	require.NoError(t, w.RunFor(30000))
+	big := plainBatch(string(make([]byte, 1500)))
+	resp := ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, big), 2000)
+	require.Zero(t, resp.Topics[0].Partitions[0].ErrorCode)
+	a, err := w.AlterTopicConfigs("t", []cluster.ConfigOp{set("segment.bytes", "1024")}, false)
+	require.NoError(t, err)
+	require.NoError(t, w.Do(a))
+	resp = ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, big), 2000)
+	require.Equal(t, int16(18), resp.Topics[0].Partitions[0].ErrorCode, "RECORD_LIST_TOO_LARGE at the leader")
+
+	require.NoError(t, w.Start(3))
+	require.NoError(t, w.RunFor(30000))
+	pi := partitionState(w, "t")
+	require.Equal(t, []int32{1, 2}, pi.ISR)
+	refused := 0
+	for _, e := range w.Events() {
+		if e.Broker == 3 && strings.Contains(e.Text, "larger than segment.bytes (RecordBatchTooLargeException)") {
+			refused++
+		}
+	}
+	require.Equal(t, 1, refused, "said once")
+
+	a, err = w.AlterTopicConfigs("t", []cluster.ConfigOp{{Name: "segment.bytes", Op: cluster.ConfigDelete}}, false)
+	require.NoError(t, err)
+	require.NoError(t, w.Do(a))
+	require.NoError(t, w.RunFor(30000))
+	pi = partitionState(w, "t")
+	require.Equal(t, []int32{1, 2, 3}, pi.ISR)
+	for _, l := range pi.Logs {
+		require.Equal(t, pi.LogEndOffset, l.LogEndOffset, "broker %d", l.Broker)
+	}
+	require.Empty(t, w.InternalErrors())
+	require.Empty(t, w.Violations())
 }

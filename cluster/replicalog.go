@@ -458,7 +458,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 					// all the same.
 					return r.refused(err)
 				}
-				return err
+				return r.tooLarge(err)
 			}
 			if whole {
 				// a leader's lazy chunk, fetched as its bytes: the
@@ -473,12 +473,23 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 		n := 1
 		r.buf = appendBatch(r.buf[:0], entries[:n], *r.clock)
 		if _, err := r.log.AppendAsFollower(r.buf, *r.clock); err != nil {
-			return err
+			return r.tooLarge(err)
 		}
 		r.remember(entries[:n], true)
 		entries = entries[n:]
 	}
 	return nil
+}
+
+// tooLarge wraps a follower append's ErrAppendTooLarge (segment.bytes
+// lowered below a batch the leader took before, by an altered topic
+// config) in replica.ErrRecordBatchTooLarge: the follower retries; other
+// errors are returned as they are.
+func (r *replicaLog) tooLarge(err error) error {
+	if errors.Is(err, kafkalog.ErrAppendTooLarge) {
+		return fmt.Errorf("%w: follower append to %s: %w", replica.ErrRecordBatchTooLarge, r.log.Dir(), err)
+	}
+	return err
 }
 
 // lastBatch is the index of the last entry that carries a batch's bytes,

@@ -82,6 +82,16 @@ var (
 	ErrInvalidRecord  = errors.New("replica: invalid record")
 )
 
+// ErrRecordBatchTooLarge, wrapped in the error of AppendAsFollower, means
+// the fetched records do not fit in a segment: segment.bytes was lowered
+// below a batch the leader took before (Kafka 3.7's UnifiedLog.append
+// throws RecordBatchTooLargeException). The follower appends nothing and
+// retries after replica.fetch.backoff.ms, so it falls out of the ISR
+// until segment.bytes is raised again; Kafka's fetcher marks the partition
+// failed instead (AbstractFetcherThread.markPartitionFailed) and fetches
+// it again only after a leader change.
+var ErrRecordBatchTooLarge = errors.New("replica: fetched records larger than segment.bytes")
+
 var errorCodeNames = map[ErrorCode]string{
 	CorruptMessage:               "CORRUPT_MESSAGE",
 	InvalidRecord:                "INVALID_RECORD",

@@ -195,16 +195,22 @@ func (n *Node) handleFetchResponse(m Message) error {
 	// the leader's cleaner left: they are appended at their offsets.
 	if len(m.Entries) > 0 && m.Entries[0].Offset >= n.log.LogEndOffset() {
 		if err := n.log.AppendAsFollower(m.Entries); err != nil {
-			if errors.Is(err, ErrCorruptMessage) || errors.Is(err, ErrInvalidRecord) {
+			if tooLarge := errors.Is(err, ErrRecordBatchTooLarge); tooLarge || errors.Is(err, ErrCorruptMessage) || errors.Is(err, ErrInvalidRecord) {
 				// The leader's bytes fail their check (disk damage on the
 				// leader): nothing is appended, nor the HW taken, and the
 				// partition is retried after replica.fetch.backoff.ms, as
 				// AbstractFetcherThread.processFetchRequest does with a
 				// CorruptRecordException or InvalidRecordException
 				// (Kafka 3.7); the follower falls behind, out of the ISR.
+				// Records that no segment can hold are retried alike
+				// (ErrRecordBatchTooLarge).
 				if leo := n.log.LogEndOffset(); !n.follow.refused || n.follow.refusedAt != leo {
 					n.follow.refused, n.follow.refusedAt = true, leo
-					n.emit(Event{Kind: EventInvalidFetchData, Old: leo, New: int64(m.From)})
+					kind := EventInvalidFetchData
+					if tooLarge {
+						kind = EventFetchTooLarge
+					}
+					n.emit(Event{Kind: kind, Old: leo, New: int64(m.From)})
 				}
 				n.backOff()
 				return nil

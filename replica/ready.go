@@ -48,6 +48,11 @@ const (
 	// nothing was appended and the fetch is retried after
 	// replica.fetch.backoff.ms.
 	EventInvalidFetchData
+	// EventFetchTooLarge: the records of a fetch answer from leader New
+	// at fetch offset Old do not fit in a segment (ErrRecordBatchTooLarge),
+	// so nothing was appended and the fetch is retried after
+	// replica.fetch.backoff.ms.
+	EventFetchTooLarge
 )
 
 // Event is one state change of a [Node].
@@ -78,6 +83,8 @@ func (e Event) String() string {
 		return "isr proposal rejected " + FormatIDs(e.ISR)
 	case EventInvalidFetchData:
 		return fmt.Sprintf("Found invalid messages during fetch from leader %d at offset %d (CorruptRecordException): nothing appended, retried after replica.fetch.backoff.ms", e.New, e.Old)
+	case EventFetchTooLarge:
+		return fmt.Sprintf("the records fetched from leader %d at offset %d are larger than segment.bytes (RecordBatchTooLargeException): nothing appended, retried after replica.fetch.backoff.ms (Kafka's fetcher marks the partition failed until its leader changes)", e.New, e.Old)
 	}
 	return fmt.Sprintf("EventKind(%d)", int(e.Kind))
 }
