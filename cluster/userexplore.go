@@ -177,6 +177,16 @@ const (
 	// coordinator is down), and start the members again, which join the
 	// group anew.
 	UserDeleteGroup UserOpKind = "delete-group"
+	// UserAlterConfigs alters the configs of topic Action.Name by Configs,
+	// as kafka-configs --alter does from the page's terminal
+	// ([World.AlterTopicConfigs], then the [ActAlterConfigs] it returns):
+	// retention, min.insync.replicas, max.message.bytes, flushing, rolling
+	// and indexing settings set or deleted. A valid one must be accepted;
+	// with Bad (a value out of range, an unknown name, a list operation on
+	// a number), refused. The invariants that follow hold as before:
+	// retention deletes only below the log start offset, which the loss
+	// check leaves out.
+	UserAlterConfigs UserOpKind = "alter-configs"
 )
 
 // UserOp is one operation of a user-level sequence.
@@ -198,6 +208,8 @@ type UserOp struct {
 	BackMs    int64
 	BackSteps int
 	Ms        int64
+	// Configs are an alter-configs' changes.
+	Configs []ConfigOp
 }
 
 // String prints the operation, e.g. "produce checkout size=20000
@@ -245,6 +257,8 @@ func (o UserOp) String() string {
 		s = fmt.Sprintf("wipe what the failed start of broker %d (or of another that failed) names, and start it", o.Action.Broker)
 	case UserDeleteGroup:
 		s = fmt.Sprintf("close the members of group %s, run 1 s, delete the group, start the members again", o.Action.Name)
+	case UserAlterConfigs:
+		s = fmt.Sprintf("kafka-configs --alter %s: %s", o.Action.Name, configOpsString(o.Configs))
 	default:
 		s = string(o.Kind)
 	}
@@ -423,6 +437,8 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 				o.Bad = true
 			}
 			o.Action = Action{Kind: ActResetOffsets, Reset: rs}
+		case n < 90 && r.IntN(2) == 0:
+			o = UserOp{Kind: UserAlterConfigs, ID: o.ID, Action: Action{Name: pick(userTopics)}, Configs: userConfigOps(r, bad), Bad: bad}
 		case n < 90:
 			o = UserOp{Kind: UserWrongState, ID: o.ID, Action: Action{Kind: []ActionKind{ActStop, ActKill, ActStart}[r.IntN(3)]}, Bad: true}
 		case n < 91:
@@ -448,6 +464,69 @@ func UserSequence(cfg UserExploreConfig, seed uint64) []UserOp {
 	return ops
 }
 
+// userConfigOps draws the changes of an alter-configs: one to three of
+// the settings a user tries from the terminal, set or deleted; with bad,
+// one of them is invalid. Neither segment.bytes (lowered below a batch a
+// follower has yet to fetch, it stops the follower, as in Kafka) nor
+// cleanup.policy (compaction removes acknowledged records by design) nor
+// unclean.leader.election.enable (which gives up acknowledged records)
+// is drawn: the loss and liveness checks that follow assume the topics'
+// durability.
+func userConfigOps(r *rand.Rand, bad bool) []ConfigOp {
+	str := func(s string) *string { return &s }
+	choices := []ConfigOp{
+		{Name: "retention.ms", Value: str(pick2(r, []string{"-1", "60000", "10000", "604800000"}))},
+		{Name: "retention.bytes", Value: str(pick2(r, []string{"-1", "20000", "100000"}))},
+		{Name: "min.insync.replicas", Value: str(pick2(r, []string{"1", "2", "3"}))},
+		{Name: "max.message.bytes", Value: str(pick2(r, []string{"2000000", "5000"}))},
+		{Name: "flush.messages", Value: str(pick2(r, []string{"1", "10"}))},
+		{Name: "segment.ms", Value: str(pick2(r, []string{"5000", "600000"}))},
+		{Name: "index.interval.bytes", Value: str(pick2(r, []string{"0", "4096"}))},
+		{Name: "file.delete.delay.ms", Value: str(pick2(r, []string{"0", "60000"}))},
+		{Name: "message.timestamp.type", Value: str(pick2(r, []string{"CreateTime", "LogAppendTime"}))},
+	}
+	var ops []ConfigOp
+	for _, i := range r.Perm(len(choices))[:1+r.IntN(3)] {
+		o := choices[i]
+		if r.IntN(4) == 0 {
+			o = ConfigOp{Name: o.Name, Op: ConfigDelete}
+		}
+		ops = append(ops, o)
+	}
+	if bad {
+		i := r.IntN(len(ops))
+		ops[i] = pick2(r, []ConfigOp{
+			{Name: "retention.ms", Value: str("-5")},
+			{Name: "min.insync.replicas", Value: str("0")},
+			{Name: "retention.mss", Value: str("1000")},
+			{Name: "segment.bytes", Value: str("lots")},
+			{Name: "retention.ms", Op: ConfigAppend, Value: str("1000")},
+		})
+		if slices.ContainsFunc(ops[:i], func(o ConfigOp) bool { return o.Name == ops[i].Name }) || slices.ContainsFunc(ops[i+1:], func(o ConfigOp) bool { return o.Name == ops[i].Name }) {
+			ops = []ConfigOp{ops[i]} // a name twice is refused too, but for another reason
+		}
+	}
+	return ops
+}
+
+// configOpsString prints config changes as kafka-configs takes them.
+func configOpsString(ops []ConfigOp) string {
+	var parts []string
+	for _, o := range ops {
+		switch {
+		case o.Op == ConfigDelete:
+			parts = append(parts, "--delete-config "+o.Name)
+		case o.Value == nil:
+			parts = append(parts, fmt.Sprintf("%s %s=null", o.Op, o.Name))
+		case o.Op == ConfigSet:
+			parts = append(parts, "--add-config "+o.Name+"="+*o.Value)
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s=%s", o.Op, o.Name, *o.Value))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 func pick2[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
 // everyoneBut is every node but broker id: the other brokers, the
@@ -468,6 +547,7 @@ type UserFailure struct {
 	// found in the sequence run; 0 for the final settle.
 	Op int `json:"op"`
 	// Invariant names it: internal-error, clock, bad-input-accepted,
+	// good-input-refused,
 	// power-cut-durability, timeline, clone-diverged, liveness,
 	// acked-loss, diverged, or "checker:" and the checker's invariant.
 	Invariant string `json:"invariant"`
@@ -686,6 +766,18 @@ func (u *userRun) apply(o UserOp) error {
 		u.wipeAndStart(b)
 	case UserSettle:
 		u.settle()
+	case UserAlterConfigs:
+		a, err := w.AlterTopicConfigs(o.Action.Name, o.Configs, false)
+		switch {
+		case o.Bad && err == nil:
+			u.fail("bad-input-accepted", "%s was accepted", o)
+		case o.Bad:
+			u.out.Refused++
+		case err != nil:
+			u.fail("good-input-refused", "%s was refused: %v", o, err)
+		default:
+			u.do(a, false)
+		}
 	case UserDeleteGroup:
 		var members []string
 		for _, c := range w.consumers {
