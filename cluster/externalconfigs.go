@@ -59,6 +59,36 @@ type ConfigOp struct {
 	Value *string
 }
 
+// String prints the change: name=value for a SET, "delete name",
+// name+=value for an APPEND, name-=value for a SUBTRACT (a null value as
+// null).
+func (o ConfigOp) String() string {
+	v := "null"
+	if o.Value != nil {
+		v = *o.Value
+	}
+	switch o.Op {
+	case ConfigSet:
+		return o.Name + "=" + v
+	case ConfigDelete:
+		return "delete " + o.Name
+	case ConfigAppend:
+		return o.Name + "+=" + v
+	case ConfigSubtract:
+		return o.Name + "-=" + v
+	}
+	return fmt.Sprintf("%s %s=%s", o.Op, o.Name, v)
+}
+
+// ConfigOpsString prints changes, separated by commas.
+func ConfigOpsString(ops []ConfigOp) string {
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
 // listConfigs are the topic configs whose type is LIST, the only ones
 // APPEND and SUBTRACT apply to, with their defaults (LogConfig's; the
 // throttled-replica lists are not modelled).

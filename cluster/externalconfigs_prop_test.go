@@ -3,7 +3,6 @@ package cluster_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -61,7 +60,7 @@ func (d *extDriver) alterConfigs() error {
 	before, _ := d.w.TopicConfigs(topic)
 	_, exists := d.topics[topic]
 	check := func(code int16, msg string) error {
-		what := fmt.Sprintf("alter %s (replace %v, validate only %v) %s", topic, replace, validateOnly, opsString(ops))
+		what := fmt.Sprintf("alter %s (replace %v, validate only %v) %s", topic, replace, validateOnly, cluster.ConfigOpsString(ops))
 		after, _ := d.w.TopicConfigs(topic)
 		if code != 0 || validateOnly {
 			if !slices.Equal(before, after) {
@@ -135,18 +134,6 @@ func (d *extDriver) alterConfigs() error {
 		}
 		return check(rr[0].ErrorCode, deref(rr[0].ErrorMessage))
 	})
-}
-
-func opsString(ops []cluster.ConfigOp) string {
-	var parts []string
-	for _, o := range ops {
-		v := "null"
-		if o.Value != nil {
-			v = *o.Value
-		}
-		parts = append(parts, fmt.Sprintf("%s %s=%s", o.Op, o.Name, v))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func deref(s *string) string {

@@ -258,7 +258,7 @@ func (o UserOp) String() string {
 	case UserDeleteGroup:
 		s = fmt.Sprintf("close the members of group %s, run 1 s, delete the group, start the members again", o.Action.Name)
 	case UserAlterConfigs:
-		s = fmt.Sprintf("kafka-configs --alter %s: %s", o.Action.Name, configOpsString(o.Configs))
+		s = fmt.Sprintf("kafka-configs --alter %s: %s", o.Action.Name, ConfigOpsString(o.Configs))
 	default:
 		s = string(o.Kind)
 	}
@@ -507,24 +507,6 @@ func userConfigOps(r *rand.Rand, bad bool) []ConfigOp {
 		}
 	}
 	return ops
-}
-
-// configOpsString prints config changes as kafka-configs takes them.
-func configOpsString(ops []ConfigOp) string {
-	var parts []string
-	for _, o := range ops {
-		switch {
-		case o.Op == ConfigDelete:
-			parts = append(parts, "--delete-config "+o.Name)
-		case o.Value == nil:
-			parts = append(parts, fmt.Sprintf("%s %s=null", o.Op, o.Name))
-		case o.Op == ConfigSet:
-			parts = append(parts, "--add-config "+o.Name+"="+*o.Value)
-		default:
-			parts = append(parts, fmt.Sprintf("%s %s=%s", o.Op, o.Name, *o.Value))
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 func pick2[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }

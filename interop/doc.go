@@ -9,12 +9,19 @@
 // web.StartKafka, in process. For every client it produces keyed records
 // with acks=all and acks=1, reads them back as a plain consumer and as a
 // group member, commits and reads the group's offsets, and lists and
-// describes the groups, deletes its Empty group (DeleteGroups) and grows
-// the topic from three partitions to five (CreatePartitions) with its
-// admin API (kcat has none); the bytes that arrive are the bytes sent, the
-// offsets and partitions are those the world's terminal shows
-// (kafka-topics --describe, kafka-dump-log --print-data-log,
-// kafka-consumer-groups --describe), and each client's default
+// describes the groups, deletes its Empty group (DeleteGroups), grows
+// the topic from three partitions to five (CreatePartitions) and alters
+// the configs of a topic of its own with its admin API (kcat has none):
+// IncrementalAlterConfigs (SET, DELETE, APPEND) with kadm, sarama
+// and kafka-go, the legacy AlterConfigs with kafka-python and
+// confluent-kafka 1.7 (which have no other), whose configs replace the
+// topic's own, so that a config left out goes back to the brokers' value.
+// The bytes that arrive are the bytes sent, the offsets and partitions
+// are those the world's terminal shows (kafka-topics --describe,
+// kafka-dump-log --print-data-log, kafka-consumer-groups --describe), the
+// configs the client's DescribeConfigs reports, values and sources
+// (DYNAMIC_TOPIC_CONFIG for the topic's own), are those the world holds
+// (cluster.World.TopicConfigs), and each client's default
 // partitioner puts a key where that client's documented hash says:
 // murmur2 (partitioner.Partition) for franz-go and kafka-python, CRC-32
 // (librdkafka's consistent_random) for kcat and confluent-kafka, FNV-1a

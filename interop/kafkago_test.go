@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // kafkaGoDriver is segmentio's kafka-go: Writer, Reader (one per
@@ -179,4 +182,59 @@ func (d kafkaGoDriver) deleteGroup(ctx context.Context, t *testing.T, group stri
 		return err
 	}
 	return resp.Errors[group]
+}
+
+// alterConfigs is Client.IncrementalAlterConfigs (IncrementalAlterConfigs
+// v0, the one version kafka-go encodes).
+func (d kafkaGoDriver) alterConfigs(ctx context.Context, t *testing.T, topic string, ops []cluster.ConfigOp) (string, error) {
+	res := kafka.IncrementalAlterConfigsRequestResource{ResourceType: kafka.ResourceTypeTopic, ResourceName: topic}
+	for _, o := range ops {
+		c := kafka.IncrementalAlterConfigsRequestConfig{Name: o.Name}
+		if o.Value != nil {
+			c.Value = *o.Value
+		}
+		switch o.Op {
+		case cluster.ConfigSet:
+			c.ConfigOperation = kafka.ConfigOperationSet
+		case cluster.ConfigDelete:
+			c.ConfigOperation = kafka.ConfigOperationDelete
+		case cluster.ConfigAppend:
+			c.ConfigOperation = kafka.ConfigOperationAppend
+		case cluster.ConfigSubtract:
+			c.ConfigOperation = kafka.ConfigOperationSubtract
+		default:
+			return "", fmt.Errorf("kafka-go has no operation %s", o.Op)
+		}
+		res.Configs = append(res.Configs, c)
+	}
+	resp, err := d.client().IncrementalAlterConfigs(ctx, &kafka.IncrementalAlterConfigsRequest{Resources: []kafka.IncrementalAlterConfigsRequestResource{res}})
+	if err != nil {
+		return "", err
+	}
+	if len(resp.Resources) != 1 {
+		return "", fmt.Errorf("%d resources in the answer", len(resp.Resources))
+	}
+	return incrementalAlterConfigs, resp.Resources[0].Error
+}
+
+// describeConfigs is Client.DescribeConfigs; its ConfigSource is Kafka's
+// number, which kmsg names.
+func (d kafkaGoDriver) describeConfigs(ctx context.Context, t *testing.T, topic string) (map[string]configDesc, error) {
+	resp, err := d.client().DescribeConfigs(ctx, &kafka.DescribeConfigsRequest{
+		Resources: []kafka.DescribeConfigRequestResource{{ResourceType: kafka.ResourceTypeTopic, ResourceName: topic}}})
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.Resources) != 1 {
+		return nil, fmt.Errorf("%d resources described", len(resp.Resources))
+	}
+	r := resp.Resources[0]
+	if r.Error != nil {
+		return nil, r.Error
+	}
+	out := map[string]configDesc{}
+	for _, c := range r.ConfigEntries {
+		out[c.ConfigName] = configDesc{Value: c.ConfigValue, Source: kmsg.ConfigSource(c.ConfigSource).String()}
+	}
+	return out, nil
 }

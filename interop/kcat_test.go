@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // kcatDriver is kcat (librdkafka) as a user types it: -P with -K: for
@@ -106,6 +108,14 @@ func (d kcatDriver) deleteGroup(context.Context, *testing.T, string) error {
 
 func (d kcatDriver) addPartitions(context.Context, *testing.T, string, int32) error {
 	return fmt.Errorf("kcat: %w (kafka-topics --alter does it)", errUnsupported)
+}
+
+func (d kcatDriver) alterConfigs(context.Context, *testing.T, string, []cluster.ConfigOp) (string, error) {
+	return "", fmt.Errorf("kcat: %w (it sends no DescribeConfigs, AlterConfigs or IncrementalAlterConfigs)", errUnsupported)
+}
+
+func (d kcatDriver) describeConfigs(context.Context, *testing.T, string) (map[string]configDesc, error) {
+	return nil, fmt.Errorf("kcat: %w (it sends no DescribeConfigs, AlterConfigs or IncrementalAlterConfigs)", errUnsupported)
 }
 
 // TestKcat: kcat (Debian's kcat, librdkafka), whose default partitioner

@@ -8,6 +8,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/partitioner"
 )
 
@@ -82,6 +83,60 @@ func (d kgoDriver) addPartitions(ctx context.Context, t *testing.T, topic string
 		return err
 	}
 	return resps.Error()
+}
+
+// alterConfigs is kadm's AlterTopicConfigs, an IncrementalAlterConfigs
+// request (AlterTopicConfigsState would send the legacy AlterConfigs).
+func (d kgoDriver) alterConfigs(ctx context.Context, t *testing.T, topic string, ops []cluster.ConfigOp) (string, error) {
+	var acs []kadm.AlterConfig
+	for _, o := range ops {
+		ac := kadm.AlterConfig{Name: o.Name, Value: o.Value}
+		switch o.Op {
+		case cluster.ConfigSet:
+			ac.Op = kadm.SetConfig
+		case cluster.ConfigDelete:
+			ac.Op = kadm.DeleteConfig
+		case cluster.ConfigAppend:
+			ac.Op = kadm.AppendConfig
+		case cluster.ConfigSubtract:
+			ac.Op = kadm.SubtractConfig
+		default:
+			return "", fmt.Errorf("kadm has no operation %s", o.Op)
+		}
+		acs = append(acs, ac)
+	}
+	resps, err := d.admin(t).AlterTopicConfigs(ctx, acs, topic)
+	if err != nil {
+		return "", err
+	}
+	r, err := resps.On(topic, nil)
+	if err != nil {
+		return "", err
+	}
+	if r.Err != nil {
+		return "", fmt.Errorf("%s: %w: %s", topic, r.Err, r.ErrMessage)
+	}
+	return incrementalAlterConfigs, nil
+}
+
+// describeConfigs is kadm's DescribeTopicConfigs.
+func (d kgoDriver) describeConfigs(ctx context.Context, t *testing.T, topic string) (map[string]configDesc, error) {
+	rcs, err := d.admin(t).DescribeTopicConfigs(ctx, topic)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := rcs.On(topic, nil)
+	if err != nil {
+		return nil, err
+	}
+	if rc.Err != nil {
+		return nil, fmt.Errorf("%s: %w: %s", topic, rc.Err, rc.ErrMessage)
+	}
+	out := map[string]configDesc{}
+	for _, c := range rc.Configs {
+		out[c.Key] = configDesc{Value: c.MaybeValue(), Source: c.Source.String()}
+	}
+	return out, nil
 }
 
 func (d kgoDriver) committed(ctx context.Context, t *testing.T, group, topic string, _ int32) (map[int32]int64, error) {

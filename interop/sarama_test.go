@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/IBM/sarama"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // saramaDriver is IBM's sarama: SyncProducer, Consumer, ConsumerGroup and
@@ -251,4 +254,61 @@ func (d saramaDriver) deleteGroup(ctx context.Context, t *testing.T, group strin
 	}
 	defer a.Close()
 	return a.DeleteConsumerGroup(group)
+}
+
+// alterConfigs is ClusterAdmin.IncrementalAlterConfig (IncrementalAlterConfigs
+// v1, as sarama sends it to a Kafka of 2.4 or later).
+func (d saramaDriver) alterConfigs(ctx context.Context, t *testing.T, topic string, ops []cluster.ConfigOp) (string, error) {
+	entries := map[string]sarama.IncrementalAlterConfigsEntry{}
+	for _, o := range ops {
+		e := sarama.IncrementalAlterConfigsEntry{Value: o.Value}
+		switch o.Op {
+		case cluster.ConfigSet:
+			e.Operation = sarama.IncrementalAlterConfigsOperationSet
+		case cluster.ConfigDelete:
+			e.Operation = sarama.IncrementalAlterConfigsOperationDelete
+		case cluster.ConfigAppend:
+			e.Operation = sarama.IncrementalAlterConfigsOperationAppend
+		case cluster.ConfigSubtract:
+			e.Operation = sarama.IncrementalAlterConfigsOperationSubtract
+		default:
+			return "", fmt.Errorf("sarama has no operation %s", o.Op)
+		}
+		entries[o.Name] = e
+	}
+	a, err := d.admin()
+	if err != nil {
+		return "", err
+	}
+	defer a.Close()
+	if err := a.IncrementalAlterConfig(sarama.TopicResource, topic, entries, false); err != nil {
+		return "", err
+	}
+	return incrementalAlterConfigs, nil
+}
+
+// describeConfigs is ClusterAdmin.DescribeConfigs (its DescribeConfig of
+// one resource is deprecated). sarama's ConfigSource numbers the sources
+// as Kafka does, and kmsg names them.
+func (d saramaDriver) describeConfigs(ctx context.Context, t *testing.T, topic string) (map[string]configDesc, error) {
+	a, err := d.admin()
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	rs, err := a.DescribeConfigs([]*sarama.ConfigResource{{Type: sarama.TopicResource, Name: topic}}, sarama.DescribeConfigsOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) != 1 {
+		return nil, fmt.Errorf("%d resources described", len(rs))
+	}
+	if rs[0].ErrorCode != sarama.ErrNoError {
+		return nil, fmt.Errorf("%s: %w: %s", topic, rs[0].ErrorCode, rs[0].ErrorMsg)
+	}
+	out := map[string]configDesc{}
+	for _, c := range rs[0].Configs {
+		out[c.Name] = configDesc{Value: c.Value, Source: kmsg.ConfigSource(c.Source).String()}
+	}
+	return out, nil
 }

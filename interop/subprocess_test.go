@@ -11,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // findPython returns a python3 that imports module: the one on the PATH or
@@ -162,6 +166,48 @@ func (d pythonDriver) addPartitions(ctx context.Context, t *testing.T, topic str
 		return fmt.Errorf("%s add-partitions: not done", d.script)
 	}
 	return nil
+}
+
+// pyConfigOp is a config operation as the Python scripts read it: op is
+// Kafka's name of it (SET, DELETE, APPEND, SUBTRACT).
+type pyConfigOp struct {
+	Op    string  `json:"op"`
+	Name  string  `json:"name"`
+	Value *string `json:"value"`
+}
+
+// alterConfigs runs the script's alter-configs, which prints the request
+// its admin client sent.
+func (d pythonDriver) alterConfigs(ctx context.Context, t *testing.T, topic string, ops []cluster.ConfigOp) (string, error) {
+	in := make([]pyConfigOp, len(ops))
+	for i, o := range ops {
+		in[i] = pyConfigOp{Op: o.Op.String(), Name: o.Name, Value: o.Value}
+	}
+	var api string
+	err := d.run(ctx, t, in, &api, "alter-configs", topic)
+	return api, err
+}
+
+// describeConfigs runs the script's describe-configs, which prints each
+// config's value and source as the protocol numbers it (the client's
+// ConfigSource), named here by kmsg.
+func (d pythonDriver) describeConfigs(ctx context.Context, t *testing.T, topic string) (map[string]configDesc, error) {
+	var got map[string]struct {
+		Value  *string `json:"value"`
+		Source int8    `json:"source"`
+	}
+	if err := d.run(ctx, t, nil, &got, "describe-configs", topic); err != nil {
+		return nil, err
+	}
+	out := map[string]configDesc{}
+	for name, c := range got {
+		d := configDesc{Source: kmsg.ConfigSource(c.Source).String()}
+		if c.Value != nil {
+			d.Value = *c.Value
+		}
+		out[name] = d
+	}
+	return out, nil
 }
 
 // crc32Rule is librdkafka's default partitioner, consistent_random: the

@@ -50,6 +50,31 @@ type client interface {
 	addPartitions(ctx context.Context, t *testing.T, topic string, count int32) error
 	// deleteGroup deletes group (DeleteGroups), which has no members.
 	deleteGroup(ctx context.Context, t *testing.T, group string) error
+	// alterConfigs alters topic's own configs by ops with the client's
+	// admin API and returns the request it sent: incrementalAlterConfigs
+	// (SET, DELETE and APPEND; a config ops do not name keeps its value)
+	// when the client has it, else legacyAlterConfigs (SETs only, which
+	// become the topic's own configs: one they leave out goes back to the
+	// broker's value).
+	alterConfigs(ctx context.Context, t *testing.T, topic string, ops []cluster.ConfigOp) (string, error)
+	// describeConfigs describes topic's configs (DescribeConfigs): each
+	// config's value and source, by name.
+	describeConfigs(ctx context.Context, t *testing.T, topic string) (map[string]configDesc, error)
+}
+
+// The requests a client alters a topic's configs with: Kafka's
+// IncrementalAlterConfigs (KIP-339, API key 44) and the legacy
+// AlterConfigs (API key 33), whose configs replace the resource's.
+const (
+	incrementalAlterConfigs = "IncrementalAlterConfigs"
+	legacyAlterConfigs      = "AlterConfigs"
+)
+
+// configDesc is a topic config as DescribeConfigs reports it: its value
+// and its source by Kafka's name (ConfigSource: DYNAMIC_TOPIC_CONFIG for
+// the topic's own, STATIC_BROKER_CONFIG or DEFAULT_CONFIG otherwise).
+type configDesc struct {
+	Value, Source string
 }
 
 // partitionRule is the rule a client's default partitioner puts a key by.
@@ -59,7 +84,7 @@ type partitionRule struct {
 }
 
 // suiteOps are the operations runSuite records, in order.
-var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic", "add partitions", "delete group"}
+var suiteOps = []string{"produce acks=all", "produce acks=1", "partitioner", "log agrees", "consume plain", "consume group", "commit offsets", "fetch offsets", "list groups", "describe groups", "auto-create topic", "add partitions", "delete group", "alter configs"}
 
 // runSuite runs every operation of c against lc on a topic of its own:
 // each one a subtest and a cell of the matrix.
@@ -285,6 +310,106 @@ func runSuite(t *testing.T, lc *liveCluster, name string, c client, rule partiti
 		t.Logf("%d of %d keys go elsewhere than with %d partitions", moved, len(got), partitions)
 	})
 
+	// A topic of the client's own, created without configs, is given
+	// configs with the client's admin API and described back with it
+	// (DescribeConfigs), every step's answer checked against the world's
+	// own view (World.TopicConfigs): retention.ms and max.message.bytes
+	// set; then retention.ms alone set again, after which max.message.bytes
+	// keeps its value under IncrementalAlterConfigs and is back to the
+	// brokers' under the legacy AlterConfigs, whose configs replace the
+	// topic's own; then, incrementally, max.message.bytes deleted and
+	// compact appended to cleanup.policy (a LIST config).
+	op(t, name, "alter configs", func(t *testing.T) {
+		ct := topic + "-configs"
+		lc.createTopic(t, ctx, ct, 1)
+		againstWorld := func(after string, got map[string]configDesc) {
+			t.Helper()
+			world := map[string]configDesc{}
+			lc.world(t, func(w *cluster.World) error {
+				cs, err := w.TopicConfigs(ct)
+				for _, c := range cs {
+					world[c.Name] = configDesc{Value: c.Value, Source: c.Source}
+				}
+				return err
+			})
+			if diff := cmp.Diff(world, got); diff != "" {
+				t.Errorf("after %s, the client's DescribeConfigs against the world's configs of %s (-want +got):\n%s", after, ct, diff)
+			}
+		}
+		describe := func(after string) map[string]configDesc {
+			t.Helper()
+			got, err := c.describeConfigs(ctx, t, ct)
+			require.NoError(t, err, "DescribeConfigs after %s", after)
+			againstWorld(after, got)
+			return got
+		}
+		alter := func(ops ...cluster.ConfigOp) string {
+			t.Helper()
+			api, err := c.alterConfigs(ctx, t, ct, ops)
+			require.NoError(t, err, "alter %s's configs by %s", ct, cluster.ConfigOpsString(ops))
+			return api
+		}
+		check := func(after string, got map[string]configDesc, want map[string]configDesc) {
+			t.Helper()
+			picked := map[string]configDesc{}
+			for k := range want {
+				if d, ok := got[k]; ok {
+					picked[k] = d
+				}
+			}
+			if diff := cmp.Diff(want, picked); diff != "" {
+				t.Errorf("after %s, %s's configs as the client describes them (-want +got):\n%s", after, ct, diff)
+			}
+		}
+		const dynamic = "DYNAMIC_TOPIC_CONFIG"
+		const retention1, retention2, maxBytes = "1209600001", "2419200002", "777777"
+
+		before, err := c.describeConfigs(ctx, t, ct)
+		if errors.Is(err, errUnsupported) {
+			notApplicable(t, "%v", err)
+			return
+		}
+		require.NoError(t, err)
+		againstWorld("the topic's creation", before)
+		for _, k := range []string{"cleanup.policy", "max.message.bytes", "retention.ms"} {
+			require.Contains(t, before, k, "DescribeConfigs of a new topic")
+			require.NotEqual(t, dynamic, before[k].Source, "%s of a topic created without configs", k)
+		}
+		require.Equal(t, "delete", before["cleanup.policy"].Value, "cleanup.policy of a new topic")
+
+		api := alter(setConfig("retention.ms", retention1), setConfig("max.message.bytes", maxBytes))
+		t.Logf("%s alters configs with %s", name, api)
+		check("setting retention.ms and max.message.bytes", describe("the first alteration"), map[string]configDesc{
+			"retention.ms":      {retention1, dynamic},
+			"max.message.bytes": {maxBytes, dynamic},
+			"cleanup.policy":    before["cleanup.policy"],
+		})
+
+		require.Equal(t, api, alter(setConfig("retention.ms", retention2)), "the request of the second alteration")
+		kept := configDesc{maxBytes, dynamic} // IncrementalAlterConfigs: not named, not changed
+		if api == legacyAlterConfigs {
+			kept = before["max.message.bytes"] // AlterConfigs: left out, back to the brokers' value
+		}
+		check("setting retention.ms alone with "+api, describe("the second alteration"), map[string]configDesc{
+			"retention.ms":      {retention2, dynamic},
+			"max.message.bytes": kept,
+			"cleanup.policy":    before["cleanup.policy"],
+		})
+		if api == legacyAlterConfigs {
+			return
+		}
+		require.Equal(t, incrementalAlterConfigs, api)
+
+		compact := "compact"
+		alter(cluster.ConfigOp{Name: "max.message.bytes", Op: cluster.ConfigDelete},
+			cluster.ConfigOp{Name: "cleanup.policy", Op: cluster.ConfigAppend, Value: &compact})
+		check("deleting max.message.bytes and appending compact to cleanup.policy", describe("the third alteration"), map[string]configDesc{
+			"retention.ms":      {retention2, dynamic},
+			"max.message.bytes": before["max.message.bytes"],
+			"cleanup.policy":    {"delete,compact", dynamic}, // appended to LogConfig's default
+		})
+	})
+
 	lc.world(t, func(w *cluster.World) error {
 		require.Empty(t, w.InternalErrors(), "the world's internal errors")
 		return nil
@@ -298,6 +423,11 @@ func runSuite(t *testing.T, lc *liveCluster, name string, c client, rule partiti
 var noAutoCreate = map[string]string{
 	"kgo":      "kgo asks for no topic to be created unless told to (kgo.AllowAutoTopicCreation)",
 	"kafka-go": "kafka-go's Writer asks for no topic to be created unless told to (Writer.AllowAutoTopicCreation)",
+}
+
+// setConfig is the operation that sets a topic's config name to value.
+func setConfig(name, value string) cluster.ConfigOp {
+	return cluster.ConfigOp{Name: name, Op: cluster.ConfigSet, Value: &value}
 }
 
 // dedup drops records read twice (a group member may read again what it

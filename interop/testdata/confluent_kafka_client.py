@@ -17,13 +17,19 @@ and values in hex.
   add-partitions TOPIC COUNT   grows TOPIC to COUNT partitions; out true
   delete-group GROUP           deletes GROUP; out true, or false when this confluent-kafka has
                                no AdminClient.delete_consumer_groups (Debian's 1.7 has none)
+  alter-configs TOPIC          stdin [{"op","name","value"}], SETs only: AdminClient.alter_configs, the
+                               legacy AlterConfigs, whose configs replace the topic's own (1.7 has no
+                               incremental_alter_configs: KIP-339 came in confluent-kafka 2.2.0);
+                               out "AlterConfigs"
+  describe-configs TOPIC       out {"name": {"value","source"}}, source as DescribeConfigs numbers it
+                               (librdkafka's rd_kafka_ConfigSource_t, ConfigSource here)
 """
 import json
 import sys
 import time
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewPartitions
+from confluent_kafka.admin import AdminClient, ConfigResource, NewPartitions
 
 
 def rec(m):
@@ -138,6 +144,21 @@ def main():
         for f in a.create_partitions([NewPartitions(args[0], int(args[1]))], request_timeout=30).values():
             f.result()  # raises KafkaException with the broker's error
         out = True
+    elif op == "alter-configs":
+        topic, ops = args[0], json.load(sys.stdin)
+        if any(o["op"] != "SET" for o in ops):
+            raise SystemExit("alter_configs (AlterConfigs) only sets configs: %s" % ops)
+        a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
+        res = ConfigResource(ConfigResource.Type.TOPIC, topic, set_config={o["name"]: o["value"] for o in ops})
+        for f in a.alter_configs([res], request_timeout=30).values():
+            f.result()  # raises KafkaException with the broker's error
+        out = "AlterConfigs"
+    elif op == "describe-configs":
+        a = AdminClient({"bootstrap.servers": bootstrap, "client.id": "confluent-admin"})
+        (f,) = a.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, args[0])], request_timeout=30).values()
+        # ConfigEntry.source is a ConfigSource, or its number
+        out = {name: {"value": e.value, "source": int(getattr(e.source, "value", e.source))}
+               for name, e in f.result().items()}
     else:
         raise SystemExit("unknown operation " + op)
     json.dump(out, sys.stdout)
