@@ -9,7 +9,7 @@ import (
 // servedKeys are the api keys World.External answers, with the highest
 // version the wire layer serves (kafkawire.DefaultAPIVersions; this
 // package may not import it).
-var servedKeys = map[int16]int16{0: 10, 1: 16, 2: 8, 3: 12, 8: 9, 9: 9, 10: 4, 11: 9, 12: 4, 13: 5, 14: 5, 15: 5, 16: 4, 19: 7, 20: 6, 22: 4, 23: 4, 32: 4, 37: 3, 42: 2}
+var servedKeys = map[int16]int16{0: 10, 1: 16, 2: 8, 3: 12, 8: 9, 9: 9, 10: 4, 11: 9, 12: 4, 13: 5, 14: 5, 15: 5, 16: 4, 19: 7, 20: 6, 22: 4, 23: 4, 32: 4, 33: 2, 37: 3, 42: 2, 44: 1}
 
 // FuzzExternalRequest feeds any body, as any served request at any
 // version, from any client to any broker, to a three-broker world, then
@@ -44,6 +44,30 @@ func FuzzExternalRequest(f *testing.F) {
 			p.CurrentLeaderEpoch, p.LeaderEpoch = -1, 0
 			t.Partitions = append(t.Partitions, p)
 			r.Topics = append(r.Topics, t)
+			return r
+		}(),
+		func() kmsg.Request {
+			r := kmsg.NewPtrIncrementalAlterConfigsRequest()
+			r.SetVersion(1)
+			res := kmsg.NewIncrementalAlterConfigsRequestResource()
+			res.ResourceType, res.ResourceName = kmsg.ConfigResourceTypeTopic, "t"
+			for _, c := range [][2]string{{"segment.bytes", "100"}, {"retention.bytes", "1"}, {"min.insync.replicas", "3"}} {
+				rc := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+				rc.Name, rc.Value = c[0], kmsg.StringPtr(c[1])
+				res.Configs = append(res.Configs, rc)
+			}
+			r.Resources = append(r.Resources, res)
+			return r
+		}(),
+		func() kmsg.Request {
+			r := kmsg.NewPtrAlterConfigsRequest()
+			r.SetVersion(2)
+			res := kmsg.NewAlterConfigsRequestResource()
+			res.ResourceType, res.ResourceName = kmsg.ConfigResourceTypeTopic, "t"
+			rc := kmsg.NewAlterConfigsRequestResourceConfig()
+			rc.Name, rc.Value = "cleanup.policy", kmsg.StringPtr("compact")
+			res.Configs = append(res.Configs, rc)
+			r.Resources = append(r.Resources, res)
 			return r
 		}(),
 		func() kmsg.Request {
