@@ -631,7 +631,7 @@ func TestNewTopicSpec(t *testing.T) {
 
 		{"x", -1, -7, nil, "Replication factor must be larger than 0, or -1 to use the default value."},
 		{"x", -1, 4, nil, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered."},
-		{"x y", -1, -1, nil, `Topic name "x y" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`},
+		{"x y", -1, -1, nil, `Topic name is invalid: 'x y' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'`},
 		{"x", -1, -1, [][2]string{{"retention.ms", "soon"}}, "Invalid value soon for configuration retention.ms: Not a number of type LONG"},
 	} {
 		_, err := w.NewTopicSpec(c.name, c.partitions, c.rf, c.configs)

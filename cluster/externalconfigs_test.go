@@ -106,7 +106,7 @@ func TestExternalIncrementalAlterConfigs(t *testing.T) {
 		{"default topic", alterReq(false, topicOps("", set("retention.ms", "1"))),
 			[]topicResult{{"", 42, "Default topic resources are not allowed."}}},
 		{"illegal name", alterReq(false, topicOps("a/b", set("retention.ms", "1"))),
-			[]topicResult{{"a/b", 17, "Topic name \"a/b\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"}}},
+			[]topicResult{{"a/b", 17, "Topic name is invalid: 'a/b' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"}}},
 		{"append to a number", alterReq(false, topicOps("t", op("retention.ms", cluster.ConfigAppend, "1"))),
 			[]topicResult{{"t", 40, "Can't APPEND to key retention.ms because its type is not LIST."}}},
 		{"unknown config", alterReq(false, topicOps("t", set("retention.mss", "1"))),

@@ -190,23 +190,25 @@ func (w *World) extInitProducerID(x *ExternalRequest, req *kmsg.InitProducerIDRe
 	return resp
 }
 
-// legalTopicName is Kafka's Topic.validate: 1 to 249 of [a-zA-Z0-9._-],
-// not "." or "..".
+// legalTopicName is Kafka 3.7's Topic.validate, with its messages: 1 to
+// 249 of [a-zA-Z0-9._-], not "." or "..".
 func legalTopicName(name string) error {
+	why := ""
 	switch {
 	case name == "":
-		return fmt.Errorf("Topic name is illegal, it can't be empty")
+		why = "the empty string is not allowed"
 	case name == "." || name == "..":
-		return fmt.Errorf("Topic name cannot be \".\" or \"..\"")
+		why = "'" + name + "' is not allowed"
 	case len(name) > 249:
-		return fmt.Errorf("Topic name is illegal, it can't be longer than 249 characters, topic name: %s", name)
+		why = fmt.Sprintf("the length of '%s' is longer than the max allowed length 249", name)
+	case strings.ContainsFunc(name, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')
+	}):
+		why = "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"
+	default:
+		return nil
 	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return fmt.Errorf("Topic name %q is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'", name)
-		}
-	}
-	return nil
+	return errors.New("Topic name is invalid: " + why)
 }
 
 // extCreateTopics creates topics through the controller
