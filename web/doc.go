@@ -1,8 +1,8 @@
 // Package web serves kafkalive's live cluster as a web page: the brokers,
 // the producers, a partition in detail with every replica's log, the
 // timeline, the guided scenarios, the notes and a terminal that speaks
-// Kafka's tools (kafka-topics, kafka-consumer-groups, kafka-dump-log) and
-// the cluster's own verbs.
+// Kafka's tools (kafka-topics, kafka-configs, kafka-consumer-groups,
+// kafka-dump-log) and the cluster's own verbs.
 //
 // The page renders, the cluster decides: every figure on the page comes
 // from [cluster.World.State] (through the one adapter in world.go and the
@@ -33,8 +33,10 @@
 // POSIX shell splits words ('single' and "double" quotes, backslash
 // escapes, nothing expanded; an unclosed quote is [ErrUnclosedQuote]);
 // help gives an example of every command, and a test types each one: Kafka's kafka-topics
-// (with topic ids, and __consumer_offsets when named),
-// kafka-consumer-groups (--describe, --list, --reset-offsets),
+// (with topic ids, and __consumer_offsets when named), kafka-configs
+// (a topic's configs with their synonyms; --alter is an alter-configs
+// action of the world), kafka-consumer-groups (--describe, --list,
+// --reset-offsets),
 // kafka-dump-log on a broker's files (internal/dumplog over
 // [cluster.World.BrokerFS]), and the cluster's verbs (set-producer, seek,
 // stop, kill, power-cut...).

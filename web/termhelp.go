@@ -41,6 +41,7 @@ func ex(lines ...string) []termExample {
 var termExamples = map[string][]termExample{
 	"help":                  ex("help"),
 	"kafka-topics":          ex("kafka-topics --describe --topic orders", "kafka-topics --list", "kafka-topics --create --topic events --partitions 3 --replication-factor 3 --config retention.ms=60000", "kafka-topics --alter --topic orders --partitions 6"),
+	"kafka-configs":         configsExamples(),
 	"kafka-consumer-groups": append(ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"), termExample{line: "kafka-consumer-groups --delete --group search-index", after: []string{"remove-consumer indexer", "run 1000"}}),
 	"kafka-metadata-quorum": ex("kafka-metadata-quorum --describe --status"),
 	"kafka-dump-log":        dumpLogExamples(),
@@ -63,6 +64,14 @@ var termExamples = map[string][]termExample{
 	"run":                   ex("run 1000"),
 	"state":                 ex("state"),
 	"events":                ex("events 5"),
+}
+
+// configsExamples are kafka-configs' examples: a topic's configs, setting
+// two (a list in square brackets), deleting one the topic sets.
+func configsExamples() []termExample {
+	return append(ex("kafka-configs --describe --entity-type topics --entity-name orders --all",
+		"kafka-configs --alter --entity-type topics --entity-name orders --add-config retention.ms=60000,cleanup.policy=[compact,delete]"),
+		termExample{line: "kafka-configs --alter --topic orders --delete-config retention.ms", after: []string{"kafka-configs --alter --topic orders --add-config retention.ms=60000"}})
 }
 
 // dumpLogFiles are the files of a broker's log directory kafka-dump-log

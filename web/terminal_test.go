@@ -67,7 +67,10 @@ func splitLines(s string) []string {
 func FuzzTerminal(f *testing.F) {
 	for _, s := range []string{"kafka-topics --describe --topic orders", "kill 2", "power-cut 1 --torn", "produce checkout v --key k --partition 9",
 		"add-consumer x --group g --topics orders,nope", "cut 1,2 0", "kafka-consumer-groups --describe --group billing --members", "events -1", "start b3",
-		"kafka-topics --create --topic t --partitions 2 --replication-factor 3 --config retention.ms=1 --config=segment.bytes=20000"} {
+		"kafka-topics --create --topic t --partitions 2 --replication-factor 3 --config retention.ms=1 --config=segment.bytes=20000",
+		"kafka-configs --alter --topic orders --add-config retention.ms=1000,cleanup.policy=[compact,delete] --delete-config segment.bytes",
+		"kafka-configs --alter --entity-type topics --entity-name profiles --add-config 'k1 = [v1,v2], =x'", "kafka-configs --describe --entity-type topics --all",
+		"kafka-configs --describe --entity-type brokers --entity-default --bootstrap-server=localhost:9092"} {
 		f.Add(s)
 	}
 	live, err := NewLive()

@@ -152,13 +152,15 @@ func topicCommandError(out io.Writer, msg string, err error) error {
 
 // actChecked is act for an action the controller checks first: check
 // runs in the world's lock and returns the action, or the refusal, which
-// actChecked returns without acting; done is printed before the events.
+// actChecked returns without acting (from a moment of the past, without
+// forking: the future stays as it was); done is printed before the
+// events.
 func (t *Terminal) actChecked(at *int64, out io.Writer, check func(*cluster.World) (cluster.Action, error), done string) (refused, err error) {
 	err = t.live.Do(at, func(w *cluster.World) error {
 		a, err := check(w)
 		if err != nil {
 			refused = err
-			return nil
+			return errRefused
 		}
 		from := nextSeq(w)
 		if err := w.Do(a); err != nil {
@@ -168,8 +170,15 @@ func (t *Terminal) actChecked(at *int64, out io.Writer, check func(*cluster.Worl
 		printEvents(out, eventsSince(w, from), 20)
 		return nil
 	})
+	if err == errRefused {
+		err = nil
+	}
 	return refused, err
 }
+
+// errRefused tells Live.Do that actChecked's check refused the action, so
+// that a world forked from the past to take it is dropped.
+var errRefused = errors.New("web: the action was refused")
 
 // deleteTopic is kafka-topics --delete --topic name ([cluster.World.DeleteTopic]):
 // TopicCommand.deleteTopic first checks that the topic exists

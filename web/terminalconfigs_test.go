@@ -1,0 +1,193 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// TestParseConfigsToBeAdded reads --add-config as Kafka 3.7's
+// ConfigCommand.parseConfigsToBeAdded does (the cases of its
+// ConfigCommandTest, and its help's square brackets).
+func TestParseConfigsToBeAdded(t *testing.T) {
+	type kv struct{ K, V string }
+	for _, tc := range []struct {
+		in      string
+		want    []kv
+		wantErr string
+	}{
+		{in: "a=b,c=d", want: []kv{{"a", "b"}, {"c", "d"}}},
+		{in: "a=b,c=,d=e,f=", want: []kv{{"a", "b"}, {"c", ""}, {"d", "e"}, {"f", ""}}},
+		{in: "a._-c=b,c=,d=e,f=", want: []kv{{"a._-c", "b"}, {"c", ""}, {"d", "e"}, {"f", ""}}},
+		{in: "k1=v1,k2=[v1,v2,v2],k3=v3", want: []kv{{"k1", "v1"}, {"k2", "v1,v2,v2"}, {"k3", "v3"}}},
+		{in: "cleanup.policy=[compact,delete]", want: []kv{{"cleanup.policy", "compact,delete"}}},
+		{in: " a = b , c=[x=y]", want: []kv{{"a", "b"}, {"c", "x=y"}}},
+		{in: "a=1,a=2,b=3", want: []kv{{"a", "2"}, {"b", "3"}}},
+		{in: "a=1,", want: []kv{{"a", "1"}}},
+		{in: ",", want: nil},
+		{in: "a;c=b", wantErr: "Invalid character found for config key: a;c"},
+		{in: "a,=b", wantErr: `requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`},
+		{in: "a=b=c", wantErr: `requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`},
+		{in: "", wantErr: `requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`},
+	} {
+		ops, err := parseConfigsToBeAdded(tc.in, io.Discard)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("--add-config %q: error %v, want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		var got []kv
+		for _, op := range ops {
+			if op.Op != cluster.ConfigSet {
+				t.Errorf("--add-config %q: %s is a %s, want SET", tc.in, op.Name, op.Op)
+			}
+			got = append(got, kv{op.Name, *op.Value})
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("--add-config %q (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+// TestConfigSynonymsAgreeWithTheCluster checks the synonyms kafka-configs
+// lists against the cluster's own account of every config of every topic,
+// in the default world and in one whose brokers set more: a config the
+// topic does not set has the brokers' value, its source is the first
+// synonym's (DEFAULT_CONFIG without any), and that synonym's value is the
+// config's, as Kafka 3.7's ConfigHelper.createTopicConfigEntry makes them.
+func TestConfigSynonymsAgreeWithTheCluster(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Log.SegmentMs = 3_600_000
+	cfg.Log.RetentionMs = kafkalog.DefaultConfig().RetentionMs
+	cfg.Log.MinCleanableDirtyRatio = 0.25
+	cfg.Log.MaxMessageBytes = 2_000_000
+	cfg.Log.MessageTimestampType = kafkalog.LogAppendTime
+	cfg.UncleanLeaderElectionEnable = true
+	cfg.MinInsyncReplicas = 1
+	busy, err := cluster.NewUserWorldWith(cfg)
+	require.NoError(t, err)
+	plain, err := NewDefaultWorld()
+	require.NoError(t, err)
+	for name, w := range map[string]*cluster.World{"default": plain, "busy brokers": busy} {
+		for _, tp := range w.Topics() {
+			configs, err := w.TopicConfigs(tp.Name)
+			require.NoError(t, err)
+			for _, e := range configs {
+				s, ok := topicConfigSynonyms[e.Name]
+				if !ok {
+					t.Errorf("%s world, %s: kafka-configs knows no synonyms of %s", name, tp.Name, e.Name)
+					continue
+				}
+				syn := configSynonyms(e, w.Config())
+				if e.Source == dynamicTopicConfig {
+					if len(syn) == 0 || syn[0] != (configSynonym{dynamicTopicConfig, e.Name, e.Value}) {
+						t.Errorf("%s world, %s: %s=%s is the topic's own, but its synonyms are %v", name, tp.Name, e.Name, e.Value, syn)
+					}
+					continue
+				}
+				if got := s.broker(w.Config()); got != e.Value {
+					t.Errorf("%s world, %s: %s=%s (%s), but kafka-configs reads the brokers' value as %s", name, tp.Name, e.Name, e.Value, e.Source, got)
+				}
+				source, value := "DEFAULT_CONFIG", e.Value
+				if len(syn) > 0 {
+					source, value = syn[0].source, syn[0].value
+				}
+				if source != e.Source || value != e.Value {
+					t.Errorf("%s world, %s: %s=%s from %s, but its synonyms %v say %s from %s", name, tp.Name, e.Name, e.Value, e.Source, syn, value, source)
+				}
+			}
+		}
+	}
+	// the brokers' part starts with the first synonym: log.retention.hours'
+	// default alone is left out, log.roll.hours' comes after log.roll.ms
+	for _, tc := range []struct {
+		config string
+		want   []configSynonym
+	}{
+		{"retention.ms", nil},
+		{"segment.ms", []configSynonym{{"STATIC_BROKER_CONFIG", "log.roll.ms", "3600000"}, {"DEFAULT_CONFIG", "log.roll.hours", "168"}}},
+		{"min.insync.replicas", []configSynonym{{"DEFAULT_CONFIG", "min.insync.replicas", "1"}}},
+		{"unclean.leader.election.enable", []configSynonym{{"STATIC_BROKER_CONFIG", "unclean.leader.election.enable", "true"}, {"DEFAULT_CONFIG", "unclean.leader.election.enable", "false"}}},
+	} {
+		configs, err := busy.TopicConfigs("orders")
+		require.NoError(t, err)
+		for _, e := range configs {
+			if e.Name == tc.config {
+				if diff := cmp.Diff(tc.want, configSynonyms(e, busy.Config()), cmp.AllowUnexported(configSynonym{})); diff != "" {
+					t.Errorf("synonyms of %s (-want +got):\n%s", tc.config, diff)
+				}
+			}
+		}
+	}
+}
+
+// TestKafkaConfigsAltersOnTheTimeline alters a topic's configs with
+// kafka-configs: the alteration is an alter-configs action of the world,
+// which a moment rebuilt from the timeline replays; from a moment of the
+// past it forks a new future, and a refused one (as a refused kafka-topics
+// --create) leaves the future as it was.
+func TestKafkaConfigsAltersOnTheTimeline(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	require.NoError(t, live.Advance(5000))
+	term := NewTerminal(live)
+	var out bytes.Buffer
+	require.NoError(t, term.Exec("kafka-configs --alter --topic orders --add-config retention.ms=60000,cleanup.policy=[compact,delete]", nil, &out), out.String())
+	require.NoError(t, live.Advance(3000))
+	w := world(t, live)
+	acts := w.Actions()
+	var altered *cluster.Action
+	for i := range acts {
+		if acts[i].Kind == cluster.ActAlterConfigs {
+			altered = &acts[i]
+		}
+	}
+	require.NotNil(t, altered, "no alter-configs action on the timeline")
+	if altered.Name != "orders" || altered.Value != "cleanup.policy=compact,delete,retention.ms=60000" {
+		t.Errorf("the action is %s", altered)
+	}
+	want, err := w.TopicConfigs("orders")
+	require.NoError(t, err)
+	replayed, err := w.AtTime(w.NowMs())
+	require.NoError(t, err)
+	got, err := replayed.TopicConfigs("orders")
+	require.NoError(t, err)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("orders' configs rebuilt from the timeline (-want +got):\n%s", diff)
+	}
+
+	past := int64(6000)
+	for _, line := range []string{
+		"kafka-configs --alter --topic orders --add-config retention.ms=soon",
+		"kafka-configs --alter --topic orders --delete-config segment.bytes",
+		"kafka-topics --create --topic orders",
+	} {
+		out.Reset()
+		f, err := live.ExecLine(context.Background(), term, line, &past, &out)
+		if err == nil || f != nil || world(t, live).NowMs() != 8000 {
+			t.Errorf("%s from t=6000, refused: error %v, fork %v, the world now at %d ms, want 8000\n%s", line, err, f, world(t, live).NowMs(), out.String())
+		}
+	}
+	out.Reset()
+	f, err := live.ExecLine(context.Background(), term, "kafka-configs --alter --topic profiles --add-config retention.ms=90000", &past, &out)
+	require.NoError(t, err, out.String())
+	if f == nil || world(t, live).NowMs() != 6000 {
+		t.Errorf("an alter from t=6000 forks no future: fork %v, the world at %d ms\n%s", f, world(t, live).NowMs(), out.String())
+	}
+	configs, err := world(t, live).TopicConfigs("profiles")
+	require.NoError(t, err)
+	for _, e := range configs {
+		if e.Name == "retention.ms" && (e.Value != "90000" || e.Source != dynamicTopicConfig) {
+			t.Errorf("after the alter from the past, profiles' retention.ms=%s from %s", e.Value, e.Source)
+		}
+	}
+}
