@@ -425,6 +425,12 @@ func errName(code int16) string {
 		return "INVALID_TIMESTAMP"
 	case errUnknownTopicID:
 		return "UNKNOWN_TOPIC_ID"
+	case errInvalidConfig:
+		return "INVALID_CONFIG"
+	case errInvalidRequest:
+		return "INVALID_REQUEST"
+	case errPolicyViolation:
+		return "POLICY_VIOLATION"
 	}
 	return replica.ErrorCode(code).String()
 }

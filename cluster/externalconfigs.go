@@ -97,8 +97,9 @@ var listConfigs = map[string]string{"cleanup.policy": kafkalog.CleanupPolicyDele
 // AlterTopicConfigs returns the action that alters topic's configs by ops
 // (incremental; with replace, ops are SETs that become the topic's only
 // configs, as the legacy AlterConfigs replaces them), checked as Kafka
-// 3.7's broker and controller check them; a refusal is an error carrying
-// Kafka's message ([ErrInvalidConfig], or [ErrUnknownTopicOrPartition]).
+// 3.7's broker and controller check them; a refusal is a
+// [*ConfigRefusal] carrying Kafka's code and message, or
+// [ErrUnknownTopicOrPartition] for a topic the world does not have.
 func (w *World) AlterTopicConfigs(topic string, ops []ConfigOp, replace bool) (Action, error) {
 	spec, code, msg := w.alteredTopicConfigs(topic, ops, replace)
 	switch code {
@@ -107,17 +108,22 @@ func (w *World) AlterTopicConfigs(topic string, ops []ConfigOp, replace bool) (A
 	case errUnknownTopicOrPartition:
 		return Action{}, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, msg)
 	}
-	return Action{}, &configRefusal{code: code, msg: msg}
+	return Action{}, &ConfigRefusal{Code: code, Message: msg}
 }
 
-// configRefusal is a refused alteration: Kafka's error code and message.
-type configRefusal struct {
-	code int16
-	msg  string
+// ConfigRefusal is a refused alteration of a topic's configs: Kafka's
+// error code (INVALID_CONFIG, INVALID_REQUEST, INVALID_TOPIC_EXCEPTION,
+// POLICY_VIOLATION) and message. It is an [ErrInvalidConfig].
+type ConfigRefusal struct {
+	Code    int16
+	Message string
 }
 
-func (e *configRefusal) Error() string        { return e.msg }
-func (e *configRefusal) Is(target error) bool { return target == ErrInvalidConfig }
+func (e *ConfigRefusal) Error() string        { return e.Message }
+func (e *ConfigRefusal) Is(target error) bool { return target == ErrInvalidConfig }
+
+// ErrorName is the code's name in Kafka's Errors (INVALID_CONFIG...).
+func (e *ConfigRefusal) ErrorName() string { return errName(e.Code) }
 
 // alteredTopicConfigs is AlterTopicConfigs' check: the topic's configs
 // after ops, as a TopicSpec's Config, MinInsyncReplicas,
@@ -149,7 +155,7 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 	if topic == "" {
 		return fail(errInvalidRequest, "Default topic resources are not allowed.")
 	}
-	if err := legalTopicName(topic); err != nil {
+	if err := CheckTopicName(topic); err != nil {
 		return fail(errInvalidTopicException, err.Error())
 	}
 	t := w.topic(topic)
@@ -210,6 +216,9 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 // "DEFAULT_CONFIG" for Kafka's default).
 type TopicConfig struct {
 	Name, Value, Source string
+	// Synonyms are where its value may come from, the topic's own first,
+	// as DescribeConfigs lists them with includeSynonyms.
+	Synonyms []ConfigSynonym
 }
 
 // TopicConfigs returns topic's configs, sorted by name, as DescribeConfigs
@@ -222,7 +231,7 @@ func (w *World) TopicConfigs(topic string) ([]TopicConfig, error) {
 	}
 	var out []TopicConfig
 	for _, e := range w.topicConfigEntries(t) {
-		out = append(out, TopicConfig{Name: e.name, Value: e.value, Source: e.source.String()})
+		out = append(out, TopicConfig{Name: e.name, Value: e.value, Source: e.source.String(), Synonyms: w.synonymsOf(e)})
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -63,7 +64,7 @@ func (d *extDriver) alterConfigs() error {
 		what := fmt.Sprintf("alter %s (replace %v, validate only %v) %s", topic, replace, validateOnly, cluster.ConfigOpsString(ops))
 		after, _ := d.w.TopicConfigs(topic)
 		if code != 0 || validateOnly {
-			if !slices.Equal(before, after) {
+			if !reflect.DeepEqual(before, after) {
 				return fmt.Errorf("%s: answered %d %q, and the configs changed", what, code, msg)
 			}
 		}

@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -290,4 +291,102 @@ func TestFollowerRetriesRecordsLargerThanSegment(t *testing.T) {
 	}
 	require.Empty(t, w.InternalErrors())
 	require.Empty(t, w.Violations())
+}
+
+// TestTopicConfigSynonyms checks the synonyms of every config of every
+// topic against the config's own account, in the page's world and in one
+// whose brokers set more: a config the topic sets has its own value
+// first; one it does not has the brokers' value, its source is the first
+// synonym's (DEFAULT_CONFIG without any), and that synonym's value is the
+// config's, as Kafka 3.7's ConfigHelper.createTopicConfigEntry makes
+// them. The brokers' part starts with the first broker synonym, as in
+// Kafka: log.retention.hours' default alone is left out.
+func TestTopicConfigSynonyms(t *testing.T) {
+	cfg := cluster.UserWorldConfig(1)
+	cfg.Log.SegmentMs = 3_600_000
+	cfg.Log.RetentionMs = kafkalog.DefaultConfig().RetentionMs
+	cfg.Log.MinCleanableDirtyRatio = 0.25
+	cfg.Log.MaxMessageBytes = 2_000_000
+	cfg.Log.MessageTimestampType = kafkalog.LogAppendTime
+	cfg.UncleanLeaderElectionEnable = true
+	cfg.MinInsyncReplicas = 1
+	busy, err := cluster.NewUserWorldWith(cfg)
+	require.NoError(t, err)
+	plain, err := cluster.NewUserWorld(1)
+	require.NoError(t, err)
+	a, err := plain.AlterTopicConfigs("orders", []cluster.ConfigOp{set("retention.ms", "60000")}, false)
+	require.NoError(t, err)
+	require.NoError(t, plain.Do(a))
+	for name, w := range map[string]*cluster.World{"page": plain, "busy brokers": busy} {
+		for _, tp := range w.Topics() {
+			configs, err := w.TopicConfigs(tp.Name)
+			require.NoError(t, err)
+			for _, e := range configs {
+				syn := e.Synonyms
+				if e.Source == "DYNAMIC_TOPIC_CONFIG" {
+					require.NotEmpty(t, syn, "%s world, %s: %s", name, tp.Name, e.Name)
+					require.Equal(t, cluster.ConfigSynonym{Name: e.Name, Value: e.Value, Source: e.Source}, syn[0], "%s world, %s: the topic's own value first", name, tp.Name)
+					continue
+				}
+				source, value := "DEFAULT_CONFIG", e.Value
+				if len(syn) > 0 {
+					source, value = syn[0].Source, syn[0].Value
+				}
+				require.Equal(t, [2]string{e.Source, e.Value}, [2]string{source, value}, "%s world, %s: %s's synonyms %v", name, tp.Name, e.Name, syn)
+			}
+		}
+	}
+	synonyms := func(w *cluster.World, config string) []cluster.ConfigSynonym {
+		configs, err := w.TopicConfigs("orders")
+		require.NoError(t, err)
+		for _, e := range configs {
+			if e.Name == config {
+				return e.Synonyms
+			}
+		}
+		t.Fatalf("no config %s", config)
+		return nil
+	}
+	require.Nil(t, synonyms(busy, "retention.ms"))
+	require.Equal(t, []cluster.ConfigSynonym{{Name: "retention.ms", Value: "60000", Source: "DYNAMIC_TOPIC_CONFIG"},
+		{Name: "log.retention.ms", Value: "300000", Source: "STATIC_BROKER_CONFIG"}, {Name: "log.retention.hours", Value: "168", Source: "DEFAULT_CONFIG"}},
+		synonyms(plain, "retention.ms"), "the page's brokers keep 5 minutes")
+	require.Equal(t, []cluster.ConfigSynonym{{Name: "log.roll.ms", Value: "3600000", Source: "STATIC_BROKER_CONFIG"}, {Name: "log.roll.hours", Value: "168", Source: "DEFAULT_CONFIG"}}, synonyms(busy, "segment.ms"))
+	require.Equal(t, []cluster.ConfigSynonym{{Name: "min.insync.replicas", Value: "1", Source: "DEFAULT_CONFIG"}}, synonyms(busy, "min.insync.replicas"))
+	require.Equal(t, []cluster.ConfigSynonym{{Name: "unclean.leader.election.enable", Value: "true", Source: "STATIC_BROKER_CONFIG"}, {Name: "unclean.leader.election.enable", Value: "false", Source: "DEFAULT_CONFIG"}}, synonyms(busy, "unclean.leader.election.enable"))
+}
+
+// TestDescribeConfigsSynonyms: DescribeConfigs (v1+) lists the synonyms
+// when asked to (includeSynonyms), not otherwise; a topic it does not
+// have is UNKNOWN_TOPIC_OR_PARTITION without a message, and a name Kafka
+// refuses INVALID_TOPIC_EXCEPTION with Topic.validate's (Kafka 3.7's
+// ConfigHelper.describeConfigs).
+func TestDescribeConfigsSynonyms(t *testing.T) {
+	w := extWorld(t)
+	a, err := w.AlterTopicConfigs("t", []cluster.ConfigOp{set("retention.ms", "60000")}, false)
+	require.NoError(t, err)
+	require.NoError(t, w.Do(a))
+	describe := func(synonyms bool, topic string) kmsg.DescribeConfigsResponseResource {
+		req := kmsg.NewPtrDescribeConfigsRequest()
+		req.SetVersion(4)
+		req.IncludeSynonyms = synonyms
+		r := kmsg.NewDescribeConfigsRequestResource()
+		r.ResourceType, r.ResourceName, r.ConfigNames = kmsg.ConfigResourceTypeTopic, topic, []string{"retention.ms"}
+		req.Resources = append(req.Resources, r)
+		return ask[*kmsg.DescribeConfigsResponse](t, w, 1, req, 10).Resources[0]
+	}
+	got := describe(true, "t")
+	require.Len(t, got.Configs, 1)
+	var syn []string
+	for _, s := range got.Configs[0].ConfigSynonyms {
+		syn = append(syn, fmt.Sprintf("%s:%s=%s", s.Source, s.Name, *s.Value))
+	}
+	require.Equal(t, []string{"DYNAMIC_TOPIC_CONFIG:retention.ms=60000"}, syn)
+	require.Empty(t, describe(false, "t").Configs[0].ConfigSynonyms)
+	nope := describe(true, "nope")
+	require.Equal(t, int16(3), nope.ErrorCode)
+	require.Nil(t, nope.ErrorMessage)
+	bad := describe(true, "a b")
+	require.Equal(t, int16(17), bad.ErrorCode)
+	require.Equal(t, "Topic name is invalid: 'a b' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'", *bad.ErrorMessage)
 }

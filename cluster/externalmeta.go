@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -117,7 +118,7 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 		switch {
 		case rt.Topic == nil:
 			mt.ErrorCode = errUnknownTopicID
-		case legalTopicName(*rt.Topic) != nil:
+		case CheckTopicName(*rt.Topic) != nil:
 			mt.ErrorCode = errInvalidTopicException
 		default:
 			mt.ErrorCode = errUnknownTopicOrPartition
@@ -190,16 +191,17 @@ func (w *World) extInitProducerID(x *ExternalRequest, req *kmsg.InitProducerIDRe
 	return resp
 }
 
-// legalTopicName is Kafka 3.7's Topic.validate, with its messages: 1 to
-// 249 of [a-zA-Z0-9._-], not "." or "..".
-func legalTopicName(name string) error {
+// CheckTopicName is Kafka 3.7's Topic.validate, with its messages: 1 to
+// 249 of [a-zA-Z0-9._-] (counted as Java counts a String's length, in
+// UTF-16 units), not "." or "..".
+func CheckTopicName(name string) error {
 	why := ""
 	switch {
 	case name == "":
 		why = "the empty string is not allowed"
 	case name == "." || name == "..":
 		why = "'" + name + "' is not allowed"
-	case len(name) > 249:
+	case len(utf16.Encode([]rune(name))) > 249:
 		why = fmt.Sprintf("the length of '%s' is longer than the max allowed length 249", name)
 	case strings.ContainsFunc(name, func(c rune) bool {
 		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')
@@ -270,7 +272,7 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 // when set, as if it had asked for it.
 func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16, string) {
 	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
-	if err := legalTopicName(t.Topic); err != nil {
+	if err := CheckTopicName(t.Topic); err != nil {
 		return fail(errInvalidTopicException, err.Error())
 	}
 	if w.topic(t.Topic) != nil {
@@ -629,11 +631,18 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 		var entries []configEntry
 		switch r.ResourceType {
 		case kmsg.ConfigResourceTypeTopic:
+			// Kafka 3.7's ConfigHelper.describeConfigs: the name is
+			// checked (Topic.validate), an unknown topic answered
+			// without a message
+			if err := CheckTopicName(r.ResourceName); err != nil {
+				rr.ErrorCode = errInvalidTopicException
+				msg := err.Error()
+				rr.ErrorMessage = &msg
+				break
+			}
 			t := w.topic(r.ResourceName)
 			if t == nil {
 				rr.ErrorCode = errUnknownTopicOrPartition
-				msg := "Topic " + r.ResourceName + " does not exist"
-				rr.ErrorMessage = &msg
 				break
 			}
 			entries = w.topicConfigEntries(t)
@@ -657,6 +666,14 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 			c := kmsg.NewDescribeConfigsResponseResourceConfig()
 			v := e.value
 			c.Name, c.Value, c.IsDefault, c.Source, c.ConfigType, c.ReadOnly = e.name, &v, e.source == kmsg.ConfigSourceDefaultConfig, e.source, e.typ, r.ResourceType == kmsg.ConfigResourceTypeBroker
+			if req.IncludeSynonyms && r.ResourceType == kmsg.ConfigResourceTypeTopic {
+				for _, syn := range w.synonymsOf(e) {
+					cs := kmsg.NewDescribeConfigsResponseResourceConfigConfigSynonym()
+					src, _ := kmsg.ParseConfigSource(syn.Source)
+					cs.Name, cs.Value, cs.Source = syn.Name, kmsg.StringPtr(syn.Value), src
+					c.ConfigSynonyms = append(c.ConfigSynonyms, cs)
+				}
+			}
 			rr.Configs = append(rr.Configs, c)
 		}
 		resp.Resources = append(resp.Resources, rr)

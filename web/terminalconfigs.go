@@ -4,15 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
 // configs is kafka-configs.sh, as Kafka 3.7's ConfigCommand runs it with
@@ -273,39 +268,16 @@ func (f *configsFailure) print(out io.Writer, args []string) error {
 // without a message, so the exception carries the error's default one.
 var unknownTopicFailure = &configsFailure{exception: javaExecutionException + ": " + javaUnknownTopicOrPartition + ": This server does not host this topic-partition."}
 
-// topicNameProblem is why Kafka 3.7's Topic.validate refuses name ("" if
-// it does not): ConfigCommand.getResourceConfig checks a topic's name
-// itself before it asks the brokers.
-func topicNameProblem(name string) string {
-	const maxNameLength = 249 // Topic.MAX_NAME_LENGTH
-	why := ""
-	switch {
-	case name == "":
-		why = "the empty string is not allowed"
-	case name == ".", name == "..":
-		why = "'" + name + "' is not allowed"
-	case len(utf16.Encode([]rune(name))) > maxNameLength: // Java's length, in UTF-16 units
-		why = fmt.Sprintf("the length of '%s' is longer than the max allowed length %d", name, maxNameLength)
-	case strings.ContainsFunc(name, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
-	}):
-		why = "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"
-	default:
-		return ""
-	}
-	return "Topic name is invalid: " + why
-}
-
 // topicConfigsOf is ConfigCommand.getResourceConfig for a topic: its name
 // checked (by the tool itself; the empty name, which the tool does not
 // check, by the broker, whose answer comes wrapped as every answer does),
 // then the cluster's configs of it.
 func topicConfigsOf(w *cluster.World, name string) ([]cluster.TopicConfig, *configsFailure) {
-	if why := topicNameProblem(name); why != "" {
+	if err := cluster.CheckTopicName(name); err != nil {
 		if name == "" {
-			return nil, &configsFailure{exception: javaExecutionException + ": " + javaInvalidTopic + ": " + why}
+			return nil, &configsFailure{exception: javaExecutionException + ": " + javaInvalidTopic + ": " + err.Error()}
 		}
-		return nil, &configsFailure{exception: javaInvalidTopic + ": " + why}
+		return nil, &configsFailure{exception: javaInvalidTopic + ": " + err.Error()}
 	}
 	configs, err := w.TopicConfigs(name)
 	if err != nil {
@@ -325,7 +297,7 @@ const dynamicTopicConfig = "DYNAMIC_TOPIC_CONFIG"
 // for topics in the cluster are:" for the empty name of --entity-default),
 // then each config the topic sets itself (every config with --all),
 // sorted by name, as "  name=value sensitive=false synonyms={...}"
-// ([configSynonyms]; no topic config is sensitive). The header comes before the topic is looked up, as
+// ([cluster.TopicConfig] Synonyms; no topic config is sensitive). The header comes before the topic is looked up, as
 // in Kafka: an unknown topic's error follows it. Without a name the
 // topics come sorted by name (Kafka lists them in the order of the admin
 // client's HashMap).
@@ -356,7 +328,7 @@ func (t *Terminal) describeConfigs(c *configsArgs, at *int64, out io.Writer) err
 			}
 			for _, e := range configs {
 				if all || e.Source == dynamicTopicConfig {
-					fmt.Fprintf(out, "  %s=%s sensitive=false synonyms={%s}\n", e.Name, e.Value, synonymsString(configSynonyms(e, w.Config())))
+					fmt.Fprintf(out, "  %s=%s sensitive=false synonyms={%s}\n", e.Name, e.Value, synonymsString(e.Synonyms))
 				}
 			}
 		}
@@ -409,7 +381,7 @@ func (t *Terminal) alterConfigs(c *configsArgs, at *int64, out io.Writer) error 
 		}
 		a, err := w.AlterTopicConfigs(name, ops, false)
 		if err != nil {
-			failed = alterRefusal(w, name, ops, err)
+			failed = alterRefusal(err)
 		}
 		return a, err
 	}, fmt.Sprintf("Completed updating config for topic %s.\n", name))
@@ -422,33 +394,23 @@ func (t *Terminal) alterConfigs(c *configsArgs, at *int64, out io.Writer) error 
 	return failed.print(out, c.args)
 }
 
-// alterRefusal is the exception the admin client raises for the cluster's
-// refusal err of ops on topic, wrapped as incrementalAlterConfigs'
-// future wraps it. The cluster says which error code it refused with
-// only by its message, so the code is told from what was asked: ops
-// naming a key twice are INVALID_REQUEST (ConfigAdminManager.preprocess's
-// first check); a refusal of the internal topic that comes for no ops at
-// all is about the topic, not the configs (the simulated cluster's
-// POLICY_VIOLATION); any other is INVALID_CONFIG.
-func alterRefusal(w *cluster.World, topic string, ops []cluster.ConfigOp, err error) *configsFailure {
-	class := javaInvalidConfiguration
-	names := map[string]bool{}
-	dup := false
-	for _, op := range ops {
-		dup = dup || names[op.Name]
-		names[op.Name] = true
-	}
+// alterRefusal is the exception the admin client raises for the
+// cluster's refusal err, wrapped as incrementalAlterConfigs' future wraps
+// it: the Java exception of its error code ([cluster.ConfigRefusal]).
+func alterRefusal(err error) *configsFailure {
+	var r *cluster.ConfigRefusal
 	switch {
 	case errors.Is(err, cluster.ErrUnknownTopicOrPartition):
 		return unknownTopicFailure
-	case dup:
-		class = javaInvalidRequest
-	case slices.ContainsFunc(w.Topics(), func(t cluster.Topic) bool { return t.Name == topic && t.Internal }):
-		if _, none := w.AlterTopicConfigs(topic, nil, false); none != nil && none.Error() == err.Error() {
-			class = javaPolicyViolation
-		}
+	case !errors.As(err, &r):
+		return &configsFailure{exception: javaExecutionException + ": " + javaInvalidConfiguration + ": " + err.Error()}
 	}
-	return &configsFailure{exception: javaExecutionException + ": " + class + ": " + err.Error()}
+	class, ok := map[string]string{"INVALID_CONFIG": javaInvalidConfiguration, "INVALID_REQUEST": javaInvalidRequest,
+		"POLICY_VIOLATION": javaPolicyViolation, "INVALID_TOPIC_EXCEPTION": javaInvalidTopic}[r.ErrorName()]
+	if !ok {
+		class = "org.apache.kafka.common.errors.ApiException"
+	}
+	return &configsFailure{exception: javaExecutionException + ": " + class + ": " + r.Message}
 }
 
 // parseConfigsToBeAdded reads --add-config as Kafka 3.7's
@@ -562,111 +524,13 @@ func javaTrim(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 }
 
-// brokerSynonym is one broker config a topic config falls back to, and
-// the default Kafka 3.7's KafkaConfig gives it ("" for none: it is
-// null).
-type brokerSynonym struct{ name, def string }
-
-// topicConfigSynonym is what DescribeConfigs lists as a topic config's
-// synonyms after its own: its broker synonyms in Kafka 3.7's order
-// (ServerTopicConfigSynonyms.ALL_TOPIC_CONFIG_SYNONYMS and
-// DynamicBrokerConfig.brokerConfigSynonyms), and the simulated brokers'
-// setting of it (in the topic config's unit: the first synonym's).
-type topicConfigSynonym struct {
-	synonyms []brokerSynonym
-	broker   func(cluster.Config) string
-}
-
-// topicConfigSynonyms are the synonyms of each topic config the cluster
-// describes ([cluster.World.TopicConfigs]).
-var topicConfigSynonyms = map[string]topicConfigSynonym{
-	"cleanup.policy":                      {[]brokerSynonym{{"log.cleanup.policy", "delete"}}, func(c cluster.Config) string { return c.Log.CleanupPolicy }},
-	"compression.type":                    {[]brokerSynonym{{"compression.type", "producer"}}, func(cluster.Config) string { return "producer" }},
-	"delete.retention.ms":                 {[]brokerSynonym{{"log.cleaner.delete.retention.ms", "86400000"}}, logInt(func(l kafkalog.Config) int64 { return l.DeleteRetentionMs })},
-	"file.delete.delay.ms":                {[]brokerSynonym{{"log.segment.delete.delay.ms", "60000"}}, logInt(func(l kafkalog.Config) int64 { return l.FileDeleteDelayMs })},
-	"flush.messages":                      {[]brokerSynonym{{"log.flush.interval.messages", maxLong}}, logInt(func(l kafkalog.Config) int64 { return l.FlushIntervalMessages })},
-	"index.interval.bytes":                {[]brokerSynonym{{"log.index.interval.bytes", "4096"}}, logInt(func(l kafkalog.Config) int64 { return l.IndexIntervalBytes })},
-	"max.compaction.lag.ms":               {[]brokerSynonym{{"log.cleaner.max.compaction.lag.ms", maxLong}}, logInt(func(l kafkalog.Config) int64 { return l.MaxCompactionLagMs })},
-	"max.message.bytes":                   {[]brokerSynonym{{"message.max.bytes", "1048588"}}, logInt(func(l kafkalog.Config) int64 { return int64(l.MaxMessageBytes) })},
-	"message.timestamp.after.max.ms":      {[]brokerSynonym{{"log.message.timestamp.after.max.ms", maxLong}}, logInt(func(l kafkalog.Config) int64 { return l.MessageTimestampAfterMaxMs })},
-	"message.timestamp.before.max.ms":     {[]brokerSynonym{{"log.message.timestamp.before.max.ms", maxLong}}, logInt(func(l kafkalog.Config) int64 { return l.MessageTimestampBeforeMaxMs })},
-	"message.timestamp.difference.max.ms": {[]brokerSynonym{{"log.message.timestamp.difference.max.ms", maxLong}}, logInt(func(l kafkalog.Config) int64 { return l.MessageTimestampDifferenceMaxMs })},
-	"message.timestamp.type":              {[]brokerSynonym{{"log.message.timestamp.type", "CreateTime"}}, func(c cluster.Config) string { return c.Log.MessageTimestampType.String() }},
-	"min.cleanable.dirty.ratio":           {[]brokerSynonym{{"log.cleaner.min.cleanable.ratio", "0.5"}}, func(c cluster.Config) string { return strconv.FormatFloat(c.Log.MinCleanableDirtyRatio, 'f', -1, 64) }},
-	"min.compaction.lag.ms":               {[]brokerSynonym{{"log.cleaner.min.compaction.lag.ms", "0"}}, logInt(func(l kafkalog.Config) int64 { return l.MinCompactionLagMs })},
-	"min.insync.replicas":                 {[]brokerSynonym{{"min.insync.replicas", "1"}}, func(c cluster.Config) string { return strconv.Itoa(c.MinInsyncReplicas) }},
-	"preallocate":                         {[]brokerSynonym{{"log.preallocate", "false"}}, func(c cluster.Config) string { return strconv.FormatBool(c.Log.Preallocate) }},
-	"retention.bytes":                     {[]brokerSynonym{{"log.retention.bytes", "-1"}}, logInt(func(l kafkalog.Config) int64 { return l.RetentionBytes })},
-	"retention.ms":                        {[]brokerSynonym{{"log.retention.ms", ""}, {"log.retention.minutes", ""}, {"log.retention.hours", "168"}}, logInt(func(l kafkalog.Config) int64 { return l.RetentionMs })},
-	"segment.bytes":                       {[]brokerSynonym{{"log.segment.bytes", "1073741824"}}, logInt(func(l kafkalog.Config) int64 { return l.SegmentBytes })},
-	"segment.index.bytes":                 {[]brokerSynonym{{"log.index.size.max.bytes", "10485760"}}, logInt(func(l kafkalog.Config) int64 { return l.SegmentIndexBytes })},
-	"segment.jitter.ms":                   {[]brokerSynonym{{"log.roll.jitter.ms", ""}, {"log.roll.jitter.hours", "0"}}, logInt(func(l kafkalog.Config) int64 { return l.SegmentJitterMs })},
-	"segment.ms":                          {[]brokerSynonym{{"log.roll.ms", ""}, {"log.roll.hours", "168"}}, logInt(func(l kafkalog.Config) int64 { return l.SegmentMs })},
-	"unclean.leader.election.enable":      {[]brokerSynonym{{"unclean.leader.election.enable", "false"}}, func(c cluster.Config) string { return strconv.FormatBool(c.UncleanLeaderElectionEnable) }},
-}
-
-// maxLong is Java's Long.MAX_VALUE, the default of the broker configs that
-// are off unless set.
-var maxLong = strconv.FormatInt(math.MaxInt64, 10)
-
-// logInt reads a whole-number log setting of the brokers.
-func logInt(get func(kafkalog.Config) int64) func(cluster.Config) string {
-	return func(c cluster.Config) string { return strconv.FormatInt(get(c.Log), 10) }
-}
-
-// kafkaDefaults are brokers that set nothing: Kafka's own defaults, which
-// the simulated brokers' server.properties leaves out.
-var kafkaDefaults = cluster.Config{Log: kafkalog.DefaultConfig(), MinInsyncReplicas: replica.DefaultMinInsyncReplicas}
-
-// configSynonym is one synonym of a topic config as DescribeConfigs lists
-// it: its source, name and value.
-type configSynonym struct{ source, name, value string }
-
-// String is the synonym as ConfigCommand prints it, SOURCE:name=value.
-func (s configSynonym) String() string { return s.source + ":" + s.name + "=" + s.value }
-
-// configSynonyms lists a topic config's synonyms as Kafka 3.7's
-// ConfigHelper.createTopicConfigEntry and configSynonyms list them: the
-// topic's own value (DYNAMIC_TOPIC_CONFIG) if it sets one; then the
-// brokers' first synonym with their value (STATIC_BROKER_CONFIG) where the
-// simulated brokers set it, which is where it differs from Kafka's
-// default, as [cluster.World.TopicConfigs] tells the sources; then each
-// broker synonym's default (DEFAULT_CONFIG). Of the brokers' part, as in
-// Kafka, nothing before the first synonym is kept: a default of a later
-// one alone (log.retention.hours for retention.ms) is not listed. The
-// simulated brokers have no dynamic broker configs, so no
-// DYNAMIC_BROKER_CONFIG or DYNAMIC_DEFAULT_BROKER_CONFIG synonym comes
-// up. A config the table does not know lists its own value only.
-func configSynonyms(e cluster.TopicConfig, brokers cluster.Config) []configSynonym {
-	var out []configSynonym
-	if e.Source == dynamicTopicConfig {
-		out = append(out, configSynonym{dynamicTopicConfig, e.Name, e.Value})
-	}
-	s, ok := topicConfigSynonyms[e.Name]
-	if !ok {
-		return out
-	}
-	var fromBrokers []configSynonym
-	if v := s.broker(brokers); v != s.broker(kafkaDefaults) {
-		fromBrokers = append(fromBrokers, configSynonym{"STATIC_BROKER_CONFIG", s.synonyms[0].name, v})
-	}
-	for _, b := range s.synonyms {
-		if b.def != "" {
-			fromBrokers = append(fromBrokers, configSynonym{"DEFAULT_CONFIG", b.name, b.def})
-		}
-	}
-	for len(fromBrokers) > 0 && fromBrokers[0].name != s.synonyms[0].name {
-		fromBrokers = fromBrokers[1:]
-	}
-	return append(out, fromBrokers...)
-}
-
-// synonymsString prints synonyms as ConfigCommand.describeResourceConfig
-// does, separated by ", ".
-func synonymsString(synonyms []configSynonym) string {
+// synonymsString prints a config's synonyms as
+// ConfigCommand.describeResourceConfig does: SOURCE:name=value, separated
+// by ", ".
+func synonymsString(synonyms []cluster.ConfigSynonym) string {
 	parts := make([]string, len(synonyms))
-	for i, s := range synonyms {
-		parts[i] = s.String()
+	for i, syn := range synonyms {
+		parts[i] = syn.Source + ":" + syn.Name + "=" + syn.Value
 	}
 	return strings.Join(parts, ", ")
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // TestParseConfigsToBeAdded reads --add-config as Kafka 3.7's
@@ -54,78 +53,6 @@ func TestParseConfigsToBeAdded(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("--add-config %q (-want +got):\n%s", tc.in, diff)
-		}
-	}
-}
-
-// TestConfigSynonymsAgreeWithTheCluster checks the synonyms kafka-configs
-// lists against the cluster's own account of every config of every topic,
-// in the default world and in one whose brokers set more: a config the
-// topic does not set has the brokers' value, its source is the first
-// synonym's (DEFAULT_CONFIG without any), and that synonym's value is the
-// config's, as Kafka 3.7's ConfigHelper.createTopicConfigEntry makes them.
-func TestConfigSynonymsAgreeWithTheCluster(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Log.SegmentMs = 3_600_000
-	cfg.Log.RetentionMs = kafkalog.DefaultConfig().RetentionMs
-	cfg.Log.MinCleanableDirtyRatio = 0.25
-	cfg.Log.MaxMessageBytes = 2_000_000
-	cfg.Log.MessageTimestampType = kafkalog.LogAppendTime
-	cfg.UncleanLeaderElectionEnable = true
-	cfg.MinInsyncReplicas = 1
-	busy, err := cluster.NewUserWorldWith(cfg)
-	require.NoError(t, err)
-	plain, err := NewDefaultWorld()
-	require.NoError(t, err)
-	for name, w := range map[string]*cluster.World{"default": plain, "busy brokers": busy} {
-		for _, tp := range w.Topics() {
-			configs, err := w.TopicConfigs(tp.Name)
-			require.NoError(t, err)
-			for _, e := range configs {
-				s, ok := topicConfigSynonyms[e.Name]
-				if !ok {
-					t.Errorf("%s world, %s: kafka-configs knows no synonyms of %s", name, tp.Name, e.Name)
-					continue
-				}
-				syn := configSynonyms(e, w.Config())
-				if e.Source == dynamicTopicConfig {
-					if len(syn) == 0 || syn[0] != (configSynonym{dynamicTopicConfig, e.Name, e.Value}) {
-						t.Errorf("%s world, %s: %s=%s is the topic's own, but its synonyms are %v", name, tp.Name, e.Name, e.Value, syn)
-					}
-					continue
-				}
-				if got := s.broker(w.Config()); got != e.Value {
-					t.Errorf("%s world, %s: %s=%s (%s), but kafka-configs reads the brokers' value as %s", name, tp.Name, e.Name, e.Value, e.Source, got)
-				}
-				source, value := "DEFAULT_CONFIG", e.Value
-				if len(syn) > 0 {
-					source, value = syn[0].source, syn[0].value
-				}
-				if source != e.Source || value != e.Value {
-					t.Errorf("%s world, %s: %s=%s from %s, but its synonyms %v say %s from %s", name, tp.Name, e.Name, e.Value, e.Source, syn, value, source)
-				}
-			}
-		}
-	}
-	// the brokers' part starts with the first synonym: log.retention.hours'
-	// default alone is left out, log.roll.hours' comes after log.roll.ms
-	for _, tc := range []struct {
-		config string
-		want   []configSynonym
-	}{
-		{"retention.ms", nil},
-		{"segment.ms", []configSynonym{{"STATIC_BROKER_CONFIG", "log.roll.ms", "3600000"}, {"DEFAULT_CONFIG", "log.roll.hours", "168"}}},
-		{"min.insync.replicas", []configSynonym{{"DEFAULT_CONFIG", "min.insync.replicas", "1"}}},
-		{"unclean.leader.election.enable", []configSynonym{{"STATIC_BROKER_CONFIG", "unclean.leader.election.enable", "true"}, {"DEFAULT_CONFIG", "unclean.leader.election.enable", "false"}}},
-	} {
-		configs, err := busy.TopicConfigs("orders")
-		require.NoError(t, err)
-		for _, e := range configs {
-			if e.Name == tc.config {
-				if diff := cmp.Diff(tc.want, configSynonyms(e, busy.Config()), cmp.AllowUnexported(configSynonym{})); diff != "" {
-					t.Errorf("synonyms of %s (-want +got):\n%s", tc.config, diff)
-				}
-			}
 		}
 	}
 }
