@@ -88,6 +88,8 @@ type ExternalClient struct {
 	Fetched int64
 	// LastError is the latest error a partition of its answered.
 	LastError string
+	// LastMs is the world's time at its latest request.
+	LastMs int64
 }
 
 // externalState is the world's side of external clients.
@@ -236,7 +238,7 @@ func (w *World) extClient(x *ExternalRequest) *ExternalClient {
 		w.ext.clients = append(w.ext.clients, ExternalClient{Number: int32(len(w.ext.clients) + 1), ProducerID: -1})
 	}
 	c := &w.ext.clients[x.Client-1]
-	c.ClientID, c.Remote = x.ClientID, x.Remote
+	c.ClientID, c.Remote, c.LastMs = x.ClientID, x.Remote, w.now
 	if c.Requests == nil {
 		c.Requests = map[string]int{}
 	}

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -140,4 +142,46 @@ func TestEveryAdvertisedAPIIsServed(t *testing.T) {
 		}
 	}
 	require.Empty(t, w.InternalErrors())
+}
+
+// TestPageListsBoundedClients: a script that opens clients under new
+// client ids by the hundred leaves the page listing every connected one
+// and the MaxClientsShown that spoke last, counting the others; each
+// listed once, by number.
+func TestPageListsBoundedClients(t *testing.T) {
+	l, err := NewLive()
+	require.NoError(t, err)
+	k := NewKafka(l)
+	const n = 70
+	connected := map[int32]bool{}
+	for i := range n {
+		conn := kafkawire.ConnInfo{ID: uint64(i + 1), Broker: 1, ClientID: fmt.Sprintf("script-%d", i)}
+		if i%25 == 3 { // three stay connected, early ones among them
+			k.ConnOpened(conn)
+			connected[int32(i+1)] = true
+		}
+		req := kmsg.NewPtrMetadataRequest()
+		k.Submit(1, conn, req, req.AppendTo(nil))
+		k.pump()
+		require.NoError(t, l.Advance(100))
+	}
+	v, err := l.View(Focus{}, nil)
+	require.NoError(t, err)
+	var got []int32
+	for _, c := range v.Kafka.Clients {
+		got = append(got, c.Number)
+	}
+	var want, idle []int32
+	for num := int32(n); num >= 1; num-- {
+		if !connected[num] {
+			idle = append(idle, num)
+		}
+	}
+	for num := int32(1); num <= n; num++ {
+		if connected[num] || slices.Contains(idle[:MaxClientsShown], num) {
+			want = append(want, num)
+		}
+	}
+	require.Equal(t, want, got, "the connected ones and the latest %d others", MaxClientsShown)
+	require.Equal(t, n-len(want), v.Kafka.Hidden)
 }

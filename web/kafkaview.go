@@ -15,8 +15,11 @@ type KafkaView struct {
 	Listeners []string `json:"listeners"`
 	// Connections counts the open connections.
 	Connections int `json:"connections"`
-	// Clients are the clients the world has seen, by number.
+	// Clients are the clients the world has seen, by number: every one
+	// connected now, and of the others the MaxClientsShown latest to
+	// send a request; Hidden counts the others left out.
 	Clients []KafkaClientView `json:"clients,omitempty"`
+	Hidden  int               `json:"hidden,omitempty"`
 	// Notice is why the connections were last closed all at once (the
 	// world went back in time, was reset), "" if never.
 	Notice string `json:"notice,omitempty"`
@@ -71,7 +74,9 @@ func (l *Live) decorateKafka(v *View) {
 	for _, c := range k.conns {
 		perClient[c.ClientID]++
 	}
-	for _, c := range w.ExternalClients() {
+	for _, c := range shownClients(w.ExternalClients(), func(c *cluster.ExternalClient) bool {
+		return perClient[c.ClientID] > 0 && k.clients[c.ClientID] == c.Number
+	}, &kv.Hidden) {
 		cv := KafkaClientView{Number: c.Number, ClientID: c.ClientID, Remote: c.Remote, Connections: perClient[c.ClientID],
 			Acks: c.Acks, Idempotent: c.Idempotent, Sent: c.Sent, Acked: c.Acked, Failed: c.Failed, Fetched: c.Fetched,
 			Requests: c.Requests, LastError: c.LastError}
@@ -90,4 +95,45 @@ func (l *Live) decorateKafka(v *View) {
 		kv.PausedNote = "the clock is paused: connected Kafka clients get no answers that need time (acks=all, long polls) and will time out"
 	}
 	v.Kafka = kv
+}
+
+// MaxClientsShown bounds the Kafka clients the page lists besides those
+// connected now: a script that opens clients under new client ids by the
+// thousand would otherwise make every update of the page as long.
+const MaxClientsShown = 20
+
+// shownClients returns the clients the page lists: every connected one,
+// and of the others the MaxClientsShown that sent a request last (the
+// latest numbers first on a tie); hidden is set to how many are left out.
+func shownClients(all []cluster.ExternalClient, connected func(*cluster.ExternalClient) bool, hidden *int) []cluster.ExternalClient {
+	var shown, recent []cluster.ExternalClient
+	later := func(a, b *cluster.ExternalClient) bool {
+		return a.LastMs > b.LastMs || a.LastMs == b.LastMs && a.Number > b.Number
+	}
+	idle, oldest := 0, 0 // oldest: recent's index of the one whose last request came first
+	for i := range all {
+		c := &all[i]
+		if connected(c) {
+			shown = append(shown, *c)
+			continue
+		}
+		idle++
+		if len(recent) < MaxClientsShown {
+			recent = append(recent, *c)
+		} else if later(c, &recent[oldest]) {
+			recent[oldest] = *c
+		} else {
+			continue
+		}
+		if len(recent) == MaxClientsShown {
+			oldest = 0
+			for j := range recent {
+				if later(&recent[oldest], &recent[j]) {
+					oldest = j
+				}
+			}
+		}
+	}
+	*hidden = idle - len(recent)
+	return append(shown, recent...)
 }

@@ -254,7 +254,8 @@ function renderKafka(v) {
         <button type="button" data-cmd="cut client ${c.n}" title="cut the links between this client and every broker: its connections hang">cut</button></div>
       ${c.acks ? `<div class="muted">acks=${esc(c.acks)} · ${c.idempotent ? "idempotent" : "not idempotent"}${c.cut && c.cut.length ? ` · cut from ${c.cut.join(",")}` : ""}</div>` : ""}
       <div class="counts">sent <b>${c.sent}</b> · acked <b>${c.acked}</b> · failed <b class="${c.failed ? "offline" : ""}">${c.failed}</b> · fetched ${bytes(c.fetched_bytes)}${c.last_error ? ` · last error ${esc(c.last_error)}` : ""}</div>
-    </div>`).join("");
+    </div>`).join("") +
+    (k.hidden ? `<div class="muted">and ${k.hidden} more client${k.hidden === 1 ? "" : "s"} the brokers have seen, not connected now</div>` : "");
   morph("#kafka-clients", head + rows);
 }
 
