@@ -334,32 +334,17 @@ func (w *World) alterTopicConfigs(topic string, spec TopicSpec, by string) {
 // cluster: altering them is POLICY_VIOLATION, saying so, as an
 // AlterConfigPolicy refuses.
 func (w *World) extIncrementalAlterConfigs(x *ExternalRequest, req *kmsg.IncrementalAlterConfigsRequest) *kmsg.IncrementalAlterConfigsResponse {
+	rs := make([]configResource, len(req.Resources))
+	for i, r := range req.Resources {
+		rs[i] = configResource{typ: r.ResourceType, name: r.ResourceName}
+		for _, c := range r.Configs {
+			rs[i].ops = append(rs[i].ops, ConfigOp{Name: c.Name, Op: ConfigOpType(c.Op), Value: c.Value})
+		}
+	}
 	resp := kmsg.NewPtrIncrementalAlterConfigsResponse()
-	type key struct {
-		typ  kmsg.ConfigResourceType
-		name string
-	}
-	count := map[key]int{}
-	for _, r := range req.Resources {
-		count[key{r.ResourceType, r.ResourceName}]++
-	}
-	for _, r := range req.Resources {
+	for i, res := range w.alterConfigResources(x, rs, false, req.ValidateOnly) {
 		rr := kmsg.NewIncrementalAlterConfigsResponseResource()
-		rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
-		var code int16
-		var msg string
-		if count[key{r.ResourceType, r.ResourceName}] > 1 {
-			code, msg = errInvalidRequest, "Each resource must appear at most once."
-		} else {
-			ops := make([]ConfigOp, len(r.Configs))
-			for i, c := range r.Configs {
-				ops[i] = ConfigOp{Name: c.Name, Op: ConfigOpType(c.Op), Value: c.Value}
-			}
-			code, msg = w.alterConfigsResource(x, r.ResourceType, r.ResourceName, ops, false, req.ValidateOnly)
-		}
-		if code != 0 {
-			rr.ErrorCode, rr.ErrorMessage = code, &msg
-		}
+		rr.ResourceType, rr.ResourceName, rr.ErrorCode, rr.ErrorMessage = rs[i].typ, rs[i].name, res.code, res.msg
 		resp.Resources = append(resp.Resources, rr)
 	}
 	return resp
@@ -370,35 +355,62 @@ func (w *World) extIncrementalAlterConfigs(x *ExternalRequest, req *kmsg.Increme
 // goes back to the broker's value), checked as IncrementalAlterConfigs'
 // are (ConfigurationControlManager.legacyAlterConfigResource).
 func (w *World) extAlterConfigs(x *ExternalRequest, req *kmsg.AlterConfigsRequest) *kmsg.AlterConfigsResponse {
+	rs := make([]configResource, len(req.Resources))
+	for i, r := range req.Resources {
+		rs[i] = configResource{typ: r.ResourceType, name: r.ResourceName}
+		for _, c := range r.Configs {
+			rs[i].ops = append(rs[i].ops, ConfigOp{Name: c.Name, Op: ConfigSet, Value: c.Value})
+		}
+	}
 	resp := kmsg.NewPtrAlterConfigsResponse()
+	for i, res := range w.alterConfigResources(x, rs, true, req.ValidateOnly) {
+		rr := kmsg.NewAlterConfigsResponseResource()
+		rr.ResourceType, rr.ResourceName, rr.ErrorCode, rr.ErrorMessage = rs[i].typ, rs[i].name, res.code, res.msg
+		resp.Resources = append(resp.Resources, rr)
+	}
+	return resp
+}
+
+// configResource is one resource of an alter-configs request, and
+// configResult its answer: Kafka's error code and message (nil on
+// success).
+type (
+	configResource struct {
+		typ  kmsg.ConfigResourceType
+		name string
+		ops  []ConfigOp
+	}
+	configResult struct {
+		code int16
+		msg  *string
+	}
+)
+
+// alterConfigResources alters the resources of one alter-configs request
+// in turn (replace: the legacy AlterConfigs), or only checks them
+// (validateOnly); a resource named twice is refused, each time, with
+// INVALID_REQUEST ("Each resource must appear at most once.", as
+// ConfigAdminManager.preprocess refuses it).
+func (w *World) alterConfigResources(x *ExternalRequest, rs []configResource, replace, validateOnly bool) []configResult {
 	type key struct {
 		typ  kmsg.ConfigResourceType
 		name string
 	}
 	count := map[key]int{}
-	for _, r := range req.Resources {
-		count[key{r.ResourceType, r.ResourceName}]++
+	for _, r := range rs {
+		count[key{r.typ, r.name}]++
 	}
-	for _, r := range req.Resources {
-		rr := kmsg.NewAlterConfigsResponseResource()
-		rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
-		var code int16
-		var msg string
-		if count[key{r.ResourceType, r.ResourceName}] > 1 {
-			code, msg = errInvalidRequest, "Each resource must appear at most once."
-		} else {
-			ops := make([]ConfigOp, len(r.Configs))
-			for i, c := range r.Configs {
-				ops[i] = ConfigOp{Name: c.Name, Op: ConfigSet, Value: c.Value}
-			}
-			code, msg = w.alterConfigsResource(x, r.ResourceType, r.ResourceName, ops, true, req.ValidateOnly)
+	out := make([]configResult, len(rs))
+	for i, r := range rs {
+		code, msg := errInvalidRequest, "Each resource must appear at most once."
+		if count[key{r.typ, r.name}] == 1 {
+			code, msg = w.alterConfigsResource(x, r.typ, r.name, r.ops, replace, validateOnly)
 		}
 		if code != 0 {
-			rr.ErrorCode, rr.ErrorMessage = code, &msg
+			out[i] = configResult{code, &msg}
 		}
-		resp.Resources = append(resp.Resources, rr)
 	}
-	return resp
+	return out
 }
 
 // alterConfigsResource alters one resource of an alter-configs request
