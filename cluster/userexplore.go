@@ -939,6 +939,13 @@ func (u *userRun) jump(o UserOp) {
 		err  error
 		want int64 = -1
 	)
+	if o.BackSteps > 0 && len(w.Actions()) == 0 {
+		// A run longer than the timeline keeps (TimelineConfig.KeepMs)
+		// took every action with the history before it: the page shows
+		// no action to go back to.
+		u.out.Skipped++
+		return
+	}
 	if o.BackSteps > 0 {
 		last := w.actionBase + len(w.Actions()) - 1
 		f, err = w.At(max(last-o.BackSteps, w.actionBase))
