@@ -108,7 +108,8 @@ func notCoordinator(r group.Request) group.Response {
 	case group.LeaveGroup:
 		return group.LeaveGroupResponse{Error: group.NotCoordinator}
 	case group.OffsetCommit:
-		return group.OffsetCommitResponse{Error: group.NotCoordinator}
+		c := r.(group.OffsetCommit)
+		return group.OffsetCommitResponse{Error: group.NotCoordinator, Offsets: c.Offsets, Seq: c.Seq}
 	}
 	return group.OffsetFetchResponse{Error: group.NotCoordinator}
 }
@@ -217,9 +218,23 @@ func (w *World) deliverToCoordinator(e *envelope) {
 	delete(b.coord.parked, e.resp.CorrelationID)
 	if e.resp.Error != replica.None {
 		w.record(EventGroup, b.id, &e.tp, "coordinator: offsets append failed: %s", e.resp.Error)
-		out = failCommits(out, group.NotCoordinator)
+		out = failCommits(out, commitAppendError(e.resp.Error))
 	}
 	w.sendResponses(b, out)
+}
+
+// commitAppendError is the OffsetCommit error for an offsets append that
+// failed with code, as Kafka 3.7's
+// GroupMetadataManager.maybeConvertOffsetCommitError maps it: too few
+// in-sync replicas is COORDINATOR_NOT_AVAILABLE; a replica no longer
+// leading, and anything else here, NOT_COORDINATOR (both send the client
+// looking for the coordinator again).
+func commitAppendError(code replica.ErrorCode) group.ErrorCode {
+	switch code {
+	case replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend:
+		return group.CoordinatorNotAvailable
+	}
+	return group.NotCoordinator
 }
 
 // failCommits replaces the OffsetCommit answers in out by code.

@@ -88,7 +88,7 @@ func (w *World) coordinatorGone(b *broker) {
 			if r, ok := o.Response.(group.OffsetCommitResponse); ok {
 				if client, inc, ok := strings.Cut(o.To, "#"); ok {
 					n, _ := strconv.Atoi(inc)
-					w.requestFailed(b, client, n, group.OffsetCommit{Offsets: r.Offsets})
+					w.requestFailed(b, client, n, group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq})
 				}
 			}
 		}
@@ -136,10 +136,8 @@ func (w *World) requestFailed(b *broker, client string, inc int, r group.Request
 	case group.OffsetCommit:
 		// The commit's future fails with a DisconnectException, a
 		// retriable error: an auto-commit is just logged, a revocation
-		// commit is sent again (ConsumerCoordinator.onJoinPrepare). The
-		// member counts it answered, so the next answer is the next
-		// commit's.
-		resp = group.OffsetCommitResponse{Error: group.CoordinatorNotAvailable, Offsets: r.Offsets}
+		// commit is sent again (ConsumerCoordinator.onJoinPrepare).
+		resp = group.OffsetCommitResponse{Error: group.CoordinatorNotAvailable, Offsets: r.Offsets, Seq: r.Seq}
 	default:
 		return // heartbeats: the next one goes to the coordinator found then
 	}
@@ -179,7 +177,7 @@ func (w *World) groupRequestDropped(e *envelope, reason string) {
 		case group.OffsetFetchResponse:
 			req = group.OffsetFetch{}
 		case group.OffsetCommitResponse:
-			req = group.OffsetCommit{Offsets: r.Offsets}
+			req = group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq}
 		default:
 			return
 		}

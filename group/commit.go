@@ -11,7 +11,7 @@ const (
 // answer follows them; the caller persists first.
 func (c *Coordinator) commit(from string, r OffsetCommit) {
 	code := c.commitError(r)
-	resp := OffsetCommitResponse{Error: code, Offsets: append([]PartitionOffset{}, r.Offsets...)}
+	resp := OffsetCommitResponse{Error: code, Offsets: append([]PartitionOffset{}, r.Offsets...), Seq: r.Seq}
 	if code == None {
 		if g := c.groups[r.GroupID]; g != nil {
 			if m := g.members[r.MemberID]; m != nil {

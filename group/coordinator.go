@@ -120,7 +120,8 @@ func invalidGroupResponse(req Request) Response {
 	case LeaveGroup:
 		return LeaveGroupResponse{Error: InvalidGroupID}
 	case OffsetCommit:
-		return OffsetCommitResponse{Error: InvalidGroupID}
+		r := req.(OffsetCommit)
+		return OffsetCommitResponse{Error: InvalidGroupID, Offsets: r.Offsets, Seq: r.Seq}
 	default:
 		return OffsetFetchResponse{Error: InvalidGroupID}
 	}

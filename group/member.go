@@ -143,11 +143,12 @@ type Member struct {
 	// sentMs is when the JoinGroup or SyncGroup in flight was sent.
 	sentMs int64
 	nowMs  int64
-	// commitsSent and commitsAnswered count OffsetCommits sent and answers
-	// received. The link to the coordinator is FIFO and the coordinator
-	// answers a member's requests in order, so the n-th answer is the n-th
-	// commit's.
-	commitsSent, commitsAnswered int64
+	// commitsSent numbers the OffsetCommits sent (OffsetCommit.Seq): an
+	// answer is the commit's whose number it echoes, as a Kafka client
+	// matches an answer to its request by correlation id. (A coordinator
+	// that holds a commit's answer until the offsets are stored may answer
+	// a later request first.)
+	commitsSent int64
 	// awaiting is the revocation commit the member waits for before it
 	// rejoins or leaves; nil when it waits for none.
 	awaiting *awaitedCommit
@@ -157,8 +158,7 @@ type Member struct {
 // awaitedCommit is a commit sent on revocation whose answer the member
 // waits for (ConsumerCoordinator.onJoinPrepare's autoCommitOffsetRequestFuture).
 type awaitedCommit struct {
-	// seq is the commit's number among the member's commits (commitsSent
-	// once it was sent).
+	// seq is the number of the attempt in flight (its OffsetCommit.Seq).
 	seq     int64
 	offsets []PartitionOffset
 	// deadlineMs is when the member stops waiting and goes on:
@@ -339,29 +339,15 @@ func (m *Member) revokeDone() {
 	m.sendJoin()
 }
 
-// onCommitAnswer counts an OffsetCommit answer and, when it answers the
-// revocation commit the member waits for, ends the wait: on success or a
-// non-retriable error the member goes on, on a retriable error it sends
-// the commit again after retry.backoff.ms.
+// onCommitAnswer takes an OffsetCommit answer: when it answers the
+// attempt of the revocation commit the member waits for (its Seq), it ends
+// the wait: on success or a non-retriable error the member goes on, on a
+// retriable error it sends the commit again after retry.backoff.ms.
 func (m *Member) onCommitAnswer(r OffsetCommitResponse) {
-	if m.commitsAnswered < m.commitsSent {
-		m.commitsAnswered++
-	}
 	a := m.awaiting
-	if a == nil || m.state != Revoking {
-		return
-	}
-	if m.commitsAnswered < a.seq {
-		// An earlier commit's answer (an auto-commit of the same
-		// positions, say): Kafka waits for its own request. An earlier
-		// answer lost on the way keeps the count behind until the
-		// deadline, as Kafka's broken connection fails every request on it.
-		return
-	}
-	if r.Offsets != nil && !slices.Equal(r.Offsets, a.offsets) {
-		// Not the awaited commit's answer (one given up on earlier came
-		// late): wait on.
-		m.commitsAnswered = a.seq - 1
+	if a == nil || m.state != Revoking || r.Seq != a.seq {
+		// Not the answer to the attempt in flight: an auto-commit's, or
+		// an earlier attempt's that came late.
 		return
 	}
 	if retriableCommitError(r.Error) && m.nowMs+m.retryBackoffMs() < a.deadlineMs {
@@ -385,9 +371,8 @@ func (m *Member) awaitCommit() {
 		return
 	}
 	if m.nowMs >= a.deadlineMs {
-		// The request timed out: Kafka's client fails every request in
-		// flight on the connection, so no answer to them counts any more.
-		m.commitsAnswered = m.commitsSent
+		// The request timed out: Kafka's client fails it (an answer
+		// that comes later finds no attempt waiting).
 		m.ready.Errors = append(m.ready.Errors, fmt.Errorf("commit of %d offsets on revocation by %q: no answer in %d ms: %w",
 			len(a.offsets), m.memberID, m.commitWaitMs(), ErrCommitTimedOut))
 		m.revokeDone()
@@ -421,7 +406,7 @@ func (m *Member) commit(offsets []PartitionOffset) bool {
 	m.commitsSent++
 	m.send(OffsetCommit{
 		GroupID: m.cfg.GroupID, GenerationID: m.generation, MemberID: m.memberID,
-		GroupInstanceID: m.cfg.GroupInstanceID, Offsets: slices.Clone(offsets),
+		GroupInstanceID: m.cfg.GroupInstanceID, Offsets: slices.Clone(offsets), Seq: m.commitsSent,
 	})
 	return true
 }

@@ -79,7 +79,8 @@ func TestRevocationWaitsForItsCommit(t *testing.T) {
 		{TopicPartition: tps("t", 0)[0], Offset: 7, LeaderEpoch: -1},
 		{TopicPartition: tps("t", 1)[0], Offset: 3, LeaderEpoch: -1},
 	}
-	ok := group.OffsetCommitResponse{Offsets: positions}
+	ok := group.OffsetCommitResponse{Offsets: positions, Seq: 1}  // the member's first commit
+	ok2 := group.OffsetCommitResponse{Offsets: positions, Seq: 2} // its second attempt
 	type answer struct {
 		atMs int64
 		resp group.Response // nil: only time passes
@@ -107,7 +108,7 @@ func TestRevocationWaitsForItsCommit(t *testing.T) {
 		},
 		{
 			name: "commit refused (REBALANCE_IN_PROGRESS): reported, goes on", commits: positions,
-			answers: []answer{{1200, group.OffsetCommitResponse{Error: group.RebalanceInProgress, Offsets: positions}}},
+			answers: []answer{{1200, group.OffsetCommitResponse{Error: group.RebalanceInProgress, Offsets: positions, Seq: 1}}},
 			want: func(next string) []sent {
 				return []sent{{1000, []string{"OffsetCommit"}, nil}, {1200, []string{next}, []string{"REBALANCE_IN_PROGRESS"}}}
 			},
@@ -115,12 +116,14 @@ func TestRevocationWaitsForItsCommit(t *testing.T) {
 		{
 			name: "NOT_COORDINATOR: commits again after retry.backoff.ms, goes on when that is answered", commits: positions,
 			answers: []answer{
-				{1200, group.OffsetCommitResponse{Error: group.NotCoordinator}}, {1250, nil}, {1300, nil}, {1400, ok},
+				{1200, group.OffsetCommitResponse{Error: group.NotCoordinator, Seq: 1}}, {1250, nil}, {1300, nil}, {1350, ok}, {1400, ok2},
 			},
 			want: func(next string) []sent {
 				return []sent{
 					{1000, []string{"OffsetCommit"}, nil}, {1200, nil, []string{"NOT_COORDINATOR"}},
-					{1250, nil, nil}, {1300, []string{"OffsetCommit"}, nil}, {1400, []string{next}, nil},
+					{1250, nil, nil}, {1300, []string{"OffsetCommit"}, nil},
+					{1350, nil, nil}, // the first attempt's answer again: not the second's
+					{1400, []string{next}, nil},
 				}
 			},
 		},
@@ -234,43 +237,77 @@ func TestRevocationWaitStatus(t *testing.T) {
 	}
 }
 
-// TestRevocationWaitCountsAnswersInOrder: answers come in the order of the
-// commits, so an earlier commit's answer (even one of the same positions)
-// does not end the wait, nor does a late answer to a commit given up on end
-// the next one's.
-func TestRevocationWaitCountsAnswersInOrder(t *testing.T) {
+// TestRevocationWaitMatchesItsOwnAnswer: the member takes as its
+// revocation commit's answer only the one that echoes that request's
+// number (OffsetCommit.Seq), as a Kafka client matches an answer to its
+// request by correlation id: an earlier commit's answer (even one of the
+// same positions) does not end the wait, a late answer to a commit given
+// up on does not end the next one's, and the awaited answer ends it even
+// when it comes before an earlier commit's (a coordinator that holds an
+// answer until the offsets are stored may answer a later request first).
+func TestRevocationWaitMatchesItsOwnAnswer(t *testing.T) {
 	early := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 2, LeaderEpoch: -1}}
 	mine := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 5, LeaderEpoch: -1}}
 	next := []group.PartitionOffset{{TopicPartition: tps("t", 1)[0], Offset: 9, LeaderEpoch: -1}}
+	sentSeq := func(m *group.Member) int64 {
+		t.Helper()
+		rd := m.Ready()
+		require.Len(t, rd.Requests, 1)
+		return rd.Requests[0].(group.OffsetCommit).Seq
+	}
 
 	m := revokingMember(t, "eager", nil)
 	m.Commit(early) // an auto-commit still in flight
+	earlySeq := sentSeq(m)
 	m.Revoked(mine)
-	m.Ready()
-	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: early}))
+	mineSeq := sentSeq(m)
+	require.NotEqual(t, earlySeq, mineSeq)
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: early, Seq: earlySeq}))
 	if got := kinds(m.Ready().Requests); len(got) != 0 || m.State() != group.Revoking {
 		t.Errorf("after the earlier commit's answer: state %s, sent %v; want Revoking and nothing", m.State(), got)
 	}
-	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: mine}))
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: mine, Seq: mineSeq}))
 	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(m.Ready().Requests)); diff != "" {
 		t.Errorf("after the revocation commit's answer (-want +got):\n%s", diff)
 	}
 
 	same := revokingMember(t, "eager", nil)
 	same.Commit(mine) // an auto-commit of the same positions
+	autoSeq := sentSeq(same)
 	same.Revoked(mine)
-	same.Ready()
-	require.NoError(t, same.Step(group.OffsetCommitResponse{Offsets: mine}))
+	ownSeq := sentSeq(same)
+	require.NoError(t, same.Step(group.OffsetCommitResponse{Offsets: mine, Seq: autoSeq}))
 	if got := kinds(same.Ready().Requests); len(got) != 0 || same.State() != group.Revoking {
 		t.Errorf("after the auto-commit's answer: state %s, sent %v; want Revoking (Kafka waits for its own request)", same.State(), got)
 	}
-	require.NoError(t, same.Step(group.OffsetCommitResponse{Offsets: mine}))
+	require.NoError(t, same.Step(group.OffsetCommitResponse{Offsets: mine, Seq: ownSeq}))
 	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(same.Ready().Requests)); diff != "" {
 		t.Errorf("after its own commit's answer (-want +got):\n%s", diff)
 	}
 
+	// The revocation commit is refused (NOT_COORDINATOR: the offsets
+	// could not be stored) before the auto-commit sent earlier is
+	// answered: the member sends it again after retry.backoff.ms, and
+	// goes on when that is answered.
+	first := revokingMember(t, "eager", nil)
+	first.Commit(early)
+	autoSeq = sentSeq(first)
+	first.Revoked(mine)
+	ownSeq = sentSeq(first)
+	require.NoError(t, first.Step(group.OffsetCommitResponse{Error: group.NotCoordinator, Offsets: mine, Seq: ownSeq}))
+	first.Ready()
+	require.NoError(t, first.Step(group.OffsetCommitResponse{Offsets: early, Seq: autoSeq}))
+	first.Tick(1200)
+	againSeq := sentSeq(first)
+	require.Greater(t, againSeq, ownSeq, "the revocation commit sent again")
+	require.NoError(t, first.Step(group.OffsetCommitResponse{Offsets: mine, Seq: againSeq}))
+	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(first.Ready().Requests)); diff != "" {
+		t.Errorf("after the second attempt's answer (-want +got):\n%s", diff)
+	}
+
 	late := revokingMember(t, "cooperative", nil)
 	late.Revoked(mine)
+	lateSeq := sentSeq(late)
 	late.Tick(31000) // no answer: gives up and rejoins
 	late.Ready()
 	require.NoError(t, late.Step(group.JoinGroupResponse{GenerationID: 3, ProtocolName: "cooperative-sticky", Leader: "other", MemberID: "c-1"}))
@@ -278,12 +315,12 @@ func TestRevocationWaitCountsAnswersInOrder(t *testing.T) {
 	require.NoError(t, late.Step(group.SyncGroupResponse{Assignment: nil}))
 	require.Equal(t, tps("t", 2), late.Ready().Revoke)
 	late.Revoked(next)
-	late.Ready()
-	require.NoError(t, late.Step(group.OffsetCommitResponse{Offsets: mine})) // the late answer
+	nextSeq := sentSeq(late)
+	require.NoError(t, late.Step(group.OffsetCommitResponse{Offsets: mine, Seq: lateSeq})) // the late answer
 	if got := kinds(late.Ready().Requests); len(got) != 0 || late.State() != group.Revoking {
 		t.Errorf("after a late answer to the commit given up on: state %s, sent %v; want Revoking and nothing", late.State(), got)
 	}
-	require.NoError(t, late.Step(group.OffsetCommitResponse{Offsets: next}))
+	require.NoError(t, late.Step(group.OffsetCommitResponse{Offsets: next, Seq: nextSeq}))
 	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(late.Ready().Requests)); diff != "" {
 		t.Errorf("after the second revocation commit's answer (-want +got):\n%s", diff)
 	}
@@ -296,22 +333,23 @@ func TestCloseWhileWaitingRevokesTheRest(t *testing.T) {
 	m := revokingMember(t, "cooperative", nil)
 	first := []group.PartitionOffset{{TopicPartition: tps("t", 0)[0], Offset: 5, LeaderEpoch: -1}}
 	m.Revoked(first)
-	m.Ready()
+	firstSeq := m.Ready().Requests[0].(group.OffsetCommit).Seq
 	m.Close()
 	if rd := m.Ready(); len(rd.Requests)+len(rd.Revoke) != 0 {
 		t.Errorf("Close while waiting sent %v and revoked %v; want nothing yet", kinds(rd.Requests), rd.Revoke)
 	}
-	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: first}))
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: first, Seq: firstSeq}))
 	rd := m.Ready()
 	if diff := cmp.Diff(tps("t", 2), rd.Revoke); diff != "" {
 		t.Errorf("once the commit is answered the closing member revokes what it kept (-want +got):\n%s", diff)
 	}
 	rest := []group.PartitionOffset{{TopicPartition: tps("t", 2)[0], Offset: 8, LeaderEpoch: -1}}
 	m.Revoked(rest)
-	if diff := cmp.Diff([]string{"group.OffsetCommit"}, kinds(m.Ready().Requests)); diff != "" {
+	reqs := m.Ready().Requests
+	if diff := cmp.Diff([]string{"group.OffsetCommit"}, kinds(reqs)); diff != "" {
 		t.Errorf("commit of the rest (-want +got):\n%s", diff)
 	}
-	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: rest}))
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: rest, Seq: reqs[0].(group.OffsetCommit).Seq}))
 	if diff := cmp.Diff([]string{"group.LeaveGroup"}, kinds(m.Ready().Requests)); diff != "" {
 		t.Errorf("then LeaveGroup (-want +got):\n%s", diff)
 	}

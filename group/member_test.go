@@ -57,7 +57,7 @@ func TestEagerMemberRevokesEverythingBeforeRejoining(t *testing.T) {
 	if diff := cmp.Diff([]string{"group.OffsetCommit"}, kinds(rd.Requests)); diff != "" {
 		t.Errorf("after Revoked the member must commit and wait for the answer (-want +got):\n%s", diff)
 	}
-	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: commit}))
+	require.NoError(t, m.Step(group.OffsetCommitResponse{Offsets: commit, Seq: rd.Requests[0].(group.OffsetCommit).Seq}))
 	if diff := cmp.Diff([]string{"group.JoinGroup"}, kinds(m.Ready().Requests)); diff != "" {
 		t.Errorf("once the commit is answered the member joins (-want +got):\n%s", diff)
 	}

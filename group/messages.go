@@ -191,6 +191,9 @@ type OffsetCommit struct {
 	GroupInstanceID string
 	// Offsets are the positions to commit.
 	Offsets []PartitionOffset
+	// Seq is the sender's own number for this request (as a Kafka
+	// client's correlation id), echoed in the answer; 0 for none.
+	Seq int64
 }
 
 // OffsetCommitResponse answers [OffsetCommit]. The whole request succeeds or
@@ -201,6 +204,8 @@ type OffsetCommitResponse struct {
 	Error ErrorCode
 	// Offsets echoes what was committed (or refused).
 	Offsets []PartitionOffset
+	// Seq echoes the request's.
+	Seq int64
 }
 
 // OffsetFetch reads committed offsets.
