@@ -185,3 +185,39 @@ func TestPageListsBoundedClients(t *testing.T) {
 	require.Equal(t, want, got, "the connected ones and the latest %d others", MaxClientsShown)
 	require.Equal(t, n-len(want), v.Kafka.Hidden)
 }
+
+// TestPageListsBoundedGroups: a script that joins groups under new ids
+// by the hundred and goes away leaves the page listing the groups with
+// members and, of the others, as many as MaxGroupsShown allows, counting
+// the rest.
+func TestPageListsBoundedGroups(t *testing.T) {
+	l, err := NewLive()
+	require.NoError(t, err)
+	k := NewKafka(l)
+	require.NoError(t, l.Advance(20000)) // the offsets topic's leaders are elected
+	const n = 80
+	for i := range n {
+		req := kmsg.NewPtrJoinGroupRequest()
+		req.SetVersion(5)
+		req.Group, req.ProtocolType = fmt.Sprintf("script-%02d", i), "consumer"
+		req.SessionTimeoutMillis, req.RebalanceTimeoutMillis = 6000, 6000
+		p := kmsg.NewJoinGroupRequestProtocol()
+		p.Name = "range"
+		req.Protocols = append(req.Protocols, p)
+		for b := int32(1); b <= 3; b++ { // the coordinator takes it
+			k.Submit(b, kafkawire.ConnInfo{ID: uint64(i + 1), Broker: b, ClientID: "script"}, req, req.AppendTo(nil))
+		}
+		k.pump()
+	}
+	require.NoError(t, l.Advance(60000)) // the script's members never sync: they are gone
+	var all []cluster.GroupInfo
+	require.NoError(t, l.Look(nil, func(w *cluster.World) error { all = w.Groups(); return nil }))
+	require.Greater(t, len(all), MaxGroupsShown, "the groups the cluster has")
+	v, err := l.View(Focus{}, nil)
+	require.NoError(t, err)
+	require.Len(t, v.Groups, MaxGroupsShown)
+	require.Equal(t, len(all)-MaxGroupsShown, v.GroupsHidden)
+	for _, name := range []string{"billing", "search-index"} {
+		require.True(t, slices.ContainsFunc(v.Groups, func(g cluster.GroupInfo) bool { return g.Name == name }), "%s, with members, is listed", name)
+	}
+}

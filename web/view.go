@@ -44,9 +44,12 @@ type View struct {
 	Detail     *DetailView    `json:"detail,omitempty"`
 	Producers  []ProducerView `json:"producers"`
 	Consumers  []ConsumerView `json:"consumers,omitempty"`
-	// Groups are the cluster's consumer groups, as it gives them.
-	Groups []cluster.GroupInfo `json:"groups,omitempty"`
-	Events []string            `json:"events"`
+	// Groups are the cluster's consumer groups, as it gives them: every
+	// one with members, and of the others as many as MaxGroupsShown
+	// allows in all; GroupsHidden counts those left out.
+	Groups       []cluster.GroupInfo `json:"groups,omitempty"`
+	GroupsHidden int                 `json:"groups_hidden,omitempty"`
+	Events       []string            `json:"events"`
 	// Marks are the actions of the world's history, for the timeline.
 	Marks []Mark `json:"marks,omitempty"`
 	// Learner is the learner's code as the world runs it (exercises/live
@@ -216,7 +219,7 @@ func BuildView(w *cluster.World, f Focus) View {
 		v.Consumers = append(v.Consumers, ConsumerView{Name: name, Group: c.Group, Topic: c.Topic, Partition: c.Partition,
 			Position: c.Position, Read: c.Read, Processed: c.Processed, Duplicates: c.Duplicates, Status: c.Status})
 	}
-	v.Groups = st.Groups
+	v.Groups, v.GroupsHidden = shownGroups(st.Groups)
 	v.Events = lastEvents(w.Events(), st.TimeMs)
 	return v
 }
@@ -408,4 +411,35 @@ func segments(w *cluster.World, broker int32, topic string, partition int32) []S
 		out = out[len(out)-MaxSegments:]
 	}
 	return out
+}
+
+// MaxGroupsShown bounds the consumer groups a view lists besides those
+// with members: a script that commits under new group ids by the
+// thousand would otherwise make every update of the page as long
+// (kafka-consumer-groups --list in the terminal lists them all).
+const MaxGroupsShown = 50
+
+// shownGroups returns the groups a view lists, in the cluster's order:
+// every one with members, then the others while fewer than
+// MaxGroupsShown are listed; and how many it leaves out.
+func shownGroups(all []cluster.GroupInfo) ([]cluster.GroupInfo, int) {
+	if len(all) <= MaxGroupsShown {
+		return all, 0
+	}
+	room := MaxGroupsShown
+	for _, g := range all {
+		if len(g.Members) > 0 {
+			room--
+		}
+	}
+	var out []cluster.GroupInfo
+	for _, g := range all {
+		if len(g.Members) > 0 || room > 0 {
+			if len(g.Members) == 0 {
+				room--
+			}
+			out = append(out, g)
+		}
+	}
+	return out, len(all) - len(out)
 }

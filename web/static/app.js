@@ -359,6 +359,7 @@ function renderGroups(v) {
     if (lag.length) h += `<table class="grid lag"><thead><tr><th scope="col">partition</th><th scope="col" class="num">committed</th><th scope="col" class="num">lag</th></tr></thead><tbody>${lag.join("")}</tbody></table>`;
     h += `<div class="gacts">${add}</div></div>`;
   }
+  if (v.groups_hidden) h += `<p class="muted">and ${v.groups_hidden} more group${v.groups_hidden === 1 ? "" : "s"} without members (kafka-consumer-groups --list lists them all)</p>`;
   const simple = consumers.filter((c) => !c.group);
   if (simple.length) {
     h += `<table class="grid"><thead><tr><th scope="col">consumer</th><th scope="col">partition</th><th scope="col">position</th><th scope="col">read</th></tr></thead><tbody>` +
