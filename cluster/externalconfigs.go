@@ -22,6 +22,14 @@ import (
 // the next acks=all produce and high watermark check. As in Kafka 3.7,
 // enabling unclean.leader.election.enable elects no leader by itself: the
 // controller's next election of the partition does.
+//
+// Where it differs from Kafka 3.7, on purpose: the brokers' own configs
+// (and their loggers) are static, and __consumer_offsets' configs are not
+// altered (the coordinators read committed offsets from its log), both
+// refused with POLICY_VIOLATION, saying why; an unknown operation id is
+// INVALID_REQUEST (Kafka's controller meets a null OpType); a
+// cleanup.policy emptied by SUBTRACT is refused (Kafka takes an empty
+// list: neither deletion nor compaction).
 
 // ConfigOpType is an IncrementalAlterConfigs operation
 // (AlterConfigOp.OpType).
