@@ -529,9 +529,9 @@ type UserFailure struct {
 	// found in the sequence run; 0 for the final settle.
 	Op int `json:"op"`
 	// Invariant names it: internal-error, clock, bad-input-accepted,
-	// good-input-refused,
-	// power-cut-durability, timeline, clone-diverged, liveness,
-	// acked-loss, diverged, or "checker:" and the checker's invariant.
+	// good-input-refused, power-cut-durability, timeline, clone-diverged,
+	// liveness, acked-loss, diverged, or "checker:" and the checker's
+	// invariant.
 	Invariant string `json:"invariant"`
 	Text      string `json:"text"`
 }
