@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -484,4 +485,44 @@ func TestAppendEpochRuleByVersion(t *testing.T) {
 			require.Equal(t, tc.want, l.LeaderEpochCache().Entries())
 		})
 	}
+}
+
+// TestSetConfigAppliesFromTheNextAppendAndCheck: a log's configs changed
+// while it is open (UnifiedLog.updateConfig) apply from the next append
+// (a smaller segment.bytes rolls, refuses a batch no segment can hold)
+// and the next retention check (a retention.bytes deletes segments); a
+// config Validate refuses changes nothing.
+func TestSetConfigAppliesFromTheNextAppendAndCheck(t *testing.T) {
+	fsys := vfs.NewMem()
+	cfg := testConfig()
+	cfg.SegmentBytes = 1 << 20
+	l := openTestLog(t, fsys, cfg)
+	for i := range 20 {
+		_, err := l.AppendAsLeader(valueBatch(int64(i), strings.Repeat("v", 100)), 0, 0)
+		require.NoError(t, err)
+	}
+	require.Len(t, segmentBases(l), 1, "one segment under 1 MiB")
+
+	bad := cfg
+	bad.RetentionMs = -5
+	require.ErrorIs(t, l.SetConfig(bad), ErrInvalidConfig)
+	require.Equal(t, cfg, l.Config(), "a refused config changes nothing")
+
+	small := cfg
+	small.SegmentBytes, small.RetentionBytes = 500, 1000
+	require.NoError(t, l.SetConfig(small))
+	_, err := l.AppendAsLeader(valueBatch(20, strings.Repeat("v", 100)), 0, 0)
+	require.NoError(t, err)
+	require.Len(t, segmentBases(l), 2, "the next append rolls the segment past the new segment.bytes")
+	_, err = l.AppendAsLeader(valueBatch(21, strings.Repeat("w", 600)), 0, 0)
+	require.ErrorIs(t, err, ErrAppendTooLarge, "a batch no 500-byte segment can hold")
+
+	for i := range 10 {
+		_, err := l.AppendAsLeader(valueBatch(int64(22+i), strings.Repeat("v", 100)), 0, 0)
+		require.NoError(t, err)
+	}
+	deleted, err := l.DeleteOldSegments(l.LogEndOffset(), 100)
+	require.NoError(t, err)
+	require.NotEmpty(t, deleted, "retention.bytes 1000 deletes the oldest segments")
+	require.Positive(t, l.LogStartOffset())
 }
