@@ -463,3 +463,32 @@ func TestLeaderRefusesLogThatDoesNotAdvance(t *testing.T) {
 		t.Fatal("BecomeLeader over a log whose reads do not advance has not returned in 10 s")
 	}
 }
+
+// TestSetMinInsyncReplicas: min.insync.replicas changed while the node
+// leads (a topic config altered) holds the next acks=all produce; below
+// one it is refused and nothing changes.
+func TestSetMinInsyncReplicas(t *testing.T) {
+	log := replica.NewMemLog()
+	n, err := replica.NewNode(replica.Config{ID: 1, Rules: replica.Modern, MinInsyncReplicas: 2}, log)
+	must(t, err)
+	must(t, n.BecomeLeader(replica.LeaderAndISR{Leader: 1, ISR: []int32{1, 2}, Replicas: []int32{1, 2, 3}}))
+	n.Advance(n.Ready())
+	produce := func(corr int64) []replica.ProduceResponse {
+		must(t, n.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: corr, Acks: replica.AcksAll,
+			Records: []replica.Record{{Value: []byte("x")}}}))
+		rd := n.Ready()
+		n.Advance(rd)
+		return rd.ProduceResponses
+	}
+	if !errors.Is(n.SetMinInsyncReplicas(0), replica.ErrInvalidConfig) {
+		t.Errorf("min.insync.replicas 0 was taken")
+	}
+	must(t, n.SetMinInsyncReplicas(3))
+	if diff := cmp.Diff([]replica.ProduceResponse{{To: 100, CorrelationID: 7, Error: replica.NotEnoughReplicas, BaseOffset: -1}}, produce(7)); diff != "" {
+		t.Errorf("with min.insync.replicas 3 and an ISR of 2 (-want +got):\n%s", diff)
+	}
+	must(t, n.SetMinInsyncReplicas(2))
+	if got := produce(8); len(got) != 0 || log.LogEndOffset() != 1 {
+		t.Errorf("with min.insync.replicas 2: answers %v, LEO %d; want the record appended and its answer parked for the follower", got, log.LogEndOffset())
+	}
+}
