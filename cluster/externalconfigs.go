@@ -238,8 +238,9 @@ func (w *World) TopicConfigs(topic string) ([]TopicConfig, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, topic)
 	}
 	var out []TopicConfig
-	for _, e := range w.topicConfigEntries(t) {
-		out = append(out, TopicConfig{Name: e.name, Value: e.value, Source: e.source.String(), Synonyms: w.synonymsOf(e)})
+	brokers := w.brokersConfigEntries(t)
+	for i, e := range w.topicConfigEntries(t) {
+		out = append(out, TopicConfig{Name: e.name, Value: e.value, Source: e.source.String(), Synonyms: synonymsOf(e, brokers[i])})
 	}
 	return out, nil
 }

@@ -628,7 +628,7 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 	for _, r := range req.Resources {
 		rr := kmsg.NewDescribeConfigsResponseResource()
 		rr.ResourceType, rr.ResourceName = r.ResourceType, r.ResourceName
-		var entries []configEntry
+		var entries, brokers []configEntry // brokers: a topic's configs as the brokers set them
 		switch r.ResourceType {
 		case kmsg.ConfigResourceTypeTopic:
 			// Kafka 3.7's ConfigHelper.describeConfigs: the name is
@@ -645,7 +645,7 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 				rr.ErrorCode = errUnknownTopicOrPartition
 				break
 			}
-			entries = w.topicConfigEntries(t)
+			entries, brokers = w.topicConfigEntries(t), w.brokersConfigEntries(t)
 		case kmsg.ConfigResourceTypeBroker:
 			if id, err := strconv.Atoi(r.ResourceName); r.ResourceName != "" && (err != nil || int32(id) != x.Broker) {
 				rr.ErrorCode = errInvalidRequest
@@ -659,7 +659,7 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 			msg := fmt.Sprintf("Unsupported resource type %d", r.ResourceType)
 			rr.ErrorMessage = &msg
 		}
-		for _, e := range entries {
+		for i, e := range entries {
 			if r.ConfigNames != nil && !slices.Contains(r.ConfigNames, e.name) {
 				continue
 			}
@@ -667,7 +667,7 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 			v := e.value
 			c.Name, c.Value, c.IsDefault, c.Source, c.ConfigType, c.ReadOnly = e.name, &v, e.source == kmsg.ConfigSourceDefaultConfig, e.source, e.typ, r.ResourceType == kmsg.ConfigResourceTypeBroker
 			if req.IncludeSynonyms && r.ResourceType == kmsg.ConfigResourceTypeTopic {
-				for _, syn := range w.synonymsOf(e) {
+				for _, syn := range synonymsOf(e, brokers[i]) {
 					cs := kmsg.NewDescribeConfigsResponseResourceConfigConfigSynonym()
 					src, _ := kmsg.ParseConfigSource(syn.Source)
 					cs.Name, cs.Value, cs.Source = syn.Name, kmsg.StringPtr(syn.Value), src
