@@ -395,22 +395,14 @@ func (t *Terminal) alterConfigs(c *configsArgs, at *int64, out io.Writer) error 
 }
 
 // alterRefusal is the exception the admin client raises for the
-// cluster's refusal err, wrapped as incrementalAlterConfigs' future wraps
-// it: the Java exception of its error code ([cluster.ConfigRefusal]).
+// cluster's refusal err ([javaException]), wrapped as
+// incrementalAlterConfigs' future wraps it; an unknown topic as
+// DescribeConfigs answers it (unknownTopicFailure).
 func alterRefusal(err error) *configsFailure {
-	var r *cluster.ConfigRefusal
-	switch {
-	case errors.Is(err, cluster.ErrUnknownTopicOrPartition):
+	if errors.Is(err, cluster.ErrUnknownTopicOrPartition) {
 		return unknownTopicFailure
-	case !errors.As(err, &r):
-		return &configsFailure{exception: javaExecutionException + ": " + javaInvalidConfiguration + ": " + err.Error()}
 	}
-	class, ok := map[string]string{"INVALID_CONFIG": javaInvalidConfiguration, "INVALID_REQUEST": javaInvalidRequest,
-		"POLICY_VIOLATION": javaPolicyViolation, "INVALID_TOPIC_EXCEPTION": javaInvalidTopic}[r.ErrorName()]
-	if !ok {
-		class = "org.apache.kafka.common.errors.ApiException"
-	}
-	return &configsFailure{exception: javaExecutionException + ": " + class + ": " + r.Message}
+	return &configsFailure{exception: javaExecutionException + ": " + javaException(err) + ": " + err.Error()}
 }
 
 // parseConfigsToBeAdded reads --add-config as Kafka 3.7's

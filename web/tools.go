@@ -293,8 +293,11 @@ func (t *Terminal) deleteGroups(names []string, at *int64, out io.Writer) error 
 }
 
 // javaException is the class of the exception Kafka's admin client
-// raises for a group deletion's error.
+// raises for a refusal of the cluster's (Errors' exception of its code):
+// a group deletion's, a topic config alteration's
+// ([cluster.ConfigRefusal]), an unknown topic.
 func javaException(err error) string {
+	var r *cluster.ConfigRefusal
 	switch {
 	case errors.Is(err, cluster.ErrGroupIDNotFound):
 		return "org.apache.kafka.common.errors.GroupIdNotFoundException"
@@ -302,6 +305,13 @@ func javaException(err error) string {
 		return "org.apache.kafka.common.errors.GroupNotEmptyException"
 	case errors.Is(err, cluster.ErrCoordinatorNotAvailable):
 		return "org.apache.kafka.common.errors.CoordinatorNotAvailableException"
+	case errors.Is(err, cluster.ErrUnknownTopicOrPartition):
+		return javaUnknownTopicOrPartition
+	case errors.As(err, &r):
+		if class, ok := map[string]string{"INVALID_CONFIG": javaInvalidConfiguration, "INVALID_REQUEST": javaInvalidRequest,
+			"POLICY_VIOLATION": javaPolicyViolation, "INVALID_TOPIC_EXCEPTION": javaInvalidTopic}[r.ErrorName()]; ok {
+			return class
+		}
 	}
 	return "org.apache.kafka.common.KafkaException"
 }
