@@ -9,17 +9,17 @@ import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/group"
-	"github.com/kafkalive/kafkalive/internal/extrafixtures"
+	"github.com/kafkalive/kafkalive/internal/fixtures"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // realOffsetsDirs returns the __consumer_offsets-N directories of the real
 // broker fixture sets named by KAFKALIVE_EXTRA_FIXTURES (see
-// internal/extrafixtures; they are not redistributed with the repository, so
+// internal/fixtures; they are not redistributed with the repository, so
 // the test skips without them).
 func realOffsetsDirs(t *testing.T) []string {
 	t.Helper()
-	return extrafixtures.Glob(t, filepath.Join("*", "__consumer_offsets-*"))
+	return fixtures.Glob(t, filepath.Join("*", "__consumer_offsets-*"))
 }
 
 // TestRealConsumerOffsets reads every record of the __consumer_offsets

@@ -9,12 +9,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kafkalive/kafkalive/internal/extrafixtures"
+	"github.com/kafkalive/kafkalive/internal/fixtures"
 )
 
 // realFile returns the path of a file from the real broker fixtures: the licensed
 // copy in testdata/kafka-real if present, else the sets named by
-// KAFKALIVE_EXTRA_FIXTURES (internal/extrafixtures). It skips the test, saying
+// KAFKALIVE_EXTRA_FIXTURES (internal/fixtures). It skips the test, saying
 // why, when neither has it.
 func realFile(t *testing.T, rel string) string {
 	t.Helper()
@@ -23,7 +23,7 @@ func realFile(t *testing.T, rel string) string {
 		return local
 	}
 	set, file, _ := strings.Cut(rel, "/")
-	return filepath.Join(extrafixtures.Dir(t, set), file)
+	return filepath.Join(fixtures.Dir(t, set), file)
 }
 
 func TestSegmentFileName(t *testing.T) {

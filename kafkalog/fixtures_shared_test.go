@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kafkalive/kafkalive/internal/extrafixtures"
+	"github.com/kafkalive/kafkalive/internal/fixtures"
 	"github.com/stretchr/testify/require"
 )
 
 // sharedFixtures returns the directory of fixture set set, named by
-// KAFKALIVE_EXTRA_FIXTURES (see internal/extrafixtures), or skips the test:
+// KAFKALIVE_EXTRA_FIXTURES (see internal/fixtures), or skips the test:
 // those sets come from repositories without a licence and are not
 // redistributed with ours.
 func sharedFixtures(t *testing.T, set string) string {
 	t.Helper()
-	return extrafixtures.Dir(t, set)
+	return fixtures.Dir(t, set)
 }
 
 // logFacts is what the fixtures README tables state per partition log.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 )
 
 var liveExplore = flag.String("live.explore", "", "print the reference outcome of this guided scenario, step by step, and each mutant of its part's first difference")
@@ -18,11 +18,11 @@ func TestLiveExplore(t *testing.T) {
 	if *liveExplore == "" {
 		t.Skip("-live.explore NAME plays one guided scenario")
 	}
-	g, err := learner.GetScenario(*liveExplore)
+	g, err := kitlive.GetScenario(*liveExplore)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := learner.ReferenceOutcome(g)
+	ref, err := kitlive.ReferenceOutcome(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestLiveExplore(t *testing.T) {
 			continue
 		}
 		for _, m := range append([]liveMutant{{"solution", p.solution}}, p.mutants...) {
-			c, err := learner.CompareAgainst(g, ref, m.code)
+			c, err := kitlive.CompareAgainst(g, ref, m.code)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,11 +53,11 @@ func TestLiveDump(t *testing.T) {
 	if *liveExplore == "" || !*liveDump {
 		t.Skip()
 	}
-	g, err := learner.GetScenario(*liveExplore)
+	g, err := kitlive.GetScenario(*liveExplore)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := scenarios.NewRun(g.On(learner.ReferenceParts()), 0)
+	run, err := scenarios.NewRun(g.On(kitlive.ReferenceParts()), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestLiveMutant(t *testing.T) {
 	if *liveExplore == "" || *liveMutantName == "" {
 		t.Skip()
 	}
-	g, err := learner.GetScenario(*liveExplore)
+	g, err := kitlive.GetScenario(*liveExplore)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,12 +126,12 @@ func TestLiveMutant(t *testing.T) {
 			if p.part+" "+m.name != *liveMutantName {
 				continue
 			}
-			live := learner.New(m.code)
+			live := kitlive.New(m.code)
 			run, err := scenarios.NewRun(g.On(live.ClusterParts()), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := learner.Outcome(run, live.Faults)
+			out, err := kitlive.Outcome(run, live.Faults)
 			for _, st := range out {
 				t.Logf("step %s\n%s", st.ID, strings.Join(st.Lines, "\n"))
 			}

@@ -6,19 +6,19 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 )
 
 // livePart is one exercise's solution and mutants, as the live cluster runs them.
 type livePart struct {
 	part     string
-	solution learner.Code
+	solution kitlive.Code
 	mutants  []liveMutant
 }
 
 type liveMutant struct {
 	name string
-	code learner.Code
+	code kitlive.Code
 }
 
 // With the solutions plugged into the live cluster, every guided scenario of
@@ -27,21 +27,21 @@ type liveMutant struct {
 // difference. "go test -v -run TestLiveMatrix ./solutions/" prints the matrix:
 // mutant x scenario x differs, with the first difference.
 func TestLiveMatrix(t *testing.T) {
-	all, err := learner.Scenarios()
+	all, err := kitlive.Scenarios()
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPart := map[string][]learner.Guided{}
-	refs := map[string][]learner.StepOutcome{}
+	byPart := map[string][]kitlive.Guided{}
+	refs := map[string][]kitlive.StepOutcome{}
 	for _, g := range all {
 		byPart[g.Part] = append(byPart[g.Part], g)
-		if refs[g.Name], err = learner.ReferenceOutcome(g); err != nil {
+		if refs[g.Name], err = kitlive.ReferenceOutcome(g); err != nil {
 			t.Fatal(err)
 		}
 	}
 	type row struct {
 		part, mutant, scenario string
-		c                      learner.Comparison
+		c                      kitlive.Comparison
 		err                    error
 	}
 	var jobs []func() row
@@ -52,12 +52,12 @@ func TestLiveMatrix(t *testing.T) {
 		}
 		for _, g := range gs {
 			jobs = append(jobs, func() row {
-				c, err := learner.CompareAgainst(g, refs[g.Name], p.solution)
+				c, err := kitlive.CompareAgainst(g, refs[g.Name], p.solution)
 				return row{p.part, "solution", g.Name, c, err}
 			})
 			for _, m := range p.mutants {
 				jobs = append(jobs, func() row {
-					c, err := learner.CompareAgainst(g, refs[g.Name], m.code)
+					c, err := kitlive.CompareAgainst(g, refs[g.Name], m.code)
 					return row{p.part, m.name, g.Name, c, err}
 				})
 			}
@@ -84,7 +84,7 @@ func TestLiveMatrix(t *testing.T) {
 			t.Errorf("%s %s on %s: %v", r.part, r.mutant, r.scenario, r.err)
 			continue
 		}
-		if r.c.Runs != learner.YourCode {
+		if r.c.Runs != kitlive.YourCode {
 			t.Errorf("%s %s on %s: the reference ran (%v)", r.part, r.mutant, r.scenario, r.c.Faults)
 		}
 		first := ""

@@ -37,7 +37,7 @@
 // (a topic's configs with their synonyms; --alter is an alter-configs
 // action of the world), kafka-consumer-groups (--describe, --list,
 // --reset-offsets),
-// kafka-dump-log on a broker's files (internal/dumplog over
+// kafka-dump-log on a broker's files (internal/kafkatools/dumplog over
 // [cluster.World.BrokerFS]), and the cluster's verbs (set-producer, seek,
 // stop, kill, power-cut...).
 //

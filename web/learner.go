@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 
@@ -15,28 +15,28 @@ import (
 
 // learnerState is what a Live keeps of the learner's code.
 type learnerState struct {
-	code learner.Code
+	code kitlive.Code
 	// live runs the code in the live world; scen in the scenario being played.
-	live, scen *learner.Live
+	live, scen *kitlive.Live
 	// verdict is the scenario being played compared with the reference.
-	verdict *learner.Comparison
+	verdict *kitlive.Comparison
 	// guided is the scenario being played, when it is one of the learner's.
-	guided *learner.Guided
+	guided *kitlive.Guided
 }
 
 // LearnerView is the view's part about the learner's code.
 type LearnerView struct {
 	// Parts says, per exercise, whether "your code" or the "reference" runs.
-	Parts []learner.Status `json:"parts"`
+	Parts []kitlive.Status `json:"parts"`
 	// Faults are the failed calls of the learner's code, with the input and the stack.
-	Faults []learner.Fault `json:"faults,omitempty"`
+	Faults []kitlive.Fault `json:"faults,omitempty"`
 	// Marks are the latest events the learner's code decided, newest last:
 	// records it encoded, fetches its lookup served (offsets skipped or read
 	// again), segments it recovered or deleted, cuts and assignments it chose.
 	Marks []LearnerMark `json:"marks,omitempty"`
 	// Verdict, at the end of a guided scenario on the learner's code, says
 	// whether the outcome matches the reference's and where it first differs.
-	Verdict *learner.Comparison `json:"verdict,omitempty"`
+	Verdict *kitlive.Comparison `json:"verdict,omitempty"`
 }
 
 // LearnerMark is one event the learner's code decided.
@@ -50,7 +50,7 @@ type LearnerMark struct {
 const learnerMarks = 30
 
 // NewLearnerLive returns a Live showing the default world with code plugged in.
-func NewLearnerLive(code learner.Code) (*Live, error) {
+func NewLearnerLive(code kitlive.Code) (*Live, error) {
 	st := &learnerState{code: code}
 	w, err := st.newWorld()
 	if err != nil {
@@ -62,7 +62,7 @@ func NewLearnerLive(code learner.Code) (*Live, error) {
 // newWorld builds the default world on the learner's code (a fresh Live each
 // time: a reset forgets the faults).
 func (st *learnerState) newWorld() (*cluster.World, error) {
-	st.live = learner.New(st.code)
+	st.live = kitlive.New(st.code)
 	cfg := DefaultConfig()
 	cfg.Parts = st.live.ClusterParts()
 	return cluster.NewUserWorldWith(cfg)
@@ -85,7 +85,7 @@ func (l *Live) learnerScenarios() ([]ScenarioInfo, error) {
 	if st == nil {
 		return nil, nil
 	}
-	all, err := learner.Scenarios()
+	all, err := kitlive.Scenarios()
 	if err != nil {
 		return nil, err
 	}
@@ -104,13 +104,13 @@ func (l *Live) getScenario(name string) (*scenarios.Scenario, *learnerState, err
 	cur := l.learner
 	l.mu.Unlock()
 	if cur != nil {
-		if g, err := learner.GetScenario(name); err == nil {
-			cmp, err := learner.Compare(g, cur.code)
+		if g, err := kitlive.GetScenario(name); err == nil {
+			cmp, err := kitlive.Compare(g, cur.code)
 			if err != nil {
 				return nil, nil, err
 			}
 			st := *cur
-			st.scen, st.verdict, st.guided = learner.New(st.code), &cmp, &g
+			st.scen, st.verdict, st.guided = kitlive.New(st.code), &cmp, &g
 			return g.On(st.scen.ClusterParts()), &st, nil
 		}
 	}

@@ -3,13 +3,13 @@ package web
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 )
 
 // A guided scenario on the learner's code plays to its end and the view
 // then carries its verdict.
 func TestLearnerScenarioVerdict(t *testing.T) {
-	live, err := NewLearnerLive(learner.Code{})
+	live, err := NewLearnerLive(kitlive.Code{})
 	if err != nil {
 		t.Fatal(err)
 	}

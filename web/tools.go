@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/internal/dumplog"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/dumplog"
 )
 
 // topics is kafka-topics.sh --describe / --list, in the layout of Kafka

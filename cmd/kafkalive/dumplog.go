@@ -3,12 +3,12 @@ package main
 import (
 	"io"
 
-	"github.com/kafkalive/kafkalive/internal/dumplog"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/dumplog"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
 // dump-log is Kafka's kafka-dump-log.sh over the OS's files; the formatter
-// is internal/dumplog, which the live cluster's terminal shares.
+// is internal/kafkatools/dumplog, which the live cluster's terminal shares.
 
 func init() {
 	register(command{

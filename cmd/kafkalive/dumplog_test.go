@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kafkalive/kafkalive/internal/extrafixtures"
+	"github.com/kafkalive/kafkalive/internal/fixtures"
 	"github.com/stretchr/testify/require"
 )
 
@@ -111,12 +111,12 @@ func TestDumpLogHelp(t *testing.T) {
 }
 
 // sharedFixture returns the path rel inside the extra fixture sets named by
-// KAFKALIVE_EXTRA_FIXTURES (see internal/extrafixtures), or skips: the sets
+// KAFKALIVE_EXTRA_FIXTURES (see internal/fixtures), or skips: the sets
 // without a licence are not redistributed with the repository.
 func sharedFixture(t *testing.T, rel string) string {
 	t.Helper()
 	set, file, _ := strings.Cut(rel, "/")
-	return filepath.Join(extrafixtures.Dir(t, set), file)
+	return filepath.Join(fixtures.Dir(t, set), file)
 }
 
 // TestDumpLogSharedFixtures checks figures from the fixtures README on the sets

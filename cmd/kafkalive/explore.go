@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kafkalive/kafkalive/cluster"
-	"github.com/kafkalive/kafkalive/internal/cli"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/replica"
 )
 

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/kafkalive/kafkalive/internal/cli"
-	"github.com/kafkalive/kafkalive/internal/dumplog"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/dumplog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/vfs"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/kafkalive/kafkalive/internal/dumplog"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/dumplog"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/kafkalive/kafkalive/internal/cli"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 

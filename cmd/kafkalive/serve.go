@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kafkalive/kafkalive/internal/cli"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/kafkawire"
 	"github.com/kafkalive/kafkalive/notes"
 	"github.com/kafkalive/kafkalive/web"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/kafkalive/kafkalive/internal/cli"
+	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/web"
 )
 

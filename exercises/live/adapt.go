@@ -10,7 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/exercises/ch06/cooperative"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/group/groupkit"
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
@@ -18,8 +18,8 @@ import (
 
 // yourCode is the exercises' functions in the suites' types, as each
 // exercise's test file passes them to its suite.
-func yourCode() learner.Code {
-	return learner.Code{
+func yourCode() kitlive.Code {
+	return kitlive.Code{
 		Varint:      kafkalogtest.VarintCodec{AppendVarint: varint.AppendVarint},
 		Batch:       kafkalogtest.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: batch.AppendBatch},
 		Index:       kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},

@@ -23,7 +23,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/notes"
 	"github.com/kafkalive/kafkalive/web"
 )
@@ -39,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	code := yourCode()
-	printParts(stdout, learner.New(code).Statuses())
+	printParts(stdout, kitlive.New(code).Statuses())
 	if *list {
 		return 0
 	}
@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // printParts prints one line per part: what runs it and why.
-func printParts(w io.Writer, sts []learner.Status) {
+func printParts(w io.Writer, sts []kitlive.Status) {
 	for _, s := range sts {
 		line := fmt.Sprintf("%-18s %-10s %s", s.Part, s.Runs, s.Used)
 		if s.Why != "" {

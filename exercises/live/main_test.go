@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/web"
 )
 
@@ -16,11 +16,11 @@ func TestList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != len(learner.Parts) {
-		t.Fatalf("%d lines, want one per part (%d):\n%s", len(lines), len(learner.Parts), out.String())
+	if len(lines) != len(kitlive.Parts) {
+		t.Fatalf("%d lines, want one per part (%d):\n%s", len(lines), len(kitlive.Parts), out.String())
 	}
 	for i, l := range lines {
-		if !strings.HasPrefix(l, learner.Parts[i]) || !strings.Contains(l, learner.YourCode) && !strings.Contains(l, learner.Reference) {
+		if !strings.HasPrefix(l, kitlive.Parts[i]) || !strings.Contains(l, kitlive.YourCode) && !strings.Contains(l, kitlive.Reference) {
 			t.Errorf("line %d: %q", i, l)
 		}
 	}
@@ -40,7 +40,7 @@ func TestTheWorldRunsOnYourCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Learner == nil || len(v.Learner.Parts) != len(learner.Parts) {
+	if v.Learner == nil || len(v.Learner.Parts) != len(kitlive.Parts) {
 		t.Fatalf("the view's learner part: %+v", v.Learner)
 	}
 	if ie := live.InternalError(); ie != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkalive/kafkalive/internal/learner"
+	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
 	"github.com/kafkalive/kafkalive/web"
@@ -19,7 +19,7 @@ import (
 
 // learnerPage serves the default world on code (go run ./exercises/live)
 // and opens it in a new tab.
-func learnerPage(t *testing.T, code learner.Code) context.Context {
+func learnerPage(t *testing.T, code kitlive.Code) context.Context {
 	t.Helper()
 	b := browser(t)
 	live, err := web.NewLearnerLive(code)
@@ -48,10 +48,10 @@ func learnerPage(t *testing.T, code learner.Code) context.Context {
 // The page marks each part "your code" or "reference", and a guided scenario
 // on the learner's code ends with its verdict against the reference.
 func TestLearnerPartsAndScenarioVerdict(t *testing.T) {
-	ctx := learnerPage(t, learner.Code{Index: kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}})
+	ctx := learnerPage(t, kitlive.Code{Index: kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}})
 	runs, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll("#learner .learner-parts li")].map(li => [li.dataset.part, li.dataset.runs]))`))
 	require.NoError(t, err)
-	if runs["ch02/index"] != "your code" || runs["ch04/recovery"] != "reference" || len(runs) != len(learner.Parts) {
+	if runs["ch02/index"] != "your code" || runs["ch04/recovery"] != "reference" || len(runs) != len(kitlive.Parts) {
 		t.Fatalf("the page marks the parts %v, want ch02/index your code and the others reference", runs)
 	}
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(`.tabs button[data-tab="scen"]`)))

@@ -1,4 +1,4 @@
-package learner
+package live
 
 import (
 	"flag"
@@ -128,7 +128,7 @@ func TestFaultsFallBackToTheReference(t *testing.T) {
 		if live.Runs(g.Part) {
 			t.Errorf("%s: still runs the learner's code after its fault", g.Name)
 		}
-		if g.Part == PartIndex && !strings.Contains(fs[0].Stack, "learner_test.go") {
+		if g.Part == PartIndex && !strings.Contains(fs[0].Stack, "live_test.go") {
 			t.Errorf("the panic's stack does not name the learner's code:\n%s", fs[0].Stack)
 		}
 	}

@@ -1,4 +1,4 @@
-// Package learner runs the learning kit's exercises inside the simulated
+// Package live runs the learning kit's exercises inside the simulated
 // cluster: it turns a learner's functions, in the types of each chapter's
 // suite (kafkalog/kafkalogtest, replica/replicakit, group/groupkit), into the
 // values the library takes (kafkalog.Parts, replica.Config.TruncationPoint, a
@@ -18,4 +18,4 @@
 // exercises/live builds a Code from the exercises and serves the live page
 // with it; the tests of package solutions build one from each mutant of the
 // bank and print which scenarios show the mutant's difference.
-package learner
+package live
