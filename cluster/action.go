@@ -368,15 +368,15 @@ func (w *World) apply(a Action) error {
 	case ActWipe:
 		return w.wipe(a)
 	case ActPartition:
-		w.net.partition(a.A, a.B)
+		w.net.Partition(a.A, a.B)
 	case ActHeal:
-		w.net.cuts = nil
+		w.net.Heal()
 	case ActRun:
 		return w.runFor(a.Ms)
 	case ActDeliver:
 		return w.deliver(a.N, a.A, a.B)
 	case ActDrop:
-		w.net.drop(a.A, a.B)
+		w.net.Drop(a.A, a.B)
 	case ActExternal:
 		return w.external(a.External)
 	}
@@ -392,13 +392,13 @@ func (w *World) deliver(n int, from, to []int32) error {
 			w.quiet()
 			return nil
 		}
-		for i := 0; i < n && w.net.len() > 0; i++ {
+		for i := 0; i < n && w.net.Len() > 0; i++ {
 			w.deliverNext()
 		}
 		return nil
 	}
 	for i := 0; n == 0 || i < n; i++ {
-		if !w.net.moveFirst(from, to) {
+		if !w.net.MoveFirst(from, to) {
 			return nil
 		}
 		w.deliverNext()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -190,7 +191,7 @@ func (w *World) startBroker(b *broker) error {
 		return w.failLoad(b, &logLoadError{file: LogDir + "/" + kafkalog.ReplicationOffsetCheckpointFile, err: hwErr})
 	}
 	b.failure, b.failedPath = "", ""
-	w.send(envelope{from: b.id, to: ControllerID, kind: kindRegister, incarnation: b.incarnation})
+	w.send(netsim.Envelope{From: b.id, To: ControllerID, Kind: netsim.KindRegister, Incarnation: b.incarnation})
 	return nil
 }
 
@@ -349,7 +350,7 @@ func (w *World) stopBroker(b *broker) error {
 		w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
 		return nil
 	}
-	w.send(envelope{from: b.id, to: ControllerID, kind: kindShutdown, incarnation: b.incarnation})
+	w.send(netsim.Envelope{From: b.id, To: ControllerID, Kind: netsim.KindShutdown, Incarnation: b.incarnation})
 	w.down(b, BrokerStopped)
 	w.record(EventBroker, b.id, nil, "stopped cleanly")
 	return nil
@@ -386,7 +387,7 @@ func (w *World) powerCut(b *broker, torn bool) error {
 // had queued and not yet sent die with it.
 func (w *World) down(b *broker, state BrokerState) {
 	if state != BrokerStopped {
-		w.net.drop([]int32{b.id}, nil)
+		w.net.Drop([]int32{b.id}, nil)
 	}
 	w.coordinatorGone(b)
 	b.state = state
@@ -430,7 +431,7 @@ func (w *World) tickBroker(b *broker) error {
 			st := b.replicas[tp].node.Status()
 			known[tp] = [2]int32{st.LeaderEpoch, st.PartitionEpoch}
 		}
-		w.send(envelope{from: b.id, to: ControllerID, kind: kindHeartbeat, incarnation: b.incarnation, known: known})
+		w.send(netsim.Envelope{From: b.id, To: ControllerID, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known})
 	}
 	for _, tp := range b.order {
 		s := b.replicas[tp]
@@ -450,25 +451,22 @@ func (w *World) tickBroker(b *broker) error {
 }
 
 // deliverToBroker hands a message to the replica it is for.
-func (w *World) deliverToBroker(b *broker, e *envelope) error {
-	s := b.replicas[e.tp]
+func (w *World) deliverToBroker(b *broker, e *netsim.Envelope) error {
+	s := b.replicas[e.TP]
 	if s == nil {
 		return nil
 	}
-	switch e.kind {
-	case kindLeaderAndISR:
-		w.applyLeaderAndISR(b, s, e.state)
-	case kindReplica:
+	switch e.Kind {
+	case netsim.KindLeaderAndISR:
+		w.applyLeaderAndISR(b, s, e.State)
+	case netsim.KindReplica:
 		if w.refuseTooLarge(b, s, e) {
 			return nil
 		}
-		if e.msg.Type == replica.MsgFetch || e.msg.Type == replica.MsgOffsetsForLeaderEpoch {
-			if w.net.pending == nil {
-				w.net.pending = map[requestKey]int{}
-			}
-			w.net.pending[requestKey{leader: b.id, follower: e.from, tp: e.tp, corr: e.msg.CorrelationID}] = e.fromIncarnation
+		if e.Msg.Type == replica.MsgFetch || e.Msg.Type == replica.MsgOffsetsForLeaderEpoch {
+			w.net.OpenRequest(b.id, e.From, e.TP, e.Msg.CorrelationID, e.FromIncarnation)
 		}
-		if err := s.node.Step(e.msg); err != nil {
+		if err := s.node.Step(e.Msg); err != nil {
 			return err
 		}
 	}
@@ -496,22 +494,17 @@ func (w *World) processReady(b *broker, s *replicaSlot) error {
 	}
 	rd := s.node.Ready()
 	for _, m := range rd.Messages {
-		e := envelope{from: b.id, to: m.To, kind: kindReplica, tp: s.tp, msg: m}
+		e := netsim.Envelope{From: b.id, To: m.To, Kind: netsim.KindReplica, TP: s.tp, Msg: m}
 		if m.Type == replica.MsgFetchResponse || m.Type == replica.MsgOffsetsForLeaderEpochResponse {
-			key := requestKey{leader: b.id, follower: m.To, tp: s.tp, corr: m.CorrelationID}
-			e.toIncarnation = w.net.pending[key]
-			delete(w.net.pending, key)
-			if e.toIncarnation == 0 {
-				e.toIncarnation = -1 // no request known: never deliver
-			}
+			e.ToIncarnation = w.net.CloseRequest(b.id, m.To, s.tp, m.CorrelationID) // -1 (never delivered) when no request is known
 		}
 		w.send(e)
 	}
 	for _, r := range rd.ProduceResponses {
-		w.send(envelope{from: b.id, to: r.To, kind: kindProduceResp, tp: s.tp, resp: r})
+		w.send(netsim.Envelope{From: b.id, To: r.To, Kind: netsim.KindProduceResp, TP: s.tp, Resp: r})
 	}
 	for _, a := range rd.AlterPartitions {
-		w.send(envelope{from: b.id, to: ControllerID, kind: kindAlterPartition, tp: s.tp, alter: a})
+		w.send(netsim.Envelope{From: b.id, To: ControllerID, Kind: netsim.KindAlterPartition, TP: s.tp, Alter: a})
 	}
 	for _, ev := range rd.Events {
 		w.record(EventReplica, b.id, &s.tp, "%s", ev)

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -106,7 +107,7 @@ func (w *World) consumer(name string) *Consumer {
 func (w *World) poll(c *Consumer) {
 	tp := partitionKey{Topic: c.cfg.Topic, Partition: c.cfg.Partition}
 	leader := w.PartitionLeader(tp.Topic, tp.Partition)
-	if leader == replica.NoLeader || w.net.cut(leader, consumerNode) {
+	if leader == replica.NoLeader || w.net.Cut(leader, netsim.ConsumerNode) {
 		return
 	}
 	b := w.brokers[leader-1]
@@ -184,10 +185,6 @@ func hidden(s *replicaSlot, pos, hw int64) bool {
 	d := s.log.damageFrom(pos)
 	return d != nil && d.first < hw
 }
-
-// consumerNode is the network node of every consumer (cutting it from a
-// leader stops polls).
-const consumerNode int32 = 100
 
 func (w *World) tickConsumer(c *Consumer) {
 	if c.grp != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -102,7 +103,7 @@ func (w *World) sendPartitionState(id int32, tp partitionKey, st replica.LeaderA
 	if cb := w.ctl.brokers[id-1]; cb.registered {
 		inc = cb.incarnation
 	}
-	w.send(envelope{from: ControllerID, to: id, kind: kindLeaderAndISR, tp: tp, state: st, toIncarnation: inc})
+	w.send(netsim.Envelope{From: ControllerID, To: id, Kind: netsim.KindLeaderAndISR, TP: tp, State: st, ToIncarnation: inc})
 }
 
 // partition record reaching each broker).
@@ -135,32 +136,32 @@ func (w *World) change(tp partitionKey, p *partitionState, leader int32, isr []i
 }
 
 // deliverToController handles a message to the controller.
-func (w *World) deliverToController(e *envelope) {
-	if e.from < 1 || int(e.from) > len(w.brokers) {
+func (w *World) deliverToController(e *netsim.Envelope) {
+	if e.From < 1 || int(e.From) > len(w.brokers) {
 		return
 	}
-	cb := &w.ctl.brokers[e.from-1]
-	switch e.kind {
-	case kindRegister:
-		w.register(e.from, e.incarnation)
-	case kindHeartbeat:
-		if !cb.registered || cb.incarnation != e.incarnation {
+	cb := &w.ctl.brokers[e.From-1]
+	switch e.Kind {
+	case netsim.KindRegister:
+		w.register(e.From, e.Incarnation)
+	case netsim.KindHeartbeat:
+		if !cb.registered || cb.incarnation != e.Incarnation {
 			// A broker retries its registration until the controller has
 			// it: a heartbeat from an unknown incarnation stands for that.
-			w.register(e.from, e.incarnation)
+			w.register(e.From, e.Incarnation)
 			return
 		}
 		cb.lastHeartbeat = w.now
 		if cb.fenced {
-			w.unfence(e.from, "heartbeat from a fenced live broker")
+			w.unfence(e.From, "heartbeat from a fenced live broker")
 		}
-		w.resendStale(e.from, e.known)
-	case kindShutdown:
-		if cb.registered && cb.incarnation == e.incarnation && !cb.fenced {
-			w.fence([]int32{e.from}, "controlled shutdown")
+		w.resendStale(e.From, e.Known)
+	case netsim.KindShutdown:
+		if cb.registered && cb.incarnation == e.Incarnation && !cb.fenced {
+			w.fence([]int32{e.From}, "controlled shutdown")
 		}
-	case kindAlterPartition:
-		w.alterPartition(e.from, e.tp, e.alter)
+	case netsim.KindAlterPartition:
+		w.alterPartition(e.From, e.TP, e.Alter)
 	}
 }
 
@@ -310,7 +311,7 @@ func (w *World) alterPartition(from int32, tp partitionKey, a replica.AlterParti
 	} else {
 		w.record(EventController, from, &tp, "AlterPartition %s refused: %s", replica.FormatIDs(a.ISR), resp.Error)
 	}
-	w.send(envelope{from: ControllerID, to: from, kind: kindReplica, tp: tp, msg: resp})
+	w.send(netsim.Envelope{From: ControllerID, To: from, Kind: netsim.KindReplica, TP: tp, Msg: resp})
 }
 
 // allEligible reports whether every proposed member may be in the ISR: an

@@ -22,7 +22,7 @@ func (w *World) CheckConverged() []string {
 			out = append(out, fmt.Sprintf("broker %d is %s", b.id, b.state))
 		}
 	}
-	if cut := w.net.cutLinks(); len(cut) > 0 {
+	if cut := w.net.CutLinks(); len(cut) > 0 {
 		out = append(out, fmt.Sprintf("links %v are cut", cut))
 	}
 	if len(out) > 0 {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -79,19 +80,19 @@ func (w *World) coordinator(b *broker) *coordinatorState {
 // deliverGroupRequest hands a consumer's request to the coordinator. A
 // broker that does not lead the group's offsets partition answers
 // NOT_COORDINATOR (the consumer looks the coordinator up again).
-func (w *World) deliverGroupRequest(b *broker, e *envelope) {
-	addr := e.client + "#" + strconv.Itoa(e.clientInc)
-	if w.coordinatorOf(e.greq.Group()) != b {
-		w.send(envelope{from: b.id, to: consumerNode, kind: kindGroupResponse, client: e.client, clientInc: e.clientInc, gresp: notCoordinator(e.greq)})
+func (w *World) deliverGroupRequest(b *broker, e *netsim.Envelope) {
+	addr := e.Client + "#" + strconv.Itoa(e.ClientInc)
+	if w.coordinatorOf(e.GroupReq.Group()) != b {
+		w.send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: e.Client, ClientInc: e.ClientInc, GroupResp: notCoordinator(e.GroupReq)})
 		return
 	}
 	cs := w.coordinator(b)
-	if r, ok := e.greq.(group.LeaveGroup); ok {
-		w.record(EventGroup, b.id, nil, "%s: %s leaves (LeaveGroup %s)", r.GroupID, e.client, r.MemberID)
+	if r, ok := e.GroupReq.(group.LeaveGroup); ok {
+		w.record(EventGroup, b.id, nil, "%s: %s leaves (LeaveGroup %s)", r.GroupID, e.Client, r.MemberID)
 	}
 	cs.c.Tick(w.now)
-	cs.noteAwaiting(addr, e.greq)
-	if err := cs.c.Step(addr, e.greq); err != nil {
+	cs.noteAwaiting(addr, e.GroupReq)
+	if err := cs.c.Step(addr, e.GroupReq); err != nil {
 		w.record(EventGroup, b.id, nil, "coordinator: %v", err)
 	}
 	w.processCoordinator(b)
@@ -193,7 +194,7 @@ func (w *World) appendCommits(b *broker, commits []group.OffsetCommitRecord) (in
 		return 0, fmt.Errorf("no replica of %s", tp)
 	}
 	cs.corr++
-	err := s.node.Step(replica.Message{Type: replica.MsgProduce, From: coordinatorNodeBase + b.id, To: b.id, CorrelationID: cs.corr,
+	err := s.node.Step(replica.Message{Type: replica.MsgProduce, From: netsim.CoordinatorBase + b.id, To: b.id, CorrelationID: cs.corr,
 		Records: byPartition[tp], Acks: replica.AcksAll, TimeoutMs: DefaultRequestTimeoutMs})
 	if err != nil {
 		return 0, err
@@ -206,19 +207,19 @@ func (w *World) appendCommits(b *broker, commits []group.OffsetCommitRecord) (in
 
 // deliverToCoordinator handles the answer to an offsets append: the parked
 // answers go out, with OffsetCommit refused if the append failed.
-func (w *World) deliverToCoordinator(e *envelope) {
-	b := w.brokers[e.to-coordinatorNodeBase-1]
+func (w *World) deliverToCoordinator(e *netsim.Envelope) {
+	b := w.brokers[e.To-netsim.CoordinatorBase-1]
 	if b.coord == nil {
 		return
 	}
-	out, ok := b.coord.parked[e.resp.CorrelationID]
+	out, ok := b.coord.parked[e.Resp.CorrelationID]
 	if !ok {
 		return
 	}
-	delete(b.coord.parked, e.resp.CorrelationID)
-	if e.resp.Error != replica.None {
-		w.record(EventGroup, b.id, &e.tp, "coordinator: offsets append failed: %s", e.resp.Error)
-		out = failCommits(out, commitAppendError(e.resp.Error))
+	delete(b.coord.parked, e.Resp.CorrelationID)
+	if e.Resp.Error != replica.None {
+		w.record(EventGroup, b.id, &e.TP, "coordinator: offsets append failed: %s", e.Resp.Error)
+		out = failCommits(out, commitAppendError(e.Resp.Error))
 	}
 	w.sendResponses(b, out)
 }
@@ -264,7 +265,7 @@ func (w *World) sendResponses(b *broker, out []group.Outgoing) {
 			continue
 		}
 		n, _ := strconv.Atoi(inc)
-		w.send(envelope{from: b.id, to: consumerNode, kind: kindGroupResponse, client: name, clientInc: n, gresp: o.Response})
+		w.send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: name, ClientInc: n, GroupResp: o.Response})
 	}
 }
 

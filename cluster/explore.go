@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -166,7 +167,7 @@ func (w *World) resolve(target int32) int32 {
 // others is every node but id: the other brokers, the controller, the
 // producer and the consumers.
 func others(id int32) []int32 {
-	out := []int32{ControllerID, consumerNode, producerIDBase}
+	out := []int32{ControllerID, netsim.ConsumerNode, netsim.ProducerBase}
 	for b := int32(1); b <= 3; b++ {
 		if b != id {
 			out = append(out, b)
@@ -336,7 +337,7 @@ func (w *World) powerCutAllowed(id int32) bool {
 		n := 0
 		for _, m := range p.isr {
 			b, cb := w.brokers[m-1], w.ctl.brokers[m-1]
-			if b.state == BrokerRunning && w.ctl.unfenced(m) && cb.incarnation == b.incarnation && !w.net.cut(m, ControllerID) &&
+			if b.state == BrokerRunning && w.ctl.unfenced(m) && cb.incarnation == b.incarnation && !w.net.Cut(m, ControllerID) &&
 				b.nextBeatMs-cb.lastHeartbeat < w.cfg.BrokerSessionTimeoutMs {
 				n++
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -22,10 +23,10 @@ import (
 // node id on the world's network: [World.Partition] with a broker and
 // ExternalNode(n) cuts the link between client n and that broker (the
 // page's "cut client N").
-const ExternalNodeBase int32 = 100000
+const ExternalNodeBase = netsim.ExternalBase
 
 // ExternalNode returns the network node id of external client n (1..).
-func ExternalNode(n int32) int32 { return ExternalNodeBase + n }
+func ExternalNode(n int32) int32 { return netsim.ExternalNode(n) }
 
 // ExternalProducerIDBase is the first producer id InitProducerId hands an
 // external client (Kafka's controller hands out blocks from 0; the
@@ -192,7 +193,7 @@ func (w *World) BrokerState(id int32) (BrokerState, bool) {
 }
 
 // LinkCut reports whether the link between nodes a and b is cut.
-func (w *World) LinkCut(a, b int32) bool { return w.net.cut(a, b) }
+func (w *World) LinkCut(a, b int32) bool { return w.net.Cut(a, b) }
 
 // decodeExternalBody parses an external request's body.
 func decodeExternalBody(x *ExternalRequest) (kmsg.Request, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -228,25 +229,25 @@ func (w *World) settleProduce(p *extPending, ti, pi int, code int16, msg string,
 }
 
 // deliverToExternal takes a leader's answer to an external produce.
-func (w *World) deliverToExternal(e *envelope) {
-	if e.kind != kindProduceResp {
+func (w *World) deliverToExternal(e *netsim.Envelope) {
+	if e.Kind != netsim.KindProduceResp {
 		return
 	}
-	slot, ok := w.ext.waiting[e.resp.CorrelationID]
+	slot, ok := w.ext.waiting[e.Resp.CorrelationID]
 	if !ok {
 		return
 	}
-	delete(w.ext.waiting, e.resp.CorrelationID)
+	delete(w.ext.waiting, e.Resp.CorrelationID)
 	p := w.ext.pending[slot.id]
 	if p == nil {
 		return
 	}
-	code := int16(e.resp.Error)
-	w.settleProduce(p, slot.topic, slot.part, code, "", e.resp.BaseOffset, slot.records)
+	code := int16(e.Resp.Error)
+	w.settleProduce(p, slot.topic, slot.part, code, "", e.Resp.BaseOffset, slot.records)
 	tp := partitionKey{Topic: p.produce.Topics[slot.topic].Topic, Partition: p.produce.Topics[slot.topic].Partitions[slot.part].Partition}
 	if code == 0 {
 		w.ext.clients[p.client-1].Acked += slot.records
-		w.record(EventProduce, 0, &tp, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.resp.BaseOffset)
+		w.record(EventProduce, 0, &tp, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.Resp.BaseOffset)
 	} else {
 		w.record(EventProduce, 0, &tp, "client %d: %d record(s) got %s", p.client, slot.records, errName(code))
 	}

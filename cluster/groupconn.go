@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -111,7 +112,7 @@ func (w *World) unloadResigned(b *broker) {
 		delete(b.coord.awaiting, addr)
 		client, inc := splitAwaitingKey(addr)
 		w.record(EventGroup, b.id, nil, "%s: no longer the coordinator of %s: NOT_COORDINATOR to %s", "coordinator", r.Group(), client)
-		w.send(envelope{from: b.id, to: consumerNode, kind: kindGroupResponse, client: client, clientInc: inc, gresp: notCoordinator(r)})
+		w.send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: client, ClientInc: inc, GroupResp: notCoordinator(r)})
 	}
 }
 
@@ -159,17 +160,17 @@ type severedRequest struct {
 // groupRequestDropped is a group request or answer the network could not
 // deliver: a broker that is not running (or restarted) refuses the
 // connection at once; on a cut link the request fails when the link heals.
-func (w *World) groupRequestDropped(e *envelope, reason string) {
+func (w *World) groupRequestDropped(e *netsim.Envelope, reason string) {
 	switch {
-	case e.kind == kindGroupRequest && e.to >= 1 && int(e.to) <= len(w.brokers):
+	case e.Kind == netsim.KindGroupRequest && e.To >= 1 && int(e.To) <= len(w.brokers):
 		if reason == "link cut" {
-			w.sever(e.client, e.clientInc, e.to, e.greq)
+			w.sever(e.Client, e.ClientInc, e.To, e.GroupReq)
 			return
 		}
-		w.requestFailed(w.brokers[e.to-1], e.client, e.clientInc, e.greq)
-	case e.kind == kindGroupResponse && reason == "link cut" && e.from >= 1 && int(e.from) <= len(w.brokers):
+		w.requestFailed(w.brokers[e.To-1], e.Client, e.ClientInc, e.GroupReq)
+	case e.Kind == netsim.KindGroupResponse && reason == "link cut" && e.From >= 1 && int(e.From) <= len(w.brokers):
 		var req group.Request
-		switch r := e.gresp.(type) {
+		switch r := e.GroupResp.(type) {
 		case group.JoinGroupResponse:
 			req = group.JoinGroup{}
 		case group.SyncGroupResponse:
@@ -181,7 +182,7 @@ func (w *World) groupRequestDropped(e *envelope, reason string) {
 		default:
 			return
 		}
-		w.sever(e.client, e.clientInc, e.from, req)
+		w.sever(e.Client, e.ClientInc, e.From, req)
 	}
 }
 
@@ -205,7 +206,7 @@ func (w *World) healedConnections(c *Consumer) {
 	kept := g.severed[:0:0]
 	var failed []severedRequest
 	for _, s := range g.severed {
-		if w.net.cut(consumerNode, s.broker) {
+		if w.net.Cut(netsim.ConsumerNode, s.broker) {
 			kept = append(kept, s)
 		} else {
 			failed = append(failed, s)

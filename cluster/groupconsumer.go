@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -441,7 +442,7 @@ func (w *World) resetOffset(c *Consumer, tp partitionKey) (int64, bool) {
 // leaderSlot returns the running leader replica of tp, or nil.
 func (w *World) leaderSlot(tp partitionKey) *replicaSlot {
 	leader := w.PartitionLeader(tp.Topic, tp.Partition)
-	if leader == replica.NoLeader || w.net.cut(leader, consumerNode) {
+	if leader == replica.NoLeader || w.net.Cut(leader, netsim.ConsumerNode) {
 		return nil
 	}
 	b := w.brokers[leader-1]
@@ -504,18 +505,18 @@ func (w *World) flushOutbox(c *Consumer) {
 	}
 	g.noCoordinator = false
 	for _, r := range g.outbox {
-		w.send(envelope{from: consumerNode, to: b.id, kind: kindGroupRequest, client: c.cfg.Name, clientInc: g.inc, greq: r})
+		w.send(netsim.Envelope{From: netsim.ConsumerNode, To: b.id, Kind: netsim.KindGroupRequest, Client: c.cfg.Name, ClientInc: g.inc, GroupReq: r})
 	}
 	g.outbox = g.outbox[:0]
 }
 
 // deliverToConsumer hands a coordinator's answer to the consumer it is for.
-func (w *World) deliverToConsumer(e *envelope) {
-	c := w.consumer(e.client)
-	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != e.clientInc {
+func (w *World) deliverToConsumer(e *netsim.Envelope) {
+	c := w.consumer(e.Client)
+	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != e.ClientInc {
 		return
 	}
-	if err := c.grp.member.Step(e.gresp); err != nil {
+	if err := c.grp.member.Step(e.GroupResp); err != nil {
 		w.record(EventGroup, 0, nil, "%s: %v", c.cfg.Name, err)
 		return
 	}

@@ -104,8 +104,8 @@ func (w *World) diskFull(b *broker, err error) {
 // quiet: the most frequent kinds, for the internal error's text.
 func (w *World) storm() string {
 	count := map[string]int{}
-	for _, e := range w.net.queue[w.net.head:] {
-		count[describeEnvelope(&e)]++
+	for _, e := range w.net.InFlight() {
+		count[e.String()]++
 	}
 	keys := make([]string, 0, len(count))
 	for k := range count {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
 )
@@ -76,7 +77,7 @@ func TestMessageStormIsAnInternalError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range DefaultMaxDeliveriesPerQuiet + 10 {
-		w.send(envelope{from: 1, to: 2, kind: kindHeartbeat})
+		w.send(netsim.Envelope{From: 1, To: 2, Kind: netsim.KindHeartbeat})
 	}
 	if err := w.RunFor(1000); err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func TestMessageStormIsAnInternalError(t *testing.T) {
 	if len(ies) != 1 || !strings.Contains(ies[0].Error, "network not quiet") || ies[0].Broker != 0 {
 		t.Fatalf("internal errors %+v: want one, the storm", ies)
 	}
-	if w.net.len() != 0 || w.NowMs() != 1000 {
-		t.Errorf("after the storm: %d messages in flight at t=%d, want 0 at 1000", w.net.len(), w.NowMs())
+	if w.net.Len() != 0 || w.NowMs() != 1000 {
+		t.Errorf("after the storm: %d messages in flight at t=%d, want 0 at 1000", w.net.Len(), w.NowMs())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
@@ -242,7 +243,7 @@ func (w *World) addProducer(cfg ProducerConfig) error {
 	if w.producer(cfg.Name) != nil || cfg.Name == "" {
 		return fmt.Errorf("%w: producer name %q empty or taken", ErrInvalidConfig, cfg.Name)
 	}
-	p := &Producer{cfg: cfg, idemDefault: explicit == nil, id: producerIDBase + int32(len(w.producers)), acks: acks, sticky: partitioner.NewSticky(w.rnd)}
+	p := &Producer{cfg: cfg, idemDefault: explicit == nil, id: netsim.ProducerBase + int32(len(w.producers)), acks: acks, sticky: partitioner.NewSticky(w.rnd)}
 	if cfg.Partitioner == PartitionerUniformSticky {
 		p.uniform = partitioner.NewUniformSticky(w.rnd, cfg.BatchSize)
 	}
@@ -575,7 +576,7 @@ func (w *World) sendRecord(p *Producer, i int) {
 	// after set-producer is still the old producer's record (Kafka fixes
 	// acks for a producer's life).
 	acks := r.Acks
-	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
+	w.send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
 	if acks == 0 {
 		for _, j := range live {
@@ -668,26 +669,26 @@ func (w *World) bumpProducerEpoch(p *Producer, failed int) {
 
 // deliverToProducer handles a leader's answer: to every record of the
 // batch it answers.
-func (w *World) deliverToProducer(e *envelope) {
-	p := w.producers[e.to-producerIDBase]
+func (w *World) deliverToProducer(e *netsim.Envelope) {
+	p := w.producers[e.To-netsim.ProducerBase]
 	if w.deliverTxnMarker(p, e) {
 		return
 	}
 	var answered []int
 	for _, i := range p.open {
-		if r := p.result(i); r.inflight == e.resp.CorrelationID && r.inflight != 0 {
+		if r := p.result(i); r.inflight == e.Resp.CorrelationID && r.inflight != 0 {
 			answered = append(answered, i)
 		}
 	}
 	if len(answered) == 0 {
 		return
 	}
-	if e.resp.Error == replica.None {
+	if e.Resp.Error == replica.None {
 		for k, i := range answered {
 			r := p.result(i)
-			r.inflight, r.Acked, r.Offset = 0, true, e.resp.BaseOffset+int64(k)
-			w.record(EventProduce, 0, &e.tp, "%s: %s acknowledged at offset %d", p.cfg.Name, recordLabel(r.Key, r.Value), r.Offset)
-			if w.encodedByPart(e.tp.Topic) {
+			r.inflight, r.Acked, r.Offset = 0, true, e.Resp.BaseOffset+int64(k)
+			w.record(EventProduce, 0, &e.TP, "%s: %s acknowledged at offset %d", p.cfg.Name, recordLabel(r.Key, r.Value), r.Offset)
+			if w.encodedByPart(e.TP.Topic) {
 				w.markLast(PartEncoder)
 			}
 		}
@@ -701,17 +702,17 @@ func (w *World) deliverToProducer(e *envelope) {
 	// history (twenty records a second for eight minutes: ten million).
 	first := p.result(answered[0])
 	if len(answered) == 1 {
-		w.record(EventProduce, 0, &e.tp, "%s: %s got %s", p.cfg.Name, recordLabel(first.Key, first.Value), e.resp.Error)
+		w.record(EventProduce, 0, &e.TP, "%s: %s got %s", p.cfg.Name, recordLabel(first.Key, first.Value), e.Resp.Error)
 	} else {
-		w.record(EventProduce, 0, &e.tp, "%s: %s and %d more records got %s", p.cfg.Name, recordLabel(first.Key, first.Value), len(answered)-1, e.resp.Error)
+		w.record(EventProduce, 0, &e.TP, "%s: %s and %d more records got %s", p.cfg.Name, recordLabel(first.Key, first.Value), len(answered)-1, e.Resp.Error)
 	}
-	if w.encodedByPart(e.tp.Topic) {
+	if w.encodedByPart(e.TP.Topic) {
 		w.markLast(PartEncoder)
 	}
 	for _, i := range answered {
 		r := p.result(i)
-		retriable := e.resp.Error.Retriable()
-		if e.resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
+		retriable := e.Resp.Error.Retriable()
+		if e.Resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
 			// Kafka 3.7's TransactionManager.canRetry: an idempotent
 			// producer retries it; a gap in the sequence (the leader lost
 			// records, e.g. after an unclean election) bumps the epoch
@@ -722,7 +723,7 @@ func (w *World) deliverToProducer(e *envelope) {
 				bumped = true
 			}
 		}
-		w.retryOrFail(p, i, e.resp.Error.String(), retriable)
+		w.retryOrFail(p, i, e.Resp.Error.String(), retriable)
 	}
 }
 

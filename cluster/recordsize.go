@@ -1,6 +1,9 @@
 package cluster
 
-import "github.com/kafkalive/kafkalive/replica"
+import (
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/replica"
+)
 
 // DefaultMaxRequestSize is the producer's max.request.size (1 MiB): the
 // producer refuses, itself, a record whose batch would be larger
@@ -39,19 +42,19 @@ func (w *World) produceSizeError(tp partitionKey, records []replica.Record) (rep
 
 // refuseTooLarge answers, on the leader, a produce too large for the log.
 // It reports whether it did.
-func (w *World) refuseTooLarge(b *broker, s *replicaSlot, e *envelope) bool {
-	if e.msg.Type != replica.MsgProduce || s.node.ProduceCheck(e.msg.Acks) != replica.None {
+func (w *World) refuseTooLarge(b *broker, s *replicaSlot, e *netsim.Envelope) bool {
+	if e.Msg.Type != replica.MsgProduce || s.node.ProduceCheck(e.Msg.Acks) != replica.None {
 		return false // the replica answers: not the leader, or NOT_ENOUGH_REPLICAS comes before the size
 	}
-	code, n := w.produceSizeError(s.tp, e.msg.Records)
+	code, n := w.produceSizeError(s.tp, e.Msg.Records)
 	if code == replica.None {
 		return false
 	}
 	cfg := w.logConfig(s.tp.Topic)
 	w.record(EventReplica, b.id, &s.tp, "refused a produce of %d bytes: %s (max.message.bytes %d, segment.bytes %d)", n, code, cfg.MaxMessageBytes, cfg.SegmentBytes)
-	if e.msg.Acks != 0 {
-		w.send(envelope{from: b.id, to: e.from, kind: kindProduceResp, tp: s.tp,
-			resp: replica.ProduceResponse{To: e.from, CorrelationID: e.msg.CorrelationID, Error: code, BaseOffset: -1}})
+	if e.Msg.Acks != 0 {
+		w.send(netsim.Envelope{From: b.id, To: e.From, Kind: netsim.KindProduceResp, TP: s.tp,
+			Resp: replica.ProduceResponse{To: e.From, CorrelationID: e.Msg.CorrelationID, Error: code, BaseOffset: -1}})
 	}
 	return true
 }

@@ -214,7 +214,7 @@ func (w *World) Groups() []GroupInfo { return w.groupInfos() }
 func (w *World) StateWith(opts StateOptions) State { return w.state(opts) }
 
 func (w *World) state(opts StateOptions) State {
-	s := State{TimeMs: w.now, Rules: w.cfg.Rules.String(), Network: w.net.cutLinks()}
+	s := State{TimeMs: w.now, Rules: w.cfg.Rules.String(), Network: w.net.CutLinks()}
 	if w.cfg.CombinedControllers {
 		s.ActiveController = w.quorum.active
 		if !w.controllerUp() {

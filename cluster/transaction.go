@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -266,28 +267,28 @@ func (w *World) sendMarker(p *Producer, m *txnMarker) {
 	b := kafkalog.NewEndTxnMarkerBatch(0, w.now, int64(p.id), p.epoch, p.txn.marker, txnCoordinatorEpoch)
 	p.corr++
 	m.corr, m.sentMs = p.corr, w.now
-	w.send(envelope{from: p.id, to: leader, kind: kindReplica, tp: tp, msg: replica.Message{Type: replica.MsgProduce,
+	w.send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{{Batch: b.AppendTo(nil)}},
 		Acks: replica.AcksAll, TimeoutMs: p.cfg.RequestTimeoutMs}})
 }
 
 // deliverTxnMarker handles a leader's answer to a marker write, reporting
 // whether e was one.
-func (w *World) deliverTxnMarker(p *Producer, e *envelope) bool {
+func (w *World) deliverTxnMarker(p *Producer, e *netsim.Envelope) bool {
 	if p.txn == nil {
 		return false
 	}
 	for _, m := range p.txn.markers {
-		if m.corr == 0 || m.corr != e.resp.CorrelationID {
+		if m.corr == 0 || m.corr != e.Resp.CorrelationID {
 			continue
 		}
 		m.corr = 0
-		if e.resp.Error == replica.None {
-			m.done, m.offset = true, e.resp.BaseOffset
-			w.record(EventProduce, 0, &e.tp, "%s marker of %s (coordinator epoch %d) at offset %d", p.txn.marker, p.cfg.Name, txnCoordinatorEpoch, m.offset)
+		if e.Resp.Error == replica.None {
+			m.done, m.offset = true, e.Resp.BaseOffset
+			w.record(EventProduce, 0, &e.TP, "%s marker of %s (coordinator epoch %d) at offset %d", p.txn.marker, p.cfg.Name, txnCoordinatorEpoch, m.offset)
 		} else {
 			m.retryAtMs = w.now + p.cfg.RetryBackoffMs
-			w.record(EventProduce, 0, &e.tp, "%s marker of %s got %s, written again", p.txn.marker, p.cfg.Name, e.resp.Error)
+			w.record(EventProduce, 0, &e.TP, "%s marker of %s got %s, written again", p.txn.marker, p.cfg.Name, e.Resp.Error)
 		}
 		w.tickTransaction(p)
 		return true

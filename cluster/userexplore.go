@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -514,7 +515,7 @@ func pick2[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 // everyoneBut is every node but broker id: the other brokers, the
 // controller, the consumers and the default world's producers.
 func everyoneBut(id int32) []int32 {
-	out := []int32{ControllerID, consumerNode, producerIDBase, producerIDBase + 1, producerIDBase + 2}
+	out := []int32{ControllerID, netsim.ConsumerNode, netsim.ProducerBase, netsim.ProducerBase + 1, netsim.ProducerBase + 2}
 	for b := int32(1); b <= 3; b++ {
 		if b != id {
 			out = append(out, b)

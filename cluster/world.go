@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 )
 
 // World is a deterministic simulated Kafka cluster: brokers with their own
@@ -23,7 +25,7 @@ type World struct {
 	brokers   []*broker // brokers[i] has id i+1
 	ctl       controller
 	quorum    quorum
-	net       network
+	net       netsim.Network
 	topics    []Topic
 	producers []*Producer
 	consumers []*Consumer
@@ -169,10 +171,10 @@ func (w *World) runFor(ms int64) error {
 // what is in flight is dropped (requests are resent after their
 // timeouts) and the world goes on.
 func (w *World) quiet() {
-	for i := 0; w.net.due(w.now); i++ {
+	for i := 0; w.net.Due(w.now); i++ {
 		if i >= DefaultMaxDeliveriesPerQuiet {
 			storm := w.storm()
-			w.net.drop(nil, nil)
+			w.net.Drop(nil, nil)
 			w.internalError(nil, fmt.Errorf("%w after %d deliveries (in flight: %s); dropped them", ErrNotQuiet, i, storm))
 			return
 		}
@@ -181,55 +183,55 @@ func (w *World) quiet() {
 }
 
 // send queues a message and counts its bytes out of a broker.
-func (w *World) send(e envelope) {
-	if e.from >= 1 && int(e.from) <= len(w.brokers) {
-		w.brokers[e.from-1].bytesOut += e.size()
-		e.fromIncarnation = w.brokers[e.from-1].incarnation
+func (w *World) send(e netsim.Envelope) {
+	if e.From >= 1 && int(e.From) <= len(w.brokers) {
+		w.brokers[e.From-1].bytesOut += e.Size()
+		e.FromIncarnation = w.brokers[e.From-1].incarnation
 	}
-	if e.toIncarnation == 0 && e.to >= 1 && int(e.to) <= len(w.brokers) {
-		e.toIncarnation = w.brokers[e.to-1].incarnation
+	if e.ToIncarnation == 0 && e.To >= 1 && int(e.To) <= len(w.brokers) {
+		e.ToIncarnation = w.brokers[e.To-1].incarnation
 	}
-	e.dueMs = w.now + w.cfg.NetworkLatencyMs
-	w.net.push(e)
+	e.DueMs = w.now + w.cfg.NetworkLatencyMs
+	w.net.Push(e)
 }
 
 // deliverNext delivers (or drops) the oldest message in flight. A broker
 // that fails handling it halts (an internal error).
 func (w *World) deliverNext() {
-	e, ok := w.net.pop()
+	e, ok := w.net.Pop()
 	if !ok {
 		return
 	}
 	if reason := w.dropReason(&e); reason != "" {
 		if w.cfg.TraceMessages {
-			w.record(EventMessage, 0, nil, "dropped %s (%s)", describeEnvelope(&e), reason)
+			w.record(EventMessage, 0, nil, "dropped %s (%s)", e.String(), reason)
 		}
 		w.groupRequestDropped(&e, reason)
 		return
 	}
 	if w.cfg.TraceMessages {
-		w.record(EventMessage, 0, nil, "delivered %s", describeEnvelope(&e))
+		w.record(EventMessage, 0, nil, "delivered %s", e.String())
 	}
 	switch {
-	case e.to == ControllerID:
+	case e.To == ControllerID:
 		w.deliverToController(&e)
 		return
-	case e.to >= ExternalNodeBase:
+	case e.To >= ExternalNodeBase:
 		w.deliverToExternal(&e)
 		return
-	case e.to >= coordinatorNodeBase:
+	case e.To >= netsim.CoordinatorBase:
 		w.deliverToCoordinator(&e)
 		return
-	case e.to == consumerNode:
+	case e.To == netsim.ConsumerNode:
 		w.deliverToConsumer(&e)
 		return
-	case e.to >= producerIDBase:
+	case e.To >= netsim.ProducerBase:
 		w.deliverToProducer(&e)
 		return
 	}
-	b := w.brokers[e.to-1]
-	b.bytesIn += e.size()
-	if e.kind == kindGroupRequest {
+	b := w.brokers[e.To-1]
+	b.bytesIn += e.Size()
+	if e.Kind == netsim.KindGroupRequest {
 		w.deliverGroupRequest(b, &e)
 		return
 	}
@@ -239,44 +241,33 @@ func (w *World) deliverNext() {
 }
 
 // dropReason says why e cannot be delivered, or "".
-func (w *World) dropReason(e *envelope) string {
-	if w.net.cut(e.from, e.to) {
+func (w *World) dropReason(e *netsim.Envelope) string {
+	if w.net.Cut(e.From, e.To) {
 		return "link cut"
 	}
-	if (e.to == ControllerID || e.from == ControllerID) && !w.controllerUp() {
+	if (e.To == ControllerID || e.From == ControllerID) && !w.controllerUp() {
 		return "no active controller"
 	}
-	if e.to >= 1 && int(e.to) <= len(w.brokers) {
-		b := w.brokers[e.to-1]
+	if e.To >= 1 && int(e.To) <= len(w.brokers) {
+		b := w.brokers[e.To-1]
 		if b.state != BrokerRunning {
 			return "broker " + b.state.String()
 		}
-		if b.incarnation != e.toIncarnation {
+		if b.incarnation != e.ToIncarnation {
 			return "broker restarted"
 		}
 	}
-	if e.to >= producerIDBase && e.to < coordinatorNodeBase && int(e.to-producerIDBase) >= len(w.producers) {
+	if e.To >= netsim.ProducerBase && e.To < netsim.CoordinatorBase && int(e.To-netsim.ProducerBase) >= len(w.producers) {
 		return "no such producer"
 	}
 	return ""
 }
 
-func describeEnvelope(e *envelope) string {
-	s := fmt.Sprintf("%d->%d %s", e.from, e.to, kindNames[e.kind])
-	if e.kind == kindReplica {
-		s += " " + e.msg.Type.String()
-	}
-	if e.tp.Topic != "" {
-		s += fmt.Sprintf(" %s-%d", e.tp.Topic, e.tp.Partition)
-	}
-	return s
-}
-
 // InFlight returns the messages in flight, oldest first, one line each.
 func (w *World) InFlight() []string {
-	out := make([]string, 0, w.net.len())
-	for _, e := range w.net.queue[w.net.head:] {
-		out = append(out, describeEnvelope(&e))
+	out := make([]string, 0, w.net.Len())
+	for _, e := range w.net.InFlight() {
+		out = append(out, e.String())
 	}
 	return out
 }

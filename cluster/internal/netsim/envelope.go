@@ -1,0 +1,123 @@
+package netsim
+
+import (
+	"fmt"
+
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Kind says what an envelope carries.
+type Kind uint8
+
+// The kinds of envelope.
+const (
+	KindReplica        Kind = iota // a replica.Message between replicas, or a Produce
+	KindProduceResp                // a leader's answer to a producer
+	KindLeaderAndISR               // controller -> broker
+	KindAlterPartition             // leader -> controller
+	KindRegister                   // broker -> controller, at start
+	KindHeartbeat                  // broker -> controller
+	KindShutdown                   // broker -> controller, controlled shutdown
+	KindGroupRequest               // consumer -> group coordinator
+	KindGroupResponse              // group coordinator -> consumer
+)
+
+var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown", "group-request", "group-response"}
+
+// String names the kind as the message trace prints it ("leader-and-isr").
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Envelope is one message in flight. Its contents are not changed once it
+// is sent: a clone of the network shares them.
+type Envelope struct {
+	From, To int32
+	// ToIncarnation is the incarnation of broker To that the message is
+	// for; it is dropped if the broker restarted meanwhile (a TCP
+	// connection reset).
+	ToIncarnation int
+	Kind          Kind
+	TP            kafkalog.TopicPartition
+	Msg           replica.Message
+	Resp          replica.ProduceResponse
+	State         replica.LeaderAndISR
+	Alter         replica.AlterPartition
+	// Incarnation is, in a registration or heartbeat, the sender's
+	// incarnation.
+	Incarnation int
+	// FromIncarnation is the sending broker's incarnation.
+	FromIncarnation int
+	// Known is, in a heartbeat, the partition states the broker's replicas
+	// know (leader epoch, partition epoch), so that the controller resends
+	// what the broker missed (as a KRaft broker catches up on the metadata
+	// log).
+	Known map[kafkalog.TopicPartition][2]int32
+	// GroupReq and GroupResp are a consumer's group request and its
+	// answer; Client names the consumer and ClientInc its incarnation (a
+	// restarted consumer never sees answers meant for the old one).
+	GroupReq  group.Request
+	GroupResp group.Response
+	Client    string
+	ClientInc int
+	// DueMs is when the message arrives (the network's latency after it
+	// was sent).
+	DueMs int64
+}
+
+// Size estimates the envelope's bytes on the wire, for a broker's bytes
+// in and out.
+func (e *Envelope) Size() int64 {
+	n := int64(40)
+	for _, r := range e.Msg.Records {
+		n += 70 + int64(len(r.Key)+len(r.Value))
+	}
+	n += EntriesWireSize(e.Msg.Entries)
+	if b := e.Msg.Batch; b != nil {
+		n += int64(len(b.Bytes))
+	}
+	return n
+}
+
+// EntriesWireSize is what a fetch answer's entries take on the wire: an
+// entry that carries its batch's bytes counts them (Kafka sends the log's
+// batches as stored), whether it stands for the whole batch (Entry.Count)
+// or is followed by the batch's other records, which then count nothing;
+// an entry without its batch's bytes counts 70 bytes plus its key and
+// value, about what a batch of one record takes.
+func EntriesWireSize(entries []replica.Entry) int64 {
+	n, batchEnd := int64(0), int64(-1)
+	for i := range entries {
+		r := &entries[i]
+		switch {
+		case r.Batch != nil:
+			n += int64(len(r.Batch))
+			batchEnd = r.Offset
+			if h, err := kafkalog.ReadBatchHeader(r.Batch); err == nil {
+				batchEnd = h.LastOffset()
+			}
+		case r.Offset <= batchEnd:
+		default:
+			n += 70 + int64(len(r.Key)+len(r.Value))
+		}
+	}
+	return n
+}
+
+// String prints the envelope on one line, as the message trace does:
+// "1->2 replica Fetch t-0".
+func (e *Envelope) String() string {
+	s := fmt.Sprintf("%d->%d %s", e.From, e.To, e.Kind)
+	if e.Kind == KindReplica {
+		s += " " + e.Msg.Type.String()
+	}
+	if e.TP.Topic != "" {
+		s += fmt.Sprintf(" %s-%d", e.TP.Topic, e.TP.Partition)
+	}
+	return s
+}
