@@ -3,6 +3,7 @@ package cluster
 import (
 	"testing"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -11,13 +12,7 @@ import (
 // (lazy chunks' cached entries and eager chunks), running or peeked.
 func decodedEntries(w *World) int {
 	n := 0
-	count := func(l *replicaLog) {
-		for _, ch := range l.m.chunks {
-			if ch.entries != nil {
-				n += len(ch.entries)
-			}
-		}
-	}
+	count := func(l *replicalog.Log) { n += l.DecodedEntries() }
 	for _, b := range w.brokers {
 		for _, s := range b.replicas {
 			count(s.log)
@@ -157,7 +152,7 @@ func TestClonesLeaveScratchBehind(t *testing.T) {
 	// clone's files, not the original's
 	for _, b := range c.brokers {
 		for tp, s := range b.replicas {
-			if f, ok := s.log.m.files.(*replicaLog); !ok || f != s.log {
+			if !s.log.ReadsItself() {
 				t.Fatalf("broker %d's clone of %s reads its batches from another log", b.id, tp)
 			}
 		}

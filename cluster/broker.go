@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -95,7 +96,7 @@ type broker struct {
 // replicaSlot is one partition replica hosted by a running broker.
 type replicaSlot struct {
 	tp   partitionKey
-	log  *replicaLog
+	log  *replicalog.Log
 	node *replica.Node
 	// truncationsCheckpointed is log.truncations when the broker last wrote
 	// recovery-point-offset-checkpoint.
@@ -275,15 +276,15 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logSt
 	if !w.cfg.Rules.EpochCacheTruncatesOnAppend() {
 		opts = append(opts, kafkalog.WithOnlyNewerEpochsOnAppend())
 	}
-	log, err := openReplicaLog(b.fs, w.partitionDir(tp), w.logConfig(tp.Topic), &w.now, opts...)
+	log, err := replicalog.Open(b.fs, w.partitionDir(tp), w.logConfig(tp.Topic), &w.now, opts...)
 	if err != nil {
 		return &logLoadError{tp: &tp, err: err}
 	}
 	byPart := ""
-	if log.log.PartCalls().Recover > 0 {
+	if log.Kafka().PartCalls().Recover > 0 {
 		byPart = PartRecovery
 	}
-	if rep := log.log.RecoveryReport(); len(rep.Truncations) > 0 {
+	if rep := log.Kafka().RecoveryReport(); len(rep.Truncations) > 0 {
 		w.record(EventBroker, b.id, &tp, "log recovery cut the log at %d", log.LogEndOffset())
 		w.markLast(byPart)
 	}
@@ -327,7 +328,7 @@ func (w *World) stopBroker(b *broker) error {
 	for _, tp := range b.order {
 		s := b.replicas[tp]
 		rps[tp] = s.log.LogEndOffset()
-		if err := s.log.log.Close(); err != nil {
+		if err := s.log.Kafka().Close(); err != nil {
 			w.internalError(b, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
 			return nil
 		}

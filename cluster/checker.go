@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -71,7 +72,7 @@ type pairKey struct {
 // pairMark is a verified common prefix, valid while neither log was
 // replaced (restart) or truncated.
 type pairMark struct {
-	a, b       *replicaLog
+	a, b       *replicalog.Log
 	genA, genB int
 	upTo       int64
 }
@@ -96,7 +97,7 @@ type liveReplica struct {
 	broker int32
 	st     replica.Progress
 	epochs []replica.EpochEntry
-	log    *replicaLog
+	log    *replicalog.Log
 }
 
 // liveOf is what the checker reads of replica s on broker id.
@@ -204,12 +205,12 @@ func (c *checker) firstDifference(tp partitionKey, a, b *liveReplica) (int64, bo
 	key := pairKey{tp, a.broker, b.broker}
 	m := c.matched[key]
 	from := int64(0)
-	if m.a == a.log && m.b == b.log && m.genA == a.log.gen && m.genB == b.log.gen {
+	if m.a == a.log && m.b == b.log && m.genA == a.log.Gen() && m.genB == b.log.Gen() {
 		from = m.upTo
 	}
 	off, differ := firstDifference(a, b, from)
 	if !differ {
-		c.matched[key] = pairMark{a: a.log, b: b.log, genA: a.log.gen, genB: b.log.gen, upTo: max(from, min(a.st.HighWatermark, b.st.HighWatermark))}
+		c.matched[key] = pairMark{a: a.log, b: b.log, genA: a.log.Gen(), genB: b.log.Gen(), upTo: max(from, min(a.st.HighWatermark, b.st.HighWatermark))}
 	}
 	return off, differ
 }
@@ -219,32 +220,32 @@ func (c *checker) firstDifference(tp partitionKey, a, b *liveReplica) (int64, bo
 func firstDifference(a, b *liveReplica, from int64) (int64, bool) {
 	limit := min(a.st.HighWatermark, b.st.HighWatermark)
 	from = max(from, a.st.LogStartOffset, b.st.LogStartOffset)
-	ca, cb := a.log.m.cursorAt(a.log.index(from)), b.log.m.cursorAt(b.log.index(from))
+	ca, cb := a.log.Mirror().CursorAt(a.log.Index(from)), b.log.Mirror().CursorAt(b.log.Index(from))
 	// Walk both by offset: an offset one replica's cleaner removed and the
 	// other's not yet is no difference (each replica compacts on its own).
 	for {
-		if skipSame(&ca, &cb) {
+		if replicalog.SkipSame(&ca, &cb) {
 			continue
 		}
-		x, y := ca.entry(), cb.entry()
+		x, y := ca.Entry(), cb.Entry()
 		if x == nil || y == nil || x.Offset >= limit || y.Offset >= limit {
 			return 0, false
 		}
 		switch {
 		case x.Offset < y.Offset:
-			ca.next()
+			ca.Next()
 		case y.Offset < x.Offset:
-			cb.next()
+			cb.Next()
 		case x == y:
 			// a follower's entry is its leader's own (the mirror shares
 			// what a fetch carried)
-			ca.next()
-			cb.next()
+			ca.Next()
+			cb.Next()
 		case x.LeaderEpoch != y.LeaderEpoch || !bytes.Equal(x.Key, y.Key) || !bytes.Equal(x.Value, y.Value):
 			return x.Offset, true
 		default:
-			ca.next()
-			cb.next()
+			ca.Next()
+			cb.Next()
 		}
 	}
 }
@@ -258,17 +259,17 @@ func epochOrderProblem(r *liveReplica) string {
 		}
 	}
 	l := r.log
-	if l.m.len() < 2 {
+	if l.Mirror().Len() < 2 {
 		return ""
 	}
 	// a lazy chunk's records all have its batch's epoch: checked as one
-	from := max(l.epochsCheckedTo, 1) - 1
+	from := max(l.EpochsCheckedTo, 1) - 1
 	prev := int32(math.MinInt32)
-	for span, epoch := range l.m.epochs(from) {
+	for span, epoch := range l.Mirror().Epochs(from) {
 		if epoch < prev {
-			return fmt.Sprintf("record at %d has epoch %d after epoch %d", l.m.offsetAt(span[0]), epoch, prev)
+			return fmt.Sprintf("record at %d has epoch %d after epoch %d", l.Mirror().OffsetAt(span[0]), epoch, prev)
 		}
-		l.epochsCheckedTo, prev = span[1]-1, epoch
+		l.EpochsCheckedTo, prev = span[1]-1, epoch
 	}
 	return ""
 }

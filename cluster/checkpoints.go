@@ -84,8 +84,8 @@ func (w *World) writeRecoveryPointCheckpoint(b *broker) error {
 	rps := make(map[partitionKey]int64, len(b.order))
 	for _, tp := range b.order {
 		s := b.replicas[tp]
-		rps[tp] = s.log.log.RecoveryPoint()
-		s.truncationsCheckpointed = s.log.truncations
+		rps[tp] = s.log.Kafka().RecoveryPoint()
+		s.truncationsCheckpointed = s.log.Truncations()
 	}
 	b.recoveryCheckpointed = slices.Clone(b.order)
 	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps)
@@ -98,7 +98,7 @@ func (w *World) writeRecoveryPointCheckpoint(b *broker) error {
 func (w *World) writeLogStartOffsetCheckpoint(b *broker) error {
 	starts := map[partitionKey]int64{}
 	for _, tp := range b.order {
-		l := b.replicas[tp].log.log
+		l := b.replicas[tp].log.Kafka()
 		if segs := l.Segments(); len(segs) > 0 && l.LogStartOffset() > segs[0].BaseOffset() {
 			starts[tp] = l.LogStartOffset()
 		}
@@ -118,7 +118,7 @@ func (w *World) checkpointAfterChanges(b *broker) error {
 	deleted := slices.ContainsFunc(b.recoveryCheckpointed, func(tp partitionKey) bool { return b.replicas[tp] == nil })
 	truncated := slices.ContainsFunc(b.order, func(tp partitionKey) bool {
 		s := b.replicas[tp]
-		return s.log.truncations != s.truncationsCheckpointed
+		return s.log.Truncations() != s.truncationsCheckpointed
 	})
 	if !deleted && !truncated {
 		return nil

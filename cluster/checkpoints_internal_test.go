@@ -59,7 +59,7 @@ func TestTruncationRewritesTheRecoveryPoints(t *testing.T) {
 	}
 	w.flushCheckpoints()
 	got := []int64{untouched, read()}
-	want := []int64{scheduled, b.replicas[tp].log.log.RecoveryPoint()}
+	want := []int64{scheduled, b.replicas[tp].log.Kafka().RecoveryPoint()}
 	if diff := cmp.Diff(want, got); diff != "" || want[1] >= scheduled {
 		t.Errorf("the recovery point of t-0 in the file after a step without and with a truncation to 1 (-want +got):\n%s(the log's recovery point %d, the scheduled one %d)", diff, want[1], scheduled)
 	}

@@ -161,19 +161,19 @@ func (w *World) poll(c *Consumer) {
 // read, those it hides are not (no limit).
 func (w *World) meetDamage(c *Consumer, s *replicaSlot, pos, hw int64) (limit int64, thrown bool) {
 	limit = hw
-	d := s.log.damageFrom(pos)
-	if d == nil || d.first >= hw || d.endsSegment {
+	d := s.log.DamageFrom(pos)
+	if d == nil || d.First >= hw || d.EndsSegment {
 		return limit, false
 	}
-	if pos < d.first {
-		return d.first, false
+	if pos < d.First {
+		return d.First, false
 	}
 	if last, ok := c.thrown[s.tp]; !ok || last != pos {
 		if c.thrown == nil {
 			c.thrown = map[partitionKey]int64{}
 		}
 		c.thrown[s.tp] = pos
-		w.record(EventConsume, 0, &s.tp, "%s: poll threw KafkaException: %s", c.cfg.Name, d.consumerError(s.tp, pos))
+		w.record(EventConsume, 0, &s.tp, "%s: poll threw KafkaException: %s", c.cfg.Name, d.ConsumerError(s.tp, pos))
 	}
 	return limit, true
 }
@@ -182,8 +182,8 @@ func (w *World) meetDamage(c *Consumer, s *replicaSlot, pos, hw int64) (limit in
 // from pos on below hw: a fetch that gets nothing there is not at the end of
 // the log, and the consumer stays where it is.
 func hidden(s *replicaSlot, pos, hw int64) bool {
-	d := s.log.damageFrom(pos)
-	return d != nil && d.first < hw
+	d := s.log.DamageFrom(pos)
+	return d != nil && d.First < hw
 }
 
 func (w *World) tickConsumer(c *Consumer) {

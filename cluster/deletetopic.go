@@ -105,7 +105,7 @@ func (w *World) deleteTopic(topic, by string) {
 			delete(b.lastHW, tp)
 			b.order = slices.DeleteFunc(b.order, func(k partitionKey) bool { return k == tp })
 			b.hwDirty = true
-			if err := s.log.log.Close(); err != nil {
+			if err := s.log.Kafka().Close(); err != nil {
 				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -414,12 +415,12 @@ func (w *World) anyHolds(tp partitionKey, offset int64, value string) bool {
 }
 
 // holds reports whether the log has value at offset.
-func holds(l *replicaLog, offset int64, value string) bool {
+func holds(l *replicalog.Log, offset int64, value string) bool {
 	if offset < l.LogStartOffset() || offset >= l.LogEndOffset() {
 		return false
 	}
-	i := l.index(offset)
-	return i < l.m.len() && string(l.m.at(i).Value) == value
+	i := l.Index(offset)
+	return i < l.Mirror().Len() && string(l.Mirror().At(i).Value) == value
 }
 
 // Shrink removes operations from a failing schedule, one at a time, while

@@ -318,7 +318,7 @@ func (w *World) alterTopicConfigs(topic string, spec TopicSpec, by string) {
 			if tp.Topic != topic || s == nil {
 				continue
 			}
-			if err := s.log.log.SetConfig(cfg); err != nil {
+			if err := s.log.Kafka().SetConfig(cfg); err != nil {
 				w.internalError(b, err)
 				continue
 			}

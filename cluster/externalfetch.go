@@ -6,6 +6,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -117,10 +118,10 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 		return 0, nil
 	}
 	cfg := w.logConfig(tp.Topic)
-	before := s.log.log.ReadStats()
-	raw, err := s.log.log.ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
+	before := s.log.Kafka().ReadStats()
+	raw, err := s.log.Kafka().ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
 	w.countFetchRead(s, before)
-	if err != nil && (badBytes(err) || errors.Is(err, kafkalog.ErrLegacyFormat)) {
+	if err != nil && (replicalog.BadBytes(err) || errors.Is(err, kafkalog.ErrLegacyFormat)) {
 		// Disk damage the read walked into: a batch header whose length
 		// is below 14 is FileLogInputStream.nextBatch's
 		// CorruptRecordException, answered CORRUPT_MESSAGE
@@ -223,7 +224,7 @@ func (w *World) listOffset(b *broker, tp partitionKey, p kmsg.ListOffsetsRequest
 		if p.Timestamp < 0 {
 			return
 		}
-		off, ts, ok, err := s.log.log.OffsetForTimestamp(p.Timestamp)
+		off, ts, ok, err := s.log.Kafka().OffsetForTimestamp(p.Timestamp)
 		if err != nil {
 			w.internalError(b, err)
 			rp.ErrorCode = errUnknownServerError

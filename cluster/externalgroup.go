@@ -824,7 +824,7 @@ func (w *World) storedGroups(b *broker) func(group string) bool {
 		groups, ok := byPartition[tp]
 		if !ok {
 			if s := b.replicas[tp]; s != nil {
-				groups = storedIn(&s.log.m, s.node.Progress().HighWatermark)
+				groups = storedIn(s.log.Mirror(), s.node.Progress().HighWatermark)
 			}
 			byPartition[tp] = groups
 		}
@@ -847,7 +847,7 @@ func (w *World) offsetsOnlyGroups(b *broker) []string {
 			continue
 		}
 		// one pass over the partition, not one a group
-		for g := range storedIn(&s.log.m, s.node.Progress().HighWatermark) {
+		for g := range storedIn(s.log.Mirror(), s.node.Progress().HighWatermark) {
 			out = append(out, g)
 		}
 	}

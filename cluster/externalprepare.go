@@ -6,6 +6,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -165,7 +166,7 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	}
 	cb.maxTimestamp = kafkalog.NoTimestamp
 	if cb.records > 0 {
-		cb.producer = producerOf(&kafkalog.RecordBatch{BatchHeader: h}, &first)
+		cb.producer = replicalog.ProducerOf(&kafkalog.RecordBatch{BatchHeader: h}, &first)
 		// a record's timestamp is the batch's base timestamp plus its
 		// delta, or with LogAppendTime the batch's max timestamp
 		// (DefaultRecordBatch's iterator)

@@ -54,8 +54,8 @@ func FuzzExternalProduce(f *testing.F) {
 		}
 		for _, b := range w.brokers {
 			for _, tp := range b.order {
-				if s := b.replicas[tp]; s != nil && len(s.log.damaged) == 0 {
-					if p := s.log.mirrorProblem(); p != "" {
+				if s := b.replicas[tp]; s != nil && !s.log.Damaged() {
+					if p := s.log.MirrorProblem(); p != "" {
 						t.Fatalf("broker %d's %s: %s", b.id, tp, p)
 					}
 				}
@@ -98,11 +98,11 @@ func createTimeProblem(w *World, topic string, want *int64) string {
 	for _, b := range w.brokers {
 		for _, tp := range b.order {
 			s := b.replicas[tp]
-			if tp.Topic != topic || s == nil || len(s.log.damaged) > 0 {
+			if tp.Topic != topic || s == nil || s.log.Damaged() {
 				continue
 			}
-			for _, seg := range s.log.log.Segments() {
-				data, err := s.log.readSegment(seg)
+			for _, seg := range s.log.Kafka().Segments() {
+				data, err := s.log.ReadSegment(seg)
 				if err != nil {
 					return err.Error()
 				}

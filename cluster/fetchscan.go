@@ -21,8 +21,8 @@ func (w *World) fetchRead(s *replicaSlot, pos int64) {
 	if s.tp.Topic == OffsetsTopic {
 		return
 	}
-	before := s.log.log.ReadStats()
-	if _, _, err := s.log.log.Locate(pos, s.log.LogEndOffset()); err != nil {
+	before := s.log.Kafka().ReadStats()
+	if _, _, err := s.log.Kafka().Locate(pos, s.log.LogEndOffset()); err != nil {
 		return // the read the mirror stands for would have failed the same way: nothing scanned
 	}
 	w.countFetchRead(s, before)
@@ -33,12 +33,12 @@ func (w *World) fetchRead(s *replicaSlot, pos int64) {
 func (w *World) countFetchRead(s *replicaSlot, before kafkalog.ReadStats) {
 	for _, b := range w.brokers {
 		if b.replicas[s.tp] == s {
-			after := s.log.log.ReadStats()
+			after := s.log.Kafka().ReadStats()
 			b.fetch.reads += after.Reads - before.Reads
 			b.fetch.batches += after.ScannedBatches - before.ScannedBatches
 			b.fetch.bytes += after.ScannedBytes - before.ScannedBytes
 			if after.Reads > before.Reads {
-				off, start, ok := s.log.log.LastRead()
+				off, start, ok := s.log.Kafka().LastRead()
 				b.fetch.lastOffset, b.fetch.firstBatch = off, -1
 				if ok {
 					b.fetch.firstBatch = start.BaseOffset

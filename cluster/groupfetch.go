@@ -94,7 +94,7 @@ func (w *World) fetchRecords(c *Consumer) int {
 // (removed by compaction).
 func gaps(s *replicaSlot, first, last int64) int {
 	n := 0
-	for _, e := range s.log.m.from(s.log.index(first)) {
+	for _, e := range s.log.Mirror().From(s.log.Index(first)) {
 		if e.Offset > last {
 			break
 		}

@@ -40,13 +40,13 @@ func (w *World) runLogManager(b *broker) error {
 // applyRetention deletes the replica's old segments.
 func (w *World) applyRetention(b *broker, s *replicaSlot) error {
 	hw := s.node.Status().HighWatermark
-	before := s.log.log.PartCalls()
-	dels, err := s.log.log.DeleteOldSegments(hw, w.now)
+	before := s.log.Kafka().PartCalls()
+	dels, err := s.log.Kafka().DeleteOldSegments(hw, w.now)
 	w.noteRefused(s, before, PartRetention)
 	if err != nil {
 		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.tp, err)
 	}
-	if _, err := s.log.log.DeleteExpiredFiles(w.now); err != nil {
+	if _, err := s.log.Kafka().DeleteExpiredFiles(w.now); err != nil {
 		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.tp, err)
 	}
 	if len(dels) == 0 {
@@ -58,13 +58,13 @@ func (w *World) applyRetention(b *broker, s *replicaSlot) error {
 			w.markLast(PartRetention)
 		}
 	}
-	s.log.trimStart()
+	s.log.TrimStart()
 	return nil
 }
 
 // clean compacts the replica's log if it is compacted and dirty enough.
 func (w *World) clean(b *broker, s *replicaSlot) error {
-	cfg := s.log.log.Config()
+	cfg := s.log.Kafka().Config()
 	if !cfg.Compact() {
 		return nil
 	}
@@ -77,18 +77,18 @@ func (w *World) clean(b *broker, s *replicaSlot) error {
 		return nil // nothing new below the HW since the last look, and no time rule
 	}
 	b.cleanerSeen[s.tp] = hw
-	sec, err := s.log.log.CleanableSection(b.cleanerOffsets[s.tp], hw, w.now)
+	sec, err := s.log.Kafka().CleanableSection(b.cleanerOffsets[s.tp], hw, w.now)
 	if err != nil {
 		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.tp, err)
 	}
 	if !sec.NeedsCleaning(cfg) {
 		return nil
 	}
-	res, err := s.log.log.Clean(b.cleanerOffsets[s.tp], hw, w.now, kafkalog.CleanerOptions{})
+	res, err := s.log.Kafka().Clean(b.cleanerOffsets[s.tp], hw, w.now, kafkalog.CleanerOptions{})
 	if err != nil {
 		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.tp, err)
 	}
 	b.cleanerOffsets[s.tp] = res.EndOffset
 	w.record(EventStorage, b.id, &s.tp, "cleaner compacted [%d, %d) (dirty ratio %.2f): kept %d of %d records", res.FirstDirtyOffset, res.EndOffset, sec.Ratio, res.RecordsRetained, res.RecordsRead)
-	return s.log.reload()
+	return s.log.Reload()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -40,7 +41,7 @@ func (s logOffsetStore) Commit(rec group.OffsetCommitRecord) error {
 func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (group.PartitionOffset, bool) {
 	key := group.AppendOffsetCommitKey(nil, groupID, tp)
 	m, hw := s.readable(groupID)
-	for _, e := range m.backward() {
+	for _, e := range m.Backward() {
 		if !bytes.Equal(e.Key, key) || e.Offset >= hw && e.Value != nil {
 			continue
 		}
@@ -71,7 +72,7 @@ func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartiti
 
 // storedIn is the groups with at least one committed offset in the
 // offsets partition's log m (high watermark hw), read in one pass.
-func storedIn(m *mirror, hw int64) map[string]bool {
+func storedIn(m *replicalog.Mirror, hw int64) map[string]bool {
 	out := map[string]bool{}
 	for g, parts := range committedIn(m, hw, func(string) bool { return true }) {
 		for _, ok := range parts {
@@ -88,9 +89,9 @@ func storedIn(m *mirror, hw int64) map[string]bool {
 // pass: for each group want takes, whether each of its partitions has a
 // committed offset (false: its latest record is a tombstone). A commit
 // counts below the high watermark, a tombstone at once (logOffsetStore).
-func committedIn(m *mirror, hw int64, want func(group string) bool) map[string]map[group.TopicPartition]bool {
+func committedIn(m *replicalog.Mirror, hw int64, want func(group string) bool) map[string]map[group.TopicPartition]bool {
 	out := map[string]map[group.TopicPartition]bool{}
-	for _, e := range m.from(0) {
+	for _, e := range m.From(0) {
 		if e.Offset >= hw && e.Value != nil {
 			continue // a commit not yet replicated
 		}
@@ -107,10 +108,10 @@ func committedIn(m *mirror, hw int64, want func(group string) bool) map[string]m
 }
 
 // readable returns b's replica of groupID's offsets partition and its HW.
-func (s logOffsetStore) readable(groupID string) (*mirror, int64) {
+func (s logOffsetStore) readable(groupID string) (*replicalog.Mirror, int64) {
 	slot := s.b.replicas[s.w.offsetsPartition(groupID)]
 	if slot == nil {
-		return &mirror{}, 0
+		return &replicalog.Mirror{}, 0
 	}
-	return &slot.log.m, slot.node.Progress().HighWatermark
+	return slot.log.Mirror(), slot.node.Progress().HighWatermark
 }

@@ -1,12 +1,14 @@
 package cluster
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -98,7 +100,7 @@ func (w *World) encodeRecords(records []replica.Record, timestamps []int64, tran
 // or whose lengths do not hold is CORRUPT_MESSAGE, one whose records do not parse or
 // do not match its header is INVALID_RECORD.
 type validatingLog struct {
-	*replicaLog
+	*replicalog.Log
 }
 
 // AppendAsLeader implements [replica.Log].
@@ -113,7 +115,7 @@ func (v validatingLog) AppendAsLeader(records []replica.Record, leaderEpoch int3
 			records[0].Batch = raw
 		}
 	}
-	return v.replicaLog.AppendAsLeader(records, leaderEpoch)
+	return v.Log.AppendAsLeader(records, leaderEpoch)
 }
 
 // AppendBatchAsLeader implements [replica.BatchLog], validating b.Bytes first.
@@ -123,7 +125,7 @@ func (v validatingLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch 
 		return 0, err
 	}
 	b.Bytes = raw
-	return v.replicaLog.AppendBatchAsLeader(b, leaderEpoch)
+	return v.Log.AppendBatchAsLeader(b, leaderEpoch)
 }
 
 // validate checks one producer batch as Kafka 3.7's LogValidator does
@@ -150,7 +152,7 @@ func (v validatingLog) validate(raw []byte) ([]byte, error) {
 		decoded, marker = err == nil, err == nil && isEndTxnMarker(&b)
 	}
 	if !marker {
-		if why := batchProblem(&h, path.Base(v.log.Dir())); why != "" {
+		if why := batchProblem(&h, path.Base(v.Log.Kafka().Dir())); why != "" {
 			return nil, fmt.Errorf("%w: %s", replica.ErrInvalidRecord, why)
 		}
 	}
@@ -166,7 +168,7 @@ func (v validatingLog) validate(raw []byte) ([]byte, error) {
 		}
 		largest = max(largest, b.Timestamp(&b.Records[i]))
 	}
-	return withLargestTimestamp(raw, &h, largest, v.log.Config())
+	return withLargestTimestamp(raw, &h, largest, v.Log.Kafka().Config())
 }
 
 // isEndTxnMarker reports whether b is a transaction marker: one record
@@ -291,8 +293,8 @@ func (w *World) partAssignors(as []group.Assignor) []group.Assignor {
 func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []replica.Entry, byPart, stuck bool) {
 	p := w.cfg.Parts.Log
 	mirror := func(from int64) []replica.Entry {
-		i := s.log.index(from)
-		return s.log.m.slice(i, i+limit)
+		i := s.log.Index(from)
+		return s.log.Mirror().Slice(i, i+limit)
 	}
 	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
 		w.fetchRead(s, pos)
@@ -300,7 +302,7 @@ func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []re
 	}
 	var out []replica.Entry
 	for next := pos; next < s.log.LogEndOffset(); {
-		before := s.log.log.ReadStats()
+		before := s.log.Kafka().ReadStats()
 		got, after, ok := w.readWithPart(s, next)
 		if next == pos {
 			w.countFetchRead(s, before) // the fetch's read; those after it stand for the next fetches
@@ -313,7 +315,7 @@ func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []re
 		}
 		out = append(out, got...)
 		if after <= next {
-			if i := s.log.index(next); i < s.log.m.len() && s.log.m.at(i).Offset < s.node.Status().HighWatermark {
+			if i := s.log.Index(next); i < s.log.Mirror().Len() && s.log.Mirror().At(i).Offset < s.node.Status().HighWatermark {
 				w.record(EventConsume, 0, &s.tp, "a fetch at offset %d got no batch reaching it: nothing to hand out, it asks again", next)
 				w.markLast(PartLookup)
 				stuck = len(out) == 0
@@ -330,10 +332,10 @@ func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []re
 // those batches (pos if none reaches it); ok is false when the part did not decide
 // the read (it declined, or the log refused its answer).
 func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, after int64, ok bool) {
-	before := s.log.log.PartCalls()
-	raw, err := s.log.log.Read(pos, replica.DefaultReplicaFetchMaxBytes)
+	before := s.log.Kafka().PartCalls()
+	raw, err := s.log.Kafka().Read(pos, replica.DefaultReplicaFetchMaxBytes)
 	w.noteRefused(s, before, PartLookup)
-	if err != nil || s.log.log.PartCalls().Lookup == before.Lookup {
+	if err != nil || s.log.Kafka().PartCalls().Lookup == before.Lookup {
 		return nil, pos, false
 	}
 	var dec kafkalog.Decoder
@@ -349,7 +351,7 @@ func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, af
 		for i := range b.Records {
 			r := &b.Records[i]
 			if b.Offset(r) >= pos {
-				e := replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: clone(r.Key), Value: clone(r.Value)}
+				e := replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: bytes.Clone(r.Key), Value: bytes.Clone(r.Value)}
 				if i == 0 && b.Attributes.IsControl() {
 					e.Batch = raw[at-n : at] // a transaction marker: the consumer passes it (controlEntry)
 				}
@@ -366,8 +368,8 @@ func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, af
 func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
 	want := pos
 	if s := w.leaderSlot(tp); s != nil {
-		if i := s.log.index(pos); i < s.log.m.len() {
-			want = s.log.m.at(i).Offset
+		if i := s.log.Index(pos); i < s.log.Mirror().Len() {
+			want = s.log.Mirror().At(i).Offset
 		}
 	}
 	switch {
@@ -386,7 +388,7 @@ func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
 // on it (a fetch position that does not start a batch, the empty active segment
 // to delete) and answered that call itself.
 func (w *World) noteRefused(s *replicaSlot, before kafkalog.PartCalls, part string) {
-	after := s.log.log.PartCalls().Refused
+	after := s.log.Kafka().PartCalls().Refused
 	n := len(after)
 	if n == 0 || len(before.Refused) == n && before.Refused[n-1] == after[n-1] {
 		return

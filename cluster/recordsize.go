@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -17,7 +18,7 @@ func (w *World) produceBatchBytes(records []replica.Record) int {
 	for i, r := range records {
 		entries[i] = replica.Entry{Offset: int64(i), Key: r.Key, Value: r.Value, Producer: r.Producer}
 	}
-	return len(appendBatch(nil, entries, w.now))
+	return len(replicalog.AppendBatch(nil, entries, w.now))
 }
 
 // produceSizeError is the leader's answer to a produce too large for the

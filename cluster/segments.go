@@ -37,16 +37,16 @@ func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo
 	if err != nil {
 		return nil, err
 	}
-	segs := s.log.log.Segments()
+	segs := s.log.Kafka().Segments()
 	out := make([]SegmentInfo, len(segs))
 	at := map[int64]int{}
 	for i, seg := range segs {
 		out[i] = SegmentInfo{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Offsets: []int64{}, Active: i == len(segs)-1}
 		at[seg.BaseOffset()] = i
 	}
-	for c := range s.log.m.chunks {
-		if k, ok := at[s.log.m.chunks[c].at.segment]; ok {
-			for off := range s.log.m.offsets(c) {
+	for segment, offsets := range s.log.SegmentOffsets() {
+		if k, ok := at[segment]; ok {
+			for off := range offsets {
 				out[k].Offsets = append(out[k].Offsets, off)
 			}
 		}

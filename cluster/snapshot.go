@@ -7,6 +7,7 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/deepcopy"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 )
 
 // snapshot is the world's state at one moment, between two actions, with
@@ -37,7 +38,7 @@ func actionSize(a *Action) int64 {
 // mirror's entries, which its receiver must not change (replica.Log.Read);
 // and a lazy chunk's batch bytes, never changed either. So a snapshot costs
 // a chunk header per batch, not a copy of every record.
-var immutable = []reflect.Type{reflect.TypeFor[replica.Entry](), reflect.TypeFor[[]replica.Entry](), reflect.TypeFor[*lazyBatch]()}
+var immutable = []reflect.Type{reflect.TypeFor[replica.Entry](), reflect.TypeFor[[]replica.Entry](), reflect.TypeFor[*replicalog.LazyBatch]()}
 
 // Clone returns an independent copy of the world: brokers with their file
 // systems, logs and replicas, the controller, the network's messages in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -301,17 +302,17 @@ func (w *World) partitionInfo(tp partitionKey, tail int) PartitionInfo {
 // markDifferencesWith flags every listed record unlike the leader's at its
 // offset, looked up in the leader's mirror (the listed records of a
 // follower behind may be older than those listed of the leader's).
-func markDifferencesWith(logs []LogInfo, leader int32, l *replicaLog) {
+func markDifferencesWith(logs []LogInfo, leader int32, l *replicalog.Log) {
 	for i := range logs {
 		if logs[i].Broker == leader {
 			continue
 		}
 		for j, r := range logs[i].Records {
-			k := l.index(r.Offset)
-			if k >= l.m.len() || l.m.at(k).Offset != r.Offset {
+			k := l.Index(r.Offset)
+			if k >= l.Mirror().Len() || l.Mirror().At(k).Offset != r.Offset {
 				continue
 			}
-			if e := l.m.at(k); string(e.Value) != r.Value || string(e.Key) != r.Key || e.LeaderEpoch != r.LeaderEpoch {
+			if e := l.Mirror().At(k); string(e.Value) != r.Value || string(e.Key) != r.Key || e.LeaderEpoch != r.LeaderEpoch {
 				logs[i].Records[j].DiffersFromLeader = true
 			}
 		}
@@ -344,7 +345,7 @@ func markDifferences(logs []LogInfo, leader *LogInfo) {
 // counted in Omitted.
 func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 	li := LogInfo{Broker: b.id, Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
-	var log *replicaLog
+	var log *replicalog.Log
 	if s := b.replicas[tp]; s != nil {
 		st := s.node.Status()
 		li.Role, li.HighWatermark, log = st.Role.String(), st.HighWatermark, s.log
@@ -359,15 +360,15 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 		li.Epochs = append(li.Epochs, EpochInfo{Epoch: e.Epoch, StartOffset: e.StartOffset})
 	}
 	from := 0
-	if tail >= 0 && log.m.len() > tail {
-		from = log.m.len() - tail
-		li.Omitted, li.FirstOffset = from, log.m.offsetAt(0)
+	if tail >= 0 && log.Mirror().Len() > tail {
+		from = log.Mirror().Len() - tail
+		li.Omitted, li.FirstOffset = from, log.Mirror().OffsetAt(0)
 	}
-	durable := log.durableFrom(b.fs, from)
-	if n := log.m.len() - from; n > 0 {
+	durable := log.DurableFrom(b.fs, from)
+	if n := log.Mirror().Len() - from; n > 0 {
 		li.Records = make([]RecordInfo, 0, n)
 	}
-	for i, e := range log.m.from(from) {
+	for i, e := range log.Mirror().From(from) {
 		ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil}
 		if t, ok := controlEntry(e); ok {
 			ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
@@ -382,7 +383,7 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 // Opening reads and decodes the whole log, which after a client's flood
 // takes seconds: the log opened is kept (w.peeks) and given again while
 // the broker's files and the topic's log config are as they were.
-func (w *World) peekLog(b *broker, tp partitionKey) (*replicaLog, int64) {
+func (w *World) peekLog(b *broker, tp partitionKey) (*replicalog.Log, int64) {
 	key, cfg := peekKey{broker: b.id, tp: tp}, w.logConfig(tp.Topic)
 	if p, ok := w.peeks.logs[key]; ok && p.fs == b.fs && p.version == b.fs.ContentVersion() && p.cfg == cfg {
 		return p.log, p.hw
@@ -397,14 +398,14 @@ func (w *World) peekLog(b *broker, tp partitionKey) (*replicaLog, int64) {
 }
 
 // openPeek is peekLog without its cache.
-func (w *World) openPeek(b *broker, tp partitionKey, cfg kafkalog.Config) (*replicaLog, int64) {
+func (w *World) openPeek(b *broker, tp partitionKey, cfg kafkalog.Config) (*replicalog.Log, int64) {
 	fsys := b.fs.Clone()
 	hws, _ := readCheckpoint(fsys, "replication-offset-checkpoint") // one that does not parse reads as 0
 	if _, err := fsys.Stat(w.partitionDir(tp)); err != nil {
 		return nil, 0
 	}
 	now := w.now
-	log, err := openReplicaLog(fsys, w.partitionDir(tp), cfg, &now)
+	log, err := replicalog.Open(fsys, w.partitionDir(tp), cfg, &now)
 	if err != nil {
 		return nil, 0
 	}
@@ -428,7 +429,7 @@ type peeked struct {
 	fs      *vfs.MemFS
 	version int64
 	cfg     kafkalog.Config
-	log     *replicaLog
+	log     *replicalog.Log
 	hw      int64
 }
 
@@ -486,14 +487,14 @@ func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([
 	if err != nil {
 		return nil, err
 	}
-	segs := s.log.log.Segments()
+	segs := s.log.Kafka().Segments()
 	first := 0
 	if n > 0 && len(segs) > n {
 		first = len(segs) - n
 	}
 	out := make([]SegmentCount, 0, len(segs)-first)
 	for i, seg := range segs[first:] {
-		out = append(out, SegmentCount{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Records: s.log.recordsIn(seg.BaseOffset()),
+		out = append(out, SegmentCount{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Records: s.log.RecordsIn(seg.BaseOffset()),
 			Active: first+i == len(segs)-1})
 	}
 	return out, nil

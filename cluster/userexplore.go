@@ -1105,10 +1105,10 @@ func (u *userRun) checkMirrors() {
 		}
 		for _, tp := range b.order {
 			s := b.replicas[tp]
-			if s == nil || len(s.log.damaged) > 0 {
+			if s == nil || s.log.Damaged() {
 				continue
 			}
-			if problem := s.log.mirrorProblem(); problem != "" {
+			if problem := s.log.MirrorProblem(); problem != "" {
 				u.fail("mirror", "broker %d's %s: %s", b.id, tp, problem)
 				return
 			}

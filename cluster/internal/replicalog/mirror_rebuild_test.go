@@ -1,4 +1,4 @@
-package cluster
+package replicalog
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 		cfg.SegmentIndexBytes = 4096
 		clock := int64(1000)
 		const dir = "t-0"
-		r, err := openReplicaLog(fsys, dir, cfg, &clock)
+		r, err := Open(fsys, dir, cfg, &clock)
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
@@ -61,7 +61,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 				if _, err := dec.Decode(raw, &rb); err != nil {
 					t.Fatalf("decode: %v", err)
 				}
-				if err := r.AppendAsFollower(batchEntries(&rb, raw, 0, len(rb.Records))); err != nil {
+				if err := r.AppendAsFollower(BatchEntries(&rb, raw, 0, len(rb.Records))); err != nil {
 					t.Fatalf("step %d: follower append: %v", step, err)
 				}
 			case action == 6: // the world's own producer
@@ -87,16 +87,16 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 					t.Fatalf("step %d: delete old segments: %v", step, err)
 				}
 				if rapid.Bool().Draw(t, "rebuild") {
-					if err := r.reload(); err != nil {
+					if err := r.Reload(); err != nil {
 						t.Fatalf("step %d: reload: %v", step, err)
 					}
 				} else {
-					r.trimStart()
+					r.TrimStart()
 				}
 			default:
 				epoch++
 			}
-			want, err := r.filesHold()
+			want, err := r.FilesHold()
 			if err != nil {
 				t.Fatalf("step %d: the files: %v", step, err)
 			}
@@ -109,7 +109,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 				requireFetchIsRead(t, r, from, maxBytes)
 			}
 		}
-		again, err := openReplicaLog(fsys, dir, cfg, &clock, kafkalog.WithRecoveryPoint(r.log.LogEndOffset()), kafkalog.WithLogStartOffset(r.LogStartOffset()))
+		again, err := Open(fsys, dir, cfg, &clock, kafkalog.WithRecoveryPoint(r.log.LogEndOffset()), kafkalog.WithLogStartOffset(r.LogStartOffset()))
 		if err != nil {
 			t.Fatalf("open again: %v", err)
 		}
@@ -122,7 +122,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 // requireFetchIsRead checks that what a follower's fetch at from gets
 // (ReadFetch: whole batches undecoded) is Read's entries, once its whole
 // batches are decoded, and that each whole batch is a lazy chunk's bytes.
-func requireFetchIsRead(t *rapid.T, r *replicaLog, from int64, maxBytes int) {
+func requireFetchIsRead(t *rapid.T, r *Log, from int64, maxBytes int) {
 	want, err := r.Read(from, maxBytes)
 	if err != nil {
 		t.Fatalf("read at %d: %v", from, err)
@@ -146,7 +146,7 @@ func requireFetchIsRead(t *rapid.T, r *replicaLog, from int64, maxBytes int) {
 			t.Fatalf("fetch read at %d: a whole batch entry (offset %d, epoch %d, %d records) holds %d records at %d, epoch %d",
 				from, e.Offset, e.LeaderEpoch, e.Count, len(rb.Records), rb.BaseOffset, rb.PartitionLeaderEpoch)
 		}
-		expanded = append(expanded, batchEntries(&rb, e.Batch, 0, len(rb.Records))...)
+		expanded = append(expanded, BatchEntries(&rb, e.Batch, 0, len(rb.Records))...)
 	}
 	if d := cmp.Diff(want, expanded, cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("fetch read at %d, %d bytes, against Read (-read +fetch):\n%s", from, maxBytes, d)
@@ -169,9 +169,9 @@ func gappedBatch(t *rapid.T, base int64, epoch int32) []byte {
 }
 
 // mirrored is every entry of m.
-func mirrored(m *mirror) []replica.Entry {
+func mirrored(m *Mirror) []replica.Entry {
 	var out []replica.Entry
-	for _, e := range m.from(0) {
+	for _, e := range m.From(0) {
 		out = append(out, *e)
 	}
 	return out

@@ -1,4 +1,4 @@
-package cluster
+package replicalog
 
 import (
 	"bytes"
@@ -72,16 +72,16 @@ func flatReadEnd(flat []replica.Entry, i, maxBytes, end int) (int, int) {
 func TestMirrorIsASlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		files := memFiles{}
-		m := mirror{budget: rapid.IntRange(1, 20).Draw(t, "cache budget"), files: files}
+		m := Mirror{budget: rapid.IntRange(1, 20).Draw(t, "cache budget"), files: files}
 		var flat []replica.Entry
 		var places []place
 		next := int64(rapid.Int64Range(0, 1000).Draw(t, "start"))
 		check := func() {
-			if m.len() != len(flat) {
-				t.Fatalf("len %d, want %d", m.len(), len(flat))
+			if m.Len() != len(flat) {
+				t.Fatalf("len %d, want %d", m.Len(), len(flat))
 			}
 			var got []int64
-			for i, e := range m.from(0) {
+			for i, e := range m.From(0) {
 				if i != len(got) {
 					t.Fatalf("from(0) yields position %d after %d entries", i, len(got))
 				}
@@ -119,14 +119,14 @@ func TestMirrorIsASlice(t *testing.T) {
 					t.Fatalf("decode: %v", err)
 				}
 				skip := rapid.IntRange(0, n-1).Draw(t, "skip")
-				es := batchEntries(&rb, raw, skip, n-skip)
+				es := BatchEntries(&rb, raw, skip, n-skip)
 				size, head := recordSizes(&rb, skip)
 				var cached []replica.Entry
 				if rapid.Bool().Draw(t, "decoded") {
-					cached = batchEntries(&rb, raw, skip, n-skip)
+					cached = BatchEntries(&rb, raw, skip, n-skip)
 				}
 				files[at] = raw
-				m.addLazy(storedBatch(raw, rb.BatchHeader, rapid.Bool().Draw(t, "kept")), rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
+				m.addLazy(StoredBatch(raw, rb.BatchHeader, rapid.Bool().Draw(t, "kept")), rb.PartitionLeaderEpoch, skip, n-skip, cached, size, head, at)
 				flat = append(flat, es...)
 				for range es {
 					places = append(places, at)
@@ -155,7 +155,7 @@ func TestMirrorIsASlice(t *testing.T) {
 				t.Fatalf("%d decoded entries cached, budget %d", m.cached, m.budget)
 			}
 		}
-		for p, e := range m.from(0) {
+		for p, e := range m.From(0) {
 			if d := cmp.Diff(flat[p], *e); d != "" {
 				t.Fatalf("entry at %d (-want +got):\n%s", p, d)
 			}
@@ -173,7 +173,7 @@ func TestMirrorIsASlice(t *testing.T) {
 				t.Fatalf("index(%d) = %d, want %d", off, got, want)
 			}
 			if want < len(flat) {
-				if got := m.at(want).Offset; got != flat[want].Offset {
+				if got := m.At(want).Offset; got != flat[want].Offset {
 					t.Fatalf("at(%d).Offset = %d, want %d", want, got, flat[want].Offset)
 				}
 				if got := m.placeOf(want); got != places[want] {
@@ -182,7 +182,7 @@ func TestMirrorIsASlice(t *testing.T) {
 			}
 			i := rapid.IntRange(0, len(flat)).Draw(t, "i")
 			j := rapid.IntRange(i, len(flat)+2).Draw(t, "j")
-			got := m.slice(i, j)
+			got := m.Slice(i, j)
 			if d := cmp.Diff(flat[i:min(j, len(flat))], got, cmpopts.EquateEmpty()); d != "" {
 				t.Fatalf("slice(%d, %d) (-want +got):\n%s", i, j, d)
 			}
@@ -210,10 +210,10 @@ func TestMirrorIsASlice(t *testing.T) {
 					}
 				}
 			}
-			cu, k := m.cursorAt(i), i
-			for ; cu.entry() != nil; cu.next() {
-				if cu.entry().Offset != flat[k].Offset {
-					t.Fatalf("cursor from %d at %d: offset %d, want %d", i, k, cu.entry().Offset, flat[k].Offset)
+			cu, k := m.CursorAt(i), i
+			for ; cu.Entry() != nil; cu.Next() {
+				if cu.Entry().Offset != flat[k].Offset {
+					t.Fatalf("cursor from %d at %d: offset %d, want %d", i, k, cu.Entry().Offset, flat[k].Offset)
 				}
 				k++
 			}
@@ -221,7 +221,7 @@ func TestMirrorIsASlice(t *testing.T) {
 				t.Fatalf("cursor from %d stopped at %d of %d", i, k, len(flat))
 			}
 			k = len(flat)
-			for p, e := range m.backward() {
+			for p, e := range m.Backward() {
 				k--
 				if p != k || e.Offset != flat[k].Offset {
 					t.Fatalf("backward at %d: position %d offset %d, want %d", k, p, e.Offset, flat[k].Offset)

@@ -1,4 +1,4 @@
-package cluster
+package replicalog
 
 import (
 	"bytes"
@@ -12,42 +12,42 @@ import (
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
-// replicaLog adapts a [kafkalog.Log] (byte-level record batches in segment
-// files on a broker's MemFS) to the record-level [replica.Log] a
+// Log adapts a [kafkalog.Log] (byte-level record batches in segment
+// files on a broker's file system) to the record-level [replica.Log] a
 // [replica.Node] sees. Every write goes to the kafkalog.Log, so a power cut
 // loses exactly the bytes a real log would. Reads are served from a mirror
 // of the decoded records, rebuilt from the files whenever the log is opened
 // (after recovery), so that the mirror never holds more than the files do.
-type replicaLog struct {
+type Log struct {
 	log   *kafkalog.Log
 	fsys  vfs.FS
 	clock *int64
 	// m mirrors the log from its start offset, batch by batch, with where
 	// each batch ends in which segment file (for the durable flag).
-	m      mirror
+	m      Mirror
 	epochs []replica.EpochEntry // the epoch cache as Epochs last converted it (checked on each call)
 	buf    []byte
 	// gen counts truncations, so that the checker can remember how far it
 	// has compared this log with another (and re-check after a cut).
 	gen int
-	// epochsCheckedTo is how many entries the checker found in epoch order.
-	epochsCheckedTo int
+	// EpochsCheckedTo is how many entries the checker found in epoch order.
+	EpochsCheckedTo int
 	// truncations counts the truncations that cut something and the full
 	// truncations (LogManager checkpoints the recovery points after them).
 	truncations int
 	// damaged holds, in offset order, the offsets whose bytes did not
 	// decode when the mirror was rebuilt (rebuild).
-	damaged []damage
+	damaged []Damage
 }
 
-// openReplicaLog opens (recovering) the partition log in dir and reads it
+// Open opens (recovering) the partition log in dir and reads it
 // back into the mirror.
-func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, opts ...kafkalog.Option) (*replicaLog, error) {
+func Open(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, opts ...kafkalog.Option) (*Log, error) {
 	l, err := kafkalog.Open(fsys, dir, cfg, *clock, opts...)
 	if err != nil {
 		return nil, err
 	}
-	r := &replicaLog{log: l, fsys: fsys, clock: clock}
+	r := &Log{log: l, fsys: fsys, clock: clock}
 	r.m.files = r
 	if err := r.rebuild(); err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func openReplicaLog(fsys vfs.FS, dir string, cfg kafkalog.Config, clock *int64, 
 // point) do not stop it: the mirror holds what decodes and r.damaged the
 // offsets that do not, as Kafka keeps such bytes and sends them as they are
 // to whoever reads them (see [replicaLog.Read]).
-func (r *replicaLog) rebuild() error {
+func (r *Log) rebuild() error {
 	r.m.reset()
 	r.damaged = nil
 	var dec kafkalog.Decoder
@@ -69,7 +69,7 @@ func (r *replicaLog) rebuild() error {
 	start := r.log.LogStartOffset()
 	segs := r.log.Segments()
 	for si, s := range segs {
-		data, err := r.readSegment(s)
+		data, err := r.ReadSegment(s)
 		if err != nil {
 			return err
 		}
@@ -93,7 +93,7 @@ func (r *replicaLog) rebuild() error {
 					b.Magic == kafkalog.MagicV2 && b.BaseOffset >= next && b.LastOffset() < upper && b.LastOffset() >= b.BaseOffset && size <= int64(len(data)-pos) && crcFailed(data[pos:pos+int(size)]) {
 					// An intact header whose batch fails its CRC: its
 					// offsets are damaged, the segment goes on after it.
-					r.addDamage(damage{first: b.BaseOffset, last: b.LastOffset(),
+					r.addDamage(Damage{First: b.BaseOffset, Last: b.LastOffset(),
 						leaderEpoch: b.PartitionLeaderEpoch, raw: data[pos : pos+int(size) : pos+int(size)], err: err}, start)
 					next, pos = b.NextOffset(), pos+int(size)
 					continue
@@ -101,9 +101,9 @@ func (r *replicaLog) rebuild() error {
 				// A header that cannot be read (or a batch that fails
 				// otherwise): a reader walking the segment cannot go past
 				// it, so the rest of the segment is one damaged range.
-				r.addDamage(damage{first: next, last: upper - 1,
+				r.addDamage(Damage{First: next, Last: upper - 1,
 					leaderEpoch: -1, raw: data[pos:len(data):len(data)], err: err, unreadable: true,
-					endsSegment: errors.Is(err, kafkalog.ErrTruncated)}, start)
+					EndsSegment: errors.Is(err, kafkalog.ErrTruncated)}, start)
 				break
 			}
 			pos += n
@@ -119,7 +119,7 @@ func (r *replicaLog) rebuild() error {
 				// the log start offset inside the batch: its records
 				// from there on, measured one by one
 				size, head := recordSizes(&b, skip)
-				r.m.addLazy(storedBatch(data[pos-n:pos], b.BatchHeader, false), b.PartitionLeaderEpoch, skip, len(b.Records)-skip, nil, size, head, at)
+				r.m.addLazy(StoredBatch(data[pos-n:pos], b.BatchHeader, false), b.PartitionLeaderEpoch, skip, len(b.Records)-skip, nil, size, head, at)
 				continue
 			}
 			var es []replica.Entry
@@ -129,7 +129,7 @@ func (r *replicaLog) rebuild() error {
 					continue
 				}
 				e := replica.Entry{Offset: off, LeaderEpoch: b.PartitionLeaderEpoch,
-					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value), Producer: producerOf(&b, &b.Records[i])}
+					Key: clone(b.Records[i].Key), Value: clone(b.Records[i].Value), Producer: ProducerOf(&b, &b.Records[i])}
 				if i == 0 && b.BaseOffset >= start {
 					e.Batch = slices.Clone(data[pos-n : pos])
 				}
@@ -167,8 +167,8 @@ func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
 // the log's bytes against replica.fetch.max.bytes, without decoding it.
 // entries, when not nil, are its records decoded (never changed after),
 // kept while cached.
-func (r *replicaLog) mirrorBatch(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry, at place, kept bool) {
-	r.m.addLazy(storedBatch(raw, h, kept), h.PartitionLeaderEpoch, 0, int(h.NumRecords), entries, len(raw), len(raw), at)
+func (r *Log) mirrorBatch(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry, at place, kept bool) {
+	r.m.addLazy(StoredBatch(raw, h, kept), h.PartitionLeaderEpoch, 0, int(h.NumRecords), entries, len(raw), len(raw), at)
 }
 
 // recordSizes is Read's measure of b's records from skip on, and of the
@@ -191,12 +191,12 @@ func crcFailed(raw []byte) bool {
 	return err != nil && errors.Is(err, kafkalog.ErrCorruptBatch)
 }
 
-// damage is a run of offsets whose bytes on disk do not decode: one batch
+// Damage is a run of offsets whose bytes on disk do not decode: one batch
 // whose header reads but that fails its CRC (first to last are its
 // offsets), or, from a header that cannot be read (its length, magic or
 // offsets damaged), the rest of its segment (unreadable).
-type damage struct {
-	first, last int64
+type Damage struct {
+	First, Last int64
 	// leaderEpoch is the batch header's, -1 when unreadable.
 	leaderEpoch int32
 	// raw is the bytes as stored: the batch, or the rest of the segment.
@@ -204,7 +204,7 @@ type damage struct {
 	// err is what the check found, kafkalog's error.
 	err        error
 	unreadable bool
-	// endsSegment marks an unreadable header whose length runs past the
+	// EndsSegment marks an unreadable header whose length runs past the
 	// segment's end: a reader takes it for the segment's end
 	// (FileLogInputStream.nextBatch returns no batch) and reads on in the
 	// next segment (LocalLog.read), so that a fetch from inside it gets the
@@ -214,23 +214,23 @@ type damage struct {
 	// segment's order are taken the same way here (Kafka hands such a
 	// batch on, and the reader's checks refuse it in their turn, or take
 	// its records at the offsets it says).
-	endsSegment bool
+	EndsSegment bool
 }
 
 // addDamage remembers d, cut to the offsets from the log start offset on.
-func (r *replicaLog) addDamage(d damage, start int64) {
-	if d.last < start || d.last < d.first {
+func (r *Log) addDamage(d Damage, start int64) {
+	if d.Last < start || d.Last < d.First {
 		return
 	}
-	d.first = max(d.first, start)
+	d.First = max(d.First, start)
 	r.damaged = append(r.damaged, d)
 }
 
-// damageFrom is the first damaged range that holds an offset at or after
+// DamageFrom is the first damaged range that holds an offset at or after
 // from, nil if none.
-func (r *replicaLog) damageFrom(from int64) *damage {
+func (r *Log) DamageFrom(from int64) *Damage {
 	for i := range r.damaged {
-		if r.damaged[i].last >= from {
+		if r.damaged[i].Last >= from {
 			return &r.damaged[i]
 		}
 	}
@@ -239,36 +239,36 @@ func (r *replicaLog) damageFrom(from int64) *damage {
 
 // cutDamage forgets the damaged offsets at or after offset (a truncation
 // removed them).
-func (r *replicaLog) cutDamage(offset int64) {
+func (r *Log) cutDamage(offset int64) {
 	kept := r.damaged[:0]
 	for _, d := range r.damaged {
-		if d.first >= offset {
+		if d.First >= offset {
 			continue
 		}
-		if d.last >= offset {
-			d.last = offset - 1
+		if d.Last >= offset {
+			d.Last = offset - 1
 		}
 		kept = append(kept, d)
 	}
 	r.damaged = kept
 }
 
-// damagedEntry is what a read at from meets of d: one entry at the first
+// damagedEntry is what a read at from meets of d: one Entry at the first
 // offset of d the read asks for, carrying the damaged bytes as stored, so
 // that whoever reads them checks them and refuses them, as a Kafka broker
 // sends a batch without checking it (a follower's append checks it:
 // UnifiedLog.analyzeAndValidateRecords).
-func (d *damage) entry(from int64) replica.Entry {
-	return replica.Entry{Offset: max(d.first, from), LeaderEpoch: d.leaderEpoch, Batch: d.raw}
+func (d *Damage) Entry(from int64) replica.Entry {
+	return replica.Entry{Offset: max(d.First, from), LeaderEpoch: d.leaderEpoch, Batch: d.raw}
 }
 
-// consumerError is the KafkaException a consumer's poll throws when its
+// ConsumerError is the KafkaException a consumer's poll throws when its
 // fetch at pos of partition tp meets d (check.crcs=true, the default): a
 // batch that fails its CRC is Kafka 3.7's CompletedFetch.maybeEnsureValid
 // (DefaultRecordBatch.ensureValid's cause); a header that fails the
 // leader's read is the CORRUPT_MESSAGE answer FetchCollector
 // .handleInitializeErrors throws on.
-func (d *damage) consumerError(tp partitionKey, pos int64) string {
+func (d *Damage) ConsumerError(tp kafkalog.TopicPartition, pos int64) string {
 	if d.unreadable {
 		return fmt.Sprintf("Encountered corrupt message when fetching offset %d for topic-partition %s-%d", pos, tp.Topic, tp.Partition)
 	}
@@ -285,7 +285,7 @@ const crcFrom = 21
 // the file took at the append, if not nil) while the file still holds it
 // there, which vfs.HoldsAt tells without reading it, else a copy of what
 // the file holds.
-func (r *replicaLog) batchBytes(at place, size int, kept []byte) ([]byte, error) {
+func (r *Log) batchBytes(at place, size int, kept []byte) ([]byte, error) {
 	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(at.segment, kafkalog.LogSuffix))
 	f, err := r.fsys.Open(name)
 	if err != nil {
@@ -303,7 +303,7 @@ func (r *replicaLog) batchBytes(at place, size int, kept []byte) ([]byte, error)
 	return raw, nil
 }
 
-func (r *replicaLog) readSegment(s *kafkalog.Segment) ([]byte, error) {
+func (r *Log) ReadSegment(s *kafkalog.Segment) ([]byte, error) {
 	name := r.fsys.PathJoin(r.log.Dir(), kafkalog.SegmentFileName(s.BaseOffset(), kafkalog.LogSuffix))
 	f, err := r.fsys.Open(name)
 	if err != nil {
@@ -325,17 +325,17 @@ func clone(b []byte) []byte {
 }
 
 // LogStartOffset implements [replica.Log].
-func (r *replicaLog) LogStartOffset() int64 { return r.log.LogStartOffset() }
+func (r *Log) LogStartOffset() int64 { return r.log.LogStartOffset() }
 
 // LogEndOffset implements [replica.Log].
-func (r *replicaLog) LogEndOffset() int64 { return r.log.LogEndOffset() }
+func (r *Log) LogEndOffset() int64 { return r.log.LogEndOffset() }
 
 // AppendAsLeader implements [replica.Log]: one record batch per call, as
 // a producer's request carries one batch per partition. A batch already
 // encoded (records[0].Batch: by the learner's encoder, a transaction
 // marker) is appended as it is, offsets and leader epoch stamped in place
 // by kafkalog; the world's own producers' records are encoded here.
-func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
+func (r *Log) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	if len(records) > 0 && records[0].Batch != nil {
 		return r.appendRaw(records[0].Batch, func(batch []byte) (kafkalog.AppendInfo, error) {
 			return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
@@ -346,7 +346,7 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 	for i, rec := range records {
 		entries[i] = replica.Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: rec.Key, Value: rec.Value, Producer: rec.Producer}
 	}
-	r.buf = appendBatch(r.buf[:0], entries, *r.clock)
+	r.buf = AppendBatch(r.buf[:0], entries, *r.clock)
 	if _, err := r.log.AppendAsLeader(r.buf, leaderEpoch, *r.clock); err != nil {
 		return 0, err
 	}
@@ -361,7 +361,7 @@ func (r *replicaLog) AppendAsLeader(records []replica.Record, leaderEpoch int32)
 // kafkalog. The mirror keeps it as those bytes, a lazy chunk: its records
 // are decoded again only when someone reads them (a follower's fetch takes
 // the bytes: ReadFetch).
-func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
+func (r *Log) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
 	h, err := kafkalog.ReadBatchHeader(b.Bytes)
 	if err != nil {
 		return 0, fmt.Errorf("cluster: a producer's batch for %s: %w", r.log.Dir(), err)
@@ -382,7 +382,7 @@ func (r *replicaLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch in
 
 // appendRaw appends one batch of bytes with add (as leader or follower)
 // and mirrors its records, the first entry holding the bytes as stored.
-func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendInfo, error)) (int64, error) {
+func (r *Log) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendInfo, error)) (int64, error) {
 	if _, err := add(batch); err != nil {
 		return 0, err
 	}
@@ -399,7 +399,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 	if len(b.Records) == 0 {
 		return b.BaseOffset, nil
 	}
-	es := batchEntries(&b, stored, 0, len(b.Records))
+	es := BatchEntries(&b, stored, 0, len(b.Records))
 	if _, ok := lazySkip(&b, b.BaseOffset); ok {
 		r.mirrorBatch(stored, b.BatchHeader, es, r.activeEnd(), false)
 	} else {
@@ -424,7 +424,7 @@ func (r *replicaLog) appendRaw(batch []byte, add func([]byte) (kafkalog.AppendIn
 // [replica.ErrInvalidRecord] (InvalidRecordException). Read ends a read
 // with such bytes, so only the last batch of an append of several needs
 // checking first; a single one is checked by kafkalog's own append.
-func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
+func (r *Log) AppendAsFollower(entries []replica.Entry) error {
 	if k := lastBatch(entries); k > 0 {
 		if _, _, err := kafkalog.CheckBatch(entries[k].Batch); err != nil {
 			return r.refused(err)
@@ -446,7 +446,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 				n++
 			}
 			if _, err := r.log.AppendAsFollowerNoCopy(raw, *r.clock); err != nil {
-				if badBytes(err) || errors.Is(err, kafkalog.ErrUnexpectedOffset) {
+				if BadBytes(err) || errors.Is(err, kafkalog.ErrUnexpectedOffset) {
 					// A batch whose offsets do not follow the log (a leader's
 					// damaged base offset, which its CRC does not cover): Kafka
 					// 3.7's UnifiedLog.append throws OffsetsOutOfOrderException
@@ -471,7 +471,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 			continue
 		}
 		n := 1
-		r.buf = appendBatch(r.buf[:0], entries[:n], *r.clock)
+		r.buf = AppendBatch(r.buf[:0], entries[:n], *r.clock)
 		if _, err := r.log.AppendAsFollower(r.buf, *r.clock); err != nil {
 			return r.tooLarge(err)
 		}
@@ -485,7 +485,7 @@ func (r *replicaLog) AppendAsFollower(entries []replica.Entry) error {
 // lowered below a batch the leader took before, by an altered topic
 // config) in replica.ErrRecordBatchTooLarge: the follower retries; other
 // errors are returned as they are.
-func (r *replicaLog) tooLarge(err error) error {
+func (r *Log) tooLarge(err error) error {
 	if errors.Is(err, kafkalog.ErrAppendTooLarge) {
 		return fmt.Errorf("%w: follower append to %s: %w", replica.ErrRecordBatchTooLarge, r.log.Dir(), err)
 	}
@@ -503,9 +503,9 @@ func lastBatch(entries []replica.Entry) int {
 	return -1
 }
 
-// badBytes reports whether err is kafkalog's finding that bytes do not
+// BadBytes reports whether err is kafkalog's finding that bytes do not
 // hold a valid batch.
-func badBytes(err error) bool {
+func BadBytes(err error) bool {
 	for _, e := range []error{kafkalog.ErrCorruptBatch, kafkalog.ErrTruncated, kafkalog.ErrUnknownMagic,
 		kafkalog.ErrInvalidRecord, kafkalog.ErrVarintOverflow, kafkalog.ErrUnknownCompression} {
 		if errors.Is(err, e) {
@@ -518,7 +518,7 @@ func badBytes(err error) bool {
 // refused is the error of a follower's append whose bytes fail their
 // check: CorruptRecordException, or InvalidRecordException for records
 // that do not parse in a batch whose CRC holds.
-func (r *replicaLog) refused(err error) error {
+func (r *Log) refused(err error) error {
 	if errors.Is(err, kafkalog.ErrInvalidRecord) || errors.Is(err, kafkalog.ErrVarintOverflow) {
 		return fmt.Errorf("%w: follower append to %s: %w", replica.ErrInvalidRecord, r.log.Dir(), err)
 	}
@@ -532,7 +532,7 @@ func (r *replicaLog) refused(err error) error {
 // copy; else entries is the caller's own new slice, which the mirror
 // takes, and the keys and values are copied, into one buffer for the
 // batch.
-func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
+func (r *Log) remember(entries []replica.Entry, shared bool) {
 	if !shared {
 		size := 0
 		for _, e := range entries {
@@ -559,7 +559,7 @@ func (r *replicaLog) remember(entries []replica.Entry, shared bool) {
 // they are the whole batch at offsets that follow one another, the chunk
 // is lazy, sharing the leader's bytes too, so that it forgets the decoded
 // entries when its leader's does.
-func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry) {
+func (r *Log) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries []replica.Entry) {
 	n := len(entries)
 	if int64(n) != int64(h.NumRecords) || entries[0].Offset != h.BaseOffset || entries[n-1].Offset != h.LastOffset() || h.LastOffset()-h.BaseOffset+1 != int64(n) {
 		r.remember(entries, true)
@@ -570,16 +570,16 @@ func (r *replicaLog) rememberFetched(raw []byte, h kafkalog.BatchHeader, entries
 
 // activeEnd is where a batch just appended ends: at the end of the active
 // segment.
-func (r *replicaLog) activeEnd() place {
+func (r *Log) activeEnd() place {
 	segs := r.log.Segments()
 	active := segs[len(segs)-1]
 	return place{segment: active.BaseOffset(), end: active.Size()}
 }
 
-// appendBatch encodes entries as one v2 batch: with the idempotent
+// AppendBatch encodes entries as one v2 batch: with the idempotent
 // producer's id, epoch and base sequence when the first entry has one
 // (the records of a batch have consecutive sequences), else without.
-func appendBatch(dst []byte, entries []replica.Entry, nowMs int64) []byte {
+func AppendBatch(dst []byte, entries []replica.Entry, nowMs int64) []byte {
 	var b kafkalog.RecordBatch
 	b.PartitionLeaderEpoch = entries[0].LeaderEpoch
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, -1
@@ -592,9 +592,9 @@ func appendBatch(dst []byte, entries []replica.Entry, nowMs int64) []byte {
 	return b.AppendTo(dst)
 }
 
-// producerOf reads an idempotent producer's id, epoch and sequence of
+// ProducerOf reads an idempotent producer's id, epoch and sequence of
 // record r of batch b, nil for a batch without a producer id.
-func producerOf(b *kafkalog.RecordBatch, r *kafkalog.Record) *replica.ProducerSequence {
+func ProducerOf(b *kafkalog.RecordBatch, r *kafkalog.Record) *replica.ProducerSequence {
 	if b.ProducerID == kafkalog.NoProducerID || b.BaseSequence < 0 {
 		return nil
 	}
@@ -607,101 +607,101 @@ func producerOf(b *kafkalog.RecordBatch, r *kafkalog.Record) *replica.ProducerSe
 // gets them as one entry carrying the bytes as stored (damage.entry),
 // which the follower's append refuses (AppendAsFollower); a reader of a
 // segment whose header's length runs past its end reads on after it.
-func (r *replicaLog) Read(from int64, maxBytes int) ([]replica.Entry, error) {
-	return r.read(from, maxBytes, r.m.slice)
+func (r *Log) Read(from int64, maxBytes int) ([]replica.Entry, error) {
+	return r.read(from, maxBytes, r.m.Slice)
 }
 
 // ReadFetch implements [replica.FetchLog]: Read, except that a whole
 // batch the mirror keeps as its bytes (a lazy chunk) is handed out as one
 // entry carrying them (Entry.Count), undecoded, as Kafka's leader sends
 // its followers the segment's bytes.
-func (r *replicaLog) ReadFetch(from int64, maxBytes int) ([]replica.Entry, error) {
+func (r *Log) ReadFetch(from int64, maxBytes int) ([]replica.Entry, error) {
 	return r.read(from, maxBytes, r.m.sliceFetch)
 }
 
 // read is Read and ReadFetch: whole batches from from, at most maxBytes
 // of them, handed out by slice where no damage lies.
-func (r *replicaLog) read(from int64, maxBytes int, slice func(i, j int) []replica.Entry) ([]replica.Entry, error) {
+func (r *Log) read(from int64, maxBytes int, slice func(i, j int) []replica.Entry) ([]replica.Entry, error) {
 	start, end := r.log.LogStartOffset(), r.log.LogEndOffset()
 	if from < start || from > end {
 		return nil, fmt.Errorf("%w: read at %d, log has [%d, %d)", kafkalog.ErrOffsetOutOfRange, from, start, end)
 	}
 	if len(r.damaged) > 0 {
-		if d := r.damageFrom(from); d != nil {
+		if d := r.DamageFrom(from); d != nil {
 			return r.readToDamage(from, maxBytes, d), nil
 		}
 	}
-	i := r.index(from)
+	i := r.Index(from)
 	j, _ := r.m.readEnd(i, maxBytes, -1) // whole batches only
 	return slice(i, j), nil
 }
 
 // readToDamage is Read at from when damage d holds an offset at or after
 // from: the entries before d, and d's bytes when the read reaches them.
-func (r *replicaLog) readToDamage(from int64, maxBytes int, d *damage) []replica.Entry {
-	if from >= d.first {
-		if d.endsSegment {
+func (r *Log) readToDamage(from int64, maxBytes int, d *Damage) []replica.Entry {
+	if from >= d.First {
+		if d.EndsSegment {
 			// Read as the segment's end: the read goes on after it.
 			return r.readPast(d, maxBytes)
 		}
-		return []replica.Entry{d.entry(from)}
+		return []replica.Entry{d.Entry(from)}
 	}
-	i, end := r.index(from), r.index(d.first)
+	i, end := r.Index(from), r.Index(d.First)
 	j, size := r.m.readEnd(i, maxBytes, end)
 	if j < end {
-		return r.m.slice(i, j) // full before the damage
+		return r.m.Slice(i, j) // full before the damage
 	}
-	out := r.m.slice(i, j)
-	if d.endsSegment || size+len(d.raw) > maxBytes && j > i {
+	out := r.m.Slice(i, j)
+	if d.EndsSegment || size+len(d.raw) > maxBytes && j > i {
 		return out
 	}
-	return append(slices.Clip(out), d.entry(from))
+	return append(slices.Clip(out), d.Entry(from))
 }
 
 // readPast reads from the first offset after damage d that reads as its
 // segment's end.
-func (r *replicaLog) readPast(d *damage, maxBytes int) []replica.Entry {
-	if d.last+1 >= r.log.LogEndOffset() {
+func (r *Log) readPast(d *Damage, maxBytes int) []replica.Entry {
+	if d.Last+1 >= r.log.LogEndOffset() {
 		return nil
 	}
-	out, _ := r.Read(d.last+1, maxBytes)
+	out, _ := r.Read(d.Last+1, maxBytes)
 	return out
 }
 
-// index is the mirror position of the first entry at or after offset.
+// Index is the mirror position of the first entry at or after offset.
 // Offsets are consecutive unless the cleaner left gaps.
-func (r *replicaLog) index(offset int64) int { return r.m.index(offset) }
+func (r *Log) Index(offset int64) int { return r.m.index(offset) }
 
-// reload rebuilds the mirror after retention or the cleaner rewrote the
+// Reload rebuilds the mirror after retention or the cleaner rewrote the
 // segments below it; the checker compares the log again from its start.
-func (r *replicaLog) reload() error {
+func (r *Log) Reload() error {
 	r.gen++
-	r.epochsCheckedTo = 0
+	r.EpochsCheckedTo = 0
 	return r.rebuild()
 }
 
-// trimStart drops from the mirror what retention removed: the records
+// TrimStart drops from the mirror what retention removed: the records
 // below the log start offset, in the segments it deleted (or below a log
 // start that DeleteRecords moved), the segments left being the same bytes
 // as before. The mirror is then what a rebuild would make of them, without
 // decoding them again; the checker compares the log again from its start.
-func (r *replicaLog) trimStart() {
+func (r *Log) TrimStart() {
 	start := r.log.LogStartOffset()
-	r.m.dropFront(r.index(start))
+	r.m.dropFront(r.Index(start))
 	kept := r.damaged[:0]
 	for _, d := range r.damaged {
-		if d.last >= start {
-			d.first = max(d.first, start)
+		if d.Last >= start {
+			d.First = max(d.First, start)
 			kept = append(kept, d)
 		}
 	}
 	r.damaged = kept
 	r.gen++
-	r.epochsCheckedTo = 0
+	r.EpochsCheckedTo = 0
 }
 
 // TruncateTo implements [replica.Log].
-func (r *replicaLog) TruncateTo(offset int64) error {
+func (r *Log) TruncateTo(offset int64) error {
 	if offset < r.log.LogEndOffset() {
 		r.truncations++
 	}
@@ -715,16 +715,16 @@ func (r *replicaLog) TruncateTo(offset int64) error {
 			return err
 		}
 	}
-	i := r.index(r.log.LogEndOffset())
+	i := r.Index(r.log.LogEndOffset())
 	r.m.truncate(i)
 	r.cutDamage(r.log.LogEndOffset())
 	r.gen++
-	r.epochsCheckedTo = min(r.epochsCheckedTo, i)
+	r.EpochsCheckedTo = min(r.EpochsCheckedTo, i)
 	return nil
 }
 
 // TruncateFullyAndStartAt implements [replica.Log].
-func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
+func (r *Log) TruncateFullyAndStartAt(offset int64) error {
 	r.truncations++
 	if err := r.log.TruncateFullyAndStartAt(offset, *r.clock); err != nil {
 		return err
@@ -732,17 +732,17 @@ func (r *replicaLog) TruncateFullyAndStartAt(offset int64) error {
 	r.m.reset()
 	r.damaged = nil
 	r.gen++
-	r.epochsCheckedTo = 0
+	r.EpochsCheckedTo = 0
 	return nil
 }
 
 // AssignEpoch implements [replica.Log].
-func (r *replicaLog) AssignEpoch(epoch int32, startOffset int64) error {
+func (r *Log) AssignEpoch(epoch int32, startOffset int64) error {
 	return r.log.LeaderEpochCache().Assign(epoch, startOffset)
 }
 
 // Epochs implements [replica.Log].
-func (r *replicaLog) Epochs() []replica.EpochEntry {
+func (r *Log) Epochs() []replica.EpochEntry {
 	c := r.log.LeaderEpochCache()
 	same := r.epochs != nil && len(r.epochs) == c.Len()
 	for i := 0; same && i < len(r.epochs); i++ {
@@ -760,18 +760,18 @@ func (r *replicaLog) Epochs() []replica.EpochEntry {
 	return r.epochs
 }
 
-// mirrorProblem compares the mirror with the segment files, decoded from
+// MirrorProblem compares the mirror with the segment files, decoded from
 // the log start offset on (filesHold): "" when they hold the same records
 // (offsets, epochs, keys, values, producer fields), else the first
 // difference.
-func (r *replicaLog) mirrorProblem() string {
-	want, err := r.filesHold()
+func (r *Log) MirrorProblem() string {
+	want, err := r.FilesHold()
 	if err != nil {
 		return err.Error()
 	}
-	cu := r.m.cursorAt(0)
+	cu := r.m.CursorAt(0)
 	for _, f := range want {
-		e := cu.entry()
+		e := cu.Entry()
 		switch {
 		case e == nil:
 			return fmt.Sprintf("the files hold offset %d, the mirror ends before it", f.Offset)
@@ -779,22 +779,22 @@ func (r *replicaLog) mirrorProblem() string {
 			(e.Producer == nil) != (f.Producer == nil) || e.Producer != nil && *e.Producer != *f.Producer:
 			return fmt.Sprintf("the files hold offset %d (epoch %d), the mirror offset %d (epoch %d), or their records differ", f.Offset, f.LeaderEpoch, e.Offset, e.LeaderEpoch)
 		}
-		cu.next()
+		cu.Next()
 	}
-	if e := cu.entry(); e != nil {
+	if e := cu.Entry(); e != nil {
 		return fmt.Sprintf("the mirror holds offset %d past what the files hold", e.Offset)
 	}
 	return ""
 }
 
-// filesHold decodes the segment files: the records from the log start
+// FilesHold decodes the segment files: the records from the log start
 // offset on, each batch's first carrying the batch's bytes when the batch
 // starts at or after the log start, as the mirror holds them.
-func (r *replicaLog) filesHold() ([]replica.Entry, error) {
+func (r *Log) FilesHold() ([]replica.Entry, error) {
 	var out []replica.Entry
 	start := r.log.LogStartOffset()
 	for _, s := range r.log.Segments() {
-		data, err := r.readSegment(s)
+		data, err := r.ReadSegment(s)
 		if err != nil {
 			return nil, err
 		}
@@ -807,7 +807,7 @@ func (r *replicaLog) filesHold() ([]replica.Entry, error) {
 			}
 			for i := range b.Records {
 				if b.Offset(&b.Records[i]) >= start {
-					e := batchEntries(&b, data[pos:pos+n], i, 1)[0]
+					e := BatchEntries(&b, data[pos:pos+n], i, 1)[0]
 					if i > 0 || b.BaseOffset < start {
 						e.Batch = nil
 					}
@@ -820,11 +820,11 @@ func (r *replicaLog) filesHold() ([]replica.Entry, error) {
 	return out, nil
 }
 
-// recordsIn counts the mirrored entries in the segment with base offset
+// RecordsIn counts the mirrored entries in the segment with base offset
 // segment. The places go segment after segment (appends go to the active
 // segment, truncations cut the end), so the segment's entries are one run
 // of them.
-func (r *replicaLog) recordsIn(segment int64) int {
+func (r *Log) RecordsIn(segment int64) int {
 	cs := r.m.chunks
 	lo := sort.Search(len(cs), func(i int) bool { return cs[i].at.segment >= segment })
 	n := 0
@@ -837,11 +837,11 @@ func (r *replicaLog) recordsIn(segment int64) int {
 	return n
 }
 
-// durableFrom reports, per mirrored entry from position from on, whether
+// DurableFrom reports, per mirrored entry from position from on, whether
 // its batch is on the disk (not only in the page cache).
-func (r *replicaLog) durableFrom(mem *vfs.MemFS, from int) []bool {
-	from = min(max(from, 0), r.m.len())
-	out := make([]bool, r.m.len()-from)
+func (r *Log) DurableFrom(mem *vfs.MemFS, from int) []bool {
+	from = min(max(from, 0), r.m.Len())
+	out := make([]bool, r.m.Len()-from)
 	sizes := map[int64]int64{}
 	for span, p := range r.m.places(from) {
 		d, ok := sizes[p.segment]

@@ -1,4 +1,4 @@
-package cluster
+package replicalog
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// mirror holds a replica log's records, one chunk per batch as it was
-// appended, in offset order. A position counts entries from the mirror's
+// Mirror holds a replica log's records, one chunk per batch as it was
+// appended, in offset order. A position counts entries from the Mirror's
 // first one, across chunks.
 //
 // A chunk is eager (its entries, always there) or lazy: the records of a
@@ -25,10 +25,10 @@ import (
 //
 // A chunk's entries are never changed once made, so they may be shared: a
 // follower's chunk carries the entries its fetch carried (replica.Log.Read
-// hands out the mirror's own entries, and the caller must not modify
-// them). That is why the mirror is chunked rather than one slice:
+// hands out the Mirror's own entries, and the caller must not modify
+// them). That is why the Mirror is chunked rather than one slice:
 // appending never copies what is there.
-type mirror struct {
+type Mirror struct {
 	chunks []chunk
 	n      int
 	// cache lists the positions (chunk.first) of the lazy chunks whose
@@ -67,7 +67,7 @@ type chunk struct {
 	at      place
 	// batch, for a lazy chunk, holds the batch bytes its entries decode
 	// from: records skip to skip+n-1 of it, at offsets lo to hi.
-	batch *lazyBatch
+	batch *LazyBatch
 	skip  int
 	// epoch is a lazy chunk's leader epoch: its batch's, every record's.
 	epoch int32
@@ -80,7 +80,7 @@ type chunk struct {
 	head           bool
 }
 
-// lazyBatch is a record batch as stored, whose records follow one another
+// LazyBatch is a record batch as stored, whose records follow one another
 // from offset base on: size bytes, with CRC crc, that the mirror does not
 // copy but reads back from the segment file they end in (chunk.at) when
 // someone reads the records, so that a log of a client's millions of
@@ -92,18 +92,18 @@ type chunk struct {
 // nothing while the file holds it, and reading the batch back is then
 // asking the file whether it still does (vfs.HoldsAt: a damaged or
 // rewritten file no longer does) rather than copying it out.
-type lazyBatch struct {
+type LazyBatch struct {
 	base int64
 	size int
 	crc  uint32
 	kept []byte
 }
 
-// storedBatch is the lazyBatch of raw, a whole batch as stored, whose
+// StoredBatch is the lazyBatch of raw, a whole batch as stored, whose
 // header h reads; kept says whether the segment file keeps raw itself as
 // the batch's bytes.
-func storedBatch(raw []byte, h kafkalog.BatchHeader, kept bool) *lazyBatch {
-	b := &lazyBatch{base: h.BaseOffset, size: len(raw), crc: h.CRC}
+func StoredBatch(raw []byte, h kafkalog.BatchHeader, kept bool) *LazyBatch {
+	b := &LazyBatch{base: h.BaseOffset, size: len(raw), crc: h.CRC}
 	if kept {
 		b.kept = raw
 	}
@@ -129,16 +129,16 @@ func entriesSize(es []replica.Entry) int {
 	return n
 }
 
-// len is the number of entries.
-func (m *mirror) len() int { return m.n }
+// Len is the number of entries.
+func (m *Mirror) Len() int { return m.n }
 
 // reset empties the mirror.
-func (m *mirror) reset() { m.chunks, m.n, m.cache, m.cached = nil, 0, nil, 0 }
+func (m *Mirror) reset() { m.chunks, m.n, m.cache, m.cached = nil, 0, nil, 0 }
 
 // add appends an eager chunk of a batch's entries, which end at place at.
 // The mirror keeps the slice as it is (capacity cut to its length): the
 // caller must never change it afterwards.
-func (m *mirror) add(entries []replica.Entry, at place) {
+func (m *Mirror) add(entries []replica.Entry, at place) {
 	if len(entries) == 0 {
 		return
 	}
@@ -153,7 +153,7 @@ func (m *mirror) add(entries []replica.Entry, at place) {
 // headSize (the first), ending at place at. entries, when not nil, are
 // those records decoded (the caller's new slice, or one that is never
 // changed), kept as the chunk's decoded entries.
-func (m *mirror) addLazy(b *lazyBatch, epoch int32, skip, n int, entries []replica.Entry, size, headSize int, at place) {
+func (m *Mirror) addLazy(b *LazyBatch, epoch int32, skip, n int, entries []replica.Entry, size, headSize int, at place) {
 	if n == 0 {
 		return
 	}
@@ -170,7 +170,7 @@ func (m *mirror) addLazy(b *lazyBatch, epoch int32, skip, n int, entries []repli
 
 // entriesOf returns chunk c's entries, decoding a lazy chunk's batch if
 // they are not cached. The caller must not modify them.
-func (m *mirror) entriesOf(c int) []replica.Entry {
+func (m *Mirror) entriesOf(c int) []replica.Entry {
 	ch := &m.chunks[c]
 	if ch.entries != nil {
 		return ch.entries
@@ -184,7 +184,7 @@ func (m *mirror) entriesOf(c int) []replica.Entry {
 // remember notes that lazy chunk c's entries are decoded, and forgets the
 // decoded entries of the chunks decoded longest ago beyond
 // mirrorCacheEntries (never those of the chunk decoded last).
-func (m *mirror) remember(c int) {
+func (m *Mirror) remember(c int) {
 	m.cache = append(m.cache, m.chunks[c].first)
 	m.cached += m.chunks[c].n
 	budget := mirrorCacheEntries
@@ -206,7 +206,7 @@ func (m *mirror) remember(c int) {
 
 // chunkAt is the index of the lazy chunk that begins at position first,
 // -1 if none.
-func (m *mirror) chunkAt(first int) int {
+func (m *Mirror) chunkAt(first int) int {
 	if first >= m.n {
 		return -1
 	}
@@ -220,7 +220,7 @@ func (m *mirror) chunkAt(first int) int {
 // bytesOf is lazy chunk ch's batch bytes, read back from its file: the
 // memory the file kept for them while it still holds them, else a copy.
 // The caller may keep them and must not modify them.
-func (m *mirror) bytesOf(ch *chunk) []byte {
+func (m *Mirror) bytesOf(ch *chunk) []byte {
 	b := ch.batch
 	raw, err := m.files.batchBytes(ch.at, b.size, b.kept)
 	if err == nil {
@@ -240,7 +240,7 @@ func (m *mirror) bytesOf(ch *chunk) []byte {
 // decode is lazy chunk ch's records as entries: their keys and values
 // point into its bytes, read back for them, or into a decompression buffer
 // of their own.
-func (m *mirror) decode(ch *chunk) []replica.Entry {
+func (m *Mirror) decode(ch *chunk) []replica.Entry {
 	raw := m.bytesOf(ch)
 	var dec kafkalog.Decoder
 	var rb kafkalog.RecordBatch
@@ -248,14 +248,14 @@ func (m *mirror) decode(ch *chunk) []replica.Entry {
 		// The bytes decoded when the chunk was made, and they never change.
 		panic(fmt.Sprintf("cluster: a mirrored batch at offset %d no longer decodes to %d records from %d: %v", ch.batch.base, ch.n, ch.skip, err))
 	}
-	return batchEntries(&rb, raw, ch.skip, ch.n)
+	return BatchEntries(&rb, raw, ch.skip, ch.n)
 }
 
-// batchEntries is records skip to skip+n-1 of rb (decoded from raw) as
+// BatchEntries is records skip to skip+n-1 of rb (decoded from raw) as
 // entries, at offsets from rb's base offset on: the first carries raw when
 // it is the batch's first record, the producer fields of an idempotent
 // batch are in one allocation for the batch.
-func batchEntries(rb *kafkalog.RecordBatch, raw []byte, skip, n int) []replica.Entry {
+func BatchEntries(rb *kafkalog.RecordBatch, raw []byte, skip, n int) []replica.Entry {
 	es := make([]replica.Entry, n)
 	var producers []replica.ProducerSequence
 	if rb.ProducerID != kafkalog.NoProducerID && rb.BaseSequence >= 0 {
@@ -276,20 +276,20 @@ func batchEntries(rb *kafkalog.RecordBatch, raw []byte, skip, n int) []replica.E
 }
 
 // chunkOf is the index of the chunk holding position i (0 <= i < len).
-func (m *mirror) chunkOf(i int) int {
+func (m *Mirror) chunkOf(i int) int {
 	return sort.Search(len(m.chunks), func(c int) bool { return m.chunks[c].first > i }) - 1
 }
 
-// at is the entry at position i (0 <= i < len); the caller must not
+// At is the entry At position i (0 <= i < len); the caller must not
 // modify it.
-func (m *mirror) at(i int) *replica.Entry {
+func (m *Mirror) At(i int) *replica.Entry {
 	c := m.chunkOf(i)
 	return &m.entriesOf(c)[i-m.chunks[c].first]
 }
 
-// offsetAt is the offset of the entry at position i (0 <= i < len), found
+// OffsetAt is the offset of the entry at position i (0 <= i < len), found
 // without decoding a lazy chunk.
-func (m *mirror) offsetAt(i int) int64 {
+func (m *Mirror) OffsetAt(i int) int64 {
 	c := &m.chunks[m.chunkOf(i)]
 	if c.batch != nil {
 		return c.lo + int64(i-c.first)
@@ -298,7 +298,7 @@ func (m *mirror) offsetAt(i int) int64 {
 }
 
 // truncate keeps the entries before position i.
-func (m *mirror) truncate(i int) {
+func (m *Mirror) truncate(i int) {
 	if i >= m.n {
 		return
 	}
@@ -321,7 +321,7 @@ func (m *mirror) truncate(i int) {
 // recountCache keeps, of the positions the cache lists, those (moved back
 // by shift) of the lazy chunks still there with their entries decoded, and
 // counts their entries again: after a cut or a drop of the mirror's front.
-func (m *mirror) recountCache(shift int) {
+func (m *Mirror) recountCache(shift int) {
 	kept, cached := m.cache[:0], 0
 	for _, first := range m.cache {
 		if first -= shift; first >= 0 {
@@ -337,7 +337,7 @@ func (m *mirror) recountCache(shift int) {
 // log start offset at the entry at i would leave the mirror: a chunk cut
 // at its start keeps the entries from i on, the first without its batch's
 // bytes. Positions then count from the entry that was at i.
-func (m *mirror) dropFront(i int) {
+func (m *Mirror) dropFront(i int) {
 	if i <= 0 {
 		return
 	}
@@ -368,10 +368,10 @@ func (m *mirror) dropFront(i int) {
 	m.recountCache(i)
 }
 
-// epochs yields, chunk by chunk from position i on, the leader epochs of
+// Epochs yields, chunk by chunk from position i on, the leader Epochs of
 // the entries: a lazy chunk's one epoch for all of them (positions lo to
 // hi-1), an eager chunk's entry by entry.
-func (m *mirror) epochs(i int) iter.Seq2[[2]int, int32] {
+func (m *Mirror) Epochs(i int) iter.Seq2[[2]int, int32] {
 	return func(yield func([2]int, int32) bool) {
 		if i >= m.n {
 			return
@@ -394,8 +394,8 @@ func (m *mirror) epochs(i int) iter.Seq2[[2]int, int32] {
 	}
 }
 
-// from yields the positions and entries from position i on.
-func (m *mirror) from(i int) iter.Seq2[int, *replica.Entry] {
+// From yields the positions and entries From position i on.
+func (m *Mirror) From(i int) iter.Seq2[int, *replica.Entry] {
 	return func(yield func(int, *replica.Entry) bool) {
 		if i >= m.n {
 			return
@@ -411,9 +411,9 @@ func (m *mirror) from(i int) iter.Seq2[int, *replica.Entry] {
 	}
 }
 
-// backward yields the positions and entries from the last one down to
+// Backward yields the positions and entries from the last one down to
 // position 0.
-func (m *mirror) backward() iter.Seq2[int, *replica.Entry] {
+func (m *Mirror) Backward() iter.Seq2[int, *replica.Entry] {
 	return func(yield func(int, *replica.Entry) bool) {
 		for c := len(m.chunks) - 1; c >= 0; c-- {
 			es, first := m.entriesOf(c), m.chunks[c].first
@@ -426,10 +426,10 @@ func (m *mirror) backward() iter.Seq2[int, *replica.Entry] {
 	}
 }
 
-// slice returns the entries at positions i to j-1: a chunk's own entries
+// Slice returns the entries at positions i to j-1: a chunk's own entries
 // when they lie in one chunk (most reads: a fetch within one batch), else
 // a copy. The caller must not modify them.
-func (m *mirror) slice(i, j int) []replica.Entry {
+func (m *Mirror) Slice(i, j int) []replica.Entry {
 	i, j = max(i, 0), min(j, m.n)
 	if i >= j {
 		return nil
@@ -453,7 +453,7 @@ func (m *mirror) slice(i, j int) []replica.Entry {
 // lies whole in it, from its batch's first record, is one entry carrying
 // the batch (Entry.Count), not decoded; the other chunks give their
 // entries.
-func (m *mirror) sliceFetch(i, j int) []replica.Entry {
+func (m *Mirror) sliceFetch(i, j int) []replica.Entry {
 	i, j = max(i, 0), min(j, m.n)
 	var out []replica.Entry
 	for c := m.chunkOf(i); c < len(m.chunks) && i < j; c++ {
@@ -474,7 +474,7 @@ func (m *mirror) sliceFetch(i, j int) []replica.Entry {
 // before an entry that carries its batch's bytes), with the size of what
 // it takes. end, if not negative, is a position the read stops at in any
 // case. Lazy chunks are measured without decoding them.
-func (m *mirror) readEnd(i, maxBytes, end int) (int, int) {
+func (m *Mirror) readEnd(i, maxBytes, end int) (int, int) {
 	if end < 0 || end > m.n {
 		end = m.n
 	}
@@ -506,11 +506,11 @@ func (m *mirror) readEnd(i, maxBytes, end int) (int, int) {
 }
 
 // placeOf is where the batch of the entry at position i ends.
-func (m *mirror) placeOf(i int) place { return m.chunks[m.chunkOf(i)].at }
+func (m *Mirror) placeOf(i int) place { return m.chunks[m.chunkOf(i)].at }
 
 // places yields, for the chunks from position i on, the positions they
 // cover from i (lo to hi-1) and where their batch ends.
-func (m *mirror) places(i int) iter.Seq2[[2]int, place] {
+func (m *Mirror) places(i int) iter.Seq2[[2]int, place] {
 	return func(yield func([2]int, place) bool) {
 		if i >= m.n {
 			return
@@ -526,7 +526,7 @@ func (m *mirror) places(i int) iter.Seq2[[2]int, place] {
 
 // offsets yields the offsets of chunk c's entries, without decoding a lazy
 // chunk.
-func (m *mirror) offsets(c int) iter.Seq[int64] {
+func (m *Mirror) offsets(c int) iter.Seq[int64] {
 	return func(yield func(int64) bool) {
 		ch := &m.chunks[c]
 		for k := range ch.n {
@@ -544,7 +544,7 @@ func (m *mirror) offsets(c int) iter.Seq[int64] {
 // index is the position of the first entry at or after offset (len when
 // none). Offsets are consecutive unless the cleaner left gaps, so the
 // position offset - first offset is tried first.
-func (m *mirror) index(offset int64) int {
+func (m *Mirror) index(offset int64) int {
 	if m.n == 0 {
 		return 0
 	}
@@ -553,7 +553,7 @@ func (m *mirror) index(offset int64) int {
 		if m.chunks[len(m.chunks)-1].hi < offset {
 			return i
 		}
-	} else if m.offsetAt(i) == offset {
+	} else if m.OffsetAt(i) == offset {
 		return i
 	}
 	// the chunk whose last entry is the first at or after offset
@@ -568,31 +568,31 @@ func (m *mirror) index(offset int64) int {
 	return ch.first + sort.Search(len(ch.entries), func(k int) bool { return ch.entries[k].Offset >= offset })
 }
 
-// cursor walks a mirror's entries one at a time.
-type cursor struct {
-	m    *mirror
+// Cursor walks a mirror's entries one at a time.
+type Cursor struct {
+	m    *Mirror
 	c, k int // chunk, and entry in it
 }
 
-// cursorAt is a cursor at position i.
-func (m *mirror) cursorAt(i int) cursor {
+// CursorAt is a cursor at position i.
+func (m *Mirror) CursorAt(i int) Cursor {
 	if i >= m.n {
-		return cursor{m: m, c: len(m.chunks)}
+		return Cursor{m: m, c: len(m.chunks)}
 	}
 	c := m.chunkOf(max(i, 0))
-	return cursor{m: m, c: c, k: max(i, 0) - m.chunks[c].first}
+	return Cursor{m: m, c: c, k: max(i, 0) - m.chunks[c].first}
 }
 
-// entry is the entry at the cursor, nil past the last one.
-func (cu *cursor) entry() *replica.Entry {
+// Entry is the Entry at the cursor, nil past the last one.
+func (cu *Cursor) Entry() *replica.Entry {
 	if cu.c >= len(cu.m.chunks) {
 		return nil
 	}
 	return &cu.m.entriesOf(cu.c)[cu.k]
 }
 
-// next moves the cursor to the next entry.
-func (cu *cursor) next() {
+// Next moves the cursor to the Next entry.
+func (cu *Cursor) Next() {
 	if cu.c >= len(cu.m.chunks) {
 		return
 	}
@@ -601,12 +601,12 @@ func (cu *cursor) next() {
 	}
 }
 
-// skipSame moves both cursors past their chunks when each is at the start
+// SkipSame moves both cursors past their chunks when each is at the start
 // of a chunk and the two chunks are the same records: the same entries (a
 // follower's chunk is the slice of its leader's that its fetch carried) or
 // the same part of equal batches (base offset, epoch, size and CRC). It
 // reports whether it moved them.
-func skipSame(a, b *cursor) bool {
+func SkipSame(a, b *Cursor) bool {
 	if a.k != 0 || b.k != 0 || a.c >= len(a.m.chunks) || b.c >= len(b.m.chunks) {
 		return false
 	}
