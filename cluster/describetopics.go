@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 )
 
 // ErrUnknownTopic means kafka-topics was asked about a topic that does not
@@ -115,37 +114,11 @@ func (w *World) describedTopics(o TopicsOptions) []Topic {
 // min.insync.replicas and unclean.leader.election.enable last (Kafka's
 // order is that of the broker's answer).
 func (w *World) topicConfigs(t Topic) string {
-	var out []string
-	c, def := w.logConfig(t.Name), kafkalog.DefaultConfig()
 	if t.Internal {
-		out = append(out, "compression.type=producer", "cleanup.policy=compact", "segment.bytes=104857600")
-		c.CleanupPolicy, c.SegmentBytes = def.CleanupPolicy, def.SegmentBytes // printed above
+		head := []string{"compression.type=producer", "cleanup.policy=compact", "segment.bytes=104857600"}
+		return strings.Join(append(head, topicconfig.Column(w.settings(t.Name), "cleanup.policy", "segment.bytes")...), ",")
 	}
-	if c.CleanupPolicy != def.CleanupPolicy {
-		out = append(out, "cleanup.policy="+c.CleanupPolicy)
-	}
-	if c.DeleteRetentionMs != def.DeleteRetentionMs {
-		out = append(out, "delete.retention.ms="+strconv.FormatInt(c.DeleteRetentionMs, 10))
-	}
-	if c.MinCleanableDirtyRatio != def.MinCleanableDirtyRatio {
-		out = append(out, "min.cleanable.dirty.ratio="+strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64))
-	}
-	if c.RetentionBytes != def.RetentionBytes {
-		out = append(out, "retention.bytes="+strconv.FormatInt(c.RetentionBytes, 10))
-	}
-	if c.RetentionMs != def.RetentionMs {
-		out = append(out, "retention.ms="+strconv.FormatInt(c.RetentionMs, 10))
-	}
-	if c.SegmentBytes != def.SegmentBytes {
-		out = append(out, "segment.bytes="+strconv.FormatInt(c.SegmentBytes, 10))
-	}
-	if m := w.minInsyncReplicas(t.Name); m != 1 {
-		out = append(out, "min.insync.replicas="+strconv.Itoa(m))
-	}
-	if w.uncleanLeaderElection(t.Name) {
-		out = append(out, "unclean.leader.election.enable=true")
-	}
-	return strings.Join(out, ",")
+	return strings.Join(topicconfig.Column(w.settings(t.Name)), ",")
 }
 
 func commaIDs(v []int32) string {

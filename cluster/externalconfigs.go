@@ -6,9 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/twmb/franz-go/pkg/kmsg"
-
-	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // A topic's configs altered while the world runs: IncrementalAlterConfigs
@@ -97,11 +96,6 @@ func ConfigOpsString(ops []ConfigOp) string {
 	return strings.Join(parts, ", ")
 }
 
-// listConfigs are the topic configs whose type is LIST, the only ones
-// APPEND and SUBTRACT apply to, with their defaults (LogConfig's; the
-// throttled-replica lists are not modelled).
-var listConfigs = map[string]string{"cleanup.policy": kafkalog.CleanupPolicyDelete}
-
 // AlterTopicConfigs returns the action that alters topic's configs by ops
 // (incremental; with replace, ops are SETs that become the topic's only
 // configs, as the legacy AlterConfigs replaces them), checked as Kafka
@@ -178,13 +172,16 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 		case ConfigDelete:
 			delete(configs, op.Name)
 		case ConfigAppend, ConfigSubtract:
-			def, ok := listConfigs[op.Name]
-			if !ok {
+			// the LIST configs (the throttled-replica lists are not
+			// modelled), from Kafka's default when the topic sets none
+			k, ok := topicconfig.Lookup(op.Name)
+			if !ok || !k.IsList() {
 				return fail(errInvalidConfig, fmt.Sprintf("Can't %s to key %s because its type is not LIST.", op.Op, op.Name))
 			}
 			cur, set := configs[op.Name]
 			if !set {
-				cur = def
+				def := topicconfig.KafkaDefaults()
+				cur = k.Get(&def)
 			}
 			parts := slices.DeleteFunc(strings.Split(cur, ","), func(s string) bool { return s == "" })
 			for _, v := range strings.Split(*op.Value, ",") {

@@ -9,10 +9,8 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/twmb/franz-go/pkg/kmsg"
-
-	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
 // Broker defaults the external admin requests use (KafkaConfig, 3.7).
@@ -391,13 +389,17 @@ func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRe
 	if len(configs) == 0 {
 		return 0, ""
 	}
-	cfg := w.cfg.Log
+	s := topicconfig.Settings{Log: w.cfg.Log}
 	seen := map[string]bool{}
 	for _, c := range configs {
 		if c.Value == nil {
 			return errInvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
 		}
-		if err := setTopicConfig(spec, &cfg, c.Name, *c.Value); err != nil {
+		k, ok := topicconfig.Lookup(c.Name)
+		if !ok {
+			return errInvalidConfig, fmt.Sprintf("Unknown topic config name: %s", c.Name)
+		}
+		if err := k.Set(&s, *c.Value); err != nil {
 			return errInvalidConfig, err.Error()
 		}
 		if !seen[c.Name] {
@@ -405,6 +407,14 @@ func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRe
 			spec.Overrides = append(spec.Overrides, c.Name)
 		}
 	}
+	if seen["min.insync.replicas"] {
+		spec.MinInsyncReplicas = s.MinInsyncReplicas
+	}
+	if seen["unclean.leader.election.enable"] {
+		unclean := s.UncleanLeaderElectionEnable
+		spec.UncleanLeaderElectionEnable = &unclean
+	}
+	cfg := s.Log
 	if cfg.MaxCompactionLagMs < cfg.MinCompactionLagMs {
 		return errInvalidConfig, fmt.Sprintf("conflict topic config setting max.compaction.lag.ms (%d) < min.compaction.lag.ms (%d)", cfg.MaxCompactionLagMs, cfg.MinCompactionLagMs)
 	}
@@ -415,144 +425,6 @@ func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRe
 		spec.Config = &cfg
 	}
 	return 0, ""
-}
-
-// configError is ConfigDef's ConfigException message.
-func configError(name, value, why string) error {
-	return fmt.Errorf("Invalid value %s for configuration %s: %s", value, name, why)
-}
-
-// setTopicConfig sets one topic config, parsed and range-checked as
-// Kafka 3.7's LogConfig defines it (ConfigDef.parseType, Range.atLeast,
-// Range.between, ValidString.in, ValidList.in).
-func setTopicConfig(spec *TopicSpec, c *kafkalog.Config, name, value string) error {
-	v := strings.TrimSpace(value)
-	num := func(typ string, lo, hi int64) (int64, error) {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || typ == "INT" && (n < math.MinInt32 || n > math.MaxInt32) {
-			return 0, configError(name, value, "Not a number of type "+typ)
-		}
-		switch {
-		case n < lo:
-			return 0, configError(name, strconv.FormatInt(n, 10), fmt.Sprintf("Value must be at least %d", lo))
-		case n > hi:
-			return 0, configError(name, strconv.FormatInt(n, 10), fmt.Sprintf("Value must be no more than %d", hi))
-		}
-		return n, nil
-	}
-	long := func(dst *int64, lo int64) (err error) {
-		*dst, err = num("LONG", lo, math.MaxInt64)
-		return err
-	}
-	boolean := func() (bool, error) {
-		switch strings.ToLower(v) {
-		case "true":
-			return true, nil
-		case "false":
-			return false, nil
-		}
-		return false, configError(name, value, "Expected value to be either true or false")
-	}
-	var err error
-	var n int64
-	switch name {
-	case "cleanup.policy":
-		var parts []string
-		for _, p := range strings.Split(v, ",") {
-			p = strings.TrimSpace(p)
-			if p != kafkalog.CleanupPolicyDelete && p != kafkalog.CleanupPolicyCompact {
-				return configError(name, p, "String must be one of: compact, delete")
-			}
-			if !slices.Contains(parts, p) {
-				parts = append(parts, p)
-			}
-		}
-		c.CleanupPolicy = strings.Join(parts, ",")
-	case "retention.ms":
-		err = long(&c.RetentionMs, -1)
-	case "retention.bytes":
-		err = long(&c.RetentionBytes, math.MinInt64)
-	case "segment.bytes":
-		// LegacyRecord.RECORD_OVERHEAD_V0
-		n, err = num("INT", 14, math.MaxInt32)
-		c.SegmentBytes = n
-	case "segment.ms":
-		err = long(&c.SegmentMs, 1)
-	case "segment.jitter.ms":
-		err = long(&c.SegmentJitterMs, 0)
-	case "segment.index.bytes":
-		// Kafka's minimum is 4; kafkalog.Config.Validate asks for room
-		// for one entry.
-		n, err = num("INT", 4, math.MaxInt32)
-		c.SegmentIndexBytes = n
-	case "index.interval.bytes":
-		n, err = num("INT", 0, math.MaxInt32)
-		c.IndexIntervalBytes = n
-	case "file.delete.delay.ms":
-		err = long(&c.FileDeleteDelayMs, 0)
-	case "flush.messages":
-		err = long(&c.FlushIntervalMessages, 1)
-	case "delete.retention.ms":
-		err = long(&c.DeleteRetentionMs, 0)
-	case "min.compaction.lag.ms":
-		err = long(&c.MinCompactionLagMs, 0)
-	case "max.compaction.lag.ms":
-		err = long(&c.MaxCompactionLagMs, 1)
-	case "max.message.bytes":
-		n, err = num("INT", 0, math.MaxInt32)
-		c.MaxMessageBytes = int32(n)
-	case "min.cleanable.dirty.ratio":
-		f, perr := strconv.ParseFloat(v, 64)
-		// Java prints the parsed Double: 2 as 2.0.
-		d := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(d, ".") {
-			d += ".0"
-		}
-		switch {
-		case perr != nil:
-			err = configError(name, value, "Not a number of type DOUBLE")
-		case f < 0:
-			err = configError(name, d, "Value must be at least 0")
-		case f > 1:
-			err = configError(name, d, "Value must be no more than 1")
-		}
-		c.MinCleanableDirtyRatio = f
-	case "message.timestamp.type":
-		switch v {
-		case "CreateTime":
-			c.MessageTimestampType = kafkalog.CreateTime
-		case "LogAppendTime":
-			c.MessageTimestampType = kafkalog.LogAppendTime
-		default:
-			err = configError(name, v, "String must be one of: CreateTime, LogAppendTime")
-		}
-	case "message.timestamp.before.max.ms":
-		err = long(&c.MessageTimestampBeforeMaxMs, 0)
-	case "message.timestamp.after.max.ms":
-		err = long(&c.MessageTimestampAfterMaxMs, 0)
-	case "message.timestamp.difference.max.ms":
-		err = long(&c.MessageTimestampDifferenceMaxMs, 0)
-	case "min.insync.replicas":
-		n, err = num("INT", 1, math.MaxInt32)
-		spec.MinInsyncReplicas = int(n)
-	case "unclean.leader.election.enable":
-		var b bool
-		b, err = boolean()
-		spec.UncleanLeaderElectionEnable = &b
-	case "compression.type":
-		switch v {
-		case "producer":
-		case "uncompressed", "zstd", "lz4", "snappy", "gzip":
-			err = fmt.Errorf("compression.type %s: the simulated brokers keep the producer's batches as they come (only compression.type=producer is modelled)", v)
-		default:
-			err = configError(name, v, "String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer")
-		}
-	case "preallocate":
-		c.Preallocate, err = boolean()
-	default:
-		err = fmt.Errorf("Unknown topic config name: %s", name)
-	}
-	return err
 }
 
 // extDeleteTopics deletes topics (by name, or by id from v6) through the
@@ -681,79 +553,29 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 	return resp
 }
 
+// brokerEntry is one of a broker's configs.
+func brokerEntry(name, value string, source kmsg.ConfigSource, typ kmsg.ConfigType) configEntry {
+	return configEntry{name: name, value: value, source: source, typ: typ}
+}
+
+// configEntry is one config as DescribeConfigs reports it: a broker's, or
+// a topic's (topic then holds it as the table gives it).
 type configEntry struct {
 	name, value string
 	source      kmsg.ConfigSource
 	typ         kmsg.ConfigType
+	topic       topicconfig.Entry
 }
 
 // topicConfigEntries are a topic's configs as DescribeConfigs reports
-// them: DYNAMIC_TOPIC_CONFIG for those the topic sets (its CreateTopics
-// configs, or a log config of its own that differs from the broker's),
-// else STATIC_BROKER_CONFIG where the world's setting is not Kafka's
-// default, else DEFAULT_CONFIG.
+// them (topicconfig.Entries).
 func (w *World) topicConfigEntries(t *Topic) []configEntry {
-	c, def, broker := w.cfg.Log, kafkalog.DefaultConfig(), w.cfg.Log
-	if t.Config != nil {
-		c = *t.Config
+	es := topicconfig.Entries(w.brokerSettings(), t.own())
+	out := make([]configEntry, len(es))
+	for i, e := range es {
+		out[i] = configEntry{name: e.Key.Name, value: e.Value, source: e.Source, typ: e.Key.Type, topic: e}
 	}
-	minISR, unclean := w.cfg.MinInsyncReplicas, w.cfg.UncleanLeaderElectionEnable
-	if t.MinInsyncReplicas > 0 {
-		minISR = t.MinInsyncReplicas
-	}
-	if t.UncleanLeaderElectionEnable != nil {
-		unclean = *t.UncleanLeaderElectionEnable
-	}
-	source := func(name string, own, static bool) kmsg.ConfigSource {
-		switch {
-		case own || slices.Contains(t.Overrides, name):
-			return kmsg.ConfigSourceDynamicTopicConfig
-		case static:
-			return kmsg.ConfigSourceStaticBrokerConfig
-		}
-		return kmsg.ConfigSourceDefaultConfig
-	}
-	src := func(name string, same func(kafkalog.Config) bool) kmsg.ConfigSource {
-		return source(name, t.Config != nil && !same(broker), !same(def))
-	}
-	i64 := func(name string, get func(kafkalog.Config) int64, typ kmsg.ConfigType) configEntry {
-		return configEntry{name, strconv.FormatInt(get(c), 10), src(name, func(o kafkalog.Config) bool { return get(o) == get(c) }), typ}
-	}
-	long := func(name string, get func(kafkalog.Config) int64) configEntry {
-		return i64(name, get, kmsg.ConfigTypeLong)
-	}
-	integer := func(name string, get func(kafkalog.Config) int64) configEntry {
-		return i64(name, get, kmsg.ConfigTypeInt)
-	}
-	ts := "CreateTime"
-	if c.MessageTimestampType == kafkalog.LogAppendTime {
-		ts = "LogAppendTime"
-	}
-	return []configEntry{
-		{"cleanup.policy", c.CleanupPolicy, src("cleanup.policy", func(o kafkalog.Config) bool { return o.CleanupPolicy == c.CleanupPolicy }), kmsg.ConfigTypeList},
-		{"compression.type", "producer", source("compression.type", false, false), kmsg.ConfigTypeString},
-		long("delete.retention.ms", func(o kafkalog.Config) int64 { return o.DeleteRetentionMs }),
-		long("file.delete.delay.ms", func(o kafkalog.Config) int64 { return o.FileDeleteDelayMs }),
-		long("flush.messages", func(o kafkalog.Config) int64 { return o.FlushIntervalMessages }),
-		integer("index.interval.bytes", func(o kafkalog.Config) int64 { return o.IndexIntervalBytes }),
-		long("max.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MaxCompactionLagMs }),
-		integer("max.message.bytes", func(o kafkalog.Config) int64 { return int64(o.MaxMessageBytes) }),
-		long("message.timestamp.after.max.ms", func(o kafkalog.Config) int64 { return o.MessageTimestampAfterMaxMs }),
-		long("message.timestamp.before.max.ms", func(o kafkalog.Config) int64 { return o.MessageTimestampBeforeMaxMs }),
-		long("message.timestamp.difference.max.ms", func(o kafkalog.Config) int64 { return o.MessageTimestampDifferenceMaxMs }),
-		{"message.timestamp.type", ts, src("message.timestamp.type", func(o kafkalog.Config) bool { return o.MessageTimestampType == c.MessageTimestampType }), kmsg.ConfigTypeString},
-		{"min.cleanable.dirty.ratio", strconv.FormatFloat(c.MinCleanableDirtyRatio, 'f', -1, 64), src("min.cleanable.dirty.ratio", func(o kafkalog.Config) bool { return o.MinCleanableDirtyRatio == c.MinCleanableDirtyRatio }), kmsg.ConfigTypeDouble},
-		long("min.compaction.lag.ms", func(o kafkalog.Config) int64 { return o.MinCompactionLagMs }),
-		{"min.insync.replicas", strconv.Itoa(minISR), source("min.insync.replicas", t.MinInsyncReplicas > 0, w.cfg.MinInsyncReplicas != replica.DefaultMinInsyncReplicas), kmsg.ConfigTypeInt},
-		{"preallocate", strconv.FormatBool(c.Preallocate), src("preallocate", func(o kafkalog.Config) bool { return o.Preallocate == c.Preallocate }), kmsg.ConfigTypeBoolean},
-		long("retention.bytes", func(o kafkalog.Config) int64 { return o.RetentionBytes }),
-		long("retention.ms", func(o kafkalog.Config) int64 { return o.RetentionMs }),
-		integer("segment.bytes", func(o kafkalog.Config) int64 { return o.SegmentBytes }),
-		integer("segment.index.bytes", func(o kafkalog.Config) int64 { return o.SegmentIndexBytes }),
-		long("segment.jitter.ms", func(o kafkalog.Config) int64 { return o.SegmentJitterMs }),
-		long("segment.ms", func(o kafkalog.Config) int64 { return o.SegmentMs }),
-		{"unclean.leader.election.enable", strconv.FormatBool(unclean), source("unclean.leader.election.enable", t.UncleanLeaderElectionEnable != nil, w.cfg.UncleanLeaderElectionEnable), kmsg.ConfigTypeBoolean},
-	}
+	return out
 }
 
 func (w *World) brokerConfigEntries(id int32) []configEntry {
@@ -768,21 +590,21 @@ func (w *World) brokerConfigEntries(id int32) []configEntry {
 	}
 	l := w.cfg.Log
 	return []configEntry{
-		{"auto.create.topics.enable", strconv.FormatBool(!w.cfg.DisableAutoCreateTopics), autoCreateSource, kmsg.ConfigTypeBoolean},
-		{"broker.id", strconv.Itoa(int(id)), static, kmsg.ConfigTypeInt},
-		{"default.replication.factor", strconv.Itoa(DefaultReplicationFactor), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt},
-		{"fetch.max.bytes", strconv.FormatInt(w.cfg.FetchMaxBytes, 10), fetchMaxSource, kmsg.ConfigTypeInt},
-		{"log.cleanup.policy", l.CleanupPolicy, static, kmsg.ConfigTypeList},
-		{"log.dirs", LogDir, static, kmsg.ConfigTypeString},
-		{"log.retention.bytes", strconv.FormatInt(l.RetentionBytes, 10), static, kmsg.ConfigTypeLong},
-		{"log.retention.ms", strconv.FormatInt(l.RetentionMs, 10), static, kmsg.ConfigTypeLong},
-		{"log.segment.bytes", strconv.FormatInt(l.SegmentBytes, 10), static, kmsg.ConfigTypeInt},
-		{"min.insync.replicas", strconv.Itoa(w.cfg.MinInsyncReplicas), static, kmsg.ConfigTypeInt},
-		{"num.partitions", strconv.Itoa(DefaultNumPartitions), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt},
-		{"offsets.topic.num.partitions", strconv.Itoa(w.cfg.OffsetsTopicNumPartitions), static, kmsg.ConfigTypeInt},
-		{"process.roles", strings.Join([]string{"broker", "controller"}[:1+btoi(w.cfg.CombinedControllers)], ","), static, kmsg.ConfigTypeList},
-		{"replica.lag.time.max.ms", strconv.FormatInt(w.cfg.ReplicaLagTimeMaxMs, 10), static, kmsg.ConfigTypeLong},
-		{"unclean.leader.election.enable", strconv.FormatBool(w.cfg.UncleanLeaderElectionEnable), static, kmsg.ConfigTypeBoolean},
+		brokerEntry("auto.create.topics.enable", strconv.FormatBool(!w.cfg.DisableAutoCreateTopics), autoCreateSource, kmsg.ConfigTypeBoolean),
+		brokerEntry("broker.id", strconv.Itoa(int(id)), static, kmsg.ConfigTypeInt),
+		brokerEntry("default.replication.factor", strconv.Itoa(DefaultReplicationFactor), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt),
+		brokerEntry("fetch.max.bytes", strconv.FormatInt(w.cfg.FetchMaxBytes, 10), fetchMaxSource, kmsg.ConfigTypeInt),
+		brokerEntry("log.cleanup.policy", l.CleanupPolicy, static, kmsg.ConfigTypeList),
+		brokerEntry("log.dirs", LogDir, static, kmsg.ConfigTypeString),
+		brokerEntry("log.retention.bytes", strconv.FormatInt(l.RetentionBytes, 10), static, kmsg.ConfigTypeLong),
+		brokerEntry("log.retention.ms", strconv.FormatInt(l.RetentionMs, 10), static, kmsg.ConfigTypeLong),
+		brokerEntry("log.segment.bytes", strconv.FormatInt(l.SegmentBytes, 10), static, kmsg.ConfigTypeInt),
+		brokerEntry("min.insync.replicas", strconv.Itoa(w.cfg.MinInsyncReplicas), static, kmsg.ConfigTypeInt),
+		brokerEntry("num.partitions", strconv.Itoa(DefaultNumPartitions), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt),
+		brokerEntry("offsets.topic.num.partitions", strconv.Itoa(w.cfg.OffsetsTopicNumPartitions), static, kmsg.ConfigTypeInt),
+		brokerEntry("process.roles", strings.Join([]string{"broker", "controller"}[:1+btoi(w.cfg.CombinedControllers)], ","), static, kmsg.ConfigTypeList),
+		brokerEntry("replica.lag.time.max.ms", strconv.FormatInt(w.cfg.ReplicaLagTimeMaxMs, 10), static, kmsg.ConfigTypeLong),
+		brokerEntry("unclean.leader.election.enable", strconv.FormatBool(w.cfg.UncleanLeaderElectionEnable), static, kmsg.ConfigTypeBoolean),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
@@ -51,6 +52,11 @@ type TopicSpec struct {
 	MinInsyncReplicas           int
 	UncleanLeaderElectionEnable *bool
 	Overrides                   []string
+}
+
+// own is what the topic sets itself, over the brokers' settings.
+func (t *Topic) own() topicconfig.Own {
+	return topicconfig.Own{Log: t.Config, MinInsyncReplicas: t.MinInsyncReplicas, UncleanLeaderElectionEnable: t.UncleanLeaderElectionEnable, Overrides: t.Overrides}
 }
 
 func (w *World) topic(name string) *Topic {
@@ -222,32 +228,33 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 	return nil
 }
 
-// logConfig returns the log configuration of topic's partitions.
-func (w *World) logConfig(topic string) kafkalog.Config {
-	if t := w.topic(topic); t != nil && t.Config != nil {
-		return *t.Config
-	}
-	return w.cfg.Log
+// brokerSettings are the brokers' topic configs: what a topic that sets
+// none of its own has.
+func (w *World) brokerSettings() topicconfig.Settings {
+	return topicconfig.Settings{Log: w.cfg.Log, MinInsyncReplicas: w.cfg.MinInsyncReplicas, UncleanLeaderElectionEnable: w.cfg.UncleanLeaderElectionEnable}
 }
+
+// settings returns the configs of topic's partitions: the topic's own
+// over the brokers' (topicconfig.Resolve).
+func (w *World) settings(topic string) topicconfig.Settings {
+	var own topicconfig.Own
+	if t := w.topic(topic); t != nil {
+		own = t.own()
+	}
+	return topicconfig.Resolve(w.brokerSettings(), own)
+}
+
+// logConfig returns the log configuration of topic's partitions.
+func (w *World) logConfig(topic string) kafkalog.Config { return w.settings(topic).Log }
 
 // minInsyncReplicas returns the min.insync.replicas of topic's
-// partitions: the topic's own, else the broker's (LogConfig's topic
-// config over the broker's default, as in Kafka).
-func (w *World) minInsyncReplicas(topic string) int {
-	if t := w.topic(topic); t != nil && t.MinInsyncReplicas > 0 {
-		return t.MinInsyncReplicas
-	}
-	return w.cfg.MinInsyncReplicas
-}
+// partitions.
+func (w *World) minInsyncReplicas(topic string) int { return w.settings(topic).MinInsyncReplicas }
 
 // uncleanLeaderElection returns the unclean.leader.election.enable the
-// controller follows for topic's partitions: the topic's own, else the
-// broker's.
+// controller follows for topic's partitions.
 func (w *World) uncleanLeaderElection(topic string) bool {
-	if t := w.topic(topic); t != nil && t.UncleanLeaderElectionEnable != nil {
-		return *t.UncleanLeaderElectionEnable
-	}
-	return w.cfg.UncleanLeaderElectionEnable
+	return w.settings(topic).UncleanLeaderElectionEnable
 }
 
 // addPartitions grows topic to count partitions (kafka-topics --alter
