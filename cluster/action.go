@@ -286,7 +286,7 @@ func (w *World) validate(a Action) error {
 		if a.Topic.Name == "" || w.topic(a.Topic.Name) != nil {
 			return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, a.Topic.Name)
 		}
-		_, err := w.assignment(a.Topic, nil)
+		_, err := w.ctl.Assignment(a.Topic, nil)
 		return err
 	case ActAddProducer:
 		if _, err := parseAcks(a.Producer.Acks); err != nil {

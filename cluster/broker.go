@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -168,7 +169,7 @@ func (w *World) startBroker(b *broker) error {
 		starts = map[partitionKey]int64{}
 		w.record(EventBroker, b.id, nil, "Error occurred while reading log-start-offset-checkpoint file of directory %s, resetting to the base offset of the first segment (%v)", LogDir, startErr)
 	}
-	for _, t := range w.topics {
+	for _, t := range w.ctl.Topics() {
 		for p, replicas := range t.Assignment {
 			if slices.Contains(replicas, b.id) {
 				tp := partitionKey{Topic: t.Name, Partition: int32(p)}
@@ -300,21 +301,11 @@ func (w *World) openReplica(b *broker, tp partitionKey, hw, recoveryPoint, logSt
 	}
 	b.replicas[tp] = &replicaSlot{tp: tp, log: log, node: node}
 	b.order = append(b.order, tp)
-	slices.SortFunc(b.order, comparePartitions)
+	slices.SortFunc(b.order, metadata.ComparePartitions)
 	b.lastHW[tp] = node.Status().HighWatermark
 	w.record(EventBroker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), b.lastHW[tp])
 	w.markLast(byPart)
 	return nil
-}
-
-func comparePartitions(a, b partitionKey) int {
-	if a.Topic != b.Topic {
-		if a.Topic < b.Topic {
-			return -1
-		}
-		return 1
-	}
-	return int(a.Partition - b.Partition)
 }
 
 // stopBroker shuts the broker down cleanly: every log flushed and

@@ -118,9 +118,9 @@ func (w *World) runChecker() {
 	}
 	now := map[string]bool{}
 	var buf [4]liveReplica // a partition's replicas, on the stack for the usual few
-	for _, tp := range w.ctl.order {
+	for _, tp := range w.ctl.Partitions() {
 		live := buf[:0]
-		for _, id := range w.ctl.parts[tp].replicas {
+		for _, id := range w.ctl.Replicas(tp) {
 			if s := w.brokers[id-1].replicas[tp]; s != nil {
 				live = append(live, liveOf(id, s))
 			}
@@ -160,7 +160,7 @@ func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation 
 			} else {
 				w.check.epochOwner[k] = r.broker
 			}
-			if r.broker == w.ctl.parts[tp].leader {
+			if r.broker == w.ctl.Leader(tp) {
 				leader = r
 			}
 		}
@@ -172,7 +172,7 @@ func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation 
 		}
 		w.check.leaderHW[tp] = leaderMark{leader.broker, leader.st.LeaderEpoch, leader.st.HighWatermark}
 		for _, r := range live {
-			if w.inISR(tp, r.broker) && w.ctl.unfenced(r.broker) && r.st.LogEndOffset < leader.st.HighWatermark {
+			if w.inISR(tp, r.broker) && w.ctl.Unfenced(r.broker) && r.st.LogEndOffset < leader.st.HighWatermark {
 				bad(InvISRComplete, "ISR member b%d ends at %d, below leader b%d's HW %d", r.broker, r.st.LogEndOffset, leader.broker, leader.st.HighWatermark)
 			}
 		}
@@ -190,14 +190,7 @@ func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation 
 	return out
 }
 
-func (w *World) inISR(tp partitionKey, id int32) bool {
-	for _, m := range w.ctl.parts[tp].isr {
-		if m == id {
-			return true
-		}
-	}
-	return false
-}
+func (w *World) inISR(tp partitionKey, id int32) bool { return w.ctl.InISR(tp, id) }
 
 // firstDifference is [firstDifference] starting where the same two logs
 // were last found equal.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -27,7 +28,7 @@ const (
 
 // ErrInvalidConfig means a [Config], topic or producer setting is out of
 // range, or an action names something that does not exist.
-var ErrInvalidConfig = fmt.Errorf("cluster: invalid config")
+var ErrInvalidConfig = metadata.ErrInvalidConfig
 
 // Config is the static configuration of a [World]. Field names follow
 // Kafka's configuration keys; a zero value means Kafka's default (except

@@ -28,11 +28,11 @@ func (w *World) CheckConverged() []string {
 	if len(out) > 0 {
 		return out
 	}
-	for _, tp := range w.ctl.order {
-		p := w.ctl.parts[tp]
-		isr, reps := sortedIDs(p.isr), sortedIDs(p.replicas)
-		if p.leader <= 0 || !slices.Equal(isr, reps) {
-			out = append(out, fmt.Sprintf("%s-%d has leader %d and ISR %v (replicas %v)", tp.Topic, tp.Partition, p.leader, p.isr, p.replicas))
+	for _, tp := range w.ctl.Partitions() {
+		p, _ := w.ctl.View(tp)
+		isr, reps := sortedIDs(p.ISR), sortedIDs(p.Replicas)
+		if p.Leader <= 0 || !slices.Equal(isr, reps) {
+			out = append(out, fmt.Sprintf("%s-%d has leader %d and ISR %v (replicas %v)", tp.Topic, tp.Partition, p.Leader, p.ISR, p.Replicas))
 		}
 	}
 	live := map[string][]*Consumer{}
@@ -67,7 +67,7 @@ func (w *World) CheckConverged() []string {
 				topics[t] = true
 			}
 		}
-		for _, t := range w.topics {
+		for _, t := range w.ctl.Topics() {
 			if !topics[t.Name] {
 				continue
 			}

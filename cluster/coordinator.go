@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
 // OffsetsTopic is the internal topic of committed offsets.
-const OffsetsTopic = "__consumer_offsets"
+const OffsetsTopic = metadata.OffsetsTopic
 
 // coordinatorState is a broker's group coordinator: the pure state machine
 // and the answers it holds back until their offset commits are stored

@@ -77,14 +77,11 @@ type deletedLog struct {
 // deleteTopic removes topic from the controller and the brokers (see
 // [World.DeleteTopic]) and tells the group members; by says who asked.
 func (w *World) deleteTopic(topic, by string) {
-	i := slices.IndexFunc(w.topics, func(t Topic) bool { return t.Name == topic })
-	t := w.topics[i]
-	w.topics = slices.Delete(w.topics, i, i+1)
+	t, _ := w.ctl.RemoveTopic(topic)
 	w.record(EventController, 0, nil, "topic %s deleted (%s): the controller removes its %d partitions", topic, by, len(t.Assignment))
 	for p := range t.Assignment {
 		tp := partitionKey{Topic: topic, Partition: int32(p)}
-		delete(w.ctl.parts, tp)
-		w.ctl.order = slices.DeleteFunc(w.ctl.order, func(k partitionKey) bool { return k == tp })
+		w.ctl.RemovePartition(tp)
 		delete(w.check.leaderHW, tp)
 		for k := range w.check.epochOwner {
 			if k.tp == tp {

@@ -95,7 +95,7 @@ const zeroTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
 // describedTopics are the topics kafka-topics talks about, sorted by name.
 func (w *World) describedTopics(o TopicsOptions) []Topic {
 	var out []Topic
-	for _, t := range w.topics {
+	for _, t := range w.ctl.Topics() {
 		if o.Topic != "" && t.Name != o.Topic || o.ExcludeInternal && t.Internal {
 			continue
 		}

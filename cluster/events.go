@@ -4,38 +4,40 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
 )
 
 // EventKind says what an [Event] records.
-type EventKind string
+type EventKind = event.Kind
 
 // The event kinds.
 const (
 	// EventAction is an action from outside (a produce, a crash...).
-	EventAction EventKind = "action"
+	EventAction = event.Action
 	// EventBroker is a broker starting, stopping, crashing, recovering.
-	EventBroker EventKind = "broker"
+	EventBroker = event.Broker
 	// EventController is a controller decision: fencing, election, ISR.
-	EventController EventKind = "controller"
+	EventController = event.Controller
 	// EventReplica is a replica's state change (role, HW, truncation, ISR).
-	EventReplica EventKind = "replica"
+	EventReplica = event.Replica
 	// EventProduce is a producer's result: an acknowledgement or an error.
-	EventProduce EventKind = "produce"
+	EventProduce = event.Produce
 	// EventConsume is a consumer reading records or losing its position.
-	EventConsume EventKind = "consume"
+	EventConsume = event.Consume
 	// EventMessage is one delivered or dropped message ([Config.TraceMessages]).
-	EventMessage EventKind = "message"
+	EventMessage = event.Message
 	// EventViolation is an invariant the checker found broken.
-	EventViolation EventKind = "violation"
+	EventViolation = event.Violation
 	// EventError is an internal error (a log that failed under a broker, a
 	// message storm): the world records it and goes on ([World.InternalErrors]).
-	EventError EventKind = "error"
+	EventError = event.Error
 	// EventGroup is a consumer group's course: joins, assignments,
 	// revocations, commits, session expiries, what members read.
-	EventGroup EventKind = "group"
+	EventGroup = event.Group
 	// EventStorage is retention deleting segments or the cleaner
 	// compacting a log.
-	EventStorage EventKind = "storage"
+	EventStorage = event.Storage
 )
 
 // Event is one entry of the timeline.

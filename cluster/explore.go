@@ -149,13 +149,13 @@ func (w *World) resolve(target int32) int32 {
 	if target > 0 {
 		return target
 	}
-	p := w.ctl.parts[partitionKey{Topic: exploreTopic}]
+	p, _ := w.ctl.View(partitionKey{Topic: exploreTopic})
 	if target == TargetLeader {
-		return max(p.leader, 0)
+		return max(p.Leader, 0)
 	}
 	var followers []int32
-	for _, id := range p.replicas {
-		if id != p.leader {
+	for _, id := range p.Replicas {
+		if id != p.Leader {
 			followers = append(followers, id)
 		}
 	}
@@ -330,20 +330,20 @@ func (w *World) powerCutAllowed(id int32) bool {
 	if w.brokers[id-1].state != BrokerRunning {
 		return false
 	}
-	for _, tp := range w.ctl.order {
-		p := w.ctl.parts[tp]
-		if !slices.Contains(p.replicas, id) {
+	for _, tp := range w.ctl.Partitions() {
+		p, _ := w.ctl.View(tp)
+		if !slices.Contains(p.Replicas, id) {
 			continue
 		}
 		n := 0
-		for _, m := range p.isr {
-			b, cb := w.brokers[m-1], w.ctl.brokers[m-1]
-			if b.state == BrokerRunning && w.ctl.unfenced(m) && cb.incarnation == b.incarnation && !w.net.Cut(m, ControllerID) &&
-				b.nextBeatMs-cb.lastHeartbeat < w.cfg.BrokerSessionTimeoutMs {
+		for _, m := range p.ISR {
+			b, cb := w.brokers[m-1], w.ctl.Registration(m)
+			if b.state == BrokerRunning && w.ctl.Unfenced(m) && cb.Incarnation == b.incarnation && !w.net.Cut(m, ControllerID) &&
+				b.nextBeatMs-cb.LastHeartbeatMs < w.cfg.BrokerSessionTimeoutMs {
 				n++
 			}
 		}
-		if !slices.Contains(p.isr, id) || n < w.cfg.MinInsyncReplicas {
+		if !slices.Contains(p.ISR, id) || n < w.cfg.MinInsyncReplicas {
 			return false
 		}
 	}
@@ -372,10 +372,10 @@ func (w *World) judge(out *Outcome) {
 		out.Internal = append(out.Internal, ie.Error)
 	}
 	tp := partitionKey{Topic: exploreTopic}
-	p := w.ctl.parts[tp]
+	p, _ := w.ctl.View(tp)
 	var leader *replicaSlot
-	if p.leader != replica.NoLeader {
-		leader = w.brokers[p.leader-1].replicas[tp]
+	if p.Leader != replica.NoLeader {
+		leader = w.brokers[p.Leader-1].replicas[tp]
 	}
 	out.Offline = leader == nil
 	for _, r := range w.producers[0].results {
@@ -390,16 +390,16 @@ func (w *World) judge(out *Outcome) {
 	if leader == nil {
 		return
 	}
-	a := liveOf(p.leader, leader)
-	for _, id := range p.replicas {
+	a := liveOf(p.Leader, leader)
+	for _, id := range p.Replicas {
 		s := w.brokers[id-1].replicas[tp]
-		if s == nil || id == p.leader {
+		if s == nil || id == p.Leader {
 			continue
 		}
 		b := liveOf(id, s)
 		b.st.HighWatermark = min(b.st.LogEndOffset, a.st.HighWatermark) // compare the whole common prefix
 		if off, ok := firstDifference(&a, &b, 0); ok {
-			out.Diverged = append(out.Diverged, fmt.Sprintf("b%d differs from leader b%d at offset %d", id, p.leader, off))
+			out.Diverged = append(out.Diverged, fmt.Sprintf("b%d differs from leader b%d at offset %d", id, p.Leader, off))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -370,9 +371,9 @@ func TopicUUID(id string) [16]byte {
 
 // topicByID returns the topic whose id is id, nil if none.
 func (w *World) topicByID(id [16]byte) *Topic {
-	for i := range w.topics {
-		if TopicUUID(w.topics[i].ID) == id {
-			return &w.topics[i]
+	for i := range w.ctl.Topics() {
+		if TopicUUID(w.ctl.Topics()[i].ID) == id {
+			return &w.ctl.Topics()[i]
 		}
 	}
 	return nil
@@ -380,7 +381,7 @@ func (w *World) topicByID(id [16]byte) *Topic {
 
 // ClusterID is the world's cluster.id: a Uuid as Kafka prints it, drawn
 // from the seed like a topic id.
-func (w *World) ClusterID() string { return newTopicID(w.cfg.Seed, "\x00cluster.id") }
+func (w *World) ClusterID() string { return metadata.NewTopicID(w.cfg.Seed, "\x00cluster.id") }
 
 // Kafka's error codes the external requests answer with
 // (org.apache.kafka.common.protocol.Errors).

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/controller"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -29,7 +31,7 @@ const (
 func (w *World) aliveBrokers() []int32 {
 	var out []int32
 	for id := int32(1); int(id) <= len(w.brokers); id++ {
-		if w.ctl.unfenced(id) {
+		if w.ctl.Unfenced(id) {
 			out = append(out, id)
 		}
 	}
@@ -69,8 +71,8 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 	var topics []*Topic
 	var missing []kmsg.MetadataRequestTopic
 	if req.Topics == nil || req.Version == 0 && len(req.Topics) == 0 {
-		for i := range w.topics {
-			topics = append(topics, &w.topics[i])
+		for i := range w.ctl.Topics() {
+			topics = append(topics, &w.ctl.Topics()[i])
 		}
 	} else {
 		for _, rt := range req.Topics {
@@ -120,7 +122,7 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 			mt.ErrorCode = errInvalidTopicException
 		default:
 			mt.ErrorCode = errUnknownTopicOrPartition
-			mt.IsInternal = isInternalTopic(*rt.Topic)
+			mt.IsInternal = metadata.IsInternal(*rt.Topic)
 			if autoCreate {
 				if msg := w.autoCreateTopic(x, *rt.Topic); msg != "" {
 					if refused = append(refused, *rt.Topic); len(refused) == 1 {
@@ -140,12 +142,6 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 		w.record(EventController, 0, nil, "topic %s%s not auto-created for client %q: %s", refused[0], more, x.ClientID, why)
 	}
 	return resp
-}
-
-// isInternalTopic reports Kafka's Topic.isInternal: the offsets and the
-// transaction state topics.
-func isInternalTopic(name string) bool {
-	return name == OffsetsTopic || name == "__transaction_state"
 }
 
 // autoCreateTopic creates a topic a client's Metadata request asked for, as
@@ -307,9 +303,9 @@ func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16,
 				spec.ReplicationFactor, spec.ReplicationFactor, alive))
 		}
 	}
-	asg, err := w.assignment(spec, w.placement(spec.ReplicationFactor))
-	if bound := (*partitionBoundError)(nil); errors.As(err, &bound) {
-		return fail(errPolicyViolation, bound.msg)
+	asg, err := w.ctl.Assignment(spec, w.ctl.Placement(spec.ReplicationFactor))
+	if bound := (*controller.BoundError)(nil); errors.As(err, &bound) {
+		return fail(errPolicyViolation, bound.Msg)
 	}
 	if err != nil {
 		return fail(errInvalidReplicaAssign, err.Error())
@@ -570,7 +566,7 @@ type configEntry struct {
 // topicConfigEntries are a topic's configs as DescribeConfigs reports
 // them (topicconfig.Entries).
 func (w *World) topicConfigEntries(t *Topic) []configEntry {
-	es := topicconfig.Entries(w.brokerSettings(), t.own())
+	es := topicconfig.Entries(w.brokerSettings(), t.Own())
 	out := make([]configEntry, len(es))
 	for i, e := range es {
 		out[i] = configEntry{name: e.Key.Name, value: e.Value, source: e.Source, typ: e.Key.Type, topic: e}

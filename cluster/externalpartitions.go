@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -72,8 +73,8 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 	if req.Assignment != nil && len(req.Assignment) != additional {
 		return errInvalidReplicaAssign, fmt.Sprintf("Attempted to add %d additional partition(s), but only %d assignment(s) were specified.", additional, len(req.Assignment))
 	}
-	if err := w.partitionRoom(req.Topic, int(req.Count)); err != nil {
-		return errPolicyViolation, err.(*partitionBoundError).msg
+	if err := w.ctl.Room(req.Topic, int(req.Count)); err != nil {
+		return errPolicyViolation, err.(*controller.BoundError).Msg
 	}
 	rf := len(t.Assignment[0])
 	var extra [][]int32
@@ -82,7 +83,7 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 			if code, msg := w.manualReplicas(a.Replicas, rf); code != 0 {
 				return code, msg
 			}
-			if !slices.ContainsFunc(a.Replicas, w.ctl.unfenced) {
+			if !slices.ContainsFunc(a.Replicas, w.ctl.Unfenced) {
 				return errInvalidReplicaAssign, fmt.Sprintf("All brokers specified in the manual partition assignment for partition %d are fenced or in controlled shutdown.", have+i)
 			}
 			extra = append(extra, slices.Clone(a.Replicas))
@@ -92,7 +93,7 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 		if rf > len(alive) {
 			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, len(alive))
 		}
-		extra = placedOn(alive, have, int(req.Count), rf) // on the unfenced brokers (World.placement)
+		extra = controller.PlacedOn(alive, have, int(req.Count), rf) // on the unfenced brokers (World.placement)
 	}
 	if validateOnly {
 		return 0, ""

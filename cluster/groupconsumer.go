@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
@@ -194,7 +195,7 @@ func (w *World) startGroupClient(c *Consumer) error {
 // response gives it.
 func (w *World) topicMetadata() []group.TopicMetadata {
 	var out []group.TopicMetadata
-	for _, t := range w.topics {
+	for _, t := range w.ctl.Topics() {
 		out = append(out, group.TopicMetadata{Topic: t.Name, Partitions: int32(len(t.Assignment))})
 	}
 	return out
@@ -261,7 +262,7 @@ func (w *World) retryResets(c *Consumer) {
 	for _, tp := range g.member.Owned() {
 		owned[partitionKey(tp)] = true
 	}
-	for _, tp := range slices.SortedFunc(maps.Keys(g.resetPending), comparePartitions) {
+	for _, tp := range slices.SortedFunc(maps.Keys(g.resetPending), metadata.ComparePartitions) {
 		if !owned[tp] {
 			delete(g.resetPending, tp)
 			continue
@@ -300,7 +301,7 @@ func (w *World) commitDone(c *Consumer) {
 	for tp := range g.done {
 		keys = append(keys, tp)
 	}
-	slices.SortFunc(keys, comparePartitions)
+	slices.SortFunc(keys, metadata.ComparePartitions)
 	offsets := make([]group.PartitionOffset, len(keys))
 	for i, tp := range keys {
 		offsets[i] = group.PartitionOffset{TopicPartition: group.TopicPartition(tp), Offset: g.done[tp], LeaderEpoch: -1}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -182,7 +183,7 @@ func (w *World) offsetInfos(b *broker, name string, owner map[partitionKey]strin
 	for tp := range tps {
 		keys = append(keys, tp)
 	}
-	slices.SortFunc(keys, comparePartitions)
+	slices.SortFunc(keys, metadata.ComparePartitions)
 	out := []OffsetInfo{}
 	for _, tp := range keys {
 		oi := OffsetInfo{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEndOffset: -1, Lag: -1, Member: owner[tp]}

@@ -186,14 +186,7 @@ type StateOptions struct {
 func (w *World) Brokers() []BrokerInfo {
 	out := make([]BrokerInfo, 0, len(w.brokers))
 	for i, b := range w.brokers {
-		cb := w.ctl.brokers[i]
-		ctl := "unregistered"
-		switch {
-		case cb.registered && cb.fenced:
-			ctl = "fenced"
-		case cb.registered:
-			ctl = "unfenced"
-		}
+		ctl := w.ctl.Registration(int32(i + 1)).Status()
 		out = append(out, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
 			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
 			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
@@ -217,13 +210,13 @@ func (w *World) StateWith(opts StateOptions) State { return w.state(opts) }
 func (w *World) state(opts StateOptions) State {
 	s := State{TimeMs: w.now, Rules: w.cfg.Rules.String(), Network: w.net.CutLinks()}
 	if w.cfg.CombinedControllers {
-		s.ActiveController = w.quorum.active
-		if !w.controllerUp() {
+		s.ActiveController = w.ctl.Active()
+		if !w.ctl.Up(w.env()) {
 			s.ActiveController = -1
 		}
 	}
 	s.Brokers = w.Brokers()
-	for _, tp := range w.ctl.order {
+	for _, tp := range w.ctl.Partitions() {
 		if tp.Topic == OffsetsTopic {
 			continue // shown through the groups
 		}
@@ -273,20 +266,20 @@ func producerInfo(p *Producer) ProducerInfo {
 // partitionInfo describes tp with the newest tail records of each log
 // (every record when tail < 0).
 func (w *World) partitionInfo(tp partitionKey, tail int) PartitionInfo {
-	p := w.ctl.parts[tp]
-	pi := PartitionInfo{Topic: tp.Topic, Partition: tp.Partition, Leader: p.leader, LeaderEpoch: p.leaderEpoch,
-		Replicas: slices.Clone(p.replicas), ISR: slices.Clone(p.isr), HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
+	p, _ := w.ctl.View(tp)
+	pi := PartitionInfo{Topic: tp.Topic, Partition: tp.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch,
+		Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR), HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
 	var leaderLog *LogInfo
-	for _, id := range p.replicas {
+	for _, id := range p.Replicas {
 		li := w.logInfo(w.brokers[id-1], tp, tail)
 		pi.Logs = append(pi.Logs, li)
-		if id == p.leader && li.Role == replica.RoleLeader.String() {
+		if id == p.Leader && li.Role == replica.RoleLeader.String() {
 			leaderLog = &pi.Logs[len(pi.Logs)-1]
 		}
 	}
 	if leaderLog != nil {
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
-		if s := w.brokers[p.leader-1].replicas[tp]; s != nil {
+		if s := w.brokers[p.Leader-1].replicas[tp]; s != nil {
 			pi.LogStartOffset = s.log.LogStartOffset()
 			if tail >= 0 {
 				markDifferencesWith(pi.Logs, leaderLog.Broker, s.log)

@@ -1228,7 +1228,7 @@ func (u *userRun) groupProblem(st State) string {
 				topics[t] = true
 			}
 		}
-		for _, t := range u.w.topics {
+		for _, t := range u.w.ctl.Topics() {
 			if !topics[t.Name] {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 )
 
@@ -23,10 +24,8 @@ type World struct {
 	now int64
 
 	brokers   []*broker // brokers[i] has id i+1
-	ctl       controller
-	quorum    quorum
+	ctl       *controller.Controller
 	net       netsim.Network
-	topics    []Topic
 	producers []*Producer
 	consumers []*Consumer
 
@@ -74,10 +73,8 @@ func New(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{cfg: cfg, rnd: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
-	w.ctl.init(cfg.Brokers)
-	if cfg.CombinedControllers {
-		w.quorum.active = 1
-	}
+	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
+		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.brokerSettings()})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		b := newBroker(id)
 		if cfg.BrokerDiskBytes > 0 {
@@ -138,10 +135,7 @@ func (w *World) tick(ms int64) error {
 			w.internalError(b, err)
 		}
 	}
-	w.tickQuorum()
-	if w.controllerUp() {
-		w.tickController()
-	}
+	w.ctl.Tick(w.env())
 	for _, p := range w.producers {
 		w.tickProducer(p)
 	}
@@ -214,7 +208,7 @@ func (w *World) deliverNext() {
 	}
 	switch {
 	case e.To == ControllerID:
-		w.deliverToController(&e)
+		w.ctl.Step(w.env(), &e)
 		return
 	case e.To >= ExternalNodeBase:
 		w.deliverToExternal(&e)
@@ -245,7 +239,7 @@ func (w *World) dropReason(e *netsim.Envelope) string {
 	if w.net.Cut(e.From, e.To) {
 		return "link cut"
 	}
-	if (e.To == ControllerID || e.From == ControllerID) && !w.controllerUp() {
+	if (e.To == ControllerID || e.From == ControllerID) && !w.ctl.Up(w.env()) {
 		return "no active controller"
 	}
 	if e.To >= 1 && int(e.To) <= len(w.brokers) {

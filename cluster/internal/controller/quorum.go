@@ -1,17 +1,20 @@
-package cluster
+package controller
 
-import "github.com/kafkalive/kafkalive/replica"
+import (
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/replica"
+)
 
-// KRaft combined mode ([Config.CombinedControllers]): the controller runs
-// inside the brokers (process.roles=broker,controller), every broker is a
-// voter of the metadata quorum, and the active controller is the quorum's
-// leader. The metadata log is replicated on the quorum, so a new leader
-// takes over with the same metadata ([controller] is not lost); the
-// quorum itself (its own Raft log and votes) is not simulated, only its
-// outcome: after the active controller's broker stops, crashes or loses
-// power, the voters elect the lowest-id running voter once
-// [Config.ControllerFailoverMs] have passed, provided a majority of
-// voters runs. A leader keeps its place when an older one comes back.
+// KRaft combined mode ([Config.Combined]): the controller runs inside the
+// brokers (process.roles=broker,controller), every broker is a voter of
+// the metadata quorum, and the active controller is the quorum's leader.
+// The metadata log is replicated on the quorum, so a new leader takes
+// over with the same metadata (the Controller is not lost); the quorum
+// itself (its own Raft log and votes) is not simulated, only its outcome:
+// after the active controller's broker stops, crashes or loses power, the
+// voters elect the lowest-id running voter once [Config.FailoverMs] have
+// passed, provided a majority of voters runs. A leader keeps its place
+// when an older one comes back.
 
 // quorum is the metadata quorum's leadership.
 type quorum struct {
@@ -44,14 +47,14 @@ const MetadataMaxIdleIntervalMs = 500
 
 // QuorumStatus is what kafka-metadata-quorum --describe --status reports
 // (MetadataQuorumCommand.handleDescribeStatus, Kafka 3.7), in combined
-// mode ([Config.CombinedControllers]).
+// mode.
 type QuorumStatus struct {
 	// LeaderID is the active controller's broker, -1 while none.
 	LeaderID int32
 	// LeaderEpoch counts the quorum's elections.
 	LeaderEpoch int32
-	// HighWatermark is the metadata log's high watermark (see quorum.hw:
-	// elections and NoOpRecords only).
+	// HighWatermark is the metadata log's high watermark (elections and
+	// NoOpRecords only).
 	HighWatermark int64
 	// MaxFollowerLag is the leader's log end minus the smallest voter log
 	// end; MaxFollowerLagTimeMs the leader's last catch-up time minus that
@@ -61,18 +64,18 @@ type QuorumStatus struct {
 	Voters, Observers []int32
 }
 
-// QuorumStatus returns the metadata quorum's status; ok is false when
-// the controller is a separate node (no quorum is simulated).
-func (w *World) QuorumStatus() (QuorumStatus, bool) {
-	if !w.cfg.CombinedControllers {
+// QuorumStatus returns the metadata quorum's status; ok is false when the
+// controller is a separate node (no quorum is simulated).
+func (c *Controller) QuorumStatus() (QuorumStatus, bool) {
+	if !c.cfg.Combined {
 		return QuorumStatus{}, false
 	}
-	q := w.quorum
+	q := c.quorum
 	if q.voters == nil { // before the first tick
-		q = quorum{active: q.active, epoch: 1, hw: 1, voters: make([]voterState, len(w.brokers))}
+		q = quorum{active: q.active, epoch: 1, hw: 1, voters: make([]voterState, c.cfg.Brokers)}
 	}
 	st := QuorumStatus{LeaderID: -1, LeaderEpoch: q.epoch, HighWatermark: q.hw, Observers: []int32{}}
-	for i := range w.brokers {
+	for i := range c.cfg.Brokers {
 		st.Voters = append(st.Voters, int32(i+1))
 	}
 	if q.active == 0 {
@@ -95,9 +98,9 @@ func (w *World) QuorumStatus() (QuorumStatus, bool) {
 
 // initMetadataLog starts the metadata log: broker 1 won the first
 // election (epoch 1) and wrote its LeaderChangeMessage at time 0.
-func (w *World) initMetadataLog() {
-	if q := &w.quorum; q.voters == nil {
-		q.voters = make([]voterState, len(w.brokers))
+func (c *Controller) initMetadataLog() {
+	if q := &c.quorum; q.voters == nil {
+		q.voters = make([]voterState, c.cfg.Brokers)
 		q.epoch, q.hw, q.nextNoOpMs = 1, 1, MetadataMaxIdleIntervalMs
 		for i := range q.voters {
 			q.voters[i].leo = 1
@@ -107,79 +110,77 @@ func (w *World) initMetadataLog() {
 
 // tickMetadataLog appends the active controller's NoOpRecords and lets
 // the running voters catch up.
-func (w *World) tickMetadataLog() {
-	q := &w.quorum
-	w.initMetadataLog()
+func (c *Controller) tickMetadataLog(env Env) {
+	q := &c.quorum
+	c.initMetadataLog()
 	if q.active == 0 {
 		return
 	}
-	for ; w.now >= q.nextNoOpMs; q.nextNoOpMs += MetadataMaxIdleIntervalMs {
+	now := env.Now()
+	for ; now >= q.nextNoOpMs; q.nextNoOpMs += MetadataMaxIdleIntervalMs {
 		q.hw++
 	}
-	for i, b := range w.brokers {
-		if b.state == BrokerRunning {
-			q.voters[i] = voterState{leo: q.hw, caughtUpMs: w.now}
+	for i := range q.voters {
+		if env.BrokerRunning(int32(i + 1)) {
+			q.voters[i] = voterState{leo: q.hw, caughtUpMs: now}
 		}
 	}
 }
 
-// ActiveController returns the broker id of the active controller in
-// combined mode, 0 while none is elected, and [ControllerID] when the
-// controller is a separate node.
-func (w *World) ActiveController() int32 {
-	if !w.cfg.CombinedControllers {
-		return ControllerID
-	}
-	return w.quorum.active
-}
+// Active returns the broker id of the active controller in combined mode,
+// 0 while none is elected (the separate controller's node otherwise).
+func (c *Controller) Active() int32 { return c.quorum.active }
 
-// controllerUp reports whether a controller can act now.
-func (w *World) controllerUp() bool {
-	if !w.cfg.CombinedControllers {
+// Up reports whether a controller can act now: the separate one always,
+// in combined mode an active one whose broker runs.
+func (c *Controller) Up(env Env) bool {
+	if !c.cfg.Combined {
 		return true
 	}
-	a := w.quorum.active
-	return a != 0 && w.brokers[a-1].state == BrokerRunning
+	a := c.quorum.active
+	return a != 0 && env.BrokerRunning(a)
 }
 
 // tickQuorum notices a lost active controller and elects the next one.
-func (w *World) tickQuorum() {
-	if !w.cfg.CombinedControllers {
+func (c *Controller) tickQuorum(env Env) {
+	if !c.cfg.Combined {
 		return
 	}
-	w.initMetadataLog()
-	defer w.tickMetadataLog()
-	if a := w.quorum.active; a != 0 && w.brokers[a-1].state != BrokerRunning {
-		w.record(EventController, a, nil, "active controller on broker %d lost (%s); the voters elect another after %d ms", a, w.brokers[a-1].state, w.cfg.ControllerFailoverMs)
-		w.quorum.active, w.quorum.lostAtMs = 0, w.now
+	c.initMetadataLog()
+	defer c.tickMetadataLog(env)
+	now := env.Now()
+	if a := c.quorum.active; a != 0 && !env.BrokerRunning(a) {
+		env.Record(event.Controller, a, nil, "active controller on broker %d lost (%s); the voters elect another after %d ms", a, env.BrokerState(a), c.cfg.FailoverMs)
+		c.quorum.active, c.quorum.lostAtMs = 0, now
 	}
-	if w.quorum.active != 0 || w.now-w.quorum.lostAtMs < w.cfg.ControllerFailoverMs {
+	if c.quorum.active != 0 || now-c.quorum.lostAtMs < c.cfg.FailoverMs {
 		return
 	}
 	var running []int32
-	for _, b := range w.brokers {
-		if b.state == BrokerRunning {
-			running = append(running, b.id)
+	for id := int32(1); int(id) <= c.cfg.Brokers; id++ {
+		if env.BrokerRunning(id) {
+			running = append(running, id)
 		}
 	}
-	if 2*len(running) <= len(w.brokers) {
+	if 2*len(running) <= c.cfg.Brokers {
 		return // no majority of voters: no leader
 	}
-	w.becomeActive(running[0])
+	c.becomeActive(env, running[0])
 }
 
 // becomeActive makes broker id's controller the active one: it replays
 // the metadata log (the same partition states and registrations) and
 // gives every broker a fresh session, as a new KRaft controller does.
-func (w *World) becomeActive(id int32) {
-	w.quorum.active = id
-	w.quorum.epoch++
-	w.quorum.hw++ // the new leader's LeaderChangeMessage
-	w.quorum.nextNoOpMs = w.now + MetadataMaxIdleIntervalMs
-	for i := range w.ctl.brokers {
-		w.ctl.brokers[i].lastHeartbeat = w.now
+func (c *Controller) becomeActive(env Env, id int32) {
+	now := env.Now()
+	c.quorum.active = id
+	c.quorum.epoch++
+	c.quorum.hw++ // the new leader's LeaderChangeMessage
+	c.quorum.nextNoOpMs = now + MetadataMaxIdleIntervalMs
+	for i := range c.brokers {
+		c.brokers[i].lastHeartbeat = now
 	}
-	w.record(EventController, id, nil, "broker %d is the active controller (quorum leader of voters %s)", id, voterLabel(len(w.brokers)))
+	env.Record(event.Controller, id, nil, "broker %d is the active controller (quorum leader of voters %s)", id, voterLabel(c.cfg.Brokers))
 }
 
 func voterLabel(n int) string {

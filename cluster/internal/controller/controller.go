@@ -1,0 +1,500 @@
+package controller
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// ineligibleReplica is Kafka's INELIGIBLE_REPLICA (107): an AlterPartition
+// proposing a fenced broker for the ISR.
+const ineligibleReplica replica.ErrorCode = 107
+
+type tp = kafkalog.TopicPartition
+
+// Config is the controller's static configuration.
+type Config struct {
+	// Brokers is the number of brokers, ids 1..Brokers.
+	Brokers int
+	// ZooKeeperEra follows a ZooKeeper-era controller's epoch rules (the
+	// world's rules before KRaft): see the package documentation.
+	ZooKeeperEra bool
+	// BrokerSessionTimeoutMs is broker.session.timeout.ms.
+	BrokerSessionTimeoutMs int64
+	// Combined runs the controller inside the brokers (KRaft combined
+	// mode), every broker a voter; FailoverMs is how long the voters take
+	// to elect a new active controller.
+	Combined   bool
+	FailoverMs int64
+	// BrokerSettings are the brokers' topic configs, which a topic's own
+	// lay over (unclean.leader.election.enable decides the elections).
+	BrokerSettings topicconfig.Settings
+}
+
+// Env is what the controller needs from the world around it.
+type Env interface {
+	event.Recorder
+	// Now is the world's time in milliseconds.
+	Now() int64
+	// Send puts a message on the network.
+	Send(e netsim.Envelope)
+	// BrokerRunning reports whether broker id's process runs (the quorum's
+	// voters are the brokers in combined mode), and BrokerState says what
+	// it is ("running", "crashed"...), for the notes.
+	BrokerRunning(id int32) bool
+	BrokerState(id int32) string
+}
+
+// Controller is the KRaft-style controller.
+type Controller struct {
+	cfg             Config
+	brokers         []broker // index id-1
+	parts           map[tp]*partition
+	order           []tp // sorted keys of parts
+	nextBrokerEpoch int64
+	topics          []metadata.Topic // sorted by name
+	quorum          quorum
+}
+
+// broker is the controller's view of one broker.
+type broker struct {
+	registered    bool
+	fenced        bool
+	epoch         int64 // broker epoch, new on every registration
+	incarnation   int
+	lastHeartbeat int64
+}
+
+// partition is the controller's record of a partition.
+type partition struct {
+	replicas       []int32
+	isr            []int32
+	leader         int32
+	leaderEpoch    int32
+	partitionEpoch int32
+}
+
+// New returns a controller of cfg.Brokers brokers, none registered yet,
+// with no topics; in combined mode broker 1's controller is active.
+func New(cfg Config) *Controller {
+	c := &Controller{cfg: cfg, brokers: make([]broker, cfg.Brokers), parts: map[tp]*partition{}}
+	for i := range c.brokers {
+		c.brokers[i].fenced = true
+	}
+	if cfg.Combined {
+		c.quorum.active = 1
+	}
+	return c
+}
+
+// Unfenced reports whether broker id is registered and unfenced: alive, as
+// the metadata cache lists it.
+func (c *Controller) Unfenced(id int32) bool {
+	return id >= 1 && int(id) <= len(c.brokers) && c.brokers[id-1].registered && !c.brokers[id-1].fenced
+}
+
+// Registration is the controller's record of a broker.
+type Registration struct {
+	// Registered and Fenced: a broker is alive when registered and not
+	// fenced.
+	Registered, Fenced bool
+	// Epoch is its broker epoch, new at every registration; Incarnation
+	// the process incarnation that registered.
+	Epoch       int64
+	Incarnation int
+	// LastHeartbeatMs is when its last heartbeat (or registration)
+	// reached the controller.
+	LastHeartbeatMs int64
+}
+
+// Registration returns the controller's record of broker id.
+func (c *Controller) Registration(id int32) Registration {
+	b := c.brokers[id-1]
+	return Registration{Registered: b.registered, Fenced: b.fenced, Epoch: b.epoch, Incarnation: b.incarnation, LastHeartbeatMs: b.lastHeartbeat}
+}
+
+// Status is "unfenced", "fenced" or "unregistered".
+func (r Registration) Status() string {
+	switch {
+	case r.Registered && r.Fenced:
+		return "fenced"
+	case r.Registered:
+		return "unfenced"
+	}
+	return "unregistered"
+}
+
+// Alive returns the brokers the controller counts as alive: registered and
+// unfenced (KRaftMetadataCache lists those in Metadata).
+func (c *Controller) Alive() []int32 {
+	var out []int32
+	for id := int32(1); int(id) <= len(c.brokers); id++ {
+		if c.Unfenced(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (p *partition) leaderAndISR() replica.LeaderAndISR {
+	return replica.LeaderAndISR{Leader: p.leader, LeaderEpoch: p.leaderEpoch, PartitionEpoch: p.partitionEpoch,
+		ISR: slices.Clone(p.isr), Replicas: slices.Clone(p.replicas)}
+}
+
+// Partitions returns the partitions the controller keeps, sorted. The
+// caller must not modify it.
+func (c *Controller) Partitions() []tp { return c.order }
+
+// Partition returns a partition's state as the controller last published
+// it (leader, epochs, replicas, ISR; fresh slices), false when unknown.
+func (c *Controller) Partition(k tp) (replica.LeaderAndISR, bool) {
+	p := c.parts[k]
+	if p == nil {
+		return replica.LeaderAndISR{}, false
+	}
+	return p.leaderAndISR(), true
+}
+
+// Leader returns a partition's leader ([replica.NoLeader] if none or
+// unknown).
+func (c *Controller) Leader(k tp) int32 {
+	if p := c.parts[k]; p != nil {
+		return p.leader
+	}
+	return replica.NoLeader
+}
+
+// InISR reports whether broker id is in the partition's ISR.
+func (c *Controller) InISR(k tp, id int32) bool {
+	p := c.parts[k]
+	return p != nil && slices.Contains(p.isr, id)
+}
+
+// AddPartition creates a partition: the first live replica leads, the
+// live replicas form the ISR, leader epoch 0; it is published to its
+// replicas.
+func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
+	p := &partition{replicas: slices.Clone(replicas), leader: replica.NoLeader}
+	for _, id := range replicas {
+		if c.Unfenced(id) {
+			p.isr = append(p.isr, id)
+		}
+	}
+	if len(p.isr) == 0 {
+		p.isr = []int32{replicas[0]}
+	}
+	if c.Unfenced(p.isr[0]) {
+		p.leader = firstIn(replicas, p.isr)
+	}
+	p.isr = sortedIDs(p.isr)
+	c.parts[k] = p
+	c.order = append(c.order, k)
+	slices.SortFunc(c.order, metadata.ComparePartitions)
+	env.Record(event.Controller, 0, &k, "created: replicas %s, leader %d, epoch 0, isr %s", replica.FormatIDs(replicas), p.leader, replica.FormatIDs(p.isr))
+	c.publish(env, k, p)
+}
+
+// RemovePartition forgets a partition (its topic was deleted).
+func (c *Controller) RemovePartition(k tp) {
+	delete(c.parts, k)
+	c.order = slices.DeleteFunc(c.order, func(o tp) bool { return o == k })
+}
+
+// firstIn returns the first of order that is in set.
+func firstIn(order, set []int32) int32 {
+	for _, id := range order {
+		if slices.Contains(set, id) {
+			return id
+		}
+	}
+	return replica.NoLeader
+}
+
+// sortedIDs returns the ids sorted, each once.
+func sortedIDs(ids []int32) []int32 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// sendPartitionState sends broker id a partition's state, addressed to
+// the incarnation the controller has registered: a broker that restarted
+// and is not registered again drops it, as a KRaft broker acts on no
+// metadata before its registration is accepted and it has caught up
+// (BrokerLifecycleManager's initial catch-up, BrokerServer.startup, 3.7.0).
+// Otherwise a leader restarted while no controller ran would lead again in
+// its old epoch with the HW of its checkpoint.
+func (c *Controller) sendPartitionState(env Env, id int32, k tp, st replica.LeaderAndISR) {
+	inc := -1 // not registered: never delivered
+	if b := c.brokers[id-1]; b.registered {
+		inc = b.incarnation
+	}
+	env.Send(netsim.Envelope{From: netsim.Controller, To: id, Kind: netsim.KindLeaderAndISR, TP: k, State: st, ToIncarnation: inc})
+}
+
+// publish sends the partition's state to every replica (the partition
+// record reaching each broker).
+func (c *Controller) publish(env Env, k tp, p *partition) {
+	st := p.leaderAndISR()
+	for _, id := range p.replicas {
+		c.sendPartitionState(env, id, k, st)
+	}
+}
+
+// change applies a new leader and ISR to a partition with the epoch rules
+// of the era, records and publishes it.
+func (c *Controller) change(env Env, k tp, p *partition, leader int32, isr []int32, why string) {
+	isr = sortedIDs(isr)
+	if leader == p.leader && slices.Equal(isr, p.isr) {
+		return
+	}
+	switch zk := c.cfg.ZooKeeperEra; {
+	case leader != p.leader && !zk:
+		p.leaderEpoch++ // KRaft: every change of the leader field, to and from none
+	case leader != p.leader && leader != replica.NoLeader:
+		p.leaderEpoch++ // ZooKeeper era: every election
+	case leader == p.leader && zk && len(isr) < len(p.isr):
+		p.leaderEpoch++ // ZooKeeper era: a controller-side ISR shrink
+	}
+	p.partitionEpoch++
+	p.leader, p.isr = leader, isr
+	env.Record(event.Controller, 0, &k, "%s: leader %d, epoch %d, isr %s", why, leader, p.leaderEpoch, replica.FormatIDs(isr))
+	c.publish(env, k, p)
+}
+
+// Step handles a message to the controller: a registration, a heartbeat,
+// a controlled shutdown or an AlterPartition.
+func (c *Controller) Step(env Env, e *netsim.Envelope) {
+	if e.From < 1 || int(e.From) > len(c.brokers) {
+		return
+	}
+	b := &c.brokers[e.From-1]
+	switch e.Kind {
+	case netsim.KindRegister:
+		c.register(env, e.From, e.Incarnation)
+	case netsim.KindHeartbeat:
+		if !b.registered || b.incarnation != e.Incarnation {
+			// A broker retries its registration until the controller has
+			// it: a heartbeat from an unknown incarnation stands for that.
+			c.register(env, e.From, e.Incarnation)
+			return
+		}
+		b.lastHeartbeat = env.Now()
+		if b.fenced {
+			c.unfence(env, e.From, "heartbeat from a fenced live broker")
+		}
+		c.resendStale(env, e.From, e.Known)
+	case netsim.KindShutdown:
+		if b.registered && b.incarnation == e.Incarnation && !b.fenced {
+			c.fence(env, []int32{e.From}, "controlled shutdown")
+		}
+	case netsim.KindAlterPartition:
+		c.alterPartition(env, e.From, e.TP, e.Alter)
+	}
+}
+
+// register is a broker's registration with a new broker epoch (KRaft's
+// BrokerRegistration). A KRaft broker always registers fenced, so an
+// unfenced one restarting fast is fenced first; a ZooKeeper-era controller
+// that has not noticed the restart keeps the broker where it was (the
+// KIP-101 scenarios rely on it).
+func (c *Controller) register(env Env, id int32, incarnation int) {
+	b := &c.brokers[id-1]
+	if b.registered && !b.fenced && !c.cfg.ZooKeeperEra {
+		c.fence(env, []int32{id}, "re-registration")
+	}
+	c.nextBrokerEpoch++
+	b.registered, b.incarnation, b.epoch, b.lastHeartbeat = true, incarnation, c.nextBrokerEpoch, env.Now()
+	env.Record(event.Controller, id, nil, "broker %d registered with broker epoch %d", id, b.epoch)
+	if b.fenced {
+		c.unfence(env, id, "registration")
+	}
+	for _, k := range c.order {
+		if p := c.parts[k]; slices.Contains(p.replicas, id) {
+			c.sendPartitionState(env, id, k, p.leaderAndISR())
+		}
+	}
+}
+
+// resendStale sends a broker the partition states its replicas have not
+// seen (messages lost to a network partition).
+func (c *Controller) resendStale(env Env, id int32, known map[tp][2]int32) {
+	for _, k := range c.order {
+		p := c.parts[k]
+		if seen, ok := known[k]; ok && seen != [2]int32{p.leaderEpoch, p.partitionEpoch} {
+			c.sendPartitionState(env, id, k, p.leaderAndISR())
+		}
+	}
+}
+
+// unfence makes a broker eligible again and elects it where a partition
+// has no leader.
+func (c *Controller) unfence(env Env, id int32, why string) {
+	c.brokers[id-1].fenced = false
+	env.Record(event.Controller, id, nil, "unfenced broker %d (%s)", id, why)
+	c.electLeaderless(env)
+}
+
+// electLeaderless elects a leader for every partition without one: the
+// first ISR member in assignment order that is unfenced, else (unclean
+// election enabled) the first unfenced replica.
+func (c *Controller) electLeaderless(env Env) {
+	for _, k := range c.order {
+		p := c.parts[k]
+		if p.leader != replica.NoLeader {
+			continue
+		}
+		var live []int32
+		for _, id := range p.isr {
+			if c.Unfenced(id) {
+				live = append(live, id)
+			}
+		}
+		if leader := firstIn(p.replicas, live); leader != replica.NoLeader {
+			c.change(env, k, p, leader, live, "elected from the ISR")
+			continue
+		}
+		if !c.Settings(k.Topic).UncleanLeaderElectionEnable {
+			continue
+		}
+		for _, id := range p.replicas {
+			if c.Unfenced(id) {
+				c.change(env, k, p, id, []int32{id}, "unclean election")
+				break
+			}
+		}
+	}
+}
+
+// expireSessions fences brokers whose session expired, all at once.
+func (c *Controller) expireSessions(env Env) {
+	var expired []int32
+	for i, b := range c.brokers {
+		if b.registered && !b.fenced && env.Now()-b.lastHeartbeat > c.cfg.BrokerSessionTimeoutMs {
+			expired = append(expired, int32(i+1))
+		}
+	}
+	if len(expired) > 0 {
+		c.fence(env, expired, "session expired")
+	}
+}
+
+// fence fences brokers: they leave every ISR, except that an ISR never
+// empties; partitions they led elect a new leader or go offline.
+func (c *Controller) fence(env Env, ids []int32, why string) {
+	for _, id := range ids {
+		c.brokers[id-1].fenced = true
+		env.Record(event.Controller, id, nil, "fenced broker %d (%s)", id, why)
+	}
+	for _, k := range c.order {
+		p := c.parts[k]
+		isr := slices.DeleteFunc(slices.Clone(p.isr), func(id int32) bool { return slices.Contains(ids, id) })
+		if len(isr) == 0 {
+			isr = p.isr // the last ISR members stay: an ISR never empties
+		}
+		if p.leader != replica.NoLeader && !slices.Contains(ids, p.leader) {
+			c.change(env, k, p, p.leader, isr, "fenced replicas removed from the ISR")
+			continue
+		}
+		var live []int32
+		for _, id := range isr {
+			if c.Unfenced(id) {
+				live = append(live, id)
+			}
+		}
+		if leader := firstIn(p.replicas, live); leader != replica.NoLeader {
+			c.change(env, k, p, leader, isr, "leader fenced, elected from the ISR")
+		} else {
+			c.change(env, k, p, replica.NoLeader, isr, "offline, last replica standing")
+		}
+	}
+	c.electLeaderless(env)
+}
+
+// alterPartition handles a leader's ISR proposal (AlterPartition).
+func (c *Controller) alterPartition(env Env, from int32, k tp, a replica.AlterPartition) {
+	p := c.parts[k]
+	resp := replica.Message{Type: replica.MsgAlterPartitionResponse, To: from, CorrelationID: a.CorrelationID}
+	switch {
+	case p == nil:
+		return
+	case p.leader != from || a.LeaderEpoch != p.leaderEpoch:
+		resp.Error = replica.FencedLeaderEpoch
+	case a.PartitionEpoch != p.partitionEpoch:
+		resp.Error = replica.InvalidUpdateVersion
+	case !c.allEligible(p, a.ISR):
+		resp.Error = ineligibleReplica
+	}
+	resp.LeaderEpoch = a.LeaderEpoch
+	if resp.Error == replica.None {
+		p.isr = sortedIDs(a.ISR)
+		p.partitionEpoch++
+		env.Record(event.Controller, from, &k, "AlterPartition accepted: isr %s, partition epoch %d", replica.FormatIDs(p.isr), p.partitionEpoch)
+		resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
+		for _, id := range p.replicas {
+			if id != from {
+				c.sendPartitionState(env, id, k, p.leaderAndISR())
+			}
+		}
+	} else {
+		env.Record(event.Controller, from, &k, "AlterPartition %s refused: %s", replica.FormatIDs(a.ISR), resp.Error)
+	}
+	env.Send(netsim.Envelope{From: netsim.Controller, To: from, Kind: netsim.KindReplica, TP: k, Msg: resp})
+}
+
+// allEligible reports whether every proposed member may be in the ISR: an
+// assigned replica, and under KRaft an unfenced broker.
+func (c *Controller) allEligible(p *partition, isr []int32) bool {
+	for _, id := range isr {
+		if !slices.Contains(p.replicas, id) || !c.cfg.ZooKeeperEra && !c.Unfenced(id) {
+			return false
+		}
+	}
+	return len(isr) > 0
+}
+
+// Tick notices a lost active controller and elects the next one (combined
+// mode), then, while a controller is up, fences the brokers whose session
+// expired.
+func (c *Controller) Tick(env Env) {
+	c.tickQuorum(env)
+	if c.Up(env) {
+		c.expireSessions(env)
+	}
+}
+
+func (p *partition) String() string {
+	return fmt.Sprintf("leader=%d e=%d isr=%s", p.leader, p.leaderEpoch, replica.FormatIDs(p.isr))
+}
+
+// View is a partition's state as the controller keeps it, for reading:
+// its slices are the controller's own and must not be modified.
+type View struct {
+	Replicas, ISR               []int32
+	Leader                      int32
+	LeaderEpoch, PartitionEpoch int32
+}
+
+// View returns a partition's state without copying it; false when unknown.
+func (c *Controller) View(k tp) (View, bool) {
+	p := c.parts[k]
+	if p == nil {
+		return View{}, false
+	}
+	return View{Replicas: p.replicas, ISR: p.isr, Leader: p.leader, LeaderEpoch: p.leaderEpoch, PartitionEpoch: p.partitionEpoch}, true
+}
+
+// Replicas returns a partition's replicas in assignment order (nil when
+// unknown); the slice is the controller's own and must not be modified.
+func (c *Controller) Replicas(k tp) []int32 {
+	if p := c.parts[k]; p != nil {
+		return p.replicas
+	}
+	return nil
+}

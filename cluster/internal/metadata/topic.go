@@ -1,0 +1,84 @@
+package metadata
+
+import (
+	"errors"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// Topic is a topic: its name and each partition's replica assignment, in
+// preference order (the first replica is the preferred leader).
+type Topic struct {
+	Name string
+	// Assignment[p] lists partition p's replicas.
+	Assignment [][]int32
+	// Config is the topic's log configuration (cleanup.policy,
+	// retention.ms, segment.bytes...); nil means the world's [Config.Log].
+	Config *kafkalog.Config
+	// Internal marks __consumer_offsets, which the state shows only
+	// through the groups.
+	Internal bool
+	// ID is the topic id (TopicId), base64 as Kafka prints it.
+	ID string
+	// MinInsyncReplicas is the topic's min.insync.replicas, which its
+	// partitions' acks=all check and high watermark are held to; 0 means
+	// the broker's [Config.MinInsyncReplicas].
+	MinInsyncReplicas int
+	// UncleanLeaderElectionEnable is the topic's
+	// unclean.leader.election.enable, which the controller's elections of
+	// its partitions follow; nil means the broker's
+	// [Config.UncleanLeaderElectionEnable].
+	UncleanLeaderElectionEnable *bool
+	// Overrides names the topic configs set on the topic itself, sorted
+	// (DescribeConfigs reports them as DYNAMIC_TOPIC_CONFIG, even where the
+	// value equals the broker's).
+	Overrides []string
+}
+
+// TopicSpec asks for a topic. Without Assignment, partition p gets
+// ReplicationFactor replicas starting at broker (p mod N)+1, as
+// kafka-topics --create spreads them (p0 [1,2,3], p1 [2,3,1]...).
+type TopicSpec struct {
+	Name              string
+	Partitions        int
+	ReplicationFactor int
+	Assignment        [][]int32
+	// Config overrides the world's log configuration for this topic.
+	Config *kafkalog.Config
+	// MinInsyncReplicas, UncleanLeaderElectionEnable and Overrides are
+	// the [Topic]'s.
+	MinInsyncReplicas           int
+	UncleanLeaderElectionEnable *bool
+	Overrides                   []string
+}
+
+// Own is what the topic sets itself, over the brokers' settings.
+func (t *Topic) Own() topicconfig.Own {
+	return topicconfig.Own{Log: t.Config, MinInsyncReplicas: t.MinInsyncReplicas, UncleanLeaderElectionEnable: t.UncleanLeaderElectionEnable, Overrides: t.Overrides}
+}
+
+// OffsetsTopic is Kafka's internal topic of committed offsets and group
+// metadata.
+const OffsetsTopic = "__consumer_offsets"
+
+// IsInternal reports Kafka's Topic.isInternal: the offsets and the
+// transaction state topics.
+func IsInternal(name string) bool {
+	return name == OffsetsTopic || name == "__transaction_state"
+}
+
+// ErrInvalidConfig means a setting is out of range, or an action names
+// something that does not exist (cluster.ErrInvalidConfig is this error).
+var ErrInvalidConfig = errors.New("cluster: invalid config")
+
+// ComparePartitions orders partitions by topic, then partition.
+func ComparePartitions(a, b kafkalog.TopicPartition) int {
+	if a.Topic != b.Topic {
+		if a.Topic < b.Topic {
+			return -1
+		}
+		return 1
+	}
+	return int(a.Partition - b.Partition)
+}
