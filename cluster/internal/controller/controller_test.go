@@ -1,0 +1,171 @@
+package controller
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// fakeEnv is the world around the controller in these tests: a clock, the
+// brokers' process states, and a record of what the controller sent and
+// noted.
+type fakeEnv struct {
+	now     int64
+	running map[int32]bool
+	out     strings.Builder
+}
+
+func (f *fakeEnv) Now() int64                  { return f.now }
+func (f *fakeEnv) BrokerRunning(id int32) bool { return f.running[id] }
+func (f *fakeEnv) BrokerState(id int32) string {
+	if f.running[id] {
+		return "running"
+	}
+	return "crashed"
+}
+func (f *fakeEnv) MarkLast(string) {}
+func (f *fakeEnv) Record(kind event.Kind, broker int32, k *kafkalog.TopicPartition, format string, args ...any) {
+	fmt.Fprintf(&f.out, "note %s", kind)
+	if broker != 0 {
+		fmt.Fprintf(&f.out, " b%d", broker)
+	}
+	if k != nil {
+		fmt.Fprintf(&f.out, " %s-%d", k.Topic, k.Partition)
+	}
+	fmt.Fprintf(&f.out, ": %s\n", fmt.Sprintf(format, args...))
+}
+func (f *fakeEnv) Send(e netsim.Envelope) {
+	fmt.Fprintf(&f.out, "send %s", e.String())
+	switch e.Kind {
+	case netsim.KindLeaderAndISR:
+		st := e.State
+		fmt.Fprintf(&f.out, " leader=%d epoch=%d partition-epoch=%d isr=%s inc=%d", st.Leader, st.LeaderEpoch, st.PartitionEpoch, replica.FormatIDs(st.ISR), e.ToIncarnation)
+	case netsim.KindReplica:
+		fmt.Fprintf(&f.out, " error=%s isr=%s partition-epoch=%d", e.Msg.Error, replica.FormatIDs(e.Msg.ISR), e.Msg.PartitionEpoch)
+	}
+	f.out.WriteString("\n")
+}
+
+// TestController drives the controller alone with the messages brokers
+// send it and the passing of time, and prints what it noted and sent.
+// Regenerate with -rewrite and review the diff.
+//
+//	new brokers=3 [zk] [combined] [unclean] [session=9000]
+//	topic name=t [unclean]                  (a topic, for its unclean.leader.election.enable)
+//	partition t-0 replicas=(1,2,3)
+//	register b=1 [inc=1]                    (KindRegister)
+//	heartbeat b=1 [inc=1]                   (KindHeartbeat)
+//	shutdown b=1 [inc=1]                    (KindShutdown)
+//	alter b=1 t-0 isr=(1,2) epoch=0 partition-epoch=0
+//	run ms=10000 [step=1000]                (ticks)
+//	stop b=1 | start b=1                    (the broker's process, for the quorum)
+//	show t-0 | quorum
+func TestController(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		var c *Controller
+		env := &fakeEnv{running: map[int32]bool{}}
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			env.out.Reset()
+			arg := func(key string) string {
+				for _, a := range d.CmdArgs {
+					if a.Key == key && len(a.Vals) > 0 {
+						return a.Vals[0]
+					}
+				}
+				return ""
+			}
+			num := func(key string, def int64) int64 {
+				if v := arg(key); v != "" {
+					n, err := strconv.ParseInt(v, 10, 64)
+					if err != nil {
+						d.Fatalf(t, "%s: %v", key, err)
+					}
+					return n
+				}
+				return def
+			}
+			ids := func(key string) []int32 {
+				var out []int32
+				for _, a := range d.CmdArgs {
+					if a.Key == key {
+						for _, v := range a.Vals {
+							n, _ := strconv.Atoi(v)
+							out = append(out, int32(n))
+						}
+					}
+				}
+				return out
+			}
+			part := func() kafkalog.TopicPartition {
+				for _, a := range d.CmdArgs {
+					if i := strings.LastIndex(a.Key, "-"); i > 0 && len(a.Vals) == 0 {
+						p, _ := strconv.Atoi(a.Key[i+1:])
+						return kafkalog.TopicPartition{Topic: a.Key[:i], Partition: int32(p)}
+					}
+				}
+				d.Fatalf(t, "no partition")
+				return kafkalog.TopicPartition{}
+			}
+			b := int32(num("b", 0))
+			inc := int(num("inc", 1))
+			switch d.Cmd {
+			case "new":
+				n := int(num("brokers", 3))
+				c = New(Config{Brokers: n, ZooKeeperEra: d.HasArg("zk"), BrokerSessionTimeoutMs: num("session", 9000),
+					Combined: d.HasArg("combined"), FailoverMs: 3000})
+				for id := int32(1); int(id) <= n; id++ {
+					env.running[id] = true
+				}
+			case "topic":
+				unclean := d.HasArg("unclean")
+				c.AddTopic(metadata.Topic{Name: arg("name"), UncleanLeaderElectionEnable: &unclean})
+			case "partition":
+				c.AddPartition(env, part(), ids("replicas"))
+			case "register":
+				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindRegister, Incarnation: inc})
+			case "heartbeat":
+				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: inc})
+			case "shutdown":
+				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindShutdown, Incarnation: inc})
+			case "alter":
+				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindAlterPartition, TP: part(),
+					Alter: replica.AlterPartition{ISR: ids("isr"), LeaderEpoch: int32(num("epoch", 0)), PartitionEpoch: int32(num("partition-epoch", 0))}})
+			case "run":
+				step := num("step", 1000)
+				for end := env.now + num("ms", 0); env.now < end; {
+					env.now += step
+					c.Tick(env)
+				}
+			case "stop":
+				env.running[b] = false
+			case "start":
+				env.running[b] = true
+			case "show":
+				if d.HasArg("quorum") {
+					q, _ := c.QuorumStatus()
+					return fmt.Sprintf("leader %d epoch %d hw %d\n", q.LeaderID, q.LeaderEpoch, q.HighWatermark)
+				}
+				v, ok := c.View(part())
+				if !ok {
+					return "unknown\n"
+				}
+				return fmt.Sprintf("leader=%d epoch=%d partition-epoch=%d replicas=%s isr=%s\n", v.Leader, v.LeaderEpoch, v.PartitionEpoch, replica.FormatIDs(v.Replicas), replica.FormatIDs(v.ISR))
+			default:
+				d.Fatalf(t, "unknown command %s", d.Cmd)
+			}
+			if env.out.Len() == 0 {
+				return "ok\n"
+			}
+			return env.out.String()
+		})
+	})
+}
