@@ -234,10 +234,10 @@ func (w *World) validate(a Action) error {
 		if err != nil {
 			return err
 		}
-		if (a.Kind == ActStop || a.Kind == ActKill) && b.state != BrokerRunning {
-			return fmt.Errorf("%w: %s: broker %d is %s", ErrInvalidConfig, a.Kind, a.Broker, b.state)
+		if (a.Kind == ActStop || a.Kind == ActKill) && b.State() != BrokerRunning {
+			return fmt.Errorf("%w: %s: broker %d is %s", ErrInvalidConfig, a.Kind, a.Broker, b.State())
 		}
-		if a.Kind == ActStart && b.state == BrokerRunning {
+		if a.Kind == ActStart && b.State() == BrokerRunning {
 			return fmt.Errorf("%w: start: broker %d is running", ErrInvalidConfig, a.Broker)
 		}
 	case ActCorrupt:
@@ -326,7 +326,7 @@ func (w *World) apply(a Action) error {
 	case ActResetOffsets:
 		return w.resetOffsets(a.Reset)
 	case ActDeleteGroup:
-		return deleteGroupErr(w.deleteGroupAt(w.coordinatorOf(a.Name), a.Name, "delete-group"))
+		return deleteGroupErr(w.coordinatorOf(a.Name).DeleteGroup(w.env(), a.Name, "delete-group"))
 	case ActAddConsumer:
 		return w.addConsumer(a.Consumer)
 	case ActProduce:
@@ -354,15 +354,16 @@ func (w *World) apply(a Action) error {
 	case ActPoll:
 		w.poll(w.consumer(a.Name))
 	case ActStop:
-		return w.stopBroker(w.brokers[a.Broker-1])
+		return w.brokers[a.Broker-1].Stop(w.env())
 	case ActKill:
-		return w.killBroker(w.brokers[a.Broker-1])
+		return w.brokers[a.Broker-1].Kill(w.env())
 	case ActPowerCut:
-		return w.powerCut(w.brokers[a.Broker-1], a.Torn)
+		return w.brokers[a.Broker-1].PowerCut(w.env(), a.Torn)
 	case ActStart:
-		return w.startBroker(w.brokers[a.Broker-1])
+		w.peeks.forget(a.Broker)
+		return w.brokers[a.Broker-1].Start(w.env())
 	case ActWriteback:
-		w.writeback(w.brokers[a.Broker-1])
+		w.brokers[a.Broker-1].Writeback(w.env())
 	case ActCorrupt:
 		return w.corrupt(a)
 	case ActWipe:

@@ -14,8 +14,8 @@ func decodedEntries(w *World) int {
 	n := 0
 	count := func(l *replicalog.Log) { n += l.DecodedEntries() }
 	for _, b := range w.brokers {
-		for _, s := range b.replicas {
-			count(s.log)
+		for _, tp := range b.Partitions() {
+			count(b.Partition(tp).Log)
 		}
 	}
 	for _, p := range w.peeks.logs {
@@ -64,8 +64,8 @@ func TestToolsDecodeOnlyTheTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range w.brokers {
-		if got := b.replicas[partitionKey{Topic: "t"}].log.LogEndOffset(); got != batches*perBatch {
-			t.Fatalf("broker %d's LEO is %d, want %d", b.id, got, batches*perBatch)
+		if got := b.Partition(partitionKey{Topic: "t"}).Log.LogEndOffset(); got != batches*perBatch {
+			t.Fatalf("broker %d's LEO is %d, want %d", b.ID(), got, batches*perBatch)
 		}
 	}
 	if n := decodedEntries(w); n != 0 {
@@ -151,9 +151,9 @@ func TestClonesLeaveScratchBehind(t *testing.T) {
 	// and each of the clone's mirrors reads its batches back from the
 	// clone's files, not the original's
 	for _, b := range c.brokers {
-		for tp, s := range b.replicas {
-			if !s.log.ReadsItself() {
-				t.Fatalf("broker %d's clone of %s reads its batches from another log", b.id, tp)
+		for _, tp := range b.Partitions() {
+			if !b.Partition(tp).Log.ReadsItself() {
+				t.Fatalf("broker %d's clone of %s reads its batches from another log", b.ID(), tp)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -101,8 +102,8 @@ type liveReplica struct {
 }
 
 // liveOf is what the checker reads of replica s on broker id.
-func liveOf(id int32, s *replicaSlot) liveReplica {
-	return liveReplica{broker: id, st: s.node.Progress(), epochs: s.log.Epochs(), log: s.log}
+func liveOf(id int32, s *broker.Partition) liveReplica {
+	return liveReplica{broker: id, st: s.Node.Progress(), epochs: s.Log.Epochs(), log: s.Log}
 }
 
 // runChecker checks every invariant after a step.
@@ -121,7 +122,7 @@ func (w *World) runChecker() {
 	for _, tp := range w.ctl.Partitions() {
 		live := buf[:0]
 		for _, id := range w.ctl.Replicas(tp) {
-			if s := w.brokers[id-1].replicas[tp]; s != nil {
+			if s := w.brokers[id-1].Partition(tp); s != nil {
 				live = append(live, liveOf(id, s))
 			}
 		}

@@ -42,7 +42,7 @@ func TestTruncationRewritesTheRecoveryPoints(t *testing.T) {
 	tp := partitionKey{Topic: "t", Partition: 0}
 	read := func() int64 {
 		t.Helper()
-		m, err := kafkalog.ReadOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile)
+		m, err := kafkalog.ReadOffsetCheckpoint(b.FS(), LogDir+"/"+kafkalog.RecoveryPointCheckpointFile)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,12 +54,12 @@ func TestTruncationRewritesTheRecoveryPoints(t *testing.T) {
 	}
 	w.flushCheckpoints() // a step without a truncation
 	untouched := read()
-	if err := b.replicas[tp].log.TruncateTo(1); err != nil {
+	if err := b.Partition(tp).Log.TruncateTo(1); err != nil {
 		t.Fatal(err)
 	}
 	w.flushCheckpoints()
 	got := []int64{untouched, read()}
-	want := []int64{scheduled, b.replicas[tp].log.Kafka().RecoveryPoint()}
+	want := []int64{scheduled, b.Partition(tp).Log.Kafka().RecoveryPoint()}
 	if diff := cmp.Diff(want, got); diff != "" || want[1] >= scheduled {
 		t.Errorf("the recovery point of t-0 in the file after a step without and with a truncation to 1 (-want +got):\n%s(the log's recovery point %d, the scheduled one %d)", diff, want[1], scheduled)
 	}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -111,13 +112,13 @@ func (w *World) poll(c *Consumer) {
 		return
 	}
 	b := w.brokers[leader-1]
-	s := b.replicas[tp]
-	if b.state != BrokerRunning || s == nil || s.node.Status().Role != replica.RoleLeader {
+	s := b.Partition(tp)
+	if b.State() != BrokerRunning || s == nil || s.Node.Status().Role != replica.RoleLeader {
 		return
 	}
-	hw := s.node.Status().HighWatermark
-	if c.position > s.log.LogEndOffset() || c.position < s.log.LogStartOffset() {
-		w.record(EventConsume, leader, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), reset to HW %d", c.cfg.Name, c.position, s.log.LogStartOffset(), s.log.LogEndOffset(), hw)
+	hw := s.Node.Status().HighWatermark
+	if c.position > s.Log.LogEndOffset() || c.position < s.Log.LogStartOffset() {
+		w.record(EventConsume, leader, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), reset to HW %d", c.cfg.Name, c.position, s.Log.LogStartOffset(), s.Log.LogEndOffset(), hw)
 		c.position = hw
 		c.resets++
 		return
@@ -159,21 +160,21 @@ func (w *World) poll(c *Consumer) {
 // the records below limit, where they begin. A header whose length runs
 // past its segment reads as the segment's end: the records after it are
 // read, those it hides are not (no limit).
-func (w *World) meetDamage(c *Consumer, s *replicaSlot, pos, hw int64) (limit int64, thrown bool) {
+func (w *World) meetDamage(c *Consumer, s *broker.Partition, pos, hw int64) (limit int64, thrown bool) {
 	limit = hw
-	d := s.log.DamageFrom(pos)
+	d := s.Log.DamageFrom(pos)
 	if d == nil || d.First >= hw || d.EndsSegment {
 		return limit, false
 	}
 	if pos < d.First {
 		return d.First, false
 	}
-	if last, ok := c.thrown[s.tp]; !ok || last != pos {
+	if last, ok := c.thrown[s.TP]; !ok || last != pos {
 		if c.thrown == nil {
 			c.thrown = map[partitionKey]int64{}
 		}
-		c.thrown[s.tp] = pos
-		w.record(EventConsume, 0, &s.tp, "%s: poll threw KafkaException: %s", c.cfg.Name, d.ConsumerError(s.tp, pos))
+		c.thrown[s.TP] = pos
+		w.record(EventConsume, 0, &s.TP, "%s: poll threw KafkaException: %s", c.cfg.Name, d.ConsumerError(s.TP, pos))
 	}
 	return limit, true
 }
@@ -181,8 +182,8 @@ func (w *World) meetDamage(c *Consumer, s *replicaSlot, pos, hw int64) (limit in
 // hidden reports whether damaged bytes of the leader's log s hold offsets
 // from pos on below hw: a fetch that gets nothing there is not at the end of
 // the log, and the consumer stays where it is.
-func hidden(s *replicaSlot, pos, hw int64) bool {
-	d := s.log.DamageFrom(pos)
+func hidden(s *broker.Partition, pos, hw int64) bool {
+	d := s.Log.DamageFrom(pos)
 	return d != nil && d.First < hw
 }
 

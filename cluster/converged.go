@@ -18,8 +18,8 @@ import (
 func (w *World) CheckConverged() []string {
 	var out []string
 	for _, b := range w.brokers {
-		if b.state != BrokerRunning {
-			out = append(out, fmt.Sprintf("broker %d is %s", b.id, b.state))
+		if b.State() != BrokerRunning {
+			out = append(out, fmt.Sprintf("broker %d is %s", b.ID(), b.State()))
 		}
 	}
 	if cut := w.net.CutLinks(); len(cut) > 0 {

@@ -20,7 +20,7 @@ func (w *World) validateCorrupt(a Action) error {
 	if err != nil {
 		return err
 	}
-	if b.state == BrokerRunning {
+	if b.State() == BrokerRunning {
 		return fmt.Errorf("%w: corrupt: broker %d is running (stop, kill or power-cut it first)", ErrInvalidConfig, a.Broker)
 	}
 	if !a.Flip && a.N <= 0 {
@@ -30,7 +30,7 @@ func (w *World) validateCorrupt(a Action) error {
 	if !underLogDir(name) {
 		return fmt.Errorf("%w: corrupt: %q is not a file's path under the log dir (e.g. notes-0/00000000000000000000.log)", ErrInvalidConfig, a.Name)
 	}
-	durable, _, err := b.fs.SizeOnDisk(LogDir + "/" + name)
+	durable, _, err := b.FS().SizeOnDisk(LogDir + "/" + name)
 	if err != nil {
 		return fmt.Errorf("%w: corrupt: broker %d: %w", ErrInvalidConfig, a.Broker, err)
 	}
@@ -44,7 +44,7 @@ func (w *World) validateCorrupt(a Action) error {
 func (w *World) corrupt(a Action) error {
 	b := w.brokers[a.Broker-1]
 	var before, after []byte
-	err := b.fs.DamageDisk(LogDir+"/"+a.Name, a.Offset, corruptRange(a), func(p []byte) {
+	err := b.FS().DamageDisk(LogDir+"/"+a.Name, a.Offset, corruptRange(a), func(p []byte) {
 		before = append(before, p...)
 		if a.Flip {
 			p[0] ^= 0xff
@@ -57,9 +57,9 @@ func (w *World) corrupt(a Action) error {
 		return fmt.Errorf("corrupt: broker %d: %w", a.Broker, err)
 	}
 	if a.Flip {
-		w.record(EventStorage, b.id, nil, "disk damage: byte %d of %s flipped on disk (0x%02x -> 0x%02x)", a.Offset, a.Name, before[0], after[0])
+		w.record(EventStorage, b.ID(), nil, "disk damage: byte %d of %s flipped on disk (0x%02x -> 0x%02x)", a.Offset, a.Name, before[0], after[0])
 	} else {
-		w.record(EventStorage, b.id, nil, "disk damage: bytes %d-%d of %s read back as zeros", a.Offset, a.Offset+int64(a.N)-1, a.Name)
+		w.record(EventStorage, b.ID(), nil, "disk damage: bytes %d-%d of %s read back as zeros", a.Offset, a.Offset+int64(a.N)-1, a.Name)
 	}
 	return nil
 }

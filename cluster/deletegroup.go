@@ -31,7 +31,7 @@ func (w *World) CheckDeleteGroup(name string) error {
 	if b == nil {
 		return ErrCoordinatorNotAvailable
 	}
-	return deleteGroupErr(w.coordinator(b).c.CanDeleteGroup(name))
+	return deleteGroupErr(b.Coordinator(w.env()).CanDeleteGroup(name))
 }
 
 func deleteGroupErr(code group.ErrorCode) error {
@@ -44,19 +44,4 @@ func deleteGroupErr(code group.ErrorCode) error {
 		return ErrNonEmptyGroup
 	}
 	return fmt.Errorf("%w: delete group: %s", ErrInvalidConfig, code)
-}
-
-// deleteGroupAt deletes group name at its coordinator b
-// (group.Coordinator.DeleteGroup): an Empty group becomes Dead and its
-// committed offsets are tombstoned in its __consumer_offsets partition. by
-// says who asked, for the event. It returns Kafka's error code.
-func (w *World) deleteGroupAt(b *broker, name, by string) group.ErrorCode {
-	cs := w.coordinator(b)
-	cs.c.Tick(w.now)
-	code := cs.c.DeleteGroup(name)
-	if code == group.None {
-		w.record(EventGroup, b.id, nil, "%s: deleted by %s, its committed offsets tombstoned", name, by)
-	}
-	w.processCoordinator(b) // the tombstones
-	return code
 }

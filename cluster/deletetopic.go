@@ -3,9 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"slices"
-
-	"github.com/kafkalive/kafkalive/group"
 )
 
 // ErrUnknownTopicOrPartition is a delete-topic of a topic the cluster does
@@ -66,14 +63,6 @@ func (w *World) validateDeleteTopic(a Action) error {
 	return nil
 }
 
-// deletedLog is a replica's directory renamed -delete, waiting for the
-// broker's log manager to delete it.
-type deletedLog struct {
-	broker int32
-	dir    string
-	atMs   int64
-}
-
 // deleteTopic removes topic from the controller and the brokers (see
 // [World.DeleteTopic]) and tells the group members; by says who asked.
 func (w *World) deleteTopic(topic, by string) {
@@ -94,25 +83,7 @@ func (w *World) deleteTopic(topic, by string) {
 			}
 		}
 		for _, b := range w.brokers {
-			s := b.replicas[tp]
-			if s == nil {
-				continue
-			}
-			delete(b.replicas, tp)
-			delete(b.lastHW, tp)
-			b.order = slices.DeleteFunc(b.order, func(k partitionKey) bool { return k == tp })
-			b.hwDirty = true
-			if err := s.log.Kafka().Close(); err != nil {
-				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
-				continue
-			}
-			dir := LogDir + "/" + w.deleteDirName(tp)
-			if err := b.fs.Rename(w.partitionDir(tp), dir); err != nil {
-				w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, tp, err))
-				continue
-			}
-			w.deletedLogs = append(w.deletedLogs, deletedLog{broker: b.id, dir: dir, atMs: w.now + w.cfg.Log.FileDeleteDelayMs})
-			w.record(EventStorage, b.id, &tp, "replica stopped; directory renamed %s, deleted in %d ms (file.delete.delay.ms)", dir[len(LogDir)+1:], w.cfg.Log.FileDeleteDelayMs)
+			b.DeletePartition(w.env(), tp)
 		}
 	}
 	w.removeOffsets(topic)
@@ -120,69 +91,9 @@ func (w *World) deleteTopic(topic, by string) {
 }
 
 // removeOffsets is GroupCoordinator.onPartitionsDeleted on every running
-// coordinator: the committed offsets its groups hold for partitions of
-// topic are deleted with tombstones (GroupMetadataManager.cleanupGroupMetadata).
+// coordinator (broker.Broker.RemoveOffsets).
 func (w *World) removeOffsets(topic string) {
 	for _, b := range w.brokers {
-		if b.coord == nil || b.state != BrokerRunning {
-			continue
-		}
-		store := logOffsetStore{w: w, b: b}
-		for _, g := range b.coord.c.Groups() {
-			var recs []group.OffsetCommitRecord
-			var tps []group.TopicPartition
-			for _, tp := range store.CommittedPartitions(g.GroupID) {
-				if tp.Topic == topic {
-					tps = append(tps, tp)
-					recs = append(recs, group.OffsetCommitRecord{Group: g.GroupID, PartitionOffset: group.PartitionOffset{TopicPartition: tp, LeaderEpoch: -1},
-						CommitTimestampMs: w.now, Tombstone: true})
-				}
-			}
-			if len(recs) == 0 {
-				continue
-			}
-			if _, err := w.appendCommits(b, recs); err != nil {
-				w.record(EventGroup, b.id, nil, "coordinator: %s: offsets of %s not removed: %v", g.GroupID, topic, err)
-				continue
-			}
-			w.record(EventGroup, b.id, nil, "coordinator: %s: committed offsets of %s removed (tombstones)", g.GroupID, group.FormatPartitions(tps))
-		}
+		b.RemoveOffsets(w.env(), topic)
 	}
-}
-
-// deleteDirName is LocalLog.logDeleteDirName: topic-partition, a dot, a
-// random UUID's 32 hex digits, "-delete"; the topic is cut so that the name
-// stays within 255 bytes.
-func (w *World) deleteDirName(tp partitionKey) string {
-	var id [16]byte
-	for i := range id {
-		id[i] = byte(w.rnd.Uint32())
-	}
-	id[6] = id[6]&0x0f | 0x40 // UUID.randomUUID: version 4
-	id[8] = id[8]&0x3f | 0x80 // IETF variant
-	suffix := fmt.Sprintf("-%d.%x-delete", tp.Partition, id)
-	topic := tp.Topic
-	if n := 255 - len(suffix); len(topic) > n {
-		topic = topic[:n]
-	}
-	return topic + suffix
-}
-
-// deleteLogs is the log manager's kafka-delete-logs task on a running
-// broker: it deletes the directories renamed -delete whose
-// file.delete.delay.ms has passed.
-func (w *World) deleteLogs(b *broker) {
-	kept := w.deletedLogs[:0]
-	for _, d := range w.deletedLogs {
-		if d.broker != b.id || w.now < d.atMs {
-			kept = append(kept, d)
-			continue
-		}
-		if err := b.fs.RemoveAll(d.dir); err != nil {
-			w.internalError(b, fmt.Errorf("broker %d: delete %s: %w", b.id, d.dir, err))
-		}
-		w.record(EventStorage, b.id, nil, "deleted %s", d.dir[len(LogDir)+1:])
-	}
-	clear(w.deletedLogs[len(kept):])
-	w.deletedLogs = kept
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -287,7 +288,7 @@ func (w *World) applyExplored(cfg ExploreConfig, o Op) (bool, error) {
 		return false, nil
 	}
 	if id != 0 {
-		running := w.brokers[id-1].state == BrokerRunning
+		running := w.brokers[id-1].State() == BrokerRunning
 		switch o.Kind {
 		case ActStart:
 			if running {
@@ -327,7 +328,7 @@ func (w *World) applyExplored(cfg ExploreConfig, o Op) (bool, error) {
 // within the window (and shrinks the ISR to the broker that lost its page
 // cache), so it does not count.
 func (w *World) powerCutAllowed(id int32) bool {
-	if w.brokers[id-1].state != BrokerRunning {
+	if w.brokers[id-1].State() != BrokerRunning {
 		return false
 	}
 	for _, tp := range w.ctl.Partitions() {
@@ -338,8 +339,8 @@ func (w *World) powerCutAllowed(id int32) bool {
 		n := 0
 		for _, m := range p.ISR {
 			b, cb := w.brokers[m-1], w.ctl.Registration(m)
-			if b.state == BrokerRunning && w.ctl.Unfenced(m) && cb.Incarnation == b.incarnation && !w.net.Cut(m, ControllerID) &&
-				b.nextBeatMs-cb.LastHeartbeatMs < w.cfg.BrokerSessionTimeoutMs {
+			if b.State() == BrokerRunning && w.ctl.Unfenced(m) && cb.Incarnation == b.Incarnation() && !w.net.Cut(m, ControllerID) &&
+				b.NextHeartbeatMs()-cb.LastHeartbeatMs < w.cfg.BrokerSessionTimeoutMs {
 				n++
 			}
 		}
@@ -356,8 +357,8 @@ func (w *World) settle() error {
 		return err
 	}
 	for _, b := range w.brokers {
-		if b.state != BrokerRunning {
-			if err := w.Start(b.id); err != nil {
+		if b.State() != BrokerRunning {
+			if err := w.Start(b.ID()); err != nil {
 				return err
 			}
 		}
@@ -373,9 +374,9 @@ func (w *World) judge(out *Outcome) {
 	}
 	tp := partitionKey{Topic: exploreTopic}
 	p, _ := w.ctl.View(tp)
-	var leader *replicaSlot
+	var leader *broker.Partition
 	if p.Leader != replica.NoLeader {
-		leader = w.brokers[p.Leader-1].replicas[tp]
+		leader = w.brokers[p.Leader-1].Partition(tp)
 	}
 	out.Offline = leader == nil
 	for _, r := range w.producers[0].results {
@@ -383,7 +384,7 @@ func (w *World) judge(out *Outcome) {
 			continue
 		}
 		out.Acked++
-		if leader != nil && !holds(leader.log, r.Offset, r.Value) || leader == nil && !w.anyHolds(tp, r.Offset, r.Value) {
+		if leader != nil && !holds(leader.Log, r.Offset, r.Value) || leader == nil && !w.anyHolds(tp, r.Offset, r.Value) {
 			out.Lost = append(out.Lost, fmt.Sprintf("%s@%d", r.Value, r.Offset))
 		}
 	}
@@ -392,7 +393,7 @@ func (w *World) judge(out *Outcome) {
 	}
 	a := liveOf(p.Leader, leader)
 	for _, id := range p.Replicas {
-		s := w.brokers[id-1].replicas[tp]
+		s := w.brokers[id-1].Partition(tp)
 		if s == nil || id == p.Leader {
 			continue
 		}
@@ -407,7 +408,7 @@ func (w *World) judge(out *Outcome) {
 // anyHolds reports whether some running replica has value at offset.
 func (w *World) anyHolds(tp partitionKey, offset int64, value string) bool {
 	for _, b := range w.brokers {
-		if s := b.replicas[tp]; s != nil && holds(s.log, offset, value) {
+		if s := b.Partition(tp); s != nil && holds(s.Log, offset, value) {
 			return true
 		}
 	}

@@ -190,7 +190,7 @@ func (w *World) BrokerState(id int32) (BrokerState, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return b.state, true
+	return b.State(), true
 }
 
 // LinkCut reports whether the link between nodes a and b is cut.
@@ -258,7 +258,7 @@ func (w *World) external(x *ExternalRequest) error {
 	id := w.ext.nextID
 	w.extClient(x)
 	b := w.brokers[x.Broker-1]
-	if b.state != BrokerRunning {
+	if b.State() != BrokerRunning {
 		// The connection met a broker that is down: the wire layer
 		// closes it (or, powered off, lets it hang); nothing answers.
 		return nil
@@ -324,7 +324,7 @@ func (w *World) pollExternal() {
 	for _, id := range w.pendingIDs() {
 		p := w.ext.pending[id]
 		b := w.brokers[p.broker-1]
-		if b.state != BrokerRunning || b.incarnation != p.incarnation {
+		if b.State() != BrokerRunning || b.Incarnation() != p.incarnation {
 			w.dropPending(p)
 			continue
 		}

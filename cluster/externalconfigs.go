@@ -307,23 +307,23 @@ func (w *World) alterTopicConfigs(topic string, spec TopicSpec, by string) {
 	t.Overrides = slices.Sorted(slices.Values(spec.Overrides))
 	cfg, minISR := w.logConfig(topic), w.minInsyncReplicas(topic)
 	for _, b := range w.brokers {
-		if b.state != BrokerRunning {
+		if b.State() != BrokerRunning {
 			continue
 		}
-		for _, tp := range b.order {
-			s := b.replicas[tp]
+		for _, tp := range b.Partitions() {
+			s := b.Partition(tp)
 			if tp.Topic != topic || s == nil {
 				continue
 			}
-			if err := s.log.Kafka().SetConfig(cfg); err != nil {
+			if err := s.Log.Kafka().SetConfig(cfg); err != nil {
 				w.internalError(b, err)
 				continue
 			}
-			if err := s.node.SetMinInsyncReplicas(minISR); err != nil {
+			if err := s.Node.SetMinInsyncReplicas(minISR); err != nil {
 				w.internalError(b, err)
 				continue
 			}
-			if err := w.processReady(b, s); err != nil {
+			if err := b.ProcessReady(w.env(), s); err != nil {
 				w.internalError(b, err)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -15,7 +16,7 @@ import (
 // when a partition fails or MinBytes are there (or MaxWaitMillis is 0),
 // else parked until one of those or the wait's end in world time (a
 // delayed fetch, DelayedFetch), checked at each tick.
-func (w *World) extFetch(id uint64, x *ExternalRequest, b *broker, req *kmsg.FetchRequest) {
+func (w *World) extFetch(id uint64, x *ExternalRequest, b *broker.Broker, req *kmsg.FetchRequest) {
 	resp, bytes, failed := w.fetchResponse(b, x.Client, req)
 	if failed || bytes >= int(req.MinBytes) || req.MaxWaitMillis <= 0 {
 		w.answerFetch(id, x.Client, resp)
@@ -24,7 +25,7 @@ func (w *World) extFetch(id uint64, x *ExternalRequest, b *broker, req *kmsg.Fet
 	if w.ext.pending == nil {
 		w.ext.pending = map[uint64]*extPending{}
 	}
-	w.ext.pending[id] = &extPending{id: id, client: x.Client, broker: b.id, incarnation: b.incarnation, fetch: req, deadlineMs: w.now + int64(req.MaxWaitMillis)}
+	w.ext.pending[id] = &extPending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), fetch: req, deadlineMs: w.now + int64(req.MaxWaitMillis)}
 }
 
 // answerFetch answers a fetch and counts its bytes.
@@ -52,7 +53,7 @@ func (w *World) answerFetch(id uint64, client int32, resp *kmsg.FetchResponse) {
 // that has anything returns at least its first whole batch, however large.
 // A follower's replica answers NOT_LEADER_OR_FOLLOWER (no follower fetching,
 // KIP-392); LastStableOffset is the high watermark (no transactions).
-func (w *World) fetchResponse(b *broker, client int32, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
+func (w *World) fetchResponse(b *broker.Broker, client int32, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
 	resp := kmsg.NewPtrFetchResponse()
 	limit := int(min(max(int64(req.MaxBytes), 0), w.cfg.FetchMaxBytes))
 	minOne, total, failed := true, 0, false
@@ -99,12 +100,12 @@ func (w *World) fetchResponse(b *broker, client int32, req *kmsg.FetchRequest) (
 
 // readForConsumer reads one partition for a consumer, filling in rp's
 // offsets; it returns the error code and the bytes.
-func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
-	s := b.replicas[tp]
+func (w *World) readForConsumer(b *broker.Broker, tp partitionKey, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
+	s := b.Partition(tp)
 	if s == nil {
 		return errNotLeaderOrFollower, nil
 	}
-	st := s.node.Status()
+	st := s.Node.Status()
 	// FetchRequest.optionalEpoch: any negative epoch is none (ListOffsets
 	// and OffsetForLeaderEpoch take only -1 as none)
 	if code := leaderCheck(st, max(p.CurrentLeaderEpoch, -1)); code != 0 {
@@ -118,9 +119,9 @@ func (w *World) readForConsumer(b *broker, tp partitionKey, p kmsg.FetchRequestT
 		return 0, nil
 	}
 	cfg := w.logConfig(tp.Topic)
-	before := s.log.Kafka().ReadStats()
-	raw, err := s.log.Kafka().ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
-	w.countFetchRead(s, before)
+	before := s.Log.Kafka().ReadStats()
+	raw, err := s.Log.Kafka().ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
+	b.CountFetchRead(w.env(), s, before)
 	if err != nil && (replicalog.BadBytes(err) || errors.Is(err, kafkalog.ErrLegacyFormat)) {
 		// Disk damage the read walked into: a batch header whose length
 		// is below 14 is FileLogInputStream.nextBatch's
@@ -179,7 +180,7 @@ const (
 // is below the high watermark; else offset and timestamp -1. MAX_TIMESTAMP
 // (KIP-734) finds nothing here. The leader epoch is that of the epoch cache
 // at the offset found (the latest epoch for LATEST).
-func (w *World) extListOffsets(b *broker, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
+func (w *World) extListOffsets(b *broker.Broker, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
 	resp := kmsg.NewPtrListOffsetsResponse()
 	for _, t := range req.Topics {
 		rt := kmsg.NewListOffsetsResponseTopic()
@@ -199,13 +200,13 @@ func (w *World) extListOffsets(b *broker, req *kmsg.ListOffsetsRequest) *kmsg.Li
 	return resp
 }
 
-func (w *World) listOffset(b *broker, tp partitionKey, p kmsg.ListOffsetsRequestTopicPartition, rp *kmsg.ListOffsetsResponseTopicPartition) {
-	s := b.replicas[tp]
+func (w *World) listOffset(b *broker.Broker, tp partitionKey, p kmsg.ListOffsetsRequestTopicPartition, rp *kmsg.ListOffsetsResponseTopicPartition) {
+	s := b.Partition(tp)
 	if s == nil {
 		rp.ErrorCode = errNotLeaderOrFollower
 		return
 	}
-	st := s.node.Status()
+	st := s.Node.Status()
 	if rp.ErrorCode = leaderCheck(st, p.CurrentLeaderEpoch); rp.ErrorCode != 0 {
 		return
 	}
@@ -224,7 +225,7 @@ func (w *World) listOffset(b *broker, tp partitionKey, p kmsg.ListOffsetsRequest
 		if p.Timestamp < 0 {
 			return
 		}
-		off, ts, ok, err := s.log.Kafka().OffsetForTimestamp(p.Timestamp)
+		off, ts, ok, err := s.Log.Kafka().OffsetForTimestamp(p.Timestamp)
 		if err != nil {
 			w.internalError(b, err)
 			rp.ErrorCode = errUnknownServerError
@@ -248,7 +249,7 @@ func (w *World) listOffset(b *broker, tp partitionKey, p kmsg.ListOffsetsRequest
 // most that one and where the next starts, the log end offset for the
 // latest. A consumer whose last fetched record is past that end offset
 // learns that its leader's log was truncated under it.
-func (w *World) extOffsetForLeaderEpoch(x *ExternalRequest, b *broker, req *kmsg.OffsetForLeaderEpochRequest) *kmsg.OffsetForLeaderEpochResponse {
+func (w *World) extOffsetForLeaderEpoch(x *ExternalRequest, b *broker.Broker, req *kmsg.OffsetForLeaderEpochRequest) *kmsg.OffsetForLeaderEpochResponse {
 	resp := kmsg.NewPtrOffsetForLeaderEpochResponse()
 	for _, t := range req.Topics {
 		rt := kmsg.NewOffsetForLeaderEpochResponseTopic()
@@ -261,13 +262,13 @@ func (w *World) extOffsetForLeaderEpoch(x *ExternalRequest, b *broker, req *kmsg
 			if topic != nil && p.Partition >= 0 && int(p.Partition) < len(topic.Assignment) {
 				rp.ErrorCode = errNotLeaderOrFollower
 				tp := partitionKey{Topic: t.Topic, Partition: p.Partition}
-				if s := b.replicas[tp]; s != nil {
-					if rp.ErrorCode = leaderCheck(s.node.Status(), p.CurrentLeaderEpoch); rp.ErrorCode == 0 {
-						rp.LeaderEpoch, rp.EndOffset = s.node.EndOffsetForEpoch(p.LeaderEpoch)
+				if s := b.Partition(tp); s != nil {
+					if rp.ErrorCode = leaderCheck(s.Node.Status(), p.CurrentLeaderEpoch); rp.ErrorCode == 0 {
+						rp.LeaderEpoch, rp.EndOffset = s.Node.EndOffsetForEpoch(p.LeaderEpoch)
 						if rp.EndOffset < 0 {
-							w.record(EventConsume, b.id, &tp, "client %d (%s) asks where epoch %d ends: the leader has no record of it", x.Client, x.ClientID, p.LeaderEpoch)
+							w.record(EventConsume, b.ID(), &tp, "client %d (%s) asks where epoch %d ends: the leader has no record of it", x.Client, x.ClientID, p.LeaderEpoch)
 						} else {
-							w.record(EventConsume, b.id, &tp, "client %d (%s) asks where epoch %d ends: at offset %d (epoch %d)", x.Client, x.ClientID, p.LeaderEpoch, rp.EndOffset, rp.LeaderEpoch)
+							w.record(EventConsume, b.ID(), &tp, "client %d (%s) asks where epoch %d ends: at offset %d (epoch %d)", x.Client, x.ClientID, p.LeaderEpoch, rp.EndOffset, rp.LeaderEpoch)
 						}
 					}
 				}

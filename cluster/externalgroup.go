@@ -7,6 +7,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -144,7 +145,7 @@ func (w *World) externalGroupRequest(id uint64, x *ExternalRequest, req kmsg.Req
 // stores offsets) becomes Dead and tombstones for its committed offsets go
 // to its __consumer_offsets partition (group.Coordinator.DeleteGroup). The
 // empty group id is a group like any other here, as Kafka allows it.
-func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGroupsRequest) *kmsg.DeleteGroupsResponse {
+func (w *World) extDeleteGroups(x *ExternalRequest, b *broker.Broker, r *kmsg.DeleteGroupsRequest) *kmsg.DeleteGroupsResponse {
 	resp := r.ResponseKind().(*kmsg.DeleteGroupsResponse)
 	seen := map[string]bool{}
 	for _, name := range r.Groups {
@@ -159,7 +160,7 @@ func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGro
 			resp.Groups = append(resp.Groups, g)
 			continue
 		}
-		g.ErrorCode = int16(w.deleteGroupAt(b, name, fmt.Sprintf("external client %d (%s)", x.Client, x.ClientID)))
+		g.ErrorCode = int16(b.DeleteGroup(w.env(), name, fmt.Sprintf("external client %d (%s)", x.Client, x.ClientID)))
 		resp.Groups = append(resp.Groups, g)
 	}
 	return resp
@@ -169,7 +170,7 @@ func (w *World) extDeleteGroups(x *ExternalRequest, b *broker, r *kmsg.DeleteGro
 // is the coordinator of the group: else NOT_COORDINATOR at once) and
 // lets the answers come back through extGroupAnswer. resp is the
 // response the parts' answers are written into.
-func (w *World) extStep(id uint64, x *ExternalRequest, b *broker, req kmsg.Request, resp kmsg.Response, parts []group.Request) {
+func (w *World) extStep(id uint64, x *ExternalRequest, b *broker.Broker, req kmsg.Request, resp kmsg.Response, parts []group.Request) {
 	open := 0
 	var mine []group.Request
 	var idx []int
@@ -187,32 +188,32 @@ func (w *World) extStep(id uint64, x *ExternalRequest, b *broker, req kmsg.Reque
 	if w.xgroup.waiting == nil {
 		w.xgroup.waiting = map[string]*extGroupWait{}
 	}
-	cs := w.coordinator(b)
-	cs.c.Tick(w.now)
+	cs := b.Coordinator(w.env())
+	cs.Tick(w.now)
 	open = len(mine)
 	for k, p := range mine {
 		addr := extGroupAddr(x.ClientID, x.Client, id, idx[k])
-		w.xgroup.waiting[addr] = &extGroupWait{id: id, broker: b.id, incarnation: b.incarnation, req: req, resp: resp, part: idx[k], open: &open}
+		w.xgroup.waiting[addr] = &extGroupWait{id: id, broker: b.ID(), incarnation: b.Incarnation(), req: req, resp: resp, part: idx[k], open: &open}
 		if r, ok := p.(group.LeaveGroup); ok {
-			w.record(EventGroup, b.id, nil, "%s: external client %d (%s) leaves (LeaveGroup %s)", r.GroupID, x.Client, x.ClientID, r.MemberID+r.GroupInstanceID)
+			w.record(EventGroup, b.ID(), nil, "%s: external client %d (%s) leaves (LeaveGroup %s)", r.GroupID, x.Client, x.ClientID, r.MemberID+r.GroupInstanceID)
 		}
-		if err := cs.c.Step(addr, p); err != nil {
-			w.record(EventGroup, b.id, nil, "coordinator: %v", err)
+		if err := cs.Step(addr, p); err != nil {
+			w.record(EventGroup, b.ID(), nil, "coordinator: %v", err)
 		}
 	}
-	w.processCoordinator(b)
+	b.ProcessCoordinator(w.env())
 }
 
 // extGroupAnswered takes a coordinator answer to an external request's
 // address (called by sendResponses for every answer): it reports false for
 // an address that is not one.
-func (w *World) extGroupAnswered(b *broker, o group.Outgoing) bool {
+func (w *World) extGroupAnswered(b *broker.Broker, o group.Outgoing) bool {
 	p, ok := w.xgroup.waiting[o.To]
 	if !ok {
 		return strings.Contains(o.To, "/external-") && !strings.Contains(o.To, "#")
 	}
 	delete(w.xgroup.waiting, o.To)
-	if p.broker != b.id || b.incarnation != p.incarnation {
+	if p.broker != b.ID() || b.Incarnation() != p.incarnation {
 		return true
 	}
 	fillExtAnswer(p.req, p.resp, p.part, o.Response, 0)
@@ -228,7 +229,7 @@ func (w *World) extGroupAnswered(b *broker, o group.Outgoing) bool {
 func (w *World) sweepExtGroup() {
 	for addr, p := range w.xgroup.waiting {
 		b := w.brokers[p.broker-1]
-		if b.state != BrokerRunning || b.incarnation != p.incarnation {
+		if b.State() != BrokerRunning || b.Incarnation() != p.incarnation {
 			delete(w.xgroup.waiting, addr)
 		}
 	}
@@ -237,13 +238,13 @@ func (w *World) sweepExtGroup() {
 // unloadResignedExternal answers NOT_COORDINATOR to the external JoinGroup
 // and SyncGroup requests parked at b's coordinator for a group whose
 // offsets partition b no longer leads (GroupCoordinator.onGroupUnloaded).
-func (w *World) unloadResignedExternal(b *broker) {
+func (w *World) unloadResignedExternal(b *broker.Broker) {
 	if len(w.xgroup.waiting) == 0 {
 		return
 	}
 	var addrs []string
 	for addr, p := range w.xgroup.waiting {
-		if p.broker == b.id {
+		if p.broker == b.ID() {
 			addrs = append(addrs, addr)
 		}
 	}
@@ -255,7 +256,7 @@ func (w *World) unloadResignedExternal(b *broker) {
 			continue
 		}
 		delete(w.xgroup.waiting, addr)
-		w.record(EventGroup, b.id, nil, "coordinator: no longer the coordinator of %s: NOT_COORDINATOR to %s", g, addr)
+		w.record(EventGroup, b.ID(), nil, "coordinator: no longer the coordinator of %s: NOT_COORDINATOR to %s", g, addr)
 		fillExtAnswer(p.req, p.resp, p.part, nil, errNotCoordinator)
 		*p.open--
 		if *p.open == 0 {
@@ -353,7 +354,7 @@ func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoo
 		if b == nil {
 			return -1, int16(group.CoordinatorNotAvailable)
 		}
-		return b.id, 0
+		return b.ID(), 0
 	}
 	if r.Version < 4 {
 		resp.NodeID, resp.ErrorCode = find(r.CoordinatorKey)
@@ -377,7 +378,7 @@ func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoo
 // extJoinGroup translates a JoinGroup for the coordinator: the protocols'
 // metadata as it came, and for the "consumer" protocol type each one
 // decoded into a subscription.
-func (w *World) extJoinGroup(id uint64, x *ExternalRequest, b *broker, r *kmsg.JoinGroupRequest) {
+func (w *World) extJoinGroup(id uint64, x *ExternalRequest, b *broker.Broker, r *kmsg.JoinGroupRequest) {
 	resp := r.ResponseKind().(*kmsg.JoinGroupResponse)
 	if r.Group == "" {
 		fillExtAnswer(r, resp, 0, nil, errInvalidGroupID)
@@ -412,12 +413,12 @@ func (w *World) extJoinGroup(id uint64, x *ExternalRequest, b *broker, r *kmsg.J
 
 // extSyncGroup translates a SyncGroup: the leader's assignments as bytes,
 // and for a "consumer" group each one decoded into partitions.
-func (w *World) extSyncGroup(id uint64, x *ExternalRequest, b *broker, r *kmsg.SyncGroupRequest) {
+func (w *World) extSyncGroup(id uint64, x *ExternalRequest, b *broker.Broker, r *kmsg.SyncGroupRequest) {
 	s := group.SyncGroup{GroupID: r.Group, GenerationID: r.Generation, MemberID: r.MemberID, GroupInstanceID: deref(r.InstanceID),
 		ProtocolType: deref(r.ProtocolType), ProtocolName: deref(r.Protocol)}
 	consumer := s.ProtocolType == consumerProtocolType
-	if s.ProtocolType == "" && b.coord != nil {
-		if st, ok := b.coord.c.Group(r.Group); ok {
+	if s.ProtocolType == "" && b.RunningCoordinator() != nil {
+		if st, ok := b.RunningCoordinator().Group(r.Group); ok {
 			consumer = st.ProtocolType == consumerProtocolType
 		}
 	}
@@ -436,7 +437,7 @@ func (w *World) extSyncGroup(id uint64, x *ExternalRequest, b *broker, r *kmsg.S
 
 // extLeaveGroup hands each leaving member to the coordinator (v3+ batches
 // members, KIP-345).
-func (w *World) extLeaveGroup(id uint64, x *ExternalRequest, b *broker, r *kmsg.LeaveGroupRequest) {
+func (w *World) extLeaveGroup(id uint64, x *ExternalRequest, b *broker.Broker, r *kmsg.LeaveGroupRequest) {
 	resp := r.ResponseKind().(*kmsg.LeaveGroupResponse)
 	var parts []group.Request
 	if r.Version < 3 {
@@ -461,7 +462,7 @@ func (w *World) extLeaveGroup(id uint64, x *ExternalRequest, b *broker, r *kmsg.
 // that do not exist are refused with UNKNOWN_TOPIC_OR_PARTITION
 // (KafkaApis.handleOffsetCommitRequest); the others are committed or
 // refused together. v0 commits carry no generation (a simple commit).
-func (w *World) extOffsetCommit(id uint64, x *ExternalRequest, b *broker, r *kmsg.OffsetCommitRequest) {
+func (w *World) extOffsetCommit(id uint64, x *ExternalRequest, b *broker.Broker, r *kmsg.OffsetCommitRequest) {
 	resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
 	c := group.OffsetCommit{GroupID: r.Group, GenerationID: r.Generation, MemberID: r.MemberID, GroupInstanceID: deref(r.InstanceID)}
 	if r.Version == 0 {
@@ -515,7 +516,7 @@ func setCommitErrors(resp *kmsg.OffsetCommitResponse, code int16) {
 // extOffsetFetch reads committed offsets through the coordinator of each
 // group (v8+ batches groups). Transactions are not simulated, so no
 // offset is ever pending and require_stable (v7+) changes nothing.
-func (w *World) extOffsetFetch(id uint64, x *ExternalRequest, b *broker, r *kmsg.OffsetFetchRequest) {
+func (w *World) extOffsetFetch(id uint64, x *ExternalRequest, b *broker.Broker, r *kmsg.OffsetFetchRequest) {
 	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
 	var parts []group.Request
 	if r.Version < 8 {
@@ -717,7 +718,7 @@ func fillOffsetFetch(req *kmsg.OffsetFetchRequest, r *kmsg.OffsetFetchResponse, 
 // Dead with no error; the members' metadata and assignments only in a
 // Stable group (GroupMetadata.summary); NOT_COORDINATOR for a group of
 // another coordinator.
-func (w *World) extDescribeGroups(b *broker, r *kmsg.DescribeGroupsRequest) *kmsg.DescribeGroupsResponse {
+func (w *World) extDescribeGroups(b *broker.Broker, r *kmsg.DescribeGroupsRequest) *kmsg.DescribeGroupsResponse {
 	resp := r.ResponseKind().(*kmsg.DescribeGroupsResponse)
 	stored := w.storedGroups(b)
 	for _, name := range r.Groups {
@@ -732,8 +733,8 @@ func (w *World) extDescribeGroups(b *broker, r *kmsg.DescribeGroupsRequest) *kms
 		d.State = group.Dead.String()
 		var st group.GroupStatus
 		ok := false
-		if b.coord != nil {
-			st, ok = b.coord.c.Group(name)
+		if b.RunningCoordinator() != nil {
+			st, ok = b.RunningCoordinator().Group(name)
 		}
 		switch {
 		case ok:
@@ -776,15 +777,15 @@ func (w *World) extDescribeGroups(b *broker, r *kmsg.DescribeGroupsRequest) *kms
 // of v4+ (KIP-518; case-insensitive, as Kafka's ClassicGroupState.parse):
 // the groups its coordinator hosts and those that only store offsets in
 // the __consumer_offsets partitions it leads.
-func (w *World) extListGroups(b *broker, r *kmsg.ListGroupsRequest) *kmsg.ListGroupsResponse {
+func (w *World) extListGroups(b *broker.Broker, r *kmsg.ListGroupsRequest) *kmsg.ListGroupsResponse {
 	resp := r.ResponseKind().(*kmsg.ListGroupsResponse)
 	type entry struct{ state, protocolType string }
 	groups := map[string]entry{}
 	for _, name := range w.offsetsOnlyGroups(b) {
 		groups[name] = entry{state: group.Empty.String()}
 	}
-	if b.coord != nil {
-		for _, g := range b.coord.c.Groups() {
+	if b.RunningCoordinator() != nil {
+		for _, g := range b.RunningCoordinator().Groups() {
 			if g.State != group.Dead && w.coordinatorOf(g.GroupID) == b {
 				groups[g.GroupID] = entry{g.State.String(), g.ProtocolType}
 			}
@@ -817,14 +818,14 @@ func (w *World) extListGroups(b *broker, r *kmsg.ListGroupsRequest) *kmsg.ListGr
 // b's replica of its __consumer_offsets partition, which reads each
 // partition once, when first asked (a request may name thousands of
 // groups).
-func (w *World) storedGroups(b *broker) func(group string) bool {
+func (w *World) storedGroups(b *broker.Broker) func(group string) bool {
 	byPartition := map[partitionKey]map[string]bool{}
 	return func(name string) bool {
 		tp := w.offsetsPartition(name)
 		groups, ok := byPartition[tp]
 		if !ok {
-			if s := b.replicas[tp]; s != nil {
-				groups = storedIn(s.log.Mirror(), s.node.Progress().HighWatermark)
+			if s := b.Partition(tp); s != nil {
+				groups = broker.StoredIn(s.Log.Mirror(), s.Node.Progress().HighWatermark)
 			}
 			byPartition[tp] = groups
 		}
@@ -834,7 +835,7 @@ func (w *World) storedGroups(b *broker) func(group string) bool {
 
 // offsetsOnlyGroups lists the groups with committed offsets in the
 // __consumer_offsets partitions b leads, sorted.
-func (w *World) offsetsOnlyGroups(b *broker) []string {
+func (w *World) offsetsOnlyGroups(b *broker.Broker) []string {
 	t := w.topic(OffsetsTopic)
 	if t == nil {
 		return nil
@@ -842,12 +843,12 @@ func (w *World) offsetsOnlyGroups(b *broker) []string {
 	var out []string
 	for p := range t.Assignment {
 		tp := partitionKey{Topic: OffsetsTopic, Partition: int32(p)}
-		s := b.replicas[tp]
-		if s == nil || w.PartitionLeader(tp.Topic, tp.Partition) != b.id {
+		s := b.Partition(tp)
+		if s == nil || w.PartitionLeader(tp.Topic, tp.Partition) != b.ID() {
 			continue
 		}
 		// one pass over the partition, not one a group
-		for g := range storedIn(s.log.Mirror(), s.node.Progress().HighWatermark) {
+		for g := range broker.StoredIn(s.Log.Mirror(), s.Node.Progress().HighWatermark) {
 			out = append(out, g)
 		}
 	}

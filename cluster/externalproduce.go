@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/validator"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -24,11 +25,11 @@ import (
 // producer id, epoch and sequence survive, on the followers too. The
 // replica's idempotence rules answer a retry of a batch it holds with the
 // original offset.
-func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker, req *kmsg.ProduceRequest) {
+func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker.Broker, req *kmsg.ProduceRequest) {
 	c := &w.ext.clients[x.Client-1]
 	c.Acks = acksLabel(req.Acks)
 	resp := kmsg.NewPtrProduceResponse()
-	p := &extPending{id: id, client: x.Client, broker: b.id, incarnation: b.incarnation, produce: resp}
+	p := &extPending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), produce: resp}
 	for ti, t := range req.Topics {
 		rt := kmsg.NewProduceResponseTopic()
 		rt.Topic = t.Topic
@@ -59,7 +60,7 @@ func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker, req *kmsg.P
 // -2 when a replica will answer (the slot is waiting), else the code to
 // answer at once (0 for acks=0 after the append), with the number of
 // records the batch held.
-func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker, req *kmsg.ProduceRequest, ti, pi int) (int16, string, int) {
+func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker.Broker, req *kmsg.ProduceRequest, ti, pi int) (int16, string, int) {
 	t, part := &req.Topics[ti], &req.Topics[ti].Partitions[pi]
 	c := &w.ext.clients[x.Client-1]
 	topic := w.topic(t.Topic)
@@ -87,11 +88,11 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if req.Acks != 0 && req.Acks != 1 && req.Acks != replica.AcksAll {
 		return errInvalidRequiredAcks, "", 0
 	}
-	s := b.replicas[tp]
+	s := b.Partition(tp)
 	if s == nil {
 		return errNotLeaderOrFollower, "", 0
 	}
-	if code := s.node.ProduceCheck(req.Acks); code != replica.None {
+	if code := s.Node.ProduceCheck(req.Acks); code != replica.None {
 		return int16(code), "", 0
 	}
 	cfg := w.logConfig(t.Topic)
@@ -106,13 +107,13 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if err != nil {
 		// LogValidator: a batch that fails its CRC or whose lengths do
 		// not hold is a CorruptRecordException.
-		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
+		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return errCorruptMessage, "", 0
 	}
-	if why := batchProblem(&h, tp.String()); why != "" {
+	if why := validator.BatchProblem(&h, tp.String()); why != "" {
 		// LogValidator.validateBatch (Kafka 3.7) throws an
 		// InvalidRecordException: INVALID_RECORD, no message to the client
-		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
+		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
 		return errInvalidRecord, "", cb.records
 	}
 	// The records were read from the world's bytes of the batch (a copy,
@@ -130,7 +131,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		case errors.Is(cb.decodeErr, kafkalog.ErrTooLarge):
 			msg = fmt.Sprintf("the records decompress to more than kafkalive reads of a batch (%d bytes)", kafkalog.DefaultMaxDecompressedBytes)
 		}
-		w.record(EventProduce, b.id, &tp, "client %d: refused a batch: %s (%v)", x.Client, errName(code), cb.decodeErr)
+		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: %s (%v)", x.Client, errName(code), cb.decodeErr)
 		return code, msg, 0
 	}
 	raw := cb.raw
@@ -145,7 +146,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	count := cb.records
 	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
 		before != math.MaxInt64 || after != math.MaxInt64 {
-		if code, msg, errs := recordErrors(cb.raw, cfg, tp, w.now); code != 0 {
+		if code, msg, errs := validator.RecordErrors(cb.raw, cfg, tp, w.now); code != 0 {
 			p.produce.Topics[ti].Partitions[pi].ErrorRecords = errs
 			return code, msg, count
 		}
@@ -167,14 +168,14 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// implement the V1 internal offsets correctly"), as Kafka 0.11 to
 		// 2.3 did and 2.6 on does; 2.4 and 2.5 refused it as
 		// INVALID_RECORD.
-		rebuilt, err := rebuildInOrder(cb.raw)
+		rebuilt, err := validator.RebuildInOrder(cb.raw)
 		if err != nil {
 			w.internalError(b, err)
 			return -2, "", count
 		}
 		raw = rebuilt
 	}
-	if raw, err = withLargestTimestamp(raw, &h, cb.maxTimestamp, cfg); err != nil {
+	if raw, err = validator.WithLargestTimestamp(raw, &h, cb.maxTimestamp, cfg); err != nil {
 		w.internalError(b, err)
 		return -2, "", count
 	}
@@ -187,12 +188,12 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: count}
 		p.open++
 	}
-	w.record(EventProduce, b.id, &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, tp, acksLabel(req.Acks))
+	w.record(EventProduce, b.ID(), &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, tp, acksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
-	err = s.node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.id, CorrelationID: corr,
+	err = s.Node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.ID(), CorrelationID: corr,
 		Batch: &replica.ProducerBatch{Count: count, Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})
 	if err == nil {
-		err = w.processReady(b, s)
+		err = b.ProcessReady(w.env(), s)
 	}
 	if err != nil {
 		w.internalError(b, err)
@@ -220,8 +221,8 @@ func (w *World) settleProduce(p *extPending, ti, pi int, code int16, msg string,
 		return
 	}
 	tp := partitionKey{Topic: p.produce.Topics[ti].Topic, Partition: rp.Partition}
-	if s := w.brokers[p.broker-1].replicas[tp]; s != nil {
-		rp.LogStartOffset = s.log.LogStartOffset()
+	if s := w.brokers[p.broker-1].Partition(tp); s != nil {
+		rp.LogStartOffset = s.Log.LogStartOffset()
 	}
 	if w.logConfig(tp.Topic).MessageTimestampType == kafkalog.LogAppendTime && base >= 0 {
 		rp.LogAppendTime = w.now
@@ -255,125 +256,4 @@ func (w *World) deliverToExternal(e *netsim.Envelope) {
 		delete(w.ext.pending, p.id)
 		w.answer(p.id, p.produce)
 	}
-}
-
-// withLargestTimestamp is raw, a producer's batch of header h whose records'
-// largest timestamp is largest, as the leader appends it to a topic of cfg:
-// in a CreateTime topic, Kafka 3.7's LogValidator sets the batch to
-// CreateTime and its maxTimestamp to largest, whatever the producer wrote
-// there (setMaxTimestamp, with a new CRC), here on a copy, so that the
-// timeline keeps the batch the producer sent; else raw itself.
-func withLargestTimestamp(raw []byte, h *kafkalog.BatchHeader, largest int64, cfg kafkalog.Config) ([]byte, error) {
-	if cfg.MessageTimestampType != kafkalog.CreateTime || h.MaxTimestamp == largest && h.Attributes.TimestampType() == kafkalog.CreateTime {
-		return raw, nil
-	}
-	raw = slices.Clone(raw)
-	return raw, kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, largest)
-}
-
-// rebuildInOrder is the batch raw (compressed, valid) written anew as
-// Kafka's LogValidator.buildRecordsAndAssignOffsets writes it: its
-// records, each with the timestamp the batch gives it, at offset deltas 0,
-// 1, 2..., in a CreateTime batch of the same compression and producer
-// fields (the leader then stamps it as any other).
-func rebuildInOrder(raw []byte) ([]byte, error) {
-	var dec kafkalog.Decoder
-	var in kafkalog.RecordBatch
-	if _, err := dec.Decode(raw, &in); err != nil {
-		return nil, fmt.Errorf("rebuild a batch whose offsets are out of order: %w", err)
-	}
-	var out kafkalog.RecordBatch
-	out.Attributes = kafkalog.Attributes(0).WithCompression(in.Attributes.Compression())
-	out.PartitionLeaderEpoch, out.ProducerID, out.ProducerEpoch, out.BaseSequence = -1, in.ProducerID, in.ProducerEpoch, in.BaseSequence
-	for i := range in.Records {
-		r := &in.Records[i]
-		out.AppendRecord(int64(i), in.Timestamp(r), r.Key, r.Value, r.Headers...)
-	}
-	return out.AppendTo(nil), nil
-}
-
-// recordErrors checks each record of raw (a client's batch, valid) as Kafka
-// 3.7's LogValidator.validateRecord does, and returns the answer to a
-// batch with records in error: INVALID_TIMESTAMP when any record's
-// timestamp is refused, else INVALID_RECORD, with Kafka's message and one
-// error record for each record refused (its index in the batch and why);
-// code 0 when every record passes. A record of a compacted topic needs a
-// key; a CreateTime record's timestamp (other than -1) must lie within
-// message.timestamp.before.max.ms before the leader's clock now and
-// after.max.ms after it; a batch may say LogAppendTime only with
-// timestamps a CreateTime topic checks (validateTimestamp: "Producer
-// should not set timestamp type to LogAppendTime").
-func recordErrors(raw []byte, cfg kafkalog.Config, tp partitionKey, now int64) (int16, string, []kmsg.ProduceResponseTopicPartitionErrorRecord) {
-	var dec kafkalog.Decoder
-	var b kafkalog.RecordBatch
-	if _, err := dec.Decode(raw, &b); err != nil {
-		return errCorruptMessage, "", nil
-	}
-	var errs []kmsg.ProduceResponseTopicPartitionErrorRecord
-	var shown []string
-	timestamp := false
-	for i := range b.Records {
-		r := &b.Records[i]
-		ts := b.Timestamp(r)
-		var why string
-		switch {
-		case cfg.Compact() && r.Key == nil:
-			why = fmt.Sprintf("Compacted topic cannot accept message without key in topic partition %s.", tp)
-		case cfg.MessageTimestampType == kafkalog.CreateTime && ts != kafkalog.NoTimestamp:
-			if lo, hi, ok := timestampWithin(cfg, now, ts); !ok {
-				why = fmt.Sprintf("Timestamp %d of message with offset %d is out of range. The timestamp should be within [%d, %d]", ts, b.BaseOffset+int64(r.OffsetDelta), lo, hi)
-				timestamp = true
-			}
-		case b.Attributes.TimestampType() == kafkalog.LogAppendTime:
-			why = fmt.Sprintf("Invalid timestamp type in message DefaultRecord(offset=%d, timestamp=%d, key=%d bytes, value=%d bytes). Producer should not set timestamp type to LogAppendTime.", b.BaseOffset+int64(r.OffsetDelta), ts, len(r.Key), len(r.Value))
-			timestamp = true
-		}
-		if why == "" {
-			continue
-		}
-		errs = append(errs, kmsg.ProduceResponseTopicPartitionErrorRecord{RelativeOffset: int32(i), ErrorMessage: kmsg.StringPtr(why)})
-		if len(shown) < 3 {
-			shown = append(shown, fmt.Sprintf("RecordError(batchIndex=%d, message='%s')", i, why))
-		}
-	}
-	switch {
-	case len(errs) == 0:
-		return 0, "", nil
-	case timestamp: // LogValidator.processRecordErrors
-		return errInvalidTimestamp, "One or more records have been rejected due to invalid timestamp", errs
-	}
-	return errInvalidRecord, fmt.Sprintf("One or more records have been rejected due to %d record errors in total, and only showing the first three errors at most: [%s]", len(errs), strings.Join(shown, ", ")), errs
-}
-
-// timestampWithin reports whether a CreateTime record's timestamp ts lies
-// within the topic's bounds around the leader's clock now
-// (message.timestamp.before.max.ms and after.max.ms; LogValidator's
-// validateTimestamp, in Java's long arithmetic, which wraps as Go's does),
-// and the window [lo, hi] as Kafka's message prints it.
-func timestampWithin(cfg kafkalog.Config, now, ts int64) (lo, hi int64, ok bool) {
-	before, after := cfg.TimestampBounds()
-	diff := now - ts
-	return now - before, now + after, diff <= before && -diff <= after
-}
-
-// batchProblem is why Kafka 3.7's LogValidator.validateBatch refuses h, a
-// client's batch, in its words; "" if it does not: the offsets the header
-// spans must be as many as the records it counts, at least one, a client
-// may not write a control batch, and an idempotent producer's batch needs
-// a sequence number.
-func batchProblem(h *kafkalog.BatchHeader, tp string) string {
-	first, last := h.BaseOffset, h.BaseOffset+int64(h.LastOffsetDelta)
-	switch fromOffsets := last - first + 1; {
-	case fromOffsets <= 0:
-		return fmt.Sprintf("Batch has an invalid offset range: [%d, %d] in topic partition %s", first, last, tp)
-	case h.NumRecords <= 0:
-		return fmt.Sprintf("Invalid reported count for record batch: %d in topic partition %s", h.NumRecords, tp)
-	case fromOffsets != int64(h.NumRecords):
-		return fmt.Sprintf("Inconsistent batch offset range [%d, %d] and count of records %d in topic partition %s", first, last, h.NumRecords, tp)
-	case h.Attributes.IsControl():
-		return fmt.Sprintf("Clients are not allowed to write control records in topic partition %s", tp)
-	case h.ProducerID >= 0 && h.BaseSequence < 0:
-		return fmt.Sprintf("Invalid sequence number %d in record batch with producerId %d in topic partition %s", h.BaseSequence, h.ProducerID, tp)
-	}
-	return ""
 }

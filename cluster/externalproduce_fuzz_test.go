@@ -53,10 +53,10 @@ func FuzzExternalProduce(f *testing.F) {
 			t.Fatalf("internal errors: %v", errs)
 		}
 		for _, b := range w.brokers {
-			for _, tp := range b.order {
-				if s := b.replicas[tp]; s != nil && !s.log.Damaged() {
-					if p := s.log.MirrorProblem(); p != "" {
-						t.Fatalf("broker %d's %s: %s", b.id, tp, p)
+			for _, tp := range b.Partitions() {
+				if s := b.Partition(tp); s != nil && !s.Log.Damaged() {
+					if p := s.Log.MirrorProblem(); p != "" {
+						t.Fatalf("broker %d's %s: %s", b.ID(), tp, p)
 					}
 				}
 			}
@@ -96,20 +96,20 @@ func createTimeProblem(w *World, topic string, want *int64) string {
 	var dec kafkalog.Decoder
 	var batch kafkalog.RecordBatch
 	for _, b := range w.brokers {
-		for _, tp := range b.order {
-			s := b.replicas[tp]
-			if tp.Topic != topic || s == nil || s.log.Damaged() {
+		for _, tp := range b.Partitions() {
+			s := b.Partition(tp)
+			if tp.Topic != topic || s == nil || s.Log.Damaged() {
 				continue
 			}
-			for _, seg := range s.log.Kafka().Segments() {
-				data, err := s.log.ReadSegment(seg)
+			for _, seg := range s.Log.Kafka().Segments() {
+				data, err := s.Log.ReadSegment(seg)
 				if err != nil {
 					return err.Error()
 				}
 				for pos := 0; pos < len(data); {
 					n, err := dec.Decode(data[pos:], &batch)
 					if err != nil {
-						return fmt.Sprintf("broker %d's %s: batch at byte %d: %v", b.id, tp, pos, err)
+						return fmt.Sprintf("broker %d's %s: batch at byte %d: %v", b.ID(), tp, pos, err)
 					}
 					pos += n
 					if batch.Attributes.IsControl() {
@@ -123,7 +123,7 @@ func createTimeProblem(w *World, topic string, want *int64) string {
 						largest = *want
 					}
 					if tt := batch.Attributes.TimestampType(); tt != kafkalog.CreateTime || batch.MaxTimestamp != largest {
-						return fmt.Sprintf("broker %d's %s: batch at offset %d is %v with maxTimestamp %d, want CreateTime and %d", b.id, tp, batch.BaseOffset, tt, batch.MaxTimestamp, largest)
+						return fmt.Sprintf("broker %d's %s: batch at offset %d is %v with maxTimestamp %d, want CreateTime and %d", b.ID(), tp, batch.BaseOffset, tt, batch.MaxTimestamp, largest)
 					}
 				}
 			}
@@ -165,7 +165,7 @@ func TestLeaderWritesMaxTimestamp(t *testing.T) {
 			if errs := w.InternalErrors(); len(errs) > 0 {
 				t.Fatalf("internal errors: %v", errs)
 			}
-			if got := w.brokers[0].replicas[partitionKey{Topic: "t"}].log.LogEndOffset(); got != 3 {
+			if got := w.brokers[0].Partition(partitionKey{Topic: "t"}).Log.LogEndOffset(); got != 3 {
 				t.Fatalf("%v, header %v %d: leader's log end %d, want 3", c, lie.tt, lie.ms, got)
 			}
 			if p := createTimeProblem(w, "t", sentMaxTimestamp(sent)); p != "" {

@@ -1,11 +1,9 @@
 package cluster
 
 import (
-	"maps"
-	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 )
@@ -42,84 +40,10 @@ import (
 // awaitingKey names a member process at a coordinator: "client#inc".
 func awaitingKey(client string, inc int) string { return client + "#" + strconv.Itoa(inc) }
 
-// noteAwaiting remembers a JoinGroup or SyncGroup the coordinator holds
-// until it answers.
-func (cs *coordinatorState) noteAwaiting(addr string, r group.Request) {
-	switch r.(type) {
-	case group.JoinGroup, group.SyncGroup:
-		if cs.awaiting == nil {
-			cs.awaiting = map[string]group.Request{}
-		}
-		cs.awaiting[addr] = r
-	}
-}
-
-// answered forgets the awaited request an answer to addr ends: a
-// JoinGroup's answer ends a JoinGroup, a SyncGroup's a SyncGroup. (A
-// member whose SyncGroup timed out joins again; the JoinGroup that starts
-// the rebalance is answered later, the old SyncGroup at once with
-// REBALANCE_IN_PROGRESS, which must not forget the JoinGroup.)
-func (cs *coordinatorState) answered(addr string, r group.Response) {
-	switch r.(type) {
-	case group.JoinGroupResponse:
-		if _, ok := cs.awaiting[addr].(group.JoinGroup); ok {
-			delete(cs.awaiting, addr)
-		}
-	case group.SyncGroupResponse:
-		if _, ok := cs.awaiting[addr].(group.SyncGroup); ok {
-			delete(cs.awaiting, addr)
-		}
-	}
-}
-
-// coordinatorGone breaks the connections of every member waiting at b's
-// coordinator: b's process ends.
-func (w *World) coordinatorGone(b *broker) {
-	if b.coord == nil {
-		return
-	}
-	for _, addr := range awaitingAddrs(b.coord.awaiting) {
-		client, inc := splitAwaitingKey(addr)
-		w.requestFailed(b, client, inc, b.coord.awaiting[addr])
-	}
-	b.coord.awaiting = nil
-	// The commits whose answers wait for their offsets append fail too.
-	for _, corr := range slices.Sorted(maps.Keys(b.coord.parked)) {
-		for _, o := range b.coord.parked[corr] {
-			if r, ok := o.Response.(group.OffsetCommitResponse); ok {
-				if client, inc, ok := strings.Cut(o.To, "#"); ok {
-					n, _ := strconv.Atoi(inc)
-					w.requestFailed(b, client, n, group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq})
-				}
-			}
-		}
-	}
-	b.coord.parked = map[int64][]group.Outgoing{}
-}
-
-// unloadResigned answers NOT_COORDINATOR to the members waiting at b's
-// coordinator for a group whose offsets partition b no longer leads
-// (GroupCoordinator.onGroupUnloaded).
-func (w *World) unloadResigned(b *broker) {
-	if b.coord == nil || len(b.coord.awaiting) == 0 {
-		return
-	}
-	for _, addr := range awaitingAddrs(b.coord.awaiting) {
-		r := b.coord.awaiting[addr]
-		if w.coordinatorOf(r.Group()) == b {
-			continue
-		}
-		delete(b.coord.awaiting, addr)
-		client, inc := splitAwaitingKey(addr)
-		w.record(EventGroup, b.id, nil, "%s: no longer the coordinator of %s: NOT_COORDINATOR to %s", "coordinator", r.Group(), client)
-		w.send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: client, ClientInc: inc, GroupResp: notCoordinator(r)})
-	}
-}
-
 // requestFailed is the client side of a broken connection to the
 // coordinator on b: the request r of consumer client (incarnation inc)
 // fails as Kafka's client fails it.
-func (w *World) requestFailed(b *broker, client string, inc int, r group.Request) {
+func (w *World) requestFailed(b *broker.Broker, client string, inc int, r group.Request) {
 	c := w.consumer(client)
 	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != inc {
 		return
@@ -142,7 +66,7 @@ func (w *World) requestFailed(b *broker, client string, inc int, r group.Request
 	default:
 		return // heartbeats: the next one goes to the coordinator found then
 	}
-	w.record(EventGroup, 0, nil, "%s: connection to coordinator b%d lost: %T fails (DisconnectException); looks the coordinator up again and retries", client, b.id, r)
+	w.record(EventGroup, 0, nil, "%s: connection to coordinator b%d lost: %T fails (DisconnectException); looks the coordinator up again and retries", client, b.ID(), r)
 	if err := g.member.Step(resp); err != nil {
 		w.record(EventGroup, 0, nil, "%s: %v", client, err)
 		return
@@ -217,11 +141,3 @@ func (w *World) healedConnections(c *Consumer) {
 		w.requestFailed(w.brokers[s.broker-1], c.cfg.Name, g.inc, s.req)
 	}
 }
-
-func splitAwaitingKey(addr string) (string, int) {
-	name, inc, _ := strings.Cut(addr, "#")
-	n, _ := strconv.Atoi(inc)
-	return name, n
-}
-
-func awaitingAddrs(m map[string]group.Request) []string { return slices.Sorted(maps.Keys(m)) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
@@ -435,20 +436,20 @@ func (w *World) resetOffset(c *Consumer, tp partitionKey) (int64, bool) {
 		return 0, false
 	}
 	if c.cfg.AutoOffsetReset == "earliest" {
-		return s.log.LogStartOffset(), true
+		return s.Log.LogStartOffset(), true
 	}
-	return s.node.Status().HighWatermark, true
+	return s.Node.Status().HighWatermark, true
 }
 
 // leaderSlot returns the running leader replica of tp, or nil.
-func (w *World) leaderSlot(tp partitionKey) *replicaSlot {
+func (w *World) leaderSlot(tp partitionKey) *broker.Partition {
 	leader := w.PartitionLeader(tp.Topic, tp.Partition)
 	if leader == replica.NoLeader || w.net.Cut(leader, netsim.ConsumerNode) {
 		return nil
 	}
 	b := w.brokers[leader-1]
-	s := b.replicas[tp]
-	if b.state != BrokerRunning || s == nil || s.node.Status().Role != replica.RoleLeader {
+	s := b.Partition(tp)
+	if b.State() != BrokerRunning || s == nil || s.Node.Status().Role != replica.RoleLeader {
 		return nil
 	}
 	return s
@@ -506,7 +507,7 @@ func (w *World) flushOutbox(c *Consumer) {
 	}
 	g.noCoordinator = false
 	for _, r := range g.outbox {
-		w.send(netsim.Envelope{From: netsim.ConsumerNode, To: b.id, Kind: netsim.KindGroupRequest, Client: c.cfg.Name, ClientInc: g.inc, GroupReq: r})
+		w.send(netsim.Envelope{From: netsim.ConsumerNode, To: b.ID(), Kind: netsim.KindGroupRequest, Client: c.cfg.Name, ClientInc: g.inc, GroupReq: r})
 	}
 	g.outbox = g.outbox[:0]
 }

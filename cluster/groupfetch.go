@@ -3,6 +3,7 @@ package cluster
 import (
 	"strconv"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -25,11 +26,11 @@ func (w *World) fetchRecords(c *Consumer) int {
 		if s == nil {
 			continue
 		}
-		if pos < s.log.LogStartOffset() || pos > s.log.LogEndOffset() {
+		if pos < s.Log.LogStartOffset() || pos > s.Log.LogEndOffset() {
 			w.outOfRange(c, tp, pos, s)
 			continue
 		}
-		hw := s.node.Status().HighWatermark
+		hw := s.Node.Status().HighWatermark
 		// markers counts the transaction markers between first and last,
 		// passing those after the latest record read.
 		first, last, again, markers, passing := int64(-1), int64(-1), 0, 0, 0
@@ -92,9 +93,9 @@ func (w *World) fetchRecords(c *Consumer) int {
 
 // gaps counts offsets in [first, last] missing from the leader's log
 // (removed by compaction).
-func gaps(s *replicaSlot, first, last int64) int {
+func gaps(s *broker.Partition, first, last int64) int {
 	n := 0
-	for _, e := range s.log.Mirror().From(s.log.Index(first)) {
+	for _, e := range s.Log.Mirror().From(s.Log.Index(first)) {
 		if e.Offset > last {
 			break
 		}
@@ -131,16 +132,16 @@ func (w *World) markProcessed(groupID string, tp partitionKey, offset int64) boo
 
 // outOfRange handles a position outside the leader's log (retention deleted
 // it, or the log was truncated): OFFSET_OUT_OF_RANGE and auto.offset.reset.
-func (w *World) outOfRange(c *Consumer, tp partitionKey, pos int64, s *replicaSlot) {
+func (w *World) outOfRange(c *Consumer, tp partitionKey, pos int64, s *broker.Partition) {
 	g := c.grp
 	to, ok := w.resetOffset(c, tp)
 	if !ok {
-		w.record(EventGroup, 0, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), auto.offset.reset=none: no position", c.cfg.Name, pos, s.log.LogStartOffset(), s.log.LogEndOffset())
+		w.record(EventGroup, 0, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), auto.offset.reset=none: no position", c.cfg.Name, pos, s.Log.LogStartOffset(), s.Log.LogEndOffset())
 		delete(g.positions, tp)
 		return
 	}
 	g.positions[tp] = to
-	w.record(EventGroup, 0, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), auto.offset.reset=%s: now at %d", c.cfg.Name, pos, s.log.LogStartOffset(), s.log.LogEndOffset(), c.cfg.AutoOffsetReset, to)
+	w.record(EventGroup, 0, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), auto.offset.reset=%s: now at %d", c.cfg.Name, pos, s.Log.LogStartOffset(), s.Log.LogEndOffset(), c.cfg.AutoOffsetReset, to)
 }
 
 // closeConsumer is KafkaConsumer.close(): commit and revoke everything,

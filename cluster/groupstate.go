@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/group"
 )
@@ -83,8 +84,8 @@ func (w *World) groupInfos() []GroupInfo {
 		}
 	}
 	for _, b := range w.brokers {
-		if b.coord != nil {
-			for _, g := range b.coord.c.Groups() {
+		if b.RunningCoordinator() != nil {
+			for _, g := range b.RunningCoordinator().Groups() {
 				if g.State != group.Dead { // deleted, gone at the coordinator's next tick
 					names = append(names, g.GroupID)
 				}
@@ -105,10 +106,10 @@ func (w *World) groupInfo(name string) GroupInfo {
 	if b == nil {
 		return gi
 	}
-	gi.Coordinator, gi.State = b.id, group.Empty.String()
+	gi.Coordinator, gi.State = b.ID(), group.Empty.String()
 	var st group.GroupStatus
-	if b.coord != nil {
-		if s, ok := b.coord.c.Group(name); ok {
+	if b.RunningCoordinator() != nil {
+		if s, ok := b.RunningCoordinator().Group(name); ok {
 			st = s
 			gi.State, gi.Generation, gi.Assignor, gi.Leader = s.State.String(), s.Generation, s.Protocol, s.Leader
 			if s.Protocol != "" {
@@ -170,8 +171,8 @@ func partitionRefs(tps []group.TopicPartition) []PartitionRef {
 
 // offsetInfos lists the partitions the group committed or is assigned,
 // with their lag.
-func (w *World) offsetInfos(b *broker, name string, owner map[partitionKey]string) []OffsetInfo {
-	store := logOffsetStore{w: w, b: b}
+func (w *World) offsetInfos(b *broker.Broker, name string, owner map[partitionKey]string) []OffsetInfo {
+	store := b.Committed()
 	tps := map[partitionKey]bool{}
 	for _, tp := range store.CommittedPartitions(name) {
 		tps[partitionKey(tp)] = true
@@ -191,7 +192,7 @@ func (w *World) offsetInfos(b *broker, name string, owner map[partitionKey]strin
 			oi.Committed = po.Offset
 		}
 		if s := w.leaderSlot(tp); s != nil {
-			oi.LogEndOffset = s.node.Progress().HighWatermark
+			oi.LogEndOffset = s.Node.Progress().HighWatermark
 			if lag, ok := group.Lag(oi.LogEndOffset, oi.Committed); ok {
 				oi.Lag = lag
 			}

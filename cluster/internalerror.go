@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
@@ -51,9 +52,13 @@ func (w *World) Err() error { return w.err }
 // whose every log directory failed (handleLogDirFailure, Exit.halt), and
 // here each broker has one; its page cache survives, as after a process
 // crash, and it can be started again.
-func (w *World) internalError(b *broker, err error) {
+func (w *World) internalError(b *broker.Broker, err error) {
 	if errors.Is(err, vfs.ErrNoSpace) {
-		w.diskFull(b, err)
+		if b == nil {
+			w.record(EventStorage, 0, nil, "a write failed: %v", err)
+			return
+		}
+		b.DiskFull(w.env(), err) // not an internal error: what a full disk does
 		return
 	}
 	step := w.actionBase + len(w.actions) - 1
@@ -63,10 +68,8 @@ func (w *World) internalError(b *broker, err error) {
 		act = fmt.Sprintf("%q", w.actions[n-1].String())
 	}
 	ie.Replay = fmt.Sprintf("World.At(%d), then action %d again (%s)", max(step-1, 0), step, act)
-	if b != nil && b.state == BrokerRunning {
-		ie.Broker = b.id
-		b.fs.Crash()
-		w.down(b, BrokerCrashed)
+	if b != nil && b.Halt(w.env()) {
+		ie.Broker = b.ID()
 	}
 	if w.err == nil {
 		w.err = fmt.Errorf("%w: %v", ErrInternal, err)
@@ -80,24 +83,6 @@ func (w *World) internalError(b *broker, err error) {
 		halted = fmt.Sprintf("; broker %d halted (as a broker whose log directory failed); start it again", ie.Broker)
 	}
 	w.record(EventError, ie.Broker, nil, "internal error: %v%s; the world goes on; replay: %s", err, halted, ie.Replay)
-}
-
-// diskFull halts broker b, whose write failed for want of space on its
-// disk ([Config.BrokerDiskBytes]): Kafka 3.7 takes the log dir offline
-// (LogDirFailureChannel.maybeAddOfflineLogDir) and, its only one gone,
-// halts the broker (ReplicaManager.handleLogDirFailure). Nothing is lost
-// from the page cache: the process exits, the host keeps running. It is
-// no internal error: it is what a full disk does.
-func (w *World) diskFull(b *broker, err error) {
-	if b == nil || b.state != BrokerRunning {
-		w.record(EventStorage, 0, nil, "a write failed: %v", err)
-		return
-	}
-	b.fs.Crash()
-	w.down(b, BrokerCrashed)
-	w.record(EventStorage, b.id, nil, "No space left on device (%v): Shutdown broker because all log dirs in %s have failed; broker %d halted "+
-		"(retention frees space only at its checks, every log.retention.check.interval.ms=%d, and file.delete.delay.ms=%d after them; a start removes the segments already deleted)",
-		err, LogDir, b.id, w.cfg.LogRetentionCheckIntervalMs, w.cfg.Log.FileDeleteDelayMs)
 }
 
 // storm describes the messages in flight when the network did not become

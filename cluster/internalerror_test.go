@@ -30,7 +30,7 @@ func TestInternalErrorHaltsOneBrokerAndTheWorldGoesOn(t *testing.T) {
 	must(w.AddProducer(ProducerConfig{Name: "p", Topic: "t", Acks: "all", RecordsPerSec: 5}))
 	must(w.RunFor(2000))
 	broken := errors.New("the disk is on fire")
-	w.brokers[1].fs.SetHook(func(op vfs.Op) error {
+	w.brokers[1].FS().SetHook(func(op vfs.Op) error {
 		if op.Kind == vfs.OpWrite {
 			return broken
 		}
@@ -50,11 +50,11 @@ func TestInternalErrorHaltsOneBrokerAndTheWorldGoesOn(t *testing.T) {
 	if !errors.Is(w.Err(), ErrInternal) {
 		t.Errorf("Err() = %v, want ErrInternal", w.Err())
 	}
-	if got := w.brokers[1].state; got != BrokerCrashed {
+	if got := w.brokers[1].State(); got != BrokerCrashed {
 		t.Errorf("broker 2 is %s, want crashed (halted)", got)
 	}
 	acked := w.State().Producers[0].Acked
-	w.brokers[1].fs.SetHook(nil)
+	w.brokers[1].FS().SetHook(nil)
 	must(w.Start(2))
 	must(w.RunFor(20000))
 	st := w.State()

@@ -1,14 +1,13 @@
 package cluster
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
-	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -53,12 +52,12 @@ type Parts struct {
 
 // The parts an [Event.Impl] names.
 const (
-	PartEncoder    = "encoder"
-	PartLookup     = "lookup"
-	PartRetention  = "retention"
-	PartRecovery   = "recovery"
-	PartTruncation = "truncation"
-	PartAssignor   = "assignor"
+	PartEncoder    = event.PartEncoder
+	PartLookup     = event.PartLookup
+	PartRetention  = event.PartRetention
+	PartRecovery   = event.PartRecovery
+	PartTruncation = event.PartTruncation
+	PartAssignor   = event.PartAssignor
 )
 
 // markLast sets the Impl of the last event recorded.
@@ -93,97 +92,6 @@ func (w *World) encodeRecords(records []replica.Record, timestamps []int64, tran
 		}
 	}
 	return b.AppendTo(nil)
-}
-
-// validatingLog is a leader's log that validates a producer's batch bytes before
-// appending them, as Kafka's LogValidator does (Kafka 3.7): a batch that fails its CRC
-// or whose lengths do not hold is CORRUPT_MESSAGE, one whose records do not parse or
-// do not match its header is INVALID_RECORD.
-type validatingLog struct {
-	*replicalog.Log
-}
-
-// AppendAsLeader implements [replica.Log].
-func (v validatingLog) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
-	if len(records) > 0 && records[0].Batch != nil {
-		raw, err := v.validate(records[0].Batch)
-		if err != nil {
-			return 0, err
-		}
-		if &raw[0] != &records[0].Batch[0] {
-			records = slices.Clone(records)
-			records[0].Batch = raw
-		}
-	}
-	return v.Log.AppendAsLeader(records, leaderEpoch)
-}
-
-// AppendBatchAsLeader implements [replica.BatchLog], validating b.Bytes first.
-func (v validatingLog) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (int64, error) {
-	raw, err := v.validate(b.Bytes)
-	if err != nil {
-		return 0, err
-	}
-	b.Bytes = raw
-	return v.Log.AppendBatchAsLeader(b, leaderEpoch)
-}
-
-// validate checks one producer batch as Kafka 3.7's LogValidator does
-// (validateBatch, then every record) and returns the bytes to append: raw,
-// or, in a CreateTime topic whose batch's header says otherwise, a copy
-// whose maxTimestamp is the largest of its records' timestamps. Records
-// whose offset deltas are not 0, 1, 2... are refused (Kafka stores an
-// uncompressed batch's as they are; a log's offsets here always increase).
-func (v validatingLog) validate(raw []byte) ([]byte, error) {
-	h, n, err := kafkalog.CheckBatch(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", replica.ErrCorruptMessage, err)
-	}
-	if n != len(raw) {
-		return nil, fmt.Errorf("%w: %d bytes after the batch", replica.ErrCorruptMessage, len(raw)-n)
-	}
-	var dec kafkalog.Decoder
-	var b kafkalog.RecordBatch
-	decoded, marker := false, false
-	if h.Attributes.IsControl() {
-		// a transaction marker the coordinator has the leader append
-		// (origin COORDINATOR: validateBatch's client checks do not apply)
-		_, err := dec.Decode(raw, &b)
-		decoded, marker = err == nil, err == nil && isEndTxnMarker(&b)
-	}
-	if !marker {
-		if why := batchProblem(&h, path.Base(v.Log.Kafka().Dir())); why != "" {
-			return nil, fmt.Errorf("%w: %s", replica.ErrInvalidRecord, why)
-		}
-	}
-	if !decoded {
-		if _, err := dec.Decode(raw, &b); err != nil {
-			return nil, fmt.Errorf("%w: %w", replica.ErrInvalidRecord, err)
-		}
-	}
-	largest := int64(kafkalog.NoTimestamp)
-	for i := range b.Records {
-		if d := b.Records[i].OffsetDelta; d != int32(i) {
-			return nil, fmt.Errorf("%w: record %d has offset delta %d: kafkalive keeps a log's offsets increasing", replica.ErrInvalidRecord, i, d)
-		}
-		largest = max(largest, b.Timestamp(&b.Records[i]))
-	}
-	return withLargestTimestamp(raw, &h, largest, v.Log.Kafka().Config())
-}
-
-// isEndTxnMarker reports whether b is a transaction marker: one record
-// whose key is a COMMIT or ABORT control key and whose value an
-// EndTxnMarker.
-func isEndTxnMarker(b *kafkalog.RecordBatch) bool {
-	if len(b.Records) != 1 {
-		return false
-	}
-	k, err := kafkalog.ParseControlRecordKey(b.Records[0].Key)
-	if err != nil || !k.Type.IsTxnMarker() {
-		return false
-	}
-	_, err = kafkalog.ParseEndTxnMarker(b.Records[0].Value)
-	return err == nil
 }
 
 // partAssignor is the cooperative-sticky assignor of Parts.CooperativeSticky, with the
@@ -280,96 +188,14 @@ func (w *World) partAssignors(as []group.Assignor) []group.Assignor {
 	return out
 }
 
-// fetchEntries returns what a consumer's fetch at pos gets from the leader's log s: the
-// mirror from pos, or, with Parts.Log's lookup, the records at or above pos of the
-// batches the log reads at pos (which begin above the next record, or end below pos,
-// when the lookup is wrong). A consumer drops the records of a fetched batch below
-// its fetch position, and moves past a batch without records to the offset after it,
-// as Kafka 3.7's CompletedFetch.nextFetchedRecord does: the batch holding pos may
-// begin before it, and the cleaner leaves empty batches. As the mirror does, the fetch
-// goes on from there, segment after segment, to the log end. stuck is set when a read
-// brought nothing at or above its offset although the log holds records there below
-// the HW: the consumer asks again at the same offset.
-func (w *World) fetchEntries(s *replicaSlot, pos int64, limit int) (entries []replica.Entry, byPart, stuck bool) {
-	p := w.cfg.Parts.Log
-	mirror := func(from int64) []replica.Entry {
-		i := s.log.Index(from)
-		return s.log.Mirror().Slice(i, i+limit)
-	}
-	if p.LookupIndex == nil && p.FindBatch == nil || s.tp.Topic == OffsetsTopic {
-		w.fetchRead(s, pos)
-		return mirror(pos), false, false
-	}
-	var out []replica.Entry
-	for next := pos; next < s.log.LogEndOffset(); {
-		before := s.log.Kafka().ReadStats()
-		got, after, ok := w.readWithPart(s, next)
-		if next == pos {
-			w.countFetchRead(s, before) // the fetch's read; those after it stand for the next fetches
-		}
-		if !ok {
-			if next == pos {
-				return mirror(pos), false, false
-			}
-			return append(out, mirror(next)...), true, false
-		}
-		out = append(out, got...)
-		if after <= next {
-			if i := s.log.Index(next); i < s.log.Mirror().Len() && s.log.Mirror().At(i).Offset < s.node.Status().HighWatermark {
-				w.record(EventConsume, 0, &s.tp, "a fetch at offset %d got no batch reaching it: nothing to hand out, it asks again", next)
-				w.markLast(PartLookup)
-				stuck = len(out) == 0
-			}
-			break
-		}
-		next = after
-	}
-	return out, true, stuck
-}
-
-// readWithPart is one read of the leader's log s at pos with the lookup part: the
-// records at or above pos of the batches it reads, and the offset after the last of
-// those batches (pos if none reaches it); ok is false when the part did not decide
-// the read (it declined, or the log refused its answer).
-func (w *World) readWithPart(s *replicaSlot, pos int64) (out []replica.Entry, after int64, ok bool) {
-	before := s.log.Kafka().PartCalls()
-	raw, err := s.log.Kafka().Read(pos, replica.DefaultReplicaFetchMaxBytes)
-	w.noteRefused(s, before, PartLookup)
-	if err != nil || s.log.Kafka().PartCalls().Lookup == before.Lookup {
-		return nil, pos, false
-	}
-	var dec kafkalog.Decoder
-	var b kafkalog.RecordBatch
-	after = pos
-	for at := 0; at < len(raw); {
-		n, err := dec.Decode(raw[at:], &b)
-		if err != nil {
-			break
-		}
-		at += n
-		after = max(after, b.NextOffset())
-		for i := range b.Records {
-			r := &b.Records[i]
-			if b.Offset(r) >= pos {
-				e := replica.Entry{Offset: b.Offset(r), LeaderEpoch: b.PartitionLeaderEpoch, Key: bytes.Clone(r.Key), Value: bytes.Clone(r.Value)}
-				if i == 0 && b.Attributes.IsControl() {
-					e.Batch = raw[at-n : at] // a transaction marker: the consumer passes it (controlEntry)
-				}
-				out = append(out, e)
-			}
-		}
-	}
-	return out, after, true
-}
-
 // noteFetch records, for a fetch at pos whose first record (below the HW) is first,
 // found by the lookup part, the offsets it skipped or got again: those of the leader's
 // log from pos (an offset the cleaner removed is no record to miss).
 func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
 	want := pos
 	if s := w.leaderSlot(tp); s != nil {
-		if i := s.log.Index(pos); i < s.log.Mirror().Len() {
-			want = s.log.Mirror().At(i).Offset
+		if i := s.Log.Index(pos); i < s.Log.Mirror().Len() {
+			want = s.Log.Mirror().At(i).Offset
 		}
 	}
 	switch {
@@ -383,16 +209,8 @@ func (w *World) noteFetch(name string, tp partitionKey, pos, first int64) {
 	w.markLast(PartLookup)
 }
 
-// noteRefused records, as an event of part, the answer of a part the log of s
-// refused since before (its [kafkalog.Log.PartCalls] then): the log could not act
-// on it (a fetch position that does not start a batch, the empty active segment
-// to delete) and answered that call itself.
-func (w *World) noteRefused(s *replicaSlot, before kafkalog.PartCalls, part string) {
-	after := s.log.Kafka().PartCalls().Refused
-	n := len(after)
-	if n == 0 || len(before.Refused) == n && before.Refused[n-1] == after[n-1] {
-		return
-	}
-	w.record(EventStorage, 0, &s.tp, "the %s given in Parts was refused: %s; the log's own answered", part, after[n-1])
-	w.markLast(part)
+// fetchEntries is a consumer's read of its leader's log s (the leader's
+// broker counts it): see broker.Broker.FetchEntries.
+func (w *World) fetchEntries(s *broker.Partition, pos int64, limit int) (entries []replica.Entry, byPart, stuck bool) {
+	return w.brokers[w.ctl.Leader(s.TP)-1].FetchEntries(w.env(), s, pos, limit)
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/validator"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
@@ -402,7 +403,7 @@ func (w *World) produceStamped(p *Producer, key, value string, null bool, partit
 		// LogValidator's validateTimestamp: a CreateTime timestamp further
 		// from the leader's clock than message.timestamp.before.max.ms or
 		// after.max.ms is INVALID_TIMESTAMP; here it fails at once
-		if lo, hi, ok := timestampWithin(cfg, w.now, *timestampMs); !ok {
+		if lo, hi, ok := validator.TimestampWithin(cfg, w.now, *timestampMs); !ok {
 			r := p.result(p.dropped + len(p.results) - 1)
 			r.Failed, r.Error = true, "INVALID_TIMESTAMP"
 			w.record(EventProduce, 0, &tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d outside [%d, %d])", p.cfg.Name, value, *timestampMs, lo, hi)

@@ -83,11 +83,11 @@ func (w *World) leaderOffsets(tp partitionKey) (start, hw int64, ok bool) {
 	if l == replica.NoLeader {
 		return 0, 0, false
 	}
-	s := w.brokers[l-1].replicas[tp]
-	if s == nil || w.brokers[l-1].state != BrokerRunning {
+	s := w.brokers[l-1].Partition(tp)
+	if s == nil || w.brokers[l-1].State() != BrokerRunning {
 		return 0, 0, false
 	}
-	return s.log.LogStartOffset(), s.node.Status().HighWatermark, true
+	return s.Log.LogStartOffset(), s.Node.Status().HighWatermark, true
 }
 
 // resetOffsets hands the admin client's commit to the group's coordinator.
@@ -101,12 +101,12 @@ func (w *World) resetOffsets(r OffsetReset) error {
 	for _, t := range targets {
 		req.Offsets = append(req.Offsets, group.PartitionOffset{TopicPartition: group.TopicPartition{Topic: t.Topic, Partition: t.Partition}, Offset: t.Offset, LeaderEpoch: -1})
 	}
-	cs := w.coordinator(b)
-	cs.c.Tick(w.now)
-	if err := cs.c.Step(adminClient, req); err != nil {
+	cs := b.Coordinator(w.env())
+	cs.Tick(w.now)
+	if err := cs.Step(adminClient, req); err != nil {
 		return fmt.Errorf("reset-offsets: %w", err)
 	}
-	w.processCoordinator(b)
+	b.ProcessCoordinator(w.env())
 	return nil
 }
 

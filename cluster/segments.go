@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 )
 
 // SegmentInfo is one segment of a replica's log: its base offset (the
@@ -37,14 +39,14 @@ func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo
 	if err != nil {
 		return nil, err
 	}
-	segs := s.log.Kafka().Segments()
+	segs := s.Log.Kafka().Segments()
 	out := make([]SegmentInfo, len(segs))
 	at := map[int64]int{}
 	for i, seg := range segs {
 		out[i] = SegmentInfo{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Offsets: []int64{}, Active: i == len(segs)-1}
 		at[seg.BaseOffset()] = i
 	}
-	for segment, offsets := range s.log.SegmentOffsets() {
+	for segment, offsets := range s.Log.SegmentOffsets() {
 		if k, ok := at[segment]; ok {
 			for off := range offsets {
 				out[k].Offsets = append(out[k].Offsets, off)
@@ -55,12 +57,12 @@ func (w *World) Segments(id int32, topic string, partition int32) ([]SegmentInfo
 }
 
 // runningReplica is broker id's running replica of the partition.
-func (w *World) runningReplica(id int32, topic string, partition int32) (*replicaSlot, error) {
+func (w *World) runningReplica(id int32, topic string, partition int32) (*broker.Partition, error) {
 	b, err := w.broker(id)
 	if err != nil {
 		return nil, err
 	}
-	s := b.replicas[partitionKey{Topic: topic, Partition: partition}]
+	s := b.Partition(partitionKey{Topic: topic, Partition: partition})
 	if s == nil {
 		return nil, fmt.Errorf("%w: broker %d runs no replica of %s-%d", ErrInvalidConfig, id, topic, partition)
 	}

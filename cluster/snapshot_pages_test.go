@@ -21,7 +21,7 @@ func TestCloneSharesFilePages(t *testing.T) {
 		big[i] = byte(i * 7)
 	}
 	for _, b := range w.brokers {
-		f, err := b.fs.Create("big")
+		f, err := b.FS().Create("big")
 		require.NoError(t, err)
 		_, err = f.WriteAt(big, 0)
 		require.NoError(t, err)
@@ -36,7 +36,7 @@ func TestCloneSharesFilePages(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
 		t.Fatalf("a clone of a world with 24 MB of files allocated %d bytes: the files were copied", grew)
 	}
-	f, err := c.brokers[0].fs.OpenReadWrite("big")
+	f, err := c.brokers[0].FS().OpenReadWrite("big")
 	require.NoError(t, err)
 	_, err = f.WriteAt([]byte("clone"), 100)
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func TestCloneSharesFilePages(t *testing.T) {
 		w    *World
 		want string
 	}{{"original", w, string(big[100:105])}, {"clone", c, "clone"}} {
-		f, err := fsys.w.brokers[0].fs.Open("big")
+		f, err := fsys.w.brokers[0].FS().Open("big")
 		require.NoError(t, err)
 		got := make([]byte, 5)
 		_, err = f.ReadAt(got, 100)

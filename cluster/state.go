@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -187,11 +188,13 @@ func (w *World) Brokers() []BrokerInfo {
 	out := make([]BrokerInfo, 0, len(w.brokers))
 	for i, b := range w.brokers {
 		ctl := w.ctl.Registration(int32(i + 1)).Status()
-		out = append(out, BrokerInfo{ID: b.id, State: b.state.String(), Controller: ctl,
-			DiskBytes: b.fs.DurableBytes("/"), CacheBytes: b.fs.CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
-			BytesInPerSec: b.lastSecIn, BytesOutPerSec: b.lastSecOut,
-			FetchReads: b.fetch.reads, FetchScannedBatches: b.fetch.batches, FetchScannedBytes: b.fetch.bytes,
-			LastFetchOffset: b.fetch.lastOffset, LastFetchFirstBatch: b.fetch.firstBatch})
+		bytesIn, bytesOut := b.Rates()
+		f := b.FetchStats()
+		out = append(out, BrokerInfo{ID: b.ID(), State: b.State().String(), Controller: ctl,
+			DiskBytes: b.FS().DurableBytes("/"), CacheBytes: b.FS().CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
+			BytesInPerSec: bytesIn, BytesOutPerSec: bytesOut,
+			FetchReads: f.Reads, FetchScannedBatches: f.ScannedBatches, FetchScannedBytes: f.ScannedBytes,
+			LastFetchOffset: f.LastOffset, LastFetchFirstBatch: f.FirstBatch})
 	}
 	return out
 }
@@ -279,10 +282,10 @@ func (w *World) partitionInfo(tp partitionKey, tail int) PartitionInfo {
 	}
 	if leaderLog != nil {
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
-		if s := w.brokers[p.Leader-1].replicas[tp]; s != nil {
-			pi.LogStartOffset = s.log.LogStartOffset()
+		if s := w.brokers[p.Leader-1].Partition(tp); s != nil {
+			pi.LogStartOffset = s.Log.LogStartOffset()
 			if tail >= 0 {
-				markDifferencesWith(pi.Logs, leaderLog.Broker, s.log)
+				markDifferencesWith(pi.Logs, leaderLog.Broker, s.Log)
 			}
 		}
 		if tail < 0 {
@@ -336,12 +339,12 @@ func markDifferences(logs []LogInfo, leader *LogInfo) {
 //
 // With tail >= 0 only the newest tail records are listed, the others
 // counted in Omitted.
-func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
-	li := LogInfo{Broker: b.id, Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
+func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail int) LogInfo {
+	li := LogInfo{Broker: b.ID(), Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
 	var log *replicalog.Log
-	if s := b.replicas[tp]; s != nil {
-		st := s.node.Status()
-		li.Role, li.HighWatermark, log = st.Role.String(), st.HighWatermark, s.log
+	if s := b.Partition(tp); s != nil {
+		st := s.Node.Status()
+		li.Role, li.HighWatermark, log = st.Role.String(), st.HighWatermark, s.Log
 	} else {
 		log, li.HighWatermark = w.peekLog(b, tp)
 		if log == nil {
@@ -357,7 +360,7 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 		from = log.Mirror().Len() - tail
 		li.Omitted, li.FirstOffset = from, log.Mirror().OffsetAt(0)
 	}
-	durable := log.DurableFrom(b.fs, from)
+	durable := log.DurableFrom(b.FS(), from)
 	if n := log.Mirror().Len() - from; n > 0 {
 		li.Records = make([]RecordInfo, 0, n)
 	}
@@ -376,12 +379,12 @@ func (w *World) logInfo(b *broker, tp partitionKey, tail int) LogInfo {
 // Opening reads and decodes the whole log, which after a client's flood
 // takes seconds: the log opened is kept (w.peeks) and given again while
 // the broker's files and the topic's log config are as they were.
-func (w *World) peekLog(b *broker, tp partitionKey) (*replicalog.Log, int64) {
-	key, cfg := peekKey{broker: b.id, tp: tp}, w.logConfig(tp.Topic)
-	if p, ok := w.peeks.logs[key]; ok && p.fs == b.fs && p.version == b.fs.ContentVersion() && p.cfg == cfg {
+func (w *World) peekLog(b *broker.Broker, tp partitionKey) (*replicalog.Log, int64) {
+	key, cfg := peekKey{broker: b.ID(), tp: tp}, w.logConfig(tp.Topic)
+	if p, ok := w.peeks.logs[key]; ok && p.fs == b.FS() && p.version == b.FS().ContentVersion() && p.cfg == cfg {
 		return p.log, p.hw
 	}
-	p := peeked{fs: b.fs, version: b.fs.ContentVersion(), cfg: cfg}
+	p := peeked{fs: b.FS(), version: b.FS().ContentVersion(), cfg: cfg}
 	p.log, p.hw = w.openPeek(b, tp, cfg)
 	if w.peeks.logs == nil {
 		w.peeks.logs = map[peekKey]peeked{}
@@ -391,14 +394,14 @@ func (w *World) peekLog(b *broker, tp partitionKey) (*replicalog.Log, int64) {
 }
 
 // openPeek is peekLog without its cache.
-func (w *World) openPeek(b *broker, tp partitionKey, cfg kafkalog.Config) (*replicalog.Log, int64) {
-	fsys := b.fs.Clone()
-	hws, _ := readCheckpoint(fsys, "replication-offset-checkpoint") // one that does not parse reads as 0
-	if _, err := fsys.Stat(w.partitionDir(tp)); err != nil {
+func (w *World) openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config) (*replicalog.Log, int64) {
+	fsys := b.FS().Clone()
+	hws, _ := broker.ReadCheckpoint(fsys, "replication-offset-checkpoint") // one that does not parse reads as 0
+	if _, err := fsys.Stat(broker.PartitionDir(tp)); err != nil {
 		return nil, 0
 	}
 	now := w.now
-	log, err := replicalog.Open(fsys, w.partitionDir(tp), cfg, &now)
+	log, err := replicalog.Open(fsys, broker.PartitionDir(tp), cfg, &now)
 	if err != nil {
 		return nil, 0
 	}
@@ -464,7 +467,7 @@ func (w *World) PartitionFileSize(id int32, topic string, partition int32, name 
 	if err != nil {
 		return 0, false
 	}
-	st, err := b.fs.Stat(b.fs.PathJoin(LogDir, fmt.Sprintf("%s-%d", topic, partition), name))
+	st, err := b.FS().Stat(b.FS().PathJoin(LogDir, fmt.Sprintf("%s-%d", topic, partition), name))
 	if err != nil {
 		return 0, false
 	}
@@ -480,14 +483,14 @@ func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([
 	if err != nil {
 		return nil, err
 	}
-	segs := s.log.Kafka().Segments()
+	segs := s.Log.Kafka().Segments()
 	first := 0
 	if n > 0 && len(segs) > n {
 		first = len(segs) - n
 	}
 	out := make([]SegmentCount, 0, len(segs)-first)
 	for i, seg := range segs[first:] {
-		out = append(out, SegmentCount{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Records: s.log.RecordsIn(seg.BaseOffset()),
+		out = append(out, SegmentCount{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Records: s.Log.RecordsIn(seg.BaseOffset()),
 			Active: first+i == len(segs)-1})
 	}
 	return out, nil

@@ -49,8 +49,8 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 		reps := asg[p]
 		tp := partitionKey{Topic: topic, Partition: int32(p)}
 		for _, id := range reps {
-			if b := w.brokers[id-1]; b.state == BrokerRunning {
-				if err := w.openReplica(b, tp, 0, 0, 0, false); err != nil {
+			if b := w.brokers[id-1]; b.State() == BrokerRunning {
+				if err := b.OpenNew(w.env(), tp); err != nil {
 					w.internalError(b, err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -712,9 +713,9 @@ func (u *userRun) apply(o UserOp) error {
 	case UserWrongState:
 		var id int32
 		for _, b := range w.brokers {
-			running := b.state == BrokerRunning
+			running := b.State() == BrokerRunning
 			if (o.Action.Kind == ActStart) == running {
-				id = b.id
+				id = b.ID()
 				break
 			}
 		}
@@ -736,9 +737,9 @@ func (u *userRun) apply(o UserOp) error {
 	case UserCorrupt:
 		u.corrupt(o)
 	case UserWipe:
-		var b *broker
+		var b *broker.Broker
 		for _, x := range w.brokers {
-			if x.state == BrokerFailed && (b == nil || x.id == o.Action.Broker) {
+			if x.State() == BrokerFailed && (b == nil || x.ID() == o.Action.Broker) {
 				b = x
 			}
 		}
@@ -1041,18 +1042,18 @@ func (u *userRun) settle() {
 		return
 	}
 	for _, b := range u.w.brokers {
-		if b.state != BrokerRunning {
-			if !u.do(Action{Kind: ActStart, Broker: b.id}, false) || u.out.Failed() {
+		if b.State() != BrokerRunning {
+			if !u.do(Action{Kind: ActStart, Broker: b.ID()}, false) || u.out.Failed() {
 				if !u.out.Failed() {
-					u.fail("liveness", "broker %d could not be started", b.id)
+					u.fail("liveness", "broker %d could not be started", b.ID())
 				}
 				return
 			}
 		}
 		// A start that failed on a damaged file: the operator wipes it.
-		if b.state == BrokerFailed && !u.wipeAndStart(b) {
+		if b.State() == BrokerFailed && !u.wipeAndStart(b) {
 			if !u.out.Failed() {
-				u.fail("liveness", "broker %d does not start even after what its failures named was wiped: %s", b.id, b.failure)
+				u.fail("liveness", "broker %d does not start even after what its failures named was wiped: %s", b.ID(), u.w.StartFailure(b.ID()))
 			}
 			return
 		}
@@ -1100,16 +1101,16 @@ func (u *userRun) settle() {
 // bytes is left out: its mirror holds what decodes.
 func (u *userRun) checkMirrors() {
 	for _, b := range u.w.brokers {
-		if b.state != BrokerRunning {
+		if b.State() != BrokerRunning {
 			continue
 		}
-		for _, tp := range b.order {
-			s := b.replicas[tp]
-			if s == nil || s.log.Damaged() {
+		for _, tp := range b.Partitions() {
+			s := b.Partition(tp)
+			if s == nil || s.Log.Damaged() {
 				continue
 			}
-			if problem := s.log.MirrorProblem(); problem != "" {
-				u.fail("mirror", "broker %d's %s: %s", b.id, tp, problem)
+			if problem := s.Log.MirrorProblem(); problem != "" {
+				u.fail("mirror", "broker %d's %s: %s", b.ID(), tp, problem)
 				return
 			}
 		}
@@ -1446,36 +1447,36 @@ func (u *userRun) damagedOn(tp PartitionRef) []int32 {
 // again, until it runs (as many times as it has partitions and checkpoint
 // files, at most), and reports whether it runs. A wiped partition counts as
 // damaged on b.
-func (u *userRun) wipeAndStart(b *broker) bool {
-	names, _ := b.fs.List(LogDir)
+func (u *userRun) wipeAndStart(b *broker.Broker) bool {
+	names, _ := b.FS().List(LogDir)
 	for range len(names) + 1 {
-		if b.state != BrokerFailed {
+		if b.State() != BrokerFailed {
 			break
 		}
-		p := b.failedPath
-		if !u.do(Action{Kind: ActWipe, Broker: b.id, Name: p}, false) {
+		_, p := b.Failure()
+		if !u.do(Action{Kind: ActWipe, Broker: b.ID(), Name: p}, false) {
 			return false
 		}
 		if tp, ok := kafkalog.ParseTopicPartitionDir(p); ok {
-			u.damage = append(u.damage, damageMark{action: u.w.actionBase + len(u.w.actions) - 1, broker: b.id, tp: PartitionRef{Topic: tp.Topic, Partition: tp.Partition}})
+			u.damage = append(u.damage, damageMark{action: u.w.actionBase + len(u.w.actions) - 1, broker: b.ID(), tp: PartitionRef{Topic: tp.Topic, Partition: tp.Partition}})
 		}
-		if !u.do(Action{Kind: ActStart, Broker: b.id}, false) {
+		if !u.do(Action{Kind: ActStart, Broker: b.ID()}, false) {
 			return false
 		}
 	}
-	return b.state == BrokerRunning
+	return b.State() == BrokerRunning
 }
 
 // corrupt plays a UserCorrupt operation.
 func (u *userRun) corrupt(o UserOp) {
 	w := u.w
 	a := o.Action
-	var b *broker
+	var b *broker.Broker
 	for _, x := range w.brokers {
-		if (x.state == BrokerRunning) != o.Bad {
+		if (x.State() == BrokerRunning) != o.Bad {
 			continue
 		}
-		if b == nil || x.id == a.Broker {
+		if b == nil || x.ID() == a.Broker {
 			b = x
 		}
 	}
@@ -1490,7 +1491,7 @@ func (u *userRun) corrupt(o UserOp) {
 	}
 	var files, checkpoints []file
 	durable := func(name string) int64 {
-		n, _, err := b.fs.SizeOnDisk(LogDir + "/" + name)
+		n, _, err := b.FS().SizeOnDisk(LogDir + "/" + name)
 		if err != nil {
 			return 0
 		}
@@ -1501,7 +1502,7 @@ func (u *userRun) corrupt(o UserOp) {
 			checkpoints = append(checkpoints, file{name: n, durable: d})
 		}
 	}
-	dirs, _ := b.fs.List(LogDir)
+	dirs, _ := b.FS().List(LogDir)
 	for _, d := range dirs {
 		k := strings.LastIndexByte(d, '-')
 		part, err := strconv.Atoi(d[k+1:])
@@ -1509,7 +1510,7 @@ func (u *userRun) corrupt(o UserOp) {
 			continue
 		}
 		tp := PartitionRef{Topic: d[:k], Partition: int32(part)}
-		names, _ := b.fs.List(LogDir + "/" + d)
+		names, _ := b.FS().List(LogDir + "/" + d)
 		for _, n := range names {
 			size := durable(d + "/" + n)
 			switch {
@@ -1533,7 +1534,7 @@ func (u *userRun) corrupt(o UserOp) {
 		return
 	}
 	f := files[o.Size%len(files)]
-	a.Broker, a.Name = b.id, f.name
+	a.Broker, a.Name = b.ID(), f.name
 	span := int64(1)
 	if !a.Flip {
 		a.N = int(min(int64(a.N), f.durable))
@@ -1544,7 +1545,7 @@ func (u *userRun) corrupt(o UserOp) {
 		// A checkpoint at the root of the log dir damages no partition's
 		// records: it fails the start (then the settle wipes it) or is
 		// reset.
-		u.damage = append(u.damage, damageMark{action: w.actionBase + len(w.actions) - 1, broker: b.id, tp: f.tp})
+		u.damage = append(u.damage, damageMark{action: w.actionBase + len(w.actions) - 1, broker: b.ID(), tp: f.tp})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
@@ -18,14 +19,14 @@ func (w *World) validateWipe(a Action) error {
 	if err != nil {
 		return err
 	}
-	if b.state == BrokerRunning {
+	if b.State() == BrokerRunning {
 		return fmt.Errorf("%w: wipe: broker %d is running (stop, kill or power-cut it first: a running broker's files are open)", ErrInvalidConfig, a.Broker)
 	}
 	if !underLogDir(a.Name) {
 		return fmt.Errorf("%w: wipe: %q is not a path under %s (a partition directory such as orders-0, or a checkpoint file such as %s)",
 			ErrInvalidConfig, a.Name, LogDir, kafkalog.ReplicationOffsetCheckpointFile)
 	}
-	if _, err := b.fs.Stat(LogDir + "/" + a.Name); err != nil {
+	if _, err := b.FS().Stat(LogDir + "/" + a.Name); err != nil {
 		return fmt.Errorf("%w: wipe: broker %d has no %s/%s", ErrInvalidConfig, a.Broker, LogDir, a.Name)
 	}
 	return nil
@@ -50,10 +51,10 @@ func (w *World) wipe(a Action) error {
 	b := w.brokers[a.Broker-1]
 	p := LogDir + "/" + a.Name
 	files, bytes := w.countFiles(b, p)
-	if err := b.fs.RemoveAll(p); err != nil {
+	if err := b.FS().RemoveAll(p); err != nil {
 		return fmt.Errorf("wipe: broker %d: %w", a.Broker, err)
 	}
-	if err := b.fs.SyncDir(path.Dir(p)); err != nil {
+	if err := b.FS().SyncDir(path.Dir(p)); err != nil {
 		return fmt.Errorf("wipe: broker %d: %w", a.Broker, err)
 	}
 	next := "the next start reads it as missing"
@@ -64,21 +65,21 @@ func (w *World) wipe(a Action) error {
 	if files == 1 {
 		plural = ""
 	}
-	w.record(EventStorage, b.id, nil, "wipe: rm -rf %s (%d file%s, %d bytes): %s", p, files, plural, bytes, next)
+	w.record(EventStorage, b.ID(), nil, "wipe: rm -rf %s (%d file%s, %d bytes): %s", p, files, plural, bytes, next)
 	return nil
 }
 
 // countFiles counts the files under p (p itself if it is a file) and their
 // bytes.
-func (w *World) countFiles(b *broker, p string) (files int, bytes int64) {
-	fi, err := b.fs.Stat(p)
+func (w *World) countFiles(b *broker.Broker, p string) (files int, bytes int64) {
+	fi, err := b.FS().Stat(p)
 	if err != nil {
 		return 0, 0
 	}
 	if !fi.IsDir() {
 		return 1, fi.Size()
 	}
-	names, _ := b.fs.List(p)
+	names, _ := b.FS().List(p)
 	for _, n := range names {
 		f, s := w.countFiles(b, p+"/"+n)
 		files, bytes = files+f, bytes+s

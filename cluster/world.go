@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 )
@@ -23,7 +24,7 @@ type World struct {
 	rnd *rand.Rand
 	now int64
 
-	brokers   []*broker // brokers[i] has id i+1
+	brokers   []*broker.Broker // brokers[i] has id i+1
 	ctl       *controller.Controller
 	net       netsim.Network
 	producers []*Producer
@@ -55,9 +56,6 @@ type World struct {
 	ext externalState
 	// xgroup is their consumer-group requests at the coordinators (externalgroup.go).
 	xgroup extGroupState
-	// deletedLogs are the replica directories a topic's deletion renamed
-	// -delete, waiting out file.delete.delay.ms (deletetopic.go).
-	deletedLogs []deletedLog
 }
 
 // ErrNotQuiet means the network did not become quiet within the bound of
@@ -76,16 +74,12 @@ func New(cfg Config) (*World, error) {
 	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
 		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.brokerSettings()})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
-		b := newBroker(id)
-		if cfg.BrokerDiskBytes > 0 {
-			b.fs.SetCapacity(cfg.BrokerDiskBytes)
-		}
-		w.brokers = append(w.brokers, b)
+		w.brokers = append(w.brokers, broker.New(cfg.brokerConfig(id)))
 	}
 	w.actions = append(w.actions, Action{Kind: ActNew})
 	w.record(EventAction, 0, nil, "new world: %d brokers, rules %s, min.insync.replicas %d, unclean %v", cfg.Brokers, cfg.Rules, cfg.MinInsyncReplicas, cfg.UncleanLeaderElectionEnable)
 	for _, b := range w.brokers {
-		if err := w.startBroker(b); err != nil {
+		if err := b.Start(w.env()); err != nil {
 			return nil, err
 		}
 	}
@@ -118,7 +112,7 @@ func (w *World) Actions() []Action { return w.actions }
 // world, like the explorer, so that one seed decides everything).
 func (w *World) Rand() *rand.Rand { return w.rnd }
 
-func (w *World) broker(id int32) (*broker, error) {
+func (w *World) broker(id int32) (*broker.Broker, error) {
 	if id < 1 || int(id) > len(w.brokers) {
 		return nil, fmt.Errorf("%w: no broker %d", ErrInvalidConfig, id)
 	}
@@ -131,7 +125,7 @@ func (w *World) broker(id int32) (*broker, error) {
 func (w *World) tick(ms int64) error {
 	w.now += ms
 	for _, b := range w.brokers {
-		if err := w.tickBroker(b); err != nil {
+		if err := b.Tick(w.env()); err != nil {
 			w.internalError(b, err)
 		}
 	}
@@ -179,11 +173,11 @@ func (w *World) quiet() {
 // send queues a message and counts its bytes out of a broker.
 func (w *World) send(e netsim.Envelope) {
 	if e.From >= 1 && int(e.From) <= len(w.brokers) {
-		w.brokers[e.From-1].bytesOut += e.Size()
-		e.FromIncarnation = w.brokers[e.From-1].incarnation
+		w.brokers[e.From-1].CountOut(e.Size())
+		e.FromIncarnation = w.brokers[e.From-1].Incarnation()
 	}
 	if e.ToIncarnation == 0 && e.To >= 1 && int(e.To) <= len(w.brokers) {
-		e.ToIncarnation = w.brokers[e.To-1].incarnation
+		e.ToIncarnation = w.brokers[e.To-1].Incarnation()
 	}
 	e.DueMs = w.now + w.cfg.NetworkLatencyMs
 	w.net.Push(e)
@@ -214,7 +208,7 @@ func (w *World) deliverNext() {
 		w.deliverToExternal(&e)
 		return
 	case e.To >= netsim.CoordinatorBase:
-		w.deliverToCoordinator(&e)
+		w.brokers[e.To-netsim.CoordinatorBase-1].StepCoordinator(w.env(), &e)
 		return
 	case e.To == netsim.ConsumerNode:
 		w.deliverToConsumer(&e)
@@ -224,12 +218,7 @@ func (w *World) deliverNext() {
 		return
 	}
 	b := w.brokers[e.To-1]
-	b.bytesIn += e.Size()
-	if e.Kind == netsim.KindGroupRequest {
-		w.deliverGroupRequest(b, &e)
-		return
-	}
-	if err := w.deliverToBroker(b, &e); err != nil {
+	if err := b.Step(w.env(), &e); err != nil {
 		w.internalError(b, err)
 	}
 }
@@ -244,10 +233,10 @@ func (w *World) dropReason(e *netsim.Envelope) string {
 	}
 	if e.To >= 1 && int(e.To) <= len(w.brokers) {
 		b := w.brokers[e.To-1]
-		if b.state != BrokerRunning {
-			return "broker " + b.state.String()
+		if b.State() != BrokerRunning {
+			return "broker " + b.State().String()
 		}
-		if b.incarnation != e.ToIncarnation {
+		if b.Incarnation() != e.ToIncarnation {
 			return "broker restarted"
 		}
 	}

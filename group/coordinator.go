@@ -60,7 +60,7 @@ type Ready struct {
 // package documentation for what the caller must do.
 type Coordinator struct {
 	cfg    Config
-	store  OffsetStore
+	store  OffsetReader
 	nowMs  int64
 	groups map[string]*classicGroup
 	ready  Ready
@@ -68,7 +68,7 @@ type Coordinator struct {
 
 // NewCoordinator returns a coordinator whose clock starts at nowMs and that
 // reads committed offsets from store.
-func NewCoordinator(cfg Config, store OffsetStore, nowMs int64) (*Coordinator, error) {
+func NewCoordinator(cfg Config, store OffsetReader, nowMs int64) (*Coordinator, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}

@@ -17,17 +17,23 @@ type OffsetCommitRecord struct {
 	Tombstone bool
 }
 
-// OffsetStore holds committed offsets. The coordinator only reads it; the
-// caller writes the records of [Ready].Commits into it. The cluster backs it
-// with a compacted __consumer_offsets log; [MemoryOffsetStore] is the
-// in-memory version.
-type OffsetStore interface {
-	// Commit stores rec (or deletes its key for a tombstone).
-	Commit(rec OffsetCommitRecord) error
+// OffsetReader reads committed offsets: what the coordinator needs of its
+// store. The cluster's brokers read a compacted __consumer_offsets log
+// with it.
+type OffsetReader interface {
 	// Committed returns the committed offset of tp for group, if any.
 	Committed(group string, tp TopicPartition) (PartitionOffset, bool)
 	// CommittedPartitions lists group's committed partitions, sorted.
 	CommittedPartitions(group string) []TopicPartition
+}
+
+// OffsetStore holds committed offsets. The coordinator only reads it (an
+// [OffsetReader]); the caller writes the records of [Ready].Commits into
+// it. [MemoryOffsetStore] is the in-memory version.
+type OffsetStore interface {
+	OffsetReader
+	// Commit stores rec (or deletes its key for a tombstone).
+	Commit(rec OffsetCommitRecord) error
 }
 
 // MemoryOffsetStore is an in-memory [OffsetStore]. The zero value is ready.

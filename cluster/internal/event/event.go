@@ -48,3 +48,15 @@ type Recorder interface {
 	// note ("" for the reference).
 	MarkLast(impl string)
 }
+
+// The parts of a learner's code a note may name (Recorder.MarkLast): the
+// producers' batch encoder, the log's lookup, retention and recovery, the
+// followers' truncation, the cooperative-sticky assignor.
+const (
+	PartEncoder    = "encoder"
+	PartLookup     = "lookup"
+	PartRetention  = "retention"
+	PartRecovery   = "recovery"
+	PartTruncation = "truncation"
+	PartAssignor   = "assignor"
+)

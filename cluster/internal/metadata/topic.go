@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
@@ -81,4 +82,11 @@ func ComparePartitions(a, b kafkalog.TopicPartition) int {
 		return 1
 	}
 	return int(a.Partition - b.Partition)
+}
+
+// OffsetsPartition is the __consumer_offsets partition of groupID
+// (GroupCoordinator.partitionFor): abs(hash(groupID)) mod partitions.
+func OffsetsPartition(groupID string, partitions int) kafkalog.TopicPartition {
+	p, _ := group.OffsetsPartition(groupID, int32(partitions))
+	return kafkalog.TopicPartition{Topic: OffsetsTopic, Partition: p}
 }

@@ -576,6 +576,17 @@ func (r *Log) activeEnd() place {
 	return place{segment: active.BaseOffset(), end: active.Size()}
 }
 
+// EncodedSize is the size of the record batch a leader's log writes for
+// records (one batch, appended at nowMs): the batch AppendBatch encodes,
+// byte for byte.
+func EncodedSize(nowMs int64, records []replica.Record) int {
+	entries := make([]replica.Entry, len(records))
+	for i, r := range records {
+		entries[i] = replica.Entry{Offset: int64(i), Key: r.Key, Value: r.Value, Producer: r.Producer}
+	}
+	return len(AppendBatch(nil, entries, nowMs))
+}
+
 // AppendBatch encodes entries as one v2 batch: with the idempotent
 // producer's id, epoch and base sequence when the first entry has one
 // (the records of a batch have consecutive sequences), else without.

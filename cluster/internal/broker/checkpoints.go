@@ -1,11 +1,10 @@
-package cluster
+package broker
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/vfs"
 )
 
 // Kafka's checkpoint schedules (Kafka 3.7.0: LogManager.startupWithConfigOverrides
@@ -30,10 +29,10 @@ const (
 
 // scheduleCheckpoints starts the broker's checkpoint schedules and its OS
 // flusher at startup.
-func (w *World) scheduleCheckpoints(b *broker) {
-	b.nextHWCheckpointMs = w.now
-	b.nextRecoveryCheckpointMs = w.now + LogManagerInitialTaskDelayMs
-	b.nextStartCheckpointMs = w.now + LogManagerInitialTaskDelayMs
+func (b *Broker) scheduleCheckpoints(env Env) {
+	b.nextHWCheckpointMs = env.Now()
+	b.nextRecoveryCheckpointMs = env.Now() + LogManagerInitialTaskDelayMs
+	b.nextStartCheckpointMs = env.Now() + LogManagerInitialTaskDelayMs
 	b.recoveryCheckpointed = nil
 }
 
@@ -44,19 +43,19 @@ func (w *World) scheduleCheckpoints(b *broker) {
 // (LogManager.checkpointLogRecoveryOffsets) and log-start-offset-checkpoint every
 // log.flush.start.offset.checkpoint.interval.ms (LogManager.checkpointLogStartOffsets).
 // An interval of 0 leaves that schedule off.
-func (w *World) runCheckpoints(b *broker) error {
-	if due(&b.nextHWCheckpointMs, w.now, w.cfg.ReplicaHighWatermarkCheckpointIntervalMs) {
-		if err := w.writeHWCheckpoint(b); err != nil {
+func (b *Broker) runCheckpoints(env Env) error {
+	if due(&b.nextHWCheckpointMs, env.Now(), b.cfg.ReplicaHighWatermarkCheckpointIntervalMs) {
+		if err := b.writeHWCheckpoint(env); err != nil {
 			return fmt.Errorf("broker %d: %w", b.id, err)
 		}
 	}
-	if due(&b.nextRecoveryCheckpointMs, w.now, w.cfg.LogFlushOffsetCheckpointIntervalMs) {
-		if err := w.writeRecoveryPointCheckpoint(b); err != nil {
+	if due(&b.nextRecoveryCheckpointMs, env.Now(), b.cfg.LogFlushOffsetCheckpointIntervalMs) {
+		if err := b.writeRecoveryPointCheckpoint(env); err != nil {
 			return fmt.Errorf("broker %d: %w", b.id, err)
 		}
 	}
-	if due(&b.nextStartCheckpointMs, w.now, w.cfg.LogFlushStartOffsetCheckpointIntervalMs) {
-		if err := w.writeLogStartOffsetCheckpoint(b); err != nil {
+	if due(&b.nextStartCheckpointMs, env.Now(), b.cfg.LogFlushStartOffsetCheckpointIntervalMs) {
+		if err := b.writeLogStartOffsetCheckpoint(env); err != nil {
 			return fmt.Errorf("broker %d: %w", b.id, err)
 		}
 	}
@@ -80,12 +79,12 @@ func due(next *int64, now, intervalMs int64) bool {
 // hosted log's recovery point, the first offset not known to be flushed
 // (LogManager.checkpointRecoveryOffsetsInDir). It remembers what it wrote,
 // so that a truncation or a deleted partition can be seen to need a new one.
-func (w *World) writeRecoveryPointCheckpoint(b *broker) error {
-	rps := make(map[partitionKey]int64, len(b.order))
+func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
+	rps := make(map[tp]int64, len(b.order))
 	for _, tp := range b.order {
 		s := b.replicas[tp]
-		rps[tp] = s.log.Kafka().RecoveryPoint()
-		s.truncationsCheckpointed = s.log.Truncations()
+		rps[tp] = s.Log.Kafka().RecoveryPoint()
+		s.truncationsCheckpointed = s.Log.Truncations()
 	}
 	b.recoveryCheckpointed = slices.Clone(b.order)
 	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps)
@@ -95,10 +94,10 @@ func (w *World) writeRecoveryPointCheckpoint(b *broker) error {
 // start offset of each hosted log whose start is above its first segment's
 // base offset, the others' being implied by their files
 // (LogManager.checkpointLogStartOffsetsInDir).
-func (w *World) writeLogStartOffsetCheckpoint(b *broker) error {
-	starts := map[partitionKey]int64{}
+func (b *Broker) writeLogStartOffsetCheckpoint(env Env) error {
+	starts := map[tp]int64{}
 	for _, tp := range b.order {
-		l := b.replicas[tp].log.Kafka()
+		l := b.replicas[tp].Log.Kafka()
 		if segs := l.Segments(); len(segs) > 0 && l.LogStartOffset() > segs[0].BaseOffset() {
 			starts[tp] = l.LogStartOffset()
 		}
@@ -111,23 +110,23 @@ func (w *World) writeLogStartOffsetCheckpoint(b *broker) error {
 // (LogManager.truncateTo and truncateFullyAndStartAt checkpoint the log dir
 // at once), and both log manager checkpoints when a partition it hosted was
 // deleted (LogManager.asyncDelete), while the recovery point schedule is on.
-func (w *World) checkpointAfterChanges(b *broker) error {
-	if w.cfg.LogFlushOffsetCheckpointIntervalMs <= 0 || b.recoveryCheckpointed == nil {
+func (b *Broker) checkpointAfterChanges(env Env) error {
+	if b.cfg.LogFlushOffsetCheckpointIntervalMs <= 0 || b.recoveryCheckpointed == nil {
 		return nil
 	}
-	deleted := slices.ContainsFunc(b.recoveryCheckpointed, func(tp partitionKey) bool { return b.replicas[tp] == nil })
-	truncated := slices.ContainsFunc(b.order, func(tp partitionKey) bool {
+	deleted := slices.ContainsFunc(b.recoveryCheckpointed, func(tp tp) bool { return b.replicas[tp] == nil })
+	truncated := slices.ContainsFunc(b.order, func(tp tp) bool {
 		s := b.replicas[tp]
-		return s.log.Truncations() != s.truncationsCheckpointed
+		return s.Log.Truncations() != s.truncationsCheckpointed
 	})
 	if !deleted && !truncated {
 		return nil
 	}
-	if err := w.writeRecoveryPointCheckpoint(b); err != nil {
+	if err := b.writeRecoveryPointCheckpoint(env); err != nil {
 		return fmt.Errorf("broker %d: %w", b.id, err)
 	}
 	if deleted {
-		if err := w.writeLogStartOffsetCheckpoint(b); err != nil {
+		if err := b.writeLogStartOffsetCheckpoint(env); err != nil {
 			return fmt.Errorf("broker %d: %w", b.id, err)
 		}
 	}
@@ -140,18 +139,11 @@ func (w *World) checkpointAfterChanges(b *broker) error {
 // ([Config.DirtyExpireMs]) or more ([vfs.MemFS.WritebackExpired]). The
 // kernel runs whatever the broker process does: it writes back a stopped or
 // crashed broker's page cache too. Off while DirtyExpireMs is 0.
-func (w *World) runFlusher(b *broker) {
-	if w.cfg.DirtyExpireMs <= 0 || w.now < b.nextFlusherMs {
+func (b *Broker) runFlusher(env Env) {
+	if b.cfg.DirtyExpireMs <= 0 || env.Now() < b.nextFlusherMs {
 		return
 	}
-	iv := w.cfg.DirtyWritebackIntervalMs
-	b.nextFlusherMs = (w.now/iv + 1) * iv
-	b.fs.WritebackExpired(w.now, w.cfg.DirtyExpireMs)
+	iv := b.cfg.DirtyWritebackIntervalMs
+	b.nextFlusherMs = (env.Now()/iv + 1) * iv
+	b.fs.WritebackExpired(env.Now(), b.cfg.DirtyExpireMs)
 }
-
-// LinuxDirtyExpireMs and LinuxDirtyWritebackIntervalMs are Linux's defaults
-// for [Config.DirtyExpireMs] and [Config.DirtyWritebackIntervalMs].
-const (
-	LinuxDirtyExpireMs            = vfs.LinuxDirtyExpireMs
-	LinuxDirtyWritebackIntervalMs = vfs.LinuxDirtyWritebackIntervalMs
-)

@@ -1,10 +1,10 @@
-package cluster
+package broker
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/group"
 )
@@ -20,23 +20,15 @@ import (
 // removes them, then appends the tombstones with acks=0), not when the
 // tombstones are replicated; a coordinator that takes over before they are
 // finds the offsets again, as Kafka's does.
+//
+// The coordinator's commits are appended by its broker, the records of
+// each Ready.Commits as one batch (Broker.appendCommits), as Kafka's
+// GroupMetadataManager appends them.
 type logOffsetStore struct {
-	w *World
-	b *broker
+	b *Broker
 }
 
-// Commit implements [group.OffsetStore]: it appends rec to the group's
-// offsets partition through b's leader replica (acks=all). The world's
-// coordinators append whole Ready.Commits batches themselves.
-func (s logOffsetStore) Commit(rec group.OffsetCommitRecord) error {
-	if s.b.coord == nil {
-		return fmt.Errorf("%w: broker %d runs no coordinator", ErrInvalidConfig, s.b.id)
-	}
-	_, err := s.w.appendCommits(s.b, []group.OffsetCommitRecord{rec})
-	return err
-}
-
-// Committed implements [group.OffsetStore]: the latest record of the key
+// Committed implements [group.OffsetReader]: the latest record of the key
 // below the HW; a tombstone means none.
 func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (group.PartitionOffset, bool) {
 	key := group.AppendOffsetCommitKey(nil, groupID, tp)
@@ -57,7 +49,7 @@ func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (grou
 	return group.PartitionOffset{}, false
 }
 
-// CommittedPartitions implements [group.OffsetStore].
+// CommittedPartitions implements [group.OffsetReader].
 func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartition {
 	m, hw := s.readable(groupID)
 	out := []group.TopicPartition{}
@@ -70,9 +62,9 @@ func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartiti
 	return out
 }
 
-// storedIn is the groups with at least one committed offset in the
+// StoredIn is the groups with at least one committed offset in the
 // offsets partition's log m (high watermark hw), read in one pass.
-func storedIn(m *replicalog.Mirror, hw int64) map[string]bool {
+func StoredIn(m *replicalog.Mirror, hw int64) map[string]bool {
 	out := map[string]bool{}
 	for g, parts := range committedIn(m, hw, func(string) bool { return true }) {
 		for _, ok := range parts {
@@ -109,9 +101,9 @@ func committedIn(m *replicalog.Mirror, hw int64, want func(group string) bool) m
 
 // readable returns b's replica of groupID's offsets partition and its HW.
 func (s logOffsetStore) readable(groupID string) (*replicalog.Mirror, int64) {
-	slot := s.b.replicas[s.w.offsetsPartition(groupID)]
+	slot := s.b.replicas[metadata.OffsetsPartition(groupID, s.b.cfg.OffsetsTopicNumPartitions)]
 	if slot == nil {
 		return &replicalog.Mirror{}, 0
 	}
-	return slot.log.Mirror(), slot.node.Progress().HighWatermark
+	return slot.Log.Mirror(), slot.Node.Progress().HighWatermark
 }

@@ -1,0 +1,100 @@
+package broker
+
+import (
+	"math/rand/v2"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+type tp = kafkalog.TopicPartition
+
+// Config is a broker's static configuration; the field names are the
+// world's (cluster.Config), which Kafka's configuration keys name.
+type Config struct {
+	// ID is the broker's id (1..).
+	ID int32
+	// Rules is the Kafka version whose replication rules its replicas
+	// follow.
+	Rules replica.RuleSet
+	// DiskBytes bounds its disk (0: no bound).
+	DiskBytes int64
+	// ReplicaLagTimeMaxMs and ReplicaFetchWaitMaxMs are its replicas'
+	// replica.lag.time.max.ms and replica.fetch.wait.max.ms.
+	ReplicaLagTimeMaxMs, ReplicaFetchWaitMaxMs int64
+	// BrokerHeartbeatIntervalMs is broker.heartbeat.interval.ms.
+	BrokerHeartbeatIntervalMs int64
+	// LogRetentionCheckIntervalMs and LogCleanerBackoffMs schedule its log
+	// manager's retention and cleaner.
+	LogRetentionCheckIntervalMs, LogCleanerBackoffMs int64
+	// FileDeleteDelayMs is file.delete.delay.ms: how long a deleted
+	// topic's renamed directories wait before they are removed.
+	FileDeleteDelayMs int64
+	// The checkpoint schedules (0: off; see cluster.Config).
+	ReplicaHighWatermarkCheckpointIntervalMs int64
+	LogFlushOffsetCheckpointIntervalMs       int64
+	LogFlushStartOffsetCheckpointIntervalMs  int64
+	// DirtyExpireMs and DirtyWritebackIntervalMs are its host's kernel
+	// flusher (0: none).
+	DirtyExpireMs, DirtyWritebackIntervalMs int64
+	// OffsetsTopicNumPartitions is offsets.topic.num.partitions.
+	OffsetsTopicNumPartitions int
+	// Group configures its group coordinator.
+	Group group.Config
+	// Parts are the learner's implementations its logs and replicas run.
+	Parts Parts
+}
+
+// Parts are the pieces of Kafka a learner may plug into the brokers
+// (cluster.Parts; the zero value is the reference everywhere).
+type Parts struct {
+	// Log goes to every partition log it opens, but the internal topic's.
+	Log kafkalog.Parts
+	// ValidateBatches: the producers' batches come from a learner's
+	// encoder, and the leaders check them as Kafka's LogValidator does.
+	ValidateBatches bool
+	// TruncationPoint and Truncate are the followers' truncation rules
+	// (replica.Config's).
+	TruncationPoint func(own []replica.EpochEntry, leo, hw int64, answer replica.EpochEndOffset) (offset int64, done bool, ok bool)
+	Truncate        func(f replica.FollowerState, ask func(epoch int32) replica.EpochEndOffset) (replica.FollowerState, bool)
+}
+
+// Env is what a broker needs from the world around it.
+type Env interface {
+	event.Recorder
+	// Now is the world's time in milliseconds, and Clock points at it
+	// (the replica logs read it at each append).
+	Now() int64
+	Clock() *int64
+	// Rand is the world's one random generator (torn writes, the names
+	// of deleted directories).
+	Rand() *rand.Rand
+	// Send puts a message on the network; DropFrom drops what a broker
+	// sent that is still in flight (its process died with it);
+	// OpenRequest and CloseRequest keep a follower's request and its
+	// answer on one connection (netsim.Network).
+	Send(e netsim.Envelope)
+	DropFrom(id int32)
+	OpenRequest(leader, follower int32, k tp, corr int64, inc int)
+	CloseRequest(leader, follower int32, k tp, corr int64) int
+	// Topics and Settings are the metadata (the controller's), Leader a
+	// partition's leader there.
+	Topics() []metadata.Topic
+	Settings(topic string) topicconfig.Settings
+	Leader(k tp) int32
+	// InternalError records an internal error; the broker named halts.
+	InternalError(broker int32, err error)
+	// RequestFailed tells consumer client (incarnation inc) that its
+	// request r to this broker's coordinator failed with the connection.
+	RequestFailed(broker int32, client string, inc int, r group.Request)
+	// ExternalGroupAnswered takes a coordinator answer meant for an
+	// external client (true), and UnloadResignedExternal answers the
+	// external members waiting at a coordinator that resigned.
+	ExternalGroupAnswered(broker int32, o group.Outgoing) bool
+	UnloadResignedExternal(broker int32)
+}

@@ -1,0 +1,398 @@
+package broker
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// coordinatorState is a broker's group coordinator: the pure state machine
+// and the answers it holds back until their offset commits are stored
+// (appended to __consumer_offsets and acknowledged by the ISR, acks=all as
+// Kafka's coordinator writes them). It lives and dies with the broker
+// process: group membership is not persisted (group package), committed
+// offsets are, in the log.
+type coordinatorState struct {
+	c      *group.Coordinator
+	corr   int64
+	parked map[int64][]group.Outgoing
+	// awaiting are the JoinGroup and SyncGroup requests it holds, by
+	// member process ("client#inc"), until it answers (groupconn.go).
+	awaiting map[string]group.Request
+}
+
+// RequestTimeoutMs is the timeout of the coordinator's appends of
+// commits to its own replica (request.timeout.ms, 30 s).
+const RequestTimeoutMs = 30000
+
+// coordinator returns b's coordinator, starting it on first use.
+func (b *Broker) coordinator(env Env) *coordinatorState {
+	if b.coord == nil {
+		c, err := group.NewCoordinator(b.cfg.Group, logOffsetStore{b: b}, env.Now())
+		if err != nil {
+			panic(err) // the config was validated by New
+		}
+		b.coord = &coordinatorState{c: c, parked: map[int64][]group.Outgoing{}}
+	}
+	return b.coord
+}
+
+// Coordinates reports whether b is the group coordinator of groupID: it
+// runs and its replica leads the group's __consumer_offsets partition, as
+// the controller has it (FindCoordinator answers with that broker).
+func (b *Broker) Coordinates(env Env, groupID string) bool {
+	k := metadata.OffsetsPartition(groupID, b.cfg.OffsetsTopicNumPartitions)
+	if b.state != BrokerRunning || env.Leader(k) != b.id {
+		return false
+	}
+	s := b.replicas[k]
+	return s != nil && s.Node.Progress().Role == replica.RoleLeader
+}
+
+// deliverGroupRequest hands a consumer's request to the coordinator. A
+// broker that does not lead the group's offsets partition answers
+// NOT_COORDINATOR (the consumer looks the coordinator up again).
+func (b *Broker) deliverGroupRequest(env Env, e *netsim.Envelope) {
+	addr := e.Client + "#" + strconv.Itoa(e.ClientInc)
+	if !b.Coordinates(env, e.GroupReq.Group()) {
+		env.Send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: e.Client, ClientInc: e.ClientInc, GroupResp: notCoordinator(e.GroupReq)})
+		return
+	}
+	cs := b.coordinator(env)
+	if r, ok := e.GroupReq.(group.LeaveGroup); ok {
+		env.Record(event.Group, b.id, nil, "%s: %s leaves (LeaveGroup %s)", r.GroupID, e.Client, r.MemberID)
+	}
+	cs.c.Tick(env.Now())
+	cs.noteAwaiting(addr, e.GroupReq)
+	if err := cs.c.Step(addr, e.GroupReq); err != nil {
+		env.Record(event.Group, b.id, nil, "coordinator: %v", err)
+	}
+	b.processCoordinator(env)
+}
+
+func notCoordinator(r group.Request) group.Response {
+	switch r.(type) {
+	case group.JoinGroup:
+		return group.JoinGroupResponse{Error: group.NotCoordinator}
+	case group.SyncGroup:
+		return group.SyncGroupResponse{Error: group.NotCoordinator}
+	case group.Heartbeat:
+		return group.HeartbeatResponse{Error: group.NotCoordinator}
+	case group.LeaveGroup:
+		return group.LeaveGroupResponse{Error: group.NotCoordinator}
+	case group.OffsetCommit:
+		c := r.(group.OffsetCommit)
+		return group.OffsetCommitResponse{Error: group.NotCoordinator, Offsets: c.Offsets, Seq: c.Seq}
+	}
+	return group.OffsetFetchResponse{Error: group.NotCoordinator}
+}
+
+// tickCoordinator moves the coordinator's clock (session expiry, join
+// phases) and sends what it produced.
+func (b *Broker) tickCoordinator(env Env) {
+	if b.coord == nil {
+		return
+	}
+	before := b.coord.c.Groups()
+	b.coord.c.Tick(env.Now())
+	b.reportExpiries(env, before)
+	b.processCoordinator(env)
+	b.unloadResigned(env)
+	env.UnloadResignedExternal(b.id)
+}
+
+// reportExpiries records the members a Tick removed: their session
+// expired (or, never synced, their rebalance timeout passed).
+func (b *Broker) reportExpiries(env Env, before []group.GroupStatus) {
+	for _, g := range before {
+		after, _ := b.coord.c.Group(g.GroupID)
+		for _, m := range g.Members {
+			if !slices.ContainsFunc(after.Members, func(a group.MemberStatus) bool { return a.MemberID == m.MemberID }) {
+				env.Record(event.Group, b.id, nil, "%s: member %s removed: nothing from it within session.timeout.ms (or the rebalance timeout); the group rebalances",
+					g.GroupID, m.MemberID)
+			}
+		}
+	}
+}
+
+// processCoordinator takes the coordinator's Ready: commits first, appended
+// to __consumer_offsets through the local leader replica (one batch per
+// offsets partition); the answers wait for that append to be acknowledged.
+func (b *Broker) processCoordinator(env Env) {
+	cs := b.coord
+	if cs == nil || !cs.c.HasReady() {
+		return
+	}
+	rd := cs.c.Ready()
+	for _, r := range rd.Responses {
+		b.logGroupResponse(env, r)
+	}
+	if len(rd.Commits) == 0 {
+		b.sendResponses(env, rd.Responses)
+		return
+	}
+	corr, err := b.appendCommits(env, rd.Commits)
+	if err != nil {
+		env.Record(event.Group, b.id, nil, "coordinator: offsets not stored: %v", err)
+		b.sendResponses(env, failCommits(rd.Responses, group.NotCoordinator))
+		return
+	}
+	cs.parked[corr] = rd.Responses
+}
+
+// appendCommits produces the commit records to the offsets partitions this
+// broker leads, acks=all, and returns the correlation id of the request.
+func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int64, error) {
+	cs := b.coord
+	byPartition := map[tp][]replica.Record{}
+	var order []tp
+	for _, c := range commits {
+		tp := metadata.OffsetsPartition(c.Group, b.cfg.OffsetsTopicNumPartitions)
+		if _, ok := byPartition[tp]; !ok {
+			order = append(order, tp)
+		}
+		rec := replica.Record{Key: group.AppendOffsetCommitKey(nil, c.Group, c.TopicPartition)}
+		if !c.Tombstone {
+			rec.Value = group.AppendOffsetCommitValue(nil, c)
+		}
+		byPartition[tp] = append(byPartition[tp], rec)
+	}
+	if len(order) != 1 {
+		return 0, fmt.Errorf("%w: commits for %d offsets partitions in one answer", metadata.ErrInvalidConfig, len(order))
+	}
+	tp := order[0]
+	s := b.replicas[tp]
+	if s == nil {
+		return 0, fmt.Errorf("no replica of %s", tp)
+	}
+	cs.corr++
+	err := s.Node.Step(replica.Message{Type: replica.MsgProduce, From: netsim.CoordinatorBase + b.id, To: b.id, CorrelationID: cs.corr,
+		Records: byPartition[tp], Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
+	if err != nil {
+		return 0, err
+	}
+	if err := b.processReady(env, s); err != nil {
+		return 0, err
+	}
+	return cs.corr, nil
+}
+
+// deliverToCoordinator handles the answer to an offsets append: the parked
+// answers go out, with OffsetCommit refused if the append failed.
+func (b *Broker) deliverToCoordinator(env Env, e *netsim.Envelope) {
+	if b.coord == nil {
+		return
+	}
+	out, ok := b.coord.parked[e.Resp.CorrelationID]
+	if !ok {
+		return
+	}
+	delete(b.coord.parked, e.Resp.CorrelationID)
+	if e.Resp.Error != replica.None {
+		env.Record(event.Group, b.id, &e.TP, "coordinator: offsets append failed: %s", e.Resp.Error)
+		out = failCommits(out, commitAppendError(e.Resp.Error))
+	}
+	b.sendResponses(env, out)
+}
+
+// commitAppendError is the OffsetCommit error for an offsets append that
+// failed with code, as Kafka 3.7's
+// GroupMetadataManager.maybeConvertOffsetCommitError maps it: too few
+// in-sync replicas is COORDINATOR_NOT_AVAILABLE; a replica no longer
+// leading, and anything else here, NOT_COORDINATOR (both send the client
+// looking for the coordinator again).
+func commitAppendError(code replica.ErrorCode) group.ErrorCode {
+	switch code {
+	case replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend:
+		return group.CoordinatorNotAvailable
+	}
+	return group.NotCoordinator
+}
+
+// failCommits replaces the OffsetCommit answers in out by code.
+func failCommits(out []group.Outgoing, code group.ErrorCode) []group.Outgoing {
+	res := make([]group.Outgoing, len(out))
+	for i, o := range out {
+		if r, ok := o.Response.(group.OffsetCommitResponse); ok {
+			r.Error = code
+			o.Response = r
+		}
+		res[i] = o
+	}
+	return res
+}
+
+// sendResponses sends coordinator answers to their consumers.
+func (b *Broker) sendResponses(env Env, out []group.Outgoing) {
+	for _, o := range out {
+		if b.coord != nil {
+			b.coord.answered(o.To, o.Response)
+		}
+		if env.ExternalGroupAnswered(b.id, o) {
+			continue
+		}
+		name, inc, ok := strings.Cut(o.To, "#")
+		if !ok {
+			continue
+		}
+		n, _ := strconv.Atoi(inc)
+		env.Send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: name, ClientInc: n, GroupResp: o.Response})
+	}
+}
+
+// logGroupResponse records the answers that change a group's course.
+func (b *Broker) logGroupResponse(env Env, o group.Outgoing) {
+	name, _, _ := strings.Cut(o.To, "#")
+	switch r := o.Response.(type) {
+	case group.JoinGroupResponse:
+		if r.Error == group.None {
+			env.Record(event.Group, b.id, nil, "%s joined generation %d as %s (leader %s, %s)", name, r.GenerationID, r.MemberID, r.Leader, r.ProtocolName)
+		}
+	case group.SyncGroupResponse:
+		if r.Error == group.None {
+			env.Record(event.Group, b.id, nil, "%s assigned %s", name, group.FormatPartitions(r.Assignment))
+		}
+	case group.HeartbeatResponse:
+		if r.Error != group.None {
+			env.Record(event.Group, b.id, nil, "%s heartbeat: %s", name, r.Error)
+		}
+	case group.OffsetCommitResponse:
+		if r.Error != group.None {
+			env.Record(event.Group, b.id, nil, "%s commit refused: %s", name, r.Error)
+		}
+	}
+}
+
+// noteAwaiting remembers a JoinGroup or SyncGroup the coordinator holds
+// until it answers.
+func (cs *coordinatorState) noteAwaiting(addr string, r group.Request) {
+	switch r.(type) {
+	case group.JoinGroup, group.SyncGroup:
+		if cs.awaiting == nil {
+			cs.awaiting = map[string]group.Request{}
+		}
+		cs.awaiting[addr] = r
+	}
+}
+
+// answered forgets the awaited request an answer to addr ends: a
+// JoinGroup's answer ends a JoinGroup, a SyncGroup's a SyncGroup. (A
+// member whose SyncGroup timed out joins again; the JoinGroup that starts
+// the rebalance is answered later, the old SyncGroup at once with
+// REBALANCE_IN_PROGRESS, which must not forget the JoinGroup.)
+func (cs *coordinatorState) answered(addr string, r group.Response) {
+	switch r.(type) {
+	case group.JoinGroupResponse:
+		if _, ok := cs.awaiting[addr].(group.JoinGroup); ok {
+			delete(cs.awaiting, addr)
+		}
+	case group.SyncGroupResponse:
+		if _, ok := cs.awaiting[addr].(group.SyncGroup); ok {
+			delete(cs.awaiting, addr)
+		}
+	}
+}
+
+// coordinatorGone breaks the connections of every member waiting at b's
+// coordinator: b's process ends.
+func (b *Broker) coordinatorGone(env Env) {
+	if b.coord == nil {
+		return
+	}
+	for _, addr := range awaitingAddrs(b.coord.awaiting) {
+		client, inc := splitAwaitingKey(addr)
+		env.RequestFailed(b.id, client, inc, b.coord.awaiting[addr])
+	}
+	b.coord.awaiting = nil
+	// The commits whose answers wait for their offsets append fail too.
+	for _, corr := range slices.Sorted(maps.Keys(b.coord.parked)) {
+		for _, o := range b.coord.parked[corr] {
+			if r, ok := o.Response.(group.OffsetCommitResponse); ok {
+				if client, inc, ok := strings.Cut(o.To, "#"); ok {
+					n, _ := strconv.Atoi(inc)
+					env.RequestFailed(b.id, client, n, group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq})
+				}
+			}
+		}
+	}
+	b.coord.parked = map[int64][]group.Outgoing{}
+}
+
+// unloadResigned answers NOT_COORDINATOR to the members waiting at b's
+// coordinator for a group whose offsets partition b no longer leads
+// (GroupCoordinator.onGroupUnloaded).
+func (b *Broker) unloadResigned(env Env) {
+	if b.coord == nil || len(b.coord.awaiting) == 0 {
+		return
+	}
+	for _, addr := range awaitingAddrs(b.coord.awaiting) {
+		r := b.coord.awaiting[addr]
+		if b.Coordinates(env, r.Group()) {
+			continue
+		}
+		delete(b.coord.awaiting, addr)
+		client, inc := splitAwaitingKey(addr)
+		env.Record(event.Group, b.id, nil, "%s: no longer the coordinator of %s: NOT_COORDINATOR to %s", "coordinator", r.Group(), client)
+		env.Send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: client, ClientInc: inc, GroupResp: notCoordinator(r)})
+	}
+}
+
+func splitAwaitingKey(addr string) (string, int) {
+	name, inc, _ := strings.Cut(addr, "#")
+	n, _ := strconv.Atoi(inc)
+	return name, n
+}
+
+func awaitingAddrs(m map[string]group.Request) []string { return slices.Sorted(maps.Keys(m)) }
+
+// RemoveOffsets is GroupCoordinator.onPartitionsDeleted on b's running
+// coordinator: the committed offsets its groups hold for partitions of
+// topic are deleted with tombstones (GroupMetadataManager.cleanupGroupMetadata).
+func (b *Broker) RemoveOffsets(env Env, topic string) {
+	if b.coord == nil || b.state != BrokerRunning {
+		return
+	}
+	store := logOffsetStore{b: b}
+	for _, g := range b.coord.c.Groups() {
+		var recs []group.OffsetCommitRecord
+		var tps []group.TopicPartition
+		for _, k := range store.CommittedPartitions(g.GroupID) {
+			if k.Topic == topic {
+				tps = append(tps, k)
+				recs = append(recs, group.OffsetCommitRecord{Group: g.GroupID, PartitionOffset: group.PartitionOffset{TopicPartition: k, LeaderEpoch: -1},
+					CommitTimestampMs: env.Now(), Tombstone: true})
+			}
+		}
+		if len(recs) == 0 {
+			continue
+		}
+		if _, err := b.appendCommits(env, recs); err != nil {
+			env.Record(event.Group, b.id, nil, "coordinator: %s: offsets of %s not removed: %v", g.GroupID, topic, err)
+			continue
+		}
+		env.Record(event.Group, b.id, nil, "coordinator: %s: committed offsets of %s removed (tombstones)", g.GroupID, group.FormatPartitions(tps))
+	}
+}
+
+// DeleteGroup deletes group name at b's coordinator
+// (group.Coordinator.DeleteGroup): an Empty group becomes Dead and its
+// committed offsets are tombstoned in its __consumer_offsets partition. by
+// says who asked, for the event. It returns Kafka's error code.
+func (b *Broker) DeleteGroup(env Env, name, by string) group.ErrorCode {
+	cs := b.coordinator(env)
+	cs.c.Tick(env.Now())
+	code := cs.c.DeleteGroup(name)
+	if code == group.None {
+		env.Record(event.Group, b.id, nil, "%s: deleted by %s, its committed offsets tombstoned", name, by)
+	}
+	b.processCoordinator(env) // the tombstones
+	return code
+}

@@ -1,0 +1,28 @@
+// Package broker is one simulated Kafka broker as a machine: its disk (a
+// vfs.MemFS with a page cache), its process (started with log recovery,
+// stopped cleanly, killed, powered off, halted when its log dir fails),
+// the partition replicas it hosts (a replicalog.Log and a replica.Node
+// each), its log manager (retention, the cleaner, deleted directories),
+// its checkpoint files on Kafka's schedules, its host's kernel flusher,
+// and the group coordinator it runs, whose commits it appends to its own
+// replicas of __consumer_offsets.
+//
+// A broker talks to the rest of the world through envelopes: it takes
+// partition states, replication messages, produces and group requests
+// ([Broker.Step]) and the answers to its coordinator's appends
+// ([Broker.StepCoordinator]), runs what is due ([Broker.Tick]), and sends
+// through its [Env]: heartbeats and registrations to the controller,
+// fetches and their answers to the other replicas, produce answers, group
+// answers. What it reads of the cluster (the topics, their configs, a
+// partition's leader) comes from the controller's metadata through the
+// Env, as a KRaft broker reads its metadata image.
+//
+// Rules followed (Kafka 3.7): a log dir that does not load stops the
+// start (LogManager.loadLogs, handleLogDirFailure); a disk that is full
+// halts the broker (ReplicaManager.handleLogDirFailure); retention and the
+// cleaner run on log.retention.check.interval.ms and log.cleaner.backoff.ms
+// with each replica's own HW; a deleted topic's directories are renamed
+// -delete and removed file.delete.delay.ms later (LogManager.asyncDelete);
+// the coordinator's commits are appended acks=all and answered once the
+// ISR has them (GroupMetadataManager.storeOffsets).
+package broker

@@ -1,0 +1,96 @@
+package broker
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// runLogManager is the broker's log manager on its schedule: every
+// log.retention.check.interval.ms it applies retention to every replica it
+// hosts, with that replica's HW (segments wholly below the HW
+// only, consumer offsets never consulted); every log.cleaner.backoff.ms
+// its cleaner compacts every compacted log whose dirty ratio is above
+// min.cleanable.dirty.ratio. Kafka's cleaner threads take the
+// filthiest log first, one at a time; here every eligible log is cleaned
+// in the same round, in partition order. The cleaner's first dirty offsets
+// (cleaner-offset-checkpoint) are kept in memory and lost with the process.
+func (b *Broker) runLogManager(env Env) error {
+	b.deleteLogs(env)
+	if env.Now() >= b.nextRetentionMs {
+		b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
+		for _, tp := range b.order {
+			if err := b.applyRetention(env, b.replicas[tp]); err != nil {
+				return err
+			}
+		}
+	}
+	if env.Now() >= b.nextCleanMs {
+		b.nextCleanMs = env.Now() + b.cfg.LogCleanerBackoffMs
+		for _, tp := range b.order {
+			if err := b.clean(env, b.replicas[tp]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// applyRetention deletes the replica's old segments.
+func (b *Broker) applyRetention(env Env, s *Partition) error {
+	hw := s.Node.Status().HighWatermark
+	before := s.Log.Kafka().PartCalls()
+	dels, err := s.Log.Kafka().DeleteOldSegments(hw, env.Now())
+	b.noteRefused(env, s, before, event.PartRetention)
+	if err != nil {
+		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.TP, err)
+	}
+	if _, err := s.Log.Kafka().DeleteExpiredFiles(env.Now()); err != nil {
+		return fmt.Errorf("broker %d: retention of %s: %w", b.id, s.TP, err)
+	}
+	if len(dels) == 0 {
+		return nil
+	}
+	for _, d := range dels {
+		env.Record(event.Storage, b.id, &s.TP, "retention (%s) deleted segments %v; log start offset now %d", d.Reason, d.Segments, s.Log.LogStartOffset())
+		if d.Reason == kafkalog.DeletedByPart {
+			env.MarkLast(event.PartRetention)
+		}
+	}
+	s.Log.TrimStart()
+	return nil
+}
+
+// clean compacts the replica's log if it is compacted and dirty enough.
+func (b *Broker) clean(env Env, s *Partition) error {
+	cfg := s.Log.Kafka().Config()
+	if !cfg.Compact() {
+		return nil
+	}
+	if b.cleanerOffsets == nil {
+		b.cleanerOffsets, b.cleanerSeen = map[tp]int64{}, map[tp]int64{}
+	}
+	hw := s.Node.Status().HighWatermark
+	timeless := cfg.MinCompactionLagMs == 0 && cfg.MaxCompactionLagMs == math.MaxInt64
+	if seen, ok := b.cleanerSeen[s.TP]; timeless && (ok && seen == hw || hw == s.Log.LogStartOffset()) {
+		return nil // nothing new below the HW since the last look, and no time rule
+	}
+	b.cleanerSeen[s.TP] = hw
+	sec, err := s.Log.Kafka().CleanableSection(b.cleanerOffsets[s.TP], hw, env.Now())
+	if err != nil {
+		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.TP, err)
+	}
+	if !sec.NeedsCleaning(cfg) {
+		return nil
+	}
+	res, err := s.Log.Kafka().Clean(b.cleanerOffsets[s.TP], hw, env.Now(), kafkalog.CleanerOptions{})
+	if err != nil {
+		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.TP, err)
+	}
+	b.cleanerOffsets[s.TP] = res.EndOffset
+	env.Record(event.Storage, b.id, &s.TP, "cleaner compacted [%d, %d) (dirty ratio %.2f): kept %d of %d records", res.FirstDirtyOffset, res.EndOffset, sec.Ratio, res.RecordsRetained, res.RecordsRead)
+	return s.Log.Reload()
+}
