@@ -121,6 +121,19 @@
 // client's connections hang as on a real network cut. The page lists the
 // clients under the producers, and their group members in their groups.
 //
+// # The page's modules
+//
+// The page is ES modules under static/js, served as they are (no build
+// step): main.js boots page.js over a transport (transport.js: every call
+// to /api goes through it), morph.js patches the panels in place, each
+// panel has a pure renderer under render/ (a view in, HTML out), and
+// session.js keeps the scenario session in the URL. The modules are
+// type-checked (// @ts-check, tsc -p web/jsconfig.json) against
+// static/js/types.js, JSDoc types generated from the Go structs the server
+// encodes (TestJSTypes, -update to regenerate), and unit-tested under
+// node's test runner (node --test web/jstest/); TestPageRendersRealUpdates
+// renders the server's real updates with them.
+//
 // # Measured
 //
 // The stream sends a view at most every half update interval (20 a

@@ -9,16 +9,16 @@ import (
 )
 
 // The page lists each guided scenario under a title and a subtitle of its
-// own (static/app.js scenarioCards), with no reference to where it was
+// own (static/js/render/scenarios.js scenarioCards), with no reference to where it was
 // written from.
 func TestPageCardsEveryScenario(t *testing.T) {
-	js, err := os.ReadFile("static/app.js")
+	js, err := os.ReadFile("static/js/render/scenarios.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?s)const scenarioCards = \{(.*?)\n\};`).FindSubmatch(js)
+	m := regexp.MustCompile(`(?s)export const scenarioCards = \{(.*?)\n\};`).FindSubmatch(js)
 	if m == nil {
-		t.Fatal("static/app.js has no scenarioCards object")
+		t.Fatal("static/js/render/scenarios.js has no scenarioCards object")
 	}
 	cards := map[string][2]string{}
 	for _, c := range regexp.MustCompile(`"([^"]+)": \["((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"\]`).FindAllSubmatch(m[1], -1) {
@@ -32,7 +32,7 @@ func TestPageCardsEveryScenario(t *testing.T) {
 	for _, s := range all {
 		c, ok := cards[s.Name]
 		if !ok {
-			t.Errorf("scenario %s has no card in static/app.js scenarioCards", s.Name)
+			t.Errorf("scenario %s has no card in static/js/render/scenarios.js scenarioCards", s.Name)
 			continue
 		}
 		if c[0] == "" || c[1] == "" || ref.MatchString(c[0]+c[1]) {

@@ -12,13 +12,13 @@ import (
 // group the scenarios package has must have one, or its scenarios would sit
 // under a bare id.
 func TestPageTitlesEveryScenarioGroup(t *testing.T) {
-	js, err := os.ReadFile("static/app.js")
+	js, err := os.ReadFile("static/js/render/scenarios.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`const groupTitles = \{([^}]*)\}`).FindSubmatch(js)
+	m := regexp.MustCompile(`export const groupTitles = \{([^}]*)\}`).FindSubmatch(js)
 	if m == nil {
-		t.Fatal("static/app.js has no groupTitles object")
+		t.Fatal("static/js/render/scenarios.js has no groupTitles object")
 	}
 	all, err := scenarios.All()
 	if err != nil {

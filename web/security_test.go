@@ -28,7 +28,7 @@ type route struct {
 // included.
 var routes = []route{
 	{"GET", "/", ""},
-	{"GET", "/app.js", ""},
+	{"GET", "/js/main.js", ""},
 	{"GET", "/style.css", ""},
 	{"GET", "/api/view?topic=orders&partition=0", ""},
 	{"GET", "/api/stream?topic=orders&partition=0", ""},

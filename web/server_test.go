@@ -60,14 +60,23 @@ func post(t *testing.T, hs *httptest.Server, path string, body map[string]any) (
 func TestServerServesTheEmbeddedPage(t *testing.T) {
 	hs, _ := newTestServer(t)
 	for path, want := range map[string]string{
-		"/":          `<script src="app.js">`,
-		"/app.js":    "new EventSource",
-		"/style.css": ".rec.cached",
+		"/":                     `<script type="module" src="js/main.js">`,
+		"/js/main.js":           "httpTransport",
+		"/js/transport.js":      "new EventSource",
+		"/js/render/brokers.js": "brokersHTML",
+		"/style.css":            ".rec.cached",
 	} {
 		code, body := get(t, hs, path)
 		if code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("GET %s: status %d, body without %q", path, code, want)
 		}
+	}
+	// a browser runs a module only when it is served as JavaScript
+	resp, err := http.Get(hs.URL + "/js/main.js")
+	require.NoError(t, err)
+	resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") {
+		t.Errorf("GET /js/main.js: Content-Type %q, want text/javascript", ct)
 	}
 	if code, _ := get(t, hs, "/nope.js"); code != http.StatusNotFound {
 		t.Errorf("GET /nope.js: status %d, want 404", code)

@@ -157,7 +157,7 @@ func TestAnotherSiteCannotDriveTheCluster(t *testing.T) {
 	// The page itself can: the same request from its own origin stops
 	// broker 2.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(`.broker[data-broker="3"]`)))
-	status, err := chromedp.Run(ctx, chromedp.Evaluate[int](`post("/api/exec", {line: "stop 2"}).then((r) => r.status)`, chromedp.EvalAwaitPromise))
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[int](`import("/js/transport.js").then((m) => m.httpTransport().post("/api/exec", {line: "stop 2"})).then((r) => r.status)`, chromedp.EvalAwaitPromise))
 	require.NoError(t, err)
 	if diff := cmp.Diff(map[int32]string{1: "running", 2: "stopped", 3: "running"}, states()); status != http.StatusOK || diff != "" {
 		t.Errorf("the page's own stop 2: status %d, brokers (-want +got):\n%s", status, diff)

@@ -1,0 +1,58 @@
+// @ts-check
+// Views for the page's unit tests, typed with the JSON types generated from
+// the Go structs (static/js/types.js): the type check (tsc -p
+// web/jsconfig.json) fails on a field the server no longer sends.
+
+/** @typedef {import("../static/js/types.js").Update} Update */
+/** @typedef {import("../static/js/types.js").LogView} LogView */
+
+/**
+ * log is one replica's log with records at offsets from..to-1 written by
+ * producer "orders-app", keyed by k.
+ * @param {number} b
+ * @param {string} role
+ * @param {number} from
+ * @param {number} to
+ * @param {number} hw
+ * @returns {LogView}
+ */
+export function log(b, role, from, to, hw) {
+  /** @type {LogView["recs"]} */
+  const recs = [];
+  for (let o = from; o < to; o++) recs.push({o, k: o % 2 ? "alice" : "bob", v: `checkout-${o}`, e: 0, c: o >= hw});
+  return {b, role, inIsr: role !== "down", leo: to, hw, first: 0, count: to, recs,
+    segs: [{file: "00000000000000000000.log", size: 70 * to, n: to, active: true, idx: 10485760, tidx: 10485756}]};
+}
+
+/**
+ * update is the live default world, at t=4200 ms, showing orders-0.
+ * @returns {Update}
+ */
+export function update() {
+  return {
+    t: 4200, now: 4200, start: 0, mode: "live", speed: 1, rules: "modern", controller: 1,
+    brokers: [1, 2, 3].map((id) => ({id, state: "running", ctl: "unfenced", disk: 0, cache: 4096, in: 512, out: 1024,
+      fetch_reads: 3, fetch_scanned: 1, fetch_scanned_bytes: 70, last_fetch: 5, last_first_batch: 4})),
+    parts: [0, 1, 2].map((p) => ({topic: "orders", p, leader: p + 1, epoch: 0, replicas: [1, 2, 3], isr: [1, 2, 3], lso: 0, hw: 6, leo: 7})),
+    detail: {topic: "orders", p: 0, leader: 1, epoch: 0, replicas: [1, 2, 3], isr: [1, 2, 3], lso: 0, hw: 6, leo: 7,
+      logs: [log(1, "leader", 0, 7, 6), log(2, "follower", 0, 7, 6), log(3, "follower", 0, 6, 6)]},
+    producers: [
+      {name: "checkout", topic: "orders", rate: 3, acks: "all", keys: ["alice", "bob"], sent: 9, acked: 7, failed: 0},
+      {name: "clicks", topic: "orders", rate: 2, acks: "1", sent: 4, acked: 4, failed: 0},
+    ],
+    consumers: [
+      {name: "billing-1", group: "billing", partition: 0, position: 0, read: 0, processed: 12, duplicates: 0},
+      {name: "billing-2", group: "billing", partition: 0, position: 0, read: 0, processed: 3, duplicates: 1},
+      {name: "tail", topic: "orders", partition: 0, position: 5, read: 5, processed: 0, duplicates: 0},
+    ],
+    groups: [{name: "billing", state: "Stable", generation: 2, protocol: "eager", assignor: "range", coordinator: 2,
+      members: [
+        {id: "billing-1-aaaa", client_id: "billing-1", host: "/10.0.0.100", partitions: [{topic: "orders", partition: 0}, {topic: "orders", partition: 1}], assignment: []},
+        {id: "billing-2-bbbb", client_id: "billing-2", host: "/10.0.0.100", partitions: [], assignment: [], idle: "more members than partitions"},
+      ],
+      offsets: [{topic: "orders", partition: 0, committed: 4, log_end_offset: 6, lag: 2, member: "billing-1-aaaa"}]}],
+    events: ["t=4100 broker 1: orders-0 HW 5 -> 6", "t=4150 producer checkout: ACK orders-0@6"],
+    marks: [{t: 2000, text: "kill 2"}],
+    session: {id: 1, step: 0},
+  };
+}

@@ -1,0 +1,49 @@
+// Renders every panel of each update in the JSON file given (an array of
+// the server's real updates, written by web's TestPageRendersRealUpdates)
+// and fails on a value a renderer did not have: undefined, NaN, an object
+// printed as text. Run by that Go test; not a test of node's runner.
+import {readFileSync} from "node:fs";
+
+import {brokersHTML, controllerNote} from "../static/js/render/brokers.js";
+import {clientsHTML} from "../static/js/render/clients.js";
+import {metaHTML, segfilesHTML, tracksHTML} from "../static/js/render/detail.js";
+import {eventsHTML} from "../static/js/render/events.js";
+import {groupsHTML} from "../static/js/render/groups.js";
+import {internalText} from "../static/js/render/internal.js";
+import {journeyHTML} from "../static/js/render/journey.js";
+import {learnerHTML, yourPart} from "../static/js/render/learner.js";
+import {partsHTML} from "../static/js/render/partitions.js";
+import {producersHTML} from "../static/js/render/producers.js";
+import {playHTML} from "../static/js/render/scenarios.js";
+import {marksHTML} from "../static/js/render/timeline.js";
+
+const updates = JSON.parse(readFileSync(process.argv[2], "utf8"));
+let bad = 0;
+for (const [i, v] of updates.entries()) {
+  const out = {
+    controller: controllerNote(v), brokers: brokersHTML(v), producers: producersHTML(v), groups: groupsHTML(v, () => "1/s"),
+    parts: partsHTML(v), events: eventsHTML(v), marks: marksHTML(v.marks || [], v.now, v.start || 0),
+  };
+  if (v.detail) {
+    const d = v.detail;
+    out.meta = metaHTML(d);
+    out.tracks = tracksHTML(d, {room: 12, cell: 46, selected: null, mine: yourPart(v.learner, "record", d.topic)});
+    out.segfiles = segfilesHTML(d, yourPart(v.learner, "segment", d.topic));
+    const l = (d.logs || []).find((l) => l.recs && l.recs.length);
+    if (l) out.journey = journeyHTML(v, {topic: d.topic, p: d.p, offset: l.recs[0].o, value: l.recs[0].v});
+  }
+  if (v.kafka) out.kafka = clientsHTML(v.kafka);
+  if (v.learner) out.learner = learnerHTML(v.learner);
+  if (v.internal) out.internal = internalText(v.internal);
+  if (v.session && v.session.play) out.play = playHTML(v.session.play, {}, "", false);
+  for (const [panel, html] of Object.entries(out)) {
+    for (const word of ["undefined", "NaN", "[object Object]"]) {
+      if (html.includes(word)) {
+        bad++;
+        console.error(`update ${i} (t=${v.t}): the ${panel} panel wrote ${word}:\n${html.slice(Math.max(0, html.indexOf(word) - 300), html.indexOf(word) + 100)}`);
+      }
+    }
+  }
+}
+console.log(`${updates.length} updates rendered`);
+process.exit(bad ? 1 : 0);

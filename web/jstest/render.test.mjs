@@ -1,0 +1,128 @@
+// Each panel's renderer, fed a view typed after the server's JSON: what
+// it draws, and nothing undefined.
+import assert from "node:assert/strict";
+import {test} from "node:test";
+
+import {brokersHTML, controllerNote} from "../static/js/render/brokers.js";
+import {clientsHTML} from "../static/js/render/clients.js";
+import {metaHTML, segfilesHTML, tracksHTML} from "../static/js/render/detail.js";
+import {eventsHTML} from "../static/js/render/events.js";
+import {groupsHTML} from "../static/js/render/groups.js";
+import {journeyHTML} from "../static/js/render/journey.js";
+import {learnerHTML, yourPart} from "../static/js/render/learner.js";
+import {partsHTML} from "../static/js/render/partitions.js";
+import {producersHTML} from "../static/js/render/producers.js";
+import {listHTML, playHTML} from "../static/js/render/scenarios.js";
+import {marksHTML} from "../static/js/render/timeline.js";
+import {fragment} from "./fakedom.mjs";
+import {update} from "./fixtures.mjs";
+
+/** clean fails when a renderer wrote a value it did not have. */
+function clean(html, what) {
+  for (const bad of ["undefined", "NaN", "[object Object]", "null"]) {
+    assert.ok(!html.includes(bad), `${what} wrote ${bad}:\n${html}`);
+  }
+  return fragment(html);
+}
+
+test("brokers: one card each, with the controller's badge and the buttons", () => {
+  const v = update();
+  const el = clean(brokersHTML(v), "brokersHTML");
+  assert.deepEqual(el.querySelectorAll(".broker").map((b) => b.dataset.broker), ["1", "2", "3"]);
+  assert.equal(el.querySelectorAll(".ctl-badge").length, 1);
+  assert.ok(el.querySelector('.broker[data-broker="1"] .ctl-badge'));
+  assert.deepEqual(el.querySelectorAll('.broker[data-broker="2"] button').map((b) => b.dataset.cmd), ["stop 2", "kill 2", "power-cut 2", "start 2"]);
+  assert.equal(controllerNote(v), "controller: broker 1 (KRaft, voters 1-3)");
+});
+
+test("producers: settings and counts", () => {
+  const el = clean(producersHTML(update()), "producersHTML");
+  const p = el.querySelector('.producer[data-producer="checkout"]');
+  assert.match(p.textContent, /3\/s · acks=all · keys alice, bob/);
+  assert.match(p.textContent, /sent 9 · acked 7 · failed 0/);
+  assert.match(el.querySelector('.producer[data-producer="clicks"]').textContent, /no keys \(sticky partitioner\)/);
+});
+
+test("partitions: a row each, the one in detail pressed", () => {
+  const el = clean(partsHTML(update()), "partsHTML");
+  assert.deepEqual(el.querySelectorAll("tbody tr").map((r) => r.getAttribute("aria-pressed") ?? r.querySelector("button").getAttribute("aria-pressed")), ["true", "false", "false"]);
+});
+
+test("groups: members, their partitions and rates, lag, and simple consumers", () => {
+  const el = clean(groupsHTML(update(), (n) => n === "billing-1" ? "3/s" : ""), "groupsHTML");
+  const g = el.querySelector('.group[data-group="billing"]');
+  assert.match(g.textContent, /gen 2 · range · coordinator b2/);
+  assert.match(g.querySelector('[data-member="billing-1"]').textContent, /3\/s[\s\S]*orders-0, orders-1/);
+  assert.match(g.querySelector('[data-member="billing-2"]').textContent, /No partitions \(more members than partitions\)/);
+  assert.equal(g.querySelector("button[data-cmd^=\"add-consumer\"]").dataset.cmd, "add-consumer billing-3 --group billing --topics orders");
+  assert.match(el.querySelector("table.grid:not(.lag)").textContent, /tail/);
+});
+
+test("detail: every replica's track, its lines, and the segment files", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  assert.match(clean(metaHTML(d), "metaHTML").textContent, /High watermark6/);
+  const el = clean(tracksHTML(d, {room: 10, cell: 46, selected: null, mine: ""}), "tracksHTML");
+  assert.deepEqual(el.querySelectorAll(".logrow").map((r) => r.dataset.role), ["leader", "follower", "follower"]);
+  assert.equal(el.querySelectorAll('.logrow[data-log="1"] .rec').length, 7);
+  assert.equal(el.querySelectorAll('.logrow[data-log="1"] .rec.cached').length, 1, "offset 6 is above the HW: only in the page cache");
+  assert.ok(el.querySelector('.logrow[data-log="2"] .hwline.own'));
+  const segs = clean(segfilesHTML(d, ""), "segfilesHTML");
+  assert.equal(segs.querySelectorAll(".segbox").length, 3);
+});
+
+test("detail: a chosen record older than the window stays drawn", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  const el = clean(tracksHTML(d, {room: 4, cell: 46, selected: {topic: "orders", p: 0, offset: 1, value: "checkout-1"}, mine: ""}), "tracksHTML");
+  assert.ok(el.querySelector('.logrow[data-log="1"] .rec.sel[data-offset="1"]'));
+  assert.match(el.querySelector(".newer").textContent, /newer offsets to the right/);
+});
+
+test("journey: where the chosen record is on each replica", () => {
+  const v = update();
+  const el = clean(journeyHTML(v, {topic: "orders", p: 0, offset: 6, value: "checkout-6"}), "journeyHTML");
+  assert.match(el.textContent, /b3 \(follower\): does not have offset 6/);
+  assert.match(el.textContent, /not committed yet/);
+  assert.equal(journeyHTML(v, {topic: "orders", p: 1, offset: 6, value: "x"}), "", "a record of another partition has no journey here");
+});
+
+test("events, newest first; timeline marks", () => {
+  const v = update();
+  const el = clean(eventsHTML(v), "eventsHTML");
+  assert.match(el.querySelector("li").textContent, /t=4150/);
+  const m = clean(marksHTML(v.marks || [], v.now, v.start), "marksHTML");
+  assert.equal(m.querySelector("i").dataset.at, "1900");
+  assert.equal(marksHTML(v.marks || [], 0, 0), "");
+});
+
+test("the learner's panel: parts, verdict, faults and marks", () => {
+  /** @type {import("../static/js/types.js").LearnerView} */
+  const l = {parts: [{part: "ch01/batch", runs: "your code", calls: 3, used: "producers encode"}, {part: "ch04/recovery", runs: "reference", why: "not written yet", calls: 0, used: "broker starts"}],
+    faults: [{part: "ch01/batch", kind: "panic", call: "AppendBatch(...)", value: "index out of range"}],
+    marks: [{part: "ch01/batch", event: "t=5 produce"}],
+    verdict: {scenario: "your-batch", part: "ch01/batch", runs: "your code", matches: false, difference: {step: "2", title: "t", reference: "a", your_code: "b"}}};
+  const el = clean(learnerHTML(l), "learnerHTML");
+  assert.deepEqual(el.querySelectorAll(".learner-parts li").map((li) => li.dataset.runs), ["your code", "reference"]);
+  assert.equal(el.querySelector(".learner-verdict").dataset.matches, "false");
+  assert.equal(yourPart(l, "record", "orders"), "ch01/batch");
+  assert.equal(yourPart(l, "record", "__consumer_offsets"), "");
+  assert.equal(yourPart(l, "segment", "orders"), "");
+  assert.equal(yourPart(null, "record", "orders"), "");
+});
+
+test("Kafka clients: where to point one, and each client's counts", () => {
+  const el = clean(clientsHTML({listeners: ["1 127.0.0.1:9092", "2 127.0.0.1:9093"], connections: 1,
+    clients: [{n: 1, client_id: "kcat", remote: "127.0.0.1:5555", connections: 1, acks: "1", sent: 5, acked: 5, failed: 0, fetched_bytes: 0}]}), "clientsHTML");
+  assert.match(el.textContent, /point a client at 127\.0\.0\.1:9092/);
+  assert.match(el.textContent, /sent 5 · acked 5/);
+});
+
+test("scenarios: the list by group, and a step about to be played", () => {
+  const el = clean(listHTML([{name: "kip101-part1", group: "kip101", title: "t", summary: "s", source: "KIP-101", steps: 7}]), "listHTML");
+  assert.equal(el.querySelector("h3").textContent, "KIP-101: leader epochs");
+  const play = clean(playHTML({scenario: "kip101-part1", title: "KIP-101, part 1", steps: 7, done: false, intro: ["Two brokers."],
+    next: {id: "1", title: "P sends m1", narration: ["B appends m1."], question: "What HW?", choices: ["0", "1"]}}, {summary: "A summary."}, "", false), "playHTML");
+  assert.deepEqual(play.querySelectorAll(".choice").map((c) => c.textContent), ["0", "1"]);
+  assert.ok(play.querySelector("#scen-next"));
+});

@@ -1,0 +1,130 @@
+// @ts-check
+// The partition shown in detail: its figures, every replica's track of
+// records with the high watermark and log end lines, and each replica's
+// segment files.
+import {bytes, esc, hue, short} from "../html.js";
+
+/** @typedef {import("../types.js").DetailView} DetailView */
+/** @typedef {import("../types.js").LogView} LogView */
+
+/**
+ * A Selected record is the one whose journey is shown.
+ * @typedef {object} Selected
+ * @property {string} topic
+ * @property {number} p
+ * @property {number} offset
+ * @property {string} value
+ */
+
+/**
+ * metaHTML lists the partition's figures.
+ * @param {DetailView} d
+ */
+export function metaHTML(d) {
+  /** @type {Array<[string, string | number]>} */
+  const meta = [["Leader", d.leader < 0 ? "none" : d.leader], ["Leader epoch", d.epoch], ["Replicas", (d.replicas || []).join(", ")],
+    ["In-sync replicas", (d.isr || []).join(", ") || "—"], ["Log start offset", d.lso], ["High watermark", d.hw], ["Log end offset", d.leo]];
+  return meta.map(([k, val]) => `<div><dt>${k}</dt><dd>${val}</dd></div>`).join("");
+}
+
+/**
+ * roleLabel names a replica's part as the segment-file blocks say it, and
+ * its class.
+ * @param {LogView} l
+ * @returns {[string, string]}
+ */
+export function roleLabel(l) {
+  if (l.role === "leader") return ["Leader", "leader"];
+  if (l.role === "down") return [l.inIsr ? "Down (still in the ISR)" : "Down, out of ISR", "down"];
+  return l.inIsr ? ["ISR", "follower"] : ["out of ISR", "outisr"];
+}
+
+/**
+ * firstOffset is the lowest offset any replica's records in the view
+ * start at (Infinity when none carries records).
+ * @param {DetailView} d
+ */
+export function firstOffset(d) {
+  let first = Infinity;
+  for (const l of d.logs || []) if (l.recs && l.recs.length) first = Math.min(first, l.recs[0].o);
+  return first;
+}
+
+/**
+ * tracksHTML draws every replica's records: as many offsets as room
+ * cells, newest last; a chosen record stays in view while the view
+ * carries it. mine names the learner's part that encoded the batches ("":
+ * the reference).
+ * @param {DetailView} d
+ * @param {{room: number, cell: number, selected: Selected | null, mine: string}} o
+ */
+export function tracksHTML(d, {room, cell, selected: s, mine}) {
+  const logs = d.logs || [];
+  let hi = 0;
+  for (const l of logs) hi = Math.max(hi, l.leo);
+  const first = firstOffset(d);
+  let lo = Math.max(0, hi - room + 1);
+  let pinned = false;
+  if (s && s.topic === d.topic && s.p === d.p && s.offset < lo && s.offset >= first) {
+    lo = Math.max(0, s.offset - 1);
+    pinned = true;
+  }
+  const top = lo + room - 1;
+  const width = room * cell;
+  const leader = logs.find((l) => l.role === "leader");
+  /** @param {number} o */
+  const x = (o) => (o - lo) * cell;
+  let h = `<div class="axis" style="width:${width}px">`;
+  for (let o = Math.ceil(lo / 5) * 5; o <= top; o += 5) h += `<span data-key="a${o}" style="left:${x(o)}px">${o}</span>`;
+  h += `</div>`;
+  for (const l of logs) {
+    const [label] = roleLabel(l);
+    h += `<div class="logrow" data-key="l${l.b}" data-log="${l.b}" data-role="${l.role}" data-in-isr="${l.inIsr}">
+      <div class="who"><span class="${l.inIsr ? "" : "out"}">b${l.b}</span><span class="role ${l.role}" title="${esc(label)}">${l.role === "leader" ? "L" : l.role === "follower" ? "F" : l.role}</span>${l.inIsr ? "" : `<span class="role outisr" title="out of the ISR">×</span>`}
+        <span class="sub">${l.count} record${l.count === 1 ? "" : "s"}</span></div>
+      <div class="track" style="width:${width}px">`;
+    for (const r of l.recs || []) {
+      if (r.o < lo || r.o > top) continue;
+      const hh = hue(r.k);
+      const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "", mine ? "mark-yours" : "",
+        s && s.topic === d.topic && s.p === d.p && s.offset === r.o ? "sel" : ""].filter(Boolean).join(" ");
+      const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
+      h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(short(r.v))}</span><span class="sr">: ${esc(title)}</span></button>`;
+    }
+    /** @param {string} cls @param {number} o @param {string} title */
+    const line = (cls, o, title) => o >= lo && o <= top + 1 ? `<div data-key="${cls}" class="${cls}" style="left:${x(o) - 1}px" title="${title}"></div>` : "";
+    if (l.role === "leader" || !leader) {
+      h += line("hwline", l.hw, `high watermark ${l.hw}`);
+    } else {
+      h += line("hwline lead", leader.hw, `the leader's high watermark ${leader.hw}`);
+      h += line("hwline own", l.hw, `b${l.b}'s own high watermark ${l.hw}`);
+    }
+    h += line("leoline", l.leo, `log end offset ${l.leo}`);
+    h += `</div></div>`;
+  }
+  if (pinned && s && hi > top) {
+    h += `<p class="newer">${hi - top} newer offset${hi - top === 1 ? "" : "s"} to the right, not drawn while offset ${s.offset} is chosen. <button type="button" data-unselect>show the newest</button></p>`;
+  }
+  return h;
+}
+
+/**
+ * segfilesHTML draws each replica's segment files: its role, its own high
+ * watermark, and each segment's .log with its records and bytes and its
+ * .index and .timeindex. mine names the learner's part that recovers
+ * them ("": the reference).
+ * @param {DetailView} d
+ * @param {string} mine
+ */
+export function segfilesHTML(d, mine) {
+  return (d.logs || []).map((l) => {
+    const [label, cls] = roleLabel(l);
+    const segs = (l.segs || []).map((g) => `<li data-key="${esc(g.file)}"${mine ? ` class="mark-yours"` : ""} title="${g.active ? "the active segment: appends go here" : "a rolled segment: it never changes"}${mine ? ` (recovered at every start of broker ${l.b} by your code, ${mine})` : ""}">
+        <span class="f">${esc(g.file)}</span><span>${g.n < 0 ? "records read back when it starts" : `${g.n} record${g.n === 1 ? "" : "s"}`}</span><span>${bytes(g.size)}</span>
+        <span class="idx">.index ${bytes(g.idx)}</span><span class="idx">.timeindex ${bytes(g.tidx)}</span>${g.active ? `<span class="idx">active</span>` : ""}</li>`).join("");
+    return `<div class="segbox" data-key="s${l.b}" data-segfiles="${l.b}">
+      <h3>Segment files on broker ${l.b} <span class="role ${cls}">${esc(label)}</span></h3>
+      <div class="ownhw">${l.role === "leader" ? `HW ${l.hw}` : `own HW ${l.hw}`} · LEO ${l.leo}</div>
+      <ul>${segs || `<li>no files</li>`}</ul></div>`;
+  }).join("");
+}

@@ -1,0 +1,54 @@
+// @ts-check
+// The consumer groups: state, generation, members with their partitions
+// and rates, the committed offsets and lag, and the simple consumers.
+import {esc} from "../html.js";
+
+/** @typedef {import("../types.js").View} View */
+
+/**
+ * groupsHTML draws the groups. rateOf gives a member's measured rate ("" in
+ * the past, where the page measured none).
+ * @param {View} v
+ * @param {(name: string) => string} rateOf
+ */
+export function groupsHTML(v, rateOf) {
+  const consumers = v.consumers || [];
+  const byName = Object.fromEntries(consumers.map((c) => [c.name, c]));
+  let h = "";
+  if (!v.groups || !v.groups.length) h += `<p class="muted">No consumer groups.</p>`;
+  for (const g of v.groups || []) {
+    const topics = [...new Set((g.offsets || []).map((o) => o.topic))];
+    let n = (g.members || []).length + 1;
+    while (byName[`${g.name}-${n}`]) n++;
+    const add = topics.length ? `<button type="button" data-cmd="add-consumer ${esc(g.name)}-${n} --group ${esc(g.name)} --topics ${esc(topics.join(","))}">add a member</button>` : "";
+    const stable = g.state === "Stable";
+    h += `<div class="group" data-key="g-${esc(g.name)}" data-group="${esc(g.name)}">
+      <div class="top"><b>${esc(g.name)}</b> <span class="state ${stable ? "running" : "crashed"}">${stable ? "Stable" : g.state === "PreparingRebalance" || g.state === "CompletingRebalance" ? "Rebalancing" : esc(g.state)}</span>
+        <span class="muted">gen ${g.generation} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
+    for (const m of g.members || []) {
+      const c = byName[m.client_id];
+      const parts = (m.partitions || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
+      const idle = `<span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>`;
+      if (!c) { // a Kafka client of the user's own, joined over the wire: the page cannot remove it
+        h += `<div class="member external" data-key="m-${esc(m.id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
+          <span class="muted" title="a Kafka client connected to the brokers' listeners">your client${m.host ? " at " + esc(m.host.replace(/^\//, "")) : ""}</span> ${idle}</div>`;
+        continue;
+      }
+      h += `<div class="member" data-key="m-${esc(m.client_id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
+        <span class="rate" title="records it processed per simulated second, over the last few seconds">${rateOf(m.client_id)}</span>
+        ${idle}
+        <span class="muted">${c.processed ?? 0} processed${c.duplicates ? `, ${c.duplicates} twice` : ""}</span>
+        <button type="button" data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
+    }
+    const lag = (g.offsets || []).map((o) => `<tr data-key="o-${esc(o.topic)}-${o.partition}"><td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}</td></tr>`);
+    if (lag.length) h += `<table class="grid lag"><thead><tr><th scope="col">partition</th><th scope="col" class="num">committed</th><th scope="col" class="num">lag</th></tr></thead><tbody>${lag.join("")}</tbody></table>`;
+    h += `<div class="gacts">${add}</div></div>`;
+  }
+  if (v.groups_hidden) h += `<p class="muted">and ${v.groups_hidden} more group${v.groups_hidden === 1 ? "" : "s"} without members (kafka-consumer-groups --list lists them all)</p>`;
+  const simple = consumers.filter((c) => !c.group);
+  if (simple.length) {
+    h += `<table class="grid"><thead><tr><th scope="col">consumer</th><th scope="col">partition</th><th scope="col">position</th><th scope="col">read</th></tr></thead><tbody>` +
+      simple.map((c) => `<tr data-key="c-${esc(c.name)}"><td>${esc(c.name)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}</td><td>${c.read}</td></tr>`).join("") + `</tbody></table>`;
+  }
+  return h;
+}

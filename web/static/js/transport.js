@@ -1,0 +1,65 @@
+// @ts-check
+// The page's way to its cluster: every call the page makes to /api goes
+// through a transport, and nothing else in the page calls fetch or
+// EventSource. httpTransport talks to a kafkalive server; a transport that
+// runs the world in the page itself has the same shape.
+
+/**
+ * A Transport carries the page's requests to the cluster and its updates
+ * back.
+ *
+ * get and post answer the decoded JSON body with the response's status
+ * (ok false for a refusal, whose body is the server's explanation: the
+ * session refused, an error); text answers a body as text. stream calls
+ * onUpdate with each update of the view of path (its query names the
+ * partition shown) as it comes, and returns a function that closes it.
+ *
+ * @typedef {object} Transport
+ * @property {(path: string) => Promise<any>} get
+ * @property {(path: string, body?: object) => Promise<Reply>} post
+ * @property {(path: string) => Promise<{ok: boolean, text: string}>} text
+ * @property {(onUpdate: (u: import("./types.js").Update, size: number) => void, onError?: (e: unknown) => void, path?: string) => () => void} stream
+ */
+
+/**
+ * A Reply is a POST's answer: whether the server took it (its HTTP
+ * status), and its body.
+ * @typedef {object} Reply
+ * @property {boolean} ok
+ * @property {number} status
+ * @property {any} body
+ */
+
+/**
+ * httpTransport talks to the kafkalive server at base ("" for the page's
+ * own): JSON over fetch, the updates over Server-Sent Events. A POST
+ * carries a JSON body, which the server takes from this page only.
+ * @param {string} [base]
+ * @returns {Transport}
+ */
+export function httpTransport(base = "") {
+  return {
+    async get(path) {
+      const r = await fetch(base + path);
+      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+      return r.json();
+    },
+    async post(path, body = {}) {
+      const r = await fetch(base + path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+      const text = await r.text();
+      let parsed = null;
+      try { parsed = text ? JSON.parse(text) : null; } catch (_) { parsed = {error: text}; }
+      return {ok: r.ok, status: r.status, body: parsed};
+    },
+    async text(path) {
+      const r = await fetch(base + path);
+      return {ok: r.ok, text: await r.text()};
+    },
+    stream(onUpdate, onError, path = "/api/stream") {
+      const es = new EventSource(base + path);
+      es.addEventListener("view", (e) => onUpdate(JSON.parse(e.data), e.data.length));
+      if (onError) es.addEventListener("error", onError);
+      return () => es.close();
+    },
+  };
+}
