@@ -1,0 +1,341 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+)
+
+// actionRow is what the world does with one kind of action: check it
+// before it is recorded (nil: nothing to check), apply it, and print it
+// as a command line for the timeline (nil: its kind alone).
+type actionRow struct {
+	check  func(w *World, a Action) error
+	apply  func(w *World, a Action) error
+	format func(a Action) string
+}
+
+// actionTable has a row for every kind of action; adding an action is one
+// row (and its constant).
+var actionTable map[ActionKind]actionRow
+
+func init() {
+	actionTable = map[ActionKind]actionRow{
+		ActCreateTopic: {
+			check: func(w *World, a Action) error {
+				if a.Topic.Name == "" || w.topic(a.Topic.Name) != nil {
+					return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, a.Topic.Name)
+				}
+				_, err := w.ctl.Assignment(a.Topic, nil)
+				return err
+			},
+			apply: func(w *World, a Action) error { return w.createTopic(a.Topic) },
+			format: func(a Action) string {
+				return fmt.Sprintf("create-topic %s assignment=%v", a.Topic.Name, a.Topic.Assignment)
+			},
+		},
+		ActAddProducer: {
+			check: func(w *World, a Action) error {
+				if _, err := parseAcks(a.Producer.Acks); err != nil {
+					return err
+				}
+				if pt := a.Producer.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || a.Producer.BatchSize < 0 || a.Producer.LingerMs < 0 {
+					return fmt.Errorf("%w: producer %q: partitioner %q, batch.size %d, linger.ms %d", ErrInvalidConfig, a.Producer.Name, pt, a.Producer.BatchSize, a.Producer.LingerMs)
+				}
+				if w.topic(a.Producer.Topic) == nil || a.Producer.Name == "" || w.producer(a.Producer.Name) != nil {
+					return fmt.Errorf("%w: producer %q of topic %q", ErrInvalidConfig, a.Producer.Name, a.Producer.Topic)
+				}
+				return nil
+			},
+			apply: func(w *World, a Action) error { return w.addProducer(a.Producer) },
+			format: func(a Action) string {
+				s := fmt.Sprintf("add-producer %s topic=%s acks=%s keys=%s", a.Producer.Name, a.Producer.Topic, a.Producer.Acks, strings.Join(a.Producer.Keys, ","))
+				if a.Producer.LingerMs > 0 {
+					s += fmt.Sprintf(" linger.ms=%d", a.Producer.LingerMs)
+				}
+				if a.Producer.TransactionalID != "" {
+					s += " transactional.id=" + a.Producer.TransactionalID
+				}
+				return s
+			},
+		},
+		ActAddConsumer: {
+			check: func(w *World, a Action) error {
+				if a.Consumer.isGroup() {
+					return w.validateGroupConsumer(a.Consumer)
+				}
+				t := w.topic(a.Consumer.Topic)
+				if t == nil || a.Consumer.Partition < 0 || int(a.Consumer.Partition) >= len(t.Assignment) || a.Consumer.Name == "" || w.consumer(a.Consumer.Name) != nil {
+					return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
+				}
+				return nil
+			},
+			apply: func(w *World, a Action) error { return w.addConsumer(a.Consumer) },
+			format: func(a Action) string {
+				if a.Consumer.isGroup() {
+					return consumerString(a.Consumer)
+				}
+				return fmt.Sprintf("add-consumer %s topic=%s partition=%d", a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
+			},
+		},
+		ActProduce: {
+			check: func(w *World, a Action) error {
+				p := w.producer(a.Name)
+				if p == nil {
+					return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+				}
+				if t := w.topic(p.cfg.Topic); t != nil && a.Partition >= int32(len(t.Assignment)) {
+					return fmt.Errorf("%w: produce: topic %s has no partition %d", ErrInvalidConfig, t.Name, a.Partition)
+				}
+				if a.TimestampMs != nil && *a.TimestampMs < 0 {
+					return fmt.Errorf("%w: produce: ProducerRecord: Invalid timestamp: %d. Timestamp should always be non-negative or null.", ErrInvalidConfig, *a.TimestampMs)
+				}
+				return nil
+			},
+			apply: func(w *World, a Action) error {
+				return w.produceStamped(w.producer(a.Name), a.Key, a.Value, a.Null, a.Partition, a.TimestampMs)
+			},
+			format: func(a Action) string {
+				s := fmt.Sprintf("produce %s value=%s", a.Name, a.Value)
+				if a.Null {
+					s = fmt.Sprintf("produce %s null", a.Name)
+				}
+				if a.Key != "" {
+					s += " key=" + a.Key
+				}
+				if a.Partition >= 0 {
+					s += fmt.Sprintf(" partition=%d", a.Partition)
+				}
+				if a.TimestampMs != nil {
+					s += fmt.Sprintf(" timestamp-ms=%d", *a.TimestampMs)
+				}
+				return s
+			},
+		},
+		ActPoll: {
+			check: func(w *World, a Action) error {
+				if c := w.consumer(a.Name); c == nil || c.grp != nil {
+					return fmt.Errorf("%w: no simple consumer %q", ErrInvalidConfig, a.Name)
+				}
+				return nil
+			},
+			apply:  func(w *World, a Action) error { w.poll(w.consumer(a.Name)); return nil },
+			format: nameLine,
+		},
+		ActStop: {
+			check:  brokerCheck(true),
+			apply:  func(w *World, a Action) error { return w.brokers[a.Broker-1].Stop(w.env()) },
+			format: brokerLine,
+		},
+		ActKill: {
+			check:  brokerCheck(true),
+			apply:  func(w *World, a Action) error { return w.brokers[a.Broker-1].Kill(w.env()) },
+			format: brokerLine,
+		},
+		ActPowerCut: {
+			check: brokerCheck(false),
+			apply: func(w *World, a Action) error { return w.brokers[a.Broker-1].PowerCut(w.env(), a.Torn) },
+			format: func(a Action) string {
+				if a.Torn {
+					return fmt.Sprintf("power-cut %d torn", a.Broker)
+				}
+				return fmt.Sprintf("power-cut %d", a.Broker)
+			},
+		},
+		ActStart: {
+			check: func(w *World, a Action) error {
+				b, err := w.broker(a.Broker)
+				if err == nil && b.State() == BrokerRunning {
+					err = fmt.Errorf("%w: start: broker %d is running", ErrInvalidConfig, a.Broker)
+				}
+				return err
+			},
+			apply: func(w *World, a Action) error {
+				w.peeks.forget(a.Broker)
+				return w.brokers[a.Broker-1].Start(w.env())
+			},
+			format: brokerLine,
+		},
+		ActWriteback: {
+			check:  brokerCheck(false),
+			apply:  func(w *World, a Action) error { w.brokers[a.Broker-1].Writeback(w.env()); return nil },
+			format: brokerLine,
+		},
+		ActPartition: {
+			apply:  func(w *World, a Action) error { w.net.Partition(a.A, a.B); return nil },
+			format: func(a Action) string { return fmt.Sprintf("partition %v %v", a.A, a.B) },
+		},
+		ActHeal: {
+			apply: func(w *World, a Action) error { w.net.Heal(); return nil },
+		},
+		ActRun: {
+			check:  countCheck,
+			apply:  func(w *World, a Action) error { return w.runFor(a.Ms) },
+			format: func(a Action) string { return fmt.Sprintf("run %d", a.Ms) },
+		},
+		ActDeliver: {
+			check: countCheck,
+			apply: func(w *World, a Action) error { return w.deliver(a.N, a.A, a.B) },
+			format: func(a Action) string {
+				if a.A != nil || a.B != nil {
+					return fmt.Sprintf("deliver %d from=%v to=%v", a.N, a.A, a.B)
+				}
+				return fmt.Sprintf("deliver %d", a.N)
+			},
+		},
+		ActDrop: {
+			apply:  func(w *World, a Action) error { w.net.Drop(a.A, a.B); return nil },
+			format: func(a Action) string { return fmt.Sprintf("drop from=%v to=%v", a.A, a.B) },
+		},
+		ActCloseConsumer: {
+			check:  func(w *World, a Action) error { return w.validateGroupAction(a) },
+			apply:  func(w *World, a Action) error { w.closeConsumer(w.consumer(a.Name)); return nil },
+			format: kindNameLine,
+		},
+		ActCrashConsumer: {
+			check:  func(w *World, a Action) error { return w.validateGroupAction(a) },
+			apply:  func(w *World, a Action) error { w.crashConsumer(w.consumer(a.Name)); return nil },
+			format: kindNameLine,
+		},
+		ActRestartConsumer: {
+			check: func(w *World, a Action) error { return w.validateGroupAction(a) },
+			apply: func(w *World, a Action) error {
+				w.record(EventGroup, 0, nil, "%s restarts", a.Name)
+				return w.startGroupClient(w.consumer(a.Name))
+			},
+			format: kindNameLine,
+		},
+		ActStallConsumer: {
+			check: func(w *World, a Action) error { return w.validateGroupAction(a) },
+			apply: func(w *World, a Action) error {
+				w.consumer(a.Name).grp.stalledUntil = w.now + a.Ms
+				w.record(EventGroup, 0, nil, "%s is busy processing for %d ms (no poll)", a.Name, a.Ms)
+				return nil
+			},
+			format: func(a Action) string { return fmt.Sprintf("stall-consumer %s ms=%d", a.Name, a.Ms) },
+		},
+		ActAddPartitions: {
+			check: func(w *World, a Action) error {
+				if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
+					return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
+				}
+				return nil
+			},
+			apply:  func(w *World, a Action) error { return w.addPartitions(a.Name, a.N) },
+			format: func(a Action) string { return fmt.Sprintf("add-partitions %s count=%d", a.Name, a.N) },
+		},
+		ActDeleteTopic: {
+			check:  func(w *World, a Action) error { return w.validateDeleteTopic(a) },
+			apply:  func(w *World, a Action) error { w.deleteTopic(a.Name, "delete-topic"); return nil },
+			format: func(a Action) string { return "delete-topic " + a.Name },
+		},
+		ActSetProducer: {
+			check:  func(w *World, a Action) error { return w.validateSetProducer(a) },
+			apply:  func(w *World, a Action) error { return w.setProducer(a) },
+			format: setProducerString,
+		},
+		ActResetOffsets: {
+			check: func(w *World, a Action) error {
+				_, err := w.PlanReset(a.Reset)
+				return err
+			},
+			apply: func(w *World, a Action) error { return w.resetOffsets(a.Reset) },
+			format: func(a Action) string {
+				to := a.Reset.To
+				if to == ResetToOffset {
+					to = fmt.Sprintf("offset:%d", a.Reset.Offset)
+				}
+				return fmt.Sprintf("reset-offsets %s topic=%s to=%s", a.Reset.Group, a.Reset.Topic, to)
+			},
+		},
+		ActDeleteGroup: {
+			check: func(w *World, a Action) error { return w.CheckDeleteGroup(a.Name) },
+			apply: func(w *World, a Action) error {
+				return deleteGroupErr(w.coordinatorOf(a.Name).DeleteGroup(w.env(), a.Name, "delete-group"))
+			},
+			format: func(a Action) string { return "delete-group " + a.Name },
+		},
+		ActAlterConfigs: {
+			check:  func(w *World, a Action) error { return w.validateAlterConfigs(a) },
+			apply:  func(w *World, a Action) error { w.alterTopicConfigs(a.Name, a.Topic, "alter-configs"); return nil },
+			format: func(a Action) string { return "alter-configs " + a.Name + " " + a.Value },
+		},
+		ActCorrupt: {
+			check: func(w *World, a Action) error { return w.validateCorrupt(a) },
+			apply: func(w *World, a Action) error { return w.corrupt(a) },
+			format: func(a Action) string {
+				if a.Flip {
+					return fmt.Sprintf("corrupt %d %s %d --flip", a.Broker, a.Name, a.Offset)
+				}
+				return fmt.Sprintf("corrupt %d %s %d --zero %d", a.Broker, a.Name, a.Offset, a.N)
+			},
+		},
+		ActWipe: {
+			check:  func(w *World, a Action) error { return w.validateWipe(a) },
+			apply:  func(w *World, a Action) error { return w.wipe(a) },
+			format: func(a Action) string { return fmt.Sprintf("wipe %d %s", a.Broker, a.Name) },
+		},
+		ActCommitTransaction: {
+			check:  func(w *World, a Action) error { return w.validateEndTransaction(a) },
+			apply:  func(w *World, a Action) error { w.endTransaction(w.producer(a.Name), true); return nil },
+			format: nameLine,
+		},
+		ActAbortTransaction: {
+			check:  func(w *World, a Action) error { return w.validateEndTransaction(a) },
+			apply:  func(w *World, a Action) error { w.endTransaction(w.producer(a.Name), false); return nil },
+			format: nameLine,
+		},
+		ActExternal: {
+			check:  func(w *World, a Action) error { return w.validateExternal(a.External) },
+			apply:  func(w *World, a Action) error { return w.external(a.External) },
+			format: func(a Action) string { return externalString(a.External) },
+		},
+	}
+}
+
+// brokerCheck checks that an action names a broker, and, with running,
+// that it runs (a stop or a kill of a broker that is down is refused).
+func brokerCheck(running bool) func(w *World, a Action) error {
+	return func(w *World, a Action) error {
+		b, err := w.broker(a.Broker)
+		if err == nil && running && b.State() != BrokerRunning {
+			err = fmt.Errorf("%w: %s: broker %d is %s", ErrInvalidConfig, a.Kind, a.Broker, b.State())
+		}
+		return err
+	}
+}
+
+// countCheck refuses a run or a delivery with a negative count.
+func countCheck(w *World, a Action) error {
+	if a.Ms < 0 || a.N < 0 {
+		return fmt.Errorf("%w: %s with a negative count", ErrInvalidConfig, a.Kind)
+	}
+	return nil
+}
+
+func brokerLine(a Action) string   { return fmt.Sprintf("%s %d", a.Kind, a.Broker) }
+func nameLine(a Action) string     { return string(a.Kind) + " " + a.Name }
+func kindNameLine(a Action) string { return fmt.Sprintf("%s %s", a.Kind, a.Name) }
+
+// String prints the action as a command line, e.g. "kill 2", "run 500",
+// "produce p key=a value=m1".
+func (a Action) String() string {
+	if row, ok := actionTable[a.Kind]; ok && row.format != nil {
+		return row.format(a)
+	}
+	return string(a.Kind)
+}
+
+// validate checks an action before it is recorded.
+func (w *World) validate(a Action) error {
+	row, ok := actionTable[a.Kind]
+	if !ok {
+		return fmt.Errorf("%w: unknown action %q", ErrInvalidConfig, a.Kind)
+	}
+	if row.check == nil {
+		return nil
+	}
+	return row.check(w, a)
+}
+
+// apply does an action's work.
+func (w *World) apply(a Action) error { return actionTable[a.Kind].apply(w, a) }
