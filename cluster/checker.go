@@ -71,9 +71,10 @@ type pairKey struct {
 }
 
 // pairMark is a verified common prefix, valid while neither log was
-// replaced (restart) or truncated.
+// replaced (its broker restarted: a new incarnation; its topic deleted:
+// the mark goes with it) or truncated (a new generation of the log).
 type pairMark struct {
-	a, b       *replicalog.Log
+	incA, incB int
 	genA, genB int
 	upTo       int64
 }
@@ -96,14 +97,15 @@ func (w *World) Violations() []Violation { return w.check.violations }
 // progress and its epoch cache (the log's own, not to be modified).
 type liveReplica struct {
 	broker int32
+	inc    int // the broker's incarnation
 	st     replica.Progress
 	epochs []replica.EpochEntry
 	log    *replicalog.Log
 }
 
 // liveOf is what the checker reads of replica s on broker id.
-func liveOf(id int32, s *broker.Partition) liveReplica {
-	return liveReplica{broker: id, st: s.Node.Progress(), epochs: s.Log.Epochs(), log: s.Log}
+func liveOf(b *broker.Broker, s *broker.Partition) liveReplica {
+	return liveReplica{broker: b.ID(), inc: b.Incarnation(), st: s.Node.Progress(), epochs: s.Log.Epochs(), log: s.Log}
 }
 
 // runChecker checks every invariant after a step.
@@ -123,7 +125,7 @@ func (w *World) runChecker() {
 		live := buf[:0]
 		for _, id := range w.ctl.Replicas(tp) {
 			if s := w.brokers[id-1].Partition(tp); s != nil {
-				live = append(live, liveOf(id, s))
+				live = append(live, liveOf(w.brokers[id-1], s))
 			}
 		}
 		for _, f := range w.checkPartition(tp, live) {
@@ -199,12 +201,12 @@ func (c *checker) firstDifference(tp partitionKey, a, b *liveReplica) (int64, bo
 	key := pairKey{tp, a.broker, b.broker}
 	m := c.matched[key]
 	from := int64(0)
-	if m.a == a.log && m.b == b.log && m.genA == a.log.Gen() && m.genB == b.log.Gen() {
+	if m.incA == a.inc && m.incB == b.inc && m.genA == a.log.Gen() && m.genB == b.log.Gen() {
 		from = m.upTo
 	}
 	off, differ := firstDifference(a, b, from)
 	if !differ {
-		c.matched[key] = pairMark{a: a.log, b: b.log, genA: a.log.Gen(), genB: b.log.Gen(), upTo: max(from, min(a.st.HighWatermark, b.st.HighWatermark))}
+		c.matched[key] = pairMark{incA: a.inc, incB: b.inc, genA: a.log.Gen(), genB: b.log.Gen(), upTo: max(from, min(a.st.HighWatermark, b.st.HighWatermark))}
 	}
 	return off, differ
 }

@@ -391,13 +391,13 @@ func (w *World) judge(out *Outcome) {
 	if leader == nil {
 		return
 	}
-	a := liveOf(p.Leader, leader)
+	a := liveOf(w.brokers[p.Leader-1], leader)
 	for _, id := range p.Replicas {
 		s := w.brokers[id-1].Partition(tp)
 		if s == nil || id == p.Leader {
 			continue
 		}
-		b := liveOf(id, s)
+		b := liveOf(w.brokers[id-1], s)
 		b.st.HighWatermark = min(b.st.LogEndOffset, a.st.HighWatermark) // compare the whole common prefix
 		if off, ok := firstDifference(&a, &b, 0); ok {
 			out.Diverged = append(out.Diverged, fmt.Sprintf("b%d differs from leader b%d at offset %d", id, p.Leader, off))
