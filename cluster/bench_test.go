@@ -42,14 +42,3 @@ func BenchmarkAtReplay(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkExploreSchedule runs one explorer schedule of configuration (a).
-func BenchmarkExploreSchedule(b *testing.B) {
-	seed := uint64(0)
-	for b.Loop() {
-		seed++
-		if _, _, err := cluster.RunSchedule(modernSafe, seed, cluster.Schedule(modernSafe, seed)); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

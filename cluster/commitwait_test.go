@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/explore"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -81,15 +82,15 @@ func TestHandoverStartsAtTheRevocationCommit(t *testing.T) {
 	t.Logf("%d handovers after a revocation commit checked", checked)
 	for i := uint64(1); i <= uint64(*handoverUserSeeds); i++ {
 		seed := *handoverUserBase + i
-		cfg := cluster.UserExploreConfig{Ops: 20}
-		o, w, err := cluster.RunUserSequence(cfg, seed, cluster.UserSequence(cfg, seed))
+		cfg := explore.UserConfig{Ops: 20}
+		o, w, err := explore.RunUserSequence(cfg, seed, explore.UserSequence(cfg, seed))
 		if err != nil || w == nil || o.OutsideModel {
 			continue
 		}
 		n, bad := checkHandovers(w)
 		checked += n
 		for _, b := range bad {
-			t.Errorf("user sequence %d: %s\nreplay: go test ./cluster -run TestUserExploreReplay -userexplore.seed=%d -userexplore.ops=20 -v", seed, b, seed)
+			t.Errorf("user sequence %d: %s\nreplay: %s --events", seed, b, cfg.ReplayCommand(seed))
 		}
 	}
 	if *handoverUserSeeds > 0 {

@@ -262,8 +262,9 @@
 // kernel writes back each file and directory dirty for 30 s or more, all
 // its dirty pages at once ([vfs.MemFS.WritebackExpired]), whether the
 // broker process runs, stopped or crashed. The world kafkalive serves
-// ([UserWorldConfig]) has all of them on, so a power cut there loses at
-// most the last 35 s of a broker's writes. Linux's background writeback
+// ([github.com/kafkalive/kafkalive/cluster/defaultworld.Config]) has all
+// of them on, so a power cut there loses at most the last 35 s of a
+// broker's writes. Linux's background writeback
 // (past vm.dirty_background_ratio of memory) and a journaling file
 // system's commits are not modelled. Neither the flusher nor the
 // checkpoints record events.
@@ -377,37 +378,13 @@
 // [EventViolation] events and [World.Violations]; they never stop the
 // world (KIP-101 part 3 breaks log matching on purpose under 0.10 rules).
 //
-// # The explorer
+// # The explorers
 //
-// [Schedule] draws a random fault schedule from a seed, [RunSchedule] plays
-// it on a three-broker world with one partition and an acks=all producer,
-// heals and restarts everything, and reports acknowledged records lost and
-// replicas diverged; [Shrink] removes operations while it still fails.
-// [Explore] is the library's sweep: any seed base, a schedule count, the
-// operations per schedule and the rules ([ExploreOptions]), a progress
-// callback that can stop it, and an [ExploreReport] with the counts
-// (schedules, acknowledged, lost, diverged, violations, internal errors)
-// and, for each failure, the schedule, its shrunk form and the replay
-// command ([ReplayCommand]). It runs on the caller's goroutine; sweeps
-// over disjoint seed ranges add up ([ExploreReport.Add]). The
-// tests (-explore.n, -explore.seed-base) run configuration (a), modern rules with min.insync.replicas=2 and
-// clean elections, and require no loss; and (b), 0.10 rules, and require
-// the explorer to find a loss and print the shortest schedule with the
-// seed that replays it. (a) holds only under a restricted fault model,
-// [ExploreConfig.RestrictPowerCuts]: without KIP-966's eligible leader
-// replicas a single power cut of the last ISR member standing loses
-// acknowledged data. The precondition counts an ISR member only if it
-// runs, reaches the controller, is registered in its current incarnation
-// and its session will not expire before its next heartbeat: a broker
-// that just healed from an isolation longer than a heartbeat interval is
-// still unfenced, but the controller fences it within the window and
-// shrinks the ISR to the broker that lost its page cache (seed 1013402,
-// modern rules, lost v1@0). The explorer keeps this precondition rather
-// than model KIP-966's eligible leader replicas (Kafka 4.0), which would
-// let the controller elect a replica outside the ISR that still holds
-// the committed records. A sweep of 20,000 schedules from seed 1,000,000
-// (go test ./cluster -run TestExploreModernLosesNothing -explore.n=20000
-// -explore.seed-base=1000000) loses nothing.
+// Package cluster/explore hunts the world for lost writes from outside:
+// random fault schedules on one partition, and random sequences of what
+// the page's users do to the world it serves (cluster/defaultworld), each
+// judged by what the world's public API shows, shrunk, and replayed by
+// one command line.
 //
 // # The state as JSON
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -302,7 +303,7 @@ func TestFollowerRetriesRecordsLargerThanSegment(t *testing.T) {
 // them. The brokers' part starts with the first broker synonym, as in
 // Kafka: log.retention.hours' default alone is left out.
 func TestTopicConfigSynonyms(t *testing.T) {
-	cfg := cluster.UserWorldConfig(1)
+	cfg := defaultworld.Config(1)
 	cfg.Log.SegmentMs = 3_600_000
 	cfg.Log.RetentionMs = kafkalog.DefaultConfig().RetentionMs
 	cfg.Log.MinCleanableDirtyRatio = 0.25
@@ -310,9 +311,9 @@ func TestTopicConfigSynonyms(t *testing.T) {
 	cfg.Log.MessageTimestampType = kafkalog.LogAppendTime
 	cfg.UncleanLeaderElectionEnable = true
 	cfg.MinInsyncReplicas = 1
-	busy, err := cluster.NewUserWorldWith(cfg)
+	busy, err := defaultworld.NewWith(cfg)
 	require.NoError(t, err)
-	plain, err := cluster.NewUserWorld(1)
+	plain, err := defaultworld.New(1)
 	require.NoError(t, err)
 	a, err := plain.AlterTopicConfigs("orders", []cluster.ConfigOp{set("retention.ms", "60000")}, false)
 	require.NoError(t, err)

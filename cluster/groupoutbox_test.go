@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 )
 
 // A consumer process that starts while no broker can be its group's
@@ -18,7 +19,7 @@ import (
 // restarted billing-2 joined as two members, one holding orders-2 until
 // its session expired, and nothing committed orders-2's lag.)
 func TestConsumerWaitingForCoordinatorJoinsOnce(t *testing.T) {
-	w, err := cluster.NewUserWorld(1)
+	w, err := defaultworld.New(1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 )
 
 // BenchmarkSnapshot is the cost of one snapshot of the page's default
@@ -15,7 +15,7 @@ import (
 func BenchmarkSnapshot(b *testing.B) {
 	for _, minutes := range []int64{1, 60} {
 		b.Run(fmt.Sprintf("after=%dmin", minutes), func(b *testing.B) {
-			w, err := cluster.NewUserWorld(1)
+			w, err := defaultworld.New(1)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 )
 
 var (
@@ -51,9 +52,9 @@ type cutOutcome struct {
 // finds the oldest record it lost.
 func powerCutLiveWorld(t *testing.T, seed uint64, cutMs int64, broker int32, torn bool, change func(*cluster.Config)) cutOutcome {
 	t.Helper()
-	cfg := cluster.UserWorldConfig(seed)
+	cfg := defaultworld.Config(seed)
 	change(&cfg)
-	w, err := cluster.NewUserWorldWith(cfg)
+	w, err := defaultworld.NewWith(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@
 // the future as it was, and one that forks says how much it discarded
 // ([Fork]; the page says it before, "acting here discards the 42 s after
 // it").
-// The default world ([DefaultTimeline]) snapshots every 10 simulated
+// The default world ([defaultworld.Config]) snapshots every 10 simulated
 // seconds, thins snapshots older than a minute to one per two minutes and
 // keeps ten minutes: the slider starts at the oldest moment kept
 // ([View.StartMs]), and older moments, events and producer results fall

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
@@ -63,9 +64,9 @@ func NewLearnerLive(code kitlive.Code) (*Live, error) {
 // time: a reset forgets the faults).
 func (st *learnerState) newWorld() (*cluster.World, error) {
 	st.live = kitlive.New(st.code)
-	cfg := DefaultConfig()
+	cfg := defaultworld.Config(defaultworld.Seed)
 	cfg.Parts = st.live.ClusterParts()
-	return cluster.NewUserWorldWith(cfg)
+	return defaultworld.NewWith(cfg)
 }
 
 // newWorld builds the world a Reset goes back to.
@@ -73,7 +74,7 @@ func (l *Live) newWorld() (*cluster.World, error) {
 	if l.learner != nil {
 		return l.learner.newWorld()
 	}
-	return NewDefaultWorld()
+	return defaultworld.New(defaultworld.Seed)
 }
 
 // learnerScenarios lists the guided scenarios on the learner's code (none

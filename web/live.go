@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 
@@ -159,7 +160,7 @@ func (l *Live) ViewJSON(f Focus) ([]byte, uint64, error) {
 
 // NewLive returns a Live showing the default world at time 0.
 func NewLive() (*Live, error) {
-	w, err := NewDefaultWorld()
+	w, err := defaultworld.New(defaultworld.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("web: default world: %w", err)
 	}

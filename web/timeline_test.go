@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 	"github.com/stretchr/testify/require"
 )
 
@@ -12,14 +13,14 @@ import (
 // history: the view's start moves with it, the marks before it go, a
 // moment from the start on can be shown and one before it cannot.
 func TestTimelineStartsAtTheOldestMomentKept(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultworld.Config(defaultworld.Seed)
 	cfg.Timeline = cluster.TimelineConfig{SnapshotEveryMs: 1000, KeepMs: 5000}
 	w, err := cluster.New(cfg)
 	require.NoError(t, err)
-	for _, tp := range DefaultTopics() {
+	for _, tp := range defaultworld.Topics() {
 		require.NoError(t, w.CreateTopic(tp))
 	}
-	require.NoError(t, w.AddProducer(DefaultProducers()[0]))
+	require.NoError(t, w.AddProducer(defaultworld.Producers()[0]))
 	live := NewLiveWorld(w)
 	term := NewTerminal(live)
 	for i := range 100 {

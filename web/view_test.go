@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 )
 
 var (
@@ -20,7 +21,7 @@ var (
 // A fresh world's replicas each have one empty active segment whose indexes
 // are preallocated to segment.index.bytes.
 func TestViewSegmentFilesOfAFreshWorld(t *testing.T) {
-	w, err := NewDefaultWorld()
+	w, err := defaultworld.New(defaultworld.Seed)
 	require.NoError(t, err)
 	v := BuildView(w, Focus{Topic: "profiles", Partition: 0})
 	require.NotNil(t, v.Detail)
@@ -37,12 +38,12 @@ func TestViewSegmentFilesOfAFreshWorld(t *testing.T) {
 // The default world's brokers show the size of their disks, which a
 // client flooding a topic fills before the host's memory.
 func TestViewDiskCapacity(t *testing.T) {
-	w, err := NewDefaultWorld()
+	w, err := defaultworld.New(defaultworld.Seed)
 	require.NoError(t, err)
 	v := BuildView(w, Focus{})
 	require.Len(t, v.Brokers, 3)
 	for _, b := range v.Brokers {
-		require.Equal(t, int64(cluster.UserWorldDiskBytes), b.DiskCap, "broker %d's disk", b.ID)
+		require.Equal(t, int64(defaultworld.DiskBytes), b.DiskCap, "broker %d's disk", b.ID)
 	}
 }
 
@@ -59,7 +60,7 @@ func TestViewSegmentFiles(t *testing.T) {
 	}
 	t.Logf("seed %d (replay: go test ./web -run 'TestViewSegmentFiles$' -view.seed=%d)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
-	w, err := NewDefaultWorld()
+	w, err := defaultworld.New(defaultworld.Seed)
 	require.NoError(t, err)
 	maxIdx := w.Config().Log.SegmentIndexBytes
 	for step := 0; step < *viewSteps; step++ {

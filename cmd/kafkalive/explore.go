@@ -5,13 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/explore"
 	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -39,6 +40,14 @@ type exploreOptions struct {
 	seed      uint64
 	ops       int
 	json      bool
+	events    bool
+	// The replication explorer's configuration (ReplicationConfig).
+	minISR   int
+	unclean  bool
+	restrict bool
+	tickMs   int64
+	// The user-level explorer's (UserConfig).
+	maxValueBytes int
 }
 
 // exploreProgressEvery is how often a long run prints a progress line.
@@ -47,12 +56,16 @@ var exploreProgressEvery = 3 * time.Second
 const exploreAbout = `Runs N random schedules with seeds S, S+1, ..., S+N-1 and prints one line:
   schedules N, acknowledged A, lost L, diverged D, violations V, X schedules/min
 then, for each failing schedule, its seed, what broke, the schedule shrunk to the
-fewest operations that still fail, and the command that replays it.
+fewest operations that still fail the same way (each shorter schedule replayed and
+kept only if it breaks what the drawn one broke first: loses a record, diverges,
+breaks the same invariant), and the command that replays it. --events prints the
+events of each shrunk run and the state it ended in.
 
 --mode replication (the default) draws fault schedules on one partition with three
 replicas: produces with acks=all, runs, crashes, fast restarts, power cuts (torn or
 not, only while min.insync.replicas 2 ISR members run, and nothing else until the
 controller fences the broker), clean stops, OS writebacks, isolations and heals.
+--min-isr, --unclean, --restrict-power-cuts=false and --tick change its cluster.
 --mode users draws what users of the page and the terminal do to the default world
 (produce any size and key, set-producer, add, remove and crash consumers, stop,
 kill, power-cut, start, writeback, cut and heal links, seek, jumps back in time,
@@ -74,40 +87,34 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	fset.Uint64Var(&o.seed, "seed", 1, "the first schedule's seed `S`")
 	fset.IntVar(&o.ops, "ops", 20, "`K` operations per schedule")
 	fset.BoolVar(&o.json, "json", false, "print one JSON object (the same counts, snake_case, and the failures)")
-	u := cli.Usage{Synopsis: "explore [--rules R] [--schedules N] [--seed S] [--ops K] [--mode replication|users] [--json]", About: exploreAbout}
+	fset.BoolVar(&o.events, "events", false, "print each shrunk failure's events and the state it ended in (not with --json)")
+	fset.IntVar(&o.minISR, "min-isr", 2, "--mode replication: the cluster's min.insync.replicas `N`")
+	fset.BoolVar(&o.unclean, "unclean", false, "--mode replication: unclean.leader.election.enable")
+	fset.BoolVar(&o.restrict, "restrict-power-cuts", true, "--mode replication: power-cut a broker only while every partition it hosts has min.insync.replicas ISR members running, then wait for its fencing")
+	fset.Int64Var(&o.tickMs, "tick", 100, "--mode replication: the world's tick `MS`")
+	fset.IntVar(&o.maxValueBytes, "max-value-bytes", 0, "--mode users: cap the values produced at `B` bytes (0: up to 1.2 MB)")
+	u := cli.Usage{Synopsis: "explore [--rules R] [--schedules N] [--seed S] [--ops K] [--mode replication|users] [--json] [--events]", About: exploreAbout}
 	if code, ok := u.Parse(fset, args, stdout, stderr); !ok {
 		return code
 	}
-	given := false
-	fset.Visit(func(f *flag.Flag) { given = given || f.Name == "schedules" })
-	if !given {
+	given := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["schedules"] {
 		o.schedules = 2000
 		if o.mode == "users" {
 			o.schedules = 100
 		}
 	}
 	rules, err := replica.ParseRuleSet(o.rules)
-	switch {
-	case fset.NArg() > 0:
+	if fset.NArg() > 0 {
 		u.Fail(fset, stderr, fmt.Sprintf("unexpected argument %q", fset.Arg(0)))
 		return 2
-	case err != nil:
-		u.Fail(fset, stderr, err.Error())
-		return 2
-	case o.mode != "replication" && o.mode != "users":
-		u.Fail(fset, stderr, fmt.Sprintf("--mode %q: replication or users", o.mode))
-		return 2
-	case o.schedules < 1 || o.schedules > 10_000_000:
-		u.Fail(fset, stderr, fmt.Sprintf("--schedules %d: from 1 to 10000000", o.schedules))
-		return 2
-	case o.ops < 1 || o.ops > 10_000:
-		u.Fail(fset, stderr, fmt.Sprintf("--ops %d: from 1 to 10000", o.ops))
-		return 2
-	case o.seed == 0 || o.seed > ^uint64(0)-uint64(o.schedules):
-		u.Fail(fset, stderr, fmt.Sprintf("--seed %d: from 1, with room for %d schedules", o.seed, o.schedules))
+	}
+	if msg := exploreMistake(o, given, err); msg != "" {
+		u.Fail(fset, stderr, msg)
 		return 2
 	}
-	rep := exploreRun(o, rules, stderr)
+	rep := exploreRun(o, rules, exploreExplorer(o, rules), stderr)
 	if o.json {
 		b, err := json.Marshal(rep)
 		if err != nil {
@@ -116,22 +123,50 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		fmt.Fprintln(stdout, rep.summary())
-		for _, f := range rep.Failures {
-			fmt.Fprintf(stdout, "\nseed %d: %s\n", f.Seed, f.Outcome)
-			if f.Ops > len(f.Shrunk) {
-				fmt.Fprintf(stdout, "shrunk from %d to %d operations:\n", f.Ops, len(f.Shrunk))
-			}
-			for i, op := range f.Shrunk {
-				fmt.Fprintf(stdout, "%3d. %s\n", i+1, op)
-			}
-			fmt.Fprintf(stdout, "replay: %s\n", f.Replay)
-		}
-		if n := len(rep.FailedSeeds) - len(rep.Failures); n > 0 {
-			fmt.Fprintf(stdout, "\nand %d more failing seeds: %s\n", n, seedList(rep.FailedSeeds[len(rep.Failures):], 30))
-		}
+		rep.print(stdout, o.events)
 	}
 	return rep.exitCode(rules)
+}
+
+// exploreMistake says what is wrong with the flags given, "" if nothing.
+func exploreMistake(o exploreOptions, given map[string]bool, rulesErr error) string {
+	modeFlags := map[string]string{"min-isr": "replication", "unclean": "replication", "restrict-power-cuts": "replication", "tick": "replication",
+		"max-value-bytes": "users"}
+	for _, name := range slices.Sorted(maps.Keys(modeFlags)) {
+		if given[name] && o.mode == "replication" != (modeFlags[name] == "replication") {
+			return fmt.Sprintf("--%s is a flag of --mode %s", name, modeFlags[name])
+		}
+	}
+	switch {
+	case rulesErr != nil:
+		return rulesErr.Error()
+	case o.mode != "replication" && o.mode != "users":
+		return fmt.Sprintf("--mode %q: replication or users", o.mode)
+	case o.schedules < 1 || o.schedules > 10_000_000:
+		return fmt.Sprintf("--schedules %d: from 1 to 10000000", o.schedules)
+	case o.ops < 1 || o.ops > 10_000:
+		return fmt.Sprintf("--ops %d: from 1 to 10000", o.ops)
+	case o.seed == 0 || o.seed > ^uint64(0)-uint64(o.schedules):
+		return fmt.Sprintf("--seed %d: from 1, with room for %d schedules", o.seed, o.schedules)
+	case o.minISR < 1 || o.minISR > 3:
+		return fmt.Sprintf("--min-isr %d: from 1 to 3 (the partition has three replicas)", o.minISR)
+	case o.tickMs < 1 || o.tickMs > 1000:
+		return fmt.Sprintf("--tick %d: from 1 to 1000 ms", o.tickMs)
+	case o.maxValueBytes < 0:
+		return fmt.Sprintf("--max-value-bytes %d: 0 or more", o.maxValueBytes)
+	case o.events && o.json:
+		return "--events prints text: not with --json"
+	}
+	return ""
+}
+
+// exploreExplorer is the explorer the flags ask for.
+func exploreExplorer(o exploreOptions, rules replica.RuleSet) explore.Explorer {
+	if o.mode == "users" {
+		return explore.UserConfig{Rules: &rules, Ops: o.ops, MaxValueBytes: o.maxValueBytes}
+	}
+	return explore.ReplicationConfig{Rules: rules, MinInsyncReplicas: o.minISR, UncleanLeaderElectionEnable: o.unclean,
+		RestrictPowerCuts: o.restrict, TickMs: o.tickMs, Ops: o.ops}
 }
 
 // exploreReport is what explore prints: the counts, and the failures.
@@ -150,6 +185,9 @@ type exploreReport struct {
 	// detail, shrunk.
 	FailedSeeds []uint64         `json:"failed_seeds"`
 	Failures    []exploreFailure `json:"failures"`
+
+	// explorer is the explorer that ran, for --events' replays.
+	explorer explore.Explorer
 }
 
 // exploreFailure is one failing schedule, shrunk.
@@ -169,6 +207,44 @@ func (r exploreReport) summary() string {
 		r.Schedules, r.Acked, r.Lost, r.Diverged, r.Violations, r.PerMin)
 }
 
+// print writes the report as text: the summary, then each failure shrunk
+// (with its events and final state if asked).
+func (r exploreReport) print(out io.Writer, events bool) {
+	fmt.Fprintln(out, r.summary())
+	for _, f := range r.Failures {
+		fmt.Fprintf(out, "\nseed %d: %s\n", f.Seed, f.Outcome)
+		if f.Ops > len(f.Shrunk) {
+			fmt.Fprintf(out, "shrunk from %d to %d operations:\n", f.Ops, len(f.Shrunk))
+		}
+		for i, op := range f.Shrunk {
+			fmt.Fprintf(out, "%3d. %s\n", i+1, op)
+		}
+		fmt.Fprintf(out, "replay: %s\n", f.Replay)
+		if events {
+			printReplay(out, r.explorer, f.Seed)
+		}
+	}
+	if n := len(r.FailedSeeds) - len(r.Failures); n > 0 {
+		fmt.Fprintf(out, "\nand %d more failing seeds: %s\n", n, seedList(r.FailedSeeds[len(r.Failures):], 30))
+	}
+}
+
+// printReplay prints the events of seed's shrunk run and the state it
+// ended in.
+func printReplay(out io.Writer, e explore.Explorer, seed uint64) {
+	_, w := e.Replay(seed)
+	if w == nil {
+		return
+	}
+	fmt.Fprintln(out, "events:")
+	for _, ev := range w.Events() {
+		if ev.Kind != cluster.EventMessage {
+			fmt.Fprintf(out, "  %s\n", ev)
+		}
+	}
+	fmt.Fprintf(out, "state:\n%s", w.State().Text())
+}
+
 // exitCode is 1 when modern rules lost, diverged or broke an invariant,
 // or 0.10's rules found no loss or divergence; else 0.
 func (r exploreReport) exitCode(rules replica.RuleSet) int {
@@ -185,223 +261,35 @@ func (r exploreReport) exitCode(rules replica.RuleSet) int {
 	return 0
 }
 
-// seedResult is what one schedule did, as explore counts it.
-type seedResult struct {
-	seed                 uint64
-	acked, lost          int
-	diverged, violations bool
-	failed               bool
-}
-
-// exploreRun runs the schedules on every core, prints progress to stderr,
-// then shrinks the first failures.
-func exploreRun(o exploreOptions, rules replica.RuleSet, stderr io.Writer) exploreReport {
-	rep := exploreReport{Mode: o.mode, Rules: rules.String(), Seed: o.seed, Ops: o.ops, FailedSeeds: []uint64{}, Failures: []exploreFailure{}}
-	run := exploreSeedFunc(o, rules)
+// exploreRun sweeps the seeds on every core, printing progress to stderr
+// on long runs, and shrinks the first failures.
+func exploreRun(o exploreOptions, rules replica.RuleSet, e explore.Explorer, stderr io.Writer) exploreReport {
 	start := time.Now()
-	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		next    int
-		results []seedResult
-		lastLog = start
-	)
-	for range min(runtime.GOMAXPROCS(0), o.schedules) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= o.schedules {
-					return
-				}
-				res := run(o.seed + uint64(i))
-				mu.Lock()
-				results = append(results, res)
-				if now := time.Now(); now.Sub(lastLog) >= exploreProgressEvery {
-					lastLog = now
-					failed := 0
-					for _, r := range results {
-						if r.failed {
-							failed++
-						}
-					}
-					fmt.Fprintf(stderr, "explore: %d/%d schedules, %d failed, %.0f schedules/min\n",
-						len(results), o.schedules, failed, float64(len(results))/now.Sub(start).Minutes())
-				}
-				mu.Unlock()
-			}
-		}()
+	lastLog, ran := start, time.Duration(0)
+	progress := func(p explore.Progress) bool {
+		now := time.Now()
+		if p.Done == p.Schedules && ran == 0 {
+			ran = now.Sub(start) // the runs, without the shrinking
+		}
+		switch {
+		case p.Shrinking > 0 && ran > exploreProgressEvery:
+			fmt.Fprintf(stderr, "explore: shrinking %d failing schedules\n", p.Shrinking)
+		case p.Shrinking == 0 && now.Sub(lastLog) >= exploreProgressEvery:
+			lastLog = now
+			fmt.Fprintf(stderr, "explore: %d/%d schedules, %d failed, %.0f schedules/min\n",
+				p.Done, p.Schedules, p.Failed, float64(p.Done)/now.Sub(start).Minutes())
+		}
+		return true
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	slices.SortFunc(results, func(a, b seedResult) int {
-		if a.seed < b.seed {
-			return -1
-		}
-		if a.seed > b.seed {
-			return 1
-		}
-		return 0
-	})
-	for _, r := range results {
-		rep.Schedules++
-		rep.Acked += r.acked
-		rep.Lost += r.lost
-		if r.diverged {
-			rep.Diverged++
-		}
-		if r.violations {
-			rep.Violations++
-		}
-		if r.failed {
-			rep.FailedSeeds = append(rep.FailedSeeds, r.seed)
-		}
+	sweep := explore.Sweep(e, explore.SweepOptions{SeedBase: o.seed, Schedules: o.schedules, Workers: runtime.GOMAXPROCS(0),
+		Shrink: exploreShrinkMax, Progress: progress})
+	rep := exploreReport{Mode: e.Mode(), Rules: rules.String(), Seed: o.seed, Ops: o.ops, Schedules: sweep.Schedules, Acked: sweep.Acked,
+		Lost: sweep.Lost, Diverged: sweep.Diverged, Violations: sweep.Violating, FailedSeeds: sweep.FailedSeeds(), Failures: []exploreFailure{},
+		PerMin: float64(sweep.Schedules) / max(ran.Minutes(), 1e-9), explorer: e}
+	for _, f := range sweep.Failures {
+		rep.Failures = append(rep.Failures, exploreFailure{Seed: f.Seed, Outcome: f.Outcome, Ops: f.Ops, Shrunk: f.Shrunk, Replay: f.Replay})
 	}
-	rep.PerMin = float64(rep.Schedules) / max(elapsed.Minutes(), 1e-9)
-	// Shrink the first failures side by side: each replays its schedule
-	// once per operation tried.
-	first := rep.FailedSeeds[:min(len(rep.FailedSeeds), exploreShrinkMax)]
-	if len(first) > 0 && elapsed > exploreProgressEvery {
-		fmt.Fprintf(stderr, "explore: shrinking %d failing schedules\n", len(first))
-	}
-	rep.Failures = make([]exploreFailure, len(first))
-	for i, seed := range first {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rep.Failures[i] = exploreShrink(o, rules, seed)
-		}()
-	}
-	wg.Wait()
 	return rep
-}
-
-// replicationConfig is the replication explorer's configuration: acks=all,
-// min.insync.replicas 2, clean elections, the restricted power cuts.
-func replicationConfig(o exploreOptions, rules replica.RuleSet) cluster.ExploreConfig {
-	return cluster.ExploreConfig{Rules: rules, MinInsyncReplicas: 2, RestrictPowerCuts: true, Ops: o.ops}
-}
-
-// usersConfig is the user-level explorer's configuration: the default
-// world under the rules asked for.
-func usersConfig(o exploreOptions, rules replica.RuleSet) cluster.UserExploreConfig {
-	return cluster.UserExploreConfig{Ops: o.ops, NewWorld: func(seed uint64) (*cluster.World, error) {
-		w, err := cluster.NewUserWorld(seed)
-		if err != nil || rules == replica.Modern {
-			return w, err
-		}
-		cfg := cluster.UserWorldConfig(seed)
-		cfg.Rules = rules
-		return newWorldFrom(cfg)
-	}}
-}
-
-// newWorldFrom builds the default world's topics, producers and consumers
-// on a world of cfg.
-func newWorldFrom(cfg cluster.Config) (*cluster.World, error) {
-	w, err := cluster.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range cluster.UserWorldTopics() {
-		if err := w.CreateTopic(t); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range cluster.UserWorldProducers() {
-		if err := w.AddProducer(p); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range cluster.UserWorldConsumers() {
-		if err := w.AddConsumer(c); err != nil {
-			return nil, err
-		}
-	}
-	return w, nil
-}
-
-// exploreSeedFunc returns the function that runs one seed's schedule.
-func exploreSeedFunc(o exploreOptions, rules replica.RuleSet) func(seed uint64) seedResult {
-	if o.mode == "users" {
-		cfg := usersConfig(o, rules)
-		return func(seed uint64) seedResult {
-			out, _, err := cluster.RunUserSequence(cfg, seed, cluster.UserSequence(cfg, seed))
-			r := seedResult{seed: seed, acked: out.Acked, lost: len(out.Lost), diverged: len(out.Diverged) > 0, failed: err != nil || out.Failed()}
-			for _, f := range out.Failures {
-				if f.Invariant != "acked-loss" && f.Invariant != "diverged" {
-					r.violations = true
-				}
-			}
-			return r
-		}
-	}
-	cfg := replicationConfig(o, rules)
-	return func(seed uint64) seedResult {
-		out, _, err := cluster.RunSchedule(cfg, seed, cluster.Schedule(cfg, seed))
-		return seedResult{seed: seed, acked: out.Acked, lost: len(out.Lost), diverged: len(out.Diverged) > 0,
-			violations: len(out.Violations) > 0 || err != nil, failed: err != nil || out.Failed() || len(out.Violations) > 0}
-	}
-}
-
-// exploreShrink shrinks one failing seed's schedule and describes it.
-func exploreShrink(o exploreOptions, rules replica.RuleSet, seed uint64) exploreFailure {
-	f := exploreFailure{Seed: seed, Replay: exploreReplay(o, rules, seed)}
-	if o.mode == "users" {
-		cfg := usersConfig(o, rules)
-		full := cluster.UserSequence(cfg, seed)
-		ops := cluster.ShrinkUser(cfg, seed, full)
-		out, _, err := cluster.RunUserSequence(cfg, seed, ops)
-		f.Ops, f.Outcome = len(full), out.String()
-		if err != nil {
-			f.Outcome += "; " + err.Error()
-		}
-		for _, op := range ops {
-			f.Shrunk = append(f.Shrunk, op.String())
-		}
-		return f
-	}
-	cfg := replicationConfig(o, rules)
-	full := cluster.Schedule(cfg, seed)
-	ops := shrinkSchedule(cfg, seed, full)
-	out, _, err := cluster.RunSchedule(cfg, seed, ops)
-	f.Ops, f.Outcome = len(full), out.String()
-	if err != nil {
-		f.Outcome += "; internal error: " + err.Error()
-	}
-	for _, op := range ops {
-		f.Shrunk = append(f.Shrunk, op.String())
-	}
-	return f
-}
-
-// shrinkSchedule removes operations from a failing fault schedule, one at
-// a time, while it still loses, diverges, breaks an invariant or hits an
-// internal error (cluster.Shrink keeps only losses and divergences).
-func shrinkSchedule(cfg cluster.ExploreConfig, seed uint64, ops []cluster.Op) []cluster.Op {
-	fails := func(ops []cluster.Op) bool {
-		o, _, err := cluster.RunSchedule(cfg, seed, ops)
-		return err != nil || o.Failed() || len(o.Violations) > 0
-	}
-	best := slices.Clone(ops)
-	for changed := true; changed; {
-		changed = false
-		for i := len(best) - 1; i >= 0; i-- {
-			if try := slices.Delete(slices.Clone(best), i, i+1); fails(try) {
-				best, changed = try, true
-			}
-		}
-	}
-	return best
-}
-
-// exploreReplay is the command that reruns one seed.
-func exploreReplay(o exploreOptions, rules replica.RuleSet, seed uint64) string {
-	return fmt.Sprintf("kafkalive explore --mode %s --rules %s --ops %d --seed %d --schedules 1", o.mode, rules, o.ops, seed)
 }
 
 // seedList prints at most n seeds.

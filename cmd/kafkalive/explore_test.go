@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,9 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// explore runs "kafkalive explore args..." and returns the exit code and
+// exploreCmd runs "kafkalive explore args..." and returns the exit code and
 // both outputs.
-func explore(t *testing.T, args ...string) (int, string, string) {
+func exploreCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(append([]string{"explore"}, args...), &out, &errOut)
@@ -22,7 +23,7 @@ func explore(t *testing.T, args ...string) (int, string, string) {
 // exploreJSON runs explore --json and decodes its report.
 func exploreJSON(t *testing.T, args ...string) (int, exploreReport) {
 	t.Helper()
-	code, out, errOut := explore(t, append(args, "--json")...)
+	code, out, errOut := exploreCmd(t, append(args, "--json")...)
 	var rep exploreReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("explore %v --json: %v\nstdout: %s\nstderr: %s", args, err, out, errOut)
@@ -31,7 +32,7 @@ func exploreJSON(t *testing.T, args ...string) (int, exploreReport) {
 }
 
 func TestExploreUsage(t *testing.T) {
-	code, out, _ := explore(t, "--help")
+	code, out, _ := exploreCmd(t, "--help")
 	if code != 0 || !strings.HasPrefix(out, "Usage: kafkalive explore [--rules R] [--schedules N] [--seed S] [--ops K] [--mode replication|users] [--json]") ||
 		!strings.Contains(out, "Exit status") {
 		t.Fatalf("explore --help: exit %d, output:\n%s", code, out)
@@ -46,7 +47,7 @@ func TestExploreUsage(t *testing.T) {
 		{"--seed", "banana"},
 		{"extra"},
 	} {
-		code, out, errOut := explore(t, args...)
+		code, out, errOut := exploreCmd(t, args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "Usage: kafkalive explore") {
 			t.Errorf("explore %v: exit %d (want 2), stdout %q, stderr %q", args, code, out, errOut)
 		}
@@ -74,7 +75,7 @@ func TestExploreV010FindsKIP101(t *testing.T) {
 // TestExploreModernReplication: the modern rules lose nothing under the
 // restricted fault model, and the text output is the summary line.
 func TestExploreModernReplication(t *testing.T) {
-	code, out, _ := explore(t, "--schedules", "100", "--seed", "5000")
+	code, out, _ := exploreCmd(t, "--schedules", "100", "--seed", "5000")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if !summaryLine.MatchString(lines[0]) {
 		t.Fatalf("first line %q is not the summary", lines[0])
@@ -99,6 +100,49 @@ func TestExploreReplayReproduces(t *testing.T) {
 		}
 		if diff := cmp.Diff(f, again.Failures[0]); diff != "" {
 			t.Errorf("%s does not reproduce (-want +got):\n%s", f.Replay, diff)
+		}
+	}
+}
+
+// TestExploreFlagsOfTheOtherMode: a flag of one explorer's configuration
+// given to the other is a usage error, and so are values out of range.
+func TestExploreFlagsOfTheOtherMode(t *testing.T) {
+	for _, args := range [][]string{
+		{"--mode", "users", "--min-isr", "1"},
+		{"--mode", "users", "--unclean"},
+		{"--mode", "users", "--restrict-power-cuts=false"},
+		{"--mode", "users", "--tick", "10"},
+		{"--max-value-bytes", "100"},
+		{"--min-isr", "0"},
+		{"--min-isr", "4"},
+		{"--tick", "0"},
+		{"--mode", "users", "--max-value-bytes", "-1"},
+		{"--events", "--json"},
+	} {
+		code, out, errOut := exploreCmd(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "Usage: kafkalive explore") {
+			t.Errorf("explore %v: exit %d (want 2), stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// TestExploreReplayLineReplays: a failure's replay line carries the
+// flags of its configuration, and run with --events it prints the same
+// failure with the events of its shrunk run and the state it ended in.
+func TestExploreReplayLineReplays(t *testing.T) {
+	_, rep := exploreJSON(t, "--rules", "v0.10", "--min-isr", "1", "--unclean", "--schedules", "40", "--seed", "100")
+	if len(rep.Failures) == 0 {
+		t.Fatalf("no failure under 0.10's rules with min.insync.replicas 1 and unclean elections, seeds 100..139: the test checks nothing")
+	}
+	f := rep.Failures[0]
+	if !strings.Contains(f.Replay, " --min-isr 1 --unclean ") {
+		t.Fatalf("replay %q lacks the configuration's flags", f.Replay)
+	}
+	args := strings.Fields(strings.TrimPrefix(f.Replay, "kafkalive explore "))
+	_, out, _ := exploreCmd(t, append(args, "--events")...)
+	for _, want := range []string{fmt.Sprintf("seed %d: %s\n", f.Seed, f.Outcome), "replay: " + f.Replay + "\n", "events:\n", "state:\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s --events does not print %q:\n%s", f.Replay, want, out)
 		}
 	}
 }

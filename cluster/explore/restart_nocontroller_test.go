@@ -1,9 +1,10 @@
-package cluster_test
+package explore_test
 
 import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/explore"
 )
 
 // A leader that is also the active controller is killed and restarted
@@ -14,8 +15,8 @@ import (
 // elects another leader. (User explorer seed 9000019 at 20 operations:
 // leader b1's HW went back from 42 to 38 in epoch 0.)
 func TestRestartedLeaderWaitsForItsRegistration(t *testing.T) {
-	ops := []cluster.UserOp{
-		{Kind: cluster.UserSettle},
+	ops := []explore.UserOp{
+		{Kind: explore.UserSettle},
 		userAct(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
 		userAct(cluster.Action{Kind: cluster.ActRun, Ms: 800}),
 		userAct(cluster.Action{Kind: cluster.ActStart, Broker: 1}),
@@ -23,5 +24,5 @@ func TestRestartedLeaderWaitsForItsRegistration(t *testing.T) {
 		userAct(cluster.Action{Kind: cluster.ActStop, Broker: 3}),
 		userAct(cluster.Action{Kind: cluster.ActRun, Ms: 25000}),
 	}
-	requireUserSequencePasses(t, cluster.UserExploreConfig{Ops: 20}, 9000019, ops)
+	requireUserSequencePasses(t, explore.UserConfig{Ops: 20}, 9000019, ops)
 }

@@ -1,10 +1,11 @@
-package cluster_test
+package explore_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/explore"
 	"github.com/kafkalive/kafkalive/replica"
 	"pgregory.net/rapid"
 )
@@ -15,17 +16,17 @@ import (
 // (Losses and divergence are allowed here: the rules may lose data.)
 func TestAnyFaultsKeepBasicInvariants(t *testing.T) {
 	kinds := []cluster.ActionKind{cluster.ActProduce, cluster.ActRun, cluster.ActKill, cluster.ActStart,
-		cluster.OpBounce, cluster.ActPowerCut, cluster.ActStop, cluster.ActWriteback, cluster.OpIsolate, cluster.ActHeal}
+		explore.OpBounce, cluster.ActPowerCut, cluster.ActStop, cluster.ActWriteback, explore.OpIsolate, cluster.ActHeal}
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := cluster.ExploreConfig{
+		cfg := explore.ReplicationConfig{
 			Rules:                       replica.RuleSet(rapid.IntRange(int(replica.V0_10), int(replica.Modern)).Draw(t, "rules")),
 			MinInsyncReplicas:           rapid.IntRange(1, 3).Draw(t, "min.insync.replicas"),
 			UncleanLeaderElectionEnable: rapid.Bool().Draw(t, "unclean"),
 		}
 		n := rapid.IntRange(1, 25).Draw(t, "operations")
-		ops := make([]cluster.Op, n)
+		ops := make([]explore.Op, n)
 		for i := range ops {
-			ops[i] = cluster.Op{
+			ops[i] = explore.Op{
 				Kind:   rapid.SampledFrom(kinds).Draw(t, fmt.Sprintf("op %d", i)),
 				Target: rapid.Int32Range(-2, 3).Draw(t, fmt.Sprintf("target %d", i)),
 				Torn:   rapid.Bool().Draw(t, fmt.Sprintf("torn %d", i)),
@@ -34,13 +35,13 @@ func TestAnyFaultsKeepBasicInvariants(t *testing.T) {
 			}
 		}
 		seed := rapid.Uint64().Draw(t, "seed")
-		o, _, err := cluster.RunSchedule(cfg, seed, ops)
+		o, _, err := explore.RunSchedule(cfg, seed, ops)
 		if err != nil {
-			t.Fatalf("under %s the world failed internally: %v\n%s", cfg.Rules, err, cluster.FormatSchedule(ops))
+			t.Fatalf("under %s the world failed internally: %v\n%s", cfg.Rules, err, explore.FormatSchedule(ops))
 		}
 		for _, v := range o.Violations {
 			if v.Invariant == cluster.InvHWWithinLog || v.Invariant == cluster.InvOneLeaderPerEpoch {
-				t.Fatalf("under %s a replica broke %s: %v\n%s", cfg.Rules, v.Invariant, v, cluster.FormatSchedule(ops))
+				t.Fatalf("under %s a replica broke %s: %v\n%s", cfg.Rules, v.Invariant, v, explore.FormatSchedule(ops))
 			}
 		}
 	})

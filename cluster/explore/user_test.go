@@ -1,21 +1,20 @@
-package cluster_test
+package explore_test
 
 import (
 	"flag"
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/explore"
 )
 
 var (
@@ -23,14 +22,10 @@ var (
 	userExploreBase     = flag.Uint64("userexplore.base", 0, "the first sequence's seed is base+1")
 	userExploreOps      = flag.Int("userexplore.ops", 0, "operations per sequence (default 20)")
 	userExploreMaxValue = flag.Int("userexplore.maxvalue", 0, "cap on produced values' bytes (0: up to 1.2 MB)")
-	userExploreSeed     = flag.Uint64("userexplore.seed", 0, "with -run TestUserExploreReplay: the sequence to replay")
 )
 
-// digits are replaced by N to count failures by kind.
-var digits = regexp.MustCompile(`[0-9]+`)
-
-func userConfig() cluster.UserExploreConfig {
-	cfg := cluster.UserExploreConfig{Ops: *userExploreOps, MaxValueBytes: *userExploreMaxValue}
+func userConfig() explore.UserConfig {
+	cfg := explore.UserConfig{Ops: *userExploreOps, MaxValueBytes: *userExploreMaxValue}
 	return cfg
 }
 
@@ -54,93 +49,20 @@ func TestUserExplore(t *testing.T) {
 	cfg := userConfig()
 	cfg.Ops = ops
 	start := time.Now()
-	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		next    uint64
-		failing []uint64
-		acked   int
-		total   int
-		outside int
-		classes = map[string][]uint64{}
-	)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				next++
-				i := next
-				mu.Unlock()
-				if i > uint64(n) {
-					return
-				}
-				seed := *userExploreBase + i
-				seq := cluster.UserSequence(cfg, seed)
-				o, _, err := cluster.RunUserSequence(cfg, seed, seq)
-				mu.Lock()
-				if err != nil || o.Failed() {
-					failing = append(failing, seed)
-				}
-				if o.Failed() {
-					f := o.Failures[0]
-					k := f.Invariant + ": " + digits.ReplaceAllString(f.Text[:min(len(f.Text), 90)], "N")
-					classes[k] = append(classes[k], seed)
-				}
-				acked += o.Acked
-				total += len(seq)
-				if o.OutsideModel {
-					outside++
-				}
-				mu.Unlock()
-			}
-		}()
+	rep := explore.Sweep(cfg, explore.SweepOptions{SeedBase: *userExploreBase + 1, Schedules: n, Workers: runtime.GOMAXPROCS(0), Shrink: 1})
+	t.Logf("%d sequences x %d ops, %d acks=all records checked, %d failed, in %v", n, cfg.Ops, rep.Acked, len(rep.Failed), time.Since(start))
+	kinds := map[string][]uint64{}
+	for _, r := range rep.Failed {
+		kinds[r.Kind] = append(kinds[r.Kind], r.Seed)
 	}
-	wg.Wait()
-	slices.Sort(failing)
-	t.Logf("%d sequences x %d ops, %d acks=all records checked, %d ended outside the fault model, %d failed, in %v",
-		n, total/max(n, 1), acked, outside, len(failing), time.Since(start))
-	for _, k := range slices.Sorted(maps.Keys(classes)) {
-		seeds := classes[k]
-		slices.Sort(seeds)
-		t.Logf("%5d x %s (seeds %v)", len(seeds), k, seeds[:min(len(seeds), 5)])
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		t.Logf("%5d x %s (seeds %v)", len(kinds[k]), k, kinds[k][:min(len(kinds[k]), 5)])
 	}
-	if len(failing) == 0 {
-		return
+	if len(rep.Failures) > 0 {
+		f := rep.Failures[0]
+		t.Fatalf("%d of %d sequences failed (seeds %v); seed %d, %d ops shrunk to %d: %s\n%sreplay: %s --events",
+			len(rep.Failed), n, rep.FailedSeeds()[:min(len(rep.Failed), 10)], f.Seed, f.Ops, len(f.Shrunk), f.Outcome, numbered(f.Shrunk), f.Replay)
 	}
-	seed := failing[0]
-	full := cluster.UserSequence(cfg, seed)
-	shrunk := cluster.ShrinkUser(cfg, seed, full)
-	o, _, err := cluster.RunUserSequence(cfg, seed, shrunk)
-	t.Fatalf("%d of %d sequences failed (seeds %v); seed %d, %d ops shrunk to %d: %v (err %v)\n%s"+
-		"replay: go test ./cluster -run TestUserExploreReplay -userexplore.seed=%d -userexplore.ops=%d -v\n"+
-		"    or: go run ./cmd/kafkalive explore --mode users --ops %d --seed %d --schedules 1",
-		len(failing), n, failing[:min(len(failing), 10)], seed, len(full), len(shrunk), o, err, cluster.FormatUserSequence(shrunk), seed, ops, ops, seed)
-}
-
-// TestUserExploreReplay replays one sequence (-userexplore.seed), shrunk
-// if it fails, and prints its events.
-func TestUserExploreReplay(t *testing.T) {
-	if *userExploreSeed == 0 {
-		t.Skip("give -userexplore.seed")
-	}
-	cfg := userConfig()
-	ops := cluster.UserSequence(cfg, *userExploreSeed)
-	if o, _, _ := cluster.RunUserSequence(cfg, *userExploreSeed, ops); o.Failed() {
-		ops = cluster.ShrinkUser(cfg, *userExploreSeed, ops)
-	}
-	o, w, err := cluster.RunUserSequence(cfg, *userExploreSeed, ops)
-	t.Logf("sequence:\n%soutcome: %v (err %v)", cluster.FormatUserSequence(ops), o, err)
-	if w == nil {
-		return
-	}
-	for _, e := range w.Events() {
-		if e.Kind != cluster.EventMessage {
-			t.Log(e)
-		}
-	}
-	t.Log("\n" + w.State().Text())
 }
 
 // TestUserSequenceIsDeterministic: a seed always draws the same sequence,
@@ -148,12 +70,12 @@ func TestUserExploreReplay(t *testing.T) {
 func TestUserSequenceIsDeterministic(t *testing.T) {
 	cfg := userConfig()
 	for seed := uint64(1); seed <= 2; seed++ {
-		a, b := cluster.UserSequence(cfg, seed), cluster.UserSequence(cfg, seed)
+		a, b := explore.UserSequence(cfg, seed), explore.UserSequence(cfg, seed)
 		if diff := cmp.Diff(a, b); diff != "" {
 			t.Fatalf("seed %d drew two sequences (-want +got):\n%s", seed, diff)
 		}
-		oa, wa, errA := cluster.RunUserSequence(cfg, seed, a)
-		ob, wb, errB := cluster.RunUserSequence(cfg, seed, b)
+		oa, wa, errA := explore.RunUserSequence(cfg, seed, a)
+		ob, wb, errB := explore.RunUserSequence(cfg, seed, b)
 		if errA != nil || errB != nil {
 			t.Fatalf("seed %d: %v, %v", seed, errA, errB)
 		}
@@ -173,23 +95,23 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 	cfg := userConfig()
 	for _, tc := range []struct {
 		name        string
-		ops         []cluster.UserOp
+		ops         []explore.UserOp
 		want        string
 		wantOutside bool
 	}{
-		{"a valid action drawn as bad input must be refused", []cluster.UserOp{
+		{"a valid action drawn as bad input must be refused", []explore.UserOp{
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 500}),
-			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActRun, Ms: 100}, Bad: true},
+			{Kind: explore.UserAction, Action: cluster.Action{Kind: cluster.ActRun, Ms: 100}, Bad: true},
 		}, "bad-input-accepted", false},
-		{"bad input refused, a kill and a settle", []cluster.UserOp{
-			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActStop, Broker: 4}, Bad: true},
+		{"bad input refused, a kill and a settle", []explore.UserOp{
+			{Kind: explore.UserAction, Action: cluster.Action{Kind: cluster.ActStop, Broker: 4}, Bad: true},
 			userAct(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 1000}),
-			{Kind: cluster.UserSettle},
+			{Kind: explore.UserSettle},
 		}, "", false},
 		// The cut's action is older than the timeline keeps (10 minutes):
 		// only its heal is among the world's events.
-		{"a link healed just before the settle: it waits replica.socket.timeout.ms for the lost fetch", []cluster.UserOp{
+		{"a link healed just before the settle: it waits replica.socket.timeout.ms for the lost fetch", []explore.UserOp{
 			userAct(cluster.Action{Kind: cluster.ActPartition, A: []int32{1}, B: []int32{2}}),
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 725_000}),
 			userAct(cluster.Action{Kind: cluster.ActHeal}),
@@ -198,7 +120,7 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		// revocation commit's answer (after billing-2's session expired)
 		// is counted as its own: billing-1 rejoins without waiting
 		// request.timeout.ms.
-		{"a commit lost on a cut link to the coordinator", []cluster.UserOp{
+		{"a commit lost on a cut link to the coordinator", []explore.UserOp{
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 39_000}),
 			userAct(cluster.Action{Kind: cluster.ActPartition, A: []int32{2}, B: []int32{0, 100, 101, 102, 103, 1, 3}}),
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 1200}),
@@ -208,7 +130,7 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		// billing-2's SyncGroup times out and it joins again; the
 		// coordinator is killed: that JoinGroup fails (not the SyncGroup
 		// answered meanwhile) and billing-2 joins the new coordinator.
-		{"a JoinGroup after a timed-out SyncGroup fails with its coordinator", []cluster.UserOp{
+		{"a JoinGroup after a timed-out SyncGroup fails with its coordinator", []explore.UserOp{
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 5000}),
 			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 33_000}),
@@ -218,13 +140,13 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		// JoinGroup waits for the old member's session to end: the new
 		// member leads the next generation, and the group settles only
 		// once its own session ended too.
-		{"a consumer crashed while its JoinGroup waited", []cluster.UserOp{
-			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}, Safe: true},
+		{"a consumer crashed while its JoinGroup waited", []explore.UserOp{
+			{Kind: explore.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}, Safe: true},
 			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 48_000}),
-			{Kind: cluster.UserJump, BackMs: 32_000},
+			{Kind: explore.UserJump, BackMs: 32_000},
 			userAct(cluster.Action{Kind: cluster.ActRestartConsumer, Name: "billing-1"}),
-			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 3, Torn: true}, Safe: true},
+			{Kind: explore.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 3, Torn: true}, Safe: true},
 			userAct(cluster.Action{Kind: cluster.ActCrashConsumer, Name: "billing-1"}),
 		}, "", false},
 		// Broker 2, the leader of orders-1 and the active controller,
@@ -235,27 +157,27 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 		// OFFSET_OUT_OF_RANGE and its end 7, below broker 3's log start:
 		// broker 3 starts its log over at 7 (UnifiedLog.truncateTo) and
 		// fetches from there.
-		{"a follower whose log starts past its leader's end", []cluster.UserOp{
-			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1, Torn: true}, Safe: true},
-			{Kind: cluster.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 2, Torn: true}, Safe: true},
+		{"a follower whose log starts past its leader's end", []explore.UserOp{
+			{Kind: explore.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 1, Torn: true}, Safe: true},
+			{Kind: explore.UserAction, Action: cluster.Action{Kind: cluster.ActPowerCut, Broker: 2, Torn: true}, Safe: true},
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 366_263}),
 			userAct(cluster.Action{Kind: cluster.ActKill, Broker: 3}),
 			userAct(cluster.Action{Kind: cluster.ActStart, Broker: 3}),
 		}, "", true},
-		{"a power cut outside the model", []cluster.UserOp{
+		{"a power cut outside the model", []explore.UserOp{
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
 			userAct(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
 			userAct(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
 		}, "", true},
-		{"a jump back to before the cut goes back into the model", []cluster.UserOp{
+		{"a jump back to before the cut goes back into the model", []explore.UserOp{
 			userAct(cluster.Action{Kind: cluster.ActRun, Ms: 2000}),
 			userAct(cluster.Action{Kind: cluster.ActWriteback, Broker: 1}),
 			userAct(cluster.Action{Kind: cluster.ActPowerCut, Broker: 1}),
-			{Kind: cluster.UserJump, BackMs: 1000},
+			{Kind: explore.UserJump, BackMs: 1000},
 		}, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o, _, err := cluster.RunUserSequence(cfg, 1, tc.ops)
+			o, _, err := explore.RunUserSequence(cfg, 1, tc.ops)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,12 +195,12 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 	}
 	// Shrinking: of many harmless operations around a planted failure,
 	// only the failure stays.
-	var ops []cluster.UserOp
+	var ops []explore.UserOp
 	for i := range 6 {
-		ops = append(ops, cluster.UserOp{Kind: cluster.UserAction, ID: i + 1, Action: cluster.Action{Kind: cluster.ActRun, Ms: 200}})
+		ops = append(ops, explore.UserOp{Kind: explore.UserAction, ID: i + 1, Action: cluster.Action{Kind: cluster.ActRun, Ms: 200}})
 	}
-	ops = slices.Insert(ops, 3, cluster.UserOp{Kind: cluster.UserAction, ID: 99, Action: cluster.Action{Kind: cluster.ActHeal}, Bad: true})
-	shrunk := cluster.ShrinkUser(cfg, 1, ops)
+	ops = slices.Insert(ops, 3, explore.UserOp{Kind: explore.UserAction, ID: 99, Action: cluster.Action{Kind: cluster.ActHeal}, Bad: true})
+	shrunk, _, _ := explore.ShrinkUser(cfg, 1, ops)
 	want := []string{"heal (bad input)"}
 	var got []string
 	for _, o := range shrunk {
@@ -290,8 +212,8 @@ func TestUserExploreCatchesPlantedFailures(t *testing.T) {
 }
 
 func ExampleUserSequence() {
-	cfg := cluster.UserExploreConfig{Ops: 6}
-	fmt.Print(cluster.FormatUserSequence(cluster.UserSequence(cfg, 3)))
+	cfg := explore.UserConfig{Ops: 6}
+	fmt.Print(explore.FormatUserSequence(explore.UserSequence(cfg, 3)))
 	// Output:
 	// 1. produce clicks size=3959
 	//  2. restart-consumer indexer
@@ -309,12 +231,12 @@ func ExampleUserSequence() {
 // explorer seed 9900024 at 8 operations: stop 1 after the first segment
 // of profiles-0 on broker 1 had byte 0 of its .timeindex flipped.)
 func TestDamagedTimeIndexDoesNotStopAShutdown(t *testing.T) {
-	cfg := cluster.UserExploreConfig{Ops: 8}
+	cfg := explore.UserConfig{Ops: 8}
 	const seed = 9900024
 	ops := damagedSequence(cfg, seed)
-	o, _, err := cluster.RunUserSequence(cfg, seed, ops)
+	o, _, err := explore.RunUserSequence(cfg, seed, ops)
 	if err != nil || o.Failed() {
-		t.Fatalf("seed %d: %v (err %v)\n%s", seed, o, err, cluster.FormatUserSequence(ops))
+		t.Fatalf("seed %d: %v (err %v)\n%s", seed, o, err, explore.FormatUserSequence(ops))
 	}
 }
 
@@ -348,7 +270,7 @@ func TestUserExploreDiskDamage(t *testing.T) {
 	for i := range n {
 		seed := *userExploreBase + uint64(i) + 1
 		ops := damagedSequence(cfg, seed)
-		o, w, err := cluster.RunUserSequence(cfg, seed, ops)
+		o, w, err := explore.RunUserSequence(cfg, seed, ops)
 		if (err != nil || o.Failed()) && w != nil {
 			for _, e := range w.Events() {
 				if strings.Contains(e.Text, "disk damage") || strings.Contains(e.Text, "poll threw") || strings.Contains(e.Text, "Found invalid") ||
@@ -362,8 +284,8 @@ func TestUserExploreDiskDamage(t *testing.T) {
 			continue
 		}
 		if err != nil || o.Failed() {
-			t.Fatalf("seed %d: %v (err %v)\n%sreplay: go test ./cluster -run TestUserExploreDiskDamage -userexplore.base=%d -userdamage.n=1 -userexplore.ops=%d -v",
-				seed, o, err, cluster.FormatUserSequence(ops), seed-1, cfg.Ops)
+			t.Fatalf("seed %d: %v (err %v)\n%sreplay: go test ./cluster/explore -run TestUserExploreDiskDamage -userexplore.base=%d -userdamage.n=1 -userexplore.ops=%d -v",
+				seed, o, err, explore.FormatUserSequence(ops), seed-1, cfg.Ops)
 		}
 		met := map[string]int{}
 		for _, e := range w.Events() {
@@ -379,23 +301,23 @@ func TestUserExploreDiskDamage(t *testing.T) {
 
 // damagedSequence is seed's user sequence with two rounds of damage put
 // in (see TestUserExploreDiskDamage).
-func damagedSequence(cfg cluster.UserExploreConfig, seed uint64) []cluster.UserOp {
+func damagedSequence(cfg explore.UserConfig, seed uint64) []explore.UserOp {
 	r := rand.New(rand.NewPCG(seed, 0xd4a6))
-	ops := cluster.UserSequence(cfg, seed)
+	ops := explore.UserSequence(cfg, seed)
 	for range 2 {
 		b := int32(r.IntN(3) + 1)
 		c := b%3 + 1 + int32(r.IntN(2))
 		c = (c-1)%3 + 1
 		down := []cluster.ActionKind{cluster.ActStop, cluster.ActKill, cluster.ActPowerCut}[r.IntN(3)]
 		id := len(ops) + 1
-		act := func(a cluster.Action) cluster.UserOp {
+		act := func(a cluster.Action) explore.UserOp {
 			id++
-			return cluster.UserOp{Kind: cluster.UserAction, ID: id, Action: a}
+			return explore.UserOp{Kind: explore.UserAction, ID: id, Action: a}
 		}
-		run := func(ms int64) cluster.UserOp { return act(cluster.Action{Kind: cluster.ActRun, Ms: ms}) }
-		round := []cluster.UserOp{
-			{Kind: cluster.UserAction, ID: id, Action: cluster.Action{Kind: down, Broker: b}, Safe: down == cluster.ActPowerCut},
-			{Kind: cluster.UserCorrupt, ID: id + 1, Size: r.IntN(1 << 30), Action: cluster.Action{Kind: cluster.ActCorrupt, Broker: b, Flip: r.IntN(2) == 0, N: 1 + r.IntN(8)}},
+		run := func(ms int64) explore.UserOp { return act(cluster.Action{Kind: cluster.ActRun, Ms: ms}) }
+		round := []explore.UserOp{
+			{Kind: explore.UserAction, ID: id, Action: cluster.Action{Kind: down, Broker: b}, Safe: down == cluster.ActPowerCut},
+			{Kind: explore.UserCorrupt, ID: id + 1, Size: r.IntN(1 << 30), Action: cluster.Action{Kind: cluster.ActCorrupt, Broker: b, Flip: r.IntN(2) == 0, N: 1 + r.IntN(8)}},
 		}
 		id++
 		round = append(round, run(int64(r.IntN(20)+1)*500), act(cluster.Action{Kind: cluster.ActStart, Broker: b}))
@@ -403,7 +325,7 @@ func damagedSequence(cfg cluster.UserExploreConfig, seed uint64) []cluster.UserO
 			// The operator wipes what a failed start names at once (else
 			// the broker stays down until the settle does).
 			id++
-			round = append(round, cluster.UserOp{Kind: cluster.UserWipe, ID: id, Action: cluster.Action{Kind: cluster.ActWipe, Broker: b}})
+			round = append(round, explore.UserOp{Kind: explore.UserWipe, ID: id, Action: cluster.Action{Kind: cluster.ActWipe, Broker: b}})
 		}
 		round = append(round, run(20_000),
 			act(cluster.Action{Kind: cluster.ActStop, Broker: c}), run(15_000))
@@ -418,23 +340,26 @@ func damagedSequence(cfg cluster.UserExploreConfig, seed uint64) []cluster.UserO
 }
 
 // userAct is a user operation doing a.
-func userAct(a cluster.Action) cluster.UserOp {
-	return cluster.UserOp{Kind: cluster.UserAction, Action: a}
+func userAct(a cluster.Action) explore.UserOp {
+	return explore.UserOp{Kind: explore.UserAction, Action: a}
 }
 
 // requireUserSequencePasses plays ops on the user world of cfg and seed and
 // asks that no invariant fail (a regression's replay).
-func requireUserSequencePasses(t *testing.T, cfg cluster.UserExploreConfig, seed uint64, ops []cluster.UserOp) {
+func requireUserSequencePasses(t *testing.T, cfg explore.UserConfig, seed uint64, ops []explore.UserOp) {
 	t.Helper()
-	o, _, err := cluster.RunUserSequence(cfg, seed, ops)
+	o, _, err := explore.RunUserSequence(cfg, seed, ops)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []cluster.UserFailure
+	var got []explore.UserFailure
 	if o.Failed() {
 		got = o.Failures
 	}
-	if diff := cmp.Diff([]cluster.UserFailure(nil), got); diff != "" {
+	if diff := cmp.Diff([]explore.UserFailure(nil), got); diff != "" {
 		t.Fatalf("failures (-want +got):\n%s", diff)
 	}
 }
+
+// runAction is a run of ms.
+func runAction(ms int64) cluster.Action { return cluster.Action{Kind: cluster.ActRun, Ms: ms} }
