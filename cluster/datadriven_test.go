@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -92,14 +93,14 @@ func (h *harness) handle(t *testing.T, d *datadriven.TestData) string {
 	case "describe-group":
 		var name string
 		d.ScanArgs(t, "name", &name)
-		mode := cluster.DescribeOffsets
+		mode := kafkatools.DescribeOffsets
 		switch {
 		case d.HasArg("members"):
-			mode = cluster.DescribeMembers
+			mode = kafkatools.DescribeMembers
 		case d.HasArg("state"):
-			mode = cluster.DescribeState
+			mode = kafkatools.DescribeState
 		}
-		return cluster.DescribeGroup(h.w.State(), name, mode)
+		return kafkatools.DescribeGroup(h.w.Groups(), name, mode)
 	case "produce-many":
 		// produce-many p count=10 partition=0 prefix=a: values a0..a9.
 		var name, prefix string

@@ -36,10 +36,10 @@
 //     replica, broker heartbeat, controller check and producer, then
 //     delivering until quiet.
 //  5. Look: [World.State] (as [State.Text] or [State.JSON]), [World.Events],
-//     [World.Violations], [World.InFlight], [World.Segments];
-//     kafka-consumer-groups --describe as [DescribeGroup] over a [State],
-//     kafka-topics --describe and --list as [World.DescribeTopics] and
-//     [World.ListTopics].
+//     [World.Violations], [World.InFlight], [World.Segments]. Kafka's
+//     command-line tools (kafka-topics, kafka-consumer-groups,
+//     kafka-configs...) print what these show, in package
+//     internal/kafkatools: the World never prints a tool's text.
 //
 // # Timestamps and transactions
 //

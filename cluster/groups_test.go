@@ -14,67 +14,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// describeState is a state with one group, written by hand.
-func describeState(state string) cluster.State {
-	ref := func(p int32) cluster.PartitionRef { return cluster.PartitionRef{Topic: "orders", Partition: p} }
-	return cluster.State{Groups: []cluster.GroupInfo{{
-		Name: "coop-g", State: state, Generation: 3, Protocol: "cooperative", Assignor: "cooperative-sticky", Coordinator: 2,
-		Members: []cluster.MemberInfo{
-			{ID: "K1-1", ClientID: "K1", Host: "/10.0.0.100", Partitions: []cluster.PartitionRef{ref(0)}, Assignment: []cluster.PartitionRef{ref(0)}},
-			{ID: "K2-2", ClientID: "K2", InstanceID: "k2", Host: "/10.0.0.100", Assignment: []cluster.PartitionRef{}},
-		},
-		Offsets: []cluster.OffsetInfo{
-			{Topic: "orders", Partition: 0, Committed: 12, LogEndOffset: 15, Lag: 3, Member: "K1-1"},
-			{Topic: "orders", Partition: 1, Committed: -1, LogEndOffset: 7, Lag: -1},
-		},
-	}}}
-}
-
-func TestDescribeGroupPrintsKafkasLayout(t *testing.T) {
-	tests := []struct {
-		name  string
-		state string
-		group string
-		mode  cluster.DescribeMode
-		want  string
-	}{
-		{"offsets", "Stable", "coop-g", cluster.DescribeOffsets, `
-GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID
-coop-g          orders          0          12              15              3               K1-1            /10.0.0.100     K1
-coop-g          orders          1          -               7               -               -               -               -
-`},
-		// Kafka 3.7's printMembers: a static member (K2) brings the
-		// GROUP-INSTANCE-ID column, every column is followed by a space.
-		{"members", "Stable", "coop-g", cluster.DescribeMembers, "\n" +
-			"GROUP           CONSUMER-ID     GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS     \n" +
-			"coop-g          K1-1                              /10.0.0.100     K1              1               \n" +
-			"coop-g          K2-2            k2                /10.0.0.100     K2              0               \n"},
-		{"members verbose", "Stable", "coop-g", cluster.DescribeMembersVerbose, "\n" +
-			"GROUP           CONSUMER-ID     GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS     ASSIGNMENT\n" +
-			"coop-g          K1-1                              /10.0.0.100     K1              1               orders(0)\n" +
-			"coop-g          K2-2            k2                /10.0.0.100     K2              0               -\n"},
-		// printStates: the first column is the coordinator column's width (25).
-		{"state", "Stable", "coop-g", cluster.DescribeState, "\n" +
-			"GROUP                     COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE           #MEMBERS\n" +
-			"coop-g                    b2:9092 (2)               cooperative-sticky   Stable          2\n"},
-		{"rebalancing warns first", "PreparingRebalance", "coop-g", cluster.DescribeMembers, `
-Warning: Consumer group 'coop-g' is rebalancing.
-` + "\n" +
-			"GROUP           CONSUMER-ID     GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS     \n" +
-			"coop-g          K1-1                              /10.0.0.100     K1              1               \n" +
-			"coop-g          K2-2            k2                /10.0.0.100     K2              0               \n"},
-		{"unknown group", "Stable", "nope", cluster.DescribeOffsets, "\nError: Consumer group 'nope' does not exist.\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := cluster.DescribeGroup(describeState(tt.state), tt.group, tt.mode)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("kafka-consumer-groups --describe (%s) (-want +got):\n%s", tt.name, diff)
-			}
-		})
-	}
-}
-
 // groupWorld is a small world with one group of two consumers reading a
 // topic of 4 partitions that a producer fills.
 func groupWorld(t *testing.T, seed uint64) *cluster.World {

@@ -31,15 +31,18 @@
 // The terminal ([Terminal]) is plain Go over a Live, so "kafkalive shell"
 // offers the same commands on stdin and stdout, each line split as a
 // POSIX shell splits words ('single' and "double" quotes, backslash
-// escapes, nothing expanded; an unclosed quote is [ErrUnclosedQuote]);
-// help gives an example of every command, and a test types each one: Kafka's kafka-topics
-// (with topic ids, and __consumer_offsets when named), kafka-configs
-// (a topic's configs with their synonyms; --alter is an alter-configs
-// action of the world), kafka-consumer-groups (--describe, --list,
-// --reset-offsets),
-// kafka-dump-log on a broker's files (internal/kafkatools/dumplog over
-// [cluster.World.BrokerFS]), and the cluster's verbs (set-producer, seek,
-// stop, kill, power-cut...).
+// escapes, nothing expanded; an unclosed quote is
+// [github.com/kafkalive/kafkalive/internal/kafkatools.ErrUnclosedQuote]);
+// help gives an example of every command, and a test types each one:
+// Kafka's tools, whose arguments and output are package
+// internal/kafkatools's (kafka-topics with topic ids and
+// __consumer_offsets, kafka-configs with a topic's configs and their
+// synonyms, kafka-consumer-groups, kafka-metadata-quorum, kafka-dump-log
+// on a broker's files), and the cluster's verbs (set-producer, seek,
+// stop, kill, power-cut...). The terminal only dispatches a line: it runs
+// a Kafka tool in a session of its own, the moment the page shows, where
+// an action the tool takes (kafka-configs --alter is an alter-configs
+// action of the world) forks a new future.
 //
 // A long "run MS" moves the world [SliceMs] (a simulated second) at a
 // time and releases the lock between steps ([Live.RunFor]): views, the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/cluster/defaultworld"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 
@@ -417,7 +418,7 @@ func (l *Live) ExecLine(ctx context.Context, t *Terminal, line string, at *int64
 	defer l.execMu.Unlock()
 	l.mu.Lock()
 	// the line's words, quoted again where they must be, for the replay
-	l.line, l.entry, l.ctx, l.forked = normalLine(line), -1, ctx, nil
+	l.line, l.entry, l.ctx, l.forked = kafkatools.NormalLine(line), -1, ctx, nil
 	l.mu.Unlock()
 	err := t.Exec(line, at, out)
 	l.mu.Lock()

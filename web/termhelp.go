@@ -1,11 +1,6 @@
 package web
 
 import (
-	"fmt"
-	"io"
-	"path"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
@@ -92,58 +87,4 @@ func dumpLogExamples() []termExample {
 		out = append(out, ex("kafka-dump-log --files "+f)...)
 	}
 	return append(out, termExample{line: "kafka-dump-log --files " + dumpLogFiles[len(dumpLogFiles)-1] + " --broker 3", after: []string{"stop 3"}})
-}
-
-// dumpLogRoot is kafka-dump-log with the root checkpoint files: a file at
-// the log directory's root (replication-offset-checkpoint,
-// recovery-point-offset-checkpoint) belongs to no partition, so without
-// --broker it is read on the first running broker (broker 1 when none
-// runs); one the broker has not written says so, and which files its
-// directory holds.
-func (t *Terminal) dumpLogRoot(args []string, at *int64, out io.Writer) error {
-	fl, _ := flags(args)
-	files := strings.Split(fl["files"], ",")
-	if fl["files"] == "" || slices.ContainsFunc(files, func(f string) bool { return path.Dir(path.Clean(f)) != cluster.LogDir }) {
-		return t.dumpLog(args, at, out)
-	}
-	_, named := fl["broker"]
-	err := t.look(at, func(w *cluster.World) error {
-		id := int32(1)
-		if named {
-			var err error
-			if id, err = parseBroker(fl["broker"]); err != nil {
-				return err
-			}
-		} else {
-			for _, b := range w.Brokers() {
-				if b.State == "running" {
-					id = b.ID
-					break
-				}
-			}
-		}
-		fsys, err := w.BrokerFS(id)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if _, err := fsys.Stat(path.Clean(f)); err == nil {
-				continue
-			}
-			names, _ := fsys.List(cluster.LogDir)
-			why := ""
-			if path.Base(f) == kafkalog.RecoveryPointCheckpointFile {
-				why = " (a broker writes it 30 s after it starts and then every log.flush.offset.checkpoint.interval.ms, 60 s, after a truncation, and at a clean shutdown: stop " + strconv.Itoa(int(id)) + " writes it now)"
-			}
-			return fmt.Errorf("broker %d has no %s%s; %s holds: %s", id, f, why, cluster.LogDir, strings.Join(names, ", "))
-		}
-		if !named {
-			args = append(slices.Clone(args), "--broker", strconv.Itoa(int(id)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return t.dumpLog(args, at, out)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,7 +29,7 @@ func TestEveryHelpExampleWorks(t *testing.T) {
 			if !strings.Contains(help.String(), "e.g. "+e.String()+"\n") && !strings.Contains(help.String(), "  "+e.line+"\n") {
 				t.Errorf("help does not show the example %q", e)
 			}
-			if w, err := splitLine(e.line); err != nil || w[0] != name {
+			if w, err := kafkatools.SplitLine(e.line); err != nil || w[0] != name {
 				t.Errorf("the example %q of %s splits into %q (%v)", e.line, name, w, err)
 			}
 			live, err := NewLive()

@@ -9,11 +9,12 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 )
 
 // ErrUsage means a terminal command was mistyped; the message says how to
-// type it.
-var ErrUsage = errors.New("usage")
+// type it. It is Kafka's tools' own ([kafkatools.ErrUsage]).
+var ErrUsage = kafkatools.ErrUsage
 
 // Terminal interprets the commands a user types: Kafka's tools and the
 // cluster's verbs. It writes what the command prints; the page and
@@ -36,41 +37,39 @@ var termCommands map[string]termCommand
 
 func init() {
 	termCommands = map[string]termCommand{
-		"help":                  {"help", "this list", (*Terminal).help},
-		"kafka-topics":          {"kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] [--under-min-isr-partitions] [--at-min-isr-partitions] | --list [--exclude-internal] | --create --topic T [--partitions N] [--replication-factor R] [--config K=V]... [--if-not-exists] | --alter --topic T --partitions N [--if-exists] | --delete --topic T", "describe, list, create, grow or delete topics as Kafka's kafka-topics.sh does (without --partitions or --replication-factor, the brokers' num.partitions and default.replication.factor: 1; without --config segment.bytes=N, 2 MiB segments; after --alter, a key's new records may go to another partition; a topic a producer or a simple consumer of the world uses cannot be deleted)", (*Terminal).topics},
-		"kafka-configs":         {"kafka-configs --describe --entity-type topics [--entity-name T] [--all] | --alter --entity-type topics --entity-name T [--add-config K=V,K2=[V1,V2]] [--delete-config K,K2]   (--topic T for --entity-type topics --entity-name T)", "describe a topic's configs with their sources and synonyms (--all: every config, not only the topic's own), or alter them while the cluster runs, as Kafka's kafka-configs.sh does: --add-config sets a config, --delete-config gives it back to the brokers' value, and the brokers apply it at once (an alter-configs action on the timeline); the brokers' own configs are static", (*Terminal).configs},
-		"kafka-consumer-groups": {"kafka-consumer-groups --describe --group G [--members [--verbose] | --state] | --list | --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-offset N [--execute] | --delete --group G [--group G2]...", "describe consumer groups, move a group's committed offsets or delete the group with them, while it is Empty (kafka-consumer-groups.sh)", (*Terminal).groups},
-		"kafka-metadata-quorum": {"kafka-metadata-quorum --describe --status", "the metadata quorum: which broker runs the active controller (LeaderId) and the voters", (*Terminal).quorum},
-		"kafka-dump-log":        {"kafka-dump-log --files /kafka-logs/T-P/00000000000000000000.log [--broker N] [--print-data-log] [--offsets-decoder]", "print a broker's segment, index or checkpoint files (kafka-dump-log.sh; the partition's leader unless --broker, the first running broker for the checkpoints at the root of /kafka-logs)", (*Terminal).dumpLogRoot},
-		"stop":                  {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
-		"kill":                  {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
-		"power-cut":             {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
-		"start":                 {"start BROKER", "start a broker (log recovery, registration); one whose files cannot be loaded does not start, as Kafka's does, and stays failed", (*Terminal).start},
-		"writeback":             {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
-		"corrupt":               {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
-		"wipe":                  {"wipe BROKER PATH", "remove a partition directory or a file of a broker that is down (PATH under /kafka-logs), as rm -rf on its host: what to do when a damaged file stops its start; the next start reads a missing checkpoint as empty and creates a wiped partition's replica empty, which fetches everything from its leader (the only in-sync copy wiped is lost)", (*Terminal).wipe},
-		"produce":               {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
-		"set-producer":          {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
-		"add-consumer":          {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
-		"remove-consumer":       {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
-		"crash-consumer":        {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
-		"poll":                  {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
-		"seek":                  {"seek GROUP TOPIC earliest|latest|OFFSET", "commit new offsets for an Empty group (kafka-consumer-groups --reset-offsets --execute)", (*Terminal).seek},
-		"cut":                   {"cut A,B C,D | cut client N [BROKERS]", "cut the network links between two sets of nodes (brokers 1..3, controller 0), or a Kafka client's links (N as the page numbers it; its connections hang until heal)", (*Terminal).cut},
-		"heal":                  {"heal", "restore every network link", (*Terminal).heal},
-		"run":                   {"run MS", "move the virtual clock forward", (*Terminal).run},
-		"state":                 {"state", "print the state in the scenarios' notation (each log's newest 100 records)", (*Terminal).state},
-		"events":                {"events [N]", "print the newest N events (default 20)", (*Terminal).events},
+		"help":            {"help", "this list", (*Terminal).help},
+		"stop":            {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
+		"kill":            {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
+		"power-cut":       {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
+		"start":           {"start BROKER", "start a broker (log recovery, registration); one whose files cannot be loaded does not start, as Kafka's does, and stays failed", (*Terminal).start},
+		"writeback":       {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
+		"corrupt":         {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
+		"wipe":            {"wipe BROKER PATH", "remove a partition directory or a file of a broker that is down (PATH under /kafka-logs), as rm -rf on its host: what to do when a damaged file stops its start; the next start reads a missing checkpoint as empty and creates a wiped partition's replica empty, which fetches everything from its leader (the only in-sync copy wiped is lost)", (*Terminal).wipe},
+		"produce":         {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
+		"set-producer":    {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
+		"add-consumer":    {"add-consumer NAME --group G --topics T[,T] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
+		"remove-consumer": {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
+		"crash-consumer":  {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
+		"poll":            {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
+		"seek":            {"seek GROUP TOPIC earliest|latest|OFFSET", "commit new offsets for an Empty group (kafka-consumer-groups --reset-offsets --execute)", (*Terminal).seek},
+		"cut":             {"cut A,B C,D | cut client N [BROKERS]", "cut the network links between two sets of nodes (brokers 1..3, controller 0), or a Kafka client's links (N as the page numbers it; its connections hang until heal)", (*Terminal).cut},
+		"heal":            {"heal", "restore every network link", (*Terminal).heal},
+		"run":             {"run MS", "move the virtual clock forward", (*Terminal).run},
+		"state":           {"state", "print the state in the scenarios' notation (each log's newest 100 records)", (*Terminal).state},
+		"events":          {"events [N]", "print the newest N events (default 20)", (*Terminal).events},
+	}
+	for _, tool := range kafkatools.Tools() {
+		termCommands[tool.Name] = termCommand{tool.Usage, tool.Help, kafkaTool(tool)}
 	}
 }
 
 // Exec runs one command line, its words split and unquoted as a shell
-// does (splitLine: 'single' and "double" quotes, backslash escapes). at,
+// does ([kafkatools.SplitLine]: 'single' and "double" quotes, backslash escapes). at,
 // when set to a moment before now, is the
 // moment of the timeline the user acts from: an action forks a new future
 // from there. Errors are printed as the tools print them, and returned.
 func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
-	args, err := splitLine(line)
+	args, err := kafkatools.SplitLine(line)
 	if err != nil {
 		fmt.Fprintf(out, "Error: %v\n", err)
 		return err
@@ -86,7 +85,7 @@ func (t *Terminal) Exec(line string, at *int64, out io.Writer) error {
 		return err
 	}
 	err = c.run(t, args[1:], at, out)
-	var printed printedError
+	var printed kafkatools.Printed
 	if errors.Is(err, ErrUsage) {
 		if why, ok := strings.CutPrefix(err.Error(), ErrUsage.Error()+": "); ok {
 			fmt.Fprintln(out, why) // what was wrong, then how it goes
@@ -152,7 +151,7 @@ func (t *Terminal) start(args []string, at *int64, out io.Writer) error {
 	if len(args) != 1 {
 		return ErrUsage
 	}
-	id, err := parseBroker(args[0])
+	id, err := kafkatools.ParseBroker(args[0])
 	if err != nil {
 		return err
 	}
@@ -177,7 +176,7 @@ func (t *Terminal) wipe(args []string, at *int64, out io.Writer) error {
 	if len(args) != 2 {
 		return ErrUsage
 	}
-	id, err := parseBroker(args[0])
+	id, err := kafkatools.ParseBroker(args[0])
 	if err != nil {
 		return err
 	}
@@ -233,7 +232,7 @@ func brokerVerb(kind cluster.ActionKind) func(*Terminal, []string, *int64, io.Wr
 		if len(args) != 1 {
 			return ErrUsage
 		}
-		id, err := parseBroker(args[0])
+		id, err := kafkatools.ParseBroker(args[0])
 		if err != nil {
 			return err
 		}
@@ -241,20 +240,12 @@ func brokerVerb(kind cluster.ActionKind) func(*Terminal, []string, *int64, io.Wr
 	}
 }
 
-func parseBroker(s string) (int32, error) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "b"), 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("%w: broker %q is not a number", ErrUsage, s)
-	}
-	return int32(n), nil
-}
-
 func (t *Terminal) powerCut(args []string, at *int64, out io.Writer) error {
-	fl, pos := flags(args)
+	fl, pos := kafkatools.Flags(args)
 	if len(pos) != 1 {
 		return ErrUsage
 	}
-	id, err := parseBroker(pos[0])
+	id, err := kafkatools.ParseBroker(pos[0])
 	if err != nil {
 		return err
 	}
@@ -263,11 +254,11 @@ func (t *Terminal) powerCut(args []string, at *int64, out io.Writer) error {
 }
 
 func (t *Terminal) corrupt(args []string, at *int64, out io.Writer) error {
-	fl, pos := flags(args)
+	fl, pos := kafkatools.Flags(args)
 	if len(pos) != 3 {
 		return ErrUsage
 	}
-	id, err := parseBroker(pos[0])
+	id, err := kafkatools.ParseBroker(pos[0])
 	if err != nil {
 		return err
 	}
@@ -289,7 +280,7 @@ func (t *Terminal) corrupt(args []string, at *int64, out io.Writer) error {
 }
 
 func (t *Terminal) produce(args []string, at *int64, out io.Writer) error {
-	fl, pos := flags(args)
+	fl, pos := kafkatools.Flags(args)
 	if len(pos) != 2 {
 		return ErrUsage
 	}
@@ -312,7 +303,7 @@ func (t *Terminal) produce(args []string, at *int64, out io.Writer) error {
 }
 
 func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
-	fl, pos := flags(args)
+	fl, pos := kafkatools.Flags(args)
 	poll := int64(1000)
 	if s, ok := fl["poll-ms"]; ok {
 		var err error
@@ -382,7 +373,7 @@ func (t *Terminal) cut(args []string, at *int64, out io.Writer) error {
 func nodeList(s string) ([]int32, error) {
 	var out []int32
 	for _, f := range strings.Split(s, ",") {
-		id, err := parseBroker(f)
+		id, err := kafkatools.ParseBroker(f)
 		if err != nil {
 			return nil, err
 		}
@@ -444,68 +435,4 @@ func (t *Terminal) events(args []string, at *int64, out io.Writer) error {
 // look runs fn on the world shown at time at (nil: now), without acting.
 func (t *Terminal) look(at *int64, fn func(w *cluster.World) error) error {
 	return t.live.Look(at, fn)
-}
-
-// flags splits "--name value" and "--name=value" flags from positional
-// arguments. A flag followed by another flag, or last, has the value "".
-func flags(args []string) (map[string]string, []string) {
-	fl := map[string]string{}
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "--") {
-			pos = append(pos, a)
-			continue
-		}
-		name := strings.TrimPrefix(a, "--")
-		if k, v, ok := strings.Cut(name, "="); ok {
-			fl[k] = v
-			continue
-		}
-		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") && takesValue(name) {
-			fl[name] = args[i+1]
-			i++
-			continue
-		}
-		fl[name] = ""
-	}
-	return fl, pos
-}
-
-// repeated returns every value of a flag that may be given more than once
-// (--name V or --name=V), in order; flags keeps only the last.
-func repeated(args []string, name string) []string {
-	var out []string
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
-			out = append(out, v)
-		} else if a == "--"+name && i+1 < len(args) {
-			out = append(out, args[i+1])
-		}
-	}
-	return out
-}
-
-// intFlag is a flag's whole-number value and whether it was given (-1 if
-// not); a value that is not a number is a usage error.
-func intFlag(fl map[string]string, name string) (int, bool, error) {
-	v, ok := fl[name]
-	if !ok {
-		return -1, false, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, true, fmt.Errorf("%w: --%s takes a whole number, not %q", ErrUsage, name, v)
-	}
-	return n, true, nil
-}
-
-// takesValue lists the flags that take a value.
-func takesValue(name string) bool {
-	switch name {
-	case "topic", "topics", "group", "files", "broker", "key", "partition", "partitions", "replication-factor", "config", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
-		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms":
-		return true
-	}
-	return false
 }

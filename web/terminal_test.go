@@ -99,3 +99,11 @@ func TestSetProducerShowsOnThePage(t *testing.T) {
 		}
 	}
 }
+
+func joinIDs(ids []int32) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(int(id))
+	}
+	return strings.Join(s, ",")
+}

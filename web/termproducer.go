@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 )
 
 // setProducer changes a producer's rate, acks or keys; what is not given
 // stays as it is.
 func (t *Terminal) setProducer(args []string, at *int64, out io.Writer) error {
-	fl, pos := flags(args)
+	fl, pos := kafkatools.Flags(args)
 	if len(pos) != 1 || len(fl) == 0 {
 		return ErrUsage
 	}

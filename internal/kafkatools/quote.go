@@ -1,4 +1,4 @@
-package web
+package kafkatools
 
 import (
 	"errors"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// ErrUnclosedQuote means a terminal line opened a quote it did not close.
+// ErrUnclosedQuote means a line opened a quote it did not close.
 var ErrUnclosedQuote = errors.New("unclosed quote")
 
-// splitLine splits a terminal line into words as a POSIX shell does,
+// SplitLine splits a line into words as a POSIX shell does,
 // without expanding anything: blanks separate words; 'single quotes' keep
 // everything up to the next single quote; "double quotes" keep everything
 // up to the next unescaped double quote, a backslash there escaping only
@@ -18,7 +18,7 @@ var ErrUnclosedQuote = errors.New("unclosed quote")
 // removed), and a backslash that ends the line stays a backslash. A pair
 // of quotes with nothing between them is an empty word. An unclosed quote
 // is ErrUnclosedQuote, wrapped with where it opened.
-func splitLine(line string) ([]string, error) {
+func SplitLine(line string) ([]string, error) {
 	var words []string
 	var w strings.Builder
 	inWord := false
@@ -84,7 +84,7 @@ func splitLine(line string) ([]string, error) {
 	return words, nil
 }
 
-// quoteWord quotes a word for splitLine (and a shell): as it is when it
+// quoteWord quotes a word for SplitLine (and a shell): as it is when it
 // holds only characters no shell treats specially, else in single quotes.
 func quoteWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/=+@%") == "" {
@@ -93,9 +93,9 @@ func quoteWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// joinWords is the line of words for splitLine, each quoted only if it
+// JoinWords is the line of words for SplitLine, each quoted only if it
 // must be: the normal form of a terminal line.
-func joinWords(words []string) string {
+func JoinWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
 		q[i] = quoteWord(w)
@@ -103,12 +103,12 @@ func joinWords(words []string) string {
 	return strings.Join(q, " ")
 }
 
-// normalLine is line in its normal form (joinWords of its words), or line
+// NormalLine is line in its normal form (JoinWords of its words), or line
 // trimmed when it does not split.
-func normalLine(line string) string {
-	words, err := splitLine(line)
+func NormalLine(line string) string {
+	words, err := SplitLine(line)
 	if err != nil {
 		return strings.TrimSpace(line)
 	}
-	return joinWords(words)
+	return JoinWords(words)
 }

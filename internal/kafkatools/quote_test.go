@@ -1,11 +1,9 @@
-package web
+package kafkatools
 
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
@@ -32,10 +30,10 @@ func TestSplitLineQuotesAsAShellDoes(t *testing.T) {
 		{"produce p a\\\nb", []string{"produce", "p", "ab"}},
 		{"", nil},
 	} {
-		got, err := splitLine(c.line)
+		got, err := SplitLine(c.line)
 		require.NoError(t, err, c.line)
 		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("splitLine(%q) (-want +got):\n%s", c.line, diff)
+			t.Errorf("SplitLine(%q) (-want +got):\n%s", c.line, diff)
 		}
 	}
 	for line, want := range map[string]string{
@@ -44,9 +42,9 @@ func TestSplitLineQuotesAsAShellDoes(t *testing.T) {
 		`produce p "a\"`:    `unclosed quote: the " at column 11 is never closed`,
 		`produce p 'a' "b'`: `unclosed quote: the " at column 15 is never closed`,
 	} {
-		_, err := splitLine(line)
+		_, err := SplitLine(line)
 		if !errors.Is(err, ErrUnclosedQuote) || err.Error() != want {
-			t.Errorf("splitLine(%q): %v, want %q", line, err, want)
+			t.Errorf("SplitLine(%q): %v, want %q", line, err, want)
 		}
 	}
 }
@@ -57,8 +55,8 @@ var (
 )
 
 // TestSplitLineAgreesWithSh draws lines of quotes, backslashes, blanks and
-// letters and compares splitLine with /bin/sh's own splitting (printf of
-// "$@"), and checks that joinWords quotes words so that they split back.
+// letters and compares SplitLine with /bin/sh's own splitting (printf of
+// "$@"), and checks that JoinWords quotes words so that they split back.
 func TestSplitLineAgreesWithSh(t *testing.T) {
 	seed := *quoteSeed
 	if seed == 0 {
@@ -67,7 +65,7 @@ func TestSplitLineAgreesWithSh(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(seed, 1))
 	defer func() {
 		if t.Failed() {
-			t.Logf("replay: go test ./web -run TestSplitLineAgreesWithSh -quote.seed=%d", seed)
+			t.Logf("replay: go test ./internal/kafkatools -run TestSplitLineAgreesWithSh -quote.seed=%d", seed)
 		}
 	}()
 	sh, err := exec.LookPath("sh")
@@ -81,14 +79,14 @@ func TestSplitLineAgreesWithSh(t *testing.T) {
 			b.WriteByte(alphabet[rnd.IntN(len(alphabet))])
 		}
 		line := b.String()
-		got, err := splitLine(line)
+		got, err := SplitLine(line)
 		if sh != "" {
 			// set -f: no globbing; escapeDollars: no expansion, so that
-			// sh splits the line as splitLine does
+			// sh splits the line as SplitLine does
 			script := `set -f; eval "set -- $1" && for w; do printf '%s\0' "$w"; done`
 			out, shErr := exec.Command(sh, "-c", script, "sh", escapeDollars(line)).Output()
 			if (shErr != nil) != (err != nil) {
-				t.Fatalf("line %q: splitLine error %v, sh error %v", line, err, shErr)
+				t.Fatalf("line %q: SplitLine error %v, sh error %v", line, err, shErr)
 			}
 			if err == nil {
 				var words []string
@@ -96,23 +94,23 @@ func TestSplitLineAgreesWithSh(t *testing.T) {
 					words = strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 				}
 				if diff := cmp.Diff(words, got); diff != "" {
-					t.Fatalf("line %q (-sh +splitLine):\n%s", line, diff)
+					t.Fatalf("line %q (-sh +SplitLine):\n%s", line, diff)
 				}
 			}
 		}
 		if err != nil {
 			continue
 		}
-		back, err := splitLine(joinWords(got))
+		back, err := SplitLine(JoinWords(got))
 		require.NoError(t, err)
 		if diff := cmp.Diff(got, back); diff != "" {
-			t.Fatalf("line %q: joinWords gives %q, which splits (-want +got):\n%s", line, joinWords(got), diff)
+			t.Fatalf("line %q: JoinWords gives %q, which splits (-want +got):\n%s", line, JoinWords(got), diff)
 		}
 	}
 }
 
 // escapeDollars puts a backslash before every $ outside single quotes, so
-// that sh expands nothing and splits as splitLine does.
+// that sh expands nothing and splits as SplitLine does.
 func escapeDollars(line string) string {
 	var b strings.Builder
 	inSingle, inDouble := false, false
@@ -134,41 +132,4 @@ func escapeDollars(line string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-// TestTheTerminalTakesQuotedValues types produce with a quoted value on
-// the page: the record's value is the two words, the replay quotes it
-// again, and an unclosed quote is a clear error that does nothing.
-func TestTheTerminalTakesQuotedValues(t *testing.T) {
-	hs, live := newTestServer(t)
-	require.NoError(t, live.Advance(3000))
-	code, body := post(t, hs, "/api/exec", map[string]any{"line": `produce checkout "hello world" --key alice`})
-	require.Equal(t, http.StatusOK, code, body)
-	if r := decode[execResult](t, body); !r.OK {
-		t.Fatalf("produce with a quoted value: %s", r.Output)
-	}
-	require.NoError(t, live.Advance(500))
-	found := false
-	for p := int32(0); p < 3 && !found; p++ {
-		u := getUpdate(t, hs.URL, fmt.Sprintf("?topic=orders&partition=%d", p))
-		for _, l := range u.Detail.Logs {
-			for _, r := range l.Records {
-				found = found || r.Value == "hello world" && r.Key == "alice"
-			}
-		}
-	}
-	if !found {
-		t.Errorf("no record alice=\"hello world\" in orders after the produce")
-	}
-	live.mu.Lock()
-	script := live.replayCommand()
-	live.mu.Unlock()
-	if want := `echo 'produce checkout '\''hello world'\'' --key alice'; `; !strings.Contains(script, want) {
-		t.Errorf("the replay %q does not hold %q", script, want)
-	}
-	code, body = post(t, hs, "/api/exec", map[string]any{"line": `produce checkout "hello`})
-	require.Equal(t, http.StatusOK, code, body)
-	if r := decode[execResult](t, body); r.OK || r.Output != "Error: unclosed quote: the \" at column 18 is never closed\n" {
-		t.Errorf("an unclosed quote: ok %v, printed %q", r.OK, r.Output)
-	}
 }

@@ -1,9 +1,10 @@
-package cluster_test
+package kafkatools_test
 
 import (
 	"fmt"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 )
 
 // A consumer crashes: its partition waits for the session to expire, and
@@ -25,7 +26,7 @@ func ExampleDescribeGroup() {
 	_ = w.RunFor(1000) // processed, not committed
 	_ = w.CrashConsumer("W1")
 	_ = w.RunFor(50000) // the session (45 s) expires, W2 takes p0 from the commit
-	fmt.Print(cluster.DescribeGroup(w.State(), "workers", cluster.DescribeOffsets))
+	fmt.Print(kafkatools.DescribeGroup(w.State().Groups, "workers", kafkatools.DescribeOffsets))
 	for _, c := range w.State().Consumers {
 		fmt.Printf("%s processed %d, duplicates %d\n", c.ID, c.Processed, c.Duplicates)
 	}

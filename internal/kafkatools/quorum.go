@@ -1,4 +1,4 @@
-package web
+package kafkatools
 
 import (
 	"fmt"
@@ -8,21 +8,21 @@ import (
 	"github.com/kafkalive/kafkalive/cluster"
 )
 
-// quorum is kafka-metadata-quorum --describe --status with every line of
+// MetadataQuorum is kafka-metadata-quorum --describe --status with every line of
 // Kafka 3.7's MetadataQuorumCommand.handleDescribeStatus (ClusterId,
 // LeaderId, LeaderEpoch, HighWatermark, MaxFollowerLag,
 // MaxFollowerLagTimeMs, CurrentVoters, CurrentObservers), from
 // [cluster.World.QuorumStatus]. The metadata log counts only elections and
 // NoOpRecords (see cluster.QuorumStatus). With a separate controller node
 // the quorum is that one node, which never lags.
-func (t *Terminal) quorum(args []string, at *int64, out io.Writer) error {
-	fl, _ := flags(args)
+func MetadataQuorum(s Session, args []string, out io.Writer) error {
+	fl, _ := Flags(args)
 	_, describe := fl["describe"]
 	_, status := fl["status"]
 	if !describe || !status {
 		return ErrUsage
 	}
-	return t.look(at, func(w *cluster.World) error {
+	return s.Look(func(w *cluster.World) error {
 		st, ok := w.QuorumStatus()
 		if !ok {
 			st = cluster.QuorumStatus{LeaderID: cluster.ControllerID, LeaderEpoch: 1, Voters: []int32{cluster.ControllerID}, Observers: []int32{}}

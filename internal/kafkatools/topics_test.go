@@ -1,4 +1,4 @@
-package cluster_test
+package kafkatools_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/internal/kafkatools"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/stretchr/testify/require"
@@ -39,7 +40,7 @@ func TestDescribeTopicsPrintsKafkasLayout(t *testing.T) {
 		require.NotEqual(t, "AAAAAAAAAAAAAAAAAAAAAA", tp.ID, "topic %s has the zero id", tp.Name)
 		ids[tp.Name] = tp.ID
 	}
-	got, err := w.DescribeTopics(cluster.TopicsOptions{})
+	got, err := kafkatools.DescribeTopics(w, kafkatools.TopicsOptions{})
 	require.NoError(t, err)
 	want := "Topic: __consumer_offsets\tTopicId: " + ids["__consumer_offsets"] + "\tPartitionCount: 3\tReplicationFactor: 3\tConfigs: compression.type=producer,cleanup.policy=compact,segment.bytes=104857600,min.insync.replicas=2\n" +
 		"\tTopic: __consumer_offsets\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2\n" +
@@ -53,18 +54,18 @@ func TestDescribeTopicsPrintsKafkasLayout(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("kafka-topics --describe (-want +got):\n%s", diff)
 	}
-	got, err = w.DescribeTopics(cluster.TopicsOptions{ExcludeInternal: true, UnderMinISR: true})
+	got, err = kafkatools.DescribeTopics(w, kafkatools.TopicsOptions{ExcludeInternal: true, UnderMinISR: true})
 	require.NoError(t, err)
 	want = "\tTopic: logs\tPartition: 0\tLeader: 1\tReplicas: 3,1\tIsr: 1\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("kafka-topics --describe --exclude-internal --under-min-isr-partitions (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff("__consumer_offsets\nlogs\nusers\n", w.ListTopics(cluster.TopicsOptions{})); diff != "" {
+	if diff := cmp.Diff("__consumer_offsets\nlogs\nusers\n", kafkatools.ListTopics(w, kafkatools.TopicsOptions{})); diff != "" {
 		t.Errorf("kafka-topics --list (-want +got):\n%s", diff)
 	}
-	for _, o := range []cluster.TopicsOptions{{Topic: "x"}, {Topic: "__consumer_offsets", ExcludeInternal: true}} {
-		got, err = w.DescribeTopics(o)
-		require.ErrorIs(t, err, cluster.ErrUnknownTopic)
+	for _, o := range []kafkatools.TopicsOptions{{Topic: "x"}, {Topic: "__consumer_offsets", ExcludeInternal: true}} {
+		got, err = kafkatools.DescribeTopics(w, o)
+		require.ErrorIs(t, err, kafkatools.ErrUnknownTopic)
 		if diff := cmp.Diff("Error while executing topic command : Topic '"+o.Topic+"' does not exist as expected\n", got); diff != "" {
 			t.Errorf("kafka-topics --describe --topic %s (-want +got):\n%s", o.Topic, diff)
 		}
@@ -78,7 +79,7 @@ func TestDescribeTopicsLeavesOutDefaults(t *testing.T) {
 	require.NoError(t, err)
 	def := kafkalog.DefaultConfig()
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, Config: &def}))
-	got, err := w.DescribeTopics(cluster.TopicsOptions{Topic: "t"})
+	got, err := kafkatools.DescribeTopics(w, kafkatools.TopicsOptions{Topic: "t"})
 	require.NoError(t, err)
 	if first, _, _ := strings.Cut(got, "\n"); !strings.HasSuffix(first, "\tConfigs: ") {
 		t.Errorf("a topic with Kafka's defaults: %q, want an empty Configs column", first)

@@ -1,9 +1,11 @@
-package cluster
+package kafkatools
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // DescribeMode picks the view of [DescribeGroup].
@@ -30,20 +32,20 @@ const (
 // longest value; "-" for a missing value; GROUP-INSTANCE-ID only when a
 // member is static; a warning line while the group rebalances, a note when
 // it has no active members; "Error: Consumer group 'x' does not exist."
-// for a group the coordinator does not know. It reads s.Groups alone, so
-// a State holding only [World.Groups] will do.
-func DescribeGroup(s State, name string, mode DescribeMode) string {
-	var g *GroupInfo
-	for i := range s.Groups {
-		if s.Groups[i].Name == name {
-			g = &s.Groups[i]
+// for a group the coordinator does not know. groups are the world's
+// groups ([cluster.World.Groups], or a State's).
+func DescribeGroup(groups []cluster.GroupInfo, name string, mode DescribeMode) string {
+	var g *cluster.GroupInfo
+	for i := range groups {
+		if groups[i].Name == name {
+			g = &groups[i]
 		}
 	}
 	if g == nil || g.State == "Dead" {
 		return fmt.Sprintf("\nError: Consumer group '%s' does not exist.\n", name)
 	}
 	if g.Coordinator < 0 {
-		return fmt.Sprintf("\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.CoordinatorNotAvailableException: The coordinator is not available.\n")
+		return "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.CoordinatorNotAvailableException: The coordinator is not available.\n"
 	}
 	var b strings.Builder
 	if mode != DescribeState {
@@ -90,8 +92,8 @@ func table(b *strings.Builder, widths []int, rows [][]string) {
 	b.WriteString("\n")
 }
 
-func describeOffsets(b *strings.Builder, g *GroupInfo) {
-	members := map[string]MemberInfo{}
+func describeOffsets(b *strings.Builder, g *cluster.GroupInfo) {
+	members := map[string]cluster.MemberInfo{}
 	for _, m := range g.Members {
 		members[m.ID] = m
 	}
@@ -110,7 +112,7 @@ func describeOffsets(b *strings.Builder, g *GroupInfo) {
 // a member has one, every column but ASSIGNMENT padded and followed by a
 // space (#PARTITIONS too), nothing but the note for a group without
 // members.
-func describeMembers(b *strings.Builder, g *GroupInfo, verbose bool) {
+func describeMembers(b *strings.Builder, g *cluster.GroupInfo, verbose bool) {
 	if len(g.Members) == 0 {
 		return
 	}
@@ -145,7 +147,7 @@ func describeMembers(b *strings.Builder, g *GroupInfo, verbose bool) {
 
 // assignmentColumn is ASSIGNMENT: "orders(0,2), users(1)", each topic's
 // partitions sorted, the topics sorted; "-" for none.
-func assignmentColumn(ps []PartitionRef) string {
+func assignmentColumn(ps []cluster.PartitionRef) string {
 	byTopic := map[string][]int{}
 	for _, p := range ps {
 		byTopic[p.Topic] = append(byTopic[p.Topic], int(p.Partition))
@@ -169,7 +171,7 @@ func assignmentColumn(ps []PartitionRef) string {
 // describeState is printStates: the first column is as wide as the
 // coordinator's column (at least 25), then 25, 20 and 15, values never
 // widen a column, and the header and the row each start a line.
-func describeState(b *strings.Builder, g *GroupInfo) {
+func describeState(b *strings.Builder, g *cluster.GroupInfo) {
 	strategy := g.Assignor
 	if strategy == "" {
 		strategy = "-"
@@ -183,4 +185,12 @@ func describeState(b *strings.Builder, g *GroupInfo) {
 		fmt.Fprintf(b, "\n%-*s %-25s %-20s %-15s %s", w, r[0], r[1], r[2], r[3], r[4])
 	}
 	b.WriteString("\n")
+}
+
+// dash prints -1 (unknown) as "-", as kafka-consumer-groups does.
+func dash(v int64) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprint(v)
 }

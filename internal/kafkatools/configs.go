@@ -1,4 +1,4 @@
-package web
+package kafkatools
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster"
 )
 
-// configs is kafka-configs.sh, as Kafka 3.7's ConfigCommand runs it with
+// Configs is kafka-configs.sh, as Kafka 3.7's ConfigCommand runs it with
 // --bootstrap-server (which the terminal takes and ignores, as its other
 // tools do; it does not require it): the option checks of
 // ConfigCommandOptions.checkArgs and processCommand first, then, for
@@ -26,7 +26,7 @@ import (
 // that the terminal does not model (--add-config-file, --command-config,
 // --zookeeper, --bootstrap-controller...) are usage errors, and so is a
 // word that is no option (Kafka ignores it).
-func (t *Terminal) configs(args []string, at *int64, out io.Writer) error {
+func Configs(s Session, args []string, out io.Writer) error {
 	c, err := parseConfigsArgs(args)
 	if err != nil {
 		return err
@@ -38,9 +38,9 @@ func (t *Terminal) configs(args []string, at *int64, out io.Writer) error {
 		return errConfigsTopicsOnly
 	}
 	if c.has["alter"] {
-		return t.alterConfigs(c, at, out)
+		return alterConfigs(s, c, out)
 	}
-	return t.describeConfigs(c, at, out)
+	return describeConfigs(s, c, out)
 }
 
 // errConfigsTopicsOnly refuses kafka-configs on any entity type but
@@ -181,18 +181,18 @@ func (c *configsArgs) check() error {
 		seen[typ] = true
 	}
 	if len(dup) > 0 {
-		return fmt.Errorf("Duplicate entity type(s) specified: %s", strings.Join(dup, ","))
+		return kafkaMessagef("Duplicate entity type(s) specified: %s", strings.Join(dup, ","))
 	}
 	for _, typ := range c.types {
 		if !slices.Contains(configsEntityTypes, typ) {
-			return fmt.Errorf("Invalid entity type %s, the entity type must be one of %s with a --bootstrap-server or --bootstrap-controller argument", typ, strings.Join(configsEntityTypes, ", "))
+			return kafkaMessagef("Invalid entity type %s, the entity type must be one of %s with a --bootstrap-server or --bootstrap-controller argument", typ, strings.Join(configsEntityTypes, ", "))
 		}
 	}
 	switch {
 	case len(c.types) == 0:
-		return errors.New("At least one entity type must be specified")
+		return kafkaMessage("At least one entity type must be specified")
 	case len(c.types) > 1 && !(len(c.types) == 2 && seen["users"] && seen["clients"]):
-		return errors.New("Only 'users' and 'clients' entity types may be specified together")
+		return kafkaMessage("Only 'users' and 'clients' entity types may be specified together")
 	}
 	if c.has["entity-name"] || c.has["entity-type"] || c.has["entity-default"] {
 		for _, f := range configsEntityFlags {
@@ -211,10 +211,10 @@ func (c *configsArgs) check() error {
 			return fmt.Errorf("an entity name must be specified with --alter of %s", strings.Join(c.types, ","))
 		}
 		if !c.has["add-config"] && !c.has["delete-config"] {
-			return errors.New("At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter")
+			return kafkaMessage("At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter")
 		}
 		if len(c.types) != len(c.names) {
-			return errors.New("An entity name must be specified for every entity type")
+			return kafkaMessage("An entity name must be specified for every entity type")
 		}
 	}
 	return nil
@@ -228,18 +228,8 @@ func configArgError(out io.Writer, err error) error {
 		return err
 	}
 	fmt.Fprintln(out, err)
-	return printedError{err}
+	return Printed{err}
 }
-
-// The Java exceptions kafka-configs prints.
-const (
-	javaExecutionException      = "java.util.concurrent.ExecutionException"
-	javaInvalidTopic            = "org.apache.kafka.common.errors.InvalidTopicException"
-	javaUnknownTopicOrPartition = "org.apache.kafka.common.errors.UnknownTopicOrPartitionException"
-	javaInvalidConfiguration    = "org.apache.kafka.common.errors.InvalidConfigurationException"
-	javaInvalidRequest          = "org.apache.kafka.common.errors.InvalidRequestException"
-	javaPolicyViolation         = "org.apache.kafka.common.errors.PolicyViolationException"
-)
 
 // configsFailure is how a kafka-configs command failed: the exception
 // ConfigCommand.main prints after "Error while executing config command
@@ -259,7 +249,7 @@ func (f *configsFailure) print(out io.Writer, args []string) error {
 	} else {
 		fmt.Fprintf(out, "Error while executing config command with args '%s'\n%s\n", strings.Join(args, " "), f.exception)
 	}
-	return printedError{f}
+	return Printed{f}
 }
 
 // unknownTopicFailure is DescribeConfigs' answer for a topic the cluster
@@ -301,9 +291,9 @@ const dynamicTopicConfig = "DYNAMIC_TOPIC_CONFIG"
 // in Kafka: an unknown topic's error follows it. Without a name the
 // topics come sorted by name (Kafka lists them in the order of the admin
 // client's HashMap).
-func (t *Terminal) describeConfigs(c *configsArgs, at *int64, out io.Writer) error {
+func describeConfigs(s Session, c *configsArgs, out io.Writer) error {
 	all := c.has["all"]
-	return t.look(at, func(w *cluster.World) error {
+	return s.Look(func(w *cluster.World) error {
 		var names []string
 		if len(c.names) > 0 {
 			names = c.names[:1]
@@ -349,7 +339,7 @@ func (t *Terminal) describeConfigs(c *configsArgs, at *int64, out io.Writer) err
 // the broker's "Error due to duplicate config keys"). Done, it is an
 // alter-configs action on the timeline: "Completed updating config for
 // topic T." and the events.
-func (t *Terminal) alterConfigs(c *configsArgs, at *int64, out io.Writer) error {
+func alterConfigs(s Session, c *configsArgs, out io.Writer) error {
 	var add []cluster.ConfigOp
 	if len(c.addConfig) > 0 {
 		var err error
@@ -359,7 +349,7 @@ func (t *Terminal) alterConfigs(c *configsArgs, at *int64, out io.Writer) error 
 	}
 	name := c.names[0]
 	var failed *configsFailure
-	refused, err := t.actChecked(at, out, func(w *cluster.World) (cluster.Action, error) {
+	refused, err := s.Act(out, func(w *cluster.World) (cluster.Action, error) {
 		configs, f := topicConfigsOf(w, name)
 		if f != nil {
 			failed = f
@@ -426,7 +416,7 @@ func parseConfigsToBeAdded(s string, out io.Writer) ([]cluster.ConfigOp, error) 
 	for _, part := range parts {
 		kv := splitOutsideBrackets(part, equalsAt, true)
 		if len(kv) != 2 {
-			return nil, errors.New(`requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`)
+			return nil, kafkaMessage(`requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`)
 		}
 		k := javaTrim(kv[0])
 		v := javaTrim(strings.NewReplacer("[", "", "]", "").Replace(kv[1]))
@@ -445,7 +435,7 @@ func parseConfigsToBeAdded(s string, out io.Writer) ([]cluster.ConfigOp, error) 
 		if strings.ContainsFunc(op.Name, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
 		}) {
-			return nil, fmt.Errorf("Invalid character found for config key: %s", op.Name)
+			return nil, kafkaMessagef("Invalid character found for config key: %s", op.Name)
 		}
 	}
 	return ops, nil
