@@ -69,3 +69,26 @@ func BenchmarkMemFSPowerCut(b *testing.B) {
 		c.PowerCut(func(_ string, durable, cached int64) int64 { return (cached - durable) / 2 })
 	}
 }
+
+// BenchmarkMemFSCloneFiles forks a file system of n segment-like files of
+// 16 KiB (the world's segment.bytes), all synced, then appends one record to
+// one of them, as a live world's next tick does: the clone shares every
+// file's bytes, so its cost is a small copy per file, the same whatever the
+// files hold, and the append copies one page table and one page.
+func BenchmarkMemFSCloneFiles(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		for _, size := range []int{16 << 10, 1 << 20} {
+			m := newBig(b, n, size)
+			b.Run(fmt.Sprintf("files=%d/size=%dKiB", n, size>>10), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					c := m.Clone()
+					f, err := c.OpenReadWrite("d/0000")
+					must(b, err)
+					_, err = f.WriteAt([]byte("x"), int64(size))
+					must(b, err)
+				}
+			})
+		}
+	}
+}

@@ -62,8 +62,12 @@
 // SetHook sees every mutating operation (Op) before it happens and can fail it;
 // FailAfter builds a hook for "the disk dies after the nth write". SetCapacity makes
 // writes beyond a size fail with ErrNoSpace. Clone forks the whole file system,
-// durable state included, sharing bytes copy-on-write: the simulated cluster forks its
-// timeline with it.
+// durable state included: the simulated cluster forks its timeline with it. A clone
+// shares every file's bytes, page cache and disk alike, with its original: their page
+// tables are frozen, and whichever side first writes a file copies its table (page
+// pointers, not bytes), then each page it writes. So a Clone costs a small copy per
+// file and directory, nothing per byte, and a file neither side writes again is never
+// copied; nothing else is shared.
 //
 // # Bytes kept rather than copied
 //
