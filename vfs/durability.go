@@ -30,6 +30,10 @@ func (m *MemFS) SyncDir(dir string) error {
 // lost, because the page cache belongs to the operating system, which lives on.
 func (m *MemFS) Crash() { m.epoch++ }
 
+// Epoch counts the crashes and power cuts so far ([Epocher]): a File opened while it
+// was lower is dead (ErrCrashed). A Clone starts at its original's.
+func (m *MemFS) Epoch() uint64 { return m.epoch }
+
 // Writeback is the operating system flushing every dirty page and directory: afterwards
 // all data and entries are durable, as if every file and directory had been synced
 // (sync(2)). WritebackExpired writes back only what has been dirty long enough, as

@@ -17,6 +17,12 @@ type subFS struct {
 
 func (s subFS) full(name string) string { return s.fsys.PathJoin(s.dir, name) }
 
+// Epoch is fsys's, if it is an [Epocher] (0 otherwise).
+func (s subFS) Epoch() uint64 {
+	e, _ := EpochOf(s.fsys)
+	return e
+}
+
 func (s subFS) Create(name string) (File, error) {
 	f, err := s.fsys.Create(s.full(name))
 	return s.file(f, name, err)

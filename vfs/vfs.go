@@ -96,6 +96,23 @@ func HoldsAt(f File, p []byte, off int64) bool {
 	return ok && h.HoldsAt(p, off)
 }
 
+// Epocher is a file system whose open files die all at once when its process crashes:
+// Epoch changes at each such crash, so that whoever holds a name to open later can
+// tell whether a handle opened at an earlier epoch would still be alive. MemFS is one
+// (Crash, PowerCut), and so is a Sub of one; use [EpochOf].
+type Epocher interface {
+	Epoch() uint64
+}
+
+// EpochOf returns fsys's epoch, if it is an [Epocher].
+func EpochOf(fsys FS) (epoch uint64, ok bool) {
+	e, ok := fsys.(Epocher)
+	if !ok {
+		return 0, false
+	}
+	return e.Epoch(), true
+}
+
 // Default is the operating system's file system (package os), the one place the project
 // touches os.
 var Default FS = osFS{}
