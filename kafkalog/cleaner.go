@@ -101,7 +101,7 @@ func (l *Log) cleanableSection(cleanerOffset, nowMs, lastStable int64) Cleanable
 			c.FirstUncleanableOffset = min(c.FirstUncleanableOffset, s.baseOffset)
 		}
 		if s.baseOffset < c.FirstUncleanableOffset && l.cfg.MaxCompactionLagMs < math.MaxInt64 {
-			if first := s.firstTimestamp(l.buf); first >= 0 && nowMs-first > l.cfg.MaxCompactionLagMs {
+			if first := s.firstTimestamp(l.lookupBuf()); first >= 0 && nowMs-first > l.cfg.MaxCompactionLagMs {
 				c.ForcedByMaxLag = true
 			}
 		}

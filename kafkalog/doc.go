@@ -270,6 +270,15 @@
 // transaction markers, and swaps the result in crash-safely (.cleaned, fsync,
 // .swap, directory sync, old segments .deleted, .swap renamed into place).
 //
+// Clone. [Log.Clone] copies a log onto a copy of its file system (a simulation's
+// snapshot, a fork of its timeline): a small copy per segment, nothing per byte or
+// index entry. The index entries and the epoch cache's are shared with the
+// original, and neither writes in place below what they share (a cut below it makes
+// the next append copy), so sealed segments' indexes are never copied; the segment
+// files are the clone's own file system's, opened when the clone first uses them;
+// the recovery report, which nothing changes after Open, and the Parts functions
+// are shared as they are.
+//
 // Deliberate deviations from Kafka, each for a crash Kafka survives by other
 // means (leader-epoch truncation, a replica to copy from) or not at all:
 //

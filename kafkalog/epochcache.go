@@ -37,6 +37,9 @@ type LeaderEpochCache struct {
 	fsys    vfs.FS
 	path    string
 	entries []EpochEntry
+	// shared is how many entries a clone may hold in the same array: never
+	// written in place (shrink).
+	shared int
 }
 
 // NewLeaderEpochCache returns an in-memory cache holding entries, applied in order
@@ -112,7 +115,7 @@ func (c *LeaderEpochCache) assign(e EpochEntry) bool {
 	for n > 0 && (c.entries[n-1].Epoch >= e.Epoch || c.entries[n-1].StartOffset >= e.StartOffset) {
 		n--
 	}
-	c.entries = append(c.entries[:n], e)
+	c.entries = append(shrink(c.entries, n, &c.shared), e)
 	return true
 }
 
@@ -127,7 +130,7 @@ func (c *LeaderEpochCache) TruncateFromEnd(endOffset int64) error {
 	for n > 0 && c.entries[n-1].StartOffset >= endOffset {
 		n--
 	}
-	c.entries = c.entries[:n]
+	c.entries = shrink(c.entries, n, &c.shared)
 	return c.flush()
 }
 
@@ -144,7 +147,7 @@ func (c *LeaderEpochCache) TruncateFromStart(startOffset int64) error {
 		i++
 	}
 	kept := EpochEntry{Epoch: c.entries[i-1].Epoch, StartOffset: startOffset}
-	c.entries = append([]EpochEntry{kept}, c.entries[i:]...)
+	c.entries, c.shared = append([]EpochEntry{kept}, c.entries[i:]...), 0
 	return c.flush()
 }
 

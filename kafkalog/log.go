@@ -35,13 +35,13 @@ type Log struct {
 	unflushedMessages int64
 	dirDirty          bool // directory entries changed since the last SyncDir
 	pending           []pendingDelete
-	buf               []byte // header-scan buffer for lookups
+	buf               []byte // header-scan buffer for lookups (lookupBuf)
 	report            RecoveryReport
 	closed            bool
 	parts             Parts     // WithParts; the zero value is the reference
 	calls             PartCalls // what parts answered
 	reads             ReadStats // what fetch reads scanned
-	lastRead          located   // the latest fetch read below maxOffset
+	lastRead          lastRead  // the latest fetch read below maxOffset
 }
 
 // Option configures Open.
@@ -117,7 +117,7 @@ func Open(fsys vfs.FS, dir string, cfg Config, nowMs int64, opts ...Option) (*Lo
 		opt(&o)
 	}
 	tp, _ := ParseTopicPartitionDir(baseName(dir))
-	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, parts: o.parts, onlyNewerEpochs: o.onlyNewerEpochs, buf: make([]byte, lookupBufferSize)}
+	l := &Log{fsys: fsys, dir: dir, tp: tp, cfg: cfg, rnd: o.rnd, parts: o.parts, onlyNewerEpochs: o.onlyNewerEpochs}
 	if err := mkdirDurable(fsys, dir); err != nil {
 		return nil, fmt.Errorf("kafkalog: open log %s: %w", dir, err)
 	}
@@ -202,6 +202,15 @@ func (l *Log) Size() int64 {
 }
 
 func (l *Log) active() *Segment { return l.segments[len(l.segments)-1] }
+
+// lookupBuf returns the buffer lookups scan batch headers through, made when
+// first needed.
+func (l *Log) lookupBuf() []byte {
+	if l.buf == nil {
+		l.buf = make([]byte, lookupBufferSize)
+	}
+	return l.buf
+}
 
 // floorSegment returns the index of the last segment whose base offset ≤ offset, or -1.
 func (l *Log) floorSegment(offset int64) int {
@@ -613,7 +622,7 @@ func (l *Log) TruncateTo(offset int64, nowMs int64) error {
 		return err
 	}
 	s := l.segments[i]
-	offset, err := s.truncateTo(offset, int(l.cfg.SegmentIndexBytes), nowMs, l.buf)
+	offset, err := s.truncateTo(offset, int(l.cfg.SegmentIndexBytes), nowMs, l.lookupBuf())
 	if err != nil {
 		return err
 	}

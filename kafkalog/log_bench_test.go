@@ -1,7 +1,9 @@
 package kafkalog
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/kafkalive/kafkalive/vfs"
@@ -147,4 +149,60 @@ func BenchmarkRecovery(b *testing.B) {
 			}
 		}
 	})
+}
+
+// cloneBenchLog returns a log on a MemFS of segments segments of segBytes
+// each, filled with 1 KiB batches, the last one half full.
+func cloneBenchLog(b *testing.B, segments int, segBytes int64) (*vfs.MemFS, *Log) {
+	fsys := vfs.NewMem()
+	cfg := DefaultConfig()
+	cfg.SegmentBytes = segBytes
+	l, err := Open(fsys, "bench/topic-0", cfg, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	batch := valueBatch(1, string(make([]byte, 1<<10)))
+	for len(l.segments) < segments || l.active().size < segBytes/2 {
+		if _, err := l.AppendAsLeaderNoCopy(slices.Clone(batch), 0, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return fsys, l
+}
+
+// BenchmarkLogClone clones a log of 1 or 100 segments of 16 KiB (the world's
+// segment.bytes) or 1 MiB: the log alone (its file system cloned once
+// before), the log with its file system, and that followed by the append
+// that a live log makes next, which copies what it changes (the active
+// segment's page table and last page, its files opened on the clone).
+func BenchmarkLogClone(b *testing.B) {
+	batch := valueBatch(1, string(make([]byte, 1<<10)))
+	for _, segBytes := range []int64{16 << 10, 1 << 20} {
+		for _, segments := range []int{1, 100} {
+			fsys, l := cloneBenchLog(b, segments, segBytes)
+			name := fmt.Sprintf("segments=%d/segment.bytes=%dKiB", segments, segBytes>>10)
+			b.Run(name+"/log", func(b *testing.B) {
+				b.ReportAllocs()
+				cfs := fsys.Clone()
+				for b.Loop() {
+					l.Clone(cfs, nil)
+				}
+			})
+			b.Run(name+"/log+fs", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					l.Clone(fsys.Clone(), nil)
+				}
+			})
+			b.Run(name+"/log+fs+append", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					c := l.Clone(fsys.Clone(), nil)
+					if _, err := c.AppendAsLeader(slices.Clone(batch), 0, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

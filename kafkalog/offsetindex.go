@@ -60,6 +60,9 @@ type offsetEntry struct {
 type OffsetIndex struct {
 	idx     indexFile
 	entries []offsetEntry
+	// shared is how many entries a clone may hold in the same array: never
+	// written in place (shrink).
+	shared int
 }
 
 // OpenOffsetIndex opens the offset index in f for the segment at baseOffset. As
@@ -204,7 +207,7 @@ func (ix *OffsetIndex) TruncateTo(offset int64) error {
 	if err := ix.idx.dropSlots(keep); err != nil {
 		return err
 	}
-	ix.entries = ix.entries[:keep]
+	ix.entries = shrink(ix.entries, keep, &ix.shared)
 	return nil
 }
 
@@ -212,7 +215,7 @@ func (ix *OffsetIndex) TruncateTo(offset int64) error {
 // size (Kafka's reset(): truncate then resize). Recovery calls it before
 // rebuilding the index.
 func (ix *OffsetIndex) Reset() error {
-	ix.entries = ix.entries[:0]
+	ix.entries = shrink(ix.entries, 0, &ix.shared)
 	return ix.idx.reset()
 }
 

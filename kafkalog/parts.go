@@ -325,7 +325,7 @@ func walkedPast(data []byte, from, to int64) scanned {
 func (l *Log) translateWithParts(s *Segment, offset int64) (batchPos, scanned, bool, error) {
 	first, walk, ok, handled, err := l.translateWithPart(s, offset)
 	if !handled {
-		return s.translateScanned(offset, l.buf)
+		return s.translateScanned(offset, l.lookupBuf())
 	}
 	return first, walk, ok, err
 }
@@ -336,7 +336,7 @@ func (l *Log) deletableWithPart(highWatermark, nowMs int64) (segs []*Segment, ha
 	v := RetentionView{LogEndOffset: l.nextOffset, HighWatermark: highWatermark, LogStartOffset: l.logStartOffset,
 		RetentionMs: l.cfg.RetentionMs, RetentionBytes: l.cfg.RetentionBytes, Delete: l.cfg.Delete()}
 	for _, s := range l.segments {
-		v.Segments = append(v.Segments, RetentionSegment{BaseOffset: s.baseOffset, SizeInBytes: s.size, FirstTimestamp: s.firstTimestamp(l.buf), LargestTimestamp: s.largestTimestamp()})
+		v.Segments = append(v.Segments, RetentionSegment{BaseOffset: s.baseOffset, SizeInBytes: s.size, FirstTimestamp: s.firstTimestamp(l.lookupBuf()), LargestTimestamp: s.largestTimestamp()})
 	}
 	n, ok := l.parts.DeletableSegments(v, nowMs)
 	switch {

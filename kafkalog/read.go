@@ -405,7 +405,7 @@ func (l *Log) Locate(offset, maxOffset int64) (FetchStart, bool, error) {
 // records began; ok is false when that read returned nothing (or the log has made no
 // read yet).
 func (l *Log) LastRead() (offset int64, start FetchStart, ok bool) {
-	return l.lastRead.offset, l.lastRead.start(), l.lastRead.ok
+	return l.lastRead.offset, l.lastRead.start, l.lastRead.ok
 }
 
 // ReadStats counts what the log's fetch reads ([Log.Read], [Log.ReadUpTo],
@@ -432,6 +432,13 @@ type ReadStats struct {
 
 // ReadStats returns what the log's fetch reads did so far.
 func (l *Log) ReadStats() ReadStats { return l.reads }
+
+// lastRead is what [Log.LastRead] answers.
+type lastRead struct {
+	offset int64
+	start  FetchStart
+	ok     bool
+}
 
 // located is where a fetch read at offset found its first batch.
 type located struct {
@@ -462,7 +469,7 @@ func (l *Log) locate(offset, maxOffset int64) (located, error) {
 	maxOffset = min(maxOffset, l.nextOffset)
 	if offset < maxOffset {
 		l.reads.Reads++
-		l.lastRead = located{offset: offset}
+		l.lastRead = lastRead{offset: offset}
 	}
 	for i := max(0, l.floorSegment(offset)); i < len(l.segments) && offset < maxOffset; i++ {
 		s := l.segments[i]
@@ -478,7 +485,7 @@ func (l *Log) locate(offset, maxOffset int64) (located, error) {
 		if l.parts.LookupIndex != nil || l.parts.FindBatch != nil {
 			first, walk, ok, err = l.translateWithParts(s, offset)
 		} else {
-			first, walk, ok, err = s.translateScanned(offset, l.buf)
+			first, walk, ok, err = s.translateScanned(offset, l.lookupBuf())
 		}
 		l.reads.ScannedBatches += walk.batches
 		l.reads.ScannedBytes += walk.bytes
@@ -487,8 +494,9 @@ func (l *Log) locate(offset, maxOffset int64) (located, error) {
 		}
 		// A batch at or past maxPos is not read; nor, in this segment, is any after it.
 		if ok && first.pos < maxPos {
-			l.lastRead = located{offset: offset, seg: s, first: first, maxPos: maxPos, ok: true}
-			return l.lastRead, nil
+			found := located{offset: offset, seg: s, first: first, maxPos: maxPos, ok: true}
+			l.lastRead = lastRead{offset: offset, start: found.start(), ok: true}
+			return found, nil
 		}
 	}
 	return located{}, nil
@@ -501,7 +509,7 @@ func (l *Log) positionOf(i int, maxOffset int64) (int64, error) {
 	if l.upperBound(i) <= maxOffset {
 		return s.size, nil
 	}
-	b, ok, err := s.translateOffset(maxOffset, l.buf)
+	b, ok, err := s.translateOffset(maxOffset, l.lookupBuf())
 	if err != nil || !ok {
 		return s.size, err
 	}
@@ -521,7 +529,7 @@ func (l *Log) OffsetForTimestamp(ts int64) (offset, timestamp int64, ok bool, er
 		if s.largestTimestamp() < ts && s.maxTimestampSoFar >= 0 {
 			continue
 		}
-		o, t, found, err := s.findOffsetByTimestamp(ts, l.logStartOffset, l.buf)
+		o, t, found, err := s.findOffsetByTimestamp(ts, l.logStartOffset, l.lookupBuf())
 		if err != nil || found {
 			return o, t, found, err
 		}

@@ -196,7 +196,7 @@ func (l *Log) completeSwaps(swaps []string) error {
 		if err != nil {
 			return err
 		}
-		end, err := s.readNextOffset(l.buf)
+		end, err := s.readNextOffset(l.lookupBuf())
 		s.closeHandles()
 		if err != nil {
 			return err
@@ -374,7 +374,7 @@ func (l *Log) recoverSegments(o openOptions, need map[*Segment]bool, nowMs int64
 		recover := i >= from || need[s]
 		if !recover {
 			var problem error
-			if sc.next, problem = s.verify(l.buf); problem != nil {
+			if sc.next, problem = s.verify(l.lookupBuf()); problem != nil {
 				recover = true
 				l.report.Inconsistencies = append(l.report.Inconsistencies, problem.Error())
 			}
@@ -459,7 +459,7 @@ func (l *Log) dropEmptySegment(i int, prevEnd int64) error {
 // it names segment i's .log and the position of its batch that holds next's base.
 func (l *Log) overlapError(i int, next *Segment) error {
 	s := l.segments[i]
-	at, _, err := s.translateOffset(next.baseOffset, l.buf)
+	at, _, err := s.translateOffset(next.baseOffset, l.lookupBuf())
 	if err != nil {
 		return err
 	}
@@ -663,7 +663,7 @@ func (l *Log) finishLoad(o openOptions, nowMs int64) error {
 	leo := l.logStartOffset
 	if n := len(l.segments); n > 0 {
 		var err error
-		if leo, err = l.segments[n-1].readNextOffset(l.buf); err != nil {
+		if leo, err = l.segments[n-1].readNextOffset(l.lookupBuf()); err != nil {
 			return err
 		}
 	}
@@ -736,7 +736,7 @@ func (l *Log) dropContradictedEpochs() error {
 	for _, e := range entries {
 		if e.StartOffset < l.nextOffset {
 			if i := l.floorSegment(e.StartOffset); i >= 0 {
-				at, ok, err := l.segments[i].translateOffset(e.StartOffset, l.buf)
+				at, ok, err := l.segments[i].translateOffset(e.StartOffset, l.lookupBuf())
 				if err != nil {
 					return err
 				}
@@ -752,6 +752,6 @@ func (l *Log) dropContradictedEpochs() error {
 	if len(kept) == len(entries) {
 		return nil
 	}
-	l.epochs.entries = kept
+	l.epochs.entries, l.epochs.shared = kept, 0
 	return l.epochs.flush()
 }

@@ -59,7 +59,7 @@ func (s *Segment) timeWaitedForRoll(nowMs, messageTimestamp int64, buf []byte) i
 // after the append's first offset.
 func (l *Log) maybeRoll(size int64, info AppendInfo, nowMs int64) (*Segment, error) {
 	a := l.active()
-	if a.shouldRoll(&l.cfg, size, info.MaxTimestamp, info.LastOffset, nowMs, l.buf) == RollNone {
+	if a.shouldRoll(&l.cfg, size, info.MaxTimestamp, info.LastOffset, nowMs, l.lookupBuf()) == RollNone {
 		return a, nil
 	}
 	if err := l.roll(info.FirstOffset, nowMs); err != nil {

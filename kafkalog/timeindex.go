@@ -50,6 +50,9 @@ type timeEntry struct {
 type TimeIndex struct {
 	idx     indexFile
 	entries []timeEntry
+	// shared is how many entries a clone may hold in the same array: never
+	// written in place (shrink).
+	shared int
 }
 
 // OpenTimeIndex opens the time index in f for the segment at baseOffset, with the
@@ -159,13 +162,13 @@ func (ti *TimeIndex) TruncateTo(offset int64) error {
 	if err := ti.idx.dropSlots(keep); err != nil {
 		return err
 	}
-	ti.entries = ti.entries[:keep]
+	ti.entries = shrink(ti.entries, keep, &ti.shared)
 	return nil
 }
 
 // Reset removes every entry and, if writable, zeroes the file at its maximum size.
 func (ti *TimeIndex) Reset() error {
-	ti.entries = ti.entries[:0]
+	ti.entries = shrink(ti.entries, 0, &ti.shared)
 	return ti.idx.reset()
 }
 
