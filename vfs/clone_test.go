@@ -305,3 +305,35 @@ func checkShared(t *rapid.T, m, c *vfs.MemFS) {
 		}
 	}
 }
+
+// TestEpochCountsCrashes: Epoch moves at each crash and power cut, and only
+// then; a clone starts at its original's, and a Sub reports its file system's.
+func TestEpochCountsCrashes(t *testing.T) {
+	m := newDurable(t, map[string]string{"a": "x"})
+	epochs := func() []uint64 {
+		e, ok := vfs.EpochOf(m)
+		sub, subOK := vfs.EpochOf(vfs.Sub(m, "d"))
+		if !ok || !subOK {
+			t.Fatalf("a MemFS or a Sub of one is not an Epocher")
+		}
+		return []uint64{e, sub}
+	}
+	var got [][]uint64
+	got = append(got, epochs())
+	appendTo(t, m, "d/a", "y")
+	m.Writeback()
+	got = append(got, epochs())
+	m.Crash()
+	got = append(got, epochs())
+	m.PowerCut(nil)
+	got = append(got, epochs())
+	if diff := cmp.Diff([][]uint64{{0, 0}, {0, 0}, {1, 1}, {2, 2}}, got); diff != "" {
+		t.Errorf("epochs after a write, a crash and a power cut (-want +got):\n%s", diff)
+	}
+	if c := m.Clone(); c.Epoch() != m.Epoch() {
+		t.Errorf("a clone's epoch is %d, its original's %d", c.Epoch(), m.Epoch())
+	}
+	if _, ok := vfs.EpochOf(vfs.Default); ok {
+		t.Errorf("the OS's file system says it has an epoch")
+	}
+}
