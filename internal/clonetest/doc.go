@@ -9,7 +9,9 @@
 // [Shared] is the second line: it walks both values, unexported fields
 // included, and reports every pointer, slice and map of the clone whose
 // memory the original reaches too, so that a test can check each against the
-// short list of types its package shares on purpose.
+// short list of types its package shares on purpose. [Text] renders a value
+// whole, following pointers, so that a test can keep what a state was and
+// compare it later whatever memory it lives in.
 //
 // It reads values with package reflect and is meant for tests only: no
 // package of the module imports it outside its _test.go files.

@@ -63,3 +63,23 @@ func TestSharedNothing(t *testing.T) {
 		t.Errorf("a value with itself shares %v, want its root", got)
 	}
 }
+
+// TestTextFollowsPointers: two values holding the same data render alike
+// wherever it lives, maps in a fixed order; different data renders
+// differently; a cycle ends.
+func TestTextFollowsPointers(t *testing.T) {
+	a := &tree{name: "t", own: &leaf{1}, list: []int{1, 2}, byKey: map[string]*leaf{"a": {2}, "b": {3}}, any: leaf{4}}
+	b := &tree{name: "t", own: &leaf{1}, list: []int{1, 2}, byKey: map[string]*leaf{"b": {3}, "a": {2}}, any: leaf{4}}
+	a.next, b.next = a, b
+	if Text(a) != Text(b) {
+		t.Errorf("equal values render differently:\n%s\n%s", Text(a), Text(b))
+	}
+	b.byKey["a"].n = 5
+	if Text(a) == Text(b) {
+		t.Errorf("a changed leaf behind a map renders the same: %s", Text(b))
+	}
+	want := `&{name:"t" own:&{n:1} common:nil list:[1 2] window:nil byKey:map["a":&{n:2} "b":&{n:3}] any:clonetest.leaf({n:4}) fn:func(nil=true) next:<cycle>}`
+	if diff := cmp.Diff(want, Text(a)); diff != "" {
+		t.Errorf("Text (-want +got):\n%s", diff)
+	}
+}
