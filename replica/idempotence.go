@@ -3,6 +3,7 @@ package replica
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Error codes of idempotent produce (KIP-98).
@@ -33,8 +34,83 @@ type producerRun struct {
 // oldest first. Kafka keeps the last five batches
 // (ProducerStateManager); runs of merged batches serve the same purpose here,
 // because a record-level [Log] does not keep batch boundaries.
+//
+// The runs are kept in chunks, so that a clone shares them: full holds
+// chunks of runChunk runs each, which never change once sealed, and tail the
+// newest runs (at least one once there is any: the last run, which grows in
+// place, is always in it). A clone shares both; tailShared says tail's array
+// is shared, and is copied before it is written.
 type producerState struct {
-	runs []producerRun
+	full       [][]producerRun
+	tail       []producerRun
+	tailShared bool
+}
+
+// runChunk is how many runs a sealed chunk of a producerState holds.
+const runChunk = 32
+
+// last returns the newest run, to read or change in place, and false if
+// there is none.
+func (st *producerState) last() (*producerRun, bool) {
+	if len(st.tail) == 0 {
+		return nil, false
+	}
+	st.ownTail()
+	return &st.tail[len(st.tail)-1], true
+}
+
+// latest returns the newest run, and false if there is none.
+func (st *producerState) latest() (producerRun, bool) {
+	if len(st.tail) == 0 {
+		return producerRun{}, false
+	}
+	return st.tail[len(st.tail)-1], true
+}
+
+// add appends a run, sealing a full tail first.
+func (st *producerState) add(r producerRun) {
+	if len(st.tail) == runChunk {
+		st.full = append(st.full, st.tail)
+		st.tail, st.tailShared = make([]producerRun, 0, runChunk), false
+	}
+	st.ownTail()
+	st.tail = append(st.tail, r)
+}
+
+// ownTail makes tail's array st's own before it is written.
+func (st *producerState) ownTail() {
+	if st.tailShared {
+		st.tail = append(make([]producerRun, 0, runChunk), st.tail...)
+		st.tailShared = false
+	}
+}
+
+// find returns the first run, oldest first, holding sequences seq to last of
+// epoch.
+func (st *producerState) find(epoch int16, seq, last int32) (producerRun, bool) {
+	for _, chunk := range st.full {
+		if r, ok := findRun(chunk, epoch, seq, last); ok {
+			return r, true
+		}
+	}
+	return findRun(st.tail, epoch, seq, last)
+}
+
+// findRun is find over one chunk.
+func findRun(runs []producerRun, epoch int16, seq, last int32) (producerRun, bool) {
+	for _, r := range runs {
+		if r.epoch == epoch && seq >= r.firstSeq && last <= r.lastSeq {
+			return r, true
+		}
+	}
+	return producerRun{}, false
+}
+
+// clone returns a copy of st sharing its runs: the sealed chunks, and the
+// tail, which both copy before they write it.
+func (st *producerState) clone() *producerState {
+	st.full, st.tailShared = slices.Clip(st.full), true
+	return &producerState{full: st.full, tail: st.tail, tailShared: true}
 }
 
 // rebuildProducers reads the whole log to learn the producers' sequences,
@@ -71,15 +147,13 @@ func (n *Node) rememberSequence(p ProducerSequence, offset int64) {
 		st = &producerState{}
 		n.lead.producers[p.ID] = st
 	}
-	if k := len(st.runs); k > 0 {
-		last := &st.runs[k-1]
-		// a run does not wrap: sequence 0 after the largest starts another
-		if last.epoch == p.Epoch && last.lastSeq < math.MaxInt32 && p.Sequence == last.lastSeq+1 && offset == last.firstOffset+int64(p.Sequence-last.firstSeq) {
-			last.lastSeq = p.Sequence
-			return
-		}
+	// a run does not wrap: sequence 0 after the largest starts another
+	if last, ok := st.latest(); ok && last.epoch == p.Epoch && last.lastSeq < math.MaxInt32 && p.Sequence == last.lastSeq+1 && offset == last.firstOffset+int64(p.Sequence-last.firstSeq) {
+		r, _ := st.last()
+		r.lastSeq = p.Sequence
+		return
 	}
-	st.runs = append(st.runs, producerRun{epoch: p.Epoch, firstSeq: p.Sequence, lastSeq: p.Sequence, firstOffset: offset})
+	st.add(producerRun{epoch: p.Epoch, firstSeq: p.Sequence, lastSeq: p.Sequence, firstOffset: offset})
 }
 
 // rememberBatch remembers count records of one producer with consecutive
@@ -96,8 +170,8 @@ func (n *Node) rememberBatch(first ProducerSequence, count int, base int64) {
 	}
 	n.rememberSequence(first, base)
 	if count > 1 {
-		st := n.lead.producers[first.ID]
-		st.runs[len(st.runs)-1].lastSeq = first.Sequence + int32(count) - 1
+		r, _ := n.lead.producers[first.ID].last()
+		r.lastSeq = first.Sequence + int32(count) - 1
 	}
 }
 
@@ -124,10 +198,13 @@ func (n *Node) checkSequence(first *ProducerSequence, count int) (base int64, du
 		return 0, false, None
 	}
 	st := n.lead.producers[first.ID]
-	if st == nil || len(st.runs) == 0 {
+	if st == nil {
 		return 0, false, None
 	}
-	latest := st.runs[len(st.runs)-1]
+	latest, ok := st.latest()
+	if !ok {
+		return 0, false, None
+	}
 	switch {
 	case first.Epoch < latest.epoch:
 		return 0, false, InvalidProducerEpoch
@@ -152,20 +229,14 @@ func (st *producerState) holds(epoch int16, seq int32, count int) (int64, bool) 
 		// the part of the batch up to the wrap, or all of it
 		part := min(int64(count-done), int64(math.MaxInt32)-int64(seq)+1)
 		last := seq + int32(part-1)
-		found := false
-		for _, r := range st.runs {
-			if r.epoch == epoch && seq >= r.firstSeq && last <= r.lastSeq {
-				off := r.firstOffset + int64(seq-r.firstSeq)
-				if done == 0 {
-					base = off
-				} else if off != base+int64(done) {
-					return 0, false
-				}
-				found = true
-				break
-			}
-		}
+		r, found := st.find(epoch, seq, last)
 		if !found {
+			return 0, false
+		}
+		off := r.firstOffset + int64(seq-r.firstSeq)
+		if done == 0 {
+			base = off
+		} else if off != base+int64(done) {
 			return 0, false
 		}
 		done += int(part)
