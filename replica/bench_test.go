@@ -1,6 +1,7 @@
 package replica_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/kafkalive/kafkalive/replica"
@@ -60,6 +61,60 @@ func BenchmarkReplicationRound(b *testing.B) {
 			b.StopTimer()
 			if s := nodes[1].Status(); s.HighWatermark != int64(b.N) {
 				b.Fatalf("after %d rounds the leader's HW is %d", b.N, s.HighWatermark)
+			}
+		})
+	}
+}
+
+// BenchmarkNodeClone clones a leader (over its MemLog's clone) whose two
+// idempotent producers took turns for 10 or 10,000 batches, each batch a
+// sequence run of its own: the clone alone, then the clone and one more
+// produce on the original (a live world after its snapshot) or on the clone
+// (a world restored from its snapshot). The clone shares the producers'
+// sealed runs, so the node costs no more with more history; a MemLog's
+// records are shared too, and the original goes on appending in place,
+// while the clone's first append copies them (once).
+func BenchmarkNodeClone(b *testing.B) {
+	for _, batches := range []int{10, 10_000} {
+		log := replica.NewMemLog()
+		n, err := replica.NewNode(replica.Config{ID: 1, Rules: replica.Modern}, log)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := n.BecomeLeader(replica.LeaderAndISR{Leader: 1, ISR: []int32{1}, Replicas: []int32{1}}); err != nil {
+			b.Fatal(err)
+		}
+		seq := int32(0)
+		produce := func(n *replica.Node, id int64, seq int32) {
+			m := replica.Message{Type: replica.MsgProduce, From: 100, To: 1, Acks: 1,
+				Records: []replica.Record{{Value: []byte("v"), Producer: &replica.ProducerSequence{ID: id, Sequence: seq}}}}
+			if err := n.Step(m); err != nil {
+				b.Fatal(err)
+			}
+			n.Advance(n.Ready())
+		}
+		for ; seq < int32(batches/2); seq++ {
+			produce(n, 1, seq)
+			produce(n, 2, seq)
+		}
+		b.Run(fmt.Sprintf("batches=%d/clone", batches), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				n.Clone(log.Clone())
+			}
+		})
+		b.Run(fmt.Sprintf("batches=%d/clone+produce-original", batches), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				n.Clone(log.Clone())
+				produce(n, 1, seq)
+				seq++
+			}
+		})
+		b.Run(fmt.Sprintf("batches=%d/clone+produce-clone", batches), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				produce(n.Clone(log.Clone()), 1, seq)
 			}
 		})
 	}

@@ -115,6 +115,17 @@
 // refused with OUT_OF_ORDER_SEQUENCE_NUMBER; an older producer epoch with
 // INVALID_PRODUCER_EPOCH. A new leader learns the sequences from its log.
 //
+// # Clones
+//
+// [Node.Clone] copies a node over its owner's copy of its Log (a simulation's
+// snapshot, a fork of its timeline); [MemLog.Clone] copies the in-memory log.
+// A clone copies what a node holds per follower, parked request and producer,
+// and shares the rest: the contents of the messages and events it has not
+// handed out (never changed once emitted), its producers' sequence history in
+// sealed chunks (a chunk still growing is copied by the side that writes it
+// first), and the Config's functions. A MemLog clone shares its records, which
+// neither side writes in place below what they share.
+//
 // # What is not modelled
 //
 // Fetch sessions, byte-level batches (the Log decides), the follower's log

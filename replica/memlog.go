@@ -24,8 +24,11 @@ type MemLog struct {
 	// without it every epoch is assigned ([EpochCache.Assign]), as from 2.1.
 	OnlyNewerEpochs bool
 
-	start         int64
-	entries       []Entry
+	start   int64
+	entries []Entry
+	// shared is how many entries others may hold in the same array (Read's
+	// answers, a Clone): never written in place.
+	shared        int
 	cache         EpochCache
 	recoveryPoint int64
 }
@@ -88,6 +91,9 @@ func (l *MemLog) Read(from int64, maxBytes int) ([]Entry, error) {
 		}
 		n++
 	}
+	// the caller keeps them (a fetch answer in flight): a truncation must not
+	// let a later append overwrite them
+	l.shared = max(l.shared, int(from-l.start)+n)
 	return rest[:n:n], nil
 }
 
@@ -99,7 +105,13 @@ func (l *MemLog) TruncateTo(offset int64) error {
 	if offset > l.LogEndOffset() {
 		return nil
 	}
-	l.entries = l.entries[:offset-l.start]
+	n := int(offset - l.start)
+	if n < l.shared {
+		// entries others hold stay as they are: the next append copies
+		l.entries, l.shared = l.entries[:n:n], n
+	} else {
+		l.entries = l.entries[:n]
+	}
 	l.cache.TruncateFromEnd(offset)
 	l.recoveryPoint = min(l.recoveryPoint, offset)
 	return nil
@@ -110,7 +122,7 @@ func (l *MemLog) TruncateFullyAndStartAt(offset int64) error {
 	if offset < 0 {
 		return fmt.Errorf("memlog: start at negative offset %d", offset)
 	}
-	l.start, l.entries, l.recoveryPoint = offset, nil, offset
+	l.start, l.entries, l.shared, l.recoveryPoint = offset, nil, 0, offset
 	l.cache = EpochCache{}
 	return nil
 }
