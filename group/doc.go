@@ -134,6 +134,15 @@
 // ([StickyGeneralCase]) is the project's own balancing, not
 // GeneralAssignmentBuilder's.
 //
+// Clones. [Coordinator.Clone] copies a coordinator over its owner's copy of
+// its [OffsetStore], [Member.Clone] a consumer (with its owner's copies of its
+// assignors where they reach their owner's state), [MemoryOffsetStore.Clone]
+// the in-memory store: a simulation's snapshot, a fork of its timeline. A
+// clone copies each group and member and shares what is replaced but never
+// changed in place (a member's protocols and assignment, a consumer's
+// subscribed topics) and the contents of the answers and requests not yet
+// taken. The assignors keep no state: pure functions, shared as they are.
+//
 // Not modelled: KIP-848's consumer protocol, offset expiry
 // (offsets.retention.minutes), rack-aware assignment, and coordinator
 // failover (group metadata is not persisted, only offsets).

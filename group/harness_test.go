@@ -26,6 +26,12 @@ type env struct {
 	checkEachDelivery func()
 	// lose, if set, decides whether a request or response is lost on the way.
 	lose func() bool
+	// commitOnRevoke makes consumers commit the partitions they revoke
+	// (auto-commit), so that they wait for the commit's answer.
+	commitOnRevoke bool
+	// sent counts the messages the network carried, for a lose that
+	// decides by it.
+	sent int
 }
 
 // tb is what the harness needs from *testing.T or *rapid.T.
@@ -113,7 +119,11 @@ func (e *env) handleMemberReady(name string, sm *simMember) {
 	}
 	if len(rd.Revoke) > 0 {
 		e.logf("%s revokes %s", name, group.FormatPartitions(rd.Revoke))
-		sm.m.Revoked(nil)
+		var commits []group.PartitionOffset
+		if e.commitOnRevoke {
+			commits = commitsOf(rd.Revoke, int(e.nowMs))
+		}
+		sm.m.Revoked(commits)
 	}
 	if e.checkEachDelivery != nil {
 		e.checkEachDelivery()
