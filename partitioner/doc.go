@@ -27,5 +27,7 @@
 //
 // Nothing here reads a clock or a global random source: the sticky
 // partitioners draw from the *rand.Rand they are given, so a seeded world is
-// reproducible.
+// reproducible. Their Clone methods copy the partition each topic sticks to
+// (and the bytes it took) and draw from the generator given, the owner's copy
+// of the one they drew from: a clone shares nothing with its original.
 package partitioner
