@@ -30,12 +30,14 @@ func (m *MemFS) Clone() *MemFS {
 // cloner copies a tree of nodes. The current entries form a tree (each node is
 // under one entry), copied first; a directory's durable entries are mostly the
 // same nodes under the same names, and the others (a rename or a remove not yet
-// synced) are resolved once the tree is copied, through memo, which maps the
-// originals to their copies and is only built if there is one.
+// synced) are resolved once the tree is copied (resolve), through memo, which
+// maps originals to their copies: those copied since, and the whole current
+// tree only if a durable entry names a node moved to another directory.
 type cloner struct {
 	from, to *node   // the root and its copy
 	odd      []*node // pairs of a directory and its copy whose durable entries are not all current ones
 	memo     map[*node]*node
+	indexed  bool // memo holds the current tree
 	slab     []node
 	made     int
 }
@@ -84,28 +86,53 @@ func (cl *cloner) tree(n *node) *node {
 	return c
 }
 
-// resolve fills the durable entries that tree left out.
+// resolve fills the durable entries that tree left out: mostly a file
+// renamed within its directory (a segment renamed .deleted), found among the
+// directory's current entries, or removed (no longer linked), copied now.
 func (cl *cloner) resolve() {
 	for i := 0; i < len(cl.odd); i += 2 {
 		n, c := cl.odd[i], cl.odd[i+1]
+		var here map[*node]*node // n's current entries to their copies, made if needed
 		for name, entry := range n.synced {
-			if n.children[name] != entry {
-				c.synced[name] = cl.other(entry)
+			if n.children[name] == entry {
+				continue
 			}
+			if !entry.dir && entry.linked {
+				if here == nil {
+					here = make(map[*node]*node, len(n.children))
+					for name, child := range n.children {
+						here[child] = c.children[name]
+					}
+				}
+				if copied, ok := here[entry]; ok {
+					c.synced[name] = copied
+					continue
+				}
+			}
+			c.synced[name] = cl.other(entry)
 		}
 	}
 }
 
 // other returns the copy of n, a node a durable entry names that is not the
-// current one of that name: a node of the current tree (renamed), already
-// copied, or one no longer in it (removed), copied now with everything under it.
+// current one of that name: a node of the current tree elsewhere (renamed to
+// another directory), already copied, or one no longer in it (removed),
+// copied now with everything under it.
 func (cl *cloner) other(n *node) *node {
 	if cl.memo == nil {
 		cl.memo = map[*node]*node{}
-		cl.index(cl.from, cl.to)
 	}
 	if c, ok := cl.memo[n]; ok {
 		return c
+	}
+	if (n.dir || n.linked) && !cl.indexed {
+		// somewhere in the current tree (a file that is linked, or a
+		// directory, which does not say): index the tree once
+		cl.indexed = true
+		cl.index(cl.from, cl.to)
+		if c, ok := cl.memo[n]; ok {
+			return c
+		}
 	}
 	c := cl.node()
 	*c = *n
