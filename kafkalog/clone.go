@@ -36,8 +36,9 @@ func (l *Log) Clone(fsys vfs.FS, rnd Int64Source) *Log {
 	c := *l
 	c.fsys, c.rnd, c.buf = fsys, rnd, nil
 	c.segments = make([]*Segment, len(l.segments))
+	clones := make([]segmentClone, len(l.segments)) // one allocation for all
 	for i, s := range l.segments {
-		c.segments[i] = s.clone(fsys)
+		c.segments[i] = s.cloneInto(&clones[i], fsys)
 	}
 	c.epochs = l.epochs.Clone(fsys)
 	c.pending = slices.Clone(l.pending)
@@ -46,8 +47,8 @@ func (l *Log) Clone(fsys vfs.FS, rnd Int64Source) *Log {
 	return &c
 }
 
-// segmentClone is a cloned segment with its indexes and files, allocated at
-// once.
+// segmentClone is a cloned segment with its indexes and files, allocated
+// together.
 type segmentClone struct {
 	s          Segment
 	oidx       OffsetIndex
@@ -55,10 +56,10 @@ type segmentClone struct {
 	log, o, ti reopened
 }
 
-// clone returns a copy of s whose files are the ones of the same names on
-// fsys, opened when first used.
-func (s *Segment) clone(fsys vfs.FS) *Segment {
-	c := &segmentClone{s: *s, oidx: *s.oidx, tidx: *s.tidx}
+// cloneInto makes c a copy of s whose files are the ones of the same names
+// on fsys, opened when first used, and returns the copy.
+func (s *Segment) cloneInto(c *segmentClone, fsys vfs.FS) *Segment {
+	*c = segmentClone{s: *s, oidx: *s.oidx, tidx: *s.tidx}
 	c.log = reopen(fsys, &c.s, LogSuffix, s.log)
 	c.o = reopen(fsys, &c.s, IndexSuffix, s.oidx.idx.f)
 	c.ti = reopen(fsys, &c.s, TimeIndexSuffix, s.tidx.idx.f)
