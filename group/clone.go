@@ -7,11 +7,11 @@ import (
 )
 
 // Clone returns an independent copy of the coordinator reading committed
-// offsets from store, which must be the owner's copy of the coordinator's
-// store (the clone of its OffsetStore, in the same state): its clock, every
-// group with its members, generation, leader, protocol, rebalance deadlines,
-// handed-out member ids and static members, and the output not yet taken
-// from [Coordinator.Ready]. From then on the two change apart, and alike
+// offsets from store, which must be the owner's copy of the store the
+// coordinator reads (in the same state): its clock, every group with its
+// members, generation, leader, protocol, rebalance deadlines, handed-out
+// member ids and static members, and the output not yet taken from
+// [Coordinator.Ready]. From then on the two change apart, and alike
 // under the same calls.
 //
 // What it shares, and why that is safe: a member's protocols, assignment and
@@ -19,7 +19,7 @@ import (
 // place; the answers and offset records not yet taken, whose contents are
 // never changed once emitted. Everything else is copied: a clone costs a
 // copy of each group and member, not of the committed offsets (the store's).
-func (c *Coordinator) Clone(store OffsetStore) *Coordinator {
+func (c *Coordinator) Clone(store OffsetReader) *Coordinator {
 	out := &Coordinator{cfg: c.cfg, store: store, nowMs: c.nowMs, groups: make(map[string]*classicGroup, len(c.groups)),
 		ready: Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses)}}
 	for id, g := range c.groups {

@@ -135,7 +135,7 @@
 // GeneralAssignmentBuilder's.
 //
 // Clones. [Coordinator.Clone] copies a coordinator over its owner's copy of
-// its [OffsetStore], [Member.Clone] a consumer (with its owner's copies of its
+// the offsets it reads ([OffsetReader]), [Member.Clone] a consumer (with its owner's copies of its
 // assignors where they reach their owner's state), [MemoryOffsetStore.Clone]
 // the in-memory store: a simulation's snapshot, a fork of its timeline. A
 // clone copies each group and member and shares what is replaced but never
