@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 )
 
 // actionRow is what the world does with one kind of action: check it
@@ -35,16 +37,7 @@ func init() {
 		},
 		ActAddProducer: {
 			check: func(w *World, a Action) error {
-				if _, err := parseAcks(a.Producer.Acks); err != nil {
-					return err
-				}
-				if pt := a.Producer.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || a.Producer.BatchSize < 0 || a.Producer.LingerMs < 0 {
-					return fmt.Errorf("%w: producer %q: partitioner %q, batch.size %d, linger.ms %d", ErrInvalidConfig, a.Producer.Name, pt, a.Producer.BatchSize, a.Producer.LingerMs)
-				}
-				if w.topic(a.Producer.Topic) == nil || a.Producer.Name == "" || w.producer(a.Producer.Name) != nil {
-					return fmt.Errorf("%w: producer %q of topic %q", ErrInvalidConfig, a.Producer.Name, a.Producer.Topic)
-				}
-				return nil
+				return client.CheckProducer(w.env(), a.Producer, w.producer(a.Producer.Name) != nil)
 			},
 			apply: func(w *World, a Action) error { return w.addProducer(a.Producer) },
 			format: func(a Action) string {
@@ -60,18 +53,11 @@ func init() {
 		},
 		ActAddConsumer: {
 			check: func(w *World, a Action) error {
-				if a.Consumer.isGroup() {
-					return w.validateGroupConsumer(a.Consumer)
-				}
-				t := w.topic(a.Consumer.Topic)
-				if t == nil || a.Consumer.Partition < 0 || int(a.Consumer.Partition) >= len(t.Assignment) || a.Consumer.Name == "" || w.consumer(a.Consumer.Name) != nil {
-					return fmt.Errorf("%w: consumer %q of %s-%d", ErrInvalidConfig, a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
-				}
-				return nil
+				return client.CheckConsumer(w.env(), a.Consumer, w.consumer(a.Consumer.Name) != nil)
 			},
 			apply: func(w *World, a Action) error { return w.addConsumer(a.Consumer) },
 			format: func(a Action) string {
-				if a.Consumer.isGroup() {
+				if a.Consumer.Group != "" {
 					return consumerString(a.Consumer)
 				}
 				return fmt.Sprintf("add-consumer %s topic=%s partition=%d", a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
@@ -79,20 +65,14 @@ func init() {
 		},
 		ActProduce: {
 			check: func(w *World, a Action) error {
-				p := w.producer(a.Name)
-				if p == nil {
-					return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
+				p, err := w.namedProducer(a.Name)
+				if err != nil {
+					return err
 				}
-				if t := w.topic(p.cfg.Topic); t != nil && a.Partition >= int32(len(t.Assignment)) {
-					return fmt.Errorf("%w: produce: topic %s has no partition %d", ErrInvalidConfig, t.Name, a.Partition)
-				}
-				if a.TimestampMs != nil && *a.TimestampMs < 0 {
-					return fmt.Errorf("%w: produce: ProducerRecord: Invalid timestamp: %d. Timestamp should always be non-negative or null.", ErrInvalidConfig, *a.TimestampMs)
-				}
-				return nil
+				return p.CheckProduce(w.env(), a.Partition, a.TimestampMs)
 			},
 			apply: func(w *World, a Action) error {
-				return w.produceStamped(w.producer(a.Name), a.Key, a.Value, a.Null, a.Partition, a.TimestampMs)
+				return w.producer(a.Name).Produce(w.env(), a.Key, a.Value, a.Null, a.Partition, a.TimestampMs)
 			},
 			format: func(a Action) string {
 				s := fmt.Sprintf("produce %s value=%s", a.Name, a.Value)
@@ -113,12 +93,12 @@ func init() {
 		},
 		ActPoll: {
 			check: func(w *World, a Action) error {
-				if c := w.consumer(a.Name); c == nil || c.grp != nil {
+				if c := w.consumer(a.Name); c == nil || c.IsGroup() {
 					return fmt.Errorf("%w: no simple consumer %q", ErrInvalidConfig, a.Name)
 				}
 				return nil
 			},
-			apply:  func(w *World, a Action) error { w.poll(w.consumer(a.Name)); return nil },
+			apply:  func(w *World, a Action) error { w.consumer(a.Name).Poll(w.env()); return nil },
 			format: nameLine,
 		},
 		ActStop: {
@@ -187,30 +167,23 @@ func init() {
 			format: func(a Action) string { return fmt.Sprintf("drop from=%v to=%v", a.A, a.B) },
 		},
 		ActCloseConsumer: {
-			check:  func(w *World, a Action) error { return w.validateGroupAction(a) },
-			apply:  func(w *World, a Action) error { w.closeConsumer(w.consumer(a.Name)); return nil },
+			check:  groupActionCheck,
+			apply:  func(w *World, a Action) error { w.consumer(a.Name).Close(w.env()); return nil },
 			format: kindNameLine,
 		},
 		ActCrashConsumer: {
-			check:  func(w *World, a Action) error { return w.validateGroupAction(a) },
-			apply:  func(w *World, a Action) error { w.crashConsumer(w.consumer(a.Name)); return nil },
+			check:  groupActionCheck,
+			apply:  func(w *World, a Action) error { w.consumer(a.Name).Crash(w.env()); return nil },
 			format: kindNameLine,
 		},
 		ActRestartConsumer: {
-			check: func(w *World, a Action) error { return w.validateGroupAction(a) },
-			apply: func(w *World, a Action) error {
-				w.record(EventGroup, 0, nil, "%s restarts", a.Name)
-				return w.startGroupClient(w.consumer(a.Name))
-			},
+			check:  groupActionCheck,
+			apply:  func(w *World, a Action) error { return w.consumer(a.Name).Restart(w.env(), w.clientSettings()) },
 			format: kindNameLine,
 		},
 		ActStallConsumer: {
-			check: func(w *World, a Action) error { return w.validateGroupAction(a) },
-			apply: func(w *World, a Action) error {
-				w.consumer(a.Name).grp.stalledUntil = w.now + a.Ms
-				w.record(EventGroup, 0, nil, "%s is busy processing for %d ms (no poll)", a.Name, a.Ms)
-				return nil
-			},
+			check:  groupActionCheck,
+			apply:  func(w *World, a Action) error { w.consumer(a.Name).Stall(w.env(), a.Ms); return nil },
 			format: func(a Action) string { return fmt.Sprintf("stall-consumer %s ms=%d", a.Name, a.Ms) },
 		},
 		ActAddPartitions: {
@@ -229,8 +202,14 @@ func init() {
 			format: func(a Action) string { return "delete-topic " + a.Name },
 		},
 		ActSetProducer: {
-			check:  func(w *World, a Action) error { return w.validateSetProducer(a) },
-			apply:  func(w *World, a Action) error { return w.setProducer(a) },
+			check: func(w *World, a Action) error {
+				p, err := w.namedProducer(a.Name)
+				if err != nil {
+					return err
+				}
+				return p.CheckSet(setChange(a))
+			},
+			apply:  func(w *World, a Action) error { return w.producer(a.Name).Set(w.env(), setChange(a)) },
 			format: setProducerString,
 		},
 		ActResetOffsets: {
@@ -275,13 +254,13 @@ func init() {
 			format: func(a Action) string { return fmt.Sprintf("wipe %d %s", a.Broker, a.Name) },
 		},
 		ActCommitTransaction: {
-			check:  func(w *World, a Action) error { return w.validateEndTransaction(a) },
-			apply:  func(w *World, a Action) error { w.endTransaction(w.producer(a.Name), true); return nil },
+			check:  endTransactionCheck,
+			apply:  func(w *World, a Action) error { w.producer(a.Name).EndTransaction(w.env(), true); return nil },
 			format: nameLine,
 		},
 		ActAbortTransaction: {
-			check:  func(w *World, a Action) error { return w.validateEndTransaction(a) },
-			apply:  func(w *World, a Action) error { w.endTransaction(w.producer(a.Name), false); return nil },
+			check:  endTransactionCheck,
+			apply:  func(w *World, a Action) error { w.producer(a.Name).EndTransaction(w.env(), false); return nil },
 			format: nameLine,
 		},
 		ActExternal: {
@@ -339,3 +318,19 @@ func (w *World) validate(a Action) error {
 
 // apply does an action's work.
 func (w *World) apply(a Action) error { return actionTable[a.Kind].apply(w, a) }
+
+// groupActionCheck checks a close, crash, restart or stall of a group
+// consumer.
+func groupActionCheck(w *World, a Action) error {
+	return client.CheckGroupAction(w.consumer(a.Name), a.Name, string(a.Kind), a.Kind == ActRestartConsumer, a.Ms)
+}
+
+// endTransactionCheck checks a commit or abort of a producer's
+// transaction.
+func endTransactionCheck(w *World, a Action) error {
+	p, err := w.namedProducer(a.Name)
+	if err != nil {
+		return err
+	}
+	return p.CheckEndTransaction(string(a.Kind))
+}

@@ -37,8 +37,8 @@ func (w *World) CheckConverged() []string {
 	}
 	live := map[string][]*Consumer{}
 	for _, c := range w.consumers {
-		if c.grp != nil && !c.grp.down && c.grp.member.State() != group.Left {
-			live[c.cfg.Group] = append(live[c.cfg.Group], c)
+		if c.Running() && c.MemberState() != group.Left {
+			live[c.Config().Group] = append(live[c.Config().Group], c)
 		}
 	}
 	for _, g := range w.groupInfos() {
@@ -60,10 +60,10 @@ func (w *World) CheckConverged() []string {
 		}
 		topics := map[string]bool{}
 		for _, c := range cs {
-			if !clients[c.cfg.Name] {
-				out = append(out, fmt.Sprintf("group %s is Stable without its running member %s", g.Name, c.cfg.Name))
+			if !clients[c.Name()] {
+				out = append(out, fmt.Sprintf("group %s is Stable without its running member %s", g.Name, c.Name()))
 			}
-			for _, t := range c.cfg.Topics {
+			for _, t := range c.Config().Topics {
 				topics[t] = true
 			}
 		}

@@ -57,15 +57,16 @@
 // (LogValidator's setMaxTimestamp, with a new CRC), as the time index and
 // retention by time read that field. The world's clock starts at 0 ms
 // (1970-01-01).
-// A producer with a transactional.id ([ProducerConfig.TransactionalID])
+// A producer with a transactional.id ([ProducerConfig].TransactionalID)
 // writes transactional batches, and [ActCommitTransaction] and
 // [ActAbortTransaction] end its transaction with a COMMIT or ABORT marker,
 // a control batch, on each partition it wrote to, as Kafka 3.7's
 // transaction coordinator has their leaders append it (WriteTxnMarkers).
 // Consumers read as read_uncommitted, the Java default: they pass a marker
-// without handing it out. transaction.go says what is not modelled (the
-// coordinator's __transaction_state log, timeouts, fencing, read_committed
-// and the last stable offset).
+// without handing it out. The producers' transaction.go
+// (cluster/internal/client) says what is not modelled (the coordinator's
+// __transaction_state log, timeouts, fencing, read_committed and the last
+// stable offset).
 //
 // # Consumer groups
 //

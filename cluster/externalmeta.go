@@ -473,12 +473,12 @@ func (w *World) extDeleteTopics(req *kmsg.DeleteTopicsRequest) *kmsg.DeleteTopic
 // [World.DeleteTopic]).
 func (w *World) topicInUse(topic string) bool {
 	for _, p := range w.producers {
-		if p.cfg.Topic == topic {
+		if p.Config().Topic == topic {
 			return true
 		}
 	}
 	for _, c := range w.consumers {
-		if !c.cfg.isGroup() && c.cfg.Topic == topic {
+		if cfg := c.Config(); cfg.Group == "" && cfg.Topic == topic {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/validator"
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -27,7 +28,7 @@ import (
 // original offset.
 func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker.Broker, req *kmsg.ProduceRequest) {
 	c := &w.ext.clients[x.Client-1]
-	c.Acks = acksLabel(req.Acks)
+	c.Acks = client.AcksLabel(req.Acks)
 	resp := kmsg.NewPtrProduceResponse()
 	p := &extPending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), produce: resp}
 	for ti, t := range req.Topics {
@@ -188,7 +189,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: count}
 		p.open++
 	}
-	w.record(EventProduce, b.ID(), &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, tp, acksLabel(req.Acks))
+	w.record(EventProduce, b.ID(), &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, tp, client.AcksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
 	err = s.Node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.ID(), CorrelationID: corr,
 		Batch: &replica.ProducerBatch{Count: count, Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})

@@ -79,8 +79,8 @@ const groupHost = "/10.0.0.100"
 func (w *World) groupInfos() []GroupInfo {
 	var names []string
 	for _, c := range w.consumers {
-		if c.grp != nil {
-			names = append(names, c.cfg.Group)
+		if c.IsGroup() {
+			names = append(names, c.Config().Group)
 		}
 	}
 	for _, b := range w.brokers {
@@ -132,8 +132,8 @@ func (w *World) groupInfo(name string) GroupInfo {
 // membersProtocol is the protocol the group's consumers use.
 func (w *World) membersProtocol(name string) group.RebalanceProtocol {
 	for _, c := range w.consumers {
-		if c.grp != nil && c.cfg.Group == name {
-			return c.grp.member.Protocol()
+		if c.IsGroup() && c.Config().Group == name {
+			return c.Protocol()
 		}
 	}
 	return group.Eager
@@ -147,15 +147,15 @@ func (w *World) memberInfo(m group.MemberStatus) MemberInfo {
 	}
 	c := w.consumer(m.ClientID)
 	switch {
-	case c == nil || c.grp == nil || c.grp.down || c.grp.member.MemberID() != m.MemberID:
+	case c == nil || !c.Running() || c.MemberID() != m.MemberID:
 		mi.Partitions = mi.Assignment
 		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", m.SessionDeadlineMs)
 	default:
-		st := c.memberStatus()
+		st := c.MemberStatus()
 		mi.Partitions = partitionRefs(st.Fetchable)
 		mi.Idle = st.Idle
-		if w.now < c.grp.stalledUntil {
-			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.grp.stalledUntil)
+		if w.now < c.StalledUntil() {
+			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
 		}
 	}
 	return mi
@@ -191,7 +191,7 @@ func (w *World) offsetInfos(b *broker.Broker, name string, owner map[partitionKe
 		if po, ok := store.Committed(name, group.TopicPartition(tp)); ok {
 			oi.Committed = po.Offset
 		}
-		if s := w.leaderSlot(tp); s != nil {
+		if _, s := w.consumersLeader(tp); s != nil {
 			oi.LogEndOffset = s.Node.Progress().HighWatermark
 			if lag, ok := group.Lag(oi.LogEndOffset, oi.Committed); ok {
 				oi.Lag = lag
@@ -204,15 +204,9 @@ func (w *World) offsetInfos(b *broker.Broker, name string, owner map[partitionKe
 
 // groupConsumerInfo describes a group consumer for [State].
 func groupConsumerInfo(c *Consumer) ConsumerInfo {
-	ci := ConsumerInfo{Name: c.cfg.Name, ID: c.cfg.Name, Group: c.cfg.Group, Processed: c.grp.processed, Duplicates: c.grp.duplicates,
-		MemberID: c.grp.member.MemberID(), Status: "running"}
-	switch {
-	case c.grp.closed:
-		ci.Status = "closed"
-	case c.grp.down:
-		ci.Status = "crashed"
-	}
-	return ci
+	processed, duplicates := c.Processed()
+	return ConsumerInfo{Name: c.Name(), ID: c.Name(), Group: c.Config().Group, Processed: processed, Duplicates: duplicates,
+		MemberID: c.MemberID(), Status: c.Status()}
 }
 
 // MarshalJSON prints a simple consumer as {name, topic, partition,

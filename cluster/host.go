@@ -3,12 +3,16 @@ package cluster
 import (
 	"math/rand/v2"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // host is the world as its machines see it: the clock, the network, the
@@ -44,7 +48,7 @@ func (h *host) BrokerState(id int32) string { return h.brokers[id-1].State().Str
 // Clock implements broker.Env.
 func (h *host) Clock() *int64 { return &h.now }
 
-// Rand implements broker.Env.
+// Rand implements broker.Env and client.Env.
 func (h *host) Rand() *rand.Rand { return h.rnd }
 
 // DropFrom implements broker.Env.
@@ -60,7 +64,7 @@ func (h *host) CloseRequest(leader, follower int32, k partitionKey, corr int64) 
 	return h.net.CloseRequest(leader, follower, k, corr)
 }
 
-// Topics implements broker.Env.
+// Topics implements broker.Env and client.Env.
 func (h *host) Topics() []metadata.Topic { return h.ctl.Topics() }
 
 // Settings implements broker.Env.
@@ -72,9 +76,12 @@ func (h *host) Leader(k partitionKey) int32 { return h.ctl.Leader(k) }
 // InternalError implements broker.Env.
 func (h *host) InternalError(id int32, err error) { h.w().internalError(h.brokers[id-1], err) }
 
-// RequestFailed implements broker.Env.
+// RequestFailed implements broker.Env: consumer client's process
+// incarnation inc learns that its request r to broker id failed.
 func (h *host) RequestFailed(id int32, client string, inc int, r group.Request) {
-	h.w().requestFailed(h.brokers[id-1], client, inc, r)
+	if c := h.w().consumer(client); c != nil {
+		c.RequestFailed(h, inc, id, r)
+	}
 }
 
 // ExternalGroupAnswered implements broker.Env.
@@ -84,3 +91,84 @@ func (h *host) ExternalGroupAnswered(id int32, o group.Outgoing) bool {
 
 // UnloadResignedExternal implements broker.Env.
 func (h *host) UnloadResignedExternal(id int32) { h.w().unloadResignedExternal(h.brokers[id-1]) }
+
+// PartitionCount implements client.Env.
+func (h *host) PartitionCount(topic string) (int32, bool) {
+	t := h.ctl.Topic(topic)
+	if t == nil {
+		return 0, false
+	}
+	return int32(len(t.Assignment)), true
+}
+
+// LogConfig implements client.Env.
+func (h *host) LogConfig(topic string) kafkalog.Config { return h.w().logConfig(topic) }
+
+// PartitionLeader implements client.Env.
+func (h *host) PartitionLeader(topic string, partition int32) int32 {
+	return h.ctl.Leader(partitionKey{Topic: topic, Partition: partition})
+}
+
+// LeaderLog implements client.Env.
+func (h *host) LeaderLog(tp kafkalog.TopicPartition) client.LeaderLog {
+	b, s := h.w().consumersLeader(tp)
+	if s == nil {
+		return nil
+	}
+	return leaderLog{h: h, b: b, s: s}
+}
+
+// Cut implements client.Env.
+func (h *host) Cut(a, b int32) bool { return h.net.Cut(a, b) }
+
+// Coordinator implements client.Env.
+func (h *host) Coordinator(group string) (int32, bool) {
+	if b := h.w().coordinatorOf(group); b != nil {
+		return b.ID(), true
+	}
+	return 0, false
+}
+
+// EnsureOffsetsTopic implements client.Env.
+func (h *host) EnsureOffsetsTopic() error { return h.w().ensureOffsetsTopic() }
+
+// MarkProcessed implements client.Env.
+func (h *host) MarkProcessed(group string, tp kafkalog.TopicPartition, offset int64) bool {
+	return h.progress.Mark(group, tp, offset)
+}
+
+// leaderLog is a leader replica as a consumer reads it (client.LeaderLog):
+// broker b's partition s.
+type leaderLog struct {
+	h *host
+	b *broker.Broker
+	s *broker.Partition
+}
+
+func (l leaderLog) Broker() int32         { return l.b.ID() }
+func (l leaderLog) HighWatermark() int64  { return l.s.Node.Status().HighWatermark }
+func (l leaderLog) LogStartOffset() int64 { return l.s.Log.LogStartOffset() }
+func (l leaderLog) LogEndOffset() int64   { return l.s.Log.LogEndOffset() }
+func (l leaderLog) DamageFrom(pos int64) *replicalog.Damage {
+	return l.s.Log.DamageFrom(pos)
+}
+func (l leaderLog) Fetch(pos int64, limit int) ([]replica.Entry, bool, bool) {
+	return l.b.FetchEntries(l.h, l.s, pos, limit)
+}
+func (l leaderLog) NextOffset(pos int64) (int64, bool) {
+	m := l.s.Log.Mirror()
+	if i := l.s.Log.Index(pos); i < m.Len() {
+		return m.At(i).Offset, true
+	}
+	return 0, false
+}
+func (l leaderLog) Count(first, last int64) int {
+	n := 0
+	for _, e := range l.s.Log.Mirror().From(l.s.Log.Index(first)) {
+		if e.Offset > last {
+			break
+		}
+		n++
+	}
+	return n
+}

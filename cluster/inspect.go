@@ -21,9 +21,6 @@ const ConsumerNode = netsim.ConsumerNode
 // (0-based, in the order they were added), for [ActPartition].
 func ProducerNode(i int) int32 { return netsim.ProducerBase + int32(i) }
 
-// Config returns the consumer's configuration, its defaults filled in.
-func (c *Consumer) Config() ConsumerConfig { return c.cfg }
-
 // ActionCount returns how many actions the world has taken since it
 // started, those fallen off its timeline (TimelineConfig.KeepMs) included:
 // [World.Actions] holds the last ones, and [World.At] takes an action's

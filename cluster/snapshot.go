@@ -149,28 +149,8 @@ func (w *World) forgetBefore(k int) {
 	w.actions = slices.Clone(w.actions[oldest.actions-w.actionBase:])
 	w.actionBase = oldest.actions
 	for _, p := range w.producers {
-		p.forget(oldest.timeMs)
+		p.Forget(oldest.timeMs)
 	}
-}
-
-// forget drops the results first sent before ms, up to the oldest still
-// open.
-func (p *Producer) forget(ms int64) {
-	n := 0
-	for n < len(p.results) && p.results[n].firstSentMs < ms && (len(p.open) == 0 || p.dropped+n < p.open[0]) {
-		r := &p.results[n]
-		if r.Acked {
-			p.droppedAcked++
-		} else if r.Failed {
-			p.droppedFailed++
-		}
-		n++
-	}
-	if n == 0 {
-		return
-	}
-	p.results = slices.Clone(p.results[n:])
-	p.dropped += n
 }
 
 // restore returns an independent world at snapshot i of w, with w's

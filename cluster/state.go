@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -235,19 +236,21 @@ func (w *World) state(opts StateOptions) State {
 		s.Producers = append(s.Producers, producerInfo(p))
 	}
 	for _, c := range w.consumers {
-		if c.grp != nil {
+		if c.IsGroup() {
 			s.Consumers = append(s.Consumers, groupConsumerInfo(c))
 			continue
 		}
-		s.Consumers = append(s.Consumers, ConsumerInfo{Name: c.cfg.Name, Topic: c.cfg.Topic, Partition: c.cfg.Partition, Position: c.position, Read: len(c.records)})
+		cfg := c.Config()
+		s.Consumers = append(s.Consumers, ConsumerInfo{Name: cfg.Name, Topic: cfg.Topic, Partition: cfg.Partition, Position: c.Position(), Read: len(c.Records())})
 	}
 	s.Groups = w.groupInfos()
 	return s
 }
 
 func producerInfo(p *Producer) ProducerInfo {
-	pi := ProducerInfo{Name: p.cfg.Name, Sent: p.dropped + len(p.results), Acked: p.droppedAcked, Failed: p.droppedFailed, Results: []ResultInfo{}}
-	for _, r := range p.results {
+	dropped, acked, failed := p.Dropped()
+	pi := ProducerInfo{Name: p.Name(), Sent: dropped + len(p.Results()), Acked: acked, Failed: failed, Results: []ResultInfo{}}
+	for _, r := range p.Results() {
 		ri := ResultInfo{Value: r.Value, Partition: r.Partition, Error: r.Error, Status: "pending"}
 		switch {
 		case r.Acked && r.Offset >= 0:
@@ -366,7 +369,7 @@ func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail int) LogInfo {
 	}
 	for i, e := range log.Mirror().From(from) {
 		ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil}
-		if t, ok := controlEntry(e); ok {
+		if t, ok := client.ControlEntry(e); ok {
 			ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
 		}
 		li.Records = append(li.Records, ri)
@@ -495,3 +498,6 @@ func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([
 	}
 	return out, nil
 }
+
+// markerLabel is how the state shows a control record: ⟨COMMIT⟩.
+func markerLabel(t kafkalog.ControlRecordType) string { return "⟨" + t.String() + "⟩" }

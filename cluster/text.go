@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 )
 
 // Text prints the state in the notation of the scenario scripts: the
@@ -91,7 +93,7 @@ func (r RecordInfo) Text() string {
 	if r.Tombstone {
 		v = "∅"
 	}
-	s := fmt.Sprintf("%d %s", r.Offset, recordLabel(r.Key, v))
+	s := fmt.Sprintf("%d %s", r.Offset, client.RecordLabel(r.Key, v))
 	if r.LeaderEpoch >= 0 {
 		s += fmt.Sprintf("·e%d", r.LeaderEpoch)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 )
@@ -46,7 +47,7 @@ type World struct {
 	check       checker
 	// progress is, per group and partition, the offset after the furthest
 	// record any member processed (to count duplicates).
-	progress map[string]map[partitionKey]int64
+	progress client.Progress
 	// err is the first internal error, internal the first ones in detail,
 	// internalCount all of them (internalerror.go); the world goes on.
 	err           error
@@ -131,10 +132,10 @@ func (w *World) tick(ms int64) error {
 	}
 	w.ctl.Tick(w.env())
 	for _, p := range w.producers {
-		w.tickProducer(p)
+		p.Tick(w.env())
 	}
 	for _, c := range w.consumers {
-		w.tickConsumer(c)
+		c.Tick(w.env())
 	}
 	w.quiet()
 	w.tickExternal()
@@ -214,7 +215,7 @@ func (w *World) deliverNext() {
 		w.deliverToConsumer(&e)
 		return
 	case e.To >= netsim.ProducerBase:
-		w.deliverToProducer(&e)
+		w.producers[e.To-netsim.ProducerBase].Step(w.env(), &e)
 		return
 	}
 	b := w.brokers[e.To-1]
@@ -261,11 +262,3 @@ func sortedIDs(ids []int32) []int32 {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
-
-// Producers returns the producers, in the order they were added. The
-// caller must not modify them.
-func (w *World) Producers() []*Producer { return w.producers }
-
-// Consumers returns the consumers, in the order they were added. The
-// caller must not modify them.
-func (w *World) Consumers() []*Consumer { return w.consumers }

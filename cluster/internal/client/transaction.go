@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"encoding/binary"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -23,22 +25,22 @@ import (
 //   - A transaction begins with the first record the producer sends after
 //     the previous one ended (beginTransaction is local to the client; the
 //     partition joins the transaction with AddPartitionsToTxn).
-//   - [ActCommitTransaction] (commitTransaction) sends the batches still
-//     lingering, waits for every record of the transaction to be answered,
-//     then the transaction coordinator has the leader of each partition
-//     the transaction wrote to append a control batch: one record whose key
-//     is version 0 and COMMIT, whose value is version 0 and the
-//     coordinator epoch (EndTransactionMarker), transactional and control
-//     attributes, the producer's id and epoch, baseSequence -1 (Kafka's
-//     WriteTxnMarkers, appended by ReplicaManager.appendRecords with origin
-//     COORDINATOR, acks -1). A marker that fails or gets no answer is sent
-//     again after retry.backoff.ms, as TransactionMarkerChannelManager
-//     retries it. [ActAbortTransaction] (abortTransaction) fails the
-//     batches not sent yet with TransactionAbortedException (Sender.runOnce:
-//     RecordAccumulator.abortUndrainedBatches),
-//     waits for those in flight, and writes ABORT markers. A commit in
-//     which a record failed ends as an abort: the Java client's
-//     commitTransaction throws, and the application is told to abort.
+//   - commitTransaction ([Producer.EndTransaction] with commit) sends the
+//     batches still lingering, waits for every record of the transaction
+//     to be answered, then the transaction coordinator has the leader of
+//     each partition the transaction wrote to append a control batch: one
+//     record whose key is version 0 and COMMIT, whose value is version 0
+//     and the coordinator epoch (EndTransactionMarker), transactional and
+//     control attributes, the producer's id and epoch, baseSequence -1
+//     (Kafka's WriteTxnMarkers, appended by ReplicaManager.appendRecords
+//     with origin COORDINATOR, acks -1). A marker that fails or gets no
+//     answer is sent again after retry.backoff.ms, as
+//     TransactionMarkerChannelManager retries it. abortTransaction fails
+//     the batches not sent yet with TransactionAbortedException
+//     (Sender.runOnce: RecordAccumulator.abortUndrainedBatches), waits for
+//     those in flight, and writes ABORT markers. A commit in which a
+//     record failed ends as an abort: the Java client's commitTransaction
+//     throws, and the application is told to abort.
 //   - Markers are replicated like any batch. Consumers read as
 //     read_uncommitted does (the Java default): they see the records of
 //     open and aborted transactions, hand no control record to the
@@ -90,27 +92,25 @@ type txnMarker struct {
 func (p *Producer) transactional() bool { return p.cfg.TransactionalID != "" }
 
 // txnAddPartition notes that p's open transaction writes to partition.
-func (w *World) txnAddPartition(p *Producer, partition int32) {
+func (p *Producer) txnAddPartition(env Env, partition int32) {
 	if !p.transactional() {
 		return
 	}
 	if p.txn == nil {
 		p.txn = &txnState{}
 	}
-	for _, q := range p.txn.partitions {
-		if q == partition {
-			return
-		}
+	if slices.Contains(p.txn.partitions, partition) {
+		return
 	}
 	p.txn.partitions = append(p.txn.partitions, partition)
-	tp := partitionKey{Topic: p.cfg.Topic, Partition: partition}
-	w.record(EventProduce, 0, &tp, "%s: AddPartitionsToTxn %s-%d (transactional.id %s)", p.cfg.Name, tp.Topic, tp.Partition, p.cfg.TransactionalID)
+	tp := p.tp(partition)
+	env.Record(event.Produce, 0, tp, "%s: AddPartitionsToTxn %s-%d (transactional.id %s)", p.cfg.Name, tp.Topic, tp.Partition, p.cfg.TransactionalID)
 }
 
 // txnSendFailed notes a record of p's transaction refused before it was sent
 // (KafkaProducer.doSend: an ApiException puts the transaction in an abortable
 // error state): the transaction cannot commit.
-func (w *World) txnSendFailed(p *Producer) {
+func (p *Producer) txnSendFailed() {
 	if !p.transactional() {
 		return
 	}
@@ -120,26 +120,24 @@ func (w *World) txnSendFailed(p *Producer) {
 	p.txn.failed++
 }
 
-// validateEndTransaction checks a commit-transaction or abort-transaction.
-func (w *World) validateEndTransaction(a Action) error {
-	p := w.producer(a.Name)
+// CheckEndTransaction checks a commit or abort of the producer's
+// transaction; kind names the action in the error.
+func (p *Producer) CheckEndTransaction(kind string) error {
 	switch {
-	case p == nil:
-		return fmt.Errorf("%w: no producer %q", ErrInvalidConfig, a.Name)
 	case !p.transactional():
-		return fmt.Errorf("%w: %s: producer %s has no transactional.id: transactions need one (KafkaProducer.initTransactions)", ErrInvalidConfig, a.Kind, a.Name)
+		return fmt.Errorf("%w: %s: producer %s has no transactional.id: transactions need one (KafkaProducer.initTransactions)", metadata.ErrInvalidConfig, kind, p.cfg.Name)
 	case p.txn != nil && p.txn.ending:
-		return fmt.Errorf("%w: %s: producer %s is already ending its transaction (%s)", ErrInvalidConfig, a.Kind, a.Name, markerVerb(p.txn.marker))
+		return fmt.Errorf("%w: %s: producer %s is already ending its transaction (%s)", metadata.ErrInvalidConfig, kind, p.cfg.Name, markerVerb(p.txn.marker))
 	}
 	return nil
 }
 
-// validateTransactionalSend refuses a record of a producer whose
-// transaction is ending: KafkaProducer.send fails in state
-// COMMITTING_TRANSACTION or ABORTING_TRANSACTION.
-func validateTransactionalSend(p *Producer) error {
+// checkTransactionalSend refuses a record of a producer whose transaction
+// is ending: KafkaProducer.send fails in state COMMITTING_TRANSACTION or
+// ABORTING_TRANSACTION.
+func (p *Producer) checkTransactionalSend() error {
 	if p.txn != nil && p.txn.ending {
-		return fmt.Errorf("%w: produce: producer %s is ending its transaction (%s): a record waits for the next", ErrInvalidConfig, p.cfg.Name, markerVerb(p.txn.marker))
+		return fmt.Errorf("%w: produce: producer %s is ending its transaction (%s): a record waits for the next", metadata.ErrInvalidConfig, p.cfg.Name, markerVerb(p.txn.marker))
 	}
 	return nil
 }
@@ -151,8 +149,9 @@ func markerVerb(t kafkalog.ControlRecordType) string {
 	return "abortTransaction"
 }
 
-// endTransaction starts commitTransaction (commit) or abortTransaction.
-func (w *World) endTransaction(p *Producer, commit bool) {
+// EndTransaction starts commitTransaction (commit) or abortTransaction of
+// a transactional producer ([Producer.CheckEndTransaction] first).
+func (p *Producer) EndTransaction(env Env, commit bool) {
 	if p.txn == nil {
 		p.txn = &txnState{}
 	}
@@ -164,38 +163,38 @@ func (w *World) endTransaction(p *Producer, commit bool) {
 	if len(t.partitions) == 0 {
 		// No partition joined: the client sends no EndTxn.
 		if commit && t.failed > 0 {
-			w.record(EventProduce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
+			env.Record(event.Produce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
 		}
-		w.record(EventProduce, 0, nil, "%s: %s: the transaction wrote nothing, no marker to write", p.cfg.Name, markerVerb(t.marker))
+		env.Record(event.Produce, 0, nil, "%s: %s: the transaction wrote nothing, no marker to write", p.cfg.Name, markerVerb(t.marker))
 		t.failed = 0
 		return
 	}
 	t.ending = true
-	w.record(EventProduce, 0, nil, "%s: %s (transactional.id %s, producer id %d, epoch %d) on %s", p.cfg.Name, markerVerb(t.marker),
-		p.cfg.TransactionalID, p.id, p.epoch, w.txnPartitionsText(p))
+	env.Record(event.Produce, 0, nil, "%s: %s (transactional.id %s, producer id %d, epoch %d) on %s", p.cfg.Name, markerVerb(t.marker),
+		p.cfg.TransactionalID, p.id, p.epoch, p.txnPartitionsText())
 	if commit {
-		for _, partition := range sortedLingering(p) {
-			w.sendLingering(p, partition) // flush
+		for _, partition := range p.sortedLingering() {
+			p.sendLingering(env, partition) // flush
 		}
 	} else {
-		for _, partition := range sortedLingering(p) {
+		for _, partition := range p.sortedLingering() {
 			b := p.lingering[partition]
 			delete(p.lingering, partition)
 			for _, i := range b.results {
 				r := p.result(i)
 				r.lingering = false
-				w.failRecord(p, i, "TransactionAbortedException")
+				p.failRecord(env, i, "TransactionAbortedException")
 			}
 		}
 	}
-	w.tickTransaction(p)
+	p.tickTransaction(env)
 }
 
-func sortedLingering(p *Producer) []int32 {
+func (p *Producer) sortedLingering() []int32 {
 	return slices.Sorted(maps.Keys(p.lingering))
 }
 
-func (w *World) txnPartitionsText(p *Producer) string {
+func (p *Producer) txnPartitionsText() string {
 	parts := make([]string, len(p.txn.partitions))
 	for i, q := range p.txn.partitions {
 		parts[i] = fmt.Sprintf("%s-%d", p.cfg.Topic, q)
@@ -206,7 +205,7 @@ func (w *World) txnPartitionsText(p *Producer) string {
 // tickTransaction moves an ending transaction on: once every record is
 // answered, the markers are written, sent again when they failed or timed
 // out, and the transaction ends when every partition holds its marker.
-func (w *World) tickTransaction(p *Producer) {
+func (p *Producer) tickTransaction(env Env) {
 	t := p.txn
 	if t == nil || !t.ending {
 		return
@@ -218,24 +217,25 @@ func (w *World) tickTransaction(p *Producer) {
 			}
 		}
 		if t.marker == kafkalog.ControlCommit && t.failed > 0 {
-			w.record(EventProduce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
+			env.Record(event.Produce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
 			t.marker = kafkalog.ControlAbort
 		}
 		for _, q := range t.partitions {
 			t.markers = append(t.markers, &txnMarker{partition: q, offset: -1})
 		}
 	}
+	now := env.Now()
 	done := true
 	for _, m := range t.markers {
 		switch {
 		case m.done:
 			continue
-		case m.corr != 0 && w.now-m.sentMs >= p.cfg.RequestTimeoutMs:
-			m.corr, m.retryAtMs = 0, w.now // no answer: write it again
+		case m.corr != 0 && now-m.sentMs >= p.cfg.RequestTimeoutMs:
+			m.corr, m.retryAtMs = 0, now // no answer: write it again
 		}
 		done = false
-		if m.corr == 0 && w.now >= m.retryAtMs {
-			w.sendMarker(p, m)
+		if m.corr == 0 && now >= m.retryAtMs {
+			p.sendMarker(env, m)
 		}
 	}
 	if !done {
@@ -252,29 +252,29 @@ func (w *World) tickTransaction(p *Producer) {
 	} else {
 		t.aborted++
 	}
-	w.record(EventProduce, 0, nil, "%s: transaction %s (%s markers: %s)", p.cfg.Name, verb, t.marker, strings.Join(at, ", "))
+	env.Record(event.Produce, 0, nil, "%s: transaction %s (%s markers: %s)", p.cfg.Name, verb, t.marker, strings.Join(at, ", "))
 	t.partitions, t.markers, t.ending, t.failed = nil, nil, false, 0
 }
 
 // sendMarker has the partition's leader append m's control batch.
-func (w *World) sendMarker(p *Producer, m *txnMarker) {
-	tp := partitionKey{Topic: p.cfg.Topic, Partition: m.partition}
-	leader := w.PartitionLeader(tp.Topic, tp.Partition)
+func (p *Producer) sendMarker(env Env, m *txnMarker) {
+	tp := kafkalog.TopicPartition{Topic: p.cfg.Topic, Partition: m.partition}
+	leader := env.PartitionLeader(tp.Topic, tp.Partition)
 	if leader == replica.NoLeader {
-		m.retryAtMs = w.now + p.cfg.RetryBackoffMs
+		m.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
 		return
 	}
-	b := kafkalog.NewEndTxnMarkerBatch(0, w.now, int64(p.id), p.epoch, p.txn.marker, txnCoordinatorEpoch)
+	b := kafkalog.NewEndTxnMarkerBatch(0, env.Now(), int64(p.id), p.epoch, p.txn.marker, txnCoordinatorEpoch)
 	p.corr++
-	m.corr, m.sentMs = p.corr, w.now
-	w.send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
+	m.corr, m.sentMs = p.corr, env.Now()
+	env.Send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{{Batch: b.AppendTo(nil)}},
 		Acks: replica.AcksAll, TimeoutMs: p.cfg.RequestTimeoutMs}})
 }
 
 // deliverTxnMarker handles a leader's answer to a marker write, reporting
 // whether e was one.
-func (w *World) deliverTxnMarker(p *Producer, e *netsim.Envelope) bool {
+func (p *Producer) deliverTxnMarker(env Env, e *netsim.Envelope) bool {
 	if p.txn == nil {
 		return false
 	}
@@ -285,21 +285,21 @@ func (w *World) deliverTxnMarker(p *Producer, e *netsim.Envelope) bool {
 		m.corr = 0
 		if e.Resp.Error == replica.None {
 			m.done, m.offset = true, e.Resp.BaseOffset
-			w.record(EventProduce, 0, &e.TP, "%s marker of %s (coordinator epoch %d) at offset %d", p.txn.marker, p.cfg.Name, txnCoordinatorEpoch, m.offset)
+			env.Record(event.Produce, 0, &e.TP, "%s marker of %s (coordinator epoch %d) at offset %d", p.txn.marker, p.cfg.Name, txnCoordinatorEpoch, m.offset)
 		} else {
-			m.retryAtMs = w.now + p.cfg.RetryBackoffMs
-			w.record(EventProduce, 0, &e.TP, "%s marker of %s got %s, written again", p.txn.marker, p.cfg.Name, e.Resp.Error)
+			m.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+			env.Record(event.Produce, 0, &e.TP, "%s marker of %s got %s, written again", p.txn.marker, p.cfg.Name, e.Resp.Error)
 		}
-		w.tickTransaction(p)
+		p.tickTransaction(env)
 		return true
 	}
 	return false
 }
 
-// controlEntry reports whether e is the record of a control batch (a
+// ControlEntry reports whether e is the record of a control batch (a
 // transaction marker), and its type. Only the first entry of a batch
 // carries the batch's bytes, and a control batch holds one record.
-func controlEntry(e *replica.Entry) (kafkalog.ControlRecordType, bool) {
+func ControlEntry(e *replica.Entry) (kafkalog.ControlRecordType, bool) {
 	const attributesAt = 21
 	if len(e.Batch) < attributesAt+2 || !kafkalog.Attributes(binary.BigEndian.Uint16(e.Batch[attributesAt:])).IsControl() {
 		return 0, false
@@ -310,6 +310,3 @@ func controlEntry(e *replica.Entry) (kafkalog.ControlRecordType, bool) {
 	}
 	return k.Type, true
 }
-
-// markerLabel is how the state shows a control record: ⟨COMMIT⟩.
-func markerLabel(t kafkalog.ControlRecordType) string { return "⟨" + t.String() + "⟩" }

@@ -1,9 +1,7 @@
-package cluster
+package client
 
 import (
-	"strconv"
-
-	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 )
@@ -20,10 +18,10 @@ import (
 //     heartbeat or an auto-commit waits for the next one. Here the member
 //     gets the answer COORDINATOR_NOT_AVAILABLE for a JoinGroup or SyncGroup
 //     (its retriable reaction is the same), and the consumer asks for the
-//     committed offsets again.
+//     committed offsets again ([Consumer.RequestFailed]).
 //   - The broker runs but no longer leads the group's __consumer_offsets
-//     partition: GroupCoordinator.onGroupUnloaded answers the members
-//     waiting in a JoinGroup or SyncGroup with NOT_COORDINATOR.
+//     partition: the coordinator (GroupCoordinator.onGroupUnloaded) answers
+//     the members waiting in a JoinGroup or SyncGroup with NOT_COORDINATOR.
 //   - A link is cut: what was in flight on it is lost. Over TCP a short
 //     partition only delays it; here the client learns that its
 //     connection broke when the link heals (a reset, or the late answer
@@ -35,17 +33,13 @@ import (
 //     offsets append when the coordinator's process ended) fails then
 //     with COORDINATOR_NOT_AVAILABLE, retriable as a disconnect is: the
 //     member counts its commits' answers in order and waits for its
-//     revocation commit's own.
+//     revocation commit's own ([Consumer.Dropped]).
 
-// awaitingKey names a member process at a coordinator: "client#inc".
-func awaitingKey(client string, inc int) string { return client + "#" + strconv.Itoa(inc) }
-
-// requestFailed is the client side of a broken connection to the
-// coordinator on b: the request r of consumer client (incarnation inc)
-// fails as Kafka's client fails it.
-func (w *World) requestFailed(b *broker.Broker, client string, inc int, r group.Request) {
-	c := w.consumer(client)
-	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != inc {
+// RequestFailed is the client side of a broken connection to the
+// coordinator on broker: the request r of the consumer's process
+// incarnation inc fails as Kafka's client fails it.
+func (c *Consumer) RequestFailed(env Env, inc int, broker int32, r group.Request) {
+	if c.grp == nil || c.grp.down || c.grp.inc != inc {
 		return
 	}
 	g := c.grp
@@ -66,12 +60,12 @@ func (w *World) requestFailed(b *broker.Broker, client string, inc int, r group.
 	default:
 		return // heartbeats: the next one goes to the coordinator found then
 	}
-	w.record(EventGroup, 0, nil, "%s: connection to coordinator b%d lost: %T fails (DisconnectException); looks the coordinator up again and retries", client, b.ID(), r)
-	if err := g.member.Step(resp); err != nil {
-		w.record(EventGroup, 0, nil, "%s: %v", client, err)
+	env.Record(event.Group, 0, nil, "%s: connection to coordinator b%d lost: %T fails (DisconnectException); looks the coordinator up again and retries", c.cfg.Name, broker, r)
+	if err := c.stepMember(env, resp); err != nil {
+		env.Record(event.Group, 0, nil, "%s: %v", c.cfg.Name, err)
 		return
 	}
-	w.handleMember(c)
+	c.handleMember(env)
 }
 
 // severedRequest is a group request of a consumer, or the answer to one,
@@ -81,48 +75,51 @@ type severedRequest struct {
 	req    group.Request
 }
 
-// groupRequestDropped is a group request or answer the network could not
-// deliver: a broker that is not running (or restarted) refuses the
-// connection at once; on a cut link the request fails when the link heals.
-func (w *World) groupRequestDropped(e *netsim.Envelope, reason string) {
-	switch {
-	case e.Kind == netsim.KindGroupRequest && e.To >= 1 && int(e.To) <= len(w.brokers):
+// Dropped takes a group request of the consumer to broker, or a
+// coordinator's answer from broker to it, that the network could not
+// deliver for reason: a broker that is not running (or restarted) refuses
+// the connection at once; on a cut link ("link cut") the request fails
+// when the link heals.
+func (c *Consumer) Dropped(env Env, e *netsim.Envelope, broker int32, reason string) {
+	if e.Kind == netsim.KindGroupRequest {
 		if reason == "link cut" {
-			w.sever(e.Client, e.ClientInc, e.To, e.GroupReq)
+			c.sever(e.ClientInc, broker, e.GroupReq)
 			return
 		}
-		w.requestFailed(w.brokers[e.To-1], e.Client, e.ClientInc, e.GroupReq)
-	case e.Kind == netsim.KindGroupResponse && reason == "link cut" && e.From >= 1 && int(e.From) <= len(w.brokers):
-		var req group.Request
-		switch r := e.GroupResp.(type) {
-		case group.JoinGroupResponse:
-			req = group.JoinGroup{}
-		case group.SyncGroupResponse:
-			req = group.SyncGroup{}
-		case group.OffsetFetchResponse:
-			req = group.OffsetFetch{}
-		case group.OffsetCommitResponse:
-			req = group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq}
-		default:
-			return
-		}
-		w.sever(e.Client, e.ClientInc, e.From, req)
+		c.RequestFailed(env, e.ClientInc, broker, e.GroupReq)
+		return
 	}
+	if reason != "link cut" {
+		return
+	}
+	var req group.Request
+	switch r := e.GroupResp.(type) {
+	case group.JoinGroupResponse:
+		req = group.JoinGroup{}
+	case group.SyncGroupResponse:
+		req = group.SyncGroup{}
+	case group.OffsetFetchResponse:
+		req = group.OffsetFetch{}
+	case group.OffsetCommitResponse:
+		req = group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq}
+	default:
+		return
+	}
+	c.sever(e.ClientInc, broker, req)
 }
 
-// sever remembers a request of consumer client lost on the cut link to
-// broker.
-func (w *World) sever(client string, inc int, broker int32, r group.Request) {
-	c := w.consumer(client)
-	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != inc {
+// sever remembers a request of the consumer's process incarnation inc
+// lost on the cut link to broker.
+func (c *Consumer) sever(inc int, broker int32, r group.Request) {
+	if c.grp == nil || c.grp.down || c.grp.inc != inc {
 		return
 	}
 	c.grp.severed = append(c.grp.severed, severedRequest{broker: broker, req: r})
 }
 
-// healedConnections fails the requests of c lost on links that are whole
+// healedConnections fails the requests lost on links that are whole
 // again.
-func (w *World) healedConnections(c *Consumer) {
+func (c *Consumer) healedConnections(env Env) {
 	g := c.grp
 	if len(g.severed) == 0 {
 		return
@@ -130,7 +127,7 @@ func (w *World) healedConnections(c *Consumer) {
 	kept := g.severed[:0:0]
 	var failed []severedRequest
 	for _, s := range g.severed {
-		if w.net.Cut(netsim.ConsumerNode, s.broker) {
+		if env.Cut(netsim.ConsumerNode, s.broker) {
 			kept = append(kept, s)
 		} else {
 			failed = append(failed, s)
@@ -138,6 +135,6 @@ func (w *World) healedConnections(c *Consumer) {
 	}
 	g.severed = kept
 	for _, s := range failed {
-		w.requestFailed(w.brokers[s.broker-1], c.cfg.Name, g.inc, s.req)
+		c.RequestFailed(env, g.inc, s.broker, s.req)
 	}
 }

@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"fmt"
@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
-	"github.com/kafkalive/kafkalive/replica"
+	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // Group consumer defaults (Kafka's consumer configs).
@@ -29,7 +29,7 @@ const (
 	CommitAuto = "auto"
 	// CommitSync is enable.auto.commit=false with commitSync() of the
 	// processed offsets once a poll's records are processed, that is at the
-	// start of the next poll (after a busy spell, [World.StallConsumer]).
+	// start of the next poll (after a busy spell, [Consumer.Stall]).
 	// The application keeps those offsets even if its partitions were lost
 	// meanwhile, so the commit then fails (CommitFailedException).
 	CommitSync = "sync"
@@ -37,22 +37,28 @@ const (
 	CommitOff = "off"
 )
 
+// topicPartition names a partition (group.TopicPartition converts to it).
+type topicPartition = kafkalog.TopicPartition
+
 // groupClient is the group side of a consumer: its [group.Member], its
 // fetch positions and what it processed.
 type groupClient struct {
 	member *group.Member
 	// inc is the consumer process's incarnation (restarts).
 	inc int
+	// notes is where the member's part assignor records what it decided
+	// (nil without [Settings.CooperativeSticky]).
+	notes *assignNotes
 	// positions are the fetch positions of the partitions it may fetch and
 	// whose start it knows; waiting are assigned partitions whose committed
 	// offset it asked for.
-	positions map[partitionKey]int64
-	waiting   map[partitionKey]bool
+	positions map[topicPartition]int64
+	waiting   map[topicPartition]bool
 	// processed counts records handed to the application; duplicates those
 	// of them the group had processed before (at-least-once redelivery).
 	processed, duplicates int
 	// done are the offsets processed and not yet committed (CommitSync).
-	done         map[partitionKey]int64
+	done         map[topicPartition]int64
 	nextCommitMs int64
 	// outbox holds requests while no coordinator is known (the client
 	// retries FindCoordinator every retry.backoff.ms and keeps its
@@ -70,7 +76,7 @@ type groupClient struct {
 	// resetPending are owned partitions without a committed offset whose
 	// auto.offset.reset found no leader to ask: the consumer asks again at
 	// each poll (the position stays unset until ListOffsets succeeds).
-	resetPending map[partitionKey]bool
+	resetPending map[topicPartition]bool
 	// down is set after a crash or a close: the process does nothing.
 	// closing is set from close() until the member left (its revocation
 	// commit answered, or timed out).
@@ -79,8 +85,6 @@ type groupClient struct {
 	// heartbeat thread goes on.
 	stalledUntil int64
 }
-
-func (c ConsumerConfig) isGroup() bool { return c.Group != "" }
 
 // groupDefaults fills a group consumer's zero fields with Kafka's defaults.
 func groupDefaults(c ConsumerConfig) ConsumerConfig {
@@ -112,7 +116,7 @@ func (c ConsumerConfig) memberConfig() (group.MemberConfig, error) {
 	for _, name := range c.Assignors {
 		a, ok := group.Assignors()[name]
 		if !ok {
-			return group.MemberConfig{}, fmt.Errorf("%w: consumer %q: assignor %q", ErrInvalidConfig, c.Name, name)
+			return group.MemberConfig{}, fmt.Errorf("%w: consumer %q: assignor %q", metadata.ErrInvalidConfig, c.Name, name)
 		}
 		as = append(as, a)
 	}
@@ -130,148 +134,146 @@ func (c ConsumerConfig) memberConfig() (group.MemberConfig, error) {
 	return mc, nil
 }
 
-// validateGroupConsumer checks a group consumer's settings.
-func (w *World) validateGroupConsumer(c ConsumerConfig) error {
+// checkGroupConsumer checks a group consumer's settings.
+func checkGroupConsumer(env Env, c ConsumerConfig, taken bool) error {
 	c = groupDefaults(c)
-	if c.Name == "" || w.consumer(c.Name) != nil || len(c.Topics) == 0 {
-		return fmt.Errorf("%w: consumer %q of group %q: name empty or taken, or no topics", ErrInvalidConfig, c.Name, c.Group)
+	if c.Name == "" || taken || len(c.Topics) == 0 {
+		return fmt.Errorf("%w: consumer %q of group %q: name empty or taken, or no topics", metadata.ErrInvalidConfig, c.Name, c.Group)
 	}
 	for _, t := range c.Topics {
-		if w.topic(t) == nil || t == OffsetsTopic {
-			return fmt.Errorf("%w: consumer %q: no topic %q", ErrInvalidConfig, c.Name, t)
+		if _, ok := env.PartitionCount(t); !ok || t == metadata.OffsetsTopic {
+			return fmt.Errorf("%w: consumer %q: no topic %q", metadata.ErrInvalidConfig, c.Name, t)
 		}
 	}
 	if c.AutoOffsetReset != "latest" && c.AutoOffsetReset != "earliest" && c.AutoOffsetReset != "none" {
-		return fmt.Errorf("%w: consumer %q: auto.offset.reset %q", ErrInvalidConfig, c.Name, c.AutoOffsetReset)
+		return fmt.Errorf("%w: consumer %q: auto.offset.reset %q", metadata.ErrInvalidConfig, c.Name, c.AutoOffsetReset)
 	}
 	if c.CommitMode != CommitAuto && c.CommitMode != CommitSync && c.CommitMode != CommitOff {
-		return fmt.Errorf("%w: consumer %q: commit mode %q", ErrInvalidConfig, c.Name, c.CommitMode)
+		return fmt.Errorf("%w: consumer %q: commit mode %q", metadata.ErrInvalidConfig, c.Name, c.CommitMode)
 	}
 	_, err := c.memberConfig()
 	return err
 }
 
-// addGroupConsumer adds a consumer that joins its group at its first poll.
-func (w *World) addGroupConsumer(cfg ConsumerConfig) error {
-	if err := w.validateGroupConsumer(cfg); err != nil {
-		return err
-	}
+// newGroupConsumer returns a consumer that joins its group at its first
+// poll.
+func newGroupConsumer(env Env, s Settings, cfg ConsumerConfig) (*Consumer, error) {
 	cfg = groupDefaults(cfg)
-	if err := w.ensureOffsetsTopic(); err != nil {
-		return err
+	if err := env.EnsureOffsetsTopic(); err != nil {
+		return nil, err
 	}
-	c := &Consumer{cfg: cfg, nextPoll: w.now}
-	if err := w.startGroupClient(c); err != nil {
-		return err
+	c := &Consumer{cfg: cfg, nextPoll: env.Now()}
+	if err := c.start(env, s); err != nil {
+		return nil, err
 	}
-	w.consumers = append(w.consumers, c)
-	return nil
+	return c, nil
 }
 
-// startGroupClient starts (or restarts) the consumer process: a new member
-// with no partitions; a static member keeps its group.instance.id.
-func (w *World) startGroupClient(c *Consumer) error {
+// start starts (or restarts) the consumer process: a new member with no
+// partitions; a static member keeps its group.instance.id.
+func (c *Consumer) start(env Env, s Settings) error {
 	mc, err := c.cfg.memberConfig()
 	if err != nil {
 		return err
 	}
-	mc.Assignors = w.partAssignors(mc.Assignors)
-	m, err := group.NewMember(mc, w.now)
+	var notes *assignNotes
+	if s.CooperativeSticky != nil {
+		notes = &assignNotes{}
+		mc.Assignors = partAssignors(mc.Assignors, s.CooperativeSticky, notes)
+	}
+	m, err := group.NewMember(mc, env.Now())
 	if err != nil {
 		return err
 	}
-	m.SetMetadata(w.topicMetadata())
+	m.SetMetadata(topicMetadata(env))
 	inc := 1
 	processed, dups := 0, 0
 	if c.grp != nil {
 		inc, processed, dups = c.grp.inc+1, c.grp.processed, c.grp.duplicates
 	}
-	c.grp = &groupClient{member: m, inc: inc, positions: map[partitionKey]int64{}, waiting: map[partitionKey]bool{},
-		processed: processed, duplicates: dups, nextCommitMs: w.now + c.cfg.AutoCommitIntervalMs}
-	c.nextPoll = w.now
+	c.grp = &groupClient{member: m, inc: inc, notes: notes, positions: map[topicPartition]int64{}, waiting: map[topicPartition]bool{},
+		processed: processed, duplicates: dups, nextCommitMs: env.Now() + c.cfg.AutoCommitIntervalMs}
+	c.nextPoll = env.Now()
 	return nil
 }
 
 // topicMetadata is the partition count of every topic, as a metadata
 // response gives it.
-func (w *World) topicMetadata() []group.TopicMetadata {
+func topicMetadata(env Env) []group.TopicMetadata {
 	var out []group.TopicMetadata
-	for _, t := range w.ctl.Topics() {
+	for _, t := range env.Topics() {
 		out = append(out, group.TopicMetadata{Topic: t.Name, Partitions: int32(len(t.Assignment))})
 	}
 	return out
 }
 
-// refreshGroupMetadata tells every group member the partition counts (a
-// metadata refresh; instant in the simulation).
-func (w *World) refreshGroupMetadata() {
-	md := w.topicMetadata()
-	for _, c := range w.consumers {
-		if c.grp != nil && !c.grp.down {
-			c.grp.member.SetMetadata(md)
-		}
+// RefreshMetadata tells a running group member the topics' partition
+// counts (a metadata refresh; instant in the simulation).
+func (c *Consumer) RefreshMetadata(env Env) {
+	if c.grp != nil && !c.grp.down {
+		c.grp.member.SetMetadata(topicMetadata(env))
 	}
 }
 
-// tickGroupConsumer runs the heartbeat thread every tick and poll() at the
+// tickGroup runs the heartbeat thread every tick and poll() at the
 // consumer's rate unless the application is busy.
-func (w *World) tickGroupConsumer(c *Consumer) {
+func (c *Consumer) tickGroup(env Env) {
 	g := c.grp
 	if g.down {
 		return
 	}
-	w.healedConnections(c)
-	w.flushOutbox(c)
-	g.member.Tick(w.now)
-	w.handleMember(c)
+	c.healedConnections(env)
+	c.flushOutbox(env)
+	g.member.Tick(env.Now())
+	c.handleMember(env)
 	if g.closing {
 		return
 	}
-	if w.now >= c.nextPoll && w.now >= g.stalledUntil {
-		c.nextPoll = w.now + c.cfg.PollIntervalMs
-		w.groupPoll(c)
+	if env.Now() >= c.nextPoll && env.Now() >= g.stalledUntil {
+		c.nextPoll = env.Now() + c.cfg.PollIntervalMs
+		c.groupPoll(env)
 	}
 }
 
 // groupPoll is one KafkaConsumer.poll(): auto-commit if due, the group
 // protocol's work (rejoin, revoke), then fetch up to max.poll.records from
 // the partitions it may fetch, and (commit mode sync) commit them.
-func (w *World) groupPoll(c *Consumer) {
+func (c *Consumer) groupPoll(env Env) {
 	g := c.grp
-	if c.cfg.CommitMode == CommitAuto && w.now >= g.nextCommitMs {
-		g.nextCommitMs = w.now + c.cfg.AutoCommitIntervalMs
-		w.commitPositions(c, g.member.Fetchable())
+	if c.cfg.CommitMode == CommitAuto && env.Now() >= g.nextCommitMs {
+		g.nextCommitMs = env.Now() + c.cfg.AutoCommitIntervalMs
+		c.commitPositions(env, g.member.Fetchable())
 	}
 	if c.cfg.CommitMode == CommitSync && len(g.done) > 0 {
-		w.commitDone(c)
+		c.commitDone(env)
 	}
-	g.member.Poll(w.now)
-	w.handleMember(c)
-	w.refetchCommitted(c)
-	w.retryResets(c)
-	w.fetchRecords(c)
+	g.member.Poll(env.Now())
+	c.handleMember(env)
+	c.refetchCommitted(env)
+	c.retryResets(env)
+	c.fetchRecords(env)
 }
 
 // retryResets applies auto.offset.reset again to the owned partitions
 // whose reset found no leader earlier.
-func (w *World) retryResets(c *Consumer) {
+func (c *Consumer) retryResets(env Env) {
 	g := c.grp
 	if len(g.resetPending) == 0 {
 		return
 	}
-	owned := map[partitionKey]bool{}
-	for _, tp := range g.member.Owned() {
-		owned[partitionKey(tp)] = true
+	owned := map[topicPartition]bool{}
+	for _, p := range g.member.Owned() {
+		owned[topicPartition(p)] = true
 	}
-	for _, tp := range slices.SortedFunc(maps.Keys(g.resetPending), metadata.ComparePartitions) {
-		if !owned[tp] {
-			delete(g.resetPending, tp)
+	for _, p := range slices.SortedFunc(maps.Keys(g.resetPending), metadata.ComparePartitions) {
+		if !owned[p] {
+			delete(g.resetPending, p)
 			continue
 		}
-		if pos, ok := w.resetOffset(c, tp); ok {
-			delete(g.resetPending, tp)
-			g.positions[tp] = pos
-			w.record(EventGroup, 0, &tp, "%s: no committed offset, auto.offset.reset=%s: starts at %d", c.cfg.Name, c.cfg.AutoOffsetReset, pos)
+		if pos, ok := c.resetOffset(env, p); ok {
+			delete(g.resetPending, p)
+			g.positions[p] = pos
+			env.Record(event.Group, 0, &p, "%s: no committed offset, auto.offset.reset=%s: starts at %d", c.cfg.Name, c.cfg.AutoOffsetReset, pos)
 		}
 	}
 }
@@ -280,56 +282,52 @@ func (w *World) retryResets(c *Consumer) {
 // partitions still waiting for them, when the request failed or timed out
 // (request.timeout.ms): the consumer's refreshCommittedOffsetsIfNeeded
 // retries at each poll until it has them.
-func (w *World) refetchCommitted(c *Consumer) {
+func (c *Consumer) refetchCommitted(env Env) {
 	g := c.grp
-	if len(g.waiting) == 0 || !g.refetch && w.now-g.fetchSentMs < DefaultRequestTimeoutMs {
+	if len(g.waiting) == 0 || !g.refetch && env.Now()-g.fetchSentMs < DefaultRequestTimeoutMs {
 		return
 	}
 	var tps []group.TopicPartition
-	for tp := range g.waiting {
-		tps = append(tps, group.TopicPartition(tp))
+	for p := range g.waiting {
+		tps = append(tps, group.TopicPartition(p))
 	}
 	tps = group.SortedPartitions(tps)
-	g.refetch, g.fetchSentMs = false, w.now
+	g.refetch, g.fetchSentMs = false, env.Now()
 	g.member.FetchCommitted(tps)
-	w.handleMember(c)
+	c.handleMember(env)
 }
 
 // commitDone is commitSync() of the processed offsets.
-func (w *World) commitDone(c *Consumer) {
+func (c *Consumer) commitDone(env Env) {
 	g := c.grp
-	keys := make([]partitionKey, 0, len(g.done))
-	for tp := range g.done {
-		keys = append(keys, tp)
-	}
-	slices.SortFunc(keys, metadata.ComparePartitions)
+	keys := slices.SortedFunc(maps.Keys(g.done), metadata.ComparePartitions)
 	offsets := make([]group.PartitionOffset, len(keys))
-	for i, tp := range keys {
-		offsets[i] = group.PartitionOffset{TopicPartition: group.TopicPartition(tp), Offset: g.done[tp], LeaderEpoch: -1}
+	for i, p := range keys {
+		offsets[i] = group.PartitionOffset{TopicPartition: group.TopicPartition(p), Offset: g.done[p], LeaderEpoch: -1}
 	}
 	g.done = nil
 	g.member.Commit(offsets)
-	w.handleMember(c)
+	c.handleMember(env)
 }
 
 // commitPositions commits the positions of tps that have one.
-func (w *World) commitPositions(c *Consumer, tps []group.TopicPartition) {
-	offsets := w.positionsOf(c, tps)
+func (c *Consumer) commitPositions(env Env, tps []group.TopicPartition) {
+	offsets := c.positionsOf(env, tps)
 	if len(offsets) == 0 {
 		return
 	}
 	c.grp.member.Commit(offsets)
-	w.handleMember(c)
+	c.handleMember(env)
 }
 
-func (w *World) positionsOf(c *Consumer, tps []group.TopicPartition) []group.PartitionOffset {
+func (c *Consumer) positionsOf(env Env, tps []group.TopicPartition) []group.PartitionOffset {
 	var out []group.PartitionOffset
-	for _, tp := range tps {
-		if w.topic(tp.Topic) == nil {
+	for _, p := range tps {
+		if _, ok := env.PartitionCount(p.Topic); !ok {
 			continue // deleted: a broker answers UNKNOWN_TOPIC_OR_PARTITION (KafkaApis.handleOffsetCommitRequest)
 		}
-		if pos, ok := c.grp.positions[partitionKey(tp)]; ok {
-			out = append(out, group.PartitionOffset{TopicPartition: tp, Offset: pos, LeaderEpoch: -1})
+		if pos, ok := c.grp.positions[topicPartition(p)]; ok {
+			out = append(out, group.PartitionOffset{TopicPartition: p, Offset: pos, LeaderEpoch: -1})
 		}
 	}
 	return out
@@ -338,54 +336,54 @@ func (w *World) positionsOf(c *Consumer, tps []group.TopicPartition) []group.Par
 // handleMember acts on the member's Ready until it has nothing more, in the
 // order the group package asks: requests, lost, revoke (commit first),
 // assigned (fetch committed offsets), fetched offsets, errors.
-func (w *World) handleMember(c *Consumer) {
+func (c *Consumer) handleMember(env Env) {
 	g := c.grp
 	for i := 0; g.member.HasReady() && i < 16; i++ {
 		rd := g.member.Ready()
 		for _, r := range rd.Requests {
-			w.sendGroupRequest(c, r)
+			c.sendGroupRequest(env, r)
 		}
-		for _, tp := range rd.Lost {
-			delete(g.positions, partitionKey(tp))
-			delete(g.waiting, partitionKey(tp))
+		for _, p := range rd.Lost {
+			delete(g.positions, topicPartition(p))
+			delete(g.waiting, topicPartition(p))
 		}
 		if len(rd.Lost) > 0 {
-			w.record(EventGroup, 0, nil, "%s lost %s (no commit possible)", c.cfg.Name, group.FormatPartitions(rd.Lost))
+			env.Record(event.Group, 0, nil, "%s lost %s (no commit possible)", c.cfg.Name, group.FormatPartitions(rd.Lost))
 		}
 		if len(rd.Revoke) > 0 {
-			w.revoke(c, rd.Revoke)
+			c.revoke(env, rd.Revoke)
 		}
 		if len(rd.Assigned) > 0 {
-			for _, tp := range rd.Assigned {
-				g.waiting[partitionKey(tp)] = true
+			for _, p := range rd.Assigned {
+				g.waiting[topicPartition(p)] = true
 			}
-			g.fetchSentMs = w.now
+			g.fetchSentMs = env.Now()
 			g.member.FetchCommitted(rd.Assigned)
 		}
 		for _, po := range rd.Fetched {
-			w.startFetching(c, po)
+			c.startFetching(env, po)
 		}
 		for _, err := range rd.Errors {
-			w.record(EventGroup, 0, nil, "%s: %v", c.cfg.Name, err)
+			env.Record(event.Group, 0, nil, "%s: %v", c.cfg.Name, err)
 		}
 	}
-	w.closedWhenLeft(c)
+	c.closedWhenLeft(env)
 }
 
 // revoke is onPartitionsRevoked: stop fetching, commit the positions
 // (unless commits are off), give the partitions up.
-func (w *World) revoke(c *Consumer, tps []group.TopicPartition) {
+func (c *Consumer) revoke(env Env, tps []group.TopicPartition) {
 	g := c.grp
 	var commits []group.PartitionOffset
 	if c.cfg.CommitMode != CommitOff {
-		commits = w.positionsOf(c, tps)
+		commits = c.positionsOf(env, tps)
 	}
-	for _, tp := range tps {
-		delete(g.positions, partitionKey(tp))
-		delete(g.waiting, partitionKey(tp))
-		delete(g.done, partitionKey(tp))
+	for _, p := range tps {
+		delete(g.positions, topicPartition(p))
+		delete(g.waiting, topicPartition(p))
+		delete(g.done, topicPartition(p))
 	}
-	w.record(EventGroup, 0, nil, "%s revokes %s, commits %s", c.cfg.Name, group.FormatPartitions(tps), formatOffsets(commits))
+	env.Record(event.Group, 0, nil, "%s revokes %s, commits %s", c.cfg.Name, group.FormatPartitions(tps), formatOffsets(commits))
 	g.member.Revoked(commits)
 }
 
@@ -402,57 +400,43 @@ func formatOffsets(offs []group.PartitionOffset) string {
 
 // startFetching sets the position of a newly assigned partition: its
 // committed offset, or auto.offset.reset when there is none.
-func (w *World) startFetching(c *Consumer, po group.PartitionOffset) {
+func (c *Consumer) startFetching(env Env, po group.PartitionOffset) {
 	g := c.grp
-	tp := partitionKey(po.TopicPartition)
-	if !g.waiting[tp] {
+	p := topicPartition(po.TopicPartition)
+	if !g.waiting[p] {
 		return
 	}
-	delete(g.waiting, tp)
+	delete(g.waiting, p)
 	if po.Offset >= 0 {
-		g.positions[tp] = po.Offset
-		w.record(EventGroup, 0, &tp, "%s starts at committed offset %d", c.cfg.Name, po.Offset)
+		g.positions[p] = po.Offset
+		env.Record(event.Group, 0, &p, "%s starts at committed offset %d", c.cfg.Name, po.Offset)
 		return
 	}
-	pos, ok := w.resetOffset(c, tp)
+	pos, ok := c.resetOffset(env, p)
 	if !ok {
 		if c.cfg.AutoOffsetReset != "none" {
 			if g.resetPending == nil {
-				g.resetPending = map[partitionKey]bool{}
+				g.resetPending = map[topicPartition]bool{}
 			}
-			g.resetPending[tp] = true
+			g.resetPending[p] = true
 		}
 		return
 	}
-	g.positions[tp] = pos
-	w.record(EventGroup, 0, &tp, "%s: no committed offset, auto.offset.reset=%s: starts at %d", c.cfg.Name, c.cfg.AutoOffsetReset, pos)
+	g.positions[p] = pos
+	env.Record(event.Group, 0, &p, "%s: no committed offset, auto.offset.reset=%s: starts at %d", c.cfg.Name, c.cfg.AutoOffsetReset, pos)
 }
 
 // resetOffset applies auto.offset.reset against the partition's leader:
 // latest = HW, earliest = log start; none (or no leader) gives no position.
-func (w *World) resetOffset(c *Consumer, tp partitionKey) (int64, bool) {
-	s := w.leaderSlot(tp)
-	if s == nil || c.cfg.AutoOffsetReset == "none" {
+func (c *Consumer) resetOffset(env Env, p topicPartition) (int64, bool) {
+	l := env.LeaderLog(p)
+	if l == nil || c.cfg.AutoOffsetReset == "none" {
 		return 0, false
 	}
 	if c.cfg.AutoOffsetReset == "earliest" {
-		return s.Log.LogStartOffset(), true
+		return l.LogStartOffset(), true
 	}
-	return s.Node.Status().HighWatermark, true
-}
-
-// leaderSlot returns the running leader replica of tp, or nil.
-func (w *World) leaderSlot(tp partitionKey) *broker.Partition {
-	leader := w.PartitionLeader(tp.Topic, tp.Partition)
-	if leader == replica.NoLeader || w.net.Cut(leader, netsim.ConsumerNode) {
-		return nil
-	}
-	b := w.brokers[leader-1]
-	s := b.Partition(tp)
-	if b.State() != BrokerRunning || s == nil || s.Node.Status().Role != replica.RoleLeader {
-		return nil
-	}
-	return s
+	return l.HighWatermark(), true
 }
 
 // sendGroupRequest sends a request to the group's coordinator, in order
@@ -466,7 +450,7 @@ func (w *World) leaderSlot(tp partitionKey) *broker.Partition {
 // (initiateJoinGroup's joinFuture). Sending both when a coordinator
 // appears would make a new process two members, each with its own
 // MEMBER_ID_REQUIRED answer.
-func (w *World) sendGroupRequest(c *Consumer, r group.Request) {
+func (c *Consumer) sendGroupRequest(env Env, r group.Request) {
 	g := c.grp
 	switch r.(type) {
 	case group.Heartbeat:
@@ -486,69 +470,50 @@ func (w *World) sendGroupRequest(c *Consumer, r group.Request) {
 		})
 	}
 	g.outbox = append(g.outbox, r)
-	w.flushOutbox(c)
+	c.flushOutbox(env)
 }
 
 // flushOutbox sends the held requests to the coordinator as the consumer
 // finds it now (FindCoordinator); with none it keeps them for the next
 // tick.
-func (w *World) flushOutbox(c *Consumer) {
+func (c *Consumer) flushOutbox(env Env) {
 	g := c.grp
 	if len(g.outbox) == 0 {
 		return
 	}
-	b := w.coordinatorOf(c.cfg.Group)
-	if b == nil {
+	b, ok := env.Coordinator(c.cfg.Group)
+	if !ok {
 		if !g.noCoordinator {
-			w.record(EventGroup, 0, nil, "%s: FindCoordinator(%s): COORDINATOR_NOT_AVAILABLE, retrying", c.cfg.Name, c.cfg.Group)
+			env.Record(event.Group, 0, nil, "%s: FindCoordinator(%s): COORDINATOR_NOT_AVAILABLE, retrying", c.cfg.Name, c.cfg.Group)
 		}
 		g.noCoordinator = true
 		return
 	}
 	g.noCoordinator = false
 	for _, r := range g.outbox {
-		w.send(netsim.Envelope{From: netsim.ConsumerNode, To: b.ID(), Kind: netsim.KindGroupRequest, Client: c.cfg.Name, ClientInc: g.inc, GroupReq: r})
+		env.Send(netsim.Envelope{From: netsim.ConsumerNode, To: b, Kind: netsim.KindGroupRequest, Client: c.cfg.Name, ClientInc: g.inc, GroupReq: r})
 	}
 	g.outbox = g.outbox[:0]
 }
 
-// deliverToConsumer hands a coordinator's answer to the consumer it is for.
-func (w *World) deliverToConsumer(e *netsim.Envelope) {
-	c := w.consumer(e.Client)
-	if c == nil || c.grp == nil || c.grp.down || c.grp.inc != e.ClientInc {
+// Step hands a coordinator's answer to a group consumer's member.
+func (c *Consumer) Step(env Env, e *netsim.Envelope) {
+	if c.grp == nil || c.grp.down || c.grp.inc != e.ClientInc {
 		return
 	}
-	if err := c.grp.member.Step(e.GroupResp); err != nil {
-		w.record(EventGroup, 0, nil, "%s: %v", c.cfg.Name, err)
+	if err := c.stepMember(env, e.GroupResp); err != nil {
+		env.Record(event.Group, 0, nil, "%s: %v", c.cfg.Name, err)
 		return
 	}
-	w.handleMember(c)
+	c.handleMember(env)
 }
 
-// validateGroupAction checks close/crash/restart/stall of a group consumer.
-func (w *World) validateGroupAction(a Action) error {
-	c := w.consumer(a.Name)
-	switch {
-	case c == nil || c.grp == nil:
-		return fmt.Errorf("%w: %s: no group consumer %q", ErrInvalidConfig, a.Kind, a.Name)
-	case a.Kind == ActRestartConsumer && !c.grp.down:
-		return fmt.Errorf("%w: restart-consumer: %q is running", ErrInvalidConfig, a.Name)
-	case a.Kind != ActRestartConsumer && c.grp.down:
-		return fmt.Errorf("%w: %s: %q is not running", ErrInvalidConfig, a.Kind, a.Name)
-	case a.Ms < 0:
-		return fmt.Errorf("%w: %s: negative time", ErrInvalidConfig, a.Kind)
+// stepMember hands the member an answer; its part assignor, the only one
+// that may run then, notes what it decides to env.
+func (c *Consumer) stepMember(env Env, r group.Response) error {
+	if n := c.grp.notes; n != nil {
+		n.rec = env
+		defer func() { n.rec = nil }()
 	}
-	return nil
-}
-
-// consumerString prints a group consumer's add-consumer action.
-func consumerString(c ConsumerConfig) string {
-	s := fmt.Sprintf("add-consumer %s group=%s topics=%s assignors=%s", c.Name, c.Group, strings.Join(c.Topics, ","), strings.Join(c.Assignors, ","))
-	if c.GroupInstanceID != "" {
-		s += " instance=" + c.GroupInstanceID
-	}
-	if c.CommitMode != "" {
-		s += " commit=" + c.CommitMode
-	}
-	return s
+	return c.grp.member.Step(r)
 }

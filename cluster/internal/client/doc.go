@@ -1,0 +1,35 @@
+// Package client is the simulated cluster's producers and consumers as
+// machines: each [Producer] and [Consumer] holds its own state, takes the
+// answers the network brings it ([Producer.Step], [Consumer.Step]) and
+// the passing of time ([Producer.Tick], [Consumer.Tick]), and reaches the
+// world only through the [Env] each call is given: the clock, the
+// network, the recorder of events, and a few narrow questions about the
+// cluster (a partition's leader, a group's coordinator, a topic's
+// configuration).
+//
+// A producer partitions its records (murmur2 of the key, or the sticky
+// partitioners of KIP-480 and KIP-794), batches them with linger.ms,
+// sends them to the partition's leader and retries retriable errors until
+// delivery.timeout.ms, numbers them when it is idempotent (KIP-98: the
+// producer id, epoch and per-partition sequences, the epoch bumped after a
+// gap), and ends a transactional producer's transactions with the markers
+// it asks the leaders to append ([Producer.EndTransaction]).
+//
+// A consumer is simple (one partition, no group) or a member of a consumer
+// group: its [group.Member] joins, syncs, heartbeats, commits and revokes
+// through the group's coordinator, whose address the world's
+// FindCoordinator gives ([Env.Coordinator]); the member's requests wait in
+// order while no coordinator is known, and those lost on a cut link fail
+// when it heals, as Kafka 3.7's client reacts to a broken connection.
+//
+// A consumer reads its leader's log directly ([Env.LeaderLog]), a
+// documented simplification of the simulation: no Fetch request travels,
+// the read sees what the leader exposes below its high watermark at that
+// moment, transaction markers are passed and not handed out (as
+// read_uncommitted does), and damaged bytes make poll throw as Kafka's
+// consumer does with check.crcs. A group's records processed are counted
+// across its members ([Progress]) to tell at-least-once duplicates.
+//
+// The world hosts the machines: it keeps them, routes the envelopes
+// addressed to them, and implements their [Env]; the rules live here.
+package client

@@ -1,0 +1,113 @@
+package client
+
+import (
+	"strconv"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+)
+
+// fetchRecords reads, for each partition the consumer may fetch and whose
+// position it knows (in partition order), the records in [position, HW)
+// from the leader, up to max.poll.records in all, and processes them. A
+// record of the group's partition below the furthest offset any member of
+// the group processed before is a duplicate: processed again after a crash
+// or a failed commit (at-least-once). It returns how many it read.
+func (c *Consumer) fetchRecords(env Env) int {
+	g := c.grp
+	read := 0
+	for _, gtp := range g.member.Fetchable() {
+		p := topicPartition(gtp)
+		pos, ok := g.positions[p]
+		if !ok || read >= c.cfg.MaxPollRecords {
+			continue
+		}
+		l := env.LeaderLog(p)
+		if l == nil {
+			continue
+		}
+		if pos < l.LogStartOffset() || pos > l.LogEndOffset() {
+			c.outOfRange(env, l, p, pos)
+			continue
+		}
+		hw := l.HighWatermark()
+		// markers counts the transaction markers between first and last,
+		// passing those after the latest record read.
+		first, last, again, markers, passing := int64(-1), int64(-1), 0, 0, 0
+		limit, thrown := c.meetDamage(env, l, p, pos, hw)
+		if thrown {
+			continue
+		}
+		hw = min(hw, limit)
+		fetched, byPart, stuck := l.Fetch(pos, max(c.cfg.MaxPollRecords-read, 1))
+		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
+			c.noteFetch(env, l, p, pos, fetched[0].Offset)
+		}
+		for _, e := range fetched {
+			if e.Offset >= hw || read >= c.cfg.MaxPollRecords {
+				break
+			}
+			if _, ok := ControlEntry(&e); ok {
+				// A transaction marker is not handed out, and the
+				// position moves past it (CompletedFetch.nextFetchedRecord).
+				c.advance(p, e.Offset+1)
+				if first >= 0 {
+					passing++
+				}
+				continue
+			}
+			if env.MarkProcessed(c.cfg.Group, p, e.Offset) {
+				again++
+			}
+			if first < 0 {
+				first = e.Offset
+			}
+			last, read = e.Offset, read+1
+			markers, passing = markers+passing, 0
+			c.advance(p, e.Offset+1)
+		}
+		if first < 0 {
+			if hw > pos && !stuck && !hidden(l, pos, hw) {
+				g.positions[p] = hw // only offsets removed by compaction lay between
+			}
+			continue
+		}
+		g.processed += l.Count(first, last) - markers // the cleaner may have removed offsets between
+		g.duplicates += again
+		env.Record(event.Consume, 0, &p, "%s processed offsets %d-%d%s", c.cfg.Name, first, last, duplicateNote(again))
+	}
+	return read
+}
+
+// advance moves the position of p to pos, the offset after a record
+// processed (or a marker passed): under [CommitSync] the offset to commit.
+func (c *Consumer) advance(p topicPartition, pos int64) {
+	g := c.grp
+	g.positions[p] = pos
+	if c.cfg.CommitMode == CommitSync {
+		if g.done == nil {
+			g.done = map[topicPartition]int64{}
+		}
+		g.done[p] = pos
+	}
+}
+
+func duplicateNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " (" + strconv.Itoa(n) + " processed before: duplicates)"
+}
+
+// outOfRange handles a position outside the leader's log (retention deleted
+// it, or the log was truncated): OFFSET_OUT_OF_RANGE and auto.offset.reset.
+func (c *Consumer) outOfRange(env Env, l LeaderLog, p topicPartition, pos int64) {
+	g := c.grp
+	to, ok := c.resetOffset(env, p)
+	if !ok {
+		env.Record(event.Group, 0, &p, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), auto.offset.reset=none: no position", c.cfg.Name, pos, l.LogStartOffset(), l.LogEndOffset())
+		delete(g.positions, p)
+		return
+	}
+	g.positions[p] = to
+	env.Record(event.Group, 0, &p, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), auto.offset.reset=%s: now at %d", c.cfg.Name, pos, l.LogStartOffset(), l.LogEndOffset(), c.cfg.AutoOffsetReset, to)
+}

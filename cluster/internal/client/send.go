@@ -1,0 +1,230 @@
+package client
+
+import (
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// sendRecord sends (or re-sends) result i to the partition's leader, with
+// the results of its batch when it has one (all of them in one request).
+func (p *Producer) sendRecord(env Env, i int) {
+	members := p.result(i).batch
+	if members == nil {
+		members = []int{i}
+	}
+	r := p.result(members[0])
+	tp := kafkalog.TopicPartition{Topic: p.cfg.Topic, Partition: r.Partition}
+	leader := env.PartitionLeader(tp.Topic, tp.Partition)
+	var live []int
+	for _, j := range members {
+		if m := p.result(j); !m.Acked && !m.Failed {
+			m.Attempts++
+			live = append(live, j)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	if leader == replica.NoLeader {
+		for _, j := range live {
+			p.retryOrFail(env, j, "LEADER_NOT_AVAILABLE", true)
+		}
+		return
+	}
+	p.corr++
+	records := make([]replica.Record, 0, len(live))
+	timestamps := make([]int64, 0, len(live))
+	stamped := false
+	for _, j := range live {
+		m := p.result(j)
+		stamped = stamped || m.stamped
+		m.inflight, m.sentMs, m.retryAtMs, m.sentEpoch = p.corr, env.Now(), 0, m.ProducerEpoch
+		rec := replica.Record{Value: []byte(m.Value)}
+		if m.Null {
+			rec.Value = nil
+		}
+		if m.Sequence >= 0 {
+			rec.Producer = &replica.ProducerSequence{ID: int64(p.id), Epoch: m.ProducerEpoch, Sequence: m.Sequence}
+		}
+		if m.Key != "" {
+			rec.Key = []byte(m.Key)
+		}
+		records = append(records, rec)
+		timestamps = append(timestamps, m.timestampMs)
+	}
+	if p.encodedByPart() || stamped || p.transactional() {
+		records[0].Batch = p.encodeRecords(records, timestamps)
+	}
+	// The batch goes with the acks its records were sent with: a retry
+	// after set-producer is still the old producer's record (Kafka fixes
+	// acks for a producer's life).
+	acks := r.Acks
+	env.Send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
+		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
+	if acks == 0 {
+		for _, j := range live {
+			m := p.result(j)
+			m.inflight, m.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it
+		}
+	}
+}
+
+// encodedByPart reports whether the producer encodes its batches with
+// [Settings.EncodeBatch] (never those of the internal topic).
+func (p *Producer) encodedByPart() bool {
+	return p.settings.EncodeBatch != nil && p.cfg.Topic != metadata.OffsetsTopic
+}
+
+// encodeRecords encodes records, with their timestamps, as the batch the
+// producer sends (a transactional producer's is transactional), with
+// [Settings.EncodeBatch] (the library's encoder if it declines or is not
+// given).
+func (p *Producer) encodeRecords(records []replica.Record, timestamps []int64) []byte {
+	var b kafkalog.RecordBatch
+	b.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, p.transactional(), false)
+	b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = kafkalog.NoProducerID, kafkalog.NoProducerEpoch, kafkalog.NoSequence
+	if s := records[0].Producer; s != nil {
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = s.ID, s.Epoch, s.Sequence
+	}
+	for i, rec := range records {
+		b.AppendRecord(int64(i), timestamps[i], rec.Key, rec.Value)
+	}
+	if encode := p.settings.EncodeBatch; encode != nil {
+		if out, ok := encode(nil, &b); ok {
+			return out
+		}
+	}
+	return b.AppendTo(nil)
+}
+
+// acknowledged takes a leader's acknowledgement of the results answered.
+func (p *Producer) acknowledged(env Env, e *netsim.Envelope, answered []int) {
+	for k, i := range answered {
+		r := p.result(i)
+		r.inflight, r.Acked, r.Offset = 0, true, e.Resp.BaseOffset+int64(k)
+		env.Record(event.Produce, 0, &e.TP, "%s: %s acknowledged at offset %d", p.cfg.Name, RecordLabel(r.Key, r.Value), r.Offset)
+		if p.encodedByPart() {
+			env.MarkLast(event.PartEncoder)
+		}
+	}
+}
+
+// refused takes a leader's error answer to the results answered: each is
+// retried or fails.
+func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
+	bumped := false
+	// One line for the answer, as Kafka's Sender logs one per batch
+	// ("Got error produce response ... retrying"): a producer whose
+	// records wait out a long outage retries them all every
+	// retry.backoff.ms, and a line per record and retry would fill the
+	// history (twenty records a second for eight minutes: ten million).
+	first := p.result(answered[0])
+	if len(answered) == 1 {
+		env.Record(event.Produce, 0, &e.TP, "%s: %s got %s", p.cfg.Name, RecordLabel(first.Key, first.Value), e.Resp.Error)
+	} else {
+		env.Record(event.Produce, 0, &e.TP, "%s: %s and %d more records got %s", p.cfg.Name, RecordLabel(first.Key, first.Value), len(answered)-1, e.Resp.Error)
+	}
+	if p.encodedByPart() {
+		env.MarkLast(event.PartEncoder)
+	}
+	for _, i := range answered {
+		r := p.result(i)
+		retriable := e.Resp.Error.Retriable()
+		if e.Resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
+			// Kafka 3.7's TransactionManager.canRetry: an idempotent
+			// producer retries it; a gap in the sequence (the leader lost
+			// records, e.g. after an unclean election) bumps the epoch
+			// first, unless the sequence was reset since this send.
+			retriable = true
+			if r.sentEpoch == p.epoch && !bumped {
+				p.bumpEpoch(env, -1)
+				bumped = true
+			}
+		}
+		p.retryOrFail(env, i, e.Resp.Error.String(), retriable)
+	}
+}
+
+// retryOrFail retries a retriable error after retry.backoff.ms (the
+// delivery timeout is [Producer.Tick]'s), else fails the record.
+func (p *Producer) retryOrFail(env Env, i int, code string, retriable bool) {
+	r := p.result(i)
+	r.inflight, r.LastError = 0, code
+	if retriable {
+		r.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+		return
+	}
+	p.failRecord(env, i, code)
+}
+
+// expire fails a record delivery.timeout.ms after it was first sent,
+// whether it waits to be retried or is in flight, as Kafka's Sender does
+// (sendProducerData expires both, with a TimeoutException "Expiring 1
+// record(s) for orders-0:120000 ms has passed since batch creation"). Its
+// Error is "TIMEOUT(last)", last being the latest error the broker
+// answered, if any.
+func (p *Producer) expire(env Env, i int) {
+	r := p.result(i)
+	r.inflight = 0
+	tp := p.tp(r.Partition)
+	env.Record(event.Produce, 0, tp, "%s: %s: TimeoutException: Expiring 1 record(s) for %s-%d:%d ms has passed since batch creation",
+		p.cfg.Name, RecordLabel(r.Key, r.Value), tp.Topic, tp.Partition, env.Now()-r.firstSentMs)
+	code := "TIMEOUT"
+	if r.LastError != "" {
+		code += "(" + r.LastError + ")"
+	}
+	p.failRecord(env, i, code)
+}
+
+// failRecord ends record i with error code; an idempotent producer then
+// bumps its epoch.
+func (p *Producer) failRecord(env Env, i int, code string) {
+	r := p.result(i)
+	r.Failed, r.Error, r.retryAtMs, r.inflight = true, code, 0, 0
+	env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, RecordLabel(r.Key, r.Value), r.Error)
+	if p.txn != nil {
+		p.txn.failed++ // an abortable error: the transaction cannot commit
+	}
+	if r.Sequence >= 0 {
+		p.bumpEpoch(env, i)
+	}
+}
+
+// nextSequence hands out the next sequence number of partition.
+func (p *Producer) nextSequence(partition int32) int32 {
+	if p.nextSeq == nil {
+		p.nextSeq = map[int32]int32{}
+	}
+	seq := p.nextSeq[partition]
+	p.nextSeq[partition]++
+	return seq
+}
+
+// bumpEpoch follows a gap in a partition's sequence: result failed failed
+// for good (skip it), or a leader answered OUT_OF_ORDER_SEQUENCE_NUMBER
+// (failed -1). As Kafka's TransactionManager does for an idempotent
+// producer without transactions (handleFailedBatch and canRetry call
+// requestEpochBumpForPartition), the producer moves to the next epoch,
+// whose sequences start at 0, and renumbers the records still waiting in
+// send order (TxnPartitionMap.startSequencesAtBeginning). Kafka asks for
+// the new epoch with InitProducerId; here it comes at once.
+func (p *Producer) bumpEpoch(env Env, failed int) {
+	p.epoch++
+	p.nextSeq = nil
+	// p.open may be being compacted by Tick: visit each index once.
+	seen := map[int]bool{failed: failed >= 0}
+	for _, i := range p.open {
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		if r := p.result(i); !r.Acked && !r.Failed && r.Sequence >= 0 {
+			r.Sequence, r.ProducerEpoch = p.nextSequence(r.Partition), p.epoch
+		}
+	}
+	env.Record(event.Produce, 0, nil, "%s: producer epoch bumped to %d (sequences start again at 0)", p.cfg.Name, p.epoch)
+}
