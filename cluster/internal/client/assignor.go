@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -78,7 +79,8 @@ func CheckAssignment(got group.Assignment, members []group.MemberSubscription, t
 		}
 	}
 	owner := map[group.TopicPartition]string{}
-	for id, tps := range got {
+	for _, id := range slices.Sorted(maps.Keys(got)) { // by member id: the same answer every run
+		tps := got[id]
 		if !known[id] {
 			return fmt.Errorf("%w: member %s is not in the group", errAssignment, id)
 		}
