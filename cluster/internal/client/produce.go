@@ -21,6 +21,7 @@ func (p *Producer) CheckProduce(env Env, partition int32, timestampMs *int64) er
 		return fmt.Errorf("%w: produce: topic %s has no partition %d", metadata.ErrInvalidConfig, p.cfg.Topic, partition)
 	}
 	if timestampMs != nil && *timestampMs < 0 {
+		//lint:ignore ST1005 ProducerRecord's own words, as Kafka's client throws them
 		return fmt.Errorf("%w: produce: ProducerRecord: Invalid timestamp: %d. Timestamp should always be non-negative or null.", metadata.ErrInvalidConfig, *timestampMs)
 	}
 	return nil
