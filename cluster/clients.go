@@ -65,7 +65,9 @@ func Bool(b bool) *bool { return &b }
 // Result is what a producer was told about one record.
 type Result = client.Result
 
-// Producer is a producer client in the world.
+// Producer is a producer client in the world ([World.Producers]). Its
+// Name, Config, Results (what it was told about each record, in send
+// order) and RatePerSec read it; the world drives the rest.
 type Producer = client.Producer
 
 // ConsumerConfig describes a consumer. Without Group it is a simple
@@ -79,8 +81,12 @@ type ConsumerConfig = client.ConsumerConfig
 // Consumed is one record a consumer received.
 type Consumed = client.Consumed
 
-// Consumer is a consumer client in the world: a simple consumer of one
-// partition, or a member of a consumer group.
+// Consumer is a consumer client in the world ([World.Consumers]): a simple
+// consumer of one partition, or a member of a consumer group. Its Name and
+// Config read either kind; Position and Records a simple consumer's
+// reading; IsGroup, Status ("running", "closed", "crashed"), MemberID,
+// MemberState and Processed (records processed, and duplicates among
+// them) a group member. The world drives the rest.
 type Consumer = client.Consumer
 
 // Group consumer defaults (Kafka's consumer configs).

@@ -59,7 +59,7 @@ func NewProducer(env Env, s Settings, cfg ProducerConfig, id int32) (*Producer, 
 	if err != nil {
 		return nil, err
 	}
-	acks, err := ParseAcks(cfg.Acks)
+	acks, err := parseAcks(cfg.Acks)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (p *Producer) Set(env Env, c SetChange) error {
 	if err != nil {
 		return err
 	}
-	acks, err := ParseAcks(cfg.Acks)
+	acks, err := parseAcks(cfg.Acks)
 	if err != nil {
 		return err
 	}

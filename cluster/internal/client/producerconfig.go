@@ -116,9 +116,9 @@ const (
 	PartitionerUniformSticky = "uniform-sticky"
 )
 
-// ParseAcks reads an acks setting: "all" (or "-1", or "" for the
+// parseAcks reads an acks setting: "all" (or "-1", or "" for the
 // default), "1" or "0".
-func ParseAcks(s string) (int16, error) {
+func parseAcks(s string) (int16, error) {
 	switch s {
 	case "", "all", "-1":
 		return replica.AcksAll, nil
@@ -142,7 +142,7 @@ func AcksLabel(a int16) string {
 // acks, partitioner, batch.size and linger.ms, its topic, and its name
 // (taken: another producer has it).
 func CheckProducer(env Env, cfg ProducerConfig, taken bool) error {
-	if _, err := ParseAcks(cfg.Acks); err != nil {
+	if _, err := parseAcks(cfg.Acks); err != nil {
 		return err
 	}
 	if pt := cfg.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || cfg.BatchSize < 0 || cfg.LingerMs < 0 {
@@ -164,7 +164,7 @@ func (cfg ProducerConfig) withDefaults(rules replica.RuleSet) (ProducerConfig, e
 			cfg.Acks = "all"
 		}
 	}
-	acks, err := ParseAcks(cfg.Acks)
+	acks, err := parseAcks(cfg.Acks)
 	if err != nil {
 		return cfg, err
 	}
