@@ -116,14 +116,12 @@ type externalState struct {
 }
 
 // replayPreparer is a [Preparer] the world keeps for the requests it
-// prepares itself. A snapshot or a clone starts without it (CopyShared):
+// prepares itself. A snapshot or a clone starts without it (cloneState):
 // its buffers are scratch space.
 type replayPreparer struct {
 	pp *Preparer
 }
 
-// CopyShared is the copy a snapshot takes (internal/deepcopy): a fresh one.
-func (r *replayPreparer) CopyShared() replayPreparer { return replayPreparer{} }
 
 // get returns the Preparer, made at first use.
 func (r *replayPreparer) get() *Preparer {

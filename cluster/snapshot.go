@@ -1,13 +1,11 @@
 package cluster
 
 import (
-	"reflect"
+	"maps"
+	"math/rand/v2"
 	"slices"
 
-	"github.com/kafkalive/kafkalive/replica"
-
-	"github.com/kafkalive/kafkalive/cluster/internal/deepcopy"
-	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 )
 
 // snapshot is the world's state at one moment, between two actions, with
@@ -30,16 +28,6 @@ func actionSize(a *Action) int64 {
 	return n
 }
 
-// immutable are the types a clone shares instead of copying: a replica
-// log's mirror entries (their key and value bytes are copied from the
-// batch when the entry is made, and never changed), and slices of them:
-// a mirror's chunks are never changed once added (a cut reslices them), a
-// follower's chunk is its leader's own entries, and a fetch carries the
-// mirror's entries, which its receiver must not change (replica.Log.Read);
-// and a lazy chunk's batch bytes, never changed either. So a snapshot costs
-// a chunk header per batch, not a copy of every record.
-var immutable = []reflect.Type{reflect.TypeFor[replica.Entry](), reflect.TypeFor[[]replica.Entry](), reflect.TypeFor[*replicalog.LazyBatch]()}
-
 // Clone returns an independent copy of the world: brokers with their file
 // systems, logs and replicas, the controller, the network's messages in
 // flight, producers, consumers, group coordinators, the checker and the
@@ -52,13 +40,49 @@ func (w *World) Clone() *World {
 	return c
 }
 
-// cloneState deep-copies everything but the history.
+// cloneState copies everything but the history, each machine by its own
+// Clone: what a machine shares with its clone is what nothing changes in
+// place (appended batches, sealed segments and pages until written, sent
+// messages), so a snapshot costs what changed, not what the world holds.
+// The scratch spaces (the peeked logs of stopped brokers, the replay's
+// Preparer) start empty.
 func (w *World) cloneState() *World {
-	events, actions, snaps := w.events, w.actions, w.snaps
-	w.events, w.actions, w.snaps = nil, nil, nil
-	c := deepcopy.Copy(w, immutable...)
-	w.events, w.actions, w.snaps = events, actions, snaps
+	c := &World{cfg: w.cfg, now: w.now, eventBase: w.eventBase, actionBase: w.actionBase, actionBytes: w.actionBytes,
+		err: w.err, internal: slices.Clip(w.internal), internalCount: w.internalCount}
+	pcg := *w.pcg
+	c.pcg = &pcg
+	c.rnd = rand.New(c.pcg)
+	c.brokers = make([]*broker.Broker, len(w.brokers))
+	for i, b := range w.brokers {
+		c.brokers[i] = b.Clone(&c.now, c.rnd)
+	}
+	c.ctl = w.ctl.Clone()
+	c.net = *w.net.Clone()
+	c.producers = make([]*Producer, len(w.producers))
+	for i, p := range w.producers {
+		c.producers[i] = p.Clone()
+	}
+	c.consumers = make([]*Consumer, len(w.consumers))
+	for i, cs := range w.consumers {
+		cc, err := cs.Clone()
+		if err != nil {
+			panic(err) // the same assignors, by construction: our bug
+		}
+		c.consumers[i] = cc
+	}
+	c.progress = w.progress.Clone()
+	c.check = w.check.clone()
+	c.ext = w.ext.clone()
+	c.xgroup = w.xgroup.clone()
 	return c
+}
+
+// clone copies the checker's state: its maps hold values only.
+func (c *checker) clone() checker {
+	d := *c
+	d.violations = slices.Clip(c.violations)
+	d.active, d.leaderHW, d.epochOwner, d.matched = maps.Clone(c.active), maps.Clone(c.leaderHW), maps.Clone(c.epochOwner), maps.Clone(c.matched)
+	return d
 }
 
 // StartMs returns the earliest moment the timeline can show: 0, or the
@@ -157,7 +181,7 @@ func (w *World) forgetBefore(k int) {
 // history up to it.
 func (w *World) restore(i int) *World {
 	s := w.snaps[i]
-	f := deepcopy.Copy(s.state, immutable...)
+	f := s.state.cloneState()
 	f.events = slices.Clip(w.events[:max(s.events-w.eventBase, 0)])
 	f.actions = slices.Clip(w.actions[:s.actions-w.actionBase])
 	f.eventBase, f.actionBase = min(w.eventBase, s.events), w.actionBase

@@ -11,7 +11,7 @@ import (
 
 // TestCloneSharesFilePages: a snapshot of a world whose brokers hold 24 MB
 // of files costs far less than the files: their pages are shared with the
-// clone (vfs's CopyShared through the deep copy), and the clone reads the
+// clone (vfs.MemFS.Clone shares their page tables), and the clone reads the
 // same bytes, while a write on either side leaves the other's alone.
 func TestCloneSharesFilePages(t *testing.T) {
 	w, err := New(Config{Seed: 1, Brokers: 3, Rules: replica.Modern, MinInsyncReplicas: 2})

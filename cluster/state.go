@@ -414,7 +414,7 @@ func (w *World) openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config)
 // peekCache holds the logs peekLog opened, by broker and partition (a nil
 // log: none to open), each with the file system, its ContentVersion and
 // the log config it was opened with. It is a cache: a snapshot or a clone
-// of the world starts without it (CopyShared).
+// of the world starts without it (cloneState).
 type peekCache struct {
 	logs map[peekKey]peeked
 }
@@ -432,9 +432,6 @@ type peeked struct {
 	hw      int64
 }
 
-// CopyShared is the copy a snapshot takes (internal/deepcopy): none of
-// the cache.
-func (c *peekCache) CopyShared() peekCache { return peekCache{} }
 
 // forget drops the logs peeked on broker id (it starts: its files are
 // about to change, and the memory is better freed).

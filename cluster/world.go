@@ -22,6 +22,8 @@ import (
 // is not safe for concurrent use.
 type World struct {
 	cfg Config
+	// pcg is the state of rnd, the world's one random generator.
+	pcg *rand.PCG
 	rnd *rand.Rand
 	now int64
 
@@ -71,7 +73,8 @@ func New(cfg Config) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{cfg: cfg, rnd: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+	w := &World{cfg: cfg, pcg: rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)}
+	w.rnd = rand.New(w.pcg)
 	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
 		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.brokerSettings()})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {

@@ -121,10 +121,6 @@ func (b *pages) share() pages {
 	return pages{b.t}
 }
 
-// CopyShared is share, for a deep copy of a structure that holds pages (a
-// world's snapshot copies its file systems so): the copy and b share the
-// table, each copying it before it first writes it.
-func (b *pages) CopyShared() pages { return b.share() }
 
 // page returns page i's parts: p[i] and its tail (nil if none).
 func (t *pageTable) page(i int64) (first, second []byte) {

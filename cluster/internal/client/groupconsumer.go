@@ -47,8 +47,10 @@ type groupClient struct {
 	// inc is the consumer process's incarnation (restarts).
 	inc int
 	// notes is where the member's part assignor records what it decided
-	// (nil without [Settings.CooperativeSticky]).
-	notes *assignNotes
+	// (nil without [Settings.CooperativeSticky]), and assignors the
+	// member's assignors then, the part's among them.
+	notes     *assignNotes
+	assignors []group.Assignor
 	// positions are the fetch positions of the partitions it may fetch and
 	// whose start it knows; waiting are assigned partitions whose committed
 	// offset it asked for.
@@ -191,7 +193,11 @@ func (c *Consumer) start(env Env, s Settings) error {
 	if c.grp != nil {
 		inc, processed, dups = c.grp.inc+1, c.grp.processed, c.grp.duplicates
 	}
-	c.grp = &groupClient{member: m, inc: inc, notes: notes, positions: map[topicPartition]int64{}, waiting: map[topicPartition]bool{},
+	var assignors []group.Assignor
+	if notes != nil {
+		assignors = mc.Assignors
+	}
+	c.grp = &groupClient{member: m, inc: inc, notes: notes, assignors: assignors, positions: map[topicPartition]int64{}, waiting: map[topicPartition]bool{},
 		processed: processed, duplicates: dups, nextCommitMs: env.Now() + c.cfg.AutoCommitIntervalMs}
 	c.nextPoll = env.Now()
 	return nil

@@ -1,0 +1,56 @@
+package broker
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Clone returns an independent copy of the broker for a copy of its world:
+// its file system (vfs.MemFS.Clone: pages shared until either side writes
+// them), each replica's log on that copy and its replica machine, its
+// group coordinator over the copy's logs, its schedules and counters. The
+// clone's logs read the time at clock and draw from rnd, the world copy's.
+// It shares what is never changed in place: the coordinator's answers held
+// for an append (sent as they are), the configuration's functions.
+func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
+	c := *b
+	c.fs = b.fs.Clone()
+	if b.replicas != nil {
+		c.replicas = make(map[tp]*Partition, len(b.replicas))
+		for k, p := range b.replicas {
+			c.replicas[k] = p.clone(&c, clock, rnd)
+		}
+	}
+	c.order = slices.Clone(b.order)
+	c.lastHW = maps.Clone(b.lastHW)
+	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
+	c.recoveryCheckpointed = slices.Clone(b.recoveryCheckpointed)
+	c.deleted = slices.Clone(b.deleted)
+	if b.coord != nil {
+		cs := *b.coord
+		cs.c = b.coord.c.Clone(logOffsetStore{b: &c})
+		cs.parked = make(map[int64][]group.Outgoing, len(b.coord.parked))
+		for k, out := range b.coord.parked {
+			cs.parked[k] = slices.Clone(out)
+		}
+		cs.awaiting = maps.Clone(b.coord.awaiting)
+		c.coord = &cs
+	}
+	return &c
+}
+
+// clone copies the replica for broker c (a clone of its broker).
+func (p *Partition) clone(c *Broker, clock *int64, rnd *rand.Rand) *Partition {
+	q := *p
+	q.Log = p.Log.Clone(c.fs, clock, rnd)
+	var rlog replica.Log = q.Log
+	if c.cfg.Parts.ValidateBatches {
+		rlog = validatingLog{q.Log}
+	}
+	q.Node = p.Node.Clone(rlog)
+	return &q
+}
