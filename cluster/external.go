@@ -122,7 +122,6 @@ type replayPreparer struct {
 	pp *Preparer
 }
 
-
 // get returns the Preparer, made at first use.
 func (r *replayPreparer) get() *Preparer {
 	if r.pp == nil {

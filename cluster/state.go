@@ -432,7 +432,6 @@ type peeked struct {
 	hw      int64
 }
 
-
 // forget drops the logs peeked on broker id (it starts: its files are
 // about to change, and the memory is better freed).
 func (c *peekCache) forget(id int32) {

@@ -121,7 +121,6 @@ func (b *pages) share() pages {
 	return pages{b.t}
 }
 
-
 // page returns page i's parts: p[i] and its tail (nil if none).
 func (t *pageTable) page(i int64) (first, second []byte) {
 	return t.p[i], t.tail[i]
