@@ -249,8 +249,8 @@ func (w *World) state(opts StateOptions) State {
 
 func producerInfo(p *Producer) ProducerInfo {
 	dropped, acked, failed := p.Dropped()
-	pi := ProducerInfo{Name: p.Name(), Sent: dropped + len(p.Results()), Acked: acked, Failed: failed, Results: []ResultInfo{}}
-	for _, r := range p.Results() {
+	pi := ProducerInfo{Name: p.Name(), Sent: dropped + p.ResultCount(), Acked: acked, Failed: failed, Results: []ResultInfo{}}
+	for _, r := range p.EachResult() {
 		ri := ResultInfo{Value: r.Value, Partition: r.Partition, Error: r.Error, Status: "pending"}
 		switch {
 		case r.Acked && r.Offset >= 0:

@@ -22,7 +22,7 @@ func (p *Producer) Clone() *Producer {
 	if p.uniform != nil {
 		c.uniform = p.uniform.Clone(c.rng.rand())
 	}
-	c.results = slices.Clone(p.results)
+	c.results = p.results.Clone()
 	c.open = slices.Clone(p.open)
 	c.nextSeq = maps.Clone(p.nextSeq)
 	if p.lingering != nil {

@@ -65,8 +65,8 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 	if null {
 		value = "∅"
 	}
-	p.results = append(p.results, Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: now, timestampMs: now, Sequence: -1})
-	i := p.dropped + len(p.results) - 1
+	p.results.Append(Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: now, timestampMs: now, Sequence: -1})
+	i := p.dropped + p.results.Len() - 1
 	r := p.result(i)
 	if timestampMs != nil {
 		r.timestampMs, r.stamped = *timestampMs, true

@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/seq"
 	"github.com/kafkalive/kafkalive/partitioner"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -30,7 +32,9 @@ type Producer struct {
 	rng     *worldRand
 	sticky  *partitioner.Sticky
 	uniform *partitioner.UniformSticky
-	results []Result
+	// results are its records' results, shared block by block with
+	// its clones (a snapshot copies the few blocks that change).
+	results seq.Vec[Result]
 	corr    int64
 	carry   int // rate accumulator, in thousandths of records × ms
 	sent    int
@@ -84,7 +88,7 @@ type lingerBatch struct {
 }
 
 // result returns result i, counting those that fell off.
-func (p *Producer) result(i int) *Result { return &p.results[i-p.dropped] }
+func (p *Producer) result(i int) *Result { return p.results.Mut(i - p.dropped) }
 
 // Name returns the producer's name.
 func (p *Producer) Name() string { return p.cfg.Name }
@@ -93,9 +97,25 @@ func (p *Producer) Name() string { return p.cfg.Name }
 func (p *Producer) Config() ProducerConfig { return p.cfg }
 
 // Results returns what the producer was told, one entry per record in
-// send order (without those that fell off, [Producer.Forget]). The caller
-// must not modify it.
-func (p *Producer) Results() []Result { return p.results }
+// send order (without those that fell off, [Producer.Forget]), in a new
+// slice ([Producer.EachResult] reads them without copying).
+func (p *Producer) Results() []Result { return p.results.Slice() }
+
+// EachResult yields the producer's results in order, with their indexes
+// (counting those that fell off), for reading only, without copying them.
+func (p *Producer) EachResult() iter.Seq2[int, *Result] {
+	return func(yield func(int, *Result) bool) {
+		for i, r := range p.results.All() {
+			if !yield(p.dropped+i, r) {
+				return
+			}
+		}
+	}
+}
+
+// ResultCount is the number of results kept (those that fell off not
+// counted).
+func (p *Producer) ResultCount() int { return p.results.Len() }
 
 // Dropped returns how many results fell off the front of [Producer.Results]
 // ([Producer.Forget]), and how many of them were acknowledged and failed.
@@ -171,8 +191,8 @@ func (p *Producer) Tick(env Env) {
 // open (a bounded timeline forgets what is older than it keeps).
 func (p *Producer) Forget(ms int64) {
 	n := 0
-	for n < len(p.results) && p.results[n].firstSentMs < ms && (len(p.open) == 0 || p.dropped+n < p.open[0]) {
-		r := &p.results[n]
+	for n < p.results.Len() && p.results.At(n).firstSentMs < ms && (len(p.open) == 0 || p.dropped+n < p.open[0]) {
+		r := p.results.At(n)
 		if r.Acked {
 			p.droppedAcked++
 		} else if r.Failed {
@@ -183,7 +203,7 @@ func (p *Producer) Forget(ms int64) {
 	if n == 0 {
 		return
 	}
-	p.results = slices.Clone(p.results[n:])
+	p.results.DropFront(n)
 	p.dropped += n
 }
 
