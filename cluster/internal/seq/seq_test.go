@@ -73,7 +73,7 @@ func TestCloneSharesBlocks(t *testing.T) {
 			t.Fatalf("after a write to block 5, block %d shared: %v", k, v.blocks[k] == c.blocks[k])
 		}
 	}
-	if *c.At(5*blockSize+1) != 5*blockSize+1 {
+	if *c.At(5*blockSize + 1) != 5*blockSize+1 {
 		t.Fatal("the write reached the clone")
 	}
 }
