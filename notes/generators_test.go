@@ -10,7 +10,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/internal/kit"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/partitioner"
 	solbatch "github.com/kafkalive/kafkalive/solutions/ch01/batch"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcincludesepoch"
@@ -47,8 +47,8 @@ type todo struct{}
 func (todo) NotStarted() bool { return true }
 
 func stubMessage() string {
-	stub := kafkalogtest.VarintCodec{AppendVarint: func([]byte, int32) []byte { panic(todo{}) }}
-	return "--- FAIL: TestVarint (0.00s)\n    varint_test.go:10: " + kafkalogtest.CheckVarint(stub).Error() + "\nFAIL"
+	stub := kafkalogkit.VarintCodec{AppendVarint: func([]byte, int32) []byte { panic(todo{}) }}
+	return "--- FAIL: TestVarint (0.00s)\n    varint_test.go:10: " + kafkalogkit.CheckVarint(stub).Error() + "\nFAIL"
 }
 
 const ts = 1700000000000 // 2023-11-14T22:13:20Z, the timestamp of the golden vectors
@@ -181,11 +181,11 @@ func helloKafka() string {
 }
 
 func failureForgotZigzag() string {
-	return kafkalogtest.CheckVarint(kafkalogtest.VarintCodec{AppendVarint: forgotzigzag.AppendVarint}).Error()
+	return kafkalogkit.CheckVarint(kafkalogkit.VarintCodec{AppendVarint: forgotzigzag.AppendVarint}).Error()
 }
 
 func failureCRCRange() string {
-	return kafkalogtest.CheckBatch(kafkalogtest.BatchEncoder{AppendRecord: crcincludesepoch.AppendRecord, AppendBatch: crcincludesepoch.AppendBatch}).Error()
+	return kafkalogkit.CheckBatch(kafkalogkit.BatchEncoder{AppendRecord: crcincludesepoch.AppendRecord, AppendBatch: crcincludesepoch.AppendBatch}).Error()
 }
 
 // exampleSegment is chapter 2's segment: 100 batches of 3 records with 100-byte
@@ -243,7 +243,7 @@ func index217() string {
 }
 
 func failureNextEntry() string {
-	return kafkalogtest.CheckIndex(kafkalogtest.IndexLookup{LookupIndex: nextentry.LookupIndex, FindBatch: nextentry.FindBatch}).Error()
+	return kafkalogkit.CheckIndex(kafkalogkit.IndexLookup{LookupIndex: nextentry.LookupIndex, FindBatch: nextentry.FindBatch}).Error()
 }
 
 func retentionExample() string {
@@ -294,7 +294,7 @@ func recoveryExample() string {
 }
 
 func failureTornTail() string {
-	return kafkalogtest.CheckRecovery(kafkalogtest.Recovery{Recover: keepstorntail.Recover}).Error()
+	return kafkalogkit.CheckRecovery(kafkalogkit.Recovery{Recover: keepstorntail.Recover}).Error()
 }
 
 func partitionOfKeys() string {

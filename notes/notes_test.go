@@ -21,7 +21,7 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated blocks of the notes")
@@ -114,7 +114,7 @@ func anchors(t *testing.T, file string) []string {
 // TestRuleLinksExist checks that every note section a suite's failure links
 // to exists, so a learner never follows a dead link.
 func TestRuleLinksExist(t *testing.T) {
-	for _, r := range kafkalogtest.Rules() {
+	for _, r := range kafkalogkit.Rules() {
 		file, anchor, ok := strings.Cut(r.Note, "#")
 		if !ok || !strings.HasPrefix(file, "notes/") {
 			t.Errorf("rule %s links %q, want notes/FILE.md#anchor", r.ID, r.Note)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcheaderonly"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcieee"
@@ -24,8 +24,8 @@ import (
 )
 
 func batchSubject(name string, r func([]byte, *kafkalog.Record) []byte, b func([]byte, *kafkalog.RecordBatch) []byte) subject {
-	e := kafkalogtest.BatchEncoder{AppendRecord: r, AppendBatch: b}
-	return subject{name: name, check: func() error { return kafkalogtest.CheckBatch(e) }, props: kafkalogtest.BatchProperties(e)}
+	e := kafkalogkit.BatchEncoder{AppendRecord: r, AppendBatch: b}
+	return subject{name: name, check: func() error { return kafkalogkit.CheckBatch(e) }, props: kafkalogkit.BatchProperties(e)}
 }
 
 func batchBank() bank {
@@ -36,7 +36,7 @@ func batchBank() bank {
 		solution: batchSubject("solution", batch.AppendRecord, batch.AppendBatch),
 		stub:     batchSubject("stub", stubRecord, stubBatch),
 		stubTest: func(t *testing.T) {
-			kafkalogtest.TestBatch(t, kafkalogtest.BatchEncoder{AppendRecord: stubRecord, AppendBatch: stubBatch})
+			kafkalogkit.TestBatch(t, kafkalogkit.BatchEncoder{AppendRecord: stubRecord, AppendBatch: stubBatch})
 		},
 		mutants: []subject{
 			batchSubject("crcheaderonly", crcheaderonly.AppendRecord, crcheaderonly.AppendBatch),

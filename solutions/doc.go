@@ -7,7 +7,7 @@
 // one plausible learner mistake.
 //
 // The test of this package (kill_test.go) proves, for every exercise, that its
-// suite in kafkalog/kafkalogtest passes the solution, fails the untouched stub
+// suite in kafkalog/kafkalogkit passes the solution, fails the untouched stub
 // with one message naming the note to read and the function to write, and
 // rejects every mutant both through its fixed cases and through its rapid
 // properties. "go test -v ./solutions/" prints the kill matrix: which rule

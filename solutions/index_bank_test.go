@@ -3,7 +3,7 @@ package solutions
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/absoluteoffsets"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/firstentrybelow"
@@ -27,8 +27,8 @@ type (
 )
 
 func indexSubject(name string, lookup lookupFunc, find findFunc) subject {
-	l := kafkalogtest.IndexLookup{LookupIndex: lookup, FindBatch: find}
-	return subject{name: name, check: func() error { return kafkalogtest.CheckIndex(l) }, props: kafkalogtest.IndexProperties(l)}
+	l := kafkalogkit.IndexLookup{LookupIndex: lookup, FindBatch: find}
+	return subject{name: name, check: func() error { return kafkalogkit.CheckIndex(l) }, props: kafkalogkit.IndexProperties(l)}
 }
 
 func indexBank() bank {
@@ -39,7 +39,7 @@ func indexBank() bank {
 		solution: indexSubject("solution", index.LookupIndex, index.FindBatch),
 		stub:     indexSubject("stub", stubLookup, stubFind),
 		stubTest: func(t *testing.T) {
-			kafkalogtest.TestIndex(t, kafkalogtest.IndexLookup{LookupIndex: stubLookup, FindBatch: stubFind})
+			kafkalogkit.TestIndex(t, kafkalogkit.IndexLookup{LookupIndex: stubLookup, FindBatch: stubFind})
 		},
 		mutants: []subject{
 			indexSubject("absoluteoffsets", absoluteoffsets.LookupIndex, absoluteoffsets.FindBatch),

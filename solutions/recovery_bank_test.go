@@ -3,7 +3,7 @@ package solutions
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/crcwrongrange"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/cutatlastindexentry"
@@ -23,8 +23,8 @@ import (
 )
 
 func recoverySubject(name string, f func([]byte, int64, int) (int, []byte)) subject {
-	r := kafkalogtest.Recovery{Recover: f}
-	return subject{name: name, check: func() error { return kafkalogtest.CheckRecovery(r) }, props: kafkalogtest.RecoveryProperties(r)}
+	r := kafkalogkit.Recovery{Recover: f}
+	return subject{name: name, check: func() error { return kafkalogkit.CheckRecovery(r) }, props: kafkalogkit.RecoveryProperties(r)}
 }
 
 func recoveryBank() bank {
@@ -33,7 +33,7 @@ func recoveryBank() bank {
 		exercise: "ch04/recovery",
 		solution: recoverySubject("solution", recovery.Recover),
 		stub:     recoverySubject("stub", stub),
-		stubTest: func(t *testing.T) { kafkalogtest.TestRecovery(t, kafkalogtest.Recovery{Recover: stub}) },
+		stubTest: func(t *testing.T) { kafkalogkit.TestRecovery(t, kafkalogkit.Recovery{Recover: stub}) },
 		mutants: []subject{
 			recoverySubject("crcwrongrange", crcwrongrange.Recover),
 			recoverySubject("cutatlastindexentry", cutatlastindexentry.Recover),

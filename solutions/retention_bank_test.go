@@ -3,7 +3,7 @@ package solutions
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch03/retention"
 	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/byteslate"
 	"github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/bytesoneearly"
@@ -20,8 +20,8 @@ import (
 type retentionFunc = func(retention.Log, retention.Config, int64) int
 
 // retentionAdapter calls f with the solution's types, as the exercise's test file does.
-func retentionAdapter(f retentionFunc) kafkalogtest.Retention {
-	return kafkalogtest.Retention{DeletableSegments: func(l kafkalogtest.RetentionLog, c kafkalogtest.RetentionConfig, nowMs int64) int {
+func retentionAdapter(f retentionFunc) kafkalogkit.Retention {
+	return kafkalogkit.Retention{DeletableSegments: func(l kafkalogkit.RetentionLog, c kafkalogkit.RetentionConfig, nowMs int64) int {
 		log := retention.Log{LogEndOffset: l.LogEndOffset, HighWatermark: l.HighWatermark, LogStartOffset: l.LogStartOffset}
 		for _, s := range l.Segments {
 			log.Segments = append(log.Segments, retention.Segment(s))
@@ -32,7 +32,7 @@ func retentionAdapter(f retentionFunc) kafkalogtest.Retention {
 
 func retentionSubject(name string, f retentionFunc) subject {
 	r := retentionAdapter(f)
-	return subject{name: name, check: func() error { return kafkalogtest.CheckRetention(r) }, props: kafkalogtest.RetentionProperties(r)}
+	return subject{name: name, check: func() error { return kafkalogkit.CheckRetention(r) }, props: kafkalogkit.RetentionProperties(r)}
 }
 
 func retentionBank() bank {
@@ -41,7 +41,7 @@ func retentionBank() bank {
 		exercise: "ch03/retention",
 		solution: retentionSubject("solution", retention.DeletableSegments),
 		stub:     retentionSubject("stub", stub),
-		stubTest: func(t *testing.T) { kafkalogtest.TestRetention(t, retentionAdapter(stub)) },
+		stubTest: func(t *testing.T) { kafkalogkit.TestRetention(t, retentionAdapter(stub)) },
 		mutants:  retentionMutantSubjects(),
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/group/groupkit"
 	"github.com/kafkalive/kafkalive/internal/kit"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
 	"pgregory.net/rapid"
@@ -49,9 +49,9 @@ func TestSignaturesAreTheirMutants(t *testing.T) {
 		for _, m := range retentionMutants {
 			mutants[m.name] = m.f
 		}
-		sigs := kafkalogtest.RetentionMistakes()
+		sigs := kafkalogkit.RetentionMistakes()
 		for _, m := range retentionMutants {
-			if !slices.ContainsFunc(sigs, func(s kafkalogtest.RetentionMistake) bool { return s.Name == m.name }) {
+			if !slices.ContainsFunc(sigs, func(s kafkalogkit.RetentionMistake) bool { return s.Name == m.name }) {
 				t.Errorf("the bank's mutant %s has no signature in the retention suite: a learner who makes it gets no hint", m.name)
 			}
 		}
@@ -175,16 +175,16 @@ func TestSignaturesAreTheirMutants(t *testing.T) {
 // in steps of 50 against limits in steps of 50, ages one ms either side of
 // retention.ms, empty active segments, and the high watermark and log start
 // offset anywhere.
-func drawRetention(t *rapid.T) (kafkalogtest.RetentionLog, kafkalogtest.RetentionConfig, int64) {
+func drawRetention(t *rapid.T) (kafkalogkit.RetentionLog, kafkalogkit.RetentionConfig, int64) {
 	const now = 1_700_000_000_000
-	var l kafkalogtest.RetentionLog
+	var l kafkalogkit.RetentionLog
 	base := rapid.Int64Range(0, 3).Draw(t, "firstBaseOffset")
 	for i := range rapid.IntRange(1, 5).Draw(t, "segments") {
 		if i > 0 {
 			base += rapid.Int64Range(1, 4).Draw(t, "recordsInSegment")
 		}
 		age := rapid.SampledFrom([]int64{0, 999, 1000, 1001, 5000}).Draw(t, "age")
-		l.Segments = append(l.Segments, kafkalogtest.RetentionSegment{
+		l.Segments = append(l.Segments, kafkalogkit.RetentionSegment{
 			BaseOffset:       base,
 			SizeInBytes:      50 * rapid.Int64Range(0, 4).Draw(t, "sizeIn50s"),
 			FirstTimestamp:   now - age - rapid.SampledFrom([]int64{0, 1, 2000}).Draw(t, "firstOlderBy"),
@@ -194,7 +194,7 @@ func drawRetention(t *rapid.T) (kafkalogtest.RetentionLog, kafkalogtest.Retentio
 	l.LogEndOffset = base + rapid.Int64Range(0, 4).Draw(t, "recordsInActive")
 	l.HighWatermark = rapid.Int64Range(0, l.LogEndOffset).Draw(t, "highWatermark")
 	l.LogStartOffset = rapid.Int64Range(0, l.LogEndOffset).Draw(t, "logStartOffset")
-	c := kafkalogtest.RetentionConfig{
+	c := kafkalogkit.RetentionConfig{
 		RetentionMs:    rapid.SampledFrom([]int64{-1, 0, 1000, 5000}).Draw(t, "retention.ms"),
 		RetentionBytes: rapid.SampledFrom([]int64{-1, 0, 50, 100, 150, 250, 1000}).Draw(t, "retention.bytes"),
 		Delete:         rapid.Bool().Draw(t, "cleanup.policy.delete"),

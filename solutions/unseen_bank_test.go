@@ -10,7 +10,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/internal/kit"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch01/batch"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
 	"github.com/kafkalive/kafkalive/solutions/ch03/retention"
@@ -165,7 +165,7 @@ func TestEndlessCallFailsWithTheRule(t *testing.T) {
 		}
 		return index.LookupIndex(idx, entries, base, target)
 	}
-	err := kafkalogtest.CheckIndex(kafkalogtest.IndexLookup{LookupIndex: endless, FindBatch: index.FindBatch})
+	err := kafkalogkit.CheckIndex(kafkalogkit.IndexLookup{LookupIndex: endless, FindBatch: index.FindBatch})
 	if err == nil {
 		t.Fatal("a LookupIndex that never returns passed the suite")
 	}

@@ -3,7 +3,7 @@ package solutions
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch01/varint"
 	"github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/bigendiangroups"
 	"github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/eightbitshift"
@@ -17,8 +17,8 @@ import (
 )
 
 func varintSubject(name string, f func([]byte, int32) []byte) subject {
-	c := kafkalogtest.VarintCodec{AppendVarint: f}
-	return subject{name: name, check: func() error { return kafkalogtest.CheckVarint(c) }, props: kafkalogtest.VarintProperties(c)}
+	c := kafkalogkit.VarintCodec{AppendVarint: f}
+	return subject{name: name, check: func() error { return kafkalogkit.CheckVarint(c) }, props: kafkalogkit.VarintProperties(c)}
 }
 
 func varintBank() bank {
@@ -27,7 +27,7 @@ func varintBank() bank {
 		exercise: "ch01/varint",
 		solution: varintSubject("solution", varint.AppendVarint),
 		stub:     varintSubject("stub", stub),
-		stubTest: func(t *testing.T) { kafkalogtest.TestVarint(t, kafkalogtest.VarintCodec{AppendVarint: stub}) },
+		stubTest: func(t *testing.T) { kafkalogkit.TestVarint(t, kafkalogkit.VarintCodec{AppendVarint: stub}) },
 		mutants: []subject{
 			varintSubject("forgotzigzag", forgotzigzag.AppendVarint),
 			varintSubject("lastbytecontinuation", lastbytecontinuation.AppendVarint),

@@ -11,7 +11,7 @@ import (
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/group/groupkit"
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
 )
@@ -20,17 +20,17 @@ import (
 // exercise's test file passes them to its suite.
 func yourCode() kitlive.Code {
 	return kitlive.Code{
-		Varint:      kafkalogtest.VarintCodec{AppendVarint: varint.AppendVarint},
-		Batch:       kafkalogtest.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: batch.AppendBatch},
-		Index:       kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},
-		Retention:   kafkalogtest.Retention{DeletableSegments: deletableSegments},
-		Recovery:    kafkalogtest.Recovery{Recover: recovery.Recover},
+		Varint:      kafkalogkit.VarintCodec{AppendVarint: varint.AppendVarint},
+		Batch:       kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: batch.AppendBatch},
+		Index:       kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},
+		Retention:   kafkalogkit.Retention{DeletableSegments: deletableSegments},
+		Recovery:    kafkalogkit.Recovery{Recover: recovery.Recover},
 		Truncation:  replicakit.Truncation{TruncationPoint: truncationPoint, Truncate: truncate},
 		Cooperative: groupkit.CooperativeSticky{Assign: assign},
 	}
 }
 
-func deletableSegments(l kafkalogtest.RetentionLog, c kafkalogtest.RetentionConfig, nowMs int64) int {
+func deletableSegments(l kafkalogkit.RetentionLog, c kafkalogkit.RetentionConfig, nowMs int64) int {
 	log := retention.Log{LogEndOffset: l.LogEndOffset, HighWatermark: l.HighWatermark, LogStartOffset: l.LogStartOffset}
 	for _, s := range l.Segments {
 		log.Segments = append(log.Segments, retention.Segment(s))

@@ -5,7 +5,7 @@ var TODO = notStarted{}
 
 type notStarted struct{}
 
-// NotStarted is how the suites recognise TODO (kafkalogtest looks for this method).
+// NotStarted is how the suites recognise TODO (kafkalogkit looks for this method).
 func (notStarted) NotStarted() bool { return true }
 
 func (notStarted) Error() string {

@@ -3,7 +3,7 @@
 // implementation of the same function.
 //
 // The surface is a struct of funcs, [CooperativeSticky]. Like the storage
-// suites in kafkalog/kafkalogtest it has three entry points:
+// suites in kafkalog/kafkalogkit it has three entry points:
 //
 //   - [CheckCooperativeSticky] runs fixed known answers (the rebalances of
 //     the scenarios eager-vs-cooperative and crash-is-not-a-goodbye, worked

@@ -1,5 +1,5 @@
 // Package kit is the machinery shared by the exercise suites in
-// kafkalog/kafkalogtest: the failure report a learner reads (the rule broken,
+// kafkalog/kafkalogkit: the failure report a learner reads (the rule broken,
 // the counterexample, a hexdump with the first wrong byte marked, the note
 // section to read, the line that replays it, and "this looks like ..." when the
 // counterexample matches a known mistake), the recognition of an untouched

@@ -3,7 +3,7 @@
 // KIP-279), and any other implementation of the same two functions.
 //
 // The surface is a struct of funcs, [Truncation]. Like the storage suites in
-// kafkalog/kafkalogtest it has three entry points:
+// kafkalog/kafkalogkit it has three entry points:
 //
 //   - [CheckTruncation] runs fixed known answers (the scenarios
 //     acks1-loses-acked-writes, kip101-part1, kip101-part2, kip101-part4 and

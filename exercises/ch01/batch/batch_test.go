@@ -3,9 +3,9 @@ package batch
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 )
 
 func TestBatch(t *testing.T) {
-	kafkalogtest.TestBatch(t, kafkalogtest.BatchEncoder{AppendRecord: AppendRecord, AppendBatch: AppendBatch})
+	kafkalogkit.TestBatch(t, kafkalogkit.BatchEncoder{AppendRecord: AppendRecord, AppendBatch: AppendBatch})
 }

@@ -1,6 +1,6 @@
 // Package live runs the learning kit's exercises inside the simulated
 // cluster: it turns a learner's functions, in the types of each chapter's
-// suite (kafkalog/kafkalogtest, replica/replicakit, group/groupkit), into the
+// suite (kafkalog/kafkalogkit, replica/replicakit, group/groupkit), into the
 // values the library takes (kafkalog.Parts, replica.Config.TruncationPoint, a
 // cooperative-sticky assignor, the producers' batch encoder: cluster.Parts),
 // guarded at the boundary, and plays the kit's guided scenarios on them beside

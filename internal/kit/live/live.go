@@ -14,7 +14,7 @@ import (
 	"github.com/kafkalive/kafkalive/group/groupkit"
 	"github.com/kafkalive/kafkalive/internal/kit"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
 )
@@ -22,11 +22,11 @@ import (
 // Code is a learner's functions, each in the types of its chapter's suite. A nil
 // function is not given: the reference runs in its place.
 type Code struct {
-	Varint      kafkalogtest.VarintCodec
-	Batch       kafkalogtest.BatchEncoder
-	Index       kafkalogtest.IndexLookup
-	Retention   kafkalogtest.Retention
-	Recovery    kafkalogtest.Recovery
+	Varint      kafkalogkit.VarintCodec
+	Batch       kafkalogkit.BatchEncoder
+	Index       kafkalogkit.IndexLookup
+	Retention   kafkalogkit.Retention
+	Recovery    kafkalogkit.Recovery
 	Truncation  replicakit.Truncation
 	Cooperative groupkit.CooperativeSticky
 }
@@ -165,7 +165,7 @@ func NewWithDeadline(code Code, deadline time.Duration) *Live {
 		code.Index.FindBatch(nil, 0, 0)
 	})
 	probe(PartRetention, code.Retention.DeletableSegments != nil, func() {
-		code.Retention.DeletableSegments(kafkalogtest.RetentionLog{Segments: []kafkalogtest.RetentionSegment{{}}}, kafkalogtest.RetentionConfig{RetentionMs: -1, RetentionBytes: -1}, 0)
+		code.Retention.DeletableSegments(kafkalogkit.RetentionLog{Segments: []kafkalogkit.RetentionSegment{{}}}, kafkalogkit.RetentionConfig{RetentionMs: -1, RetentionBytes: -1}, 0)
 	})
 	probe(PartRecovery, code.Recovery.Recover != nil, func() { code.Recovery.Recover(nil, 0, 4096) })
 	probe(PartTruncation, code.Truncation.TruncationPoint != nil, func() {
@@ -439,11 +439,11 @@ func (l *Live) findBatch(log []byte, start int32, target int64) (int32, bool, bo
 }
 
 func (l *Live) deletableSegments(v kafkalog.RetentionView, nowMs int64) (int, bool) {
-	log := kafkalogtest.RetentionLog{LogEndOffset: v.LogEndOffset, HighWatermark: v.HighWatermark, LogStartOffset: v.LogStartOffset}
+	log := kafkalogkit.RetentionLog{LogEndOffset: v.LogEndOffset, HighWatermark: v.HighWatermark, LogStartOffset: v.LogStartOffset}
 	for _, s := range v.Segments {
-		log.Segments = append(log.Segments, kafkalogtest.RetentionSegment(s))
+		log.Segments = append(log.Segments, kafkalogkit.RetentionSegment(s))
 	}
-	cfg := kafkalogtest.RetentionConfig{RetentionMs: v.RetentionMs, RetentionBytes: v.RetentionBytes, Delete: v.Delete}
+	cfg := kafkalogkit.RetentionConfig{RetentionMs: v.RetentionMs, RetentionBytes: v.RetentionBytes, Delete: v.Delete}
 	var n int
 	describe := func() string {
 		return fmt.Sprintf("DeletableSegments(%+v, %+v, nowMs %d)", log, cfg, nowMs)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 
@@ -82,15 +82,15 @@ func TestAppendBatchWithVarint(t *testing.T) {
 // its part runs the reference from then on.
 func TestFaultsFallBackToTheReference(t *testing.T) {
 	code := Code{
-		Index: kafkalogtest.IndexLookup{
+		Index: kafkalogkit.IndexLookup{
 			LookupIndex: func([]byte, int, int64, int64) (int64, int32) { panic("index out of range [3]") },
 			FindBatch:   func([]byte, int32, int64) (int32, bool) { return 0, false },
 		},
-		Recovery: kafkalogtest.Recovery{Recover: func([]byte, int64, int) (int, []byte) {
+		Recovery: kafkalogkit.Recovery{Recover: func([]byte, int64, int) (int, []byte) {
 			for {
 			}
 		}},
-		Retention: kafkalogtest.Retention{DeletableSegments: func(kafkalogtest.RetentionLog, kafkalogtest.RetentionConfig, int64) int { return -7 }},
+		Retention: kafkalogkit.Retention{DeletableSegments: func(kafkalogkit.RetentionLog, kafkalogkit.RetentionConfig, int64) int { return -7 }},
 	}
 	all, err := Scenarios()
 	if err != nil {
@@ -136,7 +136,7 @@ func TestFaultsFallBackToTheReference(t *testing.T) {
 
 // A stub that panics with TODO runs the reference from the start.
 func TestStubsRunTheReference(t *testing.T) {
-	live := New(Code{Recovery: kafkalogtest.Recovery{Recover: func([]byte, int64, int) (int, []byte) { panic(todoMarker{}) }}})
+	live := New(Code{Recovery: kafkalogkit.Recovery{Recover: func([]byte, int64, int) (int, []byte) { panic(todoMarker{}) }}})
 	for _, s := range live.Statuses() {
 		if s.Runs != Reference {
 			t.Errorf("%s runs %s", s.Part, s.Runs)

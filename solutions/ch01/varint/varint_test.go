@@ -3,9 +3,9 @@ package varint
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 )
 
 func TestVarint(t *testing.T) {
-	kafkalogtest.TestVarint(t, kafkalogtest.VarintCodec{AppendVarint: AppendVarint})
+	kafkalogkit.TestVarint(t, kafkalogkit.VarintCodec{AppendVarint: AppendVarint})
 }

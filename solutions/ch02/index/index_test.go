@@ -3,9 +3,9 @@ package index
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 )
 
 func TestIndex(t *testing.T) {
-	kafkalogtest.TestIndex(t, kafkalogtest.IndexLookup{LookupIndex: LookupIndex, FindBatch: FindBatch})
+	kafkalogkit.TestIndex(t, kafkalogkit.IndexLookup{LookupIndex: LookupIndex, FindBatch: FindBatch})
 }

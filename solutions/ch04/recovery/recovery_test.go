@@ -3,9 +3,9 @@ package recovery
 import (
 	"testing"
 
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 )
 
 func TestRecovery(t *testing.T) {
-	kafkalogtest.TestRecovery(t, kafkalogtest.Recovery{Recover: Recover})
+	kafkalogkit.TestRecovery(t, kafkalogkit.Recovery{Recover: Recover})
 }

@@ -1,4 +1,4 @@
-// Package kafkalogtest holds the suites that check the kit's exercises (and any
+// Package kafkalogkit holds the suites that check the kit's exercises (and any
 // other implementation of the same functions) against Kafka's rules.
 //
 // Each exercise's surface is a struct of funcs (VarintCodec, BatchEncoder,
@@ -24,4 +24,4 @@
 // CRC32C, ReadBatch) as their oracle where it has the function, and otherwise
 // small reference models written here, so that they do not depend on parts of
 // the library still being written.
-package kafkalogtest
+package kafkalogkit

@@ -1,4 +1,4 @@
-package kafkalogtest
+package kafkalogkit
 
 // Note files, relative to the repository root.
 const (

@@ -1,4 +1,4 @@
-package kafkalogtest
+package kafkalogkit
 
 import (
 	"bytes"
@@ -100,7 +100,7 @@ func realSegment() []byte {
 		panic(err)
 	}
 	if r := kafkaRecover(b, 0, 4096); r.validBytes != len(b) || len(r.batches) != 3 {
-		panic("kafkalogtest: the real segment no longer recovers whole")
+		panic("kafkalogkit: the real segment no longer recovers whole")
 	}
 	return b
 }

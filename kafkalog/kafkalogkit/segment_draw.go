@@ -1,4 +1,4 @@
-package kafkalogtest
+package kafkalogkit
 
 import (
 	"github.com/kafkalive/kafkalive/kafkalog"

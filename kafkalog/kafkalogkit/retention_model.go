@@ -1,4 +1,4 @@
-package kafkalogtest
+package kafkalogkit
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package kafkalogtest
+package kafkalogkit
 
 import (
 	"embed"
@@ -64,7 +64,7 @@ func decodeAll(source string, b []byte) []batchCase {
 	for pos, i := 0, 0; pos < len(b); i++ {
 		batch, n, err := kafkalog.ReadBatch(b[pos:])
 		if err != nil {
-			panic(fmt.Sprintf("kafkalogtest: %s: %v", source, err))
+			panic(fmt.Sprintf("kafkalogkit: %s: %v", source, err))
 		}
 		src := source
 		if pos > 0 || n < len(b) {
@@ -90,7 +90,7 @@ func helloKafka() batchCase {
 	}
 	want := b.AppendTo(nil)
 	if len(want) != 251 || kafkalog.CRC32C(want[21:]) != 997822510 {
-		panic("kafkalogtest: the hello-kafka batch no longer matches the broker's size 251, crc 997822510")
+		panic("kafkalogkit: the hello-kafka batch no longer matches the broker's size 251, crc 997822510")
 	}
 	return batchCase{source: "the batch a real broker printed with kafka-dump-log (size: 251, crc: 997822510)", batch: b, want: want}
 }
