@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
 	"github.com/kafkalive/kafkalive/web"
 )
@@ -48,7 +48,7 @@ func learnerPage(t *testing.T, code kitlive.Code) context.Context {
 // The page marks each part "your code" or "reference", and a guided scenario
 // on the learner's code ends with its verdict against the reference.
 func TestLearnerPartsAndScenarioVerdict(t *testing.T) {
-	ctx := learnerPage(t, kitlive.Code{Index: kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}})
+	ctx := learnerPage(t, kitlive.Code{Index: kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}})
 	runs, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll("#learner .learner-parts li")].map(li => [li.dataset.part, li.dataset.runs]))`))
 	require.NoError(t, err)
 	if runs["ch02/index"] != "your code" || runs["ch04/recovery"] != "reference" || len(runs) != len(kitlive.Parts) {
