@@ -10,38 +10,25 @@ import (
 
 // batchEncoding is the suite's own encoder of record batch v2, written from
 // the v2 format (DefaultRecordBatch, DefaultRecord) independently of
-// kafkalog.RecordBatch.AppendTo (a test checks that the two agree). Its knobs
-// reproduce the mistakes of the bank, so that a learner's wrong bytes can be
-// recognised ("this looks like ...").
-type batchEncoding struct {
-	crcFrom, crcTo  int  // CRC range; crcTo < 0 means "to the end"
-	crcIEEE         bool // CRC-32/IEEE instead of CRC-32C
-	lengthExtra     int  // added to the right length field
-	lengthRecords   bool // length counts the records only
-	recordLenSelf   bool // a record's length counts its own length varint
-	nullAsEmpty     bool // null key or value written as length 0
-	offsetByCounter bool // offsetDelta = index in the batch
-	leHeader        bool // header integers little-endian
-}
+// kafkalog.RecordBatch.AppendTo: a test checks that the two agree, so that
+// the library the suite uses as its oracle is itself checked against the
+// format.
+type batchEncoding struct{}
 
-var kafkaBatchEncoding = batchEncoding{crcFrom: 21, crcTo: -1}
+var kafkaBatchEncoding batchEncoding
 
-func (e batchEncoding) appendBytes(dst, b []byte) []byte {
-	if b == nil && !e.nullAsEmpty {
+func (batchEncoding) appendBytes(dst, b []byte) []byte {
+	if b == nil {
 		return kafkalog.AppendVarint(dst, -1)
 	}
 	return append(kafkalog.AppendVarint(dst, int32(len(b))), b...)
 }
 
-func (e batchEncoding) appendRecord(dst []byte, r *kafkalog.Record, i int) []byte {
+func (e batchEncoding) appendRecord(dst []byte, r *kafkalog.Record) []byte {
 	var body []byte
 	body = append(body, byte(r.Attributes))
 	body = kafkalog.AppendVarlong(body, r.TimestampDelta)
-	od := r.OffsetDelta
-	if e.offsetByCounter {
-		od = int32(i)
-	}
-	body = kafkalog.AppendVarint(body, od)
+	body = kafkalog.AppendVarint(body, r.OffsetDelta)
 	body = e.appendBytes(body, r.Key)
 	body = e.appendBytes(body, r.Value)
 	body = kafkalog.AppendVarint(body, int32(len(r.Headers)))
@@ -49,52 +36,30 @@ func (e batchEncoding) appendRecord(dst []byte, r *kafkalog.Record, i int) []byt
 		body = e.appendBytes(body, h.Key)
 		body = e.appendBytes(body, h.Value)
 	}
-	n := len(body)
-	if e.recordLenSelf {
-		n += kafkalog.VarintLen(int32(n + 1))
-	}
-	return append(kafkalog.AppendVarint(dst, int32(n)), body...)
+	return append(kafkalog.AppendVarint(dst, int32(len(body))), body...)
 }
 
 func (e batchEncoding) appendBatch(dst []byte, b *kafkalog.RecordBatch) []byte {
-	var order interface {
-		binary.ByteOrder
-		binary.AppendByteOrder
-	} = binary.BigEndian
-	if e.leHeader {
-		order = binary.LittleEndian
-	}
+	be := binary.BigEndian
 	start := len(dst)
-	dst = order.AppendUint64(dst, uint64(b.BaseOffset))
+	dst = be.AppendUint64(dst, uint64(b.BaseOffset))
 	dst = append(dst, 0, 0, 0, 0)
-	dst = order.AppendUint32(dst, uint32(b.PartitionLeaderEpoch))
+	dst = be.AppendUint32(dst, uint32(b.PartitionLeaderEpoch))
 	dst = append(dst, kafkalog.MagicV2, 0, 0, 0, 0)
-	dst = order.AppendUint16(dst, uint16(b.Attributes))
-	dst = order.AppendUint32(dst, uint32(b.LastOffsetDelta))
-	dst = order.AppendUint64(dst, uint64(b.BaseTimestamp))
-	dst = order.AppendUint64(dst, uint64(b.MaxTimestamp))
-	dst = order.AppendUint64(dst, uint64(b.ProducerID))
-	dst = order.AppendUint16(dst, uint16(b.ProducerEpoch))
-	dst = order.AppendUint32(dst, uint32(b.BaseSequence))
-	dst = order.AppendUint32(dst, uint32(len(b.Records)))
+	dst = be.AppendUint16(dst, uint16(b.Attributes))
+	dst = be.AppendUint32(dst, uint32(b.LastOffsetDelta))
+	dst = be.AppendUint64(dst, uint64(b.BaseTimestamp))
+	dst = be.AppendUint64(dst, uint64(b.MaxTimestamp))
+	dst = be.AppendUint64(dst, uint64(b.ProducerID))
+	dst = be.AppendUint16(dst, uint16(b.ProducerEpoch))
+	dst = be.AppendUint32(dst, uint32(b.BaseSequence))
+	dst = be.AppendUint32(dst, uint32(len(b.Records)))
 	for i := range b.Records {
-		dst = e.appendRecord(dst, &b.Records[i], i)
+		dst = e.appendRecord(dst, &b.Records[i])
 	}
 	batch := dst[start:]
-	length := len(batch) - kafkalog.LogOverhead + e.lengthExtra
-	if e.lengthRecords {
-		length = len(batch) - kafkalog.BatchHeaderLen
-	}
-	order.PutUint32(batch[8:], uint32(length))
-	to := len(batch)
-	if e.crcTo >= 0 {
-		to = e.crcTo
-	}
-	table := crc32.MakeTable(crc32.Castagnoli)
-	if e.crcIEEE {
-		table = crc32.IEEETable
-	}
-	order.PutUint32(batch[17:], crc32.Checksum(batch[e.crcFrom:to], table))
+	be.PutUint32(batch[8:], uint32(len(batch)-kafkalog.LogOverhead))
+	be.PutUint32(batch[17:], crc32.Checksum(batch[21:], crc32.MakeTable(crc32.Castagnoli)))
 	return dst
 }
 
