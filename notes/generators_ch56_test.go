@@ -10,12 +10,9 @@ import (
 	"github.com/kafkalive/kafkalive/group/groupkit"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
+	"github.com/kafkalive/kafkalive/solutions/bank"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation"
-	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/ignoresleaderepoch"
-	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neveranotherround"
-	"github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neweranotherround"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
-	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/handsoutrevoked"
 )
 
 // The generators of chapters 5 and 6 and their concept notes.
@@ -90,7 +87,11 @@ func kip279Rounds() string {
 	after := truncation.Truncate(truncation.Follower{Epochs: s8b.xEpochs, LogEndOffset: s8b.xLEO, HighWatermark: s8b.xHW}, yAnswers)
 	xs, ys := strings.Split(s8b.x, ", "), strings.Split(s8b.y, ", ")
 	fmt.Fprintf(&sb, "Truncate: LEO %d, HW %d, epochs %s: X keeps [%s], Y's first records\n", after.LogEndOffset, after.HighWatermark, formatEpochs(after.Epochs), strings.Join(xs[:after.LogEndOffset], ", "))
-	o, _ := ignoresleaderepoch.TruncationPoint(s8b.xEpochs, s8b.xLEO, s8b.xHW, yAnswers(2))
+	var xEpochs []replica.EpochEntry
+	for _, e := range s8b.xEpochs {
+		xEpochs = append(xEpochs, replica.EpochEntry(e))
+	}
+	o, _ := mistake(bank.Truncation(), "ignoresleaderepoch").TruncationPoint(xEpochs, s8b.xLEO, s8b.xHW, replica.EpochEndOffset(yAnswers(2)))
 	fmt.Fprintf(&sb, "0.11's rule (one round, the answer's epoch ignored): X cuts at %d and keeps [%s] where Y has [%s]",
 		o, strings.Join(xs[after.LogEndOffset:o], ", "), strings.Join(ys[after.LogEndOffset:o], ", "))
 	return sb.String()
@@ -105,38 +106,12 @@ func formatEpochs[E truncation.EpochEntry | replica.EpochEntry](es []E) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// truncationSuite adapts a solution or mutant of ch05/truncation to the suite.
-func truncationSuite(point func([]truncation.EpochEntry, int64, int64, truncation.EpochEndOffset) (int64, bool),
-	truncate func(truncation.Follower, func(int32) truncation.EpochEndOffset) truncation.Follower) replicakit.Truncation {
-	conv := func(es []replica.EpochEntry) []truncation.EpochEntry {
-		var out []truncation.EpochEntry
-		for _, e := range es {
-			out = append(out, truncation.EpochEntry(e))
-		}
-		return out
-	}
-	return replicakit.Truncation{
-		TruncationPoint: func(own []replica.EpochEntry, leo, hw int64, a replica.EpochEndOffset) (int64, bool) {
-			return point(conv(own), leo, hw, truncation.EpochEndOffset(a))
-		},
-		Truncate: func(f replicakit.Follower, ask func(int32) replica.EpochEndOffset) replicakit.Follower {
-			got := truncate(truncation.Follower{Epochs: conv(f.Epochs), LogEndOffset: f.LogEndOffset, HighWatermark: f.HighWatermark},
-				func(e int32) truncation.EpochEndOffset { return truncation.EpochEndOffset(ask(e)) })
-			out := replicakit.Follower{LogEndOffset: got.LogEndOffset, HighWatermark: got.HighWatermark}
-			for _, e := range got.Epochs {
-				out.Epochs = append(out.Epochs, replica.EpochEntry(e))
-			}
-			return out
-		},
-	}
-}
-
 func failureAnotherRound() string {
-	return replicakit.CheckTruncation(truncationSuite(neveranotherround.TruncationPoint, neveranotherround.Truncate)).Error()
+	return replicakit.CheckTruncation(mistake(bank.Truncation(), "neveranotherround"), bank.Truncation()...).Error()
 }
 
 func failureNewerEpoch() string {
-	return replicakit.CheckTruncation(truncationSuite(neweranotherround.TruncationPoint, neweranotherround.Truncate)).Error()
+	return replicakit.CheckTruncation(mistake(bank.Truncation(), "neweranotherround"), bank.Truncation()...).Error()
 }
 
 func orders(ps ...int32) []cooperative.TopicPartition {
@@ -202,29 +177,7 @@ func lost(before, after []cooperative.TopicPartition) []cooperative.TopicPartiti
 }
 
 func failureHandsOutRevoked() string {
-	a := groupkit.CooperativeSticky{Assign: func(ms []groupkit.Member, ts []group.TopicMetadata) group.Assignment {
-		var members []cooperative.Member
-		for _, m := range ms {
-			var owned []cooperative.TopicPartition
-			for _, tp := range m.OwnedPartitions {
-				owned = append(owned, cooperative.TopicPartition(tp))
-			}
-			members = append(members, cooperative.Member{MemberID: m.MemberID, OwnedPartitions: owned})
-		}
-		var topics []cooperative.TopicMetadata
-		for _, t := range ts {
-			topics = append(topics, cooperative.TopicMetadata(t))
-		}
-		out := group.Assignment{}
-		for id, tps := range handsoutrevoked.Assign(members, topics) {
-			out[id] = []group.TopicPartition{}
-			for _, tp := range tps {
-				out[id] = append(out[id], group.TopicPartition(tp))
-			}
-		}
-		return out
-	}}
-	return groupkit.CheckCooperativeSticky(a).Error()
+	return groupkit.CheckCooperativeSticky(mistake(bank.Cooperative(), "handsoutrevoked"), bank.Cooperative()...).Error()
 }
 
 func offsetsPartitions() string {

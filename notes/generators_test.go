@@ -12,14 +12,11 @@ import (
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/partitioner"
+	"github.com/kafkalive/kafkalive/solutions/bank"
 	solbatch "github.com/kafkalive/kafkalive/solutions/ch01/batch"
-	"github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcincludesepoch"
-	"github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/forgotzigzag"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
-	"github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/nextentry"
 	"github.com/kafkalive/kafkalive/solutions/ch03/retention"
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery"
-	"github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/keepstorntail"
 )
 
 // generators produce the blocks of the notes, by name.
@@ -181,11 +178,11 @@ func helloKafka() string {
 }
 
 func failureForgotZigzag() string {
-	return kafkalogkit.CheckVarint(kafkalogkit.VarintCodec{AppendVarint: forgotzigzag.AppendVarint}).Error()
+	return kafkalogkit.CheckVarint(mistake(bank.Varint(), "forgotzigzag"), bank.Varint()...).Error()
 }
 
 func failureCRCRange() string {
-	return kafkalogkit.CheckBatch(kafkalogkit.BatchEncoder{AppendRecord: crcincludesepoch.AppendRecord, AppendBatch: crcincludesepoch.AppendBatch}).Error()
+	return kafkalogkit.CheckBatch(mistake(bank.Batch(), "crcincludesepoch"), bank.Batch()...).Error()
 }
 
 // exampleSegment is chapter 2's segment: 100 batches of 3 records with 100-byte
@@ -243,7 +240,7 @@ func index217() string {
 }
 
 func failureNextEntry() string {
-	return kafkalogkit.CheckIndex(kafkalogkit.IndexLookup{LookupIndex: nextentry.LookupIndex, FindBatch: nextentry.FindBatch}).Error()
+	return kafkalogkit.CheckIndex(mistake(bank.Index(), "nextentry"), bank.Index()...).Error()
 }
 
 func retentionExample() string {
@@ -294,7 +291,7 @@ func recoveryExample() string {
 }
 
 func failureTornTail() string {
-	return kafkalogkit.CheckRecovery(kafkalogkit.Recovery{Recover: keepstorntail.Recover}).Error()
+	return kafkalogkit.CheckRecovery(mistake(bank.Recovery(), "keepstorntail"), bank.Recovery()...).Error()
 }
 
 func partitionOfKeys() string {
@@ -326,4 +323,14 @@ func partitionDir() string {
 		fmt.Fprintf(&sb, "  %-32s %5d bytes\n", e.Name(), info.Size())
 	}
 	return sb.String()
+}
+
+// mistake returns the bank's mutant called name.
+func mistake[S any](known []kit.Known[S], name string) S {
+	for _, k := range known {
+		if k.Name == name {
+			return k.Impl
+		}
+	}
+	panic("notes: the bank has no mistake " + name)
 }

@@ -44,12 +44,12 @@ func probeCooperative(a CooperativeSticky) error {
 // eager-vs-cooperative and crash-is-not-a-goodbye, worked sticky examples and
 // one case per known mistake, with Kafka's own answers, and returns the first
 // violation.
-func CheckCooperativeSticky(a CooperativeSticky) error {
-	return checkCooperative(a, kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky", false))
+func CheckCooperativeSticky(a CooperativeSticky, known ...kit.Known[CooperativeSticky]) error {
+	return checkCooperative(judgeCooperative(a, known), kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky", false))
 }
 
-func checkCooperative(a CooperativeSticky, replay string) error {
-	if err := probeCooperative(a); err != nil {
+func checkCooperative(a cooperativeSubject, replay string) error {
+	if err := probeCooperative(a.CooperativeSticky); err != nil {
 		return err
 	}
 	for _, c := range cooperativeKnownAnswers() {
@@ -69,18 +69,19 @@ func checkCooperative(a CooperativeSticky, replay string) error {
 // CooperativeStickyProperties returns a rapid state machine in which members
 // join, leave or crash, partitions are added, and the group rebalances with
 // a, follow-up rebalance included; every round is checked against KIP-429.
-func CooperativeStickyProperties(a CooperativeSticky) func(*rapid.T) {
-	return cooperativeProperties(a, kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky/rebalances", true))
+func CooperativeStickyProperties(a CooperativeSticky, known ...kit.Known[CooperativeSticky]) func(*rapid.T) {
+	return cooperativeProperties(judgeCooperative(a, known), kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky/rebalances", true))
 }
 
 // TestCooperativeSticky runs CheckCooperativeSticky and
 // CooperativeStickyProperties as subtests of t.
-func TestCooperativeSticky(t *testing.T, a CooperativeSticky) {
+func TestCooperativeSticky(t *testing.T, impl CooperativeSticky, known ...kit.Known[CooperativeSticky]) {
 	t.Helper()
 	dir := kit.CallerDir(1, cooperativeExercise.Dir)
-	if err := probeCooperative(a); err != nil {
+	if err := probeCooperative(impl); err != nil {
 		t.Fatal(err)
 	}
+	a := judgeCooperative(impl, known)
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
 		if err := checkCooperative(a, kit.Replay(dir, t.Name(), false)); err != nil {
@@ -143,8 +144,8 @@ func sortedCopy(tps []group.TopicPartition) []group.TopicPartition {
 
 // roundCase runs one rebalance and checks it against every rule that does
 // not depend on the order Kafka deals partitions in.
-func roundCase(a CooperativeSticky, in roundInput) (group.Assignment, *kit.Failure) {
-	got, p := call(a, in)
+func roundCase(a cooperativeSubject, in roundInput) (group.Assignment, *kit.Failure) {
+	got, p := call(a.CooperativeSticky, in)
 	// The round's description is built only for a failure: rounds that
 	// pass are the many.
 	if kit.IsTimeout(p) {
@@ -159,7 +160,7 @@ func roundCase(a CooperativeSticky, in roundInput) (group.Assignment, *kit.Failu
 	if rule, what := shapeWhy(in, got); what != "" {
 		return fail(rule, what)
 	}
-	again, _ := call(a, in.reversed())
+	again, _ := call(a.CooperativeSticky, in.reversed())
 	if !sameAssignment(got, again) {
 		return fail(ruleG6, fmt.Sprintf("the same group listed in another order (members, topics and owned partitions reversed) got a different assignment:\n%s\nEvery member's leader must compute the same thing from the same input: sort members by member id and partitions by topic and number.", formatAssignment(in, again)))
 	}
@@ -170,8 +171,8 @@ func roundCase(a CooperativeSticky, in roundInput) (group.Assignment, *kit.Failu
 }
 
 // kafkaDealCase compares with Kafka's own answer (the library's assignor).
-func kafkaDealCase(a CooperativeSticky, in roundInput) *kit.Failure {
-	got, _ := call(a, in)
+func kafkaDealCase(a cooperativeSubject, in roundInput) *kit.Failure {
+	got, _ := call(a.CooperativeSticky, in)
 	want := kafkaAssign(in)
 	if sameAssignment(want, got) {
 		return nil

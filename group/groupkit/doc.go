@@ -19,6 +19,10 @@
 //   - [TestCooperativeSticky] runs both as subtests; it is the one call the
 //     exercise's test file makes.
 //
+// Each entry point takes the known mistakes to recognise in a failure
+// ("this looks like ...") as its last, optional arguments; the kit's bank
+// (solutions/bank) passes its mutants.
+//
 // The known answers' oracle is the library's [group.CooperativeStickyAssignor];
 // the properties are written from the rules alone (KIP-429's withholding and
 // AbstractStickyAssignor's quotas: balance within one, stickiness), so that a

@@ -20,7 +20,7 @@ var memberNames = []string{"m-kiwi", "m-fig", "m-apple", "m-plum", "m-date", "m-
 // as they do in a real group (a member that joins while others are still
 // revoking, a crash in the middle of a rebalance).
 type groupMachine struct {
-	a          CooperativeSticky
+	a          cooperativeSubject
 	topics     []group.TopicMetadata
 	members    []string // in the order they joined
 	owned      map[string][]group.TopicPartition
@@ -37,7 +37,7 @@ type groupMachine struct {
 // a topic created later joins it).
 var topicNames = []string{"orders", "payments", "refunds"}
 
-func cooperativeProperties(a CooperativeSticky, replay string) func(*rapid.T) {
+func cooperativeProperties(a cooperativeSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		m := &groupMachine{a: a, replay: replay, owned: map[string][]group.TopicPartition{}}
 		for i := range rapid.IntRange(1, 2).Draw(t, "topics") {

@@ -3,7 +3,6 @@ package groupkit
 import (
 	"flag"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -58,43 +57,4 @@ func TestKafkaPassesItsOwnRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	rapid.Check(t, CooperativeStickyProperties(kafka))
-}
-
-func TestModelMatchesLibrary(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		in := drawRoundInput(t)
-		if diff := cmp.Diff(kafkaAssign(in), (stickyKnobs{}).assign(in)); diff != "" {
-			t.Fatalf("the suite's model and group.CooperativeStickyAssignor disagree on\n%s\n(-library +model):\n%s", describeRound(in, nil), diff)
-		}
-	})
-}
-
-// drawRoundInput draws a group whose members own disjoint partitions.
-func drawRoundInput(t *rapid.T) roundInput {
-	in := roundInput{topics: []group.TopicMetadata{topic("t0", rapid.Int32Range(0, 9).Draw(t, "partitions of t0"))}}
-	if rapid.Bool().Draw(t, "secondTopic") {
-		in.topics = append(in.topics, topic("t1", rapid.Int32Range(1, 4).Draw(t, "partitions of t1")))
-	}
-	ids := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 0, 5, rapid.ID).Draw(t, "members")
-	for _, id := range ids {
-		in.members = append(in.members, Member{MemberID: id})
-	}
-	for _, tp := range allPartitions(in.topics) {
-		if len(ids) > 0 && rapid.Bool().Draw(t, "owned") {
-			i := rapid.IntRange(0, len(ids)-1).Draw(t, "owner")
-			in.members[i].OwnedPartitions = append(in.members[i].OwnedPartitions, tp)
-		}
-	}
-	return in
-}
-
-func TestEveryMistakeDiffersFromKafkaSomewhere(t *testing.T) {
-	for _, m := range cooperativeMistakeList {
-		found := slices.ContainsFunc(cooperativeKnownAnswers(), func(c cooperativeKnown) bool {
-			return !cmp.Equal(kafkaAssign(c.in), m.knobs.assign(c.in))
-		})
-		if !found {
-			t.Errorf("no known answer tells %q from Kafka", m.says)
-		}
-	}
 }

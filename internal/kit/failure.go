@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Rule is one of Kafka's rules that a suite checks, with the note section that
@@ -39,12 +40,13 @@ type Failure struct {
 	// Field names the field at a byte position of Got (for example "crc" for
 	// position 17 of a batch), to say which field is wrong.
 	Field func(pos int) string
-	// LooksLike names a known mistake whose behaviour the counterexample matches.
-	LooksLike string
-	// Hint, if set and LooksLike is empty, computes LooksLike when the failure
-	// is printed: recognising a mistake runs the known mistakes, which is
-	// wasted on the many failing cases rapid tries while shrinking.
-	Hint func() string
+	// Hint, if set, returns the known mistakes whose behaviour the
+	// counterexample matches; the failure names them when they are one, or
+	// two the cases tried cannot tell apart (see kit.Hint). It runs once, when
+	// the failure is printed or Matches is called: recognising a mistake runs
+	// the known mistakes, which is wasted on the many failing cases rapid
+	// tries while shrinking.
+	Hint func() []Match
 	// Replay is the command that runs this check again.
 	Replay string
 	// Also is a second note section to read, after the rule's: the section on
@@ -53,6 +55,20 @@ type Failure struct {
 	// TimedOut is true when the learner's function did not return within
 	// Deadline while the rule was being checked.
 	TimedOut bool
+
+	hintOnce sync.Once
+	matches  []Match
+}
+
+// Matches returns the known mistakes the failure matches (see Hint), computed
+// once.
+func (f *Failure) Matches() []Match {
+	f.hintOnce.Do(func() {
+		if f.Hint != nil {
+			f.matches = f.Hint()
+		}
+	})
+	return f.matches
 }
 
 // Timeout returns the failure for a call that did not return within the
@@ -101,12 +117,8 @@ func (f *Failure) Error() string {
 		line("your bytes:")
 		line(Hexdump(f.Got, mark))
 	}
-	looks := f.LooksLike
-	if looks == "" && f.Hint != nil {
-		looks = f.Hint()
-	}
-	if looks != "" {
-		line("this looks like: " + looks)
+	for _, l := range formatHint(Hint(f.Matches())) {
+		line(l)
 	}
 	if f.Rule.Note != "" {
 		line("read: " + f.Rule.Note)

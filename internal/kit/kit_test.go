@@ -107,16 +107,16 @@ func TestObserveRecordsFailureWithoutFailingTheTest(t *testing.T) {
 
 func TestLooksLike(t *testing.T) {
 	ms := []Mistake[int, []byte]{
-		{Says: "doubles", Do: func(n int) []byte { return []byte{byte(2 * n)} }},
-		{Says: "panics", Do: func(int) []byte { panic("boom") }},
-		{Says: "empty", Do: func(int) []byte { return nil }},
+		{Name: "d", Says: "doubles", Do: func(n int) []byte { return []byte{byte(2 * n)} }},
+		{Name: "p", Says: "panics", Do: func(int) []byte { panic("boom") }},
+		{Name: "e", Says: "empty", Do: func(int) []byte { return nil }},
 	}
 	for _, tt := range []struct {
 		got  []byte
-		want string
-	}{{[]byte{6}, "doubles"}, {[]byte{}, "empty"}, {[]byte{7}, ""}} {
-		if got := LooksLike(3, tt.got, ms); got != tt.want {
-			t.Errorf("LooksLike(3, %v) = %q, want %q", tt.got, got, tt.want)
+		want []Match
+	}{{[]byte{6}, []Match{{"d", "doubles"}}}, {[]byte{}, []Match{{"e", "empty"}}}, {[]byte{7}, nil}} {
+		if diff := cmp.Diff(tt.want, LooksLike(3, tt.got, ms)); diff != "" {
+			t.Errorf("LooksLike(3, %v) (-want +got):\n%s", tt.got, diff)
 		}
 	}
 }
@@ -128,23 +128,26 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-func TestLooksLikeNamesOneMistakeOrNone(t *testing.T) {
+func TestHintNamesAtMostTwoMistakes(t *testing.T) {
 	ms := []Mistake[int, int]{
 		{Name: "double", Says: "doubles", Do: func(n int) int { return 2 * n }},
 		{Name: "square", Says: "squares", Do: func(n int) int { return n * n }},
 		{Name: "square2", Says: "squares", Do: func(n int) int { return n * n }},
+		{Name: "plustwo", Says: "adds two", Do: func(n int) int { return n + 2 }},
 	}
 	for _, tt := range []struct {
 		in, got int
-		want    string
+		want    []string
 	}{
-		{3, 6, "doubles"},
-		{3, 9, "squares"}, // two mistakes, one thing said
-		{2, 4, ""},        // doubling and squaring agree on 2: no hint
-		{3, 7, ""},
+		{3, 6, []string{"doubles"}},
+		{3, 9, []string{"squares"}},              // two mistakes, one thing said
+		{1, 3, []string{"adds two"}},             // 1+2
+		{-1, 1, []string{"squares", "adds two"}}, // two things said: both named
+		{2, 4, nil},                              // three things said: not sure, nothing named
+		{3, 7, nil},
 	} {
-		if got := LooksLike(tt.in, tt.got, ms); got != tt.want {
-			t.Errorf("LooksLike(%d, %d) = %q, want %q", tt.in, tt.got, got, tt.want)
+		if diff := cmp.Diff(tt.want, Hint(LooksLike(tt.in, tt.got, ms))); diff != "" {
+			t.Errorf("Hint(LooksLike(%d, %d)) (-want +got):\n%s", tt.in, tt.got, diff)
 		}
 	}
 }
@@ -152,16 +155,35 @@ func TestLooksLikeNamesOneMistakeOrNone(t *testing.T) {
 func TestSignaturesCheckTheProbes(t *testing.T) {
 	double := Mistake[int, int]{Name: "double", Says: "doubles", Do: func(n int) int { return 2 * n }}
 	square := Mistake[int, int]{Name: "square", Says: "squares", Do: func(n int) int { return n * n }}
-	s := NewSignatures(func() []int { return []int{0, 1, 5} }, double, square)
+	crash := Mistake[int, int]{Name: "crash", Says: "crashes on 0", Do: func(n int) int { return 10 / n }}
+	s := NewSignatures(func() []int { return []int{1, 5} }, double, square, crash)
 	// On 3 only doubling gives 6, but a learner who adds 3 does not double.
-	if got := s.LooksLike(func(n int) int { return n + 3 }, 3, 6); got != "" {
-		t.Errorf("a learner who adds 3 got the hint %q; the probes must rule doubling out", got)
+	if got := s.LooksLike(func(n int) int { return n + 3 }, 3, 6); got != nil {
+		t.Errorf("a learner who adds 3 matched %v; the probes must rule doubling out", got)
 	}
-	if got := s.LooksLike(func(n int) int { return n << 1 }, 3, 6); got != "doubles" {
-		t.Errorf("a learner who doubles got the hint %q, want %q", got, "doubles")
+	if diff := cmp.Diff([]Match{{"double", "doubles"}}, s.LooksLike(func(n int) int { return n << 1 }, 3, 6)); diff != "" {
+		t.Errorf("a learner who doubles (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"square"}, MistakesSaying("squares")); diff != "" {
-		t.Errorf("MistakesSaying (-want +got):\n%s", diff)
+	learner := func(n int) int { return 10 / n }
+	if diff := cmp.Diff([]Match{{"crash", "crashes on 0"}}, s.PanicsLike(learner, 0)); diff != "" {
+		t.Errorf("a learner who panics on 0 like a known mistake (-want +got):\n%s", diff)
+	}
+	if got := s.PanicsLike(func(n int) int { panic("no") }, 0); got != nil {
+		t.Errorf("a learner who panics everywhere matched %v; the probes must rule every mistake out", got)
+	}
+}
+
+func TestHintIsPrintedAndReadBack(t *testing.T) {
+	for _, ms := range [][]Match{{{"z", "the zigzag step is missing"}}, {{"a", "one way"}, {"b", "another way"}}} {
+		f := &Failure{Rule: Rule{ID: "X1", Name: "x"}, What: "w.", Details: []string{"detail"}, Hint: func() []Match { return ms }}
+		if diff := cmp.Diff(Hint(ms), LooksLikeIn("--- FAIL\n"+f.Error()+"\nFAIL")); diff != "" {
+			t.Errorf("LooksLikeIn(%q) (-want +got):\n%s", f.Error(), diff)
+		}
+	}
+	three := []Match{{"a", "1"}, {"b", "2"}, {"c", "3"}}
+	f := &Failure{Rule: Rule{ID: "X1", Name: "x"}, What: "w.", Hint: func() []Match { return three }}
+	if got := LooksLikeIn(f.Error()); got != nil || len(f.Matches()) != 3 {
+		t.Errorf("three mistakes the cases cannot tell apart must not be named; printed %q", f.Error())
 	}
 }
 

@@ -23,6 +23,7 @@ type Recorder struct {
 	failed  bool
 	skipped bool
 	out     strings.Builder
+	failure *Failure
 }
 
 type stopRun struct{}
@@ -80,6 +81,20 @@ func Observe(name string, prop func(*rapid.T)) *Recorder {
 		rapid.Check(r, budgeted)
 	}()
 	return r
+}
+
+// Failure returns the report a suite's property failed with (through Fatal),
+// as rapid replayed it after shrinking, or nil.
+func (r *Recorder) Failure() *Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failure
+}
+
+func (r *Recorder) setFailure(f *Failure) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failure = f
 }
 
 // Text returns everything the run logged or reported, in order.

@@ -29,6 +29,9 @@ func Fatal(t *rapid.T, f *Failure) {
 	}
 	if w := t.Output(); w != io.Discard { // rapid discards the output while it shrinks
 		fmt.Fprintln(w, f.Error())
+		if rw, ok := w.(recorderWriter); ok {
+			rw.r.setFailure(f)
+		}
 	}
 	t.Fatalf("%s", f.Headline())
 }

@@ -40,6 +40,9 @@ var (
 	batchRules = []kit.Rule{ruleB1, ruleB2, ruleB3, ruleB4, ruleB5, ruleB6, ruleB7}
 )
 
+// knownDsts are the slices the known answers append batches to.
+var knownDsts = [][]byte{nil, []byte("previous batch")}
+
 func probeBatch(e BatchEncoder) error {
 	r := kafkalog.Record{Key: []byte("k"), Value: []byte("v")}
 	return batchExercise.Probe(
@@ -53,12 +56,12 @@ func probeBatch(e BatchEncoder) error {
 // DefaultRecord), the batch a real broker printed with kafka-dump-log, and
 // every batch of the real-broker files in testdata: each is decoded with kafkalog and must be re-encoded byte
 // for byte. It returns the first violation.
-func CheckBatch(e BatchEncoder) error {
-	return checkBatch(e, kit.Replay("./"+batchExercise.Dir, "TestBatch", false))
+func CheckBatch(e BatchEncoder, known ...kit.Known[BatchEncoder]) error {
+	return checkBatch(judgeBatch(e, known), kit.Replay("./"+batchExercise.Dir, "TestBatch", false))
 }
 
-func checkBatch(e BatchEncoder, replay string) error {
-	if err := probeBatch(e); err != nil {
+func checkBatch(e batchSubject, replay string) error {
+	if err := probeBatch(e.BatchEncoder); err != nil {
 		return err
 	}
 	cases := knownBatches()
@@ -70,7 +73,7 @@ func checkBatch(e BatchEncoder, replay string) error {
 			}
 		}
 	}
-	for _, dst := range [][]byte{nil, []byte("previous batch")} {
+	for _, dst := range knownDsts {
 		for _, c := range cases {
 			if f := batchCaseCheck(e, c.source, dst, &c.batch, c.want); f != nil {
 				f.Replay = replay
@@ -84,11 +87,11 @@ func checkBatch(e BatchEncoder, replay string) error {
 // BatchProperties returns the rapid property for e: for any uncompressed batch
 // (any header fields, records with null or empty keys and values, headers,
 // offset gaps, large timestamp deltas) e writes exactly Kafka's bytes.
-func BatchProperties(e BatchEncoder) func(*rapid.T) {
-	return batchProperties(e, kit.Replay("./"+batchExercise.Dir, "TestBatch/properties", true))
+func BatchProperties(e BatchEncoder, known ...kit.Known[BatchEncoder]) func(*rapid.T) {
+	return batchProperties(judgeBatch(e, known), kit.Replay("./"+batchExercise.Dir, "TestBatch/properties", true))
 }
 
-func batchProperties(e BatchEncoder, replay string) func(*rapid.T) {
+func batchProperties(e batchSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		b := drawBatch(t)
 		dst := kit.Draw(t, rapid.SliceOfN(rapid.Byte(), 0, 4), "dst")
@@ -106,12 +109,13 @@ func batchProperties(e BatchEncoder, replay string) func(*rapid.T) {
 }
 
 // TestBatch runs CheckBatch and BatchProperties as subtests of t.
-func TestBatch(t *testing.T, e BatchEncoder) {
+func TestBatch(t *testing.T, enc BatchEncoder, known ...kit.Known[BatchEncoder]) {
 	t.Helper()
 	dir := kit.CallerDir(1, batchExercise.Dir)
-	if err := probeBatch(e); err != nil {
+	if err := probeBatch(enc); err != nil {
 		t.Fatal(err)
 	}
+	e := judgeBatch(enc, known)
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
 		if err := checkBatch(e, kit.Replay(dir, t.Name(), false)); err != nil {
@@ -123,7 +127,7 @@ func TestBatch(t *testing.T, e BatchEncoder) {
 	})
 }
 
-func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.Failure {
+func recordCase(e batchSubject, source string, r *kafkalog.Record, i int) *kit.Failure {
 	want := r.AppendTo(nil)
 	var got []byte
 	if p := kit.Guard(func() { got = e.AppendRecord(nil, r) }); kit.IsTimeout(p) {
@@ -140,12 +144,14 @@ func recordCase(e BatchEncoder, source string, r *kafkalog.Record, i int) *kit.F
 		Details: []string{describeRecord(i, r), "want  " + kit.Hex(want, 48), "got   " + kit.Hex(got, 48)},
 		Got:     got, Want: want,
 		Field: func(pos int) string { n, _ := recordField(want, pos); return n },
-		Hint:  func() string { return recordMistakes.LooksLike(recordOf(e.AppendRecord), recordInput{r, i}, got) },
+		Hint: func() []kit.Match {
+			return e.records.LooksLike(recordOf(e.AppendRecord), recordInput{r, i}, got, e.batches.Agrees(batchOf(e.AppendBatch)))
+		},
 	}
 }
 
 // batchCaseCheck checks one encoded batch against the rules in order.
-func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.RecordBatch, want []byte) *kit.Failure {
+func batchCaseCheck(e batchSubject, source string, dst []byte, b *kafkalog.RecordBatch, want []byte) *kit.Failure {
 	prefix := bytes.Clone(dst)
 	var out []byte
 	if p := kit.Guard(func() { out = e.AppendBatch(dst, b) }); kit.IsTimeout(p) {
@@ -164,7 +170,9 @@ func batchCaseCheck(e BatchEncoder, source string, dst []byte, b *kafkalog.Recor
 				}
 				return batchField(want, pos-len(prefix))
 			},
-			Hint: func() string { return batchMistakes.LooksLike(batchOf(e.AppendBatch), batchInput{prefix, b}, out) },
+			Hint: func() []kit.Match {
+				return e.batches.LooksLike(batchOf(e.AppendBatch), batchInput{prefix, b}, out, e.records.Agrees(recordOf(e.AppendRecord)))
+			},
 		}
 		return f
 	}

@@ -16,7 +16,10 @@
 // the smallest counterexample rapid finds, hexdumps the bytes with the first
 // wrong byte marked where bytes are involved, links the note section that
 // explains the rule, prints the command that replays it, and says "this looks
-// like ..." when the counterexample matches a known mistake. An untouched stub
+// like ..." when the learner's answers are those of a known mistake. The
+// known mistakes are an entry point's last, optional arguments
+// (kit.Known: the kit's bank, solutions/bank, passes its mutants); the
+// suites themselves are pure rules and know no mistake. An untouched stub
 // (one that panics with a value whose NotStarted method returns true) fails with
 // one message: the note to read and the function to write.
 //

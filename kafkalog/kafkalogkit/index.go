@@ -52,12 +52,12 @@ func probeIndex(l IndexLookup) error {
 // answers (an index at base offset 45; batches 50..53, 50..51 and 60..61) and
 // the chapter's worked example (a consumer asks for offset 217), and returns
 // the first violation.
-func CheckIndex(l IndexLookup) error {
-	return checkIndex(l, kit.Replay("./"+indexExercise.Dir, "TestIndex", false))
+func CheckIndex(l IndexLookup, known ...kit.Known[IndexLookup]) error {
+	return checkIndex(judgeIndex(l, known), kit.Replay("./"+indexExercise.Dir, "TestIndex", false))
 }
 
-func checkIndex(l IndexLookup, replay string) error {
-	if err := probeIndex(l); err != nil {
+func checkIndex(l indexSubject, replay string) error {
+	if err := probeIndex(l.IndexLookup); err != nil {
 		return err
 	}
 	for _, c := range indexKnownAnswers() {
@@ -75,11 +75,11 @@ func checkIndex(l IndexLookup, replay string) error {
 // every codec, any index.interval.bytes, a preallocated index with zero slots
 // after the valid entries) and any target, LookupIndex and FindBatch give
 // Kafka's answers.
-func IndexProperties(l IndexLookup) func(*rapid.T) {
-	return indexProperties(l, kit.Replay("./"+indexExercise.Dir, "TestIndex/properties", true))
+func IndexProperties(l IndexLookup, known ...kit.Known[IndexLookup]) func(*rapid.T) {
+	return indexProperties(judgeIndex(l, known), kit.Replay("./"+indexExercise.Dir, "TestIndex/properties", true))
 }
 
-func indexProperties(l IndexLookup, replay string) func(*rapid.T) {
+func indexProperties(l indexSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		seg := buildSegment(drawSegmentSpec(t))
 		padding := kit.Draw(t, rapid.IntRange(0, 3), "zeroSlots")
@@ -96,12 +96,13 @@ func indexProperties(l IndexLookup, replay string) func(*rapid.T) {
 }
 
 // TestIndex runs CheckIndex and IndexProperties as subtests of t.
-func TestIndex(t *testing.T, l IndexLookup) {
+func TestIndex(t *testing.T, lookup IndexLookup, known ...kit.Known[IndexLookup]) {
 	t.Helper()
 	dir := kit.CallerDir(1, indexExercise.Dir)
-	if err := probeIndex(l); err != nil {
+	if err := probeIndex(lookup); err != nil {
 		t.Fatal(err)
 	}
+	l := judgeIndex(lookup, known)
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
 		if err := checkIndex(l, kit.Replay(dir, t.Name(), false)); err != nil {
@@ -115,8 +116,9 @@ func TestIndex(t *testing.T, l IndexLookup) {
 
 // indexCase looks target up the way Kafka does (index, then scan from the
 // position found, and also a scan from position 0) and checks each step.
-func indexCase(l IndexLookup, seg *segmentModel, padding int, target int64) *kit.Failure {
-	guarded := IndexLookup{
+func indexCase(l indexSubject, seg *segmentModel, padding int, target int64) *kit.Failure {
+	guarded := l
+	guarded.IndexLookup = IndexLookup{
 		LookupIndex: func(index []byte, entries int, baseOffset, target int64) (off int64, pos int32) {
 			if p := kit.Guard(func() { off, pos = l.LookupIndex(index, entries, baseOffset, target) }); p != nil {
 				panic(learnerPanic{p, ruleI1, fmt.Sprintf("LookupIndex(index of %d bytes, entries=%d, baseOffset=%d, target=%d)", len(index), entries, baseOffset, target)})
@@ -150,7 +152,7 @@ type learnerPanic struct {
 	call string   // the call, with its input
 }
 
-func indexSteps(l IndexLookup, seg *segmentModel, padding int, target int64) *kit.Failure {
+func indexSteps(l indexSubject, seg *segmentModel, padding int, target int64) *kit.Failure {
 	if f := lookupCase(l, seg, 0, target); f != nil {
 		return f
 	}
@@ -168,7 +170,7 @@ func indexSteps(l IndexLookup, seg *segmentModel, padding int, target int64) *ki
 	return nil
 }
 
-func lookupCase(l IndexLookup, seg *segmentModel, padding int, target int64) *kit.Failure {
+func lookupCase(l indexSubject, seg *segmentModel, padding int, target int64) *kit.Failure {
 	index := seg.indexFile(padding)
 	want := seg.lookup(target)
 	off, pos := l.LookupIndex(index, len(seg.index), seg.baseOffset, target)
@@ -189,19 +191,19 @@ func lookupCase(l IndexLookup, seg *segmentModel, padding int, target int64) *ki
 		rule, what = ruleI4, fmt.Sprintf("%s must only read the %d valid entries; the zero slots after them are not entries. Want (%d, %d), got (%d, %d).", call, len(seg.index), want.offset, want.position, off, pos)
 	}
 	return &kit.Failure{Rule: rule, What: what, Details: []string{seg.describe(), "index file:\n" + kit.Hexdump(index, -1)},
-		Hint: func() string {
-			return lookupMistakes.LooksLike(lookupOf(l.LookupIndex), lookupInput{index, len(seg.index), seg.baseOffset, target}, [2]int64{off, int64(pos)})
+		Hint: func() []kit.Match {
+			return l.lookups.LooksLike(lookupOf(l.LookupIndex), lookupInput{index, len(seg.index), seg.baseOffset, target}, [2]int64{off, int64(pos)}, l.finds.Agrees(findOf(l.FindBatch)))
 		}}
 }
 
 // lookupOK reports whether l answers target right on the index without padding.
-func lookupOK(l IndexLookup, seg *segmentModel, target int64) bool {
+func lookupOK(l indexSubject, seg *segmentModel, target int64) bool {
 	want := seg.lookup(target)
 	off, pos := l.LookupIndex(seg.indexFile(0), len(seg.index), seg.baseOffset, target)
 	return off == want.offset && pos == want.position
 }
 
-func findCase(l IndexLookup, seg *segmentModel, from int32, target int64) *kit.Failure {
+func findCase(l indexSubject, seg *segmentModel, from int32, target int64) *kit.Failure {
 	want, wantFound := seg.find(from, target)
 	pos, found := l.FindBatch(seg.log, from, target)
 	if found == wantFound && (!found || int(pos) == want.pos) {
@@ -214,8 +216,8 @@ func findCase(l IndexLookup, seg *segmentModel, from int32, target int64) *kit.F
 			call, target, want.baseOffset, want.lastOffset, want.pos, pos, found)
 	}
 	return &kit.Failure{Rule: ruleI5, What: what, Details: []string{seg.describe()},
-		Hint: func() string {
-			return findMistakes.LooksLike(findOf(l.FindBatch), findInput{seg, from, target}, findResult(pos, found))
+		Hint: func() []kit.Match {
+			return l.finds.LooksLike(findOf(l.FindBatch), findInput{seg, from, target}, findResult(pos, found), l.lookups.Agrees(lookupOf(l.LookupIndex)))
 		}}
 }
 

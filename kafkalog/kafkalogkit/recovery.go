@@ -48,12 +48,12 @@ func probeRecovery(r Recovery) error {
 // (torn header, torn batch, zero padding, bit flips inside and outside the CRC,
 // bad magic, short length, offsets going backwards), and returns the first
 // violation.
-func CheckRecovery(r Recovery) error {
-	return checkRecovery(r, kit.Replay("./"+recoveryExercise.Dir, "TestRecovery", false))
+func CheckRecovery(r Recovery, known ...kit.Known[Recovery]) error {
+	return checkRecovery(judgeRecovery(r, known), kit.Replay("./"+recoveryExercise.Dir, "TestRecovery", false))
 }
 
-func checkRecovery(r Recovery, replay string) error {
-	if err := probeRecovery(r); err != nil {
+func checkRecovery(r recoverySubject, replay string) error {
+	if err := probeRecovery(r.Recovery); err != nil {
 		return err
 	}
 	for _, c := range recoveryKnownAnswers() {
@@ -67,12 +67,13 @@ func checkRecovery(r Recovery, replay string) error {
 }
 
 // TestRecovery runs CheckRecovery and RecoveryProperties as subtests of t.
-func TestRecovery(t *testing.T, r Recovery) {
+func TestRecovery(t *testing.T, rec Recovery, known ...kit.Known[Recovery]) {
 	t.Helper()
 	dir := kit.CallerDir(1, recoveryExercise.Dir)
-	if err := probeRecovery(r); err != nil {
+	if err := probeRecovery(rec); err != nil {
 		t.Fatal(err)
 	}
+	r := judgeRecovery(rec, known)
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
 		if err := checkRecovery(r, kit.Replay(dir, t.Name(), false)); err != nil {
@@ -85,7 +86,7 @@ func TestRecovery(t *testing.T, r Recovery) {
 }
 
 // recoveryCase runs r on one file and checks the cut and the index.
-func recoveryCase(r Recovery, log []byte, baseOffset int64, interval int) *kit.Failure {
+func recoveryCase(r recoverySubject, log []byte, baseOffset int64, interval int) *kit.Failure {
 	want := kafkaRecover(log, baseOffset, interval)
 	var valid int
 	var index []byte
@@ -97,11 +98,11 @@ func recoveryCase(r Recovery, log []byte, baseOffset int64, interval int) *kit.F
 	} else if p != nil {
 		f := &kit.Failure{Rule: ruleC8, What: fmt.Sprintf("Recover panicked: %v. A damaged file is input: recovery must cut it, never crash the broker.", p),
 			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes}
-		f.Hint = func() string { return panicsLike(recoveryOf(r.Recover), in) }
+		f.Hint = func() []kit.Match { return r.mistakes.PanicsLike(recoveryOf(r.Recover), in) }
 		return f
 	}
-	looks := func() string {
-		return recoveryMistakes.LooksLike(recoveryOf(r.Recover), in, recoveryOutput{valid, index})
+	looks := func() []kit.Match {
+		return r.mistakes.LooksLike(recoveryOf(r.Recover), in, recoveryOutput{valid, index})
 	}
 	if valid != want.validBytes {
 		rule, what := recoveryWhy(log, want, valid)

@@ -17,12 +17,12 @@ import (
 // zero-padded, with garbage, or with a flipped bit), and r recovers it. r's
 // cut and index must be Kafka's; every synced batch must survive; appending
 // then continues from what r kept.
-func RecoveryProperties(r Recovery) func(*rapid.T) {
-	return recoveryProperties(r, kit.Replay("./"+recoveryExercise.Dir, "TestRecovery/crash_points", true))
+func RecoveryProperties(r Recovery, known ...kit.Known[Recovery]) func(*rapid.T) {
+	return recoveryProperties(judgeRecovery(r, known), kit.Replay("./"+recoveryExercise.Dir, "TestRecovery/crash_points", true))
 }
 
 type recoveryMachine struct {
-	r          Recovery
+	r          recoverySubject
 	baseOffset int64
 	interval   int
 	file       []byte // what is written, as the page cache holds it
@@ -32,7 +32,7 @@ type recoveryMachine struct {
 	replay     string
 }
 
-func recoveryProperties(r Recovery, replay string) func(*rapid.T) {
+func recoveryProperties(r recoverySubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		m := &recoveryMachine{r: r, replay: replay}
 		m.baseOffset = rapid.SampledFrom([]int64{0, 1000}).Draw(t, "baseOffset")

@@ -45,12 +45,12 @@ func probeRetention(r Retention) error {
 // (shouldDeleteSizeBasedSegments to testDeleteOldSegments, with S the size of
 // one single-record batch and five batches per segment) and the edge cases of each
 // rule, and returns the first violation.
-func CheckRetention(r Retention) error {
-	return checkRetention(r, kit.Replay("./"+retentionExercise.Dir, "TestRetention", false))
+func CheckRetention(r Retention, known ...kit.Known[Retention]) error {
+	return checkRetention(judgeRetention(r, known), kit.Replay("./"+retentionExercise.Dir, "TestRetention", false))
 }
 
-func checkRetention(r Retention, replay string) error {
-	if err := probeRetention(r); err != nil {
+func checkRetention(r retentionSubject, replay string) error {
+	if err := probeRetention(r.Retention); err != nil {
 		return err
 	}
 	for _, c := range retentionKnownAnswers() {
@@ -67,17 +67,18 @@ func checkRetention(r Retention, replay string) error {
 // rolls segments, moves the clock, the high watermark and the log start
 // offset, and runs retention with r against Kafka's rule, applying r's answer
 // (rolling first when everything goes) so that the log evolves as a broker's.
-func RetentionProperties(r Retention) func(*rapid.T) {
-	return retentionProperties(r, kit.Replay("./"+retentionExercise.Dir, "TestRetention/state_machine", true))
+func RetentionProperties(r Retention, known ...kit.Known[Retention]) func(*rapid.T) {
+	return retentionProperties(judgeRetention(r, known), kit.Replay("./"+retentionExercise.Dir, "TestRetention/state_machine", true))
 }
 
 // TestRetention runs CheckRetention and RetentionProperties as subtests of t.
-func TestRetention(t *testing.T, r Retention) {
+func TestRetention(t *testing.T, ret Retention, known ...kit.Known[Retention]) {
 	t.Helper()
 	dir := kit.CallerDir(1, retentionExercise.Dir)
-	if err := probeRetention(r); err != nil {
+	if err := probeRetention(ret); err != nil {
 		t.Fatal(err)
 	}
+	r := judgeRetention(ret, known)
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
 		if err := checkRetention(r, kit.Replay(dir, t.Name(), false)); err != nil {
@@ -90,7 +91,7 @@ func TestRetention(t *testing.T, r Retention) {
 }
 
 // retentionCase runs r once and checks its answer.
-func retentionCase(r Retention, l RetentionLog, c RetentionConfig, now int64) *kit.Failure {
+func retentionCase(r retentionSubject, l RetentionLog, c RetentionConfig, now int64) *kit.Failure {
 	want := kafkaRetention(l, c, now)
 	var got int
 	if p := kit.Guard(func() { got = r.DeletableSegments(cloneLog(l), c, now) }); kit.IsTimeout(p) {
@@ -110,7 +111,9 @@ func retentionCase(r Retention, l RetentionLog, c RetentionConfig, now int64) *k
 		Rule:    rule,
 		What:    fmt.Sprintf("DeletableSegments must return %d (delete the %d oldest segment(s)), not %d: %s", want.count(), want.count(), got, why),
 		Details: []string{describeRetention(l, c, now)},
-		Hint:    func() string { return retentionMistakes.LooksLike(retentionOf(r), retentionInput{l, c, now}, got) },
+		Hint: func() []kit.Match {
+			return r.mistakes.LooksLike(retentionOf(r.Retention), retentionInput{l, c, now}, got)
+		},
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // retentionMachine drives a log the way a broker does and runs the learner's
 // retention on it at random moments.
 type retentionMachine struct {
-	r            Retention
+	r            retentionSubject
 	cfg          RetentionConfig
 	segmentBytes int64
 	log          RetentionLog
@@ -20,7 +20,7 @@ type retentionMachine struct {
 	replay       string
 }
 
-func retentionProperties(r Retention, replay string) func(*rapid.T) {
+func retentionProperties(r retentionSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		m := &retentionMachine{r: r, replay: replay, now: nowMs}
 		m.cfg = RetentionConfig{

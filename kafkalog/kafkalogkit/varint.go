@@ -43,18 +43,19 @@ var kafkaVarints = []int32{
 }
 
 // CheckVarint checks c against Kafka's varint test vectors, each appended to an
-// empty and to a non-empty dst, and returns the first violation.
-func CheckVarint(c VarintCodec) error {
-	return checkVarint(c, kit.Replay("./"+varintExercise.Dir, "TestVarint", false))
+// empty and to a non-empty dst, and returns the first violation. A failure
+// that matches one of the known mistakes says so.
+func CheckVarint(c VarintCodec, known ...kit.Known[VarintCodec]) error {
+	return checkVarint(c, varintSignatures(known), kit.Replay("./"+varintExercise.Dir, "TestVarint", false))
 }
 
-func checkVarint(c VarintCodec, replay string) error {
+func checkVarint(c VarintCodec, sigs *kit.Signatures[varintInput, []byte], replay string) error {
 	if err := probeVarint(c); err != nil {
 		return err
 	}
 	for _, dst := range [][]byte{nil, []byte("kafka")} {
 		for _, v := range kafkaVarints {
-			if f := varintCase(c, dst, v); f != nil {
+			if f := varintCase(c, sigs, dst, v); f != nil {
 				f.Replay = replay
 				return f
 			}
@@ -69,15 +70,15 @@ func probeVarint(c VarintCodec) error {
 
 // VarintProperties returns the rapid property for c: for any int32 and any dst,
 // AppendVarint keeps dst and appends exactly Kafka's bytes.
-func VarintProperties(c VarintCodec) func(*rapid.T) {
-	return varintProperties(c, kit.Replay("./"+varintExercise.Dir, "TestVarint/properties", true))
+func VarintProperties(c VarintCodec, known ...kit.Known[VarintCodec]) func(*rapid.T) {
+	return varintProperties(c, varintSignatures(known), kit.Replay("./"+varintExercise.Dir, "TestVarint/properties", true))
 }
 
-func varintProperties(c VarintCodec, replay string) func(*rapid.T) {
+func varintProperties(c VarintCodec, sigs *kit.Signatures[varintInput, []byte], replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		dst := kit.Draw(t, rapid.SliceOfN(rapid.Byte(), 0, 8), "dst")
 		v := kit.Draw(t, rapid.Int32(), "v")
-		if f := varintCase(c, dst, v); f != nil {
+		if f := varintCase(c, sigs, dst, v); f != nil {
 			f.Replay = replay
 			kit.Fatal(t, f)
 		}
@@ -86,26 +87,27 @@ func varintProperties(c VarintCodec, replay string) func(*rapid.T) {
 
 // TestVarint runs CheckVarint and VarintProperties as subtests of t. An
 // untouched stub fails once, naming the note to read and the function to write.
-func TestVarint(t *testing.T, c VarintCodec) {
+func TestVarint(t *testing.T, c VarintCodec, known ...kit.Known[VarintCodec]) {
 	t.Helper()
 	dir := kit.CallerDir(1, varintExercise.Dir)
+	sigs := varintSignatures(known)
 	if err := probeVarint(c); err != nil {
 		t.Fatal(err)
 	}
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
-		if err := checkVarint(c, kit.Replay(dir, t.Name(), false)); err != nil {
+		if err := checkVarint(c, sigs, kit.Replay(dir, t.Name(), false)); err != nil {
 			kit.Report(t, err)
 		}
 	}, "properties", func(t *testing.T) {
 		t.Helper()
-		rapid.Check(t, varintProperties(c, kit.Replay(dir, t.Name(), true)))
+		rapid.Check(t, varintProperties(c, sigs, kit.Replay(dir, t.Name(), true)))
 	})
 }
 
 // varintCase checks one encoding against the rules in order and returns the
 // first one broken.
-func varintCase(c VarintCodec, dst []byte, v int32) *kit.Failure {
+func varintCase(c VarintCodec, sigs *kit.Signatures[varintInput, []byte], dst []byte, v int32) *kit.Failure {
 	prefix := bytes.Clone(dst)
 	want := kafkalog.AppendVarint(nil, v)
 	var out []byte
@@ -117,7 +119,7 @@ func varintCase(c VarintCodec, dst []byte, v int32) *kit.Failure {
 	fail := func(r kit.Rule, what string, details ...string) *kit.Failure {
 		return &kit.Failure{
 			Rule: r, What: what, Details: details, Got: out, Want: append(bytes.Clone(prefix), want...),
-			Hint: func() string { return varintMistakes.LooksLike(varintOf(c.AppendVarint), varintInput{prefix, v}, out) },
+			Hint: func() []kit.Match { return sigs.LooksLike(varintOf(c.AppendVarint), varintInput{prefix, v}, out) },
 		}
 	}
 	call := fmt.Sprintf("AppendVarint(dst=%s, %d)", kit.Hex(prefix, 16), v)

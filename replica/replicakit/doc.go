@@ -17,6 +17,10 @@
 //   - [TestTruncation] runs both as subtests; it is the one call the
 //     exercise's test file makes.
 //
+// Each entry point takes the known mistakes to recognise in a failure
+// ("this looks like ...") as its last, optional arguments; the kit's bank
+// (solutions/bank) passes its mutants.
+//
 // The oracle is the library's [replica.TruncationPoint] under the 2.8+ rules
 // ([replica.Modern]: an undefined answer keeps the log; 2.0 to 2.7 cut at the
 // high watermark; the DivergingEpoch of a Fetch carries the same answer as

@@ -163,7 +163,7 @@ func (w *world) followers() []int {
 	return out
 }
 
-func truncationProperties(tr Truncation, replay string) func(*rapid.T) {
+func truncationProperties(tr truncationSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		w := drawWorld(t)
 		for _, fi := range w.followers() {
@@ -179,7 +179,7 @@ func truncationProperties(tr Truncation, replay string) func(*rapid.T) {
 
 // followerCase makes broker fi truncate against the leader of w, with both
 // of tr's functions.
-func followerCase(t *rapid.T, tr Truncation, w *world, fi int, replay string) {
+func followerCase(t *rapid.T, tr truncationSubject, w *world, fi int, replay string) {
 	r := w.reps[fi]
 	f := Follower{Epochs: slices.Clone(r.epochs), LogEndOffset: r.leo()}
 	f.HighWatermark = rapid.Int64Range(0, f.LogEndOffset).Draw(t, "followerHighWatermark")

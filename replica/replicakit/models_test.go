@@ -85,18 +85,6 @@ func TestOracleKeepsTheCommonPrefix(t *testing.T) {
 	})
 }
 
-func TestKnobsWithoutMistakeAreKafka(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		w := drawWorld(t)
-		r := w.reps[w.followers()[0]]
-		f := Follower{Epochs: r.epochs, LogEndOffset: r.leo(), HighWatermark: rapid.Int64Range(0, r.leo()).Draw(t, "hw")}
-		want, _ := kafkaTruncate(f, w.leaderLog())
-		if got := (truncationKnobs{}).truncate(truncateInput{f, w.leaderLog()}); formatFollower(got) != formatFollower(want) {
-			t.Fatalf("the mistake model without a mistake gives %s, Kafka %s", formatFollower(got), formatFollower(want))
-		}
-	})
-}
-
 // TestMultiRoundHistoriesAreDrawn keeps the generator honest: a fair share of
 // histories need KIP-279's second round.
 func TestMultiRoundHistoriesAreDrawn(t *testing.T) {

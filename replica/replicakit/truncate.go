@@ -86,7 +86,7 @@ func cloneFollower(f Follower) Follower {
 
 // truncateCase runs tr.Truncate once against the leader l and checks the
 // follower it returns; recs, when known, are both logs' records.
-func truncateCase(tr Truncation, f Follower, l leaderLog, recs *twoLogs) *kit.Failure {
+func truncateCase(tr truncationSubject, f Follower, l leaderLog, recs *twoLogs) *kit.Failure {
 	want, wantAsked := kafkaTruncate(f, l)
 	var asked []int32
 	ask := func(e int32) replica.EpochEndOffset {
@@ -103,7 +103,9 @@ func truncateCase(tr Truncation, f Follower, l leaderLog, recs *twoLogs) *kit.Fa
 	} else if p != nil {
 		if r, ok := p.(tooManyRounds); ok {
 			return &kit.Failure{Rule: ruleT5, What: fmt.Sprintf("Truncate asked the leader %d times (epochs %v); Kafka needs %d round(s) here (epochs %v). Each round asks for the latest epoch left in the cache after the previous cut.", len(r.asked), r.asked, len(wantAsked), wantAsked),
-				Details: details, LooksLike: loopLooksLike(r.asked)}
+				Details: details, Hint: func() []kit.Match {
+					return tr.truncates.PanicsLike(truncateOf(tr.Truncation), truncateInput{f, l}, tr.points.Agrees(pointOf(tr.Truncation)))
+				}}
 		}
 		return &kit.Failure{Rule: ruleT8, What: fmt.Sprintf("Truncate panicked: %v.", p), Details: details}
 	}
@@ -115,7 +117,9 @@ func truncateCase(tr Truncation, f Follower, l leaderLog, recs *twoLogs) *kit.Fa
 		Rule:    rule,
 		What:    fmt.Sprintf("Truncate must leave the follower at %s, not %s: %s", formatFollower(want), formatFollower(got), why),
 		Details: details,
-		Hint:    func() string { return truncateMistakes.LooksLike(truncateOf(tr), truncateInput{f, l}, got) },
+		Hint: func() []kit.Match {
+			return tr.truncates.LooksLike(truncateOf(tr.Truncation), truncateInput{f, l}, got, tr.points.Agrees(pointOf(tr.Truncation)))
+		},
 	}
 }
 
@@ -168,15 +172,4 @@ func describeTruncation(f Follower, l leaderLog, recs *twoLogs) string {
 		}
 	}
 	return sb.String()
-}
-
-// loopLooksLike recognises a Truncate that asks the same epoch twice in a
-// row: its cache was not trimmed, so the question never changes.
-func loopLooksLike(asked []int32) string {
-	for i := 1; i < len(asked); i++ {
-		if asked[i] == asked[i-1] {
-			return truncationMistakeList[indexNoTrim].says
-		}
-	}
-	return ""
 }

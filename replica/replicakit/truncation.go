@@ -63,12 +63,12 @@ func probeTruncation(tr Truncation) error {
 // LeaderEpochFileCacheTest, each kind of answer the leader can give, and one
 // case per known mistake, and
 // returns the first violation.
-func CheckTruncation(tr Truncation) error {
-	return checkTruncation(tr, kit.Replay("./"+truncationExercise.Dir, "TestTruncation", false))
+func CheckTruncation(tr Truncation, known ...kit.Known[Truncation]) error {
+	return checkTruncation(judgeTruncation(tr, known), kit.Replay("./"+truncationExercise.Dir, "TestTruncation", false))
 }
 
-func checkTruncation(tr Truncation, replay string) error {
-	if err := probeTruncation(tr); err != nil {
+func checkTruncation(tr truncationSubject, replay string) error {
+	if err := probeTruncation(tr.Truncation); err != nil {
 		return err
 	}
 	for _, c := range pointKnownAnswers() {
@@ -93,17 +93,18 @@ func checkTruncation(tr Truncation, replay string) error {
 // replicas, then makes a follower truncate against the current leader with
 // tr, and checks both functions against Kafka's rules and the records: the
 // follower must keep exactly the longest common prefix of the two logs.
-func TruncationProperties(tr Truncation) func(*rapid.T) {
-	return truncationProperties(tr, kit.Replay("./"+truncationExercise.Dir, "TestTruncation/histories", true))
+func TruncationProperties(tr Truncation, known ...kit.Known[Truncation]) func(*rapid.T) {
+	return truncationProperties(judgeTruncation(tr, known), kit.Replay("./"+truncationExercise.Dir, "TestTruncation/histories", true))
 }
 
 // TestTruncation runs CheckTruncation and TruncationProperties as subtests of t.
-func TestTruncation(t *testing.T, tr Truncation) {
+func TestTruncation(t *testing.T, impl Truncation, known ...kit.Known[Truncation]) {
 	t.Helper()
 	dir := kit.CallerDir(1, truncationExercise.Dir)
-	if err := probeTruncation(tr); err != nil {
+	if err := probeTruncation(impl); err != nil {
 		t.Fatal(err)
 	}
+	tr := judgeTruncation(impl, known)
 	kit.KnownAnswersFirst(t, func(t *testing.T) {
 		t.Helper()
 		if err := checkTruncation(tr, kit.Replay(dir, t.Name(), false)); err != nil {
@@ -134,7 +135,7 @@ func (in pointInput) String() string {
 }
 
 // pointCase runs tr.TruncationPoint once and checks its answer.
-func pointCase(tr Truncation, in pointInput) *kit.Failure {
+func pointCase(tr truncationSubject, in pointInput) *kit.Failure {
 	want := kafkaPoint(in)
 	var got pointOutput
 	if p := kit.Guard(func() { got.Offset, got.Done = tr.TruncationPoint(slices.Clone(in.own), in.leo, in.hw, in.answer) }); kit.IsTimeout(p) {
@@ -150,7 +151,9 @@ func pointCase(tr Truncation, in pointInput) *kit.Failure {
 	return &kit.Failure{
 		Rule: rule,
 		What: fmt.Sprintf("%s must return (%d, done=%t), not (%d, done=%t): %s", in, want.Offset, want.Done, got.Offset, got.Done, why),
-		Hint: func() string { return pointMistakes.LooksLike(pointOf(tr), in, got) },
+		Hint: func() []kit.Match {
+			return tr.points.LooksLike(pointOf(tr.Truncation), in, got, tr.truncates.Agrees(truncateOf(tr.Truncation)))
+		},
 	}
 }
 

@@ -5,10 +5,11 @@ import (
 
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
+	"github.com/kafkalive/kafkalive/solutions/bank"
 )
 
 func TestTruncation(t *testing.T) {
-	replicakit.TestTruncation(t, replicakit.Truncation{TruncationPoint: truncationPoint, Truncate: truncate})
+	replicakit.TestTruncation(t, replicakit.Truncation{TruncationPoint: truncationPoint, Truncate: truncate}, bank.Truncation()...)
 }
 
 // truncationPoint and truncate call the exercise's functions with the suite's types.

@@ -5,10 +5,11 @@ import (
 
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/group/groupkit"
+	"github.com/kafkalive/kafkalive/solutions/bank"
 )
 
 func TestCooperativeSticky(t *testing.T) {
-	groupkit.TestCooperativeSticky(t, groupkit.CooperativeSticky{Assign: assign})
+	groupkit.TestCooperativeSticky(t, groupkit.CooperativeSticky{Assign: assign}, bank.Cooperative()...)
 }
 
 // assign calls Assign with the suite's types.

@@ -16,6 +16,6 @@
 // goroutine running (Go cannot stop it); the part is not called again.
 //
 // exercises/live builds a Code from the exercises and serves the live page
-// with it; the tests of package solutions build one from each mutant of the
-// bank and print which scenarios show the mutant's difference.
+// with it; the tests of package bank (solutions/bank) build one from each
+// mutant of the bank and print which scenarios show the mutant's difference.
 package live

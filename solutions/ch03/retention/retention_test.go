@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
+	"github.com/kafkalive/kafkalive/solutions/bank"
 )
 
 func TestRetention(t *testing.T) {
-	kafkalogkit.TestRetention(t, kafkalogkit.Retention{DeletableSegments: deletableSegments})
+	kafkalogkit.TestRetention(t, kafkalogkit.Retention{DeletableSegments: deletableSegments}, bank.Retention()...)
 }
 
 // deletableSegments calls DeletableSegments with the suite's types.

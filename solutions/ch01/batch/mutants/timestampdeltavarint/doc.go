@@ -1,5 +1,8 @@
-// Package timestampdeltavarint is a known-buggy batch encoder for the mutant bank of exercise
-// ch01/batch: timestampDelta is written as a varint (int32), not a
-// varlong, so large deltas are cut.
-// The suite must reject it; see solutions/kill_test.go.
+// Package timestampdeltavarint is a known-buggy batch encoder for the mutant
+// bank of exercise ch01/batch: timestampDelta is written as a varint
+// (int32), not a varlong, so large deltas are cut.
+//
+// Mistake: timestampDelta is written as a varint (int32); it is a varlong.
+//
+// Breaks: B1 (record layout).
 package timestampdeltavarint

@@ -1,4 +1,9 @@
-// Package nextentry is a known-buggy index lookup for the mutant bank of exercise
-// ch02/index: it returns the next entry: the smallest offset >= target.
-// The suite must reject it; see solutions/kill_test.go.
+// Package nextentry is a known-buggy index lookup for the mutant bank of
+// exercise ch02/index: it returns the next entry: the smallest offset >=
+// target.
+//
+// Mistake: it returns the next entry (the smallest offset >= target) instead
+// of the largest offset <= target.
+//
+// Breaks: I1 (largest entry <= target).
 package nextentry

@@ -1,14 +1,5 @@
 package firstruleonly
 
-import "github.com/kafkalive/kafkalive/solutions/ch03/retention"
-
-type (
-	// Log is the solution's type, so that one adapter serves every mutant.
-	Log = retention.Log
-	// Config is the solution's type.
-	Config = retention.Config
-)
-
 // DeletableSegments returns how many of the oldest segments Kafka's retention
 // deletes now (UnifiedLog.deleteOldSegments, Kafka 3.x/4.0;
 // notes/03-segments-and-retention.md#the-retention-rule).

@@ -1,5 +1,9 @@
-// Package indexabsolute is a known-buggy recovery for the mutant bank of exercise
-// ch04/recovery: index entries hold absolute offsets instead of
+// Package indexabsolute is a known-buggy recovery for the mutant bank of
+// exercise ch04/recovery: index entries hold absolute offsets instead of
 // offset - baseOffset.
-// The suite must reject it; see solutions/kill_test.go.
+//
+// Mistake: index entries hold absolute offsets; the .index stores offset -
+// baseOffset.
+//
+// Breaks: C7 (rebuild the index).
 package indexabsolute

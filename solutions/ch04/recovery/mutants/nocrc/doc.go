@@ -1,4 +1,7 @@
 // Package nocrc is a known-buggy recovery for the mutant bank of exercise
 // ch04/recovery: the CRC is not checked.
-// The suite must reject it; see solutions/kill_test.go.
+//
+// Mistake: the CRC is not checked, so a damaged batch is kept.
+//
+// Breaks: C3 (CRC-32C).
 package nocrc

@@ -1,4 +1,7 @@
 // Package nomagic is a known-buggy recovery for the mutant bank of exercise
 // ch04/recovery: the magic byte is not checked.
-// The suite must reject it; see solutions/kill_test.go.
+//
+// Mistake: the magic byte is not checked.
+//
+// Breaks: C4 (magic).
 package nomagic

@@ -1,4 +1,9 @@
-// Package keepshw is a known-buggy truncation for the mutant bank of exercise
-// ch05/truncation: it leaves the high watermark above the new log end.
-// The suite must reject it; see solutions/truncation_bank_test.go.
+// Package keepshw is a known-buggy truncation for the mutant bank of
+// exercise ch05/truncation: it leaves the high watermark above the new log
+// end.
+//
+// Mistake: the high watermark is left above the new log end; it must become
+// min(HW, LEO).
+//
+// Breaks: T6 (trim the epoch cache).
 package keepshw

@@ -1,23 +1,5 @@
 package neveranotherround
 
-import "github.com/kafkalive/kafkalive/solutions/ch05/truncation"
-
-type (
-	// EpochEntry is the solution's type, so that one adapter serves every mutant.
-	EpochEntry = truncation.EpochEntry
-	// EpochEndOffset is the solution's type.
-	EpochEndOffset = truncation.EpochEndOffset
-	// Follower is the solution's type.
-	Follower = truncation.Follower
-)
-
-const (
-	// NoEpoch is the solution's constant.
-	NoEpoch = truncation.NoEpoch
-	// UndefinedOffset is the solution's constant.
-	UndefinedOffset = truncation.UndefinedOffset
-)
-
 // TruncationPoint is one round of a follower's truncation under Kafka 2.1+
 // rules (AbstractFetcherThread.getOffsetTruncationState, KIP-279;
 // notes/05-leader-epochs.md#offsetsforleaderepoch).

@@ -3,19 +3,6 @@ package inputorder
 import (
 	"cmp"
 	"slices"
-
-	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
-)
-
-type (
-	// TopicPartition is the solution's type, so that one adapter serves every mutant.
-	TopicPartition = cooperative.TopicPartition
-	// TopicMetadata is the solution's type.
-	TopicMetadata = cooperative.TopicMetadata
-	// Member is the solution's type.
-	Member = cooperative.Member
-	// Assignment is the solution's type.
-	Assignment = cooperative.Assignment
 )
 
 // Assign is one rebalance on the group leader with the cooperative-sticky

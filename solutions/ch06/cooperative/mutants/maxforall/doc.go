@@ -1,5 +1,9 @@
 // Package maxforall is a known-buggy cooperative-sticky assignment for the
 // mutant bank of exercise ch06/cooperative: it lets every member that owns
 // maxQuota keep it, not only P mod N of them.
-// The suite must reject it; see solutions/cooperative_bank_test.go.
+//
+// Mistake: every member owning maxQuota keeps it, not only P mod N of them,
+// so someone ends up two below.
+//
+// Breaks: G4 (balanced within one).
 package maxforall

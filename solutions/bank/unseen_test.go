@@ -1,4 +1,4 @@
-package solutions
+package bank
 
 import (
 	"encoding/binary"
@@ -19,11 +19,17 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
 )
 
+// unseenImpl is a mistake written in the solution's types.
+type unseenImpl struct {
+	name string
+	impl any
+}
+
 // unseenMistakes are plausible wrong answers that are not in the bank: the
 // suites have never been shown them, so a hint on their failure can only name
 // a mistake they did not make. Each must be caught, and its hint must be
 // absent.
-func unseenMistakes() map[string][]subject {
+func unseenMistakes() map[string][]unseenImpl {
 	castagnoli := crc32.MakeTable(crc32.Castagnoli)
 	withBatch := func(edit func(out []byte, start int)) func([]byte, *kafkalog.RecordBatch) []byte {
 		return func(dst []byte, b *kafkalog.RecordBatch) []byte {
@@ -33,88 +39,88 @@ func unseenMistakes() map[string][]subject {
 			return out
 		}
 	}
-	return map[string][]subject{
+	return map[string][]unseenImpl{
 		"ch01/varint": {
-			varintSubject("zigzagshift30", func(dst []byte, v int32) []byte { // v>>30 for the sign mask
+			unseenImpl{"zigzagshift30", func(dst []byte, v int32) []byte { // v>>30 for the sign mask
 				u := uint32(v<<1) ^ uint32(v>>30)
 				for u >= 0x80 {
 					dst = append(dst, byte(u)|0x80)
 					u >>= 7
 				}
 				return append(dst, byte(u))
-			}),
-			varintSubject("uvarint64", func(dst []byte, v int32) []byte { // no zigzag, sign-extended to 64 bits
+			}},
+			unseenImpl{"uvarint64", func(dst []byte, v int32) []byte { // no zigzag, sign-extended to 64 bits
 				return binary.AppendUvarint(dst, uint64(int64(v)))
-			}),
-			varintSubject("zigzagplusone", func(dst []byte, v int32) []byte {
+			}},
+			unseenImpl{"zigzagplusone", func(dst []byte, v int32) []byte {
 				return binary.AppendUvarint(dst, uint64(uint32(v<<1)^uint32(v>>31))+1)
-			}),
+			}},
 		},
 		"ch01/batch": {
-			batchSubject("crcfrom22", batch.AppendRecord, withBatch(func(out []byte, s int) {
+			unseenImpl{"crcfrom22", kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: withBatch(func(out []byte, s int) {
 				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+22:], castagnoli))
-			})),
-			batchSubject("lengthminus11", batch.AppendRecord, withBatch(func(out []byte, s int) {
+			})}},
+			unseenImpl{"lengthminus11", kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: withBatch(func(out []byte, s int) {
 				binary.BigEndian.PutUint32(out[s+8:], uint32(len(out)-s-11))
-			})),
-			batchSubject("nomagic", batch.AppendRecord, withBatch(func(out []byte, s int) {
+			})}},
+			unseenImpl{"nomagic", kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: withBatch(func(out []byte, s int) {
 				out[s+16] = 0
 				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+21:], castagnoli))
-			})),
+			})}},
 		},
 		"ch02/index": {
-			indexSubject("lastentryalways", func(idx []byte, entries int, base, target int64) (int64, int32) {
+			unseenImpl{"lastentryalways", indexLookup(func(idx []byte, entries int, base, target int64) (int64, int32) {
 				if entries == 0 {
 					return base, 0
 				}
 				return base + int64(binary.BigEndian.Uint32(idx[8*(entries-1):])), int32(binary.BigEndian.Uint32(idx[8*(entries-1)+4:]))
-			}, index.FindBatch),
-			indexSubject("neverreadsindex", func(_ []byte, _ int, base, _ int64) (int64, int32) { return base, 0 }, index.FindBatch),
-			indexSubject("findsthenextbatch", index.LookupIndex, func(log []byte, from int32, target int64) (int32, bool) {
+			}, index.FindBatch)},
+			unseenImpl{"neverreadsindex", indexLookup(func(_ []byte, _ int, base, _ int64) (int64, int32) { return base, 0 }, index.FindBatch)},
+			unseenImpl{"findsthenextbatch", indexLookup(index.LookupIndex, func(log []byte, from int32, target int64) (int32, bool) {
 				pos, found := index.FindBatch(log, from, target)
 				if !found || int(pos)+12 > len(log) {
 					return pos, found
 				}
 				next := pos + 12 + int32(binary.BigEndian.Uint32(log[pos+8:]))
 				return next, int(next) < len(log)
-			}),
+			})},
 		},
 		"ch03/retention": {
-			retentionSubject("bytesminusoneislimit", func(l retention.Log, c retention.Config, now int64) int {
+			unseenImpl{"bytesminusoneislimit", retentionFunc(func(l retention.Log, c retention.Config, now int64) int {
 				if c.RetentionBytes == -1 {
 					c.RetentionBytes = 0
 				}
 				return retention.DeletableSegments(l, c, now)
-			}),
-			retentionSubject("atmostone", func(l retention.Log, c retention.Config, now int64) int {
+			})},
+			unseenImpl{"atmostone", retentionFunc(func(l retention.Log, c retention.Config, now int64) int {
 				return min(retention.DeletableSegments(l, c, now), 1)
-			}),
+			})},
 		},
 		"ch04/recovery": {
-			recoverySubject("nevercuts", func(log []byte, base int64, interval int) (int, []byte) {
+			unseenImpl{"nevercuts", func(log []byte, base int64, interval int) (int, []byte) {
 				_, idx := recovery.Recover(log, base, interval)
 				return len(log), idx
-			}),
-			recoverySubject("onebatchearly", func(log []byte, base int64, interval int) (int, []byte) {
+			}},
+			unseenImpl{"onebatchearly", func(log []byte, base int64, interval int) (int, []byte) {
 				valid, idx := recovery.Recover(log, base, interval)
 				if valid > 0 && len(idx) >= 8 {
 					valid = int(binary.BigEndian.Uint32(idx[len(idx)-4:]))
 				}
 				return max(valid-1, 0), idx
-			}),
+			}},
 		},
 		"ch05/truncation": {
-			truncationSubject("alwayskeeps", truncationFuncs{
+			unseenImpl{"alwayskeeps", truncationFuncs{
 				point: func(_ []truncation.EpochEntry, leo, _ int64, _ truncation.EpochEndOffset) (int64, bool) {
 					return leo, true
 				},
 				truncate: func(f truncation.Follower, ask func(int32) truncation.EpochEndOffset) truncation.Follower {
 					return f
 				},
-			}),
+			}},
 		},
 		"ch06/cooperative": {
-			cooperativeSubject("reversedids", func(ms []cooperative.Member, ts []cooperative.TopicMetadata) cooperative.Assignment {
+			unseenImpl{"reversedids", cooperativeFunc(func(ms []cooperative.Member, ts []cooperative.TopicMetadata) cooperative.Assignment {
 				for i := range ms {
 					ms[i].MemberID = reverse(ms[i].MemberID)
 				}
@@ -124,7 +130,7 @@ func unseenMistakes() map[string][]subject {
 					fixed[reverse(id)] = tps
 				}
 				return fixed
-			}),
+			})},
 		},
 	}
 }
@@ -137,18 +143,22 @@ func reverse(s string) string {
 
 func TestUnseenMistakesGetNoWrongHint(t *testing.T) {
 	unseen := unseenMistakes()
-	for _, b := range banks() {
-		for _, m := range unseen[b.exercise] {
-			v := judge(b.exercise, m)
+	for _, e := range exercises() {
+		for _, u := range unseen[e.name] {
+			v := judge(e.name, e.unseen(u.name, u.impl))
 			if v.checkRule == "-" && v.propsRule == "-" {
-				t.Errorf("%s: the unseen mistake %s passed the suite", b.exercise, m.name)
+				t.Errorf("%s: the unseen mistake %s passed the suite", e.name, u.name)
 			}
-			if v.checkHint != hintAbsent || v.propsHint != hintAbsent {
-				t.Errorf("%s: the unseen mistake %s got a hint naming a mistake it did not make (fixed cases: %s, properties: %s)",
-					b.exercise, m.name, v.checkHint, v.propsHint)
+			if h, p := hintOf(u.name, v.checkMatches), hintOf(u.name, v.propsMatches); h != hintAbsent || p != hintAbsent {
+				t.Errorf("%s: the unseen mistake %s got a hint naming a mistake it did not make (fixed cases: %v, properties: %v)",
+					e.name, u.name, v.checkMatches, v.propsMatches)
 			}
 		}
 	}
+}
+
+func indexLookup(lookup func([]byte, int, int64, int64) (int64, int32), find func([]byte, int32, int64) (int32, bool)) kafkalogkit.IndexLookup {
+	return kafkalogkit.IndexLookup{LookupIndex: lookup, FindBatch: find}
 }
 
 // TestEndlessCallFailsWithTheRule checks the deadline: a binary search that

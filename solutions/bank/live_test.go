@@ -1,4 +1,4 @@
-package solutions
+package bank
 
 import (
 	"fmt"
@@ -9,22 +9,10 @@ import (
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 )
 
-// livePart is one exercise's solution and mutants, as the live cluster runs them.
-type livePart struct {
-	part     string
-	solution kitlive.Code
-	mutants  []liveMutant
-}
-
-type liveMutant struct {
-	name string
-	code kitlive.Code
-}
-
 // With the solutions plugged into the live cluster, every guided scenario of
 // their chapter ends as it does on the reference; with each mutant of the bank,
 // at least one shows another outcome, and the comparison points at the first
-// difference. "go test -v -run TestLiveMatrix ./solutions/" prints the matrix:
+// difference. "go test -v -run TestLiveMatrix ./solutions/bank" prints the matrix:
 // mutant x scenario x differs, with the first difference.
 func TestLiveMatrix(t *testing.T) {
 	all, err := kitlive.Scenarios()
@@ -45,20 +33,16 @@ func TestLiveMatrix(t *testing.T) {
 		err                    error
 	}
 	var jobs []func() row
-	for _, p := range liveBank {
-		gs := byPart[p.part]
+	for _, e := range exercises() {
+		gs := byPart[e.name]
 		if len(gs) == 0 {
-			t.Errorf("%s: no guided scenario", p.part)
+			t.Errorf("%s: no guided scenario", e.name)
 		}
 		for _, g := range gs {
-			jobs = append(jobs, func() row {
-				c, err := kitlive.CompareAgainst(g, refs[g.Name], p.solution)
-				return row{p.part, "solution", g.Name, c, err}
-			})
-			for _, m := range p.mutants {
+			for _, m := range append([]subject{e.solution}, e.mutants...) {
 				jobs = append(jobs, func() row {
-					c, err := kitlive.CompareAgainst(g, refs[g.Name], m.code)
-					return row{p.part, m.name, g.Name, c, err}
+					c, err := kitlive.CompareAgainst(g, refs[g.Name], m.live)
+					return row{e.name, m.name, g.Name, c, err}
 				})
 			}
 		}
@@ -101,14 +85,14 @@ func TestLiveMatrix(t *testing.T) {
 		}
 	}
 	t.Logf("live matrix:\n%s", b.String())
-	for _, p := range liveBank {
-		for _, m := range p.mutants {
-			key := p.part + " " + m.name
+	for _, e := range exercises() {
+		for _, m := range e.mutants {
+			key := e.name + " " + m.name
 			switch {
 			case !differs[key] && liveUndetected[key] == "":
-				t.Errorf("mutant %s of %s: every scenario of the chapter ends as on the reference", m.name, p.part)
+				t.Errorf("mutant %s of %s: every scenario of the chapter ends as on the reference", m.name, e.name)
 			case differs[key] && liveUndetected[key] != "":
-				t.Errorf("mutant %s of %s now shows a difference: remove it from liveUndetected", m.name, p.part)
+				t.Errorf("mutant %s of %s now shows a difference: remove it from liveUndetected", m.name, e.name)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package solutions
+package bank
 
 import (
 	"flag"
@@ -29,12 +29,12 @@ func TestLiveExplore(t *testing.T) {
 	for _, st := range ref {
 		t.Logf("step %s %s\n%s", st.ID, st.Title, strings.Join(st.Lines, "\n"))
 	}
-	for _, p := range liveBank {
-		if p.part != g.Part {
+	for _, e := range exercises() {
+		if e.name != g.Part {
 			continue
 		}
-		for _, m := range append([]liveMutant{{"solution", p.solution}}, p.mutants...) {
-			c, err := kitlive.CompareAgainst(g, ref, m.code)
+		for _, m := range append([]subject{e.solution}, e.mutants...) {
+			c, err := kitlive.CompareAgainst(g, ref, m.live)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,12 +121,12 @@ func TestLiveMutant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range liveBank {
-		for _, m := range append([]liveMutant{{"solution", p.solution}}, p.mutants...) {
-			if p.part+" "+m.name != *liveMutantName {
+	for _, e := range exercises() {
+		for _, m := range append([]subject{e.solution}, e.mutants...) {
+			if e.name+" "+m.name != *liveMutantName {
 				continue
 			}
-			live := kitlive.New(m.code)
+			live := kitlive.New(m.live)
 			run, err := scenarios.NewRun(g.On(live.ClusterParts()), 0)
 			if err != nil {
 				t.Fatal(err)
