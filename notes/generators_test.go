@@ -213,7 +213,7 @@ func index217() string {
 	log, idx := exampleSegment()
 	var sb strings.Builder
 	n := len(idx) / 8
-	fmt.Fprintf(&sb, "segment 00000000000000000000.log: %d bytes, 100 batches of 3 records (offsets 0..299)\n", len(log))
+	fmt.Fprintf(&sb, "segment 00000000000000000000.log: %d bytes, 100 batches of 3 records (offsets 0..299), index.interval.bytes 1024\n", len(log))
 	fmt.Fprintf(&sb, "index 00000000000000000000.index: %d bytes = %d entries (relative offset -> position):\n  ", len(idx), n)
 	for i := range n {
 		fmt.Fprintf(&sb, "%d->%d ", binary.BigEndian.Uint32(idx[8*i:]), binary.BigEndian.Uint32(idx[8*i+4:]))
@@ -282,7 +282,11 @@ func recoveryExample() string {
 	valid, idx := recovery.Recover(torn, 0, 0)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "three one-record batches were written (%d bytes); the power went before the last 20 bytes reached the disk.\n", len(log))
-	fmt.Fprintf(&sb, "Recover(log of %d bytes) = validBytes %d, index %s\n", len(torn), valid, kit.Hex(idx, 16))
+	fmt.Fprintf(&sb, "Recover(log of %d bytes, baseOffset 0, indexIntervalBytes 0) = validBytes %d, index %s\n", len(torn), valid, kit.Hex(idx, 16))
+	for i := 0; i+8 <= len(idx); i += 8 {
+		fmt.Fprintf(&sb, "  index entry: relative offset %d at position %d\n", binary.BigEndian.Uint32(idx[i:]), binary.BigEndian.Uint32(idx[i+4:]))
+	}
+	sb.WriteString("  (with index.interval.bytes 0, every batch after the first gets an entry: the first has 0 bytes kept before it, not more than 0)\n")
 	sb.WriteString(kit.Hexdump(torn, valid))
 	padded := append(append([]byte(nil), log...), make([]byte, 32)...)
 	valid, _ = recovery.Recover(padded, 0, 0)

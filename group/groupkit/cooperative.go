@@ -45,20 +45,28 @@ func probeCooperative(a CooperativeSticky) error {
 // one case per known mistake, with Kafka's own answers, and returns the first
 // violation.
 func CheckCooperativeSticky(a CooperativeSticky, known ...kit.Known[CooperativeSticky]) error {
-	return checkCooperative(judgeCooperative(a, known), kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky", false))
+	return checkCooperative(judgeCooperative(a, known), kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky"))
 }
 
 func checkCooperative(a cooperativeSubject, replay string) error {
 	if err := probeCooperative(a.CooperativeSticky); err != nil {
 		return err
 	}
-	for _, c := range cooperativeKnownAnswers() {
+	cases := cooperativeKnownAnswers()
+	for _, c := range cases {
 		_, f := roundCase(a, c.in)
 		if f == nil {
 			f = kafkaDealCase(a, c.in)
 		}
 		if f != nil {
 			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	for i := 1; i < len(cases); i++ {
+		if f := aliasCase(a, [2]roundInput{cases[i-1].in, cases[i].in}); f != nil {
+			f.Details = append(f.Details, "known answers: "+cases[i-1].name+", then "+cases[i].name)
 			f.Replay = replay
 			return f
 		}
@@ -70,26 +78,20 @@ func checkCooperative(a cooperativeSubject, replay string) error {
 // join, leave or crash, partitions are added, and the group rebalances with
 // a, follow-up rebalance included; every round is checked against KIP-429.
 func CooperativeStickyProperties(a CooperativeSticky, known ...kit.Known[CooperativeSticky]) func(*rapid.T) {
-	return cooperativeProperties(judgeCooperative(a, known), kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky/rebalances", true))
+	return cooperativeProperties(judgeCooperative(a, known), kit.Replay("./"+cooperativeExercise.Dir, "TestCooperativeSticky/rebalances"))
 }
 
 // TestCooperativeSticky runs CheckCooperativeSticky and
 // CooperativeStickyProperties as subtests of t.
 func TestCooperativeSticky(t *testing.T, impl CooperativeSticky, known ...kit.Known[CooperativeSticky]) {
 	t.Helper()
-	dir := kit.CallerDir(1, cooperativeExercise.Dir)
-	if err := probeCooperative(impl); err != nil {
-		t.Fatal(err)
-	}
 	a := judgeCooperative(impl, known)
-	kit.KnownAnswersFirst(t, func(t *testing.T) {
-		t.Helper()
-		if err := checkCooperative(a, kit.Replay(dir, t.Name(), false)); err != nil {
-			kit.Report(t, err)
-		}
-	}, "rebalances", func(t *testing.T) {
-		t.Helper()
-		rapid.Check(t, cooperativeProperties(a, kit.Replay(dir, t.Name(), true)))
+	kit.Run(t, 1, kit.Suite{
+		Exercise:  cooperativeExercise,
+		Probe:     func() error { return probeCooperative(impl) },
+		Check:     func(replay string) error { return checkCooperative(a, replay) },
+		Props:     func(replay string) func(*rapid.T) { return cooperativeProperties(a, replay) },
+		PropsName: "rebalances",
 	})
 }
 
@@ -120,10 +122,103 @@ func (in roundInput) reversed() roundInput {
 
 // call runs a.Assign on a copy of in, guarded.
 func call(a CooperativeSticky, in roundInput) (group.Assignment, any) {
+	got, _, p := callAndKeep(a, in)
+	return got, p
+}
+
+// callAndKeep runs a.Assign on a copy of in as a caller hands it over (the
+// members' lists with spare capacity after them) and returns, besides the
+// answer, what that copy reads after the call.
+func callAndKeep(a CooperativeSticky, in roundInput) (group.Assignment, roundInput, any) {
 	var got group.Assignment
-	c := in.clone()
+	c := in.withSpareCapacity()
 	p := kit.Guard(func() { got = a.Assign(c.members, c.topics) })
-	return normalize(got), p
+	return normalize(got), c.clone(), p
+}
+
+// withSpareCapacity is a copy of in whose slices have room after their
+// elements, filled with partitions of a topic no member subscribes to.
+func (in roundInput) withSpareCapacity() roundInput {
+	spare := group.TopicPartition{Topic: "spare capacity", Partition: -1}
+	out := roundInput{topics: append(make([]group.TopicMetadata, 0, len(in.topics)+2), in.topics...)}
+	out.members = make([]Member, 0, len(in.members)+2)
+	for _, m := range in.members {
+		owned := append(make([]group.TopicPartition, 0, len(m.OwnedPartitions)+3), m.OwnedPartitions...)
+		for range 3 {
+			owned = append(owned, spare)
+		}
+		out.members = append(out.members, Member{MemberID: m.MemberID, OwnedPartitions: owned[:len(m.OwnedPartitions)]})
+	}
+	return out
+}
+
+// Equal lets the kit compare inputs (a mistake's effect on what it was
+// given).
+func (in roundInput) Equal(other roundInput) bool { return sameInput(in, other) }
+
+// sameInput reports whether two inputs list the same members with the same
+// owned partitions, in the same order.
+func sameInput(a, b roundInput) bool {
+	if len(a.members) != len(b.members) || !slices.Equal(a.topics, b.topics) {
+		return false
+	}
+	for i := range a.members {
+		if a.members[i].MemberID != b.members[i].MemberID || !slices.Equal(a.members[i].OwnedPartitions, b.members[i].OwnedPartitions) {
+			return false
+		}
+	}
+	return true
+}
+
+// inputCase checks that Assign, given in, left the lists as they were:
+// after is what they read after the call.
+func inputCase(a cooperativeSubject, in, after roundInput) *kit.Failure {
+	if sameInput(in, after) {
+		return nil
+	}
+	return &kit.Failure{
+		Rule:    ruleG10,
+		What:    "Assign changed the lists it was given. The members and their ownedPartitions are the JoinGroup answer, which the group leader's client keeps (it reads the owned partitions again to know what to revoke): sort, cut and append to copies of your own.",
+		Details: []string{"before the call:\n" + describeRound(in, nil), "after it:\n" + describeRound(after, nil)},
+		Hint: func() []kit.Match {
+			return a.inputs.LooksLike(inputAfterOf(a.CooperativeSticky), in, after, a.mistakes.Agrees(assignOf(a.CooperativeSticky)), a.aliases.Agrees(aliasOf(a.CooperativeSticky)))
+		},
+	}
+}
+
+// aliasCase runs p[0] then p[1] and checks that the assignment returned for
+// p[0] still reads the same.
+func aliasCase(a cooperativeSubject, p [2]roundInput) *kit.Failure {
+	var first group.Assignment
+	c := p[0].clone()
+	if kit.Guard(func() { first = a.Assign(c.members, c.topics) }) != nil {
+		return nil // the round's own check reports it
+	}
+	kept := cloneAssignment(first)
+	c2 := p[1].clone()
+	if kit.Guard(func() { a.Assign(c2.members, c2.topics) }) != nil {
+		return nil
+	}
+	if sameAssignment(normalize(first), normalize(kept)) {
+		return nil
+	}
+	return &kit.Failure{
+		Rule: ruleG11,
+		What: fmt.Sprintf("Assign returned\n%s\nand after the next rebalance (another group) that assignment reads\n%s\nThe assignment a call returns is the caller's (the leader sends it in its SyncGroup request): build it in a map and slices of their own, never in ones you keep and fill again.",
+			formatAssignment(p[0], normalize(kept)), formatAssignment(p[0], normalize(first))),
+		Details: []string{describeRound(p[0], nil), "the next rebalance:\n" + describeRound(p[1], nil)},
+		Hint: func() []kit.Match {
+			return a.aliases.LooksLike(aliasOf(a.CooperativeSticky), p, normalize(first), a.mistakes.Agrees(assignOf(a.CooperativeSticky)), a.inputs.Agrees(inputAfterOf(a.CooperativeSticky)))
+		},
+	}
+}
+
+func cloneAssignment(a group.Assignment) group.Assignment {
+	out := group.Assignment{}
+	for id, tps := range a {
+		out[id] = slices.Clone(tps)
+	}
+	return out
 }
 
 // normalize sorts every member's partitions (order inside a list does not
@@ -145,7 +240,7 @@ func sortedCopy(tps []group.TopicPartition) []group.TopicPartition {
 // roundCase runs one rebalance and checks it against every rule that does
 // not depend on the order Kafka deals partitions in.
 func roundCase(a cooperativeSubject, in roundInput) (group.Assignment, *kit.Failure) {
-	got, p := call(a.CooperativeSticky, in)
+	got, after, p := callAndKeep(a.CooperativeSticky, in)
 	// The round's description is built only for a failure: rounds that
 	// pass are the many.
 	if kit.IsTimeout(p) {
@@ -166,6 +261,9 @@ func roundCase(a cooperativeSubject, in roundInput) (group.Assignment, *kit.Fail
 	}
 	if rule, what := stickyWhy(in, got); what != "" {
 		return fail(rule, what)
+	}
+	if f := inputCase(a, in, after); f != nil {
+		return got, f
 	}
 	return got, nil
 }

@@ -167,6 +167,9 @@ func (m *groupMachine) round(t *rapid.T) {
 	if f == nil && !sameAssignment(kafkaAssign(in), got) {
 		f = kafkaDealCase(m.a, in)
 	}
+	if f == nil && m.generation == 0 { // once a run: it costs two more rebalances
+		f = aliasCase(m.a, [2]roundInput{in, otherGroup})
+	}
 	m.generation++
 	if f != nil {
 		m.fail(t, f)
@@ -218,4 +221,11 @@ func (m *groupMachine) fail(t *rapid.T, f *kit.Failure) {
 
 func roundInputFailure(in roundInput, what string) *kit.Failure {
 	return &kit.Failure{Rule: ruleG5, What: what, Details: []string{describeRound(in, nil)}}
+}
+
+// otherGroup is a rebalance of another group, made after each round to see
+// whether the round's assignment changes with it.
+var otherGroup = roundInput{
+	members: []Member{{MemberID: "x-1", OwnedPartitions: []group.TopicPartition{{Topic: "other", Partition: 1}}}, {MemberID: "x-2"}},
+	topics:  []group.TopicMetadata{{Topic: "other", Partitions: 3}},
 }

@@ -10,10 +10,47 @@ import (
 type cooperativeSubject struct {
 	CooperativeSticky
 	mistakes *kit.Signatures[roundInput, group.Assignment]
+	inputs   *kit.Signatures[roundInput, roundInput]
+	aliases  *kit.Signatures[[2]roundInput, group.Assignment]
 }
 
 func judgeCooperative(a CooperativeSticky, known []kit.Known[CooperativeSticky]) cooperativeSubject {
-	return cooperativeSubject{CooperativeSticky: a, mistakes: kit.NewSignatures(cooperativeProbes, kit.MistakesOf(known, assignOf)...)}
+	return cooperativeSubject{CooperativeSticky: a,
+		mistakes: kit.NewSignatures(cooperativeProbes, kit.MistakesOf(known, assignOf)...),
+		inputs:   kit.NewSignatures(cooperativeProbes, kit.MistakesOf(known, inputAfterOf)...),
+		aliases:  kit.NewSignatures(cooperativeAliasProbes, kit.MistakesOf(known, aliasOf)...),
+	}
+}
+
+// inputAfterOf calls an Assign on in as a caller hands it over and returns
+// what the input reads after the call.
+func inputAfterOf(a CooperativeSticky) func(roundInput) roundInput {
+	return func(in roundInput) roundInput {
+		c := in.withSpareCapacity()
+		a.Assign(c.members, c.topics)
+		return c.clone()
+	}
+}
+
+// aliasOf runs p[0] then p[1] and returns what p[0]'s assignment reads after.
+func aliasOf(a CooperativeSticky) func([2]roundInput) group.Assignment {
+	return func(p [2]roundInput) group.Assignment {
+		c := p[0].clone()
+		first := a.Assign(c.members, c.topics)
+		c2 := p[1].clone()
+		a.Assign(c2.members, c2.topics)
+		return normalize(first)
+	}
+}
+
+// cooperativeAliasProbes are the known answers' pairs of rebalances.
+func cooperativeAliasProbes() [][2]roundInput {
+	cases := cooperativeKnownAnswers()
+	var out [][2]roundInput
+	for i := 1; i < len(cases); i++ {
+		out = append(out, [2]roundInput{cases[i-1].in, cases[i].in})
+	}
+	return out
 }
 
 // assignOf calls an Assign on a copy of in and normalizes its answer.
@@ -27,7 +64,9 @@ func assignOf(a CooperativeSticky) func(roundInput) group.Assignment {
 // looksLike names the known mistakes that give got on in and agree with a on
 // every probe.
 func looksLike(a cooperativeSubject, in roundInput, got group.Assignment) func() []kit.Match {
-	return func() []kit.Match { return a.mistakes.LooksLike(assignOf(a.CooperativeSticky), in, got) }
+	return func() []kit.Match {
+		return a.mistakes.LooksLike(assignOf(a.CooperativeSticky), in, got, a.inputs.Agrees(inputAfterOf(a.CooperativeSticky)), a.aliases.Agrees(aliasOf(a.CooperativeSticky)))
+	}
 }
 
 // cooperativeProbes are the known answers' inputs, each also listed the other

@@ -143,3 +143,45 @@ func RuleIn(text string) (id, name string) {
 	}
 	return m[1], m[2]
 }
+
+// ShrinkLimit is how many smaller cases Shrink tries at most.
+const ShrinkLimit = 400
+
+// Shrink looks for a smaller case that fails as in does: it tries the cases
+// smaller proposes for the current one, in order, moves to the first whose
+// check fails, and stops when none does (or after ShrinkLimit checks). The
+// rule may change on the way, as it does when rapid shrinks: the smallest
+// case shows the mistake where it is easiest to see. It returns the smallest case found and its
+// failure; in and f when none is smaller. A failure for a call that did not
+// return is not shrunk: once a call hangs, the calls after it are not made.
+func Shrink[In any](in In, f *Failure, smaller func(In) []In, check func(In) *Failure) (In, *Failure) {
+	if f == nil || f.TimedOut {
+		return in, f
+	}
+	tries := 0
+	for {
+		moved := false
+		for _, c := range smaller(in) {
+			if tries++; tries > ShrinkLimit {
+				return in, f
+			}
+			if g := check(c); g != nil && !g.TimedOut {
+				in, f, moved = c, g, true
+				break
+			}
+		}
+		if !moved {
+			return in, f
+		}
+	}
+}
+
+// ShrunkFrom notes on f, the failure of a case Shrink found, the known answer
+// it was shrunk from and how that failed, so that the learner sees the
+// smallest case beside the known answer.
+func (f *Failure) ShrunkFrom(known string, orig *Failure) {
+	if f == orig {
+		return
+	}
+	f.Details = append(f.Details, "the known answer this case was shrunk from, "+known+": "+orig.What)
+}

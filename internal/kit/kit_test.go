@@ -122,9 +122,19 @@ func TestLooksLike(t *testing.T) {
 }
 
 func TestReplay(t *testing.T) {
-	want := "go test ./exercises/ch01/varint -run '^TestVarint$/^properties$' -rapid.seed=N (N is the seed in rapid's \"To reproduce\" line above)"
-	if got := Replay("./exercises/ch01/varint", "TestVarint/properties", true); got != want {
+	want := "go test ./exercises/ch01/varint -run '^TestVarint$/^properties$'"
+	if got := Replay("./exercises/ch01/varint", "TestVarint/properties"); got != want {
 		t.Errorf("Replay = %q, want %q", got, want)
+	}
+	for text, want := range map[string]string{
+		"To reproduce, specify -run=\"x\" -rapid.seed=123":                                 "-rapid.seed=123",
+		"specify -run=\"x\" -rapid.failfile=\"testdata/rapid/x.fail\" (or -rapid.seed=77)": "-rapid.seed=77",
+		"specify -run=\"x\" -rapid.failfile=\"testdata/rapid/x.fail\"":                     "-rapid.failfile=\"testdata/rapid/x.fail\"",
+		"no seed": "",
+	} {
+		if got := reproduceIn(text); got != want {
+			t.Errorf("reproduceIn(%q) = %q, want %q", text, got, want)
+		}
 	}
 }
 

@@ -45,6 +45,11 @@ var ShrinkRuns = 3000
 // never keeps), so that rapid settles on the smallest case it has, and
 // reports it as usual.
 func Observe(name string, prop func(*rapid.T)) *Recorder {
+	return observe(name, prop, ShrinkRuns)
+}
+
+// observe is Observe with a shrinking budget of its own (0: rapid's own).
+func observe(name string, prop func(*rapid.T), shrinkRuns int) *Recorder {
 	r := &Recorder{name: name}
 	resetHang()
 	defer resetHang()
@@ -58,7 +63,7 @@ func Observe(name string, prop func(*rapid.T)) *Recorder {
 			// rapid has reported the failure: this is its replay of the
 			// shrunk case, for the output.
 		case confirming:
-		case failed && ShrinkRuns > 0 && runs >= ShrinkRuns:
+		case failed && shrinkRuns > 0 && runs >= shrinkRuns:
 			t.SkipNow()
 		case failed:
 			runs++

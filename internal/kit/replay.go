@@ -45,17 +45,12 @@ func RepoRoot(dir string) string {
 }
 
 // Replay returns the go test command that runs one test (or subtest) again, for
-// a test name as testing.T.Name gives it ("TestVarint/properties"). When seeded
-// is true it adds the flag with which rapid replays the failing case, whose
-// number rapid prints in its "To reproduce" line, above the report (see Fatal).
-func Replay(dir, testName string, seeded bool) string {
+// a test name as testing.T.Name gives it ("TestVarint/properties"). For a
+// failing random run, CheckProperty adds the seed that reproduces it.
+func Replay(dir, testName string) string {
 	parts := strings.Split(testName, "/")
 	for i, p := range parts {
 		parts[i] = "^" + p + "$"
 	}
-	cmd := fmt.Sprintf("go test %s -run '%s'", dir, strings.Join(parts, "/"))
-	if seeded {
-		cmd += ` -rapid.seed=N (N is the seed in rapid's "To reproduce" line above)`
-	}
-	return cmd
+	return fmt.Sprintf("go test %s -run '%s'", dir, strings.Join(parts, "/"))
 }

@@ -36,12 +36,14 @@ var (
 	ruleB5 = kit.Rule{ID: "B5", Name: "length field", Note: note01 + "#the-length-field"}
 	ruleB6 = kit.Rule{ID: "B6", Name: "CRC-32C over [21, end)", Note: note01 + "#the-crc-covers-bytes-21-to-the-end"}
 	ruleB7 = kit.Rule{ID: "B7", Name: "no panic", Note: note01 + "#you-write"}
+	ruleB8 = kit.Rule{ID: "B8", Name: "an earlier result stays", Note: note01 + "#a-result-is-the-callers"}
 
-	batchRules = []kit.Rule{ruleB1, ruleB2, ruleB3, ruleB4, ruleB5, ruleB6, ruleB7}
+	batchRules = []kit.Rule{ruleB1, ruleB2, ruleB3, ruleB4, ruleB5, ruleB6, ruleB7, ruleB8}
 )
 
-// knownDsts are the slices the known answers append batches to.
-var knownDsts = [][]byte{nil, []byte("previous batch")}
+// knownDsts are the slices the known answers append batches to: none, the
+// bytes of a batch before, and the same with spare capacity.
+var knownDsts = [][]byte{nil, []byte("previous batch"), append(make([]byte, 0, 64), "previous batch"...)}
 
 func probeBatch(e BatchEncoder) error {
 	r := kafkalog.Record{Key: []byte("k"), Value: []byte("v")}
@@ -57,7 +59,7 @@ func probeBatch(e BatchEncoder) error {
 // every batch of the real-broker files in testdata: each is decoded with kafkalog and must be re-encoded byte
 // for byte. It returns the first violation.
 func CheckBatch(e BatchEncoder, known ...kit.Known[BatchEncoder]) error {
-	return checkBatch(judgeBatch(e, known), kit.Replay("./"+batchExercise.Dir, "TestBatch", false))
+	return checkBatch(judgeBatch(e, known), kit.Replay("./"+batchExercise.Dir, "TestBatch"))
 }
 
 func checkBatch(e batchSubject, replay string) error {
@@ -68,17 +70,43 @@ func checkBatch(e batchSubject, replay string) error {
 	for _, c := range cases {
 		for i := range c.batch.Records {
 			if f := recordCase(e, c.source, &c.batch.Records[i], i); f != nil {
-				f.Replay = replay
-				return f
+				in := recordInput{&c.batch.Records[i], i}
+				_, g := kit.Shrink(in, f, smallerRecord, func(in recordInput) *kit.Failure { return recordCase(e, "a record shrunk from "+c.source, in.r, in.i) })
+				g.ShrunkFrom(fmt.Sprintf("record %d of %s", i, c.source), f)
+				g.Replay = replay
+				return g
 			}
 		}
 	}
 	for _, dst := range knownDsts {
 		for _, c := range cases {
 			if f := batchCaseCheck(e, c.source, dst, &c.batch, c.want); f != nil {
-				f.Replay = replay
-				return f
+				in := batchInput{dst, &c.batch}
+				_, g := kit.Shrink(in, f, smallerBatch, func(in batchInput) *kit.Failure {
+					return batchCaseCheck(e, "a batch shrunk from "+c.source, in.dst, in.b, in.b.AppendTo(nil))
+				})
+				g.ShrunkFrom(c.source, f)
+				g.Replay = replay
+				return g
 			}
+		}
+	}
+	return checkBatchAliases(e, recordPairs(), batchPairs(), replay)
+}
+
+// checkBatchAliases makes each pair of calls on a nil dst and checks that the
+// first result stays as it was.
+func checkBatchAliases(e batchSubject, records []recordPair, batches []batchPair, replay string) error {
+	for _, p := range records {
+		if f := recordAliasCase(e, p); f != nil {
+			f.Replay = replay
+			return f
+		}
+	}
+	for _, p := range batches {
+		if f := batchAliasCase(e, p); f != nil {
+			f.Replay = replay
+			return f
 		}
 	}
 	return nil
@@ -88,13 +116,14 @@ func checkBatch(e batchSubject, replay string) error {
 // (any header fields, records with null or empty keys and values, headers,
 // offset gaps, large timestamp deltas) e writes exactly Kafka's bytes.
 func BatchProperties(e BatchEncoder, known ...kit.Known[BatchEncoder]) func(*rapid.T) {
-	return batchProperties(judgeBatch(e, known), kit.Replay("./"+batchExercise.Dir, "TestBatch/properties", true))
+	return batchProperties(judgeBatch(e, known), kit.Replay("./"+batchExercise.Dir, "TestBatch/properties"))
 }
 
 func batchProperties(e batchSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		b := drawBatch(t)
 		dst := kit.Draw(t, rapid.SliceOfN(rapid.Byte(), 0, 4), "dst")
+		dst = append(make([]byte, 0, len(dst)+kit.Draw(t, rapid.IntRange(0, 200), "dstSpareCapacity")), dst...)
 		for i := range b.Records {
 			if f := recordCase(e, "a generated batch", &b.Records[i], i); f != nil {
 				f.Replay = replay
@@ -105,25 +134,73 @@ func batchProperties(e batchSubject, replay string) func(*rapid.T) {
 			f.Replay = replay
 			kit.Fatal(t, f)
 		}
+		next := drawBatch(t)
+		var pair recordPair
+		if len(b.Records) > 0 && len(next.Records) > 0 {
+			pair = recordPair{&b.Records[0], &next.Records[0]}
+		}
+		var records []recordPair
+		if pair[0] != nil {
+			records = append(records, pair)
+		}
+		if f := checkBatchAliases(e, records, []batchPair{{&b, &next}}, replay); f != nil {
+			kit.Fatal(t, f.(*kit.Failure))
+		}
+	}
+}
+
+// recordAliasCase and batchAliasCase append p[0] to a nil dst, then p[1],
+// and check that the first result still holds p[0]'s bytes.
+func recordAliasCase(e batchSubject, p recordPair) *kit.Failure {
+	a, b := *p[0], *p[1]
+	return aliasCase(func() []byte { return e.AppendRecord(nil, &a) }, func() []byte { return e.AppendRecord(nil, &b) },
+		"AppendRecord(nil, "+describeRecord(0, p[0])+")", "AppendRecord(nil, "+describeRecord(1, p[1])+")",
+		func(first []byte) []kit.Match {
+			return e.recordAliases.LooksLike(recordAliasOf(e.AppendRecord), p, first, e.agreesElsewhere(e.recordAliases)...)
+		})
+}
+
+func batchAliasCase(e batchSubject, p batchPair) *kit.Failure {
+	return aliasCase(func() []byte { return e.AppendBatch(nil, p[0]) }, func() []byte { return e.AppendBatch(nil, p[1]) },
+		"AppendBatch(nil, the first batch below)", "AppendBatch(nil, the second)",
+		func(first []byte) []kit.Match {
+			return e.batchAliases.LooksLike(batchAliasOf(e.AppendBatch), p, first, e.agreesElsewhere(e.batchAliases)...)
+		}, describeBatch(p[0]), describeBatch(p[1]))
+}
+
+// aliasCase makes two calls and checks that the first result is unchanged
+// by the second.
+func aliasCase(first, second func() []byte, firstCall, secondCall string, hint func([]byte) []kit.Match, details ...string) *kit.Failure {
+	var a []byte
+	if kit.Guard(func() { a = first() }) != nil {
+		return nil // the call's own case reports it
+	}
+	kept := bytes.Clone(a)
+	if kit.Guard(func() { second() }) != nil {
+		return nil
+	}
+	if bytes.Equal(a, kept) {
+		return nil
+	}
+	return &kit.Failure{
+		Rule:    ruleB8,
+		What:    fmt.Sprintf("%s returned %d bytes; after %s they changed: the caller owns what an Append function returns. Append to dst (a new slice when dst is nil), and never return a buffer you keep and write again.", firstCall, len(kept), secondCall),
+		Details: append(details, "first result when returned: "+kit.Hex(kept, 48), "and after the second call:  "+kit.Hex(a, 48)),
+		Got:     a, Want: kept,
+		Hint: func() []kit.Match { return hint(a) },
 	}
 }
 
 // TestBatch runs CheckBatch and BatchProperties as subtests of t.
 func TestBatch(t *testing.T, enc BatchEncoder, known ...kit.Known[BatchEncoder]) {
 	t.Helper()
-	dir := kit.CallerDir(1, batchExercise.Dir)
-	if err := probeBatch(enc); err != nil {
-		t.Fatal(err)
-	}
 	e := judgeBatch(enc, known)
-	kit.KnownAnswersFirst(t, func(t *testing.T) {
-		t.Helper()
-		if err := checkBatch(e, kit.Replay(dir, t.Name(), false)); err != nil {
-			kit.Report(t, err)
-		}
-	}, "properties", func(t *testing.T) {
-		t.Helper()
-		rapid.Check(t, batchProperties(e, kit.Replay(dir, t.Name(), true)))
+	kit.Run(t, 1, kit.Suite{
+		Exercise:  batchExercise,
+		Probe:     func() error { return probeBatch(enc) },
+		Check:     func(replay string) error { return checkBatch(e, replay) },
+		Props:     func(replay string) func(*rapid.T) { return batchProperties(e, replay) },
+		PropsName: "properties",
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"path"
 	"strings"
 
@@ -42,7 +43,7 @@ func knownBatches() []batchCase {
 		}
 		cases = append(cases, decodeAll("golden batch "+g.name, b)...)
 	}
-	cases = append(cases, helloKafka(), compactedBatch())
+	cases = append(cases, helloKafka(), compactedBatch(), extremeBatch())
 	entries, err := realBrokerFiles.ReadDir("testdata/kafka-real")
 	if err != nil {
 		panic(err)
@@ -140,4 +141,20 @@ func compactedBatch() batchCase {
 		{OffsetDelta: 5, TimestampDelta: days60, Key: []byte("c"), Value: []byte("3")},
 	}}
 	return batchCase{source: "a compacted batch (offset deltas 0, 3, 5; a 60-day timestamp delta), built with kafkalog", batch: b, want: b.AppendTo(nil)}
+}
+
+// extremeBatch is a batch at the edges of every field: offsets, epochs and
+// sequences at their maxima, no timestamp (-1), the producer fields of a
+// producer that never existed, and records whose deltas are at the ends of
+// their types, with null and empty keys, values and header values.
+func extremeBatch() batchCase {
+	b := kafkalog.RecordBatch{BatchHeader: kafkalog.BatchHeader{
+		BaseOffset: math.MaxInt64 - math.MaxInt32, PartitionLeaderEpoch: math.MaxInt32, LastOffsetDelta: math.MaxInt32,
+		BaseTimestamp: kafkalog.NoTimestamp, MaxTimestamp: kafkalog.NoTimestamp,
+		ProducerID: math.MaxInt64, ProducerEpoch: math.MaxInt16, BaseSequence: math.MaxInt32,
+	}, Records: []kafkalog.Record{
+		{TimestampDelta: math.MinInt64, Value: []byte{}, Headers: []kafkalog.Header{{Key: []byte{}, Value: nil}, {Key: []byte("h"), Value: []byte{}}}},
+		{OffsetDelta: math.MaxInt32, TimestampDelta: math.MaxInt64, Key: []byte{}},
+	}}
+	return batchCase{source: "a batch at the edges of every field (offsets and sequences at their maxima, timestamps -1, deltas at the ends of their types, null and empty keys, values and header values), built with kafkalog", batch: b, want: b.AppendTo(nil)}
 }

@@ -1,7 +1,9 @@
 package kafkalogkit
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
@@ -37,8 +39,9 @@ var (
 	ruleI4 = kit.Rule{ID: "I4", Name: "only the valid entries", Note: note02 + "#a-preallocated-index-is-full-of-zeros"}
 	ruleI5 = kit.Rule{ID: "I5", Name: "scan to lastOffset >= target", Note: note02 + "#the-short-scan"}
 	ruleI6 = kit.Rule{ID: "I6", Name: "no panic", Note: note02 + "#you-write"}
+	ruleI7 = kit.Rule{ID: "I7", Name: "64-bit offsets", Note: note02 + "#offsets-are-64-bit"}
 
-	indexRules = []kit.Rule{ruleI1, ruleI2, ruleI3, ruleI4, ruleI5, ruleI6}
+	indexRules = []kit.Rule{ruleI1, ruleI2, ruleI3, ruleI4, ruleI5, ruleI6, ruleI7}
 )
 
 func probeIndex(l IndexLookup) error {
@@ -53,7 +56,7 @@ func probeIndex(l IndexLookup) error {
 // the chapter's worked example (a consumer asks for offset 217), and returns
 // the first violation.
 func CheckIndex(l IndexLookup, known ...kit.Known[IndexLookup]) error {
-	return checkIndex(judgeIndex(l, known), kit.Replay("./"+indexExercise.Dir, "TestIndex", false))
+	return checkIndex(judgeIndex(l, known), kit.Replay("./"+indexExercise.Dir, "TestIndex"))
 }
 
 func checkIndex(l indexSubject, replay string) error {
@@ -61,10 +64,15 @@ func checkIndex(l indexSubject, replay string) error {
 		return err
 	}
 	for _, c := range indexKnownAnswers() {
-		if f := indexCase(l, c.seg, c.padding, c.target); f != nil {
-			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			f.Replay = replay
-			return f
+		in := indexInput{c.seg, c.padding, c.target}
+		if f := indexCase(l, in.seg, in.padding, in.target); f != nil {
+			_, g := kit.Shrink(in, f, smallerIndexInput, func(in indexInput) *kit.Failure { return indexCase(l, in.seg, in.padding, in.target) })
+			if g == f {
+				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			}
+			g.ShrunkFrom(c.name, f)
+			g.Replay = replay
+			return g
 		}
 	}
 	return nil
@@ -76,7 +84,7 @@ func checkIndex(l indexSubject, replay string) error {
 // after the valid entries) and any target, LookupIndex and FindBatch give
 // Kafka's answers.
 func IndexProperties(l IndexLookup, known ...kit.Known[IndexLookup]) func(*rapid.T) {
-	return indexProperties(judgeIndex(l, known), kit.Replay("./"+indexExercise.Dir, "TestIndex/properties", true))
+	return indexProperties(judgeIndex(l, known), kit.Replay("./"+indexExercise.Dir, "TestIndex/properties"))
 }
 
 func indexProperties(l indexSubject, replay string) func(*rapid.T) {
@@ -87,7 +95,7 @@ func indexProperties(l indexSubject, replay string) func(*rapid.T) {
 		if n := len(seg.batches); n > 0 {
 			last = seg.batches[n-1].lastOffset
 		}
-		target := kit.Draw(t, rapid.Int64Range(seg.baseOffset-2, last+2), "target")
+		target := kit.Draw(t, rapid.OneOf(rapid.Int64Range(seg.baseOffset-2, last+2), rapid.SampledFrom(farTargets(seg.baseOffset))), "target")
 		if f := indexCase(l, seg, padding, target); f != nil {
 			f.Replay = replay
 			kit.Fatal(t, f)
@@ -98,19 +106,13 @@ func indexProperties(l indexSubject, replay string) func(*rapid.T) {
 // TestIndex runs CheckIndex and IndexProperties as subtests of t.
 func TestIndex(t *testing.T, lookup IndexLookup, known ...kit.Known[IndexLookup]) {
 	t.Helper()
-	dir := kit.CallerDir(1, indexExercise.Dir)
-	if err := probeIndex(lookup); err != nil {
-		t.Fatal(err)
-	}
 	l := judgeIndex(lookup, known)
-	kit.KnownAnswersFirst(t, func(t *testing.T) {
-		t.Helper()
-		if err := checkIndex(l, kit.Replay(dir, t.Name(), false)); err != nil {
-			kit.Report(t, err)
-		}
-	}, "properties", func(t *testing.T) {
-		t.Helper()
-		rapid.Check(t, indexProperties(l, kit.Replay(dir, t.Name(), true)))
+	kit.Run(t, 1, kit.Suite{
+		Exercise:  indexExercise,
+		Probe:     func() error { return probeIndex(lookup) },
+		Check:     func(replay string) error { return checkIndex(l, replay) },
+		Props:     func(replay string) func(*rapid.T) { return indexProperties(l, replay) },
+		PropsName: "properties",
 	})
 }
 
@@ -121,13 +123,21 @@ func indexCase(l indexSubject, seg *segmentModel, padding int, target int64) *ki
 	guarded.IndexLookup = IndexLookup{
 		LookupIndex: func(index []byte, entries int, baseOffset, target int64) (off int64, pos int32) {
 			if p := kit.Guard(func() { off, pos = l.LookupIndex(index, entries, baseOffset, target) }); p != nil {
-				panic(learnerPanic{p, ruleI1, fmt.Sprintf("LookupIndex(index of %d bytes, entries=%d, baseOffset=%d, target=%d)", len(index), entries, baseOffset, target)})
+				in := lookupInput{bytes.Clone(index), entries, baseOffset, target}
+				panic(learnerPanic{p, ruleI1, fmt.Sprintf("LookupIndex(index of %d bytes, entries=%d, baseOffset=%d, target=%d)", len(index), entries, baseOffset, target),
+					func() []kit.Match {
+						return l.lookups.PanicsLike(lookupOf(l.LookupIndex), in, l.finds.Agrees(findOf(l.FindBatch)))
+					}})
 			}
 			return off, pos
 		},
 		FindBatch: func(log []byte, startPos int32, target int64) (pos int32, found bool) {
 			if p := kit.Guard(func() { pos, found = l.FindBatch(log, startPos, target) }); p != nil {
-				panic(learnerPanic{p, ruleI5, fmt.Sprintf("FindBatch(log of %d bytes, startPos=%d, target=%d)", len(log), startPos, target)})
+				in := findInput{seg, startPos, target}
+				panic(learnerPanic{p, ruleI5, fmt.Sprintf("FindBatch(log of %d bytes, startPos=%d, target=%d)", len(log), startPos, target),
+					func() []kit.Match {
+						return l.finds.PanicsLike(findOf(l.FindBatch), in, l.lookups.Agrees(lookupOf(l.LookupIndex)))
+					}})
 			}
 			return pos, found
 		},
@@ -135,10 +145,10 @@ func indexCase(l indexSubject, seg *segmentModel, padding int, target int64) *ki
 	var f *kit.Failure
 	p := kit.Recover(func() { f = indexSteps(guarded, seg, padding, target) })
 	if lp, ok := p.(learnerPanic); ok && kit.IsTimeout(lp.v) {
-		return kit.Timeout(lp.rule, lp.call, termination02, seg.describe())
+		return kit.Timeout(lp.rule, lp.call, termination02, seg.describe(target))
 	} else if ok {
-		return &kit.Failure{Rule: ruleI6, What: fmt.Sprintf("Looking up offset %d panicked: %v. Input from disk must never crash a broker.", target, lp.v),
-			Details: []string{seg.describe()}}
+		return &kit.Failure{Rule: ruleI6, What: fmt.Sprintf("%s panicked: %v. Input from disk must never crash a broker.", lp.call, lp.v),
+			Details: []string{seg.describe(target)}, Hint: lp.hint}
 	} else if p != nil {
 		panic(p)
 	}
@@ -148,8 +158,9 @@ func indexCase(l indexSubject, seg *segmentModel, padding int, target int64) *ki
 // learnerPanic carries a panic of the learner's code through the suite.
 type learnerPanic struct {
 	v    any
-	rule kit.Rule // the rule the call was checked against
-	call string   // the call, with its input
+	rule kit.Rule           // the rule the call was checked against
+	call string             // the call, with its input
+	hint func() []kit.Match // the known mistakes that panic there too
 }
 
 func indexSteps(l indexSubject, seg *segmentModel, padding int, target int64) *kit.Failure {
@@ -180,7 +191,10 @@ func lookupCase(l indexSubject, seg *segmentModel, padding int, target int64) *k
 	call := fmt.Sprintf("LookupIndex(index of %d entries + %d zero slots, entries=%d, baseOffset=%d, target=%d)",
 		len(seg.index), padding, len(seg.index), seg.baseOffset, target)
 	rule, what := ruleI1, fmt.Sprintf("%s must return the largest entry whose offset is <= %d: (%d, %d), not (%d, %d).", call, target, want.offset, want.position, off, pos)
-	switch {
+	switch near := nearTarget(seg, target); {
+	case near != target && lookupAt(l, seg, padding, near) == want:
+		rule, what = ruleI7, fmt.Sprintf("%s must return (%d, %d), as it does for target %d: the target is %d past the base offset %d, but an offset is an int64, and so is every comparison with it (an entry's offset is baseOffset + its 4-byte relative offset).",
+			call, want.offset, want.position, near, target-seg.baseOffset, seg.baseOffset)
 	case seg.baseOffset != 0 && off == want.offset-seg.baseOffset:
 		rule, what = ruleI3, fmt.Sprintf("%s: entries store offset - baseOffset; the answer is the absolute offset %d, not %d.", call, want.offset, off)
 	case seg.baseOffset != 0 && [2]int64{off, int64(pos)} == (lookupInput{index, len(seg.index), seg.baseOffset, target}).relativeAnswer():
@@ -190,10 +204,39 @@ func lookupCase(l indexSubject, seg *segmentModel, padding int, target int64) *k
 	case padding > 0 && lookupOK(l, seg, target):
 		rule, what = ruleI4, fmt.Sprintf("%s must only read the %d valid entries; the zero slots after them are not entries. Want (%d, %d), got (%d, %d).", call, len(seg.index), want.offset, want.position, off, pos)
 	}
-	return &kit.Failure{Rule: rule, What: what, Details: []string{seg.describe(), "index file:\n" + kit.Hexdump(index, -1)},
+	return &kit.Failure{Rule: rule, What: what, Details: []string{seg.describe(target, int(want.position), int(pos)), "index file:\n" + kit.Hexdump(index, -1)},
 		Hint: func() []kit.Match {
 			return l.lookups.LooksLike(lookupOf(l.LookupIndex), lookupInput{index, len(seg.index), seg.baseOffset, target}, [2]int64{off, int64(pos)}, l.finds.Agrees(findOf(l.FindBatch)))
 		}}
+}
+
+// nearTarget is a target within 2^31 of the base offset with the same right
+// lookup as target's: just past the last entry (or the base offset) for a
+// target far past it, the base offset - 1 for one far below.
+func nearTarget(seg *segmentModel, target int64) int64 {
+	far := int64(1) << 31
+	switch {
+	case target-seg.baseOffset >= far || target == math.MaxInt64:
+		if n := len(seg.index); n > 0 {
+			return min(max(seg.index[n-1].offset, seg.baseOffset)+1, seg.baseOffset+far-1)
+		}
+		return seg.baseOffset + 1
+	case target < seg.baseOffset-far:
+		return seg.baseOffset - 1
+	}
+	return target
+}
+
+// lookupAt is l's lookup of target on seg's index.
+func lookupAt(l indexSubject, seg *segmentModel, padding int, target int64) indexEntry {
+	off, pos := l.LookupIndex(seg.indexFile(padding), len(seg.index), seg.baseOffset, target)
+	return indexEntry{off, pos}
+}
+
+// farTargets are targets at the edges of an int64 offset, for a segment at
+// base: 2^31 and 2^32 past it, Long.MaxValue, and 2^31 below it.
+func farTargets(base int64) []int64 {
+	return []int64{base + 1<<31, base + 1<<31 + 1, base + 1<<32 + 5, math.MaxInt64, base - 1<<31 - 1}
 }
 
 // lookupOK reports whether l answers target right on the index without padding.
@@ -215,7 +258,7 @@ func findCase(l indexSubject, seg *segmentModel, from int32, target int64) *kit.
 		what = fmt.Sprintf("%s must return the first batch whose last offset is >= %d: the batch of offsets %d..%d at position %d; got (%d, %v).",
 			call, target, want.baseOffset, want.lastOffset, want.pos, pos, found)
 	}
-	return &kit.Failure{Rule: ruleI5, What: what, Details: []string{seg.describe()},
+	return &kit.Failure{Rule: ruleI5, What: what, Details: []string{seg.describe(target, int(from), want.pos, int(pos))},
 		Hint: func() []kit.Match {
 			return l.finds.LooksLike(findOf(l.FindBatch), findInput{seg, from, target}, findResult(pos, found), l.lookups.Agrees(lookupOf(l.LookupIndex)))
 		}}
@@ -261,7 +304,28 @@ func indexKnownAnswers() []indexCaseSpec {
 		cases = append(cases, indexCaseSpec{fmt.Sprintf("the chapter's example segment (offsets 0..299), a consumer fetches offset %d", target), ex, 0, target})
 	}
 	cases = append(cases, indexCaseSpec{"the chapter's example segment with its index still preallocated (4 zero slots), fetch 217", ex, 4, 217})
-	return append(cases, indexRealLogAnswers()...)
+	cases = append(cases, indexRealLogAnswers()...)
+	return append(cases, indexFarAnswers()...)
+}
+
+// indexFarAnswers are lookups at the edges of an int64 offset: a segment
+// whose base offset is past 2^31 (a topic that has taken three billion
+// records), targets 2^31 and more past the base offset and at Long.MaxValue,
+// and an index whose last relative offset is 2^31 - 2, the largest a
+// segment holds before Kafka rolls it (LogSegment.canConvertToRelativeOffset).
+func indexFarAnswers() []indexCaseSpec {
+	const base = 3_000_000_000
+	far := buildSegment(segmentSpec{baseOffset: base, indexIntervalBytes: 0, batches: []batchSpec{
+		{records: 3, valueSize: 5}, {records: 3, valueSize: 5}, {gap: 4, records: 2, valueSize: 5},
+	}})
+	wide := &segmentModel{baseOffset: base, index: []indexEntry{{base, 0}, {base + 1<<20, 4096}, {base + math.MaxInt32 - 1, math.MaxInt32 - 100}}}
+	return []indexCaseSpec{
+		{"a segment at base offset 3000000000 (past 2^31), read(3000000004)", far, 0, base + 4},
+		{"the same segment, a target 2^31 + 7 past its base offset finds its last entry", far, 0, base + 1<<31 + 7},
+		{"the same segment, a target of Long.MaxValue (9223372036854775807) finds its last entry", far, 0, math.MaxInt64},
+		{"an index at base 3000000000 whose last relative offset is 2^31 - 2, lookup(base + 2^31 - 2)", wide, 0, base + math.MaxInt32 - 1},
+		{"the same index, a target 2^32 + 5 past the base offset", wide, 2, base + 1<<32 + 5},
+	}
 }
 
 // exampleSegment is the segment of notes/02: 100 batches of 3 records

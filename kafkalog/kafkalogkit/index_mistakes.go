@@ -72,7 +72,9 @@ func lookupProbes() []lookupInput {
 	var in []lookupInput
 	for _, c := range indexKnownAnswers() {
 		for _, padding := range []int{0, c.padding} {
-			in = append(in, lookupInput{c.seg.indexFile(padding), len(c.seg.index), c.seg.baseOffset, c.target})
+			for _, t := range append(farTargets(c.seg.baseOffset), c.target, c.seg.baseOffset, c.seg.baseOffset-1) {
+				in = append(in, lookupInput{c.seg.indexFile(padding), len(c.seg.index), c.seg.baseOffset, t})
+			}
 		}
 	}
 	return in
@@ -82,7 +84,9 @@ func findProbes() []findInput {
 	var in []findInput
 	for _, c := range indexKnownAnswers() {
 		for _, from := range []int32{c.seg.lookup(c.target).position, 0} {
-			in = append(in, findInput{c.seg, from, c.target})
+			for _, t := range append(farTargets(c.seg.baseOffset), c.target) {
+				in = append(in, findInput{c.seg, from, t})
+			}
 		}
 	}
 	return in

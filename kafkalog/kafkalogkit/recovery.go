@@ -34,8 +34,9 @@ var (
 	ruleC6 = kit.Rule{ID: "C6", Name: "cut at the first bad byte", Note: note04 + "#how-a-broker-repairs-a-segment"}
 	ruleC7 = kit.Rule{ID: "C7", Name: "rebuild the index", Note: note04 + "#rebuild-the-index"}
 	ruleC8 = kit.Rule{ID: "C8", Name: "no panic", Note: note04 + "#torn-tails-and-zero-padding"}
+	ruleC9 = kit.Rule{ID: "C9", Name: "an earlier result stays", Note: note04 + "#the-index-is-the-callers"}
 
-	recoveryRules = []kit.Rule{ruleC1, ruleC2, ruleC3, ruleC4, ruleC5, ruleC6, ruleC7, ruleC8}
+	recoveryRules = []kit.Rule{ruleC1, ruleC2, ruleC3, ruleC4, ruleC5, ruleC6, ruleC7, ruleC8, ruleC9}
 )
 
 func probeRecovery(r Recovery) error {
@@ -49,16 +50,30 @@ func probeRecovery(r Recovery) error {
 // bad magic, short length, offsets going backwards), and returns the first
 // violation.
 func CheckRecovery(r Recovery, known ...kit.Known[Recovery]) error {
-	return checkRecovery(judgeRecovery(r, known), kit.Replay("./"+recoveryExercise.Dir, "TestRecovery", false))
+	return checkRecovery(judgeRecovery(r, known), kit.Replay("./"+recoveryExercise.Dir, "TestRecovery"))
 }
 
 func checkRecovery(r recoverySubject, replay string) error {
 	if err := probeRecovery(r.Recovery); err != nil {
 		return err
 	}
-	for _, c := range recoveryKnownAnswers() {
-		if f := recoveryCase(r, c.log, c.baseOffset, c.interval); f != nil {
-			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+	cases := recoveryKnownAnswers()
+	for _, c := range cases {
+		in := recoveryInput{c.log, c.baseOffset, c.interval}
+		if f := recoveryCase(r, in.log, in.baseOffset, in.interval); f != nil {
+			_, g := kit.Shrink(in, f, smallerRecovery, func(in recoveryInput) *kit.Failure { return recoveryCase(r, in.log, in.baseOffset, in.interval) })
+			if g == f {
+				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			}
+			g.ShrunkFrom(c.name, f)
+			g.Replay = replay
+			return g
+		}
+	}
+	for i := 1; i < len(cases); i++ {
+		a, b := cases[i-1], cases[i]
+		if f := recoveryAliasCase(r, recoveryInput{a.log, a.baseOffset, a.interval}, recoveryInput{b.log, b.baseOffset, b.interval}); f != nil {
+			f.Details = append(f.Details, "known answers: "+a.name+", then "+b.name)
 			f.Replay = replay
 			return f
 		}
@@ -69,19 +84,13 @@ func checkRecovery(r recoverySubject, replay string) error {
 // TestRecovery runs CheckRecovery and RecoveryProperties as subtests of t.
 func TestRecovery(t *testing.T, rec Recovery, known ...kit.Known[Recovery]) {
 	t.Helper()
-	dir := kit.CallerDir(1, recoveryExercise.Dir)
-	if err := probeRecovery(rec); err != nil {
-		t.Fatal(err)
-	}
 	r := judgeRecovery(rec, known)
-	kit.KnownAnswersFirst(t, func(t *testing.T) {
-		t.Helper()
-		if err := checkRecovery(r, kit.Replay(dir, t.Name(), false)); err != nil {
-			kit.Report(t, err)
-		}
-	}, "crash_points", func(t *testing.T) {
-		t.Helper()
-		rapid.Check(t, recoveryProperties(r, kit.Replay(dir, t.Name(), true)))
+	kit.Run(t, 1, kit.Suite{
+		Exercise:  recoveryExercise,
+		Probe:     func() error { return probeRecovery(rec) },
+		Check:     func(replay string) error { return checkRecovery(r, replay) },
+		Props:     func(replay string) func(*rapid.T) { return recoveryProperties(r, replay) },
+		PropsName: "crash_points",
 	})
 }
 
@@ -98,11 +107,13 @@ func recoveryCase(r recoverySubject, log []byte, baseOffset int64, interval int)
 	} else if p != nil {
 		f := &kit.Failure{Rule: ruleC8, What: fmt.Sprintf("Recover panicked: %v. A damaged file is input: recovery must cut it, never crash the broker.", p),
 			Details: []string{describeSegment(log, baseOffset, interval)}, Got: log, Want: log[:want.validBytes], From: want.validBytes}
-		f.Hint = func() []kit.Match { return r.mistakes.PanicsLike(recoveryOf(r.Recover), in) }
+		f.Hint = func() []kit.Match {
+			return r.mistakes.PanicsLike(recoveryOf(r.Recover), in, r.aliases.Agrees(recoveryAliasOf(r.Recover)))
+		}
 		return f
 	}
 	looks := func() []kit.Match {
-		return r.mistakes.LooksLike(recoveryOf(r.Recover), in, recoveryOutput{valid, index})
+		return r.mistakes.LooksLike(recoveryOf(r.Recover), in, recoveryOutput{valid, index}, r.aliases.Agrees(recoveryAliasOf(r.Recover)))
 	}
 	if valid != want.validBytes {
 		rule, what := recoveryWhy(log, want, valid)
@@ -115,6 +126,32 @@ func recoveryCase(r recoverySubject, log []byte, baseOffset int64, interval int)
 			Got:     index, Want: want.index, Hint: looks}
 	}
 	return nil
+}
+
+// recoveryAliasCase recovers a, then b, and checks that the index returned
+// for a still holds a's entries.
+func recoveryAliasCase(r recoverySubject, a, b recoveryInput) *kit.Failure {
+	var first []byte
+	if kit.Guard(func() { _, first = r.Recover(bytes.Clone(a.log), a.baseOffset, a.interval) }) != nil {
+		return nil // the case's own check reports it
+	}
+	kept := bytes.Clone(first)
+	if kit.Guard(func() { r.Recover(bytes.Clone(b.log), b.baseOffset, b.interval) }) != nil {
+		return nil
+	}
+	if bytes.Equal(first, kept) {
+		return nil
+	}
+	return &kit.Failure{
+		Rule: ruleC9,
+		What: fmt.Sprintf("Recover(log of %d bytes, baseOffset=%d, indexIntervalBytes=%d) returned an index of %d bytes; after the next Recover (log of %d bytes) it changed. The index a call returns is the caller's (the broker writes it to the segment's .index): build it in a slice of its own, never in a buffer you keep and write again.",
+			len(a.log), a.baseOffset, a.interval, len(kept), len(b.log)),
+		Details: []string{"index when returned:       " + kit.Hex(kept, 64), "and after the next call:  " + kit.Hex(first, 64)},
+		Got:     first, Want: kept,
+		Hint: func() []kit.Match {
+			return r.aliases.LooksLike(recoveryAliasOf(r.Recover), [2]recoveryInput{a, b}, first, r.mistakes.Agrees(recoveryOf(r.Recover)))
+		},
+	}
 }
 
 // recoveryWhy names the rule behind a wrong cut.

@@ -87,6 +87,9 @@ func recoveryKnownAnswers() []recoveryKnown {
 		flip("a bit flipped in batch 1's magic", s3[1]+16),
 		setLen("batch 1's length field set to 0", 0),
 		setLen("batch 1's length field set to 20 (14 <= 20 < 49)", 20),
+		setLen("batch 1's length field damaged to 0x7ffffff8, near MaxInt32: it runs past the end of the file", 0x7ffffff8),
+		setLen("batch 1's length field damaged to 0x7fffffff (MaxInt32)", 0x7fffffff),
+		setLen("batch 1's length field damaged to 0xfffffff4 (negative as an int32)", 0xfffffff4),
 		recoveryKnown{"batch 1 written twice: the second copy's offsets go backwards", append(bytes.Clone(three[:s3[2]]), three[s3[1]:s3[2]]...), 1000, 0},
 		recoveryKnown{"a batch below the segment's base offset", three, 1001, 0},
 	)

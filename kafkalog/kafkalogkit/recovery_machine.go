@@ -2,7 +2,9 @@ package kafkalogkit
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
@@ -18,7 +20,7 @@ import (
 // cut and index must be Kafka's; every synced batch must survive; appending
 // then continues from what r kept.
 func RecoveryProperties(r Recovery, known ...kit.Known[Recovery]) func(*rapid.T) {
-	return recoveryProperties(judgeRecovery(r, known), kit.Replay("./"+recoveryExercise.Dir, "TestRecovery/crash_points", true))
+	return recoveryProperties(judgeRecovery(r, known), kit.Replay("./"+recoveryExercise.Dir, "TestRecovery/crash_points"))
 }
 
 type recoveryMachine struct {
@@ -35,8 +37,8 @@ type recoveryMachine struct {
 func recoveryProperties(r recoverySubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		m := &recoveryMachine{r: r, replay: replay}
-		m.baseOffset = rapid.SampledFrom([]int64{0, 1000}).Draw(t, "baseOffset")
-		m.interval = rapid.SampledFrom([]int{0, 100, 300}).Draw(t, "indexIntervalBytes")
+		m.baseOffset = rapid.SampledFrom([]int64{0, 1000, 3_000_000_000}).Draw(t, "baseOffset")
+		m.interval = rapid.SampledFrom([]int{100, 0, 300, math.MaxInt32}).Draw(t, "indexIntervalBytes")
 		m.next = m.baseOffset
 		m.step(fmt.Sprintf("segment at base offset %d, index.interval.bytes %d", m.baseOffset, m.interval))
 		t.Repeat(map[string]func(*rapid.T){
@@ -82,7 +84,7 @@ func (m *recoveryMachine) powerCut(t *rapid.T) {
 	unsynced := m.file[m.synced:]
 	kept := m.reachedDisk(t)
 	disk := bytes.Clone(m.file[:m.synced+kept])
-	damage := rapid.SampledFrom([]string{"torn", "zeros", "garbage", "bitflip", "bitflip", "stale"}).Draw(t, "damage")
+	damage := rapid.SampledFrom([]string{"torn", "zeros", "garbage", "bitflip", "bitflip", "stale", "length"}).Draw(t, "damage")
 	switch damage {
 	case "zeros":
 		disk = append(disk, make([]byte, rapid.IntRange(1, 200).Draw(t, "zeroBytes"))...)
@@ -96,6 +98,15 @@ func (m *recoveryMachine) powerCut(t *rapid.T) {
 			}
 			disk[at] ^= 1 << rapid.IntRange(0, 7).Draw(t, "flippedBit")
 			damage = fmt.Sprintf("bitflip at byte %d", at)
+		}
+	case "length":
+		// A length field the disk garbled, at the edges of an int32: near
+		// MaxInt32 (past any file), negative, just below a v0 message (14)
+		// and a v2 header (49).
+		if at := m.lengthField(t, m.synced, len(disk)); at >= 0 {
+			v := rapid.SampledFrom([]uint32{0x7fffffff, 0x7ffffff5, 0x7ffffff0, 0x80000000, 0xffffffff, 13, 48}).Draw(t, "damagedLength")
+			binary.BigEndian.PutUint32(disk[at:], v)
+			damage = fmt.Sprintf("the length field at byte %d damaged to 0x%08x", at, v)
 		}
 	case "stale":
 		// A block the disk never overwrote: an older batch shows up again.
@@ -114,6 +125,12 @@ func (m *recoveryMachine) powerCut(t *rapid.T) {
 // what it kept (recovery flushes, so it is all synced).
 func (m *recoveryMachine) recover(t *rapid.T, disk []byte) {
 	if f := recoveryCase(m.r, disk, m.baseOffset, m.interval); f != nil {
+		m.fail(t, f)
+	}
+	// Recover another segment after this one: the index returned for this
+	// one must not change.
+	other, _ := oneRecordBatches(m.baseOffset+7, 6)
+	if f := recoveryAliasCase(m.r, recoveryInput{bytes.Clone(disk), m.baseOffset, m.interval}, recoveryInput{other, m.baseOffset + 7, 0}); f != nil {
 		m.fail(t, f)
 	}
 	want := kafkaRecover(disk, m.baseOffset, m.interval)
@@ -152,6 +169,21 @@ func (m *recoveryMachine) headerByte(t *rapid.T, from, to int) int {
 	// partitionLeaderEpoch (outside the CRC), magic, crc, lastOffsetDelta.
 	fields := []int{8, 11, 15, 16, 20, 26}
 	return rapid.SampledFrom(starts).Draw(t, "batchHit") + rapid.SampledFrom(fields).Draw(t, "headerByte")
+}
+
+// lengthField picks the length field of a whole batch in [from, to) of
+// m.file, or -1 if there is none.
+func (m *recoveryMachine) lengthField(t *rapid.T, from, to int) int {
+	var at []int
+	for _, b := range kafkaRecover(m.file, m.baseOffset, 0).batches {
+		if b.pos >= from && b.pos+12 <= to {
+			at = append(at, b.pos+8)
+		}
+	}
+	if len(at) == 0 {
+		return -1
+	}
+	return rapid.SampledFrom(at).Draw(t, "damagedBatch")
 }
 
 // reachedDisk draws how many unsynced bytes reached the disk before the power

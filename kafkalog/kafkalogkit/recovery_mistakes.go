@@ -22,11 +22,12 @@ func (o recoveryOutput) Equal(p recoveryOutput) bool {
 	return o.validBytes == p.validBytes && bytes.Equal(o.index, p.index)
 }
 
-// recoveryOf calls a Recover on in, on a copy of the file.
+// recoveryOf calls a Recover on in, on a copy of the file; a copy of the
+// index, in case the call keeps it.
 func recoveryOf(f func([]byte, int64, int) (int, []byte)) func(recoveryInput) recoveryOutput {
 	return func(in recoveryInput) recoveryOutput {
 		valid, index := f(bytes.Clone(in.log), in.baseOffset, in.interval)
-		return recoveryOutput{valid, index}
+		return recoveryOutput{valid, bytes.Clone(index)}
 	}
 }
 
@@ -45,10 +46,56 @@ func recoveryProbes() []recoveryInput {
 type recoverySubject struct {
 	Recovery
 	mistakes *kit.Signatures[recoveryInput, recoveryOutput]
+	aliases  *kit.Signatures[[2]recoveryInput, []byte]
 }
 
 func judgeRecovery(r Recovery, known []kit.Known[Recovery]) recoverySubject {
-	return recoverySubject{Recovery: r, mistakes: kit.NewSignatures(recoveryProbes, kit.MistakesOf(known, func(k Recovery) func(recoveryInput) recoveryOutput {
-		return recoveryOf(k.Recover)
-	})...)}
+	return recoverySubject{Recovery: r,
+		mistakes: kit.NewSignatures(recoveryProbes, kit.MistakesOf(known, func(k Recovery) func(recoveryInput) recoveryOutput {
+			return recoveryOf(k.Recover)
+		})...),
+		aliases: kit.NewSignatures(recoveryAliasProbes, kit.MistakesOf(known, func(k Recovery) func([2]recoveryInput) []byte {
+			return recoveryAliasOf(k.Recover)
+		})...),
+	}
+}
+
+// recoveryAliasOf recovers p[0], then p[1], and returns what the index
+// returned for p[0] holds after the second call.
+func recoveryAliasOf(f func([]byte, int64, int) (int, []byte)) func([2]recoveryInput) []byte {
+	return func(p [2]recoveryInput) []byte {
+		_, first := f(bytes.Clone(p[0].log), p[0].baseOffset, p[0].interval)
+		f(bytes.Clone(p[1].log), p[1].baseOffset, p[1].interval)
+		return bytes.Clone(first)
+	}
+}
+
+// recoveryAliasProbes are the known answers' pairs of calls.
+func recoveryAliasProbes() [][2]recoveryInput {
+	in := recoveryProbes()
+	var out [][2]recoveryInput
+	for i := 1; i < len(in); i++ {
+		out = append(out, [2]recoveryInput{in[i-1], in[i]})
+	}
+	return out
+}
+
+// smallerRecovery proposes smaller cases than in: the first batch gone (the
+// segment then starts at the next one), or the bytes after the first bad one
+// halved.
+func smallerRecovery(in recoveryInput) []recoveryInput {
+	var out []recoveryInput
+	r := kafkaRecover(in.log, in.baseOffset, in.interval)
+	if len(r.batches) > 0 {
+		first := r.batches[0]
+		next := first.lastOffset + 1
+		if len(r.batches) > 1 {
+			next = r.batches[1].baseOffset
+		}
+		out = append(out, recoveryInput{in.log[first.size:], next, in.interval})
+	}
+	if tail := len(in.log) - r.validBytes; tail > 64 {
+		out = append(out, recoveryInput{in.log[:r.validBytes+tail/2], in.baseOffset, in.interval})
+	}
+	return out
 }

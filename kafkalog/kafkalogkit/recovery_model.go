@@ -39,20 +39,11 @@ type recovered struct {
 // below the segment's base) are cut too: Kafka would fail the index append on
 // them (InvalidOffsetException) or refuse the segment; see the chapter.
 func kafkaRecover(log []byte, baseOffset int64, indexIntervalBytes int) recovered {
-	return recoverLax(log, baseOffset, indexIntervalBytes, nil)
-}
-
-// recoverLax is kafkaRecover that keeps a whole batch failing a check lax
-// accepts: the mistakes of the bank that skip a check.
-func recoverLax(log []byte, baseOffset int64, indexIntervalBytes int, lax func(stopReason) bool) recovered {
 	var r recovered
 	lastIndexEntry := 0
 	next := baseOffset
 	for {
 		span, reason := nextValidBatch(log, r.validBytes, next)
-		if reason >= stopMagic && lax != nil && lax(reason) {
-			span, reason = wholeBatch(log, r.validBytes), stopEnd
-		}
 		if reason != stopEnd || span.size == 0 {
 			r.reason = reason
 			return r
@@ -109,7 +100,7 @@ func (s stopReason) String() string {
 		stopMagic:       "the magic byte is not 2",
 		stopTooSmall:    "the length field is below 49, smaller than a v2 batch header",
 		stopCRC:         "the stored CRC is not the CRC-32C of bytes [21, end) of the batch",
-		stopOffsets:     "its offsets go backwards (below the previous batch's, or below the segment's base offset)",
+		stopOffsets:     "its offsets go backwards: its base offset is at or below the previous batch's last offset (or below the segment's base offset), or its last offset is below its base offset",
 	}[s]
 }
 
@@ -123,17 +114,4 @@ func describeSegment(log []byte, baseOffset int64, indexIntervalBytes int) strin
 		s += fmt.Sprintf("\n  at position %d: %s (%d bytes from there to the end)", r.validBytes, r.reason, len(log)-r.validBytes)
 	}
 	return s
-}
-
-// wholeBatch reads the span of the batch at pos without validating it; the
-// caller knows its length is sane and it is all there.
-func wholeBatch(log []byte, pos int) batchSpan {
-	rest := log[pos:]
-	base := int64(binary.BigEndian.Uint64(rest))
-	size := kafkalog.LogOverhead + int(int32(binary.BigEndian.Uint32(rest[8:])))
-	last := base
-	if size >= 27 {
-		last = base + int64(int32(binary.BigEndian.Uint32(rest[23:])))
-	}
-	return batchSpan{pos: pos, size: size, baseOffset: base, lastOffset: last}
 }

@@ -2,6 +2,7 @@ package kafkalogkit
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
@@ -46,7 +47,7 @@ func probeRetention(r Retention) error {
 // one single-record batch and five batches per segment) and the edge cases of each
 // rule, and returns the first violation.
 func CheckRetention(r Retention, known ...kit.Known[Retention]) error {
-	return checkRetention(judgeRetention(r, known), kit.Replay("./"+retentionExercise.Dir, "TestRetention", false))
+	return checkRetention(judgeRetention(r, known), kit.Replay("./"+retentionExercise.Dir, "TestRetention"))
 }
 
 func checkRetention(r retentionSubject, replay string) error {
@@ -54,10 +55,15 @@ func checkRetention(r retentionSubject, replay string) error {
 		return err
 	}
 	for _, c := range retentionKnownAnswers() {
-		if f := retentionCase(r, c.log, c.cfg, c.now); f != nil {
-			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			f.Replay = replay
-			return f
+		in := retentionInput{c.log, c.cfg, c.now}
+		if f := retentionCase(r, in.l, in.c, in.now); f != nil {
+			_, g := kit.Shrink(in, f, smallerRetention, func(in retentionInput) *kit.Failure { return retentionCase(r, in.l, in.c, in.now) })
+			if g == f {
+				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			}
+			g.ShrunkFrom(c.name, f)
+			g.Replay = replay
+			return g
 		}
 	}
 	return nil
@@ -68,25 +74,19 @@ func checkRetention(r retentionSubject, replay string) error {
 // offset, and runs retention with r against Kafka's rule, applying r's answer
 // (rolling first when everything goes) so that the log evolves as a broker's.
 func RetentionProperties(r Retention, known ...kit.Known[Retention]) func(*rapid.T) {
-	return retentionProperties(judgeRetention(r, known), kit.Replay("./"+retentionExercise.Dir, "TestRetention/state_machine", true))
+	return retentionProperties(judgeRetention(r, known), kit.Replay("./"+retentionExercise.Dir, "TestRetention/state_machine"))
 }
 
 // TestRetention runs CheckRetention and RetentionProperties as subtests of t.
 func TestRetention(t *testing.T, ret Retention, known ...kit.Known[Retention]) {
 	t.Helper()
-	dir := kit.CallerDir(1, retentionExercise.Dir)
-	if err := probeRetention(ret); err != nil {
-		t.Fatal(err)
-	}
 	r := judgeRetention(ret, known)
-	kit.KnownAnswersFirst(t, func(t *testing.T) {
-		t.Helper()
-		if err := checkRetention(r, kit.Replay(dir, t.Name(), false)); err != nil {
-			kit.Report(t, err)
-		}
-	}, "state_machine", func(t *testing.T) {
-		t.Helper()
-		rapid.Check(t, retentionProperties(r, kit.Replay(dir, t.Name(), true)))
+	kit.Run(t, 1, kit.Suite{
+		Exercise:  retentionExercise,
+		Probe:     func() error { return probeRetention(ret) },
+		Check:     func(replay string) error { return checkRetention(r, replay) },
+		Props:     func(replay string) func(*rapid.T) { return retentionProperties(r, replay) },
+		PropsName: "state_machine",
 	})
 }
 
@@ -134,11 +134,11 @@ func retentionWhy(l RetentionLog, c RetentionConfig, now int64, want retentionVe
 			return ruleR3, fmt.Sprintf("segment %d ends before the log start offset %d (the next segment starts at %d <= %d), so nobody can read it any more.",
 				i, l.LogStartOffset, upperBound(l, i), l.LogStartOffset)
 		case want.byBytes > got:
-			return ruleR2, fmt.Sprintf("the log is %d bytes over retention.bytes %d, oldest first whole segments go while they fit in that excess; segment %d (%d bytes) still fits.",
-				logSize(l)-c.RetentionBytes, c.RetentionBytes, i, l.Segments[i].SizeInBytes)
+			return ruleR2, fmt.Sprintf("the log is %d bytes over retention.bytes %d, oldest first whole segments go while they fit in that excess; segment %d (%d bytes) still fits.%s",
+				logSize(l)-c.RetentionBytes, c.RetentionBytes, i, l.Segments[i].SizeInBytes, zeroIsALimit(c.RetentionBytes, "retention.bytes"))
 		default:
-			return ruleR1, fmt.Sprintf("segment %d's largest timestamp %d is %d ms old, more than retention.ms %d.",
-				i, l.Segments[i].LargestTimestamp, now-l.Segments[i].LargestTimestamp, c.RetentionMs)
+			return ruleR1, fmt.Sprintf("segment %d's largest timestamp %d is %d ms old, more than retention.ms %d.%s",
+				i, l.Segments[i].LargestTimestamp, now-l.Segments[i].LargestTimestamp, c.RetentionMs, zeroIsALimit(c.RetentionMs, "retention.ms"))
 		}
 	}
 	if got > len(l.Segments) {
@@ -168,15 +168,64 @@ func retentionWhy(l RetentionLog, c RetentionConfig, now int64, want retentionVe
 			logSize(l)-sizeBefore(l, i)-c.RetentionBytes, c.RetentionBytes, i, s.SizeInBytes)
 	case c.RetentionMs >= 0 && now-s.FirstTimestamp > c.RetentionMs:
 		return ruleR1, fmt.Sprintf("segment %d's first batch is old, but its largest timestamp %d is only %d ms old, not more than retention.ms %d.", i, s.LargestTimestamp, now-s.LargestTimestamp, c.RetentionMs)
-	case s.BaseOffset <= l.LogStartOffset:
-		return ruleR3, fmt.Sprintf("segment %d holds the log start offset %d (its offsets run %d..%d), so it can still be read.", i, l.LogStartOffset, s.BaseOffset, upperBound(l, i)-1)
-	case c.RetentionBytes < 0:
+	case c.RetentionMs > 0 && got == walkSegments(l, func(i int) bool { return l.Segments[i].LargestTimestamp+c.RetentionMs < now }):
+		return ruleR1, fmt.Sprintf("segment %d's largest timestamp %d is %d ms old, not more than retention.ms %d. Compare the age, now - largestTimestamp, with retention.ms: largestTimestamp + retention.ms overflows an int64 when retention.ms is large (Long.MaxValue is how \"keep for ever\" is often set).",
+			i, s.LargestTimestamp, now-s.LargestTimestamp, c.RetentionMs)
+	case c.RetentionMs < 0 && got == walkSegments(l, func(i int) bool { return now-l.Segments[i].LargestTimestamp > c.RetentionMs }):
+		return ruleR1, fmt.Sprintf("retention.ms is %d: data is kept forever, so the time rule deletes nothing however old a segment is (it is not a limit of %d ms).", c.RetentionMs, c.RetentionMs)
+	case c.RetentionBytes < 0 && got == bytesWalk(l, c.RetentionBytes):
 		return ruleR2, fmt.Sprintf("retention.bytes is %d: no size limit, so the size rule deletes nothing however big the log is (it is not a limit of %d bytes). Segment %d is not old enough for retention.ms %d and holds offsets at or after the log start offset %d.",
 			c.RetentionBytes, c.RetentionBytes, i, c.RetentionMs, l.LogStartOffset)
+	case s.BaseOffset <= l.LogStartOffset:
+		return ruleR3, fmt.Sprintf("segment %d holds the log start offset %d (its offsets run %d..%d), so it can still be read: a segment goes only when the next one starts at or before the log start offset.", i, l.LogStartOffset, s.BaseOffset, upperBound(l, i)-1)
 	case c.RetentionMs < 0:
-		return ruleR1, fmt.Sprintf("retention.ms is %d: data is kept forever, so the time rule deletes nothing however old a segment is.", c.RetentionMs)
+		return ruleR1, fmt.Sprintf("retention.ms is %d: data is kept forever, so the time rule deletes nothing however old a segment is (it is not a limit of %d ms).", c.RetentionMs, c.RetentionMs)
+	case c.RetentionBytes < 0:
+		return ruleR2, fmt.Sprintf("retention.bytes is %d: no size limit, so the size rule deletes nothing however big the log is (it is not a limit of %d bytes).", c.RetentionBytes, c.RetentionBytes)
 	}
-	return ruleR7, fmt.Sprintf("segment %d is kept by every rule (retention.ms, retention.bytes, log start offset), and retention deletes oldest first, stopping at the first segment it keeps.", i)
+	return ruleR7, fmt.Sprintf("segment %d is kept by every rule, and retention deletes oldest first, stopping at the first segment it keeps: %s.", i, keptBecause(l, c, now, i))
+}
+
+// bytesWalk is the size rule's walk with the limit given, whatever it is.
+func bytesWalk(l RetentionLog, limit int64) int {
+	diff := logSize(l) - limit
+	return walkSegments(l, func(i int) bool {
+		if diff-l.Segments[i].SizeInBytes >= 0 {
+			diff -= l.Segments[i].SizeInBytes
+			return true
+		}
+		return false
+	})
+}
+
+// zeroIsALimit explains, for a limit of 0, that only -1 turns its rule off.
+func zeroIsALimit(limit int64, config string) string {
+	if limit != 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %s 0 is a limit like any other; only -1 turns the rule off.", config)
+}
+
+// keptBecause says, rule by rule, why segment i stays.
+func keptBecause(l RetentionLog, c RetentionConfig, now int64, i int) string {
+	s := l.Segments[i]
+	var why []string
+	switch {
+	case c.RetentionMs < 0:
+		why = append(why, "retention.ms -1 keeps everything")
+	default:
+		why = append(why, fmt.Sprintf("retention.ms: its largest timestamp is %d ms old, not more than %d", now-s.LargestTimestamp, c.RetentionMs))
+	}
+	switch {
+	case c.RetentionBytes < 0:
+		why = append(why, "retention.bytes -1 sets no limit")
+	case logSize(l) < c.RetentionBytes:
+		why = append(why, fmt.Sprintf("retention.bytes: the log's %d bytes are within %d", logSize(l), c.RetentionBytes))
+	default:
+		why = append(why, fmt.Sprintf("retention.bytes: the %d bytes over the limit that are left do not hold its %d", logSize(l)-sizeBefore(l, i)-c.RetentionBytes, s.SizeInBytes))
+	}
+	why = append(why, fmt.Sprintf("log start offset %d: the next segment starts at %d, after it", l.LogStartOffset, upperBound(l, i)))
+	return strings.Join(why, "; ")
 }
 
 // sizeBefore is the size of the segments before segment i.

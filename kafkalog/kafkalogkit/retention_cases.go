@@ -2,6 +2,7 @@ package kafkalogkit
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
@@ -101,7 +102,12 @@ func retentionKnownAnswers() []retentionKnown {
 		retentionKnown{"everything expired but the high watermark is inside the active segment", with(uniformLog(3, 10), func(l *RetentionLog) {
 			l.HighWatermark = 12
 		}), timeCfg(10000, true), nowMs},
+		retentionKnown{"retention.ms -1 (for ever), segments years old, retention.bytes not reached: nothing goes", uniformLog(3, 10), RetentionConfig{RetentionMs: forever, RetentionBytes: 100 * s, Delete: true}, nowMs},
 		retentionKnown{"retention.ms and retention.bytes both -1: keep everything", uniformLog(3, 10), RetentionConfig{RetentionMs: forever, RetentionBytes: forever, Delete: true}, nowMs},
+		retentionKnown{"retention.ms Long.MaxValue (9223372036854775807): nothing is ever old enough", uniformLog(3, nowMs-weekMs), timeCfg(math.MaxInt64, true), nowMs},
+		retentionKnown{"retention.bytes Long.MaxValue: no log is that big", uniformLog(3, nowMs), bytesCfg(math.MaxInt64), nowMs},
+		retentionKnown{"retention.ms 0: every segment whose largest timestamp is in the past goes", uniformLog(3, nowMs-1), timeCfg(0, true), nowMs},
+		retentionKnown{"retention.bytes 0: every whole segment goes", uniformLog(3, nowMs), bytesCfg(0), nowMs},
 	)
 	return cases
 }

@@ -2,9 +2,10 @@ package kafkalogkit
 
 import (
 	"fmt"
-	"github.com/kafkalive/kafkalive/internal/kit"
+	"math"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/internal/kit"
 	"pgregory.net/rapid"
 )
 
@@ -24,8 +25,11 @@ func retentionProperties(r retentionSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		m := &retentionMachine{r: r, replay: replay, now: nowMs}
 		m.cfg = RetentionConfig{
-			RetentionMs:    rapid.SampledFrom([]int64{forever, 3000, 10000}).Draw(t, "retention.ms"),
-			RetentionBytes: rapid.SampledFrom([]int64{forever, 200, 400}).Draw(t, "retention.bytes"),
+			// The first value of each is what rapid shrinks to: a limit that is
+			// set and not an extreme, so that a shrunk case still tells one
+			// misread rule from another.
+			RetentionMs:    rapid.SampledFrom([]int64{10000, 3000, forever, 10000, 3000, forever, 0, math.MaxInt64}).Draw(t, "retention.ms"),
+			RetentionBytes: rapid.SampledFrom([]int64{400, 200, forever, 400, 200, forever, 0, math.MaxInt64}).Draw(t, "retention.bytes"),
 			Delete:         rapid.SampledFrom([]bool{true, true, true, false}).Draw(t, "cleanup.policy.delete"),
 		}
 		m.segmentBytes = rapid.SampledFrom([]int64{200, 500}).Draw(t, "segment.bytes")

@@ -3,6 +3,7 @@ package kafkalogkit
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -19,6 +20,9 @@ type segmentModel struct {
 	log                []byte
 	batches            []batchSpan
 	index              []indexEntry
+	// spec is what buildSegment built the segment from; nil for an index
+	// written by hand, with no .log.
+	spec *segmentSpec
 }
 
 // batchSpan is where a batch sits in the .log and which offsets it holds.
@@ -88,7 +92,7 @@ const (
 )
 
 func buildSegment(s segmentSpec) *segmentModel {
-	m := &segmentModel{baseOffset: s.baseOffset, indexIntervalBytes: s.indexIntervalBytes}
+	m := &segmentModel{baseOffset: s.baseOffset, indexIntervalBytes: s.indexIntervalBytes, spec: &s}
 	next := s.baseOffset
 	sinceLastEntry := 0
 	for _, b := range s.batches {
@@ -236,13 +240,44 @@ func (m *segmentModel) find(from int32, target int64) (batchSpan, bool) {
 	return batchSpan{}, false
 }
 
-func (m *segmentModel) describe() string {
+// describe lays the segment out for a failure: the batches around the ones
+// that matter (the first that can hold target, and those at the positions
+// given), and the index entries around target's.
+func (m *segmentModel) describe(target int64, positions ...int) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "segment: base offset %d, index.interval.bytes %d, %d batch(es), %d bytes", m.baseOffset, m.indexIntervalBytes, len(m.batches), len(m.log))
+	if m.spec == nil {
+		fmt.Fprintf(&sb, "an index written by hand at base offset %d, with no .log", m.baseOffset)
+	} else {
+		fmt.Fprintf(&sb, "segment: base offset %d, index.interval.bytes %d, %d batch(es), %d bytes", m.baseOffset, m.indexIntervalBytes, len(m.batches), len(m.log))
+	}
+	show := make([]bool, len(m.batches))
+	mark := func(i int) {
+		for j := max(i-2, 0); j <= min(i+2, len(m.batches)-1); j++ {
+			show[j] = true
+		}
+	}
+	mark(0)
 	for i, b := range m.batches {
-		if i == 12 {
-			fmt.Fprintf(&sb, "\n  ... %d more", len(m.batches)-12)
+		if b.lastOffset >= target {
+			mark(i)
 			break
+		}
+	}
+	for i, b := range m.batches {
+		if slices.Contains(positions, b.pos) || slices.ContainsFunc(positions, func(p int) bool { return p > b.pos && p < b.pos+b.size }) {
+			mark(i)
+		}
+	}
+	mark(len(m.batches) - 1)
+	skipped := 0
+	for i, b := range m.batches {
+		if !show[i] {
+			skipped++
+			continue
+		}
+		if skipped > 0 {
+			fmt.Fprintf(&sb, "\n  ... %d batch(es)", skipped)
+			skipped = 0
 		}
 		fmt.Fprintf(&sb, "\n  batch at position %d: offsets %d..%d (%d bytes; %s)", b.pos, b.baseOffset, b.lastOffset, b.size, b.what)
 	}
@@ -250,8 +285,75 @@ func (m *segmentModel) describe() string {
 	if len(m.index) == 0 {
 		sb.WriteString(" none")
 	}
-	for _, e := range m.index {
+	at := 0
+	for i, e := range m.index {
+		if e.offset <= target {
+			at = i
+		}
+	}
+	for i, e := range m.index {
+		switch {
+		case i == at-4 && i > 0:
+			fmt.Fprintf(&sb, " ... %d more,", at-4)
+		case i < at-4 || i > at+4 && i < len(m.index)-1:
+			continue
+		case i == len(m.index)-1 && i > at+5:
+			fmt.Fprintf(&sb, " ... %d more,", i-at-5)
+		}
 		fmt.Fprintf(&sb, " %d->%d", e.offset, e.position)
 	}
 	return sb.String()
+}
+
+// indexInput is one lookup of the index suite: a segment, how many zero
+// slots follow its index entries, and the target.
+type indexInput struct {
+	seg     *segmentModel
+	padding int
+	target  int64
+}
+
+// smallerIndexInput proposes smaller lookups than in: no zero slots, a
+// target nearer the base offset, fewer and plainer batches (or, for an index
+// written by hand, an entry fewer).
+func smallerIndexInput(in indexInput) []indexInput {
+	var out []indexInput
+	if in.padding > 0 {
+		out = append(out, indexInput{in.seg, 0, in.target})
+	}
+	base := in.seg.baseOffset
+	for _, t := range []int64{base, base + 1, nearTarget(in.seg, in.target), base + (in.target-base)/2, in.target - 1} {
+		if d := t - base; d >= 0 && d < in.target-base || d < 0 && d > in.target-base {
+			out = append(out, indexInput{in.seg, in.padding, t})
+		}
+	}
+	if in.seg.spec == nil {
+		if n := len(in.seg.index); n > 0 {
+			seg := *in.seg
+			seg.index = seg.index[:n-1]
+			out = append(out, indexInput{&seg, in.padding, in.target})
+		}
+		return out
+	}
+	spec := *in.seg.spec
+	rebuilt := func(edit func(s *segmentSpec)) {
+		s := spec
+		s.batches = slices.Clone(s.batches)
+		edit(&s)
+		out = append(out, indexInput{buildSegment(s), in.padding, in.target})
+	}
+	if n := len(spec.batches); n > 0 {
+		rebuilt(func(s *segmentSpec) { s.batches = s.batches[:n/2] })
+		rebuilt(func(s *segmentSpec) { s.batches = s.batches[:n-1] })
+		rebuilt(func(s *segmentSpec) { s.batches = s.batches[1:] })
+	}
+	for i, b := range spec.batches {
+		if b.shape != shapeProducer || b.codec != kafkalog.CompressionNone || b.records > 1 || b.valueSize > 0 || b.gap > 0 {
+			rebuilt(func(s *segmentSpec) { s.batches[i] = batchSpec{records: 1} })
+		}
+	}
+	if spec.baseOffset != 0 {
+		rebuilt(func(s *segmentSpec) { s.baseOffset = 0 })
+	}
+	return out
 }

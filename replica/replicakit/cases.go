@@ -77,8 +77,12 @@ func truncateKnownAnswers() []truncateKnown {
 			Follower{epochs(1, 0), 2, 2}, leaderLog{epochs(0, 0, 2, 3), 3}},
 		{"the leader's log starts after retention at epoch 3: its answer for 2 is (2, 10), keep the log",
 			Follower{epochs(1, 0, 2, 5), 8, 8}, leaderLog{epochs(3, 10), 15}},
-		{"an empty follower asks with no epoch: nothing to cut",
+		{"an empty follower (no epochs, LEO 0) asks nothing: nothing to cut",
 			Follower{nil, 0, 0}, leaderLog{epochs(0, 0), 4}},
+		{"a follower with records but no epochs (written before it cached any) asks nothing and cuts at its HW 2 (Kafka 2.2+)",
+			Follower{nil, 5, 2}, leaderLog{epochs(0, 0), 8}},
+		{"a follower with no epochs and HW 0 asks nothing and cuts its whole log",
+			Follower{nil, 3, 0}, leaderLog{epochs(1, 0), 6}},
 		{"the follower is ahead in an epoch the leader never wrote (undefined answer): keep the log",
 			Follower{epochs(0, 0, 5, 3), 6, 3}, leaderLog{epochs(0, 0, 3, 2), 4}},
 	}

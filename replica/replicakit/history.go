@@ -169,6 +169,26 @@ func truncationProperties(tr truncationSubject, replay string) func(*rapid.T) {
 		for _, fi := range w.followers() {
 			followerCase(t, tr, w, fi, replay)
 		}
+		// A follower whose log has no epochs (written under a message format
+		// before v2, or before it cached any): it asks nothing, and cuts at
+		// its high watermark.
+		fs := w.followers()
+		r := w.reps[fs[0]]
+		bare := Follower{LogEndOffset: r.leo(), HighWatermark: rapid.Int64Range(0, r.leo()).Draw(t, "bareFollowerHighWatermark")}
+		if kit.Draw(t, rapid.Bool(), "followerWithoutEpochs") {
+			if fail := truncateCase(tr, bare, w.leaderLog(), nil); fail != nil {
+				fail.Details = append(fail.Details, "history (shrunk by rapid):\n  "+strings.Join(w.steps, "\n  "), "then broker "+fmt.Sprint(fs[0])+"'s epoch cache is lost")
+				fail.Replay = replay
+				kit.Fatal(t, fail)
+			}
+		}
+		// The follower one truncation returned must not change with the next.
+		first := Follower{Epochs: slices.Clone(r.epochs), LogEndOffset: r.leo(), HighWatermark: r.leo() / 2}
+		if fail := truncateAliasCase(tr, truncateInput{first, w.leaderLog()}, otherTruncation); fail != nil {
+			fail.Details = append(fail.Details, "history (shrunk by rapid):\n  "+strings.Join(w.steps, "\n  "))
+			fail.Replay = replay
+			kit.Fatal(t, fail)
+		}
 		if fail := pointCase(tr, drawRound(t)); fail != nil {
 			fail.Details = append(fail.Details, "a single round, outside any history")
 			fail.Replay = replay
@@ -220,3 +240,7 @@ func drawRound(t *rapid.T) pointInput {
 	}
 	return in
 }
+
+// otherTruncation is a truncation of another partition, with epochs no drawn
+// history has, made after a history's to see whether its result changes.
+var otherTruncation = truncateInput{Follower{epochs(90, 0, 95, 3), 5, 2}, leaderLog{epochs(90, 0, 96, 4), 9}}

@@ -8,7 +8,8 @@ import "github.com/kafkalive/kafkalive/internal/kit"
 type truncationSubject struct {
 	Truncation
 	points    *kit.Signatures[pointInput, pointOutput]
-	truncates *kit.Signatures[truncateInput, Follower]
+	truncates *kit.Signatures[truncateInput, truncated]
+	aliases   *kit.Signatures[[2]truncateInput, Follower]
 }
 
 func judgeTruncation(tr Truncation, known []kit.Known[Truncation]) truncationSubject {
@@ -16,7 +17,28 @@ func judgeTruncation(tr Truncation, known []kit.Known[Truncation]) truncationSub
 		Truncation: tr,
 		points:     kit.NewSignatures(pointProbes, kit.MistakesOf(known, pointOf)...),
 		truncates:  kit.NewSignatures(truncateProbes, kit.MistakesOf(known, truncateOf)...),
+		aliases:    kit.NewSignatures(truncateAliasProbes, kit.MistakesOf(known, truncateAliasOf)...),
 	}
+}
+
+// truncateAliasOf truncates p[0], then p[1], and returns what the follower
+// returned for p[0] holds after the second call.
+func truncateAliasOf(tr Truncation) func([2]truncateInput) Follower {
+	return func(p [2]truncateInput) Follower {
+		first := tr.Truncate(cloneFollower(p[0].f), limitedAsk(p[0]))
+		tr.Truncate(cloneFollower(p[1].f), limitedAsk(p[1]))
+		return cloneFollower(first)
+	}
+}
+
+// truncateAliasProbes are the known answers' pairs of calls.
+func truncateAliasProbes() [][2]truncateInput {
+	in := truncateProbes()
+	var out [][2]truncateInput
+	for i := 1; i < len(in); i++ {
+		out = append(out, [2]truncateInput{in[i-1], in[i]})
+	}
+	return out
 }
 
 // pointProbes and truncateProbes are the known answers' inputs: a mistake is

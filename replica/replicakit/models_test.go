@@ -52,6 +52,8 @@ func TestTruncateOracleMatchesHandAnswers(t *testing.T) {
 		{nil, 0, 0},
 		{epochs(1, 0, 2, 5), 8, 8},
 		{nil, 0, 0},
+		{nil, 2, 2},
+		{nil, 0, 0},
 		{epochs(0, 0, 5, 3), 6, 3},
 	}
 	cases := truncateKnownAnswers()

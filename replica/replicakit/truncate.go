@@ -48,9 +48,18 @@ func roundLimit(f Follower) int { return len(f.Epochs) + 3 }
 // kafkaTruncate is the oracle: rounds of the library's rule until done, each
 // cut trimming the cache (LeaderEpochFileCache.truncateFromEnd) and the high
 // watermark (never above the log end: UnifiedLog.updateLogEndOffset). It returns the
-// follower after the loop and the epoch asked in each round.
+// follower after the loop and the epoch asked in each round. A follower
+// whose cache is empty asks nothing and cuts at its high watermark (Kafka
+// 2.2+, AbstractFetcherThread.maybeTruncate: fetchTruncatingPartitions puts
+// it among the partitions without epochs, then truncateToHighWatermark).
 func kafkaTruncate(f Follower, l leaderLog) (Follower, []int32) {
 	f = cloneFollower(f)
+	if len(f.Epochs) == 0 {
+		// No epoch to ask about: since 2.2 the follower asks nothing and cuts
+		// at its high watermark (AbstractFetcherThread.truncateToHighWatermark,
+		// its fetch offset being the HW: ReplicaManager.initialFetchOffset).
+		return cutAt(f, f.HighWatermark), nil
+	}
 	var asked []int32
 	for range roundLimit(f) {
 		e := latestEpoch(f.Epochs)
@@ -104,7 +113,7 @@ func truncateCase(tr truncationSubject, f Follower, l leaderLog, recs *twoLogs) 
 		if r, ok := p.(tooManyRounds); ok {
 			return &kit.Failure{Rule: ruleT5, What: fmt.Sprintf("Truncate asked the leader %d times (epochs %v); Kafka needs %d round(s) here (epochs %v). Each round asks for the latest epoch left in the cache after the previous cut.", len(r.asked), r.asked, len(wantAsked), wantAsked),
 				Details: details, Hint: func() []kit.Match {
-					return tr.truncates.PanicsLike(truncateOf(tr.Truncation), truncateInput{f, l}, tr.points.Agrees(pointOf(tr.Truncation)))
+					return tr.truncates.PanicsLike(truncateOf(tr.Truncation), truncateInput{f, l}, tr.points.Agrees(pointOf(tr.Truncation)), tr.aliases.Agrees(truncateAliasOf(tr.Truncation)))
 				}}
 		}
 		return &kit.Failure{Rule: ruleT8, What: fmt.Sprintf("Truncate panicked: %v.", p), Details: details}
@@ -118,7 +127,7 @@ func truncateCase(tr truncationSubject, f Follower, l leaderLog, recs *twoLogs) 
 		What:    fmt.Sprintf("Truncate must leave the follower at %s, not %s: %s", formatFollower(want), formatFollower(got), why),
 		Details: details,
 		Hint: func() []kit.Match {
-			return tr.truncates.LooksLike(truncateOf(tr.Truncation), truncateInput{f, l}, got, tr.points.Agrees(pointOf(tr.Truncation)))
+			return tr.truncates.LooksLike(truncateOf(tr.Truncation), truncateInput{f, l}, truncated{cloneFollower(got), asked}, tr.points.Agrees(pointOf(tr.Truncation)), tr.aliases.Agrees(truncateAliasOf(tr.Truncation)))
 		},
 	}
 }
@@ -129,6 +138,12 @@ func truncateWhy(f, want, got Follower, asked, wantAsked []int32, recs *twoLogs)
 	switch {
 	case got.LogEndOffset > f.LogEndOffset:
 		return ruleT3, fmt.Sprintf("truncation only cuts: the log end offset cannot grow past %d.", f.LogEndOffset)
+	case len(f.Epochs) == 0 && (len(asked) > 0 || got.LogEndOffset != want.LogEndOffset):
+		what := fmt.Sprintf("it asked about epochs %v and kept the log up to %d", asked, got.LogEndOffset)
+		if len(asked) == 0 {
+			what = fmt.Sprintf("it asked nothing, rightly, but kept the log up to %d", got.LogEndOffset)
+		}
+		return ruleT10, fmt.Sprintf("the follower's epoch cache is empty, so it has no epoch to ask the leader about: since Kafka 2.2 it asks nothing and cuts at its high watermark, %d, the records every in-sync replica had (AbstractFetcherThread.truncateToHighWatermark); %s.", want.LogEndOffset, what)
 	case recs != nil && !recs.followerPrefixMatches(got.LogEndOffset):
 		o := recs.firstDifference()
 		return ruleT1, fmt.Sprintf("the follower would keep offset %d = %s, but the leader's offset %d is %s: the logs diverge there.", o, recs.follower.at(o), o, recs.leader.at(o))
@@ -160,6 +175,10 @@ func describeTruncation(f Follower, l leaderLog, recs *twoLogs) string {
 		fmt.Fprintf(&sb, "\nfollower records: %s\nleader records:   %s", recs.follower, recs.leader)
 	}
 	sb.WriteString("\nKafka's rounds:")
+	if len(f.Epochs) == 0 {
+		fmt.Fprintf(&sb, "\n  none: the cache is empty, so the follower asks nothing and cuts at its HW %d", f.HighWatermark)
+		return sb.String()
+	}
 	cur := cloneFollower(f)
 	for range roundLimit(f) {
 		e := latestEpoch(cur.Epochs)
@@ -172,4 +191,29 @@ func describeTruncation(f Follower, l leaderLog, recs *twoLogs) string {
 		}
 	}
 	return sb.String()
+}
+
+// truncateAliasCase truncates a, then b, and checks that the follower
+// returned for a still holds a's epochs.
+func truncateAliasCase(tr truncationSubject, a, b truncateInput) *kit.Failure {
+	var first Follower
+	if kit.Guard(func() { first = tr.Truncate(cloneFollower(a.f), limitedAsk(a)) }) != nil {
+		return nil // the case's own check reports it
+	}
+	kept := cloneFollower(first)
+	if kit.Guard(func() { tr.Truncate(cloneFollower(b.f), limitedAsk(b)) }) != nil {
+		return nil
+	}
+	if cmp.Equal(first, kept, cmpopts.EquateEmpty()) {
+		return nil
+	}
+	return &kit.Failure{
+		Rule: ruleT11,
+		What: fmt.Sprintf("Truncate returned the follower %s; after the next Truncate it reads %s. The follower a call returns is the caller's (the broker keeps its epoch cache): build its epochs in a slice of their own, never in one you keep and write again.",
+			formatFollower(kept), formatFollower(first)),
+		Details: []string{"first truncation:\n" + describeTruncation(a.f, a.l, nil), "second truncation:\n" + describeTruncation(b.f, b.l, nil)},
+		Hint: func() []kit.Match {
+			return tr.aliases.LooksLike(truncateAliasOf(tr.Truncation), [2]truncateInput{a, b}, first, tr.points.Agrees(pointOf(tr.Truncation)), tr.truncates.Agrees(truncateOf(tr.Truncation)))
+		},
+	}
 }

@@ -64,7 +64,7 @@ func probeTruncation(tr Truncation) error {
 // case per known mistake, and
 // returns the first violation.
 func CheckTruncation(tr Truncation, known ...kit.Known[Truncation]) error {
-	return checkTruncation(judgeTruncation(tr, known), kit.Replay("./"+truncationExercise.Dir, "TestTruncation", false))
+	return checkTruncation(judgeTruncation(tr, known), kit.Replay("./"+truncationExercise.Dir, "TestTruncation"))
 }
 
 func checkTruncation(tr truncationSubject, replay string) error {
@@ -78,9 +78,18 @@ func checkTruncation(tr truncationSubject, replay string) error {
 			return f
 		}
 	}
-	for _, c := range truncateKnownAnswers() {
+	cases := truncateKnownAnswers()
+	for _, c := range cases {
 		if f := truncateCase(tr, c.follower, c.leader, nil); f != nil {
 			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			f.Replay = replay
+			return f
+		}
+	}
+	for i := 1; i < len(cases); i++ {
+		a, b := cases[i-1], cases[i]
+		if f := truncateAliasCase(tr, truncateInput{a.follower, a.leader}, truncateInput{b.follower, b.leader}); f != nil {
+			f.Details = append(f.Details, "known answers: "+a.name+", then "+b.name)
 			f.Replay = replay
 			return f
 		}
@@ -94,25 +103,19 @@ func checkTruncation(tr truncationSubject, replay string) error {
 // tr, and checks both functions against Kafka's rules and the records: the
 // follower must keep exactly the longest common prefix of the two logs.
 func TruncationProperties(tr Truncation, known ...kit.Known[Truncation]) func(*rapid.T) {
-	return truncationProperties(judgeTruncation(tr, known), kit.Replay("./"+truncationExercise.Dir, "TestTruncation/histories", true))
+	return truncationProperties(judgeTruncation(tr, known), kit.Replay("./"+truncationExercise.Dir, "TestTruncation/histories"))
 }
 
 // TestTruncation runs CheckTruncation and TruncationProperties as subtests of t.
 func TestTruncation(t *testing.T, impl Truncation, known ...kit.Known[Truncation]) {
 	t.Helper()
-	dir := kit.CallerDir(1, truncationExercise.Dir)
-	if err := probeTruncation(impl); err != nil {
-		t.Fatal(err)
-	}
 	tr := judgeTruncation(impl, known)
-	kit.KnownAnswersFirst(t, func(t *testing.T) {
-		t.Helper()
-		if err := checkTruncation(tr, kit.Replay(dir, t.Name(), false)); err != nil {
-			kit.Report(t, err)
-		}
-	}, "histories", func(t *testing.T) {
-		t.Helper()
-		rapid.Check(t, truncationProperties(tr, kit.Replay(dir, t.Name(), true)))
+	kit.Run(t, 1, kit.Suite{
+		Exercise:  truncationExercise,
+		Probe:     func() error { return probeTruncation(impl) },
+		Check:     func(replay string) error { return checkTruncation(tr, replay) },
+		Props:     func(replay string) func(*rapid.T) { return truncationProperties(tr, replay) },
+		PropsName: "histories",
 	})
 }
 
@@ -152,7 +155,7 @@ func pointCase(tr truncationSubject, in pointInput) *kit.Failure {
 		Rule: rule,
 		What: fmt.Sprintf("%s must return (%d, done=%t), not (%d, done=%t): %s", in, want.Offset, want.Done, got.Offset, got.Done, why),
 		Hint: func() []kit.Match {
-			return tr.points.LooksLike(pointOf(tr.Truncation), in, got, tr.truncates.Agrees(truncateOf(tr.Truncation)))
+			return tr.points.LooksLike(pointOf(tr.Truncation), in, got, tr.truncates.Agrees(truncateOf(tr.Truncation)), tr.aliases.Agrees(truncateAliasOf(tr.Truncation)))
 		},
 	}
 }

@@ -130,6 +130,9 @@ type verdict struct {
 func TestMutantsAreKilled(t *testing.T) {
 	var all []bankMutant
 	for _, e := range exercises() {
+		if *only != "" && e.name != *only {
+			continue
+		}
 		if len(e.mutants) < 8 {
 			t.Errorf("%s: the bank holds %d mistakes, want at least 8", e.name, len(e.mutants))
 		}
@@ -173,6 +176,9 @@ func killMatrix(t *testing.T) []verdict {
 	killed.Do(func() {
 		var all []bankMutant
 		for _, e := range exercises() {
+			if *only != "" && e.name != *only {
+				continue
+			}
 			for _, m := range e.mutants {
 				all = append(all, bankMutant{e, m})
 			}
@@ -196,6 +202,10 @@ type bankMutant struct {
 // shards-th mutant; the verdicts do not depend on who judged them.
 var shards = flag.Int("kit.shards", min(runtime.NumCPU(), 4), "processes judging the kill matrix (1: this one only)")
 
+// only judges the mutants of one exercise ("ch01/varint"), while a suite is
+// being worked on.
+var only = flag.String("kit.only", "", "judge the mutants of this exercise only (ch01/varint)")
+
 // shardEnv names the shard a helper process judges ("1/2").
 const shardEnv = "KIT_KILL_SHARD"
 
@@ -212,7 +222,7 @@ func judgeAll(t *testing.T, all []bankMutant) []verdict {
 	for i := 1; i < n; i++ {
 		c := &child{done: make(chan struct{})}
 		children = append(children, c)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMutantsAreKilled$", "-test.count=1",
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMutantsAreKilled$", "-test.count=1", "-kit.only="+*only,
 			"-rapid.seed="+flag.Lookup("rapid.seed").Value.String(),
 			"-rapid.checks="+flag.Lookup("rapid.checks").Value.String(),
 			"-rapid.steps="+flag.Lookup("rapid.steps").Value.String())

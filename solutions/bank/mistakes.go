@@ -12,6 +12,8 @@ import (
 	batch_crcincludesepoch "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcincludesepoch"
 	batch_crcrecordsonly "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcrecordsonly"
 	batch_crcwholebatch "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/crcwholebatch"
+	batch_emptybatchnothing "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/emptybatchnothing"
+	batch_headernullasempty "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/headernullasempty"
 	batch_lastdeltafromrecords "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lastdeltafromrecords"
 	batch_lengthafterbaseoffset "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthafterbaseoffset"
 	batch_lengthrecordsonly "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/lengthrecordsonly"
@@ -21,23 +23,30 @@ import (
 	batch_nullasempty "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/nullasempty"
 	batch_offsetdeltacounter "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/offsetdeltacounter"
 	batch_recordlengthcountsitself "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/recordlengthcountsitself"
+	batch_recordscratch "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/recordscratch"
 	batch_timestampdeltavarint "github.com/kafkalive/kafkalive/solutions/ch01/batch/mutants/timestampdeltavarint"
 	varint_bigendiangroups "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/bigendiangroups"
 	varint_eightbitshift "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/eightbitshift"
 	varint_forgotzigzag "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/forgotzigzag"
 	varint_fourbytes "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/fourbytes"
+	varint_inplacenoroom "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/inplacenoroom"
+	varint_inplaceshort "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/inplaceshort"
 	varint_lastbytecontinuation "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/lastbytecontinuation"
 	varint_logicalsignmask "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/logicalsignmask"
 	varint_overwritesdst "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/overwritesdst"
+	varint_scratchresult "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/scratchresult"
 	varint_signedshift "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/signedshift"
 	varint_signmagnitude "github.com/kafkalive/kafkalive/solutions/ch01/varint/mutants/signmagnitude"
 	index_absoluteoffsets "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/absoluteoffsets"
+	index_emptyindexpanics "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/emptyindexpanics"
 	index_firstentrybelow "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/firstentrybelow"
 	index_lastfromcount "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/lastfromcount"
 	index_nextentry "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/nextentry"
+	index_relativetarget "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/relativetarget"
 	index_returnsbatchend "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/returnsbatchend"
 	index_scanbaseoffset "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/scanbaseoffset"
 	index_scanstrictlygreater "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/scanstrictlygreater"
+	index_searchplusone "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/searchplusone"
 	index_skipscontrol "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipscontrol"
 	index_skipsempty "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipsempty"
 	index_skipwithoutoverhead "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/skipwithoutoverhead"
@@ -47,11 +56,15 @@ import (
 	index_trustszeropadding "github.com/kafkalive/kafkalive/solutions/ch02/index/mutants/trustszeropadding"
 	retention_byteslate "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/byteslate"
 	retention_bytesoneearly "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/bytesoneearly"
+	retention_byteszeroisoff "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/byteszeroisoff"
+	retention_deadlineoverflow "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/deadlineoverflow"
 	retention_deletesemptyactive "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/deletesemptyactive"
 	retention_firstruleonly "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/firstruleonly"
 	retention_firsttimestamp "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/firsttimestamp"
 	retention_ignoreshighwatermark "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/ignoreshighwatermark"
 	retention_ignorespolicy "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/ignorespolicy"
+	retention_msminusone "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/msminusone"
+	retention_mszeroisoff "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/mszeroisoff"
 	retention_notaprefix "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/notaprefix"
 	retention_startoffsetownbase "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/startoffsetownbase"
 	retention_timenotstrict "github.com/kafkalive/kafkalive/solutions/ch03/retention/mutants/timenotstrict"
@@ -60,6 +73,9 @@ import (
 	recovery_indexabsolute "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/indexabsolute"
 	recovery_indexatleast "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/indexatleast"
 	recovery_indexbaseoffset "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/indexbaseoffset"
+	recovery_indexscratch "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/indexscratch"
+	recovery_int32length "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/int32length"
+	recovery_intervalzero "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/intervalzero"
 	recovery_keepstorntail "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/keepstorntail"
 	recovery_keepszeropadding "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/keepszeropadding"
 	recovery_lastfromcount "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/lastfromcount"
@@ -71,7 +87,10 @@ import (
 	recovery_stopsatempty "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/stopsatempty"
 	recovery_trustslength "github.com/kafkalive/kafkalive/solutions/ch04/recovery/mutants/trustslength"
 	truncation_asksonce "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/asksonce"
+	truncation_emptycacheasks "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/emptycacheasks"
+	truncation_emptycachekeepslog "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/emptycachekeepslog"
 	truncation_endoffsetplusone "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/endoffsetplusone"
+	truncation_epochsscratch "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/epochsscratch"
 	truncation_exactepoch "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/exactepoch"
 	truncation_forgetstrim "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/forgetstrim"
 	truncation_ignoresleaderepoch "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/ignoresleaderepoch"
@@ -80,6 +99,7 @@ import (
 	truncation_neveranotherround "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neveranotherround"
 	truncation_neweranotherround "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/neweranotherround"
 	truncation_newerkeepslog "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/newerkeepslog"
+	truncation_noepochasundefined "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/noepochasundefined"
 	truncation_toleaderend "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/toleaderend"
 	truncation_truncatestohw "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/truncatestohw"
 	truncation_undefinedtohw "github.com/kafkalive/kafkalive/solutions/ch05/truncation/mutants/undefinedtohw"
@@ -92,7 +112,9 @@ import (
 	cooperative_inputorder "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/inputorder"
 	cooperative_keepsdeleted "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/keepsdeleted"
 	cooperative_keepseverything "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/keepseverything"
+	cooperative_keepsinplace "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/keepsinplace"
 	cooperative_maxforall "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/maxforall"
+	cooperative_reusesmap "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/reusesmap"
 	cooperative_revokeseverything "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/revokeseverything"
 )
 
@@ -123,6 +145,18 @@ var varintMistakes = []kit.Known[kafkalogkit.VarintCodec]{
 		Impl:   kafkalogkit.VarintCodec{AppendVarint: varint_fourbytes.AppendVarint},
 	},
 	{
+		Name:   "inplacenoroom",
+		Says:   "when dst has spare capacity it writes the varint in place without append, checking only that some room is left, not that all 5 bytes an int32 may take fit: a long varint runs past the capacity (a panic).",
+		Breaks: []string{"V6"},
+		Impl:   kafkalogkit.VarintCodec{AppendVarint: varint_inplacenoroom.AppendVarint},
+	},
+	{
+		Name:   "inplaceshort",
+		Says:   "when dst has spare capacity for a whole varint it writes in place without append, and returns dst[:len(dst)+n] where n counts the continuation bytes only: the last byte is written but cut off.",
+		Breaks: []string{"V1", "V3"},
+		Impl:   kafkalogkit.VarintCodec{AppendVarint: varint_inplaceshort.AppendVarint},
+	},
+	{
 		Name:   "lastbytecontinuation",
 		Says:   "the continuation bit (0x80) is also set on the last byte.",
 		Breaks: []string{"V2"},
@@ -139,6 +173,12 @@ var varintMistakes = []kit.Known[kafkalogkit.VarintCodec]{
 		Says:   "the varint replaces dst instead of being appended to it.",
 		Breaks: []string{"V1"},
 		Impl:   kafkalogkit.VarintCodec{AppendVarint: varint_overwritesdst.AppendVarint},
+	},
+	{
+		Name:   "scratchresult",
+		Says:   "with a nil or empty dst it returns the scratch buffer it encoded into, to save an allocation; the next call writes over it, so an earlier result changes under the caller.",
+		Breaks: []string{"V7"},
+		Impl:   kafkalogkit.VarintCodec{AppendVarint: varint_scratchresult.AppendVarint},
 	},
 	{
 		Name:   "signedshift",
@@ -185,6 +225,18 @@ var batchMistakes = []kit.Known[kafkalogkit.BatchEncoder]{
 		Says:   "the CRC covers the whole batch from byte 0; Kafka's starts at attributes (byte 21).",
 		Breaks: []string{"B6"},
 		Impl:   kafkalogkit.BatchEncoder{AppendRecord: batch_crcwholebatch.AppendRecord, AppendBatch: batch_crcwholebatch.AppendBatch},
+	},
+	{
+		Name:   "emptybatchnothing",
+		Says:   "a batch with no records is not written at all (there is nothing to store); the cleaner keeps such batches on purpose, 61 bytes of header, for the producer state they carry.",
+		Breaks: []string{"B3"},
+		Impl:   kafkalogkit.BatchEncoder{AppendRecord: batch_emptybatchnothing.AppendRecord, AppendBatch: batch_emptybatchnothing.AppendBatch},
+	},
+	{
+		Name:   "headernullasempty",
+		Says:   "a header's null value is written with length 0, as if empty; header values are nullable like record values, and null is length -1 (varint 01).",
+		Breaks: []string{"B1"},
+		Impl:   kafkalogkit.BatchEncoder{AppendRecord: batch_headernullasempty.AppendRecord, AppendBatch: batch_headernullasempty.AppendBatch},
 	},
 	{
 		Name:   "lastdeltafromrecords",
@@ -241,6 +293,12 @@ var batchMistakes = []kit.Known[kafkalogkit.BatchEncoder]{
 		Impl:   kafkalogkit.BatchEncoder{AppendRecord: batch_recordlengthcountsitself.AppendRecord, AppendBatch: batch_recordlengthcountsitself.AppendBatch},
 	},
 	{
+		Name:   "recordscratch",
+		Says:   "AppendRecord builds each record in a buffer kept between calls, to save an allocation, and with a nil or empty dst returns that buffer itself; the next record is written over it, so an earlier result changes under the caller.",
+		Breaks: []string{"B8"},
+		Impl:   kafkalogkit.BatchEncoder{AppendRecord: batch_recordscratch.AppendRecord, AppendBatch: batch_recordscratch.AppendBatch},
+	},
+	{
 		Name:   "timestampdeltavarint",
 		Says:   "timestampDelta is written as a varint (int32); it is a varlong.",
 		Breaks: []string{"B1"},
@@ -255,6 +313,12 @@ var indexMistakes = []kit.Known[kafkalogkit.IndexLookup]{
 		Says:   "the relative offsets are compared with the target as if absolute (baseOffset not added).",
 		Breaks: []string{"I3"},
 		Impl:   kafkalogkit.IndexLookup{LookupIndex: index_absoluteoffsets.LookupIndex, FindBatch: index_absoluteoffsets.FindBatch},
+	},
+	{
+		Name:   "emptyindexpanics",
+		Says:   "the first entry is read before checking that there is one: an index with no entries and no bytes (a segment smaller than index.interval.bytes) makes the lookup read past the end and panic.",
+		Breaks: []string{"I6"},
+		Impl:   kafkalogkit.IndexLookup{LookupIndex: index_emptyindexpanics.LookupIndex, FindBatch: index_emptyindexpanics.FindBatch},
 	},
 	{
 		Name:   "firstentrybelow",
@@ -275,6 +339,12 @@ var indexMistakes = []kit.Known[kafkalogkit.IndexLookup]{
 		Impl:   kafkalogkit.IndexLookup{LookupIndex: index_nextentry.LookupIndex, FindBatch: index_nextentry.FindBatch},
 	},
 	{
+		Name:   "relativetarget",
+		Says:   "the target is made relative (target - baseOffset) in an int32, to compare it with the index's 4-byte relative offsets; a target 2^31 or more past the base offset wraps negative and reads as below the first entry.",
+		Breaks: []string{"I7"},
+		Impl:   kafkalogkit.IndexLookup{LookupIndex: index_relativetarget.LookupIndex, FindBatch: index_relativetarget.FindBatch},
+	},
+	{
 		Name:   "returnsbatchend",
 		Says:   "it returns where the batch ends instead of where it starts.",
 		Breaks: []string{"I5"},
@@ -291,6 +361,12 @@ var indexMistakes = []kit.Known[kafkalogkit.IndexLookup]{
 		Says:   "it looks for lastOffset > target instead of >=, so it skips the batch ending at the target.",
 		Breaks: []string{"I5"},
 		Impl:   kafkalogkit.IndexLookup{LookupIndex: index_scanstrictlygreater.LookupIndex, FindBatch: index_scanstrictlygreater.FindBatch},
+	},
+	{
+		Name:   "searchplusone",
+		Says:   "it looks for the first entry whose offset is >= target + 1 and steps back one; at target Long.MaxValue (9223372036854775807) target + 1 wraps to the smallest int64, every entry is past it, and the lookup answers (baseOffset, 0).",
+		Breaks: []string{"I7"},
+		Impl:   kafkalogkit.IndexLookup{LookupIndex: index_searchplusone.LookupIndex, FindBatch: index_searchplusone.FindBatch},
 	},
 	{
 		Name:   "skipscontrol",
@@ -351,6 +427,18 @@ var retentionMistakes = []kit.Known[kafkalogkit.Retention]{
 		Impl:   kafkalogkit.Retention{DeletableSegments: retention_bytesoneearly.DeletableSegments},
 	},
 	{
+		Name:   "byteszeroisoff",
+		Says:   "retention.bytes 0 is taken to mean \"no size limit\"; it is a limit of zero bytes: every whole segment may go (only -1 switches the rule off).",
+		Breaks: []string{"R2"},
+		Impl:   kafkalogkit.Retention{DeletableSegments: retention_byteszeroisoff.DeletableSegments},
+	},
+	{
+		Name:   "deadlineoverflow",
+		Says:   "a segment's deadline is computed as largestTimestamp + retention.ms and compared with now; with retention.ms Long.MaxValue (\"keep for ever\" without -1) the sum overflows negative and every segment looks expired.",
+		Breaks: []string{"R1"},
+		Impl:   kafkalogkit.Retention{DeletableSegments: retention_deadlineoverflow.DeletableSegments},
+	},
+	{
 		Name:   "deletesemptyactive",
 		Says:   "the empty active segment is deleted too; the log must keep a segment to append to.",
 		Breaks: []string{"R5"},
@@ -379,6 +467,18 @@ var retentionMistakes = []kit.Known[kafkalogkit.Retention]{
 		Says:   "retention.ms and retention.bytes are applied under cleanup.policy=compact.",
 		Breaks: []string{"R6"},
 		Impl:   kafkalogkit.Retention{DeletableSegments: retention_ignorespolicy.DeletableSegments},
+	},
+	{
+		Name:   "msminusone",
+		Says:   "retention.ms -1 is used as a number: now - largestTimestamp > -1 holds for every segment, so \"keep for ever\" deletes everything the other limits allow.",
+		Breaks: []string{"R1"},
+		Impl:   kafkalogkit.Retention{DeletableSegments: retention_msminusone.DeletableSegments},
+	},
+	{
+		Name:   "mszeroisoff",
+		Says:   "retention.ms 0 is taken to mean \"no time limit\"; it is a limit of zero: every segment whose largest timestamp is in the past may go (only -1 switches the rule off).",
+		Breaks: []string{"R1"},
+		Impl:   kafkalogkit.Retention{DeletableSegments: retention_mszeroisoff.DeletableSegments},
 	},
 	{
 		Name:   "notaprefix",
@@ -433,6 +533,24 @@ var recoveryMistakes = []kit.Known[kafkalogkit.Recovery]{
 		Impl:   kafkalogkit.Recovery{Recover: recovery_indexbaseoffset.Recover},
 	},
 	{
+		Name:   "indexscratch",
+		Says:   "the index is rebuilt in a buffer kept between calls, to save allocations, and returned as it is; the next recovery writes over it, so the index an earlier call returned changes under the caller.",
+		Breaks: []string{"C9"},
+		Impl:   kafkalogkit.Recovery{Recover: recovery_indexscratch.Recover},
+	},
+	{
+		Name:   "int32length",
+		Says:   "the torn-batch check 12 + length > len(file) is done in int32: a damaged length field near MaxInt32 (7f ff ff f8 and up) wraps the sum negative, the check passes, and slicing the batch runs past the end of the file (a panic).",
+		Breaks: []string{"C8"},
+		Impl:   kafkalogkit.Recovery{Recover: recovery_int32length.Recover},
+	},
+	{
+		Name:   "intervalzero",
+		Says:   "index.interval.bytes 0 is taken to mean \"no index\"; it means an entry for every batch after the first (more than 0 bytes since the last entry).",
+		Breaks: []string{"C7"},
+		Impl:   kafkalogkit.Recovery{Recover: recovery_intervalzero.Recover},
+	},
+	{
 		Name:   "keepstorntail",
 		Says:   "a torn tail is kept: the last, incomplete batch is not cut.",
 		Breaks: []string{"C1"},
@@ -477,7 +595,7 @@ var recoveryMistakes = []kit.Known[kafkalogkit.Recovery]{
 	{
 		Name:   "skipsbadbatch",
 		Says:   "a bad batch is skipped and the walk goes on; Kafka cuts everything from the first bad byte.",
-		Breaks: []string{"C3", "C4", "C5", "C6"},
+		Breaks: []string{"C2", "C3", "C4", "C5", "C6"},
 		Impl:   kafkalogkit.Recovery{Recover: recovery_skipsbadbatch.Recover},
 	},
 	{
@@ -503,10 +621,28 @@ var truncationMistakes = []kit.Known[replicakit.Truncation]{
 		Impl:   replicakit.Truncation{TruncationPoint: truncation_asksonce.TruncationPoint, Truncate: truncation_asksonce.Truncate},
 	},
 	{
+		Name:   "emptycacheasks",
+		Says:   "a follower with an empty epoch cache asks the leader about NoEpoch (-1), as Kafka 0.11 to 2.1 did, and the undefined answer makes it keep its whole log; since 2.2 it asks nothing and cuts at its high watermark.",
+		Breaks: []string{"T10"},
+		Impl:   replicakit.Truncation{TruncationPoint: truncation_emptycacheasks.TruncationPoint, Truncate: truncation_emptycacheasks.Truncate},
+	},
+	{
+		Name:   "emptycachekeepslog",
+		Says:   "a follower with an empty epoch cache asks nothing and keeps its whole log; it cannot know which of its records the leader has, so it cuts at its high watermark, the records every in-sync replica had.",
+		Breaks: []string{"T10"},
+		Impl:   replicakit.Truncation{TruncationPoint: truncation_emptycachekeepslog.TruncationPoint, Truncate: truncation_emptycachekeepslog.Truncate},
+	},
+	{
 		Name:   "endoffsetplusone",
 		Says:   "the end offset is read as the last offset of the epoch; it is the first offset after it, so one record too many is kept.",
 		Breaks: []string{"T1"},
 		Impl:   replicakit.Truncation{TruncationPoint: truncation_endoffsetplusone.TruncationPoint, Truncate: truncation_endoffsetplusone.Truncate},
+	},
+	{
+		Name:   "epochsscratch",
+		Says:   "the trimmed epoch cache is built in a slice kept between calls, to save allocations, and returned in the follower; the next truncation writes over it, so the epochs an earlier call returned change under the caller.",
+		Breaks: []string{"T11"},
+		Impl:   replicakit.Truncation{TruncationPoint: truncation_epochsscratch.TruncationPoint, Truncate: truncation_epochsscratch.Truncate},
 	},
 	{
 		Name:   "exactepoch",
@@ -555,6 +691,12 @@ var truncationMistakes = []kit.Known[replicakit.Truncation]{
 		Says:   "an answer the follower cannot look up (newer than every epoch it has, or any answer to an empty cache) is taken for no answer: it keeps its log instead of cutting at min(leader's end, LEO).",
 		Breaks: []string{"T9"},
 		Impl:   replicakit.Truncation{TruncationPoint: truncation_newerkeepslog.TruncationPoint, Truncate: truncation_newerkeepslog.Truncate},
+	},
+	{
+		Name:   "noepochasundefined",
+		Says:   "an answer with an end offset but no epoch (NoEpoch, -1: a pre-2.0 leader) is taken for an undefined answer and the log is kept; only an undefined end offset is no answer, and an end offset alone still cuts at min(end offset, LEO).",
+		Breaks: []string{"T1"},
+		Impl:   replicakit.Truncation{TruncationPoint: truncation_noepochasundefined.TruncationPoint, Truncate: truncation_noepochasundefined.Truncate},
 	},
 	{
 		Name:   "toleaderend",
@@ -633,10 +775,22 @@ var cooperativeMistakes = []kit.Known[groupkit.CooperativeSticky]{
 		Impl:   groupkit.CooperativeSticky{Assign: cooperative_keepseverything.Assign},
 	},
 	{
+		Name:   "keepsinplace",
+		Says:   "what a member keeps is a slice of its own OwnedPartitions (sorted in place), and the partitions dealt to it are appended to that slice: they are written over the partitions it gave up, in the caller's list, which no longer says what the member owned.",
+		Breaks: []string{"G10"},
+		Impl:   groupkit.CooperativeSticky{Assign: cooperative_keepsinplace.Assign},
+	},
+	{
 		Name:   "maxforall",
 		Says:   "every member owning maxQuota keeps it, not only P mod N of them, so someone ends up two below.",
 		Breaks: []string{"G4"},
 		Impl:   groupkit.CooperativeSticky{Assign: cooperative_maxforall.Assign},
+	},
+	{
+		Name:   "reusesmap",
+		Says:   "the assignment is one map kept between calls, cleared and refilled by each rebalance; the next rebalance empties the assignment an earlier call returned.",
+		Breaks: []string{"G11"},
+		Impl:   groupkit.CooperativeSticky{Assign: cooperative_reusesmap.Assign},
 	},
 	{
 		Name:   "revokeseverything",

@@ -35,12 +35,15 @@ func TruncationPoint(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (of
 // Truncate runs the rounds of TruncationPoint until one is done, and returns
 // the follower after the last cut. Read notes/05-leader-epochs.md#kip-279-another-round.
 //
-// Each round asks the leader (ask) for the follower's latest cached epoch
-// (NoEpoch when the cache is empty), then cuts the log at the round's point:
-// the log end offset becomes that point (a cut never lengthens the log),
-// every cache entry starting at or after it goes
-// (notes/05-leader-epochs.md#trimming-the-epoch-cache), and the high
-// watermark becomes min(HW, LEO).
+// Each round asks the leader (ask) for the follower's latest cached epoch,
+// then cuts the log at the round's point: the log end offset becomes that
+// point (a cut never lengthens the log), every cache entry starting at or
+// after it goes (notes/05-leader-epochs.md#trimming-the-epoch-cache), and
+// the high watermark becomes min(HW, LEO).
+//
+// A follower whose cache is empty has no epoch to ask about: it asks nothing
+// and cuts at its high watermark, as Kafka does since 2.2
+// (notes/05-leader-epochs.md#a-follower-with-no-epochs).
 func Truncate(f Follower, ask func(epoch int32) EpochEndOffset) Follower {
 	panic(todo.TODO) // delete this line and write the rounds
 }

@@ -8,11 +8,12 @@ import "github.com/kafkalive/kafkalive/exercises/todo"
 // With P partitions (of all topics) and N members, minQuota = P/N and
 // maxQuota = ceil(P/N); at most P mod N members may hold maxQuota.
 //
-//  1. Sort the members by member id. Each keeps the partitions it owns, in
-//     topic-then-partition order: all of them if fewer than minQuota;
-//     maxQuota if it owns that many and fewer than P mod N members hold
-//     maxQuota so far; otherwise minQuota. Ignore owned partitions that no
-//     longer exist.
+//  1. Sort the members by member id. Each keeps the first k of the
+//     partitions it owns, in topic-then-partition order: k is all of them if
+//     it owns fewer than minQuota; maxQuota if it owns maxQuota or more and
+//     fewer than P mod N members before it kept maxQuota; minQuota
+//     otherwise. An owned partition that no longer exists (a deleted topic,
+//     or past the topic's partition count) counts for nothing.
 //  2. Deal the partitions nobody kept, sorted, round-robin to the members
 //     below minQuota (a member leaves the circle when it reaches minQuota),
 //     then one each to the members that reached minQuota, in the order they
@@ -23,6 +24,8 @@ import "github.com/kafkalive/kafkalive/exercises/todo"
 //     (notes/06-cooperative-rebalancing.md#cooperative-never-two-owners).
 //
 // Every member gets an entry, an empty list if nothing is free for it yet.
+// The lists you are given are the caller's: sort and cut copies of them
+// (notes/06-cooperative-rebalancing.md#the-input-and-the-answer-are-the-callers).
 //
 // Check your work with: go test ./exercises/ch06/cooperative
 func Assign(members []Member, topics []TopicMetadata) Assignment {

@@ -73,7 +73,15 @@ func endOffsetFor(own []EpochEntry, leo int64, epoch int32) (int32, int64, bool)
 // Truncate runs rounds of TruncationPoint until one is done
 // (notes/05-leader-epochs.md#kip-279-another-round). Each cut trims the epoch
 // cache, so the next round asks about an older epoch, and the loop ends.
+//
+// A follower with an empty cache has no epoch to ask about. Since Kafka 2.2
+// it asks nothing: it cuts at its high watermark, the records every in-sync
+// replica had (AbstractFetcherThread.truncateToHighWatermark, 2.2.0 to 3.7.0;
+// notes/05-leader-epochs.md#a-follower-with-no-epochs).
 func Truncate(f Follower, ask func(epoch int32) EpochEndOffset) Follower {
+	if len(f.Epochs) == 0 {
+		return cutAt(f, f.HighWatermark)
+	}
 	for {
 		offset, done := TruncationPoint(f.Epochs, f.LogEndOffset, f.HighWatermark, ask(latestEpoch(f.Epochs)))
 		f = cutAt(f, offset)

@@ -5,6 +5,6 @@
 // Mistake: a bad batch is skipped and the walk goes on; Kafka cuts
 // everything from the first bad byte.
 //
-// Breaks: C3 (CRC-32C), C4 (magic), C5 (offsets increase), C6 (cut at the
-// first bad byte).
+// Breaks: C2 (length field), C3 (CRC-32C), C4 (magic), C5 (offsets increase),
+// C6 (cut at the first bad byte).
 package skipsbadbatch

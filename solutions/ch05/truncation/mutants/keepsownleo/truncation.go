@@ -61,6 +61,9 @@ func endOffsetFor(own []EpochEntry, leo int64, epoch int32) (int32, int64, bool)
 // (notes/05-leader-epochs.md#kip-279-another-round). Each cut trims the epoch
 // cache, so the next round asks about an older epoch, and the loop ends.
 func Truncate(f Follower, ask func(epoch int32) EpochEndOffset) Follower {
+	if len(f.Epochs) == 0 { // no epoch to ask about: cut at the high watermark (2.2+)
+		return cutAt(f, f.HighWatermark)
+	}
 	for {
 		offset, done := TruncationPoint(f.Epochs, f.LogEndOffset, f.HighWatermark, ask(latestEpoch(f.Epochs)))
 		f = cutAt(f, offset)

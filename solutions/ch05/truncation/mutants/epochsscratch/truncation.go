@@ -1,0 +1,119 @@
+package epochsscratch
+
+// TruncationPoint is one round of a follower's truncation under Kafka 2.8+
+// rules (AbstractFetcherThread.getOffsetTruncationState, KIP-279;
+// notes/05-leader-epochs.md#offsetsforleaderepoch).
+//
+// The leader answered with the largest epoch E it has at or below the one we
+// asked about, and where E ends on its log. Records of one epoch are all
+// written by that epoch's leader, in order, from the same start, so if we
+// hold E too, our records agree with the leader's up to wherever E ends first
+// on either log. If we never had E, our records after our own largest epoch
+// F < E came from some other leader: we cut at the end of F and ask again.
+//
+// The four kinds of answer, in the order Kafka tells them apart:
+//   - undefined (no end offset): keep the log;
+//   - an end offset without an epoch (a pre-2.0 leader): min(end, leo);
+//   - an epoch we can look up (at or below our latest, or older than our
+//     first): the KIP-279 rule above;
+//   - an epoch newer than every epoch we have (or an empty cache): our own
+//     lookup finds nothing, so the leader's end offset is all we have.
+func TruncationPoint(own []EpochEntry, leo, hw int64, answer EpochEndOffset) (offset int64, done bool) {
+	switch {
+	case answer.EndOffset == UndefinedOffset:
+		// The leader knows nothing of our epoch. Since 2.8 the follower keeps
+		// its log: its fetch offset is its log end offset, and the fetch that
+		// follows finds out the rest. 2.0 to 2.7 fetched from the HW, and so
+		// cut there; 0.11 did too.
+		return leo, true
+	case answer.Epoch == NoEpoch:
+		return min(answer.EndOffset, leo), true
+	}
+	ownEpoch, ownEnd, ok := endOffsetFor(own, leo, answer.Epoch)
+	switch {
+	case !ok:
+		// Our cache has nothing to say about E: it is empty, or E is newer
+		// than our latest epoch, so we cannot know where E ends on our log.
+		// Asking again would bring the same answer: trust the leader's end.
+		return min(answer.EndOffset, leo), true
+	case ownEpoch < answer.Epoch:
+		// We never had the leader's epoch: only what we wrote up to the end of
+		// our older epoch can still match. Another round will tell.
+		return min(ownEnd, leo), false
+	}
+	return min(answer.EndOffset, ownEnd, leo), true
+}
+
+// endOffsetFor answers OffsetsForLeaderEpoch on our own cache, the way a
+// leader does (LeaderEpochFileCache.endOffsetFor, 2.1+): for our latest
+// epoch, the log end; otherwise the largest epoch at or below epoch and the
+// start of the epoch after it. With no epoch at or below, epoch itself "ends"
+// where our first epoch starts. ok is false when the cache is empty, epoch
+// is undefined, or epoch is newer than anything we have.
+func endOffsetFor(own []EpochEntry, leo int64, epoch int32) (int32, int64, bool) {
+	if epoch < 0 || len(own) == 0 {
+		return NoEpoch, UndefinedOffset, false
+	}
+	if own[len(own)-1].Epoch == epoch {
+		return epoch, leo, true
+	}
+	next := 0
+	for next < len(own) && own[next].Epoch <= epoch {
+		next++
+	}
+	switch {
+	case next == len(own):
+		return NoEpoch, UndefinedOffset, false
+	case next == 0:
+		return epoch, own[0].StartOffset, true
+	}
+	return own[next-1].Epoch, own[next].StartOffset, true
+}
+
+// Truncate runs rounds of TruncationPoint until one is done
+// (notes/05-leader-epochs.md#kip-279-another-round). Each cut trims the epoch
+// cache, so the next round asks about an older epoch, and the loop ends.
+//
+// A follower with an empty cache has no epoch to ask about. Since Kafka 2.2
+// it asks nothing: it cuts at its high watermark, the records every in-sync
+// replica had (AbstractFetcherThread.truncateToHighWatermark, 2.2.0 to 3.7.0;
+// notes/05-leader-epochs.md#a-follower-with-no-epochs).
+func Truncate(f Follower, ask func(epoch int32) EpochEndOffset) Follower {
+	if len(f.Epochs) == 0 {
+		return cutAt(f, f.HighWatermark)
+	}
+	for {
+		offset, done := TruncationPoint(f.Epochs, f.LogEndOffset, f.HighWatermark, ask(latestEpoch(f.Epochs)))
+		f = cutAt(f, offset)
+		if done {
+			return f
+		}
+	}
+}
+
+// cutAt truncates the log at offset: the records from offset on go, and so do
+// the cache entries that start there or later (truncateFromEnd); the high
+// watermark cannot stay above the log end.
+func cutAt(f Follower, offset int64) Follower {
+	f.LogEndOffset = min(f.LogEndOffset, offset)
+	kept := epochsBuf[:0] // mistake: the caller gets this slice, and so does the next call
+	defer func() { epochsBuf = kept }()
+	for _, e := range f.Epochs {
+		if e.StartOffset < f.LogEndOffset {
+			kept = append(kept, e)
+		}
+	}
+	f.Epochs = kept
+	f.HighWatermark = min(f.HighWatermark, f.LogEndOffset)
+	return f
+}
+
+func latestEpoch(es []EpochEntry) int32 {
+	if len(es) == 0 {
+		return NoEpoch
+	}
+	return es[len(es)-1].Epoch
+}
+
+// epochsBuf is kept between calls, to save allocations.
+var epochsBuf []EpochEntry
