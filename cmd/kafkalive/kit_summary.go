@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
 )
@@ -42,6 +43,7 @@ const (
 type exerciseResult struct {
 	state  exerciseState
 	rule   string // "[B6 CRC-32C over [21, end)]" when failing on a rule
+	hang   string // "did not return within 5 s" when a call never returned
 	next   string // what to read or do next, from the suite's message
 	output []string
 }
@@ -64,6 +66,9 @@ type testEvent struct {
 var (
 	exercisePkg  = regexp.MustCompile(`/exercises/(ch[0-9]+/[a-z0-9]+)$`)
 	compileError = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: .*$`)
+	// A call the suite gave up on (kit.Timeout), or a test binary go test
+	// stopped after its -timeout.
+	didNotReturn = regexp.MustCompile(`did not return within (\S+?):|panic: test timed out after (\S+)`)
 )
 
 // summariseKit reads go test -json output and sums it up per exercise.
@@ -138,6 +143,17 @@ func (r *exerciseResult) conclude() {
 	if i := strings.Index(text, "read: "); i >= 0 {
 		r.next = "read " + firstLine(text[i+len("read: "):])
 	}
+	if m := didNotReturn.FindStringSubmatch(text); m != nil {
+		after := m[1] + m[2]
+		if d, err := time.ParseDuration(after); err == nil {
+			after = fmt.Sprintf("%g s", d.Seconds())
+		}
+		r.hang = "a call did not return within " + after
+		if m[2] != "" {
+			r.hang += " (go test's -timeout)"
+			r.next = "find the loop that never ends: run go test -v on the exercise and read the goroutine stacks it prints"
+		}
+	}
 }
 
 func firstLine(s string) string {
@@ -167,6 +183,9 @@ func (p kitProgress) render(w io.Writer) {
 			if res.rule != "" {
 				part += " on " + res.rule
 			}
+			if res.hang != "" {
+				part += ", " + res.hang
+			}
 			parts = append(parts, part)
 			if res.state == stateDone {
 				done++
@@ -187,7 +206,7 @@ func (p kitProgress) render(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	if next == "" {
-		fmt.Fprintln(w, "next: every chapter is done; the live cluster is next (kafkalive help)")
+		fmt.Fprintln(w, "next: every chapter is done; run your code in the live cluster: go run ./exercises/live")
 		return
 	}
 	fmt.Fprintln(w, "next: "+next)

@@ -144,6 +144,31 @@ func TestSummariseKitAllDone(t *testing.T) {
 	if !strings.Contains(out.String(), fmt.Sprintf("%d of %d exercises done", len(p.exercises), len(p.exercises))) || !strings.Contains(out.String(), "every chapter is done") {
 		t.Errorf("all exercises pass, but the summary says:\n%s", out.String())
 	}
+	if !strings.Contains(out.String(), "next: every chapter is done; run your code in the live cluster: go run ./exercises/live") {
+		t.Errorf("when every exercise passes, next must point at the live cluster:\n%s", out.String())
+	}
+}
+
+// A call that never returned is said so, with the deadline it missed:
+// the suite's (kit.Deadline) or go test's own -timeout.
+func TestSummariseKitHang(t *testing.T) {
+	for _, c := range []struct{ output, want string }{
+		{`[I1 largest entry <= target] LookupIndex(index of 32 bytes, entries=4, baseOffset=45, target=47) did not return within 5s: every call must end, whatever the input (an endless loop?).\n    read: notes/02-offsets-and-the-index.md#every-call-returns\n`,
+			"index: failing on [I1 largest entry <= target], a call did not return within 5 s"},
+		{`panic: test timed out after 2m0s\n`, "index: failing, a call did not return within 120 s (go test's -timeout)"},
+	} {
+		run := `{"Action":"output","Package":"github.com/kafkalive/kafkalive/exercises/ch02/index","Test":"TestIndex","Output":"` + c.output + `"}` + "\n" +
+			`{"Action":"fail","Package":"github.com/kafkalive/kafkalive/exercises/ch02/index"}` + "\n"
+		p, err := summariseKit(strings.NewReader(run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		p.render(&out)
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("a hang must say %q; the summary says:\n%s", c.want, out.String())
+		}
+	}
 }
 
 func TestSummariseKitIgnoresNoise(t *testing.T) {
