@@ -1,8 +1,11 @@
 package groupkit
 
 import (
+	"slices"
+
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/internal/kit"
+	"pgregory.net/rapid"
 )
 
 // cooperativeSubject is an assignor under judgement, with the known mistakes
@@ -76,6 +79,26 @@ func cooperativeProbes() []roundInput {
 	var in []roundInput
 	for _, c := range cooperativeKnownAnswers() {
 		in = append(in, c.in, c.in.reversed())
+	}
+	return append(in, kit.Examples(rapid.Custom(drawRoundInput), 60)...)
+}
+
+// drawRoundInput draws one rebalance: members (some owning partitions, each
+// owned by one member, some of deleted topics or past a topic's partition
+// count) and topics, some with no partitions left.
+func drawRoundInput(t *rapid.T) roundInput {
+	var in roundInput
+	for i := range rapid.IntRange(1, 3).Draw(t, "topics") {
+		in.topics = append(in.topics, topic(topicNames[i], rapid.Int32Range(0, 7).Draw(t, "partitions")))
+	}
+	ids := rapid.SliceOfNDistinct(rapid.SampledFrom(memberNames), 1, 5, rapid.ID).Draw(t, "members")
+	for _, id := range ids {
+		in.members = append(in.members, Member{MemberID: id})
+	}
+	for _, tp := range allPartitions(append(slices.Clone(in.topics), topic("deleted", 2))) {
+		if i := rapid.IntRange(-1, len(ids)-1).Draw(t, "owner"); i >= 0 {
+			in.members[i].OwnedPartitions = append(in.members[i].OwnedPartitions, tp)
+		}
 	}
 	return in
 }

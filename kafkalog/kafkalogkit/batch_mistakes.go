@@ -3,6 +3,8 @@ package kafkalogkit
 import (
 	"bytes"
 
+	"pgregory.net/rapid"
+
 	"github.com/kafkalive/kafkalive/internal/kit"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
@@ -62,7 +64,18 @@ func recordProbes() []recordInput {
 			in = append(in, recordInput{&c.batch.Records[i], i})
 		}
 	}
+	for _, b := range probeBatches() {
+		for i := range b.Records {
+			in = append(in, recordInput{&b.Records[i], i})
+		}
+	}
 	return in
+}
+
+// probeBatches are a fixed sample of drawn batches, probes beyond the known
+// answers.
+func probeBatches() []kafkalog.RecordBatch {
+	return kit.Examples(rapid.Custom(drawBatch), 40)
 }
 
 // recordPairs and batchPairs are the known answers' sequences of two calls.
@@ -95,6 +108,9 @@ func batchProbes() []batchInput {
 		for _, c := range knownBatches() {
 			in = append(in, batchInput{dst, &c.batch})
 		}
+	}
+	for _, b := range probeBatches() {
+		in = append(in, batchInput{nil, &b}, batchInput{knownDsts[2], &b})
 	}
 	return in
 }

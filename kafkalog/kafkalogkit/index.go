@@ -89,14 +89,8 @@ func IndexProperties(l IndexLookup, known ...kit.Known[IndexLookup]) func(*rapid
 
 func indexProperties(l indexSubject, replay string) func(*rapid.T) {
 	return func(t *rapid.T) {
-		seg := buildSegment(drawSegmentSpec(t))
-		padding := kit.Draw(t, rapid.IntRange(0, 3), "zeroSlots")
-		last := seg.baseOffset
-		if n := len(seg.batches); n > 0 {
-			last = seg.batches[n-1].lastOffset
-		}
-		target := kit.Draw(t, rapid.OneOf(rapid.Int64Range(seg.baseOffset-2, last+2), rapid.SampledFrom(farTargets(seg.baseOffset))), "target")
-		if f := indexCase(l, seg, padding, target); f != nil {
+		in := drawIndexInput(t)
+		if f := indexCase(l, in.seg, in.padding, in.target); f != nil {
 			f.Replay = replay
 			kit.Fatal(t, f)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
+	"pgregory.net/rapid"
 )
 
 type lookupInput struct {
@@ -77,6 +78,9 @@ func lookupProbes() []lookupInput {
 			}
 		}
 	}
+	for _, c := range probeLookups() {
+		in = append(in, lookupInput{c.seg.indexFile(c.padding), len(c.seg.index), c.seg.baseOffset, c.target})
+	}
 	return in
 }
 
@@ -89,7 +93,29 @@ func findProbes() []findInput {
 			}
 		}
 	}
+	for _, c := range probeLookups() {
+		in = append(in, findInput{c.seg, c.seg.lookup(c.target).position, c.target}, findInput{c.seg, 0, c.target})
+	}
 	return in
+}
+
+// probeLookups are a fixed sample of drawn lookups, probes beyond the known
+// answers.
+func probeLookups() []indexInput {
+	return kit.Examples(rapid.Custom(drawIndexInput), 40)
+}
+
+// drawIndexInput draws a lookup as the property does: a segment, zero slots
+// after its index entries, and a target near its offsets or far from them.
+func drawIndexInput(t *rapid.T) indexInput {
+	seg := buildSegment(drawSegmentSpec(t))
+	padding := kit.Draw(t, rapid.IntRange(0, 3), "zeroSlots")
+	last := seg.baseOffset
+	if n := len(seg.batches); n > 0 {
+		last = seg.batches[n-1].lastOffset
+	}
+	target := kit.Draw(t, rapid.OneOf(rapid.Int64Range(seg.baseOffset-2, last+2), rapid.SampledFrom(farTargets(seg.baseOffset))), "target")
+	return indexInput{seg, padding, target}
 }
 
 // indexSubject is a lookup under judgement, with the known mistakes to

@@ -2,6 +2,10 @@ package kafkalogkit
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
+
+	"pgregory.net/rapid"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
 )
@@ -38,7 +42,32 @@ func recoveryProbes() []recoveryInput {
 	for _, c := range recoveryKnownAnswers() {
 		in = append(in, recoveryInput{c.log, c.baseOffset, c.interval})
 	}
-	return in
+	return append(in, kit.Examples(rapid.Custom(drawDamagedSegment), 40)...)
+}
+
+// drawDamagedSegment draws a segment as a crash may leave it: whole batches
+// of every shape, then one kind of damage.
+func drawDamagedSegment(t *rapid.T) recoveryInput {
+	spec := drawSegmentSpec(t)
+	spec.baseOffset = rapid.SampledFrom([]int64{0, 1000, 3_000_000_000}).Draw(t, "baseOffset")
+	seg := buildSegment(spec)
+	log := bytes.Clone(seg.log)
+	if n := len(seg.batches); n > 0 {
+		b := seg.batches[rapid.IntRange(0, n-1).Draw(t, "damagedBatch")]
+		switch rapid.SampledFrom([]string{"none", "torn", "zeros", "bitflip", "length", "stale"}).Draw(t, "damage") {
+		case "torn":
+			log = log[:b.pos+rapid.IntRange(0, b.size-1).Draw(t, "tornAt")]
+		case "zeros":
+			log = append(log[:b.pos+b.size], make([]byte, rapid.IntRange(1, 100).Draw(t, "zeroBytes"))...)
+		case "bitflip":
+			log[b.pos+rapid.IntRange(0, b.size-1).Draw(t, "flippedByte")] ^= 1 << rapid.IntRange(0, 7).Draw(t, "flippedBit")
+		case "length":
+			binary.BigEndian.PutUint32(log[b.pos+8:], rapid.SampledFrom([]uint32{0, 13, 48, 0x7ffffff5, 0x7fffffff, 0xffffffff}).Draw(t, "damagedLength"))
+		case "stale":
+			log = append(log, seg.log[b.pos:b.pos+b.size]...)
+		}
+	}
+	return recoveryInput{log, spec.baseOffset, rapid.SampledFrom([]int{0, 100, 300, math.MaxInt32}).Draw(t, "indexIntervalBytes")}
 }
 
 // recoverySubject is a recovery under judgement, with the known mistakes to

@@ -1,6 +1,11 @@
 package replicakit
 
-import "github.com/kafkalive/kafkalive/internal/kit"
+import (
+	"slices"
+
+	"github.com/kafkalive/kafkalive/internal/kit"
+	"pgregory.net/rapid"
+)
 
 // truncationSubject is a truncation under judgement, with the known mistakes
 // to recognise in it: in a round (TruncationPoint) and in the loop around the
@@ -48,13 +53,19 @@ func pointProbes() []pointInput {
 	for _, c := range pointKnownAnswers() {
 		in = append(in, c.in)
 	}
-	return in
+	return append(in, kit.Examples(rapid.Custom(drawRound), 100)...)
 }
 
 func truncateProbes() []truncateInput {
 	var in []truncateInput
 	for _, c := range truncateKnownAnswers() {
 		in = append(in, truncateInput{c.follower, c.leader})
+	}
+	for _, w := range kit.Examples(rapid.Custom(drawWorld), 30) {
+		for _, fi := range w.followers() {
+			r := w.reps[fi]
+			in = append(in, truncateInput{Follower{Epochs: slices.Clone(r.epochs), LogEndOffset: r.leo(), HighWatermark: r.leo() / 2}, w.leaderLog()})
+		}
 	}
 	return in
 }

@@ -41,6 +41,13 @@ func unseenMistakes() map[string][]unseenImpl {
 	}
 	return map[string][]unseenImpl{
 		"ch01/varint": {
+			{"negdouble", func(dst []byte, v int32) []byte { // |v|*2, no -1 for a negative
+				u := uint32(v) << 1
+				if v < 0 {
+					u = uint32(-int64(v)) << 1
+				}
+				return binary.AppendUvarint(dst, uint64(u))
+			}},
 			unseenImpl{"zigzagshift30", func(dst []byte, v int32) []byte { // v>>30 for the sign mask
 				u := uint32(v<<1) ^ uint32(v>>30)
 				for u >= 0x80 {
@@ -57,6 +64,15 @@ func unseenMistakes() map[string][]unseenImpl {
 			}},
 		},
 		"ch01/batch": {
+			{"recordscountminusone", kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: withBatch(func(out []byte, s int) {
+				n := binary.BigEndian.Uint32(out[s+57:])
+				binary.BigEndian.PutUint32(out[s+57:], n-1)
+				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+21:], castagnoli))
+			})}},
+			{"attributeslittleendian", kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: withBatch(func(out []byte, s int) {
+				out[s+21], out[s+22] = out[s+22], out[s+21]
+				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+21:], castagnoli))
+			})}},
 			unseenImpl{"crcfrom22", kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: withBatch(func(out []byte, s int) {
 				binary.BigEndian.PutUint32(out[s+17:], crc32.Checksum(out[s+22:], castagnoli))
 			})}},
@@ -69,6 +85,10 @@ func unseenMistakes() map[string][]unseenImpl {
 			})}},
 		},
 		"ch02/index": {
+			{"returnsrelative", indexLookup(func(idx []byte, entries int, base, target int64) (int64, int32) {
+				off, pos := index.LookupIndex(idx, entries, base, target)
+				return off - base, pos
+			}, index.FindBatch)},
 			unseenImpl{"lastentryalways", indexLookup(func(idx []byte, entries int, base, target int64) (int64, int32) {
 				if entries == 0 {
 					return base, 0
@@ -86,6 +106,20 @@ func unseenMistakes() map[string][]unseenImpl {
 			})},
 		},
 		"ch03/retention": {
+			{"activeexcluded", retentionFunc(func(l retention.Log, c retention.Config, now int64) int { // the size rule leaves the active segment out
+				if c.RetentionBytes >= 0 && len(l.Segments) > 0 {
+					c.RetentionBytes += l.Segments[len(l.Segments)-1].SizeInBytes
+				}
+				return retention.DeletableSegments(l, c, now)
+			})},
+			{"startoffsetstrict", retentionFunc(func(l retention.Log, c retention.Config, now int64) int { // next segment's base < log start offset
+				l.LogStartOffset = max(l.LogStartOffset-1, 0)
+				return retention.DeletableSegments(l, c, now)
+			})},
+			{"highwatermarkstrict", retentionFunc(func(l retention.Log, c retention.Config, now int64) int { // a segment's offsets must end below the HW - 1
+				l.HighWatermark--
+				return retention.DeletableSegments(l, c, now)
+			})},
 			unseenImpl{"bytesminusoneislimit", retentionFunc(func(l retention.Log, c retention.Config, now int64) int {
 				if c.RetentionBytes == -1 {
 					c.RetentionBytes = 0
@@ -97,6 +131,14 @@ func unseenMistakes() map[string][]unseenImpl {
 			})},
 		},
 		"ch04/recovery": {
+			{"indexesbatchend", func(log []byte, base int64, interval int) (int, []byte) { // the entry's position is where the batch ends
+				valid, idx := recovery.Recover(log, base, interval)
+				for i := 0; i+8 <= len(idx); i += 8 {
+					pos := binary.BigEndian.Uint32(idx[i+4:])
+					binary.BigEndian.PutUint32(idx[i+4:], pos+12+binary.BigEndian.Uint32(log[pos+8:]))
+				}
+				return valid, idx
+			}},
 			unseenImpl{"nevercuts", func(log []byte, base int64, interval int) (int, []byte) {
 				_, idx := recovery.Recover(log, base, interval)
 				return len(log), idx
@@ -110,6 +152,16 @@ func unseenMistakes() map[string][]unseenImpl {
 			}},
 		},
 		"ch05/truncation": {
+			{"cutspastleo", truncationFuncs{ // the leader's end offset, even past the log end
+				point: func(own []truncation.EpochEntry, leo, hw int64, a truncation.EpochEndOffset) (int64, bool) {
+					o, done := truncation.TruncationPoint(own, leo, hw, a)
+					if a.EndOffset != truncation.UndefinedOffset && a.EndOffset > leo && o == leo {
+						o = a.EndOffset
+					}
+					return o, done
+				},
+				truncate: truncation.Truncate,
+			}},
 			unseenImpl{"alwayskeeps", truncationFuncs{
 				point: func(_ []truncation.EpochEntry, leo, _ int64, _ truncation.EpochEndOffset) (int64, bool) {
 					return leo, true
@@ -120,6 +172,11 @@ func unseenMistakes() map[string][]unseenImpl {
 			}},
 		},
 		"ch06/cooperative": {
+			{"entryfornobody", cooperativeFunc(func(ms []cooperative.Member, ts []cooperative.TopicMetadata) cooperative.Assignment { // an empty entry for a member id nobody has
+				out := cooperative.Assign(ms, ts)
+				out["nobody"] = nil
+				return out
+			})},
 			unseenImpl{"reversedids", cooperativeFunc(func(ms []cooperative.Member, ts []cooperative.TopicMetadata) cooperative.Assignment {
 				for i := range ms {
 					ms[i].MemberID = reverse(ms[i].MemberID)
