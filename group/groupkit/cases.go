@@ -48,6 +48,8 @@ func cooperativeKnownAnswers() []cooperativeKnown {
 			roundInput{[]Member{member("K3"), member("K1", tps("orders", 0, 1, 2, 3, 4, 5)...), member("K2")}, orders}},
 		{"7 partitions, 3 members owning 3, 3 and 1: only one member may keep maxQuota 3",
 			roundInput{[]Member{member("A", tps("orders", 0, 1, 2)...), member("B", tps("orders", 3, 4, 5)...), member("C", tps("orders", 6)...)}, []group.TopicMetadata{topic("orders", 7)}}},
+		{"11 partitions, 5 members, A, B and C owning 3 each: only one of them may keep maxQuota 3 (P mod N = 1), the other two keep 2",
+			roundInput{[]Member{member("A", tps("t", 0, 1, 2)...), member("B", tps("t", 3, 4, 5)...), member("C", tps("t", 6, 7, 8)...), member("D", tps("t", 9)...), member("E")}, []group.TopicMetadata{topic("t", 11)}}},
 		{"5 partitions, A owns 3, B owns 2, C joins: quotas 1 and 2, two members may hold 2",
 			roundInput{[]Member{member("A", tps("orders", 0, 1, 2)...), member("B", tps("orders", 3, 4)...), member("C")}, []group.TopicMetadata{topic("orders", 5)}}},
 		{"4 partitions, A and B own 2 each, C joins: only one may keep 2",

@@ -54,14 +54,14 @@ func checkCooperative(a cooperativeSubject, replay string) error {
 	}
 	cases := cooperativeKnownAnswers()
 	for _, c := range cases {
-		_, f := roundCase(a, c.in)
-		if f == nil {
-			f = kafkaDealCase(a, c.in)
-		}
-		if f != nil {
-			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			f.Replay = replay
-			return f
+		if f := cooperativeCase(a, c.in); f != nil {
+			_, g := kit.Shrink(c.in, f, smallerRound, func(in roundInput) *kit.Failure { return cooperativeCase(a, in) })
+			if g == f {
+				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			}
+			g.ShrunkFrom(c.name, f)
+			g.Replay = replay
+			return g
 		}
 	}
 	for i := 1; i < len(cases); i++ {
@@ -235,6 +235,16 @@ func sortedCopy(tps []group.TopicPartition) []group.TopicPartition {
 	out := append([]group.TopicPartition{}, tps...)
 	slices.SortFunc(out, group.CompareTopicPartitions)
 	return out
+}
+
+// cooperativeCase checks one rebalance against the rules, then against
+// Kafka's own deal.
+func cooperativeCase(a cooperativeSubject, in roundInput) *kit.Failure {
+	_, f := roundCase(a, in)
+	if f == nil {
+		f = kafkaDealCase(a, in)
+	}
+	return f
 }
 
 // roundCase runs one rebalance and checks it against every rule that does

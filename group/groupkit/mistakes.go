@@ -102,3 +102,43 @@ func drawRoundInput(t *rapid.T) roundInput {
 	}
 	return in
 }
+
+// smallerRound proposes smaller rebalances than in: a member fewer, an owned
+// partition fewer, a topic fewer or with a partition fewer (its partitions
+// past the new count no longer owned).
+func smallerRound(in roundInput) []roundInput {
+	var out []roundInput
+	with := func(edit func(r *roundInput)) {
+		r := in.clone()
+		edit(&r)
+		out = append(out, r)
+	}
+	for i := range in.members {
+		if len(in.members) > 1 {
+			with(func(r *roundInput) { r.members = slices.Delete(r.members, i, i+1) })
+		}
+	}
+	for i, m := range in.members {
+		for j := range m.OwnedPartitions {
+			with(func(r *roundInput) {
+				r.members[i].OwnedPartitions = slices.Delete(r.members[i].OwnedPartitions, j, j+1)
+			})
+		}
+	}
+	for i, t := range in.topics {
+		if len(in.topics) > 1 {
+			with(func(r *roundInput) { r.topics = slices.Delete(r.topics, i, i+1) })
+		}
+		if t.Partitions > 0 {
+			with(func(r *roundInput) {
+				r.topics[i].Partitions--
+				for k := range r.members {
+					r.members[k].OwnedPartitions = slices.DeleteFunc(r.members[k].OwnedPartitions, func(tp group.TopicPartition) bool {
+						return tp.Topic == t.Topic && tp.Partition >= t.Partitions-1
+					})
+				}
+			})
+		}
+	}
+	return out
+}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +296,73 @@ func TestObserveShrinksWithinItsBudget(t *testing.T) {
 		if budget == 0 && runs <= 2*40+2 {
 			t.Errorf("no budget: the property ran only %d times after it first failed; the test no longer shows the budget matters", runs)
 		}
+	}
+}
+
+// TestCheckPropertyReportsOnceWithTheSeed runs a failing property through
+// CheckProperty in a child process: the report is printed once, without
+// rapid's own summary, and its replay line carries a seed that, passed back,
+// fails the same way.
+func TestCheckPropertyReportsOnceWithTheSeed(t *testing.T) {
+	out := runPropertyHelper(t)
+	if n := strings.Count(out, "[X9 small]"); n != 1 {
+		t.Errorf("the failure must be printed once, it is printed %d times:\n%s", n, out)
+	}
+	if strings.Contains(out, "[rapid] failed") || strings.Contains(out, "To reproduce") {
+		t.Errorf("rapid's own summary must not be printed beside the report:\n%s", out)
+	}
+	m := regexp.MustCompile(`replay: go test x -rapid\.seed=(\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no replay line with a seed in:\n%s", out)
+	}
+	again := runPropertyHelper(t, "-rapid.seed="+m[1])
+	first := regexp.MustCompile(`\[X9 small\] [^\n]*`)
+	if a, b := first.FindString(out), first.FindString(again); a == "" || a != b {
+		t.Errorf("replaying seed %s failed with %q, the first run with %q", m[1], b, a)
+	}
+}
+
+func runPropertyHelper(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestPropertyHelper$", "-test.count=1"}, args...)...)
+	cmd.Env = append(os.Environ(), "KIT_PROPERTY_HELPER=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the failing property passed:\n%s", out)
+	}
+	return string(out)
+}
+
+func TestPropertyHelper(t *testing.T) {
+	if os.Getenv("KIT_PROPERTY_HELPER") == "" {
+		t.Skip("helper process for TestCheckPropertyReportsOnceWithTheSeed")
+	}
+	CheckProperty(t, func(rt *rapid.T) {
+		if v := rapid.IntRange(0, 1000).Draw(rt, "v"); v > 10 {
+			Fatal(rt, &Failure{Rule: Rule{ID: "X9", Name: "small"}, What: fmt.Sprintf("%d must be small.", v), Replay: "go test x"})
+		}
+	})
+}
+
+// Shrink moves to smaller failing cases until none is smaller, whatever rule
+// they fail, and leaves a call that did not return as it is.
+func TestShrink(t *testing.T) {
+	check := func(v int) *Failure {
+		switch {
+		case v >= 1<<30:
+			return &Failure{Rule: Rule{ID: "X1"}, What: fmt.Sprint(v)}
+		case v >= 1000:
+			return &Failure{Rule: Rule{ID: "X2"}, What: fmt.Sprint(v)}
+		}
+		return nil
+	}
+	smaller := func(v int) []int { return []int{v / 2, v - 1} }
+	v, f := Shrink(1<<31-1, check(1<<31-1), smaller, check)
+	if v != 1000 || f.Rule.ID != "X2" {
+		t.Errorf("Shrink from 2^31-1 = %d (%s), want 1000, the smallest failing case (X2)", v, f.Rule.ID)
+	}
+	hung := &Failure{Rule: Rule{ID: "X1"}, TimedOut: true}
+	if v, f := Shrink(5000, hung, smaller, check); v != 5000 || f != hung {
+		t.Errorf("a call that did not return must not be shrunk: got %d", v)
 	}
 }

@@ -2,6 +2,7 @@ package kafkalogkit
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"testing"
 
@@ -154,6 +155,21 @@ func recoveryAliasCase(r recoverySubject, a, b recoveryInput) *kit.Failure {
 	}
 }
 
+// offsetsDetail says which offset check the batch at want.validBytes fails.
+func offsetsDetail(log []byte, want recovered) string {
+	b := log[want.validBytes:]
+	base := int64(binary.BigEndian.Uint64(b))
+	last := base + int64(int32(binary.BigEndian.Uint32(b[23:])))
+	switch {
+	case last < base:
+		return fmt.Sprintf("Here its last offset %d is below its base offset %d.", last, base)
+	case len(want.batches) == 0:
+		return fmt.Sprintf("Here it is the segment's first batch, and its base offset %d is below the segment's base offset (the file's name).", base)
+	}
+	prev := want.batches[len(want.batches)-1]
+	return fmt.Sprintf("Here its base offset %d is at or below %d, the last offset of the batch before it (offsets %d..%d).", base, prev.lastOffset, prev.baseOffset, prev.lastOffset)
+}
+
 // recoveryWhy names the rule behind a wrong cut.
 func recoveryWhy(log []byte, want recovered, got int) (kit.Rule, string) {
 	if got < want.validBytes {
@@ -170,7 +186,7 @@ func recoveryWhy(log []byte, want recovered, got int) (kit.Rule, string) {
 	case stopMagic:
 		return ruleC4, where
 	case stopOffsets:
-		return ruleC5, where
+		return ruleC5, where + " " + offsetsDetail(log, want)
 	}
 	return ruleC6, fmt.Sprintf("validBytes %d is past the end of the file (%d bytes).", got, len(log))
 }

@@ -115,13 +115,13 @@ func recoveryAliasProbes() [][2]recoveryInput {
 func smallerRecovery(in recoveryInput) []recoveryInput {
 	var out []recoveryInput
 	r := kafkaRecover(in.log, in.baseOffset, in.interval)
-	if len(r.batches) > 0 {
-		first := r.batches[0]
-		next := first.lastOffset + 1
-		if len(r.batches) > 1 {
-			next = r.batches[1].baseOffset
-		}
-		out = append(out, recoveryInput{in.log[first.size:], next, in.interval})
+	switch first := r.batches; {
+	case len(first) > 1:
+		out = append(out, recoveryInput{in.log[first[0].size:], first[1].baseOffset, in.interval})
+	case len(first) == 1 && r.reason != stopOffsets:
+		// What follows the batch does not depend on its offsets: the segment
+		// may start where the batch ended.
+		out = append(out, recoveryInput{in.log[first[0].size:], first[0].lastOffset + 1, in.interval})
 	}
 	if tail := len(in.log) - r.validBytes; tail > 64 {
 		out = append(out, recoveryInput{in.log[:r.validBytes+tail/2], in.baseOffset, in.interval})

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/internal/kit"
+	"github.com/kafkalive/kafkalive/replica"
 	"pgregory.net/rapid"
 )
 
@@ -68,4 +69,54 @@ func truncateProbes() []truncateInput {
 		}
 	}
 	return in
+}
+
+// smallerPoint proposes smaller rounds than in: an epoch fewer, offsets
+// moved down to start at 0, a log end and a high watermark nearer the
+// cache's last start.
+func smallerPoint(in pointInput) []pointInput {
+	var out []pointInput
+	with := func(edit func(p *pointInput)) {
+		p := pointInput{own: slices.Clone(in.own), leo: in.leo, hw: in.hw, answer: in.answer}
+		edit(&p)
+		if p.valid() {
+			out = append(out, p)
+		}
+	}
+	for i := range in.own {
+		// Never to an empty cache: a follower with no epochs asks nothing
+		// (Kafka 2.2+), so that round is not one a learner would recognise.
+		if len(in.own) > 1 {
+			with(func(p *pointInput) { p.own = slices.Delete(p.own, i, i+1) })
+		}
+	}
+	if len(in.own) > 0 && in.own[0].StartOffset > 0 {
+		d := in.own[0].StartOffset
+		with(func(p *pointInput) {
+			for i := range p.own {
+				p.own[i].StartOffset -= d
+			}
+			p.leo -= d
+			p.hw = max(p.hw-d, 0)
+			if p.answer.EndOffset != replica.UndefinedOffset {
+				p.answer.EndOffset = max(p.answer.EndOffset-d, 0)
+			}
+		})
+	}
+	if in.hw > 0 {
+		with(func(p *pointInput) { p.hw = 0 })
+	}
+	with(func(p *pointInput) { p.leo--; p.hw = min(p.hw, p.leo) })
+	return out
+}
+
+// valid reports whether p is a round a follower can ask: a strictly
+// increasing cache that starts before its log end, and 0 <= hw <= leo.
+func (p pointInput) valid() bool {
+	for i, e := range p.own {
+		if e.StartOffset < 0 || e.StartOffset >= p.leo || i > 0 && (e.Epoch <= p.own[i-1].Epoch || e.StartOffset <= p.own[i-1].StartOffset) {
+			return false
+		}
+	}
+	return p.hw >= 0 && p.hw <= p.leo && p.leo >= 0
 }

@@ -73,9 +73,13 @@ func checkTruncation(tr truncationSubject, replay string) error {
 	}
 	for _, c := range pointKnownAnswers() {
 		if f := pointCase(tr, c.in); f != nil {
-			f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			f.Replay = replay
-			return f
+			_, g := kit.Shrink(c.in, f, smallerPoint, func(in pointInput) *kit.Failure { return pointCase(tr, in) })
+			if g == f {
+				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
+			}
+			g.ShrunkFrom(c.name, f)
+			g.Replay = replay
+			return g
 		}
 	}
 	cases := truncateKnownAnswers()
@@ -206,6 +210,9 @@ func pointWhy(in pointInput, want, got pointOutput) (kit.Rule, string) {
 		return ruleT4, fmt.Sprintf("the follower never had the leader's epoch %d, so it cannot be sure its records of epoch %d match: it cuts at the end of its epoch %d (%d) and asks again with that epoch (done=false).", in.answer.Epoch, ownEpoch, ownEpoch, ownEnd)
 	case want.Done != got.Done:
 		return ruleT4, "the follower holds the leader's epoch (or has no older one), so this round settles it: done=true."
+	case got.Offset > want.Offset && len(in.own) > 0 && in.own[0].Epoch > in.answer.Epoch:
+		return ruleT1, fmt.Sprintf("records from %d on are not the leader's: the leader's epoch %d ends at %d; the follower never had epoch %d or an older one (its first epoch, %d, starts at %d), so on its log %d ends where its first epoch starts, at %d. It keeps min(leader's end, own end, log end).",
+			want.Offset, in.answer.Epoch, in.answer.EndOffset, in.answer.Epoch, in.own[0].Epoch, in.own[0].StartOffset, in.answer.Epoch, ownEnd)
 	case got.Offset > want.Offset:
 		return ruleT1, fmt.Sprintf("records from %d on are not the leader's: the leader's epoch %d ends at %d, the follower's own copy of it at %d; it keeps min(leader's end, own end, log end).",
 			want.Offset, in.answer.Epoch, in.answer.EndOffset, ownEnd)
