@@ -114,14 +114,6 @@ func failureNewerEpoch() string {
 	return replicakit.CheckTruncation(mistake(bank.Truncation(), "neweranotherround"), bank.Truncation()...).Error()
 }
 
-func orders(ps ...int32) []cooperative.TopicPartition {
-	out := []cooperative.TopicPartition{}
-	for _, p := range ps {
-		out = append(out, cooperative.TopicPartition{Topic: "orders", Partition: p})
-	}
-	return out
-}
-
 func formatOwned(tps []cooperative.TopicPartition) string {
 	parts := make([]string, len(tps))
 	for i, tp := range tps {

@@ -258,13 +258,6 @@ func findCase(l indexSubject, seg *segmentModel, from int32, target int64) *kit.
 		}}
 }
 
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 type indexCaseSpec struct {
 	name    string
 	seg     *segmentModel

@@ -9,6 +9,8 @@ import (
 
 // castagnoli is the CRC-32C table. Kafka's batch CRC is CRC-32C, not the
 // CRC-32/IEEE of crc32.ChecksumIEEE.
+//
+//lint:ignore U1000 a mutant is the solution with one change; this is the solution's, which the mistake no longer uses
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // AppendRecord appends r to dst in the v2 record layout

@@ -15,6 +15,8 @@ const entryLen = 8
 // are valid: the file of the active segment is preallocated, and the slots
 // after the last entry are zeros. A zero slot would read as (baseOffset, 0) and
 // is not an entry.
+//
+//lint:ignore SA4009 the mistake is this: the valid entries' count is thrown away
 func LookupIndex(index []byte, entries int, baseOffset, target int64) (int64, int32) {
 	entries = len(index) / entryLen // mistake: the zero slots are not entries
 	offsetAt := func(i int) int64 {
