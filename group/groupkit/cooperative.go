@@ -53,16 +53,12 @@ func checkCooperative(a cooperativeSubject, replay string) error {
 		return err
 	}
 	cases := cooperativeKnownAnswers()
+	var known []kit.KnownAnswer[roundInput]
 	for _, c := range cases {
-		if f := cooperativeCase(a, c.in); f != nil {
-			_, g := kit.Shrink(c.in, f, smallerRound, func(in roundInput) *kit.Failure { return cooperativeCase(a, in) })
-			if g == f {
-				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			}
-			g.ShrunkFrom(c.name, f)
-			g.Replay = replay
-			return g
-		}
+		known = append(known, kit.KnownAnswer[roundInput]{Name: c.name, In: c.in})
+	}
+	if f := kit.CheckKnown(known, func(in roundInput) *kit.Failure { return cooperativeCase(a, in) }, smallerRound, replay); f != nil {
+		return f
 	}
 	for i := 1; i < len(cases); i++ {
 		if f := aliasCase(a, [2]roundInput{cases[i-1].in, cases[i].in}); f != nil {

@@ -185,3 +185,30 @@ func (f *Failure) ShrunkFrom(known string, orig *Failure) {
 	}
 	f.Details = append(f.Details, "the known answer this case was shrunk from, "+known+": "+orig.What)
 }
+
+// KnownAnswer is one fixed case of a suite: what Kafka's tests or a
+// scenario call it, and its input.
+type KnownAnswer[In any] struct {
+	Name string
+	In   In
+}
+
+// CheckKnown checks the known answers in order and returns the first
+// failure, shrunk to the smallest case that fails (Shrink, with smaller)
+// and shown beside its known answer, with replay set; nil if all pass.
+func CheckKnown[In any](cases []KnownAnswer[In], check func(In) *Failure, smaller func(In) []In, replay string) *Failure {
+	for _, c := range cases {
+		f := check(c.In)
+		if f == nil {
+			continue
+		}
+		_, g := Shrink(c.In, f, smaller, check)
+		if g == f {
+			f.Details = append([]string{"known answer: " + c.Name}, f.Details...)
+		}
+		g.ShrunkFrom(c.Name, f)
+		g.Replay = replay
+		return g
+	}
+	return nil
+}

@@ -63,17 +63,13 @@ func checkIndex(l indexSubject, replay string) error {
 	if err := probeIndex(l.IndexLookup); err != nil {
 		return err
 	}
+	var cases []kit.KnownAnswer[indexInput]
 	for _, c := range indexKnownAnswers() {
-		in := indexInput{c.seg, c.padding, c.target}
-		if f := indexCase(l, in.seg, in.padding, in.target); f != nil {
-			_, g := kit.Shrink(in, f, smallerIndexInput, func(in indexInput) *kit.Failure { return indexCase(l, in.seg, in.padding, in.target) })
-			if g == f {
-				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			}
-			g.ShrunkFrom(c.name, f)
-			g.Replay = replay
-			return g
-		}
+		cases = append(cases, kit.KnownAnswer[indexInput]{Name: c.name, In: indexInput{c.seg, c.padding, c.target}})
+	}
+	check := func(in indexInput) *kit.Failure { return indexCase(l, in.seg, in.padding, in.target) }
+	if f := kit.CheckKnown(cases, check, smallerIndexInput, replay); f != nil {
+		return f
 	}
 	return nil
 }

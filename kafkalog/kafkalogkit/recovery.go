@@ -59,17 +59,13 @@ func checkRecovery(r recoverySubject, replay string) error {
 		return err
 	}
 	cases := recoveryKnownAnswers()
+	var known []kit.KnownAnswer[recoveryInput]
 	for _, c := range cases {
-		in := recoveryInput{c.log, c.baseOffset, c.interval}
-		if f := recoveryCase(r, in.log, in.baseOffset, in.interval); f != nil {
-			_, g := kit.Shrink(in, f, smallerRecovery, func(in recoveryInput) *kit.Failure { return recoveryCase(r, in.log, in.baseOffset, in.interval) })
-			if g == f {
-				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			}
-			g.ShrunkFrom(c.name, f)
-			g.Replay = replay
-			return g
-		}
+		known = append(known, kit.KnownAnswer[recoveryInput]{Name: c.name, In: recoveryInput{c.log, c.baseOffset, c.interval}})
+	}
+	check := func(in recoveryInput) *kit.Failure { return recoveryCase(r, in.log, in.baseOffset, in.interval) }
+	if f := kit.CheckKnown(known, check, smallerRecovery, replay); f != nil {
+		return f
 	}
 	for i := 1; i < len(cases); i++ {
 		a, b := cases[i-1], cases[i]

@@ -54,17 +54,13 @@ func checkRetention(r retentionSubject, replay string) error {
 	if err := probeRetention(r.Retention); err != nil {
 		return err
 	}
+	var cases []kit.KnownAnswer[retentionInput]
 	for _, c := range retentionKnownAnswers() {
-		in := retentionInput{c.log, c.cfg, c.now}
-		if f := retentionCase(r, in.l, in.c, in.now); f != nil {
-			_, g := kit.Shrink(in, f, smallerRetention, func(in retentionInput) *kit.Failure { return retentionCase(r, in.l, in.c, in.now) })
-			if g == f {
-				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			}
-			g.ShrunkFrom(c.name, f)
-			g.Replay = replay
-			return g
-		}
+		cases = append(cases, kit.KnownAnswer[retentionInput]{Name: c.name, In: retentionInput{c.log, c.cfg, c.now}})
+	}
+	check := func(in retentionInput) *kit.Failure { return retentionCase(r, in.l, in.c, in.now) }
+	if f := kit.CheckKnown(cases, check, smallerRetention, replay); f != nil {
+		return f
 	}
 	return nil
 }

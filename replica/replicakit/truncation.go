@@ -71,16 +71,12 @@ func checkTruncation(tr truncationSubject, replay string) error {
 	if err := probeTruncation(tr.Truncation); err != nil {
 		return err
 	}
+	var points []kit.KnownAnswer[pointInput]
 	for _, c := range pointKnownAnswers() {
-		if f := pointCase(tr, c.in); f != nil {
-			_, g := kit.Shrink(c.in, f, smallerPoint, func(in pointInput) *kit.Failure { return pointCase(tr, in) })
-			if g == f {
-				f.Details = append([]string{"known answer: " + c.name}, f.Details...)
-			}
-			g.ShrunkFrom(c.name, f)
-			g.Replay = replay
-			return g
-		}
+		points = append(points, kit.KnownAnswer[pointInput]{Name: c.name, In: c.in})
+	}
+	if f := kit.CheckKnown(points, func(in pointInput) *kit.Failure { return pointCase(tr, in) }, smallerPoint, replay); f != nil {
+		return f
 	}
 	cases := truncateKnownAnswers()
 	for _, c := range cases {
