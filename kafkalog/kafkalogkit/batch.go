@@ -71,7 +71,7 @@ func checkBatch(e batchSubject, replay string) error {
 		for i := range c.batch.Records {
 			if f := recordCase(e, c.source, &c.batch.Records[i], i); f != nil {
 				in := recordInput{&c.batch.Records[i], i}
-				_, g := kit.Shrink(in, f, smallerRecord, func(in recordInput) *kit.Failure { return recordCase(e, "a record shrunk from "+c.source, in.r, in.i) })
+				_, g := kit.Shrink(in, f, smallerRecord, func(in recordInput) *kit.Failure { return recordCase(e, "the smallest failing batch", in.r, in.i) })
 				g.ShrunkFrom(fmt.Sprintf("record %d of %s", i, c.source), f)
 				g.Replay = replay
 				return g
@@ -83,7 +83,7 @@ func checkBatch(e batchSubject, replay string) error {
 			if f := batchCaseCheck(e, c.source, dst, &c.batch, c.want); f != nil {
 				in := batchInput{dst, &c.batch}
 				_, g := kit.Shrink(in, f, smallerBatch, func(in batchInput) *kit.Failure {
-					return batchCaseCheck(e, "a batch shrunk from "+c.source, in.dst, in.b, in.b.AppendTo(nil))
+					return batchCaseCheck(e, "the smallest failing batch", in.dst, in.b, in.b.AppendTo(nil))
 				})
 				g.ShrunkFrom(c.source, f)
 				g.Replay = replay
