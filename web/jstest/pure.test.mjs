@@ -95,3 +95,18 @@ test("the terminal's history goes back and forth and gives back the line being w
   for (const d of [-1, -1, -1, 1, 1, 1]) seen.push(v = h.move(/** @type {-1|1} */ (d), v));
   assert.deepEqual(seen, ["kafka-consumer-groups --list", "kafka-topics --list", "kafka-topics --list", "kafka-consumer-groups --list", "kafka-top", "kafka-top"]);
 });
+
+test("the timeline's keys: a second, ten, the oldest moment kept, live", async () => {
+  const {keyMoment, momentOf} = await import("../static/js/timeline.js");
+  // live at 60 s, the timeline keeping 20 s to now
+  assert.equal(keyMoment("ArrowLeft", null, 60000, 20000), 59000, "the left arrow from live goes a second back");
+  assert.equal(keyMoment("ArrowLeft", 59000, 60500, 20000), 58000, "from the past it counts from the moment shown, not from now");
+  assert.equal(keyMoment("PageDown", 30000, 60000, 20000), 20000);
+  assert.equal(keyMoment("PageDown", 21000, 60000, 20000), 20000, "never before the oldest moment kept");
+  assert.equal(keyMoment("ArrowRight", 59500, 60000, 20000), null, "past the present is live");
+  assert.equal(keyMoment("Home", null, 60000, 20000), 20000);
+  assert.equal(keyMoment("End", 30000, 60000, 20000), null);
+  assert.equal(keyMoment("a", 30000, 60000, 20000), undefined);
+  assert.equal(momentOf(60000, 60000), null);
+  assert.equal(momentOf(59999.7, 60000), 59999, "a moment is a whole millisecond");
+});

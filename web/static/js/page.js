@@ -21,6 +21,7 @@ import {listHTML, playHTML} from "./render/scenarios.js";
 import {blockHTML} from "./render/terminal.js";
 import {marksHTML} from "./render/timeline.js";
 import {isStale, sessionURL, wantedSession} from "./session.js";
+import {timeline} from "./timeline.js";
 
 /** @typedef {import("./types.js").Update} Update */
 /** @typedef {import("./types.js").Session} Session */
@@ -217,6 +218,8 @@ export function boot(t) {
 
   // ---- the timeline ----
 
+  const slider = timeline($("#tl"), (at) => at === null ? goLive() : showPast(at));
+
   /**
    * updateSlider spans the timeline kept: from the oldest snapshot (older
    * moments fell off) to now.
@@ -224,12 +227,9 @@ export function boot(t) {
    * @param {number} start
    */
   function updateSlider(now, start) {
-    const tl = $("#tl");
-    tl.min = start;
-    tl.max = now;
     const title = start > 0 ? `the timeline keeps t=${(start / 1000).toFixed(0)} s to now; older moments fell off` : "";
-    if (tl.title !== title) tl.title = title;
-    if (ui.at === null) tl.value = now;
+    if ($("#tl").title !== title) $("#tl").title = title;
+    slider.update(now, start, ui.at);
   }
 
   /** @param {Event} e */
@@ -237,31 +237,40 @@ export function boot(t) {
     const m = /** @type {HTMLElement} */ (e.target).closest("[data-at]");
     if (!(m instanceof HTMLElement)) return;
     $("#tl").value = m.dataset.at;
-    onSlide();
+    showPast(Number(m.dataset.at));
   }
   $("#tl-marks").addEventListener("click", chooseMark);
   $("#tl-marks").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); chooseMark(e); } });
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let tlTimer;
-  function onSlide() {
-    const at = Number($("#tl").value);
-    if (at >= ui.liveNow - 100) return goLive();
+  /**
+   * showPast shows the moment at of the timeline.
+   * @param {number} at
+   */
+  function showPast(at) {
+    if (at >= ui.liveNow) return goLive();
     ui.at = at;
     $("#tl-label").textContent = `t = ${(at / 1000).toFixed(1)} s (past)`;
+    $("#tl").setAttribute("aria-valuetext", `t = ${(at / 1000).toFixed(1)} s, in the past`);
     $("#tl-live").hidden = false;
     $("#past-banner").hidden = false;
     sayDiscard();
     clearTimeout(tlTimer);
-    tlTimer = setTimeout(async () => render(await fetchView(ui.at)), 120);
+    tlTimer = setTimeout(async () => {
+      const v = await fetchView(at);
+      if (ui.at === at) render(v);
+    }, 120);
   }
 
   function goLive() {
     ui.at = null;
+    clearTimeout(tlTimer);
     $("#tl-label").textContent = "live";
+    $("#tl").setAttribute("aria-valuetext", "live");
     $("#tl-live").hidden = true;
     $("#past-banner").hidden = true;
-    fetchView(null).then(render);
+    fetchView(null).then((v) => { if (ui.at === null) render(v); });
   }
 
   // sayDiscard says, while the page shows the past, how much of the future
@@ -398,7 +407,6 @@ export function boot(t) {
     ui.mode = "live"; ui.rates = {}; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
     goLive();
   });
-  $("#tl").addEventListener("input", onSlide);
   $("#speed").addEventListener("change", (/** @type {Event} */ e) =>
     t.post("/api/speed", {speed: Number(/** @type {HTMLSelectElement} */ (e.target).value)}));
   $("#tl-live").addEventListener("click", goLive);
