@@ -81,7 +81,7 @@ func TestScenarioYourProducer(t *testing.T) {
 		_, err = lc.live.PlayStep(web.StepRequest{})
 		require.True(t, errors.Is(err, scenarios.ErrWaiting), "a step played before the client's records: %v", err)
 
-		line := strings.ReplaceAll(oneLiner, "127.0.0.1:9092", lc.bootstrap(1))
+		line := scenarios.Fill(oneLiner, lc.bootstrap(1))
 		line = strings.Replace(line, "| kcat ", "| "+kcat+" ", 1)
 		out, err = exec.CommandContext(ctx, "bash", "-c", line).CombinedOutput()
 		require.NoError(t, err, "%s:\n%s", line, out)

@@ -8,16 +8,46 @@ import (
 	"strings"
 )
 
-//go:embed data/*.txt
+//go:embed data/*.txt data/groups
 var files embed.FS
 
-// Groups lists the scenario groups in the order the web page shows them.
-var Groups = []string{"basics", "durability", "kip101", "consumers", "keys"}
+// Groups lists the scenario groups in the order the web page and
+// kafkalive play list them (data/groups).
+var Groups []string
 
-// GroupTitles are the groups' headings on the web page.
-var GroupTitles = map[string]string{
-	"basics": "basics", "durability": "durability", "kip101": "KIP-101",
-	"consumers": "consumer groups", "keys": "keys and the log",
+// GroupTitles are the groups' headings (data/groups).
+var GroupTitles = map[string]string{}
+
+func init() {
+	b, err := files.ReadFile("data/groups")
+	if err != nil {
+		panic(fmt.Sprintf("scenarios: data/groups: %v", err))
+	}
+	groups, titles, err := parseGroups(string(b))
+	if err != nil {
+		panic(fmt.Sprintf("scenarios: data/groups: %v", err)) // embedded: a test reads it first
+	}
+	Groups, GroupTitles = groups, titles
+}
+
+// parseGroups reads the groups file: a line per group, its name then its
+// heading; # starts a comment.
+func parseGroups(text string) ([]string, map[string]string, error) {
+	var names []string
+	titles := map[string]string{}
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, title, _ := strings.Cut(line, " ")
+		title = strings.TrimSpace(title)
+		if title == "" || titles[name] != "" {
+			return nil, nil, fmt.Errorf("%w: line %d: want a new group's name and its heading: %q", ErrSyntax, i+1, line)
+		}
+		names, titles[name] = append(names, name), title
+	}
+	return names, titles, nil
 }
 
 // All parses every embedded scenario and returns them ordered by group,
@@ -29,6 +59,9 @@ func All() ([]*Scenario, error) {
 	}
 	var out []*Scenario
 	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".txt") {
+			continue
+		}
 		b, err := files.ReadFile(path.Join("data", e.Name()))
 		if err != nil {
 			return nil, fmt.Errorf("scenarios: %w", err)

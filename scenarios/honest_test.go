@@ -58,42 +58,60 @@ func TestAnswersAreShown(t *testing.T) {
 	}
 }
 
-// TestNoAnswerGivenAway: neither a step's title nor its narration (told
-// before the question) contains the right choice's text, or its lead (the
-// words before a colon, when there are two or more).
-func TestNoAnswerGivenAway(t *testing.T) {
+// TestGuessThenWatch walks every step of every scenario: the text shown
+// before a guess has none of the answer's key terms (KeyTerms says how
+// they are found: the right choice's own words, the reason's phrases),
+// no choice explains itself (ExplainsItself), every step with a question
+// has an outcome told after it, and every scenario a lesson told at its
+// end, and the summary under its title gives no step's answer away (none
+// of any step's key terms).
+func TestGuessThenWatch(t *testing.T) {
 	all, err := All()
 	require.NoError(t, err)
 	for _, sc := range all {
+		for _, p := range GiveAways(sc) {
+			t.Error(p)
+		}
+		if sc.Lesson == "" {
+			t.Errorf("%s (data/%s): no lesson line, the decisive outcome told at the end", sc.Name, sc.File)
+		}
+		summary := normTerms(sc.Summary)
 		for _, s := range allSteps(sc) {
-			q := s.Question
-			if q == nil {
-				continue
-			}
-			told := normText(s.Title + " " + strings.Join(s.Narration, " "))
-			for _, give := range giveaways(q.Choices[q.Answer-1]) {
-				if strings.Contains(told, give) {
-					t.Errorf("%s step %s (data/%s line %d): the title or narration says %q before asking %q",
-						sc.Name, s.ID, sc.File, s.Line, give, q.Text)
+			for _, k := range KeyTerms(sc, &s) {
+				if strings.Contains(summary, " "+k+" ") {
+					t.Errorf("%s (data/%s): the summary %q says %q, a key term of step %s's answer", sc.Name, sc.File, sc.Summary, k, s.ID)
 				}
 			}
 		}
 	}
 }
 
-// giveaways are the texts of a right choice that must not be told before
-// the question: the whole choice, and its lead before a colon if that has
-// two or more words.
-func giveaways(choice string) []string {
-	out := []string{normText(choice)}
-	if lead, _, ok := strings.Cut(choice, ":"); ok && len(strings.Fields(lead)) >= 2 {
-		out = append(out, normText(lead))
+// The rule catches what gave guesses away before it: narration that
+// states the answer, choices that carry their reason.
+func TestGiveAwaysAreCaught(t *testing.T) {
+	step := Step{ID: "1", Title: "P sends m1",
+		Narration: []string{"B appends m1. A's parked fetch returns it with HW 0; A fetches at 1, so B's view of A is 1 and B's HW becomes 1."},
+		Outcome:   "A's HW stays 0",
+		Question: &Question{Text: "What HW does A hold after it has copied m1?", Choices: []string{"1", "0"}, Answer: 2,
+			Why: "The fetch response that carried m1 also carried B's HW as it was before that fetch."}}
+	got := GiveAways(&Scenario{Name: "s", Steps: []Step{step}})
+	require.Contains(t, strings.Join(got, "\n"), `says "0"`, "the narration tells the answer 0")
+	for _, c := range []string{"0: it learns HW 1 only from its next fetch response", "m2, because its HW was 2 when it died",
+		"No: they learn of it only from their next heartbeat, and read on meanwhile", "Yes (it was acknowledged)", "one two three four five six seven eight nine"} {
+		if ExplainsItself(c) == "" {
+			t.Errorf("the choice %q explains itself, and ExplainsItself says it does not", c)
+		}
 	}
-	return out
-}
-
-func normText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	for _, c := range []string{"0", "Both 2", "m1 and m2", "No", "Broker 1 deletes it", "acks=1 loses nothing"} {
+		if why := ExplainsItself(c); why != "" {
+			t.Errorf("the choice %q is short and plain, and ExplainsItself says: %s", c, why)
+		}
+	}
+	step.Narration = []string{"A fetches the new record from the leader."}
+	step.Question.Why = "The fetch response carried the leader's HW as it was before that fetch."
+	step.Narration = append(step.Narration, "Each fetch response carries the leader's HW as it was before that fetch.")
+	got = GiveAways(&Scenario{Name: "s", Steps: []Step{step}})
+	require.NotEmpty(t, got, "narration that tells the why's reason")
 }
 
 // internalRef matches references to documents outside the repository:

@@ -62,7 +62,7 @@ func (p *parser) line(line string) error {
 func (p *parser) keyword(key, rest string) error {
 	p.last = nil
 	switch key {
-	case "name", "group", "title", "summary", "source", "cluster", "partition", "marks", "view", "events", "intro":
+	case "name", "group", "title", "summary", "lesson", "source", "cluster", "partition", "marks", "view", "events", "intro":
 		return p.header(key, rest)
 	case "branch":
 		return p.startBranch(rest)
@@ -92,6 +92,8 @@ func (p *parser) header(key, rest string) error {
 		sc.Title, p.last = rest, &sc.Title
 	case "summary":
 		sc.Summary, p.last = rest, &sc.Summary
+	case "lesson":
+		sc.Lesson, p.last = rest, &sc.Lesson
 	case "source":
 		sc.Source = rest
 	case "cluster":
@@ -191,6 +193,11 @@ func (p *parser) stepLine(key, rest string) error {
 	case "narrate":
 		s.Narration = append(s.Narration, rest)
 		p.last = &s.Narration[len(s.Narration)-1]
+	case "outcome":
+		s.Outcome, p.last = rest, &s.Outcome
+	case "reveal":
+		s.Reveal = append(s.Reveal, rest)
+		p.last = &s.Reveal[len(s.Reveal)-1]
 	case "do":
 		return p.action(rest)
 	case "question":

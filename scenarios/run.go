@@ -25,6 +25,13 @@ type Run struct {
 	main   *cluster.World
 	branch int // -1 on the main line, else the index in sc.Branches
 	next   int // the next step's index on the current line
+	// HoldForClients makes a step that waits for the records of a Kafka
+	// client of the user's (Step.Wait) wait for them whether or not a
+	// client has spoken yet: Next answers ErrWaiting until they are
+	// there, and NextStandIn plays the step with its stand-in instead.
+	// Unset (kafkalive play, the tests), the stand-in plays whenever no
+	// client has spoken to the world.
+	HoldForClients bool
 }
 
 // Outcome is what one step did.
@@ -36,6 +43,9 @@ type Outcome struct {
 	InBranch string
 	// Events happened during the step (actions and message traces left out).
 	Events []cluster.Event
+	// StandIn says the step waited for the records of the user's client
+	// and its stand-in (Wait.StandIn) played in its place.
+	StandIn bool
 	// Before and After are the states around the step.
 	Before, After cluster.State
 	Checks        []Check
@@ -69,9 +79,17 @@ func NewRun(sc *Scenario, seed uint64) (*Run, error) {
 func (r *Run) World() *cluster.World { return r.w }
 
 // Next plays the next step and checks its facts. It returns ErrDone after
-// the last step of the last branch. An action the world refuses is an
-// error: the scenario file is wrong.
-func (r *Run) Next() (Outcome, error) {
+// the last step of the last branch, and ErrWaiting while the step waits
+// for records of the user's client (see HoldForClients). An action the
+// world refuses is an error: the scenario file is wrong.
+func (r *Run) Next() (Outcome, error) { return r.next1(false) }
+
+// NextStandIn plays the next step as Next does, with a simulated producer
+// standing in for the user's client if the step waits for records that
+// are not all there (Wait.StandIn).
+func (r *Run) NextStandIn() (Outcome, error) { return r.next1(true) }
+
+func (r *Run) next1(standInAsked bool) (Outcome, error) {
 	var o Outcome
 	steps := r.sc.Steps
 	if r.branch >= 0 {
@@ -91,13 +109,14 @@ func (r *Run) Next() (Outcome, error) {
 	var standIn []cluster.Action
 	if wt := o.Step.Wait; wt != nil {
 		if have := r.written(wt.Topic); have < wt.Records {
-			if len(r.w.ExternalClients()) > 0 {
+			if !standInAsked && (r.HoldForClients || len(r.w.ExternalClients()) > 0) {
 				return Outcome{}, fmt.Errorf("%w: step %s: %d of %d records in %s", ErrWaiting, o.Step.ID, have, wt.Records, wt.Topic)
 			}
 			standIn = wt.StandIn
 		}
 	}
 	r.next++
+	o.StandIn = standIn != nil
 	return r.play(o, standIn)
 }
 

@@ -9,8 +9,11 @@ type Scenario struct {
 	// Group is where the web page lists it: one of [Groups] ("basics",
 	// "durability", "kip101", "consumers", "keys"); [GroupTitles] names it.
 	Group string
-	// Title is the heading; Summary the one line of the list.
+	// Title is the heading, in the list and when played; Summary the line
+	// under it in the list: what the scenario sets up, never its outcome.
 	Title, Summary string
+	// Lesson is the decisive outcome the scenario teaches, told at its end.
+	Lesson string
 	// File is the data file it was read from, e.g. "07-kip101-part3.txt".
 	File string
 	// Source names where Kafka does what the scenario shows: classes,
@@ -63,9 +66,15 @@ type Branch struct {
 type Step struct {
 	// ID is the step's label: "3", "6B", "A1".
 	ID string
-	// Title is a short line; Narration the paragraphs told before acting.
+	// Title is a short line and Narration the paragraphs told before the
+	// step is played: the situation, in words that do not give its
+	// question's answer away.
 	Title     string
 	Narration []string
+	// Outcome is the title of what happened and Reveal the paragraphs
+	// told after the step is played, with its question's why.
+	Outcome string
+	Reveal  []string
 	// Actions are applied to the world in order.
 	Actions []cluster.Action
 	// Question is nil when the step asks nothing.

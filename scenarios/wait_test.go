@@ -125,3 +125,28 @@ func produce(t *testing.T, w *cluster.World, topic string, values ...string) {
 	resp := external(t, w, req).(*kmsg.ProduceResponse)
 	require.Equal(t, int16(0), resp.Topics[0].Partitions[0].ErrorCode)
 }
+
+// TestHoldForClients: a page with listeners waits for the user's client
+// even before it has spoken (ErrWaiting, nothing played), and plays the
+// stand-in only when asked to (NextStandIn).
+func TestHoldForClients(t *testing.T) {
+	sc, err := Parse("f.txt", waitHead+"do run ms=600\nstep 1 w\nwait external topic=t records=2\n"+
+		"standin add-producer name=you topic=t acks=1\nstandin produce-many you count=2\nstandin run ms=100\nexpect t-0 2/2\n")
+	require.NoError(t, err)
+	r, err := NewRun(sc, 0)
+	require.NoError(t, err)
+	r.HoldForClients = true
+	_, err = r.Next()
+	require.NoError(t, err)
+	for range 3 {
+		require.NoError(t, r.World().RunFor(100))
+		_, err = r.Next()
+		require.ErrorIs(t, err, ErrWaiting, "no client has spoken, and the page holds the step for one")
+	}
+	st, _ := r.Peek()
+	require.Equal(t, "1", st.ID, "nothing was played")
+	o, err := r.NextStandIn()
+	require.NoError(t, err)
+	require.Empty(t, o.Failed())
+	require.Len(t, o.After.Producers, 1, "the stand-in producer, asked for")
+}

@@ -98,7 +98,7 @@ func (p *player) step(r *scenarios.Run) error {
 	}
 	fmt.Fprintf(p.out, "\n--- Step %s: %s ---\n", next.ID, next.Title)
 	for _, para := range next.Narration {
-		p.para(para)
+		p.para(scenarios.Fill(para, scenarios.DefaultBootstrap))
 	}
 	guess := p.ask(next.Question)
 	o, err := r.Next()
@@ -106,6 +106,12 @@ func (p *player) step(r *scenarios.Run) error {
 		return err
 	}
 	p.show(o)
+	if next.Outcome != "" {
+		fmt.Fprintf(p.out, "\n=> %s\n", next.Outcome)
+	}
+	for _, para := range next.Reveal {
+		p.para(scenarios.Fill(para, scenarios.DefaultBootstrap))
+	}
 	p.judge(next.Question, guess)
 	p.reference(o)
 	return nil
@@ -188,7 +194,7 @@ func (p *player) judge(q *scenarios.Question, guess int) {
 		p.asked++
 		p.para("Not quite. The answer is " + answer)
 	}
-	p.para("Why: " + q.Why)
+	p.para("Why: " + scenarios.Fill(q.Why, scenarios.DefaultBootstrap))
 }
 
 // reference reports where the simulation and the reference tables differ.
@@ -209,6 +215,9 @@ func (p *player) reference(o scenarios.Outcome) {
 
 func (p *player) footer() {
 	fmt.Fprintln(p.out, "\n--- The end ---")
+	if p.sc.Lesson != "" {
+		p.para(p.sc.Lesson)
+	}
 	if p.asked > 0 {
 		fmt.Fprintf(p.out, "You answered %d of %d questions right.\n", p.right, p.asked)
 	}
