@@ -92,7 +92,8 @@ func (l *Live) learnerScenarios() ([]ScenarioInfo, error) {
 	}
 	var out []ScenarioInfo
 	for _, g := range all {
-		out = append(out, ScenarioInfo{Name: g.Name, Group: g.Group, Title: g.Title, Summary: g.Summary, Source: g.Source, Steps: stepCount(g.Scenario)})
+		out = append(out, ScenarioInfo{Name: g.Name, Group: g.Group, GroupTitle: "Your code in the cluster", Title: g.Title,
+			Summary: g.Summary, Source: g.Source, Steps: stepCount(g.Scenario)})
 	}
 	return out, nil
 }

@@ -40,6 +40,10 @@ type Live struct {
 	sessionID uint64
 	played    *PlayedStep
 	answers   []int
+	// held is the answer chosen for a step that waits for the records of
+	// the user's Kafka client (WaitView.Held; -1: played without a
+	// guess, 0: none): Advance plays the step with it once they are there.
+	held int
 	// forked is how far the last line's fork went (Live.ExecLine).
 	forked *Fork
 	// past caches the last moment of the timeline rebuilt, keyed by the
@@ -191,9 +195,15 @@ func (l *Live) Advance(ms int64) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.run != nil && !l.paused {
-		if wt, _ := l.run.Waiting(); wt != nil || l.run.World().ExternalPending() > 0 {
+		if wt, _ := l.run.Waiting(); wt != nil || l.run.World().ExternalPending() > 0 || l.held != 0 {
 			l.bump()
-			return l.runWorld(l.run.World(), ms)
+			err := l.runWorld(l.run.World(), ms)
+			if wt, _ := l.run.Waiting(); wt == nil && l.held != 0 && err == nil {
+				// the user's client has written the records a held step
+				// waited for: it plays with the answer chosen
+				_, err = l.playNext(max(l.held, 0), false)
+			}
+			return err
 		}
 	}
 	if l.paused || l.run != nil || l.running > 0 || l.failure != nil && l.failed == l.w {
@@ -620,7 +630,7 @@ func (l *Live) Reset() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.w, l.run, l.sc, l.past, l.paused = w, nil, nil, nil, false
-	l.played, l.answers = nil, nil
+	l.played, l.answers, l.held = nil, nil, 0
 	l.script, l.scripted, l.entry = nil, true, -1
 	l.failed, l.failure = nil, nil
 	l.newSession()

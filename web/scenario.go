@@ -8,11 +8,15 @@ import (
 	"github.com/kafkalive/kafkalive/scenarios"
 )
 
-// ScenarioInfo is one guided scenario in the list.
+// ScenarioInfo is one guided scenario in the list: its card (title and
+// summary) and its group's heading, from the scenario files.
 type ScenarioInfo struct {
-	Name    string `json:"name"`
-	Group   string `json:"group"`
-	Title   string `json:"title"`
+	Name  string `json:"name"`
+	Group string `json:"group"`
+	// GroupTitle is the heading of its group (scenarios.GroupTitles).
+	GroupTitle string `json:"group_title"`
+	Title      string `json:"title"`
+	// Summary is the line under the title: what the scenario sets up.
 	Summary string `json:"summary"`
 	Source  string `json:"source"`
 	Steps   int    `json:"steps"`
@@ -27,7 +31,8 @@ func ListScenarios() ([]ScenarioInfo, error) {
 	}
 	out := make([]ScenarioInfo, 0, len(all))
 	for _, s := range all {
-		out = append(out, ScenarioInfo{Name: s.Name, Group: s.Group, Title: s.Title, Summary: s.Summary, Source: s.Source, Steps: stepCount(s)})
+		out = append(out, ScenarioInfo{Name: s.Name, Group: s.Group, GroupTitle: scenarios.GroupTitles[s.Group], Title: s.Title,
+			Summary: s.Summary, Source: s.Source, Steps: stepCount(s)})
 	}
 	return out, nil
 }
@@ -80,12 +85,16 @@ type StepView struct {
 	// Played is the step just played (nil before the first).
 	Played *PlayedStep `json:"played,omitempty"`
 	Done   bool        `json:"done"`
+	// Lesson is the decisive outcome the scenario teaches, told at its
+	// end (set once Done).
+	Lesson string `json:"lesson,omitempty"`
 }
 
 // PendingStep is a step not yet played: what the scenario tells before its
-// question. A step with a question does not list its actions until it is
-// played (they can give the answer away: "writeback 2" before "what is on
-// B's disk?"); a step without one lists them.
+// question (guess, then watch: nothing of what will happen). A step with a
+// question does not list its actions until it is played (they can give
+// the answer away: "writeback 2" before "what is on B's disk?"); a step
+// without one lists them.
 type PendingStep struct {
 	ID        string   `json:"id"`
 	Title     string   `json:"title"`
@@ -95,6 +104,29 @@ type PendingStep struct {
 	Actions   []string `json:"actions,omitempty"`
 	Question  string   `json:"question,omitempty"`
 	Choices   []string `json:"choices,omitempty"`
+	// Wait is set while the step waits for records of a Kafka client of
+	// the user's.
+	Wait *WaitView `json:"wait,omitempty"`
+}
+
+// WaitView is a step waiting for the records of the user's Kafka client
+// (scenarios.Wait): where to point it, what the brokers have seen of it,
+// and the answer chosen while it waits.
+type WaitView struct {
+	Topic   string `json:"topic"`
+	Records int64  `json:"records"`
+	// Have counts the records the topic holds so far.
+	Have int64 `json:"have"`
+	// Bootstrap is broker 1's listener, "" when the page has none (then
+	// only a simulated producer can send the records).
+	Bootstrap string `json:"bootstrap,omitempty"`
+	// Clients are the Kafka clients the brokers have seen, as "client.id
+	// from HOST:PORT": the user's client, once it has spoken.
+	Clients []string `json:"clients,omitempty"`
+	// Held is the answer chosen while the step waits (0: none yet, -1:
+	// played without a guess): the step plays with it once the records
+	// are there.
+	Held int `json:"held,omitempty"`
 }
 
 // PlayedStep is a step that was played: its question, the choice made and
@@ -108,11 +140,18 @@ type PlayedStep struct {
 	Question string   `json:"question,omitempty"`
 	Choices  []string `json:"choices,omitempty"`
 	// Chosen is the choice made (0: none); Answer the right one.
-	Chosen int      `json:"chosen,omitempty"`
-	Answer int      `json:"answer,omitempty"`
-	Why    string   `json:"why,omitempty"`
-	Events []string `json:"events"`
-	Failed []string `json:"failed,omitempty"`
+	Chosen int    `json:"chosen,omitempty"`
+	Answer int    `json:"answer,omitempty"`
+	Why    string `json:"why,omitempty"`
+	// Outcome is the title of what happened; Reveal the paragraphs told
+	// with the why.
+	Outcome string   `json:"outcome,omitempty"`
+	Reveal  []string `json:"reveal,omitempty"`
+	Events  []string `json:"events"`
+	Failed  []string `json:"failed,omitempty"`
+	// StandIn says a simulated producer sent the records the step waited
+	// for, in place of the user's client.
+	StandIn bool `json:"stand_in,omitempty"`
 }
 
 // The session's errors.
@@ -153,7 +192,7 @@ func (l *Live) StartScenario(name string, steps int, answers []int) (Session, er
 		if i < len(answers) {
 			a = answers[i]
 		}
-		p, err := playStep(sc, run, a)
+		p, err := playStep(sc, run, a, false, "")
 		if errors.Is(err, scenarios.ErrDone) {
 			break
 		}
@@ -164,7 +203,11 @@ func (l *Live) StartScenario(name string, steps int, answers []int) (Session, er
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.run, l.sc, l.past = run, sc, nil
+	// From here on a step that waits for the user's client waits for it,
+	// on a page with listeners (the replay above played stand-ins: the
+	// world is new, and no client has written to it).
+	run.HoldForClients = l.kafka != nil
+	l.run, l.sc, l.past, l.held = run, sc, nil, 0
 	l.played, l.answers = played, chosen
 	if lst != nil {
 		l.learner = lst
@@ -184,6 +227,14 @@ type StepRequest struct {
 	Step *int `json:"step,omitempty"`
 	// Answer is the 1-based choice made, 0 for none.
 	Answer int `json:"answer,omitempty"`
+	// StandIn asks for the step that waits for the user's Kafka client
+	// to be played with a simulated producer in its place.
+	StandIn bool `json:"stand_in,omitempty"`
+	// Hold asks for the step that waits for the user's client to be
+	// played, with Answer, as soon as its records are there; until then
+	// the request is answered ErrWaiting, and the session says the
+	// answer is held (WaitView.Held).
+	Hold bool `json:"hold,omitempty"`
 }
 
 // PlayStep plays the next step of the scenario with the answer chosen. A
@@ -208,15 +259,36 @@ func (l *Live) PlayStep(req StepRequest) (Session, error) {
 	if st, _ := l.run.Peek(); st != nil && !validAnswer(st, req.Answer) {
 		return l.session(), fmt.Errorf("%w: %d for step %s", ErrBadAnswer, req.Answer, st.ID)
 	}
-	p, err := playStep(l.sc, l.run, req.Answer)
+	if wt, _ := l.run.Waiting(); wt != nil && !req.StandIn && req.Hold {
+		l.held = heldAnswer(req.Answer)
+		l.bump()
+	}
+	return l.playNext(req.Answer, req.StandIn)
+}
+
+// heldAnswer is how WaitView.Held keeps an answer: -1 for none.
+func heldAnswer(a int) int {
+	if a == 0 {
+		return -1
+	}
+	return a
+}
+
+// playNext plays the next step with answer a (with the stand-in when
+// standIn); l.mu is held.
+func (l *Live) playNext(a int, standIn bool) (Session, error) {
+	p, err := playStep(l.sc, l.run, a, standIn, l.bootstrap())
 	if errors.Is(err, scenarios.ErrDone) {
 		l.bump()
 		return l.session(), nil
 	}
+	if errors.Is(err, scenarios.ErrWaiting) {
+		return l.session(), err
+	}
 	if err != nil {
 		return l.session(), fmt.Errorf("web: scenario %s: %w", l.sc.Name, err)
 	}
-	l.played, l.answers = p, append(l.answers, p.Chosen)
+	l.played, l.answers, l.held = p, append(l.answers, p.Chosen), 0
 	l.past = nil
 	l.bump()
 	return l.session(), nil
@@ -231,8 +303,9 @@ func validAnswer(st *scenarios.Step, a int) bool {
 }
 
 // playStep plays run's next step with the choice a (dropped when the
-// step asks nothing or a is not one of its choices).
-func playStep(sc *scenarios.Scenario, run *scenarios.Run, a int) (*PlayedStep, error) {
+// step asks nothing or a is not one of its choices), with its stand-in
+// for the user's client when standIn; bootstrap fills the texts.
+func playStep(sc *scenarios.Scenario, run *scenarios.Run, a int, standIn bool, bootstrap string) (*PlayedStep, error) {
 	st, _ := run.Peek()
 	if st == nil {
 		return nil, scenarios.ErrDone
@@ -240,14 +313,23 @@ func playStep(sc *scenarios.Scenario, run *scenarios.Run, a int) (*PlayedStep, e
 	if !validAnswer(st, a) {
 		a = 0
 	}
-	out, err := run.Next()
+	next := run.Next
+	if standIn {
+		next = run.NextStandIn
+	}
+	out, err := next()
 	if err != nil {
 		return nil, err
 	}
-	p := &PlayedStep{ID: st.ID, Title: st.Title, Actions: actionLines(st), Chosen: a, Events: []string{}}
+	fill := func(s string) string { return scenarios.Fill(s, bootstrapOr(bootstrap)) }
+	p := &PlayedStep{ID: st.ID, Title: st.Title, Actions: actionLines(st), Chosen: a, Events: []string{},
+		Outcome: st.Outcome, StandIn: out.StandIn}
+	for _, r := range st.Reveal {
+		p.Reveal = append(p.Reveal, fill(r))
+	}
 	p.Branch = out.InBranch
 	if q := st.Question; q != nil {
-		p.Question, p.Choices, p.Answer, p.Why = q.Text, q.Choices, q.Answer, q.Why
+		p.Question, p.Choices, p.Answer, p.Why = q.Text, q.Choices, q.Answer, fill(q.Why)
 	}
 	for _, e := range out.Events {
 		p.Events = append(p.Events, fmt.Sprintf("t=%d %s", e.TimeMs, e.Text))
@@ -275,7 +357,7 @@ func (l *Live) LeaveScenario() Session {
 	defer l.mu.Unlock()
 	if l.run != nil {
 		l.run, l.sc, l.past = nil, nil, nil
-		l.played, l.answers = nil, nil
+		l.played, l.answers, l.held = nil, nil, 0
 		l.newSession()
 	}
 	return l.session()
@@ -315,10 +397,25 @@ func (l *Live) stepView() StepView {
 	}
 	st, br := l.run.Peek()
 	if st == nil {
-		v.Done = true
+		v.Done, v.Lesson = true, l.sc.Lesson
 		return v
 	}
-	n := &PendingStep{ID: st.ID, Title: st.Title, Narration: st.Narration}
+	boot := l.bootstrap()
+	n := &PendingStep{ID: st.ID, Title: st.Title, Narration: []string{}}
+	for _, t := range st.Narration {
+		n.Narration = append(n.Narration, scenarios.Fill(t, bootstrapOr(boot)))
+	}
+	if wt, have := l.run.Waiting(); wt != nil {
+		w := &WaitView{Topic: wt.Topic, Records: wt.Records, Have: have, Bootstrap: boot, Held: l.held}
+		for _, c := range l.run.World().ExternalClients() {
+			id := c.ClientID
+			if id == "" {
+				id = "a client without client.id"
+			}
+			w.Clients = append(w.Clients, id+" from "+c.Remote)
+		}
+		n.Wait = w
+	}
 	if br != nil {
 		n.Branch, n.Fork = br.Name, br.Intro
 	} else if l.played != nil {
@@ -331,4 +428,31 @@ func (l *Live) stepView() StepView {
 	}
 	v.Next = n
 	return v
+}
+
+// bootstrap is broker 1's Kafka listener, "" without listeners; l.mu is
+// held.
+func (l *Live) bootstrap() string {
+	k := l.kafka
+	if k == nil {
+		return ""
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.srv == nil {
+		return ""
+	}
+	if a := k.srv.Addr(1); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// bootstrapOr is b, or where broker 1 listens by default when the page
+// has no listeners.
+func bootstrapOr(b string) string {
+	if b == "" {
+		return scenarios.DefaultBootstrap
+	}
+	return b
 }

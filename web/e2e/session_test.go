@@ -96,14 +96,14 @@ func TestEveryTabFollowsTheSession(t *testing.T) {
 	if got := location(t, a); got != "?scenario=kip101-part3&step=2&answers=0%2C2" {
 		t.Errorf("after two steps the URL's query is %q", got)
 	}
-	if got := text(t, a, "#scen-play .why"); !strings.HasPrefix(got, "Right.") {
+	if got := text(t, a, "#scen-outcome"); !strings.HasPrefix(got, "Right.") {
 		t.Errorf("after the right choice the page says %q", got)
 	}
 
 	b := tab(t, url+"/")
 	waitText(t, b, "#scen-play h4", "Step 2")
 	waitText(t, b, "#mode", "playing a guided scenario")
-	if got := text(t, b, "#scen-play .why"); !strings.HasPrefix(got, "Right.") {
+	if got := text(t, b, "#scen-outcome"); !strings.HasPrefix(got, "Right.") {
 		t.Errorf("a second tab does not show the answer chosen in the first: %q", got)
 	}
 	if got := location(t, b); !strings.Contains(got, "scenario=kip101-part3&step=2") {
@@ -134,7 +134,7 @@ func TestEveryTabFollowsTheSession(t *testing.T) {
 	if got := text(t, c, "#scen-play .q.answered .choice.right"); got == "" {
 		t.Errorf("the step answered before the restart shows no right choice")
 	}
-	if got := text(t, c, "#scen-play .why"); !strings.HasPrefix(got, "Right.") {
+	if got := text(t, c, "#scen-outcome"); !strings.HasPrefix(got, "Right.") {
 		t.Errorf("after the restart the answer chosen is lost: %q", got)
 	}
 }

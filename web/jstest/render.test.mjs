@@ -119,10 +119,56 @@ test("Kafka clients: where to point one, and each client's counts", () => {
 });
 
 test("scenarios: the list by group, and a step about to be played", () => {
-  const el = clean(listHTML([{name: "kip101-part1", group: "kip101", title: "t", summary: "s", source: "KIP-101", steps: 7}]), "listHTML");
-  assert.equal(el.querySelector("h3").textContent, "KIP-101: leader epochs");
+  const el = clean(listHTML([
+    {name: "kip101-part1", group: "kip101", group_title: "KIP-101: leader epochs", title: "Part 1", summary: "s1", source: "KIP-101", steps: 7},
+    {name: "acks1", group: "durability", group_title: "Durability", title: "acks=1", summary: "s2", source: "Kafka 3.7", steps: 5},
+    {name: "kip101-part2", group: "kip101", group_title: "KIP-101: leader epochs", title: "Part 2", summary: "s3", source: "KIP-101", steps: 6},
+  ]), "listHTML");
+  assert.deepEqual(el.querySelectorAll("h3").map((h) => h.textContent), ["KIP-101: leader epochs", "Durability"]);
+  assert.deepEqual(el.querySelectorAll(".scen-group")[0].querySelectorAll("[data-scenario]").map((b) => b.dataset.scenario), ["kip101-part1", "kip101-part2"]);
+  assert.match(el.querySelector('[data-scenario="acks1"]').textContent, /acks=1s2 · 5 steps/);
   const play = clean(playHTML({scenario: "kip101-part1", title: "KIP-101, part 1", steps: 7, done: false, intro: ["Two brokers."],
     next: {id: "1", title: "P sends m1", narration: ["B appends m1."], question: "What HW?", choices: ["0", "1"]}}, {summary: "A summary."}, "", false), "playHTML");
   assert.deepEqual(play.querySelectorAll(".choice").map((c) => c.textContent), ["0", "1"]);
   assert.ok(play.querySelector("#scen-next"));
+});
+
+test("guess, then watch: before a step is played only its situation shows; after, what happened and why", () => {
+  /** @type {import("../static/js/types.js").StepView} */
+  const before = {scenario: "s", title: "S", steps: 3, done: false,
+    next: {id: "2", title: "broker 1 restarts", narration: ["Broker 1 restarts."], question: "What happens to b?", choices: ["It is copied", "Broker 1 deletes it"]}};
+  const b = clean(playHTML(before, {}, "", false), "playHTML");
+  assert.equal(b.querySelector("#scen-outcome"), null);
+  assert.equal(b.querySelectorAll(".choice:not([disabled])").length, 2);
+  /** @type {import("../static/js/types.js").StepView} */
+  const after = {scenario: "s", title: "S", steps: 3, done: true, lesson: "b is on no replica.",
+    played: {id: "2", title: "broker 1 restarts", actions: ["start 1"], question: "What happens to b?", choices: ["It is copied", "Broker 1 deletes it"],
+      chosen: 1, answer: 2, why: "It truncates.", outcome: "Broker 1 truncates b", reveal: ["Epoch 0 ends at 1."], events: ["t=1 x"]}};
+  const a = clean(playHTML(after, {}, "", false), "playHTML");
+  assert.match(a.querySelector("#scen-outcome").textContent, /Not quite\. Step 2: Broker 1 truncates b/);
+  assert.match(a.textContent, /Epoch 0 ends at 1\.[\s\S]*It truncates\./);
+  assert.ok(a.querySelector(".choice.right"), "the right choice is marked");
+  assert.ok(a.querySelector(".choice.wrong"), "the guess is marked");
+  const done = a.querySelector("#scen-done").textContent;
+  assert.match(done, /b is on no replica\./, "the lesson at the end");
+  assert.match(done, /all scenarios" goes back to the live cluster as you left it; Reset starts a fresh one/);
+});
+
+test("a step waiting for the user's Kafka client says where to point it and what the brokers saw", () => {
+  /** @type {import("../static/js/types.js").StepView} */
+  const s = {scenario: "your-producer-power-cut", title: "Y", steps: 4, done: false,
+    next: {id: "1", title: "t", narration: ["kcat -b 127.0.0.1:39092"], question: "q", choices: ["Yes", "No"],
+      wait: {topic: "clicks", records: 5, have: 2, bootstrap: "127.0.0.1:39092", clients: ["rdkafka from 127.0.0.1:5555"]}}};
+  let el = clean(playHTML(s, {}, "", false), "playHTML");
+  assert.match(el.querySelector("#scen-wait").textContent, /2 of 5 records in clicks\. Broker 1 listens on 127\.0\.0\.1:39092\.[\s\S]*Seen by the brokers: rdkafka from 127\.0\.0\.1:5555/);
+  assert.ok(el.querySelector("#scen-standin"), "a simulated producer is offered");
+  const next = /** @type {NonNullable<typeof s.next>} */ (s.next);
+  next.wait = {topic: "clicks", records: 5, have: 2, bootstrap: "127.0.0.1:39092", held: 2};
+  el = clean(playHTML(s, {}, "", false), "playHTML");
+  assert.match(el.querySelector("#scen-wait").textContent, /Your guess is in/);
+  assert.equal(el.querySelectorAll(".choice[disabled]").length, 2, "the guess is made");
+  assert.ok(el.querySelector('.choice.held[data-guess="2"]'));
+  next.wait = {topic: "clicks", records: 5, have: 0};
+  el = clean(playHTML(s, {}, "", false), "playHTML");
+  assert.match(el.querySelector("#scen-wait").textContent, /no Kafka listeners/);
 });

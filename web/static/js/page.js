@@ -91,8 +91,8 @@ export function boot(t) {
     noteShown: null,
     sent: 0,
   };
-  /** @type {{state: import("./types.js").StepView | null, cmds: boolean, key: string, note: string}} */
-  const play = {state: null, cmds: false, key: "", note: ""};
+  /** @type {{state: import("./types.js").StepView | null, cmds: boolean, key: string, note: string, json: string}} */
+  const play = {state: null, cmds: false, key: "", note: "", json: ""};
   const history = new History();
 
   // ---- the update stream ----
@@ -473,10 +473,15 @@ export function boot(t) {
   function renderPlay() {
     const s = play.state;
     if (!s) return;
-    $("#scen-play").innerHTML = playHTML(s, ui.scenarios[s.scenario] || {}, play.note, play.cmds);
-    const c = $("#scen-play details.cmds");
-    if (c) c.addEventListener("toggle", () => { play.cmds = c.open; });
+    // patched in place: the wait for the user's client updates it while
+    // the reader is choosing
+    morph($("#scen-play"), playHTML(s, ui.scenarios[s.scenario] || {}, play.note, play.cmds));
   }
+  // toggle does not bubble: caught on its way down
+  $("#scen-play").addEventListener("toggle", (/** @type {Event} */ e) => {
+    const d = e.target;
+    if (d instanceof HTMLDetailsElement && d.matches(".play > details.cmds:not(.played)")) play.cmds = d.open;
+  }, true);
 
   $("#scen-play").addEventListener("click", async (/** @type {Event} */ e) => {
     const target = /** @type {HTMLElement} */ (e.target);
@@ -488,12 +493,21 @@ export function boot(t) {
       return;
     }
     const g = target.closest("[data-guess]");
-    if (!(g instanceof HTMLElement) && target.id !== "scen-next") return;
+    const standIn = target.id === "scen-standin";
+    if (!(g instanceof HTMLElement) && target.id !== "scen-next" && !standIn) return;
     const cur = ui.session || {id: 0, step: 0};
-    const r = await t.post("/api/scenario/step", {session: cur.id, step: cur.step, answer: g instanceof HTMLElement ? Number(g.dataset.guess) : 0});
+    const next = play.state && play.state.next;
+    const wait = next && next.wait;
+    const answer = g instanceof HTMLElement ? Number(g.dataset.guess) : standIn && wait && wait.held ? Math.max(wait.held, 0) : 0;
+    // a step that waits for the user's Kafka client: the guess is kept
+    // until its records are there (hold), or a simulated producer sends
+    // them (stand_in; at once on a page without listeners)
+    const r = await t.post("/api/scenario/step", {session: cur.id, step: cur.step, answer,
+      hold: !!wait && !standIn && !!wait.bootstrap, stand_in: standIn || (!!wait && !wait.bootstrap)});
     // refused (another tab reset, left or played first): the server's
-    // session, and why
-    followSession(r.ok ? r.body : r.body.session, r.ok ? "" : r.body.error, true);
+    // session, and why; a held guess is no refusal
+    const held = !r.ok && r.status === 409 && r.body && r.body.session && r.body.session.play && r.body.session.play.next && r.body.session.play.next.wait;
+    followSession(r.ok ? r.body : r.body.session, r.ok || held ? "" : r.body.error, true);
     render(await fetchView(null));
   });
 
@@ -519,8 +533,9 @@ export function boot(t) {
     const url = sessionURL(location, s);
     if (url !== location.pathname + location.search + location.hash) window.history.replaceState(null, "", url);
     if (s.scenario) {
-      if (play.key === key && !note) return;
-      play.key = key; play.state = s.play || null; play.note = note;
+      const json = JSON.stringify(s.play);
+      if (play.key === key && !note && play.json === json) return;
+      play.key = key; play.state = s.play || null; play.note = note; play.json = json;
       ui.mode = "scenario";
       $("#scen-list").hidden = true; $("#scen-play").hidden = false;
       renderPlay();

@@ -257,6 +257,7 @@
  * @property {Array<string> | null} [actions]
  * @property {string} [question]
  * @property {Array<string> | null} [choices]
+ * @property {WaitView | null} [wait] Wait is set while the step waits for records of a Kafka client of the user's.
  */
 
 /**
@@ -271,8 +272,11 @@
  * @property {number} [chosen] Chosen is the choice made (0: none); Answer the right one.
  * @property {number} [answer]
  * @property {string} [why]
+ * @property {string} [outcome] Outcome is the title of what happened; Reveal the paragraphs told with the why.
+ * @property {Array<string> | null} [reveal]
  * @property {Array<string> | null} events
  * @property {Array<string> | null} [failed]
+ * @property {boolean} [stand_in] StandIn says a simulated producer sent the records the step waited for, in place of the user's client.
  */
 
 /**
@@ -316,8 +320,9 @@
  * @typedef {object} ScenarioInfo
  * @property {string} name
  * @property {string} group
+ * @property {string} group_title GroupTitle is the heading of its group (scenarios.GroupTitles).
  * @property {string} title
- * @property {string} summary
+ * @property {string} summary Summary is the line under the title: what the scenario sets up.
  * @property {string} source
  * @property {number} steps
  */
@@ -370,6 +375,7 @@
  * @property {PendingStep | null} [next] Next is the step the next play will run (nil at the end).
  * @property {PlayedStep | null} [played] Played is the step just played (nil before the first).
  * @property {boolean} done
+ * @property {string} [lesson] Lesson is the decisive outcome the scenario teaches, told at its end (set once Done).
  */
 
 /**
@@ -425,6 +431,17 @@
  * @property {number} controller Controller is the broker whose controller is active (KRaft combined mode), -1 while the voters elect one, 0 for a separate controller node (the scenarios').
  * @property {InternalError | null} [internal] Internal is the internal error that stopped the world shown, if any: the page shows it with the commands that replay it.
  * @property {KafkaView | null} [kafka] Kafka is what real Kafka clients connected to the brokers' listeners do (kafka.go); nil without listeners.
+ */
+
+/**
+ * WaitView is the JSON of web.WaitView.
+ * @typedef {object} WaitView
+ * @property {string} topic
+ * @property {number} records
+ * @property {number} have Have counts the records the topic holds so far.
+ * @property {string} [bootstrap] Bootstrap is broker 1's listener, "" when the page has none (then only a simulated producer can send the records).
+ * @property {Array<string> | null} [clients] Clients are the Kafka clients the brokers have seen, as "client.id from HOST:PORT": the user's client, once it has spoken.
+ * @property {number} [held] Held is the answer chosen while the step waits (0: none yet, -1: played without a guess): the step plays with it once the records are there.
  */
 
 export {};
