@@ -38,5 +38,5 @@ func Example() {
 	// leader 1, epoch 1, isr [1]
 	// b2 down [0 m1*, 1 m2*!] 2/2 EC []
 	// b1 leader [0 m1, 1 m3*] 2/2 EC []
-	// m1=ACK(p0@0) m2=ACK(p0@1) m3=ACK(p0@1)
+	// m1=ACK(p0@0) m2=ACK(p0@1),LOST m3=ACK(p0@1)
 }

@@ -83,15 +83,19 @@ type ExternalClient struct {
 	// ProducerID is its latest batch's producer id (-1: none).
 	ProducerID int64
 	// Sent, Acked and Failed count the records of its produce batches:
-	// taken, acknowledged, and answered with an error, as the leaders
-	// answered them.
-	Sent, Acked, Failed int
+	// taken, acknowledged (acks=1 or all), and answered with an error, as
+	// the leaders answered them; SentNoAck those sent with acks=0, which
+	// get no answer; LostAfterAck the acknowledged ones the partition no
+	// longer holds (lostafterack.go).
+	Sent, Acked, Failed, SentNoAck, LostAfterAck int
 	// Fetched counts the record bytes its fetches returned.
 	Fetched int64
 	// LastError is the latest error a partition of its answered.
 	LastError string
 	// LastMs is the world's time at its latest request.
 	LastMs int64
+	// acked are the runs of offsets acknowledged to it, for LostAfterAck.
+	acked []ackedRange
 }
 
 // externalState is the world's side of external clients.

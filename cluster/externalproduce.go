@@ -201,7 +201,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		return -2, "", count
 	}
 	if req.Acks == 0 {
-		c.Acked += count
+		c.SentNoAck += count
 		return 0, "", count
 	}
 	return -2, "", count
@@ -248,7 +248,9 @@ func (w *World) deliverToExternal(e *netsim.Envelope) {
 	w.settleProduce(p, slot.topic, slot.part, code, "", e.Resp.BaseOffset, slot.records)
 	tp := partitionKey{Topic: p.produce.Topics[slot.topic].Topic, Partition: p.produce.Topics[slot.topic].Partitions[slot.part].Partition}
 	if code == 0 {
-		w.ext.clients[p.client-1].Acked += slot.records
+		c := &w.ext.clients[p.client-1]
+		c.Acked += slot.records
+		c.noteAcked(tp, e.Resp.BaseOffset, slot.records)
 		w.record(EventProduce, 0, &tp, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.Resp.BaseOffset)
 	} else {
 		w.record(EventProduce, 0, &tp, "client %d: %d record(s) got %s", p.client, slot.records, errName(code))

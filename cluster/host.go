@@ -172,3 +172,8 @@ func (l leaderLog) Count(first, last int64) int {
 	}
 	return n
 }
+
+// BecameLeader implements broker.Env.
+func (h *host) BecameLeader(id int32, k partitionKey, epoch int32, leo int64) {
+	h.w().markLostAfterAck(id, k, epoch, leo)
+}

@@ -127,11 +127,17 @@ type RecordInfo struct {
 
 // ProducerInfo is one producer and what it was told.
 type ProducerInfo struct {
-	Name    string       `json:"name"`
-	Sent    int          `json:"sent"`
-	Acked   int          `json:"acked"`
-	Failed  int          `json:"failed"`
-	Results []ResultInfo `json:"results"`
+	Name string `json:"name"`
+	Sent int    `json:"sent"`
+	// Acked counts the records acknowledged with an offset (acks=1 or
+	// all), LostAfterAck those of them the partition no longer holds.
+	Acked        int `json:"acked"`
+	LostAfterAck int `json:"lost_after_ack"`
+	Failed       int `json:"failed"`
+	// SentNoAck counts the records sent with acks=0: no answer comes, so
+	// neither acknowledged nor failed.
+	SentNoAck int          `json:"sent_no_ack"`
+	Results   []ResultInfo `json:"results"`
 }
 
 // ResultInfo is one record's outcome: an offset, an error, or neither
@@ -141,7 +147,8 @@ type ResultInfo struct {
 	Partition int32  `json:"partition"`
 	Offset    *int64 `json:"offset,omitempty"`
 	Error     string `json:"error,omitempty"`
-	// Status is "acked", "failed", "pending" or (acks=0) "sent".
+	// Status is "acked", "lost" (acknowledged, then gone from the
+	// partition), "failed", "pending" or (acks=0) "sent".
 	Status string `json:"status"`
 }
 
@@ -248,24 +255,18 @@ func (w *World) state(opts StateOptions) State {
 }
 
 func producerInfo(p *Producer) ProducerInfo {
-	dropped, acked, failed := p.Dropped()
-	pi := ProducerInfo{Name: p.Name(), Sent: dropped + p.ResultCount(), Acked: acked, Failed: failed, Results: []ResultInfo{}}
+	dropped, counts := p.Dropped()
+	pi := ProducerInfo{Name: p.Name(), Sent: dropped + p.ResultCount(), Results: []ResultInfo{}}
 	for _, r := range p.EachResult() {
-		ri := ResultInfo{Value: r.Value, Partition: r.Partition, Error: r.Error, Status: "pending"}
-		switch {
-		case r.Acked && r.Offset >= 0:
-			pi.Acked++
+		ri := ResultInfo{Value: r.Value, Partition: r.Partition, Error: r.Error, Status: r.Outcome()}
+		if r.Acked && r.Offset >= 0 {
 			off := r.Offset
-			ri.Offset, ri.Status = &off, "acked"
-		case r.Acked:
-			pi.Acked++
-			ri.Status = "sent"
-		case r.Failed:
-			pi.Failed++
-			ri.Status = "failed"
+			ri.Offset = &off
 		}
+		counts.Add(r)
 		pi.Results = append(pi.Results, ri)
 	}
+	pi.Acked, pi.LostAfterAck, pi.Failed, pi.SentNoAck = counts.Acked, counts.Lost, counts.Failed, counts.SentNoAck
 	return pi
 }
 

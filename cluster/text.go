@@ -35,7 +35,14 @@ func (s State) Text() string {
 		}
 	}
 	for _, p := range s.Producers {
-		fmt.Fprintf(&b, "producer %s: sent %d acked %d failed %d:", p.Name, p.Sent, p.Acked, p.Failed)
+		fmt.Fprintf(&b, "producer %s: sent %d acked %d failed %d", p.Name, p.Sent, p.Acked, p.Failed)
+		if p.LostAfterAck > 0 {
+			fmt.Fprintf(&b, " lost-after-ack %d", p.LostAfterAck)
+		}
+		if p.SentNoAck > 0 {
+			fmt.Fprintf(&b, " sent-no-ack %d", p.SentNoAck)
+		}
+		b.WriteString(":")
 		for _, r := range p.Results {
 			b.WriteString(" " + r.Text())
 		}
@@ -109,6 +116,8 @@ func (r RecordInfo) Text() string {
 // Text prints one result: "m1=ACK(p0@0)", "m2=PENDING", "m3=NOT_ENOUGH_REPLICAS".
 func (r ResultInfo) Text() string {
 	switch {
+	case r.Offset != nil && r.Status == "lost":
+		return fmt.Sprintf("%s=ACK(p%d@%d),LOST", r.Value, r.Partition, *r.Offset)
 	case r.Offset != nil:
 		return fmt.Sprintf("%s=ACK(p%d@%d)", r.Value, r.Partition, *r.Offset)
 	case r.Error != "":

@@ -204,7 +204,7 @@ func TestStateJSONFieldNames(t *testing.T) {
 		"log":       {"broker", "epochs", "high_watermark", "log_end_offset", "records", "role"},
 		"epoch":     {"epoch", "start_offset"},
 		"record":    {"durable", "leader_epoch", "offset", "value"},
-		"producer":  {"acked", "failed", "name", "results", "sent"},
+		"producer":  {"acked", "failed", "lost_after_ack", "name", "results", "sent", "sent_no_ack"},
 		"result":    {"offset", "partition", "status", "value"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

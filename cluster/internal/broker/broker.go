@@ -472,7 +472,9 @@ func (b *Broker) deliverToBroker(env Env, e *netsim.Envelope) error {
 func (b *Broker) applyLeaderAndISR(env Env, s *Partition, st replica.LeaderAndISR) {
 	var err error
 	if st.Leader == b.id {
-		err = s.Node.BecomeLeader(st)
+		if err = s.Node.BecomeLeader(st); err == nil {
+			env.BecameLeader(b.id, s.TP, st.LeaderEpoch, s.Node.Status().LogEndOffset)
+		}
 	} else {
 		err = s.Node.BecomeFollower(st)
 	}

@@ -97,4 +97,9 @@ type Env interface {
 	// external members waiting at a coordinator that resigned.
 	ExternalGroupAnswered(broker int32, o group.Outgoing) bool
 	UnloadResignedExternal(broker int32)
+	// BecameLeader tells that broker's replica of k took over its
+	// leadership in epoch with its log ending at leo: a record a producer
+	// was told is stored at leo or beyond is lost after its
+	// acknowledgement.
+	BecameLeader(broker int32, k tp, epoch int32, leo int64)
 }

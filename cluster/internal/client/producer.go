@@ -50,9 +50,10 @@ type Producer struct {
 	// txn is the transaction of a producer with a transactional.id.
 	txn *txnState
 	// dropped counts the results that fell off the front of results
-	// ([Producer.Forget]), and how many of them were acknowledged or
-	// failed; result indexes count them.
-	dropped, droppedAcked, droppedFailed int
+	// ([Producer.Forget]), and droppedOutcomes how each ended; result
+	// indexes count them.
+	dropped         int
+	droppedOutcomes OutcomeCounts
 }
 
 // NewProducer returns a producer of cfg (its defaults filled in from the
@@ -118,9 +119,9 @@ func (p *Producer) EachResult() iter.Seq2[int, *Result] {
 func (p *Producer) ResultCount() int { return p.results.Len() }
 
 // Dropped returns how many results fell off the front of [Producer.Results]
-// ([Producer.Forget]), and how many of them were acknowledged and failed.
-func (p *Producer) Dropped() (n, acked, failed int) {
-	return p.dropped, p.droppedAcked, p.droppedFailed
+// ([Producer.Forget]), and how they ended.
+func (p *Producer) Dropped() (n int, outcomes OutcomeCounts) {
+	return p.dropped, p.droppedOutcomes
 }
 
 // RatePerSec returns the producer's rate in records a second.
@@ -192,12 +193,7 @@ func (p *Producer) Tick(env Env) {
 func (p *Producer) Forget(ms int64) {
 	n := 0
 	for n < p.results.Len() && p.results.At(n).firstSentMs < ms && (len(p.open) == 0 || p.dropped+n < p.open[0]) {
-		r := p.results.At(n)
-		if r.Acked {
-			p.droppedAcked++
-		} else if r.Failed {
-			p.droppedFailed++
-		}
+		p.droppedOutcomes.Add(p.results.At(n))
 		n++
 	}
 	if n == 0 {

@@ -12,8 +12,12 @@ type Result struct {
 	Offset int64
 	// Error is the final error ("" if acknowledged or pending).
 	Error string
-	// Acked and Failed say how it ended; neither means pending.
+	// Acked and Failed say how it ended; neither means pending. Acked
+	// with Acks 0 means sent: no answer comes.
 	Acked, Failed bool
+	// Lost marks an acknowledged record that the partition no longer
+	// holds: a replica that lacked it became leader ([Producer.MarkLost]).
+	Lost bool
 	// Acks is the acks setting it was sent with (-1 = all).
 	Acks int16
 	// Attempts counts sends.

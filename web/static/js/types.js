@@ -312,7 +312,7 @@
  * @property {number} partition
  * @property {number | null} [offset]
  * @property {string} [error]
- * @property {string} status Status is "acked", "failed", "pending" or (acks=0) "sent".
+ * @property {string} status Status is "acked", "lost" (acknowledged, then gone from the partition), "failed", "pending" or (acks=0) "sent".
  */
 
 /**
