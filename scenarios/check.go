@@ -200,8 +200,9 @@ func (c checker) client(f Fact) string {
 	return "no client " + f.Subject
 }
 
-// producerValue is a count (sent, acked, failed) or what the producer was
-// told about the record(s) with value k.
+// producerValue is a count (sent, acked, failed, lost-after-ack,
+// sent-no-ack) or what the producer was told about the record(s) with
+// value k.
 func (c checker) producerValue(p cluster.ProducerInfo, k string) string {
 	switch k {
 	case "sent":
@@ -210,6 +211,10 @@ func (c checker) producerValue(p cluster.ProducerInfo, k string) string {
 		return fmt.Sprint(p.Acked)
 	case "failed":
 		return fmt.Sprint(p.Failed)
+	case "lost-after-ack":
+		return fmt.Sprint(p.LostAfterAck)
+	case "sent-no-ack":
+		return fmt.Sprint(p.SentNoAck)
 	}
 	var out []string
 	for _, pr := range c.w.Producers() {

@@ -18,7 +18,7 @@ var decisive = map[string]struct {
 	// acknowledged while only in three page caches
 	"life-of-a-record": {"4", []string{"b1 [0 alice=$10·e0*] 1/1", "p $10=ACK(0)"}},
 	// b acknowledged, then on no replica
-	"acks1-loses-acked-writes": {"4", []string{"b1 follower [0 a·e0] 1/1 EC [(0,0)]"}},
+	"acks1-loses-acked-writes": {"4", []string{"b1 follower [0 a·e0] 1/1 EC [(0,0)]", "p acked=3 lost-after-ack=1"}},
 	// r1, acknowledged and consumed, gone after the power cut of the last ISR member
 	"acks-all-and-the-isr": {"5", []string{"b1 leader [0 r0·e0] 1/1 EC [(0,0),(2,1)]"}},
 	// three acknowledged records lost to an unclean election, offset 1 reused
