@@ -41,11 +41,15 @@ type KafkaClientView struct {
 	Acks       string `json:"acks,omitempty"`
 	Idempotent bool   `json:"idempotent,omitempty"`
 	// Sent, Acked and Failed count its records as the leaders answered
-	// them; Fetched the record bytes its fetches got.
-	Sent    int   `json:"sent"`
-	Acked   int   `json:"acked"`
-	Failed  int   `json:"failed"`
-	Fetched int64 `json:"fetched_bytes"`
+	// them, LostAfterAck the acknowledged ones the partition no longer
+	// holds, SentNoAck those sent with acks=0; Fetched the record bytes
+	// its fetches got.
+	Sent         int   `json:"sent"`
+	Acked        int   `json:"acked"`
+	LostAfterAck int   `json:"lost_after_ack"`
+	SentNoAck    int   `json:"sent_no_ack"`
+	Failed       int   `json:"failed"`
+	Fetched      int64 `json:"fetched_bytes"`
 	// Requests counts its requests by api name.
 	Requests  map[string]int `json:"requests,omitempty"`
 	LastError string         `json:"last_error,omitempty"`
@@ -78,7 +82,7 @@ func (l *Live) decorateKafka(v *View) {
 		return perClient[c.ClientID] > 0 && k.clients[c.ClientID] == c.Number
 	}, &kv.Hidden) {
 		cv := KafkaClientView{Number: c.Number, ClientID: c.ClientID, Remote: c.Remote, Connections: perClient[c.ClientID],
-			Acks: c.Acks, Idempotent: c.Idempotent, Sent: c.Sent, Acked: c.Acked, Failed: c.Failed, Fetched: c.Fetched,
+			Acks: c.Acks, Idempotent: c.Idempotent, Sent: c.Sent, Acked: c.Acked, LostAfterAck: c.LostAfterAck, SentNoAck: c.SentNoAck, Failed: c.Failed, Fetched: c.Fetched,
 			Requests: c.Requests, LastError: c.LastError}
 		if k.clients[c.ClientID] != c.Number {
 			cv.Connections = 0 // a number the world gave another client before a fork

@@ -45,6 +45,15 @@ func TestPageRendersRealUpdates(t *testing.T) {
 		require.NoError(t, live.Advance(700))
 		add(nil)
 	}
+	// a record followed: the update carries its journey
+	u, err := live.Update(Focus{Topic: "orders"}, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, u.Detail.Logs[0].Records)
+	r := u.Detail.Logs[0].Records[0]
+	u, err = live.Update(Focus{Topic: "orders", Offset: r.Offset, Value: r.Value}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, u.Journey)
+	updates = append(updates, u)
 	require.NoError(t, live.Do(nil, func(w *cluster.World) error { return w.Kill(2) }))
 	require.NoError(t, live.Advance(10000))
 	add(nil)

@@ -239,7 +239,9 @@ func body(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
-// focusOf reads ?topic=&partition= (default: orders-0).
+// focusOf reads ?topic=&partition= (default: orders-0), and the record
+// whose journey the page follows, &offset=&value= (none without a value,
+// or with an offset that is not a number).
 func focusOf(r *http.Request) Focus {
 	q := r.URL.Query()
 	f := Focus{Topic: q.Get("topic"), Partition: 0}
@@ -248,6 +250,9 @@ func focusOf(r *http.Request) Focus {
 	}
 	if p, err := strconv.ParseInt(q.Get("partition"), 10, 32); err == nil {
 		f.Partition = int32(p)
+	}
+	if o, err := strconv.ParseInt(q.Get("offset"), 10, 64); err == nil && o >= 0 && q.Get("value") != "" {
+		f.Offset, f.Value = o, preview(q.Get("value"), PreviewBytes)
 	}
 	return f
 }

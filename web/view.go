@@ -67,6 +67,9 @@ type View struct {
 	// Kafka is what real Kafka clients connected to the brokers' listeners
 	// do (kafka.go); nil without listeners.
 	Kafka *KafkaView `json:"kafka,omitempty"`
+	// Journey is the journey of the record the page follows (Focus.Offset
+	// and Value), at the moment shown; nil when it follows none.
+	Journey *JourneyView `json:"journey,omitempty"`
 }
 
 // BrokerView is one broker.
@@ -107,11 +110,26 @@ type PartRow struct {
 	LEO       int64   `json:"leo"`
 }
 
-// DetailView is the partition shown in detail: every replica's log tail.
+// DetailView is the partition shown in detail: every replica's log tail,
+// and the records its producers were told are stored that it no longer
+// holds.
 type DetailView struct {
 	PartRow
 	Logs []LogView `json:"logs"`
+	// Lost are the newest MaxLostShown records acknowledged to a producer
+	// and lost after (cluster.Result.Lost), drawn where they were.
+	Lost []LostView `json:"lost,omitempty"`
 }
+
+// LostView is a record acknowledged at Offset and later lost.
+type LostView struct {
+	Offset   int64  `json:"o"`
+	Value    string `json:"v"`
+	Producer string `json:"producer"`
+}
+
+// MaxLostShown bounds the lost records a view carries.
+const MaxLostShown = RecordWindow
 
 // LogView is one replica's log.
 type LogView struct {
@@ -147,14 +165,19 @@ type RecordView struct {
 // ProducerView is one producer: its settings (from the action that added
 // it) and its counts.
 type ProducerView struct {
-	Name   string   `json:"name"`
-	Topic  string   `json:"topic"`
-	Rate   float64  `json:"rate"`
-	Acks   string   `json:"acks"`
-	Keys   []string `json:"keys,omitempty"`
-	Sent   int      `json:"sent"`
-	Acked  int      `json:"acked"`
-	Failed int      `json:"failed"`
+	Name  string   `json:"name"`
+	Topic string   `json:"topic"`
+	Rate  float64  `json:"rate"`
+	Acks  string   `json:"acks"`
+	Keys  []string `json:"keys,omitempty"`
+	Sent  int      `json:"sent"`
+	// Acked counts the records acknowledged with an offset, LostAfterAck
+	// those of them the partition no longer holds; SentNoAck the acks=0
+	// sends, which get no answer.
+	Acked        int `json:"acked"`
+	LostAfterAck int `json:"lost_after_ack"`
+	SentNoAck    int `json:"sent_no_ack"`
+	Failed       int `json:"failed"`
 	// Last are the outcomes of its newest records, newest last.
 	Last []cluster.ResultInfo `json:"last,omitempty"`
 }
@@ -173,10 +196,13 @@ type ConsumerView struct {
 	Status     string `json:"status,omitempty"`
 }
 
-// Focus names the partition a page shows in detail.
+// Focus names the partition a page shows in detail, and the record whose
+// journey it follows (Value "": none).
 type Focus struct {
 	Topic     string
 	Partition int32
+	Offset    int64
+	Value     string
 }
 
 // BuildView summarises w's state for the page, with f in detail.
@@ -221,6 +247,12 @@ func BuildView(w *cluster.World, f Focus) View {
 	}
 	v.Groups, v.GroupsHidden = shownGroups(st.Groups)
 	v.Events = lastEvents(w.Events(), st.TimeMs)
+	if v.Detail != nil {
+		v.Detail.Lost = lostRecords(w, st, v.Detail.Topic, v.Detail.Partition)
+		if f.Value != "" && f.Topic == v.Detail.Topic && f.Partition == v.Detail.Partition {
+			v.Journey = journey(w, f.Topic, f.Partition, f.Offset, f.Value)
+		}
+	}
 	return v
 }
 
@@ -276,7 +308,7 @@ func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 			acks = "all"
 		}
 		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: rates[p.Name], Acks: acks, Keys: c.Keys,
-			Sent: p.Sent, Acked: p.Acked, Failed: p.Failed}
+			Sent: p.Sent, Acked: p.Acked, LostAfterAck: p.LostAfterAck, SentNoAck: p.SentNoAck, Failed: p.Failed}
 		last := p.Results
 		if len(last) > 3 {
 			last = last[len(last)-3:]

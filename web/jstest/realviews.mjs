@@ -29,8 +29,10 @@ for (const [i, v] of updates.entries()) {
     out.meta = metaHTML(d);
     out.tracks = tracksHTML(d, {room: 12, cell: 46, selected: null, mine: yourPart(v.learner, "record", d.topic)});
     out.segfiles = segfilesHTML(d, yourPart(v.learner, "segment", d.topic));
-    const l = (d.logs || []).find((l) => l.recs && l.recs.length);
-    if (l) out.journey = journeyHTML(v, {topic: d.topic, p: d.p, offset: l.recs[0].o, value: l.recs[0].v});
+    if (v.journey) {
+      out.journey = journeyHTML(v, {topic: v.journey.topic, p: v.journey.p, offset: v.journey.offset, value: v.journey.value});
+      if (!out.journey) { bad++; console.error(`update ${i}: the journey of the record followed is not drawn`); }
+    }
   }
   if (v.kafka) out.kafka = clientsHTML(v.kafka);
   if (v.learner) out.learner = learnerHTML(v.learner);

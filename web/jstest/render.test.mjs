@@ -35,12 +35,17 @@ test("brokers: one card each, with the controller's badge and the buttons", () =
   assert.equal(controllerNote(v), "controller: broker 1 (KRaft, voters 1-3)");
 });
 
-test("producers: settings and counts", () => {
+test("producers: settings and counts, an acks=0 send never counted acknowledged, a lost write shown", () => {
   const el = clean(producersHTML(update()), "producersHTML");
   const p = el.querySelector('.producer[data-producer="checkout"]');
   assert.match(p.textContent, /3\/s · acks=all · keys alice, bob/);
   assert.match(p.textContent, /sent 9 · acked 7 · failed 0/);
-  assert.match(el.querySelector('.producer[data-producer="clicks"]').textContent, /no keys \(sticky partitioner\)/);
+  const clicks = el.querySelector('.producer[data-producer="clicks"]').textContent;
+  assert.match(clicks, /no keys \(sticky partitioner\)/);
+  assert.match(clicks, /sent 4 · acked 4 · lost after ack 1 · failed 0/);
+  const metrics = el.querySelector('.producer[data-producer="metrics"]').textContent;
+  assert.match(metrics, /sent 219 · sent without ack 219 · failed 0/);
+  assert.doesNotMatch(metrics, /acked/, "acks=0 sends are never counted as acked");
 });
 
 test("partitions: a row each, the one in detail pressed", () => {
@@ -79,12 +84,31 @@ test("detail: a chosen record older than the window stays drawn", () => {
   assert.match(el.querySelector(".newer").textContent, /newer offsets to the right/);
 });
 
-test("journey: where the chosen record is on each replica", () => {
+test("journey: the server's lines for the record followed, a lost one marked", () => {
   const v = update();
-  const el = clean(journeyHTML(v, {topic: "orders", p: 0, offset: 6, value: "checkout-6"}), "journeyHTML");
-  assert.match(el.textContent, /b3 \(follower\): does not have offset 6/);
-  assert.match(el.textContent, /not committed yet/);
-  assert.equal(journeyHTML(v, {topic: "orders", p: 1, offset: 6, value: "x"}), "", "a record of another partition has no journey here");
+  v.journey = {topic: "orders", p: 0, offset: 1, value: "b", lines: [
+    {kind: "producer", text: "producer p sent it to the leader (acks=1): acknowledged at offset 1"},
+    {kind: "lost", text: "lost after its acknowledgement: broker 2 leads epoch 1 from offset 1 (t=9010 ms)"},
+    {kind: "replica", b: 2, holds: "other", text: "b2 (leader): holds another record at offset 1 (c)"},
+    {kind: "committed", text: "the leader, b2, does not hold it"}]};
+  const el = clean(journeyHTML(v, {topic: "orders", p: 0, offset: 1, value: "b"}), "journeyHTML");
+  assert.match(el.textContent, /Journey of b at offset 1 of orders-0 lost after its acknowledgement/);
+  assert.equal(el.querySelectorAll("li").length, 4);
+  assert.ok(el.querySelector('li.lost[data-kind="lost"]'));
+  assert.equal(journeyHTML(v, {topic: "orders", p: 0, offset: 1, value: "c"}), "", "another record at the same offset has another journey");
+  assert.equal(journeyHTML(v, {topic: "orders", p: 1, offset: 1, value: "b"}), "");
+});
+
+test("detail: a record acknowledged and lost stays drawn where it was, as a ghost", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  d.lost = [{o: 5, v: "checkout-5x", producer: "clicks"}];
+  const el = clean(tracksHTML(d, {room: 10, cell: 46, selected: {topic: "orders", p: 0, offset: 5, value: "checkout-5x"}, mine: ""}), "tracksHTML");
+  const g = el.querySelector('.lostrow .rec.ghost[data-offset="5"]');
+  assert.ok(g, "a ghost tile at offset 5");
+  assert.match(g.getAttribute("title"), /acknowledged to producer clicks, then lost/);
+  assert.ok(g.classList.contains("sel"), "the ghost is the record followed");
+  assert.ok(!el.querySelector('.logrow[data-log="1"] .rec[data-offset="5"]').classList.contains("sel"), "the record now at offset 5 is another");
 });
 
 test("events, newest first; timeline marks", () => {

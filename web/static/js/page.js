@@ -97,9 +97,24 @@ export function boot(t) {
 
   // ---- the update stream ----
 
+  /**
+   * focusQuery names the partition shown and the record followed, for
+   * the server.
+   * @returns {URLSearchParams}
+   */
+  function focusQuery() {
+    const q = new URLSearchParams({topic: ui.focus.topic, partition: String(ui.focus.partition)});
+    const s = ui.selected;
+    if (s && s.topic === ui.focus.topic && s.p === ui.focus.partition) {
+      q.set("offset", String(s.offset));
+      q.set("value", s.value);
+    }
+    return q;
+  }
+
   function connect() {
     if (ui.closeStream) ui.closeStream();
-    const q = `topic=${encodeURIComponent(ui.focus.topic)}&partition=${ui.focus.partition}`;
+    const q = focusQuery();
     ui.closeStream = t.stream((v, size) => {
       const t0 = performance.now();
       ui.liveNow = v.now;
@@ -121,7 +136,7 @@ export function boot(t) {
    * @returns {Promise<Update>}
    */
   async function fetchView(at) {
-    const q = new URLSearchParams({topic: ui.focus.topic, partition: String(ui.focus.partition)});
+    const q = focusQuery();
     if (at !== null) q.set("at", String(at));
     const v = await t.get(`/api/view?${q}`);
     followSession(v.session);
@@ -321,6 +336,7 @@ export function boot(t) {
   function unselect() {
     ui.selected = null;
     $("#journey").hidden = true;
+    connect();
     if (ui.view) render(ui.view);
   }
 
@@ -349,7 +365,13 @@ export function boot(t) {
     if (rec && ui.view && ui.view.detail) {
       const d = ui.view.detail;
       ui.selected = {topic: d.topic, p: d.p, offset: Number(rec.dataset.offset), value: rec.dataset.value || ""};
+      // the partition drawn (the server falls back to the first one when
+      // the partition asked for is not there: a scenario's world)
+      ui.focus = {topic: d.topic, partition: d.p};
       render(ui.view);
+      // the journey comes with the updates of the record followed
+      connect();
+      fetchView(ui.at).then(render);
     }
   });
 
@@ -465,6 +487,7 @@ export function boot(t) {
     ui.ownSession = true;
     const r = await t.post("/api/scenario/start", {name: b.dataset.scenario});
     ui.selected = null;
+    connect();
     followSession(r.ok ? r.body : r.body.session, r.ok ? "" : r.body.error, true);
     if (ui.at !== null) goLive();
     render(await fetchView(null));

@@ -58,6 +58,7 @@
  * @property {number} hw
  * @property {number} leo
  * @property {Array<LogView> | null} logs
+ * @property {Array<LostView> | null} [lost] Lost are the newest MaxLostShown records acknowledged to a producer and lost after (cluster.Result.Lost), drawn where they were.
  */
 
 /**
@@ -127,6 +128,26 @@
  */
 
 /**
+ * JourneyLine is the JSON of web.JourneyLine.
+ * @typedef {object} JourneyLine
+ * @property {string} kind Kind is "producer", "lost", "replica", "committed", "consumer" or "group".
+ * @property {string} text
+ * @property {number} [b] Broker is the replica's broker (Kind "replica").
+ * @property {string} [holds] Holds is what the replica has at the offset (Kind "replica"): "it", "other" (another record) or "none".
+ * @property {boolean} [committed] Committed says the partition's leader holds the record below its high watermark (Kind "committed").
+ */
+
+/**
+ * JourneyView is the JSON of web.JourneyView.
+ * @typedef {object} JourneyView
+ * @property {string} topic
+ * @property {number} p
+ * @property {number} offset
+ * @property {string} value
+ * @property {Array<JourneyLine> | null} lines Lines say, in order: who sent it and what it was told, whether it was lost after its acknowledgement, where each replica stands at its offset, whether it is committed, and who has read it.
+ */
+
+/**
  * KafkaClientView is the JSON of web.KafkaClientView.
  * @typedef {object} KafkaClientView
  * @property {number} n Number is what "cut client N" names.
@@ -135,8 +156,10 @@
  * @property {number} connections Connections counts its open connections.
  * @property {string} [acks] Acks is the acks of its latest produce, "" if it never produced; Idempotent whether its batches carry a producer id.
  * @property {boolean} [idempotent]
- * @property {number} sent Sent, Acked and Failed count its records as the leaders answered them; Fetched the record bytes its fetches got.
+ * @property {number} sent Sent, Acked and Failed count its records as the leaders answered them, LostAfterAck the acknowledged ones the partition no longer holds, SentNoAck those sent with acks=0; Fetched the record bytes its fetches got.
  * @property {number} acked
+ * @property {number} lost_after_ack
+ * @property {number} sent_no_ack
  * @property {number} failed
  * @property {number} fetched_bytes
  * @property {Record<string, number>} [requests] Requests counts its requests by api name.
@@ -184,6 +207,14 @@
  * @property {Array<EpochInfo> | null} [epochs]
  * @property {Array<SegmentView> | null} [segs] Segments are the replica's newest segment files.
  * @property {Array<RecordView> | null} recs
+ */
+
+/**
+ * LostView is the JSON of web.LostView.
+ * @typedef {object} LostView
+ * @property {number} o
+ * @property {string} v
+ * @property {string} producer
  */
 
 /**
@@ -288,7 +319,9 @@
  * @property {string} acks
  * @property {Array<string> | null} [keys]
  * @property {number} sent
- * @property {number} acked
+ * @property {number} acked Acked counts the records acknowledged with an offset, LostAfterAck those of them the partition no longer holds; SentNoAck the acks=0 sends, which get no answer.
+ * @property {number} lost_after_ack
+ * @property {number} sent_no_ack
  * @property {number} failed
  * @property {Array<ResultInfo> | null} [last] Last are the outcomes of its newest records, newest last.
  */
@@ -403,6 +436,7 @@
  * @property {number} controller Controller is the broker whose controller is active (KRaft combined mode), -1 while the voters elect one, 0 for a separate controller node (the scenarios').
  * @property {InternalError | null} [internal] Internal is the internal error that stopped the world shown, if any: the page shows it with the commands that replay it.
  * @property {KafkaView | null} [kafka] Kafka is what real Kafka clients connected to the brokers' listeners do (kafka.go); nil without listeners.
+ * @property {JourneyView | null} [journey] Journey is the journey of the record the page follows (Focus.Offset and Value), at the moment shown; nil when it follows none.
  * @property {Session} session
  */
 
@@ -431,6 +465,7 @@
  * @property {number} controller Controller is the broker whose controller is active (KRaft combined mode), -1 while the voters elect one, 0 for a separate controller node (the scenarios').
  * @property {InternalError | null} [internal] Internal is the internal error that stopped the world shown, if any: the page shows it with the commands that replay it.
  * @property {KafkaView | null} [kafka] Kafka is what real Kafka clients connected to the brokers' listeners do (kafka.go); nil without listeners.
+ * @property {JourneyView | null} [journey] Journey is the journey of the record the page follows (Focus.Offset and Value), at the moment shown; nil when it follows none.
  */
 
 /**

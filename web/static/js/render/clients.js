@@ -3,6 +3,7 @@
 // with listeners): where to point one, and each client as the brokers saw
 // it.
 import {bytes, esc} from "../html.js";
+import {countsHTML} from "./counts.js";
 
 /** @typedef {import("../types.js").KafkaView} KafkaView */
 
@@ -20,7 +21,7 @@ export function clientsHTML(k) {
       <div class="top"><b>client ${c.n}</b> <span class="muted">${esc(c.client_id || "(no client.id)")} · ${esc(c.remote)} · ${c.connections} conn.</span>
         <button type="button" data-cmd="cut client ${c.n}" title="cut the links between this client and every broker: its connections hang">cut</button></div>
       ${c.acks ? `<div class="muted">acks=${esc(c.acks)} · ${c.idempotent ? "idempotent" : "not idempotent"}${c.cut && c.cut.length ? ` · cut from ${c.cut.join(",")}` : ""}</div>` : ""}
-      <div class="counts">sent <b>${c.sent}</b> · acked <b>${c.acked}</b> · failed <b class="${c.failed ? "offline" : ""}">${c.failed}</b> · fetched ${bytes(c.fetched_bytes)}${c.last_error ? ` · last error ${esc(c.last_error)}` : ""}</div>
+      <div class="counts">${countsHTML(c, c.acks === "0")} · fetched ${bytes(c.fetched_bytes)}${c.last_error ? ` · last error ${esc(c.last_error)}` : ""}</div>
     </div>`).join("") +
     (k.hidden ? `<div class="muted">and ${k.hidden} more client${k.hidden === 1 ? "" : "s"} the brokers have seen, not connected now</div>` : "");
   return head + rows;

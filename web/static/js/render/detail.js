@@ -87,7 +87,7 @@ export function tracksHTML(d, {room, cell, selected: s, mine}) {
       if (r.o < lo || r.o > top) continue;
       const hh = hue(r.k);
       const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "", mine ? "mark-yours" : "",
-        s && s.topic === d.topic && s.p === d.p && s.offset === r.o ? "sel" : ""].filter(Boolean).join(" ");
+        s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ");
       const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
       h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(short(r.v))}</span><span class="sr">: ${esc(title)}</span></button>`;
     }
@@ -100,6 +100,17 @@ export function tracksHTML(d, {room, cell, selected: s, mine}) {
       h += line("hwline own", l.hw, `b${l.b}'s own high watermark ${l.hw}`);
     }
     h += line("leoline", l.leo, `log end offset ${l.leo}`);
+    h += `</div></div>`;
+  }
+  const lost = (d.lost || []).filter((r) => r.o >= lo && r.o <= top);
+  if (lost.length) {
+    // acknowledged to a producer, then lost: drawn where they were, as
+    // ghosts, on a row of their own
+    h += `<div class="logrow lostrow" data-key="lost" data-log="lost"><div class="who"><span>lost</span><span class="sub">acked, then gone</span></div><div class="track" style="width:${width}px">`;
+    for (const r of lost) {
+      const title = `offset ${r.o} value ${r.v}: acknowledged to producer ${r.producer}, then lost (the partition no longer holds it)`;
+      h += `<button type="button" data-key="g${r.o}-${esc(r.v)}" class="${["rec ghost", s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ")}" style="left:${x(r.o)}px" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o} <small>lost</small></span><span class="v">${esc(short(r.v))}</span><span class="sr">: ${esc(title)}</span></button>`;
+    }
     h += `</div></div>`;
   }
   if (pinned && s && hi > top) {

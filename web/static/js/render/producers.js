@@ -2,6 +2,7 @@
 // The simulated producers: settings, counts, and the buttons that send one
 // record and edit them.
 import {esc} from "../html.js";
+import {countsHTML} from "./counts.js";
 
 /** @typedef {import("../types.js").View} View */
 
@@ -15,6 +16,6 @@ export function producersHTML(v) {
         <button type="button" data-produce="${esc(p.name)}" title="send one record now">send one</button>
         <button type="button" data-edit-producer="${esc(p.name)}" title="change the rate, acks and keys">edit</button></div>
       <div class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky partitioner)"}</div>
-      <div class="counts">sent <b>${p.sent}</b> · acked <b>${p.acked}</b> · failed <b class="${p.failed ? "offline" : ""}">${p.failed}</b></div>
+      <div class="counts">${countsHTML(p, p.acks === "0")}</div>
     </div>`).join("");
 }
