@@ -82,6 +82,7 @@ func TestLayoutFitsEveryWidth(t *testing.T) {
 	ctx, _ := page(t, 1)
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(`.rec`),
+		clickNow(`.tabs button[data-tab="term"]`),
 		chromedp.Click(`#term-input`),
 		chromedp.SendKeys(`#term-input`, "kafka-topics --describe\n"),
 	))
@@ -163,6 +164,7 @@ func TestLayoutFitsEveryWidth(t *testing.T) {
 func TestTerminalHistory(t *testing.T) {
 	ctx, _ := page(t, 1)
 	require.NoError(t, chromedp.Do(ctx,
+		clickNow(`.tabs button[data-tab="term"]`),
 		chromedp.Click(`#term-input`),
 		chromedp.SendKeys(`#term-input`, "kafka-topics --list\n"),
 		chromedp.SendKeys(`#term-input`, "kafka-consumer-groups --list\n"),

@@ -95,6 +95,7 @@ func TestTimelineDragBackShowsEarlierState(t *testing.T) {
 func TestTerminalDescribesTopics(t *testing.T) {
 	ctx, _ := page(t, 1)
 	require.NoError(t, chromedp.Do(ctx,
+		clickNow(`.tabs button[data-tab="term"]`),
 		chromedp.Click(`#term-input`),
 		chromedp.SendKeys(`#term-input`, "kafka-topics --describe\n"),
 		chromedp.WaitVisible(`#term-out .cmd`),
@@ -147,6 +148,7 @@ func TestTerminalDumpsABrokersSegment(t *testing.T) {
 	ctx, _ := page(t, 1)
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(`.rec`),
+		clickNow(`.tabs button[data-tab="term"]`),
 		chromedp.Click(`#term-input`),
 		chromedp.SendKeys(`#term-input`, "kafka-dump-log --files /kafka-logs/orders-0/00000000000000000000.log --print-data-log\n"),
 	))

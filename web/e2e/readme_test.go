@@ -32,6 +32,7 @@ func TestREADMEScreenshot(t *testing.T) {
 		chromedp.Sleep(300*time.Millisecond),
 		chromedp.Click(`.logrow[data-role="leader"] .rec:nth-last-child(6)`),
 		chromedp.WaitVisible(`#journey`),
+		clickNow(`.tabs button[data-tab="term"]`),
 		chromedp.Click(`#term-input`),
 		chromedp.SendKeys(`#term-input`, "kafka-topics --describe --topic orders\n"),
 		chromedp.Sleep(300*time.Millisecond),

@@ -164,6 +164,7 @@ export function boot(t) {
     document.body.dataset.time = String(v.t);
     setText("#clock", `t = ${(v.t / 1000).toFixed(1)} s`);
     setText("#mode", v.mode === "scenario" ? "playing a guided scenario" : (v.paused ? "paused" : `rules ${v.rules}`));
+    renderIntro(v);
     setText("#pause", v.paused ? "Resume" : "Pause");
     if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed || 1);
     const live = ui.at === null && !v.past;
@@ -179,6 +180,24 @@ export function boot(t) {
     renderJourney(v);
     renderKafka(v);
     renderLearner(v);
+  }
+
+  /**
+   * renderIntro says what the page shows: the live cluster, or the world of
+   * the scenario being played (its own brokers and topics).
+   * @param {Update} v
+   */
+  function renderIntro(v) {
+    const el = $("#intro-text");
+    if (!el.dataset.live) el.dataset.live = el.innerHTML;
+    const play = v.session && v.session.play;
+    if (v.mode !== "scenario" || !play) {
+      morph(el, el.dataset.live);
+      return;
+    }
+    const n = (v.brokers || []).length, topics = [...new Set((v.parts || []).map((p) => p.topic))];
+    morph(el, `Playing <b>${esc(play.title)}</b> on a cluster of its own: ${n} broker${n === 1 ? "" : "s"}${topics.length ? `, topic${topics.length === 1 ? "" : "s"} ${topics.map(esc).join(", ")}` : ""}. ` +
+      `The live cluster waits meanwhile; "← all scenarios" goes back to it.`);
   }
 
   /** @param {Update} v */
@@ -209,8 +228,11 @@ export function boot(t) {
     if (!box) {
       box = document.createElement("section");
       box.id = "learner";
-      box.className = "panel";
-      (document.querySelector("main") || document.body).prepend(box);
+      box.className = "learner";
+      box.setAttribute("aria-label", "your code in the cluster");
+      // in the middle column, above the partitions: the scenarios and the
+      // terminal stay beside it
+      (document.querySelector(".col.mid") || document.body).prepend(box);
     }
     box.hidden = false;
     morph(box, learnerHTML(l));
@@ -453,7 +475,9 @@ export function boot(t) {
     }
     for (const p of document.querySelectorAll(".tab")) p.classList.toggle("on", p.id === `tab-${name}`);
   }
-  showTab("term");
+  // the first screen: a scenario to play beside the cluster, the terminal
+  // one click away
+  showTab("scen");
 
   // Reading mode: the right column (terminal, scenarios, notes) takes the
   // whole width.
