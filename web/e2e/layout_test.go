@@ -54,10 +54,14 @@ func TestRealClicksLandWhileThePageUpdates(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		cmd := fmt.Sprintf("%s %d", verbs[i%len(verbs)], 1+(i/len(verbs))%3)
 		before := eval[int](t, ctx, `document.querySelectorAll("#term-out .cmd").length`)
+		// a button is enabled when the broker's state allows it (start a
+		// stopped broker): wait for the page to show the new state
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.querySelector('button[data-cmd="`+cmd+`"]').disabled`, chromedp.WithPollingTimeout(3*time.Second)))
+		require.NoError(t, err, "%s stays disabled", cmd)
 		realClick(t, ctx, `button[data-cmd="`+cmd+`"]`)
 		want = append(want, "$ "+cmd)
 		// the command's echo arrives with its answer
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#term-out .cmd").length > `+strconv.Itoa(before), chromedp.WithPollingTimeout(3*time.Second)))
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#term-out .cmd").length > `+strconv.Itoa(before), chromedp.WithPollingTimeout(3*time.Second)))
 		if err != nil {
 			got := eval[[]string](t, ctx, `[...document.querySelectorAll("#term-out .cmd")].map(e => e.textContent)`)
 			t.Fatalf("click %d of 20 (%s) was lost: the terminal echoed only\n%s", i+1, cmd, strings.Join(got, "\n"))

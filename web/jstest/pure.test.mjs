@@ -33,10 +33,10 @@ test("a key's colour is stable and a record without a key has none", () => {
   }
 });
 
-test("short keeps a short value and the end of a long one", () => {
+test("a record's cell shows a short value whole and the start of a long one", () => {
   assert.equal(short("m1"), "m1");
   assert.equal(short("abcdef"), "abcdef");
-  assert.equal(short("checkout-123"), "…t-123");
+  assert.equal(short("checkout-123"), "check…");
 });
 
 test("a consumer's rate is measured over the last seconds of live views", () => {
@@ -109,4 +109,19 @@ test("the timeline's keys: a second, ten, the oldest moment kept, live", async (
   assert.equal(keyMoment("a", 30000, 60000, 20000), undefined);
   assert.equal(momentOf(60000, 60000), null);
   assert.equal(momentOf(59999.7, 60000), 59999, "a moment is a whole millisecond");
+});
+
+test("a group's lag is growing when it rose over three seconds of live views", async () => {
+  const {lagGrows, sampleLags} = await import("../static/js/rates.js");
+  /** @type {import("../static/js/rates.js").Rates} */
+  const lags = {};
+  const v = (t, lag) => ({t, groups: [{name: "g", offsets: [{topic: "o", partition: 0, lag}]}]});
+  sampleLags(lags, v(0, 5));
+  sampleLags(lags, v(1000, 9));
+  assert.equal(lagGrows(lags, "g", "o", 0), false, "a second is too short to tell");
+  for (let t = 2000; t <= 4000; t += 1000) sampleLags(lags, v(t, 5 + t / 250));
+  assert.equal(lagGrows(lags, "g", "o", 0), true);
+  for (let t = 5000; t <= 11000; t += 1000) sampleLags(lags, v(t, 20));
+  assert.equal(lagGrows(lags, "g", "o", 0), false, "a steady lag is not growing");
+  assert.equal(lagGrows(lags, "h", "o", 0), false);
 });

@@ -5,7 +5,7 @@ import {test} from "node:test";
 
 import {brokersHTML, controllerNote} from "../static/js/render/brokers.js";
 import {clientsHTML} from "../static/js/render/clients.js";
-import {metaHTML, segfilesHTML, tracksHTML} from "../static/js/render/detail.js";
+import {metaHTML, segfilesHTML, tracksHTML, tracksView} from "../static/js/render/detail.js";
 import {eventsHTML} from "../static/js/render/events.js";
 import {groupsHTML} from "../static/js/render/groups.js";
 import {journeyHTML} from "../static/js/render/journey.js";
@@ -195,4 +195,47 @@ test("a step waiting for the user's Kafka client says where to point it and what
   next.wait = {topic: "clicks", records: 5, have: 0};
   el = clean(playHTML(s, {}, "", false), "playHTML");
   assert.match(el.querySelector("#scen-wait").textContent, /no Kafka listeners/);
+});
+
+test("a broker's buttons: start only when it is not running, stop and kill only when it is", () => {
+  const v = update();
+  const brokers = /** @type {NonNullable<typeof v.brokers>} */ (v.brokers);
+  brokers[1].state = "crashed";
+  brokers[2].state = "off";
+  const el = clean(brokersHTML(v), "brokersHTML");
+  /** @param {number} id */
+  const disabled = (id) => el.querySelectorAll(`.broker[data-broker="${id}"] button`).filter((b) => b.hasAttribute("disabled")).map((b) => b.dataset.cmd);
+  assert.deepEqual(disabled(1), ["start 1"], "a running broker cannot be started");
+  assert.deepEqual(disabled(2), ["stop 2", "kill 2"]);
+  assert.deepEqual(disabled(3), ["stop 3", "kill 3", "power-cut 3"]);
+});
+
+test("groups: a crashed member says so, a member without partitions shows no rate, lag cues", () => {
+  const v = update();
+  const consumers = /** @type {NonNullable<typeof v.consumers>} */ (v.consumers);
+  consumers[0].status = "crashed";
+  const parts = /** @type {NonNullable<typeof v.parts>} */ (v.parts);
+  parts[0].lso = 9; // retention deleted 4..8, which billing never read
+  const el = clean(groupsHTML(v, () => "7/s", (g, topic, p) => g === "billing" && topic === "orders" && p === 0), "groupsHTML");
+  const m1 = el.querySelector('[data-member="billing-1"]');
+  assert.equal(m1.dataset.status, "crashed");
+  assert.match(m1.textContent, /crashed, still a member/);
+  assert.doesNotMatch(m1.textContent, /7\/s/, "a crashed member shows no rate");
+  const m2 = el.querySelector('[data-member="billing-2"]');
+  assert.match(m2.textContent, /No partitions/);
+  assert.doesNotMatch(m2.textContent, /7\/s/, "a member without partitions shows no rate");
+  const row = el.querySelector('tr[data-key="o-orders-0"]').textContent;
+  assert.match(row, /growing/);
+  assert.match(row, /5 deleted unread/);
+});
+
+test("the records hold still under the pointer: the window does not slide while held", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  const free = tracksView(d, {room: 4, cell: 46, selected: null, mine: ""});
+  assert.equal(free.lo, 4, "newest last: offsets 4 to 7");
+  const held = tracksView(d, {room: 4, cell: 46, selected: null, mine: "", held: 2});
+  assert.equal(held.lo, 2);
+  assert.ok(fragment(held.html).querySelector('.logrow[data-log="1"] .rec[data-offset="2"]'));
+  assert.match(fragment(held.html).querySelector(".newer").textContent, /hold still while the pointer is over them/);
 });

@@ -37,11 +37,12 @@ export function hue(key) {
 }
 
 /**
- * short is the end of a value, as much as a record's cell shows.
+ * short is the start of a value, as much as a record's cell shows (its
+ * whole text is in the cell's title).
  * @param {string} s
  * @returns {string}
  */
-export const short = (s) => s.length <= 6 ? s : "…" + s.slice(-5);
+export const short = (s) => s.length <= 6 ? s : s.slice(0, 5) + "…";
 
 /**
  * plural is "n thing" or "n things".

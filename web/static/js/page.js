@@ -5,10 +5,10 @@
 import {History} from "./history.js";
 import {esc} from "./html.js";
 import {morph} from "./morph.js";
-import {rate, sampleRates} from "./rates.js";
+import {lagGrows, rate, sampleLags, sampleRates} from "./rates.js";
 import {brokersHTML, controllerNote} from "./render/brokers.js";
 import {clientsHTML} from "./render/clients.js";
-import {metaHTML, segfilesHTML, tracksHTML} from "./render/detail.js";
+import {metaHTML, segfilesHTML, tracksView} from "./render/detail.js";
 import {eventsHTML} from "./render/events.js";
 import {groupsHTML} from "./render/groups.js";
 import {internalText} from "./render/internal.js";
@@ -78,6 +78,8 @@ export function boot(t) {
     mode: "live",
     /** @type {import("./rates.js").Rates} */
     rates: {},
+    /** @type {import("./rates.js").Rates} */
+    lags: {},
     /** @type {number | undefined} */
     hiddenInternal: undefined,
     /** @type {Session | null} */
@@ -90,6 +92,11 @@ export function boot(t) {
     /** @type {string | null} */
     noteShown: null,
     sent: 0,
+    // the pointer is over the records (they hold still), the first offset
+    // drawn, and of which partition
+    overTracks: false,
+    tracksLo: 0,
+    tracksFor: "",
   };
   /** @type {{state: import("./types.js").StepView | null, cmds: boolean, key: string, note: string, json: string}} */
   const play = {state: null, cmds: false, key: "", note: "", json: ""};
@@ -168,11 +175,14 @@ export function boot(t) {
     setText("#pause", v.paused ? "Resume" : "Pause");
     if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed || 1);
     const live = ui.at === null && !v.past;
-    if (live) sampleRates(ui.rates, v);
+    if (live) {
+      sampleRates(ui.rates, v);
+      sampleLags(ui.lags, v);
+    }
     morph($("#ctl-note"), controllerNote(v));
     morph($("#brokers"), brokersHTML(v));
     morph($("#producers"), producersHTML(v));
-    morph($("#groups"), groupsHTML(v, (name) => live ? rate(ui.rates, name) : ""));
+    morph($("#groups"), groupsHTML(v, (name) => live ? rate(ui.rates, name) : "", (g, topic, p) => live && lagGrows(ui.lags, g, topic, p)));
     morph($("#parts"), partsHTML(v));
     renderDetail(v);
     morph($("#events"), eventsHTML(v));
@@ -208,7 +218,11 @@ export function boot(t) {
     morph($("#detail-meta"), metaHTML(d));
     const cell = cssPx("--cell") || 46, who = cssPx("--who") || 104;
     const room = Math.max(4, Math.floor(($("#tracks").clientWidth - who - 8) / cell));
-    morph($("#tracks"), tracksHTML(d, {room, cell, selected: ui.selected, mine: yourPart(v.learner, "record", d.topic)}));
+    const t = tracksView(d, {room, cell, selected: ui.selected, mine: yourPart(v.learner, "record", d.topic),
+      held: ui.overTracks && ui.tracksFor === `${d.topic}-${d.p}` ? ui.tracksLo : null});
+    ui.tracksLo = t.lo;
+    ui.tracksFor = `${d.topic}-${d.p}`;
+    morph($("#tracks"), t.html);
     morph($("#segfiles"), segfilesHTML(d, yourPart(v.learner, "segment", d.topic)));
   }
 
@@ -252,6 +266,12 @@ export function boot(t) {
     el.hidden = false;
     morph(el, clientsHTML(k));
   }
+
+  $("#tracks").addEventListener("pointerenter", () => { ui.overTracks = true; });
+  $("#tracks").addEventListener("pointerleave", () => {
+    ui.overTracks = false;
+    if (ui.view && ui.at === null) render(ui.view);
+  });
 
   // ---- the timeline ----
 
@@ -448,7 +468,7 @@ export function boot(t) {
   $("#reset").addEventListener("click", async () => {
     ui.ownSession = true;   // the new session is this tab's doing
     await t.post("/api/reset");
-    ui.mode = "live"; ui.rates = {}; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
+    ui.mode = "live"; ui.rates = {}; ui.lags = {}; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
     goLive();
   });
   $("#speed").addEventListener("change", (/** @type {Event} */ e) =>

@@ -40,3 +40,36 @@ export function rate(rates, name) {
   const r = (s[s.length - 1][1] - s[0][1]) * 1000 / dt;
   return `${r < 10 ? r.toFixed(1).replace(/\.0$/, "") : Math.round(r)}/s`;
 }
+
+/**
+ * sampleLags adds v's committed lags to lags, per group and partition,
+ * keeping about five seconds of samples (as sampleRates).
+ * @param {Rates} lags
+ * @param {View} v
+ */
+export function sampleLags(lags, v) {
+  for (const g of v.groups || []) {
+    for (const o of g.offsets || []) {
+      if (o.lag < 0) continue;
+      const s = lags[`${g.name}/${o.topic}-${o.partition}`] ||= [];
+      if (s.length && v.t < s[s.length - 1][0]) s.length = 0;
+      if (!s.length || s[s.length - 1][0] !== v.t) s.push([v.t, o.lag]);
+      while (s.length > 2 && v.t - s[1][0] >= 5000) s.shift();
+    }
+  }
+}
+
+/**
+ * lagGrows says whether a group's lag on a partition grew over the
+ * samples kept, spanning at least three seconds.
+ * @param {Rates} lags
+ * @param {string} group
+ * @param {string} topic
+ * @param {number} partition
+ */
+export function lagGrows(lags, group, topic, partition) {
+  const s = lags[`${group}/${topic}-${partition}`];
+  if (!s || s.length < 2) return false;
+  const [t0, l0] = s[0], [t1, l1] = s[s.length - 1];
+  return t1 - t0 >= 3000 && l1 > l0;
+}

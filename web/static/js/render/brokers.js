@@ -34,10 +34,10 @@ export function brokersHTML(v) {
         <div title="reads of its logs for consumers' fetches${b.fetch_reads ? `; the latest asked for offset ${b.last_fetch} and began ${b.last_first_batch < 0 ? "with no batch" : `at the batch at offset ${b.last_first_batch}`}` : ""}"><dt>Fetches</dt><dd>${b.fetch_reads}</dd></div>
         <div title="what the fetches' scans walked past, from the offset index entry to the batch they read: ${b.fetch_scanned} batch headers"><dt>Scanned</dt><dd>${bytes(b.fetch_scanned_bytes)}</dd></div></dl>
       <div class="acts">
-        <button type="button" data-cmd="stop ${b.id}" title="clean shutdown">stop</button>
-        <button type="button" data-cmd="kill ${b.id}" class="danger" title="the process crashes; the page cache survives">kill</button>
-        <button type="button" data-cmd="power-cut ${b.id}" class="danger" title="the machine loses power: what was only in the page cache is gone">cut power</button>
-        <button type="button" data-cmd="start ${b.id}">start</button>
+        <button type="button" data-cmd="stop ${b.id}" title="clean shutdown"${b.state === "running" ? "" : " disabled"}>stop</button>
+        <button type="button" data-cmd="kill ${b.id}" class="danger" title="the process crashes; the page cache survives"${b.state === "running" ? "" : " disabled"}>kill</button>
+        <button type="button" data-cmd="power-cut ${b.id}" class="danger" title="the machine loses power: what was only in the page cache is gone"${b.state === "off" ? " disabled" : ""}>cut power</button>
+        <button type="button" data-cmd="start ${b.id}" title="start the broker: it recovers its logs from its disk"${b.state === "running" ? " disabled" : ""}>start</button>
       </div>
     </div>`).join("");
 }

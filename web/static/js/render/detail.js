@@ -54,11 +54,14 @@ export function firstOffset(d) {
  * tracksHTML draws every replica's records: as many offsets as room
  * cells, newest last; a chosen record stays in view while the view
  * carries it. mine names the learner's part that encoded the batches ("":
- * the reference).
+ * the reference). held, while the pointer is over the records, is the
+ * first offset drawn before: the records stay where they are under the
+ * pointer instead of sliding left as new ones arrive.
  * @param {DetailView} d
- * @param {{room: number, cell: number, selected: Selected | null, mine: string}} o
+ * @param {{room: number, cell: number, selected: Selected | null, mine: string, held?: number | null}} o
+ * @returns {{html: string, lo: number}}
  */
-export function tracksHTML(d, {room, cell, selected: s, mine}) {
+export function tracksView(d, {room, cell, selected: s, mine, held = null}) {
   const logs = d.logs || [];
   let hi = 0;
   for (const l of logs) hi = Math.max(hi, l.leo);
@@ -68,6 +71,11 @@ export function tracksHTML(d, {room, cell, selected: s, mine}) {
   if (s && s.topic === d.topic && s.p === d.p && s.offset < lo && s.offset >= first) {
     lo = Math.max(0, s.offset - 1);
     pinned = true;
+  }
+  let still = false;
+  if (held !== null && held < lo && held >= first && !pinned) {
+    lo = held;
+    still = true;
   }
   const top = lo + room - 1;
   const width = room * cell;
@@ -115,8 +123,19 @@ export function tracksHTML(d, {room, cell, selected: s, mine}) {
   }
   if (pinned && s && hi > top) {
     h += `<p class="newer">${hi - top} newer offset${hi - top === 1 ? "" : "s"} to the right, not drawn while offset ${s.offset} is chosen. <button type="button" data-unselect>show the newest</button></p>`;
+  } else if (still && hi > top) {
+    h += `<p class="newer">${hi - top} newer offset${hi - top === 1 ? "" : "s"} to the right: the records hold still while the pointer is over them.</p>`;
   }
-  return h;
+  return {html: h, lo};
+}
+
+/**
+ * tracksHTML is tracksView's HTML.
+ * @param {DetailView} d
+ * @param {{room: number, cell: number, selected: Selected | null, mine: string, held?: number | null}} o
+ */
+export function tracksHTML(d, o) {
+  return tracksView(d, o).html;
 }
 
 /**

@@ -7,13 +7,17 @@ import {esc} from "../html.js";
 
 /**
  * groupsHTML draws the groups. rateOf gives a member's measured rate ("" in
- * the past, where the page measured none).
+ * the past, where the page measured none); lagGrows says whether a
+ * partition's lag has grown over the last few seconds.
  * @param {View} v
  * @param {(name: string) => string} rateOf
+ * @param {(group: string, topic: string, partition: number) => boolean} [lagGrows]
  */
-export function groupsHTML(v, rateOf) {
+export function groupsHTML(v, rateOf, lagGrows = () => false) {
   const consumers = v.consumers || [];
   const byName = Object.fromEntries(consumers.map((c) => [c.name, c]));
+  /** @type {Record<string, number>} */
+  const logStart = Object.fromEntries((v.parts || []).map((p) => [`${p.topic}-${p.p}`, p.lso]));
   let h = "";
   if (!v.groups || !v.groups.length) h += `<p class="muted">No consumer groups.</p>`;
   for (const g of v.groups || []) {
@@ -34,13 +38,24 @@ export function groupsHTML(v, rateOf) {
           <span class="muted" title="a Kafka client connected to the brokers' listeners">your client${m.host ? " at " + esc(m.host.replace(/^\//, "")) : ""}</span> ${idle}</div>`;
         continue;
       }
-      h += `<div class="member" data-key="m-${esc(m.client_id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
-        <span class="rate" title="records it processed per simulated second, over the last few seconds">${rateOf(m.client_id)}</span>
+      // a crashed process is still a member until its session expires:
+      // the coordinator does not know yet
+      const crashed = c.status === "crashed";
+      h += `<div class="member${crashed ? " crashed" : ""}" data-key="m-${esc(m.client_id)}" data-member="${esc(m.client_id)}" data-status="${esc(c.status || "running")}"><b>${esc(m.client_id)}</b>
+        ${crashed ? `<span class="state crashed" title="its process crashed: the coordinator counts it a member, and its partitions wait, until session.timeout.ms passes without a heartbeat">crashed, still a member</span>` :
+          `<span class="rate" title="records it processed per simulated second, over the last few seconds">${parts ? rateOf(m.client_id) : ""}</span>`}
         ${idle}
         <span class="muted">${c.processed ?? 0} processed${c.duplicates ? `, ${c.duplicates} twice` : ""}</span>
         <button type="button" data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
     }
-    const lag = (g.offsets || []).map((o) => `<tr data-key="o-${esc(o.topic)}-${o.partition}"><td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}</td></tr>`);
+    const lag = (g.offsets || []).map((o) => {
+      const start = logStart[`${o.topic}-${o.partition}`];
+      // retention deleted records the group never read
+      const deleted = o.committed >= 0 && start !== undefined && o.committed < start ?
+        ` <span class="cue" title="retention deleted offsets ${o.committed} to ${start - 1} before the group read them: its next fetch is out of range">${start - o.committed} deleted unread</span>` : "";
+      const grows = o.lag > 0 && lagGrows(g.name, o.topic, o.partition) ? ` <span class="cue" title="the lag has grown over the last few seconds: the group reads slower than the producers write">growing</span>` : "";
+      return `<tr data-key="o-${esc(o.topic)}-${o.partition}"><td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}${grows}${deleted}</td></tr>`;
+    });
     if (lag.length) h += `<table class="grid lag"><thead><tr><th scope="col">partition</th><th scope="col" class="num">committed</th><th scope="col" class="num">lag</th></tr></thead><tbody>${lag.join("")}</tbody></table>`;
     h += `<div class="gacts">${add}</div></div>`;
   }
