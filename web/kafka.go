@@ -286,11 +286,12 @@ func (k *Kafka) pump() {
 // worldChanged says why the connections to the world shown before are
 // closed; l.mu and k.mu are held.
 func (k *Kafka) worldChanged(w *cluster.World) string {
-	old := k.world
-	switch {
-	case k.live.run != nil:
+	switch k.live.replaced {
+	case replacedByScenario:
 		k.notice = "a guided scenario started: every Kafka connection was closed (clients reconnect to the scenario's world)"
-	case old != nil && w.NowMs() < old.NowMs():
+	case replacedByLeave:
+		k.notice = "the scenario was left for the live cluster: every Kafka connection was closed (clients reconnect to the live cluster)"
+	case replacedByFork:
 		k.notice = fmt.Sprintf("the world went back in time to t=%s: every Kafka connection was closed (a client cannot go on talking to a future that is gone); clients reconnect and see the world as it was then", seconds(w.NowMs()))
 	default:
 		k.notice = "the world was replaced (reset): every Kafka connection was closed"

@@ -57,13 +57,14 @@ type KafkaClientView struct {
 	Cut []int32 `json:"cut,omitempty"`
 }
 
-// decorateKafka adds the Kafka clients to a view; l.mu is held.
-func (l *Live) decorateKafka(v *View) {
+// decorateKafka adds the Kafka clients to a view of w (the world shown:
+// the present, or a moment of the past, which lists only the clients seen
+// by then); l.mu is held.
+func (l *Live) decorateKafka(v *View, w *cluster.World) {
 	k := l.kafka
 	if k == nil {
 		return
 	}
-	w := l.world()
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	kv := &KafkaView{Connections: len(k.conns), Notice: k.notice}

@@ -92,7 +92,21 @@ type Live struct {
 	// kafka is the backend of the brokers' Kafka listeners, nil without
 	// them (kafka.go).
 	kafka *Kafka
+	// replaced says what last replaced the world shown, for the Kafka
+	// clients' notice.
+	replaced replacedBy
 }
+
+// replacedBy is what replaced the world shown.
+type replacedBy int
+
+// What can replace the world shown.
+const (
+	replacedByReset replacedBy = iota
+	replacedByScenario
+	replacedByLeave
+	replacedByFork
+)
 
 // scriptLine is a terminal line that acted on the live world at StartMs,
 // Count times in a row (the clock's runs of one length are one
@@ -154,7 +168,7 @@ func (l *Live) ViewJSON(f Focus) ([]byte, uint64, error) {
 		return b, l.version, nil
 	}
 	v := BuildView(l.world(), f)
-	l.decorate(&v)
+	l.decorate(&v, l.world())
 	b, err := json.Marshal(Update{View: v, Session: l.session()})
 	if err != nil {
 		return nil, 0, err
@@ -270,15 +284,19 @@ func (l *Live) View(f Focus, at *int64) (View, error) {
 		}
 		v := BuildView(pw, f)
 		v.NowMs, v.Past = now, true
-		l.decorate(&v)
+		l.decorate(&v, pw)
 		return v, nil
 	}
 	v := BuildView(w, f)
-	l.decorate(&v)
+	l.decorate(&v, w)
 	return v, nil
 }
 
-func (l *Live) decorate(v *View) {
+// decorate adds to v what the Live knows beside the world shown, shown:
+// the clock, the timeline's marks, the mode, the internal error, the Kafka
+// clients (those shown had spoken by then) and the learner's code; l.mu is
+// held.
+func (l *Live) decorate(v *View, shown *cluster.World) {
 	v.Paused = l.paused
 	v.Speed = max(l.speed, 1)
 	for _, m := range l.marks.of(l.world()) {
@@ -290,7 +308,7 @@ func (l *Live) decorate(v *View) {
 		v.Mode = "scenario"
 	}
 	v.Internal = l.internal()
-	l.decorateKafka(v)
+	l.decorateKafka(v, shown)
 	v.Learner = l.learnerView()
 }
 
@@ -344,7 +362,7 @@ func (l *Live) Do(at *int64, fn func(w *cluster.World) error) error {
 			return err
 		}
 		l.forked = &Fork{AtMs: start, DiscardedMs: l.w.NowMs() - start}
-		l.w, l.past = fork, nil
+		l.w, l.past, l.replaced = fork, nil, replacedByFork
 		l.script = cutScript(l.script, *at)
 		l.entry = -1
 		l.note(start, fork.NowMs()-start)
@@ -629,7 +647,7 @@ func (l *Live) Reset() error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.w, l.run, l.sc, l.past, l.paused = w, nil, nil, nil, false
+	l.w, l.run, l.sc, l.past, l.paused, l.replaced = w, nil, nil, nil, false, replacedByReset
 	l.played, l.answers, l.held = nil, nil, 0
 	l.script, l.scripted, l.entry = nil, true, -1
 	l.failed, l.failure = nil, nil

@@ -207,7 +207,7 @@ func (l *Live) StartScenario(name string, steps int, answers []int) (Session, er
 	// on a page with listeners (the replay above played stand-ins: the
 	// world is new, and no client has written to it).
 	run.HoldForClients = l.kafka != nil
-	l.run, l.sc, l.past, l.held = run, sc, nil, 0
+	l.run, l.sc, l.past, l.held, l.replaced = run, sc, nil, 0, replacedByScenario
 	l.played, l.answers = played, chosen
 	if lst != nil {
 		l.learner = lst
@@ -332,7 +332,7 @@ func playStep(sc *scenarios.Scenario, run *scenarios.Run, a int, standIn bool, b
 		p.Question, p.Choices, p.Answer, p.Why = q.Text, q.Choices, q.Answer, fill(q.Why)
 	}
 	for _, e := range out.Events {
-		p.Events = append(p.Events, fmt.Sprintf("t=%d %s", e.TimeMs, e.Text))
+		p.Events = append(p.Events, eventLine(e))
 	}
 	for _, c := range out.Failed() {
 		p.Failed = append(p.Failed, c.String())
@@ -356,7 +356,7 @@ func (l *Live) LeaveScenario() Session {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.run != nil {
-		l.run, l.sc, l.past = nil, nil, nil
+		l.run, l.sc, l.past, l.replaced = nil, nil, nil, replacedByLeave
 		l.played, l.answers, l.held = nil, nil, 0
 		l.newSession()
 	}

@@ -108,6 +108,11 @@ type PartRow struct {
 	LogStart  int64   `json:"lso"`
 	HW        int64   `json:"hw"`
 	LEO       int64   `json:"leo"`
+	// MinISR is the topic's min.insync.replicas when the ISR is smaller
+	// and the rules hold the high watermark still meanwhile (Kafka 3.7's
+	// strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and
+	// the page says why the HW does not move.
+	MinISR int `json:"min_isr,omitempty"`
 }
 
 // DetailView is the partition shown in detail: every replica's log tail,
@@ -225,8 +230,12 @@ func BuildView(w *cluster.World, f Focus) View {
 			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes,
 			LastFetch: b.LastFetchOffset, LastFirstBatch: b.LastFetchFirstBatch})
 	}
+	minISR := minISRs(w)
 	for _, p := range st.Partitions {
 		row := partRow(p)
+		if m := minISR(p.Topic); p.Leader > 0 && len(p.ISR) < m {
+			row.MinISR = m
+		}
 		v.Partitions = append(v.Partitions, row)
 		if p.Topic == f.Topic && p.Partition == f.Partition {
 			v.Detail = detail(w, p, row)
@@ -335,7 +344,8 @@ func lastEvents(evs []cluster.Event, t int64) []string {
 		if e.Kind == cluster.EventAction && len(e.Text) > 4 && e.Text[:4] == "run " {
 			continue
 		}
-		out = append(out, fmt.Sprintf("t=%d %s", e.TimeMs, preview(e.Text, TextPreviewBytes)))
+		e.Text = preview(e.Text, TextPreviewBytes)
+		out = append(out, eventLine(e))
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
@@ -474,4 +484,31 @@ func shownGroups(all []cluster.GroupInfo) ([]cluster.GroupInfo, int) {
 		}
 	}
 	return out, len(all) - len(out)
+}
+
+// minISRs returns a lookup of each topic's min.insync.replicas, as
+// DescribeConfigs reports it, under rules that hold the high watermark
+// while the ISR is smaller (0 for every topic under the others).
+func minISRs(w *cluster.World) func(topic string) int {
+	if !w.Config().Rules.StrictMinISR() {
+		return func(string) int { return 0 }
+	}
+	seen := map[string]int{}
+	return func(topic string) int {
+		if m, ok := seen[topic]; ok {
+			return m
+		}
+		m := 1
+		if cfgs, err := w.TopicConfigs(topic); err == nil {
+			for _, c := range cfgs {
+				if c.Name == "min.insync.replicas" {
+					if n, err := strconv.Atoi(c.Value); err == nil {
+						m = n
+					}
+				}
+			}
+		}
+		seen[topic] = m
+		return m
+	}
 }

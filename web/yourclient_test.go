@@ -84,3 +84,49 @@ func TestYourProducerWaitsForYourClient(t *testing.T) {
 		require.Empty(t, p.Failed, "the scenario's facts hold with the user's records")
 	}
 }
+
+// TestThePastShowsOnlyTheClientsSeenByThen: a moment of the timeline before
+// a Kafka client's first request does not list it.
+func TestThePastShowsOnlyTheClientsSeenByThen(t *testing.T) {
+	l, err := NewLive()
+	require.NoError(t, err)
+	NewKafka(l)
+	require.NoError(t, l.Advance(2000))
+	before := int64(1000)
+	require.NoError(t, l.Do(nil, func(w *cluster.World) error {
+		return w.CreateTopic(cluster.TopicSpec{Name: "clicks", Partitions: 1, ReplicationFactor: 3})
+	}))
+	require.NoError(t, l.Advance(500))
+	externalProduce(t, l, "clicks", "r1")
+	require.NoError(t, l.Advance(500))
+	now, err := l.View(Focus{}, nil)
+	require.NoError(t, err)
+	require.Len(t, now.Kafka.Clients, 1, "the client that produced")
+	past, err := l.View(Focus{}, &before)
+	require.NoError(t, err)
+	require.True(t, past.Past)
+	require.Empty(t, past.Kafka.Clients, "at t=1000 ms no client had spoken")
+}
+
+// TestKafkaClientsNoticeSaysWhatHappened: when the world shown is
+// replaced the Kafka clients' panel says why their connections closed: a
+// scenario started, the scenario was left for the live cluster, a reset.
+func TestKafkaClientsNoticeSaysWhatHappened(t *testing.T) {
+	l, err := NewLive()
+	require.NoError(t, err)
+	k := NewKafka(l)
+	notice := func() string {
+		k.pump()
+		v, err := l.View(Focus{}, nil)
+		require.NoError(t, err)
+		return v.Kafka.Notice
+	}
+	require.Empty(t, notice())
+	_, err = l.StartScenario("life-of-a-record", 0, nil)
+	require.NoError(t, err)
+	require.Contains(t, notice(), "a guided scenario started")
+	l.LeaveScenario()
+	require.Contains(t, notice(), "the scenario was left for the live cluster")
+	require.NoError(t, l.Reset())
+	require.Contains(t, notice(), "reset")
+}

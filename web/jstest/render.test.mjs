@@ -239,3 +239,17 @@ test("the records hold still under the pointer: the window does not slide while 
   assert.ok(fragment(held.html).querySelector('.logrow[data-log="1"] .rec[data-offset="2"]'));
   assert.match(fragment(held.html).querySelector(".newer").textContent, /hold still while the pointer is over them/);
 });
+
+test("a high watermark frozen under min.insync.replicas is cued on the row and in the detail", () => {
+  const v = update();
+  const parts = /** @type {NonNullable<typeof v.parts>} */ (v.parts);
+  parts[0].isr = [1];
+  parts[0].min_isr = 2;
+  const el = clean(partsHTML(v), "partsHTML");
+  assert.match(el.querySelector('tr[data-partition="0"]').textContent, /frozen: ISR 1 < min.insync.replicas 2/);
+  assert.doesNotMatch(el.querySelector('tr[data-partition="1"]').textContent, /frozen/);
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  d.isr = [1];
+  d.min_isr = 2;
+  assert.match(clean(metaHTML(d), "metaHTML").textContent, /High watermark6 frozen/);
+});

@@ -57,6 +57,7 @@
  * @property {number} lso
  * @property {number} hw
  * @property {number} leo
+ * @property {number} [min_isr] MinISR is the topic's min.insync.replicas when the ISR is smaller and the rules hold the high watermark still meanwhile (Kafka 3.7's strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and the page says why the HW does not move.
  * @property {Array<LogView> | null} logs
  * @property {Array<LostView> | null} [lost] Lost are the newest MaxLostShown records acknowledged to a producer and lost after (cluster.Result.Lost), drawn where they were.
  */
@@ -268,6 +269,7 @@
  * @property {number} lso
  * @property {number} hw
  * @property {number} leo
+ * @property {number} [min_isr] MinISR is the topic's min.insync.replicas when the ISR is smaller and the rules hold the high watermark still meanwhile (Kafka 3.7's strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and the page says why the HW does not move.
  */
 
 /**

@@ -3,6 +3,7 @@
 // records with the high watermark and log end lines, and each replica's
 // segment files.
 import {bytes, esc, hue, short} from "../html.js";
+import {frozen} from "./partitions.js";
 
 /** @typedef {import("../types.js").DetailView} DetailView */
 /** @typedef {import("../types.js").LogView} LogView */
@@ -23,7 +24,7 @@ import {bytes, esc, hue, short} from "../html.js";
 export function metaHTML(d) {
   /** @type {Array<[string, string | number]>} */
   const meta = [["Leader", d.leader < 0 ? "none" : d.leader], ["Leader epoch", d.epoch], ["Replicas", (d.replicas || []).join(", ")],
-    ["In-sync replicas", (d.isr || []).join(", ") || "—"], ["Log start offset", d.lso], ["High watermark", d.hw], ["Log end offset", d.leo]];
+    ["In-sync replicas", (d.isr || []).join(", ") || "—"], ["Log start offset", d.lso], ["High watermark", `${d.hw}${frozen(d)}`], ["Log end offset", d.leo]];
   return meta.map(([k, val]) => `<div><dt>${k}</dt><dd>${val}</dd></div>`).join("");
 }
 
