@@ -115,7 +115,7 @@ func TestAccessibility(t *testing.T) {
 		clickNow(`#scen-play details.cmds summary`),
 	))
 	runAxe(t, ctx, script, "scenario played")
-	require.NoError(t, chromedp.Do(ctx, clickNow(`#reset`), chromedp.Sleep(500*time.Millisecond)))
+	require.NoError(t, chromedp.Do(ctx, clickNow(`#reset`), chromedp.WaitVisible(`#reset-yes`), clickNow(`#reset-yes`), chromedp.Sleep(500*time.Millisecond)))
 
 	require.NoError(t, chromedp.Do(ctx,
 		clickNow(`.tabs button[data-tab="notes"]`),

@@ -263,3 +263,33 @@ func TestChosenRecordStaysInView(t *testing.T) {
 		t.Fatalf("after more than %d records, the chosen record at offset %s is drawn in its track: %v, marked chosen: %v, its journey open: %v", room, offset, s.Drawn, s.Chosen, s.Journey)
 	}
 }
+
+// TestBrokerCardsDoNotOverlap lays the page out at 1000 to 1199 px, where
+// the brokers' column is narrowest, with brokers in every state (a
+// controller, crashed and fenced, powered off): no two pieces of a
+// broker's card overlap and none is cut.
+func TestBrokerCardsDoNotOverlap(t *testing.T) {
+	ctx, _ := page(t, 5)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`.rec`),
+		clickNow(`button[data-cmd="kill 2"]`), clickNow(`button[data-cmd="power-cut 3"]`), chromedp.Sleep(3*time.Second)))
+	for _, w := range []int64{1000, 1100, 1199} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 800), chromedp.Sleep(400*time.Millisecond)))
+		bad := eval[[]string](t, ctx, `(() => { const out = [];
+			for (const b of document.querySelectorAll(".broker")) {
+				const els = [...b.querySelectorAll(".figs > div, .top > *, .acts button")];
+				for (let i = 0; i < els.length; i++) {
+					const a = els[i].getBoundingClientRect(), card = b.getBoundingClientRect();
+					if (a.right > card.right + 1 || els[i].scrollWidth > els[i].clientWidth + 1) out.push("cut: " + els[i].textContent.trim());
+					for (let j = i + 1; j < els.length; j++) {
+						const c = els[j].getBoundingClientRect();
+						if (a.left < c.right - 1 && c.left < a.right - 1 && a.top < c.bottom - 1 && c.top < a.bottom - 1) out.push(els[i].textContent.trim() + " over " + els[j].textContent.trim());
+					}
+				}
+			}
+			return out; })()`)
+		if len(bad) > 0 {
+			screenshot(t, ctx, "broker-cards-"+strconv.FormatInt(w, 10))
+			t.Errorf("at %d px the brokers' cards overlap or cut: %v", w, bad)
+		}
+	}
+}

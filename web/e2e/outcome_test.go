@@ -57,5 +57,44 @@ func TestLostWriteShowsOnTheProducer(t *testing.T) {
 	if strings.Contains(j, "consumers may read it") {
 		t.Errorf("the journey of the lost b says it is committed:\n%s", j)
 	}
+	if intro := eval[string](t, ctx, `document.querySelector("#intro-text").textContent`); !strings.Contains(intro, "Playing acks=1 loses acked writes on a cluster of its own: 3 brokers, topic clicks") {
+		t.Errorf("while the scenario plays the heading says %q", intro)
+	}
 	screenshot(t, ctx, "lost-write")
+}
+
+// TestResetAsksFirst: Reset discards the cluster and its timeline only
+// once confirmed; keeping it changes nothing.
+func TestResetAsksFirst(t *testing.T) {
+	ctx, _ := page(t, 5)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`.rec`), chromedp.Sleep(2*time.Second),
+		clickNow(`#reset`), chromedp.WaitVisible(`#reset-confirm`)))
+	before := shownTime(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond), clickNow(`#reset-no`), chromedp.WaitNotVisible(`#reset-confirm`), chromedp.Sleep(500*time.Millisecond)))
+	if after := shownTime(t, ctx); after < before {
+		t.Fatalf("Reset without confirming went back from t=%d to t=%d", before, after)
+	}
+	require.NoError(t, chromedp.Do(ctx, clickNow(`#reset`), chromedp.WaitVisible(`#reset-yes`), clickNow(`#reset-yes`)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`Number(document.body.dataset.time) < `+strconv.FormatInt(before, 10), chromedp.WithPollingTimeout(5*time.Second)))
+	require.NoError(t, err, "a confirmed Reset did not start a fresh world")
+}
+
+// TestReloadMidScenarioShowsTheScenario: a scenario started from a note,
+// then the page reloaded: the scenario shows, not the note it came from.
+func TestReloadMidScenarioShowsTheScenario(t *testing.T) {
+	ctx, _ := page(t, 1)
+	require.NoError(t, chromedp.Do(ctx,
+		clickNow(`.tabs button[data-tab="notes"]`),
+		chromedp.WaitVisible(`#notes-list a`),
+		clickNow(`#notes-list a[href="#note/05-leader-epochs"]`),
+		chromedp.WaitVisible(`#note [data-scenario-link]`),
+		clickNow(`#note [data-scenario-link]`),
+		chromedp.WaitVisible(`#scen-play h4`),
+		chromedp.Reload(),
+		chromedp.WaitVisible(`#scen-play h4`),
+		chromedp.Sleep(500*time.Millisecond),
+	))
+	if tab := eval[string](t, ctx, `document.querySelector(".tabs button.on").dataset.tab`); tab != "scen" {
+		t.Fatalf("after a reload mid-scenario the %s tab shows, not the scenario (address %s)", tab, eval[string](t, ctx, `location.href`))
+	}
 }

@@ -117,7 +117,7 @@ func TestEveryTabFollowsTheSession(t *testing.T) {
 	require.NoError(t, chromedp.Do(b, clickNow(`#scen-next`)))
 	waitText(t, a, "#scen-play h4", "Step 3")
 
-	require.NoError(t, chromedp.Do(b, clickNow(`#reset`)))
+	require.NoError(t, chromedp.Do(b, clickNow(`#reset`), chromedp.WaitVisible(`#reset-yes`), clickNow(`#reset-yes`)))
 	waitText(t, a, "#scen-note-live", "ended in another tab")
 	waitText(t, a, "#mode", "rules")
 	if got := location(t, a); got != "" {

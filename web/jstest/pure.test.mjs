@@ -125,3 +125,12 @@ test("a group's lag is growing when it rose over three seconds of live views", a
   assert.equal(lagGrows(lags, "g", "o", 0), false, "a steady lag is not growing");
   assert.equal(lagGrows(lags, "h", "o", 0), false);
 });
+
+test("a record's cell shows a producer's record by its number, another value by its start", async () => {
+  const {cellText} = await import("../static/js/html.js");
+  assert.equal(cellText("checkout-12", ["clicks", "checkout"]), "12");
+  assert.equal(cellText("checkout-typed-3", ["checkout"]), "typed…");
+  assert.equal(cellText("alice=$10", ["p"]), "alice…");
+  assert.equal(cellText("m1", ["p"]), "m1");
+  assert.equal(cellText("p-", ["p"]), "p-");
+});

@@ -45,6 +45,20 @@ export function hue(key) {
 export const short = (s) => s.length <= 6 ? s : s.slice(0, 5) + "…";
 
 /**
+ * cellText is what a record's cell shows of its value: without the name
+ * of the producer that wrote it ("checkout-12" shows 12: the producer's
+ * records are numbered), then its start (short).
+ * @param {string} value
+ * @param {string[]} producers
+ */
+export function cellText(value, producers) {
+  for (const p of producers) {
+    if (p && value.startsWith(p + "-") && value.length > p.length + 1) return short(value.slice(p.length + 1));
+  }
+  return short(value);
+}
+
+/**
  * plural is "n thing" or "n things".
  * @param {number} n
  * @param {string} one

@@ -219,7 +219,7 @@ export function boot(t) {
     const cell = cssPx("--cell") || 46, who = cssPx("--who") || 104;
     const room = Math.max(4, Math.floor(($("#tracks").clientWidth - who - 8) / cell));
     const t = tracksView(d, {room, cell, selected: ui.selected, mine: yourPart(v.learner, "record", d.topic),
-      held: ui.overTracks && ui.tracksFor === `${d.topic}-${d.p}` ? ui.tracksLo : null});
+      held: ui.overTracks && ui.tracksFor === `${d.topic}-${d.p}` ? ui.tracksLo : null, producers: (v.producers || []).map((p) => p.name)});
     ui.tracksLo = t.lo;
     ui.tracksFor = `${d.topic}-${d.p}`;
     morph($("#tracks"), t.html);
@@ -465,7 +465,18 @@ export function boot(t) {
     await t.post("/api/pause", {paused: !(ui.view && ui.view.paused)});
     render(await fetchView(ui.at));
   });
-  $("#reset").addEventListener("click", async () => {
+  // Reset asks first: it discards the cluster and its timeline
+  /** @param {boolean} open */
+  function askReset(open) {
+    $("#reset-confirm").hidden = !open;
+    $("#reset").setAttribute("aria-expanded", String(open));
+    if (open) $("#reset-yes").focus();
+  }
+  $("#reset").addEventListener("click", () => askReset($("#reset-confirm").hidden));
+  $("#reset-no").addEventListener("click", () => { askReset(false); $("#reset").focus(); });
+  $("#reset-confirm").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => { if (e.key === "Escape") { askReset(false); $("#reset").focus(); } });
+  $("#reset-yes").addEventListener("click", async () => {
+    askReset(false);
     ui.ownSession = true;   // the new session is this tab's doing
     await t.post("/api/reset");
     ui.mode = "live"; ui.rates = {}; ui.lags = {}; $("#scen-play").hidden = true; $("#scen-list").hidden = false;
@@ -489,6 +500,9 @@ export function boot(t) {
   }
   /** @param {string} name */
   function showTab(name) {
+    // the address names the note shown only while the notes are: a reload
+    // in the middle of a scenario opens the scenario, not an old note
+    if (name !== "notes" && location.hash.startsWith("#note")) window.history.replaceState(null, "", location.pathname + location.search);
     for (const b of tabs) {
       b.classList.toggle("on", b.dataset.tab === name);
       b.setAttribute("aria-selected", String(b.dataset.tab === name));

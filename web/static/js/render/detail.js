@@ -2,7 +2,7 @@
 // The partition shown in detail: its figures, every replica's track of
 // records with the high watermark and log end lines, and each replica's
 // segment files.
-import {bytes, esc, hue, short} from "../html.js";
+import {bytes, cellText, esc, hue} from "../html.js";
 import {frozen} from "./partitions.js";
 
 /** @typedef {import("../types.js").DetailView} DetailView */
@@ -52,17 +52,18 @@ export function firstOffset(d) {
 }
 
 /**
- * tracksHTML draws every replica's records: as many offsets as room
+ * tracksView draws every replica's records: as many offsets as room
  * cells, newest last; a chosen record stays in view while the view
  * carries it. mine names the learner's part that encoded the batches ("":
  * the reference). held, while the pointer is over the records, is the
  * first offset drawn before: the records stay where they are under the
- * pointer instead of sliding left as new ones arrive.
+ * pointer instead of sliding left as new ones arrive. producers are the
+ * names of the producers, whose records' cells show their numbers.
  * @param {DetailView} d
- * @param {{room: number, cell: number, selected: Selected | null, mine: string, held?: number | null}} o
+ * @param {{room: number, cell: number, selected: Selected | null, mine: string, held?: number | null, producers?: string[]}} o
  * @returns {{html: string, lo: number}}
  */
-export function tracksView(d, {room, cell, selected: s, mine, held = null}) {
+export function tracksView(d, {room, cell, selected: s, mine, held = null, producers = []}) {
   const logs = d.logs || [];
   let hi = 0;
   for (const l of logs) hi = Math.max(hi, l.leo);
@@ -98,7 +99,7 @@ export function tracksView(d, {room, cell, selected: s, mine, held = null}) {
       const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "", mine ? "mark-yours" : "",
         s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ");
       const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
-      h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(short(r.v))}</span><span class="sr">: ${esc(title)}</span></button>`;
+      h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(cellText(r.v, producers))}</span><span class="sr">: ${esc(title)}</span></button>`;
     }
     /** @param {string} cls @param {number} o @param {string} title */
     const line = (cls, o, title) => o >= lo && o <= top + 1 ? `<div data-key="${cls}" class="${cls}" style="left:${x(o) - 1}px" title="${title}"></div>` : "";
@@ -118,7 +119,7 @@ export function tracksView(d, {room, cell, selected: s, mine, held = null}) {
     h += `<div class="logrow lostrow" data-key="lost" data-log="lost"><div class="who"><span>lost</span><span class="sub">acked, then gone</span></div><div class="track" style="width:${width}px">`;
     for (const r of lost) {
       const title = `offset ${r.o} value ${r.v}: acknowledged to producer ${r.producer}, then lost (the partition no longer holds it)`;
-      h += `<button type="button" data-key="g${r.o}-${esc(r.v)}" class="${["rec ghost", s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ")}" style="left:${x(r.o)}px" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o} <small>lost</small></span><span class="v">${esc(short(r.v))}</span><span class="sr">: ${esc(title)}</span></button>`;
+      h += `<button type="button" data-key="g${r.o}-${esc(r.v)}" class="${["rec ghost", s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ")}" style="left:${x(r.o)}px" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o} <small>lost</small></span><span class="v">${esc(cellText(r.v, producers))}</span><span class="sr">: ${esc(title)}</span></button>`;
     }
     h += `</div></div>`;
   }
@@ -133,7 +134,7 @@ export function tracksView(d, {room, cell, selected: s, mine, held = null}) {
 /**
  * tracksHTML is tracksView's HTML.
  * @param {DetailView} d
- * @param {{room: number, cell: number, selected: Selected | null, mine: string, held?: number | null}} o
+ * @param {{room: number, cell: number, selected: Selected | null, mine: string, held?: number | null, producers?: string[]}} o
  */
 export function tracksHTML(d, o) {
   return tracksView(d, o).html;
