@@ -86,6 +86,35 @@ func TestGuessThenWatch(t *testing.T) {
 	}
 }
 
+// notation matches the scenario files' fact notation, which the page does
+// not use: a page-cache mark (a * after a record or "its * mark"), an
+// epoch written ·eN, a log written [0 a, ...].
+var notation = regexp.MustCompile(`\*( |$)| \* |·e[0-9]|\[[0-9]+ [^\]]*\]`)
+
+// TestPageWordsNotNotation: every text the page shows of a scenario says
+// what it means in the page's words, not in the notation of its facts.
+func TestPageWordsNotNotation(t *testing.T) {
+	all, err := All()
+	require.NoError(t, err)
+	for _, sc := range all {
+		texts := append([]string{sc.Title, sc.Summary, sc.Lesson}, sc.Intro...)
+		for _, b := range sc.Branches {
+			texts = append(texts, b.Intro...)
+		}
+		for _, s := range allSteps(sc) {
+			texts = append(append(append(texts, s.Title, s.Outcome), s.Narration...), s.Reveal...)
+			if q := s.Question; q != nil {
+				texts = append(append(texts, q.Text, q.Why), q.Choices...)
+			}
+		}
+		for _, text := range texts {
+			if m := notation.FindString(text); m != "" {
+				t.Errorf("%s (data/%s) shows %q on the page, the files' notation: %q", sc.Name, sc.File, m, text)
+			}
+		}
+	}
+}
+
 // The rule catches what gave guesses away before it: narration that
 // states the answer, choices that carry their reason.
 func TestGiveAwaysAreCaught(t *testing.T) {
