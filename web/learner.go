@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/cluster/defaultworld"
@@ -17,6 +19,10 @@ import (
 // learnerState is what a Live keeps of the learner's code.
 type learnerState struct {
 	code kitlive.Code
+	// shared is what every scenario's copy of the state shares: the
+	// tests' results, the first divergence of each part, the watch on the
+	// code's files.
+	shared *learnerShared
 	// live runs the code in the live world; scen in the scenario being played.
 	live, scen *kitlive.Live
 	// verdict is the scenario being played compared with the reference.
@@ -27,10 +33,13 @@ type learnerState struct {
 
 // LearnerView is the view's part about the learner's code.
 type LearnerView struct {
-	// Parts says, per exercise, whether "your code" or the "reference" runs.
-	Parts []kitlive.Status `json:"parts"`
-	// Faults are the failed calls of the learner's code, with the input and the stack.
-	Faults []kitlive.Fault `json:"faults,omitempty"`
+	// Parts says, per exercise, whether "your code" or the "reference"
+	// runs, whether its tests pass, the scenarios that play it, and the
+	// first divergence from the reference a scenario found in it.
+	Parts []LearnerPart `json:"parts"`
+	// Faults are the failed calls of the learner's code, with the input
+	// and the stack: the first of each part, and how many more it had.
+	Faults []LearnerFault `json:"faults,omitempty"`
 	// Marks are the latest events the learner's code decided, newest last:
 	// records it encoded, fetches its lookup served (offsets skipped or read
 	// again), segments it recovered or deleted, cuts and assignments it chose.
@@ -40,11 +49,51 @@ type LearnerView struct {
 	Verdict *kitlive.Comparison `json:"verdict,omitempty"`
 }
 
-// LearnerMark is one event the learner's code decided.
+// LearnerMark is one event the learner's code decided, or a run of
+// Count events of the same text in a row (Event is the first's line,
+// LastMs the last's time).
 type LearnerMark struct {
 	// Part is the exercise, Event the event's line.
-	Part  string `json:"part"`
-	Event string `json:"event"`
+	Part   string `json:"part"`
+	Event  string `json:"event"`
+	Count  int    `json:"count,omitempty"`
+	LastMs int64  `json:"last_ms,omitempty"`
+}
+
+// LearnerPart is one exercise's part as the page shows it.
+type LearnerPart struct {
+	kitlive.Status
+	// Tests is "pass", "fail: WHY" (the chapter's suite on the learner's
+	// code, run when the page started), "running" or "" (the reference
+	// runs: nothing to test).
+	Tests string `json:"tests,omitempty"`
+	// Command runs the part's tests: go test ./exercises/chNN/NAME/.
+	Command string `json:"command"`
+	// Scenarios are the guided scenarios that play the part on the
+	// learner's code.
+	Scenarios []string `json:"scenarios,omitempty"`
+	// Divergence is the first difference from the reference a guided
+	// scenario found in the part, kept once found.
+	Divergence *LearnerDivergence `json:"divergence,omitempty"`
+	// Changed says the part's files changed on disk since the page
+	// started: the page runs the code it started with, and says to
+	// restart it.
+	Changed bool `json:"changed,omitempty"`
+}
+
+// LearnerDivergence is where a scenario on the learner's code first left
+// the reference's outcome.
+type LearnerDivergence struct {
+	Scenario string `json:"scenario"`
+	kitlive.Difference
+}
+
+// LearnerFault is the first fault of a part, and how many followed it.
+type LearnerFault struct {
+	kitlive.Fault
+	More int `json:"more,omitempty"`
+	// Command runs the part's tests.
+	Command string `json:"command"`
 }
 
 // learnerMarks is how many marks a view carries.
@@ -52,7 +101,7 @@ const learnerMarks = 30
 
 // NewLearnerLive returns a Live showing the default world with code plugged in.
 func NewLearnerLive(code kitlive.Code) (*Live, error) {
-	st := &learnerState{code: code}
+	st := &learnerState{code: code, shared: newLearnerShared(code)}
 	w, err := st.newWorld()
 	if err != nil {
 		return nil, fmt.Errorf("web: default world on your code: %w", err)
@@ -138,20 +187,81 @@ func (l *Live) learnerView() *LearnerView {
 	if l.run != nil && st.scen != nil {
 		code = st.scen
 	}
-	v := &LearnerView{Parts: code.Statuses(), Faults: code.Faults()}
+	v := &LearnerView{}
 	if l.run != nil && st.verdict != nil {
 		if next, _ := l.run.Peek(); next == nil {
 			v.Verdict = st.verdict
+			st.shared.diverged(st.verdict)
 		}
 	}
-	evs := l.world().Events()
-	for i := len(evs) - 1; i >= 0 && len(v.Marks) < learnerMarks; i-- {
-		if p := code.PartOfEvent(evs[i]); p != "" {
-			v.Marks = append(v.Marks, LearnerMark{Part: p, Event: evs[i].String()})
-		}
+	for _, s := range code.Statuses() {
+		v.Parts = append(v.Parts, st.shared.part(s))
 	}
-	for i, j := 0, len(v.Marks)-1; i < j; i, j = i+1, j-1 {
-		v.Marks[i], v.Marks[j] = v.Marks[j], v.Marks[i]
-	}
+	v.Faults = firstFaults(code.Faults())
+	v.Marks = collapseMarks(l.world().Events(), code.PartOfEvent)
 	return v
+}
+
+// firstFaults keeps the first fault of each part, counting the others.
+func firstFaults(all []kitlive.Fault) []LearnerFault {
+	var out []LearnerFault
+	at := map[string]int{}
+	for _, f := range all {
+		if i, ok := at[f.Part]; ok {
+			out[i].More++
+			continue
+		}
+		at[f.Part] = len(out)
+		out = append(out, LearnerFault{Fault: f, Command: testCommand(f.Part)})
+	}
+	return out
+}
+
+// collapseMarks lists the newest learnerMarks events the learner's code
+// decided (partOf names a part, "" for the reference's), newest last,
+// a run of events of the same text one mark with its count.
+func collapseMarks(evs []cluster.Event, partOf func(cluster.Event) string) []LearnerMark {
+	var out []LearnerMark
+	for i := len(evs) - 1; i >= 0 && len(out) <= learnerMarks; i-- {
+		p := partOf(evs[i])
+		if p == "" {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Part == p && evs[i].Text == markText(out[n-1]) {
+			// the same decision again: one mark, counted, from the first
+			if out[n-1].Count == 0 {
+				out[n-1].Count, out[n-1].LastMs = 1, eventTime(out[n-1].Event)
+			}
+			out[n-1].Count++
+			out[n-1].Event = evs[i].String()
+			continue
+		}
+		out = append(out, LearnerMark{Part: p, Event: evs[i].String()})
+	}
+	if len(out) > learnerMarks {
+		out = out[:learnerMarks]
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// markText is the text of a mark's event, without its time and place.
+func markText(m LearnerMark) string {
+	if _, text, ok := strings.Cut(m.Event, ": "); ok {
+		return text
+	}
+	return m.Event
+}
+
+// eventTime reads the time of an event's line ("t=123 ...").
+func eventTime(line string) int64 {
+	var ms int64
+	fmt.Sscanf(line, "t=%d", &ms)
+	return ms
+}
+
+// testCommand is the go test command of a part: ch02/index is
+// go test ./exercises/ch02/index/.
+func testCommand(part string) string {
+	return "go test ./exercises/" + part + "/"
 }

@@ -48,6 +48,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "live: %v\n", err)
 		return 1
 	}
+	if wd, err := os.Getwd(); err == nil {
+		// a part whose files change while the page runs: it says to restart
+		live.WatchLearnerCode(watchParts(wd, kitlive.Parts))
+	}
 	srv := web.NewServer(live, web.NewTerminal(live), notes.FS)
 	srv.Log = stderr
 	if host, _, err := net.SplitHostPort(*addr); err == nil && host != "" {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/web"
@@ -51,5 +54,38 @@ func TestTheWorldRunsOnYourCode(t *testing.T) {
 	}
 	if v.TimeMs < 20_000 {
 		t.Errorf("the world stopped at %d ms", v.TimeMs)
+	}
+}
+
+// watchParts finds the exercises from the repository's root and from
+// inside them, and names a part whose source file changed, not the others.
+func TestWatchPartsNamesAChangedPart(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"exercises/live", "exercises/ch01/varint", "exercises/ch02/index"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(root, "exercises/ch02/index/index.go")
+	for _, f := range []string{file, filepath.Join(root, "exercises/ch01/varint/varint.go")} {
+		if err := os.WriteFile(f, []byte("package x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, from := range []string{root, filepath.Join(root, "exercises", "live")} {
+		changed := watchParts(from, []string{"ch01/varint", "ch02/index"})
+		if got := changed(); len(got) != 0 {
+			t.Fatalf("from %s: %v changed before anything did", from, got)
+		}
+		later := time.Now().Add(time.Duration(len(from)) * time.Second)
+		if err := os.Chtimes(file, later, later); err != nil {
+			t.Fatal(err)
+		}
+		if got := changed(); len(got) != 1 || got[0] != "ch02/index" {
+			t.Fatalf("from %s: after editing ch02/index, changed says %v", from, got)
+		}
+	}
+	if got := watchParts(t.TempDir(), []string{"ch01/varint"})(); got != nil {
+		t.Fatalf("without exercises: %v", got)
 	}
 }

@@ -120,14 +120,31 @@ test("events, newest first; timeline marks", () => {
   assert.equal(marksHTML(v.marks || [], 0, 0), "");
 });
 
-test("the learner's panel: parts, verdict, faults and marks", () => {
+test("the learner's panel: parts with their tests and scenarios, the first fault of each part with its note and command, repeated marks counted", () => {
   /** @type {import("../static/js/types.js").LearnerView} */
-  const l = {parts: [{part: "ch01/batch", runs: "your code", calls: 3, used: "producers encode"}, {part: "ch04/recovery", runs: "reference", why: "not written yet", calls: 0, used: "broker starts"}],
-    faults: [{part: "ch01/batch", kind: "panic", call: "AppendBatch(...)", value: "index out of range"}],
-    marks: [{part: "ch01/batch", event: "t=5 produce"}],
+  const l = {parts: [
+      {part: "ch01/batch", runs: "your code", calls: 3, used: "producers encode", tests: "fail: AppendBatch: the CRC is wrong", command: "go test ./exercises/ch01/batch/", scenarios: ["your-batch"],
+        divergence: {scenario: "your-batch", step: "2", title: "t", reference: "a", your_code: "b"}},
+      {part: "ch02/index", runs: "your code", calls: 9, used: "fetches", tests: "pass", command: "go test ./exercises/ch02/index/", changed: true},
+      {part: "ch04/recovery", runs: "reference", why: "not written yet", calls: 0, used: "broker starts", command: "go test ./exercises/ch04/recovery/"}],
+    faults: [{part: "ch01/batch", kind: "panic", call: "AppendBatch(...)", value: "index out of range", more: 4, command: "go test ./exercises/ch01/batch/"}],
+    marks: [{part: "ch02/index", event: "t=5 #1 consume: g fetched 3", count: 6, last_ms: 900}],
     verdict: {scenario: "your-batch", part: "ch01/batch", runs: "your code", matches: false, difference: {step: "2", title: "t", reference: "a", your_code: "b"}}};
-  const el = clean(learnerHTML(l), "learnerHTML");
-  assert.deepEqual(el.querySelectorAll(".learner-parts li").map((li) => li.dataset.runs), ["your code", "reference"]);
+  const el = clean(learnerHTML(l, ["00-why-a-log", "01-records-on-disk", "02-offsets-and-the-index"]), "learnerHTML");
+  assert.deepEqual(el.querySelectorAll(".learner-parts li").map((li) => li.dataset.runs), ["your code", "your code", "reference"]);
+  const batch = el.querySelector('li[data-part="ch01/batch"]').textContent;
+  assert.match(batch, /your code, its tests fail/, "a part whose tests fail is not simply your code");
+  assert.match(batch, /go test \.\/exercises\/ch01\/batch\//);
+  assert.match(batch, /played by your-batch/);
+  assert.match(batch, /first divergence, in your-batch step 2/);
+  const index = el.querySelector('li[data-part="ch02/index"]').textContent;
+  assert.doesNotMatch(index, /tests fail/);
+  assert.match(index, /run go run \.\/exercises\/live again/, "a changed part says to restart");
+  const fault = el.querySelector('.learner-fault[data-part="ch01/batch"]');
+  assert.match(fault.textContent, /index out of range \(and 4 more\)/);
+  assert.equal(fault.querySelector("a").getAttribute("href"), "#note/01-records-on-disk");
+  assert.match(fault.textContent, /run go test \.\/exercises\/ch01\/batch\//);
+  assert.match(el.querySelector(".learner-marks li").textContent, /×6 \(to t=900\)/);
   assert.equal(el.querySelector(".learner-verdict").dataset.matches, "false");
   assert.equal(yourPart(l, "record", "orders"), "ch01/batch");
   assert.equal(yourPart(l, "record", "__consumer_offsets"), "");

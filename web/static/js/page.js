@@ -249,7 +249,7 @@ export function boot(t) {
       (document.querySelector(".col.mid") || document.body).prepend(box);
     }
     box.hidden = false;
-    morph(box, learnerHTML(l));
+    morph(box, learnerHTML(l, ui.notes.map((n) => n.name)));
   }
 
   /** @param {Update} v */
@@ -692,7 +692,8 @@ export function boot(t) {
       showNote(name, h.includes("/", 5) ? h : null);
     } else if (h === "notes") { $("#note").hidden = true; $("#notes-index").hidden = false; showTab("notes"); }
   }
-  $("#note").addEventListener("click", (/** @type {Event} */ e) => {
+  // a note's "play the scenario" and the learner's scenario names
+  document.addEventListener("click", (/** @type {Event} */ e) => {
     const b = /** @type {HTMLElement} */ (e.target).closest("[data-scenario-link]");
     if (!(b instanceof HTMLElement)) return;
     showTab("scen");

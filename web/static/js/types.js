@@ -180,17 +180,56 @@
  */
 
 /**
+ * LearnerDivergence is the JSON of web.LearnerDivergence.
+ * @typedef {object} LearnerDivergence
+ * @property {string} scenario
+ * @property {string} step
+ * @property {string} title
+ * @property {string} reference
+ * @property {string} your_code
+ */
+
+/**
+ * LearnerFault is the JSON of web.LearnerFault.
+ * @typedef {object} LearnerFault
+ * @property {string} part
+ * @property {string} kind
+ * @property {string} call
+ * @property {string} value
+ * @property {string} [stack]
+ * @property {number} [more]
+ * @property {string} command Command runs the part's tests.
+ */
+
+/**
  * LearnerMark is the JSON of web.LearnerMark.
  * @typedef {object} LearnerMark
  * @property {string} part Part is the exercise, Event the event's line.
  * @property {string} event
+ * @property {number} [count]
+ * @property {number} [last_ms]
+ */
+
+/**
+ * LearnerPart is the JSON of web.LearnerPart.
+ * @typedef {object} LearnerPart
+ * @property {string} part
+ * @property {string} runs
+ * @property {string} [why]
+ * @property {number} calls
+ * @property {string} used
+ * @property {string} [tests] Tests is "pass", "fail: WHY" (the chapter's suite on the learner's code, run when the page started), "running" or "" (the reference runs: nothing to test).
+ * @property {string} command Command runs the part's tests: go test ./exercises/chNN/NAME/.
+ * @property {Array<string> | null} [scenarios] Scenarios are the guided scenarios that play the part on the learner's code.
+ * @property {LearnerDivergence | null} [divergence] Divergence is the first difference from the reference a guided scenario found in the part, kept once found.
+ * @property {boolean} [changed] Changed says the part's files changed on disk since the page started: the page runs the code it started with, and says to restart it.
  */
 
 /**
  * LearnerView is the JSON of web.LearnerView.
  * @typedef {object} LearnerView
- * @property {Array<Status> | null} parts Parts says, per exercise, whether "your code" or the "reference" runs.
- * @property {Array<Fault> | null} [faults] Faults are the failed calls of the learner's code, with the input and the stack.
+ * @property {Array<LearnerPart> | null} parts Parts says, per exercise, whether "your code" or the "reference" runs, whether its tests pass, the scenarios that play it, and the first divergence from the reference a scenario found in it.
+ * @property {Array<LearnerFault> | null} [faults] Faults are the failed calls of the learner's code, with the input and the stack: the first of each part, and how many more it had.
  * @property {Array<LearnerMark> | null} [marks] Marks are the latest events the learner's code decided, newest last: records it encoded, fetches its lookup served (offsets skipped or read again), segments it recovered or deleted, cuts and assignments it chose.
  * @property {Comparison | null} [verdict] Verdict, at the end of a guided scenario on the learner's code, says whether the outcome matches the reference's and where it first differs.
  */
@@ -388,16 +427,6 @@
  * @typedef {object} SessionError
  * @property {string} error
  * @property {Session} session
- */
-
-/**
- * Status is the JSON of live.Status.
- * @typedef {object} Status
- * @property {string} part Part is the exercise, e.g. "ch02/index".
- * @property {string} runs Runs is YourCode or Reference.
- * @property {string} [why] Why says why the reference runs: not written yet, or the fault.
- * @property {number} calls Calls counts the calls of the learner's code.
- * @property {string} used Used says where the world uses it.
  */
 
 /**

@@ -37,19 +37,51 @@ export function verdictText(v) {
 }
 
 /**
- * learnerHTML draws the learner's panel.
- * @param {LearnerView} l
+ * noteOf is the chapter's note of a part: ch02/index is the note whose
+ * name starts with 02- ("" when the page has none).
+ * @param {string} part
+ * @param {string[]} notes the notes' names
  */
-export function learnerHTML(l) {
-  let h = `<h2>Your code in the cluster</h2><ul class="learner-parts">` + (l.parts || []).map((p) =>
-    `<li data-part="${esc(p.part)}" data-runs="${esc(p.runs)}"><b>${esc(p.part)}: </b><span class="${p.runs === "your code" ? "mark-yours" : "mark-reference"}">${esc(p.runs)}</span><span>${esc(" — " + p.used + (p.why ? " (" + p.why + ")" : ""))}</span></li>`).join("") + `</ul>`;
+export function noteOf(part, notes) {
+  const m = /^ch(\d+)\//.exec(part);
+  return (m && notes.find((n) => n.startsWith(m[1] + "-"))) || "";
+}
+
+/**
+ * partHTML is one part's line: what runs it (your code only when its
+ * tests pass), its tests, the scenarios that play it, its first
+ * divergence, and whether its files changed since the page started.
+ * @param {import("../types.js").LearnerPart} p
+ */
+function partHTML(p) {
+  const failing = p.runs === "your code" && (p.tests || "").startsWith("fail");
+  const runs = failing ? "your code, its tests fail" : p.runs === "your code" && p.tests === "running" ? "your code (its tests are running)" : p.runs;
+  let h = `<li data-part="${esc(p.part)}" data-runs="${esc(p.runs)}" data-tests="${esc(p.tests || "")}"><b>${esc(p.part)}: </b><span class="${p.runs !== "your code" ? "mark-reference" : failing ? "mark-failing" : "mark-yours"}">${esc(runs)}</span><span>${esc(" — " + p.used + (p.why ? " (" + p.why + ")" : ""))}</span>`;
+  if (failing) h += `<div class="learner-sub mark-failing">${esc((p.tests || "").replace(/^fail: /, ""))} · <code>${esc(p.command)}</code></div>`;
+  if ((p.scenarios || []).length) h += `<div class="learner-sub">played by ${(p.scenarios || []).map((s) => `<button type="button" class="linkish" data-scenario-link="${esc(s)}">${esc(s)}</button>`).join(", ")}</div>`;
+  if (p.divergence) h += `<div class="learner-sub mark-failing">first divergence, in ${esc(p.divergence.scenario)} step ${esc(p.divergence.step)}: Kafka "${esc(p.divergence.reference)}", your code "${esc(p.divergence.your_code)}"</div>`;
+  if (p.changed) h += `<div class="learner-sub cue">its files changed since this page started, which runs the code it started with: stop it (Ctrl-C) and run <code>go run ./exercises/live</code> again to run the new code</div>`;
+  return h + `</li>`;
+}
+
+/**
+ * learnerHTML draws the learner's panel; notes are the notes' names, for
+ * the links from a fault to its chapter.
+ * @param {LearnerView} l
+ * @param {string[]} [notes]
+ */
+export function learnerHTML(l, notes = []) {
+  let h = `<h2>Your code in the cluster</h2><ul class="learner-parts">` + (l.parts || []).map(partHTML).join("") + `</ul>`;
   if (l.verdict) h += `<p class="learner-verdict" data-matches="${l.verdict.matches}">${esc(verdictText(l.verdict))}</p>`;
   for (const f of l.faults || []) {
-    h += `<details class="learner-fault"><summary>${esc(`${f.part}: ${f.kind}: ${f.value}`)}</summary><pre>${esc(f.call + (f.stack ? "\n\n" + f.stack : ""))}</pre></details>`;
+    const note = noteOf(f.part, notes);
+    h += `<details class="learner-fault" data-part="${esc(f.part)}"><summary>${esc(`${f.part}: ${f.kind}: ${f.value}`)}${f.more ? ` (and ${f.more} more)` : ""}</summary>` +
+      `<p>${note ? `Read <a href="#note/${esc(note)}">the chapter's note</a>, then ` : ""}run <code>${esc(f.command)}</code>: the tests show the smallest input that fails.</p>` +
+      `<pre>${esc(f.call + (f.stack ? "\n\n" + f.stack : ""))}</pre></details>`;
   }
   if ((l.marks || []).length) {
     h += `<h3>Decided by your code</h3><ul class="learner-marks">` +
-      (l.marks || []).map((m) => `<li data-part="${esc(m.part)}">${esc(`[your code: ${m.part}] ${m.event}`)}</li>`).join("") + `</ul>`;
+      (l.marks || []).map((m) => `<li data-part="${esc(m.part)}">${esc(`[your code: ${m.part}] ${m.event}`)}${m.count ? ` <b>×${m.count}</b> (to t=${m.last_ms})` : ""}</li>`).join("") + `</ul>`;
   }
   return h;
 }
