@@ -437,12 +437,14 @@
 //	  }],
 //	  "producers": [{
 //	    "name": "p", "sent": 3, "acked": 3, "failed": 0,
+//	    "lost_after_ack": 1,             extra: acknowledged, then gone: a replica without it became leader
+//	    "sent_no_ack": 0,                extra: sent with acks=0, which gets no answer (never counted acked)
 //	    "results": [{
 //	      "value": "m2",
 //	      "partition": 0,                extra
 //	      "offset": 1,                   omitted unless acknowledged with an offset
 //	      "error": "NOT_ENOUGH_REPLICAS",omitted unless it failed
-//	      "status": "acked"              extra: acked | failed | pending | sent (acks=0)
+//	      "status": "acked"              extra: acked | lost (acknowledged, then gone) | failed | pending | sent (acks=0)
 //	    }]
 //	  }],
 //	  "consumers": [
