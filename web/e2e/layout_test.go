@@ -142,6 +142,9 @@ func TestLayoutFitsEveryWidth(t *testing.T) {
 			if !f.TermScrolls || f.ClippedPre > 0 {
 				t.Errorf("at %d px the terminal clips Kafka's output (scrolls sideways: %v, clipped blocks: %d, widest %d px in %d)", w.w, f.TermScrolls, f.ClippedPre, f.WidestTermLine, f.TermWidth)
 			}
+			if tl := eval[float64](t, ctx, `document.querySelector("#tl").getBoundingClientRect().width`); tl < 0.5*float64(f.InnerWidth) {
+				t.Errorf("at %d px the timeline's slider is %.0f px wide: too short to drag", w.w, tl)
+			}
 			if f.Cells < 4 {
 				t.Errorf("at %d px the partition detail (%d px wide) has room for %d of the leader's records side by side, want at least 4", w.w, f.DetailWidth, f.Cells)
 			}
