@@ -9,7 +9,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster"
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/solutions/ch02/index"
 )
 
@@ -45,7 +45,7 @@ func TestLearnerScenarioVerdict(t *testing.T) {
 // scenario stays with its part after the scenario is left, and a part
 // whose files changed says so.
 func TestLearnerPartsSayWhatTheirTestsSay(t *testing.T) {
-	wrong := kafkalogtest.IndexLookup{
+	wrong := kafkalogkit.IndexLookup{
 		LookupIndex: func(index []byte, entries int, base, target int64) (int64, int32) { return base, 0 }, // never uses the index
 		FindBatch:   index.FindBatch,
 	}
@@ -54,7 +54,7 @@ func TestLearnerPartsSayWhatTheirTestsSay(t *testing.T) {
 		code  kitlive.Code
 		tests string
 	}{
-		{"the solution", kitlive.Code{Index: kafkalogtest.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}}, "pass"},
+		{"the solution", kitlive.Code{Index: kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}}, "pass"},
 		{"a lookup that never uses the index", kitlive.Code{Index: wrong}, "fail"},
 	} {
 		live, err := NewLearnerLive(tc.code)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/group/groupkit"
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
-	"github.com/kafkalive/kafkalive/kafkalog/kafkalogtest"
+	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
 )
 
@@ -35,11 +35,11 @@ const TestTimeout = 20 * time.Second
 // partChecks are the chapters' suites, each a check of the learner's code
 // for a part (the same suite go test ./exercises/... runs).
 var partChecks = map[string]func(kitlive.Code) error{
-	kitlive.PartVarint:      func(c kitlive.Code) error { return kafkalogtest.CheckVarint(c.Varint) },
-	kitlive.PartBatch:       func(c kitlive.Code) error { return kafkalogtest.CheckBatch(c.Batch) },
-	kitlive.PartIndex:       func(c kitlive.Code) error { return kafkalogtest.CheckIndex(c.Index) },
-	kitlive.PartRetention:   func(c kitlive.Code) error { return kafkalogtest.CheckRetention(c.Retention) },
-	kitlive.PartRecovery:    func(c kitlive.Code) error { return kafkalogtest.CheckRecovery(c.Recovery) },
+	kitlive.PartVarint:      func(c kitlive.Code) error { return kafkalogkit.CheckVarint(c.Varint) },
+	kitlive.PartBatch:       func(c kitlive.Code) error { return kafkalogkit.CheckBatch(c.Batch) },
+	kitlive.PartIndex:       func(c kitlive.Code) error { return kafkalogkit.CheckIndex(c.Index) },
+	kitlive.PartRetention:   func(c kitlive.Code) error { return kafkalogkit.CheckRetention(c.Retention) },
+	kitlive.PartRecovery:    func(c kitlive.Code) error { return kafkalogkit.CheckRecovery(c.Recovery) },
 	kitlive.PartTruncation:  func(c kitlive.Code) error { return replicakit.CheckTruncation(c.Truncation) },
 	kitlive.PartCooperative: func(c kitlive.Code) error { return groupkit.CheckCooperativeSticky(c.Cooperative) },
 }
