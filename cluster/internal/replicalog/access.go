@@ -31,8 +31,8 @@ func (r *Log) Damaged() bool { return len(r.damaged) > 0 }
 // mirror holds in it, segment after segment.
 func (r *Log) SegmentOffsets() iter.Seq2[int64, iter.Seq[int64]] {
 	return func(yield func(int64, iter.Seq[int64]) bool) {
-		for c := range r.m.chunks {
-			if !yield(r.m.chunks[c].at.segment, r.m.offsets(c)) {
+		for c := range r.m.chunks.Len() {
+			if !yield(r.m.chunks.At(c).at.segment, r.m.offsets(c)) {
 				return
 			}
 		}
@@ -44,7 +44,7 @@ func (r *Log) SegmentOffsets() iter.Seq2[int64, iter.Seq[int64]] {
 // memory, for tests and diagnostics).
 func (r *Log) DecodedEntries() int {
 	n := 0
-	for _, ch := range r.m.chunks {
+	for _, ch := range r.m.chunks.All() {
 		n += len(ch.entries)
 	}
 	return n

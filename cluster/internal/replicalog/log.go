@@ -836,10 +836,10 @@ func (r *Log) FilesHold() ([]replica.Entry, error) {
 // segment, truncations cut the end), so the segment's entries are one run
 // of them.
 func (r *Log) RecordsIn(segment int64) int {
-	cs := r.m.chunks
-	lo := sort.Search(len(cs), func(i int) bool { return cs[i].at.segment >= segment })
+	cs := &r.m.chunks
+	lo := sort.Search(cs.Len(), func(i int) bool { return cs.At(i).at.segment >= segment })
 	n := 0
-	for _, c := range cs[lo:] {
+	for _, c := range cs.From(lo) {
 		if c.at.segment != segment {
 			break
 		}

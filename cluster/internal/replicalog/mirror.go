@@ -5,6 +5,7 @@ import (
 	"iter"
 	"sort"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/seq"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -29,11 +30,17 @@ import (
 // them). That is why the Mirror is chunked rather than one slice:
 // appending never copies what is there.
 type Mirror struct {
-	chunks []chunk
+	// chunks are shared block by block with the mirror's clones (a
+	// snapshot's): a chunk is written in place only through Mut, which
+	// copies a shared block first.
+	chunks seq.Vec[chunk]
 	n      int
-	// cache lists the positions (chunk.first) of the lazy chunks whose
-	// entries are decoded, oldest first, and cached how many entries they
-	// hold.
+	// base is the number of entries dropped from the front since the
+	// mirror began: a chunk's first counts from the beginning, so that a
+	// drop rewrites no chunk; position i is entry base+i.
+	base int
+	// cache lists the lazy chunks whose entries are decoded (by their
+	// first), oldest first, and cached how many entries they hold.
 	cache  []int
 	cached int
 	// budget, if above 0, replaces mirrorCacheEntries (tests).
@@ -57,7 +64,7 @@ const mirrorCacheEntries = 1 << 15
 // chunk is the entries of one batch (or of its part at or after the log
 // start offset) and where the batch ends on disk.
 type chunk struct {
-	first int // position of the first entry
+	first int // the first entry, counted from the mirror's beginning (Mirror.base)
 	n     int // number of entries
 	// lo and hi are the offsets of the first and the last entry.
 	lo, hi int64
@@ -133,7 +140,10 @@ func entriesSize(es []replica.Entry) int {
 func (m *Mirror) Len() int { return m.n }
 
 // reset empties the mirror.
-func (m *Mirror) reset() { m.chunks, m.n, m.cache, m.cached = nil, 0, nil, 0 }
+func (m *Mirror) reset() {
+	m.base += m.n
+	m.chunks, m.n, m.cache, m.cached = seq.Vec[chunk]{}, 0, nil, 0
+}
 
 // add appends an eager chunk of a batch's entries, which end at place at.
 // The mirror keeps the slice as it is (capacity cut to its length): the
@@ -142,9 +152,8 @@ func (m *Mirror) add(entries []replica.Entry, at place) {
 	if len(entries) == 0 {
 		return
 	}
-	c := chunk{first: m.n, n: len(entries), lo: entries[0].Offset, hi: entries[len(entries)-1].Offset,
-		entries: entries[:len(entries):len(entries)], at: at, size: entriesSize(entries), headSize: entrySize(&entries[0]), head: entries[0].Batch != nil}
-	m.chunks = append(m.chunks, c)
+	m.chunks.Append(chunk{first: m.base + m.n, n: len(entries), lo: entries[0].Offset, hi: entries[len(entries)-1].Offset,
+		entries: entries[:len(entries):len(entries)], at: at, size: entriesSize(entries), headSize: entrySize(&entries[0]), head: entries[0].Batch != nil})
 	m.n += len(entries)
 }
 
@@ -158,23 +167,25 @@ func (m *Mirror) addLazy(b *LazyBatch, epoch int32, skip, n int, entries []repli
 		return
 	}
 	lo := b.base + int64(skip)
-	c := chunk{first: m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip, epoch: epoch,
+	c := chunk{first: m.base + m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip, epoch: epoch,
 		size: size, headSize: headSize, head: skip == 0}
-	m.chunks = append(m.chunks, c)
+	if entries != nil {
+		c.entries = entries[:n:n]
+	}
+	m.chunks.Append(c)
 	m.n += n
 	if entries != nil {
-		m.chunks[len(m.chunks)-1].entries = entries[:n:n]
-		m.remember(len(m.chunks) - 1)
+		m.remember(m.chunks.Len() - 1)
 	}
 }
 
 // entriesOf returns chunk c's entries, decoding a lazy chunk's batch if
 // they are not cached. The caller must not modify them.
 func (m *Mirror) entriesOf(c int) []replica.Entry {
-	ch := &m.chunks[c]
-	if ch.entries != nil {
-		return ch.entries
+	if es := m.chunks.At(c).entries; es != nil {
+		return es
 	}
+	ch := m.chunks.Mut(c)
 	es := m.decode(ch)
 	ch.entries = es
 	m.remember(c) // which never forgets c itself; es is the caller's either way
@@ -185,8 +196,9 @@ func (m *Mirror) entriesOf(c int) []replica.Entry {
 // decoded entries of the chunks decoded longest ago beyond
 // mirrorCacheEntries (never those of the chunk decoded last).
 func (m *Mirror) remember(c int) {
-	m.cache = append(m.cache, m.chunks[c].first)
-	m.cached += m.chunks[c].n
+	ch := m.chunks.At(c)
+	m.cache = append(m.cache, ch.first)
+	m.cached += ch.n
 	budget := mirrorCacheEntries
 	if m.budget > 0 {
 		budget = m.budget
@@ -194,9 +206,10 @@ func (m *Mirror) remember(c int) {
 	for m.cached > budget && len(m.cache) > 1 {
 		first := m.cache[0]
 		m.cache = m.cache[1:]
-		if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
-			m.chunks[k].entries = nil
-			m.cached -= m.chunks[k].n
+		if k := m.chunkAt(first); k >= 0 && m.chunks.At(k).entries != nil {
+			old := m.chunks.Mut(k)
+			old.entries = nil
+			m.cached -= old.n
 		}
 	}
 	if len(m.cache) > 0 && cap(m.cache) > 4*len(m.cache)+16 {
@@ -207,11 +220,11 @@ func (m *Mirror) remember(c int) {
 // chunkAt is the index of the lazy chunk that begins at position first,
 // -1 if none.
 func (m *Mirror) chunkAt(first int) int {
-	if first >= m.n {
+	if first < m.base || first >= m.base+m.n {
 		return -1
 	}
-	k := m.chunkOf(first)
-	if m.chunks[k].first != first || m.chunks[k].batch == nil {
+	k := m.chunkOf(first - m.base)
+	if ch := m.chunks.At(k); ch.first != first || ch.batch == nil {
 		return -1
 	}
 	return k
@@ -277,24 +290,28 @@ func BatchEntries(rb *kafkalog.RecordBatch, raw []byte, skip, n int) []replica.E
 
 // chunkOf is the index of the chunk holding position i (0 <= i < len).
 func (m *Mirror) chunkOf(i int) int {
-	return sort.Search(len(m.chunks), func(c int) bool { return m.chunks[c].first > i }) - 1
+	abs := m.base + i
+	return sort.Search(m.chunks.Len(), func(c int) bool { return m.chunks.At(c).first > abs }) - 1
 }
+
+// start is the position of chunk ch's first entry.
+func (m *Mirror) start(ch *chunk) int { return ch.first - m.base }
 
 // At is the entry At position i (0 <= i < len); the caller must not
 // modify it.
 func (m *Mirror) At(i int) *replica.Entry {
 	c := m.chunkOf(i)
-	return &m.entriesOf(c)[i-m.chunks[c].first]
+	return &m.entriesOf(c)[i-m.start(m.chunks.At(c))]
 }
 
 // OffsetAt is the offset of the entry at position i (0 <= i < len), found
 // without decoding a lazy chunk.
 func (m *Mirror) OffsetAt(i int) int64 {
-	c := &m.chunks[m.chunkOf(i)]
+	c := m.chunks.At(m.chunkOf(i))
 	if c.batch != nil {
-		return c.lo + int64(i-c.first)
+		return c.lo + int64(i-m.start(c))
 	}
-	return c.entries[i-c.first].Offset
+	return c.entries[i-m.start(c)].Offset
 }
 
 // truncate keeps the entries before position i.
@@ -307,27 +324,25 @@ func (m *Mirror) truncate(i int) {
 		return
 	}
 	c := m.chunkOf(i)
-	if k := i - m.chunks[c].first; k > 0 {
-		ch := &m.chunks[c]
+	if k := i - m.start(m.chunks.At(c)); k > 0 {
 		es := m.entriesOf(c)[:k:k]
+		ch := m.chunks.Mut(c)
 		ch.entries, ch.n, ch.hi, ch.size = es, k, es[k-1].Offset, entriesSize(es)
 		c++
 	}
-	clear(m.chunks[c:]) // let the cut entries go
-	m.chunks, m.n = m.chunks[:c], i
-	m.recountCache(0)
+	m.chunks.Truncate(c)
+	m.n = i
+	m.recountCache()
 }
 
 // recountCache keeps, of the positions the cache lists, those (moved back
 // by shift) of the lazy chunks still there with their entries decoded, and
 // counts their entries again: after a cut or a drop of the mirror's front.
-func (m *Mirror) recountCache(shift int) {
+func (m *Mirror) recountCache() {
 	kept, cached := m.cache[:0], 0
 	for _, first := range m.cache {
-		if first -= shift; first >= 0 {
-			if k := m.chunkAt(first); k >= 0 && m.chunks[k].entries != nil {
-				kept, cached = append(kept, first), cached+m.chunks[k].n
-			}
+		if k := m.chunkAt(first); k >= 0 && m.chunks.At(k).entries != nil {
+			kept, cached = append(kept, first), cached+m.chunks.At(k).n
 		}
 	}
 	m.cache, m.cached = kept, cached
@@ -346,26 +361,23 @@ func (m *Mirror) dropFront(i int) {
 		return
 	}
 	c := m.chunkOf(i)
-	if k := i - m.chunks[c].first; k > 0 {
-		ch := &m.chunks[c]
+	if k := i - m.start(m.chunks.At(c)); k > 0 {
 		es := m.entriesOf(c)[k:]
 		if es[0].Batch != nil {
 			es = append([]replica.Entry(nil), es...)
 			es[0].Batch = nil
 		}
+		ch := m.chunks.Mut(c)
 		ch.entries, ch.n, ch.lo, ch.head, ch.headSize, ch.size = es, len(es), es[0].Offset, false, entrySize(&es[0]), entriesSize(es)
 		if ch.batch != nil {
 			ch.skip += k
 		}
-		ch.first = i
+		ch.first = m.base + i
 	}
-	clear(m.chunks[:c])
-	m.chunks = m.chunks[c:]
-	for k := range m.chunks {
-		m.chunks[k].first -= i
-	}
+	m.chunks.DropFront(c)
+	m.base += i
 	m.n -= i
-	m.recountCache(i)
+	m.recountCache()
 }
 
 // Epochs yields, chunk by chunk from position i on, the leader Epochs of
@@ -376,17 +388,18 @@ func (m *Mirror) Epochs(i int) iter.Seq2[[2]int, int32] {
 		if i >= m.n {
 			return
 		}
-		for c := m.chunkOf(max(i, 0)); c < len(m.chunks); c++ {
-			ch := &m.chunks[c]
-			lo := max(i, ch.first)
+		for c := m.chunkOf(max(i, 0)); c < m.chunks.Len(); c++ {
+			ch := m.chunks.At(c)
+			first := m.start(ch)
+			lo := max(i, first)
 			if ch.batch != nil {
-				if !yield([2]int{lo, ch.first + ch.n}, ch.epoch) {
+				if !yield([2]int{lo, first + ch.n}, ch.epoch) {
 					return
 				}
 				continue
 			}
-			for k := lo - ch.first; k < ch.n; k++ {
-				if !yield([2]int{ch.first + k, ch.first + k + 1}, ch.entries[k].LeaderEpoch) {
+			for k := lo - first; k < ch.n; k++ {
+				if !yield([2]int{first + k, first + k + 1}, ch.entries[k].LeaderEpoch) {
 					return
 				}
 			}
@@ -400,8 +413,8 @@ func (m *Mirror) From(i int) iter.Seq2[int, *replica.Entry] {
 		if i >= m.n {
 			return
 		}
-		for c := m.chunkOf(max(i, 0)); c < len(m.chunks); c++ {
-			es, first := m.entriesOf(c), m.chunks[c].first
+		for c := m.chunkOf(max(i, 0)); c < m.chunks.Len(); c++ {
+			es, first := m.entriesOf(c), m.start(m.chunks.At(c))
 			for k := max(i-first, 0); k < len(es); k++ {
 				if !yield(first+k, &es[k]) {
 					return
@@ -415,8 +428,8 @@ func (m *Mirror) From(i int) iter.Seq2[int, *replica.Entry] {
 // position 0.
 func (m *Mirror) Backward() iter.Seq2[int, *replica.Entry] {
 	return func(yield func(int, *replica.Entry) bool) {
-		for c := len(m.chunks) - 1; c >= 0; c-- {
-			es, first := m.entriesOf(c), m.chunks[c].first
+		for c := m.chunks.Len() - 1; c >= 0; c-- {
+			es, first := m.entriesOf(c), m.start(m.chunks.At(c))
 			for k := len(es) - 1; k >= 0; k-- {
 				if !yield(first+k, &es[k]) {
 					return
@@ -435,15 +448,16 @@ func (m *Mirror) Slice(i, j int) []replica.Entry {
 		return nil
 	}
 	c := m.chunkOf(i)
-	if ch := &m.chunks[c]; j <= ch.first+ch.n {
-		es := m.entriesOf(c)
-		return es[i-ch.first : j-ch.first : j-ch.first]
+	if ch := m.chunks.At(c); j <= m.start(ch)+ch.n {
+		es, first := m.entriesOf(c), m.start(ch)
+		return es[i-first : j-first : j-first]
 	}
 	out := make([]replica.Entry, 0, j-i)
-	for ; c < len(m.chunks) && len(out) < j-i; c++ {
-		ch := &m.chunks[c]
-		lo := max(i-ch.first, 0)
-		hi := min(j-ch.first, ch.n)
+	for ; c < m.chunks.Len() && len(out) < j-i; c++ {
+		ch := m.chunks.At(c)
+		first := m.start(ch)
+		lo := max(i-first, 0)
+		hi := min(j-first, ch.n)
 		out = append(out, m.entriesOf(c)[lo:hi]...)
 	}
 	return out
@@ -456,14 +470,15 @@ func (m *Mirror) Slice(i, j int) []replica.Entry {
 func (m *Mirror) sliceFetch(i, j int) []replica.Entry {
 	i, j = max(i, 0), min(j, m.n)
 	var out []replica.Entry
-	for c := m.chunkOf(i); c < len(m.chunks) && i < j; c++ {
-		ch := &m.chunks[c]
-		if ch.batch != nil && ch.skip == 0 && i == ch.first && j >= ch.first+ch.n {
+	for c := m.chunkOf(i); c < m.chunks.Len() && i < j; c++ {
+		ch := m.chunks.At(c)
+		first := m.start(ch)
+		if ch.batch != nil && ch.skip == 0 && i == first && j >= first+ch.n {
 			out = append(out, replica.Entry{Offset: ch.lo, LeaderEpoch: ch.epoch, Count: int32(ch.n), Batch: m.bytesOf(ch)})
 		} else {
-			out = append(out, m.entriesOf(c)[i-ch.first:min(j-ch.first, ch.n)]...)
+			out = append(out, m.entriesOf(c)[i-first:min(j-first, ch.n)]...)
 		}
-		i = ch.first + ch.n
+		i = first + ch.n
 	}
 	return out
 }
@@ -482,31 +497,32 @@ func (m *Mirror) readEnd(i, maxBytes, end int) (int, int) {
 		return i, 0
 	}
 	size, j := 0, i
-	for c := m.chunkOf(i); c < len(m.chunks) && j < end; c++ {
-		ch := &m.chunks[c]
-		if ch.batch == nil || i > ch.first || end < ch.first+ch.n {
+	for c := m.chunkOf(i); c < m.chunks.Len() && j < end; c++ {
+		ch := m.chunks.At(c)
+		first := m.start(ch)
+		if ch.batch == nil || i > first || end < first+ch.n {
 			// entry by entry: an eager chunk, or a lazy one read in part
 			es := m.entriesOf(c)
-			for k := max(i-ch.first, 0); k < len(es) && ch.first+k < end; k++ {
+			for k := max(i-first, 0); k < len(es) && first+k < end; k++ {
 				size += entrySize(&es[k])
-				if ch.first+k > i && size > maxBytes && es[k].Batch != nil {
+				if first+k > i && size > maxBytes && es[k].Batch != nil {
 					return j, size - entrySize(&es[k])
 				}
-				j = ch.first + k + 1
+				j = first + k + 1
 			}
 			continue
 		}
-		if ch.first > i && ch.head && size+ch.headSize > maxBytes {
+		if first > i && ch.head && size+ch.headSize > maxBytes {
 			return j, size
 		}
 		size += ch.size
-		j = ch.first + ch.n
+		j = first + ch.n
 	}
 	return j, size
 }
 
 // placeOf is where the batch of the entry at position i ends.
-func (m *Mirror) placeOf(i int) place { return m.chunks[m.chunkOf(i)].at }
+func (m *Mirror) placeOf(i int) place { return m.chunks.At(m.chunkOf(i)).at }
 
 // places yields, for the chunks from position i on, the positions they
 // cover from i (lo to hi-1) and where their batch ends.
@@ -515,9 +531,9 @@ func (m *Mirror) places(i int) iter.Seq2[[2]int, place] {
 		if i >= m.n {
 			return
 		}
-		for c := m.chunkOf(max(i, 0)); c < len(m.chunks); c++ {
-			ch := &m.chunks[c]
-			if !yield([2]int{max(i, ch.first), ch.first + ch.n}, ch.at) {
+		for c := m.chunkOf(max(i, 0)); c < m.chunks.Len(); c++ {
+			ch := m.chunks.At(c)
+			if !yield([2]int{max(i, m.start(ch)), m.start(ch) + ch.n}, ch.at) {
 				return
 			}
 		}
@@ -528,7 +544,7 @@ func (m *Mirror) places(i int) iter.Seq2[[2]int, place] {
 // chunk.
 func (m *Mirror) offsets(c int) iter.Seq[int64] {
 	return func(yield func(int64) bool) {
-		ch := &m.chunks[c]
+		ch := m.chunks.At(c)
 		for k := range ch.n {
 			off := ch.lo + int64(k)
 			if ch.batch == nil {
@@ -548,24 +564,24 @@ func (m *Mirror) index(offset int64) int {
 	if m.n == 0 {
 		return 0
 	}
-	first := m.chunks[0].lo
+	first := m.chunks.At(0).lo
 	if i := int(min(max(offset-first, 0), int64(m.n))); i == m.n {
-		if m.chunks[len(m.chunks)-1].hi < offset {
+		if m.chunks.At(m.chunks.Len()-1).hi < offset {
 			return i
 		}
 	} else if m.OffsetAt(i) == offset {
 		return i
 	}
 	// the chunk whose last entry is the first at or after offset
-	c := sort.Search(len(m.chunks), func(c int) bool { return m.chunks[c].hi >= offset })
-	if c == len(m.chunks) {
+	c := sort.Search(m.chunks.Len(), func(c int) bool { return m.chunks.At(c).hi >= offset })
+	if c == m.chunks.Len() {
 		return m.n
 	}
-	ch := &m.chunks[c]
+	ch := m.chunks.At(c)
 	if ch.batch != nil {
-		return ch.first + int(max(offset-ch.lo, 0))
+		return m.start(ch) + int(max(offset-ch.lo, 0))
 	}
-	return ch.first + sort.Search(len(ch.entries), func(k int) bool { return ch.entries[k].Offset >= offset })
+	return m.start(ch) + sort.Search(len(ch.entries), func(k int) bool { return ch.entries[k].Offset >= offset })
 }
 
 // Cursor walks a mirror's entries one at a time.
@@ -577,15 +593,15 @@ type Cursor struct {
 // CursorAt is a cursor at position i.
 func (m *Mirror) CursorAt(i int) Cursor {
 	if i >= m.n {
-		return Cursor{m: m, c: len(m.chunks)}
+		return Cursor{m: m, c: m.chunks.Len()}
 	}
 	c := m.chunkOf(max(i, 0))
-	return Cursor{m: m, c: c, k: max(i, 0) - m.chunks[c].first}
+	return Cursor{m: m, c: c, k: max(i, 0) - m.start(m.chunks.At(c))}
 }
 
 // Entry is the Entry at the cursor, nil past the last one.
 func (cu *Cursor) Entry() *replica.Entry {
-	if cu.c >= len(cu.m.chunks) {
+	if cu.c >= cu.m.chunks.Len() {
 		return nil
 	}
 	return &cu.m.entriesOf(cu.c)[cu.k]
@@ -593,10 +609,10 @@ func (cu *Cursor) Entry() *replica.Entry {
 
 // Next moves the cursor to the Next entry.
 func (cu *Cursor) Next() {
-	if cu.c >= len(cu.m.chunks) {
+	if cu.c >= cu.m.chunks.Len() {
 		return
 	}
-	if cu.k++; cu.k == cu.m.chunks[cu.c].n {
+	if cu.k++; cu.k == cu.m.chunks.At(cu.c).n {
 		cu.c, cu.k = cu.c+1, 0
 	}
 }
@@ -607,10 +623,10 @@ func (cu *Cursor) Next() {
 // the same part of equal batches (base offset, epoch, size and CRC). It
 // reports whether it moved them.
 func SkipSame(a, b *Cursor) bool {
-	if a.k != 0 || b.k != 0 || a.c >= len(a.m.chunks) || b.c >= len(b.m.chunks) {
+	if a.k != 0 || b.k != 0 || a.c >= a.m.chunks.Len() || b.c >= b.m.chunks.Len() {
 		return false
 	}
-	ca, cb := &a.m.chunks[a.c], &b.m.chunks[b.c]
+	ca, cb := a.m.chunks.At(a.c), b.m.chunks.At(b.c)
 	same := false
 	switch {
 	case ca.n != cb.n:

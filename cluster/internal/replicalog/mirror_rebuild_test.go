@@ -37,7 +37,22 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 		}
 		r.m.budget = rapid.IntRange(1, 12).Draw(t, "cache budget")
 		epoch := int32(0)
+		// logs are r and its clones (a snapshot's, on a clone of the file
+		// system), each changed on its own in turn: every one must hold its
+		// own files at every step, whatever the others do.
+		type side struct {
+			r    *Log
+			fsys *vfs.MemFS
+		}
+		sides := []side{{r, fsys}}
 		for step := range rapid.IntRange(1, 25).Draw(t, "steps") {
+			if rapid.IntRange(0, 5).Draw(t, "clone") == 0 {
+				from := sides[rapid.IntRange(0, len(sides)-1).Draw(t, "clone of")]
+				cfs := from.fsys.Clone()
+				sides = append(sides, side{from.r.Clone(cfs, &clock, nil), cfs})
+			}
+			s := sides[rapid.IntRange(0, len(sides)-1).Draw(t, "side")]
+			r, fsys = s.r, s.fsys
 			clock++
 			leo := r.LogEndOffset()
 			switch action := rapid.IntRange(0, 9).Draw(t, "action"); {
@@ -96,12 +111,14 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 			default:
 				epoch++
 			}
-			want, err := r.FilesHold()
-			if err != nil {
-				t.Fatalf("step %d: the files: %v", step, err)
-			}
-			if d := cmp.Diff(want, mirrored(&r.m)); d != "" {
-				t.Fatalf("step %d: the mirror against the files (-files +mirror):\n%s", step, d)
+			for k, s := range sides {
+				want, err := s.r.FilesHold()
+				if err != nil {
+					t.Fatalf("step %d: log %d: the files: %v", step, k, err)
+				}
+				if d := cmp.Diff(want, mirrored(&s.r.m)); d != "" {
+					t.Fatalf("step %d: log %d of %d: the mirror against the files (-files +mirror):\n%s", step, k, len(sides), d)
+				}
 			}
 			if r.LogStartOffset() < r.LogEndOffset() {
 				from := rapid.Int64Range(r.LogStartOffset(), r.LogEndOffset()).Draw(t, "read from")

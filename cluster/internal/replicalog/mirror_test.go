@@ -193,7 +193,7 @@ func TestMirrorIsASlice(t *testing.T) {
 				t.Fatalf("readEnd(%d, %d, %d) = %d, %d; want %d, %d", i, maxBytes, end, gotJ, gotSize, wantJ, wantSize)
 			}
 			var offs []int64
-			for c := range m.chunks {
+			for c := range m.chunks.Len() {
 				for off := range m.offsets(c) {
 					offs = append(offs, off)
 				}
