@@ -239,8 +239,16 @@ func init() {
 			format: func(a Action) string { return "alter-configs " + a.Name + " " + a.Value },
 		},
 		ActCorrupt: {
-			check: func(w *World, a Action) error { return w.validateCorrupt(a) },
-			apply: func(w *World, a Action) error { return w.corrupt(a) },
+			check: func(w *World, a Action) error {
+				b, err := w.broker(a.Broker)
+				if err != nil {
+					return err
+				}
+				return b.CheckCorrupt(a.Name, a.Offset, a.N, a.Flip)
+			},
+			apply: func(w *World, a Action) error {
+				return w.brokers[a.Broker-1].Corrupt(w.env(), a.Name, a.Offset, a.N, a.Flip)
+			},
 			format: func(a Action) string {
 				if a.Flip {
 					return fmt.Sprintf("corrupt %d %s %d --flip", a.Broker, a.Name, a.Offset)
@@ -249,8 +257,14 @@ func init() {
 			},
 		},
 		ActWipe: {
-			check:  func(w *World, a Action) error { return w.validateWipe(a) },
-			apply:  func(w *World, a Action) error { return w.wipe(a) },
+			check: func(w *World, a Action) error {
+				b, err := w.broker(a.Broker)
+				if err != nil {
+					return err
+				}
+				return b.CheckWipe(a.Name)
+			},
+			apply:  func(w *World, a Action) error { return w.brokers[a.Broker-1].Wipe(w.env(), a.Name) },
 			format: func(a Action) string { return fmt.Sprintf("wipe %d %s", a.Broker, a.Name) },
 		},
 		ActCommitTransaction: {

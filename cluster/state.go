@@ -448,14 +448,7 @@ func (s State) JSON() ([]byte, error) { return json.MarshalIndent(s, "", "  ") }
 
 // SegmentCount is one segment of a replica's log as [World.SegmentCounts]
 // gives it: what [SegmentInfo] says without listing the offsets.
-type SegmentCount struct {
-	BaseOffset int64
-	Size       int64
-	// Records counts the records the segment holds.
-	Records int
-	// Active marks the last segment, the one appended to.
-	Active bool
-}
+type SegmentCount = broker.SegmentCount
 
 // PartitionFileSize returns the size of file name (such as
 // "00000000000000000000.index") in broker id's directory of the
@@ -479,21 +472,11 @@ func (w *World) PartitionFileSize(id int32, topic string, partition int32, name 
 // number of records each holds: [World.Segments] without the offsets,
 // for a page that shows a long log's segments at every update.
 func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([]SegmentCount, error) {
-	s, err := w.runningReplica(id, topic, partition)
+	b, err := w.broker(id)
 	if err != nil {
 		return nil, err
 	}
-	segs := s.Log.Kafka().Segments()
-	first := 0
-	if n > 0 && len(segs) > n {
-		first = len(segs) - n
-	}
-	out := make([]SegmentCount, 0, len(segs)-first)
-	for i, seg := range segs[first:] {
-		out = append(out, SegmentCount{BaseOffset: seg.BaseOffset(), Size: seg.Size(), Records: s.Log.RecordsIn(seg.BaseOffset()),
-			Active: first+i == len(segs)-1})
-	}
-	return out, nil
+	return b.SegmentCounts(partitionKey{Topic: topic, Partition: partition}, n)
 }
 
 // markerLabel is how the state shows a control record: ⟨COMMIT⟩.
