@@ -1,24 +1,32 @@
 package cluster
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/kafkalive/kafkalive/group"
 )
+
+// KafkaError is a refusal Kafka answers with one of its error codes: its
+// name (Errors' constant) and the message of its exception, in Kafka's
+// words, which a tool prints as they are.
+type KafkaError struct {
+	Name, Message string
+}
+
+func (e *KafkaError) Error() string { return e.Message }
 
 // Errors of a group deletion ([World.CheckDeleteGroup], [ActDeleteGroup]),
 // with the messages of Kafka's exceptions for them.
 var (
 	// ErrGroupIDNotFound: no such group, or one already deleted
 	// (GROUP_ID_NOT_FOUND, GroupIdNotFoundException).
-	ErrGroupIDNotFound = errors.New("The group id does not exist.")
+	ErrGroupIDNotFound error = &KafkaError{"GROUP_ID_NOT_FOUND", "The group id does not exist."}
 	// ErrNonEmptyGroup: the group has members (NON_EMPTY_GROUP,
 	// GroupNotEmptyException).
-	ErrNonEmptyGroup = errors.New("The group is not empty.")
+	ErrNonEmptyGroup error = &KafkaError{"NON_EMPTY_GROUP", "The group is not empty."}
 	// ErrCoordinatorNotAvailable: the group's __consumer_offsets partition
 	// has no running leader (COORDINATOR_NOT_AVAILABLE).
-	ErrCoordinatorNotAvailable = errors.New("The coordinator is not available.")
+	ErrCoordinatorNotAvailable error = &KafkaError{"COORDINATOR_NOT_AVAILABLE", "The coordinator is not available."}
 )
 
 // CheckDeleteGroup says whether group name can be deleted now, as Kafka

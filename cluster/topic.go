@@ -77,12 +77,6 @@ func (w *World) logConfig(topic string) kafkalog.Config { return w.settings(topi
 // partitions.
 func (w *World) minInsyncReplicas(topic string) int { return w.settings(topic).MinInsyncReplicas }
 
-// uncleanLeaderElection returns the unclean.leader.election.enable the
-// controller follows for topic's partitions.
-func (w *World) uncleanLeaderElection(topic string) bool {
-	return w.settings(topic).UncleanLeaderElectionEnable
-}
-
 // addPartitions grows topic to count partitions (kafka-topics --alter
 // --partitions): existing records stay where they are; new partitions get
 // replicas as at creation (partition p starts at broker (p mod N)+1), so

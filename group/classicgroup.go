@@ -185,10 +185,6 @@ func (g *classicGroup) selectProtocol() string {
 	return best
 }
 
-func (m *member) subscription(protocol string) Subscription {
-	return m.protocol(protocol).Subscription
-}
-
 // protocol returns m's entry for assignor name (an empty subscription of
 // generation -1 when it lists none).
 func (m *member) protocol(name string) Protocol {

@@ -110,7 +110,7 @@ func (c *Coordinator) Step(from string, req Request) error {
 }
 
 func invalidGroupResponse(req Request) Response {
-	switch req.(type) {
+	switch req := req.(type) {
 	case JoinGroup:
 		return JoinGroupResponse{Error: InvalidGroupID}
 	case SyncGroup:
@@ -120,8 +120,7 @@ func invalidGroupResponse(req Request) Response {
 	case LeaveGroup:
 		return LeaveGroupResponse{Error: InvalidGroupID}
 	case OffsetCommit:
-		r := req.(OffsetCommit)
-		return OffsetCommitResponse{Error: InvalidGroupID, Offsets: r.Offsets, Seq: r.Seq}
+		return OffsetCommitResponse{Error: InvalidGroupID, Offsets: req.Offsets, Seq: req.Seq}
 	default:
 		return OffsetFetchResponse{Error: InvalidGroupID}
 	}

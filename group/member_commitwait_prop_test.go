@@ -81,7 +81,6 @@ type handoverMember struct {
 	revocation  []group.PartitionOffset
 	revokedAtMs int64
 	nextCommit  int64
-	lastFetchMs int64
 }
 
 type handoverStore struct {

@@ -370,13 +370,3 @@ func moveOne(out Assignment, ms []MemberSubscription, eligible func(TopicPartiti
 	}
 	return false
 }
-
-// sortedKeys returns the partitions of m sorted.
-func sortedKeys[V any](m map[TopicPartition]V) []TopicPartition {
-	out := make([]TopicPartition, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
-	}
-	slices.SortFunc(out, CompareTopicPartitions)
-	return out
-}

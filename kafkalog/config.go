@@ -194,6 +194,3 @@ func hasPolicy(p, want string) bool {
 	}
 	return false
 }
-
-// maxIndexSize is segment.index.bytes rounded down to whole entries of size entry.
-func (c Config) maxIndexSize(entry int64) int64 { return c.SegmentIndexBytes / entry * entry }

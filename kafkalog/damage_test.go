@@ -60,24 +60,6 @@ func openDamaged(fsys vfs.FS, cfg Config) (*DataDir, *Log, error) {
 	return d, d.Log(damageTP), err
 }
 
-func copyFile(t *testing.T, fsys vfs.FS, from, to string) {
-	t.Helper()
-	b, err := readWholeFile(fsys, from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := fsys.Create(to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(b, 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // checkAppendAfter appends one batch and checks it gets offset want and reads back.
 func checkAppendAfter(t *testing.T, l *Log, want int64) {
 	t.Helper()

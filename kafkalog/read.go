@@ -56,11 +56,6 @@ func newBatchScanner(f vfs.File, name string, start, end int64, buf []byte, veri
 	return &batchScanner{f: f, name: name, end: end, buf: buf, verify: verify, next: start, bufPos: start}
 }
 
-// reset makes s walk another file, keeping its buffer.
-func (s *batchScanner) reset(f vfs.File, name string, start, end int64) {
-	*s = batchScanner{f: f, name: name, end: end, buf: s.buf, verify: s.verify, next: start, bufPos: start}
-}
-
 // window returns the bytes of the file in [pos, pos+need), reading them into the
 // buffer if needed. need must be at most len(s.buf) and pos+need at most s.end.
 func (s *batchScanner) window(pos int64, need int) ([]byte, error) {

@@ -42,10 +42,6 @@ type Header struct {
 	Value []byte
 }
 
-// maxRecordOverhead is the most a record's fixed fields take: 5 length + 1
-// attributes + 10 timestampDelta + 5 offsetDelta (Kafka's MAX_RECORD_OVERHEAD).
-const maxRecordOverhead = 21
-
 // minRecordLen is the fewest bytes a record can take: length, attributes,
 // timestampDelta, offsetDelta, keyLength, valueLength and headersCount, 1 byte each.
 const minRecordLen = 7

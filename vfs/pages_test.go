@@ -59,7 +59,6 @@ func TestPagesAreBytes(t *testing.T) {
 			case 4:
 				versions = append(versions, b.share())
 				models = append(models, append([]byte(nil), model...))
-				b = &versions[v] // append may have moved it
 			case 5:
 				versions[v] = fromBytes(append([]byte(nil), model...))
 			}

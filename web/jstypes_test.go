@@ -179,31 +179,38 @@ func (g *jsTypes) readDocs(pkgPath string) {
 	}
 	dir := filepath.Join("..", filepath.FromSlash(strings.TrimPrefix(rel, "/")))
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	require.NoError(g.t, err)
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				ts, ok := n.(*ast.TypeSpec)
-				if !ok {
-					return true
-				}
-				st, ok := ts.Type.(*ast.StructType)
-				if !ok {
-					return false
-				}
-				for _, fl := range st.Fields.List {
-					doc := fl.Doc.Text()
-					if doc == "" {
-						doc = fl.Comment.Text()
-					}
-					for _, nm := range fl.Names {
-						g.docs[pkgPath+"."+ts.Name.Name+"."+nm.Name] = strings.Join(strings.Fields(doc), " ")
-					}
-				}
-				return false
-			})
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
 		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(g.t, err)
+		files = append(files, f)
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				return false
+			}
+			for _, fl := range st.Fields.List {
+				doc := fl.Doc.Text()
+				if doc == "" {
+					doc = fl.Comment.Text()
+				}
+				for _, nm := range fl.Names {
+					g.docs[pkgPath+"."+ts.Name.Name+"."+nm.Name] = strings.Join(strings.Fields(doc), " ")
+				}
+			}
+			return false
+		})
 	}
 }
 

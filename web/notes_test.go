@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -112,7 +111,7 @@ func TestFirstSentence(t *testing.T) {
 		{"# T\n## S\n", ""},
 	} {
 		if diff := cmp.Diff(tc.want, firstSentence(tc.md)); diff != "" {
-			t.Error(fmt.Sprintf("firstSentence(%q) (-want +got):\n%s", tc.md, diff))
+			t.Errorf("firstSentence(%q) (-want +got):\n%s", tc.md, diff)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func (b *Broker) deliverGroupRequest(env Env, e *netsim.Envelope) {
 }
 
 func notCoordinator(r group.Request) group.Response {
-	switch r.(type) {
+	switch r := r.(type) {
 	case group.JoinGroup:
 		return group.JoinGroupResponse{Error: group.NotCoordinator}
 	case group.SyncGroup:
@@ -89,8 +89,7 @@ func notCoordinator(r group.Request) group.Response {
 	case group.LeaveGroup:
 		return group.LeaveGroupResponse{Error: group.NotCoordinator}
 	case group.OffsetCommit:
-		c := r.(group.OffsetCommit)
-		return group.OffsetCommitResponse{Error: group.NotCoordinator, Offsets: c.Offsets, Seq: c.Seq}
+		return group.OffsetCommitResponse{Error: group.NotCoordinator, Offsets: r.Offsets, Seq: r.Seq}
 	}
 	return group.OffsetFetchResponse{Error: group.NotCoordinator}
 }

@@ -186,9 +186,15 @@ func setInt(lo int64, field func(*kafkalog.Config) *int64) func(*Settings, strin
 	}
 }
 
-// configError is ConfigDef's ConfigException message.
+// ConfigError is a value a config does not take: ConfigDef's
+// ConfigException, its message in Kafka's words.
+type ConfigError struct{ Message string }
+
+func (e *ConfigError) Error() string { return e.Message }
+
+// configError is ConfigDef's ConfigException for value of config name.
 func configError(name, value, why string) error {
-	return fmt.Errorf("Invalid value %s for configuration %s: %s", value, name, why)
+	return &ConfigError{fmt.Sprintf("Invalid value %s for configuration %s: %s", value, name, why)}
 }
 
 // parseNumber parses an INT or LONG config value within [lo, hi].
