@@ -10,7 +10,6 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
 // This file is the world's side of real Kafka clients (kcat, franz-go, the
@@ -383,59 +382,3 @@ func (w *World) topicByID(id [16]byte) *Topic {
 // ClusterID is the world's cluster.id: a Uuid as Kafka prints it, drawn
 // from the seed like a topic id.
 func (w *World) ClusterID() string { return metadata.NewTopicID(w.cfg.Seed, "\x00cluster.id") }
-
-// Kafka's error codes the external requests answer with
-// (org.apache.kafka.common.protocol.Errors).
-const (
-	errUnknownServerError      int16 = -1
-	errOffsetOutOfRange        int16 = 1
-	errCorruptMessage          int16 = 2
-	errUnknownTopicOrPartition int16 = 3
-	errLeaderNotAvailable      int16 = 5
-	errNotLeaderOrFollower     int16 = 6
-	errMessageTooLarge         int16 = 10
-	errInvalidTimestamp        int16 = 32
-	errRecordListTooLarge      int16 = 18
-	errCoordinatorNotAvailable int16 = 15
-	errInvalidTopicException   int16 = 17
-	errInvalidRequiredAcks     int16 = 21
-	errUnsupportedVersion      int16 = 35
-	errTopicAlreadyExists      int16 = 36
-	errInvalidPartitions       int16 = 37
-	errInvalidReplicationFac   int16 = 38
-	errInvalidReplicaAssign    int16 = 39
-	errInvalidConfig           int16 = 40
-	errInvalidRequest          int16 = 42
-	errPolicyViolation         int16 = 44
-	errInvalidRecord           int16 = 87
-	errUnknownTopicID          int16 = 100
-)
-
-// errName names the codes above and the replica's.
-func errName(code int16) string {
-	switch code {
-	case errUnknownServerError:
-		return "UNKNOWN_SERVER_ERROR"
-	case errCorruptMessage:
-		return "CORRUPT_MESSAGE"
-	case errUnknownTopicOrPartition:
-		return "UNKNOWN_TOPIC_OR_PARTITION"
-	case errLeaderNotAvailable:
-		return "LEADER_NOT_AVAILABLE"
-	case errInvalidTopicException:
-		return "INVALID_TOPIC_EXCEPTION"
-	case errInvalidRecord:
-		return "INVALID_RECORD"
-	case errInvalidTimestamp:
-		return "INVALID_TIMESTAMP"
-	case errUnknownTopicID:
-		return "UNKNOWN_TOPIC_ID"
-	case errInvalidConfig:
-		return "INVALID_CONFIG"
-	case errInvalidRequest:
-		return "INVALID_REQUEST"
-	case errPolicyViolation:
-		return "POLICY_VIOLATION"
-	}
-	return replica.ErrorCode(code).String()
-}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -107,7 +108,7 @@ func (w *World) AlterTopicConfigs(topic string, ops []ConfigOp, replace bool) (A
 	switch code {
 	case 0:
 		return Action{Kind: ActAlterConfigs, Name: topic, Topic: spec, Value: w.overridesString(specTopic(spec))}, nil
-	case errUnknownTopicOrPartition:
+	case kafkaerr.UnknownTopicOrPartition:
 		return Action{}, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, msg)
 	}
 	return Action{}, &ConfigRefusal{Code: code, Message: msg}
@@ -125,7 +126,7 @@ func (e *ConfigRefusal) Error() string        { return e.Message }
 func (e *ConfigRefusal) Is(target error) bool { return target == ErrInvalidConfig }
 
 // ErrorName is the code's name in Kafka's Errors (INVALID_CONFIG...).
-func (e *ConfigRefusal) ErrorName() string { return errName(e.Code) }
+func (e *ConfigRefusal) ErrorName() string { return kafkaerr.Name(e.Code) }
 
 // alteredTopicConfigs is AlterTopicConfigs' check: the topic's configs
 // after ops, as a TopicSpec's Config, MinInsyncReplicas,
@@ -141,24 +142,24 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 	var nulls []string
 	for _, op := range ops {
 		if seen[op.Name] {
-			return fail(errInvalidRequest, "Error due to duplicate config keys")
+			return fail(kafkaerr.InvalidRequest, "Error due to duplicate config keys")
 		}
 		seen[op.Name] = true
 		if op.Op < ConfigSet || op.Op > ConfigSubtract || replace && op.Op != ConfigSet {
-			return fail(errInvalidRequest, fmt.Sprintf("Unknown operations type %d", int8(op.Op)))
+			return fail(kafkaerr.InvalidRequest, fmt.Sprintf("Unknown operations type %d", int8(op.Op)))
 		}
 		if op.Op != ConfigDelete && op.Value == nil {
 			nulls = append(nulls, op.Name)
 		}
 	}
 	if len(nulls) > 0 {
-		return fail(errInvalidRequest, "Null value not supported for : "+strings.Join(nulls, ", "))
+		return fail(kafkaerr.InvalidRequest, "Null value not supported for : "+strings.Join(nulls, ", "))
 	}
 	if topic == "" {
-		return fail(errInvalidRequest, "Default topic resources are not allowed.")
+		return fail(kafkaerr.InvalidRequest, "Default topic resources are not allowed.")
 	}
 	if err := CheckTopicName(topic); err != nil {
-		return fail(errInvalidTopicException, err.Error())
+		return fail(kafkaerr.InvalidTopicException, err.Error())
 	}
 	t := w.topic(topic)
 	configs := map[string]string{}
@@ -176,7 +177,7 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 			// modelled), from Kafka's default when the topic sets none
 			k, ok := topicconfig.Lookup(op.Name)
 			if !ok || !k.IsList() {
-				return fail(errInvalidConfig, fmt.Sprintf("Can't %s to key %s because its type is not LIST.", op.Op, op.Name))
+				return fail(kafkaerr.InvalidConfig, fmt.Sprintf("Can't %s to key %s because its type is not LIST.", op.Op, op.Name))
 			}
 			cur, set := configs[op.Name]
 			if !set {
@@ -208,9 +209,9 @@ func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) 
 	}
 	switch {
 	case t == nil:
-		return fail(errUnknownTopicOrPartition, fmt.Sprintf("The topic '%s' does not exist.", topic))
+		return fail(kafkaerr.UnknownTopicOrPartition, fmt.Sprintf("The topic '%s' does not exist.", topic))
 	case t.Internal:
-		return fail(errPolicyViolation, fmt.Sprintf("the configs of %s are not altered in the simulated cluster: its group coordinators read committed offsets from its log, which compaction and retention must keep as they are", topic))
+		return fail(kafkaerr.PolicyViolation, fmt.Sprintf("the configs of %s are not altered in the simulated cluster: its group coordinators read committed offsets from its log, which compaction and retention must keep as they are", topic))
 	}
 	return spec, 0, ""
 }
@@ -408,7 +409,7 @@ func (w *World) alterConfigResources(x *ExternalRequest, rs []configResource, re
 	}
 	out := make([]configResult, len(rs))
 	for i, r := range rs {
-		code, msg := errInvalidRequest, "Each resource must appear at most once."
+		code, msg := kafkaerr.InvalidRequest, "Each resource must appear at most once."
 		if count[key{r.typ, r.name}] == 1 {
 			code, msg = w.alterConfigsResource(x, r.typ, r.name, r.ops, replace, validateOnly)
 		}
@@ -426,9 +427,9 @@ func (w *World) alterConfigsResource(x *ExternalRequest, typ kmsg.ConfigResource
 	switch typ {
 	case kmsg.ConfigResourceTypeTopic:
 	case kmsg.ConfigResourceTypeBroker, kmsg.ConfigResourceTypeBrokerLogger:
-		return errPolicyViolation, "the simulated brokers' own configs are static: alter a topic's configs instead (kafka-configs --entity-type topics)"
+		return kafkaerr.PolicyViolation, "the simulated brokers' own configs are static: alter a topic's configs instead (kafka-configs --entity-type topics)"
 	default:
-		return errInvalidRequest, fmt.Sprintf("Unknown resource type %d", int8(typ))
+		return kafkaerr.InvalidRequest, fmt.Sprintf("Unknown resource type %d", int8(typ))
 	}
 	spec, code, msg := w.alteredTopicConfigs(name, ops, replace)
 	if code != 0 || validateOnly {

@@ -7,6 +7,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -61,9 +62,9 @@ func (w *World) fetchResponse(b *broker.Broker, client int32, req *kmsg.FetchReq
 		rt := kmsg.NewFetchResponseTopic()
 		rt.Topic, rt.TopicID = t.Topic, t.TopicID
 		var topic *Topic
-		unknown := errUnknownTopicOrPartition
+		unknown := kafkaerr.UnknownTopicOrPartition
 		if req.Version >= 13 {
-			topic, unknown = w.topicByID(t.TopicID), errUnknownTopicID
+			topic, unknown = w.topicByID(t.TopicID), kafkaerr.UnknownTopicID
 		} else {
 			topic = w.topic(t.Topic)
 		}
@@ -103,7 +104,7 @@ func (w *World) fetchResponse(b *broker.Broker, client int32, req *kmsg.FetchReq
 func (w *World) readForConsumer(b *broker.Broker, tp partitionKey, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
 	s := b.Partition(tp)
 	if s == nil {
-		return errNotLeaderOrFollower, nil
+		return kafkaerr.NotLeaderOrFollower, nil
 	}
 	st := s.Node.Status()
 	// FetchRequest.optionalEpoch: any negative epoch is none (ListOffsets
@@ -112,7 +113,7 @@ func (w *World) readForConsumer(b *broker.Broker, tp partitionKey, p kmsg.FetchR
 		return code, nil
 	}
 	if p.FetchOffset < st.LogStartOffset || p.FetchOffset > st.LogEndOffset {
-		return errOffsetOutOfRange, nil
+		return kafkaerr.OffsetOutOfRange, nil
 	}
 	rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = st.HighWatermark, st.HighWatermark, st.LogStartOffset
 	if maxBytes <= 0 && !minOne || p.FetchOffset >= st.HighWatermark {
@@ -132,11 +133,11 @@ func (w *World) readForConsumer(b *broker.Broker, tp partitionKey, p kmsg.FetchR
 		// a legacy batch, which the client's check refuses in its turn). A
 		// batch that only fails its CRC is sent as stored, as Kafka sends
 		// it: the client's check (check.crcs) finds it.
-		return errCorruptMessage, nil
+		return kafkaerr.CorruptMessage, nil
 	}
 	if err != nil {
 		w.internalError(b, err)
-		return errUnknownServerError, nil
+		return kafkaerr.UnknownServerError, nil
 	}
 	size := maxBytes
 	if minOne && len(raw) > 0 {
@@ -158,7 +159,7 @@ func leaderCheck(st replica.Status, currentLeaderEpoch int32) int16 {
 	case currentLeaderEpoch != -1 && currentLeaderEpoch > st.LeaderEpoch:
 		return int16(replica.UnknownLeaderEpoch)
 	case st.Role != replica.RoleLeader:
-		return errNotLeaderOrFollower
+		return kafkaerr.NotLeaderOrFollower
 	}
 	return 0
 }
@@ -189,7 +190,7 @@ func (w *World) extListOffsets(b *broker.Broker, req *kmsg.ListOffsetsRequest) *
 		for _, p := range t.Partitions {
 			rp := kmsg.NewListOffsetsResponseTopicPartition()
 			rp.Partition, rp.Timestamp, rp.Offset, rp.LeaderEpoch = p.Partition, -1, -1, -1
-			rp.ErrorCode = errUnknownTopicOrPartition
+			rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
 			if topic != nil && p.Partition >= 0 && int(p.Partition) < len(topic.Assignment) {
 				w.listOffset(b, partitionKey{Topic: t.Topic, Partition: p.Partition}, p, &rp)
 			}
@@ -203,7 +204,7 @@ func (w *World) extListOffsets(b *broker.Broker, req *kmsg.ListOffsetsRequest) *
 func (w *World) listOffset(b *broker.Broker, tp partitionKey, p kmsg.ListOffsetsRequestTopicPartition, rp *kmsg.ListOffsetsResponseTopicPartition) {
 	s := b.Partition(tp)
 	if s == nil {
-		rp.ErrorCode = errNotLeaderOrFollower
+		rp.ErrorCode = kafkaerr.NotLeaderOrFollower
 		return
 	}
 	st := s.Node.Status()
@@ -228,7 +229,7 @@ func (w *World) listOffset(b *broker.Broker, tp partitionKey, p kmsg.ListOffsets
 		off, ts, ok, err := s.Log.Kafka().OffsetForTimestamp(p.Timestamp)
 		if err != nil {
 			w.internalError(b, err)
-			rp.ErrorCode = errUnknownServerError
+			rp.ErrorCode = kafkaerr.UnknownServerError
 			return
 		}
 		if !ok || off >= st.HighWatermark {
@@ -258,9 +259,9 @@ func (w *World) extOffsetForLeaderEpoch(x *ExternalRequest, b *broker.Broker, re
 		for _, p := range t.Partitions {
 			rp := kmsg.NewOffsetForLeaderEpochResponseTopicPartition()
 			rp.Partition, rp.LeaderEpoch, rp.EndOffset = p.Partition, -1, -1
-			rp.ErrorCode = errUnknownTopicOrPartition
+			rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
 			if topic != nil && p.Partition >= 0 && int(p.Partition) < len(topic.Assignment) {
-				rp.ErrorCode = errNotLeaderOrFollower
+				rp.ErrorCode = kafkaerr.NotLeaderOrFollower
 				tp := partitionKey{Topic: t.Topic, Partition: p.Partition}
 				if s := b.Partition(tp); s != nil {
 					if rp.ErrorCode = leaderCheck(s.Node.Status(), p.CurrentLeaderEpoch); rp.ErrorCode == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/group"
 )
 
@@ -56,13 +57,6 @@ func isGroupKey(key int16) bool {
 	}
 	return false
 }
-
-// Kafka's error codes of the group APIs that are not the coordinator's
-// own (those are group.ErrorCode).
-const (
-	errNotCoordinator int16 = 16
-	errInvalidGroupID int16 = 24
-)
 
 // consumerProtocolType is the protocol type of Kafka's consumers, whose
 // metadata and assignments the world reads.
@@ -156,7 +150,7 @@ func (w *World) extDeleteGroups(x *ExternalRequest, b *broker.Broker, r *kmsg.De
 		g := kmsg.NewDeleteGroupsResponseGroup()
 		g.Group = name
 		if w.coordinatorOf(name) != b {
-			g.ErrorCode = errNotCoordinator
+			g.ErrorCode = kafkaerr.NotCoordinator
 			resp.Groups = append(resp.Groups, g)
 			continue
 		}
@@ -176,7 +170,7 @@ func (w *World) extStep(id uint64, x *ExternalRequest, b *broker.Broker, req kms
 	var idx []int
 	for i, p := range parts {
 		if p.Group() != "" && w.coordinatorOf(p.Group()) != b {
-			fillExtAnswer(req, resp, i, nil, errNotCoordinator)
+			fillExtAnswer(req, resp, i, nil, kafkaerr.NotCoordinator)
 			continue
 		}
 		mine, idx = append(mine, p), append(idx, i)
@@ -257,7 +251,7 @@ func (w *World) unloadResignedExternal(b *broker.Broker) {
 		}
 		delete(w.xgroup.waiting, addr)
 		w.record(EventGroup, b.ID(), nil, "coordinator: no longer the coordinator of %s: NOT_COORDINATOR to %s", g, addr)
-		fillExtAnswer(p.req, p.resp, p.part, nil, errNotCoordinator)
+		fillExtAnswer(p.req, p.resp, p.part, nil, kafkaerr.NotCoordinator)
 		*p.open--
 		if *p.open == 0 {
 			w.answer(p.id, p.resp)
@@ -314,10 +308,10 @@ func errMessage(code int16) *string {
 		return ptr("NONE")
 	case int16(group.CoordinatorNotAvailable):
 		return ptr("The coordinator is not available.")
-	case errInvalidRequest:
+	case kafkaerr.InvalidRequest:
 		return ptr("This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.")
 	}
-	return ptr(errName(code))
+	return ptr(kafkaerr.Name(code))
 }
 
 // noTxnCoordinator is the answer to a transactional producer's search for
@@ -345,7 +339,7 @@ func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoo
 		case 1:
 			return -1, int16(group.CoordinatorNotAvailable)
 		default:
-			return -1, errInvalidRequest
+			return -1, kafkaerr.InvalidRequest
 		}
 		if err := w.ensureOffsetsTopic(); err != nil {
 			return -1, int16(group.CoordinatorNotAvailable)
@@ -381,7 +375,7 @@ func (w *World) extFindCoordinator(r *kmsg.FindCoordinatorRequest) *kmsg.FindCoo
 func (w *World) extJoinGroup(id uint64, x *ExternalRequest, b *broker.Broker, r *kmsg.JoinGroupRequest) {
 	resp := r.ResponseKind().(*kmsg.JoinGroupResponse)
 	if r.Group == "" {
-		fillExtAnswer(r, resp, 0, nil, errInvalidGroupID)
+		fillExtAnswer(r, resp, 0, nil, kafkaerr.InvalidGroupID)
 		w.answer(id, resp)
 		return
 	}
@@ -451,7 +445,7 @@ func (w *World) extLeaveGroup(id uint64, x *ExternalRequest, b *broker.Broker, r
 		}
 	}
 	if r.Group == "" {
-		resp.ErrorCode = errInvalidGroupID
+		resp.ErrorCode = kafkaerr.InvalidGroupID
 		w.answer(id, resp)
 		return
 	}
@@ -476,7 +470,7 @@ func (w *World) extOffsetCommit(id uint64, x *ExternalRequest, b *broker.Broker,
 			rp := kmsg.NewOffsetCommitResponseTopicPartition()
 			rp.Partition = p.Partition
 			if tp == nil || p.Partition < 0 || int(p.Partition) >= len(tp.Assignment) {
-				rp.ErrorCode = errUnknownTopicOrPartition
+				rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
 			} else {
 				rp.ErrorCode = -2 // filled in by the coordinator's answer
 				c.Offsets = append(c.Offsets, group.PartitionOffset{TopicPartition: group.TopicPartition{Topic: t.Topic, Partition: p.Partition},
@@ -493,7 +487,7 @@ func (w *World) extOffsetCommit(id uint64, x *ExternalRequest, b *broker.Broker,
 	}
 	switch {
 	case r.Group == "":
-		setCommitErrors(resp, errInvalidGroupID)
+		setCommitErrors(resp, kafkaerr.InvalidGroupID)
 		w.answer(id, resp)
 	case len(c.Offsets) == 0:
 		w.answer(id, resp)
@@ -506,7 +500,7 @@ func (w *World) extOffsetCommit(id uint64, x *ExternalRequest, b *broker.Broker,
 func setCommitErrors(resp *kmsg.OffsetCommitResponse, code int16) {
 	for i := range resp.Topics {
 		for j := range resp.Topics[i].Partitions {
-			if p := &resp.Topics[i].Partitions[j]; p.ErrorCode == -2 || code == errNotCoordinator && p.ErrorCode == 0 {
+			if p := &resp.Topics[i].Partitions[j]; p.ErrorCode == -2 || code == kafkaerr.NotCoordinator && p.ErrorCode == 0 {
 				p.ErrorCode = code
 			}
 		}
@@ -549,7 +543,7 @@ func (w *World) extOffsetFetch(id uint64, x *ExternalRequest, b *broker.Broker, 
 	}
 	for i, p := range parts {
 		if p.Group() == "" {
-			fillExtAnswer(r, resp, i, nil, errInvalidGroupID)
+			fillExtAnswer(r, resp, i, nil, kafkaerr.InvalidGroupID)
 		}
 	}
 	parts = slices.DeleteFunc(parts, func(p group.Request) bool { return p.Group() == "" })
@@ -591,7 +585,7 @@ func fillExtAnswer(req kmsg.Request, resp kmsg.Response, part int, ans group.Res
 			}
 			return
 		}
-		if code == errNotCoordinator || code == errInvalidGroupID {
+		if code == kafkaerr.NotCoordinator || code == kafkaerr.InvalidGroupID {
 			r.ErrorCode = code // a group-level error
 			r.Members = nil
 			return
@@ -726,7 +720,7 @@ func (w *World) extDescribeGroups(b *broker.Broker, r *kmsg.DescribeGroupsReques
 		d.Group = name
 		d.AuthorizedOperations = -2147483648 // not asked for (Integer.MIN_VALUE)
 		if w.coordinatorOf(name) != b {
-			d.ErrorCode = errNotCoordinator
+			d.ErrorCode = kafkaerr.NotCoordinator
 			resp.Groups = append(resp.Groups, d)
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/controller"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -103,7 +104,7 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 				}
 			}
 			if pi.Leader < 0 {
-				mp.ErrorCode = errLeaderNotAvailable
+				mp.ErrorCode = kafkaerr.LeaderNotAvailable
 			}
 			mt.Partitions = append(mt.Partitions, mp)
 		}
@@ -117,11 +118,11 @@ func (w *World) extMetadata(x *ExternalRequest, req *kmsg.MetadataRequest) *kmsg
 		mt.Topic, mt.TopicID = rt.Topic, rt.TopicID
 		switch {
 		case rt.Topic == nil:
-			mt.ErrorCode = errUnknownTopicID
+			mt.ErrorCode = kafkaerr.UnknownTopicID
 		case CheckTopicName(*rt.Topic) != nil:
-			mt.ErrorCode = errInvalidTopicException
+			mt.ErrorCode = kafkaerr.InvalidTopicException
 		default:
-			mt.ErrorCode = errUnknownTopicOrPartition
+			mt.ErrorCode = kafkaerr.UnknownTopicOrPartition
 			mt.IsInternal = metadata.IsInternal(*rt.Topic)
 			if autoCreate {
 				if msg := w.autoCreateTopic(x, *rt.Topic); msg != "" {
@@ -176,7 +177,7 @@ func (w *World) autoCreateTopic(x *ExternalRequest, name string) string {
 func (w *World) extInitProducerID(x *ExternalRequest, req *kmsg.InitProducerIDRequest) *kmsg.InitProducerIDResponse {
 	resp := kmsg.NewPtrInitProducerIDResponse()
 	if req.TransactionalID != nil {
-		resp.ErrorCode, resp.ProducerID, resp.ProducerEpoch = errUnsupportedVersion, -1, -1
+		resp.ErrorCode, resp.ProducerID, resp.ProducerEpoch = kafkaerr.UnsupportedVersion, -1, -1
 		return resp
 	}
 	resp.ProducerID, resp.ProducerEpoch = ExternalProducerIDBase+w.ext.nextPID, 0
@@ -252,7 +253,7 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 		return 0, ""
 	}
 	if err := w.createTopic(spec); err != nil {
-		return errInvalidRequest, err.Error()
+		return kafkaerr.InvalidRequest, err.Error()
 	}
 	rt.TopicID = TopicUUID(w.topic(t.Topic).ID)
 	w.record(EventController, 0, nil, "topic %s created by %s: %d partitions, replicas %v", t.Topic, by, len(asg), asg)
@@ -267,20 +268,20 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16, string) {
 	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
 	if err := CheckTopicName(t.Topic); err != nil {
-		return fail(errInvalidTopicException, err.Error())
+		return fail(kafkaerr.InvalidTopicException, err.Error())
 	}
 	if w.topic(t.Topic) != nil {
-		return fail(errTopicAlreadyExists, fmt.Sprintf("Topic '%s' already exists.", t.Topic))
+		return fail(kafkaerr.TopicAlreadyExists, fmt.Sprintf("Topic '%s' already exists.", t.Topic))
 	}
 	spec := TopicSpec{Name: t.Topic}
 	if len(t.ReplicaAssignment) > 0 {
 		if t.NumPartitions != -1 || t.ReplicationFactor != -1 {
-			return fail(errInvalidRequest, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.")
+			return fail(kafkaerr.InvalidRequest, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.")
 		}
 		spec.Assignment = make([][]int32, len(t.ReplicaAssignment))
 		for _, a := range t.ReplicaAssignment {
 			if a.Partition < 0 || int(a.Partition) >= len(t.ReplicaAssignment) || spec.Assignment[a.Partition] != nil {
-				return fail(errInvalidReplicaAssign, "partitions should be a consecutive 0-based integer sequence")
+				return fail(kafkaerr.InvalidReplicaAssignment, "partitions should be a consecutive 0-based integer sequence")
 			}
 			spec.Assignment[a.Partition] = slices.Clone(a.Replicas)
 		}
@@ -293,22 +294,22 @@ func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16,
 			spec.ReplicationFactor = DefaultReplicationFactor
 		}
 		if spec.Partitions < 1 {
-			return fail(errInvalidPartitions, "Number of partitions was set to an invalid non-positive value.")
+			return fail(kafkaerr.InvalidPartitions, "Number of partitions was set to an invalid non-positive value.")
 		}
 		if spec.ReplicationFactor < 1 {
-			return fail(errInvalidReplicationFac, "Replication factor must be larger than 0, or -1 to use the default value.")
+			return fail(kafkaerr.InvalidReplicationFactor, "Replication factor must be larger than 0, or -1 to use the default value.")
 		}
 		if alive := len(w.aliveBrokers()); spec.ReplicationFactor > alive {
-			return fail(errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.",
+			return fail(kafkaerr.InvalidReplicationFactor, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.",
 				spec.ReplicationFactor, spec.ReplicationFactor, alive))
 		}
 	}
 	asg, err := w.ctl.Assignment(spec, w.ctl.Placement(spec.ReplicationFactor))
 	if bound := (*controller.BoundError)(nil); errors.As(err, &bound) {
-		return fail(errPolicyViolation, bound.Msg)
+		return fail(kafkaerr.PolicyViolation, bound.Msg)
 	}
 	if err != nil {
-		return fail(errInvalidReplicaAssign, err.Error())
+		return fail(kafkaerr.InvalidReplicaAssignment, err.Error())
 	}
 	configs := t.Configs
 	if n := w.cfg.ClientTopicSegmentBytes; n > 0 && !slices.ContainsFunc(configs, func(c kmsg.CreateTopicsRequestTopicConfig) bool { return c.Name == "segment.bytes" }) {
@@ -337,7 +338,7 @@ type topicError struct {
 func (e *topicError) Error() string { return e.msg }
 
 func (e *topicError) Is(target error) bool {
-	if e.code == errTopicAlreadyExists {
+	if e.code == kafkaerr.TopicAlreadyExists {
 		return target == ErrTopicExists
 	}
 	return target == ErrInvalidConfig
@@ -389,14 +390,14 @@ func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRe
 	seen := map[string]bool{}
 	for _, c := range configs {
 		if c.Value == nil {
-			return errInvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
+			return kafkaerr.InvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
 		}
 		k, ok := topicconfig.Lookup(c.Name)
 		if !ok {
-			return errInvalidConfig, fmt.Sprintf("Unknown topic config name: %s", c.Name)
+			return kafkaerr.InvalidConfig, fmt.Sprintf("Unknown topic config name: %s", c.Name)
 		}
 		if err := k.Set(&s, *c.Value); err != nil {
-			return errInvalidConfig, err.Error()
+			return kafkaerr.InvalidConfig, err.Error()
 		}
 		if !seen[c.Name] {
 			seen[c.Name] = true
@@ -412,10 +413,10 @@ func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRe
 	}
 	cfg := s.Log
 	if cfg.MaxCompactionLagMs < cfg.MinCompactionLagMs {
-		return errInvalidConfig, fmt.Sprintf("conflict topic config setting max.compaction.lag.ms (%d) < min.compaction.lag.ms (%d)", cfg.MaxCompactionLagMs, cfg.MinCompactionLagMs)
+		return kafkaerr.InvalidConfig, fmt.Sprintf("conflict topic config setting max.compaction.lag.ms (%d) < min.compaction.lag.ms (%d)", cfg.MaxCompactionLagMs, cfg.MinCompactionLagMs)
 	}
 	if err := cfg.Validate(); err != nil {
-		return errInvalidConfig, err.Error()
+		return kafkaerr.InvalidConfig, err.Error()
 	}
 	if cfg != w.cfg.Log {
 		spec.Config = &cfg
@@ -451,11 +452,11 @@ func (w *World) extDeleteTopics(req *kmsg.DeleteTopicsRequest) *kmsg.DeleteTopic
 		}
 		switch {
 		case t == nil && a.name == nil:
-			rt.ErrorCode = errUnknownTopicID
+			rt.ErrorCode = kafkaerr.UnknownTopicID
 		case t == nil:
-			rt.ErrorCode = errUnknownTopicOrPartition
+			rt.ErrorCode = kafkaerr.UnknownTopicOrPartition
 		case t.Internal || w.topicInUse(t.Name):
-			rt.ErrorCode = errPolicyViolation
+			rt.ErrorCode = kafkaerr.PolicyViolation
 			msg := fmt.Sprintf("topic %s is used by the simulated world's own clients (or is internal) and cannot be deleted", t.Name)
 			rt.ErrorMessage = &msg
 		default:
@@ -503,27 +504,27 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 			// checked (Topic.validate), an unknown topic answered
 			// without a message
 			if err := CheckTopicName(r.ResourceName); err != nil {
-				rr.ErrorCode = errInvalidTopicException
+				rr.ErrorCode = kafkaerr.InvalidTopicException
 				msg := err.Error()
 				rr.ErrorMessage = &msg
 				break
 			}
 			t := w.topic(r.ResourceName)
 			if t == nil {
-				rr.ErrorCode = errUnknownTopicOrPartition
+				rr.ErrorCode = kafkaerr.UnknownTopicOrPartition
 				break
 			}
 			entries, brokers = w.topicConfigEntries(t), w.brokersConfigEntries(t)
 		case kmsg.ConfigResourceTypeBroker:
 			if id, err := strconv.Atoi(r.ResourceName); r.ResourceName != "" && (err != nil || int32(id) != x.Broker) {
-				rr.ErrorCode = errInvalidRequest
+				rr.ErrorCode = kafkaerr.InvalidRequest
 				msg := "Unexpected broker id, expected " + strconv.Itoa(int(x.Broker)) + " or empty string, but received " + r.ResourceName
 				rr.ErrorMessage = &msg
 				break
 			}
 			entries = w.brokerConfigEntries(x.Broker)
 		default:
-			rr.ErrorCode = errInvalidRequest
+			rr.ErrorCode = kafkaerr.InvalidRequest
 			msg := fmt.Sprintf("Unsupported resource type %d", r.ResourceType)
 			rr.ErrorMessage = &msg
 		}

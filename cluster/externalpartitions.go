@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/controller"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -34,7 +35,7 @@ func (w *World) extCreatePartitions(x *ExternalRequest, req *kmsg.CreatePartitio
 	}
 	for _, t := range req.Topics {
 		if count[t.Topic] > 1 {
-			result(t.Topic, errInvalidRequest, "Duplicate topic name.")
+			result(t.Topic, kafkaerr.InvalidRequest, "Duplicate topic name.")
 			count[t.Topic] = 0 // once
 		}
 	}
@@ -54,27 +55,27 @@ func (w *World) extCreatePartitions(x *ExternalRequest, req *kmsg.CreatePartitio
 func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validateOnly bool, by string) (int16, string) {
 	t := w.topic(req.Topic)
 	if t == nil {
-		return errUnknownTopicOrPartition, ""
+		return kafkaerr.UnknownTopicOrPartition, ""
 	}
 	have := len(t.Assignment)
 	switch {
 	case int(req.Count) == have:
-		return errInvalidPartitions, fmt.Sprintf("Topic already has %d partition(s).", have)
+		return kafkaerr.InvalidPartitions, fmt.Sprintf("Topic already has %d partition(s).", have)
 	case int(req.Count) < have:
-		return errInvalidPartitions, fmt.Sprintf("The topic %s currently has %d partition(s); %d would not be an increase.", req.Topic, have, req.Count)
+		return kafkaerr.InvalidPartitions, fmt.Sprintf("The topic %s currently has %d partition(s); %d would not be an increase.", req.Topic, have, req.Count)
 	}
 	if t.Internal {
 		// Kafka adds them, and every group whose partition of the offsets
 		// topic (the hash of its id modulo the count) changes moves to
 		// another coordinator without its committed offsets.
-		return errPolicyViolation, fmt.Sprintf("the simulated cluster keeps the %d partitions of %s: with more, groups would move to coordinators that do not have their offsets", have, req.Topic)
+		return kafkaerr.PolicyViolation, fmt.Sprintf("the simulated cluster keeps the %d partitions of %s: with more, groups would move to coordinators that do not have their offsets", have, req.Topic)
 	}
 	additional := int(req.Count) - have
 	if req.Assignment != nil && len(req.Assignment) != additional {
-		return errInvalidReplicaAssign, fmt.Sprintf("Attempted to add %d additional partition(s), but only %d assignment(s) were specified.", additional, len(req.Assignment))
+		return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("Attempted to add %d additional partition(s), but only %d assignment(s) were specified.", additional, len(req.Assignment))
 	}
 	if err := w.ctl.Room(req.Topic, int(req.Count)); err != nil {
-		return errPolicyViolation, err.(*controller.BoundError).Msg
+		return kafkaerr.PolicyViolation, err.(*controller.BoundError).Msg
 	}
 	rf := len(t.Assignment[0])
 	var extra [][]int32
@@ -84,14 +85,14 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 				return code, msg
 			}
 			if !slices.ContainsFunc(a.Replicas, w.ctl.Unfenced) {
-				return errInvalidReplicaAssign, fmt.Sprintf("All brokers specified in the manual partition assignment for partition %d are fenced or in controlled shutdown.", have+i)
+				return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("All brokers specified in the manual partition assignment for partition %d are fenced or in controlled shutdown.", have+i)
 			}
 			extra = append(extra, slices.Clone(a.Replicas))
 		}
 	} else {
 		alive := w.aliveBrokers()
 		if rf > len(alive) {
-			return errInvalidReplicationFac, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, len(alive))
+			return kafkaerr.InvalidReplicationFactor, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, len(alive))
 		}
 		extra = controller.PlacedOn(alive, have, int(req.Count), rf) // on the unfenced brokers (World.placement)
 	}
@@ -99,7 +100,7 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 		return 0, ""
 	}
 	if err := w.addAssigned(t, extra, by); err != nil {
-		return errInvalidRequest, err.Error()
+		return kafkaerr.InvalidRequest, err.Error()
 	}
 	return 0, ""
 }
@@ -109,19 +110,19 @@ func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validate
 // empty, brokers that exist, each once, rf of them.
 func (w *World) manualReplicas(replicas []int32, rf int) (int16, string) {
 	if len(replicas) == 0 {
-		return errInvalidReplicaAssign, "The manual partition assignment includes an empty replica list."
+		return kafkaerr.InvalidReplicaAssignment, "The manual partition assignment includes an empty replica list."
 	}
 	sorted := slices.Sorted(slices.Values(replicas))
 	for i, id := range sorted {
 		if id < 1 || int(id) > len(w.brokers) {
-			return errInvalidReplicaAssign, fmt.Sprintf("The manual partition assignment includes broker %d, but no such broker is registered.", id)
+			return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("The manual partition assignment includes broker %d, but no such broker is registered.", id)
 		}
 		if i > 0 && id == sorted[i-1] {
-			return errInvalidReplicaAssign, fmt.Sprintf("The manual partition assignment includes the broker %d more than once.", id)
+			return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("The manual partition assignment includes the broker %d more than once.", id)
 		}
 	}
 	if len(sorted) != rf {
-		return errInvalidReplicaAssign, fmt.Sprintf("The manual partition assignment includes a partition with %d replica(s), but this is not consistent with previous partitions, which have %d replica(s).", len(sorted), rf)
+		return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("The manual partition assignment includes a partition with %d replica(s), but this is not consistent with previous partitions, which have %d replica(s).", len(sorted), rf)
 	}
 	return 0, ""
 }
@@ -138,7 +139,7 @@ func (w *World) CheckAddPartitions(topic string, count int) error {
 	switch code, msg := w.createPartitions(t, true, ""); code {
 	case 0:
 		return nil
-	case errUnknownTopicOrPartition:
+	case kafkaerr.UnknownTopicOrPartition:
 		return ErrUnknownTopicOrPartition
 	default:
 		return &topicError{code, msg}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/client"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/validator"
 	"github.com/kafkalive/kafkalive/kafkalog"
@@ -66,13 +67,13 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	c := &w.ext.clients[x.Client-1]
 	topic := w.topic(t.Topic)
 	if topic == nil || part.Partition < 0 || int(part.Partition) >= len(topic.Assignment) {
-		return errUnknownTopicOrPartition, "", 0
+		return kafkaerr.UnknownTopicOrPartition, "", 0
 	}
 	tp := partitionKey{Topic: t.Topic, Partition: part.Partition}
 	if topic.Internal {
 		// ReplicaManager.appendToLocalLog: clients may not write to
 		// internal topics.
-		return errInvalidTopicException, fmt.Sprintf("Cannot append to internal topic %s", t.Topic), 0
+		return kafkaerr.InvalidTopicException, fmt.Sprintf("Cannot append to internal topic %s", t.Topic), 0
 	}
 	// ProduceRequest.validateRecords: v3+ carries exactly one batch of
 	// magic 2.
@@ -80,42 +81,42 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	h, n, err := cb.header, cb.n, cb.checkErr
 	switch {
 	case len(part.Records) == 0:
-		return errInvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
+		return kafkaerr.InvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
 	case err != nil && errors.Is(err, kafkalog.ErrUnknownMagic):
-		return errInvalidRecord, "Produce requests with version 3 and above must use magic 2", 0
+		return kafkaerr.InvalidRecord, "Produce requests with version 3 and above must use magic 2", 0
 	case err == nil && n != len(part.Records):
-		return errInvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
+		return kafkaerr.InvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
 	}
 	if req.Acks != 0 && req.Acks != 1 && req.Acks != replica.AcksAll {
-		return errInvalidRequiredAcks, "", 0
+		return kafkaerr.InvalidRequiredAcks, "", 0
 	}
 	s := b.Partition(tp)
 	if s == nil {
-		return errNotLeaderOrFollower, "", 0
+		return kafkaerr.NotLeaderOrFollower, "", 0
 	}
 	if code := s.Node.ProduceCheck(req.Acks); code != replica.None {
 		return int16(code), "", 0
 	}
 	cfg := w.logConfig(t.Topic)
 	if size, _, perr := kafkalog.PeekBatch(part.Records); perr == nil && size > int64(cfg.MaxMessageBytes) {
-		return errMessageTooLarge, "", 0
+		return kafkaerr.MessageTooLarge, "", 0
 	}
 	if int64(len(part.Records)) > cfg.SegmentBytes {
 		// UnifiedLog.append (Kafka 3.7): an append no segment could hold is
 		// a RecordBatchTooLargeException.
-		return errRecordListTooLarge, "", 0
+		return kafkaerr.RecordListTooLarge, "", 0
 	}
 	if err != nil {
 		// LogValidator: a batch that fails its CRC or whose lengths do
 		// not hold is a CorruptRecordException.
 		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
-		return errCorruptMessage, "", 0
+		return kafkaerr.CorruptMessage, "", 0
 	}
 	if why := validator.BatchProblem(&h, tp.String()); why != "" {
 		// LogValidator.validateBatch (Kafka 3.7) throws an
 		// InvalidRecordException: INVALID_RECORD, no message to the client
 		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
-		return errInvalidRecord, "", cb.records
+		return kafkaerr.InvalidRecord, "", cb.records
 	}
 	// The records were read from the world's bytes of the batch (a copy,
 	// or the handed-over body's own), which go to the log as they are
@@ -125,14 +126,14 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// record iterators throw InvalidRecordException (INVALID_RECORD),
 		// or a KafkaException when the codec refuses the stream
 		// (UNKNOWN_SERVER_ERROR); neither carries a message to the client.
-		code, msg := errInvalidRecord, ""
+		code, msg := kafkaerr.InvalidRecord, ""
 		switch {
 		case errors.Is(cb.decodeErr, kafkalog.ErrDecompress):
-			code = errUnknownServerError
+			code = kafkaerr.UnknownServerError
 		case errors.Is(cb.decodeErr, kafkalog.ErrTooLarge):
 			msg = fmt.Sprintf("the records decompress to more than kafkalive reads of a batch (%d bytes)", kafkalog.DefaultMaxDecompressedBytes)
 		}
-		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: %s (%v)", x.Client, errName(code), cb.decodeErr)
+		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: %s (%v)", x.Client, kafkaerr.Name(code), cb.decodeErr)
 		return code, msg, 0
 	}
 	raw := cb.raw
@@ -142,7 +143,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		raw = slices.Clone(raw)
 	}
 	if h.Attributes.IsTransactional() {
-		return errInvalidRecord, "transactions are not modelled: a client batch may not be transactional", cb.records
+		return kafkaerr.InvalidRecord, "transactions are not modelled: a client batch may not be transactional", cb.records
 	}
 	count := cb.records
 	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
@@ -160,7 +161,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 			// at the offsets they say, repeated or not
 			// (assignOffsetsNonCompressed); the simulation refuses it,
 			// as the offsets of a log's records here always increase.
-			return errInvalidRecord, fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder), count
+			return kafkaerr.InvalidRecord, fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder), count
 		}
 		// The leader writes a compressed batch whose records' offset
 		// deltas are not 0, 1, 2... anew, the same records at offsets in
@@ -218,7 +219,7 @@ func (w *World) settleProduce(p *extPending, ti, pi int, code int16, msg string,
 	if code != 0 {
 		rp.BaseOffset = -1
 		c.Failed += records
-		c.LastError = errName(code)
+		c.LastError = kafkaerr.Name(code)
 		return
 	}
 	tp := partitionKey{Topic: p.produce.Topics[ti].Topic, Partition: rp.Partition}
@@ -253,7 +254,7 @@ func (w *World) deliverToExternal(e *netsim.Envelope) {
 		c.noteAcked(tp, e.Resp.BaseOffset, slot.records)
 		w.record(EventProduce, 0, &tp, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.Resp.BaseOffset)
 	} else {
-		w.record(EventProduce, 0, &tp, "client %d: %d record(s) got %s", p.client, slot.records, errName(code))
+		w.record(EventProduce, 0, &tp, "client %d: %d record(s) got %s", p.client, slot.records, kafkaerr.Name(code))
 	}
 	if p.open--; p.open == 0 {
 		delete(w.ext.pending, p.id)

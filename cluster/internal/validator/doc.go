@@ -6,11 +6,3 @@
 // what a transaction marker is. The producers check what Kafka's client
 // checks with it too (a record's timestamp before it is sent).
 package validator
-
-// Kafka's error codes the checks answer with
-// (org.apache.kafka.common.protocol.Errors).
-const (
-	ErrCorruptMessage   int16 = 2
-	ErrInvalidTimestamp int16 = 32
-	ErrInvalidRecord    int16 = 87
-)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -59,7 +60,7 @@ func RecordErrors(raw []byte, cfg kafkalog.Config, tp kafkalog.TopicPartition, n
 	var dec kafkalog.Decoder
 	var b kafkalog.RecordBatch
 	if _, err := dec.Decode(raw, &b); err != nil {
-		return ErrCorruptMessage, "", nil
+		return kafkaerr.CorruptMessage, "", nil
 	}
 	var errs []kmsg.ProduceResponseTopicPartitionErrorRecord
 	var shown []string
@@ -92,9 +93,9 @@ func RecordErrors(raw []byte, cfg kafkalog.Config, tp kafkalog.TopicPartition, n
 	case len(errs) == 0:
 		return 0, "", nil
 	case timestamp: // LogValidator.processRecordErrors
-		return ErrInvalidTimestamp, "One or more records have been rejected due to invalid timestamp", errs
+		return kafkaerr.InvalidTimestamp, "One or more records have been rejected due to invalid timestamp", errs
 	}
-	return ErrInvalidRecord, fmt.Sprintf("One or more records have been rejected due to %d record errors in total, and only showing the first three errors at most: [%s]", len(errs), strings.Join(shown, ", ")), errs
+	return kafkaerr.InvalidRecord, fmt.Sprintf("One or more records have been rejected due to %d record errors in total, and only showing the first three errors at most: [%s]", len(errs), strings.Join(shown, ", ")), errs
 }
 
 // TimestampWithin reports whether a CreateTime record's timestamp ts lies

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
@@ -43,18 +44,18 @@ func TestRecordErrors(t *testing.T) {
 		relative []int32
 	}{
 		{"a valid batch", batch([][]byte{[]byte("k")}, []int64{5000}, false), compact, 0, "", nil},
-		{"a keyless record in a compacted topic", batch([][]byte{[]byte("k"), nil, nil}, []int64{5000, 5000, 5000}, false), compact, ErrInvalidRecord,
+		{"a keyless record in a compacted topic", batch([][]byte{[]byte("k"), nil, nil}, []int64{5000, 5000, 5000}, false), compact, kafkaerr.InvalidRecord,
 			"One or more records have been rejected due to 2 record errors in total, and only showing the first three errors at most: " +
 				"[RecordError(batchIndex=1, message='Compacted topic cannot accept message without key in topic partition t-0.'), " +
 				"RecordError(batchIndex=2, message='Compacted topic cannot accept message without key in topic partition t-0.')]", []int32{1, 2}},
-		{"a timestamp outside the topic's bounds", batch([][]byte{nil, nil}, []int64{5000, 9000}, false), bounded, ErrInvalidTimestamp,
+		{"a timestamp outside the topic's bounds", batch([][]byte{nil, nil}, []int64{5000, 9000}, false), bounded, kafkaerr.InvalidTimestamp,
 			"One or more records have been rejected due to invalid timestamp", []int32{1}},
 		// validateTimestamp checks a CreateTime topic's timestamps first:
 		// a batch that says LogAppendTime passes there with good ones
 		{"LogAppendTime said to a CreateTime topic", batch([][]byte{nil}, []int64{5000}, true), kafkalog.DefaultConfig(), 0, "", nil},
-		{"LogAppendTime said to a LogAppendTime topic", batch([][]byte{nil}, []int64{5000}, true), logAppend, ErrInvalidTimestamp,
+		{"LogAppendTime said to a LogAppendTime topic", batch([][]byte{nil}, []int64{5000}, true), logAppend, kafkaerr.InvalidTimestamp,
 			"One or more records have been rejected due to invalid timestamp", []int32{0}},
-		{"bytes that do not decode", []byte{0, 1, 2}, kafkalog.DefaultConfig(), ErrCorruptMessage, "", nil},
+		{"bytes that do not decode", []byte{0, 1, 2}, kafkalog.DefaultConfig(), kafkaerr.CorruptMessage, "", nil},
 	}
 	for _, tc := range tests {
 		code, msg, errs := RecordErrors(tc.raw, tc.cfg, tp, 5000)
