@@ -26,5 +26,5 @@ func synonymsOf(e, brokers configEntry) []ConfigSynonym {
 // none of its own: the brokers' settings, each with its source
 // (STATIC_BROKER_CONFIG or DEFAULT_CONFIG), in topicConfigEntries' order.
 func (w *World) brokersConfigEntries(t *Topic) []configEntry {
-	return w.topicConfigEntries(&Topic{Name: t.Name})
+	return w.topicConfigEntries(topicconfig.Own{})
 }

@@ -2,9 +2,7 @@ package cluster
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
@@ -33,69 +31,25 @@ import (
 
 // ConfigOpType is an IncrementalAlterConfigs operation
 // (AlterConfigOp.OpType).
-type ConfigOpType int8
+type ConfigOpType = topicconfig.OpType
 
 // The operations.
 const (
-	ConfigSet      ConfigOpType = 0
-	ConfigDelete   ConfigOpType = 1
-	ConfigAppend   ConfigOpType = 2
-	ConfigSubtract ConfigOpType = 3
+	ConfigSet      = topicconfig.OpSet
+	ConfigDelete   = topicconfig.OpDelete
+	ConfigAppend   = topicconfig.OpAppend
+	ConfigSubtract = topicconfig.OpSubtract
 )
-
-// String is the operation's name as Kafka prints it.
-func (o ConfigOpType) String() string {
-	switch o {
-	case ConfigSet:
-		return "SET"
-	case ConfigDelete:
-		return "DELETE"
-	case ConfigAppend:
-		return "APPEND"
-	case ConfigSubtract:
-		return "SUBTRACT"
-	}
-	return fmt.Sprintf("ConfigOpType(%d)", int8(o))
-}
 
 // ConfigOp is one change to a topic's configs: set Name to Value, delete
 // it (back to the broker's value), or append values to or subtract them
-// from a list (cleanup.policy).
-type ConfigOp struct {
-	Name  string
-	Op    ConfigOpType
-	Value *string
-}
-
-// String prints the change: name=value for a SET, "delete name",
-// name+=value for an APPEND, name-=value for a SUBTRACT (a null value as
-// null).
-func (o ConfigOp) String() string {
-	v := "null"
-	if o.Value != nil {
-		v = *o.Value
-	}
-	switch o.Op {
-	case ConfigSet:
-		return o.Name + "=" + v
-	case ConfigDelete:
-		return "delete " + o.Name
-	case ConfigAppend:
-		return o.Name + "+=" + v
-	case ConfigSubtract:
-		return o.Name + "-=" + v
-	}
-	return fmt.Sprintf("%s %s=%s", o.Op, o.Name, v)
-}
+// from a list (cleanup.policy). Its String prints the change: name=value
+// for a SET, "delete name", name+=value for an APPEND, name-=value for a
+// SUBTRACT (a null value as null).
+type ConfigOp = topicconfig.Op
 
 // ConfigOpsString prints changes, separated by commas.
-func ConfigOpsString(ops []ConfigOp) string {
-	parts := make([]string, len(ops))
-	for i, o := range ops {
-		parts[i] = o.String()
-	}
-	return strings.Join(parts, ", ")
-}
+func ConfigOpsString(ops []ConfigOp) string { return topicconfig.OpsString(ops) }
 
 // AlterTopicConfigs returns the action that alters topic's configs by ops
 // (incremental; with replace, ops are SETs that become the topic's only
@@ -104,10 +58,10 @@ func ConfigOpsString(ops []ConfigOp) string {
 // [*ConfigRefusal] carrying Kafka's code and message, or
 // [ErrUnknownTopicOrPartition] for a topic the world does not have.
 func (w *World) AlterTopicConfigs(topic string, ops []ConfigOp, replace bool) (Action, error) {
-	spec, code, msg := w.alteredTopicConfigs(topic, ops, replace)
+	spec, code, msg := w.ctl.CheckAlterConfigs(topic, ops, replace)
 	switch code {
 	case 0:
-		return Action{Kind: ActAlterConfigs, Name: topic, Topic: spec, Value: w.overridesString(specTopic(spec))}, nil
+		return Action{Kind: ActAlterConfigs, Name: topic, Topic: spec, Value: w.ctl.OwnConfigs(spec.Own())}, nil
 	case kafkaerr.UnknownTopicOrPartition:
 		return Action{}, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, msg)
 	}
@@ -127,94 +81,6 @@ func (e *ConfigRefusal) Is(target error) bool { return target == ErrInvalidConfi
 
 // ErrorName is the code's name in Kafka's Errors (INVALID_CONFIG...).
 func (e *ConfigRefusal) ErrorName() string { return kafkaerr.Name(e.Code) }
-
-// alteredTopicConfigs is AlterTopicConfigs' check: the topic's configs
-// after ops, as a TopicSpec's Config, MinInsyncReplicas,
-// UncleanLeaderElectionEnable and Overrides, or Kafka's error code and
-// message. In Kafka's order: the request's own form (a key named twice,
-// a null value, an unknown operation: INVALID_REQUEST, as
-// ConfigAdminManager.preprocess answers), the topic name, APPEND and
-// SUBTRACT on a list only, every config of the result parsed and checked
-// (INVALID_CONFIG), then the topic's existence.
-func (w *World) alteredTopicConfigs(topic string, ops []ConfigOp, replace bool) (TopicSpec, int16, string) {
-	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
-	seen := map[string]bool{}
-	var nulls []string
-	for _, op := range ops {
-		if seen[op.Name] {
-			return fail(kafkaerr.InvalidRequest, "Error due to duplicate config keys")
-		}
-		seen[op.Name] = true
-		if op.Op < ConfigSet || op.Op > ConfigSubtract || replace && op.Op != ConfigSet {
-			return fail(kafkaerr.InvalidRequest, fmt.Sprintf("Unknown operations type %d", int8(op.Op)))
-		}
-		if op.Op != ConfigDelete && op.Value == nil {
-			nulls = append(nulls, op.Name)
-		}
-	}
-	if len(nulls) > 0 {
-		return fail(kafkaerr.InvalidRequest, "Null value not supported for : "+strings.Join(nulls, ", "))
-	}
-	if topic == "" {
-		return fail(kafkaerr.InvalidRequest, "Default topic resources are not allowed.")
-	}
-	if err := CheckTopicName(topic); err != nil {
-		return fail(kafkaerr.InvalidTopicException, err.Error())
-	}
-	t := w.topic(topic)
-	configs := map[string]string{}
-	if t != nil && !replace {
-		configs = w.topicOverrides(t)
-	}
-	for _, op := range ops {
-		switch op.Op {
-		case ConfigSet:
-			configs[op.Name] = *op.Value
-		case ConfigDelete:
-			delete(configs, op.Name)
-		case ConfigAppend, ConfigSubtract:
-			// the LIST configs (the throttled-replica lists are not
-			// modelled), from Kafka's default when the topic sets none
-			k, ok := topicconfig.Lookup(op.Name)
-			if !ok || !k.IsList() {
-				return fail(kafkaerr.InvalidConfig, fmt.Sprintf("Can't %s to key %s because its type is not LIST.", op.Op, op.Name))
-			}
-			cur, set := configs[op.Name]
-			if !set {
-				def := topicconfig.KafkaDefaults()
-				cur = k.Get(&def)
-			}
-			parts := slices.DeleteFunc(strings.Split(cur, ","), func(s string) bool { return s == "" })
-			for _, v := range strings.Split(*op.Value, ",") {
-				if op.Op == ConfigAppend && !slices.Contains(parts, v) {
-					parts = append(parts, v)
-				} else if op.Op == ConfigSubtract {
-					if i := slices.Index(parts, v); i >= 0 {
-						parts = slices.Delete(parts, i, i+1)
-					}
-				}
-			}
-			configs[op.Name] = strings.Join(parts, ",")
-		}
-	}
-	spec := TopicSpec{Name: topic}
-	var list []kmsg.CreateTopicsRequestTopicConfig
-	for _, name := range slices.Sorted(maps.Keys(configs)) {
-		c := kmsg.NewCreateTopicsRequestTopicConfig()
-		c.Name, c.Value = name, kmsg.StringPtr(configs[name])
-		list = append(list, c)
-	}
-	if code, msg := w.applyTopicConfigs(&spec, list); code != 0 {
-		return fail(code, msg)
-	}
-	switch {
-	case t == nil:
-		return fail(kafkaerr.UnknownTopicOrPartition, fmt.Sprintf("The topic '%s' does not exist.", topic))
-	case t.Internal:
-		return fail(kafkaerr.PolicyViolation, fmt.Sprintf("the configs of %s are not altered in the simulated cluster: its group coordinators read committed offsets from its log, which compaction and retention must keep as they are", topic))
-	}
-	return spec, 0, ""
-}
 
 // TopicConfig is one of a topic's configs as DescribeConfigs reports it:
 // its name, value and source ("DYNAMIC_TOPIC_CONFIG" for one the topic
@@ -237,48 +103,10 @@ func (w *World) TopicConfigs(topic string) ([]TopicConfig, error) {
 	}
 	var out []TopicConfig
 	brokers := w.brokersConfigEntries(t)
-	for i, e := range w.topicConfigEntries(t) {
+	for i, e := range w.topicConfigEntries(t.Own()) {
 		out = append(out, TopicConfig{Name: e.name, Value: e.value, Source: e.source.String(), Synonyms: synonymsOf(e, brokers[i])})
 	}
 	return out, nil
-}
-
-// topicOverrides returns the configs topic sets itself, by name, with
-// their values as DescribeConfigs prints them (source
-// DYNAMIC_TOPIC_CONFIG).
-func (w *World) topicOverrides(t *Topic) map[string]string {
-	out := map[string]string{}
-	for _, e := range w.topicConfigEntries(t) {
-		if e.source == kmsg.ConfigSourceDynamicTopicConfig {
-			out[e.name] = e.value
-		}
-	}
-	return out
-}
-
-// overridesString prints a topic's own configs as name=value pairs,
-// sorted ("none" without any).
-func (w *World) overridesString(t *Topic) string {
-	return configsString(w.topicOverrides(t))
-}
-
-// configsString prints configs as name=value pairs, sorted by name
-// ("none" without any).
-func configsString(configs map[string]string) string {
-	if len(configs) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(configs)) {
-		parts = append(parts, k+"="+configs[k])
-	}
-	return strings.Join(parts, ",")
-}
-
-// specTopic is the topic spec describes, for its configs.
-func specTopic(spec TopicSpec) *Topic {
-	return &Topic{Name: spec.Name, Config: spec.Config, MinInsyncReplicas: spec.MinInsyncReplicas,
-		UncleanLeaderElectionEnable: spec.UncleanLeaderElectionEnable, Overrides: spec.Overrides}
 }
 
 // validateAlterConfigs checks an alter-configs action: a topic of the
@@ -329,7 +157,7 @@ func (w *World) alterTopicConfigs(topic string, spec TopicSpec, by string) {
 			}
 		}
 	}
-	w.record(EventController, 0, nil, "topic %s: configs altered by %s; its own configs now: %s", topic, by, w.overridesString(t))
+	w.record(EventController, 0, nil, "topic %s: configs altered by %s; its own configs now: %s", topic, by, w.ctl.OwnConfigs(t.Own()))
 }
 
 // extIncrementalAlterConfigs answers IncrementalAlterConfigs (v0-1) as
@@ -431,7 +259,7 @@ func (w *World) alterConfigsResource(x *ExternalRequest, typ kmsg.ConfigResource
 	default:
 		return kafkaerr.InvalidRequest, fmt.Sprintf("Unknown resource type %d", int8(typ))
 	}
-	spec, code, msg := w.alteredTopicConfigs(name, ops, replace)
+	spec, code, msg := w.ctl.CheckAlterConfigs(name, ops, replace)
 	if code != 0 || validateOnly {
 		return code, msg
 	}

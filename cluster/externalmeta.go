@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
@@ -20,9 +19,9 @@ import (
 const (
 	// DefaultNumPartitions is num.partitions: a CreateTopics that leaves
 	// the count to the broker (-1) gets 1.
-	DefaultNumPartitions = 1
+	DefaultNumPartitions = metadata.DefaultNumPartitions
 	// DefaultReplicationFactor is default.replication.factor: 1.
-	DefaultReplicationFactor = 1
+	DefaultReplicationFactor = metadata.DefaultReplicationFactor
 	// DefaultFetchMaxBytes is fetch.max.bytes: 55 MiB (57671680).
 	DefaultFetchMaxBytes = 55 << 20
 )
@@ -189,24 +188,7 @@ func (w *World) extInitProducerID(x *ExternalRequest, req *kmsg.InitProducerIDRe
 // CheckTopicName is Kafka 3.7's Topic.validate, with its messages: 1 to
 // 249 of [a-zA-Z0-9._-] (counted as Java counts a String's length, in
 // UTF-16 units), not "." or "..".
-func CheckTopicName(name string) error {
-	why := ""
-	switch {
-	case name == "":
-		why = "the empty string is not allowed"
-	case name == "." || name == "..":
-		why = "'" + name + "' is not allowed"
-	case len(utf16.Encode([]rune(name))) > 249:
-		why = fmt.Sprintf("the length of '%s' is longer than the max allowed length 249", name)
-	case strings.ContainsFunc(name, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')
-	}):
-		why = "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"
-	default:
-		return nil
-	}
-	return errors.New("Topic name is invalid: " + why)
-}
+func CheckTopicName(name string) error { return controller.CheckTopicName(name) }
 
 // extCreateTopics creates topics through the controller
 // (ReplicationControlManager.createTopic in Kafka 3.7): the count and
@@ -235,7 +217,7 @@ func (w *World) extCreateTopics(req *kmsg.CreateTopicsRequest) *kmsg.CreateTopic
 }
 
 func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnly bool, rt *kmsg.CreateTopicsResponseTopic, by string) (int16, string) {
-	spec, code, msg := w.topicSpecFor(t)
+	spec, code, msg := w.ctl.CheckCreateTopic(t)
 	if code != 0 {
 		return code, msg
 	}
@@ -243,7 +225,7 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	rt.NumPartitions, rt.ReplicationFactor = int32(len(asg)), int16(len(asg[0]))
 	// the topic's effective configs (v5+), sorted by name, as
 	// ReplicationControlManager.createTopic returns them
-	for _, e := range w.topicConfigEntries(specTopic(spec)) {
+	for _, e := range w.topicConfigEntries(spec.Own()) {
 		c := kmsg.NewCreateTopicsResponseTopicConfig()
 		v := e.value
 		c.Name, c.Value, c.Source = e.name, &v, int8(e.source)
@@ -258,70 +240,6 @@ func (w *World) createExternalTopic(t kmsg.CreateTopicsRequestTopic, validateOnl
 	rt.TopicID = TopicUUID(w.topic(t.Topic).ID)
 	w.record(EventController, 0, nil, "topic %s created by %s: %d partitions, replicas %v", t.Topic, by, len(asg), asg)
 	return 0, ""
-}
-
-// topicSpecFor checks a topic a CreateTopics request asks for as Kafka
-// 3.7's controller does and returns what createTopic makes of it, its
-// assignment chosen; or Kafka's error code and message. Without a
-// segment.bytes of its own, the topic gets Config.ClientTopicSegmentBytes
-// when set, as if it had asked for it.
-func (w *World) topicSpecFor(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16, string) {
-	fail := func(code int16, msg string) (TopicSpec, int16, string) { return TopicSpec{}, code, msg }
-	if err := CheckTopicName(t.Topic); err != nil {
-		return fail(kafkaerr.InvalidTopicException, err.Error())
-	}
-	if w.topic(t.Topic) != nil {
-		return fail(kafkaerr.TopicAlreadyExists, fmt.Sprintf("Topic '%s' already exists.", t.Topic))
-	}
-	spec := TopicSpec{Name: t.Topic}
-	if len(t.ReplicaAssignment) > 0 {
-		if t.NumPartitions != -1 || t.ReplicationFactor != -1 {
-			return fail(kafkaerr.InvalidRequest, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.")
-		}
-		spec.Assignment = make([][]int32, len(t.ReplicaAssignment))
-		for _, a := range t.ReplicaAssignment {
-			if a.Partition < 0 || int(a.Partition) >= len(t.ReplicaAssignment) || spec.Assignment[a.Partition] != nil {
-				return fail(kafkaerr.InvalidReplicaAssignment, "partitions should be a consecutive 0-based integer sequence")
-			}
-			spec.Assignment[a.Partition] = slices.Clone(a.Replicas)
-		}
-	} else {
-		spec.Partitions, spec.ReplicationFactor = int(t.NumPartitions), int(t.ReplicationFactor)
-		if t.NumPartitions == -1 {
-			spec.Partitions = DefaultNumPartitions
-		}
-		if t.ReplicationFactor == -1 {
-			spec.ReplicationFactor = DefaultReplicationFactor
-		}
-		if spec.Partitions < 1 {
-			return fail(kafkaerr.InvalidPartitions, "Number of partitions was set to an invalid non-positive value.")
-		}
-		if spec.ReplicationFactor < 1 {
-			return fail(kafkaerr.InvalidReplicationFactor, "Replication factor must be larger than 0, or -1 to use the default value.")
-		}
-		if alive := len(w.aliveBrokers()); spec.ReplicationFactor > alive {
-			return fail(kafkaerr.InvalidReplicationFactor, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.",
-				spec.ReplicationFactor, spec.ReplicationFactor, alive))
-		}
-	}
-	asg, err := w.ctl.Assignment(spec, w.ctl.Placement(spec.ReplicationFactor))
-	if bound := (*controller.BoundError)(nil); errors.As(err, &bound) {
-		return fail(kafkaerr.PolicyViolation, bound.Msg)
-	}
-	if err != nil {
-		return fail(kafkaerr.InvalidReplicaAssignment, err.Error())
-	}
-	configs := t.Configs
-	if n := w.cfg.ClientTopicSegmentBytes; n > 0 && !slices.ContainsFunc(configs, func(c kmsg.CreateTopicsRequestTopicConfig) bool { return c.Name == "segment.bytes" }) {
-		c := kmsg.NewCreateTopicsRequestTopicConfig()
-		c.Name, c.Value = "segment.bytes", kmsg.StringPtr(strconv.FormatInt(n, 10))
-		configs = append([]kmsg.CreateTopicsRequestTopicConfig{c}, configs...)
-	}
-	if code, msg := w.applyTopicConfigs(&spec, configs); code != 0 {
-		return fail(code, msg)
-	}
-	spec.Assignment = asg
-	return spec, 0, ""
 }
 
 // ErrTopicExists is the error of a topic creation whose name is taken
@@ -366,62 +284,11 @@ func (w *World) NewTopicSpec(name string, partitions, replicationFactor int, con
 		tc.Name, tc.Value = c[0], kmsg.StringPtr(c[1])
 		t.Configs = append(t.Configs, tc)
 	}
-	spec, code, msg := w.topicSpecFor(t)
+	spec, code, msg := w.ctl.CheckCreateTopic(t)
 	if code != 0 {
 		return TopicSpec{}, &topicError{code, msg}
 	}
 	return spec, nil
-}
-
-// applyTopicConfigs sets a CreateTopics request's topic configs on spec,
-// validated as Kafka 3.7's controller does (ControllerConfigurationValidator,
-// LogConfig.validate): an unknown name is "Unknown topic config name",
-// a value that does not parse as its type or is out of its range is
-// ConfigDef's "Invalid value V for configuration N: ...", a null value
-// is refused (ReplicationControlManager.createTopic); all INVALID_CONFIG.
-// A value Kafka takes that the simulated brokers do not model (a
-// compression.type other than producer) is INVALID_CONFIG too, saying
-// so.
-func (w *World) applyTopicConfigs(spec *TopicSpec, configs []kmsg.CreateTopicsRequestTopicConfig) (int16, string) {
-	if len(configs) == 0 {
-		return 0, ""
-	}
-	s := topicconfig.Settings{Log: w.cfg.Log}
-	seen := map[string]bool{}
-	for _, c := range configs {
-		if c.Value == nil {
-			return kafkaerr.InvalidConfig, fmt.Sprintf("Null value not supported for topic configs: %s", c.Name)
-		}
-		k, ok := topicconfig.Lookup(c.Name)
-		if !ok {
-			return kafkaerr.InvalidConfig, fmt.Sprintf("Unknown topic config name: %s", c.Name)
-		}
-		if err := k.Set(&s, *c.Value); err != nil {
-			return kafkaerr.InvalidConfig, err.Error()
-		}
-		if !seen[c.Name] {
-			seen[c.Name] = true
-			spec.Overrides = append(spec.Overrides, c.Name)
-		}
-	}
-	if seen["min.insync.replicas"] {
-		spec.MinInsyncReplicas = s.MinInsyncReplicas
-	}
-	if seen["unclean.leader.election.enable"] {
-		unclean := s.UncleanLeaderElectionEnable
-		spec.UncleanLeaderElectionEnable = &unclean
-	}
-	cfg := s.Log
-	if cfg.MaxCompactionLagMs < cfg.MinCompactionLagMs {
-		return kafkaerr.InvalidConfig, fmt.Sprintf("conflict topic config setting max.compaction.lag.ms (%d) < min.compaction.lag.ms (%d)", cfg.MaxCompactionLagMs, cfg.MinCompactionLagMs)
-	}
-	if err := cfg.Validate(); err != nil {
-		return kafkaerr.InvalidConfig, err.Error()
-	}
-	if cfg != w.cfg.Log {
-		spec.Config = &cfg
-	}
-	return 0, ""
 }
 
 // extDeleteTopics deletes topics (by name, or by id from v6) through the
@@ -514,7 +381,7 @@ func (w *World) extDescribeConfigs(x *ExternalRequest, req *kmsg.DescribeConfigs
 				rr.ErrorCode = kafkaerr.UnknownTopicOrPartition
 				break
 			}
-			entries, brokers = w.topicConfigEntries(t), w.brokersConfigEntries(t)
+			entries, brokers = w.topicConfigEntries(t.Own()), w.brokersConfigEntries(t)
 		case kmsg.ConfigResourceTypeBroker:
 			if id, err := strconv.Atoi(r.ResourceName); r.ResourceName != "" && (err != nil || int32(id) != x.Broker) {
 				rr.ErrorCode = kafkaerr.InvalidRequest
@@ -566,8 +433,8 @@ type configEntry struct {
 
 // topicConfigEntries are a topic's configs as DescribeConfigs reports
 // them (topicconfig.Entries).
-func (w *World) topicConfigEntries(t *Topic) []configEntry {
-	es := topicconfig.Entries(w.brokerSettings(), t.Own())
+func (w *World) topicConfigEntries(own topicconfig.Own) []configEntry {
+	es := topicconfig.Entries(w.brokerSettings(), own)
 	out := make([]configEntry, len(es))
 	for i, e := range es {
 		out[i] = configEntry{name: e.Key.Name, value: e.Value, source: e.Source, typ: e.Key.Type, topic: e}

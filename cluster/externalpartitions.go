@@ -3,9 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
-	"slices"
 
-	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -53,76 +51,15 @@ func (w *World) extCreatePartitions(x *ExternalRequest, req *kmsg.CreatePartitio
 // validateOnly, adds its partitions; it returns Kafka's error code and
 // message (0 and "" when done).
 func (w *World) createPartitions(req kmsg.CreatePartitionsRequestTopic, validateOnly bool, by string) (int16, string) {
-	t := w.topic(req.Topic)
-	if t == nil {
-		return kafkaerr.UnknownTopicOrPartition, ""
-	}
-	have := len(t.Assignment)
-	switch {
-	case int(req.Count) == have:
-		return kafkaerr.InvalidPartitions, fmt.Sprintf("Topic already has %d partition(s).", have)
-	case int(req.Count) < have:
-		return kafkaerr.InvalidPartitions, fmt.Sprintf("The topic %s currently has %d partition(s); %d would not be an increase.", req.Topic, have, req.Count)
-	}
-	if t.Internal {
-		// Kafka adds them, and every group whose partition of the offsets
-		// topic (the hash of its id modulo the count) changes moves to
-		// another coordinator without its committed offsets.
-		return kafkaerr.PolicyViolation, fmt.Sprintf("the simulated cluster keeps the %d partitions of %s: with more, groups would move to coordinators that do not have their offsets", have, req.Topic)
-	}
-	additional := int(req.Count) - have
-	if req.Assignment != nil && len(req.Assignment) != additional {
-		return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("Attempted to add %d additional partition(s), but only %d assignment(s) were specified.", additional, len(req.Assignment))
-	}
-	if err := w.ctl.Room(req.Topic, int(req.Count)); err != nil {
-		return kafkaerr.PolicyViolation, err.(*controller.BoundError).Msg
-	}
-	rf := len(t.Assignment[0])
-	var extra [][]int32
-	if req.Assignment != nil {
-		for i, a := range req.Assignment {
-			if code, msg := w.manualReplicas(a.Replicas, rf); code != 0 {
-				return code, msg
-			}
-			if !slices.ContainsFunc(a.Replicas, w.ctl.Unfenced) {
-				return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("All brokers specified in the manual partition assignment for partition %d are fenced or in controlled shutdown.", have+i)
-			}
-			extra = append(extra, slices.Clone(a.Replicas))
-		}
-	} else {
-		alive := w.aliveBrokers()
-		if rf > len(alive) {
-			return kafkaerr.InvalidReplicationFactor, fmt.Sprintf("Unable to replicate the partition %d time(s): The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, rf, len(alive))
-		}
-		extra = controller.PlacedOn(alive, have, int(req.Count), rf) // on the unfenced brokers (World.placement)
+	extra, code, msg := w.ctl.CheckCreatePartitions(req)
+	if code != 0 {
+		return code, msg
 	}
 	if validateOnly {
 		return 0, ""
 	}
-	if err := w.addAssigned(t, extra, by); err != nil {
+	if err := w.addAssigned(w.topic(req.Topic), extra, by); err != nil {
 		return kafkaerr.InvalidRequest, err.Error()
-	}
-	return 0, ""
-}
-
-// manualReplicas checks one new partition's replicas as Kafka 3.7's
-// ReplicationControlManager.validateManualPartitionAssignment does: not
-// empty, brokers that exist, each once, rf of them.
-func (w *World) manualReplicas(replicas []int32, rf int) (int16, string) {
-	if len(replicas) == 0 {
-		return kafkaerr.InvalidReplicaAssignment, "The manual partition assignment includes an empty replica list."
-	}
-	sorted := slices.Sorted(slices.Values(replicas))
-	for i, id := range sorted {
-		if id < 1 || int(id) > len(w.brokers) {
-			return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("The manual partition assignment includes broker %d, but no such broker is registered.", id)
-		}
-		if i > 0 && id == sorted[i-1] {
-			return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("The manual partition assignment includes the broker %d more than once.", id)
-		}
-	}
-	if len(sorted) != rf {
-		return kafkaerr.InvalidReplicaAssignment, fmt.Sprintf("The manual partition assignment includes a partition with %d replica(s), but this is not consistent with previous partitions, which have %d replica(s).", len(sorted), rf)
 	}
 	return 0, ""
 }

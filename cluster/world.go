@@ -76,7 +76,8 @@ func New(cfg Config) (*World, error) {
 	w := &World{cfg: cfg, pcg: rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)}
 	w.rnd = rand.New(w.pcg)
 	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
-		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.brokerSettings()})
+		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.brokerSettings(),
+		ClientTopicSegmentBytes: cfg.ClientTopicSegmentBytes})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		w.brokers = append(w.brokers, broker.New(cfg.brokerConfig(id)))
 	}

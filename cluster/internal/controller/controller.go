@@ -35,6 +35,9 @@ type Config struct {
 	// BrokerSettings are the brokers' topic configs, which a topic's own
 	// lay over (unclean.leader.election.enable decides the elections).
 	BrokerSettings topicconfig.Settings
+	// ClientTopicSegmentBytes, when set, is the segment.bytes of a topic
+	// a client creates without one of its own (cluster.Config's).
+	ClientTopicSegmentBytes int64
 }
 
 // Env is what the controller needs from the world around it.

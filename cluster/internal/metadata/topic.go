@@ -59,6 +59,21 @@ func (t *Topic) Own() topicconfig.Own {
 	return topicconfig.Own{Log: t.Config, MinInsyncReplicas: t.MinInsyncReplicas, UncleanLeaderElectionEnable: t.UncleanLeaderElectionEnable, Overrides: t.Overrides}
 }
 
+// Own is what the topic the spec asks for sets itself (Topic.Own).
+func (s *TopicSpec) Own() topicconfig.Own {
+	return topicconfig.Own{Log: s.Config, MinInsyncReplicas: s.MinInsyncReplicas, UncleanLeaderElectionEnable: s.UncleanLeaderElectionEnable, Overrides: s.Overrides}
+}
+
+// The brokers' defaults for a topic a client creates without saying
+// (KafkaConfig, 3.7).
+const (
+	// DefaultNumPartitions is num.partitions: a CreateTopics that leaves
+	// the count to the broker (-1) gets 1.
+	DefaultNumPartitions = 1
+	// DefaultReplicationFactor is default.replication.factor: 1.
+	DefaultReplicationFactor = 1
+)
+
 // OffsetsTopic is Kafka's internal topic of committed offsets and group
 // metadata.
 const OffsetsTopic = "__consumer_offsets"
