@@ -143,12 +143,12 @@ func TestClonesLeaveScratchBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.StateWith(StateOptions{Tail: 10})
-	if w.ext.replay.pp == nil || len(w.peeks.logs) == 0 {
+	if !w.reqs.HasScratch() || len(w.peeks.logs) == 0 {
 		t.Fatal("the world used neither its own Preparer nor a peeked log: the test proves nothing")
 	}
 	c := w.Clone()
-	if c.ext.replay.pp != nil || len(c.peeks.logs) != 0 {
-		t.Fatalf("a clone took the world's scratch space: Preparer %v, %d peeked logs", c.ext.replay.pp != nil, len(c.peeks.logs))
+	if c.reqs.HasScratch() || len(c.peeks.logs) != 0 {
+		t.Fatalf("a clone took the world's scratch space: Preparer %v, %d peeked logs", c.reqs.HasScratch(), len(c.peeks.logs))
 	}
 	// and each of the clone's mirrors reads its batches back from the
 	// clone's files, not the original's

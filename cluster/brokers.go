@@ -70,6 +70,8 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		LogFlushStartOffsetCheckpointIntervalMs:  c.LogFlushStartOffsetCheckpointIntervalMs,
 		DirtyExpireMs:                            c.DirtyExpireMs, DirtyWritebackIntervalMs: c.DirtyWritebackIntervalMs,
 		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: *c.Group,
+		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
+		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,
 			TruncationPoint: c.Parts.TruncationPoint, Truncate: c.Parts.Truncate}}
 }

@@ -97,3 +97,20 @@ func (w *World) removeOffsets(topic string) {
 		b.RemoveOffsets(w.env(), topic)
 	}
 }
+
+// topicInUse reports whether a producer or a simple consumer of the world
+// reads or writes topic (a group member may lose its topic: see
+// [World.DeleteTopic]).
+func (w *World) topicInUse(topic string) bool {
+	for _, p := range w.producers {
+		if p.Config().Topic == topic {
+			return true
+		}
+	}
+	for _, c := range w.consumers {
+		if cfg := c.Config(); cfg.Group == "" && cfg.Topic == topic {
+			return true
+		}
+	}
+	return false
+}

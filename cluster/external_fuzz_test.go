@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 )
 
 // servedKeys are the api keys World.External answers, with the highest
@@ -80,15 +82,15 @@ func FuzzExternalRequest(f *testing.F) {
 		f.Add(req.Key(), req.GetVersion(), uint8(2), req.AppendTo(nil))
 	}
 	base := topicWorld(f, 5)
-	f.Fuzz(func(t *testing.T, key, version int16, broker uint8, body []byte) {
+	f.Fuzz(func(t *testing.T, key, version int16, to uint8, body []byte) {
 		max, ok := servedKeys[key]
 		if !ok || version < 0 || version > max {
 			return // the wire layer closes such a connection before the world
 		}
 		w := base.Clone()
-		x := ExternalRequest{Client: 1, ClientID: "fuzz", Broker: int32(broker%3) + 1, Key: key, Version: version, Body: body}
+		x := ExternalRequest{Client: 1, ClientID: "fuzz", Broker: int32(to%3) + 1, Key: key, Version: version, Body: body}
 		if _, err := w.External(x); err != nil {
-			if _, derr := decodeExternalBody(&x); derr == nil {
+			if _, derr := new(broker.Requests).Decode(&x); derr == nil {
 				t.Fatalf("%s v%d parses and is refused: %v", kmsg.NameForKey(key), version, err)
 			}
 			return

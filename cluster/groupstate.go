@@ -72,7 +72,7 @@ type OffsetInfo struct {
 }
 
 // groupHost is the HOST column of every simulated consumer.
-const groupHost = "/10.0.0.100"
+const groupHost = broker.GroupHost
 
 // groupInfos describes every group a consumer names or a coordinator
 // hosts, sorted by name.
@@ -232,4 +232,16 @@ func (c ConsumerInfo) MarshalJSON() ([]byte, error) {
 		Status     string `json:"status"`
 	}
 	return json.Marshal(member{c.ID, c.Group, c.Processed, c.Duplicates, c.MemberID, c.Status})
+}
+
+// externalMemberInfo completes mi, a member that joined from outside the
+// world: its host is the client's address, and it reads what the
+// coordinator assigned it (whether it fetches is the client's business).
+func externalMemberInfo(mi MemberInfo, m group.MemberStatus) MemberInfo {
+	mi.Host = m.ClientHost
+	mi.Partitions = mi.Assignment
+	if m.AwaitingJoin || m.AwaitingSync {
+		mi.Idle = "an external client, rebalancing"
+	}
+	return mi
 }

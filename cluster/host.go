@@ -3,6 +3,8 @@ package cluster
 import (
 	"math/rand/v2"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
@@ -86,11 +88,11 @@ func (h *host) RequestFailed(id int32, client string, inc int, r group.Request) 
 
 // ExternalGroupAnswered implements broker.Env.
 func (h *host) ExternalGroupAnswered(id int32, o group.Outgoing) bool {
-	return h.w().extGroupAnswered(h.brokers[id-1], o)
+	return h.reqs.GroupAnswered(h.brokers[id-1], o)
 }
 
 // UnloadResignedExternal implements broker.Env.
-func (h *host) UnloadResignedExternal(id int32) { h.w().unloadResignedExternal(h.brokers[id-1]) }
+func (h *host) UnloadResignedExternal(id int32) { h.reqs.UnloadResigned(h, h.brokers[id-1]) }
 
 // PartitionCount implements client.Env.
 func (h *host) PartitionCount(topic string) (int32, bool) {
@@ -121,7 +123,7 @@ func (h *host) LeaderLog(tp kafkalog.TopicPartition) client.LeaderLog {
 // Cut implements client.Env.
 func (h *host) Cut(a, b int32) bool { return h.net.Cut(a, b) }
 
-// Coordinator implements client.Env.
+// Coordinator implements client.Env and broker.APIEnv.
 func (h *host) Coordinator(group string) (int32, bool) {
 	if b := h.w().coordinatorOf(group); b != nil {
 		return b.ID(), true
@@ -129,7 +131,7 @@ func (h *host) Coordinator(group string) (int32, bool) {
 	return 0, false
 }
 
-// EnsureOffsetsTopic implements client.Env.
+// EnsureOffsetsTopic implements client.Env and broker.APIEnv.
 func (h *host) EnsureOffsetsTopic() error { return h.w().ensureOffsetsTopic() }
 
 // MarkProcessed implements client.Env.
@@ -176,4 +178,44 @@ func (l leaderLog) Count(first, last int64) int {
 // BecameLeader implements broker.Env.
 func (h *host) BecameLeader(id int32, k partitionKey, epoch int32, leo int64) {
 	h.w().markLostAfterAck(id, k, epoch, leo)
+}
+
+// Alive implements broker.APIEnv.
+func (h *host) Alive() []int32 { return h.ctl.Alive() }
+
+// Partition implements broker.APIEnv.
+func (h *host) Partition(k partitionKey) (replica.LeaderAndISR, bool) { return h.ctl.Partition(k) }
+
+// CheckCreateTopic implements broker.APIEnv.
+func (h *host) CheckCreateTopic(t kmsg.CreateTopicsRequestTopic) (TopicSpec, int16, string) {
+	return h.ctl.CheckCreateTopic(t)
+}
+
+// CreateTopic implements broker.APIEnv.
+func (h *host) CreateTopic(spec TopicSpec) error { return h.w().createTopic(spec) }
+
+// CheckCreatePartitions implements broker.APIEnv.
+func (h *host) CheckCreatePartitions(t kmsg.CreatePartitionsRequestTopic) ([][]int32, int16, string) {
+	return h.ctl.CheckCreatePartitions(t)
+}
+
+// AddPartitions implements broker.APIEnv.
+func (h *host) AddPartitions(topic string, replicas [][]int32, by string) error {
+	return h.w().addAssigned(h.ctl.Topic(topic), replicas, by)
+}
+
+// TopicInUse implements broker.APIEnv.
+func (h *host) TopicInUse(topic string) bool { return h.w().topicInUse(topic) }
+
+// DeleteTopic implements broker.APIEnv.
+func (h *host) DeleteTopic(topic, by string) { h.w().deleteTopic(topic, by) }
+
+// CheckAlterConfigs implements broker.APIEnv.
+func (h *host) CheckAlterConfigs(topic string, ops []ConfigOp, replace bool) (TopicSpec, int16, string) {
+	return h.ctl.CheckAlterConfigs(topic, ops, replace)
+}
+
+// AlterConfigs implements broker.APIEnv.
+func (h *host) AlterConfigs(topic string, spec TopicSpec, by string) {
+	h.w().alterTopicConfigs(topic, spec, by)
 }

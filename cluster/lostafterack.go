@@ -20,41 +20,5 @@ func (w *World) markLostAfterAck(broker int32, tp partitionKey, epoch int32, leo
 			w.record(EventProduce, broker, &tp, "producer %s: %d acknowledged record(s) lost: %v (broker %d leads epoch %d from offset %d)", p.Name(), len(lost), lost, broker, epoch, leo)
 		}
 	}
-	for i := range w.ext.clients {
-		c := &w.ext.clients[i]
-		n := 0
-		for j := range c.acked {
-			a := &c.acked[j]
-			if a.tp != tp || a.end <= leo {
-				continue
-			}
-			from := max(a.start, leo)
-			n += int(a.end - from)
-			a.end = from // what stays below leo is still there
-		}
-		if n > 0 {
-			c.LostAfterAck += n
-			w.record(EventProduce, broker, &tp, "client %d: %d acknowledged record(s) lost from offset %d (broker %d leads epoch %d from offset %d)", c.Number, n, leo, broker, epoch, leo)
-		}
-	}
-}
-
-// ackedRange is a run of offsets [start, end) of tp acknowledged to an
-// external client.
-type ackedRange struct {
-	tp         partitionKey
-	start, end int64
-}
-
-// noteAcked keeps that c's records [base, base+n) of tp were acknowledged,
-// joining the run before when they follow it.
-func (c *ExternalClient) noteAcked(tp partitionKey, base int64, n int) {
-	if base < 0 || n <= 0 {
-		return
-	}
-	if k := len(c.acked); k > 0 && c.acked[k-1].tp == tp && c.acked[k-1].end == base {
-		c.acked[k-1].end += int64(n)
-		return
-	}
-	c.acked = append(c.acked, ackedRange{tp: tp, start: base, end: base + int64(n)})
+	w.reqs.MarkLostAfterAck(w.env(), broker, tp, epoch, leo)
 }

@@ -72,8 +72,7 @@ func (w *World) cloneState() *World {
 	}
 	c.progress = w.progress.Clone()
 	c.check = w.check.clone()
-	c.ext = w.ext.clone()
-	c.xgroup = w.xgroup.clone()
+	c.reqs = w.reqs.Clone()
 	return c
 }
 

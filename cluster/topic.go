@@ -60,10 +60,10 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 	return nil
 }
 
-// brokerSettings are the brokers' topic configs: what a topic that sets
+// topicDefaults are the brokers' topic configs: what a topic that sets
 // none of its own has.
-func (w *World) brokerSettings() topicconfig.Settings {
-	return topicconfig.Settings{Log: w.cfg.Log, MinInsyncReplicas: w.cfg.MinInsyncReplicas, UncleanLeaderElectionEnable: w.cfg.UncleanLeaderElectionEnable}
+func (c Config) topicDefaults() topicconfig.Settings {
+	return topicconfig.Settings{Log: c.Log, MinInsyncReplicas: c.MinInsyncReplicas, UncleanLeaderElectionEnable: c.UncleanLeaderElectionEnable}
 }
 
 // settings returns the configs of topic's partitions: the topic's own

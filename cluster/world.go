@@ -55,10 +55,9 @@ type World struct {
 	err           error
 	internal      []InternalError
 	internalCount int
-	// ext is the world's side of Kafka clients outside it (external.go).
-	ext externalState
-	// xgroup is their consumer-group requests at the coordinators (externalgroup.go).
-	xgroup extGroupState
+	// reqs are the requests of Kafka clients outside the world, as the
+	// brokers serve them (external.go).
+	reqs *broker.Requests
 }
 
 // ErrNotQuiet means the network did not become quiet within the bound of
@@ -73,10 +72,10 @@ func New(cfg Config) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{cfg: cfg, pcg: rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)}
+	w := &World{cfg: cfg, pcg: rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15), reqs: &broker.Requests{}}
 	w.rnd = rand.New(w.pcg)
 	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
-		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.brokerSettings(),
+		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.cfg.topicDefaults(),
 		ClientTopicSegmentBytes: cfg.ClientTopicSegmentBytes})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		w.brokers = append(w.brokers, broker.New(cfg.brokerConfig(id)))
@@ -142,7 +141,7 @@ func (w *World) tick(ms int64) error {
 		c.Tick(w.env())
 	}
 	w.quiet()
-	w.tickExternal()
+	w.reqs.Tick(w.env(), w.brokers)
 	w.flushCheckpoints()
 	w.runChecker()
 	return nil
@@ -210,7 +209,7 @@ func (w *World) deliverNext() {
 		w.ctl.Step(w.env(), &e)
 		return
 	case e.To >= ExternalNodeBase:
-		w.deliverToExternal(&e)
+		w.reqs.StepAnswer(w.env(), w.brokers, &e)
 		return
 	case e.To >= netsim.CoordinatorBase:
 		w.brokers[e.To-netsim.CoordinatorBase-1].StepCoordinator(w.env(), &e)

@@ -10,6 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 type tp = kafkalog.TopicPartition
@@ -46,6 +47,21 @@ type Config struct {
 	OffsetsTopicNumPartitions int
 	// Group configures its group coordinator.
 	Group group.Config
+	// ClusterID is cluster.id, which Metadata answers.
+	ClusterID string
+	// TopicDefaults are the brokers' topic configs (log.*,
+	// min.insync.replicas, unclean.leader.election.enable): what a topic
+	// that sets none of its own has, as DescribeConfigs reports it.
+	TopicDefaults topicconfig.Settings
+	// AutoCreateTopicsEnable is auto.create.topics.enable: a client's
+	// Metadata request for a topic that does not exist creates it.
+	AutoCreateTopicsEnable bool
+	// FetchMaxBytes is fetch.max.bytes: the most bytes a consumer's fetch
+	// gets (but for the first batch, which comes whole).
+	FetchMaxBytes int64
+	// CombinedControllers says the brokers run the controller too
+	// (process.roles=broker,controller).
+	CombinedControllers bool
 	// Parts are the learner's implementations its logs and replicas run.
 	Parts Parts
 }
@@ -102,4 +118,46 @@ type Env interface {
 	// was told is stored at leo or beyond is lost after its
 	// acknowledgement.
 	BecameLeader(broker int32, k tp, epoch int32, leo int64)
+}
+
+// APIEnv is what the Kafka APIs a broker serves to clients need beyond its
+// [Env]: the controller's metadata a broker's metadata cache holds, the
+// controller's answers to the admin requests a broker forwards to it
+// (KRaft's ForwardingManager: the checks are the controller's), and the
+// world's changes those requests make once the controller took them (a
+// topic's replicas opened on every broker, its configs applied to the
+// running replicas).
+type APIEnv interface {
+	Env
+	// Alive returns the brokers the controller counts as alive
+	// (registered and unfenced), by id; Partition a partition's state
+	// there (false when unknown).
+	Alive() []int32
+	Partition(k tp) (replica.LeaderAndISR, bool)
+	// Coordinator returns the broker that coordinates group (the running
+	// leader of its __consumer_offsets partition), false if none;
+	// EnsureOffsetsTopic creates __consumer_offsets on its first use.
+	Coordinator(group string) (int32, bool)
+	EnsureOffsetsTopic() error
+	// CheckCreateTopic is the controller's check of a topic to create: the
+	// spec that creates it, or Kafka's error code and message;
+	// CreateTopic creates it.
+	CheckCreateTopic(t kmsg.CreateTopicsRequestTopic) (metadata.TopicSpec, int16, string)
+	CreateTopic(spec metadata.TopicSpec) error
+	// CheckCreatePartitions is the controller's check of a topic's
+	// growth: the replicas of the partitions to add, or Kafka's error code
+	// and message; AddPartitions adds them (by says who asked).
+	CheckCreatePartitions(t kmsg.CreatePartitionsRequestTopic) ([][]int32, int16, string)
+	AddPartitions(topic string, replicas [][]int32, by string) error
+	// TopicInUse reports whether the world's own producers or simple
+	// consumers use topic (they are not written to lose it); DeleteTopic
+	// deletes it.
+	TopicInUse(topic string) bool
+	DeleteTopic(topic, by string)
+	// CheckAlterConfigs is the controller's check of altering topic's
+	// configs: the topic's configs after ops (with replace, ops are all
+	// of them), or Kafka's error code and message; AlterConfigs gives
+	// the topic those configs and the running replicas apply them.
+	CheckAlterConfigs(topic string, ops []topicconfig.Op, replace bool) (metadata.TopicSpec, int16, string)
+	AlterConfigs(topic string, spec metadata.TopicSpec, by string)
 }

@@ -54,7 +54,7 @@ func (c *Controller) CheckAlterConfigs(topic string, ops []topicconfig.Op, repla
 	if topic == "" {
 		return fail(kafkaerr.InvalidRequest, "Default topic resources are not allowed.")
 	}
-	if err := CheckTopicName(topic); err != nil {
+	if err := metadata.CheckTopicName(topic); err != nil {
 		return fail(kafkaerr.InvalidTopicException, err.Error())
 	}
 	t := c.Topic(topic)

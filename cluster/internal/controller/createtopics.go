@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf16"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -14,28 +12,6 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 )
-
-// CheckTopicName is Kafka 3.7's Topic.validate, with its messages: 1 to
-// 249 of [a-zA-Z0-9._-] (counted as Java counts a String's length, in
-// UTF-16 units), not "." or "..".
-func CheckTopicName(name string) error {
-	why := ""
-	switch {
-	case name == "":
-		why = "the empty string is not allowed"
-	case name == "." || name == "..":
-		why = "'" + name + "' is not allowed"
-	case len(utf16.Encode([]rune(name))) > 249:
-		why = fmt.Sprintf("the length of '%s' is longer than the max allowed length 249", name)
-	case strings.ContainsFunc(name, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')
-	}):
-		why = "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"
-	default:
-		return nil
-	}
-	return errors.New("Topic name is invalid: " + why)
-}
 
 // CheckCreateTopic checks a topic a CreateTopics request asks for as Kafka
 // 3.7's controller does (ReplicationControlManager.createTopic) and
@@ -50,7 +26,7 @@ func (c *Controller) CheckCreateTopic(t kmsg.CreateTopicsRequestTopic) (metadata
 	fail := func(code int16, msg string) (metadata.TopicSpec, int16, string) {
 		return metadata.TopicSpec{}, code, msg
 	}
-	if err := CheckTopicName(t.Topic); err != nil {
+	if err := metadata.CheckTopicName(t.Topic); err != nil {
 		return fail(kafkaerr.InvalidTopicException, err.Error())
 	}
 	if c.Topic(t.Topic) != nil {

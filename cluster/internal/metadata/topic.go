@@ -2,6 +2,9 @@ package metadata
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf16"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/kafkalive/kafkalive/group"
@@ -82,6 +85,29 @@ const OffsetsTopic = "__consumer_offsets"
 // transaction state topics.
 func IsInternal(name string) bool {
 	return name == OffsetsTopic || name == "__transaction_state"
+}
+
+// CheckTopicName is Kafka 3.7's Topic.validate (the broker's and the
+// controller's check of a topic's name), with its messages: 1 to
+// 249 of [a-zA-Z0-9._-] (counted as Java counts a String's length, in
+// UTF-16 units), not "." or "..".
+func CheckTopicName(name string) error {
+	why := ""
+	switch {
+	case name == "":
+		why = "the empty string is not allowed"
+	case name == "." || name == "..":
+		why = "'" + name + "' is not allowed"
+	case len(utf16.Encode([]rune(name))) > 249:
+		why = fmt.Sprintf("the length of '%s' is longer than the max allowed length 249", name)
+	case strings.ContainsFunc(name, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')
+	}):
+		why = "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"
+	default:
+		return nil
+	}
+	return errors.New("Topic name is invalid: " + why)
 }
 
 // ErrInvalidConfig means a setting is out of range, or an action names

@@ -1,4 +1,4 @@
-package cluster
+package broker
 
 import (
 	"errors"
@@ -8,8 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kafkalive/kafkalive/cluster/internal/broker"
-	"github.com/kafkalive/kafkalive/cluster/internal/client"
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/validator"
@@ -17,7 +16,11 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// extProduce handles a Produce (v3+) of an external client at broker b.
+// waitsForReplica is the answer of producePartition for a partition whose
+// replica will answer (its slot waits), or whose failure halted the broker.
+const waitsForReplica int16 = -2
+
+// produce handles a Produce (v3+) of client x at broker b, request id.
 // Each partition's batch goes through the checks of Kafka 3.7's broker in
 // its order (KafkaApis.handleProduceRequest, ReplicaManager.appendRecords,
 // Partition.appendRecordsToLeader, LogValidator), then to the partition's
@@ -26,12 +29,14 @@ import (
 // everything else, so that compression, headers, timestamps and the
 // producer id, epoch and sequence survive, on the followers too. The
 // replica's idempotence rules answer a retry of a batch it holds with the
-// original offset.
-func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker.Broker, req *kmsg.ProduceRequest) {
-	c := &w.ext.clients[x.Client-1]
-	c.Acks = client.AcksLabel(req.Acks)
+// original offset. The answer waits for the replicas that answer later
+// (acks=1 after the append, acks=all once the ISR has it:
+// DelayedProduce).
+func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *kmsg.ProduceRequest) {
+	c := &rq.clients[x.Client-1]
+	c.Acks = acksLabel(req.Acks)
 	resp := kmsg.NewPtrProduceResponse()
-	p := &extPending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), produce: resp}
+	p := &pending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), produce: resp}
 	for ti, t := range req.Topics {
 		rt := kmsg.NewProduceResponseTopic()
 		rt.Topic = t.Topic
@@ -42,34 +47,31 @@ func (w *World) extProduce(id uint64, x *ExternalRequest, b *broker.Broker, req 
 		}
 		resp.Topics = append(resp.Topics, rt)
 		for pi := range t.Partitions {
-			code, msg, records := w.extProducePartition(p, x, b, req, ti, pi)
-			if code != -2 {
-				w.settleProduce(p, ti, pi, code, msg, -1, records)
+			code, msg, records := rq.producePartition(env, b, p, x, req, ti, pi)
+			if code != waitsForReplica {
+				rq.settleProduce(env, b, p, ti, pi, code, msg, -1, records)
 			}
 		}
 	}
 	if p.open > 0 {
-		if w.ext.pending == nil {
-			w.ext.pending = map[uint64]*extPending{}
-		}
-		w.ext.pending[id] = p
+		rq.park(p)
 		return
 	}
-	w.answer(id, resp)
+	rq.answer(id, resp)
 }
 
-// extProducePartition checks and sends one partition's batch. It returns
-// -2 when a replica will answer (the slot is waiting), else the code to
-// answer at once (0 for acks=0 after the append), with the number of
-// records the batch held.
-func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker.Broker, req *kmsg.ProduceRequest, ti, pi int) (int16, string, int) {
+// producePartition checks and sends one partition's batch. It returns
+// waitsForReplica when a replica will answer (the slot is waiting), else
+// the code to answer at once (0 for acks=0 after the append), with the
+// number of records the batch held.
+func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int) (int16, string, int) {
 	t, part := &req.Topics[ti], &req.Topics[ti].Partitions[pi]
-	c := &w.ext.clients[x.Client-1]
-	topic := w.topic(t.Topic)
-	if topic == nil || part.Partition < 0 || int(part.Partition) >= len(topic.Assignment) {
+	c := &rq.clients[x.Client-1]
+	topic := topicNamed(env, t.Topic)
+	if !hasPartition(topic, part.Partition) {
 		return kafkaerr.UnknownTopicOrPartition, "", 0
 	}
-	tp := partitionKey{Topic: t.Topic, Partition: part.Partition}
+	k := tp{Topic: t.Topic, Partition: part.Partition}
 	if topic.Internal {
 		// ReplicaManager.appendToLocalLog: clients may not write to
 		// internal topics.
@@ -77,7 +79,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	}
 	// ProduceRequest.validateRecords: v3+ carries exactly one batch of
 	// magic 2.
-	cb := w.clientBatch(x, req, ti, pi)
+	cb := rq.clientBatch(x, req, ti, pi)
 	h, n, err := cb.header, cb.n, cb.checkErr
 	switch {
 	case len(part.Records) == 0:
@@ -90,14 +92,14 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if req.Acks != 0 && req.Acks != 1 && req.Acks != replica.AcksAll {
 		return kafkaerr.InvalidRequiredAcks, "", 0
 	}
-	s := b.Partition(tp)
+	s := b.Partition(k)
 	if s == nil {
 		return kafkaerr.NotLeaderOrFollower, "", 0
 	}
 	if code := s.Node.ProduceCheck(req.Acks); code != replica.None {
 		return int16(code), "", 0
 	}
-	cfg := w.logConfig(t.Topic)
+	cfg := env.Settings(t.Topic).Log
 	if size, _, perr := kafkalog.PeekBatch(part.Records); perr == nil && size > int64(cfg.MaxMessageBytes) {
 		return kafkaerr.MessageTooLarge, "", 0
 	}
@@ -109,13 +111,13 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	if err != nil {
 		// LogValidator: a batch that fails its CRC or whose lengths do
 		// not hold is a CorruptRecordException.
-		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
+		env.Record(event.Produce, b.ID(), &k, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
 		return kafkaerr.CorruptMessage, "", 0
 	}
-	if why := validator.BatchProblem(&h, tp.String()); why != "" {
+	if why := validator.BatchProblem(&h, k.String()); why != "" {
 		// LogValidator.validateBatch (Kafka 3.7) throws an
 		// InvalidRecordException: INVALID_RECORD, no message to the client
-		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
+		env.Record(event.Produce, b.ID(), &k, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
 		return kafkaerr.InvalidRecord, "", cb.records
 	}
 	// The records were read from the world's bytes of the batch (a copy,
@@ -133,7 +135,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		case errors.Is(cb.decodeErr, kafkalog.ErrTooLarge):
 			msg = fmt.Sprintf("the records decompress to more than kafkalive reads of a batch (%d bytes)", kafkalog.DefaultMaxDecompressedBytes)
 		}
-		w.record(EventProduce, b.ID(), &tp, "client %d: refused a batch: %s (%v)", x.Client, kafkaerr.Name(code), cb.decodeErr)
+		env.Record(event.Produce, b.ID(), &k, "client %d: refused a batch: %s (%v)", x.Client, kafkaerr.Name(code), cb.decodeErr)
 		return code, msg, 0
 	}
 	raw := cb.raw
@@ -148,7 +150,7 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 	count := cb.records
 	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
 		before != math.MaxInt64 || after != math.MaxInt64 {
-		if code, msg, errs := validator.RecordErrors(cb.raw, cfg, tp, w.now); code != 0 {
+		if code, msg, errs := validator.RecordErrors(cb.raw, cfg, k, env.Now()); code != 0 {
 			p.produce.Topics[ti].Partitions[pi].ErrorRecords = errs
 			return code, msg, count
 		}
@@ -172,92 +174,102 @@ func (w *World) extProducePartition(p *extPending, x *ExternalRequest, b *broker
 		// INVALID_RECORD.
 		rebuilt, err := validator.RebuildInOrder(cb.raw)
 		if err != nil {
-			w.internalError(b, err)
-			return -2, "", count
+			env.InternalError(b.ID(), err)
+			return waitsForReplica, "", count
 		}
 		raw = rebuilt
 	}
 	if raw, err = validator.WithLargestTimestamp(raw, &h, cb.maxTimestamp, cfg); err != nil {
-		w.internalError(b, err)
-		return -2, "", count
+		env.InternalError(b.ID(), err)
+		return waitsForReplica, "", count
 	}
-	w.ext.corr++
-	corr := w.ext.corr
+	rq.corr++
+	corr := rq.corr
 	if req.Acks != 0 {
-		if w.ext.waiting == nil {
-			w.ext.waiting = map[int64]extSlot{}
+		if rq.waiting == nil {
+			rq.waiting = map[int64]produceSlot{}
 		}
-		w.ext.waiting[corr] = extSlot{id: p.id, topic: ti, part: pi, records: count}
+		rq.waiting[corr] = produceSlot{id: p.id, topic: ti, part: pi, records: count}
 		p.open++
 	}
-	w.record(EventProduce, b.ID(), &tp, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, tp, client.AcksLabel(req.Acks))
+	env.Record(event.Produce, b.ID(), &k, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, k, acksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
-	err = s.Node.Step(replica.Message{Type: replica.MsgProduce, From: ExternalNode(x.Client), To: b.ID(), CorrelationID: corr,
+	err = s.Node.Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
 		Batch: &replica.ProducerBatch{Count: count, Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})
 	if err == nil {
-		err = b.ProcessReady(w.env(), s)
+		err = b.processReady(env, s)
 	}
 	if err != nil {
-		w.internalError(b, err)
-		return -2, "", count
+		env.InternalError(b.ID(), err)
+		return waitsForReplica, "", count
 	}
 	if req.Acks == 0 {
 		c.SentNoAck += count
 		return 0, "", count
 	}
-	return -2, "", count
+	return waitsForReplica, "", count
 }
 
 // settleProduce fills in one partition of a produce answer and counts it.
-func (w *World) settleProduce(p *extPending, ti, pi int, code int16, msg string, base int64, records int) {
+func (rq *Requests) settleProduce(env APIEnv, b *Broker, p *pending, ti, pi int, code int16, msg string, base int64, records int) {
 	rp := &p.produce.Topics[ti].Partitions[pi]
 	rp.ErrorCode, rp.BaseOffset = code, base
 	if msg != "" {
 		rp.ErrorMessage = &msg
 	}
-	c := &w.ext.clients[p.client-1]
+	c := &rq.clients[p.client-1]
 	if code != 0 {
 		rp.BaseOffset = -1
 		c.Failed += records
 		c.LastError = kafkaerr.Name(code)
 		return
 	}
-	tp := partitionKey{Topic: p.produce.Topics[ti].Topic, Partition: rp.Partition}
-	if s := w.brokers[p.broker-1].Partition(tp); s != nil {
+	k := tp{Topic: p.produce.Topics[ti].Topic, Partition: rp.Partition}
+	if s := b.Partition(k); s != nil {
 		rp.LogStartOffset = s.Log.LogStartOffset()
 	}
-	if w.logConfig(tp.Topic).MessageTimestampType == kafkalog.LogAppendTime && base >= 0 {
-		rp.LogAppendTime = w.now
+	if env.Settings(k.Topic).Log.MessageTimestampType == kafkalog.LogAppendTime && base >= 0 {
+		rp.LogAppendTime = env.Now()
 	}
 }
 
-// deliverToExternal takes a leader's answer to an external produce.
-func (w *World) deliverToExternal(e *netsim.Envelope) {
+// StepAnswer takes a leader replica's answer to a client's produce
+// (brokers[i] is broker i+1).
+func (rq *Requests) StepAnswer(env APIEnv, brokers []*Broker, e *netsim.Envelope) {
 	if e.Kind != netsim.KindProduceResp {
 		return
 	}
-	slot, ok := w.ext.waiting[e.Resp.CorrelationID]
+	slot, ok := rq.waiting[e.Resp.CorrelationID]
 	if !ok {
 		return
 	}
-	delete(w.ext.waiting, e.Resp.CorrelationID)
-	p := w.ext.pending[slot.id]
+	delete(rq.waiting, e.Resp.CorrelationID)
+	p := rq.pending[slot.id]
 	if p == nil {
 		return
 	}
 	code := int16(e.Resp.Error)
-	w.settleProduce(p, slot.topic, slot.part, code, "", e.Resp.BaseOffset, slot.records)
-	tp := partitionKey{Topic: p.produce.Topics[slot.topic].Topic, Partition: p.produce.Topics[slot.topic].Partitions[slot.part].Partition}
+	rq.settleProduce(env, brokers[p.broker-1], p, slot.topic, slot.part, code, "", e.Resp.BaseOffset, slot.records)
+	k := tp{Topic: p.produce.Topics[slot.topic].Topic, Partition: p.produce.Topics[slot.topic].Partitions[slot.part].Partition}
 	if code == 0 {
-		c := &w.ext.clients[p.client-1]
+		c := &rq.clients[p.client-1]
 		c.Acked += slot.records
-		c.noteAcked(tp, e.Resp.BaseOffset, slot.records)
-		w.record(EventProduce, 0, &tp, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.Resp.BaseOffset)
+		c.noteAcked(k, e.Resp.BaseOffset, slot.records)
+		env.Record(event.Produce, 0, &k, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.Resp.BaseOffset)
 	} else {
-		w.record(EventProduce, 0, &tp, "client %d: %d record(s) got %s", p.client, slot.records, kafkaerr.Name(code))
+		env.Record(event.Produce, 0, &k, "client %d: %d record(s) got %s", p.client, slot.records, kafkaerr.Name(code))
 	}
 	if p.open--; p.open == 0 {
-		delete(w.ext.pending, p.id)
-		w.answer(p.id, p.produce)
+		delete(rq.pending, p.id)
+		rq.answer(p.id, p.produce)
 	}
+}
+
+// acksLabel prints a produce's acks as the producer's config says it
+// ("all" for -1).
+func acksLabel(a int16) string {
+	if a == replica.AcksAll {
+		return "all"
+	}
+	return fmt.Sprint(a)
 }

@@ -1,4 +1,4 @@
-package cluster
+package broker
 
 import (
 	"math"
@@ -11,16 +11,16 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// PreparedExternal is the work on an external request that depends on its
-// bytes alone: its body decoded and, for a Produce, each partition's record
-// batch checked (CRC, lengths) and its records decoded. [PrepareExternal]
-// does it on the caller's goroutine, before the world's lock is taken (the
-// wire layer prepares each request on its connection's goroutine), and
-// [World.ExternalPrepared] uses it. The world's answer is the same with or
-// without it: the world does whatever was not prepared, and a replay of the
-// timeline prepares nothing.
-type PreparedExternal struct {
-	body    []byte // the ExternalRequest.Body prepared
+// Prepared is the work on a client's request that depends on its bytes
+// alone: its body decoded and, for a Produce, each partition's record batch
+// checked (CRC, lengths) and its records decoded. [Prepare] does it on the
+// caller's goroutine, before the world's lock is taken (the wire layer
+// prepares each request on its connection's goroutine), and
+// [Requests.SetPrepared] hands it to the brokers with the request. The
+// answer is the same with or without it: the brokers do whatever was not
+// prepared, and a replay of the timeline prepares nothing.
+type Prepared struct {
+	body    []byte // the Request.Body prepared
 	req     kmsg.Request
 	err     error
 	batches [][]*clientBatch // a Produce's, by topic and partition
@@ -59,15 +59,15 @@ type clientBatch struct {
 	maxTimestamp int64
 }
 
-// PrepareExternal prepares x for [World.ExternalPrepared]. x.Body must not
-// change afterwards. A caller that prepares many requests on one goroutine
+// Prepare prepares x for [Requests.SetPrepared]. x.Body must not change
+// afterwards. A caller that prepares many requests on one goroutine
 // uses a [Preparer], which keeps its decoding buffers between them.
-func PrepareExternal(x *ExternalRequest) *PreparedExternal {
+func Prepare(x *Request) *Prepared {
 	var pp Preparer
 	return pp.Prepare(x)
 }
 
-// Preparer prepares external requests ([PrepareExternal]) with buffers it
+// Preparer prepares requests ([Prepare]) with buffers it
 // reuses from one request to the next: a client batch's decompressed
 // records and the one record it reads at a time (kafkalog's Decoder.Scan).
 // Its zero value is ready; one
@@ -88,10 +88,10 @@ type Preparer struct {
 	dec kafkalog.Decoder
 }
 
-// Prepare is [PrepareExternal] with pp's buffers.
-func (pp *Preparer) Prepare(x *ExternalRequest) *PreparedExternal {
-	p := &PreparedExternal{body: x.Body}
-	p.req, p.err = decodeExternalBody(x)
+// Prepare is [Prepare] with pp's buffers.
+func (pp *Preparer) Prepare(x *Request) *Prepared {
+	p := &Prepared{body: x.Body}
+	p.req, p.err = decodeBody(x)
 	if pr, ok := p.req.(*kmsg.ProduceRequest); ok {
 		p.batches = pp.clientBatches(pr)
 	}
@@ -179,41 +179,52 @@ func (pp *Preparer) clientBatch(records []byte) *clientBatch {
 	return cb
 }
 
-// ExternalPrepared is [World.External] with the work p did (p from
-// [PrepareExternal] of the same request; nil is none).
-func (w *World) ExternalPrepared(req ExternalRequest, p *PreparedExternal) (uint64, error) {
-	if p != nil && (len(p.body) != len(req.Body) || len(p.body) > 0 && &p.body[0] != &req.Body[0]) {
-		p = nil // prepared from other bytes
-	}
-	w.ext.prepared = p
-	defer func() { w.ext.prepared = nil }()
-	return w.External(req)
+// replayPreparer is a [Preparer] the brokers keep for the requests they
+// prepare themselves. A clone starts without it (Requests.Clone): its
+// buffers are scratch space.
+type replayPreparer struct {
+	pp *Preparer
 }
 
+// get returns the Preparer, made at first use.
+func (r *replayPreparer) get() *Preparer {
+	if r.pp == nil {
+		r.pp = &Preparer{}
+	}
+	return r.pp
+}
+
+// HasScratch reports whether rq holds the buffers of a Preparer of its
+// own (made when it first serves a request unprepared), which its clones
+// and the world's snapshots leave behind.
+func (rq *Requests) HasScratch() bool { return rq.replay.pp != nil }
+
+// SetPrepared hands the brokers p, the preparation of the next request
+// they serve (nil: none); the world clears it once that request is
+// served. A preparation made from other bytes than the request's is not
+// used.
+func (rq *Requests) SetPrepared(p *Prepared) { rq.prepared = p }
+
 // preparedFor is the preparation of x's body, nil if none.
-func (w *World) preparedFor(x *ExternalRequest) *PreparedExternal {
-	p := w.ext.prepared
-	if p == nil || len(p.body) != len(x.Body) || len(p.body) > 0 && &p.body[0] != &x.Body[0] {
+func (rq *Requests) preparedFor(x *Request) *Prepared {
+	p := rq.prepared
+	if p == nil || !p.of(x) {
 		return nil
 	}
 	return p
 }
 
-// decodeExternal parses an external request's body, or takes what
-// PrepareExternal parsed. A prepared request is the world's to use once:
-// a Produce's handlers read it, they do not change it.
-func (w *World) decodeExternal(x *ExternalRequest) (kmsg.Request, error) {
-	if p := w.preparedFor(x); p != nil {
-		return p.req, p.err
-	}
-	return decodeExternalBody(x)
+// of reports whether p was prepared from x's body (the same bytes, not a
+// copy).
+func (p *Prepared) of(x *Request) bool {
+	return len(p.body) == len(x.Body) && (len(p.body) == 0 || &p.body[0] == &x.Body[0])
 }
 
 // clientBatch is partition pi of topic ti of the Produce x carries (req,
 // its decoding), prepared or checked and decoded now.
-func (w *World) clientBatch(x *ExternalRequest, req *kmsg.ProduceRequest, ti, pi int) *clientBatch {
-	if p := w.preparedFor(x); p != nil && ti < len(p.batches) && pi < len(p.batches[ti]) {
+func (rq *Requests) clientBatch(x *Request, req *kmsg.ProduceRequest, ti, pi int) *clientBatch {
+	if p := rq.preparedFor(x); p != nil && ti < len(p.batches) && pi < len(p.batches[ti]) {
 		return p.batches[ti][pi]
 	}
-	return w.ext.replay.get().clientBatch(req.Topics[ti].Partitions[pi].Records)
+	return rq.replay.get().clientBatch(req.Topics[ti].Partitions[pi].Records)
 }

@@ -1,0 +1,165 @@
+package broker
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// DefaultFetchMaxBytes is fetch.max.bytes: 55 MiB (57671680).
+const DefaultFetchMaxBytes = 55 << 20
+
+// fetch handles a consumer's Fetch (v4+) at broker b, request id:
+// answered at once when a partition fails or MinBytes are there (or
+// MaxWaitMillis is 0), else parked until one of those or the wait's end in
+// world time (a delayed fetch, DelayedFetch), checked at each tick.
+func (rq *Requests) fetch(env APIEnv, b *Broker, id uint64, x *Request, req *kmsg.FetchRequest) {
+	resp, bytes, failed := b.fetchResponse(env, req)
+	if failed || bytes >= int(req.MinBytes) || req.MaxWaitMillis <= 0 {
+		rq.answerFetch(id, x.Client, resp)
+		return
+	}
+	rq.park(&pending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), fetch: req, deadlineMs: env.Now() + int64(req.MaxWaitMillis)})
+}
+
+// answerFetch answers a fetch and counts its bytes.
+func (rq *Requests) answerFetch(id uint64, client int32, resp *kmsg.FetchResponse) {
+	n := 0
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			n += len(p.RecordBatches)
+		}
+	}
+	rq.clients[client-1].Fetched += int64(n)
+	rq.answer(id, resp)
+}
+
+// fetchResponse reads what a consumer's fetch gets now at b: its response,
+// the record bytes in it, and whether a partition failed.
+//
+// The limits are Kafka 3.7's (KafkaApis.handleFetchRequest,
+// ReplicaManager.readFromLog, LogSegment.read): MaxBytes is capped at the
+// brokers' fetch.max.bytes (Config.FetchMaxBytes), and each partition
+// reads at most min(PartitionMaxBytes, what is left of MaxBytes) bytes of
+// the log below the high watermark, the bytes cut where the limit falls,
+// so that the last batch may come incomplete (the consumer skips it and
+// asks again from its offset); the first partition that has anything
+// returns at least its first whole batch, however large. A follower's
+// replica answers NOT_LEADER_OR_FOLLOWER (no follower fetching, KIP-392);
+// LastStableOffset is the high watermark (no transactions).
+func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
+	resp := kmsg.NewPtrFetchResponse()
+	limit := int(min(max(int64(req.MaxBytes), 0), b.cfg.FetchMaxBytes))
+	minOne, total, failed := true, 0, false
+	for _, t := range req.Topics {
+		rt := kmsg.NewFetchResponseTopic()
+		rt.Topic, rt.TopicID = t.Topic, t.TopicID
+		var topic *metadata.Topic
+		unknown := kafkaerr.UnknownTopicOrPartition
+		if req.Version >= 13 {
+			topic, unknown = topicByID(env, t.TopicID), kafkaerr.UnknownTopicID
+		} else {
+			topic = topicNamed(env, t.Topic)
+		}
+		if topic != nil {
+			rt.Topic, rt.TopicID = topic.Name, TopicUUID(topic.ID)
+		}
+		for _, p := range t.Partitions {
+			rp := kmsg.NewFetchResponseTopicPartition()
+			rp.Partition, rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset, rp.PreferredReadReplica = p.Partition, -1, -1, -1, -1
+			code := unknown
+			var data []byte
+			if hasPartition(topic, p.Partition) {
+				code, data = b.readForConsumer(env, tp{Topic: topic.Name, Partition: p.Partition}, p, min(int(max(p.PartitionMaxBytes, 0)), limit), minOne, &rp)
+			}
+			rp.ErrorCode = code
+			if code != 0 {
+				failed = true
+			}
+			if len(data) > 0 {
+				rp.RecordBatches = data
+				minOne = false
+				limit = max(0, limit-len(data))
+				total += len(data)
+			}
+			if req.IsolationLevel == 1 && code == 0 {
+				rp.AbortedTransactions = []kmsg.FetchResponseTopicPartitionAbortedTransaction{}
+			}
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp, total, failed
+}
+
+// readForConsumer reads one partition for a consumer, filling in rp's
+// offsets; it returns the error code and the bytes.
+func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
+	s := b.Partition(k)
+	if s == nil {
+		return kafkaerr.NotLeaderOrFollower, nil
+	}
+	st := s.Node.Status()
+	// FetchRequest.optionalEpoch: any negative epoch is none (ListOffsets
+	// and OffsetForLeaderEpoch take only -1 as none)
+	if code := leaderCheck(st, max(p.CurrentLeaderEpoch, -1)); code != 0 {
+		return code, nil
+	}
+	if p.FetchOffset < st.LogStartOffset || p.FetchOffset > st.LogEndOffset {
+		return kafkaerr.OffsetOutOfRange, nil
+	}
+	rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = st.HighWatermark, st.HighWatermark, st.LogStartOffset
+	if maxBytes <= 0 && !minOne || p.FetchOffset >= st.HighWatermark {
+		return 0, nil
+	}
+	cfg := env.Settings(k.Topic).Log
+	before := s.Log.Kafka().ReadStats()
+	raw, err := s.Log.Kafka().ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
+	b.CountFetchRead(env, s, before)
+	if err != nil && (replicalog.BadBytes(err) || errors.Is(err, kafkalog.ErrLegacyFormat)) {
+		// Disk damage the read walked into: a batch header whose length
+		// is below 14 is FileLogInputStream.nextBatch's
+		// CorruptRecordException, answered CORRUPT_MESSAGE
+		// (ReplicaManager.readFromLog, Kafka 3.7), on which the consumer
+		// throws "Encountered corrupt message when fetching offset". A
+		// magic that is not 2 is answered the same (Kafka would send it as
+		// a legacy batch, which the client's check refuses in its turn). A
+		// batch that only fails its CRC is sent as stored, as Kafka sends
+		// it: the client's check (check.crcs) finds it.
+		return kafkaerr.CorruptMessage, nil
+	}
+	if err != nil {
+		env.InternalError(b.ID(), err)
+		return kafkaerr.UnknownServerError, nil
+	}
+	size := maxBytes
+	if minOne && len(raw) > 0 {
+		if first, _, err := kafkalog.PeekBatch(raw); err == nil {
+			size = max(size, int(first))
+		}
+	}
+	return 0, slices.Clone(raw[:min(len(raw), size)])
+}
+
+// leaderCheck is Partition.getLocalLog for a client that needs the
+// leader: the request's leader epoch first (KIP-320: FENCED_LEADER_EPOCH
+// below the replica's, UNKNOWN_LEADER_EPOCH above; -1 skips it, any
+// other negative one is below), then leadership.
+func leaderCheck(st replica.Status, currentLeaderEpoch int32) int16 {
+	switch {
+	case currentLeaderEpoch != -1 && currentLeaderEpoch < st.LeaderEpoch:
+		return int16(replica.FencedLeaderEpoch)
+	case currentLeaderEpoch != -1 && currentLeaderEpoch > st.LeaderEpoch:
+		return int16(replica.UnknownLeaderEpoch)
+	case st.Role != replica.RoleLeader:
+		return kafkaerr.NotLeaderOrFollower
+	}
+	return 0
+}

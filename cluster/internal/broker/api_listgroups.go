@@ -1,0 +1,75 @@
+package broker
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// listGroups lists the groups b coordinates now, with the states filter
+// of v4+ (KIP-518; case-insensitive, as Kafka's ClassicGroupState.parse):
+// the groups its coordinator hosts and those that only store offsets in
+// the __consumer_offsets partitions it leads.
+func (b *Broker) listGroups(env Env, r *kmsg.ListGroupsRequest) *kmsg.ListGroupsResponse {
+	resp := r.ResponseKind().(*kmsg.ListGroupsResponse)
+	type entry struct{ state, protocolType string }
+	groups := map[string]entry{}
+	for _, name := range b.offsetsOnlyGroups(env) {
+		groups[name] = entry{state: group.Empty.String()}
+	}
+	if b.RunningCoordinator() != nil {
+		for _, g := range b.RunningCoordinator().Groups() {
+			if g.State != group.Dead && b.Coordinates(env, g.GroupID) {
+				groups[g.GroupID] = entry{g.State.String(), g.ProtocolType}
+			}
+		}
+	}
+	names := make([]string, 0, len(groups))
+	for n := range groups {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		e := groups[n]
+		if len(r.StatesFilter) > 0 && !slices.ContainsFunc(r.StatesFilter, func(s string) bool { return strings.EqualFold(s, e.state) }) {
+			continue
+		}
+		lg := kmsg.NewListGroupsResponseGroup()
+		lg.Group, lg.ProtocolType = n, e.protocolType
+		if r.Version >= 4 {
+			lg.GroupState = e.state
+		}
+		if r.Version >= 5 {
+			lg.GroupType = "classic"
+		}
+		resp.Groups = append(resp.Groups, lg)
+	}
+	return resp
+}
+
+// offsetsOnlyGroups lists the groups with committed offsets in the
+// __consumer_offsets partitions b leads, sorted.
+func (b *Broker) offsetsOnlyGroups(env Env) []string {
+	t := topicNamed(env, metadata.OffsetsTopic)
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for p := range t.Assignment {
+		k := tp{Topic: metadata.OffsetsTopic, Partition: int32(p)}
+		s := b.Partition(k)
+		if s == nil || env.Leader(k) != b.ID() {
+			continue
+		}
+		// one pass over the partition, not one a group
+		for g := range StoredIn(s.Log.Mirror(), s.Node.Progress().HighWatermark) {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

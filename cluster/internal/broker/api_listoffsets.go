@@ -1,0 +1,96 @@
+package broker
+
+import (
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// Special timestamps of ListOffsets (ListOffsetsRequest).
+const (
+	listLatest        = -1
+	listEarliest      = -2
+	listMaxTimestamp  = -3 // KIP-734
+	listEarliestLocal = -4 // KIP-405
+)
+
+// listOffsets answers ListOffsets (v1+) at b, as Kafka 3.7's
+// Partition.fetchOffsetForTimestamp does for a consumer: the leader's log
+// start offset for EARLIEST (and EARLIEST_LOCAL: no tiered storage), the
+// high watermark for LATEST (the last stable offset under read_committed,
+// the same without transactions), and by timestamp the first offset whose
+// record timestamp is at least it, through the time index, if that offset
+// is below the high watermark; else offset and timestamp -1. MAX_TIMESTAMP
+// (KIP-734) finds nothing here. The leader epoch is that of the epoch cache
+// at the offset found (the latest epoch for LATEST).
+func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
+	resp := kmsg.NewPtrListOffsetsResponse()
+	for _, t := range req.Topics {
+		rt := kmsg.NewListOffsetsResponseTopic()
+		rt.Topic = t.Topic
+		topic := topicNamed(env, t.Topic)
+		for _, p := range t.Partitions {
+			rp := kmsg.NewListOffsetsResponseTopicPartition()
+			rp.Partition, rp.Timestamp, rp.Offset, rp.LeaderEpoch = p.Partition, -1, -1, -1
+			rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
+			if hasPartition(topic, p.Partition) {
+				b.listOffset(env, tp{Topic: t.Topic, Partition: p.Partition}, p, &rp)
+			}
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp
+}
+
+func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartition, rp *kmsg.ListOffsetsResponseTopicPartition) {
+	s := b.Partition(k)
+	if s == nil {
+		rp.ErrorCode = kafkaerr.NotLeaderOrFollower
+		return
+	}
+	st := s.Node.Status()
+	if rp.ErrorCode = leaderCheck(st, p.CurrentLeaderEpoch); rp.ErrorCode != 0 {
+		return
+	}
+	switch p.Timestamp {
+	case listEarliest, listEarliestLocal:
+		rp.Offset = st.LogStartOffset
+	case listLatest:
+		rp.Offset = st.HighWatermark
+		if n := len(st.Epochs); n > 0 {
+			rp.LeaderEpoch = st.Epochs[n-1].Epoch
+		}
+		return
+	case listMaxTimestamp:
+		return
+	default:
+		if p.Timestamp < 0 {
+			return
+		}
+		off, ts, ok, err := s.Log.Kafka().OffsetForTimestamp(p.Timestamp)
+		if err != nil {
+			env.InternalError(b.ID(), err)
+			rp.ErrorCode = kafkaerr.UnknownServerError
+			return
+		}
+		if !ok || off >= st.HighWatermark {
+			return
+		}
+		rp.Offset, rp.Timestamp = off, ts
+	}
+	rp.LeaderEpoch = epochAt(st.Epochs, rp.Offset)
+}
+
+// epochAt is the epoch cache's epoch at offset (LeaderEpochFileCache
+// epochForOffset), -1 if none.
+func epochAt(epochs []replica.EpochEntry, offset int64) int32 {
+	e := int32(-1)
+	for _, x := range epochs {
+		if x.StartOffset <= offset {
+			e = x.Epoch
+		}
+	}
+	return e
+}

@@ -1,0 +1,112 @@
+package broker
+
+import (
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/group"
+)
+
+// offsetFetch reads committed offsets through the coordinator of each
+// group (v8+ batches groups). Transactions are not simulated, so no
+// offset is ever pending and require_stable (v7+) changes nothing.
+func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *kmsg.OffsetFetchRequest) {
+	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
+	var parts []group.Request
+	if r.Version < 8 {
+		f := group.OffsetFetch{GroupID: r.Group}
+		if r.Topics != nil || r.Version < 2 {
+			f.Partitions = []group.TopicPartition{}
+			for _, t := range r.Topics {
+				for _, p := range t.Partitions {
+					f.Partitions = append(f.Partitions, group.TopicPartition{Topic: t.Topic, Partition: p})
+				}
+			}
+		}
+		parts = append(parts, f)
+	} else {
+		for _, g := range r.Groups {
+			f := group.OffsetFetch{GroupID: g.Group}
+			if g.Topics != nil {
+				f.Partitions = []group.TopicPartition{}
+				for _, t := range g.Topics {
+					for _, p := range t.Partitions {
+						f.Partitions = append(f.Partitions, group.TopicPartition{Topic: t.Topic, Partition: p})
+					}
+				}
+			}
+			parts = append(parts, f)
+			rg := kmsg.NewOffsetFetchResponseGroup()
+			rg.Group = g.Group
+			resp.Groups = append(resp.Groups, rg)
+		}
+	}
+	for i, p := range parts {
+		if p.Group() == "" {
+			fillAnswer(r, resp, i, nil, kafkaerr.InvalidGroupID)
+		}
+	}
+	parts = slices.DeleteFunc(parts, func(p group.Request) bool { return p.Group() == "" })
+	if len(parts) == 0 {
+		rq.answer(id, resp)
+		return
+	}
+	rq.step(env, b, id, x, r, resp, parts)
+}
+
+func fillOffsetFetch(req *kmsg.OffsetFetchRequest, r *kmsg.OffsetFetchResponse, part int, a group.OffsetFetchResponse) {
+	code := int16(a.Error)
+	if r.Version >= 8 {
+		if part >= len(r.Groups) {
+			return
+		}
+		g := &r.Groups[part]
+		g.ErrorCode = code
+		if code != 0 {
+			return
+		}
+		for _, po := range a.Offsets {
+			if n := len(g.Topics); n == 0 || g.Topics[n-1].Topic != po.Topic {
+				t := kmsg.NewOffsetFetchResponseGroupTopic()
+				t.Topic = po.Topic
+				g.Topics = append(g.Topics, t)
+			}
+			p := kmsg.NewOffsetFetchResponseGroupTopicPartition()
+			p.Partition, p.Offset, p.LeaderEpoch, p.Metadata = po.Partition, po.Offset, po.LeaderEpoch, ptr(po.Metadata)
+			t := &g.Topics[len(g.Topics)-1]
+			t.Partitions = append(t.Partitions, p)
+		}
+		return
+	}
+	if code != 0 {
+		if r.Version >= 2 {
+			r.ErrorCode = code
+			return
+		}
+		// v0-v1 have no group-level error: every partition asked for has it.
+		for _, t := range req.Topics {
+			rt := kmsg.NewOffsetFetchResponseTopic()
+			rt.Topic = t.Topic
+			for _, p := range t.Partitions {
+				rp := kmsg.NewOffsetFetchResponseTopicPartition()
+				rp.Partition, rp.Offset, rp.Metadata, rp.ErrorCode = p, -1, ptr(""), code
+				rt.Partitions = append(rt.Partitions, rp)
+			}
+			r.Topics = append(r.Topics, rt)
+		}
+		return
+	}
+	for _, po := range a.Offsets {
+		if n := len(r.Topics); n == 0 || r.Topics[n-1].Topic != po.Topic {
+			t := kmsg.NewOffsetFetchResponseTopic()
+			t.Topic = po.Topic
+			r.Topics = append(r.Topics, t)
+		}
+		p := kmsg.NewOffsetFetchResponseTopicPartition()
+		p.Partition, p.Offset, p.LeaderEpoch, p.Metadata = po.Partition, po.Offset, po.LeaderEpoch, ptr(po.Metadata)
+		t := &r.Topics[len(r.Topics)-1]
+		t.Partitions = append(t.Partitions, p)
+	}
+}
