@@ -8,10 +8,13 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -61,7 +64,7 @@ func (f *fakeEnv) Send(e netsim.Envelope) {
 // Regenerate with -rewrite and review the diff.
 //
 //	new brokers=3 [zk] [combined] [unclean] [session=9000]
-//	topic name=t [unclean]                  (a topic, for its unclean.leader.election.enable)
+//	topic name=t [unclean] [replicas=(1,2,3)]   (a topic, for its unclean.leader.election.enable; one partition's replicas)
 //	partition t-0 replicas=(1,2,3)
 //	register b=1 [inc=1]                    (KindRegister)
 //	heartbeat b=1 [inc=1]                   (KindHeartbeat)
@@ -70,6 +73,9 @@ func (f *fakeEnv) Send(e netsim.Envelope) {
 //	run ms=10000 [step=1000]                (ticks)
 //	stop b=1 | start b=1                    (the broker's process, for the quorum)
 //	show t-0 | quorum
+//	check-create-topic name=t [partitions=-1] [rf=-1] [config=(k=v,...)] [assign=(1,2)...]   (the controller's checks alone)
+//	check-create-partitions name=t count=3 [assign=(1,2)...]
+//	check-alter-configs name=t [set=(k=v,...)] [delete=(k,...)] [append=(k=v)] [subtract=(k=v)] [replace]
 func TestController(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		if strings.Contains(filepath.ToSlash(path), "testdata/rapid/") {
@@ -125,13 +131,18 @@ func TestController(t *testing.T) {
 			case "new":
 				n := int(num("brokers", 3))
 				c = New(Config{Brokers: n, ZooKeeperEra: d.HasArg("zk"), BrokerSessionTimeoutMs: num("session", 9000),
-					Combined: d.HasArg("combined"), FailoverMs: 3000})
+					Combined: d.HasArg("combined"), FailoverMs: 3000, ClientTopicSegmentBytes: num("client-segment-bytes", 0),
+					BrokerSettings: topicconfig.Settings{Log: kafkalog.DefaultConfig(), MinInsyncReplicas: 1}})
 				for id := int32(1); int(id) <= n; id++ {
 					env.running[id] = true
 				}
 			case "topic":
 				unclean := d.HasArg("unclean")
-				c.AddTopic(metadata.Topic{Name: arg("name"), UncleanLeaderElectionEnable: &unclean})
+				topic := metadata.Topic{Name: arg("name"), UncleanLeaderElectionEnable: &unclean}
+				if reps := ids("replicas"); reps != nil {
+					topic.Assignment = [][]int32{reps}
+				}
+				c.AddTopic(topic)
 			case "partition":
 				c.AddPartition(env, part(), ids("replicas"))
 			case "register":
@@ -153,6 +164,36 @@ func TestController(t *testing.T) {
 				env.running[b] = false
 			case "start":
 				env.running[b] = true
+			case "check-create-topic":
+				return checkCreateTopic(c, d)
+			case "check-create-partitions":
+				rt := kmsg.NewCreatePartitionsRequestTopic()
+				rt.Topic, rt.Count = arg("name"), int32(num("count", 0))
+				for _, a := range d.CmdArgs {
+					if a.Key == "assign" {
+						rt.Assignment = append(rt.Assignment, kmsg.CreatePartitionsRequestTopicAssignment{Replicas: parseIDs(a.Vals)})
+					}
+				}
+				extra, code, msg := c.CheckCreatePartitions(rt)
+				return answer(code, msg, fmt.Sprintf("add %v", extra))
+			case "check-alter-configs":
+				var ops []topicconfig.Op
+				for _, a := range d.CmdArgs {
+					op, ok := map[string]topicconfig.OpType{"set": topicconfig.OpSet, "delete": topicconfig.OpDelete, "append": topicconfig.OpAppend, "subtract": topicconfig.OpSubtract}[a.Key]
+					if !ok {
+						continue
+					}
+					for _, v := range a.Vals {
+						name, value, hasValue := strings.Cut(v, "=")
+						o := topicconfig.Op{Name: name, Op: op}
+						if hasValue {
+							o.Value = &value
+						}
+						ops = append(ops, o)
+					}
+				}
+				spec, code, msg := c.CheckAlterConfigs(arg("name"), ops, d.HasArg("replace"))
+				return answer(code, msg, "own configs "+c.OwnConfigs(spec.Own()))
 			case "show":
 				if d.HasArg("quorum") {
 					q, _ := c.QuorumStatus()
@@ -172,4 +213,50 @@ func TestController(t *testing.T) {
 			return env.out.String()
 		})
 	})
+}
+
+// checkCreateTopic runs the controller's checks of a CreateTopics topic
+// and prints the answer: Kafka's code and message, or the spec.
+func checkCreateTopic(c *Controller, d *datadriven.TestData) string {
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.NumPartitions, rt.ReplicationFactor = -1, -1
+	for _, a := range d.CmdArgs {
+		switch a.Key {
+		case "name":
+			rt.Topic = a.Vals[0]
+		case "partitions":
+			n, _ := strconv.Atoi(a.Vals[0])
+			rt.NumPartitions = int32(n)
+		case "rf":
+			n, _ := strconv.Atoi(a.Vals[0])
+			rt.ReplicationFactor = int16(n)
+		case "config":
+			for _, kv := range a.Vals {
+				k, v, _ := strings.Cut(kv, "=")
+				rt.Configs = append(rt.Configs, kmsg.CreateTopicsRequestTopicConfig{Name: k, Value: kmsg.StringPtr(v)})
+			}
+		case "assign":
+			rt.ReplicaAssignment = append(rt.ReplicaAssignment, kmsg.CreateTopicsRequestTopicReplicaAssignment{Partition: int32(len(rt.ReplicaAssignment)), Replicas: parseIDs(a.Vals)})
+		}
+	}
+	spec, code, msg := c.CheckCreateTopic(rt)
+	return answer(code, msg, fmt.Sprintf("assignment %v, own configs %s", spec.Assignment, c.OwnConfigs(spec.Own())))
+}
+
+// answer prints a check's result: the error's name and message, or what
+// passed.
+func answer(code int16, msg, ok string) string {
+	if code != 0 {
+		return fmt.Sprintf("%s: %s\n", kafkaerr.Name(code), msg)
+	}
+	return ok + "\n"
+}
+
+func parseIDs(vals []string) []int32 {
+	var out []int32
+	for _, v := range vals {
+		n, _ := strconv.Atoi(v)
+		out = append(out, int32(n))
+	}
+	return out
 }
