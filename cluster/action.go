@@ -53,7 +53,7 @@ const (
 	// ActAlterConfigs gives topic Name the configs of Topic (its Config,
 	// MinInsyncReplicas, UncleanLeaderElectionEnable and Overrides), as
 	// kafka-configs --alter or a client's IncrementalAlterConfigs leave
-	// them ([World.AlterTopicConfigs]; externalconfigs.go); Value prints
+	// them ([World.AlterTopicConfigs]; topicconfigs.go); Value prints
 	// those configs (name=value,... or none), for the timeline.
 	ActAlterConfigs ActionKind = "alter-configs"
 	// ActCorrupt damages the durable bytes of one file of a broker that is down

@@ -382,7 +382,13 @@
 // package web), which hands each request to [World.External] as an
 // [ActExternal] action holding its bytes, so that the timeline replays and
 // forks it like any other action (without a connection, its answer goes
-// nowhere); the answers come out of [World.ExternalAnswers]. Metadata,
+// nowhere); the answers come out of [World.ExternalAnswers]. The broker
+// the request came to serves it: the Kafka APIs are the broker's room
+// (cluster/internal/broker, one file per API: api_produce.go,
+// api_fetch.go, api_joingroup.go...), with the requests that wait for the
+// world (broker.Requests: acks=all produces, long-polling fetches, group
+// requests at a coordinator); the admin requests it forwards meet the
+// controller's checks (cluster/internal/controller). Metadata,
 // Produce (v3+), Fetch (v4+), ListOffsets, OffsetForLeaderEpoch (a
 // consumer's check for truncation after a leader change, KIP-320),
 // InitProducerId, CreateTopics, CreatePartitions, DeleteTopics,
@@ -416,7 +422,7 @@
 // served by the same coordinators as the world's own consumers, so that
 // external and simulated members share groups: the coordinator keeps the
 // wire's metadata and assignment bytes, translated at the boundary for the
-// "consumer" protocol type, opaque for any other (externalgroup.go).
+// "consumer" protocol type, opaque for any other (the broker's groups.go).
 //
 // # The checker
 //

@@ -17,6 +17,21 @@
 // partition's leader) comes from the controller's metadata through the
 // Env, as a KRaft broker reads its metadata image.
 //
+// A broker also serves the Kafka APIs real clients call (kcat, franz-go,
+// the Java client), one file per API as franz-go's kfake lays them out
+// (api_metadata.go, api_produce.go, api_fetch.go, api_listoffsets.go,
+// api_offsetforleaderepoch.go, api_initproducerid.go, the admin APIs
+// api_createtopics.go, api_createpartitions.go, api_deletetopics.go,
+// api_describeconfigs.go, api_alterconfigs.go, and the group APIs
+// api_findcoordinator.go to api_deletegroups.go). [Requests] numbers the
+// clients' requests, hands each to the broker it came to
+// ([Requests.Serve]), keeps those that wait for the world (acks=all
+// produces for the ISR, fetches for bytes or their deadline, group
+// requests at a coordinator: Kafka's purgatories) and the answers until
+// they are taken. The admin requests a broker forwards to the controller
+// meet the controller's checks, and the world's changes they make, through
+// the [APIEnv].
+//
 // Rules followed (Kafka 3.7): a log dir that does not load stops the
 // start (LogManager.loadLogs, handleLogDirFailure); a disk that is full
 // halts the broker (ReplicaManager.handleLogDirFailure); retention and the
