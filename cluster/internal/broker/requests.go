@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -335,15 +336,7 @@ func TopicUUID(id string) [16]byte {
 // topicNamed returns the metadata's topic named name, nil if none.
 func topicNamed(env Env, name string) *metadata.Topic {
 	ts := env.Topics()
-	i, ok := slices.BinarySearchFunc(ts, name, func(t metadata.Topic, n string) int {
-		switch {
-		case t.Name < n:
-			return -1
-		case t.Name > n:
-			return 1
-		}
-		return 0
-	})
+	i, ok := slices.BinarySearchFunc(ts, name, func(t metadata.Topic, n string) int { return strings.Compare(t.Name, n) })
 	if !ok {
 		return nil
 	}
