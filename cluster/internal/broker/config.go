@@ -3,6 +3,8 @@ package broker
 import (
 	"math/rand/v2"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -10,7 +12,6 @@ import (
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 type tp = kafkalog.TopicPartition

@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // WithLargestTimestamp is raw, a producer's batch of header h whose records'
