@@ -73,10 +73,6 @@ func (w *World) settings(topic string) topicconfig.Settings { return w.ctl.Setti
 // logConfig returns the log configuration of topic's partitions.
 func (w *World) logConfig(topic string) kafkalog.Config { return w.settings(topic).Log }
 
-// minInsyncReplicas returns the min.insync.replicas of topic's
-// partitions.
-func (w *World) minInsyncReplicas(topic string) int { return w.settings(topic).MinInsyncReplicas }
-
 // addPartitions grows topic to count partitions (kafka-topics --alter
 // --partitions): existing records stay where they are; new partitions get
 // replicas as at creation (partition p starts at broker (p mod N)+1), so
