@@ -175,7 +175,7 @@ func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation 
 		}
 		w.check.leaderHW[tp] = leaderMark{leader.broker, leader.st.LeaderEpoch, leader.st.HighWatermark}
 		for _, r := range live {
-			if w.inISR(tp, r.broker) && w.ctl.Unfenced(r.broker) && r.st.LogEndOffset < leader.st.HighWatermark {
+			if w.ctl.InISR(tp, r.broker) && w.ctl.Unfenced(r.broker) && r.st.LogEndOffset < leader.st.HighWatermark {
 				bad(InvISRComplete, "ISR member b%d ends at %d, below leader b%d's HW %d", r.broker, r.st.LogEndOffset, leader.broker, leader.st.HighWatermark)
 			}
 		}
@@ -192,8 +192,6 @@ func (w *World) checkPartition(tp partitionKey, live []liveReplica) []Violation 
 	}
 	return out
 }
-
-func (w *World) inISR(tp partitionKey, id int32) bool { return w.ctl.InISR(tp, id) }
 
 // firstDifference is [firstDifference] starting where the same two logs
 // were last found equal.

@@ -23,15 +23,10 @@ func (w *World) ensureOffsetsTopic() error {
 		ReplicationFactor: w.cfg.OffsetsTopicReplicationFactor, Config: &cfg})
 }
 
-// offsetsPartition is the __consumer_offsets partition of groupID (GroupCoordinator.partitionFor).
-func (w *World) offsetsPartition(groupID string) partitionKey {
-	return metadata.OffsetsPartition(groupID, w.cfg.OffsetsTopicNumPartitions)
-}
-
 // coordinatorOf returns the running broker whose replica leads groupID's
 // offsets partition (FindCoordinator), or nil.
 func (w *World) coordinatorOf(groupID string) *broker.Broker {
-	leader := w.ctl.Leader(w.offsetsPartition(groupID))
+	leader := w.ctl.Leader(metadata.OffsetsPartition(groupID, w.cfg.OffsetsTopicNumPartitions))
 	if leader == replica.NoLeader {
 		return nil
 	}

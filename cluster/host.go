@@ -104,7 +104,7 @@ func (h *host) PartitionCount(topic string) (int32, bool) {
 }
 
 // LogConfig implements client.Env.
-func (h *host) LogConfig(topic string) kafkalog.Config { return h.w().logConfig(topic) }
+func (h *host) LogConfig(topic string) kafkalog.Config { return h.ctl.Settings(topic).Log }
 
 // PartitionLeader implements client.Env.
 func (h *host) PartitionLeader(topic string, partition int32) int32 {

@@ -122,7 +122,7 @@ func (w *World) TopicSettings(topic string) (TopicSettings, bool) {
 	if w.topic(topic) == nil {
 		return TopicSettings{}, false
 	}
-	s := w.settings(topic)
+	s := w.ctl.Settings(topic)
 	return TopicSettings{Log: s.Log, MinInsyncReplicas: s.MinInsyncReplicas, UncleanLeaderElectionEnable: s.UncleanLeaderElectionEnable}, true
 }
 
@@ -134,5 +134,5 @@ func (w *World) TopicSettings(topic string) (TopicSettings, bool) {
 // named in skip left out (a topic the world does not have has the
 // brokers'). kafka-topics --describe lists them in its Configs column.
 func (w *World) NonDefaultTopicConfigs(topic string, skip ...string) []string {
-	return topicconfig.Column(w.settings(topic), skip...)
+	return topicconfig.Column(w.ctl.Settings(topic), skip...)
 }

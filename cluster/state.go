@@ -384,7 +384,7 @@ func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail int) LogInfo {
 // takes seconds: the log opened is kept (w.peeks) and given again while
 // the broker's files and the topic's log config are as they were.
 func (w *World) peekLog(b *broker.Broker, tp partitionKey) (*replicalog.Log, int64) {
-	key, cfg := peekKey{broker: b.ID(), tp: tp}, w.logConfig(tp.Topic)
+	key, cfg := peekKey{broker: b.ID(), tp: tp}, w.ctl.Settings(tp.Topic).Log
 	if p, ok := w.peeks.logs[key]; ok && p.fs == b.FS() && p.version == b.FS().ContentVersion() && p.cfg == cfg {
 		return p.log, p.hw
 	}

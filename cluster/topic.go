@@ -6,7 +6,6 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
-	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
 // Topic is a topic: its name and each partition's replica assignment, in
@@ -65,13 +64,6 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 func (c Config) topicDefaults() topicconfig.Settings {
 	return topicconfig.Settings{Log: c.Log, MinInsyncReplicas: c.MinInsyncReplicas, UncleanLeaderElectionEnable: c.UncleanLeaderElectionEnable}
 }
-
-// settings returns the configs of topic's partitions: the topic's own
-// over the brokers'.
-func (w *World) settings(topic string) topicconfig.Settings { return w.ctl.Settings(topic) }
-
-// logConfig returns the log configuration of topic's partitions.
-func (w *World) logConfig(topic string) kafkalog.Config { return w.settings(topic).Log }
 
 // addPartitions grows topic to count partitions (kafka-topics --alter
 // --partitions): existing records stay where they are; new partitions get
