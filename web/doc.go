@@ -52,6 +52,18 @@
 // [TextPreviewBytes]) goes to the page as its first bytes and its size
 // (RecordView.Size), so that a 9 MB value does not make every update 9 MB.
 //
+// # One API, two transports
+//
+// The page's calls (/api/view, /api/exec, the scenarios, the notes...) are
+// one route table, [API]: [Server] serves it over HTTP, and in a browser
+// tab the Web Worker of the static site (kafkalive static, package
+// web/tab) answers the same calls from the page's messages, with the same
+// statuses and bodies. The update stream is [Live.Watch] under both:
+// Server-Sent Events here, messages there; the clock is [Live.RunClock].
+// Built for the browser (GOOS=js), the package leaves out what a tab
+// cannot run: the HTTP server, the Kafka listeners and the kit's live mode
+// (tab_js.go says what stands in for them).
+//
 // # One session, every tab
 //
 // The server holds the page's [Session]: the guided scenario being played

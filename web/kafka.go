@@ -1,3 +1,5 @@
+//go:build !js
+
 package web
 
 import (
@@ -5,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -356,9 +359,56 @@ func (k *Kafka) Connections() []kafkawire.ConnInfo {
 	return out
 }
 
-// Brokers returns how many brokers the world shown has.
-func (l *Live) Brokers() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.world().Config().Brokers
+// decorate adds the Kafka clients to a view of w (the world shown: the
+// present, or a moment of the past, which lists only the clients seen by
+// then); l.mu is held.
+func (k *Kafka) decorate(l *Live, v *View, w *cluster.World) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	kv := &KafkaView{Connections: len(k.conns), Notice: k.notice}
+	if k.srv != nil {
+		for _, id := range k.srv.Brokers() {
+			if a := k.srv.Addr(id); a != nil {
+				kv.Listeners = append(kv.Listeners, strconv.Itoa(int(id))+" "+a.String())
+			}
+		}
+	}
+	perClient := map[string]int{}
+	for _, c := range k.conns {
+		perClient[c.ClientID]++
+	}
+	for _, c := range shownClients(w.ExternalClients(), func(c *cluster.ExternalClient) bool {
+		return perClient[c.ClientID] > 0 && k.clients[c.ClientID] == c.Number
+	}, &kv.Hidden) {
+		cv := KafkaClientView{Number: c.Number, ClientID: c.ClientID, Remote: c.Remote, Connections: perClient[c.ClientID],
+			Acks: c.Acks, Idempotent: c.Idempotent, Sent: c.Sent, Acked: c.Acked, LostAfterAck: c.LostAfterAck, SentNoAck: c.SentNoAck, Failed: c.Failed, Fetched: c.Fetched,
+			Requests: c.Requests, LastError: c.LastError}
+		if k.clients[c.ClientID] != c.Number {
+			cv.Connections = 0 // a number the world gave another client before a fork
+		}
+		for id := int32(1); id <= int32(w.Config().Brokers); id++ {
+			if w.LinkCut(id, cluster.ExternalNode(c.Number)) {
+				cv.Cut = append(cv.Cut, id)
+			}
+		}
+		kv.Clients = append(kv.Clients, cv)
+	}
+	slices.SortFunc(kv.Clients, func(a, b KafkaClientView) int { return int(a.Number - b.Number) })
+	if l.paused && kv.Connections > 0 {
+		kv.PausedNote = "the clock is paused: connected Kafka clients get no answers that need time (acks=all, long polls) and will time out"
+	}
+	v.Kafka = kv
+}
+
+// bootstrap is broker 1's listener, "" before the server is attached.
+func (k *Kafka) bootstrap() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.srv == nil {
+		return ""
+	}
+	if a := k.srv.Addr(1); a != nil {
+		return a.String()
+	}
+	return ""
 }

@@ -1,11 +1,6 @@
 package web
 
-import (
-	"slices"
-	"strconv"
-
-	"github.com/kafkalive/kafkalive/cluster"
-)
+import "github.com/kafkalive/kafkalive/cluster"
 
 // KafkaView is what the page shows of real Kafka clients: the brokers'
 // listeners, the connections open now, and what the brokers saw of each
@@ -26,6 +21,9 @@ type KafkaView struct {
 	// PausedNote, while the clock is paused and clients are connected,
 	// says that they will time out.
 	PausedNote string `json:"paused_note,omitempty"`
+	// Unavailable, for a world that cannot have listeners (one running
+	// in a browser tab), says so and how to get a world that has them.
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 // KafkaClientView is one external client.
@@ -55,51 +53,6 @@ type KafkaClientView struct {
 	LastError string         `json:"last_error,omitempty"`
 	// Cut lists the brokers whose link to it is cut.
 	Cut []int32 `json:"cut,omitempty"`
-}
-
-// decorateKafka adds the Kafka clients to a view of w (the world shown:
-// the present, or a moment of the past, which lists only the clients seen
-// by then); l.mu is held.
-func (l *Live) decorateKafka(v *View, w *cluster.World) {
-	k := l.kafka
-	if k == nil {
-		return
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	kv := &KafkaView{Connections: len(k.conns), Notice: k.notice}
-	if k.srv != nil {
-		for _, id := range k.srv.Brokers() {
-			if a := k.srv.Addr(id); a != nil {
-				kv.Listeners = append(kv.Listeners, strconv.Itoa(int(id))+" "+a.String())
-			}
-		}
-	}
-	perClient := map[string]int{}
-	for _, c := range k.conns {
-		perClient[c.ClientID]++
-	}
-	for _, c := range shownClients(w.ExternalClients(), func(c *cluster.ExternalClient) bool {
-		return perClient[c.ClientID] > 0 && k.clients[c.ClientID] == c.Number
-	}, &kv.Hidden) {
-		cv := KafkaClientView{Number: c.Number, ClientID: c.ClientID, Remote: c.Remote, Connections: perClient[c.ClientID],
-			Acks: c.Acks, Idempotent: c.Idempotent, Sent: c.Sent, Acked: c.Acked, LostAfterAck: c.LostAfterAck, SentNoAck: c.SentNoAck, Failed: c.Failed, Fetched: c.Fetched,
-			Requests: c.Requests, LastError: c.LastError}
-		if k.clients[c.ClientID] != c.Number {
-			cv.Connections = 0 // a number the world gave another client before a fork
-		}
-		for id := int32(1); id <= int32(w.Config().Brokers); id++ {
-			if w.LinkCut(id, cluster.ExternalNode(c.Number)) {
-				cv.Cut = append(cv.Cut, id)
-			}
-		}
-		kv.Clients = append(kv.Clients, cv)
-	}
-	slices.SortFunc(kv.Clients, func(a, b KafkaClientView) int { return int(a.Number - b.Number) })
-	if l.paused && kv.Connections > 0 {
-		kv.PausedNote = "the clock is paused: connected Kafka clients get no answers that need time (acks=all, long polls) and will time out"
-	}
-	v.Kafka = kv
 }
 
 // MaxClientsShown bounds the Kafka clients the page lists besides those

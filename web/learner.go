@@ -1,3 +1,5 @@
+//go:build !js
+
 package web
 
 import (
@@ -123,7 +125,7 @@ func (l *Live) newWorld() (*cluster.World, error) {
 	if l.learner != nil {
 		return l.learner.newWorld()
 	}
-	return defaultworld.New(defaultworld.Seed)
+	return l.defaultWorld()
 }
 
 // learnerScenarios lists the guided scenarios on the learner's code (none

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,12 +88,25 @@ type Live struct {
 	// learner is the learner's code plugged into the worlds (exercises/live;
 	// nil: the reference everywhere), see learner.go.
 	learner *learnerState
-	// kafka is the backend of the brokers' Kafka listeners, nil without
-	// them (kafka.go).
-	kafka *Kafka
+	// kafka is the backend of the brokers' Kafka listeners (a *Kafka,
+	// kafka.go), nil without them.
+	kafka clientsPanel
 	// replaced says what last replaced the world shown, for the Kafka
 	// clients' notice.
 	replaced replacedBy
+	// cfg is the default world's config (nil: defaultworld.Config), which
+	// Reset builds again.
+	cfg *cluster.Config
+}
+
+// clientsPanel is what the Live asks of the brokers' listeners: the
+// page's Kafka clients panel (View.Kafka) for a view of shown (the world
+// shown: the present, or a moment of the past; l.mu is held), and where a
+// client bootstraps.
+type clientsPanel interface {
+	decorate(l *Live, v *View, shown *cluster.World)
+	// bootstrap is broker 1's listener ("" while it has none).
+	bootstrap() string
 }
 
 // replacedBy is what replaced the world shown.
@@ -184,6 +196,25 @@ func NewLive() (*Live, error) {
 		return nil, fmt.Errorf("web: default world: %w", err)
 	}
 	return &Live{w: w, scripted: true, sessionID: 1}, nil
+}
+
+// NewLiveConfig returns a Live showing the default world built from cfg
+// at time 0, and again at each Reset: [defaultworld.Config] with bounds of
+// its own, say, as a browser tab's (package web/tab).
+func NewLiveConfig(cfg cluster.Config) (*Live, error) {
+	w, err := defaultworld.NewWith(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("web: default world: %w", err)
+	}
+	return &Live{w: w, scripted: true, sessionID: 1, cfg: &cfg}, nil
+}
+
+// defaultWorld builds the default world a Reset goes back to.
+func (l *Live) defaultWorld() (*cluster.World, error) {
+	if l.cfg != nil {
+		return defaultworld.NewWith(*l.cfg)
+	}
+	return defaultworld.New(defaultworld.Seed)
 }
 
 // NewLiveWorld returns a Live showing w (tests use small worlds).
@@ -308,7 +339,11 @@ func (l *Live) decorate(v *View, shown *cluster.World) {
 		v.Mode = "scenario"
 	}
 	v.Internal = l.internal()
-	l.decorateKafka(v, shown)
+	if l.kafka != nil {
+		l.kafka.decorate(l, v, shown)
+	} else {
+		v.Kafka = noListeners()
+	}
 	v.Learner = l.learnerView()
 }
 
@@ -511,7 +546,7 @@ func (l *Live) RunFor(at *int64, ms int64, each func(evs []cluster.Event)) error
 			return err
 		}
 		at, done = nil, done+n
-		runtime.Gosched()
+		yieldSlice()
 	}
 	return nil
 }
@@ -669,4 +704,11 @@ func (l *Live) Look(at *int64, fn func(w *cluster.World) error) error {
 		w = pw
 	}
 	return fn(w)
+}
+
+// Brokers returns how many brokers the world shown has.
+func (l *Live) Brokers() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.world().Config().Brokers
 }

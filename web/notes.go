@@ -2,8 +2,6 @@ package web
 
 import (
 	"io/fs"
-	"net/http"
-	"path"
 	"sort"
 	"strings"
 )
@@ -127,32 +125,4 @@ func sentence(p string) string {
 		p = p[:i+1]
 	}
 	return p
-}
-
-func (s *Server) handleNotes(w http.ResponseWriter, r *http.Request) {
-	list, err := listNotes(s.Notes)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	if list == nil {
-		list = []NoteInfo{}
-	}
-	writeJSON(w, list)
-}
-
-// handleNote serves one note rendered as HTML (?name=00-why-a-log).
-func (s *Server) handleNote(w http.ResponseWriter, r *http.Request) {
-	name := r.FormValue("name")
-	if s.Notes == nil || name == "" || name != path.Base(name) {
-		http.NotFound(w, r)
-		return
-	}
-	b, err := fs.ReadFile(s.Notes, name+".md")
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write([]byte(RenderNote(name, string(b))))
 }

@@ -433,19 +433,10 @@ func (l *Live) stepView() StepView {
 // bootstrap is broker 1's Kafka listener, "" without listeners; l.mu is
 // held.
 func (l *Live) bootstrap() string {
-	k := l.kafka
-	if k == nil {
+	if l.kafka == nil {
 		return ""
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.srv == nil {
-		return ""
-	}
-	if a := k.srv.Addr(1); a != nil {
-		return a.String()
-	}
-	return ""
+	return l.kafka.bootstrap()
 }
 
 // bootstrapOr is b, or where broker 1 listens by default when the page

@@ -177,6 +177,7 @@
  * @property {number} [hidden]
  * @property {string} [notice] Notice is why the connections were last closed all at once (the world went back in time, was reset), "" if never.
  * @property {string} [paused_note] PausedNote, while the clock is paused and clients are connected, says that they will time out.
+ * @property {string} [unavailable] Unavailable, for a world that cannot have listeners (one running in a browser tab), says so and how to get a world that has them.
  */
 
 /**
