@@ -26,8 +26,8 @@ const LocalBuild = "go run ./cmd/kafkalive"
 // noListeners is the Kafka clients panel of a world in a tab: it says why
 // there are no listeners and how to get them.
 func noListeners() *KafkaView {
-	return &KafkaView{Unavailable: "A world running in your browser cannot listen for Kafka clients. To connect kcat, franz-go or any other client, run the local build: git clone the kafkalive repository, then " +
-		LocalBuild + " (brokers at 127.0.0.1:9092-9094; go run ./exercises/live runs the world on your own code from the kit)."}
+	return &KafkaView{Unavailable: "In your browser the brokers cannot listen for Kafka clients. To connect kcat, franz-go or any other client, run the local build in a clone of the repository: " +
+		LocalBuild + " (brokers at 127.0.0.1:9092-9094)."}
 }
 
 // learnerState stands for the learner's code, which a tab never has.
