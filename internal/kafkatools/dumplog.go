@@ -101,10 +101,26 @@ func dumpLog(s Session, args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "(broker %d)\n", id)
 		if dumplog.Dump(fsys, opts, out, out) != 0 {
+			if f := outsideLogDir(fl["files"]); f != "" {
+				fmt.Fprintf(out, "%s is not under %s: the terminal reads the simulated brokers' files (%s/T-P/...); a real Kafka data directory is read where it is, with go run ./cmd/kafkalive dump-log --files %s\n", f, cluster.LogDir, cluster.LogDir, f)
+			}
 			return errDumpFailed
 		}
 		return nil
 	})
+}
+
+// outsideLogDir returns the first of kafka-dump-log's --files that is not
+// under the brokers' log directory ("" if none is): a path of the user's
+// own machine, which the simulated brokers do not have (and which a world
+// in a browser tab could not read).
+func outsideLogDir(files string) string {
+	for _, f := range strings.Split(files, ",") {
+		if !strings.HasPrefix(path.Clean(f), cluster.LogDir+"/") {
+			return f
+		}
+	}
+	return ""
 }
 
 // errDumpFailed means kafka-dump-log found a file torn, corrupt or
