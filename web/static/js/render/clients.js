@@ -1,7 +1,8 @@
 // @ts-check
 // Real Kafka clients talking to the brokers' listeners (kafkalive serve
 // with listeners): where to point one, and each client as the brokers saw
-// it.
+// it; or, where the world can have no listeners (in the browser, the
+// static site), why and how to get them.
 import {bytes, esc} from "../html.js";
 import {countsHTML} from "./counts.js";
 
@@ -14,7 +15,8 @@ import {countsHTML} from "./counts.js";
 export function clientsHTML(k) {
   const first = (k.listeners || [])[0];
   const head = `<div class="top"><b>Kafka clients</b> <span class="muted">${k.connections} connection${k.connections === 1 ? "" : "s"}</span></div>` +
-    `<div class="muted">${first ? `point a client at ${esc(first.split(" ")[1])} (brokers ${(k.listeners || []).map(esc).join(", ")})` : "no listeners"}</div>` +
+    (k.unavailable ? `<p class="unavailable">${esc(k.unavailable)}</p>` :
+      `<div class="muted">${first ? `point a client at ${esc(first.split(" ")[1])} (brokers ${(k.listeners || []).map(esc).join(", ")})` : "no listeners"}</div>`) +
     (k.paused_note ? `<div class="offline">${esc(k.paused_note)}</div>` : "") +
     (k.notice ? `<div class="muted">${esc(k.notice)}</div>` : "");
   const rows = (k.clients || []).map((c) => `<div class="producer" data-key="kc-${c.n}">
