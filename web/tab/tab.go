@@ -33,8 +33,9 @@ type In struct {
 type Out struct {
 	// Op is "ready" once the world runs, "reply" to a call (Status,
 	// Type, Body as the server's HTTP answer), "update" for a watch (Body
-	// is the Update), "stats" (Body is a Stats) or "log" (Body is a line
-	// the server would have written to its standard error).
+	// is the Update), "stats" (Body is a Stats), "log" (Body is a line
+	// the server would have written to its standard error) or "fatal"
+	// (Body says why the world cannot run; worker.js posts it too).
 	Op     string
 	ID     int
 	Status int

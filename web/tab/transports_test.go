@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -248,3 +250,57 @@ func TestTabAnswersDuringALongRun(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestTabAnswersEveryMessage posts random messages, well formed or not
+// (ops that do not exist, methods and paths a page never sends, ids
+// reused, watches started and stopped at random): the Tab never panics,
+// and every message that asks something gets exactly one answer with its
+// id, a call a "reply", stats "stats", an unknown op a 400 "reply".
+func TestTabAnswersEveryMessage(t *testing.T) {
+	live, err := web.NewLive()
+	require.NoError(t, err)
+	rapid.Check(t, func(rt *rapid.T) {
+		m := newMessages(rt, live)
+		want := map[int]int{} // answers expected, by id
+		n := rapid.IntRange(1, 20).Draw(rt, "messages")
+		for i := 0; i < n; i++ {
+			in := In{
+				Op:     rapid.SampledFrom([]string{"call", "call", "call", "watch", "unwatch", "stats", "", "CALL", "nope"}).Draw(rt, "op"),
+				ID:     rapid.IntRange(-2, 6).Draw(rt, "id"),
+				Method: rapid.SampledFrom([]string{"GET", "POST", "PUT", "", "get"}).Draw(rt, "method"),
+				Path: rapid.SampledFrom([]string{"/api/view", "/api/view?at=x", "/api/stream?topic=orders&partition=9", "/api/exec", "/api/scenarios",
+					"/api/note?name=%2e%2e", "/", "", "%", "http://elsewhere.example/api/view", "/api/../api/view", "/api/reset"}).Draw(rt, "path"),
+				Body: rapid.SampledFrom([]string{"", "{}", `{"line": "events 3"}`, `{"line": "run 300"}`, "{", "\x00"}).Draw(rt, "body"),
+			}
+			switch in.Op {
+			case "watch", "unwatch":
+			default:
+				want[in.ID]++
+			}
+			m.tab.Receive(in)
+		}
+		got := map[int]int{}
+		timeout := time.After(30 * time.Second)
+		for !maps.Equal(want, got) {
+			select {
+			case o := <-m.out:
+				switch o.Op {
+				case "update":
+					continue
+				case "reply", "stats":
+					got[o.ID]++
+				default:
+					rt.Fatalf("the Tab posted %q: %+v", o.Op, o)
+				}
+				if got[o.ID] > want[o.ID] {
+					rt.Fatalf("id %d got %d answers, want %d: %+v", o.ID, got[o.ID], want[o.ID], o)
+				}
+			case <-timeout:
+				rt.Fatalf("after 30 s the answers by id are %v, want %v", got, want)
+			}
+		}
+		for id := -2; id <= 6; id++ {
+			m.tab.Receive(In{Op: "unwatch", ID: id})
+		}
+	})
+}
