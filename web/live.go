@@ -551,6 +551,13 @@ func (l *Live) RunFor(at *int64, ms int64, each func(evs []cluster.Event)) error
 	return nil
 }
 
+// Running says whether a long run is in progress (RunFor).
+func (l *Live) Running() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.running > 0
+}
+
 // runSliced is the terminal's run MS: a long run in steps (Live.RunFor),
 // printing the brokers', controller's, groups' and replicas' events as
 // act does.

@@ -20,7 +20,7 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	s.Live.Watch(r.Context(), FocusOf(r.URL.Query()), s.streamGap(), func(b []byte) error {
+	s.Live.Watch(r.Context(), FocusOf(r.URL.Query()), s.streamGap, func(b []byte) error {
 		if _, err := fmt.Fprintf(w, "event: view\ndata: %s\n\n", b); err != nil {
 			return err
 		}

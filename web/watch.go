@@ -7,13 +7,13 @@ import (
 
 // Watch sends the present's update for a page that shows f (an [Update],
 // encoded: [Live.ViewJSON]): one at once, then one at each change of
-// state, at most one every gap however often the world changes, until ctx
-// is done (nil) or send fails (its error). A watcher slower than the
-// changes gets the newest state each time, never a backlog. It is the
-// update stream of both transports: the server's Server-Sent Events
-// (/api/stream) and the messages of the Web Worker that runs the world in
-// a browser tab.
-func (l *Live) Watch(ctx context.Context, f Focus, gap time.Duration, send func(update []byte) error) error {
+// state, at most one every gap() (asked after each) however often the
+// world changes, until ctx is done (nil) or send fails (its error). A
+// watcher slower than the changes gets the newest state each time, never
+// a backlog. It is the update stream of both transports: the server's
+// Server-Sent Events (/api/stream) and the messages of the Web Worker that
+// runs the world in a browser tab.
+func (l *Live) Watch(ctx context.Context, f Focus, gap func() time.Duration, send func(update []byte) error) error {
 	var last uint64
 	sent := false
 	for {
@@ -33,7 +33,7 @@ func (l *Live) Watch(ctx context.Context, f Focus, gap time.Duration, send func(
 			select {
 			case <-ctx.Done():
 				return nil
-			case <-time.After(gap):
+			case <-time.After(gap()):
 			}
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/notes"
@@ -145,15 +146,28 @@ func (t *Tab) call(m In) {
 	t.post(Out{Op: "reply", ID: m.ID, Status: r.Status, Type: r.ContentType, Body: string(r.Body)})
 }
 
-// WatchGap is the least time between two updates of a watch: the update
-// interval, ten a second, the clock's own pace. The server's stream allows
-// twenty (half the interval); here every update is parsed and drawn on
-// the page's main thread while the Worker takes a core of the two a
-// small machine has, and a long run changes the world at every step.
-const WatchGap = web.UpdateInterval
+// The least time between two updates of a watch. Each update is parsed
+// and drawn on the page's main thread while the Worker takes a core of
+// the two a small machine has, so a watch sends fewer than the server's
+// stream (twenty a second, half the update interval): ten a second, the
+// clock's own pace, and four while a long terminal run takes the Worker
+// (each of its steps changes the world, and the page has only to show
+// that time goes on).
+const (
+	WatchGap   = web.UpdateInterval
+	RunningGap = 250 * time.Millisecond
+)
+
+// watchGap is the least time before the next update of a watch.
+func (t *Tab) watchGap() time.Duration {
+	if t.live.Running() {
+		return RunningGap
+	}
+	return WatchGap
+}
 
 // startWatch streams the updates of the partition m.Path names until
-// "unwatch" (web.Live.Watch, at most one every WatchGap).
+// "unwatch" (web.Live.Watch, at most one every watchGap).
 func (t *Tab) startWatch(m In) {
 	u, err := url.Parse(m.Path)
 	if err != nil {
@@ -166,7 +180,7 @@ func (t *Tab) startWatch(m In) {
 	}
 	t.watch[m.ID] = stop
 	t.mu.Unlock()
-	go t.live.Watch(ctx, web.FocusOf(u.Query()), WatchGap, func(b []byte) error {
+	go t.live.Watch(ctx, web.FocusOf(u.Query()), t.watchGap, func(b []byte) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
