@@ -149,12 +149,13 @@ func (t *Tab) call(m In) {
 // The least time between two updates of a watch. Each update is parsed
 // and drawn on the page's main thread while the Worker takes a core of
 // the two a small machine has, so a watch sends fewer than the server's
-// stream (twenty a second, half the update interval): ten a second, the
-// clock's own pace, and four while a long terminal run takes the Worker
-// (each of its steps changes the world, and the page has only to show
-// that time goes on).
+// stream (twenty a second, half the update interval): one per tick of the
+// clock, ten a second (the gap is a little under the tick's, so that a
+// wait that ends just after a tick does not skip it), and four while a
+// long terminal run takes the Worker (each of its steps changes the
+// world, and the page has only to show that time goes on).
 const (
-	WatchGap   = web.UpdateInterval
+	WatchGap   = web.UpdateInterval * 3 / 4
 	RunningGap = 250 * time.Millisecond
 )
 
