@@ -18,6 +18,8 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/web"
 )
 
 // The static site (kafkalive static): built as a user builds it, served by
@@ -372,4 +374,54 @@ func TestStaticSiteSaysWhenTheWorldCannotStart(t *testing.T) {
 	waitText(t, ctx, "#internal-banner", "the world could not start")
 	waitText(t, ctx, "#internal-banner", "kafkalive.wasm: 404")
 	screenshot(t, ctx, "static-cannot-start")
+}
+
+// TestStaticSiteGivesWayToAServer opens the static site, then serves a
+// kafkalive server at the same address (its sw.js has no manifest): the
+// site's service worker removes itself and its caches, and the page is
+// the server's from the next load on, not the site's kept copy.
+func TestStaticSiteGivesWayToAServer(t *testing.T) {
+	url, stop := serveStatic(t, staticSite(t))
+	ctx := staticTab(t, url)
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.ready.then(() => true)`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err, "the service worker did not get ready")
+	stop()
+	live, err := web.NewLive()
+	require.NoError(t, err)
+	srv := web.NewServer(live, web.NewTerminal(live), nil)
+	var ln net.Listener
+	for i := 0; ; i++ {
+		if ln, err = net.Listen("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")); err == nil {
+			break
+		}
+		if i == 50 {
+			t.Fatalf("the static site's address did not come free: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	runCtx, stopRun := context.WithCancel(context.Background())
+	t.Cleanup(stopRun)
+	go srv.Run(runCtx)
+
+	// The first load may come from the kept copy; the browser then finds
+	// the server's sw.js, which removes the site and loads the page again.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	server := `!document.querySelector('meta[name="kafkalive-world"]') && !navigator.serviceWorker.controller && !!document.querySelector('.broker[data-broker="3"]')`
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		// the page may be loading again under the evaluation: ask again
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](server)); err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("30 s after a load with a server at its address the page is still the static site's kept copy")
+		}
+	}
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`caches.keys().then((ks) => ks.filter((k) => k.startsWith("kafkalive-")).length)`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	if n != 0 {
+		t.Errorf("%d of the static site's caches are left", n)
+	}
 }

@@ -5,15 +5,21 @@
 // first visit the site opens without a network. A site with new files has
 // a new version: its service worker installs the new files, takes over,
 // and drops the caches of the old.
+//
+// Served without a manifest (by a kafkalive server, at an address where a
+// static site once ran), it removes the site's caches and itself, so that
+// the server's page is the one shown from then on.
 "use strict";
-const site = self.KAFKALIVE_SITE || {version: "dev", files: []};
-const cacheName = `kafkalive-${site.version}`;
+const site = self.KAFKALIVE_SITE;
+const cacheName = site ? `kafkalive-${site.version}` : "";
 
 self.addEventListener("install", (e) => {
   e.waitUntil((async () => {
-    const cache = await caches.open(cacheName);
-    // fresh from the network, not from the browser's HTTP cache
-    await cache.addAll(site.files.map((f) => new Request(f, {cache: "reload"})));
+    if (site) {
+      const cache = await caches.open(cacheName);
+      // fresh from the network, not from the browser's HTTP cache
+      await cache.addAll(site.files.map((f) => new Request(f, {cache: "reload"})));
+    }
     await self.skipWaiting();
   })());
 });
@@ -23,13 +29,19 @@ self.addEventListener("activate", (e) => {
     for (const name of await caches.keys()) {
       if (name.startsWith("kafkalive-") && name !== cacheName) await caches.delete(name);
     }
+    if (!site) {
+      await self.registration.unregister();
+      // the pages it served are the site's: load them again, from the server
+      for (const c of await self.clients.matchAll({type: "window"})) c.navigate(c.url);
+      return;
+    }
     await self.clients.claim();
   })());
 });
 
 self.addEventListener("fetch", (e) => {
   const req = e.request;
-  if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
+  if (!site || req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
   e.respondWith((async () => {
     const cache = await caches.open(cacheName);
     // a shared link's query (?scenario=...&step=...) is the page's: the
