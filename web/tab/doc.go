@@ -24,7 +24,9 @@
 // world runs in the Worker instead, and the run moves it one simulated
 // second at a time ([web.SliceMs]) and yields to the Worker's event loop
 // between two steps: the page's messages are read and answered, and its
-// updates go on, while the run goes on.
+// updates go on, while the run goes on. The page draws each update on its
+// main thread, so a watch sends one per tick of the clock (ten a second)
+// and four a second during a long run ([WatchGap], [RunningGap]).
 //
 // # Bounded memory
 //
