@@ -33,7 +33,7 @@ export function listHTML(list) {
 export function waitHTML(w) {
   let h = `<div class="wait" id="scen-wait" role="status">`;
   if (!w.bootstrap) {
-    h += `<p>This page serves no Kafka listeners (kafkalive serve --no-kafka): a simulated producer sends the ${w.records} records when you play the step.</p>`;
+    h += `<p>The brokers here have no Kafka listeners (kafkalive serve --no-kafka, or the world running in your browser): a simulated producer sends the ${w.records} records when you play the step.</p>`;
     return h + `</div>`;
   }
   h += `<p><b>Waiting for your Kafka client:</b> ${w.have} of ${w.records} records in ${esc(w.topic)}. Broker 1 listens on <code>${esc(w.bootstrap)}</code>.</p>`;
