@@ -412,3 +412,39 @@ func (k *Kafka) bootstrap() string {
 	}
 	return ""
 }
+
+// shownClients returns the clients the page lists: every connected one,
+// and of the others the MaxClientsShown that sent a request last (the
+// latest numbers first on a tie); hidden is set to how many are left out.
+func shownClients(all []cluster.ExternalClient, connected func(*cluster.ExternalClient) bool, hidden *int) []cluster.ExternalClient {
+	var shown, recent []cluster.ExternalClient
+	later := func(a, b *cluster.ExternalClient) bool {
+		return a.LastMs > b.LastMs || a.LastMs == b.LastMs && a.Number > b.Number
+	}
+	idle, oldest := 0, 0 // oldest: recent's index of the one whose last request came first
+	for i := range all {
+		c := &all[i]
+		if connected(c) {
+			shown = append(shown, *c)
+			continue
+		}
+		idle++
+		if len(recent) < MaxClientsShown {
+			recent = append(recent, *c)
+		} else if later(c, &recent[oldest]) {
+			recent[oldest] = *c
+		} else {
+			continue
+		}
+		if len(recent) == MaxClientsShown {
+			oldest = 0
+			for j := range recent {
+				if later(&recent[oldest], &recent[j]) {
+					oldest = j
+				}
+			}
+		}
+	}
+	*hidden = idle - len(recent)
+	return append(shown, recent...)
+}
