@@ -190,13 +190,19 @@ func ExplainsItself(choice string) string {
 	return ""
 }
 
-// GiveAways checks the guess-then-watch rule on every step of sc with a
-// question, its branches' included: the text shown before the guess (the
+// GiveAways checks the guess-then-watch rule on sc: on every step with a
+// question, its branches' included, the text shown before the guess (the
 // step's title and narration, and at a branch's first step the branch's
 // intro) contains none of the step's KeyTerms, no choice explains itself,
-// and the step has an outcome. It returns one line per problem.
+// and the step has an outcome; the summary under the title contains no
+// step's KeyTerms; and the scenario tells its lesson at its end. It
+// returns one line per problem.
 func GiveAways(sc *Scenario) []string {
 	var out []string
+	if sc.Lesson == "" {
+		out = append(out, fmt.Sprintf("%s (%s): no lesson line, the decisive outcome told at the end", sc.Name, sc.File))
+	}
+	summary := normTerms(sc.Summary)
 	check := func(s *Step, fork []string) {
 		q := s.Question
 		if q == nil {
@@ -216,6 +222,11 @@ func GiveAways(sc *Scenario) []string {
 		}
 		if s.Outcome == "" {
 			out = append(out, fmt.Sprintf("%s: no outcome line: the title of what happened, told after the guess", where))
+		}
+		for _, k := range KeyTerms(sc, s) {
+			if strings.Contains(summary, " "+k+" ") {
+				out = append(out, fmt.Sprintf("%s: the summary %q says %q, a key term of the step's answer %q or its reason", where, sc.Summary, k, q.Choices[q.Answer-1]))
+			}
 		}
 	}
 	for i := range sc.Steps {
