@@ -52,11 +52,14 @@ func Scenarios() ([]Guided, error) {
 		if err != nil {
 			return nil, err
 		}
+		if want := strings.TrimSuffix(e.Name()[strings.IndexByte(e.Name(), '-')+1:], ".txt"); sc.Name != want {
+			return nil, fmt.Errorf("learner: %s: name %q, file says %q", e.Name(), sc.Name, want)
+		}
 		part, ok := partOfGroup[sc.Group]
 		if !ok {
 			return nil, fmt.Errorf("learner: %s: group %q names no part", e.Name(), sc.Group)
 		}
-		sc.Group = Group
+		sc.File, sc.Group = e.Name(), Group
 		out = append(out, Guided{Scenario: sc, Part: part})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].File < out[j].File })
