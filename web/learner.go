@@ -144,7 +144,7 @@ func (l *Live) learnerScenarios() ([]ScenarioInfo, error) {
 	var out []ScenarioInfo
 	for _, g := range all {
 		out = append(out, ScenarioInfo{Name: g.Name, Group: g.Group, GroupTitle: "Your code in the cluster", Title: g.Title,
-			Summary: g.Summary, Source: g.Source, Steps: stepCount(g.Scenario)})
+			Summary: g.Summary, Source: g.Source, Steps: stepCount(g.Scenario), Part: g.Part})
 	}
 	return out, nil
 }

@@ -79,6 +79,30 @@ func TestLearnerPartsSayWhatTheirTestsSay(t *testing.T) {
 	}
 }
 
+// TestLearnerScenariosNameTheirParts: on the learner's page every guided
+// scenario on their code names the part it plays, and every part names
+// the scenarios that play it: the same pairs both ways, every part played.
+func TestLearnerScenariosNameTheirParts(t *testing.T) {
+	live, err := NewLearnerLive(kitlive.Code{})
+	require.NoError(t, err)
+	list, err := live.learnerScenarios()
+	require.NoError(t, err)
+	fromCards := map[string][]string{}
+	for _, s := range list {
+		require.Contains(t, kitlive.Parts, s.Part, "%s names no part", s.Name)
+		fromCards[s.Part] = append(fromCards[s.Part], s.Name)
+	}
+	v, err := live.View(Focus{}, nil)
+	require.NoError(t, err)
+	fromParts := map[string][]string{}
+	for _, p := range v.Learner.Parts {
+		require.NotEmpty(t, p.Scenarios, "part %s names no scenario that plays it", p.Part)
+		fromParts[p.Part] = p.Scenarios
+	}
+	require.Equal(t, fromCards, fromParts)
+	require.Len(t, fromParts, len(kitlive.Parts))
+}
+
 // TestLearnerMarksCollapseRepeats: a run of the same decision of the
 // learner's code is one mark with its count; the first fault of each part
 // is kept, the later ones counted.

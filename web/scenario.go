@@ -20,6 +20,9 @@ type ScenarioInfo struct {
 	Summary string `json:"summary"`
 	Source  string `json:"source"`
 	Steps   int    `json:"steps"`
+	// Part is the exercise a guided scenario on the learner's code plays,
+	// e.g. "ch02/index" (go run ./exercises/live only).
+	Part string `json:"part,omitempty"`
 }
 
 // ListScenarios lists the embedded scenarios in the order of

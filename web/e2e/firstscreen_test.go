@@ -71,7 +71,7 @@ func TestFirstScreenShowsAScenario(t *testing.T) {
 // scenarios and the terminal at 1280 to 1920 px: all three on the first
 // screen.
 func TestLearnerPageKeepsTheTerminalBeside(t *testing.T) {
-	ctx := learnerPage(t, kitlive.Code{Index: kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}})
+	ctx := learnerPage(t, kitlive.Code{Index: kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch}}, nil)
 	for _, w := range []struct{ w, h int64 }{{1280, 800}, {1440, 900}, {1920, 1080}} {
 		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(w.w, w.h), chromedp.Sleep(400*time.Millisecond)))
 		s := firstScreen(t, ctx)

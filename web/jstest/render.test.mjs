@@ -146,6 +146,10 @@ test("the learner's panel: parts with their tests and scenarios, the first fault
   assert.match(fault.textContent, /run go test \.\/exercises\/ch01\/batch\//);
   assert.match(el.querySelector(".learner-marks li").textContent, /×6 \(to t=900\)/);
   assert.equal(el.querySelector(".learner-verdict").dataset.matches, "false");
+  assert.match(el.querySelector(".learner-verdict").textContent, /after a fix, stop it \(Ctrl-C\) and run go run \.\/exercises\/live again/, "a verdict that differs says a fix needs a restart");
+  assert.match(el.querySelector(".learner-restart").textContent, /run go run \.\/exercises\/live again/, "the panel says, before any change, that a fix needs a restart");
+  const same = clean(learnerHTML({...l, verdict: {...l.verdict, matches: true, difference: undefined}}), "learnerHTML");
+  assert.doesNotMatch(same.querySelector(".learner-verdict").textContent, /after a fix/);
   assert.equal(yourPart(l, "record", "orders"), "ch01/batch");
   assert.equal(yourPart(l, "record", "__consumer_offsets"), "");
   assert.equal(yourPart(l, "segment", "orders"), "");
@@ -168,6 +172,10 @@ test("scenarios: the list by group, and a step about to be played", () => {
   assert.deepEqual(el.querySelectorAll("h3").map((h) => h.textContent), ["KIP-101: leader epochs", "Durability"]);
   assert.deepEqual(el.querySelectorAll(".scen-group")[0].querySelectorAll("[data-scenario]").map((b) => b.dataset.scenario), ["kip101-part1", "kip101-part2"]);
   assert.match(el.querySelector('[data-scenario="acks1"]').textContent, /acks=1s2 · 5 steps/);
+  const yours = clean(listHTML([{name: "your-lookup", group: "your code", group_title: "Your code in the cluster", title: "Your index lookup", summary: "s", source: "Kafka 3.7", steps: 2, part: "ch02/index"}]), "listHTML");
+  assert.match(yours.querySelector('[data-scenario="your-lookup"]').textContent, /s · plays your ch02\/index · 2 steps/, "a guided scenario on the learner's code names the part it plays");
+  const yoursPlay = clean(playHTML({scenario: "your-lookup", title: "Your index lookup", steps: 2, done: false, intro: ["One broker."], next: {id: "1", title: "t"}}, {summary: "s", part: "ch02/index"}, "", false), "playHTML");
+  assert.match(yoursPlay.textContent, /Plays your ch02\/index/);
   const play = clean(playHTML({scenario: "kip101-part1", title: "KIP-101, part 1", steps: 7, done: false, intro: ["Two brokers."],
     next: {id: "1", title: "P sends m1", narration: ["B appends m1."], question: "What HW?", choices: ["0", "1"]}}, {summary: "A summary."}, "", false), "playHTML");
   assert.deepEqual(play.querySelectorAll(".choice").map((c) => c.textContent), ["0", "1"]);

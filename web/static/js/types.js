@@ -400,6 +400,7 @@
  * @property {string} summary Summary is the line under the title: what the scenario sets up.
  * @property {string} source
  * @property {number} steps
+ * @property {string} [part] Part is the exercise a guided scenario on the learner's code plays, e.g. "ch02/index" (go run ./exercises/live only).
  */
 
 /**

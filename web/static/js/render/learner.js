@@ -25,15 +25,19 @@ export function yourPart(l, kind, topic) {
   return runs("ch04/recovery") ? "ch04/recovery" : "";
 }
 
+/** restartText says that the page runs the code it started with. */
+const restartText = "This page runs your code as it was when the page started: after a fix, stop it (Ctrl-C) and run go run ./exercises/live again.";
+
 /**
  * verdictText says how the outcome of a guided scenario on the learner's
- * code compares with the reference's.
+ * code compares with the reference's, and, when it differs, that a fix
+ * needs a restart.
  * @param {NonNullable<LearnerView["verdict"]>} v
  */
 export function verdictText(v) {
   if (v.matches) return `The outcome of ${v.scenario} on your code matches Kafka's (the reference's), step by step.`;
   const d = v.difference || {step: "", title: "", reference: "", your_code: ""};
-  return `The outcome of ${v.scenario} on your code differs from Kafka's. First difference at step ${d.step} (${d.title}): Kafka: "${d.reference}"; your code: "${d.your_code}".`;
+  return `The outcome of ${v.scenario} on your code differs from Kafka's. First difference at step ${d.step} (${d.title}): Kafka: "${d.reference}"; your code: "${d.your_code}". ${restartText}`;
 }
 
 /**
@@ -71,7 +75,8 @@ function partHTML(p) {
  * @param {string[]} [notes]
  */
 export function learnerHTML(l, notes = []) {
-  let h = `<h2>Your code in the cluster</h2><ul class="learner-parts">` + (l.parts || []).map(partHTML).join("") + `</ul>`;
+  let h = `<h2>Your code in the cluster</h2><p class="learner-restart">Under each part, the guided scenarios that play it. This page runs your code as it was when the page started: after a fix, stop it (Ctrl-C) and run <code>go run ./exercises/live</code> again.</p>` +
+    `<ul class="learner-parts">` + (l.parts || []).map(partHTML).join("") + `</ul>`;
   if (l.verdict) h += `<p class="learner-verdict" data-matches="${l.verdict.matches}">${esc(verdictText(l.verdict))}</p>`;
   for (const f of l.faults || []) {
     const note = noteOf(f.part, notes);

@@ -9,7 +9,8 @@ import {esc} from "../html.js";
 /**
  * listHTML lists the scenarios under their groups' headings, in the order
  * the server gives them (the scenario files': their titles, the lines
- * under them and the groups' headings).
+ * under them and the groups' headings); a guided scenario on the
+ * learner's code names the part it plays.
  * @param {ScenarioInfo[]} list
  */
 export function listHTML(list) {
@@ -19,7 +20,7 @@ export function listHTML(list) {
   let h = "";
   for (const [, ss] of groups) {
     h += `<div class="scen-group"><h3>${esc(ss[0].group_title || ss[0].group)}</h3>` + ss.map((s) =>
-      `<button type="button" class="scen" data-scenario="${esc(s.name)}"><b>${esc(s.title)}</b><span>${esc(s.summary)} · ${s.steps} steps</span></button>`).join("") + `</div>`;
+      `<button type="button" class="scen" data-scenario="${esc(s.name)}"><b>${esc(s.title)}</b><span>${esc(s.summary)}${s.part ? ` · plays your ${esc(s.part)}` : ""} · ${s.steps} steps</span></button>`).join("") + `</div>`;
   }
   return h;
 }
@@ -85,6 +86,7 @@ export function playHTML(s, info, note, cmdsOpen) {
   if (s.intro) {
     if (info.summary) h += `<p class="summary">${esc(info.summary)}</p>`;
     if (info.source) h += `<p class="source">Based on ${esc(info.source)}</p>`;
+    if (info.part) h += `<p class="source">Plays your ${esc(info.part)}, or the reference where it does not run: the panel "Your code in the cluster" says which, and compares the outcome with the reference's at the end.</p>`;
     for (const p of s.intro) h += `<p>${esc(p)}</p>`;
   }
   if (s.played) h += playedHTML(s.played);
