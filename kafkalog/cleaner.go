@@ -77,8 +77,8 @@ func (c CleanableSection) NeedsCleaning(cfg Config) bool {
 // and LogToClean; the last stable offset is min(first undecided transaction, high
 // watermark)).
 func (l *Log) CleanableSection(cleanerOffset, highWatermark, nowMs int64) (CleanableSection, error) {
-	if l.closed {
-		return CleanableSection{}, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return CleanableSection{}, err
 	}
 	txns, err := l.scanTransactions()
 	if err != nil {
@@ -133,8 +133,8 @@ func (l *Log) cleanableSection(cleanerOffset, nowMs, lastStable int64) Cleanable
 // for the old segments (which become .deleted). The active segment is never cleaned,
 // nor anything at or above the high watermark or an undecided transaction.
 func (l *Log) Clean(cleanerOffset, highWatermark, nowMs int64, opts CleanerOptions) (CleanResult, error) {
-	if l.closed {
-		return CleanResult{}, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return CleanResult{}, err
 	}
 	if !l.cfg.Compact() {
 		return CleanResult{}, fmt.Errorf("%w: %s", ErrNotCompacted, l.dir)
@@ -158,7 +158,7 @@ func (l *Log) Clean(cleanerOffset, highWatermark, nowMs int64, opts CleanerOptio
 	res.EndOffset = m.latestOffset + 1
 	for _, group := range l.groupSegments(res.EndOffset) {
 		if err := l.cleanGroup(group, m, txns, res.EndOffset, nowMs, &res); err != nil {
-			return res, err
+			return res, l.fail(err)
 		}
 	}
 	return res, nil

@@ -180,6 +180,17 @@ func (r *reopened) file(op string) (vfs.File, error) {
 	return f, nil
 }
 
+// asNamed reports err, an error of the file opened under its current
+// name, under the name of the handle r stands for, as that handle reports
+// its errors (a segment's file renamed since it was opened keeps the name
+// it was opened with).
+func (r *reopened) asNamed(err error) error {
+	if pe, ok := err.(*fs.PathError); ok && pe.Path != r.name {
+		return &fs.PathError{Op: pe.Op, Path: r.name, Err: pe.Err}
+	}
+	return err
+}
+
 // Name returns the name of the handle the file stands for.
 func (r *reopened) Name() string { return r.name }
 
@@ -189,7 +200,8 @@ func (r *reopened) ReadAt(p []byte, off int64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return f.ReadAt(p, off)
+	n, err := f.ReadAt(p, off)
+	return n, r.asNamed(err)
 }
 
 // WriteAt writes the file.
@@ -198,7 +210,8 @@ func (r *reopened) WriteAt(p []byte, off int64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return f.WriteAt(p, off)
+	n, err := f.WriteAt(p, off)
+	return n, r.asNamed(err)
 }
 
 // WriteAtNoCopy writes the file with [vfs.WriteAtNoCopy].
@@ -207,7 +220,8 @@ func (r *reopened) WriteAtNoCopy(p []byte, off int64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return vfs.WriteAtNoCopy(f, p, off)
+	n, err := vfs.WriteAtNoCopy(f, p, off)
+	return n, r.asNamed(err)
 }
 
 // HoldsAt asks the file with [vfs.HoldsAt].
@@ -222,7 +236,7 @@ func (r *reopened) Sync() error {
 	if err != nil {
 		return err
 	}
-	return f.Sync()
+	return r.asNamed(f.Sync())
 }
 
 // Truncate truncates the file.
@@ -231,7 +245,7 @@ func (r *reopened) Truncate(size int64) error {
 	if err != nil {
 		return err
 	}
-	return f.Truncate(size)
+	return r.asNamed(f.Truncate(size))
 }
 
 // Size returns the file's size.
@@ -240,7 +254,8 @@ func (r *reopened) Size() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return f.Size()
+	n, err := f.Size()
+	return n, r.asNamed(err)
 }
 
 // Close closes the file (opening it first, so that a second Close fails as

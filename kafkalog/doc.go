@@ -187,6 +187,15 @@
 // marker (.kafka_cleanshutdown). [OpenDataDir] reads and removes the marker and
 // passes each log its recovery point.
 //
+// Disk errors. A file operation that fails in the middle of a change to a log
+// (an append, a roll, a truncation, retention, a cleaning swap, a flush) may
+// leave its files and what the Log holds in memory apart, as an IOException
+// does in Kafka, which then takes the log's directory offline
+// (LogDirFailureChannel) until the broker restarts. The Log does the same: that
+// call returns the disk's error, and every later call but [Log.Close] returns
+// [ErrLogFailed] wrapping it; opening the directory again recovers what the
+// disk holds.
+//
 // Recovery. [Open] removes leftover .deleted and .cleaned files and completes
 // interrupted swaps of cleaner output, loads every segment, and, after an unclean
 // shutdown, recovers the segments from the one holding the recovery point to the

@@ -11,6 +11,15 @@ import (
 // ErrLogClosed is returned by every operation on a Log after Close.
 var ErrLogClosed = errors.New("kafkalog: log is closed")
 
+// ErrLogFailed is returned by every operation on a Log after a file
+// operation failed in the middle of a change to its segments, leaving
+// its files and what it holds in memory apart: Kafka takes the log's
+// directory offline on such an IOException (LogDirFailureChannel) and
+// answers KAFKA_STORAGE_ERROR until the broker restarts; here the Log
+// refuses every further change and read until it is opened again, which
+// recovers what the disk holds. The error wraps the failure's.
+var ErrLogFailed = errors.New("kafkalog: log failed on a disk error; open it again")
+
 // Log is one partition's log (Kafka's UnifiedLog over LocalLog): segments in a
 // directory, the log start offset, the log end offset (LEO), the recovery point and
 // the leader epoch cache. Time comes in as arguments; nothing runs in the background:
@@ -38,6 +47,7 @@ type Log struct {
 	buf               []byte // header-scan buffer for lookups (lookupBuf)
 	report            RecoveryReport
 	closed            bool
+	failed            error     // the disk error that took the log offline (fail)
 	parts             Parts     // WithParts; the zero value is the reference
 	calls             PartCalls // what parts answered
 	reads             ReadStats // what fetch reads scanned
@@ -201,6 +211,29 @@ func (l *Log) Size() int64 {
 	return n
 }
 
+// usable returns why l can no longer be used: closed, or failed on a
+// disk error ([ErrLogFailed], wrapping the failure's error); nil if it can.
+func (l *Log) usable() error {
+	if l.closed {
+		return ErrLogClosed
+	}
+	if l.failed != nil {
+		return fmt.Errorf("%w: %w", ErrLogFailed, l.failed)
+	}
+	return nil
+}
+
+// fail takes l offline on err, the error of a change to its files that may
+// have left them and l's segments apart (Kafka's
+// LogDirFailureChannel.maybeAddOfflineLogDir on an IOException): every
+// later call but Close answers [ErrLogFailed]. It returns err as it is.
+func (l *Log) fail(err error) error {
+	if err != nil && l.failed == nil {
+		l.failed = err
+	}
+	return err
+}
+
 func (l *Log) active() *Segment { return l.segments[len(l.segments)-1] }
 
 // lookupBuf returns the buffer lookups scan batch headers through, made when
@@ -239,12 +272,12 @@ func (l *Log) rollJitter() int64 {
 // directory if segments were created, renamed or deleted) and moves the recovery point
 // to offset (UnifiedLog.flush). An offset beyond the LEO flushes to the LEO.
 func (l *Log) Flush(offset int64) error {
-	if l.closed {
-		return ErrLogClosed
+	if err := l.usable(); err != nil {
+		return err
 	}
 	offset = min(offset, l.nextOffset)
 	if err := l.flushRange(l.recoveryPoint, offset, false); err != nil {
-		return err
+		return l.fail(err)
 	}
 	if offset > l.recoveryPoint {
 		l.recoveryPoint = offset
@@ -272,12 +305,12 @@ func (l *Log) flushRange(from, to int64, active bool) error {
 // page cache of a live broker (what kafka-dump-log shows). Nothing needs it for
 // correctness: Flush, roll and Close write entries back themselves.
 func (l *Log) WriteBackIndexes() error {
-	if l.closed {
-		return ErrLogClosed
+	if err := l.usable(); err != nil {
+		return err
 	}
 	for _, s := range l.segments {
 		if err := s.writeBackIndexes(); err != nil {
-			return fmt.Errorf("kafkalog: write back indexes of %s: %w", l.dir, err)
+			return l.fail(fmt.Errorf("kafkalog: write back indexes of %s: %w", l.dir, err))
 		}
 	}
 	return nil
@@ -311,6 +344,12 @@ func (l *Log) syncDir() error {
 func (l *Log) Close() error {
 	if l.closed {
 		return nil
+	}
+	if l.failed != nil {
+		// Its files are as the failure left them: nothing more is written;
+		// opening the directory again recovers them.
+		l.closed = true
+		return errors.Join(fmt.Errorf("kafkalog: close log %s: %w: %w", l.dir, ErrLogFailed, l.failed), l.closeSegments())
 	}
 	// The final time-index entry, as every segment's close appends it: one
 	// the index refuses is left out (Segment.close).
@@ -420,16 +459,16 @@ func (l *Log) AppendAsLeaderNoCopy(records []byte, leaderEpoch int32, nowMs int6
 }
 
 func (l *Log) appendAsLeader(records []byte, leaderEpoch int32, nowMs int64, noCopy bool) (AppendInfo, error) {
-	if l.closed {
-		return AppendInfo{}, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return AppendInfo{}, err
 	}
 	info, err := l.analyze(records, true, leaderEpoch, nowMs)
 	if err != nil {
 		return AppendInfo{}, err
 	}
-	return info, l.appendValidated(records, info, nowMs, noCopy, func() error {
+	return info, l.fail(l.appendValidated(records, info, nowMs, noCopy, func() error {
 		return l.assignEpoch(leaderEpoch, info.FirstOffset)
-	})
+	}))
 }
 
 // AppendAsFollower appends batches fetched from the leader: offsets and leader epochs
@@ -452,14 +491,14 @@ func (l *Log) AppendAsFollowerNoCopy(records []byte, nowMs int64) (AppendInfo, e
 }
 
 func (l *Log) appendAsFollower(records []byte, nowMs int64, noCopy bool) (AppendInfo, error) {
-	if l.closed {
-		return AppendInfo{}, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return AppendInfo{}, err
 	}
 	info, err := l.analyze(records, false, 0, nowMs)
 	if err != nil {
 		return AppendInfo{}, err
 	}
-	return info, l.appendValidated(records, info, nowMs, noCopy, func() error {
+	return info, l.fail(l.appendValidated(records, info, nowMs, noCopy, func() error {
 		for p := 0; p < len(records); {
 			h, _ := ReadBatchHeader(records[p:])
 			if err := l.assignEpoch(h.PartitionLeaderEpoch, h.BaseOffset); err != nil {
@@ -468,7 +507,7 @@ func (l *Log) appendAsFollower(records []byte, nowMs int64, noCopy bool) (Append
 			p += int(h.Size())
 		}
 		return nil
-	})
+	}))
 }
 
 // assignEpoch records a batch's leader epoch as it is appended, as Kafka's
@@ -597,8 +636,8 @@ func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, noCo
 // page cache, the cut .log is fsynced at once, so that a power cut cannot bring
 // truncated batches back (Kafka relies on leader-epoch truncation to remove them again).
 func (l *Log) TruncateTo(offset int64, nowMs int64) error {
-	if l.closed {
-		return ErrLogClosed
+	if err := l.usable(); err != nil {
+		return err
 	}
 	if offset < 0 {
 		return fmt.Errorf("%w: truncate %s to %d", ErrOffsetOutOfRange, l.dir, offset)
@@ -609,6 +648,10 @@ func (l *Log) TruncateTo(offset int64, nowMs int64) error {
 	if l.segments[0].baseOffset > offset {
 		return l.TruncateFullyAndStartAt(offset, nowMs)
 	}
+	return l.fail(l.truncateTo(offset, nowMs))
+}
+
+func (l *Log) truncateTo(offset int64, nowMs int64) error {
 	i := l.floorSegment(offset)
 	later := append([]*Segment(nil), l.segments[i+1:]...)
 	l.removeSegments(later)
@@ -642,9 +685,13 @@ func (l *Log) TruncateTo(offset int64, nowMs int64) error {
 // (UnifiedLog.truncateFullyAndStartAt): what a follower does when the leader's log
 // starts beyond its own LEO.
 func (l *Log) TruncateFullyAndStartAt(offset int64, nowMs int64) error {
-	if l.closed {
-		return ErrLogClosed
+	if err := l.usable(); err != nil {
+		return err
 	}
+	return l.fail(l.truncateFully(offset, nowMs))
+}
+
+func (l *Log) truncateFully(offset int64, nowMs int64) error {
 	all := append([]*Segment(nil), l.segments...)
 	l.removeSegments(all)
 	if err := l.deleteSegmentFiles(all, nowMs); err != nil {
@@ -667,15 +714,15 @@ func (l *Log) TruncateFullyAndStartAt(offset int64, nowMs int64) error {
 // caller passes. Offsets below it can no longer be read; the segments wholly below it
 // are deleted by the next DeleteOldSegments. It returns the new log start offset.
 func (l *Log) DeleteRecords(offset, highWatermark int64) (int64, error) {
-	if l.closed {
-		return 0, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return 0, err
 	}
 	if offset > highWatermark || offset > l.nextOffset {
 		return l.logStartOffset, fmt.Errorf("%w: delete records before %d, high watermark %d, LEO %d", ErrOffsetOutOfRange, offset, highWatermark, l.nextOffset)
 	}
 	if offset > l.logStartOffset {
 		if err := l.incrementLogStartOffset(offset); err != nil {
-			return l.logStartOffset, err
+			return l.logStartOffset, l.fail(err)
 		}
 	}
 	return l.logStartOffset, nil

@@ -455,8 +455,8 @@ func (f located) start() FetchStart {
 // after segment from the one holding offset (LocalLog.read), with l.parts's lookup
 // when given, and counts the read in l.reads.
 func (l *Log) locate(offset, maxOffset int64) (located, error) {
-	if l.closed {
-		return located{}, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return located{}, err
 	}
 	if offset < l.logStartOffset || offset > l.nextOffset {
 		return located{}, fmt.Errorf("%w: offset %d, log %s has [%d, %d)", ErrOffsetOutOfRange, offset, l.dir, l.logStartOffset, l.nextOffset)
@@ -517,8 +517,8 @@ func (l *Log) positionOf(i int, maxOffset int64) (int64, error) {
 // within a segment the time index, then the offset index narrow the scan. ok is false
 // if no record is that late.
 func (l *Log) OffsetForTimestamp(ts int64) (offset, timestamp int64, ok bool, err error) {
-	if l.closed {
-		return 0, 0, false, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return 0, 0, false, err
 	}
 	for _, s := range l.segments {
 		if s.largestTimestamp() < ts && s.maxTimestampSoFar >= 0 {
@@ -544,9 +544,10 @@ const (
 // offset whose record timestamp is ≥ it (OffsetForTimestamp); ok is false if there is
 // none, and for other negative timestamps (not supported here).
 func (l *Log) ListOffset(ts int64) (offset int64, ok bool, err error) {
+	if err := l.usable(); err != nil {
+		return 0, false, err
+	}
 	switch {
-	case l.closed:
-		return 0, false, ErrLogClosed
 	case ts == ListOffsetsLatest:
 		return l.nextOffset, true, nil
 	case ts == ListOffsetsEarliest:

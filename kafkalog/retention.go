@@ -35,8 +35,8 @@ type Deletion struct {
 // start offset moves to the first remaining segment and deleted segments' files become
 // .deleted, removed by DeleteExpiredFiles after file.delete.delay.ms.
 func (l *Log) DeleteOldSegments(highWatermark, nowMs int64) ([]Deletion, error) {
-	if l.closed {
-		return nil, ErrLogClosed
+	if err := l.usable(); err != nil {
+		return nil, err
 	}
 	if l.parts.DeletableSegments != nil {
 		if segs, ok := l.deletableWithPart(highWatermark, nowMs); ok {
@@ -105,11 +105,12 @@ func (l *Log) deletableSegments(highWatermark int64, pred func(s, next *Segment)
 	return out
 }
 
-// deleteSegments is UnifiedLog.deleteSegments: roll first if every segment goes.
+// deleteSegments is UnifiedLog.deleteSegments: roll first if every segment
+// goes. An error takes the log offline (fail).
 func (l *Log) deleteSegments(segs []*Segment, nowMs int64) ([]int64, error) {
 	if len(segs) == len(l.segments) {
 		if err := l.roll(l.nextOffset, nowMs); err != nil {
-			return nil, err
+			return nil, l.fail(err)
 		}
 		if l.active() == segs[len(segs)-1] {
 			segs = segs[:len(segs)-1]
@@ -122,10 +123,10 @@ func (l *Log) deleteSegments(segs []*Segment, nowMs int64) ([]int64, error) {
 	l.removeSegments(segs)
 	if first := l.segments[0].baseOffset; first > l.logStartOffset {
 		if err := l.incrementLogStartOffset(first); err != nil {
-			return bases, err
+			return bases, l.fail(err)
 		}
 	}
-	return bases, l.deleteSegmentFiles(segs, nowMs)
+	return bases, l.fail(l.deleteSegmentFiles(segs, nowMs))
 }
 
 // startOffsetBreached deletes a segment when the next one starts at or below the log
@@ -169,6 +170,9 @@ type pendingDelete struct {
 // DeleteExpiredFiles removes the .deleted files whose file.delete.delay.ms has passed
 // (Kafka's scheduled "delete-file" task). It returns how many segments it removed.
 func (l *Log) DeleteExpiredFiles(nowMs int64) (int, error) {
+	if err := l.usable(); err != nil {
+		return 0, err
+	}
 	n := 0
 	kept := l.pending[:0]
 	var errs []error
@@ -187,7 +191,7 @@ func (l *Log) DeleteExpiredFiles(nowMs int64) (int, error) {
 		n++
 	}
 	l.pending = kept
-	return n, errors.Join(errs...)
+	return n, l.fail(errors.Join(errs...))
 }
 
 // PendingDeletes returns how many deleted segments wait for file.delete.delay.ms.

@@ -71,13 +71,13 @@ func (l *Log) maybeRoll(size int64, info AppendInfo, nowMs int64) (*Segment, err
 // Roll starts a new active segment at the LEO, even if nothing says it should roll
 // (UnifiedLog.roll). Rolling an empty active segment does nothing.
 func (l *Log) Roll(nowMs int64) error {
-	if l.closed {
-		return ErrLogClosed
+	if err := l.usable(); err != nil {
+		return err
 	}
 	if a := l.active(); a.size == 0 && a.baseOffset == l.nextOffset {
 		return nil
 	}
-	return l.roll(l.nextOffset, nowMs)
+	return l.fail(l.roll(l.nextOffset, nowMs))
 }
 
 // roll makes a new active segment at base (LocalLog.roll): the old active segment gets
