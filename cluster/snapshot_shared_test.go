@@ -20,7 +20,8 @@ import (
 //     (written in place by neither below what they share), the epochs
 //     handed out (replaced on a change), the recovery report;
 //   - a leader's producer runs (sealed chunks; the growing one is copied
-//     by whichever side writes it first);
+//     by whichever side writes it first), and a log's producer state (its
+//     map and lists, copied whole by whichever side writes first);
 //   - requests and answers held by a coordinator or a consumer, a group
 //     member's protocols and assignment (replaced, never changed);
 //   - a partition's replica and ISR lists at the controller, a topic's
@@ -42,6 +43,10 @@ func init() {
 		"*.brokers[]*.replicas[]*.Log*.log*.epochs*.entries ([]kafkalog.EpochEntry)",
 		"*.brokers[]*.replicas[]*.Log*.log*.segments[]*.tidx*.entries ([]kafkalog.timeEntry)",
 		"*.brokers[]*.replicas[]*.Log*.log*.segments[]*.oidx*.entries ([]kafkalog.offsetEntry)",
+		"*.brokers[]*.replicas[]*.Log*.log*.segments[]*.txn*.entries ([]kafkalog.AbortedTxn)",
+		"*.brokers[]*.replicas[]*.Log*.log*.producers.entries (map[int64]kafkalog.ProducerSnapshotEntry)",
+		"*.brokers[]*.replicas[]*.Log*.log*.producers.ongoing ([]kafkalog.OngoingTxn)",
+		"*.brokers[]*.replicas[]*.Log*.log*.producers.unreplicated ([]kafkalog.CompletedTxn)",
 		"*.brokers[]*.replicas[]*.Log*.log*.calls.Refused ([]string)",
 		"*.brokers[]*.replicas[]*.Node*.lead.producers[]*.full ([][]replica.producerRun)",
 		"*.brokers[]*.replicas[]*.Node*.lead.producers[]*.tail ([]replica.producerRun)",

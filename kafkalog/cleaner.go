@@ -1,9 +1,11 @@
 package kafkalog
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Compaction (the log cleaner), after Kafka's LogCleaner, LogCleanerManager and
@@ -181,7 +183,7 @@ func (m *offsetMap) get(key []byte) int64 {
 // buildOffsetMap fills the map from [start, end) (LogCleaner.buildOffsetMap).
 func (l *Log) buildOffsetMap(start, end int64, maxEntries int, txns *txnScan) (*offsetMap, error) {
 	m := &offsetMap{offsets: map[string]int64{}, max: maxEntries, latestOffset: start - 1}
-	aborted := txns.tracker()
+	aborted := txns.tracker(nil)
 	err := l.eachBatch(start, end, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
 		if h.BaseOffset >= end {
 			return false, nil
@@ -284,18 +286,13 @@ func (l *Log) groupSegments(end int64) [][]*Segment {
 	return groups
 }
 
-// abortedTxn is a transaction that ended with an ABORT marker: producer, first data
-// offset, and the marker's offset.
-type abortedTxn struct {
-	producerID  int64
-	first, last int64
-}
-
 // txnScan is what a header scan of the whole log learns about transactions: the
-// aborted ones (Kafka reads them from the .txnindex files) and the last stable offset
-// (the first offset of a transaction not yet decided).
+// aborted ones, as the .txnindex files record them (Kafka's cleaner reads them
+// there: collectAbortedTransactions), and the last stable offset (the first offset
+// of a transaction not yet decided). The scan applies the batches to a producer
+// state of its own, so that it finds them whatever the .txnindex files hold.
 type txnScan struct {
-	aborted    []abortedTxn
+	aborted    []AbortedTxn
 	lastStable int64
 	// lastBatch maps each producer id to the last offset of its last batch: the batch
 	// the cleaner keeps (empty if need be) to preserve the producer's sequence and epoch.
@@ -305,33 +302,35 @@ type txnScan struct {
 
 // scanTransactions walks every batch header (and decodes only control batches).
 func (l *Log) scanTransactions() (*txnScan, error) {
-	open := map[int64]int64{} // producer id → first offset of its open transaction
+	var st producerState
 	ts := &txnScan{lastBatch: map[int64]int64{}}
 	err := l.eachBatch(l.segments[0].baseOffset, math.MaxInt64, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
-		if h.ProducerID >= 0 {
-			ts.lastBatch[h.ProducerID] = h.LastOffset()
-		}
-		if !h.Attributes.IsTransactional() {
+		if h.ProducerID < 0 {
 			return true, nil
 		}
-		if !h.Attributes.IsControl() {
-			if _, ok := open[h.ProducerID]; !ok {
-				open[h.ProducerID] = h.BaseOffset
+		ts.lastBatch[h.ProducerID] = h.LastOffset()
+		var m *txnMarker
+		if h.Attributes.IsControl() {
+			mk, ok := readTxnMarker(raw)
+			if !ok {
+				return true, nil
 			}
-			return true, nil
+			m = &mk
 		}
-		if t := controlType(raw); t == ControlAbort || t == ControlCommit {
-			if first, ok := open[h.ProducerID]; ok && t == ControlAbort {
-				ts.aborted = append(ts.aborted, abortedTxn{producerID: h.ProducerID, first: first, last: h.LastOffset()})
+		if done := st.apply(h, m); done != nil {
+			if done.Aborted {
+				ts.aborted = append(ts.aborted, AbortedTxn{ProducerID: done.ProducerID, FirstOffset: done.FirstOffset,
+					LastOffset: done.LastOffset, LastStableOffset: st.lastStable(*done)})
 			}
-			delete(open, h.ProducerID)
+			st.complete(*done)
 		}
 		return true, nil
 	})
 	ts.lastStable = l.nextOffset
-	for _, first := range open {
+	if first, ok := st.firstUnstable(math.MaxInt64); ok {
 		ts.lastStable = min(ts.lastStable, first)
 	}
+	slices.SortStableFunc(ts.aborted, func(a, b AbortedTxn) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
 	return ts, err
 }
 
@@ -350,24 +349,31 @@ func controlType(raw []byte) ControlRecordType {
 }
 
 // txnTracker is Kafka's CleanedTransactionMetadata: walking batches in offset order it
-// says which data batches belong to aborted transactions and which markers may go.
+// says which data batches belong to aborted transactions and which markers may go,
+// and writes the aborted transactions whose markers stay to the cleaned segment's
+// transaction index (cleaned; nil while the offset map is built).
 type txnTracker struct {
-	pending   []abortedTxn        // aborted transactions not yet reached, by first offset
+	pending   []AbortedTxn        // aborted transactions not yet reached, by first offset
 	aborted   map[int64]*abortRun // producer → aborted transaction in progress
 	committed map[int64]bool      // producers with committed-transaction data seen
+	cleaned   *Segment
+	err       error // the first failure to write cleaned's transaction index
 }
 
 type abortRun struct {
+	txn     AbortedTxn
 	sawData bool
 }
 
-func (ts *txnScan) tracker() *txnTracker {
-	return &txnTracker{pending: ts.aborted, aborted: map[int64]*abortRun{}, committed: map[int64]bool{}}
+func (ts *txnScan) tracker(cleaned *Segment) *txnTracker {
+	return &txnTracker{pending: ts.aborted, aborted: map[int64]*abortRun{}, committed: map[int64]bool{}, cleaned: cleaned}
 }
 
 func (t *txnTracker) consumeUpTo(offset int64) {
-	for len(t.pending) > 0 && t.pending[0].first <= offset {
-		t.aborted[t.pending[0].producerID] = &abortRun{}
+	for len(t.pending) > 0 && t.pending[0].FirstOffset <= offset {
+		if _, ok := t.aborted[t.pending[0].ProducerID]; !ok {
+			t.aborted[t.pending[0].ProducerID] = &abortRun{txn: t.pending[0]}
+		}
 		t.pending = t.pending[1:]
 	}
 }
@@ -388,7 +394,8 @@ func (t *txnTracker) onData(h *BatchHeader) bool {
 
 // onControl reports whether the control batch may be discarded: an ABORT marker whose
 // transaction left no data in this pass, a COMMIT marker whose transaction's data was
-// not seen in this pass, or an empty (already cleaned) control batch.
+// not seen in this pass, or an empty (already cleaned) control batch. An ABORT marker
+// that stays because its transaction's data was seen goes to the cleaned index.
 func (t *txnTracker) onControl(h *BatchHeader, raw []byte) bool {
 	t.consumeUpTo(h.LastOffset())
 	if h.NumRecords == 0 {
@@ -398,7 +405,13 @@ func (t *txnTracker) onControl(h *BatchHeader, raw []byte) bool {
 	case ControlAbort:
 		run, ok := t.aborted[h.ProducerID]
 		delete(t.aborted, h.ProducerID)
-		return !(ok && run.sawData)
+		if ok && run.sawData {
+			if t.cleaned != nil && t.err == nil {
+				t.err = t.cleaned.appendAbortedTxn(run.txn)
+			}
+			return false
+		}
+		return true
 	case ControlCommit:
 		seen := t.committed[h.ProducerID]
 		delete(t.committed, h.ProducerID)
@@ -415,7 +428,7 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 		return err
 	}
 	l.dirDirty = true
-	f := &batchFilter{m: m, txns: txns.tracker(), lastBatch: txns.lastBatch, end: end, nowMs: nowMs, deleteRetentionMs: l.cfg.DeleteRetentionMs, encode: l.encodeCleaned}
+	f := &batchFilter{m: m, txns: txns.tracker(cleaned), lastBatch: txns.lastBatch, end: end, nowMs: nowMs, deleteRetentionMs: l.cfg.DeleteRetentionMs, encode: l.encodeCleaned}
 	bp := recoveryBuffers.Get().(*[]byte)
 	defer recoveryBuffers.Put(bp)
 	buf := *bp
@@ -429,6 +442,9 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 			oh, _ := ReadBatchHeader(out)
 			return true, cleaned.append(oh.LastOffset(), oh.MaxTimestamp, oh.LastOffset(), out)
 		})
+		if err == nil {
+			err = f.txns.err
+		}
 		if err != nil {
 			cleaned.closeHandles()
 			return err

@@ -131,10 +131,13 @@ func TestCleanTransactions(t *testing.T) {
 	appendLeader(t, l, producerBatch(1, p1, 4, true, kv{key: "2", value: "d"}), 0)                           // 8
 	appendLeader(t, l, markerBatch(1, p1, ControlCommit), 0)                                                 // 9
 	require.NoError(t, l.Roll(0))
+	aborted := []AbortedTxn{{ProducerID: p1, FirstOffset: 0, LastOffset: 6, LastStableOffset: 2}}
+	require.Equal(t, aborted, l.AllAbortedTxns(), "the ABORT marker's .txnindex entry; p2's transaction was open at 2")
 	_, err := l.Clean(0, l.LogEndOffset(), 100, CleanerOptions{})
 	require.NoError(t, err)
 	require.Equal(t, []string{"3", "2"}, keysWithValues(t, l))
 	require.Equal(t, []int64{3, 6, 7, 8, 9}, allOffsets(t, l))
+	require.Equal(t, aborted, l.AllAbortedTxns(), "the marker stays, and so does its entry, in the cleaned segment's .txnindex (CleanedTransactionMetadata)")
 }
 
 // I3: after tombstones for every even key, no even key has a value.

@@ -41,6 +41,8 @@ func (l *Log) Clone(fsys vfs.FS, rnd Int64Source) *Log {
 		c.segments[i] = s.cloneInto(&clones[i], fsys)
 	}
 	c.epochs = l.epochs.Clone(fsys)
+	c.producers = l.producers.clone()
+	c.scratch = nil
 	c.pending = slices.Clone(l.pending)
 	l.calls.Refused = slices.Clip(l.calls.Refused)
 	c.calls.Refused = l.calls.Refused
@@ -50,10 +52,11 @@ func (l *Log) Clone(fsys vfs.FS, rnd Int64Source) *Log {
 // segmentClone is a cloned segment with its indexes and files, allocated
 // together.
 type segmentClone struct {
-	s          Segment
-	oidx       OffsetIndex
-	tidx       TimeIndex
-	log, o, ti reopened
+	s              Segment
+	oidx           OffsetIndex
+	tidx           TimeIndex
+	txn            TxnIndex
+	log, o, ti, tx reopened
 }
 
 // cloneInto makes c a copy of s whose files are the ones of the same names
@@ -66,6 +69,12 @@ func (s *Segment) cloneInto(c *segmentClone, fsys vfs.FS) *Segment {
 	c.s.fsys, c.s.log, c.s.oidx, c.s.tidx = fsys, &c.log, &c.oidx, &c.tidx
 	c.oidx.idx.f, c.oidx.entries, c.oidx.shared = &c.o, s.oidx.share(), len(s.oidx.entries)
 	c.tidx.idx.f, c.tidx.entries, c.tidx.shared = &c.ti, s.tidx.share(), len(s.tidx.entries)
+	if s.txn != nil {
+		c.txn = *s.txn
+		c.tx = reopen(fsys, &c.s, TxnIndexSuffix, s.txn.f)
+		c.txn.f, c.txn.entries, c.txn.shared = &c.tx, s.txn.share(), len(s.txn.entries)
+		c.s.txn = &c.txn
+	}
 	return &c.s
 }
 

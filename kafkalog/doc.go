@@ -273,10 +273,29 @@
 // removes after file.delete.delay.ms. [Log.DeleteRecords] moves the log start
 // offset forward.
 //
+// Transactions. A Log keeps its producers' state as Kafka 3.7's ProducerStateManager
+// does (producerstate.go): each producer id's epoch, last sequence and offset,
+// coordinator epoch and open transaction ([Log.Producers]), the transactions open
+// ([Log.OngoingTxns]) and those whose marker is not yet below the high watermark.
+// Together with the high watermark the caller passes they give the last stable offset
+// ([Log.LastStableOffset]), up to which a read_committed consumer reads. A leader's
+// append is refused, as ProducerAppendInfo refuses it, for a producer epoch older
+// than the producer's ([ErrInvalidProducerEpoch]), a marker from an older coordinator
+// epoch ([ErrCoordinatorFenced]) and a batch that is not transactional from a
+// producer with a transaction open ([ErrInvalidTxnState]); sequences are the
+// caller's to check. An ABORT marker that ends a transaction that wrote here adds
+// an entry to its segment's .txnindex (created on the first one, as Kafka's
+// TransactionIndex opens its file lazily), with the last stable offset of that
+// moment; [Log.CollectAbortedTxns] reads them for a fetch. The state is not
+// persisted: opening and truncating a log read it back from the batches (Kafka
+// reads its .snapshot files first), and recovery rebuilds the .txnindex of the
+// segments it recovers.
+//
 // Compaction. [Log.Clean] is the log cleaner: it builds the map of each key's
 // latest offset over the dirty section, rewrites groups of segments below it
 // keeping offsets (gaps), keeps tombstones for delete.retention.ms, handles
-// transaction markers, and swaps the result in crash-safely (.cleaned, fsync,
+// transaction markers (keeping the .txnindex entry of each ABORT marker it keeps,
+// as CleanedTransactionMetadata does), and swaps the result in crash-safely (.cleaned, fsync,
 // .swap, directory sync, old segments .deleted, .swap renamed into place).
 //
 // Clone. [Log.Clone] copies a log onto a copy of its file system (a simulation's

@@ -41,6 +41,11 @@ type Log struct {
 	recoveryPoint  int64
 	epochs         *LeaderEpochCache
 
+	// producers is the producer state (producerstate.go); scratch holds
+	// the producer batches of the append in progress.
+	producers producerState
+	scratch   []appendedBatch
+
 	unflushedMessages int64
 	dirDirty          bool // directory entries changed since the last SyncDir
 	pending           []pendingDelete
@@ -402,8 +407,9 @@ var (
 // ErrorCode returns the code and name of the error Kafka's broker answers for err, as
 // Errors.forException maps Kafka's exceptions (Errors.java): 0 NONE for nil,
 // 10 MESSAGE_TOO_LARGE, 18 RECORD_LIST_TOO_LARGE, 2 CORRUPT_MESSAGE for a batch that
-// fails its checks, 87 INVALID_RECORD, 1 OFFSET_OUT_OF_RANGE, and -1
-// UNKNOWN_SERVER_ERROR for anything else.
+// fails its checks, 87 INVALID_RECORD, 1 OFFSET_OUT_OF_RANGE, 47
+// INVALID_PRODUCER_EPOCH, 48 INVALID_TXN_STATE, 52 TRANSACTION_COORDINATOR_FENCED,
+// and -1 UNKNOWN_SERVER_ERROR for anything else.
 func ErrorCode(err error) (code int16, name string) {
 	switch {
 	case err == nil:
@@ -419,6 +425,12 @@ func ErrorCode(err error) (code int16, name string) {
 		return 2, "CORRUPT_MESSAGE"
 	case errors.Is(err, ErrOffsetOutOfRange):
 		return 1, "OFFSET_OUT_OF_RANGE"
+	case errors.Is(err, ErrInvalidProducerEpoch):
+		return 47, "INVALID_PRODUCER_EPOCH"
+	case errors.Is(err, ErrInvalidTxnState):
+		return 48, "INVALID_TXN_STATE"
+	case errors.Is(err, ErrCoordinatorFenced):
+		return 52, "TRANSACTION_COORDINATOR_FENCED"
 	}
 	return -1, "UNKNOWN_SERVER_ERROR"
 }
@@ -465,6 +477,9 @@ func (l *Log) appendAsLeader(records []byte, leaderEpoch int32, nowMs int64, noC
 	info, err := l.analyze(records, true, leaderEpoch, nowMs)
 	if err != nil {
 		return AppendInfo{}, err
+	}
+	if err := l.checkProducers(); err != nil {
+		return AppendInfo{}, fmt.Errorf("kafkalog: append to %s: %w", l.dir, err)
 	}
 	return info, l.fail(l.appendValidated(records, info, nowMs, noCopy, func() error {
 		return l.assignEpoch(leaderEpoch, info.FirstOffset)
@@ -533,6 +548,7 @@ func (l *Log) assignEpoch(epoch int32, offset int64) error {
 // against segment.bytes.
 func (l *Log) analyze(records []byte, leader bool, epoch int32, nowMs int64) (AppendInfo, error) {
 	info := AppendInfo{FirstOffset: -1, LastOffset: -1, MaxTimestamp: NoTimestamp, LogAppendTime: -1, Bytes: len(records)}
+	l.scratch = l.scratch[:0]
 	if len(records) == 0 {
 		return info, fmt.Errorf("kafkalog: append to %s: %w: no batches", l.dir, ErrTruncated)
 	}
@@ -561,6 +577,7 @@ func (l *Log) analyze(records []byte, leader bool, epoch int32, nowMs int64) (Ap
 		}
 		prevLast = h.LastOffset()
 		info.add(&h)
+		l.noteProducerBatch(&h, records[p:p+n])
 		p += n
 	}
 	if int64(len(records)) > l.cfg.SegmentBytes {
@@ -612,6 +629,9 @@ func (l *Log) appendValidated(records []byte, info AppendInfo, nowMs int64, noCo
 		return err
 	}
 	l.nextOffset = info.LastOffset + 1
+	if err := l.applyProducerBatches(seg); err != nil {
+		return err
+	}
 	if err := epochs(); err != nil {
 		return err
 	}
@@ -670,6 +690,9 @@ func (l *Log) truncateTo(offset int64, nowMs int64) error {
 		return err
 	}
 	l.nextOffset = offset
+	if err := l.rebuildProducerState(); err != nil {
+		return err
+	}
 	// Kafka lowers the recovery point to offset; we lower it to the truncated
 	// segment's base, so that a crash before the next flush recovers that segment and
 	// rebuilds its indexes, whose truncation is not durable.
@@ -703,6 +726,7 @@ func (l *Log) truncateFully(offset int64, nowMs int64) error {
 	}
 	l.segments = append(l.segments, s)
 	l.nextOffset, l.logStartOffset, l.recoveryPoint = offset, offset, offset
+	l.producers.reset()
 	if err := l.epochs.TruncateFromEnd(0); err != nil {
 		return err
 	}
@@ -730,5 +754,8 @@ func (l *Log) DeleteRecords(offset, highWatermark int64) (int64, error) {
 
 func (l *Log) incrementLogStartOffset(offset int64) error {
 	l.logStartOffset = offset
+	// ProducerStateManager.onLogStartOffsetIncremented: the transactions
+	// ended below it no longer hold the last stable offset back.
+	l.producers.onHighWatermark(offset)
 	return l.epochs.TruncateFromStart(offset)
 }

@@ -123,6 +123,9 @@ func (l *Log) load(o openOptions, nowMs int64) error {
 	if err := l.finishLoad(o, nowMs); err != nil {
 		return err
 	}
+	if err := l.rebuildProducerState(); err != nil {
+		return err
+	}
 	return l.syncDir()
 }
 
@@ -641,7 +644,9 @@ func (s *Segment) finishRecovery(validBytes int64, bad error) (Truncation, error
 	return t, nil
 }
 
-// resetIndexes empties both indexes with room for maxIndexSize bytes of entries.
+// resetIndexes empties both indexes with room for maxIndexSize bytes of entries,
+// and the transaction index, which the log rebuilds once the segments are loaded
+// (LogSegment.recover resets all three).
 func (s *Segment) resetIndexes(maxIndexSize int) error {
 	if _, err := s.oidx.Resize(maxIndexSize); err != nil {
 		return err
@@ -652,6 +657,12 @@ func (s *Segment) resetIndexes(maxIndexSize int) error {
 	if err := s.oidx.Reset(); err != nil {
 		return err
 	}
+	if s.txn != nil {
+		if err := s.txn.Reset(); err != nil {
+			return err
+		}
+	}
+	s.txnRebuild = true
 	return s.tidx.Reset()
 }
 

@@ -27,6 +27,13 @@ type Segment struct {
 	size int64
 	oidx *OffsetIndex
 	tidx *TimeIndex
+	// txn is the transaction index, nil until the segment's first aborted
+	// transaction creates its file (Kafka's TransactionIndex opens its file
+	// lazily: a segment without one has no .txnindex).
+	txn *TxnIndex
+	// txnRebuild says recovery emptied txn: the log adds the segment's
+	// aborted transactions again as it rebuilds its producer state.
+	txnRebuild bool
 
 	indexIntervalBytes       int64
 	bytesSinceLastIndexEntry int64
@@ -102,7 +109,13 @@ func loadSegment(fsys vfs.FS, dir string, base int64, suffix string, p segmentPa
 		s.log.Close()
 		return nil, false, err
 	}
-	if missing || s.oidx.SanityCheck() != nil || s.tidx.SanityCheck() != nil {
+	if err = s.openTxnIndex(); err != nil {
+		s.closeHandles()
+		return nil, false, err
+	}
+	// A damaged .txnindex fails LogSegment.sanityCheck with a
+	// CorruptIndexException, and LogLoader recovers the segment.
+	if missing || s.oidx.SanityCheck() != nil || s.tidx.SanityCheck() != nil || s.txn != nil && s.txn.SanityCheck() != nil {
 		return s, true, nil
 	}
 	s.loadMaxTimestamp()
@@ -140,6 +153,47 @@ func (s *Segment) openIndexes(maxIndexSize int, create bool) error {
 		return fmt.Errorf("kafkalog: open time index: %w", err)
 	}
 	return nil
+}
+
+// openTxnIndex opens the segment's .txnindex if it exists.
+func (s *Segment) openTxnIndex() error {
+	if !s.exists(TxnIndexSuffix) {
+		return nil
+	}
+	f, err := s.fsys.OpenReadWrite(s.path(TxnIndexSuffix))
+	if err != nil {
+		return fmt.Errorf("kafkalog: open transaction index: %w", err)
+	}
+	if s.txn, err = OpenTxnIndex(f, s.baseOffset); err != nil {
+		f.Close()
+		return err
+	}
+	return nil
+}
+
+// appendAbortedTxn records an aborted transaction whose marker lies in the
+// segment, creating the .txnindex on the first (LogSegment.updateTxnIndex).
+func (s *Segment) appendAbortedTxn(t AbortedTxn) error {
+	if s.txn == nil {
+		f, err := s.fsys.Create(s.path(TxnIndexSuffix))
+		if err != nil {
+			return fmt.Errorf("kafkalog: create transaction index: %w", err)
+		}
+		if s.txn, err = OpenTxnIndex(f, s.baseOffset); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return s.txn.Append(t)
+}
+
+// AbortedTxns returns the aborted transactions of the segment's .txnindex,
+// in marker order (none if it has no such file).
+func (s *Segment) AbortedTxns() []AbortedTxn {
+	if s.txn == nil {
+		return nil
+	}
+	return s.txn.AllAbortedTxns()
 }
 
 // sizeOr returns max if it is not negative, else the file's current size.
@@ -316,6 +370,11 @@ func (s *Segment) flush() error {
 	if err := s.tidx.Sync(); err != nil {
 		return fmt.Errorf("kafkalog: flush time index of %d: %w", s.baseOffset, err)
 	}
+	if s.txn != nil {
+		if err := s.txn.Sync(); err != nil {
+			return fmt.Errorf("kafkalog: flush transaction index of %d: %w", s.baseOffset, err)
+		}
+	}
 	return nil
 }
 
@@ -325,13 +384,20 @@ func (s *Segment) flush() error {
 // LogSegment.close swallows maybeAppend's exception with a warning (Utils.swallow).
 func (s *Segment) close() error {
 	_ = s.appendFinalTimeEntry()
-	return errors.Join(s.oidx.Close(), s.tidx.Close(), s.log.Close())
+	var txn error
+	if s.txn != nil {
+		txn = s.txn.Close()
+	}
+	return errors.Join(s.oidx.Close(), s.tidx.Close(), txn, s.log.Close())
 }
 
 // closeHandles closes the files without writing anything (after a failure).
 func (s *Segment) closeHandles() {
 	s.oidx.idx.f.Close()
 	s.tidx.idx.f.Close()
+	if s.txn != nil {
+		s.txn.f.Close()
+	}
 	s.log.Close()
 }
 
@@ -373,6 +439,11 @@ func (s *Segment) truncateTo(offset int64, maxIndexSize int, nowMs int64, buf []
 	}
 	if err := s.tidx.TruncateTo(offset); err != nil {
 		return 0, err
+	}
+	if s.txn != nil {
+		if err := s.txn.TruncateTo(offset); err != nil {
+			return 0, err
+		}
 	}
 	if err := s.resizeIndexes(maxIndexSize); err != nil {
 		return 0, err

@@ -3,6 +3,7 @@ package kafkalog
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/kafkalive/kafkalive/vfs"
 )
@@ -83,7 +84,10 @@ type TxnIndex struct {
 	f          vfs.File
 	baseOffset int64
 	entries    []AbortedTxn
-	loadErr    error // what was wrong with the file content at open
+	// shared is how many entries a clone may read in the same array (see
+	// shrink): neither side writes in place below it.
+	shared  int
+	loadErr error // what was wrong with the file content at open
 }
 
 // OpenTxnIndex loads the transaction index in f for the segment at baseOffset.
@@ -164,7 +168,7 @@ func (ti *TxnIndex) truncateEntries(n int) error {
 	if err := ti.f.Truncate(int64(n) * TxnIndexEntrySize); err != nil {
 		return fmt.Errorf("kafkalog: truncate txn index %s: %w", ti.f.Name(), err)
 	}
-	ti.entries = ti.entries[:n]
+	ti.entries = shrink(ti.entries, n, &ti.shared)
 	return nil
 }
 
@@ -184,6 +188,16 @@ func (ti *TxnIndex) SanityCheck() error {
 
 // Sync flushes the file to stable storage.
 func (ti *TxnIndex) Sync() error { return ti.f.Sync() }
+
+// Entries returns how many aborted transactions the index holds.
+func (ti *TxnIndex) Entries() int { return len(ti.entries) }
+
+// share returns the entries for a clone to hold, which neither it nor ti
+// writes in place afterwards (see shrink).
+func (ti *TxnIndex) share() []AbortedTxn {
+	ti.shared = len(ti.entries)
+	return slices.Clip(ti.entries)
+}
 
 // Close closes the file.
 func (ti *TxnIndex) Close() error { return ti.f.Close() }
