@@ -92,6 +92,34 @@ var (
 // it again only after a leader change.
 var ErrRecordBatchTooLarge = errors.New("replica: fetched records larger than segment.bytes")
 
+// The produce codes of a batch a leader's producer state refuses (Kafka
+// 3.7's ProducerAppendInfo), carried by a [RefusedError].
+const (
+	// InvalidTxnState (INVALID_TXN_STATE) answers a batch that is not
+	// transactional from a producer with a transaction open on the
+	// partition, and a transactional batch the transaction coordinator says
+	// is not part of its producer's transaction (KIP-890's verification).
+	InvalidTxnState ErrorCode = 48
+	// TransactionCoordinatorFenced (TRANSACTION_COORDINATOR_FENCED) answers a
+	// transaction marker from a coordinator older than one the partition
+	// already heard from.
+	TransactionCoordinatorFenced ErrorCode = 52
+)
+
+// RefusedError is the error of a [Log]'s AppendAsLeader that refuses a
+// produce with a protocol code of its own: the leader answers the produce
+// with Code and appends nothing. Err says why.
+type RefusedError struct {
+	Code ErrorCode
+	Err  error
+}
+
+// Error returns the code's name and why.
+func (e *RefusedError) Error() string { return e.Code.String() + ": " + e.Err.Error() }
+
+// Unwrap returns why.
+func (e *RefusedError) Unwrap() error { return e.Err }
+
 var errorCodeNames = map[ErrorCode]string{
 	CorruptMessage:               "CORRUPT_MESSAGE",
 	InvalidRecord:                "INVALID_RECORD",
@@ -109,6 +137,8 @@ var errorCodeNames = map[ErrorCode]string{
 	InvalidRequiredAcks:          "INVALID_REQUIRED_ACKS",
 	OutOfOrderSequenceNumber:     "OUT_OF_ORDER_SEQUENCE_NUMBER",
 	InvalidProducerEpoch:         "INVALID_PRODUCER_EPOCH",
+	InvalidTxnState:              "INVALID_TXN_STATE",
+	TransactionCoordinatorFenced: "TRANSACTION_COORDINATOR_FENCED",
 }
 
 // String returns Kafka's name for the code, e.g. "NOT_ENOUGH_REPLICAS".

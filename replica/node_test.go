@@ -492,3 +492,39 @@ func TestSetMinInsyncReplicas(t *testing.T) {
 		t.Errorf("with min.insync.replicas 2: answers %v, LEO %d; want the record appended and its answer parked for the follower", got, log.LogEndOffset())
 	}
 }
+
+// refusingLog is a MemLog whose leader appends its producer state refuses
+// with code, as a log that keeps Kafka's ProducerStateManager does.
+type refusingLog struct {
+	*replica.MemLog
+	code replica.ErrorCode
+}
+
+func (l refusingLog) AppendAsLeader([]replica.Record, int32) (int64, error) {
+	return 0, &replica.RefusedError{Code: l.code, Err: errors.New("refused")}
+}
+
+// A log that refuses a leader's append with a code of its own (an old
+// producer epoch, a plain batch inside a transaction, a fenced
+// coordinator's marker) has the leader answer the produce with that code,
+// and nothing is appended.
+func TestProduceRefusedByTheLog(t *testing.T) {
+	for _, code := range []replica.ErrorCode{replica.InvalidProducerEpoch, replica.InvalidTxnState, replica.TransactionCoordinatorFenced} {
+		t.Run(code.String(), func(t *testing.T) {
+			log := refusingLog{MemLog: replica.NewMemLog(), code: code}
+			n, err := replica.NewNode(replica.Config{ID: 1, Rules: replica.Modern}, log)
+			must(t, err)
+			must(t, n.BecomeLeader(replica.LeaderAndISR{Leader: 1, ISR: []int32{1}, Replicas: []int32{1}}))
+			n.Advance(n.Ready())
+			must(t, n.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: 7, Acks: 1,
+				Records: []replica.Record{{Value: []byte("x")}}}))
+			want := []replica.ProduceResponse{{To: 100, CorrelationID: 7, Error: code, BaseOffset: -1}}
+			if diff := cmp.Diff(want, n.Ready().ProduceResponses); diff != "" {
+				t.Errorf("produce answers (-want +got):\n%s", diff)
+			}
+			if code.Retriable() {
+				t.Errorf("%s is retriable; a producer does not retry it", code)
+			}
+		})
+	}
+}

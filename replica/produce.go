@@ -53,7 +53,10 @@ func (n *Node) handleProduce(m Message) error {
 	if !duplicate {
 		var err error
 		if base, err = n.append(m, count, first); err != nil {
+			var refused *RefusedError
 			switch {
+			case errors.As(err, &refused):
+				resp.Error = refused.Code
 			case errors.Is(err, ErrCorruptMessage):
 				resp.Error = CorruptMessage
 			case errors.Is(err, ErrInvalidRecord):

@@ -338,7 +338,8 @@ func (r *Log) LogEndOffset() int64 { return r.log.LogEndOffset() }
 func (r *Log) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64, error) {
 	if len(records) > 0 && records[0].Batch != nil {
 		return r.appendRaw(records[0].Batch, func(batch []byte) (kafkalog.AppendInfo, error) {
-			return r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
+			info, err := r.log.AppendAsLeader(batch, leaderEpoch, *r.clock)
+			return info, leaderRefusal(err)
 		})
 	}
 	base := r.log.LogEndOffset()
@@ -348,7 +349,7 @@ func (r *Log) AppendAsLeader(records []replica.Record, leaderEpoch int32) (int64
 	}
 	r.buf = AppendBatch(r.buf[:0], entries, *r.clock)
 	if _, err := r.log.AppendAsLeader(r.buf, leaderEpoch, *r.clock); err != nil {
-		return 0, err
+		return 0, leaderRefusal(err)
 	}
 	entries[0].Batch = slices.Clone(r.buf)
 	r.remember(entries, false)
@@ -371,7 +372,7 @@ func (r *Log) AppendBatchAsLeader(b replica.ProducerBatch, leaderEpoch int32) (i
 	}
 	info, err := r.log.AppendAsLeaderNoCopy(b.Bytes, leaderEpoch, *r.clock)
 	if err != nil {
-		return 0, err
+		return 0, leaderRefusal(err)
 	}
 	if h, err = kafkalog.ReadBatchHeader(b.Bytes); err != nil { // as stamped
 		return 0, err
@@ -479,6 +480,26 @@ func (r *Log) AppendAsFollower(entries []replica.Entry) error {
 		entries = entries[n:]
 	}
 	return nil
+}
+
+// leaderRefusal wraps the refusals of a leader's producer state checks
+// (kafkalog's, Kafka 3.7's ProducerAppendInfo) in a [replica.RefusedError]
+// with their protocol code, so that the leader answers the produce with it;
+// other errors are returned as they are.
+func leaderRefusal(err error) error {
+	for _, c := range []struct {
+		err  error
+		code replica.ErrorCode
+	}{
+		{kafkalog.ErrInvalidProducerEpoch, replica.InvalidProducerEpoch},
+		{kafkalog.ErrInvalidTxnState, replica.InvalidTxnState},
+		{kafkalog.ErrCoordinatorFenced, replica.TransactionCoordinatorFenced},
+	} {
+		if errors.Is(err, c.err) {
+			return &replica.RefusedError{Code: c.code, Err: err}
+		}
+	}
+	return err
 }
 
 // tooLarge wraps a follower append's ErrAppendTooLarge (segment.bytes
