@@ -111,6 +111,9 @@
 //   - .txnindex: 34-byte aborted transactions, in txnindex.go ([AbortedTxn]).
 //   - .snapshot: producer state with a CRC-32C, in snapshot.go
 //     ([ReadProducerSnapshot]).
+//   - the records of __transaction_state, the transaction coordinators' log, in
+//     txnlog.go ([TxnLogValue]; [FormatTxnLogRecord] prints them as
+//     kafka-dump-log --transaction-log-decoder does).
 //   - leader-epoch-checkpoint and the *-offset-checkpoint files: text, in
 //     checkpoint.go ([ReadOffsetCheckpoint], [ReadLeaderEpochCheckpoint]).
 //   - .kafka_cleanshutdown: JSON with the broker epoch, on [DecodeCleanShutdown].

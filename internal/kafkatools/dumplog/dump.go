@@ -27,6 +27,7 @@ type dumpOptions struct {
 	indexSanity    bool
 	verifyOnly     bool
 	offsetsDecoder bool
+	txnDecoder     bool
 	skipMetadata   bool
 	maxMessageSize int
 	maxBytes       int64
@@ -37,7 +38,7 @@ const defaultMaxMessageSize = 5 * 1024 * 1024
 
 // ParseFlags parses kafka-dump-log's flags (--files, --print-data-log,
 // --deep-iteration, --index-sanity-check, --verify-index-only,
-// --offsets-decoder, --skip-record-metadata, --max-message-size,
+// --offsets-decoder, --transaction-log-decoder, --skip-record-metadata, --max-message-size,
 // --max-bytes). On -h or a mistake it prints the usage to stderr and
 // returns ok false with the exit code (0 for -h, 2 otherwise).
 func ParseFlags(args []string, stderr io.Writer) (opts Options, code int, ok bool) {
@@ -60,6 +61,7 @@ func parseDumpFlags(args []string, stdout, stderr io.Writer) (dumpOptions, int, 
 	fs.BoolVar(&o.indexSanity, "index-sanity-check", false, "only check the indexes' sanity, as the broker does on startup")
 	fs.BoolVar(&o.verifyOnly, "verify-index-only", false, "verify the indexes against the log without printing them")
 	fs.BoolVar(&o.offsetsDecoder, "offsets-decoder", false, "decode records as __consumer_offsets offset commits and group metadata")
+	fs.BoolVar(&o.txnDecoder, "transaction-log-decoder", false, "decode records as __transaction_state transaction metadata")
 	fs.BoolVar(&o.skipMetadata, "skip-record-metadata", false, "do not print each record's metadata")
 	fs.IntVar(&o.maxMessageSize, "max-message-size", defaultMaxMessageSize, "size in `BYTES` of the largest message (used to read an index entry's batch)")
 	maxBytes := fs.Int("max-bytes", math.MaxInt32, "read at most this many `BYTES` of each .log file")
@@ -72,7 +74,9 @@ func parseDumpFlags(args []string, stdout, stderr io.Writer) (dumpOptions, int, 
 	}
 	o.files = strings.Split(*files, ",")
 	o.maxBytes = int64(*maxBytes)
-	o.printData = o.printData || o.offsetsDecoder
+	// DumpLogSegments: --offsets-decoder wins over --transaction-log-decoder
+	o.txnDecoder = o.txnDecoder && !o.offsetsDecoder
+	o.printData = o.printData || o.offsetsDecoder || o.txnDecoder
 	o.deep = o.deep || o.printData
 	return o, 0, true
 }

@@ -328,7 +328,8 @@ func kraftControlJSON(t kafkalog.ControlRecordType, value []byte) (string, bool)
 func (ld *logDump) appendContent(line *strings.Builder, prefix string, offset int64, key, value []byte) {
 	var k, v string
 	hasK, hasV := key != nil, value != nil
-	if ld.d.opts.offsetsDecoder {
+	switch {
+	case ld.d.opts.offsetsDecoder:
 		var err error
 		k, v, hasV, err = decodeOffsetsRecord(offset, key, value)
 		hasK = true
@@ -336,7 +337,18 @@ func (ld *logDump) appendContent(line *strings.Builder, prefix string, offset in
 			ld.d.problem(ld.file, "offset %d: %v", offset, err)
 			return
 		}
-	} else {
+	case ld.d.opts.txnDecoder:
+		// TransactionLogMessageParser (TransactionLog.formatRecordKeyAndValue),
+		// which throws on a record it cannot read: reported here, the dump
+		// goes on.
+		var err error
+		k, v, hasV, err = kafkalog.FormatTxnLogRecord(key, value)
+		hasK = true
+		if err != nil {
+			ld.d.problem(ld.file, "offset %d: %v", offset, err)
+			return
+		}
+	default:
 		k, v = javaString(key), javaString(value)
 	}
 	if hasK {
