@@ -37,6 +37,10 @@ const (
 	// Storage is retention deleting segments or the cleaner compacting a
 	// log.
 	Storage Kind = "storage"
+	// Transaction is a transaction's course at its coordinator and on its
+	// partitions: InitProducerId, partitions added, EndTxn, markers written,
+	// timeouts and fencing.
+	Transaction Kind = "transaction"
 )
 
 // Recorder takes the machines' notes for the timeline.

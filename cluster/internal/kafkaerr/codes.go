@@ -36,26 +36,50 @@ const (
 	UnknownTopicID           int16 = 100
 )
 
+// The transaction codes (the replication ones, INVALID_PRODUCER_EPOCH,
+// INVALID_TXN_STATE and TRANSACTION_COORDINATOR_FENCED, are
+// replica.ErrorCode's).
+const (
+	CoordinatorLoadInProgress int16 = 14
+	NotEnoughReplicas         int16 = 19
+	InvalidProducerEpoch      int16 = 47
+	InvalidTxnState           int16 = 48
+	InvalidProducerIDMapping  int16 = 49
+	InvalidTransactionTimeout int16 = 50
+	ConcurrentTransactions    int16 = 51
+	CoordinatorFenced         int16 = 52
+	UnknownProducerID         int16 = 59
+	ProducerFenced            int16 = 90
+	TransactionalIDNotFound   int16 = 105
+)
+
 var names = map[int16]string{
-	UnknownServerError:       "UNKNOWN_SERVER_ERROR",
-	CorruptMessage:           "CORRUPT_MESSAGE",
-	UnknownTopicOrPartition:  "UNKNOWN_TOPIC_OR_PARTITION",
-	LeaderNotAvailable:       "LEADER_NOT_AVAILABLE",
-	CoordinatorNotAvailable:  "COORDINATOR_NOT_AVAILABLE",
-	NotCoordinator:           "NOT_COORDINATOR",
-	InvalidTopicException:    "INVALID_TOPIC_EXCEPTION",
-	InvalidGroupID:           "INVALID_GROUP_ID",
-	InvalidTimestamp:         "INVALID_TIMESTAMP",
-	UnsupportedVersion:       "UNSUPPORTED_VERSION",
-	TopicAlreadyExists:       "TOPIC_ALREADY_EXISTS",
-	InvalidPartitions:        "INVALID_PARTITIONS",
-	InvalidReplicationFactor: "INVALID_REPLICATION_FACTOR",
-	InvalidReplicaAssignment: "INVALID_REPLICA_ASSIGNMENT",
-	InvalidConfig:            "INVALID_CONFIG",
-	InvalidRequest:           "INVALID_REQUEST",
-	PolicyViolation:          "POLICY_VIOLATION",
-	InvalidRecord:            "INVALID_RECORD",
-	UnknownTopicID:           "UNKNOWN_TOPIC_ID",
+	UnknownServerError:        "UNKNOWN_SERVER_ERROR",
+	CorruptMessage:            "CORRUPT_MESSAGE",
+	UnknownTopicOrPartition:   "UNKNOWN_TOPIC_OR_PARTITION",
+	LeaderNotAvailable:        "LEADER_NOT_AVAILABLE",
+	CoordinatorNotAvailable:   "COORDINATOR_NOT_AVAILABLE",
+	NotCoordinator:            "NOT_COORDINATOR",
+	InvalidTopicException:     "INVALID_TOPIC_EXCEPTION",
+	InvalidGroupID:            "INVALID_GROUP_ID",
+	InvalidTimestamp:          "INVALID_TIMESTAMP",
+	UnsupportedVersion:        "UNSUPPORTED_VERSION",
+	TopicAlreadyExists:        "TOPIC_ALREADY_EXISTS",
+	InvalidPartitions:         "INVALID_PARTITIONS",
+	InvalidReplicationFactor:  "INVALID_REPLICATION_FACTOR",
+	InvalidReplicaAssignment:  "INVALID_REPLICA_ASSIGNMENT",
+	InvalidConfig:             "INVALID_CONFIG",
+	InvalidRequest:            "INVALID_REQUEST",
+	PolicyViolation:           "POLICY_VIOLATION",
+	InvalidRecord:             "INVALID_RECORD",
+	UnknownTopicID:            "UNKNOWN_TOPIC_ID",
+	CoordinatorLoadInProgress: "COORDINATOR_LOAD_IN_PROGRESS",
+	InvalidProducerIDMapping:  "INVALID_PRODUCER_ID_MAPPING",
+	InvalidTransactionTimeout: "INVALID_TRANSACTION_TIMEOUT",
+	ConcurrentTransactions:    "CONCURRENT_TRANSACTIONS",
+	UnknownProducerID:         "UNKNOWN_PRODUCER_ID",
+	ProducerFenced:            "PRODUCER_FENCED",
+	TransactionalIDNotFound:   "TRANSACTIONAL_ID_NOT_FOUND",
 }
 
 // Name is the code's name in Kafka's Errors (INVALID_CONFIG...): the

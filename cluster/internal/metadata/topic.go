@@ -81,10 +81,22 @@ const (
 // metadata.
 const OffsetsTopic = "__consumer_offsets"
 
+// TxnStateTopic is Kafka's internal topic of the transaction coordinators'
+// state (TransactionLog).
+const TxnStateTopic = "__transaction_state"
+
 // IsInternal reports Kafka's Topic.isInternal: the offsets and the
 // transaction state topics.
 func IsInternal(name string) bool {
-	return name == OffsetsTopic || name == "__transaction_state"
+	return name == OffsetsTopic || name == TxnStateTopic
+}
+
+// TxnStatePartition is the __transaction_state partition of a
+// transactional id (TransactionStateManager.partitionFor):
+// abs(hash(transactionalID)) mod partitions, as for a group.
+func TxnStatePartition(transactionalID string, partitions int) kafkalog.TopicPartition {
+	p, _ := group.OffsetsPartition(transactionalID, int32(partitions))
+	return kafkalog.TopicPartition{Topic: TxnStateTopic, Partition: p}
 }
 
 // CheckTopicName is Kafka 3.7's Topic.validate (the broker's and the

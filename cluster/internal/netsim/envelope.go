@@ -22,9 +22,23 @@ const (
 	KindShutdown                   // broker -> controller, controlled shutdown
 	KindGroupRequest               // consumer -> group coordinator
 	KindGroupResponse              // group coordinator -> consumer
+	KindTxnRequest                 // producer (or a leader verifying) -> transaction coordinator
+	KindTxnResponse                // transaction coordinator -> producer (or leader)
+	KindTxnMarkers                 // transaction coordinator's broker -> partition leader (WriteTxnMarkers)
+	KindTxnMarkersResponse         // partition leader -> transaction coordinator's broker
 )
 
-var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown", "group-request", "group-response"}
+var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown", "group-request", "group-response",
+	"txn-request", "txn-response", "txn-markers", "txn-markers-response"}
+
+// TxnMessage is a message of the transaction protocol an envelope carries
+// (Envelope.Txn): a request to a transaction coordinator and its answer, or
+// WriteTxnMarkers between brokers. Its types are the transaction
+// coordinator's (cluster/internal/txn); TxnName names one for the message
+// trace ("EndTxn"). A message is never changed once sent.
+type TxnMessage interface {
+	TxnName() string
+}
 
 // String names the kind as the message trace prints it ("leader-and-isr").
 func (k Kind) String() string {
@@ -65,6 +79,12 @@ type Envelope struct {
 	GroupResp group.Response
 	Client    string
 	ClientInc int
+	// Txn is a message of the transaction protocol (the Txn kinds).
+	Txn TxnMessage
+	// TransactionalID is, in a produce, the producer's transactional.id
+	// (ProduceRequest's TransactionalId), which the leader needs to verify
+	// a transactional batch with its coordinator (KIP-890).
+	TransactionalID string
 	// DueMs is when the message arrives (the network's latency after it
 	// was sent).
 	DueMs int64
@@ -115,6 +135,9 @@ func (e *Envelope) String() string {
 	s := fmt.Sprintf("%d->%d %s", e.From, e.To, e.Kind)
 	if e.Kind == KindReplica {
 		s += " " + e.Msg.Type.String()
+	}
+	if e.Txn != nil {
+		s += " " + e.Txn.TxnName()
 	}
 	if e.TP.Topic != "" {
 		s += fmt.Sprintf(" %s-%d", e.TP.Topic, e.TP.Partition)

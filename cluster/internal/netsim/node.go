@@ -15,6 +15,14 @@ const (
 	// coordinator uses to append to __consumer_offsets through its own
 	// replica (the produce answers come back to it).
 	CoordinatorBase int32 = 1000
+	// TxnCoordinatorBase is added to a broker id to make the node its
+	// transaction coordinator uses to append to __transaction_state
+	// through its own replica.
+	TxnCoordinatorBase int32 = 2000
+	// TxnMarkerBase is added to a broker id to make the node its partition
+	// leaders append transaction markers from (WriteTxnMarkers): the
+	// answers come back to the broker, which answers the coordinator.
+	TxnMarkerBase int32 = 3000
 	// ExternalBase is added to an external Kafka client's number (1..) to
 	// make its node.
 	ExternalBase int32 = 100000
@@ -25,6 +33,14 @@ func ProducerNode(i int) int32 { return ProducerBase + int32(i) }
 
 // CoordinatorNode returns the node of broker id's group coordinator.
 func CoordinatorNode(id int32) int32 { return CoordinatorBase + id }
+
+// TxnCoordinatorNode returns the node of broker id's transaction
+// coordinator.
+func TxnCoordinatorNode(id int32) int32 { return TxnCoordinatorBase + id }
+
+// TxnMarkerNode returns the node broker id appends transaction markers
+// from.
+func TxnMarkerNode(id int32) int32 { return TxnMarkerBase + id }
 
 // ExternalNode returns the node of external client n (1..).
 func ExternalNode(n int32) int32 { return ExternalBase + n }

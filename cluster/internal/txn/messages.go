@@ -1,0 +1,146 @@
+package txn
+
+import (
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// The messages of the transaction protocol, as the envelopes of the
+// netsim.KindTxnRequest and KindTxnResponse kinds carry them between a
+// client (or a partition leader verifying a batch) and a coordinator, and of
+// KindTxnMarkers and KindTxnMarkersResponse between a coordinator's broker
+// and a leader's. Corr matches an answer to its request. Error codes are
+// Kafka's.
+
+// InitProducerID is InitProducerIdRequest with a transactional id.
+// ProducerID and Epoch are the producer's current ones (KIP-360, v3+),
+// -1 when it has none.
+type InitProducerID struct {
+	Corr            int64
+	TransactionalID string
+	TimeoutMs       int32
+	ProducerID      int64
+	Epoch           int16
+}
+
+// InitProducerIDResponse answers it.
+type InitProducerIDResponse struct {
+	Corr       int64
+	Error      int16
+	ProducerID int64
+	Epoch      int16
+}
+
+// AddPartitions is AddPartitionsToTxnRequest: a producer adding the
+// partitions it is about to write to its transaction, or (KIP-890) a
+// partition's leader asking whether the partition is in the transaction
+// (VerifyOnly, v4 from a broker) or adding it (a transaction.version 2
+// producer's first batch).
+type AddPartitions struct {
+	Corr            int64
+	TransactionalID string
+	ProducerID      int64
+	Epoch           int16
+	Partitions      []kafkalog.TopicPartition
+	VerifyOnly      bool
+}
+
+// PartitionError is one partition's answer.
+type PartitionError struct {
+	TP    kafkalog.TopicPartition
+	Error int16
+}
+
+// AddPartitionsResponse answers it, partition by partition.
+type AddPartitionsResponse struct {
+	Corr       int64
+	Partitions []PartitionError
+}
+
+// AddOffsets is AddOffsetsToTxnRequest: the producer is about to commit the
+// group's offsets in its transaction (sendOffsetsToTransaction); the
+// group's __consumer_offsets partition joins it.
+type AddOffsets struct {
+	Corr            int64
+	TransactionalID string
+	ProducerID      int64
+	Epoch           int16
+	Group           string
+}
+
+// AddOffsetsResponse answers it.
+type AddOffsetsResponse struct {
+	Corr  int64
+	Error int16
+}
+
+// EndTxn is EndTxnRequest: commit or abort. TV2 says the client uses
+// transaction.version 2 (EndTxn v5+): the coordinator bumps the epoch
+// and answers with the producer id and epoch of the next transaction.
+type EndTxn struct {
+	Corr            int64
+	TransactionalID string
+	ProducerID      int64
+	Epoch           int16
+	Commit          bool
+	TV2             bool
+}
+
+// EndTxnResponse answers it; ProducerID and Epoch are set for a TV2
+// client (-1 otherwise).
+type EndTxnResponse struct {
+	Corr       int64
+	Error      int16
+	ProducerID int64
+	Epoch      int16
+}
+
+// Marker is one producer's marker for some partitions of one leader
+// (WriteTxnMarkersRequest's WritableTxnMarker).
+type Marker struct {
+	ProducerID       int64
+	Epoch            int16
+	Commit           bool
+	CoordinatorEpoch int32
+	Partitions       []kafkalog.TopicPartition
+}
+
+// WriteMarkers is WriteTxnMarkersRequest, from a coordinator's broker to a
+// partition leader's.
+type WriteMarkers struct {
+	Corr    int64
+	Markers []Marker
+}
+
+// MarkerResult is one producer's answer, partition by partition.
+type MarkerResult struct {
+	ProducerID int64
+	Partitions []PartitionError
+}
+
+// WriteMarkersResponse answers it.
+type WriteMarkersResponse struct {
+	Corr    int64
+	Results []MarkerResult
+}
+
+// TxnName names each message for the message trace.
+func (InitProducerID) TxnName() string         { return "InitProducerId" }
+func (InitProducerIDResponse) TxnName() string { return "InitProducerIdResponse" }
+func (AddPartitions) TxnName() string          { return "AddPartitionsToTxn" }
+func (AddPartitionsResponse) TxnName() string  { return "AddPartitionsToTxnResponse" }
+func (AddOffsets) TxnName() string             { return "AddOffsetsToTxn" }
+func (AddOffsetsResponse) TxnName() string     { return "AddOffsetsToTxnResponse" }
+func (EndTxn) TxnName() string                 { return "EndTxn" }
+func (EndTxnResponse) TxnName() string         { return "EndTxnResponse" }
+func (WriteMarkers) TxnName() string           { return "WriteTxnMarkers" }
+func (WriteMarkersResponse) TxnName() string   { return "WriteTxnMarkersResponse" }
+
+// Error returns the answer's first error (0: none).
+func (r AddPartitionsResponse) Error() int16 {
+	for _, p := range r.Partitions {
+		if p.Error != 0 {
+			return p.Error
+		}
+	}
+	return 0
+}
