@@ -13,19 +13,19 @@ type Kind uint8
 
 // The kinds of envelope.
 const (
-	KindReplica        Kind = iota // a replica.Message between replicas, or a Produce
-	KindProduceResp                // a leader's answer to a producer
-	KindLeaderAndISR               // controller -> broker
-	KindAlterPartition             // leader -> controller
-	KindRegister                   // broker -> controller, at start
-	KindHeartbeat                  // broker -> controller
-	KindShutdown                   // broker -> controller, controlled shutdown
-	KindGroupRequest               // consumer -> group coordinator
-	KindGroupResponse              // group coordinator -> consumer
-	KindTxnRequest                 // producer (or a leader verifying) -> transaction coordinator
-	KindTxnResponse                // transaction coordinator -> producer (or leader)
-	KindTxnMarkers                 // transaction coordinator's broker -> partition leader (WriteTxnMarkers)
-	KindTxnMarkersResponse         // partition leader -> transaction coordinator's broker
+	KindReplica            Kind = iota // a replica.Message between replicas, or a Produce
+	KindProduceResp                    // a leader's answer to a producer
+	KindLeaderAndISR                   // controller -> broker
+	KindAlterPartition                 // leader -> controller
+	KindRegister                       // broker -> controller, at start
+	KindHeartbeat                      // broker -> controller
+	KindShutdown                       // broker -> controller, controlled shutdown
+	KindGroupRequest                   // consumer -> group coordinator
+	KindGroupResponse                  // group coordinator -> consumer
+	KindTxnRequest                     // producer (or a leader verifying) -> transaction coordinator
+	KindTxnResponse                    // transaction coordinator -> producer (or leader)
+	KindTxnMarkers                     // transaction coordinator's broker -> partition leader (WriteTxnMarkers)
+	KindTxnMarkersResponse             // partition leader -> transaction coordinator's broker
 )
 
 var kindNames = [...]string{"replica", "produce-response", "leader-and-isr", "alter-partition", "register", "heartbeat", "controlled-shutdown", "group-request", "group-response",

@@ -302,4 +302,3 @@ func TestCoordinator(t *testing.T) {
 		})
 	})
 }
-
