@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
@@ -70,6 +71,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		LogFlushStartOffsetCheckpointIntervalMs:  c.LogFlushStartOffsetCheckpointIntervalMs,
 		DirtyExpireMs:                            c.DirtyExpireMs, DirtyWritebackIntervalMs: c.DirtyWritebackIntervalMs,
 		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: *c.Group,
+		Txn:       txn.Config{NumPartitions: c.TransactionStateLogNumPartitions},
 		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
 		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -98,6 +99,11 @@ type Config struct {
 	// OffsetsTopicReplicationFactor is offsets.topic.replication.factor
 	// (default 3, or the number of brokers if fewer).
 	OffsetsTopicReplicationFactor int
+	// TransactionStateLogNumPartitions is
+	// transaction.state.log.num.partitions (default 50): transactional id
+	// T's coordinator is the leader of __transaction_state partition
+	// abs(hash(T)) mod this (TransactionStateManager.partitionFor).
+	TransactionStateLogNumPartitions int
 	// LogRetentionCheckIntervalMs is log.retention.check.interval.ms
 	// (default 300000): how often every broker applies retention (LogManager's kafka-log-retention task).
 	LogRetentionCheckIntervalMs int64
@@ -251,6 +257,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.OffsetsTopicReplicationFactor == 0 {
 		c.OffsetsTopicReplicationFactor = min(3, c.Brokers)
 	}
+	if c.TransactionStateLogNumPartitions == 0 {
+		c.TransactionStateLogNumPartitions = txn.DefaultNumPartitions
+	}
 	if c.Group == nil {
 		g := group.DefaultConfig()
 		c.Group = &g
@@ -267,6 +276,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: TickMs %d < 1", ErrInvalidConfig, c.TickMs)
 	case c.OffsetsTopicNumPartitions < 1 || c.OffsetsTopicReplicationFactor < 1 || c.OffsetsTopicReplicationFactor > c.Brokers:
 		return c, fmt.Errorf("%w: offsets topic: %d partitions, replication factor %d", ErrInvalidConfig, c.OffsetsTopicNumPartitions, c.OffsetsTopicReplicationFactor)
+	case c.TransactionStateLogNumPartitions < 1:
+		return c, fmt.Errorf("%w: transaction.state.log.num.partitions %d", ErrInvalidConfig, c.TransactionStateLogNumPartitions)
 	case c.BrokerDiskBytes < 0:
 		return c, fmt.Errorf("%w: broker disk %d bytes", ErrInvalidConfig, c.BrokerDiskBytes)
 	case c.LogRetentionCheckIntervalMs < 1 || c.LogCleanerBackoffMs < 1:

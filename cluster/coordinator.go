@@ -23,6 +23,30 @@ func (w *World) ensureOffsetsTopic() error {
 		ReplicationFactor: w.cfg.OffsetsTopicReplicationFactor, Config: &cfg})
 }
 
+// TxnStateTopic is the internal topic of the transaction coordinators'
+// state.
+const TxnStateTopic = metadata.TxnStateTopic
+
+// ensureTxnStateTopic creates __transaction_state on first use, as a
+// broker auto-creates it on the first FindCoordinator for a transactional
+// id (TransactionStateManager.transactionTopicConfigs): compacted,
+// transaction.state.log.num.partitions partitions,
+// transaction.state.log.replication.factor replicas (3, or the number of
+// brokers if fewer), min.insync.replicas transaction.state.log.min.isr (2,
+// or the replication factor if lower), segment.bytes
+// transaction.state.log.segment.bytes (100 MiB).
+func (w *World) ensureTxnStateTopic() error {
+	if w.topic(TxnStateTopic) != nil {
+		return nil
+	}
+	cfg := w.cfg.Log
+	cfg.CleanupPolicy, cfg.SegmentBytes = "compact", 100<<20
+	rf := min(3, w.cfg.Brokers)
+	return w.createTopic(TopicSpec{Name: TxnStateTopic, Partitions: w.cfg.TransactionStateLogNumPartitions,
+		ReplicationFactor: rf, MinInsyncReplicas: min(2, rf), Config: &cfg,
+		Overrides: []string{"cleanup.policy", "min.insync.replicas", "segment.bytes"}})
+}
+
 // coordinatorOf returns the running broker whose replica leads groupID's
 // offsets partition (FindCoordinator), or nil.
 func (w *World) coordinatorOf(groupID string) *broker.Broker {

@@ -3,7 +3,6 @@ package cluster_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -746,29 +746,39 @@ func TestExternalCoordinatorFencedWhileAJoinWaits(t *testing.T) {
 	require.Empty(t, w.InternalErrors())
 }
 
-// TestExternalTransactionalProducerIsToldOnce: a transactional producer's
-// FindCoordinator for its transactional.id is COORDINATOR_NOT_AVAILABLE,
-// with a message that says transactions are not served; the page says it
-// once however often the client retries.
-func TestExternalTransactionalProducerIsToldOnce(t *testing.T) {
+// TestExternalFindsTransactionCoordinator: a transactional producer's
+// FindCoordinator for its transactional.id creates __transaction_state
+// (compacted, min.insync.replicas 2) and is COORDINATOR_NOT_AVAILABLE
+// until a leader of the id's partition loaded it; then it names that
+// leader, whose InitProducerId gives the id a producer id at epoch 0, and
+// the next InitProducerId bumps the epoch.
+func TestExternalFindsTransactionCoordinator(t *testing.T) {
 	w := xgroupWorld(t, 5)
 	c := xclient{1, "txn-producer", "10.0.0.1:4000"}
 	req := kmsg.NewPtrFindCoordinatorRequest()
 	req.SetVersion(4)
 	req.CoordinatorType, req.CoordinatorKeys = 1, []string{"tx-1"}
-	events := len(w.Events())
-	for range 3 {
+	var node int32
+	for waited := 0; ; waited += 100 {
 		r := xask[*kmsg.FindCoordinatorResponse](t, w, c, 1, req, 10)
 		require.Len(t, r.Coordinators, 1)
-		require.Equal(t, int16(15), r.Coordinators[0].ErrorCode)
-		require.Contains(t, *r.Coordinators[0].ErrorMessage, "no transaction coordinator")
-	}
-	said := 0
-	for _, e := range w.Events()[events:] {
-		if strings.Contains(e.Text, "no transaction coordinator") {
-			said++
+		if r.Coordinators[0].ErrorCode == 0 {
+			node = r.Coordinators[0].NodeID
+			break
 		}
+		require.Equal(t, int16(15), r.Coordinators[0].ErrorCode)
+		require.Less(t, waited, 10000, "no transaction coordinator")
+		require.NoError(t, w.RunFor(100))
 	}
-	require.Equal(t, 1, said)
-	require.Contains(t, w.ExternalClients()[0].LastError, "transactional.id is not served")
+	tp := metadata.TxnStatePartition("tx-1", cluster.DefaultOffsetsTopicNumPartitions)
+	require.Equal(t, w.PartitionLeader(tp.Topic, tp.Partition), node)
+	init := kmsg.NewPtrInitProducerIDRequest()
+	init.SetVersion(4)
+	init.TransactionalID, init.TransactionTimeoutMillis, init.ProducerID, init.ProducerEpoch = kmsg.StringPtr("tx-1"), 60000, -1, -1
+	first := xask[*kmsg.InitProducerIDResponse](t, w, c, node, init, 100)
+	require.Equal(t, [2]int64{0, 0}, [2]int64{int64(first.ErrorCode), int64(first.ProducerEpoch)})
+	again := xask[*kmsg.InitProducerIDResponse](t, w, c, node, init, 100)
+	require.Equal(t, [3]int64{0, first.ProducerID, 1}, [3]int64{int64(again.ErrorCode), again.ProducerID, int64(again.ProducerEpoch)})
+	other := xask[*kmsg.InitProducerIDResponse](t, w, c, node%3+1, init, 100)
+	require.Equal(t, int16(16), other.ErrorCode, "NOT_COORDINATOR at another broker")
 }

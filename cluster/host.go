@@ -131,6 +131,32 @@ func (h *host) Coordinator(group string) (int32, bool) {
 	return 0, false
 }
 
+// TxnCoordinator implements broker.APIEnv: the running broker whose
+// transaction coordinator coordinates transactional id id.
+func (h *host) TxnCoordinator(id string) (int32, bool) {
+	leader := h.ctl.Leader(metadata.TxnStatePartition(id, h.cfg.TransactionStateLogNumPartitions))
+	if leader == replica.NoLeader || !h.brokers[leader-1].CoordinatesTxn(id) {
+		return 0, false
+	}
+	return leader, true
+}
+
+// EnsureTxnStateTopic implements broker.APIEnv.
+func (h *host) EnsureTxnStateTopic() error { return h.w().ensureTxnStateTopic() }
+
+// AllocateProducerID implements broker.Env: the cluster's producer ids
+// (the external clients' requests' numbering keeps them).
+func (h *host) AllocateProducerID() int64 { return h.reqs.AllocateProducerID() }
+
+// BrokerGone implements broker.Env.
+func (h *host) BrokerGone(id int32, inc int) bool {
+	b := h.brokers[id-1]
+	return b.State() != BrokerRunning || b.Incarnation() != inc
+}
+
+// BrokerIncarnation implements broker.Env.
+func (h *host) BrokerIncarnation(id int32) int { return h.brokers[id-1].Incarnation() }
+
 // EnsureOffsetsTopic implements client.Env and broker.APIEnv.
 func (h *host) EnsureOffsetsTopic() error { return h.w().ensureOffsetsTopic() }
 

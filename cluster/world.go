@@ -211,6 +211,12 @@ func (w *World) deliverNext() {
 	case e.To >= ExternalNodeBase:
 		w.reqs.StepAnswer(w.env(), w.brokers, &e)
 		return
+	case e.To >= netsim.TxnMarkerBase:
+		w.brokers[e.To-netsim.TxnMarkerBase-1].StepTxnMarkerAppend(w.env(), &e)
+		return
+	case e.To >= netsim.TxnCoordinatorBase:
+		w.brokers[e.To-netsim.TxnCoordinatorBase-1].StepTxnCoordinator(w.env(), &e)
+		return
 	case e.To >= netsim.CoordinatorBase:
 		w.brokers[e.To-netsim.CoordinatorBase-1].StepCoordinator(w.env(), &e)
 		return

@@ -197,6 +197,11 @@ func (l *Log) Producers() []ProducerSnapshotEntry {
 	return out
 }
 
+// HasProducers reports whether the partition knows of any producer id
+// (an idempotent or transactional producer wrote to it, and was not
+// forgotten since).
+func (l *Log) HasProducers() bool { return len(l.producers.entries) > 0 }
+
 // Producer returns what the partition knows of producer id pid, and false
 // if it knows nothing.
 func (l *Log) Producer(pid int64) (ProducerSnapshotEntry, bool) {

@@ -50,11 +50,19 @@ const (
 //	 20  DeleteTopics      0-6       4
 //	 22  InitProducerId    0-4       2
 //	 23  OffsetForLeaderEpoch 0-4    4 (a consumer's check after a leader change, KIP-320)
+//	 24  AddPartitionsToTxn 0-4      3 (4+: brokers' batches, KIP-890)
+//	 25  AddOffsetsToTxn   0-3       3
+//	 26  EndTxn            0-3       3
+//	 27  WriteTxnMarkers   0-1       1 (kafka-transactions abort)
+//	 28  TxnOffsetCommit   0-3       3
 //	 32  DescribeConfigs   0-4       4
 //	 33  AlterConfigs      0-2       2 (the legacy one: a topic's configs replaced)
 //	 37  CreatePartitions  0-3       2
 //	 42  DeleteGroups      0-2       2
 //	 44  IncrementalAlterConfigs 0-1 1 (kafka-configs --alter)
+//	 61  DescribeProducers 0         0 (KIP-664)
+//	 65  DescribeTransactions 0      0 (KIP-664)
+//	 66  ListTransactions  0         0 (KIP-664)
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
 		{0, 3, 10},
@@ -75,11 +83,19 @@ func DefaultAPIVersions() []APIVersion {
 		{20, 0, 6},
 		{22, 0, 4},
 		{23, 0, 4},
+		{24, 0, 4},
+		{25, 0, 3},
+		{26, 0, 3},
+		{27, 0, 1},
+		{28, 0, 3},
 		{32, 0, 4},
 		{33, 0, 2},
 		{37, 0, 3},
 		{42, 0, 2},
 		{44, 0, 1},
+		{61, 0, 0},
+		{65, 0, 0},
+		{66, 0, 0},
 	}
 }
 

@@ -92,8 +92,12 @@ func (b *Broker) Tick(env Env) error { return b.tickBroker(env) }
 // replication message or produce, or a group request.
 func (b *Broker) Step(env Env, e *netsim.Envelope) error {
 	b.bytesIn += e.Size()
-	if e.Kind == netsim.KindGroupRequest {
+	switch e.Kind {
+	case netsim.KindGroupRequest:
 		b.deliverGroupRequest(env, e)
+		return nil
+	case netsim.KindTxnRequest, netsim.KindTxnMarkers, netsim.KindTxnMarkersResponse:
+		b.stepTxn(env, e)
 		return nil
 	}
 	return b.deliverToBroker(env, e)

@@ -83,7 +83,7 @@ func (b *Broker) storedGroups() func(group string) bool {
 		groups, ok := byPartition[k]
 		if !ok {
 			if s := b.Partition(k); s != nil {
-				groups = StoredIn(s.Log.Mirror(), s.Node.Progress().HighWatermark)
+				groups = StoredIn(s.Log, s.Node.Progress().HighWatermark)
 			}
 			byPartition[k] = groups
 		}

@@ -52,8 +52,10 @@ func (rq *Requests) answerFetch(id uint64, client int32, resp *kmsg.FetchRespons
 // so that the last batch may come incomplete (the consumer skips it and
 // asks again from its offset); the first partition that has anything
 // returns at least its first whole batch, however large. A follower's
-// replica answers NOT_LEADER_OR_FOLLOWER (no follower fetching, KIP-392);
-// LastStableOffset is the high watermark (no transactions).
+// replica answers NOT_LEADER_OR_FOLLOWER (no follower fetching, KIP-392).
+// A read_committed fetch (IsolationLevel 1) reads below the last stable
+// offset instead of the high watermark, and gets the aborted transactions
+// of what it read (readCommitted).
 func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
 	resp := kmsg.NewPtrFetchResponse()
 	limit := int(min(max(int64(req.MaxBytes), 0), b.cfg.FetchMaxBytes))
@@ -77,7 +79,7 @@ func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResp
 			code := unknown
 			var data []byte
 			if hasPartition(topic, p.Partition) {
-				code, data = b.readForConsumer(env, tp{Topic: topic.Name, Partition: p.Partition}, p, min(int(max(p.PartitionMaxBytes, 0)), limit), minOne, &rp)
+				code, data = b.readForConsumer(env, tp{Topic: topic.Name, Partition: p.Partition}, p, min(int(max(p.PartitionMaxBytes, 0)), limit), minOne, req.IsolationLevel == 1, &rp)
 			}
 			rp.ErrorCode = code
 			if code != 0 {
@@ -89,9 +91,6 @@ func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResp
 				limit = max(0, limit-len(data))
 				total += len(data)
 			}
-			if req.IsolationLevel == 1 && code == 0 {
-				rp.AbortedTransactions = []kmsg.FetchResponseTopicPartitionAbortedTransaction{}
-			}
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		resp.Topics = append(resp.Topics, rt)
@@ -101,7 +100,7 @@ func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResp
 
 // readForConsumer reads one partition for a consumer, filling in rp's
 // offsets; it returns the error code and the bytes.
-func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
+func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne, committed bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
 	s := b.Partition(k)
 	if s == nil {
 		return kafkaerr.NotLeaderOrFollower, nil
@@ -115,13 +114,19 @@ func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartitio
 	if p.FetchOffset < st.LogStartOffset || p.FetchOffset > st.LogEndOffset {
 		return kafkaerr.OffsetOutOfRange, nil
 	}
-	rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = st.HighWatermark, st.HighWatermark, st.LogStartOffset
-	if maxBytes <= 0 && !minOne || p.FetchOffset >= st.HighWatermark {
+	lso := s.Log.Kafka().LastStableOffset(st.HighWatermark)
+	rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = st.HighWatermark, lso, st.LogStartOffset
+	end := st.HighWatermark
+	if committed {
+		end = lso
+		rp.AbortedTransactions = []kmsg.FetchResponseTopicPartitionAbortedTransaction{}
+	}
+	if maxBytes <= 0 && !minOne || p.FetchOffset >= end {
 		return 0, nil
 	}
 	cfg := env.Settings(k.Topic).Log
 	before := s.Log.Kafka().ReadStats()
-	raw, err := s.Log.Kafka().ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), st.HighWatermark)
+	raw, err := s.Log.Kafka().ReadUpTo(p.FetchOffset, maxBytes+int(cfg.MaxMessageBytes), end)
 	b.CountFetchRead(env, s, before)
 	if err != nil && (replicalog.BadBytes(err) || errors.Is(err, kafkalog.ErrLegacyFormat)) {
 		// Disk damage the read walked into: a batch header whose length
@@ -145,7 +150,37 @@ func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartitio
 			size = max(size, int(first))
 		}
 	}
-	return 0, slices.Clone(raw[:min(len(raw), size)])
+	out := slices.Clone(raw[:min(len(raw), size)])
+	if committed {
+		rp.AbortedTransactions = abortedIn(s.Log.Kafka(), p.FetchOffset, out)
+	}
+	return 0, out
+}
+
+// abortedIn is the AbortedTransactions of a read_committed fetch at
+// fetchOffset that got raw: the aborted transactions whose ABORT marker is
+// at or after fetchOffset and that began before the offset after the last
+// batch raw reaches into (UnifiedLog.collectAbortedTransactions with the
+// fetch's upper bound, LocalLog.addAbortedTransactions), each as its
+// producer id and first offset, which the consumer needs to skip its
+// records.
+func abortedIn(log *kafkalog.Log, fetchOffset int64, raw []byte) []kmsg.FetchResponseTopicPartitionAbortedTransaction {
+	upper := fetchOffset
+	for at := 0; at < len(raw); {
+		h, err := kafkalog.ReadBatchHeader(raw[at:])
+		if err != nil {
+			break
+		}
+		upper = max(upper, h.NextOffset())
+		at += int(h.Size())
+	}
+	out := []kmsg.FetchResponseTopicPartitionAbortedTransaction{}
+	for _, t := range log.CollectAbortedTxns(fetchOffset, upper) {
+		a := kmsg.NewFetchResponseTopicPartitionAbortedTransaction()
+		a.ProducerID, a.FirstOffset = t.ProducerID, t.FirstOffset
+		out = append(out, a)
+	}
+	return out
 }
 
 // leaderCheck is Partition.getLocalLog for a client that needs the

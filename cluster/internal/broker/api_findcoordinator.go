@@ -3,43 +3,28 @@ package broker
 import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/group"
 )
 
-// noTxnCoordinator is the answer to a transactional producer's search for
-// its coordinator.
-const noTxnCoordinator = "COORDINATOR_NOT_AVAILABLE: the simulated cluster runs no transaction coordinator for clients (transactional.id is not served)"
-
 // findCoordinator answers FindCoordinator (KafkaApis.handleFindCoordinatorRequest,
-// v0-v4; v4 batches keys): for a group, the broker leading its
-// __consumer_offsets partition, which is created on first use;
-// COORDINATOR_NOT_AVAILABLE while that partition has no running leader.
-// Transactions are not simulated: a transactional id's coordinator is
-// COORDINATOR_NOT_AVAILABLE, and a transactional producer, which retries
-// until its own timeout, is told so once, on the page and in the answer's
-// message. The answer carries node ids; the wire layer fills in their
-// hosts and ports (advertised.listeners).
-func (rq *Requests) findCoordinator(env APIEnv, x *Request, r *kmsg.FindCoordinatorRequest) *kmsg.FindCoordinatorResponse {
-	if r.CoordinatorType == 1 {
-		if c := rq.client(env, x); c.LastError != noTxnCoordinator {
-			c.LastError = noTxnCoordinator
-			env.Record(event.Produce, x.Broker, nil, "client %d (%s): FindCoordinator for a transactional.id: %s", x.Client, x.ClientID, noTxnCoordinator)
-		}
-	}
+// v0-v4; v4 batches keys): for a group (key type 0), the broker leading its
+// __consumer_offsets partition, which is created on first use; for a
+// transactional id (key type 1), the broker leading its
+// __transaction_state partition (TransactionStateManager.partitionFor),
+// that topic too created on first use, once its coordinator loaded the
+// partition. COORDINATOR_NOT_AVAILABLE while the partition has no running
+// leader; an empty transactional id is INVALID_REQUEST. The answer carries
+// node ids; the wire layer fills in their hosts and ports
+// (advertised.listeners).
+func (rq *Requests) findCoordinator(env APIEnv, r *kmsg.FindCoordinatorRequest) *kmsg.FindCoordinatorResponse {
 	resp := r.ResponseKind().(*kmsg.FindCoordinatorResponse)
-	message := func(code int16) *string {
-		if r.CoordinatorType == 1 && code == kafkaerr.CoordinatorNotAvailable {
-			return ptr(noTxnCoordinator)
-		}
-		return errMessage(code)
-	}
+	message := errMessage
 	find := func(key string) (node int32, code int16) {
 		switch r.CoordinatorType {
 		case 0:
 		case 1:
-			return -1, kafkaerr.CoordinatorNotAvailable
+			return findTxnCoordinator(env, key)
 		default:
 			return -1, kafkaerr.InvalidRequest
 		}
@@ -68,6 +53,20 @@ func (rq *Requests) findCoordinator(env APIEnv, x *Request, r *kmsg.FindCoordina
 		resp.Coordinators = append(resp.Coordinators, c)
 	}
 	return resp
+}
+
+// findTxnCoordinator finds transactional id key's coordinator.
+func findTxnCoordinator(env APIEnv, key string) (int32, int16) {
+	if key == "" {
+		return -1, kafkaerr.InvalidRequest
+	}
+	if err := env.EnsureTxnStateTopic(); err != nil {
+		return -1, kafkaerr.CoordinatorNotAvailable
+	}
+	if id, ok := env.TxnCoordinator(key); ok {
+		return id, 0
+	}
+	return -1, kafkaerr.CoordinatorNotAvailable
 }
 
 // errMessage is the ErrorMessage Kafka sends with a code (Errors.message):

@@ -66,7 +66,7 @@ func (b *Broker) offsetsOnlyGroups(env Env) []string {
 			continue
 		}
 		// one pass over the partition, not one a group
-		for g := range StoredIn(s.Log.Mirror(), s.Node.Progress().HighWatermark) {
+		for g := range StoredIn(s.Log, s.Node.Progress().HighWatermark) {
 			out = append(out, g)
 		}
 	}

@@ -19,7 +19,8 @@ const (
 // Partition.fetchOffsetForTimestamp does for a consumer: the leader's log
 // start offset for EARLIEST (and EARLIEST_LOCAL: no tiered storage), the
 // high watermark for LATEST (the last stable offset under read_committed,
-// the same without transactions), and by timestamp the first offset whose
+// IsolationLevel 1: the first offset of the earliest transaction still
+// open), and by timestamp the first offset whose
 // record timestamp is at least it, through the time index, if that offset
 // is below the high watermark; else offset and timestamp -1. MAX_TIMESTAMP
 // (KIP-734) finds nothing here. The leader epoch is that of the epoch cache
@@ -35,7 +36,7 @@ func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOf
 			rp.Partition, rp.Timestamp, rp.Offset, rp.LeaderEpoch = p.Partition, -1, -1, -1
 			rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
 			if hasPartition(topic, p.Partition) {
-				b.listOffset(env, tp{Topic: t.Topic, Partition: p.Partition}, p, &rp)
+				b.listOffset(env, tp{Topic: t.Topic, Partition: p.Partition}, p, req.IsolationLevel == 1, &rp)
 			}
 			rt.Partitions = append(rt.Partitions, rp)
 		}
@@ -44,7 +45,7 @@ func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOf
 	return resp
 }
 
-func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartition, rp *kmsg.ListOffsetsResponseTopicPartition) {
+func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartition, committed bool, rp *kmsg.ListOffsetsResponseTopicPartition) {
 	s := b.Partition(k)
 	if s == nil {
 		rp.ErrorCode = kafkaerr.NotLeaderOrFollower
@@ -59,6 +60,9 @@ func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartiti
 		rp.Offset = st.LogStartOffset
 	case listLatest:
 		rp.Offset = st.HighWatermark
+		if committed {
+			rp.Offset = s.Log.Kafka().LastStableOffset(st.HighWatermark)
+		}
 		if n := len(st.Epochs); n > 0 {
 			rp.LeaderEpoch = st.Epochs[n-1].Epoch
 		}

@@ -144,9 +144,6 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 		// itself: a replay is to read the timestamps the client sent
 		raw = slices.Clone(raw)
 	}
-	if h.Attributes.IsTransactional() {
-		return kafkaerr.InvalidRecord, "transactions are not modelled: a client batch may not be transactional", cb.records
-	}
 	count := cb.records
 	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
 		before != math.MaxInt64 || after != math.MaxInt64 {
@@ -236,7 +233,15 @@ func (rq *Requests) settleProduce(env APIEnv, b *Broker, p *pending, ti, pi int,
 // StepAnswer takes a leader replica's answer to a client's produce
 // (brokers[i] is broker i+1).
 func (rq *Requests) StepAnswer(env APIEnv, brokers []*Broker, e *netsim.Envelope) {
-	if e.Kind != netsim.KindProduceResp {
+	switch e.Kind {
+	case netsim.KindTxnResponse, netsim.KindTxnMarkersResponse:
+		rq.txnAnswered(e)
+		return
+	case netsim.KindProduceResp:
+	default:
+		return
+	}
+	if rq.txnCommitAnswered(e.Resp.CorrelationID, e.Resp.Error) {
 		return
 	}
 	slot, ok := rq.waiting[e.Resp.CorrelationID]

@@ -16,6 +16,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -44,7 +45,7 @@ func newFakeEnv(brokers int, minISR int) *fakeEnv {
 	for id := int32(1); int(id) <= brokers; id++ {
 		f.brokers = append(f.brokers, New(Config{ID: id, Rules: replica.Modern, ReplicaLagTimeMaxMs: 30000, ReplicaFetchWaitMaxMs: 500,
 			BrokerHeartbeatIntervalMs: 2000, LogRetentionCheckIntervalMs: 300000, LogCleanerBackoffMs: 15000,
-			OffsetsTopicNumPartitions: 3, Group: group.DefaultConfig(), ClusterID: "test-cluster", TopicDefaults: settings,
+			OffsetsTopicNumPartitions: 3, Group: group.DefaultConfig(), Txn: txn.Config{NumPartitions: 3}, ClusterID: "test-cluster", TopicDefaults: settings,
 			AutoCreateTopicsEnable: true, FetchMaxBytes: DefaultFetchMaxBytes}))
 	}
 	return f
@@ -99,6 +100,11 @@ func (f *fakeEnv) ExternalGroupAnswered(id int32, o group.Outgoing) bool {
 	return f.rq.GroupAnswered(f.brokers[id-1], o)
 }
 func (f *fakeEnv) UnloadResignedExternal(id int32) { f.rq.UnloadResigned(f, f.brokers[id-1]) }
+func (f *fakeEnv) AllocateProducerID() int64       { return f.rq.AllocateProducerID() }
+func (f *fakeEnv) BrokerGone(id int32, inc int) bool {
+	return f.brokers[id-1].State() != BrokerRunning || f.brokers[id-1].Incarnation() != inc
+}
+func (f *fakeEnv) BrokerIncarnation(id int32) int { return f.brokers[id-1].Incarnation() }
 func (f *fakeEnv) BecameLeader(id int32, k tp, epoch int32, leo int64) {
 	f.rq.MarkLostAfterAck(f, id, k, epoch, leo)
 }
@@ -128,6 +134,25 @@ func (f *fakeEnv) EnsureOffsetsTopic() error {
 	cfg := kafkalog.DefaultConfig()
 	cfg.CleanupPolicy = "compact"
 	return f.CreateTopic(metadata.TopicSpec{Name: metadata.OffsetsTopic, Partitions: 3, ReplicationFactor: 3, Config: &cfg})
+}
+
+// EnsureTxnStateTopic creates __transaction_state (three partitions, three
+// replicas, min.insync.replicas 2, compacted) on first use, as the world
+// does.
+func (f *fakeEnv) EnsureTxnStateTopic() error {
+	if f.ctl.Topic(metadata.TxnStateTopic) != nil {
+		return nil
+	}
+	cfg := kafkalog.DefaultConfig()
+	cfg.CleanupPolicy = "compact"
+	return f.CreateTopic(metadata.TopicSpec{Name: metadata.TxnStateTopic, Partitions: 3, ReplicationFactor: 3, MinInsyncReplicas: 2, Config: &cfg})
+}
+
+// TxnCoordinator is the broker whose coordinator coordinates id, false if
+// none.
+func (f *fakeEnv) TxnCoordinator(id string) (int32, bool) {
+	leader := f.ctl.Leader(metadata.TxnStatePartition(id, 3))
+	return leader, leader > 0 && f.brokers[leader-1].CoordinatesTxn(id)
 }
 
 // Coordinator is the broker whose running replica leads group's offsets
@@ -202,6 +227,10 @@ func (f *fakeEnv) quiet() {
 			f.ctl.Step(f, &e)
 		case e.To >= netsim.ExternalBase:
 			f.rq.StepAnswer(f, f.brokers, &e)
+		case e.To >= netsim.TxnMarkerBase:
+			f.brokers[e.To-netsim.TxnMarkerBase-1].StepTxnMarkerAppend(f, &e)
+		case e.To >= netsim.TxnCoordinatorBase:
+			f.brokers[e.To-netsim.TxnCoordinatorBase-1].StepTxnCoordinator(f, &e)
 		case e.To >= netsim.CoordinatorBase:
 			f.brokers[e.To-netsim.CoordinatorBase-1].StepCoordinator(f, &e)
 		case e.To >= 1 && int(e.To) <= len(f.brokers):

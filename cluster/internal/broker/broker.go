@@ -12,6 +12,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -99,6 +100,12 @@ type Broker struct {
 	// deleted are its replica directories a topic's deletion renamed
 	// -delete, waiting out file.delete.delay.ms (delete.go).
 	deleted []deletedLog
+
+	// txn is the process's transaction coordinator (txnhost.go); markers
+	// are the WriteTxnMarkers its leader replicas are appending, by the
+	// correlation id of each append (markers.go).
+	txn     *txn.Coordinator
+	markers markerWrites
 }
 
 // Partition is one partition replica hosted by a running broker: its log
@@ -173,6 +180,7 @@ func (b *Broker) startBroker(env Env) error {
 	b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
 	b.nextCleanMs = env.Now() + b.cfg.LogCleanerBackoffMs
 	b.scheduleCheckpoints(env)
+	b.startTxnCoordinator(env)
 	env.Record(event.Broker, b.id, nil, "started (incarnation %d, clean shutdown marker %v)", b.incarnation, clean)
 	if rpErr != nil {
 		rps = map[tp]int64{}
@@ -386,6 +394,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 	b.coordinatorGone(env)
 	b.state = state
 	b.replicas, b.order, b.coord = nil, nil, nil
+	b.txn, b.markers = nil, markerWrites{}
 }
 
 // writeback is the OS writing every dirty page of the broker to disk.
@@ -441,6 +450,7 @@ func (b *Broker) tickBroker(env Env) error {
 		return err
 	}
 	b.tickCoordinator(env)
+	b.tickTxn(env)
 	return nil
 }
 
@@ -480,7 +490,9 @@ func (b *Broker) applyLeaderAndISR(env Env, s *Partition, st replica.LeaderAndIS
 	}
 	if err != nil {
 		env.Record(event.Replica, b.id, &s.TP, "ignored LeaderAndIsr: %v", err)
+		return
 	}
+	b.txnElections(env, s)
 }
 
 // processReady acts on what a replica asks for.
@@ -521,6 +533,7 @@ func (b *Broker) processReady(env Env, s *Partition) error {
 func (b *Broker) maybeCheckpoint(env Env, s *Partition, hw int64) error {
 	if hw != b.lastHW[s.TP] {
 		b.lastHW[s.TP], b.hwDirty = hw, true
+		s.Log.Kafka().OnHighWatermarkUpdated(hw)
 	}
 	return nil
 }

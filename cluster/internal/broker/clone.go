@@ -30,6 +30,10 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
 	c.recoveryCheckpointed = slices.Clone(b.recoveryCheckpointed)
 	c.deleted = slices.Clone(b.deleted)
+	if b.txn != nil {
+		c.txn = b.txn.Clone()
+	}
+	c.markers = b.markers.clone()
 	if b.coord != nil {
 		cs := *b.coord
 		cs.c = b.coord.c.Clone(logOffsetStore{b: &c})

@@ -9,6 +9,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -48,6 +49,9 @@ type Config struct {
 	OffsetsTopicNumPartitions int
 	// Group configures its group coordinator.
 	Group group.Config
+	// Txn configures its transaction coordinator (BrokerID and
+	// OffsetsTopicNumPartitions are the broker's).
+	Txn txn.Config
 	// ClusterID is cluster.id, which Metadata answers.
 	ClusterID string
 	// TopicDefaults are the brokers' topic configs (log.*,
@@ -119,6 +123,15 @@ type Env interface {
 	// was told is stored at leo or beyond is lost after its
 	// acknowledgement.
 	BecameLeader(broker int32, k tp, epoch int32, leo int64)
+	// AllocateProducerID returns a new producer id of the cluster's
+	// (Kafka's ProducerIdManager): the transaction coordinators' and
+	// InitProducerId's.
+	AllocateProducerID() int64
+	// BrokerGone reports whether broker id's process, at incarnation inc
+	// when a request was sent to it, ended or restarted since;
+	// BrokerIncarnation is its incarnation now.
+	BrokerGone(id int32, inc int) bool
+	BrokerIncarnation(id int32) int
 }
 
 // APIEnv is what the Kafka APIs a broker serves to clients need beyond its
@@ -140,6 +153,12 @@ type APIEnv interface {
 	// EnsureOffsetsTopic creates __consumer_offsets on its first use.
 	Coordinator(group string) (int32, bool)
 	EnsureOffsetsTopic() error
+	// TxnCoordinator returns the broker that coordinates transactional id
+	// id (the running leader of its __transaction_state partition, which
+	// loaded it), false if none; EnsureTxnStateTopic creates
+	// __transaction_state on its first use.
+	TxnCoordinator(id string) (int32, bool)
+	EnsureTxnStateTopic() error
 	// CheckCreateTopic is the controller's check of a topic to create: the
 	// spec that creates it, or Kafka's error code and message;
 	// CreateTopic creates it.

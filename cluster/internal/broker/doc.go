@@ -4,8 +4,11 @@
 // the partition replicas it hosts (a replicalog.Log and a replica.Node
 // each), its log manager (retention, the cleaner, deleted directories),
 // its checkpoint files on Kafka's schedules, its host's kernel flusher,
-// and the group coordinator it runs, whose commits it appends to its own
-// replicas of __consumer_offsets.
+// the group coordinator it runs, whose commits it appends to its own
+// replicas of __consumer_offsets, and the transaction coordinator it runs
+// (txn.Coordinator, txnhost.go), which coordinates the transactional ids
+// of the __transaction_state partitions it leads and whose markers its
+// leaders write (markers.go).
 //
 // A broker talks to the rest of the world through envelopes: it takes
 // partition states, replication messages, produces and group requests
@@ -23,7 +26,10 @@
 // api_offsetforleaderepoch.go, api_initproducerid.go, the admin APIs
 // api_createtopics.go, api_createpartitions.go, api_deletetopics.go,
 // api_describeconfigs.go, api_alterconfigs.go, and the group APIs
-// api_findcoordinator.go to api_deletegroups.go). [Requests] numbers the
+// api_findcoordinator.go to api_deletegroups.go, and the transaction APIs
+// api_addpartitionstotxn.go to api_describetransactions.go, with Fetch and
+// ListOffsets at read_committed reading below the last stable offset).
+// [Requests] numbers the
 // clients' requests, hands each to the broker it came to
 // ([Requests.Serve]), keeps those that wait for the world (acks=all
 // produces for the ISR, fetches for bytes or their deadline, group

@@ -7,6 +7,8 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // logOffsetStore is the [group.OffsetStore] of broker b's coordinator: the
@@ -33,6 +35,9 @@ type logOffsetStore struct {
 func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (group.PartitionOffset, bool) {
 	key := group.AppendOffsetCommitKey(nil, groupID, tp)
 	m, hw := s.readable(groupID)
+	if f := s.txnFilter(groupID, hw); f != nil {
+		return committedThroughTxns(m, hw, f, key)
+	}
 	for _, e := range m.Backward() {
 		if !bytes.Equal(e.Key, key) || e.Offset >= hw && e.Value != nil {
 			continue
@@ -53,7 +58,7 @@ func (s logOffsetStore) Committed(groupID string, tp group.TopicPartition) (grou
 func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartition {
 	m, hw := s.readable(groupID)
 	out := []group.TopicPartition{}
-	for tp, ok := range committedIn(m, hw, func(g string) bool { return g == groupID })[groupID] {
+	for tp, ok := range committedIn(m, hw, s.txnFilter(groupID, hw), func(g string) bool { return g == groupID })[groupID] {
 		if ok {
 			out = append(out, tp)
 		}
@@ -63,10 +68,10 @@ func (s logOffsetStore) CommittedPartitions(groupID string) []group.TopicPartiti
 }
 
 // StoredIn is the groups with at least one committed offset in the
-// offsets partition's log m (high watermark hw), read in one pass.
-func StoredIn(m *replicalog.Mirror, hw int64) map[string]bool {
+// offsets partition's log (high watermark hw), read in one pass.
+func StoredIn(log *replicalog.Log, hw int64) map[string]bool {
 	out := map[string]bool{}
-	for g, parts := range committedIn(m, hw, func(string) bool { return true }) {
+	for g, parts := range committedIn(log.Mirror(), hw, newTxnFilter(log.Kafka(), hw), func(string) bool { return true }) {
 		for _, ok := range parts {
 			if ok {
 				out[g] = true
@@ -81,11 +86,11 @@ func StoredIn(m *replicalog.Mirror, hw int64) map[string]bool {
 // pass: for each group want takes, whether each of its partitions has a
 // committed offset (false: its latest record is a tombstone). A commit
 // counts below the high watermark, a tombstone at once (logOffsetStore).
-func committedIn(m *replicalog.Mirror, hw int64, want func(group string) bool) map[string]map[group.TopicPartition]bool {
+func committedIn(m *replicalog.Mirror, hw int64, f *txnFilter, want func(group string) bool) map[string]map[group.TopicPartition]bool {
 	out := map[string]map[group.TopicPartition]bool{}
 	for _, e := range m.From(0) {
-		if e.Offset >= hw && e.Value != nil {
-			continue // a commit not yet replicated
+		if e.Offset >= hw && e.Value != nil || !f.visible(e) {
+			continue // a commit not yet replicated, or of a transaction not committed
 		}
 		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
 		if err != nil || !want(rec.Group) {
@@ -99,6 +104,36 @@ func committedIn(m *replicalog.Mirror, hw int64, want func(group string) bool) m
 	return out
 }
 
+// committedThroughTxns is Committed on a log some transaction wrote to: the
+// latest record of key that f lets through, in one pass from the start.
+func committedThroughTxns(m *replicalog.Mirror, hw int64, f *txnFilter, key []byte) (group.PartitionOffset, bool) {
+	var last *replica.Entry
+	for _, e := range m.From(0) {
+		if !f.visible(e) || !bytes.Equal(e.Key, key) || e.Offset >= hw && e.Value != nil {
+			continue
+		}
+		last = e
+	}
+	if last == nil || last.Value == nil {
+		return group.PartitionOffset{}, false
+	}
+	rec, err := group.ReadOffsetCommit(last.Key, last.Value)
+	if err != nil {
+		return group.PartitionOffset{}, false
+	}
+	return rec.PartitionOffset, true
+}
+
+// txnFilter returns the transactions filter of groupID's offsets
+// partition (nil when no producer wrote to it).
+func (s logOffsetStore) txnFilter(groupID string, hw int64) *txnFilter {
+	slot := s.b.replicas[metadata.OffsetsPartition(groupID, s.b.cfg.OffsetsTopicNumPartitions)]
+	if slot == nil {
+		return nil
+	}
+	return newTxnFilter(slot.Log.Kafka(), hw)
+}
+
 // readable returns b's replica of groupID's offsets partition and its HW.
 func (s logOffsetStore) readable(groupID string) (*replicalog.Mirror, int64) {
 	slot := s.b.replicas[metadata.OffsetsPartition(groupID, s.b.cfg.OffsetsTopicNumPartitions)]
@@ -106,4 +141,57 @@ func (s logOffsetStore) readable(groupID string) (*replicalog.Mirror, int64) {
 		return &replicalog.Mirror{}, 0
 	}
 	return slot.Log.Mirror(), slot.Node.Progress().HighWatermark
+}
+
+// txnFilter tells which records of an offsets partition's log count as a
+// coordinator loading it counts them: every record of a plain batch (the
+// coordinator's own commits), and those of a transactional batch (a
+// TxnOffsetCommit's) only once the transaction committed: below the last
+// stable offset, and not in an aborted transaction of the producer
+// (GroupMetadataManager's pending transactional offsets, completed by the
+// COMMIT marker, dropped by the ABORT one). Kafka keeps, for a partition
+// committed both ways, the offset whose record came last in the log
+// (CommitRecordMetadataAndOffset.olderThan): so does reading in order. It
+// reads entries in offset order; nil lets everything through.
+type txnFilter struct {
+	lso     int64
+	aborted []kafkalog.AbortedTxn
+	// the batch being read: its producer, whether it is transactional,
+	// and the offset after it
+	pid   int64
+	txnal bool
+	end   int64
+}
+
+// newTxnFilter is the filter of log at high watermark hw, nil when no
+// producer ever wrote to it.
+func newTxnFilter(log *kafkalog.Log, hw int64) *txnFilter {
+	if !log.HasProducers() {
+		return nil
+	}
+	return &txnFilter{lso: log.LastStableOffset(hw), aborted: log.AllAbortedTxns(), pid: -1}
+}
+
+// visible reports whether e counts.
+func (f *txnFilter) visible(e *replica.Entry) bool {
+	if f == nil {
+		return true
+	}
+	if e.Batch != nil {
+		if h, err := kafkalog.ReadBatchHeader(e.Batch); err == nil {
+			f.pid, f.txnal, f.end = h.ProducerID, h.Attributes.IsTransactional() && !h.Attributes.IsControl(), h.NextOffset()
+		}
+	}
+	if e.Offset >= f.end || !f.txnal {
+		return true
+	}
+	if e.Offset >= f.lso {
+		return false
+	}
+	for _, a := range f.aborted {
+		if a.ProducerID == f.pid && e.Offset >= a.FirstOffset && e.Offset <= a.LastOffset {
+			return false
+		}
+	}
+	return true
 }

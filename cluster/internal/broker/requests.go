@@ -115,6 +115,11 @@ type Requests struct {
 	// groups are the group requests handed to a coordinator and not yet
 	// answered, by the address they were handed under (groups.go).
 	groups map[string]*groupWait
+	// txns are the requests waiting for a transaction coordinator's (or a
+	// leader's markers') answer, txnCommits the TxnOffsetCommits waiting
+	// for their append, by correlation id (txnrequests.go).
+	txns       map[int64]*txnWait
+	txnCommits map[int64]txnCommitWait
 	// prepared is the request being served's preparation, if any
 	// (SetPrepared); it is no state of the cluster.
 	prepared *Prepared
@@ -209,6 +214,9 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 	if isGroupKey(x.Key) {
 		rq.sweepGroups(brokers)
 	}
+	if isTxnKey(x.Key) {
+		rq.sweepTxns(brokers)
+	}
 	switch r := req.(type) {
 	case *kmsg.MetadataRequest:
 		rq.answer(id, b.metadata(env, x, r))
@@ -221,7 +229,23 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 	case *kmsg.OffsetForLeaderEpochRequest:
 		rq.answer(id, b.offsetForLeaderEpoch(env, x, r))
 	case *kmsg.InitProducerIDRequest:
-		rq.answer(id, rq.initProducerID(env, x, r))
+		rq.initProducerID(env, b, id, x, r)
+	case *kmsg.AddPartitionsToTxnRequest:
+		rq.addPartitionsToTxn(env, b, id, x, r)
+	case *kmsg.AddOffsetsToTxnRequest:
+		rq.addOffsetsToTxn(env, b, id, x, r)
+	case *kmsg.EndTxnRequest:
+		rq.endTxn(env, b, id, x, r)
+	case *kmsg.TxnOffsetCommitRequest:
+		rq.txnOffsetCommit(env, b, id, x, r)
+	case *kmsg.WriteTxnMarkersRequest:
+		rq.writeTxnMarkersReq(env, b, id, x, r)
+	case *kmsg.DescribeProducersRequest:
+		rq.answer(id, b.describeProducers(env, r))
+	case *kmsg.ListTransactionsRequest:
+		rq.answer(id, b.listTransactions(env, r))
+	case *kmsg.DescribeTransactionsRequest:
+		rq.answer(id, b.describeTransactions(r))
 	case *kmsg.CreateTopicsRequest:
 		rq.answer(id, b.createTopics(env, r))
 	case *kmsg.CreatePartitionsRequest:
@@ -235,7 +259,7 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 	case *kmsg.AlterConfigsRequest:
 		rq.answer(id, b.alterConfigs(env, x, r))
 	case *kmsg.FindCoordinatorRequest:
-		rq.answer(id, rq.findCoordinator(env, x, r))
+		rq.answer(id, rq.findCoordinator(env, r))
 	case *kmsg.ListGroupsRequest:
 		rq.answer(id, b.listGroups(env, r))
 	case *kmsg.DescribeGroupsRequest:

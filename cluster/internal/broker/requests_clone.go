@@ -50,6 +50,48 @@ func (rq *Requests) Clone() *Requests {
 			c.groups[addr] = &w
 		}
 	}
+	c.cloneTxns(rq)
+	return c
+}
+
+// cloneTxns copies the transaction requests waiting (the parts of one
+// request share one response and one count in the copy as in rq).
+func (c *Requests) cloneTxns(rq *Requests) {
+	c.txnCommits = maps.Clone(rq.txnCommits)
+	for corr, w := range c.txnCommits {
+		w.resp = copyResponse(w.resp).(*kmsg.TxnOffsetCommitResponse)
+		c.txnCommits[corr] = w
+	}
+	if rq.txns == nil {
+		return
+	}
+	c.txns = make(map[int64]*txnWait, len(rq.txns))
+	type shared struct {
+		resp kmsg.Response
+		open *int
+	}
+	byID := map[uint64]shared{}
+	for _, corr := range slices.Sorted(maps.Keys(rq.txns)) {
+		w := *rq.txns[corr]
+		s, ok := byID[w.id]
+		if !ok {
+			open := *w.open
+			s = shared{resp: copyResponse(w.resp), open: &open}
+			byID[w.id] = s
+		}
+		w.resp, w.open = s.resp, s.open
+		c.txns[corr] = &w
+	}
+}
+
+// copyResponse is a deep copy of a response being filled in, through its
+// encoding at its version.
+func copyResponse(r kmsg.Response) kmsg.Response {
+	c := r.RequestKind().ResponseKind()
+	c.SetVersion(r.GetVersion())
+	if err := c.ReadFrom(r.AppendTo(nil)); err != nil {
+		panic(err) // a response kmsg encoded always decodes
+	}
 	return c
 }
 

@@ -48,6 +48,7 @@ const (
 	InvalidTransactionTimeout int16 = 50
 	ConcurrentTransactions    int16 = 51
 	CoordinatorFenced         int16 = 52
+	OperationNotAttempted     int16 = 55
 	UnknownProducerID         int16 = 59
 	ProducerFenced            int16 = 90
 	TransactionalIDNotFound   int16 = 105
@@ -77,6 +78,7 @@ var names = map[int16]string{
 	InvalidProducerIDMapping:  "INVALID_PRODUCER_ID_MAPPING",
 	InvalidTransactionTimeout: "INVALID_TRANSACTION_TIMEOUT",
 	ConcurrentTransactions:    "CONCURRENT_TRANSACTIONS",
+	OperationNotAttempted:     "OPERATION_NOT_ATTEMPTED",
 	UnknownProducerID:         "UNKNOWN_PRODUCER_ID",
 	ProducerFenced:            "PRODUCER_FENCED",
 	TransactionalIDNotFound:   "TRANSACTIONAL_ID_NOT_FOUND",

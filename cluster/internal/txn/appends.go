@@ -150,7 +150,7 @@ func (c *Coordinator) written(env Env, m *Metadata, pa *pendingAppend) error {
 		record(env, c.cfg.BrokerID, "transaction coordinator: %s initialized: producer id %d, epoch %d (%s-%d)", m.ID, m.ProducerID, m.Epoch, "__transaction_state", m.Partition)
 		c.send(env, pa.reply, InitProducerIDResponse{Corr: pa.reply.corr, ProducerID: m.ProducerID, Epoch: m.Epoch})
 	case forAdd:
-		record(env, c.cfg.BrokerID, "transaction coordinator: %s Ongoing with %s", m.ID, partitionsText(m.Partitions))
+		record(env, c.cfg.BrokerID, "transaction coordinator: %s Ongoing with %s", m.ID, PartitionsText(m.Partitions))
 		if pa.answerAs == answerOffsets {
 			c.send(env, pa.reply, AddOffsetsResponse{Corr: pa.reply.corr})
 		} else {
@@ -165,7 +165,8 @@ func (c *Coordinator) written(env Env, m *Metadata, pa *pendingAppend) error {
 	return nil
 }
 
-func partitionsText(ps []kafkalog.TopicPartition) string {
+// PartitionsText prints partitions as "topic-0, topic-1".
+func PartitionsText(ps []kafkalog.TopicPartition) string {
 	s := ""
 	for i, tp := range ps {
 		if i > 0 {

@@ -102,7 +102,7 @@ func describe(m netsim.TxnMessage) string {
 			if mk.Commit {
 				verb = "COMMIT"
 			}
-			parts = append(parts, fmt.Sprintf("%s pid=%d epoch=%d coordinator-epoch=%d %s", verb, mk.ProducerID, mk.Epoch, mk.CoordinatorEpoch, partitionsText(mk.Partitions)))
+			parts = append(parts, fmt.Sprintf("%s pid=%d epoch=%d coordinator-epoch=%d %s", verb, mk.ProducerID, mk.Epoch, mk.CoordinatorEpoch, PartitionsText(mk.Partitions)))
 		}
 		return strings.Join(parts, "; ")
 	}
@@ -271,7 +271,7 @@ func TestCoordinator(t *testing.T) {
 						pending = " pending=" + m.Pending.String()
 					}
 					fmt.Fprintf(&env.out, "%s pid=%d epoch=%d last-epoch=%d state=%s partitions=[%s] start=%d timeout=%d%s\n",
-						m.ID, m.ProducerID, m.Epoch, m.LastEpoch, m.State, partitionsText(m.Partitions), m.StartMs, m.TimeoutMs, pending)
+						m.ID, m.ProducerID, m.Epoch, m.LastEpoch, m.State, PartitionsText(m.Partitions), m.StartMs, m.TimeoutMs, pending)
 				}
 			case "log":
 				for _, r := range env.log[0] {
@@ -280,7 +280,7 @@ func TestCoordinator(t *testing.T) {
 				}
 			case "describe":
 				dd := c.Describe(id)
-				fmt.Fprintf(&env.out, "%s pid=%d epoch=%d state=%s timeout=%d start=%d [%s]\n", kafkaerr.Name(dd.Error), dd.ProducerID, dd.Epoch, dd.State, dd.TimeoutMs, dd.StartMs, partitionsText(dd.Partitions))
+				fmt.Fprintf(&env.out, "%s pid=%d epoch=%d state=%s timeout=%d start=%d [%s]\n", kafkaerr.Name(dd.Error), dd.ProducerID, dd.Epoch, dd.State, dd.TimeoutMs, dd.StartMs, PartitionsText(dd.Partitions))
 			case "list":
 				var states []kafkalog.TxnState
 				if s, ok := kafkalog.ParseTxnState(arg("state")); ok {

@@ -108,7 +108,7 @@ func (c *Coordinator) prepared(env Env, m *Metadata, pa *pendingAppend) error {
 	if pa.commit {
 		verb = "PrepareCommit"
 	}
-	record(env, c.cfg.BrokerID, "transaction coordinator: %s %s (producer id %d, epoch %d) of %s", m.ID, verb, m.ProducerID, m.Epoch, partitionsText(m.Partitions))
+	record(env, c.cfg.BrokerID, "transaction coordinator: %s %s (producer id %d, epoch %d) of %s", m.ID, verb, m.ProducerID, m.Epoch, PartitionsText(m.Partitions))
 	complete, err := m.prepareComplete(env.Now())
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package txn
 
 import (
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
@@ -141,6 +142,34 @@ func (r AddPartitionsResponse) Error() int16 {
 		if p.Error != 0 {
 			return p.Error
 		}
+	}
+	return 0
+}
+
+// CorrOf is the correlation id msg carries (0 for a message of another
+// type).
+func CorrOf(msg netsim.TxnMessage) int64 {
+	switch m := msg.(type) {
+	case InitProducerID:
+		return m.Corr
+	case InitProducerIDResponse:
+		return m.Corr
+	case AddPartitions:
+		return m.Corr
+	case AddPartitionsResponse:
+		return m.Corr
+	case AddOffsets:
+		return m.Corr
+	case AddOffsetsResponse:
+		return m.Corr
+	case EndTxn:
+		return m.Corr
+	case EndTxnResponse:
+		return m.Corr
+	case WriteMarkers:
+		return m.Corr
+	case WriteMarkersResponse:
+		return m.Corr
 	}
 	return 0
 }

@@ -1,0 +1,127 @@
+package broker
+
+import (
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// txnOffsetCommit answers TxnOffsetCommit (KafkaApis.handleTxnOffsetCommitRequest,
+// GroupMetadataManager.storeOffsets with a producer id): the group's
+// offsets are appended to its __consumer_offsets partition as one
+// transactional batch of the producer's (its id and epoch, no sequence),
+// acks=all, and answered once the ISR has it. They count as committed only
+// once the transaction's COMMIT marker is below the partition's high
+// watermark, and never after an ABORT: the coordinator reads them from the
+// log as a read_committed consumer would (offsetstore.go). A partition of
+// a topic that does not exist is UNKNOWN_TOPIC_OR_PARTITION.
+//
+// Not modelled: the group generation and member checks of v3 (KIP-447)
+// and the coordinator's verification that the offsets partition is in the
+// transaction (KIP-890); the offsets are taken whatever the group's state.
+func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, req *kmsg.TxnOffsetCommitRequest) {
+	resp := req.ResponseKind().(*kmsg.TxnOffsetCommitResponse)
+	var records []txnOffset
+	for ti, t := range req.Topics {
+		rt := kmsg.NewTxnOffsetCommitResponseTopic()
+		rt.Topic = t.Topic
+		for pi, p := range t.Partitions {
+			rp := kmsg.NewTxnOffsetCommitResponseTopicPartition()
+			rp.Partition = p.Partition
+			if !hasPartition(topicNamed(env, t.Topic), p.Partition) {
+				rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
+			} else {
+				records = append(records, txnOffset{ti: ti, pi: pi, rec: group.OffsetCommitRecord{Group: req.Group, CommitTimestampMs: env.Now(),
+					PartitionOffset: group.PartitionOffset{TopicPartition: group.TopicPartition{Topic: t.Topic, Partition: p.Partition},
+						Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Metadata: deref(p.Metadata)}}})
+			}
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	if len(records) == 0 {
+		rq.answer(id, resp)
+		return
+	}
+	noteTxn(env, x, "TxnOffsetCommit (transactional.id %s, producer id %d, epoch %d) of group %s: %d offset(s)", req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Group, len(records))
+	k := metadata.OffsetsPartition(req.Group, b.cfg.OffsetsTopicNumPartitions)
+	s := b.replicas[k]
+	if !b.Coordinates(env, req.Group) || s == nil {
+		setTxnCommitErrors(resp, records, kafkaerr.NotCoordinator)
+		rq.answer(id, resp)
+		return
+	}
+	batch := kafkalog.RecordBatch{}
+	batch.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
+	batch.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
+	batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence = req.ProducerID, req.ProducerEpoch, kafkalog.NoSequence
+	for i, r := range records {
+		batch.AppendRecord(int64(i), env.Now(), group.AppendOffsetCommitKey(nil, r.rec.Group, r.rec.TopicPartition), group.AppendOffsetCommitValue(nil, r.rec))
+	}
+	corr := rq.nextCorr()
+	if rq.txnCommits == nil {
+		rq.txnCommits = map[int64]txnCommitWait{}
+	}
+	rq.txnCommits[corr] = txnCommitWait{id: id, resp: resp, records: records, broker: b.ID(), incarnation: b.Incarnation()}
+	err := s.Node.Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
+		Records: []replica.Record{{Batch: batch.AppendTo(nil)}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
+	if err == nil {
+		err = b.processReady(env, s)
+	}
+	if err != nil {
+		delete(rq.txnCommits, corr)
+		env.InternalError(b.ID(), err)
+	}
+}
+
+// txnOffset is one offset of a TxnOffsetCommit: its place in the request
+// and its record.
+type txnOffset struct {
+	ti, pi int
+	rec    group.OffsetCommitRecord
+}
+
+// txnCommitWait is a TxnOffsetCommit waiting for its append.
+type txnCommitWait struct {
+	id          uint64
+	resp        *kmsg.TxnOffsetCommitResponse
+	records     []txnOffset
+	broker      int32
+	incarnation int
+}
+
+// setTxnCommitErrors answers every offset of records with code.
+func setTxnCommitErrors(resp *kmsg.TxnOffsetCommitResponse, records []txnOffset, code int16) {
+	for _, r := range records {
+		resp.Topics[r.ti].Partitions[r.pi].ErrorCode = code
+	}
+}
+
+// txnCommitAnswered takes the answer to a TxnOffsetCommit's append,
+// reporting whether corr was one. The append's errors map as Kafka 3.7's
+// GroupMetadataManager maps them for a commit (too few in-sync replicas:
+// COORDINATOR_NOT_AVAILABLE; not the leader: NOT_COORDINATOR); a producer
+// epoch the log refused stays INVALID_PRODUCER_EPOCH, which the producer
+// takes as its fencing.
+func (rq *Requests) txnCommitAnswered(corr int64, code replica.ErrorCode) bool {
+	w, ok := rq.txnCommits[corr]
+	if !ok {
+		return false
+	}
+	delete(rq.txnCommits, corr)
+	out := int16(code)
+	switch code {
+	case replica.None:
+	case replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend, replica.RequestTimedOut:
+		out = kafkaerr.CoordinatorNotAvailable
+	case replica.NotLeaderOrFollower:
+		out = kafkaerr.NotCoordinator
+	}
+	setTxnCommitErrors(w.resp, w.records, out)
+	rq.answer(w.id, w.resp)
+	return true
+}
