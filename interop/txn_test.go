@@ -49,6 +49,13 @@ func TestTransactionsKgo(t *testing.T) {
 				committed = append(committed, vals...)
 			}
 		}
+		out := lc.exec(t, "kafka-transactions describe --transactional-id kgo-txn")
+		require.Regexp(t, `(?m)^\d\s+\tkgo-txn\s*\t\d+\s*\t0\s+\tCompleteCommit\s*\t60000\s*\t\d+`, out, "kafka-transactions describe:\n%s", out)
+		out = lc.exec(t, "kafka-transactions list")
+		require.Contains(t, out, "TransactionalId\tCoordinator\tProducerId\tTransactionState\t", "kafka-transactions list:\n%s", out)
+		require.Regexp(t, `(?m)^kgo-txn\s*\t\d`, out, "kafka-transactions list:\n%s", out)
+		out = lc.exec(t, "kafka-transactions describe-producers --topic "+topic+" --partition 0")
+		require.Regexp(t, `(?m)^ProducerId\s*\tProducerEpoch\t`, out, "kafka-transactions describe-producers:\n%s", out)
 	})
 	op(t, client, txnOps[1], func(t *testing.T) {
 		got := consumeValues(ctx, t, lc, topic, kgo.ReadCommitted(), len(committed))

@@ -39,6 +39,7 @@ var termExamples = map[string][]termExample{
 	"kafka-configs":         configsExamples(),
 	"kafka-consumer-groups": append(ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"), termExample{line: "kafka-consumer-groups --delete --group search-index", after: []string{"remove-consumer indexer", "run 1000"}}),
 	"kafka-metadata-quorum": ex("kafka-metadata-quorum --describe --status"),
+	"kafka-transactions":    ex("kafka-transactions list", "kafka-transactions describe-producers --topic orders --partition 0", "kafka-transactions find-hanging --topic orders"),
 	"kafka-dump-log":        dumpLogExamples(),
 	"stop":                  ex("stop 3"),
 	"kill":                  ex("kill 2"),

@@ -63,6 +63,9 @@ func TestToolsOnAWorld(t *testing.T) {
 		{"kafka-configs --describe --topic audit", "Dynamic configs for topic audit are:"},
 		{"kafka-configs --alter --topic audit --add-config retention.ms=60000", "Completed updating config for topic audit."},
 		{"kafka-metadata-quorum --describe --status", "ClusterId:              kafkalive"},
+		{"kafka-transactions list", "TransactionalId\tCoordinator\tProducerId\tTransactionState\t"},
+		{"kafka-transactions describe-producers --topic profiles --partition 0", "ProducerId\tProducerEpoch\tLatestCoordinatorEpoch\t"},
+		{"kafka-transactions find-hanging --topic profiles", "Topic\tPartition\tProducerId\t"},
 		{"kafka-dump-log --files /kafka-logs/profiles-0/00000000000000000000.index", "(broker 1)"},
 	} {
 		out, err := run(t, s, tc.line)
@@ -85,7 +88,8 @@ func TestToolsTakeAnyWords(t *testing.T) {
 		"--entity-type", "--entity-name", "--add-config", "--delete-config", "--all", "--reset-offsets", "--to-earliest", "--to-offset", "--execute",
 		"--status", "--files", "--broker", "--print-data-log", "--offsets-decoder", "--bootstrap-server=x:9092",
 		"orders", "profiles", "billing", "topics", "brokers", "nope", "3", "-1", "0", "x", "", "retention.ms=1000", "cleanup.policy=[compact,delete]",
-		"segment.bytes", "a=b=c", "/kafka-logs/orders-0/00000000000000000000.log", "/kafka-logs/replication-offset-checkpoint", "b2", "9"}
+		"segment.bytes", "a=b=c", "list", "describe", "describe-producers", "find-hanging", "--transactional-id", "--partition", "--broker-id",
+		"--max-transaction-timeout", "/kafka-logs/orders-0/00000000000000000000.log", "/kafka-logs/replication-offset-checkpoint", "b2", "9"}
 	tools := kafkatools.Tools()
 	rapid.Check(t, func(t *rapid.T) {
 		w, err := cluster.New(cluster.Config{Seed: rapid.Uint64().Draw(t, "seed"), Brokers: 3, OffsetsTopicNumPartitions: 3})

@@ -1,0 +1,88 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kafkalive/kafkalive/kafkalog"
+)
+
+// TransactionInfo is a transactional id as its coordinator knows it (what
+// ListTransactions and DescribeTransactions answer).
+type TransactionInfo struct {
+	// Coordinator is the broker whose transaction coordinator has it.
+	Coordinator     int32
+	TransactionalID string
+	ProducerID      int64
+	ProducerEpoch   int16
+	// State is Kafka's name of its state: Empty, Ongoing, PrepareCommit,
+	// PrepareAbort, CompleteCommit, CompleteAbort.
+	State string
+	// TimeoutMs is the producer's transaction.timeout.ms; StartMs when
+	// the open transaction began (-1: none).
+	TimeoutMs int32
+	StartMs   int64
+	// Partitions are the partitions in the transaction (those whose
+	// markers are still to be written, once it ends).
+	Partitions []kafkalog.TopicPartition
+}
+
+// Transactions returns the transactional ids the running brokers'
+// transaction coordinators have, by id.
+func (w *World) Transactions() []TransactionInfo {
+	var out []TransactionInfo
+	for _, b := range w.brokers {
+		c := b.TxnCoordinator()
+		if b.State() != BrokerRunning || c == nil {
+			continue
+		}
+		for _, m := range c.Transactions() {
+			out = append(out, TransactionInfo{Coordinator: b.ID(), TransactionalID: m.ID, ProducerID: m.ProducerID, ProducerEpoch: m.Epoch,
+				State: m.State.String(), TimeoutMs: m.TimeoutMs, StartMs: m.StartMs, Partitions: slices.Clone(m.Partitions)})
+		}
+	}
+	slices.SortFunc(out, func(a, b TransactionInfo) int { return strings.Compare(a.TransactionalID, b.TransactionalID) })
+	return out
+}
+
+// ProducerState is what a partition's log knows of one producer id (what
+// DescribeProducers answers).
+type ProducerState struct {
+	ProducerID    int64
+	ProducerEpoch int16
+	// CoordinatorEpoch is that of its last marker (-1: none).
+	CoordinatorEpoch int32
+	LastSequence     int32
+	LastTimestamp    int64
+	// CurrentTxnStartOffset is the first offset of its open transaction
+	// (-1: none).
+	CurrentTxnStartOffset int64
+}
+
+// PartitionProducers returns what broker's replica of the partition knows of its
+// producers (broker 0: the leader's), as DescribeProducers answers it, by
+// producer id; an error says why none answers, in Kafka's words.
+func (w *World) PartitionProducers(topic string, partition, broker int32) ([]ProducerState, error) {
+	k := partitionKey{Topic: topic, Partition: partition}
+	if t := w.topic(topic); t == nil || partition < 0 || int(partition) >= len(t.Assignment) {
+		return nil, fmt.Errorf("%w: This server does not host this topic-partition.", ErrInvalidConfig)
+	}
+	if broker == 0 {
+		broker = w.ctl.Leader(k)
+	}
+	if broker < 1 || int(broker) > len(w.brokers) {
+		return nil, fmt.Errorf("%w: There is no leader for this topic-partition as we are in the middle of a leadership election.", ErrInvalidConfig)
+	}
+	b := w.brokers[broker-1]
+	s := b.Partition(k)
+	if b.State() != BrokerRunning || s == nil {
+		return nil, fmt.Errorf("%w: For requests intended only for the leader, this error indicates that the broker is not the current leader. For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition.", ErrInvalidConfig)
+	}
+	var out []ProducerState
+	for _, e := range s.Log.Kafka().Producers() {
+		out = append(out, ProducerState{ProducerID: e.ProducerID, ProducerEpoch: e.ProducerEpoch, CoordinatorEpoch: e.CoordinatorEpoch,
+			LastSequence: e.LastSequence, LastTimestamp: e.Timestamp, CurrentTxnStartOffset: e.CurrentTxnFirstOffset})
+	}
+	return out, nil
+}
