@@ -84,9 +84,7 @@ func (tc *txnClient) transaction(t *rapid.T, values map[int32][]string, commit b
 	add.TransactionalID, add.ProducerID, add.ProducerEpoch = tc.id, tc.pid, tc.epoch
 	at := kmsg.NewAddPartitionsToTxnRequestTopic()
 	at.Topic = "t"
-	for _, p := range slices.Sorted(maps.Keys(values)) {
-		at.Partitions = append(at.Partitions, p)
-	}
+	at.Partitions = slices.Sorted(maps.Keys(values))
 	add.Topics = []kmsg.AddPartitionsToTxnRequestTopic{at}
 	r, ok := tc.ask(t, tc.coord, add, 2000).(*kmsg.AddPartitionsToTxnResponse)
 	if !ok || r.Topics[0].Partitions[0].ErrorCode != 0 {

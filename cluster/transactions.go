@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,24 +61,29 @@ type ProducerState struct {
 	CurrentTxnStartOffset int64
 }
 
+// ErrNotLeaderOrFollower is Kafka's NOT_LEADER_OR_FOLLOWER: the broker
+// asked holds no running replica of the partition (or it has no leader).
+var ErrNotLeaderOrFollower = errors.New("cluster: NOT_LEADER_OR_FOLLOWER")
+
 // PartitionProducers returns what broker's replica of the partition knows of its
 // producers (broker 0: the leader's), as DescribeProducers answers it, by
-// producer id; an error says why none answers, in Kafka's words.
+// producer id; an error ([ErrUnknownTopicOrPartition],
+// [ErrNotLeaderOrFollower]) says why none answers.
 func (w *World) PartitionProducers(topic string, partition, broker int32) ([]ProducerState, error) {
 	k := partitionKey{Topic: topic, Partition: partition}
 	if t := w.topic(topic); t == nil || partition < 0 || int(partition) >= len(t.Assignment) {
-		return nil, fmt.Errorf("%w: This server does not host this topic-partition.", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, k)
 	}
 	if broker == 0 {
 		broker = w.ctl.Leader(k)
 	}
 	if broker < 1 || int(broker) > len(w.brokers) {
-		return nil, fmt.Errorf("%w: There is no leader for this topic-partition as we are in the middle of a leadership election.", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: %s has no leader", ErrNotLeaderOrFollower, k)
 	}
 	b := w.brokers[broker-1]
 	s := b.Partition(k)
 	if b.State() != BrokerRunning || s == nil {
-		return nil, fmt.Errorf("%w: For requests intended only for the leader, this error indicates that the broker is not the current leader. For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition.", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: broker %d holds no running replica of %s", ErrNotLeaderOrFollower, broker, k)
 	}
 	var out []ProducerState
 	for _, e := range s.Log.Kafka().Producers() {

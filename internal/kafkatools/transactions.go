@@ -1,6 +1,7 @@
 package kafkatools
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -152,10 +153,14 @@ func describeProducers(s Session, fl map[string]string, out io.Writer) error {
 	})
 }
 
-// refusalText is the message of a world's refusal, without its wrapping.
+// refusalText is the message of the exception Kafka's admin client raises
+// for the world's refusal (Errors' default messages).
 func refusalText(err error) string {
-	_, msg, _ := strings.Cut(err.Error(), ": ")
-	return msg
+	if errors.Is(err, cluster.ErrUnknownTopicOrPartition) {
+		return "This server does not host this topic-partition."
+	}
+	return "For requests intended only for the leader, this error indicates that the broker is not the current leader. " +
+		"For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition."
 }
 
 // findHanging prints FindHangingTransactionsCommand's table: the open
