@@ -60,6 +60,10 @@ type TopicMetadata struct {
 	Topic string
 	// Partitions is the partition count; partitions are 0..Partitions-1.
 	Partitions int32
+	// ID is the topic id (KIP-516), zero when not known. The classic
+	// assignors do not read it; the server-side ones order topics by it as
+	// Kafka's do.
+	ID [16]byte
 }
 
 // Assignment maps member id to its partitions. Every member given to Assign

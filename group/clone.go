@@ -99,3 +99,29 @@ func (s *MemoryOffsetStore) Clone() *MemoryOffsetStore {
 	}
 	return c
 }
+
+// Clone returns an independent copy of the consumer group coordinator
+// reading committed offsets from store, the owner's copy of the store it
+// reads (in the same state): its clock, topics, every group with its
+// epochs, members, target assignment, partition owners and timers, and
+// the output not yet taken from [ConsumerGroupCoordinator.Ready].
+//
+// What it shares, and why that is safe: the members, which the
+// coordinator replaces and never changes in place (their topic and
+// partition lists with them); a group's target assignment lists, replaced
+// whole; the topics' metadata, replaced whole by SetTopics; and the
+// contents of the answers and offset records not yet taken.
+func (c *ConsumerGroupCoordinator) Clone(store OffsetReader) *ConsumerGroupCoordinator {
+	out := *c
+	out.store = store
+	out.topics = maps.Clone(c.topics)
+	out.groups = make(map[string]*consumerGroup, len(c.groups))
+	for id, g := range c.groups {
+		cg := *g
+		cg.members, cg.static, cg.target = maps.Clone(g.members), maps.Clone(g.static), maps.Clone(g.target)
+		cg.owners, cg.subscription, cg.timers = maps.Clone(g.owners), maps.Clone(g.subscription), maps.Clone(g.timers)
+		out.groups[id] = &cg
+	}
+	out.ready = Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses)}
+	return &out
+}

@@ -40,9 +40,30 @@ func DescribeRequest(r Request) string {
 		return fmt.Sprintf("OffsetCommit %s gen=%d member=%s %s", r.GroupID, r.GenerationID, r.MemberID, strings.Join(parts, " "))
 	case OffsetFetch:
 		return fmt.Sprintf("OffsetFetch %s %s", r.GroupID, FormatPartitions(r.Partitions))
+	case ConsumerGroupHeartbeat:
+		return describeConsumerHeartbeat(r)
 	default:
 		return fmt.Sprintf("%T", r)
 	}
+}
+
+// describeConsumerHeartbeat prints a heartbeat with the fields it sent,
+// e.g. `ConsumerGroupHeartbeat g member=A epoch=3 owned=[t-0]`.
+func describeConsumerHeartbeat(r ConsumerGroupHeartbeat) string {
+	s := fmt.Sprintf("ConsumerGroupHeartbeat %s member=%s epoch=%d", r.GroupID, r.MemberID, r.MemberEpoch)
+	if r.InstanceID != "" {
+		s += " instance=" + r.InstanceID
+	}
+	if r.SubscribedTopicNames != nil {
+		s += fmt.Sprintf(" topics=%v", r.SubscribedTopicNames)
+	}
+	if r.ServerAssignor != "" {
+		s += " assignor=" + r.ServerAssignor
+	}
+	if r.Owned != nil {
+		s += " owned=" + FormatPartitions(r.Owned)
+	}
+	return s
 }
 
 // DescribeResponse returns a deterministic one-line description of a
@@ -81,6 +102,15 @@ func DescribeResponse(r Response) string {
 		return "LeaveGroup " + r.Error.String()
 	case OffsetCommitResponse:
 		return "OffsetCommit " + r.Error.String()
+	case ConsumerGroupHeartbeatResponse:
+		if r.Error != None {
+			return "ConsumerGroupHeartbeat " + r.Error.String()
+		}
+		s := fmt.Sprintf("ConsumerGroupHeartbeat member=%s epoch=%d", r.MemberID, r.MemberEpoch)
+		if r.Assignment != nil {
+			s += " assignment=" + FormatPartitions(r.Assignment)
+		}
+		return s
 	default:
 		return fmt.Sprintf("%T", r)
 	}

@@ -54,6 +54,32 @@ const (
 	// FencedInstanceID: another member id now holds this group.instance.id
 	// (KIP-345, FENCED_INSTANCE_ID).
 	FencedInstanceID ErrorCode = 82
+	// UnknownServerError: the coordinator failed on something unexpected
+	// (UNKNOWN_SERVER_ERROR).
+	UnknownServerError ErrorCode = -1
+	// UnsupportedVersion: the request's version may not be used here, e.g.
+	// an OffsetCommit below v9 from a consumer-protocol member
+	// (UNSUPPORTED_VERSION).
+	UnsupportedVersion ErrorCode = 35
+	// InvalidRequest: the request breaks the API's rules, e.g. a
+	// ConsumerGroupHeartbeat that joins without its subscription
+	// (INVALID_REQUEST).
+	InvalidRequest ErrorCode = 42
+	// FencedMemberEpoch: a consumer-protocol member's epoch is not the one
+	// the coordinator knows; it must give up its partitions and rejoin
+	// (KIP-848, FENCED_MEMBER_EPOCH).
+	FencedMemberEpoch ErrorCode = 110
+	// UnreleasedInstanceID: a static member's group.instance.id is still
+	// held by another member that did not leave (KIP-848,
+	// UNRELEASED_INSTANCE_ID).
+	UnreleasedInstanceID ErrorCode = 111
+	// UnsupportedAssignor: the member named a server-side assignor the
+	// coordinator does not have (KIP-848, UNSUPPORTED_ASSIGNOR).
+	UnsupportedAssignor ErrorCode = 112
+	// StaleMemberEpoch: an OffsetCommit or OffsetFetch carries a member
+	// epoch other than the member's current one; the member retries once
+	// its heartbeat brought the new epoch (KIP-848, STALE_MEMBER_EPOCH).
+	StaleMemberEpoch ErrorCode = 113
 )
 
 var errorNames = map[ErrorCode]string{
@@ -73,6 +99,13 @@ var errorNames = map[ErrorCode]string{
 	MemberIDRequired:          "MEMBER_ID_REQUIRED",
 	GroupMaxSizeReached:       "GROUP_MAX_SIZE_REACHED",
 	FencedInstanceID:          "FENCED_INSTANCE_ID",
+	UnknownServerError:        "UNKNOWN_SERVER_ERROR",
+	UnsupportedVersion:        "UNSUPPORTED_VERSION",
+	InvalidRequest:            "INVALID_REQUEST",
+	FencedMemberEpoch:         "FENCED_MEMBER_EPOCH",
+	UnreleasedInstanceID:      "UNRELEASED_INSTANCE_ID",
+	UnsupportedAssignor:       "UNSUPPORTED_ASSIGNOR",
+	StaleMemberEpoch:          "STALE_MEMBER_EPOCH",
 }
 
 // String returns Kafka's name for the code, e.g. REBALANCE_IN_PROGRESS.

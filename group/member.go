@@ -413,7 +413,7 @@ func (m *Member) commit(offsets []PartitionOffset) bool {
 
 // FetchCommitted sends an OffsetFetch for tps (typically the Assigned ones).
 func (m *Member) FetchCommitted(tps []TopicPartition) {
-	m.send(OffsetFetch{GroupID: m.cfg.GroupID, Partitions: SortedPartitions(tps)})
+	m.send(OffsetFetch{GroupID: m.cfg.GroupID, Partitions: SortedPartitions(tps), MemberEpoch: -1})
 }
 
 // Tick moves the member's clock: a heartbeat every heartbeat.interval.ms

@@ -231,7 +231,8 @@ func TestRevocationWaitStatus(t *testing.T) {
 	}
 	st := m.Status()
 	want := group.ConsumerStatus{MemberID: "c-1", Generation: 2, State: group.Revoking, Protocol: group.Eager,
-		Owned: []group.TopicPartition{}, Fetchable: []group.TopicPartition{}, Idle: "revoking: committing before giving its partitions up"}
+		Owned: []group.TopicPartition{}, Fetchable: []group.TopicPartition{}, Idle: "revoking: committing before giving its partitions up",
+		GroupProtocol: "classic", Pending: []group.TopicPartition{}, Revoking: []group.TopicPartition{}}
 	if diff := cmp.Diff(want, st); diff != "" {
 		t.Errorf("status while waiting (-want +got):\n%s", diff)
 	}

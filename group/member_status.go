@@ -19,13 +19,20 @@ type ConsumerStatus struct {
 	// Idle says why the member fetches nothing ("" when it fetches something):
 	// the "no partitions" reason of the group's text view.
 	Idle string
+	// GroupProtocol is the group protocol the member speaks: "classic"
+	// (JoinGroup and SyncGroup) or "consumer" (KIP-848's heartbeats).
+	GroupProtocol string
+	// Pending are the partitions of a consumer-protocol member's target
+	// assignment it does not own yet; Revoking those it is giving up.
+	Pending, Revoking []TopicPartition
 }
 
 // Status returns the member's snapshot.
 func (m *Member) Status() ConsumerStatus {
 	s := ConsumerStatus{
 		MemberID: m.memberID, GroupInstanceID: m.cfg.GroupInstanceID, Generation: m.generation,
-		State: m.state, Protocol: m.protocol, Owned: m.Owned(), Fetchable: m.Fetchable(),
+		State: m.state, Protocol: m.protocol, Owned: m.Owned(), Fetchable: m.Fetchable(), GroupProtocol: "classic",
+		Pending: []TopicPartition{}, Revoking: SortedPartitions(m.revoking),
 	}
 	if len(s.Fetchable) == 0 {
 		s.Idle = m.idleReason()

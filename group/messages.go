@@ -194,6 +194,10 @@ type OffsetCommit struct {
 	// Seq is the sender's own number for this request (as a Kafka
 	// client's correlation id), echoed in the answer; 0 for none.
 	Seq int64
+	// Version is the OffsetCommit API version the request came in. A
+	// consumer-protocol group refuses its members' commits below v9
+	// (UNSUPPORTED_VERSION); the classic coordinator does not read it.
+	Version int16
 }
 
 // OffsetCommitResponse answers [OffsetCommit]. The whole request succeeds or
@@ -214,6 +218,11 @@ type OffsetFetch struct {
 	GroupID string
 	// Partitions to read; nil means every partition the group committed.
 	Partitions []TopicPartition
+	// MemberID and MemberEpoch name the member that fetches (OffsetFetch
+	// v9+, KIP-848): a consumer-protocol group checks them as it checks a
+	// commit's. "" and -1 when not sent, as classic members and tools do.
+	MemberID    string
+	MemberEpoch int32
 }
 
 // OffsetFetchResponse answers [OffsetFetch]; Offset -1 means "no committed offset".

@@ -70,7 +70,7 @@ func assign(members []groupkit.Member, topics []group.TopicMetadata) group.Assig
 	}
 	var ts []cooperative.TopicMetadata
 	for _, t := range topics {
-		ts = append(ts, cooperative.TopicMetadata(t))
+		ts = append(ts, cooperative.TopicMetadata{Topic: t.Topic, Partitions: t.Partitions})
 	}
 	got := cooperative.Assign(ms, ts)
 	if got == nil {

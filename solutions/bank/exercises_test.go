@@ -198,7 +198,7 @@ func cooperativeAdapter(f cooperativeFunc) groupkit.CooperativeSticky {
 		}
 		var ts []cooperative.TopicMetadata
 		for _, t := range topics {
-			ts = append(ts, cooperative.TopicMetadata(t))
+			ts = append(ts, cooperative.TopicMetadata{Topic: t.Topic, Partitions: t.Partitions})
 		}
 		got := f(ms, ts)
 		if got == nil {

@@ -24,7 +24,7 @@ func assign(members []groupkit.Member, topics []group.TopicMetadata) group.Assig
 	}
 	var ts []TopicMetadata
 	for _, t := range topics {
-		ts = append(ts, TopicMetadata(t))
+		ts = append(ts, TopicMetadata{Topic: t.Topic, Partitions: t.Partitions})
 	}
 	got := Assign(ms, ts)
 	if got == nil {
