@@ -179,6 +179,19 @@ func (c *Coordinator) DeleteGroup(id string) ErrorCode {
 	return None
 }
 
+// ForgetEmptyGroup drops an Empty group, its committed offsets kept: the
+// consumer protocol (KIP-848) takes the id over (Kafka 4's
+// GroupMetadataManager deletes an empty classic group when a
+// ConsumerGroupHeartbeat joins it). It reports whether it dropped one.
+func (c *Coordinator) ForgetEmptyGroup(id string) bool {
+	g, ok := c.groups[id]
+	if !ok || g.state != Empty {
+		return false
+	}
+	delete(c.groups, id)
+	return true
+}
+
 // CanDeleteGroup answers as DeleteGroup would, and deletes nothing.
 func (c *Coordinator) CanDeleteGroup(id string) ErrorCode {
 	g, ok := c.groups[id]

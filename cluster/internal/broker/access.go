@@ -178,6 +178,37 @@ func (b *Broker) RunningCoordinator() *group.Coordinator {
 	return b.coord.c
 }
 
+// RunningConsumerGroups returns the broker's coordinator of
+// consumer-protocol groups if its process started one, else nil.
+func (b *Broker) RunningConsumerGroups() *group.ConsumerGroupCoordinator {
+	if b.coord == nil {
+		return nil
+	}
+	return b.coord.cg
+}
+
+// StepGroup hands request r from addr to the coordinator of its group
+// (the classic one, or that of the consumer-protocol groups) at the
+// world's time and processes what they produced.
+func (b *Broker) StepGroup(env Env, addr string, r group.Request) {
+	b.coordinator(env).tick(env)
+	b.stepGroup(env, addr, r)
+	b.processCoordinator(env)
+}
+
+// CanDeleteGroup answers as a deletion of group name would (the
+// coordinator of its protocol's), and deletes nothing.
+func (b *Broker) CanDeleteGroup(env Env, name string) group.ErrorCode {
+	cs := b.coordinator(env)
+	if ok, empty := cs.cg.Hosts(name); ok {
+		if !empty {
+			return group.NonEmptyGroup
+		}
+		return group.None
+	}
+	return cs.c.CanDeleteGroup(name)
+}
+
 // ProcessCoordinator takes the coordinator's Ready: commits appended to
 // __consumer_offsets, answers sent (or held until the append is
 // acknowledged).

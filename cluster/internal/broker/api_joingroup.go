@@ -18,12 +18,12 @@ import (
 func (rq *Requests) joinGroup(env Env, b *Broker, id uint64, x *Request, r *kmsg.JoinGroupRequest) {
 	resp := r.ResponseKind().(*kmsg.JoinGroupResponse)
 	if r.Group == "" {
-		fillAnswer(r, resp, 0, nil, kafkaerr.InvalidGroupID)
+		fillAnswer(r, resp, 0, nil, kafkaerr.InvalidGroupID, nil)
 		rq.answer(id, resp)
 		return
 	}
 	if r.ProtocolType == "" || len(r.Protocols) == 0 {
-		fillAnswer(r, resp, 0, nil, int16(group.InconsistentGroupProtocol))
+		fillAnswer(r, resp, 0, nil, int16(group.InconsistentGroupProtocol), nil)
 		rq.answer(id, resp)
 		return
 	}

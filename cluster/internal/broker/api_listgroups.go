@@ -11,20 +11,29 @@ import (
 )
 
 // listGroups lists the groups b coordinates now, with the states filter
-// of v4+ (KIP-518; case-insensitive, as Kafka's ClassicGroupState.parse):
-// the groups its coordinator hosts and those that only store offsets in
-// the __consumer_offsets partitions it leads.
+// of v4+ (KIP-518) and the types filter of v5+ (KIP-848; both
+// case-insensitive, as Kafka's GroupMetadataManager.listGroups): the
+// classic groups its coordinator hosts and those that only store offsets
+// in the __consumer_offsets partitions it leads (type "classic"), and its
+// consumer-protocol groups (type "consumer", protocol type "consumer").
 func (b *Broker) listGroups(env Env, r *kmsg.ListGroupsRequest) *kmsg.ListGroupsResponse {
 	resp := r.ResponseKind().(*kmsg.ListGroupsResponse)
-	type entry struct{ state, protocolType string }
+	type entry struct{ state, protocolType, groupType string }
 	groups := map[string]entry{}
 	for _, name := range b.offsetsOnlyGroups(env) {
-		groups[name] = entry{state: group.Empty.String()}
+		groups[name] = entry{state: group.Empty.String(), groupType: "classic"}
 	}
 	if b.RunningCoordinator() != nil {
 		for _, g := range b.RunningCoordinator().Groups() {
 			if g.State != group.Dead && b.Coordinates(env, g.GroupID) {
-				groups[g.GroupID] = entry{g.State.String(), g.ProtocolType}
+				groups[g.GroupID] = entry{g.State.String(), g.ProtocolType, "classic"}
+			}
+		}
+	}
+	if b.RunningConsumerGroups() != nil {
+		for _, g := range b.RunningConsumerGroups().Groups() {
+			if b.Coordinates(env, g.GroupID) {
+				groups[g.GroupID] = entry{g.State.String(), consumerProtocolType, "consumer"}
 			}
 		}
 	}
@@ -38,13 +47,16 @@ func (b *Broker) listGroups(env Env, r *kmsg.ListGroupsRequest) *kmsg.ListGroups
 		if len(r.StatesFilter) > 0 && !slices.ContainsFunc(r.StatesFilter, func(s string) bool { return strings.EqualFold(s, e.state) }) {
 			continue
 		}
+		if r.Version >= 5 && len(r.TypesFilter) > 0 && !slices.ContainsFunc(r.TypesFilter, func(t string) bool { return strings.EqualFold(t, e.groupType) }) {
+			continue
+		}
 		lg := kmsg.NewListGroupsResponseGroup()
 		lg.Group, lg.ProtocolType = n, e.protocolType
 		if r.Version >= 4 {
 			lg.GroupState = e.state
 		}
 		if r.Version >= 5 {
-			lg.GroupType = "classic"
+			lg.GroupType = e.groupType
 		}
 		resp.Groups = append(resp.Groups, lg)
 	}

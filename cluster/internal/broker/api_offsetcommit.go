@@ -13,7 +13,7 @@ import (
 // refused together. v0 commits carry no generation (a simple commit).
 func (rq *Requests) offsetCommit(env Env, b *Broker, id uint64, x *Request, r *kmsg.OffsetCommitRequest) {
 	resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-	c := group.OffsetCommit{GroupID: r.Group, GenerationID: r.Generation, MemberID: r.MemberID, GroupInstanceID: deref(r.InstanceID)}
+	c := group.OffsetCommit{GroupID: r.Group, GenerationID: r.Generation, MemberID: r.MemberID, GroupInstanceID: deref(r.InstanceID), Version: r.Version}
 	if r.Version == 0 {
 		c.GenerationID, c.MemberID = -1, ""
 	}

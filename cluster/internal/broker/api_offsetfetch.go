@@ -16,7 +16,7 @@ func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *km
 	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
 	var parts []group.Request
 	if r.Version < 8 {
-		f := group.OffsetFetch{GroupID: r.Group}
+		f := group.OffsetFetch{GroupID: r.Group, MemberEpoch: -1}
 		if r.Topics != nil || r.Version < 2 {
 			f.Partitions = []group.TopicPartition{}
 			for _, t := range r.Topics {
@@ -28,7 +28,10 @@ func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *km
 		parts = append(parts, f)
 	} else {
 		for _, g := range r.Groups {
-			f := group.OffsetFetch{GroupID: g.Group}
+			f := group.OffsetFetch{GroupID: g.Group, MemberID: deref(g.MemberID), MemberEpoch: g.MemberEpoch}
+			if r.Version < 9 {
+				f.MemberID, f.MemberEpoch = "", -1
+			}
 			if g.Topics != nil {
 				f.Partitions = []group.TopicPartition{}
 				for _, t := range g.Topics {
@@ -45,7 +48,7 @@ func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *km
 	}
 	for i, p := range parts {
 		if p.Group() == "" {
-			fillAnswer(r, resp, i, nil, kafkaerr.InvalidGroupID)
+			fillAnswer(r, resp, i, nil, kafkaerr.InvalidGroupID, nil)
 		}
 	}
 	parts = slices.DeleteFunc(parts, func(p group.Request) bool { return p.Group() == "" })

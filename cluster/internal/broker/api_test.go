@@ -38,7 +38,11 @@ type fakeEnv struct {
 	out     strings.Builder
 }
 
-func newFakeEnv(brokers int, minISR int) *fakeEnv {
+func newFakeEnv(brokers int, minISR int) *fakeEnv { return newFakeEnvWith(brokers, minISR, true) }
+
+// newFakeEnvWith is newFakeEnv with the consumer group protocol (KIP-848)
+// served or not (Kafka 3.7's default).
+func newFakeEnvWith(brokers int, minISR int, consumerProtocol bool) *fakeEnv {
 	settings := topicconfig.Settings{Log: kafkalog.DefaultConfig(), MinInsyncReplicas: minISR}
 	f := &fakeEnv{rnd: rand.New(rand.NewPCG(1, 2)), rq: &Requests{}, inUse: map[string]bool{},
 		ctl: controller.New(controller.Config{Brokers: brokers, BrokerSessionTimeoutMs: 9000, BrokerSettings: settings})}
@@ -46,7 +50,7 @@ func newFakeEnv(brokers int, minISR int) *fakeEnv {
 		f.brokers = append(f.brokers, New(Config{ID: id, Rules: replica.Modern, ReplicaLagTimeMaxMs: 30000, ReplicaFetchWaitMaxMs: 500,
 			BrokerHeartbeatIntervalMs: 2000, LogRetentionCheckIntervalMs: 300000, LogCleanerBackoffMs: 15000,
 			OffsetsTopicNumPartitions: 3, Group: group.DefaultConfig(), Txn: txn.Config{NumPartitions: 3}, ClusterID: "test-cluster", TopicDefaults: settings,
-			AutoCreateTopicsEnable: true, FetchMaxBytes: DefaultFetchMaxBytes}))
+			AutoCreateTopicsEnable: true, FetchMaxBytes: DefaultFetchMaxBytes, ConsumerGroupProtocol: consumerProtocol}))
 	}
 	return f
 }
@@ -276,7 +280,7 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 // and prints what the brokers noted and answered. Regenerate with
 // -rewrite and review the diff.
 //
-//	new brokers=3 [min-isr=2]              (the brokers start and register)
+//	new brokers=3 [min-isr=2] [consumer-protocol=off]  (the brokers start and register)
 //	run ms=500                             (ticks of 10 ms)
 //	stop b=3 | kill b=3 | start b=3
 //	in-use topic=t                         (a topic the world's own clients use)
@@ -293,7 +297,10 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	offset-commit b=1 [member=m] [generation=-1] [topic=t] [partition=0] [offset=0]
 //	offset-fetch b=1 [topic=t] [partition=0]
 //	leave-group b=1 member=m
-//	list-groups b=1
+//	list-groups b=1 [v=4] [types=(consumer)]
+//	consumer-heartbeat b=1 [group=g] [member=m] [epoch=0] [topics=(t)] [owned=(0,1)|owned=none] [assignor=uniform] [instance=i]
+//	                                       (v1; owned absent: null, none: empty; partitions of topic t)
+//	consumer-group-describe b=1 [groups=(g)]
 //	answers                                (the answers given since the last look)
 //	pending                                (how many requests wait)
 func TestAPIs(t *testing.T) {
@@ -307,7 +314,7 @@ func TestAPIs(t *testing.T) {
 			var req kmsg.Request
 			switch d.Cmd {
 			case "new":
-				f = newFakeEnv(int(a.num("brokers", 3)), int(a.num("min-isr", 1)))
+				f = newFakeEnvWith(int(a.num("brokers", 3)), int(a.num("min-isr", 1)), a.str("consumer-protocol", "on") == "on")
 				for _, b := range f.brokers {
 					if err := b.Start(f); err != nil {
 						d.Fatalf(t, "start: %v", err)
@@ -340,6 +347,9 @@ func TestAPIs(t *testing.T) {
 			case "pending":
 				return fmt.Sprintf("%d request(s) wait, %d group request(s) at coordinators\n", f.rq.Pending(), len(f.rq.groups))
 			default:
+				for _, tm := range f.ctl.Topics() {
+					currentTopicIDs[tm.Name] = TopicUUID(tm.ID)
+				}
 				req = a.request()
 			}
 			if req != nil {
@@ -495,7 +505,7 @@ func (a args) request() kmsg.Request {
 		return r
 	case "offset-commit":
 		r := kmsg.NewPtrOffsetCommitRequest()
-		r.SetVersion(7)
+		r.SetVersion(int16(a.num("v", 7)))
 		r.Group, r.MemberID, r.Generation = a.str("group", "g"), a.str("member", ""), int32(a.num("generation", -1))
 		r.Topics = []kmsg.OffsetCommitRequestTopic{{Topic: topic, Partitions: []kmsg.OffsetCommitRequestTopicPartition{{Partition: part, Offset: a.num("offset", 0), LeaderEpoch: -1}}}}
 		return r
@@ -513,7 +523,18 @@ func (a args) request() kmsg.Request {
 		return r
 	case "list-groups":
 		r := kmsg.NewPtrListGroupsRequest()
-		r.SetVersion(4)
+		r.SetVersion(int16(a.num("v", 4)))
+		r.TypesFilter = a.vals("types")
+		return r
+	case "consumer-heartbeat":
+		return a.consumerHeartbeat(topic)
+	case "consumer-group-describe":
+		r := kmsg.NewPtrConsumerGroupDescribeRequest()
+		r.SetVersion(1)
+		r.Groups = a.vals("groups")
+		if r.Groups == nil {
+			r.Groups = []string{"g"}
+		}
 		return r
 	case "create-partitions":
 		r := kmsg.NewPtrCreatePartitionsRequest()
@@ -526,6 +547,47 @@ func (a args) request() kmsg.Request {
 	a.d.Fatalf(a.t, "unknown command %s", a.d.Cmd)
 	return nil
 }
+
+// consumerHeartbeat builds a ConsumerGroupHeartbeat v1: the fields not
+// given are null, the owned partitions are of topic.
+func (a args) consumerHeartbeat(topic string) kmsg.Request {
+	r := kmsg.NewPtrConsumerGroupHeartbeatRequest()
+	r.SetVersion(1)
+	r.Group, r.MemberID, r.MemberEpoch = a.str("group", "g"), a.str("member", ""), int32(a.num("epoch", 0))
+	if r.MemberEpoch == 0 {
+		r.RebalanceTimeoutMillis = 300000
+	}
+	if v := a.str("instance", ""); v != "" {
+		r.InstanceID = kmsg.StringPtr(v)
+	}
+	if v := a.str("assignor", ""); v != "" {
+		r.ServerAssignor = kmsg.StringPtr(v)
+	}
+	r.SubscribedTopicNames = a.vals("topics")
+	switch owned := a.vals("owned"); {
+	case len(owned) == 1 && owned[0] == "none":
+		r.Topics = []kmsg.ConsumerGroupHeartbeatRequestTopic{}
+	case owned != nil:
+		t := kmsg.NewConsumerGroupHeartbeatRequestTopic()
+		t.TopicID = a.topicID(topic)
+		for _, p := range owned {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				a.d.Fatalf(a.t, "owned: %v", err)
+			}
+			t.Partitions = append(t.Partitions, int32(n))
+		}
+		r.Topics = []kmsg.ConsumerGroupHeartbeatRequestTopic{t}
+	}
+	return r
+}
+
+// topicID is the id the fake controller gave topic (set by the test
+// before it builds the request).
+func (a args) topicID(topic string) [16]byte { return currentTopicIDs[topic] }
+
+// currentTopicIDs are the fake world's topic ids, for the requests built.
+var currentTopicIDs = map[string][16]byte{}
 
 // formatAnswers prints answers, one line a partition or topic, errors by
 // name.
@@ -633,7 +695,35 @@ func formatAnswers(answers []Answer) string {
 			b.WriteString("\n")
 		case *kmsg.ListGroupsResponse:
 			for _, g := range r.Groups {
-				fmt.Fprintf(&b, "  %s (%s) %s\n", g.Group, g.ProtocolType, g.GroupState)
+				fmt.Fprintf(&b, "  %s (%s) %s", g.Group, g.ProtocolType, g.GroupState)
+				if r.Version >= 5 {
+					fmt.Fprintf(&b, " type %s", g.GroupType)
+				}
+				b.WriteString("\n")
+			}
+		case *kmsg.ConsumerGroupHeartbeatResponse:
+			fmt.Fprintf(&b, "  %s%s", code(r.ErrorCode), msg(r.ErrorMessage))
+			if r.ErrorCode == 0 {
+				fmt.Fprintf(&b, " member %s epoch %d interval %d", *r.MemberID, r.MemberEpoch, r.HeartbeatIntervalMillis)
+			}
+			if r.Assignment != nil {
+				b.WriteString(" assignment")
+				for _, t := range r.Assignment.Topics {
+					fmt.Fprintf(&b, " %s%v", topicName(t.TopicID), t.Partitions)
+				}
+			}
+			b.WriteString("\n")
+		case *kmsg.ConsumerGroupDescribeResponse:
+			for _, g := range r.Groups {
+				fmt.Fprintf(&b, "  %s: %s%s", g.Group, code(g.ErrorCode), msg(g.ErrorMessage))
+				if g.ErrorCode == 0 {
+					fmt.Fprintf(&b, " %s epoch %d assignment epoch %d assignor %s", g.State, g.Epoch, g.AssignmentEpoch, g.AssignorName)
+				}
+				b.WriteString("\n")
+				for _, m := range g.Members {
+					fmt.Fprintf(&b, "    %s (%s, %s, type %d) epoch %d topics %v assigned %s target %s\n", m.MemberID, m.ClientID, m.ClientHost, m.MemberType,
+						m.MemberEpoch, m.SubscribedTopics, describedPartitions(m.Assignment), describedPartitions(m.TargetAssignment))
+				}
 			}
 		case *kmsg.CreatePartitionsResponse:
 			for _, t := range r.Topics {
@@ -642,4 +732,28 @@ func formatAnswers(answers []Answer) string {
 		}
 	}
 	return b.String()
+}
+
+// topicName is the name of the topic whose id the fake world gave it.
+func topicName(id [16]byte) string {
+	for n, i := range currentTopicIDs {
+		if i == id {
+			return n
+		}
+	}
+	return "?"
+}
+
+// describedPartitions prints a described assignment as name[ids...],
+// checking each topic's id against its name.
+func describedPartitions(a kmsg.Assignment) string {
+	var parts []string
+	for _, t := range a.TopicPartitions {
+		name := t.Topic
+		if topicName(t.TopicID) != name {
+			name += "(id mismatch)"
+		}
+		parts = append(parts, fmt.Sprintf("%s%v", name, t.Partitions))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -122,6 +123,9 @@ type Partition struct {
 // New returns broker cfg.ID, stopped, with an empty disk (of
 // cfg.DiskBytes when set).
 func New(cfg Config) *Broker {
+	if cfg.ConsumerGroup.SessionTimeoutMs == 0 && len(cfg.ConsumerGroup.Assignors) == 0 {
+		cfg.ConsumerGroup = group.DefaultConsumerGroupConfig()
+	}
 	b := &Broker{cfg: cfg, id: cfg.ID, state: BrokerStopped, fs: vfs.NewMem()}
 	if cfg.DiskBytes > 0 {
 		b.fs.SetCapacity(cfg.DiskBytes)

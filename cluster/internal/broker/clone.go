@@ -37,6 +37,7 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
 	if b.coord != nil {
 		cs := *b.coord
 		cs.c = b.coord.c.Clone(logOffsetStore{b: &c})
+		cs.cg = b.coord.cg.Clone(logOffsetStore{b: &c})
 		cs.parked = make(map[int64][]group.Outgoing, len(b.coord.parked))
 		for k, out := range b.coord.parked {
 			cs.parked[k] = slices.Clone(out)

@@ -52,6 +52,13 @@ type Config struct {
 	// Txn configures its transaction coordinator (BrokerID and
 	// OffsetsTopicNumPartitions are the broker's).
 	Txn txn.Config
+	// ConsumerGroup configures its coordinator of consumer-protocol groups
+	// (group.consumer.*); the zero value is Kafka 4's defaults.
+	ConsumerGroup group.ConsumerGroupConfig
+	// ConsumerGroupProtocol is whether group.coordinator.rebalance.protocols
+	// holds "consumer": Kafka 4's default; Kafka 3.7 ships KIP-848 as early
+	// access, off, and answers ConsumerGroupHeartbeat UNSUPPORTED_VERSION.
+	ConsumerGroupProtocol bool
 	// ClusterID is cluster.id, which Metadata answers.
 	ClusterID string
 	// TopicDefaults are the brokers' topic configs (log.*,

@@ -21,7 +21,11 @@ import (
 // process: group membership is not persisted (group package), committed
 // offsets are, in the log.
 type coordinatorState struct {
-	c      *group.Coordinator
+	c *group.Coordinator
+	// cg is the coordinator of the consumer-protocol groups (KIP-848),
+	// beside the classic one: a group id belongs to one of them
+	// (consumergroups.go).
+	cg     *group.ConsumerGroupCoordinator
 	corr   int64
 	parked map[int64][]group.Outgoing
 	// awaiting are the JoinGroup and SyncGroup requests it holds, by
@@ -40,7 +44,11 @@ func (b *Broker) coordinator(env Env) *coordinatorState {
 		if err != nil {
 			panic(err) // the config was validated by New
 		}
-		b.coord = &coordinatorState{c: c, parked: map[int64][]group.Outgoing{}}
+		cg, err := group.NewConsumerGroupCoordinator(b.cfg.ConsumerGroup, logOffsetStore{b: b}, env.Now())
+		if err != nil {
+			panic(err) // the config was validated by New
+		}
+		b.coord = &coordinatorState{c: c, cg: cg, parked: map[int64][]group.Outgoing{}}
 	}
 	return b.coord
 }
@@ -62,6 +70,10 @@ func (b *Broker) Coordinates(env Env, groupID string) bool {
 // NOT_COORDINATOR (the consumer looks the coordinator up again).
 func (b *Broker) deliverGroupRequest(env Env, e *netsim.Envelope) {
 	addr := e.Client + "#" + strconv.Itoa(e.ClientInc)
+	if resp := b.unsupported(e.GroupReq); resp != nil {
+		env.Send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: e.Client, ClientInc: e.ClientInc, GroupResp: resp})
+		return
+	}
 	if !b.Coordinates(env, e.GroupReq.Group()) {
 		env.Send(netsim.Envelope{From: b.id, To: netsim.ConsumerNode, Kind: netsim.KindGroupResponse, Client: e.Client, ClientInc: e.ClientInc, GroupResp: notCoordinator(e.GroupReq)})
 		return
@@ -70,11 +82,9 @@ func (b *Broker) deliverGroupRequest(env Env, e *netsim.Envelope) {
 	if r, ok := e.GroupReq.(group.LeaveGroup); ok {
 		env.Record(event.Group, b.id, nil, "%s: %s leaves (LeaveGroup %s)", r.GroupID, e.Client, r.MemberID)
 	}
-	cs.c.Tick(env.Now())
+	cs.tick(env)
 	cs.noteAwaiting(addr, e.GroupReq)
-	if err := cs.c.Step(addr, e.GroupReq); err != nil {
-		env.Record(event.Group, b.id, nil, "coordinator: %v", err)
-	}
+	b.stepGroup(env, addr, e.GroupReq)
 	b.processCoordinator(env)
 }
 
@@ -90,6 +100,8 @@ func notCoordinator(r group.Request) group.Response {
 		return group.LeaveGroupResponse{Error: group.NotCoordinator}
 	case group.OffsetCommit:
 		return group.OffsetCommitResponse{Error: group.NotCoordinator, Offsets: r.Offsets, Seq: r.Seq}
+	case group.ConsumerGroupHeartbeat:
+		return group.ConsumerGroupHeartbeatResponse{Error: group.NotCoordinator}
 	}
 	return group.OffsetFetchResponse{Error: group.NotCoordinator}
 }
@@ -100,9 +112,10 @@ func (b *Broker) tickCoordinator(env Env) {
 	if b.coord == nil {
 		return
 	}
-	before := b.coord.c.Groups()
-	b.coord.c.Tick(env.Now())
+	before, beforeCG := b.coord.c.Groups(), b.coord.cg.Groups()
+	b.coord.tick(env)
 	b.reportExpiries(env, before)
+	b.reportFenced(env, beforeCG)
 	b.processCoordinator(env)
 	b.unloadResigned(env)
 	env.UnloadResignedExternal(b.id)
@@ -127,10 +140,20 @@ func (b *Broker) reportExpiries(env Env, before []group.GroupStatus) {
 // offsets partition); the answers wait for that append to be acknowledged.
 func (b *Broker) processCoordinator(env Env) {
 	cs := b.coord
-	if cs == nil || !cs.c.HasReady() {
+	if cs == nil {
 		return
 	}
-	rd := cs.c.Ready()
+	if cs.c.HasReady() {
+		b.processGroupReady(env, cs.c.Ready())
+	}
+	if cs.cg.HasReady() {
+		b.processGroupReady(env, cs.cg.Ready())
+	}
+}
+
+// processGroupReady takes one of the coordinators' Ready.
+func (b *Broker) processGroupReady(env Env, rd group.Ready) {
+	cs := b.coord
 	for _, r := range rd.Responses {
 		b.logGroupResponse(env, r)
 	}
@@ -267,6 +290,15 @@ func (b *Broker) logGroupResponse(env Env, o group.Outgoing) {
 		if r.Error != group.None {
 			env.Record(event.Group, b.id, nil, "%s commit refused: %s", name, r.Error)
 		}
+	case group.ConsumerGroupHeartbeatResponse:
+		switch {
+		case r.Error != group.None:
+			env.Record(event.Group, b.id, nil, "%s heartbeat: %s", name, r.Error)
+		case r.MemberEpoch < 0:
+			env.Record(event.Group, b.id, nil, "%s left (epoch %d)", name, r.MemberEpoch)
+		case r.Assignment != nil:
+			env.Record(event.Group, b.id, nil, "%s at epoch %d may own %s", name, r.MemberEpoch, group.FormatPartitions(r.Assignment))
+		}
 	}
 }
 
@@ -360,7 +392,16 @@ func (b *Broker) RemoveOffsets(env Env, topic string) {
 		return
 	}
 	store := logOffsetStore{b: b}
+	var ids []string
 	for _, g := range b.coord.c.Groups() {
+		ids = append(ids, g.GroupID)
+	}
+	for _, g := range b.coord.cg.Groups() {
+		ids = append(ids, g.GroupID)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		g := struct{ GroupID string }{id}
 		var recs []group.OffsetCommitRecord
 		var tps []group.TopicPartition
 		for _, k := range store.CommittedPartitions(g.GroupID) {
@@ -387,8 +428,13 @@ func (b *Broker) RemoveOffsets(env Env, topic string) {
 // says who asked, for the event. It returns Kafka's error code.
 func (b *Broker) DeleteGroup(env Env, name, by string) group.ErrorCode {
 	cs := b.coordinator(env)
-	cs.c.Tick(env.Now())
-	code := cs.c.DeleteGroup(name)
+	cs.tick(env)
+	var code group.ErrorCode
+	if ok, _ := cs.cg.Hosts(name); ok {
+		code = cs.cg.DeleteGroup(name)
+	} else {
+		code = cs.c.DeleteGroup(name)
+	}
 	if code == group.None {
 		env.Record(event.Group, b.id, nil, "%s: deleted by %s, its committed offsets tombstoned", name, by)
 	}

@@ -48,10 +48,11 @@ import (
 
 // isGroupKey reports whether key is one of the consumer-group APIs
 // (OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat,
-// LeaveGroup, SyncGroup, DescribeGroups, ListGroups, DeleteGroups).
+// LeaveGroup, SyncGroup, DescribeGroups, ListGroups, DeleteGroups,
+// ConsumerGroupHeartbeat).
 func isGroupKey(key int16) bool {
 	switch key {
-	case 8, 9, 10, 11, 12, 13, 14, 15, 16, 42:
+	case 8, 9, 10, 11, 12, 13, 14, 15, 16, 42, 68:
 		return true
 	}
 	return false
@@ -72,6 +73,9 @@ type groupWait struct {
 	resp        kmsg.Response
 	part        int
 	open        *int
+	// ids are the topics' ids when a ConsumerGroupHeartbeat was stepped:
+	// its answer names the assigned topics by id.
+	ids map[string][16]byte
 }
 
 // groupAddr is the coordinator address of part part of request id from
@@ -90,7 +94,7 @@ func (rq *Requests) step(env Env, b *Broker, id uint64, x *Request, req kmsg.Req
 	var idx []int
 	for i, p := range parts {
 		if p.Group() != "" && !b.Coordinates(env, p.Group()) {
-			fillAnswer(req, resp, i, nil, kafkaerr.NotCoordinator)
+			fillAnswer(req, resp, i, nil, kafkaerr.NotCoordinator, nil)
 			continue
 		}
 		mine, idx = append(mine, p), append(idx, i)
@@ -102,18 +106,20 @@ func (rq *Requests) step(env Env, b *Broker, id uint64, x *Request, req kmsg.Req
 	if rq.groups == nil {
 		rq.groups = map[string]*groupWait{}
 	}
-	cs := b.coordinator(env).c
-	cs.Tick(env.Now())
+	cs := b.coordinator(env)
+	cs.tick(env)
 	open := len(mine)
+	var ids map[string][16]byte
+	if _, ok := req.(*kmsg.ConsumerGroupHeartbeatRequest); ok {
+		ids = topicIDs(env)
+	}
 	for k, p := range mine {
 		addr := groupAddr(x.ClientID, x.Client, id, idx[k])
-		rq.groups[addr] = &groupWait{id: id, broker: b.ID(), incarnation: b.Incarnation(), req: req, resp: resp, part: idx[k], open: &open}
+		rq.groups[addr] = &groupWait{id: id, broker: b.ID(), incarnation: b.Incarnation(), req: req, resp: resp, part: idx[k], open: &open, ids: ids}
 		if r, ok := p.(group.LeaveGroup); ok {
 			env.Record(event.Group, b.ID(), nil, "%s: external client %d (%s) leaves (LeaveGroup %s)", r.GroupID, x.Client, x.ClientID, r.MemberID+r.GroupInstanceID)
 		}
-		if err := cs.Step(addr, p); err != nil {
-			env.Record(event.Group, b.ID(), nil, "coordinator: %v", err)
-		}
+		b.stepGroup(env, addr, p)
 	}
 	b.processCoordinator(env)
 }
@@ -130,7 +136,7 @@ func (rq *Requests) GroupAnswered(b *Broker, o group.Outgoing) bool {
 	if p.broker != b.ID() || b.Incarnation() != p.incarnation {
 		return true
 	}
-	fillAnswer(p.req, p.resp, p.part, o.Response, 0)
+	fillAnswer(p.req, p.resp, p.part, o.Response, 0, p.ids)
 	rq.closePart(p)
 	return true
 }
@@ -177,7 +183,7 @@ func (rq *Requests) UnloadResigned(env Env, b *Broker) {
 		}
 		delete(rq.groups, addr)
 		env.Record(event.Group, b.ID(), nil, "coordinator: no longer the coordinator of %s: NOT_COORDINATOR to %s", g, addr)
-		fillAnswer(p.req, p.resp, p.part, nil, kafkaerr.NotCoordinator)
+		fillAnswer(p.req, p.resp, p.part, nil, kafkaerr.NotCoordinator, nil)
 		rq.closePart(p)
 	}
 }
@@ -195,6 +201,8 @@ func requestGroup(req kmsg.Request, part int) string {
 		return r.Group
 	case *kmsg.OffsetCommitRequest:
 		return r.Group
+	case *kmsg.ConsumerGroupHeartbeatRequest:
+		return r.Group
 	case *kmsg.OffsetFetchRequest:
 		if r.Version >= 8 && part < len(r.Groups) {
 			return r.Groups[part].Group
@@ -205,9 +213,16 @@ func requestGroup(req kmsg.Request, part int) string {
 }
 
 // fillAnswer writes the coordinator's answer ans to part part of the
-// request (or, with ans nil, the error code) into resp.
-func fillAnswer(req kmsg.Request, resp kmsg.Response, part int, ans group.Response, code int16) {
+// request (or, with ans nil, the error code) into resp; ids are the
+// topics' ids a ConsumerGroupHeartbeat's answer names its topics by.
+func fillAnswer(req kmsg.Request, resp kmsg.Response, part int, ans group.Response, code int16, ids map[string][16]byte) {
 	switch r := resp.(type) {
+	case *kmsg.ConsumerGroupHeartbeatResponse:
+		if a, ok := ans.(group.ConsumerGroupHeartbeatResponse); ok {
+			fillHeartbeat(r, a, ids)
+			return
+		}
+		heartbeatError(r, code)
 	case *kmsg.JoinGroupResponse:
 		a, _ := ans.(group.JoinGroupResponse)
 		if ans == nil {

@@ -278,6 +278,10 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 		rq.offsetFetch(env, b, id, x, r)
 	case *kmsg.DeleteGroupsRequest:
 		rq.answer(id, b.deleteGroups(env, x, r))
+	case *kmsg.ConsumerGroupHeartbeatRequest:
+		rq.consumerGroupHeartbeat(env, b, id, x, r)
+	case *kmsg.ConsumerGroupDescribeRequest:
+		rq.answer(id, b.consumerGroupDescribe(env, r))
 	default:
 		return false, fmt.Errorf("%w: %s is not served", ErrRequest, kmsg.NameForKey(x.Key))
 	}
