@@ -39,7 +39,7 @@ func (w *World) CheckDeleteGroup(name string) error {
 	if b == nil {
 		return ErrCoordinatorNotAvailable
 	}
-	return deleteGroupErr(b.Coordinator(w.env()).CanDeleteGroup(name))
+	return deleteGroupErr(b.CanDeleteGroup(w.env(), name))
 }
 
 func deleteGroupErr(code group.ErrorCode) error {

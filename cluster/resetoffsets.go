@@ -101,12 +101,7 @@ func (w *World) resetOffsets(r OffsetReset) error {
 	for _, t := range targets {
 		req.Offsets = append(req.Offsets, group.PartitionOffset{TopicPartition: group.TopicPartition{Topic: t.Topic, Partition: t.Partition}, Offset: t.Offset, LeaderEpoch: -1})
 	}
-	cs := b.Coordinator(w.env())
-	cs.Tick(w.now)
-	if err := cs.Step(adminClient, req); err != nil {
-		return fmt.Errorf("reset-offsets: %w", err)
-	}
-	b.ProcessCoordinator(w.env())
+	b.StepGroup(w.env(), adminClient, req)
 	return nil
 }
 

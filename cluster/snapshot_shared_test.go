@@ -23,7 +23,9 @@ import (
 //     by whichever side writes it first), and a log's producer state (its
 //     map and lists, copied whole by whichever side writes first);
 //   - requests and answers held by a coordinator or a consumer, a group
-//     member's protocols and assignment (replaced, never changed);
+//     member's protocols and assignment (replaced, never changed); a
+//     consumer-protocol group's members and target lists, which its
+//     coordinator replaces whole;
 //   - a partition's replica and ISR lists at the controller, a topic's
 //     replica lists and configs (replaced on a change);
 //   - configurations, a result's batch list (set once, when sent);
@@ -59,7 +61,9 @@ func init() {
 		"*.ctl*.parts[]*.isr ([]int32)", "*.ctl*.parts[]*.replicas ([]int32)",
 		"*.ctl*.topics[].Assignment[] ([]int32)", "*.ctl*.topics[].Config (*kafkalog.Config)",
 		"*.ctl*.topics[].Overrides ([]string)", "*.ctl*.topics[].UncleanLeaderElectionEnable (*bool)",
-		"*.cfg.Group (*group.Config)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
+		"*.cfg.Group (*group.Config)", "*.brokers[]*.cfg.ConsumerGroup.Assignors ([]string)", "*.brokers[]*.coord*.cg*.cfg.Assignors ([]string)",
+		"*.brokers[]*.coord*.cg*.groups[]*.members[] (*group.consumerMember)",
+		"*.brokers[]*.coord*.cg*.groups[]*.target[] ([]group.TopicPartition)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
 		"*.consumers[]*.cfg.Assignors ([]string)", "*.consumers[]*.cfg.Topics ([]string)",
 		"*.consumers[]*.grp*.member*.cfg.Assignors ([]group.Assignor)", "*.consumers[]*.grp*.member*.cfg.Topics ([]string)",
 		"*.producers[]*.results[].batch ([]int)",
