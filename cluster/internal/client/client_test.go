@@ -173,7 +173,7 @@ func (h *harness) do(t *testing.T, d *datadriven.TestData) error {
 		} else {
 			h.env.coords[a.first()] = int32(a.num("b", 0))
 		}
-	case "join", "sync", "heartbeat", "commit", "fetch", "leave":
+	case "join", "sync", "heartbeat", "commit", "fetch", "leave", "beat":
 		return h.answerGroup(a)
 	case "drop":
 		return h.drop(a)
@@ -378,7 +378,8 @@ func errorCode[C interface {
 func (h *harness) addConsumer(a args) error {
 	cfg := ConsumerConfig{Name: a.str("name", "c"), Topic: a.str("topic", ""), Partition: int32(a.num("partition", 0)),
 		PollIntervalMs: a.num("poll", 0), Group: a.str("group", ""), Topics: a.list("topics"), Assignors: a.list("assignors"),
-		CommitMode: a.str("commit", ""), AutoOffsetReset: a.str("reset", ""), MaxPollRecords: int(a.num("max-poll", 0))}
+		CommitMode: a.str("commit", ""), AutoOffsetReset: a.str("reset", ""), MaxPollRecords: int(a.num("max-poll", 0)),
+		GroupProtocol: a.str("protocol", ""), RemoteAssignor: a.str("remote-assignor", ""), GroupInstanceID: a.str("instance", "")}
 	taken := false
 	for _, c := range h.consumers {
 		taken = taken || c.Name() == cfg.Name
@@ -401,6 +402,7 @@ func (h *harness) consumer(a args) *Consumer { return named(a, h.consumers) }
 var answerCommands = map[string]string{
 	"group.JoinGroup": "join", "group.SyncGroup": "sync", "group.Heartbeat": "heartbeat",
 	"group.OffsetCommit": "commit", "group.OffsetFetch": "fetch", "group.LeaveGroup": "leave",
+	"group.ConsumerGroupHeartbeat": "beat",
 }
 
 // answerGroup answers the oldest group request of the consumer's kind as
@@ -434,6 +436,8 @@ func (h *harness) answerGroup(a args) error {
 		resp, err = fetchAnswer(a, code, r)
 	case group.LeaveGroup:
 		resp = group.LeaveGroupResponse{Error: code}
+	case group.ConsumerGroupHeartbeat:
+		resp, err = beatAnswer(a, code, r)
 	}
 	if err != nil {
 		return err
@@ -480,6 +484,33 @@ func (h *harness) syncAnswer(a args, code group.ErrorCode, r group.SyncGroup) (g
 	if vals := a.list("assignment"); vals != nil {
 		resp.Assignment = nil
 		for _, v := range vals {
+			tp, err := parseTP(v)
+			if err != nil {
+				return nil, err
+			}
+			resp.Assignment = append(resp.Assignment, group.TopicPartition(tp))
+		}
+	}
+	return resp, nil
+}
+
+// beatAnswer answers a ConsumerGroupHeartbeat: the member's epoch
+// (epoch=, default 1) and, with assignment=, the partitions it may own.
+func beatAnswer(a args, code group.ErrorCode, r group.ConsumerGroupHeartbeat) (group.Response, error) {
+	resp := group.ConsumerGroupHeartbeatResponse{Error: code}
+	if code != group.None {
+		return resp, nil
+	}
+	resp.MemberID, resp.MemberEpoch, resp.HeartbeatIntervalMs = r.MemberID, int32(a.num("epoch", 1)), int32(a.num("interval", 5000))
+	if r.MemberEpoch < 0 {
+		resp.MemberEpoch = r.MemberEpoch
+	}
+	if vals := a.list("assignment"); vals != nil {
+		resp.Assignment = []group.TopicPartition{}
+		for _, v := range vals {
+			if v == "none" {
+				continue
+			}
 			tp, err := parseTP(v)
 			if err != nil {
 				return nil, err
@@ -567,7 +598,7 @@ func (h *harness) show(c *Consumer) string {
 	g := c.grp
 	st := g.member.Status()
 	processed, dups := c.Processed()
-	fmt.Fprintf(&b, "%s (%s) member %q generation %d, incarnation %d\n", c.Status(), c.MemberState(), c.MemberID(), g.member.Generation(), g.inc)
+	fmt.Fprintf(&b, "%s (%s) member %q generation %d, incarnation %d\n", c.Status(), c.MemberState(), c.MemberID(), st.Generation, g.inc)
 	fmt.Fprintf(&b, "owned %v, fetchable %v\n", g.member.Owned(), st.Fetchable)
 	for _, tp := range g.member.Owned() {
 		if pos, ok := g.positions[topicPartition(tp)]; ok {

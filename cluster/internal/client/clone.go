@@ -72,7 +72,7 @@ func (c *Consumer) Clone() (*Consumer, error) {
 		}
 		g.assignors = assignors
 	}
-	m, err := c.grp.member.Clone(assignors)
+	m, err := cloneMember(c.grp.member, assignors)
 	if err != nil {
 		return nil, err
 	}

@@ -28,10 +28,18 @@ type ConsumerConfig struct {
 	Group string
 	// Topics are the subscribed topics of a group consumer.
 	Topics []string
+	// GroupProtocol is group.protocol: [ProtocolClassic] (the default, as
+	// in Kafka 4's Java consumer) or [ProtocolConsumer] (KIP-848).
+	GroupProtocol string
 	// Assignors is partition.assignment.strategy by name ("range",
 	// "roundrobin", "sticky", "cooperative-sticky"; default Kafka 3.0+'s
-	// [range, cooperative-sticky], which is eager range in practice).
+	// [range, cooperative-sticky], which is eager range in practice): the
+	// classic protocol's.
 	Assignors []string
+	// RemoteAssignor is group.remote.assignor, the server-side assignor the
+	// consumer protocol asks for ("uniform", "range"; "" leaves it to the
+	// group, by default the broker's first of group.consumer.assignors).
+	RemoteAssignor string
 	// GroupInstanceID is group.instance.id: a static member (KIP-345).
 	GroupInstanceID string
 	// CommitMode is [CommitAuto] (default), [CommitSync] or [CommitOff].

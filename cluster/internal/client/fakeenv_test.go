@@ -181,6 +181,8 @@ func groupRequestText(r group.Request) string {
 		return fmt.Sprintf("OffsetFetch %v", r.Partitions)
 	case group.LeaveGroup:
 		return fmt.Sprintf("LeaveGroup member=%s", r.MemberID)
+	case group.ConsumerGroupHeartbeat:
+		return group.DescribeRequest(r)
 	}
 	return fmt.Sprintf("%T", r)
 }

@@ -57,6 +57,10 @@ func (c *Consumer) RequestFailed(env Env, inc int, broker int32, r group.Request
 		// retriable error: an auto-commit is just logged, a revocation
 		// commit is sent again (ConsumerCoordinator.onJoinPrepare).
 		resp = group.OffsetCommitResponse{Error: group.CoordinatorNotAvailable, Offsets: r.Offsets, Seq: r.Seq}
+	case group.ConsumerGroupHeartbeat:
+		// Kafka 4's heartbeat request manager marks the coordinator
+		// unknown and sends a full heartbeat to the one found next.
+		resp = group.ConsumerGroupHeartbeatResponse{Error: group.CoordinatorNotAvailable}
 	default:
 		return // heartbeats: the next one goes to the coordinator found then
 	}
@@ -102,6 +106,8 @@ func (c *Consumer) Dropped(env Env, e *netsim.Envelope, broker int32, reason str
 		req = group.OffsetFetch{}
 	case group.OffsetCommitResponse:
 		req = group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq}
+	case group.ConsumerGroupHeartbeatResponse:
+		req = group.ConsumerGroupHeartbeat{}
 	default:
 		return
 	}

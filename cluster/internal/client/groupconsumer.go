@@ -43,7 +43,7 @@ type topicPartition = kafkalog.TopicPartition
 // groupClient is the group side of a consumer: its [group.Member], its
 // fetch positions and what it processed.
 type groupClient struct {
-	member *group.Member
+	member groupMember
 	// inc is the consumer process's incarnation (restarts).
 	inc int
 	// notes is where the member's part assignor records what it decided
@@ -106,7 +106,10 @@ func groupDefaults(c ConsumerConfig) ConsumerConfig {
 	if c.CommitMode == "" {
 		c.CommitMode = CommitAuto
 	}
-	if len(c.Assignors) == 0 {
+	if c.GroupProtocol == "" {
+		c.GroupProtocol = ProtocolClassic
+	}
+	if len(c.Assignors) == 0 && c.GroupProtocol == ProtocolClassic {
 		c.Assignors = []string{"range", "cooperative-sticky"} // Kafka 3.0+ default
 	}
 	return c
@@ -153,8 +156,7 @@ func checkGroupConsumer(env Env, c ConsumerConfig, taken bool) error {
 	if c.CommitMode != CommitAuto && c.CommitMode != CommitSync && c.CommitMode != CommitOff {
 		return fmt.Errorf("%w: consumer %q: commit mode %q", metadata.ErrInvalidConfig, c.Name, c.CommitMode)
 	}
-	_, err := c.memberConfig()
-	return err
+	return checkGroupProtocol(c)
 }
 
 // newGroupConsumer returns a consumer that joins its group at its first
@@ -174,18 +176,29 @@ func newGroupConsumer(env Env, s Settings, cfg ConsumerConfig) (*Consumer, error
 // start starts (or restarts) the consumer process: a new member with no
 // partitions; a static member keeps its group.instance.id.
 func (c *Consumer) start(env Env, s Settings) error {
-	mc, err := c.cfg.memberConfig()
-	if err != nil {
-		return err
-	}
+	var m groupMember
 	var notes *assignNotes
-	if s.CooperativeSticky != nil {
-		notes = &assignNotes{}
-		mc.Assignors = partAssignors(mc.Assignors, s.CooperativeSticky, notes)
-	}
-	m, err := group.NewMember(mc, env.Now())
-	if err != nil {
-		return err
+	var mc group.MemberConfig
+	if c.cfg.GroupProtocol == ProtocolConsumer {
+		cm, err := newConsumerProtocolMember(env, c.cfg)
+		if err != nil {
+			return err
+		}
+		m = cm
+	} else {
+		var err error
+		if mc, err = c.cfg.memberConfig(); err != nil {
+			return err
+		}
+		if s.CooperativeSticky != nil {
+			notes = &assignNotes{}
+			mc.Assignors = partAssignors(mc.Assignors, s.CooperativeSticky, notes)
+		}
+		cm, err := group.NewMember(mc, env.Now())
+		if err != nil {
+			return err
+		}
+		m = cm
 	}
 	m.SetMetadata(topicMetadata(env))
 	inc := 1
@@ -459,7 +472,7 @@ func (c *Consumer) resetOffset(env Env, p topicPartition) (int64, bool) {
 func (c *Consumer) sendGroupRequest(env Env, r group.Request) {
 	g := c.grp
 	switch r.(type) {
-	case group.Heartbeat:
+	case group.Heartbeat: // a classic one; a ConsumerGroupHeartbeat is queued: it carries what changed since the last
 		if len(g.outbox) > 0 {
 			if _, last := g.outbox[len(g.outbox)-1].(group.Heartbeat); last {
 				g.outbox[len(g.outbox)-1] = r // a held heartbeat is replaced, not queued
