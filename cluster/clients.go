@@ -113,6 +113,16 @@ const (
 	CommitOff = client.CommitOff
 )
 
+// The group protocols of a group consumer ([ConsumerConfig].GroupProtocol).
+const (
+	// GroupProtocolClassic is group.protocol=classic (JoinGroup, SyncGroup,
+	// a leader that assigns): the default, as in Kafka 4's Java consumer.
+	GroupProtocolClassic = client.ProtocolClassic
+	// GroupProtocolConsumer is group.protocol=consumer (KIP-848): the
+	// coordinator assigns, members move one at a time on their heartbeats.
+	GroupProtocolConsumer = client.ProtocolConsumer
+)
+
 // CheckAssignment refuses an assignment the group could not run: a partition that
 // does not exist or is given twice, a member left out or unknown.
 func CheckAssignment(got group.Assignment, members []group.MemberSubscription, topics []group.TopicMetadata) error {
@@ -232,6 +242,12 @@ func (w *World) groupRequestDropped(e *netsim.Envelope, reason string) {
 // consumerString prints a group consumer's add-consumer action.
 func consumerString(c ConsumerConfig) string {
 	s := fmt.Sprintf("add-consumer %s group=%s topics=%s assignors=%s", c.Name, c.Group, strings.Join(c.Topics, ","), strings.Join(c.Assignors, ","))
+	if c.GroupProtocol == client.ProtocolConsumer {
+		s = fmt.Sprintf("add-consumer %s group=%s topics=%s protocol=consumer", c.Name, c.Group, strings.Join(c.Topics, ","))
+		if c.RemoteAssignor != "" {
+			s += " remote-assignor=" + c.RemoteAssignor
+		}
+	}
 	if c.GroupInstanceID != "" {
 		s += " instance=" + c.GroupInstanceID
 	}

@@ -159,6 +159,12 @@ type Config struct {
 	// Group is the brokers' group coordinator configuration (nil:
 	// [group.DefaultConfig], group.initial.rebalance.delay.ms 3000).
 	Group *group.Config
+	// ConsumerGroup is the brokers' configuration of consumer-protocol
+	// groups (KIP-848; nil: [group.DefaultConsumerGroupConfig],
+	// group.consumer.session.timeout.ms 45000, heartbeat interval 5000).
+	// The brokers serve that protocol under the rule sets of Kafka 4 only
+	// ([Config.ConsumerGroupProtocol]).
+	ConsumerGroup *group.ConsumerGroupConfig
 	// CombinedControllers runs the controller inside the brokers (KRaft
 	// combined mode, process.roles=broker,controller; every broker a
 	// voter): the active controller starts on broker 1 and fails over to
@@ -264,6 +270,10 @@ func (c Config) withDefaults() (Config, error) {
 		g := group.DefaultConfig()
 		c.Group = &g
 	}
+	if c.ConsumerGroup == nil {
+		g := group.DefaultConsumerGroupConfig()
+		c.ConsumerGroup = &g
+	}
 	if c.Log == (kafkalog.Config{}) {
 		c.Log = DefaultLogConfig()
 	}
@@ -296,12 +306,21 @@ func (c Config) withDefaults() (Config, error) {
 	if _, err := group.NewCoordinator(*c.Group, &group.MemoryOffsetStore{}, 0); err != nil {
 		return c, err
 	}
+	if _, err := group.NewConsumerGroupCoordinator(*c.ConsumerGroup, &group.MemoryOffsetStore{}, 0); err != nil {
+		return c, err
+	}
 	if t := c.Timeline; t.SnapshotEveryMs < 0 || t.KeepMs < 0 || t.KeepBytes < 0 || t.DenseMs < 0 || t.SparseEveryMs < 0 ||
 		(t.KeepMs > 0 || t.KeepBytes > 0 || t.SparseEveryMs > 0) && t.SnapshotEveryMs == 0 {
 		return c, fmt.Errorf("%w: timeline: snapshot every %d ms, keep %d ms", ErrInvalidConfig, t.SnapshotEveryMs, t.KeepMs)
 	}
 	return c, c.Log.Validate()
 }
+
+// ConsumerGroupProtocol reports whether the brokers serve the consumer
+// group protocol of KIP-848 (group.coordinator.rebalance.protocols holds
+// "consumer"): on by default from Kafka 4.0; Kafka 3.7 shipped it as early
+// access, off, and answers a ConsumerGroupHeartbeat UNSUPPORTED_VERSION.
+func (c Config) ConsumerGroupProtocol() bool { return c.Rules >= replica.Modern }
 
 // zkEra reports whether the controller follows ZooKeeper-era epoch rules.
 func (c Config) zkEra() bool { return c.Rules < replica.Modern }

@@ -27,9 +27,17 @@ type GroupInfo struct {
 	// Coordinator is the broker coordinating it, -1 if none (extra).
 	Coordinator int32 `json:"coordinator"`
 	// Leader is the group leader's member id (extra).
-	Leader  string       `json:"leader,omitempty"`
-	Members []MemberInfo `json:"members"`
-	Offsets []OffsetInfo `json:"offsets"`
+	Leader string `json:"leader,omitempty"`
+	// GroupProtocol is "consumer" for a group of the consumer group
+	// protocol (KIP-848), omitted for a classic one (extra). Such a
+	// group's State is Empty, Assigning, Reconciling or Stable, its
+	// Generation its group epoch, Assignor its server-side assignor.
+	GroupProtocol string `json:"group_protocol,omitempty"`
+	// AssignmentEpoch is a consumer-protocol group's target assignment
+	// epoch (extra).
+	AssignmentEpoch int32        `json:"assignment_epoch,omitempty"`
+	Members         []MemberInfo `json:"members"`
+	Offsets         []OffsetInfo `json:"offsets"`
 }
 
 // MemberInfo is one member of a group.
@@ -48,6 +56,21 @@ type MemberInfo struct {
 	Assignment []PartitionRef `json:"assignment"`
 	// Idle says why it reads nothing (extra, omitted when it reads).
 	Idle string `json:"idle,omitempty"`
+	// MemberEpoch is a consumer-protocol member's epoch (extra, omitted for
+	// classic members, as the four fields after it).
+	MemberEpoch int32 `json:"member_epoch,omitempty"`
+	// MemberState is where a consumer-protocol member is on its way to its
+	// target assignment: STABLE, UNREVOKED_PARTITIONS (it must revoke
+	// first) or UNRELEASED_PARTITIONS (it waits for partitions others
+	// still own).
+	MemberState string `json:"member_state,omitempty"`
+	// Target is its target assignment, as the coordinator computed it.
+	Target []PartitionRef `json:"target,omitempty"`
+	// Pending are the target's partitions it does not own yet: another
+	// member still owns them, they come once released.
+	Pending []PartitionRef `json:"pending,omitempty"`
+	// Revoking are the partitions it must give up before its next epoch.
+	Revoking []PartitionRef `json:"revoking,omitempty"`
 }
 
 // PartitionRef names a partition.
@@ -91,6 +114,11 @@ func (w *World) groupInfos() []GroupInfo {
 				}
 			}
 		}
+		if b.RunningConsumerGroups() != nil {
+			for _, g := range b.RunningConsumerGroups().Groups() {
+				names = append(names, g.GroupID)
+			}
+		}
 	}
 	slices.Sort(names)
 	var out []GroupInfo
@@ -107,6 +135,11 @@ func (w *World) groupInfo(name string) GroupInfo {
 		return gi
 	}
 	gi.Coordinator, gi.State = b.ID(), group.Empty.String()
+	if cg := b.RunningConsumerGroups(); cg != nil {
+		if s, ok := cg.Group(name); ok {
+			return w.consumerGroupInfo(gi, b, s)
+		}
+	}
 	var st group.GroupStatus
 	if b.RunningCoordinator() != nil {
 		if s, ok := b.RunningCoordinator().Group(name); ok {
@@ -127,6 +160,45 @@ func (w *World) groupInfo(name string) GroupInfo {
 	}
 	gi.Offsets = w.offsetInfos(b, name, owner)
 	return gi
+}
+
+// consumerGroupInfo completes gi for a consumer-protocol group s.
+func (w *World) consumerGroupInfo(gi GroupInfo, b *broker.Broker, s group.ConsumerGroupStatus) GroupInfo {
+	gi.State, gi.Generation, gi.Assignor, gi.Protocol = s.State.String(), s.GroupEpoch, s.AssignorName, group.Cooperative.String()
+	gi.GroupProtocol, gi.AssignmentEpoch = GroupProtocolConsumer, s.AssignmentEpoch
+	owner := map[partitionKey]string{}
+	for _, m := range s.Members {
+		gi.Members = append(gi.Members, w.consumerMemberInfo(m))
+		for _, tp := range m.Assigned {
+			owner[partitionKey(tp)] = m.MemberID
+		}
+	}
+	gi.Offsets = w.offsetInfos(b, gi.Name, owner)
+	return gi
+}
+
+// consumerMemberInfo describes a consumer-protocol member as its
+// coordinator has it, and what its process reads.
+func (w *World) consumerMemberInfo(m group.ConsumerMemberStatus) MemberInfo {
+	mi := MemberInfo{ID: m.MemberID, ClientID: m.ClientID, InstanceID: m.InstanceID, Host: groupHost, Assignment: partitionRefs(m.Assigned),
+		MemberEpoch: m.MemberEpoch, MemberState: m.State.String(), Target: partitionRefs(m.Target), Pending: partitionRefs(m.Pending),
+		Revoking: partitionRefs(m.Revoking)}
+	c := w.consumer(m.ClientID)
+	switch {
+	case m.ClientHost != "":
+		mi.Host, mi.Partitions = m.ClientHost, mi.Assignment
+	case c == nil || !c.Running() || c.MemberID() != m.MemberID:
+		mi.Partitions = mi.Assignment
+		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", m.SessionDeadlineMs)
+	default:
+		st := c.MemberStatus()
+		mi.Partitions = partitionRefs(st.Fetchable)
+		mi.Idle = st.Idle
+		if w.now < c.StalledUntil() {
+			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
+		}
+	}
+	return mi
 }
 
 // membersProtocol is the protocol the group's consumers use.
