@@ -13,6 +13,7 @@ import (
 // group.id and the Kafka settings that differ from the defaults:
 //
 //	name=E1 group=eager-g topics=orders[,more] assignors=sticky[,...]
+//	protocol=classic|consumer remote-assignor=uniform|range
 //	instance=w1 commit=auto|sync|off reset=latest|earliest|none poll=MS
 //	auto-commit=MS max-poll-records=N session=MS heartbeat=MS max-poll=MS
 func consumerArgs(a args, c *cluster.ConsumerConfig) error {
@@ -29,7 +30,9 @@ func consumerArgs(a args, c *cluster.ConsumerConfig) error {
 		c.Assignors = splitList(as)
 	}
 	c.GroupInstanceID, c.CommitMode, c.AutoOffsetReset = a.named["instance"], a.named["commit"], a.named["reset"]
-	if c.Group == "" && (c.Topics != nil || c.Assignors != nil || c.GroupInstanceID != "" || c.CommitMode != "" || c.AutoOffsetReset != "") {
+	c.GroupProtocol, c.RemoteAssignor = a.named["protocol"], a.named["remote-assignor"]
+	if c.Group == "" && (c.Topics != nil || c.Assignors != nil || c.GroupInstanceID != "" || c.CommitMode != "" || c.AutoOffsetReset != "" ||
+		c.GroupProtocol != "" || c.RemoteAssignor != "") {
 		return fmt.Errorf("%w: consumer %q has group settings but no group=", ErrSyntax, c.Name)
 	}
 	if err := a.int64("poll", &c.PollIntervalMs); err != nil {

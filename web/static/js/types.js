@@ -113,6 +113,8 @@
  * @property {string} [assignor] Assignor is the chosen assignor, e.g. "cooperative-sticky" (extra).
  * @property {number} coordinator Coordinator is the broker coordinating it, -1 if none (extra).
  * @property {string} [leader] Leader is the group leader's member id (extra).
+ * @property {string} [group_protocol] GroupProtocol is "consumer" for a group of the consumer group protocol (KIP-848), omitted for a classic one (extra). Such a group's State is Empty, Assigning, Reconciling or Stable, its Generation its group epoch, Assignor its server-side assignor.
+ * @property {number} [assignment_epoch] AssignmentEpoch is a consumer-protocol group's target assignment epoch (extra).
  * @property {Array<MemberInfo> | null} members
  * @property {Array<OffsetInfo> | null} offsets
  */
@@ -275,6 +277,11 @@
  * @property {string} host
  * @property {Array<PartitionRef> | null} assignment Assignment is the coordinator's record of its last SyncGroup (extra): what kafka-consumer-groups shows.
  * @property {string} [idle] Idle says why it reads nothing (extra, omitted when it reads).
+ * @property {number} [member_epoch] MemberEpoch is a consumer-protocol member's epoch (extra, omitted for classic members, as the four fields after it).
+ * @property {string} [member_state] MemberState is where a consumer-protocol member is on its way to its target assignment: STABLE, UNREVOKED_PARTITIONS (it must revoke first) or UNRELEASED_PARTITIONS (it waits for partitions others still own).
+ * @property {Array<PartitionRef> | null} [target] Target is its target assignment, as the coordinator computed it.
+ * @property {Array<PartitionRef> | null} [pending] Pending are the target's partitions it does not own yet: another member still owns them, they come once released.
+ * @property {Array<PartitionRef> | null} [revoking] Revoking are the partitions it must give up before its next epoch.
  */
 
 /**
