@@ -61,7 +61,7 @@ func init() {
 		"*.ctl*.parts[]*.isr ([]int32)", "*.ctl*.parts[]*.replicas ([]int32)",
 		"*.ctl*.topics[].Assignment[] ([]int32)", "*.ctl*.topics[].Config (*kafkalog.Config)",
 		"*.ctl*.topics[].Overrides ([]string)", "*.ctl*.topics[].UncleanLeaderElectionEnable (*bool)",
-		"*.cfg.Group (*group.Config)", "*.brokers[]*.cfg.ConsumerGroup.Assignors ([]string)", "*.brokers[]*.coord*.cg*.cfg.Assignors ([]string)",
+		"*.cfg.Group (*group.Config)", "*.cfg.ConsumerGroup (*group.ConsumerGroupConfig)", "*.brokers[]*.cfg.ConsumerGroup.Assignors ([]string)", "*.brokers[]*.coord*.cg*.cfg.Assignors ([]string)",
 		"*.brokers[]*.coord*.cg*.groups[]*.members[] (*group.consumerMember)",
 		"*.brokers[]*.coord*.cg*.groups[]*.target[] ([]group.TopicPartition)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
 		"*.consumers[]*.cfg.Assignors ([]string)", "*.consumers[]*.cfg.Topics ([]string)",
