@@ -50,9 +50,13 @@ func (rq *Requests) consumerGroupHeartbeat(env Env, b *Broker, id uint64, x *Req
 
 // emptyHeartbeatField is the message of INVALID_REQUEST for a field sent
 // empty where Kafka wants null or a value, or a regex (v1), which is not
-// served here; "" when none is.
+// served here; "" when none is. From v1 on the member makes its own id
+// (KIP-1082, Kafka 4.0's CONSUMER_GENERATED_MEMBER_ID_REQUIRED_VERSION):
+// only a v0 join may leave it empty and be given one.
 func emptyHeartbeatField(r *kmsg.ConsumerGroupHeartbeatRequest) string {
 	switch {
+	case r.Version >= 1 && r.MemberID == "":
+		return "MemberId can't be empty."
 	case r.InstanceID != nil && *r.InstanceID == "":
 		return "InstanceId can't be empty."
 	case r.RackID != nil && *r.RackID == "":

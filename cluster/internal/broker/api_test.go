@@ -298,8 +298,8 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	offset-fetch b=1 [topic=t] [partition=0]
 //	leave-group b=1 member=m
 //	list-groups b=1 [v=4] [types=(consumer)]
-//	consumer-heartbeat b=1 [group=g] [member=m] [epoch=0] [topics=(t)] [owned=(0,1)|owned=none] [assignor=uniform] [instance=i]
-//	                                       (v1; owned absent: null, none: empty; partitions of topic t)
+//	consumer-heartbeat b=1 [v=1] [group=g] [member=m] [epoch=0] [topics=(t)] [owned=(0,1)|owned=none] [assignor=uniform] [instance=i] [rebalance-timeout=300000]
+//	                                       (owned absent: null, none: empty; partitions of topic t)
 //	consumer-group-describe b=1 [groups=(g)]
 //	answers                                (the answers given since the last look)
 //	pending                                (how many requests wait)
@@ -548,14 +548,14 @@ func (a args) request() kmsg.Request {
 	return nil
 }
 
-// consumerHeartbeat builds a ConsumerGroupHeartbeat v1: the fields not
+// consumerHeartbeat builds a ConsumerGroupHeartbeat (v1 unless v= says): the fields not
 // given are null, the owned partitions are of topic.
 func (a args) consumerHeartbeat(topic string) kmsg.Request {
 	r := kmsg.NewPtrConsumerGroupHeartbeatRequest()
-	r.SetVersion(1)
+	r.SetVersion(int16(a.num("v", 1)))
 	r.Group, r.MemberID, r.MemberEpoch = a.str("group", "g"), a.str("member", ""), int32(a.num("epoch", 0))
 	if r.MemberEpoch == 0 {
-		r.RebalanceTimeoutMillis = 300000
+		r.RebalanceTimeoutMillis = int32(a.num("rebalance-timeout", 300000))
 	}
 	if v := a.str("instance", ""); v != "" {
 		r.InstanceID = kmsg.StringPtr(v)
