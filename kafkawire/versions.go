@@ -29,7 +29,11 @@ const (
 // Produce from v3 and Fetch from v4 (record batches v2 only; Fetch v4 brings
 // the last stable offset), and ListOffsets from v1 (v0 answers a list of
 // offsets). Newer clients negotiate down to these; Kafka 3.7 advertises the same
-// maxima.
+// maxima. The consumer group protocol (KIP-848) is served at Kafka 4.0's
+// ranges: ConsumerGroupHeartbeat and ConsumerGroupDescribe 0-1, ListGroups
+// up to v5 (the group types). A world under Kafka 3.7's rules answers a
+// ConsumerGroupHeartbeat UNSUPPORTED_VERSION, as a 3.7 broker with the new
+// coordinator off does, and clients fall back to the classic protocol.
 //
 //	key  API               versions  flexible from
 //	  0  Produce           3-10      9
@@ -44,7 +48,7 @@ const (
 //	 13  LeaveGroup        0-5       4
 //	 14  SyncGroup         0-5       4
 //	 15  DescribeGroups    0-5       5
-//	 16  ListGroups        0-4       3
+//	 16  ListGroups        0-5       3 (4+: states filter, 5+: types filter)
 //	 18  ApiVersions       0-3       3 (answered by the server)
 //	 19  CreateTopics      0-7       5
 //	 20  DeleteTopics      0-6       4
@@ -63,6 +67,8 @@ const (
 //	 61  DescribeProducers 0         0 (KIP-664)
 //	 65  DescribeTransactions 0      0 (KIP-664)
 //	 66  ListTransactions  0         0 (KIP-664)
+//	 68  ConsumerGroupHeartbeat 0-1  0 (KIP-848; 1+: member ids made by the client, KIP-1082)
+//	 69  ConsumerGroupDescribe 0-1   0 (KIP-848; 1+: member type, KIP-1099)
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
 		{0, 3, 10},
@@ -77,7 +83,7 @@ func DefaultAPIVersions() []APIVersion {
 		{13, 0, 5},
 		{14, 0, 5},
 		{15, 0, 5},
-		{16, 0, 4},
+		{16, 0, 5},
 		{apiVersionsKey, 0, apiVersionsMaxVersion},
 		{19, 0, 7},
 		{20, 0, 6},
@@ -96,6 +102,8 @@ func DefaultAPIVersions() []APIVersion {
 		{61, 0, 0},
 		{65, 0, 0},
 		{66, 0, 0},
+		{68, 0, 1},
+		{69, 0, 1},
 	}
 }
 
