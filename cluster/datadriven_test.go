@@ -100,7 +100,7 @@ func (h *harness) handle(t *testing.T, d *datadriven.TestData) string {
 		case d.HasArg("state"):
 			mode = kafkatools.DescribeState
 		}
-		return kafkatools.DescribeGroup(h.w.Groups(), name, mode)
+		return kafkatools.DescribeGroup(h.w.Groups(), name, mode, kafkatools.LayoutOf(h.w.Config()))
 	case "produce-many":
 		// produce-many p count=10 partition=0 prefix=a: values a0..a9.
 		var name, prefix string

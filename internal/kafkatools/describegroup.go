@@ -20,21 +20,44 @@ const (
 	// DescribeState is --describe --state.
 	DescribeState
 	// DescribeMembersVerbose is --describe --members --verbose: with each
-	// member's ASSIGNMENT.
+	// member's ASSIGNMENT (Kafka 3.7), or its epoch, assignment, target
+	// epoch and target assignment (Kafka 4).
 	DescribeMembersVerbose
+	// DescribeStateVerbose is --describe --state --verbose: Kafka 4 adds
+	// the group epoch and the target assignment epoch (3.7 prints the
+	// plain state).
+	DescribeStateVerbose
+)
+
+// Layout is the Kafka version whose ConsumerGroupCommand's layout
+// [DescribeGroup] prints.
+type Layout int
+
+// The layouts of kafka-consumer-groups --describe.
+const (
+	// Layout37 is Kafka 3.7's (core's ConsumerGroupCommand.scala).
+	Layout37 Layout = iota
+	// Layout4 is Kafka 4's (tools' ConsumerGroupCommand.java, the 4.x
+	// line's): --members --verbose prints CURRENT-EPOCH,
+	// CURRENT-ASSIGNMENT, TARGET-EPOCH and TARGET-ASSIGNMENT ("-" for a
+	// classic group, whose DescribeGroups answer has no epochs), --state
+	// --verbose GROUP-EPOCH and TARGET-ASSIGNMENT-EPOCH, the state column
+	// is 20 wide, the group column its own, and the coordinator
+	// "host:port  (id)" with two spaces.
+	Layout4
 )
 
 // DescribeGroup prints what kafka-consumer-groups --bootstrap-server ...
-// --describe --group name (with --members [--verbose] or --state for those
-// modes) prints for the group in state s, in the layout of Kafka 3.7's
-// ConsumerGroupCommand (printOffsets, printMembers, printStates):
+// --describe --group name (with --members or --state [--verbose] for those
+// modes) prints for the group in state s, in the layout of Kafka 3.7's or
+// Kafka 4's ConsumerGroupCommand (printOffsets, printMembers, printStates):
 // left-aligned columns at least 15 wide (PARTITION 10), widened to the
 // longest value; "-" for a missing value; GROUP-INSTANCE-ID only when a
 // member is static; a warning line while the group rebalances, a note when
 // it has no active members; "Error: Consumer group 'x' does not exist."
 // for a group the coordinator does not know. groups are the world's
 // groups ([cluster.World.Groups], or a State's).
-func DescribeGroup(groups []cluster.GroupInfo, name string, mode DescribeMode) string {
+func DescribeGroup(groups []cluster.GroupInfo, name string, mode DescribeMode, layout Layout) string {
 	var g *cluster.GroupInfo
 	for i := range groups {
 		if groups[i].Name == name {
@@ -48,7 +71,7 @@ func DescribeGroup(groups []cluster.GroupInfo, name string, mode DescribeMode) s
 		return "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.CoordinatorNotAvailableException: The coordinator is not available.\n"
 	}
 	var b strings.Builder
-	if mode != DescribeState {
+	if mode != DescribeState && mode != DescribeStateVerbose {
 		switch g.State {
 		case "Empty":
 			fmt.Fprintf(&b, "\nConsumer group '%s' has no active members.\n", name)
@@ -56,10 +79,14 @@ func DescribeGroup(groups []cluster.GroupInfo, name string, mode DescribeMode) s
 			fmt.Fprintf(&b, "\nWarning: Consumer group '%s' is rebalancing.\n", name)
 		}
 	}
-	switch mode {
-	case DescribeMembers, DescribeMembersVerbose:
+	switch {
+	case mode == DescribeMembersVerbose && layout == Layout4:
+		describeMembers4(&b, g)
+	case mode == DescribeMembers, mode == DescribeMembersVerbose:
 		describeMembers(&b, g, mode == DescribeMembersVerbose)
-	case DescribeState:
+	case layout == Layout4 && (mode == DescribeState || mode == DescribeStateVerbose):
+		describeState4(&b, g, mode == DescribeStateVerbose)
+	case mode == DescribeState, mode == DescribeStateVerbose:
 		describeState(&b, g)
 	default:
 		describeOffsets(&b, g)

@@ -26,7 +26,7 @@ func ExampleDescribeGroup() {
 	_ = w.RunFor(1000) // processed, not committed
 	_ = w.CrashConsumer("W1")
 	_ = w.RunFor(50000) // the session (45 s) expires, W2 takes p0 from the commit
-	fmt.Print(kafkatools.DescribeGroup(w.State().Groups, "workers", kafkatools.DescribeOffsets))
+	fmt.Print(kafkatools.DescribeGroup(w.State().Groups, "workers", kafkatools.DescribeOffsets, kafkatools.LayoutOf(w.Config())))
 	for _, c := range w.State().Consumers {
 		fmt.Printf("%s processed %d, duplicates %d\n", c.ID, c.Processed, c.Duplicates)
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 // ConsumerGroups is kafka-consumer-groups.sh: --list, or --describe
-// --group G (with --members [--verbose] or --state), in the layout of
-// Kafka 3.7's ConsumerGroupCommand ([DescribeGroup]); --reset-offsets
+// --group G (with --members or --state, each with [--verbose]), in the
+// layout of the world's brokers' Kafka ([DescribeGroup], [LayoutOf]); --reset-offsets
 // ([ResetOffsets]); --delete --group G [--group G2]... (deleteGroups).
 func ConsumerGroups(s Session, args []string, out io.Writer) error {
 	fl, _ := Flags(args)
@@ -41,6 +41,9 @@ func ConsumerGroups(s Session, args []string, out io.Writer) error {
 		}
 	} else if _, ok := fl["state"]; ok {
 		mode = DescribeState
+		if _, ok := fl["verbose"]; ok {
+			mode = DescribeStateVerbose
+		}
 	}
 	return s.Look(func(w *cluster.World) error {
 		groups := w.Groups()
@@ -50,7 +53,7 @@ func ConsumerGroups(s Session, args []string, out io.Writer) error {
 				continue
 			}
 			if g.Name == group {
-				_, err := io.WriteString(out, DescribeGroup(groups, group, mode))
+				_, err := io.WriteString(out, DescribeGroup(groups, group, mode, LayoutOf(w.Config())))
 				return err
 			}
 		}
@@ -59,6 +62,16 @@ func ConsumerGroups(s Session, args []string, out io.Writer) error {
 		}
 		return nil
 	})
+}
+
+// LayoutOf is the layout of the tools of a world under cfg: Kafka 4's when
+// its brokers are Kafka 4's (they serve the consumer group protocol,
+// [cluster.Config.ConsumerGroupProtocol]), Kafka 3.7's otherwise.
+func LayoutOf(cfg cluster.Config) Layout {
+	if cfg.ConsumerGroupProtocol() {
+		return Layout4
+	}
+	return Layout37
 }
 
 // deleteGroups is kafka-consumer-groups --delete --group G..., as Kafka
