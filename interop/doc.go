@@ -41,6 +41,16 @@
 // records an unclean election took from under it. cmd/produce is a
 // small franz-go producer for users to point at the page's brokers.
 //
+// TestKgoConsumerProtocol and TestConfluentJSConsumerProtocol join groups
+// by the consumer group protocol of KIP-848 (ConsumerGroupHeartbeat, the
+// brokers' server-side assignors): franz-go with kgo.ServerSideBalancer()
+// and librdkafka 2.15 with group.protocol=consumer (Confluent's JavaScript
+// client, npm's @confluentinc/kafka-javascript, run by node with the
+// script in testdata). Two members of each split four partitions, every
+// record produced is read once, by its partition's owner, and ListGroups
+// v5 types the group "consumer". The classic clients' groups of the suite
+// above still join with JoinGroup and SyncGroup.
+//
 // TestMain prints a matrix of client x operation x pass/fail/skip at the
 // end of the run. A client that is not installed is skipped, saying so,
 // unless KAFKALIVE_REQUIRE_CLIENTS=1 (as in CI), where it fails.

@@ -19,121 +19,154 @@ import (
 // brokers' assignors, no JoinGroup or SyncGroup.
 const consumerProtocolOp = "group protocol=consumer"
 
+// kip848Partitions is the partition count of the topic the two members
+// of a consumer-protocol group split.
+const kip848Partitions = 4
+
+// memberReads is what the members of a group read: by record value, the
+// members that read it.
+type memberReads struct {
+	mu     sync.Mutex
+	readBy map[string][]string
+}
+
+func (l *memberReads) add(member string, value []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.readBy == nil {
+		l.readBy = map[string][]string{}
+	}
+	l.readBy[string(value)] = append(l.readBy[string(value)], member)
+}
+
+func (l *memberReads) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.readBy)
+}
+
 // TestKgoConsumerProtocol: two franz-go members with
 // kgo.ServerSideBalancer() join a group through KIP-848's
 // ConsumerGroupHeartbeat (never JoinGroup), the brokers' uniform assignor
 // splits the topic's four partitions between them, every record produced
-// is read exactly once, and ListGroups v5 calls the group "consumer"
-// (ConsumerGroupDescribe shows both members at the group's epoch).
+// is read exactly once, by its partition's owner, and ListGroups v5 calls
+// the group "consumer" (its types filter keeps it or not).
 func TestKgoConsumerProtocol(t *testing.T) {
 	t.Parallel()
 	lc := startLive(t, 1)
 	op(t, "kgo", consumerProtocolOp, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 		defer cancel()
-		rng := rand.New(rand.NewPCG(seedOf(t), 848))
-		topic, group := "interop-kip848", "interop-kip848-group"
-		lc.createTopic(t, ctx, topic, 4)
-
-		var mu sync.Mutex
-		readBy := map[string][]string{} // value -> members that read it
-		partsOf := map[string]map[int32]bool{}
-		members := []*kgo.Client{}
+		topic, group := "interop-kip848-kgo", "interop-kip848-kgo-group"
+		lc.createTopic(t, ctx, topic, kip848Partitions)
+		var log memberReads
 		for _, id := range []string{"kgo-848-a", "kgo-848-b"} {
 			cl := lc.kgoClient(t, kgo.ClientID(id), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
 				kgo.ServerSideBalancer(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 				kgo.AutoCommitInterval(200*time.Millisecond))
-			members = append(members, cl)
-			partsOf[id] = map[int32]bool{}
 			go func() {
 				for ctx.Err() == nil {
-					fs := cl.PollFetches(ctx)
-					fs.EachRecord(func(r *kgo.Record) {
-						mu.Lock()
-						readBy[string(r.Value)] = append(readBy[string(r.Value)], id)
-						partsOf[id][r.Partition] = true
-						mu.Unlock()
-					})
+					cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { log.add(id, r.Value) })
 				}
 			}()
 		}
-		// both members in the group at one epoch, the partitions split
-		var desc kmsg.ConsumerGroupDescribeResponseGroup
-		waitUntil(ctx, t, "two members with two partitions each", func() (string, bool) {
-			d, err := describeConsumerGroup(ctx, members[0], group)
-			desc = d
-			if err != nil {
-				return err.Error(), false
-			}
-			if len(d.Members) != 2 {
-				return fmt.Sprintf("%d members", len(d.Members)), false
-			}
-			for _, m := range d.Members {
-				if n := assigned(m.Assignment); n != 2 || m.MemberEpoch != d.Epoch {
-					return fmt.Sprintf("member %s owns %d at epoch %d (group %d)", m.ClientID, n, m.MemberEpoch, d.Epoch), false
-				}
-			}
-			return "", true
-		})
-		require.Equal(t, "Stable", desc.State)
-		require.Equal(t, "uniform", desc.AssignorName)
-		owner := map[int32]string{}
-		for _, m := range desc.Members {
-			for _, tp := range m.Assignment.TopicPartitions {
-				for _, p := range tp.Partitions {
-					owner[p] = m.ClientID
-				}
-			}
-		}
-
-		// records produced once the group is stable: each one read by the
-		// member that owns its partition, once
-		sent := records(rng, "kip848", 40)
-		pr := lc.kgoClient(t, kgo.DefaultProduceTopic(topic), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-		for i := range sent {
-			sent[i].Partition = int32(i % 4)
-			kr := &kgo.Record{Key: sent[i].Key, Value: sent[i].Value, Partition: sent[i].Partition}
-			require.NoError(t, pr.ProduceSync(ctx, kr).FirstErr())
-		}
-
-		waitUntil(ctx, t, "every record read", func() (string, bool) {
-			mu.Lock()
-			defer mu.Unlock()
-			return fmt.Sprintf("%d of %d read", len(readBy), len(sent)), len(readBy) == len(sent)
-		})
-		mu.Lock()
-		for _, r := range sent {
-			require.Equal(t, []string{owner[r.Partition]}, readBy[string(r.Value)], "record %s", r)
-		}
-		for id, ps := range partsOf {
-			require.Len(t, ps, 2, "%s read partitions %v", id, ps)
-		}
-		mu.Unlock()
-
-		// ListGroups v5 says what kind of group it is, and the types filter
-		// keeps it or not.
-		for _, filter := range [][]string{nil, {"consumer"}, {"Classic"}} {
-			req := kmsg.NewPtrListGroupsRequest()
-			req.Version, req.TypesFilter = 5, filter
-			shards := members[0].RequestSharded(ctx, req)
-			var types []string
-			for _, s := range shards {
-				require.NoError(t, s.Err)
-				for _, g := range s.Resp.(*kmsg.ListGroupsResponse).Groups {
-					if g.Group == group {
-						types = append(types, g.GroupType+"/"+g.ProtocolType)
-					}
-				}
-			}
-			want := []string{"consumer/consumer"}
-			if slices.Contains(filter, "Classic") {
-				want = nil
-			}
-			require.Equal(t, want, types, "ListGroups v5 types filter %v", filter)
-		}
-		out := lc.exec(t, "kafka-consumer-groups --describe --group "+group)
-		require.Contains(t, out, topic, "kafka-consumer-groups:\n%s", out)
+		owner := lc.waitForSplit(ctx, t, group, "uniform")
+		lc.checkListGroupsV5(ctx, t, group)
+		sent := lc.produceToEach(ctx, t, topic, rand.New(rand.NewPCG(seedOf(t), 848)), 40)
+		checkReadOnceByOwner(ctx, t, &log, sent, owner)
 	})
+}
+
+// waitForSplit waits until group has two members at the group's epoch,
+// each with half the partitions, in the Stable state with assignor, and
+// returns each partition's owner (by client id).
+func (lc *liveCluster) waitForSplit(ctx context.Context, t *testing.T, group, assignor string) map[int32]string {
+	t.Helper()
+	admin := lc.kgoClient(t)
+	var desc kmsg.ConsumerGroupDescribeResponseGroup
+	waitUntil(ctx, t, "two members with two partitions each", func() (string, bool) {
+		d, err := describeConsumerGroup(ctx, admin, group)
+		desc = d
+		if err != nil {
+			return err.Error(), false
+		}
+		if len(d.Members) != 2 || d.State != "Stable" {
+			return fmt.Sprintf("%s, %d members", d.State, len(d.Members)), false
+		}
+		for _, m := range d.Members {
+			if n := assigned(m.Assignment); n != kip848Partitions/2 || m.MemberEpoch != d.Epoch {
+				return fmt.Sprintf("member %s owns %d at epoch %d (group %d)", m.ClientID, n, m.MemberEpoch, d.Epoch), false
+			}
+		}
+		return "", true
+	})
+	require.Equal(t, assignor, desc.AssignorName)
+	owner := map[int32]string{}
+	for _, m := range desc.Members {
+		for _, tp := range m.Assignment.TopicPartitions {
+			for _, p := range tp.Partitions {
+				owner[p] = m.ClientID
+			}
+		}
+	}
+	return owner
+}
+
+// produceToEach sends n records to topic, record i to partition i mod
+// kip848Partitions, and returns them with their partitions.
+func (lc *liveCluster) produceToEach(ctx context.Context, t *testing.T, topic string, rng *rand.Rand, n int) []rec {
+	t.Helper()
+	sent := records(rng, "kip848", n)
+	pr := lc.kgoClient(t, kgo.DefaultProduceTopic(topic), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	for i := range sent {
+		sent[i].Partition = int32(i % kip848Partitions)
+		kr := &kgo.Record{Key: sent[i].Key, Value: sent[i].Value, Partition: sent[i].Partition}
+		require.NoError(t, pr.ProduceSync(ctx, kr).FirstErr())
+	}
+	return sent
+}
+
+// checkReadOnceByOwner waits until log holds every record of sent, then
+// checks that each was read once, by the member that owns its partition.
+func checkReadOnceByOwner(ctx context.Context, t *testing.T, log *memberReads, sent []rec, owner map[int32]string) {
+	t.Helper()
+	waitUntil(ctx, t, "every record read", func() (string, bool) {
+		n := log.count()
+		return fmt.Sprintf("%d of %d read", n, len(sent)), n >= len(sent)
+	})
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, r := range sent {
+		require.Equal(t, []string{owner[r.Partition]}, log.readBy[string(r.Value)], "record %s", r)
+	}
+	require.Len(t, log.readBy, len(sent), "records read that were not sent")
+}
+
+// checkListGroupsV5: ListGroups v5 types group "consumer" (protocol type
+// consumer), and its types filter (case-insensitive) keeps it or not.
+func (lc *liveCluster) checkListGroupsV5(ctx context.Context, t *testing.T, group string) {
+	t.Helper()
+	admin := lc.kgoClient(t)
+	for _, filter := range [][]string{nil, {"consumer"}, {"Classic"}} {
+		req := kmsg.NewPtrListGroupsRequest()
+		req.Version, req.TypesFilter = 5, filter
+		var types []string
+		for _, s := range admin.RequestSharded(ctx, req) {
+			require.NoError(t, s.Err)
+			for _, g := range s.Resp.(*kmsg.ListGroupsResponse).Groups {
+				if g.Group == group {
+					types = append(types, g.GroupType+"/"+g.ProtocolType)
+				}
+			}
+		}
+		want := []string{"consumer/consumer"}
+		if slices.Contains(filter, "Classic") {
+			want = nil
+		}
+		require.Equal(t, want, types, "ListGroups v5 types filter %v", filter)
+	}
+	out := lc.exec(t, "kafka-consumer-groups --describe --group "+group+" --members --verbose")
+	require.Contains(t, out, "CURRENT-EPOCH", "kafka-consumer-groups:\n%s", out)
 }
 
 // describeConsumerGroup sends ConsumerGroupDescribe for group through cl.

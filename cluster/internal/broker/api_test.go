@@ -298,7 +298,7 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	offset-fetch b=1 [topic=t] [partition=0]
 //	leave-group b=1 member=m
 //	list-groups b=1 [v=4] [types=(consumer)]
-//	consumer-heartbeat b=1 [v=1] [group=g] [member=m] [epoch=0] [topics=(t)] [owned=(0,1)|owned=none] [assignor=uniform] [instance=i] [rebalance-timeout=300000]
+//	consumer-heartbeat b=1 [v=1] [group=g] [member=m] [epoch=0] [topics=(t)] [owned=(0,1)|owned=none] [assignor=uniform] [instance=i] [rebalance-timeout=300000] [regex=R]
 //	                                       (owned absent: null, none: empty; partitions of topic t)
 //	consumer-group-describe b=1 [groups=(g)]
 //	answers                                (the answers given since the last look)
@@ -562,6 +562,9 @@ func (a args) consumerHeartbeat(topic string) kmsg.Request {
 	}
 	if v := a.str("assignor", ""); v != "" {
 		r.ServerAssignor = kmsg.StringPtr(v)
+	}
+	if a.d.HasArg("regex") {
+		r.SubscribedTopicRegex = kmsg.StringPtr(a.str("regex", ""))
 	}
 	r.SubscribedTopicNames = a.vals("topics")
 	switch owned := a.vals("owned"); {
