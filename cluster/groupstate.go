@@ -194,6 +194,10 @@ func (w *World) consumerMemberInfo(m group.ConsumerMemberStatus) MemberInfo {
 		st := c.MemberStatus()
 		mi.Partitions = partitionRefs(st.Fetchable)
 		mi.Idle = st.Idle
+		if mi.Idle != "" && len(m.Assigned) == 0 && len(m.Pending) > 0 {
+			// the member knows only what it may own; its coordinator knows the rest
+			mi.Idle = fmt.Sprintf("epoch %d: waits for %v, which their owners give up first", m.MemberEpoch, m.Pending)
+		}
 		if w.now < c.StalledUntil() {
 			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
 		}
