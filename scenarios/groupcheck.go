@@ -28,7 +28,9 @@ func groupText(name string, pairs [][2]string, val func([2]string) string) strin
 
 // groupValue is what the group has for one pair of a fact: its state,
 // generation or protocol, a member's partitions (those it reads now), or
-// one partition's committed offset and log end ("topic-N:C/L").
+// one partition's committed offset and log end ("topic-N:C/L"). A member
+// is named by its member id, or by its client id (a consumer-protocol
+// member's id is a random UUID, KIP-848).
 func groupValue(g cluster.GroupInfo, p [2]string) string {
 	switch p[0] {
 	case "state":
@@ -48,6 +50,11 @@ func groupValue(g cluster.GroupInfo, p [2]string) string {
 	}
 	for _, m := range g.Members {
 		if m.ID == p[0] {
+			return "[" + strings.Join(refs(m.Partitions), ",") + "]"
+		}
+	}
+	for _, m := range g.Members {
+		if m.ClientID == p[0] {
 			return "[" + strings.Join(refs(m.Partitions), ",") + "]"
 		}
 	}

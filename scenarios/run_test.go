@@ -88,5 +88,5 @@ func TestGroupScenariosAskAtEveryStep(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, 30, n, "steps in the consumer-group and keys scenarios")
+	require.Equal(t, 31, n, "steps in the consumer-group and keys scenarios")
 }
