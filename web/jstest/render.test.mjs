@@ -63,6 +63,30 @@ test("groups: members, their partitions and rates, lag, and simple consumers", (
   assert.match(el.querySelector("table.grid:not(.lag)").textContent, /tail/);
 });
 
+test("groups: a KIP-848 group shows its epochs, each member its epoch, what it waits for and gives up", () => {
+  const v = update();
+  const groups = /** @type {NonNullable<typeof v.groups>} */ (v.groups);
+  const consumers = /** @type {NonNullable<typeof v.consumers>} */ (v.consumers);
+  consumers.push({name: "fast-1", group: "fast", partition: 0, position: 0, read: 0, processed: 5, duplicates: 0},
+    {name: "fast-2", group: "fast", partition: 0, position: 0, read: 0, processed: 0, duplicates: 0});
+  groups.push({name: "fast", state: "Reconciling", generation: 3, assignment_epoch: 3, group_protocol: "consumer", protocol: "cooperative", assignor: "uniform", coordinator: 1,
+    members: [
+      {id: "Xq1", client_id: "fast-1", host: "/10.0.0.100", member_epoch: 2, partitions: [{topic: "orders", partition: 0}, {topic: "orders", partition: 1}],
+        assignment: [{topic: "orders", partition: 0}, {topic: "orders", partition: 1}], target: [{topic: "orders", partition: 0}], revoking: [{topic: "orders", partition: 1}]},
+      {id: "Yq2", client_id: "fast-2", host: "/10.0.0.100", member_epoch: 3, partitions: [], assignment: [], target: [{topic: "orders", partition: 1}],
+        pending: [{topic: "orders", partition: 1}], idle: "epoch 3: waits for [orders-1], which their owners give up first"},
+    ],
+    offsets: [{topic: "orders", partition: 0, committed: 4, log_end_offset: 6, lag: 2, member: "Xq1"}]});
+  const el = clean(groupsHTML(v, () => "2/s"), "groupsHTML");
+  const g = el.querySelector('.group[data-group="fast"]');
+  assert.match(g.textContent, /Reconciling/);
+  assert.match(g.textContent, /KIP-848 · epoch 3 · target epoch 3 · uniform · coordinator b1/);
+  assert.match(g.querySelector('[data-member="fast-1"]').textContent, /epoch 2[\s\S]*gives up orders-1/);
+  assert.match(g.querySelector('[data-member="fast-2"]').textContent, /epoch 3[\s\S]*waits for orders-1/);
+  assert.equal(g.querySelector("button[data-cmd^=\"add-consumer\"]").dataset.cmd, "add-consumer fast-3 --group fast --topics orders --protocol consumer");
+  assert.doesNotMatch(el.querySelector('.group[data-group="billing"]').textContent, /epoch/, "a classic group shows its generation only");
+});
+
 test("detail: every replica's track, its lines, and the segment files", () => {
   const v = update();
   const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);

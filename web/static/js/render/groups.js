@@ -1,7 +1,30 @@
 // @ts-check
 // The consumer groups: state, generation, members with their partitions
-// and rates, the committed offsets and lag, and the simple consumers.
+// and rates, the committed offsets and lag, and the simple consumers. A
+// group of the consumer group protocol (KIP-848) shows its group epoch and
+// target assignment epoch, and each member its epoch and the partitions it
+// waits for or must give up.
 import {esc} from "../html.js";
+
+/** @typedef {import("../types.js").PartitionRef} PartitionRef */
+
+/** @param {Array<PartitionRef> | null | undefined} ps */
+function names(ps) {
+  return (ps || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
+}
+
+/**
+ * epochsHTML is what a consumer-protocol member is on its way to: its
+ * epoch, the partitions it waits for (others still own them) and those it
+ * must give up first.
+ * @param {import("../types.js").MemberInfo} m
+ */
+function epochsHTML(m) {
+  let h = `<span class="muted epoch" title="its member epoch: the target assignment epoch it has reached">epoch ${m.member_epoch ?? 0}</span>`;
+  if (m.revoking && m.revoking.length) h += ` <span class="cue revoking" title="no longer in its target: it commits and gives them up, then says so in its next heartbeat">gives up ${names(m.revoking)}</span>`;
+  if (m.pending && m.pending.length) h += ` <span class="cue pending" title="in its target, but another member still owns them: they come at its next heartbeat after they are released">waits for ${names(m.pending)}</span>`;
+  return h;
+}
 
 /** @typedef {import("../types.js").View} View */
 
@@ -24,15 +47,20 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
     const topics = [...new Set((g.offsets || []).map((o) => o.topic))];
     let n = (g.members || []).length + 1;
     while (byName[`${g.name}-${n}`]) n++;
-    const add = topics.length ? `<button type="button" data-cmd="add-consumer ${esc(g.name)}-${n} --group ${esc(g.name)} --topics ${esc(topics.join(","))}">add a member</button>` : "";
+    const kip848 = g.group_protocol === "consumer";
+    const add = topics.length ? `<button type="button" data-cmd="add-consumer ${esc(g.name)}-${n} --group ${esc(g.name)} --topics ${esc(topics.join(","))}${kip848 ? " --protocol consumer" : ""}">add a member</button>` : "";
     const stable = g.state === "Stable";
+    const gen = kip848 ?
+      `<span title="the consumer group protocol (KIP-848): the broker assigns, each member moves to its target on its own heartbeats">KIP-848</span> · epoch ${g.generation} · target epoch ${g.assignment_epoch ?? 0}` :
+      `gen ${g.generation}`;
     h += `<div class="group" data-key="g-${esc(g.name)}" data-group="${esc(g.name)}">
       <div class="top"><b>${esc(g.name)}</b> <span class="state ${stable ? "running" : "crashed"}">${stable ? "Stable" : g.state === "PreparingRebalance" || g.state === "CompletingRebalance" ? "Rebalancing" : esc(g.state)}</span>
-        <span class="muted">gen ${g.generation} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
+        <span class="muted">${gen} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
     for (const m of g.members || []) {
       const c = byName[m.client_id];
-      const parts = (m.partitions || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
-      const idle = `<span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>`;
+      const parts = names(m.partitions);
+      const idle = `<span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>` +
+        (kip848 ? " " + epochsHTML(m) : "");
       if (!c) { // a Kafka client of the user's own, joined over the wire: the page cannot remove it
         h += `<div class="member external" data-key="m-${esc(m.id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
           <span class="muted" title="a Kafka client connected to the brokers' listeners">your client${m.host ? " at " + esc(m.host.replace(/^\//, "")) : ""}</span> ${idle}</div>`;
