@@ -418,9 +418,10 @@
 // [ExternalNode](n) of the network: cutting its links to a broker makes
 // that broker's answers to it never arrive (the connection hangs). The
 // consumer-group APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat,
-// LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ListGroups) are
-// served by the same coordinators as the world's own consumers, so that
-// external and simulated members share groups: the coordinator keeps the
+// LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ListGroups, and
+// KIP-848's ConsumerGroupHeartbeat and ConsumerGroupDescribe) are served by
+// the same coordinators as the world's own consumers, so that external and
+// simulated members share groups: the coordinator keeps the
 // wire's metadata and assignment bytes, translated at the boundary for the
 // "consumer" protocol type, opaque for any other (the broker's groups.go).
 //

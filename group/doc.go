@@ -1,5 +1,7 @@
-// Package group is Kafka's classic consumer-group protocol (the coordinator
-// before KIP-848) as pure state machines, and the partition assignors.
+// Package group is Kafka's consumer-group protocols as pure state machines:
+// the classic one (JoinGroup and SyncGroup, the client-side assignors), and
+// the consumer group protocol of KIP-848 (ConsumerGroupHeartbeat, the
+// server-side assignors), generally available in Kafka 4.0.
 //
 // # Pieces
 //
@@ -18,6 +20,18 @@
 //     cooperative one of KIP-429 ([RebalanceProtocol]).
 //   - The assignors range, roundrobin, sticky and cooperative-sticky are pure
 //     functions behind [Assignor].
+//   - [ConsumerGroupCoordinator] is the broker side of consumer-protocol
+//     groups (Kafka 4's GroupMetadataManager with its ConsumerGroups, read in
+//     the trunk of late 2024 and checked against KIP-848): group, target
+//     assignment and member epochs; the server-side uniform and range
+//     assignors ([ServerAssignors]); reconciliation, revoke first and assign
+//     once released, one member at a time with no barrier
+//     (CurrentAssignmentBuilder); group.consumer.session.timeout.ms and
+//     each member's rebalance timeout; commits and offset fetches checked
+//     against the member epoch (STALE_MEMBER_EPOCH). [ConsumerMember] is the
+//     consumer's side (the Java consumer's ConsumerMembershipManager):
+//     heartbeats carrying what it owns, reconciliation inside poll, commits
+//     at its epoch.
 //   - Committed offsets live behind [OffsetStore]; [MemoryOffsetStore] is the
 //     in-memory one, the cluster backs it with a compacted __consumer_offsets
 //     log, whose records [AppendOffsetCommitKey], [AppendOffsetCommitValue]
@@ -44,6 +58,11 @@
 //	gen 2: E1 [0 2] E2 [1 3] E3 [4 5]    gen 2: K1 [0 2] K2 [1 3] K3 [] (4,5 withheld)
 //	nobody read p0–p5 in between         K1,K2 revoke p4,p5 and rejoin
 //	                                     gen 3: K3 [4 5]; p0–p3 never stopped
+//
+// The consumer group protocol (KIP-848) has no rounds: N3's heartbeat bumps
+// the group epoch and the coordinator computes the target at once; N1 and
+// N2 each give one partition up at their own next heartbeat, N3 takes it at
+// its next one, and nobody else stops.
 //
 // # What the caller of a Coordinator must do
 //
@@ -143,7 +162,10 @@
 // subscribed topics) and the contents of the answers and requests not yet
 // taken. The assignors keep no state: pure functions, shared as they are.
 //
-// Not modelled: KIP-848's consumer protocol, offset expiry
-// (offsets.retention.minutes), rack-aware assignment, and coordinator
-// failover (group metadata is not persisted, only offsets).
+// Not modelled: offset expiry (offsets.retention.minutes), rack-aware
+// assignment, coordinator failover (group metadata is not persisted, only
+// offsets: Kafka 4 writes a consumer group's members and assignments to
+// __consumer_offsets too), KIP-848's topic regexes (SubscribedTopicRegex)
+// and its mixed groups (classic members in a consumer group, online
+// migration between the protocols).
 package group
