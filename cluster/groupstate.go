@@ -183,25 +183,17 @@ func (w *World) consumerMemberInfo(m group.ConsumerMemberStatus) MemberInfo {
 	mi := MemberInfo{ID: m.MemberID, ClientID: m.ClientID, InstanceID: m.InstanceID, Host: groupHost, Assignment: partitionRefs(m.Assigned),
 		MemberEpoch: m.MemberEpoch, MemberState: m.State.String(), Target: partitionRefs(m.Target), Pending: partitionRefs(m.Pending),
 		Revoking: partitionRefs(m.Revoking)}
-	c := w.consumer(m.ClientID)
-	switch {
-	case m.ClientHost != "":
+	if m.ClientHost != "" {
 		mi.Host, mi.Partitions = m.ClientHost, mi.Assignment
-	case c == nil || !c.Running() || c.MemberID() != m.MemberID:
-		mi.Partitions = mi.Assignment
-		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", m.SessionDeadlineMs)
-	default:
-		st := c.MemberStatus()
-		mi.Partitions = partitionRefs(st.Fetchable)
-		mi.Idle = st.Idle
-		if mi.Idle != "" && len(m.Assigned) == 0 && len(m.Pending) > 0 {
-			// the member knows only what it may own; its coordinator knows the rest
-			mi.Idle = fmt.Sprintf("epoch %d: waits for %v, which their owners give up first", m.MemberEpoch, m.Pending)
-		}
-		if w.now < c.StalledUntil() {
-			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
-		}
+		return mi
 	}
+	fillReads(&mi, w.consumer(m.ClientID), w.now, m.MemberID, m.SessionDeadlineMs, func(idle string) string {
+		if idle != "" && len(m.Assigned) == 0 && len(m.Pending) > 0 {
+			// the member knows only what it may own; its coordinator knows the rest
+			return fmt.Sprintf("epoch %d: waits for %v, which their owners give up first", m.MemberEpoch, m.Pending)
+		}
+		return idle
+	})
 	return mi
 }
 
@@ -221,20 +213,27 @@ func (w *World) memberInfo(m group.MemberStatus) MemberInfo {
 	if m.ClientHost != "" {
 		return externalMemberInfo(mi, m)
 	}
-	c := w.consumer(m.ClientID)
-	switch {
-	case c == nil || !c.Running() || c.MemberID() != m.MemberID:
-		mi.Partitions = mi.Assignment
-		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", m.SessionDeadlineMs)
-	default:
-		st := c.MemberStatus()
-		mi.Partitions = partitionRefs(st.Fetchable)
-		mi.Idle = st.Idle
-		if w.now < c.StalledUntil() {
-			mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
-		}
-	}
+	fillReads(&mi, w.consumer(m.ClientID), w.now, m.MemberID, m.SessionDeadlineMs, func(idle string) string { return idle })
 	return mi
+}
+
+// fillReads fills what member mi's process c reads at nowMs, and why it
+// reads nothing: a process that is gone (crashed, or a new incarnation
+// with another member id) reads nothing, its partitions wait at the
+// coordinator until its session expires; a running one reads what it may
+// fetch, idle saying why not (a busy application says so first).
+func fillReads(mi *MemberInfo, c *Consumer, nowMs int64, memberID string, sessionDeadlineMs int64, idle func(string) string) {
+	if c == nil || !c.Running() || c.MemberID() != memberID {
+		mi.Partitions = mi.Assignment
+		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", sessionDeadlineMs)
+		return
+	}
+	st := c.MemberStatus()
+	mi.Partitions = partitionRefs(st.Fetchable)
+	mi.Idle = idle(st.Idle)
+	if nowMs < c.StalledUntil() {
+		mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
+	}
 }
 
 func partitionRefs(tps []group.TopicPartition) []PartitionRef {
