@@ -47,8 +47,16 @@ func (r *Log) DecodedEntries() int {
 	for _, ch := range r.m.chunks.All() {
 		n += len(ch.entries)
 	}
+	for _, es := range r.m.cache.entries {
+		n += len(es)
+	}
 	return n
 }
+
+// DecodedBytes is the size by Read's measure (70 bytes an entry plus its
+// key and value) of the decoded entries the mirror keeps of its lazy
+// chunks: at most [MirrorCacheBytes].
+func (r *Log) DecodedBytes() int { return r.m.cache.bytes }
 
 // ReadsItself reports whether the mirror reads its lazy batches back from
 // this log's own files (a clone's must not read its original's).

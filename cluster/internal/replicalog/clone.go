@@ -25,10 +25,11 @@ func (r *Log) Clone(fsys vfs.FS, clock *int64, rnd kafkalog.Int64Source) *Log {
 }
 
 // clone copies the mirror for the log files: its chunks are shared block
-// by block (seq.Vec), decoded entries included (nothing changes them), and
-// its list of decoded chunks copied.
+// by block (seq.Vec), the entries of the eager ones included (nothing
+// changes them); the copy's cache of decoded lazy chunks starts empty, so
+// that a snapshot holds no decoded record.
 func (m *Mirror) clone(files batchFiles) Mirror {
 	c := *m
-	c.files, c.chunks, c.cache = files, m.chunks.Clone(), slices.Clone(m.cache)
+	c.files, c.chunks, c.cache = files, m.chunks.Clone(), decodedCache{budget: m.cache.budget}
 	return c
 }

@@ -10,7 +10,9 @@
 // log is opened (after recovery) and never holds more than they do. A batch
 // whose offsets follow one another is mirrored lazily, as where it lies in
 // its segment file, and decoded again only when someone reads its records;
-// a follower's fetch takes its bytes without decoding them. Bytes that do
+// a follower's fetch takes its bytes without decoding them. The records
+// decoded last are kept up to [MirrorCacheBytes] a log (8 MiB; Kafka keeps
+// none: a fetch sends the log's bytes), and a clone keeps none. Bytes that do
 // not decode (disk damage below the recovery point) are remembered as
 // [Damage] and handed to readers as they are, as a Kafka leader sends them.
 //

@@ -17,12 +17,12 @@ import (
 // A chunk is eager (its entries, always there) or lazy: the records of a
 // batch whose offsets follow one another, kept as where the batch lies in
 // its segment file (lazyBatch, chunk.at), its bytes read back (files) and
-// decoded into entries only when someone reads them. A lazy chunk keeps
-// its decoded entries while they are among the [mirrorCacheEntries]
-// decoded last (cache), so that a batch just decoded serves the page and
-// the checker again, and a log of millions of records costs its files,
-// not a second copy of its bytes or a decoded entry for each (a client
-// producing flat out would otherwise fill the memory with them).
+// decoded into entries only when someone reads them. The mirror keeps the
+// entries of the lazy chunks decoded last, up to [MirrorCacheBytes]
+// (decodedCache), so that a batch just decoded serves the page and the
+// checker again, and a log of millions of records costs its files, not a
+// second copy of its bytes or a decoded entry for each (a client producing
+// flat out would otherwise fill the memory with them).
 //
 // A chunk's entries are never changed once made, so they may be shared: a
 // follower's chunk carries the entries its fetch carried (replica.Log.Read
@@ -39,12 +39,8 @@ type Mirror struct {
 	// mirror began: a chunk's first counts from the beginning, so that a
 	// drop rewrites no chunk; position i is entry base+i.
 	base int
-	// cache lists the lazy chunks whose entries are decoded (by their
-	// first), oldest first, and cached how many entries they hold.
-	cache  []int
-	cached int
-	// budget, if above 0, replaces mirrorCacheEntries (tests).
-	budget int
+	// cache keeps the decoded entries of the lazy chunks decoded last.
+	cache decodedCache
 	// files reads a lazy chunk's batch back from the segment file it is
 	// in (the replica log the mirror belongs to).
 	files batchFiles
@@ -57,10 +53,6 @@ type batchFiles interface {
 	batchBytes(at place, size int, kept []byte) ([]byte, error)
 }
 
-// mirrorCacheEntries is how many decoded entries of lazy chunks a mirror
-// keeps: a few of a client's largest batches.
-const mirrorCacheEntries = 1 << 15
-
 // chunk is the entries of one batch (or of its part at or after the log
 // start offset) and where the batch ends on disk.
 type chunk struct {
@@ -68,8 +60,9 @@ type chunk struct {
 	n     int // number of entries
 	// lo and hi are the offsets of the first and the last entry.
 	lo, hi int64
-	// entries are the entries: always set for an eager chunk, set while
-	// decoded for a lazy one.
+	// entries are the entries: always set for an eager chunk, and for a
+	// lazy one cut at its start or its end (Mirror.dropFront, truncate);
+	// the decoded entries of a lazy chunk as made are in Mirror.cache.
 	entries []replica.Entry
 	at      place
 	// batch, for a lazy chunk, holds the batch bytes its entries decode
@@ -142,7 +135,8 @@ func (m *Mirror) Len() int { return m.n }
 // reset empties the mirror.
 func (m *Mirror) reset() {
 	m.base += m.n
-	m.chunks, m.n, m.cache, m.cached = seq.Vec[chunk]{}, 0, nil, 0
+	m.chunks, m.n = seq.Vec[chunk]{}, 0
+	m.cache.reset()
 }
 
 // add appends an eager chunk of a batch's entries, which end at place at.
@@ -161,7 +155,7 @@ func (m *Mirror) add(entries []replica.Entry, at place) {
 // of leader epoch epoch, whose sizes by Read's measure are size (all) and
 // headSize (the first), ending at place at. entries, when not nil, are
 // those records decoded (the caller's new slice, or one that is never
-// changed), kept as the chunk's decoded entries.
+// changed), cached as the chunk's decoded entries.
 func (m *Mirror) addLazy(b *LazyBatch, epoch int32, skip, n int, entries []replica.Entry, size, headSize int, at place) {
 	if n == 0 {
 		return
@@ -169,65 +163,36 @@ func (m *Mirror) addLazy(b *LazyBatch, epoch int32, skip, n int, entries []repli
 	lo := b.base + int64(skip)
 	c := chunk{first: m.base + m.n, n: n, lo: lo, hi: lo + int64(n) - 1, at: at, batch: b, skip: skip, epoch: epoch,
 		size: size, headSize: headSize, head: skip == 0}
-	if entries != nil {
-		c.entries = entries[:n:n]
-	}
 	m.chunks.Append(c)
 	m.n += n
 	if entries != nil {
-		m.remember(m.chunks.Len() - 1)
+		m.cache.put(b, c.first, entries[:n:n])
 	}
 }
 
 // entriesOf returns chunk c's entries, decoding a lazy chunk's batch if
 // they are not cached. The caller must not modify them.
 func (m *Mirror) entriesOf(c int) []replica.Entry {
-	if es := m.chunks.At(c).entries; es != nil {
+	ch := m.chunks.At(c)
+	if ch.entries != nil {
+		return ch.entries
+	}
+	if es := m.cache.get(ch.batch); es != nil {
 		return es
 	}
-	ch := m.chunks.Mut(c)
 	es := m.decode(ch)
-	ch.entries = es
-	m.remember(c) // which never forgets c itself; es is the caller's either way
+	m.cache.put(ch.batch, ch.first, es)
 	return es
 }
 
-// remember notes that lazy chunk c's entries are decoded, and forgets the
-// decoded entries of the chunks decoded longest ago beyond
-// mirrorCacheEntries (never those of the chunk decoded last).
-func (m *Mirror) remember(c int) {
-	ch := m.chunks.At(c)
-	m.cache = append(m.cache, ch.first)
-	m.cached += ch.n
-	budget := mirrorCacheEntries
-	if m.budget > 0 {
-		budget = m.budget
-	}
-	for m.cached > budget && len(m.cache) > 1 {
-		first := m.cache[0]
-		m.cache = m.cache[1:]
-		if k := m.chunkAt(first); k >= 0 && m.chunks.At(k).entries != nil {
-			old := m.chunks.Mut(k)
-			old.entries = nil
-			m.cached -= old.n
-		}
-	}
-	if len(m.cache) > 0 && cap(m.cache) > 4*len(m.cache)+16 {
-		m.cache = append([]int(nil), m.cache...) // let the dropped front go
-	}
-}
-
-// chunkAt is the index of the lazy chunk that begins at position first,
-// -1 if none.
-func (m *Mirror) chunkAt(first int) int {
+// holds reports whether lazy chunk b, cached when it began at position
+// first, is still in the mirror as it was then (not cut, not dropped).
+func (m *Mirror) holds(first int, b *LazyBatch) bool {
 	if first < m.base || first >= m.base+m.n {
-		return -1
+		return false
 	}
-	k := m.chunkOf(first - m.base)
-	if ch := m.chunks.At(k); ch.first != first || ch.batch == nil {
-		return -1
-	}
-	return k
+	ch := m.chunks.At(m.chunkOf(first - m.base))
+	return ch.first == first && ch.batch == b && ch.entries == nil
 }
 
 // bytesOf is lazy chunk ch's batch bytes, read back from its file: the
@@ -332,20 +297,7 @@ func (m *Mirror) truncate(i int) {
 	}
 	m.chunks.Truncate(c)
 	m.n = i
-	m.recountCache()
-}
-
-// recountCache keeps, of the positions the cache lists, those (moved back
-// by shift) of the lazy chunks still there with their entries decoded, and
-// counts their entries again: after a cut or a drop of the mirror's front.
-func (m *Mirror) recountCache() {
-	kept, cached := m.cache[:0], 0
-	for _, first := range m.cache {
-		if k := m.chunkAt(first); k >= 0 && m.chunks.At(k).entries != nil {
-			kept, cached = append(kept, first), cached+m.chunks.At(k).n
-		}
-	}
-	m.cache, m.cached = kept, cached
+	m.cache.keep(m.holds)
 }
 
 // dropFront removes the entries before position i, as a rebuild from a
@@ -377,7 +329,7 @@ func (m *Mirror) dropFront(i int) {
 	m.chunks.DropFront(c)
 	m.base += i
 	m.n -= i
-	m.recountCache()
+	m.cache.keep(m.holds)
 }
 
 // Epochs yields, chunk by chunk from position i on, the leader Epochs of

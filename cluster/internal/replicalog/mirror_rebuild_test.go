@@ -35,7 +35,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
-		r.m.budget = rapid.IntRange(1, 12).Draw(t, "cache budget")
+		r.m.cache.budget = rapid.IntRange(1, 2000).Draw(t, "cache budget")
 		epoch := int32(0)
 		// logs are r and its clones (a snapshot's, on a clone of the file
 		// system), each changed on its own in turn: every one must hold its
@@ -119,6 +119,7 @@ func TestMirrorHoldsTheFiles(t *testing.T) {
 				if d := cmp.Diff(want, mirrored(&s.r.m)); d != "" {
 					t.Fatalf("step %d: log %d of %d: the mirror against the files (-files +mirror):\n%s", step, k, len(sides), d)
 				}
+				checkCache(t, &s.r.m)
 			}
 			if r.LogStartOffset() < r.LogEndOffset() {
 				from := rapid.Int64Range(r.LogStartOffset(), r.LogEndOffset()).Draw(t, "read from")

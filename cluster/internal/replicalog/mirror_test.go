@@ -72,7 +72,7 @@ func flatReadEnd(flat []replica.Entry, i, maxBytes, end int) (int, int) {
 func TestMirrorIsASlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		files := memFiles{}
-		m := Mirror{budget: rapid.IntRange(1, 20).Draw(t, "cache budget"), files: files}
+		m := Mirror{cache: decodedCache{budget: rapid.IntRange(1, 3000).Draw(t, "cache budget")}, files: files}
 		var flat []replica.Entry
 		var places []place
 		next := int64(rapid.Int64Range(0, 1000).Draw(t, "start"))
@@ -151,9 +151,7 @@ func TestMirrorIsASlice(t *testing.T) {
 				}
 			}
 			check()
-			if limit := m.budget + 6; m.cached > limit {
-				t.Fatalf("%d decoded entries cached, budget %d", m.cached, m.budget)
-			}
+			checkCache(t, &m)
 		}
 		for p, e := range m.From(0) {
 			if d := cmp.Diff(flat[p], *e); d != "" {
@@ -232,4 +230,27 @@ func TestMirrorIsASlice(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkCache fails unless m's cache of decoded chunks keeps at most its
+// budget of bytes, counts them right, and keeps only chunks the mirror
+// holds as they were made.
+func checkCache(t *rapid.T, m *Mirror) {
+	dc := &m.cache
+	if dc.bytes > dc.limit() {
+		t.Fatalf("%d bytes of decoded entries cached, budget %d", dc.bytes, dc.limit())
+	}
+	n := 0
+	for _, c := range dc.order[dc.head:] {
+		n += c.size
+		if !m.holds(c.first, c.batch) {
+			t.Fatalf("the cache keeps a chunk at %d the mirror no longer holds as made", c.first)
+		}
+		if got := entriesSize(dc.entries[c.batch]); got != c.size {
+			t.Fatalf("a cached chunk at %d counted %d bytes, its entries are %d", c.first, c.size, got)
+		}
+	}
+	if n != dc.bytes || len(dc.entries) != dc.len() {
+		t.Fatalf("the cache counts %d bytes in %d chunks; its order lists %d bytes, its map %d chunks", dc.bytes, dc.len(), n, len(dc.entries))
+	}
 }
