@@ -53,6 +53,19 @@ type ExternalRequest = broker.Request
 // (advertised.listeners).
 type ExternalAnswer = broker.Answer
 
+// ExternalClientExpiryMs is how long the brokers remember an external
+// client that sends nothing and waits for nothing: an hour of the world's
+// time, as Kafka 3.7 keeps a client.id's quota sensors
+// (ClientQuotaManager.InactiveSensorExpirationTimeSeconds); they look for
+// such clients every 30 s (Metrics.ExpireSensorTask) and remember at most
+// [MaxExternalClients] at once, forgetting the least recently active
+// first.
+const ExternalClientExpiryMs = broker.ClientExpiryMs
+
+// MaxExternalClients bounds the external clients the brokers remember at
+// once (the simulation's own bound).
+const MaxExternalClients = broker.MaxClients
+
 // ExternalClient is what the brokers saw of one external client: its
 // number, the client.id and address of its latest request, its requests
 // by api name, the acks and producer id of its latest produce, the records
@@ -116,8 +129,9 @@ func (w *World) ExternalPrepared(req ExternalRequest, p *PreparedExternal) (uint
 // first, and forgets them.
 func (w *World) ExternalAnswers() []ExternalAnswer { return w.reqs.Answers() }
 
-// ExternalClients returns what the brokers saw of each external client,
-// by number. The caller must not modify it.
+// ExternalClients returns what the brokers remember of the external
+// clients, by number: those heard from within [ExternalClientExpiryMs] or
+// waiting for an answer. The caller must not modify it.
 func (w *World) ExternalClients() []ExternalClient { return w.reqs.Clients() }
 
 // ExternalPending returns how many external requests wait for the world.
@@ -159,15 +173,31 @@ func externalString(x *ExternalRequest) string {
 
 // external applies one external request (the action's work): the broker
 // serves it, then the world runs until the network is quiet and answers
-// the requests that waited for that.
+// the requests that waited for that. A Produce whose batches were refused
+// is kept in the history as the brokers compacted it (broker.Requests.Compact:
+// the verdicts instead of the refused bytes), so that its bytes go at once.
 func (w *World) external(x *ExternalRequest) error {
 	served, err := w.reqs.Serve(w.env(), w.brokers, x)
+	if c := w.reqs.Compact(x); c != nil {
+		w.keepCompacted(x, c)
+	}
 	if !served {
 		return err
 	}
 	w.quiet()
 	w.reqs.Tick(w.env(), w.brokers)
 	return nil
+}
+
+// keepCompacted puts c in the place of x, the request of the action being
+// applied, in the history, and counts the bytes it weighs no longer.
+func (w *World) keepCompacted(x, c *ExternalRequest) {
+	if n := len(w.actions); n > 0 && w.actions[n-1].External == x {
+		a := &w.actions[n-1]
+		before := actionSize(a)
+		a.External = c
+		w.actionBytes += actionSize(a) - before
+	}
 }
 
 // TopicUUID returns the 16 bytes of a topic id printed in base64 (the

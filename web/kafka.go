@@ -27,7 +27,14 @@ import (
 //
 // A client is numbered by its client.id, in the order they were first
 // seen: the page's "cut client N" cuts the links between client N and the
-// brokers (the connections hang, as on a real cut). A broker that is
+// brokers (the connections hang, as on a real cut). A client.id with no
+// connection whose number the world no longer remembers (it forgets a
+// client an hour after its last request, cluster.ExternalClientExpiryMs)
+// is forgotten too, at most [ClientSweepInterval] later, unless a link of
+// it is cut (it comes back with a new number: a number names one client.id
+// in the world's history); the brokers' states and cut links are looked at
+// for the connected clients alone, so that clients that came and went cost
+// nothing once gone. A broker that is
 // stopped or killed closes its connections; a powered-off one stops
 // answering, and when it is started again the connections of before are
 // closed (the host rebooted). When the world shown is replaced (going
@@ -43,9 +50,16 @@ type Kafka struct {
 	waiting map[uint64]waiter
 	world   *cluster.World
 	clients map[string]int32
-	conns   map[uint64]kafkawire.ConnInfo
+	// next is the highest number given; swept is when the client ids
+	// were last swept (wall clock).
+	next  int32
+	swept time.Time
+	// conns are the open connections, each with the client.id of its
+	// latest request.
+	conns map[uint64]kafkawire.ConnInfo
 	// brokers and cuts cache what State answers from: each broker's state
-	// and the cut links (broker, client node), refreshed at every pump.
+	// and the cut links (broker, client node) of the connected clients,
+	// refreshed at every pump.
 	brokers map[int32]cluster.BrokerState
 	cuts    map[[2]int32]bool
 	notice  string
@@ -67,6 +81,10 @@ type waiter struct {
 // PumpInterval is how often Run hands the world's answers back to the
 // connections when no new request wakes it.
 const PumpInterval = 5 * time.Millisecond
+
+// ClientSweepInterval is how often Run forgets the client ids without a
+// connection that the world has forgotten (wall clock).
+const ClientSweepInterval = time.Minute
 
 // NewKafka returns the backend of live's brokers; Attach gives it its
 // server, Run serves.
@@ -142,10 +160,9 @@ func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request, 
 	prepared := pp.Prepare(&x)
 	preparers.Put(pp)
 	k.mu.Lock()
-	n, ok := k.clients[conn.ClientID]
-	if !ok {
-		n = int32(len(k.clients) + 1)
-		k.clients[conn.ClientID] = n
+	n := k.number(conn.ClientID)
+	if _, open := k.conns[conn.ID]; open {
+		k.conns[conn.ID] = conn // its client.id is this request's
 	}
 	remote := ""
 	if conn.Remote != nil {
@@ -159,6 +176,18 @@ func (k *Kafka) Submit(broker int32, conn kafkawire.ConnInfo, req kmsg.Request, 
 	default:
 	}
 	return p
+}
+
+// number returns client.id id's number, giving it the next if new (never
+// one given before: the world's history names clients by number); k.mu is
+// held.
+func (k *Kafka) number(id string) int32 {
+	if n, ok := k.clients[id]; ok {
+		return n
+	}
+	k.next++
+	k.clients[id] = k.next
+	return k.next
 }
 
 // preparers keep the buffers of the connections' request preparation
@@ -268,6 +297,7 @@ func (k *Kafka) pump() {
 	}
 	k.mu.Unlock()
 	changed, disconnect := k.refresh(w)
+	k.sweepClients(w)
 	l.mu.Unlock()
 	for _, r := range resolves {
 		r()
@@ -302,12 +332,13 @@ func (k *Kafka) worldChanged(w *cluster.World) string {
 	return k.notice
 }
 
-// refresh caches the brokers' states and the cut links for State; it
-// reports whether anything changed and which brokers came back from a
-// power cut. l.mu is held.
+// refresh caches the brokers' states and the cut links of the connected
+// clients for State; it reports whether anything changed and which brokers
+// came back from a power cut. l.mu is held.
 func (k *Kafka) refresh(w *cluster.World) (changed bool, poweredOn []int32) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	connected := k.connectedNumbers()
 	for id := int32(1); id <= int32(w.Config().Brokers); id++ {
 		st, _ := w.BrokerState(id)
 		old, ok := k.brokers[id]
@@ -318,14 +349,64 @@ func (k *Kafka) refresh(w *cluster.World) (changed bool, poweredOn []int32) {
 			}
 		}
 		k.brokers[id] = st
-		for _, n := range k.clients {
+		for n := range connected {
 			key := [2]int32{id, cluster.ExternalNode(n)}
 			if cut := w.LinkCut(id, cluster.ExternalNode(n)); cut != k.cuts[key] {
 				k.cuts[key], changed = cut, true
 			}
 		}
 	}
+	for key := range k.cuts {
+		if !connected[key[1]-cluster.ExternalNodeBase] {
+			delete(k.cuts, key) // a client no longer connected: looked at again when it is
+		}
+	}
 	return changed, poweredOn
+}
+
+// connectedNumbers is the set of the numbers of the clients with an open
+// connection; k.mu is held.
+func (k *Kafka) connectedNumbers() map[int32]bool {
+	out := make(map[int32]bool, len(k.conns))
+	for _, c := range k.conns {
+		if n, ok := k.clients[c.ClientID]; ok {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// sweepClients forgets, every ClientSweepInterval, the client ids without
+// a connection whose number w does not remember (cluster.World.ExternalClients)
+// and whose links are whole. l.mu is held.
+func (k *Kafka) sweepClients(w *cluster.World) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if time.Since(k.swept) < ClientSweepInterval {
+		return
+	}
+	k.swept = time.Now()
+	connected := map[string]bool{}
+	for _, c := range k.conns {
+		connected[c.ClientID] = true
+	}
+	known := w.ExternalClients()
+	for id, n := range k.clients {
+		if connected[id] {
+			continue
+		}
+		if _, ok := slices.BinarySearchFunc(known, n, func(c cluster.ExternalClient, n int32) int { return int(c.Number - n) }); ok {
+			continue
+		}
+		cut := false
+		for b := int32(1); b <= int32(w.Config().Brokers); b++ {
+			cut = cut || w.LinkCut(b, cluster.ExternalNode(n))
+		}
+		if cut {
+			continue
+		}
+		delete(k.clients, id)
+	}
 }
 
 // advertise fills in the brokers' host and port from the listeners

@@ -20,14 +20,15 @@ import (
 )
 
 // TestCutClient: "cut client N" cuts client N from every broker (or those
-// listed), Kafka's State answers Silent on a cut link and Serving again
-// after "heal"; a stopped broker refuses.
+// listed), Kafka's State answers Silent on a cut link of a connected
+// client and Serving again after "heal"; a stopped broker refuses.
 func TestCutClient(t *testing.T) {
 	l, err := NewLive()
 	require.NoError(t, err)
 	k := NewKafka(l)
 	term := NewTerminal(l)
 	conn := kafkawire.ConnInfo{ID: 1, Broker: 1, ClientID: "kgo"}
+	k.ConnOpened(kafkawire.ConnInfo{ID: 1, Broker: 1}) // a connection's client.id comes with its requests
 	req := kmsg.NewPtrMetadataRequest()
 	k.Submit(1, conn, req, req.AppendTo(nil)) // numbers client "kgo" 1
 	states := func() []kafkawire.State {

@@ -37,7 +37,9 @@ func (rq *Requests) answerFetch(id uint64, client int32, resp *kmsg.FetchRespons
 			n += len(p.RecordBatches)
 		}
 	}
-	rq.clients[client-1].Fetched += int64(n)
+	if c := rq.clientAt(client); c != nil { // a client with a request waiting is remembered
+		c.Fetched += int64(n)
+	}
 	rq.answer(id, resp)
 }
 

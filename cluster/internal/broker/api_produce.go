@@ -33,10 +33,10 @@ const waitsForReplica int16 = -2
 // (acks=1 after the append, acks=all once the ISR has it:
 // DelayedProduce).
 func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *kmsg.ProduceRequest) {
-	c := &rq.clients[x.Client-1]
-	c.Acks = acksLabel(req.Acks)
+	rq.clientAt(x.Client).Acks = acksLabel(req.Acks) // Serve has just counted x: the client is there
 	resp := kmsg.NewPtrProduceResponse()
 	p := &pending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), produce: resp}
+	copyOut := mostlyOversized(env, x, req)
 	for ti, t := range req.Topics {
 		rt := kmsg.NewProduceResponseTopic()
 		rt.Topic = t.Topic
@@ -46,10 +46,23 @@ func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *k
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		resp.Topics = append(resp.Topics, rt)
-		for pi := range t.Partitions {
-			code, msg, records := rq.producePartition(env, b, p, x, req, ti, pi)
-			if code != waitsForReplica {
-				rq.settleProduce(env, b, p, ti, pi, code, msg, -1, records)
+		for pi, part := range t.Partitions {
+			v, ok := x.refusal(ti, pi)
+			if !ok {
+				v = rq.producePartition(env, b, p, x, req, ti, pi, copyOut)
+			}
+			if v.note != "" {
+				env.Record(event.Produce, b.ID(), &tp{Topic: t.Topic, Partition: part.Partition}, "%s", v.note)
+			}
+			if v.errs != nil {
+				p.produce.Topics[ti].Partitions[pi].ErrorRecords = v.errs
+			}
+			if v.code != waitsForReplica {
+				rq.settleProduce(env, b, p, ti, pi, v.code, v.msg, -1, v.records)
+			}
+			if v.code != waitsForReplica && v.code != 0 && len(part.Records) > 0 {
+				v.topic, v.part = ti, pi
+				rq.refused.add(x, req, v)
 			}
 		}
 	}
@@ -60,22 +73,42 @@ func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *k
 	rq.answer(id, resp)
 }
 
-// producePartition checks and sends one partition's batch. It returns
-// waitsForReplica when a replica will answer (the slot is waiting), else
-// the code to answer at once (0 for acks=0 after the append), with the
-// number of records the batch held.
-func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int) (int16, string, int) {
+// mostlyOversized reports whether less than half of x's body (decoded as
+// req) is batches within their topic's max.message.bytes: the batches
+// appended are then copied out of it, so that the logs keeping them do
+// not keep the refused bytes beside them (refusal.go).
+func mostlyOversized(env APIEnv, x *Request, req *kmsg.ProduceRequest) bool {
+	n := 0
+	for _, t := range req.Topics {
+		limit := env.Settings(t.Topic).Log.MaxMessageBytes
+		for _, p := range t.Partitions {
+			if len(p.Records) <= int(limit) {
+				n += len(p.Records)
+			}
+		}
+	}
+	return 2*n < len(x.Body)
+}
+
+// producePartition checks and sends one partition's batch. Its verdict's
+// code is waitsForReplica when a replica will answer (the slot is
+// waiting), else the code to answer at once (0 for acks=0 after the
+// append), with the number of records the batch held, the event to record
+// and the records to name in the answer when it is refused.
+//
+// With copyOut, a batch appended is copied out of the body it came in.
+func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int, copyOut bool) verdict {
 	t, part := &req.Topics[ti], &req.Topics[ti].Partitions[pi]
-	c := &rq.clients[x.Client-1]
+	c := rq.clientAt(x.Client) // Serve has just counted x: the client is there
 	topic := topicNamed(env, t.Topic)
 	if !hasPartition(topic, part.Partition) {
-		return kafkaerr.UnknownTopicOrPartition, "", 0
+		return verdict{code: kafkaerr.UnknownTopicOrPartition}
 	}
 	k := tp{Topic: t.Topic, Partition: part.Partition}
 	if topic.Internal {
 		// ReplicaManager.appendToLocalLog: clients may not write to
 		// internal topics.
-		return kafkaerr.InvalidTopicException, fmt.Sprintf("Cannot append to internal topic %s", t.Topic), 0
+		return verdict{code: kafkaerr.InvalidTopicException, msg: fmt.Sprintf("Cannot append to internal topic %s", t.Topic)}
 	}
 	// ProduceRequest.validateRecords: v3+ carries exactly one batch of
 	// magic 2.
@@ -83,42 +116,40 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 	h, n, err := cb.header, cb.n, cb.checkErr
 	switch {
 	case len(part.Records) == 0:
-		return kafkaerr.InvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
+		return verdict{code: kafkaerr.InvalidRecord, msg: "Produce requests with version 3 and above must contain exactly one record batch"}
 	case err != nil && errors.Is(err, kafkalog.ErrUnknownMagic):
-		return kafkaerr.InvalidRecord, "Produce requests with version 3 and above must use magic 2", 0
+		return verdict{code: kafkaerr.InvalidRecord, msg: "Produce requests with version 3 and above must use magic 2"}
 	case err == nil && n != len(part.Records):
-		return kafkaerr.InvalidRecord, "Produce requests with version 3 and above must contain exactly one record batch", 0
+		return verdict{code: kafkaerr.InvalidRecord, msg: "Produce requests with version 3 and above must contain exactly one record batch"}
 	}
 	if req.Acks != 0 && req.Acks != 1 && req.Acks != replica.AcksAll {
-		return kafkaerr.InvalidRequiredAcks, "", 0
+		return verdict{code: kafkaerr.InvalidRequiredAcks}
 	}
 	s := b.Partition(k)
 	if s == nil {
-		return kafkaerr.NotLeaderOrFollower, "", 0
+		return verdict{code: kafkaerr.NotLeaderOrFollower}
 	}
 	if code := s.Node.ProduceCheck(req.Acks); code != replica.None {
-		return int16(code), "", 0
+		return verdict{code: int16(code)}
 	}
 	cfg := env.Settings(t.Topic).Log
 	if size, _, perr := kafkalog.PeekBatch(part.Records); perr == nil && size > int64(cfg.MaxMessageBytes) {
-		return kafkaerr.MessageTooLarge, "", 0
+		return verdict{code: kafkaerr.MessageTooLarge}
 	}
 	if int64(len(part.Records)) > cfg.SegmentBytes {
 		// UnifiedLog.append (Kafka 3.7): an append no segment could hold is
 		// a RecordBatchTooLargeException.
-		return kafkaerr.RecordListTooLarge, "", 0
+		return verdict{code: kafkaerr.RecordListTooLarge}
 	}
 	if err != nil {
 		// LogValidator: a batch that fails its CRC or whose lengths do
 		// not hold is a CorruptRecordException.
-		env.Record(event.Produce, b.ID(), &k, "client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)
-		return kafkaerr.CorruptMessage, "", 0
+		return verdict{code: kafkaerr.CorruptMessage, note: fmt.Sprintf("client %d: refused a batch: CORRUPT_MESSAGE (%v)", x.Client, err)}
 	}
 	if why := validator.BatchProblem(&h, k.String()); why != "" {
 		// LogValidator.validateBatch (Kafka 3.7) throws an
 		// InvalidRecordException: INVALID_RECORD, no message to the client
-		env.Record(event.Produce, b.ID(), &k, "client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)
-		return kafkaerr.InvalidRecord, "", cb.records
+		return verdict{code: kafkaerr.InvalidRecord, records: cb.records, note: fmt.Sprintf("client %d: refused a batch: INVALID_RECORD (%s)", x.Client, why)}
 	}
 	// The records were read from the world's bytes of the batch (a copy,
 	// or the handed-over body's own), which go to the log as they are
@@ -135,21 +166,24 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 		case errors.Is(cb.decodeErr, kafkalog.ErrTooLarge):
 			msg = fmt.Sprintf("the records decompress to more than kafkalive reads of a batch (%d bytes)", kafkalog.DefaultMaxDecompressedBytes)
 		}
-		env.Record(event.Produce, b.ID(), &k, "client %d: refused a batch: %s (%v)", x.Client, kafkaerr.Name(code), cb.decodeErr)
-		return code, msg, 0
+		return verdict{code: code, msg: msg, note: fmt.Sprintf("client %d: refused a batch: %s (%v)", x.Client, kafkaerr.Name(code), cb.decodeErr)}
 	}
 	raw := cb.raw
-	if cb.handedOver && cfg.MessageTimestampType == kafkalog.LogAppendTime {
+	switch {
+	case cb.handedOver && cfg.MessageTimestampType == kafkalog.LogAppendTime:
 		// the leader would stamp the time and a new CRC into the body
 		// itself: a replay is to read the timestamps the client sent
+		raw = slices.Clone(raw)
+	case cb.handedOver && copyOut:
+		// the body is mostly batches that will be refused: the log keeps
+		// this one on its own, not the body with them
 		raw = slices.Clone(raw)
 	}
 	count := cb.records
 	if before, after := cfg.TimestampBounds(); cfg.Compact() && cb.nullKey || h.Attributes.TimestampType() == kafkalog.LogAppendTime ||
 		before != math.MaxInt64 || after != math.MaxInt64 {
 		if code, msg, errs := validator.RecordErrors(cb.raw, cfg, k, env.Now()); code != 0 {
-			p.produce.Topics[ti].Partitions[pi].ErrorRecords = errs
-			return code, msg, count
+			return verdict{code: code, msg: msg, records: count, errs: errs}
 		}
 	}
 	c.Sent += count
@@ -160,7 +194,7 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 			// at the offsets they say, repeated or not
 			// (assignOffsetsNonCompressed); the simulation refuses it,
 			// as the offsets of a log's records here always increase.
-			return kafkaerr.InvalidRecord, fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder), count
+			return verdict{code: kafkaerr.InvalidRecord, msg: fmt.Sprintf("record %d of the batch has offset delta other than %d: kafkalive keeps a log's offsets increasing", cb.outOfOrder, cb.outOfOrder), records: count}
 		}
 		// The leader writes a compressed batch whose records' offset
 		// deltas are not 0, 1, 2... anew, the same records at offsets in
@@ -172,13 +206,13 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 		rebuilt, err := validator.RebuildInOrder(cb.raw)
 		if err != nil {
 			env.InternalError(b.ID(), err)
-			return waitsForReplica, "", count
+			return verdict{code: waitsForReplica, records: count}
 		}
 		raw = rebuilt
 	}
 	if raw, err = validator.WithLargestTimestamp(raw, &h, cb.maxTimestamp, cfg); err != nil {
 		env.InternalError(b.ID(), err)
-		return waitsForReplica, "", count
+		return verdict{code: waitsForReplica, records: count}
 	}
 	rq.corr++
 	corr := rq.corr
@@ -198,13 +232,13 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 	}
 	if err != nil {
 		env.InternalError(b.ID(), err)
-		return waitsForReplica, "", count
+		return verdict{code: waitsForReplica, records: count}
 	}
 	if req.Acks == 0 {
 		c.SentNoAck += count
-		return 0, "", count
+		return verdict{code: 0, records: count}
 	}
-	return waitsForReplica, "", count
+	return verdict{code: waitsForReplica, records: count}
 }
 
 // settleProduce fills in one partition of a produce answer and counts it.
@@ -214,11 +248,12 @@ func (rq *Requests) settleProduce(env APIEnv, b *Broker, p *pending, ti, pi int,
 	if msg != "" {
 		rp.ErrorMessage = &msg
 	}
-	c := &rq.clients[p.client-1]
 	if code != 0 {
 		rp.BaseOffset = -1
-		c.Failed += records
-		c.LastError = kafkaerr.Name(code)
+		if c := rq.clientAt(p.client); c != nil { // a client with a request waiting is remembered
+			c.Failed += records
+			c.LastError = kafkaerr.Name(code)
+		}
 		return
 	}
 	k := tp{Topic: p.produce.Topics[ti].Topic, Partition: rp.Partition}
@@ -257,9 +292,10 @@ func (rq *Requests) StepAnswer(env APIEnv, brokers []*Broker, e *netsim.Envelope
 	rq.settleProduce(env, brokers[p.broker-1], p, slot.topic, slot.part, code, "", e.Resp.BaseOffset, slot.records)
 	k := tp{Topic: p.produce.Topics[slot.topic].Topic, Partition: p.produce.Topics[slot.topic].Partitions[slot.part].Partition}
 	if code == 0 {
-		c := &rq.clients[p.client-1]
-		c.Acked += slot.records
-		c.noteAcked(k, e.Resp.BaseOffset, slot.records)
+		if c := rq.clientAt(p.client); c != nil { // a client with a request waiting is remembered
+			c.Acked += slot.records
+			c.noteAcked(k, e.Resp.BaseOffset, slot.records)
+		}
 		env.Record(event.Produce, 0, &k, "client %d: %d record(s) acknowledged at offset %d", p.client, slot.records, e.Resp.BaseOffset)
 	} else {
 		env.Record(event.Produce, 0, &k, "client %d: %d record(s) got %s", p.client, slot.records, kafkaerr.Name(code))

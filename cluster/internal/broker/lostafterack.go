@@ -1,6 +1,10 @@
 package broker
 
-import "github.com/kafkalive/kafkalive/cluster/internal/event"
+import (
+	"slices"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/event"
+)
 
 // MarkLostAfterAck marks lost the records of k acknowledged to the
 // clients at or above leo, and says so in an event: broker became k's
@@ -37,14 +41,23 @@ type ackedRange struct {
 }
 
 // noteAcked keeps that c's records [base, base+n) of k were acknowledged,
-// joining the run before when they follow it.
+// joining k's latest run when they follow it; over MaxAckedRanges runs the
+// oldest is forgotten.
 func (c *Client) noteAcked(k tp, base int64, n int) {
 	if base < 0 || n <= 0 {
 		return
 	}
-	if last := len(c.acked); last > 0 && c.acked[last-1].tp == k && c.acked[last-1].end == base {
-		c.acked[last-1].end += int64(n)
-		return
+	for j := len(c.acked) - 1; j >= 0; j-- {
+		if a := &c.acked[j]; a.tp == k {
+			if a.end == base {
+				a.end += int64(n)
+				return
+			}
+			break
+		}
+	}
+	if len(c.acked) >= MaxAckedRanges {
+		c.acked = slices.Delete(c.acked, 0, 1)
 	}
 	c.acked = append(c.acked, ackedRange{tp: k, start: base, end: base + int64(n)})
 }

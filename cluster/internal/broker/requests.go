@@ -44,11 +44,20 @@ type Request struct {
 	Key, Version int16
 	// Body is the request body, encoded at Version.
 	Body []byte
+	// refused are the verdicts on the partitions of a Produce whose
+	// batches were let go once they were refused, and size the body's
+	// size as it came (refusal.go).
+	refused []verdict
+	size    int
 }
 
 // String prints the request as the timeline's action line.
 func (x *Request) String() string {
-	return fmt.Sprintf("external client=%d broker=%d %s v%d (%d bytes)", x.Client, x.Broker, kmsg.NameForKey(x.Key), x.Version, len(x.Body))
+	size := len(x.Body)
+	if x.refused != nil {
+		size = x.size
+	}
+	return fmt.Sprintf("external client=%d broker=%d %s v%d (%d bytes)", x.Client, x.Broker, kmsg.NameForKey(x.Key), x.Version, size)
 }
 
 // Answer is the brokers' answer to a client's request.
@@ -61,36 +70,6 @@ type Answer struct {
 	// The brokers in a MetadataResponse have no Host and Port: the wire
 	// layer knows its listeners (advertised.listeners).
 	Response kmsg.Response
-}
-
-// Client is what the brokers saw of one client.
-type Client struct {
-	// Number is the client's number (node netsim.ExternalNode(Number)).
-	Number int32
-	// ClientID and Remote are those of its latest request.
-	ClientID, Remote string
-	// Requests counts its requests by api name ("Produce", "Fetch"...).
-	Requests map[string]int
-	// Acks is the acks of its latest produce ("" before any), Idempotent
-	// whether its latest batch carried a producer id.
-	Acks       string
-	Idempotent bool
-	// ProducerID is its latest batch's producer id (-1: none).
-	ProducerID int64
-	// Sent, Acked and Failed count the records of its produce batches:
-	// taken, acknowledged (acks=1 or all), and answered with an error, as
-	// the leaders answered them; SentNoAck those sent with acks=0, which
-	// get no answer; LostAfterAck the acknowledged ones the partition no
-	// longer holds ([Requests.MarkLostAfterAck]).
-	Sent, Acked, Failed, SentNoAck, LostAfterAck int
-	// Fetched counts the record bytes its fetches returned.
-	Fetched int64
-	// LastError is the latest error a partition of its answered.
-	LastError string
-	// LastMs is the world's time at its latest request.
-	LastMs int64
-	// acked are the runs of offsets acknowledged to it, for LostAfterAck.
-	acked []ackedRange
 }
 
 // Requests is the brokers' side of the Kafka clients outside the
@@ -111,7 +90,12 @@ type Requests struct {
 	pending map[uint64]*pending
 	waiting map[int64]produceSlot
 	answers []Answer
+	// clients are the clients the brokers remember, by number
+	// (clients.go); sweepMs is when Tick next forgets the idle ones.
 	clients []Client
+	sweepMs int64
+	// maxClients, if above 0, replaces MaxClients (tests).
+	maxClients int
 	// groups are the group requests handed to a coordinator and not yet
 	// answered, by the address they were handed under (groups.go).
 	groups map[string]*groupWait
@@ -127,6 +111,9 @@ type Requests struct {
 	// unprepared (a replay of the timeline), with buffers it reuses; it is
 	// no state of the cluster either.
 	replay replayPreparer
+	// refused gathers the partitions of the Produce being served that
+	// were refused at once, for Compact; no state of the cluster.
+	refused refusals
 }
 
 // pending is one request waiting for the world: a produce whose
@@ -160,10 +147,6 @@ func (rq *Requests) Answers() []Answer {
 	rq.answers = nil
 	return out
 }
-
-// Clients returns what the brokers saw of each client, by number. The
-// caller must not modify it.
-func (rq *Requests) Clients() []Client { return rq.clients }
 
 // Pending returns how many requests wait for the world.
 func (rq *Requests) Pending() int { return len(rq.pending) }
@@ -288,21 +271,6 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 	return true, nil
 }
 
-// client returns client x.Client's record, adding it if new, and counts
-// x.
-func (rq *Requests) client(env Env, x *Request) *Client {
-	for len(rq.clients) < int(x.Client) {
-		rq.clients = append(rq.clients, Client{Number: int32(len(rq.clients) + 1), ProducerID: -1})
-	}
-	c := &rq.clients[x.Client-1]
-	c.ClientID, c.Remote, c.LastMs = x.ClientID, x.Remote, env.Now()
-	if c.Requests == nil {
-		c.Requests = map[string]int{}
-	}
-	c.Requests[kmsg.NameForKey(x.Key)]++
-	return c
-}
-
 // answer queues the answer to request id.
 func (rq *Requests) answer(id uint64, resp kmsg.Response) {
 	if len(rq.answers) >= MaxAnswers {
@@ -312,8 +280,9 @@ func (rq *Requests) answer(id uint64, resp kmsg.Response) {
 }
 
 // Tick forgets the requests whose broker went down or restarted since
-// (their connections are closed or hang) and answers the fetches that
-// waited long enough or found enough bytes. The world calls it after each
+// (their connections are closed or hang) and the clients idle for
+// [ClientExpiryMs], and answers the fetches that waited long enough or
+// found enough bytes. The world calls it after each
 // request it serves and at each of its ticks.
 func (rq *Requests) Tick(env APIEnv, brokers []*Broker) {
 	for _, id := range slices.Sorted(maps.Keys(rq.pending)) {
@@ -331,6 +300,7 @@ func (rq *Requests) Tick(env APIEnv, brokers []*Broker) {
 			}
 		}
 	}
+	rq.forgetIdle(env)
 }
 
 func (rq *Requests) drop(p *pending) {

@@ -15,7 +15,7 @@ import (
 // requests, the answers' responses, the error records of a refused batch.
 // A copy has no preparation and a fresh replay Preparer (scratch space).
 func (rq *Requests) Clone() *Requests {
-	c := &Requests{nextID: rq.nextID, corr: rq.corr, nextPID: rq.nextPID,
+	c := &Requests{nextID: rq.nextID, corr: rq.corr, nextPID: rq.nextPID, sweepMs: rq.sweepMs, maxClients: rq.maxClients,
 		waiting: maps.Clone(rq.waiting), answers: slices.Clone(rq.answers), clients: slices.Clone(rq.clients)}
 	for i := range c.clients {
 		c.clients[i].Requests = maps.Clone(c.clients[i].Requests)

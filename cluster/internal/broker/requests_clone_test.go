@@ -58,7 +58,7 @@ func busyRequests(t *testing.T) *fakeEnv {
 // bytes, so that two dumps are equal exactly when the contents are.
 func dump(rq *Requests) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ids %d corr %d pid %d\n", rq.nextID, rq.corr, rq.nextPID)
+	fmt.Fprintf(&b, "ids %d corr %d pid %d sweep %d\n", rq.nextID, rq.corr, rq.nextPID, rq.sweepMs)
 	for _, c := range rq.clients {
 		fmt.Fprintf(&b, "client %+v requests %v\n", c, c.Requests)
 	}
