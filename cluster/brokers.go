@@ -73,6 +73,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: *c.Group,
 		Txn:           txn.Config{NumPartitions: c.TransactionStateLogNumPartitions},
 		ConsumerGroup: *c.ConsumerGroup, ConsumerGroupProtocol: c.ConsumerGroupProtocol(),
+		OffsetsRetentionMinutes: c.OffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: c.OffsetsRetentionCheckIntervalMs,
 		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
 		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,

@@ -104,6 +104,14 @@ type Config struct {
 	// T's coordinator is the leader of __transaction_state partition
 	// abs(hash(T)) mod this (TransactionStateManager.partitionFor).
 	TransactionStateLogNumPartitions int
+	// OffsetsRetentionMinutes is offsets.retention.minutes (default 10080,
+	// 7 days): a group's committed offsets expire that long after it
+	// became Empty, or, for a group that only commits offsets, after each
+	// offset's latest commit ([group.Coordinator.ExpireOffsets], KIP-211).
+	// OffsetsRetentionCheckIntervalMs is offsets.retention.check.interval.ms
+	// (default 600000): how often each broker's coordinator looks.
+	OffsetsRetentionMinutes         int
+	OffsetsRetentionCheckIntervalMs int64
 	// LogRetentionCheckIntervalMs is log.retention.check.interval.ms
 	// (default 300000): how often every broker applies retention (LogManager's kafka-log-retention task).
 	LogRetentionCheckIntervalMs int64
@@ -260,6 +268,10 @@ func (c Config) withDefaults() (Config, error) {
 	if c.OffsetsTopicNumPartitions == 0 {
 		c.OffsetsTopicNumPartitions = DefaultOffsetsTopicNumPartitions
 	}
+	if c.OffsetsRetentionMinutes == 0 {
+		c.OffsetsRetentionMinutes = group.DefaultOffsetsRetentionMinutes
+	}
+	def(&c.OffsetsRetentionCheckIntervalMs, group.DefaultOffsetsRetentionCheckIntervalMs)
 	if c.OffsetsTopicReplicationFactor == 0 {
 		c.OffsetsTopicReplicationFactor = min(3, c.Brokers)
 	}
@@ -288,6 +300,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: offsets topic: %d partitions, replication factor %d", ErrInvalidConfig, c.OffsetsTopicNumPartitions, c.OffsetsTopicReplicationFactor)
 	case c.TransactionStateLogNumPartitions < 1:
 		return c, fmt.Errorf("%w: transaction.state.log.num.partitions %d", ErrInvalidConfig, c.TransactionStateLogNumPartitions)
+	case c.OffsetsRetentionMinutes < 1 || c.OffsetsRetentionCheckIntervalMs < 1:
+		return c, fmt.Errorf("%w: offsets retention %d minutes, checked every %d ms", ErrInvalidConfig, c.OffsetsRetentionMinutes, c.OffsetsRetentionCheckIntervalMs)
 	case c.BrokerDiskBytes < 0:
 		return c, fmt.Errorf("%w: broker disk %d bytes", ErrInvalidConfig, c.BrokerDiskBytes)
 	case c.LogRetentionCheckIntervalMs < 1 || c.LogCleanerBackoffMs < 1:

@@ -35,6 +35,10 @@ type classicGroup struct {
 	newMemberAdded     bool
 	// syncDeadlineMs bounds the wait for SyncGroups after a join phase.
 	syncDeadlineMs int64
+	// emptySinceMs is when it last became Empty (created, or its last
+	// member gone): its offsets expire offsets.retention.minutes later
+	// (GroupMetadata.currentStateTimestamp, KIP-211).
+	emptySinceMs int64
 }
 
 // member is one member as the coordinator knows it.

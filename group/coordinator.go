@@ -209,7 +209,7 @@ func (c *Coordinator) respond(to string, r Response) {
 }
 
 func (c *Coordinator) newGroup(id string) *classicGroup {
-	g := &classicGroup{id: id, state: Empty, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{}}
+	g := &classicGroup{id: id, state: Empty, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{}, emptySinceMs: c.nowMs}
 	c.groups[id] = g
 	return g
 }

@@ -26,6 +26,7 @@ import (
 //	stuck name=E1 / unstick name=E1         stop / resume calling poll()
 //	commit name=E1 topic=t partition=0 offset=10
 //	status                                  every group as the coordinator and the members see it
+//	expire-offsets retention=MS             the coordinator's offsets expiry (offsets.retention.minutes in ms)
 //
 // Raw requests from an address that is not a simulated consumer, to show
 // the coordinator's answers one by one:
@@ -104,6 +105,8 @@ func (e *env) handle(t *testing.T, d *datadriven.TestData) {
 		e.deliver()
 	case "status":
 		e.status()
+	case "expire-offsets":
+		e.expireOffsets(t, d)
 	case "join", "sync", "heartbeat", "leave", "commit-raw":
 		e.raw(t, d)
 	default:

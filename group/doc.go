@@ -162,10 +162,19 @@
 // subscribed topics) and the contents of the answers and requests not yet
 // taken. The assignors keep no state: pure functions, shared as they are.
 //
-// Not modelled: offset expiry (offsets.retention.minutes), rack-aware
-// assignment, coordinator failover (group metadata is not persisted, only
-// offsets: Kafka 4 writes a consumer group's members and assignments to
-// __consumer_offsets too), KIP-848's topic regexes (SubscribedTopicRegex)
-// and its mixed groups (classic members in a consumer group, online
-// migration between the protocols).
+// Offset expiry. [Coordinator.ExpireOffsets] is Kafka 3.7's
+// cleanupGroupMetadata under KIP-211's rule (offsets.retention.minutes,
+// 7 days): an Empty group's offsets expire together, that long after it
+// became Empty; a simple consumer's (a group that only commits) one by one,
+// that long after their latest commit; a Stable consumer group's only for
+// topics no member subscribes to. The caller runs it every
+// offsets.retention.check.interval.ms and writes the tombstones.
+//
+// Not modelled: rack-aware assignment, coordinator failover (group
+// metadata is not persisted, only offsets: Kafka 4 writes a consumer
+// group's members and assignments to __consumer_offsets too; a classic
+// group whose coordinator moved is known by its offsets alone, which then
+// expire by their commit times), KIP-848's topic regexes
+// (SubscribedTopicRegex) and its mixed groups (classic members in a
+// consumer group, online migration between the protocols).
 package group

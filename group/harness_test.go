@@ -32,6 +32,12 @@ type env struct {
 	// sent counts the messages the network carried, for a lose that
 	// decides by it.
 	sent int
+	// commitMs is the time of each stored offset's latest commit, by
+	// group (for expire-offsets).
+	commitMs map[string]map[group.TopicPartition]int64
+	// onTransition, if set, sees each group whose state or generation
+	// changed, when it is noticed (at the clock's time of the change).
+	onTransition func(g group.GroupStatus, before string)
 }
 
 // tb is what the harness needs from *testing.T or *rapid.T.
@@ -134,6 +140,7 @@ func (e *env) handleCoordinatorReady() {
 	rd := e.coord.Ready()
 	for _, c := range rd.Commits {
 		require.NoError(e.t, e.store.Commit(c))
+		e.noteCommit(c)
 		e.logf("coordinator stores %s %s=%d", c.Group, c.TopicPartition, c.Offset)
 	}
 	for _, o := range rd.Responses {
@@ -162,9 +169,12 @@ func (e *env) handleCoordinatorReady() {
 func (e *env) noteTransitions() {
 	for _, g := range e.coord.Groups() {
 		now := fmt.Sprintf("%s gen %d", g.State, g.Generation)
-		if e.lastSeen[g.GroupID] != now {
+		if before := e.lastSeen[g.GroupID]; before != now {
 			e.logf("group %s: %s", g.GroupID, now)
 			e.lastSeen[g.GroupID] = now
+			if e.onTransition != nil {
+				e.onTransition(g, before)
+			}
 		}
 	}
 }

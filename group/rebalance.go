@@ -51,6 +51,7 @@ func (c *Coordinator) completeJoin(g *classicGroup) {
 	g.initialJoin = false
 	if len(g.members) == 0 {
 		g.protocolName, g.leader, g.state = "", "", Empty
+		g.emptySinceMs = c.nowMs
 		return
 	}
 	g.protocolName = g.selectProtocol()

@@ -119,6 +119,10 @@ func applyConfig(cfg *cluster.Config, s string) error {
 			err = a.int64(k, &cfg.LogCleanerBackoffMs)
 		case "offsets-partitions":
 			err = a.int(k, &cfg.OffsetsTopicNumPartitions)
+		case "offsets-retention":
+			err = a.int(k, &cfg.OffsetsRetentionMinutes)
+		case "offsets-retention-check":
+			err = a.int64(k, &cfg.OffsetsRetentionCheckIntervalMs)
 		case "group-delay":
 			err = groupDelay(cfg, a, k)
 		case "net-latency":

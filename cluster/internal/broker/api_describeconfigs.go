@@ -10,6 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/group"
 )
 
 // describeConfigs answers DescribeConfigs for topics (resource type 2)
@@ -125,11 +126,24 @@ func (b *Broker) brokerConfigEntries() []configEntry {
 		brokerEntry("log.segment.bytes", strconv.FormatInt(l.SegmentBytes, 10), static, kmsg.ConfigTypeInt),
 		brokerEntry("min.insync.replicas", strconv.Itoa(d.MinInsyncReplicas), static, kmsg.ConfigTypeInt),
 		brokerEntry("num.partitions", strconv.Itoa(metadata.DefaultNumPartitions), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt),
+		brokerEntry("offsets.retention.check.interval.ms", strconv.FormatInt(b.cfg.OffsetsRetentionCheckIntervalMs, 10),
+			sourceUnless(b.cfg.OffsetsRetentionCheckIntervalMs == group.DefaultOffsetsRetentionCheckIntervalMs), kmsg.ConfigTypeLong),
+		brokerEntry("offsets.retention.minutes", strconv.Itoa(b.cfg.OffsetsRetentionMinutes),
+			sourceUnless(b.cfg.OffsetsRetentionMinutes == group.DefaultOffsetsRetentionMinutes), kmsg.ConfigTypeInt),
 		brokerEntry("offsets.topic.num.partitions", strconv.Itoa(b.cfg.OffsetsTopicNumPartitions), static, kmsg.ConfigTypeInt),
 		brokerEntry("process.roles", roles, static, kmsg.ConfigTypeList),
 		brokerEntry("replica.lag.time.max.ms", strconv.FormatInt(b.cfg.ReplicaLagTimeMaxMs, 10), static, kmsg.ConfigTypeLong),
 		brokerEntry("unclean.leader.election.enable", strconv.FormatBool(d.UncleanLeaderElectionEnable), static, kmsg.ConfigTypeBoolean),
 	}
+}
+
+// sourceUnless is the source of a broker config that is Kafka's default
+// when isDefault, else set in the broker's file (static).
+func sourceUnless(isDefault bool) kmsg.ConfigSource {
+	if isDefault {
+		return kmsg.ConfigSourceDefaultConfig
+	}
+	return kmsg.ConfigSourceStaticBrokerConfig
 }
 
 // brokerEntry is one of a broker's configs.

@@ -49,7 +49,7 @@ func newFakeEnvWith(brokers int, minISR int, consumerProtocol bool) *fakeEnv {
 	for id := int32(1); int(id) <= brokers; id++ {
 		f.brokers = append(f.brokers, New(Config{ID: id, Rules: replica.Modern, ReplicaLagTimeMaxMs: 30000, ReplicaFetchWaitMaxMs: 500,
 			BrokerHeartbeatIntervalMs: 2000, LogRetentionCheckIntervalMs: 300000, LogCleanerBackoffMs: 15000,
-			OffsetsTopicNumPartitions: 3, Group: group.DefaultConfig(), Txn: txn.Config{NumPartitions: 3}, ClusterID: "test-cluster", TopicDefaults: settings,
+			OffsetsTopicNumPartitions: 3, OffsetsRetentionMinutes: group.DefaultOffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: group.DefaultOffsetsRetentionCheckIntervalMs, Group: group.DefaultConfig(), Txn: txn.Config{NumPartitions: 3}, ClusterID: "test-cluster", TopicDefaults: settings,
 			AutoCreateTopicsEnable: true, FetchMaxBytes: DefaultFetchMaxBytes, ConsumerGroupProtocol: consumerProtocol}))
 	}
 	return f

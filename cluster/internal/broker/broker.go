@@ -76,7 +76,10 @@ type Broker struct {
 	coord           *coordinatorState
 	nextRetentionMs int64
 	nextCleanMs     int64
-	cleanerOffsets  map[tp]int64
+	// nextOffsetsExpiryMs is when its coordinator next expires committed
+	// offsets (offsetexpiry.go).
+	nextOffsetsExpiryMs int64
+	cleanerOffsets      map[tp]int64
 	// cleanerSeen is the HW of each compacted log when the cleaner last
 	// looked at it (it skips logs with nothing new).
 	cleanerSeen map[tp]int64
@@ -183,6 +186,7 @@ func (b *Broker) startBroker(env Env) error {
 	b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 	b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
 	b.nextCleanMs = env.Now() + b.cfg.LogCleanerBackoffMs
+	b.nextOffsetsExpiryMs = env.Now() + b.cfg.OffsetsRetentionCheckIntervalMs
 	b.scheduleCheckpoints(env)
 	b.startTxnCoordinator(env)
 	env.Record(event.Broker, b.id, nil, "started (incarnation %d, clean shutdown marker %v)", b.incarnation, clean)
@@ -455,6 +459,7 @@ func (b *Broker) tickBroker(env Env) error {
 	}
 	b.tickCoordinator(env)
 	b.tickTxn(env)
+	b.expireOffsets(env)
 	return nil
 }
 

@@ -47,6 +47,12 @@ type Config struct {
 	DirtyExpireMs, DirtyWritebackIntervalMs int64
 	// OffsetsTopicNumPartitions is offsets.topic.num.partitions.
 	OffsetsTopicNumPartitions int
+	// OffsetsRetentionMinutes is offsets.retention.minutes and
+	// OffsetsRetentionCheckIntervalMs offsets.retention.check.interval.ms:
+	// its coordinator expires committed offsets (offsetexpiry.go); 0: it
+	// never does.
+	OffsetsRetentionMinutes         int
+	OffsetsRetentionCheckIntervalMs int64
 	// Group configures its group coordinator.
 	Group group.Config
 	// Txn configures its transaction coordinator (BrokerID and
