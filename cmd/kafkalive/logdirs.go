@@ -22,8 +22,10 @@ import (
 //
 // It only reads. It does not use kafkalog.Open, which recovers and repairs a
 // partition (deleting leftovers, truncating torn tails): a describe command must
-// not change the directory it describes. Segments are walked batch header by
-// batch header (CRCs are not checked; dump-log does that).
+// not change the directory it describes. It verifies what it reports
+// (logdirs_verify.go): every batch's CRC, offsets in order within and across
+// segments, the indexes against the log, and the recovery points after a clean
+// shutdown.
 
 func init() {
 	register(command{
@@ -39,7 +41,10 @@ func runLogDirs(args []string, stdout, stderr io.Writer) int {
 	asJSON := fset.Bool("json", false, "print kafka-log-dirs.sh --describe's JSON instead of the tables")
 	u := cli.Usage{Synopsis: "log-dirs --dir DIR [--json]", About: `Describes a Kafka log directory without changing it: each partition's segments,
 sizes, log start and end offsets, and the recovery points, high watermarks and
-cleaner offsets of the root checkpoint files. Exits 1 if something is damaged.`}
+cleaner offsets of the root checkpoint files. It verifies what it reads: every
+batch's CRC, offsets in order within and across segments, the offset and time
+indexes against the batches, and after a clean shutdown each recovery point
+against its log end. Exits 1 if something is damaged (what, on stderr).`}
 	if code, ok := u.Parse(fset, args, stdout, stderr); !ok {
 		return code
 	}
@@ -104,7 +109,9 @@ type segmentDesc struct {
 	maxTimestamp int64
 	index        indexCount
 	timeIndex    indexCount
-	damage       string
+	// damage is what is wrong with the log file (its batches after it
+	// are not read), indexDamage with an index.
+	damage, indexDamage string
 }
 
 var rootCheckpoints = []string{
@@ -148,6 +155,7 @@ func describeLogDir(fsys vfs.FS, dir string) (*logDirDesc, error) {
 		d.partitions = append(d.partitions, p)
 	}
 	slices.SortFunc(d.partitions, func(a, b partitionDesc) int { return a.tp.Compare(b.tp) })
+	d.checkRecoveryPoints()
 	return d, nil
 }
 
@@ -175,6 +183,9 @@ func describePartition(fsys vfs.FS, dir string, tp kafkalog.TopicPartition, prob
 			if s.damage != "" {
 				*problems = append(*problems, fmt.Sprintf("%s: %s", fsys.PathJoin(dir, n), s.damage))
 			}
+			if s.indexDamage != "" {
+				*problems = append(*problems, fmt.Sprintf("%s: %s", dir, s.indexDamage))
+			}
 			p.segments = append(p.segments, s)
 		case suffix == kafkalog.SnapshotSuffix:
 			p.snapshots = append(p.snapshots, base)
@@ -196,51 +207,94 @@ func describePartition(fsys vfs.FS, dir string, tp kafkalog.TopicPartition, prob
 			p.logEnd = last.lastOffset + 1
 		}
 	}
+	if why := p.checkSegmentOrder(); why != "" {
+		*problems = append(*problems, fmt.Sprintf("%s: %s", dir, why))
+	}
 	return p
 }
 
-// headerProbe is how many bytes describeSegment reads per batch: a v2 header.
+// headerProbe is how many bytes describeSegment reads of each batch at
+// first: a v2 header.
 const headerProbe = kafkalog.BatchHeaderLen
 
+// describeSegment reads a segment batch by batch, checking each batch's
+// CRC and offsets, then its indexes against the batches
+// (logdirs_verify.go). Damage to the log stops the walk (the batches
+// after it are not reached); damage to an index is reported beside it.
 func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) segmentDesc {
 	s := segmentDesc{base: base, firstOffset: -1, maxTimestamp: kafkalog.NoTimestamp}
-	s.index = countIndex(fsys, dir, base, kafkalog.IndexSuffix, kafkalog.OffsetIndexEntrySize, 0, has)
-	s.timeIndex = countIndex(fsys, dir, base, kafkalog.TimeIndexSuffix, kafkalog.TimeIndexEntrySize, 8, has)
-	f, err := fsys.Open(fsys.PathJoin(dir, kafkalog.SegmentFileName(base, kafkalog.LogSuffix)))
-	if err != nil {
-		s.damage = err.Error()
+	batches, damage := walkSegment(fsys, dir, &s)
+	s.damage = damage
+	var oidx, tidx []byte
+	s.index, oidx = countIndex(fsys, dir, base, kafkalog.IndexSuffix, kafkalog.OffsetIndexEntrySize, 0, has)
+	s.timeIndex, tidx = countIndex(fsys, dir, base, kafkalog.TimeIndexSuffix, kafkalog.TimeIndexEntrySize, 8, has)
+	if s.damage != "" {
 		return s
+	}
+	for _, c := range []struct {
+		name   string
+		count  indexCount
+		verify func() string
+	}{
+		{kafkalog.IndexSuffix, s.index, func() string { return checkOffsetIndex(oidx, base, batches) }},
+		{kafkalog.TimeIndexSuffix, s.timeIndex, func() string { return checkTimeIndex(tidx, base, batches) }},
+	} {
+		why := c.count.damage
+		if why == "" && c.count.present && !c.count.unscanned {
+			why = c.verify()
+		}
+		if why != "" && s.indexDamage == "" {
+			s.indexDamage = kafkalog.SegmentFileName(base, c.name) + ": " + why
+		}
+	}
+	return s
+}
+
+// walkSegment reads segment s's batches, filling in its size and offsets;
+// it returns the batches and the damage that stopped it ("" if none).
+func walkSegment(fsys vfs.FS, dir string, s *segmentDesc) ([]span, string) {
+	f, err := fsys.Open(fsys.PathJoin(dir, kafkalog.SegmentFileName(s.base, kafkalog.LogSuffix)))
+	if err != nil {
+		return nil, err.Error()
 	}
 	defer f.Close()
 	if s.size, err = f.Size(); err != nil {
-		s.damage = err.Error()
-		return s
+		return nil, err.Error()
 	}
+	var batches []span
 	var hdr [headerProbe]byte
+	buf := make([]byte, min(crcChunk, s.size))
 	for pos := int64(0); pos < s.size; {
 		n := min(int64(headerProbe), s.size-pos)
 		if n < kafkalog.HeaderLenUpToMagic {
-			s.damage = fmt.Sprintf("torn tail: %d bytes at position %d", s.size-pos, pos)
-			return s
+			return batches, fmt.Sprintf("torn tail: %d bytes at position %d", s.size-pos, pos)
 		}
 		if err := vfs.ReadAtFull(f, hdr[:n], pos); err != nil {
-			s.damage = fmt.Sprintf("position %d: %v", pos, err)
-			return s
+			return batches, fmt.Sprintf("position %d: %v", pos, err)
 		}
 		size, magic, err := kafkalog.PeekBatch(hdr[:n])
 		if err != nil {
-			s.damage = dumplog.AtPosition(err, pos).Error()
-			return s
+			return batches, dumplog.AtPosition(err, pos).Error()
 		}
 		if size > s.size-pos {
-			s.damage = fmt.Sprintf("torn tail: the batch at position %d declares %d bytes, %d are present", pos, size, s.size-pos)
-			return s
+			return batches, fmt.Sprintf("torn tail: the batch at position %d declares %d bytes, %d are present", pos, size, s.size-pos)
 		}
 		first, last, ts, err := batchSpan(hdr[:n], magic)
 		if err != nil {
-			s.damage = dumplog.AtPosition(err, pos).Error()
-			return s
+			return batches, dumplog.AtPosition(err, pos).Error()
 		}
+		if err := checkCRC(f, pos, size, magic, hdr[:n], buf); err != nil {
+			return batches, err.Error()
+		}
+		b := span{pos: pos, first: first, last: last, maxTimestamp: ts, legacy: magic != kafkalog.MagicV2}
+		var prev *span
+		if len(batches) > 0 {
+			prev = &batches[len(batches)-1]
+		}
+		if why := checkOrder(b, prev, s.base); why != "" {
+			return batches, why
+		}
+		batches = append(batches, b)
 		if s.firstOffset < 0 {
 			s.firstOffset = first
 		}
@@ -248,7 +302,7 @@ func describeSegment(fsys vfs.FS, dir string, base int64, has map[string]bool) s
 		s.batches++
 		pos += size
 	}
-	return s
+	return batches, ""
 }
 
 // batchSpan returns the first and last offsets and the max timestamp of the
@@ -280,7 +334,8 @@ type indexCount struct {
 	present   bool
 	entries   int
 	padding   int
-	unscanned bool // too large to scan: entries is the slot count
+	unscanned bool   // too large to scan: entries is the slot count
+	damage    string // what is wrong with the file itself
 }
 
 // maxIndexScan bounds how much of an index log-dirs reads (Kafka's default
@@ -289,35 +344,33 @@ const maxIndexScan = 64 << 20
 
 // countIndex counts the entries of an index file, stopping, as Kafka's
 // DumpLogSegments does, at the first slot after the first whose relative offset
-// (at relPos in the entry) is 0.
-func countIndex(fsys vfs.FS, dir string, base int64, suffix string, entrySize, relPos int, has map[string]bool) indexCount {
+// (at relPos in the entry) is 0, and counting none if the first slot is all
+// zero (an empty segment's preallocated index); it returns them.
+func countIndex(fsys vfs.FS, dir string, base int64, suffix string, entrySize, relPos int, has map[string]bool) (indexCount, []byte) {
 	name := kafkalog.SegmentFileName(base, suffix)
 	if !has[name] {
-		return indexCount{}
+		return indexCount{}, nil
 	}
 	f, err := fsys.Open(fsys.PathJoin(dir, name))
 	if err != nil {
-		return indexCount{}
+		return indexCount{present: true, damage: err.Error()}, nil
 	}
 	defer f.Close()
 	size, err := f.Size()
 	if err != nil {
-		return indexCount{}
+		return indexCount{present: true, damage: err.Error()}, nil
 	}
 	slots := int(size / int64(entrySize))
 	if size > maxIndexScan {
-		return indexCount{present: true, entries: slots, unscanned: true}
+		return indexCount{present: true, entries: slots, unscanned: true}, nil
 	}
 	b := make([]byte, slots*entrySize)
-	if vfs.ReadAtFull(f, b, 0) != nil {
-		return indexCount{present: true, entries: slots, unscanned: true}
+	if err := vfs.ReadAtFull(f, b, 0); err != nil {
+		return indexCount{present: true, entries: slots, damage: err.Error()}, nil
 	}
-	for i := 1; i < slots; i++ {
-		if binary.BigEndian.Uint32(b[i*entrySize+relPos:]) == 0 {
-			return indexCount{present: true, entries: i, padding: slots - i}
-		}
-	}
-	return indexCount{present: true, entries: slots}
+	entries, damage := indexEntries(b, size, entrySize, relPos)
+	n := len(entries) / entrySize
+	return indexCount{present: true, entries: n, padding: slots - n, damage: damage}, entries
 }
 
 func (d *logDirDesc) print(w io.Writer) {
@@ -395,8 +448,11 @@ func (p partitionDesc) printSegments(w io.Writer) {
 			offsets = fmt.Sprintf("%d..%d", s.firstOffset, s.lastOffset)
 		}
 		state := "ok"
-		if s.damage != "" {
+		switch {
+		case s.damage != "":
 			state = "damaged"
+		case s.indexDamage != "":
+			state = "index damaged"
 		}
 		fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%d\t%s\t%s\t%s\n", kafkalog.SegmentFileName(s.base, kafkalog.LogSuffix), s.size, s.batches,
 			offsets, s.maxTimestamp, s.index, s.timeIndex, state)
