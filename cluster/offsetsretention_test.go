@@ -135,3 +135,77 @@ func TestOffsetsRetentionDefaults(t *testing.T) {
 	require.Equal(t, 7*24*60, w.Config().OffsetsRetentionMinutes)
 	require.Equal(t, int64(600_000), w.Config().OffsetsRetentionCheckIntervalMs)
 }
+
+// A transactional offset commit (TxnOffsetCommit) counts, and ages, once
+// its transaction commits: held open past the retention, it is not
+// expired under it, and it is there right after EndTxn; committed long
+// ago as it was, it expires at the next check.
+func TestTransactionalOffsetsExpireOnceCommitted(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern,
+		OffsetsRetentionMinutes: 1, OffsetsRetentionCheckIntervalMs: 10_000})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "g", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.RunFor(500))
+	c := xclient{1, "txn", "10.0.0.1:40000"}
+
+	find := kmsg.NewPtrFindCoordinatorRequest()
+	find.SetVersion(4)
+	find.CoordinatorType, find.CoordinatorKeys = 1, []string{"tx"}
+	var txnCoord int32
+	for range 100 {
+		r := xask[*kmsg.FindCoordinatorResponse](t, w, c, 1, find, 10)
+		if r.Coordinators[0].ErrorCode == 0 {
+			txnCoord = r.Coordinators[0].NodeID
+			break
+		}
+		require.NoError(t, w.RunFor(100))
+	}
+	require.NotZero(t, txnCoord, "a transaction coordinator")
+	tx := "tx"
+	init := kmsg.NewPtrInitProducerIDRequest()
+	init.SetVersion(4)
+	init.TransactionalID, init.TransactionTimeoutMillis = &tx, 600_000
+	var pid int64
+	var epoch int16
+	for range 100 {
+		r := xask[*kmsg.InitProducerIDResponse](t, w, c, txnCoord, init, 5000)
+		if r.ErrorCode == 0 {
+			pid, epoch = r.ProducerID, r.ProducerEpoch
+			break
+		}
+		require.NoError(t, w.RunFor(100))
+	}
+	require.NotZero(t, pid, "a producer id")
+
+	add := kmsg.NewPtrAddOffsetsToTxnRequest()
+	add.SetVersion(3)
+	add.TransactionalID, add.ProducerID, add.ProducerEpoch, add.Group = tx, pid, epoch, "g"
+	require.Zero(t, xask[*kmsg.AddOffsetsToTxnResponse](t, w, c, txnCoord, add, 5000).ErrorCode)
+
+	groupCoord, _ := findCoordinator(t, w, c, "g", 10_000)
+	commit := kmsg.NewPtrTxnOffsetCommitRequest()
+	commit.SetVersion(3)
+	commit.TransactionalID, commit.Group, commit.ProducerID, commit.ProducerEpoch, commit.Generation = tx, "g", pid, epoch, -1
+	rt := kmsg.NewTxnOffsetCommitRequestTopic()
+	rt.Topic = "g"
+	rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
+	rp.Offset, rp.LeaderEpoch = 5, -1
+	rt.Partitions = append(rt.Partitions, rp)
+	commit.Topics = append(commit.Topics, rt)
+	for _, t2 := range xask[*kmsg.TxnOffsetCommitResponse](t, w, c, groupCoord, commit, 5000).Topics {
+		for _, p := range t2.Partitions {
+			require.Zero(t, p.ErrorCode, "TxnOffsetCommit")
+		}
+	}
+
+	require.NoError(t, w.RunFor(90_000)) // past the retention, with the transaction open
+	end := kmsg.NewPtrEndTxnRequest()
+	end.SetVersion(3)
+	end.TransactionalID, end.ProducerID, end.ProducerEpoch, end.Commit = tx, pid, epoch, true
+	require.Zero(t, xask[*kmsg.EndTxnResponse](t, w, c, txnCoord, end, 5000).ErrorCode)
+	require.NoError(t, w.RunFor(500)) // the markers written
+	require.Equal(t, map[string]map[int32]int64{"g": {0: 5}}, fetchOffsets(t, w, c, groupCoord, "g"), "committed with its transaction")
+
+	require.NoError(t, w.RunFor(11_000))
+	require.Equal(t, map[string]map[int32]int64{"g": {}}, fetchOffsets(t, w, c, groupCoord, "g"), "expired at the next check: committed 90 s ago")
+}
