@@ -124,7 +124,13 @@
 // back from that log below its HW, so a coordinator on another broker
 // finds them after a failover. Group membership is not persisted: a new
 // coordinator knows no members, and they rejoin (as after a coordinator
-// change in Kafka, minus the group metadata records).
+// change in Kafka, minus the group metadata records). Every
+// offsets.retention.check.interval.ms ([Config.OffsetsRetentionCheckIntervalMs])
+// each coordinator expires offsets under offsets.retention.minutes
+// ([Config.OffsetsRetentionMinutes], KIP-211: an Empty group's that long
+// after it became Empty, a group that only commits each that long after
+// its commit) with tombstones, and forgets a group left Empty without
+// offsets.
 //
 // A group consumer runs its [group.Member] like KafkaConsumer: the
 // heartbeat thread every tick, poll() every PollIntervalMs (auto-commit
