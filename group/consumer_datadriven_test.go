@@ -31,6 +31,7 @@ import (
 //	tick ms=1000                               advance the clock
 //	describe [group=g]                         the group(s) as ConsumerGroupDescribe sees them
 //	delete group=g
+//	expire-offsets retention=60000             the offsets expiry (offsets.retention.minutes in ms)
 func TestConsumerGroupDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata/consumer", func(t *testing.T, path string) {
 		e := newConsumerEnv(t, group.DefaultConsumerGroupConfig())
@@ -53,6 +54,9 @@ type consumerEnv struct {
 	coord  *group.ConsumerGroupCoordinator
 	topics []group.TopicMetadata
 	out    strings.Builder
+	// commitMs is the time of each stored offset's latest commit, by
+	// group (for expire-offsets).
+	commitMs map[string]map[group.TopicPartition]int64
 }
 
 func newConsumerEnv(t *testing.T, cfg group.ConsumerGroupConfig) *consumerEnv {
@@ -128,6 +132,8 @@ func (e *consumerEnv) handle(t *testing.T, d *datadriven.TestData) {
 		d.ScanArgs(t, "group", &id)
 		fmt.Fprintf(&e.out, "%s\n", e.coord.DeleteGroup(id))
 		e.drain()
+	case "expire-offsets":
+		e.expireOffsets(t, d)
 	default:
 		d.Fatalf(t, "unknown command %q", d.Cmd)
 	}
@@ -210,6 +216,7 @@ func (e *consumerEnv) drain() {
 	rd := e.coord.Ready()
 	for _, c := range rd.Commits {
 		require.NoError(e.t, e.store.Commit(c))
+		e.commitMs = noteCommitTime(e.commitMs, c)
 	}
 	for _, o := range rd.Responses {
 		fmt.Fprintln(&e.out, describeConsumerResponse(o.Response))

@@ -17,7 +17,9 @@ import (
 // committed offsets of the groups it coordinates that expired under
 // offsets.retention.minutes ([group.Coordinator.ExpireOffsets]) are
 // removed with tombstones in their __consumer_offsets partition, and a
-// group left Empty without offsets is forgotten. So offsets-only groups
+// group left Empty without offsets is forgotten; the consumer-protocol
+// groups (KIP-848) expire under their own rule
+// ([group.ConsumerGroupCoordinator.ExpireOffsets]). So offsets-only groups
 // (clients that commit under group ids of their own, as a simple consumer
 // does) cost what the last retention's worth of them costs; the
 // compacted log lets the tombstones go after delete.retention.ms.
@@ -42,8 +44,18 @@ func (b *Broker) expireOffsets(env Env) {
 	}
 	cs := b.coordinator(env)
 	cs.c.Tick(env.Now())
+	cs.cg.Tick(env.Now())
 	retentionMs := int64(b.cfg.OffsetsRetentionMinutes) * 60_000
-	expired := cs.c.ExpireOffsets(retentionMs, stored, func(g string) bool { return b.Coordinates(env, g) })
+	consumer := map[string][]group.StoredOffset{} // the consumer-protocol groups' (KIP-848)
+	for g := range stored {
+		if ok, _ := cs.cg.Hosts(g); ok {
+			consumer[g] = stored[g]
+			delete(stored, g)
+		}
+	}
+	coordinates := func(g string) bool { return b.Coordinates(env, g) }
+	expired := cs.c.ExpireOffsets(retentionMs, stored, coordinates)
+	maps.Copy(expired, cs.cg.ExpireOffsets(retentionMs, consumer, coordinates))
 	for _, g := range slices.Sorted(maps.Keys(expired)) {
 		var recs []group.OffsetCommitRecord
 		for _, k := range expired[g] {
