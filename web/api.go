@@ -148,11 +148,12 @@ func decodeJSON(c Call, v any) (Reply, bool) {
 	return Reply{}, true
 }
 
-// FocusOf reads the partition a page shows from its query
-// (?topic=&partition=; default orders-0), and the record whose journey the
+// FocusOf reads what a page shows from its query: the partition in detail
+// (?topic=&partition=; default orders-0), the record whose journey the
 // page follows, &offset=&value= (none without a value, or with an offset
-// that is not a number).
-func FocusOf(q url.Values) Focus {
+// that is not a number), and the partition table's page ([TableQueryOf]:
+// a filter, order or page it does not know is an [ErrTableQuery]).
+func FocusOf(q url.Values) (Focus, error) {
 	f := Focus{Topic: q.Get("topic"), Partition: 0}
 	if f.Topic == "" {
 		f.Topic = "orders"
@@ -163,7 +164,9 @@ func FocusOf(q url.Values) Focus {
 	if o, err := strconv.ParseInt(q.Get("offset"), 10, 64); err == nil && o >= 0 && q.Get("value") != "" {
 		f.Offset, f.Value = o, preview(q.Get("value"), PreviewBytes)
 	}
-	return f
+	tq, err := TableQueryOf(q)
+	f.Table = tq
+	return f, err
 }
 
 // errAt means a moment of the timeline was not a time in milliseconds.
@@ -187,7 +190,11 @@ func (a *API) view(c Call) Reply {
 	if err != nil {
 		return errorReply(statusBadRequest, err)
 	}
-	v, err := a.Live.Update(FocusOf(c.Query), at)
+	f, err := FocusOf(c.Query)
+	if err != nil {
+		return errorReply(statusBadRequest, err)
+	}
+	v, err := a.Live.Update(f, at)
 	if err != nil {
 		return errorReply(statusInternalServerError, err)
 	}

@@ -11,8 +11,9 @@
 // A [Live] owns one [cluster.World] behind a mutex. The world has no clock
 // and no goroutines; [Live.Advance] moves its virtual time and the server's
 // one ticker ([Server.Run]) calls it at wall-clock pace. Every tick yields
-// one update, a compact View of a few kilobytes (the last records of the
-// partition shown, not the whole history), streamed to the page as
+// one update, a compact View (the last records of the partition shown, one
+// page of the partition table, not the whole history), of which the page
+// gets what changed since its last (see "The update stream") as
 // Server-Sent Events at /api/stream.
 //
 // The timeline is the cluster's: a moment in the past is rebuilt with
@@ -51,6 +52,61 @@
 // value, an event's or a mark's text longer than [PreviewBytes] (or
 // [TextPreviewBytes]) goes to the page as its first bytes and its size
 // (RecordView.Size), so that a 9 MB value does not make every update 9 MB.
+//
+// # The update stream
+//
+// The page follows the present through a stream of frames ([Frame], JSON),
+// Server-Sent Events at /api/stream (event "frame") or a Web Worker's
+// "update" messages, the same bytes under both, at most one per update
+// interval (ten a second) however often the world changes ([Watch]):
+//
+//   - the first frame of a stream is the whole update,
+//     {"seq":1,"full":UPDATE}, UPDATE being what /api/view answers (an
+//     [Update]) for the same query;
+//   - every frame after patches the one before:
+//     {"seq":N,"base":N-1,"set":{FIELD:VALUE,...},"del":[FIELD,...],
+//     "lists":{LIST:{"put":{ID:ENTITY,...},"ids":[ID,...]},...}}. set holds
+//     the update's fields that changed, whole ("t", "detail", "events",
+//     "session"...), del those that are gone, and lists patches the four
+//     lists of entities ([Lists]): "brokers" by id ("1"), "parts" (the
+//     partition table's rows of the page shown) by topic and partition
+//     ("orders-0"), "producers" and "groups" by name. put holds the
+//     entities new or changed, keyed by id; ids, when the list's members
+//     or their order changed, is its ids in order (an entity not named is
+//     gone). A frame of nothing changed is not sent.
+//   - every entity carries its version ("v"), a number that changes
+//     exactly when the entity does ([Versions]): a stream sends an entity
+//     again only when its version differs from the one it sent.
+//
+// The page holds the update of the last frame it applied ([Store];
+// static/js/viewstore.js, the same rules): a frame whose base is not the
+// page's last (one was missed), or that names an entity it neither holds
+// nor is sent, is refused ([ErrResync]), and the page opens the stream
+// again, which starts with the whole update; so does a page whose
+// connection broke. An update whole is at most a few tens of kilobytes
+// whatever the cluster holds (see "Many partitions"), and a patch is what
+// changed: the clock, the records of the partition shown, the rows that
+// moved.
+//
+// Anything that can make [Update]s can feed the page: it implements
+// [Source] (a change notice, a version, the present's update for a focus,
+// encoded by a [Versions] of its own) and [Watch] streams it.
+//
+// # Many partitions
+//
+// The partition table shows [PageRows] rows at a time: the page asks for
+// the partitions of the topics whose name contains a text, in a state
+// kafka-topics --describe filters by (under-replicated, unavailable,
+// under min ISR, at min ISR), led by a broker, sorted by topic, leader,
+// missing replicas or lag, and a page of them ([TableQuery]: the query
+// parameters parts_topic, parts_status, parts_leader, parts_sort and
+// parts_page of /api/view and /api/stream); the update says how many
+// match and sums up each topic in a line ([TableView], at most
+// [MaxTopicsShown] topics). A group lists at most [MaxOffsetsShown] of its
+// committed offsets (those that lag the most) and a member at most
+// [MaxMemberPartitionsShown] of its partitions; kafka-topics and
+// kafka-consumer-groups in the terminal list everything. The page's DOM is
+// then the same size with ten partitions or ten thousand.
 //
 // # One API, two transports
 //
@@ -151,9 +207,10 @@
 //
 // # Measured
 //
-// The stream sends a view at most every half update interval (20 a
-// second): a client's flood changes the world thousands of times a
-// second, and a page cannot show more.
+// The stream sends a frame at most every update interval (10 a second),
+// counted from the start of one to the start of the next: a client's
+// flood changes the world thousands of times a second, and a page cannot
+// show more.
 //
 // On the development machine (2 shared cores; TestMeasureHour with
 // KAFKALIVE_MEASURE=1, BenchmarkUpdate, and the browser test

@@ -199,6 +199,7 @@ func (k *Kafka) ConnOpened(conn kafkawire.ConnInfo) {
 	k.mu.Lock()
 	k.conns[conn.ID] = conn
 	k.mu.Unlock()
+	k.live.touch() // the clients panel lists it
 }
 
 // ConnClosed implements kafkawire.ConnObserver: the requests it waited
@@ -212,6 +213,15 @@ func (k *Kafka) ConnClosed(conn kafkawire.ConnInfo, reason string) {
 		}
 	}
 	k.mu.Unlock()
+	k.live.touch()
+}
+
+// touch records a change of what the page shows beside the world (a Kafka
+// client connected), for the updates and the streams.
+func (l *Live) touch() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bump()
 }
 
 // Run applies the queued requests to the world and hands its answers back

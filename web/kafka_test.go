@@ -219,6 +219,6 @@ func TestPageListsBoundedGroups(t *testing.T) {
 	require.Len(t, v.Groups, MaxGroupsShown)
 	require.Equal(t, len(all)-MaxGroupsShown, v.GroupsHidden)
 	for _, name := range []string{"billing", "search-index"} {
-		require.True(t, slices.ContainsFunc(v.Groups, func(g cluster.GroupInfo) bool { return g.Name == name }), "%s, with members, is listed", name)
+		require.True(t, slices.ContainsFunc(v.Groups, func(g GroupView) bool { return g.Name == name }), "%s, with members, is listed", name)
 	}
 }

@@ -179,6 +179,15 @@ func (l *Live) getScenario(name string) (*scenarios.Scenario, *learnerState, err
 	return sc, &st, nil
 }
 
+// learnerGeneration counts the changes of what the page shows of the
+// learner's code beside the world (0 without it); l.mu is held.
+func (l *Live) learnerGeneration() uint64 {
+	if l.learner == nil {
+		return 0
+	}
+	return l.learner.shared.generation()
+}
+
 // learnerView describes the learner's code in the world shown; l.mu is held.
 func (l *Live) learnerView() *LearnerView {
 	st := l.learner

@@ -4,6 +4,7 @@ package web
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,9 @@ type learnerShared struct {
 	changed   func() []string
 	checkedAt time.Time
 	changes   map[string]bool
+	// gen counts the changes of all the above, so that the page's
+	// updates, shared while the world does not change, are made again.
+	gen uint64
 }
 
 // TestTimeout bounds how long the page waits for a part's tests: an
@@ -90,6 +94,7 @@ func (s *learnerShared) runTests(part string, code kitlive.Code, check func(kitl
 	}
 	s.mu.Lock()
 	s.tests[part] = res
+	s.gen++
 	s.mu.Unlock()
 }
 
@@ -108,6 +113,7 @@ func (s *learnerShared) diverged(c *kitlive.Comparison) {
 	defer s.mu.Unlock()
 	if s.diverge[c.Part] == nil {
 		s.diverge[c.Part] = &LearnerDivergence{Scenario: c.Scenario, Difference: *c.Difference}
+		s.gen++
 	}
 }
 
@@ -119,14 +125,26 @@ func (s *learnerShared) part(st kitlive.Status) LearnerPart {
 	if st.Runs == kitlive.YourCode {
 		p.Tests = s.tests[st.Part]
 	}
-	if s.changed != nil && time.Since(s.checkedAt) > time.Second {
-		s.checkedAt, s.changes = time.Now(), map[string]bool{}
-		for _, c := range s.changed() {
-			s.changes[c] = true
-		}
-	}
 	p.Changed = s.changes[st.Part]
 	return p
+}
+
+// generation asks which files changed (at most once a second) and returns
+// the number of changes of what the page shows of the learner's code.
+func (s *learnerShared) generation() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed != nil && time.Since(s.checkedAt) > time.Second {
+		changes := map[string]bool{}
+		for _, c := range s.changed() {
+			changes[c] = true
+		}
+		if !maps.Equal(changes, s.changes) {
+			s.gen++
+		}
+		s.checkedAt, s.changes = time.Now(), changes
+	}
+	return s.gen
 }
 
 // WatchLearnerCode tells the page which parts' files changed on disk since

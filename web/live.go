@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,9 +55,14 @@ type Live struct {
 	version uint64
 	changed chan struct{}
 	// encoded caches the present's update per focus at cachedVersion, so
-	// that pages showing the same partition share one State.
-	encoded       map[Focus][]byte
+	// that pages showing the same partition share one State; versions
+	// numbers the changes of the entities the updates carry.
+	encoded       map[Focus]*EncodedUpdate
 	cachedVersion uint64
+	versions      Versions
+	// learnerGen is the generation of the learner's part of the page the
+	// cached updates show (learnerGeneration).
+	learnerGen uint64
 	// marks are the timeline's ticks of the world shown.
 	marks marks
 	// execMu holds the page's terminal lines back while one runs (Exec):
@@ -157,36 +161,75 @@ type Update struct {
 	Session Session `json:"session"`
 }
 
-// Update returns the update for a page that shows f at time at (nil:
-// now): the view (Live.View) and the session.
+// Update returns the update for a page that shows f at time at (nil or
+// not before now: the present): the view and the session. A past moment
+// is rebuilt by the cluster's timeline (World.AtTime). The present's is
+// the one every stream of f shares ([Live.Present]), its entities with
+// their versions; the caller must not change it.
 func (l *Live) Update(f Focus, at *int64) (Update, error) {
-	v, err := l.View(f, at)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.world()
+	now := w.NowMs()
+	if at == nil || *at >= now {
+		e, err := l.present(f)
+		if err != nil {
+			return Update{}, err
+		}
+		return e.update, nil
+	}
+	pw, err := l.pastWorld(*at)
 	if err != nil {
 		return Update{}, err
 	}
-	return Update{View: v, Session: l.Session()}, nil
+	v := BuildView(pw, f)
+	v.NowMs, v.Past = now, true
+	l.decorate(&v, pw)
+	return Update{View: v, Session: l.session()}, nil
 }
 
 // ViewJSON returns the present's update (an Update) for a page that shows f, encoded,
 // and the version it is of. Pages that show the same partition at the same
 // version share one encoding.
 func (l *Live) ViewJSON(f Focus) ([]byte, uint64, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.encoded == nil || l.cachedVersion != l.version {
-		l.encoded, l.cachedVersion = map[Focus][]byte{}, l.version
-	}
-	if b, ok := l.encoded[f]; ok {
-		return b, l.version, nil
-	}
-	v := BuildView(l.world(), f)
-	l.decorate(&v, l.world())
-	b, err := json.Marshal(Update{View: v, Session: l.session()})
+	e, v, err := l.Present(f)
 	if err != nil {
 		return nil, 0, err
 	}
-	l.encoded[f] = b
-	return b, l.version, nil
+	return e.Bytes(), v, nil
+}
+
+// Present returns the present's update for a page that shows f, encoded
+// (its entities with their versions), and the version of the state it is
+// of: the update every stream of f shares ([Watch]).
+func (l *Live) Present(f Focus) (*EncodedUpdate, uint64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, err := l.present(f)
+	return e, l.version, err
+}
+
+// present is Present; l.mu is held.
+func (l *Live) present(f Focus) (*EncodedUpdate, error) {
+	if g := l.learnerGeneration(); g != l.learnerGen {
+		// the learner's tests ended, or their files changed
+		l.learnerGen = g
+		l.bump()
+	}
+	if l.encoded == nil || l.cachedVersion != l.version {
+		l.encoded, l.cachedVersion = map[Focus]*EncodedUpdate{}, l.version
+	}
+	if e, ok := l.encoded[f]; ok {
+		return e, nil
+	}
+	v := BuildView(l.world(), f)
+	l.decorate(&v, l.world())
+	e, err := l.versions.Encode(&Update{View: v, Session: l.session()})
+	if err != nil {
+		return nil, err
+	}
+	l.encoded[f] = e
+	return e, nil
 }
 
 // NewLive returns a Live showing the default world at time 0.
@@ -301,26 +344,11 @@ func (l *Live) SetPaused(p bool) {
 	l.bump()
 }
 
-// View returns the update for a page that shows f, at time at (nil: now).
-// A past moment is rebuilt by the cluster's timeline (World.AtTime).
+// View returns the view of the update for a page that shows f, at time
+// at (nil: now): Live.Update without the session.
 func (l *Live) View(f Focus, at *int64) (View, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	w := l.world()
-	now := w.NowMs()
-	if at != nil && *at < now {
-		pw, err := l.pastWorld(*at)
-		if err != nil {
-			return View{}, err
-		}
-		v := BuildView(pw, f)
-		v.NowMs, v.Past = now, true
-		l.decorate(&v, pw)
-		return v, nil
-	}
-	v := BuildView(w, f)
-	l.decorate(&v, w)
-	return v, nil
+	u, err := l.Update(f, at)
+	return u.View, err
 }
 
 // decorate adds to v what the Live knows beside the world shown, shown:

@@ -2,12 +2,16 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // TestMeasureHour measures what an hour of simulated time costs the server:
@@ -86,4 +90,28 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 		b.SetBytes(int64(len(buf)))
 	}
+}
+
+// BigTopicPartitions is the partition count of the big topic the tests of
+// many partitions make: two thousand, or as many as the world holds
+// beside the default world's topics.
+func bigTopicPartitions() int {
+	return min(2000, cluster.MaxPartitions-10)
+}
+
+// bigLive is the default world with a topic of n partitions (replication
+// factor 3) and a consumer group reading it, run for ten simulated
+// seconds.
+func bigLive(t testing.TB, n int) *Live {
+	t.Helper()
+	live, err := NewLive()
+	require.NoError(t, err)
+	term := NewTerminal(live)
+	for _, line := range []string{fmt.Sprintf("kafka-topics --create --topic big --partitions %d --replication-factor 3", n),
+		"add-consumer wide-1 --group wide --topics big", "add-consumer wide-2 --group wide --topics big"} {
+		var out strings.Builder
+		require.NoError(t, term.Exec(line, nil, &out), "%s: %s", line, out.String())
+	}
+	require.NoError(t, live.Advance(10_000))
+	return live
 }

@@ -162,10 +162,7 @@ func TestAStaleTabIsToldAndFollows(t *testing.T) {
 func TestTheStreamSendsEverySessionChange(t *testing.T) {
 	hs, _ := newTestServer(t)
 	r := openStream(t, hs, "/api/stream", 20*time.Second)
-	next := func() Update {
-		_, data := readEvent(t, r)
-		return decode[Update](t, data)
-	}
+	next := func() Update { return r.next(t) }
 	if u := next(); u.Session.Scenario != "" || u.Mode != "live" {
 		t.Fatalf("the first update: mode %q session %+v", u.Mode, u.Session)
 	}

@@ -51,7 +51,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestViewsFlowDuringALongRun(t *testing.T) {
 	hs, _ := newTestServer(t)
 	events := openStream(t, hs, "/api/stream", time.Minute)
-	readEvent(t, events) // the first update, at t=0
+	events.frame(t) // the first update, at t=0
 
 	done := make(chan execResult, 1)
 	go func() {
@@ -72,10 +72,9 @@ func TestViewsFlowDuringALongRun(t *testing.T) {
 	if mid.TimeMs >= 3_600_000 {
 		t.Fatalf("the first view after the run started is at t=%d: the run held every view until its end", mid.TimeMs)
 	}
-	var streamed View
+	var streamed Update
 	for streamed.TimeMs <= mid.TimeMs {
-		_, data := readEvent(t, events)
-		require.NoError(t, json.Unmarshal([]byte(data), &streamed))
+		streamed = events.next(t)
 	}
 	if streamed.TimeMs >= 3_600_000 {
 		t.Fatalf("the stream sent nothing between t=%d and the run's end", mid.TimeMs)
@@ -112,8 +111,12 @@ func TestBigValuesGoAsAPreview(t *testing.T) {
 		require.NoError(t, err)
 		var data []byte
 		if strings.Contains(focus, "stream") {
-			_, s := readEvent(t, bufio.NewReader(resp.Body))
-			data = []byte(s)
+			name, s := readEvent(t, bufio.NewReader(resp.Body))
+			require.Equal(t, "frame", name)
+			var f Frame
+			require.NoError(t, json.Unmarshal([]byte(s), &f))
+			require.NotNil(t, f.Full, "the first frame is the whole update: %s", s)
+			data = f.Full
 		} else {
 			data, err = io.ReadAll(resp.Body)
 			require.NoError(t, err)

@@ -33,9 +33,18 @@ func readEvent(t *testing.T, r *bufio.Reader) (string, string) {
 	}
 }
 
+// stream is a page's end of the update stream: the frames read and the
+// store they make.
+type stream struct {
+	r     *bufio.Reader
+	store Store
+	// frames counts the frames read, bytes their bytes.
+	frames, bytes int
+}
+
 // openStream opens the update stream at path (/api/stream...) of hs for
-// at most timeout, closed when the test ends, and returns its reader.
-func openStream(t *testing.T, hs *httptest.Server, path string, timeout time.Duration) *bufio.Reader {
+// at most timeout, closed when the test ends.
+func openStream(t *testing.T, hs *httptest.Server, path string, timeout time.Duration) *stream {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
@@ -45,24 +54,42 @@ func openStream(t *testing.T, hs *httptest.Server, path string, timeout time.Dur
 	require.NoError(t, err)
 	t.Cleanup(func() { resp.Body.Close() })
 	require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
-	return bufio.NewReader(resp.Body)
+	return &stream{r: bufio.NewReader(resp.Body)}
+}
+
+// frame reads the next frame, applies it to the store and returns it.
+func (s *stream) frame(t *testing.T) Frame {
+	t.Helper()
+	name, data := readEvent(t, s.r)
+	require.Equal(t, "frame", name)
+	require.NoError(t, s.store.Apply([]byte(data)), "frame %d: %s", s.frames+1, data)
+	s.frames++
+	s.bytes += len(data)
+	var f Frame
+	require.NoError(t, json.Unmarshal([]byte(data), &f))
+	return f
+}
+
+// next reads the next frame and returns the update the page then holds.
+func (s *stream) next(t *testing.T) Update {
+	t.Helper()
+	s.frame(t)
+	var u Update
+	require.NoError(t, json.Unmarshal(s.store.JSON(), &u))
+	return u
 }
 
 func TestStreamSendsAViewPerChange(t *testing.T) {
 	hs, live := newTestServer(t)
 	r := openStream(t, hs, "/api/stream?topic=profiles&partition=0", 10*time.Second)
 
-	name, data := readEvent(t, r)
-	require.Equal(t, "view", name)
-	var v View
-	require.NoError(t, json.Unmarshal([]byte(data), &v))
+	v := r.next(t)
 	if v.TimeMs != 0 || v.Detail == nil || v.Detail.Topic != "profiles" {
 		t.Fatalf("the first update is at t=%d showing %+v; want t=0 with profiles-0 in detail", v.TimeMs, v.Detail)
 	}
 	for _, want := range []int64{700, 1400} {
 		require.NoError(t, live.Advance(700))
-		_, data = readEvent(t, r)
-		require.NoError(t, json.Unmarshal([]byte(data), &v))
+		v = r.next(t)
 		if v.TimeMs != want {
 			t.Fatalf("after the world advanced to %d ms the stream sent t=%d", want, v.TimeMs)
 		}
@@ -138,13 +165,13 @@ func TestTimelineMarksTheActions(t *testing.T) {
 	}
 }
 
-// A world that changes without pause (a client's flood) gets a view at
-// most every half update interval, and still gets them: the stream sends
-// the newest state at its own pace, not one view per change.
+// A world that changes without pause (a client's flood) gets a frame at
+// most every update interval, and still gets them: the stream sends the
+// newest state at its own pace, not one frame per change.
 func TestStreamPacesAWorldThatNeverStops(t *testing.T) {
 	hs, live := newTestServer(t)
 	r := openStream(t, hs, "/api/stream", 10*time.Second)
-	readEvent(t, r) // the first view, at once
+	r.frame(t) // the whole update, at once
 
 	const span = time.Second
 	stop := make(chan struct{})
@@ -167,16 +194,16 @@ func TestStreamPacesAWorldThatNeverStops(t *testing.T) {
 	}()
 	began, views := time.Now(), 0
 	for time.Since(began) < span {
-		readEvent(t, r)
+		r.frame(t)
 		views++
 	}
 	elapsed := time.Since(began)
 	close(stop)
 	n := <-changes
 	require.Positive(t, n, "the world did not change")
-	most := int(elapsed/(UpdateInterval/2)) + 2
+	most := int(elapsed/UpdateInterval) + 2
 	if views > most || views < 2 {
-		t.Fatalf("in %v the world changed %d times and the stream sent %d views; want 2 to %d (one every %v at most)", elapsed, n, views, most, UpdateInterval/2)
+		t.Fatalf("in %v the world changed %d times and the stream sent %d frames; want 2 to %d (one every %v at most)", elapsed, n, views, most, UpdateInterval)
 	}
 	t.Logf("%v: %d changes, %d views", elapsed, n, views)
 }

@@ -52,6 +52,10 @@ func (l *Live) getScenario(name string) (*scenarios.Scenario, *learnerState, err
 // learnerView describes the learner's code in the world shown: none.
 func (l *Live) learnerView() *LearnerView { return nil }
 
+// learnerGeneration counts the changes of the learner's part of the page:
+// none.
+func (l *Live) learnerGeneration() uint64 { return 0 }
+
 // yielder hands the browser's event loop its turn: Go's js/wasm runtime
 // returns to the event loop only when every goroutine is blocked, so a
 // long run that never blocks would keep the Worker from reading the page's

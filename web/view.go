@@ -37,19 +37,24 @@ type View struct {
 	Mode   string `json:"mode"`
 	Paused bool   `json:"paused,omitempty"`
 	// Speed is how many times faster than the wall clock the world runs.
-	Speed      int64          `json:"speed"`
-	Rules      string         `json:"rules"`
-	Brokers    []BrokerView   `json:"brokers"`
+	Speed   int64        `json:"speed"`
+	Rules   string       `json:"rules"`
+	Brokers []BrokerView `json:"brokers"`
+	// Partitions are the rows of the partition table's page shown
+	// (Focus.Table), at most PageRows of them; Table says which page of
+	// how many, and sums up the topics.
 	Partitions []PartRow      `json:"parts"`
+	Table      TableView      `json:"table"`
 	Detail     *DetailView    `json:"detail,omitempty"`
 	Producers  []ProducerView `json:"producers"`
 	Consumers  []ConsumerView `json:"consumers,omitempty"`
-	// Groups are the cluster's consumer groups, as it gives them: every
-	// one with members, and of the others as many as MaxGroupsShown
-	// allows in all; GroupsHidden counts those left out.
-	Groups       []cluster.GroupInfo `json:"groups,omitempty"`
-	GroupsHidden int                 `json:"groups_hidden,omitempty"`
-	Events       []string            `json:"events"`
+	// Groups are the cluster's consumer groups, in its order, their
+	// long lists cut (GroupView): every one with members, and of the
+	// others as many as MaxGroupsShown allows in all; GroupsHidden counts
+	// those left out.
+	Groups       []GroupView `json:"groups"`
+	GroupsHidden int         `json:"groups_hidden,omitempty"`
+	Events       []string    `json:"events"`
 	// Marks are the actions of the world's history, for the timeline.
 	Marks []Mark `json:"marks,omitempty"`
 	// Learner is the learner's code as the world runs it (exercises/live
@@ -95,6 +100,9 @@ type BrokerView struct {
 	// asked for and the base offset of the batch it began with (-1: none).
 	LastFetch      int64 `json:"last_fetch"`
 	LastFirstBatch int64 `json:"last_first_batch"`
+	// V is the broker's version in the update stream (see "The update
+	// stream" in the package documentation; 0 outside it).
+	V uint64 `json:"v,omitempty"`
 }
 
 // PartRow is one line of the partition table.
@@ -113,6 +121,14 @@ type PartRow struct {
 	// strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and
 	// the page says why the HW does not move.
 	MinISR int `json:"min_isr,omitempty"`
+	// Lag is how many records its slowest replica lacks of the leader's
+	// log: the leader's log end offset minus that replica's (0 without a
+	// leader). Kafka reports it per follower as the replica fetcher's
+	// lag (FetcherLagMetrics); a follower behind for longer than
+	// replica.lag.time.max.ms leaves the ISR.
+	Lag int64 `json:"lag"`
+	// V is the row's version in the update stream (0 outside it).
+	V uint64 `json:"v,omitempty"`
 }
 
 // DetailView is the partition shown in detail: every replica's log tail,
@@ -185,6 +201,8 @@ type ProducerView struct {
 	Failed       int `json:"failed"`
 	// Last are the outcomes of its newest records, newest last.
 	Last []cluster.ResultInfo `json:"last,omitempty"`
+	// V is the producer's version in the update stream (0 outside it).
+	V uint64 `json:"v,omitempty"`
 }
 
 // ConsumerView is one consumer: a simple one (Topic, Partition, Position,
@@ -201,13 +219,15 @@ type ConsumerView struct {
 	Status     string `json:"status,omitempty"`
 }
 
-// Focus names the partition a page shows in detail, and the record whose
-// journey it follows (Value "": none).
+// Focus names the partition a page shows in detail, the record whose
+// journey it follows (Value "": none), and the page of the partition
+// table it shows.
 type Focus struct {
 	Topic     string
 	Partition int32
 	Offset    int64
 	Value     string
+	Table     TableQuery
 }
 
 // BuildView summarises w's state for the page, with f in detail.
@@ -230,20 +250,15 @@ func BuildView(w *cluster.World, f Focus) View {
 			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes,
 			LastFetch: b.LastFetchOffset, LastFirstBatch: b.LastFetchFirstBatch})
 	}
-	minISR := minISRs(w)
-	for _, p := range st.Partitions {
-		row := partRow(p)
-		if m := minISR(p.Topic); p.Leader > 0 && len(p.ISR) < m {
-			row.MinISR = m
-		}
-		v.Partitions = append(v.Partitions, row)
+	rows := tableRows(st, minISRs(w), topicMinISR(w))
+	v.Partitions, v.Table = table(rows, f.Table)
+	for i, p := range st.Partitions {
 		if p.Topic == f.Topic && p.Partition == f.Partition {
-			v.Detail = detail(w, p, row)
+			v.Detail = detail(w, p, rows[i].PartRow)
 		}
 	}
 	if v.Detail == nil && len(st.Partitions) > 0 {
-		p := st.Partitions[0]
-		v.Detail = detail(w, p, partRow(p))
+		v.Detail = detail(w, st.Partitions[0], rows[0].PartRow)
 	}
 	v.Producers = producerViews(w, st)
 	for _, c := range st.Consumers {
@@ -254,7 +269,8 @@ func BuildView(w *cluster.World, f Focus) View {
 		v.Consumers = append(v.Consumers, ConsumerView{Name: name, Group: c.Group, Topic: c.Topic, Partition: c.Partition,
 			Position: c.Position, Read: c.Read, Processed: c.Processed, Duplicates: c.Duplicates, Status: c.Status})
 	}
-	v.Groups, v.GroupsHidden = shownGroups(st.Groups)
+	groups, hidden := shownGroups(st.Groups)
+	v.Groups, v.GroupsHidden = groupViews(groups, rows), hidden
 	v.Events = lastEvents(w.Events(), st.TimeMs)
 	if v.Detail != nil {
 		v.Detail.Lost = lostRecords(w, st, v.Detail.Topic, v.Detail.Partition)
@@ -267,7 +283,7 @@ func BuildView(w *cluster.World, f Focus) View {
 
 func partRow(p cluster.PartitionInfo) PartRow {
 	return PartRow{Topic: p.Topic, Partition: p.Partition, Leader: p.Leader, Epoch: p.LeaderEpoch,
-		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset}
+		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p)}
 }
 
 func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView {
@@ -486,29 +502,12 @@ func shownGroups(all []cluster.GroupInfo) ([]cluster.GroupInfo, int) {
 	return out, len(all) - len(out)
 }
 
-// minISRs returns a lookup of each topic's min.insync.replicas, as
-// DescribeConfigs reports it, under rules that hold the high watermark
-// while the ISR is smaller (0 for every topic under the others).
+// minISRs returns a lookup of each topic's min.insync.replicas under
+// rules that hold the high watermark while the ISR is smaller (0 for
+// every topic under the others).
 func minISRs(w *cluster.World) func(topic string) int {
 	if !w.Config().Rules.StrictMinISR() {
 		return func(string) int { return 0 }
 	}
-	seen := map[string]int{}
-	return func(topic string) int {
-		if m, ok := seen[topic]; ok {
-			return m
-		}
-		m := 1
-		if cfgs, err := w.TopicConfigs(topic); err == nil {
-			for _, c := range cfgs {
-				if c.Name == "min.insync.replicas" {
-					if n, err := strconv.Atoi(c.Value); err == nil {
-						m = n
-					}
-				}
-			}
-		}
-		seen[topic] = m
-		return m
-	}
+	return topicMinISR(w)
 }

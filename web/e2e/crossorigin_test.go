@@ -43,7 +43,7 @@ const attempt = async (name, fn) => {
   await attempt("read view", async () => "read: " + (await (await fetch(T + "/api/view")).text()).slice(0, 40));
   await attempt("read stream", () => new Promise((ok) => {
     const es = new EventSource(T + "/api/stream");
-    es.addEventListener("view", (e) => { es.close(); ok("read: " + e.data.slice(0, 40)); });
+    es.addEventListener("frame", (e) => { es.close(); ok("read: " + e.data.slice(0, 40)); });
     es.onerror = () => { es.close(); ok("rejected: error"); };
   }));
   await new Promise((ok) => document.readyState === "complete" ? ok() : addEventListener("load", ok)); // the frame's first load is over

@@ -12,7 +12,7 @@ import {groupsHTML} from "../static/js/render/groups.js";
 import {internalText} from "../static/js/render/internal.js";
 import {journeyHTML} from "../static/js/render/journey.js";
 import {learnerHTML, yourPart} from "../static/js/render/learner.js";
-import {partsHTML} from "../static/js/render/partitions.js";
+import {pageText, partsHTML, topicsHTML} from "../static/js/render/partitions.js";
 import {producersHTML} from "../static/js/render/producers.js";
 import {playHTML} from "../static/js/render/scenarios.js";
 import {marksHTML} from "../static/js/render/timeline.js";
@@ -34,6 +34,7 @@ for (const [i, v] of updates.entries()) {
       if (!out.journey) { bad++; console.error(`update ${i}: the journey of the record followed is not drawn`); }
     }
   }
+  if (v.table) { out.topics = topicsHTML(v.table); out.page = pageText(v.table); }
   if (v.kafka) out.kafka = clientsHTML(v.kafka);
   if (v.learner) out.learner = learnerHTML(v.learner);
   if (v.internal) out.internal = internalText(v.internal);

@@ -10,7 +10,7 @@ import {eventsHTML} from "../static/js/render/events.js";
 import {groupsHTML} from "../static/js/render/groups.js";
 import {journeyHTML} from "../static/js/render/journey.js";
 import {learnerHTML, yourPart} from "../static/js/render/learner.js";
-import {partsHTML} from "../static/js/render/partitions.js";
+import {pageText, paged, partsHTML, topicsHTML} from "../static/js/render/partitions.js";
 import {producersHTML} from "../static/js/render/producers.js";
 import {listHTML, playHTML} from "../static/js/render/scenarios.js";
 import {marksHTML} from "../static/js/render/timeline.js";
@@ -51,6 +51,52 @@ test("producers: settings and counts, an acks=0 send never counted acknowledged,
 test("partitions: a row each, the one in detail pressed", () => {
   const el = clean(partsHTML(update()), "partsHTML");
   assert.deepEqual(el.querySelectorAll("tbody tr").map((r) => r.getAttribute("aria-pressed") ?? r.querySelector("button").getAttribute("aria-pressed")), ["true", "false", "false"]);
+});
+
+test("partitions: a table of one page needs no tools; one of many pages is paged and its topics summed up", () => {
+  const v = update();
+  const t = /** @type {NonNullable<typeof v.table>} */ (v.table);
+  assert.equal(paged(t), false, "the default world's table fits a page");
+  assert.equal(paged({...t, sort: "lag"}), true, "an order chosen keeps the tools shown");
+  const big = {topic: "", page: 3, pages: 80, rows: 25, matching: 2000, total: 2004,
+    topics: [{topic: "big", n: 2000, urp: 1200, unavailable: 3, under_min_isr: 5, lag: 4321, records: 10000}, {topic: "orders", n: 3, records: 18}], topics_hidden: 1};
+  assert.equal(paged(big), true);
+  assert.equal(pageText(big), "76–100 of 2,000 matching of 2,004 · page 4 of 80");
+  assert.equal(pageText({...big, matching: 2004, page: 80, pages: 81}), "2,001–2,004 of 2,004 partitions · page 81 of 81");
+  assert.equal(pageText({...big, matching: 0, pages: 1, page: 0}), "no partition of 2,004 matches");
+  const el = clean(topicsHTML(big), "topicsHTML");
+  const lines = el.querySelectorAll("li");
+  assert.equal(lines.length, 2);
+  assert.match(lines[0].textContent, /big 2,000 partitions · 10,000 records · 3 unavailable · 1,200 under-replicated · 5 under min ISR · lag up to 4,321/);
+  assert.equal(lines[0].querySelector("button").dataset.tableTopic, "big");
+  assert.match(lines[1].textContent, /orders 3 partitions · 18 records$/);
+  assert.match(el.textContent, /and 1 more topic: type a name/);
+  const only = fragment(topicsHTML({...big, topic: "big"})).querySelector("li button");
+  assert.equal(only.getAttribute("aria-pressed"), "true");
+  assert.equal(only.dataset.tableTopic, "", "pressed again, it shows every topic");
+  const none = clean(partsHTML({...v, parts: [], table: {...t, matching: 0, total: 3}}), "partsHTML");
+  assert.match(none.textContent, /No partition of the 3 matches/);
+});
+
+test("partitions: a replica behind shows its lag on the row", () => {
+  const v = update();
+  const parts = /** @type {NonNullable<typeof v.parts>} */ (v.parts);
+  parts[1].lag = 12;
+  const el = clean(partsHTML(v), "partsHTML");
+  assert.equal(el.querySelector('tr[data-partition="1"] td.num').textContent, "12");
+  assert.equal(el.querySelector('tr[data-partition="0"] td.num').textContent, "0");
+});
+
+test("groups: a group of many partitions lists some and counts the rest", () => {
+  const v = update();
+  const g = /** @type {NonNullable<typeof v.groups>} */ (v.groups)[0];
+  g.offsets_hidden = 1980;
+  g.hidden_lag = 12345;
+  const members = /** @type {NonNullable<typeof g.members>} */ (g.members);
+  members[0].partitions_hidden = 48;
+  const el = clean(groupsHTML(v, () => ""), "groupsHTML");
+  assert.match(el.querySelector('tr[data-key="o-hidden"]').textContent, /and 1980 more partitions \(kafka-consumer-groups --describe lists them all\)12345/);
+  assert.match(el.querySelector('[data-member="billing-1"]').textContent, /orders-0, orders-1 and 48 more/);
 });
 
 test("groups: members, their partitions and rates, lag, and simple consumers", () => {
@@ -263,8 +309,9 @@ test("groups: a crashed member says so, a member without partitions shows no rat
   const v = update();
   const consumers = /** @type {NonNullable<typeof v.consumers>} */ (v.consumers);
   consumers[0].status = "crashed";
-  const parts = /** @type {NonNullable<typeof v.parts>} */ (v.parts);
-  parts[0].lso = 9; // retention deleted 4..8, which billing never read
+  const groups = /** @type {NonNullable<typeof v.groups>} */ (v.groups);
+  const offsets = /** @type {NonNullable<typeof groups[0]["offsets"]>} */ (groups[0].offsets);
+  offsets[0].lso = 9; // retention deleted 4..8, which billing never read
   const el = clean(groupsHTML(v, () => "7/s", (g, topic, p) => g === "billing" && topic === "orders" && p === 0), "groupsHTML");
   const m1 = el.querySelector('[data-member="billing-1"]');
   assert.equal(m1.dataset.status, "crashed");

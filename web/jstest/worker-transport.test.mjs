@@ -56,19 +56,49 @@ test("calls: get answers the body, post the status and body, text the text; a re
   assert.deepEqual(await t.stats(), {heap_bytes: 1, sys_bytes: 2, wasm_bytes: 3, t: 4});
 });
 
-test("the stream: updates of its watch only, until closed", () => {
+test("the stream: the updates its watch's frames make, its own only, until closed", () => {
   const t = workerTransport();
   const w = FakeWorker.last;
   const got = [];
   const close = t.stream((u, size) => got.push([u.t, size]), undefined, "/api/stream?topic=orders&partition=1");
   const watch = w.sent.find((m) => m.op === "watch");
   assert.equal(watch.path, "/api/stream?topic=orders&partition=1");
-  w.emit({op: "update", id: watch.id, body: `{"t":100}`});
-  w.emit({op: "update", id: watch.id + 1000, body: `{"t":999}`});
+  const full = `{"seq":1,"full":{"t":100,"brokers":[],"parts":[],"producers":[],"groups":[]}}`;
+  w.emit({op: "update", id: watch.id, body: full});
+  w.emit({op: "update", id: watch.id + 1000, body: `{"seq":1,"full":{"t":999}}`});
+  const patch = `{"seq":2,"base":1,"set":{"t":200}}`;
+  w.emit({op: "update", id: watch.id, body: patch});
   close();
   assert.deepEqual(w.sent.at(-1), {op: "unwatch", id: watch.id});
-  w.emit({op: "update", id: watch.id, body: `{"t":200}`});
-  assert.deepEqual(got, [[100, 9]]);
+  w.emit({op: "update", id: watch.id, body: `{"seq":3,"base":2,"set":{"t":300}}`});
+  assert.deepEqual(got, [[100, full.length], [200, patch.length]]);
+});
+
+test("the stream: a frame that does not follow starts the watch again, whose first frame is whole", () => {
+  const t = workerTransport();
+  const w = FakeWorker.last;
+  const got = [];
+  t.stream((u) => got.push(u.t), undefined, "/api/stream");
+  const first = w.sent.find((m) => m.op === "watch");
+  w.emit({op: "update", id: first.id, body: `{"seq":1,"full":{"t":100,"parts":[]}}`});
+  w.emit({op: "update", id: first.id, body: `{"seq":3,"base":2,"set":{"t":300}}`}); // frame 2 was missed
+  assert.deepEqual(w.sent.slice(-2).map((m) => m.op), ["unwatch", "watch"]);
+  const again = w.sent.at(-1);
+  assert.notEqual(again.id, first.id);
+  assert.equal(again.path, "/api/stream");
+  w.emit({op: "update", id: first.id, body: `{"seq":4,"base":3,"set":{"t":400}}`}); // the old watch's: ignored
+  w.emit({op: "update", id: again.id, body: `{"seq":1,"full":{"t":500,"parts":[]}}`});
+  assert.deepEqual(got, [100, 500]);
+});
+
+test("the stream: a watch the world refuses ends, and says why", () => {
+  const t = workerTransport();
+  const w = FakeWorker.last;
+  const errs = [];
+  t.stream(() => assert.fail("an update of a refused watch"), (e) => errs.push(String(e)), "/api/stream?parts_sort=x");
+  const watch = w.sent.find((m) => m.op === "watch");
+  w.emit({op: "end", id: watch.id, status: 400, body: "web: bad partition table query: parts_sort=\"x\""});
+  assert.deepEqual(errs, ['Error: web: bad partition table query: parts_sort="x"']);
 });
 
 test("a world that cannot run fails every call and stream, and says why once", async () => {

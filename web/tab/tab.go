@@ -34,7 +34,9 @@ type In struct {
 type Out struct {
 	// Op is "ready" once the world runs, "reply" to a call (Status,
 	// Type, Body as the server's HTTP answer), "update" for a watch (Body
-	// is the Update), "stats" (Body is a Stats), "log" (Body is a line
+	// is a web.Frame of the update stream), "end" when a watch cannot go
+	// on (Status and Body as the server's answer to /api/stream: 400 for
+	// a query it refuses), "stats" (Body is a Stats), "log" (Body is a line
 	// the server would have written to its standard error) or "fatal"
 	// (Body says why the world cannot run; worker.js posts it too).
 	Op     string
@@ -146,16 +148,15 @@ func (t *Tab) call(m In) {
 	t.post(Out{Op: "reply", ID: m.ID, Status: r.Status, Type: r.ContentType, Body: string(r.Body)})
 }
 
-// The least time between two updates of a watch. Each update is parsed
-// and drawn on the page's main thread while the Worker takes a core of
-// the two a small machine has, so a watch sends fewer than the server's
-// stream (twenty a second, half the update interval): one per tick of the
-// clock, ten a second (the gap is a little under the tick's, so that a
-// wait that ends just after a tick does not skip it), and four while a
-// long terminal run takes the Worker (each of its steps changes the
-// world, and the page has only to show that time goes on).
+// The least time between two updates of a watch, counted from the start
+// of one to the start of the next ([web.Watch]). Each update is parsed and
+// drawn on the page's main thread while the Worker takes a core of the two
+// a small machine has: one per tick of the clock, ten a second, as the
+// server's stream, and four while a long terminal run takes the Worker
+// (each of its steps changes the world, and the page has only to show
+// that time goes on).
 const (
-	WatchGap   = web.UpdateInterval * 3 / 4
+	WatchGap   = web.UpdateInterval
 	RunningGap = 250 * time.Millisecond
 )
 
@@ -174,6 +175,11 @@ func (t *Tab) startWatch(m In) {
 	if err != nil {
 		u = &url.URL{}
 	}
+	f, err := web.FocusOf(u.Query())
+	if err != nil {
+		t.post(Out{Op: "end", ID: m.ID, Status: 400, Type: "text/plain; charset=utf-8", Body: err.Error() + "\n"})
+		return
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	t.mu.Lock()
 	if old, ok := t.watch[m.ID]; ok {
@@ -181,7 +187,7 @@ func (t *Tab) startWatch(m In) {
 	}
 	t.watch[m.ID] = stop
 	t.mu.Unlock()
-	go t.live.Watch(ctx, web.FocusOf(u.Query()), t.watchGap, func(b []byte) error {
+	go t.live.Watch(ctx, f, t.watchGap, func(b []byte) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -184,14 +184,14 @@ func TestTabWatch(t *testing.T) {
 	m := newMessages(t, live)
 	m.tab.Receive(In{Op: "watch", ID: 7, Path: "/api/stream?topic=orders&partition=2"})
 	first := <-m.out
-	var u web.Update
-	require.NoError(t, jsonUnmarshal(first.Body, &u))
+	var store web.Store
+	u := updateOf(t, &store, first)
 	if first.Op != "update" || first.ID != 7 || u.Detail == nil || u.Detail.Topic != "orders" || u.Detail.Partition != 2 {
 		t.Fatalf("the first message of a watch of orders-2 is %s %d showing %+v", first.Op, first.ID, u.Detail)
 	}
 	require.NoError(t, live.Advance(500))
 	second := <-m.out
-	require.NoError(t, jsonUnmarshal(second.Body, &u))
+	u = updateOf(t, &store, second)
 	if second.Op != "update" || u.TimeMs != 500 {
 		t.Fatalf("after the clock moved to 500 ms the watch sent %s at t=%d", second.Op, u.TimeMs)
 	}
@@ -221,11 +221,11 @@ func TestTabAnswersDuringALongRun(t *testing.T) {
 	m.tab.Receive(In{Op: "call", ID: 1, Method: "POST", Path: "/api/exec", Body: `{"line": "run 600000"}`})
 	m.tab.Receive(In{Op: "watch", ID: 2, Path: "/api/stream"})
 	var times []int64
+	var store web.Store
 	for o := range m.out {
 		switch {
 		case o.Op == "update":
-			var u web.Update
-			require.NoError(t, jsonUnmarshal(o.Body, &u))
+			u := updateOf(t, &store, o)
 			times = append(times, u.TimeMs)
 			if len(times) == 3 {
 				m.tab.Receive(In{Op: "call", ID: 3, Method: "GET", Path: "/api/view"})
@@ -250,6 +250,16 @@ func TestTabAnswersDuringALongRun(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// updateOf applies the frame of the update message o to store and returns
+// the update the page then holds.
+func updateOf(t *testing.T, store *web.Store, o Out) web.Update {
+	t.Helper()
+	require.NoError(t, store.Apply([]byte(o.Body)), "message %s %d: %.200s", o.Op, o.ID, o.Body)
+	var u web.Update
+	require.NoError(t, json.Unmarshal(store.JSON(), &u))
+	return u
+}
 
 // TestTabAnswersEveryMessage posts random messages, well formed or not
 // (ops that do not exist, methods and paths a page never sends, ids
@@ -285,7 +295,7 @@ func TestTabAnswersEveryMessage(t *testing.T) {
 			select {
 			case o := <-m.out:
 				switch o.Op {
-				case "update":
+				case "update", "end":
 					continue
 				case "reply", "stats":
 					got[o.ID]++

@@ -15,7 +15,7 @@ import {internalText} from "./render/internal.js";
 import {journeyHTML} from "./render/journey.js";
 import {learnerHTML, yourPart} from "./render/learner.js";
 import {notesListHTML} from "./render/notes.js";
-import {partsHTML} from "./render/partitions.js";
+import {pageText, paged, partsHTML, topicsHTML} from "./render/partitions.js";
 import {producersHTML} from "./render/producers.js";
 import {listHTML, playHTML} from "./render/scenarios.js";
 import {blockHTML} from "./render/terminal.js";
@@ -66,6 +66,8 @@ function cssPx(name) {
 export function boot(t) {
   const ui = {
     focus: {topic: "orders", partition: 0},
+    // the partition table's page: its filters, order and page (TableQuery)
+    table: {topic: "", status: "", leader: "", sort: "", page: 0},
     /** @type {number | null} the moment of the timeline shown (null: live) */
     at: null,
     /** @type {Update | null} the last update rendered */
@@ -116,6 +118,12 @@ export function boot(t) {
       q.set("offset", String(s.offset));
       q.set("value", s.value);
     }
+    const tq = ui.table;
+    if (tq.topic) q.set("parts_topic", tq.topic);
+    if (tq.status) q.set("parts_status", tq.status);
+    if (tq.leader) q.set("parts_leader", tq.leader);
+    if (tq.sort) q.set("parts_sort", tq.sort);
+    if (tq.page) q.set("parts_page", String(tq.page));
     return q;
   }
 
@@ -184,6 +192,7 @@ export function boot(t) {
     morph($("#producers"), producersHTML(v));
     morph($("#groups"), groupsHTML(v, (name) => live ? rate(ui.rates, name) : "", (g, topic, p) => live && lagGrows(ui.lags, g, topic, p)));
     morph($("#parts"), partsHTML(v));
+    renderTable(v);
     renderDetail(v);
     morph($("#events"), eventsHTML(v));
     renderInternal(v);
@@ -205,10 +214,80 @@ export function boot(t) {
       morph(el, el.dataset.live);
       return;
     }
-    const n = (v.brokers || []).length, topics = [...new Set((v.parts || []).map((p) => p.topic))];
+    const n = (v.brokers || []).length, topics = ((v.table && v.table.topics) || []).map((t) => t.topic);
     morph(el, `Playing <b>${esc(play.title)}</b> on a cluster of its own: ${n} broker${n === 1 ? "" : "s"}${topics.length ? `, topic${topics.length === 1 ? "" : "s"} ${topics.map(esc).join(", ")}` : ""}. ` +
       `The live cluster waits meanwhile; "← all scenarios" goes back to it.`);
   }
+
+  /**
+   * renderTable shows the partition table's tools when it has more
+   * partitions than a page, or a filter is chosen: the filters, the
+   * topics summed up, and the pages.
+   * @param {Update} v
+   */
+  function renderTable(v) {
+    const t = v.table, on = paged(t);
+    $("#parts-tools").hidden = !on;
+    $("#parts-topics").hidden = !on;
+    $("#parts-pager").hidden = !on;
+    if (!on) return;
+    ui.table.page = t.page; // the server's: the last page when the one asked for is gone
+    morph($("#parts-topics"), topicsHTML(t));
+    setText("#pt-page", pageText(t));
+    // not disabled: a button that is focused stays so (keyboard)
+    const first = t.page <= 0, last = t.page >= t.pages - 1;
+    for (const sel of ["#pt-first", "#pt-prev"]) $(sel).setAttribute("aria-disabled", String(first));
+    for (const sel of ["#pt-next", "#pt-last"]) $(sel).setAttribute("aria-disabled", String(last));
+    const leaders = ["", ...(v.brokers || []).map((b) => String(b.id))];
+    const sel = $("#pt-leader");
+    if ([...sel.options].map((/** @type {HTMLOptionElement} */ o) => o.value).join() !== leaders.join()) {
+      sel.innerHTML = leaders.map((id) => `<option value="${id}">${id ? `broker ${id}` : "any"}</option>`).join("");
+    }
+    // the controls say the query in force, but while one is being used
+    const shown = {"#pt-topic": t.topic || "", "#pt-status": t.status || "", "#pt-leader": t.leader ? String(t.leader) : "", "#pt-sort": t.sort || ""};
+    for (const [id, val] of Object.entries(shown)) {
+      if (document.activeElement !== $(id) && $(id).value !== val) $(id).value = val;
+    }
+  }
+
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let tableTimer;
+  /**
+   * showTable shows the partition table's page q asks for (the stream
+   * follows it).
+   * @param {Partial<typeof ui.table>} q
+   */
+  function showTable(q) {
+    ui.table = {...ui.table, page: 0, ...q};
+    clearTimeout(tableTimer);
+    connect();
+    fetchView(ui.at).then((v) => { if (ui.at === null || v.past) render(v); });
+  }
+  $("#parts-tools").addEventListener("submit", (/** @type {Event} */ e) => e.preventDefault());
+  $("#pt-topic").addEventListener("input", () => {
+    clearTimeout(tableTimer);
+    tableTimer = setTimeout(() => showTable({topic: $("#pt-topic").value.trim()}), 250);
+  });
+  $("#pt-topic").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => { if (e.key === "Enter") showTable({topic: $("#pt-topic").value.trim()}); });
+  $("#pt-status").addEventListener("change", () => showTable({status: $("#pt-status").value}));
+  $("#pt-leader").addEventListener("change", () => showTable({leader: $("#pt-leader").value}));
+  $("#pt-sort").addEventListener("change", () => showTable({sort: $("#pt-sort").value}));
+  /**
+   * turnPage shows page to of the table, unless its button is off.
+   * @param {string} sel
+   * @param {(t: import("./types.js").TableView) => number} to
+   */
+  function turnPage(sel, to) {
+    $(sel).addEventListener("click", () => {
+      const t = ui.view && ui.view.table;
+      if (!t || $(sel).getAttribute("aria-disabled") === "true") return;
+      showTable({page: Math.max(0, Math.min(t.pages - 1, to(t)))});
+    });
+  }
+  turnPage("#pt-first", () => 0);
+  turnPage("#pt-prev", (t) => t.page - 1);
+  turnPage("#pt-next", (t) => t.page + 1);
+  turnPage("#pt-last", (t) => t.pages - 1);
 
   /** @param {Update} v */
   function renderDetail(v) {
@@ -395,6 +474,8 @@ export function boot(t) {
     const ex = near("[data-term-example]");
     if (ex) { history.remember(/** @type {string} */ (ex.dataset.termExample)); exec(/** @type {string} */ (ex.dataset.termExample)); return; }
     if (near("[data-unselect]")) { unselect(); return; }
+    const tt = near("[data-table-topic]");
+    if (tt) { showTable({topic: tt.dataset.tableTopic || ""}); return; }
     const row = near("tr[data-topic]");
     if (row) {
       ui.focus = {topic: /** @type {string} */ (row.dataset.topic), partition: Number(row.dataset.partition)};

@@ -3,6 +3,7 @@
 // through a transport, and nothing else in the page calls fetch or
 // EventSource. httpTransport talks to a kafkalive server; a transport that
 // runs the world in the page itself has the same shape.
+import {Resync, applyFrame} from "./viewstore.js";
 
 /**
  * A Transport carries the page's requests to the cluster and its updates
@@ -12,7 +13,9 @@
  * (ok false for a refusal, whose body is the server's explanation: the
  * session refused, an error); text answers a body as text. stream calls
  * onUpdate with each update of the view of path (its query names the
- * partition shown) as it comes, and returns a function that closes it.
+ * partition shown) as it comes, and the bytes of the frame that brought
+ * it (the stream sends the whole update, then what changed: viewstore.js),
+ * and returns a function that closes it.
  *
  * @typedef {object} Transport
  * @property {(path: string) => Promise<any>} get
@@ -33,7 +36,10 @@
 /**
  * httpTransport talks to the kafkalive server at base ("" for the page's
  * own): JSON over fetch, the updates over Server-Sent Events. A POST
- * carries a JSON body, which the server takes from this page only.
+ * carries a JSON body, which the server takes from this page only. A frame
+ * of the stream that does not apply (one was missed) opens the stream
+ * again, which starts with the whole update; so does the EventSource's own
+ * reconnection after a network error.
  * @param {string} [base]
  * @returns {Transport}
  */
@@ -56,9 +62,28 @@ export function httpTransport(base = "") {
       return {ok: r.ok, text: await r.text()};
     },
     stream(onUpdate, onError, path = "/api/stream") {
-      const es = new EventSource(base + path);
-      es.addEventListener("view", (e) => onUpdate(JSON.parse(e.data), e.data.length));
-      if (onError) es.addEventListener("error", onError);
+      /** @type {import("./viewstore.js").Store | null} */
+      let store = null;
+      /** @type {EventSource} */
+      let es;
+      const open = () => {
+        store = null;
+        es = new EventSource(base + path);
+        es.addEventListener("frame", (e) => {
+          try {
+            store = applyFrame(store, JSON.parse(e.data));
+          } catch (err) {
+            if (!(err instanceof Resync)) throw err;
+            console.warn(`the update stream starts again: ${err.message}`);
+            es.close();
+            open();
+            return;
+          }
+          onUpdate(store.view, e.data.length);
+        });
+        if (onError) es.addEventListener("error", onError);
+      };
+      open();
       return () => es.close();
     },
   };

@@ -18,6 +18,7 @@
  * @property {number} fetch_scanned_bytes
  * @property {number} last_fetch LastFetch and LastFirstBatch are the offset the latest of those reads asked for and the base offset of the batch it began with (-1: none).
  * @property {number} last_first_batch
+ * @property {number} [v] V is the broker's version in the update stream (see "The update stream" in the package documentation; 0 outside it).
  */
 
 /**
@@ -58,6 +59,8 @@
  * @property {number} hw
  * @property {number} leo
  * @property {number} [min_isr] MinISR is the topic's min.insync.replicas when the ISR is smaller and the rules hold the high watermark still meanwhile (Kafka 3.7's strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and the page says why the HW does not move.
+ * @property {number} lag Lag is how many records its slowest replica lacks of the leader's log: the leader's log end offset minus that replica's (0 without a leader). Kafka reports it per follower as the replica fetcher's lag (FetcherLagMetrics); a follower behind for longer than replica.lag.time.max.ms leaves the ISR.
+ * @property {number} [v] V is the row's version in the update stream (0 outside it).
  * @property {Array<LogView> | null} logs
  * @property {Array<LostView> | null} [lost] Lost are the newest MaxLostShown records acknowledged to a producer and lost after (cluster.Result.Lost), drawn where they were.
  */
@@ -104,19 +107,22 @@
  */
 
 /**
- * GroupInfo is the JSON of cluster.GroupInfo.
- * @typedef {object} GroupInfo
+ * GroupView is the JSON of web.GroupView.
+ * @typedef {object} GroupView
  * @property {string} name
- * @property {string} state State is the coordinator's: Empty, PreparingRebalance, CompletingRebalance, Stable or Dead; "Unknown" while no broker can coordinate it (its offsets partition has no running leader).
+ * @property {string} state
  * @property {number} generation
- * @property {string} protocol Protocol is "eager" or "cooperative" (the chosen assignor's; before a generation, the members' own).
- * @property {string} [assignor] Assignor is the chosen assignor, e.g. "cooperative-sticky" (extra).
- * @property {number} coordinator Coordinator is the broker coordinating it, -1 if none (extra).
- * @property {string} [leader] Leader is the group leader's member id (extra).
- * @property {string} [group_protocol] GroupProtocol is "consumer" for a group of the consumer group protocol (KIP-848), omitted for a classic one (extra). Such a group's State is Empty, Assigning, Reconciling or Stable, its Generation its group epoch, Assignor its server-side assignor.
- * @property {number} [assignment_epoch] AssignmentEpoch is a consumer-protocol group's target assignment epoch (extra).
- * @property {Array<MemberInfo> | null} members
- * @property {Array<OffsetInfo> | null} offsets
+ * @property {string} protocol
+ * @property {string} [assignor]
+ * @property {number} coordinator
+ * @property {string} [leader]
+ * @property {string} [group_protocol] GroupProtocol and AssignmentEpoch are cluster.GroupInfo's: "consumer" and the target assignment epoch for a group of the consumer group protocol (KIP-848).
+ * @property {number} [assignment_epoch]
+ * @property {number} [v] V is the group's version in the update stream.
+ * @property {Array<MemberView> | null} members
+ * @property {Array<OffsetView> | null} offsets
+ * @property {number} [offsets_hidden]
+ * @property {number} [hidden_lag]
  */
 
 /**
@@ -268,20 +274,21 @@
  */
 
 /**
- * MemberInfo is the JSON of cluster.MemberInfo.
- * @typedef {object} MemberInfo
+ * MemberView is the JSON of web.MemberView.
+ * @typedef {object} MemberView
  * @property {string} id
- * @property {Array<PartitionRef> | null} partitions Partitions are the partitions the member reads now: its process's fetchable partitions (an eager member that is rebalancing reads none), or the coordinator's assignment when its process is gone.
- * @property {string} client_id ClientID, InstanceID (static members) and Host are extra.
+ * @property {string} client_id
  * @property {string} [instance_id]
  * @property {string} host
- * @property {Array<PartitionRef> | null} assignment Assignment is the coordinator's record of its last SyncGroup (extra): what kafka-consumer-groups shows.
- * @property {string} [idle] Idle says why it reads nothing (extra, omitted when it reads).
- * @property {number} [member_epoch] MemberEpoch is a consumer-protocol member's epoch (extra, omitted for classic members, as the four fields after it).
- * @property {string} [member_state] MemberState is where a consumer-protocol member is on its way to its target assignment: STABLE, UNREVOKED_PARTITIONS (it must revoke first) or UNRELEASED_PARTITIONS (it waits for partitions others still own).
- * @property {Array<PartitionRef> | null} [target] Target is its target assignment, as the coordinator computed it.
- * @property {Array<PartitionRef> | null} [pending] Pending are the target's partitions it does not own yet: another member still owns them, they come once released.
- * @property {Array<PartitionRef> | null} [revoking] Revoking are the partitions it must give up before its next epoch.
+ * @property {Array<PartitionRef> | null} partitions
+ * @property {number} [partitions_hidden] PartitionsHidden counts the partitions it reads beyond those listed.
+ * @property {string} [idle] Idle says why it reads nothing (cluster.MemberInfo.Idle).
+ * @property {number} [member_epoch] MemberEpoch, MemberState, Pending and Revoking are cluster.MemberInfo's (a consumer-protocol member's), Pending and Revoking cut as Partitions are.
+ * @property {string} [member_state]
+ * @property {Array<PartitionRef> | null} [pending]
+ * @property {number} [pending_hidden]
+ * @property {Array<PartitionRef> | null} [revoking]
+ * @property {number} [revoking_hidden]
  */
 
 /**
@@ -294,14 +301,15 @@
  */
 
 /**
- * OffsetInfo is the JSON of cluster.OffsetInfo.
- * @typedef {object} OffsetInfo
+ * OffsetView is the JSON of web.OffsetView.
+ * @typedef {object} OffsetView
  * @property {string} topic
  * @property {number} partition
  * @property {number} committed Committed is the committed offset, -1 if none.
  * @property {number} log_end_offset LogEndOffset is the HW of the partition's leader (the LOG-END-OFFSET a read_uncommitted consumer sees), -1 when offline.
  * @property {number} lag Lag is LogEndOffset − Committed, -1 when unknown.
  * @property {string} [member] Member is the member id assigned it by the coordinator (extra).
+ * @property {number} lso
  */
 
 /**
@@ -317,6 +325,8 @@
  * @property {number} hw
  * @property {number} leo
  * @property {number} [min_isr] MinISR is the topic's min.insync.replicas when the ISR is smaller and the rules hold the high watermark still meanwhile (Kafka 3.7's strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and the page says why the HW does not move.
+ * @property {number} lag Lag is how many records its slowest replica lacks of the leader's log: the leader's log end offset minus that replica's (0 without a leader). Kafka reports it per follower as the replica fetcher's lag (FetcherLagMetrics); a follower behind for longer than replica.lag.time.max.ms leaves the ISR.
+ * @property {number} [v] V is the row's version in the update stream (0 outside it).
  */
 
 /**
@@ -373,6 +383,7 @@
  * @property {number} sent_no_ack
  * @property {number} failed
  * @property {Array<ResultInfo> | null} [last] Last are the outcomes of its newest records, newest last.
+ * @property {number} [v] V is the producer's version in the update stream (0 outside it).
  */
 
 /**
@@ -452,6 +463,34 @@
  */
 
 /**
+ * TableView is the JSON of web.TableView.
+ * @typedef {object} TableView
+ * @property {string} [topic]
+ * @property {string} [status]
+ * @property {number} [leader]
+ * @property {string} [sort]
+ * @property {number} page
+ * @property {number} pages Pages counts the pages of the partitions matching (at least 1); Rows is the rows a page holds (PageRows).
+ * @property {number} rows
+ * @property {number} matching Matching counts the partitions the query keeps, Total the partitions of every topic.
+ * @property {number} total
+ * @property {Array<TopicSummary> | null} topics Topics summarise the topics whose name the topic filter keeps, by name, at most MaxTopicsShown; TopicsHidden counts the others.
+ * @property {number} [topics_hidden]
+ */
+
+/**
+ * TopicSummary is the JSON of web.TopicSummary.
+ * @typedef {object} TopicSummary
+ * @property {string} topic
+ * @property {number} n
+ * @property {number} [urp] UnderReplicated, Unavailable and UnderMinISR count its partitions kafka-topics --describe lists with --under-replicated-partitions, --unavailable-partitions and --under-min-isr-partitions.
+ * @property {number} [unavailable]
+ * @property {number} [under_min_isr]
+ * @property {number} [lag] Lag is the largest lag of its partitions (PartRow.Lag).
+ * @property {number} records Records sums the records its leaders hold below the high watermark: HW − log start offset, partition by partition.
+ */
+
+/**
  * Update is the JSON of web.Update.
  * @typedef {object} Update
  * @property {number} t TimeMs is the virtual time of the state; NowMs the live world's time (they differ while the page shows the past).
@@ -463,11 +502,12 @@
  * @property {number} speed Speed is how many times faster than the wall clock the world runs.
  * @property {string} rules
  * @property {Array<BrokerView> | null} brokers
- * @property {Array<PartRow> | null} parts
+ * @property {Array<PartRow> | null} parts Partitions are the rows of the partition table's page shown (Focus.Table), at most PageRows of them; Table says which page of how many, and sums up the topics.
+ * @property {TableView} table
  * @property {DetailView | null} [detail]
  * @property {Array<ProducerView> | null} producers
  * @property {Array<ConsumerView> | null} [consumers]
- * @property {Array<GroupInfo> | null} [groups] Groups are the cluster's consumer groups, as it gives them: every one with members, and of the others as many as MaxGroupsShown allows in all; GroupsHidden counts those left out.
+ * @property {Array<GroupView> | null} groups Groups are the cluster's consumer groups, in its order, their long lists cut (GroupView): every one with members, and of the others as many as MaxGroupsShown allows in all; GroupsHidden counts those left out.
  * @property {number} [groups_hidden]
  * @property {Array<string> | null} events
  * @property {Array<Mark> | null} [marks] Marks are the actions of the world's history, for the timeline.
@@ -492,11 +532,12 @@
  * @property {number} speed Speed is how many times faster than the wall clock the world runs.
  * @property {string} rules
  * @property {Array<BrokerView> | null} brokers
- * @property {Array<PartRow> | null} parts
+ * @property {Array<PartRow> | null} parts Partitions are the rows of the partition table's page shown (Focus.Table), at most PageRows of them; Table says which page of how many, and sums up the topics.
+ * @property {TableView} table
  * @property {DetailView | null} [detail]
  * @property {Array<ProducerView> | null} producers
  * @property {Array<ConsumerView> | null} [consumers]
- * @property {Array<GroupInfo> | null} [groups] Groups are the cluster's consumer groups, as it gives them: every one with members, and of the others as many as MaxGroupsShown allows in all; GroupsHidden counts those left out.
+ * @property {Array<GroupView> | null} groups Groups are the cluster's consumer groups, in its order, their long lists cut (GroupView): every one with members, and of the others as many as MaxGroupsShown allows in all; GroupsHidden counts those left out.
  * @property {number} [groups_hidden]
  * @property {Array<string> | null} events
  * @property {Array<Mark> | null} [marks] Marks are the actions of the world's history, for the timeline.

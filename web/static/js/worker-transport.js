@@ -5,14 +5,16 @@
 // httpTransport (transport.js), and its answers are the server's: the same
 // routes, statuses and bodies (package web/tab answers them with the
 // server's own API).
+import {Resync, applyFrame} from "./viewstore.js";
 
 /** @typedef {import("./transport.js").Transport} Transport */
 
 /**
- * A message of the Worker: a reply to a call, an update of a watch, the
- * memory's stats, a log line, or why the world cannot run.
+ * A message of the Worker: a reply to a call, a frame of a watch's update
+ * stream, the end of a watch, the memory's stats, a log line, or why the
+ * world cannot run.
  * @typedef {object} Out
- * @property {"ready" | "reply" | "update" | "stats" | "log" | "fatal"} op
+ * @property {"ready" | "reply" | "update" | "end" | "stats" | "log" | "fatal"} op
  * @property {number} id
  * @property {number} status
  * @property {string} type
@@ -50,7 +52,7 @@ export function workerTransport(url = "worker.js", onFatal) {
   let dead = null;
   /** @type {Map<number, {resolve: (m: Out) => void, reject: (e: Error) => void}>} */
   const pending = new Map();
-  /** @type {Map<number, {onUpdate: (u: any, size: number) => void, onError?: (e: unknown) => void}>} */
+  /** @type {Map<number, {onFrame: (body: string) => void, onError?: (e: unknown) => void}>} */
   const watches = new Map();
 
   /** @param {string} why */
@@ -75,7 +77,13 @@ export function workerTransport(url = "worker.js", onFatal) {
     }
     case "update": {
       const w = watches.get(m.id);
-      if (w) w.onUpdate(JSON.parse(m.body), m.body.length);
+      if (w) w.onFrame(m.body);
+      break;
+    }
+    case "end": {
+      const w = watches.get(m.id);
+      watches.delete(m.id);
+      if (w && w.onError) w.onError(new Error(m.body));
       break;
     }
     case "log":
@@ -127,14 +135,37 @@ export function workerTransport(url = "worker.js", onFatal) {
       return {ok: r.status >= 200 && r.status < 300, text: r.body};
     },
     stream(onUpdate, onError, path = "/api/stream") {
-      const id = next++;
-      watches.set(id, {onUpdate, onError});
-      if (dead) { if (onError) onError(new Error(dead)); }
-      else worker.postMessage({op: "watch", id, path});
-      return () => {
+      /** @type {import("./viewstore.js").Store | null} */
+      let store = null;
+      let id = 0;
+      // a frame that does not apply starts the watch again: its first
+      // frame is the whole update
+      const open = () => {
+        store = null;
+        id = next++;
+        watches.set(id, {onFrame, onError});
+        if (dead) { if (onError) onError(new Error(dead)); }
+        else worker.postMessage({op: "watch", id, path});
+      };
+      const close = () => {
         watches.delete(id);
         if (!dead) worker.postMessage({op: "unwatch", id});
       };
+      /** @param {string} body */
+      const onFrame = (body) => {
+        try {
+          store = applyFrame(store, JSON.parse(body));
+        } catch (err) {
+          if (!(err instanceof Resync)) throw err;
+          console.warn(`the update stream starts again: ${err.message}`);
+          close();
+          open();
+          return;
+        }
+        onUpdate(store.view, body.length);
+      };
+      open();
+      return close;
     },
     async stats() {
       return JSON.parse((await ask({op: "stats"})).body);

@@ -8,21 +8,25 @@ import {esc} from "../html.js";
 
 /** @typedef {import("../types.js").PartitionRef} PartitionRef */
 
-/** @param {Array<PartitionRef> | null | undefined} ps */
-function names(ps) {
-  return (ps || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ");
+/**
+ * names lists partitions, and how many more the update left out.
+ * @param {Array<PartitionRef> | null | undefined} ps
+ * @param {number} [hidden]
+ */
+function names(ps, hidden = 0) {
+  return (ps || []).map((p) => `${esc(p.topic)}-${p.partition}`).join(", ") + (hidden ? ` and ${hidden} more` : "");
 }
 
 /**
  * epochsHTML is what a consumer-protocol member is on its way to: its
  * epoch, the partitions it waits for (others still own them) and those it
  * must give up first.
- * @param {import("../types.js").MemberInfo} m
+ * @param {import("../types.js").MemberView} m
  */
 function epochsHTML(m) {
   let h = `<span class="muted epoch" title="its member epoch: the target assignment epoch it has reached">epoch ${m.member_epoch ?? 0}</span>`;
-  if (m.revoking && m.revoking.length) h += ` <span class="cue revoking" title="no longer in its target: it commits and gives them up, then says so in its next heartbeat">gives up ${names(m.revoking)}</span>`;
-  if (m.pending && m.pending.length) h += ` <span class="cue pending" title="in its target, but another member still owns them: they come at its next heartbeat after they are released">waits for ${names(m.pending)}</span>`;
+  if (m.revoking && m.revoking.length) h += ` <span class="cue revoking" title="no longer in its target: it commits and gives them up, then says so in its next heartbeat">gives up ${names(m.revoking, m.revoking_hidden)}</span>`;
+  if (m.pending && m.pending.length) h += ` <span class="cue pending" title="in its target, but another member still owns them: they come at its next heartbeat after they are released">waits for ${names(m.pending, m.pending_hidden)}</span>`;
   return h;
 }
 
@@ -39,8 +43,6 @@ function epochsHTML(m) {
 export function groupsHTML(v, rateOf, lagGrows = () => false) {
   const consumers = v.consumers || [];
   const byName = Object.fromEntries(consumers.map((c) => [c.name, c]));
-  /** @type {Record<string, number>} */
-  const logStart = Object.fromEntries((v.parts || []).map((p) => [`${p.topic}-${p.p}`, p.lso]));
   let h = "";
   if (!v.groups || !v.groups.length) h += `<p class="muted">No consumer groups.</p>`;
   for (const g of v.groups || []) {
@@ -58,7 +60,7 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
         <span class="muted">${gen} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
     for (const m of g.members || []) {
       const c = byName[m.client_id];
-      const parts = names(m.partitions);
+      const parts = names(m.partitions, m.partitions_hidden);
       const idle = `<span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>` +
         (kip848 ? " " + epochsHTML(m) : "");
       if (!c) { // a Kafka client of the user's own, joined over the wire: the page cannot remove it
@@ -77,13 +79,16 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
         <button type="button" data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
     }
     const lag = (g.offsets || []).map((o) => {
-      const start = logStart[`${o.topic}-${o.partition}`];
+      const start = o.lso;
       // retention deleted records the group never read
-      const deleted = o.committed >= 0 && start !== undefined && o.committed < start ?
+      const deleted = o.committed >= 0 && start >= 0 && o.committed < start ?
         ` <span class="cue" title="retention deleted offsets ${o.committed} to ${start - 1} before the group read them: its next fetch is out of range">${start - o.committed} deleted unread</span>` : "";
       const grows = o.lag > 0 && lagGrows(g.name, o.topic, o.partition) ? ` <span class="cue" title="the lag has grown over the last few seconds: the group reads slower than the producers write">growing</span>` : "";
       return `<tr data-key="o-${esc(o.topic)}-${o.partition}"><td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}${grows}${deleted}</td></tr>`;
     });
+    if (g.offsets_hidden) {
+      lag.push(`<tr data-key="o-hidden"><td colspan="2" class="muted">and ${g.offsets_hidden} more partition${g.offsets_hidden === 1 ? "" : "s"} (kafka-consumer-groups --describe lists them all)</td><td class="num">${g.hidden_lag || 0}</td></tr>`);
+    }
     if (lag.length) h += `<table class="grid lag"><thead><tr><th scope="col">partition</th><th scope="col" class="num">committed</th><th scope="col" class="num">lag</th></tr></thead><tbody>${lag.join("")}</tbody></table>`;
     h += `<div class="gacts">${add}</div></div>`;
   }
