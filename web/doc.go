@@ -178,6 +178,19 @@
 // machine) passes the second check: the machine's own user may drive the
 // cluster.
 //
+// # What the server bounds
+//
+// [Server.HTTPServer] makes the http.Server that keeps [Server.Limits]
+// ([DefaultLimits], each beside Kafka's nearest setting): time to send a
+// request's headers and the whole request, to take an answer (a frame of
+// the update stream, while the stream lasts as long as its page), a
+// kept-alive connection without a request, a line of the terminal
+// (ExecTimeout: a long run stops between two steps and says why), and the
+// update streams open at once (MaxStreams: one more gets 503, why and
+// Retry-After; the page says so and asks again). The page's files go out
+// gzipped, once when the server starts, to a browser that takes gzip,
+// each with an ETag of its bytes, so a page opened again gets 304s.
+//
 // # Real Kafka clients
 //
 // [StartKafka] opens a Kafka listener per simulated broker (kafkalive serve:

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,13 +48,23 @@ type Server struct {
 	Hosts []string
 	// Log, when set, gets each internal error that stops the world.
 	Log io.Writer
-	mux *http.ServeMux
+	// Limits bound what a client can hold (zero fields: DefaultLimits);
+	// HTTPServer makes the http.Server that keeps them.
+	Limits Limits
+	mux    *http.ServeMux
+	// streams counts the update streams open (Limits.MaxStreams).
+	streamsMu sync.Mutex
+	streams   int
 }
 
 // NewServer returns a server over l with the terminal t.
 func NewServer(l *Live, t *Terminal, notes fs.FS) *Server {
 	s := &Server{Live: l, Term: t, Notes: notes, Interval: UpdateInterval, Speed: 1, mux: http.NewServeMux()}
-	s.mux.Handle("GET /", http.FileServerFS(StaticFS()))
+	fl, err := newFiles(StaticFS())
+	if err != nil {
+		panic(fmt.Sprintf("web: the page's files built into the binary: %v", err)) // our own bug
+	}
+	s.mux.Handle("GET /", fl)
 	s.mux.HandleFunc("GET /api/stream", s.handleStream)
 	for _, r := range apiRoutes {
 		s.mux.HandleFunc(r.method+" "+r.path, s.serveAPI)
@@ -187,6 +198,15 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		c.Body = b
+	}
+	if c.Path == "/api/exec" {
+		// a terminal line may run long (run 3600000): ExecTimeout, not
+		// WriteTimeout, bounds it, and it stops in time to answer why
+		d := s.limits().ExecTimeout
+		ctx, cancel := context.WithTimeoutCause(c.Ctx, d, fmt.Errorf("a line of the page's terminal runs at most %v (kafkalive serve --exec-timeout)", d))
+		defer cancel()
+		c.Ctx = ctx
+		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d + 10*time.Second))
 	}
 	reply := s.api().Serve(c)
 	if reply.ContentType != "" {

@@ -39,3 +39,18 @@ func TestFlagsWithoutACommandGoToTheDefault(t *testing.T) {
 		t.Errorf("kafkalive nope: exit %d, stderr %q", code, errOut.String())
 	}
 }
+
+// serve refuses limits that would serve nothing, before it starts a world.
+func TestServeRefusesLimitsThatServeNothing(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--max-streams", "0"},
+		{"serve", "--max-streams", "-3"},
+		{"serve", "--exec-timeout", "0s"},
+		{"serve", "--exec-timeout", "-1m"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--max-streams takes a number from 1") {
+			t.Errorf("kafkalive %s: exit %d, stderr %q; want 2 and why", strings.Join(args, " "), code, errOut.String())
+		}
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/kafkawire"
@@ -32,7 +31,7 @@ func init() {
 	defaultCommand = "serve"
 }
 
-var serveUsage = cli.Usage{Synopsis: "serve [--addr HOST:PORT] [--kafka-addr HOST:PORT | --no-kafka]", About: `Runs the live cluster and serves it as a web page at http://HOST:PORT/ (the
+var serveUsage = cli.Usage{Synopsis: "serve [--addr HOST:PORT] [--kafka-addr HOST:PORT | --no-kafka] [--max-streams N] [--exec-timeout D]", About: `Runs the live cluster and serves it as a web page at http://HOST:PORT/ (the
 default command: "kafkalive" alone runs it). The page answers only itself: a
 request must name the address it listens on (or localhost, 127.0.0.1, [::1]
 with its port) and come from the page, not from another site. Anyone who can
@@ -44,15 +43,29 @@ Each simulated broker also speaks Kafka's protocol, so that real clients
 --kafka-addr (127.0.0.1:9092), brokers 2 and 3 on the next two ports, and
 Metadata advertises all three. Port 0 picks free ports. If a port is taken,
 the page is served without the Kafka listeners (move them with --kafka-addr);
---no-kafka turns them off.`}
+--no-kafka turns them off.
+
+The page's server bounds what a client holds: 10 s to send a request's
+headers and 30 s the whole request, 30 s to take an answer (a frame of the
+update stream too, while the stream lasts as long as its page), 2 minutes
+for a kept-alive connection without a request, --max-streams update
+streams (a page each: one more is refused with 503 and why), and
+--exec-timeout for a line of the page's terminal (a long run stops then and
+says so). The README's table puts each beside Kafka's nearest setting.`}
 
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fset := cli.NewFlagSet("serve")
 	addr := fset.String("addr", "127.0.0.1:7070", "`HOST:PORT` to listen on")
 	kafkaAddr := fset.String("kafka-addr", "127.0.0.1:9092", "`HOST:PORT` of broker 1's Kafka listener (brokers 2 and 3 on the next ports)")
 	noKafka := fset.Bool("no-kafka", false, "do not listen for Kafka clients")
+	maxStreams := fset.Int("max-streams", web.DefaultLimits.MaxStreams, "the most update streams open at once (`N` pages)")
+	execTimeout := fset.Duration("exec-timeout", web.DefaultLimits.ExecTimeout, "the longest a line of the page's terminal runs (`D`, e.g. 10m)")
 	if code, ok := serveUsage.Parse(fset, args, stdout, stderr); !ok {
 		return code
+	}
+	if *maxStreams < 1 || *execTimeout <= 0 {
+		fmt.Fprintf(stderr, "kafkalive: --max-streams takes a number from 1 and --exec-timeout a duration above 0 (got %d and %v)\n", *maxStreams, *execTimeout)
+		return 2
 	}
 	live, err := web.NewLive()
 	if err != nil {
@@ -61,6 +74,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	srv := web.NewServer(live, web.NewTerminal(live), notesFS())
 	srv.Log = stderr
+	srv.Limits.MaxStreams, srv.Limits.ExecTimeout = *maxStreams, *execTimeout
 	if host, _, err := net.SplitHostPort(*addr); err == nil && host != "" {
 		srv.Hosts = []string{*addr} // the name typed, as a browser sends it
 	}
@@ -75,7 +89,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "kafkalive: the live cluster is at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer()
 	go func() {
 		<-ctx.Done()
 		hs.Close()

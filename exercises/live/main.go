@@ -21,7 +21,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
 	"github.com/kafkalive/kafkalive/notes"
@@ -65,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "live: the cluster on your code is at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer()
 	go func() {
 		<-ctx.Done()
 		hs.Close()

@@ -132,6 +132,7 @@ export function boot(t) {
     const q = focusQuery();
     ui.closeStream = t.stream((v, size) => {
       const t0 = performance.now();
+      $("#stream-note").hidden = true;
       ui.liveNow = v.now;
       followSession(v.session);
       sayDiscard();
@@ -142,7 +143,13 @@ export function boot(t) {
       const w = /** @type {any} */ (window);
       const m = w.__stats ||= {updates: 0, bytes: 0, ms: 0};
       m.updates++; m.bytes += size; m.ms += performance.now() - t0;
-    }, undefined, `/api/stream?${q}`);
+    }, (e) => {
+      // refused or cut: say why while the stream is tried again
+      if (!(e instanceof Error)) return;
+      const note = $("#stream-note");
+      note.textContent = `No live updates: ${e.message}`;
+      note.hidden = false;
+    }, `/api/stream?${q}`);
   }
 
   /**

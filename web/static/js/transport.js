@@ -33,13 +33,18 @@ import {Resync, applyFrame} from "./viewstore.js";
  * @property {any} body
  */
 
+/** RetryMs is how long the page waits before asking again for a stream refused. */
+export const RetryMs = 10_000;
+
 /**
  * httpTransport talks to the kafkalive server at base ("" for the page's
  * own): JSON over fetch, the updates over Server-Sent Events. A POST
  * carries a JSON body, which the server takes from this page only. A frame
  * of the stream that does not apply (one was missed) opens the stream
  * again, which starts with the whole update; so does the EventSource's own
- * reconnection after a network error.
+ * reconnection after a network error. A stream the server refuses (503:
+ * as many are open as it serves) is asked again every RetryMs, and onError
+ * is told why.
  * @param {string} [base]
  * @returns {Transport}
  */
@@ -66,6 +71,23 @@ export function httpTransport(base = "") {
       let store = null;
       /** @type {EventSource} */
       let es;
+      let closed = false;
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let retry;
+      // refused: the EventSource gives up without saying why; ask, and
+      // try again later
+      const refused = async () => {
+        let why = "the update stream was refused";
+        try {
+          const ctl = new AbortController();
+          const r = await fetch(base + path, {signal: ctl.signal});
+          if (!r.ok) why = `${r.status}: ${(await r.text()).trim()}`;
+          ctl.abort();
+        } catch (_) { /* the server is gone: the error says so */ }
+        if (closed) return;
+        if (onError) onError(new Error(why));
+        retry = setTimeout(() => { if (!closed) open(); }, RetryMs);
+      };
       const open = () => {
         store = null;
         es = new EventSource(base + path);
@@ -81,10 +103,13 @@ export function httpTransport(base = "") {
           }
           onUpdate(store.view, e.data.length);
         });
-        if (onError) es.addEventListener("error", onError);
+        es.addEventListener("error", (e) => {
+          if (es.readyState === EventSource.CLOSED) refused();
+          else if (onError) onError(e);
+        });
       };
       open();
-      return () => es.close();
+      return () => { closed = true; clearTimeout(retry); es.close(); };
     },
   };
 }
