@@ -1,6 +1,7 @@
 package kafkalog
 
 import (
+	"bufio"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -298,6 +299,8 @@ type Decoder struct {
 	headers []Header
 	scratch []Record // Scan's one record
 	codecs  decompressors
+	// previewBuf reads a compressed records section for Preview.
+	previewBuf *bufio.Reader
 }
 
 // DefaultMaxDecompressedBytes caps decompression when the caller sets no limit:
