@@ -123,6 +123,11 @@ type RecordInfo struct {
 	DiffersFromLeader bool `json:"differs_from_leader,omitempty"`
 	// Tombstone marks a null value (extra, omitted when false).
 	Tombstone bool `json:"tombstone,omitempty"`
+	// KeySize and ValueSize are the whole key's and value's lengths when
+	// [StateOptions.Preview] cut them (-1: null), else 0 (not part of the
+	// JSON state).
+	KeySize   int `json:"-"`
+	ValueSize int `json:"-"`
 }
 
 // ProducerInfo is one producer and what it was told.
@@ -186,6 +191,14 @@ type StateOptions struct {
 	// Tail, when above 0, keeps only the newest Tail records of each log
 	// listed, the older ones counted in LogInfo.Omitted.
 	Tail int
+	// Preview, when above 0, lists each record's key and value cut to
+	// Preview bytes (RecordInfo.KeySize and ValueSize say how long they
+	// are whole), read without decompressing a batch further than its
+	// last record listed and without holding a whole value
+	// (replicalog.Mirror.PreviewFrom); DiffersFromLeader then compares
+	// the records' previews and sizes. A client's batches of one 60 MiB
+	// value each are listed from a few kilobytes of each.
+	Preview int
 }
 
 // Brokers returns the brokers as [World.State] lists them, without
@@ -237,7 +250,7 @@ func (w *World) state(opts StateOptions) State {
 		} else if opts.Tail > 0 {
 			tail = opts.Tail
 		}
-		s.Partitions = append(s.Partitions, w.partitionInfo(tp, tail))
+		s.Partitions = append(s.Partitions, w.partitionInfo(tp, tail, opts.Preview))
 	}
 	for _, p := range w.producers {
 		s.Producers = append(s.Producers, producerInfo(p))
@@ -271,14 +284,14 @@ func producerInfo(p *Producer) ProducerInfo {
 }
 
 // partitionInfo describes tp with the newest tail records of each log
-// (every record when tail < 0).
-func (w *World) partitionInfo(tp partitionKey, tail int) PartitionInfo {
+// (every record when tail < 0), cut to preview bytes when preview > 0.
+func (w *World) partitionInfo(tp partitionKey, tail, preview int) PartitionInfo {
 	p, _ := w.ctl.View(tp)
 	pi := PartitionInfo{Topic: tp.Topic, Partition: tp.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch,
 		Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR), HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
 	var leaderLog *LogInfo
 	for _, id := range p.Replicas {
-		li := w.logInfo(w.brokers[id-1], tp, tail)
+		li := w.logInfo(w.brokers[id-1], tp, tail, preview)
 		pi.Logs = append(pi.Logs, li)
 		if id == p.Leader && li.Role == replica.RoleLeader.String() {
 			leaderLog = &pi.Logs[len(pi.Logs)-1]
@@ -288,7 +301,10 @@ func (w *World) partitionInfo(tp partitionKey, tail int) PartitionInfo {
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
 		if s := w.brokers[p.Leader-1].Partition(tp); s != nil {
 			pi.LogStartOffset = s.Log.LogStartOffset()
-			if tail >= 0 {
+			switch {
+			case tail >= 0 && preview > 0:
+				markPreviewDifferences(pi.Logs, leaderLog.Broker, s.Log, preview)
+			case tail >= 0:
 				markDifferencesWith(pi.Logs, leaderLog.Broker, s.Log)
 			}
 		}
@@ -342,8 +358,8 @@ func markDifferences(logs []LogInfo, leader *LogInfo) {
 // changing anything.
 //
 // With tail >= 0 only the newest tail records are listed, the others
-// counted in Omitted.
-func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail int) LogInfo {
+// counted in Omitted; with preview > 0, their keys and values cut.
+func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail, preview int) LogInfo {
 	li := LogInfo{Broker: b.ID(), Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
 	var log *replicalog.Log
 	if s := b.Partition(tp); s != nil {
@@ -368,14 +384,67 @@ func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail int) LogInfo {
 	if n := log.Mirror().Len() - from; n > 0 {
 		li.Records = make([]RecordInfo, 0, n)
 	}
-	for i, e := range log.Mirror().From(from) {
-		ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable[i-from], Tombstone: e.Value == nil}
-		if t, ok := client.ControlEntry(e); ok {
-			ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
+	if preview > 0 {
+		for i, p := range log.Mirror().PreviewFrom(from, preview) {
+			ri := recordInfo(&p.Entry, durable[i-from])
+			ri.KeySize, ri.ValueSize = p.KeySize, p.ValueSize
+			li.Records = append(li.Records, ri)
 		}
-		li.Records = append(li.Records, ri)
+		return li
+	}
+	for i, e := range log.Mirror().From(from) {
+		li.Records = append(li.Records, recordInfo(e, durable[i-from]))
 	}
 	return li
+}
+
+// recordInfo is entry e as State lists it.
+func recordInfo(e *replica.Entry, durable bool) RecordInfo {
+	ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable, Tombstone: e.Value == nil}
+	if t, ok := client.ControlEntry(e); ok {
+		ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
+	}
+	return ri
+}
+
+// markPreviewDifferences is markDifferencesWith for records listed cut to
+// preview bytes: each is compared with the leader's preview at its offset,
+// key, value, their sizes and the leader epoch, read from the leader's
+// mirror over the offsets the followers list only.
+func markPreviewDifferences(logs []LogInfo, leader int32, l *replicalog.Log, preview int) {
+	lo, hi := int64(-1), int64(-1)
+	for i := range logs {
+		if logs[i].Broker == leader || len(logs[i].Records) == 0 {
+			continue
+		}
+		rs := logs[i].Records
+		if lo < 0 || rs[0].Offset < lo {
+			lo = rs[0].Offset
+		}
+		hi = max(hi, rs[len(rs)-1].Offset)
+	}
+	if lo < 0 {
+		return
+	}
+	at := map[int64]RecordInfo{}
+	for _, p := range l.Mirror().PreviewFrom(l.Index(lo), preview) {
+		if p.Entry.Offset > hi {
+			break
+		}
+		ri := recordInfo(&p.Entry, false)
+		ri.KeySize, ri.ValueSize = p.KeySize, p.ValueSize
+		at[ri.Offset] = ri
+	}
+	for i := range logs {
+		if logs[i].Broker == leader {
+			continue
+		}
+		for j, r := range logs[i].Records {
+			if l, ok := at[r.Offset]; ok && (l.Value != r.Value || l.Key != r.Key || l.LeaderEpoch != r.LeaderEpoch || l.KeySize != r.KeySize || l.ValueSize != r.ValueSize) {
+				logs[i].Records[j].DiffersFromLeader = true
+			}
+		}
+	}
 }
 
 // peekLog opens a stopped broker's log on a clone of its file system, so

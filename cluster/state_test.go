@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
 	"github.com/kafkalive/kafkalive/cluster"
@@ -80,6 +81,7 @@ func TestPropStateWithIsTheTailOfState(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("seed %d, faults %v: StateWith(partition %d, tail %d) is not the tail of State (-want +got):\n%s", seed, faults, part, tail, diff)
 		}
+		checkPreview(t, w, want, cluster.StateOptions{Records: selected, Tail: tail, Preview: rapid.IntRange(1, 8).Draw(t, "preview")})
 		newest := rapid.IntRange(0, 5).Draw(t, "newest segments")
 		for b := int32(1); b <= 3; b++ {
 			for p := int32(0); p < 3; p++ {
@@ -107,4 +109,36 @@ func TestPropStateWithIsTheTailOfState(t *testing.T) {
 			t.Fatalf("seed %d: StateWith's zero options differ from State (-State +StateWith):\n%s", seed, diff)
 		}
 	})
+}
+
+// checkPreview: StateWith with opts.Preview lists want's records (opts
+// without Preview) with keys and values cut to opts.Preview bytes and
+// their whole sizes, and marks a record unlike the leader's only when want
+// does; with a preview longer than any value it is want itself.
+func checkPreview(t *rapid.T, w *cluster.World, want cluster.State, opts cluster.StateOptions) {
+	cutTo := func(s string, n int) string { return s[:min(len(s), n)] }
+	wide := opts
+	wide.Preview = 1 << 20
+	wideSt := w.StateWith(wide)
+	if diff := cmp.Diff(want, wideSt, cmpopts.IgnoreFields(cluster.RecordInfo{}, "KeySize", "ValueSize")); diff != "" {
+		t.Fatalf("StateWith with a wide preview is not StateWith (-want +got):\n%s", diff)
+	}
+	got := w.StateWith(opts)
+	for i := range want.Partitions {
+		for j := range want.Partitions[i].Logs {
+			for k, r := range wideSt.Partitions[i].Logs[j].Records {
+				g := got.Partitions[i].Logs[j].Records[k]
+				if r.ValueSize != len(r.Value) && !r.Tombstone || r.Tombstone && r.ValueSize != -1 {
+					t.Fatalf("record %+v: ValueSize %d", r, r.ValueSize)
+				}
+				if g.DiffersFromLeader && !r.DiffersFromLeader {
+					t.Fatalf("the preview marks %+v unlike the leader's, the whole record %+v is not", g, r)
+				}
+				r.Key, r.Value, r.DiffersFromLeader = cutTo(r.Key, opts.Preview), cutTo(r.Value, opts.Preview), g.DiffersFromLeader
+				if diff := cmp.Diff(r, g); diff != "" {
+					t.Fatalf("a record cut to %d bytes (-want +got):\n%s", opts.Preview, diff)
+				}
+			}
+		}
+	}
 }
