@@ -51,7 +51,12 @@
 // ticks wait for the run. A record's key or value, a producer result's
 // value, an event's or a mark's text longer than [PreviewBytes] (or
 // [TextPreviewBytes]) goes to the page as its first bytes and its size
-// (RecordView.Size), so that a 9 MB value does not make every update 9 MB.
+// (RecordView.Size), so that a 9 MB value does not make every update 9 MB;
+// the world lists the records the page shows already cut
+// ([cluster.StateOptions] Preview), decompressing a batch no further than
+// its previews need and keeping nothing, so that a client's gzip batches
+// of one 60 MiB value each (60 KB on the wire) are shown from a few
+// kilobytes of each, never decoded whole under the world's lock.
 //
 // # The update stream
 //

@@ -53,7 +53,7 @@ const MaxJourneyOffsets = 5000
 func journey(w *cluster.World, topic string, partition int32, offset int64, value string) *JourneyView {
 	j := &JourneyView{Topic: topic, Partition: partition, Offset: offset, Value: value}
 	shown := func(t string, p int32) bool { return t == topic && p == partition }
-	st := w.StateWith(cluster.StateOptions{Records: shown, Tail: MaxJourneyOffsets})
+	st := w.StateWith(recordStateOptions(shown, MaxJourneyOffsets))
 	var part *cluster.PartitionInfo
 	for i := range st.Partitions {
 		if shown(st.Partitions[i].Topic, st.Partitions[i].Partition) {
@@ -149,9 +149,9 @@ func replicaLine(l cluster.LogInfo, offset int64, value string) JourneyLine {
 		line.Text = fmt.Sprintf("%s: offset %d is more than %d records before its log end; not followed", who, offset, MaxJourneyOffsets)
 	case r == nil:
 		line.Text = fmt.Sprintf("%s: does not have offset %d (deleted, compacted or never there)", who, offset)
-	case preview(r.Value, PreviewBytes) != value:
+	case recordPreview(r.Value, r.ValueSize) != value:
 		line.Holds = "other"
-		line.Text = fmt.Sprintf("%s: holds another record at offset %d (%s)", who, offset, preview(r.Value, PreviewBytes))
+		line.Text = fmt.Sprintf("%s: holds another record at offset %d (%s)", who, offset, recordPreview(r.Value, r.ValueSize))
 	default:
 		line.Holds = "it"
 		where := "on disk"

@@ -236,12 +236,12 @@ type Focus struct {
 // newest RecordWindow of each log of the partition in detail.
 func BuildView(w *cluster.World, f Focus) View {
 	shown := func(topic string, partition int32) bool { return topic == f.Topic && partition == f.Partition }
-	st := w.StateWith(cluster.StateOptions{Records: shown, Tail: RecordWindow})
+	st := w.StateWith(recordStateOptions(shown, RecordWindow))
 	if !slices.ContainsFunc(st.Partitions, func(p cluster.PartitionInfo) bool { return shown(p.Topic, p.Partition) }) && len(st.Partitions) > 0 {
 		// The detail falls back to the first partition.
 		first := st.Partitions[0]
 		f = Focus{Topic: first.Topic, Partition: first.Partition}
-		st = w.StateWith(cluster.StateOptions{Records: shown, Tail: RecordWindow})
+		st = w.StateWith(recordStateOptions(shown, RecordWindow))
 	}
 	v := View{TimeMs: st.TimeMs, NowMs: st.TimeMs, Mode: "live", Rules: st.Rules, CutLinks: st.Network, Controller: st.ActiveController}
 	for _, b := range st.Brokers {
@@ -307,10 +307,10 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 			recs = recs[len(recs)-RecordWindow:]
 		}
 		for _, r := range recs {
-			rv := RecordView{Offset: r.Offset, Key: preview(r.Key, PreviewBytes), Value: preview(r.Value, PreviewBytes), Epoch: r.LeaderEpoch,
+			rv := RecordView{Offset: r.Offset, Key: recordPreview(r.Key, r.KeySize), Value: recordPreview(r.Value, r.ValueSize), Epoch: r.LeaderEpoch,
 				Cached: !r.Durable, Differs: r.DiffersFromLeader}
-			if len(r.Value) > PreviewBytes {
-				rv.Size = len(r.Value)
+			if r.ValueSize > PreviewBytes {
+				rv.Size = r.ValueSize
 			}
 			lv.Records = append(lv.Records, rv)
 		}
@@ -380,15 +380,32 @@ const TextPreviewBytes = 200
 
 // preview returns s if it has at most n bytes, else its first n bytes (cut
 // at a character's start) followed by "… (SIZE bytes)".
-func preview(s string, n int) string {
-	if len(s) <= n {
+func preview(s string, n int) string { return sizedPreview(s, len(s), n) }
+
+// sizedPreview is preview of a text of size bytes of which s is the
+// first (at least n+1 of them when size > n).
+func sizedPreview(s string, size, n int) string {
+	if size <= n || len(s) <= n {
 		return s
 	}
 	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], size)
+}
+
+// recordStateOptions are the options of World.StateWith for the page:
+// records cut to a preview (one byte more than PreviewBytes, to cut at a
+// character's start), so that a 60 MiB value is never read whole.
+func recordStateOptions(shown func(string, int32) bool, tail int) cluster.StateOptions {
+	return cluster.StateOptions{Records: shown, Tail: tail, Preview: PreviewBytes + 1}
+}
+
+// recordPreview is the preview of a key or a value StateWith listed cut
+// with its whole size (-1: null, the text as it is: a marker's label).
+func recordPreview(s string, size int) string {
+	return sizedPreview(s, max(size, len(s)), PreviewBytes)
 }
 
 // SegmentView is one segment of a replica: its .log file's name, size and
