@@ -134,3 +134,41 @@ func FuzzPreview(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHugeValue reads a gzip batch of one 60 MiB value (60 KB
+// stored) as a page shows it, Preview of its first 100 bytes stopped
+// after its one record, beside Preview read to the end (decompressing
+// the value and dropping it) and Decode, which decompresses it whole;
+// SetBytes is the batch's stored size.
+func BenchmarkHugeValue(b *testing.B) {
+	var rb RecordBatch
+	rb.Magic, rb.Attributes = MagicV2, Attributes(0).WithCompression(CompressionGzip)
+	rb.AppendRecord(0, 0, []byte("k"), make([]byte, 60<<20))
+	raw := rb.AppendTo(nil)
+	for _, c := range []struct {
+		name string
+		more bool
+	}{{"preview", false}, {"preview-to-the-end", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var d Decoder
+			b.ReportAllocs()
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				if _, err := d.Preview(raw, 100, func(int, *PreviewRecord) bool { return c.more }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("decode", func(b *testing.B) {
+		var d Decoder
+		var out RecordBatch
+		b.ReportAllocs()
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := d.Decode(raw, &out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
