@@ -100,7 +100,8 @@ func (r RecordInfo) Text() string {
 	if r.Tombstone {
 		v = "∅"
 	}
-	s := fmt.Sprintf("%d %s", r.Offset, client.RecordLabel(r.Key, v))
+	// the sizes of a key and a value cut by StateOptions.Preview
+	s := fmt.Sprintf("%d %s", r.Offset, client.SizedRecordLabel(r.Key, max(r.KeySize, len(r.Key)), v, max(r.ValueSize, len(v))))
 	if r.LeaderEpoch >= 0 {
 		s += fmt.Sprintf("·e%d", r.LeaderEpoch)
 	}
@@ -114,16 +115,18 @@ func (r RecordInfo) Text() string {
 }
 
 // Text prints one result: "m1=ACK(p0@0)", "m2=PENDING", "m3=NOT_ENOUGH_REPLICAS".
+// A value past 64 bytes is cut as a record's label is.
 func (r ResultInfo) Text() string {
+	v := client.RecordLabel("", r.Value)
 	switch {
 	case r.Offset != nil && r.Status == "lost":
-		return fmt.Sprintf("%s=ACK(p%d@%d),LOST", r.Value, r.Partition, *r.Offset)
+		return fmt.Sprintf("%s=ACK(p%d@%d),LOST", v, r.Partition, *r.Offset)
 	case r.Offset != nil:
-		return fmt.Sprintf("%s=ACK(p%d@%d)", r.Value, r.Partition, *r.Offset)
+		return fmt.Sprintf("%s=ACK(p%d@%d)", v, r.Partition, *r.Offset)
 	case r.Error != "":
-		return fmt.Sprintf("%s=%s", r.Value, r.Error)
+		return fmt.Sprintf("%s=%s", v, r.Error)
 	case r.Status == "sent":
-		return r.Value + "=SENT"
+		return v + "=SENT"
 	}
-	return r.Value + "=PENDING"
+	return v + "=PENDING"
 }

@@ -400,12 +400,13 @@ func (t *Terminal) run(args []string, at *int64, out io.Writer) error {
 
 // stateTail is how many of each replica log's newest records the state
 // command lists: a log a client filled with millions prints its count of
-// the others, not every one of them.
+// the others, not every one of them; a value longer than PreviewBytes
+// prints its first bytes and its size.
 const stateTail = 100
 
 func (t *Terminal) state(args []string, at *int64, out io.Writer) error {
 	return t.look(at, func(w *cluster.World) error {
-		_, err := io.WriteString(out, w.StateWith(cluster.StateOptions{Tail: stateTail}).Text())
+		_, err := io.WriteString(out, w.StateWith(cluster.StateOptions{Tail: stateTail, Preview: PreviewBytes}).Text())
 		return err
 	})
 }

@@ -107,3 +107,22 @@ func joinIDs(ids []int32) string {
 	}
 	return strings.Join(s, ",")
 }
+
+// state prints a long value as its first bytes and its whole size, on
+// every replica and in its producer's results, and a short one whole.
+func TestStatePrintsLongValuesCut(t *testing.T) {
+	live, err := NewLive()
+	require.NoError(t, err)
+	term := NewTerminal(live)
+	long := strings.Repeat("x", 5000)
+	var out bytes.Buffer
+	require.NoError(t, term.Exec("produce checkout "+long+" --partition 0", nil, &out), out.String())
+	require.NoError(t, term.Exec("produce checkout short-one --partition 0", nil, &out), out.String())
+	require.NoError(t, live.Advance(2000))
+	out.Reset()
+	require.NoError(t, term.Exec("state", nil, &out))
+	got := out.String()
+	require.NotContains(t, got, strings.Repeat("x", 65))
+	require.Equal(t, 4, strings.Count(got, "x… (5000 bytes)"), got)
+	require.Equal(t, 4, strings.Count(got, "short-one"), got)
+}
