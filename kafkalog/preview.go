@@ -21,8 +21,10 @@ type PreviewRecord struct {
 	TimestampDelta int64
 	OffsetDelta    int32
 	// Key and Value are the first bytes of the record's key and value, at
-	// most the preview length, in memory of their own (the caller may keep
-	// them); nil is null, as in [Record].
+	// most the preview length; nil is null, as in [Record]. The caller may
+	// keep them as long as the batch's bytes are unchanged: they alias
+	// those of an uncompressed batch, and are memory of their own (never
+	// the Decoder's) for a compressed one.
 	Key, Value []byte
 	// KeySize and ValueSize are the whole key's and value's lengths; -1
 	// is null.
@@ -99,13 +101,14 @@ func (d *Decoder) Preview(src []byte, limit int, visit func(i int, r *PreviewRec
 
 // previewPlain is Preview of an uncompressed records section, p: it
 // decodes every record in place, as Scan does (nothing to decompress),
-// and visits them cut until visit returns false.
+// and visits them cut, aliasing p, until visit returns false.
 func (d *Decoder) previewPlain(p []byte, h BatchHeader, limit int, visit func(i int, r *PreviewRecord) bool) error {
 	cut := func(b []byte) ([]byte, int) {
 		if b == nil {
 			return nil, -1
 		}
-		return append(make([]byte, 0, min(len(b), limit)), b[:min(len(b), limit)]...), len(b)
+		n := min(len(b), limit)
+		return b[:n:n], len(b)
 	}
 	more := true
 	var rec PreviewRecord
