@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 )
 
 // serveWithLimits serves a fresh default world with limits on a real
@@ -129,4 +130,62 @@ func TestALongTerminalLineStopsAtExecTimeout(t *testing.T) {
 	for _, want := range []string{ErrRunInterrupted.Error(), "runs at most 500ms", "--exec-timeout"} {
 		require.Contains(t, string(b), want)
 	}
+}
+
+// Pages open and close update streams in any order, some closing before
+// their first frame: a stream is served exactly while fewer than
+// MaxStreams are open, a refused one is told why, and the server's count
+// comes back to the streams still open.
+func TestStreamCapUnderRandomOpensAndCloses(t *testing.T) {
+	addr, srv := serveWithLimits(t, Limits{MaxStreams: 3})
+	count := func() int {
+		srv.streamsMu.Lock()
+		defer srv.streamsMu.Unlock()
+		return srv.streams
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		type open struct {
+			resp   *http.Response
+			cancel context.CancelFunc
+		}
+		var opened []open
+		defer func() {
+			for _, o := range opened {
+				o.cancel()
+				o.resp.Body.Close()
+			}
+			require.Eventually(t, func() bool { return count() == 0 }, 5*time.Second, 5*time.Millisecond)
+		}()
+		for range rapid.IntRange(1, 12).Draw(rt, "actions") {
+			if len(opened) > 0 && rapid.Bool().Draw(rt, "close one") {
+				i := rapid.IntRange(0, len(opened)-1).Draw(rt, "which")
+				opened[i].cancel()
+				opened[i].resp.Body.Close()
+				opened = append(opened[:i], opened[i+1:]...)
+				require.Eventually(rt, func() bool { return count() == len(opened) }, 5*time.Second, 5*time.Millisecond, "a closed stream is counted out")
+				continue
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/api/stream?topic=orders", nil)
+			require.NoError(rt, err)
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(rt, err)
+			if len(opened) < 3 {
+				if resp.StatusCode != http.StatusOK {
+					rt.Fatalf("stream %d of at most 3: status %d", len(opened)+1, resp.StatusCode)
+				}
+				if rapid.Bool().Draw(rt, "read a frame") {
+					(&stream{r: bufio.NewReader(resp.Body)}).next(t)
+				}
+				opened = append(opened, open{resp, cancel})
+				continue
+			}
+			body, _ := io.ReadAll(resp.Body)
+			cancel()
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), ErrTooManyStreams.Error()) {
+				rt.Fatalf("a fourth stream of at most 3: status %d, %q", resp.StatusCode, body)
+			}
+		}
+	})
 }
