@@ -233,9 +233,12 @@
 // On the development machine (2 shared cores; TestMeasureHour with
 // KAFKALIVE_MEASURE=1, BenchmarkUpdate, and the browser test
 // TestPageKeepsUpWithUpdates): the page renders about 9-10 of the
-// server's 10 updates a second, about 5 KB each in the first minutes and
-// 12 KB after a simulated hour, 3-5 ms in the browser to parse and render
-// one; an update costs 3-6 ms to build and encode after an hour. The heap
+// server's 10 updates a second, 3-6 ms in the browser to parse and render
+// one; a frame of the stream is about 1.5 KB in the first minutes (a
+// whole update was 5 KB then, and 12 KB after a simulated hour), and the
+// largest with 990 partitions, a broker killed under them, 12.8 KB
+// (TestManyPartitionsKeepUpdatesSmall); an update costs 3-6 ms to build
+// and encode after an hour. The heap
 // stays at about 35 MiB from the twentieth simulated minute on (12
 // snapshots of about 2 MB, ten minutes of events; before snapshots it was
 // 49 MiB after an hour and grew 0.8 MiB a minute), 44 MiB with a past
