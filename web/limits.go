@@ -99,7 +99,7 @@ func (s *Server) openStream(w http.ResponseWriter) bool {
 	s.streamsMu.Unlock()
 	if !ok {
 		w.Header().Set("Retry-After", "10")
-		http.Error(w, fmt.Sprintf("%v: %d are open, one a page (kafkalive serve --max-streams %d): close a tab of the page, or start kafkalive with more", ErrTooManyStreams, max, max), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("%v: %d of %d in use, one a page (kafkalive serve --max-streams %d): close a tab of the page, or start kafkalive with more", ErrTooManyStreams, max, max, max), http.StatusServiceUnavailable)
 	}
 	return ok
 }

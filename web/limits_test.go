@@ -95,7 +95,7 @@ func TestStreamsOutliveTheTimeoutsAndAreCapped(t *testing.T) {
 	body, _ := io.ReadAll(third.Body)
 	stop3()
 	if third.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), ErrTooManyStreams.Error()) ||
-		!strings.Contains(string(body), "2 are open") || third.Header.Get("Retry-After") == "" {
+		!strings.Contains(string(body), "2 of 2 in use") || third.Header.Get("Retry-After") == "" {
 		t.Fatalf("a third stream of two at most: status %d, Retry-After %q, %q", third.StatusCode, third.Header.Get("Retry-After"), body)
 	}
 	// the first one goes on for a second, three times the timeouts

@@ -26,7 +26,7 @@ class FakeEventSource {
 }
 globalThis.EventSource = FakeEventSource;
 
-const refusal = "web: too many update streams: 1 are open, one a page (kafkalive serve --max-streams 1)";
+const refusal = "web: too many update streams: 1 of 1 in use, one a page (kafkalive serve --max-streams 1)";
 globalThis.fetch = async () => ({ok: false, status: 503, text: async () => refusal + "\n"});
 
 /** settle lets the transport's promises run. */
@@ -56,7 +56,7 @@ test("a refused stream says why, is asked again after RetryMs, and a closed one 
     await settle();
     assert.equal(errors.length, 2);
     assert.ok(errors[1] instanceof Error);
-    assert.equal(errors[1].message, `503: ${refusal}`);
+    assert.equal(errors[1].message, `${refusal.replace(/^web: /, "")}; asking again in ${RetryMs / 1000} s`);
     mock.timers.tick(RetryMs - 1);
     assert.equal(FakeEventSource.made.length, 1, "asked again before RetryMs");
     mock.timers.tick(1);

@@ -81,11 +81,12 @@ export function httpTransport(base = "") {
         try {
           const ctl = new AbortController();
           const r = await fetch(base + path, {signal: ctl.signal});
-          if (!r.ok) why = `${r.status}: ${(await r.text()).trim()}`;
+          // the server's reason without its package's prefix
+          if (!r.ok) why = (await r.text()).trim().replace(/^web: /, "") || `${r.status} ${r.statusText}`;
           ctl.abort();
         } catch (_) { /* the server is gone: the error says so */ }
         if (closed) return;
-        if (onError) onError(new Error(why));
+        if (onError) onError(new Error(`${why}; asking again in ${RetryMs / 1000} s`));
         retry = setTimeout(() => { if (!closed) open(); }, RetryMs);
       };
       const open = () => {
