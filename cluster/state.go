@@ -408,41 +408,31 @@ func recordInfo(e *replica.Entry, durable bool) RecordInfo {
 }
 
 // markPreviewDifferences is markDifferencesWith for records listed cut to
-// preview bytes: each is compared with the leader's preview at its offset,
-// key, value, their sizes and the leader epoch, read from the leader's
-// mirror over the offsets the followers list only.
+// preview bytes: each is compared with the leader's preview at its offset
+// (key, value, their sizes and the leader epoch), read from the leader's
+// mirror alongside the follower's records, over the offsets it lists.
 func markPreviewDifferences(logs []LogInfo, leader int32, l *replicalog.Log, preview int) {
-	lo, hi := int64(-1), int64(-1)
 	for i := range logs {
-		if logs[i].Broker == leader || len(logs[i].Records) == 0 {
-			continue
-		}
 		rs := logs[i].Records
-		if lo < 0 || rs[0].Offset < lo {
-			lo = rs[0].Offset
-		}
-		hi = max(hi, rs[len(rs)-1].Offset)
-	}
-	if lo < 0 {
-		return
-	}
-	at := map[int64]RecordInfo{}
-	for _, p := range l.Mirror().PreviewFrom(l.Index(lo), preview) {
-		if p.Entry.Offset > hi {
-			break
-		}
-		ri := recordInfo(&p.Entry, false)
-		ri.KeySize, ri.ValueSize = p.KeySize, p.ValueSize
-		at[ri.Offset] = ri
-	}
-	for i := range logs {
-		if logs[i].Broker == leader {
+		if logs[i].Broker == leader || len(rs) == 0 {
 			continue
 		}
-		for j, r := range logs[i].Records {
-			if l, ok := at[r.Offset]; ok && (l.Value != r.Value || l.Key != r.Key || l.LeaderEpoch != r.LeaderEpoch || l.KeySize != r.KeySize || l.ValueSize != r.ValueSize) {
-				logs[i].Records[j].DiffersFromLeader = true
+		j := 0
+		for _, p := range l.Mirror().PreviewFrom(l.Index(rs[0].Offset), preview) {
+			for j < len(rs) && rs[j].Offset < p.Entry.Offset {
+				j++
 			}
+			if j == len(rs) {
+				break
+			}
+			if rs[j].Offset != p.Entry.Offset {
+				continue
+			}
+			lr := recordInfo(&p.Entry, false)
+			if r := &rs[j]; lr.Value != r.Value || lr.Key != r.Key || lr.LeaderEpoch != r.LeaderEpoch || p.KeySize != r.KeySize || p.ValueSize != r.ValueSize {
+				r.DiffersFromLeader = true
+			}
+			j++
 		}
 	}
 }
