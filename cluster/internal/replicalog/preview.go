@@ -51,8 +51,14 @@ func (m *Mirror) PreviewFrom(i, limit int) iter.Seq2[int, Preview] {
 }
 
 // decodedOf is chunk ch's entries if they are decoded (always for an
-// eager chunk), else nil.
-func (m *Mirror) decodedOf(ch *chunk) []replica.Entry { return ch.entries }
+// eager chunk; a lazy one's while the cache keeps them), else nil; it
+// decodes nothing and changes nothing in the cache.
+func (m *Mirror) decodedOf(ch *chunk) []replica.Entry {
+	if ch.entries != nil || ch.batch == nil {
+		return ch.entries
+	}
+	return m.cache.get(ch.batch)
+}
 
 // cut is e's preview.
 func cut(e *replica.Entry, limit int) Preview {
