@@ -9,15 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// allSteps returns the main line's and every branch's steps.
-func allSteps(sc *Scenario) []Step {
-	steps := sc.Steps
-	for _, b := range sc.Branches {
-		steps = append(steps[:len(steps):len(steps)], b.Steps...)
-	}
-	return steps
-}
-
 // TestAnswersAreShown plays every scenario and checks each question's
 // answer against the simulated state: every step that asks has at least
 // one "shows" fact backing its right choice, no fact of such a step is a
