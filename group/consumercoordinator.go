@@ -144,6 +144,10 @@ func (c *ConsumerGroupCoordinator) Tick(nowMs int64) {
 	}
 }
 
+// HasGroups reports whether the coordinator holds any group (its callers
+// skip the work of an idle one, such as telling it the topics each tick).
+func (c *ConsumerGroupCoordinator) HasGroups() bool { return len(c.groups) > 0 }
+
 // NowMs returns the coordinator's clock.
 func (c *ConsumerGroupCoordinator) NowMs() int64 { return c.nowMs }
 

@@ -29,9 +29,12 @@ import (
 // member the consumer group does not know UNKNOWN_MEMBER_ID.
 
 // tick moves both coordinators' clocks and tells the consumer group
-// coordinator the topics (the metadata image) first.
+// coordinator the topics (the metadata image) first, when it has groups
+// to tell (a heartbeat that makes the first one tells it then, stepGroup).
 func (cs *coordinatorState) tick(env Env) {
-	cs.cg.SetTopics(groupTopics(env))
+	if cs.cg.HasGroups() {
+		cs.cg.SetTopics(groupTopics(env))
+	}
 	cs.c.Tick(env.Now())
 	cs.cg.Tick(env.Now())
 }
@@ -60,6 +63,9 @@ func (b *Broker) stepGroup(env Env, addr string, r group.Request) {
 	}
 	var err error
 	if b.servedByConsumerGroups(r) {
+		if _, heartbeat := r.(group.ConsumerGroupHeartbeat); heartbeat && !cs.cg.HasGroups() {
+			cs.cg.SetTopics(groupTopics(env))
+		}
 		err = cs.cg.Step(addr, r)
 	} else {
 		err = cs.c.Step(addr, r)
