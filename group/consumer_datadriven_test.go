@@ -23,7 +23,7 @@ import (
 //
 //	coordinator [session=45000] [heartbeat=5000] [max-size=0] [assignors=uniform,range]
 //	topic name=orders partitions=6             a topic (its id derived from its name)
-//	heartbeat group=g member=A epoch=0 [instance=I] [topics=orders,...] [assignor=range]
+//	heartbeat group=g member=A epoch=0 [instance=I] [topics=orders,...] [regex=R] [assignor=range]
 //	          [rebalance-timeout=300000] [owned=orders-0,orders-1|none]
 //	                                           owned absent: not sent; none: an empty list
 //	commit group=g member=A epoch=1 [version=9] topic=orders partition=0 offset=5
@@ -163,6 +163,11 @@ func (e *consumerEnv) heartbeat(t *testing.T, d *datadriven.TestData) {
 		d.ScanArgs(t, "topics", &s)
 		r.SubscribedTopicNames = strings.Split(s, ",")
 	}
+	if d.HasArg("regex") {
+		var s string
+		d.ScanArgs(t, "regex", &s)
+		r.SubscribedTopicRegex = &s
+	}
 	if d.HasArg("owned") {
 		var s string
 		d.ScanArgs(t, "owned", &s)
@@ -244,7 +249,11 @@ func describeConsumerResponse(r group.Response) string {
 func (e *consumerEnv) describe(g group.ConsumerGroupStatus) {
 	fmt.Fprintf(&e.out, "group %s %s epoch=%d assignment-epoch=%d assignor=%s\n", g.GroupID, g.State, g.GroupEpoch, g.AssignmentEpoch, g.AssignorName)
 	for _, m := range g.Members {
-		fmt.Fprintf(&e.out, "  %s epoch=%d %s topics=%v assigned=%s", m.MemberID, m.MemberEpoch, m.State, m.SubscribedTopics, group.FormatPartitions(m.Assigned))
+		fmt.Fprintf(&e.out, "  %s epoch=%d %s topics=%v", m.MemberID, m.MemberEpoch, m.State, m.SubscribedTopics)
+		if m.SubscribedTopicRegex != "" {
+			fmt.Fprintf(&e.out, " regex=%s", m.SubscribedTopicRegex)
+		}
+		fmt.Fprintf(&e.out, " assigned=%s", group.FormatPartitions(m.Assigned))
 		if len(m.Revoking) > 0 {
 			fmt.Fprintf(&e.out, " revoking=%s", group.FormatPartitions(m.Revoking))
 		}

@@ -28,7 +28,7 @@ func (c *ConsumerGroupCoordinator) ExpireOffsets(retentionMs int64, stored map[s
 		}
 		subscribed := map[string]bool{}
 		for _, m := range g.members {
-			for _, t := range m.topics {
+			for _, t := range c.memberTopics(m) { // its names and what its regex matches
 				subscribed[t] = true
 			}
 		}

@@ -99,6 +99,8 @@ type consumerMember struct {
 	// topics are the subscribed topic names, sorted; nil before the
 	// member's first heartbeat is applied.
 	topics []string
+	// regex is the subscribed topic regex, "" for none.
+	regex string
 	// assigned and revoking (partitions pending revocation) are sorted.
 	assigned, revoking []TopicPartition
 }
@@ -195,19 +197,21 @@ func (g *consumerGroup) forgetOwned(m *consumerMember) {
 }
 
 // subscribedTopics counts the subscribers of each topic name with member
-// old replaced by m (either may be nil): ModernGroup.computeSubscribedTopicNames.
-func (g *consumerGroup) subscribedTopics(old, m *consumerMember) map[string]int {
+// old replaced by m (either may be nil), a member's topics those of
+// topicsOf (its names and what its regex matches):
+// ModernGroup.computeSubscribedTopicNames.
+func (g *consumerGroup) subscribedTopics(old, m *consumerMember, topicsOf func(*consumerMember) []string) map[string]int {
 	out := map[string]int{}
 	for _, x := range g.members {
 		if old != nil && x.id == old.id {
 			continue
 		}
-		for _, t := range x.topics {
+		for _, t := range topicsOf(x) {
 			out[t]++
 		}
 	}
 	if m != nil {
-		for _, t := range m.topics {
+		for _, t := range topicsOf(m) {
 			out[t]++
 		}
 	}
@@ -239,7 +243,7 @@ func (g *consumerGroup) sortedMemberIDs() []string {
 func (m *consumerMember) equal(o *consumerMember) bool {
 	return m.id == o.id && m.instanceID == o.instanceID && m.rackID == o.rackID && m.clientID == o.clientID &&
 		m.clientHost == o.clientHost && m.epoch == o.epoch && m.previousEpoch == o.previousEpoch && m.state == o.state &&
-		m.rebalanceTimeoutMs == o.rebalanceTimeoutMs && m.serverAssignor == o.serverAssignor &&
+		m.rebalanceTimeoutMs == o.rebalanceTimeoutMs && m.serverAssignor == o.serverAssignor && m.regex == o.regex &&
 		slices.Equal(m.topics, o.topics) && (m.topics == nil) == (o.topics == nil) &&
 		slices.Equal(m.assigned, o.assigned) && slices.Equal(m.revoking, o.revoking)
 }

@@ -45,8 +45,8 @@ func (c *ConsumerGroupCoordinator) checkHeartbeat(r ConsumerGroupHeartbeat) (Err
 			return InvalidRequest, "RebalanceTimeoutMs must be provided in first request."
 		case r.Owned == nil || len(r.Owned) > 0:
 			return InvalidRequest, "TopicPartitions must be empty when (re-)joining."
-		case len(r.SubscribedTopicNames) == 0:
-			return InvalidRequest, "SubscribedTopicNames must be set in first request."
+		case len(r.SubscribedTopicNames) == 0 && (r.SubscribedTopicRegex == nil || *r.SubscribedTopicRegex == ""):
+			return InvalidRequest, "SubscribedTopicNames or SubscribedTopicRegex must be set in first request."
 		}
 	case r.MemberEpoch == LeaveGroupStaticMemberEpoch:
 		switch {
@@ -57,6 +57,11 @@ func (c *ConsumerGroupCoordinator) checkHeartbeat(r ConsumerGroupHeartbeat) (Err
 		}
 	default:
 		return InvalidRequest, "MemberEpoch is invalid."
+	}
+	if r.SubscribedTopicRegex != nil {
+		if _, err := compileTopicRegex(*r.SubscribedTopicRegex); err != nil {
+			return InvalidRegularExpression, fmt.Sprintf("SubscribedTopicRegex `%s` is not a valid regular expression: %v.", *r.SubscribedTopicRegex, err)
+		}
 	}
 	if r.ServerAssignor != "" && !slices.Contains(c.cfg.Assignors, r.ServerAssignor) {
 		return UnsupportedAssignor, fmt.Sprintf("ServerAssignor %s is not supported. Supported assignors: %s.", r.ServerAssignor, joinNames(c.cfg.Assignors))
@@ -104,9 +109,9 @@ func (c *ConsumerGroupCoordinator) apply(g *consumerGroup, r ConsumerGroupHeartb
 	if replaced != nil {
 		old = replaced
 	}
-	bump := !updated.equal(member) && !sameTopics(updated.topics, member.topics)
+	bump := !updated.equal(member) && (!sameTopics(updated.topics, member.topics) || updated.regex != member.regex)
 	epoch := g.groupEpoch
-	subscription := subscriptionMetadata(g.subscribedTopics(old, updated), c.topics)
+	subscription := subscriptionMetadata(g.subscribedTopics(old, updated, c.memberTopics), c.topics)
 	if !sameSubscription(subscription, g.subscription) {
 		bump = true
 	}
@@ -175,6 +180,9 @@ func updatedMember(member *consumerMember, r ConsumerGroupHeartbeat) *consumerMe
 	}
 	if r.SubscribedTopicNames != nil {
 		u.topics = slices.Compact(slices.Sorted(slices.Values(r.SubscribedTopicNames)))
+	}
+	if r.SubscribedTopicRegex != nil {
+		u.regex = *r.SubscribedTopicRegex
 	}
 	u.clientID, u.clientHost = r.ClientID, r.ClientHost
 	return &u
@@ -306,7 +314,7 @@ func (c *ConsumerGroupCoordinator) leave(r ConsumerGroupHeartbeat) ConsumerGroup
 // heartbeat of any member.
 func (c *ConsumerGroupCoordinator) fence(g *consumerGroup, id string) {
 	g.remove(id)
-	g.subscription = subscriptionMetadata(g.subscribedTopics(nil, nil), c.topics)
+	g.subscription = subscriptionMetadata(g.subscribedTopics(nil, nil, c.memberTopics), c.topics)
 	g.groupEpoch++
 }
 

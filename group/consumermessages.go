@@ -47,6 +47,10 @@ type ConsumerGroupHeartbeat struct {
 	RebalanceTimeoutMs int32
 	// SubscribedTopicNames are the subscribed topics; nil if not sent.
 	SubscribedTopicNames []string
+	// SubscribedTopicRegex (v1) subscribes to every topic whose whole name
+	// it matches (RE2 syntax, as Kafka 4.0's RE2/J), besides the names; nil
+	// if not sent, "" for none.
+	SubscribedTopicRegex *string
 	// ServerAssignor is group.remote.assignor ("uniform" or "range"); ""
 	// if not sent (the group's choice, by default the broker's first
 	// group.consumer.assignors).

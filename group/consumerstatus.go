@@ -31,8 +31,11 @@ type ConsumerMemberStatus struct {
 	MemberEpoch int32
 	// State is its reconciliation state.
 	State ConsumerMemberState
-	// SubscribedTopics are sorted.
+	// SubscribedTopics are the names it subscribed to, sorted (not what
+	// its regex matches).
 	SubscribedTopics []string
+	// SubscribedTopicRegex is its regex subscription, "" for none.
+	SubscribedTopicRegex string
 	// Assigned is what it may own now (ConsumerGroupDescribe's Assignment).
 	Assigned []TopicPartition
 	// Revoking are the partitions it must give up before its next epoch.
@@ -60,7 +63,7 @@ func (c *ConsumerGroupCoordinator) Group(id string) (ConsumerGroupStatus, bool) 
 		m := g.members[id]
 		t := g.timers[id]
 		ms := ConsumerMemberStatus{MemberID: m.id, InstanceID: m.instanceID, RackID: m.rackID, ClientID: m.clientID, ClientHost: m.clientHost,
-			MemberEpoch: m.epoch, State: m.state, SubscribedTopics: slices.Clone(m.topics), Assigned: SortedPartitions(m.assigned),
+			MemberEpoch: m.epoch, State: m.state, SubscribedTopics: slices.Clone(m.topics), SubscribedTopicRegex: m.regex, Assigned: SortedPartitions(m.assigned),
 			Revoking: SortedPartitions(m.revoking), Target: SortedPartitions(g.target[id]), SessionDeadlineMs: t.sessionMs}
 		if ms.SubscribedTopics == nil {
 			ms.SubscribedTopics = []string{}

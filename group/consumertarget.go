@@ -32,7 +32,7 @@ func (c *ConsumerGroupCoordinator) targetAssignment(g *consumerGroup, old, updat
 		if m == updated && old != nil && old.id != updated.id {
 			a = g.target[old.id]
 		}
-		spec.Members = append(spec.Members, SpecMember{MemberID: id, InstanceID: m.instanceID, RackID: m.rackID, Topics: m.topics, Assignment: a})
+		spec.Members = append(spec.Members, SpecMember{MemberID: id, InstanceID: m.instanceID, RackID: m.rackID, Topics: c.memberTopics(m), Assignment: a})
 	}
 	spec.Homogeneous = isHomogeneous(spec.Members)
 	assignor := ServerAssignors()[c.preferredAssignor(g, old, updated)]

@@ -24,9 +24,10 @@
 //     groups (Kafka 4's GroupMetadataManager with its ConsumerGroups, read in
 //     the trunk of late 2024 and checked against KIP-848): group, target
 //     assignment and member epochs; the server-side uniform and range
-//     assignors ([ServerAssignors]); reconciliation, revoke first and assign
-//     once released, one member at a time with no barrier
-//     (CurrentAssignmentBuilder); group.consumer.session.timeout.ms and
+//     assignors ([ServerAssignors]); subscriptions by topic names and by
+//     regular expression (Kafka 4.0's SubscribedTopicRegex); reconciliation,
+//     revoke first and assign once released, one member at a time with no
+//     barrier (CurrentAssignmentBuilder); group.consumer.session.timeout.ms and
 //     each member's rebalance timeout; commits and offset fetches checked
 //     against the member epoch (STALE_MEMBER_EPOCH). [ConsumerMember] is the
 //     consumer's side (the Java consumer's ConsumerMembershipManager):
@@ -174,7 +175,6 @@
 // metadata is not persisted, only offsets: Kafka 4 writes a consumer
 // group's members and assignments to __consumer_offsets too; a classic
 // group whose coordinator moved is known by its offsets alone, which then
-// expire by their commit times), KIP-848's topic regexes
-// (SubscribedTopicRegex) and its mixed groups (classic members in a
-// consumer group, online migration between the protocols).
+// expire by their commit times), and KIP-848's mixed groups (classic
+// members in a consumer group, online migration between the protocols).
 package group

@@ -80,6 +80,10 @@ const (
 	// epoch other than the member's current one; the member retries once
 	// its heartbeat brought the new epoch (KIP-848, STALE_MEMBER_EPOCH).
 	StaleMemberEpoch ErrorCode = 113
+	// InvalidRegularExpression: a ConsumerGroupHeartbeat's
+	// SubscribedTopicRegex does not compile (Kafka 4.0,
+	// INVALID_REGULAR_EXPRESSION).
+	InvalidRegularExpression ErrorCode = 128
 )
 
 var errorNames = map[ErrorCode]string{
@@ -95,6 +99,7 @@ var errorNames = map[ErrorCode]string{
 	InvalidSessionTimeout:     "INVALID_SESSION_TIMEOUT",
 	RebalanceInProgress:       "REBALANCE_IN_PROGRESS",
 	NonEmptyGroup:             "NON_EMPTY_GROUP",
+	InvalidRegularExpression:  "INVALID_REGULAR_EXPRESSION",
 	GroupIDNotFound:           "GROUP_ID_NOT_FOUND",
 	MemberIDRequired:          "MEMBER_ID_REQUIRED",
 	GroupMaxSizeReached:       "GROUP_MAX_SIZE_REACHED",

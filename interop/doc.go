@@ -48,8 +48,10 @@
 // client, npm's @confluentinc/kafka-javascript, run by node with the
 // script in testdata). Two members of each split four partitions, every
 // record produced is read once, by its partition's owner, and ListGroups
-// v5 types the group "consumer". The classic clients' groups of the suite
-// above still join with JoinGroup and SyncGroup.
+// v5 types the group "consumer"; TestKgoConsumerProtocolRegex subscribes
+// by regular expression (SubscribedTopicRegex), the brokers matching whole
+// topic names. The classic clients' groups of the suite above still join
+// with JoinGroup and SyncGroup.
 //
 // TestMain prints a matrix of client x operation x pass/fail/skip at the
 // end of the run. A client that is not installed is skipped, saying so,

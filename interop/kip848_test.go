@@ -212,3 +212,56 @@ func waitUntil(ctx context.Context, t *testing.T, what string, cond func() (stri
 		}
 	}
 }
+
+// TestKgoConsumerProtocolRegex: a franz-go member with
+// kgo.ServerSideBalancer() and kgo.ConsumeRegex() subscribes through
+// KIP-848's SubscribedTopicRegex: the brokers resolve it against the
+// topics, matching whole names, and a topic created later that matches is
+// read too. franz-go matches anywhere in a name, as Go's MatchString does,
+// and sends its pattern wrapped in .* so that the brokers agree: the
+// pattern here starts with ^, and a topic with the prefix inside its name
+// is not read.
+func TestKgoConsumerProtocolRegex(t *testing.T) {
+	t.Parallel()
+	lc := startLive(t, 1)
+	op(t, "kgo", consumerProtocolOp+", regex", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		defer cancel()
+		rng := rand.New(rand.NewPCG(seedOf(t), 849))
+		lc.createTopic(t, ctx, "interop-rx-a", 2)
+		lc.createTopic(t, ctx, "not-interop-rx-c", 1) // the prefix inside the name
+		var log memberReads
+		cl := lc.kgoClient(t, kgo.ClientID("kgo-848-rx"), kgo.ConsumerGroup("interop-rx-group"), kgo.ConsumeRegex(),
+			kgo.ConsumeTopics("^interop-rx-.*"), kgo.ServerSideBalancer(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+			kgo.MetadataMinAge(250*time.Millisecond))
+		go func() {
+			for ctx.Err() == nil {
+				cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { log.add(r.Topic, r.Value) })
+			}
+		}()
+		lc.createTopic(t, ctx, "interop-rx-b", 2)
+		var sent []rec
+		for _, topic := range []string{"interop-rx-a", "interop-rx-b", "not-interop-rx-c"} {
+			recs := records(rng, topic, 6)
+			got, err := kgoDriver{lc}.produce(ctx, t, topic, "all", recs)
+			require.NoError(t, err)
+			for i := range got {
+				got[i].Key = []byte(topic) // the topic it went to, for the check below
+			}
+			sent = append(sent, got...)
+		}
+		waitUntil(ctx, t, "the records of both matching topics", func() (string, bool) {
+			return fmt.Sprintf("%d of 12 read", log.count()), log.count() >= 12
+		})
+		time.Sleep(500 * time.Millisecond) // anything more would come now
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		for _, r := range sent {
+			want := []string{string(r.Key)}
+			if string(r.Key) == "not-interop-rx-c" {
+				want = nil
+			}
+			require.Equal(t, want, log.readBy[string(r.Value)], "record %s of %s", r, r.Key)
+		}
+	})
+}

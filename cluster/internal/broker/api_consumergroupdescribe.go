@@ -64,6 +64,9 @@ func describedMember(version int16, m group.ConsumerMemberStatus, ids map[string
 		dm.RackID = ptr(m.RackID)
 	}
 	dm.SubscribedTopics = slices.Clone(m.SubscribedTopics)
+	if m.SubscribedTopicRegex != "" {
+		dm.SubscribedTopicRegex = ptr(m.SubscribedTopicRegex)
+	}
 	dm.Assignment = describedAssignment(m.Assigned, ids)
 	dm.TargetAssignment = describedAssignment(m.Target, ids)
 	if version >= 1 {

@@ -15,7 +15,8 @@ import (
 // does (an empty string that is not null is INVALID_REQUEST), and the
 // owned partitions' topic ids are translated to names: an id the cluster
 // does not know is no partition the member can own. A subscribed topic
-// regex (v1) is not served.
+// regex (v1) goes to the coordinator, which resolves it against the
+// topics (group's consumerregex.go).
 func (rq *Requests) consumerGroupHeartbeat(env Env, b *Broker, id uint64, x *Request, r *kmsg.ConsumerGroupHeartbeatRequest) {
 	resp := r.ResponseKind().(*kmsg.ConsumerGroupHeartbeatResponse)
 	if a, ok := b.unsupported(group.ConsumerGroupHeartbeat{}).(group.ConsumerGroupHeartbeatResponse); ok {
@@ -30,7 +31,7 @@ func (rq *Requests) consumerGroupHeartbeat(env Env, b *Broker, id uint64, x *Req
 	}
 	h := group.ConsumerGroupHeartbeat{GroupID: r.Group, MemberID: r.MemberID, MemberEpoch: r.MemberEpoch,
 		InstanceID: deref(r.InstanceID), RackID: deref(r.RackID), RebalanceTimeoutMs: r.RebalanceTimeoutMillis,
-		SubscribedTopicNames: slices.Clone(r.SubscribedTopicNames), ServerAssignor: deref(r.ServerAssignor),
+		SubscribedTopicNames: slices.Clone(r.SubscribedTopicNames), SubscribedTopicRegex: r.SubscribedTopicRegex, ServerAssignor: deref(r.ServerAssignor),
 		ClientID: x.ClientID, ClientHost: clientHost(x.Remote)}
 	if r.SubscribedTopicNames != nil && h.SubscribedTopicNames == nil {
 		h.SubscribedTopicNames = []string{}
@@ -49,13 +50,12 @@ func (rq *Requests) consumerGroupHeartbeat(env Env, b *Broker, id uint64, x *Req
 }
 
 // emptyHeartbeatField is the message of INVALID_REQUEST for a field sent
-// empty where Kafka wants null or a value, or a regex (v1), which is not
-// served here (Kafka 4.0 resolves one against the topics; the trunk of
-// late 2024 read here refused it so); "" when none is. An empty regex is
-// no regex, as Kafka 4.0 reads it (librdkafka sends one with every
-// subscription of names). From v1 on the member makes its own id
-// (KIP-1082, Kafka 4.0's CONSUMER_GENERATED_MEMBER_ID_REQUIRED_VERSION):
-// only a v0 join may leave it empty and be given one.
+// empty where Kafka wants null or a value; "" when none is. (An empty
+// SubscribedTopicRegex is no regex, as Kafka 4.0 reads it: librdkafka
+// sends one with every subscription of names.) From v1 on the member makes
+// its own id (KIP-1082, Kafka 4.0's
+// CONSUMER_GENERATED_MEMBER_ID_REQUIRED_VERSION): only a v0 join may leave
+// it empty and be given one.
 func emptyHeartbeatField(r *kmsg.ConsumerGroupHeartbeatRequest) string {
 	switch {
 	case r.Version >= 1 && r.MemberID == "":
@@ -64,8 +64,6 @@ func emptyHeartbeatField(r *kmsg.ConsumerGroupHeartbeatRequest) string {
 		return "InstanceId can't be empty."
 	case r.RackID != nil && *r.RackID == "":
 		return "RackId can't be empty."
-	case r.SubscribedTopicRegex != nil && *r.SubscribedTopicRegex != "":
-		return "SubscribedTopicRegex is not supported yet."
 	}
 	return ""
 }
