@@ -28,7 +28,8 @@ import (
 //     coordinator replaces whole;
 //   - a partition's replica and ISR lists at the controller, a topic's
 //     replica lists and configs (replaced on a change);
-//   - configurations, a result's batch list (set once, when sent);
+//   - configurations, a result's batch list and the results a request in
+//     flight carried (set once, when sent);
 //   - and, below, the file systems' frozen page tables and the blocks of
 //     seq.Vec (producers' results, mirrors' chunks), which whichever side
 //     writes copies first.
@@ -66,7 +67,7 @@ func init() {
 		"*.brokers[]*.coord*.cg*.groups[]*.target[] ([]group.TopicPartition)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
 		"*.consumers[]*.cfg.Assignors ([]string)", "*.consumers[]*.cfg.Topics ([]string)",
 		"*.consumers[]*.grp*.member*.cfg.Assignors ([]group.Assignor)", "*.consumers[]*.grp*.member*.cfg.Topics ([]string)",
-		"*.producers[]*.results[].batch ([]int)",
+		"*.producers[]*.results[].batch ([]int)", "*.producers[]*.requests[] ([]int)",
 	} {
 		sharedOnPurpose[p] = true
 	}

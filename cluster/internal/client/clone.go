@@ -24,6 +24,7 @@ func (p *Producer) Clone() *Producer {
 	}
 	c.results = p.results.Clone()
 	c.open = slices.Clone(p.open)
+	c.requests = maps.Clone(p.requests) // the lists are never changed once sent
 	c.nextSeq = maps.Clone(p.nextSeq)
 	if p.lingering != nil {
 		c.lingering = make(map[int32]*lingerBatch, len(p.lingering))

@@ -40,6 +40,12 @@ type Producer struct {
 	sent    int
 	// open indexes the results still in flight or waiting to retry.
 	open []int
+	// requests are the results each request in flight carried, by
+	// correlation id, so that an answer finds its records at once (a
+	// result still carries that id while it waits for that answer).
+	// Entries whose records all moved on are swept now and then
+	// ([Producer.sweepRequests]).
+	requests map[int64][]int
 	// nextSeq is the next sequence number per partition and epoch the
 	// current producer epoch (idempotence).
 	nextSeq map[int32]int32
@@ -138,12 +144,7 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 	if p.deliverTxnMarker(env, e) {
 		return
 	}
-	var answered []int
-	for _, i := range p.open {
-		if r := p.result(i); r.inflight == e.Resp.CorrelationID && r.inflight != 0 {
-			answered = append(answered, i)
-		}
-	}
+	answered := p.answered(e.Resp.CorrelationID)
 	if len(answered) == 0 {
 		return
 	}
@@ -152,6 +153,49 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 		return
 	}
 	p.refused(env, e, answered)
+}
+
+// answered returns the results waiting for the answer to request corr, in
+// send order (the order of [Producer.open]), and forgets the request: its
+// answer settles each of them.
+func (p *Producer) answered(corr int64) []int {
+	sent, ok := p.requests[corr]
+	if !ok || corr == 0 {
+		return nil
+	}
+	delete(p.requests, corr)
+	var out []int
+	for _, i := range sent {
+		if i >= p.dropped && p.results.At(i-p.dropped).inflight == corr {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sentRequest notes that request corr carries results sent.
+func (p *Producer) sentRequest(corr int64, sent []int) {
+	if p.requests == nil {
+		p.requests = map[int64][]int{}
+	}
+	p.requests[corr] = sent
+	if len(p.requests) > 2*len(p.open)+16 {
+		p.sweepRequests()
+	}
+}
+
+// sweepRequests forgets the requests none of whose results waits for the
+// answer any more (they timed out, expired or were sent again): answers
+// that come for them find nothing, as they would have.
+func (p *Producer) sweepRequests() {
+	for corr, sent := range p.requests {
+		if !slices.ContainsFunc(sent, func(i int) bool {
+			return i >= p.dropped && p.results.At(i-p.dropped).inflight == corr
+		}) {
+			delete(p.requests, corr)
+		}
+	}
 }
 
 // Tick produces at the configured rate, retries, and times out requests

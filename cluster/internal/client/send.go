@@ -69,7 +69,9 @@ func (p *Producer) sendRecord(env Env, i int) {
 			m := p.result(j)
 			m.inflight, m.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it
 		}
+		return
 	}
+	p.sentRequest(p.corr, live)
 }
 
 // encodedByPart reports whether the producer encodes its batches with
