@@ -125,7 +125,7 @@ func (w *World) Do(a Action) error {
 	}
 	w.actions = append(w.actions, a)
 	w.actionBytes += actionSize(&a)
-	w.record(EventAction, a.Broker, nil, "%s", a)
+	w.record(EventAction, a.Broker, nil, "%s", a.String())
 	if err := w.apply(a); err != nil {
 		return err
 	}

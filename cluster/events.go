@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // EventKind says what an [Event] records.
@@ -62,6 +64,33 @@ type Event struct {
 	Impl string
 }
 
+// note is the text of an event not read yet: its format and arguments,
+// none of which can change (frozen).
+type note struct {
+	format string
+	args   []any
+}
+
+// frozen reports whether an event's text may be built from args later:
+// whether each is a value nothing can change (a string, a number, a
+// record's label, a replica's event), and if so makes it one (a
+// replica's event's ISR is copied).
+func frozen(args []any) bool {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string, int, int16, int32, int64, uint8, bool, float64, client.Label, replica.ErrorCode, EventKind:
+		case replica.Event:
+			if v.ISR != nil {
+				v.ISR = slices.Clone(v.ISR)
+				args[i] = v
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // String prints the event on one line, e.g.
 // "t=1500 #3 replica b2 kip101-0: hw 1 -> 2".
 func (e Event) String() string {
@@ -78,24 +107,58 @@ func (e Event) String() string {
 	return b.String()
 }
 
-// record appends an event to the timeline.
+// record appends an event to the timeline. Its text is built when it is
+// read ([World.Events]) if its arguments are frozen (the format and args
+// are kept till then), now if not.
 func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format string, args ...any) {
 	if tp != nil && tp.Topic == OffsetsTopic && (kind == EventBroker || kind == EventReplica || kind == EventController) {
 		return // the internal topic's replicas are not narrated; its records show in the groups
 	}
-	e := Event{Seq: w.eventBase + len(w.events), TimeMs: w.now, Step: w.actionBase + len(w.actions) - 1, Kind: kind, Broker: broker, Text: fmt.Sprintf(format, args...)}
+	e := Event{Seq: w.eventBase + len(w.events), TimeMs: w.now, Step: w.actionBase + len(w.actions) - 1, Kind: kind, Broker: broker}
+	var n *note
+	if frozen(args) {
+		n = &note{format: format, args: args}
+	} else {
+		e.Text = fmt.Sprintf(format, args...)
+	}
 	if tp != nil {
 		e.Topic, e.Partition = tp.Topic, tp.Partition
 	}
 	w.events = append(w.events, e)
+	w.notes = append(w.notes, n)
 	if len(w.events) > MaxEvents {
 		// The oldest half falls off, counted in eventBase, as it does
 		// off a bounded timeline; snapshots older than what is kept
 		// restore with no events before them.
-		half := len(w.events) / 2
-		w.events = slices.Clone(w.events[half:])
-		w.eventBase += half
+		w.dropEvents(len(w.events) / 2)
 	}
+}
+
+// dropEvents lets the oldest k events fall off (k at most their number),
+// counted in eventBase.
+func (w *World) dropEvents(k int) {
+	w.events = slices.Clone(w.events[k:])
+	w.eventBase += k
+	if k <= w.built {
+		w.built -= k
+		return
+	}
+	w.notes = slices.Clone(w.notes[k-w.built:])
+	w.built = 0
+}
+
+// buildEvents builds the text of the events not read yet (notes[i] is
+// events[built+i]'s, nil if it has its text). It runs before a world
+// shares its events with another (Clone, a moment of the timeline), so
+// that what two worlds share is never written again.
+func (w *World) buildEvents() {
+	for i, n := range w.notes {
+		if n != nil {
+			w.events[w.built+i].Text = fmt.Sprintf(n.format, n.args...)
+		}
+	}
+	w.built, w.notes = len(w.events), w.notes[:0]
+	clear(w.notes[:cap(w.notes)])
 }
 
 // MaxEvents is how many events a world keeps at most: past it, the oldest

@@ -35,8 +35,10 @@ func actionSize(a *Action) int64 {
 // identically under the same actions. The history (events, actions,
 // snapshots) is shared until either side adds to it.
 func (w *World) Clone() *World {
+	w.buildEvents()
 	c := w.cloneState()
 	c.events, c.actions, c.snaps = slices.Clip(w.events), slices.Clip(w.actions), slices.Clip(w.snaps)
+	c.built = len(c.events)
 	return c
 }
 
@@ -166,8 +168,7 @@ func (w *World) forgetBefore(k int) {
 	w.snaps = slices.Clone(w.snaps[k:])
 	oldest := w.snaps[0]
 	if oldest.events > w.eventBase { // else they fell off already (MaxEvents)
-		w.events = slices.Clone(w.events[oldest.events-w.eventBase:])
-		w.eventBase = oldest.events
+		w.dropEvents(oldest.events - w.eventBase)
 	}
 	w.actions = slices.Clone(w.actions[oldest.actions-w.actionBase:])
 	w.actionBase = oldest.actions
@@ -179,9 +180,11 @@ func (w *World) forgetBefore(k int) {
 // restore returns an independent world at snapshot i of w, with w's
 // history up to it.
 func (w *World) restore(i int) *World {
+	w.buildEvents()
 	s := w.snaps[i]
 	f := s.state.cloneState()
 	f.events = slices.Clip(w.events[:max(s.events-w.eventBase, 0)])
+	f.built = len(f.events)
 	f.actions = slices.Clip(w.actions[:s.actions-w.actionBase])
 	f.eventBase, f.actionBase = min(w.eventBase, s.events), w.actionBase
 	f.snaps = slices.Clip(w.snaps[:i+1])

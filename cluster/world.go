@@ -33,7 +33,12 @@ type World struct {
 	producers []*Producer
 	consumers []*Consumer
 
-	events  []Event
+	events []Event
+	// built counts the events at the front of events whose text is
+	// built; notes are the texts of the others, to build when they are
+	// read (record, buildEvents).
+	built   int
+	notes   []*note
 	actions []Action
 	// peeks are the logs opened on stopped brokers' files for the state
 	// (peekLog).
@@ -104,7 +109,12 @@ func (w *World) NowMs() int64 { return w.now }
 // Events returns the timeline so far (from [World.StartMs] when
 // [TimelineConfig.KeepMs] bounds it, and the newest [MaxEvents] at most;
 // [Event.Seq] still counts from the first). The caller must not modify it.
-func (w *World) Events() []Event { return w.events }
+// An event's text is built when it is first read here, not when it
+// happens: a world nobody reads pays for none.
+func (w *World) Events() []Event {
+	w.buildEvents()
+	return w.events
+}
 
 // Actions returns the actions applied so far, starting with [ActNew] (or,
 // on a bounded timeline, with the first action after its oldest

@@ -173,7 +173,7 @@ func (c *Consumer) Poll(env Env) {
 		if e.Value == nil {
 			v = "∅"
 		}
-		env.Record(event.Consume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, RecordLabel(string(e.Key), v))
+		env.Record(event.Consume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, Label{string(e.Key), v})
 		c.position = e.Offset + 1
 	}
 }

@@ -21,6 +21,13 @@ func SizedRecordLabel(key string, keySize int, value string, valueSize int) stri
 	return shortValue(key, keySize) + "=" + value
 }
 
+// Label is a record as an event shows it ([RecordLabel]), kept as its key
+// and value so that the text is built only when the event is read.
+type Label struct{ Key, Value string }
+
+// String returns RecordLabel(l.Key, l.Value).
+func (l Label) String() string { return RecordLabel(l.Key, l.Value) }
+
 // maxLabelBytes is the most of a key or value an event's text shows.
 const maxLabelBytes = 64
 

@@ -98,7 +98,7 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 		r.Sequence, r.ProducerEpoch = p.nextSequence(partition), p.epoch
 	}
 	p.open = append(p.open, i)
-	env.Record(event.Produce, 0, tp, "%s sends %s (acks=%s)", p.cfg.Name, RecordLabel(key, value), AcksLabel(p.acks))
+	env.Record(event.Produce, 0, tp, "%s sends %s (acks=%s)", p.cfg.Name, Label{key, value}, AcksLabel(p.acks))
 	if p.cfg.LingerMs > 0 {
 		p.linger(env, i, batchSize(key, value, null))
 		return nil

@@ -209,7 +209,7 @@ func (p *Producer) Tick(env Env) {
 		case now-r.firstSentMs >= p.cfg.DeliveryTimeoutMs:
 			p.expire(env, i)
 		case r.inflight != 0 && now-r.sentMs >= p.cfg.RequestTimeoutMs:
-			env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, RecordLabel(r.Key, r.Value))
+			env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, Label{r.Key, r.Value})
 			p.retryOrFail(env, i, "REQUEST_TIMED_OUT", true)
 		case r.retryAtMs != 0 && now >= r.retryAtMs:
 			p.sendRecord(env, i)

@@ -108,7 +108,7 @@ func (p *Producer) acknowledged(env Env, e *netsim.Envelope, answered []int) {
 	for k, i := range answered {
 		r := p.result(i)
 		r.inflight, r.Acked, r.Offset = 0, true, e.Resp.BaseOffset+int64(k)
-		env.Record(event.Produce, 0, &e.TP, "%s: %s acknowledged at offset %d", p.cfg.Name, RecordLabel(r.Key, r.Value), r.Offset)
+		env.Record(event.Produce, 0, &e.TP, "%s: %s acknowledged at offset %d", p.cfg.Name, Label{r.Key, r.Value}, r.Offset)
 		if p.encodedByPart() {
 			env.MarkLast(event.PartEncoder)
 		}
@@ -126,9 +126,9 @@ func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
 	// history (twenty records a second for eight minutes: ten million).
 	first := p.result(answered[0])
 	if len(answered) == 1 {
-		env.Record(event.Produce, 0, &e.TP, "%s: %s got %s", p.cfg.Name, RecordLabel(first.Key, first.Value), e.Resp.Error)
+		env.Record(event.Produce, 0, &e.TP, "%s: %s got %s", p.cfg.Name, Label{first.Key, first.Value}, e.Resp.Error)
 	} else {
-		env.Record(event.Produce, 0, &e.TP, "%s: %s and %d more records got %s", p.cfg.Name, RecordLabel(first.Key, first.Value), len(answered)-1, e.Resp.Error)
+		env.Record(event.Produce, 0, &e.TP, "%s: %s and %d more records got %s", p.cfg.Name, Label{first.Key, first.Value}, len(answered)-1, e.Resp.Error)
 	}
 	if p.encodedByPart() {
 		env.MarkLast(event.PartEncoder)
@@ -174,7 +174,7 @@ func (p *Producer) expire(env Env, i int) {
 	r.inflight = 0
 	tp := p.tp(r.Partition)
 	env.Record(event.Produce, 0, tp, "%s: %s: TimeoutException: Expiring 1 record(s) for %s-%d:%d ms has passed since batch creation",
-		p.cfg.Name, RecordLabel(r.Key, r.Value), tp.Topic, tp.Partition, env.Now()-r.firstSentMs)
+		p.cfg.Name, Label{r.Key, r.Value}, tp.Topic, tp.Partition, env.Now()-r.firstSentMs)
 	code := "TIMEOUT"
 	if r.LastError != "" {
 		code += "(" + r.LastError + ")"
@@ -187,7 +187,7 @@ func (p *Producer) expire(env Env, i int) {
 func (p *Producer) failRecord(env Env, i int, code string) {
 	r := p.result(i)
 	r.Failed, r.Error, r.retryAtMs, r.inflight = true, code, 0, 0
-	env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, RecordLabel(r.Key, r.Value), r.Error)
+	env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, Label{r.Key, r.Value}, r.Error)
 	if p.txn != nil {
 		p.txn.failed++ // an abortable error: the transaction cannot commit
 	}
