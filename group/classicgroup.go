@@ -39,6 +39,9 @@ type classicGroup struct {
 	// member gone): its offsets expire offsets.retention.minutes later
 	// (GroupMetadata.currentStateTimestamp, KIP-211).
 	emptySinceMs int64
+	// dueMs is the group's next deadline when a Tick last looked at it
+	// (nextDeadline).
+	dueMs int64
 }
 
 // member is one member as the coordinator knows it.

@@ -21,7 +21,8 @@ import (
 // copy of each group and member, not of the committed offsets (the store's).
 func (c *Coordinator) Clone(store OffsetReader) *Coordinator {
 	out := &Coordinator{cfg: c.cfg, store: store, nowMs: c.nowMs, groups: make(map[string]*classicGroup, len(c.groups)),
-		ready: Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses)}}
+		ready:   Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses)},
+		touched: maps.Clone(c.touched), soonestMs: c.soonestMs, tickEveryGroup: c.tickEveryGroup}
 	for id, g := range c.groups {
 		out.groups[id] = g.clone()
 	}

@@ -64,6 +64,14 @@ type Coordinator struct {
 	nowMs  int64
 	groups map[string]*classicGroup
 	ready  Ready
+	// touched are the groups a request or a deletion may have changed
+	// since the last Tick; soonestMs is at or before every other group's
+	// next deadline (classicGroup.dueMs): what a Tick looks at (tick.go).
+	touched   map[string]bool
+	soonestMs int64
+	// tickEveryGroup makes every Tick look at every group (tests check
+	// that it changes nothing).
+	tickEveryGroup bool
 }
 
 // NewCoordinator returns a coordinator whose clock starts at nowMs and that
@@ -90,6 +98,7 @@ func (c *Coordinator) Step(from string, req Request) error {
 		c.respond(from, invalidGroupResponse(req))
 		return nil
 	}
+	c.touch(req.Group())
 	switch r := req.(type) {
 	case JoinGroup:
 		c.join(from, r)
@@ -126,22 +135,6 @@ func invalidGroupResponse(req Request) Response {
 	}
 }
 
-// Tick moves the clock to nowMs (it never goes back) and fires what is due,
-// group by group in name order: expired sessions (member removed, rebalance),
-// the end of a join phase (initial delay or rebalance timeout), members that
-// never sent SyncGroup within the rebalance timeout, and unclaimed member ids.
-func (c *Coordinator) Tick(nowMs int64) {
-	c.nowMs = max(c.nowMs, nowMs)
-	for _, id := range sortedGroupIDs(c.groups) {
-		g := c.groups[id]
-		if g.state == Dead {
-			delete(c.groups, id)
-			continue
-		}
-		c.expire(g)
-	}
-}
-
 // NowMs returns the coordinator's clock.
 func (c *Coordinator) NowMs() int64 { return c.nowMs }
 
@@ -170,6 +163,7 @@ func (c *Coordinator) DeleteGroup(id string) ErrorCode {
 	if !ok {
 		g = c.newGroup(id)
 	}
+	c.touch(id)
 	g.state = Dead
 	for _, tp := range c.store.CommittedPartitions(id) {
 		c.ready.Commits = append(c.ready.Commits, OffsetCommitRecord{

@@ -2,6 +2,7 @@ package group_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,7 +23,7 @@ type op struct {
 // unknown member ids, any generation, static or not, empty group ids.
 func drawOp(t *rapid.T, i int) op {
 	label := func(s string) string { return fmt.Sprintf("%s %d", s, i) }
-	groupID := rapid.SampledFrom([]string{"g", "h", ""}).Draw(t, label("group"))
+	groupID := rapid.SampledFrom([]string{"g", "h", "i", "j", ""}).Draw(t, label("group"))
 	member := rapid.SampledFrom([]string{"", "c-1", "c-2", "c-3", "w1-1", "w1-2", "ghost"}).Draw(t, label("member"))
 	instance := rapid.SampledFrom([]string{"", "", "w1"}).Draw(t, label("instance"))
 	gen := rapid.Int32Range(-1, 4).Draw(t, label("generation"))
@@ -31,6 +32,9 @@ func drawOp(t *rapid.T, i int) op {
 	tp := group.TopicPartition{Topic: "t", Partition: rapid.Int32Range(0, 2).Draw(t, label("partition"))}
 	switch rapid.IntRange(0, 6).Draw(t, label("kind")) {
 	case 0:
+		if rapid.IntRange(0, 4).Draw(t, label("long wait")) == 0 { // past a new member's 5-minute join timeout
+			return op{advance: rapid.Int64Range(60000, 400000).Draw(t, label("ms"))}
+		}
 		return op{advance: rapid.Int64Range(0, 60000).Draw(t, label("ms"))}
 	case 1:
 		return op{from: from, req: group.JoinGroup{GroupID: groupID, MemberID: member, GroupInstanceID: instance, ClientID: "c",
@@ -51,19 +55,24 @@ func drawOp(t *rapid.T, i int) op {
 	}
 }
 
-// run applies ops to a fresh coordinator and returns everything it said and
-// every group status after each op.
-func run(t *rapid.T, ops []op) []string {
+// run applies ops to a fresh coordinator and returns everything it said,
+// the members each tick removed and every group status after each op.
+// With every, each Tick looks at every group, and the members removed are
+// found by comparing the groups before and after it.
+func run(t *rapid.T, ops []op, every bool) []string {
 	store := &group.MemoryOffsetStore{}
 	c, err := group.NewCoordinator(group.DefaultConfig(), store, 0)
 	if err != nil {
 		t.Fatalf("NewCoordinator: %v", err)
 	}
+	if every {
+		group.TickEveryGroup(c)
+	}
 	var trace []string
 	lastGen := map[string]int32{}
 	for i, o := range ops {
 		if o.req == nil {
-			c.Tick(c.NowMs() + o.advance)
+			trace = append(trace, fmt.Sprintf("%d removed %v", i, tick(c, c.NowMs()+o.advance, every)))
 		} else if err := c.Step(o.from, o.req); err != nil {
 			t.Fatalf("op %d: Step(%T) refused a well-typed request: %v", i, o.req, err)
 		}
@@ -106,8 +115,46 @@ func anyRequests(t *rapid.T) {
 	for i := range ops {
 		ops[i] = drawOp(t, i)
 	}
-	first, second := run(t, ops), run(t, ops)
+	first, second := run(t, ops, false), run(t, ops, false)
 	if diff := cmp.Diff(first, second); diff != "" {
 		t.Fatalf("the same requests gave two different traces (-first +second):\n%s", diff)
 	}
+}
+
+// TestTickLooksAtWhatIsDue: a coordinator whose Ticks look only at the
+// groups touched or due answers, removes and keeps exactly what one that
+// looks at every group on every Tick does, and TickRemoved names the
+// members a comparison of the groups before and after the Tick finds.
+// Replay: go test ./group -run TestTickLooksAtWhatIsDue -rapid.seed=N.
+func TestTickLooksAtWhatIsDue(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 80).Draw(t, "requests")
+		ops := make([]op, n)
+		for i := range ops {
+			ops[i] = drawOp(t, i)
+		}
+		if diff := cmp.Diff(run(t, ops, true), run(t, ops, false)); diff != "" {
+			t.Fatalf("ticking only what is due changed what the coordinator did (-every group +due only):\n%s", diff)
+		}
+	})
+}
+
+// tick ticks c to ms and returns the members removed: TickRemoved's, or
+// with every those the groups before and after the Tick differ by.
+func tick(c *group.Coordinator, ms int64, every bool) []group.Removed {
+	if !every {
+		return c.TickRemoved(ms)
+	}
+	before := c.Groups()
+	c.Tick(ms)
+	var out []group.Removed
+	for _, g := range before {
+		after, _ := c.Group(g.GroupID)
+		for _, m := range g.Members {
+			if !slices.ContainsFunc(after.Members, func(a group.MemberStatus) bool { return a.MemberID == m.MemberID }) {
+				out = append(out, group.Removed{GroupID: g.GroupID, MemberID: m.MemberID})
+			}
+		}
+	}
+	return out
 }

@@ -31,12 +31,14 @@ import (
 // tick moves both coordinators' clocks and tells the consumer group
 // coordinator the topics (the metadata image) first, when it has groups
 // to tell (a heartbeat that makes the first one tells it then, stepGroup).
-func (cs *coordinatorState) tick(env Env) {
+// It returns the classic members whose session expired.
+func (cs *coordinatorState) tick(env Env) []group.Removed {
 	if cs.cg.HasGroups() {
 		cs.cg.SetTopics(groupTopics(env))
 	}
-	cs.c.Tick(env.Now())
+	removed := cs.c.TickRemoved(env.Now())
 	cs.cg.Tick(env.Now())
+	return removed
 }
 
 // groupTopics is the controller's topics as the group coordinators see

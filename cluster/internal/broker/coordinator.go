@@ -112,9 +112,8 @@ func (b *Broker) tickCoordinator(env Env) {
 	if b.coord == nil {
 		return
 	}
-	before, beforeCG := b.coord.c.Groups(), b.coord.cg.Groups()
-	b.coord.tick(env)
-	b.reportExpiries(env, before)
+	beforeCG := b.coord.cg.Groups()
+	b.reportExpiries(env, b.coord.tick(env))
 	b.reportFenced(env, beforeCG)
 	b.processCoordinator(env)
 	b.unloadResigned(env)
@@ -123,15 +122,10 @@ func (b *Broker) tickCoordinator(env Env) {
 
 // reportExpiries records the members a Tick removed: their session
 // expired (or, never synced, their rebalance timeout passed).
-func (b *Broker) reportExpiries(env Env, before []group.GroupStatus) {
-	for _, g := range before {
-		after, _ := b.coord.c.Group(g.GroupID)
-		for _, m := range g.Members {
-			if !slices.ContainsFunc(after.Members, func(a group.MemberStatus) bool { return a.MemberID == m.MemberID }) {
-				env.Record(event.Group, b.id, nil, "%s: member %s removed: nothing from it within session.timeout.ms (or the rebalance timeout); the group rebalances",
-					g.GroupID, m.MemberID)
-			}
-		}
+func (b *Broker) reportExpiries(env Env, removed []group.Removed) {
+	for _, m := range removed {
+		env.Record(event.Group, b.id, nil, "%s: member %s removed: nothing from it within session.timeout.ms (or the rebalance timeout); the group rebalances",
+			m.GroupID, m.MemberID)
 	}
 }
 
