@@ -12,7 +12,9 @@
 //     OffsetsForLeaderEpoch, their answers, AlterPartition answers) and the
 //     controller's decisions with [Node.BecomeLeader] and
 //     [Node.BecomeFollower].
-//  2. Move its clock with [Node.Tick] (virtual milliseconds).
+//  2. Move its clock with [Node.Tick] (virtual milliseconds). A host of
+//     many replicas may tick each only at its [Node.NextTickMs], moving
+//     its clock with [Node.SetNow] before it hands it anything else.
 //  3. Take [Node.Ready]: messages to deliver (or drop), produce answers, ISR
 //     proposals for the controller, events; act on them; call
 //     [Node.Advance].

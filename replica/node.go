@@ -1,6 +1,9 @@
 package replica
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Role is what a replica currently is for its partition.
 type Role int
@@ -203,3 +206,46 @@ func (n *Node) requestEpoch() int32 {
 	}
 	return NoEpoch
 }
+
+// NextTickMs returns the earliest time at which [Node.Tick] has something to
+// do if no message or decision reaches the node first: a parked fetch's or
+// produce's wait over, the leader's ISR shrink check due
+// (replica.lag.time.max.ms / 2 after the last), an AlterPartition to send
+// again, a follower's request past replica.socket.timeout.ms or its back-off
+// over; math.MaxInt64 if nothing. A Tick before it changes nothing but the
+// clock, so a caller hosting many replicas may tick each only when this
+// time comes, as Kafka's purgatories fire only the operations whose timers
+// expire, provided it moves the clock ([Node.SetNow]) before anything else
+// it hands the node; the answer changes after Step, a leadership change and
+// Tick.
+func (n *Node) NextTickMs() int64 {
+	next := int64(math.MaxInt64)
+	switch n.role {
+	case RoleLeader:
+		for _, p := range n.lead.parkedFetches {
+			next = min(next, p.deadlineMs)
+		}
+		for _, p := range n.lead.parkedProduces {
+			next = min(next, p.deadlineMs)
+		}
+		next = min(next, n.lead.lastShrinkCheckMs+n.cfg.ReplicaLagTimeMaxMs/2)
+		if n.lead.pendingISR != nil {
+			next = min(next, n.lead.pendingSentMs+n.cfg.ReplicaSocketTimeoutMs)
+		}
+	case RoleFollower:
+		switch f := &n.follow; {
+		case f.state == FetchIdle:
+		case f.outstanding != 0:
+			next = f.sentMs + n.cfg.ReplicaSocketTimeoutMs
+		case f.backoffUntilMs != 0:
+			next = f.backoffUntilMs
+		}
+	}
+	return next
+}
+
+// SetNow moves the node's clock to nowMs (earlier values are ignored)
+// without running what is due: what a message or a decision handed to the
+// node next reads as the time (a parked fetch's deadline, a follower's
+// last fetch). See [Node.NextTickMs].
+func (n *Node) SetNow(nowMs int64) { n.now = max(n.now, nowMs) }
