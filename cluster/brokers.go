@@ -75,7 +75,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		ConsumerGroup: *c.ConsumerGroup, ConsumerGroupProtocol: c.ConsumerGroupProtocol(),
 		OffsetsRetentionMinutes: c.OffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: c.OffsetsRetentionCheckIntervalMs,
 		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
-		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers,
+		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers, TickEveryReplica: c.TickEveryPartition,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,
 			TruncationPoint: c.Parts.TruncationPoint, Truncate: c.Parts.Truncate}}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
@@ -54,7 +55,7 @@ type checker struct {
 	violations []Violation
 	// active holds the (invariant, partition) pairs broken at the last
 	// check, so that a lasting violation is reported once.
-	active     map[string]bool
+	active     map[activeKey]bool
 	leaderHW   map[partitionKey]leaderMark
 	epochOwner map[epochKey]int32
 	// seen is the number of events at the last check: a step without a
@@ -63,6 +64,19 @@ type checker struct {
 	seen int
 	// matched remembers, per pair of logs, how far they were found equal.
 	matched map[pairKey]pairMark
+	// pending are the partitions changed since the last check, perhaps
+	// some more than once, and pendingAll says that every partition is to
+	// be checked (checkerchanges.go).
+	pending    []partitionKey
+	pendingAll bool
+	// compacted is len(pending) when last sorted and compacted.
+	compacted int
+}
+
+// activeKey is an invariant broken on a partition.
+type activeKey struct {
+	inv string
+	tp  partitionKey
 }
 
 type pairKey struct {
@@ -108,37 +122,66 @@ func liveOf(b *broker.Broker, s *broker.Partition) liveReplica {
 	return liveReplica{broker: b.ID(), inc: b.Incarnation(), st: s.Node.Progress(), epochs: s.Log.Epochs(), log: s.Log}
 }
 
-// runChecker checks every invariant after a step.
+// runChecker checks the invariants after a step, on the partitions that
+// changed since the last check (every partition with
+// [Config.TickEveryPartition], on the first check and after a broker's
+// standing changed): a partition whose replicas, leader and ISR did not
+// change breaks what it broke at its last check, and no more.
 func (w *World) runChecker() {
 	c := &w.check
+	w.takeChanged()
 	if c.seen == w.eventBase+len(w.events) && c.active != nil {
 		return
 	}
 	defer func() { c.seen = w.eventBase + len(w.events) }()
 	if c.active == nil {
-		c.active, c.leaderHW, c.epochOwner = map[string]bool{}, map[partitionKey]leaderMark{}, map[epochKey]int32{}
+		c.active, c.leaderHW, c.epochOwner = map[activeKey]bool{}, map[partitionKey]leaderMark{}, map[epochKey]int32{}
 		c.matched = map[pairKey]pairMark{}
+		c.pendingAll = true
 	}
-	now := map[string]bool{}
+	if c.pendingAll || w.cfg.TickEveryPartition {
+		was := c.active
+		c.active = map[activeKey]bool{}
+		for _, tp := range w.ctl.Partitions() {
+			w.checkOne(tp, func(k activeKey) bool { return was[k] })
+		}
+	} else {
+		for _, tp := range c.takePending() {
+			var was [len(invariants)]bool
+			for i, inv := range invariants {
+				k := activeKey{inv, tp}
+				was[i] = c.active[k]
+				delete(c.active, k)
+			}
+			w.checkOne(tp, func(k activeKey) bool { return was[slices.Index(invariants[:], k.inv)] })
+		}
+	}
+	c.pending, c.pendingAll = c.pending[:0], false
+}
+
+// invariants are the invariants' names.
+var invariants = [...]string{InvHWWithinLog, InvLeaderHWMonotonic, InvLogMatching, InvISRComplete, InvOneLeaderPerEpoch, InvEpochCache}
+
+// checkOne checks partition tp's invariants: it records those broken that
+// were not (was) and marks every one broken active.
+func (w *World) checkOne(tp partitionKey, was func(activeKey) bool) {
+	c := &w.check
 	var buf [4]liveReplica // a partition's replicas, on the stack for the usual few
-	for _, tp := range w.ctl.Partitions() {
-		live := buf[:0]
-		for _, id := range w.ctl.Replicas(tp) {
-			if s := w.brokers[id-1].Partition(tp); s != nil {
-				live = append(live, liveOf(w.brokers[id-1], s))
-			}
-		}
-		for _, f := range w.checkPartition(tp, live) {
-			key := f.Invariant + "/" + tp.String()
-			now[key] = true
-			if !c.active[key] {
-				f.TimeMs, f.Step, f.Topic, f.Partition = w.now, w.actionBase+len(w.actions)-1, tp.Topic, tp.Partition
-				c.violations = append(c.violations, f)
-				w.record(EventViolation, 0, &tp, "%s: %s", f.Invariant, f.Text)
-			}
+	live := buf[:0]
+	for _, id := range w.ctl.Replicas(tp) {
+		if s := w.brokers[id-1].Partition(tp); s != nil {
+			live = append(live, liveOf(w.brokers[id-1], s))
 		}
 	}
-	c.active = now
+	for _, f := range w.checkPartition(tp, live) {
+		key := activeKey{f.Invariant, tp}
+		if !was(key) {
+			f.TimeMs, f.Step, f.Topic, f.Partition = w.now, w.actionBase+len(w.actions)-1, tp.Topic, tp.Partition
+			c.violations = append(c.violations, f)
+			w.record(EventViolation, 0, &tp, "%s: %s", f.Invariant, f.Text)
+		}
+		c.active[key] = true
+	}
 }
 
 // checkPartition returns the invariants broken on one partition.

@@ -57,6 +57,7 @@ func TestTruncationRewritesTheRecoveryPoints(t *testing.T) {
 	if err := b.Partition(tp).Log.TruncateTo(1); err != nil {
 		t.Fatal(err)
 	}
+	b.MarkChanged(b.Partition(tp)) // as its replica does when it truncates
 	w.flushCheckpoints()
 	got := []int64{untouched, read()}
 	want := []int64{scheduled, b.Partition(tp).Log.Kafka().RecoveryPoint()}

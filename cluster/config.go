@@ -83,9 +83,16 @@ type Config struct {
 	// BrokerHeartbeatIntervalMs is broker.heartbeat.interval.ms (default 2000).
 	BrokerHeartbeatIntervalMs int64
 	// TickMs is the step of the virtual clock in [World.RunFor] (default 10):
-	// every tick moves time, ticks every replica, broker and producer, then
-	// delivers messages until the network is quiet.
+	// every tick moves time, ticks every broker and producer (and the
+	// replicas whose tick is due), then delivers messages until the
+	// network is quiet.
 	TickMs int64
+	// TickEveryPartition ticks every replica and checks the invariants on
+	// every partition at every step, not only on those that have something
+	// due or changed: the same world at a cost in proportion to the
+	// partitions it holds rather than to what happens in them (a reference
+	// for tests and benchmarks; off by default).
+	TickEveryPartition bool
 	// TraceMessages records every delivered or dropped message as an event
 	// (large traces; off by default).
 	TraceMessages bool

@@ -75,8 +75,10 @@
 //     moving the clock (n at a time, or until the network is quiet, or only
 //     between some nodes with [World.DeliverBetween]); [World.RunFor] moves
 //     the clock tick by tick ([Config.TickMs]), each tick running every
-//     replica, broker heartbeat, controller check and producer, then
-//     delivering until quiet.
+//     broker heartbeat, controller check and producer and the replicas
+//     with something due (a parked fetch's or produce's wait over, the ISR
+//     shrink check, a follower's request timed out: a quiet partition
+//     costs nothing), then delivering until quiet.
 //  5. Look: [World.State] (as [State.Text] or [State.JSON]), [World.Events],
 //     [World.Violations], [World.InFlight], [World.Segments]. Kafka's
 //     command-line tools (kafka-topics, kafka-consumer-groups,
@@ -433,7 +435,10 @@
 //
 // # The checker
 //
-// After every step the checker tests these invariants:
+// After every step the checker tests these invariants, on the partitions
+// whose replicas, leader or ISR changed in it (on all of them when a
+// broker's registration or fencing changed; [Config.TickEveryPartition]
+// checks all of them always):
 // HW within the log, the leader's HW never moving back within an epoch,
 // log matching below the smaller HW of any two running replicas, every
 // running ISR member holding the leader's committed records, one leader

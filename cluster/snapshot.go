@@ -83,6 +83,7 @@ func (c *checker) clone() checker {
 	d := *c
 	d.violations = slices.Clip(c.violations)
 	d.active, d.leaderHW, d.epochOwner, d.matched = maps.Clone(c.active), maps.Clone(c.leaderHW), maps.Clone(c.epochOwner), maps.Clone(c.matched)
+	d.pending = slices.Clone(c.pending)
 	return d
 }
 

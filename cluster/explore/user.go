@@ -95,6 +95,9 @@ type UserConfig struct {
 	// MaxValueBytes caps the values produced (0: up to 1.2 MB, past
 	// max.request.size and segment.bytes).
 	MaxValueBytes int
+	// Configure, if set, changes the world's configuration before the
+	// world is built (a test's reference world, say).
+	Configure func(*cluster.Config)
 }
 
 func (c UserConfig) withDefaults() UserConfig {
@@ -111,6 +114,9 @@ func (c UserConfig) newWorld(seed uint64) (*cluster.World, error) {
 	cfg := defaultworld.Config(seed)
 	if c.Rules != nil {
 		cfg.Rules = *c.Rules
+	}
+	if c.Configure != nil {
+		c.Configure(&cfg)
 	}
 	return defaultworld.NewWith(cfg)
 }

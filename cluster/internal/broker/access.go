@@ -237,8 +237,10 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	if s == nil {
 		return
 	}
+	b.touch(s) // gone
 	delete(b.replicas, k)
 	delete(b.lastHW, k)
+	b.deletedSinceCheckpoint = true
 	b.order = slices.DeleteFunc(b.order, func(o tp) bool { return o == k })
 	b.hwDirty = true
 	if err := s.Log.Kafka().Close(); err != nil {

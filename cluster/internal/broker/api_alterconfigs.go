@@ -151,7 +151,7 @@ func (b *Broker) UpdateTopicConfig(env Env, topic string) {
 			env.InternalError(b.id, err)
 			continue
 		}
-		if err := s.Node.SetMinInsyncReplicas(settings.MinInsyncReplicas); err != nil {
+		if err := b.wake(s, env.Now()).SetMinInsyncReplicas(settings.MinInsyncReplicas); err != nil {
 			env.InternalError(b.id, err)
 			continue
 		}

@@ -225,7 +225,7 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 	}
 	env.Record(event.Produce, b.ID(), &k, "client %d (%s) sends a batch of %d record(s) to %s (acks=%s)", x.Client, x.ClientID, count, k, acksLabel(req.Acks))
 	timeout := int64(req.TimeoutMillis)
-	err = s.Node.Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
+	err = b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
 		Batch: &replica.ProducerBatch{Count: count, Producer: cb.producer, Bytes: raw}, Acks: req.Acks, TimeoutMs: timeout})
 	if err == nil {
 		err = b.processReady(env, s)

@@ -67,7 +67,7 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 		rq.txnCommits = map[int64]txnCommitWait{}
 	}
 	rq.txnCommits[corr] = txnCommitWait{id: id, resp: resp, records: records, broker: b.ID(), incarnation: b.Incarnation()}
-	err := s.Node.Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
+	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
 		Records: []replica.Record{{Batch: batch.AppendTo(nil)}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
 	if err == nil {
 		err = b.processReady(env, s)

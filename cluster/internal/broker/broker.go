@@ -110,6 +110,15 @@ type Broker struct {
 	// correlation id of each append (markers.go).
 	txn     *txn.Coordinator
 	markers markerWrites
+
+	// deletedSinceCheckpoint: a replica was deleted since the last
+	// recovery-point-offset-checkpoint (checkpointAfterChanges).
+	deletedSinceCheckpoint bool
+
+	// timers are the replicas' next ticks; changed the partitions of the
+	// replicas changed since the world last took them (timers.go).
+	timers  timers
+	changed []tp
 }
 
 // Partition is one partition replica hosted by a running broker: its log
@@ -121,6 +130,10 @@ type Partition struct {
 	// truncationsCheckpointed is log.truncations when the broker last wrote
 	// recovery-point-offset-checkpoint.
 	truncationsCheckpointed int
+	// dueMs is when the replica's tick is due if timed (a timer for it
+	// is in Broker.timers); changed marks it in Broker.changed (timers.go).
+	dueMs          int64
+	timed, changed bool
 }
 
 // New returns broker cfg.ID, stopped, with an empty disk (of
@@ -317,9 +330,12 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	if err != nil {
 		return fmt.Errorf("broker %d: %s: %w", b.id, tp, err)
 	}
-	b.replicas[tp] = &Partition{TP: tp, Log: log, Node: node}
-	b.order = append(b.order, tp)
-	slices.SortFunc(b.order, metadata.ComparePartitions)
+	s := &Partition{TP: tp, Log: log, Node: node}
+	b.replicas[tp] = s
+	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
+	b.order = slices.Insert(b.order, i, tp)
+	b.touch(s)
+	b.schedule(s, env.Now())
 	b.lastHW[tp] = node.Status().HighWatermark
 	env.Record(event.Broker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), b.lastHW[tp])
 	env.MarkLast(byPart)
@@ -401,7 +417,10 @@ func (b *Broker) down(env Env, state BrokerState) {
 	}
 	b.coordinatorGone(env)
 	b.state = state
-	b.replicas, b.order, b.coord = nil, nil, nil
+	for _, k := range b.order {
+		b.touch(b.replicas[k]) // gone with the process
+	}
+	b.replicas, b.order, b.coord, b.timers = nil, nil, nil, nil
 	b.txn, b.markers = nil, markerWrites{}
 }
 
@@ -444,8 +463,8 @@ func (b *Broker) tickBroker(env Env) error {
 		}
 		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known})
 	}
-	for _, tp := range b.order {
-		s := b.replicas[tp]
+	for _, s := range b.dueReplicas(env.Now()) {
+		b.touch(s)
 		s.Node.Tick(env.Now())
 		if err := b.processReady(env, s); err != nil {
 			return err
@@ -469,6 +488,7 @@ func (b *Broker) deliverToBroker(env Env, e *netsim.Envelope) error {
 	if s == nil {
 		return nil
 	}
+	b.wake(s, env.Now())
 	switch e.Kind {
 	case netsim.KindLeaderAndISR:
 		b.applyLeaderAndISR(env, s, e.State)
@@ -506,9 +526,11 @@ func (b *Broker) applyLeaderAndISR(env Env, s *Partition, st replica.LeaderAndIS
 
 // processReady acts on what a replica asks for.
 func (b *Broker) processReady(env Env, s *Partition) error {
+	defer b.schedule(s, env.Now())
 	if !s.Node.HasReady() {
 		return nil
 	}
+	b.touch(s)
 	rd := s.Node.Ready()
 	for _, m := range rd.Messages {
 		e := netsim.Envelope{From: b.id, To: m.To, Kind: netsim.KindReplica, TP: s.TP, Msg: m}

@@ -87,6 +87,7 @@ func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
 		s.truncationsCheckpointed = s.Log.Truncations()
 	}
 	b.recoveryCheckpointed = slices.Clone(b.order)
+	b.deletedSinceCheckpoint = false
 	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps)
 }
 
@@ -114,10 +115,13 @@ func (b *Broker) checkpointAfterChanges(env Env) error {
 	if b.cfg.LogFlushOffsetCheckpointIntervalMs <= 0 || b.recoveryCheckpointed == nil {
 		return nil
 	}
-	deleted := slices.ContainsFunc(b.recoveryCheckpointed, func(tp tp) bool { return b.replicas[tp] == nil })
-	truncated := slices.ContainsFunc(b.order, func(tp tp) bool {
+	// Only a replica changed in this step can have been truncated in it
+	// (a replica's log is truncated by its node), and one deleted since
+	// the last checkpoint be missing from it.
+	deleted := b.deletedSinceCheckpoint && slices.ContainsFunc(b.recoveryCheckpointed, func(tp tp) bool { return b.replicas[tp] == nil })
+	truncated := slices.ContainsFunc(b.changed, func(tp tp) bool {
 		s := b.replicas[tp]
-		return s.Log.Truncations() != s.truncationsCheckpointed
+		return s != nil && s.Log.Truncations() != s.truncationsCheckpointed
 	})
 	if !deleted && !truncated {
 		return nil

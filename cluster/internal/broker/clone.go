@@ -34,6 +34,7 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
 		c.txn = b.txn.Clone()
 	}
 	c.markers = b.markers.clone()
+	c.timers, c.changed = slices.Clone(b.timers), slices.Clone(b.changed)
 	if b.coord != nil {
 		cs := *b.coord
 		cs.c = b.coord.c.Clone(logOffsetStore{b: &c})

@@ -80,6 +80,10 @@ type Config struct {
 	// CombinedControllers says the brokers run the controller too
 	// (process.roles=broker,controller).
 	CombinedControllers bool
+	// TickEveryReplica ticks every replica at every step, not only those
+	// whose tick is due (timers.go): the reference the tests hold the
+	// timers to.
+	TickEveryReplica bool
 	// Parts are the learner's implementations its logs and replicas run.
 	Parts Parts
 }

@@ -190,7 +190,7 @@ func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int
 		return 0, fmt.Errorf("no replica of %s", tp)
 	}
 	cs.corr++
-	err := s.Node.Step(replica.Message{Type: replica.MsgProduce, From: netsim.CoordinatorBase + b.id, To: b.id, CorrelationID: cs.corr,
+	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: netsim.CoordinatorBase + b.id, To: b.id, CorrelationID: cs.corr,
 		Records: byPartition[tp], Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
 	if err != nil {
 		return 0, err

@@ -54,6 +54,7 @@ func (b *Broker) applyRetention(env Env, s *Partition) error {
 	if len(dels) == 0 {
 		return nil
 	}
+	b.touch(s)
 	for _, d := range dels {
 		env.Record(event.Storage, b.id, &s.TP, "retention (%s) deleted segments %v; log start offset now %d", d.Reason, d.Segments, s.Log.LogStartOffset())
 		if d.Reason == kafkalog.DeletedByPart {
@@ -91,6 +92,7 @@ func (b *Broker) clean(env Env, s *Partition) error {
 		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.TP, err)
 	}
 	b.cleanerOffsets[s.TP] = res.EndOffset
+	b.touch(s)
 	env.Record(event.Storage, b.id, &s.TP, "cleaner compacted [%d, %d) (dirty ratio %.2f): kept %d of %d records", res.FirstDirtyOffset, res.EndOffset, sec.Ratio, res.RecordsRetained, res.RecordsRead)
 	return s.Log.Reload()
 }

@@ -121,7 +121,7 @@ func (b *Broker) appendMarker(env Env, key int64, i, j int, m txn.Marker, k tp) 
 	b.markers.corr++
 	corr := b.markers.corr
 	b.markers.slots[corr] = markerSlot{write: key, i: i, j: j}
-	err := s.Node.Step(replica.Message{Type: replica.MsgProduce, From: netsim.TxnMarkerNode(b.id), To: b.id, CorrelationID: corr,
+	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: netsim.TxnMarkerNode(b.id), To: b.id, CorrelationID: corr,
 		Records: []replica.Record{{Batch: batch.AppendTo(nil)}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
 	if err == nil {
 		err = b.processReady(env, s)

@@ -33,7 +33,7 @@ func (t txnEnv) AppendLog(p int32, corr int64, key, value []byte) int16 {
 	if s == nil || s.Node.Status().Role != replica.RoleLeader {
 		return int16(replica.NotLeaderOrFollower)
 	}
-	err := s.Node.Step(replica.Message{Type: replica.MsgProduce, From: netsim.TxnCoordinatorNode(t.b.id), To: t.b.id, CorrelationID: corr,
+	err := t.b.wake(s, t.Now()).Step(replica.Message{Type: replica.MsgProduce, From: netsim.TxnCoordinatorNode(t.b.id), To: t.b.id, CorrelationID: corr,
 		Records: []replica.Record{{Key: key, Value: value}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
 	if err == nil {
 		err = t.b.processReady(t.Env, s)

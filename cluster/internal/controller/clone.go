@@ -26,5 +26,6 @@ func (c *Controller) Clone() *Controller {
 		d.topics[i] = t
 	}
 	d.quorum.voters = slices.Clone(c.quorum.voters)
+	d.changes.parts = slices.Clone(c.changes.parts)
 	return &d
 }

@@ -63,6 +63,7 @@ type Controller struct {
 	nextBrokerEpoch int64
 	topics          []metadata.Topic // sorted by name
 	quorum          quorum
+	changes         changes
 }
 
 // broker is the controller's view of one broker.
@@ -199,6 +200,7 @@ func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
 	c.parts[k] = p
 	c.order = append(c.order, k)
 	slices.SortFunc(c.order, metadata.ComparePartitions)
+	c.markChanged(k)
 	env.Record(event.Controller, 0, &k, "created: replicas %s, leader %d, epoch 0, isr %s", replica.FormatIDs(replicas), p.leader, replica.FormatIDs(p.isr))
 	c.publish(env, k, p)
 }
@@ -206,6 +208,7 @@ func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
 // RemovePartition forgets a partition (its topic was deleted).
 func (c *Controller) RemovePartition(k tp) {
 	delete(c.parts, k)
+	c.markChanged(k)
 	c.order = slices.DeleteFunc(c.order, func(o tp) bool { return o == k })
 }
 
@@ -267,6 +270,7 @@ func (c *Controller) change(env Env, k tp, p *partition, leader int32, isr []int
 	}
 	p.partitionEpoch++
 	p.leader, p.isr = leader, isr
+	c.markChanged(k)
 	env.Record(event.Controller, 0, &k, "%s: leader %d, epoch %d, isr %s", why, leader, p.leaderEpoch, replica.FormatIDs(isr))
 	c.publish(env, k, p)
 }
@@ -314,6 +318,7 @@ func (c *Controller) register(env Env, id int32, incarnation int) {
 	}
 	c.nextBrokerEpoch++
 	b.registered, b.incarnation, b.epoch, b.lastHeartbeat = true, incarnation, c.nextBrokerEpoch, env.Now()
+	c.markAllChanged()
 	env.Record(event.Controller, id, nil, "broker %d registered with broker epoch %d", id, b.epoch)
 	if b.fenced {
 		c.unfence(env, id, "registration")
@@ -340,6 +345,7 @@ func (c *Controller) resendStale(env Env, id int32, known map[tp][2]int32) {
 // has no leader.
 func (c *Controller) unfence(env Env, id int32, why string) {
 	c.brokers[id-1].fenced = false
+	c.markAllChanged()
 	env.Record(event.Controller, id, nil, "unfenced broker %d (%s)", id, why)
 	c.electLeaderless(env)
 }
@@ -393,6 +399,7 @@ func (c *Controller) expireSessions(env Env) {
 func (c *Controller) fence(env Env, ids []int32, why string) {
 	for _, id := range ids {
 		c.brokers[id-1].fenced = true
+		c.markAllChanged()
 		env.Record(event.Controller, id, nil, "fenced broker %d (%s)", id, why)
 	}
 	for _, k := range c.order {
@@ -438,6 +445,7 @@ func (c *Controller) alterPartition(env Env, from int32, k tp, a replica.AlterPa
 	if resp.Error == replica.None {
 		p.isr = sortedIDs(a.ISR)
 		p.partitionEpoch++
+		c.markChanged(k)
 		env.Record(event.Controller, from, &k, "AlterPartition accepted: isr %s, partition epoch %d", replica.FormatIDs(p.isr), p.partitionEpoch)
 		resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
 		for _, id := range p.replicas {
