@@ -1,5 +1,7 @@
 package vfs
 
+import "slices"
+
 // Clone returns an independent copy of the file system: the page cache, the durable
 // state, the capacity, the time and the operation count; not the hook and not the open
 // files (a handle opened on m is m's: open the clone's files on the clone).
@@ -71,6 +73,7 @@ func (cl *cloner) tree(n *node) *node {
 	}
 	c.children = make(map[string]*node, len(n.children))
 	c.synced = make(map[string]*node, len(n.synced))
+	c.changed = slices.Clone(n.changed)
 	same := 0
 	for name, child := range n.children {
 		cc := cl.tree(child)
@@ -149,6 +152,7 @@ func (cl *cloner) other(n *node) *node {
 	for name, entry := range n.synced {
 		c.synced[name] = cl.other(entry)
 	}
+	c.changed = slices.Clone(n.changed)
 	return c
 }
 

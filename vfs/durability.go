@@ -70,7 +70,7 @@ const (
 // writeback that starts when dirty pages pass vm.dirty_background_ratio of memory, and
 // the journal commits of a journaling file system (ext4 commits metadata every 5 s).
 func (m *MemFS) WritebackExpired(nowMs, expireMs int64) (inodes int, bytes int64) {
-	m.walkTree(m.root, "", func(n *node, _ string) {
+	walkNodes(m.root, func(n *node) {
 		if !n.dirty || n.dirtiedMs > nowMs-expireMs {
 			return
 		}
@@ -187,6 +187,16 @@ func (m *MemFS) walkTree(n *node, p string, visit func(n *node, p string)) {
 	}
 	for _, name := range sortedNames(n.children) {
 		m.walkTree(n.children[name], path.Join(p, name), visit)
+	}
+}
+
+// walkNodes calls visit for n and everything under it in the current tree,
+// parents first, in no particular order (no names sorted, no paths built:
+// the flusher's walk every few seconds over every file).
+func walkNodes(n *node, visit func(n *node)) {
+	visit(n)
+	for _, c := range n.children {
+		walkNodes(c, visit)
 	}
 }
 

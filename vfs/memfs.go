@@ -163,6 +163,7 @@ func (m *MemFS) OpenReadWrite(name string) (File, error) {
 // link adds n to dir as base and counts its bytes as used.
 func (m *MemFS) link(dir *node, base string, n *node) *node {
 	dir.children[base] = n
+	dir.entryChanged(base)
 	dir.mtime = m.nowMs
 	dir.touch(m.nowMs)
 	m.linkTree(n, +1)
@@ -173,6 +174,7 @@ func (m *MemFS) link(dir *node, base string, n *node) *node {
 func (m *MemFS) unlink(dir *node, base string) {
 	n := dir.children[base]
 	delete(dir.children, base)
+	dir.entryChanged(base)
 	dir.mtime = m.nowMs
 	dir.touch(m.nowMs)
 	m.linkTree(n, -1)
@@ -269,9 +271,11 @@ func (m *MemFS) Rename(oldname, newname string) error {
 		m.unlink(ndir, nbase)
 	}
 	delete(odir.children, obase)
+	odir.entryChanged(obase)
 	odir.mtime = m.nowMs
 	odir.touch(m.nowMs)
 	ndir.children[nbase] = src
+	ndir.entryChanged(nbase)
 	ndir.mtime = m.nowMs
 	ndir.touch(m.nowMs)
 	return nil

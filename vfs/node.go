@@ -16,6 +16,12 @@ type node struct {
 	// last SyncDir, the ones a power cut keeps.
 	children map[string]*node
 	synced   map[string]*node
+	// changed names the entries changed since the last SyncDir (some
+	// perhaps more than once), which the next one copies (every other
+	// entry is the same in children and synced); resync says there were
+	// too many to note, and the next one copies them all.
+	changed []string
+	resync  bool
 
 	// Files. data is the page cache (what reads see), disk what the last Sync made
 	// durable. Bytes in [dirtyLo, dirtyHi) of data may differ from disk; every byte of
@@ -97,13 +103,39 @@ func (n *node) sync() {
 	n.dirtyLo, n.dirtyHi = 0, 0
 }
 
-// syncDir makes directory n's current entries durable.
+// syncDir makes directory n's current entries durable: those changed
+// since the last SyncDir, so that making a partition's directory in a log
+// dir of thousands costs what it changes.
 func (n *node) syncDir() {
 	n.dirty = false
-	n.synced = make(map[string]*node, len(n.children))
-	for name, c := range n.children {
-		n.synced[name] = c
+	if n.resync {
+		n.synced = make(map[string]*node, len(n.children))
+		for name, c := range n.children {
+			n.synced[name] = c
+		}
+	} else {
+		for _, name := range n.changed {
+			if c, ok := n.children[name]; ok {
+				n.synced[name] = c
+			} else {
+				delete(n.synced, name)
+			}
+		}
 	}
+	n.changed, n.resync = n.changed[:0], false
+}
+
+// entryChanged notes that directory n's entry name was added, removed or
+// replaced.
+func (n *node) entryChanged(name string) {
+	if n.resync {
+		return
+	}
+	if len(n.changed) > 2*len(n.children)+64 {
+		n.changed, n.resync = nil, true
+		return
+	}
+	n.changed = append(n.changed, name)
 }
 
 // fileInfo is a MemFS fs.FileInfo.
