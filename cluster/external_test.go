@@ -693,7 +693,7 @@ func TestFetchMaxBytes(t *testing.T) {
 }
 
 // TestAutoCreationStopsAtThePartitionBound: one Metadata request naming
-// 1,500 new topics creates them until the world holds MaxPartitions
+// 500 new topics more than MaxPartitions creates them until the world holds MaxPartitions
 // partitions, answers every name UNKNOWN_TOPIC_OR_PARTITION, and says in
 // one event, not a thousand, that the rest were not created.
 func TestAutoCreationStopsAtThePartitionBound(t *testing.T) {
@@ -701,14 +701,15 @@ func TestAutoCreationStopsAtThePartitionBound(t *testing.T) {
 	req := kmsg.NewPtrMetadataRequest()
 	req.SetVersion(12)
 	req.AllowAutoTopicCreation = true
-	for i := range 1500 {
+	n := cluster.MaxPartitions + 500
+	for i := range n {
 		rt := kmsg.NewMetadataRequestTopic()
-		rt.Topic = kmsg.StringPtr(fmt.Sprintf("many-%04d", i))
+		rt.Topic = kmsg.StringPtr(fmt.Sprintf("many-%05d", i))
 		req.Topics = append(req.Topics, rt)
 	}
 	events := len(w.Events())
 	resp := ask[*kmsg.MetadataResponse](t, w, 1, req, 10)
-	require.Len(t, resp.Topics, 1500)
+	require.Len(t, resp.Topics, n)
 	for _, mt := range resp.Topics {
 		require.Equal(t, int16(3), mt.ErrorCode, *mt.Topic)
 	}

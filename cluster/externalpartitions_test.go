@@ -105,7 +105,7 @@ func TestExternalCreatePartitions(t *testing.T) {
 		{"another replication factor", partitionsReq(false, growTo("t", 6, []int32{1, 2})),
 			[]topicResult{{"t", 39, "The manual partition assignment includes a partition with 2 replica(s), but this is not consistent with previous partitions, which have 3 replica(s)."}}},
 		{"past the partition bound", partitionsReq(false, growTo("t", cluster.MaxPartitions+1)),
-			[]topicResult{{"t", 44, "topic t: 1001 partitions, and the other topics have 0: the simulated cluster holds at most 1000 partitions"}}},
+			[]topicResult{{"t", 44, "topic t: 10001 partitions, and the other topics have 0: the simulated cluster holds at most 10000 partitions"}}},
 	}
 	for _, tt := range tests {
 		if got := ask1(tt.req); !slices.Equal(got, tt.want) {

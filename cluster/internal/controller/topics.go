@@ -10,13 +10,15 @@ import (
 )
 
 // MaxPartitions bounds the partitions of all the cluster's topics together
-// (the internal ones included): a simulated broker's partition costs
-// memory and every step's time, and 10,000 of them take seconds to create
-// and run slower than the clock. Kafka has no such bound (its controller
-// refuses a single request of more than 10,000 metadata records, KRaft's
-// MAX_RECORDS_PER_USER_OP); a client's CreateTopics past it is
-// POLICY_VIOLATION, as a cluster's create-topic policy would answer.
-const MaxPartitions = 1000
+// (the internal ones included): a simulated partition costs memory, and
+// its replicas' fetches cost time while they are followed (a quiet
+// replica with no follower costs no step anything: the brokers tick a
+// replica only when it has something due). Kafka has no such bound; its
+// controller refuses a single request of more than 10,000 metadata
+// records (KRaft's MAX_RECORDS_PER_USER_OP), the bound taken here for the
+// whole cluster. A client's CreateTopics past it is POLICY_VIOLATION, as a
+// cluster's create-topic policy would answer.
+const MaxPartitions = 10000
 
 // Topic returns the topic named name, nil if none. The caller may change
 // its assignment and configs in place (the world's admin actions do).
