@@ -63,6 +63,12 @@ type World struct {
 	// reqs are the requests of Kafka clients outside the world, as the
 	// brokers serve them (external.go).
 	reqs *broker.Requests
+	// delivering holds the envelope being delivered at each depth of
+	// delivery (a handler's action may deliver in turn), reused from one
+	// message to the next: a popped envelope whose address the handlers
+	// take would otherwise be moved to the heap for every message.
+	delivering []*netsim.Envelope
+	depth      int
 }
 
 // ErrNotQuiet means the network did not become quiet within the bound of
@@ -200,15 +206,21 @@ func (w *World) send(e netsim.Envelope) {
 // deliverNext delivers (or drops) the oldest message in flight. A broker
 // that fails handling it halts (an internal error).
 func (w *World) deliverNext() {
-	e, ok := w.net.Pop()
-	if !ok {
+	if w.depth == len(w.delivering) {
+		w.delivering = append(w.delivering, new(netsim.Envelope))
+	}
+	e := w.delivering[w.depth]
+	var ok bool
+	if *e, ok = w.net.Pop(); !ok {
 		return
 	}
-	if reason := w.dropReason(&e); reason != "" {
+	w.depth++
+	defer func() { w.depth--; *e = netsim.Envelope{} }()
+	if reason := w.dropReason(e); reason != "" {
 		if w.cfg.TraceMessages {
 			w.record(EventMessage, 0, nil, "dropped %s (%s)", e.String(), reason)
 		}
-		w.groupRequestDropped(&e, reason)
+		w.groupRequestDropped(e, reason)
 		return
 	}
 	if w.cfg.TraceMessages {
@@ -216,29 +228,29 @@ func (w *World) deliverNext() {
 	}
 	switch {
 	case e.To == ControllerID:
-		w.ctl.Step(w.env(), &e)
+		w.ctl.Step(w.env(), e)
 		return
 	case e.To >= ExternalNodeBase:
-		w.reqs.StepAnswer(w.env(), w.brokers, &e)
+		w.reqs.StepAnswer(w.env(), w.brokers, e)
 		return
 	case e.To >= netsim.TxnMarkerBase:
-		w.brokers[e.To-netsim.TxnMarkerBase-1].StepTxnMarkerAppend(w.env(), &e)
+		w.brokers[e.To-netsim.TxnMarkerBase-1].StepTxnMarkerAppend(w.env(), e)
 		return
 	case e.To >= netsim.TxnCoordinatorBase:
-		w.brokers[e.To-netsim.TxnCoordinatorBase-1].StepTxnCoordinator(w.env(), &e)
+		w.brokers[e.To-netsim.TxnCoordinatorBase-1].StepTxnCoordinator(w.env(), e)
 		return
 	case e.To >= netsim.CoordinatorBase:
-		w.brokers[e.To-netsim.CoordinatorBase-1].StepCoordinator(w.env(), &e)
+		w.brokers[e.To-netsim.CoordinatorBase-1].StepCoordinator(w.env(), e)
 		return
 	case e.To == netsim.ConsumerNode:
-		w.deliverToConsumer(&e)
+		w.deliverToConsumer(e)
 		return
 	case e.To >= netsim.ProducerBase:
-		w.producers[e.To-netsim.ProducerBase].Step(w.env(), &e)
+		w.producers[e.To-netsim.ProducerBase].Step(w.env(), e)
 		return
 	}
 	b := w.brokers[e.To-1]
-	if err := b.Step(w.env(), &e); err != nil {
+	if err := b.Step(w.env(), e); err != nil {
 		w.internalError(b, err)
 	}
 }
