@@ -124,6 +124,11 @@ func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format st
 	if tp != nil {
 		e.Topic, e.Partition = tp.Topic, tp.Partition
 	}
+	if len(w.events) == cap(w.events) {
+		// Double: append's growth of large slices (a quarter at a time)
+		// would copy a long history four times as often.
+		w.events = slices.Grow(w.events, max(len(w.events), 256))
+	}
 	w.events = append(w.events, e)
 	w.notes = append(w.notes, n)
 	if len(w.events) > MaxEvents {
@@ -135,15 +140,18 @@ func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format st
 }
 
 // dropEvents lets the oldest k events fall off (k at most their number),
-// counted in eventBase.
+// counted in eventBase. They are not copied away: the array they were in
+// is let go when the events next outgrow it (record), so that a timeline
+// bounded by time does not copy all it keeps each time its oldest
+// snapshot falls off.
 func (w *World) dropEvents(k int) {
-	w.events = slices.Clone(w.events[k:])
+	w.events = w.events[k:]
 	w.eventBase += k
 	if k <= w.built {
 		w.built -= k
 		return
 	}
-	w.notes = slices.Clone(w.notes[k-w.built:])
+	w.notes = w.notes[k-w.built:]
 	w.built = 0
 }
 

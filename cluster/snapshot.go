@@ -166,12 +166,14 @@ func (w *World) forgetBefore(k int) {
 	if k == 0 {
 		return
 	}
+	// The few snapshots are copied (a dropped one holds a whole world);
+	// the events and actions resliced (dropEvents says why).
 	w.snaps = slices.Clone(w.snaps[k:])
 	oldest := w.snaps[0]
 	if oldest.events > w.eventBase { // else they fell off already (MaxEvents)
 		w.dropEvents(oldest.events - w.eventBase)
 	}
-	w.actions = slices.Clone(w.actions[oldest.actions-w.actionBase:])
+	w.actions = w.actions[oldest.actions-w.actionBase:]
 	w.actionBase = oldest.actions
 	for _, p := range w.producers {
 		p.Forget(oldest.timeMs)
