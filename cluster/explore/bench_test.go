@@ -1,9 +1,12 @@
 package explore_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/kafkalive/kafkalive/cluster/explore"
+	"github.com/kafkalive/kafkalive/internal/cputime"
 )
 
 // BenchmarkExploreSchedule runs one fault schedule of configuration (a).
@@ -15,5 +18,37 @@ func BenchmarkExploreSchedule(b *testing.B) {
 		if _, _, err := explore.RunSchedule(modernSafe, seed, explore.Schedule(modernSafe, seed)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkUserSequence plays user-level sequences of 20 and of 80
+// operations side by side, one seed of 1..20 after another, and reports
+// the CPU time per simulated second (cpu-ns/sim-s): a longer sequence
+// should not cost more per simulated second than a short one (the goal:
+// at most 1.2x).
+func BenchmarkUserSequence(b *testing.B) {
+	for _, ops := range []int{20, 80} {
+		b.Run(fmt.Sprintf("ops=%d", ops), func(b *testing.B) {
+			cfg := explore.UserConfig{Ops: ops}
+			b.ReportAllocs()
+			var cpu time.Duration
+			var simMs int64
+			seed := uint64(0)
+			for b.Loop() {
+				seed = seed%20 + 1
+				seq := explore.UserSequence(cfg, seed)
+				start := cputime.Now()
+				_, w, err := explore.RunUserSequence(cfg, seed, seq)
+				cpu += cputime.Now() - start
+				if err != nil {
+					b.Fatal(err)
+				}
+				simMs += w.NowMs()
+			}
+			if simMs > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/(float64(simMs)/1000), "cpu-ns/sim-s")
+				b.ReportMetric(float64(simMs)/1000/float64(b.N), "sim-s/op")
+			}
+		})
 	}
 }
