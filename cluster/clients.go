@@ -287,7 +287,7 @@ func (w *World) consumersLeader(tp partitionKey) (*broker.Broker, *broker.Partit
 	}
 	b := w.brokers[leader-1]
 	s := b.Partition(tp)
-	if b.State() != BrokerRunning || s == nil || s.Node.Status().Role != replica.RoleLeader {
+	if b.State() != BrokerRunning || s == nil || s.Node.Progress().Role != replica.RoleLeader {
 		return nil, nil
 	}
 	return b, s

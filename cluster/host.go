@@ -174,7 +174,7 @@ type leaderLog struct {
 }
 
 func (l leaderLog) Broker() int32         { return l.b.ID() }
-func (l leaderLog) HighWatermark() int64  { return l.s.Node.Status().HighWatermark }
+func (l leaderLog) HighWatermark() int64  { return l.s.Node.Progress().HighWatermark }
 func (l leaderLog) LogStartOffset() int64 { return l.s.Log.LogStartOffset() }
 func (l leaderLog) LogEndOffset() int64   { return l.s.Log.LogEndOffset() }
 func (l leaderLog) DamageFrom(pos int64) *replicalog.Damage {

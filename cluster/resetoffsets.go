@@ -87,7 +87,7 @@ func (w *World) leaderOffsets(tp partitionKey) (start, hw int64, ok bool) {
 	if s == nil || w.brokers[l-1].State() != BrokerRunning {
 		return 0, 0, false
 	}
-	return s.Log.LogStartOffset(), s.Node.Status().HighWatermark, true
+	return s.Log.LogStartOffset(), s.Node.Progress().HighWatermark, true
 }
 
 // resetOffsets hands the admin client's commit to the group's coordinator.

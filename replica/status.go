@@ -35,18 +35,19 @@ type Status struct {
 }
 
 // Progress is the part of a [Status] that costs no allocation: the role,
-// the leader epoch, the log's bounds and the high watermark. A caller that
-// reads it after every step (the simulated cluster's invariant checker)
-// takes it rather than a Status, which copies the node's lists.
+// the leader and partition epochs, the log's bounds and the high
+// watermark. A caller that reads it after every step (the simulated
+// cluster's invariant checker) or for every partition (a broker's
+// heartbeat) takes it rather than a Status, which copies the node's lists.
 type Progress struct {
 	Role                                        Role
-	LeaderEpoch                                 int32
+	LeaderEpoch, PartitionEpoch                 int32
 	LogStartOffset, LogEndOffset, HighWatermark int64
 }
 
 // Progress returns the node's [Progress].
 func (n *Node) Progress() Progress {
-	return Progress{Role: n.role, LeaderEpoch: n.leaderEpoch, LogStartOffset: n.log.LogStartOffset(),
+	return Progress{Role: n.role, LeaderEpoch: n.leaderEpoch, PartitionEpoch: n.partitionEpoch, LogStartOffset: n.log.LogStartOffset(),
 		LogEndOffset: n.log.LogEndOffset(), HighWatermark: n.hw}
 }
 

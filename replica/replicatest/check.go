@@ -37,7 +37,7 @@ func (c *Checker) Check(env *InteractionEnv) error {
 			continue
 		}
 		s := p.Node.Status()
-		if pr := p.Node.Progress(); pr != (replica.Progress{Role: s.Role, LeaderEpoch: s.LeaderEpoch, LogStartOffset: s.LogStartOffset, LogEndOffset: s.LogEndOffset, HighWatermark: s.HighWatermark}) {
+		if pr := p.Node.Progress(); pr != (replica.Progress{Role: s.Role, LeaderEpoch: s.LeaderEpoch, PartitionEpoch: s.PartitionEpoch, LogStartOffset: s.LogStartOffset, LogEndOffset: s.LogEndOffset, HighWatermark: s.HighWatermark}) {
 			return fmt.Errorf("broker %d: Progress %+v disagrees with its Status", p.ID, pr)
 		}
 		if s.HighWatermark > s.LogEndOffset || s.HighWatermark < s.LogStartOffset {

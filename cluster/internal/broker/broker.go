@@ -458,7 +458,7 @@ func (b *Broker) tickBroker(env Env) error {
 		b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 		known := make(map[tp][2]int32, len(b.order))
 		for _, tp := range b.order {
-			st := b.replicas[tp].Node.Status()
+			st := b.replicas[tp].Node.Progress()
 			known[tp] = [2]int32{st.LeaderEpoch, st.PartitionEpoch}
 		}
 		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known})
@@ -512,7 +512,7 @@ func (b *Broker) applyLeaderAndISR(env Env, s *Partition, st replica.LeaderAndIS
 	var err error
 	if st.Leader == b.id {
 		if err = s.Node.BecomeLeader(st); err == nil {
-			env.BecameLeader(b.id, s.TP, st.LeaderEpoch, s.Node.Status().LogEndOffset)
+			env.BecameLeader(b.id, s.TP, st.LeaderEpoch, s.Node.Progress().LogEndOffset)
 		}
 	} else {
 		err = s.Node.BecomeFollower(st)

@@ -45,7 +45,7 @@ func (b *Broker) FetchEntries(env Env, s *Partition, pos int64, limit int) (entr
 		}
 		out = append(out, got...)
 		if after <= next {
-			if i := s.Log.Index(next); i < s.Log.Mirror().Len() && s.Log.Mirror().At(i).Offset < s.Node.Status().HighWatermark {
+			if i := s.Log.Index(next); i < s.Log.Mirror().Len() && s.Log.Mirror().At(i).Offset < s.Node.Progress().HighWatermark {
 				env.Record(event.Consume, 0, &s.TP, "a fetch at offset %d got no batch reaching it: nothing to hand out, it asks again", next)
 				env.MarkLast(event.PartLookup)
 				stuck = len(out) == 0

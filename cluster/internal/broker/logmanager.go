@@ -41,7 +41,7 @@ func (b *Broker) runLogManager(env Env) error {
 
 // applyRetention deletes the replica's old segments.
 func (b *Broker) applyRetention(env Env, s *Partition) error {
-	hw := s.Node.Status().HighWatermark
+	hw := s.Node.Progress().HighWatermark
 	before := s.Log.Kafka().PartCalls()
 	dels, err := s.Log.Kafka().DeleteOldSegments(hw, env.Now())
 	b.noteRefused(env, s, before, event.PartRetention)
@@ -74,7 +74,7 @@ func (b *Broker) clean(env Env, s *Partition) error {
 	if b.cleanerOffsets == nil {
 		b.cleanerOffsets, b.cleanerSeen = map[tp]int64{}, map[tp]int64{}
 	}
-	hw := s.Node.Status().HighWatermark
+	hw := s.Node.Progress().HighWatermark
 	timeless := cfg.MinCompactionLagMs == 0 && cfg.MaxCompactionLagMs == math.MaxInt64
 	if seen, ok := b.cleanerSeen[s.TP]; timeless && (ok && seen == hw || hw == s.Log.LogStartOffset()) {
 		return nil // nothing new below the HW since the last look, and no time rule
