@@ -40,9 +40,11 @@ const DiskBytes = 2 << 30
 // Linux's defaults: every 5 s the kernel writes back what has been dirty
 // for 30 s, so a power cut loses at most the last 35 s or so of writes.
 //
-// Its __consumer_offsets has 3 partitions instead of Kafka's 50: the
-// simulation ticks every replica, and with 150 replicas of the offsets
-// topic a simulated minute cost five times as much. Its timeline takes a
+// Its __consumer_offsets has 3 partitions instead of Kafka's 50: each
+// follower replica fetches from its leader twice a second, written to or
+// not (a fetch per partition: the simulation has no fetch sessions), and
+// with 150 replicas of the offsets topic a simulated minute costs several
+// times as much. Its timeline takes a
 // snapshot every 10 simulated seconds for the last minute, one every two
 // minutes before that, and keeps the last 10 simulated minutes (older
 // snapshots, events, actions and producer results fall off), so that a
