@@ -16,7 +16,8 @@ import (
 //	      string group, string topic, int32 partition
 //	value int16 version 3 (Kafka 2.1+): int64 offset, int32 leaderEpoch,
 //	      string metadata, int64 commitTimestamp
-//	      (v0 and v2: no leaderEpoch; v1 adds int64 expireTimestamp at the end)
+//	      (v0 and v2: no leaderEpoch; v1 adds int64 expireTimestamp at the end;
+//	      v4 is v3 flexible: compact strings, tagged fields)
 //	      a tombstone (offset deleted) has a null value.
 const (
 	offsetCommitKeyVersion   int16 = 1
@@ -31,6 +32,9 @@ var (
 	// ErrNotOffsetCommit: a valid key of another record type (group
 	// metadata); a loader skips it.
 	ErrNotOffsetCommit = errors.New("group: __consumer_offsets record is not an offset commit")
+	// ErrNotGroupMetadata: a valid key of another record type (an offset
+	// commit).
+	ErrNotGroupMetadata = errors.New("group: __consumer_offsets record is not group metadata")
 )
 
 // AppendOffsetCommitKey appends the record key of (group, tp) to dst.
@@ -54,7 +58,7 @@ func AppendOffsetCommitValue(dst []byte, rec OffsetCommitRecord) []byte {
 }
 
 // ReadOffsetCommit decodes a __consumer_offsets record; a nil value is a
-// tombstone. It accepts value versions 0 to 3 and returns
+// tombstone. It accepts value versions 0 to 4 (4 is flexible) and returns
 // [ErrNotOffsetCommit] for group metadata keys and [ErrCorruptOffsetRecord]
 // for anything else it cannot read, wrapped with the field.
 func ReadOffsetCommit(key, value []byte) (OffsetCommitRecord, error) {
@@ -84,9 +88,10 @@ func ReadOffsetCommit(key, value []byte) (OffsetCommitRecord, error) {
 func readOffsetCommitValue(rec *OffsetCommitRecord, value []byte) error {
 	r := reader{b: value, what: "value"}
 	version := r.int16("version")
-	if r.err == nil && (version < 0 || version > 3) {
+	if r.err == nil && (version < 0 || version > 4) {
 		return fmt.Errorf("value version %d: %w", version, ErrCorruptOffsetRecord)
 	}
+	r.flexible = version >= 4
 	rec.Offset = r.int64("offset")
 	rec.LeaderEpoch = -1
 	if version >= 3 {
@@ -97,6 +102,7 @@ func readOffsetCommitValue(rec *OffsetCommitRecord, value []byte) error {
 	if version == 1 {
 		r.int64("expireTimestamp")
 	}
+	r.taggedFields()
 	return r.done()
 }
 
@@ -124,60 +130,4 @@ func OffsetsPartition(groupID string, numPartitions int32) (int32, error) {
 func appendString(dst []byte, s string) []byte {
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(s)))
 	return append(dst, s...)
-}
-
-// reader reads big-endian fields and remembers the first failure, naming
-// the field (a sticky decoder in the franz-go kbin style).
-type reader struct {
-	b    []byte
-	what string
-	err  error
-}
-
-func (r *reader) take(n int, field string) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n < 0 || len(r.b) < n {
-		r.err = fmt.Errorf("%s %s: need %d bytes, have %d: %w", r.what, field, n, len(r.b), ErrCorruptOffsetRecord)
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *reader) int16(field string) int16 {
-	if b := r.take(2, field); b != nil {
-		return int16(binary.BigEndian.Uint16(b))
-	}
-	return 0
-}
-
-func (r *reader) int32(field string) int32 {
-	if b := r.take(4, field); b != nil {
-		return int32(binary.BigEndian.Uint32(b))
-	}
-	return 0
-}
-
-func (r *reader) int64(field string) int64 {
-	if b := r.take(8, field); b != nil {
-		return int64(binary.BigEndian.Uint64(b))
-	}
-	return 0
-}
-
-// string reads an int16-length string; a negative length (null) is refused,
-// as none of these fields is nullable.
-func (r *reader) string(field string) string {
-	n := r.int16(field + " length")
-	return string(r.take(int(n), field))
-}
-
-func (r *reader) done() error {
-	if r.err == nil && len(r.b) > 0 {
-		r.err = fmt.Errorf("%s: %d bytes after the last field: %w", r.what, len(r.b), ErrCorruptOffsetRecord)
-	}
-	return r.err
 }

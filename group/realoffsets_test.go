@@ -1,6 +1,7 @@
 package group_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -24,7 +25,8 @@ func realOffsetsDirs(t *testing.T) []string {
 
 // TestRealConsumerOffsets reads every record of the __consumer_offsets
 // segments written by real brokers (Kafka 2.4/2.5 and 2.7.1): offset commits
-// decode, group metadata records are recognised as such, and every group
+// decode, group metadata records decode (and version 3 writes back byte for
+// byte), and every group
 // lives in the partition OffsetsPartition computes (Java's hashCode, 50
 // partitions).
 func TestRealConsumerOffsets(t *testing.T) {
@@ -54,6 +56,7 @@ func TestRealConsumerOffsets(t *testing.T) {
 					switch {
 					case errors.Is(err, group.ErrNotOffsetCommit):
 						metadata++
+						checkGroupMetadataRecord(t, path, r.Key, r.Value)
 						continue
 					case err != nil:
 						t.Fatalf("%s offset %d: key %x value %x: %v", path, b.BaseOffset+int64(r.OffsetDelta), r.Key, r.Value, err)
@@ -72,5 +75,57 @@ func TestRealConsumerOffsets(t *testing.T) {
 	t.Logf("read %d offset commits, %d tombstones, %d group metadata records", commits, tombstones, metadata)
 	if commits == 0 {
 		t.Fatal("no offset commit found in the fixtures: the test is not looking at them")
+	}
+}
+
+// checkGroupMetadataRecord decodes a group metadata record a real broker
+// wrote; a version-3 value (what Kafka 2.3 to 3.7 write) must write back
+// as the same bytes.
+func checkGroupMetadataRecord(t *testing.T, path string, key, value []byte) {
+	t.Helper()
+	g, err := group.ReadGroupMetadataKey(key)
+	if err != nil {
+		t.Fatalf("%s: key %x: %v", path, key, err)
+	}
+	if value == nil {
+		return
+	}
+	v, err := group.ReadGroupMetadataValue(value)
+	if err != nil {
+		t.Fatalf("%s: group %q: value %x: %v", path, g, value, err)
+	}
+	if v.Version != 3 {
+		return
+	}
+	if got := group.AppendGroupMetadataValue(nil, v); !bytes.Equal(got, value) {
+		t.Errorf("%s: group %q written back as\n%x\nread from\n%x", path, g, got, value)
+	}
+}
+
+// TestSampleGroupMetadata reads the group metadata records of the sample
+// __consumer_offsets partition shipped with the command's tests (written
+// by a Kafka 3.x broker).
+func TestSampleGroupMetadata(t *testing.T) {
+	path := filepath.Join("..", "cmd", "kafkalive", "testdata", "sample", "__consumer_offsets-39", "00000000000000000000.log")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for pos := 0; pos < len(data); {
+		b, size, err := kafkalog.ReadBatch(data[pos:])
+		if err != nil {
+			t.Fatalf("%s at %d: %v", path, pos, err)
+		}
+		pos += size
+		for _, r := range b.Records {
+			if _, err := group.ReadOffsetCommit(r.Key, r.Value); errors.Is(err, group.ErrNotOffsetCommit) && !b.Attributes.IsControl() {
+				checkGroupMetadataRecord(t, path, r.Key, r.Value)
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no group metadata record in the sample: the test is not looking at it")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kafkalive/kafkalive/group"
 )
 
 // The __consumer_offsets decoder of dump-log --offsets-decoder (Kafka's
@@ -78,6 +80,9 @@ func decodeOffsetsKey(b []byte) (string, int16, error) {
 }
 
 func decodeOffsetsValue(keyType int16, b []byte) (string, error) {
+	if keyType == 2 {
+		return groupMetadataValue(b)
+	}
 	r := &schemaReader{b: b}
 	version := r.int16()
 	if r.err != nil {
@@ -87,16 +92,15 @@ func decodeOffsetsValue(keyType int16, b []byte) (string, error) {
 		return "", fmt.Errorf("unsupported value version %d", version)
 	}
 	r.flexible = version >= 4
-	var data string
-	if keyType == 2 {
-		data = groupMetadataValue(r, version)
-	} else {
-		data = offsetCommitValue(r, version)
-	}
+	data := offsetCommitValue(r, version)
 	if r.err != nil {
 		return "", r.err
 	}
-	return `{"version":"` + strconv.Itoa(int(version)) + `","data":` + data + "}", nil
+	return versioned(version, data), nil
+}
+
+func versioned(version int16, data string) string {
+	return `{"version":"` + strconv.Itoa(int(version)) + `","data":` + data + "}"
 }
 
 func offsetCommitValue(r *schemaReader, v int16) string {
@@ -114,43 +118,45 @@ func offsetCommitValue(r *schemaReader, v int16) string {
 	return j.String()
 }
 
-func groupMetadataValue(r *schemaReader, v int16) string {
-	var j jsonObject
-	protocolType := r.string(false)
-	j.str("protocolType", protocolType)
-	j.num("generation", int64(r.int32()))
-	j.str("protocol", r.string(true))
-	j.str("leader", r.string(true))
-	if v >= 2 {
-		j.num("currentStateTimestamp", r.int64())
+// groupMetadataValue prints a group's metadata value, read by the group
+// package's codec (the one the coordinator writes and loads with), with
+// the fields each version has.
+func groupMetadataValue(b []byte) (string, error) {
+	v, err := group.ReadGroupMetadataValue(b)
+	if err != nil {
+		return "", err
 	}
-	n := max(r.arrayLen(), 0)
-	members := make([]string, 0, min(n, len(r.b)))
-	consumer := protocolType != nil && *protocolType == "consumer"
-	for i := 0; i < n && r.err == nil; i++ {
-		members = append(members, memberMetadata(r, v, consumer))
+	var j jsonObject
+	j.str("protocolType", &v.ProtocolType)
+	j.num("generation", int64(v.Generation))
+	j.str("protocol", v.Protocol)
+	j.str("leader", v.Leader)
+	if v.Version >= 2 {
+		j.num("currentStateTimestamp", v.CurrentStateTimestampMs)
+	}
+	consumer := v.ProtocolType == "consumer"
+	members := make([]string, 0, len(v.Members))
+	for _, m := range v.Members {
+		members = append(members, memberMetadata(m, v.Version, consumer))
 	}
 	j.raw("members", "["+strings.Join(members, ",")+"]")
-	r.taggedFields()
-	return j.String()
+	return versioned(v.Version, j.String()), nil
 }
 
-func memberMetadata(r *schemaReader, v int16, consumer bool) string {
+func memberMetadata(mm group.GroupMetadataMember, v int16, consumer bool) string {
 	var m jsonObject
-	m.str("memberId", r.string(false))
+	m.str("memberId", &mm.MemberID)
 	if v >= 3 {
-		m.str("groupInstanceId", r.string(true))
+		m.str("groupInstanceId", mm.GroupInstanceID)
 	}
-	m.str("clientId", r.string(false))
-	m.str("clientHost", r.string(false))
+	m.str("clientId", &mm.ClientID)
+	m.str("clientHost", &mm.ClientHost)
 	if v >= 1 {
-		m.num("rebalanceTimeout", int64(r.int32()))
+		m.num("rebalanceTimeout", int64(mm.RebalanceTimeoutMs))
 	}
-	m.num("sessionTimeout", int64(r.int32()))
-	sub, asg := r.bytes(), r.bytes()
-	m.embedded("subscription", sub, consumer, consumerSubscription)
-	m.embedded("assignment", asg, consumer, consumerAssignment)
-	r.taggedFields()
+	m.num("sessionTimeout", int64(mm.SessionTimeoutMs))
+	m.embedded("subscription", mm.Subscription, consumer, consumerSubscription)
+	m.embedded("assignment", mm.Assignment, consumer, consumerAssignment)
 	return m.String()
 }
 
@@ -313,17 +319,6 @@ func (r *schemaReader) string(nullable bool) *string {
 	}
 	s := string(r.take(n))
 	return &s
-}
-
-func (r *schemaReader) bytes() []byte {
-	n := r.length(true)
-	if n < 0 {
-		if r.err == nil {
-			r.err = errors.New("non-nullable bytes field was serialized as null")
-		}
-		return nil
-	}
-	return r.take(n)
 }
 
 func (r *schemaReader) arrayLen() int {
