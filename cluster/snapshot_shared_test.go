@@ -23,7 +23,8 @@ import (
 //     by whichever side writes it first), and a log's producer state (its
 //     map and lists, copied whole by whichever side writes first);
 //   - requests and answers held by a coordinator or a consumer, a group
-//     member's protocols and assignment (replaced, never changed); a
+//     member's protocols and assignment (replaced, never changed), the
+//     assignments and protocols held for group records being stored; a
 //     consumer-protocol group's members and target lists, which its
 //     coordinator replaces whole;
 //   - a partition's replica and ISR lists at the controller, a topic's
@@ -54,8 +55,12 @@ func init() {
 		"*.brokers[]*.replicas[]*.Node*.lead.producers[]*.full ([][]replica.producerRun)",
 		"*.brokers[]*.replicas[]*.Node*.lead.producers[]*.tail ([]replica.producerRun)",
 		"*.brokers[]*.coord*.awaiting[].Protocols ([]group.Protocol)",
+		"*.brokers[]*.coord*.awaiting[].Assignments ([]group.MemberAssignment)",
 		"*.brokers[]*.coord*.c*.groups[]*.members[]*.assignment ([]group.TopicPartition)",
 		"*.brokers[]*.coord*.c*.groups[]*.members[]*.protocols ([]group.Protocol)",
+		"*.brokers[]*.coord*.c*.groups[]*.members[]*.assignmentData ([]uint8)",
+		"*.brokers[]*.coord*.c*.stores[].assignments ([]group.MemberAssignment)",
+		"*.brokers[]*.coord*.c*.stores[].static.oldProtocols ([]group.Protocol)",
 		"*.brokers[]*.coord*.parked[][].Response.Offsets ([]group.PartitionOffset)",
 		"*.consumers[]*.grp*.outbox[].Protocols ([]group.Protocol)",
 		"*.consumers[]*.grp*.outbox[].Offsets ([]group.PartitionOffset)",

@@ -8,8 +8,11 @@ import (
 
 // classicGroup is one group's coordinator-side state.
 type classicGroup struct {
-	id           string
-	state        State
+	id    string
+	state State
+	// stateSinceMs is when it entered state (currentStateTimestamp), -1
+	// when loaded from a record that does not say.
+	stateSinceMs int64
 	generation   int32
 	protocolType string
 	protocolName string
@@ -204,11 +207,14 @@ func (m *member) protocol(name string) Protocol {
 }
 
 // sameProtocols reports whether a rejoin carries the same assignors and
-// subscriptions ("same metadata": no rebalance needed).
+// subscriptions ("same metadata": no rebalance needed). The bytes are
+// compared when both sides have them (Kafka compares only bytes); a
+// world's own member sends none, and a member loaded from a group record
+// has the stored bytes and their decoding, so the subscriptions decide.
 func sameProtocols(a, b []Protocol) bool {
 	return slices.EqualFunc(a, b, func(x, y Protocol) bool {
 		return x.Name == y.Name && slices.Equal(x.Subscription.Topics, y.Subscription.Topics) &&
 			slices.Equal(SortedPartitions(x.Subscription.OwnedPartitions), SortedPartitions(y.Subscription.OwnedPartitions)) &&
-			x.Subscription.Generation == y.Subscription.Generation && bytes.Equal(x.Metadata, y.Metadata)
+			x.Subscription.Generation == y.Subscription.Generation && (x.Metadata == nil || y.Metadata == nil || bytes.Equal(x.Metadata, y.Metadata))
 	})
 }

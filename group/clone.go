@@ -16,13 +16,15 @@ import (
 //
 // What it shares, and why that is safe: a member's protocols, assignment and
 // assignment bytes, which the coordinator replaces and never changes in
-// place; the answers and offset records not yet taken, whose contents are
-// never changed once emitted. Everything else is copied: a clone costs a
+// place; the answers, offset and group records not yet taken, whose
+// contents are never changed once emitted; the assignments and protocols
+// held for the stores in flight, never changed either. Everything else is copied: a clone costs a
 // copy of each group and member, not of the committed offsets (the store's).
 func (c *Coordinator) Clone(store OffsetReader) *Coordinator {
 	out := &Coordinator{cfg: c.cfg, store: store, nowMs: c.nowMs, groups: make(map[string]*classicGroup, len(c.groups)),
-		ready:   Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses)},
-		touched: maps.Clone(c.touched), soonestMs: c.soonestMs, tickEveryGroup: c.tickEveryGroup}
+		ready:   Ready{Commits: slices.Clone(c.ready.Commits), Groups: slices.Clone(c.ready.Groups), Responses: slices.Clone(c.ready.Responses)},
+		touched: maps.Clone(c.touched), soonestMs: c.soonestMs, tickEveryGroup: c.tickEveryGroup,
+		nextStoreID: c.nextStoreID, stores: maps.Clone(c.stores)}
 	for id, g := range c.groups {
 		out.groups[id] = g.clone()
 	}

@@ -51,6 +51,12 @@ type Ready struct {
 	// write to the OffsetStore), in order, before Responses are delivered:
 	// an OffsetCommit answer promises its offsets are stored.
 	Commits []OffsetCommitRecord
+	// Groups are group metadata records to append to each group's
+	// __consumer_offsets partition, in order, one batch each, acks=all, as
+	// Kafka's GroupMetadataManager.storeGroup does; report how each append
+	// ended with [Coordinator.GroupStored]. A leader's SyncGroup (and a
+	// static member's rejoin under a new id) is answered only then.
+	Groups []GroupRecord
 	// Responses are answers to deliver, in order.
 	Responses []Outgoing
 }
@@ -72,6 +78,10 @@ type Coordinator struct {
 	// tickEveryGroup makes every Tick look at every group (tests check
 	// that it changes nothing).
 	tickEveryGroup bool
+	// nextStoreID numbers the group records emitted; stores holds what
+	// waits for their appends (store.go).
+	nextStoreID int64
+	stores      map[int64]storeWait
 }
 
 // NewCoordinator returns a coordinator whose clock starts at nowMs and that
@@ -140,7 +150,7 @@ func (c *Coordinator) NowMs() int64 { return c.nowMs }
 
 // HasReady reports whether Ready has anything to hand out.
 func (c *Coordinator) HasReady() bool {
-	return len(c.ready.Commits) > 0 || len(c.ready.Responses) > 0
+	return len(c.ready.Commits) > 0 || len(c.ready.Groups) > 0 || len(c.ready.Responses) > 0
 }
 
 // Ready returns the output accumulated since the last call and clears it.
@@ -151,7 +161,8 @@ func (c *Coordinator) Ready() Ready {
 }
 
 // DeleteGroup deletes an Empty group (DeleteGroups API): it becomes Dead and
-// tombstones for its committed offsets appear in Ready. It answers
+// tombstones for its committed offsets and for its metadata appear in
+// Ready (GroupMetadataManager.cleanupGroupMetadata). It answers
 // GROUP_ID_NOT_FOUND (69) for an unknown group and for one already Dead
 // (GroupMetadataManager.groupNotExists), and NON_EMPTY_GROUP (68) for one
 // with members (Kafka 3.7's GroupCoordinator.handleDeleteGroups).
@@ -164,12 +175,13 @@ func (c *Coordinator) DeleteGroup(id string) ErrorCode {
 		g = c.newGroup(id)
 	}
 	c.touch(id)
-	g.state = Dead
+	c.transition(g, Dead)
 	for _, tp := range c.store.CommittedPartitions(id) {
 		c.ready.Commits = append(c.ready.Commits, OffsetCommitRecord{
 			Group: id, PartitionOffset: PartitionOffset{TopicPartition: tp}, CommitTimestampMs: c.nowMs, Tombstone: true,
 		})
 	}
+	c.storeTombstone(id)
 	return None
 }
 
@@ -203,9 +215,16 @@ func (c *Coordinator) respond(to string, r Response) {
 }
 
 func (c *Coordinator) newGroup(id string) *classicGroup {
-	g := &classicGroup{id: id, state: Empty, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{}, emptySinceMs: c.nowMs}
+	g := &classicGroup{id: id, state: Empty, stateSinceMs: c.nowMs, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{},
+		emptySinceMs: c.nowMs}
 	c.groups[id] = g
 	return g
+}
+
+// transition moves g to state s now (GroupMetadata.transitionTo, which
+// stamps currentStateTimestamp).
+func (c *Coordinator) transition(g *classicGroup, s State) {
+	g.state, g.stateSinceMs = s, c.nowMs
 }
 
 func sortedGroupIDs(m map[string]*classicGroup) []string {

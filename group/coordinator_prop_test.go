@@ -76,13 +76,18 @@ func run(t *rapid.T, ops []op, every bool) []string {
 		} else if err := c.Step(o.from, o.req); err != nil {
 			t.Fatalf("op %d: Step(%T) refused a well-typed request: %v", i, o.req, err)
 		}
-		rd := c.Ready()
-		for _, rec := range rd.Commits {
-			if err := store.Commit(rec); err != nil {
-				t.Fatalf("op %d: storing %+v: %v", i, rec, err)
+		for c.HasReady() {
+			rd := c.Ready()
+			for _, rec := range rd.Commits {
+				if err := store.Commit(rec); err != nil {
+					t.Fatalf("op %d: storing %+v: %v", i, rec, err)
+				}
 			}
+			for _, rec := range rd.Groups {
+				c.GroupStored(rec.StoreID, group.None)
+			}
+			trace = append(trace, fmt.Sprintf("%d %+v", i, rd))
 		}
-		trace = append(trace, fmt.Sprintf("%d %+v", i, rd))
 		for _, g := range c.Groups() {
 			if g.Generation < lastGen[g.GroupID] {
 				t.Fatalf("op %d: group %s went back from generation %d to %d", i, g.GroupID, lastGen[g.GroupID], g.Generation)

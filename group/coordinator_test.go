@@ -32,12 +32,21 @@ func (s *stepper) step(from string, req group.Request) []group.Outgoing {
 	return s.flush()
 }
 
+// flush stores what the coordinator asks to (group records at once and
+// successfully) and returns its answers.
 func (s *stepper) flush() []group.Outgoing {
-	rd := s.c.Ready()
-	for _, rec := range rd.Commits {
-		require.NoError(s.t, s.store.Commit(rec))
+	var out []group.Outgoing
+	for s.c.HasReady() {
+		rd := s.c.Ready()
+		for _, rec := range rd.Commits {
+			require.NoError(s.t, s.store.Commit(rec))
+		}
+		for _, rec := range rd.Groups {
+			s.c.GroupStored(rec.StoreID, group.None)
+		}
+		out = append(out, rd.Responses...)
 	}
-	return rd.Responses
+	return out
 }
 
 // only returns the single response of a request answered at once.

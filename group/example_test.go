@@ -65,7 +65,7 @@ func ExampleLag() {
 // The driving loop the package documentation describes: a coordinator, two
 // consumers, a FIFO network that delivers at once, and a clock in 1 s steps.
 func Example_drivingLoop() {
-	store := &group.MemoryOffsetStore{}
+	store, groups := &group.MemoryOffsetStore{}, &group.MemoryGroupStore{}
 	coord, _ := group.NewCoordinator(group.DefaultConfig(), store, 0)
 	members := map[string]*group.Member{}
 	names := []string{"c1", "c2"}
@@ -99,6 +99,10 @@ func Example_drivingLoop() {
 				rd := coord.Ready()
 				for _, rec := range rd.Commits {
 					_ = store.Commit(rec) // persist before answering
+				}
+				for _, rec := range rd.Groups {
+					groups.Store(rec) // append, then say it is stored
+					coord.GroupStored(rec.StoreID, group.None)
 				}
 				for _, out := range rd.Responses {
 					_ = members[out.To].Step(out.Response)

@@ -13,14 +13,17 @@ import (
 // env is a tiny world for the datadriven files: one coordinator, named
 // consumers, a FIFO network that delivers at once, and a clock in ms.
 type env struct {
-	t        tb
-	nowMs    int64
-	store    *group.MemoryOffsetStore
-	coord    *group.Coordinator
-	members  map[string]*simMember
-	metadata []group.TopicMetadata
-	lastSeen map[string]string // group → "State gen N", to print transitions
-	out      strings.Builder
+	t      tb
+	nowMs  int64
+	store  *group.MemoryOffsetStore
+	groups *group.MemoryGroupStore
+	// storeError, if not None, fails every group metadata append with it.
+	storeError group.ErrorCode
+	coord      *group.Coordinator
+	members    map[string]*simMember
+	metadata   []group.TopicMetadata
+	lastSeen   map[string]string // group → "State gen N", to print transitions
+	out        strings.Builder
 	// checkEachDelivery, if set, runs after every message handled, so
 	// invariants see the world between messages, not only between commands.
 	checkEachDelivery func()
@@ -56,7 +59,7 @@ type simMember struct {
 }
 
 func newEnv(t tb, cfg group.Config) *env {
-	e := &env{t: t, store: &group.MemoryOffsetStore{}, members: map[string]*simMember{}, lastSeen: map[string]string{}}
+	e := &env{t: t, store: &group.MemoryOffsetStore{}, groups: &group.MemoryGroupStore{}, members: map[string]*simMember{}, lastSeen: map[string]string{}}
 	c, err := group.NewCoordinator(cfg, e.store, 0)
 	require.NoError(t, err)
 	e.coord = c
@@ -142,6 +145,15 @@ func (e *env) handleCoordinatorReady() {
 		require.NoError(e.t, e.store.Commit(c))
 		e.noteCommit(c)
 		e.logf("coordinator stores %s %s=%d", c.Group, c.TopicPartition, c.Offset)
+	}
+	for _, g := range rd.Groups {
+		if e.storeError != group.None {
+			e.logf("coordinator fails to store group %s gen %d: %s", g.Group, g.Generation, e.storeError)
+			e.coord.GroupStored(g.StoreID, e.storeError)
+			continue
+		}
+		e.groups.Store(g)
+		e.coord.GroupStored(g.StoreID, group.None)
 	}
 	for _, o := range rd.Responses {
 		sm := e.members[o.To]

@@ -163,24 +163,20 @@ func (c *Coordinator) joinStaticUnknown(from string, g *classicGroup, r JoinGrou
 	}
 	newID := g.newMemberID(r.GroupInstanceID)
 	c.fence(old)
-	g.deleteMember(oldID)
-	old.id = newID
-	g.putMember(newID, old)
-	g.static[r.GroupInstanceID] = newID
-	if g.leader == oldID {
-		g.leader = newID
-	}
+	prev := staticReplacement{oldID: oldID, newID: newID, from: from, oldLeader: g.leader,
+		oldProtocols: old.protocols, oldRebalanceTimeoutMs: old.rebalanceTimeoutMs, oldSessionTimeoutMs: old.sessionTimeoutMs}
+	c.replaceMemberID(g, old, oldID, newID)
 	if g.state == Stable {
 		c.updateMember(old, from, r)
-		old.awaitingJoin, old.joinFrom = false, ""
 		if g.selectProtocol() == g.protocolName {
 			// Kafka compares only the assignor the group would pick: a
 			// restarted static member's subscription may differ (no owned
-			// partitions, generation -1) without a rebalance.
-			c.respond(from, c.joinResponse(g, old, newID == g.leader))
+			// partitions, generation -1) without a rebalance. The new
+			// member id is stored first, and answered once stored
+			// (updateStaticMemberAndRebalance).
+			c.storeGroup(g, storeWait{kind: storeStatic, static: prev})
 			return
 		}
-		old.awaitingJoin, old.joinFrom = true, from
 		c.prepareRebalance(g)
 		return
 	}

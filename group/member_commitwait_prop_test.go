@@ -329,6 +329,10 @@ func (h *handover) coordinatorReady() {
 		return
 	}
 	rd := h.coord.Ready()
+	defer h.coordinatorReady() // the answers the stored group records release
+	for _, g := range rd.Groups {
+		h.coord.GroupStored(g.StoreID, group.None)
+	}
 	release := h.nowMs
 	if len(rd.Commits) > 0 {
 		release += h.rnd.Int64N(h.maxStore + 1)

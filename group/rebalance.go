@@ -26,7 +26,7 @@ func (c *Coordinator) prepareRebalance(g *classicGroup) {
 		g.initialJoin = false
 		g.joinDeadlineMs = c.nowMs + timeout
 	}
-	g.state = PreparingRebalance
+	c.transition(g, PreparingRebalance)
 }
 
 // maybeCompleteJoin ends the join phase early when everyone is in (never
@@ -50,8 +50,12 @@ func (c *Coordinator) completeJoin(g *classicGroup) {
 	g.generation++
 	g.initialJoin = false
 	if len(g.members) == 0 {
-		g.protocolName, g.leader, g.state = "", "", Empty
+		// GroupCoordinator.onCompleteJoin stores the empty group, and
+		// nothing waits for it.
+		g.protocolName, g.leader = "", ""
+		c.transition(g, Empty)
 		g.emptySinceMs = c.nowMs
+		c.storeGroup(g, storeWait{})
 		return
 	}
 	g.protocolName = g.selectProtocol()
@@ -59,7 +63,7 @@ func (c *Coordinator) completeJoin(g *classicGroup) {
 	if _, ok := g.members[g.leader]; !ok {
 		g.leader = ids[0]
 	}
-	g.state = CompletingRebalance
+	c.transition(g, CompletingRebalance)
 	g.syncDeadlineMs = c.nowMs + g.rebalanceTimeoutMs()
 	for _, id := range ids {
 		m := g.members[id]
@@ -193,7 +197,7 @@ func (c *Coordinator) expirePendingSync(g *classicGroup) {
 	}
 	if removed && g.state != Dead {
 		if len(g.members) == 0 {
-			g.state = PreparingRebalance
+			c.transition(g, PreparingRebalance)
 			c.completeJoin(g)
 			return
 		}

@@ -35,26 +35,24 @@ func (c *Coordinator) sync(from string, r SyncGroup) {
 		m.awaitingSync, m.syncFrom = true, from
 		m.heartbeatDeadlineMs = c.nowMs + int64(m.sessionTimeoutMs)
 		if r.MemberID == g.leader {
-			c.applyAssignment(g, r.Assignments)
+			// The group is stored with the leader's assignment, and goes
+			// Stable only once that append succeeds (GroupStored), as in
+			// Kafka 3.7's GroupCoordinator.doSyncGroup.
+			assignments := slices.Clone(r.Assignments)
+			c.storeGroup(g, storeWait{kind: storeSync, assignments: assignments})
 		}
 	}
 }
 
-// applyAssignment stores the leader's assignment (members it left out get
-// none), makes the group Stable and answers every parked SyncGroup. Each
+// applyAssignment applies the leader's stored assignment (members it left
+// out get none), makes the group Stable and answers every parked
+// SyncGroup. Each
 // member's partitions keep the leader's order: Kafka's coordinator stores
 // the assignment as opaque bytes, and the eager sticky assignor's next
 // round depends on that order.
 func (c *Coordinator) applyAssignment(g *classicGroup, assignments []MemberAssignment) {
-	given := map[string][]TopicPartition{}
-	data := map[string][]byte{}
-	for _, a := range assignments {
-		given[a.MemberID] = append(given[a.MemberID], a.Partitions...)
-		if a.Data != nil {
-			data[a.MemberID] = a.Data // Kafka keeps the last one of a member id
-		}
-	}
-	g.state = Stable
+	given, data := leaderAssignment(assignments)
+	c.transition(g, Stable)
 	for _, id := range g.sortedMemberIDs() {
 		m := g.members[id]
 		m.assignment = distinctPartitions(given[id])

@@ -513,9 +513,12 @@ func (b *Broker) applyLeaderAndISR(env Env, s *Partition, st replica.LeaderAndIS
 	if st.Leader == b.id {
 		if err = s.Node.BecomeLeader(st); err == nil {
 			env.BecameLeader(b.id, s.TP, st.LeaderEpoch, s.Node.Progress().LogEndOffset)
+			if s.TP.Topic == metadata.OffsetsTopic {
+				b.loadGroups(env, s.TP)
+			}
 		}
-	} else {
-		err = s.Node.BecomeFollower(st)
+	} else if err = s.Node.BecomeFollower(st); err == nil && s.TP.Topic == metadata.OffsetsTopic {
+		b.unloadGroups(env, s.TP)
 	}
 	if err != nil {
 		env.Record(event.Replica, b.id, &s.TP, "ignored LeaderAndIsr: %v", err)

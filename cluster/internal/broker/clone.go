@@ -44,6 +44,7 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
 			cs.parked[k] = slices.Clone(out)
 		}
 		cs.awaiting = maps.Clone(b.coord.awaiting)
+		cs.storing = maps.Clone(b.coord.storing)
 		c.coord = &cs
 	}
 	return &c

@@ -18,8 +18,8 @@ import (
 // and the answers it holds back until their offset commits are stored
 // (appended to __consumer_offsets and acknowledged by the ISR, acks=all as
 // Kafka's coordinator writes them). It lives and dies with the broker
-// process: group membership is not persisted (group package), committed
-// offsets are, in the log.
+// process; what outlives it is in the log: committed offsets and each
+// group's metadata (groupstore.go), which the next coordinator loads.
 type coordinatorState struct {
 	c *group.Coordinator
 	// cg is the coordinator of the consumer-protocol groups (KIP-848),
@@ -28,6 +28,9 @@ type coordinatorState struct {
 	cg     *group.ConsumerGroupCoordinator
 	corr   int64
 	parked map[int64][]group.Outgoing
+	// storing maps the correlation id of a group record's append to the
+	// record's store id (group.Coordinator.GroupStored).
+	storing map[int64]int64
 	// awaiting are the JoinGroup and SyncGroup requests it holds, by
 	// member process ("client#inc"), until it answers (groupconn.go).
 	awaiting map[string]group.Request
@@ -112,12 +115,18 @@ func (b *Broker) tickCoordinator(env Env) {
 	if b.coord == nil {
 		return
 	}
-	beforeCG := b.coord.cg.Groups()
-	b.reportExpiries(env, b.coord.tick(env))
-	b.reportFenced(env, beforeCG)
+	b.tickCoordinatorClock(env)
 	b.processCoordinator(env)
 	b.unloadResigned(env)
 	env.UnloadResignedExternal(b.id)
+}
+
+// tickCoordinatorClock moves the coordinators' clocks to now and records
+// the members whose sessions expired and those fenced.
+func (b *Broker) tickCoordinatorClock(env Env) {
+	beforeCG := b.coord.cg.Groups()
+	b.reportExpiries(env, b.coord.tick(env))
+	b.reportFenced(env, beforeCG)
 }
 
 // reportExpiries records the members a Tick removed: their session
@@ -129,45 +138,51 @@ func (b *Broker) reportExpiries(env Env, removed []group.Removed) {
 	}
 }
 
-// processCoordinator takes the coordinator's Ready: commits first, appended
-// to __consumer_offsets through the local leader replica (one batch per
-// offsets partition); the answers wait for that append to be acknowledged.
+// processCoordinator takes the coordinator's Ready until it has nothing
+// more: commits first, appended to __consumer_offsets through the local
+// leader replica (one batch per offsets partition), the answers waiting
+// for that append to be acknowledged; then each group record, appended as
+// a batch of its own (appendGroupRecords).
 func (b *Broker) processCoordinator(env Env) {
 	cs := b.coord
 	if cs == nil {
 		return
 	}
-	if cs.c.HasReady() {
-		b.processGroupReady(env, cs.c.Ready())
-	}
-	if cs.cg.HasReady() {
-		b.processGroupReady(env, cs.cg.Ready())
+	for cs.c.HasReady() || cs.cg.HasReady() {
+		if cs.c.HasReady() {
+			b.processGroupReady(env, cs.c.Ready())
+		}
+		if cs.cg.HasReady() {
+			b.processGroupReady(env, cs.cg.Ready())
+		}
 	}
 }
 
-// processGroupReady takes one of the coordinators' Ready.
+// processGroupReady takes one of the coordinators' Ready: its commits,
+// its answers, and its group records.
 func (b *Broker) processGroupReady(env Env, rd group.Ready) {
 	cs := b.coord
 	for _, r := range rd.Responses {
 		b.logGroupResponse(env, r)
 	}
-	if len(rd.Commits) == 0 {
+	switch corr, err := b.appendCommits(env, rd.Commits); {
+	case len(rd.Commits) == 0:
 		b.sendResponses(env, rd.Responses)
-		return
-	}
-	corr, err := b.appendCommits(env, rd.Commits)
-	if err != nil {
+	case err != nil:
 		env.Record(event.Group, b.id, nil, "coordinator: offsets not stored: %v", err)
 		b.sendResponses(env, failCommits(rd.Responses, group.NotCoordinator))
-		return
+	default:
+		cs.parked[corr] = rd.Responses
 	}
-	cs.parked[corr] = rd.Responses
+	b.appendGroupRecords(env, rd.Groups)
 }
 
 // appendCommits produces the commit records to the offsets partitions this
 // broker leads, acks=all, and returns the correlation id of the request.
 func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int64, error) {
-	cs := b.coord
+	if len(commits) == 0 {
+		return 0, nil
+	}
 	byPartition := map[tp][]replica.Record{}
 	var order []tp
 	for _, c := range commits {
@@ -184,14 +199,21 @@ func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int
 	if len(order) != 1 {
 		return 0, fmt.Errorf("%w: commits for %d offsets partitions in one answer", metadata.ErrInvalidConfig, len(order))
 	}
-	tp := order[0]
+	return b.appendOffsetsRecords(env, order[0], byPartition[order[0]])
+}
+
+// appendOffsetsRecords produces records to offsets partition tp through
+// b's replica, one batch, acks=all, and returns the request's correlation
+// id; the answer comes to deliverToCoordinator.
+func (b *Broker) appendOffsetsRecords(env Env, tp tp, records []replica.Record) (int64, error) {
+	cs := b.coord
 	s := b.replicas[tp]
 	if s == nil {
 		return 0, fmt.Errorf("no replica of %s", tp)
 	}
 	cs.corr++
 	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: netsim.CoordinatorBase + b.id, To: b.id, CorrelationID: cs.corr,
-		Records: byPartition[tp], Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
+		Records: records, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
 	if err != nil {
 		return 0, err
 	}
@@ -205,6 +227,11 @@ func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int
 // answers go out, with OffsetCommit refused if the append failed.
 func (b *Broker) deliverToCoordinator(env Env, e *netsim.Envelope) {
 	if b.coord == nil {
+		return
+	}
+	if id, ok := b.coord.storing[e.Resp.CorrelationID]; ok {
+		delete(b.coord.storing, e.Resp.CorrelationID)
+		b.groupStored(env, e, id)
 		return
 	}
 	out, ok := b.coord.parked[e.Resp.CorrelationID]
@@ -349,6 +376,7 @@ func (b *Broker) coordinatorGone(env Env) {
 		}
 	}
 	b.coord.parked = map[int64][]group.Outgoing{}
+	b.coord.storing = nil
 }
 
 // unloadResigned answers NOT_COORDINATOR to the members waiting at b's
