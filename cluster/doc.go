@@ -124,9 +124,11 @@
 // to the offsets partition through its own leader replica, acks=all, and
 // answers only once they are acknowledged; it reads committed offsets
 // back from that log below its HW, so a coordinator on another broker
-// finds them after a failover. Group membership is not persisted: a new
-// coordinator knows no members, and they rejoin (as after a coordinator
-// change in Kafka, minus the group metadata records). Every
+// finds them after a failover. It stores each classic group's metadata
+// there too ([group.GroupRecord], a GroupMetadataValue as Kafka 3.7 writes
+// it), and a broker whose replica becomes the partition's leader loads the
+// groups from its log: the members carry on with their member ids and
+// generation, as in Kafka. Every
 // offsets.retention.check.interval.ms ([Config.OffsetsRetentionCheckIntervalMs])
 // each coordinator expires offsets under offsets.retention.minutes
 // ([Config.OffsetsRetentionMinutes], KIP-211: an Empty group's that long

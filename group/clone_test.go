@@ -93,7 +93,7 @@ func commitsOf(tps []group.TopicPartition, n int) []group.PartitionOffset {
 // cloneEnv copies a world: the store, the coordinator over the store's
 // copy, every consumer, the clock, the metadata and the network's losses.
 func cloneEnv(t tb, e *env, lossEvery int) *env {
-	c := &env{t: t, nowMs: e.nowMs, store: e.store.Clone(), groups: e.groups.Clone(), storeError: e.storeError, members: map[string]*simMember{},
+	c := &env{t: t, cfg: e.cfg, nowMs: e.nowMs, store: e.store.Clone(), groups: e.groups.Clone(), storeError: e.storeError, members: map[string]*simMember{},
 		metadata: slices.Clone(e.metadata), lastSeen: map[string]string{}, commitOnRevoke: e.commitOnRevoke, sent: e.sent}
 	loseEvery(c, lossEvery)
 	for g, s := range e.lastSeen {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kafkalive/kafkalive/group"
 )
@@ -27,6 +28,9 @@ import (
 //	commit name=E1 topic=t partition=0 offset=10
 //	status                                  every group as the coordinator and the members see it
 //	expire-offsets retention=MS             the coordinator's offsets expiry (offsets.retention.minutes in ms)
+//	stored                                  the latest group metadata record of each group
+//	store-error code=COORDINATOR_NOT_AVAILABLE  fail every group metadata append with it (NONE: succeed)
+//	move-coordinator                        a new coordinator, loaded from the stored records
 //
 // Raw requests from an address that is not a simulated consumer, to show
 // the coordinator's answers one by one:
@@ -109,6 +113,12 @@ func (e *env) handle(t *testing.T, d *datadriven.TestData) {
 		e.expireOffsets(t, d)
 	case "join", "sync", "heartbeat", "leave", "commit-raw":
 		e.raw(t, d)
+	case "store-error":
+		e.setStoreError(t, d)
+	case "stored":
+		e.printStored()
+	case "move-coordinator":
+		e.moveCoordinator()
 	default:
 		d.Fatalf(t, "unknown command %q", d.Cmd)
 	}
@@ -186,4 +196,45 @@ func (e *env) member(t *testing.T, d *datadriven.TestData) (string, *simMember) 
 		d.Fatalf(t, "no member %q", name)
 	}
 	return name, sm
+}
+
+// setStoreError makes every group metadata append fail with code (a
+// Kafka error name), or succeed again with code=NONE.
+func (e *env) setStoreError(t *testing.T, d *datadriven.TestData) {
+	var name string
+	d.ScanArgs(t, "code", &name)
+	for _, c := range []group.ErrorCode{group.None, group.CoordinatorNotAvailable, group.NotCoordinator, group.RebalanceInProgress, group.UnknownServerError} {
+		if c.String() == name {
+			e.storeError = c
+			return
+		}
+	}
+	d.Fatalf(t, "unknown error %q", name)
+}
+
+// printStored prints the latest metadata record of each group.
+func (e *env) printStored() {
+	for _, r := range e.groups.Records() {
+		fmt.Fprintf(&e.out, "group %s: generation %d protocol %q leader %q state since %.1fs\n", r.Group, r.Generation, r.Protocol, r.Leader, float64(r.CurrentStateTimestampMs)/1000)
+		for _, m := range r.Members {
+			fmt.Fprintf(&e.out, "  member %s client %s session %dms rebalance %dms assignment %s\n", m.MemberID, m.ClientID, m.SessionTimeoutMs, m.RebalanceTimeoutMs, group.FormatPartitions(m.Assignment))
+		}
+	}
+}
+
+// moveCoordinator replaces the coordinator by a new one that loads every
+// group from its latest stored record, as a broker taking the offsets
+// partition over does. Requests the old one held are lost with it.
+func (e *env) moveCoordinator() {
+	c, err := group.NewCoordinator(e.cfg, e.store, e.nowMs)
+	require.NoError(e.t, err)
+	e.coord = c
+	e.logf("the coordinator moves")
+	for _, r := range e.groups.Records() {
+		if c.LoadGroup(r) {
+			g, _ := c.Group(r.Group)
+			e.logf("new coordinator loaded group %s: %s gen %d, %d members", g.GroupID, g.State, g.Generation, len(g.Members))
+		}
+	}
+	e.noteTransitions()
 }

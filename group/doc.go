@@ -39,6 +39,14 @@
 //     and [ReadOffsetCommit] write and read in Kafka's bytes; the group's
 //     partition of that topic (its coordinator) is [OffsetsPartition]. [Lag]
 //     is HW − committed.
+//   - A group's metadata (generation, protocol, leader, members with their
+//     timeouts, subscriptions and assignments) is stored beside its offsets
+//     as a [GroupRecord] in Ready.Groups, whose bytes
+//     [AppendGroupMetadataKey], [AppendGroupMetadataValue],
+//     [ReadGroupMetadataKey] and [ReadGroupMetadataValue] write and read
+//     ([GroupMetadataValue]); a coordinator taking the groups over loads
+//     them with [Coordinator.LoadGroup] (see "Coordinator failover" below).
+//     [MemoryGroupStore] keeps the latest record of each group in memory.
 //
 // Nothing here starts a goroutine, reads a clock or draws from a random
 // source: time comes in as nowMs arguments, and every output is sorted or in
@@ -80,10 +88,47 @@
 //     first write every record of Ready.Commits to the offset store (append
 //     it to __consumer_offsets and wait until it is durable), then deliver
 //     Ready.Responses in order. An OffsetCommit answer promises the offsets
-//     are stored.
+//     are stored. Append each record of Ready.Groups to the group's
+//     partition (a batch of its own, acks=all) and, when the append ends,
+//     call [Coordinator.GroupStored] with its StoreID and None or the
+//     error to answer: a leader's SyncGroup is answered only then, so take
+//     Ready again afterwards.
 //  5. Read state for display with [Coordinator.Group] and
 //     [Coordinator.Groups]; delete an Empty group with
 //     [Coordinator.DeleteGroup].
+//  6. When the caller starts leading a group's __consumer_offsets
+//     partition, give each group's latest record there to
+//     [Coordinator.LoadGroup]; when it stops, [Coordinator.UnloadGroup]
+//     each of its groups and answer what it holds for them
+//     NOT_COORDINATOR.
+//
+// # Coordinator failover
+//
+// Kafka 3.7's coordinator writes a group's metadata to __consumer_offsets
+// (GroupMetadataManager.storeGroup) when the leader's SyncGroup brings the
+// assignment (GroupCoordinator.doSyncGroup: the group goes Stable only once
+// the append succeeds; a failed append answers every waiting SyncGroup
+// with the error storeGroup maps it to and rebalances), when a join phase
+// leaves the group empty (onCompleteJoin; nothing waits), and when a
+// static member rejoins a Stable group under a new member id
+// (updateStaticMemberAndRebalance: answered once stored, undone if the
+// append fails); a deleted group gets a tombstone
+// (cleanupGroupMetadata). The value is GroupMetadataValue version 3, the
+// highest non-flexible one, which 3.7 writes; versions 0 to 4 are read.
+// A coordinator elected for the partition (onElection) reads it to its end
+// and loads the latest record of each group (loadGroupsAndOffsets,
+// GroupMetadata.loadGroup): a group with members is Stable, one without is
+// Empty, at the stored generation, with the stored leader, protocol and
+// members, each member supporting only the stored assignor; each member's
+// session starts at the load (onGroupLoaded schedules its heartbeat
+// expiration). So members that heartbeat the new coordinator with their
+// member id and generation carry on without a rebalance, and those gone
+// expire a session later. What was never stored is lost: a rebalance under
+// way at the failover (the loaded group is at the last stored generation,
+// and its members' answers at a newer one are ILLEGAL_GENERATION), member
+// ids handed out but not yet joined. Member ids here are client.id-N with
+// N counted per group; a loaded group counts on from the highest N among
+// its members (Kafka's ids are random UUIDs).
 //
 // # What the caller of a Member must do
 //
@@ -133,6 +178,8 @@
 //	pending-sync timeout                                         KAFKA-12890    GroupCoordinator.onExpirePendingSync
 //	a join phase nobody rejoined waits for sessions              KAFKA-8220     GroupCoordinator.tryCompleteJoin
 //	a new member's parked join dropped after 5 minutes           KAFKA-7610     GroupCoordinator.addPendingMemberExpiration
+//	group metadata stored (sync, empty, static), loaded on       3.7            GroupMetadataManager.storeGroup, loadGroupsAndOffsets,
+//	  election; GroupMetadataValue v3 written                                   GroupCoordinator.onElection, onGroupLoaded
 //	range, round-robin                                           3.7            RangeAssignor, RoundRobinAssignor
 //	sticky: balance first, then keep owned partitions            0.11 (KIP-54)  StickyAssignor
 //	sticky, identical subscriptions: the quota algorithm         2.6            AbstractStickyAssignor.constrainedAssign
@@ -171,10 +218,10 @@
 // topics no member subscribes to. The caller runs it every
 // offsets.retention.check.interval.ms and writes the tombstones.
 //
-// Not modelled: rack-aware assignment, coordinator failover (group
-// metadata is not persisted, only offsets: Kafka 4 writes a consumer
-// group's members and assignments to __consumer_offsets too; a classic
-// group whose coordinator moved is known by its offsets alone, which then
-// expire by their commit times), and KIP-848's mixed groups (classic
-// members in a consumer group, online migration between the protocols).
+// Not modelled: rack-aware assignment, the loading phase of a classic
+// group's failover (COORDINATOR_LOAD_IN_PROGRESS: the load here is
+// instant), a consumer group's failover (its members and assignments are
+// not persisted, only its offsets: Kafka 4 writes them to
+// __consumer_offsets too), and KIP-848's mixed groups (classic members in
+// a consumer group, online migration between the protocols).
 package group

@@ -14,6 +14,7 @@ import (
 // consumers, a FIFO network that delivers at once, and a clock in ms.
 type env struct {
 	t      tb
+	cfg    group.Config
 	nowMs  int64
 	store  *group.MemoryOffsetStore
 	groups *group.MemoryGroupStore
@@ -59,7 +60,7 @@ type simMember struct {
 }
 
 func newEnv(t tb, cfg group.Config) *env {
-	e := &env{t: t, store: &group.MemoryOffsetStore{}, groups: &group.MemoryGroupStore{}, members: map[string]*simMember{}, lastSeen: map[string]string{}}
+	e := &env{t: t, cfg: cfg, store: &group.MemoryOffsetStore{}, groups: &group.MemoryGroupStore{}, members: map[string]*simMember{}, lastSeen: map[string]string{}}
 	c, err := group.NewCoordinator(cfg, e.store, 0)
 	require.NoError(t, err)
 	e.coord = c

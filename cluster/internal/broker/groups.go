@@ -41,10 +41,10 @@ import (
 // connection); a parked JoinGroup or SyncGroup at a broker that stops
 // leading the group's offsets partition is answered NOT_COORDINATOR
 // (GroupCoordinator.onGroupUnloaded, [Requests.UnloadResigned]), and the
-// client finds the new coordinator. Group membership is not persisted (the
-// group package), so the new coordinator does not know the members: they
-// are answered UNKNOWN_MEMBER_ID and join again, and their committed
-// offsets are in the log.
+// client finds the new coordinator. That coordinator loaded the group
+// from the log when it took the offsets partition over (groupstore.go):
+// members carry on with their member ids and generation, and their
+// committed offsets are there.
 
 // isGroupKey reports whether key is one of the consumer-group APIs
 // (OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat,
