@@ -346,6 +346,10 @@ func TestAPIs(t *testing.T) {
 				return f.out.String() + formatAnswers(f.rq.Answers())
 			case "pending":
 				return fmt.Sprintf("%d request(s) wait, %d group request(s) at coordinators\n", f.rq.Pending(), len(f.rq.groups))
+			case "group-log":
+				return f.groupLog(f.brokers[a.num("b", 1)-1], a.str("group", "g"))
+			case "coordinator-group":
+				return f.coordinatorGroup(f.brokers[a.num("b", 1)-1], a.str("group", "g"))
 			default:
 				for _, tm := range f.ctl.Topics() {
 					currentTopicIDs[tm.Name] = TopicUUID(tm.ID)
@@ -502,6 +506,11 @@ func (a args) request() kmsg.Request {
 		asg := kmsg.NewConsumerMemberAssignment()
 		asg.Topics = []kmsg.ConsumerMemberAssignmentTopic{{Topic: topic, Partitions: []int32{part}}}
 		r.GroupAssignment = []kmsg.SyncGroupRequestGroupAssignment{{MemberID: r.MemberID, MemberAssignment: asg.AppendTo(nil)}}
+		return r
+	case "heartbeat":
+		r := kmsg.NewPtrHeartbeatRequest()
+		r.SetVersion(3)
+		r.Group, r.MemberID, r.Generation = a.str("group", "g"), a.str("member", ""), int32(a.num("generation", 1))
 		return r
 	case "offset-commit":
 		r := kmsg.NewPtrOffsetCommitRequest()
@@ -673,6 +682,8 @@ func formatAnswers(answers []Answer) string {
 			fmt.Fprintf(&b, "  %s node %d\n", code(r.ErrorCode), r.NodeID)
 		case *kmsg.JoinGroupResponse:
 			fmt.Fprintf(&b, "  %s member %s generation %d leader %s protocol %s, %d member(s)\n", code(r.ErrorCode), r.MemberID, r.Generation, r.LeaderID, *r.Protocol, len(r.Members))
+		case *kmsg.HeartbeatResponse:
+			fmt.Fprintf(&b, "  %s\n", code(r.ErrorCode))
 		case *kmsg.SyncGroupResponse:
 			asg := kmsg.NewConsumerMemberAssignment()
 			_ = asg.ReadFrom(r.MemberAssignment)
@@ -759,4 +770,59 @@ func describedPartitions(a kmsg.Assignment) string {
 		parts = append(parts, fmt.Sprintf("%s%v", name, t.Partitions))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// groupLog prints the group metadata records of group in broker b's
+// replica of its offsets partition, decoded (the consumer protocol's
+// bytes too), with the replica's HW.
+func (f *fakeEnv) groupLog(b *Broker, g string) string {
+	k := metadata.OffsetsPartition(g, b.cfg.OffsetsTopicNumPartitions)
+	s := b.replicas[k]
+	if s == nil {
+		return fmt.Sprintf("b%d has no replica of %s\n", b.id, k)
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "b%d %s hw %d\n", b.id, k, s.Node.Progress().HighWatermark)
+	for _, e := range s.Log.Mirror().From(0) {
+		id, err := group.ReadGroupMetadataKey(e.Key)
+		if err != nil || id != g {
+			continue
+		}
+		if e.Value == nil {
+			fmt.Fprintf(&out, "  offset %d: %s tombstone\n", e.Offset, id)
+			continue
+		}
+		v, err := group.ReadGroupMetadataValue(e.Value)
+		if err != nil {
+			fmt.Fprintf(&out, "  offset %d: %s: %v\n", e.Offset, id, err)
+			continue
+		}
+		fmt.Fprintf(&out, "  offset %d: %s v%d %s generation %d protocol %s leader %s since %d\n", e.Offset, id, v.Version, v.ProtocolType, v.Generation,
+			deref(v.Protocol), deref(v.Leader), v.CurrentStateTimestampMs)
+		for _, m := range v.Members {
+			sub := kmsg.NewConsumerMemberMetadata()
+			subErr := sub.ReadFrom(m.Subscription)
+			fmt.Fprintf(&out, "    member %s client %s host %s session %d rebalance %d subscription %v (%v) assignment %s\n", m.MemberID, m.ClientID,
+				m.ClientHost, m.SessionTimeoutMs, m.RebalanceTimeoutMs, sub.Topics, subErr, group.FormatPartitions(decodeAssignment(m.Assignment)))
+		}
+	}
+	return out.String()
+}
+
+// coordinatorGroup prints group as broker b's coordinator holds it.
+func (f *fakeEnv) coordinatorGroup(b *Broker, g string) string {
+	c := b.RunningCoordinator()
+	if c == nil {
+		return fmt.Sprintf("b%d runs no coordinator\n", b.id)
+	}
+	st, ok := c.Group(g)
+	if !ok {
+		return fmt.Sprintf("b%d does not know group %s\n", b.id, g)
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "b%d: %s %s generation %d protocol %s leader %s\n", b.id, g, st.State, st.Generation, st.Protocol, st.Leader)
+	for _, m := range st.Members {
+		fmt.Fprintf(&out, "  member %s assignment %s session until %d\n", m.MemberID, group.FormatPartitions(m.Assignment), m.SessionDeadlineMs)
+	}
+	return out.String()
 }
