@@ -116,7 +116,9 @@
 // (cleanupGroupMetadata). The value is GroupMetadataValue version 3, the
 // highest non-flexible one, which 3.7 writes; versions 0 to 4 are read.
 // A coordinator elected for the partition (onElection) reads it to its end
-// and loads the latest record of each group (loadGroupsAndOffsets,
+// at once (not at a group's first request, which would start the loaded
+// sessions later and hide the group until then) and loads the latest
+// record of each group (loadGroupsAndOffsets,
 // GroupMetadata.loadGroup): a group with members is Stable, one without is
 // Empty, at the stored generation, with the stored leader, protocol and
 // members, each member supporting only the stored assignor; each member's

@@ -19,6 +19,17 @@ import (
 // (GroupCoordinator.onElection): the members carry on with their member
 // ids and generation. One that stops leading it forgets its groups
 // (onResignation).
+//
+// The load happens when the replica becomes leader (the LeaderAndIsr
+// decision), not lazily at a group's first request: a lazy load would be
+// seen. A loaded member's session starts at the load, so a member that
+// never comes back is removed one session after the take-over, with the
+// rebalance and the Empty record that follow; loaded lazily, it would stay
+// until some request for the group arrived. The group would also be
+// missing meanwhile from ListGroups, DescribeGroups and the world's state.
+// The partition is read to its log end, as Kafka's loader reads it
+// (FetchIsolation.LOG_END), not to its high watermark: what the new
+// leader holds is what its followers will hold.
 
 // appendGroupRecords appends each group record of the coordinator's
 // Ready to its offsets partition, one batch each, and keeps its store id
