@@ -106,6 +106,9 @@ func (c *Coordinator) storeGroup(g *classicGroup, w storeWait) {
 			Assignment: m.assignment, AssignmentData: m.assignmentData}
 		if w.kind == storeSync {
 			sm.Assignment, sm.AssignmentData = distinctPartitions(given[id]), data[id]
+			if _, ok := given[id]; !ok {
+				sm.AssignmentData = []byte{} // left out by the leader: Kafka stores an empty assignment
+			}
 		}
 		rec.Members = append(rec.Members, sm)
 	}

@@ -57,6 +57,9 @@ func (c *Coordinator) applyAssignment(g *classicGroup, assignments []MemberAssig
 		m := g.members[id]
 		m.assignment = distinctPartitions(given[id])
 		m.assignmentData = data[id]
+		if _, ok := given[id]; !ok {
+			m.assignmentData = []byte{} // left out: Kafka's empty assignment (GroupCoordinator.doSyncGroup)
+		}
 		if m.awaitingSync {
 			c.respond(m.syncFrom, syncAnswer(g, m))
 			m.awaitingSync, m.syncFrom = false, ""
