@@ -148,11 +148,13 @@ func leaderAssignment(assignments []MemberAssignment) (map[string][]TopicPartiti
 // answer, mapped as Kafka 3.7's GroupMetadataManager.storeGroup maps the
 // append's (too few in-sync replicas COORDINATOR_NOT_AVAILABLE, a replica
 // no longer leading NOT_COORDINATOR, a timed-out append
-// REBALANCE_IN_PROGRESS, a record too large UNKNOWN_SERVER_ERROR). A leader's assignment is applied only now,
-// if the group is still completing the same generation: the group goes
-// Stable and every waiting SyncGroup is answered, or on an error they are
-// answered with it and the group rebalances (GroupCoordinator.doSyncGroup).
-// A static member's new member id is answered now, or on an error undone
+// REBALANCE_IN_PROGRESS, a record too large UNKNOWN_SERVER_ERROR).
+//
+// A leader's assignment is applied only now, if the group is still
+// completing the same generation: the group goes Stable and every waiting
+// SyncGroup is answered, or on an error they are answered with it and the
+// group rebalances (GroupCoordinator.doSyncGroup). A static member's new
+// member id is answered now, or on an error undone
 // (updateStaticMemberAndRebalance). Unknown or finished ids are ignored.
 func (c *Coordinator) GroupStored(storeID int64, code ErrorCode) {
 	w, ok := c.stores[storeID]
