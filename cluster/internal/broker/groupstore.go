@@ -1,6 +1,8 @@
 package broker
 
 import (
+	"slices"
+
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -162,19 +164,19 @@ func (b *Broker) loadGroups(env Env, k tp) {
 		}
 		latest[id] = e.Value
 	}
+	order = slices.DeleteFunc(order, func(id string) bool { return latest[id] == nil })
+	if len(order) == 0 {
+		return // no group to load: the coordinator starts at its first request
+	}
 	cs := b.coordinator(env)
 	b.tickCoordinatorClock(env)
 	for _, id := range order {
-		if latest[id] == nil {
-			continue
-		}
 		v, err := group.ReadGroupMetadataValue(latest[id])
 		if err != nil {
 			env.Record(event.Group, b.id, &k, "coordinator: group %s not loaded: %v", id, err)
 			continue
 		}
-		rec := groupRecord(id, v)
-		if cs.c.LoadGroup(rec) {
+		if cs.c.LoadGroup(groupRecord(id, v)) {
 			st, _ := cs.c.Group(id)
 			env.Record(event.Group, b.id, &k, "coordinator: loaded group %s from %s: %s, generation %d, %d members",
 				id, k, st.State, st.Generation, len(st.Members))
