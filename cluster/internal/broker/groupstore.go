@@ -94,8 +94,9 @@ func storeAppendError(code replica.ErrorCode) group.ErrorCode {
 // member's subscription and assignment as the bytes that came over the
 // wire, or for the world's own members of the "consumer" protocol type
 // as a Kafka 3.7 consumer writes them (encodeSubscription,
-// encodeAssignment). Protocol and leader are null for a group without
-// members, as Kafka writes an Empty group.
+// encodeAssignment), with the host DescribeGroups gives them. Protocol
+// and leader are null for a group without members, as Kafka writes an
+// Empty group.
 func groupMetadataValue(r group.GroupRecord) group.GroupMetadataValue {
 	v := group.GroupMetadataValue{Version: 3, ProtocolType: r.ProtocolType, Generation: r.Generation, CurrentStateTimestampMs: r.CurrentStateTimestampMs}
 	if len(r.Members) > 0 {
@@ -108,6 +109,9 @@ func groupMetadataValue(r group.GroupRecord) group.GroupMetadataValue {
 			Subscription: m.Protocol.Metadata, Assignment: m.AssignmentData}
 		if m.GroupInstanceID != "" {
 			gm.GroupInstanceID = ptr(m.GroupInstanceID)
+		}
+		if gm.ClientHost == "" {
+			gm.ClientHost = GroupHost // a world's own consumer, as DescribeGroups shows it
 		}
 		if gm.Subscription == nil && consumer {
 			gm.Subscription = encodeSubscription(m.Protocol.Name, m.Protocol.Subscription)
