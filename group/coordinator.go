@@ -195,6 +195,10 @@ func (c *Coordinator) ForgetEmptyGroup(id string) bool {
 		return false
 	}
 	delete(c.groups, id)
+	// Its metadata record gets a tombstone, so that a coordinator that
+	// takes the groups over does not load it back (Kafka 4's
+	// GroupMetadataManager.maybeDeleteEmptyClassicGroup).
+	c.storeTombstone(id)
 	return true
 }
 
