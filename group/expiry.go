@@ -43,15 +43,16 @@ type StoredOffset struct {
 //   - a Stable "consumer" group: the offsets of the topics no member
 //     subscribes to, retentionMs after their latest commit;
 //   - a group without a protocol type (one that only commits offsets, a
-//     "simple" consumer's) and a group the coordinator does not know (its
-//     metadata is not persisted here, so a group whose coordinator moved is
-//     known by its offsets alone, as Kafka knows a group loaded without a
-//     state timestamp): each offset retentionMs after its latest commit;
+//     "simple" consumer's), a group the coordinator does not know (offsets
+//     without a metadata record) and an Empty group loaded from a record
+//     without a state timestamp (GroupMetadataValue before version 2): each
+//     offset retentionMs after its latest commit;
 //   - a group in a rebalance: none.
 //
 // An offset with a commit pending never expires. A known group left
 // Empty without offsets is Dead and forgotten at once, as Kafka removes it
-// from its cache; so is a known Dead one.
+// from its cache, and its metadata record gets a tombstone in
+// Ready.Groups (cleanupGroupMetadata); a known Dead one is forgotten too.
 func (c *Coordinator) ExpireOffsets(retentionMs int64, stored map[string][]StoredOffset, coordinates func(group string) bool) map[string][]TopicPartition {
 	ids := slices.Collect(maps.Keys(stored))
 	for id := range c.groups {
@@ -71,6 +72,9 @@ func (c *Coordinator) ExpireOffsets(retentionMs int64, stored map[string][]Store
 			out[id] = expired
 		}
 		if g := c.groups[id]; g != nil && (g.state == Dead || g.state == Empty && len(expired) == len(offsets)) {
+			if g.state == Empty {
+				c.storeTombstone(id)
+			}
 			delete(c.groups, id)
 		}
 	}
@@ -84,8 +88,9 @@ func (c *Coordinator) expiredOffsets(g *classicGroup, offsets []StoredOffset, re
 	var subscribed map[string]bool
 	switch {
 	case g == nil || g.protocolType == "":
-	case g.state == Empty:
+	case g.state == Empty && g.emptySinceMs >= 0:
 		since = func(StoredOffset) int64 { return g.emptySinceMs }
+	case g.state == Empty:
 	case g.state == Stable && g.protocolType == consumerProtocolType:
 		subscribed = g.subscribedTopics()
 	default:

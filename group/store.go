@@ -263,6 +263,7 @@ func (c *Coordinator) LoadGroup(rec GroupRecord) bool {
 	c.touch(rec.Group) // its members' sessions start now (tick.go)
 	g.generation, g.protocolType, g.protocolName, g.leader = rec.Generation, rec.ProtocolType, rec.Protocol, rec.Leader
 	g.stateSinceMs = rec.CurrentStateTimestampMs
+	g.emptySinceMs = rec.CurrentStateTimestampMs // -1: expire by commit times
 	g.state = Empty
 	if len(rec.Members) > 0 {
 		g.state = Stable

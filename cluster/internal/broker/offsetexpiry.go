@@ -69,6 +69,7 @@ func (b *Broker) expireOffsets(env Env) {
 		env.Record(event.Group, b.id, nil, "coordinator: %s: committed offsets of %s expired (offsets.retention.minutes=%d), removed with tombstones",
 			g, group.FormatPartitions(expired[g]), b.cfg.OffsetsRetentionMinutes)
 	}
+	b.processCoordinator(env) // the metadata tombstones of the groups forgotten
 }
 
 // leads reports whether b's replica of k leads it, as the controller has it.
