@@ -60,7 +60,7 @@ func init() {
 				if a.Consumer.Group != "" {
 					return consumerString(a.Consumer)
 				}
-				return fmt.Sprintf("add-consumer %s topic=%s partition=%d", a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition)
+				return fmt.Sprintf("add-consumer %s topic=%s partition=%d", a.Consumer.Name, a.Consumer.Topic, a.Consumer.Partition) + isolationString(a.Consumer)
 			},
 		},
 		ActProduce: {

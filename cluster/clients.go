@@ -123,6 +123,16 @@ const (
 	GroupProtocolConsumer = client.ProtocolConsumer
 )
 
+// Isolation levels of a consumer ([ConsumerConfig].IsolationLevel).
+const (
+	// ReadUncommitted (the default) reads up to the high watermark, the
+	// records of open and aborted transactions too.
+	ReadUncommitted = client.ReadUncommitted
+	// ReadCommitted reads up to the last stable offset and skips the
+	// records of aborted transactions.
+	ReadCommitted = client.ReadCommitted
+)
+
 // CheckAssignment refuses an assignment the group could not run: a partition that
 // does not exist or is given twice, a member left out or unknown.
 func CheckAssignment(got group.Assignment, members []group.MemberSubscription, topics []group.TopicMetadata) error {
@@ -219,12 +229,20 @@ func (w *World) deliverToConsumer(e *netsim.Envelope) {
 	}
 }
 
-// groupRequestDropped hands a group request to a broker, or a
+// groupRequestDropped hands a group request to a broker (or a simulated
+// producer's transactional request), or a
 // coordinator's answer, that the network could not deliver to the
 // consumer whose it is.
 func (w *World) groupRequestDropped(e *netsim.Envelope, reason string) {
 	broker := e.To
 	switch e.Kind {
+	case netsim.KindTxnRequest:
+		// A simulated transactional producer's request to a broker that
+		// does not run: the connection is refused, the producer retries.
+		if i := int(e.From - netsim.ProducerBase); e.From >= netsim.ProducerBase && i < len(w.producers) && reason != "link cut" {
+			w.producers[i].TxnRequestDropped(w.env(), e, reason)
+		}
+		return
 	case netsim.KindGroupRequest:
 	case netsim.KindGroupResponse:
 		broker = e.From
@@ -254,7 +272,16 @@ func consumerString(c ConsumerConfig) string {
 	if c.CommitMode != "" {
 		s += " commit=" + c.CommitMode
 	}
-	return s
+	return s + isolationString(c)
+}
+
+// isolationString prints a consumer's isolation level when it is not the
+// default.
+func isolationString(c ConsumerConfig) string {
+	if c.IsolationLevel == "" || c.IsolationLevel == client.ReadUncommitted {
+		return ""
+	}
+	return " isolation=" + c.IsolationLevel
 }
 
 // setProducerString prints e.g. "set-producer clicks rate=1.5 acks=1

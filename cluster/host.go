@@ -177,6 +177,12 @@ func (l leaderLog) Broker() int32         { return l.b.ID() }
 func (l leaderLog) HighWatermark() int64  { return l.s.Node.Progress().HighWatermark }
 func (l leaderLog) LogStartOffset() int64 { return l.s.Log.LogStartOffset() }
 func (l leaderLog) LogEndOffset() int64   { return l.s.Log.LogEndOffset() }
+func (l leaderLog) LastStableOffset() int64 {
+	return l.s.Log.Kafka().LastStableOffset(l.HighWatermark())
+}
+func (l leaderLog) AbortedTxns(pos, limit int64) []kafkalog.AbortedTxn {
+	return l.s.Log.Kafka().CollectAbortedTxns(pos, limit)
+}
 func (l leaderLog) DamageFrom(pos int64) *replicalog.Damage {
 	return l.s.Log.DamageFrom(pos)
 }

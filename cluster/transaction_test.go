@@ -76,7 +76,7 @@ func TestTransactionMarkers(t *testing.T) {
 	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "tx"})) // c0 was written
 	require.NoError(t, w.RunFor(500))
 
-	pid := int64(101) // the first producer's id
+	pid, _, _ := w.Producers()[0].TxnProducerID() // InitProducerId's
 	want := []storedBatch{
 		{BaseOffset: 0, Transactional: true, ProducerID: pid, Values: []string{"a0", "a1", "a2"}},
 		{BaseOffset: 3, Transactional: true, ProducerID: pid, Control: "COMMIT coordinatorEpoch 0"},
@@ -126,9 +126,10 @@ func TestTransactionCommitAfterAFailedRecord(t *testing.T) {
 	require.NoError(t, w.RunFor(100))
 	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
 	require.NoError(t, w.RunFor(500))
+	pid, _, _ := w.Producers()[0].TxnProducerID()
 	want := []storedBatch{
-		{BaseOffset: 0, Transactional: true, ProducerID: 101, Values: []string{"kept"}},
-		{BaseOffset: 1, Transactional: true, ProducerID: 101, Control: "ABORT coordinatorEpoch 0"},
+		{BaseOffset: 0, Transactional: true, ProducerID: pid, Values: []string{"kept"}},
+		{BaseOffset: 1, Transactional: true, ProducerID: pid, Control: "ABORT coordinatorEpoch 0"},
 	}
 	if diff := cmp.Diff(want, storedBatches(t, w, 1)); diff != "" {
 		t.Errorf("batches (-want +got):\n%s", diff)
@@ -177,6 +178,7 @@ func TestTransactionsRandom(t *testing.T) {
 		require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 2, ReplicationFactor: 3}))
 		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "tx-1", LingerMs: int64(rnd.IntN(30))}))
 		require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "c", Topic: "t", Partition: 0, PollIntervalMs: 50}))
+		require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "t", Partition: 0, PollIntervalMs: 70, IsolationLevel: cluster.ReadCommitted}))
 		require.NoError(t, w.Deliver(0))
 		down := int32(0)
 		for i := range 80 {
@@ -209,6 +211,8 @@ func TestTransactionsRandom(t *testing.T) {
 		err = w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"})
 		require.NoError(t, err, "the last commit did not end %s", replay)
 
+		pid, _, fatal := w.Producers()[0].TxnProducerID()
+		require.Empty(t, fatal, replay)
 		logs := map[int32][]storedBatch{}
 		for partition := int32(0); partition < 2; partition++ {
 			dir := fmt.Sprintf("t-%d", partition)
@@ -219,11 +223,11 @@ func TestTransactionsRandom(t *testing.T) {
 				}
 			}
 			logs[partition] = ref
-			if n := len(ref); n > 0 && (ref[n-1].Control == "" || ref[n-1].ProducerID != 101) {
+			if n := len(ref); n > 0 && (ref[n-1].Control == "" || ref[n-1].ProducerID != pid) {
 				t.Errorf("%s: the last batch %+v is not the producer's marker %s", dir, ref[n-1], replay)
 			}
 			for _, b := range ref {
-				if !b.Transactional || b.ProducerID != 101 {
+				if !b.Transactional || b.ProducerID != pid {
 					t.Errorf("%s: batch %+v is not the transactional producer's %s", dir, b, replay)
 				}
 			}
@@ -258,6 +262,127 @@ func TestTransactionsRandom(t *testing.T) {
 			if end := logs[0][n-1].BaseOffset + 1; w.Consumers()[0].Position() != end {
 				t.Errorf("consumer c at %d, the log ends at %d with a marker %s", w.Consumers()[0].Position(), end, replay)
 			}
+			if end := logs[0][n-1].BaseOffset + 1; w.Consumers()[1].Position() != end {
+				t.Errorf("read_committed consumer rc at %d, the log ends at %d with a marker %s", w.Consumers()[1].Position(), end, replay)
+			}
 		}
+		// read_committed: each committed transaction's records, whole,
+		// and no aborted one.
+		var committed, open []string
+		for _, b := range logs[0] {
+			switch {
+			case strings.HasPrefix(b.Control, "COMMIT"):
+				committed, open = append(committed, open...), nil
+			case strings.HasPrefix(b.Control, "ABORT"):
+				open = nil
+			default:
+				for k, v := range b.Values {
+					open = append(open, fmt.Sprintf("%d %s", b.BaseOffset+int64(k), v))
+				}
+			}
+		}
+		got = nil
+		for _, r := range w.Consumers()[1].Records() {
+			got = append(got, fmt.Sprintf("%d %s", r.Offset, r.Value))
+		}
+		if diff := cmp.Diff(committed, got); diff != "" {
+			t.Errorf("records read_committed consumer rc read from t-0 (-committed +read):\n%s %s", diff, replay)
+		}
+	}
+}
+
+// polled returns what consumer i handed out, "offset value" each.
+func polled(w *cluster.World, i int) []string {
+	var out []string
+	for _, r := range w.Consumers()[i].Records() {
+		out = append(out, fmt.Sprintf("%d %s", r.Offset, r.Value))
+	}
+	return out
+}
+
+// An open transaction holds a read_committed consumer back at its first
+// offset (the last stable offset), whatever was committed after it; a
+// read_uncommitted consumer reads on to the high watermark. Once the
+// transaction aborts, read_committed skips its records and reads on.
+func TestReadCommittedWaitsForTheLastStableOffset(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "slow", Topic: "t", TransactionalID: "slow-tx"}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "fast", Topic: "t", TransactionalID: "fast-tx"}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "ru", Topic: "t", Partition: 0}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "t", Partition: 0, IsolationLevel: cluster.ReadCommitted}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Produce("slow", "", "s0", 0))
+	require.NoError(t, w.RunFor(200))
+	require.NoError(t, w.Produce("fast", "", "f0", 0))
+	require.NoError(t, w.RunFor(200))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "fast"}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Poll("ru"))
+	require.NoError(t, w.Poll("rc"))
+	if diff := cmp.Diff([]string{"0 s0", "1 f0"}, polled(w, 0)); diff != "" {
+		t.Errorf("read_uncommitted (-want +got):\n%s", diff)
+	}
+	if got := polled(w, 1); len(got) != 0 {
+		t.Errorf("read_committed read %v past the open transaction at offset 0", got)
+	}
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "slow"}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Poll("rc"))
+	if diff := cmp.Diff([]string{"1 f0"}, polled(w, 1)); diff != "" {
+		t.Errorf("read_committed after the abort (-want +got):\n%s", diff)
+	}
+	if got := w.Consumers()[1].Position(); got != 4 {
+		t.Errorf("read_committed position %d, want 4: past both markers", got)
+	}
+}
+
+// A second producer with the same transactional.id bumps the epoch: the
+// coordinator aborts the first one's open transaction, the leader refuses
+// the first one's next batch (INVALID_PRODUCER_EPOCH), its commit is
+// answered PRODUCER_FENCED, and it refuses to go on; read_committed never
+// sees what it wrote.
+func TestTransactionZombieIsFenced(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "old", Topic: "t", TransactionalID: "app"}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "t", Partition: 0, IsolationLevel: cluster.ReadCommitted}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Produce("old", "", "z0", 0))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "new", Topic: "t", TransactionalID: "app"}))
+	require.NoError(t, w.RunFor(1000))
+	require.NoError(t, w.Produce("old", "", "z1", 0))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "old"}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Produce("new", "", "n0", 0))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "new"}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Poll("rc"))
+
+	oldPID, oldEpoch, fatal := w.Producers()[0].TxnProducerID()
+	newPID, newEpoch, _ := w.Producers()[1].TxnProducerID()
+	// The coordinator fences the open transaction at epoch 1 (its ABORT
+	// markers carry it), then answers the retried InitProducerId with 2
+	// (TransactionCoordinator.handleInitProducerId at tag 3.7.0).
+	if fatal != "PRODUCER_FENCED" || oldPID != newPID || oldEpoch != 0 || newEpoch != 2 {
+		t.Errorf("old producer %d epoch %d (fatal %q), new %d epoch %d: want the same id, the epoch bumped, the old one fenced", oldPID, oldEpoch, fatal, newPID, newEpoch)
+	}
+	var got []string
+	for _, r := range w.Producers()[0].Results() {
+		got = append(got, fmt.Sprintf("%s:%d%s", r.Value, r.Offset, r.Error))
+	}
+	if diff := cmp.Diff([]string{"z0:0", "z1:-1INVALID_PRODUCER_EPOCH"}, got); diff != "" {
+		t.Errorf("the zombie's results (-want +got):\n%s", diff)
+	}
+	if err := w.Produce("old", "", "z2", 0); !errors.Is(err, cluster.ErrInvalidConfig) || !strings.Contains(err.Error(), "PRODUCER_FENCED") {
+		t.Errorf("a fenced producer's send: got %v, want refused with PRODUCER_FENCED", err)
+	}
+	if diff := cmp.Diff([]string{"2 n0"}, polled(w, 0)); diff != "" {
+		t.Errorf("read_committed (-want +got):\n%s", diff)
 	}
 }

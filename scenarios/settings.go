@@ -16,8 +16,11 @@ import (
 //	protocol=classic|consumer remote-assignor=uniform|range
 //	instance=w1 commit=auto|sync|off reset=latest|earliest|none poll=MS
 //	auto-commit=MS max-poll-records=N session=MS heartbeat=MS max-poll=MS
+//
+// Either kind may read committed records only: isolation=read_committed.
 func consumerArgs(a args, c *cluster.ConsumerConfig) error {
 	c.Name, c.Topic, c.Group = a.named["name"], a.named["topic"], a.named["group"]
+	c.IsolationLevel = a.named["isolation"]
 	p := 0
 	if err := a.int("partition", &p); err != nil {
 		return err

@@ -50,7 +50,7 @@ var termExamples = map[string][]termExample{
 	"wipe":                  {{line: "wipe 2 /kafka-logs/orders-0", after: []string{"stop 2"}}},
 	"produce":               ex(`produce checkout "hello world" --key alice`, `produce clicks 'it'\''s a click' --partition 1`),
 	"set-producer":          ex("set-producer clicks --rate 5 --acks all --keys none"),
-	"add-consumer":          ex("add-consumer billing-3 --group billing --topics orders", "add-consumer fast-1 --group fast --topics orders --protocol consumer", "add-consumer reader orders 0"),
+	"add-consumer":          ex("add-consumer billing-3 --group billing --topics orders", "add-consumer fast-1 --group fast --topics orders --protocol consumer", "add-consumer reader orders 0", "add-consumer audit orders 0 --isolation read_committed"),
 	"remove-consumer":       ex("remove-consumer billing-2"),
 	"crash-consumer":        ex("crash-consumer billing-1"),
 	"poll":                  {{line: "poll reader", after: []string{"add-consumer reader orders 0"}}},

@@ -47,7 +47,7 @@ func init() {
 		"wipe":            {"wipe BROKER PATH", "remove a partition directory or a file of a broker that is down (PATH under /kafka-logs), as rm -rf on its host: what to do when a damaged file stops its start; the next start reads a missing checkpoint as empty and creates a wiped partition's replica empty, which fetches everything from its leader (the only in-sync copy wiped is lost)", (*Terminal).wipe},
 		"produce":         {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
 		"set-producer":    {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
-		"add-consumer":    {"add-consumer NAME --group G --topics T[,T] [--protocol classic|consumer] [--remote-assignor uniform|range] [--max-poll-records N] | add-consumer NAME TOPIC PARTITION", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
+		"add-consumer":    {"add-consumer NAME --group G --topics T[,T] [--protocol classic|consumer] [--remote-assignor uniform|range] [--max-poll-records N] [--isolation read_committed] | add-consumer NAME TOPIC PARTITION [--isolation read_committed]", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
 		"remove-consumer": {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
 		"crash-consumer":  {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
 		"poll":            {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
@@ -316,7 +316,7 @@ func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
 			return ErrUsage
 		}
 		c := cluster.ConsumerConfig{Name: pos[0], Group: g, Topics: strings.Split(fl["topics"], ","), PollIntervalMs: poll,
-			GroupProtocol: fl["protocol"], RemoteAssignor: fl["remote-assignor"]}
+			GroupProtocol: fl["protocol"], RemoteAssignor: fl["remote-assignor"], IsolationLevel: fl["isolation"]}
 		if s, ok := fl["max-poll-records"]; ok {
 			n, err := strconv.Atoi(s)
 			if err != nil || n <= 0 {
@@ -333,7 +333,7 @@ func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
 	if err != nil {
 		return ErrUsage
 	}
-	c := cluster.ConsumerConfig{Name: pos[0], Topic: pos[1], Partition: int32(p), PollIntervalMs: poll}
+	c := cluster.ConsumerConfig{Name: pos[0], Topic: pos[1], Partition: int32(p), PollIntervalMs: poll, IsolationLevel: fl["isolation"]}
 	return t.act(at, out, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: c})
 }
 

@@ -9,8 +9,10 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -163,7 +165,7 @@ func (h *harness) do(t *testing.T, d *datadriven.TestData) error {
 		h.run(a.num("ms", 0), a.num("step", h.settings.TickMs))
 	case "producer":
 		return h.addProducer(a)
-	case "produce", "answer", "lose", "end", "results":
+	case "produce", "answer", "lose", "end", "results", "txn":
 		return h.producerCommand(a)
 	case "consumer":
 		return h.addConsumer(a)
@@ -325,6 +327,8 @@ func (h *harness) producerCommand(a args) error {
 			h.next[e.TP] = resp.BaseOffset + int64(len(e.Msg.Records))
 		}
 		p.Step(h.env, &netsim.Envelope{From: e.To, To: p.id, Kind: netsim.KindProduceResp, TP: e.TP, Resp: resp})
+	case "txn":
+		return h.answerTxn(p, a)
 	case "end":
 		kind := "abort-transaction"
 		if a.d.HasArg("commit") {
@@ -652,4 +656,45 @@ func markerEntry(offset int64, commit bool) replica.Entry {
 	}
 	b := kafkalog.NewEndTxnMarkerBatch(offset, 0, 7, 0, t, 0)
 	return replica.Entry{Offset: offset, Key: b.Records[0].Key, Value: b.Records[0].Value, Batch: b.AppendTo(nil)}
+}
+
+// answerTxn answers the producer's oldest transactional request: with
+// error=NAME (Kafka's name), or a success (InitProducerId: pid=, epoch=);
+// "txn NAME drop" has the network drop it (broker not running).
+func (h *harness) answerTxn(p *Producer, a args) error {
+	e, ok := h.take(func(e *netsim.Envelope) bool { return e.From == p.id && e.Kind == netsim.KindTxnRequest })
+	if !ok {
+		return fmt.Errorf("%s sent no transactional request", p.Name())
+	}
+	if a.d.HasArg("drop") {
+		p.TxnRequestDropped(h.env, &e, "broker stopped")
+		return nil
+	}
+	var code int16
+	if name := a.str("error", "NONE"); name != "NONE" {
+		code = -1
+		for c := range int16(200) {
+			if kafkaerr.Name(c) == name {
+				code = c
+			}
+		}
+		if code < 0 {
+			return fmt.Errorf("no error %s", name)
+		}
+	}
+	var resp netsim.TxnMessage
+	switch m := e.Txn.(type) {
+	case txn.InitProducerID:
+		resp = txn.InitProducerIDResponse{Corr: m.Corr, Error: code, ProducerID: a.num("pid", 5000), Epoch: int16(a.num("epoch", 0))}
+	case txn.AddPartitions:
+		r := txn.AddPartitionsResponse{Corr: m.Corr}
+		for _, tp := range m.Partitions {
+			r.Partitions = append(r.Partitions, txn.PartitionError{TP: tp, Error: code})
+		}
+		resp = r
+	case txn.EndTxn:
+		resp = txn.EndTxnResponse{Corr: m.Corr, Error: code, ProducerID: -1, Epoch: -1}
+	}
+	p.Step(h.env, &netsim.Envelope{From: e.To, To: p.id, Kind: netsim.KindTxnResponse, Txn: resp})
+	return nil
 }

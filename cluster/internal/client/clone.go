@@ -37,10 +37,12 @@ func (p *Producer) Clone() *Producer {
 	if p.txn != nil {
 		t := *p.txn
 		t.partitions = slices.Clone(p.txn.partitions)
-		t.markers = make([]*txnMarker, len(p.txn.markers))
-		for i, m := range p.txn.markers {
-			nm := *m
-			t.markers[i] = &nm
+		t.pending = slices.Clone(p.txn.pending)
+		t.adding = slices.Clone(p.txn.adding)
+		t.held = slices.Clone(p.txn.held)
+		if p.txn.req != nil {
+			r := *p.txn.req
+			t.req = &r
 		}
 		c.txn = &t
 	}

@@ -19,6 +19,9 @@ type ConsumerConfig struct {
 	Name      string
 	Topic     string
 	Partition int32
+	// IsolationLevel is isolation.level: [ReadUncommitted] ("", the
+	// default) or [ReadCommitted].
+	IsolationLevel string
 	// PollIntervalMs makes it poll on its own while the world runs (0: only
 	// explicit polls, [Consumer.Poll]; a group consumer defaults to
 	// [DefaultGroupPollIntervalMs]).
@@ -84,6 +87,9 @@ type Consumer struct {
 // CheckConsumer checks a new consumer's settings; taken: another consumer
 // has its name.
 func CheckConsumer(env Env, cfg ConsumerConfig, taken bool) error {
+	if err := checkIsolation(cfg); err != nil {
+		return err
+	}
 	if cfg.Group != "" {
 		return checkGroupConsumer(env, cfg, taken)
 	}
@@ -144,7 +150,7 @@ func (c *Consumer) Poll(env Env) {
 		return
 	}
 	leader := l.Broker()
-	hw := l.HighWatermark()
+	hw := c.fetchLimit(l)
 	if c.position > l.LogEndOffset() || c.position < l.LogStartOffset() {
 		env.Record(event.Consume, leader, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), reset to HW %d", c.cfg.Name, c.position, l.LogStartOffset(), l.LogEndOffset(), hw)
 		c.position = hw
@@ -157,6 +163,7 @@ func (c *Consumer) Poll(env Env) {
 	}
 	hw = min(hw, limit)
 	fetched, byPart, _ := l.Fetch(c.position, int(max(hw-c.position, 1))) // every record below the HW: at most one per offset
+	aborted := c.newAbortFilter(l, c.position, hw)
 	if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 		c.noteFetch(env, l, tp, c.position, fetched[0].Offset)
 	}
@@ -164,8 +171,9 @@ func (c *Consumer) Poll(env Env) {
 		if e.Offset >= hw {
 			break
 		}
-		if _, ok := ControlEntry(&e); ok {
-			c.position = e.Offset + 1 // a marker: not handed out, passed
+		skip := aborted.skip(&e) // a marker ends its producer's aborted transaction
+		if _, ok := ControlEntry(&e); ok || skip {
+			c.position = e.Offset + 1 // a marker or an aborted record: not handed out, passed
 			continue
 		}
 		c.records = append(c.records, Consumed{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, FromBroker: leader})

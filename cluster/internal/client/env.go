@@ -43,6 +43,13 @@ type Env interface {
 	// Coordinator returns the broker FindCoordinator names for group: the
 	// running leader of its __consumer_offsets partition; false if none.
 	Coordinator(group string) (int32, bool)
+	// TxnCoordinator returns the broker FindCoordinator (key type 1) names
+	// for transactional id id: the running leader of its
+	// __transaction_state partition, once loaded; false if none.
+	// EnsureTxnStateTopic creates __transaction_state if it does not
+	// exist, as a broker does at the first such FindCoordinator.
+	TxnCoordinator(id string) (int32, bool)
+	EnsureTxnStateTopic() error
 	// EnsureOffsetsTopic creates __consumer_offsets if it does not exist,
 	// as a broker does at the first FindCoordinator.
 	EnsureOffsetsTopic() error
@@ -60,6 +67,13 @@ type LeaderLog interface {
 	HighWatermark() int64
 	LogStartOffset() int64
 	LogEndOffset() int64
+	// LastStableOffset is the partition's last stable offset: the high
+	// watermark, or below it the first offset of the earliest
+	// transaction still open.
+	LastStableOffset() int64
+	// AbortedTxns returns the aborted transactions a read_committed fetch
+	// from pos up to limit learns of (producer id and first offset).
+	AbortedTxns(pos, limit int64) []kafkalog.AbortedTxn
 	// DamageFrom returns the first damaged bytes of the log holding
 	// offsets from pos on (bytes that did not decode when the leader
 	// opened its log), nil if none.

@@ -10,6 +10,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -87,6 +88,22 @@ func (f *fakeEnv) Coordinator(g string) (int32, bool) {
 	return b, ok
 }
 
+// TxnCoordinator names the coordinator the test set for a transactional
+// id (the coordinator command sets both kinds).
+func (f *fakeEnv) TxnCoordinator(id string) (int32, bool) {
+	b, ok := f.coords[id]
+	return b, ok
+}
+
+func (f *fakeEnv) EnsureTxnStateTopic() error {
+	if _, ok := f.PartitionCount(metadata.TxnStateTopic); !ok {
+		f.topics = append(f.topics, metadata.Topic{Name: metadata.TxnStateTopic, Assignment: [][]int32{{1}}, Internal: true})
+		slices.SortFunc(f.topics, func(a, b metadata.Topic) int { return strings.Compare(a.Name, b.Name) })
+		fmt.Fprintf(&f.out, "created %s\n", metadata.TxnStateTopic)
+	}
+	return nil
+}
+
 func (f *fakeEnv) EnsureOffsetsTopic() error {
 	if _, ok := f.PartitionCount(metadata.OffsetsTopic); !ok {
 		f.topics = append(f.topics, metadata.Topic{Name: metadata.OffsetsTopic, Assignment: [][]int32{{1}}, Internal: true})
@@ -128,8 +145,27 @@ func envelopeText(e *netsim.Envelope) string {
 			AcksLabel(e.Msg.Acks), recordsText(e.Msg.Records))
 	case netsim.KindGroupRequest:
 		return fmt.Sprintf("%s#%d->b%d %s", e.Client, e.ClientInc, e.To, groupRequestText(e.GroupReq))
+	case netsim.KindTxnRequest:
+		return fmt.Sprintf("%d->b%d %s", e.From, e.To, txnRequestText(e.Txn))
 	}
 	return e.String()
+}
+
+// txnRequestText shows a transactional request.
+func txnRequestText(m netsim.TxnMessage) string {
+	switch m := m.(type) {
+	case txn.InitProducerID:
+		return fmt.Sprintf("InitProducerId corr=%d %s producer=%d epoch=%d", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch)
+	case txn.AddPartitions:
+		tps := make([]string, len(m.Partitions))
+		for i, tp := range m.Partitions {
+			tps[i] = fmt.Sprintf("%s-%d", tp.Topic, tp.Partition)
+		}
+		return fmt.Sprintf("AddPartitionsToTxn corr=%d %s producer=%d epoch=%d %s", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch, strings.Join(tps, ","))
+	case txn.EndTxn:
+		return fmt.Sprintf("EndTxn corr=%d %s producer=%d epoch=%d commit=%t", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch, m.Commit)
+	}
+	return m.TxnName()
 }
 
 func recordsText(records []replica.Record) string {
@@ -200,6 +236,10 @@ func (l *fakeLog) Broker() int32                       { return l.broker }
 func (l *fakeLog) HighWatermark() int64                { return l.hw }
 func (l *fakeLog) LogStartOffset() int64               { return l.start }
 func (l *fakeLog) DamageFrom(int64) *replicalog.Damage { return nil }
+
+// LastStableOffset: the test's logs hold no open transaction.
+func (l *fakeLog) LastStableOffset() int64                      { return l.hw }
+func (l *fakeLog) AbortedTxns(_, _ int64) []kafkalog.AbortedTxn { return nil }
 
 func (l *fakeLog) LogEndOffset() int64 {
 	if n := len(l.entries); n > 0 {

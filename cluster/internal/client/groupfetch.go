@@ -29,7 +29,7 @@ func (c *Consumer) fetchRecords(env Env) int {
 			c.outOfRange(env, l, p, pos)
 			continue
 		}
-		hw := l.HighWatermark()
+		hw := c.fetchLimit(l)
 		// markers counts the transaction markers between first and last,
 		// passing those after the latest record read.
 		first, last, again, markers, passing := int64(-1), int64(-1), 0, 0, 0
@@ -39,6 +39,7 @@ func (c *Consumer) fetchRecords(env Env) int {
 		}
 		hw = min(hw, limit)
 		fetched, byPart, stuck := l.Fetch(pos, max(c.cfg.MaxPollRecords-read, 1))
+		aborted := c.newAbortFilter(l, pos, hw)
 		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 			c.noteFetch(env, l, p, pos, fetched[0].Offset)
 		}
@@ -46,8 +47,10 @@ func (c *Consumer) fetchRecords(env Env) int {
 			if e.Offset >= hw || read >= c.cfg.MaxPollRecords {
 				break
 			}
-			if _, ok := ControlEntry(&e); ok {
-				// A transaction marker is not handed out, and the
+			skip := aborted.skip(&e)
+			if _, ok := ControlEntry(&e); ok || skip {
+				// A transaction marker (or, read_committed, a record of
+				// an aborted transaction) is not handed out, and the
 				// position moves past it (CompletedFetch.nextFetchedRecord).
 				c.advance(p, e.Offset+1)
 				if first >= 0 {

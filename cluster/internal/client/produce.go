@@ -75,7 +75,7 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 	if key == "" && env.LogConfig(p.cfg.Topic).Compact() {
 		r.Failed, r.Error = true, "INVALID_RECORD"
 		env.Record(event.Produce, 0, tp, "%s: %s refused: INVALID_RECORD (a compacted topic needs keys)", p.cfg.Name, value)
-		p.txnSendFailed()
+		p.txnFailed()
 		return nil
 	}
 	if cfg := env.LogConfig(p.cfg.Topic); cfg.MessageTimestampType == kafkalog.CreateTime && timestampMs != nil && *timestampMs != kafkalog.NoTimestamp {
@@ -85,15 +85,17 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 		if lo, hi, ok := validator.TimestampWithin(cfg, env.Now(), *timestampMs); !ok {
 			r.Failed, r.Error = true, "INVALID_TIMESTAMP"
 			env.Record(event.Produce, 0, tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d outside [%d, %d])", p.cfg.Name, value, *timestampMs, lo, hi)
-			p.txnSendFailed()
+			p.txnFailed()
 			return nil
 		}
 	}
 	if p.refuseRecordTooLarge(env, r) {
-		p.txnSendFailed()
+		p.txnFailed()
 		return nil
 	}
-	p.txnAddPartition(env, partition)
+	if p.txn != nil && p.txnHold(env, i, partition) {
+		return nil
+	}
 	if p.idempotent() {
 		r.Sequence, r.ProducerEpoch = p.nextSequence(partition), p.epoch
 	}

@@ -78,6 +78,9 @@ func NewProducer(env Env, s Settings, cfg ProducerConfig, id int32) (*Producer, 
 		return nil, fmt.Errorf("%w: producer %q: no topic %q", metadata.ErrInvalidConfig, cfg.Name, cfg.Topic)
 	}
 	p := &Producer{cfg: cfg, settings: s, idemDefault: explicit == nil, id: id, acks: acks, rng: &worldRand{}}
+	if cfg.TransactionalID != "" {
+		p.txn = newTxnState()
+	}
 	p.sticky = partitioner.NewSticky(p.rng.rand())
 	if cfg.Partitioner == PartitionerUniformSticky {
 		p.uniform = partitioner.NewUniformSticky(p.rng.rand(), cfg.BatchSize)
@@ -141,7 +144,8 @@ func (p *Producer) idempotent() bool {
 // Step handles a leader's answer: to every record of the batch it
 // answers, or to a transaction marker.
 func (p *Producer) Step(env Env, e *netsim.Envelope) {
-	if p.deliverTxnMarker(env, e) {
+	if e.Kind == netsim.KindTxnResponse {
+		p.txnAnswered(env, e)
 		return
 	}
 	answered := p.answered(e.Resp.CorrelationID)
@@ -150,9 +154,10 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 	}
 	if e.Resp.Error == replica.None {
 		p.acknowledged(env, e, answered)
-		return
+	} else {
+		p.refused(env, e, answered)
 	}
-	p.refused(env, e, answered)
+	p.tickTransaction(env) // an ending transaction's EndTxn waits for its records
 }
 
 // answered returns the results waiting for the answer to request corr, in
@@ -214,7 +219,7 @@ func (p *Producer) Tick(env Env) {
 		case r.retryAtMs != 0 && now >= r.retryAtMs:
 			p.sendRecord(env, i)
 		}
-		if r.inflight != 0 || r.retryAtMs != 0 || r.lingering && !r.Failed {
+		if r.inflight != 0 || r.retryAtMs != 0 || (r.lingering || r.held) && !r.Failed {
 			open = append(open, i)
 		}
 	}

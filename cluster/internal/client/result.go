@@ -43,6 +43,7 @@ type Result struct {
 	// (nil: sent alone), by result index.
 	batch     []int
 	lingering bool  // waiting in an open batch (LingerMs)
+	held      bool  // waiting for the producer's transaction (InitProducerId, AddPartitionsToTxn)
 	sentEpoch int16 // the producer epoch of the latest send
 	retryAtMs int64 // >0: waiting to retry
 	inflight  int64 // correlation id in flight, 0 if none

@@ -47,7 +47,7 @@ func (p *Producer) sendRecord(env Env, i int) {
 			rec.Value = nil
 		}
 		if m.Sequence >= 0 {
-			rec.Producer = &replica.ProducerSequence{ID: int64(p.id), Epoch: m.ProducerEpoch, Sequence: m.Sequence}
+			rec.Producer = &replica.ProducerSequence{ID: p.producerID(), Epoch: m.ProducerEpoch, Sequence: m.Sequence}
 		}
 		if m.Key != "" {
 			rec.Key = []byte(m.Key)
@@ -136,7 +136,7 @@ func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
 	for _, i := range answered {
 		r := p.result(i)
 		retriable := e.Resp.Error.Retriable()
-		if e.Resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 {
+		if e.Resp.Error == replica.OutOfOrderSequenceNumber && r.Sequence >= 0 && p.txn == nil {
 			// Kafka 3.7's TransactionManager.canRetry: an idempotent
 			// producer retries it; a gap in the sequence (the leader lost
 			// records, e.g. after an unclean election) bumps the epoch
@@ -189,7 +189,8 @@ func (p *Producer) failRecord(env Env, i int, code string) {
 	r.Failed, r.Error, r.retryAtMs, r.inflight = true, code, 0, 0
 	env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, Label{r.Key, r.Value}, r.Error)
 	if p.txn != nil {
-		p.txn.failed++ // an abortable error: the transaction cannot commit
+		p.txnFailed() // an abortable error: the transaction cannot commit
+		return
 	}
 	if r.Sequence >= 0 {
 		p.bumpEpoch(env, i)

@@ -8,116 +8,213 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// Transactions (KIP-98), the smallest faithful piece of them, as Kafka 3.7
-// runs them:
+// Transactions (KIP-98) as Kafka 3.7's producer runs them
+// (TransactionManager at tag 3.7.0), through the cluster's transaction
+// coordinator:
 //
 //   - A producer with a transactional.id ([ProducerConfig.TransactionalID])
-//     is idempotent; InitProducerId gives it its producer id and epoch 0
-//     (here at once, when it is added). Its batches carry the transactional
-//     attribute (DefaultRecordBatch's bit 4) with the producer id, epoch and
-//     sequences.
-//   - A transaction begins with the first record the producer sends after
-//     the previous one ended (beginTransaction is local to the client; the
-//     partition joins the transaction with AddPartitionsToTxn).
+//     calls initTransactions when it is added: it finds the coordinator of
+//     its id (FindCoordinator key type 1, which creates
+//     __transaction_state) and sends InitProducerId, which gives it its
+//     producer id and epoch, bumping the epoch of a previous producer with
+//     the same id (that one is fenced, its open transaction aborted). The
+//     records produced meanwhile wait for it.
+//   - A transaction begins with the first record after the previous one
+//     ended. A record for a partition not yet in the transaction waits in
+//     the accumulator until the coordinator answered AddPartitionsToTxn for
+//     it (Sender.maybeSendAndPollTransactionalRequest sends it before any
+//     batch of the partition is drained); its batches carry the
+//     transactional attribute with the producer id, epoch and sequences.
 //   - commitTransaction ([Producer.EndTransaction] with commit) sends the
 //     batches still lingering, waits for every record of the transaction
-//     to be answered, then the transaction coordinator has the leader of
-//     each partition the transaction wrote to append a control batch: one
-//     record whose key is version 0 and COMMIT, whose value is version 0
-//     and the coordinator epoch (EndTransactionMarker), transactional and
-//     control attributes, the producer's id and epoch, baseSequence -1
-//     (Kafka's WriteTxnMarkers, appended by ReplicaManager.appendRecords
-//     with origin COORDINATOR, acks -1). A marker that fails or gets no
-//     answer is sent again after retry.backoff.ms, as
-//     TransactionMarkerChannelManager retries it. abortTransaction fails
-//     the batches not sent yet with TransactionAbortedException
-//     (Sender.runOnce: RecordAccumulator.abortUndrainedBatches), waits for
-//     those in flight, and writes ABORT markers. A commit in which a
-//     record failed ends as an abort: the Java client's commitTransaction
-//     throws, and the application is told to abort.
-//   - Markers are replicated like any batch. Consumers read as
-//     read_uncommitted does (the Java default): they see the records of
-//     open and aborted transactions, hand no control record to the
-//     application, and move their position past it (a fetch at a marker's
-//     offset returns the marker's batch: CompletedFetch.nextFetchedRecord).
+//     to be answered, then sends EndTxn; the coordinator answers once
+//     PrepareCommit is in its log, and has each partition's leader append
+//     the COMMIT marker (WriteTxnMarkers): the producer writes no marker.
+//     abortTransaction fails the batches not sent yet with
+//     TransactionAbortedException (RecordAccumulator.abortUndrainedBatches),
+//     waits for those in flight, and sends EndTxn(abort).
+//   - A record that fails puts the transaction in an abortable error
+//     (maybeTransitionToErrorState): a commit then ends as an abort (the
+//     Java client's commitTransaction throws and the application aborts),
+//     and the producer's epoch is not bumped at once, as an idempotent
+//     producer's is: after the abort, InitProducerId with the current
+//     producer id and epoch (KIP-360) has the coordinator bump it, and the
+//     sequences start again at 0 (beginCompletingTransaction,
+//     completeTransaction).
+//   - COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS
+//     and CONCURRENT_TRANSACTIONS are retried after retry.backoff.ms, the
+//     coordinator looked up again; a request unanswered after
+//     request.timeout.ms, or whose broker went away, is sent again.
+//     PRODUCER_FENCED or INVALID_PRODUCER_EPOCH from the coordinator is
+//     fatal (ProducerFencedException): every record not yet answered
+//     fails, and the producer refuses to send or end a transaction again.
+//     A leader's INVALID_PRODUCER_EPOCH on a batch (a zombie's, whose epoch
+//     a newer producer bumped) is an abortable error of the transaction.
 //
-// Not modelled: the transaction coordinator itself and its
-// __transaction_state log (its state is the producer's here, and the
-// coordinator epoch of every marker is 0: that of the first leader of
-// its __transaction_state partition); transaction.timeout.ms; a second
-// producer with the same transactional.id fencing the first (InitProducerId
-// bumping the epoch); read_committed consumers and the last stable offset
-// (LSO), with the .txnindex of aborted transactions; the leader's producer
-// state checking markers. The markers travel on the producer's network
-// link here (in Kafka, the coordinator's broker's).
+// Not modelled: AddOffsetsToTxn and TxnOffsetCommit from the simulated
+// producers (real clients use them: consume-transform-produce), the
+// sequences of in-flight batches adjusted after a failed batch
+// (TxnPartitionMap.adjustSequencesDueToFailedBatch: the transaction aborts
+// anyway), and transaction.version 2 (KIP-890 part 2) from the simulated
+// producers.
 
-// txnCoordinatorEpoch is the coordinator epoch of every marker.
-const txnCoordinatorEpoch = 0
-
-// txnState is a transactional producer's transaction.
+// txnState is a transactional producer's TransactionManager.
 type txnState struct {
-	// partitions the open transaction wrote to, in the order it first did
-	// (AddPartitionsToTxn).
-	partitions []int32
+	// pid is the producer id InitProducerId gave (-1 before); the epoch
+	// is the producer's. initNeeded: InitProducerId is to be sent (first,
+	// or after an abort that needs an epoch bump).
+	pid        int64
+	initNeeded bool
+	// fatal is the fatal error's name once the producer was fenced.
+	fatal string
+	// req is the transactional request in flight (one at a time), nil if
+	// none; retryAtMs when the next may go.
+	req       *txnRequest
+	retryAtMs int64
+	// partitions are those in the open transaction (AddPartitionsToTxn
+	// answered), in the order they joined; pending those still to add,
+	// adding those in the AddPartitionsToTxn in flight.
+	partitions, pending, adding []int32
+	// held are the results waiting for the producer id or for their
+	// partition to join the transaction.
+	held []int
 	// ending is set by commitTransaction or abortTransaction; marker is
-	// the marker they write (COMMIT, ABORT), failed counts the
-	// transaction's records that failed.
-	ending bool
-	marker kafkalog.ControlRecordType
-	failed int
-	// markers are the marker writes, created once every record of the
-	// transaction was answered.
-	markers []*txnMarker
+	// the result asked (COMMIT, ABORT), failed counts the transaction's
+	// records that failed; bumpRequired: a record failed, the epoch is
+	// bumped after the abort.
+	ending       bool
+	marker       kafkalog.ControlRecordType
+	failed       int
+	bumpRequired bool
 	// committed and aborted count the transactions ended.
 	committed, aborted int
 }
 
-// txnMarker is one marker's write to one partition's leader.
-type txnMarker struct {
-	partition int32
-	corr      int64 // correlation id in flight, 0 if none
-	sentMs    int64
-	retryAtMs int64
-	offset    int64 // where the leader appended it, once done
-	done      bool
+// txnRequest is a request to the transaction coordinator in flight.
+type txnRequest struct {
+	corr   int64
+	broker int32
+	sentMs int64
+	name   string
 }
+
+// newTxnState is the TransactionManager of a producer about to call
+// initTransactions.
+func newTxnState() *txnState { return &txnState{pid: -1, initNeeded: true} }
 
 // transactional reports whether p has a transactional.id.
 func (p *Producer) transactional() bool { return p.cfg.TransactionalID != "" }
 
-// txnAddPartition notes that p's open transaction writes to partition.
-func (p *Producer) txnAddPartition(env Env, partition int32) {
-	if !p.transactional() {
-		return
+// producerID is the producer id p's batches carry: the coordinator's for
+// a transactional producer, else the producer's node (an idempotent
+// producer's InitProducerId is answered at once here).
+func (p *Producer) producerID() int64 {
+	if p.txn != nil {
+		return p.txn.pid
 	}
-	if p.txn == nil {
-		p.txn = &txnState{}
-	}
-	if slices.Contains(p.txn.partitions, partition) {
-		return
-	}
-	p.txn.partitions = append(p.txn.partitions, partition)
-	tp := p.tp(partition)
-	env.Record(event.Produce, 0, tp, "%s: AddPartitionsToTxn %s-%d (transactional.id %s)", p.cfg.Name, tp.Topic, tp.Partition, p.cfg.TransactionalID)
+	return int64(p.id)
 }
 
-// txnSendFailed notes a record of p's transaction refused before it was sent
-// (KafkaProducer.doSend: an ApiException puts the transaction in an abortable
-// error state): the transaction cannot commit.
-func (p *Producer) txnSendFailed() {
-	if !p.transactional() {
+// TxnProducerID returns a transactional producer's producer id (-1 before
+// InitProducerId was answered, or without a transactional.id), its epoch,
+// and its fatal error ("" if none).
+func (p *Producer) TxnProducerID() (id int64, epoch int16, fatal string) {
+	if p.txn == nil {
+		return -1, -1, ""
+	}
+	return p.txn.pid, p.epoch, p.txn.fatal
+}
+
+// TxnCounts returns how many transactions the producer committed and
+// aborted.
+func (p *Producer) TxnCounts() (committed, aborted int) {
+	if p.txn == nil {
+		return 0, 0
+	}
+	return p.txn.committed, p.txn.aborted
+}
+
+// txnHold keeps result i for partition waiting when the producer has no
+// producer id yet or the partition has not joined the transaction
+// (AddPartitionsToTxn), reporting whether it did.
+func (p *Producer) txnHold(env Env, i int, partition int32) bool {
+	t := p.txn
+	if t.pid >= 0 && !t.initNeeded && slices.Contains(t.partitions, partition) {
+		return false
+	}
+	if !slices.Contains(t.partitions, partition) && !slices.Contains(t.pending, partition) && !slices.Contains(t.adding, partition) {
+		t.pending = append(t.pending, partition)
+	}
+	r := p.result(i)
+	r.held = true
+	t.held = append(t.held, i)
+	p.open = append(p.open, i)
+	tp := p.tp(partition)
+	env.Record(event.Produce, 0, tp, "%s: %s waits in the accumulator for %s", p.cfg.Name, RecordLabel(r.Key, r.Value), p.txnWaitReason(partition))
+	p.tickTransaction(env)
+	return true
+}
+
+func (p *Producer) txnWaitReason(partition int32) string {
+	if p.txn.pid < 0 || p.txn.initNeeded {
+		return "InitProducerId"
+	}
+	return fmt.Sprintf("AddPartitionsToTxn %s-%d", p.cfg.Topic, partition)
+}
+
+// txnRelease sends the held records the transaction now allows, partition
+// by partition, in the order they were produced.
+func (p *Producer) txnRelease(env Env) {
+	t := p.txn
+	if t.pid < 0 || t.initNeeded {
 		return
 	}
-	if p.txn == nil {
-		p.txn = &txnState{}
+	var kept []int
+	released := map[int32]bool{}
+	for _, i := range t.held {
+		r := p.result(i)
+		if r.Failed || r.Acked {
+			continue
+		}
+		if !slices.Contains(t.partitions, r.Partition) {
+			kept = append(kept, i)
+			continue
+		}
+		r.held = false
+		r.Sequence, r.ProducerEpoch = p.nextSequence(r.Partition), p.epoch
+		p.linger(env, i, batchSize(r.Key, r.Value, r.Null))
+		released[r.Partition] = true
 	}
-	p.txn.failed++
+	t.held = kept
+	if p.cfg.LingerMs > 0 {
+		return
+	}
+	for _, partition := range slices.Sorted(maps.Keys(released)) {
+		p.sendLingering(env, partition)
+	}
+}
+
+// txnFailed notes a record of p's transaction that failed: the
+// transaction is in an abortable error, and (KIP-360) the epoch is to be
+// bumped after the abort unless the transaction is already ending
+// (maybeTransitionToErrorState).
+func (p *Producer) txnFailed() {
+	t := p.txn
+	if t == nil {
+		return
+	}
+	t.failed++
+	if !t.ending {
+		t.bumpRequired = true
+	}
 }
 
 // CheckEndTransaction checks a commit or abort of the producer's
@@ -126,17 +223,29 @@ func (p *Producer) CheckEndTransaction(kind string) error {
 	switch {
 	case !p.transactional():
 		return fmt.Errorf("%w: %s: producer %s has no transactional.id: transactions need one (KafkaProducer.initTransactions)", metadata.ErrInvalidConfig, kind, p.cfg.Name)
-	case p.txn != nil && p.txn.ending:
+	case p.txn.fatal != "":
+		return p.fatalError(kind)
+	case p.txn.ending:
 		return fmt.Errorf("%w: %s: producer %s is already ending its transaction (%s)", metadata.ErrInvalidConfig, kind, p.cfg.Name, markerVerb(p.txn.marker))
 	}
 	return nil
 }
 
+// fatalError is the refusal of a fenced producer's call named kind.
+func (p *Producer) fatalError(kind string) error {
+	return fmt.Errorf("%w: %s: producer %s: Cannot execute transactional method because we are in an error state (%s): the producer must be closed", metadata.ErrInvalidConfig, kind, p.cfg.Name, p.txn.fatal)
+}
+
 // checkTransactionalSend refuses a record of a producer whose transaction
-// is ending: KafkaProducer.send fails in state COMMITTING_TRANSACTION or
-// ABORTING_TRANSACTION.
+// is ending (KafkaProducer.send fails in state COMMITTING_TRANSACTION or
+// ABORTING_TRANSACTION) or that was fenced.
 func (p *Producer) checkTransactionalSend() error {
-	if p.txn != nil && p.txn.ending {
+	switch {
+	case p.txn == nil:
+		return nil
+	case p.txn.fatal != "":
+		return p.fatalError("produce")
+	case p.txn.ending:
 		return fmt.Errorf("%w: produce: producer %s is ending its transaction (%s): a record waits for the next", metadata.ErrInvalidConfig, p.cfg.Name, markerVerb(p.txn.marker))
 	}
 	return nil
@@ -152,26 +261,25 @@ func markerVerb(t kafkalog.ControlRecordType) string {
 // EndTransaction starts commitTransaction (commit) or abortTransaction of
 // a transactional producer ([Producer.CheckEndTransaction] first).
 func (p *Producer) EndTransaction(env Env, commit bool) {
-	if p.txn == nil {
-		p.txn = &txnState{}
-	}
 	t := p.txn
 	t.marker = kafkalog.ControlAbort
 	if commit {
 		t.marker = kafkalog.ControlCommit
 	}
-	if len(t.partitions) == 0 {
+	if len(t.partitions) == 0 && len(t.pending) == 0 && len(t.adding) == 0 && len(t.held) == 0 {
 		// No partition joined: the client sends no EndTxn.
 		if commit && t.failed > 0 {
 			env.Record(event.Produce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
 		}
-		env.Record(event.Produce, 0, nil, "%s: %s: the transaction wrote nothing, no marker to write", p.cfg.Name, markerVerb(t.marker))
+		env.Record(event.Produce, 0, nil, "%s: %s: the transaction wrote nothing, no EndTxn to send", p.cfg.Name, markerVerb(t.marker))
 		t.failed = 0
+		t.initNeeded = t.initNeeded || t.bumpRequired
+		t.bumpRequired = false
 		return
 	}
 	t.ending = true
-	env.Record(event.Produce, 0, nil, "%s: %s (transactional.id %s, producer id %d, epoch %d) on %s", p.cfg.Name, markerVerb(t.marker),
-		p.cfg.TransactionalID, p.id, p.epoch, p.txnPartitionsText())
+	env.Record(event.Transaction, 0, nil, "%s: %s (transactional.id %s, producer id %d, epoch %d) on %s", p.cfg.Name, markerVerb(t.marker),
+		p.cfg.TransactionalID, t.pid, p.epoch, p.txnPartitionsText())
 	if commit {
 		for _, partition := range p.sortedLingering() {
 			p.sendLingering(env, partition) // flush
@@ -181,11 +289,17 @@ func (p *Producer) EndTransaction(env Env, commit bool) {
 			b := p.lingering[partition]
 			delete(p.lingering, partition)
 			for _, i := range b.results {
-				r := p.result(i)
-				r.lingering = false
+				p.result(i).lingering = false
 				p.failRecord(env, i, "TransactionAbortedException")
 			}
 		}
+		for _, i := range t.held {
+			if r := p.result(i); !r.Failed {
+				r.held = false
+				p.failRecord(env, i, "TransactionAbortedException")
+			}
+		}
+		t.held = nil
 	}
 	p.tickTransaction(env)
 }
@@ -195,56 +309,192 @@ func (p *Producer) sortedLingering() []int32 {
 }
 
 func (p *Producer) txnPartitionsText() string {
-	parts := make([]string, len(p.txn.partitions))
-	for i, q := range p.txn.partitions {
+	ps := slices.Concat(p.txn.partitions, p.txn.adding, p.txn.pending)
+	parts := make([]string, len(ps))
+	for i, q := range ps {
 		parts[i] = fmt.Sprintf("%s-%d", p.cfg.Topic, q)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// tickTransaction moves an ending transaction on: once every record is
-// answered, the markers are written, sent again when they failed or timed
-// out, and the transaction ends when every partition holds its marker.
+// tickTransaction sends the transactional request due, if any:
+// InitProducerId, AddPartitionsToTxn, or EndTxn once every record of an
+// ending transaction was answered; a request unanswered after
+// request.timeout.ms is given up and sent again.
 func (p *Producer) tickTransaction(env Env) {
 	t := p.txn
-	if t == nil || !t.ending {
+	if t == nil || t.fatal != "" {
 		return
-	}
-	if t.markers == nil {
-		for _, i := range p.open {
-			if r := p.result(i); !r.Acked && !r.Failed {
-				return // EndTxn waits for the transaction's records
-			}
-		}
-		if t.marker == kafkalog.ControlCommit && t.failed > 0 {
-			env.Record(event.Produce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
-			t.marker = kafkalog.ControlAbort
-		}
-		for _, q := range t.partitions {
-			t.markers = append(t.markers, &txnMarker{partition: q, offset: -1})
-		}
 	}
 	now := env.Now()
-	done := true
-	for _, m := range t.markers {
-		switch {
-		case m.done:
-			continue
-		case m.corr != 0 && now-m.sentMs >= p.cfg.RequestTimeoutMs:
-			m.corr, m.retryAtMs = 0, now // no answer: write it again
+	if t.req != nil {
+		if now-t.req.sentMs < p.cfg.RequestTimeoutMs {
+			return
 		}
-		done = false
-		if m.corr == 0 && now >= m.retryAtMs {
-			p.sendMarker(env, m)
-		}
+		env.Record(event.Transaction, 0, nil, "%s: %s to b%d got no answer within request.timeout.ms: sent again", p.cfg.Name, t.req.name, t.req.broker)
+		p.txnRequestLost()
 	}
-	if !done {
+	if now < t.retryAtMs {
 		return
 	}
-	var at []string
-	for _, m := range t.markers {
-		at = append(at, fmt.Sprintf("%s-%d at %d", p.cfg.Topic, m.partition, m.offset))
+	switch {
+	case t.initNeeded:
+		id, epoch := int64(-1), int16(-1)
+		if t.pid >= 0 {
+			id, epoch = t.pid, p.epoch // KIP-360: bump my epoch
+		}
+		p.sendTxn(env, "InitProducerId", func(corr int64) netsim.TxnMessage {
+			return txn.InitProducerID{Corr: corr, TransactionalID: p.cfg.TransactionalID, TimeoutMs: txn.DefaultTimeoutMs, ProducerID: id, Epoch: epoch}
+		})
+	case len(t.pending) > 0:
+		t.adding, t.pending = t.pending, nil
+		tps := make([]kafkalog.TopicPartition, len(t.adding))
+		for i, q := range t.adding {
+			tps[i] = *p.tp(q)
+		}
+		p.sendTxn(env, "AddPartitionsToTxn", func(corr int64) netsim.TxnMessage {
+			return txn.AddPartitions{Corr: corr, TransactionalID: p.cfg.TransactionalID, ProducerID: t.pid, Epoch: p.epoch, Partitions: tps}
+		})
+	case t.ending && len(t.adding) == 0 && p.txnRecordsAnswered():
+		if t.marker == kafkalog.ControlCommit && t.failed > 0 {
+			env.Record(event.Transaction, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
+			t.marker = kafkalog.ControlAbort
+		}
+		p.sendTxn(env, "EndTxn", func(corr int64) netsim.TxnMessage {
+			return txn.EndTxn{Corr: corr, TransactionalID: p.cfg.TransactionalID, ProducerID: t.pid, Epoch: p.epoch, Commit: t.marker == kafkalog.ControlCommit}
+		})
 	}
+}
+
+// txnRecordsAnswered reports whether every record of the transaction was
+// answered (EndTxn waits for them).
+func (p *Producer) txnRecordsAnswered() bool {
+	for _, i := range p.open {
+		if r := p.result(i); !r.Acked && !r.Failed {
+			return false
+		}
+	}
+	return true
+}
+
+// sendTxn sends the request msg makes to the coordinator of the
+// producer's transactional.id, or, when none is known, has
+// __transaction_state created and tries again after retry.backoff.ms.
+func (p *Producer) sendTxn(env Env, name string, msg func(corr int64) netsim.TxnMessage) {
+	t := p.txn
+	broker, ok := env.TxnCoordinator(p.cfg.TransactionalID)
+	if !ok {
+		if err := env.EnsureTxnStateTopic(); err != nil {
+			env.Record(event.Transaction, 0, nil, "%s: FindCoordinator (transaction) fails: %v", p.cfg.Name, err)
+		}
+		t.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+		p.txnUnsend(name)
+		return
+	}
+	p.corr++
+	t.req = &txnRequest{corr: p.corr, broker: broker, sentMs: env.Now(), name: name}
+	env.Send(netsim.Envelope{From: p.id, To: broker, Kind: netsim.KindTxnRequest, Txn: msg(p.corr)})
+}
+
+// txnUnsend puts back the partitions of an AddPartitionsToTxn that could
+// not go.
+func (p *Producer) txnUnsend(name string) {
+	if t := p.txn; name == "AddPartitionsToTxn" {
+		t.pending, t.adding = append(t.adding, t.pending...), nil
+	}
+}
+
+// txnRequestLost forgets the request in flight: it is sent again.
+func (p *Producer) txnRequestLost() {
+	t := p.txn
+	p.txnUnsend(t.req.name)
+	t.req = nil
+}
+
+// TxnRequestDropped takes a transactional request of the producer that
+// the network could not deliver (its broker does not run, or restarted):
+// the connection is refused, and the request goes again after
+// retry.backoff.ms to the coordinator found then.
+func (p *Producer) TxnRequestDropped(env Env, e *netsim.Envelope, reason string) {
+	t := p.txn
+	if t == nil || t.req == nil || t.req.corr != txn.CorrOf(e.Txn) {
+		return
+	}
+	env.Record(event.Transaction, 0, nil, "%s: %s to b%d fails (%s): looks the coordinator up again", p.cfg.Name, t.req.name, t.req.broker, reason)
+	p.txnRequestLost()
+	t.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+}
+
+// txnAnswered takes the coordinator's answer to the request in flight.
+func (p *Producer) txnAnswered(env Env, e *netsim.Envelope) {
+	t := p.txn
+	if t == nil || t.req == nil || t.req.corr != txn.CorrOf(e.Txn) {
+		return
+	}
+	t.req = nil
+	switch m := e.Txn.(type) {
+	case txn.InitProducerIDResponse:
+		if m.Error != 0 {
+			p.txnError(env, "InitProducerId", m.Error)
+			break
+		}
+		t.pid, p.epoch, t.initNeeded = m.ProducerID, m.Epoch, false
+		p.nextSeq = nil
+		env.Record(event.Transaction, 0, nil, "%s: InitProducerId (transactional.id %s): producer id %d, epoch %d", p.cfg.Name, p.cfg.TransactionalID, t.pid, p.epoch)
+	case txn.AddPartitionsResponse:
+		p.partitionsAdded(env, m)
+	case txn.EndTxnResponse:
+		if m.Error != 0 {
+			p.txnError(env, "EndTxn", m.Error)
+			break
+		}
+		p.completeTransaction(env)
+	}
+	p.txnRelease(env)
+	p.tickTransaction(env)
+}
+
+// partitionsAdded takes AddPartitionsToTxn's answer, partition by
+// partition.
+func (p *Producer) partitionsAdded(env Env, m txn.AddPartitionsResponse) {
+	t := p.txn
+	adding := t.adding
+	t.adding = nil
+	codes := map[int32]int16{}
+	for _, pe := range m.Partitions {
+		codes[pe.TP.Partition] = pe.Error
+	}
+	for _, q := range adding {
+		code := codes[q]
+		switch {
+		case code == 0:
+			t.partitions = append(t.partitions, q)
+			env.Record(event.Transaction, 0, p.tp(q), "%s: AddPartitionsToTxn %s-%d (transactional.id %s): in the transaction", p.cfg.Name, p.cfg.Topic, q, p.cfg.TransactionalID)
+		case retriableTxnError(code):
+			t.pending = append(t.pending, q)
+			t.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+			env.Record(event.Transaction, 0, p.tp(q), "%s: AddPartitionsToTxn %s-%d got %s: retried", p.cfg.Name, p.cfg.Topic, q, kafkaerr.Name(code))
+		case fencedTxnError(code):
+			p.txnError(env, "AddPartitionsToTxn", code)
+			return
+		default:
+			// An abortable error: the partition's records fail.
+			env.Record(event.Transaction, 0, p.tp(q), "%s: AddPartitionsToTxn %s-%d got %s", p.cfg.Name, p.cfg.Topic, q, kafkaerr.Name(code))
+			for _, i := range t.held {
+				if r := p.result(i); r.Partition == q && !r.Failed {
+					r.held = false
+					p.failRecord(env, i, kafkaerr.Name(code))
+				}
+			}
+		}
+	}
+}
+
+// completeTransaction ends the transaction once EndTxn is answered: the
+// coordinator has written PrepareCommit or PrepareAbort and writes the
+// markers (completeTransaction).
+func (p *Producer) completeTransaction(env Env) {
+	t := p.txn
 	verb := "aborted"
 	if t.marker == kafkalog.ControlCommit {
 		verb = "committed"
@@ -252,48 +502,48 @@ func (p *Producer) tickTransaction(env Env) {
 	} else {
 		t.aborted++
 	}
-	env.Record(event.Produce, 0, nil, "%s: transaction %s (%s markers: %s)", p.cfg.Name, verb, t.marker, strings.Join(at, ", "))
-	t.partitions, t.markers, t.ending, t.failed = nil, nil, false, 0
+	env.Record(event.Transaction, 0, nil, "%s: transaction %s (EndTxn answered; the coordinator has the leaders write the %s markers on %s)", p.cfg.Name, verb, t.marker, p.txnPartitionsText())
+	t.partitions, t.ending, t.failed = nil, false, 0
+	if t.bumpRequired {
+		t.initNeeded, t.bumpRequired = true, false
+	}
 }
 
-// sendMarker has the partition's leader append m's control batch.
-func (p *Producer) sendMarker(env Env, m *txnMarker) {
-	tp := kafkalog.TopicPartition{Topic: p.cfg.Topic, Partition: m.partition}
-	leader := env.PartitionLeader(tp.Topic, tp.Partition)
-	if leader == replica.NoLeader {
-		m.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+// txnError takes a coordinator's error answer to the request named name.
+func (p *Producer) txnError(env Env, name string, code int16) {
+	t := p.txn
+	if retriableTxnError(code) {
+		env.Record(event.Transaction, 0, nil, "%s: %s got %s: retried after retry.backoff.ms", p.cfg.Name, name, kafkaerr.Name(code))
+		t.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
 		return
 	}
-	b := kafkalog.NewEndTxnMarkerBatch(0, env.Now(), int64(p.id), p.epoch, p.txn.marker, txnCoordinatorEpoch)
-	p.corr++
-	m.corr, m.sentMs = p.corr, env.Now()
-	env.Send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
-		From: p.id, To: leader, CorrelationID: p.corr, Records: []replica.Record{{Batch: b.AppendTo(nil)}},
-		Acks: replica.AcksAll, TimeoutMs: p.cfg.RequestTimeoutMs}})
+	fatal := kafkaerr.Name(code)
+	if fencedTxnError(code) {
+		fatal = kafkaerr.Name(kafkaerr.ProducerFenced) // the client's ProducerFencedException
+	}
+	t.fatal = fatal
+	env.Record(event.Transaction, 0, nil, "%s: %s got %s: fatal (the producer must be closed)", p.cfg.Name, name, kafkaerr.Name(code))
+	for _, i := range slices.Clone(p.open) {
+		if r := p.result(i); !r.Acked && !r.Failed {
+			r.held, r.lingering = false, false
+			p.failRecord(env, i, fatal)
+		}
+	}
+	p.lingering, t.held = nil, nil
 }
 
-// deliverTxnMarker handles a leader's answer to a marker write, reporting
-// whether e was one.
-func (p *Producer) deliverTxnMarker(env Env, e *netsim.Envelope) bool {
-	if p.txn == nil {
-		return false
-	}
-	for _, m := range p.txn.markers {
-		if m.corr == 0 || m.corr != e.Resp.CorrelationID {
-			continue
-		}
-		m.corr = 0
-		if e.Resp.Error == replica.None {
-			m.done, m.offset = true, e.Resp.BaseOffset
-			env.Record(event.Produce, 0, &e.TP, "%s marker of %s (coordinator epoch %d) at offset %d", p.txn.marker, p.cfg.Name, txnCoordinatorEpoch, m.offset)
-		} else {
-			m.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
-			env.Record(event.Produce, 0, &e.TP, "%s marker of %s got %s, written again", p.txn.marker, p.cfg.Name, e.Resp.Error)
-		}
-		p.tickTransaction(env)
+// retriableTxnError reports whether a coordinator's code is retried.
+func retriableTxnError(code int16) bool {
+	switch code {
+	case kafkaerr.CoordinatorNotAvailable, kafkaerr.NotCoordinator, kafkaerr.CoordinatorLoadInProgress, kafkaerr.ConcurrentTransactions:
 		return true
 	}
 	return false
+}
+
+// fencedTxnError reports whether a coordinator's code fences the producer.
+func fencedTxnError(code int16) bool {
+	return code == kafkaerr.ProducerFenced || code == kafkaerr.InvalidProducerEpoch
 }
 
 // ControlEntry reports whether e is the record of a control batch (a
