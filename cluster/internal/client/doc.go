@@ -12,8 +12,10 @@
 // sends them to the partition's leader and retries retriable errors until
 // delivery.timeout.ms, numbers them when it is idempotent (KIP-98: the
 // producer id, epoch and per-partition sequences, the epoch bumped after a
-// gap), and ends a transactional producer's transactions with the markers
-// it asks the leaders to append ([Producer.EndTransaction]).
+// gap), and runs a transactional producer's transactions through the
+// transaction coordinator of its transactional.id ([Env.TxnCoordinator]:
+// InitProducerId, AddPartitionsToTxn, EndTxn), which writes the markers
+// ([Producer.EndTransaction]).
 //
 // A consumer is simple (one partition, no group) or a member of a consumer
 // group: its [group.Member] joins, syncs, heartbeats, commits and revokes
@@ -24,9 +26,10 @@
 //
 // A consumer reads its leader's log directly ([Env.LeaderLog]), a
 // documented simplification of the simulation: no Fetch request travels,
-// the read sees what the leader exposes below its high watermark at that
-// moment, transaction markers are passed and not handed out (as
-// read_uncommitted does), and damaged bytes make poll throw as Kafka's
+// the read sees what the leader exposes below its high watermark (or, with
+// isolation.level read_committed, its last stable offset, the aborted
+// transactions' batches skipped) at that moment, transaction markers are
+// passed and not handed out, and damaged bytes make poll throw as Kafka's
 // consumer does with check.crcs. A group's records processed are counted
 // across its members ([Progress]) to tell at-least-once duplicates.
 //
