@@ -75,16 +75,30 @@ type BrokerInfo struct {
 // PartitionInfo is one partition: the controller's record and every
 // running replica's log.
 type PartitionInfo struct {
-	Topic          string    `json:"topic"`
-	Partition      int32     `json:"partition"`
-	Leader         int32     `json:"leader"`
-	LeaderEpoch    int32     `json:"leader_epoch"`
-	Replicas       []int32   `json:"replicas"`
-	ISR            []int32   `json:"isr"`
-	LogStartOffset int64     `json:"log_start_offset"`
-	HighWatermark  int64     `json:"high_watermark"`
-	LogEndOffset   int64     `json:"log_end_offset"`
-	Logs           []LogInfo `json:"logs"`
+	Topic          string  `json:"topic"`
+	Partition      int32   `json:"partition"`
+	Leader         int32   `json:"leader"`
+	LeaderEpoch    int32   `json:"leader_epoch"`
+	Replicas       []int32 `json:"replicas"`
+	ISR            []int32 `json:"isr"`
+	LogStartOffset int64   `json:"log_start_offset"`
+	HighWatermark  int64   `json:"high_watermark"`
+	LogEndOffset   int64   `json:"log_end_offset"`
+	// LastStableOffset is the leader's last stable offset (what a
+	// read_committed consumer reads up to), and OpenTransactions the
+	// transactions open on the partition, by first offset; both only for a
+	// partition a transactional producer wrote to (nil otherwise).
+	LastStableOffset *int64            `json:"last_stable_offset,omitempty"`
+	OpenTransactions []OpenTransaction `json:"open_transactions,omitempty"`
+	Logs             []LogInfo         `json:"logs"`
+}
+
+// OpenTransaction is a transaction open on a partition: its producer id
+// and the offset of its first record (the last stable offset stops at the
+// earliest).
+type OpenTransaction struct {
+	ProducerID  int64 `json:"producer_id"`
+	FirstOffset int64 `json:"first_offset"`
 }
 
 // LogInfo is one replica's log.
@@ -301,6 +315,7 @@ func (w *World) partitionInfo(tp partitionKey, tail, preview int) PartitionInfo 
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
 		if s := w.brokers[p.Leader-1].Partition(tp); s != nil {
 			pi.LogStartOffset = s.Log.LogStartOffset()
+			pi.LastStableOffset, pi.OpenTransactions = stableOffset(s.Log.Kafka(), pi.HighWatermark)
 			switch {
 			case tail >= 0 && preview > 0:
 				markPreviewDifferences(pi.Logs, leaderLog.Broker, s.Log, preview)
@@ -540,3 +555,23 @@ func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([
 
 // markerLabel is how the state shows a control record: ⟨COMMIT⟩.
 func markerLabel(t kafkalog.ControlRecordType) string { return "⟨" + t.String() + "⟩" }
+
+// stableOffset returns the last stable offset of a leader's log at high
+// watermark hw and its open transactions, nil when no transactional
+// producer wrote to it (no producer has a transaction open or ended one
+// with a marker).
+func stableOffset(log *kafkalog.Log, hw int64) (*int64, []OpenTransaction) {
+	txnal := false
+	for _, p := range log.Producers() {
+		txnal = txnal || p.CoordinatorEpoch >= 0 || p.CurrentTxnFirstOffset >= 0
+	}
+	if !txnal {
+		return nil, nil
+	}
+	lso := log.LastStableOffset(hw)
+	var open []OpenTransaction
+	for _, t := range log.OngoingTxns() {
+		open = append(open, OpenTransaction{ProducerID: t.ProducerID, FirstOffset: t.FirstOffset})
+	}
+	return &lso, open
+}

@@ -291,6 +291,16 @@ func TestTransactionsRandom(t *testing.T) {
 	}
 }
 
+// partitionT0 returns partition t-0's state.
+func partitionT0(w *cluster.World) cluster.PartitionInfo {
+	for _, p := range w.State().Partitions {
+		if p.Topic == "t" && p.Partition == 0 {
+			return p
+		}
+	}
+	return cluster.PartitionInfo{}
+}
+
 // polled returns what consumer i handed out, "offset value" each.
 func polled(w *cluster.World, i int) []string {
 	var out []string
@@ -327,6 +337,14 @@ func TestReadCommittedWaitsForTheLastStableOffset(t *testing.T) {
 	if got := polled(w, 1); len(got) != 0 {
 		t.Errorf("read_committed read %v past the open transaction at offset 0", got)
 	}
+	slow, _, _ := w.Producers()[0].TxnProducerID()
+	pi := partitionT0(w)
+	if pi.LastStableOffset == nil || *pi.LastStableOffset != 0 || pi.HighWatermark != 3 {
+		t.Errorf("partition state: LSO %v, HW %d; want LSO 0 (the open transaction's first offset) below HW 3", pi.LastStableOffset, pi.HighWatermark)
+	}
+	if diff := cmp.Diff([]cluster.OpenTransaction{{ProducerID: slow, FirstOffset: 0}}, pi.OpenTransactions); diff != "" {
+		t.Errorf("open transactions (-want +got):\n%s", diff)
+	}
 	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "slow"}))
 	require.NoError(t, w.RunFor(500))
 	require.NoError(t, w.Poll("rc"))
@@ -335,6 +353,9 @@ func TestReadCommittedWaitsForTheLastStableOffset(t *testing.T) {
 	}
 	if got := w.Consumers()[1].Position(); got != 4 {
 		t.Errorf("read_committed position %d, want 4: past both markers", got)
+	}
+	if pi := partitionT0(w); pi.LastStableOffset == nil || *pi.LastStableOffset != 4 || len(pi.OpenTransactions) != 0 {
+		t.Errorf("partition state after the abort: LSO %v, open %v; want 4 and none", pi.LastStableOffset, pi.OpenTransactions)
 	}
 }
 

@@ -116,6 +116,9 @@ type PartRow struct {
 	LogStart  int64   `json:"lso"`
 	HW        int64   `json:"hw"`
 	LEO       int64   `json:"leo"`
+	// Stable is the last stable offset (what read_committed reads up
+	// to), set only for a partition a transactional producer wrote to.
+	Stable *int64 `json:"stable,omitempty"`
 	// MinISR is the topic's min.insync.replicas when the ISR is smaller
 	// and the rules hold the high watermark still meanwhile (Kafka 3.7's
 	// strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and
@@ -137,6 +140,9 @@ type PartRow struct {
 type DetailView struct {
 	PartRow
 	Logs []LogView `json:"logs"`
+	// Open are the transactions open on the partition (producer id, first
+	// offset): the earliest holds the last stable offset back.
+	Open []cluster.OpenTransaction `json:"open_txns,omitempty"`
 	// Lost are the newest MaxLostShown records acknowledged to a producer
 	// and lost after (cluster.Result.Lost), drawn where they were.
 	Lost []LostView `json:"lost,omitempty"`
@@ -283,11 +289,11 @@ func BuildView(w *cluster.World, f Focus) View {
 
 func partRow(p cluster.PartitionInfo) PartRow {
 	return PartRow{Topic: p.Topic, Partition: p.Partition, Leader: p.Leader, Epoch: p.LeaderEpoch,
-		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p)}
+		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p), Stable: p.LastStableOffset}
 }
 
 func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView {
-	d := &DetailView{PartRow: row}
+	d := &DetailView{PartRow: row, Open: p.OpenTransactions}
 	isr := map[int32]bool{}
 	for _, id := range p.ISR {
 		isr[id] = true

@@ -146,6 +146,19 @@ test("detail: every replica's track, its lines, and the segment files", () => {
   assert.equal(segs.querySelectorAll(".segbox").length, 3);
 });
 
+test("detail: an open transaction holds the last stable offset below the high watermark", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  const open = {...d, stable: 2, open_txns: [{producer_id: 10000, first_offset: 2}]};
+  assert.match(clean(metaHTML(open), "metaHTML").textContent, /Last stable offset2 \(read_committed waits: producer 10000's transaction is open from offset 2\)/);
+  const el = clean(tracksHTML(open, {room: 10, cell: 46, selected: null, mine: ""}), "tracksHTML");
+  assert.equal(el.querySelectorAll('.logrow[data-role="leader"] .lsoline').length, 1);
+  assert.equal(el.querySelectorAll('.logrow[data-role="follower"] .lsoline').length, 0);
+  assert.doesNotMatch(clean(metaHTML(d), "metaHTML").textContent, /Last stable offset/, "no transactional producer: no LSO line");
+  const settled = clean(tracksHTML({...d, stable: d.hw, open_txns: null}, {room: 10, cell: 46, selected: null, mine: ""}), "tracksHTML");
+  assert.equal(settled.querySelectorAll(".lsoline").length, 0, "at the HW the LSO line is the HW's");
+});
+
 test("detail: a chosen record older than the window stays drawn", () => {
   const v = update();
   const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);

@@ -58,10 +58,12 @@
  * @property {number} lso
  * @property {number} hw
  * @property {number} leo
+ * @property {number | null} [stable] Stable is the last stable offset (what read_committed reads up to), set only for a partition a transactional producer wrote to.
  * @property {number} [min_isr] MinISR is the topic's min.insync.replicas when the ISR is smaller and the rules hold the high watermark still meanwhile (Kafka 3.7's strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and the page says why the HW does not move.
  * @property {number} lag Lag is how many records its slowest replica lacks of the leader's log: the leader's log end offset minus that replica's (0 without a leader). Kafka reports it per follower as the replica fetcher's lag (FetcherLagMetrics); a follower behind for longer than replica.lag.time.max.ms leaves the ISR.
  * @property {number} [v] V is the row's version in the update stream (0 outside it).
  * @property {Array<LogView> | null} logs
+ * @property {Array<OpenTransaction> | null} [open_txns] Open are the transactions open on the partition (producer id, first offset): the earliest holds the last stable offset back.
  * @property {Array<LostView> | null} [lost] Lost are the newest MaxLostShown records acknowledged to a producer and lost after (cluster.Result.Lost), drawn where they were.
  */
 
@@ -313,6 +315,13 @@
  */
 
 /**
+ * OpenTransaction is the JSON of cluster.OpenTransaction.
+ * @typedef {object} OpenTransaction
+ * @property {number} producer_id
+ * @property {number} first_offset
+ */
+
+/**
  * PartRow is the JSON of web.PartRow.
  * @typedef {object} PartRow
  * @property {string} topic
@@ -324,6 +333,7 @@
  * @property {number} lso
  * @property {number} hw
  * @property {number} leo
+ * @property {number | null} [stable] Stable is the last stable offset (what read_committed reads up to), set only for a partition a transactional producer wrote to.
  * @property {number} [min_isr] MinISR is the topic's min.insync.replicas when the ISR is smaller and the rules hold the high watermark still meanwhile (Kafka 3.7's strict min ISR, KIP-966), 0 otherwise: acks=all writes wait, and the page says why the HW does not move.
  * @property {number} lag Lag is how many records its slowest replica lacks of the leader's log: the leader's log end offset minus that replica's (0 without a leader). Kafka reports it per follower as the replica fetcher's lag (FetcherLagMetrics); a follower behind for longer than replica.lag.time.max.ms leaves the ISR.
  * @property {number} [v] V is the row's version in the update stream (0 outside it).

@@ -25,7 +25,20 @@ export function metaHTML(d) {
   /** @type {Array<[string, string | number]>} */
   const meta = [["Leader", d.leader < 0 ? "none" : d.leader], ["Leader epoch", d.epoch], ["Replicas", (d.replicas || []).join(", ")],
     ["In-sync replicas", (d.isr || []).join(", ") || "—"], ["Log start offset", d.lso], ["High watermark", `${d.hw}${frozen(d)}`], ["Log end offset", d.leo]];
+  if (d.stable != null) meta.push(["Last stable offset", stableText(d)]);
   return meta.map(([k, val]) => `<div><dt>${k}</dt><dd>${val}</dd></div>`).join("");
+}
+
+/**
+ * stableText says where read_committed consumers stop, and why when it is
+ * below the high watermark: the earliest transaction still open.
+ * @param {DetailView} d
+ */
+export function stableText(d) {
+  const open = d.open_txns || [];
+  if (!open.length) return `${d.stable}`;
+  const first = open[0];
+  return `${d.stable} (read_committed waits: producer ${first.producer_id}'s transaction is open from offset ${first.first_offset}${open.length > 1 ? `, ${open.length - 1} more open` : ""})`;
 }
 
 /**
@@ -103,6 +116,9 @@ export function tracksView(d, {room, cell, selected: s, mine, held = null, produ
     }
     /** @param {string} cls @param {number} o @param {string} title */
     const line = (cls, o, title) => o >= lo && o <= top + 1 ? `<div data-key="${cls}" class="${cls}" style="left:${x(o) - 1}px" title="${title}"></div>` : "";
+    if (l.role === "leader" && d.stable != null && d.stable < l.hw) {
+      h += line("lsoline", d.stable, `last stable offset ${d.stable}: read_committed consumers read up to here`);
+    }
     if (l.role === "leader" || !leader) {
       h += line("hwline", l.hw, `high watermark ${l.hw}`);
     } else {
