@@ -90,7 +90,19 @@ type PartitionInfo struct {
 	// partition a transactional producer wrote to (nil otherwise).
 	LastStableOffset *int64            `json:"last_stable_offset,omitempty"`
 	OpenTransactions []OpenTransaction `json:"open_transactions,omitempty"`
-	Logs             []LogInfo         `json:"logs"`
+	// AbortedTransactions are the aborted transactions the leader's
+	// .txnindex files hold, segment by segment (what a read_committed
+	// fetch is told to skip).
+	AbortedTransactions []AbortedTransaction `json:"aborted_transactions,omitempty"`
+	Logs                []LogInfo            `json:"logs"`
+}
+
+// AbortedTransaction is an entry of a .txnindex: an aborted transaction's
+// producer id, first offset and the offset of its ABORT marker.
+type AbortedTransaction struct {
+	ProducerID  int64 `json:"producer_id"`
+	FirstOffset int64 `json:"first_offset"`
+	LastOffset  int64 `json:"last_offset"`
 }
 
 // OpenTransaction is a transaction open on a partition: its producer id
@@ -315,7 +327,7 @@ func (w *World) partitionInfo(tp partitionKey, tail, preview int) PartitionInfo 
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
 		if s := w.brokers[p.Leader-1].Partition(tp); s != nil {
 			pi.LogStartOffset = s.Log.LogStartOffset()
-			pi.LastStableOffset, pi.OpenTransactions = stableOffset(s.Log.Kafka(), pi.HighWatermark)
+			pi.LastStableOffset, pi.OpenTransactions, pi.AbortedTransactions = transactionsOf(s.Log.Kafka(), pi.HighWatermark)
 			switch {
 			case tail >= 0 && preview > 0:
 				markPreviewDifferences(pi.Logs, leaderLog.Broker, s.Log, preview)
@@ -556,22 +568,26 @@ func (w *World) SegmentCounts(id int32, topic string, partition int32, n int) ([
 // markerLabel is how the state shows a control record: ⟨COMMIT⟩.
 func markerLabel(t kafkalog.ControlRecordType) string { return "⟨" + t.String() + "⟩" }
 
-// stableOffset returns the last stable offset of a leader's log at high
-// watermark hw and its open transactions, nil when no transactional
-// producer wrote to it (no producer has a transaction open or ended one
-// with a marker).
-func stableOffset(log *kafkalog.Log, hw int64) (*int64, []OpenTransaction) {
+// transactionsOf returns the last stable offset of a leader's log at high
+// watermark hw, its open transactions and those its .txnindex files hold
+// as aborted, nil when no transactional producer wrote to it (no producer
+// has a transaction open or ended one with a marker).
+func transactionsOf(log *kafkalog.Log, hw int64) (*int64, []OpenTransaction, []AbortedTransaction) {
 	txnal := false
 	for _, p := range log.Producers() {
 		txnal = txnal || p.CoordinatorEpoch >= 0 || p.CurrentTxnFirstOffset >= 0
 	}
 	if !txnal {
-		return nil, nil
+		return nil, nil, nil
 	}
 	lso := log.LastStableOffset(hw)
 	var open []OpenTransaction
 	for _, t := range log.OngoingTxns() {
 		open = append(open, OpenTransaction{ProducerID: t.ProducerID, FirstOffset: t.FirstOffset})
 	}
-	return &lso, open
+	var aborted []AbortedTransaction
+	for _, t := range log.AllAbortedTxns() {
+		aborted = append(aborted, AbortedTransaction{ProducerID: t.ProducerID, FirstOffset: t.FirstOffset, LastOffset: t.LastOffset})
+	}
+	return &lso, open, aborted
 }

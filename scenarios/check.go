@@ -163,6 +163,24 @@ func (c checker) controller(f Fact) string {
 	vals := map[string]string{
 		"leader": leader, "e": fmt.Sprint(p.LeaderEpoch), "isr": idSet(p.ISR), "replicas": idSet(p.Replicas),
 		"hw": fmt.Sprint(p.HighWatermark), "leo": fmt.Sprint(p.LogEndOffset), "start": fmt.Sprint(p.LogStartOffset),
+		"lso": fmt.Sprint(p.HighWatermark), "open": "[]", "aborted": "[]",
+	}
+	if p.LastStableOffset != nil {
+		vals["lso"] = fmt.Sprint(*p.LastStableOffset)
+	}
+	if len(p.OpenTransactions) > 0 {
+		var open []string
+		for _, t := range p.OpenTransactions {
+			open = append(open, fmt.Sprintf("%d@%d", t.ProducerID, t.FirstOffset))
+		}
+		vals["open"] = "[" + strings.Join(open, ",") + "]"
+	}
+	if len(p.AbortedTransactions) > 0 {
+		var aborted []string
+		for _, t := range p.AbortedTransactions {
+			aborted = append(aborted, fmt.Sprintf("%d:%d-%d", t.ProducerID, t.FirstOffset, t.LastOffset))
+		}
+		vals["aborted"] = "[" + strings.Join(aborted, ",") + "]"
 	}
 	return renderPairs(f.pairs, func(k string) string { return vals[k] })
 }

@@ -42,6 +42,12 @@ var decisive = map[string]struct {
 	"keys-order-partitions": {"3-4", []string{"users-1 [0 dave=v1·e0, 1 alice=v4·e0] 2/2"}},
 	// retention deletes what slow never read
 	"retention-and-compaction": {"75", []string{"group slow offset=events-0:9/9", "slow processed=1"}},
+	// an open transaction holds read_committed at the last stable offset, committed f0 behind it
+	"read-committed-waits": {"1", []string{"rc position=0 read=0", "ctl hw=3 lso=0"}},
+	// the zombie's batch refused at the fenced epoch, its transaction aborted
+	"zombie-fenced": {"2", []string{"old p2=INVALID_PRODUCER_EPOCH", "b1 [0 p1·e0, 1 ⟨ABORT⟩·e0]"}},
+	// the aborted records stay; read_committed skips them, read_uncommitted hands them out
+	"aborted-transaction-on-disk": {"3", []string{"rc position=6 read=1", "ru position=6 read=4"}},
 	// five acknowledgements, no running broker with the records
 	"your-producer-power-cut": {"2", []string{"ctl leader=2 e=1 isr={2,3}", "b2 leader 0/0"}},
 }
