@@ -407,3 +407,26 @@ func TestTransactionZombieIsFenced(t *testing.T) {
 		t.Errorf("read_committed (-want +got):\n%s", diff)
 	}
 }
+
+// A clone of a world whose brokers never wrote a transaction marker
+// writes them as its original would (the user-level explorer with
+// transactions found a clone's broker with its marker bookkeeping half
+// made).
+func TestTransactionCommitInAClone(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "x"}))
+	require.NoError(t, w.RunFor(500))
+	c := w.Clone()
+	for _, x := range []*cluster.World{w, c} {
+		require.NoError(t, x.Produce("tx", "", "a", 0))
+		require.NoError(t, x.RunFor(200))
+		require.NoError(t, x.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
+		require.NoError(t, x.RunFor(500))
+		require.Empty(t, x.InternalErrors())
+	}
+	if diff := cmp.Diff(storedBatches(t, w, 1), storedBatches(t, c, 1)); diff != "" {
+		t.Errorf("the clone's batches differ (-original +clone):\n%s", diff)
+	}
+}

@@ -83,8 +83,13 @@ func (b *Broker) writeTxnMarkers(env Env, e *netsim.Envelope) {
 // answers node to (a coordinator's broker, or an external client's node)
 // with a txn.WriteMarkersResponse once every one is written or refused.
 func (b *Broker) WriteMarkers(env Env, to int32, req txn.WriteMarkers) {
+	// Each map on its own: a clone of a broker that never wrote a marker
+	// has writes made and slots nil.
 	if b.markers.writes == nil {
-		b.markers.writes, b.markers.slots = map[int64]*markerWrite{}, map[int64]markerSlot{}
+		b.markers.writes = map[int64]*markerWrite{}
+	}
+	if b.markers.slots == nil {
+		b.markers.slots = map[int64]markerSlot{}
 	}
 	b.markers.corr++
 	key := b.markers.corr
