@@ -154,6 +154,11 @@ type RecordInfo struct {
 	// JSON state).
 	KeySize   int `json:"-"`
 	ValueSize int `json:"-"`
+	// ProducerID is the producer id of the record's batch (-1: none), and
+	// Control marks a transaction marker; neither is part of the JSON
+	// state.
+	ProducerID int64 `json:"-"`
+	Control    bool  `json:"-"`
 }
 
 // ProducerInfo is one producer and what it was told.
@@ -411,25 +416,40 @@ func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail, preview int) Lo
 	if n := log.Mirror().Len() - from; n > 0 {
 		li.Records = make([]RecordInfo, 0, n)
 	}
+	pid := int64(-1) // the producer id of the batch the entries belong to
 	if preview > 0 {
 		for i, p := range log.Mirror().PreviewFrom(from, preview) {
-			ri := recordInfo(&p.Entry, durable[i-from])
+			pid = batchProducer(&p.Entry, pid)
+			ri := recordInfo(&p.Entry, durable[i-from], pid)
 			ri.KeySize, ri.ValueSize = p.KeySize, p.ValueSize
 			li.Records = append(li.Records, ri)
 		}
 		return li
 	}
 	for i, e := range log.Mirror().From(from) {
-		li.Records = append(li.Records, recordInfo(e, durable[i-from]))
+		pid = batchProducer(e, pid)
+		li.Records = append(li.Records, recordInfo(e, durable[i-from], pid))
 	}
 	return li
 }
 
-// recordInfo is entry e as State lists it.
-func recordInfo(e *replica.Entry, durable bool) RecordInfo {
-	ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable, Tombstone: e.Value == nil}
+// batchProducer is the producer id of the batch entry e belongs to: read
+// from its bytes when e begins a batch, else pid, the previous entry's.
+func batchProducer(e *replica.Entry, pid int64) int64 {
+	if e.Batch == nil {
+		return pid
+	}
+	if h, err := kafkalog.ReadBatchHeader(e.Batch); err == nil {
+		return h.ProducerID
+	}
+	return -1
+}
+
+// recordInfo is entry e, of a batch of producer id pid, as State lists it.
+func recordInfo(e *replica.Entry, durable bool, pid int64) RecordInfo {
+	ri := RecordInfo{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, Durable: durable, Tombstone: e.Value == nil, ProducerID: pid}
 	if t, ok := client.ControlEntry(e); ok {
-		ri.Key, ri.Value = "", markerLabel(t) // a transaction marker
+		ri.Key, ri.Value, ri.Control = "", markerLabel(t), true // a transaction marker
 	}
 	return ri
 }
@@ -455,7 +475,7 @@ func markPreviewDifferences(logs []LogInfo, leader int32, l *replicalog.Log, pre
 			if rs[j].Offset != p.Entry.Offset {
 				continue
 			}
-			lr := recordInfo(&p.Entry, false)
+			lr := recordInfo(&p.Entry, false, -1)
 			if r := &rs[j]; lr.Value != r.Value || lr.Key != r.Key || lr.LeaderEpoch != r.LeaderEpoch || p.KeySize != r.KeySize || p.ValueSize != r.ValueSize {
 				r.DiffersFromLeader = true
 			}

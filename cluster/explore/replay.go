@@ -103,6 +103,9 @@ func (c UserConfig) ReplayCommand(seed uint64) string {
 	if c.MaxValueBytes > 0 {
 		fmt.Fprintf(&b, " --max-value-bytes %d", c.MaxValueBytes)
 	}
+	if c.Transactions {
+		b.WriteString(" --transactions")
+	}
 	fmt.Fprintf(&b, " --seed %d --schedules 1", seed)
 	return b.String()
 }

@@ -98,6 +98,10 @@ type UserConfig struct {
 	// Configure, if set, changes the world's configuration before the
 	// world is built (a test's reference world, say).
 	Configure func(*cluster.Config)
+	// Transactions adds transactional producers and read_committed
+	// consumers to the sequences, and checks transactions' invariants
+	// (see usertxn.go).
+	Transactions bool
 }
 
 func (c UserConfig) withDefaults() UserConfig {

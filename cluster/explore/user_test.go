@@ -363,3 +363,40 @@ func requireUserSequencePasses(t *testing.T, cfg explore.UserConfig, seed uint64
 
 // runAction is a run of ms.
 func runAction(ms int64) cluster.Action { return cluster.Action{Kind: cluster.ActRun, Ms: ms} }
+
+// TestUserExploreTransactions plays random user-level sequences with
+// transactional producers (zombies among them) and read_committed
+// consumers: read_committed never hands out an aborted record, misses no
+// committed one below its position, and no last stable offset is above
+// its high watermark. The sequences draw every transactional action.
+func TestUserExploreTransactions(t *testing.T) {
+	n := 8
+	if testing.Short() {
+		n = 4
+	}
+	cfg := explore.UserConfig{Ops: 12, MaxValueBytes: 2000, Transactions: true}
+	drawn := map[cluster.ActionKind]int{}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		for _, o := range explore.UserSequence(cfg, seed) {
+			if o.Kind == explore.UserAction {
+				drawn[o.Action.Kind]++
+			}
+		}
+	}
+	for _, k := range []cluster.ActionKind{cluster.ActCommitTransaction, cluster.ActAbortTransaction, cluster.ActAddProducer, cluster.ActAddConsumer} {
+		if drawn[k] == 0 {
+			t.Errorf("no %s drawn in %d sequences", k, n)
+		}
+	}
+	rep := explore.Sweep(cfg, explore.SweepOptions{SeedBase: 1, Schedules: n, Workers: runtime.GOMAXPROCS(0), Shrink: 1})
+	if len(rep.Failures) > 0 {
+		f := rep.Failures[0]
+		t.Fatalf("%d of %d sequences failed; seed %d shrunk to %d ops: %s\n%sreplay: %s --events",
+			len(rep.Failed), n, f.Seed, len(f.Shrunk), f.Outcome, numbered(f.Shrunk), f.Replay)
+	}
+	if plain := explore.UserSequence(explore.UserConfig{Ops: 12, MaxValueBytes: 2000}, 1); slices.ContainsFunc(plain, func(o explore.UserOp) bool {
+		return o.Action.Kind == cluster.ActCommitTransaction || o.Action.Producer.TransactionalID != ""
+	}) {
+		t.Errorf("a sequence without Transactions drew a transactional action")
+	}
+}

@@ -261,6 +261,7 @@ func (u *userRun) apply(o UserOp) error {
 		}
 	}
 	u.checkViolations()
+	u.checkTransactions(false)
 	return nil
 }
 

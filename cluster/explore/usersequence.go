@@ -20,8 +20,15 @@ func UserSequence(cfg UserConfig, seed uint64) []UserOp {
 	// Disk damage is drawn from a stream of its own, so that the other
 	// draws of a seed are those of a sequence without it.
 	rd := rand.New(rand.NewPCG(seed, 0xda3a9e))
+	// So are transactions, with cfg.Transactions.
+	rt := rand.New(rand.NewPCG(seed, 0x7a5c7))
+	var txProducers []string
 	var ops []UserOp
 	for len(ops) < cfg.Ops {
+		if cfg.Transactions && rt.IntN(3) == 0 {
+			ops = append(ops, userTxnOp(rt, len(ops)+1, &txProducers))
+			continue
+		}
 		if rd.IntN(30) == 0 {
 			if rd.IntN(4) == 0 {
 				ops = append(ops, UserOp{Kind: UserWipe, ID: len(ops) + 1, Action: cluster.Action{Kind: cluster.ActWipe, Broker: int32(rd.IntN(3) + 1)}})

@@ -69,6 +69,7 @@ func (u *userRun) settle() {
 	if u.withinModel() {
 		u.checkAcked(st)
 	}
+	u.checkTransactions(true)
 	if u.out.Failed() {
 		return
 	}

@@ -48,6 +48,7 @@ type exploreOptions struct {
 	tickMs   int64
 	// The user-level explorer's (UserConfig).
 	maxValueBytes int
+	transactions  bool
 }
 
 // exploreProgressEvery is how often a long run prints a progress line.
@@ -69,7 +70,9 @@ controller fences the broker), clean stops, OS writebacks, isolations and heals.
 --mode users draws what users of the page and the terminal do to the default world
 (produce any size and key, set-producer, add, remove and crash consumers, stop,
 kill, power-cut, start, writeback, cut and heal links, seek, jumps back in time,
-clones, resets, long runs, and bad input) and checks invariants after every action.
+clones, resets, long runs, and bad input) and checks invariants after every action;
+--transactions adds transactional producers, commits, aborts, zombies and
+read_committed consumers to its draws.
 
 A progress line goes to stderr every few seconds on long runs.
 
@@ -93,6 +96,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.restrict, "restrict-power-cuts", true, "--mode replication: power-cut a broker only while every partition it hosts has min.insync.replicas ISR members running, then wait for its fencing")
 	fset.Int64Var(&o.tickMs, "tick", 100, "--mode replication: the world's tick `MS`")
 	fset.IntVar(&o.maxValueBytes, "max-value-bytes", 0, "--mode users: cap the values produced at `B` bytes (0: up to 1.2 MB)")
+	fset.BoolVar(&o.transactions, "transactions", false, "--mode users: add transactional producers (some sharing a transactional.id: zombies fenced) and read_committed consumers, and check that read_committed never hands out an aborted record, misses no committed one, and that the last stable offset stays at or below the high watermark")
 	u := cli.Usage{Synopsis: "explore [--rules R] [--schedules N] [--seed S] [--ops K] [--mode replication|users] [--json] [--events]", About: exploreAbout}
 	if code, ok := u.Parse(fset, args, stdout, stderr); !ok {
 		return code
@@ -163,7 +167,7 @@ func exploreMistake(o exploreOptions, given map[string]bool, rulesErr error) str
 // exploreExplorer is the explorer the flags ask for.
 func exploreExplorer(o exploreOptions, rules replica.RuleSet) explore.Explorer {
 	if o.mode == "users" {
-		return explore.UserConfig{Rules: &rules, Ops: o.ops, MaxValueBytes: o.maxValueBytes}
+		return explore.UserConfig{Rules: &rules, Ops: o.ops, MaxValueBytes: o.maxValueBytes, Transactions: o.transactions}
 	}
 	return explore.ReplicationConfig{Rules: rules, MinInsyncReplicas: o.minISR, UncleanLeaderElectionEnable: o.unclean,
 		RestrictPowerCuts: o.restrict, TickMs: o.tickMs, Ops: o.ops}

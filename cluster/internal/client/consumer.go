@@ -123,6 +123,10 @@ func (c *Consumer) Position() int64 { return c.position }
 // must not modify it.
 func (c *Consumer) Records() []Consumed { return c.records }
 
+// Resets returns how many times a simple consumer's position was out of
+// range and reset to the high watermark (records skipped).
+func (c *Consumer) Resets() int { return c.resets }
+
 // IsGroup reports whether the consumer is a group member.
 func (c *Consumer) IsGroup() bool { return c.grp != nil }
 
