@@ -60,6 +60,32 @@ func (c *Coordinator) commitError(r OffsetCommit) ErrorCode {
 	return None
 }
 
+// TxnCommitError decides whether a TxnOffsetCommit of group groupID is
+// accepted, as Kafka 3.7's GroupCoordinator.validateOffsetCommit does for a
+// transactional commit: a group that is Dead answers
+// COORDINATOR_NOT_AVAILABLE; a commit without a generation (-1, TxnOffsetCommit
+// before v3 or a producer outside the group) into an Empty or unknown group
+// is taken; one that names a generation, a member or a static instance
+// (v3+, KIP-447: the consumer's group metadata sent with the offsets) must
+// come from a current member of that generation (UNKNOWN_MEMBER_ID,
+// FENCED_INSTANCE_ID, ILLEGAL_GENERATION); anything else is taken, a
+// transactional commit needing no member.
+func (c *Coordinator) TxnCommitError(groupID string, generation int32, memberID, instanceID string) ErrorCode {
+	g := c.groups[groupID]
+	switch {
+	case g != nil && g.state == Dead:
+		return CoordinatorNotAvailable
+	case generation < 0 && (g == nil || g.state == Empty):
+		return None
+	case generation >= 0 || memberID != "" || instanceID != "":
+		if g == nil {
+			return UnknownMemberID // Kafka creates the group Empty: no member in it
+		}
+		return c.validateMember(g, memberID, instanceID, generation)
+	}
+	return None
+}
+
 // fetchOffsets handles OffsetFetch from the offset store: -1 where nothing
 // is committed.
 func (c *Coordinator) fetchOffsets(from string, r OffsetFetch) {

@@ -469,3 +469,43 @@ func responseError(r group.Response) group.ErrorCode {
 	}
 	return -1
 }
+
+// TestTxnCommitError: a TxnOffsetCommit is taken from a producer outside the
+// group only while the group is Empty or unknown (generation -1), and from a
+// member only for its current generation, its static instance not fenced
+// (Kafka 3.7's GroupCoordinator.validateOffsetCommit, KIP-447).
+func TestTxnCommitError(t *testing.T) {
+	s, ids := stableGroup(t, "w1", "w2")
+	type commit struct {
+		group      string
+		generation int32
+		member     string
+		instance   string
+	}
+	got := map[string]group.ErrorCode{}
+	for name, c := range map[string]commit{
+		"the member, its generation":       {"g", 1, ids[1], "w2"},
+		"the member, an older generation":  {"g", 0, ids[1], "w2"},
+		"an unknown member":                {"g", 1, "nobody", ""},
+		"a fenced static instance":         {"g", 1, ids[0], "w2"},
+		"no generation, a non-empty group": {"g", -1, "", ""},
+		"no generation, an unknown group":  {"other", -1, "", ""},
+		"a generation, an unknown group":   {"other", 3, "m", ""},
+		"a member without generation (v3)": {"g", -1, ids[1], "w2"},
+	} {
+		got[name] = s.c.TxnCommitError(c.group, c.generation, c.member, c.instance)
+	}
+	want := map[string]group.ErrorCode{
+		"the member, its generation":       group.None,
+		"the member, an older generation":  group.IllegalGeneration,
+		"an unknown member":                group.UnknownMemberID,
+		"a fenced static instance":         group.FencedInstanceID,
+		"no generation, a non-empty group": group.None, // a transactional commit needs no member
+		"no generation, an unknown group":  group.None,
+		"a generation, an unknown group":   group.UnknownMemberID,
+		"a member without generation (v3)": group.IllegalGeneration,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("TxnOffsetCommit answers (-want +got):\n%s", diff)
+	}
+}

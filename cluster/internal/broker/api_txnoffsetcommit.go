@@ -20,9 +20,15 @@ import (
 // log as a read_committed consumer would (offsetstore.go). A partition of
 // a topic that does not exist is UNKNOWN_TOPIC_OR_PARTITION.
 //
-// Not modelled: the group generation and member checks of v3 (KIP-447)
-// and the coordinator's verification that the offsets partition is in the
-// transaction (KIP-890); the offsets are taken whatever the group's state.
+// A v3+ request carries the consumer's group metadata (KIP-447: generation,
+// member id, group.instance.id): the group coordinator refuses the offsets
+// of a member that is no longer in the group's current generation
+// (group.Coordinator.TxnCommitError: ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID,
+// FENCED_INSTANCE_ID), so that a zombie consumer-producer pair cannot commit
+// offsets of partitions the group gave to another member.
+//
+// Not modelled: the coordinator's verification that the offsets partition
+// is in the transaction (KIP-890).
 func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, req *kmsg.TxnOffsetCommitRequest) {
 	resp := req.ResponseKind().(*kmsg.TxnOffsetCommitResponse)
 	var records []txnOffset
@@ -52,6 +58,12 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 	s := b.replicas[k]
 	if !b.Coordinates(env, req.Group) || s == nil {
 		setTxnCommitErrors(resp, records, kafkaerr.NotCoordinator)
+		rq.answer(id, resp)
+		return
+	}
+	if code := b.Coordinator(env).TxnCommitError(req.Group, req.Generation, req.MemberID, deref(req.InstanceID)); code != group.None {
+		noteTxn(env, x, "TxnOffsetCommit of group %s refused: %s (generation %d, member %q)", req.Group, code, req.Generation, req.MemberID)
+		setTxnCommitErrors(resp, records, int16(code))
 		rq.answer(id, resp)
 		return
 	}
