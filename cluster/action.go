@@ -69,11 +69,13 @@ const (
 	// operator's rm -rf on the broker's host: what to do with a broker that
 	// cannot start because a file is damaged ([BrokerFailed]).
 	ActWipe ActionKind = "wipe"
-	// ActCommitTransaction is producer Name's commitTransaction: its
-	// transaction ends with a COMMIT marker on each partition it wrote to
-	// (transaction.go).
+	// ActCommitTransaction is producer Name's commitTransaction: EndTxn
+	// once its records are answered, and the coordinator has a COMMIT
+	// marker written on each partition the transaction wrote to
+	// (cluster/internal/client's transaction.go).
 	ActCommitTransaction ActionKind = "commit-transaction"
-	// ActAbortTransaction is producer Name's abortTransaction: ABORT markers.
+	// ActAbortTransaction is producer Name's abortTransaction: EndTxn(abort),
+	// ABORT markers.
 	ActAbortTransaction ActionKind = "abort-transaction"
 	// ActExternal is one request of a Kafka client outside the world
 	// (External), as its bytes came over the wire (external.go).

@@ -102,15 +102,17 @@
 // retention by time read that field. The world's clock starts at 0 ms
 // (1970-01-01).
 // A producer with a transactional.id ([ProducerConfig].TransactionalID)
-// writes transactional batches, and [ActCommitTransaction] and
-// [ActAbortTransaction] end its transaction with a COMMIT or ABORT marker,
-// a control batch, on each partition it wrote to, as Kafka 3.7's
-// transaction coordinator has their leaders append it (WriteTxnMarkers).
-// Consumers read as read_uncommitted, the Java default: they pass a marker
+// runs its transactions through the brokers' transaction coordinator
+// (cluster/internal/txn) as Kafka 3.7's producer does: InitProducerId
+// (fencing an older producer with the same id), AddPartitionsToTxn, then
+// transactional batches; [ActCommitTransaction] and [ActAbortTransaction]
+// send EndTxn, and the coordinator has each partition's leader append a
+// COMMIT or ABORT marker, a control batch (WriteTxnMarkers). Consumers read
+// as read_uncommitted, the Java default, or with
+// [ConsumerConfig].IsolationLevel [ReadCommitted] up to the partition's
+// last stable offset, skipping aborted transactions; either passes a marker
 // without handing it out. The producers' transaction.go
-// (cluster/internal/client) says what is not modelled (the coordinator's
-// __transaction_state log, timeouts, fencing, read_committed and the last
-// stable offset).
+// (cluster/internal/client) says what is not modelled.
 //
 // # Consumer groups
 //
