@@ -430,3 +430,24 @@ func TestTransactionCommitInAClone(t *testing.T) {
 		t.Errorf("the clone's batches differ (-original +clone):\n%s", diff)
 	}
 }
+
+// A record refused while the transaction ends is refused by the action's
+// check: it is not an action of the world, so a jump back in time replays
+// without it (the user-level explorer with transactions found a refused
+// produce replayed, and refused again, by the timeline).
+func TestTransactionRefusedSendIsNoAction(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "x", LingerMs: 20}))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Produce("tx", "", "a", 0))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
+	actions := len(w.Actions())
+	require.ErrorIs(t, w.Produce("tx", "", "b", 0), cluster.ErrInvalidConfig)
+	require.Len(t, w.Actions(), actions, "the refused produce is not an action")
+	require.NoError(t, w.RunFor(1000))
+	back, err := w.AtTime(w.NowMs() - 500)
+	require.NoError(t, err)
+	require.Empty(t, back.InternalErrors())
+}

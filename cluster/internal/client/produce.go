@@ -14,9 +14,13 @@ import (
 )
 
 // CheckProduce checks a record before [Producer.Produce]: its partition
-// (-1: the partitioner's choice) and its timestamp, if the application
-// sets one.
+// (-1: the partitioner's choice), its timestamp, if the application sets
+// one, and that a transactional producer may send (its transaction is not
+// ending, it was not fenced). A record it accepts, Produce takes.
 func (p *Producer) CheckProduce(env Env, partition int32, timestampMs *int64) error {
+	if err := p.checkTransactionalSend(); err != nil {
+		return err
+	}
 	if n, ok := env.PartitionCount(p.cfg.Topic); ok && partition >= n {
 		return fmt.Errorf("%w: produce: topic %s has no partition %d", metadata.ErrInvalidConfig, p.cfg.Topic, partition)
 	}
