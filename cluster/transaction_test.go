@@ -53,9 +53,7 @@ func storedBatchesOf(t *testing.T, w *cluster.World, id int32, partitionDir stri
 // batch; an abort fails what still lingers and appends ABORT. A consumer
 // hands out the records, not the markers, and its position passes them.
 func TestTransactionMarkers(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	w := txnWorld(t)
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "orders-tx", LingerMs: 20}))
 	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "c", Topic: "t", Partition: 0}))
 	require.NoError(t, w.Deliver(0))
@@ -63,7 +61,7 @@ func TestTransactionMarkers(t *testing.T) {
 		require.NoError(t, w.Produce("tx", "", fmt.Sprintf("a%d", i), 0))
 	}
 	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
-	err = w.Produce("tx", "", "early", 0)
+	err := w.Produce("tx", "", "early", 0)
 	if !errors.Is(err, cluster.ErrInvalidConfig) {
 		t.Errorf("a send while the commit is ending: got %v, want ErrInvalidConfig", err)
 	}
@@ -291,6 +289,16 @@ func TestTransactionsRandom(t *testing.T) {
 	}
 }
 
+// txnWorld is a three-broker modern world with topic t: one partition on
+// three replicas.
+func txnWorld(t *testing.T) *cluster.World {
+	t.Helper()
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	return w
+}
+
 // partitionT0 returns partition t-0's state.
 func partitionT0(w *cluster.World) cluster.PartitionInfo {
 	for _, p := range w.State().Partitions {
@@ -315,9 +323,7 @@ func polled(w *cluster.World, i int) []string {
 // read_uncommitted consumer reads on to the high watermark. Once the
 // transaction aborts, read_committed skips its records and reads on.
 func TestReadCommittedWaitsForTheLastStableOffset(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	w := txnWorld(t)
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "slow", Topic: "t", TransactionalID: "slow-tx"}))
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "fast", Topic: "t", TransactionalID: "fast-tx"}))
 	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "ru", Topic: "t", Partition: 0}))
@@ -365,9 +371,7 @@ func TestReadCommittedWaitsForTheLastStableOffset(t *testing.T) {
 // answered PRODUCER_FENCED, and it refuses to go on; read_committed never
 // sees what it wrote.
 func TestTransactionZombieIsFenced(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	w := txnWorld(t)
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "old", Topic: "t", TransactionalID: "app"}))
 	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "t", Partition: 0, IsolationLevel: cluster.ReadCommitted}))
 	require.NoError(t, w.RunFor(500))
@@ -413,9 +417,7 @@ func TestTransactionZombieIsFenced(t *testing.T) {
 // transactions found a clone's broker with its marker bookkeeping half
 // made).
 func TestTransactionCommitInAClone(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	w := txnWorld(t)
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "x"}))
 	require.NoError(t, w.RunFor(500))
 	c := w.Clone()
@@ -436,9 +438,7 @@ func TestTransactionCommitInAClone(t *testing.T) {
 // without it (the user-level explorer with transactions found a refused
 // produce replayed, and refused again, by the timeline).
 func TestTransactionRefusedSendIsNoAction(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	w := txnWorld(t)
 	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "x", LingerMs: 20}))
 	require.NoError(t, w.RunFor(500))
 	require.NoError(t, w.Produce("tx", "", "a", 0))
