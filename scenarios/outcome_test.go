@@ -47,7 +47,7 @@ var decisive = map[string]struct {
 	// the zombie's batch refused at the fenced epoch, its transaction aborted
 	"zombie-fenced": {"2", []string{"old p2=INVALID_PRODUCER_EPOCH", "b1 [0 p1·e0, 1 ⟨ABORT⟩·e0]"}},
 	// the aborted records stay; read_committed skips them, read_uncommitted hands them out
-	"aborted-transaction-on-disk": {"3", []string{"rc position=6 read=1", "ru position=6 read=4"}},
+	"aborted-transaction": {"3", []string{"rc position=6 read=1", "ru position=6 read=4"}},
 	// five acknowledgements, no running broker with the records
 	"your-producer-power-cut": {"2", []string{"ctl leader=2 e=1 isr={2,3}", "b2 leader 0/0"}},
 }

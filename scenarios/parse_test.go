@@ -138,7 +138,7 @@ func TestAllScenariosListed(t *testing.T) {
 		"life-of-a-record", "acks1-loses-acked-writes", "acks-all-and-the-isr", "unclean-leader-election", "your-producer-power-cut",
 		"kip101-part1", "kip101-part2", "kip101-part3", "kip101-part4", "kip279-two-rounds",
 		"eager-vs-cooperative", "crash-is-not-a-goodbye", "keys-order-partitions", "retention-and-compaction",
-		"read-committed-waits", "zombie-fenced", "aborted-transaction-on-disk",
+		"read-committed-waits", "zombie-fenced", "aborted-transaction",
 	}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("scenario names (-want +got):\n%s", diff)
