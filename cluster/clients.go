@@ -39,7 +39,7 @@ const DefaultMaxRequestSize = client.DefaultMaxRequestSize
 //
 // The zero values of Acks, EnableIdempotence and Partitioner are the
 // defaults of the client of the world's rule set ([Config.Rules]): under
-// [replica.Modern] those of a current Java client (Kafka 3.7's
+// [replica.V3_7] and later those of a current Java client (Kafka 3.7's
 // ProducerConfig: acks=all and enable.idempotence=true since 3.0, KIP-679;
 // the built-in uniform sticky partitioner since 3.3, KIP-794), under the
 // older rule sets those of the clients of their time (acks=1,
@@ -144,7 +144,7 @@ func CheckAssignment(got group.Assignment, members []group.MemberSubscription, t
 // and keys (none: the keyless partitioner). Records already sent keep the
 // acks they were sent with, retries included; a change of acks first sends
 // the records still lingering. An enable.idempotence left to its default
-// follows the acks (on with acks=all under [replica.Modern], as a client
+// follows the acks (on with acks=all under [replica.V3_7] and later, as a client
 // configured anew would be); one set to true refuses acks other than all.
 func (w *World) SetProducer(name string, rate float64, acks string, keys []string) error {
 	return w.Do(Action{Kind: ActSetProducer, Name: name, Producer: ProducerConfig{Rate: rate, Acks: acks, Keys: keys}})

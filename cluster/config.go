@@ -41,9 +41,9 @@ type Config struct {
 	// Brokers is the number of brokers, with ids 1..Brokers (default 3).
 	Brokers int
 	// Rules is the Kafka version whose replication rules apply (R0). It also
-	// picks the controller's era: before [replica.Modern] a ZooKeeper-era
+	// picks the controller's era: before [replica.V3_7] a ZooKeeper-era
 	// controller bumps the leader epoch on controller-side ISR shrinks and
-	// only when it elects a leader; [replica.Modern] is KRaft 3.7+.
+	// only when it elects a leader; [replica.V3_7] and [replica.V4] are KRaft.
 	Rules replica.RuleSet
 	// MinInsyncReplicas is the brokers' min.insync.replicas (default 1),
 	// for every topic without its own ([Topic.MinInsyncReplicas]).
@@ -299,7 +299,7 @@ func (c Config) withDefaults() (Config, error) {
 	switch {
 	case c.Brokers < 1 || c.Brokers > 99:
 		return c, fmt.Errorf("%w: Brokers %d not in 1..99", ErrInvalidConfig, c.Brokers)
-	case c.Rules < replica.V0_10 || c.Rules > replica.Modern:
+	case !c.Rules.Valid():
 		return c, fmt.Errorf("%w: Rules %d", ErrInvalidConfig, int(c.Rules))
 	case c.TickMs < 1:
 		return c, fmt.Errorf("%w: TickMs %d < 1", ErrInvalidConfig, c.TickMs)
@@ -344,4 +344,4 @@ func (c Config) withDefaults() (Config, error) {
 func (c Config) ConsumerGroupProtocol() bool { return c.Rules >= replica.Modern }
 
 // zkEra reports whether the controller follows ZooKeeper-era epoch rules.
-func (c Config) zkEra() bool { return c.Rules < replica.Modern }
+func (c Config) zkEra() bool { return c.Rules < replica.V3_7 }

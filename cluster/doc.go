@@ -271,13 +271,13 @@
 // # Rules and eras
 //
 // [Config.Rules] picks the Kafka version's replication rules
-// ([replica.RuleSet]) and the controller's era. Before [replica.Modern]
+// ([replica.RuleSet]) and the controller's era. Before [replica.V3_7]
 // the controller behaves as a ZooKeeper-era one: the leader epoch goes up
 // on each election (not when a partition goes offline) and on
 // controller-side ISR shrinks (as the ZooKeeper-era controller's
 // KafkaController.onBrokerFailure did), and a broker that restarts before
 // its session expired keeps its place (the KIP-101 scenarios rely on it).
-// Under Modern (KRaft, 3.7+) the leader epoch goes up on every change of
+// Under V3_7 and V4 (KRaft) the leader epoch goes up on every change of
 // the leader field, including to and from none (KRaft's
 // PartitionChangeBuilder), and a restarted
 // broker always registers fenced, so it is fenced first if the controller

@@ -50,7 +50,7 @@ func newEnv(t *rapid.T, rules replica.RuleSet, minISR int) *replicatest.Interact
 // nothing but what Node.Clone says (clonetest).
 func TestCloneEvolvesAsAReplay(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		rules := rapid.SampledFrom([]replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.Modern}).Draw(t, "rules")
+		rules := rapid.SampledFrom([]replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.V3_7, replica.V4}).Draw(t, "rules")
 		minISR := rapid.IntRange(1, 3).Draw(t, "min.insync.replicas")
 		env := newEnv(t, rules, minISR)
 		var before []op

@@ -22,7 +22,7 @@ type Config struct {
 	// Rules selects the Kafka version whose replication rules apply.
 	Rules RuleSet
 	// MinInsyncReplicas is min.insync.replicas (default 1). Under the
-	// Modern rules the effective value is min(MinInsyncReplicas, replication
+	// V3_7+ rules the effective value is min(MinInsyncReplicas, replication
 	// factor) (3.7, Partition.effectiveMinIsr); before 3.7 it applies as set.
 	MinInsyncReplicas int
 	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms (default
@@ -51,7 +51,7 @@ type Config struct {
 	// NowMs is the virtual time at which the node is created.
 	NowMs int64
 	// TruncationPoint, when set, replaces [TruncationPoint] in the follower's
-	// truncation rounds under the [Modern] rules (2.8+), the rules of the
+	// truncation rounds under the [V3_7] and [V4] rules (2.8+), the rules of the
 	// learning kit's exercise ch05/truncation, which plugs a learner's rule in
 	// with it (exercises/live). It gets the follower's epoch cache, log end
 	// offset, high watermark and the leader's answer. ok = false declines the
@@ -110,7 +110,7 @@ type FollowerState struct {
 
 // withDefaults returns c with Kafka's defaults filled in and checks ranges.
 func (c Config) withDefaults() (Config, error) {
-	if c.Rules < V0_10 || c.Rules > Modern {
+	if !c.Rules.Valid() {
 		return c, fmt.Errorf("%w: Rules %d", ErrInvalidConfig, int(c.Rules))
 	}
 	fill64 := func(v *int64, d int64) {

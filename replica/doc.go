@@ -25,31 +25,33 @@
 //
 // Where Kafka changed the rules, [Config.Rules] picks the version: V0_10
 // (0.10), V0_11 (0.11 to 1.1, KIP-101), V2_0 (2.0, KIP-279), V2_1 (2.1 to
-// 2.6) and Modern (3.7+ with KRaft). Every rule that differs, the version it
-// comes from and where it lives in Kafka's source (read at the tag named):
+// 2.6), V3_7 (3.7 with KRaft) and V4 (4.1, the rule set called [Modern]).
+// Every rule that differs, the version it comes from and where it lives in
+// Kafka's source (read at the tag named; for 4.x, the KIP and Kafka 4.1's
+// documentation):
 //
-//	rule                                     V0_10  V0_11  V2_0  V2_1  Modern  Kafka version and source
-//	records carry the leader epoch           no     yes    yes   yes   yes     0.11.0, KIP-101 (RecordBatch partitionLeaderEpoch)
-//	new follower truncates to its HW         yes    -      -     -     -       0.10.2 ReplicaManager.makeFollowers
-//	  ... to OffsetsForLeaderEpoch's end     -      yes    -     -     -       0.11.0 ReplicaFetcherThread.maybeTruncate
-//	  ... in KIP-279 rounds (epoch, end)     -      -      yes   yes   -       2.0.0 AbstractFetcherThread.getOffsetTruncationState
-//	  ... on fetch, DivergingEpoch           -      -      -     -     yes     2.8.0 AbstractFetcherThread.truncateOnFetchResponse
-//	undefined answer cuts at the HW          -      yes    yes   yes   no      2.0.0-2.7 ReplicaManager.makeFollowers (initial fetch offset = HW);
-//	                                                                            2.8.0 ReplicaManager.initialFetchOffset (= LEO, but only with
-//	                                                                            inter.broker.protocol.version 2.7+, truncation on fetch; 3.7.0
-//	                                                                            MetadataVersion.isTruncationOnFetchSupported: below, the HW)
-//	a log without epochs truncates to HW     yes    yes    yes   yes   yes     3.7.0 AbstractFetcherThread.truncateToHighWatermark
-//	epoch older than all cached: undefined   -      yes    yes   no    no      2.0.0 / 2.1.0 LeaderEpochFileCache.endOffsetFor
-//	leader caches its epoch at election      no     no     no    yes   yes     2.1.0 Partition.makeLeader (KAFKA-7415); before, at first append
-//	an append's older epoch cuts the cache   -      no     no    yes   yes     2.1.0 LeaderEpochFileCache.assign (KAFKA-7415); before, ignored
-//	leader epoch fencing on requests         no     no     no    yes   yes     2.1.0 Partition.localReplicaWithEpochOrException (KIP-320)
-//	same leader, newer epoch restarts fetch  no     no     no    yes   yes     2.1.0 Partition.makeFollower (KAFKA-7164)
-//	ISR join needs the leader epoch start    no     no     no    yes   yes     2.1.0 Partition.maybeExpandIsr (KAFKA-7128)
-//	LEO = leader's LEO never leaves the ISR  no     no     no    yes   yes     2.1.0 Partition.getOutOfSyncReplicas (KAFKA-7152)
-//	replica.lag.time.max.ms default          10 s   10 s   10 s  10 s  30 s    2.5.0 KafkaConfig (KIP-537; V2_1 covers 2.5 and 2.6 too)
-//	ISR write                                ZK     ZK     ZK    ZK    AP      2.7.0 AlterIsr / AlterPartition (KIP-497); before, the leader wrote ZooKeeper
-//	effective min ISR = min(minISR, RF)      no     no     no    no    yes     3.7.0 Partition.effectiveMinIsr
-//	HW frozen below the effective min ISR    no     no     no    no    yes     3.7.0 Partition.maybeIncrementLeaderHW (KAFKA-15583)
+//	rule                                     V0_10  V0_11  V2_0  V2_1  V3_7  V4    Kafka version and source
+//	records carry the leader epoch           no     yes    yes   yes   yes   yes   0.11.0, KIP-101 (RecordBatch partitionLeaderEpoch)
+//	new follower truncates to its HW         yes    -      -     -     -     -     0.10.2 ReplicaManager.makeFollowers
+//	  ... to OffsetsForLeaderEpoch's end     -      yes    -     -     -     -     0.11.0 ReplicaFetcherThread.maybeTruncate
+//	  ... in KIP-279 rounds (epoch, end)     -      -      yes   yes   -     -     2.0.0 AbstractFetcherThread.getOffsetTruncationState
+//	  ... on fetch, DivergingEpoch           -      -      -     -     yes   yes   2.8.0 AbstractFetcherThread.truncateOnFetchResponse
+//	undefined answer cuts at the HW          -      yes    yes   yes   no    no    2.0.0-2.7 ReplicaManager.makeFollowers (initial fetch offset = HW);
+//	                                                                                2.8.0 ReplicaManager.initialFetchOffset (= LEO, but only with
+//	                                                                                inter.broker.protocol.version 2.7+, truncation on fetch; 3.7.0
+//	                                                                                MetadataVersion.isTruncationOnFetchSupported: below, the HW)
+//	a log without epochs truncates to HW     yes    yes    yes   yes   yes   yes   3.7.0 AbstractFetcherThread.truncateToHighWatermark
+//	epoch older than all cached: undefined   -      yes    yes   no    no    no    2.0.0 / 2.1.0 LeaderEpochFileCache.endOffsetFor
+//	leader caches its epoch at election      no     no     no    yes   yes   yes   2.1.0 Partition.makeLeader (KAFKA-7415); before, at first append
+//	an append's older epoch cuts the cache   -      no     no    yes   yes   yes   2.1.0 LeaderEpochFileCache.assign (KAFKA-7415); before, ignored
+//	leader epoch fencing on requests         no     no     no    yes   yes   yes   2.1.0 Partition.localReplicaWithEpochOrException (KIP-320)
+//	same leader, newer epoch restarts fetch  no     no     no    yes   yes   yes   2.1.0 Partition.makeFollower (KAFKA-7164)
+//	ISR join needs the leader epoch start    no     no     no    yes   yes   yes   2.1.0 Partition.maybeExpandIsr (KAFKA-7128)
+//	LEO = leader's LEO never leaves the ISR  no     no     no    yes   yes   yes   2.1.0 Partition.getOutOfSyncReplicas (KAFKA-7152)
+//	replica.lag.time.max.ms default          10 s   10 s   10 s  10 s  30 s  30 s  2.5.0 KafkaConfig (KIP-537; V2_1 covers 2.5 and 2.6 too)
+//	ISR write                                ZK     ZK     ZK    ZK    AP    AP    2.7.0 AlterIsr / AlterPartition (KIP-497); before, the leader wrote ZooKeeper
+//	effective min ISR = min(minISR, RF)      no     no     no    no    yes   yes   3.7.0 Partition.effectiveMinIsr
+//	HW frozen below the effective min ISR    no     no     no    no    yes   yes   3.7.0 Partition.maybeIncrementLeaderHW (KAFKA-15583)
 //
 // ZK: written to ZooKeeper synchronously by the leader ([RuleSet.SynchronousISRWrite]);
 // AP: proposed to the controller and answered asynchronously. Each row is a
@@ -77,7 +79,7 @@
 //
 // Two [Config] fields plug another implementation of the follower's side in
 // (the learning kit's exercise ch05/truncation, whose rule is 2.8+'s): under
-// Modern, [Config.TruncationPoint] decides each DivergingEpoch's cut; under
+// V3_7 and V4, [Config.TruncationPoint] decides each DivergingEpoch's cut; under
 // V2_1, [Config.Truncate] runs the whole truncation, every question it asks
 // a real OffsetsForLeaderEpoch round trip, and the node applies the log,
 // epoch cache and HW it returns. Where the version's rule is not the

@@ -85,7 +85,7 @@ func TestExplorerFindsZeroTenLoss(t *testing.T) {
 	t.Logf("0.10 loses an acks=all write: seed %d, shortest schedule (%d events) %v", seed, len(schedule), schedule)
 	trace, _ := play(replica.V0_10, 1, schedule)
 	t.Logf("trace:\n%s", trace)
-	for _, rules := range []replica.RuleSet{replica.V0_11, replica.V2_0, replica.V2_1, replica.Modern} {
+	for _, rules := range []replica.RuleSet{replica.V0_11, replica.V2_0, replica.V2_1, replica.V3_7, replica.V4} {
 		if seed, schedule, ok := found(rules); ok {
 			trace, _ := play(rules, 1, schedule)
 			t.Errorf("%s rules lost an acknowledged write: seed %d, shortest schedule %v (replay: go test ./replica -run TestExplorerFindsZeroTenLoss -explore.seeds=%d)\ntrace:\n%s",

@@ -42,7 +42,7 @@ type followerState struct {
 	backoffUntilMs int64
 	// fetchOffset is the fetch offset a truncation round starts from
 	// (PartitionFetchState.fetchOffset): the HW when the replica became a
-	// follower, then where the last round cut. Modern rule sets read the
+	// follower, then where the last round cut. V3_7 and V4 read the
 	// LEO instead ([RuleSet.InitialFetchOffsetIsLEO]).
 	fetchOffset int64
 	// part is the truncation [Config.Truncate] runs, nil while the
@@ -84,7 +84,7 @@ func (n *Node) becomeFollower(s LeaderAndISR) error {
 			return err
 		}
 		n.startFetching()
-	case n.cfg.Rules < Modern:
+	case n.cfg.Rules < V3_7:
 		n.follow.state = FetchTruncating
 		if n.cfg.Truncate != nil && n.cfg.Rules == V2_1 {
 			latest, _ := n.latestEpoch()

@@ -12,11 +12,11 @@ const (
 	// [Ready.ProduceResponses] (none for acks=0).
 	MsgProduce MessageType = iota
 	// MsgFetch is a follower's Fetch: FetchOffset (its LEO),
-	// LastFetchedEpoch (Modern), CurrentLeaderEpoch (V2_1+), MaxWaitMs.
+	// LastFetchedEpoch (V3_7+), CurrentLeaderEpoch (V2_1+), MaxWaitMs.
 	// Answered by MsgFetchResponse.
 	MsgFetch
 	// MsgFetchResponse answers MsgFetch: Entries, HighWatermark and
-	// LogStartOffset, or DivergingEpoch (Modern), or an Error. For
+	// LogStartOffset, or DivergingEpoch (V3_7+), or an Error. For
 	// OFFSET_OUT_OF_RANGE it carries the leader's LogStartOffset and
 	// LogEndOffset, standing for the ListOffsets round trip of
 	// AbstractFetcherThread.handleOutOfRangeError.
@@ -66,7 +66,7 @@ type Message struct {
 	CurrentLeaderEpoch int32
 	// FetchOffset is the follower's LEO (MsgFetch and its answer).
 	FetchOffset int64
-	// LastFetchedEpoch is the epoch of the follower's last record (Modern;
+	// LastFetchedEpoch is the epoch of the follower's last record (V3_7+;
 	// [NoEpoch] when its log has none).
 	LastFetchedEpoch int32
 	// MaxWaitMs is how long the leader may park a fetch that finds nothing.
@@ -79,7 +79,7 @@ type Message struct {
 	HighWatermark int64
 	// LogStartOffset and LogEndOffset are the leader's, in fetch answers.
 	LogStartOffset, LogEndOffset int64
-	// DivergingEpoch, in a Modern fetch answer, says the follower's log
+	// DivergingEpoch, in a V3_7+ fetch answer, says the follower's log
 	// diverges: the leader's (largest epoch ≤ LastFetchedEpoch, its end).
 	DivergingEpoch *EpochEndOffset
 

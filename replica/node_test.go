@@ -426,7 +426,7 @@ func TestDefaultReplicaLagTimeMaxMs(t *testing.T) {
 	for r := replica.V0_10; r <= replica.Modern; r++ {
 		got[r] = r.DefaultReplicaLagTimeMaxMs()
 	}
-	want := map[replica.RuleSet]int64{replica.V0_10: 10000, replica.V0_11: 10000, replica.V2_0: 10000, replica.V2_1: 10000, replica.Modern: 30000}
+	want := map[replica.RuleSet]int64{replica.V0_10: 10000, replica.V0_11: 10000, replica.V2_0: 10000, replica.V2_1: 10000, replica.V3_7: 30000, replica.V4: 30000}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("replica.lag.time.max.ms defaults (-want +got):\n%s", diff)
 	}

@@ -142,13 +142,13 @@ func play(rules replica.RuleSet, minISR int, schedule []op) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	checker := &replicatest.Checker{ISRAgreement: rules == replica.Modern}
+	checker := &replicatest.Checker{ISRAgreement: rules >= replica.V3_7}
 	var trace strings.Builder
 	trace.WriteString(env.Elect(1, nil))
 	for i, o := range schedule {
 		fmt.Fprintf(&trace, "\n> %s\n%s", o, apply(env, o))
 		err := checker.Check(env)
-		if err == nil && rules == replica.Modern {
+		if err == nil && rules >= replica.V3_7 {
 			err = errors.Join(noDuplicateSequences(env), noAckedWriteLost(env))
 		}
 		if err != nil {
@@ -190,7 +190,7 @@ func noAckedWriteLost(env *replicatest.InteractionEnv) error {
 // record acknowledged with acks=all is missing from the leader's log. Rule
 // sets without epochs or fencing are held only to the first two.
 func TestInvariantsOverRandomSchedules(t *testing.T) {
-	for _, rules := range []replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.Modern} {
+	for _, rules := range []replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.V3_7, replica.V4} {
 		t.Run(rules.String(), func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				minISR := rapid.IntRange(1, 3).Draw(t, "min.insync.replicas")
@@ -204,7 +204,7 @@ func TestInvariantsOverRandomSchedules(t *testing.T) {
 // randomness, so a schedule replayed gives the same trace byte for byte.
 func TestSameScheduleSameTrace(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		rules := rapid.SampledFrom([]replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.Modern}).Draw(t, "rules")
+		rules := rapid.SampledFrom([]replica.RuleSet{replica.V0_10, replica.V0_11, replica.V2_0, replica.V2_1, replica.V3_7, replica.V4}).Draw(t, "rules")
 		schedule := drawSchedule(t)
 		first, second := run(t, rules, 2, schedule), run(t, rules, 2, slices.Clone(schedule))
 		if first != second {

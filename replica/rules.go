@@ -1,6 +1,9 @@
 package replica
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // RuleSet selects which Kafka version's replication rules a [Node] follows.
 // The rules differ in how a replica that becomes a follower finds the point
@@ -37,18 +40,28 @@ const (
 	// Log.updateLogEndOffset does; 2.1 to 2.3 kept it, in Replica, until the
 	// next fetch answer.
 	V2_1
-	// Modern is Kafka 3.7+ with KRaft: as V2_1, plus truncation on fetch through
+	// V3_7 is Kafka 3.7 with KRaft: as V2_1, plus truncation on fetch through
 	// the DivergingEpoch of fetch answers (Fetch v12, KIP-595; used by replica
-	// fetchers from 2.8, KAFKA-10554) with an initial fetch offset at the LEO, ISR changes sent to the controller as
-	// AlterPartition and answered asynchronously (KIP-497, 2.7), the 30 s
-	// replica.lag.time.max.ms default (KIP-537, 2.5), and 3.7's min ISR
-	// rules (KAFKA-15583): the effective min ISR is min(min.insync.replicas,
-	// replication factor), and the HW does not move while the committed ISR
-	// is smaller than it.
-	Modern
+	// fetchers from 2.8, KAFKA-10554) with an initial fetch offset at the LEO,
+	// ISR changes sent to the controller as AlterPartition and answered
+	// asynchronously (KIP-497, 2.7), the 30 s replica.lag.time.max.ms default
+	// (KIP-537, 2.5), and 3.7's min ISR rules (KAFKA-15583): the effective
+	// min ISR is min(min.insync.replicas, replication factor), and the HW does
+	// not move while the committed ISR is smaller than it. The ISR keeps its
+	// last member, and only ISR members are eligible in a clean election.
+	V3_7
+	// V4 is Kafka 4.1: as V3_7, plus the rules 4.0 and 4.1 changed, each one
+	// method of RuleSet listed in the package documentation's table (eligible
+	// leader replicas, KIP-966, on by default for new 4.1 clusters; KIP-1030's
+	// new defaults).
+	V4
 )
 
-var ruleSetNames = [...]string{"v0.10", "v0.11", "v2.0", "v2.1", "modern"}
+// Modern is the rule set the page, the command line, the scenarios and the
+// notes call "modern": [V4]. The Kafka 3.7 rules stay selectable as [V3_7].
+const Modern = V4
+
+var ruleSetNames = [...]string{"v0.10", "v0.11", "v2.0", "v2.1", "v3.7", "v4"}
 
 // String returns the rule set's name as the scenario files spell it.
 func (r RuleSet) String() string {
@@ -59,15 +72,21 @@ func (r RuleSet) String() string {
 }
 
 // ParseRuleSet returns the rule set named s ("v0.10", "v0.11", "v2.0",
-// "v2.1" or "modern").
+// "v2.1", "v3.7" or "v4"); "modern" names [Modern].
 func ParseRuleSet(s string) (RuleSet, error) {
+	if s == "modern" {
+		return Modern, nil
+	}
 	for i, name := range ruleSetNames {
 		if name == s {
 			return RuleSet(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unknown rule set %q", ErrInvalidConfig, s)
+	return 0, fmt.Errorf("%w: unknown rule set %q (one of %s, or modern)", ErrInvalidConfig, s, strings.Join(ruleSetNames[:], ", "))
 }
+
+// Valid reports whether r is one of the rule sets above.
+func (r RuleSet) Valid() bool { return r >= V0_10 && r <= V4 }
 
 // EpochsInRecords reports whether records carry the leader epoch (0.11+).
 func (r RuleSet) EpochsInRecords() bool { return r >= V0_11 }
@@ -96,22 +115,22 @@ func (r RuleSet) ISRJoinNeedsLESO() bool { return r >= V2_1 }
 // whoever drives the [Node] should then answer its AlterPartition at once,
 // before anything else reaches the node. From 2.7 (KIP-497, AlterPartition)
 // the answer comes whenever the controller sends it.
-func (r RuleSet) SynchronousISRWrite() bool { return r < Modern }
+func (r RuleSet) SynchronousISRWrite() bool { return r < V3_7 }
 
 // StrictMinISR reports whether the HW is frozen while the committed ISR is
 // smaller than min.insync.replicas (3.7+, KAFKA-15583).
-func (r RuleSet) StrictMinISR() bool { return r >= Modern }
+func (r RuleSet) StrictMinISR() bool { return r >= V3_7 }
 
 // TruncatesOnFetch reports whether the follower learns its truncation point
 // from DivergingEpoch in fetch answers instead of OffsetsForLeaderEpoch (2.8+).
-func (r RuleSet) TruncatesOnFetch() bool { return r >= Modern }
+func (r RuleSet) TruncatesOnFetch() bool { return r >= V3_7 }
 
 // InitialFetchOffsetIsLEO reports whether a new follower whose log has
 // epochs starts fetching at its LEO, so that an undefined truncation answer
 // keeps its log (2.8+, ReplicaManager.initialFetchOffset). Before 2.8
 // ReplicaManager.makeFollowers started it at its HW, and an undefined
 // answer cut the log there.
-func (r RuleSet) InitialFetchOffsetIsLEO() bool { return r >= Modern }
+func (r RuleSet) InitialFetchOffsetIsLEO() bool { return r >= V3_7 }
 
 // CaughtUpAtLeaderLEO reports whether a follower whose LEO equals the
 // leader's is never out of sync, however long ago it last caught up (2.1+,
@@ -123,13 +142,13 @@ func (r RuleSet) CaughtUpAtLeaderLEO() bool { return r >= V2_1 }
 // most the replication factor (3.7+, Partition.effectiveMinIsr). Before
 // 3.7 the setting applies as written: a value above the replication factor
 // refuses every acks=all produce with NOT_ENOUGH_REPLICAS.
-func (r RuleSet) EffectiveMinISRCapped() bool { return r >= Modern }
+func (r RuleSet) EffectiveMinISRCapped() bool { return r >= V3_7 }
 
 // DefaultReplicaLagTimeMaxMs is the replica.lag.time.max.ms default of the
 // rule set's Kafka version: 10000 before 2.5, 30000 from 2.5 (KIP-537). It
 // is what [NewNode] fills in for a zero [Config.ReplicaLagTimeMaxMs].
 func (r RuleSet) DefaultReplicaLagTimeMaxMs() int64 {
-	if r >= Modern {
+	if r >= V3_7 {
 		return DefaultReplicaLagTimeMaxMs
 	}
 	return DefaultReplicaLagTimeMaxMsBefore25

@@ -19,8 +19,11 @@ func TestRuleSetNamesRoundTrip(t *testing.T) {
 		}
 		got = append(got, r.String())
 	}
-	if diff := cmp.Diff([]string{"v0.10", "v0.11", "v2.0", "v2.1", "modern"}, got); diff != "" {
+	if diff := cmp.Diff([]string{"v0.10", "v0.11", "v2.0", "v2.1", "v3.7", "v4"}, got); diff != "" {
 		t.Errorf("rule set names (-want +got):\n%s", diff)
+	}
+	if r, err := replica.ParseRuleSet("modern"); err != nil || r != replica.V4 {
+		t.Errorf("ParseRuleSet(modern) = %v, %v; want v4", r, err)
 	}
 	if _, err := replica.ParseRuleSet("v3.0"); !errors.Is(err, replica.ErrInvalidConfig) {
 		t.Errorf("ParseRuleSet(v3.0) error = %v, want ErrInvalidConfig", err)
@@ -40,7 +43,9 @@ func TestRuleSetFeatures(t *testing.T) {
 		replica.V0_11: {Epochs: true, SyncISRWrite: true, LagTimeMaxMs: 10000},
 		replica.V2_0:  {Epochs: true, SyncISRWrite: true, LagTimeMaxMs: 10000},
 		replica.V2_1:  {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, CaughtUpAtLeaderLEO: true, SyncISRWrite: true, LagTimeMaxMs: 10000},
-		replica.Modern: {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, CaughtUpAtLeaderLEO: true,
+		replica.V3_7: {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, CaughtUpAtLeaderLEO: true,
+			InitialFetchAtLEO: true, MinISRCapped: true, StrictMinISR: true, TruncateOnFetch: true, LagTimeMaxMs: 30000},
+		replica.V4: {Epochs: true, Fencing: true, CacheOnElection: true, JoinNeedsLESO: true, CaughtUpAtLeaderLEO: true,
 			InitialFetchAtLEO: true, MinISRCapped: true, StrictMinISR: true, TruncateOnFetch: true, LagTimeMaxMs: 30000},
 	}
 	got := map[replica.RuleSet]features{}

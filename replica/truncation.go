@@ -4,7 +4,7 @@ import "slices"
 
 // TruncationPoint is where a follower cuts its log, given the leader's
 // answer about the follower's latest epoch: an OffsetsForLeaderEpoch answer
-// (V0_11 to V2_1) or a DivergingEpoch (Modern). own is the follower's epoch
+// (V0_11 to V2_1) or a DivergingEpoch (V3_7 and V4). own is the follower's epoch
 // cache and leo its log end offset. fetchOffset is the follower's fetch
 // offset as the round starts (AbstractFetcherThread's
 // PartitionFetchState.fetchOffset): in the first round the follower's high
@@ -30,7 +30,7 @@ import "slices"
 //     end of E, LEO) and is done; holding only an older epoch F it cuts at
 //     the end of F and asks again; holding nothing older it cuts at
 //     min(leader's end, LEO).
-//   - Modern (2.8+, 3.7.0 checked): as V2_1, except that no answer keeps the
+//   - V3_7 and V4 (2.8+, 3.7.0 checked): as V2_1, except that no answer keeps the
 //     log, because ReplicaManager.initialFetchOffset (2.8) starts a follower
 //     whose log has epochs at its LEO, and a DivergingEpoch is read at the
 //     fetch offset of the fetch that carried it, the LEO.
@@ -68,7 +68,7 @@ func (n *Node) truncationRound(answer EpochEndOffset) (done bool, err error) {
 	}
 	leo := n.log.LogEndOffset()
 	offset, done := TruncationPoint(n.cfg.Rules, n.log.Epochs(), leo, fetchOffset, answer)
-	if n.cfg.TruncationPoint != nil && n.cfg.Rules == Modern {
+	if n.cfg.TruncationPoint != nil && n.cfg.Rules.TruncatesOnFetch() {
 		if o, d, ok := n.cfg.TruncationPoint(n.log.Epochs(), leo, n.hw, answer); ok && o >= 0 && o <= leo {
 			n.follow.fetchOffset = o
 			n.byPart = true
@@ -89,7 +89,7 @@ func (n *Node) truncationRound(answer EpochEndOffset) (done bool, err error) {
 // (2.4's Log.updateLogEndOffset, 3.7's UnifiedLog.truncateTo; 2.1 to 2.3
 // kept it until the next fetch answer). The first round's fetch offset is
 // the HW, and
-// the LEO under Modern; a later round's is where the last one cut
+// the LEO under V3_7 and V4; a later round's is where the last one cut
 // (AbstractFetcherThread.updateFetchOffsetAndMaybeMarkTruncationComplete).
 // A round that is not done drops at least one epoch, so it asks at most
 // one question per cached epoch, and stops there.

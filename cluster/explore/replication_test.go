@@ -177,11 +177,11 @@ func TestReplayCommand(t *testing.T) {
 		e    explore.Explorer
 		want string
 	}{
-		{modernSafe, "kafkalive explore --mode replication --rules modern --ops 20 --seed 7 --schedules 1"},
+		{modernSafe, "kafkalive explore --mode replication --rules v4 --ops 20 --seed 7 --schedules 1"},
 		{explore.ReplicationConfig{Rules: replica.V2_0, MinInsyncReplicas: 1, UncleanLeaderElectionEnable: true, Ops: 9, TickMs: 10},
 			"kafkalive explore --mode replication --rules v2.0 --ops 9 --min-isr 1 --unclean --restrict-power-cuts=false --tick 10 --seed 7 --schedules 1"},
-		{explore.UserConfig{}, "kafkalive explore --mode users --rules modern --ops 20 --seed 7 --schedules 1"},
-		{explore.UserConfig{Rules: &modern, Ops: 8}, "kafkalive explore --mode users --rules modern --ops 8 --seed 7 --schedules 1"},
+		{explore.UserConfig{}, "kafkalive explore --mode users --rules v4 --ops 20 --seed 7 --schedules 1"},
+		{explore.UserConfig{Rules: &modern, Ops: 8}, "kafkalive explore --mode users --rules v4 --ops 8 --seed 7 --schedules 1"},
 		{explore.UserConfig{Rules: &v010, MaxValueBytes: 1000}, "kafkalive explore --mode users --rules v0.10 --ops 20 --max-value-bytes 1000 --seed 7 --schedules 1"},
 	} {
 		if diff := cmp.Diff(tc.want, tc.e.ReplayCommand(7)); diff != "" {

@@ -76,15 +76,15 @@ read_committed consumers to its draws.
 
 A progress line goes to stderr every few seconds on long runs.
 
-Exit status: 0 when the run found what the rules promise; 1 when --rules modern
-found a loss, a divergence or a broken invariant, or when --rules v0.10 found no
+Exit status: 0 when the run found what the rules promise; 1 when --rules v4
+(modern) or v3.7 found a loss, a divergence or a broken invariant, or when --rules v0.10 found no
 loss or divergence (KIP-101's truncation to the high watermark must show); other
 rule sets only report; 2 for a usage error.`
 
 func runExplore(args []string, stdout, stderr io.Writer) int {
 	fset := cli.NewFlagSet("explore")
 	var o exploreOptions
-	fset.StringVar(&o.rules, "rules", "modern", "the replication rules `R`: v0.10, v0.11, v2.0, v2.1 or modern")
+	fset.StringVar(&o.rules, "rules", "v4", "the replication rules `R`: v0.10, v0.11, v2.0, v2.1, v3.7 or v4 (modern: Kafka 4.1)")
 	fset.StringVar(&o.mode, "mode", "replication", "`MODE`: replication (fault schedules on one partition) or users (the default world, as users drive it)")
 	fset.IntVar(&o.schedules, "schedules", 0, "run `N` schedules (default 2000, 100 with --mode users)")
 	fset.Uint64Var(&o.seed, "seed", 1, "the first schedule's seed `S`")
@@ -253,7 +253,7 @@ func printReplay(out io.Writer, e explore.Explorer, seed uint64) {
 // or 0.10's rules found no loss or divergence; else 0.
 func (r exploreReport) exitCode(rules replica.RuleSet) int {
 	switch rules {
-	case replica.Modern:
+	case replica.V3_7, replica.V4:
 		if len(r.FailedSeeds) > 0 {
 			return 1
 		}

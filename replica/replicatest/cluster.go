@@ -53,7 +53,7 @@ func (env *InteractionEnv) Fence(id int32) string {
 		c.LeaderEpoch++
 	default:
 		c.ISR = rest
-		if env.Config.Rules < replica.Modern {
+		if env.Config.Rules < replica.V3_7 {
 			c.LeaderEpoch++
 		}
 	}

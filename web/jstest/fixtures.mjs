@@ -30,7 +30,7 @@ export function log(b, role, from, to, hw) {
  */
 export function update() {
   return {
-    t: 4200, now: 4200, start: 0, mode: "live", speed: 1, rules: "modern", controller: 1,
+    t: 4200, now: 4200, start: 0, mode: "live", speed: 1, rules: "v4", controller: 1,
     brokers: [1, 2, 3].map((id) => ({id, state: "running", ctl: "unfenced", disk: 0, cache: 4096, in: 512, out: 1024,
       fetch_reads: 3, fetch_scanned: 1, fetch_scanned_bytes: 70, last_fetch: 5, last_first_batch: 4})),
     parts: [0, 1, 2].map((p) => ({topic: "orders", p, leader: p + 1, epoch: 0, replicas: [1, 2, 3], isr: [1, 2, 3], lso: 0, hw: 6, leo: 7, lag: 0})),

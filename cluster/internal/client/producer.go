@@ -296,7 +296,7 @@ func (p *Producer) setConfig(c SetChange) ProducerConfig {
 // Set changes the producer's rate, acks and keys. Records already sent
 // keep the acks they were sent with, retries included; a change of acks
 // first sends the records still lingering. An enable.idempotence left to
-// its default follows the acks (on with acks=all under [replica.Modern],
+// its default follows the acks (on with acks=all under [replica.V3_7] and later,
 // as a client configured anew would be); one set to true refuses acks
 // other than all.
 func (p *Producer) Set(env Env, c SetChange) error {

@@ -30,7 +30,7 @@ const DefaultMaxRequestSize = 1 << 20
 //
 // The zero values of Acks, EnableIdempotence and Partitioner are the
 // defaults of the client of the world's rule set (the world's
-// Config.Rules): under [replica.Modern] those of a current Java client
+// Config.Rules): under [replica.V3_7] and later those of a current Java client
 // (Kafka 3.7's ProducerConfig: acks=all and enable.idempotence=true since
 // 3.0, KIP-679; the built-in uniform sticky partitioner since 3.3,
 // KIP-794), under the older rule sets those of the clients of their time
@@ -40,7 +40,7 @@ type ProducerConfig struct {
 	Name string
 	// Topic is where it writes.
 	Topic string
-	// Acks is "0", "1" or "all" (default "all" under [replica.Modern],
+	// Acks is "0", "1" or "all" (default "all" under [replica.V3_7] and later,
 	// Kafka 3.0+; "1" under older rules, as before 3.0).
 	Acks string
 	// Keys are "a few keys": record i gets key Keys[i mod len(Keys)] and the
@@ -65,7 +65,7 @@ type ProducerConfig struct {
 	// leader answers a retry of a record it holds with the original offset
 	// instead of writing it again; the sequences travel in the record
 	// batches, so a new leader knows them too. nil is the client's default:
-	// on under [replica.Modern] (Kafka 3.0+) unless acks is not "all", in
+	// on under [replica.V3_7] and later (Kafka 3.0+) unless acks is not "all", in
 	// which case it is quietly off, as ProducerConfig's
 	// postProcessAndValidateIdempotenceConfigs does; off under older rules.
 	// Set to true with acks other than "all" it is an invalid config
@@ -75,7 +75,7 @@ type ProducerConfig struct {
 	// TransactionManager does ([Result].ProducerEpoch).
 	EnableIdempotence *bool
 	// Partitioner picks the partition of records without a key:
-	// [PartitionerUniformSticky] (the default under [replica.Modern]) or
+	// [PartitionerUniformSticky] (the default under [replica.V3_7] and later) or
 	// [PartitionerSticky] (the default under older rules).
 	Partitioner string
 	// BatchSize is batch.size in bytes (default 16384), the uniform sticky
@@ -157,7 +157,7 @@ func CheckProducer(env Env, cfg ProducerConfig, taken bool) error {
 // withDefaults fills in the zero fields of cfg with the defaults of the
 // client of rules (see [ProducerConfig]).
 func (cfg ProducerConfig) withDefaults(rules replica.RuleSet) (ProducerConfig, error) {
-	modern := rules >= replica.Modern
+	modern := rules >= replica.V3_7
 	if cfg.Acks == "" {
 		cfg.Acks = "1"
 		if modern {
