@@ -75,6 +75,12 @@ func (h *host) Settings(topic string) topicconfig.Settings { return h.ctl.Settin
 // Leader implements broker.Env.
 func (h *host) Leader(k partitionKey) int32 { return h.ctl.Leader(k) }
 
+// BrokerEpoch is the controller's registration of broker id's incarnation inc.
+func (h *host) BrokerEpoch(id int32, inc int) (int64, bool) {
+	r := h.ctl.Registration(id)
+	return r.Epoch, r.Registered && r.Incarnation == inc
+}
+
 // InternalError implements broker.Env.
 func (h *host) InternalError(id int32, err error) { h.w().internalError(h.brokers[id-1], err) }
 

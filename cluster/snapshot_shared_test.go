@@ -27,7 +27,7 @@ import (
 //     assignments and protocols held for group records being stored; a
 //     consumer-protocol group's members and target lists, which its
 //     coordinator replaces whole;
-//   - a partition's replica and ISR lists at the controller, a topic's
+//   - a partition's replica, ISR, ELR and last known leader lists at the controller, a topic's
 //     replica lists and configs (replaced on a change);
 //   - configurations, a result's batch list and the results a request in
 //     flight carried (set once, when sent);
@@ -65,6 +65,7 @@ func init() {
 		"*.consumers[]*.grp*.outbox[].Protocols ([]group.Protocol)",
 		"*.consumers[]*.grp*.outbox[].Offsets ([]group.PartitionOffset)",
 		"*.ctl*.parts[]*.isr ([]int32)", "*.ctl*.parts[]*.replicas ([]int32)",
+		"*.ctl*.parts[]*.elr ([]int32)", "*.ctl*.parts[]*.lastELR ([]int32)",
 		"*.ctl*.topics[].Assignment[] ([]int32)", "*.ctl*.topics[].Config (*kafkalog.Config)",
 		"*.ctl*.topics[].Overrides ([]string)", "*.ctl*.topics[].UncleanLeaderElectionEnable (*bool)",
 		"*.cfg.Group (*group.Config)", "*.cfg.ConsumerGroup (*group.ConsumerGroupConfig)", "*.brokers[]*.cfg.ConsumerGroup.Assignors ([]string)", "*.brokers[]*.coord*.cg*.cfg.Assignors ([]string)",

@@ -87,7 +87,7 @@ func New(cfg Config) (*World, error) {
 	w.rnd = rand.New(w.pcg)
 	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
 		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.cfg.topicDefaults(),
-		ClientTopicSegmentBytes: cfg.ClientTopicSegmentBytes})
+		ClientTopicSegmentBytes: cfg.ClientTopicSegmentBytes, EligibleLeaderReplicas: cfg.Rules.EligibleLeaderReplicas()})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		w.brokers = append(w.brokers, broker.New(cfg.brokerConfig(id)))
 	}

@@ -20,6 +20,12 @@ type LeaderAndISR struct {
 	ISR []int32
 	// Replicas is the assignment, in preference order.
 	Replicas []int32
+	// ELR and LastKnownELR are the partition record's Eligible Leader
+	// Replicas and LastKnownElr (KIP-966, Kafka 4.x): replicas outside the
+	// ISR that may still lead, and the last leader of a partition left
+	// without one. A Node does not use them; a broker's metadata answers
+	// (DescribeTopicPartitions) carry them.
+	ELR, LastKnownELR []int32
 }
 
 // validate checks that the decision is self-consistent.

@@ -144,6 +144,17 @@ func (r RuleSet) CaughtUpAtLeaderLEO() bool { return r >= V2_1 }
 // refuses every acks=all produce with NOT_ENOUGH_REPLICAS.
 func (r RuleSet) EffectiveMinISRCapped() bool { return r >= V3_7 }
 
+// EligibleLeaderReplicas reports whether the controller keeps each
+// partition's Eligible Leader Replicas and last known leader, lets the ISR
+// become empty, elects from the ELR and then the last known leader before
+// any unclean election, and takes a broker that restarted after an unclean
+// shutdown (detected by the broker epoch in its clean shutdown marker) out
+// of every ISR and ELR (KIP-966: Kafka 4.0 behind
+// eligible.leader.replicas.version, on by default for new clusters from
+// 4.1). Before, an ISR never empties: its last member stays, and only ISR
+// members are elected in a clean election.
+func (r RuleSet) EligibleLeaderReplicas() bool { return r >= V4 }
+
 // DefaultReplicaLagTimeMaxMs is the replica.lag.time.max.ms default of the
 // rule set's Kafka version: 10000 before 2.5, 30000 from 2.5 (KIP-537). It
 // is what [NewNode] fills in for a zero [Config.ReplicaLagTimeMaxMs].

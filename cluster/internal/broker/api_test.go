@@ -57,12 +57,16 @@ func newFakeEnvWith(brokers int, minISR int, consumerProtocol bool) *fakeEnv {
 
 // the clock, the network and the notes (broker.Env and controller.Env)
 
-func (f *fakeEnv) Now() int64                                 { return f.now }
-func (f *fakeEnv) Clock() *int64                              { return &f.now }
-func (f *fakeEnv) Rand() *rand.Rand                           { return f.rnd }
-func (f *fakeEnv) MarkLast(string)                            {}
-func (f *fakeEnv) DropFrom(id int32)                          { f.net.Drop([]int32{id}, nil) }
-func (f *fakeEnv) Leader(k tp) int32                          { return f.ctl.Leader(k) }
+func (f *fakeEnv) Now() int64        { return f.now }
+func (f *fakeEnv) Clock() *int64     { return &f.now }
+func (f *fakeEnv) Rand() *rand.Rand  { return f.rnd }
+func (f *fakeEnv) MarkLast(string)   {}
+func (f *fakeEnv) DropFrom(id int32) { f.net.Drop([]int32{id}, nil) }
+func (f *fakeEnv) Leader(k tp) int32 { return f.ctl.Leader(k) }
+func (f *fakeEnv) BrokerEpoch(id int32, inc int) (int64, bool) {
+	r := f.ctl.Registration(id)
+	return r.Epoch, r.Registered && r.Incarnation == inc
+}
 func (f *fakeEnv) Topics() []metadata.Topic                   { return f.ctl.Topics() }
 func (f *fakeEnv) Settings(topic string) topicconfig.Settings { return f.ctl.Settings(topic) }
 func (f *fakeEnv) BrokerRunning(id int32) bool                { return f.brokers[id-1].State() == BrokerRunning }

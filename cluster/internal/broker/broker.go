@@ -61,9 +61,12 @@ type Broker struct {
 	state       BrokerState
 	fs          *vfs.MemFS
 	incarnation int
-	replicas    map[tp]*Partition
-	order       []tp // sorted keys of replicas
-	nextBeatMs  int64
+	// previousEpoch is the broker epoch the clean shutdown marker held
+	// at the start (-1: none), which its registration carries.
+	previousEpoch int64
+	replicas      map[tp]*Partition
+	order         []tp // sorted keys of replicas
+	nextBeatMs    int64
 	// failure says why the last start failed (the broker is BrokerFailed),
 	// failedPath what to wipe for it (a path under LogDir).
 	failure, failedPath string
@@ -194,6 +197,10 @@ func (b *Broker) startBroker(env Env) error {
 		}
 	}
 	b.incarnation++
+	b.previousEpoch = -1
+	if marker.HasBrokerEpoch {
+		b.previousEpoch = marker.BrokerEpoch
+	}
 	b.state = BrokerRunning
 	b.replicas, b.order, b.lastHW = map[tp]*Partition{}, nil, map[tp]int64{}
 	b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
@@ -235,7 +242,7 @@ func (b *Broker) startBroker(env Env) error {
 		return b.failLoad(env, &logLoadError{file: LogDir + "/" + kafkalog.ReplicationOffsetCheckpointFile, err: hwErr})
 	}
 	b.failure, b.failedPath = "", ""
-	env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindRegister, Incarnation: b.incarnation})
+	env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindRegister, Incarnation: b.incarnation, PreviousBrokerEpoch: b.previousEpoch})
 	return nil
 }
 
@@ -372,7 +379,7 @@ func (b *Broker) stopBroker(env Env) error {
 			return nil
 		}
 	}
-	if err := kafkalog.WriteCleanShutdownMarker(b.fs, LogDir, int64(b.incarnation)); err != nil {
+	if err := kafkalog.WriteCleanShutdownMarker(b.fs, LogDir, b.markerEpoch(env)); err != nil {
 		env.InternalError(b.id, fmt.Errorf("broker %d: clean shutdown: %w", b.id, err))
 		return nil
 	}
@@ -380,6 +387,23 @@ func (b *Broker) stopBroker(env Env) error {
 	b.down(env, BrokerStopped)
 	env.Record(event.Broker, b.id, nil, "stopped cleanly")
 	return nil
+}
+
+// markerEpoch is the broker epoch a clean shutdown writes in the marker
+// (CleanShutdownFileHandler): the one the controller registered this
+// incarnation with, which the next registration brings back so that the
+// controller knows the shutdown was clean (KIP-966), -1 if it never
+// registered. Where the controller does not read it (rules before
+// [replica.RuleSet.EligibleLeaderReplicas]) the marker holds the
+// incarnation, as it always did here.
+func (b *Broker) markerEpoch(env Env) int64 {
+	if !b.cfg.Rules.EligibleLeaderReplicas() {
+		return int64(b.incarnation)
+	}
+	if epoch, ok := env.BrokerEpoch(b.id, b.incarnation); ok {
+		return epoch
+	}
+	return -1
 }
 
 // killBroker is a process crash: the page cache survives.
@@ -461,7 +485,8 @@ func (b *Broker) tickBroker(env Env) error {
 			st := b.replicas[tp].Node.Progress()
 			known[tp] = [2]int32{st.LeaderEpoch, st.PartitionEpoch}
 		}
-		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known})
+		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known,
+			PreviousBrokerEpoch: b.previousEpoch})
 	}
 	for _, s := range b.dueReplicas(env.Now()) {
 		b.touch(s)

@@ -135,6 +135,10 @@ type Env interface {
 	// external members waiting at a coordinator that resigned.
 	ExternalGroupAnswered(broker int32, o group.Outgoing) bool
 	UnloadResignedExternal(broker int32)
+	// BrokerEpoch is the broker epoch the controller registered broker id's
+	// incarnation inc with (BrokerRegistrationResponse's), false while it
+	// has not: what a clean shutdown writes in the marker.
+	BrokerEpoch(id int32, inc int) (int64, bool)
 	// BecameLeader tells that broker's replica of k took over its
 	// leadership in epoch with its log ending at leo: a record a producer
 	// was told is stored at leo or beyond is lost after its

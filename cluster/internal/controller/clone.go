@@ -8,7 +8,8 @@ import (
 
 // Clone returns an independent copy of the controller: registrations,
 // partitions, topics and the quorum. It shares only what is never changed
-// in place: a partition's replica and ISR lists (a change replaces them),
+// in place: a partition's replica, ISR, ELR and last known leader
+// lists (a change replaces them),
 // a topic's per-partition replica lists and its configs (an alteration
 // replaces them).
 func (c *Controller) Clone() *Controller {

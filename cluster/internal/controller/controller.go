@@ -38,6 +38,11 @@ type Config struct {
 	// ClientTopicSegmentBytes, when set, is the segment.bytes of a topic
 	// a client creates without one of its own (cluster.Config's).
 	ClientTopicSegmentBytes int64
+	// EligibleLeaderReplicas keeps each partition's ELR and last known
+	// leader and elects from them (KIP-966, Kafka 4.1's default; elr.go),
+	// and detects unclean shutdowns by the broker epoch a registration
+	// brings from the broker's clean shutdown marker.
+	EligibleLeaderReplicas bool
 }
 
 // Env is what the controller needs from the world around it.
@@ -75,13 +80,18 @@ type broker struct {
 	lastHeartbeat int64
 }
 
-// partition is the controller's record of a partition.
+// partition is the controller's record of a partition. Its slices are
+// replaced on a change, never changed in place (clones share them).
 type partition struct {
 	replicas       []int32
 	isr            []int32
 	leader         int32
 	leaderEpoch    int32
 	partitionEpoch int32
+	// elr and lastELR are the Eligible Leader Replicas and the
+	// LastKnownElr (the last known leader, while the partition has none),
+	// kept only under [Config.EligibleLeaderReplicas] (elr.go).
+	elr, lastELR []int32
 }
 
 // New returns a controller of cfg.Brokers brokers, none registered yet,
@@ -148,7 +158,7 @@ func (c *Controller) Alive() []int32 {
 
 func (p *partition) leaderAndISR() replica.LeaderAndISR {
 	return replica.LeaderAndISR{Leader: p.leader, LeaderEpoch: p.leaderEpoch, PartitionEpoch: p.partitionEpoch,
-		ISR: slices.Clone(p.isr), Replicas: slices.Clone(p.replicas)}
+		ISR: slices.Clone(p.isr), Replicas: slices.Clone(p.replicas), ELR: slices.Clone(p.elr), LastKnownELR: slices.Clone(p.lastELR)}
 }
 
 // Partitions returns the partitions the controller keeps, sorted. The
@@ -284,12 +294,12 @@ func (c *Controller) Step(env Env, e *netsim.Envelope) {
 	b := &c.brokers[e.From-1]
 	switch e.Kind {
 	case netsim.KindRegister:
-		c.register(env, e.From, e.Incarnation)
+		c.register(env, e.From, e.Incarnation, e.PreviousBrokerEpoch)
 	case netsim.KindHeartbeat:
 		if !b.registered || b.incarnation != e.Incarnation {
 			// A broker retries its registration until the controller has
 			// it: a heartbeat from an unknown incarnation stands for that.
-			c.register(env, e.From, e.Incarnation)
+			c.register(env, e.From, e.Incarnation, e.PreviousBrokerEpoch)
 			return
 		}
 		b.lastHeartbeat = env.Now()
@@ -310,11 +320,20 @@ func (c *Controller) Step(env Env, e *netsim.Envelope) {
 // BrokerRegistration). A KRaft broker always registers fenced, so an
 // unfenced one restarting fast is fenced first; a ZooKeeper-era controller
 // that has not noticed the restart keeps the broker where it was (the
-// KIP-101 scenarios rely on it).
-func (c *Controller) register(env Env, id int32, incarnation int) {
+// KIP-101 scenarios rely on it). Under [Config.EligibleLeaderReplicas] a
+// new incarnation whose previousEpoch (its clean shutdown marker's) is not
+// the epoch it was registered with had an unclean shutdown
+// (registeredAfterShutdown).
+func (c *Controller) register(env Env, id int32, incarnation int, previousEpoch int64) {
 	b := &c.brokers[id-1]
 	if b.registered && !b.fenced && !c.cfg.ZooKeeperEra {
 		c.fence(env, []int32{id}, "re-registration")
+	}
+	if c.cfg.EligibleLeaderReplicas && b.registered && b.incarnation != incarnation {
+		// (A broker's first registration finds it in no ISR in Kafka; here a
+		// partition created before any broker registered names its first
+		// replica, which keeps its place.)
+		c.registeredAfterShutdown(env, id, previousEpoch == b.epoch)
 	}
 	c.nextBrokerEpoch++
 	b.registered, b.incarnation, b.epoch, b.lastHeartbeat = true, incarnation, c.nextBrokerEpoch, env.Now()
@@ -347,6 +366,10 @@ func (c *Controller) unfence(env Env, id int32, why string) {
 	c.brokers[id-1].fenced = false
 	c.markAllChanged()
 	env.Record(event.Controller, id, nil, "unfenced broker %d (%s)", id, why)
+	if c.cfg.EligibleLeaderReplicas {
+		c.electLeaderlessELR(env)
+		return
+	}
 	c.electLeaderless(env)
 }
 
@@ -395,8 +418,13 @@ func (c *Controller) expireSessions(env Env) {
 }
 
 // fence fences brokers: they leave every ISR, except that an ISR never
-// empties; partitions they led elect a new leader or go offline.
+// empties; partitions they led elect a new leader or go offline. Under
+// [Config.EligibleLeaderReplicas] the ISR may empty (fenceELR).
 func (c *Controller) fence(env Env, ids []int32, why string) {
+	if c.cfg.EligibleLeaderReplicas {
+		c.fenceELR(env, ids, why)
+		return
+	}
 	for _, id := range ids {
 		c.brokers[id-1].fenced = true
 		c.markAllChanged()
@@ -442,6 +470,10 @@ func (c *Controller) alterPartition(env Env, from int32, k tp, a replica.AlterPa
 		resp.Error = ineligibleReplica
 	}
 	resp.LeaderEpoch = a.LeaderEpoch
+	if resp.Error == replica.None && c.cfg.EligibleLeaderReplicas {
+		c.alterPartitionELR(env, from, k, p, a, resp)
+		return
+	}
 	if resp.Error == replica.None {
 		p.isr = sortedIDs(a.ISR)
 		p.partitionEpoch++
@@ -487,7 +519,10 @@ func (p *partition) String() string {
 // View is a partition's state as the controller keeps it, for reading:
 // its slices are the controller's own and must not be modified.
 type View struct {
-	Replicas, ISR               []int32
+	Replicas, ISR []int32
+	// ELR and LastKnownELR are the eligible leader replicas and the last
+	// known leader ([Config.EligibleLeaderReplicas]; nil otherwise).
+	ELR, LastKnownELR           []int32
 	Leader                      int32
 	LeaderEpoch, PartitionEpoch int32
 }
@@ -498,7 +533,7 @@ func (c *Controller) View(k tp) (View, bool) {
 	if p == nil {
 		return View{}, false
 	}
-	return View{Replicas: p.replicas, ISR: p.isr, Leader: p.leader, LeaderEpoch: p.leaderEpoch, PartitionEpoch: p.partitionEpoch}, true
+	return View{Replicas: p.replicas, ISR: p.isr, ELR: p.elr, LastKnownELR: p.lastELR, Leader: p.leader, LeaderEpoch: p.leaderEpoch, PartitionEpoch: p.partitionEpoch}, true
 }
 
 // Replicas returns a partition's replicas in assignment order (nil when

@@ -53,6 +53,9 @@ func (f *fakeEnv) Send(e netsim.Envelope) {
 	case netsim.KindLeaderAndISR:
 		st := e.State
 		fmt.Fprintf(&f.out, " leader=%d epoch=%d partition-epoch=%d isr=%s inc=%d", st.Leader, st.LeaderEpoch, st.PartitionEpoch, replica.FormatIDs(st.ISR), e.ToIncarnation)
+		if len(st.ELR)+len(st.LastKnownELR) > 0 {
+			fmt.Fprintf(&f.out, " elr=%s last-known-elr=%s", replica.FormatIDs(st.ELR), replica.FormatIDs(st.LastKnownELR))
+		}
 	case netsim.KindReplica:
 		fmt.Fprintf(&f.out, " error=%s isr=%s partition-epoch=%d", e.Msg.Error, replica.FormatIDs(e.Msg.ISR), e.Msg.PartitionEpoch)
 	}
@@ -63,11 +66,12 @@ func (f *fakeEnv) Send(e netsim.Envelope) {
 // send it and the passing of time, and prints what it noted and sent.
 // Regenerate with -rewrite and review the diff.
 //
-//	new brokers=3 [zk] [combined] [unclean] [session=9000]
-//	topic name=t [unclean] [replicas=(1,2,3)]   (a topic, for its unclean.leader.election.enable; one partition's replicas)
+//	new brokers=3 [zk] [combined] [elr] [session=9000]   (elr: KIP-966's eligible leader replicas, Kafka 4.1)
+//	topic name=t [unclean] [min-isr=2] [replicas=(1,2,3)]   (a topic, for its configs; one partition's replicas)
 //	partition t-0 replicas=(1,2,3)
-//	register b=1 [inc=1]                    (KindRegister)
-//	heartbeat b=1 [inc=1]                   (KindHeartbeat)
+//	register b=1 [inc=1] [prev=-1]          (KindRegister; prev: the broker epoch of its clean shutdown marker)
+//	heartbeat b=1 [inc=1] [prev=-1]         (KindHeartbeat)
+//	clear-elr name=t                        (the topic's min.insync.replicas changed)
 //	shutdown b=1 [inc=1]                    (KindShutdown)
 //	alter b=1 t-0 isr=(1,2) epoch=0 partition-epoch=0
 //	run ms=10000 [step=1000]                (ticks)
@@ -130,7 +134,7 @@ func TestController(t *testing.T) {
 			switch d.Cmd {
 			case "new":
 				n := int(num("brokers", 3))
-				c = New(Config{Brokers: n, ZooKeeperEra: d.HasArg("zk"), BrokerSessionTimeoutMs: num("session", 9000),
+				c = New(Config{Brokers: n, ZooKeeperEra: d.HasArg("zk"), BrokerSessionTimeoutMs: num("session", 9000), EligibleLeaderReplicas: d.HasArg("elr"),
 					Combined: d.HasArg("combined"), FailoverMs: 3000, ClientTopicSegmentBytes: num("client-segment-bytes", 0),
 					BrokerSettings: topicconfig.Settings{Log: kafkalog.DefaultConfig(), MinInsyncReplicas: 1}})
 				for id := int32(1); int(id) <= n; id++ {
@@ -138,7 +142,7 @@ func TestController(t *testing.T) {
 				}
 			case "topic":
 				unclean := d.HasArg("unclean")
-				topic := metadata.Topic{Name: arg("name"), UncleanLeaderElectionEnable: &unclean}
+				topic := metadata.Topic{Name: arg("name"), UncleanLeaderElectionEnable: &unclean, MinInsyncReplicas: int(num("min-isr", 0))}
 				if reps := ids("replicas"); reps != nil {
 					topic.Assignment = [][]int32{reps}
 				}
@@ -146,9 +150,11 @@ func TestController(t *testing.T) {
 			case "partition":
 				c.AddPartition(env, part(), ids("replicas"))
 			case "register":
-				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindRegister, Incarnation: inc})
+				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindRegister, Incarnation: inc, PreviousBrokerEpoch: num("prev", -1)})
 			case "heartbeat":
-				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: inc})
+				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: inc, PreviousBrokerEpoch: num("prev", -1)})
+			case "clear-elr":
+				c.ClearELR(env, arg("name"))
 			case "shutdown":
 				c.Step(env, &netsim.Envelope{From: b, To: netsim.Controller, Kind: netsim.KindShutdown, Incarnation: inc})
 			case "alter":
@@ -203,7 +209,11 @@ func TestController(t *testing.T) {
 				if !ok {
 					return "unknown\n"
 				}
-				return fmt.Sprintf("leader=%d epoch=%d partition-epoch=%d replicas=%s isr=%s\n", v.Leader, v.LeaderEpoch, v.PartitionEpoch, replica.FormatIDs(v.Replicas), replica.FormatIDs(v.ISR))
+				out := fmt.Sprintf("leader=%d epoch=%d partition-epoch=%d replicas=%s isr=%s", v.Leader, v.LeaderEpoch, v.PartitionEpoch, replica.FormatIDs(v.Replicas), replica.FormatIDs(v.ISR))
+				if c.cfg.EligibleLeaderReplicas {
+					out += fmt.Sprintf(" elr=%s last-known-elr=%s", replica.FormatIDs(v.ELR), replica.FormatIDs(v.LastKnownELR))
+				}
+				return out + "\n"
 			default:
 				d.Fatalf(t, "unknown command %s", d.Cmd)
 			}

@@ -20,7 +20,12 @@
 // its session expired keeps its place; under KRaft (Kafka 3.7's
 // PartitionChangeBuilder) the leader epoch goes up on every change of the
 // leader field, to and from none, and a restarted broker always registers
-// fenced. In both, the ISR never empties: its last member stays and the
-// partition goes offline (Kafka before KIP-966's eligible leader
-// replicas).
+// fenced. In both, before Kafka 4's rules, the ISR never empties: its last
+// member stays and the partition goes offline. Under
+// [Config.EligibleLeaderReplicas] (KIP-966, Kafka 4.1; elr.go) the ISR may
+// empty, the members it drops below min.insync.replicas stay eligible in
+// the partition's ELR, the last leader is remembered while there is none,
+// the brokers are fenced one at a time, and a broker that registers after
+// an unclean shutdown (its clean shutdown marker's broker epoch is not the
+// one the controller gave it) leaves every ISR and ELR.
 package controller

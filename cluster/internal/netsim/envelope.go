@@ -65,6 +65,11 @@ type Envelope struct {
 	// Incarnation is, in a registration or heartbeat, the sender's
 	// incarnation.
 	Incarnation int
+	// PreviousBrokerEpoch is, in a registration or heartbeat, the broker
+	// epoch the broker's clean shutdown marker held when it started (-1:
+	// no marker, an unclean shutdown), as BrokerRegistrationRequest v3
+	// carries it (KIP-966).
+	PreviousBrokerEpoch int64
 	// FromIncarnation is the sending broker's incarnation.
 	FromIncarnation int
 	// Known is, in a heartbeat, the partition states the broker's replicas
