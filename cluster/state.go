@@ -75,12 +75,18 @@ type BrokerInfo struct {
 // PartitionInfo is one partition: the controller's record and every
 // running replica's log.
 type PartitionInfo struct {
-	Topic          string  `json:"topic"`
-	Partition      int32   `json:"partition"`
-	Leader         int32   `json:"leader"`
-	LeaderEpoch    int32   `json:"leader_epoch"`
-	Replicas       []int32 `json:"replicas"`
-	ISR            []int32 `json:"isr"`
+	Topic       string  `json:"topic"`
+	Partition   int32   `json:"partition"`
+	Leader      int32   `json:"leader"`
+	LeaderEpoch int32   `json:"leader_epoch"`
+	Replicas    []int32 `json:"replicas"`
+	ISR         []int32 `json:"isr"`
+	// ELR and LastKnownELR are the eligible leader replicas and the last
+	// known leader of a partition without one (KIP-966; only under rules
+	// with [replica.RuleSet.EligibleLeaderReplicas], and only when not
+	// empty).
+	ELR            []int32 `json:"elr,omitempty"`
+	LastKnownELR   []int32 `json:"last_known_elr,omitempty"`
 	LogStartOffset int64   `json:"log_start_offset"`
 	HighWatermark  int64   `json:"high_watermark"`
 	LogEndOffset   int64   `json:"log_end_offset"`
@@ -319,7 +325,8 @@ func producerInfo(p *Producer) ProducerInfo {
 func (w *World) partitionInfo(tp partitionKey, tail, preview int) PartitionInfo {
 	p, _ := w.ctl.View(tp)
 	pi := PartitionInfo{Topic: tp.Topic, Partition: tp.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch,
-		Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR), HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
+		Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR), ELR: slices.Clone(p.ELR), LastKnownELR: slices.Clone(p.LastKnownELR),
+		HighWatermark: -1, LogEndOffset: -1, LogStartOffset: -1}
 	var leaderLog *LogInfo
 	for _, id := range p.Replicas {
 		li := w.logInfo(w.brokers[id-1], tp, tail, preview)

@@ -28,8 +28,15 @@ func (s State) Text() string {
 		fmt.Fprintf(&b, "cut links %v\n", s.Network)
 	}
 	for _, p := range s.Partitions {
-		fmt.Fprintf(&b, "%s-%d leader=%s e=%d replicas=%s isr=%s start=%d hw=%d leo=%d\n", p.Topic, p.Partition,
-			leaderLabel(p.Leader), p.LeaderEpoch, ids(p.Replicas), ids(p.ISR), p.LogStartOffset, p.HighWatermark, p.LogEndOffset)
+		elr := ""
+		if len(p.ELR) > 0 {
+			elr += " elr=" + ids(p.ELR)
+		}
+		if len(p.LastKnownELR) > 0 {
+			elr += " last-known-leader=" + ids(p.LastKnownELR)
+		}
+		fmt.Fprintf(&b, "%s-%d leader=%s e=%d replicas=%s isr=%s%s start=%d hw=%d leo=%d\n", p.Topic, p.Partition,
+			leaderLabel(p.Leader), p.LeaderEpoch, ids(p.Replicas), ids(p.ISR), elr, p.LogStartOffset, p.HighWatermark, p.LogEndOffset)
 		for _, l := range p.Logs {
 			b.WriteString("  " + l.Text() + "\n")
 		}

@@ -162,6 +162,7 @@ func (c checker) controller(f Fact) string {
 	}
 	vals := map[string]string{
 		"leader": leader, "e": fmt.Sprint(p.LeaderEpoch), "isr": idSet(p.ISR), "replicas": idSet(p.Replicas),
+		"elr": idSet(p.ELR), "last-known-leader": idSet(p.LastKnownELR),
 		"hw": fmt.Sprint(p.HighWatermark), "leo": fmt.Sprint(p.LogEndOffset), "start": fmt.Sprint(p.LogStartOffset),
 		"lso": fmt.Sprint(p.HighWatermark), "open": "[]", "aborted": "[]",
 	}

@@ -113,7 +113,7 @@ func parseFact(s string, clients, topics map[string]bool) (Fact, error) {
 		return f, err
 	case subject == "ctl":
 		f.Kind = FactController
-		return f, f.readPairs(map[string]bool{"leader": true, "e": true, "isr": true, "replicas": true, "hw": true, "leo": true, "start": true,
+		return f, f.readPairs(map[string]bool{"leader": true, "e": true, "isr": true, "elr": true, "last-known-leader": true, "replicas": true, "hw": true, "leo": true, "start": true,
 			"lso": true, "open": true, "aborted": true})
 	case subject == "violations":
 		f.Kind = FactViolations

@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
@@ -170,11 +169,14 @@ func (c *Controller) apply(env Env, k tp, p *partition, ch changed, why string) 
 		p.leaderEpoch++
 	}
 	p.partitionEpoch++
-	hadELR := len(p.elr)+len(p.lastELR) > 0
+	hadELR, hadLast := len(p.elr) > 0, len(p.lastELR) > 0
 	p.leader, p.isr, p.elr, p.lastELR = ch.leader, isr, ch.elr, ch.lastELR
 	elr := ""
-	if hadELR || len(p.elr)+len(p.lastELR) > 0 {
-		elr = fmt.Sprintf(", elr %s, last known leader %s", replica.FormatIDs(p.elr), replica.FormatIDs(p.lastELR))
+	if hadELR || len(p.elr) > 0 {
+		elr = ", elr " + replica.FormatIDs(p.elr)
+	}
+	if hadLast || len(p.lastELR) > 0 {
+		elr += ", last known leader " + replica.FormatIDs(p.lastELR)
 	}
 	env.Record(event.Controller, 0, &k, "%s: leader %d, epoch %d, isr %s%s", why, p.leader, p.leaderEpoch, replica.FormatIDs(p.isr), elr)
 	c.publish(env, k, p)
