@@ -18,7 +18,7 @@ func TestShellRunsTheTerminalOnStdin(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := runShell([]string{"-q"}, in, &out, &errb)
 	want := "Topic: profiles\tTopicId: PnzVtJSSRMmgD1PGp0A6XQ\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: retention.ms=300000,segment.bytes=16384,min.insync.replicas=2\n" +
-		"\tTopic: profiles\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\n" +
+		"\tTopic: profiles\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr: \n" +
 		"t=0 b2 kill 2\n" +
 		"t=0 b2 killed (page cache survives)\n" +
 		"frobnicate: command not found (type help)\n"

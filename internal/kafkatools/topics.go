@@ -97,9 +97,13 @@ func ListTopics(w *cluster.World, o TopicsOptions) string {
 // for each topic, sorted by name, a tab-separated topic line (TopicId left
 // out when it is the zero UUID; Configs the configs that are not Kafka's
 // defaults), then one tab-indented line per partition with its leader
-// ("none" when it has none), replicas and ISR, as the controller has them.
-// 3.7 prints no Elr or LastKnownElr column (those come with KIP-966's
-// ELR in 3.9's TopicCommand). A --topic that does not exist gives the text
+// ("none" when it has none), replicas and ISR, as the controller has them
+// (the ISR in the replicas' order, as a partition record lists the
+// members it was created with; Kafka appends a member that rejoins, which
+// this world does not track). Under rules with eligible leader replicas
+// (v4) the line ends with Kafka 4.1's Elr and LastKnownElr columns, which
+// its TopicCommand reads from DescribeTopicPartitions (KIP-966); 3.7 prints
+// neither. A --topic that does not exist gives the text
 // Kafka prints, "Error while executing topic command : Topic 'x' does not
 // exist as expected", and [ErrUnknownTopic].
 func DescribeTopics(w *cluster.World, o TopicsOptions) (string, error) {
@@ -113,6 +117,7 @@ func DescribeTopics(w *cluster.World, o TopicsOptions) (string, error) {
 		live[b.ID] = b.Controller == "unfenced"
 	}
 	report := o.UnderReplicated || o.Unavailable || o.UnderMinISR || o.AtMinISR
+	elr := w.Config().Rules.EligibleLeaderReplicas()
 	var b strings.Builder
 	for _, t := range topics {
 		settings, _ := w.TopicSettings(t.Name)
@@ -136,7 +141,11 @@ func DescribeTopics(w *cluster.World, o TopicsOptions) (string, error) {
 				o.UnderMinISR && (!hasLeader || len(p.ISR) < minISR) ||
 				o.AtMinISR && len(p.ISR) == minISR
 			if show {
-				fmt.Fprintf(&b, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(p.ISR))
+				fmt.Fprintf(&b, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(inReplicaOrder(p.ISR, p.Replicas)))
+				if elr {
+					fmt.Fprintf(&b, "\tElr: %s\tLastKnownElr: %s", commaIDs(p.ELR), commaIDs(p.LastKnownELR))
+				}
+				b.WriteString("\n")
 			}
 		}
 	}
@@ -179,6 +188,17 @@ func leaderLabel(id int32) string {
 		return "none"
 	}
 	return fmt.Sprint(id)
+}
+
+// inReplicaOrder returns the members of set in the order of replicas.
+func inReplicaOrder(set, replicas []int32) []int32 {
+	out := make([]int32, 0, len(set))
+	for _, id := range replicas {
+		if slices.Contains(set, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // commaIDs prints broker ids separated by commas.
