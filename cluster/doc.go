@@ -410,7 +410,10 @@
 // UnifiedLog.updateConfig applies them; the brokers' own configs are
 // static, and __consumer_offsets' are not altered; CreatePartitions
 // leaves the offsets topic as it is: with more partitions, groups would
-// move to coordinators without their offsets). CreateTopics takes LogConfig's topic configs, validated as Kafka
+// move to coordinators without their offsets). DescribeTopicPartitions
+// (Kafka 3.8+, what Kafka 4's admin client asks to describe topics) is
+// answered as Kafka 4.1 does: each partition's ISR, eligible leader
+// replicas and last known leader (KIP-966), paged by a cursor. CreateTopics takes LogConfig's topic configs, validated as Kafka
 // 3.7's controller does; a topic's own min.insync.replicas and
 // unclean.leader.election.enable override the brokers' for its
 // partitions. A Metadata request for a topic that does not exist creates

@@ -69,6 +69,8 @@ const (
 //	 66  ListTransactions  0         0 (KIP-664)
 //	 68  ConsumerGroupHeartbeat 0-1  0 (KIP-848; 1+: member ids made by the client, KIP-1082)
 //	 69  ConsumerGroupDescribe 0-1   0 (KIP-848; 1+: member type, KIP-1099)
+//	 75  DescribeTopicPartitions 0   0 (Kafka 3.8+, KIP-966: the ISR, eligible
+//	                                   leader replicas and last known leader, paged)
 func DefaultAPIVersions() []APIVersion {
 	return []APIVersion{
 		{0, 3, 10},
@@ -104,6 +106,7 @@ func DefaultAPIVersions() []APIVersion {
 		{66, 0, 0},
 		{68, 0, 1},
 		{69, 0, 1},
+		{75, 0, 0},
 	}
 }
 

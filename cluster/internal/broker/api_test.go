@@ -45,7 +45,8 @@ func newFakeEnv(brokers int, minISR int) *fakeEnv { return newFakeEnvWith(broker
 func newFakeEnvWith(brokers int, minISR int, consumerProtocol bool) *fakeEnv {
 	settings := topicconfig.Settings{Log: kafkalog.DefaultConfig(), MinInsyncReplicas: minISR}
 	f := &fakeEnv{rnd: rand.New(rand.NewPCG(1, 2)), rq: &Requests{}, inUse: map[string]bool{},
-		ctl: controller.New(controller.Config{Brokers: brokers, BrokerSessionTimeoutMs: 9000, BrokerSettings: settings})}
+		ctl: controller.New(controller.Config{Brokers: brokers, BrokerSessionTimeoutMs: 9000, BrokerSettings: settings,
+			EligibleLeaderReplicas: replica.Modern.EligibleLeaderReplicas()})}
 	for id := int32(1); int(id) <= brokers; id++ {
 		f.brokers = append(f.brokers, New(Config{ID: id, Rules: replica.Modern, ReplicaLagTimeMaxMs: 30000, ReplicaFetchWaitMaxMs: 500,
 			BrokerHeartbeatIntervalMs: 2000, LogRetentionCheckIntervalMs: 300000, LogCleanerBackoffMs: 15000,
@@ -305,6 +306,7 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	consumer-heartbeat b=1 [v=1] [group=g] [member=m] [epoch=0] [topics=(t)] [owned=(0,1)|owned=none] [assignor=uniform] [instance=i] [rebalance-timeout=300000] [regex=R]
 //	                                       (owned absent: null, none: empty; partitions of topic t)
 //	consumer-group-describe b=1 [groups=(g)]
+//	describe-topic-partitions b=1 [topics=(t,u)] [limit=2000] [cursor=(t,0)]
 //	answers                                (the answers given since the last look)
 //	pending                                (how many requests wait)
 func TestAPIs(t *testing.T) {
@@ -549,6 +551,17 @@ func (a args) request() kmsg.Request {
 			r.Groups = []string{"g"}
 		}
 		return r
+	case "describe-topic-partitions":
+		r := kmsg.NewPtrDescribeTopicPartitionsRequest()
+		r.ResponsePartitionLimit = int32(a.num("limit", 2000))
+		for _, n := range a.vals("topics") {
+			r.Topics = append(r.Topics, kmsg.DescribeTopicPartitionsRequestTopic{Topic: n})
+		}
+		if c := a.vals("cursor"); len(c) == 2 {
+			p, _ := strconv.Atoi(c[1])
+			r.Cursor = &kmsg.DescribeTopicPartitionsRequestCursor{Topic: c[0], Partition: int32(p)}
+		}
+		return r
 	case "create-partitions":
 		r := kmsg.NewPtrCreatePartitionsRequest()
 		r.SetVersion(3)
@@ -746,6 +759,17 @@ func formatAnswers(answers []Answer) string {
 		case *kmsg.CreatePartitionsResponse:
 			for _, t := range r.Topics {
 				fmt.Fprintf(&b, "  %s: %s%s\n", t.Topic, code(t.ErrorCode), msg(t.ErrorMessage))
+			}
+		case *kmsg.DescribeTopicPartitionsResponse:
+			for _, t := range r.Topics {
+				fmt.Fprintf(&b, "  topic %s: %s%s\n", *t.Topic, code(t.ErrorCode), map[bool]string{true: " (internal)"}[t.IsInternal])
+				for _, p := range t.Partitions {
+					fmt.Fprintf(&b, "    %d: leader %d epoch %d replicas %v isr %v elr %v last known elr %v offline %v\n",
+						p.Partition, p.LeaderID, p.LeaderEpoch, p.Replicas, p.ISR, p.EligibleLeaderReplicas, p.LastKnownELR, p.OfflineReplicas)
+				}
+			}
+			if c := r.NextCursor; c != nil {
+				fmt.Fprintf(&b, "  next cursor %s-%d\n", c.Topic, c.Partition)
 			}
 		}
 	}

@@ -265,6 +265,8 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 		rq.consumerGroupHeartbeat(env, b, id, x, r)
 	case *kmsg.ConsumerGroupDescribeRequest:
 		rq.answer(id, b.consumerGroupDescribe(env, r))
+	case *kmsg.DescribeTopicPartitionsRequest:
+		rq.answer(id, b.describeTopicPartitions(env, r))
 	default:
 		return false, fmt.Errorf("%w: %s is not served", ErrRequest, kmsg.NameForKey(x.Key))
 	}
