@@ -69,7 +69,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		ReplicaHighWatermarkCheckpointIntervalMs: c.ReplicaHighWatermarkCheckpointIntervalMs,
 		LogFlushOffsetCheckpointIntervalMs:       c.LogFlushOffsetCheckpointIntervalMs,
 		LogFlushStartOffsetCheckpointIntervalMs:  c.LogFlushStartOffsetCheckpointIntervalMs,
-		DirtyExpireMs:                            c.DirtyExpireMs, DirtyWritebackIntervalMs: c.DirtyWritebackIntervalMs,
+		DirtyExpireMs:                            c.DirtyExpireMs, DirtyWritebackIntervalMs: c.DirtyWritebackIntervalMs, ClockStartMs: c.ClockStartMs,
 		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: *c.Group,
 		Txn:           txn.Config{NumPartitions: c.TransactionStateLogNumPartitions},
 		ConsumerGroup: *c.ConsumerGroup, ConsumerGroupProtocol: c.ConsumerGroupProtocol(),

@@ -38,6 +38,16 @@ type Config struct {
 	// Seed seeds the world's one random generator (math/rand/v2 PCG). It
 	// drives the sticky partitioner, torn power cuts and the explorer.
 	Seed uint64
+	// ClockStartMs is Kafka's clock when the world starts, in milliseconds
+	// since the Unix epoch: the brokers and the simulated clients read
+	// ClockStartMs + [World.NowMs] (record timestamps, retention, the
+	// validation of a record's timestamp). 0, the default, is
+	// 1970-01-01T00:00:00Z: scenarios, the explorers and the tests start
+	// there, so that their outputs do not depend on the day they run.
+	// kafkalive serve starts its world at the wall clock's time, so that a
+	// real client's records, stamped with the wall clock, age beside the
+	// simulated ones.
+	ClockStartMs int64
 	// Brokers is the number of brokers, with ids 1..Brokers (default 3).
 	Brokers int
 	// Rules is the Kafka version whose replication rules apply (R0). It also
@@ -301,6 +311,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: Brokers %d not in 1..99", ErrInvalidConfig, c.Brokers)
 	case !c.Rules.Valid():
 		return c, fmt.Errorf("%w: Rules %d", ErrInvalidConfig, int(c.Rules))
+	case c.ClockStartMs < 0:
+		return c, fmt.Errorf("%w: ClockStartMs %d < 0", ErrInvalidConfig, c.ClockStartMs)
 	case c.TickMs < 1:
 		return c, fmt.Errorf("%w: TickMs %d < 1", ErrInvalidConfig, c.TickMs)
 	case c.OffsetsTopicNumPartitions < 1 || c.OffsetsTopicReplicationFactor < 1 || c.OffsetsTopicReplicationFactor > c.Brokers:
@@ -342,6 +354,10 @@ func (c Config) withDefaults() (Config, error) {
 // "consumer"): on by default from Kafka 4.0; Kafka 3.7 shipped it as early
 // access, off, and answers a ConsumerGroupHeartbeat UNSUPPORTED_VERSION.
 func (c Config) ConsumerGroupProtocol() bool { return c.Rules >= replica.Modern }
+
+// worldMs is a time of Kafka's clock (a machine's deadline) as the
+// world's time, from 0 when the world started.
+func (c Config) worldMs(clockMs int64) int64 { return clockMs - c.ClockStartMs }
 
 // zkEra reports whether the controller follows ZooKeeper-era epoch rules.
 func (c Config) zkEra() bool { return c.Rules < replica.V3_7 }

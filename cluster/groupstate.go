@@ -187,7 +187,7 @@ func (w *World) consumerMemberInfo(m group.ConsumerMemberStatus) MemberInfo {
 		mi.Host, mi.Partitions = m.ClientHost, mi.Assignment
 		return mi
 	}
-	fillReads(&mi, w.consumer(m.ClientID), w.now, m.MemberID, m.SessionDeadlineMs, func(idle string) string {
+	fillReads(&mi, w.consumer(m.ClientID), w.clock, w.cfg.ClockStartMs, m.MemberID, m.SessionDeadlineMs, func(idle string) string {
 		if idle != "" && len(m.Assigned) == 0 && len(m.Pending) > 0 {
 			// the member knows only what it may own; its coordinator knows the rest
 			return fmt.Sprintf("epoch %d: waits for %v, which their owners give up first", m.MemberEpoch, m.Pending)
@@ -213,26 +213,28 @@ func (w *World) memberInfo(m group.MemberStatus) MemberInfo {
 	if m.ClientHost != "" {
 		return externalMemberInfo(mi, m)
 	}
-	fillReads(&mi, w.consumer(m.ClientID), w.now, m.MemberID, m.SessionDeadlineMs, func(idle string) string { return idle })
+	fillReads(&mi, w.consumer(m.ClientID), w.clock, w.cfg.ClockStartMs, m.MemberID, m.SessionDeadlineMs, func(idle string) string { return idle })
 	return mi
 }
 
-// fillReads fills what member mi's process c reads at nowMs, and why it
-// reads nothing: a process that is gone (crashed, or a new incarnation
-// with another member id) reads nothing, its partitions wait at the
-// coordinator until its session expires; a running one reads what it may
-// fetch, idle saying why not (a busy application says so first).
-func fillReads(mi *MemberInfo, c *Consumer, nowMs int64, memberID string, sessionDeadlineMs int64, idle func(string) string) {
+// fillReads fills what member mi's process c reads at nowMs (Kafka's
+// clock, which started at clockStartMs), and why it reads nothing: a
+// process that is gone (crashed, or a new incarnation with another member
+// id) reads nothing, its partitions wait at the coordinator until its
+// session expires; a running one reads what it may fetch, idle saying why
+// not (a busy application says so first). The times it names are the
+// world's (t=, from 0).
+func fillReads(mi *MemberInfo, c *Consumer, nowMs, clockStartMs int64, memberID string, sessionDeadlineMs int64, idle func(string) string) {
 	if c == nil || !c.Running() || c.MemberID() != memberID {
 		mi.Partitions = mi.Assignment
-		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", sessionDeadlineMs)
+		mi.Idle = fmt.Sprintf("its process is gone: the coordinator keeps its partitions until its session expires (t=%d)", sessionDeadlineMs-clockStartMs)
 		return
 	}
 	st := c.MemberStatus()
 	mi.Partitions = partitionRefs(st.Fetchable)
 	mi.Idle = idle(st.Idle)
 	if nowMs < c.StalledUntil() {
-		mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil())
+		mi.Idle = fmt.Sprintf("busy processing until t=%d (no poll)", c.StalledUntil()-clockStartMs)
 	}
 }
 

@@ -27,8 +27,8 @@ func (w *World) env() *host { return (*host)(w) }
 
 func (h *host) w() *World { return (*World)(h) }
 
-// Now implements the machines' Env: the world's time.
-func (h *host) Now() int64 { return h.now }
+// Now implements the machines' Env: Kafka's clock ([World.ClockMs]).
+func (h *host) Now() int64 { return h.clock }
 
 // Send implements the machines' Env: a message onto the network.
 func (h *host) Send(e netsim.Envelope) { h.w().send(e) }
@@ -47,8 +47,8 @@ func (h *host) BrokerRunning(id int32) bool { return h.brokers[id-1].State() == 
 // BrokerState implements controller.Env.
 func (h *host) BrokerState(id int32) string { return h.brokers[id-1].State().String() }
 
-// Clock implements broker.Env.
-func (h *host) Clock() *int64 { return &h.now }
+// Clock implements broker.Env: Kafka's clock, which the logs read.
+func (h *host) Clock() *int64 { return &h.clock }
 
 // Rand implements broker.Env and client.Env.
 func (h *host) Rand() *rand.Rand { return h.rnd }

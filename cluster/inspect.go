@@ -53,7 +53,7 @@ func (w *World) BrokerSession(id int32) (BrokerSession, bool) {
 	}
 	r := w.ctl.Registration(id)
 	return BrokerSession{Unfenced: w.ctl.Unfenced(id), CurrentIncarnation: r.Incarnation == b.Incarnation(),
-		LastHeartbeatMs: r.LastHeartbeatMs, NextHeartbeatMs: b.NextHeartbeatMs()}, true
+		LastHeartbeatMs: w.cfg.worldMs(r.LastHeartbeatMs), NextHeartbeatMs: w.cfg.worldMs(b.NextHeartbeatMs())}, true
 }
 
 // StartFailurePath returns the path under [LogDir] (a partition directory

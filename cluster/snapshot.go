@@ -49,14 +49,14 @@ func (w *World) Clone() *World {
 // The scratch spaces (the peeked logs of stopped brokers, the replay's
 // Preparer) start empty.
 func (w *World) cloneState() *World {
-	c := &World{cfg: w.cfg, now: w.now, eventBase: w.eventBase, actionBase: w.actionBase, actionBytes: w.actionBytes,
+	c := &World{cfg: w.cfg, now: w.now, clock: w.clock, eventBase: w.eventBase, actionBase: w.actionBase, actionBytes: w.actionBytes,
 		err: w.err, internal: slices.Clip(w.internal), internalCount: w.internalCount}
 	pcg := *w.pcg
 	c.pcg = &pcg
 	c.rnd = rand.New(c.pcg)
 	c.brokers = make([]*broker.Broker, len(w.brokers))
 	for i, b := range w.brokers {
-		c.brokers[i] = b.Clone(&c.now, c.rnd)
+		c.brokers[i] = b.Clone(&c.clock, c.rnd)
 	}
 	c.ctl = w.ctl.Clone()
 	c.net = *w.net.Clone()

@@ -517,7 +517,7 @@ func (w *World) openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config)
 	if _, err := fsys.Stat(broker.PartitionDir(tp)); err != nil {
 		return nil, 0
 	}
-	now := w.now
+	now := w.clock
 	log, err := replicalog.Open(fsys, broker.PartitionDir(tp), cfg, &now)
 	if err != nil {
 		return nil, 0

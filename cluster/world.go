@@ -25,7 +25,12 @@ type World struct {
 	// pcg is the state of rnd, the world's one random generator.
 	pcg *rand.PCG
 	rnd *rand.Rand
-	now int64
+	// now is the world's time, from 0 when it starts: the timeline's, the
+	// events' and the network's. clock is Kafka's, what the machines read
+	// (record timestamps, retention, deadlines): [Config.ClockStartMs] +
+	// now.
+	now   int64
+	clock int64
 
 	brokers   []*broker.Broker // brokers[i] has id i+1
 	ctl       *controller.Controller
@@ -85,6 +90,7 @@ func New(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg, pcg: rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15), reqs: &broker.Requests{}}
 	w.rnd = rand.New(w.pcg)
+	w.clock = cfg.ClockStartMs
 	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
 		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.cfg.topicDefaults(),
 		ClientTopicSegmentBytes: cfg.ClientTopicSegmentBytes, EligibleLeaderReplicas: cfg.Rules.EligibleLeaderReplicas()})
@@ -109,8 +115,12 @@ func New(cfg Config) (*World, error) {
 // Config returns the world's configuration, with defaults filled in.
 func (w *World) Config() Config { return w.cfg }
 
-// NowMs returns the virtual time in milliseconds.
+// NowMs returns the virtual time in milliseconds since the world started.
 func (w *World) NowMs() int64 { return w.now }
+
+// ClockMs returns Kafka's clock, what the brokers and the clients read
+// (milliseconds since the Unix epoch): [Config.ClockStartMs] + [World.NowMs].
+func (w *World) ClockMs() int64 { return w.clock }
 
 // Events returns the timeline so far (from [World.StartMs] when
 // [TimelineConfig.KeepMs] bounds it, and the newest [MaxEvents] at most;
@@ -144,6 +154,7 @@ func (w *World) broker(id int32) (*broker.Broker, error) {
 // whose tick fails halts (an internal error); the others go on.
 func (w *World) tick(ms int64) error {
 	w.now += ms
+	w.clock = w.cfg.ClockStartMs + w.now
 	for _, b := range w.brokers {
 		if err := b.Tick(w.env()); err != nil {
 			w.internalError(b, err)

@@ -12,6 +12,11 @@
 // another configuration (unclean election off, min.insync.replicas 2), or
 // the same one, and goes on from there.
 //
+// A scenario's world starts Kafka's clock at a fixed time, 0
+// (1970-01-01T00:00:00Z, [cluster.Config.ClockStartMs] left at its
+// default), not at the wall clock's as the served world does: its records'
+// timestamps, and so its outputs, are the same on any day it is played.
+//
 // A [Run] applies the steps to a fresh [cluster.World] and, after each one,
 // checks the expectations against the state the simulation produced. An
 // expectation is a subset match of named facts:

@@ -101,6 +101,10 @@ type Live struct {
 	// cfg is the default world's config (nil: defaultworld.Config), which
 	// Reset builds again.
 	cfg *cluster.Config
+	// wallClock, when set, is the wall clock (milliseconds since the Unix
+	// epoch): each default world built starts Kafka's clock at its time
+	// (cluster.Config.ClockStartMs).
+	wallClock func() int64
 }
 
 // clientsPanel is what the Live asks of the brokers' listeners: the
@@ -252,12 +256,32 @@ func NewLiveConfig(cfg cluster.Config) (*Live, error) {
 	return &Live{w: w, scripted: true, sessionID: 1, cfg: &cfg}, nil
 }
 
+// NewLiveWallClock returns a Live as [NewLiveConfig] does (cfg nil: the
+// default world's), whose worlds start Kafka's clock at wallClock's time
+// (milliseconds since the Unix epoch) when each is built, at first and at
+// each Reset: a real client stamps its records with the wall clock, and
+// they then age beside the simulated ones. The world's own time
+// ([cluster.World.NowMs]) still starts at 0.
+func NewLiveWallClock(cfg *cluster.Config, wallClock func() int64) (*Live, error) {
+	l := &Live{scripted: true, sessionID: 1, cfg: cfg, wallClock: wallClock}
+	w, err := l.defaultWorld()
+	if err != nil {
+		return nil, fmt.Errorf("web: default world: %w", err)
+	}
+	l.w = w
+	return l, nil
+}
+
 // defaultWorld builds the default world a Reset goes back to.
 func (l *Live) defaultWorld() (*cluster.World, error) {
+	cfg := defaultworld.Config(defaultworld.Seed)
 	if l.cfg != nil {
-		return defaultworld.NewWith(*l.cfg)
+		cfg = *l.cfg
 	}
-	return defaultworld.New(defaultworld.Seed)
+	if l.wallClock != nil {
+		cfg.ClockStartMs = l.wallClock()
+	}
+	return defaultworld.NewWith(cfg)
 }
 
 // NewLiveWorld returns a Live showing w (tests use small worlds).

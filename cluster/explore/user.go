@@ -102,6 +102,9 @@ type UserConfig struct {
 	// consumers to the sequences, and checks transactions' invariants
 	// (see usertxn.go).
 	Transactions bool
+	// ClockStartMs is the world's Kafka clock at its start
+	// ([cluster.Config.ClockStartMs]; 0: 1970, as every scenario's).
+	ClockStartMs int64
 }
 
 func (c UserConfig) withDefaults() UserConfig {
@@ -122,6 +125,7 @@ func (c UserConfig) newWorld(seed uint64) (*cluster.World, error) {
 	if c.Configure != nil {
 		c.Configure(&cfg)
 	}
+	cfg.ClockStartMs = c.ClockStartMs
 	return defaultworld.NewWith(cfg)
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/kafkawire"
@@ -67,7 +68,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kafkalive: --max-streams takes a number from 1 and --exec-timeout a duration above 0 (got %d and %v)\n", *maxStreams, *execTimeout)
 		return 2
 	}
-	live, err := web.NewLive()
+	live, err := web.NewLiveWallClock(nil, func() int64 { return time.Now().UnixMilli() })
 	if err != nil {
 		fmt.Fprintf(stderr, "kafkalive: %v\n", err)
 		return 1

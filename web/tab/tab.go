@@ -79,7 +79,8 @@ type Tab struct {
 // [Config]) and its API, posting its messages with post, which may be
 // called from any goroutine.
 func New(post func(Out)) (*Tab, error) {
-	live, err := web.NewLiveConfig(Config())
+	cfg := Config()
+	live, err := web.NewLiveWallClock(&cfg, func() int64 { return time.Now().UnixMilli() })
 	if err != nil {
 		return nil, err
 	}

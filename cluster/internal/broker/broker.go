@@ -145,7 +145,7 @@ func New(cfg Config) *Broker {
 	if cfg.ConsumerGroup.SessionTimeoutMs == 0 && len(cfg.ConsumerGroup.Assignors) == 0 {
 		cfg.ConsumerGroup = group.DefaultConsumerGroupConfig()
 	}
-	b := &Broker{cfg: cfg, id: cfg.ID, state: BrokerStopped, fs: vfs.NewMem()}
+	b := &Broker{cfg: cfg, id: cfg.ID, state: BrokerStopped, fs: vfs.NewMem(), secondStartMs: cfg.ClockStartMs, nextFlusherMs: cfg.ClockStartMs}
 	if cfg.DiskBytes > 0 {
 		b.fs.SetCapacity(cfg.DiskBytes)
 	}

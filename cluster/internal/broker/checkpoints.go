@@ -148,6 +148,7 @@ func (b *Broker) runFlusher(env Env) {
 		return
 	}
 	iv := b.cfg.DirtyWritebackIntervalMs
-	b.nextFlusherMs = (env.Now()/iv + 1) * iv
+	origin := b.cfg.ClockStartMs
+	b.nextFlusherMs = origin + ((env.Now()-origin)/iv+1)*iv
 	b.fs.WritebackExpired(env.Now(), b.cfg.DirtyExpireMs)
 }

@@ -45,6 +45,11 @@ type Config struct {
 	// DirtyExpireMs and DirtyWritebackIntervalMs are its host's kernel
 	// flusher (0: none).
 	DirtyExpireMs, DirtyWritebackIntervalMs int64
+	// ClockStartMs is the clock's time when the world, and the broker's
+	// host, started: the kernel's flusher wakes every
+	// DirtyWritebackIntervalMs from then, and the byte rates count whole
+	// seconds from then.
+	ClockStartMs int64
 	// OffsetsTopicNumPartitions is offsets.topic.num.partitions.
 	OffsetsTopicNumPartitions int
 	// OffsetsRetentionMinutes is offsets.retention.minutes and
