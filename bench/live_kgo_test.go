@@ -40,7 +40,7 @@ type liveCluster struct {
 
 func startLive(t *testing.T, speedup int64) *liveCluster {
 	t.Helper()
-	live, err := web.NewLive()
+	live, err := web.NewLiveWallClock(nil, func() int64 { return time.Now().UnixMilli() })
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := web.StartKafka(ctx, live, kafkawire.LoopbackListeners(1, 2, 3), nil)

@@ -53,7 +53,7 @@ type throughputTarget struct {
 // loopback ports.
 func serveLive(tb testing.TB) throughputTarget {
 	tb.Helper()
-	live, err := web.NewLive()
+	live, err := web.NewLiveWallClock(nil, func() int64 { return time.Now().UnixMilli() })
 	if err != nil {
 		tb.Fatal(err)
 	}

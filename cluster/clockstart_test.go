@@ -85,3 +85,34 @@ func ordersPartition(w *cluster.World, p int32) cluster.PartitionInfo {
 	}
 	return cluster.PartitionInfo{}
 }
+
+// TestRecordsAheadOfTheClock: under Kafka 4's rules a record stamped more
+// than log.message.timestamp.after.max.ms (one hour by default, KIP-1030)
+// after the leader's clock is refused with INVALID_TIMESTAMP, as kcat's
+// record would be in a world whose clock started in 1970; one hour ahead
+// is taken. Kafka 3.7 had no bound by default and takes both.
+func TestRecordsAheadOfTheClock(t *testing.T) {
+	const hour = 60 * 60 * 1000
+	for _, tc := range []struct {
+		rules replica.RuleSet
+		ahead int64
+		want  int16
+	}{
+		{replica.Modern, hour, 0},
+		{replica.Modern, hour + 1, 32}, // INVALID_TIMESTAMP
+		{replica.Modern, kcatDay, 32},
+		{replica.V3_7, hour + 1, 0},
+		{replica.V3_7, kcatDay, 0},
+	} {
+		cfg := defaultworld.Config(defaultworld.Seed)
+		cfg.Rules = tc.rules
+		w, err := defaultworld.NewWith(cfg)
+		require.NoError(t, err)
+		require.NoError(t, w.RunFor(1000))
+		got := kcatProduce(t, w, 1, w.ClockMs()+tc.ahead)
+		require.Equal(t, tc.want, got.ErrorCode, "%s, %d ms ahead", tc.rules, tc.ahead)
+		if tc.want != 0 {
+			require.Len(t, got.ErrorRecords, 1, "%s, %d ms ahead", tc.rules, tc.ahead)
+		}
+	}
+}

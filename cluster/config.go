@@ -107,7 +107,11 @@ type Config struct {
 	// (large traces; off by default).
 	TraceMessages bool
 	// Log is the topic-level log configuration of every partition (zero:
-	// [DefaultLogConfig]); [TopicSpec.Config] overrides it per topic.
+	// [DefaultLogConfig]); [TopicSpec.Config] overrides it per topic. Its
+	// MessageTimestampAfterMaxMs at math.MaxInt64 (3.x's default, no bound)
+	// becomes the rule set's default: one hour under [replica.V4]
+	// (KIP-1030), so that a record stamped more than an hour ahead of the
+	// leader's clock is refused with INVALID_TIMESTAMP.
 	Log kafkalog.Config
 	// OffsetsTopicNumPartitions is offsets.topic.num.partitions (default
 	// 50): group G's coordinator is the leader of __consumer_offsets
@@ -305,6 +309,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Log == (kafkalog.Config{}) {
 		c.Log = DefaultLogConfig()
+	}
+	if c.Log.MessageTimestampAfterMaxMs == math.MaxInt64 {
+		c.Log.MessageTimestampAfterMaxMs = c.Rules.DefaultMessageTimestampAfterMaxMs()
 	}
 	switch {
 	case c.Brokers < 1 || c.Brokers > 99:

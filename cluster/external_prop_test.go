@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -93,7 +94,7 @@ type extDriver struct {
 }
 
 func runExternalClients(seed uint64, steps int, logf func(string, ...any)) error {
-	w, err := cluster.New(cluster.Config{Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern, CombinedControllers: true})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern, CombinedControllers: true})
 	if err != nil {
 		return err
 	}
@@ -256,7 +257,7 @@ func (d *extDriver) produce() error {
 			v[j] = byte(d.rng.UintN(256))
 		}
 		values = append(values, v)
-		ts := d.w.NowMs()
+		ts := d.w.ClockMs()
 		if backfill { // the application's own timestamps, within a day either way, in any order
 			ts += int64(d.rng.IntN(2*day)) - day
 		}
@@ -272,7 +273,7 @@ func (d *extDriver) produce() error {
 	if d.rng.IntN(4) == 0 {
 		// a header whose maxTimestamp is not its records' largest: the
 		// leader writes the largest
-		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, d.w.NowMs()+int64(d.rng.IntN(60*day))-30*day); err != nil {
+		if err := kafkalog.SetMaxTimestamp(raw, kafkalog.CreateTime, d.w.ClockMs()+int64(d.rng.IntN(60*day))-30*day); err != nil {
 			return err
 		}
 	}
@@ -302,7 +303,7 @@ func (d *extDriver) produce() error {
 	}
 	req := produceReq(acks, raw)
 	req.Topics[0].Topic, req.Topics[0].Partitions[0].Partition = topic, p
-	sentAt := d.w.NowMs()
+	sentAt := d.w.ClockMs()
 	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {
 		rp := r.(*kmsg.ProduceResponse).Topics[0].Partitions[0]
 		if lie != "" {
@@ -311,7 +312,11 @@ func (d *extDriver) produce() error {
 			}
 			return nil
 		}
-		if err := checkTimestampBounds(b, rp, d.bounds[topic], sentAt, d.w.NowMs()); err != nil {
+		bounds, own := d.bounds[topic]
+		if !own { // the brokers' log.message.timestamp.*.max.ms (after: one hour under Kafka 4's rules)
+			bounds = [2]int64{d.w.Config().Log.MessageTimestampBeforeMaxMs, d.w.Config().Log.MessageTimestampAfterMaxMs}
+		}
+		if err := checkTimestampBounds(b, rp, bounds, sentAt, d.w.ClockMs()); err != nil {
 			return fmt.Errorf("produce to %s-%d: %w", topic, p, err)
 		}
 		inOrder := true
@@ -346,12 +351,12 @@ func (d *extDriver) fetch() error {
 
 // checkTimestampBounds: a batch sent at sentAt and answered by answeredAt,
 // to a topic whose records may lie bounds[0] before and bounds[1] after
-// the leader's clock (none if zero), is refused INVALID_TIMESTAMP with an
+// the leader's clock (none if both are math.MaxInt64), is refused INVALID_TIMESTAMP with an
 // error record for each record out of bounds at some moment between the
 // two, and only for such records; one taken has every record within the
 // bounds at such a moment.
 func checkTimestampBounds(b kafkalog.RecordBatch, rp kmsg.ProduceResponseTopicPartition, bounds [2]int64, sentAt, answeredAt int64) error {
-	if bounds == ([2]int64{}) {
+	if bounds == ([2]int64{math.MaxInt64, math.MaxInt64}) {
 		if rp.ErrorCode == 32 || len(rp.ErrorRecords) > 0 {
 			return fmt.Errorf("a topic with no timestamp bounds answered %d with %d error records", rp.ErrorCode, len(rp.ErrorRecords))
 		}
@@ -429,7 +434,7 @@ func (d *extDriver) listOffsets() error {
 	rt := kmsg.NewListOffsetsRequestTopic()
 	rt.Topic = topic
 	rp := kmsg.NewListOffsetsRequestTopicPartition()
-	rp.Partition, rp.Timestamp = p, []int64{-1, -2, 0, d.w.NowMs() - 5000}[d.rng.IntN(4)]
+	rp.Partition, rp.Timestamp = p, []int64{-1, -2, 0, d.w.ClockMs() - 5000}[d.rng.IntN(4)]
 	rt.Partitions = append(rt.Partitions, rp)
 	req.Topics = append(req.Topics, rt)
 	return d.send(d.broker(topic, p), req, func(r kmsg.Response) error {

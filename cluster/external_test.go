@@ -17,11 +17,17 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
+// clientClockMs is the clock's start of the worlds real clients' batches
+// are sent to: the day those batches are stamped (1_700_000_000_000,
+// 2023-11-14), as a served world's clock starts at the wall clock's time
+// (under Kafka 4's rules, a record an hour ahead of the clock is refused).
+const clientClockMs = 1_700_000_000_000
+
 // extWorld is a three-broker modern world with topic t (one partition on
 // 1, 2, 3) and min.insync.replicas 2, quiet.
 func extWorld(t *testing.T) *cluster.World {
 	t.Helper()
-	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
 	require.NoError(t, w.RunFor(500))
@@ -254,7 +260,7 @@ func TestExternalMetadataAutoCreatesTopics(t *testing.T) {
 		{"v3, the brokers' auto.create.topics.enable=false", 3, true, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, DisableAutoCreateTopics: tt.disable})
+			w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, DisableAutoCreateTopics: tt.disable})
 			require.NoError(t, err)
 			require.NoError(t, w.RunFor(500))
 			// the brokers say what they do
@@ -353,7 +359,7 @@ func TestExternalDescribeConfigs(t *testing.T) {
 func TestExternalBatchLargerThanASegment(t *testing.T) {
 	log := cluster.DefaultLogConfig()
 	log.SegmentBytes = 4096
-	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, Log: log})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, Log: log})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
 	require.NoError(t, w.RunFor(500))
@@ -523,7 +529,7 @@ func TestExternalProduceRecordErrors(t *testing.T) {
 			}
 			return -1
 		}
-		before, now := end(), w.NowMs() // the leader takes the request at once, on its clock
+		before, now := end(), w.ClockMs() // the leader takes the request at once, on its clock
 		req := produceReq(-1, batch(now, c.tt, c.recs...))
 		req.Topics[0].Topic = c.topic
 		rp := ask[*kmsg.ProduceResponse](t, w, 1, req, 5000).Topics[0].Partitions[0]
@@ -657,14 +663,14 @@ func TestNewTopicSpec(t *testing.T) {
 // says the value.
 func TestFetchMaxBytes(t *testing.T) {
 	const capBytes = 10_000
-	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, FetchMaxBytes: capBytes})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, FetchMaxBytes: capBytes})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
 	require.NoError(t, w.RunFor(500))
 	batch := func(size int) []byte {
 		var b kafkalog.RecordBatch
 		b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
-		b.AppendRecord(0, w.NowMs(), []byte("k"), make([]byte, size))
+		b.AppendRecord(0, w.ClockMs(), []byte("k"), make([]byte, size))
 		return b.AppendTo(nil)
 	}
 	for _, size := range []int{30_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000} {

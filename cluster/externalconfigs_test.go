@@ -183,7 +183,7 @@ func TestExternalAlterConfigsReplaces(t *testing.T) {
 // starts: a lower retention.bytes deletes segments, min.insync.replicas 3
 // refuses acks=all while a replica is out of the ISR.
 func TestAlteredConfigsApplyAtOnce(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, LogRetentionCheckIntervalMs: 1000})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 3, MinInsyncReplicas: 2, Rules: replica.Modern, LogRetentionCheckIntervalMs: 1000})
 	require.NoError(t, err)
 	cfg := w.Config().Log
 	cfg.SegmentBytes = 200

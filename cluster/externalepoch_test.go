@@ -52,7 +52,7 @@ func askEpoch(t *testing.T, w *cluster.World, broker int32, req *kmsg.OffsetForL
 // The other answers are Kafka 3.7's (ReplicaManager.lastOffsetForLeaderEpoch,
 // Partition.getLocalLog, LeaderEpochFileCache.endOffsetFor).
 func TestExternalOffsetForLeaderEpochDetectsTruncation(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 3, MinInsyncReplicas: 1, UncleanLeaderElectionEnable: true, Rules: replica.Modern})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 3, MinInsyncReplicas: 1, UncleanLeaderElectionEnable: true, Rules: replica.Modern})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
 	require.NoError(t, w.RunFor(500))

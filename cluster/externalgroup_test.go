@@ -19,7 +19,7 @@ import (
 // partitions (replicas on every broker), quiet.
 func xgroupWorld(t *testing.T, seed uint64) *cluster.World {
 	t.Helper()
-	w, err := cluster.New(cluster.Config{Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
+	w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "g", Partitions: 4, ReplicationFactor: 3}))
 	require.NoError(t, w.RunFor(500))

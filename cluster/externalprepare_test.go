@@ -42,7 +42,7 @@ func TestExternalPreparedAnswersAsUnprepared(t *testing.T) {
 func preparedAgrees(seed uint64, steps int) error {
 	var ws [2]*cluster.World
 	for i := range ws {
-		w, err := cluster.New(cluster.Config{Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
+		w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
 		if err != nil {
 			return err
 		}

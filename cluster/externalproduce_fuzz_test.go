@@ -184,7 +184,7 @@ func TestLeaderWritesMaxTimestamp(t *testing.T) {
 // rules) with topic t, one partition on brokers 1, 2 and 3, after 500 ms.
 func topicWorld(tb testing.TB, seed uint64) *World {
 	tb.Helper()
-	w, err := New(Config{Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
+	w, err := New(Config{ClockStartMs: 1_700_000_000_000, Seed: seed, MinInsyncReplicas: 2, Rules: replica.Modern})
 	if err != nil {
 		tb.Fatal(err)
 	}

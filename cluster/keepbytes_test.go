@@ -57,7 +57,7 @@ func TestTimelineKeepBytes(t *testing.T) {
 // (one partition on brokers 1, 2, 3), run for ms.
 func floodWorld(t *testing.T, cfg cluster.Config, ms int64) *cluster.World {
 	t.Helper()
-	cfg.MinInsyncReplicas, cfg.Rules = 2, replica.Modern
+	cfg.MinInsyncReplicas, cfg.Rules, cfg.ClockStartMs = 2, replica.Modern, clientClockMs
 	w, err := cluster.New(cfg)
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/topicconfig"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // Topic is a topic: its name and each partition's replica assignment, in
@@ -62,7 +63,8 @@ func (w *World) openPartitions(topic string, asg [][]int32, from int) error {
 // topicDefaults are the brokers' topic configs: what a topic that sets
 // none of its own has.
 func (c Config) topicDefaults() topicconfig.Settings {
-	return topicconfig.Settings{Log: c.Log, MinInsyncReplicas: c.MinInsyncReplicas, UncleanLeaderElectionEnable: c.UncleanLeaderElectionEnable}
+	return topicconfig.Settings{Log: c.Log, MinInsyncReplicas: c.MinInsyncReplicas, UncleanLeaderElectionEnable: c.UncleanLeaderElectionEnable,
+		Kafka4: c.Rules >= replica.V4}
 }
 
 // addPartitions grows topic to count partitions (kafka-topics --alter

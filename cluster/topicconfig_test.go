@@ -53,7 +53,7 @@ func TestExternalTopicMinInsyncReplicas(t *testing.T) {
 	for minISR := 1; minISR <= 3; minISR++ {
 		for stopped := 0; stopped <= 2; stopped++ {
 			t.Run(fmt.Sprintf("min.insync.replicas=%d,stopped=%d", minISR, stopped), func(t *testing.T) {
-				w, err := cluster.New(cluster.Config{Seed: 5, Rules: replica.Modern})
+				w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 5, Rules: replica.Modern})
 				require.NoError(t, err)
 				created := createTopics(t, w, 3, map[string][]string{
 					"strict": {"min.insync.replicas", fmt.Sprint(minISR)},
@@ -96,7 +96,7 @@ func TestExternalTopicMinInsyncReplicas(t *testing.T) {
 func TestExternalTopicUncleanLeaderElection(t *testing.T) {
 	for _, broker := range []bool{false, true} {
 		t.Run(fmt.Sprintf("broker=%v", broker), func(t *testing.T) {
-			w, err := cluster.New(cluster.Config{Seed: 5, Rules: replica.Modern, UncleanLeaderElectionEnable: broker})
+			w, err := cluster.New(cluster.Config{ClockStartMs: clientClockMs, Seed: 5, Rules: replica.Modern, UncleanLeaderElectionEnable: broker})
 			require.NoError(t, err)
 			created := createTopics(t, w, 2, map[string][]string{
 				"on":      {"unclean.leader.election.enable", "true"},

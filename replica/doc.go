@@ -52,6 +52,9 @@
 //	ISR write                                ZK     ZK     ZK    ZK    AP    AP    2.7.0 AlterIsr / AlterPartition (KIP-497); before, the leader wrote ZooKeeper
 //	effective min ISR = min(minISR, RF)      no     no     no    no    yes   yes   3.7.0 Partition.effectiveMinIsr
 //	HW frozen below the effective min ISR    no     no     no    no    yes   yes   3.7.0 Partition.maybeIncrementLeaderHW (KAFKA-15583)
+//	ISR may empty; ELR, last known leader    no     no     no    no    no    yes   4.1 (KIP-966; eligible.leader.replicas.version 1 by default)
+//	message.timestamp.after.max.ms default   -      -      -     -     none  1 h   4.0 (KIP-1030; KIP-937 brought the config in 3.6)
+//	producer linger.ms default               0      0      0     0     0     5 ms  4.0 (KIP-1030)
 //
 // ZK: written to ZooKeeper synchronously by the leader ([RuleSet.SynchronousISRWrite]);
 // AP: proposed to the controller and answered asynchronously. Each row is a
@@ -60,7 +63,9 @@
 // [RuleSet.ISRJoinNeedsLESO],
 // [RuleSet.CaughtUpAtLeaderLEO], [RuleSet.InitialFetchOffsetIsLEO],
 // [RuleSet.DefaultReplicaLagTimeMaxMs], [RuleSet.EffectiveMinISRCapped],
-// [RuleSet.StrictMinISR], [RuleSet.TruncatesOnFetch]) or a case of
+// [RuleSet.StrictMinISR], [RuleSet.TruncatesOnFetch],
+// [RuleSet.EligibleLeaderReplicas], [RuleSet.DefaultMessageTimestampAfterMaxMs],
+// [RuleSet.DefaultLingerMs]) or a case of
 // [TruncationPoint].
 //
 // Why 2.0 cuts at the HW when the leader has no answer: a 2.0 leader caches
@@ -133,7 +138,8 @@
 // # What is not modelled
 //
 // Fetch sessions, byte-level batches (the Log decides), the follower's log
-// start offset following the leader's, transactions, ELR (KIP-966), leader
+// start offset following the leader's, transactions, ELR (KIP-966: the live
+// cluster's controller keeps it, under [RuleSet.EligibleLeaderReplicas]), leader
 // recovery state (KIP-704), and 3.x's caught-up followers outside the ISR
 // holding back the HW (Partition.maybeIncrementLeaderHW's
 // shouldWaitForReplicaToJoinIsr).

@@ -2,6 +2,7 @@ package replica
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -163,6 +164,28 @@ func (r RuleSet) DefaultReplicaLagTimeMaxMs() int64 {
 		return DefaultReplicaLagTimeMaxMs
 	}
 	return DefaultReplicaLagTimeMaxMsBefore25
+}
+
+// DefaultMessageTimestampAfterMaxMs is the
+// log.message.timestamp.after.max.ms default of the rule set's Kafka
+// version: how far after the leader's clock a record's CreateTime may lie
+// before the leader refuses its batch with INVALID_TIMESTAMP. One hour from
+// Kafka 4.0 (KIP-1030); math.MaxInt64, no bound, before (3.6 brought the
+// config, KIP-937).
+func (r RuleSet) DefaultMessageTimestampAfterMaxMs() int64 {
+	if r >= V4 {
+		return 60 * 60 * 1000
+	}
+	return math.MaxInt64
+}
+
+// DefaultLingerMs is the producer's linger.ms default of the rule set's
+// Kafka version: 5 ms from Kafka 4.0 (KIP-1030), 0 before.
+func (r RuleSet) DefaultLingerMs() int64 {
+	if r >= V4 {
+		return 5
+	}
+	return 0
 }
 
 // endOffsetBefore21 reports whether OffsetsForLeaderEpoch answers "undefined"

@@ -46,13 +46,15 @@ func (p *Producer) CheckProduce(env Env, partition int32, timestampMs *int64) er
 // given, else the library's encoder), its timestamp deltas relative to the
 // batch's first record (Kafka 3.7's MemoryRecordsBuilder: baseTimestamp is
 // the first record's, so deltas may be negative and span weeks). The
-// leader takes any timestamp unless the topic bounds it: Kafka 3.7's
-// message.timestamp.before.max.ms and after.max.ms default to
-// Long.MAX_VALUE (KIP-937; LogValidator.validateTimestamp); a record
-// outside the bounds fails with INVALID_TIMESTAMP. The world's clock
-// starts at 0 ms (1970-01-01), so a timestamp of a real date lies in its
-// future, and retention by time (retention.ms, counted from a segment's
-// largest timestamp) keeps it.
+// leader checks it against message.timestamp.before.max.ms and
+// after.max.ms (KIP-937; LogValidator.validateTimestamp): Kafka 3.7 bounds
+// neither by default, Kafka 4 refuses a record more than an hour ahead of
+// its clock (KIP-1030); a record outside the bounds fails with
+// INVALID_TIMESTAMP. A world's clock starts where its config says
+// (Config.ClockStartMs in the cluster package: 1970 for scenarios, the
+// wall clock for the served world); a timestamp ahead of it that is taken
+// keeps its segment from retention by time (retention.ms, counted from a
+// segment's largest timestamp) until the clock passes it.
 func (p *Producer) Produce(env Env, key, value string, null bool, partition int32, timestampMs *int64) error {
 	if err := p.checkTransactionalSend(); err != nil {
 		return err
@@ -86,9 +88,14 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 		// LogValidator's validateTimestamp: a CreateTime timestamp further
 		// from the leader's clock than message.timestamp.before.max.ms or
 		// after.max.ms is INVALID_TIMESTAMP; here it fails at once
-		if lo, hi, ok := validator.TimestampWithin(cfg, env.Now(), *timestampMs); !ok {
+		if _, hi, ok := validator.TimestampWithin(cfg, env.Now(), *timestampMs); !ok {
 			r.Failed, r.Error = true, "INVALID_TIMESTAMP"
-			env.Record(event.Produce, 0, tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d outside [%d, %d])", p.cfg.Name, value, *timestampMs, lo, hi)
+			before, after := cfg.TimestampBounds()
+			why := fmt.Sprintf("%d ms behind the leader's clock %d, more than message.timestamp.before.max.ms %d", env.Now()-*timestampMs, env.Now(), before)
+			if *timestampMs > hi {
+				why = fmt.Sprintf("%d ms ahead of the leader's clock %d, more than message.timestamp.after.max.ms %d", *timestampMs-env.Now(), env.Now(), after)
+			}
+			env.Record(event.Produce, 0, tp, "%s: %s refused: INVALID_TIMESTAMP (timestamp %d is %s)", p.cfg.Name, value, *timestampMs, why)
 			p.txnFailed()
 			return nil
 		}

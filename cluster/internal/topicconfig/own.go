@@ -61,6 +61,8 @@ type Entry struct {
 	Key    *Key
 	Value  string
 	Source kmsg.ConfigSource
+	// Kafka4: the brokers run Kafka 4 ([Settings.Kafka4]).
+	Kafka4 bool
 }
 
 // Entries are a topic's configs as DescribeConfigs reports them, in the
@@ -68,7 +70,7 @@ type Entry struct {
 // else STATIC_BROKER_CONFIG where the brokers' setting is not Kafka's
 // default, else DEFAULT_CONFIG.
 func Entries(brokers Settings, own Own) []Entry {
-	topic, def := Resolve(brokers, own), KafkaDefaults()
+	topic, def := Resolve(brokers, own), brokers.kafkaDefaults()
 	out := make([]Entry, len(keys))
 	for i := range keys {
 		k := &keys[i]
@@ -79,7 +81,7 @@ func Entries(brokers Settings, own Own) []Entry {
 		case k.get(&brokers) != k.get(&def):
 			src = kmsg.ConfigSourceStaticBrokerConfig
 		}
-		out[i] = Entry{Key: k, Value: k.get(&topic), Source: src}
+		out[i] = Entry{Key: k, Value: k.get(&topic), Source: src, Kafka4: brokers.Kafka4}
 	}
 	return out
 }
@@ -127,8 +129,12 @@ func Synonyms(e, brokers Entry) []SynonymValue {
 		fromBrokers = append(fromBrokers, SynonymValue{syns[0].Name, brokers.Value, brokers.Source})
 	}
 	for _, b := range syns {
-		if b.Default != "" {
-			fromBrokers = append(fromBrokers, SynonymValue{b.Name, b.Default, kmsg.ConfigSourceDefaultConfig})
+		def := b.Default
+		if e.Kafka4 && b.Kafka4Default != "" {
+			def = b.Kafka4Default
+		}
+		if def != "" {
+			fromBrokers = append(fromBrokers, SynonymValue{b.Name, def, kmsg.ConfigSourceDefaultConfig})
 		}
 	}
 	for len(fromBrokers) > 0 && fromBrokers[0].Name != syns[0].Name {
@@ -145,7 +151,7 @@ func Synonyms(e, brokers Entry) []SynonymValue {
 // and unclean.leader.election.enable (Kafka's order is that of the
 // broker's answer). skip names configs the caller prints itself.
 func Column(s Settings, skip ...string) []string {
-	def := KafkaDefaults()
+	def := s.kafkaDefaults()
 	var out []string
 	for _, logFirst := range []bool{true, false} {
 		for i := range keys {

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // Settings are a topic's configs as the simulated cluster keeps them.
@@ -20,17 +21,35 @@ type Settings struct {
 	// unclean.leader.election.enable.
 	MinInsyncReplicas           int
 	UncleanLeaderElectionEnable bool
+	// Kafka4 says the brokers run Kafka 4, whose defaults differ from
+	// 3.7's where [Synonym.Kafka4Default] says (KIP-1030): what
+	// DescribeConfigs calls a default, and what kafka-topics --describe
+	// leaves out, follows them.
+	Kafka4 bool
 }
 
 // KafkaDefaults are the settings of a topic on brokers that set nothing:
-// Kafka's defaults (LogConfig, KafkaConfig).
+// Kafka 3.7's defaults (LogConfig, KafkaConfig).
 func KafkaDefaults() Settings {
 	return Settings{Log: kafkalog.DefaultConfig(), MinInsyncReplicas: 1}
 }
 
+// kafkaDefaults are Kafka's defaults for the brokers s is of: 3.7's, or
+// with s.Kafka4 4.x's (KIP-1030: log.message.timestamp.after.max.ms one
+// hour).
+func (s *Settings) kafkaDefaults() Settings {
+	d := KafkaDefaults()
+	if s.Kafka4 {
+		d.Kafka4 = true
+		d.Log.MessageTimestampAfterMaxMs = replica.V4.DefaultMessageTimestampAfterMaxMs()
+	}
+	return d
+}
+
 // Synonym is a broker config a topic config falls back to, and the
-// default Kafka 3.7's KafkaConfig gives it ("" for none: it is null).
-type Synonym struct{ Name, Default string }
+// default Kafka 3.7's KafkaConfig gives it ("" for none: it is null);
+// Kafka4Default is Kafka 4's where it differs ("": the same).
+type Synonym struct{ Name, Default, Kafka4Default string }
 
 // owner says where a topic keeps its own value of a config.
 type owner uint8
@@ -95,62 +114,63 @@ var maxLong = strconv.FormatInt(math.MaxInt64, 10)
 
 // keys is the table, sorted by name.
 var keys = []Key{
-	{Name: "cleanup.policy", Type: kmsg.ConfigTypeList, Synonyms: []Synonym{{"log.cleanup.policy", "delete"}}, Column: true,
+	{Name: "cleanup.policy", Type: kmsg.ConfigTypeList, Synonyms: []Synonym{{Name: "log.cleanup.policy", Default: "delete"}}, Column: true,
 		get: func(s *Settings) string { return s.Log.CleanupPolicy }, set: setCleanupPolicy},
-	{Name: "compression.type", Type: kmsg.ConfigTypeString, Synonyms: []Synonym{{"compression.type", "producer"}}, owner: ownedByNothing,
+	{Name: "compression.type", Type: kmsg.ConfigTypeString, Synonyms: []Synonym{{Name: "compression.type", Default: "producer"}}, owner: ownedByNothing,
 		get: func(*Settings) string { return "producer" }, set: setCompressionType},
 	long("delete.retention.ms", "log.cleaner.delete.retention.ms", "86400000", 0, func(c *kafkalog.Config) *int64 { return &c.DeleteRetentionMs }, true),
 	long("file.delete.delay.ms", "log.segment.delete.delay.ms", "60000", 0, func(c *kafkalog.Config) *int64 { return &c.FileDeleteDelayMs }, false),
 	long("flush.messages", "log.flush.interval.messages", maxLong, 1, func(c *kafkalog.Config) *int64 { return &c.FlushIntervalMessages }, false),
 	integer("index.interval.bytes", "log.index.interval.bytes", "4096", 0, func(c *kafkalog.Config) *int64 { return &c.IndexIntervalBytes }),
 	long("max.compaction.lag.ms", "log.cleaner.max.compaction.lag.ms", maxLong, 1, func(c *kafkalog.Config) *int64 { return &c.MaxCompactionLagMs }, false),
-	{Name: "max.message.bytes", Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{"message.max.bytes", "1048588"}},
+	{Name: "max.message.bytes", Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{Name: "message.max.bytes", Default: "1048588"}},
 		get: func(s *Settings) string { return strconv.FormatInt(int64(s.Log.MaxMessageBytes), 10) },
 		set: func(s *Settings, name, v string) error {
 			n, err := parseNumber(name, v, "INT", 0, math.MaxInt32)
 			s.Log.MaxMessageBytes = int32(n)
 			return err
 		}},
-	long("message.timestamp.after.max.ms", "log.message.timestamp.after.max.ms", maxLong, 0, func(c *kafkalog.Config) *int64 { return &c.MessageTimestampAfterMaxMs }, false),
+	withKafka4Default(long("message.timestamp.after.max.ms", "log.message.timestamp.after.max.ms", maxLong, 0, func(c *kafkalog.Config) *int64 { return &c.MessageTimestampAfterMaxMs }, false),
+		strconv.FormatInt(replica.V4.DefaultMessageTimestampAfterMaxMs(), 10)),
 	long("message.timestamp.before.max.ms", "log.message.timestamp.before.max.ms", maxLong, 0, func(c *kafkalog.Config) *int64 { return &c.MessageTimestampBeforeMaxMs }, false),
 	long("message.timestamp.difference.max.ms", "log.message.timestamp.difference.max.ms", maxLong, 0, func(c *kafkalog.Config) *int64 { return &c.MessageTimestampDifferenceMaxMs }, false),
-	{Name: "message.timestamp.type", Type: kmsg.ConfigTypeString, Synonyms: []Synonym{{"log.message.timestamp.type", "CreateTime"}},
+	{Name: "message.timestamp.type", Type: kmsg.ConfigTypeString, Synonyms: []Synonym{{Name: "log.message.timestamp.type", Default: "CreateTime"}},
 		get: func(s *Settings) string {
 			if s.Log.MessageTimestampType == kafkalog.LogAppendTime {
 				return "LogAppendTime"
 			}
 			return "CreateTime"
 		}, set: setTimestampType},
-	{Name: "min.cleanable.dirty.ratio", Type: kmsg.ConfigTypeDouble, Synonyms: []Synonym{{"log.cleaner.min.cleanable.ratio", "0.5"}}, Column: true,
+	{Name: "min.cleanable.dirty.ratio", Type: kmsg.ConfigTypeDouble, Synonyms: []Synonym{{Name: "log.cleaner.min.cleanable.ratio", Default: "0.5"}}, Column: true,
 		get: func(s *Settings) string { return strconv.FormatFloat(s.Log.MinCleanableDirtyRatio, 'f', -1, 64) }, set: setDirtyRatio},
 	long("min.compaction.lag.ms", "log.cleaner.min.compaction.lag.ms", "0", 0, func(c *kafkalog.Config) *int64 { return &c.MinCompactionLagMs }, false),
-	{Name: "min.insync.replicas", Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{"min.insync.replicas", "1"}}, Column: true, owner: ownedByMinISR,
+	{Name: "min.insync.replicas", Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{Name: "min.insync.replicas", Default: "1"}}, Column: true, owner: ownedByMinISR,
 		get: func(s *Settings) string { return strconv.Itoa(s.MinInsyncReplicas) },
 		set: func(s *Settings, name, v string) error {
 			n, err := parseNumber(name, v, "INT", 1, math.MaxInt32)
 			s.MinInsyncReplicas = int(n)
 			return err
 		}},
-	{Name: "preallocate", Type: kmsg.ConfigTypeBoolean, Synonyms: []Synonym{{"log.preallocate", "false"}},
+	{Name: "preallocate", Type: kmsg.ConfigTypeBoolean, Synonyms: []Synonym{{Name: "log.preallocate", Default: "false"}},
 		get: func(s *Settings) string { return strconv.FormatBool(s.Log.Preallocate) },
 		set: func(s *Settings, name, v string) (err error) {
 			s.Log.Preallocate, err = parseBool(name, v)
 			return err
 		}},
 	long("retention.bytes", "log.retention.bytes", "-1", math.MinInt64, func(c *kafkalog.Config) *int64 { return &c.RetentionBytes }, true),
-	{Name: "retention.ms", Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{"log.retention.ms", ""}, {"log.retention.minutes", ""}, {"log.retention.hours", "168"}}, Column: true,
+	{Name: "retention.ms", Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{Name: "log.retention.ms", Default: ""}, {Name: "log.retention.minutes", Default: ""}, {Name: "log.retention.hours", Default: "168"}}, Column: true,
 		get: getLong(func(c *kafkalog.Config) *int64 { return &c.RetentionMs }), set: setLong(-1, func(c *kafkalog.Config) *int64 { return &c.RetentionMs })},
 	// segment.bytes: at least LegacyRecord.RECORD_OVERHEAD_V0
-	{Name: "segment.bytes", Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{"log.segment.bytes", "1073741824"}}, Column: true,
+	{Name: "segment.bytes", Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{Name: "log.segment.bytes", Default: "1073741824"}}, Column: true,
 		get: getLong(func(c *kafkalog.Config) *int64 { return &c.SegmentBytes }), set: setInt(14, func(c *kafkalog.Config) *int64 { return &c.SegmentBytes })},
 	// segment.index.bytes: Kafka's minimum is 4; kafkalog.Config.Validate
 	// asks for room for one entry.
 	integer("segment.index.bytes", "log.index.size.max.bytes", "10485760", 4, func(c *kafkalog.Config) *int64 { return &c.SegmentIndexBytes }),
-	{Name: "segment.jitter.ms", Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{"log.roll.jitter.ms", ""}, {"log.roll.jitter.hours", "0"}},
+	{Name: "segment.jitter.ms", Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{Name: "log.roll.jitter.ms", Default: ""}, {Name: "log.roll.jitter.hours", Default: "0"}},
 		get: getLong(func(c *kafkalog.Config) *int64 { return &c.SegmentJitterMs }), set: setLong(0, func(c *kafkalog.Config) *int64 { return &c.SegmentJitterMs })},
-	{Name: "segment.ms", Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{"log.roll.ms", ""}, {"log.roll.hours", "168"}},
+	{Name: "segment.ms", Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{Name: "log.roll.ms", Default: ""}, {Name: "log.roll.hours", Default: "168"}},
 		get: getLong(func(c *kafkalog.Config) *int64 { return &c.SegmentMs }), set: setLong(1, func(c *kafkalog.Config) *int64 { return &c.SegmentMs })},
-	{Name: "unclean.leader.election.enable", Type: kmsg.ConfigTypeBoolean, Synonyms: []Synonym{{"unclean.leader.election.enable", "false"}}, Column: true, owner: ownedByUnclean,
+	{Name: "unclean.leader.election.enable", Type: kmsg.ConfigTypeBoolean, Synonyms: []Synonym{{Name: "unclean.leader.election.enable", Default: "false"}}, Column: true, owner: ownedByUnclean,
 		get: func(s *Settings) string { return strconv.FormatBool(s.UncleanLeaderElectionEnable) },
 		set: func(s *Settings, name, v string) (err error) {
 			s.UncleanLeaderElectionEnable, err = parseBool(name, v)
@@ -160,12 +180,18 @@ var keys = []Key{
 
 // long is a LONG log config of at least lo, held in the field field gives.
 func long(name, synonym, def string, lo int64, field func(*kafkalog.Config) *int64, column bool) Key {
-	return Key{Name: name, Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{synonym, def}}, Column: column, get: getLong(field), set: setLong(lo, field)}
+	return Key{Name: name, Type: kmsg.ConfigTypeLong, Synonyms: []Synonym{{Name: synonym, Default: def}}, Column: column, get: getLong(field), set: setLong(lo, field)}
+}
+
+// withKafka4Default is k, whose first synonym's default is def under Kafka 4.
+func withKafka4Default(k Key, def string) Key {
+	k.Synonyms[0].Kafka4Default = def
+	return k
 }
 
 // integer is an INT log config of at least lo.
 func integer(name, synonym, def string, lo int64, field func(*kafkalog.Config) *int64) Key {
-	return Key{Name: name, Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{synonym, def}}, get: getLong(field), set: setInt(lo, field)}
+	return Key{Name: name, Type: kmsg.ConfigTypeInt, Synonyms: []Synonym{{Name: synonym, Default: def}}, get: getLong(field), set: setInt(lo, field)}
 }
 
 func getLong(field func(*kafkalog.Config) *int64) func(*Settings) string {
