@@ -48,6 +48,8 @@ var decisive = map[string]struct {
 	"zombie-fenced": {"2", []string{"old p2=INVALID_PRODUCER_EPOCH", "b1 [0 p1·e0, 1 ⟨ABORT⟩·e0]"}},
 	// the aborted records stay; read_committed skips them, read_uncommitted hands them out
 	"aborted-transaction": {"3", []string{"rc position=6 read=1", "ru position=6 read=4"}},
+	// Kafka 4.1: the ELR member with every acknowledged record is elected
+	"last-isr-member-dies": {"6", []string{"ctl leader=2 isr={2,3} elr={}", "b2 leader [0 r0·e0, 1 r1·e0]"}},
 	// five acknowledgements, no running broker with the records
 	"your-producer-power-cut": {"2", []string{"ctl leader=2 e=1 isr={2,3}", "b2 leader 0/0"}},
 }

@@ -136,6 +136,7 @@ func TestAllScenariosListed(t *testing.T) {
 	}
 	want := []string{
 		"life-of-a-record", "acks1-loses-acked-writes", "acks-all-and-the-isr", "unclean-leader-election", "your-producer-power-cut",
+		"last-isr-member-dies",
 		"kip101-part1", "kip101-part2", "kip101-part3", "kip101-part4", "kip279-two-rounds",
 		"eager-vs-cooperative", "crash-is-not-a-goodbye", "keys-order-partitions", "retention-and-compaction",
 		"read-committed-waits", "zombie-fenced", "aborted-transaction",
