@@ -558,3 +558,59 @@ func (l *Log) ListOffset(ts int64) (offset int64, ok bool, err error) {
 	offset, _, ok, err = l.OffsetForTimestamp(ts)
 	return offset, ok, err
 }
+
+// OffsetOfMaxTimestamp answers ListOffsets' MAX_TIMESTAMP (-3, KIP-734) as
+// Kafka 4's UnifiedLog.fetchOffsetByTimestamp does: the first record that
+// carries the log's largest timestamp, with that timestamp and the leader
+// epoch of its batch (-1 for none). Under LogAppendTime a batch's records
+// all carry its MaxTimestamp, so its base offset is the one. Records
+// below the log start offset (DeleteRecords inside a batch) do not count.
+// ok is false for a log without records. (Kafka 3.7 answered the last offset of that
+// record's batch and the latest epoch; KAFKA-16310 fixed it in 3.8.)
+func (l *Log) OffsetOfMaxTimestamp() (offset, timestamp int64, epoch int32, ok bool, err error) {
+	if l.closed {
+		return 0, 0, 0, false, ErrLogClosed
+	}
+	var best []byte
+	timestamp = NoTimestamp
+	err = l.eachBatch(l.logStartOffset, l.nextOffset, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
+		if h.BaseOffset+int64(h.LastOffsetDelta) < l.logStartOffset {
+			return true, nil
+		}
+		top := h.MaxTimestamp
+		if h.BaseOffset < l.logStartOffset { // only its records from the log start count
+			b, _, err := ReadBatch(raw)
+			if err != nil {
+				return false, err
+			}
+			top = NoTimestamp
+			for i := range b.Records {
+				if b.Offset(&b.Records[i]) >= l.logStartOffset {
+					top = max(top, b.Timestamp(&b.Records[i]))
+				}
+			}
+		}
+		if top > timestamp {
+			timestamp, best = top, append(best[:0], raw...)
+		}
+		return true, nil
+	})
+	if err != nil || best == nil {
+		return 0, 0, 0, false, err
+	}
+	b, _, err := ReadBatch(best)
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	epoch = b.PartitionLeaderEpoch
+	if epoch < 0 {
+		epoch = -1
+	}
+	for i := range b.Records {
+		r := &b.Records[i]
+		if b.Timestamp(r) == timestamp && b.Offset(r) >= l.logStartOffset {
+			return b.Offset(r), timestamp, epoch, true, nil
+		}
+	}
+	return b.BaseOffset, timestamp, epoch, true, nil
+}

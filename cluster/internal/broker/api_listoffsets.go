@@ -23,8 +23,11 @@ const (
 // open), and by timestamp the first offset whose
 // record timestamp is at least it, through the time index, if that offset
 // is below the high watermark; else offset and timestamp -1. MAX_TIMESTAMP
-// (KIP-734) finds nothing here. The leader epoch is that of the epoch cache
-// at the offset found (the latest epoch for LATEST).
+// (KIP-734) is the first record carrying the largest timestamp, with its
+// batch's leader epoch, as Kafka 4's UnifiedLog.fetchOffsetByTimestamp
+// finds it (kafkalog's OffsetOfMaxTimestamp), if below the high watermark.
+// The leader epoch is otherwise that of the epoch cache at the offset
+// found (the latest epoch for LATEST).
 func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
 	resp := kmsg.NewPtrListOffsetsResponse()
 	for _, t := range req.Topics {
@@ -68,6 +71,15 @@ func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartiti
 		}
 		return
 	case listMaxTimestamp:
+		off, ts, epoch, ok, err := s.Log.Kafka().OffsetOfMaxTimestamp()
+		if err != nil {
+			env.InternalError(b.ID(), err)
+			rp.ErrorCode = kafkaerr.UnknownServerError
+			return
+		}
+		if ok && off < st.HighWatermark {
+			rp.Offset, rp.Timestamp, rp.LeaderEpoch = off, ts, epoch
+		}
 		return
 	default:
 		if p.Timestamp < 0 {

@@ -291,9 +291,9 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	in-use topic=t                         (a topic the world's own clients use)
 //	create-topics b=1 topic=t [partitions=1] [rf=3] [config=(k=v,...)] [validate-only] [v=7]
 //	metadata b=1 [topics=(t,u)] [v=12] [no-auto-create]
-//	produce b=1 topic=t [partition=0] [acks=-1] [records=3] [timeout=5000]
+//	produce b=1 topic=t [partition=0] [acks=-1] [records=3] [timeout=5000] [timestamps=(5,9,1)]
 //	fetch b=1 topic=t [partition=0] [offset=0] [max-wait=0] [min-bytes=1] [epoch=-1]
-//	list-offsets b=1 topic=t [partition=0] [time=-1]
+//	list-offsets b=1 topic=t [partition=0] [time=-1]    (-2 earliest, -3 max timestamp)
 //	delete-topics b=1 topics=(t,u)
 //	create-partitions b=1 topic=t count=3
 //	find-coordinator b=1 [group=g]
@@ -454,8 +454,18 @@ func (a args) request() kmsg.Request {
 		r.Acks, r.TimeoutMillis = int16(a.num("acks", -1)), int32(a.num("timeout", 5000))
 		var b kafkalog.RecordBatch
 		b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
-		for i := range a.num("records", 3) {
-			b.AppendRecord(i, 1_700_000_000_000+i, []byte{'k', byte('a' + i)}, []byte("value"))
+		stamps := a.vals("timestamps") // ms after 1_700_000_000_000, one a record
+		n := int64(3)
+		if len(stamps) > 0 {
+			n = int64(len(stamps))
+		}
+		for i := range a.num("records", n) {
+			ts := 1_700_000_000_000 + i
+			if int(i) < len(stamps) {
+				d, _ := strconv.ParseInt(stamps[i], 10, 64)
+				ts = 1_700_000_000_000 + d
+			}
+			b.AppendRecord(i, ts, []byte{'k', byte('a' + i)}, []byte("value"))
 		}
 		rt := kmsg.NewProduceRequestTopic()
 		rt.Topic = topic
@@ -674,7 +684,11 @@ func formatAnswers(answers []Answer) string {
 		case *kmsg.ListOffsetsResponse:
 			for _, t := range r.Topics {
 				for _, p := range t.Partitions {
-					fmt.Fprintf(&b, "  %s-%d: %s offset %d epoch %d\n", t.Topic, p.Partition, code(p.ErrorCode), p.Offset, p.LeaderEpoch)
+					ts := ""
+					if p.Timestamp != -1 {
+						ts = fmt.Sprintf(" timestamp %d", p.Timestamp)
+					}
+					fmt.Fprintf(&b, "  %s-%d: %s offset %d%s epoch %d\n", t.Topic, p.Partition, code(p.ErrorCode), p.Offset, ts, p.LeaderEpoch)
 				}
 			}
 		case *kmsg.CreateTopicsResponse:
