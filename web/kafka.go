@@ -301,6 +301,7 @@ func (k *Kafka) pump() {
 		}
 		if srv != nil {
 			advertiseCoordinators(srv, a.Response)
+			advertiseLeaders(srv, a.Response)
 		}
 		resp := a.Response
 		resolves = append(resolves, func() { wt.resolve(kafkawire.Respond(resp)) })

@@ -21,12 +21,22 @@ const DefaultFetchMaxBytes = 55 << 20
 // MaxWaitMillis is 0), else parked until one of those or the wait's end in
 // world time (a delayed fetch, DelayedFetch), checked at each tick.
 func (rq *Requests) fetch(env APIEnv, b *Broker, id uint64, x *Request, req *kmsg.FetchRequest) {
-	resp, bytes, failed := b.fetchResponse(env, req)
+	resp, bytes, failed := consumerFetch(env, b, req)
 	if failed || bytes >= int(req.MinBytes) || req.MaxWaitMillis <= 0 {
 		rq.answerFetch(id, x.Client, resp)
 		return
 	}
 	rq.park(&pending{id: id, client: x.Client, broker: b.ID(), incarnation: b.Incarnation(), fetch: req, deadlineMs: env.Now() + int64(req.MaxWaitMillis)})
+}
+
+// consumerFetch is what a consumer's fetch gets now at b
+// (Broker.fetchResponse), with KIP-951's leader hints from Fetch v16.
+func consumerFetch(env APIEnv, b *Broker, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
+	resp, bytes, failed := b.fetchResponse(env, req)
+	if failed && req.Version >= fetchLeaderHintsVersion {
+		addFetchLeaderHints(env, resp)
+	}
+	return resp, bytes, failed
 }
 
 // answerFetch answers a fetch and counts its bytes.

@@ -66,11 +66,21 @@ func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *k
 			}
 		}
 	}
+	resp.SetVersion(x.Version)
 	if p.open > 0 {
 		rq.park(p)
 		return
 	}
-	rq.answer(id, resp)
+	rq.answerProduce(env, p)
+}
+
+// answerProduce answers a produce whose partitions are all settled, with
+// KIP-951's leader hints from Produce v10.
+func (rq *Requests) answerProduce(env APIEnv, p *pending) {
+	if p.produce.Version >= produceLeaderHintsVersion {
+		addProduceLeaderHints(env, p.produce)
+	}
+	rq.answer(p.id, p.produce)
 }
 
 // mostlyOversized reports whether less than half of x's body (decoded as
@@ -302,7 +312,7 @@ func (rq *Requests) StepAnswer(env APIEnv, brokers []*Broker, e *netsim.Envelope
 	}
 	if p.open--; p.open == 0 {
 		delete(rq.pending, p.id)
-		rq.answer(p.id, p.produce)
+		rq.answerProduce(env, p)
 	}
 }
 

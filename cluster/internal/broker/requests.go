@@ -295,7 +295,7 @@ func (rq *Requests) Tick(env APIEnv, brokers []*Broker) {
 			continue
 		}
 		if p.fetch != nil {
-			resp, bytes, failed := b.fetchResponse(env, p.fetch)
+			resp, bytes, failed := consumerFetch(env, b, p.fetch)
 			if failed || bytes >= int(p.fetch.MinBytes) || env.Now() >= p.deadlineMs {
 				delete(rq.pending, id)
 				rq.answer(id, resp)
