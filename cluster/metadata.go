@@ -17,7 +17,7 @@ const MaxPartitions = controller.MaxPartitions
 // active controller appends a NoOpRecord (KafkaConfig, Kafka 3.3+).
 const MetadataMaxIdleIntervalMs = controller.MetadataMaxIdleIntervalMs
 
-// QuorumStatus is what kafka-metadata-quorum --describe --status reports
+// QuorumStatus is what kafka-metadata-quorum describe --status reports
 // (MetadataQuorumCommand.handleDescribeStatus, Kafka 3.7), in combined
 // mode ([Config.CombinedControllers]).
 type QuorumStatus = controller.QuorumStatus

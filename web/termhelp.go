@@ -38,7 +38,7 @@ var termExamples = map[string][]termExample{
 	"kafka-topics":          ex("kafka-topics --describe --topic orders", "kafka-topics --list", "kafka-topics --create --topic events --partitions 3 --replication-factor 3 --config retention.ms=60000", "kafka-topics --alter --topic orders --partitions 6"),
 	"kafka-configs":         configsExamples(),
 	"kafka-consumer-groups": append(ex("kafka-consumer-groups --describe --group billing", "kafka-consumer-groups --list"), termExample{line: "kafka-consumer-groups --delete --group search-index", after: []string{"remove-consumer indexer", "run 1000"}}),
-	"kafka-metadata-quorum": ex("kafka-metadata-quorum --describe --status"),
+	"kafka-metadata-quorum": ex("kafka-metadata-quorum --bootstrap-server localhost:9092 describe --status"),
 	"kafka-transactions":    ex("kafka-transactions list", "kafka-transactions describe-producers --topic orders --partition 0", "kafka-transactions find-hanging --topic orders"),
 	"kafka-dump-log":        dumpLogExamples(),
 	"stop":                  ex("stop 3"),

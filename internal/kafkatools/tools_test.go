@@ -62,7 +62,7 @@ func TestToolsOnAWorld(t *testing.T) {
 		{"kafka-consumer-groups --describe --group billing --state", ""},
 		{"kafka-configs --describe --topic audit", "Dynamic configs for topic audit are:"},
 		{"kafka-configs --alter --topic audit --add-config retention.ms=60000", "Completed updating config for topic audit."},
-		{"kafka-metadata-quorum --describe --status", "ClusterId:              kafkalive"},
+		{"kafka-metadata-quorum describe --status", "ClusterId:              "},
 		{"kafka-transactions list", "TransactionalId\tCoordinator\tProducerId\tTransactionState\t"},
 		{"kafka-transactions describe-producers --topic profiles --partition 0", "ProducerId\tProducerEpoch\tLatestCoordinatorEpoch\t"},
 		{"kafka-transactions find-hanging --topic profiles", "Topic\tPartition\tProducerId\t"},

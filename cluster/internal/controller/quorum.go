@@ -45,7 +45,7 @@ type voterState struct {
 // active controller appends a NoOpRecord (KafkaConfig, Kafka 3.3+).
 const MetadataMaxIdleIntervalMs = 500
 
-// QuorumStatus is what kafka-metadata-quorum --describe --status reports
+// QuorumStatus is what kafka-metadata-quorum describe --status reports
 // (MetadataQuorumCommand.handleDescribeStatus, Kafka 3.7), in combined
 // mode.
 type QuorumStatus struct {
