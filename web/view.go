@@ -113,9 +113,13 @@ type PartRow struct {
 	Epoch     int32   `json:"epoch"`
 	Replicas  []int32 `json:"replicas"`
 	ISR       []int32 `json:"isr"`
-	LogStart  int64   `json:"lso"`
-	HW        int64   `json:"hw"`
-	LEO       int64   `json:"leo"`
+	// ELR are the eligible leader replicas and LastKnownELR the last
+	// known leader (KIP-966, under Kafka 4's rules; omitted when empty).
+	ELR          []int32 `json:"elr,omitempty"`
+	LastKnownELR []int32 `json:"last_known_elr,omitempty"`
+	LogStart     int64   `json:"lso"`
+	HW           int64   `json:"hw"`
+	LEO          int64   `json:"leo"`
 	// Stable is the last stable offset (what read_committed reads up
 	// to), set only for a partition a transactional producer wrote to.
 	Stable *int64 `json:"stable,omitempty"`
@@ -289,7 +293,7 @@ func BuildView(w *cluster.World, f Focus) View {
 
 func partRow(p cluster.PartitionInfo) PartRow {
 	return PartRow{Topic: p.Topic, Partition: p.Partition, Leader: p.Leader, Epoch: p.LeaderEpoch,
-		Replicas: p.Replicas, ISR: p.ISR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p), Stable: p.LastStableOffset}
+		Replicas: p.Replicas, ISR: p.ISR, ELR: p.ELR, LastKnownELR: p.LastKnownELR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p), Stable: p.LastStableOffset}
 }
 
 func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/cluster/defaultworld"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 var (
@@ -124,4 +125,26 @@ func TestViewSegmentFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestViewEligibleLeaderReplicas: under Kafka 4's rules the partition's
+// row and detail carry its eligible leader replicas and last known leader
+// once its ISR empties, and none while the ISR is whole.
+func TestViewEligibleLeaderReplicas(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, MinInsyncReplicas: 2, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
+	require.NoError(t, w.RunFor(500))
+	focus := Focus{Topic: "t", Partition: 0}
+	require.Empty(t, BuildView(w, focus).Detail.ELR)
+	require.NoError(t, w.Stop(3))
+	require.NoError(t, w.Stop(2))
+	require.NoError(t, w.Kill(1))
+	require.NoError(t, w.RunFor(10_000))
+	v := BuildView(w, focus)
+	require.Equal(t, int32(-1), v.Detail.Leader)
+	require.Empty(t, v.Detail.ISR)
+	require.Equal(t, []int32{1, 2}, v.Detail.ELR)
+	require.Equal(t, []int32{1}, v.Detail.LastKnownELR)
+	require.Equal(t, v.Detail.PartRow, v.Partitions[0])
 }

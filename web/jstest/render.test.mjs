@@ -362,3 +362,17 @@ test("a high watermark frozen under min.insync.replicas is cued on the row and i
   d.min_isr = 2;
   assert.match(clean(metaHTML(d), "metaHTML").textContent, /High watermark6 frozen/);
 });
+
+test("detail: Kafka 4's eligible leader replicas and last known leader, shown only when there are any", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  assert.doesNotMatch(clean(metaHTML(d), "metaHTML").textContent, /Eligible|Last known/);
+  d.leader = -1;
+  d.isr = [];
+  d.elr = [1, 2];
+  d.last_known_elr = [1];
+  const text = clean(metaHTML(d), "metaHTML").textContent;
+  assert.match(text, /In-sync replicas—/);
+  assert.match(text, /Eligible leader replicas1, 2/);
+  assert.match(text, /Last known leader1/);
+});

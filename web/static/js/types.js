@@ -55,6 +55,8 @@
  * @property {number} epoch
  * @property {Array<number> | null} replicas
  * @property {Array<number> | null} isr
+ * @property {Array<number> | null} [elr] ELR are the eligible leader replicas and LastKnownELR the last known leader (KIP-966, under Kafka 4's rules; omitted when empty).
+ * @property {Array<number> | null} [last_known_elr]
  * @property {number} lso
  * @property {number} hw
  * @property {number} leo
@@ -330,6 +332,8 @@
  * @property {number} epoch
  * @property {Array<number> | null} replicas
  * @property {Array<number> | null} isr
+ * @property {Array<number> | null} [elr] ELR are the eligible leader replicas and LastKnownELR the last known leader (KIP-966, under Kafka 4's rules; omitted when empty).
+ * @property {Array<number> | null} [last_known_elr]
  * @property {number} lso
  * @property {number} hw
  * @property {number} leo

@@ -24,7 +24,11 @@ import {frozen} from "./partitions.js";
 export function metaHTML(d) {
   /** @type {Array<[string, string | number]>} */
   const meta = [["Leader", d.leader < 0 ? "none" : d.leader], ["Leader epoch", d.epoch], ["Replicas", (d.replicas || []).join(", ")],
-    ["In-sync replicas", (d.isr || []).join(", ") || "—"], ["Log start offset", d.lso], ["High watermark", `${d.hw}${frozen(d)}`], ["Log end offset", d.leo]];
+    ["In-sync replicas", (d.isr || []).join(", ") || "—"]];
+  // Kafka 4's eligible leader replicas (KIP-966): shown while there are any
+  if (d.elr) meta.push(["Eligible leader replicas", d.elr.join(", ")]);
+  if (d.last_known_elr) meta.push(["Last known leader", d.last_known_elr.join(", ")]);
+  meta.push(["Log start offset", d.lso], ["High watermark", `${d.hw}${frozen(d)}`], ["Log end offset", d.leo]);
   if (d.stable != null) meta.push(["Last stable offset", stableText(d)]);
   return meta.map(([k, val]) => `<div><dt>${k}</dt><dd>${val}</dd></div>`).join("");
 }
