@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // Configs is kafka-configs.sh, as Kafka 3.7's ConfigCommand runs it with
@@ -316,14 +318,39 @@ func describeConfigs(s Session, c *configsArgs, out io.Writer) error {
 			if failed != nil {
 				return failed.print(out, c.args)
 			}
+			var shown []cluster.TopicConfig
 			for _, e := range configs {
 				if all || e.Source == dynamicTopicConfig {
 					fmt.Fprintf(out, "  %s=%s sensitive=false synonyms={%s}\n", e.Name, e.Value, synonymsString(e.Synonyms))
+					shown = append(shown, e)
 				}
+			}
+			if _, err := io.WriteString(out, segmentBytesNote(w, shown)); err != nil {
+				return err
 			}
 		}
 		return nil
 	})
+}
+
+// kafka4MinSegmentBytes is the least segment.bytes Kafka 4.0 takes
+// (KIP-1030: LogConfig's atLeast(1024 * 1024); 14 bytes before).
+const kafka4MinSegmentBytes = 1 << 20
+
+// segmentBytesNote is the terminal's own line (not Kafka's) after configs
+// that list a segment.bytes below kafka4MinSegmentBytes under Kafka 4's
+// rules: Kafka 4 refuses it, and this world takes it, so that segments
+// roll while you watch; "" otherwise.
+func segmentBytesNote(w *cluster.World, configs []cluster.TopicConfig) string {
+	if w.Config().Rules < replica.V4 {
+		return ""
+	}
+	for _, e := range configs {
+		if n, err := strconv.ParseInt(e.Value, 10, 64); e.Name == "segment.bytes" && err == nil && n < kafka4MinSegmentBytes {
+			return fmt.Sprintf("  (Kafka 4 refuses segment.bytes below %d, 1 MiB (KIP-1030); this world takes %d, so that you can watch segments roll)\n", kafka4MinSegmentBytes, n)
+		}
+	}
+	return ""
 }
 
 // alterConfigs is kafka-configs --alter --entity-type topics
@@ -379,7 +406,11 @@ func alterConfigs(s Session, c *configsArgs, out io.Writer) error {
 	case err != nil:
 		return err
 	case refused == nil:
-		return nil
+		return s.Look(func(w *cluster.World) error {
+			configs, _ := topicConfigsOf(w, name)
+			_, err := io.WriteString(out, segmentBytesNote(w, configs))
+			return err
+		})
 	}
 	return failed.print(out, c.args)
 }
