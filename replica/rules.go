@@ -179,15 +179,6 @@ func (r RuleSet) DefaultMessageTimestampAfterMaxMs() int64 {
 	return math.MaxInt64
 }
 
-// DefaultLingerMs is the producer's linger.ms default of the rule set's
-// Kafka version: 5 ms from Kafka 4.0 (KIP-1030), 0 before.
-func (r RuleSet) DefaultLingerMs() int64 {
-	if r >= V4 {
-		return 5
-	}
-	return 0
-}
-
 // endOffsetBefore21 reports whether OffsetsForLeaderEpoch answers "undefined"
 // for an epoch older than every cached one (before 2.1,
 // LeaderEpochFileCache.endOffsetFor).
