@@ -108,6 +108,9 @@ func (w *World) groupInfos() []GroupInfo {
 	}
 	for _, b := range w.brokers {
 		if b.RunningCoordinator() != nil {
+			// a group only a client's commits made (assign and commit) is
+			// known by its offsets: Empty, as ListGroups answers it
+			names = append(names, b.OffsetsOnlyGroups(w.env())...)
 			for _, g := range b.RunningCoordinator().Groups() {
 				if g.State != group.Dead { // deleted, gone at the coordinator's next tick
 					names = append(names, g.GroupID)

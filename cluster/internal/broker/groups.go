@@ -267,3 +267,9 @@ func deref(s *string) string {
 }
 
 func ptr(s string) *string { return &s }
+
+// OffsetsOnlyGroups are the groups with committed offsets in the
+// __consumer_offsets partitions b leads, sorted: those only a client's
+// offsets make (assign and commit, as Flink's and Spark's sources do)
+// among them, which Kafka lists and describes as Empty groups.
+func (b *Broker) OffsetsOnlyGroups(env Env) []string { return b.offsetsOnlyGroups(env) }
