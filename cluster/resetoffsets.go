@@ -57,7 +57,9 @@ func (w *World) PlanReset(r OffsetReset) ([]ResetTarget, error) {
 	case "Unknown":
 		return nil, fmt.Errorf("%w: reset-offsets: group %s has no coordinator (COORDINATOR_NOT_AVAILABLE)", ErrInvalidConfig, r.Group)
 	default:
-		return nil, fmt.Errorf("%w: Assignments can only be reset if the group '%s' is inactive, but the current state is %s", ErrInvalidConfig, r.Group, gi.State)
+		// ConsumerGroupCommand.resetOffsets' printError, in its words
+		return nil, fmt.Errorf("%w: reset-offsets: %w", ErrInvalidConfig,
+			&KafkaError{Message: fmt.Sprintf("Assignments can only be reset if the group '%s' is inactive, but the current state is %s.", r.Group, gi.State)})
 	}
 	var out []ResetTarget
 	for p := range int32(len(t.Assignment)) {

@@ -1,6 +1,7 @@
 package kafkatools
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -130,14 +131,25 @@ func ResetOffsets(s Session, fl map[string]string, out io.Writer) error {
 	}
 	if _, ok := fl["execute"]; !ok {
 		fmt.Fprintln(out, "WARN: No action will be performed as the --execute option is missing. In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting.")
-		return s.Look(func(w *cluster.World) error { return printReset(w, r, out) })
+		return toolMessage(s.Look(func(w *cluster.World) error { return printReset(w, r, out) }))
 	}
-	return s.Do(func(w *cluster.World) error {
+	err = s.Do(func(w *cluster.World) error {
 		if err := printReset(w, r, out); err != nil {
 			return err
 		}
 		return w.ResetOffsets(r)
 	})
+	return toolMessage(err)
+}
+
+// toolMessage is err as the tool prints it: the message of a Kafka error
+// the world carries (cluster.KafkaError), without the world's own prefix;
+// any other error as it is.
+func toolMessage(err error) error {
+	if ke := (*cluster.KafkaError)(nil); errors.As(err, &ke) {
+		return kafkaMessage(ke.Message)
+	}
+	return err
 }
 
 // parseReset reads --reset-offsets' flags.
