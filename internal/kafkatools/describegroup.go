@@ -119,7 +119,12 @@ func table(b *strings.Builder, widths []int, rows [][]string) {
 	b.WriteString("\n")
 }
 
+// describeOffsets is printOffsets: no table at all for a group with no
+// row to show (shouldPrintMemberState: zero rows), only the note above.
 func describeOffsets(b *strings.Builder, g *cluster.GroupInfo) {
+	if len(g.Offsets) == 0 && len(g.Members) == 0 {
+		return
+	}
 	members := map[string]cluster.MemberInfo{}
 	for _, m := range g.Members {
 		members[m.ID] = m

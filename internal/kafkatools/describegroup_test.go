@@ -151,3 +151,15 @@ func TestDescribeGroupPrintsKafka4sLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestDescribeOffsetsWithoutOffsets: Kafka 3.7's printOffsets prints no
+// table for a group with no row to show (shouldPrintMemberState: zero
+// rows), only its note.
+func TestDescribeOffsetsWithoutOffsets(t *testing.T) {
+	s := describeState("Empty")
+	s.Groups[0].Members, s.Groups[0].Offsets = nil, nil
+	want := "\nConsumer group 'coop-g' has no active members.\n"
+	if diff := cmp.Diff(want, kafkatools.DescribeGroup(s.Groups, "coop-g", kafkatools.DescribeOffsets, kafkatools.Layout37)); diff != "" {
+		t.Errorf("--describe of an empty group without offsets (-want +got):\n%s", diff)
+	}
+}
