@@ -9,18 +9,28 @@ import (
 // OffsetsTopic is the internal topic of committed offsets.
 const OffsetsTopic = metadata.OffsetsTopic
 
+// OffsetsTopicSegmentBytes is offsets.topic.segment.bytes, the
+// segment.bytes Kafka creates __consumer_offsets with (104857600).
+const OffsetsTopicSegmentBytes = 100 << 20
+
 // ensureOffsetsTopic creates __consumer_offsets on first use, as a broker
 // auto-creates it on the first FindCoordinator: compacted,
 // offsets.topic.num.partitions partitions, offsets.topic.replication.factor
-// replicas.
+// replicas, with the topic configs its coordinator gives it
+// (GroupCoordinator.groupMetadataTopicConfigs): cleanup.policy=compact and
+// compression.type=producer, which every tool then lists as the topic's
+// own, and segment.bytes offsets.topic.segment.bytes (100 MiB), or the
+// brokers' log.segment.bytes where smaller (the served world's small
+// segments are there to be watched rolling).
 func (w *World) ensureOffsetsTopic() error {
 	if w.topic(OffsetsTopic) != nil {
 		return nil
 	}
 	cfg := w.cfg.Log
 	cfg.CleanupPolicy = "compact"
+	cfg.SegmentBytes = min(cfg.SegmentBytes, OffsetsTopicSegmentBytes)
 	return w.createTopic(TopicSpec{Name: OffsetsTopic, Partitions: w.cfg.OffsetsTopicNumPartitions,
-		ReplicationFactor: w.cfg.OffsetsTopicReplicationFactor, Config: &cfg})
+		ReplicationFactor: w.cfg.OffsetsTopicReplicationFactor, Config: &cfg, Overrides: []string{"compression.type"}})
 }
 
 // TxnStateTopic is the internal topic of the transaction coordinators'

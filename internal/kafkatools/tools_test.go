@@ -114,3 +114,34 @@ func TestToolsTakeAnyWords(t *testing.T) {
 		}
 	})
 }
+
+// TestToolsAgreeOnTopicConfigs: every config kafka-topics --describe
+// prints in a topic's Configs column, __consumer_offsets' included, has
+// the value kafka-configs --describe --all gives it, in the served world
+// and in one with Kafka's default segments.
+func TestToolsAgreeOnTopicConfigs(t *testing.T) {
+	small, err := defaultworld.New(defaultworld.Seed)
+	require.NoError(t, err)
+	big, err := cluster.New(cluster.Config{Seed: 1, MinInsyncReplicas: 2, OffsetsTopicNumPartitions: 3})
+	require.NoError(t, err)
+	require.NoError(t, big.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, big.AddConsumer(cluster.ConsumerConfig{Name: "c", Group: "g", Topics: []string{"t"}}))
+	for name, w := range map[string]*cluster.World{"served": small, "default segments": big} {
+		require.NoError(t, w.RunFor(2000))
+		s := worldSession{w}
+		topics, err := run(t, s, "kafka-topics --describe")
+		require.NoError(t, err)
+		for _, line := range strings.Split(topics, "\n") {
+			topic, rest, ok := strings.Cut(strings.TrimPrefix(line, "Topic: "), "\t")
+			_, column, found := strings.Cut(rest, "Configs: ")
+			if !ok || !found || strings.HasPrefix(line, "\t") {
+				continue
+			}
+			configs, err := run(t, s, "kafka-configs --describe --all --entity-type topics --entity-name "+topic)
+			require.NoError(t, err)
+			for _, kv := range strings.Split(column, ",") {
+				require.Contains(t, configs, "  "+kv+" sensitive=false", "%s: %s's %s per kafka-topics, not per kafka-configs", name, topic, kv)
+			}
+		}
+	}
+}

@@ -170,13 +170,14 @@ func describedTopics(w *cluster.World, o TopicsOptions) []cluster.Topic {
 
 // configsColumn is the Configs column: the configs whose value is not
 // Kafka's default ([cluster.World.NonDefaultTopicConfigs]).
-// __consumer_offsets carries the three its coordinator creates it with
-// (GroupCoordinator.offsetsTopicConfigs) first, in the order Kafka prints
-// them.
+// __consumer_offsets carries the two its coordinator creates it with
+// (GroupCoordinator.groupMetadataTopicConfigs) first, in the order Kafka
+// prints them, then the others, its segment.bytes among them: the same
+// values kafka-configs describes.
 func configsColumn(w *cluster.World, t cluster.Topic) string {
 	if t.Internal {
-		head := []string{"compression.type=producer", "cleanup.policy=compact", "segment.bytes=104857600"}
-		return strings.Join(append(head, w.NonDefaultTopicConfigs(t.Name, "cleanup.policy", "segment.bytes")...), ",")
+		head := []string{"compression.type=producer", "cleanup.policy=compact"}
+		return strings.Join(append(head, w.NonDefaultTopicConfigs(t.Name, "compression.type", "cleanup.policy")...), ",")
 	}
 	return strings.Join(w.NonDefaultTopicConfigs(t.Name), ",")
 }
