@@ -34,7 +34,7 @@ func (rq *Requests) fetch(env APIEnv, b *Broker, id uint64, x *Request, req *kms
 func consumerFetch(env APIEnv, b *Broker, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
 	resp, bytes, failed := b.fetchResponse(env, req)
 	if failed && req.Version >= fetchLeaderHintsVersion {
-		addFetchLeaderHints(env, resp)
+		addFetchLeaderHints(env, b, resp)
 	}
 	return resp, bytes, failed
 }

@@ -71,14 +71,14 @@ func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *k
 		rq.park(p)
 		return
 	}
-	rq.answerProduce(env, p)
+	rq.answerProduce(env, b, p)
 }
 
-// answerProduce answers a produce whose partitions are all settled, with
-// KIP-951's leader hints from Produce v10.
-func (rq *Requests) answerProduce(env APIEnv, p *pending) {
+// answerProduce answers a produce b took whose partitions are all
+// settled, with KIP-951's leader hints from Produce v10.
+func (rq *Requests) answerProduce(env APIEnv, b *Broker, p *pending) {
 	if p.produce.Version >= produceLeaderHintsVersion {
-		addProduceLeaderHints(env, p.produce)
+		addProduceLeaderHints(env, b, p.produce)
 	}
 	rq.answer(p.id, p.produce)
 }
@@ -312,7 +312,7 @@ func (rq *Requests) StepAnswer(env APIEnv, brokers []*Broker, e *netsim.Envelope
 	}
 	if p.open--; p.open == 0 {
 		delete(rq.pending, p.id)
-		rq.answerProduce(env, p)
+		rq.answerProduce(env, brokers[p.broker-1], p)
 	}
 }
 
