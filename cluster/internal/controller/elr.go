@@ -64,7 +64,7 @@ type changed struct {
 // LastKnownElr under ELR (PartitionChangeBuilder.build).
 func partitionChange(p *partition, s changeSpec) changed {
 	isr := slices.Clone(s.isr)
-	elr, lastELR := populateELR(p, isr, s)
+	elr := populateELR(p, isr, s)
 	leader, how := p.leader, ""
 	validLeader := func(id int32) bool {
 		return (slices.Contains(isr, id) || len(isr) == 0 && slices.Contains(elr, id)) && s.acceptable(id)
@@ -91,6 +91,7 @@ func partitionChange(p *partition, s changeSpec) changed {
 	// The last known leader: set the first time the partition is left
 	// without a leader, cleared once it has one again
 	// (maybeUpdateLastKnownLeader).
+	var lastELR []int32
 	switch {
 	case leader == replica.NoLeader && p.leader != replica.NoLeader && len(p.lastELR) == 0:
 		lastELR = []int32{p.leader}
@@ -104,21 +105,21 @@ func partitionChange(p *partition, s changeSpec) changed {
 	return changed{leader: leader, isr: isr, elr: sortedIDs(elr), lastELR: slices.Clone(lastELR), how: how}
 }
 
-// populateELR is PartitionChangeBuilder.maybePopulateTargetElr: with the
-// target ISR at or above min ISR the ELR and LastKnownElr are cleared;
-// below it, the ELR is the current ELR and ISR without the target ISR and
-// the broker found unclean. (The LastKnownElr it also computes is replaced
-// by the last known leader, which is what 4.1 keeps there.)
-func populateELR(p *partition, isr []int32, s changeSpec) (elr, lastELR []int32) {
+// populateELR is PartitionChangeBuilder.maybePopulateTargetElr's ELR: with
+// the target ISR at or above min ISR it is cleared; below it, it is the
+// current ELR and ISR without the target ISR and the broker found unclean.
+// (The LastKnownElr it also computes is replaced by the last known leader,
+// which is what 4.1 keeps there: partitionChange.)
+func populateELR(p *partition, isr []int32, s changeSpec) (elr []int32) {
 	if len(isr) >= s.minISR {
-		return nil, nil
+		return nil
 	}
 	for _, id := range sortedIDs(slices.Concat(p.elr, p.isr)) {
 		if !slices.Contains(isr, id) && id != s.uncleanShutdown {
 			elr = append(elr, id)
 		}
 	}
-	return elr, p.lastELR
+	return elr
 }
 
 // firstWhere returns the first of ids for which ok holds, or
