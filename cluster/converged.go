@@ -41,7 +41,7 @@ func (w *World) CheckConverged() []string {
 			live[c.Config().Group] = append(live[c.Config().Group], c)
 		}
 	}
-	for _, g := range w.groupInfos() {
+	for _, g := range w.groupInfos(false) {
 		cs := live[g.Name]
 		if len(cs) == 0 {
 			continue

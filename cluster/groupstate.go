@@ -98,8 +98,9 @@ type OffsetInfo struct {
 const groupHost = broker.GroupHost
 
 // groupInfos describes every group a consumer names or a coordinator
-// hosts, sorted by name.
-func (w *World) groupInfos() []GroupInfo {
+// hosts, sorted by name; with offsetsOnly also those known only by
+// committed offsets, which takes reading the offsets partitions' logs.
+func (w *World) groupInfos(offsetsOnly bool) []GroupInfo {
 	var names []string
 	for _, c := range w.consumers {
 		if c.IsGroup() {
@@ -108,9 +109,11 @@ func (w *World) groupInfos() []GroupInfo {
 	}
 	for _, b := range w.brokers {
 		if b.RunningCoordinator() != nil {
-			// a group only a client's commits made (assign and commit) is
-			// known by its offsets: Empty, as ListGroups answers it
-			names = append(names, b.OffsetsOnlyGroups(w.env())...)
+			if offsetsOnly {
+				// a group only a client's commits made (assign and commit)
+				// is known by its offsets: Empty, as ListGroups answers it
+				names = append(names, b.OffsetsOnlyGroups(w.env())...)
+			}
 			for _, g := range b.RunningCoordinator().Groups() {
 				if g.State != group.Dead { // deleted, gone at the coordinator's next tick
 					names = append(names, g.GroupID)

@@ -257,9 +257,11 @@ func (w *World) Brokers() []BrokerInfo {
 	return out
 }
 
-// Groups returns the consumer groups as [World.State] lists them, without
-// looking at any replica log.
-func (w *World) Groups() []GroupInfo { return w.groupInfos() }
+// Groups returns the consumer groups as [World.State] lists them, and
+// those only a client's offset commits made (assign and commit), which
+// State leaves out: finding them reads the offsets partitions' logs, a
+// cost kafka-consumer-groups takes and a view of every frame does not.
+func (w *World) Groups() []GroupInfo { return w.groupInfos(true) }
 
 // StateWith returns the snapshot [World.State] returns, but with only the
 // records opts asks for: a page that shows the tail of one partition's
@@ -300,7 +302,7 @@ func (w *World) state(opts StateOptions) State {
 		cfg := c.Config()
 		s.Consumers = append(s.Consumers, ConsumerInfo{Name: cfg.Name, Topic: cfg.Topic, Partition: cfg.Partition, Position: c.Position(), Read: len(c.Records())})
 	}
-	s.Groups = w.groupInfos()
+	s.Groups = w.groupInfos(false)
 	return s
 }
 
