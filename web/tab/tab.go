@@ -79,8 +79,7 @@ type Tab struct {
 // [Config]) and its API, posting its messages with post, which may be
 // called from any goroutine.
 func New(post func(Out)) (*Tab, error) {
-	cfg := Config()
-	live, err := web.NewLiveWallClock(&cfg, func() int64 { return time.Now().UnixMilli() })
+	live, err := web.NewLiveConfig(Config())
 	if err != nil {
 		return nil, err
 	}
