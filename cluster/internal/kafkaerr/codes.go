@@ -16,6 +16,7 @@ const (
 	UnknownTopicOrPartition  int16 = 3
 	LeaderNotAvailable       int16 = 5
 	NotLeaderOrFollower      int16 = 6
+	RequestTimedOut          int16 = 7
 	MessageTooLarge          int16 = 10
 	CoordinatorNotAvailable  int16 = 15
 	NotCoordinator           int16 = 16
@@ -32,8 +33,11 @@ const (
 	InvalidConfig            int16 = 40
 	InvalidRequest           int16 = 42
 	PolicyViolation          int16 = 44
+	KafkaStorageError        int16 = 56
 	InvalidRecord            int16 = 87
 	UnknownTopicID           int16 = 100
+	MismatchedEndpointType   int16 = 114
+	UnsupportedEndpointType  int16 = 115
 )
 
 // The transaction codes (the replication ones, INVALID_PRODUCER_EPOCH,
@@ -82,6 +86,10 @@ var names = map[int16]string{
 	UnknownProducerID:         "UNKNOWN_PRODUCER_ID",
 	ProducerFenced:            "PRODUCER_FENCED",
 	TransactionalIDNotFound:   "TRANSACTIONAL_ID_NOT_FOUND",
+	RequestTimedOut:           "REQUEST_TIMED_OUT",
+	KafkaStorageError:         "KAFKA_STORAGE_ERROR",
+	MismatchedEndpointType:    "MISMATCHED_ENDPOINT_TYPE",
+	UnsupportedEndpointType:   "UNSUPPORTED_ENDPOINT_TYPE",
 }
 
 // Name is the code's name in Kafka's Errors (INVALID_CONFIG...): the

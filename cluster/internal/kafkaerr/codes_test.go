@@ -48,7 +48,8 @@ func TestNamesAgree(t *testing.T) {
 	for _, code := range []int16{UnknownServerError, OffsetOutOfRange, CorruptMessage, UnknownTopicOrPartition, LeaderNotAvailable,
 		NotLeaderOrFollower, MessageTooLarge, CoordinatorNotAvailable, NotCoordinator, InvalidTopicException, RecordListTooLarge,
 		InvalidRequiredAcks, InvalidGroupID, InvalidTimestamp, UnsupportedVersion, TopicAlreadyExists, InvalidPartitions,
-		InvalidReplicationFactor, InvalidReplicaAssignment, InvalidConfig, InvalidRequest, PolicyViolation, InvalidRecord, UnknownTopicID} {
+		InvalidReplicationFactor, InvalidReplicaAssignment, InvalidConfig, InvalidRequest, PolicyViolation, InvalidRecord, UnknownTopicID,
+		RequestTimedOut, KafkaStorageError, MismatchedEndpointType, UnsupportedEndpointType} {
 		if n := Name(code); strings.HasPrefix(n, "ERROR_") {
 			t.Errorf("code %d has no name", code)
 		}
