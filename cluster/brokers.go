@@ -76,6 +76,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		OffsetsRetentionMinutes: c.OffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: c.OffsetsRetentionCheckIntervalMs,
 		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
 		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers, TickEveryReplica: c.TickEveryPartition,
+		Racks: c.BrokerRacks, ReplicaSelectorClass: c.ReplicaSelectorClass,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,
 			TruncationPoint: c.Parts.TruncationPoint, Truncate: c.Parts.Truncate}}
 }

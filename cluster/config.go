@@ -3,7 +3,9 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
@@ -26,6 +28,10 @@ const (
 	// cleaner sleeps when no log needs cleaning.
 	DefaultLogCleanerBackoffMs = 15000
 )
+
+// RackAwareReplicaSelector is the replica.selector.class Kafka ships
+// (org.apache.kafka.common.replica.RackAwareReplicaSelector, KIP-392).
+const RackAwareReplicaSelector = broker.RackAwareSelector
 
 // ErrInvalidConfig means a [Config], topic or producer setting is out of
 // range, or an action names something that does not exist.
@@ -213,6 +219,16 @@ type Config struct {
 	// member stopped before the new generation forms. Explicit deliveries
 	// ([World.Deliver] with n > 0) ignore it.
 	NetworkLatencyMs int64
+	// BrokerRacks are the brokers' broker.rack, broker 1's first (nil: no
+	// broker has one; else one per broker, "" for none). Metadata and
+	// DescribeCluster report them to clients.
+	BrokerRacks []string
+	// ReplicaSelectorClass is the brokers' replica.selector.class: ""
+	// (Kafka's default: consumers read from leaders) or
+	// [RackAwareReplicaSelector], with which a leader sends a consumer
+	// that says its rack (client.rack, Fetch v11+) to an in-sync replica
+	// in that rack (KIP-392's follower fetching).
+	ReplicaSelectorClass string
 	// Timeline bounds the history the world keeps and speeds up its
 	// timeline with snapshots (zero: no snapshots, keep everything).
 	Timeline TimelineConfig
@@ -313,6 +329,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Log.MessageTimestampAfterMaxMs == math.MaxInt64 {
 		c.Log.MessageTimestampAfterMaxMs = c.Rules.DefaultMessageTimestampAfterMaxMs()
 	}
+	c.BrokerRacks = slices.Clone(c.BrokerRacks) // the caller's slice may change
 	switch {
 	case c.Brokers < 1 || c.Brokers > 99:
 		return c, fmt.Errorf("%w: Brokers %d not in 1..99", ErrInvalidConfig, c.Brokers)
@@ -342,6 +359,10 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: NetworkLatencyMs %d < 0", ErrInvalidConfig, c.NetworkLatencyMs)
 	case c.BrokerSessionTimeoutMs < 0 || c.BrokerHeartbeatIntervalMs < 1:
 		return c, fmt.Errorf("%w: broker session %d / heartbeat %d ms", ErrInvalidConfig, c.BrokerSessionTimeoutMs, c.BrokerHeartbeatIntervalMs)
+	case c.BrokerRacks != nil && len(c.BrokerRacks) != c.Brokers:
+		return c, fmt.Errorf("%w: %d broker racks for %d brokers", ErrInvalidConfig, len(c.BrokerRacks), c.Brokers)
+	case c.ReplicaSelectorClass != "" && c.ReplicaSelectorClass != RackAwareReplicaSelector:
+		return c, fmt.Errorf("%w: replica.selector.class %q: the simulation knows %s", ErrInvalidConfig, c.ReplicaSelectorClass, RackAwareReplicaSelector)
 	}
 	if _, err := group.NewCoordinator(*c.Group, &group.MemoryOffsetStore{}, 0); err != nil {
 		return c, err

@@ -151,26 +151,30 @@ func TestExternalProduceKeepsTheClientsBytes(t *testing.T) {
 func TestExternalErrors(t *testing.T) {
 	w := extWorld(t)
 	require.Equal(t, partResult{0, 0}, produced(ask[*kmsg.ProduceResponse](t, w, 1, produceReq(-1, clientBatch(0)), 2000)))
-	fetchCode := func(broker int32, offset int64, epoch int32) int16 {
-		return ask[*kmsg.FetchResponse](t, w, broker, fetchReq(offset, epoch), 100).Topics[0].Partitions[0].ErrorCode
+	fetchCode := func(broker int32, offset int64, epoch int32, version int16) int16 {
+		req := fetchReq(offset, epoch)
+		req.SetVersion(version)
+		return ask[*kmsg.FetchResponse](t, w, broker, req, 100).Topics[0].Partitions[0].ErrorCode
 	}
 	tests := []struct {
-		name   string
-		broker int32
-		offset int64
-		epoch  int32
-		want   int16
+		name    string
+		broker  int32
+		offset  int64
+		epoch   int32
+		version int16
+		want    int16
 	}{
-		{"the leader answers", 1, 0, 0, 0},
-		{"a follower is NOT_LEADER_OR_FOLLOWER", 2, 0, 0, 6},
-		{"past the log end is OFFSET_OUT_OF_RANGE", 1, 4, 0, 1},
-		{"below the log start is OFFSET_OUT_OF_RANGE", 1, -1, 0, 1},
-		{"a future epoch is UNKNOWN_LEADER_EPOCH", 1, 0, 5, 75},
-		{"no epoch skips the check", 1, 0, -1, 0},
-		{"any negative epoch is none for a fetch (FetchRequest.optionalEpoch)", 1, 0, -7, 0},
+		{"the leader answers", 1, 0, 0, 12, 0},
+		{"a follower before v11 is NOT_LEADER_OR_FOLLOWER", 2, 0, 0, 10, 6},
+		{"a follower serves a consumer from v11 (KIP-392)", 2, 0, 0, 11, 0},
+		{"past the log end is OFFSET_OUT_OF_RANGE", 1, 4, 0, 12, 1},
+		{"below the log start is OFFSET_OUT_OF_RANGE", 1, -1, 0, 12, 1},
+		{"a future epoch is UNKNOWN_LEADER_EPOCH", 1, 0, 5, 12, 75},
+		{"no epoch skips the check", 1, 0, -1, 12, 0},
+		{"any negative epoch is none for a fetch (FetchRequest.optionalEpoch)", 1, 0, -7, 12, 0},
 	}
 	for _, tt := range tests {
-		if got := fetchCode(tt.broker, tt.offset, tt.epoch); got != tt.want {
+		if got := fetchCode(tt.broker, tt.offset, tt.epoch, tt.version); got != tt.want {
 			t.Errorf("%s: got error %d, want %d", tt.name, got, tt.want)
 		}
 	}
@@ -412,9 +416,11 @@ func TestExternalProduceOffsetsOutOfOrder(t *testing.T) {
 		_, err := dec.Decode(sent, &in)
 		require.NoError(t, err)
 		for broker := int32(1); broker <= 3; broker++ {
-			fetched := ask[*kmsg.FetchResponse](t, w, broker, fetchReq(int64(3*i), -1), 5000).Topics[0].Partitions[0]
+			req := fetchReq(int64(3*i), -1)
+			req.SetVersion(10)
+			fetched := ask[*kmsg.FetchResponse](t, w, broker, req, 5000).Topics[0].Partitions[0]
 			if broker != 1 {
-				require.Equal(t, int16(6), fetched.ErrorCode, "only the leader answers a consumer's fetch")
+				require.Equal(t, int16(6), fetched.ErrorCode, "before v11 only the leader answers a consumer's fetch")
 				continue
 			}
 			require.Equal(t, int16(0), fetched.ErrorCode)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/client"
+	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -256,4 +257,24 @@ func (h *host) CheckAlterConfigs(topic string, ops []ConfigOp, replace bool) (To
 // AlterConfigs implements broker.APIEnv.
 func (h *host) AlterConfigs(topic string, spec TopicSpec, by string) {
 	h.w().alterTopicConfigs(topic, spec, by)
+}
+
+// Fenced implements broker.APIEnv.
+func (h *host) Fenced() []int32 { return h.ctl.Fenced() }
+
+// DescribeQuorum implements broker.APIEnv.
+func (h *host) DescribeQuorum() (broker.Quorum, bool) {
+	d, ok := h.ctl.DescribeQuorum(h)
+	if !ok {
+		return broker.Quorum{}, false
+	}
+	replicas := func(rs []controller.QuorumReplica) []broker.QuorumReplica {
+		out := make([]broker.QuorumReplica, len(rs))
+		for i, r := range rs {
+			out[i] = broker.QuorumReplica(r)
+		}
+		return out
+	}
+	return broker.Quorum{LeaderID: d.LeaderID, LeaderEpoch: d.LeaderEpoch, HighWatermark: d.HighWatermark,
+		Voters: replicas(d.Voters), Observers: replicas(d.Observers)}, true
 }

@@ -43,6 +43,12 @@ func startLive(t *testing.T, speedup int64) *liveCluster {
 	t.Helper()
 	live, err := web.NewLiveWallClock(nil, func() int64 { return time.Now().UnixMilli() })
 	require.NoError(t, err)
+	return serveLive(t, live, speedup)
+}
+
+// serveLive serves live's world as startLive does.
+func serveLive(t *testing.T, live *web.Live, speedup int64) *liveCluster {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := web.StartKafka(ctx, live, kafkawire.LoopbackListeners(1, 2, 3), nil)
 	require.NoError(t, err)

@@ -84,16 +84,18 @@ func TestApiVersions(t *testing.T) {
 
 func TestDefaultAPIVersionsAreKafka37s(t *testing.T) {
 	// Kafka 3.7.0's validVersions (clients/src/main/resources/common/message),
-	// except the raised minima DefaultAPIVersions documents, and the consumer
+	// except the raised minima DefaultAPIVersions documents, the consumer
 	// group protocol's APIs at Kafka 4.0's (KIP-848: ListGroups v5,
-	// ConsumerGroupHeartbeat and ConsumerGroupDescribe 0-1), and
-	// DescribeTopicPartitions (Kafka 3.8+).
+	// ConsumerGroupHeartbeat and ConsumerGroupDescribe 0-1),
+	// DescribeTopicPartitions (Kafka 3.8+), and the read-only admin APIs at
+	// Kafka 4.0's.
 	want := map[int16][2]int16{
 		0: {3, 10}, 1: {4, 16}, 2: {1, 8}, 3: {0, 12}, 8: {0, 9}, 9: {0, 9}, 10: {0, 4},
 		11: {0, 9}, 12: {0, 4}, 13: {0, 5}, 14: {0, 5}, 15: {0, 5}, 16: {0, 5}, 18: {0, 3},
 		19: {0, 7}, 20: {0, 6}, 22: {0, 4}, 23: {0, 4}, 24: {0, 4}, 25: {0, 3}, 26: {0, 3}, 27: {0, 1}, 28: {0, 3},
 		32: {0, 4}, 33: {0, 2}, 37: {0, 3}, 42: {0, 2}, 44: {0, 1}, 61: {0, 0}, 65: {0, 0}, 66: {0, 0},
 		68: {0, 1}, 69: {0, 1}, 75: {0, 0},
+		35: {1, 4}, 46: {0, 0}, 55: {0, 2}, 60: {0, 2},
 	}
 	got := map[int16][2]int16{}
 	for _, a := range kafkawire.DefaultAPIVersions() {

@@ -34,6 +34,10 @@ const (
 // up to v5 (the group types). A world under Kafka 3.7's rules answers a
 // ConsumerGroupHeartbeat UNSUPPORTED_VERSION, as a 3.7 broker with the new
 // coordinator off does, and clients fall back to the classic protocol.
+// The read-only admin APIs an observer asks (DescribeLogDirs,
+// ListPartitionReassignments, DescribeQuorum, DescribeCluster) are at Kafka
+// 4.0's ranges: DescribeLogDirs without v0 (KIP-896), DescribeCluster with v2
+// (KIP-1073's fenced brokers).
 //
 //	key  API               versions  flexible from
 //	  0  Produce           3-10      9
@@ -61,9 +65,13 @@ const (
 //	 28  TxnOffsetCommit   0-3       3
 //	 32  DescribeConfigs   0-4       4
 //	 33  AlterConfigs      0-2       2 (the legacy one: a topic's configs replaced)
+//	 35  DescribeLogDirs   1-4       2 (4+: the dir's total and usable bytes)
 //	 37  CreatePartitions  0-3       2
 //	 42  DeleteGroups      0-2       2
 //	 44  IncrementalAlterConfigs 0-1 1 (kafka-configs --alter)
+//	 46  ListPartitionReassignments 0 0
+//	 55  DescribeQuorum    0-2       0 (1+: fetch and catch-up times, KIP-836; 2+: nodes, KIP-853)
+//	 60  DescribeCluster   0-2       0 (1+: endpoint type, KIP-919; 2+: fenced brokers, KIP-1073)
 //	 61  DescribeProducers 0         0 (KIP-664)
 //	 65  DescribeTransactions 0      0 (KIP-664)
 //	 66  ListTransactions  0         0 (KIP-664)
@@ -98,9 +106,13 @@ func DefaultAPIVersions() []APIVersion {
 		{28, 0, 3},
 		{32, 0, 4},
 		{33, 0, 2},
+		{35, 1, 4},
 		{37, 0, 3},
 		{42, 0, 2},
 		{44, 0, 1},
+		{46, 0, 0},
+		{55, 0, 2},
+		{60, 0, 2},
 		{61, 0, 0},
 		{65, 0, 0},
 		{66, 0, 0},

@@ -302,6 +302,7 @@ func (k *Kafka) pump() {
 		if srv != nil {
 			advertiseCoordinators(srv, a.Response)
 			advertiseLeaders(srv, a.Response)
+			advertiseCluster(srv, a.Response)
 		}
 		resp := a.Response
 		resolves = append(resolves, func() { wt.resolve(kafkawire.Respond(resp)) })

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -97,7 +98,7 @@ func (b *Broker) topicConfigEntries(own topicconfig.Own) []configEntry {
 }
 
 // brokerConfigEntries are the broker's own configs the simulation models,
-// sorted by name.
+// sorted by name (broker.rack and replica.selector.class only when set).
 func (b *Broker) brokerConfigEntries() []configEntry {
 	static := kmsg.ConfigSourceStaticBrokerConfig
 	autoCreateSource := kmsg.ConfigSourceDefaultConfig
@@ -114,7 +115,7 @@ func (b *Broker) brokerConfigEntries() []configEntry {
 	}
 	d := b.cfg.TopicDefaults
 	l := d.Log
-	return []configEntry{
+	es := []configEntry{
 		brokerEntry("auto.create.topics.enable", strconv.FormatBool(b.cfg.AutoCreateTopicsEnable), autoCreateSource, kmsg.ConfigTypeBoolean),
 		brokerEntry("broker.id", strconv.Itoa(int(b.id)), static, kmsg.ConfigTypeInt),
 		brokerEntry("default.replication.factor", strconv.Itoa(metadata.DefaultReplicationFactor), kmsg.ConfigSourceDefaultConfig, kmsg.ConfigTypeInt),
@@ -135,6 +136,14 @@ func (b *Broker) brokerConfigEntries() []configEntry {
 		brokerEntry("replica.lag.time.max.ms", strconv.FormatInt(b.cfg.ReplicaLagTimeMaxMs, 10), static, kmsg.ConfigTypeLong),
 		brokerEntry("unclean.leader.election.enable", strconv.FormatBool(d.UncleanLeaderElectionEnable), static, kmsg.ConfigTypeBoolean),
 	}
+	if r := b.rackOf(b.id); r != nil {
+		es = append(es, brokerEntry("broker.rack", *r, static, kmsg.ConfigTypeString))
+	}
+	if c := b.cfg.ReplicaSelectorClass; c != "" {
+		es = append(es, brokerEntry("replica.selector.class", c, static, kmsg.ConfigTypeClass))
+	}
+	slices.SortFunc(es, func(x, y configEntry) int { return strings.Compare(x.name, y.name) })
+	return es
 }
 
 // sourceUnless is the source of a broker config that is Kafka's default

@@ -63,15 +63,25 @@ func (rq *Requests) answerFetch(id uint64, client int32, resp *kmsg.FetchRespons
 // the log below the high watermark, the bytes cut where the limit falls,
 // so that the last batch may come incomplete (the consumer skips it and
 // asks again from its offset); the first partition that has anything
-// returns at least its first whole batch, however large. A follower's
-// replica answers NOT_LEADER_OR_FOLLOWER (no follower fetching, KIP-392).
-// A read_committed fetch (IsolationLevel 1) reads below the last stable
-// offset instead of the high watermark, and gets the aborted transactions
-// of what it read (readCommitted).
-func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResponse, int, bool) {
-	resp := kmsg.NewPtrFetchResponse()
+// returns at least its first whole batch, however large. A read_committed
+// fetch (IsolationLevel 1) reads below the last stable offset instead of
+// the high watermark, and gets the aborted transactions of what it read
+// (readCommitted).
+//
+// Follower fetching (KIP-392, Kafka 3.9's ReplicaManager.readFromLog): from
+// v11 a fetch carries the consumer's rack. A leader whose brokers set
+// replica.selector.class may name a replica in that rack
+// (preferredReadReplica): the partition then returns no records but that
+// replica, with the leader's offsets, and the fetch is answered at once.
+// From v11 a follower's replica serves a consumer too, below its own high
+// watermark; before v11, or at a broker that holds no replica, the answer
+// is NOT_LEADER_OR_FOLLOWER. final is set when a partition failed or named
+// a preferred read replica: the fetch is not kept waiting.
+func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (resp *kmsg.FetchResponse, bytes int, final bool) {
+	resp = kmsg.NewPtrFetchResponse()
 	limit := int(min(max(int64(req.MaxBytes), 0), b.cfg.FetchMaxBytes))
 	minOne, total, failed := true, 0, false
+	c := fetchClient{metadata: req.Version >= 11, rack: req.Rack}
 	for _, t := range req.Topics {
 		rt := kmsg.NewFetchResponseTopic()
 		rt.Topic, rt.TopicID = t.Topic, t.TopicID
@@ -91,10 +101,10 @@ func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResp
 			code := unknown
 			var data []byte
 			if hasPartition(topic, p.Partition) {
-				code, data = b.readForConsumer(env, tp{Topic: topic.Name, Partition: p.Partition}, p, min(int(max(p.PartitionMaxBytes, 0)), limit), minOne, req.IsolationLevel == 1, &rp)
+				code, data = b.readForConsumer(env, c, tp{Topic: topic.Name, Partition: p.Partition}, p, min(int(max(p.PartitionMaxBytes, 0)), limit), minOne, req.IsolationLevel == 1, &rp)
 			}
 			rp.ErrorCode = code
-			if code != 0 {
+			if code != 0 || rp.PreferredReadReplica >= 0 {
 				failed = true
 			}
 			if len(data) > 0 {
@@ -110,9 +120,17 @@ func (b *Broker) fetchResponse(env Env, req *kmsg.FetchRequest) (*kmsg.FetchResp
 	return resp, total, failed
 }
 
+// fetchClient is what a consumer's fetch says of its client
+// (ClientMetadata, Fetch v11+): whether it says anything, and its rack.
+type fetchClient struct {
+	metadata bool
+	rack     string
+}
+
 // readForConsumer reads one partition for a consumer, filling in rp's
-// offsets; it returns the error code and the bytes.
-func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne, committed bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
+// offsets (and its preferred read replica, if the leader names one); it
+// returns the error code and the bytes.
+func (b *Broker) readForConsumer(env Env, c fetchClient, k tp, p kmsg.FetchRequestTopicPartition, maxBytes int, minOne, committed bool, rp *kmsg.FetchResponseTopicPartition) (int16, []byte) {
 	s := b.Partition(k)
 	if s == nil {
 		return kafkaerr.NotLeaderOrFollower, nil
@@ -120,7 +138,19 @@ func (b *Broker) readForConsumer(env Env, k tp, p kmsg.FetchRequestTopicPartitio
 	st := s.Node.Status()
 	// FetchRequest.optionalEpoch: any negative epoch is none (ListOffsets
 	// and OffsetForLeaderEpoch take only -1 as none)
-	if code := leaderCheck(st, max(p.CurrentLeaderEpoch, -1)); code != 0 {
+	epoch := max(p.CurrentLeaderEpoch, -1)
+	if c.metadata {
+		if id := b.preferredReadReplica(env.Now(), st, c.rack, p.FetchOffset); id >= 0 {
+			rp.PreferredReadReplica = id
+			rp.HighWatermark, rp.LastStableOffset, rp.LogStartOffset = st.HighWatermark, s.Log.Kafka().LastStableOffset(st.HighWatermark), st.LogStartOffset
+			return replicaCheck(st, epoch), nil
+		}
+	}
+	check := leaderCheck
+	if c.metadata {
+		check = replicaCheck // params.fetchOnlyLeader() is false for a consumer that says who it is
+	}
+	if code := check(st, epoch); code != 0 {
 		return code, nil
 	}
 	if p.FetchOffset < st.LogStartOffset || p.FetchOffset > st.LogEndOffset {
@@ -207,6 +237,18 @@ func leaderCheck(st replica.Status, currentLeaderEpoch int32) int16 {
 		return int16(replica.UnknownLeaderEpoch)
 	case st.Role != replica.RoleLeader:
 		return kafkaerr.NotLeaderOrFollower
+	}
+	return 0
+}
+
+// replicaCheck is Partition.getLocalLog for a client that may read a
+// follower (fetchOnlyFromLeader false: a consumer fetching from its
+// preferred read replica, KIP-392, or a debugging ListOffsets): the
+// request's leader epoch as in leaderCheck, then the broker's replica,
+// whatever its role, answers from its log.
+func replicaCheck(st replica.Status, currentLeaderEpoch int32) int16 {
+	if code := leaderCheck(st, currentLeaderEpoch); code != kafkaerr.NotLeaderOrFollower {
+		return code
 	}
 	return 0
 }

@@ -15,6 +15,13 @@ const (
 	listEarliestLocal = -4 // KIP-405
 )
 
+// The replica ids of ListOffsets that are no broker
+// (ListOffsetsRequest.CONSUMER_REPLICA_ID, DEBUGGING_REPLICA_ID).
+const (
+	consumerReplicaID  = -1
+	debuggingReplicaID = -2
+)
+
 // listOffsets answers ListOffsets (v1+) at b, as Kafka 3.7's
 // Partition.fetchOffsetForTimestamp does for a consumer: the leader's log
 // start offset for EARLIEST (and EARLIEST_LOCAL: no tiered storage), the
@@ -28,6 +35,13 @@ const (
 // finds it (kafkalog's OffsetOfMaxTimestamp), if below the high watermark.
 // The leader epoch is otherwise that of the epoch cache at the offset
 // found (the latest epoch for LATEST).
+//
+// The replica id says who asks (KafkaApis.handleListOffsetRequestV1AndAbove,
+// Kafka 3.9): a consumer (-1) as above; anyone else reads the replica's
+// log without an isolation level, LATEST being its log end offset; and
+// the debugging replica id (-2, ListOffsetsRequest.DEBUGGING_REPLICA_ID)
+// may ask a follower, whose own log answers (fetchOnlyFromLeader is
+// false): what an observer asks each replica for its LEO.
 func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
 	resp := kmsg.NewPtrListOffsetsResponse()
 	for _, t := range req.Topics {
@@ -39,7 +53,7 @@ func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOf
 			rp.Partition, rp.Timestamp, rp.Offset, rp.LeaderEpoch = p.Partition, -1, -1, -1
 			rp.ErrorCode = kafkaerr.UnknownTopicOrPartition
 			if hasPartition(topic, p.Partition) {
-				b.listOffset(env, tp{Topic: t.Topic, Partition: p.Partition}, p, req.IsolationLevel == 1, &rp)
+				b.listOffset(env, tp{Topic: t.Topic, Partition: p.Partition}, req.ReplicaID, p, req.IsolationLevel == 1, &rp)
 			}
 			rt.Partitions = append(rt.Partitions, rp)
 		}
@@ -48,24 +62,35 @@ func (b *Broker) listOffsets(env Env, req *kmsg.ListOffsetsRequest) *kmsg.ListOf
 	return resp
 }
 
-func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartition, committed bool, rp *kmsg.ListOffsetsResponseTopicPartition) {
+func (b *Broker) listOffset(env Env, k tp, replicaID int32, p kmsg.ListOffsetsRequestTopicPartition, committed bool, rp *kmsg.ListOffsetsResponseTopicPartition) {
 	s := b.Partition(k)
 	if s == nil {
 		rp.ErrorCode = kafkaerr.NotLeaderOrFollower
 		return
 	}
 	st := s.Node.Status()
-	if rp.ErrorCode = leaderCheck(st, p.CurrentLeaderEpoch); rp.ErrorCode != 0 {
+	check := leaderCheck
+	if replicaID == debuggingReplicaID {
+		check = replicaCheck
+	}
+	if rp.ErrorCode = check(st, p.CurrentLeaderEpoch); rp.ErrorCode != 0 {
 		return
+	}
+	// Kafka 3.9's Partition.fetchOffsetForTimestamp: a consumer's latest
+	// is the high watermark, or the last stable offset read_committed; a
+	// replica's (no isolation level) its log end
+	lastFetchable := st.HighWatermark
+	switch {
+	case replicaID != consumerReplicaID:
+		lastFetchable = st.LogEndOffset
+	case committed:
+		lastFetchable = s.Log.Kafka().LastStableOffset(st.HighWatermark)
 	}
 	switch p.Timestamp {
 	case listEarliest, listEarliestLocal:
 		rp.Offset = st.LogStartOffset
 	case listLatest:
-		rp.Offset = st.HighWatermark
-		if committed {
-			rp.Offset = s.Log.Kafka().LastStableOffset(st.HighWatermark)
-		}
+		rp.Offset = lastFetchable
 		if n := len(st.Epochs); n > 0 {
 			rp.LeaderEpoch = st.Epochs[n-1].Epoch
 		}
@@ -91,7 +116,7 @@ func (b *Broker) listOffset(env Env, k tp, p kmsg.ListOffsetsRequestTopicPartiti
 			rp.ErrorCode = kafkaerr.UnknownServerError
 			return
 		}
-		if !ok || off >= st.HighWatermark {
+		if !ok || off >= lastFetchable {
 			return
 		}
 		rp.Offset, rp.Timestamp = off, ts

@@ -13,7 +13,7 @@ import (
 
 // metadata answers Metadata (v0-12) from the controller's view, as a
 // KRaft broker's metadata cache does (KRaftMetadataCache): the alive
-// brokers (their Host and Port are left to the wire layer), the cluster
+// brokers with their racks (their Host and Port are left to the wire layer), the cluster
 // id, a controller id (Kafka 3.7 names a random alive broker; here the
 // lowest, so that replays agree), and per topic its id, whether it is
 // internal (__consumer_offsets), and per partition the leader (-1 with
@@ -32,7 +32,7 @@ func (b *Broker) metadata(env APIEnv, x *Request, req *kmsg.MetadataRequest) *km
 	alive := env.Alive()
 	for _, id := range alive {
 		mb := kmsg.NewMetadataResponseBroker()
-		mb.NodeID = id
+		mb.NodeID, mb.Rack = id, b.rackOf(id)
 		resp.Brokers = append(resp.Brokers, mb)
 	}
 	cid := b.cfg.ClusterID

@@ -288,12 +288,13 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	new brokers=3 [min-isr=2] [consumer-protocol=off]  (the brokers start and register)
 //	run ms=500                             (ticks of 10 ms)
 //	stop b=3 | kill b=3 | start b=3
+//	racks names=(a,b,c) [selector]         (broker.rack; replica.selector.class RackAwareReplicaSelector)
 //	in-use topic=t                         (a topic the world's own clients use)
 //	create-topics b=1 topic=t [partitions=1] [rf=3] [config=(k=v,...)] [validate-only] [v=7]
 //	metadata b=1 [topics=(t,u)] [v=12] [no-auto-create]
 //	produce b=1 topic=t [partition=0] [acks=-1] [records=3] [timeout=5000] [timestamps=(5,9,1)]
-//	fetch b=1 topic=t [partition=0] [offset=0] [max-wait=0] [min-bytes=1] [epoch=-1]
-//	list-offsets b=1 topic=t [partition=0] [time=-1]    (-2 earliest, -3 max timestamp)
+//	fetch b=1 topic=t [partition=0] [offset=0] [max-wait=0] [min-bytes=1] [epoch=-1] [v=12] [rack=r]
+//	list-offsets b=1 topic=t [partition=0] [time=-1] [replica=-1]    (-2 earliest, -3 max timestamp)
 //	delete-topics b=1 topics=(t,u)
 //	create-partitions b=1 topic=t count=3
 //	find-coordinator b=1 [group=g]
@@ -307,6 +308,7 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	                                       (owned absent: null, none: empty; partitions of topic t)
 //	consumer-group-describe b=1 [groups=(g)]
 //	describe-topic-partitions b=1 [topics=(t,u)] [limit=2000] [cursor=(t,0)]
+//	describe-cluster b=1 [v=2] [endpoint=1] [fenced] [ops]   (and the read-only admin set: api_describe_test.go)
 //	answers                                (the answers given since the last look)
 //	pending                                (how many requests wait)
 func TestAPIs(t *testing.T) {
@@ -348,6 +350,8 @@ func TestAPIs(t *testing.T) {
 				f.quiet()
 			case "in-use":
 				f.inUse[a.str("topic", "")] = true
+			case "racks":
+				f.setRacks(a)
 			case "answers":
 				return f.out.String() + formatAnswers(f.rq.Answers())
 			case "pending":
@@ -476,8 +480,9 @@ func (a args) request() kmsg.Request {
 		return r
 	case "fetch":
 		r := kmsg.NewPtrFetchRequest()
-		r.SetVersion(12)
+		r.SetVersion(int16(a.num("v", 12)))
 		r.MaxBytes, r.MaxWaitMillis, r.MinBytes, r.SessionEpoch = 1<<20, int32(a.num("max-wait", 0)), int32(a.num("min-bytes", 1)), -1
+		r.Rack = a.str("rack", "")
 		rt := kmsg.NewFetchRequestTopic()
 		rt.Topic = topic
 		rp := kmsg.NewFetchRequestTopicPartition()
@@ -488,7 +493,7 @@ func (a args) request() kmsg.Request {
 	case "list-offsets":
 		r := kmsg.NewPtrListOffsetsRequest()
 		r.SetVersion(7)
-		r.ReplicaID = -1
+		r.ReplicaID = int32(a.num("replica", -1))
 		rt := kmsg.NewListOffsetsRequestTopic()
 		rt.Topic = topic
 		rp := kmsg.NewListOffsetsRequestTopicPartition()
@@ -578,6 +583,9 @@ func (a args) request() kmsg.Request {
 		rt := kmsg.NewCreatePartitionsRequestTopic()
 		rt.Topic, rt.Count = topic, int32(a.num("count", 0))
 		r.Topics = append(r.Topics, rt)
+		return r
+	}
+	if r := a.describeRequest(); r != nil {
 		return r
 	}
 	a.d.Fatalf(a.t, "unknown command %s", a.d.Cmd)
@@ -678,7 +686,7 @@ func formatAnswers(answers []Answer) string {
 						}
 						records, at = records+len(rb.Records), at+n
 					}
-					fmt.Fprintf(&b, "  %s-%d: %s hw %d log start %d, %d record(s)\n", t.Topic, p.Partition, code(p.ErrorCode), p.HighWatermark, p.LogStartOffset, records)
+					fmt.Fprintf(&b, "  %s-%d: %s hw %d log start %d, %d record(s)%s\n", t.Topic, p.Partition, code(p.ErrorCode), p.HighWatermark, p.LogStartOffset, records, preferred(p.PreferredReadReplica))
 				}
 			}
 		case *kmsg.ListOffsetsResponse:
@@ -785,6 +793,8 @@ func formatAnswers(answers []Answer) string {
 			if c := r.NextCursor; c != nil {
 				fmt.Fprintf(&b, "  next cursor %s-%d\n", c.Topic, c.Partition)
 			}
+		default:
+			formatDescribe(&b, ans.Response)
 		}
 	}
 	return b.String()

@@ -89,6 +89,16 @@ type Config struct {
 	// whose tick is due (timers.go): the reference the tests hold the
 	// timers to.
 	TickEveryReplica bool
+	// Racks are the broker.rack of brokers 1..n, as they registered with
+	// the controller and every broker's metadata cache knows them (nil:
+	// no broker has one). Metadata and DescribeCluster report them; with
+	// ReplicaSelectorClass the leaders send consumers to a replica in
+	// their rack (KIP-392).
+	Racks []string
+	// ReplicaSelectorClass is replica.selector.class ("": none, Kafka's
+	// default; the leader alone serves consumers). [RackAwareSelector] is
+	// the one Kafka ships.
+	ReplicaSelectorClass string
 	// Parts are the learner's implementations its logs and replicas run.
 	Parts Parts
 }
@@ -206,4 +216,11 @@ type APIEnv interface {
 	// the topic those configs and the running replicas apply them.
 	CheckAlterConfigs(topic string, ops []topicconfig.Op, replace bool) (metadata.TopicSpec, int16, string)
 	AlterConfigs(topic string, spec metadata.TopicSpec, by string)
+	// Fenced returns the brokers registered with the controller and
+	// fenced, by id (DescribeCluster v2 lists them, KIP-1073).
+	Fenced() []int32
+	// DescribeQuorum is the metadata quorum as its leader describes it
+	// (DescribeQuorum, forwarded to the controller); false while no
+	// controller is active.
+	DescribeQuorum() (Quorum, bool)
 }

@@ -83,14 +83,17 @@ func TestLeaderHints(t *testing.T) {
 	check("produce v10 at a follower", hint{notLeader, 1, 0, []int32{1}}, produce(2, 10))
 	check("produce v9 at a follower", hint{notLeader, -1, -1, nil}, produce(2, 9))
 	check("produce v10 at the leader", hint{0, -1, -1, nil}, produce(1, 10))
-	check("fetch v16 at a follower", hint{notLeader, 1, 0, []int32{1}}, fetch(3, 16, -1))
-	check("fetch v15 at a follower", hint{notLeader, -1, -1, nil}, fetch(3, 15, -1))
+	// From v11 a follower serves a consumer that says who it is (KIP-392,
+	// FetchParams.fetchOnlyLeader false): no error, no hint; before v11
+	// only the leader does.
+	check("fetch v16 at a follower", hint{0, -1, -1, nil}, fetch(3, 16, -1))
+	check("fetch v10 at a follower", hint{notLeader, -1, -1, nil}, fetch(3, 10, -1))
 
 	require.NoError(t, f.brokers[0].Stop(f)) // broker 2 leads in epoch 1
 	f.quiet()
 	f.run(100)
 	check("fetch v16 with the old epoch", hint{fenced, 2, 1, []int32{2}}, fetch(2, 16, 0))
-	check("fetch v16 at the stopped leader's follower", hint{notLeader, 2, 1, []int32{2}}, fetch(3, 16, 1))
+	check("fetch v16 at the stopped leader's follower", hint{0, -1, -1, nil}, fetch(3, 16, 1))
 	check("produce v10 at a follower", hint{notLeader, 2, 1, []int32{2}}, produce(3, 10))
 }
 

@@ -267,6 +267,14 @@ func (rq *Requests) Serve(env APIEnv, brokers []*Broker, x *Request) (bool, erro
 		rq.answer(id, b.consumerGroupDescribe(env, r))
 	case *kmsg.DescribeTopicPartitionsRequest:
 		rq.answer(id, b.describeTopicPartitions(env, r))
+	case *kmsg.DescribeClusterRequest:
+		rq.answer(id, b.describeCluster(env, r))
+	case *kmsg.DescribeLogDirsRequest:
+		rq.answer(id, b.describeLogDirs(r))
+	case *kmsg.DescribeQuorumRequest:
+		rq.answer(id, b.describeQuorum(env, r))
+	case *kmsg.ListPartitionReassignmentsRequest:
+		rq.answer(id, b.listPartitionReassignments(r))
 	default:
 		return false, fmt.Errorf("%w: %s is not served", ErrRequest, kmsg.NameForKey(x.Key))
 	}

@@ -156,6 +156,18 @@ func (c *Controller) Alive() []int32 {
 	return out
 }
 
+// Fenced returns the brokers registered and fenced, by id (DescribeCluster
+// lists them when asked, KIP-1073).
+func (c *Controller) Fenced() []int32 {
+	var out []int32
+	for id := int32(1); int(id) <= len(c.brokers); id++ {
+		if b := c.brokers[id-1]; b.registered && b.fenced {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 func (p *partition) leaderAndISR() replica.LeaderAndISR {
 	return replica.LeaderAndISR{Leader: p.leader, LeaderEpoch: p.leaderEpoch, PartitionEpoch: p.partitionEpoch,
 		ISR: slices.Clone(p.isr), Replicas: slices.Clone(p.replicas), ELR: slices.Clone(p.elr), LastKnownELR: slices.Clone(p.lastELR)}

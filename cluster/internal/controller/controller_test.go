@@ -201,6 +201,9 @@ func TestController(t *testing.T) {
 				spec, code, msg := c.CheckAlterConfigs(arg("name"), ops, d.HasArg("replace"))
 				return answer(code, msg, "own configs "+c.OwnConfigs(spec.Own()))
 			case "show":
+				if d.HasArg("describe") {
+					return describeQuorum(c, env)
+				}
 				if d.HasArg("quorum") {
 					q, _ := c.QuorumStatus()
 					return fmt.Sprintf("leader %d epoch %d hw %d\n", q.LeaderID, q.LeaderEpoch, q.HighWatermark)
