@@ -11,7 +11,7 @@ import (
 // servedKeys are the api keys World.External answers, with the highest
 // version the wire layer serves (kafkawire.DefaultAPIVersions; this
 // package may not import it).
-var servedKeys = map[int16]int16{0: 10, 1: 16, 2: 8, 3: 12, 8: 9, 9: 9, 10: 4, 11: 9, 12: 4, 13: 5, 14: 5, 15: 5, 16: 5, 19: 7, 20: 6, 22: 4, 23: 4, 32: 4, 33: 2, 37: 3, 42: 2, 44: 1, 68: 1, 69: 1, 75: 0}
+var servedKeys = map[int16]int16{0: 10, 1: 16, 2: 8, 3: 12, 8: 9, 9: 9, 10: 4, 11: 9, 12: 4, 13: 5, 14: 5, 15: 5, 16: 5, 19: 7, 20: 6, 22: 4, 23: 4, 32: 4, 33: 2, 35: 4, 37: 3, 42: 2, 44: 1, 46: 0, 55: 2, 60: 2, 68: 1, 69: 1, 75: 0}
 
 // FuzzExternalRequest feeds any body, as any served request at any
 // version, from any client to any broker, to a three-broker world, then
