@@ -57,6 +57,7 @@ type inbound struct {
 	req  kmsg.Request
 	body []byte // the frame after the header, which req aliases
 	err  error
+	at   time.Time // when it was read in full
 }
 
 func newConn(s *Server, broker int32, id uint64, nc net.Conn) *conn {
@@ -146,7 +147,7 @@ func (c *conn) readRequest() inbound {
 	}
 	c.delivered = max(c.delivered, len(buf))
 	hdr, req, err := c.s.versions.Decode(buf)
-	in := inbound{hdr: hdr, req: req, err: err}
+	in := inbound{hdr: hdr, req: req, err: err, at: time.Now()}
 	if err == nil {
 		in.body = buf[hdr.Size:]
 	}
@@ -231,11 +232,23 @@ func (c *conn) serve(in inbound) bool {
 		c.info.ClientID = in.hdr.ClientID
 		c.mu.Unlock()
 	}
+	var x *Exchange
+	if t := c.s.cfg.Tap; t != nil && in.req != nil {
+		if info := c.snapshot(); t.Tapping(info) {
+			x = &Exchange{Conn: info, Header: in.hdr, Request: in.req, Received: in.at}
+			defer func() {
+				x.Answered = time.Now()
+				t.Exchanged(*x)
+			}()
+		}
+	}
 	out, ok := c.outcome(in)
 	if !ok {
+		x.closed("the connection closed while the request waited")
 		return false
 	}
 	if out.Close {
+		x.closed(out.Reason)
 		c.close(out.Reason)
 		return false
 	}
@@ -243,9 +256,17 @@ func (c *conn) serve(in inbound) bool {
 		return true
 	}
 	if !c.await() {
+		x.closed("the broker went down before the response was written")
 		return false
 	}
-	return c.write(in.hdr, out.Response)
+	if !c.write(in.hdr, out.Response) {
+		x.closed("the response could not be written")
+		return false
+	}
+	if x != nil {
+		x.Response = out.Response
+	}
+	return true
 }
 
 // closeReason is the log's reason for a read or decode error.

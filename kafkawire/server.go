@@ -63,6 +63,9 @@ type Config struct {
 	// refused, closed and why). It is called from connection goroutines and
 	// must not block.
 	Log func(Event)
+	// Tap, when set, sees the requests and responses of the connections
+	// it asks for.
+	Tap Tap
 }
 
 // Event is one line of the server's log.
