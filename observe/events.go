@@ -1,0 +1,237 @@
+package observe
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// EventKind says what an [Event] is about.
+type EventKind string
+
+// The kinds of events the observer derives.
+const (
+	EventStart      EventKind = "start"
+	EventBroker     EventKind = "broker"
+	EventTopic      EventKind = "topic"
+	EventLeader     EventKind = "leader"
+	EventISR        EventKind = "isr"
+	EventGroup      EventKind = "group"
+	EventQuorum     EventKind = "quorum"
+	EventUnanswered EventKind = "unanswered"
+)
+
+// Event is a change the observer saw between two samples. It happened at
+// some moment between the two polls: At is the later one's.
+type Event struct {
+	// Seq is the sample that first showed it.
+	Seq  uint64
+	At   time.Time
+	Kind EventKind
+	// Broker, Topic and Partition, Group name what it concerns (0, "",
+	// -1 when nothing).
+	Broker    int32
+	Topic     string
+	Partition int32
+	Group     string
+	Text      string
+}
+
+// events are the changes from prev to next (prev nil: the first sample).
+func events(prev, next *Sample) []Event {
+	e := eventer{next: next}
+	if prev == nil {
+		e.add(Event{Kind: EventStart, Text: fmt.Sprintf("observing: %d broker(s), %d topic(s), %d partition(s), %d group(s); nothing before this is known",
+			len(next.Brokers), len(next.Topics), len(next.Partitions), len(next.Groups))})
+		return e.out
+	}
+	e.brokers(prev, next)
+	e.topics(prev, next)
+	e.partitions(prev, next)
+	e.groups(prev, next)
+	e.quorum(prev.Quorum, next.Quorum)
+	if len(next.Unanswered) > 0 && len(prev.Unanswered) == 0 {
+		e.add(Event{Kind: EventUnanswered, Text: fmt.Sprintf("%d request(s) unanswered: %s", len(next.Unanswered), next.Unanswered[0])})
+	}
+	return e.out
+}
+
+type eventer struct {
+	next *Sample
+	out  []Event
+}
+
+func (e *eventer) add(ev Event) {
+	ev.Seq, ev.At = e.next.Seq, e.next.At
+	if ev.Kind != EventLeader && ev.Kind != EventISR && ev.Topic == "" {
+		ev.Partition = -1
+	}
+	e.out = append(e.out, ev)
+}
+
+func (e *eventer) brokers(prev, next *Sample) {
+	for _, b := range next.Brokers {
+		old, ok := prev.Broker(b.ID)
+		switch {
+		case !ok:
+			e.add(Event{Kind: EventBroker, Broker: b.ID, Text: fmt.Sprintf("broker %d appeared (%s)", b.ID, b.State)})
+		case old.State != b.State:
+			e.add(Event{Kind: EventBroker, Broker: b.ID, Text: fmt.Sprintf("broker %d is %s (was %s)%s", b.ID, b.State, old.State, brokerWhy(b.State))})
+		}
+	}
+}
+
+// brokerWhy says what a broker's state means.
+func brokerWhy(s BrokerState) string {
+	switch s {
+	case BrokerDown:
+		return ": the cluster no longer lists it"
+	case BrokerUnreachable:
+		return ": listed, but its requests failed"
+	case BrokerFenced:
+		return ": registered, fenced by the controller"
+	}
+	return ""
+}
+
+func (e *eventer) topics(prev, next *Sample) {
+	names := func(ts []*Topic) []string {
+		out := make([]string, len(ts))
+		for i, t := range ts {
+			out[i] = t.Name
+		}
+		return out
+	}
+	was, is := names(prev.Topics), names(next.Topics)
+	for _, n := range is {
+		if _, ok := slices.BinarySearch(was, n); !ok {
+			e.add(Event{Kind: EventTopic, Topic: n, Partition: -1, Text: "topic " + n + " appeared"})
+		}
+	}
+	for _, n := range was {
+		if _, ok := slices.BinarySearch(is, n); !ok {
+			e.add(Event{Kind: EventTopic, Topic: n, Partition: -1, Text: "topic " + n + " is gone"})
+		}
+	}
+}
+
+func (e *eventer) partitions(prev, next *Sample) {
+	for _, p := range next.Partitions {
+		old := prev.Partition(p.Topic, p.Partition)
+		if old == nil || old == p {
+			continue
+		}
+		name := fmt.Sprintf("%s-%d", p.Topic, p.Partition)
+		ev := Event{Topic: p.Topic, Partition: p.Partition, Kind: EventLeader}
+		switch {
+		case old.Leader != p.Leader && p.Leader < 0:
+			ev.Text = fmt.Sprintf("%s lost its leader %d (epoch %d): offline", name, old.Leader, p.LeaderEpoch)
+		case old.Leader != p.Leader:
+			ev.Broker = p.Leader
+			ev.Text = fmt.Sprintf("%s: leader %d -> %d, epoch %d -> %d", name, old.Leader, p.Leader, old.LeaderEpoch, p.LeaderEpoch)
+		case old.LeaderEpoch != p.LeaderEpoch:
+			ev.Broker = p.Leader
+			ev.Text = fmt.Sprintf("%s: leader %d stays, epoch %d -> %d", name, p.Leader, old.LeaderEpoch, p.LeaderEpoch)
+		}
+		if ev.Text != "" {
+			e.add(ev)
+		}
+		out, in := minus(old.ISR, p.ISR), minus(p.ISR, old.ISR)
+		if len(out) > 0 {
+			e.add(Event{Kind: EventISR, Topic: p.Topic, Partition: p.Partition, Text: fmt.Sprintf("%s: ISR shrank %s -> %s (out: %s)", name, ids(old.ISR), ids(p.ISR), ids(out))})
+		}
+		if len(in) > 0 {
+			e.add(Event{Kind: EventISR, Topic: p.Topic, Partition: p.Partition, Text: fmt.Sprintf("%s: ISR expanded %s -> %s (in: %s)", name, ids(old.ISR), ids(p.ISR), ids(in))})
+		}
+	}
+}
+
+func (e *eventer) groups(prev, next *Sample) {
+	byName := func(gs []*Group) map[string]*Group {
+		m := make(map[string]*Group, len(gs))
+		for _, g := range gs {
+			m[g.Name] = g
+		}
+		return m
+	}
+	was, is := byName(prev.Groups), byName(next.Groups)
+	for _, g := range next.Groups {
+		old := was[g.Name]
+		switch {
+		case old == nil:
+			e.add(Event{Kind: EventGroup, Group: g.Name, Text: fmt.Sprintf("group %s appeared (%s, %d member(s))", g.Name, g.State, len(g.Members))})
+			continue
+		case old == g:
+			continue
+		case old.State != g.State:
+			e.add(Event{Kind: EventGroup, Group: g.Name, Text: fmt.Sprintf("group %s: %s -> %s%s", g.Name, old.State, g.State, groupWhy(g.State))})
+		}
+		if joined, left := minus(memberIDs(g), memberIDs(old)), minus(memberIDs(old), memberIDs(g)); len(joined)+len(left) > 0 {
+			e.add(Event{Kind: EventGroup, Group: g.Name, Text: fmt.Sprintf("group %s: members %d -> %d (joined %s, left %s)", g.Name, len(old.Members), len(g.Members), names(joined), names(left))})
+		}
+	}
+	for _, g := range prev.Groups {
+		if is[g.Name] == nil {
+			e.add(Event{Kind: EventGroup, Group: g.Name, Text: "group " + g.Name + " is gone"})
+		}
+	}
+}
+
+// groupWhy says what a group's state means.
+func groupWhy(state string) string {
+	switch state {
+	case "PreparingRebalance":
+		return ": rebalancing, the members rejoin"
+	case "CompletingRebalance":
+		return ": rebalancing, the leader's assignment awaited"
+	}
+	return ""
+}
+
+func (e *eventer) quorum(old, q *Quorum) {
+	switch {
+	case old == nil && q == nil:
+	case q == nil:
+		e.add(Event{Kind: EventQuorum, Text: fmt.Sprintf("the metadata quorum no longer answers (leader was %d)", old.LeaderID)})
+	case old == nil:
+		e.add(Event{Kind: EventQuorum, Broker: q.LeaderID, Text: fmt.Sprintf("the metadata quorum answers: leader %d, epoch %d", q.LeaderID, q.LeaderEpoch)})
+	case old.LeaderID != q.LeaderID || old.LeaderEpoch != q.LeaderEpoch:
+		e.add(Event{Kind: EventQuorum, Broker: q.LeaderID, Text: fmt.Sprintf("the metadata quorum's leader: %d -> %d, epoch %d -> %d", old.LeaderID, q.LeaderID, old.LeaderEpoch, q.LeaderEpoch)})
+	}
+}
+
+// minus is the ids of a not in b.
+func minus[T comparable](a, b []T) []T {
+	var out []T
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func memberIDs(g *Group) []string {
+	out := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		out[i] = m.ID
+	}
+	return out
+}
+
+// ids prints broker ids as Kafka's tools print a replica list, [1,2,3].
+func ids(xs []int32) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func names(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}

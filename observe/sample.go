@@ -1,0 +1,235 @@
+package observe
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// NotObserved is the value of an offset, a size or an id the cluster did
+// not answer in a poll (the broker that holds it was down, or the cluster
+// does not serve the API that tells it). It is never a guess.
+const NotObserved = -1
+
+// Sample is what one poll saw of the cluster. Every slice and pointer in
+// it is immutable once the poll is done: samples share what did not
+// change between them (see [Timeline]).
+type Sample struct {
+	// Seq numbers the samples from 1.
+	Seq uint64
+	// At is when the poll began (the observer's wall clock) and Took how
+	// long it ran.
+	At   time.Time
+	Took time.Duration
+	// Requests counts the Kafka requests the poll wrote to the brokers.
+	Requests int
+	// ClusterID is the cluster's id, ControllerID the broker the cluster
+	// names its controller (-1: none named).
+	ClusterID    string
+	ControllerID int32
+	// Brokers are every broker seen since the observer started, by id:
+	// those the cluster lists, and those it listed before and no longer
+	// does (Down).
+	Brokers []Broker
+	// Topics are the topics, by name; Partitions their partitions, by
+	// topic then partition.
+	Topics     []*Topic
+	Partitions []*Partition
+	// Groups are the consumer groups the coordinators list, by name.
+	Groups []*Group
+	// Quorum is the metadata quorum, nil when the cluster did not answer
+	// DescribeQuorum (a cluster that does not serve it, as franz-go's
+	// kfake, or no active controller).
+	Quorum *Quorum
+	// Unanswered says, one line each, what this poll asked and got no
+	// answer to.
+	Unanswered []string
+	// size is the bytes the sample holds of its own (share.go).
+	size int64
+}
+
+// BrokerState is what the observer saw of a broker.
+type BrokerState string
+
+// The states of a broker, as seen from outside.
+const (
+	// BrokerUp: the cluster lists it alive and it answered.
+	BrokerUp BrokerState = "up"
+	// BrokerUnreachable: the cluster lists it alive but the observer's
+	// requests to it failed (its process may have just died: the
+	// controller fences it when its session times out).
+	BrokerUnreachable BrokerState = "unreachable"
+	// BrokerFenced: the cluster lists it as registered and fenced
+	// (DescribeCluster v2, KIP-1073).
+	BrokerFenced BrokerState = "fenced"
+	// BrokerDown: the cluster no longer lists it.
+	BrokerDown BrokerState = "down"
+)
+
+// Broker is one broker.
+type Broker struct {
+	ID    int32
+	Host  string
+	Port  int32
+	Rack  string
+	State BrokerState
+	// LogDir is its log directory as DescribeLogDirs names it ("" not
+	// observed), TotalBytes and UsableBytes its volume's size and free
+	// space (NotObserved before DescribeLogDirs v4).
+	LogDir                  string
+	TotalBytes, UsableBytes int64
+}
+
+// Topic is one topic.
+type Topic struct {
+	Name     string
+	ID       [16]byte
+	Internal bool
+	// Configs are its configs as DescribeConfigs answers them, by name
+	// (nil: not observed).
+	Configs []TopicConfig
+}
+
+// TopicConfig is one config of a topic: its value, where it comes from
+// (kmsg.ConfigSource's names: DYNAMIC_TOPIC_CONFIG, DEFAULT_CONFIG...)
+// and its synonyms, most specific first.
+type TopicConfig struct {
+	Name, Value string
+	Source      string
+	Sensitive   bool
+	Synonyms    []Synonym
+}
+
+// Synonym is one of a config's synonyms.
+type Synonym struct {
+	Name, Value, Source string
+}
+
+// Partition is one partition: the cluster's metadata and each replica's
+// log as far as the cluster tells it.
+type Partition struct {
+	Topic     string
+	Partition int32
+	// Leader is -1 while the partition has none; LeaderEpoch is the
+	// metadata's.
+	Leader, LeaderEpoch int32
+	Replicas, ISR       []int32
+	// Offline are the replicas whose broker the cluster does not list.
+	Offline []int32
+	// ErrorCode is the metadata's error for the partition (5,
+	// LEADER_NOT_AVAILABLE, while it has no leader).
+	ErrorCode int16
+	// LogStartOffset, HighWatermark and LastStableOffset are the
+	// leader's (ListOffsets EARLIEST, LATEST read_uncommitted and
+	// read_committed), NotObserved when it did not answer.
+	LogStartOffset, HighWatermark, LastStableOffset int64
+	// Logs are the replicas' logs, in Replicas' order.
+	Logs []ReplicaLog
+}
+
+// ReplicaLog is one replica's log as its broker describes it.
+type ReplicaLog struct {
+	Broker int32
+	// LogEndOffset is the replica's own log end offset (ListOffsets
+	// LATEST with the debugging replica id, -2, at its broker); Size the
+	// bytes of its segments and OffsetLag max(0, HW − LEO) of that
+	// replica (DescribeLogDirs). NotObserved when its broker did not
+	// answer. Records between a follower's high watermark and its log end
+	// are counted, never read.
+	LogEndOffset, Size, OffsetLag int64
+}
+
+// Group is one consumer group.
+type Group struct {
+	Name string
+	// Coordinator is the broker that answered for it.
+	Coordinator int32
+	// State is the coordinator's (Empty, PreparingRebalance,
+	// CompletingRebalance, Stable, Dead); ProtocolType "consumer" for
+	// consumers; Protocol the chosen assignor. A group's generation is not
+	// told to observers (DescribeGroups has none).
+	State, ProtocolType, Protocol string
+	// Members are its members, by member id.
+	Members []Member
+	// Offsets are its committed offsets with the partition's high
+	// watermark and the lag, by topic then partition.
+	Offsets []GroupOffset
+}
+
+// Member is one member of a group.
+type Member struct {
+	ID, InstanceID, ClientID, Host string
+	// Assignment is what the group's leader assigned it, for a consumer
+	// group.
+	Assignment []TopicPartition
+}
+
+// TopicPartition names a partition.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// GroupOffset is a group's committed offset of one partition.
+type GroupOffset struct {
+	Topic     string
+	Partition int32
+	// Committed is the committed offset, LogEndOffset the partition's
+	// high watermark in the same poll (NotObserved if its leader did not
+	// answer), Lag their difference (NotObserved if either is).
+	Committed, LogEndOffset, Lag int64
+	// Member is the member the partition is assigned to, "" if none.
+	Member string
+}
+
+// Quorum is the metadata quorum as its leader describes it.
+type Quorum struct {
+	LeaderID, LeaderEpoch int32
+	HighWatermark         int64
+	Voters, Observers     []QuorumReplica
+}
+
+// QuorumReplica is one replica of the metadata log: its log end offset
+// and when it last fetched and caught up (the cluster's clock, in
+// milliseconds; NotObserved when the leader does not know).
+type QuorumReplica struct {
+	ID                                        int32
+	LogEndOffset                              int64
+	LastFetchTimestamp, LastCaughtUpTimestamp int64
+}
+
+// Unobservable lists what no observer outside the brokers can see, which
+// the observer marks as not observed rather than guesses.
+var Unobservable = []string{
+	"the page cache: which of a broker's bytes are only in memory (a crash keeps them, a power cut loses them)",
+	"the contents of segments: records are counted by offsets, never read (an observer sends no Fetch)",
+	"the records between a follower's high watermark and its log end: their offsets are seen, not their contents",
+	"each follower's high watermark: only the leader's is answered",
+	"a group's generation and a member's fetch position",
+	"anything before the observer started: its timeline begins with its first poll",
+}
+
+// Partition returns the sample's partition topic-partition, nil if none.
+func (s *Sample) Partition(topic string, partition int32) *Partition {
+	i, ok := slices.BinarySearchFunc(s.Partitions, TopicPartition{topic, partition}, func(p *Partition, k TopicPartition) int {
+		if c := strings.Compare(p.Topic, k.Topic); c != 0 {
+			return c
+		}
+		return cmp.Compare(p.Partition, k.Partition)
+	})
+	if !ok {
+		return nil
+	}
+	return s.Partitions[i]
+}
+
+// Broker returns the sample's broker id, false if none.
+func (s *Sample) Broker(id int32) (Broker, bool) {
+	for _, b := range s.Brokers {
+		if b.ID == id {
+			return b, true
+		}
+	}
+	return Broker{}, false
+}

@@ -1,0 +1,92 @@
+package observe
+
+import (
+	"sort"
+	"time"
+)
+
+// Timeline is the samples the observer kept, oldest first, and the events
+// derived from them. It is bounded: at most MaxSamples samples and about
+// MaxBytes of what they do not share with the sample before them (a
+// cluster at rest costs little more than one sample; one whose offsets
+// move every second costs each sample its changed partitions), and at most
+// MaxEvents events; the oldest fall off first. What fell off is gone: the
+// timeline starts at its oldest sample ([Timeline.Start]).
+type Timeline struct {
+	maxSamples, maxEvents int
+	maxBytes              int64
+	samples               []*Sample
+	bytes                 int64
+	events                []Event
+	// dropped counts the samples and events that fell off.
+	droppedSamples, droppedEvents int
+}
+
+// newTimeline returns an empty timeline with the bounds of c.
+func newTimeline(c Config) *Timeline {
+	return &Timeline{maxSamples: c.MaxSamples, maxEvents: c.MaxEvents, maxBytes: c.MaxBytes}
+}
+
+// add appends s and the events it brought, dropping the oldest samples
+// and events beyond the bounds (the newest sample always stays).
+func (t *Timeline) add(s *Sample, events []Event) {
+	t.samples = append(t.samples, s)
+	t.bytes += s.size
+	drop := 0
+	for len(t.samples)-drop > t.maxSamples || t.bytes > t.maxBytes && len(t.samples)-drop > 1 {
+		t.bytes -= t.samples[drop].size
+		drop++
+	}
+	if drop > 0 {
+		clear(t.samples[:drop])
+		t.samples = t.samples[drop:]
+		t.droppedSamples += drop
+	}
+	t.events = append(t.events, events...)
+	if over := len(t.events) - t.maxEvents; over > 0 {
+		t.events = append(t.events[:0:0], t.events[over:]...)
+		t.droppedEvents += over
+	}
+}
+
+// Len returns how many samples it holds.
+func (t *Timeline) Len() int { return len(t.samples) }
+
+// Bytes returns the bytes its samples hold of their own (an estimate).
+func (t *Timeline) Bytes() int64 { return t.bytes }
+
+// Samples returns its samples, oldest first. The caller must not modify
+// them.
+func (t *Timeline) Samples() []*Sample { return t.samples }
+
+// Latest returns the newest sample, nil before the first.
+func (t *Timeline) Latest() *Sample {
+	if len(t.samples) == 0 {
+		return nil
+	}
+	return t.samples[len(t.samples)-1]
+}
+
+// Start returns when its oldest sample was taken (zero when empty).
+func (t *Timeline) Start() time.Time {
+	if len(t.samples) == 0 {
+		return time.Time{}
+	}
+	return t.samples[0].At
+}
+
+// At returns the newest sample taken at or before at, nil if none is.
+func (t *Timeline) At(at time.Time) *Sample {
+	i := sort.Search(len(t.samples), func(i int) bool { return t.samples[i].At.After(at) })
+	if i == 0 {
+		return nil
+	}
+	return t.samples[i-1]
+}
+
+// Events returns its events, oldest first. The caller must not modify
+// them.
+func (t *Timeline) Events() []Event { return t.events }
+
+// Dropped returns how many samples and events fell off the start.
+func (t *Timeline) Dropped() (samples, events int) { return t.droppedSamples, t.droppedEvents }

@@ -1,0 +1,232 @@
+package observe_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/observe"
+)
+
+// TestObservedAgreesWithTheWorld runs random worlds (one to five brokers,
+// a separate or a combined controller, topics of random sizes, producers
+// and a group at work) through random actions of the world's own table
+// (time passing, brokers stopped, killed, powered off and started, links
+// between brokers cut and healed, producers and group members added and
+// crashed, partitions added), serves each world to Kafka clients as
+// `kafkalive serve` does and polls it after every action, the world's
+// clock still while the poll runs. Everything observed must agree with
+// the world's State: every partition with its leader, epoch, replicas and
+// ISR; where observed, its log start and high watermark, and each
+// replica's log end offset (never above the true one: equal); the brokers
+// the cluster lists up, those it does not down; the groups and their
+// committed offsets; the quorum's leader the active controller. And
+// nothing but read-only requests on the wire.
+//
+// A failure prints the drawn world and actions; rapid prints the line that
+// replays it (go test ./observe -run TestObservedAgreesWithTheWorld
+// -rapid.failfile=...; -rapid.checks=N for more worlds).
+func TestObservedAgreesWithTheWorld(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		brokers := rapid.IntRange(1, 5).Draw(rt, "brokers")
+		cfg := cluster.Config{Seed: rapid.Uint64().Draw(rt, "seed"), Brokers: brokers,
+			CombinedControllers: rapid.Bool().Draw(rt, "combined")}
+		w, err := cluster.New(cfg)
+		if err != nil {
+			rt.Fatalf("new world: %v", err)
+		}
+		topics := rapid.IntRange(1, 3).Draw(rt, "topics")
+		for i := range topics {
+			name := fmt.Sprintf("t%d", i)
+			spec := cluster.TopicSpec{Name: name, Partitions: rapid.IntRange(1, 4).Draw(rt, "partitions"),
+				ReplicationFactor: rapid.IntRange(1, brokers).Draw(rt, "rf")}
+			do(rt, w, cluster.Action{Kind: cluster.ActCreateTopic, Topic: spec})
+			do(rt, w, cluster.Action{Kind: cluster.ActAddProducer, Producer: cluster.ProducerConfig{Name: "p" + name, Topic: name,
+				Acks: rapid.SampledFrom([]string{"all", "1", "0"}).Draw(rt, "acks"), RecordsPerSec: rapid.IntRange(1, 50).Draw(rt, "rate")}})
+		}
+		do(rt, w, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: cluster.ConsumerConfig{Name: "c1", Group: "g", Topics: []string{"t0"}}})
+		do(rt, w, cluster.Action{Kind: cluster.ActRun, Ms: 5000})
+		s := startSim(rt, w)
+		// a broker whose host does not answer (powered off, cut off) costs
+		// a poll its timeout: the world's clock is still, so it never will
+		o := s.observer(rt, observe.Config{PollTimeout: 400 * time.Millisecond})
+		steps := rapid.IntRange(2, 6).Draw(rt, "steps")
+		for step := range steps {
+			a := drawAction(rt, w, brokers)
+			var before int
+			s.world(rt, func(w *cluster.World) error {
+				if err := w.Do(a); err != nil {
+					rt.Logf("step %d: %s refused: %v", step, a, err)
+				}
+				// what the action sent is delivered: a poll then sees one
+				// world, which its own requests do not move
+				before = len(w.Events())
+				return w.Do(cluster.Action{Kind: cluster.ActDeliver})
+			})
+			smp := o.Poll(context.Background())
+			var st cluster.State
+			var groups []cluster.GroupInfo
+			var moved []string
+			s.world(rt, func(w *cluster.World) error {
+				st, groups = w.State(), w.Groups()
+				for _, e := range w.Events()[before:] {
+					if e.Kind != cluster.EventAction {
+						moved = append(moved, e.String())
+					}
+				}
+				return nil
+			})
+			if len(moved) > 0 {
+				rt.Logf("the world moved during the poll: %s", strings.Join(moved, "; "))
+			}
+			if err := agrees(smp, st, groups); err != nil {
+				rt.Fatalf("after step %d (%s): %v\nunanswered: %s", step, a, err, strings.Join(smp.Unanswered, "; "))
+			}
+		}
+		// back to health: every broker started, every link healed; the
+		// next poll sees everything again
+		s.world(rt, func(w *cluster.World) error {
+			for id := int32(1); id <= int32(brokers); id++ {
+				if st, _ := w.BrokerState(id); st != cluster.BrokerRunning {
+					if err := w.Do(cluster.Action{Kind: cluster.ActStart, Broker: id}); err != nil {
+						rt.Logf("start %d: %v", id, err)
+					}
+				}
+			}
+			if err := w.Do(cluster.Action{Kind: cluster.ActHeal}); err != nil {
+				return err
+			}
+			if err := w.RunFor(30_000); err != nil {
+				return err
+			}
+			return w.Do(cluster.Action{Kind: cluster.ActDeliver})
+		})
+		var smp *observe.Sample
+		for try := 0; try < 5 && (smp == nil || smp.Partitions == nil); try++ {
+			smp = o.Poll(context.Background()) // a loaded machine may miss a poll's timeout
+		}
+		if smp.Partitions == nil {
+			rt.Fatalf("every broker back, nothing observed: %s", strings.Join(smp.Unanswered, "; "))
+		}
+		var st cluster.State
+		var groups []cluster.GroupInfo
+		s.world(rt, func(w *cluster.World) error { st, groups = w.State(), w.Groups(); return nil })
+		if err := agrees(smp, st, groups); err != nil {
+			rt.Fatalf("every broker back: %v", err)
+		}
+		if st.ActiveController > 0 && smp.Quorum == nil {
+			rt.Fatalf("every broker back, the quorum (active controller %d) not observed: %s", st.ActiveController, strings.Join(smp.Unanswered, "; "))
+		}
+		for _, key := range s.keys.seen() {
+			if !observe.IsReadOnly(key) {
+				rt.Fatalf("api key %d on the wire", key)
+			}
+		}
+	})
+}
+
+// do applies a, which must be taken.
+func do(rt *rapid.T, w *cluster.World, a cluster.Action) {
+	if err := w.Do(a); err != nil {
+		rt.Fatalf("%s: %v", a, err)
+	}
+}
+
+// drawAction draws one action of the world's table.
+func drawAction(rt *rapid.T, w *cluster.World, brokers int) cluster.Action {
+	b := int32(rapid.IntRange(1, brokers).Draw(rt, "broker"))
+	switch rapid.SampledFrom([]string{"run", "run", "run", "stop", "kill", "power-cut", "start", "cut", "heal", "producer", "member", "crash-member", "add-partitions"}).Draw(rt, "action") {
+	case "stop":
+		return cluster.Action{Kind: cluster.ActStop, Broker: b}
+	case "kill":
+		return cluster.Action{Kind: cluster.ActKill, Broker: b}
+	case "power-cut":
+		return cluster.Action{Kind: cluster.ActPowerCut, Broker: b}
+	case "start":
+		return cluster.Action{Kind: cluster.ActStart, Broker: b}
+	case "cut":
+		other := int32(rapid.IntRange(0, brokers).Draw(rt, "other")) // 0: the controller
+		return cluster.Action{Kind: cluster.ActPartition, A: []int32{b}, B: []int32{other}}
+	case "heal":
+		return cluster.Action{Kind: cluster.ActHeal}
+	case "producer":
+		return cluster.Action{Kind: cluster.ActAddProducer, Producer: cluster.ProducerConfig{Name: fmt.Sprintf("extra%d", rapid.IntRange(0, 1000).Draw(rt, "n")),
+			Topic: "t0", Acks: "all", RecordsPerSec: 20}}
+	case "member":
+		return cluster.Action{Kind: cluster.ActAddConsumer, Consumer: cluster.ConsumerConfig{Name: fmt.Sprintf("c%d", rapid.IntRange(2, 4).Draw(rt, "member")), Group: "g", Topics: []string{"t0"}}}
+	case "crash-member":
+		return cluster.Action{Kind: cluster.ActCrashConsumer, Name: "c1"}
+	case "add-partitions":
+		return cluster.Action{Kind: cluster.ActAddPartitions, Name: "t0", N: 1}
+	}
+	return cluster.Action{Kind: cluster.ActRun, Ms: int64(rapid.IntRange(100, 15_000).Draw(rt, "ms"))}
+}
+
+// agrees checks a sample against the world at the end of its poll (the
+// clock did not move meanwhile): nil if everything observed is true.
+func agrees(smp *observe.Sample, st cluster.State, groups []cluster.GroupInfo) error {
+	if smp.Partitions == nil {
+		return nil // Metadata unanswered: nothing observed, nothing untrue
+	}
+	for _, p := range st.Partitions {
+		got := smp.Partition(p.Topic, p.Partition)
+		if got == nil {
+			return fmt.Errorf("%s-%d not observed", p.Topic, p.Partition)
+		}
+		name := fmt.Sprintf("%s-%d", p.Topic, p.Partition)
+		switch {
+		case got.Leader != p.Leader || got.LeaderEpoch != p.LeaderEpoch:
+			return fmt.Errorf("%s: leader %d epoch %d observed, %d epoch %d true", name, got.Leader, got.LeaderEpoch, p.Leader, p.LeaderEpoch)
+		case !slices.Equal(got.Replicas, p.Replicas) || !slices.Equal(got.ISR, p.ISR):
+			return fmt.Errorf("%s: replicas %v isr %v observed, %v %v true", name, got.Replicas, got.ISR, p.Replicas, p.ISR)
+		case got.HighWatermark != observe.NotObserved && got.HighWatermark != p.HighWatermark:
+			return fmt.Errorf("%s: high watermark %d observed, %d true", name, got.HighWatermark, p.HighWatermark)
+		case got.LogStartOffset != observe.NotObserved && got.LogStartOffset != p.LogStartOffset:
+			return fmt.Errorf("%s: log start %d observed, %d true", name, got.LogStartOffset, p.LogStartOffset)
+		}
+		for _, l := range got.Logs {
+			if l.LogEndOffset == observe.NotObserved {
+				continue
+			}
+			i := slices.IndexFunc(p.Logs, func(tl cluster.LogInfo) bool { return tl.Broker == l.Broker })
+			if i < 0 || p.Logs[i].Role == "down" {
+				return fmt.Errorf("%s: broker %d's log observed (LEO %d), the world has no running replica there", name, l.Broker, l.LogEndOffset)
+			}
+			if l.LogEndOffset != p.Logs[i].LogEndOffset {
+				return fmt.Errorf("%s: broker %d LEO %d observed, %d true", name, l.Broker, l.LogEndOffset, p.Logs[i].LogEndOffset)
+			}
+		}
+	}
+	for _, b := range st.Brokers {
+		got, ok := smp.Broker(b.ID)
+		listed := b.State == "running" && b.Controller == "unfenced"
+		switch {
+		case listed && (!ok || got.State != observe.BrokerUp):
+			return fmt.Errorf("broker %d: %s and %s, observed %q", b.ID, b.State, b.Controller, got.State)
+		case !listed && ok && got.State == observe.BrokerUp:
+			return fmt.Errorf("broker %d: %s and %s, observed up", b.ID, b.State, b.Controller)
+		}
+	}
+	if smp.Quorum != nil && smp.Quorum.LeaderID != st.ActiveController {
+		return fmt.Errorf("quorum: active controller %d, observed %+v", st.ActiveController, smp.Quorum)
+	}
+	for _, g := range smp.Groups {
+		i := slices.IndexFunc(groups, func(x cluster.GroupInfo) bool { return x.Name == g.Name })
+		if i < 0 {
+			return fmt.Errorf("group %s observed, the world has none", g.Name)
+		}
+		for _, off := range g.Offsets {
+			j := slices.IndexFunc(groups[i].Offsets, func(x cluster.OffsetInfo) bool { return x.Topic == off.Topic && x.Partition == off.Partition })
+			if j < 0 || groups[i].Offsets[j].Committed != off.Committed {
+				return fmt.Errorf("group %s: %s-%d committed %d observed, the world's %+v", g.Name, off.Topic, off.Partition, off.Committed, groups[i].Offsets)
+			}
+		}
+	}
+	return nil
+}
