@@ -26,16 +26,16 @@ const (
 // some moment between the two polls: At is the later one's.
 type Event struct {
 	// Seq is the sample that first showed it.
-	Seq  uint64
-	At   time.Time
-	Kind EventKind
+	Seq  uint64    `json:"seq"`
+	At   time.Time `json:"at"`
+	Kind EventKind `json:"kind"`
 	// Broker, Topic and Partition, Group name what it concerns (0, "",
 	// -1 when nothing).
-	Broker    int32
-	Topic     string
-	Partition int32
-	Group     string
-	Text      string
+	Broker    int32  `json:"broker,omitempty"`
+	Topic     string `json:"topic,omitempty"`
+	Partition int32  `json:"partition"`
+	Group     string `json:"group,omitempty"`
+	Text      string `json:"text"`
 }
 
 // events are the changes from prev to next (prev nil: the first sample).

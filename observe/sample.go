@@ -2,6 +2,8 @@ package observe
 
 import (
 	"cmp"
+	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -17,34 +19,34 @@ const NotObserved = -1
 // change between them (see [Timeline]).
 type Sample struct {
 	// Seq numbers the samples from 1.
-	Seq uint64
+	Seq uint64 `json:"seq"`
 	// At is when the poll began (the observer's wall clock) and Took how
 	// long it ran.
-	At   time.Time
-	Took time.Duration
+	At   time.Time     `json:"at"`
+	Took time.Duration `json:"took_ns"`
 	// Requests counts the Kafka requests the poll wrote to the brokers.
-	Requests int
+	Requests int `json:"requests"`
 	// ClusterID is the cluster's id, ControllerID the broker the cluster
 	// names its controller (-1: none named).
-	ClusterID    string
-	ControllerID int32
+	ClusterID    string `json:"cluster_id"`
+	ControllerID int32  `json:"controller_id"`
 	// Brokers are every broker seen since the observer started, by id:
 	// those the cluster lists, and those it listed before and no longer
 	// does (Down).
-	Brokers []Broker
+	Brokers []Broker `json:"brokers"`
 	// Topics are the topics, by name; Partitions their partitions, by
 	// topic then partition.
-	Topics     []*Topic
-	Partitions []*Partition
+	Topics     []*Topic     `json:"topics"`
+	Partitions []*Partition `json:"partitions"`
 	// Groups are the consumer groups the coordinators list, by name.
-	Groups []*Group
+	Groups []*Group `json:"groups"`
 	// Quorum is the metadata quorum, nil when the cluster did not answer
 	// DescribeQuorum (a cluster that does not serve it, as franz-go's
 	// kfake, or no active controller).
-	Quorum *Quorum
+	Quorum *Quorum `json:"quorum"`
 	// Unanswered says, one line each, what this poll asked and got no
 	// answer to.
-	Unanswered []string
+	Unanswered []string `json:"unanswered,omitempty"`
 	// size is the bytes the sample holds of its own (share.go).
 	size int64
 }
@@ -69,134 +71,174 @@ const (
 
 // Broker is one broker.
 type Broker struct {
-	ID    int32
-	Host  string
-	Port  int32
-	Rack  string
-	State BrokerState
+	ID    int32       `json:"id"`
+	Host  string      `json:"host"`
+	Port  int32       `json:"port"`
+	Rack  string      `json:"rack,omitempty"`
+	State BrokerState `json:"state"`
 	// LogDir is its log directory as DescribeLogDirs names it ("" not
 	// observed), TotalBytes and UsableBytes its volume's size and free
 	// space (NotObserved before DescribeLogDirs v4).
-	LogDir                  string
-	TotalBytes, UsableBytes int64
+	LogDir      string `json:"log_dir"`
+	TotalBytes  int64  `json:"total_bytes"`
+	UsableBytes int64  `json:"usable_bytes"`
 }
 
 // Topic is one topic.
 type Topic struct {
-	Name     string
-	ID       [16]byte
-	Internal bool
+	Name     string  `json:"name"`
+	ID       TopicID `json:"id"`
+	Internal bool    `json:"internal,omitempty"`
 	// Configs are its configs as DescribeConfigs answers them, by name
 	// (nil: not observed).
-	Configs []TopicConfig
+	Configs []TopicConfig `json:"configs"`
 }
 
 // TopicConfig is one config of a topic: its value, where it comes from
 // (kmsg.ConfigSource's names: DYNAMIC_TOPIC_CONFIG, DEFAULT_CONFIG...)
 // and its synonyms, most specific first.
 type TopicConfig struct {
-	Name, Value string
-	Source      string
-	Sensitive   bool
-	Synonyms    []Synonym
+	Name      string    `json:"name"`
+	Value     string    `json:"value"`
+	Source    string    `json:"source"`
+	Sensitive bool      `json:"sensitive,omitempty"`
+	Synonyms  []Synonym `json:"synonyms,omitempty"`
 }
 
 // Synonym is one of a config's synonyms.
 type Synonym struct {
-	Name, Value, Source string
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
 }
 
 // Partition is one partition: the cluster's metadata and each replica's
 // log as far as the cluster tells it.
 type Partition struct {
-	Topic     string
-	Partition int32
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
 	// Leader is -1 while the partition has none; LeaderEpoch is the
 	// metadata's.
-	Leader, LeaderEpoch int32
-	Replicas, ISR       []int32
+	Leader      int32   `json:"leader"`
+	LeaderEpoch int32   `json:"leader_epoch"`
+	Replicas    []int32 `json:"replicas"`
+	ISR         []int32 `json:"isr"`
 	// Offline are the replicas whose broker the cluster does not list.
-	Offline []int32
+	Offline []int32 `json:"offline,omitempty"`
 	// ErrorCode is the metadata's error for the partition (5,
 	// LEADER_NOT_AVAILABLE, while it has no leader).
-	ErrorCode int16
+	ErrorCode int16 `json:"error_code,omitempty"`
 	// LogStartOffset, HighWatermark and LastStableOffset are the
 	// leader's (ListOffsets EARLIEST, LATEST read_uncommitted and
 	// read_committed), NotObserved when it did not answer.
-	LogStartOffset, HighWatermark, LastStableOffset int64
+	LogStartOffset   int64 `json:"log_start_offset"`
+	HighWatermark    int64 `json:"high_watermark"`
+	LastStableOffset int64 `json:"last_stable_offset"`
 	// Logs are the replicas' logs, in Replicas' order.
-	Logs []ReplicaLog
+	Logs []ReplicaLog `json:"logs"`
 }
 
 // ReplicaLog is one replica's log as its broker describes it.
 type ReplicaLog struct {
-	Broker int32
+	Broker int32 `json:"broker"`
 	// LogEndOffset is the replica's own log end offset (ListOffsets
 	// LATEST with the debugging replica id, -2, at its broker); Size the
 	// bytes of its segments and OffsetLag max(0, HW − LEO) of that
 	// replica (DescribeLogDirs). NotObserved when its broker did not
 	// answer. Records between a follower's high watermark and its log end
 	// are counted, never read.
-	LogEndOffset, Size, OffsetLag int64
+	LogEndOffset int64 `json:"log_end_offset"`
+	Size         int64 `json:"size"`
+	OffsetLag    int64 `json:"offset_lag"`
 }
 
 // Group is one consumer group.
 type Group struct {
-	Name string
+	Name string `json:"name"`
 	// Coordinator is the broker that answered for it.
-	Coordinator int32
+	Coordinator int32 `json:"coordinator"`
 	// State is the coordinator's (Empty, PreparingRebalance,
 	// CompletingRebalance, Stable, Dead); ProtocolType "consumer" for
 	// consumers; Protocol the chosen assignor. A group's generation is not
 	// told to observers (DescribeGroups has none).
-	State, ProtocolType, Protocol string
+	State        string `json:"state"`
+	ProtocolType string `json:"protocol_type"`
+	Protocol     string `json:"protocol"`
 	// Members are its members, by member id.
-	Members []Member
+	Members []Member `json:"members"`
 	// Offsets are its committed offsets with the partition's high
 	// watermark and the lag, by topic then partition.
-	Offsets []GroupOffset
+	Offsets []GroupOffset `json:"offsets"`
 }
 
 // Member is one member of a group.
 type Member struct {
-	ID, InstanceID, ClientID, Host string
+	ID         string `json:"member_id"`
+	InstanceID string `json:"group_instance_id,omitempty"`
+	ClientID   string `json:"client_id"`
+	Host       string `json:"client_host"`
 	// Assignment is what the group's leader assigned it, for a consumer
 	// group.
-	Assignment []TopicPartition
+	Assignment []TopicPartition `json:"assignment"`
 }
 
 // TopicPartition names a partition.
 type TopicPartition struct {
-	Topic     string
-	Partition int32
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
 }
 
 // GroupOffset is a group's committed offset of one partition.
 type GroupOffset struct {
-	Topic     string
-	Partition int32
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
 	// Committed is the committed offset, LogEndOffset the partition's
 	// high watermark in the same poll (NotObserved if its leader did not
 	// answer), Lag their difference (NotObserved if either is).
-	Committed, LogEndOffset, Lag int64
+	Committed    int64 `json:"committed"`
+	LogEndOffset int64 `json:"log_end_offset"`
+	Lag          int64 `json:"lag"`
 	// Member is the member the partition is assigned to, "" if none.
-	Member string
+	Member string `json:"member_id,omitempty"`
 }
 
 // Quorum is the metadata quorum as its leader describes it.
 type Quorum struct {
-	LeaderID, LeaderEpoch int32
-	HighWatermark         int64
-	Voters, Observers     []QuorumReplica
+	LeaderID      int32           `json:"leader_id"`
+	LeaderEpoch   int32           `json:"leader_epoch"`
+	HighWatermark int64           `json:"high_watermark"`
+	Voters        []QuorumReplica `json:"voters"`
+	Observers     []QuorumReplica `json:"observers"`
 }
 
 // QuorumReplica is one replica of the metadata log: its log end offset
 // and when it last fetched and caught up (the cluster's clock, in
 // milliseconds; NotObserved when the leader does not know).
 type QuorumReplica struct {
-	ID                                        int32
-	LogEndOffset                              int64
-	LastFetchTimestamp, LastCaughtUpTimestamp int64
+	ID                    int32 `json:"replica_id"`
+	LogEndOffset          int64 `json:"log_end_offset"`
+	LastFetchTimestamp    int64 `json:"last_fetch_timestamp"`
+	LastCaughtUpTimestamp int64 `json:"last_caught_up_timestamp"`
+}
+
+// TopicID is a topic's id, printed as Kafka prints a Uuid: unpadded
+// base64url (kafka-topics --describe's TopicId).
+type TopicID [16]byte
+
+// String returns the id as Kafka prints it.
+func (id TopicID) String() string { return base64.RawURLEncoding.EncodeToString(id[:]) }
+
+// MarshalText implements encoding.TextMarshaler.
+func (id TopicID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (id *TopicID) UnmarshalText(b []byte) error {
+	raw, err := base64.RawURLEncoding.DecodeString(string(b))
+	if err != nil || len(raw) != len(id) {
+		return fmt.Errorf("observe: topic id %q is not 16 bytes of unpadded base64url", b)
+	}
+	copy(id[:], raw)
+	return nil
 }
 
 // Unobservable lists what no observer outside the brokers can see, which
