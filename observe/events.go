@@ -12,13 +12,30 @@ type EventKind string
 
 // The kinds of events the observer derives.
 const (
-	EventStart      EventKind = "start"
-	EventBroker     EventKind = "broker"
-	EventTopic      EventKind = "topic"
-	EventLeader     EventKind = "leader"
-	EventISR        EventKind = "isr"
-	EventGroup      EventKind = "group"
-	EventQuorum     EventKind = "quorum"
+	// EventStart is the first sample: nothing before it is known.
+	EventStart EventKind = "start"
+	// EventBroker is a broker's state changing (State).
+	EventBroker EventKind = "broker"
+	// EventTopic is a topic appearing or going (State "appeared",
+	// "gone"), or the topics listed at last after polls the cluster did
+	// not answer (State "listed", no Topic).
+	EventTopic EventKind = "topic"
+	// EventPartition is a partition appearing in a topic seen before
+	// (Leader, LeaderEpoch, ISR: as it appeared).
+	EventPartition EventKind = "partition"
+	// EventLeader is a partition's leader or leader epoch changing
+	// (Leader, LeaderEpoch: the new ones).
+	EventLeader EventKind = "leader"
+	// EventISR is a partition's ISR shrinking or expanding (ISR: the new
+	// one).
+	EventISR EventKind = "isr"
+	// EventGroup is a group appearing, going, changing state (State) or
+	// members.
+	EventGroup EventKind = "group"
+	// EventQuorum is the metadata quorum's leader or epoch changing.
+	EventQuorum EventKind = "quorum"
+	// EventUnanswered is a poll leaving requests unanswered after one
+	// that did not.
 	EventUnanswered EventKind = "unanswered"
 )
 
@@ -29,32 +46,72 @@ type Event struct {
 	Seq  uint64    `json:"seq"`
 	At   time.Time `json:"at"`
 	Kind EventKind `json:"kind"`
-	// Broker, Topic and Partition, Group name what it concerns (0, "",
-	// -1 when nothing).
-	Broker    int32  `json:"broker,omitempty"`
+	// Broker, Topic and Partition, Group name what it concerns (-1, "",
+	// -1, "" when nothing): the broker whose state changed, a partition's
+	// new leader, the quorum's leader.
+	Broker    int32  `json:"broker"`
 	Topic     string `json:"topic,omitempty"`
 	Partition int32  `json:"partition"`
 	Group     string `json:"group,omitempty"`
-	Text      string `json:"text"`
+	// Leader, LeaderEpoch and ISR are a partition's after the change
+	// (EventPartition, EventLeader, EventISR; -1, -1, nil for the other
+	// kinds); State a broker's or a group's (EventBroker, EventGroup).
+	Leader      int32   `json:"leader"`
+	LeaderEpoch int32   `json:"leader_epoch"`
+	ISR         []int32 `json:"isr,omitempty"`
+	State       string  `json:"state,omitempty"`
+	Text        string  `json:"text"`
 }
 
-// events are the changes from prev to next (prev nil: the first sample).
-func events(prev, next *Sample) []Event {
+// basis is what a sample's events are derived against: the sample before
+// it, and the newest that listed the topics, the groups and the quorum (a
+// poll the cluster did not answer says nothing of them: its topics are not
+// gone, they are not seen).
+type basis struct {
+	prev, topics, groups *Sample
+	quorum               *Quorum
+}
+
+// events are the changes basis to next, after which basis moves to next.
+func (b *basis) events(next *Sample) []Event {
 	e := eventer{next: next}
-	if prev == nil {
+	defer b.advance(next)
+	if b.prev == nil {
 		e.add(Event{Kind: EventStart, Text: fmt.Sprintf("observing: %d broker(s), %d topic(s), %d partition(s), %d group(s); nothing before this is known",
 			len(next.Brokers), len(next.Topics), len(next.Partitions), len(next.Groups))})
 		return e.out
 	}
-	e.brokers(prev, next)
-	e.topics(prev, next)
-	e.partitions(prev, next)
-	e.groups(prev, next)
-	e.quorum(prev.Quorum, next.Quorum)
-	if len(next.Unanswered) > 0 && len(prev.Unanswered) == 0 {
+	e.brokers(b.prev, next)
+	switch {
+	case !next.TopicsListed:
+	case b.topics == nil:
+		e.add(Event{Kind: EventTopic, State: "listed", Text: fmt.Sprintf("the cluster answers: %d topic(s), %d partition(s)", len(next.Topics), len(next.Partitions))})
+	default:
+		e.topics(b.topics, next)
+		e.partitions(b.topics, next)
+	}
+	if next.GroupsListed && b.groups != nil {
+		e.groups(b.groups, next)
+	}
+	e.quorum(b.prev.Quorum, b.quorum, next.Quorum)
+	if len(next.Unanswered) > 0 && len(b.prev.Unanswered) == 0 {
 		e.add(Event{Kind: EventUnanswered, Text: fmt.Sprintf("%d request(s) unanswered: %s", len(next.Unanswered), next.Unanswered[0])})
 	}
 	return e.out
+}
+
+// advance makes next the basis of the sample after it.
+func (b *basis) advance(next *Sample) {
+	b.prev = next
+	if next.TopicsListed {
+		b.topics = next
+	}
+	if next.GroupsListed {
+		b.groups = next
+	}
+	if next.Quorum != nil {
+		b.quorum = next.Quorum
+	}
 }
 
 type eventer struct {
@@ -64,8 +121,18 @@ type eventer struct {
 
 func (e *eventer) add(ev Event) {
 	ev.Seq, ev.At = e.next.Seq, e.next.At
-	if ev.Kind != EventLeader && ev.Kind != EventISR && ev.Topic == "" {
+	if ev.Topic == "" || ev.Kind == EventTopic {
 		ev.Partition = -1
+	}
+	switch ev.Kind {
+	case EventBroker, EventLeader, EventQuorum:
+	default:
+		ev.Broker = -1
+	}
+	switch ev.Kind {
+	case EventPartition, EventLeader:
+	default:
+		ev.Leader, ev.LeaderEpoch = -1, -1
 	}
 	e.out = append(e.out, ev)
 }
@@ -75,9 +142,9 @@ func (e *eventer) brokers(prev, next *Sample) {
 		old, ok := prev.Broker(b.ID)
 		switch {
 		case !ok:
-			e.add(Event{Kind: EventBroker, Broker: b.ID, Text: fmt.Sprintf("broker %d appeared (%s)", b.ID, b.State)})
+			e.add(Event{Kind: EventBroker, Broker: b.ID, State: string(b.State), Text: fmt.Sprintf("broker %d appeared (%s)", b.ID, b.State)})
 		case old.State != b.State:
-			e.add(Event{Kind: EventBroker, Broker: b.ID, Text: fmt.Sprintf("broker %d is %s (was %s)%s", b.ID, b.State, old.State, brokerWhy(b.State))})
+			e.add(Event{Kind: EventBroker, Broker: b.ID, State: string(b.State), Text: fmt.Sprintf("broker %d is %s (was %s)%s", b.ID, b.State, old.State, brokerWhy(b.State))})
 		}
 	}
 }
@@ -106,12 +173,12 @@ func (e *eventer) topics(prev, next *Sample) {
 	was, is := names(prev.Topics), names(next.Topics)
 	for _, n := range is {
 		if _, ok := slices.BinarySearch(was, n); !ok {
-			e.add(Event{Kind: EventTopic, Topic: n, Partition: -1, Text: "topic " + n + " appeared"})
+			e.add(Event{Kind: EventTopic, Topic: n, State: "appeared", Text: "topic " + n + " appeared"})
 		}
 	}
 	for _, n := range was {
 		if _, ok := slices.BinarySearch(is, n); !ok {
-			e.add(Event{Kind: EventTopic, Topic: n, Partition: -1, Text: "topic " + n + " is gone"})
+			e.add(Event{Kind: EventTopic, Topic: n, State: "gone", Text: "topic " + n + " is gone"})
 		}
 	}
 }
@@ -119,13 +186,19 @@ func (e *eventer) topics(prev, next *Sample) {
 func (e *eventer) partitions(prev, next *Sample) {
 	for _, p := range next.Partitions {
 		old := prev.Partition(p.Topic, p.Partition)
-		if old == nil || old == p {
+		name := fmt.Sprintf("%s-%d", p.Topic, p.Partition)
+		switch {
+		case old == nil && prev.Partition(p.Topic, 0) != nil:
+			e.add(Event{Kind: EventPartition, Topic: p.Topic, Partition: p.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch, ISR: p.ISR,
+				Text: fmt.Sprintf("%s appeared: leader %d, replicas %s, ISR %s", name, p.Leader, ids(p.Replicas), ids(p.ISR))})
+			continue
+		case old == nil || old == p:
 			continue
 		}
-		name := fmt.Sprintf("%s-%d", p.Topic, p.Partition)
-		ev := Event{Topic: p.Topic, Partition: p.Partition, Kind: EventLeader}
+		ev := Event{Topic: p.Topic, Partition: p.Partition, Kind: EventLeader, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch}
 		switch {
 		case old.Leader != p.Leader && p.Leader < 0:
+			ev.Broker = -1
 			ev.Text = fmt.Sprintf("%s lost its leader %d (epoch %d): offline", name, old.Leader, p.LeaderEpoch)
 		case old.Leader != p.Leader:
 			ev.Broker = p.Leader
@@ -139,10 +212,10 @@ func (e *eventer) partitions(prev, next *Sample) {
 		}
 		out, in := minus(old.ISR, p.ISR), minus(p.ISR, old.ISR)
 		if len(out) > 0 {
-			e.add(Event{Kind: EventISR, Topic: p.Topic, Partition: p.Partition, Text: fmt.Sprintf("%s: ISR shrank %s -> %s (out: %s)", name, ids(old.ISR), ids(p.ISR), ids(out))})
+			e.add(Event{Kind: EventISR, Topic: p.Topic, Partition: p.Partition, ISR: p.ISR, Text: fmt.Sprintf("%s: ISR shrank %s -> %s (out: %s)", name, ids(old.ISR), ids(p.ISR), ids(out))})
 		}
 		if len(in) > 0 {
-			e.add(Event{Kind: EventISR, Topic: p.Topic, Partition: p.Partition, Text: fmt.Sprintf("%s: ISR expanded %s -> %s (in: %s)", name, ids(old.ISR), ids(p.ISR), ids(in))})
+			e.add(Event{Kind: EventISR, Topic: p.Topic, Partition: p.Partition, ISR: p.ISR, Text: fmt.Sprintf("%s: ISR expanded %s -> %s (in: %s)", name, ids(old.ISR), ids(p.ISR), ids(in))})
 		}
 	}
 }
@@ -160,12 +233,12 @@ func (e *eventer) groups(prev, next *Sample) {
 		old := was[g.Name]
 		switch {
 		case old == nil:
-			e.add(Event{Kind: EventGroup, Group: g.Name, Text: fmt.Sprintf("group %s appeared (%s, %d member(s))", g.Name, g.State, len(g.Members))})
+			e.add(Event{Kind: EventGroup, Group: g.Name, State: g.State, Text: fmt.Sprintf("group %s appeared (%s, %d member(s))", g.Name, g.State, len(g.Members))})
 			continue
 		case old == g:
 			continue
 		case old.State != g.State:
-			e.add(Event{Kind: EventGroup, Group: g.Name, Text: fmt.Sprintf("group %s: %s -> %s%s", g.Name, old.State, g.State, groupWhy(g.State))})
+			e.add(Event{Kind: EventGroup, Group: g.Name, State: g.State, Text: fmt.Sprintf("group %s: %s -> %s%s", g.Name, old.State, g.State, groupWhy(g.State))})
 		}
 		if joined, left := minus(memberIDs(g), memberIDs(old)), minus(memberIDs(old), memberIDs(g)); len(joined)+len(left) > 0 {
 			e.add(Event{Kind: EventGroup, Group: g.Name, Text: fmt.Sprintf("group %s: members %d -> %d (joined %s, left %s)", g.Name, len(old.Members), len(g.Members), names(joined), names(left))})
@@ -173,7 +246,7 @@ func (e *eventer) groups(prev, next *Sample) {
 	}
 	for _, g := range prev.Groups {
 		if is[g.Name] == nil {
-			e.add(Event{Kind: EventGroup, Group: g.Name, Text: "group " + g.Name + " is gone"})
+			e.add(Event{Kind: EventGroup, Group: g.Name, State: "gone", Text: "group " + g.Name + " is gone"})
 		}
 	}
 }
@@ -189,15 +262,20 @@ func groupWhy(state string) string {
 	return ""
 }
 
-func (e *eventer) quorum(old, q *Quorum) {
+// quorum derives the quorum's events from the last sample's quorum (was),
+// the last one observed (known) and the new one (q), nil when not
+// observed.
+func (e *eventer) quorum(was, known, q *Quorum) {
 	switch {
-	case old == nil && q == nil:
+	case q == nil && was != nil:
+		e.add(Event{Kind: EventQuorum, Broker: -1, Text: fmt.Sprintf("the metadata quorum no longer answers (leader was %d)", was.LeaderID)})
 	case q == nil:
-		e.add(Event{Kind: EventQuorum, Text: fmt.Sprintf("the metadata quorum no longer answers (leader was %d)", old.LeaderID)})
-	case old == nil:
+	case known == nil:
 		e.add(Event{Kind: EventQuorum, Broker: q.LeaderID, Text: fmt.Sprintf("the metadata quorum answers: leader %d, epoch %d", q.LeaderID, q.LeaderEpoch)})
-	case old.LeaderID != q.LeaderID || old.LeaderEpoch != q.LeaderEpoch:
-		e.add(Event{Kind: EventQuorum, Broker: q.LeaderID, Text: fmt.Sprintf("the metadata quorum's leader: %d -> %d, epoch %d -> %d", old.LeaderID, q.LeaderID, old.LeaderEpoch, q.LeaderEpoch)})
+	case known.LeaderID != q.LeaderID || known.LeaderEpoch != q.LeaderEpoch:
+		e.add(Event{Kind: EventQuorum, Broker: q.LeaderID, Text: fmt.Sprintf("the metadata quorum's leader: %d -> %d, epoch %d -> %d", known.LeaderID, q.LeaderID, known.LeaderEpoch, q.LeaderEpoch)})
+	case was == nil:
+		e.add(Event{Kind: EventQuorum, Broker: q.LeaderID, Text: fmt.Sprintf("the metadata quorum answers again: leader %d, epoch %d", q.LeaderID, q.LeaderEpoch)})
 	}
 }
 

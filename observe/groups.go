@@ -48,14 +48,15 @@ func (p *poller) logDirs(ctx context.Context, s *Sample, note func(string)) map[
 }
 
 // groups lists the groups at every broker, then describes the classic
-// ones and fetches their committed offsets, each of their coordinator.
-func (p *poller) groups(ctx context.Context, note func(string)) []*Group {
-	listed, err := p.adm.ListGroups(ctx)
-	if err != nil {
-		note("ListGroups: " + err.Error())
+// ones and fetches their committed offsets, each of their coordinator;
+// complete is set when every broker answered the listing.
+func (p *poller) groups(ctx context.Context, note func(string)) (_ []*Group, complete bool) {
+	listed, listErr := p.adm.ListGroups(ctx)
+	if listErr != nil {
+		note("ListGroups: " + listErr.Error())
 	}
 	if len(listed) == 0 {
-		return nil
+		return nil, listErr == nil
 	}
 	names := listed.Groups()
 	slices.Sort(names)
@@ -99,7 +100,7 @@ func (p *poller) groups(ctx context.Context, note func(string)) []*Group {
 		})
 		out = append(out, g)
 	}
-	return out
+	return out, listErr == nil
 }
 
 // members are a described group's members, with a consumer's assignment.

@@ -21,6 +21,7 @@ type Observer struct {
 	pollMu sync.Mutex // one poll at a time
 
 	mu       sync.Mutex
+	basis    basis
 	timeline *Timeline
 	changed  chan struct{} // closed and replaced at each sample
 }
@@ -53,7 +54,7 @@ func (o *Observer) Poll(ctx context.Context) *Sample {
 	defer o.pollMu.Unlock()
 	s := o.poller.poll(ctx, time.Now())
 	o.mu.Lock()
-	evs := events(o.timeline.Latest(), s)
+	evs := o.basis.events(s)
 	o.timeline.add(s, evs)
 	close(o.changed)
 	o.changed = make(chan struct{})

@@ -97,7 +97,7 @@ func (p *poller) poll(ctx context.Context, now time.Time) *Sample {
 	md, from, err := p.metadata(ctx)
 	if err != nil {
 		s.Unanswered = append(s.Unanswered, "Metadata: "+err.Error())
-		s.Brokers = p.goneBrokers(nil)
+		s.Brokers = p.unreachableBrokers()
 		s.Took, s.Requests = time.Since(now), p.requests.take()
 		p.last, p.answered = s, nil
 		return s
@@ -108,6 +108,7 @@ func (p *poller) poll(ctx context.Context, now time.Time) *Sample {
 		p.answered = append([]int32{from}, slices.DeleteFunc(p.answered, func(id int32) bool { return id == from })...)
 	}
 	s.ClusterID, s.ControllerID = deref(md.ClusterID), md.ControllerID
+	s.TopicsListed = true
 	s.Brokers = metadataBrokers(md)
 	s.Topics, s.Partitions = p.topics(md)
 	var wg sync.WaitGroup
@@ -127,18 +128,19 @@ func (p *poller) poll(ctx context.Context, now time.Time) *Sample {
 	var offsets partitionOffsets
 	var dirs map[int32]brokerDir
 	var groups []*Group
+	var groupsListed bool
 	run(func() { described = p.describeCluster(ctx, note) })
 	run(func() { quorum = p.quorum(ctx, note) })
 	run(func() { configs = p.configs(ctx, s.Topics, note) })
 	run(func() { offsets = p.offsets(ctx, s, note) })
 	run(func() { dirs = p.logDirs(ctx, s, note) })
-	run(func() { groups = p.groups(ctx, note) })
+	run(func() { groups, groupsListed = p.groups(ctx, note) })
 	wg.Wait()
 	if described != nil {
 		s.Brokers = described
 	}
 	s.Brokers = p.goneBrokers(s.Brokers)
-	s.Quorum = quorum
+	s.Quorum, s.GroupsListed = quorum, groupsListed
 	p.fill(s, configs, offsets, dirs, groups)
 	slices.Sort(s.Unanswered)
 	s.Took, s.Requests = time.Since(now), p.requests.take()
@@ -259,6 +261,24 @@ func (p *poller) describeCluster(ctx context.Context, note func(string)) []Broke
 			TotalBytes: NotObserved, UsableBytes: NotObserved})
 	}
 	slices.SortFunc(out, func(a, b Broker) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// unreachableBrokers are the last sample's brokers when the cluster did
+// not answer at all: those that were listed, unreachable; those that were
+// not, still down.
+func (p *poller) unreachableBrokers() []Broker {
+	if p.last == nil {
+		return nil
+	}
+	out := slices.Clone(p.last.Brokers)
+	for i := range out {
+		b := &out[i]
+		if b.State != BrokerDown {
+			b.State = BrokerUnreachable
+		}
+		b.TotalBytes, b.UsableBytes = NotObserved, NotObserved
+	}
 	return out
 }
 

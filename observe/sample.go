@@ -34,6 +34,12 @@ type Sample struct {
 	// those the cluster lists, and those it listed before and no longer
 	// does (Down).
 	Brokers []Broker `json:"brokers"`
+	// TopicsListed is set when the cluster answered Metadata: Topics and
+	// Partitions are then the cluster's (else unknown, and empty);
+	// GroupsListed when every broker answered ListGroups (else Groups are
+	// those that were listed).
+	TopicsListed bool `json:"topics_listed"`
+	GroupsListed bool `json:"groups_listed"`
 	// Topics are the topics, by name; Partitions their partitions, by
 	// topic then partition.
 	Topics     []*Topic     `json:"topics"`

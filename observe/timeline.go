@@ -1,7 +1,9 @@
 package observe
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -90,3 +92,42 @@ func (t *Timeline) Events() []Event { return t.events }
 
 // Dropped returns how many samples and events fell off the start.
 func (t *Timeline) Dropped() (samples, events int) { return t.droppedSamples, t.droppedEvents }
+
+// LagPoint is a group's lag at one sample.
+type LagPoint struct {
+	Seq uint64    `json:"seq"`
+	At  time.Time `json:"at"`
+	// Lag is the high watermark minus the committed offset (summed over
+	// the group's partitions when the series is the group's), NotObserved
+	// when the sample did not tell it (a leader or the coordinator did
+	// not answer, the group had no offset for it).
+	Lag int64 `json:"lag"`
+}
+
+// Lag returns the lag over time of group on topic-partition, one point a
+// sample, oldest first; with topic "" the group's lag summed over its
+// partitions.
+func (t *Timeline) Lag(group, topic string, partition int32) []LagPoint {
+	out := make([]LagPoint, 0, len(t.samples))
+	for _, s := range t.samples {
+		out = append(out, LagPoint{Seq: s.Seq, At: s.At, Lag: s.lag(group, topic, partition)})
+	}
+	return out
+}
+
+// lag is the lag of group on topic-partition in s (summed with topic ""),
+// NotObserved when s does not tell it.
+func (s *Sample) lag(group, topic string, partition int32) int64 {
+	i, ok := slices.BinarySearchFunc(s.Groups, group, func(g *Group, name string) int { return strings.Compare(g.Name, name) })
+	if !ok {
+		return NotObserved
+	}
+	lag := int64(NotObserved)
+	for _, o := range s.Groups[i].Offsets {
+		if topic != "" && (o.Topic != topic || o.Partition != partition) || o.Lag == NotObserved {
+			continue
+		}
+		lag = max(lag, 0) + o.Lag
+	}
+	return lag
+}

@@ -2,12 +2,15 @@ package observe_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
 	"github.com/kafkalive/kafkalive/cluster"
@@ -26,13 +29,20 @@ import (
 // ISR; where observed, its log start and high watermark, and each
 // replica's log end offset (never above the true one: equal); the brokers
 // the cluster lists up, those it does not down; the groups and their
-// committed offsets; the quorum's leader the active controller. And
-// nothing but read-only requests on the wire.
+// committed offsets; the quorum's leader the active controller. The
+// events derived from the samples tell every change: the leaders, epochs
+// and ISRs of the first sample, with the events applied in order, are the
+// world's. And nothing but read-only requests on the wire.
 //
 // A failure prints the drawn world and actions; rapid prints the line that
 // replays it (go test ./observe -run TestObservedAgreesWithTheWorld
-// -rapid.failfile=...; -rapid.checks=N for more worlds).
+// -rapid.failfile=...). It runs 25 worlds (a dead broker costs each poll
+// its timeout); -rapid.checks=N runs N.
 func TestObservedAgreesWithTheWorld(t *testing.T) {
+	if !flagSet("rapid.checks") {
+		require.NoError(t, flag.Set("rapid.checks", "25"))
+		defer func() { _ = flag.Set("rapid.checks", "100") }() // rapid's default, as it was
+	}
 	rapid.Check(t, func(rt *rapid.T) {
 		brokers := rapid.IntRange(1, 5).Draw(rt, "brokers")
 		cfg := cluster.Config{Seed: rapid.Uint64().Draw(rt, "seed"), Brokers: brokers,
@@ -55,7 +65,8 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 		s := startSim(rt, w)
 		// a broker whose host does not answer (powered off, cut off) costs
 		// a poll its timeout: the world's clock is still, so it never will
-		o := s.observer(rt, observe.Config{PollTimeout: 400 * time.Millisecond})
+		o := s.observer(rt, observe.Config{PollTimeout: 300 * time.Millisecond})
+		var replay replayed
 		steps := rapid.IntRange(2, 6).Draw(rt, "steps")
 		for step := range steps {
 			a := drawAction(rt, w, brokers)
@@ -87,6 +98,9 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 			}
 			if err := agrees(smp, st, groups); err != nil {
 				rt.Fatalf("after step %d (%s): %v\nunanswered: %s", step, a, err, strings.Join(smp.Unanswered, "; "))
+			}
+			if err := replay.check(o, smp, st); err != nil {
+				rt.Fatalf("after step %d (%s): the events: %v", step, a, err)
 			}
 		}
 		// back to health: every broker started, every link healed; the
@@ -120,6 +134,9 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 		if err := agrees(smp, st, groups); err != nil {
 			rt.Fatalf("every broker back: %v", err)
 		}
+		if err := replay.check(o, smp, st); err != nil {
+			rt.Fatalf("every broker back: the events: %v", err)
+		}
 		if st.ActiveController > 0 && smp.Quorum == nil {
 			rt.Fatalf("every broker back, the quorum (active controller %d) not observed: %s", st.ActiveController, strings.Join(smp.Unanswered, "; "))
 		}
@@ -129,6 +146,13 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 			}
 		}
 	})
+}
+
+// flagSet reports whether the command line set flag name.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // do applies a, which must be taken.
@@ -226,6 +250,84 @@ func agrees(smp *observe.Sample, st cluster.State, groups []cluster.GroupInfo) e
 			if j < 0 || groups[i].Offsets[j].Committed != off.Committed {
 				return fmt.Errorf("group %s: %s-%d committed %d observed, the world's %+v", g.Name, off.Topic, off.Partition, off.Committed, groups[i].Offsets)
 			}
+		}
+	}
+	return nil
+}
+
+// replayed is each partition's leader, epoch and ISR as the observer's
+// events tell them: those of the first sample that listed the topics,
+// then every event applied in order.
+type replayed struct {
+	parts map[observe.TopicPartition]partMeta
+	// applied counts the events applied (with those dropped).
+	applied int
+}
+
+type partMeta struct {
+	leader, epoch int32
+	isr           []int32
+}
+
+// check applies the events o derived since the last check and compares
+// the result with smp's partitions (when it listed them) and the world's.
+func (r *replayed) check(o *observe.Observer, smp *observe.Sample, st cluster.State) error {
+	var evs []observe.Event
+	var samples []*observe.Sample
+	o.Look(func(t *observe.Timeline) {
+		_, dropped := t.Dropped()
+		evs = slices.Clone(t.Events()[r.applied-dropped:])
+		r.applied = dropped + len(t.Events())
+		samples = slices.Clone(t.Samples())
+	})
+	sampleOf := func(seq uint64) *observe.Sample {
+		i := slices.IndexFunc(samples, func(s *observe.Sample) bool { return s.Seq == seq })
+		return samples[i]
+	}
+	seed := func(s *observe.Sample, topic string) {
+		for _, p := range s.Partitions {
+			if topic == "" || p.Topic == topic {
+				r.parts[observe.TopicPartition{Topic: p.Topic, Partition: p.Partition}] = partMeta{p.Leader, p.LeaderEpoch, p.ISR}
+			}
+		}
+	}
+	for _, e := range evs {
+		k := observe.TopicPartition{Topic: e.Topic, Partition: e.Partition}
+		switch {
+		case r.parts == nil && (e.Kind == observe.EventStart || e.Kind == observe.EventTopic && e.State == "listed"):
+			if s := sampleOf(e.Seq); s.TopicsListed {
+				r.parts = map[observe.TopicPartition]partMeta{}
+				seed(s, "")
+			}
+		case r.parts == nil:
+		case e.Kind == observe.EventTopic && e.State == "appeared":
+			seed(sampleOf(e.Seq), e.Topic)
+		case e.Kind == observe.EventTopic && e.State == "gone":
+			maps.DeleteFunc(r.parts, func(k observe.TopicPartition, _ partMeta) bool { return k.Topic == e.Topic })
+		case e.Kind == observe.EventPartition:
+			r.parts[k] = partMeta{e.Leader, e.LeaderEpoch, e.ISR}
+		case e.Kind == observe.EventLeader:
+			m := r.parts[k]
+			m.leader, m.epoch = e.Leader, e.LeaderEpoch
+			r.parts[k] = m
+		case e.Kind == observe.EventISR:
+			m := r.parts[k]
+			m.isr = e.ISR
+			r.parts[k] = m
+		}
+	}
+	if r.parts == nil || !smp.TopicsListed {
+		return nil
+	}
+	for _, p := range st.Partitions {
+		k := observe.TopicPartition{Topic: p.Topic, Partition: p.Partition}
+		m, ok := r.parts[k]
+		if !ok {
+			return fmt.Errorf("%s-%d: no event told of it", p.Topic, p.Partition)
+		}
+		if m.leader != p.Leader || m.epoch != p.LeaderEpoch || !slices.Equal(m.isr, p.ISR) {
+			return fmt.Errorf("%s-%d: the events say leader %d epoch %d ISR %v, the world has %d, %d, %v",
+				p.Topic, p.Partition, m.leader, m.epoch, m.isr, p.Leader, p.LeaderEpoch, p.ISR)
 		}
 	}
 	return nil
