@@ -27,7 +27,7 @@ func init() {
 	})
 }
 
-var observeUsage = cli.Usage{Synopsis: "observe --bootstrap HOST:PORT[,HOST:PORT] [--tls] [--sasl-mechanism M --sasl-user U --sasl-password-file F] [--once] [--json]", About: `Watches a Kafka cluster from outside, as any client could, through franz-go:
+var observeUsage = cli.Usage{Synopsis: "observe --bootstrap HOST:PORT[,HOST:PORT] [--tls] [--sasl-mechanism M --sasl-user U --sasl-password-file F] [--once] [--json] [--shell | TOOL ARGS...]", About: `Watches a Kafka cluster from outside, as any client could, through franz-go:
 every broker (up, unreachable, fenced by the controller, down), every partition
 with its leader, leader epoch, replicas, ISR, log start, high watermark, last
 stable offset and each replica's own log end offset, the consumer groups with
@@ -45,7 +45,16 @@ see is listed by --once.
 
 --once polls once and prints the cluster; --json prints each poll as one JSON
 object a line instead. Point it at "kafkalive serve" (127.0.0.1:9092) to watch
-the simulated cluster.`}
+the simulated cluster.
+
+Kafka's read-only tools run on a fresh poll: name one after the flags
+(kafkalive observe --bootstrap B kafka-topics --describe), or give --shell to
+type them one a line (help lists them): kafka-topics --describe|--list,
+kafka-consumer-groups --list|--describe --group G [--members|--state],
+kafka-configs --describe, kafka-metadata-quorum --describe
+--status|--replication, kafka-log-dirs --describe. A command that would change
+the cluster (--create, --alter, --delete, --reset-offsets...) is refused and
+never sent.`}
 
 // observeFlags are the command's flags, parsed.
 type observeFlags struct {
@@ -74,6 +83,7 @@ func runObserve(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&f.once, "once", false, "poll once, print the cluster and exit")
 	fset.BoolVar(&f.json, "json", false, "print each poll as a JSON object a line")
 	fset.IntVar(&f.polls, "polls", 0, "stop after `N` polls (0: until Ctrl-C)")
+	shell := fset.Bool("shell", false, "read Kafka's read-only tools' commands from standard input, one a line")
 	if code, ok := observeUsage.Parse(fset, args, stdout, stderr); !ok {
 		return code
 	}
@@ -90,11 +100,23 @@ func runObserve(args []string, stdout, stderr io.Writer) int {
 	defer o.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	switch {
+	case *shell && fset.NArg() > 0:
+		observeUsage.Fail(fset, stderr, "--shell reads its commands from standard input: no tool after the flags")
+		return 2
+	case *shell:
+		return observedShell(ctx, o, observeInput, stdout, stderr)
+	case fset.NArg() > 0:
+		return runObservedTool(ctx, o, fset.Args(), stdout, stderr)
+	}
 	if f.once {
 		f.polls = 1
 	}
 	return watch(ctx, o, f, stdout, stderr)
 }
+
+// observeInput is where --shell reads its lines (tests replace it).
+var observeInput io.Reader = os.Stdin
 
 // config is the observer's config from the flags.
 func (f observeFlags) config() (observe.Config, error) {

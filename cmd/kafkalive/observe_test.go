@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -125,4 +126,59 @@ func TestObserveRefusesBadFlags(t *testing.T) {
 		require.Equal(t, 2, code, "%q: stderr %s", tc.args, errOut.String())
 		require.Contains(t, errOut.String(), tc.says, "%q", tc.args)
 	}
+}
+
+// TestObservedToolsAgreeWithTheWorldsTerminal: kafka-topics --describe run
+// by the observer prints the partition lines the simulated cluster's own
+// terminal prints (leaders, replicas, ISR), and a command that would change
+// the cluster is refused (exit 2) and never reaches it.
+func TestObservedToolsAgreeWithTheWorldsTerminal(t *testing.T) {
+	live, addr := startLive(t)
+	var out, errOut bytes.Buffer
+	code := run([]string{"observe", "--bootstrap", addr, "kafka-topics", "--describe", "--exclude-internal"}, &out, &errOut)
+	require.Equal(t, 0, code, "stderr: %s", errOut.String())
+	var world bytes.Buffer
+	require.NoError(t, web.NewTerminal(live).Exec("kafka-topics --describe --exclude-internal", nil, &world))
+	require.NotEmpty(t, partitionLines(world.String()))
+	if diff := cmp.Diff(partitionLines(world.String()), partitionLines(out.String())); diff != "" {
+		t.Fatalf("partition lines (-world's terminal +observer's):\n%s", diff)
+	}
+
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"observe", "--bootstrap", addr, "kafka-topics", "--create", "--topic", "made-by-observer"}, &out, &errOut)
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut.String(), "read-only")
+	require.Empty(t, out.String())
+	require.NoError(t, live.Do(nil, func(w *cluster.World) error {
+		for _, tp := range w.Topics() {
+			require.NotEqual(t, "made-by-observer", tp.Name)
+		}
+		return nil
+	}))
+
+	observeInput = strings.NewReader("help\nkafka-consumer-groups --list\nkafka-topics --delete --topic orders\nkafka-metadata-quorum --describe --status\n")
+	defer func() { observeInput = os.Stdin }()
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"observe", "--bootstrap", addr, "--shell"}, &out, &errOut)
+	require.Equal(t, 1, code, "the refused line fails the shell")
+	require.Contains(t, out.String(), "kafka-log-dirs --describe")
+	require.Contains(t, out.String(), "LeaderId:")
+	require.Contains(t, errOut.String(), "line 3 (kafka-topics --delete --topic orders) failed")
+	require.NoError(t, live.Do(nil, func(w *cluster.World) error {
+		require.NotEmpty(t, w.TopicPartitions("orders"), "orders deleted")
+		return nil
+	}))
+}
+
+// partitionLines are kafka-topics --describe's partition lines.
+func partitionLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "\tTopic:") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
