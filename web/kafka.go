@@ -42,6 +42,9 @@ import (
 // reason: a conversation with a future that is gone cannot go on.
 type Kafka struct {
 	live *Live
+	// wire records the exchanges of the clients the page's view of the
+	// wire watches (wire.go).
+	wire *Wire
 
 	mu      sync.Mutex
 	srv     *kafkawire.Server
@@ -89,7 +92,7 @@ const ClientSweepInterval = time.Minute
 // NewKafka returns the backend of live's brokers; Attach gives it its
 // server, Run serves.
 func NewKafka(l *Live) *Kafka {
-	k := &Kafka{live: l, kick: make(chan struct{}, 1), waiting: map[uint64]waiter{}, clients: map[string]int32{},
+	k := &Kafka{live: l, wire: NewWire(), kick: make(chan struct{}, 1), waiting: map[uint64]waiter{}, clients: map[string]int32{},
 		conns: map[uint64]kafkawire.ConnInfo{}, brokers: map[int32]cluster.BrokerState{}, cuts: map[[2]int32]bool{}}
 	l.mu.Lock()
 	l.kafka = k
@@ -113,7 +116,7 @@ func (k *Kafka) Attach(s *kafkawire.Server) {
 func StartKafka(ctx context.Context, l *Live, listeners []kafkawire.Listener, log io.Writer) (*kafkawire.Server, error) {
 	k := NewKafka(l)
 	k.log = log
-	cfg := kafkawire.Config{Listeners: listeners, Backend: k}
+	cfg := kafkawire.Config{Listeners: listeners, Backend: k, Tap: k.wire}
 	if log != nil {
 		cfg.Log = func(e kafkawire.Event) { fmt.Fprintf(log, "kafkalive: kafka: %s\n", e) }
 	}

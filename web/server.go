@@ -66,6 +66,7 @@ func NewServer(l *Live, t *Terminal, notes fs.FS) *Server {
 	}
 	s.mux.Handle("GET /", fl)
 	s.mux.HandleFunc("GET /api/stream", s.handleStream)
+	s.mux.HandleFunc("GET /api/wire", s.handleWire)
 	for _, r := range apiRoutes {
 		s.mux.HandleFunc(r.method+" "+r.path, s.serveAPI)
 	}
