@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,7 @@ var jsRoots = []struct {
 	{"NoteInfo", NoteInfo{}},
 	{"ExecResult", execResult{}},
 	{"SessionError", sessionError{}},
+	{"WireView", WireView{}},
 }
 
 // TestJSTypes ties the page's modules to the Go structs the server
@@ -136,6 +138,9 @@ func (g *jsTypes) fields(rt reflect.Type) []string {
 
 // jsType is the JS type of Go type rt as encoding/json writes it.
 func (g *jsTypes) jsType(rt reflect.Type) string {
+	if rt == reflect.TypeFor[time.Time]() {
+		return "string" // RFC 3339, as time.Time's MarshalJSON writes it
+	}
 	switch rt.Kind() {
 	case reflect.Bool:
 		return "boolean"

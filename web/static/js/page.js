@@ -8,6 +8,7 @@ import {morph} from "./morph.js";
 import {lagGrows, rate, sampleLags, sampleRates} from "./rates.js";
 import {brokersHTML, controllerNote} from "./render/brokers.js";
 import {clientsHTML} from "./render/clients.js";
+import {wirePanel} from "./wire.js";
 import {metaHTML, segfilesHTML, tracksView} from "./render/detail.js";
 import {eventsHTML} from "./render/events.js";
 import {groupsHTML} from "./render/groups.js";
@@ -351,6 +352,15 @@ export function boot(t) {
     }
     el.hidden = false;
     morph(el, clientsHTML(k));
+    let wire = /** @type {HTMLDetailsElement | null} */ ($("#wire"));
+    if (!wire && !k.unavailable) {
+      wire = document.createElement("details");
+      wire.id = "wire";
+      wire.className = "wire";
+      el.after(wire);
+      wirePanel(t, wire, () => ((ui.view && ui.view.kafka && ui.view.kafka.clients) || []).map((c) => c.client_id));
+    }
+    if (wire) wire.hidden = !!k.unavailable;
   }
 
   $("#tracks").addEventListener("pointerenter", () => { ui.overTracks = true; });

@@ -574,4 +574,33 @@
  * @property {number} [held] Held is the answer chosen while the step waits (0: none yet, -1: played without a guess): the step plays with it once the records are there.
  */
 
+/**
+ * WireExchange is the JSON of web.WireExchange.
+ * @typedef {object} WireExchange
+ * @property {number} seq
+ * @property {number} conn
+ * @property {number} broker
+ * @property {string} client
+ * @property {string} api
+ * @property {number} key
+ * @property {number} version
+ * @property {number} correlation
+ * @property {string} request
+ * @property {string} [response]
+ * @property {Array<string> | null} [errors]
+ * @property {string} [closed]
+ * @property {string} at
+ * @property {number} latency_us
+ */
+
+/**
+ * WireView is the JSON of web.WireView.
+ * @typedef {object} WireView
+ * @property {Array<WireExchange> | null} exchanges
+ * @property {number} next
+ * @property {number} dropped
+ * @property {string} watching Watching is the client watched ("" every one) and until when.
+ * @property {string} until
+ */
+
 export {};

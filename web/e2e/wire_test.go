@@ -1,0 +1,38 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafkalive/kafkalive/kafkawire"
+	"github.com/kafkalive/kafkalive/web"
+)
+
+// TestWirePanelShowsAClientsRequests opens the wire panel of a page whose
+// brokers listen for Kafka clients, and finds a kgo client's requests in
+// it, decoded: its ListOffsets with the partitions asked and the offsets
+// answered.
+func TestWirePanelShowsAClientsRequests(t *testing.T) {
+	ctx, live := page(t, 1)
+	kctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	ks, err := web.StartKafka(kctx, live, kafkawire.LoopbackListeners(1, 2, 3), nil)
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#wire summary`), clickNow(`#wire summary`)))
+	time.Sleep(300 * time.Millisecond) // the panel's first ask starts the recording
+	cl, err := kgo.NewClient(kgo.SeedBrokers(ks.Addr(1).String()), kgo.ClientID("e2e-wire"))
+	require.NoError(t, err)
+	t.Cleanup(cl.Close)
+	_, err = kadm.NewClient(cl).ListEndOffsets(kctx, "orders")
+	require.NoError(t, err)
+	waitText(t, ctx, "#wire .wire-rows", "ListOffsets v")
+	waitText(t, ctx, "#wire .wire-rows", "e2e-wire → broker")
+	waitText(t, ctx, "#wire .wire-rows", "at LATEST")
+	screenshot(t, ctx, "wire-panel")
+}
