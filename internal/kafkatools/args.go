@@ -47,9 +47,9 @@ func takesValue(name string) bool {
 	return false
 }
 
-// repeated returns every value of a flag that may be given more than once
+// Repeated returns every value of a flag that may be given more than once
 // (--name V or --name=V), in order; Flags keeps only the last.
-func repeated(args []string, name string) []string {
+func Repeated(args []string, name string) []string {
 	var out []string
 	for i, a := range args {
 		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {

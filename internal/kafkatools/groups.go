@@ -21,7 +21,7 @@ func ConsumerGroups(s Session, args []string, out io.Writer) error {
 		return ResetOffsets(s, fl, out)
 	}
 	if _, ok := fl["delete"]; ok {
-		names := repeated(args, "group")
+		names := Repeated(args, "group")
 		if len(names) == 0 {
 			//lint:ignore ST1005 the usage line's own syntax
 			return fmt.Errorf("%w: --delete --group G [--group G2]...", ErrUsage)

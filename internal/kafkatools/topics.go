@@ -231,7 +231,7 @@ func createTopic(s Session, args []string, fl map[string]string, out io.Writer) 
 		return err
 	}
 	var configs [][2]string
-	for _, v := range repeated(args, "config") {
+	for _, v := range Repeated(args, "config") {
 		k, val, found := strings.Cut(v, "=")
 		if !found || k == "" {
 			return fmt.Errorf("%w: --config takes NAME=VALUE, not %q", ErrUsage, v)

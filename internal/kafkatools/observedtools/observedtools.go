@@ -411,25 +411,11 @@ func observedLogDirs(s *observe.Sample, args []string, fl map[string]string, out
 // for the flags the tools of an observed cluster read that [kafkatools.Flags] does
 // not know to take a value.
 func lastValue(args []string, name string) (string, bool) {
-	vs := repeated(args, name)
+	vs := kafkatools.Repeated(args, name)
 	if len(vs) == 0 {
 		return "", false
 	}
 	return vs[len(vs)-1], true
-}
-
-// repeated returns every value of flag name (--name V or --name=V), in
-// order.
-func repeated(args []string, name string) []string {
-	var out []string
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
-			out = append(out, v)
-		} else if a == "--"+name && i+1 < len(args) {
-			out = append(out, args[i+1])
-		}
-	}
-	return out
 }
 
 // leaderLabel is a partition's leader as kafka-topics prints it: "none"
