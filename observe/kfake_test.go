@@ -103,3 +103,38 @@ func TestObserveKfake(t *testing.T) {
 		require.True(t, observe.IsReadOnly(k), "the observer sent %s", kmsg.NameForKey(k))
 	}
 }
+
+// TestObserverRunPollsUntilDone: Run polls every interval, each sample
+// waking Changed's waiters and kept by the timeline, until its context
+// is done.
+func TestObserverRunPollsUntilDone(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	require.NoError(t, err)
+	defer c.Close()
+	o, err := observe.New(observe.Config{Bootstrap: c.ListenAddrs(), Interval: 50 * time.Millisecond})
+	require.NoError(t, err)
+	defer o.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	changed := o.Changed()
+	go func() { defer close(done); o.Run(ctx) }()
+	for range 3 {
+		select {
+		case <-changed:
+			changed = o.Changed()
+		case <-time.After(10 * time.Second):
+			t.Fatal("no sample within 10 s")
+		}
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return once its context was done")
+	}
+	o.Look(func(tl *observe.Timeline) {
+		require.GreaterOrEqual(t, tl.Len(), 3)
+		require.Equal(t, observe.EventStart, tl.Events()[0].Kind)
+	})
+	require.NotNil(t, o.Latest().Partition("t", 0))
+}

@@ -237,14 +237,23 @@ func unreachable(f observeFlags, why string) string {
 		return msg + "\n  nothing listens there: is the broker running, and is HOST:PORT its listener? (kafkalive serve listens on 127.0.0.1:9092)"
 	case strings.Contains(why, "no such host"):
 		return msg + "\n  the host's name does not resolve"
+	case strings.Contains(why, "requires TLS") && f.TLSOff():
+		return msg + "\n  connect with --tls (and --tls-ca FILE when the brokers' certificates are not signed by an authority this system trusts)"
 	case strings.Contains(why, "first record does not look like a TLS handshake"):
 		return msg + "\n  the listener does not speak TLS: drop --tls"
 	case strings.Contains(why, "certificate"):
 		return msg + "\n  the broker's certificate is not trusted: give its authority with --tls-ca FILE, or its name with --tls-server-name"
 	case strings.Contains(why, "SASL") || strings.Contains(why, "sasl") || strings.Contains(why, "authentication"):
 		return msg + "\n  check --sasl-mechanism, --sasl-user and the password file"
-	case f.TLSOff() && (strings.Contains(why, "EOF") || strings.Contains(why, "timeout") || strings.Contains(why, "reset")):
+	}
+	closed := strings.Contains(why, "EOF") || strings.Contains(why, "timeout") || strings.Contains(why, "reset")
+	switch {
+	case closed && f.TLSOff():
 		return msg + "\n  the connection opened but nothing answered: the listener may expect TLS (--tls) or SASL (--sasl-mechanism)"
+	case closed && f.saslMechanism != "":
+		return msg + "\n  the broker closed the connection, as it does to a client that fails to authenticate: check --sasl-mechanism, --sasl-user and the password file"
+	case closed:
+		return msg + "\n  the broker closed the connection: does the listener expect SASL (--sasl-mechanism)?"
 	}
 	return msg
 }
