@@ -4,13 +4,14 @@ package observe
 // shows it.
 type Summary struct {
 	// BrokersUp are the brokers in state up.
-	BrokersUp int
+	BrokersUp int `json:"brokers_up"`
 	// UnderReplicated are the partitions whose ISR is smaller than their
 	// replicas; Offline those without a leader.
-	UnderReplicated, Offline int
+	UnderReplicated int `json:"under_replicated"`
+	Offline         int `json:"offline"`
 	// Lag is the groups' lag summed over every partition whose lag was
 	// observed (NotObserved when none was).
-	Lag int64
+	Lag int64 `json:"lag"`
 }
 
 // Summarize counts s.

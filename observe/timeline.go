@@ -131,3 +131,16 @@ func (s *Sample) lag(group, topic string, partition int32) int64 {
 	}
 	return lag
 }
+
+// Seq returns the sample numbered seq, nil if the timeline does not hold
+// it (it fell off, or was never taken).
+func (t *Timeline) Seq(seq uint64) *Sample {
+	if len(t.samples) == 0 || seq < t.samples[0].Seq {
+		return nil
+	}
+	i := seq - t.samples[0].Seq // the samples kept are numbered one after the other
+	if i >= uint64(len(t.samples)) {
+		return nil
+	}
+	return t.samples[i]
+}
