@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/observe"
+	"github.com/kafkalive/kafkalive/web"
 )
 
 // observe watches a real Kafka cluster from outside with read-only
@@ -45,7 +48,10 @@ see is listed by --once.
 
 --once polls once and prints the cluster; --json prints each poll as one JSON
 object a line instead. Point it at "kafkalive serve" (127.0.0.1:9092) to watch
-the simulated cluster.
+the simulated cluster. --addr serves a page of the observed cluster while it
+polls: brokers, partitions, groups with lag, the events, a timeline of the
+samples kept (an hour at a poll a second) to drag back, and the read-only
+tools; nothing on it acts on the cluster.
 
 Kafka's read-only tools run on a fresh poll: name one after the flags
 (kafkalive observe --bootstrap B kafka-topics --describe), or give --shell to
@@ -84,6 +90,7 @@ func runObserve(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&f.json, "json", false, "print each poll as a JSON object a line")
 	fset.IntVar(&f.polls, "polls", 0, "stop after `N` polls (0: until Ctrl-C)")
 	shell := fset.Bool("shell", false, "read Kafka's read-only tools' commands from standard input, one a line")
+	addr := fset.String("addr", "", "serve the observed cluster's page, read-only, at `HOST:PORT` (e.g. 127.0.0.1:7071)")
 	if code, ok := observeUsage.Parse(fset, args, stdout, stderr); !ok {
 		return code
 	}
@@ -112,7 +119,31 @@ func runObserve(args []string, stdout, stderr io.Writer) int {
 	if f.once {
 		f.polls = 1
 	}
+	if *addr != "" {
+		stopPage, err := servePage(ctx, o, *addr, stdout, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "kafkalive observe: --addr %s: %v\n", *addr, err)
+			return 1
+		}
+		defer stopPage()
+	}
 	return watch(ctx, o, f, stdout, stderr)
+}
+
+// servePage serves the observed cluster's page at addr until stop.
+func servePage(ctx context.Context, o *observe.Observer, addr string, stdout, stderr io.Writer) (stop func(), err error) {
+	ln, err := listen(addr, stderr)
+	if err != nil {
+		return nil, err
+	}
+	page := web.NewObservedServer(o)
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+		page.Hosts = []string{addr}
+	}
+	hs := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	fmt.Fprintf(stdout, "kafkalive observe: the observed cluster's page is at http://%s/ (read-only)\n", ln.Addr())
+	return func() { hs.Close() }, nil
 }
 
 // observeInput is where --shell reads its lines (tests replace it).

@@ -182,3 +182,14 @@ func partitionLines(s string) []string {
 	}
 	return out
 }
+
+// TestObservePageAddress: --addr serves the observed cluster's page and
+// says where.
+func TestObservePageAddress(t *testing.T) {
+	_, addr := startLive(t)
+	var out, errOut bytes.Buffer
+	code := run([]string{"observe", "--bootstrap", addr, "--addr", "127.0.0.1:0", "--polls", "1"}, &out, &errOut)
+	require.Equal(t, 0, code, "stderr: %s", errOut.String())
+	require.Contains(t, out.String(), "the observed cluster's page is at http://127.0.0.1:")
+	require.Contains(t, out.String(), "(read-only)")
+}
