@@ -65,6 +65,18 @@ func TestTimelineStaysBounded(t *testing.T) {
 			case !tl.Start().Equal(kept[0].At):
 				rt.Fatalf("start %s, oldest sample at %s", tl.Start(), kept[0].At)
 			}
+			for _, k := range added {
+				want := k
+				if k.Seq <= uint64(droppedSamples) {
+					want = nil
+				}
+				if got := tl.Seq(k.Seq); got != want {
+					rt.Fatalf("Seq(%d) = %v, want %v", k.Seq, got, want)
+				}
+			}
+			if tl.Seq(s.Seq+1) != nil {
+				rt.Fatalf("Seq(%d) found a sample not taken yet", s.Seq+1)
+			}
 			probe := kept[0].At.Add(time.Duration(rapid.Int64Range(-1000, at.Sub(kept[0].At).Milliseconds()+1000).Draw(rt, "probe ms")) * time.Millisecond)
 			var want *Sample
 			for _, k := range kept {
