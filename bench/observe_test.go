@@ -3,6 +3,9 @@ package bench
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafkalive/kafkalive/observe"
+	"github.com/kafkalive/kafkalive/web"
 )
 
 // BenchmarkObservePoll is one poll of a cluster of 2,000 partitions on
@@ -25,7 +29,9 @@ import (
 // dirs, configs, groups with lag, the brokers, the quorum); impl=kadm is
 // what a lag dashboard asks with kadm (Metadata, the start and end
 // offsets, the groups' lag), the peer. A poll a second within 5% of a core
-// is at most 50 ms of CPU a poll (cpu-ns/op).
+// is at most 50 ms of CPU a poll (cpu-ns/op). impl=page-view is the
+// observed page's update of that cluster (GET /api/observed, the newest
+// sample as JSON): ten a second must take well under 100 ms of CPU.
 func BenchmarkObservePoll(b *testing.B) {
 	const partitions = 2000
 	c, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(partitions, "events"))
@@ -61,6 +67,28 @@ func BenchmarkObservePoll(b *testing.B) {
 			answered(s)
 			return s.Requests
 		})
+	})
+	b.Run(fmt.Sprintf("partitions=%d/impl=page-view", partitions), func(b *testing.B) {
+		// the observed page's update: the newest sample as JSON
+		// (GET /api/observed), what the page asks while live
+		o, err := observe.New(observe.Config{Bootstrap: c.ListenAddrs(), PollTimeout: 10 * time.Second})
+		require.NoError(b, err)
+		defer o.Close()
+		o.Poll(ctx)
+		page := web.NewObservedServer(o)
+		req := httptest.NewRequest("GET", "http://127.0.0.1/api/observed", nil)
+		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}))
+		size := 0
+		benchPolls(b, func() int {
+			w := httptest.NewRecorder()
+			page.ServeHTTP(w, req)
+			if w.Code != http.StatusOK {
+				b.Fatalf("status %d: %s", w.Code, w.Body)
+			}
+			size = w.Body.Len()
+			return 0
+		})
+		b.SetBytes(int64(size))
 	})
 	b.Run(fmt.Sprintf("partitions=%d/impl=kadm", partitions), func(b *testing.B) {
 		cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
