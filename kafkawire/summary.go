@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -33,10 +32,10 @@ type Summary struct {
 	// was written (Closed says why, or acks=0).
 	Request  string `json:"request"`
 	Response string `json:"response,omitempty"`
-	// Errors are the error codes of the response other than NONE, by
-	// Kafka's name, each once (e.g. NOT_LEADER_OR_FOLLOWER).
-	Errors []string `json:"errors,omitempty"`
-	Closed string   `json:"closed,omitempty"`
+	// ErrorCodes are the error codes of the response other than NONE,
+	// each once, sorted.
+	ErrorCodes []int16 `json:"error_codes,omitempty"`
+	Closed     string  `json:"closed,omitempty"`
 	// At is when the request was read; LatencyMicros how long it took
 	// until its response was written.
 	At            time.Time `json:"at"`
@@ -54,7 +53,7 @@ func Summarize(x Exchange) Summary {
 	}
 	if x.Response != nil {
 		s.Response = responseLine(x.Response)
-		s.Errors = errorNames(x.Response)
+		s.ErrorCodes = nonzeroCodes(x.Response)
 	}
 	return s
 }
@@ -219,23 +218,13 @@ func topicName(name string, id [16]byte) string {
 	return fmt.Sprintf("id %x", id[:4])
 }
 
-// errorNames are the error codes other than NONE found anywhere in resp,
-// by Kafka's name, each once, sorted.
-func errorNames(resp kmsg.Response) []string {
-	var out []string
+// nonzeroCodes are the error codes other than NONE found anywhere in
+// resp, each once, sorted.
+func nonzeroCodes(resp kmsg.Response) []int16 {
+	var out []int16
 	for _, c := range errorCodes(resp) {
-		if c == 0 {
-			continue
-		}
-		name := fmt.Sprintf("error %d", c)
-		if ke, ok := kerr.ErrorForCode(c).(*kerr.Error); ok {
-			name = ke.Message
-		}
-		if c == 6 {
-			name = "NOT_LEADER_OR_FOLLOWER" // Kafka 3.7's Errors name for code 6; kerr keeps the older NOT_LEADER_FOR_PARTITION
-		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
+		if c != 0 && !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
 	slices.Sort(out)

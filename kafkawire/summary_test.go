@@ -12,7 +12,7 @@ import (
 )
 
 // TestSummarize: the lines a view of the wire shows for the exchanges a
-// producer and a consumer make, with the response's errors by name.
+// producer and a consumer make, with the response's error codes.
 func TestSummarize(t *testing.T) {
 	at := time.Unix(1_700_000_000, 0)
 	produce := produce(9, -1, "orders", batch("a", "b", "c"))
@@ -50,10 +50,10 @@ func TestSummarize(t *testing.T) {
 				Request: "acks=all orders-0 3 record(s) 85 B", Response: "orders-0 base offset 41"}},
 		{kafkawire.Exchange{Conn: conn, Header: kafkawire.RequestHeader{APIKey: 1, APIVersion: 12, ClientID: "app"}, Request: fetch, Response: fresp, Received: at, Answered: at},
 			kafkawire.Summary{Conn: 7, Broker: 2, Client: "app", API: "Fetch", Key: 1, Version: 12, At: at,
-				Request: "replica -1 max wait 0 ms orders-0 from 44", Response: "orders-0 hw 44 0 record(s) 0 B", Errors: []string{"NOT_LEADER_OR_FOLLOWER"}}},
+				Request: "replica -1 max wait 0 ms orders-0 from 44", Response: "orders-0 hw 44 0 record(s) 0 B", ErrorCodes: []int16{6}}},
 		{kafkawire.Exchange{Conn: conn, Header: kafkawire.RequestHeader{APIKey: 3, APIVersion: 12}, Request: md, Response: mresp, Received: at, Answered: at},
 			kafkawire.Summary{Conn: 7, Broker: 2, API: "Metadata", Key: 3, Version: 12, At: at, Request: "every topic",
-				Response: "0 broker(s), 1 topic(s), controller -1", Errors: []string{"UNKNOWN_TOPIC_OR_PARTITION"}}},
+				Response: "0 broker(s), 1 topic(s), controller -1", ErrorCodes: []int16{3}}},
 		{kafkawire.Exchange{Conn: conn, Header: kafkawire.RequestHeader{APIKey: 0, APIVersion: 9}, Request: produce, Closed: "the broker is down", Received: at, Answered: at},
 			kafkawire.Summary{Conn: 7, Broker: 2, API: "Produce", Version: 9, At: at, Request: "acks=all orders-0 3 record(s) 85 B", Closed: "the broker is down"}},
 	} {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/kafkawire"
 )
 
@@ -40,10 +41,12 @@ type Wire struct {
 	seq     uint64 // the last exchange's sequence number
 }
 
-// WireExchange is one exchange the wire kept, numbered.
+// WireExchange is one exchange the wire kept, numbered, with its error
+// codes by Kafka's name.
 type WireExchange struct {
 	Seq uint64 `json:"seq"`
 	kafkawire.Summary
+	Errors []string `json:"errors,omitempty"`
 }
 
 // NewWire returns a wire that watches no one.
@@ -68,7 +71,11 @@ func (w *Wire) Exchanged(x kafkawire.Exchange) {
 		copy(w.kept, w.kept[1:])
 		w.kept = w.kept[:len(w.kept)-1]
 	}
-	w.kept = append(w.kept, WireExchange{Seq: w.seq, Summary: s})
+	kept := WireExchange{Seq: w.seq, Summary: s}
+	for _, c := range s.ErrorCodes {
+		kept.Errors = append(kept.Errors, cluster.ErrorName(c))
+	}
+	w.kept = append(w.kept, kept)
 }
 
 // cut is s cut to at most n bytes, "…" marking the cut.

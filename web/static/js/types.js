@@ -587,10 +587,11 @@
  * @property {number} correlation
  * @property {string} request
  * @property {string} [response]
- * @property {Array<string> | null} [errors]
+ * @property {Array<number> | null} [error_codes]
  * @property {string} [closed]
  * @property {string} at
  * @property {number} latency_us
+ * @property {Array<string> | null} [errors]
  */
 
 /**
