@@ -17,7 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafkalive/kafkalive/observe"
-	"github.com/kafkalive/kafkalive/web"
+	"github.com/kafkalive/kafkalive/web/observed"
 )
 
 // BenchmarkObservePoll is one poll of a cluster of 2,000 partitions on
@@ -75,7 +75,7 @@ func BenchmarkObservePoll(b *testing.B) {
 		require.NoError(b, err)
 		defer o.Close()
 		o.Poll(ctx)
-		page := web.NewObservedServer(o)
+		page := observed.NewServer(o)
 		req := httptest.NewRequest("GET", "http://127.0.0.1/api/observed", nil)
 		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}))
 		size := 0

@@ -122,6 +122,12 @@ var (
 	ErrQueryString = errors.New("web: a state-changing request takes no query string")
 )
 
+// Admit checks r as a Server whose further host names are hosts does
+// before any route runs (Host, Origin, Sec-Fetch-Site; a JSON body for a
+// request that acts), returning the status of its refusal: for another
+// server of the page's kind (the observed cluster's, web/observed).
+func Admit(r *http.Request, hosts []string) (int, error) { return (&Server{Hosts: hosts}).admit(r) }
+
 // admit checks a request before any route runs, returning the status of
 // its refusal.
 func (s *Server) admit(r *http.Request) (int, error) {

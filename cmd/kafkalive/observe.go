@@ -16,7 +16,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/internal/kafkatools/cli"
 	"github.com/kafkalive/kafkalive/observe"
-	"github.com/kafkalive/kafkalive/web"
+	"github.com/kafkalive/kafkalive/web/observed"
 )
 
 // observe watches a real Kafka cluster from outside with read-only
@@ -136,7 +136,7 @@ func servePage(ctx context.Context, o *observe.Observer, addr string, stdout, st
 	if err != nil {
 		return nil, err
 	}
-	page := web.NewObservedServer(o)
+	page := observed.NewServer(o)
 	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
 		page.Hosts = []string{addr}
 	}

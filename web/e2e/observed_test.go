@@ -13,6 +13,7 @@ import (
 	"github.com/kafkalive/kafkalive/kafkawire"
 	"github.com/kafkalive/kafkalive/observe"
 	"github.com/kafkalive/kafkalive/web"
+	"github.com/kafkalive/kafkalive/web/observed"
 )
 
 // TestObservedPageShowsTheClusterReadOnly observes the default world over
@@ -32,7 +33,7 @@ func TestObservedPageShowsTheClusterReadOnly(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(o.Close)
 	go o.Run(kctx)
-	hs := httptest.NewServer(web.NewObservedServer(o))
+	hs := httptest.NewServer(observed.NewServer(o))
 	t.Cleanup(hs.Close)
 	tab, closeTab := chromedp.NewContext(b)
 	t.Cleanup(closeTab)

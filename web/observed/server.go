@@ -1,6 +1,4 @@
-//go:build !js
-
-package web
+package observed
 
 import (
 	"encoding/json"
@@ -13,61 +11,61 @@ import (
 	"github.com/kafkalive/kafkalive/internal/kafkatools"
 	"github.com/kafkalive/kafkalive/internal/kafkatools/observedtools"
 	"github.com/kafkalive/kafkalive/observe"
+	"github.com/kafkalive/kafkalive/web"
 )
 
-// ObservedServer serves the page of a real cluster an observer watches
+// Server serves the page of a real cluster an observer watches
 // (kafkalive observe --addr): its brokers, partitions, groups and quorum
 // at any sample of the observer's timeline, the events between samples,
 // and Kafka's read-only tools. Nothing on it acts on the cluster: every
-// request but those is refused ([ErrObservedReadOnly]). It answers the
-// page itself only, as [Server] does.
-type ObservedServer struct {
+// request but those is refused ([ErrReadOnly]). It answers the page itself
+// only, as web.Server does ([web.Admit]).
+type Server struct {
 	Observer *observe.Observer
 	// Hosts are further HOST:PORT names a request's Host may give.
 	Hosts []string
 	mux   *http.ServeMux
 }
 
-// ErrObservedReadOnly refuses, on an observed cluster's page, a request
-// that would act.
-var ErrObservedReadOnly = errors.New("web: this page observes a real cluster and only looks: nothing here acts on it")
+// ErrReadOnly refuses, on an observed cluster's page, a request that
+// would act.
+var ErrReadOnly = errors.New("web: this page observes a real cluster and only looks: nothing here acts on it")
 
-// MaxObservedEvents bounds the events an ObservedView carries.
-const MaxObservedEvents = 60
+// MaxEvents bounds the events a View carries.
+const MaxEvents = 60
 
-// NewObservedServer returns the page of what o observes.
-func NewObservedServer(o *observe.Observer) *ObservedServer {
-	s := &ObservedServer{Observer: o, mux: http.NewServeMux()}
-	files := http.FileServerFS(StaticFS())
+// NewServer returns the page of what o observes.
+func NewServer(o *observe.Observer) *Server {
+	s := &Server{Observer: o, mux: http.NewServeMux()}
+	files := http.FileServerFS(web.StaticFS())
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFileFS(w, r, StaticFS(), "observe.html")
+		http.ServeFileFS(w, r, web.StaticFS(), "observe.html")
 	})
 	s.mux.Handle("GET /style.css", files)
 	s.mux.Handle("GET /js/", files)
 	s.mux.HandleFunc("GET /api/observed", s.view)
 	s.mux.HandleFunc("POST /api/observed/exec", s.exec)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, ErrObservedReadOnly.Error(), http.StatusForbidden)
+		http.Error(w, ErrReadOnly.Error(), http.StatusForbidden)
 	})
 	return s
 }
 
-// ServeHTTP admits a request as [Server] does, then serves it.
-func (s *ObservedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP admits a request as web.Server does, then serves it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
-	if code, err := (&Server{Hosts: s.Hosts}).admit(r); err != nil {
+	if code, err := web.Admit(r, s.Hosts); err != nil {
 		http.Error(w, err.Error(), code)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
 
-// ObservedView is one sample of the observer's timeline as the page
-// draws it.
-type ObservedView struct {
+// View is one sample of the observer's timeline as the page draws it.
+type View struct {
 	// Sample is the sample shown (its topics' configs left out: the
 	// terminal's kafka-configs tells them); nil before the first poll.
 	Sample *observe.Sample `json:"sample"`
@@ -76,8 +74,8 @@ type ObservedView struct {
 	First uint64 `json:"first"`
 	Last  uint64 `json:"last"`
 	Live  bool   `json:"live"`
-	// Events are the newest MaxObservedEvents events up to the sample
-	// shown, newest last.
+	// Events are the newest MaxEvents events up to the sample shown,
+	// newest last.
 	Events []observe.Event `json:"events"`
 	// Summary counts the sample shown.
 	Summary observe.Summary `json:"summary"`
@@ -86,7 +84,7 @@ type ObservedView struct {
 }
 
 // view answers GET /api/observed?seq=N (absent: the newest sample).
-func (s *ObservedServer) view(w http.ResponseWriter, r *http.Request) {
+func (s *Server) view(w http.ResponseWriter, r *http.Request) {
 	var seq uint64
 	if v := r.URL.Query().Get("seq"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
@@ -96,7 +94,7 @@ func (s *ObservedServer) view(w http.ResponseWriter, r *http.Request) {
 		}
 		seq = n
 	}
-	v := ObservedView{Unobservable: observe.Unobservable, Events: []observe.Event{}}
+	v := View{Unobservable: observe.Unobservable, Events: []observe.Event{}}
 	s.Observer.Look(func(t *observe.Timeline) {
 		latest := t.Latest()
 		if latest == nil {
@@ -115,7 +113,7 @@ func (s *ObservedServer) view(w http.ResponseWriter, r *http.Request) {
 		for end > 0 && evs[end-1].Seq > shown.Seq {
 			end--
 		}
-		v.Events = append(v.Events, evs[max(0, end-MaxObservedEvents):end]...)
+		v.Events = append(v.Events, evs[max(0, end-MaxEvents):end]...)
 	})
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(v)
@@ -149,9 +147,9 @@ type observedExecResult struct {
 // exec answers POST /api/observed/exec: one of Kafka's read-only tools on
 // the sample shown; a command that would act is refused (403) and sent
 // nowhere.
-func (s *ObservedServer) exec(w http.ResponseWriter, r *http.Request) {
+func (s *Server) exec(w http.ResponseWriter, r *http.Request) {
 	var req observedExec
-	if err := json.NewDecoder(io.LimitReader(r.Body, MaxBodyBytes)).Decode(&req); err != nil {
+	if err := json.NewDecoder(io.LimitReader(r.Body, web.MaxBodyBytes)).Decode(&req); err != nil {
 		http.Error(w, "web: the body is {\"line\": \"kafka-topics --describe\"}: "+err.Error(), http.StatusBadRequest)
 		return
 	}

@@ -1,6 +1,4 @@
-//go:build !js
-
-package web
+package observed_test
 
 import (
 	"context"
@@ -17,30 +15,32 @@ import (
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/kafkawire"
 	"github.com/kafkalive/kafkalive/observe"
+	"github.com/kafkalive/kafkalive/web"
+	"github.com/kafkalive/kafkalive/web/observed"
 )
 
-// TestObservedServerOnlyLooks: the observed cluster's page answers its
+// TestServerOnlyLooks: the observed cluster's page answers its
 // samples and its read-only tools; a tool's command that would act, and
 // every route of the simulated page that acts, are refused with 403, and
 // the world is untouched.
-func TestObservedServerOnlyLooks(t *testing.T) {
-	live, err := NewLive()
+func TestServerOnlyLooks(t *testing.T) {
+	live, err := web.NewLive()
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ks, err := StartKafka(ctx, live, kafkawire.LoopbackListeners(1, 2, 3), nil)
+	ks, err := web.StartKafka(ctx, live, kafkawire.LoopbackListeners(1, 2, 3), nil)
 	require.NoError(t, err)
 	o, err := observe.New(observe.Config{Bootstrap: []string{ks.Addr(1).String()}, Interval: time.Second})
 	require.NoError(t, err)
 	defer o.Close()
 	o.Poll(ctx)
 	o.Poll(ctx)
-	hs := httptest.NewServer(NewObservedServer(o))
+	hs := httptest.NewServer(observed.NewServer(o))
 	defer hs.Close()
 
 	resp, err := http.Get(hs.URL + "/api/observed?seq=1")
 	require.NoError(t, err)
-	var v ObservedView
+	var v observed.View
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
 	resp.Body.Close()
 	require.Equal(t, uint64(1), v.Sample.Seq)
