@@ -132,7 +132,7 @@ func observedTopics(s *observe.Sample, fl map[string]string, out io.Writer) erro
 		for _, p := range parts {
 			show := !under && !unavailable || under && len(p.ISR) < len(p.Replicas) || unavailable && (p.Leader < 0 || !up[p.Leader])
 			if show {
-				fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(p.ISR))
+				fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(inReplicaOrder(p.ISR, p.Replicas)))
 			}
 		}
 	}
@@ -459,4 +459,16 @@ func splitList(s string) []string {
 		return nil
 	}
 	return strings.Split(s, ",")
+}
+
+// inReplicaOrder is set (an ISR) in the order of replicas, as a partition
+// record lists it and Kafka's kafka-topics prints it.
+func inReplicaOrder(set, replicas []int32) []int32 {
+	out := make([]int32, 0, len(set))
+	for _, r := range replicas {
+		if slices.Contains(set, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
