@@ -137,6 +137,7 @@ func TestFollowerFetchingKgo(t *testing.T) {
 	cfg := defaultworld.Config(defaultworld.Seed)
 	cfg.BrokerRacks = []string{"r1", "r2", "r3"}
 	cfg.ReplicaSelectorClass = cluster.RackAwareReplicaSelector
+	cfg.ClockStartMs = time.Now().UnixMilli() // franz-go stamps its records with the wall clock
 	live, err := web.NewLiveConfig(cfg)
 	require.NoError(t, err)
 	lc := serveLive(t, live, 1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -127,6 +128,14 @@ func applyConfig(cfg *cluster.Config, s string) error {
 			err = groupDelay(cfg, a, k)
 		case "net-latency":
 			err = a.int64(k, &cfg.NetworkLatencyMs)
+		case "timestamp-after-max":
+			// log.message.timestamp.after.max.ms: a scenario's clock starts
+			// in 1970, so one that waits for the user's own client, which
+			// stamps today's time, must accept records that far ahead
+			if cfg.Log == (kafkalog.Config{}) {
+				cfg.Log = cluster.DefaultLogConfig()
+			}
+			err = a.int64(k, &cfg.Log.MessageTimestampAfterMaxMs)
 		default:
 			err = fmt.Errorf("%w: unknown cluster setting %q", ErrSyntax, k)
 		}
