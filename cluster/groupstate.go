@@ -135,7 +135,7 @@ func (w *World) groupInfos(offsetsOnly bool) []GroupInfo {
 }
 
 func (w *World) groupInfo(name string) GroupInfo {
-	gi := GroupInfo{Name: name, State: "Unknown", Coordinator: -1, Members: []MemberInfo{}, Offsets: []OffsetInfo{}, Protocol: w.membersProtocol(name).String()}
+	gi := GroupInfo{Name: name, State: "Unknown", Coordinator: -1, Members: []MemberInfo{}, Offsets: []OffsetInfo{}, Protocol: membersProtocol(w.consumers, name).String()}
 	b := w.coordinatorOf(name)
 	if b == nil {
 		return gi
@@ -204,8 +204,8 @@ func (w *World) consumerMemberInfo(m group.ConsumerMemberStatus) MemberInfo {
 }
 
 // membersProtocol is the protocol the group's consumers use.
-func (w *World) membersProtocol(name string) group.RebalanceProtocol {
-	for _, c := range w.consumers {
+func membersProtocol(consumers []*Consumer, name string) group.RebalanceProtocol {
+	for _, c := range consumers {
 		if c.IsGroup() && c.Config().Group == name {
 			return c.Protocol()
 		}

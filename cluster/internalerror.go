@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
@@ -85,11 +86,11 @@ func (w *World) internalError(b *broker.Broker, err error) {
 	w.record(EventError, ie.Broker, nil, "internal error: %v%s; the world goes on; replay: %s", err, halted, ie.Replay)
 }
 
-// storm describes the messages in flight when the network did not become
+// stormOf describes the messages in flight when the network did not become
 // quiet: the most frequent kinds, for the internal error's text.
-func (w *World) storm() string {
+func stormOf(inFlight []netsim.Envelope) string {
 	count := map[string]int{}
-	for _, e := range w.net.InFlight() {
+	for _, e := range inFlight {
 		count[e.String()]++
 	}
 	keys := make([]string, 0, len(count))

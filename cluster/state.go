@@ -504,7 +504,7 @@ func (w *World) peekLog(b *broker.Broker, tp partitionKey) (*replicalog.Log, int
 		return p.log, p.hw
 	}
 	p := peeked{fs: b.FS(), version: b.FS().ContentVersion(), cfg: cfg}
-	p.log, p.hw = w.openPeek(b, tp, cfg)
+	p.log, p.hw = openPeek(b, tp, cfg, w.clock)
 	if w.peeks.logs == nil {
 		w.peeks.logs = map[peekKey]peeked{}
 	}
@@ -513,13 +513,12 @@ func (w *World) peekLog(b *broker.Broker, tp partitionKey) (*replicalog.Log, int
 }
 
 // openPeek is peekLog without its cache.
-func (w *World) openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config) (*replicalog.Log, int64) {
+func openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config, now int64) (*replicalog.Log, int64) {
 	fsys := b.FS().Clone()
 	hws, _ := broker.ReadCheckpoint(fsys, "replication-offset-checkpoint") // one that does not parse reads as 0
 	if _, err := fsys.Stat(broker.PartitionDir(tp)); err != nil {
 		return nil, 0
 	}
-	now := w.clock
 	log, err := replicalog.Open(fsys, broker.PartitionDir(tp), cfg, &now)
 	if err != nil {
 		return nil, 0

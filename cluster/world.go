@@ -192,7 +192,7 @@ func (w *World) runFor(ms int64) error {
 func (w *World) quiet() {
 	for i := 0; w.net.Due(w.now); i++ {
 		if i >= DefaultMaxDeliveriesPerQuiet {
-			storm := w.storm()
+			storm := stormOf(w.net.InFlight())
 			w.net.Drop(nil, nil)
 			w.internalError(nil, fmt.Errorf("%w after %d deliveries (in flight: %s); dropped them", ErrNotQuiet, i, storm))
 			return
