@@ -180,6 +180,13 @@ func describeMembers(b *strings.Builder, g *cluster.GroupInfo, verbose bool) {
 // assignmentColumn is ASSIGNMENT: "orders(0,2), users(1)", each topic's
 // partitions sorted, the topics sorted; "-" for none.
 func assignmentColumn(ps []cluster.PartitionRef) string {
+	return assignmentString(ps, func(t, parts string) string { return t + "(" + parts + ")" }, ", ")
+}
+
+// assignmentString writes each topic of ps with its partitions, sorted and
+// joined by commas, as topic(t, parts) says, the topics sorted and joined
+// by sep; "-" for none.
+func assignmentString(ps []cluster.PartitionRef, topic func(t, parts string) string, sep string) string {
 	byTopic := map[string][]int{}
 	for _, p := range ps {
 		byTopic[p.Topic] = append(byTopic[p.Topic], int(p.Partition))
@@ -191,13 +198,13 @@ func assignmentColumn(ps []cluster.PartitionRef) string {
 		for i, p := range parts {
 			s[i] = fmt.Sprint(p)
 		}
-		out = append(out, t+"("+strings.Join(s, ",")+")")
+		out = append(out, topic(t, strings.Join(s, ",")))
 	}
 	if len(out) == 0 {
 		return "-"
 	}
 	slices.Sort(out)
-	return strings.Join(out, ", ")
+	return strings.Join(out, sep)
 }
 
 // describeState is printStates: the first column is as wide as the

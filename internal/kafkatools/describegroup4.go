@@ -2,7 +2,6 @@ package kafkatools
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
@@ -62,24 +61,7 @@ func describeMembers4(b *strings.Builder, g *cluster.GroupInfo) {
 // assignmentColumn4 is Kafka 4's getAssignmentString: "orders:0,2;users:1",
 // each topic's partitions sorted, the topics sorted; "-" for none.
 func assignmentColumn4(ps []cluster.PartitionRef) string {
-	byTopic := map[string][]int{}
-	for _, p := range ps {
-		byTopic[p.Topic] = append(byTopic[p.Topic], int(p.Partition))
-	}
-	var out []string
-	for t, parts := range byTopic {
-		slices.Sort(parts)
-		s := make([]string, len(parts))
-		for i, p := range parts {
-			s[i] = fmt.Sprint(p)
-		}
-		out = append(out, t+":"+strings.Join(s, ","))
-	}
-	if len(out) == 0 {
-		return "-"
-	}
-	slices.Sort(out)
-	return strings.Join(out, ";")
+	return assignmentString(ps, func(t, parts string) string { return t + ":" + parts }, ";")
 }
 
 // describeState4 is Kafka 4's printStates: the group column at least 15
