@@ -15,6 +15,36 @@ var ErrDone = errors.New("scenarios: no more steps")
 // (Step.Wait) that are not all there yet; nothing was played.
 var ErrWaiting = errors.New("scenarios: waiting for records from your client")
 
+// ErrStepRefused means the world refused an action of a step, part of
+// which may have been played: in a scenario file it is a mistake of the
+// file; on the page, the world was changed by hand (a terminal command)
+// so that the step no longer fits it. The Run stays at that step and
+// answers the same error to every later Next: the scenario goes on only
+// from a fresh Run (replayed to that step).
+var ErrStepRefused = errors.New("scenarios: the world refused a step")
+
+// StepRefusedError is an ErrStepRefused: which action of which step the
+// world refused, and why.
+type StepRefusedError struct {
+	Scenario, Step string
+	// Line is the step's line in the scenario file.
+	Line int
+	// Action is the action refused, as the terminal writes it.
+	Action string
+	// Err is the world's reason.
+	Err error
+}
+
+func (e *StepRefusedError) Error() string {
+	return fmt.Sprintf("scenario %s: step %s (line %d): %s: %v", e.Scenario, e.Step, e.Line, e.Action, e.Err)
+}
+
+// Is makes errors.Is(err, ErrStepRefused) true.
+func (e *StepRefusedError) Is(target error) bool { return target == ErrStepRefused }
+
+// Unwrap returns the world's reason.
+func (e *StepRefusedError) Unwrap() error { return e.Err }
+
 // Run plays a scenario step by step on a fresh world.
 type Run struct {
 	sc  *Scenario
@@ -25,6 +55,9 @@ type Run struct {
 	main   *cluster.World
 	branch int // -1 on the main line, else the index in sc.Branches
 	next   int // the next step's index on the current line
+	// refused is the error of the step the world refused (nil: none); the
+	// Run plays nothing after it.
+	refused error
 	// HoldForClients makes a step that waits for the records of a Kafka
 	// client of the user's (Step.Wait) wait for them whether or not a
 	// client has spoken yet: Next answers ErrWaiting until they are
@@ -81,7 +114,7 @@ func (r *Run) World() *cluster.World { return r.w }
 // Next plays the next step and checks its facts. It returns ErrDone after
 // the last step of the last branch, and ErrWaiting while the step waits
 // for records of the user's client (see HoldForClients). An action the
-// world refuses is an error: the scenario file is wrong.
+// world refuses is an ErrStepRefused, answered again to every later call.
 func (r *Run) Next() (Outcome, error) { return r.next1(false) }
 
 // NextStandIn plays the next step as Next does, with a simulated producer
@@ -91,6 +124,9 @@ func (r *Run) NextStandIn() (Outcome, error) { return r.next1(true) }
 
 func (r *Run) next1(standInAsked bool) (Outcome, error) {
 	var o Outcome
+	if r.refused != nil {
+		return o, r.refused
+	}
 	steps := r.sc.Steps
 	if r.branch >= 0 {
 		steps = r.sc.Branches[r.branch].Steps
@@ -182,7 +218,8 @@ func (r *Run) play(o Outcome, standIn []cluster.Action) (Outcome, error) {
 	firstEvent, firstAction := nextEventSeq(r.w), len(r.w.Actions())
 	for _, a := range slices.Concat(standIn, o.Step.Actions) {
 		if err := r.w.Do(a); err != nil {
-			return o, fmt.Errorf("scenario %s: step %s (line %d): %s: %w", r.sc.Name, o.Step.ID, o.Step.Line, a, err)
+			r.refused = &StepRefusedError{Scenario: r.sc.Name, Step: o.Step.ID, Line: o.Step.Line, Action: a.String(), Err: err}
+			return o, r.refused
 		}
 	}
 	if r.branch < 0 {
@@ -225,6 +262,10 @@ func (r *Run) Peek() (*Step, *Branch) {
 	}
 	return nil, nil
 }
+
+// Refused returns the ErrStepRefused of the step the world refused, nil
+// while the Run can go on.
+func (r *Run) Refused() error { return r.refused }
 
 // Scenario returns the scenario being played.
 func (r *Run) Scenario() *Scenario { return r.sc }

@@ -318,7 +318,8 @@ func (a *API) scenarioStep(c Call) Reply {
 	}
 	v, err := a.Live.PlayStep(req)
 	switch {
-	case errors.Is(err, ErrStaleSession), errors.Is(err, ErrNoScenario), errors.Is(err, scenarios.ErrWaiting):
+	case errors.Is(err, ErrStaleSession), errors.Is(err, ErrNoScenario), errors.Is(err, scenarios.ErrWaiting),
+		errors.Is(err, scenarios.ErrStepRefused):
 		return jsonReply(statusConflict, sessionError{Error: err.Error(), Session: v})
 	case errors.Is(err, ErrBadAnswer):
 		return jsonReply(statusBadRequest, sessionError{Error: err.Error(), Session: v})

@@ -106,7 +106,12 @@ type PendingStep struct {
 	Narration []string `json:"narration"`
 	Actions   []string `json:"actions,omitempty"`
 	Question  string   `json:"question,omitempty"`
-	Choices   []string `json:"choices,omitempty"`
+	// Refused says why the step cannot be played: the world refused one
+	// of its actions, having been changed by hand (a terminal command)
+	// since the scenario set it up. Only a replay to this step (starting
+	// the scenario again at it) or leaving goes on.
+	Refused string   `json:"refused,omitempty"`
+	Choices []string `json:"choices,omitempty"`
 	// Wait is set while the step waits for records of a Kafka client of
 	// the user's.
 	Wait *WaitView `json:"wait,omitempty"`
@@ -288,6 +293,10 @@ func (l *Live) playNext(a int, standIn bool) (Session, error) {
 	if errors.Is(err, scenarios.ErrWaiting) {
 		return l.session(), err
 	}
+	if errors.Is(err, scenarios.ErrStepRefused) {
+		l.bump()
+		return l.session(), refusedStep{err}
+	}
 	if err != nil {
 		return l.session(), fmt.Errorf("web: scenario %s: %w", l.sc.Name, err)
 	}
@@ -295,6 +304,21 @@ func (l *Live) playNext(a int, standIn bool) (Session, error) {
 	l.past = nil
 	l.bump()
 	return l.session(), nil
+}
+
+// refusedStep is a scenarios.ErrStepRefused told to the learner.
+type refusedStep struct{ err error }
+
+func (r refusedStep) Error() string { return refusedText(r.err) }
+func (r refusedStep) Unwrap() error { return r.err }
+
+// refusedText tells the learner why the scenario cannot go on.
+func refusedText(err error) string {
+	var e *scenarios.StepRefusedError
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	return fmt.Sprintf("Step %s cannot be played: the world refused its action %q (%v). The world was changed by hand since the scenario set it up; replay the scenario to this step, or leave it.", e.Step, e.Action, e.Err)
 }
 
 // validAnswer says whether a is a choice of st (0, none, always is).
@@ -423,6 +447,9 @@ func (l *Live) stepView() StepView {
 		n.Branch, n.Fork = br.Name, br.Intro
 	} else if l.played != nil {
 		n.Branch = l.played.Branch
+	}
+	if err := l.run.Refused(); err != nil {
+		n.Refused = refusedText(err)
 	}
 	if q := st.Question; q != nil {
 		n.Question, n.Choices = q.Text, q.Choices

@@ -237,3 +237,38 @@ func jsonText(t *testing.T, s string) string {
 	require.NoError(t, err)
 	return string(b[1 : len(b)-1])
 }
+
+// TestAStepTheWorldRefusesIsToldNotCrashed: a terminal command changes the
+// scenario's world so that a step's action no longer fits it (kip101-part3
+// starts broker 2 at step 5; the learner started it by hand). The step is
+// answered 409 with the reason, every later step the same, the session
+// does not move, and a replay to the step goes on from a world the
+// scenario set up again.
+func TestAStepTheWorldRefusesIsToldNotCrashed(t *testing.T) {
+	hs, _ := newTestServer(t)
+	code, body := post(t, hs, "/api/scenario/start", map[string]any{"name": "kip101-part3", "step": 5, "answers": []int{0, 0, 0, 0, 3}})
+	require.Equal(t, http.StatusOK, code, body)
+	s := decode[Session](t, body)
+	code, body = post(t, hs, "/api/exec", map[string]any{"line": "start 2"})
+	require.Equal(t, http.StatusOK, code, body)
+	for range 2 {
+		code, body = post(t, hs, "/api/scenario/step", map[string]any{"session": s.ID, "step": s.Step, "answer": 1})
+		require.Equal(t, http.StatusConflict, code, body)
+		e := decode[sessionError](t, body)
+		require.Contains(t, e.Error, `the world refused its action "start 2"`)
+		if diff := cmp.Diff(s.Answers, e.Session.Answers); diff != "" || e.Session.Step != s.Step {
+			t.Fatalf("a refused step moved the session to step %d; answers (-before +after):\n%s", e.Session.Step, diff)
+		}
+		if n := e.Session.Play.Next; n == nil || !strings.Contains(n.Refused, "replay the scenario to this step") {
+			t.Fatalf("the session does not say the step is refused: %+v", n)
+		}
+	}
+	code, body = post(t, hs, "/api/scenario/start", map[string]any{"name": "kip101-part3", "step": s.Step, "answers": s.Answers})
+	require.Equal(t, http.StatusOK, code, body)
+	r := decode[Session](t, body)
+	code, body = post(t, hs, "/api/scenario/step", map[string]any{"session": r.ID, "step": r.Step, "answer": 1})
+	require.Equal(t, http.StatusOK, code, body)
+	if after := decode[Session](t, body); after.Step != s.Step+1 || after.Play.Next != nil && after.Play.Next.Refused != "" {
+		t.Fatalf("the replayed scenario did not go on: %+v", after)
+	}
+}

@@ -107,6 +107,9 @@ func playTabs(t *testing.T, rnd *rand.Rand, ops int) {
 		refresh(tb, "opening")
 	}
 	lastNow, lastID := tabs[0].seen.NowMs, tabs[0].seen.Session.ID
+	// typedSince[id]: a terminal line was typed in session id, which may
+	// leave its world unfit for the scenario's next step
+	typedSince := map[uint64]bool{}
 	for op := 0; op < ops; op++ {
 		tb := tabs[rnd.IntN(2)]
 		jump := false
@@ -138,6 +141,18 @@ func playTabs(t *testing.T, rnd *rand.Rand, ops int) {
 				}
 				if diff := cmp.Diff(before, live.Session()); diff != "" {
 					t.Fatalf("%s: a refused step changed the session (-before +after):\n%s", what, diff)
+				}
+				break
+			}
+			if code == http.StatusConflict && typedSince[before.ID] {
+				// a terminal line changed the scenario's world so that the
+				// step no longer fits it: refused, told, nothing moved
+				e := decode[sessionError](t, body)
+				if n := e.Session.Play.Next; n == nil || n.Refused == "" {
+					t.Fatalf("%s: 409 without a refused step: %s", what, body)
+				}
+				if diff := cmp.Diff(before.Answers, e.Session.Answers); diff != "" || e.Session.Step != before.Step {
+					t.Fatalf("%s: a refused step moved the session (-before +after):\n%s", what, diff)
 				}
 				break
 			}
@@ -175,6 +190,7 @@ func playTabs(t *testing.T, rnd *rand.Rand, ops int) {
 			if req.At != nil {
 				what += fmt.Sprintf(" at t=%d", *req.At)
 			}
+			typedSince[live.Session().ID] = true
 			code, body := call(what, "POST", "/api/exec", req)
 			require.Equal(t, http.StatusOK, code, "%s: %s", what, body)
 			r := decode[execResult](t, body)

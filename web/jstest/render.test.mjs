@@ -305,6 +305,18 @@ test("a step waiting for the user's Kafka client says where to point it and what
   assert.match(el.querySelector("#scen-wait").textContent, /no Kafka listeners/);
 });
 
+test("a step the world refused (changed by hand) offers a replay to it, not its question", () => {
+  /** @type {import("../static/js/types.js").StepView} */
+  const s = {scenario: "kip101-part3", title: "K", steps: 9, done: false,
+    next: {id: "5", title: "B restarts", narration: ["B restarts."], question: "q", choices: ["Yes", "No"],
+      refused: "Step 5 cannot be played: the world refused its action \"start 2\" (broker 2 is running)."}};
+  const el = clean(playHTML(s, {}, "", false), "playHTML");
+  assert.match(el.querySelector("#scen-refused").textContent, /refused its action "start 2"/);
+  assert.match(el.querySelector("#scen-replay").textContent, /Replay the scenario to step 5/);
+  assert.equal(el.querySelector(".choice"), null, "no guess on a step that cannot be played");
+  assert.equal(el.querySelector("#scen-next"), null);
+});
+
 test("a broker's buttons: start only when it is not running, stop and kill only when it is", () => {
   const v = update();
   const brokers = /** @type {NonNullable<typeof v.brokers>} */ (v.brokers);

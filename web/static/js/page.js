@@ -671,6 +671,17 @@ export function boot(t) {
       goLive();
       return;
     }
+    if (target.id === "scen-replay" && ui.session) {
+      // the world refused the step (changed by hand): the scenario again,
+      // replayed to the step with the answers given
+      const s = ui.session;
+      ui.ownSession = true;
+      const r = await t.post("/api/scenario/start", {name: s.scenario, step: s.step, answers: (s.answers || []).slice(0, s.step)});
+      followSession(r.ok ? r.body : r.body.session, r.ok ? "" : r.body.error, true);
+      if (ui.at !== null) goLive();
+      render(await fetchView(null));
+      return;
+    }
     const g = target.closest("[data-guess]");
     const standIn = target.id === "scen-standin";
     if (!(g instanceof HTMLElement) && target.id !== "scen-next" && !standIn) return;

@@ -360,6 +360,7 @@
  * @property {Array<string> | null} narration
  * @property {Array<string> | null} [actions]
  * @property {string} [question]
+ * @property {string} [refused] Refused says why the step cannot be played: the world refused one of its actions, having been changed by hand (a terminal command) since the scenario set it up. Only a replay to this step (starting the scenario again at it) or leaving goes on.
  * @property {Array<string> | null} [choices]
  * @property {WaitView | null} [wait] Wait is set while the step waits for records of a Kafka client of the user's.
  */

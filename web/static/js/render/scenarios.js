@@ -101,6 +101,11 @@ export function playHTML(s, info, note, cmdsOpen) {
     if (n.actions && n.actions.length) {
       h += `<details class="cmds"${cmdsOpen ? " open" : ""}><summary>show the commands</summary><ol class="actions">${n.actions.map((a) => `<li>${esc(a)}</li>`).join("")}</ol></details>`;
     }
+    if (n.refused) {
+      h += `<p class="offline" id="scen-refused" role="alert">${esc(n.refused)}</p>` +
+        `<button type="button" id="scen-replay">Replay the scenario to step ${esc(n.id)}</button>`;
+      return h + `</div>`;
+    }
     if (n.wait) h += waitHTML(n.wait);
     const held = n.wait && n.wait.held;
     if (n.question) {
