@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,9 +13,18 @@ import (
 // TestQuorumStatus: the metadata log grows by a NoOpRecord every 500 ms;
 // a stopped voter stops following, and the lag is its distance in records
 // and in time; the active controller's loss, with a majority of voters
-// running, starts a new leader epoch.
+// running, starts a new leader epoch. The same in a world whose Kafka
+// clock starts at the wall clock (a served world): the log starts with the
+// world, not in 1970 (it once counted a NoOpRecord for every 500 ms since
+// then: a HW of billions, and the served world's first tick took seconds).
 func TestQuorumStatus(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.Modern, CombinedControllers: true})
+	for _, start := range []int64{0, 1_765_000_000_123} {
+		t.Run(fmt.Sprint(start), func(t *testing.T) { quorumStatus(t, start) })
+	}
+}
+
+func quorumStatus(t *testing.T, start int64) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.Modern, CombinedControllers: true, ClockStartMs: start})
 	require.NoError(t, err)
 	require.NoError(t, w.RunFor(2000))
 	got, ok := w.QuorumStatus()

@@ -91,7 +91,7 @@ func New(cfg Config) (*World, error) {
 	w := &World{cfg: cfg, pcg: rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15), reqs: &broker.Requests{}}
 	w.rnd = rand.New(w.pcg)
 	w.clock = cfg.ClockStartMs
-	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
+	w.ctl = controller.New(controller.Config{Brokers: cfg.Brokers, StartMs: cfg.ClockStartMs, ZooKeeperEra: cfg.zkEra(), BrokerSessionTimeoutMs: cfg.BrokerSessionTimeoutMs,
 		Combined: cfg.CombinedControllers, FailoverMs: cfg.ControllerFailoverMs, BrokerSettings: w.cfg.topicDefaults(),
 		ClientTopicSegmentBytes: cfg.ClientTopicSegmentBytes, EligibleLeaderReplicas: cfg.Rules.EligibleLeaderReplicas()})
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {

@@ -46,8 +46,7 @@ def main():
     if op == "produce":
         topic, acks = args[0], args[1]
         p = KafkaProducer(bootstrap_servers=bootstrap, client_id="kafka-python-acks-" + acks,
-                          acks="all" if acks == "all" else int(acks), linger_ms=5,
-                          api_version_auto_timeout_ms=10000)
+                          acks="all" if acks == "all" else int(acks), linger_ms=5)
         out = []
         for r in json.load(sys.stdin):
             md = p.send(topic, key=bytes.fromhex(r["key"]), value=bytes.fromhex(r["value"])).get(timeout=30)

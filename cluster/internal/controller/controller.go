@@ -43,6 +43,9 @@ type Config struct {
 	// and detects unclean shutdowns by the broker epoch a registration
 	// brings from the broker's clean shutdown marker.
 	EligibleLeaderReplicas bool
+	// StartMs is Kafka's clock at the world's start (the metadata log
+	// starts then: a served world's clock is the wall clock's).
+	StartMs int64
 }
 
 // Env is what the controller needs from the world around it.

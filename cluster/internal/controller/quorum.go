@@ -97,11 +97,12 @@ func (c *Controller) QuorumStatus() (QuorumStatus, bool) {
 }
 
 // initMetadataLog starts the metadata log: broker 1 won the first
-// election (epoch 1) and wrote its LeaderChangeMessage at time 0.
+// election (epoch 1) and wrote its LeaderChangeMessage at the world's
+// start (Config.StartMs: the wall clock in a served world, not 1970).
 func (c *Controller) initMetadataLog() {
 	if q := &c.quorum; q.voters == nil {
 		q.voters = make([]voterState, c.cfg.Brokers)
-		q.epoch, q.hw, q.nextNoOpMs = 1, 1, MetadataMaxIdleIntervalMs
+		q.epoch, q.hw, q.nextNoOpMs = 1, 1, c.cfg.StartMs+MetadataMaxIdleIntervalMs
 		for i := range q.voters {
 			q.voters[i].leo = 1
 		}
@@ -112,13 +113,15 @@ func (c *Controller) initMetadataLog() {
 // the running voters catch up.
 func (c *Controller) tickMetadataLog(env Env) {
 	q := &c.quorum
+	now := env.Now()
 	c.initMetadataLog()
 	if q.active == 0 {
 		return
 	}
-	now := env.Now()
-	for ; now >= q.nextNoOpMs; q.nextNoOpMs += MetadataMaxIdleIntervalMs {
-		q.hw++
+	if now >= q.nextNoOpMs { // a NoOpRecord every MetadataMaxIdleIntervalMs
+		n := (now-q.nextNoOpMs)/MetadataMaxIdleIntervalMs + 1
+		q.hw += n
+		q.nextNoOpMs += n * MetadataMaxIdleIntervalMs
 	}
 	for i := range q.voters {
 		if env.BrokerRunning(int32(i + 1)) {
