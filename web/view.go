@@ -150,6 +150,9 @@ type DetailView struct {
 	// Lost are the newest MaxLostShown records acknowledged to a producer
 	// and lost after (cluster.Result.Lost), drawn where they were.
 	Lost []LostView `json:"lost,omitempty"`
+	// SegmentBytes is the topic's segment.bytes, at which its segments
+	// roll (0: not known).
+	SegmentBytes int64 `json:"segment_bytes,omitempty"`
 }
 
 // LostView is a record acknowledged at Offset and later lost.
@@ -296,8 +299,23 @@ func partRow(p cluster.PartitionInfo) PartRow {
 		Replicas: p.Replicas, ISR: p.ISR, ELR: p.ELR, LastKnownELR: p.LastKnownELR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p), Stable: p.LastStableOffset}
 }
 
+// segmentBytes is topic's segment.bytes, 0 if it cannot be read.
+func segmentBytes(w *cluster.World, topic string) int64 {
+	cfgs, err := w.TopicConfigs(topic)
+	if err != nil {
+		return 0
+	}
+	for _, c := range cfgs {
+		if c.Name == "segment.bytes" {
+			n, _ := strconv.ParseInt(c.Value, 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
 func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView {
-	d := &DetailView{PartRow: row, Open: p.OpenTransactions}
+	d := &DetailView{PartRow: row, Open: p.OpenTransactions, SegmentBytes: segmentBytes(w, p.Topic)}
 	isr := map[int32]bool{}
 	for _, id := range p.ISR {
 		isr[id] = true

@@ -34,6 +34,9 @@ func TestViewSegmentFilesOfAFreshWorld(t *testing.T) {
 			t.Errorf("broker %d's segment files of profiles-0 (-want +got):\n%s", l.Broker, diff)
 		}
 	}
+	if got := v.Detail.SegmentBytes; got != w.Config().Log.SegmentBytes {
+		t.Errorf("the detail says segments roll at %d bytes, the broker's segment.bytes is %d", got, w.Config().Log.SegmentBytes)
+	}
 }
 
 // The default world's brokers show the size of their disks, which a

@@ -144,6 +144,10 @@ test("detail: every replica's track, its lines, and the segment files", () => {
   assert.ok(el.querySelector('.logrow[data-log="2"] .hwline.own'));
   const segs = clean(segfilesHTML(d, ""), "segfilesHTML");
   assert.equal(segs.querySelectorAll(".segbox").length, 3);
+  const small = clean(segfilesHTML({...d, segment_bytes: 1024}, ""), "segfilesHTML");
+  assert.match(small.querySelector(".segnote").textContent, /segment\.bytes = 1(\.0)? KiB\. Kafka 4 refuses segment\.bytes below 1 MiB \(KIP-1030\)/);
+  const big = clean(segfilesHTML({...d, segment_bytes: 1073741824}, ""), "segfilesHTML");
+  assert.doesNotMatch(big.querySelector(".segnote").textContent, /refuses/, "a Kafka-sized segment needs no excuse");
 });
 
 test("detail: an open transaction holds the last stable offset below the high watermark", () => {

@@ -67,6 +67,7 @@
  * @property {Array<LogView> | null} logs
  * @property {Array<OpenTransaction> | null} [open_txns] Open are the transactions open on the partition (producer id, first offset): the earliest holds the last stable offset back.
  * @property {Array<LostView> | null} [lost] Lost are the newest MaxLostShown records acknowledged to a producer and lost after (cluster.Result.Lost), drawn where they were.
+ * @property {number} [segment_bytes] SegmentBytes is the topic's segment.bytes, at which its segments roll (0: not known).
  */
 
 /**

@@ -160,6 +160,22 @@ export function tracksHTML(d, o) {
   return tracksView(d, o).html;
 }
 
+/** Kafka 4's smallest segment.bytes (KIP-1030; LogConfig in 4.0). */
+export const KAFKA4_MIN_SEGMENT_BYTES = 1048576;
+
+/**
+ * segmentNote says at what size the topic's segments roll, and, below
+ * Kafka 4's floor, that this world allows it so that segments roll in
+ * view.
+ * @param {DetailView} d
+ */
+export function segmentNote(d) {
+  const n = d.segment_bytes;
+  if (!n) return "";
+  const small = n < KAFKA4_MIN_SEGMENT_BYTES ? ` Kafka 4 refuses segment.bytes below 1 MiB (KIP-1030); this world allows smaller segments so that you can watch them roll.` : "";
+  return `<p class="segnote" data-key="segnote">Segments roll at segment.bytes = ${bytes(n)}.${small}</p>`;
+}
+
 /**
  * segfilesHTML draws each replica's segment files: its role, its own high
  * watermark, and each segment's .log with its records and bytes and its
@@ -169,7 +185,7 @@ export function tracksHTML(d, o) {
  * @param {string} mine
  */
 export function segfilesHTML(d, mine) {
-  return (d.logs || []).map((l) => {
+  return segmentNote(d) + (d.logs || []).map((l) => {
     const [label, cls] = roleLabel(l);
     const segs = (l.segs || []).map((g) => `<li data-key="${esc(g.file)}"${mine ? ` class="mark-yours"` : ""} title="${g.active ? "the active segment: appends go here" : "a rolled segment: it never changes"}${mine ? ` (recovered at every start of broker ${l.b} by your code, ${mine})` : ""}">
         <span class="f">${esc(g.file)}</span><span>${g.n < 0 ? "records read back when it starts" : `${g.n} record${g.n === 1 ? "" : "s"}`}</span><span>${bytes(g.size)}</span>
