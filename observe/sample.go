@@ -40,6 +40,10 @@ type Sample struct {
 	// those that were listed).
 	TopicsListed bool `json:"topics_listed"`
 	GroupsListed bool `json:"groups_listed"`
+	// ELRListed is set when the cluster answered DescribeTopicPartitions
+	// for every topic: the partitions' ELR and LastKnownELR are then
+	// observed (else not, and empty).
+	ELRListed bool `json:"elr_listed"`
 	// Topics are the topics, by name; Partitions their partitions, by
 	// topic then partition.
 	Topics     []*Topic     `json:"topics"`
@@ -140,8 +144,33 @@ type Partition struct {
 	LogStartOffset   int64 `json:"log_start_offset"`
 	HighWatermark    int64 `json:"high_watermark"`
 	LastStableOffset int64 `json:"last_stable_offset"`
+	// ELR are the eligible leader replicas and LastKnownELR the last
+	// known leader (KIP-966; DescribeTopicPartitions), nil when empty or
+	// not observed (Sample.ELRListed says which).
+	ELR          []int32 `json:"elr,omitempty"`
+	LastKnownELR []int32 `json:"last_known_elr,omitempty"`
+	// Producers are the producers with state on the partition
+	// (DescribeProducers at its leader), as of the poll ProducersSeq (0:
+	// never asked). A poll asks a bounded number of partitions
+	// (MaxProducerPartitions a broker), in turn; the others keep what the
+	// poll that last asked them was told, with its number.
+	Producers    []Producer `json:"producers,omitempty"`
+	ProducersSeq uint64     `json:"producers_seq,omitempty"`
 	// Logs are the replicas' logs, in Replicas' order.
 	Logs []ReplicaLog `json:"logs"`
+}
+
+// Producer is one producer with state on a partition, as its leader's
+// DescribeProducers answers: its id and epoch, its last batch's sequence
+// and timestamp, the epoch of the transaction coordinator that last wrote
+// its marker, and the first offset of its open transaction (-1: none).
+type Producer struct {
+	ID                    int64 `json:"producer_id"`
+	Epoch                 int32 `json:"producer_epoch"`
+	LastSequence          int32 `json:"last_sequence"`
+	LastTimestamp         int64 `json:"last_timestamp"`
+	CoordinatorEpoch      int32 `json:"coordinator_epoch"`
+	CurrentTxnStartOffset int64 `json:"current_txn_start_offset"`
 }
 
 // ReplicaLog is one replica's log as its broker describes it.

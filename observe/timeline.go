@@ -18,8 +18,11 @@ type Timeline struct {
 	maxSamples, maxEvents int
 	maxBytes              int64
 	samples               []*Sample
-	bytes                 int64
-	events                []Event
+	// origin is when the first sample ever kept was taken: the moments
+	// of the timeline are counted from it, whatever fell off since.
+	origin time.Time
+	bytes  int64
+	events []Event
 	// dropped counts the samples and events that fell off.
 	droppedSamples, droppedEvents int
 }
@@ -32,6 +35,9 @@ func newTimeline(c Config) *Timeline {
 // add appends s and the events it brought, dropping the oldest samples
 // and events beyond the bounds (the newest sample always stays).
 func (t *Timeline) add(s *Sample, events []Event) {
+	if t.origin.IsZero() {
+		t.origin = s.At
+	}
 	t.samples = append(t.samples, s)
 	t.bytes += s.size
 	drop := 0
@@ -86,6 +92,11 @@ func (t *Timeline) At(at time.Time) *Sample {
 	return t.samples[i-1]
 }
 
+// Origin is when the first sample was taken (zero before it): a page
+// counts the timeline's moments from it, so that a moment keeps its place
+// when older samples fall off.
+func (t *Timeline) Origin() time.Time { return t.origin }
+
 // Events returns its events, oldest first. The caller must not modify
 // them.
 func (t *Timeline) Events() []Event { return t.events }
@@ -110,14 +121,14 @@ type LagPoint struct {
 func (t *Timeline) Lag(group, topic string, partition int32) []LagPoint {
 	out := make([]LagPoint, 0, len(t.samples))
 	for _, s := range t.samples {
-		out = append(out, LagPoint{Seq: s.Seq, At: s.At, Lag: s.lag(group, topic, partition)})
+		out = append(out, LagPoint{Seq: s.Seq, At: s.At, Lag: s.Lag(group, topic, partition)})
 	}
 	return out
 }
 
-// lag is the lag of group on topic-partition in s (summed with topic ""),
+// Lag is the lag of group on topic-partition in s (summed with topic ""),
 // NotObserved when s does not tell it.
-func (s *Sample) lag(group, topic string, partition int32) int64 {
+func (s *Sample) Lag(group, topic string, partition int32) int64 {
 	i, ok := slices.BinarySearchFunc(s.Groups, group, func(g *Group, name string) int { return strings.Compare(g.Name, name) })
 	if !ok {
 		return NotObserved

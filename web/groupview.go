@@ -40,7 +40,17 @@ type GroupView struct {
 	Offsets       []OffsetView `json:"offsets"`
 	OffsetsHidden int          `json:"offsets_hidden,omitempty"`
 	HiddenLag     int64        `json:"hidden_lag,omitempty"`
+	// LagTimes and Lags are the group's lag over time on the page of an
+	// observed cluster: the times of the samples up to the one shown
+	// (milliseconds on the timeline, at most MaxLagPoints) and the
+	// group's total lag at each (NotObserved where a poll could not tell
+	// it). Each offset shown has its own (OffsetView.Lags).
+	LagTimes []int64 `json:"lag_t,omitempty"`
+	Lags     []int64 `json:"lags,omitempty"`
 }
+
+// MaxLagPoints bounds the samples of a lag drawn over time.
+const MaxLagPoints = 120
 
 // MemberView is one member of a group: the partitions it reads, at most
 // MaxMemberPartitionsShown of them (PartitionsHidden counts the others),
@@ -83,6 +93,9 @@ func cutRefs(ps []cluster.PartitionRef) ([]cluster.PartitionRef, int) {
 type OffsetView struct {
 	cluster.OffsetInfo
 	LogStart int64 `json:"lso"`
+	// Lags is the partition's lag at each of the group's LagTimes (an
+	// observed cluster's page only).
+	Lags []int64 `json:"lags,omitempty"`
 }
 
 // groupView cuts g's lists for the page; logStart gives a partition's

@@ -75,6 +75,10 @@ type View struct {
 	// Journey is the journey of the record the page follows (Focus.Offset
 	// and Value), at the moment shown; nil when it follows none.
 	Journey *JourneyView `json:"journey,omitempty"`
+	// Observed is set on the page of a real cluster watched from outside
+	// (Mode ModeObserved): the sample shown, what it could not see, why
+	// nothing acts.
+	Observed *ObservedView `json:"observed,omitempty"`
 }
 
 // BrokerView is one broker.
@@ -100,6 +104,13 @@ type BrokerView struct {
 	// asked for and the base offset of the batch it began with (-1: none).
 	LastFetch      int64 `json:"last_fetch"`
 	LastFirstBatch int64 `json:"last_first_batch"`
+	// Listener, Rack, LogDir and FreeBytes are an observed broker's
+	// (Metadata, DescribeLogDirs; FreeBytes NotObserved before
+	// DescribeLogDirs v4); empty on the simulated page.
+	Listener  string `json:"listener,omitempty"`
+	Rack      string `json:"rack,omitempty"`
+	LogDir    string `json:"log_dir,omitempty"`
+	FreeBytes int64  `json:"free,omitempty"`
 	// V is the broker's version in the update stream (see "The update
 	// stream" in the package documentation; 0 outside it).
 	V uint64 `json:"v,omitempty"`
@@ -180,6 +191,11 @@ type LogView struct {
 	// Segments are the replica's newest segment files.
 	Segments []SegmentView `json:"segs,omitempty"`
 	Records  []RecordView  `json:"recs"`
+	// Bytes is an observed replica's size as its broker's DescribeLogDirs
+	// tells it (nil on the simulated page, NotObserved when its broker
+	// did not answer): an observer counts a log's bytes and offsets, it
+	// never reads its records.
+	Bytes *int64 `json:"bytes,omitempty"`
 }
 
 // RecordView is one record: offset, key, value, leader epoch, and the

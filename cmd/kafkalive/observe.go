@@ -48,9 +48,10 @@ see is listed by --once.
 
 --once polls once and prints the cluster; --json prints each poll as one JSON
 object a line instead. Point it at "kafkalive serve" (127.0.0.1:9092) to watch
-the simulated cluster. --addr serves a page of the observed cluster while it
-polls: brokers, partitions, groups with lag, the events, a timeline of the
-samples kept (an hour at a poll a second) to drag back, and the read-only
+the simulated cluster. --addr serves the simulated cluster's page showing the
+observed one while it polls: brokers, partitions, each replica's log end,
+groups with their lag drawn over time, the quorum, the events, a timeline of
+the samples kept (an hour at a poll a second) to drag back, and the read-only
 tools; nothing on it acts on the cluster.
 
 Kafka's read-only tools run on a fresh poll: name one after the flags

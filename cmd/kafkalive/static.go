@@ -128,12 +128,10 @@ func writeSite(dir string, stderr io.Writer) (siteSize, error) {
 }
 
 // writePage copies the page's files (web.StaticFS) into the site, with
-// index.html marked to run the world in the Web Worker. The observed
-// cluster's page (observe.html and its modules) is left out: it needs the
-// observer's server (kafkalive observe --addr).
+// index.html marked to run the world in the Web Worker.
 func (s *site) writePage() error {
 	return fs.WalkDir(web.StaticFS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == serviceWorkerName || observedPageFile(p) {
+		if err != nil || d.IsDir() || p == serviceWorkerName {
 			return err
 		}
 		b, err := fs.ReadFile(web.StaticFS(), p)
@@ -147,16 +145,6 @@ func (s *site) writePage() error {
 		}
 		return s.write(p, b)
 	})
-}
-
-// observedPageFile reports whether p is a file of the observed cluster's
-// page only.
-func observedPageFile(p string) bool {
-	switch p {
-	case "observe.html", "js/observe.js", "js/render/observed.js":
-		return true
-	}
-	return false
 }
 
 // markTab adds tabMarker to index.html's head, after its charset.

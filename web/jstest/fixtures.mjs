@@ -58,3 +58,36 @@ export function update() {
     session: {id: 1, step: 0},
   };
 }
+
+/**
+ * observedUpdate is a real cluster observed from outside, at its fifth
+ * sample: what a client cannot see is -1 (not observed), the records are
+ * not read, the group's lag is drawn over the samples.
+ * @returns {Update}
+ */
+export function observedUpdate() {
+  const v = update();
+  v.mode = "observed";
+  v.rules = "observed";
+  v.producers = [];
+  delete v.consumers;
+  v.brokers = [1, 2, 3].map((id) => ({id, state: id === 3 ? "down" : "up", ctl: id === 3 ? "unregistered" : "unfenced", disk: id === 3 ? -1 : 2048,
+    cache: -1, in: -1, out: -1, fetch_reads: -1, fetch_scanned: -1, fetch_scanned_bytes: -1, last_fetch: -1, last_first_batch: -1,
+    listener: `127.0.0.1:909${id + 1}`, log_dir: "/var/lib/kafka", free: -1}));
+  v.detail = {topic: "orders", p: 0, leader: 1, epoch: 3, replicas: [1, 2, 3], isr: [1, 2], elr: [3], lso: 0, hw: 6, leo: 9, stable: 6, lag: 4,
+    logs: [{b: 1, role: "leader", inIsr: true, leo: 9, hw: 6, first: 0, count: 0, recs: [], bytes: 700},
+      {b: 2, role: "follower", inIsr: true, leo: 7, hw: -1, first: -1, count: 0, recs: [], bytes: 560},
+      {b: 3, role: "down", inIsr: false, leo: -1, hw: -1, first: -1, count: 0, recs: [], bytes: -1}]};
+  const g = /** @type {NonNullable<Update["groups"]>} */ (v.groups)[0];
+  g.generation = -1;
+  g.lag_t = [1000, 2000, 3000, 4000, 5000];
+  g.lags = [0, 2, -1, 5, 2];
+  /** @type {NonNullable<typeof g.offsets>} */ (g.offsets)[0].lags = [0, 2, -1, 5, 2];
+  v.observed = {cluster_id: "abc", seq: 5, first: 1, last: 5, at: 1765000000000, requests: 23, took_ms: 4.2,
+    not_observable: ["the page cache"], read_only: "This page only looks.", elr_observed: true,
+    quorum: {leader_id: 1, leader_epoch: 2, high_watermark: 90, voters: [{id: 1, leo: 90}, {id: 2, leo: -1}]},
+    configs: [{name: "min.insync.replicas", value: "2", source: "DYNAMIC_TOPIC_CONFIG"}],
+    producers: [{producer_id: 4000, producer_epoch: 0, last_sequence: 41, last_timestamp: 1765000000000, coordinator_epoch: -1, current_txn_start_offset: -1}],
+    producers_seq: 4};
+  return v;
+}

@@ -1,5 +1,7 @@
 // Renders every panel of each update in the JSON file given (an array of
-// the server's real updates, written by web's TestPageRendersRealUpdates)
+// the server's real updates, written by web's TestPageRendersRealUpdates,
+// or an observed cluster's, by web/observed's
+// TestSharedPageRendersObservedUpdates)
 // and fails on a value a renderer did not have: undefined, NaN, an object
 // printed as text. Run by that Go test; not a test of node's runner.
 import {readFileSync} from "node:fs";
@@ -15,6 +17,7 @@ import {learnerHTML, yourPart} from "../static/js/render/learner.js";
 import {pageText, partsHTML, topicsHTML} from "../static/js/render/partitions.js";
 import {producersHTML} from "../static/js/render/producers.js";
 import {playHTML} from "../static/js/render/scenarios.js";
+import {observedBannerHTML, observedMetaHTML, observedProducersHTML, observedTracksHTML} from "../static/js/render/observed.js";
 import {marksHTML} from "../static/js/render/timeline.js";
 
 const updates = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -24,7 +27,13 @@ for (const [i, v] of updates.entries()) {
     controller: controllerNote(v), brokers: brokersHTML(v), producers: producersHTML(v), groups: groupsHTML(v, () => "1/s"),
     parts: partsHTML(v), events: eventsHTML(v), marks: marksHTML(v.marks || [], v.now, v.start || 0),
   };
-  if (v.detail) {
+  if (v.observed) out.observed = observedBannerHTML(v.observed, !!v.past);
+  if (v.detail && v.observed) {
+    const d = v.detail;
+    out.meta = observedMetaHTML(d, v.observed);
+    out.tracks = observedTracksHTML(d);
+    out.segfiles = observedProducersHTML(v.observed);
+  } else if (v.detail) {
     const d = v.detail;
     out.meta = metaHTML(d);
     out.tracks = tracksHTML(d, {room: 12, cell: 46, selected: null, mine: yourPart(v.learner, "record", d.topic)});

@@ -1,12 +1,18 @@
 package observed
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/kafkalive/kafkalive/internal/kafkatools"
 	"github.com/kafkalive/kafkalive/internal/kafkatools/observedtools"
@@ -15,36 +21,63 @@ import (
 )
 
 // Server serves the page of a real cluster an observer watches
-// (kafkalive observe --addr): its brokers, partitions, groups and quorum
-// at any sample of the observer's timeline, the events between samples,
-// and Kafka's read-only tools. Nothing on it acts on the cluster: every
-// request but those is refused ([ErrReadOnly]). It answers the page itself
+// (kafkalive observe --addr): the simulated cluster's page itself
+// (index.html and its panels), fed from the observer's samples ([Source])
+// through the same calls (/api/view, /api/stream, /api/exec), marked
+// read-only. Nothing on it acts on the cluster: the terminal runs Kafka's
+// read-only tools on the sample shown, and every call that would act
+// (pause, reset, speed, the scenarios, a command that changes the cluster)
+// is refused with 403 and why ([ErrReadOnly]). It answers the page itself
 // only, as web.Server does ([web.Admit]).
 type Server struct {
 	Observer *observe.Observer
+	Source   *Source
 	// Hosts are further HOST:PORT names a request's Host may give.
 	Hosts []string
-	mux   *http.ServeMux
+	// Interval is the least time between two frames of a stream
+	// (default web.UpdateInterval: ten a second).
+	Interval time.Duration
+	// MaxStreams bounds the update streams open at once (default
+	// DefaultMaxStreams).
+	MaxStreams int
+	mux        *http.ServeMux
+	index      []byte
+
+	streamsMu sync.Mutex
+	streams   int
 }
 
 // ErrReadOnly refuses, on an observed cluster's page, a request that
 // would act.
 var ErrReadOnly = errors.New("web: this page observes a real cluster and only looks: nothing here acts on it")
 
-// MaxEvents bounds the events a View carries.
-const MaxEvents = 60
+// DefaultMaxStreams bounds the update streams an observed cluster's page
+// serves at once.
+const DefaultMaxStreams = 32
+
+// Marker is the tag the page's index.html carries when it shows an
+// observed cluster: the page hides what acts before its first update.
+const Marker = `<meta name="kafkalive-world" content="observed">`
 
 // NewServer returns the page of what o observes.
 func NewServer(o *observe.Observer) *Server {
-	s := &Server{Observer: o, mux: http.NewServeMux()}
+	s := &Server{Observer: o, Source: NewSource(o), Interval: web.UpdateInterval, MaxStreams: DefaultMaxStreams, mux: http.NewServeMux()}
+	index, err := fs.ReadFile(web.StaticFS(), "index.html")
+	if err != nil {
+		panic(fmt.Sprintf("web/observed: the page's index.html built into the binary: %v", err)) // our own bug
+	}
+	s.index = bytes.Replace(index, []byte("<head>"), []byte("<head>\n"+Marker), 1)
 	files := http.FileServerFS(web.StaticFS())
-	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFileFS(w, r, web.StaticFS(), "observe.html")
-	})
+	s.mux.HandleFunc("GET /{$}", s.page)
+	s.mux.HandleFunc("GET /index.html", s.page)
+	s.mux.Handle("GET /observe.html", http.RedirectHandler("/", http.StatusMovedPermanently))
 	s.mux.Handle("GET /style.css", files)
 	s.mux.Handle("GET /js/", files)
-	s.mux.HandleFunc("GET /api/observed", s.view)
-	s.mux.HandleFunc("POST /api/observed/exec", s.exec)
+	s.mux.HandleFunc("GET /api/view", s.view)
+	s.mux.HandleFunc("GET /api/stream", s.stream)
+	s.mux.HandleFunc("POST /api/exec", s.exec)
+	s.mux.HandleFunc("GET /api/scenarios", emptyList)
+	s.mux.HandleFunc("GET /api/notes", emptyList)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, ErrReadOnly.Error(), http.StatusForbidden)
 	})
@@ -57,6 +90,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	if code, err := web.Admit(r, s.Hosts); err != nil {
 		http.Error(w, err.Error(), code)
 		return
@@ -64,132 +98,208 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// View is one sample of the observer's timeline as the page draws it.
-type View struct {
-	// Sample is the sample shown (its topics' configs left out: the
-	// terminal's kafka-configs tells them); nil before the first poll.
-	Sample *observe.Sample `json:"sample"`
-	// First and Last are the sample numbers the timeline holds; Live is
-	// set when the sample shown is the newest.
-	First uint64 `json:"first"`
-	Last  uint64 `json:"last"`
-	Live  bool   `json:"live"`
-	// Events are the newest MaxEvents events up to the sample shown,
-	// newest last.
-	Events []observe.Event `json:"events"`
-	// Summary counts the sample shown.
-	Summary observe.Summary `json:"summary"`
-	// Unobservable is what no observer outside the brokers can see.
-	Unobservable []string `json:"unobservable"`
+// page serves the shared page, marked as an observed cluster's.
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(s.index)
 }
 
-// view answers GET /api/observed?seq=N (absent: the newest sample).
-func (s *Server) view(w http.ResponseWriter, r *http.Request) {
-	var seq uint64
-	if v := r.URL.Query().Get("seq"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			http.Error(w, "web: seq takes a sample's number: "+strconv.Quote(v), http.StatusBadRequest)
-			return
-		}
-		seq = n
-	}
-	v := View{Unobservable: observe.Unobservable, Events: []observe.Event{}}
-	s.Observer.Look(func(t *observe.Timeline) {
-		latest := t.Latest()
-		if latest == nil {
-			return
-		}
-		shown := latest
-		if seq != 0 {
-			if shown = t.Seq(seq); shown == nil {
-				shown = latest
-			}
-		}
-		v.First, v.Last, v.Live = t.Samples()[0].Seq, latest.Seq, shown == latest
-		v.Sample, v.Summary = withoutConfigs(shown), observe.Summarize(shown)
-		evs := t.Events()
-		end := len(evs)
-		for end > 0 && evs[end-1].Seq > shown.Seq {
-			end--
-		}
-		v.Events = append(v.Events, evs[max(0, end-MaxEvents):end]...)
-	})
+// emptyList answers []: an observed cluster has no scenarios, and its
+// server no notes.
+func emptyList(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
+	w.Write([]byte("[]"))
 }
 
-// withoutConfigs is s with its topics' configs left out.
-func withoutConfigs(s *observe.Sample) *observe.Sample {
-	c := *s
-	c.Topics = make([]*observe.Topic, len(s.Topics))
-	for i, t := range s.Topics {
-		tc := *t
-		tc.Configs = nil
-		c.Topics[i] = &tc
+// atOf reads ?at=MS, the moment of the timeline shown (absent: the
+// newest sample).
+func atOf(r *http.Request) (*int64, error) {
+	v := r.URL.Query().Get("at")
+	if v == "" {
+		return nil, nil
 	}
-	return &c
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms < 0 {
+		return nil, fmt.Errorf("web: at takes a moment of the timeline in milliseconds: %q", v)
+	}
+	return &ms, nil
 }
 
-// observedExec is a terminal line typed on the observed cluster's page,
-// on the sample shown (0: the newest).
-type observedExec struct {
-	Line string `json:"line"`
-	Seq  uint64 `json:"seq"`
-}
-
-// observedExecResult is what a line printed, and its error.
-type observedExecResult struct {
-	Output string `json:"output"`
-	Error  string `json:"error,omitempty"`
-}
-
-// exec answers POST /api/observed/exec: one of Kafka's read-only tools on
-// the sample shown; a command that would act is refused (403) and sent
-// nowhere.
-func (s *Server) exec(w http.ResponseWriter, r *http.Request) {
-	var req observedExec
-	if err := json.NewDecoder(io.LimitReader(r.Body, web.MaxBodyBytes)).Decode(&req); err != nil {
-		http.Error(w, "web: the body is {\"line\": \"kafka-topics --describe\"}: "+err.Error(), http.StatusBadRequest)
+// view answers GET /api/view: the update of the sample at ?at=MS (the
+// newest without) for the focus the query names (web.FocusOf).
+func (s *Server) view(w http.ResponseWriter, r *http.Request) {
+	at, err := atOf(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	words, err := kafkatools.SplitLine(req.Line)
-	var out strings.Builder
-	status := http.StatusOK
-	if err == nil && len(words) > 0 {
-		var shown *observe.Sample
-		s.Observer.Look(func(t *observe.Timeline) {
-			if shown = t.Seq(req.Seq); shown == nil {
-				shown = t.Latest()
-			}
-		})
-		if shown == nil {
-			err = errors.New("no poll yet")
-		} else {
-			err = observedtools.Run(shown, words, &out)
+	f, err := web.FocusOf(r.URL.Query())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var b []byte
+	if at == nil {
+		var e *web.EncodedUpdate
+		if e, _, err = s.Source.Present(f); err == nil {
+			b = e.Bytes()
+		}
+	} else {
+		var u web.Update
+		if u, err = s.Source.Update(f, at); err == nil {
+			b, err = json.Marshal(u)
 		}
 	}
-	res := observedExecResult{Output: out.String()}
-	var printed kafkatools.Printed
-	switch {
-	case errors.Is(err, observedtools.ErrReadOnly):
-		status = http.StatusForbidden
-		res.Error = err.Error()
-	case errors.As(err, &printed):
-	case errors.Is(err, kafkatools.ErrUsage):
-		res.Error = err.Error() + "; type help for the tools"
-	case err != nil:
-		res.Error = err.Error()
+	if errors.Is(err, errNoPoll) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
 	}
-	if len(words) > 0 && words[0] == "help" {
-		res.Error, out = "", strings.Builder{}
-		for _, t := range observedtools.Tools() {
-			out.WriteString(t.Usage + "\n    " + t.Help + "\n")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
+
+// stream sends the update stream of the page that shows the query's
+// focus as Server-Sent Events, as the simulated page's server does: the
+// whole update first, then at each sample a patch of what changed, at
+// most one every Interval.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	f, err := web.FocusOf(r.URL.Query())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if !s.openStream() {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("web: %d update streams are open, as many as this page serves", s.maxStreams()), http.StatusServiceUnavailable)
+		return
+	}
+	defer s.closeStream()
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	ctx := r.Context()
+	// before the first poll there is nothing to send: wait for it
+	for s.Observer.Latest() == nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.Observer.Changed():
 		}
-		res.Output = out.String()
-		status = http.StatusOK
 	}
+	web.Watch(ctx, s.Source, f, s.gap, func(b []byte) error {
+		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+		if _, err := fmt.Fprintf(w, "event: frame\ndata: %s\n\n", b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	})
+}
+
+func (s *Server) gap() time.Duration {
+	if s.Interval <= 0 {
+		return web.UpdateInterval
+	}
+	return s.Interval
+}
+
+func (s *Server) maxStreams() int {
+	if s.MaxStreams <= 0 {
+		return DefaultMaxStreams
+	}
+	return s.MaxStreams
+}
+
+func (s *Server) openStream() bool {
+	s.streamsMu.Lock()
+	defer s.streamsMu.Unlock()
+	if s.streams >= s.maxStreams() {
+		return false
+	}
+	s.streams++
+	return true
+}
+
+func (s *Server) closeStream() {
+	s.streamsMu.Lock()
+	s.streams--
+	s.streamsMu.Unlock()
+}
+
+// execRequest is a terminal line typed on the page, at the moment of the
+// timeline shown (absent: the newest sample).
+type execRequest struct {
+	Line string `json:"line"`
+	At   *int64 `json:"at,omitempty"`
+}
+
+// execResult is what a line printed, and whether it ran: the simulated
+// page's terminal answer.
+type execResult struct {
+	Output string `json:"output"`
+	OK     bool   `json:"ok"`
+}
+
+// exec answers POST /api/exec: one of Kafka's read-only tools on the
+// sample shown; a command that would act is refused (403, and why) and
+// sent nowhere.
+func (s *Server) exec(w http.ResponseWriter, r *http.Request) {
+	var req execRequest
+	dec := json.NewDecoder(io.LimitReader(r.Body, web.MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		http.Error(w, "web: the body is {\"line\": \"kafka-topics --describe\", \"at\": MS}: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	status, res := s.run(r.Context(), req)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(res)
+}
+
+// run runs one terminal line on the sample at req.At.
+func (s *Server) run(_ context.Context, req execRequest) (int, execResult) {
+	words, err := kafkatools.SplitLine(req.Line)
+	if err != nil {
+		return http.StatusOK, execResult{Output: err.Error() + "\n"}
+	}
+	if len(words) == 0 {
+		return http.StatusOK, execResult{OK: true}
+	}
+	if words[0] == "help" {
+		var out strings.Builder
+		out.WriteString("Kafka's read-only tools, on the sample shown (nothing here changes the cluster):\n")
+		for _, t := range observedtools.Tools() {
+			out.WriteString(t.Usage + "\n    " + t.Help + "\n")
+		}
+		return http.StatusOK, execResult{Output: out.String(), OK: true}
+	}
+	var shown *observe.Sample
+	s.Observer.Look(func(t *observe.Timeline) {
+		if m, ok := momentAt(t, req.At); ok {
+			shown = m.shown
+		}
+	})
+	if shown == nil {
+		return http.StatusServiceUnavailable, execResult{Output: errNoPoll.Error() + "\n"}
+	}
+	var out strings.Builder
+	err = observedtools.Run(shown, words, &out)
+	var printed kafkatools.Printed
+	switch {
+	case err == nil:
+		return http.StatusOK, execResult{Output: out.String(), OK: true}
+	case errors.Is(err, observedtools.ErrReadOnly):
+		return http.StatusForbidden, execResult{Output: out.String() + err.Error() + "\n"}
+	case errors.As(err, &printed):
+		return http.StatusOK, execResult{Output: out.String()}
+	case errors.Is(err, kafkatools.ErrUsage):
+		return http.StatusOK, execResult{Output: out.String() + err.Error() + "; type help for the tools\n"}
+	}
+	return http.StatusOK, execResult{Output: out.String() + err.Error() + "\n"}
 }

@@ -14,7 +14,12 @@ window.addEventListener("error", (e) => w.__errs.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => w.__errs.push(String(e.reason)));
 
 const world = document.querySelector('meta[name="kafkalive-world"]');
-if (world && world.getAttribute("content") === "tab") {
+if (world && world.getAttribute("content") === "observed") {
+  // a real cluster observed from outside (kafkalive observe --addr): the
+  // same page over the observer's server, read-only from the first paint
+  document.body.classList.add("observed");
+  boot(httpTransport());
+} else if (world && world.getAttribute("content") === "tab") {
   const t = workerTransport("worker.js", (why) => {
     w.__errs.push(why);
     const el = document.getElementById("internal-banner"), text = el && el.querySelector(".ie-text");

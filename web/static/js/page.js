@@ -21,6 +21,7 @@ import {producersHTML} from "./render/producers.js";
 import {listHTML, playHTML} from "./render/scenarios.js";
 import {blockHTML} from "./render/terminal.js";
 import {marksHTML} from "./render/timeline.js";
+import {observedBannerHTML, observedClock, observedMetaHTML, observedProducersHTML, observedTracksHTML} from "./render/observed.js";
 import {isStale, sessionURL, wantedSession} from "./session.js";
 import {timeline} from "./timeline.js";
 
@@ -185,8 +186,11 @@ export function boot(t) {
   function render(v) {
     ui.view = v;
     document.body.dataset.time = String(v.t);
-    setText("#clock", `t = ${(v.t / 1000).toFixed(1)} s`);
-    setText("#mode", v.mode === "scenario" ? "playing a guided scenario" : (v.paused ? "paused" : `rules ${v.rules}`));
+    const obs = v.observed || null;
+    document.body.classList.toggle("observed", !!obs);
+    setText("#clock", obs ? observedClock(obs) : `t = ${(v.t / 1000).toFixed(1)} s`);
+    setText("#mode", obs ? "observing, read-only" : v.mode === "scenario" ? "playing a guided scenario" : (v.paused ? "paused" : `rules ${v.rules}`));
+    renderObserved(v);
     renderIntro(v);
     setText("#pause", v.paused ? "Resume" : "Pause");
     if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed || 1);
@@ -217,6 +221,13 @@ export function boot(t) {
   function renderIntro(v) {
     const el = $("#intro-text");
     if (!el.dataset.live) el.dataset.live = el.innerHTML;
+    if (v.observed) {
+      const n = (v.brokers || []).length, t = v.table || {total: 0, topics: []};
+      setText("#intro-title", "Your cluster, observed");
+      morph(el, `A real Kafka cluster seen from outside, as any client could see it: ${n} broker${n === 1 ? "" : "s"}, ${t.total} partition${t.total === 1 ? "" : "s"}. ` +
+        `The page shows a sample a second; drag the timeline back to an earlier one (it begins when the observer started). Kafka's read-only tools run in the terminal.`);
+      return;
+    }
     const play = v.session && v.session.play;
     if (v.mode !== "scenario" || !play) {
       morph(el, el.dataset.live);
@@ -297,11 +308,36 @@ export function boot(t) {
   turnPage("#pt-next", (t) => t.page + 1);
   turnPage("#pt-last", (t) => t.pages - 1);
 
+  /**
+   * renderObserved shows, on an observed cluster's page, the banner that
+   * says what the page shows and why nothing on it acts.
+   * @param {Update} v
+   */
+  function renderObserved(v) {
+    let el = $("#observed-banner");
+    if (!v.observed) { if (el) el.hidden = true; return; }
+    if (!el) {
+      el = document.createElement("section");
+      el.id = "observed-banner";
+      el.className = "observed-banner";
+      el.setAttribute("aria-label", "the cluster observed");
+      $("#timeline").after(el);
+    }
+    el.hidden = false;
+    morph(el, observedBannerHTML(v.observed, !!v.past));
+  }
+
   /** @param {Update} v */
   function renderDetail(v) {
     const d = v.detail;
     if (!d) { morph($("#tracks"), `<p class="muted">No partition yet.</p>`); morph($("#detail-meta"), ""); morph($("#segfiles"), ""); return; }
     setText("#detail-title", `${d.topic} · partition ${d.p}`);
+    if (v.observed) {
+      morph($("#detail-meta"), observedMetaHTML(d, v.observed));
+      morph($("#tracks"), observedTracksHTML(d));
+      morph($("#segfiles"), observedProducersHTML(v.observed));
+      return;
+    }
     morph($("#detail-meta"), metaHTML(d));
     const cell = cssPx("--cell") || 46, who = cssPx("--who") || 104;
     const room = Math.max(4, Math.floor(($("#tracks").clientWidth - who - 8) / cell));
@@ -405,6 +441,9 @@ export function boot(t) {
     if (at >= ui.liveNow) return goLive();
     ui.at = at;
     $("#tl-label").textContent = `t = ${(at / 1000).toFixed(1)} s (past)`;
+    if (document.body.classList.contains("observed")) {
+      $("#past-banner").textContent = "You are looking at an earlier sample of the cluster. The whole page shows it as it was then; the terminal's tools read that sample.";
+    }
     $("#tl").setAttribute("aria-valuetext", `t = ${(at / 1000).toFixed(1)} s, in the past`);
     $("#tl-live").hidden = false;
     $("#past-banner").hidden = false;
@@ -429,6 +468,7 @@ export function boot(t) {
   // sayDiscard says, while the page shows the past, how much of the future
   // acting there discards.
   function sayDiscard() {
+    if (document.body.classList.contains("observed")) return; // nothing here acts: no future to discard
     const b = $("#past-banner");
     let sp = $("#past-discard");
     if (!sp) { sp = document.createElement("b"); sp.id = "past-discard"; b.append(" ", sp); }
@@ -608,8 +648,15 @@ export function boot(t) {
     for (const p of document.querySelectorAll(".tab")) p.classList.toggle("on", p.id === `tab-${name}`);
   }
   // the first screen: a scenario to play beside the cluster, the terminal
-  // one click away
-  showTab("scen");
+  // one click away; on an observed cluster's page, which has no scenario,
+  // the terminal and its read-only tools
+  if (document.body.classList.contains("observed")) {
+    showTab("term");
+    $("#term-out .term-welcome").innerHTML = `Kafka's read-only tools run on the sample shown; a command that would change the cluster is refused and never sent. Type <b>help</b> for the list, or try one:
+<button type="button" data-term-example="kafka-topics --describe">kafka-topics --describe</button><button type="button" data-term-example="kafka-consumer-groups --list">kafka-consumer-groups --list</button><button type="button" data-term-example="kafka-metadata-quorum --describe --status">kafka-metadata-quorum --describe --status</button>`;
+  } else {
+    showTab("scen");
+  }
 
   // Reading mode: the right column (terminal, scenarios, notes) takes the
   // whole width.

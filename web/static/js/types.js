@@ -3,6 +3,17 @@
 // encodes for the page; DO NOT EDIT. Regenerate: go test ./web -run TestJSTypes -update
 
 /**
+ * ActiveProducerView is the JSON of web.ActiveProducerView.
+ * @typedef {object} ActiveProducerView
+ * @property {number} producer_id
+ * @property {number} producer_epoch
+ * @property {number} last_sequence
+ * @property {number} last_timestamp
+ * @property {number} coordinator_epoch
+ * @property {number} current_txn_start_offset
+ */
+
+/**
  * BrokerView is the JSON of web.BrokerView.
  * @typedef {object} BrokerView
  * @property {number} id
@@ -18,6 +29,10 @@
  * @property {number} fetch_scanned_bytes
  * @property {number} last_fetch LastFetch and LastFirstBatch are the offset the latest of those reads asked for and the base offset of the batch it began with (-1: none).
  * @property {number} last_first_batch
+ * @property {string} [listener] Listener, Rack, LogDir and FreeBytes are an observed broker's (Metadata, DescribeLogDirs; FreeBytes NotObserved before DescribeLogDirs v4); empty on the simulated page.
+ * @property {string} [rack]
+ * @property {string} [log_dir]
+ * @property {number} [free]
  * @property {number} [v] V is the broker's version in the update stream (see "The update stream" in the package documentation; 0 outside it).
  */
 
@@ -30,6 +45,14 @@
  * @property {boolean} matches Matches says the outcomes are the same at every step; Difference is the first that is not.
  * @property {Difference | null} [difference]
  * @property {Array<Fault> | null} [faults] Faults are the learner's faults during the run.
+ */
+
+/**
+ * ConfigView is the JSON of web.ConfigView.
+ * @typedef {object} ConfigView
+ * @property {string} name
+ * @property {string} value
+ * @property {string} source
  */
 
 /**
@@ -128,6 +151,8 @@
  * @property {Array<OffsetView> | null} offsets
  * @property {number} [offsets_hidden]
  * @property {number} [hidden_lag]
+ * @property {Array<number> | null} [lag_t] LagTimes and Lags are the group's lag over time on the page of an observed cluster: the times of the samples up to the one shown (milliseconds on the timeline, at most MaxLagPoints) and the group's total lag at each (NotObserved where a poll could not tell it). Each offset shown has its own (OffsetView.Lags).
+ * @property {Array<number> | null} [lags]
  */
 
 /**
@@ -261,6 +286,7 @@
  * @property {Array<EpochInfo> | null} [epochs]
  * @property {Array<SegmentView> | null} [segs] Segments are the replica's newest segment files.
  * @property {Array<RecordView> | null} recs
+ * @property {number | null} [bytes] Bytes is an observed replica's size as its broker's DescribeLogDirs tells it (nil on the simulated page, NotObserved when its broker did not answer): an observer counts a log's bytes and offsets, it never reads its records.
  */
 
 /**
@@ -306,6 +332,26 @@
  */
 
 /**
+ * ObservedView is the JSON of web.ObservedView.
+ * @typedef {object} ObservedView
+ * @property {string} cluster_id
+ * @property {number} seq Seq is the sample shown; First and Last the samples the timeline keeps; AtMs the wall clock of the sample shown (Unix milliseconds).
+ * @property {number} first
+ * @property {number} last
+ * @property {number} at
+ * @property {number} requests Requests counts the Kafka requests the poll wrote, TookMs how long it ran.
+ * @property {number} took_ms
+ * @property {Array<string> | null} [unanswered] Unanswered are what the poll asked and got no answer to, one line each.
+ * @property {Array<string> | null} not_observable NotObservable are what no observer outside the brokers can see.
+ * @property {boolean} elr_observed ELRObserved says whether the cluster told the partitions' eligible leader replicas (DescribeTopicPartitions, Kafka 3.7 on): without it an empty ELR is not observed, not known to be empty.
+ * @property {string} read_only ReadOnly says why nothing on the page acts, and what the terminal runs.
+ * @property {QuorumView | null} [quorum] Quorum is the metadata quorum (nil: not observed).
+ * @property {Array<ConfigView> | null} [configs] Configs are the configs of the topic shown in detail that are not the brokers' defaults (nil: not observed).
+ * @property {Array<ActiveProducerView> | null} [producers] Producers are the producers DescribeProducers told of the partition shown, and ProducersSeq the sample that asked (0: not observed; the observer asks a bounded number of partitions a poll, in turn).
+ * @property {number} [producers_seq]
+ */
+
+/**
  * OffsetView is the JSON of web.OffsetView.
  * @typedef {object} OffsetView
  * @property {string} topic
@@ -315,6 +361,7 @@
  * @property {number} lag Lag is LogEndOffset − Committed, -1 when unknown.
  * @property {string} [member] Member is the member id assigned it by the coordinator (extra).
  * @property {number} lso
+ * @property {Array<number> | null} [lags] Lags is the partition's lag at each of the group's LagTimes (an observed cluster's page only).
  */
 
 /**
@@ -400,6 +447,23 @@
  * @property {number} failed
  * @property {Array<ResultInfo> | null} [last] Last are the outcomes of its newest records, newest last.
  * @property {number} [v] V is the producer's version in the update stream (0 outside it).
+ */
+
+/**
+ * QuorumMemberView is the JSON of web.QuorumMemberView.
+ * @typedef {object} QuorumMemberView
+ * @property {number} id
+ * @property {number} leo
+ */
+
+/**
+ * QuorumView is the JSON of web.QuorumView.
+ * @typedef {object} QuorumView
+ * @property {number} leader_id
+ * @property {number} leader_epoch
+ * @property {number} high_watermark
+ * @property {Array<QuorumMemberView> | null} voters
+ * @property {Array<QuorumMemberView> | null} [observers]
  */
 
 /**
@@ -533,6 +597,7 @@
  * @property {InternalError | null} [internal] Internal is the internal error that stopped the world shown, if any: the page shows it with the commands that replay it.
  * @property {KafkaView | null} [kafka] Kafka is what real Kafka clients connected to the brokers' listeners do (kafka.go); nil without listeners.
  * @property {JourneyView | null} [journey] Journey is the journey of the record the page follows (Focus.Offset and Value), at the moment shown; nil when it follows none.
+ * @property {ObservedView | null} [observed] Observed is set on the page of a real cluster watched from outside (Mode ModeObserved): the sample shown, what it could not see, why nothing acts.
  * @property {Session} session
  */
 
@@ -563,6 +628,7 @@
  * @property {InternalError | null} [internal] Internal is the internal error that stopped the world shown, if any: the page shows it with the commands that replay it.
  * @property {KafkaView | null} [kafka] Kafka is what real Kafka clients connected to the brokers' listeners do (kafka.go); nil without listeners.
  * @property {JourneyView | null} [journey] Journey is the journey of the record the page follows (Focus.Offset and Value), at the moment shown; nil when it follows none.
+ * @property {ObservedView | null} [observed] Observed is set on the page of a real cluster watched from outside (Mode ModeObserved): the sample shown, what it could not see, why nothing acts.
  */
 
 /**

@@ -2,6 +2,7 @@
 // The brokers' cards: state, the controller's view, traffic and disk, and
 // the buttons that stop, kill, cut the power of and start each.
 import {bytes, esc} from "../html.js";
+import {observedBrokersHTML, quorumNote} from "./observed.js";
 
 /** @typedef {import("../types.js").View} View */
 
@@ -13,6 +14,7 @@ export const stateText = {running: "Running", stopped: "Stopped", crashed: "Cras
  * @param {View} v
  */
 export function controllerNote(v) {
+  if (v.observed) return `controller: ${v.controller < 0 ? "none named" : `broker ${v.controller}`} · ${quorumNote(v.observed)}`;
   return v.controller > 0 ? `controller: broker ${v.controller} (KRaft, voters 1-3)`
     : v.controller < 0 ? `controller: none, the voters are electing one` : "controller: KRaft node 0";
 }
@@ -22,6 +24,7 @@ export function controllerNote(v) {
  * @param {View} v
  */
 export function brokersHTML(v) {
+  if (v.observed) return observedBrokersHTML(v);
   return (v.brokers || []).map((b) => `<div class="broker" data-key="b${b.id}" data-broker="${b.id}" data-state="${b.state}">
       <div class="top"><span class="name">Broker ${b.id}</span>
         ${v.controller === b.id ? `<span class="ctl-badge" title="the active controller (KRaft quorum leader) runs in this broker">Controller</span>` : ""}

@@ -5,6 +5,7 @@
 // target assignment epoch, and each member its epoch and the partitions it
 // waits for or must give up.
 import {esc} from "../html.js";
+import {lagChartSVG} from "./observed.js";
 
 /** @typedef {import("../types.js").PartitionRef} PartitionRef */
 
@@ -41,6 +42,9 @@ function epochsHTML(m) {
  * @param {(group: string, topic: string, partition: number) => boolean} [lagGrows]
  */
 export function groupsHTML(v, rateOf, lagGrows = () => false) {
+  // an observed cluster's groups: no button, members as the coordinator
+  // describes them, the lag over time drawn
+  const obs = !!v.observed;
   const consumers = v.consumers || [];
   const byName = Object.fromEntries(consumers.map((c) => [c.name, c]));
   let h = "";
@@ -50,11 +54,11 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
     let n = (g.members || []).length + 1;
     while (byName[`${g.name}-${n}`]) n++;
     const kip848 = g.group_protocol === "consumer";
-    const add = topics.length ? `<button type="button" data-cmd="add-consumer ${esc(g.name)}-${n} --group ${esc(g.name)} --topics ${esc(topics.join(","))}${kip848 ? " --protocol consumer" : ""}">add a member</button>` : "";
+    const add = topics.length && !obs ? `<button type="button" data-cmd="add-consumer ${esc(g.name)}-${n} --group ${esc(g.name)} --topics ${esc(topics.join(","))}${kip848 ? " --protocol consumer" : ""}">add a member</button>` : "";
     const stable = g.state === "Stable";
     const gen = kip848 ?
       `<span title="the consumer group protocol (KIP-848): the broker assigns, each member moves to its target on its own heartbeats">KIP-848</span> · epoch ${g.generation} · target epoch ${g.assignment_epoch ?? 0}` :
-      `gen ${g.generation}`;
+      g.generation < 0 ? `<span title="DescribeGroups does not tell a group's generation">generation not observed</span>` : `gen ${g.generation}`;
     h += `<div class="group" data-key="g-${esc(g.name)}" data-group="${esc(g.name)}">
       <div class="top"><b>${esc(g.name)}</b> <span class="state ${stable ? "running" : "crashed"}">${stable ? "Stable" : g.state === "PreparingRebalance" || g.state === "CompletingRebalance" ? "Rebalancing" : esc(g.state)}</span>
         <span class="muted">${gen} · ${esc(g.assignor || g.protocol)} · coordinator ${g.coordinator < 0 ? "none" : "b" + g.coordinator}</span></div>`;
@@ -63,6 +67,11 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
       const parts = names(m.partitions, m.partitions_hidden);
       const idle = `<span class="${parts ? "" : "muted"}">${parts || "No partitions (" + (m.idle ? esc(m.idle) : "more members than partitions, or rebalancing") + ")"}</span>` +
         (kip848 ? " " + epochsHTML(m) : "");
+      if (obs) {
+        h += `<div class="member external" data-key="m-${esc(m.id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
+          <span class="muted" title="member id ${esc(m.id)}">member${m.host ? " at " + esc(m.host.replace(/^\//, "")) : ""}</span> ${idle}</div>`;
+        continue;
+      }
       if (!c) { // a Kafka client of the user's own, joined over the wire: the page cannot remove it
         h += `<div class="member external" data-key="m-${esc(m.id)}" data-member="${esc(m.client_id)}"><b>${esc(m.client_id)}</b>
           <span class="muted" title="a Kafka client connected to the brokers' listeners">your client${m.host ? " at " + esc(m.host.replace(/^\//, "")) : ""}</span> ${idle}</div>`;
@@ -84,12 +93,16 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
       const deleted = o.committed >= 0 && start >= 0 && o.committed < start ?
         ` <span class="cue" title="retention deleted offsets ${o.committed} to ${start - 1} before the group read them: its next fetch is out of range">${start - o.committed} deleted unread</span>` : "";
       const grows = o.lag > 0 && lagGrows(g.name, o.topic, o.partition) ? ` <span class="cue" title="the lag has grown over the last few seconds: the group reads slower than the producers write">growing</span>` : "";
-      return `<tr data-key="o-${esc(o.topic)}-${o.partition}"><td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}${grows}${deleted}</td></tr>`;
+      const chart = obs ? `<td class="chart">${lagChartSVG(g.lag_t, o.lags, `the lag of ${g.name} on ${o.topic}-${o.partition}`)}</td>` : "";
+      return `<tr data-key="o-${esc(o.topic)}-${o.partition}"><td>${esc(o.topic)}-${o.partition}</td><td class="num">${o.committed < 0 ? "-" : o.committed}</td><td class="num">${o.lag < 0 ? "-" : o.lag}${grows}${deleted}</td>${chart}</tr>`;
     });
     if (g.offsets_hidden) {
-      lag.push(`<tr data-key="o-hidden"><td colspan="2" class="muted">and ${g.offsets_hidden} more partition${g.offsets_hidden === 1 ? "" : "s"} (kafka-consumer-groups --describe lists them all)</td><td class="num">${g.hidden_lag || 0}</td></tr>`);
+      lag.push(`<tr data-key="o-hidden"><td colspan="2" class="muted">and ${g.offsets_hidden} more partition${g.offsets_hidden === 1 ? "" : "s"} (kafka-consumer-groups --describe lists them all)</td><td class="num">${g.hidden_lag || 0}</td>${obs ? "<td></td>" : ""}</tr>`);
     }
-    if (lag.length) h += `<table class="grid lag"><thead><tr><th scope="col">partition</th><th scope="col" class="num">committed</th><th scope="col" class="num">lag</th></tr></thead><tbody>${lag.join("")}</tbody></table>`;
+    if (obs && g.lags && g.lags.length > 1) {
+      h += `<div class="lagtotal" data-key="lagtotal">lag over time ${lagChartSVG(g.lag_t, g.lags, `the lag of ${g.name}, all its partitions`)}</div>`;
+    }
+    if (lag.length) h += `<table class="grid lag"><thead><tr><th scope="col">partition</th><th scope="col" class="num">committed</th><th scope="col" class="num">lag</th>${obs ? `<th scope="col">over time</th>` : ""}</tr></thead><tbody>${lag.join("")}</tbody></table>`;
     h += `<div class="gacts">${add}</div></div>`;
   }
   if (v.groups_hidden) h += `<p class="muted">and ${v.groups_hidden} more group${v.groups_hidden === 1 ? "" : "s"} without members (kafka-consumer-groups --list lists them all)</p>`;

@@ -25,13 +25,15 @@ export function frozen(p) {
  * @param {View} v
  */
 export function partsHTML(v) {
+  // an observed cluster's offsets its brokers did not tell (-1)
+  const off = (/** @type {number} */ n) => v.observed && n < 0 ? `<span class="nobs" title="not observed: its broker did not answer">–</span>` : String(n);
   const rows = (v.parts || []).map((p) => {
     const sel = !!v.detail && p.topic === v.detail.topic && p.p === v.detail.p;
     const leader = p.leader < 0 ? `<span class="offline">none</span>` : p.leader;
     const lag = p.lag ? `<span class="cue" title="its slowest replica lacks ${p.lag} record${p.lag === 1 ? "" : "s"} of the leader's log">${p.lag}</span>` : "0";
     return `<tr class="${sel ? "sel" : ""}" data-key="${esc(p.topic)}-${p.p}" data-topic="${esc(p.topic)}" data-partition="${p.p}">
       <td><button type="button" aria-pressed="${sel}" title="show ${esc(p.topic)}-${p.p} in detail">${esc(p.topic)}-${p.p}</button></td><td>${leader}</td><td>${p.epoch}</td><td>${(p.replicas || []).join(",")}</td>
-      <td>${(p.isr || []).join(",")}</td><td>${p.lso}</td><td>${p.hw}${frozen(p)}</td><td>${p.leo}</td><td class="num">${lag}</td></tr>`;
+      <td>${(p.isr || []).join(",")}</td><td>${off(p.lso)}</td><td>${off(p.hw)}${frozen(p)}</td><td>${off(p.leo)}</td><td class="num">${lag}</td></tr>`;
   });
   const t = v.table;
   if (!rows.length && t && t.total > 0) {
