@@ -40,7 +40,9 @@ func momentAt(t *observe.Timeline, at *int64) (moment, bool) {
 	}
 	m := moment{t: t, shown: latest, latest: latest}
 	if at != nil {
-		if s := t.At(t.Origin().Add(time.Duration(*at) * time.Millisecond)); s != nil {
+		// the whole millisecond: a sample's moment is its time truncated
+		// to the millisecond (ms), which must show that sample
+		if s := t.At(t.Origin().Add(time.Duration(*at+1)*time.Millisecond - 1)); s != nil {
 			m.shown = s
 		} else {
 			m.shown = t.Samples()[0]
