@@ -3,14 +3,20 @@
 //
 // An [Observer] polls the cluster about once a second through franz-go (kgo
 // and kadm) with read-only requests only ([ReadOnlyKeys]; anything else is
-// refused before it is written), at most 5 + 8 requests a broker a poll
-// however many partitions and groups there are. Each poll is a [Sample]:
-// the brokers (up, fenced, unreachable, down), every partition with its
-// leader, leader epoch, replicas and ISR, the leader's log start, high
-// watermark and last stable offset, each replica's own log end offset
-// (ListOffsets with the debugging replica id at its broker) and size
-// (DescribeLogDirs), the topics' configs, the consumer groups with their
-// members, committed offsets and lag, and the metadata quorum.
+// refused before it is written), at most 5 + ⌈N/2000⌉ + 9B requests a poll
+// for N partitions on B brokers, however many groups there are (poll.go
+// lists them). Each poll is a [Sample]: the brokers (up, fenced,
+// unreachable, down), every partition with its leader, leader epoch,
+// replicas and ISR, its eligible leader replicas and last known leader
+// (DescribeTopicPartitions, paged by its cursor; not observed on a cluster
+// that refuses it, whose partitions are Metadata's), the leader's log
+// start, high watermark and last stable offset (ListOffsets, the last
+// read_committed), each replica's own log end offset (ListOffsets with the
+// debugging replica id at its broker) and size (DescribeLogDirs), the
+// producers with state on it (DescribeProducers at its leader, a bounded
+// number of partitions a poll in turn, each with the poll that asked), the
+// topics' configs, the consumer groups with their members, committed
+// offsets and lag, and the metadata quorum.
 //
 // What a poll was not told is [NotObserved], never guessed; what no
 // observer outside the brokers can see is listed in [Unobservable]. The

@@ -78,7 +78,8 @@ func equalPartition(a, b *Partition) bool {
 	return a.Topic == b.Topic && a.Partition == b.Partition && a.Leader == b.Leader && a.LeaderEpoch == b.LeaderEpoch &&
 		a.ErrorCode == b.ErrorCode && a.LogStartOffset == b.LogStartOffset && a.HighWatermark == b.HighWatermark &&
 		a.LastStableOffset == b.LastStableOffset && slices.Equal(a.Replicas, b.Replicas) && slices.Equal(a.ISR, b.ISR) &&
-		slices.Equal(a.Offline, b.Offline) && slices.Equal(a.Logs, b.Logs)
+		slices.Equal(a.Offline, b.Offline) && slices.Equal(a.Logs, b.Logs) && slices.Equal(a.ELR, b.ELR) &&
+		slices.Equal(a.LastKnownELR, b.LastKnownELR) && a.ProducersSeq == b.ProducersSeq && slices.Equal(a.Producers, b.Producers)
 }
 
 func equalGroup(a, b *Group) bool {
@@ -104,7 +105,8 @@ func topicSize(t *Topic) int64 {
 }
 
 func partitionSize(p *Partition) int64 {
-	return int64(unsafe.Sizeof(*p)) + int64(4*(len(p.Replicas)+len(p.ISR)+len(p.Offline))) + int64(len(p.Logs))*int64(unsafe.Sizeof(ReplicaLog{}))
+	return int64(unsafe.Sizeof(*p)) + int64(4*(len(p.Replicas)+len(p.ISR)+len(p.Offline)+len(p.ELR)+len(p.LastKnownELR))) +
+		int64(len(p.Logs))*int64(unsafe.Sizeof(ReplicaLog{})) + int64(len(p.Producers))*int64(unsafe.Sizeof(Producer{}))
 }
 
 func groupSize(g *Group) int64 {

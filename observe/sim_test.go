@@ -12,6 +12,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/kafkawire"
 	"github.com/kafkalive/kafkalive/observe"
+	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/web"
 )
 
@@ -139,6 +140,12 @@ func TestObserveSimulatedCluster(t *testing.T) {
 	_, others := o.Sent()
 	require.Empty(t, others)
 	t.Logf("%d requests, %s", smp.Requests, smp.Took)
+	// once connected: the poll's own requests and the client's Metadata
+	// refresh, within the budget the package documents (5 + ⌈N/2000⌉ + 9B,
+	// and the refresh)
+	again := o.Poll(ctx)
+	t.Logf("once connected: %d requests, %s", again.Requests, again.Took)
+	require.LessOrEqual(t, again.Requests, 5+1+9*3+1)
 }
 
 // TestKilledBrokerShowsDownWithin20s: a broker killed in the world shows,
@@ -212,4 +219,65 @@ func checkAgainst(t tb, smp *observe.Sample, st cluster.State) {
 			}
 		}
 	}
+}
+
+// TestObserveELRAndProducers: under Kafka 4's rules, with
+// min.insync.replicas 2 and two of three brokers stopped, the partitions'
+// eligible leader replicas (KIP-966) the observer reads with
+// DescribeTopicPartitions are the world's, and not empty; the idempotent
+// producer's state its leader tells with DescribeProducers is the
+// world's; the last stable offset is the high watermark (no transaction).
+// DescribeTopicPartitions asks two partitions a page here: the cursor
+// must take it through every topic.
+func TestObserveELRAndProducers(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 5, Rules: replica.V4, MinInsyncReplicas: 2, CombinedControllers: true})
+	require.NoError(t, err)
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCreateTopic, Topic: cluster.TopicSpec{Name: "orders", Partitions: 3, ReplicationFactor: 3}}))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAddProducer, Producer: cluster.ProducerConfig{Name: "p", Topic: "orders", Acks: "all",
+		RecordsPerSec: 20, EnableIdempotence: cluster.Bool(true)}}))
+	require.NoError(t, w.RunFor(5_000))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActStop, Broker: 2}))
+	require.NoError(t, w.RunFor(15_000))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActStop, Broker: 3}))
+	require.NoError(t, w.RunFor(15_000))
+	s := startSim(t, w)
+	o := s.observer(t, observe.Config{PollTimeout: 2 * time.Second})
+	observe.SetDescribePartitionsLimit(o, 2) // pages of two partitions: the cursor goes through every topic
+	smp := o.Poll(context.Background())
+	require.True(t, smp.ELRListed, "unanswered: %q", smp.Unanswered)
+	sent, _ := o.Sent()
+	require.Equal(t, 2, sent[75], "three partitions in pages of two: DescribeTopicPartitions went on from its cursor once")
+	var st cluster.State
+	var prods [][]cluster.ProducerState
+	s.world(t, func(w *cluster.World) error {
+		st = w.State()
+		for i := range int32(3) {
+			ps, _ := w.PartitionProducers("orders", i, 0)
+			prods = append(prods, ps)
+		}
+		return nil
+	})
+	checkAgainst(t, smp, st)
+	elr := 0
+	for i, p := range st.Partitions {
+		got := smp.Partition(p.Topic, p.Partition)
+		require.Equal(t, p.ELR, got.ELR, "%s-%d ELR", p.Topic, p.Partition)
+		require.Equal(t, p.LastKnownELR, got.LastKnownELR, "%s-%d last known ELR", p.Topic, p.Partition)
+		elr += len(got.ELR)
+		if got.HighWatermark >= 0 {
+			require.Equal(t, got.HighWatermark, got.LastStableOffset, "%s-%d LSO", p.Topic, p.Partition)
+		}
+		require.Equal(t, smp.Seq, got.ProducersSeq, "%s-%d: every partition is asked when a broker leads at most %d", p.Topic, p.Partition, observe.MaxProducerPartitions)
+		require.Len(t, got.Producers, len(prods[i]))
+		for j, w := range prods[i] {
+			require.Equal(t, w.ProducerID, got.Producers[j].ID)
+			require.Equal(t, w.LastSequence, got.Producers[j].LastSequence)
+		}
+	}
+	require.Positive(t, elr, "two of three replicas stopped under min.insync.replicas 2: some partition keeps eligible leader replicas")
+	total := 0
+	for _, ps := range prods {
+		total += len(ps)
+	}
+	require.Positive(t, total, "the idempotent producer has state on the partitions")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/observe"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // TestObservedAgreesWithTheWorld runs random worlds (one to five brokers,
@@ -45,8 +46,12 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 	}
 	rapid.Check(t, func(rt *rapid.T) {
 		brokers := rapid.IntRange(1, 5).Draw(rt, "brokers")
+		// Kafka 4's rules keep eligible leader replicas (KIP-966) when the
+		// ISR shrinks below min.insync.replicas
 		cfg := cluster.Config{Seed: rapid.Uint64().Draw(rt, "seed"), Brokers: brokers,
-			CombinedControllers: rapid.Bool().Draw(rt, "combined")}
+			CombinedControllers: rapid.Bool().Draw(rt, "combined"),
+			Rules:               rapid.SampledFrom([]replica.RuleSet{replica.V0_10, replica.V3_7, replica.V4}).Draw(rt, "rules"),
+			MinInsyncReplicas:   rapid.IntRange(1, 2).Draw(rt, "min.insync.replicas")}
 		w, err := cluster.New(cfg)
 		if err != nil {
 			rt.Fatalf("new world: %v", err)
@@ -57,8 +62,14 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 			spec := cluster.TopicSpec{Name: name, Partitions: rapid.IntRange(1, 4).Draw(rt, "partitions"),
 				ReplicationFactor: rapid.IntRange(1, brokers).Draw(rt, "rf")}
 			do(rt, w, cluster.Action{Kind: cluster.ActCreateTopic, Topic: spec})
-			do(rt, w, cluster.Action{Kind: cluster.ActAddProducer, Producer: cluster.ProducerConfig{Name: "p" + name, Topic: name,
-				Acks: rapid.SampledFrom([]string{"all", "1", "0"}).Draw(rt, "acks"), RecordsPerSec: rapid.IntRange(1, 50).Draw(rt, "rate")}})
+			// an idempotent producer's state is what DescribeProducers tells
+			pc := cluster.ProducerConfig{Name: "p" + name, Topic: name,
+				Acks: rapid.SampledFrom([]string{"all", "1", "0"}).Draw(rt, "acks"), RecordsPerSec: rapid.IntRange(1, 50).Draw(rt, "rate"),
+				EnableIdempotence: cluster.Bool(rapid.Bool().Draw(rt, "idempotent"))}
+			if *pc.EnableIdempotence {
+				pc.Acks = "all"
+			}
+			do(rt, w, cluster.Action{Kind: cluster.ActAddProducer, Producer: pc})
 		}
 		do(rt, w, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: cluster.ConsumerConfig{Name: "c1", Group: "g", Topics: []string{"t0"}}})
 		do(rt, w, cluster.Action{Kind: cluster.ActRun, Ms: 5000})
@@ -83,9 +94,10 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 			smp := o.Poll(context.Background())
 			var st cluster.State
 			var groups []cluster.GroupInfo
+			var prods map[observe.TopicPartition][]cluster.ProducerState
 			var moved []string
 			s.world(rt, func(w *cluster.World) error {
-				st, groups = w.State(), w.Groups()
+				st, groups, prods = w.State(), w.Groups(), producerStates(w)
 				for _, e := range w.Events()[before:] {
 					if e.Kind != cluster.EventAction {
 						moved = append(moved, e.String())
@@ -96,7 +108,7 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 			if len(moved) > 0 {
 				rt.Logf("the world moved during the poll: %s", strings.Join(moved, "; "))
 			}
-			if err := agrees(smp, st, groups); err != nil {
+			if err := agrees(smp, st, groups, prods); err != nil {
 				rt.Fatalf("after step %d (%s): %v\nunanswered: %s", step, a, err, strings.Join(smp.Unanswered, "; "))
 			}
 			if err := replay.check(o, smp, st); err != nil {
@@ -130,12 +142,16 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 		}
 		var st cluster.State
 		var groups []cluster.GroupInfo
-		s.world(rt, func(w *cluster.World) error { st, groups = w.State(), w.Groups(); return nil })
-		if err := agrees(smp, st, groups); err != nil {
+		var prods map[observe.TopicPartition][]cluster.ProducerState
+		s.world(rt, func(w *cluster.World) error { st, groups, prods = w.State(), w.Groups(), producerStates(w); return nil })
+		if err := agrees(smp, st, groups, prods); err != nil {
 			rt.Fatalf("every broker back: %v", err)
 		}
 		if err := replay.check(o, smp, st); err != nil {
 			rt.Fatalf("every broker back: the events: %v", err)
+		}
+		if !smp.ELRListed {
+			rt.Fatalf("every broker back, the eligible leader replicas not observed: %s", strings.Join(smp.Unanswered, "; "))
 		}
 		if st.ActiveController > 0 && smp.Quorum == nil {
 			rt.Fatalf("every broker back, the quorum (active controller %d) not observed: %s", st.ActiveController, strings.Join(smp.Unanswered, "; "))
@@ -192,9 +208,24 @@ func drawAction(rt *rapid.T, w *cluster.World, brokers int) cluster.Action {
 	return cluster.Action{Kind: cluster.ActRun, Ms: int64(rapid.IntRange(100, 15_000).Draw(rt, "ms"))}
 }
 
+// producerStates are what each partition's leader knows of its producers
+// (what DescribeProducers answers), for the partitions that have one.
+func producerStates(w *cluster.World) map[observe.TopicPartition][]cluster.ProducerState {
+	out := map[observe.TopicPartition][]cluster.ProducerState{}
+	for _, p := range w.State().Partitions {
+		if ps, err := w.PartitionProducers(p.Topic, p.Partition, 0); err == nil {
+			out[observe.TopicPartition{Topic: p.Topic, Partition: p.Partition}] = ps
+		}
+	}
+	return out
+}
+
 // agrees checks a sample against the world at the end of its poll (the
-// clock did not move meanwhile): nil if everything observed is true.
-func agrees(smp *observe.Sample, st cluster.State, groups []cluster.GroupInfo) error {
+// clock did not move meanwhile): nil if everything observed is true. The
+// partitions' ELR and last known ELR where the poll listed them, their
+// last stable offset (the high watermark where no transaction is open)
+// and the producers their leaders told this poll are the world's too.
+func agrees(smp *observe.Sample, st cluster.State, groups []cluster.GroupInfo, prods map[observe.TopicPartition][]cluster.ProducerState) error {
 	if smp.Partitions == nil {
 		return nil // Metadata unanswered: nothing observed, nothing untrue
 	}
@@ -213,6 +244,20 @@ func agrees(smp *observe.Sample, st cluster.State, groups []cluster.GroupInfo) e
 			return fmt.Errorf("%s: high watermark %d observed, %d true", name, got.HighWatermark, p.HighWatermark)
 		case got.LogStartOffset != observe.NotObserved && got.LogStartOffset != p.LogStartOffset:
 			return fmt.Errorf("%s: log start %d observed, %d true", name, got.LogStartOffset, p.LogStartOffset)
+		case smp.ELRListed && (!slices.Equal(got.ELR, p.ELR) || !slices.Equal(got.LastKnownELR, p.LastKnownELR)):
+			return fmt.Errorf("%s: ELR %v last known %v observed, %v %v true", name, got.ELR, got.LastKnownELR, p.ELR, p.LastKnownELR)
+		}
+		lso := p.HighWatermark
+		if p.LastStableOffset != nil {
+			lso = *p.LastStableOffset
+		}
+		if got.LastStableOffset != observe.NotObserved && got.LastStableOffset != lso {
+			return fmt.Errorf("%s: last stable offset %d observed, %d true", name, got.LastStableOffset, lso)
+		}
+		if got.ProducersSeq == smp.Seq {
+			if err := sameProducers(got.Producers, prods[observe.TopicPartition{Topic: p.Topic, Partition: p.Partition}]); err != nil {
+				return fmt.Errorf("%s: %v", name, err)
+			}
 		}
 		for _, l := range got.Logs {
 			if l.LogEndOffset == observe.NotObserved {
@@ -331,6 +376,22 @@ func (r *replayed) check(o *observe.Observer, smp *observe.Sample, st cluster.St
 		if m.leader != p.Leader || m.epoch != p.LeaderEpoch || !slices.Equal(m.isr, p.ISR) {
 			return fmt.Errorf("%s-%d: the events say leader %d epoch %d ISR %v, the world has %d, %d, %v",
 				p.Topic, p.Partition, m.leader, m.epoch, m.isr, p.Leader, p.LeaderEpoch, p.ISR)
+		}
+	}
+	return nil
+}
+
+// sameProducers checks the producers a poll was told of a partition
+// against its leader's.
+func sameProducers(got []observe.Producer, want []cluster.ProducerState) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("%d producers observed %+v, %d true %+v", len(got), got, len(want), want)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.ID != w.ProducerID || g.Epoch != int32(w.ProducerEpoch) || g.LastSequence != w.LastSequence || g.LastTimestamp != w.LastTimestamp ||
+			g.CoordinatorEpoch != w.CoordinatorEpoch || g.CurrentTxnStartOffset != w.CurrentTxnStartOffset {
+			return fmt.Errorf("producer %+v observed, %+v true", g, w)
 		}
 	}
 	return nil

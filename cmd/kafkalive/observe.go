@@ -32,14 +32,16 @@ func init() {
 
 var observeUsage = cli.Usage{Synopsis: "observe --bootstrap HOST:PORT[,HOST:PORT] [--tls] [--sasl-mechanism M --sasl-user U --sasl-password-file F] [--once] [--json] [--shell | TOOL ARGS...]", About: `Watches a Kafka cluster from outside, as any client could, through franz-go:
 every broker (up, unreachable, fenced by the controller, down), every partition
-with its leader, leader epoch, replicas, ISR, log start, high watermark, last
-stable offset and each replica's own log end offset, the consumer groups with
-their members, committed offsets and lag, and the metadata quorum.
+with its leader, leader epoch, replicas, ISR, eligible leader replicas, log
+start, high watermark, last stable offset, each replica's own log end offset
+and the producers with state on it, the consumer groups with their members,
+committed offsets and lag, and the metadata quorum.
 
 It sends only requests that change nothing (Metadata, ListOffsets,
-DescribeCluster, DescribeConfigs, DescribeLogDirs, DescribeQuorum, ListGroups,
-DescribeGroups, OffsetFetch, FindCoordinator...), about once a second, at most
-5 + 8 requests a broker a poll however many partitions there are. Each poll
+DescribeCluster, DescribeConfigs, DescribeLogDirs, DescribeQuorum,
+DescribeTopicPartitions, DescribeProducers, ListGroups, DescribeGroups,
+OffsetFetch, FindCoordinator...), about once a second, at most
+5 + ceil(N/2000) + 9B requests a poll for N partitions on B brokers. Each poll
 prints what changed since the one before (leaders, epochs, the ISR shrinking
 and expanding, brokers going down and coming back, groups rebalancing), and a
 progress line on standard error. What the cluster did not answer is shown as

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -110,14 +111,21 @@ func printSample(w io.Writer, s *observe.Sample) {
 	tw.Flush()
 	if len(s.Partitions) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(tw, "TOPIC\tPARTITION\tLEADER\tEPOCH\tREPLICAS\tISR\tLOG START\tHIGH WATERMARK\tLAST STABLE\tLOG END (BROKER:LEO)")
+		fmt.Fprintln(tw, "TOPIC\tPARTITION\tLEADER\tEPOCH\tREPLICAS\tISR\tELR\tLOG START\tHIGH WATERMARK\tLAST STABLE\tLOG END (BROKER:LEO)\tPRODUCERS")
 		for _, p := range s.Partitions {
 			var leos []string
 			for _, l := range p.Logs {
 				leos = append(leos, fmt.Sprintf("%d:%s", l.Broker, offset(l.LogEndOffset)))
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, p.Leader, p.LeaderEpoch, replicaList(p.Replicas),
-				replicaList(p.ISR), offset(p.LogStartOffset), offset(p.HighWatermark), offset(p.LastStableOffset), strings.Join(leos, " "))
+			elr, producers := "-", "-"
+			if s.ELRListed {
+				elr = cmp.Or(replicaList(p.ELR), "none")
+			}
+			if p.ProducersSeq != 0 {
+				producers = fmt.Sprint(len(p.Producers))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, p.Leader, p.LeaderEpoch, replicaList(p.Replicas),
+				replicaList(p.ISR), elr, offset(p.LogStartOffset), offset(p.HighWatermark), offset(p.LastStableOffset), strings.Join(leos, " "), producers)
 		}
 		tw.Flush()
 	}

@@ -132,7 +132,13 @@ func observedTopics(s *observe.Sample, fl map[string]string, out io.Writer) erro
 		for _, p := range parts {
 			show := !under && !unavailable || under && len(p.ISR) < len(p.Replicas) || unavailable && (p.Leader < 0 || !up[p.Leader])
 			if show {
-				fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\n", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(inReplicaOrder(p.ISR, p.Replicas)))
+				fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(inReplicaOrder(p.ISR, p.Replicas)))
+				if s.ELRListed {
+					// Kafka 4.1's TopicCommand, which reads the partitions
+					// from DescribeTopicPartitions (KIP-966)
+					fmt.Fprintf(out, "\tElr: %s\tLastKnownElr: %s", commaIDs(p.ELR), commaIDs(p.LastKnownELR))
+				}
+				fmt.Fprintln(out)
 			}
 		}
 	}

@@ -120,3 +120,20 @@ func TestObservedToolsRefuseToAct(t *testing.T) {
 		}
 	})
 }
+
+// TestObservedTopicsPrintELR: a sample whose cluster answered
+// DescribeTopicPartitions prints each partition as Kafka 4.1's
+// TopicCommand does, with its Elr and LastKnownElr; one that did not
+// (an older cluster) as Kafka 3.7's, without them.
+func TestObservedTopicsPrintELR(t *testing.T) {
+	s := observedSample()
+	s.ELRListed = true
+	s.Partitions[1].ELR, s.Partitions[1].LastKnownELR = []int32{3}, []int32{3}
+	var out strings.Builder
+	if err := observedtools.Run(s, []string{"kafka-topics", "--describe", "--under-replicated-partitions"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("\tTopic: orders\tPartition: 1\tLeader: 2\tReplicas: 2,3,1\tIsr: 2,1\tElr: 3\tLastKnownElr: 3\n", out.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
