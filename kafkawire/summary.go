@@ -40,6 +40,30 @@ type Summary struct {
 	// until its response was written.
 	At            time.Time `json:"at"`
 	LatencyMicros int64     `json:"latency_us"`
+	// Carried are the offsets of the records the exchange carried, by
+	// partition: a Produce's from the base offset its response gave (its
+	// batches' record counts on), a Fetch's those of the batches its
+	// response holds (their headers, no record read). A record's journey
+	// finds the exchanges that carried it by them.
+	Carried []Carried `json:"carried,omitempty"`
+}
+
+// Carried is a run of offsets of one partition an exchange carried, First
+// to Last inclusive. Topic is the topic's name, or "" when the request
+// named it by TopicID only (Fetch v13 on).
+type Carried struct {
+	Topic     string   `json:"topic,omitempty"`
+	TopicID   [16]byte `json:"-"`
+	Partition int32    `json:"p"`
+	First     int64    `json:"first"`
+	Last      int64    `json:"last"`
+}
+
+// Holds reports whether c carried offset of the partition whose name is
+// topic and id is id.
+func (c Carried) Holds(topic string, id [16]byte, partition int32, offset int64) bool {
+	named := c.Topic != "" && c.Topic == topic || c.Topic == "" && c.TopicID == id
+	return named && c.Partition == partition && c.First <= offset && offset <= c.Last
 }
 
 // Summarize decodes x for a view of the wire. It reads x and keeps none
@@ -54,6 +78,7 @@ func Summarize(x Exchange) Summary {
 	if x.Response != nil {
 		s.Response = responseLine(x.Response)
 		s.ErrorCodes = nonzeroCodes(x.Response)
+		s.Carried = carried(x.Request, x.Response)
 	}
 	return s
 }
@@ -171,6 +196,69 @@ func responseLine(resp kmsg.Response) string {
 		return strings.Join(parts, ", ")
 	}
 	return ""
+}
+
+// carried are the offsets a Produce's or a Fetch's records took, by
+// partition.
+func carried(req kmsg.Request, resp kmsg.Response) []Carried {
+	var out []Carried
+	switch r := resp.(type) {
+	case *kmsg.ProduceResponse:
+		pr, ok := req.(*kmsg.ProduceRequest)
+		if !ok {
+			return nil
+		}
+		counts := map[topicPartitionName]int{}
+		for _, t := range pr.Topics {
+			for _, p := range t.Partitions {
+				n, _ := batchCounts(p.Records)
+				counts[topicPartitionName{t.Topic, p.Partition}] += n
+			}
+		}
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				n := counts[topicPartitionName{t.Topic, p.Partition}]
+				if p.ErrorCode == 0 && p.BaseOffset >= 0 && n > 0 {
+					out = append(out, Carried{Topic: t.Topic, Partition: p.Partition, First: p.BaseOffset, Last: p.BaseOffset + int64(n) - 1})
+				}
+			}
+		}
+	case *kmsg.FetchResponse:
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				if first, last, ok := batchOffsets(p.RecordBatches); ok {
+					out = append(out, Carried{Topic: t.Topic, TopicID: t.TopicID, Partition: p.Partition, First: first, Last: last})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// topicPartitionName names a partition by its topic's name.
+type topicPartitionName struct {
+	Topic     string
+	Partition int32
+}
+
+// batchOffsets are the first and last offsets of a run of record batches,
+// read from their headers (baseOffset, lastOffsetDelta); false when none
+// is whole.
+func batchOffsets(b []byte) (first, last int64, ok bool) {
+	for len(b) >= 61 {
+		length := int(int32(uint32(b[8])<<24 | uint32(b[9])<<16 | uint32(b[10])<<8 | uint32(b[11])))
+		if length < 49 || 12+length > len(b) {
+			break
+		}
+		base := int64(uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 | uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7]))
+		delta := int64(int32(uint32(b[23])<<24 | uint32(b[24])<<16 | uint32(b[25])<<8 | uint32(b[26])))
+		if !ok {
+			first, ok = base, true
+		}
+		last = base + delta
+		b = b[12+length:]
+	}
+	return first, last, ok
 }
 
 // batchCounts counts the records and bytes of a run of record batches

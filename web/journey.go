@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kafkalive/kafkalive/cluster"
 )
@@ -25,6 +26,26 @@ type JourneyView struct {
 	// was lost after its acknowledgement, where each replica stands at its
 	// offset, whether it is committed, and who has read it.
 	Lines []JourneyLine `json:"lines"`
+	// Wire are the exchanges of real Kafka clients the wire panel kept
+	// that carried it (the Produce that wrote it, the Fetches that read
+	// it), oldest first, at most MaxJourneyWire: the page links each to
+	// its entry in the panel. The wire records a client only while the
+	// panel is open.
+	Wire []JourneyWire `json:"wire,omitempty"`
+}
+
+// JourneyWire is one exchange that carried a record: the wire panel's
+// entry (Seq), its API, client, broker and correlation id, the offsets it
+// carried of the record's partition, and when its request was read.
+type JourneyWire struct {
+	Seq         uint64    `json:"seq"`
+	API         string    `json:"api"`
+	Client      string    `json:"client"`
+	Broker      int32     `json:"broker"`
+	Correlation int32     `json:"correlation"`
+	First       int64     `json:"first"`
+	Last        int64     `json:"last"`
+	At          time.Time `json:"at"`
 }
 
 // JourneyLine is one fact of a journey: its Kind, the text the page

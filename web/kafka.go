@@ -494,6 +494,20 @@ func (k *Kafka) decorate(l *Live, v *View, w *cluster.World) {
 		kv.PausedNote = "the clock is paused: connected Kafka clients get no answers that need time (acks=all, long polls) and will time out"
 	}
 	v.Kafka = kv
+	if j := v.Journey; j != nil {
+		j.Wire = k.wire.carrying(j.Topic, topicUUID(w, j.Topic), j.Partition, j.Offset)
+	}
+}
+
+// topicUUID is the id of w's topic name as the wire carries it (zero: no
+// such topic).
+func topicUUID(w *cluster.World, name string) [16]byte {
+	for _, t := range w.Topics() {
+		if t.Name == name {
+			return cluster.TopicUUID(t.ID)
+		}
+	}
+	return [16]byte{}
 }
 
 // bootstrap is broker 1's listener, "" before the server is attached.

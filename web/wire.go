@@ -90,10 +90,13 @@ func cut(s string, n int) string {
 }
 
 // WireQuery is what a view of the wire asks: the exchanges after Since of
-// Client ("" every client) and API ("" every API), at most Limit.
+// Client ("" every client) and API ("" every API), at most Limit: the
+// newest, or with From the oldest from exchange From on (where a record's
+// journey links to).
 type WireQuery struct {
 	Client, API string
 	Since       uint64
+	From        uint64
 	Limit       int
 }
 
@@ -124,16 +127,46 @@ func (w *Wire) View(q WireQuery) WireView {
 	if len(w.kept) > 0 && w.kept[0].Seq > q.Since+1 {
 		v.Dropped = w.kept[0].Seq - q.Since - 1
 	}
-	i, _ := slices.BinarySearchFunc(w.kept, q.Since+1, func(x WireExchange, seq uint64) int { return int(int64(x.Seq) - int64(seq)) })
+	after := max(q.Since+1, q.From)
+	i, _ := slices.BinarySearchFunc(w.kept, after, func(x WireExchange, seq uint64) int { return int(int64(x.Seq) - int64(seq)) })
 	for _, x := range w.kept[i:] {
 		if (q.Client == "" || x.Client == q.Client) && (q.API == "" || x.API == q.API) {
 			v.Exchanges = append(v.Exchanges, x)
 		}
 	}
-	if q.Limit > 0 && len(v.Exchanges) > q.Limit {
+	switch {
+	case q.Limit > 0 && len(v.Exchanges) > q.Limit && q.From > 0:
+		v.Exchanges = v.Exchanges[:q.Limit]
+		v.Next = v.Exchanges[q.Limit-1].Seq
+	case q.Limit > 0 && len(v.Exchanges) > q.Limit:
 		v.Exchanges = v.Exchanges[len(v.Exchanges)-q.Limit:]
 	}
 	return v
+}
+
+// MaxJourneyWire bounds the exchanges a record's journey links to: the
+// newest that carried it.
+const MaxJourneyWire = 8
+
+// carrying are the newest MaxJourneyWire exchanges kept that carried
+// offset of the partition (a Produce that wrote it, a Fetch that read it),
+// oldest first, for a record's journey.
+func (w *Wire) carrying(topic string, id [16]byte, partition int32, offset int64) []JourneyWire {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []JourneyWire
+	for i := len(w.kept) - 1; i >= 0 && len(out) < MaxJourneyWire; i-- {
+		x := &w.kept[i]
+		for _, c := range x.Carried {
+			if c.Holds(topic, id, partition, offset) {
+				out = append(out, JourneyWire{Seq: x.Seq, API: x.API, Client: x.Client, Broker: x.Broker, Correlation: x.Correlation,
+					First: c.First, Last: c.Last, At: x.At})
+				break
+			}
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // wireOf is the wire of l's Kafka listeners, nil without them.
@@ -146,9 +179,10 @@ func wireOf(l *Live) *Wire {
 	return nil
 }
 
-// handleWire answers GET /api/wire?client=C&api=A&since=N&limit=L with a
-// WireView, and watches client C (every client without one) for
-// WireWatchFor: the page's panel of the wire.
+// handleWire answers GET /api/wire?client=C&api=A&since=N&limit=L (or
+// &from=S: from exchange S on) with a WireView, and watches client C
+// (every client without one) for WireWatchFor: the page's panel of the
+// wire.
 func (s *Server) handleWire(w http.ResponseWriter, r *http.Request) {
 	wire := wireOf(s.Live)
 	if wire == nil {
@@ -161,6 +195,12 @@ func (s *Server) handleWire(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("since"); v != "" {
 		if wq.Since, err = strconv.ParseUint(v, 10, 64); err != nil {
 			http.Error(w, "web: since takes the next of the last answer, a whole number: "+strconv.Quote(v), http.StatusBadRequest)
+			return
+		}
+	}
+	if v := q.Get("from"); v != "" {
+		if wq.From, err = strconv.ParseUint(v, 10, 64); err != nil {
+			http.Error(w, "web: from takes an exchange's number: "+strconv.Quote(v), http.StatusBadRequest)
 			return
 		}
 	}

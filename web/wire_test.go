@@ -59,13 +59,27 @@ func TestWireRecordsOnlyWhatIsWatched(t *testing.T) {
 				if rapid.Bool().Draw(rt, "by api") {
 					q.API = "Fetch"
 				}
+				if rapid.Bool().Draw(rt, "from") { // a journey's link
+					q.From = uint64(rapid.IntRange(1, int(seq)+1).Draw(rt, "from seq"))
+				}
+				q.Limit = rapid.IntRange(0, 5).Draw(rt, "limit")
 				v := w.View(q)
 				lastAsked[q.Client] = now
-				if v.Next != seq {
+				all := w.View(WireQuery{Client: q.Client, API: q.API, Since: max(q.Since, q.From-min(q.From, 1))})
+				lastAsked[q.Client] = now
+				cut := q.Limit > 0 && len(all.Exchanges) > q.Limit
+				switch {
+				case cut && q.From > 0:
+					if v.Next != v.Exchanges[len(v.Exchanges)-1].Seq || !sameSeqs(v.Exchanges, all.Exchanges[:q.Limit]) {
+						rt.Fatalf("view %+v: next %d, %d exchanges; want the oldest %d of %d", q, v.Next, len(v.Exchanges), q.Limit, len(all.Exchanges))
+					}
+				case v.Next != seq:
 					rt.Fatalf("next %d, %d exchanges kept", v.Next, seq)
+				case cut && !sameSeqs(v.Exchanges, all.Exchanges[len(all.Exchanges)-q.Limit:]):
+					rt.Fatalf("view %+v: want the newest %d of %d", q, q.Limit, len(all.Exchanges))
 				}
 				for i, x := range v.Exchanges {
-					if x.Seq <= q.Since || i > 0 && x.Seq <= v.Exchanges[i-1].Seq || q.Client != "" && x.Client != q.Client || q.API != "" && x.API != q.API {
+					if x.Seq <= q.Since || x.Seq < q.From || i > 0 && x.Seq <= v.Exchanges[i-1].Seq || q.Client != "" && x.Client != q.Client || q.API != "" && x.API != q.API {
 						rt.Fatalf("view %+v answered exchange %d of %s %s", q, x.Seq, x.Client, x.API)
 					}
 				}
@@ -75,6 +89,11 @@ func TestWireRecordsOnlyWhatIsWatched(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sameSeqs reports whether a and b are the same exchanges.
+func sameSeqs(a, b []WireExchange) bool {
+	return slices.EqualFunc(a, b, func(x, y WireExchange) bool { return x.Seq == y.Seq })
 }
 
 // TestWireShowsAWatchedClientsRequests: GET /api/wire?client=C watches C;

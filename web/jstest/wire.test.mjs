@@ -39,3 +39,21 @@ test("wire: an empty record says why; the filters offer every client and keep th
   assert.deepEqual(clients.map((o) => o.getAttribute("value")), ["", "a", "b", "gone"]);
   assert.ok(el.querySelector('select[data-wire="api"] option[value="Fetch"]').hasAttribute("selected"));
 });
+
+test("journey: links to the wire panel's entries that carried the record, or says how to have them", async () => {
+  const {wireLinksHTML} = await import("../static/js/render/journey.js");
+  const {update} = await import("./fixtures.mjs");
+  const v = update();
+  v.journey = {topic: "orders", p: 0, offset: 5, value: "checkout-5", lines: [],
+    wire: [{seq: 17, api: "Produce", client: "writer", broker: 1, correlation: 4, first: 3, last: 6, at: "2026-12-06T07:00:01Z"},
+      {seq: 20, api: "Fetch", client: "<i>r</i>", broker: 2, correlation: 9, first: 0, last: 8, at: "2026-12-06T07:00:02Z"}]};
+  const html = wireLinksHTML(v);
+  for (const bad of ["undefined", "NaN", "<i>r</i>"]) assert.ok(!html.includes(bad), `wrote ${bad}:\n${html}`);
+  const el = fragment(html);
+  assert.deepEqual(el.querySelectorAll("[data-wire-seq]").map((b) => b.getAttribute("data-wire-seq")), ["17", "20"]);
+  assert.match(el.textContent, /Produce corr 4 of writer → broker 1 \(offsets 3–6\)/);
+  v.journey.wire = null;
+  assert.equal(wireLinksHTML(v), "", "no real client: nothing to say");
+  v.kafka = {connections: 1, clients: [{number: 1, client_id: "writer", connections: 1, sent: 1, acked: 1, lost_after_ack: 0, sent_no_ack: 0, failed: 0, fetched: 0, requests: 3}]};
+  assert.match(wireLinksHTML(v), /Open the wire panel/);
+});

@@ -79,6 +79,8 @@ export function boot(t) {
     selected: null,
     /** @type {(() => void) | null} */
     closeStream: null,
+    /** @type {import("./wire.js").WirePanel | null} the wire panel, once the page has one */
+    wire: null,
     mode: "live",
     /** @type {import("./rates.js").Rates} */
     rates: {},
@@ -394,7 +396,7 @@ export function boot(t) {
       wire.id = "wire";
       wire.className = "wire";
       el.after(wire);
-      wirePanel(t, wire, () => ((ui.view && ui.view.kafka && ui.view.kafka.clients) || []).map((c) => c.client_id));
+      ui.wire = wirePanel(t, wire, () => ((ui.view && ui.view.kafka && ui.view.kafka.clients) || []).map((c) => c.client_id));
     }
     if (wire) wire.hidden = !!k.unavailable;
   }
@@ -531,6 +533,8 @@ export function boot(t) {
     const ex = near("[data-term-example]");
     if (ex) { history.remember(/** @type {string} */ (ex.dataset.termExample)); exec(/** @type {string} */ (ex.dataset.termExample)); return; }
     if (near("[data-unselect]")) { unselect(); return; }
+    const ws = near("[data-wire-seq]");
+    if (ws && ui.wire) { ui.wire.show(Number(ws.dataset.wireSeq)); return; }
     const tt = near("[data-table-topic]");
     if (tt) { showTable({topic: tt.dataset.tableTopic || ""}); return; }
     const row = near("tr[data-topic]");

@@ -37,6 +37,15 @@
  */
 
 /**
+ * Carried is the JSON of kafkawire.Carried.
+ * @typedef {object} Carried
+ * @property {string} [topic]
+ * @property {number} p
+ * @property {number} first
+ * @property {number} last
+ */
+
+/**
  * Comparison is the JSON of live.Comparison.
  * @typedef {object} Comparison
  * @property {string} scenario Scenario is its name, Part the exercise it plays.
@@ -184,6 +193,20 @@
  * @property {number} offset
  * @property {string} value
  * @property {Array<JourneyLine> | null} lines Lines say, in order: who sent it and what it was told, whether it was lost after its acknowledgement, where each replica stands at its offset, whether it is committed, and who has read it.
+ * @property {Array<JourneyWire> | null} [wire] Wire are the exchanges of real Kafka clients the wire panel kept that carried it (the Produce that wrote it, the Fetches that read it), oldest first, at most MaxJourneyWire: the page links each to its entry in the panel. The wire records a client only while the panel is open.
+ */
+
+/**
+ * JourneyWire is the JSON of web.JourneyWire.
+ * @typedef {object} JourneyWire
+ * @property {number} seq
+ * @property {string} api
+ * @property {string} client
+ * @property {number} broker
+ * @property {number} correlation
+ * @property {number} first
+ * @property {number} last
+ * @property {string} at
  */
 
 /**
@@ -659,6 +682,7 @@
  * @property {string} [closed]
  * @property {string} at
  * @property {number} latency_us
+ * @property {Array<Carried> | null} [carried] Carried are the offsets of the records the exchange carried, by partition: a Produce's from the base offset its response gave (its batches' record counts on), a Fetch's those of the batches its response holds (their headers, no record read). A record's journey finds the exchanges that carried it by them.
  * @property {Array<string> | null} [errors]
  */
 
