@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -133,12 +134,22 @@ func (s *Sample) Lag(group, topic string, partition int32) int64 {
 	if !ok {
 		return NotObserved
 	}
-	lag := int64(NotObserved)
-	for _, o := range s.Groups[i].Offsets {
-		if topic != "" && (o.Topic != topic || o.Partition != partition) || o.Lag == NotObserved {
-			continue
+	offs := s.Groups[i].Offsets
+	if topic != "" {
+		// the offsets are sorted by topic, then partition
+		j, ok := slices.BinarySearchFunc(offs, TopicPartition{topic, partition}, func(o GroupOffset, k TopicPartition) int {
+			return cmp.Or(strings.Compare(o.Topic, k.Topic), cmp.Compare(o.Partition, k.Partition))
+		})
+		if !ok {
+			return NotObserved
 		}
-		lag = max(lag, 0) + o.Lag
+		return offs[j].Lag
+	}
+	lag := int64(NotObserved)
+	for _, o := range offs {
+		if o.Lag != NotObserved {
+			lag = max(lag, 0) + o.Lag
+		}
 	}
 	return lag
 }

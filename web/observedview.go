@@ -119,3 +119,14 @@ func TableOf(rows []TableRow, q TableQuery) ([]PartRow, TableView) {
 func GroupViewOf(g cluster.GroupInfo, logStart func(topic string, partition int32) (int64, bool)) GroupView {
 	return groupView(g, logStart)
 }
+
+// Frames is one page's end of the update stream for a source that
+// streams its updates itself (a benchmark of a connected page; [Watch] is
+// the stream of both transports): the frames it sent, and the update the
+// last one made.
+type Frames struct{ fr frames }
+
+// Next returns the frame that brings the page from the last update sent
+// to e (the whole update first, then patches); false when nothing it
+// shows changed.
+func (f *Frames) Next(e *EncodedUpdate) ([]byte, bool, error) { return f.fr.next(e) }
