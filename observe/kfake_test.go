@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafkalive/kafkalive/observe"
 )
@@ -137,4 +138,35 @@ func TestObserverRunPollsUntilDone(t *testing.T) {
 		require.Equal(t, observe.EventStart, tl.Events()[0].Kind)
 	})
 	require.NotNil(t, o.Latest().Partition("t", 0))
+}
+
+// TestObserveAClusterOlderThanDescribeTopicPartitions: a cluster that does
+// not serve DescribeTopicPartitions (Kafka 3.6: franz-go's kfake held to
+// its versions) is observed all the same: its partitions are Metadata's,
+// their eligible leader replicas not observed (ELRListed false, and the
+// poll says why), never shown as empty.
+func TestObserveAClusterOlderThanDescribeTopicPartitions(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(4, "events"), kfake.MaxVersions(kversion.V3_6_0()))
+	require.NoError(t, err)
+	defer c.Close()
+	o, err := observe.New(observe.Config{Bootstrap: c.ListenAddrs(), Interval: 2 * time.Second})
+	require.NoError(t, err)
+	defer o.Close()
+	s := o.Poll(context.Background())
+	require.False(t, s.ELRListed)
+	require.Len(t, s.Partitions, 4)
+	var why []string
+	for _, u := range s.Unanswered {
+		if strings.HasPrefix(u, "DescribeTopicPartitions") {
+			why = append(why, u)
+		}
+	}
+	require.Len(t, why, 1, "unanswered: %q", s.Unanswered)
+	require.Contains(t, why[0], "not observed")
+	for _, p := range s.Partitions {
+		require.Nil(t, p.ELR)
+		require.GreaterOrEqual(t, p.Leader, int32(0))
+	}
+	_, others := o.Sent()
+	require.Empty(t, others)
 }
