@@ -14,11 +14,10 @@ import (
 	"github.com/kafkalive/kafkalive/web"
 )
 
-// TestWirePanelShowsAClientsRequests opens the wire panel of a page whose
-// brokers listen for Kafka clients, and finds a kgo client's requests in
-// it, decoded: its ListOffsets with the partitions asked and the offsets
-// answered.
-func TestWirePanelShowsAClientsRequests(t *testing.T) {
+// wirePage opens the page of a world whose brokers listen for Kafka
+// clients, with its wire panel open and recording: the page's context,
+// the listeners' context and server.
+func wirePage(t *testing.T) (context.Context, context.Context, *kafkawire.Server) {
 	ctx, live := page(t, 1)
 	kctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
@@ -26,6 +25,15 @@ func TestWirePanelShowsAClientsRequests(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#wire summary`), clickNow(`#wire summary`)))
 	time.Sleep(300 * time.Millisecond) // the panel's first ask starts the recording
+	return ctx, kctx, ks
+}
+
+// TestWirePanelShowsAClientsRequests opens the wire panel of a page whose
+// brokers listen for Kafka clients, and finds a kgo client's requests in
+// it, decoded: its ListOffsets with the partitions asked and the offsets
+// answered.
+func TestWirePanelShowsAClientsRequests(t *testing.T) {
+	ctx, kctx, ks := wirePage(t)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(ks.Addr(1).String()), kgo.ClientID("e2e-wire"))
 	require.NoError(t, err)
 	t.Cleanup(cl.Close)
@@ -41,13 +49,7 @@ func TestWirePanelShowsAClientsRequests(t *testing.T) {
 // client produces is drawn; its journey links to the Produce that carried
 // it, and the link opens the panel at that entry, marked.
 func TestJourneyLinksToTheWire(t *testing.T) {
-	ctx, live := page(t, 1)
-	kctx, stop := context.WithCancel(context.Background())
-	t.Cleanup(stop)
-	ks, err := web.StartKafka(kctx, live, kafkawire.LoopbackListeners(1, 2, 3), nil)
-	require.NoError(t, err)
-	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#wire summary`), clickNow(`#wire summary`)))
-	time.Sleep(300 * time.Millisecond) // the panel's first ask starts the recording
+	ctx, kctx, ks := wirePage(t)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(ks.Addr(1).String()), kgo.ClientID("e2e-journey"), kgo.DefaultProduceTopic("orders"),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	require.NoError(t, err)
