@@ -125,6 +125,7 @@ func (c *ConsumerGroupCoordinator) Clone(store OffsetReader) *ConsumerGroupCoord
 		cg.owners, cg.subscription, cg.timers = maps.Clone(g.owners), maps.Clone(g.subscription), maps.Clone(g.timers)
 		out.groups[id] = &cg
 	}
-	out.ready = Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses)}
+	out.ready = Ready{Commits: slices.Clone(c.ready.Commits), Responses: slices.Clone(c.ready.Responses),
+		ConsumerGroups: slices.Clone(c.ready.ConsumerGroups)}
 	return &out
 }

@@ -29,6 +29,11 @@ type consumerWorld struct {
 	toProc  map[string][]group.Response
 	// model: the processes that run and did not close.
 	live map[string]bool
+	// cfg is the coordinator's config; log the consumer group records it
+	// wrote, as key and value bytes, in order (a coordinator that takes
+	// over loads them).
+	cfg group.ConsumerGroupConfig
+	log [][2][]byte
 }
 
 // consumerProc is one member process.
@@ -50,7 +55,7 @@ func newConsumerWorld(t *rapid.T, assignor string) *consumerWorld {
 	if err != nil {
 		t.Fatalf("NewConsumerGroupCoordinator: %v", err)
 	}
-	w.coord = c
+	w.coord, w.cfg = c, cfg
 	w.topics = []group.TopicMetadata{{Topic: "orders", Partitions: 6, ID: topicID("orders")}, {Topic: "audit", Partitions: 3, ID: topicID("audit")}}
 	c.SetTopics(w.topics)
 	return w
@@ -120,11 +125,24 @@ func (w *consumerWorld) deliverTo(addr string) {
 	if err := w.coord.Step(addr, r); err != nil {
 		w.t.Fatalf("Step(%T): %v", r, err)
 	}
+	w.take()
+}
+
+// take stores what the coordinator's Ready holds (commits, then its
+// group records as bytes) and puts the answers on their way.
+func (w *consumerWorld) take() {
 	rd := w.coord.Ready()
 	for _, c := range rd.Commits {
 		if err := w.store.Commit(c); err != nil {
 			w.t.Fatalf("commit: %v", err)
 		}
+	}
+	for _, r := range rd.ConsumerGroups {
+		var value []byte
+		if !r.Tombstone {
+			value = group.AppendConsumerGroupRecordValue(nil, r)
+		}
+		w.log = append(w.log, [2][]byte{group.AppendConsumerGroupRecordKey(nil, r), value})
 	}
 	for _, o := range rd.Responses {
 		name, _, _ := strings.Cut(o.To, "#")

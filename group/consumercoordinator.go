@@ -98,7 +98,10 @@ func (c *ConsumerGroupCoordinator) SetTopics(topics []TopicMetadata) {
 func (c *ConsumerGroupCoordinator) Step(from string, req Request) error {
 	switch r := req.(type) {
 	case ConsumerGroupHeartbeat:
-		c.respond(from, c.heartbeat(r))
+		before := imageOf(c.groups[r.GroupID])
+		resp := c.heartbeat(r)
+		c.persist(r.GroupID, before)
+		c.respond(from, resp)
 	case OffsetCommit:
 		c.commit(from, r)
 	case OffsetFetch:
@@ -139,7 +142,9 @@ func (c *ConsumerGroupCoordinator) Tick(nowMs int64) {
 	slices.SortStableFunc(fire, func(a, b due) int { return cmp.Compare(a.at, b.at) })
 	for _, d := range fire {
 		if g := c.groups[d.group]; g != nil && g.members[d.member] != nil {
+			before := imageOf(g)
 			c.fence(g, d.member)
+			c.persist(d.group, before)
 		}
 	}
 }
@@ -153,7 +158,7 @@ func (c *ConsumerGroupCoordinator) NowMs() int64 { return c.nowMs }
 
 // HasReady reports whether Ready has anything to hand out.
 func (c *ConsumerGroupCoordinator) HasReady() bool {
-	return len(c.ready.Commits) > 0 || len(c.ready.Responses) > 0
+	return len(c.ready.Commits) > 0 || len(c.ready.Responses) > 0 || len(c.ready.ConsumerGroups) > 0
 }
 
 // Ready returns the output accumulated since the last call and clears it.
@@ -181,7 +186,9 @@ func (c *ConsumerGroupCoordinator) ForgetEmptyGroup(id string) bool {
 	if ok, empty := c.Hosts(id); !ok || !empty {
 		return false
 	}
+	before := imageOf(c.groups[id])
 	delete(c.groups, id)
+	c.persist(id, before) // its tombstones (maybeDeleteEmptyConsumerGroup)
 	return true
 }
 
@@ -197,7 +204,9 @@ func (c *ConsumerGroupCoordinator) DeleteGroup(id string) ErrorCode {
 	case !empty:
 		return NonEmptyGroup
 	}
+	before := imageOf(c.groups[id])
 	c.groups[id].dead = true
+	c.persist(id, before)
 	for _, tp := range c.store.CommittedPartitions(id) {
 		c.ready.Commits = append(c.ready.Commits, OffsetCommitRecord{
 			Group: id, PartitionOffset: PartitionOffset{TopicPartition: tp}, CommitTimestampMs: c.nowMs, Tombstone: true,

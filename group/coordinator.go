@@ -57,6 +57,12 @@ type Ready struct {
 	// ended with [Coordinator.GroupStored]. A leader's SyncGroup (and a
 	// static member's rejoin under a new id) is answered only then.
 	Groups []GroupRecord
+	// ConsumerGroups are the records of consumer-protocol groups' changes
+	// (KIP-848), to append to each group's __consumer_offsets partition
+	// with the Commits, before the Responses are delivered: a heartbeat's
+	// answer promises its changes are stored, as Kafka 4's coordinator
+	// answers once its records are committed.
+	ConsumerGroups []ConsumerGroupRecord
 	// Responses are answers to deliver, in order.
 	Responses []Outgoing
 }

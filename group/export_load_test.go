@@ -28,3 +28,45 @@ func CopyMemberIDCounters(dst, src *Coordinator) {
 		}
 	}
 }
+
+// HeldConsumerGroup is everything a consumer group coordinator holds of a
+// group but its timers, for a test to compare two coordinators.
+type HeldConsumerGroup struct {
+	GroupEpoch, AssignmentEpoch int32
+	Subscription                map[string]TopicMetadata
+	Target                      map[string][]TopicPartition
+	Owners                      map[TopicPartition]int32
+	Static                      map[string]string
+	Members                     map[string]HeldConsumerMember
+}
+
+// HeldConsumerMember is a member's every field.
+type HeldConsumerMember struct {
+	ID, InstanceID, RackID, ClientID, ClientHost string
+	Epoch, PreviousEpoch                         int32
+	State                                        ConsumerMemberState
+	RebalanceTimeoutMs                           int32
+	ServerAssignor, Regex                        string
+	Topics                                       []string
+	Assigned, Revoking                           []TopicPartition
+}
+
+// HeldConsumerGroups returns what c holds of each group (not deleted).
+func HeldConsumerGroups(c *ConsumerGroupCoordinator) map[string]HeldConsumerGroup {
+	out := map[string]HeldConsumerGroup{}
+	for id, g := range c.groups {
+		if g.dead {
+			continue
+		}
+		h := HeldConsumerGroup{GroupEpoch: g.groupEpoch, AssignmentEpoch: g.assignmentEpoch, Subscription: g.subscription,
+			Target: g.target, Owners: g.owners, Static: g.static, Members: map[string]HeldConsumerMember{}}
+		for mid, m := range g.members {
+			h.Members[mid] = HeldConsumerMember{ID: m.id, InstanceID: m.instanceID, RackID: m.rackID, ClientID: m.clientID,
+				ClientHost: m.clientHost, Epoch: m.epoch, PreviousEpoch: m.previousEpoch, State: m.state,
+				RebalanceTimeoutMs: m.rebalanceTimeoutMs, ServerAssignor: m.serverAssignor, Regex: m.regex, Topics: m.topics,
+				Assigned: m.assigned, Revoking: m.revoking}
+		}
+		out[id] = h
+	}
+	return out
+}

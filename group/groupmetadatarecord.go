@@ -100,15 +100,16 @@ func AppendGroupMetadataValue(dst []byte, v GroupMetadataValue) []byte {
 }
 
 // ReadGroupMetadataKey decodes a __consumer_offsets key that should be a
-// group's metadata key, returning the group; [ErrNotGroupMetadata] for an
-// offset commit's key (versions 0 and 1), [ErrCorruptOffsetRecord] for
+// group's metadata key, returning the group; [ErrNotGroupMetadata] for
+// another record's key (an offset commit's, versions 0 and 1; Kafka 4's
+// consumer group records, 3 and above), [ErrCorruptOffsetRecord] for
 // anything else it cannot read.
 func ReadGroupMetadataKey(key []byte) (string, error) {
 	k := reader{b: key, what: "key"}
 	switch v := k.int16("version"); {
 	case k.err != nil:
 		return "", k.err
-	case v == 0 || v == 1:
+	case v == 0 || v == 1 || v > groupMetadataKeyVersion:
 		return "", fmt.Errorf("key version %d: %w", v, ErrNotGroupMetadata)
 	case v != groupMetadataKeyVersion:
 		return "", fmt.Errorf("key version %d: %w", v, ErrCorruptOffsetRecord)

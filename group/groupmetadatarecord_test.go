@@ -50,7 +50,11 @@ func TestReadGroupMetadataKeyKinds(t *testing.T) {
 	if _, err := group.ReadGroupMetadataKey(commit); !errors.Is(err, group.ErrNotGroupMetadata) {
 		t.Errorf("offset commit key: %v, want ErrNotGroupMetadata", err)
 	}
-	for _, k := range [][]byte{nil, {0, 3, 0, 0}, {0, 2, 0, 5, 'a'}, {0, 2, 0, 1, 'a', 'b'}} {
+	epoch := group.AppendConsumerGroupRecordKey(nil, group.ConsumerGroupRecord{Type: group.ConsumerGroupMetadataType, Group: "g"})
+	if _, err := group.ReadGroupMetadataKey(epoch); !errors.Is(err, group.ErrNotGroupMetadata) {
+		t.Errorf("consumer group metadata key: %v, want ErrNotGroupMetadata", err)
+	}
+	for _, k := range [][]byte{nil, {0xff, 0xff, 0, 0}, {0, 2, 0, 5, 'a'}, {0, 2, 0, 1, 'a', 'b'}} {
 		if _, err := group.ReadGroupMetadataKey(k); !errors.Is(err, group.ErrCorruptOffsetRecord) {
 			t.Errorf("key %x: %v, want ErrCorruptOffsetRecord", k, err)
 		}

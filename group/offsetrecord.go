@@ -33,8 +33,12 @@ var (
 	// metadata); a loader skips it.
 	ErrNotOffsetCommit = errors.New("group: __consumer_offsets record is not an offset commit")
 	// ErrNotGroupMetadata: a valid key of another record type (an offset
-	// commit).
+	// commit, a consumer-protocol group's record).
 	ErrNotGroupMetadata = errors.New("group: __consumer_offsets record is not group metadata")
+	// ErrNotConsumerGroupRecord: a key of another record type than a
+	// consumer-protocol group's (an offset commit, a classic group's
+	// metadata, a record of a kind this package does not read).
+	ErrNotConsumerGroupRecord = errors.New("group: __consumer_offsets record is not a consumer group record")
 )
 
 // AppendOffsetCommitKey appends the record key of (group, tp) to dst.
@@ -59,7 +63,8 @@ func AppendOffsetCommitValue(dst []byte, rec OffsetCommitRecord) []byte {
 
 // ReadOffsetCommit decodes a __consumer_offsets record; a nil value is a
 // tombstone. It accepts value versions 0 to 4 (4 is flexible) and returns
-// [ErrNotOffsetCommit] for group metadata keys and [ErrCorruptOffsetRecord]
+// [ErrNotOffsetCommit] for the keys of other records (key version 2 and
+// above: a group's metadata, Kafka 4's consumer group records) and [ErrCorruptOffsetRecord]
 // for anything else it cannot read, wrapped with the field.
 func ReadOffsetCommit(key, value []byte) (OffsetCommitRecord, error) {
 	var rec OffsetCommitRecord
@@ -67,7 +72,7 @@ func ReadOffsetCommit(key, value []byte) (OffsetCommitRecord, error) {
 	switch v := k.int16("version"); {
 	case k.err != nil:
 		return rec, k.err
-	case v == groupMetadataKeyVersion:
+	case v >= groupMetadataKeyVersion:
 		return rec, fmt.Errorf("key version %d: %w", v, ErrNotOffsetCommit)
 	case v != 0 && v != 1:
 		return rec, fmt.Errorf("key version %d: %w", v, ErrCorruptOffsetRecord)

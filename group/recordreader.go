@@ -36,6 +36,20 @@ func (r *reader) take(n int, field string) []byte {
 	return out
 }
 
+func (r *reader) int8(field string) int8 {
+	if b := r.take(1, field); b != nil {
+		return int8(b[0])
+	}
+	return 0
+}
+
+// uuid reads a Kafka Uuid: 16 bytes.
+func (r *reader) uuid(field string) [16]byte {
+	var u [16]byte
+	copy(u[:], r.take(16, field))
+	return u
+}
+
 func (r *reader) int16(field string) int16 {
 	if b := r.take(2, field); b != nil {
 		return int16(binary.BigEndian.Uint16(b))
