@@ -103,7 +103,20 @@ func (r *cprotoRun) step() {
 			require.NoError(r.t, r.w.StallConsumer(name, ms))
 			c.stalledUntil = r.w.NowMs() + ms
 		}
-	case n < 70:
+	case n < 74:
+		g := []string{"g1", "g2"}[r.rng.IntN(2)]
+		for _, info := range r.w.Groups() {
+			if info.Name == g && info.Coordinator > 0 && r.down() == 0 {
+				r.logf("kill %d (the coordinator of %s)", info.Coordinator, g)
+				require.NoError(r.t, r.w.Kill(info.Coordinator))
+			}
+		}
+	case n < 78:
+		if id := r.down(); id != 0 {
+			r.logf("start %d", id)
+			require.NoError(r.t, r.w.Start(id))
+		}
+	case n < 80:
 		count := 6 + r.next%5
 		r.logf("add-partitions orders count=%d", count)
 		_ = r.w.AddPartitions("orders", count) // refused when it would not grow
@@ -113,6 +126,17 @@ func (r *cprotoRun) step() {
 		r.run(ms)
 	}
 	r.check()
+}
+
+// down is the broker that is not running (one at most is killed at a
+// time, so that the offsets partitions keep a leader), 0 if none.
+func (r *cprotoRun) down() int32 {
+	for _, b := range r.w.State().Brokers {
+		if b.State != "running" {
+			return b.ID
+		}
+	}
+	return 0
 }
 
 // run moves the clock by ms, checking the invariants every 250 ms (a
@@ -176,6 +200,10 @@ func (r *cprotoRun) settle() {
 	last := r.w.NowMs()
 	for _, c := range r.consumers {
 		last = max(last, c.stalledUntil)
+	}
+	if id := r.down(); id != 0 {
+		r.logf("start %d", id)
+		require.NoError(r.t, r.w.Start(id))
 	}
 	r.logf("faults end; settle")
 	r.run(last - r.w.NowMs() + 60_000)
@@ -244,14 +272,13 @@ func (r *cprotoRun) converged() string {
 // TestConsumerProtocolGroupsRandomized: random sequences of what users do
 // to consumer-protocol groups (KIP-848: add a member of either
 // server-side assignor, close, crash, restart or stall one, add
-// partitions, run) never assign a partition to two members at once nor
-// let two polling consumers read it, never move an epoch back, and once
-// the faults end every group settles: its running consumers, and only
-// they, own every partition of their topics once, each reading what its
-// coordinator assigns it. The coordinators stay put (no broker fault):
-// this world keeps a consumer group's state in its coordinator's memory,
-// where Kafka 4 also writes it to __consumer_offsets for the next
-// coordinator.
+// partitions, kill a group's coordinator and start it again, run) never
+// assign a partition to two members at once nor let two polling consumers
+// read it, never move an epoch back (the next coordinator loads the
+// group's records from __consumer_offsets: no group restarts at epoch 1),
+// and once the faults end every group settles: its running consumers, and
+// only they, own every partition of their topics once, each reading what
+// its coordinator assigns it.
 func TestConsumerProtocolGroupsRandomized(t *testing.T) {
 	seeds := []uint64{}
 	for i := range *cprotoSeeds {

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // loadWorld is three brokers, a topic of four partitions with a producer,
@@ -126,4 +127,65 @@ func TestGroupGenerationNeverRestarts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestConsumerGroupFailoverKeepsEpochs: the broker coordinating a
+// consumer-protocol group (KIP-848) of three members is killed. The broker
+// that takes its __consumer_offsets partition over replays the group's
+// records (an event says so), and the members carry on at their epochs:
+// the same group epoch, member ids, member epochs and partitions, nobody
+// fenced, nothing processed twice.
+func TestConsumerGroupFailoverKeepsEpochs(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 5, OffsetsTopicNumPartitions: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 6}))
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", RecordsPerSec: 20}))
+	for _, c := range []string{"c1", "c2", "c3"} {
+		require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: c, Group: "g", Topics: []string{"t"}, GroupProtocol: cluster.GroupProtocolConsumer}))
+		require.NoError(t, w.RunFor(5_000))
+	}
+	require.NoError(t, w.RunFor(20_000))
+	before, ok := groupG(w.State())
+	require.True(t, ok)
+	require.Equal(t, []any{"Stable", 3}, []any{before.State, len(before.Members)}, w.State().Text())
+	killedAt := len(w.Events())
+	require.NoError(t, w.Kill(before.Coordinator))
+	require.NoError(t, w.RunFor(30_000))
+
+	st := w.State()
+	after, ok := groupG(st)
+	require.True(t, ok)
+	require.NotEqual(t, before.Coordinator, after.Coordinator, "the coordinator moved")
+	require.Equal(t, []any{"Stable", before.Generation, before.AssignmentEpoch}, []any{after.State, after.Generation, after.AssignmentEpoch}, st.Text())
+	if diff := cmp.Diff(memberEpochs(before), memberEpochs(after)); diff != "" {
+		t.Errorf("the members' epochs and partitions changed with the coordinator (-before +after):\n%s", diff)
+	}
+	loaded := false
+	for _, e := range w.Events()[killedAt:] {
+		switch {
+		case strings.Contains(e.Text, "loaded consumer group g "):
+			loaded = loaded || e.Broker == after.Coordinator
+		case strings.Contains(e.Text, ") fenced: "), strings.Contains(e.Text, "UNKNOWN_MEMBER_ID"), strings.Contains(e.Text, "FENCED_MEMBER_EPOCH"):
+			t.Errorf("after the failover: %s", e.Text)
+		}
+	}
+	require.True(t, loaded, "no event says broker %d loaded consumer group g", after.Coordinator)
+	for _, c := range st.Consumers {
+		require.Zero(t, c.Duplicates, "consumer %s processed records again", c.ID)
+	}
+	require.Empty(t, w.InternalErrors())
+}
+
+// memberEpochs is each member's epoch and partitions, "member@epoch: t-0 t-1".
+func memberEpochs(g cluster.GroupInfo) []string {
+	var out []string
+	for _, m := range g.Members {
+		var ps []string
+		for _, p := range m.Assignment {
+			ps = append(ps, fmt.Sprintf("%s-%d", p.Topic, p.Partition))
+		}
+		out = append(out, fmt.Sprintf("%s@%d: %s", m.ID, m.MemberEpoch, strings.Join(ps, " ")))
+	}
+	slices.Sort(out)
+	return out
 }

@@ -47,6 +47,12 @@
 //     ([GroupMetadataValue]); a coordinator taking the groups over loads
 //     them with [Coordinator.LoadGroup] (see "Coordinator failover" below).
 //     [MemoryGroupStore] keeps the latest record of each group in memory.
+//   - A consumer-protocol group's changes are records too
+//     ([ConsumerGroupRecord] in Ready.ConsumerGroups, Kafka 4's
+//     ConsumerGroup* keys and values: [AppendConsumerGroupRecordKey],
+//     [AppendConsumerGroupRecordValue], [ReadConsumerGroupRecord]); a
+//     coordinator taking the groups over replays them with
+//     [ConsumerGroupCoordinator.LoadGroups] (see "Consumer group failover").
 //
 // Nothing here starts a goroutine, reads a clock or draws from a random
 // source: time comes in as nowMs arguments, and every output is sorted or in
@@ -132,6 +138,38 @@
 // N counted per group; a loaded group counts on from the highest N among
 // its members (Kafka's ids are random UUIDs).
 //
+// # Consumer group failover
+//
+// Kafka 4's coordinator keeps a consumer-protocol group (KIP-848) as
+// records in __consumer_offsets, written with every change
+// (GroupMetadataManager, read in the trunk of late 2024): the member's
+// metadata (subscription, client, rebalance timeout, assignor), the
+// subscription metadata (the subscribed topics that exist, with their ids
+// and partition counts), the group epoch, each member's target assignment
+// and the target assignment epoch (the delta only), and each member's
+// current assignment (epoch, previous epoch, state, partitions owned and
+// pending revocation). A member that leaves or is fenced gets three
+// tombstones; a deleted group, or an empty one the classic protocol takes
+// over, createGroupTombstoneRecords' six kinds. The records of one
+// operation are appended in one batch with the commits of the same answer,
+// and the answer waits until the in-sync replicas have them (Kafka answers
+// once they are committed). Topics are named by id in the records.
+//
+// A coordinator elected for the partition replays every record in log
+// order and installs the groups (replay, onLoaded): members keep their
+// ids, epochs and partitions and heartbeat on at their epochs, with no
+// rebalance and no partition owned twice; each member's session, and the
+// rebalance timeout of a member still revoking, start at the load. A
+// write that fails answers the heartbeat COORDINATOR_NOT_AVAILABLE,
+// NOT_COORDINATOR or UNKNOWN_SERVER_ERROR as Kafka's
+// CoordinatorOperationExceptionHelper maps it, but the state it answered
+// from is kept, where Kafka reverts to the last committed offset (a member
+// that retries at its previous epoch is accepted). A heartbeat that
+// changes nothing is answered at once (Kafka waits for the writes before
+// it to be committed). Kafka 4.1's KIP-1101 stores a hash of the
+// subscribed topics in place of the subscription metadata record: this
+// package writes 4.0's records.
+//
 // # What the caller of a Member must do
 //
 //  1. Create it with [NewMember] and tell it the partition counts of its
@@ -182,6 +220,8 @@
 //	a new member's parked join dropped after 5 minutes           KAFKA-7610     GroupCoordinator.addPendingMemberExpiration
 //	group metadata stored (sync, empty, static), loaded on       3.7            GroupMetadataManager.storeGroup, loadGroupsAndOffsets,
 //	  election; GroupMetadataValue v3 written                                   GroupCoordinator.onElection, onGroupLoaded
+//	consumer group records written with every change, replayed   4.0 (KIP-848)  GroupMetadataManager.consumerGroupHeartbeat, replay,
+//	  on election; member sessions restart at the load                          onLoaded; ConsumerGroup.createGroupTombstoneRecords
 //	range, round-robin                                           3.7            RangeAssignor, RoundRobinAssignor
 //	sticky: balance first, then keep owned partitions            0.11 (KIP-54)  StickyAssignor
 //	sticky, identical subscriptions: the quota algorithm         2.6            AbstractStickyAssignor.constrainedAssign
@@ -220,10 +260,9 @@
 // topics no member subscribes to. The caller runs it every
 // offsets.retention.check.interval.ms and writes the tombstones.
 //
-// Not modelled: rack-aware assignment, the loading phase of a classic
-// group's failover (COORDINATOR_LOAD_IN_PROGRESS: the load here is
-// instant), a consumer group's failover (its members and assignments are
-// not persisted, only its offsets: Kafka 4 writes them to
-// __consumer_offsets too), and KIP-848's mixed groups (classic members in
-// a consumer group, online migration between the protocols).
+// Not modelled: rack-aware assignment, the loading phase of a failover
+// (COORDINATOR_LOAD_IN_PROGRESS: the load here is instant), the revert of
+// a consumer group's state when its records' append fails, and KIP-848's
+// mixed groups (classic members in a consumer group, online migration
+// between the protocols).
 package group

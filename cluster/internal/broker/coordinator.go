@@ -158,48 +158,73 @@ func (b *Broker) processCoordinator(env Env) {
 	}
 }
 
-// processGroupReady takes one of the coordinators' Ready: its commits,
-// its answers, and its group records.
+// processGroupReady takes one of the coordinators' Ready: its commits
+// and consumer group records, appended together (one batch per offsets
+// partition, as Kafka 4 appends one operation's records), its answers,
+// held until that append is acknowledged, and its classic group records.
 func (b *Broker) processGroupReady(env Env, rd group.Ready) {
 	cs := b.coord
 	for _, r := range rd.Responses {
 		b.logGroupResponse(env, r)
 	}
-	switch corr, err := b.appendCommits(env, rd.Commits); {
-	case len(rd.Commits) == 0:
+	switch corr, err := b.appendGroupWrites(env, rd.Commits, rd.ConsumerGroups, len(rd.Responses) > 0); {
+	case len(rd.Commits) == 0 && len(rd.ConsumerGroups) == 0:
 		b.sendResponses(env, rd.Responses)
 	case err != nil:
-		env.Record(event.Group, b.id, nil, "coordinator: offsets not stored: %v", err)
-		b.sendResponses(env, failCommits(rd.Responses, group.NotCoordinator))
+		env.Record(event.Group, b.id, nil, "coordinator: offsets and group records not stored: %v", err)
+		b.sendResponses(env, failWrites(rd.Responses, replica.NotLeaderOrFollower))
 	default:
 		cs.parked[corr] = rd.Responses
 	}
 	b.appendGroupRecords(env, rd.Groups)
 }
 
-// appendCommits produces the commit records to the offsets partitions this
-// broker leads, acks=all, and returns the correlation id of the request.
-func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int64, error) {
-	if len(commits) == 0 {
-		return 0, nil
-	}
+// appendGroupWrites produces the commit records, then the consumer group
+// records, to the offsets partitions this broker leads, acks=all, one
+// batch per partition, and returns the correlation id of the last
+// request. Answers wait for one append only: with answers, everything must
+// go to one partition (it does: one request is about one group).
+func (b *Broker) appendGroupWrites(env Env, commits []group.OffsetCommitRecord, recs []group.ConsumerGroupRecord, answers bool) (int64, error) {
 	byPartition := map[tp][]replica.Record{}
 	var order []tp
-	for _, c := range commits {
-		tp := metadata.OffsetsPartition(c.Group, b.cfg.OffsetsTopicNumPartitions)
-		if _, ok := byPartition[tp]; !ok {
-			order = append(order, tp)
+	add := func(groupID string, rec replica.Record) {
+		k := metadata.OffsetsPartition(groupID, b.cfg.OffsetsTopicNumPartitions)
+		if _, ok := byPartition[k]; !ok {
+			order = append(order, k)
 		}
+		byPartition[k] = append(byPartition[k], rec)
+	}
+	for _, c := range commits {
 		rec := replica.Record{Key: group.AppendOffsetCommitKey(nil, c.Group, c.TopicPartition)}
 		if !c.Tombstone {
 			rec.Value = group.AppendOffsetCommitValue(nil, c)
 		}
-		byPartition[tp] = append(byPartition[tp], rec)
+		add(c.Group, rec)
 	}
-	if len(order) != 1 {
-		return 0, fmt.Errorf("%w: commits for %d offsets partitions in one answer", metadata.ErrInvalidConfig, len(order))
+	for _, r := range recs {
+		rec := replica.Record{Key: group.AppendConsumerGroupRecordKey(nil, r)}
+		if !r.Tombstone {
+			rec.Value = group.AppendConsumerGroupRecordValue(nil, r)
+		}
+		add(r.Group, rec)
 	}
-	return b.appendOffsetsRecords(env, order[0], byPartition[order[0]])
+	if answers && len(order) > 1 {
+		return 0, fmt.Errorf("%w: records for %d offsets partitions in one answer", metadata.ErrInvalidConfig, len(order))
+	}
+	var corr int64
+	for _, k := range order {
+		var err error
+		if corr, err = b.appendOffsetsRecords(env, k, byPartition[k]); err != nil {
+			return 0, err
+		}
+	}
+	return corr, nil
+}
+
+// appendCommits produces commit records alone (offset tombstones), as
+// appendGroupWrites does.
+func (b *Broker) appendCommits(env Env, commits []group.OffsetCommitRecord) (int64, error) {
+	return b.appendGroupWrites(env, commits, nil, false)
 }
 
 // appendOffsetsRecords produces records to offsets partition tp through
@@ -241,7 +266,7 @@ func (b *Broker) deliverToCoordinator(env Env, e *netsim.Envelope) {
 	delete(b.coord.parked, e.Resp.CorrelationID)
 	if e.Resp.Error != replica.None {
 		env.Record(event.Group, b.id, &e.TP, "coordinator: offsets append failed: %s", e.Resp.Error)
-		out = failCommits(out, commitAppendError(e.Resp.Error))
+		out = failWrites(out, e.Resp.Error)
 	}
 	b.sendResponses(env, out)
 }
@@ -260,13 +285,39 @@ func commitAppendError(code replica.ErrorCode) group.ErrorCode {
 	return group.NotCoordinator
 }
 
-// failCommits replaces the OffsetCommit answers in out by code.
-func failCommits(out []group.Outgoing, code group.ErrorCode) []group.Outgoing {
+// heartbeatAppendError is the ConsumerGroupHeartbeat error for an append
+// of its records that failed with code, as Kafka 4's
+// CoordinatorOperationExceptionHelper maps a failed write: too few
+// in-sync replicas or a timeout COORDINATOR_NOT_AVAILABLE, a replica no
+// longer leading NOT_COORDINATOR, a record too large UNKNOWN_SERVER_ERROR,
+// anything else itself.
+func heartbeatAppendError(code replica.ErrorCode) group.ErrorCode {
+	switch code {
+	case replica.NotEnoughReplicas, replica.RequestTimedOut:
+		return group.CoordinatorNotAvailable
+	case replica.NotLeaderOrFollower:
+		return group.NotCoordinator
+	case replica.MessageTooLarge, replica.RecordListTooLarge:
+		return group.UnknownServerError
+	}
+	return group.ErrorCode(code)
+}
+
+// failWrites replaces the answers in out whose writes failed with the
+// append's error code: an OffsetCommit's as commitAppendError maps it, a
+// ConsumerGroupHeartbeat's as heartbeatAppendError does (its member then
+// looks the coordinator up again, or retries). The coordinator keeps the
+// state it answered from (Kafka reverts it to the last committed offset:
+// not modelled; a member retrying with its previous epoch is accepted).
+func failWrites(out []group.Outgoing, code replica.ErrorCode) []group.Outgoing {
 	res := make([]group.Outgoing, len(out))
 	for i, o := range out {
-		if r, ok := o.Response.(group.OffsetCommitResponse); ok {
-			r.Error = code
+		switch r := o.Response.(type) {
+		case group.OffsetCommitResponse:
+			r.Error = commitAppendError(code)
 			o.Response = r
+		case group.ConsumerGroupHeartbeatResponse:
+			o.Response = group.ConsumerGroupHeartbeatResponse{Error: heartbeatAppendError(code)}
 		}
 		res[i] = o
 	}
@@ -364,14 +415,20 @@ func (b *Broker) coordinatorGone(env Env) {
 		env.RequestFailed(b.id, client, inc, b.coord.awaiting[addr])
 	}
 	b.coord.awaiting = nil
-	// The commits whose answers wait for their offsets append fail too.
+	// The commits and heartbeats whose answers wait for their append
+	// fail too.
 	for _, corr := range slices.Sorted(maps.Keys(b.coord.parked)) {
 		for _, o := range b.coord.parked[corr] {
-			if r, ok := o.Response.(group.OffsetCommitResponse); ok {
-				if client, inc, ok := strings.Cut(o.To, "#"); ok {
-					n, _ := strconv.Atoi(inc)
-					env.RequestFailed(b.id, client, n, group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq})
-				}
+			client, inc, ok := strings.Cut(o.To, "#")
+			if !ok {
+				continue
+			}
+			n, _ := strconv.Atoi(inc)
+			switch r := o.Response.(type) {
+			case group.OffsetCommitResponse:
+				env.RequestFailed(b.id, client, n, group.OffsetCommit{Offsets: r.Offsets, Seq: r.Seq})
+			case group.ConsumerGroupHeartbeatResponse:
+				env.RequestFailed(b.id, client, n, group.ConsumerGroupHeartbeat{})
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
@@ -10,9 +11,9 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// A classic group's metadata lives in its __consumer_offsets partition
-// beside its committed offsets, as Kafka 3.7's GroupMetadataManager keeps
-// it: the coordinator stores the group (a GroupMetadataKey and a version-3
+// A group's metadata lives in its __consumer_offsets partition beside its
+// committed offsets. A classic group's, as Kafka 3.7's
+// GroupMetadataManager keeps it: the coordinator stores the group (a GroupMetadataKey and a version-3
 // GroupMetadataValue, one record in a batch of its own, acks=all) when
 // the leader's assignment arrives, when a rebalance leaves it empty, and
 // when a static member rejoins under a new member id; a deleted group gets
@@ -21,6 +22,17 @@ import (
 // (GroupCoordinator.onElection): the members carry on with their member
 // ids and generation. One that stops leading it forgets its groups
 // (onResignation).
+//
+// A consumer-protocol group's (KIP-848), as Kafka 4's coordinator writes
+// it: every heartbeat, fencing or deletion that changes the group appends
+// the records of the change (ConsumerGroupMetadata, PartitionMetadata,
+// MemberMetadata, TargetAssignmentMetadata and Member,
+// CurrentMemberAssignment, or their tombstones: group.ConsumerGroupRecord)
+// in the same batch as the commits of the same answer, acks=all, and the
+// answer waits for that append (processGroupReady). A new leader replays
+// them in log order: members keep their ids, epochs and partitions, and
+// heartbeat on at their epochs without a rebalance; their sessions (and
+// the rebalance timeouts of those still revoking) start at the load.
 //
 // The load happens when the replica becomes leader (the LeaderAndIsr
 // decision), not lazily at a group's first request: a lazy load would be
@@ -148,9 +160,12 @@ func groupRecord(id string, v group.GroupMetadataValue) group.GroupRecord {
 }
 
 // loadGroups is GroupCoordinator.onElection: b's replica of offsets
-// partition k became its leader. Every group whose latest metadata record
-// in the log (read to its end, as GroupMetadataManager.loadGroupsAndOffsets
-// reads it) is not a tombstone is loaded into b's coordinator.
+// partition k became its leader. The log is read to its end once (as
+// GroupMetadataManager.loadGroupsAndOffsets reads it): every classic group
+// whose latest metadata record is not a tombstone is loaded into b's
+// classic coordinator, and the consumer group records are replayed, in log
+// order, into its consumer group coordinator (Kafka 4's
+// GroupMetadataManager.replay and onLoaded).
 func (b *Broker) loadGroups(env Env, k tp) {
 	s := b.replicas[k]
 	if s == nil {
@@ -158,7 +173,15 @@ func (b *Broker) loadGroups(env Env, k tp) {
 	}
 	latest := map[string][]byte{}
 	var order []string
+	var consumer []group.ConsumerGroupRecord
 	for _, e := range s.Log.Mirror().From(0) {
+		if r, err := group.ReadConsumerGroupRecord(e.Key, e.Value); err == nil {
+			consumer = append(consumer, r)
+			continue
+		} else if !errors.Is(err, group.ErrNotConsumerGroupRecord) {
+			env.Record(event.Group, b.id, &k, "coordinator: record at offset %d skipped: %v", e.Offset, err)
+			continue
+		}
 		id, err := group.ReadGroupMetadataKey(e.Key)
 		if err != nil {
 			continue // an offset commit, or a key this version does not know
@@ -169,7 +192,7 @@ func (b *Broker) loadGroups(env Env, k tp) {
 		latest[id] = e.Value
 	}
 	order = slices.DeleteFunc(order, func(id string) bool { return latest[id] == nil })
-	if len(order) == 0 {
+	if len(order) == 0 && len(consumer) == 0 {
 		return // no group to load: the coordinator starts at its first request
 	}
 	cs := b.coordinator(env)
@@ -186,12 +209,29 @@ func (b *Broker) loadGroups(env Env, k tp) {
 				id, k, st.State, st.Generation, len(st.Members))
 		}
 	}
+	b.loadConsumerGroups(env, k, consumer)
 	b.processCoordinator(env)
 }
 
+// loadConsumerGroups replays the consumer group records of offsets
+// partition k into b's consumer group coordinator, which names their
+// topics by the controller's topic ids.
+func (b *Broker) loadConsumerGroups(env Env, k tp, recs []group.ConsumerGroupRecord) {
+	if len(recs) == 0 {
+		return
+	}
+	cg := b.coord.cg
+	cg.SetTopics(groupTopics(env))
+	for _, id := range cg.LoadGroups(recs) {
+		st, _ := cg.Group(id)
+		env.Record(event.Group, b.id, &k, "coordinator: loaded consumer group %s from %s: %s, group epoch %d, assignment epoch %d, %d members",
+			id, k, st.State, st.GroupEpoch, st.AssignmentEpoch, len(st.Members))
+	}
+}
+
 // unloadGroups is GroupCoordinator.onResignation: b's replica of offsets
-// partition k is no longer its leader, so b's coordinator forgets the
-// groups that live there (the requests it holds for them are answered
+// partition k is no longer its leader, so b's coordinators forget the
+// groups that live there (the requests they hold for them are answered
 // NOT_COORDINATOR by unloadResigned).
 func (b *Broker) unloadGroups(env Env, k tp) {
 	if b.coord == nil {
@@ -201,6 +241,12 @@ func (b *Broker) unloadGroups(env Env, k tp) {
 		if metadata.OffsetsPartition(st.GroupID, b.cfg.OffsetsTopicNumPartitions) == k {
 			b.coord.c.UnloadGroup(st.GroupID)
 			env.Record(event.Group, b.id, &k, "coordinator: unloaded group %s: no longer the leader of %s", st.GroupID, k)
+		}
+	}
+	for _, st := range b.coord.cg.Groups() {
+		if metadata.OffsetsPartition(st.GroupID, b.cfg.OffsetsTopicNumPartitions) == k {
+			b.coord.cg.UnloadGroup(st.GroupID)
+			env.Record(event.Group, b.id, &k, "coordinator: unloaded consumer group %s: no longer the leader of %s", st.GroupID, k)
 		}
 	}
 }
