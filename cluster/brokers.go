@@ -3,6 +3,7 @@ package cluster
 import (
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
@@ -70,7 +71,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		LogFlushOffsetCheckpointIntervalMs:       c.LogFlushOffsetCheckpointIntervalMs,
 		LogFlushStartOffsetCheckpointIntervalMs:  c.LogFlushStartOffsetCheckpointIntervalMs,
 		DirtyExpireMs:                            c.DirtyExpireMs, DirtyWritebackIntervalMs: c.DirtyWritebackIntervalMs, ClockStartMs: c.ClockStartMs,
-		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: *c.Group,
+		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: c.memberIDs(),
 		Txn:           txn.Config{NumPartitions: c.TransactionStateLogNumPartitions},
 		ConsumerGroup: *c.ConsumerGroup, ConsumerGroupProtocol: c.ConsumerGroupProtocol(),
 		OffsetsRetentionMinutes: c.OffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: c.OffsetsRetentionCheckIntervalMs,
@@ -79,6 +80,17 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		Racks: c.BrokerRacks, ReplicaSelectorClass: c.ReplicaSelectorClass,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,
 			TruncationPoint: c.Parts.TruncationPoint, Truncate: c.Parts.Truncate}}
+}
+
+// memberIDs is the brokers' classic group settings, with the seed their
+// coordinators' member ids come from (each broker mixes in its id and
+// process incarnation): the world's seed, so that worlds of other seeds
+// hand out other ids, without a draw from the world's random source
+// (which would move every later draw).
+func (c Config) memberIDs() group.Config {
+	g := *c.Group
+	g.MemberIDSeed = c.Seed * 0x9E3779B97F4A7C15
+	return g
 }
 
 // StartFailure says why broker id's last start failed, while it is

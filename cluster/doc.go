@@ -527,7 +527,7 @@
 //	     "group": "workers",
 //	     "processed": 30,                records handed to the application
 //	     "duplicates": 10,               of those, records the group had processed before
-//	     "member_id": "W2-2",            extra: "" when not joined
+//	     "member_id": "W2-2cee1459-5a2c-4f11-968d-eb0e2b7e4efd",  extra: client.id and a UUID, as Kafka makes it; "" when not joined
 //	     "status": "running"}            extra: running | crashed | closed
 //	  ],
 //	  "groups": [{                       omitted when there are none
@@ -537,9 +537,9 @@
 //	    "protocol": "eager",             eager | cooperative
 //	    "assignor": "range",             extra, omitted outside a generation
 //	    "coordinator": 3,                extra: broker id, -1 if none
-//	    "leader": "W2-2",                extra, omitted when none
+//	    "leader": "W2-2cee1459-5a2c-4f11-968d-eb0e2b7e4efd",  extra, omitted when none
 //	    "members": [{
-//	      "id": "W2-2",
+//	      "id": "W2-2cee1459-5a2c-4f11-968d-eb0e2b7e4efd",
 //	      "partitions": [{"topic": "tasks", "partition": 0}],  what it reads now
 //	      "client_id": "W2",             extra
 //	      "instance_id": "w2",           extra: static members only
@@ -552,7 +552,7 @@
 //	      "committed": 10,               -1 if none
 //	      "log_end_offset": 20,          the leader's HW, -1 when offline
 //	      "lag": 10,                     log_end_offset - committed, -1 when unknown
-//	      "member": "W2-2"               extra: the member assigned it, omitted if none
+//	      "member": "W2-2cee1459-5a2c-4f11-968d-eb0e2b7e4efd"  extra: the member assigned it, omitted if none
 //	    }]
 //	  }],
 //	  "cut_links": [[1, 2]]              extra: network links cut, omitted when none

@@ -18,6 +18,13 @@ type Config struct {
 	// GroupMaxSize is group.max.size; 0 means no limit (Kafka's default is
 	// Integer.MAX_VALUE).
 	GroupMaxSize int
+	// MemberIDSeed, when non-zero, makes member ids as Kafka does: the
+	// client.id (a static member's group.instance.id), "-", and a random
+	// UUID (GroupMetadata.generateMemberId, java.util.UUID.randomUUID),
+	// the UUIDs drawn from a stream this seeds, so that the same seed gives
+	// the same ids. Zero numbers them per group instead (client.id-1,
+	// client.id-2, ...), which reads better in tests.
+	MemberIDSeed uint64
 }
 
 // DefaultConfig returns Kafka's defaults.
@@ -88,6 +95,9 @@ type Coordinator struct {
 	// waits for their appends (store.go).
 	nextStoreID int64
 	stores      map[int64]storeWait
+	// memberIDs is the state of the stream member ids' UUIDs come from
+	// (Config.MemberIDSeed; memberid.go).
+	memberIDs uint64
 }
 
 // NewCoordinator returns a coordinator whose clock starts at nowMs and that
@@ -99,7 +109,7 @@ func NewCoordinator(cfg Config, store OffsetReader, nowMs int64) (*Coordinator, 
 	if store == nil {
 		return nil, fmt.Errorf("coordinator without an offset store: %w", ErrInvalidConfig)
 	}
-	return &Coordinator{cfg: cfg, store: store, nowMs: nowMs, groups: map[string]*classicGroup{}}, nil
+	return &Coordinator{cfg: cfg, store: store, nowMs: nowMs, groups: map[string]*classicGroup{}, memberIDs: cfg.MemberIDSeed}, nil
 }
 
 // Step handles one request that arrived from address from at the current

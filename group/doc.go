@@ -9,10 +9,12 @@
 //     ClassicGroups): states Empty, PreparingRebalance, CompletingRebalance,
 //     Stable and Dead ([State]); JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
 //     OffsetCommit and OffsetFetch as [Request] values given to
-//     [Coordinator.Step]; generations, deterministic member ids
-//     (client.id-N, group.instance.id-N), session.timeout.ms, the rebalance
-//     timeout, group.initial.rebalance.delay.ms, static membership (KIP-345)
-//     and Kafka's error codes ([ErrorCode]).
+//     [Coordinator.Step]; generations, member ids (Kafka's client.id-UUID
+//     and group.instance.id-UUID, the UUIDs from a stream that
+//     Config.MemberIDSeed seeds, or client.id-N numbered per group without
+//     a seed), session.timeout.ms, the rebalance timeout,
+//     group.initial.rebalance.delay.ms, static membership (KIP-345) and
+//     Kafka's error codes ([ErrorCode]).
 //   - [Member] is one consumer's side (ConsumerCoordinator): it joins,
 //     assigns when it is the leader, heartbeats every heartbeat.interval.ms,
 //     enforces max.poll.interval.ms, and knows what it owns, what it must
@@ -134,9 +136,10 @@
 // expire a session later. What was never stored is lost: a rebalance under
 // way at the failover (the loaded group is at the last stored generation,
 // and its members' answers at a newer one are ILLEGAL_GENERATION), member
-// ids handed out but not yet joined. Member ids here are client.id-N with
-// N counted per group; a loaded group counts on from the highest N among
-// its members (Kafka's ids are random UUIDs).
+// ids handed out but not yet joined. Numbered member ids (client.id-N,
+// without a seed) are counted per group; a loaded group counts on from the
+// highest N among its members (Kafka's ids, and seeded ones here, are
+// random UUIDs and never meet this question).
 //
 // # Consumer group failover
 //
@@ -206,6 +209,8 @@
 //
 //	rule                                                         Kafka version  source
 //	MEMBER_ID_REQUIRED on a dynamic member's first join          2.2 (KIP-394)  GroupCoordinator.doNewMemberJoinGroup
+//	member id client.id-UUID (group.instance.id-UUID if static)  0.9 (2.3)      GroupMetadata.generateMemberId (4.x: ClassicGroup)
+//	consumer-protocol member id made by the client (a Uuid)      4.0 (KIP-1082) ConsumerGroupHeartbeat v1, AsyncKafkaConsumer
 //	static membership, FENCED_INSTANCE_ID                        2.3 (KIP-345)  GroupCoordinator.doStaticNewMemberJoinGroup
 //	cooperative rebalancing, cooperative-sticky                  2.4 (KIP-429)  CooperativeStickyAssignor, ConsumerCoordinator
 //	SyncGroup's protocol type and name checked                   2.5 (KIP-559)  GroupCoordinator.validateSyncGroup

@@ -58,7 +58,7 @@ func (c *Coordinator) joinNewDynamic(from string, g *classicGroup, r JoinGroup, 
 	if prefix == "" {
 		prefix = "consumer"
 	}
-	id := g.newMemberID(prefix)
+	id := c.newMemberID(g, prefix)
 	if r.NoMemberIDRequired {
 		c.addMember(from, g, r, id)
 		return
@@ -158,10 +158,10 @@ func (c *Coordinator) joinStaticUnknown(from string, g *classicGroup, r JoinGrou
 			c.respond(from, JoinGroupResponse{Error: GroupMaxSizeReached, Members: []MemberSubscription{}})
 			return
 		}
-		c.addMember(from, g, r, g.newMemberID(r.GroupInstanceID))
+		c.addMember(from, g, r, c.newMemberID(g, r.GroupInstanceID))
 		return
 	}
-	newID := g.newMemberID(r.GroupInstanceID)
+	newID := c.newMemberID(g, r.GroupInstanceID)
 	c.fence(old)
 	prev := staticReplacement{oldID: oldID, newID: newID, from: from, oldLeader: g.leader,
 		oldProtocols: old.protocols, oldRebalanceTimeoutMs: old.rebalanceTimeoutMs, oldSessionTimeoutMs: old.sessionTimeoutMs}

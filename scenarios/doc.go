@@ -26,7 +26,7 @@
 //	p m1=ACK(0) m2=PENDING                        what producer p was told
 //	c position=1 read=1                           consumer c
 //	W2 processed=30 duplicates=10                 group consumer W2
-//	group workers state=Stable W2-2=[tasks-0]     a group, its members' partitions, offsets
+//	group workers state=Stable W2=[tasks-0]       a group, its members' partitions, offsets
 //	segments events-0 3:[3,4,5] 6:[6,7,8]         the leader's segments
 //	users-1 [0 dave=v1·e0] 1/1                    the leader's log of any partition
 //	violations log-matching                       invariants broken during the step

@@ -23,9 +23,10 @@ const (
 	// step, "violations log-matching" or "violations none".
 	FactViolations FactKind = "violations"
 	// FactGroup: a consumer group as its coordinator has it, "group
-	// eager-g state=Stable generation=2 E1-1=[orders-0,orders-2]
-	// offset=orders-0:10/20" (a member's partitions are those it reads
-	// now; an offset is committed/log-end, "-" for none).
+	// eager-g state=Stable generation=2 E1=[orders-0,orders-2]
+	// offset=orders-0:10/20" (a member, named by its member id or its
+	// client id, with the partitions it reads now; an offset is
+	// committed/log-end, "-" for none).
 	FactGroup FactKind = "group"
 	// FactSegments: the segments of a partition's leader replica, "segments
 	// events-0 3:[3,4,5] 6:[6,7,8]" (base offset: the offsets in it).

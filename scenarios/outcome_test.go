@@ -34,8 +34,8 @@ var decisive = map[string]struct {
 	// KIP-279's second round: X's log a prefix of Y's
 	"kip279-two-rounds": {"6c", []string{"b1 follower [0 a·e0, 1 c·e1, 2 d·e1, 3 e·e1, 4 g·e3, 5 h·e3] EC [(0,0),(1,1),(3,4)]"}},
 	// coop-g keeps p0-p3 while eager-g has all its members' partitions revoked
-	"eager-vs-cooperative": {"2", []string{"group eager-g state=PreparingRebalance E1-1=[] E2-2=[] E3-3=[]",
-		"group coop-g state=PreparingRebalance K1-1=[orders-0,orders-2,orders-4] K2-2=[orders-1,orders-3,orders-5]"}},
+	"eager-vs-cooperative": {"2", []string{"group eager-g state=PreparingRebalance E1=[] E2=[] E3=[]",
+		"group coop-g state=PreparingRebalance K1=[orders-0,orders-2,orders-4] K2=[orders-1,orders-3,orders-5]"}},
 	// a crash: 10-19 processed twice
 	"crash-is-not-a-goodbye": {"B3", []string{"W2 processed=30 duplicates=10"}},
 	// four partitions: alice moves to p1

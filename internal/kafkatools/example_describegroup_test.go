@@ -31,9 +31,9 @@ func ExampleDescribeGroup() {
 		fmt.Printf("%s processed %d, duplicates %d\n", c.ID, c.Processed, c.Duplicates)
 	}
 	// Output:
-	// GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID
-	// workers         tasks           0          4               4               0               W2-2            /10.0.0.100     W2
-	// workers         tasks           1          4               4               0               W2-2            /10.0.0.100     W2
+	// GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID                             HOST            CLIENT-ID
+	// workers         tasks           0          4               4               0               W2-ef3847e3-81be-4395-b788-2d7a4935c00b /10.0.0.100     W2
+	// workers         tasks           1          4               4               0               W2-ef3847e3-81be-4395-b788-2d7a4935c00b /10.0.0.100     W2
 	// W1 processed 4, duplicates 0
 	// W2 processed 6, duplicates 2
 }

@@ -43,7 +43,12 @@ const RequestTimeoutMs = 30000
 // coordinator returns b's coordinator, starting it on first use.
 func (b *Broker) coordinator(env Env) *coordinatorState {
 	if b.coord == nil {
-		c, err := group.NewCoordinator(b.cfg.Group, logOffsetStore{b: b}, env.Now())
+		cfg := b.cfg.Group
+		// Member ids carry a UUID, as Kafka's do, from a stream of the
+		// world's seed, the broker's id and its process incarnation (no two
+		// coordinators, nor a restarted broker's, hand out the same ids).
+		cfg.MemberIDSeed = max(1, cfg.MemberIDSeed^uint64(b.id)<<20^uint64(b.incarnation)<<40)
+		c, err := group.NewCoordinator(cfg, logOffsetStore{b: b}, env.Now())
 		if err != nil {
 			panic(err) // the config was validated by New
 		}

@@ -44,7 +44,7 @@ var decisive = map[string]struct {
 	// the cut at the smaller end: j goes, X's log a prefix of Y's
 	"your-two-rounds": {"10", []string{"b1 follower ~[0 a·e0, 1 c·e2, 2 d·e2, 3 e·e2, 4 g·e6, 5 h·e6, 6 i·e6]"}},
 	// a deleted topic's owned partition is not kept
-	"your-assignor-delete": {"2", []string{"group g state=Stable C1-1=[orders-0,orders-2] C2-2=[orders-1,orders-3]"}},
+	"your-assignor-delete": {"2", []string{"group g state=Stable C1=[orders-0,orders-2] C2=[orders-1,orders-3]"}},
 	// the group settles after the topic grows while a member joins
 	"your-assignor-growth": {"3", []string{"group g state=Stable"}},
 	// the group settles after a member's restart, the others reading on
