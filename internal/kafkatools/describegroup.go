@@ -75,7 +75,10 @@ func DescribeGroup(groups []cluster.GroupInfo, name string, mode DescribeMode, l
 		switch g.State {
 		case "Empty":
 			fmt.Fprintf(&b, "\nConsumer group '%s' has no active members.\n", name)
-		case "PreparingRebalance", "CompletingRebalance":
+		case "PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling":
+			// A consumer-protocol group on its way to a new target
+			// assignment is rebalancing too (Kafka 4's
+			// shouldPrintMemberState).
 			fmt.Fprintf(&b, "\nWarning: Consumer group '%s' is rebalancing.\n", name)
 		}
 	}

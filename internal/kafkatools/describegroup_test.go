@@ -120,7 +120,9 @@ func TestDescribeGroupPrintsKafka4sLayout(t *testing.T) {
 		mode  kafkatools.DescribeMode
 		want  string
 	}{
-		{"members verbose, consumer group", "kip848-g", kafkatools.DescribeMembersVerbose, "\n" +
+		// A group reconciling is rebalancing: Kafka 4's shouldPrintMemberState
+		// warns of Assigning and Reconciling as of PreparingRebalance.
+		{"members verbose, consumer group", "kip848-g", kafkatools.DescribeMembersVerbose, "\nWarning: Consumer group 'kip848-g' is rebalancing.\n\n" +
 			"GROUP           CONSUMER-ID     HOST            CLIENT-ID       #PARTITIONS     CURRENT-EPOCH   CURRENT-ASSIGNMENT   TARGET-EPOCH    TARGET-ASSIGNMENT\n" +
 			"kip848-g        C1-1            /10.0.0.100     C1              2               4               orders:0,1           5               orders:0\n" +
 			"kip848-g        C2-2            /10.0.0.100     C2              1               5               users:3              5               orders:1;users:3\n"},
@@ -128,7 +130,7 @@ func TestDescribeGroupPrintsKafka4sLayout(t *testing.T) {
 			"GROUP           CONSUMER-ID     GROUP-INSTANCE-ID HOST            CLIENT-ID       #PARTITIONS     CURRENT-EPOCH   CURRENT-ASSIGNMENT   TARGET-EPOCH    TARGET-ASSIGNMENT\n" +
 			"coop-g          K1-1                              /10.0.0.100     K1              1               -               orders:0             -               -\n" +
 			"coop-g          K2-2            k2                /10.0.0.100     K2              0               -               -                    -               -\n"},
-		{"members, consumer group", "kip848-g", kafkatools.DescribeMembers, "\n" +
+		{"members, consumer group", "kip848-g", kafkatools.DescribeMembers, "\nWarning: Consumer group 'kip848-g' is rebalancing.\n\n" +
 			"GROUP           CONSUMER-ID     HOST            CLIENT-ID       #PARTITIONS     \n" +
 			"kip848-g        C1-1            /10.0.0.100     C1              2               \n" +
 			"kip848-g        C2-2            /10.0.0.100     C2              1               \n"},

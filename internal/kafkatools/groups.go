@@ -11,7 +11,8 @@ import (
 	"github.com/kafkalive/kafkalive/cluster"
 )
 
-// ConsumerGroups is kafka-consumer-groups.sh: --list, or --describe
+// ConsumerGroups is kafka-consumer-groups.sh: --list [--type [T,...]]
+// [--state [S,...]] (listgroups.go), or --describe
 // --group G (with --members or --state, each with [--verbose]), in the
 // layout of the world's brokers' Kafka ([DescribeGroup], [LayoutOf]); --reset-offsets
 // ([ResetOffsets]); --delete --group G [--group G2]... (deleteGroups).
@@ -48,20 +49,16 @@ func ConsumerGroups(s Session, args []string, out io.Writer) error {
 	}
 	return s.Look(func(w *cluster.World) error {
 		groups := w.Groups()
+		if list {
+			return ListGroups(out, groups, args, LayoutOf(w.Config()))
+		}
 		for _, g := range groups {
-			if list {
-				fmt.Fprintln(out, g.Name)
-				continue
-			}
 			if g.Name == group {
 				_, err := io.WriteString(out, DescribeGroup(groups, group, mode, LayoutOf(w.Config())))
 				return err
 			}
 		}
-		if describe {
-			return kafkaMessagef("Consumer group '%s' does not exist.", group)
-		}
-		return nil
+		return kafkaMessagef("Consumer group '%s' does not exist.", group)
 	})
 }
 
