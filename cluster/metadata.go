@@ -26,6 +26,21 @@ type QuorumStatus = controller.QuorumStatus
 // the controller is a separate node (no quorum is simulated).
 func (w *World) QuorumStatus() (QuorumStatus, bool) { return w.ctl.QuorumStatus() }
 
+// QuorumDescription is the metadata quorum as its leader describes it to
+// DescribeQuorum: each voter's and observer's log end offset and when it
+// last fetched and caught up (what kafka-metadata-quorum describe
+// --replication prints).
+type QuorumDescription = controller.QuorumDescription
+
+// QuorumReplica is one replica of the metadata log in a
+// [QuorumDescription].
+type QuorumReplica = controller.QuorumReplica
+
+// DescribeQuorum returns the quorum as its leader describes it now, the
+// answer the brokers forward from DescribeQuorum; ok is false while no
+// controller is active.
+func (w *World) DescribeQuorum() (QuorumDescription, bool) { return w.ctl.DescribeQuorum(w.env()) }
+
 // ActiveController returns the broker id of the active controller in
 // combined mode, 0 while none is elected, and [ControllerID] when the
 // controller is a separate node.
