@@ -60,7 +60,7 @@ Kafka's read-only tools run on a fresh poll: name one after the flags
 (kafkalive observe --bootstrap B kafka-topics --describe), or give --shell to
 type them one a line (help lists them): kafka-topics --describe|--list,
 kafka-consumer-groups --list|--describe --group G [--members|--state],
-kafka-configs --describe, kafka-metadata-quorum --describe
+kafka-configs --describe, kafka-metadata-quorum describe
 --status|--replication, kafka-log-dirs --describe. A command that would change
 the cluster (--create, --alter, --delete, --reset-offsets...) is refused and
 never sent.`}

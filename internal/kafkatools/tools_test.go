@@ -63,6 +63,8 @@ func TestToolsOnAWorld(t *testing.T) {
 		{"kafka-configs --describe --topic audit", "Dynamic configs for topic audit are:"},
 		{"kafka-configs --alter --topic audit --add-config retention.ms=60000", "Completed updating config for topic audit."},
 		{"kafka-metadata-quorum describe --status", "ClusterId:              "},
+		{"kafka-metadata-quorum --bootstrap-server b1:9092 describe --replication", "NodeId\tDirectoryId           \tLogEndOffset\tLag\t"},
+		{"kafka-metadata-quorum describe --replication --human-readable", "NodeId\tDirectoryId           \tLogEndOffset\tLag\t"},
 		{"kafka-transactions list", "TransactionalId\tCoordinator\tProducerId\tTransactionState\t"},
 		{"kafka-transactions describe-producers --topic profiles --partition 0", "ProducerId\tProducerEpoch\tLatestCoordinatorEpoch\t"},
 		{"kafka-transactions find-hanging --topic profiles", "Topic\tPartition\tProducerId\t"},
@@ -144,4 +146,32 @@ func TestToolsAgreeOnTopicConfigs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestQuorumReplicationWithoutAController: with two of three combined
+// voters down no controller is active, nobody answers DescribeQuorum, and
+// describe --replication fails as the admin call's timeout does; the
+// voters that are down lag behind the leader's log once one is back.
+func TestQuorumReplicationWithoutAController(t *testing.T) {
+	w, err := defaultworld.New(defaultworld.Seed)
+	require.NoError(t, err)
+	require.NoError(t, w.RunFor(5_000))
+	require.NoError(t, w.Kill(1))
+	require.NoError(t, w.Kill(2))
+	require.NoError(t, w.RunFor(5_000))
+	out, err := run(t, worldSession{w}, "kafka-metadata-quorum describe --replication")
+	var printed kafkatools.Printed
+	require.ErrorAs(t, err, &printed)
+	require.Contains(t, out, "TimeoutException: Call(callName=describeMetadataQuorum) timed out")
+	require.NoError(t, w.Start(2))
+	require.NoError(t, w.RunFor(20_000))
+	out, err = run(t, worldSession{w}, "kafka-metadata-quorum describe --replication")
+	require.NoError(t, err, out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 4, out)
+	require.Equal(t, []string{"2", "Leader"}, []string{strings.Fields(lines[1])[0], strings.Fields(lines[1])[6]}, out)
+	one := strings.Fields(lines[2]) // the followers in the voters' order: 1, then 3
+	require.Equal(t, []string{"1", "AAAAAAAAAAAAAAAAAAAAAA"}, one[:2], out)
+	require.Equal(t, "Follower", one[6], out)
+	require.NotEqual(t, "0", one[3], "broker 1, down, lags the leader's metadata log:\n%s", out)
 }

@@ -32,7 +32,7 @@ func Tools() []kafkatools.Tool {
 		{Name: "kafka-configs", Usage: "kafka-configs --describe --entity-type topics [--entity-name T] [--all]   (--topic T for --entity-type topics --entity-name T)", Help: "a topic's configs with their sources and synonyms, as the cluster's DescribeConfigs answered them"},
 		{Name: "kafka-consumer-groups", Usage: "kafka-consumer-groups --list | --describe --group G [--members [--verbose] | --state]", Help: "the groups, their members, committed offsets and lag"},
 		{Name: "kafka-log-dirs", Usage: "kafka-log-dirs --describe [--topic-list T1,T2] [--broker-list 1,2]", Help: "each broker's log dir: every replica's size and offset lag (DescribeLogDirs), as JSON"},
-		{Name: "kafka-metadata-quorum", Usage: "kafka-metadata-quorum --describe --status | --replication", Help: "the metadata quorum: its leader, epoch, high watermark, voters and observers"},
+		{Name: "kafka-metadata-quorum", Usage: "kafka-metadata-quorum describe --status | --replication", Help: "the metadata quorum: its leader, epoch, high watermark, voters and observers"},
 		{Name: "kafka-topics", Usage: "kafka-topics --describe [--topic T] [--exclude-internal] [--under-replicated-partitions] [--unavailable-partitions] | --list [--exclude-internal]", Help: "the topics with each partition's leader, replicas and ISR"},
 	}
 }
@@ -71,7 +71,7 @@ func Run(s *observe.Sample, args []string, out io.Writer) error {
 	case "kafka-configs":
 		return observedConfigs(s, args[1:], fl, out)
 	case "kafka-metadata-quorum":
-		return observedQuorum(s, fl, out)
+		return observedQuorum(s, args[1:], fl, out)
 	default:
 		return observedLogDirs(s, args[1:], fl, out)
 	}
@@ -280,12 +280,17 @@ func observedConfigs(s *observe.Sample, args []string, fl map[string]string, out
 // (ToolsUtils.prettyPrintTable: each cell padded to its column's widest
 // and followed by a tab; the leader first, then the other voters, then the
 // observers).
-func observedQuorum(s *observe.Sample, fl map[string]string, out io.Writer) error {
+//
+// describe is Kafka's sub-command (MetadataQuorumCommand's syntax);
+// --describe, as this tool first took it, is read the same way.
+func observedQuorum(s *observe.Sample, args []string, fl map[string]string, out io.Writer) error {
+	_, pos := kafkatools.Flags(args)
 	_, describe := fl["describe"]
+	describe = describe || slices.Equal(pos, []string{"describe"})
 	_, status := fl["status"]
 	_, replication := fl["replication"]
 	if !describe || status == replication {
-		return fmt.Errorf("%w: --describe --status or --describe --replication", kafkatools.ErrUsage)
+		return fmt.Errorf("%w: describe --status or describe --replication", kafkatools.ErrUsage)
 	}
 	q := s.Quorum
 	if q == nil {

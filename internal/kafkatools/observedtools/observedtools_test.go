@@ -63,7 +63,7 @@ func TestObservedToolsPrintKafkasLayouts(t *testing.T) {
 			"Dynamic configs for topic orders are:\n  retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000, DEFAULT_CONFIG:log.retention.hours=168}\n"},
 		{"kafka-metadata-quorum --describe --status",
 			"ClusterId:              abc\nLeaderId:               1\nLeaderEpoch:            3\nHighWatermark:          120\nMaxFollowerLag:         2\nMaxFollowerLagTimeMs:   100\nCurrentVoters:          [1,2]\nCurrentObservers:       []\n"},
-		{"kafka-metadata-quorum --describe --replication",
+		{"kafka-metadata-quorum --bootstrap-server b1:9092 describe --replication",
 			"NodeId\tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus  \t\n" +
 				"1     \t120         \t0  \t5000              \t5000                 \tLeader  \t\n" +
 				"2     \t118         \t2  \t4990              \t4900                 \tFollower\t\n"},
