@@ -13,6 +13,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster"
 	"github.com/kafkalive/kafkalive/cluster/defaultworld"
 	"github.com/kafkalive/kafkalive/internal/kafkatools"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // worldSession runs tools on one world, now: the simplest Session.
@@ -174,4 +175,30 @@ func TestQuorumReplicationWithoutAController(t *testing.T) {
 	require.Equal(t, []string{"1", "AAAAAAAAAAAAAAAAAAAAAA"}, one[:2], out)
 	require.Equal(t, "Follower", one[6], out)
 	require.NotEqual(t, "0", one[3], "broker 1, down, lags the leader's metadata log:\n%s", out)
+}
+
+// TestDumpLogDecodesConsumerGroupRecords: a consumer-protocol group's
+// records in __consumer_offsets are printed by dump-log --offsets-decoder
+// as Kafka 4's is, key and value, and its members' leave as tombstones.
+func TestDumpLogDecodesConsumerGroupRecords(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 3, OffsetsTopicNumPartitions: 1, Rules: replica.Modern})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 2}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "c1", Group: "g", Topics: []string{"t"}, GroupProtocol: cluster.GroupProtocolConsumer}))
+	require.NoError(t, w.RunFor(10_000))
+	require.NoError(t, w.CloseConsumer("c1"))
+	require.NoError(t, w.RunFor(5_000))
+	out, err := run(t, worldSession{w}, "kafka-dump-log --files /kafka-logs/__consumer_offsets-0/00000000000000000000.log --offsets-decoder")
+	require.NoError(t, err, out)
+	for _, want := range []string{
+		`key: {"type":"5","data":{"groupId":"g","memberId":"`,
+		`payload: {"version":"0","data":{"instanceId":null,"rackId":null,"clientId":"c1","clientHost":"/10.0.0.100","subscribedTopicNames":["t"],"subscribedTopicRegex":null,"rebalanceTimeoutMs":300000,"serverAssignor":null}}`,
+		`key: {"type":"3","data":{"groupId":"g"}} payload: {"version":"0","data":{"epoch":1}}`,
+		`key: {"type":"6","data":{"groupId":"g"}} payload: {"version":"0","data":{"assignmentEpoch":1}}`,
+		`payload: {"version":"0","data":{"memberEpoch":1,"previousMemberEpoch":0,"state":0,"assignedPartitions":[{"topicId":"`,
+		`payload: <DELETE>`,
+	} {
+		require.Contains(t, out, want)
+	}
+	require.NotContains(t, out, "Unknown record type")
 }

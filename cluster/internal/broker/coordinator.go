@@ -92,7 +92,12 @@ func (b *Broker) deliverGroupRequest(env Env, e *netsim.Envelope) {
 	}
 	cs.tick(env)
 	cs.noteAwaiting(addr, e.GroupReq)
-	b.stepGroup(env, addr, e.GroupReq)
+	req := e.GroupReq
+	if hb, ok := req.(group.ConsumerGroupHeartbeat); ok && hb.ClientHost == "" {
+		hb.ClientHost = GroupHost // the address of the world's own consumers, which Kafka takes from the connection
+		req = hb
+	}
+	b.stepGroup(env, addr, req)
 	b.processCoordinator(env)
 }
 

@@ -20,8 +20,10 @@ import (
 //	key: {"type":"1","data":{"group":"g","topic":"t","partition":0}}
 //	payload: {"version":"3","data":{"offset":5,"leaderEpoch":0,"metadata":"","commitTimestamp":1670068129797}}
 //
-// Key types (the key's version): 0 and 1 OffsetCommitKey, 2 GroupMetadataKey;
-// newer types (consumer and share groups, KIP-848) are reported as unknown.
+// Key types (the key's version): 0 and 1 OffsetCommitKey, 2 GroupMetadataKey,
+// 3 to 8 a consumer-protocol group's records (KIP-848,
+// consumergroupdecoder.go); newer types (share and streams groups) are
+// reported as unknown.
 // Values: OffsetCommitValue v0–v4 and GroupMetadataValue v0–v4 (v4 is
 // flexible: compact strings and tagged fields). For groups of protocol type
 // "consumer", each member's subscription and assignment bytes are decoded as
@@ -47,7 +49,12 @@ func decodeOffsetsRecord(offset int64, key, value []byte) (string, string, bool,
 	if value == nil {
 		return k, "<DELETE>", true, nil
 	}
-	v, err := decodeOffsetsValue(keyType, value)
+	var v string
+	if keyType >= 3 {
+		v, err = consumerGroupValue(key, value)
+	} else {
+		v, err = decodeOffsetsValue(keyType, value)
+	}
 	if err != nil {
 		return fmt.Sprintf("Error at offset %d, skipping. %v", offset, err), "", false, nil
 	}
@@ -71,6 +78,9 @@ func decodeOffsetsKey(b []byte) (string, int16, error) {
 	case 2:
 		j.str("group", r.string(false))
 	default:
+		if s, ok := consumerGroupKey(b); ok {
+			return s, typ, nil // consumergroupdecoder.go
+		}
 		return "", typ, errUnknownRecordType
 	}
 	if r.err != nil {
