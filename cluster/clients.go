@@ -161,7 +161,8 @@ func (w *World) Consumers() []*Consumer { return w.consumers }
 // clientSettings are what the world's clients follow of its config.
 func (w *World) clientSettings() client.Settings {
 	return client.Settings{Rules: w.cfg.Rules, TickMs: w.cfg.TickMs,
-		EncodeBatch: w.cfg.Parts.EncodeBatch, CooperativeSticky: w.cfg.Parts.CooperativeSticky}
+		EncodeBatch: w.cfg.Parts.EncodeBatch, CooperativeSticky: w.cfg.Parts.CooperativeSticky,
+		ReadCommitted: w.cfg.Parts.ReadCommitted}
 }
 
 func (w *World) producer(name string) *Producer {

@@ -42,6 +42,14 @@ type Parts struct {
 	// assignment that gives a partition that does not exist, gives one to two
 	// members, or leaves a member out, and the reference assigns that round.
 	CooperativeSticky func(members []group.MemberSubscription, topics []group.TopicMetadata) (group.Assignment, bool)
+	// ReadCommitted is what every read_committed consumer hands out of a
+	// fetch (CompletedFetch.nextFetchedRecord): the offsets it delivers
+	// from the batches fetched at fetchOffset (below the last stable
+	// offset), given the fetch's aborted transactions in the order the
+	// leader's .txnindex lists them. The consumer passes every other
+	// record, as it passes markers; a fetch it declines, or that began
+	// inside a batch, the reference filters.
+	ReadCommitted func(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalog.AbortedTxn) ([]int64, bool)
 }
 
 // The parts an [Event.Impl] names.
@@ -52,6 +60,8 @@ const (
 	PartRecovery   = event.PartRecovery
 	PartTruncation = event.PartTruncation
 	PartAssignor   = event.PartAssignor
+	// PartReadCommitted names the read_committed consumers' filter.
+	PartReadCommitted = event.PartReadCommitted
 )
 
 // markLast sets the Impl of the last event recorded.

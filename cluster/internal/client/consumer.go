@@ -82,6 +82,9 @@ type Consumer struct {
 	// thrown is, per partition, the position at which the consumer's
 	// poll last threw on damaged bytes (reported once per position).
 	thrown map[kafkalog.TopicPartition]int64
+	// readCommittedPart is the world's Settings.ReadCommitted (nil: the
+	// reference filters).
+	readCommittedPart func(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalog.AbortedTxn) ([]int64, bool)
 }
 
 // CheckConsumer checks a new consumer's settings; taken: another consumer
@@ -107,7 +110,7 @@ func NewConsumer(env Env, s Settings, cfg ConsumerConfig) (*Consumer, error) {
 	if cfg.Group != "" {
 		return newGroupConsumer(env, s, cfg)
 	}
-	return &Consumer{cfg: cfg, nextPoll: env.Now() + cfg.PollIntervalMs}, nil
+	return &Consumer{cfg: cfg, nextPoll: env.Now() + cfg.PollIntervalMs, readCommittedPart: s.ReadCommitted}, nil
 }
 
 // Name returns the consumer's name.
@@ -167,7 +170,7 @@ func (c *Consumer) Poll(env Env) {
 	}
 	hw = min(hw, limit)
 	fetched, byPart, _ := l.Fetch(c.position, int(max(hw-c.position, 1))) // every record below the HW: at most one per offset
-	aborted := c.newAbortFilter(l, c.position, hw)
+	aborted := c.newAbortFilter(l, c.position, hw, fetched)
 	if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 		c.noteFetch(env, l, tp, c.position, fetched[0].Offset)
 	}
@@ -175,8 +178,7 @@ func (c *Consumer) Poll(env Env) {
 		if e.Offset >= hw {
 			break
 		}
-		skip := aborted.skip(&e) // a marker ends its producer's aborted transaction
-		if _, ok := ControlEntry(&e); ok || skip {
+		if aborted.passes(&e) {
 			c.position = e.Offset + 1 // a marker or an aborted record: not handed out, passed
 			continue
 		}
@@ -186,6 +188,9 @@ func (c *Consumer) Poll(env Env) {
 			v = "∅"
 		}
 		env.Record(event.Consume, leader, &tp, "%s read offset %d: %s", c.cfg.Name, e.Offset, Label{string(e.Key), v})
+		if aborted.byPart() {
+			env.MarkLast(event.PartReadCommitted)
+		}
 		c.position = e.Offset + 1
 	}
 }

@@ -230,6 +230,8 @@ type fakeLog struct {
 	start   int64
 	entries []replica.Entry
 	hw      int64
+	// aborted are the aborted transactions every fetch is told of.
+	aborted []kafkalog.AbortedTxn
 }
 
 func (l *fakeLog) Broker() int32                       { return l.broker }
@@ -239,7 +241,7 @@ func (l *fakeLog) DamageFrom(int64) *replicalog.Damage { return nil }
 
 // LastStableOffset: the test's logs hold no open transaction.
 func (l *fakeLog) LastStableOffset() int64                      { return l.hw }
-func (l *fakeLog) AbortedTxns(_, _ int64) []kafkalog.AbortedTxn { return nil }
+func (l *fakeLog) AbortedTxns(_, _ int64) []kafkalog.AbortedTxn { return slices.Clone(l.aborted) }
 
 func (l *fakeLog) LogEndOffset() int64 {
 	if n := len(l.entries); n > 0 {

@@ -166,7 +166,7 @@ func newGroupConsumer(env Env, s Settings, cfg ConsumerConfig) (*Consumer, error
 	if err := env.EnsureOffsetsTopic(); err != nil {
 		return nil, err
 	}
-	c := &Consumer{cfg: cfg, nextPoll: env.Now()}
+	c := &Consumer{cfg: cfg, nextPoll: env.Now(), readCommittedPart: s.ReadCommitted}
 	if err := c.start(env, s); err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func (c *Consumer) fetchRecords(env Env) int {
 		}
 		hw = min(hw, limit)
 		fetched, byPart, stuck := l.Fetch(pos, max(c.cfg.MaxPollRecords-read, 1))
-		aborted := c.newAbortFilter(l, pos, hw)
+		aborted := c.newAbortFilter(l, pos, hw, fetched)
 		if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 			c.noteFetch(env, l, p, pos, fetched[0].Offset)
 		}
@@ -47,8 +47,7 @@ func (c *Consumer) fetchRecords(env Env) int {
 			if e.Offset >= hw || read >= c.cfg.MaxPollRecords {
 				break
 			}
-			skip := aborted.skip(&e)
-			if _, ok := ControlEntry(&e); ok || skip {
+			if aborted.passes(&e) {
 				// A transaction marker (or, read_committed, a record of
 				// an aborted transaction) is not handed out, and the
 				// position moves past it (CompletedFetch.nextFetchedRecord).
@@ -77,6 +76,9 @@ func (c *Consumer) fetchRecords(env Env) int {
 		g.processed += l.Count(first, last) - markers // the cleaner may have removed offsets between
 		g.duplicates += again
 		env.Record(event.Consume, 0, &p, "%s processed offsets %d-%d%s", c.cfg.Name, first, last, duplicateNote(again))
+		if aborted.byPart() {
+			env.MarkLast(event.PartReadCommitted)
+		}
 	}
 	return read
 }

@@ -67,16 +67,73 @@ type abortFilter struct {
 	// skipping: the entries up to end belong to an aborted batch.
 	skipping bool
 	end      int64
+	// delivered is set when the part given (Settings.ReadCommitted)
+	// decided the fetch: the offsets it hands out; every other entry is
+	// passed.
+	delivered map[int64]bool
 }
 
-// newAbortFilter returns the filter of a fetch of l from pos up to limit.
-func (c *Consumer) newAbortFilter(l LeaderLog, pos, limit int64) *abortFilter {
+// newAbortFilter returns the filter of a fetch of l from pos up to
+// limit, which got fetched. With the part given (Settings.ReadCommitted),
+// the part decides what the fetch hands out, unless it declines.
+func (c *Consumer) newAbortFilter(l LeaderLog, pos, limit int64, fetched []replica.Entry) *abortFilter {
 	if !c.readCommitted() {
 		return nil
 	}
 	a := l.AbortedTxns(pos, limit)
+	if c.readCommittedPart != nil {
+		if batches, ok := fetchedBatches(fetched, limit); ok {
+			if got, ok := c.readCommittedPart(pos, batches, a); ok {
+				f := &abortFilter{delivered: make(map[int64]bool, len(got))}
+				for _, o := range got {
+					f.delivered[o] = true
+				}
+				return f
+			}
+		}
+	}
 	slices.SortStableFunc(a, func(x, y kafkalog.AbortedTxn) int { return int(x.FirstOffset - y.FirstOffset) })
 	return &abortFilter{aborted: a, pids: map[int64]bool{}}
+}
+
+// passes reports whether entry e is not handed out but passed: a marker,
+// a record of an aborted transaction (read_committed), or with the part
+// given, any record it did not deliver.
+func (f *abortFilter) passes(e *replica.Entry) bool {
+	if f != nil && f.delivered != nil {
+		return !f.delivered[e.Offset]
+	}
+	skip := f.skip(e) // a marker ends its producer's aborted transaction
+	_, control := ControlEntry(e)
+	return control || skip
+}
+
+// byPart reports whether the part given decided the fetch.
+func (f *abortFilter) byPart() bool { return f != nil && f.delivered != nil }
+
+// fetchedBatches decodes the batches of fetched below limit, as the
+// consumer receives them; false when a batch's bytes are missing (the
+// fetch began inside a batch) or do not decode.
+func fetchedBatches(fetched []replica.Entry, limit int64) ([]kafkalog.RecordBatch, bool) {
+	var out []kafkalog.RecordBatch
+	for i := range fetched {
+		e := &fetched[i]
+		if e.Offset >= limit {
+			break
+		}
+		if e.Batch == nil {
+			if len(out) == 0 {
+				return nil, false
+			}
+			continue
+		}
+		b, _, err := kafkalog.ReadBatch(e.Batch)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, b)
+	}
+	return out, true
 }
 
 // skip reports whether entry e belongs to an aborted transaction's batch

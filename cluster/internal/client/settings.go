@@ -24,4 +24,10 @@ type Settings struct {
 	// Parts.CooperativeSticky): the reference assigns a round it declines
 	// or whose assignment [CheckAssignment] refuses.
 	CooperativeSticky func(members []group.MemberSubscription, topics []group.TopicMetadata) (group.Assignment, bool)
+	// ReadCommitted is what every read_committed consumer hands out of a
+	// fetch, when not nil (the world's Parts.ReadCommitted): the offsets
+	// it delivers from the batches fetched at fetchOffset, given the
+	// fetch's aborted transactions as the leader lists them. The
+	// reference filters a fetch it declines.
+	ReadCommitted func(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalog.AbortedTxn) ([]int64, bool)
 }

@@ -55,7 +55,8 @@ type Recorder interface {
 
 // The parts of a learner's code a note may name (Recorder.MarkLast): the
 // producers' batch encoder, the log's lookup, retention and recovery, the
-// followers' truncation, the cooperative-sticky assignor.
+// followers' truncation, the cooperative-sticky assignor, the
+// read_committed consumers' filter.
 const (
 	PartEncoder    = "encoder"
 	PartLookup     = "lookup"
@@ -63,4 +64,6 @@ const (
 	PartRecovery   = "recovery"
 	PartTruncation = "truncation"
 	PartAssignor   = "assignor"
+	// PartReadCommitted is the read_committed consumers' filter.
+	PartReadCommitted = "read-committed"
 )
