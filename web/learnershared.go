@@ -48,6 +48,9 @@ var partChecks = map[string]func(kitlive.Code) error{
 	kitlive.PartRecovery:    func(c kitlive.Code) error { return kafkalogkit.CheckRecovery(c.Recovery) },
 	kitlive.PartTruncation:  func(c kitlive.Code) error { return replicakit.CheckTruncation(c.Truncation) },
 	kitlive.PartCooperative: func(c kitlive.Code) error { return groupkit.CheckCooperativeSticky(c.Cooperative) },
+	kitlive.PartReadCommitted: func(c kitlive.Code) error {
+		return kafkalogkit.CheckReadCommitted(c.ReadCommitted)
+	},
 }
 
 // newLearnerShared starts the tests of every part that runs the learner's

@@ -26,6 +26,7 @@ var kitChapters = []kitChapter{
 	{"ch04", "the page cache and crash recovery", "notes/04-page-cache-and-recovery.md", []string{"ch04/recovery"}},
 	{"ch05", "leader epochs and truncation", "notes/05-leader-epochs.md", []string{"ch05/truncation"}},
 	{"ch06", "cooperative rebalancing", "notes/06-cooperative-rebalancing.md", []string{"ch06/cooperative"}},
+	{"ch07", "transactions and read_committed", "notes/07-transactions.md", []string{"ch07/readcommitted"}},
 }
 
 // exerciseState is what go test said about one exercise package.

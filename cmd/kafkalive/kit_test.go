@@ -98,8 +98,9 @@ ch03  segments and retention             done             retention: done
 ch04  the page cache and crash recovery  does not compile recovery: does not compile
 ch05  leader epochs and truncation       not run          truncation: not run
 ch06  cooperative rebalancing            not run          cooperative: not run
+ch07  transactions and read_committed    not run          readcommitted: not run
 
-2 of 7 exercises done
+2 of 8 exercises done
 next: ch01 (exercises/ch01/batch): read notes/01-records-on-disk.md#the-crc-covers-bytes-21-to-the-end
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {

@@ -8,9 +8,11 @@ import (
 	"github.com/kafkalive/kafkalive/exercises/ch04/recovery"
 	"github.com/kafkalive/kafkalive/exercises/ch05/truncation"
 	"github.com/kafkalive/kafkalive/exercises/ch06/cooperative"
+	"github.com/kafkalive/kafkalive/exercises/ch07/readcommitted"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/group/groupkit"
 	kitlive "github.com/kafkalive/kafkalive/internal/kit/live"
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/kafkalog/kafkalogkit"
 	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/replica/replicakit"
@@ -20,13 +22,14 @@ import (
 // exercise's test file passes them to its suite.
 func yourCode() kitlive.Code {
 	return kitlive.Code{
-		Varint:      kafkalogkit.VarintCodec{AppendVarint: varint.AppendVarint},
-		Batch:       kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: batch.AppendBatch},
-		Index:       kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},
-		Retention:   kafkalogkit.Retention{DeletableSegments: deletableSegments},
-		Recovery:    kafkalogkit.Recovery{Recover: recovery.Recover},
-		Truncation:  replicakit.Truncation{TruncationPoint: truncationPoint, Truncate: truncate},
-		Cooperative: groupkit.CooperativeSticky{Assign: assign},
+		Varint:        kafkalogkit.VarintCodec{AppendVarint: varint.AppendVarint},
+		Batch:         kafkalogkit.BatchEncoder{AppendRecord: batch.AppendRecord, AppendBatch: batch.AppendBatch},
+		Index:         kafkalogkit.IndexLookup{LookupIndex: index.LookupIndex, FindBatch: index.FindBatch},
+		Retention:     kafkalogkit.Retention{DeletableSegments: deletableSegments},
+		Recovery:      kafkalogkit.Recovery{Recover: recovery.Recover},
+		Truncation:    replicakit.Truncation{TruncationPoint: truncationPoint, Truncate: truncate},
+		Cooperative:   groupkit.CooperativeSticky{Assign: assign},
+		ReadCommitted: kafkalogkit.ReadCommitted{Deliver: deliver},
 	}
 }
 
@@ -84,4 +87,12 @@ func assign(members []groupkit.Member, topics []group.TopicMetadata) group.Assig
 		}
 	}
 	return out
+}
+
+func deliver(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalogkit.AbortedTransaction) []int64 {
+	list := make([]readcommitted.AbortedTransaction, len(aborted))
+	for i, a := range aborted {
+		list[i] = readcommitted.AbortedTransaction(a)
+	}
+	return readcommitted.Deliver(fetchOffset, batches, list)
 }

@@ -2,7 +2,9 @@
 // other implementation of the same functions) against Kafka's rules.
 //
 // Each exercise's surface is a struct of funcs (VarintCodec, BatchEncoder,
-// IndexLookup, Retention, Recovery). For each there are three entry points:
+// IndexLookup, Retention, Recovery, ReadCommitted: chapter 7's
+// read_committed consumer works on kafkalog's batches). For each there are
+// three entry points:
 //
 //   - CheckX(impl) error runs fixed known answers (Kafka's own test vectors,
 //     golden batches, batches written by a real broker) and returns the first

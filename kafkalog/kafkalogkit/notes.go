@@ -6,4 +6,5 @@ const (
 	note02 = "notes/02-offsets-and-the-index.md"
 	note03 = "notes/03-segments-and-retention.md"
 	note04 = "notes/04-page-cache-and-recovery.md"
+	note07 = "notes/07-transactions.md"
 )

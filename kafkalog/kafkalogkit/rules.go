@@ -14,10 +14,11 @@ const (
 	termination02 = note02 + "#every-call-returns"
 	termination03 = note03 + "#every-call-returns"
 	termination04 = note04 + "#every-call-returns"
+	termination07 = note07 + "#every-call-returns"
 )
 
 // Rules returns every rule of every suite, in order; the notes test checks that
 // each Note anchor exists.
 func Rules() []kit.Rule {
-	return slices.Concat(varintRules, batchRules, indexRules, retentionRules, recoveryRules)
+	return slices.Concat(varintRules, batchRules, indexRules, retentionRules, recoveryRules, readCommittedRules)
 }

@@ -29,3 +29,8 @@ func Truncation() []kit.Known[replicakit.Truncation] { return slices.Clone(trunc
 
 // Cooperative returns the known mistakes of exercise ch06/cooperative.
 func Cooperative() []kit.Known[groupkit.CooperativeSticky] { return slices.Clone(cooperativeMistakes) }
+
+// ReadCommitted returns the known mistakes of exercise ch07/readcommitted.
+func ReadCommitted() []kit.Known[kafkalogkit.ReadCommitted] {
+	return slices.Clone(readcommittedMistakes)
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
+	"github.com/kafkalive/kafkalive/solutions/ch07/readcommitted"
 	"pgregory.net/rapid"
 )
 
@@ -130,6 +131,11 @@ func exercises() []exercise {
 			Cooperative(), cooperativeAdapter(cooperative.Assign),
 			cooperativeAdapter(func([]cooperative.Member, []cooperative.TopicMetadata) cooperative.Assignment { panic(stubTODO{}) }),
 			func(f any) groupkit.CooperativeSticky { return cooperativeAdapter(f.(cooperativeFunc)) }),
+		newExercise("ch07/readcommitted", "E", suite[kafkalogkit.ReadCommitted]{kafkalogkit.CheckReadCommitted, kafkalogkit.ReadCommittedProperties, kafkalogkit.TestReadCommitted,
+			func(r kafkalogkit.ReadCommitted) kitlive.Code { return kitlive.Code{ReadCommitted: r} }},
+			ReadCommitted(), readCommittedAdapter(readcommitted.Deliver),
+			readCommittedAdapter(func(int64, []kafkalog.RecordBatch, []readcommitted.AbortedTransaction) []int64 { panic(stubTODO{}) }),
+			func(f any) kafkalogkit.ReadCommitted { return readCommittedAdapter(f.(readCommittedFunc)) }),
 	}
 }
 
@@ -212,5 +218,23 @@ func cooperativeAdapter(f cooperativeFunc) groupkit.CooperativeSticky {
 			}
 		}
 		return out
+	}}
+}
+
+type readCommittedFunc = func(int64, []kafkalog.RecordBatch, []readcommitted.AbortedTransaction) []int64
+
+// readCommittedAdapter hands the list to f in the solution's type, and
+// hands the suite back the list as f left it.
+func readCommittedAdapter(f readCommittedFunc) kafkalogkit.ReadCommitted {
+	return kafkalogkit.ReadCommitted{Deliver: func(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalogkit.AbortedTransaction) []int64 {
+		list := make([]readcommitted.AbortedTransaction, len(aborted))
+		for i, a := range aborted {
+			list[i] = readcommitted.AbortedTransaction(a)
+		}
+		got := f(fetchOffset, batches, list)
+		for i, a := range list {
+			aborted[i] = kafkalogkit.AbortedTransaction(a)
+		}
+		return got
 	}}
 }

@@ -116,6 +116,23 @@ import (
 	cooperative_maxforall "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/maxforall"
 	cooperative_reusesmap "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/reusesmap"
 	cooperative_revokeseverything "github.com/kafkalive/kafkalive/solutions/ch06/cooperative/mutants/revokeseverything"
+	readcommitted_anyabortmarker "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/anyabortmarker"
+	readcommitted_assumessorted "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/assumessorted"
+	readcommitted_belowfetchoffset "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/belowfetchoffset"
+	readcommitted_deliverscontrol "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/deliverscontrol"
+	readcommitted_dropsfirstbatch "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/dropsfirstbatch"
+	readcommitted_emptycontrolpanics "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/emptycontrolpanics"
+	readcommitted_ignoresproducer "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/ignoresproducer"
+	readcommitted_ignorestxnbit "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/ignorestxnbit"
+	readcommitted_neverremoves "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/neverremoves"
+	readcommitted_offsetbyindex "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/offsetbyindex"
+	readcommitted_oneabortperproducer "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/oneabortperproducer"
+	readcommitted_pidsfromstart "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/pidsfromstart"
+	readcommitted_pidzeroisnone "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/pidzeroisnone"
+	readcommitted_removesbeforejoin "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/removesbeforejoin"
+	readcommitted_reusesresult "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/reusesresult"
+	readcommitted_sortsinplace "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/sortsinplace"
+	readcommitted_strictfirstoffset "github.com/kafkalive/kafkalive/solutions/ch07/readcommitted/mutants/strictfirstoffset"
 )
 
 // varintMistakes are the mutants of ch01/varint.
@@ -797,5 +814,111 @@ var cooperativeMistakes = []kit.Known[groupkit.CooperativeSticky]{
 		Says:   "every owned partition is withheld, even from the member that keeps it: that is the eager protocol's stop-the-world, not cooperative.",
 		Breaks: []string{"G3"},
 		Impl:   groupkit.CooperativeSticky{Assign: cooperative_revokeseverything.Assign},
+	},
+}
+
+// readcommittedMistakes are the mutants of ch07/readcommitted.
+var readcommittedMistakes = []kit.Known[kafkalogkit.ReadCommitted]{
+	{
+		Name:   "anyabortmarker",
+		Says:   "an ABORT marker empties the whole aborted set, whichever producer it belongs to: another producer's aborted transaction still going on is delivered.",
+		Breaks: []string{"E4"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_anyabortmarker.Deliver},
+	},
+	{
+		Name:   "assumessorted",
+		Says:   "the AbortedTransactions list is read in the order it came, as if sorted by first offset: the leader lists it by ABORT marker offset, so an aborted transaction listed after a later one comes into force too late.",
+		Breaks: []string{"E4"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_assumessorted.Deliver},
+	},
+	{
+		Name:   "belowfetchoffset",
+		Says:   "every record of the fetched batches is handed out, those below the fetch offset too: the first batch of a fetch may begin before the offset asked for.",
+		Breaks: []string{"E2"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_belowfetchoffset.Deliver},
+	},
+	{
+		Name:   "deliverscontrol",
+		Says:   "the records of control batches (the COMMIT and ABORT markers) are handed out with the data: a marker is a record like the others.",
+		Breaks: []string{"E1"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_deliverscontrol.Deliver},
+	},
+	{
+		Name:   "dropsfirstbatch",
+		Says:   "a batch that begins before the fetch offset is skipped whole: its records at and after the fetch offset are lost.",
+		Breaks: []string{"E2"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_dropsfirstbatch.Deliver},
+	},
+	{
+		Name:   "emptycontrolpanics",
+		Says:   "a control batch's first record is read without checking that it has one: a control batch the cleaner emptied panics.",
+		Breaks: []string{"E11"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_emptycontrolpanics.Deliver},
+	},
+	{
+		Name:   "ignoresproducer",
+		Says:   "while any aborted transaction is in force, every transactional batch is skipped, whichever producer wrote it: the aborted range is taken as offsets, not as one producer's batches. On a producer whose own abort has ended, or is yet to begin, it skips what that producer's marker or first offset leaves delivered.",
+		Breaks: []string{"E7", "E6", "E5"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_ignoresproducer.Deliver},
+	},
+	{
+		Name:   "ignorestxnbit",
+		Says:   "every batch of a producer in the aborted set is skipped, without looking at the transactional bit.",
+		Breaks: []string{"E8"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_ignorestxnbit.Deliver},
+	},
+	{
+		Name:   "neverremoves",
+		Says:   "the ABORT marker does not take its producer out of the aborted set: the producer's next transaction, committed, is skipped too.",
+		Breaks: []string{"E6"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_neverremoves.Deliver},
+	},
+	{
+		Name:   "offsetbyindex",
+		Says:   "a record's offset is taken as the batch's base offset plus its index in the batch: in a compacted batch the records left keep their offset deltas, with gaps between them.",
+		Breaks: []string{"E3"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_offsetbyindex.Deliver},
+	},
+	{
+		Name:   "oneabortperproducer",
+		Says:   "the list is read into a map from producer id to first offset, so a producer with two aborted transactions keeps only its last one: its earlier aborted transaction is delivered.",
+		Breaks: []string{"E4"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_oneabortperproducer.Deliver},
+	},
+	{
+		Name:   "pidsfromstart",
+		Says:   "every producer id of the list is aborted from the start of the fetch, whatever its first offset: a transaction of that producer before the aborted one (committed) is skipped too.",
+		Breaks: []string{"E5", "E4"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_pidsfromstart.Deliver},
+	},
+	{
+		Name:   "pidzeroisnone",
+		Says:   "producer id 0 is taken for \"no producer id\": only ids above 0 are checked, so producer 0's aborted transaction is delivered. The id that means none is -1.",
+		Breaks: []string{"E4"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_pidzeroisnone.Deliver},
+	},
+	{
+		Name:   "removesbeforejoin",
+		Says:   "at an ABORT marker the producer is taken out of the aborted set before the list is read up to the marker: an aborted transaction whose records are gone (only its marker is left) stays in force after its marker.",
+		Breaks: []string{"E6"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_removesbeforejoin.Deliver},
+	},
+	{
+		Name:   "reusesresult",
+		Says:   "the offsets are collected in a slice kept between calls and returned: the next fetch writes over the answer the application still holds.",
+		Breaks: []string{"E13"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_reusesresult.Deliver},
+	},
+	{
+		Name:   "sortsinplace",
+		Says:   "the AbortedTransactions list is sorted in place: the caller's fetch response changes under it.",
+		Breaks: []string{"E12"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_sortsinplace.Deliver},
+	},
+	{
+		Name:   "strictfirstoffset",
+		Says:   "a producer joins the aborted set only at a batch whose last offset is past the first offset (<, not <=): an aborted transaction whose first batch holds one record is delivered.",
+		Breaks: []string{"E4"},
+		Impl:   kafkalogkit.ReadCommitted{Deliver: readcommitted_strictfirstoffset.Deliver},
 	},
 }

@@ -49,6 +49,8 @@ var decisive = map[string]struct {
 	"your-assignor-growth": {"3", []string{"group g state=Stable"}},
 	// the group settles after a member's restart, the others reading on
 	"your-assignor": {"2", []string{"group g state=Stable"}},
+	// four of the eight records: the aborted ones are skipped, the markers passed
+	"your-read-committed": {"2", []string{"rc read=4"}},
 }
 
 // TestEveryScenarioTeachesItsOutcome plays every guided scenario on the

@@ -29,6 +29,9 @@ type Code struct {
 	Recovery    kafkalogkit.Recovery
 	Truncation  replicakit.Truncation
 	Cooperative groupkit.CooperativeSticky
+	// ReadCommitted is what every read_committed consumer hands out of a
+	// fetch.
+	ReadCommitted kafkalogkit.ReadCommitted
 }
 
 // The parts, named by their exercise.
@@ -40,15 +43,18 @@ const (
 	PartRecovery    = "ch04/recovery"
 	PartTruncation  = "ch05/truncation"
 	PartCooperative = "ch06/cooperative"
+	// PartReadCommitted is the read_committed consumers' filter.
+	PartReadCommitted = "ch07/readcommitted"
 )
 
 // Parts lists the parts in chapter order.
-var Parts = []string{PartVarint, PartBatch, PartIndex, PartRetention, PartRecovery, PartTruncation, PartCooperative}
+var Parts = []string{PartVarint, PartBatch, PartIndex, PartRetention, PartRecovery, PartTruncation, PartCooperative, PartReadCommitted}
 
 // partOfImpl maps a cluster.Event's Impl to the part that produced it.
 var partOfImpl = map[string]string{
 	cluster.PartEncoder: PartBatch, cluster.PartLookup: PartIndex, cluster.PartRetention: PartRetention,
 	cluster.PartRecovery: PartRecovery, cluster.PartTruncation: PartTruncation, cluster.PartAssignor: PartCooperative,
+	cluster.PartReadCommitted: PartReadCommitted,
 }
 
 // What runs a part.
@@ -92,13 +98,14 @@ func (f Fault) String() string {
 
 // used says where the world uses each part.
 var used = map[string]string{
-	PartVarint:      "the producers' record varints, and timestamp deltas within an int32 (when ch01/batch is not written: AppendRecord uses the library's)",
-	PartBatch:       "every producer's record batch",
-	PartIndex:       "every consumer fetch: the index lookup and the scan",
-	PartRetention:   "every retention check of every log",
-	PartRecovery:    "every segment a starting broker recovers",
-	PartTruncation:  "every follower truncation: each DivergingEpoch (TruncationPoint), and under the v2.1 rules the OffsetsForLeaderEpoch rounds (Truncate)",
-	PartCooperative: "every cooperative-sticky rebalance",
+	PartVarint:        "the producers' record varints, and timestamp deltas within an int32 (when ch01/batch is not written: AppendRecord uses the library's)",
+	PartBatch:         "every producer's record batch",
+	PartIndex:         "every consumer fetch: the index lookup and the scan",
+	PartRetention:     "every retention check of every log",
+	PartRecovery:      "every segment a starting broker recovers",
+	PartTruncation:    "every follower truncation: each DivergingEpoch (TruncationPoint), and under the v2.1 rules the OffsetsForLeaderEpoch rounds (Truncate)",
+	PartCooperative:   "every cooperative-sticky rebalance",
+	PartReadCommitted: "every fetch of every read_committed consumer: what it hands out",
 }
 
 // Live is a learner's code as the world runs it: which parts are written, their
@@ -172,6 +179,7 @@ func NewWithDeadline(code Code, deadline time.Duration) *Live {
 		code.Truncation.TruncationPoint(nil, 0, 0, replica.EpochEndOffset{Epoch: replica.NoEpoch, EndOffset: replica.UndefinedOffset})
 	})
 	probe(PartCooperative, code.Cooperative.Assign != nil, func() { code.Cooperative.Assign(nil, nil) })
+	probe(PartReadCommitted, code.ReadCommitted.Deliver != nil, func() { code.ReadCommitted.Deliver(0, nil, nil) })
 	if st := l.parts[PartTruncation]; st.written && st.fault == nil && code.Truncation.Truncate != nil {
 		// Truncate is the part's second function: unwritten (TODO), the
 		// reference runs the rounds where the world would hand it them.
@@ -338,6 +346,9 @@ func (l *Live) ClusterParts() cluster.Parts {
 	}
 	if l.parts[PartCooperative].written {
 		p.CooperativeSticky = l.assign
+	}
+	if l.parts[PartReadCommitted].written {
+		p.ReadCommitted = l.readCommitted
 	}
 	return p
 }
@@ -564,4 +575,52 @@ func (l *Live) assign(members []group.MemberSubscription, topics []group.TopicMe
 		return nil, false
 	}
 	return sortedAssignment(got), true
+}
+
+// readCommitted runs the learner's Deliver on one read_committed fetch: the
+// batches as the consumer decoded them and the leader's list of aborted
+// transactions, as the Fetch response carries it (producer id, first
+// offset). It refuses an answer out of order or naming an offset that is
+// no record of the fetch at or after fetchOffset.
+func (l *Live) readCommitted(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalog.AbortedTxn) ([]int64, bool) {
+	list := make([]kafkalogkit.AbortedTransaction, len(aborted))
+	for i, a := range aborted {
+		list[i] = kafkalogkit.AbortedTransaction{ProducerID: a.ProducerID, FirstOffset: a.FirstOffset}
+	}
+	var got []int64
+	describe := func() string { return describeFetch(fetchOffset, batches, list) }
+	if !l.call(PartReadCommitted, describe, func() { got = l.code.ReadCommitted.Deliver(fetchOffset, batches, list) }) {
+		return nil, false
+	}
+	records := map[int64]bool{}
+	for _, b := range batches {
+		for _, r := range b.Records {
+			if o := b.BaseOffset + int64(r.OffsetDelta); o >= fetchOffset {
+				records[o] = true
+			}
+		}
+	}
+	for i, o := range got {
+		if !records[o] || (i > 0 && o <= got[i-1]) {
+			l.refuse(PartReadCommitted, describe(), fmt.Sprintf("returned %v: offset %d is no record of the fetch at or after %d, or out of order", got, o, fetchOffset))
+			return nil, false
+		}
+	}
+	return slices.Clone(got), true
+}
+
+// describeFetch says what a Deliver call was given.
+func describeFetch(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalogkit.AbortedTransaction) string {
+	bs := make([]string, 0, len(batches))
+	for _, b := range batches {
+		kind := "data"
+		switch {
+		case b.Attributes.IsControl():
+			kind = "control"
+		case b.Attributes.IsTransactional():
+			kind = "transactional"
+		}
+		bs = append(bs, fmt.Sprintf("%d..%d producerId %d %s", b.BaseOffset, b.LastOffset(), b.ProducerID, kind))
+	}
+	return fmt.Sprintf("Deliver(fetchOffset %d, batches [%s], aborted %v)", fetchOffset, strings.Join(bs, ", "), aborted)
 }

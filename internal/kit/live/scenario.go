@@ -30,7 +30,7 @@ type Guided struct {
 // partOfGroup maps a scenario file's group line to its part.
 var partOfGroup = map[string]string{
 	"ch01-varint": PartVarint, "ch01-batch": PartBatch, "ch02": PartIndex, "ch03": PartRetention,
-	"ch04": PartRecovery, "ch05": PartTruncation, "ch06": PartCooperative,
+	"ch04": PartRecovery, "ch05": PartTruncation, "ch06": PartCooperative, "ch07": PartReadCommitted,
 }
 
 // Group is the web page's heading of the guided scenarios on a learner's code.

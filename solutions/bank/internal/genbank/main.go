@@ -44,6 +44,7 @@ var exercises = []exercise{
 	{"ch04/recovery", "recoveryMistakes", "kafkalogkit.Recovery", "kafkalogkit.Recovery{Recover: %[1]s.Recover}"},
 	{"ch05/truncation", "truncationMistakes", "replicakit.Truncation", "replicakit.Truncation{TruncationPoint: %[1]s.TruncationPoint, Truncate: %[1]s.Truncate}"},
 	{"ch06/cooperative", "cooperativeMistakes", "groupkit.CooperativeSticky", "groupkit.CooperativeSticky{Assign: %[1]s.Assign}"},
+	{"ch07/readcommitted", "readcommittedMistakes", "kafkalogkit.ReadCommitted", "kafkalogkit.ReadCommitted{Deliver: %[1]s.Deliver}"},
 }
 
 const module = "github.com/kafkalive/kafkalive"
