@@ -31,8 +31,10 @@ func (c *Consumer) fetchRecords(env Env) int {
 		}
 		hw := c.fetchLimit(l)
 		// markers counts the transaction markers between first and last,
-		// passing those after the latest record read.
+		// passing those after the latest record read; passed is set once
+		// the fetch passed a marker or an aborted record.
 		first, last, again, markers, passing := int64(-1), int64(-1), 0, 0, 0
+		passed := false
 		limit, thrown := c.meetDamage(env, l, p, pos, hw)
 		if thrown {
 			continue
@@ -52,6 +54,7 @@ func (c *Consumer) fetchRecords(env Env) int {
 				// an aborted transaction) is not handed out, and the
 				// position moves past it (CompletedFetch.nextFetchedRecord).
 				c.advance(p, e.Offset+1)
+				passed = true
 				if first >= 0 {
 					passing++
 				}
@@ -68,8 +71,13 @@ func (c *Consumer) fetchRecords(env Env) int {
 			c.advance(p, e.Offset+1)
 		}
 		if first < 0 {
-			if hw > pos && !stuck && !hidden(l, pos, hw) {
-				g.positions[p] = hw // only offsets removed by compaction lay between
+			// A fetch that got nothing below the HW: only offsets removed
+			// by compaction lay between. One that passed markers or
+			// aborted records (max.poll.records entries of them, at most)
+			// has moved the position past them, and the next poll reads
+			// on from there.
+			if !passed && hw > pos && !stuck && !hidden(l, pos, hw) {
+				g.positions[p] = hw
 			}
 			continue
 		}
