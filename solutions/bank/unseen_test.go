@@ -17,6 +17,7 @@ import (
 	"github.com/kafkalive/kafkalive/solutions/ch04/recovery"
 	"github.com/kafkalive/kafkalive/solutions/ch05/truncation"
 	"github.com/kafkalive/kafkalive/solutions/ch06/cooperative"
+	"github.com/kafkalive/kafkalive/solutions/ch07/readcommitted"
 )
 
 // unseenImpl is a mistake written in the solution's types.
@@ -189,7 +190,47 @@ func unseenMistakes() map[string][]unseenImpl {
 				return fixed
 			})},
 		},
+		"ch07/readcommitted": {
+			{"dropslastrecord", readCommittedFunc(func(at int64, bs []kafkalog.RecordBatch, a []readcommitted.AbortedTransaction) []int64 {
+				out := readcommitted.Deliver(at, bs, a) // a loop that stops one record short
+				if len(out) > 0 {
+					out = out[:len(out)-1]
+				}
+				return out
+			})},
+			{"joinsatbaseoffset", readCommittedFunc(joinsAtBaseOffset)},
+		},
 	}
+}
+
+// joinsAtBaseOffset puts a producer in the aborted set only at its batch
+// that begins at the aborted transaction's first offset: an abort whose
+// first batch the cleaner removed, or fetched before, is never in force.
+func joinsAtBaseOffset(at int64, bs []kafkalog.RecordBatch, aborted []readcommitted.AbortedTransaction) []int64 {
+	set := map[int64]bool{}
+	var out []int64
+	for _, b := range bs {
+		for _, a := range aborted {
+			if a.ProducerID == b.ProducerID && a.FirstOffset == b.BaseOffset {
+				set[a.ProducerID] = true
+			}
+		}
+		if b.Attributes.IsControl() {
+			if len(b.Records) > 0 && len(b.Records[0].Key) >= 4 && b.Records[0].Key[2] == 0 && b.Records[0].Key[3] == 0 {
+				delete(set, b.ProducerID)
+			}
+			continue
+		}
+		if b.Attributes.IsTransactional() && set[b.ProducerID] {
+			continue
+		}
+		for _, r := range b.Records {
+			if o := b.BaseOffset + int64(r.OffsetDelta); o >= at {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }
 
 func reverse(s string) string {
