@@ -134,7 +134,7 @@ func TestObservedAgreesWithTheWorld(t *testing.T) {
 			return w.Do(cluster.Action{Kind: cluster.ActDeliver})
 		})
 		var smp *observe.Sample
-		for try := 0; try < 5 && (smp == nil || smp.Partitions == nil); try++ {
+		for try := 0; try < 5 && (smp == nil || smp.Partitions == nil || !smp.ELRListed); try++ {
 			smp = o.Poll(context.Background()) // a loaded machine may miss a poll's timeout
 		}
 		if smp.Partitions == nil {
