@@ -95,7 +95,12 @@
 //
 // Anything that can make [Update]s can feed the page: it implements
 // [Source] (a change notice, a version, the present's update for a focus,
-// encoded by a [Versions] of its own) and [Watch] streams it.
+// encoded by a [Versions] of its own) and [Watch] streams it. The page of
+// a real cluster observed from outside (kafkalive observe --addr, package
+// web/observed) is one: its updates are the same View, Mode
+// [ModeObserved], every figure the cluster did not tell [NotObserved],
+// and [ObservedView] saying which sample it is and why nothing acts; the
+// page then draws its panels read-only.
 //
 // # Many partitions
 //

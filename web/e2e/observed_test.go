@@ -90,6 +90,7 @@ func TestObservedPageShowsTheClusterReadOnly(t *testing.T) {
 
 	// the groups' lag over time, then the timeline back to an earlier sample
 	waitText(t, ctx, "#groups", "lag over time")
+	screenshotFull(t, ctx, "observed-page-live")
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.querySelector("#tl"); s.value = s.min; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change")); return true })()`))
 	require.NoError(t, err)
 	waitText(t, ctx, "#tl-label", "(past)")
