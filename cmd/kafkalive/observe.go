@@ -140,6 +140,7 @@ func servePage(ctx context.Context, o *observe.Observer, addr string, stdout, st
 		return nil, err
 	}
 	page := observed.NewServer(o)
+	page.Notes = notesFS()
 	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
 		page.Hosts = []string{addr}
 	}

@@ -34,6 +34,9 @@ type Server struct {
 	Source   *Source
 	// Hosts are further HOST:PORT names a request's Host may give.
 	Hosts []string
+	// Notes holds the notes' Markdown files the page's Notes tab reads
+	// (nil: none), as the simulated page's server serves them.
+	Notes fs.FS
 	// Interval is the least time between two frames of a stream
 	// (default web.UpdateInterval: ten a second).
 	Interval time.Duration
@@ -77,7 +80,8 @@ func NewServer(o *observe.Observer) *Server {
 	s.mux.HandleFunc("GET /api/stream", s.stream)
 	s.mux.HandleFunc("POST /api/exec", s.exec)
 	s.mux.HandleFunc("GET /api/scenarios", emptyList)
-	s.mux.HandleFunc("GET /api/notes", emptyList)
+	s.mux.HandleFunc("GET /api/notes", s.notes)
+	s.mux.HandleFunc("GET /api/note", s.notes)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, ErrReadOnly.Error(), http.StatusForbidden)
 	})
@@ -105,8 +109,18 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.index)
 }
 
-// emptyList answers []: an observed cluster has no scenarios, and its
-// server no notes.
+// notes answers the notes (GET /api/notes, /api/note?name=) as the
+// simulated page's server does: they read nothing of the cluster.
+func (s *Server) notes(w http.ResponseWriter, r *http.Request) {
+	reply := (&web.API{Notes: s.Notes}).Serve(web.Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Ctx: r.Context()})
+	if reply.ContentType != "" {
+		w.Header().Set("Content-Type", reply.ContentType)
+	}
+	w.WriteHeader(reply.Status)
+	w.Write(reply.Body)
+}
+
+// emptyList answers []: an observed cluster has no scenarios.
 func emptyList(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write([]byte("[]"))

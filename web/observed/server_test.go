@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -59,7 +60,8 @@ func get(t *testing.T, hs *httptest.Server, path string) (int, []byte) {
 // that acts, are refused with 403, and the world is untouched.
 func TestServerOnlyLooks(t *testing.T) {
 	live, o := observedWorld(t)
-	hs := httptest.NewServer(observed.NewServer(o))
+	srv := observed.NewServer(o)
+	hs := httptest.NewServer(srv)
 	defer hs.Close()
 
 	code, page := get(t, hs, "/")
@@ -68,8 +70,20 @@ func TestServerOnlyLooks(t *testing.T) {
 	require.Contains(t, string(page), `<script type="module" src="js/main.js">`)
 	code, _ = get(t, hs, "/observe.html")
 	require.Equal(t, http.StatusOK, code, "the old page's address leads to the shared page")
+	code, b := get(t, hs, "/api/notes")
+	require.Equal(t, http.StatusOK, code)
+	require.JSONEq(t, "[]", string(b), "a server without notes lists none")
+	code, _ = get(t, hs, "/api/note?name=00-why-a-log")
+	require.Equal(t, http.StatusNotFound, code)
+	srv.Notes = fstest.MapFS{"00-why-a-log.md": {Data: []byte("# Why a log\n\nAppend only.\n")}}
+	code, b = get(t, hs, "/api/notes")
+	require.Equal(t, http.StatusOK, code)
+	require.Contains(t, string(b), "00-why-a-log", "the notes are the simulated page's")
+	code, b = get(t, hs, "/api/note?name=00-why-a-log")
+	require.Equal(t, http.StatusOK, code)
+	require.Contains(t, string(b), "Append only.")
 
-	code, b := get(t, hs, "/api/view?at=0&topic=orders&partition=1")
+	code, b = get(t, hs, "/api/view?at=0&topic=orders&partition=1")
 	require.Equal(t, http.StatusOK, code, string(b))
 	var u web.Update
 	require.NoError(t, json.Unmarshal(b, &u))
