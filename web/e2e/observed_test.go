@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -24,8 +25,8 @@ import (
 // epochs, offers no action (no pause, reset, scenario or broker button;
 // a button typed by hand is refused), its terminal answers kafka-topics
 // --describe and refuses kafka-topics --create (the world gets no topic),
-// the groups draw their lag over time, and its timeline goes back to an
-// earlier sample.
+// the groups draw their lag over time (axe-core finds nothing serious),
+// and its timeline goes back to an earlier sample.
 func TestObservedPageShowsTheClusterReadOnly(t *testing.T) {
 	b := browser(t)
 	live, err := web.NewLive()
@@ -91,6 +92,9 @@ func TestObservedPageShowsTheClusterReadOnly(t *testing.T) {
 	// the groups' lag over time, then the timeline back to an earlier sample
 	waitText(t, ctx, "#groups", "lag over time")
 	screenshotFull(t, ctx, "observed-page-live")
+	if os.Getenv("KAFKALIVE_AXE") != "" { // as TestAccessibility, when axe-core is there
+		runAxe(t, ctx, axeScript(t), "observed")
+	}
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.querySelector("#tl"); s.value = s.min; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change")); return true })()`))
 	require.NoError(t, err)
 	waitText(t, ctx, "#tl-label", "(past)")

@@ -327,6 +327,10 @@ export function boot(t) {
     }
     el.hidden = false;
     morph(el, observedBannerHTML(v.observed, !!v.past));
+    // without its buttons the left column has nothing to focus: a
+    // keyboard reaches it to scroll it
+    const left = $(".col.left");
+    if (left && left.tabIndex < 0) left.tabIndex = 0;
   }
 
   /** @param {Update} v */
