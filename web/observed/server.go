@@ -153,6 +153,7 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	s.firstPoll(r.Context(), firstPollWait)
 	var b []byte
 	if at == nil {
 		var e *web.EncodedUpdate
@@ -199,12 +200,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	ctx := r.Context()
 	// before the first poll there is nothing to send: wait for it
-	for s.Observer.Latest() == nil {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.Observer.Changed():
-		}
+	if !s.firstPoll(ctx, 0) {
+		return
 	}
 	web.Watch(ctx, s.Source, f, s.gap, func(b []byte) error {
 		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
@@ -213,6 +210,31 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		return rc.Flush()
 	})
+}
+
+// firstPollWait is how long a view asked before the observer's first poll
+// ended waits for it (a page opened as kafkalive observe starts).
+const firstPollWait = 15 * time.Second
+
+// firstPoll waits until the observer has a sample, at most wait (0: until
+// ctx is done); false if it has none.
+func (s *Server) firstPoll(ctx context.Context, wait time.Duration) bool {
+	var timeout <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for s.Observer.Latest() == nil {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-timeout:
+			return false
+		case <-s.Observer.Changed():
+		}
+	}
+	return true
 }
 
 func (s *Server) gap() time.Duration {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -215,4 +216,32 @@ func TestSharedPageRendersObservedUpdates(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, b, 0o644))
 	out, err := exec.Command(bin, "../jstest/realviews.mjs", file).CombinedOutput()
 	require.NoError(t, err, "the page's modules on the observed updates:\n%s", out)
+}
+
+// TestViewWaitsForTheFirstPoll: a page opened before the observer's first
+// poll ended gets its update when the poll ends, not a refusal.
+func TestViewWaitsForTheFirstPoll(t *testing.T) {
+	_, polled := observedWorld(t)
+	o, err := observe.New(observe.Config{Bootstrap: []string{polled.Latest().Brokers[0].Host + ":" + strconv.Itoa(int(polled.Latest().Brokers[0].Port))}})
+	require.NoError(t, err)
+	defer o.Close()
+	hs := httptest.NewServer(observed.NewServer(o))
+	defer hs.Close()
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := http.Get(hs.URL + "/api/view")
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	select {
+	case code := <-answered:
+		t.Fatalf("answered %d before any poll", code)
+	case <-time.After(100 * time.Millisecond):
+	}
+	o.Poll(context.Background())
+	require.Equal(t, http.StatusOK, <-answered)
 }
