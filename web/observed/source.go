@@ -25,6 +25,11 @@ type Source struct {
 // NewSource returns the update source of what o observes.
 func NewSource(o *observe.Observer) *Source { return &Source{o: o} }
 
+// maxCachedFocuses bounds the encodings a sample keeps, one a focus:
+// pages asking for ever new focuses (a script) make it start over, not
+// grow.
+const maxCachedFocuses = 64
+
 // errNoPoll answers a view asked before the observer's first poll ended.
 var errNoPoll = errors.New("web: the observer has not finished its first poll yet")
 
@@ -53,7 +58,7 @@ func (s *Source) Present(f web.Focus) (*web.EncodedUpdate, uint64, error) {
 			return
 		}
 		seq = m.shown.Seq
-		if s.cachedSeq != seq || s.cached == nil {
+		if s.cachedSeq != seq || s.cached == nil || len(s.cached) >= maxCachedFocuses {
 			s.cachedSeq, s.cached = seq, map[web.Focus]*web.EncodedUpdate{}
 		}
 		if e = s.cached[f]; e != nil {
