@@ -48,6 +48,13 @@ type UserOutcome struct {
 	// Refused counts operations the world refused (bad input, or not
 	// applicable now).
 	Refused int
+	// SimulatedMs is the simulated time the sequence ran, over every
+	// world it played: a clone's run counts twice (the original and the
+	// clone both run it), and the time a reset or a jump back leaves
+	// behind still counts, as it was simulated; rebuilding a past moment
+	// (a jump's replay from a snapshot) does not. It is what the
+	// explorer's cost per simulated second is measured against.
+	SimulatedMs int64
 }
 
 // Failed reports whether an invariant broke.
@@ -81,6 +88,9 @@ type userRun struct {
 	seenViolations int
 	// damage lists the disk damage done to the current world.
 	damage []damageMark
+	// countedMs is the current world's clock when its simulated time was
+	// last added to out.SimulatedMs.
+	countedMs int64
 }
 
 // damageMark is one corrupt action applied: the world's action index it
@@ -107,20 +117,35 @@ func RunUserSequence(cfg UserConfig, seed uint64, ops []UserOp) (UserOutcome, *c
 		return UserOutcome{}, nil, err
 	}
 	var out UserOutcome
-	u := &userRun{cfg: cfg, seed: seed, w: w, out: &out}
+	u := &userRun{cfg: cfg, seed: seed, w: w, out: &out, countedMs: w.NowMs()}
+	err = u.play(ops)
+	u.countSimulated(u.w)
+	return out, u.w, err
+}
+
+// play applies ops, then settles unless one of them failed.
+func (u *userRun) play(ops []UserOp) error {
 	for i, o := range ops {
 		u.op = i + 1
 		if err := u.apply(o); err != nil {
-			return out, u.w, err
+			return err
 		}
-		if out.Failed() {
-			return out, u.w, nil
+		if u.out.Failed() {
+			return nil
 		}
 	}
 	u.op = 0
 	u.settle()
-	out.OutsideModel = !u.withinModel()
-	return out, u.w, nil
+	u.out.OutsideModel = !u.withinModel()
+	return nil
+}
+
+// countSimulated adds the simulated time the current world ran since it
+// was last counted, and goes on counting from next's clock: the world
+// the sequence goes on with (the same one at the end of the sequence).
+func (u *userRun) countSimulated(next *cluster.World) {
+	u.out.SimulatedMs += max(u.w.NowMs()-u.countedMs, 0)
+	u.countedMs = next.NowMs()
 }
 
 // fail records a broken invariant.
@@ -215,6 +240,7 @@ func (u *userRun) apply(o UserOp) error {
 		if err != nil {
 			return err
 		}
+		u.countSimulated(nw)
 		u.w, u.cuts, u.seenViolations, u.damage = nw, nil, 0, nil
 	case UserCorrupt:
 		u.corrupt(o)

@@ -66,6 +66,7 @@ func (u *userRun) jump(o UserOp) {
 			damage = append(damage, d)
 		}
 	}
+	u.countSimulated(f)
 	u.w, u.cuts, u.seenViolations, u.damage = f, cuts, len(f.Violations()), damage
 }
 
@@ -75,6 +76,7 @@ func (u *userRun) clone(o UserOp) {
 	c := u.w.Clone()
 	orig := u.w
 	u.do(cluster.Action{Kind: cluster.ActRun, Ms: o.Ms}, false)
+	u.countSimulated(c)
 	u.w = c
 	u.do(cluster.Action{Kind: cluster.ActRun, Ms: o.Ms}, false)
 	if u.out.Failed() {
