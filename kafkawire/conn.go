@@ -58,6 +58,9 @@ type inbound struct {
 	body []byte // the frame after the header, which req aliases
 	err  error
 	at   time.Time // when it was read in full
+	// held is the bytes it holds of queued.max.request.bytes, released
+	// once it is served (or dropped unserved).
+	held int64
 }
 
 func newConn(s *Server, broker int32, id uint64, nc net.Conn) *conn {
@@ -110,7 +113,12 @@ func (c *conn) readLoop() {
 		in := c.readRequest()
 		select {
 		case c.queue <- in:
+			if c.closed() {
+				c.drain() // serveLoop may have drained the queue already
+				return
+			}
 		case <-c.done:
+			c.s.queued.release(in.held)
 			return
 		}
 		if in.err != nil && !in.unsupportedAPIVersions() {
@@ -134,24 +142,57 @@ func (c *conn) readRequest() inbound {
 	if n < 0 || n > c.s.cfg.SocketRequestMaxBytes {
 		return inbound{err: fmt.Errorf("%w: %d (socket.request.max.bytes %d)", ErrFrameSize, n, c.s.cfg.SocketRequestMaxBytes)}
 	}
-	buf := make([]byte, min(int(n), max(firstChunk, 2*c.delivered)))
-	if err := c.readFull(buf); err != nil {
+	if !c.s.queued.take(int64(n), c.done, c.waitingForBytes) {
+		return inbound{err: net.ErrClosed}
+	}
+	buf, err := c.readFrame(int(n))
+	if err != nil {
+		c.s.queued.release(int64(n))
 		return inbound{err: err}
 	}
-	for len(buf) < int(n) {
-		have := len(buf)
-		buf = append(buf, make([]byte, min(int(n)-have, have))...)
-		if err := c.readFull(buf[have:]); err != nil {
-			return inbound{err: err}
-		}
-	}
-	c.delivered = max(c.delivered, len(buf))
 	hdr, req, err := c.s.versions.Decode(buf)
-	in := inbound{hdr: hdr, req: req, err: err, at: time.Now()}
+	in := inbound{hdr: hdr, req: req, err: err, at: time.Now(), held: int64(n)}
 	if err == nil {
 		in.body = buf[hdr.Size:]
 	}
 	return in
+}
+
+// readFrame reads a frame of n bytes into a buffer that grows as they
+// arrive (firstChunk).
+func (c *conn) readFrame(n int) ([]byte, error) {
+	buf := make([]byte, min(n, max(firstChunk, 2*c.delivered)))
+	if err := c.readFull(buf); err != nil {
+		return nil, err
+	}
+	for len(buf) < n {
+		have := len(buf)
+		buf = append(buf, make([]byte, min(n-have, have))...)
+		if err := c.readFull(buf[have:]); err != nil {
+			return nil, err
+		}
+	}
+	c.delivered = max(c.delivered, len(buf))
+	return buf, nil
+}
+
+// waitingForBytes logs that the connection reads nothing more until
+// requests in progress free bytes of queued.max.request.bytes.
+func (c *conn) waitingForBytes(held int64) {
+	c.s.logf(c.info.Broker, c, "waiting: %d bytes of requests held, queued.max.request.bytes %d", held, c.s.queued.limit)
+}
+
+// drain releases the bytes of the requests queued and never served (the
+// connection closed first).
+func (c *conn) drain() {
+	for {
+		select {
+		case in := <-c.queue:
+			c.s.queued.release(in.held)
+		default:
+			return
+		}
+	}
 }
 
 // errIdle ends a connection idle for connections.max.idle.ms.
@@ -199,6 +240,7 @@ func (c *conn) readFull(buf []byte) error {
 // serveLoop handles the queued requests one at a time.
 func (c *conn) serveLoop() {
 	defer c.s.wg.Done()
+	defer c.drain()
 	for {
 		var in inbound
 		select {
@@ -207,7 +249,9 @@ func (c *conn) serveLoop() {
 			return
 		}
 		c.busy.Store(true)
-		if !c.serve(in) {
+		ok := c.serve(in)
+		c.s.queued.release(in.held)
+		if !ok {
 			return
 		}
 		c.busy.Store(false)

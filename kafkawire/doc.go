@@ -52,6 +52,17 @@
 //     powered-off broker does not pile up connections. A client that only
 //     half-closes is taken as gone too; no Kafka client does that.
 //
+// The bytes of the requests read and not yet answered, across every
+// connection of every broker, are bounded by queued.max.request.bytes
+// (Config.QueuedMaxRequestBytes, 256 MiB here where Kafka's default is -1,
+// unbounded): a frame takes its bytes once its size is read, as long as any
+// of the bound is left (so one frame may go past it, as with the
+// non-strict SimpleMemoryPool Kafka 3.7's SocketServer builds from that
+// setting); when none is, connections read nothing more, without closing or
+// refusing anything, until answers free bytes, as Kafka's Selector mutes its
+// channels under memory pressure. The server logs "waiting" once for each
+// such wait; Server.QueuedRequestBytes reports the bytes held.
+//
 // Requests of one connection are handled one at a time, as Kafka mutes a
 // connection while a request of it is in progress: a client may pipeline, the
 // responses go out in request order. At most three frames per connection are

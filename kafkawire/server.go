@@ -54,6 +54,14 @@ type Config struct {
 	// SocketRequestMaxBytes is socket.request.max.bytes: a larger size prefix
 	// closes the connection (DefaultSocketRequestMaxBytes when 0).
 	SocketRequestMaxBytes int32
+	// QueuedMaxRequestBytes is queued.max.request.bytes: the bytes of
+	// requests read and not yet answered that the server holds at most,
+	// across every connection of every broker; past it, connections read
+	// nothing more until answers free bytes (one frame may go past it, as
+	// in Kafka). DefaultQueuedMaxRequestBytes when 0 (or
+	// SocketRequestMaxBytes if that is more); negative: unbounded (Kafka's
+	// -1). As in Kafka, it must be at least SocketRequestMaxBytes.
+	QueuedMaxRequestBytes int64
 	// ConnectionsMaxIdle is connections.max.idle.ms: a connection with no
 	// bytes read or written for that long, and no request in progress, is
 	// closed (DefaultConnectionsMaxIdle when 0; negative: never). Wall clock:
@@ -96,6 +104,7 @@ type Server struct {
 	cfg      Config
 	versions *Versions
 	idle     time.Duration
+	queued   *requestBytes
 
 	mu        sync.Mutex
 	listeners map[int32]net.Listener
@@ -131,12 +140,20 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SocketRequestMaxBytes == 0 {
 		cfg.SocketRequestMaxBytes = DefaultSocketRequestMaxBytes
 	}
+	if cfg.QueuedMaxRequestBytes == 0 {
+		cfg.QueuedMaxRequestBytes = max(DefaultQueuedMaxRequestBytes, int64(cfg.SocketRequestMaxBytes))
+	}
+	if cfg.QueuedMaxRequestBytes > 0 && cfg.QueuedMaxRequestBytes < int64(cfg.SocketRequestMaxBytes) {
+		// KafkaConfig.validateValues: "queued.max.request.bytes must be
+		// larger or equal to socket.request.max.bytes".
+		return nil, fmt.Errorf("%w: QueuedMaxRequestBytes %d below SocketRequestMaxBytes %d", ErrConfig, cfg.QueuedMaxRequestBytes, cfg.SocketRequestMaxBytes)
+	}
 	idle := cfg.ConnectionsMaxIdle
 	if idle == 0 {
 		idle = DefaultConnectionsMaxIdle
 	}
 	s := &Server{
-		cfg: cfg, versions: versions, idle: idle,
+		cfg: cfg, versions: versions, idle: idle, queued: newRequestBytes(cfg.QueuedMaxRequestBytes),
 		listeners: map[int32]net.Listener{},
 		conns:     map[uint64]*conn{},
 		wake:      make(chan struct{}),
@@ -272,6 +289,11 @@ func (s *Server) wakeChan() <-chan struct{} {
 	defer s.mu.Unlock()
 	return s.wake
 }
+
+// QueuedRequestBytes returns the bytes of the requests read and not yet
+// answered, across every connection (bounded by
+// Config.QueuedMaxRequestBytes, plus at most one frame).
+func (s *Server) QueuedRequestBytes() int64 { return s.queued.inUse() }
 
 // Connections returns the open connections, by id.
 func (s *Server) Connections() []ConnInfo {
