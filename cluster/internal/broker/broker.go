@@ -489,11 +489,12 @@ func (b *Broker) tickBroker(env Env) error {
 			PreviousBrokerEpoch: b.previousEpoch})
 	}
 	for _, s := range b.dueReplicas(env.Now()) {
-		b.touch(s)
+		mark := markOf(s)
 		s.Node.Tick(env.Now())
-		if err := b.processReady(env, s); err != nil {
+		if err := b.sendReady(env, s); err != nil {
 			return err
 		}
+		b.touchIfChanged(s, mark)
 	}
 	if err := b.runLogManager(env); err != nil {
 		return err
@@ -513,22 +514,29 @@ func (b *Broker) deliverToBroker(env Env, e *netsim.Envelope) error {
 	if s == nil {
 		return nil
 	}
-	b.wake(s, env.Now())
-	switch e.Kind {
-	case netsim.KindLeaderAndISR:
-		b.applyLeaderAndISR(env, s, e.State)
-	case netsim.KindReplica:
-		if b.refuseTooLarge(env, s, e) {
-			return nil
+	if e.Kind != netsim.KindReplica {
+		b.wake(s, env.Now())
+		if e.Kind == netsim.KindLeaderAndISR {
+			b.applyLeaderAndISR(env, s, e.State)
 		}
-		if e.Msg.Type == replica.MsgFetch || e.Msg.Type == replica.MsgOffsetsForLeaderEpoch {
-			env.OpenRequest(b.id, e.From, e.TP, e.Msg.CorrelationID, e.FromIncarnation)
-		}
-		if err := s.Node.Step(e.Msg); err != nil {
-			return err
-		}
+		return b.processReady(env, s)
 	}
-	return b.processReady(env, s)
+	mark := markOf(s)
+	s.Node.SetNow(env.Now())
+	if b.refuseTooLarge(env, s, e) {
+		b.touch(s)
+		return nil
+	}
+	if e.Msg.Type == replica.MsgFetch || e.Msg.Type == replica.MsgOffsetsForLeaderEpoch {
+		env.OpenRequest(b.id, e.From, e.TP, e.Msg.CorrelationID, e.FromIncarnation)
+	}
+	if err := s.Node.Step(e.Msg); err != nil {
+		b.touch(s)
+		return err
+	}
+	err := b.sendReady(env, s)
+	b.touchIfChanged(s, mark)
+	return err
 }
 
 // applyLeaderAndISR makes the replica leader or follower as the controller
@@ -554,11 +562,19 @@ func (b *Broker) applyLeaderAndISR(env Env, s *Partition, st replica.LeaderAndIS
 
 // processReady acts on what a replica asks for.
 func (b *Broker) processReady(env Env, s *Partition) error {
+	if s.Node.HasReady() {
+		b.touch(s)
+	}
+	return b.sendReady(env, s)
+}
+
+// sendReady sends what a replica asks for, without marking it changed
+// (the caller does: processReady, or touchIfChanged).
+func (b *Broker) sendReady(env Env, s *Partition) error {
 	defer b.schedule(s, env.Now())
 	if !s.Node.HasReady() {
 		return nil
 	}
-	b.touch(s)
 	rd := s.Node.Ready()
 	for _, m := range rd.Messages {
 		e := netsim.Envelope{From: b.id, To: m.To, Kind: netsim.KindReplica, TP: s.TP, Msg: m}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -119,4 +120,30 @@ func (b *Broker) TakeChanged() []tp {
 	}
 	b.changed = nil
 	return out
+}
+
+// A replica handed a replication message or ticked is marked changed only
+// if what the world's checker reads of it changed (its progress, its log's
+// records and epoch cache: replicaMark): a follower's fetch parked at an
+// idle leader, the leader's empty answer when it expires and the
+// follower's next fetch change none of it, so that the checker looks at
+// the partitions where something happened, not at every partition whose
+// followers fetch (Kafka's incremental fetch sessions, KIP-227, likewise
+// leave idle partitions out of a fetch's work).
+
+// replicaMark is what the checker reads of a replica, comparable.
+type replicaMark struct {
+	st  replica.Progress
+	log replicalog.Mark
+}
+
+func markOf(s *Partition) replicaMark {
+	return replicaMark{st: s.Node.Progress(), log: s.Log.Mark()}
+}
+
+// touchIfChanged marks replica s changed if its mark is no longer was.
+func (b *Broker) touchIfChanged(s *Partition, was replicaMark) {
+	if markOf(s) != was {
+		b.touch(s)
+	}
 }

@@ -64,3 +64,24 @@ func (r *Log) ReadsItself() bool {
 	f, ok := r.m.files.(*Log)
 	return ok && f == r
 }
+
+// Mark is what a reader of the log's records and epoch cache needs to
+// know it has not changed: the generation (a truncation, a rebuild,
+// retention), the records held (compaction removes some at the same
+// offsets), and the epoch cache's length and ends (entries are appended,
+// or cut from either end). Two equal marks of one log mean the same
+// records and the same epoch cache.
+type Mark struct {
+	Gen, Records int
+	Epochs       int
+	First, Last  kafkalog.EpochEntry
+}
+
+// Mark returns the log's [Mark] now.
+func (r *Log) Mark() Mark {
+	m := Mark{Gen: r.gen, Records: r.m.Len()}
+	if c := r.log.LeaderEpochCache(); c.Len() > 0 {
+		m.Epochs, m.First, m.Last = c.Len(), c.At(0), c.At(c.Len()-1)
+	}
+	return m
+}
