@@ -36,7 +36,7 @@ func actionSize(a *Action) int64 {
 // snapshots) is shared until either side adds to it.
 func (w *World) Clone() *World {
 	w.buildEvents()
-	c := w.cloneState()
+	c := w.cloneState(false)
 	c.events, c.actions, c.snaps = slices.Clip(w.events), slices.Clip(w.actions), slices.Clip(w.snaps)
 	c.built = len(c.events)
 	return c
@@ -47,8 +47,11 @@ func (w *World) Clone() *World {
 // place (appended batches, sealed segments and pages until written, sent
 // messages), so a snapshot costs what changed, not what the world holds.
 // The scratch spaces (the peeked logs of stopped brokers, the replay's
-// Preparer) start empty.
-func (w *World) cloneState() *World {
+// Preparer) start empty. For a snapshot (forSnapshot), which nothing runs,
+// a replica nothing changed since the last snapshot is that snapshot's
+// copy (broker.Broker.Snapshot): a snapshot of many idle partitions costs
+// the few that changed.
+func (w *World) cloneState(forSnapshot bool) *World {
 	c := &World{cfg: w.cfg, now: w.now, clock: w.clock, eventBase: w.eventBase, actionBase: w.actionBase, actionBytes: w.actionBytes,
 		err: w.err, internal: slices.Clip(w.internal), internalCount: w.internalCount}
 	pcg := *w.pcg
@@ -56,7 +59,11 @@ func (w *World) cloneState() *World {
 	c.rnd = rand.New(c.pcg)
 	c.brokers = make([]*broker.Broker, len(w.brokers))
 	for i, b := range w.brokers {
-		c.brokers[i] = b.Clone(&c.clock, c.rnd)
+		if forSnapshot {
+			c.brokers[i] = b.Snapshot(&c.clock, c.rnd)
+		} else {
+			c.brokers[i] = b.Clone(&c.clock, c.rnd)
+		}
 	}
 	c.ctl = w.ctl.Clone()
 	c.net = *w.net.Clone()
@@ -117,7 +124,7 @@ func (w *World) snapshot() {
 		(t.KeepBytes == 0 || w.actionBytes-w.snaps[n-1].bytes < t.KeepBytes/4) {
 		return
 	}
-	w.snaps = append(w.snaps, snapshot{state: w.cloneState(), timeMs: w.now,
+	w.snaps = append(w.snaps, snapshot{state: w.cloneState(true), timeMs: w.now,
 		actions: w.actionBase + len(w.actions), events: w.eventBase + len(w.events), bytes: w.actionBytes})
 	if t.SparseEveryMs > 0 {
 		w.thin(w.now-t.DenseMs, t.SparseEveryMs)
@@ -185,7 +192,7 @@ func (w *World) forgetBefore(k int) {
 func (w *World) restore(i int) *World {
 	w.buildEvents()
 	s := w.snaps[i]
-	f := s.state.cloneState()
+	f := s.state.cloneState(false)
 	f.events = slices.Clip(w.events[:max(s.events-w.eventBase, 0)])
 	f.built = len(f.events)
 	f.actions = slices.Clip(w.actions[:s.actions-w.actionBase])

@@ -339,7 +339,7 @@ func (w *World) partitionInfo(tp partitionKey, tail, preview int) PartitionInfo 
 	}
 	if leaderLog != nil {
 		pi.HighWatermark, pi.LogEndOffset = leaderLog.HighWatermark, leaderLog.LogEndOffset
-		if s := w.brokers[p.Leader-1].Partition(tp); s != nil {
+		if s := w.brokers[p.Leader-1].Peek(tp); s != nil {
 			pi.LogStartOffset = s.Log.LogStartOffset()
 			pi.LastStableOffset, pi.OpenTransactions, pi.AbortedTransactions = transactionsOf(s.Log.Kafka(), pi.HighWatermark)
 			switch {
@@ -403,7 +403,7 @@ func markDifferences(logs []LogInfo, leader *LogInfo) {
 func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail, preview int) LogInfo {
 	li := LogInfo{Broker: b.ID(), Role: "down", Epochs: []EpochInfo{}, Records: []RecordInfo{}}
 	var log *replicalog.Log
-	if s := b.Partition(tp); s != nil {
+	if s := b.Peek(tp); s != nil {
 		st := s.Node.Status()
 		li.Role, li.HighWatermark, log = st.Role.String(), st.HighWatermark, s.Log
 	} else {

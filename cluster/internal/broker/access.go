@@ -26,7 +26,18 @@ func (b *Broker) Incarnation() int { return b.incarnation }
 func (b *Broker) FS() *vfs.MemFS { return b.fs }
 
 // Partition returns the broker's running replica of k, nil if none.
-func (b *Broker) Partition(k tp) *Partition { return b.replicas[k] }
+func (b *Broker) Partition(k tp) *Partition {
+	s := b.replicas[k]
+	if s != nil {
+		s.changing() // the caller may change it
+	}
+	return s
+}
+
+// Peek returns the replica of partition k, or nil, for a caller that only
+// reads it, changing nothing of it but caches (a view: its progress, its
+// records, its files' sizes).
+func (b *Broker) Peek(k tp) *Partition { return b.replicas[k] }
 
 // Partitions returns the partitions of the broker's running replicas,
 // sorted. The caller must not modify it.

@@ -147,6 +147,7 @@ func (b *Broker) UpdateTopicConfig(env Env, topic string) {
 		if k.Topic != topic || s == nil {
 			continue
 		}
+		s.changing()
 		if err := s.Log.Kafka().SetConfig(settings.Log); err != nil {
 			env.InternalError(b.id, err)
 			continue

@@ -56,6 +56,9 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 	noteTxn(env, x, "TxnOffsetCommit (transactional.id %s, producer id %d, epoch %d) of group %s: %d offset(s)", req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Group, len(records))
 	k := metadata.OffsetsPartition(req.Group, b.cfg.OffsetsTopicNumPartitions)
 	s := b.replicas[k]
+	if s != nil {
+		s.changing()
+	}
 	if !b.Coordinates(env, req.Group) || s == nil {
 		setTxnCommitErrors(resp, records, kafkaerr.NotCoordinator)
 		rq.answer(id, resp)

@@ -137,7 +137,17 @@ type Partition struct {
 	// is in Broker.timers); changed marks it in Broker.changed (timers.go).
 	dueMs          int64
 	timed, changed bool
+	// kept is the copy of the replica the broker's last snapshot holds
+	// (Broker.Snapshot), while nothing changed the replica since; every
+	// path that may change it (hands its node a message or a tick, changes
+	// its log, its schedule or its marks, or hands it out: Partition)
+	// clears it first (changing).
+	kept *Partition
 }
+
+// changing notes that something may change replica s: the next snapshot
+// copies it anew.
+func (s *Partition) changing() { s.kept = nil }
 
 // New returns broker cfg.ID, stopped, with an empty disk (of
 // cfg.DiskBytes when set).
@@ -489,6 +499,7 @@ func (b *Broker) tickBroker(env Env) error {
 			PreviousBrokerEpoch: b.previousEpoch})
 	}
 	for _, s := range b.dueReplicas(env.Now()) {
+		s.changing()
 		mark := markOf(s)
 		s.Node.Tick(env.Now())
 		if err := b.sendReady(env, s); err != nil {
@@ -514,6 +525,7 @@ func (b *Broker) deliverToBroker(env Env, e *netsim.Envelope) error {
 	if s == nil {
 		return nil
 	}
+	s.changing()
 	if e.Kind != netsim.KindReplica {
 		b.wake(s, env.Now())
 		if e.Kind == netsim.KindLeaderAndISR {

@@ -84,7 +84,10 @@ func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
 	for _, tp := range b.order {
 		s := b.replicas[tp]
 		rps[tp] = s.Log.Kafka().RecoveryPoint()
-		s.truncationsCheckpointed = s.Log.Truncations()
+		if n := s.Log.Truncations(); n != s.truncationsCheckpointed {
+			s.changing()
+			s.truncationsCheckpointed = n
+		}
 	}
 	b.recoveryCheckpointed = slices.Clone(b.order)
 	b.deletedSinceCheckpoint = false

@@ -16,13 +16,31 @@ import (
 // clone's logs read the time at clock and draw from rnd, the world copy's.
 // It shares what is never changed in place: the coordinator's answers held
 // for an append (sent as they are), the configuration's functions.
-func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
+func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker { return b.clone(clock, rnd, false) }
+
+// Snapshot is [Broker.Clone] for the world's timeline: a copy nothing will
+// run or change, only clone again to restore it. Of a replica nothing
+// changed since the broker's last snapshot (Partition.kept) it holds the
+// same copy as that snapshot, so that a snapshot of a broker of many idle
+// partitions copies the few that changed; the file system is copied whole
+// as Clone does (its pages are shared).
+func (b *Broker) Snapshot(clock *int64, rnd *rand.Rand) *Broker { return b.clone(clock, rnd, true) }
+
+func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	c := *b
 	c.fs = b.fs.Clone()
 	if b.replicas != nil {
 		c.replicas = make(map[tp]*Partition, len(b.replicas))
 		for k, p := range b.replicas {
-			c.replicas[k] = p.clone(&c, clock, rnd)
+			switch {
+			case !snapshot:
+				c.replicas[k] = p.clone(&c, clock, rnd)
+			case p.kept != nil:
+				c.replicas[k] = p.kept
+			default:
+				q := p.clone(&c, clock, rnd)
+				p.kept, c.replicas[k] = q, q
+			}
 		}
 	}
 	c.order = slices.Clone(b.order)
@@ -50,9 +68,12 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker {
 	return &c
 }
 
-// clone copies the replica for broker c (a clone of its broker).
+// clone copies the replica for broker c (a clone of its broker), reading
+// the time at clock and drawing from rnd (c's world's): a snapshot's copy
+// bound to another broker's copy is bound to c's when cloned again.
 func (p *Partition) clone(c *Broker, clock *int64, rnd *rand.Rand) *Partition {
 	q := *p
+	q.kept = nil
 	q.Log = p.Log.Clone(c.fs, clock, rnd)
 	var rlog replica.Log = q.Log
 	if c.cfg.Parts.ValidateBatches {

@@ -246,6 +246,7 @@ func (b *Broker) appendOffsetsRecords(env Env, tp tp, records []replica.Record) 
 	if s == nil {
 		return 0, fmt.Errorf("no replica of %s", tp)
 	}
+	s.changing()
 	cs.corr++
 	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: netsim.CoordinatorBase + b.id, To: b.id, CorrelationID: cs.corr,
 		Records: records, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})

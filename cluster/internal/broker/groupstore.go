@@ -171,6 +171,7 @@ func (b *Broker) loadGroups(env Env, k tp) {
 	if s == nil {
 		return
 	}
+	s.changing()
 	latest := map[string][]byte{}
 	var order []string
 	var consumer []group.ConsumerGroupRecord

@@ -41,6 +41,7 @@ func (b *Broker) runLogManager(env Env) error {
 
 // applyRetention deletes the replica's old segments.
 func (b *Broker) applyRetention(env Env, s *Partition) error {
+	s.changing()
 	hw := s.Node.Progress().HighWatermark
 	before := s.Log.Kafka().PartCalls()
 	dels, err := s.Log.Kafka().DeleteOldSegments(hw, env.Now())
@@ -71,6 +72,7 @@ func (b *Broker) clean(env Env, s *Partition) error {
 	if !cfg.Compact() {
 		return nil
 	}
+	s.changing()
 	if b.cleanerOffsets == nil {
 		b.cleanerOffsets, b.cleanerSeen = map[tp]int64{}, map[tp]int64{}
 	}

@@ -36,6 +36,7 @@ func (b *Broker) expireOffsets(env Env) {
 	for _, k := range b.order {
 		if k.Topic == metadata.OffsetsTopic && b.leads(env, k) {
 			s := b.replicas[k]
+			s.changing()
 			storedOffsets(s.Log, s.Node.Progress().HighWatermark, stored)
 		}
 	}

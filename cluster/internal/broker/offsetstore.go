@@ -131,6 +131,7 @@ func (s logOffsetStore) txnFilter(groupID string, hw int64) *txnFilter {
 	if slot == nil {
 		return nil
 	}
+	slot.changing()
 	return newTxnFilter(slot.Log.Kafka(), hw)
 }
 
@@ -140,6 +141,7 @@ func (s logOffsetStore) readable(groupID string) (*replicalog.Mirror, int64) {
 	if slot == nil {
 		return &replicalog.Mirror{}, 0
 	}
+	slot.changing()
 	return slot.Log.Mirror(), slot.Node.Progress().HighWatermark
 }
 

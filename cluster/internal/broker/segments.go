@@ -91,6 +91,7 @@ func (b *Broker) SegmentCounts(k tp, n int) ([]SegmentCount, error) {
 // running is the broker's running replica of k.
 func (b *Broker) running(k tp) (*Partition, error) {
 	if s := b.replicas[k]; s != nil {
+		s.changing() // the caller may change it
 		return s, nil
 	}
 	return nil, fmt.Errorf("%w: broker %d runs no replica of %s-%d", metadata.ErrInvalidConfig, b.id, k.Topic, k.Partition)

@@ -57,6 +57,7 @@ func (b *Broker) schedule(s *Partition, now int64) {
 	if next == math.MaxInt64 || next >= s.dueMs && s.timed {
 		return // an earlier (or the same) timer fires first; that tick reschedules
 	}
+	s.changing()
 	s.dueMs, s.timed = next, true
 	heap.Push(&b.timers, timer{ms: next, tp: s.TP})
 }
@@ -76,6 +77,7 @@ func (b *Broker) dueReplicas(now int64) []*Partition {
 	for len(b.timers) > 0 && b.timers[0].ms <= now {
 		t := heap.Pop(&b.timers).(timer)
 		if s := b.replicas[t.tp]; s != nil && s.timed && s.dueMs == t.ms {
+			s.changing()
 			s.timed = false
 			out = append(out, s)
 		}
@@ -96,6 +98,7 @@ func (b *Broker) wake(s *Partition, now int64) *replica.Node {
 // touch marks replica s changed in this step: its node was handed
 // something, or its log was changed.
 func (b *Broker) touch(s *Partition) {
+	s.changing()
 	if !s.changed {
 		s.changed = true
 		b.changed = append(b.changed, s.TP)
@@ -115,6 +118,7 @@ func (b *Broker) TakeChanged() []tp {
 	out := b.changed
 	for _, k := range out {
 		if s := b.replicas[k]; s != nil {
+			s.changing()
 			s.changed = false
 		}
 	}

@@ -52,6 +52,7 @@ func (t txnEnv) ReadLog(p int32) []txn.LogRecord {
 	if s == nil {
 		return nil
 	}
+	s.changing()
 	var out []txn.LogRecord
 	for _, e := range s.Log.Mirror().From(0) {
 		if isControl(e) {
