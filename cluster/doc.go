@@ -190,8 +190,13 @@
 // until either side writes one (seq.Vec). A snapshot so costs what changed
 // since the last, not what the world holds (BenchmarkSnapshot: the page's
 // world after 60 simulated minutes costs about 1.5 times what it costs
-// after one). The clone and its original then evolve independently, and
-// identically under the same actions. With
+// after one). A snapshot shares more: it holds the same copy of a replica
+// as the snapshot before it while nothing changed that replica (every path
+// of its broker that may change a replica, or hands it out, drops the kept
+// copy; views read through Peek), so that a snapshot of thousands of idle
+// partitions copies the few that changed (their file system entries are
+// still copied, their pages shared). The clone and its original then
+// evolve independently, and identically under the same actions. With
 // [Config.Timeline] ([TimelineConfig]) the world takes a snapshot (a clone
 // without history) every SnapshotEveryMs, between actions; the timeline
 // replays from the nearest snapshot before the moment asked for, and
@@ -445,7 +450,10 @@
 // After every step the checker tests these invariants, on the partitions
 // whose replicas, leader or ISR changed in it (on all of them when a
 // broker's registration or fencing changed; [Config.TickEveryPartition]
-// checks all of them always):
+// checks all of them always). A replica handed a replication message or
+// ticked counts as changed only if its progress (role, epochs, log start,
+// LEO, HW), its records or its epoch cache changed: a follower fetching
+// from an idle leader changes none of them. The invariants:
 // HW within the log, the leader's HW never moving back within an epoch,
 // log matching below the smaller HW of any two running replicas, every
 // running ISR member holding the leader's committed records, one leader
