@@ -115,9 +115,9 @@ func (w *World) record(kind EventKind, broker int32, tp *partitionKey, format st
 		return // the internal topic's replicas are not narrated; its records show in the groups
 	}
 	e := Event{Seq: w.eventBase + len(w.events), TimeMs: w.now, Step: w.actionBase + len(w.actions) - 1, Kind: kind, Broker: broker}
-	var n *note
+	var n note
 	if frozen(args) {
-		n = &note{format: format, args: args}
+		n = note{format: format, args: args}
 	} else {
 		e.Text = fmt.Sprintf(format, args...)
 	}
@@ -156,12 +156,12 @@ func (w *World) dropEvents(k int) {
 }
 
 // buildEvents builds the text of the events not read yet (notes[i] is
-// events[built+i]'s, nil if it has its text). It runs before a world
+// events[built+i]'s, the zero note if it has its text). It runs before a world
 // shares its events with another (Clone, a moment of the timeline), so
 // that what two worlds share is never written again.
 func (w *World) buildEvents() {
 	for i, n := range w.notes {
-		if n != nil {
+		if n.format != "" {
 			w.events[w.built+i].Text = fmt.Sprintf(n.format, n.args...)
 		}
 	}

@@ -43,7 +43,7 @@ type World struct {
 	// built; notes are the texts of the others, to build when they are
 	// read (record, buildEvents).
 	built   int
-	notes   []*note
+	notes   []note
 	actions []Action
 	// peeks are the logs opened on stopped brokers' files for the state
 	// (peekLog).
