@@ -44,14 +44,7 @@ func TestPropSnapshotsOfIdleReplicasRestoreAsAFullReplay(t *testing.T) {
 		full := build(cluster.TimelineConfig{})
 		snap := build(cluster.TimelineConfig{SnapshotEveryMs: every})
 		ms := rapid.Int64Range(0, full.NowMs()).Draw(t, "moment ms")
-		a, err := full.AtTime(ms)
-		if err != nil {
-			t.Fatalf("seed %d: full replay to %d ms: %v", seed, ms, err)
-		}
-		b, err := snap.AtTime(ms)
-		if err != nil {
-			t.Fatalf("seed %d: snapshot replay to %d ms: %v", seed, ms, err)
-		}
+		a, b := atBoth(t, seed, full, snap, ms)
 		for _, w := range []*cluster.World{a, b} {
 			for _, f := range after {
 				_ = w.Do(f)

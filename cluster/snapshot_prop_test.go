@@ -30,6 +30,20 @@ func drawFaults(t *rapid.T) []cluster.Action {
 	return out
 }
 
+// atBoth rebuilds the moment ms of two worlds that played the same
+// actions, full without snapshots and snap with them.
+func atBoth(t *rapid.T, seed uint64, full, snap *cluster.World, ms int64) (a, b *cluster.World) {
+	a, err := full.AtTime(ms)
+	if err != nil {
+		t.Fatalf("seed %d: full replay to %d ms: %v", seed, ms, err)
+	}
+	b, err = snap.AtTime(ms)
+	if err != nil {
+		t.Fatalf("seed %d: snapshot replay to %d ms: %v", seed, ms, err)
+	}
+	return a, b
+}
+
 // TestPropAtTimeFromSnapshotsIsAFullReplay: for any schedule of faults and
 // any moment, the world a snapshot timeline rebuilds is the one a full
 // replay rebuilds, and a clone taken at that moment goes on as the
@@ -59,14 +73,7 @@ func TestPropAtTimeFromSnapshotsIsAFullReplay(t *testing.T) {
 		full := build(cluster.TimelineConfig{})
 		snap := build(cluster.TimelineConfig{SnapshotEveryMs: every})
 		ms := rapid.Int64Range(0, full.NowMs()).Draw(t, "moment ms")
-		a, err := full.AtTime(ms)
-		if err != nil {
-			t.Fatalf("seed %d: full replay to %d ms: %v", seed, ms, err)
-		}
-		b, err := snap.AtTime(ms)
-		if err != nil {
-			t.Fatalf("seed %d: snapshot replay to %d ms: %v", seed, ms, err)
-		}
+		a, b := atBoth(t, seed, full, snap, ms)
 		if diff := cmp.Diff(a.State().Text(), b.State().Text()); diff != "" {
 			t.Fatalf("seed %d, faults %v: at %d ms the world rebuilt from a snapshot (every %d ms) differs from the full replay (-replay +snapshot):\n%s", seed, faults, ms, every, diff)
 		}
