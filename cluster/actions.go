@@ -24,7 +24,7 @@ func init() {
 	actionTable = map[ActionKind]actionRow{
 		ActCreateTopic: {
 			check: func(w *World, a Action) error {
-				if a.Topic.Name == "" || w.topic(a.Topic.Name) != nil {
+				if a.Topic.Name == "" || w.ctl.Topic(a.Topic.Name) != nil {
 					return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, a.Topic.Name)
 				}
 				_, err := w.ctl.Assignment(a.Topic, nil)
@@ -188,7 +188,7 @@ func init() {
 		},
 		ActAddPartitions: {
 			check: func(w *World, a Action) error {
-				if t := w.topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
+				if t := w.ctl.Topic(a.Name); t == nil || t.Internal || a.N <= len(t.Assignment) {
 					return fmt.Errorf("%w: add-partitions %s count=%d", ErrInvalidConfig, a.Name, a.N)
 				}
 				return nil

@@ -23,7 +23,7 @@ const OffsetsTopicSegmentBytes = 100 << 20
 // brokers' log.segment.bytes where smaller (the served world's small
 // segments are there to be watched rolling).
 func (w *World) ensureOffsetsTopic() error {
-	if w.topic(OffsetsTopic) != nil {
+	if w.ctl.Topic(OffsetsTopic) != nil {
 		return nil
 	}
 	cfg := w.cfg.Log
@@ -46,7 +46,7 @@ const TxnStateTopic = metadata.TxnStateTopic
 // or the replication factor if lower), segment.bytes
 // transaction.state.log.segment.bytes (100 MiB).
 func (w *World) ensureTxnStateTopic() error {
-	if w.topic(TxnStateTopic) != nil {
+	if w.ctl.Topic(TxnStateTopic) != nil {
 		return nil
 	}
 	cfg := w.cfg.Log

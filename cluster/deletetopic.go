@@ -51,7 +51,7 @@ func (w *World) DeleteTopic(name string) error {
 
 // validateDeleteTopic refuses a delete-topic the world cannot apply.
 func (w *World) validateDeleteTopic(a Action) error {
-	t := w.topic(a.Name)
+	t := w.ctl.Topic(a.Name)
 	switch {
 	case t == nil:
 		return fmt.Errorf("%w: delete-topic %q: %w", ErrInvalidConfig, a.Name, ErrUnknownTopicOrPartition)

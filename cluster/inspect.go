@@ -119,7 +119,7 @@ type TopicSettings struct {
 // TopicSettings returns the settings topic's partitions follow; false for
 // a topic the world does not have.
 func (w *World) TopicSettings(topic string) (TopicSettings, bool) {
-	if w.topic(topic) == nil {
+	if w.ctl.Topic(topic) == nil {
 		return TopicSettings{}, false
 	}
 	s := w.ctl.Settings(topic)

@@ -60,7 +60,4 @@ func (w *World) PartitionLeader(topic string, partition int32) int32 {
 // Topics returns the topics, sorted by name. The caller must not modify it.
 func (w *World) Topics() []Topic { return w.ctl.Topics() }
 
-// topic returns the topic named name, nil if none.
-func (w *World) topic(name string) *Topic { return w.ctl.Topic(name) }
-
 var _ = replica.NoLeader

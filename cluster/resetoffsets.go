@@ -44,7 +44,7 @@ func (w *World) ResetOffsets(r OffsetReset) error {
 // PlanReset returns the offsets [World.ResetOffsets] would commit, or why
 // it would refuse.
 func (w *World) PlanReset(r OffsetReset) ([]ResetTarget, error) {
-	t := w.topic(r.Topic)
+	t := w.ctl.Topic(r.Topic)
 	if t == nil || t.Internal {
 		return nil, fmt.Errorf("%w: reset-offsets: no topic %q", ErrInvalidConfig, r.Topic)
 	}

@@ -127,10 +127,10 @@ func (w *World) snapshot() {
 	w.snaps = append(w.snaps, snapshot{state: w.cloneState(true), timeMs: w.now,
 		actions: w.actionBase + len(w.actions), events: w.eventBase + len(w.events), bytes: w.actionBytes})
 	if t.SparseEveryMs > 0 {
-		w.thin(w.now-t.DenseMs, t.SparseEveryMs)
+		w.snaps = thin(w.snaps, w.now-t.DenseMs, t.SparseEveryMs)
 	}
 	if t.KeepMs > 0 {
-		w.forget(w.now - t.KeepMs)
+		w.forgetBefore(firstAfter(w.snaps, w.now-t.KeepMs))
 	}
 	if t.KeepBytes > 0 {
 		k := 0
@@ -142,29 +142,29 @@ func (w *World) snapshot() {
 }
 
 // thin keeps, of the snapshots before dense, the first of each span of
-// every ms (by time / every).
-func (w *World) thin(dense, every int64) {
-	kept := w.snaps[:0:0]
-	for i, s := range w.snaps {
-		if i > 0 && s.timeMs < dense && s.timeMs/every == w.snaps[i-1].timeMs/every {
+// every ms (by time / every); snaps itself when it keeps them all.
+func thin(snaps []snapshot, dense, every int64) []snapshot {
+	kept := snaps[:0:0]
+	for i, s := range snaps {
+		if i > 0 && s.timeMs < dense && s.timeMs/every == snaps[i-1].timeMs/every {
 			continue
 		}
 		kept = append(kept, s)
 	}
-	if len(kept) < len(w.snaps) {
-		w.snaps = kept
+	if len(kept) < len(snaps) {
+		return kept
 	}
+	return snaps
 }
 
-// forget drops the snapshots before cutoff (keeping at least one), then
-// the events and actions before the oldest snapshot left, and the
-// producers' finished results sent before it.
-func (w *World) forget(cutoff int64) {
+// firstAfter is the index of the first snapshot at or after cutoff, the
+// last if none is (forgetting those before it keeps at least one).
+func firstAfter(snaps []snapshot, cutoff int64) int {
 	k := 0
-	for k < len(w.snaps)-1 && w.snaps[k].timeMs < cutoff {
+	for k < len(snaps)-1 && snaps[k].timeMs < cutoff {
 		k++
 	}
-	w.forgetBefore(k)
+	return k
 }
 
 // forgetBefore drops the snapshots before snapshot k, then the events and

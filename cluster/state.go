@@ -407,7 +407,7 @@ func (w *World) logInfo(b *broker.Broker, tp partitionKey, tail, preview int) Lo
 		st := s.Node.Status()
 		li.Role, li.HighWatermark, log = st.Role.String(), st.HighWatermark, s.Log
 	} else {
-		log, li.HighWatermark = w.peekLog(b, tp)
+		log, li.HighWatermark = w.peeks.log(b, tp, w.ctl.Settings(tp.Topic).Log, w.clock)
 		if log == nil {
 			return li
 		}
@@ -493,26 +493,27 @@ func markPreviewDifferences(logs []LogInfo, leader int32, l *replicalog.Log, pre
 	}
 }
 
-// peekLog opens a stopped broker's log on a clone of its file system, so
-// that looking changes nothing, and returns it with its HW checkpoint.
-// Opening reads and decodes the whole log, which after a client's flood
-// takes seconds: the log opened is kept (w.peeks) and given again while
-// the broker's files and the topic's log config are as they were.
-func (w *World) peekLog(b *broker.Broker, tp partitionKey) (*replicalog.Log, int64) {
-	key, cfg := peekKey{broker: b.ID(), tp: tp}, w.ctl.Settings(tp.Topic).Log
-	if p, ok := w.peeks.logs[key]; ok && p.fs == b.FS() && p.version == b.FS().ContentVersion() && p.cfg == cfg {
+// log opens a stopped broker's log on a clone of its file system (with
+// the topic's log config cfg, at Kafka's clock now), so that looking
+// changes nothing, and returns it with its HW checkpoint. Opening reads
+// and decodes the whole log, which after a client's flood takes seconds:
+// the log opened is kept and given again while the broker's files and the
+// topic's log config are as they were.
+func (c *peekCache) log(b *broker.Broker, tp partitionKey, cfg kafkalog.Config, now int64) (*replicalog.Log, int64) {
+	key := peekKey{broker: b.ID(), tp: tp}
+	if p, ok := c.logs[key]; ok && p.fs == b.FS() && p.version == b.FS().ContentVersion() && p.cfg == cfg {
 		return p.log, p.hw
 	}
 	p := peeked{fs: b.FS(), version: b.FS().ContentVersion(), cfg: cfg}
-	p.log, p.hw = openPeek(b, tp, cfg, w.clock)
-	if w.peeks.logs == nil {
-		w.peeks.logs = map[peekKey]peeked{}
+	p.log, p.hw = openPeek(b, tp, cfg, now)
+	if c.logs == nil {
+		c.logs = map[peekKey]peeked{}
 	}
-	w.peeks.logs[key] = p
+	c.logs[key] = p
 	return p.log, p.hw
 }
 
-// openPeek is peekLog without its cache.
+// openPeek is peekCache.log without its cache.
 func openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config, now int64) (*replicalog.Log, int64) {
 	fsys := b.FS().Clone()
 	hws, _ := broker.ReadCheckpoint(fsys, "replication-offset-checkpoint") // one that does not parse reads as 0
@@ -526,7 +527,7 @@ func openPeek(b *broker.Broker, tp partitionKey, cfg kafkalog.Config, now int64)
 	return log, min(hws[tp], log.LogEndOffset())
 }
 
-// peekCache holds the logs peekLog opened, by broker and partition (a nil
+// peekCache holds the logs peekCache.log opened, by broker and partition (a nil
 // log: none to open), each with the file system, its ContentVersion and
 // the log config it was opened with. It is a cache: a snapshot or a clone
 // of the world starts without it (cloneState).

@@ -22,7 +22,7 @@ type TopicSpec = metadata.TopicSpec
 // createTopic creates a topic at the controller and opens its replicas on
 // the running brokers.
 func (w *World) createTopic(spec TopicSpec) error {
-	if spec.Name == "" || w.topic(spec.Name) != nil {
+	if spec.Name == "" || w.ctl.Topic(spec.Name) != nil {
 		return fmt.Errorf("%w: topic name %q empty or taken", ErrInvalidConfig, spec.Name)
 	}
 	asg, err := w.ctl.Assignment(spec, nil)
@@ -74,7 +74,7 @@ func (c Config) topicDefaults() topicconfig.Settings {
 // new count at once (instant metadata); group members are told and their
 // leader rebalances at its next poll.
 func (w *World) addPartitions(topic string, count int) error {
-	t := w.topic(topic)
+	t := w.ctl.Topic(topic)
 	if t == nil || count <= len(t.Assignment) || t.Internal {
 		return fmt.Errorf("%w: add partitions to %q: %d", ErrInvalidConfig, topic, count)
 	}

@@ -93,7 +93,7 @@ type ConfigSynonym struct {
 // reports them ([ErrUnknownTopicOrPartition] for a topic the world does
 // not have).
 func (w *World) TopicConfigs(topic string) ([]TopicConfig, error) {
-	t := w.topic(topic)
+	t := w.ctl.Topic(topic)
 	if t == nil {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, topic)
 	}
@@ -112,7 +112,7 @@ func (w *World) TopicConfigs(topic string) ([]TopicConfig, error) {
 // validateAlterConfigs checks an alter-configs action: a topic of the
 // world's (not the internal one) and configs the log accepts.
 func (w *World) validateAlterConfigs(a Action) error {
-	t := w.topic(a.Name)
+	t := w.ctl.Topic(a.Name)
 	if t == nil || t.Internal {
 		return fmt.Errorf("%w: alter-configs %q: no such topic", ErrInvalidConfig, a.Name)
 	}
@@ -131,7 +131,7 @@ func (w *World) validateAlterConfigs(a Action) error {
 // to its replicas on the running brokers (a broker that is down opens its
 // logs with them when it starts).
 func (w *World) alterTopicConfigs(topic string, spec TopicSpec, by string) {
-	t := w.topic(topic)
+	t := w.ctl.Topic(topic)
 	t.Config, t.MinInsyncReplicas, t.UncleanLeaderElectionEnable = spec.Config, spec.MinInsyncReplicas, spec.UncleanLeaderElectionEnable
 	t.Overrides = slices.Sorted(slices.Values(spec.Overrides))
 	for _, b := range w.brokers {

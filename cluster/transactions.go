@@ -71,7 +71,7 @@ var ErrNotLeaderOrFollower = errors.New("cluster: NOT_LEADER_OR_FOLLOWER")
 // [ErrNotLeaderOrFollower]) says why none answers.
 func (w *World) PartitionProducers(topic string, partition, broker int32) ([]ProducerState, error) {
 	k := partitionKey{Topic: topic, Partition: partition}
-	if t := w.topic(topic); t == nil || partition < 0 || int(partition) >= len(t.Assignment) {
+	if t := w.ctl.Topic(topic); t == nil || partition < 0 || int(partition) >= len(t.Assignment) {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, k)
 	}
 	if broker == 0 {

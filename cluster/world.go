@@ -46,7 +46,7 @@ type World struct {
 	notes   []note
 	actions []Action
 	// peeks are the logs opened on stopped brokers' files for the state
-	// (peekLog).
+	// (peekCache.log).
 	peeks peekCache
 	// eventBase and actionBase count the events and actions that fell
 	// off the front of a bounded timeline; snaps are its snapshots,
