@@ -50,8 +50,12 @@
 // record produced is read once, by its partition's owner, and ListGroups
 // v5 types the group "consumer"; TestKgoConsumerProtocolRegex subscribes
 // by regular expression (SubscribedTopicRegex), the brokers matching whole
-// topic names. The classic clients' groups of the suite above still join
-// with JoinGroup and SyncGroup.
+// topic names; TestKgoConsumerProtocolCoordinatorFailover kills the
+// group's coordinator, and the two franz-go members carry on at the same
+// group epoch with the same partitions (the next coordinator replays the
+// group's records from __consumer_offsets), reading each record once. The
+// classic clients' groups of the suite above still join with JoinGroup and
+// SyncGroup.
 //
 // TestMain prints a matrix of client x operation x pass/fail/skip at the
 // end of the run. A client that is not installed is skipped, saying so,

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkalive/kafkalive/cluster"
 )
 
 // consumerProtocolOp is the matrix's operation of a group that joins by
@@ -263,5 +265,76 @@ func TestKgoConsumerProtocolRegex(t *testing.T) {
 			}
 			require.Equal(t, want, log.readBy[string(r.Value)], "record %s of %s", r, r.Key)
 		}
+	})
+}
+
+// TestKgoConsumerProtocolCoordinatorFailover: two franz-go members of a
+// consumer-protocol group split four partitions; the broker coordinating
+// the group is killed. The broker that takes its __consumer_offsets
+// partition over replays the group's records, so the members carry on at
+// the same group epoch with the same partitions (no rebalance): every
+// record produced after the kill is read exactly once, by its
+// partition's owner from before.
+func TestKgoConsumerProtocolCoordinatorFailover(t *testing.T) {
+	t.Parallel()
+	lc := startLive(t, 1)
+	op(t, "kgo", consumerProtocolOp+", coordinator killed", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		defer cancel()
+		topic, group := "interop-kip848-failover", "interop-kip848-failover-group"
+		lc.createTopic(t, ctx, topic, kip848Partitions)
+		var log memberReads
+		for _, id := range []string{"kgo-848-x", "kgo-848-y"} {
+			cl := lc.kgoClient(t, kgo.ClientID(id), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+				kgo.ServerSideBalancer(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+				kgo.AutoCommitInterval(200*time.Millisecond))
+			go func() {
+				for ctx.Err() == nil {
+					cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { log.add(id, r.Value) })
+				}
+			}()
+		}
+		owner := lc.waitForSplit(ctx, t, group, "uniform")
+		admin := lc.kgoClient(t)
+		before, err := describeConsumerGroup(ctx, admin, group)
+		require.NoError(t, err)
+		var coordinator int32
+		lc.world(t, func(w *cluster.World) error {
+			for _, g := range w.Groups() {
+				if g.Name == group {
+					coordinator = g.Coordinator
+				}
+			}
+			if coordinator <= 0 {
+				return fmt.Errorf("group %s has no coordinator", group)
+			}
+			return w.Kill(coordinator)
+		})
+		// A new client: the old one's requests to the killed broker wait
+		// for connections that are never answered.
+		admin = lc.kgoClient(t, kgo.SeedBrokers(lc.bootstrap(1), lc.bootstrap(2), lc.bootstrap(3)), kgo.RequestTimeoutOverhead(2*time.Second))
+		var after kmsg.ConsumerGroupDescribeResponseGroup
+		waitUntil(ctx, t, "the group at its new coordinator", func() (string, bool) {
+			cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			defer cancel()
+			var err error
+			after, err = describeConsumerGroup(cctx, admin, group)
+			if err != nil {
+				return err.Error(), false
+			}
+			return after.State, after.State == "Stable"
+		})
+		require.Equal(t, before.Epoch, after.Epoch, "the group epoch moved with the coordinator: a rebalance")
+		sent := records(rand.New(rand.NewPCG(seedOf(t), 849)), "kip848-failover", 40)
+		pr := lc.kgoClient(t, kgo.SeedBrokers(lc.bootstrap(1), lc.bootstrap(2), lc.bootstrap(3)), kgo.DefaultProduceTopic(topic),
+			kgo.RecordPartitioner(kgo.ManualPartitioner()))
+		for i := range sent {
+			sent[i].Partition = int32(i % kip848Partitions)
+			require.NoError(t, pr.ProduceSync(ctx, &kgo.Record{Key: sent[i].Key, Value: sent[i].Value, Partition: sent[i].Partition}).FirstErr())
+		}
+		checkReadOnceByOwner(ctx, t, &log, sent, owner)
+		now, err := describeConsumerGroup(ctx, admin, group)
+		require.NoError(t, err)
+		require.Equal(t, before.Epoch, now.Epoch, "the group epoch moved after the coordinator did: a rebalance")
 	})
 }
