@@ -68,48 +68,17 @@ func (w *consumerWorld) moveCoordinator() {
 func TestConsumerGroupSurvivesCoordinatorMoves(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := newConsumerWorld(t, rapid.SampledFrom([]string{"uniform", "range"}).Draw(t, "assignor"))
-		t.Repeat(map[string]func(*rapid.T){
-			"start": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				if w.procs[name] != nil {
-					t.Skip("running")
-				}
-				w.start(name, rapid.SampledFrom([][]string{{"orders"}, {"orders", "audit"}, {"audit"}}).Draw(t, "topics"))
-			},
-			"crash": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				if w.procs[name] == nil {
-					t.Skip("not running")
-				}
-				delete(w.procs, name)
-				delete(w.live, name)
-			},
-			"close": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				if w.procs[name] == nil {
-					t.Skip("not running")
-				}
-				w.procs[name].m.Close()
-				w.handle(name)
-				delete(w.live, name)
-			},
-			"poll":            func(t *rapid.T) { w.poll(rapid.SampledFrom(consumerNames).Draw(t, "name")) },
-			"deliver-request": func(t *rapid.T) { w.deliverTo(w.addr(rapid.SampledFrom(consumerNames).Draw(t, "name"))) },
-			"deliver-answer":  func(t *rapid.T) { w.deliverFrom(rapid.SampledFrom(consumerNames).Draw(t, "name")) },
-			"tick": func(t *rapid.T) {
-				w.tick(rapid.SampledFrom([]int64{100, 1000, 5000, 50000}).Draw(t, "ms"))
-			},
-			"move-coordinator": func(t *rapid.T) { w.moveCoordinator() },
-			"delete-empty-group": func(t *rapid.T) {
-				if g, ok := w.coord.Group("g"); !ok || len(g.Members) > 0 || len(w.procs) > 0 {
-					t.Skip("no empty group, or a process that would find its group gone (a fatal error)")
-				}
-				if code := w.coord.DeleteGroup("g"); code != group.None {
-					t.Fatalf("DeleteGroup of an empty group: %s", code)
-				}
-			},
-			"": func(t *rapid.T) { w.checkSafety() },
-		})
+		actions := w.actions()
+		actions["move-coordinator"] = func(t *rapid.T) { w.moveCoordinator() }
+		actions["delete-empty-group"] = func(t *rapid.T) {
+			if g, ok := w.coord.Group("g"); !ok || len(g.Members) > 0 || len(w.procs) > 0 {
+				t.Skip("no empty group, or a process that would find its group gone (a fatal error)")
+			}
+			if code := w.coord.DeleteGroup("g"); code != group.None {
+				t.Fatalf("DeleteGroup of an empty group: %s", code)
+			}
+		}
+		t.Repeat(actions)
 		w.moveCoordinator()
 		w.settle()
 		w.checkConverged()

@@ -310,6 +310,54 @@ func (w *consumerWorld) checkConverged() {
 	}
 }
 
+// actions are what members and the network do, for t.Repeat: processes
+// start, crash, close and poll, messages are delivered, time moves; the
+// safety checks run after each.
+func (w *consumerWorld) actions() map[string]func(*rapid.T) {
+	return map[string]func(*rapid.T){
+		"start": func(t *rapid.T) {
+			name := rapid.SampledFrom(consumerNames).Draw(t, "name")
+			if w.procs[name] != nil {
+				t.Skip("running")
+			}
+			topics := rapid.SampledFrom([][]string{{"orders"}, {"orders"}, {"orders", "audit"}, {"audit"}}).Draw(t, "topics")
+			w.start(name, topics)
+		},
+		"crash": func(t *rapid.T) {
+			name := rapid.SampledFrom(consumerNames).Draw(t, "name")
+			if w.procs[name] == nil {
+				t.Skip("not running")
+			}
+			delete(w.procs, name)
+			delete(w.live, name)
+		},
+		"close": func(t *rapid.T) {
+			name := rapid.SampledFrom(consumerNames).Draw(t, "name")
+			p := w.procs[name]
+			if p == nil {
+				t.Skip("not running")
+			}
+			p.m.Close()
+			w.handle(name)
+			delete(w.live, name)
+		},
+		"poll": func(t *rapid.T) {
+			w.poll(rapid.SampledFrom(consumerNames).Draw(t, "name"))
+		},
+		"deliver-request": func(t *rapid.T) {
+			name := rapid.SampledFrom(consumerNames).Draw(t, "name")
+			w.deliverTo(w.addr(name))
+		},
+		"deliver-answer": func(t *rapid.T) {
+			w.deliverFrom(rapid.SampledFrom(consumerNames).Draw(t, "name"))
+		},
+		"tick": func(t *rapid.T) {
+			w.tick(rapid.SampledFrom([]int64{100, 1000, 5000, 20000, 50000}).Draw(t, "ms"))
+		},
+		"": func(t *rapid.T) { w.checkSafety() },
+	}
+}
+
 // TestConsumerGroupConverges: whatever members start, crash, close, stall
 // and poll, with messages delayed and time jumping, a consumer-protocol
 // group never has a partition owned twice at the coordinator, and once the
@@ -318,48 +366,7 @@ func (w *consumerWorld) checkConverged() {
 func TestConsumerGroupConverges(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := newConsumerWorld(t, rapid.SampledFrom([]string{"uniform", "range"}).Draw(t, "assignor"))
-		t.Repeat(map[string]func(*rapid.T){
-			"start": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				if w.procs[name] != nil {
-					t.Skip("running")
-				}
-				topics := rapid.SampledFrom([][]string{{"orders"}, {"orders"}, {"orders", "audit"}, {"audit"}}).Draw(t, "topics")
-				w.start(name, topics)
-			},
-			"crash": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				if w.procs[name] == nil {
-					t.Skip("not running")
-				}
-				delete(w.procs, name)
-				delete(w.live, name)
-			},
-			"close": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				p := w.procs[name]
-				if p == nil {
-					t.Skip("not running")
-				}
-				p.m.Close()
-				w.handle(name)
-				delete(w.live, name)
-			},
-			"poll": func(t *rapid.T) {
-				w.poll(rapid.SampledFrom(consumerNames).Draw(t, "name"))
-			},
-			"deliver-request": func(t *rapid.T) {
-				name := rapid.SampledFrom(consumerNames).Draw(t, "name")
-				w.deliverTo(w.addr(name))
-			},
-			"deliver-answer": func(t *rapid.T) {
-				w.deliverFrom(rapid.SampledFrom(consumerNames).Draw(t, "name"))
-			},
-			"tick": func(t *rapid.T) {
-				w.tick(rapid.SampledFrom([]int64{100, 1000, 5000, 20000, 50000}).Draw(t, "ms"))
-			},
-			"": func(t *rapid.T) { w.checkSafety() },
-		})
+		t.Repeat(w.actions())
 		w.settle()
 		w.checkConverged()
 	})

@@ -62,21 +62,29 @@ func TestKgoConsumerProtocol(t *testing.T) {
 		topic, group := "interop-kip848-kgo", "interop-kip848-kgo-group"
 		lc.createTopic(t, ctx, topic, kip848Partitions)
 		var log memberReads
-		for _, id := range []string{"kgo-848-a", "kgo-848-b"} {
-			cl := lc.kgoClient(t, kgo.ClientID(id), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
-				kgo.ServerSideBalancer(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-				kgo.AutoCommitInterval(200*time.Millisecond))
-			go func() {
-				for ctx.Err() == nil {
-					cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { log.add(id, r.Value) })
-				}
-			}()
-		}
+		lc.startKgoMembers(ctx, t, group, topic, &log, "kgo-848-a", "kgo-848-b")
 		owner := lc.waitForSplit(ctx, t, group, "uniform")
 		lc.checkListGroupsV5(ctx, t, group)
 		sent := lc.produceToEach(ctx, t, topic, rand.New(rand.NewPCG(seedOf(t), 848)), 40)
 		checkReadOnceByOwner(ctx, t, &log, sent, owner)
 	})
+}
+
+// startKgoMembers starts a franz-go member of group for each client id,
+// with kgo.ServerSideBalancer() (KIP-848), reading topic from its start
+// and logging what each reads until ctx ends.
+func (lc *liveCluster) startKgoMembers(ctx context.Context, t *testing.T, group, topic string, log *memberReads, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		cl := lc.kgoClient(t, kgo.ClientID(id), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+			kgo.ServerSideBalancer(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+			kgo.AutoCommitInterval(200*time.Millisecond))
+		go func() {
+			for ctx.Err() == nil {
+				cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { log.add(id, r.Value) })
+			}
+		}()
+	}
 }
 
 // waitForSplit waits until group has two members at the group's epoch,
@@ -284,16 +292,7 @@ func TestKgoConsumerProtocolCoordinatorFailover(t *testing.T) {
 		topic, group := "interop-kip848-failover", "interop-kip848-failover-group"
 		lc.createTopic(t, ctx, topic, kip848Partitions)
 		var log memberReads
-		for _, id := range []string{"kgo-848-x", "kgo-848-y"} {
-			cl := lc.kgoClient(t, kgo.ClientID(id), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
-				kgo.ServerSideBalancer(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-				kgo.AutoCommitInterval(200*time.Millisecond))
-			go func() {
-				for ctx.Err() == nil {
-					cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { log.add(id, r.Value) })
-				}
-			}()
-		}
+		lc.startKgoMembers(ctx, t, group, topic, &log, "kgo-848-x", "kgo-848-y")
 		owner := lc.waitForSplit(ctx, t, group, "uniform")
 		admin := lc.kgoClient(t)
 		before, err := describeConsumerGroup(ctx, admin, group)
