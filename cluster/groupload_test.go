@@ -38,16 +38,45 @@ func groupG(st cluster.State) (cluster.GroupInfo, bool) {
 
 // partitionsByMember is each member's partitions, "member: t-0 t-1".
 func partitionsByMember(g cluster.GroupInfo) []string {
+	return membersAs(g, func(m cluster.MemberInfo) string { return m.ID })
+}
+
+// memberEpochs is each member's epoch and partitions, "member@epoch: t-0 t-1".
+func memberEpochs(g cluster.GroupInfo) []string {
+	return membersAs(g, func(m cluster.MemberInfo) string { return fmt.Sprintf("%s@%d", m.ID, m.MemberEpoch) })
+}
+
+// membersAs is each member, as name prints it, with its partitions, sorted.
+func membersAs(g cluster.GroupInfo, name func(cluster.MemberInfo) string) []string {
 	var out []string
 	for _, m := range g.Members {
 		var ps []string
 		for _, p := range m.Assignment {
 			ps = append(ps, fmt.Sprintf("%s-%d", p.Topic, p.Partition))
 		}
-		out = append(out, m.ID+": "+strings.Join(ps, " "))
+		out = append(out, name(m)+": "+strings.Join(ps, " "))
 	}
 	slices.Sort(out)
 	return out
+}
+
+// checkFailoverEvents checks the events since the kill: the new
+// coordinator says it loaded the group (loadedText names it), and none of
+// bad appears (a member removed, or refused as unknown).
+func checkFailoverEvents(t *testing.T, events []cluster.Event, coordinator int32, loadedText string, bad ...string) {
+	t.Helper()
+	loaded := false
+	for _, e := range events {
+		if strings.Contains(e.Text, loadedText) {
+			loaded = loaded || e.Broker == coordinator
+		}
+		for _, b := range bad {
+			if strings.Contains(e.Text, b) {
+				t.Errorf("after the failover: %s", e.Text)
+			}
+		}
+	}
+	require.True(t, loaded, "no event says broker %d %s", coordinator, loadedText)
 }
 
 // TestCoordinatorFailoverKeepsTheGroup: the broker coordinating a group in
@@ -76,16 +105,7 @@ func TestCoordinatorFailoverKeepsTheGroup(t *testing.T) {
 	if diff := cmp.Diff(partitionsByMember(before), partitionsByMember(after)); diff != "" {
 		t.Errorf("the members' partitions changed with the coordinator (-before +after):\n%s", diff)
 	}
-	loaded := false
-	for _, e := range w.Events()[killedAt:] {
-		switch {
-		case strings.Contains(e.Text, "loaded group g "):
-			loaded = loaded || e.Broker == after.Coordinator
-		case strings.Contains(e.Text, "joined generation"), strings.Contains(e.Text, "UNKNOWN_MEMBER_ID"):
-			t.Errorf("after the failover: %s", e.Text)
-		}
-	}
-	require.True(t, loaded, "no event says broker %d loaded group g", after.Coordinator)
+	checkFailoverEvents(t, w.Events()[killedAt:], after.Coordinator, "loaded group g ", "joined generation", "UNKNOWN_MEMBER_ID")
 	for _, c := range st.Consumers {
 		require.Zero(t, c.Duplicates, "consumer %s processed records again", c.ID)
 	}
@@ -160,32 +180,9 @@ func TestConsumerGroupFailoverKeepsEpochs(t *testing.T) {
 	if diff := cmp.Diff(memberEpochs(before), memberEpochs(after)); diff != "" {
 		t.Errorf("the members' epochs and partitions changed with the coordinator (-before +after):\n%s", diff)
 	}
-	loaded := false
-	for _, e := range w.Events()[killedAt:] {
-		switch {
-		case strings.Contains(e.Text, "loaded consumer group g "):
-			loaded = loaded || e.Broker == after.Coordinator
-		case strings.Contains(e.Text, ") fenced: "), strings.Contains(e.Text, "UNKNOWN_MEMBER_ID"), strings.Contains(e.Text, "FENCED_MEMBER_EPOCH"):
-			t.Errorf("after the failover: %s", e.Text)
-		}
-	}
-	require.True(t, loaded, "no event says broker %d loaded consumer group g", after.Coordinator)
+	checkFailoverEvents(t, w.Events()[killedAt:], after.Coordinator, "loaded consumer group g ", ") fenced: ", "UNKNOWN_MEMBER_ID", "FENCED_MEMBER_EPOCH")
 	for _, c := range st.Consumers {
 		require.Zero(t, c.Duplicates, "consumer %s processed records again", c.ID)
 	}
 	require.Empty(t, w.InternalErrors())
-}
-
-// memberEpochs is each member's epoch and partitions, "member@epoch: t-0 t-1".
-func memberEpochs(g cluster.GroupInfo) []string {
-	var out []string
-	for _, m := range g.Members {
-		var ps []string
-		for _, p := range m.Assignment {
-			ps = append(ps, fmt.Sprintf("%s-%d", p.Topic, p.Partition))
-		}
-		out = append(out, fmt.Sprintf("%s@%d: %s", m.ID, m.MemberEpoch, strings.Join(ps, " ")))
-	}
-	slices.Sort(out)
-	return out
 }
