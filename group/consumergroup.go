@@ -85,6 +85,9 @@ type consumerGroup struct {
 	// timers are the members' deadlines, by member id.
 	timers map[string]consumerTimers
 	dead   bool
+	// journal, while an operation runs, keeps what it changed
+	// (consumerpersist.go); nil otherwise (and in every clone).
+	journal *groupJournal
 }
 
 // consumerMember is one member as the coordinator knows it
@@ -154,6 +157,7 @@ func (g *consumerGroup) ownerEpoch(tp TopicPartition) int32 {
 // put replaces member old (nil: none) by m, keeping the owners and the
 // static members in step (ConsumerGroup.updateMember).
 func (g *consumerGroup) put(old, m *consumerMember) {
+	g.journal.member(g, m.id)
 	g.forgetOwned(old)
 	for _, tp := range m.assigned {
 		g.owners[tp] = m.epoch
@@ -174,6 +178,8 @@ func (g *consumerGroup) remove(id string) {
 	if m == nil {
 		return
 	}
+	g.journal.member(g, id)
+	g.journal.target(g, id)
 	g.forgetOwned(m)
 	delete(g.members, id)
 	delete(g.target, id)

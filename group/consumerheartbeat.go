@@ -142,6 +142,9 @@ func (c *ConsumerGroupCoordinator) apply(g *consumerGroup, r ConsumerGroupHeartb
 		g.remove(replaced.id)
 	}
 	g.groupEpoch, g.subscription = epoch, subscription
+	if replaced != nil || targetEpoch != g.assignmentEpoch {
+		g.journal.targets(g) // a new target map
+	}
 	g.target, g.assignmentEpoch = targets, targetEpoch
 	g.put(g.members[reconciled.id], reconciled)
 	t := g.timers[reconciled.id]

@@ -26,94 +26,192 @@ import (
 // createGroupTombstoneRecords' tombstones: current assignments, target
 // assignments, the target epoch, member metadata, subscription metadata,
 // the group epoch. The records are computed as the difference between the
-// group before and after the operation, so that whatever the operation
-// did, replaying the records rebuilds the group
+// group before and after the operation (the group journals the members and
+// targets an operation touches, so that a heartbeat costs what it changed),
+// so that whatever the operation did, replaying the records rebuilds the group
 // ([ConsumerGroupCoordinator.LoadGroups]).
 
-// groupImage is what the records written so far say of a group: taken
-// before an operation and compared after it. It shares the members (never
-// changed in place) and the subscription map (replaced whole).
+// groupImage is a group's state before an operation, for persist to
+// compare with after it: its epochs and subscription map (replaced whole,
+// never changed in place), and the journal the group keeps of the members
+// and targets the operation touched, so that an operation costs what it
+// changed, not the group's size.
 type groupImage struct {
 	exists                      bool
 	groupEpoch, assignmentEpoch int32
 	subscription                map[string]TopicMetadata
-	members                     map[string]*consumerMember
-	target                      map[string][]TopicPartition
+	journal                     *groupJournal
 }
 
-// imageOf takes the image of g (nil or dead: a group that does not exist).
+// groupJournal is what an operation changed of a group, as it was before:
+// each member it put or removed (nil: absent before), each target it
+// removed (present or not), and the whole target map if it replaced it.
+type groupJournal struct {
+	members     map[string]*consumerMember
+	targetsWere map[string]targetWas
+	oldTargets  map[string][]TopicPartition
+	replaced    bool
+}
+
+type targetWas struct {
+	tps     []TopicPartition
+	present bool
+}
+
+// member records member id as it is, on its first change.
+func (j *groupJournal) member(g *consumerGroup, id string) {
+	if j == nil {
+		return
+	}
+	if _, ok := j.members[id]; !ok {
+		j.members[id] = g.members[id]
+	}
+}
+
+// target records member id's target as it is, on its first change.
+func (j *groupJournal) target(g *consumerGroup, id string) {
+	if j == nil {
+		return
+	}
+	if _, ok := j.targetsWere[id]; !ok {
+		tps, present := g.target[id]
+		j.targetsWere[id] = targetWas{tps, present}
+	}
+}
+
+// targets records the target map as it is, before it is replaced.
+func (j *groupJournal) targets(g *consumerGroup) {
+	if j != nil && !j.replaced {
+		j.oldTargets, j.replaced = g.target, true
+	}
+}
+
+// targetBefore is member id's target before the operation.
+func (j *groupJournal) targetBefore(g *consumerGroup, id string) ([]TopicPartition, bool) {
+	if w, ok := j.targetsWere[id]; ok {
+		return w.tps, w.present
+	}
+	if j.replaced {
+		tps, ok := j.oldTargets[id]
+		return tps, ok
+	}
+	tps, ok := g.target[id]
+	return tps, ok
+}
+
+// memberBefore is member id before the operation.
+func (j *groupJournal) memberBefore(g *consumerGroup, id string) *consumerMember {
+	if m, ok := j.members[id]; ok {
+		return m
+	}
+	return g.members[id]
+}
+
+// imageOf takes the image of g (nil or dead: a group that does not exist)
+// and starts its journal.
 func imageOf(g *consumerGroup) groupImage {
 	if g == nil || g.dead {
 		return groupImage{}
 	}
+	g.journal = &groupJournal{members: map[string]*consumerMember{}, targetsWere: map[string]targetWas{}}
 	return groupImage{exists: true, groupEpoch: g.groupEpoch, assignmentEpoch: g.assignmentEpoch, subscription: g.subscription,
-		members: maps.Clone(g.members), target: maps.Clone(g.target)}
+		journal: g.journal}
 }
 
 // persist appends to Ready the records that take group id from image
-// before to its state now.
+// before to its state now, and ends its journal.
 func (c *ConsumerGroupCoordinator) persist(id string, before groupImage) {
-	after := imageOf(c.groups[id])
+	g := c.groups[id]
+	if g != nil {
+		defer func() { g.journal = nil }()
+	}
 	switch {
-	case !after.exists && before.exists:
-		c.writeTombstones(id, before)
+	case (g == nil || g.dead) && before.exists:
+		c.writeTombstones(id, g)
 		return
-	case !after.exists:
+	case g == nil || g.dead:
 		return
 	}
+	j := before.journal
+	if j == nil { // a new group: everything in it is new
+		j = &groupJournal{members: map[string]*consumerMember{}, targetsWere: map[string]targetWas{}, replaced: true}
+		for mid := range g.members {
+			j.members[mid] = nil
+		}
+	}
 	w := recordWriter{group: id, topics: c.topics}
-	for _, mid := range slices.Sorted(maps.Keys(before.members)) {
-		if after.members[mid] == nil {
+	touched := slices.Sorted(maps.Keys(j.members))
+	for _, mid := range touched {
+		if j.members[mid] != nil && g.members[mid] == nil {
 			w.tombstone(ConsumerGroupCurrentMemberAssignmentType, mid)
 			w.tombstone(ConsumerGroupTargetAssignmentMemberType, mid)
 			w.tombstone(ConsumerGroupMemberMetadataType, mid)
 		}
 	}
-	ids := slices.Sorted(maps.Keys(after.members))
-	for _, mid := range ids {
-		if m, old := after.members[mid], before.members[mid]; old == nil || !sameMetadata(old, m) {
+	for _, mid := range touched {
+		if m, old := g.members[mid], j.members[mid]; m != nil && (old == nil || !sameMetadata(old, m)) {
 			w.member(m)
 		}
 	}
-	if !sameSubscription(before.subscription, after.subscription) {
-		w.subscription(after.subscription)
+	if !sameSubscription(before.subscription, g.subscription) {
+		w.subscription(g.subscription)
 	}
-	if !before.exists || before.groupEpoch != after.groupEpoch {
-		w.epoch(ConsumerGroupMetadataType, after.groupEpoch)
+	if !before.exists || before.groupEpoch != g.groupEpoch {
+		w.epoch(ConsumerGroupMetadataType, g.groupEpoch)
 	}
-	for _, mid := range slices.Sorted(maps.Keys(after.target)) {
-		if old, ok := before.target[mid]; !ok || !slices.Equal(old, after.target[mid]) {
-			w.target(mid, after.target[mid])
-		}
+	c.writeTargets(&w, g, j)
+	if !before.exists || before.assignmentEpoch != g.assignmentEpoch {
+		w.epoch(ConsumerGroupTargetAssignmentMetadataType, g.assignmentEpoch)
 	}
-	for _, mid := range slices.Sorted(maps.Keys(before.target)) {
-		if _, ok := after.target[mid]; !ok && before.members[mid] != nil && after.members[mid] != nil {
-			w.tombstone(ConsumerGroupTargetAssignmentMemberType, mid) // removed above otherwise
-		}
-	}
-	if !before.exists || before.assignmentEpoch != after.assignmentEpoch {
-		w.epoch(ConsumerGroupTargetAssignmentMetadataType, after.assignmentEpoch)
-	}
-	for _, mid := range ids {
-		if m, old := after.members[mid], before.members[mid]; old == nil || !sameCurrent(old, m) {
+	for _, mid := range touched {
+		if m, old := g.members[mid], j.members[mid]; m != nil && (old == nil || !sameCurrent(old, m)) {
 			w.current(m)
 		}
 	}
 	c.ready.ConsumerGroups = append(c.ready.ConsumerGroups, w.recs...)
 }
 
+// writeTargets writes each member's target that changed: those the
+// operation removed (a tombstone unless the member's three tombstones
+// were written), and, if it replaced the target map, every target that
+// differs from the old map's.
+func (c *ConsumerGroupCoordinator) writeTargets(w *recordWriter, g *consumerGroup, j *groupJournal) {
+	ids := slices.Collect(maps.Keys(j.targetsWere))
+	if j.replaced {
+		ids = slices.AppendSeq(ids, maps.Keys(g.target))
+		ids = slices.AppendSeq(ids, maps.Keys(j.oldTargets))
+	}
+	slices.Sort(ids)
+	for _, mid := range slices.Compact(ids) {
+		was, wasPresent := j.targetBefore(g, mid)
+		now, present := g.target[mid]
+		switch {
+		case present && (!wasPresent || !slices.Equal(was, now)):
+			w.target(mid, now)
+		case !present && wasPresent && (j.memberBefore(g, mid) == nil || g.members[mid] != nil):
+			w.tombstone(ConsumerGroupTargetAssignmentMemberType, mid) // removed above otherwise
+		}
+	}
+}
+
 // writeTombstones appends the tombstones of a deleted group
-// (ConsumerGroup.createGroupTombstoneRecords).
-func (c *ConsumerGroupCoordinator) writeTombstones(id string, before groupImage) {
+// (ConsumerGroup.createGroupTombstoneRecords), g as it was (nil: gone
+// already, an Empty group without targets).
+func (c *ConsumerGroupCoordinator) writeTombstones(id string, g *consumerGroup) {
 	w := recordWriter{group: id}
-	for _, mid := range slices.Sorted(maps.Keys(before.members)) {
+	var members []string
+	var targets []string
+	if g != nil {
+		members, targets = slices.Sorted(maps.Keys(g.members)), slices.Sorted(maps.Keys(g.target))
+	}
+	for _, mid := range members {
 		w.tombstone(ConsumerGroupCurrentMemberAssignmentType, mid)
 	}
-	for _, mid := range slices.Sorted(maps.Keys(before.target)) {
+	for _, mid := range targets {
 		w.tombstone(ConsumerGroupTargetAssignmentMemberType, mid)
 	}
 	w.tombstone(ConsumerGroupTargetAssignmentMetadataType, "")
-	for _, mid := range slices.Sorted(maps.Keys(before.members)) {
+	for _, mid := range members {
 		w.tombstone(ConsumerGroupMemberMetadataType, mid)
 	}
 	w.tombstone(ConsumerGroupPartitionMetadataType, "")
