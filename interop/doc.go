@@ -57,6 +57,19 @@
 // classic clients' groups of the suite above still join with JoinGroup and
 // SyncGroup.
 //
+// TestTransactionsKgo, TestTransactionsConfluentJS and
+// TestTransactionsConfluentKafka run transactional producers: franz-go,
+// librdkafka 2.15 (Confluent's JavaScript client, testdata/ckjs_txn.js)
+// and Debian's confluent-kafka-python (an older librdkafka). Each commits,
+// aborts and commits a transaction; a read_committed consumer of the same
+// client gets exactly the committed records and a read_uncommitted one all
+// of them; a second producer with the same transactional.id fences the
+// first (its next AddPartitionsToTxn is refused, the client reports it
+// fenced) and nothing the zombie wrote reaches read_committed; a
+// consume-transform-produce loop copies the committed records to another
+// topic with the group's offsets committed in each transaction
+// (TxnOffsetCommit), and read_committed sees each copy once.
+//
 // TestMain prints a matrix of client x operation x pass/fail/skip at the
 // end of the run. A client that is not installed is skipped, saying so,
 // unless KAFKALIVE_REQUIRE_CLIENTS=1 (as in CI), where it fails.

@@ -23,11 +23,30 @@ and values in hex.
                                out "AlterConfigs"
   describe-configs TOPIC       out {"name": {"value","source"}}, source as DescribeConfigs numbers it
                                (librdkafka's rd_kafka_ConfigSource_t, ConfigSource here)
+
+The transactions, as testdata/ckjs_txn.js runs them with the same JSON in, each printing
+{"librdkafka": version, "out": ...}:
+
+  txn-run TOPIC TXN_ID         stdin [{"commit", "records": [{"key","value"}]}]: one transactional
+                               producer runs the transactions in order, committing or aborting
+                               each; out [{"commit", "records": [records]}]
+  txn-consume TOPIC PARTS N ISOLATION
+                               reads the partitions from their start at isolation.level ISOLATION
+                               until it has N records, then for 1.5 s more; out [records]
+  txn-fence TOPIC TXN_ID       a zombie writes in a transaction; a second producer with the same
+                               transactional.id writes and commits; the zombie writes again and
+                               commits; out {"zombie", "fresh", "zombie_error"}
+  txn-copy IN OUT GROUP N TXN_ID
+                               consume-transform-produce: copies IN's records (read_committed, as
+                               a member of GROUP) to OUT, each poll's records and the group's
+                               offsets (send_offsets_to_transaction) in one transaction, until N
+                               are copied; out [records written]
 """
 import json
 import sys
 import time
 
+import confluent_kafka
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, ConfigResource, NewPartitions
 
@@ -61,6 +80,111 @@ def read(consumer, n, deadline):
             raise KafkaException(m.error())
         out.append(rec(m))
     return out
+
+
+def txn_producer(bootstrap, name, txn_id):
+    """A transactional producer, its transactions initialised (InitProducerId)."""
+    p = Producer({"bootstrap.servers": bootstrap, "client.id": name, "transactional.id": txn_id,
+                  "transaction.timeout.ms": 60000, "linger.ms": 5})
+    p.init_transactions(30)
+    return p
+
+
+def send(p, topic, key, value):
+    """Produces one record and waits for its delivery report: the record, or KafkaException."""
+    got = []
+    p.produce(topic, key=key, value=value, on_delivery=lambda err, m: got.append((err, m)))
+    p.flush(30)
+    if not got:
+        raise SystemExit("no delivery report for %r" % value)
+    err, m = got[0]
+    if err is not None:
+        raise KafkaException(err)
+    return rec(m)
+
+
+def txn_run(bootstrap, topic, txn_id, txns):
+    p = txn_producer(bootstrap, "confluent-txn", txn_id)
+    out = []
+    for t in txns:
+        p.begin_transaction()
+        done, errors, delivered = reports()
+        for r in t["records"]:
+            p.produce(topic, key=bytes.fromhex(r["key"]), value=bytes.fromhex(r["value"]), on_delivery=delivered)
+        p.flush(30)
+        if errors or len(done) != len(t["records"]):
+            raise SystemExit("not delivered: %s" % errors)
+        if t["commit"]:
+            p.commit_transaction(30)
+        else:
+            p.abort_transaction(30)
+        order = {r["value"]: i for i, r in enumerate(t["records"])}
+        done.sort(key=lambda r: order[r["value"]])
+        out.append({"commit": t["commit"], "records": done})
+    return out
+
+
+def txn_consume(bootstrap, topic, parts, n, isolation):
+    c = Consumer({"bootstrap.servers": bootstrap, "client.id": "confluent-" + isolation, "group.id": "unused",
+                  "enable.auto.commit": False, "isolation.level": isolation, "fetch.wait.max.ms": 100})
+    c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(parts)])
+    out = read(c, n, time.time() + 60)
+    until = time.time() + 1.5
+    while time.time() < until:  # a record too many shows
+        m = c.poll(0.1)
+        if m is not None and not m.error():
+            out.append(rec(m))
+    c.close()
+    return out
+
+
+def txn_fence(bootstrap, topic, txn_id):
+    zombie = txn_producer(bootstrap, "confluent-zombie", txn_id)
+    zombie.begin_transaction()
+    z = [send(zombie, topic, b"", b"zombie-0")]
+    # a new instance: InitProducerId bumps the epoch and aborts the zombie's open transaction
+    fresh = txn_producer(bootstrap, "confluent-fresh", txn_id)
+    fresh.begin_transaction()
+    f = [send(fresh, topic, b"", b"fresh-0")]
+    fresh.commit_transaction(30)
+    zerr = ""
+    try:
+        z.append(send(zombie, topic, b"", b"zombie-1"))
+        zombie.commit_transaction(30)
+    except KafkaException as e:
+        err = e.args[0]
+        zerr = "%s (code %s)" % (err.str(), err.code())
+    return {"zombie": z, "fresh": f, "zombie_error": zerr}
+
+
+def txn_copy(bootstrap, in_topic, out_topic, group, n, txn_id):
+    p = txn_producer(bootstrap, "confluent-copy", txn_id)
+    c = Consumer({"bootstrap.servers": bootstrap, "client.id": "confluent-copy-in", "group.id": group,
+                  "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                  "isolation.level": "read_committed", "fetch.wait.max.ms": 100})
+    c.subscribe([in_topic])
+    written, deadline = [], time.time() + 90
+    while len(written) < n:
+        if time.time() > deadline:
+            raise SystemExit("copied %d of %d records" % (len(written), n))
+        ms = [m for m in c.consume(50, 0.5) if not m.error()]
+        if not ms:
+            continue
+        p.begin_transaction()
+        done, errors, delivered = reports()
+        for m in ms:
+            p.produce(out_topic, key=m.key(), value=b"copy-" + m.value(), on_delivery=delivered)
+        nxt = {}
+        for m in ms:
+            nxt[m.partition()] = m.offset() + 1
+        p.send_offsets_to_transaction([TopicPartition(in_topic, part, off) for part, off in nxt.items()],
+                                      c.consumer_group_metadata(), 30)
+        p.commit_transaction(30)
+        if errors:
+            raise SystemExit("not delivered: %s" % errors)
+        written.extend(done)
+    c.close()
+    return written
 
 
 def main():
@@ -159,6 +283,18 @@ def main():
         # ConfigEntry.source is a ConfigSource, or its number
         out = {name: {"value": e.value, "source": int(getattr(e.source, "value", e.source))}
                for name, e in f.result().items()}
+    elif op.startswith("txn-"):
+        if op == "txn-run":
+            out = txn_run(bootstrap, args[0], args[1], json.load(sys.stdin))
+        elif op == "txn-consume":
+            out = txn_consume(bootstrap, args[0], int(args[1]), int(args[2]), args[3])
+        elif op == "txn-fence":
+            out = txn_fence(bootstrap, args[0], args[1])
+        elif op == "txn-copy":
+            out = txn_copy(bootstrap, args[0], args[1], args[2], int(args[3]), args[4])
+        else:
+            raise SystemExit("unknown operation " + op)
+        out = {"librdkafka": confluent_kafka.libversion()[0], "out": out}
     else:
         raise SystemExit("unknown operation " + op)
     json.dump(out, sys.stdout)
