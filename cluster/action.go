@@ -77,6 +77,13 @@ const (
 	// ActAbortTransaction is producer Name's abortTransaction: EndTxn(abort),
 	// ABORT markers.
 	ActAbortTransaction ActionKind = "abort-transaction"
+	// ActAbortHanging is an admin client's abort of a hanging transaction
+	// (kafka-transactions abort, Kafka 3.7's Admin.abortTransaction): a
+	// WriteTxnMarkers with one ABORT marker for partition Partition of
+	// topic Name, Marker's producer id, epoch and coordinator epoch, sent
+	// to the partition's leader, which appends it as a coordinator's
+	// marker (acks=all) and answers the cluster's admin node.
+	ActAbortHanging ActionKind = "abort-hanging"
 	// ActExternal is one request of a Kafka client outside the world
 	// (External), as its bytes came over the wire (external.go).
 	ActExternal ActionKind = "external"
@@ -114,6 +121,8 @@ type Action struct {
 	// byte there (else it zeroes N bytes).
 	Offset int64
 	Flip   bool
+	// Marker is an abort-hanging's transaction to abort.
+	Marker AbortSpec
 }
 
 // Do applies one action and records it. An invalid action (a broker that

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/client"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 )
 
 // actionRow is what the world does with one kind of action: check it
@@ -276,6 +277,28 @@ func init() {
 			check:  endTransactionCheck,
 			apply:  func(w *World, a Action) error { w.producer(a.Name).EndTransaction(w.env(), false); return nil },
 			format: nameLine,
+		},
+		ActAbortHanging: {
+			check: func(w *World, a Action) error {
+				k := partitionKey{Topic: a.Name, Partition: a.Partition}
+				if t := w.ctl.Topic(a.Name); t == nil || a.Partition < 0 || int(a.Partition) >= len(t.Assignment) {
+					return fmt.Errorf("%w: %s", ErrUnknownTopicOrPartition, k)
+				}
+				if l := w.ctl.Leader(k); l < 1 || int(l) > len(w.brokers) || w.brokers[l-1].State() != BrokerRunning {
+					return fmt.Errorf("%w: %s has no running leader", ErrNotLeaderOrFollower, k)
+				}
+				return nil
+			},
+			apply: func(w *World, a Action) error {
+				k := partitionKey{Topic: a.Name, Partition: a.Partition}
+				w.brokers[w.ctl.Leader(k)-1].AbortHanging(w.env(), k, txn.Marker{ProducerID: a.Marker.ProducerID, Epoch: a.Marker.ProducerEpoch,
+					CoordinatorEpoch: a.Marker.CoordinatorEpoch})
+				return nil
+			},
+			format: func(a Action) string {
+				return fmt.Sprintf("abort-hanging %s-%d producer-id=%d producer-epoch=%d coordinator-epoch=%d", a.Name, a.Partition,
+					a.Marker.ProducerID, a.Marker.ProducerEpoch, a.Marker.CoordinatorEpoch)
+			},
 		},
 		ActExternal: {
 			check:  func(w *World, a Action) error { return w.validateExternal(a.External) },

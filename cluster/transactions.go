@@ -47,6 +47,17 @@ func (w *World) Transactions() []TransactionInfo {
 	return out
 }
 
+// AbortSpec names the transaction an [ActAbortHanging] aborts, as Kafka's
+// AbortTransactionSpec does (with the action's topic and partition): the
+// producer's id and epoch, and the coordinator epoch its ABORT marker
+// carries (the partition's log refuses an epoch older than the one it
+// knows).
+type AbortSpec struct {
+	ProducerID       int64
+	ProducerEpoch    int16
+	CoordinatorEpoch int32
+}
+
 // ProducerState is what a partition's log knows of one producer id (what
 // DescribeProducers answers).
 type ProducerState struct {

@@ -256,6 +256,9 @@ func (w *World) deliverNext() {
 	case e.To == netsim.ConsumerNode:
 		w.deliverToConsumer(e)
 		return
+	case e.To == netsim.AdminNode:
+		broker.AdminAnswered(w.env(), e)
+		return
 	case e.To >= netsim.ProducerBase:
 		w.producers[e.To-netsim.ProducerBase].Step(w.env(), e)
 		return

@@ -41,7 +41,7 @@ func Flags(args []string) (map[string]string, []string) {
 func takesValue(name string) bool {
 	switch name {
 	case "topic", "topics", "group", "files", "broker", "key", "partition", "partitions", "replication-factor", "config", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
-		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms", "transactional-id", "broker-id", "max-transaction-timeout", "protocol", "remote-assignor", "isolation":
+		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms", "transactional-id", "broker-id", "max-transaction-timeout", "start-offset", "producer-id", "producer-epoch", "coordinator-epoch", "protocol", "remote-assignor", "isolation":
 		return true
 	}
 	return false
@@ -69,6 +69,20 @@ func intFlag(fl map[string]string, name string) (int, bool, error) {
 		return -1, false, nil
 	}
 	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, true, fmt.Errorf("%w: --%s takes a whole number, not %q", ErrUsage, name, v)
+	}
+	return n, true, nil
+}
+
+// int64Flag is intFlag for a flag whose value may not fit an int32 (an
+// offset, a producer id).
+func int64Flag(fl map[string]string, name string) (int64, bool, error) {
+	v, ok := fl[name]
+	if !ok {
+		return -1, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		return 0, true, fmt.Errorf("%w: --%s takes a whole number, not %q", ErrUsage, name, v)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,11 +23,16 @@ import (
 // (--topic T [--partition P] or --broker-id N, [--max-transaction-timeout
 // minutes]: the open transactions older than that whose coordinator does
 // not know them as open on the partition), each printed as
-// TransactionsCommand.prettyPrintTable lays its table out.
+// TransactionsCommand.prettyPrintTable lays its table out, and abort
+// (--topic T --partition P with --start-offset N, or --producer-id
+// --producer-epoch --coordinator-epoch: an ABORT marker for a hanging
+// transaction written by the partition's leader, as an action on the
+// timeline). Times are the world's clock (the brokers' and its own
+// clients'), as Kafka's tool reads its host's.
 func Transactions(s Session, args []string, out io.Writer) error {
 	fl, pos := Flags(args)
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: one command of list, describe, describe-producers, find-hanging", ErrUsage)
+		return fmt.Errorf("%w: one command of list, describe, describe-producers, find-hanging, abort", ErrUsage)
 	}
 	switch pos[0] {
 	case "list":
@@ -44,8 +50,10 @@ func Transactions(s Session, args []string, out io.Writer) error {
 		return describeProducers(s, fl, out)
 	case "find-hanging":
 		return findHanging(s, fl, out)
+	case "abort":
+		return abortTransaction(s, fl, out)
 	}
-	return fmt.Errorf("%w: unknown command %q (list, describe, describe-producers, find-hanging)", ErrUsage, pos[0])
+	return fmt.Errorf("%w: unknown command %q (list, describe, describe-producers, find-hanging, abort)", ErrUsage, pos[0])
 }
 
 // prettyTable lays rows out under headers as
@@ -87,7 +95,7 @@ func describeTransaction(w *cluster.World, id string, out io.Writer) error {
 	if i < 0 {
 		return kafkaMessagef("Failed to describe transaction state of transactional-id `%s`: The transactionalId could not be found. Enable debug logging for additional detail.", id)
 	}
-	_, err := io.WriteString(out, describeTransactionText(w.Transactions()[i], w.NowMs()))
+	_, err := io.WriteString(out, describeTransactionText(w.Transactions()[i], w.ClockMs()))
 	return err
 }
 
@@ -198,9 +206,13 @@ func findHanging(s Session, fl map[string]string, out io.Writer) error {
 	})
 }
 
-// hangingRows are find-hanging's rows.
+// hangingRows are find-hanging's rows. A producer's last timestamp (its
+// batches' CreateTime, or the leader's clock under LogAppendTime) is
+// compared with the world's clock, as FindHangingTransactionsCommand
+// compares it with its host's.
 func hangingRows(w *cluster.World, topic string, partition int, hasPartition bool, brokerID int32, maxMs int64) [][]string {
 	var rows [][]string
+	now := w.ClockMs()
 	txns := w.Transactions()
 	for _, t := range w.Topics() {
 		if topic != "" && t.Name != topic {
@@ -215,11 +227,11 @@ func hangingRows(w *cluster.World, topic string, partition int, hasPartition boo
 				continue
 			}
 			for _, pr := range ps {
-				if pr.CurrentTxnStartOffset < 0 || w.NowMs()-pr.LastTimestamp <= maxMs || openAtCoordinator(txns, pr.ProducerID, t.Name, int32(p)) {
+				if pr.CurrentTxnStartOffset < 0 || now-pr.LastTimestamp <= maxMs || openAtCoordinator(txns, pr.ProducerID, t.Name, int32(p)) {
 					continue
 				}
 				rows = append(rows, []string{t.Name, fmt.Sprint(p), fmt.Sprint(pr.ProducerID), fmt.Sprint(pr.ProducerEpoch), fmt.Sprint(pr.CoordinatorEpoch),
-					fmt.Sprint(pr.CurrentTxnStartOffset), fmt.Sprint(pr.LastTimestamp), fmt.Sprint((w.NowMs() - pr.LastTimestamp) / 60000)})
+					fmt.Sprint(pr.CurrentTxnStartOffset), fmt.Sprint(pr.LastTimestamp), fmt.Sprint((now - pr.LastTimestamp) / 60000)})
 			}
 		}
 	}
@@ -240,4 +252,107 @@ func openAtCoordinator(txns []cluster.TransactionInfo, pid int64, topic string, 
 		}
 	}
 	return false
+}
+
+// abortTransaction is AbortTransactionCommand: the transaction to abort is
+// the open one starting at --start-offset on the partition (its producer
+// id and epoch and its latest coordinator epoch from the leader's producer
+// state, DescribeProducers), or the one --producer-id, --producer-epoch and
+// --coordinator-epoch name (a negative coordinator epoch taken as 0). The
+// partition's leader writes its ABORT marker ([cluster.ActAbortHanging]);
+// Kafka's tool prints nothing when it is written, and its errors as
+// TransactionsCommand.printErrorAndExit does, the leader's refusal as
+// AbortTransactionHandler words it.
+func abortTransaction(s Session, fl map[string]string, out io.Writer) error {
+	topic, partition, _, err := topicPartitionFlags(fl, true)
+	if err != nil {
+		return err
+	}
+	start, hasStart, err := int64Flag(fl, "start-offset")
+	if err != nil {
+		return err
+	}
+	pid, hasPid, err := int64Flag(fl, "producer-id")
+	if err != nil {
+		return err
+	}
+	epoch, hasEpoch, err := int64Flag(fl, "producer-epoch")
+	if err != nil {
+		return err
+	}
+	coordEpoch, hasCoord, err := int64Flag(fl, "coordinator-epoch")
+	if err != nil {
+		return err
+	}
+	if hasEpoch && (epoch < math.MinInt16 || epoch > math.MaxInt16) || hasCoord && (coordEpoch < math.MinInt32 || coordEpoch > math.MaxInt32) {
+		return fmt.Errorf("%w: --producer-epoch is a short, --coordinator-epoch an int", ErrUsage)
+	}
+	var spec cluster.AbortSpec
+	switch {
+	case !hasStart && !hasPid:
+		return kafkaMessagef("The transaction to abort must be identified either with --start-offset (for brokers on 3.0 or above) " +
+			"or with --producer-id, --producer-epoch, and --coordinator-epoch (for older brokers)")
+	case !hasStart && !hasEpoch:
+		return kafkaMessagef("Missing required argument --producer-epoch")
+	case !hasStart && !hasCoord:
+		return kafkaMessagef("Missing required argument --coordinator-epoch")
+	case !hasStart:
+		spec = cluster.AbortSpec{ProducerID: pid, ProducerEpoch: int16(epoch), CoordinatorEpoch: int32(max(coordEpoch, 0))}
+	}
+	refused, err := s.Act(out, func(w *cluster.World) (cluster.Action, error) {
+		ps, err := w.PartitionProducers(topic, int32(partition), 0)
+		if hasStart {
+			if err != nil {
+				return cluster.Action{}, kafkaMessagef("Failed to validate producer state for partition %s-%d: %s Enable debug logging for additional detail.",
+					topic, partition, refusalText(err))
+			}
+			i := slices.IndexFunc(ps, func(p cluster.ProducerState) bool { return p.CurrentTxnStartOffset == start })
+			if i < 0 {
+				return cluster.Action{}, kafkaMessagef("Could not find any open transactions starting at offset %d on partition %s-%d", start, topic, partition)
+			}
+			spec = cluster.AbortSpec{ProducerID: ps[i].ProducerID, ProducerEpoch: ps[i].ProducerEpoch, CoordinatorEpoch: max(ps[i].CoordinatorEpoch, 0)}
+		}
+		if err != nil {
+			return cluster.Action{}, abortFailed(topic, partition, spec, refusalText(err))
+		}
+		if why := markerRefusal(ps, topic, partition, spec); why != "" {
+			return cluster.Action{}, abortFailed(topic, partition, spec, why)
+		}
+		return cluster.Action{Kind: cluster.ActAbortHanging, Name: topic, Partition: int32(partition), Marker: spec}, nil
+	}, "")
+	if err != nil {
+		return err
+	}
+	return refused
+}
+
+// markerRefusal is why the leader's log refuses spec's ABORT marker, as
+// AbortTransactionHandler words it ("": it takes it): the producer's epoch
+// there is newer (INVALID_PRODUCER_EPOCH), or its last marker's
+// coordinator epoch is (TRANSACTION_COORDINATOR_FENCED), the checks of
+// Kafka 3.7's ProducerAppendInfo.appendEndTxnMarker.
+func markerRefusal(ps []cluster.ProducerState, topic string, partition int, spec cluster.AbortSpec) string {
+	i := slices.IndexFunc(ps, func(p cluster.ProducerState) bool { return p.ProducerID == spec.ProducerID })
+	switch {
+	case i < 0:
+		return ""
+	case spec.ProducerEpoch < ps[i].ProducerEpoch:
+		return fmt.Sprintf("WriteTxnMarkers request with %s failed due an invalid producer epoch.", abortSpecText(topic, partition, spec))
+	case spec.CoordinatorEpoch < ps[i].CoordinatorEpoch:
+		return fmt.Sprintf("WriteTxnMarkers request with %s failed since the provided coordinator epoch %d has been fenced by the active coordinator.",
+			abortSpecText(topic, partition, spec), spec.CoordinatorEpoch)
+	}
+	return ""
+}
+
+// abortFailed is the tool's error for an abort the cluster refused.
+func abortFailed(topic string, partition int, spec cluster.AbortSpec, why string) error {
+	return kafkaMessagef("Failed to abort transaction %s: %s Enable debug logging for additional detail.",
+		abortSpecText(topic, partition, spec), why)
+}
+
+// abortSpecText is AbortTransactionSpec.toString.
+func abortSpecText(topic string, partition int, spec cluster.AbortSpec) string {
+	return fmt.Sprintf("AbortTransactionSpec(topicPartition=%s-%d, producerId=%d, producerEpoch=%d, coordinatorEpoch=%d)",
+		topic, partition, spec.ProducerID, spec.ProducerEpoch, spec.CoordinatorEpoch)
 }

@@ -6,6 +6,10 @@ const (
 	// never fails, or, in combined mode, whichever broker's controller is
 	// active.
 	Controller int32 = 0
+	// AdminNode is the node of the cluster's admin client, which the
+	// terminal's tools act through (kafka-transactions abort's
+	// WriteTxnMarkers): its answers are recorded, nobody waits for them.
+	AdminNode int32 = 99
 	// ConsumerNode is the node of the world's simple consumers, which read
 	// their leader's log directly.
 	ConsumerNode int32 = 100
