@@ -76,7 +76,8 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		ConsumerGroup: *c.ConsumerGroup, ConsumerGroupProtocol: c.ConsumerGroupProtocol(),
 		OffsetsRetentionMinutes: c.OffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: c.OffsetsRetentionCheckIntervalMs,
 		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
-		FetchMaxBytes: c.FetchMaxBytes, CombinedControllers: c.CombinedControllers, TickEveryReplica: c.TickEveryPartition,
+		TransactionPartitionVerification: !c.DisableTransactionPartitionVerification,
+		FetchMaxBytes:                    c.FetchMaxBytes, CombinedControllers: c.CombinedControllers, TickEveryReplica: c.TickEveryPartition,
 		Racks: c.BrokerRacks, ReplicaSelectorClass: c.ReplicaSelectorClass,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,
 			TruncationPoint: c.Parts.TruncationPoint, Truncate: c.Parts.Truncate}}

@@ -74,6 +74,15 @@ type Config struct {
 	// creates it (Kafka's default, and the world's, is to create it with
 	// num.partitions and default.replication.factor, both 1).
 	DisableAutoCreateTopics bool
+	// DisableTransactionPartitionVerification is
+	// transaction.partition.verification.enable=false: a partition leader
+	// appends a transactional batch without asking the producer's
+	// transaction coordinator whether the partition is in its transaction
+	// (KIP-890 part 1, on by default since Kafka 3.6, so under both
+	// [replica.V3_7] and [replica.V4]): a late or stray write then opens
+	// a transaction its coordinator never ends, a hanging transaction
+	// (kafka-transactions find-hanging and abort).
+	DisableTransactionPartitionVerification bool
 	// ClientTopicSegmentBytes, when set, is the segment.bytes of a topic
 	// made through Kafka's API (a client's CreateTopics or Metadata
 	// request, the terminal's kafka-topics --create) that does not set

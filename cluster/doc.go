@@ -107,7 +107,12 @@
 // (fencing an older producer with the same id), AddPartitionsToTxn, then
 // transactional batches; [ActCommitTransaction] and [ActAbortTransaction]
 // send EndTxn, and the coordinator has each partition's leader append a
-// COMMIT or ABORT marker, a control batch (WriteTxnMarkers). Consumers read
+// COMMIT or ABORT marker, a control batch (WriteTxnMarkers). A partition
+// leader verifies a transaction's first batch on it with the coordinator
+// before appending it (KIP-890 part 1, on since Kafka 3.6, so under both
+// rule sets; [Config].DisableTransactionPartitionVerification turns it
+// off, and a stray write then leaves a hanging transaction, which
+// [ActAbortHanging] aborts as kafka-transactions abort does). Consumers read
 // as read_uncommitted, the Java default, or with
 // [ConsumerConfig].IsolationLevel [ReadCommitted] up to the partition's
 // last stable offset, skipping aborted transactions; either passes a marker

@@ -42,10 +42,12 @@ func ask[R kmsg.Response](t *testing.T, w *cluster.World, broker int32, req kmsg
 // producer (transactional.id tx) writes a batch of n records to t-0 without
 // AddPartitionsToTxn, the write a late produce of an ended transaction
 // makes; it returns the world, the producer id and the produce's error
-// code.
-func hangingWorld(t *testing.T, rules replica.RuleSet, n int) (*cluster.World, int64, int16) {
+// code. With verify false the brokers run with
+// transaction.partition.verification.enable=false.
+func hangingWorld(t *testing.T, rules replica.RuleSet, verify bool, n int) (*cluster.World, int64, int16) {
 	t.Helper()
-	w, err := cluster.New(cluster.Config{ClockStartMs: hangingClockMs, Seed: 5, MinInsyncReplicas: 2, Rules: rules})
+	w, err := cluster.New(cluster.Config{ClockStartMs: hangingClockMs, Seed: 5, MinInsyncReplicas: 2, Rules: rules,
+		DisableTransactionPartitionVerification: !verify})
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}))
 	require.NoError(t, w.RunFor(1000))
@@ -88,12 +90,15 @@ func hangingWorld(t *testing.T, rules replica.RuleSet, n int) (*cluster.World, i
 	return w, ir.ProducerID, pr.Topics[0].Partitions[0].ErrorCode
 }
 
-// lso is t-0's last stable offset and high watermark.
+// lso is t-0's last stable offset (its high watermark while no
+// transactional producer wrote to it) and high watermark.
 func lso(t *testing.T, w *cluster.World) (int64, int64) {
 	t.Helper()
 	for _, p := range w.State().Partitions {
 		if p.Topic == "t" && p.Partition == 0 {
-			require.NotNil(t, p.LastStableOffset)
+			if p.LastStableOffset == nil {
+				return p.HighWatermark, p.HighWatermark
+			}
 			return *p.LastStableOffset, p.HighWatermark
 		}
 	}
@@ -103,7 +108,8 @@ func lso(t *testing.T, w *cluster.World) (int64, int64) {
 
 // TestFindHangingThenAbort walks an operator through a hanging
 // transaction: a transactional batch written to a partition its
-// coordinator never heard of (the brokers not verifying it) holds the last
+// coordinator never heard of (the brokers not verifying it:
+// transaction.partition.verification.enable=false) holds the last
 // stable offset back; find-hanging finds it once it is older than
 // --max-transaction-timeout (the world's clock against the batch's
 // timestamps, both today's here), abort --start-offset has the leader
@@ -111,7 +117,7 @@ func lso(t *testing.T, w *cluster.World) (int64, int64) {
 // watermark; find-hanging then finds nothing, describe-producers shows no
 // open transaction, and a second abort says there is none.
 func TestFindHangingThenAbort(t *testing.T) {
-	w, pid, code := hangingWorld(t, replica.V3_7, 3)
+	w, pid, code := hangingWorld(t, replica.V3_7, false, 3)
 	require.Zero(t, code, "the unverified write is taken")
 	s := worldSession{w}
 	stable, hw := lso(t, w)
@@ -159,7 +165,7 @@ func TestFindHangingThenAbort(t *testing.T) {
 // TestAbortErrors: the abort's errors, in Kafka's words, none of which
 // acts on the world.
 func TestAbortErrors(t *testing.T) {
-	w, pid, code := hangingWorld(t, replica.V3_7, 2)
+	w, pid, code := hangingWorld(t, replica.V3_7, false, 2)
 	require.Zero(t, code)
 	s := worldSession{w}
 	spec := func(epoch, coord int) string {
@@ -201,4 +207,43 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestVerificationPreventsHanging: the write that makes a transaction hang
+// (a transactional batch for a partition not in its producer's
+// transaction) is refused with INVALID_TXN_STATE by a leader that verifies
+// it with the coordinator first (KIP-890 part 1:
+// transaction.partition.verification.enable, on by default since Kafka
+// 3.6, so under Kafka 3.7's rules as under Kafka 4's), and nothing hangs;
+// with verification off it is taken and hangs, under either.
+func TestVerificationPreventsHanging(t *testing.T) {
+	for _, tc := range []struct {
+		rules  replica.RuleSet
+		verify bool
+		code   int16
+	}{
+		{replica.V3_7, true, 48}, // INVALID_TXN_STATE
+		{replica.V4, true, 48},
+		{replica.V3_7, false, 0},
+		{replica.V4, false, 0},
+	} {
+		t.Run(fmt.Sprintf("%s verify=%v", tc.rules, tc.verify), func(t *testing.T) {
+			w, _, code := hangingWorld(t, tc.rules, tc.verify, 2)
+			require.Equal(t, tc.code, code, "the produce's error code")
+			require.NoError(t, w.RunFor(16*60_000))
+			stable, hw := lso(t, w)
+			out, err := run(t, worldSession{w}, "kafka-transactions find-hanging --topic t")
+			require.NoError(t, err)
+			hanging := strings.Count(out, "\n") - 1
+			if tc.code != 0 {
+				require.Equal(t, int64(0), hw, "nothing was written")
+				require.Equal(t, hw, stable)
+				require.Zero(t, hanging, "find-hanging:\n%s", out)
+				return
+			}
+			require.Equal(t, int64(2), hw)
+			require.Equal(t, int64(0), stable, "the hanging transaction holds the LSO")
+			require.Equal(t, 1, hanging, "find-hanging:\n%s", out)
+		})
+	}
 }

@@ -110,6 +110,8 @@ func (b *Broker) Step(env Env, e *netsim.Envelope) error {
 	case netsim.KindTxnRequest, netsim.KindTxnMarkers, netsim.KindTxnMarkersResponse:
 		b.stepTxn(env, e)
 		return nil
+	case netsim.KindTxnResponse:
+		return b.verified(env, e)
 	}
 	return b.deliverToBroker(env, e)
 }

@@ -46,24 +46,8 @@ func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *k
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		resp.Topics = append(resp.Topics, rt)
-		for pi, part := range t.Partitions {
-			v, ok := x.refusal(ti, pi)
-			if !ok {
-				v = rq.producePartition(env, b, p, x, req, ti, pi, copyOut)
-			}
-			if v.note != "" {
-				env.Record(event.Produce, b.ID(), &tp{Topic: t.Topic, Partition: part.Partition}, "%s", v.note)
-			}
-			if v.errs != nil {
-				p.produce.Topics[ti].Partitions[pi].ErrorRecords = v.errs
-			}
-			if v.code != waitsForReplica {
-				rq.settleProduce(env, b, p, ti, pi, v.code, v.msg, -1, v.records)
-			}
-			if v.code != waitsForReplica && v.code != 0 && len(part.Records) > 0 {
-				v.topic, v.part = ti, pi
-				rq.refused.add(x, req, v)
-			}
+		for pi := range t.Partitions {
+			rq.producePart(env, b, p, x, req, ti, pi, copyOut, false)
 		}
 	}
 	resp.SetVersion(x.Version)
@@ -72,6 +56,30 @@ func (rq *Requests) produce(env APIEnv, b *Broker, id uint64, x *Request, req *k
 		return
 	}
 	rq.answerProduce(env, b, p)
+}
+
+// producePart takes partition pi of topic ti of produce p (verified: its
+// transaction coordinator said it may be appended) and settles it unless
+// it waits.
+func (rq *Requests) producePart(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int, copyOut, verified bool) {
+	t, part := &req.Topics[ti], &req.Topics[ti].Partitions[pi]
+	v, ok := x.refusal(ti, pi)
+	if !ok {
+		v = rq.producePartition(env, b, p, x, req, ti, pi, copyOut, verified)
+	}
+	if v.note != "" {
+		env.Record(event.Produce, b.ID(), &tp{Topic: t.Topic, Partition: part.Partition}, "%s", v.note)
+	}
+	if v.errs != nil {
+		p.produce.Topics[ti].Partitions[pi].ErrorRecords = v.errs
+	}
+	if v.code != waitsForReplica {
+		rq.settleProduce(env, b, p, ti, pi, v.code, v.msg, -1, v.records)
+	}
+	if v.code != waitsForReplica && v.code != 0 && len(part.Records) > 0 {
+		v.topic, v.part = ti, pi
+		rq.refused.add(x, req, v)
+	}
 }
 
 // answerProduce answers a produce b took whose partitions are all
@@ -107,7 +115,9 @@ func mostlyOversized(env APIEnv, x *Request, req *kmsg.ProduceRequest) bool {
 // and the records to name in the answer when it is refused.
 //
 // With copyOut, a batch appended is copied out of the body it came in.
-func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int, copyOut bool) verdict {
+// Unless verified, a transactional batch the leader must verify first
+// waits for its coordinator (verify.go).
+func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int, copyOut, verified bool) verdict {
 	t, part := &req.Topics[ti], &req.Topics[ti].Partitions[pi]
 	c := rq.clientAt(x.Client) // Serve has just counted x: the client is there
 	topic := topicNamed(env, t.Topic)
@@ -196,6 +206,9 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 			return verdict{code: code, msg: msg, records: count, errs: errs}
 		}
 	}
+	if !verified && req.TransactionID != nil && b.needsVerification(s, *req.TransactionID, h.Attributes, h.ProducerID) {
+		return rq.verifyProduce(env, b, p, x, req, ti, pi, copyOut, h.ProducerID, h.ProducerEpoch, count)
+	}
 	c.Sent += count
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0
 	if cb.outOfOrder >= 0 {
@@ -280,7 +293,9 @@ func (rq *Requests) settleProduce(env APIEnv, b *Broker, p *pending, ti, pi int,
 func (rq *Requests) StepAnswer(env APIEnv, brokers []*Broker, e *netsim.Envelope) {
 	switch e.Kind {
 	case netsim.KindTxnResponse, netsim.KindTxnMarkersResponse:
-		rq.txnAnswered(e)
+		if !rq.produceVerified(env, brokers, e) {
+			rq.txnAnswered(e)
+		}
 		return
 	case netsim.KindProduceResp:
 	default:

@@ -113,6 +113,9 @@ type Broker struct {
 	// correlation id of each append (markers.go).
 	txn     *txn.Coordinator
 	markers markerWrites
+	// verify are the simulated producers' batches its leaders wait to
+	// verify with their coordinators (verify.go).
+	verify verifies
 
 	// deletedSinceCheckpoint: a replica was deleted since the last
 	// recovery-point-offset-checkpoint (checkpointAfterChanges).
@@ -455,7 +458,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 		b.touch(b.replicas[k]) // gone with the process
 	}
 	b.replicas, b.order, b.coord, b.timers = nil, nil, nil, nil
-	b.txn, b.markers = nil, markerWrites{}
+	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}
 }
 
 // writeback is the OS writing every dirty page of the broker to disk.
@@ -515,6 +518,7 @@ func (b *Broker) tickBroker(env Env) error {
 	}
 	b.tickCoordinator(env)
 	b.tickTxn(env)
+	b.expireVerifications(env)
 	b.expireOffsets(env)
 	return nil
 }
@@ -535,7 +539,7 @@ func (b *Broker) deliverToBroker(env Env, e *netsim.Envelope) error {
 	}
 	mark := markOf(s)
 	s.Node.SetNow(env.Now())
-	if b.refuseTooLarge(env, s, e) {
+	if b.refuseTooLarge(env, s, e) || b.gateProduce(env, s, e) {
 		b.touch(s)
 		return nil
 	}

@@ -52,6 +52,7 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 		c.txn = b.txn.Clone()
 	}
 	c.markers = b.markers.clone()
+	c.verify = b.verify.clone()
 	c.timers, c.changed = slices.Clone(b.timers), slices.Clone(b.changed)
 	if b.coord != nil {
 		cs := *b.coord

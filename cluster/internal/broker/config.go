@@ -70,6 +70,11 @@ type Config struct {
 	// holds "consumer": Kafka 4's default; Kafka 3.7 ships KIP-848 as early
 	// access, off, and answers ConsumerGroupHeartbeat UNSUPPORTED_VERSION.
 	ConsumerGroupProtocol bool
+	// TransactionPartitionVerification is
+	// transaction.partition.verification.enable: its leaders verify a
+	// transactional batch with the producer's coordinator before
+	// appending it (verify.go).
+	TransactionPartitionVerification bool
 	// ClusterID is cluster.id, which Metadata answers.
 	ClusterID string
 	// TopicDefaults are the brokers' topic configs (log.*,

@@ -104,6 +104,9 @@ type Requests struct {
 	// for their append, by correlation id (txnrequests.go).
 	txns       map[int64]*txnWait
 	txnCommits map[int64]txnCommitWait
+	// verifies are the partitions of produces waiting for their
+	// coordinator's verification, by its correlation id (verify.go).
+	verifies map[int64]produceVerify
 	// prepared is the request being served's preparation, if any
 	// (SetPrepared); it is no state of the cluster.
 	prepared *Prepared
@@ -310,6 +313,7 @@ func (rq *Requests) Tick(env APIEnv, brokers []*Broker) {
 			}
 		}
 	}
+	rq.expireVerifications(env, brokers)
 	rq.forgetIdle(env)
 }
 

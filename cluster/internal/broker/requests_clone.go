@@ -51,6 +51,7 @@ func (rq *Requests) Clone() *Requests {
 		}
 	}
 	c.cloneTxns(rq)
+	c.verifies = maps.Clone(rq.verifies) // the decoded requests they hold are shared, as pending's are
 	return c
 }
 

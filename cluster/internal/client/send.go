@@ -63,7 +63,8 @@ func (p *Producer) sendRecord(env Env, i int) {
 	// acks for a producer's life).
 	acks := r.Acks
 	env.Send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
-		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs}})
+		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs},
+		TransactionalID: p.cfg.TransactionalID})
 	if acks == 0 {
 		for _, j := range live {
 			m := p.result(j)

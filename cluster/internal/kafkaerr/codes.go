@@ -17,6 +17,7 @@ const (
 	LeaderNotAvailable       int16 = 5
 	NotLeaderOrFollower      int16 = 6
 	RequestTimedOut          int16 = 7
+	NetworkException         int16 = 13
 	MessageTooLarge          int16 = 10
 	CoordinatorNotAvailable  int16 = 15
 	NotCoordinator           int16 = 16
@@ -87,6 +88,7 @@ var names = map[int16]string{
 	ProducerFenced:            "PRODUCER_FENCED",
 	TransactionalIDNotFound:   "TRANSACTIONAL_ID_NOT_FOUND",
 	RequestTimedOut:           "REQUEST_TIMED_OUT",
+	NetworkException:          "NETWORK_EXCEPTION",
 	KafkaStorageError:         "KAFKA_STORAGE_ERROR",
 	MismatchedEndpointType:    "MISMATCHED_ENDPOINT_TYPE",
 	UnsupportedEndpointType:   "UNSUPPORTED_ENDPOINT_TYPE",
