@@ -210,6 +210,16 @@ type RecordView struct {
 	Epoch   int32 `json:"e"`
 	Cached  bool  `json:"c,omitempty"`
 	Differs bool  `json:"x,omitempty"`
+	// Txn is the state of the transaction a transactional record belongs
+	// to on this log: "committed" or "aborted" (its producer's COMMIT or
+	// ABORT marker follows it), or "open" (no marker yet: read_committed
+	// waits at the last stable offset); "" for any other record.
+	Txn string `json:"t,omitempty"`
+	// Marker is a control record's type, COMMIT or ABORT: a transaction
+	// marker, which takes an offset and is never handed to a consumer.
+	Marker string `json:"m,omitempty"`
+	// PID is the producer id of a transactional record or a marker.
+	PID int64 `json:"pid,omitempty"`
 }
 
 // ProducerView is one producer: its settings (from the action that added
@@ -358,6 +368,7 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 			}
 			lv.Records = append(lv.Records, rv)
 		}
+		markTransactions(lv.Records, recs, p.OpenTransactions)
 		d.Logs = append(d.Logs, lv)
 	}
 	return d
@@ -571,4 +582,38 @@ func minISRs(w *cluster.World) func(topic string) int {
 		return func(string) int { return 0 }
 	}
 	return topicMinISR(w)
+}
+
+// markTransactions marks, on one replica's log window (views, drawn from
+// recs), each transaction marker and each record of a transaction with
+// its outcome there: the records of a producer id before its COMMIT or
+// ABORT marker are committed or aborted; those after its last marker,
+// when the leader has the producer's transaction open, are open. A
+// producer id that writes no marker (an idempotent producer) marks
+// nothing.
+func markTransactions(views []RecordView, recs []cluster.RecordInfo, open []cluster.OpenTransaction) {
+	pending := map[int64][]int{}
+	for i, r := range recs {
+		switch {
+		case r.Control:
+			outcome, marker := "aborted", "ABORT"
+			if strings.Contains(r.Value, "COMMIT") {
+				outcome, marker = "committed", "COMMIT"
+			}
+			views[i].Marker, views[i].PID = marker, r.ProducerID
+			for _, j := range pending[r.ProducerID] {
+				views[j].Txn, views[j].PID = outcome, r.ProducerID
+			}
+			delete(pending, r.ProducerID)
+		case r.ProducerID >= 0:
+			pending[r.ProducerID] = append(pending[r.ProducerID], i)
+		}
+	}
+	for _, t := range open {
+		for _, j := range pending[t.ProducerID] {
+			if recs[j].Offset >= t.FirstOffset {
+				views[j].Txn, views[j].PID = "open", t.ProducerID
+			}
+		}
+	}
 }

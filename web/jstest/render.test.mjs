@@ -163,6 +163,29 @@ test("detail: an open transaction holds the last stable offset below the high wa
   assert.equal(settled.querySelectorAll(".lsoline").length, 0, "at the HW the LSO line is the HW's");
 });
 
+test("detail: transactions drawn on the records, markers as markers", () => {
+  const v = update();
+  const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);
+  const outcomes = ["committed", "committed", "", "aborted", "", "open", "open"];
+  const logs = d.logs.map((l) => ({...l, recs: (l.recs || []).map((r, i) => {
+    if (i === 2) return {...r, v: "⟨COMMIT⟩", k: "", m: "COMMIT", pid: 10000};
+    if (i === 4) return {...r, v: "⟨ABORT⟩", k: "", m: "ABORT", pid: 10000};
+    return outcomes[i] ? {...r, t: outcomes[i], pid: 10000} : r;
+  })}));
+  const el = clean(tracksHTML({...d, logs, stable: 5, open_txns: [{producer_id: 10000, first_offset: 5}]}, {room: 10, cell: 46, selected: null, mine: ""}), "tracksHTML");
+  const leader = '.logrow[data-role="leader"] ';
+  assert.deepEqual(el.querySelectorAll(leader + ".rec.marker").map((r) => r.dataset.offset), ["2", "4"]);
+  assert.ok(el.querySelector(leader + '.rec.marker.commit[data-offset="2"]'));
+  assert.match(el.querySelector(leader + '.rec[data-offset="2"]').getAttribute("title"), /COMMIT marker \(a control record\) that commits producer 10000's transaction[\s\S]*no consumer is ever handed it[\s\S]*lag stays at 1/);
+  assert.deepEqual(el.querySelectorAll(leader + ".rec.txn-committed").map((r) => r.dataset.offset), ["0", "1"]);
+  assert.deepEqual(el.querySelectorAll(leader + ".rec.txn-aborted").map((r) => r.dataset.offset), ["3"]);
+  assert.match(el.querySelector(leader + '.rec[data-offset="3"]').getAttribute("title"), /aborted: it stays in the log, read_committed consumers skip it/);
+  assert.deepEqual(el.querySelectorAll(leader + ".rec.txn-open").map((r) => r.dataset.offset), ["5", "6"]);
+  assert.match(el.querySelector(leader + '.rec[data-offset="5"]').getAttribute("title"), /open: read_committed consumers wait at the last stable offset/);
+  const plain = clean(tracksHTML(d, {room: 10, cell: 46, selected: null, mine: ""}), "tracksHTML");
+  assert.equal(plain.querySelectorAll('[class*="txn-"], .rec.marker').length, 0, "no transaction: nothing marked");
+});
+
 test("detail: a chosen record older than the window stays drawn", () => {
   const v = update();
   const d = /** @type {NonNullable<typeof v.detail>} */ (v.detail);

@@ -499,6 +499,9 @@
  * @property {number} e
  * @property {boolean} [c]
  * @property {boolean} [x]
+ * @property {string} [t] Txn is the state of the transaction a transactional record belongs to on this log: "committed" or "aborted" (its producer's COMMIT or ABORT marker follows it), or "open" (no marker yet: read_committed waits at the last stable offset); "" for any other record.
+ * @property {string} [m] Marker is a control record's type, COMMIT or ABORT: a transaction marker, which takes an offset and is never handed to a consumer.
+ * @property {number} [pid] PID is the producer id of a transactional record or a marker.
  */
 
 /**

@@ -45,6 +45,32 @@ export function stableText(d) {
   return `${d.stable} (read_committed waits: producer ${first.producer_id}'s transaction is open from offset ${first.first_offset}${open.length > 1 ? `, ${open.length - 1} more open` : ""})`;
 }
 
+/** @typedef {import("../types.js").RecordView} RecordView */
+
+/**
+ * txnNote says what read_committed does with a record of a transaction
+ * ("" for a record of none).
+ * @param {RecordView} r
+ */
+export function txnNote(r) {
+  switch (r.t) {
+    case "committed": return ` · producer ${r.pid}'s transaction committed: read_committed consumers get it`;
+    case "aborted": return ` · producer ${r.pid}'s transaction aborted: it stays in the log, read_committed consumers skip it (the .txnindex lists the transaction)`;
+    case "open": return ` · producer ${r.pid}'s transaction is open: read_committed consumers wait at the last stable offset until its marker`;
+  }
+  return "";
+}
+
+/**
+ * markerTitle describes a transaction marker (a control record).
+ * @param {RecordView} r
+ */
+export function markerTitle(r) {
+  const ends = r.m === "COMMIT" ? "commits" : "aborts";
+  return `offset ${r.o}: ${r.m} marker (a control record) that ${ends} producer ${r.pid}'s transaction, leader epoch ${r.e}; ` +
+    `it takes an offset but no consumer is ever handed it, so a read_committed group's committed offset stops before it and its lag stays at 1`;
+}
+
 /**
  * roleLabel names a replica's part as the segment-file blocks say it, and
  * its class.
@@ -114,8 +140,10 @@ export function tracksView(d, {room, cell, selected: s, mine, held = null, produ
       if (r.o < lo || r.o > top) continue;
       const hh = hue(r.k);
       const cls = ["rec", hh === null ? "nokey" : "", r.c ? "cached" : "", r.x ? "differs" : "", mine ? "mark-yours" : "",
+        r.m ? `marker ${r.m.toLowerCase()}` : "", r.t ? `txn-${r.t}` : "",
         s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ");
-      const title = `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
+      const title = r.m ? markerTitle(r) + `${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}`
+        : `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${txnNote(r)}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
       h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(cellText(r.v, producers))}</span><span class="sr">: ${esc(title)}</span></button>`;
     }
     /** @param {string} cls @param {number} o @param {string} title */
