@@ -40,6 +40,8 @@ func TestViewMarksTransactions(t *testing.T) {
 	produce("tx", "a1")
 	end(cluster.ActAbortTransaction)
 	produce("tx", "o1", "o2")
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "pay", Partition: 0, PollIntervalMs: 200, IsolationLevel: cluster.ReadCommitted}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "ru", Topic: "pay", Partition: 0, PollIntervalMs: 200}))
 	require.NoError(t, w.RunFor(1000))
 
 	d := BuildView(w, Focus{Topic: "pay", Partition: 0}).Detail
@@ -64,4 +66,16 @@ func TestViewMarksTransactions(t *testing.T) {
 	}
 	require.NotNil(t, d.Stable)
 	require.Equal(t, int64(6), *d.Stable, "read_committed waits at the open transaction's first offset")
+
+	consumers := map[string]ConsumerView{}
+	for _, c := range BuildView(w, Focus{Topic: "pay", Partition: 0}).Consumers {
+		consumers[c.Name] = c
+	}
+	six, eight := int64(6), int64(8)
+	if diff := cmp.Diff(ConsumerView{Name: "rc", Topic: "pay", Position: 6, Read: 3, Isolation: "read_committed", Stable: &six, HW: &eight}, consumers["rc"]); diff != "" {
+		t.Errorf("the read_committed consumer (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ConsumerView{Name: "ru", Topic: "pay", Position: 8, Read: 6}, consumers["ru"]); diff != "" {
+		t.Errorf("the read_uncommitted consumer (-want +got):\n%s", diff)
+	}
 }

@@ -256,6 +256,13 @@ type ConsumerView struct {
 	Processed  int    `json:"processed"`
 	Duplicates int    `json:"duplicates"`
 	Status     string `json:"status,omitempty"`
+	// Isolation is "read_committed" for a consumer with that
+	// isolation.level ("" for read_uncommitted, the default); for such a
+	// simple consumer, Stable and HW are its partition's last stable
+	// offset and high watermark, between which it does not read.
+	Isolation string `json:"isolation,omitempty"`
+	Stable    *int64 `json:"stable,omitempty"`
+	HW        *int64 `json:"hw,omitempty"`
 }
 
 // Focus names the partition a page shows in detail, the record whose
@@ -300,13 +307,27 @@ func BuildView(w *cluster.World, f Focus) View {
 		v.Detail = detail(w, st.Partitions[0], rows[0].PartRow)
 	}
 	v.Producers = producerViews(w, st)
+	isolation := map[string]string{}
+	for _, c := range w.Consumers() {
+		if cfg := c.Config(); cfg.IsolationLevel == cluster.ReadCommitted {
+			isolation[cfg.Name] = cfg.IsolationLevel
+		}
+	}
 	for _, c := range st.Consumers {
 		name := c.Name
 		if name == "" {
 			name = c.ID
 		}
-		v.Consumers = append(v.Consumers, ConsumerView{Name: name, Group: c.Group, Topic: c.Topic, Partition: c.Partition,
-			Position: c.Position, Read: c.Read, Processed: c.Processed, Duplicates: c.Duplicates, Status: c.Status})
+		cv := ConsumerView{Name: name, Group: c.Group, Topic: c.Topic, Partition: c.Partition,
+			Position: c.Position, Read: c.Read, Processed: c.Processed, Duplicates: c.Duplicates, Status: c.Status, Isolation: isolation[name]}
+		if cv.Isolation != "" && cv.Group == "" {
+			i := slices.IndexFunc(st.Partitions, func(p cluster.PartitionInfo) bool { return p.Topic == c.Topic && p.Partition == c.Partition })
+			if i >= 0 {
+				hw := st.Partitions[i].HighWatermark
+				cv.HW, cv.Stable = &hw, st.Partitions[i].LastStableOffset
+			}
+		}
+		v.Consumers = append(v.Consumers, cv)
 	}
 	groups, hidden := shownGroups(st.Groups)
 	v.Groups, v.GroupsHidden = groupViews(groups, rows), hidden

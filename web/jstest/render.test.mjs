@@ -415,3 +415,17 @@ test("detail: Kafka 4's eligible leader replicas and last known leader, shown on
   assert.match(text, /Eligible leader replicas1, 2/);
   assert.match(text, /Last known leader1/);
 });
+
+test("consumers: a read_committed consumer is badged, and a simple one says where it waits", () => {
+  const v = update();
+  const waiting = {name: "audit", topic: "orders", partition: 0, position: 4, read: 3, processed: 0, duplicates: 0, isolation: "read_committed", stable: 4, hw: 7};
+  const caughtUp = {...waiting, name: "audit2", stable: 7, position: 7};
+  const plain = {...waiting, name: "reader", isolation: undefined, stable: undefined, hw: undefined, position: 7};
+  const el = clean(groupsHTML({...v, consumers: [...(v.consumers || []), waiting, caughtUp, plain]}, () => ""), "groupsHTML");
+  const row = (n) => el.querySelector(`tr[data-key="c-${n}"]`);
+  assert.match(row("audit").textContent, /read_committed[\s\S]*waits at LSO 4 \(HW 7\)/);
+  assert.match(row("audit").querySelector(".iso").getAttribute("title"), /lag, counted to the high watermark[\s\S]*read_uncommitted[\s\S]*stays above 0 while a transaction is open/);
+  assert.match(row("audit2").textContent, /read_committed/);
+  assert.doesNotMatch(row("audit2").textContent, /waits/, "at the HW nothing holds it");
+  assert.equal(row("reader").querySelector(".iso"), null, "read_uncommitted is the default: no badge");
+});

@@ -76,6 +76,9 @@
  * @property {number} processed
  * @property {number} duplicates
  * @property {string} [status]
+ * @property {string} [isolation] Isolation is "read_committed" for a consumer with that isolation.level ("" for read_uncommitted, the default); for such a simple consumer, Stable and HW are its partition's last stable offset and high watermark, between which it does not read.
+ * @property {number | null} [stable]
+ * @property {number | null} [hw]
  */
 
 /**

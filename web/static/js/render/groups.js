@@ -84,7 +84,7 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
         ${crashed ? `<span class="state crashed" title="its process crashed: the coordinator counts it a member, and its partitions wait, until session.timeout.ms passes without a heartbeat">crashed, still a member</span>` :
           `<span class="rate" title="records it processed per simulated second, over the last few seconds">${parts ? rateOf(m.client_id) : ""}</span>`}
         ${idle}
-        <span class="muted">${c.processed ?? 0} processed${c.duplicates ? `, ${c.duplicates} twice` : ""}</span>
+        <span class="muted">${c.processed ?? 0} processed${c.duplicates ? `, ${c.duplicates} twice` : ""}</span>${isolationHTML(c)}
         <button type="button" data-cmd="remove-consumer ${esc(m.client_id)}" title="close it cleanly: it leaves the group">remove</button></div>`;
     }
     const lag = (g.offsets || []).map((o) => {
@@ -109,7 +109,32 @@ export function groupsHTML(v, rateOf, lagGrows = () => false) {
   const simple = consumers.filter((c) => !c.group);
   if (simple.length) {
     h += `<table class="grid"><thead><tr><th scope="col">consumer</th><th scope="col">partition</th><th scope="col">position</th><th scope="col">read</th></tr></thead><tbody>` +
-      simple.map((c) => `<tr data-key="c-${esc(c.name)}"><td>${esc(c.name)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}</td><td>${c.read}</td></tr>`).join("") + `</tbody></table>`;
+      simple.map((c) => `<tr data-key="c-${esc(c.name)}"><td>${esc(c.name)}${isolationHTML(c)}</td><td>${esc(c.topic)}-${c.partition}</td><td>${c.position}${waitsHTML(c)}</td><td>${c.read}</td></tr>`).join("") + `</tbody></table>`;
   }
   return h;
+}
+
+/** @typedef {import("../types.js").ConsumerView} ConsumerView */
+
+/**
+ * isolationHTML badges a read_committed consumer, saying why its lag
+ * need not reach zero ("" for read_uncommitted).
+ * @param {ConsumerView} c
+ */
+export function isolationHTML(c) {
+  if (c.isolation !== "read_committed") return "";
+  const why = "isolation.level=read_committed: it reads up to the last stable offset, skips aborted transactions and is never handed a transaction marker; " +
+    "its lag, counted to the high watermark (kafka-consumer-groups --describe asks ListOffsets for the latest offset, read_uncommitted), " +
+    "stays above 0 while a transaction is open, and after a marker when the offset it commits is its last record's plus one";
+  return ` <span class="iso" title="${esc(why)}">read_committed</span>`;
+}
+
+/**
+ * waitsHTML says where a read_committed simple consumer waits, when its
+ * partition's last stable offset holds it below the high watermark.
+ * @param {ConsumerView} c
+ */
+export function waitsHTML(c) {
+  if (c.isolation !== "read_committed" || c.stable == null || c.hw == null || c.stable >= c.hw || c.position < c.stable) return "";
+  return ` <span class="cue" title="an open transaction holds the last stable offset at ${c.stable}: read_committed reads nothing from there to the high watermark ${c.hw} until its marker">waits at LSO ${c.stable} (HW ${c.hw})</span>`;
 }
