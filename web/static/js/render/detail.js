@@ -144,7 +144,7 @@ export function tracksView(d, {room, cell, selected: s, mine, held = null, produ
         s && s.topic === d.topic && s.p === d.p && s.offset === r.o && s.value === r.v ? "sel" : ""].filter(Boolean).join(" ");
       const title = r.m ? markerTitle(r) + `${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}`
         : `offset ${r.o}${r.k ? ` key ${r.k}` : " no key"} value ${r.v} leader epoch ${r.e}${txnNote(r)}${r.c ? " (page cache only)" : ""}${r.x ? " (differs from the leader)" : ""}${mine ? ` (its batch encoded by your code, ${mine})` : ""}`;
-      h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(cellText(r.v, producers))}</span><span class="sr">: ${esc(title)}</span></button>`;
+      h += `<button type="button" data-key="r${r.o}" class="${cls}" style="left:${x(r.o)}px;--h:${hh ?? 0}" data-offset="${r.o}" data-value="${esc(r.v)}" title="${esc(title)}"><span class="o">${r.o}${r.e >= 0 ? `<small> e${r.e}</small>` : ""}</span><span class="v">${esc(r.m || cellText(r.v, producers))}</span><span class="sr">: ${esc(title)}</span></button>`;
     }
     /** @param {string} cls @param {number} o @param {string} title */
     const line = (cls, o, title) => o >= lo && o <= top + 1 ? `<div data-key="${cls}" class="${cls}" style="left:${x(o) - 1}px" title="${title}"></div>` : "";
