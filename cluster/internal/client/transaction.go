@@ -180,6 +180,9 @@ func (p *Producer) txnRelease(env Env) {
 	var kept []int
 	released := map[int32]bool{}
 	for _, i := range t.held {
+		if i < p.dropped {
+			continue // failed, and forgotten since (Forget keeps only open results)
+		}
 		r := p.result(i)
 		if r.Failed || r.Acked {
 			continue
@@ -294,6 +297,9 @@ func (p *Producer) EndTransaction(env Env, commit bool) {
 			}
 		}
 		for _, i := range t.held {
+			if i < p.dropped {
+				continue
+			}
 			if r := p.result(i); !r.Failed {
 				r.held = false
 				p.failRecord(env, i, "TransactionAbortedException")
@@ -481,6 +487,9 @@ func (p *Producer) partitionsAdded(env Env, m txn.AddPartitionsResponse) {
 			// An abortable error: the partition's records fail.
 			env.Record(event.Transaction, 0, p.tp(q), "%s: AddPartitionsToTxn %s-%d got %s", p.cfg.Name, p.cfg.Topic, q, kafkaerr.Name(code))
 			for _, i := range t.held {
+				if i < p.dropped {
+					continue
+				}
 				if r := p.result(i); r.Partition == q && !r.Failed {
 					r.held = false
 					p.failRecord(env, i, kafkaerr.Name(code))
