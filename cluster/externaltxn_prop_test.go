@@ -74,6 +74,26 @@ func (tc *txnClient) init(t *rapid.T) bool {
 	return false
 }
 
+// txnPropWorld is a world of cfg (min.insync.replicas 2, three partitions
+// of __transaction_state and __consumer_offsets) with topic t of three
+// partitions, and a transactional client of it that has its producer id.
+func txnPropWorld(t *rapid.T, cfg cluster.Config) (*cluster.World, *txnClient) {
+	cfg.MinInsyncReplicas, cfg.TransactionStateLogNumPartitions, cfg.OffsetsTopicNumPartitions = 2, 3, 3
+	w, err := cluster.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.RunFor(500)
+	tc := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1}
+	if !tc.init(t) {
+		t.Fatal("no producer id on a healthy cluster")
+	}
+	return w, tc
+}
+
 // transaction runs one transaction writing values to partitions and
 // ending it with commit; it reports whether the commit (or abort) was
 // acknowledged, and false when a step failed (the outcome is then the
@@ -197,19 +217,7 @@ func readCommitted(t *rapid.T, tc *txnClient, p int32) (values []string, lso, hw
 // TestExternalTransactionsProperty -rapid.seed=N.
 func TestExternalTransactionsProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w, err := cluster.New(cluster.Config{Seed: rapid.Uint64().Draw(t, "seed"), MinInsyncReplicas: 2, Rules: replica.Modern,
-			TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}); err != nil {
-			t.Fatal(err)
-		}
-		_ = w.RunFor(500)
-		tc := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1}
-		if !tc.init(t) {
-			t.Fatal("no producer id on a healthy cluster")
-		}
+		w, tc := txnPropWorld(t, cluster.Config{Seed: rapid.Uint64().Draw(t, "seed"), Rules: replica.Modern})
 		type txn struct {
 			values       []string
 			commit, sure bool

@@ -18,24 +18,13 @@ import (
 // default) no stray write is taken and, once the world settles, no
 // partition has a transaction open: nothing hangs. With verification off
 // (transaction.partition.verification.enable=false) a transaction left open
-// at the end was opened by a stray write that was taken.
+// at the end was opened by a stray write that was taken. Replay: go test
+// ./cluster -run TestStrayTransactionalWritesProperty -rapid.seed=N.
 func TestStrayTransactionalWritesProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rules := rapid.SampledFrom([]replica.RuleSet{replica.V3_7, replica.V4}).Draw(t, "rules")
 		verify := rapid.Bool().Draw(t, "verify")
-		w, err := cluster.New(cluster.Config{Seed: rapid.Uint64().Draw(t, "seed"), MinInsyncReplicas: 2, Rules: rules,
-			TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3, DisableTransactionPartitionVerification: !verify})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}); err != nil {
-			t.Fatal(err)
-		}
-		_ = w.RunFor(500)
-		tc := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1}
-		if !tc.init(t) {
-			t.Fatal("no producer id on a healthy cluster")
-		}
+		w, tc := txnPropWorld(t, cluster.Config{Seed: rapid.Uint64().Draw(t, "seed"), Rules: rules, DisableTransactionPartitionVerification: !verify})
 		taken := 0
 		for i := range rapid.IntRange(1, 10).Draw(t, "steps") {
 			switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("step-%d", i)) {
