@@ -32,10 +32,14 @@ type ErrorCode int16
 
 // The protocol error codes the replication protocol uses.
 const (
-	None                         ErrorCode = 0
-	OffsetOutOfRange             ErrorCode = 1
-	NotLeaderOrFollower          ErrorCode = 6
-	RequestTimedOut              ErrorCode = 7
+	None                ErrorCode = 0
+	OffsetOutOfRange    ErrorCode = 1
+	NotLeaderOrFollower ErrorCode = 6
+	RequestTimedOut     ErrorCode = 7
+	// NetworkException (NETWORK_EXCEPTION) answers a produce whose leader
+	// lost its question to another broker (a transactional batch's
+	// verification with its coordinator, KIP-890); a producer retries it.
+	NetworkException             ErrorCode = 13
 	NotEnoughReplicas            ErrorCode = 19
 	NotEnoughReplicasAfterAppend ErrorCode = 20
 	FencedLeaderEpoch            ErrorCode = 74
@@ -129,6 +133,7 @@ var errorCodeNames = map[ErrorCode]string{
 	MessageTooLarge:              "MESSAGE_TOO_LARGE",
 	RecordListTooLarge:           "RECORD_LIST_TOO_LARGE",
 	RequestTimedOut:              "REQUEST_TIMED_OUT",
+	NetworkException:             "NETWORK_EXCEPTION",
 	NotEnoughReplicas:            "NOT_ENOUGH_REPLICAS",
 	NotEnoughReplicasAfterAppend: "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
 	FencedLeaderEpoch:            "FENCED_LEADER_EPOCH",
@@ -153,7 +158,7 @@ func (c ErrorCode) String() string {
 // producer's RetriableException subclasses).
 func (c ErrorCode) Retriable() bool {
 	switch c {
-	case NotLeaderOrFollower, RequestTimedOut, NotEnoughReplicas,
+	case NotLeaderOrFollower, RequestTimedOut, NetworkException, NotEnoughReplicas,
 		NotEnoughReplicasAfterAppend, FencedLeaderEpoch, UnknownLeaderEpoch, CorruptMessage:
 		return true
 	}
