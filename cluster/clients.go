@@ -244,6 +244,13 @@ func (w *World) groupRequestDropped(e *netsim.Envelope, reason string) {
 			w.producers[i].TxnRequestDropped(w.env(), e, reason)
 		}
 		return
+	case netsim.KindReplica:
+		// A simulated producer's produce request to a broker that does not
+		// run: the connection is refused, the batch goes again.
+		if i := int(e.From - netsim.ProducerBase); e.From >= netsim.ProducerBase && e.From < netsim.CoordinatorBase && i < len(w.producers) && reason != "link cut" && e.Msg.Type == replica.MsgProduce {
+			w.producers[i].RequestDropped(w.env(), e)
+		}
+		return
 	case netsim.KindGroupRequest:
 	case netsim.KindGroupResponse:
 		broker = e.From

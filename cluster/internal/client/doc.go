@@ -12,7 +12,9 @@
 // sends them to the partition's leader and retries retriable errors until
 // delivery.timeout.ms, numbers them when it is idempotent (KIP-98: the
 // producer id, epoch and per-partition sequences, the epoch bumped after a
-// gap), and runs a transactional producer's transactions through the
+// gap and each partition's sequences started again at 0 in it; at most
+// five batches in flight per partition, a retry sent only as the first,
+// [MaxInFlightRequestsPerConnection]), and runs a transactional producer's transactions through the
 // transaction coordinator of its transactional.id ([Env.TxnCoordinator]:
 // InitProducerId, AddPartitionsToTxn, EndTxn), which writes the markers
 // ([Producer.EndTransaction]).

@@ -108,7 +108,7 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 		return nil
 	}
 	if p.idempotent() {
-		r.Sequence, r.ProducerEpoch = p.nextSequence(partition), p.epoch
+		r.ProducerEpoch, r.Sequence = p.nextSequence(partition)
 	}
 	p.open = append(p.open, i)
 	env.Record(event.Produce, 0, tp, "%s sends %s (acks=%s)", p.cfg.Name, Label{key, value}, AcksLabel(p.acks))

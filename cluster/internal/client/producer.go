@@ -46,9 +46,12 @@ type Producer struct {
 	// Entries whose records all moved on are swept now and then
 	// ([Producer.sweepRequests]).
 	requests map[int64][]int
-	// nextSeq is the next sequence number per partition and epoch the
-	// current producer epoch (idempotence).
-	nextSeq map[int32]int32
+	// nextSeq is, per partition, the producer epoch its records are
+	// numbered in and the next sequence number (idempotence); epoch is the
+	// producer's latest epoch. A partition moves to the latest epoch,
+	// at sequence 0, when it triggered the bump or has no record of the
+	// older epoch left unsettled ([Producer.nextSequence]).
+	nextSeq map[int32]partSeq
 	epoch   int16
 	// lingering holds, per partition, the batch waiting for linger.ms
 	// (LingerMs above 0).
@@ -157,6 +160,9 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 	} else {
 		p.refused(env, e, answered)
 	}
+	if p.result(answered[0]).Sequence >= 0 {
+		p.sendQueued(env, e.TP.Partition)
+	}
 	p.tickTransaction(env) // an ending transaction's EndTxn waits for its records
 }
 
@@ -208,6 +214,9 @@ func (p *Producer) sweepRequests() {
 func (p *Producer) Tick(env Env) {
 	now := env.Now()
 	open := p.open[:0]
+	// the partitions whose first record waiting to be sent was seen: an
+	// idempotent producer sends its partitions' records in order
+	var headSeen map[int32]bool
 	for _, i := range p.open {
 		r := p.result(i)
 		switch {
@@ -216,10 +225,24 @@ func (p *Producer) Tick(env Env) {
 		case r.inflight != 0 && now-r.sentMs >= p.cfg.RequestTimeoutMs:
 			env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, Label{r.Key, r.Value})
 			p.retryOrFail(env, i, "REQUEST_TIMED_OUT", true)
+		case r.inflight == 0 && (r.retryAtMs != 0 || r.queued) && r.Sequence >= 0:
+			if headSeen[r.Partition] {
+				break // behind the partition's first waiting record
+			}
+			if headSeen == nil {
+				headSeen = map[int32]bool{}
+			}
+			headSeen[r.Partition] = true
+			if r.queued && r.Attempts == 0 && r.batch == nil {
+				p.mergeQueued(i)
+			}
+			if r.queued || now >= r.retryAtMs {
+				p.sendRecord(env, i)
+			}
 		case r.retryAtMs != 0 && now >= r.retryAtMs:
 			p.sendRecord(env, i)
 		}
-		if r.inflight != 0 || r.retryAtMs != 0 || (r.lingering || r.held) && !r.Failed {
+		if r.inflight != 0 || r.retryAtMs != 0 || r.queued || (r.lingering || r.held) && !r.Failed {
 			open = append(open, i)
 		}
 	}

@@ -70,9 +70,13 @@ type ProducerConfig struct {
 	// postProcessAndValidateIdempotenceConfigs does; off under older rules.
 	// Set to true with acks other than "all" it is an invalid config
 	// (Kafka's ConfigException). A record that finally fails leaves a gap
-	// in the sequence: the producer bumps its epoch and numbers the
-	// records still waiting from 0 again, as Kafka 3.7's
-	// TransactionManager does ([Result].ProducerEpoch).
+	// in its partition's sequence: the producer bumps its epoch and numbers
+	// that partition's records still waiting from 0 again, its other
+	// partitions following once their records of the older epoch are
+	// settled, as Kafka's TransactionManager does ([Result].ProducerEpoch;
+	// a leader takes a new epoch only at sequence 0). An idempotent
+	// producer keeps at most five batches in flight per partition and
+	// sends a partition's batches in order ([MaxInFlightRequestsPerConnection]).
 	EnableIdempotence *bool
 	// Partitioner picks the partition of records without a key:
 	// [PartitionerUniformSticky] (the default under [replica.V3_7] and later) or

@@ -46,6 +46,9 @@ type Result struct {
 	held      bool  // waiting for the producer's transaction (InitProducerId, AddPartitionsToTxn)
 	sentEpoch int16 // the producer epoch of the latest send
 	retryAtMs int64 // >0: waiting to retry
-	inflight  int64 // correlation id in flight, 0 if none
-	sentMs    int64
+	// queued: due to be sent, held back by the partition's lane (an
+	// idempotent producer's in-flight limit and order, [Producer.maySend])
+	queued   bool
+	inflight int64 // correlation id in flight, 0 if none
+	sentMs   int64
 }

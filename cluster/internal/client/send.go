@@ -21,12 +21,20 @@ func (p *Producer) sendRecord(env Env, i int) {
 	var live []int
 	for _, j := range members {
 		if m := p.result(j); !m.Acked && !m.Failed {
-			m.Attempts++
 			live = append(live, j)
 		}
 	}
 	if len(live) == 0 {
 		return
+	}
+	if !p.maySend(live) {
+		p.queue(live)
+		return
+	}
+	for _, j := range live {
+		m := p.result(j)
+		m.Attempts++
+		m.queued = false
 	}
 	if leader == replica.NoLeader {
 		for _, j := range live {
@@ -143,8 +151,8 @@ func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
 			// records, e.g. after an unclean election) bumps the epoch
 			// first, unless the sequence was reset since this send.
 			retriable = true
-			if r.sentEpoch == p.epoch && !bumped {
-				p.bumpEpoch(env, -1)
+			if r.sentEpoch == p.partitionEpoch(r.Partition) && !bumped {
+				p.bumpEpoch(env, r.Partition, -1)
 				bumped = true
 			}
 		}
@@ -187,38 +195,80 @@ func (p *Producer) expire(env Env, i int) {
 // bumps its epoch.
 func (p *Producer) failRecord(env Env, i int, code string) {
 	r := p.result(i)
-	r.Failed, r.Error, r.retryAtMs, r.inflight = true, code, 0, 0
+	r.Failed, r.Error, r.retryAtMs, r.inflight, r.queued = true, code, 0, 0, false
 	env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, Label{r.Key, r.Value}, r.Error)
 	if p.txn != nil {
 		p.txnFailed() // an abortable error: the transaction cannot commit
 		return
 	}
 	if r.Sequence >= 0 {
-		p.bumpEpoch(env, i)
+		p.bumpEpoch(env, r.Partition, i)
 	}
 }
 
-// nextSequence hands out the next sequence number of partition.
-func (p *Producer) nextSequence(partition int32) int32 {
+// partSeq is where a partition's numbering stands: the producer epoch and
+// the next sequence number.
+type partSeq struct {
+	epoch int16
+	next  int32
+}
+
+// nextSequence hands out the producer epoch and the next sequence number of
+// a record of partition. A partition still numbered in an older epoch moves
+// to the producer's latest, at sequence 0, once none of its records of the
+// older epoch is unsettled, as Kafka's TransactionManager does
+// (maybeUpdateProducerIdAndEpoch: the partition's in-flight batches finish
+// in the old epoch first); until then its records continue the older
+// epoch's sequence, which the partition's leader still expects.
+func (p *Producer) nextSequence(partition int32) (epoch int16, seq int32) {
 	if p.nextSeq == nil {
-		p.nextSeq = map[int32]int32{}
+		p.nextSeq = map[int32]partSeq{}
 	}
-	seq := p.nextSeq[partition]
-	p.nextSeq[partition]++
-	return seq
+	s, ok := p.nextSeq[partition]
+	if !ok || s.epoch != p.epoch && !p.unsettledIn(partition, s.epoch) {
+		s = partSeq{epoch: p.epoch}
+	}
+	p.nextSeq[partition] = partSeq{epoch: s.epoch, next: s.next + 1}
+	return s.epoch, s.next
 }
 
-// bumpEpoch follows a gap in a partition's sequence: result failed failed
-// for good (skip it), or a leader answered OUT_OF_ORDER_SEQUENCE_NUMBER
-// (failed -1). As Kafka's TransactionManager does for an idempotent
-// producer without transactions (handleFailedBatch and canRetry call
-// requestEpochBumpForPartition), the producer moves to the next epoch,
-// whose sequences start at 0, and renumbers the records still waiting in
-// send order (TxnPartitionMap.startSequencesAtBeginning). Kafka asks for
-// the new epoch with InitProducerId; here it comes at once.
-func (p *Producer) bumpEpoch(env Env, failed int) {
+// partitionEpoch is the producer epoch partition's records are numbered in.
+func (p *Producer) partitionEpoch(partition int32) int16 {
+	if s, ok := p.nextSeq[partition]; ok {
+		return s.epoch
+	}
+	return p.epoch
+}
+
+// unsettledIn reports whether a record of partition numbered in epoch is
+// neither acknowledged nor failed.
+func (p *Producer) unsettledIn(partition int32, epoch int16) bool {
+	for _, i := range p.open {
+		if r := p.result(i); r.Partition == partition && r.Sequence >= 0 && r.ProducerEpoch == epoch && !r.Acked && !r.Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// bumpEpoch follows a gap in partition's sequence: result failed failed for
+// good (skip it), or a leader answered OUT_OF_ORDER_SEQUENCE_NUMBER (failed
+// -1). As Kafka's TransactionManager does for an idempotent producer
+// without transactions (handleFailedBatch and canRetry call
+// requestEpochBumpForPartition, bumpIdempotentProducerEpoch bumps), the
+// producer moves to the next epoch and renumbers the partition's records
+// not yet settled, those in flight included, from 0 in send order
+// (TxnPartitionMap.startSequencesAtBeginning); its other partitions move to
+// the new epoch once their records of the old one are settled
+// ([Producer.nextSequence]). The leader takes a new epoch only at sequence
+// 0 (ProducerAppendInfo.checkSequence). Kafka asks for the new epoch with
+// InitProducerId; here it comes at once.
+func (p *Producer) bumpEpoch(env Env, partition int32, failed int) {
 	p.epoch++
-	p.nextSeq = nil
+	if p.nextSeq == nil {
+		p.nextSeq = map[int32]partSeq{}
+	}
+	p.nextSeq[partition] = partSeq{epoch: p.epoch}
 	// p.open may be being compacted by Tick: visit each index once.
 	seen := map[int]bool{failed: failed >= 0}
 	for _, i := range p.open {
@@ -226,9 +276,9 @@ func (p *Producer) bumpEpoch(env Env, failed int) {
 			continue
 		}
 		seen[i] = true
-		if r := p.result(i); !r.Acked && !r.Failed && r.Sequence >= 0 {
-			r.Sequence, r.ProducerEpoch = p.nextSequence(r.Partition), p.epoch
+		if r := p.result(i); r.Partition == partition && !r.Acked && !r.Failed && r.Sequence >= 0 && !r.held {
+			r.ProducerEpoch, r.Sequence = p.nextSequence(partition)
 		}
 	}
-	env.Record(event.Produce, 0, nil, "%s: producer epoch bumped to %d (sequences start again at 0)", p.cfg.Name, p.epoch)
+	env.Record(event.Produce, 0, p.tp(partition), "%s: producer epoch bumped to %d (sequences of %s-%d start again at 0)", p.cfg.Name, p.epoch, p.cfg.Topic, partition)
 }

@@ -192,7 +192,7 @@ func (p *Producer) txnRelease(env Env) {
 			continue
 		}
 		r.held = false
-		r.Sequence, r.ProducerEpoch = p.nextSequence(r.Partition), p.epoch
+		r.ProducerEpoch, r.Sequence = p.nextSequence(r.Partition)
 		p.linger(env, i, batchSize(r.Key, r.Value, r.Null))
 		released[r.Partition] = true
 	}
