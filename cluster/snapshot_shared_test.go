@@ -52,8 +52,6 @@ func init() {
 		"*.brokers[]*.replicas[]*.Log*.log*.producers.ongoing ([]kafkalog.OngoingTxn)",
 		"*.brokers[]*.replicas[]*.Log*.log*.producers.unreplicated ([]kafkalog.CompletedTxn)",
 		"*.brokers[]*.replicas[]*.Log*.log*.calls.Refused ([]string)",
-		"*.brokers[]*.replicas[]*.Node*.lead.producers[]*.full ([][]replica.producerRun)",
-		"*.brokers[]*.replicas[]*.Node*.lead.producers[]*.tail ([]replica.producerRun)",
 		"*.brokers[]*.coord*.awaiting[].Protocols ([]group.Protocol)",
 		"*.brokers[]*.coord*.awaiting[].Assignments ([]group.MemberAssignment)",
 		"*.brokers[]*.coord*.c*.groups[]*.members[]*.assignment ([]group.TopicPartition)",

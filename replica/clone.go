@@ -1,6 +1,9 @@
 package replica
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Clone returns an independent copy of the node over log, which must be the
 // node's owner's copy of the node's log (the clone of its [Log], in the same
@@ -14,13 +17,11 @@ import "slices"
 //   - the messages, produce answers, ISR proposals and events not yet handed
 //     out, as values: the slices they carry (records fetched, ISRs) are never
 //     changed once emitted, by the node or its caller ([Message]);
-//   - the producers' sequence runs, but for the newest few: they are kept in
-//     sealed chunks that nothing changes, and a chunk still growing is copied
-//     by whichever side writes it first;
 //   - the Config, its functions as they are.
 //
 // The rest is copied: a clone costs one copy of each followers' progress,
-// parked request and producer, not of the producers' history.
+// parked request and producer (a producer's state is its epoch and last
+// five batches, whatever its history).
 func (n *Node) Clone(log Log) *Node {
 	c := *n
 	c.log = log
@@ -50,12 +51,7 @@ func (s leaderState) clone() leaderState {
 			c.followers[id] = &progress
 		}
 	}
-	if s.producers != nil {
-		c.producers = make(map[int64]*producerState, len(s.producers))
-		for id, st := range s.producers {
-			c.producers[id] = st.clone()
-		}
-	}
+	c.producers = maps.Clone(s.producers)
 	return c
 }
 

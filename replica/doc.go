@@ -117,21 +117,41 @@
 //
 // # Idempotent producers
 //
-// A produce whose records carry a [ProducerSequence] is checked as KIP-98's
-// leader does: a retry of records the leader holds is answered with their
-// original offsets and not written again; a batch that skips sequences is
-// refused with OUT_OF_ORDER_SEQUENCE_NUMBER; an older producer epoch with
-// INVALID_PRODUCER_EPOCH. A new leader learns the sequences from its log.
+// A produce whose records carry a [ProducerSequence] is checked as Kafka's
+// leader checks it (UnifiedLog.append with ProducerStateEntry and
+// ProducerAppendInfo; the same at 3.7.0 and in 4.x, under every rule set
+// here). The leader keeps, per producer, its latest epoch and that epoch's
+// last [BatchesRetained] (five) batches: their first and last sequence and
+// first offset (ProducerStateEntry.NUM_BATCHES_TO_RETAIN, Kafka 1.0,
+// KAFKA-5494; 0.11 kept the last batch alone):
+//   - a batch of the current epoch whose sequences are exactly those of one
+//     of the five is a retry: it is answered with that batch's base offset,
+//     NONE, and not written again (since 1.0, Log.analyzeAndValidateProducerState;
+//     0.11 answered DUPLICATE_SEQUENCE_NUMBER, which its client took as a
+//     success);
+//   - an older epoch is INVALID_PRODUCER_EPOCH (KIP-588, 2.7);
+//   - a newer epoch must start at sequence 0, and a batch of the current
+//     epoch must continue its last sequence (0 after the largest int32);
+//     anything else is OUT_OF_ORDER_SEQUENCE_NUMBER: a gap, a retry of a
+//     batch older than the five kept, a retry of part of a batch;
+//   - a producer the leader does not know starts at any sequence (KIP-360).
 //
+// This is why Kafka's idempotent producer keeps at most five requests in
+// flight per connection (max.in.flight.requests.per.connection): a retry
+// must reach the leader while its batch is still one of the five. A new
+// leader reads the producers' last batches back from its log, batch
+// boundaries included (Entry.BatchStart, or a batch's bytes in
+// Entry.Batch), as a Kafka follower keeps them while it replicates.
+
 // # Clones
 //
 // [Node.Clone] copies a node over its owner's copy of its Log (a simulation's
 // snapshot, a fork of its timeline); [MemLog.Clone] copies the in-memory log.
 // A clone copies what a node holds per follower, parked request and producer,
 // and shares the rest: the contents of the messages and events it has not
-// handed out (never changed once emitted), its producers' sequence history in
-// sealed chunks (a chunk still growing is copied by the side that writes it
-// first), and the Config's functions. A MemLog clone shares its records, which
+// handed out (never changed once emitted) and the Config's functions; a
+// producer's state is a value of fixed size (its epoch and last five
+// batches), copied. A MemLog clone shares its records, which
 // neither side writes in place below what they share.
 //
 // # What is not modelled

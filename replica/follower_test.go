@@ -141,7 +141,7 @@ func TestFollowerPastLeaderEndStartsOverAtIt(t *testing.T) {
 	must(t, p.leader.Step(replica.Message{Type: replica.MsgProduce, From: 100, To: 1, CorrelationID: 1, Acks: 1,
 		Records: []replica.Record{{Value: []byte("r7")}}}))
 	p.exchange(t, 20)
-	want := []replica.Entry{{Offset: 7, LeaderEpoch: 2, Value: []byte("r7")}}
+	want := []replica.Entry{{Offset: 7, LeaderEpoch: 2, Value: []byte("r7"), BatchStart: true}}
 	if diff := cmp.Diff(want, p.followerLog.Entries()); diff != "" {
 		t.Errorf("follower's entries after the leader appended at 7 (-want +got):\n%s", diff)
 	}

@@ -3,120 +3,102 @@ package replica
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Error codes of idempotent produce (KIP-98).
 const (
 	// OutOfOrderSequenceNumber: the batch does not continue the producer's
-	// sequence and is not a retry of a batch the leader holds.
+	// sequence, is not a retry of one of the batches the leader keeps, or
+	// starts a newer producer epoch at a sequence other than 0.
 	OutOfOrderSequenceNumber ErrorCode = 45
 	// InvalidProducerEpoch: the producer epoch is older than the one the
 	// leader knows.
 	InvalidProducerEpoch ErrorCode = 47
 )
 
+// BatchesRetained is how many of a producer's latest batches a leader keeps
+// to recognise their retries: Kafka's
+// ProducerStateEntry.NUM_BATCHES_TO_RETAIN, the reason its producer keeps at
+// most five requests in flight per connection with idempotence
+// (max.in.flight.requests.per.connection).
+const BatchesRetained = 5
+
+// noSequence is Kafka's RecordBatch.NO_SEQUENCE: the last sequence of a
+// producer epoch that has no batch yet.
+const noSequence int32 = -1
+
 // seqAfter is the sequence n after seq: sequences count from 0 to the
 // largest int32 and start again at 0 (DefaultRecordBatch.incrementSequence).
+// seqAfter(noSequence, 1) is 0.
 func seqAfter(seq int32, n int64) int32 {
 	return int32((int64(seq) + n) % (math.MaxInt32 + 1))
 }
 
-// producerRun is a run of consecutive sequences of one producer epoch in the
-// log: sequences firstSeq..lastSeq at offsets from firstOffset.
-type producerRun struct {
-	epoch             int16
+// batchMeta is one batch of a producer that the leader keeps (Kafka's
+// BatchMetadata): its first and last sequence (the last below the first
+// when it spans the wrap) and the offset of its first record.
+type batchMeta struct {
 	firstSeq, lastSeq int32
 	firstOffset       int64
 }
 
-// producerState is what a leader knows of one idempotent producer: its runs,
-// oldest first. Kafka keeps the last five batches
-// (ProducerStateManager); runs of merged batches serve the same purpose here,
-// because a record-level [Log] does not keep batch boundaries.
-//
-// The runs are kept in chunks, so that a clone shares them: full holds
-// chunks of runChunk runs each, which never change once sealed, and tail the
-// newest runs (at least one once there is any: the last run, which grows in
-// place, is always in it). A clone shares both; tailShared says tail's array
-// is shared, and is copied before it is written.
+// producerState is what a leader knows of one idempotent producer (Kafka's
+// ProducerStateEntry): its latest epoch and that epoch's last batches,
+// oldest first, at most [BatchesRetained] of them. It is a value of fixed
+// size: a clone copies it, and nothing grows with the producer's history.
 type producerState struct {
-	full       [][]producerRun
-	tail       []producerRun
-	tailShared bool
+	epoch   int16
+	n       int8
+	batches [BatchesRetained]batchMeta
 }
 
-// runChunk is how many runs a sealed chunk of a producerState holds.
-const runChunk = 32
-
-// last returns the newest run, to read or change in place, and false if
-// there is none.
-func (st *producerState) last() (*producerRun, bool) {
-	if len(st.tail) == 0 {
-		return nil, false
+// lastSeq is the last sequence the producer's epoch has written,
+// noSequence when it has no batch.
+func (st *producerState) lastSeq() int32 {
+	if st.n == 0 {
+		return noSequence
 	}
-	st.ownTail()
-	return &st.tail[len(st.tail)-1], true
+	return st.batches[st.n-1].lastSeq
 }
 
-// latest returns the newest run, and false if there is none.
-func (st *producerState) latest() (producerRun, bool) {
-	if len(st.tail) == 0 {
-		return producerRun{}, false
+// add remembers a batch of epoch: a new epoch forgets the older one's
+// batches (ProducerStateEntry.maybeUpdateProducerEpoch), and the oldest of
+// five falls off (addBatchMetadata).
+func (st *producerState) add(epoch int16, b batchMeta) {
+	if epoch != st.epoch {
+		st.epoch, st.n = epoch, 0
 	}
-	return st.tail[len(st.tail)-1], true
-}
-
-// add appends a run, sealing a full tail first.
-func (st *producerState) add(r producerRun) {
-	if len(st.tail) == runChunk {
-		st.full = append(st.full, st.tail)
-		st.tail, st.tailShared = make([]producerRun, 0, runChunk), false
+	if int(st.n) == BatchesRetained {
+		copy(st.batches[:], st.batches[1:])
+		st.n--
 	}
-	st.ownTail()
-	st.tail = append(st.tail, r)
+	st.batches[st.n] = b
+	st.n++
 }
 
-// ownTail makes tail's array st's own before it is written.
-func (st *producerState) ownTail() {
-	if st.tailShared {
-		st.tail = append(make([]producerRun, 0, runChunk), st.tail...)
-		st.tailShared = false
+// duplicate returns the kept batch of epoch whose sequences are exactly
+// first to last (ProducerStateEntry.findDuplicateBatch): a retry of it.
+func (st *producerState) duplicate(epoch int16, first, last int32) (batchMeta, bool) {
+	if epoch != st.epoch {
+		return batchMeta{}, false
 	}
-}
-
-// find returns the first run, oldest first, holding sequences seq to last of
-// epoch.
-func (st *producerState) find(epoch int16, seq, last int32) (producerRun, bool) {
-	for _, chunk := range st.full {
-		if r, ok := findRun(chunk, epoch, seq, last); ok {
-			return r, true
+	for _, b := range st.batches[:st.n] {
+		if b.firstSeq == first && b.lastSeq == last {
+			return b, true
 		}
 	}
-	return findRun(st.tail, epoch, seq, last)
+	return batchMeta{}, false
 }
 
-// findRun is find over one chunk.
-func findRun(runs []producerRun, epoch int16, seq, last int32) (producerRun, bool) {
-	for _, r := range runs {
-		if r.epoch == epoch && seq >= r.firstSeq && last <= r.lastSeq {
-			return r, true
-		}
-	}
-	return producerRun{}, false
-}
-
-// clone returns a copy of st sharing its runs: the sealed chunks, and the
-// tail, which both copy before they write it.
-func (st *producerState) clone() *producerState {
-	st.full, st.tailShared = slices.Clip(st.full), true
-	return &producerState{full: st.full, tail: st.tail, tailShared: true}
-}
-
-// rebuildProducers reads the whole log to learn the producers' sequences,
-// as a new leader does from its producer snapshots and log.
+// rebuildProducers reads the whole log to learn the producers' last batches,
+// as a new leader has them from its producer snapshots and log (a Kafka
+// follower keeps them as it appends). A batch starts at an entry marked as
+// the start of one (Entry.BatchStart, or the bytes of a batch in
+// Entry.Batch) and at any entry that does not continue the one before it
+// (another producer or epoch, a sequence or offset that does not follow).
 func (n *Node) rebuildProducers() error {
-	n.lead.producers = map[int64]*producerState{}
+	n.lead.producers = map[int64]producerState{}
+	var run runReader
 	for from := n.log.LogStartOffset(); from < n.log.LogEndOffset(); {
 		entries, err := n.log.Read(from, n.cfg.ReplicaFetchMaxBytes)
 		if err != nil {
@@ -125,10 +107,8 @@ func (n *Node) rebuildProducers() error {
 		if len(entries) == 0 {
 			break
 		}
-		for _, e := range entries {
-			if e.Producer != nil {
-				n.rememberSequence(*e.Producer, e.Offset)
-			}
+		for i := range entries {
+			run.read(n, &entries[i])
 		}
 		last := entries[len(entries)-1].Offset
 		if last < from {
@@ -137,110 +117,86 @@ func (n *Node) rebuildProducers() error {
 		}
 		from = last + 1
 	}
+	run.flush(n)
 	return nil
 }
 
-// rememberSequence extends the producer's last run or starts a new one.
-func (n *Node) rememberSequence(p ProducerSequence, offset int64) {
-	st := n.lead.producers[p.ID]
-	if st == nil {
-		st = &producerState{}
-		n.lead.producers[p.ID] = st
-	}
-	// a run does not wrap: sequence 0 after the largest starts another
-	if last, ok := st.latest(); ok && last.epoch == p.Epoch && last.lastSeq < math.MaxInt32 && p.Sequence == last.lastSeq+1 && offset == last.firstOffset+int64(p.Sequence-last.firstSeq) {
-		r, _ := st.last()
-		r.lastSeq = p.Sequence
-		return
-	}
-	st.add(producerRun{epoch: p.Epoch, firstSeq: p.Sequence, lastSeq: p.Sequence, firstOffset: offset})
+// runReader gathers the batch being read by rebuildProducers.
+type runReader struct {
+	open       bool
+	id         int64
+	epoch      int16
+	batch      batchMeta
+	lastOffset int64
 }
 
-// rememberBatch remembers count records of one producer with consecutive
-// sequences from first at consecutive offsets from base, as rememberSequence
-// for each of them would.
-func (n *Node) rememberBatch(first ProducerSequence, count int, base int64) {
-	if last := int64(first.Sequence) + int64(count) - 1; last > math.MaxInt32 {
-		// The sequences wrap past the largest int32 (Kafka starts them again
-		// at 0): remember them one by one, as the runs do not wrap.
-		for i := range count {
-			n.rememberSequence(ProducerSequence{ID: first.ID, Epoch: first.Epoch, Sequence: seqAfter(first.Sequence, int64(i))}, base+int64(i))
-		}
+// read adds entry e to the batch being read, or ends it and starts another.
+func (r *runReader) read(n *Node, e *Entry) {
+	p := e.Producer
+	if p != nil && r.open && !e.BatchStart && e.Batch == nil && p.ID == r.id && p.Epoch == r.epoch &&
+		p.Sequence == seqAfter(r.batch.lastSeq, 1) && e.Offset == r.lastOffset+1 {
+		r.batch.lastSeq, r.lastOffset = p.Sequence, e.Offset
 		return
 	}
-	n.rememberSequence(first, base)
-	if count > 1 {
-		r, _ := n.lead.producers[first.ID].last()
-		r.lastSeq = first.Sequence + int32(count) - 1
+	r.flush(n)
+	if p != nil {
+		*r = runReader{open: true, id: p.ID, epoch: p.Epoch, batch: batchMeta{firstSeq: p.Sequence, lastSeq: p.Sequence, firstOffset: e.Offset}, lastOffset: e.Offset}
 	}
+}
+
+// flush remembers the batch being read, if any.
+func (r *runReader) flush(n *Node) {
+	if r.open {
+		n.rememberBatch(r.id, r.epoch, r.batch)
+		r.open = false
+	}
+}
+
+// rememberBatch adds batch b of producer id's epoch to what the leader
+// keeps of it.
+func (n *Node) rememberBatch(id int64, epoch int16, b batchMeta) {
+	st := n.lead.producers[id]
+	st.add(epoch, b)
+	n.lead.producers[id] = st
 }
 
 // checkSequence applies the leader's idempotence rules to a produce batch of
-// count records, the first with producer fields first (nil: no idempotence),
-// as Kafka 3.7's ProducerAppendInfo.checkSequence and
-// ProducerStateManager's duplicate check do: a retry of records it holds
-// answers with their original base offset (duplicate true); a batch that
-// continues the sequence (the one after the largest int32 being 0), or the
-// first of a producer it does not know at any sequence (KIP-360: its
-// records may have been deleted), or the first of a newer epoch, is
-// appended; an older epoch is INVALID_PRODUCER_EPOCH, and anything else
-// OUT_OF_ORDER_SEQUENCE_NUMBER.
+// count records, the first with producer fields first (nil: no
+// idempotence), in the order of Kafka's UnifiedLog.append (3.7 and 4.x
+// alike):
+//  1. a batch of the producer's current epoch whose sequences are exactly
+//     those of one of the last [BatchesRetained] batches it wrote is a retry:
+//     it is answered with that batch's base offset (duplicate true) and not
+//     written again (UnifiedLog.analyzeAndValidateProducerState,
+//     ProducerStateEntry.findDuplicateBatch);
+//  2. an epoch older than the producer's is INVALID_PRODUCER_EPOCH
+//     (ProducerAppendInfo.checkProducerEpoch; KIP-588, 2.7);
+//  3. a newer epoch must start at sequence 0, and a batch of the current
+//     epoch must continue its last sequence (0 after the largest int32),
+//     else OUT_OF_ORDER_SEQUENCE_NUMBER (ProducerAppendInfo.checkSequence): a
+//     gap, and a retry of a batch older than the five kept or of part of
+//     one, are refused alike.
 //
-// One difference: Kafka takes a newer epoch only at sequence 0 ("Invalid
-// sequence number for new epoch"); here at any. The world's built-in
-// producers renumber every record not yet acknowledged when they bump
-// their epoch, those in flight included, where Kafka's TransactionManager
-// renumbers the partitions that caused the bump and lets the others'
-// in-flight batches finish in the old epoch first; against Kafka's rule
-// they would bump again and again.
+// A producer the leader does not know (its records all deleted, or never
+// written here) may start at any sequence (KIP-360).
 func (n *Node) checkSequence(first *ProducerSequence, count int) (base int64, duplicate bool, code ErrorCode) {
 	if first == nil {
 		return 0, false, None
 	}
-	st := n.lead.producers[first.ID]
-	if st == nil {
+	st, known := n.lead.producers[first.ID]
+	if !known {
 		return 0, false, None
 	}
-	latest, ok := st.latest()
-	if !ok {
-		return 0, false, None
+	if b, ok := st.duplicate(first.Epoch, first.Sequence, seqAfter(first.Sequence, int64(count)-1)); ok {
+		return b.firstOffset, true, None
 	}
 	switch {
-	case first.Epoch < latest.epoch:
+	case first.Epoch < st.epoch:
 		return 0, false, InvalidProducerEpoch
-	case first.Epoch > latest.epoch:
-		return 0, false, None
-	}
-	if off, ok := st.holds(first.Epoch, first.Sequence, count); ok {
-		return off, true, None
-	}
-	if first.Sequence != seqAfter(latest.lastSeq, 1) {
+	case first.Epoch != st.epoch && first.Sequence != 0:
+		return 0, false, OutOfOrderSequenceNumber
+	case first.Epoch == st.epoch && first.Sequence != seqAfter(st.lastSeq(), 1):
 		return 0, false, OutOfOrderSequenceNumber
 	}
 	return 0, false, None
-}
-
-// holds reports whether the runs hold count sequences of epoch from seq
-// (wrapping past the largest int32), at consecutive offsets: a retry of
-// records already in the log, and the offset of the first.
-func (st *producerState) holds(epoch int16, seq int32, count int) (int64, bool) {
-	var base int64
-	for done := 0; done < count; {
-		// the part of the batch up to the wrap, or all of it
-		part := min(int64(count-done), int64(math.MaxInt32)-int64(seq)+1)
-		last := seq + int32(part-1)
-		r, found := st.find(epoch, seq, last)
-		if !found {
-			return 0, false
-		}
-		off := r.firstOffset + int64(seq-r.firstSeq)
-		if done == 0 {
-			base = off
-		} else if off != base+int64(done) {
-			return 0, false
-		}
-		done += int(part)
-		seq = 0
-	}
-	return base, true
 }

@@ -25,13 +25,14 @@ func TestIdempotentProduce(t *testing.T) {
 		leo     int64
 	}{
 		{"the next sequence is appended", seqs(1, 3, 4), replica.ProduceResponse{BaseOffset: 3}, 5},
-		{"a retry of the last batch gets its offsets back", seqs(1, 1, 2), replica.ProduceResponse{BaseOffset: 1}, 3},
-		{"a retry inside a run", seqs(1, 1), replica.ProduceResponse{BaseOffset: 1}, 3},
+		{"a retry of the batch gets its offsets back", seqs(1, 0, 1, 2), replica.ProduceResponse{BaseOffset: 0}, 3},
+		{"a retry of part of the batch is refused", seqs(1, 1, 2), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}, 3},
+		{"a retry of one record of the batch is refused", seqs(1, 1), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}, 3},
 		{"a gap is refused", seqs(1, 5), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}, 3},
 		{"sequences within a batch must be consecutive", seqs(1, 3, 5), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}, 3},
 		{"an older producer epoch is fenced", seqs(0, 3), replica.ProduceResponse{Error: replica.InvalidProducerEpoch, BaseOffset: -1}, 3},
 		{"a newer producer epoch starts over", seqs(2, 0), replica.ProduceResponse{BaseOffset: 3}, 4},
-		{"a newer producer epoch is taken at any sequence (Kafka: at 0 only)", seqs(2, 3), replica.ProduceResponse{BaseOffset: 3}, 4},
+		{"a newer producer epoch must start at sequence 0", seqs(2, 3), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}, 3},
 		{"another producer is independent", []replica.Record{{Producer: &replica.ProducerSequence{ID: 8, Sequence: 9}}}, replica.ProduceResponse{BaseOffset: 3}, 4},
 	}
 	for _, tt := range tests {
@@ -59,7 +60,7 @@ func TestIdempotentProduce(t *testing.T) {
 // TestIdempotentSequenceWrap: a producer's sequence starts again at 0
 // after the largest int32 (DefaultRecordBatch.incrementSequence): the
 // batch after it continues at 0, a batch may span the wrap, and a retry of
-// such a batch gets its offsets back.
+// such a batch gets its offsets back (a retry of part of it does not).
 func TestIdempotentSequenceWrap(t *testing.T) {
 	const top = 1<<31 - 1
 	seqs := func(seq ...int32) []replica.Record {
@@ -82,9 +83,9 @@ func TestIdempotentSequenceWrap(t *testing.T) {
 	}{
 		{seqs(top, 0, 1), replica.ProduceResponse{BaseOffset: 2}},                                        // spans the wrap
 		{seqs(top, 0, 1), replica.ProduceResponse{BaseOffset: 2}},                                        // its retry
-		{seqs(0, 1), replica.ProduceResponse{BaseOffset: 3}},                                             // a retry of its tail
+		{seqs(0, 1), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},   // a retry of its tail alone
 		{seqs(2), replica.ProduceResponse{BaseOffset: 5}},                                                // on after the wrap
-		{seqs(top), replica.ProduceResponse{BaseOffset: 2}},                                              // the largest, again
+		{seqs(top), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},    // the largest alone
 		{seqs(4), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},      // a gap
 		{seqs(top, 1), replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}}, // not consecutive
 		{seqs(3, 4), replica.ProduceResponse{BaseOffset: 6}},

@@ -20,8 +20,9 @@ type leaderState struct {
 	lastShrinkCheckMs int64
 	parkedFetches     []parkedFetch
 	parkedProduces    []parkedProduce
-	// producers is the idempotent producers' state, by producer id.
-	producers map[int64]*producerState
+	// producers is the idempotent producers' state, by producer id: a
+	// value of fixed size each.
+	producers map[int64]producerState
 }
 
 // followerProgress is the leader's view of one follower (Kafka's Replica state: LEO, lastCaughtUpTimeMs).

@@ -96,6 +96,14 @@ type Entry struct {
 	Value []byte
 	// Producer is the idempotent producer's id and sequence, nil if none.
 	Producer *ProducerSequence
+	// BatchStart marks the first record of a record batch, for a Log that
+	// keeps records rather than batches' bytes ([MemLog] sets it on the
+	// first record of each append as leader; a Log that sets Batch there
+	// need not). A new leader reads its producers' last batches from the
+	// log (Kafka keeps five per producer, ProducerStateEntry) and answers a
+	// retry only when it is one of them exactly: without the marks, the
+	// records of one producer that follow each other count as one batch.
+	BatchStart bool
 	// Batch, set only by a Log that stores batches as bytes, and only on
 	// the first entry of a record batch, holds that batch's bytes as the
 	// log stores them; the entries up to the batch's last offset follow it

@@ -49,6 +49,9 @@ func (l *MemLog) AppendAsLeader(records []Record, leaderEpoch int32) (int64, err
 	for i, r := range records {
 		entries[i] = Entry{Offset: base + int64(i), LeaderEpoch: leaderEpoch, Key: r.Key, Value: r.Value, Producer: r.Producer}
 	}
+	if len(entries) > 0 {
+		entries[0].BatchStart = true // the records are one batch
+	}
 	return base, l.AppendAsFollower(entries)
 }
 

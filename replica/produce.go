@@ -129,7 +129,7 @@ func (n *Node) append(m Message, count int, first *ProducerSequence) (int64, err
 		return 0, fmt.Errorf("%w: broker %d: append %d records: %w", ErrLog, n.cfg.ID, count, err)
 	}
 	if first != nil {
-		n.rememberBatch(*first, count, base)
+		n.rememberBatch(first.ID, first.Epoch, batchMeta{firstSeq: first.Sequence, lastSeq: seqAfter(first.Sequence, int64(count)-1), firstOffset: base})
 	}
 	n.maybeAdvanceHW()
 	n.completeParkedFetches()

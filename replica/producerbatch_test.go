@@ -104,10 +104,11 @@ func TestProducerBatchAsRecords(t *testing.T) {
 	}
 }
 
-// TestIdempotentBatches: a leader remembers every sequence of a batch it
+// TestIdempotentBatches: a leader remembers the sequence range of a batch it
 // appended, whether the batch came as records or whole: the next batch
-// continues after the last one, and a retry of any part of it gets its
-// offsets back.
+// continues after the last one, a retry of the whole batch gets its offsets
+// back, and a retry of part of it is OUT_OF_ORDER_SEQUENCE_NUMBER, as Kafka
+// matches retries on the exact range (ProducerStateEntry.batchWithSequenceRange).
 func TestIdempotentBatches(t *testing.T) {
 	for _, whole := range []bool{false, true} {
 		log := &batchMemLog{MemLog: replica.NewMemLog()}
@@ -121,8 +122,10 @@ func TestIdempotentBatches(t *testing.T) {
 		}{
 			{0, 3, replica.ProduceResponse{BaseOffset: 0}},
 			{3, 2, replica.ProduceResponse{BaseOffset: 3}},
-			{1, 2, replica.ProduceResponse{BaseOffset: 1}},
-			{4, 1, replica.ProduceResponse{BaseOffset: 4}},
+			{0, 3, replica.ProduceResponse{BaseOffset: 0}},
+			{3, 2, replica.ProduceResponse{BaseOffset: 3}},
+			{1, 2, replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},
+			{4, 1, replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},
 			{6, 1, replica.ProduceResponse{Error: replica.OutOfOrderSequenceNumber, BaseOffset: -1}},
 			{5, 1, replica.ProduceResponse{BaseOffset: 5}},
 		}
@@ -140,7 +143,7 @@ func TestIdempotentBatches(t *testing.T) {
 			n.Advance(n.Ready())
 		}
 		if whole && log.batches != 3 {
-			t.Errorf("%d batches reached the log as batches, want 3 (the others are retries)", log.batches)
+			t.Errorf("%d batches reached the log as batches, want 3 (the others are retries or refused)", log.batches)
 		}
 	}
 }
