@@ -43,8 +43,8 @@ func init() {
 			apply: func(w *World, a Action) error { return w.addProducer(a.Producer) },
 			format: func(a Action) string {
 				s := fmt.Sprintf("add-producer %s topic=%s acks=%s keys=%s", a.Producer.Name, a.Producer.Topic, a.Producer.Acks, strings.Join(a.Producer.Keys, ","))
-				if a.Producer.LingerMs > 0 {
-					s += fmt.Sprintf(" linger.ms=%d", a.Producer.LingerMs)
+				if a.Producer.LingerMs != 0 {
+					s += fmt.Sprintf(" linger.ms=%d", max(0, a.Producer.LingerMs))
 				}
 				if a.Producer.TransactionalID != "" {
 					s += " transactional.id=" + a.Producer.TransactionalID

@@ -32,12 +32,13 @@ const DefaultBatchSize = client.DefaultBatchSize
 // (KafkaProducer.ensureValidRecordSize, RecordTooLargeException).
 const DefaultMaxRequestSize = client.DefaultMaxRequestSize
 
-// ProducerConfig describes a producer. With linger.ms 0 (the default, as
-// in Kafka 3.7) each record is sent alone, as one batch, to the leader the
-// controller names (instant metadata); with LingerMs the records for one
-// partition wait and travel together as one batch.
+// ProducerConfig describes a producer. With linger.ms 0 (Kafka 3.7's
+// default, or [NoLinger]) each record is sent alone, as one batch, to the
+// leader the controller names (instant metadata); with LingerMs above 0
+// (Kafka 4's default is 5 ms, KIP-1030) the records for one partition wait
+// and travel together as one batch.
 //
-// The zero values of Acks, EnableIdempotence and Partitioner are the
+// The zero values of Acks, EnableIdempotence, Partitioner and LingerMs are the
 // defaults of the client of the world's rule set ([Config.Rules]): under
 // [replica.V3_7] and later those of a current Java client (Kafka 3.7's
 // ProducerConfig: acks=all and enable.idempotence=true since 3.0, KIP-679;
@@ -47,6 +48,10 @@ const DefaultMaxRequestSize = client.DefaultMaxRequestSize
 // [ActCommitTransaction] and [ActAbortTransaction] end the transactions of
 // a producer with a TransactionalID.
 type ProducerConfig = client.ProducerConfig
+
+// NoLinger, as [ProducerConfig].LingerMs, is linger.ms=0 set explicitly
+// (the zero value is the rule set's default: 5 ms under [replica.V4]).
+const NoLinger = client.NoLinger
 
 // Partitioners for records without a key ([ProducerConfig].Partitioner).
 const (

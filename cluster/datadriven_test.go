@@ -22,7 +22,7 @@ import (
 //
 //	new brokers=2 rules=v0.10 min-isr=1 unclean seed=1
 //	create-topic name=kip101 replicas=(2,1)      or partitions=3 rf=3
-//	add-producer name=p topic=kip101 acks=all keys=(alice)
+//	add-producer name=p topic=kip101 acks=all keys=(alice) linger-ms=0
 //	add-consumer name=c topic=kip101 partition=0
 //	produce p value=m1 key=k partition=0
 //	deliver n=2 from=(1) to=(2)                  (default: all, until quiet)
@@ -276,6 +276,9 @@ func parseAction(t *testing.T, d *datadriven.TestData) (cluster.Action, error) {
 		d.MaybeScanArgs(t, "rate", &a.Producer.RecordsPerSec)
 		if arg, ok := d.Arg("keys"); ok {
 			a.Producer.Keys = arg.Vals
+		}
+		if d.MaybeScanArgs(t, "linger-ms", &a.Producer.LingerMs) && a.Producer.LingerMs == 0 {
+			a.Producer.LingerMs = cluster.NoLinger // none, whatever the rules' default
 		}
 	case cluster.ActAddConsumer:
 		d.ScanArgs(t, "name", &a.Consumer.Name)

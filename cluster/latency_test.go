@@ -23,7 +23,7 @@ func TestNetworkLatency(t *testing.T) {
 		w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.Modern, NetworkLatencyMs: tt.latencyMs})
 		require.NoError(t, err)
 		require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1}))
-		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "1"}))
+		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "p", Topic: "t", Acks: "1", LingerMs: cluster.NoLinger}))
 		require.NoError(t, w.RunFor(100))
 		require.NoError(t, w.Produce("p", "", "r0", 0))
 		var got []bool

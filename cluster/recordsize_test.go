@@ -35,7 +35,7 @@ func TestRecordsTooLarge(t *testing.T) {
 			log.SegmentBytes, log.MaxMessageBytes = tc.segmentBytes, int32(tc.maxMessage)
 			for _, a := range []Action{
 				{Kind: ActCreateTopic, Topic: TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}, Config: &log}},
-				{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all"}},
+				{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all", LingerMs: NoLinger}},
 				{Kind: ActProduce, Name: "p", Value: "small-1", Partition: -1},
 				{Kind: ActProduce, Name: "p", Value: strings.Repeat("v", tc.size), Partition: -1},
 				{Kind: ActRun, Ms: 1000},
@@ -90,7 +90,7 @@ func TestNotEnoughReplicasBeforeSize(t *testing.T) {
 	log.SegmentBytes = 16 << 10
 	for _, a := range []Action{
 		{Kind: ActCreateTopic, Topic: TopicSpec{Name: "t", Assignment: [][]int32{{1}}, Config: &log}},
-		{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all"}},
+		{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all", LingerMs: NoLinger}},
 		{Kind: ActProduce, Name: "p", Value: strings.Repeat("v", 17000), Partition: -1},
 		{Kind: ActRun, Ms: 1000},
 	} {
@@ -120,7 +120,7 @@ func TestEventsShowBigValuesShort(t *testing.T) {
 	}
 	for _, a := range []Action{
 		{Kind: ActCreateTopic, Topic: TopicSpec{Name: "t", Assignment: [][]int32{{1, 2, 3}}}},
-		{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all"}},
+		{Kind: ActAddProducer, Producer: ProducerConfig{Name: "p", Topic: "t", Acks: "all", LingerMs: NoLinger}},
 		{Kind: ActProduce, Name: "p", Key: strings.Repeat("k", 100), Value: strings.Repeat("é", 5000), Partition: -1},
 		{Kind: ActRun, Ms: 1000},
 	} {

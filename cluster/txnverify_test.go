@@ -22,7 +22,8 @@ func TestTransactionVerificationLostQuestion(t *testing.T) {
 	for i := 0; coord == leader; i++ { // a transactional.id coordinated away from t-0's leader
 		require.Less(t, i, 20)
 		w = txnWorld(t)
-		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", Acks: "all", TransactionalID: fmt.Sprintf("tx-%d", i)}))
+		require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", Acks: "all", TransactionalID: fmt.Sprintf("tx-%d", i),
+			LingerMs: cluster.NoLinger})) // the batch goes at once: the test delivers message by message
 		require.NoError(t, w.RunFor(1000))
 		txns := w.Transactions()
 		require.Len(t, txns, 1)

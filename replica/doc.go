@@ -54,6 +54,7 @@
 //	HW frozen below the effective min ISR    no     no     no    no    yes   yes   3.7.0 Partition.maybeIncrementLeaderHW (KAFKA-15583)
 //	ISR may empty; ELR, last known leader    no     no     no    no    no    yes   4.1 (KIP-966; eligible.leader.replicas.version 1 by default)
 //	message.timestamp.after.max.ms default   -      -      -     -     none  1 h   4.0 (KIP-1030; KIP-937 brought the config in 3.6)
+//	producer linger.ms default (cluster's)   0      0      0     0     0     5 ms  4.0 (KIP-1030; the simulated producers' default)
 //
 // ZK: written to ZooKeeper synchronously by the leader ([RuleSet.SynchronousISRWrite]);
 // AP: proposed to the controller and answered asynchronously. Each row is a
@@ -65,7 +66,8 @@
 // [RuleSet.StrictMinISR], [RuleSet.TruncatesOnFetch],
 // [RuleSet.EligibleLeaderReplicas], [RuleSet.DefaultMessageTimestampAfterMaxMs])
 // or a case of
-// [TruncationPoint].
+// [TruncationPoint]; the producers' linger.ms is the live cluster's
+// (its client package's DefaultLingerMs).
 //
 // Why 2.0 cuts at the HW when the leader has no answer: a 2.0 leader caches
 // its epoch only at its first append in it, so until then a follower whose

@@ -11,7 +11,7 @@ import (
 // datadriven scripts:
 //
 //	create-topic name=kip101 replicas=1,2       or partitions=3 rf=3
-//	add-producer name=p topic=kip101 acks=all keys=alice,bob linger-ms=50 batch-size=16384
+//	add-producer name=p topic=kip101 acks=all keys=alice,bob linger-ms=50 batch-size=16384 (linger-ms=0: none, whatever the rules' default)
 //	             transactional-id=tx1
 //	add-consumer name=c topic=kip101 partition=0
 //	add-consumer name=E1 group=eager-g topics=orders assignors=sticky ...
@@ -119,6 +119,9 @@ func producerArgs(a args, act *cluster.Action) error {
 	}
 	if err := a.int64("linger-ms", &act.Producer.LingerMs); err != nil {
 		return err
+	}
+	if _, set := a.named["linger-ms"]; set && act.Producer.LingerMs == 0 {
+		act.Producer.LingerMs = cluster.NoLinger // linger.ms=0 said, not the rule set's default
 	}
 	if err := a.int("batch-size", &act.Producer.BatchSize); err != nil {
 		return err

@@ -77,7 +77,7 @@ summary s
 cluster brokers=1
 step 0 a
 do create-topic name=events partitions=1 rf=1 segment-bytes=210
-do add-producer name=p topic=events
+do add-producer name=p topic=events linger-ms=0
 do produce-many p count=4 prefix=r
 do run ms=100
 expect segments events-0 0:[0,1,2] 3:[3]

@@ -225,12 +225,15 @@ type RecordView struct {
 // ProducerView is one producer: its settings (from the action that added
 // it) and its counts.
 type ProducerView struct {
-	Name  string   `json:"name"`
-	Topic string   `json:"topic"`
-	Rate  float64  `json:"rate"`
-	Acks  string   `json:"acks"`
-	Keys  []string `json:"keys,omitempty"`
-	Sent  int      `json:"sent"`
+	Name  string  `json:"name"`
+	Topic string  `json:"topic"`
+	Rate  float64 `json:"rate"`
+	Acks  string  `json:"acks"`
+	// LingerMs is the linger.ms it runs with: as set, or its rule set's
+	// default (5 ms under Kafka 4's rules, KIP-1030; 0 under 3.7's).
+	LingerMs int64    `json:"linger_ms"`
+	Keys     []string `json:"keys,omitempty"`
+	Sent     int      `json:"sent"`
 	// Acked counts the records acknowledged with an offset, LostAfterAck
 	// those of them the partition no longer holds; SentNoAck the acks=0
 	// sends, which get no answer.
@@ -397,9 +400,10 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 
 func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 	cfgs := producerConfigs(w)
-	rates := map[string]float64{}
+	rates, lingers := map[string]float64{}, map[string]int64{}
 	for _, p := range w.Producers() {
 		rates[p.Name()] = p.RatePerSec()
+		lingers[p.Name()] = max(0, p.Config().LingerMs)
 	}
 	var out []ProducerView
 	for _, p := range st.Producers {
@@ -408,7 +412,7 @@ func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 		if acks == "" {
 			acks = "all"
 		}
-		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: rates[p.Name], Acks: acks, Keys: c.Keys,
+		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: rates[p.Name], Acks: acks, LingerMs: lingers[p.Name], Keys: c.Keys,
 			Sent: p.Sent, Acked: p.Acked, LostAfterAck: p.LostAfterAck, SentNoAck: p.SentNoAck, Failed: p.Failed}
 		last := p.Results
 		if len(last) > 3 {

@@ -132,7 +132,7 @@ func TestProducerFormChangesTheProducer(t *testing.T) {
 	screenshot(t, ctx, "producer-form")
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.querySelector("#pf-rate").value = "4"; document.querySelector("#pf-acks").value = "1"; document.querySelector("#pf-keys").value = ""; document.querySelector("#producer-form button[type=submit]").click(); return true; })()`))
 	require.NoError(t, err)
-	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector('.producer[data-producer="profile-svc"]') || {}).textContent.includes("4/s · acks=1 · no keys")`, chromedp.WithPollingTimeout(10*time.Second)))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`(document.querySelector('.producer[data-producer="profile-svc"]') || {}).textContent.includes("4/s · acks=1 · linger.ms=5 · no keys")`, chromedp.WithPollingTimeout(10*time.Second)))
 	if err != nil {
 		txt, _ := chromedp.Run(ctx, chromedp.TextContent(`#producers`))
 		t.Fatalf("after applying rate 4, acks 1, no keys the producers panel says:\n%s", txt)

@@ -268,6 +268,9 @@ func (h *harness) addProducer(a args) error {
 		b := v == "true"
 		cfg.EnableIdempotence = &b
 	}
+	if a.d.HasArg("linger") && cfg.LingerMs == 0 {
+		cfg.LingerMs = NoLinger // linger=0 said: none, whatever the rules' default
+	}
 	if err := CheckProducer(h.env, cfg, false); err != nil {
 		return err
 	}
@@ -277,7 +280,7 @@ func (h *harness) addProducer(a args) error {
 	}
 	h.producers = append(h.producers, p)
 	c := p.Config()
-	fmt.Fprintf(&h.env.out, "%s: acks=%s idempotence=%v partitioner=%s\n", c.Name, c.Acks, *c.EnableIdempotence, c.Partitioner)
+	fmt.Fprintf(&h.env.out, "%s: acks=%s idempotence=%v partitioner=%s linger.ms=%d\n", c.Name, c.Acks, *c.EnableIdempotence, c.Partitioner, max(0, c.LingerMs))
 	return nil
 }
 

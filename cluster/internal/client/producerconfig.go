@@ -23,10 +23,12 @@ const DefaultBatchSize = 16384
 // (KafkaProducer.ensureValidRecordSize, RecordTooLargeException).
 const DefaultMaxRequestSize = 1 << 20
 
-// ProducerConfig describes a producer. With linger.ms 0 (the default, as
-// in Kafka 3.7) each record is sent alone, as one batch, to the leader the
-// controller names (instant metadata); with [ProducerConfig.LingerMs] the
-// records for one partition wait and travel together as one batch.
+// ProducerConfig describes a producer. With linger.ms 0 (Kafka 3.7's
+// default) each record is sent alone, as one batch, to the leader the
+// controller names (instant metadata), unless the partition's requests in
+// flight hold it back; with [ProducerConfig.LingerMs] above 0 (Kafka 4's
+// default is 5 ms, KIP-1030) the records for one partition wait and travel
+// together as one batch.
 //
 // The zero values of Acks, EnableIdempotence and Partitioner are the
 // defaults of the client of the world's rule set (the world's
@@ -85,8 +87,10 @@ type ProducerConfig struct {
 	// BatchSize is batch.size in bytes (default 16384), the uniform sticky
 	// partitioner's switch point, and with LingerMs the most a batch holds.
 	BatchSize int
-	// LingerMs is linger.ms (default 0: every record is sent at once, alone).
-	// Above 0 a record for a partition joins the batch open for it, and the
+	// LingerMs is linger.ms. 0 is the default of the rule set's client
+	// ([DefaultLingerMs]: 5 ms under [replica.V4], Kafka 4.0's KIP-1030;
+	// 0 before, every record sent at once, alone); [NoLinger] sets
+	// linger.ms=0 explicitly. Above 0 a record for a partition joins the batch open for it, and the
 	// batch is sent linger.ms after its first record, or as soon as the next
 	// record would take it past batch.size (that record starts the next
 	// batch), as Kafka 3.7's RecordAccumulator.append and ready do. A batch
@@ -100,6 +104,20 @@ type ProducerConfig struct {
 	// transaction with a marker on each partition it wrote to
 	// (transaction.go says what is modelled). "" (the default): none.
 	TransactionalID string
+}
+
+// NoLinger, as [ProducerConfig.LingerMs], is linger.ms=0 set explicitly:
+// every record is sent at once, whatever the rule set's default.
+const NoLinger int64 = -1
+
+// DefaultLingerMs returns the linger.ms default of the client of rules: 5
+// from Kafka 4.0 (KIP-1030: a little batching costs little latency and
+// saves requests), 0 before.
+func DefaultLingerMs(rules replica.RuleSet) int64 {
+	if rules >= replica.V4 {
+		return 5
+	}
+	return 0
 }
 
 // Partitioners for records without a key ([ProducerConfig.Partitioner]).
@@ -143,13 +161,13 @@ func AcksLabel(a int16) string {
 }
 
 // CheckProducer checks a new producer's settings, before any default:
-// acks, partitioner, batch.size and linger.ms, its topic, and its name
-// (taken: another producer has it).
+// acks, partitioner, batch.size and linger.ms (at least 0, or [NoLinger]),
+// its topic, and its name (taken: another producer has it).
 func CheckProducer(env Env, cfg ProducerConfig, taken bool) error {
 	if _, err := parseAcks(cfg.Acks); err != nil {
 		return err
 	}
-	if pt := cfg.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || cfg.BatchSize < 0 || cfg.LingerMs < 0 {
+	if pt := cfg.Partitioner; pt != "" && pt != PartitionerSticky && pt != PartitionerUniformSticky || cfg.BatchSize < 0 || cfg.LingerMs < NoLinger {
 		return fmt.Errorf("%w: producer %q: partitioner %q, batch.size %d, linger.ms %d", metadata.ErrInvalidConfig, cfg.Name, pt, cfg.BatchSize, cfg.LingerMs)
 	}
 	if _, ok := env.PartitionCount(cfg.Topic); !ok || cfg.Name == "" || taken {
@@ -209,6 +227,9 @@ func (cfg ProducerConfig) withDefaults(rules replica.RuleSet) (ProducerConfig, e
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = DefaultBatchSize
+	}
+	if cfg.LingerMs == 0 {
+		cfg.LingerMs = DefaultLingerMs(rules)
 	}
 	return cfg, nil
 }

@@ -465,6 +465,7 @@
  * @property {string} topic
  * @property {number} rate
  * @property {string} acks
+ * @property {number} linger_ms LingerMs is the linger.ms it runs with: as set, or its rule set's default (5 ms under Kafka 4's rules, KIP-1030; 0 under 3.7's).
  * @property {Array<string> | null} [keys]
  * @property {number} sent
  * @property {number} acked Acked counts the records acknowledged with an offset, LostAfterAck those of them the partition no longer holds; SentNoAck the acks=0 sends, which get no answer.

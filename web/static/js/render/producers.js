@@ -15,7 +15,7 @@ export function producersHTML(v) {
       <div class="top"><b>${esc(p.name)}</b> <span class="muted">→ ${esc(p.topic)}</span>
         <button type="button" data-produce="${esc(p.name)}" title="send one record now">send one</button>
         <button type="button" data-edit-producer="${esc(p.name)}" title="change the rate, acks and keys">edit</button></div>
-      <div class="muted">${p.rate}/s · acks=${esc(p.acks)} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky partitioner)"}</div>
+      <div class="muted">${p.rate}/s · acks=${esc(p.acks)} · linger.ms=${p.linger_ms} · ${p.keys && p.keys.length ? `keys ${p.keys.map(esc).join(", ")}` : "no keys (sticky partitioner)"}</div>
       <div class="counts">${countsHTML(p, p.acks === "0")}</div>
     </div>`).join("");
 }
