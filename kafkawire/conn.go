@@ -150,7 +150,7 @@ func (c *conn) readRequest() inbound {
 		c.s.queued.release(int64(n))
 		return inbound{err: err}
 	}
-	hdr, req, err := c.s.versions.Decode(buf)
+	hdr, req, err := c.s.Versions().Decode(buf)
 	in := inbound{hdr: hdr, req: req, err: err, at: time.Now(), held: int64(n)}
 	if err == nil {
 		in.body = buf[hdr.Size:]
@@ -372,10 +372,10 @@ func (c *conn) await() bool {
 func (c *conn) outcome(in inbound) (Outcome, bool) {
 	switch req := in.req.(type) {
 	case nil: // ApiVersions at an unsupported version
-		resp, _ := c.s.versions.apiVersionsResponse(nil, in.hdr.APIVersion)
+		resp, _ := c.s.Versions().apiVersionsResponse(nil, in.hdr.APIVersion)
 		return Respond(resp), true
 	case *kmsg.ApiVersionsRequest:
-		resp, ok := c.s.versions.apiVersionsResponse(req, in.hdr.APIVersion)
+		resp, ok := c.s.Versions().apiVersionsResponse(req, in.hdr.APIVersion)
 		if ok && req.Version >= 3 {
 			c.mu.Lock()
 			c.info.ClientSoftwareName, c.info.ClientSoftwareVersion = req.ClientSoftwareName, req.ClientSoftwareVersion

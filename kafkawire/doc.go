@@ -11,6 +11,16 @@
 // left untouched for the Backend, which validates and appends them with
 // kafkalog.
 //
+// # Versions and features
+//
+// The served table is DefaultAPIVersions (Kafka 3.7's ranges) or
+// Kafka4APIVersions (the same, with the floors Kafka 4.0 raised, KIP-896,
+// as 4.1 keeps them): a request below a floor closes the connection, as
+// above. ApiVersions v3+ also carries the cluster's features (KIP-584:
+// supported ranges and finalized levels; Kafka37Features and
+// Kafka41Features are a new cluster's). Server.SetVersions switches both
+// while the server runs, for a world whose rules change.
+//
 // # Framing
 //
 // A request is an int32 size, then the header (RequestHeader.json): int16 api

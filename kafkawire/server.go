@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,6 +52,10 @@ type Config struct {
 	// APIVersions is the table advertised and accepted (DefaultAPIVersions
 	// when nil).
 	APIVersions []APIVersion
+	// Features is what ApiVersions v3+ says of the cluster's features
+	// (none when nil; Kafka37Features and Kafka41Features are a new
+	// cluster's of those releases).
+	Features *Features
 	// SocketRequestMaxBytes is socket.request.max.bytes: a larger size prefix
 	// closes the connection (DefaultSocketRequestMaxBytes when 0).
 	SocketRequestMaxBytes int32
@@ -101,8 +106,9 @@ func (e Event) String() string {
 // framing, request decoding, ApiVersions, ordered responses and connection
 // lifecycle; every other request goes to the Backend.
 type Server struct {
-	cfg      Config
-	versions *Versions
+	cfg Config
+	// versions is the served table, replaced whole by SetVersions.
+	versions atomic.Pointer[Versions]
 	idle     time.Duration
 	queued   *requestBytes
 
@@ -134,6 +140,9 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Features != nil {
+		versions.features = *cfg.Features
+	}
 	if cfg.SocketRequestMaxBytes < 0 {
 		return nil, fmt.Errorf("%w: SocketRequestMaxBytes %d", ErrConfig, cfg.SocketRequestMaxBytes)
 	}
@@ -153,11 +162,12 @@ func New(cfg Config) (*Server, error) {
 		idle = DefaultConnectionsMaxIdle
 	}
 	s := &Server{
-		cfg: cfg, versions: versions, idle: idle, queued: newRequestBytes(cfg.QueuedMaxRequestBytes),
+		cfg: cfg, idle: idle, queued: newRequestBytes(cfg.QueuedMaxRequestBytes),
 		listeners: map[int32]net.Listener{},
 		conns:     map[uint64]*conn{},
 		wake:      make(chan struct{}),
 	}
+	s.versions.Store(versions)
 	for _, l := range cfg.Listeners {
 		if _, dup := s.listeners[l.NodeID]; dup {
 			s.closeListeners()
@@ -181,7 +191,23 @@ func (s *Server) closeListeners() {
 }
 
 // Versions returns the served table.
-func (s *Server) Versions() *Versions { return s.versions }
+func (s *Server) Versions() *Versions { return s.versions.Load() }
+
+// SetVersions replaces the served table and features (nil: none), as a
+// broker restarted on another Kafka release would answer: requests read
+// from then on are decoded and answered by the new table, on every
+// connection. It checks list as New does.
+func (s *Server) SetVersions(list []APIVersion, features *Features) error {
+	v, err := NewVersions(list)
+	if err != nil {
+		return err
+	}
+	if features != nil {
+		v.features = *features
+	}
+	s.versions.Store(v)
+	return nil
+}
 
 // Brokers returns the node ids of the listeners, in Config order.
 func (s *Server) Brokers() []int32 { return slices.Clone(s.order) }

@@ -34,6 +34,7 @@ const (
 // up to v5 (the group types). A world under Kafka 3.7's rules answers a
 // ConsumerGroupHeartbeat UNSUPPORTED_VERSION, as a 3.7 broker with the new
 // coordinator off does, and clients fall back to the classic protocol.
+// Kafka4APIVersions is this table with Kafka 4's floors (KIP-896).
 // The read-only admin APIs an observer asks (DescribeLogDirs,
 // ListPartitionReassignments, DescribeQuorum, DescribeCluster) are at Kafka
 // 4.0's ranges: DescribeLogDirs without v0 (KIP-896), DescribeCluster with v2
@@ -125,8 +126,9 @@ func DefaultAPIVersions() []APIVersion {
 // Versions is a validated table of served keys and ranges: what ApiVersions
 // advertises and what the decoder accepts.
 type Versions struct {
-	list   []APIVersion
-	served map[int16]APIVersion
+	list     []APIVersion
+	served   map[int16]APIVersion
+	features Features
 }
 
 // NewVersions checks list (keys known to kmsg, each once, 0 <= min <= max <=
@@ -204,6 +206,9 @@ func (v *Versions) apiVersionsResponse(req *kmsg.ApiVersionsRequest, version int
 		k.ApiKey, k.MinVersion, k.MaxVersion = a.Key, a.MinVersion, a.MaxVersion
 		resp.ApiKeys = append(resp.ApiKeys, k)
 	}
+	if version >= 3 {
+		v.addFeatures(resp)
+	}
 	return resp, true
 }
 
@@ -213,3 +218,24 @@ const (
 	errInvalidRequest       int16 = 42
 	errFetchSessionNotFound int16 = 70
 )
+
+// addFeatures puts the features in a v3+ answer (its tagged fields, KIP-584:
+// SupportedFeatures, FinalizedFeaturesEpoch, FinalizedFeatures). Without
+// finalized features the epoch stays -1, as a broker that knows none
+// answers.
+func (v *Versions) addFeatures(resp *kmsg.ApiVersionsResponse) {
+	for _, f := range v.features.Supported {
+		sf := kmsg.NewApiVersionsResponseSupportedFeature()
+		sf.Name, sf.MinVersion, sf.MaxVersion = f.Name, f.MinLevel, f.MaxLevel
+		resp.SupportedFeatures = append(resp.SupportedFeatures, sf)
+	}
+	if len(v.features.Finalized) == 0 {
+		return
+	}
+	resp.FinalizedFeaturesEpoch = v.features.FinalizedEpoch
+	for _, f := range v.features.Finalized {
+		ff := kmsg.NewApiVersionsResponseFinalizedFeature()
+		ff.Name, ff.MinVersionLevel, ff.MaxVersionLevel = f.Name, f.MinLevel, f.MaxLevel
+		resp.FinalizedFeatures = append(resp.FinalizedFeatures, ff)
+	}
+}

@@ -116,7 +116,10 @@ func (k *Kafka) Attach(s *kafkawire.Server) {
 func StartKafka(ctx context.Context, l *Live, listeners []kafkawire.Listener, log io.Writer) (*kafkawire.Server, error) {
 	k := NewKafka(l)
 	k.log = log
-	cfg := kafkawire.Config{Listeners: listeners, Backend: k, Tap: k.wire}
+	l.mu.Lock()
+	versions, features := servedVersions(l.world().Config().Rules)
+	l.mu.Unlock()
+	cfg := kafkawire.Config{Listeners: listeners, Backend: k, Tap: k.wire, APIVersions: versions, Features: features}
 	if log != nil {
 		cfg.Log = func(e kafkawire.Event) { fmt.Fprintf(log, "kafkalive: kafka: %s\n", e) }
 	}
@@ -265,6 +268,11 @@ func (k *Kafka) pump() {
 		}
 		k.world = w
 		w.ExternalAnswers() // answers of requests made to the world it came from
+		if srv != nil {
+			if err := serveVersionsOf(srv, w); err != nil {
+				k.notice = "kafka: " + err.Error()
+			}
+		}
 	}
 	k.mu.Unlock()
 	acted := false
