@@ -79,12 +79,19 @@ type Tab struct {
 // [Config]) and its API, posting its messages with post, which may be
 // called from any goroutine.
 func New(post func(Out)) (*Tab, error) {
-	live, err := web.NewLiveConfig(Config())
+	cfg := Config()
+	live, err := web.NewLiveWallClock(&cfg, wallClock)
 	if err != nil {
 		return nil, err
 	}
 	return newTab(live, post), nil
 }
+
+// wallClock is the browser's clock (Date.now, through time.Now), where
+// Kafka's clock starts in each world the tab builds, as in the server's
+// (kafkalive serve): a world started at 0 would show 1970 and stamp its
+// records so.
+var wallClock = func() int64 { return time.Now().UnixMilli() }
 
 // newTab returns the tab of live's world.
 func newTab(live *web.Live, post func(Out)) *Tab {
