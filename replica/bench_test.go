@@ -67,11 +67,11 @@ func BenchmarkReplicationRound(b *testing.B) {
 }
 
 // BenchmarkNodeClone clones a leader (over its MemLog's clone) whose two
-// idempotent producers took turns for 10 or 10,000 batches, each batch a
-// sequence run of its own: the clone alone, then the clone and one more
-// produce on the original (a live world after its snapshot) or on the clone
-// (a world restored from its snapshot). The clone shares the producers'
-// sealed runs, so the node costs no more with more history; a MemLog's
+// idempotent producers took turns for 10 or 10,000 batches: the clone
+// alone, then the clone and one more produce on the original (a live world
+// after its snapshot) or on the clone (a world restored from its snapshot).
+// A producer's state is its epoch and last five batches, copied whole, so
+// the node costs no more with more history; a MemLog's
 // records are shared too, and the original goes on appending in place,
 // while the clone's first append copies them (once).
 func BenchmarkNodeClone(b *testing.B) {
