@@ -38,9 +38,9 @@ export function update() {
     detail: {topic: "orders", p: 0, leader: 1, epoch: 0, replicas: [1, 2, 3], isr: [1, 2, 3], lso: 0, hw: 6, leo: 7, lag: 0,
       logs: [log(1, "leader", 0, 7, 6), log(2, "follower", 0, 7, 6), log(3, "follower", 0, 6, 6)]},
     producers: [
-      {name: "checkout", topic: "orders", rate: 3, acks: "all", keys: ["alice", "bob"], sent: 9, acked: 7, lost_after_ack: 0, sent_no_ack: 0, failed: 0},
-      {name: "clicks", topic: "orders", rate: 2, acks: "1", sent: 4, acked: 4, lost_after_ack: 1, sent_no_ack: 0, failed: 0},
-      {name: "metrics", topic: "orders", rate: 50, acks: "0", sent: 219, acked: 0, lost_after_ack: 0, sent_no_ack: 219, failed: 0},
+      {name: "checkout", topic: "orders", rate: 3, acks: "all", keys: ["alice", "bob"], sent: 9, acked: 7, lost_after_ack: 0, sent_no_ack: 0, failed: 0, linger_ms: 5},
+      {name: "clicks", topic: "orders", rate: 2, acks: "1", sent: 4, acked: 4, lost_after_ack: 1, sent_no_ack: 0, failed: 0, linger_ms: 5},
+      {name: "metrics", topic: "orders", rate: 50, acks: "0", sent: 219, acked: 0, lost_after_ack: 0, sent_no_ack: 219, failed: 0, linger_ms: 5},
     ],
     consumers: [
       {name: "billing-1", group: "billing", partition: 0, position: 0, read: 0, processed: 12, duplicates: 0},

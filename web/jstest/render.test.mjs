@@ -38,7 +38,7 @@ test("brokers: one card each, with the controller's badge and the buttons", () =
 test("producers: settings and counts, an acks=0 send never counted acknowledged, a lost write shown", () => {
   const el = clean(producersHTML(update()), "producersHTML");
   const p = el.querySelector('.producer[data-producer="checkout"]');
-  assert.match(p.textContent, /3\/s · acks=all · keys alice, bob/);
+  assert.match(p.textContent, /3\/s · acks=all · linger.ms=5 · keys alice, bob/);
   assert.match(p.textContent, /sent 9 · acked 7 · failed 0/);
   const clicks = el.querySelector('.producer[data-producer="clicks"]').textContent;
   assert.match(clicks, /no keys \(sticky partitioner\)/);
