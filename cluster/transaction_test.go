@@ -451,3 +451,23 @@ func TestTransactionRefusedSendIsNoAction(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, back.InternalErrors())
 }
+
+// A marker its leader refuses with a retriable error until time moves (the
+// partition short of min.insync.replicas: NOT_ENOUGH_REPLICAS) is written
+// again on the coordinator's next tick, not at once: at the same instant
+// the refusal and the retry would ping-pong forever and the network would
+// never be quiet. Here the transaction times out and its ABORT waits for
+// the third replica, retried every tick without an internal error.
+func TestTransactionMarkerRefusedUntilTimeMovesIsRetriedLater(t *testing.T) {
+	w := txnWorld(t)
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", TransactionalID: "ledger-tx", LingerMs: 20}))
+	require.NoError(t, w.Kill(3))
+	a, err := w.AlterTopicConfigs("t", []cluster.ConfigOp{set("min.insync.replicas", "3")}, false)
+	require.NoError(t, err)
+	require.NoError(t, w.Do(a))
+	require.NoError(t, w.Produce("tx", "", "", 0))
+	require.NoError(t, w.RunFor(120_000)) // past transaction.timeout.ms: the coordinator aborts
+	for _, ie := range w.InternalErrors() {
+		t.Errorf("internal error: %s", ie.Error)
+	}
+}

@@ -109,9 +109,17 @@ func (c *Coordinator) writeComplete(env Env, m *Metadata, j *markerJob) {
 
 // markersAnswered takes a leader's answer to WriteTxnMarkers
 // (TransactionMarkerRequestCompletionHandler): a written marker's
-// partition leaves the transaction; a retriable error sends it again; an
-// old epoch or a newer coordinator means this coordinator is stale, and it
-// stops writing the transaction's markers.
+// partition leaves the transaction; an old epoch or a newer coordinator
+// means this coordinator is stale, and it stops writing the transaction's
+// markers. A partition refused with a retriable error
+// (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT...) is
+// sent again on the coordinator's next tick, not at once: Kafka 3.7's
+// handler puts it back in the broker's queue (retryPartitions,
+// TransactionMarkerChannelManager.addTxnMarkersToBrokerQueue), which the
+// InterBrokerSendThread drains on its next pass, a network round trip
+// later. Sent again at the same instant, a refusal that holds until time
+// moves (a leader short of min.insync.replicas refuses every marker with
+// NOT_ENOUGH_REPLICAS) would ping-pong forever at that instant.
 func (c *Coordinator) markersAnswered(env Env, from int32, r WriteMarkersResponse) error {
 	for _, id := range slices.Sorted(maps.Keys(c.jobs)) {
 		j := c.jobs[id]
@@ -124,6 +132,7 @@ func (c *Coordinator) markersAnswered(env Env, from int32, r WriteMarkersRespons
 		if m == nil {
 			return nil
 		}
+		retry := false
 		for _, res := range r.Results {
 			for _, p := range res.Partitions {
 				switch p.Error {
@@ -135,9 +144,12 @@ func (c *Coordinator) markersAnswered(env Env, from int32, r WriteMarkersRespons
 					delete(c.jobs, id)
 					return nil
 				default:
-					// NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT...: sent again
+					retry = true // sent again on the next tick
 				}
 			}
+		}
+		if retry {
+			return nil
 		}
 		return c.sendMarkers(env)
 	}
