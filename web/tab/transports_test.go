@@ -210,15 +210,16 @@ func TestTabWatch(t *testing.T) {
 	}
 }
 
-// While a long run goes on ("run 600000" from the terminal, a call of its
-// own), views are answered and the watch gets updates of the run's
-// progress: the run moves the world a second at a time and lets the rest
-// in between.
+// While a long run goes on ("run 3600000" from the terminal, a call of its
+// own: the longest run, an hour, since the world now runs ten minutes in a
+// fraction of a second and a shorter one could end before the reset), views
+// are answered and the watch gets updates of the run's progress: the run
+// moves the world a second at a time and lets the rest in between.
 func TestTabAnswersDuringALongRun(t *testing.T) {
 	live, err := web.NewLive()
 	require.NoError(t, err)
 	m := newMessages(t, live)
-	m.tab.Receive(In{Op: "call", ID: 1, Method: "POST", Path: "/api/exec", Body: `{"line": "run 600000"}`})
+	m.tab.Receive(In{Op: "call", ID: 1, Method: "POST", Path: "/api/exec", Body: `{"line": "run 3600000"}`})
 	m.tab.Receive(In{Op: "watch", ID: 2, Path: "/api/stream"})
 	var times []int64
 	var store web.Store
@@ -233,7 +234,7 @@ func TestTabAnswersDuringALongRun(t *testing.T) {
 		case o.Op == "reply" && o.ID == 3:
 			var u web.Update
 			require.NoError(t, jsonUnmarshal(o.Body, &u))
-			if u.TimeMs <= 0 || u.TimeMs >= 600_000 {
+			if u.TimeMs <= 0 || u.TimeMs >= 3_600_000 {
 				t.Fatalf("a view asked during the run shows t=%d ms, want a moment inside it", u.TimeMs)
 			}
 			m.tab.Receive(In{Op: "call", ID: 4, Method: "POST", Path: "/api/reset", Body: "{}"})
