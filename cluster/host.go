@@ -7,7 +7,6 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/client"
-	"github.com/kafkalive/kafkalive/cluster/internal/controller"
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -263,18 +262,6 @@ func (h *host) AlterConfigs(topic string, spec TopicSpec, by string) {
 func (h *host) Fenced() []int32 { return h.ctl.Fenced() }
 
 // DescribeQuorum implements broker.APIEnv.
-func (h *host) DescribeQuorum() (broker.Quorum, bool) {
-	d, ok := h.ctl.DescribeQuorum(h)
-	if !ok {
-		return broker.Quorum{}, false
-	}
-	replicas := func(rs []controller.QuorumReplica) []broker.QuorumReplica {
-		out := make([]broker.QuorumReplica, len(rs))
-		for i, r := range rs {
-			out[i] = broker.QuorumReplica(r)
-		}
-		return out
-	}
-	return broker.Quorum{LeaderID: d.LeaderID, LeaderEpoch: d.LeaderEpoch, HighWatermark: d.HighWatermark,
-		Voters: replicas(d.Voters), Observers: replicas(d.Observers)}, true
+func (h *host) DescribeQuorum() (metadata.QuorumDescription, bool) {
+	return h.ctl.DescribeQuorum(h)
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"github.com/kafkalive/kafkalive/cluster/internal/controller"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -30,11 +31,11 @@ func (w *World) QuorumStatus() (QuorumStatus, bool) { return w.ctl.QuorumStatus(
 // DescribeQuorum: each voter's and observer's log end offset and when it
 // last fetched and caught up (what kafka-metadata-quorum describe
 // --replication prints).
-type QuorumDescription = controller.QuorumDescription
+type QuorumDescription = metadata.QuorumDescription
 
 // QuorumReplica is one replica of the metadata log in a
 // [QuorumDescription].
-type QuorumReplica = controller.QuorumReplica
+type QuorumReplica = metadata.QuorumReplica
 
 // DescribeQuorum returns the quorum as its leader describes it now, the
 // answer the brokers forward from DescribeQuorum; ok is false while no

@@ -7,6 +7,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 )
 
 // The read-only admin APIs in TestAPIs (testdata/api/describe.txt):
@@ -20,19 +21,8 @@ import (
 func (f *fakeEnv) Fenced() []int32 { return f.ctl.Fenced() }
 
 // DescribeQuorum implements APIEnv as the world does.
-func (f *fakeEnv) DescribeQuorum() (Quorum, bool) {
-	d, ok := f.ctl.DescribeQuorum(f)
-	if !ok {
-		return Quorum{}, false
-	}
-	q := Quorum{LeaderID: d.LeaderID, LeaderEpoch: d.LeaderEpoch, HighWatermark: d.HighWatermark}
-	for _, r := range d.Voters {
-		q.Voters = append(q.Voters, QuorumReplica(r))
-	}
-	for _, r := range d.Observers {
-		q.Observers = append(q.Observers, QuorumReplica(r))
-	}
-	return q, true
+func (f *fakeEnv) DescribeQuorum() (metadata.QuorumDescription, bool) {
+	return f.ctl.DescribeQuorum(f)
 }
 
 // setRacks gives every broker its broker.rack, and with selector the

@@ -4,29 +4,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 )
 
 // MetadataTopic is the metadata log's topic, __cluster_metadata (one
 // partition, 0), which DescribeQuorum names.
 const MetadataTopic = "__cluster_metadata"
-
-// Quorum is the metadata quorum as its leader describes it
-// (controller.QuorumDescription, as [APIEnv.DescribeQuorum] hands it on).
-type Quorum struct {
-	LeaderID, LeaderEpoch int32
-	// HighWatermark is the metadata log's high watermark, -1 when it is
-	// not modelled.
-	HighWatermark     int64
-	Voters, Observers []QuorumReplica
-}
-
-// QuorumReplica is one replica of the metadata log: its log end offset
-// and when it last fetched and last caught up (-1: unknown).
-type QuorumReplica struct {
-	ID                          int32
-	LogEndOffset                int64
-	LastFetchMs, LastCaughtUpMs int64
-}
 
 // describeQuorum answers DescribeQuorum (v0-2), which a broker forwards
 // to the active controller (KafkaApis: forwardToControllerOrFail), as
@@ -81,7 +64,7 @@ func (b *Broker) describeQuorum(env APIEnv, req *kmsg.DescribeQuorumRequest) *km
 }
 
 // replicaStates lays rs out as DescribeQuorum's ReplicaState.
-func replicaStates(rs []QuorumReplica) []kmsg.DescribeQuorumResponseTopicPartitionReplicaState {
+func replicaStates(rs []metadata.QuorumReplica) []kmsg.DescribeQuorumResponseTopicPartitionReplicaState {
 	out := []kmsg.DescribeQuorumResponseTopicPartitionReplicaState{}
 	for _, r := range rs {
 		s := kmsg.NewDescribeQuorumResponseTopicPartitionReplicaState()

@@ -227,5 +227,5 @@ type APIEnv interface {
 	// DescribeQuorum is the metadata quorum as its leader describes it
 	// (DescribeQuorum, forwarded to the controller); false while no
 	// controller is active.
-	DescribeQuorum() (Quorum, bool)
+	DescribeQuorum() (metadata.QuorumDescription, bool)
 }

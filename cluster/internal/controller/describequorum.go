@@ -1,29 +1,9 @@
 package controller
 
-import "github.com/kafkalive/kafkalive/cluster/internal/netsim"
-
-// QuorumDescription is the metadata quorum as its leader describes it to
-// DescribeQuorum (Kafka 3.9's KafkaRaftClient.handleDescribeQuorumRequest
-// and RaftUtil.singletonDescribeQuorumResponse): the leader, its epoch,
-// the metadata log's high watermark, and each voter's and observer's
-// replica of that log.
-type QuorumDescription struct {
-	LeaderID, LeaderEpoch int32
-	// HighWatermark is the metadata log's high watermark, -1 when it is
-	// not modelled (a separate controller).
-	HighWatermark     int64
-	Voters, Observers []QuorumReplica
-}
-
-// QuorumReplica is one replica of the metadata log as the quorum's leader
-// knows it (LeaderState.ReplicaState): its log end offset (-1 unknown),
-// when it last fetched and when it last caught up with the leader's log
-// end (-1 unknown). The leader's own are now (RaftUtil.toReplicaState).
-type QuorumReplica struct {
-	ID                          int32
-	LogEndOffset                int64
-	LastFetchMs, LastCaughtUpMs int64
-}
+import (
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+)
 
 // DescribeQuorum returns the quorum as its leader describes it now; ok is
 // false while no controller is active (combined mode without a majority
@@ -36,21 +16,21 @@ type QuorumReplica struct {
 // controller is the one voter with an unknown log end, the brokers are
 // its observers (a KRaft broker replicates the metadata log as one), their
 // log ends and times unknown.
-func (c *Controller) DescribeQuorum(env Env) (QuorumDescription, bool) {
+func (c *Controller) DescribeQuorum(env Env) (metadata.QuorumDescription, bool) {
 	now := env.Now()
 	if !c.cfg.Combined {
-		d := QuorumDescription{LeaderID: netsim.Controller, LeaderEpoch: 1, HighWatermark: -1,
-			Voters: []QuorumReplica{{ID: netsim.Controller, LogEndOffset: -1, LastFetchMs: now, LastCaughtUpMs: now}}}
+		d := metadata.QuorumDescription{LeaderID: netsim.Controller, LeaderEpoch: 1, HighWatermark: -1,
+			Voters: []metadata.QuorumReplica{{ID: netsim.Controller, LogEndOffset: -1, LastFetchMs: now, LastCaughtUpMs: now}}}
 		for id := int32(1); int(id) <= c.cfg.Brokers; id++ {
-			d.Observers = append(d.Observers, QuorumReplica{ID: id, LogEndOffset: -1, LastFetchMs: -1, LastCaughtUpMs: -1})
+			d.Observers = append(d.Observers, metadata.QuorumReplica{ID: id, LogEndOffset: -1, LastFetchMs: -1, LastCaughtUpMs: -1})
 		}
 		return d, true
 	}
 	if !c.Up(env) {
-		return QuorumDescription{}, false
+		return metadata.QuorumDescription{}, false
 	}
 	st, _ := c.QuorumStatus()
-	d := QuorumDescription{LeaderID: st.LeaderID, LeaderEpoch: st.LeaderEpoch, HighWatermark: st.HighWatermark, Observers: []QuorumReplica{}}
+	d := metadata.QuorumDescription{LeaderID: st.LeaderID, LeaderEpoch: st.LeaderEpoch, HighWatermark: st.HighWatermark, Observers: []metadata.QuorumReplica{}}
 	voters := c.quorum.voters
 	if voters == nil { // before the first tick: the first leader's LeaderChangeMessage
 		voters = make([]voterState, c.cfg.Brokers)
@@ -60,7 +40,7 @@ func (c *Controller) DescribeQuorum(env Env) (QuorumDescription, bool) {
 	}
 	for i, v := range voters {
 		id := int32(i + 1)
-		r := QuorumReplica{ID: id, LogEndOffset: v.leo, LastFetchMs: v.caughtUpMs, LastCaughtUpMs: v.caughtUpMs}
+		r := metadata.QuorumReplica{ID: id, LogEndOffset: v.leo, LastFetchMs: v.caughtUpMs, LastCaughtUpMs: v.caughtUpMs}
 		if id == st.LeaderID {
 			r.LastFetchMs, r.LastCaughtUpMs = now, now
 		}
