@@ -78,11 +78,7 @@ func NewServer(l *Live, t *Terminal, notes fs.FS) *Server {
 // 403, and a state-changing request that is not a JSON POST without a
 // query string with 415 or 400, before any route runs.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	SetHeaders(w.Header())
 	if code, err := s.admit(r); err != nil {
 		http.Error(w, err.Error(), code)
 		return
@@ -121,6 +117,16 @@ var (
 	// string: its arguments go in the JSON body.
 	ErrQueryString = errors.New("web: a state-changing request takes no query string")
 )
+
+// SetHeaders sets the headers every answer of the page's servers carries
+// (this one's and the observed cluster's): no MIME sniffing, no framing
+// (clickjacking), and no use of its files by another site.
+func SetHeaders(h http.Header) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+}
 
 // Admit checks r as a Server whose further host names are hosts does
 // before any route runs (Host, Origin, Sec-Fetch-Site; a JSON body for a

@@ -90,11 +90,7 @@ func NewServer(o *observe.Observer) *Server {
 
 // ServeHTTP admits a request as web.Server does, then serves it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	web.SetHeaders(w.Header())
 	if code, err := web.Admit(r, s.Hosts); err != nil {
 		http.Error(w, err.Error(), code)
 		return
