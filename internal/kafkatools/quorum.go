@@ -65,7 +65,7 @@ func MetadataQuorum(s Session, args []string, out io.Writer) error {
 		if !ok {
 			st = cluster.QuorumStatus{LeaderID: cluster.ControllerID, LeaderEpoch: 1, Voters: []int32{cluster.ControllerID}, Observers: []int32{}}
 		}
-		_, err := io.WriteString(out, quorumStatusText(w.ClusterID(), st, kafka37))
+		_, err := io.WriteString(out, QuorumStatusText(w.ClusterID(), st, kafka37))
 		return err
 	})
 }
@@ -77,9 +77,9 @@ func terse(out io.Writer, msg string) error {
 	return Printed{kafkaMessage(msg)}
 }
 
-// quorumStatusText lays st out as handleDescribeStatus prints it: Kafka
+// QuorumStatusText lays st out as handleDescribeStatus prints it: Kafka
 // 3.7's voter lists, or 3.9+'s.
-func quorumStatusText(clusterID string, st cluster.QuorumStatus, kafka37 bool) string {
+func QuorumStatusText(clusterID string, st cluster.QuorumStatus, kafka37 bool) string {
 	voters, observers := voterList(st.Voters), voterList(st.Observers)
 	if kafka37 {
 		voters, observers = idList(st.Voters), idList(st.Observers)

@@ -21,7 +21,7 @@ func TestQuorumStatusLayouts(t *testing.T) {
 		{false, "ClusterId:              c1\nLeaderId:               2\nLeaderEpoch:            3\nHighWatermark:          40\nMaxFollowerLag:         1\nMaxFollowerLagTimeMs:   500\n" +
 			`CurrentVoters:          [{"id": 1, "directoryId": null}, {"id": 2, "directoryId": null}, {"id": 3, "directoryId": null}]` + "\nCurrentObservers:       []\n"},
 	} {
-		if diff := cmp.Diff(tc.want, quorumStatusText("c1", st, tc.kafka37)); diff != "" {
+		if diff := cmp.Diff(tc.want, QuorumStatusText("c1", st, tc.kafka37)); diff != "" {
 			t.Errorf("kafka37 %v (-want +got):\n%s", tc.kafka37, diff)
 		}
 	}

@@ -141,9 +141,9 @@ func DescribeTopics(w *cluster.World, o TopicsOptions) (string, error) {
 				o.UnderMinISR && (!hasLeader || len(p.ISR) < minISR) ||
 				o.AtMinISR && len(p.ISR) == minISR
 			if show {
-				fmt.Fprintf(&b, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(inReplicaOrder(p.ISR, p.Replicas)))
+				fmt.Fprintf(&b, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", t.Name, p.Partition, LeaderLabel(p.Leader), CommaIDs(p.Replicas), CommaIDs(InReplicaOrder(p.ISR, p.Replicas)))
 				if elr {
-					fmt.Fprintf(&b, "\tElr: %s\tLastKnownElr: %s", commaIDs(p.ELR), commaIDs(p.LastKnownELR))
+					fmt.Fprintf(&b, "\tElr: %s\tLastKnownElr: %s", CommaIDs(p.ELR), CommaIDs(p.LastKnownELR))
 				}
 				b.WriteString("\n")
 			}
@@ -182,17 +182,17 @@ func configsColumn(w *cluster.World, t cluster.Topic) string {
 	return strings.Join(w.NonDefaultTopicConfigs(t.Name), ",")
 }
 
-// leaderLabel is a partition's leader as kafka-topics prints it: "none"
+// LeaderLabel is a partition's leader as kafka-topics prints it: "none"
 // for none.
-func leaderLabel(id int32) string {
+func LeaderLabel(id int32) string {
 	if id < 0 {
 		return "none"
 	}
 	return fmt.Sprint(id)
 }
 
-// inReplicaOrder returns the members of set in the order of replicas.
-func inReplicaOrder(set, replicas []int32) []int32 {
+// InReplicaOrder returns the members of set in the order of replicas.
+func InReplicaOrder(set, replicas []int32) []int32 {
 	out := make([]int32, 0, len(set))
 	for _, id := range replicas {
 		if slices.Contains(set, id) {
@@ -202,8 +202,8 @@ func inReplicaOrder(set, replicas []int32) []int32 {
 	return out
 }
 
-// commaIDs prints broker ids separated by commas.
-func commaIDs(v []int32) string {
+// CommaIDs prints broker ids separated by commas.
+func CommaIDs(v []int32) string {
 	parts := make([]string, len(v))
 	for i, id := range v {
 		parts[i] = fmt.Sprint(id)

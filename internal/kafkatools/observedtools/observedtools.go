@@ -132,11 +132,11 @@ func observedTopics(s *observe.Sample, fl map[string]string, out io.Writer) erro
 		for _, p := range parts {
 			show := !under && !unavailable || under && len(p.ISR) < len(p.Replicas) || unavailable && (p.Leader < 0 || !up[p.Leader])
 			if show {
-				fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", t.Name, p.Partition, leaderLabel(p.Leader), commaIDs(p.Replicas), commaIDs(inReplicaOrder(p.ISR, p.Replicas)))
+				fmt.Fprintf(out, "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", t.Name, p.Partition, kafkatools.LeaderLabel(p.Leader), kafkatools.CommaIDs(p.Replicas), kafkatools.CommaIDs(kafkatools.InReplicaOrder(p.ISR, p.Replicas)))
 				if s.ELRListed {
 					// Kafka 4.1's TopicCommand, which reads the partitions
 					// from DescribeTopicPartitions (KIP-966)
-					fmt.Fprintf(out, "\tElr: %s\tLastKnownElr: %s", commaIDs(p.ELR), commaIDs(p.LastKnownELR))
+					fmt.Fprintf(out, "\tElr: %s\tLastKnownElr: %s", kafkatools.CommaIDs(p.ELR), kafkatools.CommaIDs(p.LastKnownELR))
 				}
 				fmt.Fprintln(out)
 			}
@@ -297,62 +297,45 @@ func observedQuorum(s *observe.Sample, args []string, fl map[string]string, out 
 		fmt.Fprintln(out, "The metadata quorum was not observed: the cluster did not answer DescribeQuorum in the last poll.")
 		return kafkatools.Printed{Err: errors.New("quorum not observed")}
 	}
-	ids := func(rs []observe.QuorumReplica) []int32 {
-		out := make([]int32, len(rs))
-		for i, r := range rs {
-			out[i] = r.ID
+	d := cluster.QuorumDescription{LeaderID: q.LeaderID, LeaderEpoch: q.LeaderEpoch, HighWatermark: q.HighWatermark,
+		Voters: quorumReplicas(q.Voters), Observers: quorumReplicas(q.Observers)}
+	if replication {
+		text, err := kafkatools.QuorumReplication(d, true, false, s.At.UnixMilli())
+		if err == nil {
+			_, err = io.WriteString(out, text)
 		}
-		return out
+		return err
 	}
-	var leader observe.QuorumReplica
-	var maxLag int64
-	for _, v := range q.Voters {
-		if v.ID == q.LeaderID {
+	st := cluster.QuorumStatus{LeaderID: q.LeaderID, LeaderEpoch: q.LeaderEpoch, HighWatermark: q.HighWatermark}
+	var leader cluster.QuorumReplica
+	for _, v := range d.Voters {
+		if v.ID == d.LeaderID {
 			leader = v
 		}
 	}
-	if status {
-		var lagTime int64
-		for _, v := range q.Voters {
-			if lag := leader.LogEndOffset - v.LogEndOffset; lag > maxLag {
-				maxLag = lag
-			}
-			if v.LastCaughtUpTimestamp >= 0 && leader.LastCaughtUpTimestamp-v.LastCaughtUpTimestamp > lagTime {
-				lagTime = leader.LastCaughtUpTimestamp - v.LastCaughtUpTimestamp
-			}
-		}
-		_, err := fmt.Fprintf(out, "ClusterId:              %s\nLeaderId:               %d\nLeaderEpoch:            %d\nHighWatermark:          %d\n"+
-			"MaxFollowerLag:         %d\nMaxFollowerLagTimeMs:   %d\nCurrentVoters:          %s\nCurrentObservers:       %s\n",
-			s.ClusterID, q.LeaderID, q.LeaderEpoch, q.HighWatermark, maxLag, lagTime, idList(ids(q.Voters)), idList(ids(q.Observers)))
-		return err
-	}
-	rows := [][]string{{"NodeId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"}}
-	add := func(rs []observe.QuorumReplica, status string, keep func(observe.QuorumReplica) bool) {
-		for _, r := range rs {
-			if keep(r) {
-				rows = append(rows, []string{fmt.Sprint(r.ID), fmt.Sprint(r.LogEndOffset), fmt.Sprint(leader.LogEndOffset - r.LogEndOffset),
-					fmt.Sprint(r.LastFetchTimestamp), fmt.Sprint(r.LastCaughtUpTimestamp), status})
-			}
+	for _, v := range d.Voters {
+		st.Voters = append(st.Voters, v.ID)
+		st.MaxFollowerLag = max(st.MaxFollowerLag, leader.LogEndOffset-v.LogEndOffset)
+		if v.LastCaughtUpMs >= 0 {
+			st.MaxFollowerLagTimeMs = max(st.MaxFollowerLagTimeMs, leader.LastCaughtUpMs-v.LastCaughtUpMs)
 		}
 	}
-	add(q.Voters, "Leader", func(r observe.QuorumReplica) bool { return r.ID == q.LeaderID })
-	add(q.Voters, "Follower", func(r observe.QuorumReplica) bool { return r.ID != q.LeaderID })
-	add(q.Observers, "Observer", func(observe.QuorumReplica) bool { return true })
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len(c))
-		}
+	st.Observers = []int32{}
+	for _, o := range d.Observers {
+		st.Observers = append(st.Observers, o.ID)
 	}
-	var b strings.Builder
-	for _, r := range rows {
-		for i, c := range r {
-			fmt.Fprintf(&b, "%-*s\t", widths[i], c)
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(out, b.String())
+	_, err := io.WriteString(out, kafkatools.QuorumStatusText(s.ClusterID, st, true))
 	return err
+}
+
+// quorumReplicas are the observed replicas of the metadata log as the
+// tools read a quorum (NotObserved is their -1, unknown).
+func quorumReplicas(rs []observe.QuorumReplica) []cluster.QuorumReplica {
+	out := make([]cluster.QuorumReplica, len(rs))
+	for i, r := range rs {
+		out[i] = cluster.QuorumReplica{ID: r.ID, LogEndOffset: r.LogEndOffset, LastFetchMs: r.LastFetchTimestamp, LastCaughtUpMs: r.LastCaughtUpTimestamp}
+	}
+	return out
 }
 
 // logDirsJSON is kafka-log-dirs --describe's JSON (Kafka 3.7's
@@ -429,27 +412,6 @@ func lastValue(args []string, name string) (string, bool) {
 	return vs[len(vs)-1], true
 }
 
-// leaderLabel is a partition's leader as kafka-topics prints it: "none"
-// for none.
-func leaderLabel(id int32) string {
-	if id < 0 {
-		return "none"
-	}
-	return fmt.Sprint(id)
-}
-
-// commaIDs prints broker ids separated by commas (kafka-topics).
-func commaIDs(ids []int32) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
-	}
-	return strings.Join(s, ",")
-}
-
-// idList is Utils.mkString(ids, "[", "]", ",") (kafka-metadata-quorum).
-func idList(ids []int32) string { return "[" + commaIDs(ids) + "]" }
-
 // synonymsString prints a config's synonyms as Kafka 3.7's
 // ConfigCommand.describeResourceConfig does: SOURCE:name=value, separated
 // by ", ".
@@ -470,16 +432,4 @@ func splitList(s string) []string {
 		return nil
 	}
 	return strings.Split(s, ",")
-}
-
-// inReplicaOrder is set (an ISR) in the order of replicas, as a partition
-// record lists it and Kafka's kafka-topics prints it.
-func inReplicaOrder(set, replicas []int32) []int32 {
-	out := make([]int32, 0, len(set))
-	for _, r := range replicas {
-		if slices.Contains(set, r) {
-			out = append(out, r)
-		}
-	}
-	return out
 }
