@@ -349,19 +349,11 @@ func partRow(p cluster.PartitionInfo) PartRow {
 		Replicas: p.Replicas, ISR: p.ISR, ELR: p.ELR, LastKnownELR: p.LastKnownELR, LogStart: p.LogStartOffset, HW: p.HighWatermark, LEO: p.LogEndOffset, Lag: replicaLag(p), Stable: p.LastStableOffset}
 }
 
-// segmentBytes is topic's segment.bytes, 0 if it cannot be read.
+// segmentBytes is topic's segment.bytes, 0 for a topic the world does
+// not have.
 func segmentBytes(w *cluster.World, topic string) int64 {
-	cfgs, err := w.TopicConfigs(topic)
-	if err != nil {
-		return 0
-	}
-	for _, c := range cfgs {
-		if c.Name == "segment.bytes" {
-			n, _ := strconv.ParseInt(c.Value, 10, 64)
-			return n
-		}
-	}
-	return 0
+	st, _ := w.TopicSettings(topic)
+	return st.Log.SegmentBytes
 }
 
 func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView {
