@@ -146,9 +146,15 @@ func (r *Log) rebuild() error {
 
 // lazySkip reports whether batch b's records from the log start offset on
 // can be mirrored lazily, their offsets following one another from the
-// batch's base offset (no gap left by the cleaner), and how many of its
-// records lie below start.
+// batch's base offset to its header's last offset (no gap left by the
+// cleaner, inside or at the end: the cleaner keeps a batch's last offset
+// delta when it removes its last records, as Kafka's
+// MemoryRecords.filterTo keeps it to preserve the producer's sequence),
+// and how many of its records lie below start.
 func lazySkip(b *kafkalog.RecordBatch, start int64) (skip int, ok bool) {
+	if int64(len(b.Records)) != b.LastOffset()-b.BaseOffset+1 {
+		return 0, false
+	}
 	for i := range b.Records {
 		off := b.Offset(&b.Records[i])
 		if off != b.BaseOffset+int64(i) {

@@ -1,7 +1,9 @@
 package replicalog
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -169,6 +171,40 @@ func requireFetchIsRead(t *rapid.T, r *Log, from int64, maxBytes int) {
 	if d := cmp.Diff(want, expanded, cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("fetch read at %d, %d bytes, against Read (-read +fetch):\n%s", from, maxBytes, d)
 	}
+	// a follower whose log ends at from appends what the fetch handed out
+	// and then holds those records in its files
+	if len(got) == 0 {
+		return
+	}
+	clock := int64(1000)
+	f, err := Open(vfs.NewMem(), "f-0", kafkalog.DefaultConfig(), &clock, kafkalog.WithLogStartOffset(got[0].Offset))
+	if err != nil {
+		t.Fatalf("open a follower at %d: %v", got[0].Offset, err)
+	}
+	if f.LogEndOffset() != got[0].Offset {
+		t.Fatalf("a follower opened at %d ends at %d", got[0].Offset, f.LogEndOffset())
+	}
+	if err := f.AppendAsFollower(got); err != nil {
+		t.Fatalf("follower append of the fetch at %d: %v", from, err)
+	}
+	held, err := f.FilesHold()
+	if err != nil {
+		t.Fatalf("the follower's files: %v", err)
+	}
+	// records read from inside a batch are written again, a batch each;
+	// whole batches are stored as the leader stores them
+	if d := cmp.Diff(expanded, held, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(replica.Entry{}, "Batch", "BatchStart")); d != "" {
+		t.Fatalf("the follower of the fetch at %d (-fetched +follower's files):\n%s", from, d)
+	}
+	for _, e := range got {
+		if e.Count == 0 {
+			continue
+		}
+		i := slices.IndexFunc(held, func(h replica.Entry) bool { return h.Offset >= e.Offset })
+		if i < 0 || !bytes.Equal(held[i].Batch, e.Batch) {
+			t.Fatalf("the follower of the fetch at %d does not store the whole batch at %d as its leader does", from, e.Offset)
+		}
+	}
 }
 
 // gappedBatch is a batch of drawn records from offset base on, whose
@@ -183,6 +219,9 @@ func gappedBatch(t *rapid.T, base int64, epoch int32) []byte {
 		b.AppendRecord(off, 0, []byte{byte(i)}, fmt.Appendf(nil, "v%d", off))
 		off += 1 + int64(rapid.IntRange(0, 2).Draw(t, "gap"))
 	}
+	// the cleaner may also have removed the batch's last records: its
+	// header keeps the last offset delta
+	b.LastOffsetDelta += int32(rapid.IntRange(0, 2).Draw(t, "trailing gap"))
 	return b.AppendTo(nil)
 }
 
