@@ -201,23 +201,25 @@ func (a *API) view(c Call) Reply {
 	return jsonReply(statusOK, v)
 }
 
-// execRequest is a terminal line typed on the page, at the moment of the
-// timeline shown (absent: now).
-type execRequest struct {
+// ExecRequest is the body of POST /api/exec: a terminal line typed on the
+// page, at the moment of the timeline shown (absent: now). The observed
+// cluster's server takes the same body.
+type ExecRequest struct {
 	Line string `json:"line"`
 	At   *int64 `json:"at,omitempty"`
 }
 
-// execResult is what a terminal command printed, and the fork it made
-// when it acted from the past.
-type execResult struct {
+// ExecResult is the answer to POST /api/exec: what a terminal command
+// printed, whether it ran, and the fork it made when it acted from the
+// past (never on an observed cluster, which nothing changes).
+type ExecResult struct {
 	Output string `json:"output"`
 	OK     bool   `json:"ok"`
 	Forked *Fork  `json:"forked,omitempty"`
 }
 
 func (a *API) exec(c Call) Reply {
-	var req execRequest
+	var req ExecRequest
 	if r, ok := decodeJSON(c, &req); !ok {
 		return r
 	}
@@ -226,7 +228,7 @@ func (a *API) exec(c Call) Reply {
 	}
 	var out bytes.Buffer
 	f, err := a.Live.ExecLine(c.Ctx, a.Term, req.Line, req.At, &out)
-	return jsonReply(statusOK, execResult{Output: out.String(), OK: err == nil, Forked: f})
+	return jsonReply(statusOK, ExecResult{Output: out.String(), OK: err == nil, Forked: f})
 }
 
 func (a *API) pause(c Call) Reply {

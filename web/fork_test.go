@@ -21,7 +21,7 @@ func TestAFailingCommandFromThePastKeepsTheFuture(t *testing.T) {
 	for _, line := range []string{"stop 99", "stop", "produce nobody x", `produce checkout "x`, "run 0"} {
 		code, body := post(t, hs, "/api/exec", map[string]any{"line": line, "at": 1000})
 		require.Equal(t, http.StatusOK, code, body)
-		r := decode[execResult](t, body)
+		r := decode[ExecResult](t, body)
 		if r.OK || r.Forked != nil || strings.Contains(r.Output, "discarded") {
 			t.Errorf("%s from t=1000 (failing): ok %v, forked %+v, printed %q", line, r.OK, r.Forked, r.Output)
 		}
@@ -32,7 +32,7 @@ func TestAFailingCommandFromThePastKeepsTheFuture(t *testing.T) {
 
 	code, body := post(t, hs, "/api/exec", map[string]any{"line": "stop 3", "at": 1000})
 	require.Equal(t, http.StatusOK, code, body)
-	r := decode[execResult](t, body)
+	r := decode[ExecResult](t, body)
 	if diff := cmp.Diff(&Fork{AtMs: 1000, DiscardedMs: 4000}, r.Forked); diff != "" || !r.OK {
 		t.Errorf("stop 3 from t=1000: ok %v, fork (-want +got):\n%s", r.OK, diff)
 	}
@@ -48,7 +48,7 @@ func TestAFailingCommandFromThePastKeepsTheFuture(t *testing.T) {
 	require.NoError(t, live.Advance(2500))
 	code, body = post(t, hs, "/api/exec", map[string]any{"line": "run 1500", "at": 2000})
 	require.Equal(t, http.StatusOK, code, body)
-	r = decode[execResult](t, body)
+	r = decode[ExecResult](t, body)
 	if diff := cmp.Diff(&Fork{AtMs: 2000, DiscardedMs: 1500}, r.Forked); diff != "" || !r.OK {
 		t.Errorf("run 1500 from t=2000 at t=3500: ok %v, fork (-want +got):\n%s", r.OK, diff)
 	}
@@ -58,7 +58,7 @@ func TestAFailingCommandFromThePastKeepsTheFuture(t *testing.T) {
 	// looking from the past forks nothing
 	code, body = post(t, hs, "/api/exec", map[string]any{"line": "kafka-topics --list", "at": 1000})
 	require.Equal(t, http.StatusOK, code, body)
-	if r := decode[execResult](t, body); !r.OK || r.Forked != nil {
+	if r := decode[ExecResult](t, body); !r.OK || r.Forked != nil {
 		t.Errorf("kafka-topics from the past: ok %v forked %+v", r.OK, r.Forked)
 	}
 	if u := getUpdate(t, hs.URL, ""); u.TimeMs != 3500 {

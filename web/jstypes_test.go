@@ -33,7 +33,7 @@ var jsRoots = []struct {
 	{"View", View{}},
 	{"ScenarioInfo", ScenarioInfo{}},
 	{"NoteInfo", NoteInfo{}},
-	{"ExecResult", execResult{}},
+	{"ExecResult", ExecResult{}},
 	{"SessionError", sessionError{}},
 	{"WireView", WireView{}},
 }

@@ -17,7 +17,7 @@ func TestTheTerminalTakesQuotedValues(t *testing.T) {
 	require.NoError(t, live.Advance(3000))
 	code, body := post(t, hs, "/api/exec", map[string]any{"line": `produce checkout "hello world" --key alice`})
 	require.Equal(t, http.StatusOK, code, body)
-	if r := decode[execResult](t, body); !r.OK {
+	if r := decode[ExecResult](t, body); !r.OK {
 		t.Fatalf("produce with a quoted value: %s", r.Output)
 	}
 	require.NoError(t, live.Advance(500))
@@ -41,7 +41,7 @@ func TestTheTerminalTakesQuotedValues(t *testing.T) {
 	}
 	code, body = post(t, hs, "/api/exec", map[string]any{"line": `produce checkout "hello`})
 	require.Equal(t, http.StatusOK, code, body)
-	if r := decode[execResult](t, body); r.OK || r.Output != "Error: unclosed quote: the \" at column 18 is never closed\n" {
+	if r := decode[ExecResult](t, body); r.OK || r.Output != "Error: unclosed quote: the \" at column 18 is never closed\n" {
 		t.Errorf("an unclosed quote: ok %v, printed %q", r.OK, r.Output)
 	}
 }

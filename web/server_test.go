@@ -88,7 +88,7 @@ func TestServerViewAndExec(t *testing.T) {
 	require.NoError(t, live.Advance(3000))
 	code, out := post(t, hs, "/api/exec", map[string]any{"line": "kill 2"})
 	require.Equal(t, http.StatusOK, code)
-	var res execResult
+	var res ExecResult
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	if !res.OK || !strings.Contains(res.Output, "kill 2") {
 		t.Fatalf("kill 2 printed %+v", res)

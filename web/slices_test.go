@@ -53,10 +53,10 @@ func TestViewsFlowDuringALongRun(t *testing.T) {
 	events := openStream(t, hs, "/api/stream", time.Minute)
 	events.frame(t) // the first update, at t=0
 
-	done := make(chan execResult, 1)
+	done := make(chan ExecResult, 1)
 	go func() {
 		code, out := post(t, hs, "/api/exec", map[string]any{"line": "run 3600000"})
-		var res execResult
+		var res ExecResult
 		if code == http.StatusOK {
 			json.Unmarshal([]byte(out), &res)
 		} else {

@@ -180,7 +180,7 @@ func playTabs(t *testing.T, rnd *rand.Rand, ops int) {
 			jump = true
 		case k < 80:
 			line := tabsLines[rnd.IntN(len(tabsLines))]
-			req := execRequest{Line: line}
+			req := ExecRequest{Line: line}
 			now := tb.seen.NowMs
 			if start := tb.seen.StartMs; now > start && rnd.IntN(2) == 0 {
 				at := start + rnd.Int64N(now-start)
@@ -193,7 +193,7 @@ func playTabs(t *testing.T, rnd *rand.Rand, ops int) {
 			typedSince[live.Session().ID] = true
 			code, body := call(what, "POST", "/api/exec", req)
 			require.Equal(t, http.StatusOK, code, "%s: %s", what, body)
-			r := decode[execResult](t, body)
+			r := decode[ExecResult](t, body)
 			if r.Forked != nil {
 				if req.At == nil || !r.OK || r.Forked.AtMs != *req.At {
 					t.Fatalf("%s: forked %+v (ok %v)", what, r.Forked, r.OK)

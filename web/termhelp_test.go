@@ -99,7 +99,7 @@ func TestThePageDumpsTheRootCheckpoints(t *testing.T) {
 	require.NoError(t, live.Advance(3000))
 	code, body := post(t, hs, "/api/exec", map[string]any{"line": "kafka-dump-log --files /kafka-logs/replication-offset-checkpoint"})
 	require.Equal(t, http.StatusOK, code, body)
-	r := decode[execResult](t, body)
+	r := decode[ExecResult](t, body)
 	if !r.OK || !strings.Contains(r.Output, "Dumping /kafka-logs/replication-offset-checkpoint\nversion: 0 entries: 7\n") {
 		t.Errorf("kafka-dump-log of the HW checkpoint on the page: ok %v\n%s", r.OK, r.Output)
 	}

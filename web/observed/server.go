@@ -263,25 +263,11 @@ func (s *Server) closeStream() {
 	s.streamsMu.Unlock()
 }
 
-// execRequest is a terminal line typed on the page, at the moment of the
-// timeline shown (absent: the newest sample).
-type execRequest struct {
-	Line string `json:"line"`
-	At   *int64 `json:"at,omitempty"`
-}
-
-// execResult is what a line printed, and whether it ran: the simulated
-// page's terminal answer.
-type execResult struct {
-	Output string `json:"output"`
-	OK     bool   `json:"ok"`
-}
-
 // exec answers POST /api/exec: one of Kafka's read-only tools on the
 // sample shown; a command that would act is refused (403, and why) and
 // sent nowhere.
 func (s *Server) exec(w http.ResponseWriter, r *http.Request) {
-	var req execRequest
+	var req web.ExecRequest
 	dec := json.NewDecoder(io.LimitReader(r.Body, web.MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
@@ -295,13 +281,13 @@ func (s *Server) exec(w http.ResponseWriter, r *http.Request) {
 }
 
 // run runs one terminal line on the sample at req.At.
-func (s *Server) run(_ context.Context, req execRequest) (int, execResult) {
+func (s *Server) run(_ context.Context, req web.ExecRequest) (int, web.ExecResult) {
 	words, err := kafkatools.SplitLine(req.Line)
 	if err != nil {
-		return http.StatusOK, execResult{Output: err.Error() + "\n"}
+		return http.StatusOK, web.ExecResult{Output: err.Error() + "\n"}
 	}
 	if len(words) == 0 {
-		return http.StatusOK, execResult{OK: true}
+		return http.StatusOK, web.ExecResult{OK: true}
 	}
 	if words[0] == "help" {
 		var out strings.Builder
@@ -309,7 +295,7 @@ func (s *Server) run(_ context.Context, req execRequest) (int, execResult) {
 		for _, t := range observedtools.Tools() {
 			out.WriteString(t.Usage + "\n    " + t.Help + "\n")
 		}
-		return http.StatusOK, execResult{Output: out.String(), OK: true}
+		return http.StatusOK, web.ExecResult{Output: out.String(), OK: true}
 	}
 	var shown *observe.Sample
 	s.Observer.Look(func(t *observe.Timeline) {
@@ -318,20 +304,20 @@ func (s *Server) run(_ context.Context, req execRequest) (int, execResult) {
 		}
 	})
 	if shown == nil {
-		return http.StatusServiceUnavailable, execResult{Output: errNoPoll.Error() + "\n"}
+		return http.StatusServiceUnavailable, web.ExecResult{Output: errNoPoll.Error() + "\n"}
 	}
 	var out strings.Builder
 	err = observedtools.Run(shown, words, &out)
 	var printed kafkatools.Printed
 	switch {
 	case err == nil:
-		return http.StatusOK, execResult{Output: out.String(), OK: true}
+		return http.StatusOK, web.ExecResult{Output: out.String(), OK: true}
 	case errors.Is(err, observedtools.ErrReadOnly):
-		return http.StatusForbidden, execResult{Output: out.String() + err.Error() + "\n"}
+		return http.StatusForbidden, web.ExecResult{Output: out.String() + err.Error() + "\n"}
 	case errors.As(err, &printed):
-		return http.StatusOK, execResult{Output: out.String()}
+		return http.StatusOK, web.ExecResult{Output: out.String()}
 	case errors.Is(err, kafkatools.ErrUsage):
-		return http.StatusOK, execResult{Output: out.String() + err.Error() + "; type help for the tools\n"}
+		return http.StatusOK, web.ExecResult{Output: out.String() + err.Error() + "; type help for the tools\n"}
 	}
-	return http.StatusOK, execResult{Output: out.String() + err.Error() + "\n"}
+	return http.StatusOK, web.ExecResult{Output: out.String() + err.Error() + "\n"}
 }

@@ -122,7 +122,7 @@
  */
 
 /**
- * ExecResult is the JSON of web.execResult.
+ * ExecResult is the JSON of web.ExecResult.
  * @typedef {object} ExecResult
  * @property {string} output
  * @property {boolean} ok
