@@ -187,6 +187,19 @@ func TestCoordinator(t *testing.T) {
 			case "new":
 				c = New(Config{BrokerID: int32(num("broker", 1)), NumPartitions: 1, OffsetsTopicNumPartitions: 1, TransactionVersion: int16(num("tv", 0))}, 1, env.now)
 				return "ok"
+			case "seed":
+				// a record in __transaction_state-0 before the coordinator
+				// loads it: transactional id id at producer id pid and
+				// epoch, in state, written by a client of transaction
+				// version tv
+				st, ok := kafkalog.ParseTxnState(arg("state"))
+				if !ok {
+					d.Fatalf(t, "unknown state %s", arg("state"))
+				}
+				v := kafkalog.TxnLogValue{Version: 1, ProducerID: pid, PreviousProducerID: -1, NextProducerID: -1, ProducerEpoch: epoch,
+					TransactionTimeoutMs: DefaultTimeoutMs, State: st, StartTimestampMs: -1, ClientTransactionVersion: int16(num("tv", 0))}
+				env.log[0] = append(env.log[0], LogRecord{Key: kafkalog.AppendTxnLogKey(nil, id), Value: kafkalog.AppendTxnLogValue(nil, v)})
+				return "ok"
 			case "elect":
 				if err := c.OnElection(env, 0, int32(num("epoch", 0))); err != nil {
 					fmt.Fprintf(&env.out, "error: %v\n", err)

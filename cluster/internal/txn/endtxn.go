@@ -19,7 +19,13 @@ func (c *Coordinator) endTxn(env Env, r reply, id string, pid int64, epoch int16
 // the state, then PrepareCommit or PrepareAbort written; once it is, the
 // requester is answered and the markers go out. With transaction.version
 // 2 (clientTV) the epoch goes up, and a retry is told apart from the next
-// transaction's end by the epoch it carries (Kafka 4.0, KIP-890).
+// transaction's end by the epoch it carries (Kafka 4.0, KIP-890); an
+// abort at the current epoch with no transaction open (nothing was added:
+// the producer's records never reached a leader) is written all the
+// same, PrepareAbort of no partition, so that the epoch goes up, as Kafka
+// 4.1's coordinator accepts it (KIP-890 part 2: a producer may always
+// abort, and its next transaction must not share the epoch of records a
+// leader may still add).
 func (c *Coordinator) endTxnFrom(env Env, r reply, as answerKind, id string, pid int64, epoch int16, commit, fromClient bool, clientTV int16) error {
 	pa := &pendingAppend{purpose: forEnd, reply: r, answerAs: as, commit: commit}
 	if id == "" {
@@ -39,6 +45,13 @@ func (c *Coordinator) endTxnFrom(env Env, r reply, as answerKind, id string, pid
 	v2 := !fencing && m.ClientTV >= 2
 	retryOnOverflow := v2 && m.PrevProducerID == pid && epoch == math.MaxInt16-1 && m.Epoch == 0
 	retryOnBump := v2 && m.Epoch == epoch+1
+	retry := retryOnBump || retryOnOverflow
+	// a transaction.version 2 abort of a transaction nothing was added to
+	// (at the current epoch, in a state where no transaction is open)
+	// bumps the epoch all the same: the producer's records may have
+	// reached no leader, or reached one whose add failed
+	emptyAbort := clientTV >= 2 && !fencing && !commit && epoch == m.Epoch && m.ProducerID == pid &&
+		(m.State == kafkalog.TxnEmpty || m.State == kafkalog.TxnCompleteCommit || m.State == kafkalog.TxnCompleteAbort)
 	var validEpoch bool
 	switch {
 	case !v2:
@@ -46,7 +59,7 @@ func (c *Coordinator) endTxnFrom(env Env, r reply, as answerKind, id string, pid
 	case m.State == kafkalog.TxnPrepareCommit || m.State == kafkalog.TxnPrepareAbort:
 		validEpoch = retryOnBump
 	case m.State == kafkalog.TxnCompleteCommit || m.State == kafkalog.TxnCompleteAbort:
-		validEpoch = retryOnBump || retryOnOverflow
+		validEpoch = retry || emptyAbort
 	default:
 		validEpoch = epoch == m.Epoch
 	}
@@ -65,26 +78,8 @@ func (c *Coordinator) endTxnFrom(env Env, r reply, as answerKind, id string, pid
 		code = producerFenced
 	case m.HasPending && !fencing:
 		code = concurrentTransactions
-	case m.State == kafkalog.TxnOngoing:
-		next := kafkalog.TxnPrepareAbort
-		if commit {
-			next = kafkalog.TxnPrepareCommit
-		}
-		nextPID := int64(noProducerID)
-		if clientTV >= 2 && !fencing && epochExhausted(m.Epoch) {
-			nextPID = env.AllocateProducerID()
-		}
-		if !commit && fencing {
-			// the fence's bumped epoch becomes the transaction's
-			pa.fence = true
-			m.HasPending, m.Epoch, m.LastEpoch = false, epoch, noProducerID
-		}
-		t, err := m.prepareEnd(next, clientTV, nextPID, env.Now())
-		if err != nil {
-			return err
-		}
-		c.write(env, m, t, pa)
-		return nil
+	case m.State == kafkalog.TxnOngoing, emptyAbort && !retry:
+		return c.prepareEnd(env, m, pa, epoch, commit, fencing, clientTV)
 	case m.State == kafkalog.TxnCompleteCommit && commit, m.State == kafkalog.TxnCompleteAbort && !commit:
 		okAsRetry()
 		return nil
@@ -96,6 +91,32 @@ func (c *Coordinator) endTxnFrom(env Env, r reply, as answerKind, id string, pid
 		code = invalidTxnState
 	}
 	c.answerError(env, pa, code)
+	return nil
+}
+
+// prepareEnd writes PrepareCommit or PrepareAbort (prepareAbortOrCommit):
+// with transaction.version 2 at the next epoch, or at epoch 0 of a new
+// producer id once the epochs ran out (TransactionMetadata.isEpochExhausted);
+// the abort that follows a fence takes the fence's epoch.
+func (c *Coordinator) prepareEnd(env Env, m *Metadata, pa *pendingAppend, epoch int16, commit, fencing bool, clientTV int16) error {
+	next := kafkalog.TxnPrepareAbort
+	if commit {
+		next = kafkalog.TxnPrepareCommit
+	}
+	nextPID := int64(noProducerID)
+	if clientTV >= 2 && !fencing && epochExhausted(m.Epoch) {
+		nextPID = env.AllocateProducerID()
+	}
+	if !commit && fencing {
+		// the fence's bumped epoch becomes the transaction's
+		pa.fence = true
+		m.HasPending, m.Epoch, m.LastEpoch = false, epoch, noProducerID
+	}
+	t, err := m.prepareEnd(next, clientTV, nextPID, env.Now())
+	if err != nil {
+		return err
+	}
+	c.write(env, m, t, pa)
 	return nil
 }
 
@@ -115,7 +136,9 @@ func (c *Coordinator) prepared(env Env, m *Metadata, pa *pendingAppend) error {
 	}
 	switch pa.answerAs {
 	case answerEnd:
-		c.send(env, pa.reply, EndTxnResponse{Corr: pa.reply.corr, ProducerID: m.ProducerID, Epoch: m.Epoch})
+		// the producer id and epoch the transaction completes with: after
+		// an epoch overflow, the new producer id at epoch 0 (KIP-890)
+		c.send(env, pa.reply, EndTxnResponse{Corr: pa.reply.corr, ProducerID: complete.ProducerID, Epoch: complete.Epoch})
 	case answerInitFenced:
 		c.answerError(env, pa, concurrentTransactions)
 	}

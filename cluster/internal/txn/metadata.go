@@ -70,7 +70,7 @@ var validPrevious = map[kafkalog.TxnState][]kafkalog.TxnState{
 	kafkalog.TxnEmpty:             {kafkalog.TxnEmpty, kafkalog.TxnCompleteCommit, kafkalog.TxnCompleteAbort},
 	kafkalog.TxnOngoing:           {kafkalog.TxnOngoing, kafkalog.TxnEmpty, kafkalog.TxnCompleteCommit, kafkalog.TxnCompleteAbort},
 	kafkalog.TxnPrepareCommit:     {kafkalog.TxnOngoing},
-	kafkalog.TxnPrepareAbort:      {kafkalog.TxnOngoing, kafkalog.TxnPrepareEpochFence},
+	kafkalog.TxnPrepareAbort:      {kafkalog.TxnOngoing, kafkalog.TxnPrepareEpochFence, kafkalog.TxnEmpty, kafkalog.TxnCompleteCommit, kafkalog.TxnCompleteAbort},
 	kafkalog.TxnCompleteCommit:    {kafkalog.TxnPrepareCommit},
 	kafkalog.TxnCompleteAbort:     {kafkalog.TxnPrepareAbort},
 	kafkalog.TxnDead:              {kafkalog.TxnEmpty, kafkalog.TxnCompleteAbort, kafkalog.TxnCompleteCommit},
