@@ -206,8 +206,9 @@ func (rq *Requests) producePartition(env APIEnv, b *Broker, p *pending, x *Reque
 			return verdict{code: code, msg: msg, records: count, errs: errs}
 		}
 	}
-	if !verified && req.TransactionID != nil && b.needsVerification(s, *req.TransactionID, h.Attributes, h.ProducerID) {
-		return rq.verifyProduce(env, b, p, x, req, ti, pi, copyOut, h.ProducerID, h.ProducerEpoch, count)
+	if add := x.Version >= produceAddsPartitionVersion; !verified && req.TransactionID != nil && b.needsVerification(s, *req.TransactionID, h.Attributes, h.ProducerID, h.ProducerEpoch, add) {
+		ask := txnAsk{id: *req.TransactionID, pid: h.ProducerID, epoch: h.ProducerEpoch, add: add, startMs: env.Now()}
+		return rq.verifyProduce(env, b, p, x, req, ti, pi, copyOut, ask, count)
 	}
 	c.Sent += count
 	c.ProducerID, c.Idempotent = h.ProducerID, h.ProducerID >= 0

@@ -39,15 +39,70 @@ import (
 // transaction opens one its coordinator never ends: a hanging
 // transaction.
 //
+// Under transaction.version 2 (KIP-890 part 2, Kafka 4.0 and on) a
+// producer sends no AddPartitionsToTxn: its Produce v12+ has the leader add
+// the partition itself (AddPartitionsToTxnManager's
+// produceRequestVersionToTransactionSupportedOperation: ADD_PARTITION from
+// v12, which asks without VerifyOnly), and the coordinator writes the
+// transaction's new state before it answers. The producer's epoch goes up
+// at every transaction's end, so a batch of a newer epoch than the open
+// transaction's on the partition is the next transaction's: it waits for
+// the coordinator too, which answers CONCURRENT_TRANSACTIONS until the
+// previous transaction's markers are written; the leader asks again every
+// add.partitions.to.txn.retry.backoff.ms (20) for up to
+// add.partitions.to.txn.retry.backoff.max.ms (100) before it hands the
+// error to the producer (as NOT_ENOUGH_REPLICAS, which it retries). A
+// zombie's late batch at the old epoch is refused: the coordinator
+// answers PRODUCER_FENCED, and the partition's producer state holds the
+// newer epoch once the marker is written.
+//
 // The world's own producers' batches wait at the leader (Broker.verifies);
 // an external client's produce waits in Requests (verifyWait), its
 // verification carrying the client's node so that the answer comes back
 // to the request, as the answers of the transaction APIs do.
 
+// The leader's retries of an implicit add the coordinator answered
+// CONCURRENT_TRANSACTIONS: Kafka 4.0's add.partitions.to.txn.retry.backoff.ms
+// and add.partitions.to.txn.retry.backoff.max.ms.
+const (
+	addPartitionsRetryBackoffMs    = 20
+	addPartitionsRetryBackoffMaxMs = 100
+)
+
+// produceAddsPartitionVersion is the first Produce version whose
+// transactional batch has the leader add its partition to the
+// transaction (transaction.version 2).
+const produceAddsPartitionVersion = 12
+
+// txnAsk is one question of a leader to a transaction coordinator about a
+// transactional batch: the producer's transactional id, id and epoch, and
+// whether the partition is to be added (Produce v12+) rather than only
+// verified. startMs is when the first was sent, retryAtMs when to send it
+// again after CONCURRENT_TRANSACTIONS (0: not waiting to).
+type txnAsk struct {
+	id                 string
+	pid                int64
+	epoch              int16
+	add                bool
+	startMs, retryAtMs int64
+}
+
+// retryLater reports whether the leader asks again later rather than
+// settle on code (CONCURRENT_TRANSACTIONS to an add, within the retries'
+// time), and sets when.
+func (a *txnAsk) retryLater(code int16, nowMs int64) bool {
+	if !a.add || code != kafkaerr.ConcurrentTransactions || nowMs-a.startMs >= addPartitionsRetryBackoffMaxMs {
+		return false
+	}
+	a.retryAtMs = nowMs + addPartitionsRetryBackoffMs
+	return true
+}
+
 // simVerify is a simulated producer's produce waiting at its leader for
 // the coordinator's answer.
 type simVerify struct {
 	e          netsim.Envelope
+	ask        txnAsk
 	deadlineMs int64
 }
 
@@ -73,28 +128,47 @@ func batchAttributes(batch []byte) kafkalog.Attributes {
 	return kafkalog.Attributes(binary.BigEndian.Uint16(batch[attributesAt:]))
 }
 
-// needsVerification reports whether leader s verifies a batch of
-// producer pid (transactional id id, attributes a) before appending it.
-func (b *Broker) needsVerification(s *Partition, id string, a kafkalog.Attributes, pid int64) bool {
-	if !b.cfg.TransactionPartitionVerification || id == "" || !a.IsTransactional() || a.IsControl() || pid < 0 {
+// needsVerification reports whether leader s asks the coordinator about
+// a batch of producer pid at epoch (transactional id id, attributes a)
+// before appending it: when the partition has no transaction of the
+// producer open (Kafka 3.7's UnifiedLog.hasOngoingTransaction) or, for a
+// batch that adds its partition (transaction.version 2), none open at the
+// batch's epoch: a newer epoch is the producer's next transaction. A batch
+// that adds its partition always asks, transaction.partition.verification.enable
+// or not: the add is how its partition joins the transaction at all.
+func (b *Broker) needsVerification(s *Partition, id string, a kafkalog.Attributes, pid int64, epoch int16, add bool) bool {
+	if !b.cfg.TransactionPartitionVerification && !add || id == "" || !a.IsTransactional() || a.IsControl() || pid < 0 {
 		return false
 	}
-	return !slices.ContainsFunc(s.Log.Kafka().OngoingTxns(), func(o kafkalog.OngoingTxn) bool { return o.ProducerID == pid })
+	if !slices.ContainsFunc(s.Log.Kafka().OngoingTxns(), func(o kafkalog.OngoingTxn) bool { return o.ProducerID == pid }) {
+		return true
+	}
+	if !add {
+		return false
+	}
+	e, _ := s.Log.Kafka().Producer(pid)
+	return e.ProducerEpoch != epoch
 }
 
-// askVerification sends the coordinator of id the question whether k is
-// in producer pid's transaction at epoch, from node from with correlation
-// id corr; false when no broker leads id's __transaction_state partition
-// (COORDINATOR_NOT_AVAILABLE: AddPartitionsToTxnManager.getTransactionCoordinator).
-func (b *Broker) askVerification(env Env, from int32, corr int64, id string, pid int64, epoch int16, k tp) bool {
-	coord := env.Leader(metadata.TxnStatePartition(id, b.cfg.Txn.NumPartitions))
+// askVerification sends the coordinator of a.id the question whether k is
+// in producer a.pid's transaction at a.epoch, or (a.add) to add it, from
+// node from with correlation id corr; false when no broker leads the id's
+// __transaction_state partition (COORDINATOR_NOT_AVAILABLE:
+// AddPartitionsToTxnManager.getTransactionCoordinator).
+func (b *Broker) askVerification(env Env, from int32, corr int64, a txnAsk, k tp) bool {
+	coord := env.Leader(metadata.TxnStatePartition(a.id, b.cfg.Txn.NumPartitions))
 	if coord == replica.NoLeader {
 		return false
 	}
-	env.Record(event.Transaction, b.id, &k, "leader asks broker %d's transaction coordinator whether %s is in producer id %d's transaction (epoch %d) before appending its batch (AddPartitionsToTxn VerifyOnly)",
-		coord, k, pid, epoch)
-	env.Send(netsim.Envelope{From: from, To: coord, Kind: netsim.KindTxnRequest, Txn: txn.AddPartitions{Corr: corr, TransactionalID: id,
-		ProducerID: pid, Epoch: epoch, Partitions: []tp{k}, VerifyOnly: true}})
+	if a.add {
+		env.Record(event.Transaction, b.id, &k, "leader asks broker %d's transaction coordinator to add %s to producer id %d's transaction (epoch %d) before appending its batch (AddPartitionsToTxn from a Produce v12+, transaction.version 2)",
+			coord, k, a.pid, a.epoch)
+	} else {
+		env.Record(event.Transaction, b.id, &k, "leader asks broker %d's transaction coordinator whether %s is in producer id %d's transaction (epoch %d) before appending its batch (AddPartitionsToTxn VerifyOnly)",
+			coord, k, a.pid, a.epoch)
+	}
+	env.Send(netsim.Envelope{From: from, To: coord, Kind: netsim.KindTxnRequest, Txn: txn.AddPartitions{Corr: corr, TransactionalID: a.id,
+		ProducerID: a.pid, Epoch: a.epoch, Partitions: []tp{k}, VerifyOnly: !a.add}})
 	return true
 }
 
@@ -133,19 +207,20 @@ func (b *Broker) gateProduce(env Env, s *Partition, e *netsim.Envelope) bool {
 		return false
 	}
 	ps := m.Records[0].Producer
-	if !b.needsVerification(s, e.TransactionalID, batchAttributes(m.Records[0].Batch), ps.ID) {
+	if !b.needsVerification(s, e.TransactionalID, batchAttributes(m.Records[0].Batch), ps.ID, ps.Epoch, e.TxnV2) {
 		return false
 	}
 	b.verify.corr++
 	corr := b.verify.corr
-	if !b.askVerification(env, b.id, corr, e.TransactionalID, ps.ID, ps.Epoch, e.TP) {
+	ask := txnAsk{id: e.TransactionalID, pid: ps.ID, epoch: ps.Epoch, add: e.TxnV2, startMs: env.Now()}
+	if !b.askVerification(env, b.id, corr, ask, e.TP) {
 		b.refuseProduce(env, e, kafkaerr.CoordinatorNotAvailable)
 		return true
 	}
 	if b.verify.waits == nil {
 		b.verify.waits = map[int64]simVerify{}
 	}
-	b.verify.waits[corr] = simVerify{e: *e, deadlineMs: env.Now() + RequestTimeoutMs}
+	b.verify.waits[corr] = simVerify{e: *e, ask: ask, deadlineMs: env.Now() + RequestTimeoutMs}
 	return true
 }
 
@@ -167,11 +242,16 @@ func (b *Broker) verified(env Env, e *netsim.Envelope) error {
 		return nil
 	}
 	w, ok := b.verify.waits[a.Corr]
-	if !ok {
+	if !ok || w.ask.retryAtMs != 0 {
+		return nil
+	}
+	code := answerCode(a)
+	if w.ask.retryLater(code, env.Now()) {
+		b.verify.waits[a.Corr] = w
 		return nil
 	}
 	delete(b.verify.waits, a.Corr)
-	if code := answerCode(a); code != 0 {
+	if code != 0 {
 		b.refuseProduce(env, &w.e, code)
 		return nil
 	}
@@ -186,12 +266,22 @@ func (b *Broker) verified(env Env, e *netsim.Envelope) error {
 	return b.processReady(env, s)
 }
 
-// expireVerifications fails the simulated producers' verifications
-// unanswered for request.timeout.ms with NETWORK_EXCEPTION.
+// expireVerifications asks again the adds due a retry, and fails the
+// simulated producers' verifications unanswered for request.timeout.ms
+// with NETWORK_EXCEPTION.
 func (b *Broker) expireVerifications(env Env) {
 	for _, corr := range slices.Sorted(maps.Keys(b.verify.waits)) {
 		w := b.verify.waits[corr]
-		if env.Now() < w.deadlineMs {
+		if w.ask.retryAtMs != 0 && env.Now() >= w.ask.retryAtMs {
+			w.ask.retryAtMs, w.deadlineMs = 0, env.Now()+RequestTimeoutMs
+			b.verify.waits[corr] = w
+			if !b.askVerification(env, b.id, corr, w.ask, w.e.TP) {
+				delete(b.verify.waits, corr)
+				b.refuseProduce(env, &w.e, kafkaerr.CoordinatorNotAvailable)
+			}
+			continue
+		}
+		if w.ask.retryAtMs != 0 || env.Now() < w.deadlineMs {
 			continue
 		}
 		delete(b.verify.waits, corr)
@@ -208,6 +298,7 @@ type produceVerify struct {
 	ti, pi  int
 	copyOut bool
 	records int
+	ask     txnAsk
 	// coord is the coordinator's broker asked: the question is lost when
 	// it goes down.
 	coord      int32
@@ -218,10 +309,10 @@ type produceVerify struct {
 // partition pi of topic ti of produce p; the partition waits for the
 // answer (waitsForReplica), or fails at once when no broker coordinates
 // the id.
-func (rq *Requests) verifyProduce(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int, copyOut bool, pid int64, epoch int16, records int) verdict {
+func (rq *Requests) verifyProduce(env APIEnv, b *Broker, p *pending, x *Request, req *kmsg.ProduceRequest, ti, pi int, copyOut bool, ask txnAsk, records int) verdict {
 	k := tp{Topic: req.Topics[ti].Topic, Partition: req.Topics[ti].Partitions[pi].Partition}
 	corr := rq.nextCorr()
-	if !b.askVerification(env, clientNode(x.Client), corr, *req.TransactionID, pid, epoch, k) {
+	if !b.askVerification(env, clientNode(x.Client), corr, ask, k) {
 		code, msg := verificationError(kafkaerr.CoordinatorNotAvailable)
 		return verdict{code: code, msg: msg, records: records}
 	}
@@ -229,7 +320,7 @@ func (rq *Requests) verifyProduce(env APIEnv, b *Broker, p *pending, x *Request,
 	if rq.verifies == nil {
 		rq.verifies = map[int64]produceVerify{}
 	}
-	rq.verifies[corr] = produceVerify{id: p.id, x: x, req: req, ti: ti, pi: pi, copyOut: copyOut, records: records,
+	rq.verifies[corr] = produceVerify{id: p.id, x: x, req: req, ti: ti, pi: pi, copyOut: copyOut, records: records, ask: ask,
 		coord: coord, deadlineMs: env.Now() + RequestTimeoutMs}
 	p.open++
 	return verdict{code: waitsForReplica, records: records}
@@ -245,11 +336,16 @@ func (rq *Requests) produceVerified(env APIEnv, brokers []*Broker, e *netsim.Env
 		return false
 	}
 	w, ok := rq.verifies[a.Corr]
-	if !ok {
-		return false
+	if !ok || w.ask.retryAtMs != 0 {
+		return ok
+	}
+	code := answerCode(a)
+	if w.ask.retryLater(code, env.Now()) {
+		rq.verifies[a.Corr] = w
+		return true
 	}
 	delete(rq.verifies, a.Corr)
-	rq.settleVerified(env, brokers, w, answerCode(a))
+	rq.settleVerified(env, brokers, w, code)
 	return true
 }
 
@@ -277,15 +373,42 @@ func (rq *Requests) settleVerified(env APIEnv, brokers []*Broker, w produceVerif
 	}
 }
 
-// expireVerifications fails the external verifications whose coordinator
-// went down or that waited request.timeout.ms, with NETWORK_EXCEPTION.
+// expireVerifications asks again the adds due a retry, and fails the
+// external verifications whose coordinator went down or that waited
+// request.timeout.ms, with NETWORK_EXCEPTION.
 func (rq *Requests) expireVerifications(env APIEnv, brokers []*Broker) {
 	for _, corr := range slices.Sorted(maps.Keys(rq.verifies)) {
 		w := rq.verifies[corr]
+		if w.ask.retryAtMs != 0 {
+			if env.Now() >= w.ask.retryAtMs {
+				rq.askAgain(env, brokers, corr, w)
+			}
+			continue
+		}
 		if brokers[w.coord-1].State() == BrokerRunning && env.Now() < w.deadlineMs {
 			continue
 		}
 		delete(rq.verifies, corr)
 		rq.settleVerified(env, brokers, w, kafkaerr.NetworkException)
 	}
+}
+
+// askAgain sends the add w waits for again (after CONCURRENT_TRANSACTIONS),
+// to the id's coordinator now.
+func (rq *Requests) askAgain(env APIEnv, brokers []*Broker, corr int64, w produceVerify) {
+	p := rq.pending[w.id]
+	if p == nil {
+		delete(rq.verifies, corr)
+		return
+	}
+	b := brokers[p.broker-1]
+	k := tp{Topic: w.req.Topics[w.ti].Topic, Partition: w.req.Topics[w.ti].Partitions[w.pi].Partition}
+	w.ask.retryAtMs, w.deadlineMs = 0, env.Now()+RequestTimeoutMs
+	if !b.askVerification(env, clientNode(w.x.Client), corr, w.ask, k) {
+		delete(rq.verifies, corr)
+		rq.settleVerified(env, brokers, w, kafkaerr.CoordinatorNotAvailable)
+		return
+	}
+	w.coord = env.Leader(metadata.TxnStatePartition(w.ask.id, b.cfg.Txn.NumPartitions))
+	rq.verifies[corr] = w
 }

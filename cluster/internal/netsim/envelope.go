@@ -90,6 +90,11 @@ type Envelope struct {
 	// (ProduceRequest's TransactionalId), which the leader needs to verify
 	// a transactional batch with its coordinator (KIP-890).
 	TransactionalID string
+	// TxnV2 is, in a transactional produce, that the producer uses
+	// transaction.version 2 (KIP-890 part 2, Produce v12+): it sent no
+	// AddPartitionsToTxn, and the leader adds the partition to the
+	// transaction.
+	TxnV2 bool
 	// DueMs is when the message arrives (the network's latency after it
 	// was sent).
 	DueMs int64
