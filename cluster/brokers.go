@@ -4,6 +4,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/replica"
 	"github.com/kafkalive/kafkalive/vfs"
 )
 
@@ -72,7 +73,7 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		LogFlushStartOffsetCheckpointIntervalMs:  c.LogFlushStartOffsetCheckpointIntervalMs,
 		DirtyExpireMs:                            c.DirtyExpireMs, DirtyWritebackIntervalMs: c.DirtyWritebackIntervalMs, ClockStartMs: c.ClockStartMs,
 		OffsetsTopicNumPartitions: c.OffsetsTopicNumPartitions, Group: c.memberIDs(),
-		Txn:           txn.Config{NumPartitions: c.TransactionStateLogNumPartitions},
+		Txn:           txn.Config{NumPartitions: c.TransactionStateLogNumPartitions, TransactionVersion: c.transactionVersion()},
 		ConsumerGroup: *c.ConsumerGroup, ConsumerGroupProtocol: c.ConsumerGroupProtocol(),
 		OffsetsRetentionMinutes: c.OffsetsRetentionMinutes, OffsetsRetentionCheckIntervalMs: c.OffsetsRetentionCheckIntervalMs,
 		ClusterID: c.clusterID(), TopicDefaults: c.topicDefaults(), AutoCreateTopicsEnable: !c.DisableAutoCreateTopics,
@@ -81,6 +82,19 @@ func (c Config) brokerConfig(id int32) broker.Config {
 		Racks: c.BrokerRacks, ReplicaSelectorClass: c.ReplicaSelectorClass,
 		Parts: broker.Parts{Log: c.Parts.Log, ValidateBatches: c.Parts.EncodeBatch != nil,
 			TruncationPoint: c.Parts.TruncationPoint, Truncate: c.Parts.Truncate}}
+}
+
+// transactionVersion is the cluster's finalized transaction.version, as a
+// new cluster of the rules' release is formatted with it: 2 under Kafka
+// 4's rules (KIP-890 part 2: an epoch bump per transaction, partitions
+// added by the produce itself; TransactionVersion.TV_2, which Kafka 4.0's
+// and 4.1's kafka-storage format finalizes by default), 0 before (Kafka
+// 3.7 has no such feature).
+func (c Config) transactionVersion() int16 {
+	if c.Rules >= replica.V4 {
+		return 2
+	}
+	return 0
 }
 
 // memberIDs is the brokers' classic group settings, with the seed their

@@ -14,6 +14,13 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
+// fataler is what the client's steps need of a test: a *testing.T or a
+// *rapid.T.
+type fataler interface {
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // txnClient is a transactional producer outside the world, as a Kafka
 // client drives one over the wire: its coordinator, producer id, epoch and
 // sequences; after any failure it starts again with InitProducerId
@@ -26,11 +33,15 @@ type txnClient struct {
 	pid   int64
 	epoch int16
 	seq   map[int32]int32
+	// tv2: the client uses transaction.version 2 (KIP-890 part 2): no
+	// AddPartitionsToTxn, Produce v12, EndTxn v5 whose answer carries the
+	// next transaction's producer id and epoch.
+	tv2 bool
 }
 
 // ask sends req to broker and waits up to ms for its answer (nil: none
 // came, the broker is down or the request hangs).
-func (tc *txnClient) ask(t *rapid.T, broker int32, req kmsg.Request, ms int64) kmsg.Response {
+func (tc *txnClient) ask(t fataler, broker int32, req kmsg.Request, ms int64) kmsg.Response {
 	id, err := tc.w.External(cluster.ExternalRequest{Client: tc.c.n, ClientID: tc.c.id, Remote: tc.c.remote, Broker: broker,
 		Key: req.Key(), Version: req.GetVersion(), Body: req.AppendTo(nil)})
 	if err != nil {
@@ -51,7 +62,7 @@ func (tc *txnClient) ask(t *rapid.T, broker int32, req kmsg.Request, ms int64) k
 
 // init finds the coordinator and gets a producer id and epoch, retrying
 // for up to a simulated minute; it reports whether it got them.
-func (tc *txnClient) init(t *rapid.T) bool {
+func (tc *txnClient) init(t fataler) bool {
 	for range 60 {
 		fc := kmsg.NewPtrFindCoordinatorRequest()
 		fc.SetVersion(4)
@@ -77,7 +88,7 @@ func (tc *txnClient) init(t *rapid.T) bool {
 // txnPropWorld is a world of cfg (min.insync.replicas 2, three partitions
 // of __transaction_state and __consumer_offsets) with topic t of three
 // partitions, and a transactional client of it that has its producer id.
-func txnPropWorld(t *rapid.T, cfg cluster.Config) (*cluster.World, *txnClient) {
+func txnPropWorld(t fataler, cfg cluster.Config) (*cluster.World, *txnClient) {
 	cfg.MinInsyncReplicas, cfg.TransactionStateLogNumPartitions, cfg.OffsetsTopicNumPartitions = 2, 3, 3
 	w, err := cluster.New(cfg)
 	if err != nil {
@@ -98,16 +109,8 @@ func txnPropWorld(t *rapid.T, cfg cluster.Config) (*cluster.World, *txnClient) {
 // ending it with commit; it reports whether the commit (or abort) was
 // acknowledged, and false when a step failed (the outcome is then the
 // coordinator's: aborted by a fence or a timeout, or unknown).
-func (tc *txnClient) transaction(t *rapid.T, values map[int32][]string, commit bool) bool {
-	add := kmsg.NewPtrAddPartitionsToTxnRequest()
-	add.SetVersion(3)
-	add.TransactionalID, add.ProducerID, add.ProducerEpoch = tc.id, tc.pid, tc.epoch
-	at := kmsg.NewAddPartitionsToTxnRequestTopic()
-	at.Topic = "t"
-	at.Partitions = slices.Sorted(maps.Keys(values))
-	add.Topics = []kmsg.AddPartitionsToTxnRequestTopic{at}
-	r, ok := tc.ask(t, tc.coord, add, 2000).(*kmsg.AddPartitionsToTxnResponse)
-	if !ok || r.Topics[0].Partitions[0].ErrorCode != 0 {
+func (tc *txnClient) transaction(t fataler, values map[int32][]string, commit bool) bool {
+	if !tc.tv2 && !tc.addPartitions(t, slices.Sorted(maps.Keys(values))) {
 		return false
 	}
 	for _, p := range slices.Sorted(maps.Keys(values)) {
@@ -115,25 +118,68 @@ func (tc *txnClient) transaction(t *rapid.T, values map[int32][]string, commit b
 			return false
 		}
 	}
+	return tc.end(t, commit)
+}
+
+// addPartitions adds ps to the transaction (AddPartitionsToTxn v3).
+func (tc *txnClient) addPartitions(t fataler, ps []int32) bool {
+	add := kmsg.NewPtrAddPartitionsToTxnRequest()
+	add.SetVersion(3)
+	add.TransactionalID, add.ProducerID, add.ProducerEpoch = tc.id, tc.pid, tc.epoch
+	at := kmsg.NewAddPartitionsToTxnRequestTopic()
+	at.Topic = "t"
+	at.Partitions = ps
+	add.Topics = []kmsg.AddPartitionsToTxnRequestTopic{at}
+	r, ok := tc.ask(t, tc.coord, add, 2000).(*kmsg.AddPartitionsToTxnResponse)
+	return ok && r.Topics[0].Partitions[0].ErrorCode == 0
+}
+
+// end commits or aborts the transaction (EndTxn v3, or v5 under
+// transaction.version 2, whose answer the client takes its next producer
+// id and epoch from, its sequences starting again at 0).
+func (tc *txnClient) end(t fataler, commit bool) bool {
 	end := kmsg.NewPtrEndTxnRequest()
 	end.SetVersion(3)
+	if tc.tv2 {
+		end.SetVersion(5)
+	}
 	end.TransactionalID, end.ProducerID, end.ProducerEpoch, end.Commit = tc.id, tc.pid, tc.epoch, commit
 	er, ok := tc.ask(t, tc.coord, end, 2000).(*kmsg.EndTxnResponse)
-	return ok && er.ErrorCode == 0
+	if !ok || er.ErrorCode != 0 {
+		return false
+	}
+	if tc.tv2 {
+		tc.pid, tc.epoch, tc.seq = er.ProducerID, er.ProducerEpoch, map[int32]int32{}
+	}
+	return true
 }
 
 // produce writes values to partition p as one transactional batch,
 // acks=all, to its leader.
-func (tc *txnClient) produce(t *rapid.T, p int32, values []string) bool {
+func (tc *txnClient) produce(t fataler, p int32, values []string) bool {
+	if !tc.produceAt(t, p, tc.epoch, tc.seq[p], values) {
+		return false
+	}
+	tc.seq[p] += int32(len(values))
+	return true
+}
+
+// produceAt writes values to partition p as one transactional batch of
+// epoch and base sequence seq (Produce v9, or v12 under
+// transaction.version 2), reporting whether the leader took it.
+func (tc *txnClient) produceAt(t fataler, p int32, epoch int16, seq int32, values []string) bool {
 	var b kafkalog.RecordBatch
 	b.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
 	b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
-	b.ProducerID, b.ProducerEpoch, b.BaseSequence = tc.pid, tc.epoch, tc.seq[p]
+	b.ProducerID, b.ProducerEpoch, b.BaseSequence = tc.pid, epoch, seq
 	for i, v := range values {
 		b.AppendRecord(int64(i), 0, nil, []byte(v))
 	}
 	req := kmsg.NewPtrProduceRequest()
 	req.SetVersion(9)
+	if tc.tv2 {
+		req.SetVersion(12)
+	}
 	req.TransactionID, req.Acks, req.TimeoutMillis = kmsg.StringPtr(tc.id), -1, 5000
 	rt := kmsg.NewProduceRequestTopic()
 	rt.Topic = "t"
@@ -146,11 +192,7 @@ func (tc *txnClient) produce(t *rapid.T, p int32, values []string) bool {
 		return false
 	}
 	r, ok := tc.ask(t, leader, req, 6000).(*kmsg.ProduceResponse)
-	if !ok || r.Topics[0].Partitions[0].ErrorCode != 0 {
-		return false
-	}
-	tc.seq[p] += int32(len(values))
-	return true
+	return ok && r.Topics[0].Partitions[0].ErrorCode == 0
 }
 
 // readCommitted reads partition p from its leader at read_committed, as a
@@ -158,7 +200,7 @@ func (tc *txnClient) produce(t *rapid.T, p int32, values []string) bool {
 // records of the aborted transactions the fetches list (each from its first
 // offset until its producer's ABORT marker) and the markers; it returns
 // the values delivered, the LSO and the HW.
-func readCommitted(t *rapid.T, tc *txnClient, p int32) (values []string, lso, hw int64) {
+func readCommitted(t fataler, tc *txnClient, p int32) (values []string, lso, hw int64) {
 	var aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction
 	open := map[int64]bool{}
 	for offset := int64(0); ; {
@@ -213,11 +255,14 @@ func readCommitted(t *rapid.T, tc *txnClient, p int32) (values []string, lso, hw
 // healed, a read_committed consumer of every partition gets each
 // transaction whole or not at all, every acknowledged commit's records,
 // no acknowledged abort's record, and the last stable offset is never
-// above the high watermark. Replay: go test ./cluster -run
+// above the high watermark. The producer runs transaction.version 0 or 2
+// (KIP-890 part 2: partitions added by Produce v12, the epoch bumped by
+// EndTxn v5). Replay: go test ./cluster -run
 // TestExternalTransactionsProperty -rapid.seed=N.
 func TestExternalTransactionsProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w, tc := txnPropWorld(t, cluster.Config{Seed: rapid.Uint64().Draw(t, "seed"), Rules: replica.Modern})
+		tc.tv2 = rapid.Bool().Draw(t, "transaction.version 2")
 		type txn struct {
 			values       []string
 			commit, sure bool

@@ -147,6 +147,10 @@ func (h *host) TxnCoordinator(id string) (int32, bool) {
 	return leader, true
 }
 
+// TransactionVersion implements client.Env: the cluster's finalized
+// transaction.version.
+func (h *host) TransactionVersion() int16 { return h.cfg.transactionVersion() }
+
 // EnsureTxnStateTopic implements broker.APIEnv.
 func (h *host) EnsureTxnStateTopic() error { return h.w().ensureTxnStateTopic() }
 

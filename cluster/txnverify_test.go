@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // A leader whose question to the transaction coordinator is lost holds
@@ -53,4 +54,52 @@ func TestTransactionVerificationLostQuestion(t *testing.T) {
 		t.Errorf("read_committed (-want +got):\n%s", diff)
 	}
 	require.Empty(t, w.InternalErrors())
+}
+
+// A zombie's late write: a batch of a transaction that ended reaches its
+// leader while the producer's next transaction has the partition open.
+// Under Kafka 3.7's rules the two transactions share the producer's epoch,
+// the partition is in the open one, and the leader appends the batch into
+// it: its commit makes the zombie's record visible to read_committed (the
+// hole KIP-890 part 2 closes). Under Kafka 4's, with transaction.version 2,
+// EndTxn v5 bumped the epoch: the late batch's epoch is fenced
+// (INVALID_PRODUCER_EPOCH) and read_committed sees only the two
+// transactions' own records. The client sends no AddPartitionsToTxn: its
+// Produce v12 has the leader add each partition.
+func TestTransactionLateWriteOfAnEndedTransaction(t *testing.T) {
+	for _, tc := range []struct {
+		rules replica.RuleSet
+		tv2   bool
+		want  []string
+	}{
+		{replica.V3_7, false, []string{"a", "b", "late"}},
+		{replica.V4, true, []string{"a", "b"}},
+	} {
+		t.Run(tc.rules.String(), func(t *testing.T) {
+			w, err := cluster.New(cluster.Config{Seed: 1, Rules: tc.rules, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
+			require.NoError(t, err)
+			require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
+			require.NoError(t, w.RunFor(500))
+			c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: tc.tv2}
+			require.True(t, c.init(t))
+			require.True(t, c.transaction(t, map[int32][]string{0: {"a"}}, true))
+			oldEpoch, oldSeq := c.epoch, c.seq[0]
+			if tc.tv2 {
+				oldEpoch, oldSeq = c.epoch-1, 1 // the ended transaction's: EndTxn v5 gave the next epoch
+			}
+			if !tc.tv2 {
+				require.True(t, c.addPartitions(t, []int32{0}))
+			}
+			require.True(t, c.produce(t, 0, []string{"b"}))
+			late := c.produceAt(t, 0, oldEpoch, oldSeq+1, []string{"late"})
+			require.Equal(t, !tc.tv2, late, "the late batch of epoch %d taken", oldEpoch)
+			require.True(t, c.end(t, true))
+			require.NoError(t, w.RunFor(1000))
+			got, _, _ := readCommitted(t, c, 0)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("read_committed t-0 (-want +got):\n%s", diff)
+			}
+			require.Empty(t, w.InternalErrors())
+		})
+	}
 }

@@ -50,6 +50,10 @@ type Env interface {
 	// exist, as a broker does at the first such FindCoordinator.
 	TxnCoordinator(id string) (int32, bool)
 	EnsureTxnStateTopic() error
+	// TransactionVersion is the cluster's finalized transaction.version,
+	// as ApiVersions tells a client (KIP-584): from 2 a transactional
+	// producer uses KIP-890 part 2.
+	TransactionVersion() int16
 	// EnsureOffsetsTopic creates __consumer_offsets if it does not exist,
 	// as a broker does at the first FindCoordinator.
 	EnsureOffsetsTopic() error

@@ -32,6 +32,8 @@ type fakeEnv struct {
 	cuts     map[[2]int32]bool
 	progress Progress
 	sent     []netsim.Envelope
+	// tv is the finalized transaction.version the producers read.
+	tv int16
 	// joins are the consumers' latest JoinGroup requests, by client.
 	joins map[string]group.JoinGroup
 	out   strings.Builder
@@ -94,6 +96,8 @@ func (f *fakeEnv) TxnCoordinator(id string) (int32, bool) {
 	b, ok := f.coords[id]
 	return b, ok
 }
+
+func (f *fakeEnv) TransactionVersion() int16 { return f.tv }
 
 func (f *fakeEnv) EnsureTxnStateTopic() error {
 	if _, ok := f.PartitionCount(metadata.TxnStateTopic); !ok {

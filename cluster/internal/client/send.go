@@ -72,7 +72,7 @@ func (p *Producer) sendRecord(env Env, i int) {
 	acks := r.Acks
 	env.Send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
 		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs},
-		TransactionalID: p.cfg.TransactionalID})
+		TransactionalID: p.cfg.TransactionalID, TxnV2: p.txn != nil && p.txn.tv2})
 	if acks == 0 {
 		for _, j := range live {
 			m := p.result(j)

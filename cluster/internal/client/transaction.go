@@ -59,12 +59,21 @@ import (
 //     A leader's INVALID_PRODUCER_EPOCH on a batch (a zombie's, whose epoch
 //     a newer producer bumped) is an abortable error of the transaction.
 //
+// Under transaction.version 2 (KIP-890 part 2: a cluster of Kafka 4's
+// rules finalizes it, and the producer reads it at initTransactions, as
+// Kafka 4.0's TransactionManager.isTransactionV2Enabled does) the producer
+// sends no AddPartitionsToTxn: a partition joins the transaction with its
+// first record, and its batches (Produce v12) have the leader add it. Its
+// EndTxn (v5) has the coordinator bump the epoch and answers with the
+// producer id and epoch of the next transaction (a new producer id once
+// the epochs ran out), whose records start again at sequence 0; an abort
+// after a failed record needs no InitProducerId, the EndTxn bumps.
+//
 // Not modelled: AddOffsetsToTxn and TxnOffsetCommit from the simulated
-// producers (real clients use them: consume-transform-produce), the
+// producers (real clients use them: consume-transform-produce), and the
 // sequences of in-flight batches adjusted after a failed batch
 // (TxnPartitionMap.adjustSequencesDueToFailedBatch: the transaction aborts
-// anyway), and transaction.version 2 (KIP-890 part 2) from the simulated
-// producers.
+// anyway).
 
 // txnState is a transactional producer's TransactionManager.
 type txnState struct {
@@ -75,6 +84,8 @@ type txnState struct {
 	initNeeded bool
 	// fatal is the fatal error's name once the producer was fenced.
 	fatal string
+	// tv2: the producer uses transaction.version 2 (KIP-890 part 2).
+	tv2 bool
 	// req is the transactional request in flight (one at a time), nil if
 	// none; retryAtMs when the next may go.
 	req       *txnRequest
@@ -147,6 +158,9 @@ func (p *Producer) TxnCounts() (committed, aborted int) {
 // (AddPartitionsToTxn), reporting whether it did.
 func (p *Producer) txnHold(env Env, i int, partition int32) bool {
 	t := p.txn
+	if t.pid >= 0 && !t.initNeeded && t.tv2 && !slices.Contains(t.partitions, partition) {
+		t.partitions = append(t.partitions, partition) // its batch adds it
+	}
 	if t.pid >= 0 && !t.initNeeded && slices.Contains(t.partitions, partition) {
 		return false
 	}
@@ -176,6 +190,9 @@ func (p *Producer) txnRelease(env Env) {
 	t := p.txn
 	if t.pid < 0 || t.initNeeded {
 		return
+	}
+	if t.tv2 {
+		t.partitions, t.pending = append(t.partitions, t.pending...), nil
 	}
 	var kept []int
 	released := map[int32]bool{}
@@ -367,7 +384,7 @@ func (p *Producer) tickTransaction(env Env) {
 			t.marker = kafkalog.ControlAbort
 		}
 		p.sendTxn(env, "EndTxn", func(corr int64) netsim.TxnMessage {
-			return txn.EndTxn{Corr: corr, TransactionalID: p.cfg.TransactionalID, ProducerID: t.pid, Epoch: p.epoch, Commit: t.marker == kafkalog.ControlCommit}
+			return txn.EndTxn{Corr: corr, TransactionalID: p.cfg.TransactionalID, ProducerID: t.pid, Epoch: p.epoch, Commit: t.marker == kafkalog.ControlCommit, TV2: t.tv2}
 		})
 	}
 }
@@ -444,7 +461,7 @@ func (p *Producer) txnAnswered(env Env, e *netsim.Envelope) {
 			p.txnError(env, "InitProducerId", m.Error)
 			break
 		}
-		t.pid, p.epoch, t.initNeeded = m.ProducerID, m.Epoch, false
+		t.pid, p.epoch, t.initNeeded, t.tv2 = m.ProducerID, m.Epoch, false, env.TransactionVersion() >= 2
 		p.nextSeq = nil
 		env.Record(event.Transaction, 0, nil, "%s: InitProducerId (transactional.id %s): producer id %d, epoch %d", p.cfg.Name, p.cfg.TransactionalID, t.pid, p.epoch)
 	case txn.AddPartitionsResponse:
@@ -454,7 +471,7 @@ func (p *Producer) txnAnswered(env Env, e *netsim.Envelope) {
 			p.txnError(env, "EndTxn", m.Error)
 			break
 		}
-		p.completeTransaction(env)
+		p.completeTransaction(env, m)
 	}
 	p.txnRelease(env)
 	p.tickTransaction(env)
@@ -501,8 +518,9 @@ func (p *Producer) partitionsAdded(env Env, m txn.AddPartitionsResponse) {
 
 // completeTransaction ends the transaction once EndTxn is answered: the
 // coordinator has written PrepareCommit or PrepareAbort and writes the
-// markers (completeTransaction).
-func (p *Producer) completeTransaction(env Env) {
+// markers (completeTransaction); under transaction.version 2 the answer
+// carries the producer id and epoch of the next transaction.
+func (p *Producer) completeTransaction(env Env, m txn.EndTxnResponse) {
 	t := p.txn
 	verb := "aborted"
 	if t.marker == kafkalog.ControlCommit {
@@ -513,9 +531,27 @@ func (p *Producer) completeTransaction(env Env) {
 	}
 	env.Record(event.Transaction, 0, nil, "%s: transaction %s (EndTxn answered; the coordinator has the leaders write the %s markers on %s)", p.cfg.Name, verb, t.marker, p.txnPartitionsText())
 	t.partitions, t.ending, t.failed = nil, false, 0
+	if t.tv2 {
+		p.nextEpoch(env, m.ProducerID, m.Epoch)
+		t.bumpRequired = false
+	}
 	if t.bumpRequired {
 		t.initNeeded, t.bumpRequired = true, false
 	}
+}
+
+// nextEpoch takes the producer id and epoch a transaction.version 2 EndTxn
+// answered with: the next transaction's records are numbered from 0 in
+// them (a new producer id forgets every sequence).
+func (p *Producer) nextEpoch(env Env, pid int64, epoch int16) {
+	t := p.txn
+	if pid != t.pid {
+		env.Record(event.Transaction, 0, nil, "%s: the epochs of producer id %d ran out: the next transaction is producer id %d's, epoch %d", p.cfg.Name, t.pid, pid, epoch)
+		p.nextSeq = nil
+	} else {
+		env.Record(event.Transaction, 0, nil, "%s: the next transaction is at epoch %d (EndTxn v5 bumped it: a late batch of epoch %d is fenced)", p.cfg.Name, epoch, p.epoch)
+	}
+	t.pid, p.epoch = pid, epoch
 }
 
 // txnError takes a coordinator's error answer to the request named name.
