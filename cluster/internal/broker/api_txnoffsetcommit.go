@@ -27,8 +27,10 @@ import (
 // FENCED_INSTANCE_ID), so that a zombie consumer-producer pair cannot commit
 // offsets of partitions the group gave to another member.
 //
-// Not modelled: the coordinator's verification that the offsets partition
-// is in the transaction (KIP-890).
+// From v5 (transaction.version 2) the group's coordinator first has the
+// transaction coordinator add the offsets partition to the transaction
+// (txnoffsetsadd.go). Not modelled: the verification that the offsets
+// partition is in the transaction for the versions before (KIP-890 part 1).
 func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, req *kmsg.TxnOffsetCommitRequest) {
 	resp := req.ResponseKind().(*kmsg.TxnOffsetCommitResponse)
 	var records []txnOffset
@@ -62,6 +64,10 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 	if !b.Coordinates(env, req.Group) || s == nil {
 		setTxnCommitErrors(resp, records, kafkaerr.NotCoordinator)
 		rq.answer(id, resp)
+		return
+	}
+	if rq.offsetsPartitionNeeded(id, req.Version) {
+		rq.addOffsetsPartition(env, b, id, x, req, k) // transaction.version 2: taken again once added
 		return
 	}
 	if code := b.Coordinator(env).TxnCommitError(req.Group, req.Generation, req.MemberID, deref(req.InstanceID)); code != group.None {

@@ -107,6 +107,9 @@ type Requests struct {
 	// verifies are the partitions of produces waiting for their
 	// coordinator's verification, by its correlation id (verify.go).
 	verifies map[int64]produceVerify
+	// offsetsAdded are the TxnOffsetCommits (v5+) whose offsets partition
+	// the transaction coordinator added, taken again.
+	offsetsAdded map[uint64]bool
 	// prepared is the request being served's preparation, if any
 	// (SetPrepared); it is no state of the cluster.
 	prepared *Prepared

@@ -52,6 +52,7 @@ func (rq *Requests) Clone() *Requests {
 	}
 	c.cloneTxns(rq)
 	c.verifies = maps.Clone(rq.verifies) // the decoded requests they hold are shared, as pending's are
+	c.offsetsAdded = maps.Clone(rq.offsetsAdded)
 	return c
 }
 

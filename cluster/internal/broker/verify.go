@@ -69,6 +69,11 @@ const (
 	addPartitionsRetryBackoffMaxMs = 100
 )
 
+// produceTransactionAbortableVersion is the first Produce version whose
+// client knows TRANSACTION_ABORTABLE (KIP-890: genericErrorSupported): a
+// partition not in the transaction is answered with it.
+const produceTransactionAbortableVersion = 11
+
 // produceAddsPartitionVersion is the first Produce version whose
 // transactional batch has the leader add its partition to the
 // transaction (transaction.version 2).
@@ -299,6 +304,13 @@ type produceVerify struct {
 	copyOut bool
 	records int
 	ask     txnAsk
+	// k is the partition asked about, broker the broker asking.
+	k      tp
+	broker int32
+	// offsets is set for a TxnOffsetCommit's add of its offsets partition
+	// (transaction.version 2), which is settled by taking the request
+	// again.
+	offsets *offsetsAdd
 	// coord is the coordinator's broker asked: the question is lost when
 	// it goes down.
 	coord      int32
@@ -316,12 +328,11 @@ func (rq *Requests) verifyProduce(env APIEnv, b *Broker, p *pending, x *Request,
 		code, msg := verificationError(kafkaerr.CoordinatorNotAvailable)
 		return verdict{code: code, msg: msg, records: records}
 	}
-	coord := env.Leader(metadata.TxnStatePartition(*req.TransactionID, b.cfg.Txn.NumPartitions))
 	if rq.verifies == nil {
 		rq.verifies = map[int64]produceVerify{}
 	}
-	rq.verifies[corr] = produceVerify{id: p.id, x: x, req: req, ti: ti, pi: pi, copyOut: copyOut, records: records, ask: ask,
-		coord: coord, deadlineMs: env.Now() + RequestTimeoutMs}
+	rq.verifies[corr] = produceVerify{id: p.id, x: x, req: req, ti: ti, pi: pi, copyOut: copyOut, records: records, ask: ask, k: k, broker: b.ID(),
+		coord: coordinatorOf(env, b, ask.id), deadlineMs: env.Now() + RequestTimeoutMs}
 	p.open++
 	return verdict{code: waitsForReplica, records: records}
 }
@@ -352,6 +363,10 @@ func (rq *Requests) produceVerified(env APIEnv, brokers []*Broker, e *netsim.Env
 // settleVerified appends (code 0) or refuses the partition w waited to
 // verify.
 func (rq *Requests) settleVerified(env APIEnv, brokers []*Broker, w produceVerify, code int16) {
+	if w.offsets != nil {
+		rq.offsetsPartitionSettled(env, brokers[w.broker-1], w, code)
+		return
+	}
 	p := rq.pending[w.id]
 	if p == nil {
 		return
@@ -363,6 +378,12 @@ func (rq *Requests) settleVerified(env APIEnv, brokers []*Broker, w produceVerif
 	} else {
 		k := tp{Topic: w.req.Topics[w.ti].Topic, Partition: w.req.Topics[w.ti].Partitions[w.pi].Partition}
 		perr, msg := verificationError(code)
+		if perr == kafkaerr.InvalidTxnState && w.x.Version >= produceTransactionAbortableVersion {
+			// the coordinator's TRANSACTION_ABORTABLE, which Kafka 4's
+			// AddPartitionsToTxnManager turns into INVALID_TXN_STATE only
+			// for the clients that do not know it
+			perr, msg = kafkaerr.TransactionAbortable, ""
+		}
 		env.Record(event.Transaction, b.ID(), &k, "leader refuses client %d's transactional batch: %s (the coordinator answered %s)",
 			w.x.Client, kafkaerr.Name(perr), kafkaerr.Name(code))
 		rq.settleProduce(env, b, p, w.ti, w.pi, perr, msg, -1, w.records)
@@ -396,19 +417,19 @@ func (rq *Requests) expireVerifications(env APIEnv, brokers []*Broker) {
 // askAgain sends the add w waits for again (after CONCURRENT_TRANSACTIONS),
 // to the id's coordinator now.
 func (rq *Requests) askAgain(env APIEnv, brokers []*Broker, corr int64, w produceVerify) {
-	p := rq.pending[w.id]
-	if p == nil {
-		delete(rq.verifies, corr)
-		return
-	}
-	b := brokers[p.broker-1]
-	k := tp{Topic: w.req.Topics[w.ti].Topic, Partition: w.req.Topics[w.ti].Partitions[w.pi].Partition}
+	b := brokers[w.broker-1]
 	w.ask.retryAtMs, w.deadlineMs = 0, env.Now()+RequestTimeoutMs
-	if !b.askVerification(env, clientNode(w.x.Client), corr, w.ask, k) {
+	if !b.askVerification(env, clientNode(w.x.Client), corr, w.ask, w.k) {
 		delete(rq.verifies, corr)
 		rq.settleVerified(env, brokers, w, kafkaerr.CoordinatorNotAvailable)
 		return
 	}
-	w.coord = env.Leader(metadata.TxnStatePartition(w.ask.id, b.cfg.Txn.NumPartitions))
+	w.coord = coordinatorOf(env, b, w.ask.id)
 	rq.verifies[corr] = w
+}
+
+// coordinatorOf is the broker leading transactional id id's
+// __transaction_state partition.
+func coordinatorOf(env Env, b *Broker, id string) int32 {
+	return env.Leader(metadata.TxnStatePartition(id, b.cfg.Txn.NumPartitions))
 }

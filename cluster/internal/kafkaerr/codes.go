@@ -57,6 +57,7 @@ const (
 	UnknownProducerID         int16 = 59
 	ProducerFenced            int16 = 90
 	TransactionalIDNotFound   int16 = 105
+	TransactionAbortable      int16 = 120
 )
 
 var names = map[int16]string{
@@ -87,6 +88,7 @@ var names = map[int16]string{
 	UnknownProducerID:         "UNKNOWN_PRODUCER_ID",
 	ProducerFenced:            "PRODUCER_FENCED",
 	TransactionalIDNotFound:   "TRANSACTIONAL_ID_NOT_FOUND",
+	TransactionAbortable:      "TRANSACTION_ABORTABLE",
 	RequestTimedOut:           "REQUEST_TIMED_OUT",
 	NetworkException:          "NETWORK_EXCEPTION",
 	KafkaStorageError:         "KAFKA_STORAGE_ERROR",
