@@ -8,6 +8,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // txnOffsetCommit is a TxnOffsetCommit v3 of group g's offset 1 of t-0,
@@ -55,4 +56,66 @@ func TestExternalTxnOffsetCommitChecksTheGeneration(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the coordinator's answers (-want +got):\n%s", diff)
 	}
+}
+
+// Under transaction.version 2 (Kafka 4's rules, KIP-890 part 2) a
+// consume-transform-produce client sends no AddOffsetsToTxn: its
+// TxnOffsetCommit v5 has the group's coordinator add the group's
+// __consumer_offsets partition to the transaction before the offsets are
+// written, so that the EndTxn's markers reach it: the committed
+// transaction's offset is the group's, the aborted one's is not. A
+// TxnOffsetCommit of a fenced epoch is refused (INVALID_PRODUCER_EPOCH).
+func TestExternalTxnOffsetCommitV5AddsTheOffsetsPartition(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
+	require.NoError(t, w.RunFor(500))
+	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: true}
+	require.True(t, c.init(t))
+	commitOffset := func(g string, offset int64, epoch int16) int16 {
+		req := txnOffsetCommit(g, -1, "")
+		req.SetVersion(5)
+		req.ProducerID, req.ProducerEpoch, req.Topics[0].Partitions[0].Offset = c.pid, epoch, offset
+		for b := int32(1); b <= 3; b++ {
+			resp := ask[*kmsg.TxnOffsetCommitResponse](t, w, b, req, 5000)
+			if code := resp.Topics[0].Partitions[0].ErrorCode; code != 16 { // the group's coordinator
+				return code
+			}
+		}
+		t.Fatalf("no broker coordinates group %s", g)
+		return 0
+	}
+	fetched := func(g string) int64 {
+		req := kmsg.NewPtrOffsetFetchRequest()
+		req.SetVersion(7)
+		req.Group, req.RequireStable = g, true
+		rt := kmsg.NewOffsetFetchRequestTopic()
+		rt.Topic, rt.Partitions = "t", []int32{0}
+		req.Topics = []kmsg.OffsetFetchRequestTopic{rt}
+		for b := int32(1); b <= 3; b++ {
+			resp := ask[*kmsg.OffsetFetchResponse](t, w, b, req, 5000)
+			if resp.ErrorCode == 0 && resp.Topics[0].Partitions[0].ErrorCode == 0 {
+				return resp.Topics[0].Partitions[0].Offset
+			}
+		}
+		t.Fatalf("no broker answered OffsetFetch of group %s", g)
+		return 0
+	}
+	fc := kmsg.NewPtrFindCoordinatorRequest()
+	fc.SetVersion(4)
+	fc.CoordinatorKeys = []string{"g"} // creates __consumer_offsets
+	ask[*kmsg.FindCoordinatorResponse](t, w, 1, fc, 1000)
+	require.NoError(t, w.RunFor(1000))
+	require.True(t, c.produce(t, 0, []string{"a"}))
+	require.Zero(t, commitOffset("g", 5, c.epoch))
+	old := c.epoch
+	require.True(t, c.end(t, true))
+	require.True(t, c.produce(t, 0, []string{"b"}))
+	require.Zero(t, commitOffset("g", 9, c.epoch))
+	require.True(t, c.end(t, false))
+	require.NoError(t, w.RunFor(1000))
+	require.Equal(t, int64(5), fetched("g"), "the committed transaction's offset, not the aborted one's")
+	require.Equal(t, int16(47), commitOffset("g", 7, old), "a TxnOffsetCommit of an ended transaction's epoch: INVALID_PRODUCER_EPOCH")
+	require.Equal(t, int64(5), fetched("g"))
+	require.Empty(t, w.InternalErrors())
 }

@@ -18,15 +18,31 @@ package kafkawire
 // The floors this server already has under 3.7's rules stay (Produce 3,
 // Fetch 4, ListOffsets 1, DescribeLogDirs 1: KIP-896 removed the same).
 // JoinGroup keeps v0 and v1: 4.0 removed them, 4.1 served them again
-// (KAFKA-19444), for old clients still in use. The maxima stay this
-// server's, which a 4.1 broker's exceed (it answers newer versions of
-// Produce, Fetch, Metadata...): clients negotiate down to them.
+// (KAFKA-19444), for old clients still in use.
+//
+// The maxima of the transactional writes go up to the versions of
+// transaction.version 2 (KIP-890 part 2), which a 4.1 cluster finalizes:
+//
+//	key  API              max  (3.7)
+//	  0  Produce           12  (10)  11: TRANSACTION_ABORTABLE; 12: the leader adds the partition
+//	 26  EndTxn             5   (3)  4: TRANSACTION_ABORTABLE; 5: the epoch bumped, the next one answered
+//	 28  TxnOffsetCommit    5   (3)  4: TRANSACTION_ABORTABLE; 5: the offsets partition added
+//
+// A client that sees transaction.version 2 finalized stops sending
+// AddPartitionsToTxn and AddOffsetsToTxn only where these versions are
+// served (franz-go's supportsKIP890p2, Kafka 4.0's TransactionManager). The
+// other maxima stay this server's, which a 4.1 broker's exceed (it answers
+// newer versions of Fetch, Metadata...): clients negotiate down to them.
 func Kafka4APIVersions() []APIVersion {
 	floors := map[int16]int16{8: 2, 9: 1, 19: 2, 20: 1, 23: 2, 27: 1, 32: 1}
+	maxima := map[int16]int16{0: 12, 26: 5, 28: 5}
 	list := DefaultAPIVersions()
 	for i, a := range list {
 		if f, ok := floors[a.Key]; ok {
 			list[i].MinVersion = max(a.MinVersion, f)
+		}
+		if m, ok := maxima[a.Key]; ok {
+			list[i].MaxVersion = m
 		}
 	}
 	return list
@@ -69,13 +85,10 @@ func Kafka37Features() Features {
 //     finalized at 27;
 //   - kraft.version 0-1, finalized at 1 (KIP-853's dynamic quorum, which a
 //     new 4.x quorum is formatted with);
-//   - transaction.version 0-2, finalized at 0 where a new 4.1 cluster
-//     runs 2 (KIP-890 part 2: an epoch bump per transaction, partitions
-//     added by the produce itself): this server's transactions are those
-//     before part 2, as a 4.1 cluster formatted with --feature
-//     transaction.version=0 answers. A client that sees level 2 finalized
-//     stops sending AddPartitionsToTxn (franz-go does), and its records
-//     would be refused here;
+//   - transaction.version 0-2, finalized at 2 (KIP-890 part 2: an epoch
+//     bump per transaction, partitions added by the produce itself and
+//     the offsets partition by TxnOffsetCommit; TransactionVersion.TV_2,
+//     which 4.0's and 4.1's kafka-storage format finalizes by default);
 //   - group.version 0-1, finalized at 1 (KIP-848's consumer protocol);
 //   - eligible.leader.replicas.version 0-1, finalized at 1 (KIP-966: on by
 //     default for new clusters from 4.1);
@@ -96,6 +109,7 @@ func Kafka41Features() Features {
 			{"group.version", 1, 1},
 			{"kraft.version", 1, 1},
 			{"metadata.version", 27, 27},
+			{"transaction.version", 2, 2},
 		},
 	}
 }

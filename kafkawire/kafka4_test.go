@@ -14,17 +14,22 @@ import (
 	"github.com/kafkalive/kafkalive/kafkawire"
 )
 
-// Kafka 4's table is 3.7's with KIP-896's floors (those 4.1 kept): every
-// other key and every maximum as 3.7's.
+// Kafka 4's table is 3.7's with KIP-896's floors (those 4.1 kept) and the
+// maxima of transaction.version 2's transactional writes (Produce 12,
+// EndTxn 5, TxnOffsetCommit 5): every other key and maximum as 3.7's.
 func TestKafka4APIVersionsRaiseKIP896Floors(t *testing.T) {
 	raised := map[int16]int16{8: 2, 9: 1, 19: 2, 20: 1, 23: 2, 27: 1, 32: 1}
+	maxima := map[int16]int16{0: 12, 26: 5, 28: 5}
 	want := map[int16][2]int16{}
 	for _, a := range kafkawire.DefaultAPIVersions() {
-		lo := a.MinVersion
+		lo, hi := a.MinVersion, a.MaxVersion
 		if f, ok := raised[a.Key]; ok {
 			lo = f
 		}
-		want[a.Key] = [2]int16{lo, a.MaxVersion}
+		if m, ok := maxima[a.Key]; ok {
+			hi = m
+		}
+		want[a.Key] = [2]int16{lo, hi}
 	}
 	got := map[int16][2]int16{}
 	for _, a := range kafkawire.Kafka4APIVersions() {
@@ -44,18 +49,16 @@ func TestKafka4APIVersionsRaiseKIP896Floors(t *testing.T) {
 
 // The features match franz-go's record of each release's (kversion,
 // read from MetadataVersion.java and the feature enums at the release
-// tags), a level 0 not listed as finalized, but for transaction.version,
-// which this server finalizes at 0 (it serves transactions as before
-// KIP-890 part 2).
+// tags), a level 0 not listed as finalized: 4.1's transaction.version at
+// 2 (KIP-890 part 2).
 func TestFeaturesAreTheReleases(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		ours     kafkawire.Features
-		them     *kversion.Versions
-		notFinal string
+		name string
+		ours kafkawire.Features
+		them *kversion.Versions
 	}{
-		{"3.7", kafkawire.Kafka37Features(), kversion.V3_7_0(), ""},
-		{"4.1", kafkawire.Kafka41Features(), kversion.V4_1_0(), "transaction.version"},
+		{"3.7", kafkawire.Kafka37Features(), kversion.V3_7_0()},
+		{"4.1", kafkawire.Kafka41Features(), kversion.V4_1_0()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := kafkawire.Features{}
@@ -63,7 +66,7 @@ func TestFeaturesAreTheReleases(t *testing.T) {
 				want.Supported = append(want.Supported, kafkawire.Feature{Name: name, MinLevel: lo, MaxLevel: hi})
 			})
 			tc.them.EachFinalizedFeature(func(name string, level int16) {
-				if level > 0 && name != tc.notFinal {
+				if level > 0 {
 					want.Finalized = append(want.Finalized, kafkawire.Feature{Name: name, MinLevel: level, MaxLevel: level})
 				}
 			})
@@ -93,7 +96,8 @@ func TestApiVersionsFeaturesAndSetVersions(t *testing.T) {
 	f41 := kafkawire.Kafka41Features()
 	require.NoError(t, srv.SetVersions(kafkawire.Kafka4APIVersions(), &f41))
 	v3 = c.roundTrip(req).(*kmsg.ApiVersionsResponse)
-	require.Len(t, v3.FinalizedFeatures, 4)
+	require.Len(t, v3.FinalizedFeatures, 5)
+	require.Contains(t, v3.FinalizedFeatures, kmsg.ApiVersionsResponseFinalizedFeature{Name: "transaction.version", MinVersionLevel: 2, MaxVersionLevel: 2})
 	for _, k := range v3.ApiKeys {
 		if k.ApiKey == 8 {
 			require.Equal(t, int16(2), k.MinVersion, "OffsetCommit's floor")

@@ -18,16 +18,19 @@ import (
 
 // TestServedApiVersionsFollowTheRules: a world under Kafka 4's rules
 // answers ApiVersions as Kafka 4.1 does (KIP-896's floors, 4.1's finalized
-// features), one under 3.7's as 3.7 does.
+// features with transaction.version 2 and the versions it needs: Produce
+// 12, EndTxn 5, TxnOffsetCommit 5), one under 3.7's as 3.7 does.
 func TestServedApiVersionsFollowTheRules(t *testing.T) {
 	for _, tc := range []struct {
 		rules            replica.RuleSet
 		offsetCommitMin  int16
 		finalized        map[string]int16
 		metadataVersions [2]int16
+		txnMaxima        map[int16]int16
 	}{
-		{replica.V4, 2, map[string]int16{"metadata.version": 27, "group.version": 1, "kraft.version": 1, "eligible.leader.replicas.version": 1}, [2]int16{7, 27}},
-		{replica.V3_7, 0, map[string]int16{"metadata.version": 19}, [2]int16{1, 19}},
+		{replica.V4, 2, map[string]int16{"metadata.version": 27, "group.version": 1, "kraft.version": 1, "eligible.leader.replicas.version": 1,
+			"transaction.version": 2}, [2]int16{7, 27}, map[int16]int16{0: 12, 26: 5, 28: 5}},
+		{replica.V3_7, 0, map[string]int16{"metadata.version": 19}, [2]int16{1, 19}, map[int16]int16{0: 10, 26: 3, 28: 3}},
 	} {
 		t.Run(tc.rules.String(), func(t *testing.T) {
 			live, err := NewLiveConfig(cluster.Config{Seed: 1, Rules: tc.rules})
@@ -42,11 +45,16 @@ func TestServedApiVersionsFollowTheRules(t *testing.T) {
 			resp, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, cl)
 			require.NoError(t, err)
 			require.Zero(t, resp.ErrorCode)
+			maxima := map[int16]int16{}
 			for _, k := range resp.ApiKeys {
 				if k.ApiKey == 8 {
 					require.Equal(t, tc.offsetCommitMin, k.MinVersion, "OffsetCommit's floor")
 				}
+				if _, ok := tc.txnMaxima[k.ApiKey]; ok {
+					maxima[k.ApiKey] = k.MaxVersion
+				}
 			}
+			require.Equal(t, tc.txnMaxima, maxima, "Produce's, EndTxn's and TxnOffsetCommit's maxima")
 			got := map[string]int16{}
 			for _, f := range resp.FinalizedFeatures {
 				got[f.Name] = f.MaxVersionLevel
