@@ -103,7 +103,7 @@
 // (1970-01-01).
 // A producer with a transactional.id ([ProducerConfig].TransactionalID)
 // runs its transactions through the brokers' transaction coordinator
-// (cluster/internal/txn) as Kafka 3.7's producer does: InitProducerId
+// (cluster/internal/txn) as Kafka's producer does: InitProducerId
 // (fencing an older producer with the same id), AddPartitionsToTxn, then
 // transactional batches; [ActCommitTransaction] and [ActAbortTransaction]
 // send EndTxn, and the coordinator has each partition's leader append a
@@ -112,7 +112,12 @@
 // before appending it (KIP-890 part 1, on since Kafka 3.6, so under both
 // rule sets; [Config].DisableTransactionPartitionVerification turns it
 // off, and a stray write then leaves a hanging transaction, which
-// [ActAbortHanging] aborts as kafka-transactions abort does). Consumers read
+// [ActAbortHanging] aborts as kafka-transactions abort does). Under Kafka
+// 4's rules the cluster runs transaction.version 2 (KIP-890 part 2, as a
+// new 4.1 cluster is formatted): the producers send no AddPartitionsToTxn,
+// their batches have the leader add each partition, and the coordinator
+// bumps the producer epoch at every transaction's end, which fences a late
+// write of a transaction that ended. Consumers read
 // as read_uncommitted, the Java default, or with
 // [ConsumerConfig].IsolationLevel [ReadCommitted] up to the partition's
 // last stable offset, skipping aborted transactions; either passes a marker

@@ -20,17 +20,18 @@ func init() {
 }
 
 // abortMarkerBytes is the ABORT marker of the aborted-transaction
-// scenario: producer 10000, epoch 0, at offset 3, coordinator epoch 0.
+// scenario: producer 10000, epoch 1 (transaction.version 2 bumped the
+// records' 0 as the transaction ended), at offset 3, coordinator epoch 0.
 func abortMarkerBytes() string {
-	b := kafkalog.NewEndTxnMarkerBatch(3, 0, 10000, 0, kafkalog.ControlAbort, 0)
+	b := kafkalog.NewEndTxnMarkerBatch(3, 0, 10000, 1, kafkalog.ControlAbort, 0)
 	b.PartitionLeaderEpoch = 0
 	raw := b.AppendTo(nil)
 	h, err := kafkalog.ReadBatchHeader(raw)
 	if err != nil {
 		panic(err)
 	}
-	return fmt.Sprintf("%s\nattributes 0x%04x: transactional %v, control %v; producerId %d, baseSequence %d, records %d",
-		strings.TrimRight(kit.Hexdump(raw, -1), "\n"), uint16(h.Attributes), h.Attributes.IsTransactional(), h.Attributes.IsControl(), h.ProducerID, h.BaseSequence, h.NumRecords)
+	return fmt.Sprintf("%s\nattributes 0x%04x: transactional %v, control %v; producerId %d, producerEpoch %d, baseSequence %d, records %d",
+		strings.TrimRight(kit.Hexdump(raw, -1), "\n"), uint16(h.Attributes), h.Attributes.IsTransactional(), h.Attributes.IsControl(), h.ProducerID, h.ProducerEpoch, h.BaseSequence, h.NumRecords)
 }
 
 // txnindexEntry is the .txnindex entry of that transaction: 0 to 3, the

@@ -25,12 +25,20 @@
 //
 // The rules are Kafka 3.7's (TransactionCoordinator, TransactionMetadata,
 // TransactionStateManager, TransactionMarkerChannelManager at tag 3.7.0)
-// with transaction.version 0, and with transaction.version 2 KIP-890's
-// second part as Kafka 4.0 runs it (trunk of late 2024): an EndTxn from a
-// client that uses it bumps the producer epoch of every transaction (the
-// markers carry the new epoch, a zombie's late batch at the old one is
-// refused), a new producer id once the epochs run out, and the log's values
-// at version 1 with their tagged fields.
+// with transaction.version 0 (a world of 3.7's rules), and with
+// transaction.version 2 (a world of Kafka 4's: a new 4.1 cluster finalizes
+// it) KIP-890's second part as Kafka 4.0 runs it (trunk of late 2024, and
+// KIP-890 for 4.1): an EndTxn v5 bumps the producer epoch of every
+// transaction (the markers carry the new epoch, a zombie's late batch at
+// the old one is refused) and answers with the producer id and epoch the
+// transaction completes with, a new producer id once the epochs run out
+// (an end at epoch 32766), an abort of a transaction nothing was added to
+// bumps the epoch too, the partitions of a Produce v12 and the offsets
+// partition of a TxnOffsetCommit v5 are added by their leader's (or group
+// coordinator's) AddPartitionsToTxn, the aborts the coordinator starts (a
+// fence, a timeout) bump as the cluster's version says, and the log's
+// values are at version 1 with their tagged fields. A client of
+// transaction.version 0 (EndTxn v4 or older) is served as before.
 //
 // The machine sees the world through its [Env]: the clock, the network
 // (answers to clients, markers to brokers), its broker's replica of
