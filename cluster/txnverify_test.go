@@ -8,8 +8,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -101,5 +103,38 @@ func TestTransactionLateWriteOfAnEndedTransaction(t *testing.T) {
 			}
 			require.Empty(t, w.InternalErrors())
 		})
+	}
+}
+
+// A transactional batch for a partition its producer never added to the
+// transaction (no AddPartitionsToTxn, and a Produce older than v12, which
+// does not add it) is refused by a leader that verifies it: a client of
+// Produce v11+ knows TRANSACTION_ABORTABLE (KIP-890: Kafka 4's
+// AddPartitionsToTxnManager passes it on to such clients), an older one
+// hears INVALID_TXN_STATE.
+func TestTransactionStrayBatchErrorByProduceVersion(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
+	require.NoError(t, w.RunFor(500))
+	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1}
+	require.True(t, c.init(t))
+	require.True(t, c.addPartitions(t, []int32{0}))
+	got := map[int16]int16{}
+	for _, v := range []int16{9, 10, 11} {
+		var b kafkalog.RecordBatch
+		b.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
+		b.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = c.pid, c.epoch, 0
+		b.AppendRecord(0, 0, nil, []byte("stray"))
+		req := kmsg.NewPtrProduceRequest()
+		req.SetVersion(v)
+		req.TransactionID, req.Acks, req.TimeoutMillis = kmsg.StringPtr(c.id), -1, 5000
+		req.Topics = []kmsg.ProduceRequestTopic{{Topic: "t", Partitions: []kmsg.ProduceRequestTopicPartition{{Partition: 1, Records: b.AppendTo(nil)}}}}
+		resp := ask[*kmsg.ProduceResponse](t, w, w.PartitionLeader("t", 1), req, 5000)
+		got[v] = resp.Topics[0].Partitions[0].ErrorCode
+	}
+	if diff := cmp.Diff(map[int16]int16{9: 48, 10: 48, 11: 120}, got); diff != "" { // INVALID_TXN_STATE, TRANSACTION_ABORTABLE
+		t.Errorf("the stray batch's error by Produce version (-want +got):\n%s", diff)
 	}
 }

@@ -454,10 +454,15 @@ func (a args) request() kmsg.Request {
 		return r
 	case "produce":
 		r := kmsg.NewPtrProduceRequest()
-		r.SetVersion(9)
+		r.SetVersion(int16(a.num("v", 9)))
 		r.Acks, r.TimeoutMillis = int16(a.num("acks", -1)), int32(a.num("timeout", 5000))
 		var b kafkalog.RecordBatch
 		b.PartitionLeaderEpoch, b.ProducerID, b.ProducerEpoch, b.BaseSequence = -1, -1, -1, -1
+		if id := a.str("txn", ""); id != "" { // a transactional batch of producer pid at epoch, from seq
+			r.TransactionID = kmsg.StringPtr(id)
+			b.ProducerID, b.ProducerEpoch, b.BaseSequence = a.num("pid", 0), int16(a.num("epoch", 0)), int32(a.num("seq", 0))
+			b.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
+		}
 		stamps := a.vals("timestamps") // ms after 1_700_000_000_000, one a record
 		n := int64(3)
 		if len(stamps) > 0 {
@@ -510,6 +515,25 @@ func (a args) request() kmsg.Request {
 		r := kmsg.NewPtrFindCoordinatorRequest()
 		r.SetVersion(3)
 		r.CoordinatorKey = a.str("group", "g")
+		if id := a.str("txn", ""); id != "" {
+			r.CoordinatorType, r.CoordinatorKey = 1, id
+		}
+		return r
+	case "init-producer-id":
+		r := kmsg.NewPtrInitProducerIDRequest()
+		r.SetVersion(4)
+		r.TransactionalID, r.TransactionTimeoutMillis, r.ProducerID, r.ProducerEpoch = kmsg.StringPtr(a.str("txn", "tx")), 60000, -1, -1
+		return r
+	case "add-partitions-to-txn":
+		r := kmsg.NewPtrAddPartitionsToTxnRequest()
+		r.SetVersion(3)
+		r.TransactionalID, r.ProducerID, r.ProducerEpoch = a.str("txn", "tx"), a.num("pid", 0), int16(a.num("epoch", 0))
+		r.Topics = []kmsg.AddPartitionsToTxnRequestTopic{{Topic: topic, Partitions: []int32{part}}}
+		return r
+	case "end-txn":
+		r := kmsg.NewPtrEndTxnRequest()
+		r.SetVersion(int16(a.num("v", 3)))
+		r.TransactionalID, r.ProducerID, r.ProducerEpoch, r.Commit = a.str("txn", "tx"), a.num("pid", 0), int16(a.num("epoch", 0)), a.str("commit", "") != ""
 		return r
 	case "join-group":
 		r := kmsg.NewPtrJoinGroupRequest()
@@ -719,6 +743,16 @@ func formatAnswers(answers []Answer) string {
 			}
 		case *kmsg.FindCoordinatorResponse:
 			fmt.Fprintf(&b, "  %s node %d\n", code(r.ErrorCode), r.NodeID)
+		case *kmsg.InitProducerIDResponse:
+			fmt.Fprintf(&b, "  %s producer id %d epoch %d\n", code(r.ErrorCode), r.ProducerID, r.ProducerEpoch)
+		case *kmsg.AddPartitionsToTxnResponse:
+			for _, t := range r.Topics {
+				for _, p := range t.Partitions {
+					fmt.Fprintf(&b, "  %s-%d: %s\n", t.Topic, p.Partition, code(p.ErrorCode))
+				}
+			}
+		case *kmsg.EndTxnResponse:
+			fmt.Fprintf(&b, "  %s producer id %d epoch %d\n", code(r.ErrorCode), r.ProducerID, r.ProducerEpoch)
 		case *kmsg.JoinGroupResponse:
 			fmt.Fprintf(&b, "  %s member %s generation %d leader %s protocol %s, %d member(s)\n", code(r.ErrorCode), r.MemberID, r.Generation, r.LeaderID, *r.Protocol, len(r.Members))
 		case *kmsg.HeartbeatResponse:
