@@ -138,3 +138,38 @@ func TestTransactionStrayBatchErrorByProduceVersion(t *testing.T) {
 		t.Errorf("the stray batch's error by Produce version (-want +got):\n%s", diff)
 	}
 }
+
+// Under transaction.version 2 the producer's next transaction starts as
+// soon as EndTxn is answered, while the coordinator still writes the
+// previous one's markers: the leader's add of the next transaction's
+// first batch is answered CONCURRENT_TRANSACTIONS, and the leader asks
+// again (add.partitions.to.txn.retry.backoff.ms) until the previous
+// transaction completed, then appends the batch: both transactions are
+// read_committed, in order.
+func TestTransactionNextBatchWaitsForThePreviousMarkers(t *testing.T) {
+	w := txnWorldOf(t, replica.V4)
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "tx", Topic: "t", Acks: "all", TransactionalID: "tx", LingerMs: cluster.NoLinger}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "t", Partition: 0, IsolationLevel: cluster.ReadCommitted}))
+	require.NoError(t, w.RunFor(1000))
+	require.NoError(t, w.Produce("tx", "", "a", 0))
+	require.NoError(t, w.RunFor(500))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
+	answered := func() bool {
+		return slices.ContainsFunc(w.Events(), func(e cluster.Event) bool { return strings.Contains(e.Text, "transaction committed (EndTxn answered") })
+	}
+	for i := 0; !answered(); i++ {
+		require.Less(t, i, 500, "EndTxn never answered")
+		require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActDeliver, N: 1}))
+	}
+	require.NoError(t, w.Produce("tx", "", "b", 0))
+	require.NoError(t, w.RunFor(1000))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActCommitTransaction, Name: "tx"}))
+	require.NoError(t, w.RunFor(1000))
+	retried := slices.ContainsFunc(w.Events(), func(e cluster.Event) bool { return strings.Contains(e.Text, "answered CONCURRENT_TRANSACTIONS") })
+	require.True(t, retried, "the leader asked again after CONCURRENT_TRANSACTIONS")
+	require.NoError(t, w.Poll("rc"))
+	if diff := cmp.Diff([]string{"0 a", "2 b"}, polled(w, 0)); diff != "" {
+		t.Errorf("read_committed (-want +got):\n%s", diff)
+	}
+	require.Empty(t, w.InternalErrors())
+}

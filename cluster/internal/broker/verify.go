@@ -92,6 +92,12 @@ type txnAsk struct {
 	startMs, retryAtMs int64
 }
 
+// noteRetry records that leader b asks again later to add k.
+func (b *Broker) noteRetry(env Env, k tp, a txnAsk) {
+	env.Record(event.Transaction, b.id, &k, "the transaction coordinator answered CONCURRENT_TRANSACTIONS (producer id %d's previous transaction is still completing): the leader asks again in %d ms",
+		a.pid, addPartitionsRetryBackoffMs)
+}
+
 // retryLater reports whether the leader asks again later rather than
 // settle on code (CONCURRENT_TRANSACTIONS to an add, within the retries'
 // time), and sets when.
@@ -253,6 +259,7 @@ func (b *Broker) verified(env Env, e *netsim.Envelope) error {
 	code := answerCode(a)
 	if w.ask.retryLater(code, env.Now()) {
 		b.verify.waits[a.Corr] = w
+		b.noteRetry(env, w.e.TP, w.ask)
 		return nil
 	}
 	delete(b.verify.waits, a.Corr)
@@ -353,6 +360,7 @@ func (rq *Requests) produceVerified(env APIEnv, brokers []*Broker, e *netsim.Env
 	code := answerCode(a)
 	if w.ask.retryLater(code, env.Now()) {
 		rq.verifies[a.Corr] = w
+		brokers[w.broker-1].noteRetry(env, w.k, w.ask)
 		return true
 	}
 	delete(rq.verifies, a.Corr)
