@@ -22,6 +22,7 @@ const (
 	DefaultRequestTimeoutMs  = client.DefaultRequestTimeoutMs  // request.timeout.ms
 	DefaultDeliveryTimeoutMs = client.DefaultDeliveryTimeoutMs // delivery.timeout.ms
 	DefaultRetryBackoffMs    = client.DefaultRetryBackoffMs    // retry.backoff.ms
+	DefaultRetryBackoffMaxMs = client.DefaultRetryBackoffMaxMs // retry.backoff.max.ms (Kafka 3.7+, KIP-580)
 )
 
 // DefaultBatchSize is batch.size.

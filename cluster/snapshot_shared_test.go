@@ -71,7 +71,7 @@ func init() {
 		"*.brokers[]*.coord*.cg*.groups[]*.target[] ([]group.TopicPartition)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
 		"*.consumers[]*.cfg.Assignors ([]string)", "*.consumers[]*.cfg.Topics ([]string)",
 		"*.consumers[]*.grp*.member*.cfg.Assignors ([]group.Assignor)", "*.consumers[]*.grp*.member*.cfg.Topics ([]string)",
-		"*.producers[]*.results[].batch ([]int)", "*.producers[]*.requests[] ([]int)",
+		"*.producers[]*.results[].batch ([]int)", "*.producers[]*.inflight[].results ([]int)",
 	} {
 		sharedOnPurpose[p] = true
 	}

@@ -24,7 +24,13 @@ func (p *Producer) Clone() *Producer {
 	}
 	c.results = p.results.Clone()
 	c.open = slices.Clone(p.open)
-	c.requests = maps.Clone(p.requests) // the lists are never changed once sent
+	c.inflight = slices.Clone(p.inflight) // the batches' lists are never changed once sent
+	if p.queues != nil {
+		c.queues = make(map[int32][]int, len(p.queues))
+		for k, q := range p.queues {
+			c.queues[k] = slices.Clone(q)
+		}
+	}
 	c.nextSeq = maps.Clone(p.nextSeq)
 	if p.lingering != nil {
 		c.lingering = make(map[int32]*lingerBatch, len(p.lingering))

@@ -1,117 +1,179 @@
 package client
 
-import "github.com/kafkalive/kafkalive/cluster/internal/netsim"
+import (
+	"maps"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/replica"
+)
 
 // MaxInFlightRequestsPerConnection is max.in.flight.requests.per.connection's
 // default, the most Kafka's idempotent producer allows (KafkaProducer's
-// configureInflightRequests): the leader keeps a producer's last five
-// batches to recognise their retries (replica.BatchesRetained). Kafka's
-// requests carry one batch per partition for every partition the broker
-// leads, so five requests in flight mean at most five batches per
-// partition; here each request carries one partition's batch, and an
-// idempotent producer keeps at most five in flight per partition.
+// configureInflightRequests): a producer keeps at most five produce
+// requests in flight to each broker (NetworkClient's
+// InFlightRequests.canSendMore), each carrying at most one batch per
+// partition that broker leads, so at most five batches per partition:
+// the leader keeps a producer's last five batches to recognise their
+// retries (replica.BatchesRetained). An idempotent producer also keeps
+// each partition to five batches in flight when its leader moves and the
+// old leader's requests are still unanswered.
 const MaxInFlightRequestsPerConnection = 5
 
-// lane is what an idempotent producer's send discipline knows of one
-// partition's records while it decides whether a batch may go: Kafka's
-// RecordAccumulator deque and TransactionManager's in-flight batches.
-type lane struct {
-	// first is the index of the partition's first record not yet settled
-	// (acknowledged or failed) and no longer lingering, -1 if none.
-	first int
-	// waitingBefore reports that a record before the batch, not in it,
-	// waits to be sent (a retry backing off or a batch held back).
-	waitingBefore bool
-	// inflight counts the other requests in flight for the partition.
-	inflight int
+// The producer's accumulator and sender, as Kafka 3.7's RecordAccumulator
+// and Sender.sendProducerData run them (unchanged in Kafka 4):
+//
+//   - Each partition has a deque of records waiting to be sent
+//     ([Producer.queues]), in produce order: records that found the
+//     partition busy (a batch before them waiting, its requests in flight)
+//     and batches refused with a retriable error, which keep their records
+//     (RecordAccumulator.reenqueue puts a batch back at the head of its
+//     deque). Kafka appends a record to the deque's last batch while there
+//     is room (batch.size): here the records never sent at the head of the
+//     deque are packed into one batch up to batch.size when it goes
+//     ([Producer.headBatch]), which gives the same batches.
+//   - A drain ([Producer.drain]) offers each partition's first batch only:
+//     a partition whose first batch backs off sends nothing, so the records
+//     behind it wait and gather. The batches go to their leaders, one
+//     request per broker carrying every partition's batch (drainBatchesForOneNode),
+//     to a broker with fewer than [MaxInFlightRequestsPerConnection]
+//     requests in flight. The simulation's network carries each partition's
+//     batch of a request as an envelope of its own, all with the request's
+//     correlation id, answered one by one (Kafka answers the request once
+//     every partition is done).
+//   - A refused batch backs off retry.backoff.ms before its next attempt,
+//     doubled with each attempt up to retry.backoff.max.ms since Kafka 3.7
+//     (KIP-580; Kafka's ±20% jitter is not modelled), and goes at once
+//     when its partition's leader changed since its last attempt (KIP-951,
+//     Kafka 3.7: ProducerBatch.hasLeaderChangedForTheOngoingRetry; Kafka
+//     compares leader epochs, here the leader's id). The rule sets before
+//     [replica.V3_7] back off a constant retry.backoff.ms.
+//   - A partition without a leader keeps its records in the deque: they
+//     are not sent, nor counted as attempts, and go as soon as a leader is
+//     named (the simulation's metadata is instant).
+//   - An idempotent producer sends a retried batch only when its
+//     partition has no other batch in flight
+//     (shouldStopDrainBatchesForPartition: a retry goes as the first
+//     in-flight batch), which reduces the partition to one request in
+//     flight until it is answered.
+//
+// Differences: Kafka re-enqueues a non-idempotent producer's retried batch
+// at the deque's head (addFirst), so that with several in flight a later
+// batch's retry may overtake an earlier one; here a deque is always in
+// produce order (an idempotent producer's insertInSequenceOrder). Kafka's
+// drain stops at a partition that shouldStopDrainBatchesForPartition holds
+// back and takes the node's next partitions in the next drain; here they go
+// in the same one.
+
+// sentBatch is one partition's batch in a produce request in flight. Its
+// results are never changed once sent (clones share them).
+type sentBatch struct {
+	corr      int64
+	broker    int32
+	partition int32
+	results   []int
 }
 
-// laneOf reads partition's records in p.open around the batch members.
-func (p *Producer) laneOf(partition int32, members []int) lane {
-	l := lane{first: -1}
-	corrs := map[int64]bool{}
-	for _, j := range p.open {
-		r := p.result(j)
-		if r.Partition != partition || r.Acked || r.Failed || r.Sequence < 0 || r.lingering || r.held {
-			continue
-		}
-		if l.first < 0 || j < l.first {
-			l.first = j
-		}
-		if isMember(j, members) {
-			continue
-		}
-		if r.inflight != 0 {
-			corrs[r.inflight] = true
-		} else if j < members[0] {
-			l.waitingBefore = true
-		}
-	}
-	l.inflight = len(corrs)
-	return l
+// flight counts what is in flight: requests per broker, batches per
+// partition.
+type flight struct {
+	brokers    map[int32]int
+	partitions map[int32]int
 }
 
-// isMember reports whether j is one of the batch's members.
-func isMember(j int, members []int) bool {
-	for _, m := range members {
-		if m == j {
-			return true
+// waitsFor reports whether a result of batch b still waits for its answer.
+func (p *Producer) waitsFor(b sentBatch) bool {
+	return slices.ContainsFunc(b.results, func(i int) bool {
+		return i >= p.dropped && p.results.At(i-p.dropped).inflight == b.corr
+	})
+}
+
+// inFlight forgets the batches none of whose results waits for an answer
+// any more (they timed out, expired or failed: an answer that comes for
+// them finds nothing) and counts the rest.
+func (p *Producer) inFlight() flight {
+	p.inflight = slices.DeleteFunc(p.inflight, func(b sentBatch) bool { return !p.waitsFor(b) })
+	f := flight{brokers: map[int32]int{}, partitions: map[int32]int{}}
+	seen := map[int64]bool{}
+	for _, b := range p.inflight {
+		f.partitions[b.partition]++
+		if !seen[b.corr] {
+			seen[b.corr] = true
+			f.brokers[b.broker]++
 		}
 	}
-	return false
+	return f
 }
 
-// maySend applies Kafka's idempotent producer's send discipline to the batch
-// of members (index order), as its RecordAccumulator.drain does
-// (shouldStopDrainBatchesForPartition) with NetworkClient's in-flight limit:
-// the batch waits while a record before it waits (the deque is drained in
-// order), while it is a retry and an earlier batch of its partition is
-// still in flight (a retry goes only as the first in-flight batch, which
-// reduces the partition to one request in flight until it is answered),
-// and while the partition has [MaxInFlightRequestsPerConnection] requests in
-// flight. Without idempotence every batch goes at once.
-func (p *Producer) maySend(members []int) bool {
-	r := p.result(members[0])
-	if r.Sequence < 0 {
-		return true
-	}
-	l := p.laneOf(r.Partition, members)
-	switch {
-	case l.waitingBefore:
-		return false
-	case r.Attempts > 0 && l.first != members[0]:
-		return false
-	}
-	return l.inflight < MaxInFlightRequestsPerConnection
-}
-
-// queue holds back the live members of a batch that may not go yet: they
-// go from [Producer.Tick] once their partition's lane lets them.
-func (p *Producer) queue(live []int) {
-	for _, j := range live {
-		p.result(j).queued = true
-	}
-}
-
-// mergeQueued makes batch of the records held back after result i that
-// were never sent, as Kafka's accumulator fills a batch while the
-// partition's requests are in flight: consecutive records of i's
-// partition, in sequence order and the same epoch and acks, up to
-// batch.size. i must be a record never sent, alone.
-func (p *Producer) mergeQueued(i int) {
+// enqueue puts result i in its partition's deque, in produce order, due
+// at r.retryAtMs (0: at once).
+func (p *Producer) enqueue(i int) {
 	r := p.result(i)
-	members := []int{i}
+	r.queued = true
+	if p.queues == nil {
+		p.queues = map[int32][]int{}
+	}
+	q := p.queues[r.Partition]
+	k, found := slices.BinarySearch(q, i)
+	if !found {
+		p.queues[r.Partition] = slices.Insert(q, k, i)
+	}
+}
+
+// waiting reports whether result i waits in its deque.
+func (p *Producer) waiting(i int) bool {
+	if i < p.dropped {
+		return false
+	}
+	r := p.results.At(i - p.dropped)
+	return r.queued && !r.Acked && !r.Failed && r.inflight == 0
+}
+
+// head returns the first record waiting in partition's deque, -1 if none,
+// dropping from its front those that no longer wait (failed, expired).
+func (p *Producer) head(partition int32) int {
+	q := p.queues[partition]
+	for len(q) > 0 && !p.waiting(q[0]) {
+		q = q[1:]
+	}
+	if len(q) == 0 {
+		delete(p.queues, partition)
+		return -1
+	}
+	p.queues[partition] = q
+	return q[0]
+}
+
+// headBatch returns the batch at the head of partition's deque, whose
+// first record is head: a batch sent before goes again as it was (its
+// records still unsettled); records never sent go together, as many as
+// follow in the deque up to batch.size, consecutive in sequence, epoch
+// and acks, as Kafka's accumulator fills the deque's last batch while the
+// partition cannot send.
+func (p *Producer) headBatch(env Env, head int) []int {
+	r := p.result(head)
+	if r.Attempts > 0 {
+		if r.batch == nil {
+			return []int{head}
+		}
+		var live []int
+		for _, j := range r.batch {
+			if m := p.result(j); !m.Acked && !m.Failed {
+				live = append(live, j)
+			}
+		}
+		return live
+	}
+	members := []int{head}
 	size := batchSize(r.Key, r.Value, r.Null)
 	next := r.Sequence + 1
-	for _, j := range p.open {
-		if j <= i {
-			continue
-		}
+	for _, j := range p.queues[r.Partition][1:] {
 		m := p.result(j)
-		if m.Partition != r.Partition {
+		if m.Acked || m.Failed {
 			continue
 		}
-		if !m.queued || m.Attempts > 0 || m.batch != nil || m.Sequence != next || m.ProducerEpoch != r.ProducerEpoch || m.Acks != r.Acks {
+		if !p.waiting(j) || m.Attempts > 0 || env.Now() < m.retryAtMs || m.Acks != r.Acks || (m.Sequence < 0) != (r.Sequence < 0) ||
+			r.Sequence >= 0 && (m.Sequence != next || m.ProducerEpoch != r.ProducerEpoch) {
 			break
 		}
 		add := batchSize(m.Key, m.Value, m.Null) - recordBatchOverhead + varintSize(int(m.timestampMs-r.timestampMs)) - varintSize(0)
@@ -122,36 +184,95 @@ func (p *Producer) mergeQueued(i int) {
 		members = append(members, j)
 		next++
 	}
-	if len(members) > 1 {
+	if len(members) > 1 || r.batch != nil {
 		for _, j := range members {
 			p.result(j).batch = members
 		}
 	}
+	return members
 }
 
-// sendQueued sends partition's batches held back by its lane, in order, as
-// far as the lane now lets them go: Kafka's sender drains the partition as
-// soon as an answer frees a place. A retry still backing off stops it.
-func (p *Producer) sendQueued(env Env, partition int32) {
-	for {
-		head := -1
-		for _, j := range p.open {
-			r := p.result(j)
-			if r.Partition == partition && r.Sequence >= 0 && !r.Acked && !r.Failed && r.inflight == 0 && (r.queued || r.retryAtMs != 0) {
-				head = j
-				break
+// pop takes the batch members (the head of partition's deque) out of it.
+func (p *Producer) pop(partition int32, members []int) {
+	q := p.queues[partition]
+	for len(q) > 0 && (slices.Contains(members, q[0]) || !p.waiting(q[0])) {
+		q = q[1:]
+	}
+	if len(q) == 0 {
+		delete(p.queues, partition)
+		return
+	}
+	p.queues[partition] = q
+}
+
+// backingOff reports whether partition's first batch, whose first record
+// is r, waits out its retry backoff: Kafka 3.7's
+// RecordAccumulator.shouldBackoff, which lets a retry go at once to a new
+// leader (KIP-951).
+func (p *Producer) backingOff(env Env, r *Result, leader int32) bool {
+	if env.Now() >= r.retryAtMs {
+		return false
+	}
+	return r.Attempts == 0 || r.sentTo == leader || p.settings.Rules < replica.V3_7
+}
+
+// laneOpen applies an idempotent producer's own limits to partition's
+// first batch, whose first record is r: a retry goes only when no other
+// batch of the partition is in flight, and at most
+// [MaxInFlightRequestsPerConnection] batches are.
+func laneOpen(r *Result, inflight int) bool {
+	switch {
+	case r.Sequence < 0:
+		return true
+	case r.Attempts > 0 && inflight > 0:
+		return false
+	}
+	return inflight < MaxInFlightRequestsPerConnection
+}
+
+// drain sends what the deques let go, as Kafka's Sender.sendProducerData
+// drains its accumulator: each partition's first batch unless it backs
+// off, has no leader or is held back by its lane, in one request per
+// leader with fewer than [MaxInFlightRequestsPerConnection] requests in
+// flight. The cost of a drain follows the partitions with records
+// waiting, not the records.
+func (p *Producer) drain(env Env) {
+	if len(p.queues) == 0 {
+		return
+	}
+	f := p.inFlight()
+	var corrs map[int32]int64
+	for _, partition := range slices.Sorted(maps.Keys(p.queues)) {
+		head := p.head(partition)
+		if head < 0 {
+			continue
+		}
+		r := p.result(head)
+		leader := env.PartitionLeader(p.cfg.Topic, partition)
+		if leader == replica.NoLeader {
+			r.LastError = "LEADER_NOT_AVAILABLE"
+			continue
+		}
+		if p.backingOff(env, r, leader) || !laneOpen(r, f.partitions[partition]) {
+			continue
+		}
+		corr := corrs[leader]
+		if corr == 0 {
+			if f.brokers[leader] >= MaxInFlightRequestsPerConnection {
+				continue
 			}
+			p.corr++
+			corr = p.corr
+			if corrs == nil {
+				corrs = map[int32]int64{}
+			}
+			corrs[leader] = corr
+			f.brokers[leader]++
 		}
-		if head < 0 || !p.result(head).queued {
-			return
-		}
-		if r := p.result(head); r.Attempts == 0 && r.batch == nil {
-			p.mergeQueued(head)
-		}
-		p.sendRecord(env, head)
-		if p.result(head).queued {
-			return // still held back
-		}
+		members := p.headBatch(env, head)
+		p.pop(partition, members)
+		p.sendBatch(env, leader, corr, members)
+		f.partitions[partition]++
 	}
 }
 
@@ -165,9 +286,10 @@ func (p *Producer) sendQueued(env Env, partition int32) {
 // request lost on a cut link is not reported: it waits for
 // request.timeout.ms, as Kafka's does.
 func (p *Producer) RequestDropped(env Env, e *netsim.Envelope) {
-	for _, i := range p.answered(e.Msg.CorrelationID) {
+	for _, i := range p.answered(e.Msg.CorrelationID, e.TP.Partition) {
 		r := p.result(i)
 		r.inflight, r.Attempts = 0, max(0, r.Attempts-1)
 		r.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+		p.enqueue(i)
 	}
 }

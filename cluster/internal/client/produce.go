@@ -74,6 +74,7 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 	p.results.Append(Result{Key: key, Value: value, Null: null, Partition: partition, Offset: -1, Acks: p.acks, firstSentMs: now, timestampMs: now, Sequence: -1})
 	i := p.dropped + p.results.Len() - 1
 	r := p.result(i)
+	p.wakeAt(now + p.cfg.DeliveryTimeoutMs)
 	if timestampMs != nil {
 		r.timestampMs, r.stamped = *timestampMs, true
 	}
@@ -116,7 +117,8 @@ func (p *Producer) Produce(env Env, key, value string, null bool, partition int3
 		p.linger(env, i, batchSize(key, value, null))
 		return nil
 	}
-	p.sendRecord(env, i)
+	p.enqueue(i)
+	p.drain(env)
 	return nil
 }
 
@@ -182,6 +184,7 @@ func (p *Producer) linger(env Env, i, size int) {
 	r.lingering = true
 	// The delivery timeout counts from the batch's creation (ProducerBatch.createdMs).
 	r.firstSentMs = b.createdMs
+	p.wakeAt(b.createdMs + p.cfg.DeliveryTimeoutMs)
 }
 
 // sendLingering sends the batch open for partition.
@@ -194,8 +197,9 @@ func (p *Producer) sendLingering(env Env, partition int32) {
 	for _, i := range b.results {
 		r := p.result(i)
 		r.batch, r.lingering = b.results, false
+		p.enqueue(i)
 	}
-	p.sendRecord(env, b.results[0])
+	p.drain(env)
 }
 
 // sendDueBatches sends the batches whose linger.ms is over, by partition.

@@ -38,14 +38,22 @@ type Producer struct {
 	corr    int64
 	carry   int // rate accumulator, in thousandths of records × ms
 	sent    int
-	// open indexes the results still in flight or waiting to retry.
-	open []int
-	// requests are the results each request in flight carried, by
-	// correlation id, so that an answer finds its records at once (a
-	// result still carries that id while it waits for that answer).
-	// Entries whose records all moved on are swept now and then
-	// ([Producer.sweepRequests]).
-	requests map[int64][]int
+	// open indexes the results not yet settled (and those settled since
+	// the last walk of [Producer.Tick]), in produce order; openKept is
+	// how many the last walk kept, wakeMs when the next walk is due (the
+	// earliest request or delivery timeout among them).
+	open     []int
+	openKept int
+	wakeMs   int64
+	// queues are the partitions' deques: the results waiting to be sent,
+	// in produce order ([Producer.drain]); an entry may have stopped
+	// waiting (failed), and is dropped when it reaches the front.
+	queues map[int32][]int
+	// inflight are the batches in flight, so that an answer finds its
+	// records at once (a result still carries the request's correlation
+	// id while it waits for that answer); those whose records all moved
+	// on are forgotten at the next drain.
+	inflight []sentBatch
 	// nextSeq is, per partition, the producer epoch its records are
 	// numbered in and the next sequence number (idempotence); epoch is the
 	// producer's latest epoch. A partition moves to the latest epoch,
@@ -151,7 +159,7 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 		p.txnAnswered(env, e)
 		return
 	}
-	answered := p.answered(e.Resp.CorrelationID)
+	answered := p.answered(e.Resp.CorrelationID, e.TP.Partition)
 	if len(answered) == 0 {
 		return
 	}
@@ -160,93 +168,43 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 	} else {
 		p.refused(env, e, answered)
 	}
-	if p.result(answered[0]).Sequence >= 0 {
-		p.sendQueued(env, e.TP.Partition)
-	}
+	p.drain(env)           // an answer frees a place in flight
 	p.tickTransaction(env) // an ending transaction's EndTxn waits for its records
 }
 
-// answered returns the results waiting for the answer to request corr, in
-// send order (the order of [Producer.open]), and forgets the request: its
-// answer settles each of them.
-func (p *Producer) answered(corr int64) []int {
-	sent, ok := p.requests[corr]
-	if !ok || corr == 0 {
+// answered returns the results of partition waiting for the answer to
+// request corr, in produce order, and forgets the batch: its answer
+// settles each of them.
+func (p *Producer) answered(corr int64, partition int32) []int {
+	if corr == 0 {
 		return nil
 	}
-	delete(p.requests, corr)
+	k := slices.IndexFunc(p.inflight, func(b sentBatch) bool { return b.corr == corr && b.partition == partition })
+	if k < 0 {
+		return nil
+	}
+	sent := p.inflight[k].results
+	p.inflight = slices.Delete(p.inflight, k, k+1)
 	var out []int
 	for _, i := range sent {
 		if i >= p.dropped && p.results.At(i-p.dropped).inflight == corr {
 			out = append(out, i)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
-// sentRequest notes that request corr carries results sent.
-func (p *Producer) sentRequest(corr int64, sent []int) {
-	if p.requests == nil {
-		p.requests = map[int64][]int{}
-	}
-	p.requests[corr] = sent
-	if len(p.requests) > 2*len(p.open)+16 {
-		p.sweepRequests()
-	}
-}
+// wakeAt makes the next walk of [Producer.Tick] due at ms at the latest.
+func (p *Producer) wakeAt(ms int64) { p.wakeMs = min(p.wakeMs, ms) }
 
-// sweepRequests forgets the requests none of whose results waits for the
-// answer any more (they timed out, expired or were sent again): answers
-// that come for them find nothing, as they would have.
-func (p *Producer) sweepRequests() {
-	for corr, sent := range p.requests {
-		if !slices.ContainsFunc(sent, func(i int) bool {
-			return i >= p.dropped && p.results.At(i-p.dropped).inflight == corr
-		}) {
-			delete(p.requests, corr)
-		}
-	}
-}
-
-// Tick produces at the configured rate, retries, and times out requests
-// without an answer.
+// Tick produces at the configured rate, sends what its deques let go,
+// and times out requests without an answer and records past
+// delivery.timeout.ms.
 func (p *Producer) Tick(env Env) {
-	now := env.Now()
-	open := p.open[:0]
-	// the partitions whose first record waiting to be sent was seen: an
-	// idempotent producer sends its partitions' records in order
-	var headSeen map[int32]bool
-	for _, i := range p.open {
-		r := p.result(i)
-		switch {
-		case now-r.firstSentMs >= p.cfg.DeliveryTimeoutMs:
-			p.expire(env, i)
-		case r.inflight != 0 && now-r.sentMs >= p.cfg.RequestTimeoutMs:
-			env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, Label{r.Key, r.Value})
-			p.retryOrFail(env, i, "REQUEST_TIMED_OUT", true)
-		case r.inflight == 0 && (r.retryAtMs != 0 || r.queued) && r.Sequence >= 0:
-			if headSeen[r.Partition] {
-				break // behind the partition's first waiting record
-			}
-			if headSeen == nil {
-				headSeen = map[int32]bool{}
-			}
-			headSeen[r.Partition] = true
-			if r.queued && r.Attempts == 0 && r.batch == nil {
-				p.mergeQueued(i)
-			}
-			if r.queued || now >= r.retryAtMs {
-				p.sendRecord(env, i)
-			}
-		case r.retryAtMs != 0 && now >= r.retryAtMs:
-			p.sendRecord(env, i)
-		}
-		if r.inflight != 0 || r.retryAtMs != 0 || r.queued || (r.lingering || r.held) && !r.Failed {
-			open = append(open, i)
-		}
+	if env.Now() >= p.wakeMs || len(p.open) > 2*p.openKept+64 {
+		p.walk(env)
 	}
-	p.open = open
+	p.drain(env)
 	p.sendDueBatches(env)
 	p.tickTransaction(env)
 	rate := p.cfg.milliRate()
@@ -258,6 +216,38 @@ func (p *Producer) Tick(env Env) {
 		p.carry -= 1000 * 1000
 		_ = p.Produce(env, "", fmt.Sprintf("%s-%d", p.cfg.Name, p.sent), false, -1, nil)
 	}
+}
+
+// walk goes through the open results: a record past delivery.timeout.ms
+// fails, a request unanswered after request.timeout.ms is given up (its
+// records go back to their deque), and the settled ones leave. It is due
+// when the earliest of those deadlines comes, or when the settled results
+// make up half of the open ones, so that its cost follows what happens,
+// not how many records wait.
+func (p *Producer) walk(env Env) {
+	now := env.Now()
+	wake := int64(math.MaxInt64)
+	open := p.open[:0]
+	for _, i := range p.open {
+		r := p.result(i)
+		switch {
+		case r.Acked || r.Failed:
+		case now-r.firstSentMs >= p.cfg.DeliveryTimeoutMs:
+			p.expire(env, i)
+		case r.inflight != 0 && now-r.sentMs >= p.cfg.RequestTimeoutMs:
+			env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s got no answer within request.timeout.ms: REQUEST_TIMED_OUT", p.cfg.Name, Label{r.Key, r.Value})
+			p.retryOrFail(env, i, "REQUEST_TIMED_OUT", true)
+		}
+		if r.Acked || r.Failed {
+			continue
+		}
+		open = append(open, i)
+		wake = min(wake, r.firstSentMs+p.cfg.DeliveryTimeoutMs)
+		if r.inflight != 0 {
+			wake = min(wake, r.sentMs+p.cfg.RequestTimeoutMs)
+		}
+	}
+	p.open, p.openKept, p.wakeMs = open, len(open), wake
 }
 
 // Forget drops the results first sent before ms, up to the oldest still

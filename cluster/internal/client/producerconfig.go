@@ -13,6 +13,9 @@ const (
 	DefaultRequestTimeoutMs  = 30000  // request.timeout.ms
 	DefaultDeliveryTimeoutMs = 120000 // delivery.timeout.ms
 	DefaultRetryBackoffMs    = 100    // retry.backoff.ms
+	// DefaultRetryBackoffMaxMs is retry.backoff.max.ms (KIP-580, Kafka
+	// 3.7+): the most a retry's exponential backoff grows to.
+	DefaultRetryBackoffMaxMs = 1000
 )
 
 // DefaultBatchSize is batch.size.
@@ -60,8 +63,14 @@ type ProducerConfig struct {
 	// DeliveryTimeoutMs is delivery.timeout.ms (default 120000): retriable
 	// errors are retried until then.
 	DeliveryTimeoutMs int64
-	// RetryBackoffMs is retry.backoff.ms (default 100).
+	// RetryBackoffMs is retry.backoff.ms (default 100): how long a
+	// refused batch waits before its first retry.
 	RetryBackoffMs int64
+	// RetryBackoffMaxMs is retry.backoff.max.ms (default 1000; KIP-580):
+	// under [replica.V3_7] and later the backoff doubles with each retry
+	// of a batch up to it (the older rule sets' clients back off a
+	// constant retry.backoff.ms).
+	RetryBackoffMaxMs int64
 	// EnableIdempotence is enable.idempotence (KIP-98): each record carries
 	// the producer's id, epoch 0 and a per-partition sequence number, so a
 	// leader answers a retry of a record it holds with the original offset
@@ -224,6 +233,9 @@ func (cfg ProducerConfig) withDefaults(rules replica.RuleSet) (ProducerConfig, e
 	}
 	if cfg.RetryBackoffMs == 0 {
 		cfg.RetryBackoffMs = DefaultRetryBackoffMs
+	}
+	if cfg.RetryBackoffMaxMs == 0 {
+		cfg.RetryBackoffMaxMs = DefaultRetryBackoffMaxMs
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = DefaultBatchSize

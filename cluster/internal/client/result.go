@@ -45,10 +45,11 @@ type Result struct {
 	lingering bool  // waiting in an open batch (LingerMs)
 	held      bool  // waiting for the producer's transaction (InitProducerId, AddPartitionsToTxn)
 	sentEpoch int16 // the producer epoch of the latest send
-	retryAtMs int64 // >0: waiting to retry
-	// queued: due to be sent, held back by the partition's lane (an
-	// idempotent producer's in-flight limit and order, [Producer.maySend])
-	queued   bool
-	inflight int64 // correlation id in flight, 0 if none
-	sentMs   int64
+	sentTo    int32 // the broker of the latest send
+	// queued: waiting in its partition's deque to be sent, not before
+	// retryAtMs (0: at once) ([Producer.drain])
+	queued    bool
+	retryAtMs int64
+	inflight  int64 // correlation id in flight, 0 if none
+	sentMs    int64
 }

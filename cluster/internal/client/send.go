@@ -8,48 +8,21 @@ import (
 	"github.com/kafkalive/kafkalive/replica"
 )
 
-// sendRecord sends (or re-sends) result i to the partition's leader, with
-// the results of its batch when it has one (all of them in one request).
-func (p *Producer) sendRecord(env Env, i int) {
-	members := p.result(i).batch
-	if members == nil {
-		members = []int{i}
-	}
+// sendBatch sends the batch members (index order, unsettled) of one
+// partition to its leader as part of request corr.
+func (p *Producer) sendBatch(env Env, leader int32, corr int64, members []int) {
 	r := p.result(members[0])
 	tp := kafkalog.TopicPartition{Topic: p.cfg.Topic, Partition: r.Partition}
-	leader := env.PartitionLeader(tp.Topic, tp.Partition)
-	var live []int
+	now := env.Now()
+	records := make([]replica.Record, 0, len(members))
+	timestamps := make([]int64, 0, len(members))
+	stamped := false
 	for _, j := range members {
-		if m := p.result(j); !m.Acked && !m.Failed {
-			live = append(live, j)
-		}
-	}
-	if len(live) == 0 {
-		return
-	}
-	if !p.maySend(live) {
-		p.queue(live)
-		return
-	}
-	for _, j := range live {
 		m := p.result(j)
 		m.Attempts++
 		m.queued = false
-	}
-	if leader == replica.NoLeader {
-		for _, j := range live {
-			p.retryOrFail(env, j, "LEADER_NOT_AVAILABLE", true)
-		}
-		return
-	}
-	p.corr++
-	records := make([]replica.Record, 0, len(live))
-	timestamps := make([]int64, 0, len(live))
-	stamped := false
-	for _, j := range live {
-		m := p.result(j)
 		stamped = stamped || m.stamped
-		m.inflight, m.sentMs, m.retryAtMs, m.sentEpoch = p.corr, env.Now(), 0, m.ProducerEpoch
+		m.inflight, m.sentMs, m.retryAtMs, m.sentEpoch, m.sentTo = corr, now, 0, m.ProducerEpoch, leader
 		rec := replica.Record{Value: []byte(m.Value)}
 		if m.Null {
 			rec.Value = nil
@@ -71,16 +44,17 @@ func (p *Producer) sendRecord(env Env, i int) {
 	// acks for a producer's life).
 	acks := r.Acks
 	env.Send(netsim.Envelope{From: p.id, To: leader, Kind: netsim.KindReplica, TP: tp, Msg: replica.Message{Type: replica.MsgProduce,
-		From: p.id, To: leader, CorrelationID: p.corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs},
+		From: p.id, To: leader, CorrelationID: corr, Records: records, Acks: acks, TimeoutMs: p.cfg.RequestTimeoutMs},
 		TransactionalID: p.cfg.TransactionalID, TxnV2: p.txn != nil && p.txn.tv2})
 	if acks == 0 {
-		for _, j := range live {
+		for _, j := range members {
 			m := p.result(j)
 			m.inflight, m.Acked = 0, true // acks=0: no answer comes; counted as sent, offset -1 as RecordMetadata has it
 		}
 		return
 	}
-	p.sentRequest(p.corr, live)
+	p.inflight = append(p.inflight, sentBatch{corr: corr, broker: leader, partition: r.Partition, results: members})
+	p.wakeAt(now + p.cfg.RequestTimeoutMs)
 }
 
 // encodedByPart reports whether the producer encodes its batches with
@@ -160,16 +134,39 @@ func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
 	}
 }
 
-// retryOrFail retries a retriable error after retry.backoff.ms (the
-// delivery timeout is [Producer.Tick]'s), else fails the record.
+// retryOrFail puts a record that got a retriable error back in its
+// partition's deque, to go again after its backoff ([Producer.retryBackoff];
+// the delivery timeout is [Producer.Tick]'s), else fails it.
 func (p *Producer) retryOrFail(env Env, i int, code string, retriable bool) {
 	r := p.result(i)
 	r.inflight, r.LastError = 0, code
 	if retriable {
-		r.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+		r.retryAtMs = env.Now() + p.retryBackoff(r.Attempts)
+		p.enqueue(i)
 		return
 	}
 	p.failRecord(env, i, code)
+}
+
+// retryBackoff is how long a batch sent attempts times waits before its
+// next attempt. From [replica.V3_7] it is Kafka 3.7's ExponentialBackoff
+// (KIP-580, RecordAccumulator's retryBackoff): retry.backoff.ms doubled
+// with each attempt after the first, at most retry.backoff.max.ms (a
+// static retry.backoff.max.ms when it is the smaller; the ±20% jitter is
+// not modelled); before, the clients' constant retry.backoff.ms.
+func (p *Producer) retryBackoff(attempts int) int64 {
+	base, most := p.cfg.RetryBackoffMs, p.cfg.RetryBackoffMaxMs
+	if p.settings.Rules < replica.V3_7 {
+		return base
+	}
+	if base >= most {
+		return most
+	}
+	b := base
+	for k := 1; k < attempts && b < most; k++ {
+		b *= 2
+	}
+	return min(b, most)
 }
 
 // expire fails a record delivery.timeout.ms after it was first sent,
