@@ -26,12 +26,13 @@ func (p *Producer) Clone() *Producer {
 	c.open = slices.Clone(p.open)
 	c.inflight = slices.Clone(p.inflight) // the batches' lists are never changed once sent
 	if p.queues != nil {
-		c.queues = make(map[int32][]int, len(p.queues))
-		for k, q := range p.queues {
-			c.queues[k] = slices.Clone(q)
+		c.queues = make(map[int32]*deque, len(p.queues))
+		for k, d := range p.queues {
+			c.queues[k] = &deque{waiting: slices.Clone(d.waiting), unsorted: d.unsorted}
 		}
 	}
 	c.nextSeq = maps.Clone(p.nextSeq)
+	c.conns = maps.Clone(p.conns)
 	if p.lingering != nil {
 		c.lingering = make(map[int32]*lingerBatch, len(p.lingering))
 		for k, b := range p.lingering {

@@ -91,9 +91,9 @@ func (p *Producer) waitsFor(b sentBatch) bool {
 // inFlight forgets the batches none of whose results waits for an answer
 // any more (they timed out, expired or failed: an answer that comes for
 // them finds nothing) and counts the rest.
-func (p *Producer) inFlight() flight {
+func (p *Producer) inFlight() *flight {
 	p.inflight = slices.DeleteFunc(p.inflight, func(b sentBatch) bool { return !p.waitsFor(b) })
-	f := flight{brokers: map[int32]int{}, partitions: map[int32]int{}}
+	f := &flight{brokers: map[int32]int{}, partitions: map[int32]int{}}
 	seen := map[int64]bool{}
 	for _, b := range p.inflight {
 		f.partitions[b.partition]++
@@ -105,19 +105,32 @@ func (p *Producer) inFlight() flight {
 	return f
 }
 
-// enqueue puts result i in its partition's deque, in produce order, due
-// at r.retryAtMs (0: at once).
+// deque is a partition's records waiting to be sent, in produce order
+// once sorted: a record that comes back (a refused batch) is appended
+// and the deque sorted when next read, so that a batch of many records
+// goes back at the cost of one sort.
+type deque struct {
+	waiting  []int
+	unsorted bool
+}
+
+// enqueue puts result i in its partition's deque, due at r.retryAtMs (0:
+// at once).
 func (p *Producer) enqueue(i int) {
 	r := p.result(i)
 	r.queued = true
 	if p.queues == nil {
-		p.queues = map[int32][]int{}
+		p.queues = map[int32]*deque{}
 	}
-	q := p.queues[r.Partition]
-	k, found := slices.BinarySearch(q, i)
-	if !found {
-		p.queues[r.Partition] = slices.Insert(q, k, i)
+	d := p.queues[r.Partition]
+	if d == nil {
+		d = &deque{}
+		p.queues[r.Partition] = d
 	}
+	if n := len(d.waiting); n > 0 && d.waiting[n-1] >= i {
+		d.unsorted = true
+	}
+	d.waiting = append(d.waiting, i)
 }
 
 // waiting reports whether result i waits in its deque.
@@ -132,7 +145,13 @@ func (p *Producer) waiting(i int) bool {
 // head returns the first record waiting in partition's deque, -1 if none,
 // dropping from its front those that no longer wait (failed, expired).
 func (p *Producer) head(partition int32) int {
-	q := p.queues[partition]
+	d := p.queues[partition]
+	if d.unsorted {
+		slices.Sort(d.waiting)
+		d.waiting = slices.Compact(d.waiting)
+		d.unsorted = false
+	}
+	q := d.waiting
 	for len(q) > 0 && !p.waiting(q[0]) {
 		q = q[1:]
 	}
@@ -140,7 +159,7 @@ func (p *Producer) head(partition int32) int {
 		delete(p.queues, partition)
 		return -1
 	}
-	p.queues[partition] = q
+	d.waiting = q
 	return q[0]
 }
 
@@ -167,7 +186,7 @@ func (p *Producer) headBatch(env Env, head int) []int {
 	members := []int{head}
 	size := batchSize(r.Key, r.Value, r.Null)
 	next := r.Sequence + 1
-	for _, j := range p.queues[r.Partition][1:] {
+	for _, j := range p.queues[r.Partition].waiting[1:] {
 		m := p.result(j)
 		if m.Acked || m.Failed {
 			continue
@@ -192,17 +211,19 @@ func (p *Producer) headBatch(env Env, head int) []int {
 	return members
 }
 
-// pop takes the batch members (the head of partition's deque) out of it.
+// pop takes the batch members (the head of partition's deque, in
+// order) out of it, with the records before their last that no longer
+// wait: the members are consecutive among those that do.
 func (p *Producer) pop(partition int32, members []int) {
-	q := p.queues[partition]
-	for len(q) > 0 && (slices.Contains(members, q[0]) || !p.waiting(q[0])) {
-		q = q[1:]
+	d := p.queues[partition]
+	last := members[len(members)-1]
+	k := 0
+	for k < len(d.waiting) && d.waiting[k] <= last {
+		k++
 	}
-	if len(q) == 0 {
+	if d.waiting = d.waiting[k:]; len(d.waiting) == 0 {
 		delete(p.queues, partition)
-		return
 	}
-	p.queues[partition] = q
 }
 
 // backingOff reports whether partition's first batch, whose first record
@@ -240,7 +261,7 @@ func (p *Producer) drain(env Env) {
 	if len(p.queues) == 0 {
 		return
 	}
-	f := p.inFlight()
+	var f *flight
 	var corrs map[int32]int64
 	for _, partition := range slices.Sorted(maps.Keys(p.queues)) {
 		head := p.head(partition)
@@ -253,7 +274,13 @@ func (p *Producer) drain(env Env) {
 			r.LastError = "LEADER_NOT_AVAILABLE"
 			continue
 		}
-		if p.backingOff(env, r, leader) || !laneOpen(r, f.partitions[partition]) {
+		if p.backingOff(env, r, leader) || p.connecting(env, leader) {
+			continue
+		}
+		if f == nil {
+			f = p.inFlight()
+		}
+		if !laneOpen(r, f.partitions[partition]) {
 			continue
 		}
 		corr := corrs[leader]
@@ -280,16 +307,20 @@ func (p *Producer) drain(env Env) {
 // could not deliver because its broker does not run (or restarted): the
 // connection is refused, as a Kafka client finds when it connects to a
 // broker that is down (NetworkClient: "Connection to node could not be
-// established"). The batch never left, so it is no retry: it goes again
-// after retry.backoff.ms (Kafka's reconnect.backoff.ms, 50 ms at first, is
-// folded into it) to the leader known then, in its partition's order. A
-// request lost on a cut link is not reported: it waits for
-// request.timeout.ms, as Kafka's does.
+// established"). The batch never left, so it is no retry: it waits at the
+// head of its deque for the next drain, to the leader known then, while
+// the producer waits out the broker's reconnect backoff
+// ([Producer.connectionRefused]). A request lost on a cut link is not
+// reported: it waits for request.timeout.ms, as Kafka's does.
 func (p *Producer) RequestDropped(env Env, e *netsim.Envelope) {
-	for _, i := range p.answered(e.Msg.CorrelationID, e.TP.Partition) {
+	answered := p.answered(e.Msg.CorrelationID, e.TP.Partition)
+	if len(answered) == 0 {
+		return
+	}
+	p.connectionRefused(env, e.To, e.Msg.CorrelationID)
+	for _, i := range answered {
 		r := p.result(i)
-		r.inflight, r.Attempts = 0, max(0, r.Attempts-1)
-		r.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
+		r.inflight, r.Attempts, r.retryAtMs = 0, max(0, r.Attempts-1), 0
 		p.enqueue(i)
 	}
 }

@@ -48,12 +48,15 @@ type Producer struct {
 	// queues are the partitions' deques: the results waiting to be sent,
 	// in produce order ([Producer.drain]); an entry may have stopped
 	// waiting (failed), and is dropped when it reaches the front.
-	queues map[int32][]int
+	queues map[int32]*deque
 	// inflight are the batches in flight, so that an answer finds its
 	// records at once (a result still carries the request's correlation
 	// id while it waits for that answer); those whose records all moved
 	// on are forgotten at the next drain.
 	inflight []sentBatch
+	// conns are the brokers whose connection was refused, by id
+	// ([Producer.connectionRefused]).
+	conns map[int32]connState
 	// nextSeq is, per partition, the producer epoch its records are
 	// numbered in and the next sequence number (idempotence); epoch is the
 	// producer's latest epoch. A partition moves to the latest epoch,
@@ -163,6 +166,7 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 	if len(answered) == 0 {
 		return
 	}
+	p.connected(e.From)
 	if e.Resp.Error == replica.None {
 		p.acknowledged(env, e, answered)
 	} else {
