@@ -66,3 +66,42 @@ func BenchmarkUserSequence(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUserSequenceRatio plays, for each seed of 1..20 in turn, the
+// user-level sequence of 20 operations and that of 80 back to back, and
+// reports the CPU time per simulated second of each
+// (cpu-ns/sim-s@20, cpu-ns/sim-s@80) and their ratio (80/20; the goal:
+// at most 1.2): both figures come from the same moments of a shared,
+// noisy machine, so that their ratio holds where the absolute figures
+// drift. Run a multiple of 20 iterations (-benchtime 20x) with -count 5
+// or more and quote the medians.
+func BenchmarkUserSequenceRatio(b *testing.B) {
+	b.ReportAllocs()
+	lengths := []int{20, 80}
+	cpu := make([]time.Duration, len(lengths))
+	simMs := make([]int64, len(lengths))
+	seed := uint64(0)
+	for b.Loop() {
+		seed = seed%20 + 1
+		for k, ops := range lengths {
+			cfg := explore.UserConfig{Ops: ops}
+			seq := explore.UserSequence(cfg, seed)
+			start := cputime.Now()
+			out, _, err := explore.RunUserSequence(cfg, seed, seq)
+			cpu[k] += cputime.Now() - start
+			if err != nil {
+				b.Fatal(err)
+			}
+			simMs[k] += out.SimulatedMs
+		}
+	}
+	perSimS := make([]float64, len(lengths))
+	for k, ops := range lengths {
+		if simMs[k] == 0 {
+			return
+		}
+		perSimS[k] = float64(cpu[k].Nanoseconds()) / (float64(simMs[k]) / 1000)
+		b.ReportMetric(perSimS[k], fmt.Sprintf("cpu-ns/sim-s@%d", ops))
+	}
+	b.ReportMetric(perSimS[1]/perSimS[0], "80/20")
+}
