@@ -8,13 +8,23 @@
 // configuration).
 //
 // A producer partitions its records (murmur2 of the key, or the sticky
-// partitioners of KIP-480 and KIP-794), batches them with linger.ms,
-// sends them to the partition's leader and retries retriable errors until
-// delivery.timeout.ms, numbers them when it is idempotent (KIP-98: the
-// producer id, epoch and per-partition sequences, the epoch bumped after a
-// gap and each partition's sequences started again at 0 in it; at most
-// five batches in flight per partition, a retry sent only as the first,
-// [MaxInFlightRequestsPerConnection]), and runs a transactional producer's transactions through the
+// partitioners of KIP-480 and KIP-794), batches them with linger.ms, and
+// sends them as Kafka's RecordAccumulator and Sender do (inflight.go):
+// each partition's records wait in a deque, in order; a drain sends each
+// partition's first batch, in one request per leader with fewer than
+// [MaxInFlightRequestsPerConnection] requests in flight; a batch refused
+// with a retriable error keeps its records and goes back to the head of
+// its deque, backing off retry.backoff.ms, exponentially up to
+// retry.backoff.max.ms from Kafka 3.7 (KIP-580), while the records behind
+// it gather in batches up to batch.size; a broker that refuses the
+// connection is tried again after the reconnect backoff (connection.go);
+// a record still unsettled at delivery.timeout.ms fails. So an outage
+// costs requests by partition and broker, not by record waiting. It
+// numbers its records when it is idempotent (KIP-98: the producer id,
+// epoch and per-partition sequences, the epoch bumped after a gap and
+// each partition's sequences started again at 0 in it; at most five
+// batches in flight per partition, a retry sent only when none of its
+// partition is), and runs a transactional producer's transactions through the
 // transaction coordinator of its transactional.id ([Env.TxnCoordinator]:
 // InitProducerId, AddPartitionsToTxn, EndTxn), which writes the markers
 // ([Producer.EndTransaction]).

@@ -28,8 +28,9 @@ const DefaultMaxRequestSize = 1 << 20
 
 // ProducerConfig describes a producer. With linger.ms 0 (Kafka 3.7's
 // default) each record is sent alone, as one batch, to the leader the
-// controller names (instant metadata), unless the partition's requests in
-// flight hold it back; with [ProducerConfig.LingerMs] above 0 (Kafka 4's
+// controller names (instant metadata), unless its partition cannot send
+// (a batch before it waits, the leader has five requests in flight): then
+// the records gather in batches up to batch.size; with [ProducerConfig.LingerMs] above 0 (Kafka 4's
 // default is 5 ms, KIP-1030) the records for one partition wait and travel
 // together as one batch.
 //
@@ -87,7 +88,8 @@ type ProducerConfig struct {
 	// settled, as Kafka's TransactionManager does ([Result].ProducerEpoch;
 	// a leader takes a new epoch only at sequence 0). An idempotent
 	// producer keeps at most five batches in flight per partition and
-	// sends a partition's batches in order ([MaxInFlightRequestsPerConnection]).
+	// sends a retried batch only when none of its partition is in flight
+	// ([MaxInFlightRequestsPerConnection]).
 	EnableIdempotence *bool
 	// Partitioner picks the partition of records without a key:
 	// [PartitionerUniformSticky] (the default under [replica.V3_7] and later) or

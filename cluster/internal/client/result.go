@@ -20,9 +20,12 @@ type Result struct {
 	Lost bool
 	// Acks is the acks setting it was sent with (-1 = all).
 	Acks int16
-	// Attempts counts sends.
+	// Attempts counts sends (a request whose connection was refused not
+	// counted: the batch never left).
 	Attempts int
-	// LastError is the latest retriable error, if any.
+	// LastError is the latest retriable error, if any, or
+	// LEADER_NOT_AVAILABLE while its batch waits at the head of its
+	// partition's deque for a leader.
 	LastError string
 	// Null marks a tombstone (null value; Value shows "∅").
 	Null bool
