@@ -26,9 +26,9 @@ func (p *Producer) Clone() *Producer {
 	c.open = slices.Clone(p.open)
 	c.inflight = slices.Clone(p.inflight) // the batches' lists are never changed once sent
 	if p.queues != nil {
-		c.queues = make(map[int32]*deque, len(p.queues))
+		c.queues = make([]*deque, len(p.queues))
 		for k, d := range p.queues {
-			c.queues[k] = &deque{waiting: slices.Clone(d.waiting), unsorted: d.unsorted}
+			c.queues[k] = &deque{partition: d.partition, waiting: slices.Clone(d.waiting), unsorted: d.unsorted}
 		}
 	}
 	c.nextSeq = maps.Clone(p.nextSeq)

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -74,13 +73,6 @@ type sentBatch struct {
 	results   []int
 }
 
-// flight counts what is in flight: requests per broker, batches per
-// partition.
-type flight struct {
-	brokers    map[int32]int
-	partitions map[int32]int
-}
-
 // waitsFor reports whether a result of batch b still waits for its answer.
 func (p *Producer) waitsFor(b sentBatch) bool {
 	return slices.ContainsFunc(b.results, func(i int) bool {
@@ -88,21 +80,34 @@ func (p *Producer) waitsFor(b sentBatch) bool {
 	})
 }
 
-// inFlight forgets the batches none of whose results waits for an answer
-// any more (they timed out, expired or failed: an answer that comes for
-// them finds nothing) and counts the rest.
-func (p *Producer) inFlight() *flight {
+// sweepInFlight forgets the batches none of whose results waits for an
+// answer any more (they timed out, expired or failed): an answer that
+// comes for them finds nothing.
+func (p *Producer) sweepInFlight() {
 	p.inflight = slices.DeleteFunc(p.inflight, func(b sentBatch) bool { return !p.waitsFor(b) })
-	f := &flight{brokers: map[int32]int{}, partitions: map[int32]int{}}
-	seen := map[int64]bool{}
+}
+
+// partitionInFlight counts partition's batches in flight.
+func (p *Producer) partitionInFlight(partition int32) int {
+	n := 0
 	for _, b := range p.inflight {
-		f.partitions[b.partition]++
-		if !seen[b.corr] {
-			seen[b.corr] = true
-			f.brokers[b.broker]++
+		if b.partition == partition {
+			n++
 		}
 	}
-	return f
+	return n
+}
+
+// brokerInFlight counts the requests in flight to broker (a request's
+// batches are listed together, one after the other).
+func (p *Producer) brokerInFlight(broker int32) int {
+	n := 0
+	for k, b := range p.inflight {
+		if b.broker == broker && (k == 0 || p.inflight[k-1].corr != b.corr) {
+			n++
+		}
+	}
+	return n
 }
 
 // deque is a partition's records waiting to be sent, in produce order
@@ -110,8 +115,24 @@ func (p *Producer) inFlight() *flight {
 // and the deque sorted when next read, so that a batch of many records
 // goes back at the cost of one sort.
 type deque struct {
-	waiting  []int
-	unsorted bool
+	partition int32
+	waiting   []int
+	unsorted  bool
+}
+
+// dequeOf returns partition's deque, making it if create is set (nil
+// otherwise when it has none). The deques are kept in partition order.
+func (p *Producer) dequeOf(partition int32, create bool) *deque {
+	k, found := slices.BinarySearchFunc(p.queues, partition, func(d *deque, q int32) int { return int(d.partition - q) })
+	switch {
+	case found:
+		return p.queues[k]
+	case !create:
+		return nil
+	}
+	d := &deque{partition: partition}
+	p.queues = slices.Insert(p.queues, k, d)
+	return d
 }
 
 // enqueue puts result i in its partition's deque, due at r.retryAtMs (0:
@@ -119,14 +140,7 @@ type deque struct {
 func (p *Producer) enqueue(i int) {
 	r := p.result(i)
 	r.queued = true
-	if p.queues == nil {
-		p.queues = map[int32]*deque{}
-	}
-	d := p.queues[r.Partition]
-	if d == nil {
-		d = &deque{}
-		p.queues[r.Partition] = d
-	}
+	d := p.dequeOf(r.Partition, true)
 	if n := len(d.waiting); n > 0 && d.waiting[n-1] >= i {
 		d.unsorted = true
 	}
@@ -142,10 +156,9 @@ func (p *Producer) waiting(i int) bool {
 	return r.queued && !r.Acked && !r.Failed && r.inflight == 0
 }
 
-// head returns the first record waiting in partition's deque, -1 if none,
-// dropping from its front those that no longer wait (failed, expired).
-func (p *Producer) head(partition int32) int {
-	d := p.queues[partition]
+// head returns the first record waiting in deque d, -1 if none, dropping
+// from its front those that no longer wait (failed, expired).
+func (p *Producer) head(d *deque) int {
 	if d.unsorted {
 		slices.Sort(d.waiting)
 		d.waiting = slices.Compact(d.waiting)
@@ -155,11 +168,10 @@ func (p *Producer) head(partition int32) int {
 	for len(q) > 0 && !p.waiting(q[0]) {
 		q = q[1:]
 	}
+	d.waiting = q
 	if len(q) == 0 {
-		delete(p.queues, partition)
 		return -1
 	}
-	d.waiting = q
 	return q[0]
 }
 
@@ -169,7 +181,7 @@ func (p *Producer) head(partition int32) int {
 // follow in the deque up to batch.size, consecutive in sequence, epoch
 // and acks, as Kafka's accumulator fills the deque's last batch while the
 // partition cannot send.
-func (p *Producer) headBatch(env Env, head int) []int {
+func (p *Producer) headBatch(env Env, d *deque, head int) []int {
 	r := p.result(head)
 	if r.Attempts > 0 {
 		if r.batch == nil {
@@ -186,7 +198,7 @@ func (p *Producer) headBatch(env Env, head int) []int {
 	members := []int{head}
 	size := batchSize(r.Key, r.Value, r.Null)
 	next := r.Sequence + 1
-	for _, j := range p.queues[r.Partition].waiting[1:] {
+	for _, j := range d.waiting[1:] {
 		m := p.result(j)
 		if m.Acked || m.Failed {
 			continue
@@ -211,19 +223,16 @@ func (p *Producer) headBatch(env Env, head int) []int {
 	return members
 }
 
-// pop takes the batch members (the head of partition's deque, in
-// order) out of it, with the records before their last that no longer
-// wait: the members are consecutive among those that do.
-func (p *Producer) pop(partition int32, members []int) {
-	d := p.queues[partition]
+// pop takes the batch members (the head of deque d, in order) out of
+// it, with the records before their last that no longer wait: the
+// members are consecutive among those that do.
+func pop(d *deque, members []int) {
 	last := members[len(members)-1]
 	k := 0
 	for k < len(d.waiting) && d.waiting[k] <= last {
 		k++
 	}
-	if d.waiting = d.waiting[k:]; len(d.waiting) == 0 {
-		delete(p.queues, partition)
-	}
+	d.waiting = d.waiting[k:]
 }
 
 // backingOff reports whether partition's first batch, whose first record
@@ -261,15 +270,15 @@ func (p *Producer) drain(env Env) {
 	if len(p.queues) == 0 {
 		return
 	}
-	var f *flight
-	var corrs map[int32]int64
-	for _, partition := range slices.Sorted(maps.Keys(p.queues)) {
-		head := p.head(partition)
+	swept := false
+	var corrs []sentBatch // this drain's request to each leader (corr, broker)
+	for _, d := range p.queues {
+		head := p.head(d)
 		if head < 0 {
 			continue
 		}
 		r := p.result(head)
-		leader := env.PartitionLeader(p.cfg.Topic, partition)
+		leader := env.PartitionLeader(p.cfg.Topic, d.partition)
 		if leader == replica.NoLeader {
 			r.LastError = "LEADER_NOT_AVAILABLE"
 			continue
@@ -277,30 +286,27 @@ func (p *Producer) drain(env Env) {
 		if p.backingOff(env, r, leader) || p.connecting(env, leader) {
 			continue
 		}
-		if f == nil {
-			f = p.inFlight()
+		if !swept {
+			p.sweepInFlight()
+			swept = true
 		}
-		if !laneOpen(r, f.partitions[partition]) {
+		if !laneOpen(r, p.partitionInFlight(d.partition)) {
 			continue
 		}
-		corr := corrs[leader]
-		if corr == 0 {
-			if f.brokers[leader] >= MaxInFlightRequestsPerConnection {
+		k := slices.IndexFunc(corrs, func(c sentBatch) bool { return c.broker == leader })
+		if k < 0 {
+			if p.brokerInFlight(leader) >= MaxInFlightRequestsPerConnection {
 				continue
 			}
 			p.corr++
-			corr = p.corr
-			if corrs == nil {
-				corrs = map[int32]int64{}
-			}
-			corrs[leader] = corr
-			f.brokers[leader]++
+			corrs = append(corrs, sentBatch{corr: p.corr, broker: leader})
+			k = len(corrs) - 1
 		}
-		members := p.headBatch(env, head)
-		p.pop(partition, members)
-		p.sendBatch(env, leader, corr, members)
-		f.partitions[partition]++
+		members := p.headBatch(env, d, head)
+		pop(d, members)
+		p.sendBatch(env, leader, corrs[k].corr, members)
 	}
+	p.queues = slices.DeleteFunc(p.queues, func(d *deque) bool { return len(d.waiting) == 0 })
 }
 
 // RequestDropped takes a produce request of the producer that the network
@@ -313,7 +319,7 @@ func (p *Producer) drain(env Env) {
 // ([Producer.connectionRefused]). A request lost on a cut link is not
 // reported: it waits for request.timeout.ms, as Kafka's does.
 func (p *Producer) RequestDropped(env Env, e *netsim.Envelope) {
-	answered := p.answered(e.Msg.CorrelationID, e.TP.Partition)
+	answered, _ := p.answered(e.Msg.CorrelationID, e.TP.Partition)
 	if len(answered) == 0 {
 		return
 	}

@@ -48,7 +48,7 @@ type Producer struct {
 	// queues are the partitions' deques: the results waiting to be sent,
 	// in produce order ([Producer.drain]); an entry may have stopped
 	// waiting (failed), and is dropped when it reaches the front.
-	queues map[int32]*deque
+	queues []*deque
 	// inflight are the batches in flight, so that an answer finds its
 	// records at once (a result still carries the request's correlation
 	// id while it waits for that answer); those whose records all moved
@@ -162,13 +162,13 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 		p.txnAnswered(env, e)
 		return
 	}
-	answered := p.answered(e.Resp.CorrelationID, e.TP.Partition)
+	answered, places := p.answered(e.Resp.CorrelationID, e.TP.Partition)
 	if len(answered) == 0 {
 		return
 	}
 	p.connected(e.From)
 	if e.Resp.Error == replica.None {
-		p.acknowledged(env, e, answered)
+		p.acknowledged(env, e, answered, places)
 	} else {
 		p.refused(env, e, answered)
 	}
@@ -177,25 +177,25 @@ func (p *Producer) Step(env Env, e *netsim.Envelope) {
 }
 
 // answered returns the results of partition waiting for the answer to
-// request corr, in produce order, and forgets the batch: its answer
-// settles each of them.
-func (p *Producer) answered(corr int64, partition int32) []int {
+// request corr, in produce order, with their places in the batch sent,
+// and forgets the batch: its answer settles each of them.
+func (p *Producer) answered(corr int64, partition int32) (answered, places []int) {
 	if corr == 0 {
-		return nil
+		return nil, nil
 	}
 	k := slices.IndexFunc(p.inflight, func(b sentBatch) bool { return b.corr == corr && b.partition == partition })
 	if k < 0 {
-		return nil
+		return nil, nil
 	}
 	sent := p.inflight[k].results
 	p.inflight = slices.Delete(p.inflight, k, k+1)
-	var out []int
-	for _, i := range sent {
+	for place, i := range sent {
 		if i >= p.dropped && p.results.At(i-p.dropped).inflight == corr {
-			out = append(out, i)
+			answered = append(answered, i)
+			places = append(places, place)
 		}
 	}
-	return out
+	return answered, places
 }
 
 // wakeAt makes the next walk of [Producer.Tick] due at ms at the latest.

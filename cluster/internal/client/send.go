@@ -1,6 +1,8 @@
 package client
 
 import (
+	"fmt"
+
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -86,11 +88,12 @@ func (p *Producer) encodeRecords(records []replica.Record, timestamps []int64) [
 	return b.AppendTo(nil)
 }
 
-// acknowledged takes a leader's acknowledgement of the results answered.
-func (p *Producer) acknowledged(env Env, e *netsim.Envelope, answered []int) {
+// acknowledged takes a leader's acknowledgement of the results answered,
+// at the offsets of their places in the batch sent.
+func (p *Producer) acknowledged(env Env, e *netsim.Envelope, answered, places []int) {
 	for k, i := range answered {
 		r := p.result(i)
-		r.inflight, r.Acked, r.Offset = 0, true, e.Resp.BaseOffset+int64(k)
+		r.inflight, r.Acked, r.Offset = 0, true, e.Resp.BaseOffset+int64(places[k])
 		env.Record(event.Produce, 0, &e.TP, "%s: %s acknowledged at offset %d", p.cfg.Name, Label{r.Key, r.Value}, r.Offset)
 		if p.encodedByPart() {
 			env.MarkLast(event.PartEncoder)
@@ -102,6 +105,7 @@ func (p *Producer) acknowledged(env Env, e *netsim.Envelope, answered []int) {
 // retried or fails.
 func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
 	bumped := false
+	var failed []int
 	// One line for the answer, as Kafka's Sender logs one per batch
 	// ("Got error produce response ... retrying"): a producer whose
 	// records wait out a long outage retries them all every
@@ -130,7 +134,14 @@ func (p *Producer) refused(env Env, e *netsim.Envelope, answered []int) {
 				bumped = true
 			}
 		}
-		p.retryOrFail(env, i, e.Resp.Error.String(), retriable)
+		if retriable {
+			p.retryOrFail(env, i, e.Resp.Error.String(), true)
+		} else {
+			failed = append(failed, i)
+		}
+	}
+	if len(failed) > 0 {
+		p.failBatch(env, failed, e.Resp.Error.String())
 	}
 }
 
@@ -169,37 +180,58 @@ func (p *Producer) retryBackoff(attempts int) int64 {
 	return min(b, most)
 }
 
-// expire fails a record delivery.timeout.ms after it was first sent,
-// whether it waits to be retried or is in flight, as Kafka's Sender does
-// (sendProducerData expires both, with a TimeoutException "Expiring 1
-// record(s) for orders-0:120000 ms has passed since batch creation"). Its
+// expire fails the batch of record i delivery.timeout.ms after its
+// first record was produced (ProducerBatch.createdMs), whether it waits to
+// be retried or is in flight, as Kafka's Sender does (sendProducerData
+// expires both, with a TimeoutException "Expiring 1 record(s) for
+// orders-0:120000 ms has passed since batch creation"): a batch ends
+// whole, so that its retries are the batch the leader saw. Its records'
 // Error is "TIMEOUT(last)", last being the latest error the broker
 // answered, if any.
 func (p *Producer) expire(env Env, i int) {
 	r := p.result(i)
-	r.inflight = 0
+	members := []int{i}
+	if r.batch != nil {
+		members = members[:0]
+		for _, j := range r.batch {
+			if m := p.result(j); !m.Acked && !m.Failed {
+				members = append(members, j)
+			}
+		}
+	}
 	tp := p.tp(r.Partition)
-	env.Record(event.Produce, 0, tp, "%s: %s: TimeoutException: Expiring 1 record(s) for %s-%d:%d ms has passed since batch creation",
-		p.cfg.Name, Label{r.Key, r.Value}, tp.Topic, tp.Partition, env.Now()-r.firstSentMs)
+	first := p.result(members[0])
+	what := Label{first.Key, first.Value}.String()
+	if len(members) > 1 {
+		what += fmt.Sprintf(" and %d more records", len(members)-1)
+	}
+	env.Record(event.Produce, 0, tp, "%s: %s: TimeoutException: Expiring %d record(s) for %s-%d:%d ms has passed since batch creation",
+		p.cfg.Name, what, len(members), tp.Topic, tp.Partition, env.Now()-first.firstSentMs)
 	code := "TIMEOUT"
 	if r.LastError != "" {
 		code += "(" + r.LastError + ")"
 	}
-	p.failRecord(env, i, code)
+	p.failBatch(env, members, code)
 }
 
 // failRecord ends record i with error code; an idempotent producer then
 // bumps its epoch.
-func (p *Producer) failRecord(env Env, i int, code string) {
-	r := p.result(i)
-	r.Failed, r.Error, r.retryAtMs, r.inflight, r.queued = true, code, 0, 0, false
-	env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, Label{r.Key, r.Value}, r.Error)
-	if p.txn != nil {
-		p.txnFailed() // an abortable error: the transaction cannot commit
-		return
+func (p *Producer) failRecord(env Env, i int, code string) { p.failBatch(env, []int{i}, code) }
+
+// failBatch ends the records of one partition's batch with error code; an
+// idempotent producer without transactions then bumps its epoch, once
+// (TransactionManager.handleFailedBatch asks for one bump per partition).
+func (p *Producer) failBatch(env Env, members []int, code string) {
+	for _, i := range members {
+		r := p.result(i)
+		r.Failed, r.Error, r.retryAtMs, r.inflight, r.queued = true, code, 0, 0, false
+		env.Record(event.Produce, 0, p.tp(r.Partition), "%s: %s failed: %s", p.cfg.Name, Label{r.Key, r.Value}, r.Error)
+		if p.txn != nil {
+			p.txnFailed() // an abortable error: the transaction cannot commit
+		}
 	}
-	if r.Sequence >= 0 {
-		p.bumpEpoch(env, r.Partition, i)
+	if r := p.result(members[0]); p.txn == nil && r.Sequence >= 0 {
+		p.bumpEpoch(env, r.Partition, members[0])
 	}
 }
 
