@@ -98,12 +98,12 @@ func (p *Producer) partitionInFlight(partition int32) int {
 	return n
 }
 
-// brokerInFlight counts the requests in flight to broker (a request's
-// batches are listed together, one after the other).
+// brokerInFlight counts the requests in flight to broker: the distinct
+// correlation ids of its batches.
 func (p *Producer) brokerInFlight(broker int32) int {
 	n := 0
 	for k, b := range p.inflight {
-		if b.broker == broker && (k == 0 || p.inflight[k-1].corr != b.corr) {
+		if b.broker == broker && !slices.ContainsFunc(p.inflight[:k], func(a sentBatch) bool { return a.corr == b.corr }) {
 			n++
 		}
 	}
