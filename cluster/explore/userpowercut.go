@@ -49,7 +49,7 @@ func (u *userRun) powerCut(a cluster.Action, safe bool) {
 // fenced reports whether the controller has fenced (or never
 // registered) broker id.
 func (u *userRun) fenced(id int32) bool {
-	for _, b := range u.w.State().Brokers {
+	for _, b := range u.w.Brokers() {
 		if b.ID == id {
 			return b.Controller != "unfenced"
 		}

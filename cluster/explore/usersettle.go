@@ -94,7 +94,8 @@ func (u *userRun) checkMirrors() {
 // timeline whose oldest events fell off, a heal may end a cut made before
 // them: it counts.
 func (u *userRun) lastCutEndMs() (int64, bool) {
-	if len(u.w.State().Network) > 0 {
+	noRecords := cluster.StateOptions{Records: func(string, int32) bool { return false }}
+	if len(u.w.StateWith(noRecords).Network) > 0 {
 		return u.w.NowMs(), true
 	}
 	evs := u.w.Events()
