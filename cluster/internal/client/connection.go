@@ -50,11 +50,7 @@ func (p *Producer) connectionRefused(env Env, broker int32, corr int64) {
 }
 
 // connected notes an answer from broker: its connection works.
-func (p *Producer) connected(broker int32) {
-	if _, ok := p.conns[broker]; ok {
-		delete(p.conns, broker)
-	}
-}
+func (p *Producer) connected(broker int32) { delete(p.conns, broker) }
 
 // connecting reports whether the producer waits out the reconnect
 // backoff of broker.
