@@ -41,6 +41,13 @@ type Config struct {
 	// ReplicaFetchBackoffMs is replica.fetch.backoff.ms (default 1000): the
 	// pause after a fetch or OffsetsForLeaderEpoch answer with an error.
 	ReplicaFetchBackoffMs int64
+	// FullFetches turns the leader's incremental fetch sessions off, as
+	// max.incremental.fetch.session.cache.slots=0 does: every follower
+	// fetch that found nothing is answered, empty, when its
+	// ReplicaFetchWaitMaxMs is over, and the follower asks again (the only
+	// way under the rules without [RuleSet.FetchSessions]). See
+	// [MsgFetchHeld] for what a session changes.
+	FullFetches bool
 	// ReplicaSocketTimeoutMs is replica.socket.timeout.ms (default 30000): a
 	// follower request without an answer for this long is sent again.
 	ReplicaSocketTimeoutMs int64

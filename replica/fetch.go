@@ -19,6 +19,8 @@ func (n *Node) handleFetch(m Message) error {
 	}
 	// A follower has one fetch in flight; a new one replaces any parked one
 	// (from an earlier incarnation of that follower, or a resend).
+	n.alignShrinkCheck()
+	n.settleHeld()
 	n.lead.parkedFetches = slices.DeleteFunc(n.lead.parkedFetches, func(p parkedFetch) bool { return p.req.From == m.From })
 	if n.cfg.Rules.TruncatesOnFetch() && m.LastFetchedEpoch != NoEpoch {
 		e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), m.LastFetchedEpoch, false)
@@ -44,7 +46,7 @@ func (n *Node) handleFetch(m Message) error {
 	}
 	n.recordFollowerFetch(m.From, m.FetchOffset)
 	if len(entries) == 0 {
-		n.lead.parkedFetches = append(n.lead.parkedFetches, parkedFetch{req: m, deadlineMs: n.now + m.MaxWaitMs})
+		n.lead.parkedFetches = append(n.lead.parkedFetches, parkedFetch{req: m, deadlineMs: n.now + m.MaxWaitMs, parkedMs: n.now})
 		return nil
 	}
 	n.send(n.withRecords(resp, entries, hwBefore))
@@ -120,12 +122,18 @@ func (n *Node) answerParkedFetch(p parkedFetch, entries []Entry) {
 	n.send(n.withRecords(resp, entries, n.hw))
 }
 
-// expireParkedFetches answers, empty, the parked fetches whose wait is over.
+// expireParkedFetches answers, empty, the parked fetches whose wait is
+// over, or holds them in their follower's fetch session (session.go).
 func (n *Node) expireParkedFetches() {
 	kept := n.lead.parkedFetches[:0]
 	for _, p := range n.lead.parkedFetches {
 		if n.now < p.deadlineMs {
 			kept = append(kept, p)
+			continue
+		}
+		if n.holds(p) {
+			kept = append(kept, p)
+			n.hold(len(kept) - 1)
 			continue
 		}
 		n.answerParkedFetch(p, nil)

@@ -52,6 +52,9 @@ type followerState struct {
 	// check at fetch offset refusedAt (reported once per offset).
 	refused   bool
 	refusedAt int64
+	// held: the outstanding fetch is held in the leader's fetch session
+	// (MsgFetchHeld): no request timeout runs.
+	held bool
 }
 
 // partTruncation is a truncation handed to [Config.Truncate]: the log as it
@@ -105,7 +108,7 @@ func (n *Node) startFetching() {
 
 func (n *Node) newRequest() int64 {
 	n.follow.corr++
-	n.follow.outstanding, n.follow.sentMs, n.follow.backoffUntilMs = n.follow.corr, n.now, 0
+	n.follow.outstanding, n.follow.sentMs, n.follow.backoffUntilMs, n.follow.held = n.follow.corr, n.now, 0, false
 	return n.follow.corr
 }
 
@@ -142,7 +145,7 @@ func (n *Node) resend() {
 func (n *Node) tickFollower() {
 	f := &n.follow
 	switch {
-	case f.state == FetchIdle:
+	case f.state == FetchIdle, f.held:
 	case f.outstanding != 0 && n.now-f.sentMs >= n.cfg.ReplicaSocketTimeoutMs:
 		n.resend()
 	case f.outstanding == 0 && f.backoffUntilMs != 0 && n.now >= f.backoffUntilMs:
@@ -158,7 +161,7 @@ func (n *Node) accepts(m Message, want FetchState) bool {
 		m.Type == MsgFetchResponse && m.FetchOffset != n.log.LogEndOffset() {
 		return false
 	}
-	n.follow.outstanding = 0
+	n.follow.outstanding, n.follow.held = 0, false
 	return true
 }
 

@@ -26,6 +26,7 @@ func (n *Node) maybeShrinkISR() {
 	if n.lead.pendingISR != nil {
 		return
 	}
+	n.settleHeld()
 	leo := n.log.LogEndOffset()
 	var keep []int32
 	for _, id := range n.isr {
@@ -98,6 +99,7 @@ func (n *Node) handleAlterPartitionResponse(m Message) {
 
 // commitISR installs a committed ISR and lets the HW follow it.
 func (n *Node) commitISR(isr []int32) {
+	n.releaseHeld(NoLeader, n.now)
 	n.lead.pendingISR = nil
 	n.isr = sortedIDs(isr)
 	n.emit(Event{Kind: EventISRChanged, ISR: slices.Clone(n.isr)})

@@ -33,6 +33,9 @@ type followerProgress struct {
 	lastFetchMs          int64
 	lastCaughtUpMs       int64
 	leaderLEOAtLastFetch int64
+	// sentHW is the high watermark of the last fetch answer sent to the
+	// follower in this leadership (-1: none), which it holds.
+	sentHW int64
 }
 
 // parkedFetch is a follower fetch that found nothing, waiting for an append
@@ -40,6 +43,11 @@ type followerProgress struct {
 type parkedFetch struct {
 	req        Message
 	deadlineMs int64
+	// parkedMs is when it was parked; held is set while the leader keeps
+	// it in the follower's fetch session (session.go), since heldMs;
+	// released once it was held and is to be answered.
+	parkedMs, heldMs int64
+	held, released   bool
 }
 
 // parkedProduce is an acks=all produce waiting for the HW to pass it.
@@ -55,6 +63,12 @@ func (n *Node) becomeLeader(s LeaderAndISR) error {
 	parkedFetches, parkedProduces := n.lead.parkedFetches, n.lead.parkedProduces
 	if n.role != RoleLeader {
 		parkedFetches, parkedProduces = nil, nil
+	}
+	for i := range parkedFetches { // a new leadership answers what it holds at the wait's end
+		if parkedFetches[i].held {
+			p := &parkedFetches[i]
+			p.held, p.released, p.deadlineMs = false, true, n.now
+		}
 	}
 	n.follow = followerState{corr: n.follow.corr}
 	n.role = RoleLeader
@@ -75,7 +89,7 @@ func (n *Node) becomeLeader(s LeaderAndISR) error {
 		if slices.Contains(n.isr, id) {
 			caughtUp = n.now
 		}
-		n.lead.followers[id] = &followerProgress{leo: -1, lastFetchMs: n.now, lastCaughtUpMs: caughtUp, leaderLEOAtLastFetch: leo}
+		n.lead.followers[id] = &followerProgress{leo: -1, lastFetchMs: n.now, lastCaughtUpMs: caughtUp, leaderLEOAtLastFetch: leo, sentHW: -1}
 	}
 	n.emit(Event{Kind: EventBecameLeader, New: int64(s.LeaderEpoch)})
 	if err := n.rebuildProducers(); err != nil {
@@ -111,6 +125,7 @@ func (n *Node) endLeadership(code ErrorCode) {
 func (n *Node) tickLeader() {
 	n.expireParkedFetches()
 	n.expireParkedProduces()
+	n.alignShrinkCheck()
 	if n.now-n.lead.lastShrinkCheckMs >= n.cfg.ReplicaLagTimeMaxMs/2 {
 		n.lead.lastShrinkCheckMs = n.now
 		n.maybeShrinkISR()

@@ -31,11 +31,25 @@ const (
 	// [AlterPartition]: the committed ISR and partition epoch, or an Error
 	// (INVALID_UPDATE_VERSION for a stale partition epoch).
 	MsgAlterPartitionResponse
+	// MsgFetchHeld tells a follower that the leader keeps its MsgFetch
+	// (same CorrelationID and FetchOffset) in their incremental fetch
+	// session (KIP-227, [RuleSet.FetchSessions]): the partition has nothing
+	// new, so the broker-level fetches that go on between the two brokers
+	// every replica.fetch.wait.max.ms leave it out, and the follower sends
+	// no new fetch for it. The leader answers the held fetch with a
+	// MsgFetchResponse when the partition has something (records, a new
+	// HW, a leadership change), and the follower fetches again from there.
+	// While held, the follower counts as fetching at its fetch offset at
+	// every moment, as Kafka's leader reads every partition of the
+	// session at each fetch (FetchSession.scala's
+	// IncrementalFetchContext.foreachPartition), without sending a
+	// message per partition and per fetch.
+	MsgFetchHeld
 )
 
 var messageTypeNames = [...]string{
 	"Produce", "Fetch", "FetchResponse", "OffsetsForLeaderEpoch",
-	"OffsetsForLeaderEpochResponse", "AlterPartitionResponse",
+	"OffsetsForLeaderEpochResponse", "AlterPartitionResponse", "FetchHeld",
 }
 
 // String returns the type's Kafka-style name, e.g. "FetchResponse".

@@ -99,6 +99,9 @@ func (n *Node) Step(m Message) error {
 	case MsgAlterPartitionResponse:
 		n.handleAlterPartitionResponse(m)
 		return nil
+	case MsgFetchHeld:
+		n.handleFetchHeld(m)
+		return nil
 	}
 	return fmt.Errorf("%w: %d from %d", ErrUnknownMessage, int(m.Type), m.From)
 }
@@ -141,6 +144,11 @@ func (n *Node) Advance(rd Ready) {
 
 func (n *Node) send(m Message) {
 	m.From = n.cfg.ID
+	if m.Type == MsgFetchResponse && n.role == RoleLeader {
+		if f := n.lead.followers[m.To]; f != nil {
+			f.sentHW = m.HighWatermark
+		}
+	}
 	n.out.Messages = append(n.out.Messages, m)
 }
 
@@ -154,6 +162,9 @@ func (n *Node) setHW(hw int64) {
 	}
 	n.emit(Event{Kind: EventHighWatermark, Old: n.hw, New: hw})
 	n.hw = hw
+	if n.role == RoleLeader {
+		n.releaseHeld(NoLeader, n.now) // the followers it holds learn it at their wait's end
+	}
 }
 
 // truncateTo cuts the log at offset if that is below its end, and keeps the
@@ -228,13 +239,15 @@ func (n *Node) NextTickMs() int64 {
 		for _, p := range n.lead.parkedProduces {
 			next = min(next, p.deadlineMs)
 		}
-		next = min(next, n.lead.lastShrinkCheckMs+n.cfg.ReplicaLagTimeMaxMs/2)
+		if !n.allOthersHeld() {
+			next = min(next, n.lead.lastShrinkCheckMs+n.cfg.ReplicaLagTimeMaxMs/2)
+		}
 		if n.lead.pendingISR != nil {
 			next = min(next, n.lead.pendingSentMs+n.cfg.ReplicaSocketTimeoutMs)
 		}
 	case RoleFollower:
 		switch f := &n.follow; {
-		case f.state == FetchIdle:
+		case f.state == FetchIdle, f.held:
 		case f.outstanding != 0:
 			next = f.sentMs + n.cfg.ReplicaSocketTimeoutMs
 		case f.backoffUntilMs != 0:

@@ -166,6 +166,14 @@ func (r RuleSet) DefaultReplicaLagTimeMaxMs() int64 {
 	return DefaultReplicaLagTimeMaxMsBefore25
 }
 
+// FetchSessions: from Kafka 1.1 (KIP-227) a follower's broker fetches from
+// a leader's broker in an incremental fetch session, which leaves out of
+// each request the partitions whose fetch offset did not change and out of
+// each answer the partitions with nothing new (FetchSession.scala's
+// IncrementalFetchContext, FetchSessionHandler.java). 0.10 and 0.11 send
+// every partition in every fetch. See [Config.FullFetches].
+func (r RuleSet) FetchSessions() bool { return r >= V2_0 }
+
 // DefaultMessageTimestampAfterMaxMs is the
 // log.message.timestamp.after.max.ms default of the rule set's Kafka
 // version: how far after the leader's clock a record's CreateTime may lie

@@ -76,8 +76,11 @@ func (n *Node) Status() Status {
 		s.LeaderEpochStartOffset = n.lead.leso
 		s.ParkedFetches, s.ParkedProduces = len(n.lead.parkedFetches), len(n.lead.parkedProduces)
 		for id, f := range n.lead.followers {
-			s.Followers = append(s.Followers, FollowerStatus{ID: id, LogEndOffset: f.leo,
-				LastFetchTimeMs: f.lastFetchMs, LastCaughtUpTimeMs: f.lastCaughtUpMs})
+			fs := FollowerStatus{ID: id, LogEndOffset: f.leo, LastFetchTimeMs: f.lastFetchMs, LastCaughtUpTimeMs: f.lastCaughtUpMs}
+			if n.heldFrom(id) { // fetching at the log end all along (session.go)
+				fs.LastFetchTimeMs, fs.LastCaughtUpTimeMs = n.now, n.now
+			}
+			s.Followers = append(s.Followers, fs)
 		}
 		sort.Slice(s.Followers, func(i, j int) bool { return s.Followers[i].ID < s.Followers[j].ID })
 	}

@@ -113,6 +113,11 @@ func (env *InteractionEnv) Crash(id int32, powerCut bool, hw, durable *int64) st
 		return from == id || to == id
 	})
 	fmt.Fprintf(&env.out, "%d: down log=%s hw-checkpoint=%d\n", id, DescribeLog(p.Log, env.Config.Rules), p.Checkpoint)
+	for _, q := range env.Peers { // the connection is gone, and the fetch sessions over it
+		if q.Node != nil {
+			q.Node.EndFetchSessions(id, env.NowMs)
+		}
+	}
 	return env.flush()
 }
 

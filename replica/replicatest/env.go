@@ -148,9 +148,13 @@ func (env *InteractionEnv) collect(showSent bool) {
 		for _, e := range rd.Events {
 			fmt.Fprintf(&env.out, "%d: %s\n", p.ID, e)
 		}
+		var gone []int32 // down before the fetches held for them: no session time
 		for i := range rd.Messages {
 			m := rd.Messages[i]
 			env.queue(Envelope{Msg: &m}, showSent)
+			if q, err := env.Peer(m.To); m.Type == replica.MsgFetchHeld && err == nil && q.Node == nil {
+				gone = append(gone, m.To)
+			}
 		}
 		for i := range rd.AlterPartitions {
 			a := rd.AlterPartitions[i]
@@ -164,6 +168,9 @@ func (env *InteractionEnv) collect(showSent bool) {
 			env.recordResult(r)
 		}
 		p.Node.Advance(rd)
+		for _, id := range gone { // a session with a broker that is down ends with its connection
+			p.Node.EndFetchSessions(id, -1)
+		}
 	}
 	for _, w := range zkWrites {
 		env.writeISRToZooKeeper(w.p, w.a)

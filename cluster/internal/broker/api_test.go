@@ -113,6 +113,8 @@ func (f *fakeEnv) AllocateProducerID() int64       { return f.rq.AllocateProduce
 func (f *fakeEnv) BrokerGone(id int32, inc int) bool {
 	return f.brokers[id-1].State() != BrokerRunning || f.brokers[id-1].Incarnation() != inc
 }
+func (f *fakeEnv) Cut(a, b int32) bool { return false }
+
 func (f *fakeEnv) BrokerIncarnation(id int32) int { return f.brokers[id-1].Incarnation() }
 func (f *fakeEnv) BecameLeader(id int32, k tp, epoch int32, leo int64) {
 	f.rq.MarkLostAfterAck(f, id, k, epoch, leo)

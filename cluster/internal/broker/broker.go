@@ -72,6 +72,11 @@ type Broker struct {
 	failure, failedPath string
 	hwDirty             bool
 	lastHW              map[tp]int64
+	// sessionPeers are the brokers this one has fetch sessions with, and
+	// goneHeld the replicas that held a fetch for a follower already gone
+	// (fetchsessions.go).
+	sessionPeers map[int32]sessionPeer
+	goneHeld     []tp
 	// coord is the group coordinator of the running process (nil until a
 	// group asks); nextRetentionMs and nextCleanMs schedule the log
 	// manager's retention check and the cleaner; cleanerOffsets is
@@ -458,6 +463,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 		b.touch(b.replicas[k]) // gone with the process
 	}
 	b.replicas, b.order, b.coord, b.timers = nil, nil, nil, nil
+	b.sessionPeers, b.goneHeld = nil, nil
 	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}
 }
 
@@ -501,6 +507,7 @@ func (b *Broker) tickBroker(env Env) error {
 		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known,
 			PreviousBrokerEpoch: b.previousEpoch})
 	}
+	b.watchSessions(env)
 	for _, s := range b.dueReplicas(env.Now()) {
 		s.changing()
 		mark := markOf(s)
@@ -550,6 +557,9 @@ func (b *Broker) deliverToBroker(env Env, e *netsim.Envelope) error {
 		b.touch(s)
 		return err
 	}
+	if e.Msg.Type == replica.MsgFetchHeld && s.Node.FetchHeld() {
+		b.heldReceived(env, e.From)
+	}
 	err := b.sendReady(env, s)
 	b.touchIfChanged(s, mark)
 	return err
@@ -594,8 +604,11 @@ func (b *Broker) sendReady(env Env, s *Partition) error {
 	rd := s.Node.Ready()
 	for _, m := range rd.Messages {
 		e := netsim.Envelope{From: b.id, To: m.To, Kind: netsim.KindReplica, TP: s.TP, Msg: m}
-		if m.Type == replica.MsgFetchResponse || m.Type == replica.MsgOffsetsForLeaderEpochResponse {
+		switch m.Type {
+		case replica.MsgFetchResponse, replica.MsgOffsetsForLeaderEpochResponse:
 			e.ToIncarnation = env.CloseRequest(b.id, m.To, s.TP, m.CorrelationID) // -1 (never delivered) when no request is known
+		case replica.MsgFetchHeld:
+			b.heldSent(env, s, &e)
 		}
 		env.Send(e)
 	}

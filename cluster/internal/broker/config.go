@@ -173,6 +173,8 @@ type Env interface {
 	// BrokerIncarnation is its incarnation now.
 	BrokerGone(id int32, inc int) bool
 	BrokerIncarnation(id int32) int
+	// Cut reports whether the link between nodes a and b is cut.
+	Cut(a, b int32) bool
 }
 
 // APIEnv is what the Kafka APIs a broker serves to clients need beyond its
