@@ -21,6 +21,9 @@ func (n *Node) handleFetch(m Message) error {
 	// (from an earlier incarnation of that follower, or a resend).
 	n.alignShrinkCheck()
 	n.settleHeld()
+	if f := n.lead.followers[m.From]; f != nil && !m.Incremental {
+		f.sentHW = -1 // a new session: its first answer is sent whatever it holds
+	}
 	n.lead.parkedFetches = slices.DeleteFunc(n.lead.parkedFetches, func(p parkedFetch) bool { return p.req.From == m.From })
 	if n.cfg.Rules.TruncatesOnFetch() && m.LastFetchedEpoch != NoEpoch {
 		e, end, ok := endOffsetFor(n.log.Epochs(), n.log.LogEndOffset(), m.LastFetchedEpoch, false)
@@ -74,6 +77,9 @@ func (n *Node) outOfRange(resp Message) Message {
 func (n *Node) withRecords(resp Message, entries []Entry, hw int64) Message {
 	resp.Entries = entries
 	resp.HighWatermark = hw
+	if f := n.lead.followers[resp.To]; f != nil {
+		f.sentHW = hw // the follower takes it (an error or a DivergingEpoch it does not)
+	}
 	resp.LogStartOffset, resp.LogEndOffset = n.log.LogStartOffset(), n.log.LogEndOffset()
 	return resp
 }

@@ -53,8 +53,9 @@ type followerState struct {
 	refused   bool
 	refusedAt int64
 	// held: the outstanding fetch is held in the leader's fetch session
-	// (MsgFetchHeld): no request timeout runs.
-	held bool
+	// (MsgFetchHeld): no request timeout runs. inSession: the last fetch
+	// answer came without error, so the next fetch is incremental.
+	held, inSession bool
 }
 
 // partTruncation is a truncation handed to [Config.Truncate]: the log as it
@@ -116,7 +117,7 @@ func (n *Node) newRequest() int64 {
 func (n *Node) sendFetch() {
 	m := Message{Type: MsgFetch, To: n.leaderID, CorrelationID: n.newRequest(),
 		FetchOffset: n.log.LogEndOffset(), CurrentLeaderEpoch: n.requestEpoch(),
-		LastFetchedEpoch: NoEpoch, MaxWaitMs: n.cfg.ReplicaFetchWaitMaxMs}
+		LastFetchedEpoch: NoEpoch, MaxWaitMs: n.cfg.ReplicaFetchWaitMaxMs, Incremental: n.follow.inSession}
 	if n.cfg.Rules.TruncatesOnFetch() {
 		m.LastFetchedEpoch, _ = n.latestEpoch()
 	}
@@ -147,6 +148,7 @@ func (n *Node) tickFollower() {
 	switch {
 	case f.state == FetchIdle, f.held:
 	case f.outstanding != 0 && n.now-f.sentMs >= n.cfg.ReplicaSocketTimeoutMs:
+		f.inSession = false // a failed fetch starts the session over (FetchSessionHandler.handleError)
 		n.resend()
 	case f.outstanding == 0 && f.backoffUntilMs != 0 && n.now >= f.backoffUntilMs:
 		n.resend()
@@ -162,6 +164,7 @@ func (n *Node) accepts(m Message, want FetchState) bool {
 		return false
 	}
 	n.follow.outstanding, n.follow.held = 0, false
+	n.follow.inSession = m.Type == MsgFetchResponse && m.Error == None
 	return true
 }
 

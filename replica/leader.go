@@ -33,8 +33,9 @@ type followerProgress struct {
 	lastFetchMs          int64
 	lastCaughtUpMs       int64
 	leaderLEOAtLastFetch int64
-	// sentHW is the high watermark of the last fetch answer sent to the
-	// follower in this leadership (-1: none), which it holds.
+	// sentHW is the high watermark of the last fetch answer with records
+	// (or none) sent to the follower in this session (-1: none), which it
+	// holds.
 	sentHW int64
 }
 
@@ -66,8 +67,7 @@ func (n *Node) becomeLeader(s LeaderAndISR) error {
 	}
 	for i := range parkedFetches { // a new leadership answers what it holds at the wait's end
 		if parkedFetches[i].held {
-			p := &parkedFetches[i]
-			p.held, p.released, p.deadlineMs = false, true, n.now
+			parkedFetches[i].release(n.now)
 		}
 	}
 	n.follow = followerState{corr: n.follow.corr}

@@ -85,6 +85,12 @@ type Message struct {
 	LastFetchedEpoch int32
 	// MaxWaitMs is how long the leader may park a fetch that finds nothing.
 	MaxWaitMs int64
+	// Incremental, in a MsgFetch, says the follower fetches in the
+	// session it already has with the leader, holding the HW of the
+	// leader's last answer (Kafka's FetchMetadata with an epoch above 0);
+	// false opens a new session (epoch 0: a full fetch): the follower
+	// just started, follows a new leader, or its session ended.
+	Incremental bool
 	// Entries are the records a fetch answer carries.
 	Entries []Entry
 	// HighWatermark is the leader's HW in a fetch answer: the value before

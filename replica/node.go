@@ -144,11 +144,6 @@ func (n *Node) Advance(rd Ready) {
 
 func (n *Node) send(m Message) {
 	m.From = n.cfg.ID
-	if m.Type == MsgFetchResponse && n.role == RoleLeader {
-		if f := n.lead.followers[m.To]; f != nil {
-			f.sentHW = m.HighWatermark
-		}
-	}
 	n.out.Messages = append(n.out.Messages, m)
 }
 

@@ -73,13 +73,25 @@ func (n *Node) settleHeld() { n.settleHeldAt(NoLeader, n.now) }
 // the hold began.
 func (n *Node) settleHeldAt(from int32, atMs int64) {
 	for _, p := range n.lead.parkedFetches {
-		if !p.held || from != NoLeader && p.req.From != from || atMs < p.heldMs {
+		if !p.held || from != NoLeader && p.req.From != from {
 			continue
 		}
-		if f := n.lead.followers[p.req.From]; f != nil && atMs > f.lastFetchMs {
-			f.lastFetchMs, f.lastCaughtUpMs, f.leaderLEOAtLastFetch = atMs, atMs, n.log.LogEndOffset()
+		at := lastCycleMs(p, atMs)
+		if f := n.lead.followers[p.req.From]; f != nil && at >= p.heldMs && at > f.lastFetchMs {
+			f.lastFetchMs, f.lastCaughtUpMs, f.leaderLEOAtLastFetch = at, at, n.log.LogEndOffset()
 		}
 	}
+}
+
+// lastCycleMs is when, at or before atMs, the session last fetched the
+// held fetch p: the follower's fetches go every replica.fetch.wait.max.ms
+// from when p was parked, each ending its wait with nothing.
+func lastCycleMs(p parkedFetch, atMs int64) int64 {
+	w := p.req.MaxWaitMs
+	if w <= 0 || atMs < p.parkedMs {
+		return atMs
+	}
+	return p.parkedMs + (atMs-p.parkedMs)/w*w
 }
 
 // releaseHeld ends the holding of the held fetches of follower from (any
@@ -93,11 +105,18 @@ func (n *Node) releaseHeld(from int32, atMs int64) {
 		if !p.held || from != NoLeader && p.req.From != from {
 			continue
 		}
-		p.held, p.released = false, true
-		p.deadlineMs = n.now
-		if w := p.req.MaxWaitMs; w > 0 {
-			p.deadlineMs = p.parkedMs + ((n.now-p.parkedMs)/w+1)*w
-		}
+		p.release(n.now)
+	}
+}
+
+// release ends the holding of p at nowMs: it is answered at the end of its
+// current wait period, when the follower's full fetches would have had
+// their next answer, and is not held again.
+func (p *parkedFetch) release(nowMs int64) {
+	p.held, p.released = false, true
+	p.deadlineMs = nowMs
+	if w := p.req.MaxWaitMs; w > 0 && nowMs >= p.parkedMs {
+		p.deadlineMs = p.parkedMs + ((nowMs-p.parkedMs)/w+1)*w
 	}
 }
 
@@ -167,8 +186,11 @@ func (n *Node) EndFetchSessions(peer int32, lostMs int64) {
 	case RoleLeader:
 		n.releaseHeld(peer, lostMs)
 	case RoleFollower:
-		if f := &n.follow; f.held && (peer == NoLeader || peer == n.leaderID) {
-			f.held, f.sentMs = false, max(f.sentMs, lostMs)
+		if f := &n.follow; peer == NoLeader || peer == n.leaderID {
+			f.inSession = false
+			if f.held {
+				f.held, f.sentMs = false, max(f.sentMs, lostMs)
+			}
 		}
 	}
 }

@@ -77,8 +77,10 @@ func (n *Node) Status() Status {
 		s.ParkedFetches, s.ParkedProduces = len(n.lead.parkedFetches), len(n.lead.parkedProduces)
 		for id, f := range n.lead.followers {
 			fs := FollowerStatus{ID: id, LogEndOffset: f.leo, LastFetchTimeMs: f.lastFetchMs, LastCaughtUpTimeMs: f.lastCaughtUpMs}
-			if n.heldFrom(id) { // fetching at the log end all along (session.go)
-				fs.LastFetchTimeMs, fs.LastCaughtUpTimeMs = n.now, n.now
+			for _, p := range n.lead.parkedFetches {
+				if at := lastCycleMs(p, n.now); p.held && p.req.From == id && at > fs.LastFetchTimeMs {
+					fs.LastFetchTimeMs, fs.LastCaughtUpTimeMs = at, at // fetching at the log end all along (session.go)
+				}
 			}
 			s.Followers = append(s.Followers, fs)
 		}

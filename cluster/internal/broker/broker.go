@@ -76,7 +76,7 @@ type Broker struct {
 	// goneHeld the replicas that held a fetch for a follower already gone
 	// (fetchsessions.go).
 	sessionPeers map[int32]sessionPeer
-	goneHeld     []tp
+	goneHeld     []goneHeld
 	// coord is the group coordinator of the running process (nil until a
 	// group asks); nextRetentionMs and nextCleanMs schedule the log
 	// manager's retention check and the cleaner; cleanerOffsets is

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
 // A broker's replicas hold and have held follower fetches in incremental
@@ -29,16 +28,23 @@ type sessionPeer struct {
 // heldSent takes the MsgFetchHeld m the replica s sends: the fetch stays
 // open on its connection (netsim.Network's requests), so that the answer
 // that ends the hold reaches the incarnation that asked; a follower that
-// is gone already ends the session at once.
+// is gone already, or cut off, ends the session at once, without its
+// follower counting as fetching while it was held.
 func (b *Broker) heldSent(env Env, s *Partition, e *netsim.Envelope) {
 	inc := env.CloseRequest(b.id, e.To, s.TP, e.Msg.CorrelationID)
 	e.ToIncarnation = inc
-	if inc < 0 || env.BrokerGone(e.To, inc) {
-		b.goneHeld = append(b.goneHeld, s.TP)
+	if inc < 0 || env.BrokerGone(e.To, inc) || env.Cut(b.id, e.To) {
+		b.goneHeld = append(b.goneHeld, goneHeld{tp: s.TP, peer: e.To})
 		return
 	}
 	env.OpenRequest(b.id, e.To, s.TP, e.Msg.CorrelationID, inc)
 	b.watchPeer(e.To, inc)
+}
+
+// goneHeld is a replica that held a fetch of a follower already gone.
+type goneHeld struct {
+	tp   tp
+	peer int32
 }
 
 // heldReceived notes that this follower's fetch to peer is held.
@@ -59,9 +65,9 @@ func (b *Broker) watchPeer(peer int32, inc int) {
 // watchSessions ends the fetch sessions with the peers that are gone, and
 // those whose follower was gone when its fetch was held.
 func (b *Broker) watchSessions(env Env) {
-	for _, k := range b.goneHeld {
-		if s := b.replicas[k]; s != nil {
-			b.endSessionsOf(env, s, replica.NoLeader, -1)
+	for _, g := range b.goneHeld {
+		if s := b.replicas[g.tp]; s != nil {
+			b.endSessionsOf(env, s, g.peer, -1)
 		}
 	}
 	b.goneHeld = nil
