@@ -51,6 +51,11 @@ func (n *Node) Progress() Progress {
 		LogEndOffset: n.log.LogEndOffset(), HighWatermark: n.hw}
 }
 
+// Epochs returns the node's leader epoch and partition epoch, which a
+// broker's heartbeat reports for every partition it holds: the cheapest
+// part of its [Progress].
+func (n *Node) Epochs() (leaderEpoch, partitionEpoch int32) { return n.leaderEpoch, n.partitionEpoch }
+
 // FollowerStatus is the leader's view of one follower.
 type FollowerStatus struct {
 	ID int32

@@ -501,8 +501,8 @@ func (b *Broker) tickBroker(env Env) error {
 		b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 		known := make(map[tp][2]int32, len(b.order))
 		for _, tp := range b.order {
-			st := b.replicas[tp].Node.Progress()
-			known[tp] = [2]int32{st.LeaderEpoch, st.PartitionEpoch}
+			leaderEpoch, partitionEpoch := b.replicas[tp].Node.Epochs()
+			known[tp] = [2]int32{leaderEpoch, partitionEpoch}
 		}
 		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known,
 			PreviousBrokerEpoch: b.previousEpoch})
