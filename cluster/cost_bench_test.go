@@ -108,3 +108,38 @@ func idleWorld(b *testing.B, parts, rf int, every bool) *cluster.World {
 	}
 	return w
 }
+
+// BenchmarkPartitionsMinute runs a simulated minute, 100 ms at a time as
+// the server does, of the default world (after its first minute) and, side
+// by side, of the same world with an idle topic of 2,000 partitions of
+// three and of one replica made then: a world's cost should follow what
+// happens in it, so the 2,000 idle partitions should cost at most 5x the
+// default world's minute. x-default is each minute's CPU over the default
+// world's in the same run.
+func BenchmarkPartitionsMinute(b *testing.B) {
+	var defaultCPU float64
+	for _, c := range []struct{ parts, rf int }{{0, 1}, {2000, 3}, {2000, 1}} {
+		name := "world=default"
+		if c.parts > 0 {
+			name = fmt.Sprintf("partitions=%d/rf=%d", c.parts, c.rf)
+		}
+		b.Run(name, func(b *testing.B) {
+			w := idleWorld(b, c.parts, c.rf, false)
+			b.ReportAllocs()
+			b.ResetTimer()
+			var cpu time.Duration
+			for b.Loop() {
+				start := cputime.Now()
+				runMinutes(b, w, 1)
+				cpu += cputime.Now() - start
+			}
+			reportCPU(b, cpu, 60_000)
+			perOp := float64(cpu.Nanoseconds()) / float64(max(b.N, 1))
+			if c.parts == 0 {
+				defaultCPU = perOp
+			} else if defaultCPU > 0 {
+				b.ReportMetric(perOp/defaultCPU, "x-default")
+			}
+		})
+	}
+}

@@ -75,7 +75,7 @@ type Broker struct {
 	// sessionPeers are the brokers this one has fetch sessions with, and
 	// goneHeld the replicas that held a fetch for a follower already gone
 	// (fetchsessions.go).
-	sessionPeers map[int32]sessionPeer
+	sessionPeers []sessionPeer
 	goneHeld     []goneHeld
 	// coord is the group coordinator of the running process (nil until a
 	// group asks); nextRetentionMs and nextCleanMs schedule the log

@@ -1,7 +1,7 @@
 package broker
 
 import (
-	"maps"
+	"cmp"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
@@ -19,9 +19,10 @@ import (
 // unused). Watching costs the peers, not the partitions; ending walks the
 // broker's replicas once.
 
-// sessionPeer is a broker this one has fetch sessions with: the
+// sessionPeer is a broker this one has fetch sessions with, and the
 // incarnation of its process they were made with.
 type sessionPeer struct {
+	id          int32
 	incarnation int
 }
 
@@ -52,14 +53,15 @@ func (b *Broker) heldReceived(env Env, peer int32) {
 	b.watchPeer(peer, env.BrokerIncarnation(peer))
 }
 
+// watchPeer notes a session with incarnation inc of broker peer, keeping
+// b.sessionPeers sorted by id.
 func (b *Broker) watchPeer(peer int32, inc int) {
-	if p, ok := b.sessionPeers[peer]; ok && p.incarnation == inc {
+	i, found := slices.BinarySearchFunc(b.sessionPeers, peer, func(p sessionPeer, id int32) int { return cmp.Compare(p.id, id) })
+	if found {
+		b.sessionPeers[i].incarnation = inc
 		return
 	}
-	if b.sessionPeers == nil {
-		b.sessionPeers = map[int32]sessionPeer{}
-	}
-	b.sessionPeers[peer] = sessionPeer{incarnation: inc}
+	b.sessionPeers = slices.Insert(b.sessionPeers, i, sessionPeer{id: peer, incarnation: inc})
 }
 
 // watchSessions ends the fetch sessions with the peers that are gone, and
@@ -71,12 +73,15 @@ func (b *Broker) watchSessions(env Env) {
 		}
 	}
 	b.goneHeld = nil
-	for _, peer := range slices.Sorted(maps.Keys(b.sessionPeers)) {
-		if p := b.sessionPeers[peer]; env.BrokerGone(peer, p.incarnation) || env.Cut(b.id, peer) {
-			delete(b.sessionPeers, peer)
-			for _, k := range b.order {
-				b.endSessionsOf(env, b.replicas[k], peer, env.Now())
-			}
+	for i := 0; i < len(b.sessionPeers); {
+		p := b.sessionPeers[i]
+		if !env.BrokerGone(p.id, p.incarnation) && !env.Cut(b.id, p.id) {
+			i++
+			continue
+		}
+		b.sessionPeers = slices.Delete(b.sessionPeers, i, i+1)
+		for _, k := range b.order {
+			b.endSessionsOf(env, b.replicas[k], p.id, env.Now())
 		}
 	}
 }
