@@ -49,6 +49,7 @@
 //	ISR join needs the leader epoch start    no     no     no    yes   yes   yes   2.1.0 Partition.maybeExpandIsr (KAFKA-7128)
 //	LEO = leader's LEO never leaves the ISR  no     no     no    yes   yes   yes   2.1.0 Partition.getOutOfSyncReplicas (KAFKA-7152)
 //	replica.lag.time.max.ms default          10 s   10 s   10 s  10 s  30 s  30 s  2.5.0 KafkaConfig (KIP-537; V2_1 covers 2.5 and 2.6 too)
+//	incremental fetch sessions between peers no     no     yes   yes   yes   yes   1.1.0 FetchSession.scala, FetchSessionHandler.java (KIP-227)
 //	ISR write                                ZK     ZK     ZK    ZK    AP    AP    2.7.0 AlterIsr / AlterPartition (KIP-497); before, the leader wrote ZooKeeper
 //	effective min ISR = min(minISR, RF)      no     no     no    no    yes   yes   3.7.0 Partition.effectiveMinIsr
 //	HW frozen below the effective min ISR    no     no     no    no    yes   yes   3.7.0 Partition.maybeIncrementLeaderHW (KAFKA-15583)
@@ -64,7 +65,8 @@
 // [RuleSet.CaughtUpAtLeaderLEO], [RuleSet.InitialFetchOffsetIsLEO],
 // [RuleSet.DefaultReplicaLagTimeMaxMs], [RuleSet.EffectiveMinISRCapped],
 // [RuleSet.StrictMinISR], [RuleSet.TruncatesOnFetch],
-// [RuleSet.EligibleLeaderReplicas], [RuleSet.DefaultMessageTimestampAfterMaxMs])
+// [RuleSet.EligibleLeaderReplicas], [RuleSet.DefaultMessageTimestampAfterMaxMs],
+// [RuleSet.FetchSessions])
 // or a case of
 // [TruncationPoint]; the producers' linger.ms is the live cluster's
 // (its client package's DefaultLingerMs).
@@ -103,6 +105,28 @@
 // answer carries the HW of that moment. So a follower learns of a new HW one
 // fetch round after the leader, which is what KIP-101's first scenario
 // exploits.
+//
+// # Fetch sessions
+//
+// From Kafka 1.1 ([RuleSet.FetchSessions], KIP-227) a follower's broker
+// fetches every partition it follows from a leader's broker in one
+// incremental fetch session: a request leaves out the partitions whose
+// fetch offset did not change (FetchSessionHandler.java), an answer the
+// partitions with nothing new (FetchSession.scala's
+// IncrementalFetchContext), and the leader's delayed fetch wakes for new
+// data (DelayedFetch, Kafka 3.7). Here each replica sends its own
+// fetches, so a session is modelled per partition: a parked fetch whose
+// wait ends with nothing for a follower that already holds the leader's HW
+// and is in the ISR is held ([MsgFetchHeld]) instead of answered empty; the
+// follower sends nothing more, and counts as fetching at the log end all
+// along (its catch-up time is the session's last fetch, every
+// replica.fetch.wait.max.ms). An append answers the held fetch at once, a
+// new HW or ISR at the end of its wait period; a follower that restarts,
+// follows a new leader or ends its session ([Node.EndFetchSessions]: a lost
+// connection, a session the leader evicted) opens a new one with a full
+// fetch (Message.Incremental false). The follower's log, HW and ISR come
+// out as with full fetches ([Config.FullFetches]); an idle partition costs
+// its brokers nothing per fetch.
 //
 // # ISR changes
 //
