@@ -84,6 +84,7 @@ func (n *Node) Step(m Message) error {
 	if m.To != n.cfg.ID {
 		return fmt.Errorf("%w: %s to %d stepped into broker %d", ErrWrongNode, m.Type, m.To, n.cfg.ID)
 	}
+	n.alignShrinkCheck() // before what it brings ends a hold (session.go)
 	switch m.Type {
 	case MsgProduce:
 		return n.handleProduce(m)
