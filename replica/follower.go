@@ -53,9 +53,11 @@ type followerState struct {
 	refused   bool
 	refusedAt int64
 	// held: the outstanding fetch is held in the leader's fetch session
-	// (MsgFetchHeld): no request timeout runs. inSession: the last fetch
-	// answer came without error, so the next fetch is incremental.
+	// (MsgFetchHeld) since heldMs: no request timeout runs. inSession: the
+	// last fetch answer came without error, so the next fetch is
+	// incremental.
 	held, inSession bool
+	heldMs          int64
 }
 
 // partTruncation is a truncation handed to [Config.Truncate]: the log as it

@@ -164,7 +164,7 @@ func (n *Node) handleFetchHeld(m Message) {
 		m.CorrelationID != f.outstanding || m.FetchOffset != n.log.LogEndOffset() {
 		return
 	}
-	f.held = true
+	f.held, f.heldMs = true, n.now
 }
 
 // EndFetchSessions ends the incremental fetch sessions this replica has
@@ -176,8 +176,8 @@ func (n *Node) handleFetchHeld(m Message) {
 // held for peer at the end of their wait period (peer's follower having
 // fetched at the log end until lostMs, if its fetch was held by then),
 // and a follower whose held fetch went to peer waits for it again with
-// its request timeout (replica.socket.timeout.ms) from lostMs, as if the
-// session's last fetch had been sent then. The caller tells the replica
+// its request timeout (replica.socket.timeout.ms) from the session's last
+// fetch before lostMs (one every replica.fetch.wait.max.ms since the hold). The caller tells the replica
 // when a peer is lost (the replica does not watch connections); the
 // answer of NextTickMs changes.
 func (n *Node) EndFetchSessions(peer int32, lostMs int64) {
@@ -189,7 +189,8 @@ func (n *Node) EndFetchSessions(peer int32, lostMs int64) {
 		if f := &n.follow; peer == NoLeader || peer == n.leaderID {
 			f.inSession = false
 			if f.held {
-				f.held, f.sentMs = false, max(f.sentMs, lostMs)
+				// the session's last fetch went at most a wait before
+				f.held, f.sentMs = false, max(f.sentMs, lostMs-max(lostMs-f.heldMs, 0)%max(n.cfg.ReplicaFetchWaitMaxMs, 1))
 			}
 		}
 	}
