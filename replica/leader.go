@@ -34,7 +34,7 @@ type followerProgress struct {
 	lastCaughtUpMs       int64
 	leaderLEOAtLastFetch int64
 	// sentHW is the high watermark of the last fetch answer with records
-	// (or none) sent to the follower in this session (-1: none), which it
+	// (or none) sent to the follower since its last full fetch (-1: none), which it
 	// holds.
 	sentHW int64
 }
