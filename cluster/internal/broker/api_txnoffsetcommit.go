@@ -76,20 +76,18 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 		rq.answer(id, resp)
 		return
 	}
-	batch := kafkalog.RecordBatch{}
-	batch.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
-	batch.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
-	batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence = req.ProducerID, req.ProducerEpoch, kafkalog.NoSequence
+	recs := make([]group.OffsetCommitRecord, len(records))
 	for i, r := range records {
-		batch.AppendRecord(int64(i), env.Now(), group.AppendOffsetCommitKey(nil, r.rec.Group, r.rec.TopicPartition), group.AppendOffsetCommitValue(nil, r.rec))
+		recs[i] = r.rec
 	}
+	batch := txnOffsetsBatch(req.ProducerID, req.ProducerEpoch, env.Now(), recs)
 	corr := rq.nextCorr()
 	if rq.txnCommits == nil {
 		rq.txnCommits = map[int64]txnCommitWait{}
 	}
 	rq.txnCommits[corr] = txnCommitWait{id: id, resp: resp, records: records, broker: b.ID(), incarnation: b.Incarnation()}
 	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: clientNode(x.Client), To: b.ID(), CorrelationID: corr,
-		Records: []replica.Record{{Batch: batch.AppendTo(nil)}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
+		Records: []replica.Record{{Batch: batch}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
 	if err == nil {
 		err = b.processReady(env, s)
 	}
@@ -97,6 +95,20 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 		delete(rq.txnCommits, corr)
 		env.InternalError(b.ID(), err)
 	}
+}
+
+// txnOffsetsBatch is the transactional batch of producer pid (epoch
+// epoch, no sequence) holding the offset commit records recs, as
+// GroupMetadataManager.storeOffsets builds it for a TxnOffsetCommit.
+func txnOffsetsBatch(pid int64, epoch int16, nowMs int64, recs []group.OffsetCommitRecord) []byte {
+	batch := kafkalog.RecordBatch{}
+	batch.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
+	batch.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
+	batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence = pid, epoch, kafkalog.NoSequence
+	for i, r := range recs {
+		batch.AppendRecord(int64(i), nowMs, group.AppendOffsetCommitKey(nil, r.Group, r.TopicPartition), group.AppendOffsetCommitValue(nil, r))
+	}
+	return batch.AppendTo(nil)
 }
 
 // txnOffset is one offset of a TxnOffsetCommit: its place in the request

@@ -119,6 +119,10 @@ func (b *Broker) txnElections(env Env, s *Partition) {
 func (b *Broker) stepTxn(env Env, e *netsim.Envelope) {
 	switch e.Kind {
 	case netsim.KindTxnRequest, netsim.KindTxnMarkersResponse:
+		if m, ok := e.Txn.(txn.TxnOffsetCommit); ok {
+			b.simTxnOffsetCommit(env, e, m) // for the group coordinator
+			return
+		}
 		if err := b.txn.Step(txnEnv{env, b}, e); err != nil {
 			env.InternalError(b.id, err)
 		}

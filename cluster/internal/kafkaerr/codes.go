@@ -55,6 +55,7 @@ const (
 	CoordinatorFenced         int16 = 52
 	OperationNotAttempted     int16 = 55
 	UnknownProducerID         int16 = 59
+	UnstableOffsetCommit      int16 = 88
 	ProducerFenced            int16 = 90
 	TransactionalIDNotFound   int16 = 105
 	TransactionAbortable      int16 = 120
@@ -86,6 +87,7 @@ var names = map[int16]string{
 	ConcurrentTransactions:    "CONCURRENT_TRANSACTIONS",
 	OperationNotAttempted:     "OPERATION_NOT_ATTEMPTED",
 	UnknownProducerID:         "UNKNOWN_PRODUCER_ID",
+	UnstableOffsetCommit:      "UNSTABLE_OFFSET_COMMIT",
 	ProducerFenced:            "PRODUCER_FENCED",
 	TransactionalIDNotFound:   "TRANSACTIONAL_ID_NOT_FOUND",
 	TransactionAbortable:      "TRANSACTION_ABORTABLE",

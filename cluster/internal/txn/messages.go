@@ -74,6 +74,41 @@ type AddOffsetsResponse struct {
 	Error int16
 }
 
+// TxnOffsetCommit is TxnOffsetCommitRequest from a simulated producer
+// (sendOffsetsToTransaction, once AddOffsetsToTxn was answered): it goes to
+// the group's coordinator, not the transaction coordinator, which appends
+// the offsets to the group's __consumer_offsets partition as a
+// transactional batch of the producer. Generation -1 and an empty member id
+// are a commit without the consumer's group metadata (a consumer with
+// assigned partitions, as Kafka's TransactionalMessageCopier without
+// --use-group-metadata). The append's answer comes back to the producer as
+// the leader's produce answer, Corr its correlation id; a refusal before
+// the append is a [TxnOffsetCommitResponse].
+type TxnOffsetCommit struct {
+	Corr            int64
+	TransactionalID string
+	ProducerID      int64
+	Epoch           int16
+	Group           string
+	Generation      int32
+	MemberID        string
+	Offsets         []CommitOffset
+}
+
+// CommitOffset is one partition's offset in a TxnOffsetCommit.
+type CommitOffset struct {
+	TP     kafkalog.TopicPartition
+	Offset int64
+}
+
+// TxnOffsetCommitResponse is the group coordinator's refusal of a
+// TxnOffsetCommit before its append (NOT_COORDINATOR, ILLEGAL_GENERATION,
+// UNKNOWN_TOPIC_OR_PARTITION...), for every partition at once.
+type TxnOffsetCommitResponse struct {
+	Corr  int64
+	Error int16
+}
+
 // EndTxn is EndTxnRequest: commit or abort. TV2 says the client uses
 // transaction.version 2 (EndTxn v5+): the coordinator bumps the epoch
 // and answers with the producer id and epoch of the next transaction.
@@ -125,16 +160,18 @@ type WriteMarkersResponse struct {
 }
 
 // TxnName names each message for the message trace.
-func (InitProducerID) TxnName() string         { return "InitProducerId" }
-func (InitProducerIDResponse) TxnName() string { return "InitProducerIdResponse" }
-func (AddPartitions) TxnName() string          { return "AddPartitionsToTxn" }
-func (AddPartitionsResponse) TxnName() string  { return "AddPartitionsToTxnResponse" }
-func (AddOffsets) TxnName() string             { return "AddOffsetsToTxn" }
-func (AddOffsetsResponse) TxnName() string     { return "AddOffsetsToTxnResponse" }
-func (EndTxn) TxnName() string                 { return "EndTxn" }
-func (EndTxnResponse) TxnName() string         { return "EndTxnResponse" }
-func (WriteMarkers) TxnName() string           { return "WriteTxnMarkers" }
-func (WriteMarkersResponse) TxnName() string   { return "WriteTxnMarkersResponse" }
+func (InitProducerID) TxnName() string          { return "InitProducerId" }
+func (InitProducerIDResponse) TxnName() string  { return "InitProducerIdResponse" }
+func (AddPartitions) TxnName() string           { return "AddPartitionsToTxn" }
+func (AddPartitionsResponse) TxnName() string   { return "AddPartitionsToTxnResponse" }
+func (AddOffsets) TxnName() string              { return "AddOffsetsToTxn" }
+func (AddOffsetsResponse) TxnName() string      { return "AddOffsetsToTxnResponse" }
+func (TxnOffsetCommit) TxnName() string         { return "TxnOffsetCommit" }
+func (TxnOffsetCommitResponse) TxnName() string { return "TxnOffsetCommitResponse" }
+func (EndTxn) TxnName() string                  { return "EndTxn" }
+func (EndTxnResponse) TxnName() string          { return "EndTxnResponse" }
+func (WriteMarkers) TxnName() string            { return "WriteTxnMarkers" }
+func (WriteMarkersResponse) TxnName() string    { return "WriteTxnMarkersResponse" }
 
 // Error returns the answer's first error (0: none).
 func (r AddPartitionsResponse) Error() int16 {
@@ -161,6 +198,10 @@ func CorrOf(msg netsim.TxnMessage) int64 {
 	case AddOffsets:
 		return m.Corr
 	case AddOffsetsResponse:
+		return m.Corr
+	case TxnOffsetCommit:
+		return m.Corr
+	case TxnOffsetCommitResponse:
 		return m.Corr
 	case EndTxn:
 		return m.Corr

@@ -1,0 +1,111 @@
+package broker
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
+	"github.com/kafkalive/kafkalive/group"
+	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// simTxnOffsetCommit serves a simulated producer's TxnOffsetCommit
+// (sendOffsetsToTransaction) as [Requests.txnOffsetCommit] serves a real
+// client's: the group's coordinator checks the group metadata it carries
+// (none, for a producer whose consumer has assigned partitions) and
+// appends the offsets to the group's __consumer_offsets partition as one
+// transactional batch of the producer, acks=all. The append is made from
+// the producer's own node under its correlation id, so the leader's
+// answer goes back to the producer, which reads its error as Kafka 3.7's
+// GroupMetadataManager maps an offsets append's; a refusal before the
+// append is a txn.TxnOffsetCommitResponse.
+func (b *Broker) simTxnOffsetCommit(env Env, e *netsim.Envelope, m txn.TxnOffsetCommit) {
+	refuse := func(code int16) {
+		env.Send(netsim.Envelope{From: b.id, To: e.From, Kind: netsim.KindTxnResponse, Txn: txn.TxnOffsetCommitResponse{Corr: m.Corr, Error: code}})
+	}
+	k := metadata.OffsetsPartition(m.Group, b.cfg.OffsetsTopicNumPartitions)
+	s := b.replicas[k]
+	if !b.Coordinates(env, m.Group) || s == nil {
+		refuse(kafkaerr.NotCoordinator)
+		return
+	}
+	recs := make([]group.OffsetCommitRecord, 0, len(m.Offsets))
+	for _, o := range m.Offsets {
+		if !hasPartition(topicNamed(env, o.TP.Topic), o.TP.Partition) {
+			refuse(kafkaerr.UnknownTopicOrPartition)
+			return
+		}
+		recs = append(recs, group.OffsetCommitRecord{Group: m.Group, CommitTimestampMs: env.Now(),
+			PartitionOffset: group.PartitionOffset{TopicPartition: group.TopicPartition{Topic: o.TP.Topic, Partition: o.TP.Partition}, Offset: o.Offset, LeaderEpoch: -1}})
+	}
+	if code := b.Coordinator(env).TxnCommitError(m.Group, m.Generation, m.MemberID, ""); code != group.None {
+		refuse(int16(code))
+		return
+	}
+	s.changing()
+	err := b.wake(s, env.Now()).Step(replica.Message{Type: replica.MsgProduce, From: e.From, To: b.id, CorrelationID: m.Corr,
+		Records: []replica.Record{{Batch: txnOffsetsBatch(m.ProducerID, m.Epoch, env.Now(), recs)}}, Acks: replica.AcksAll, TimeoutMs: RequestTimeoutMs})
+	if err == nil {
+		err = b.processReady(env, s)
+	}
+	if err != nil {
+		env.InternalError(b.id, err)
+	}
+}
+
+// StableCommitted answers an OffsetFetch with require_stable (KIP-447, as
+// Kafka 3.7's consumer sends it at isolation.level=read_committed) for one
+// partition of group groupID: the committed offset (found false: none),
+// or UNSTABLE_OFFSET_COMMIT while a transactional offset commit of the
+// partition is pending (GroupMetadataManager.getOffsets with requireStable:
+// its transaction has no marker below the high watermark yet), or
+// NOT_COORDINATOR when the broker does not coordinate the group. Here a
+// transactional offset record of the partition at or above the offsets
+// partition's last stable offset, and in no aborted transaction, is
+// pending: a little more than Kafka counts (another producer's open
+// transaction before it holds it too), never less, so that no stale offset
+// is answered while a commit completes.
+func (b *Broker) StableCommitted(env Env, groupID string, tp group.TopicPartition) (offset int64, found bool, code int16) {
+	k := metadata.OffsetsPartition(groupID, b.cfg.OffsetsTopicNumPartitions)
+	s := b.replicas[k]
+	if !b.Coordinates(env, groupID) || s == nil {
+		return -1, false, kafkaerr.NotCoordinator
+	}
+	s.changing()
+	hw := s.Node.Progress().HighWatermark
+	if f := newTxnFilter(s.Log.Kafka(), hw); f != nil && f.pendingFor(s.Log.Mirror(), group.AppendOffsetCommitKey(nil, groupID, tp)) {
+		return -1, false, kafkaerr.UnstableOffsetCommit
+	}
+	po, ok := b.Committed().Committed(groupID, tp)
+	if !ok {
+		return -1, false, 0
+	}
+	return po.Offset, true, 0
+}
+
+// pendingFor reports whether a record of key in m is a transactional
+// offset commit still pending: at or above the last stable offset, in no
+// aborted transaction.
+func (f *txnFilter) pendingFor(m *replicalog.Mirror, key []byte) bool {
+	for _, e := range m.From(0) {
+		if e.Batch != nil {
+			if h, err := kafkalog.ReadBatchHeader(e.Batch); err == nil {
+				f.pid, f.txnal, f.end = h.ProducerID, h.Attributes.IsTransactional() && !h.Attributes.IsControl(), h.NextOffset()
+			}
+		}
+		if e.Offset >= f.end || !f.txnal || e.Offset < f.lso || !bytes.Equal(e.Key, key) {
+			continue
+		}
+		if !slices.ContainsFunc(f.aborted, func(a kafkalog.AbortedTxn) bool {
+			return a.ProducerID == f.pid && e.Offset >= a.FirstOffset && e.Offset <= a.LastOffset
+		}) {
+			return true
+		}
+	}
+	return false
+}
