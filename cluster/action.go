@@ -77,6 +77,13 @@ const (
 	// ActAbortTransaction is producer Name's abortTransaction: EndTxn(abort),
 	// ABORT markers.
 	ActAbortTransaction ActionKind = "abort-transaction"
+	// ActAddCopier adds a consume-transform-produce loop (Producer, with a
+	// TransactionalID and its Copy source): a transactional producer that
+	// reads its input partition at read_committed, copies each record to the
+	// same partition of its topic and commits its group's offsets in the
+	// same transaction, as Kafka's TransactionalMessageCopier does
+	// (cluster/internal/client's copier.go).
+	ActAddCopier ActionKind = "add-copier"
 	// ActAbortHanging is an admin client's abort of a hanging transaction
 	// (kafka-transactions abort, Kafka 3.7's Admin.abortTransaction): a
 	// WriteTxnMarkers with one ABORT marker for partition Partition of

@@ -38,6 +38,9 @@ func init() {
 		},
 		ActAddProducer: {
 			check: func(w *World, a Action) error {
+				if a.Producer.Copy.Topic != "" {
+					return fmt.Errorf("%w: add-producer %s: a producer that copies is added by add-copier", ErrInvalidConfig, a.Producer.Name)
+				}
 				return client.CheckProducer(w.env(), a.Producer, w.producer(a.Producer.Name) != nil)
 			},
 			apply: func(w *World, a Action) error { return w.addProducer(a.Producer) },
@@ -51,6 +54,16 @@ func init() {
 				}
 				return s
 			},
+		},
+		ActAddCopier: {
+			check: func(w *World, a Action) error {
+				if a.Producer.Copy.Topic == "" {
+					return fmt.Errorf("%w: add-copier %s: no input topic", ErrInvalidConfig, a.Producer.Name)
+				}
+				return client.CheckProducer(w.env(), a.Producer, w.producer(a.Producer.Name) != nil)
+			},
+			apply:  func(w *World, a Action) error { return w.addProducer(a.Producer) },
+			format: copierLine,
 		},
 		ActAddConsumer: {
 			check: func(w *World, a Action) error {
@@ -326,6 +339,23 @@ func countCheck(w *World, a Action) error {
 		return fmt.Errorf("%w: %s with a negative count", ErrInvalidConfig, a.Kind)
 	}
 	return nil
+}
+
+// copierLine prints an add-copier action: "add-copier cp from=orders-0
+// topic=audit group=g transactional.id=cp-tx".
+func copierLine(a Action) string {
+	p, c := a.Producer, a.Producer.Copy
+	s := fmt.Sprintf("add-copier %s from=%s-%d topic=%s group=%s transactional.id=%s", p.Name, c.Topic, c.Partition, p.Topic, c.Group, p.TransactionalID)
+	if c.MaxRecords != 0 {
+		s += fmt.Sprintf(" max.poll.records=%d", c.MaxRecords)
+	}
+	if c.PollIntervalMs != 0 {
+		s += fmt.Sprintf(" poll.ms=%d", c.PollIntervalMs)
+	}
+	if p.LingerMs != 0 {
+		s += fmt.Sprintf(" linger.ms=%d", max(0, p.LingerMs))
+	}
+	return s
 }
 
 func brokerLine(a Action) string   { return fmt.Sprintf("%s %d", a.Kind, a.Broker) }

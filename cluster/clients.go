@@ -50,6 +50,19 @@ const DefaultMaxRequestSize = client.DefaultMaxRequestSize
 // a producer with a TransactionalID.
 type ProducerConfig = client.ProducerConfig
 
+// CopySource makes a transactional producer a consume-transform-produce
+// loop ([ActAddCopier]): its input partition, the group whose offsets its
+// transactions commit, max.poll.records and how often it polls.
+type CopySource = client.CopySource
+
+// CopyValue is the value a copier writes for the record at offset of its
+// input partition, "topic-partition@offset:value"; ParseCopyValue reads it
+// back.
+var (
+	CopyValue      = client.CopyValue
+	ParseCopyValue = client.ParseCopyValue
+)
+
 // NoLinger, as [ProducerConfig].LingerMs, is linger.ms=0 set explicitly
 // (the zero value is the rule set's default: 5 ms under [replica.V4]).
 const NoLinger = client.NoLinger

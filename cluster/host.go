@@ -8,6 +8,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/broker"
 	"github.com/kafkalive/kafkalive/cluster/internal/client"
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
@@ -169,6 +170,15 @@ func (h *host) BrokerIncarnation(id int32) int { return h.brokers[id-1].Incarnat
 
 // EnsureOffsetsTopic implements client.Env and broker.APIEnv.
 func (h *host) EnsureOffsetsTopic() error { return h.w().ensureOffsetsTopic() }
+
+// CommittedOffset implements client.Env: the group's coordinator answers.
+func (h *host) CommittedOffset(groupID string, tp kafkalog.TopicPartition) (int64, bool, int16) {
+	b := h.w().coordinatorOf(groupID)
+	if b == nil {
+		return -1, false, kafkaerr.CoordinatorNotAvailable
+	}
+	return b.StableCommitted(h, groupID, group.TopicPartition(tp))
+}
 
 // MarkProcessed implements client.Env.
 func (h *host) MarkProcessed(group string, tp kafkalog.TopicPartition, offset int64) bool {

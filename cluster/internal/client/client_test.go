@@ -169,6 +169,8 @@ func (h *harness) do(t *testing.T, d *datadriven.TestData) error {
 		return h.producerCommand(a)
 	case "consumer":
 		return h.addConsumer(a)
+	case "committed":
+		return h.committed(a)
 	case "coordinator":
 		if b := a.str("b", "none"); b == "none" {
 			delete(h.env.coords, a.first())
@@ -264,6 +266,13 @@ func (h *harness) addProducer(a args) error {
 		LingerMs: a.num("linger", 0), BatchSize: int(a.num("batch", 0)), TransactionalID: a.str("txn", ""),
 		RecordsPerSec: int(a.num("rate", 0)), RequestTimeoutMs: a.num("timeout", 0), DeliveryTimeoutMs: a.num("delivery", 0),
 		RetryBackoffMs: a.num("backoff", 0), Partitioner: a.str("partitioner", "")}
+	if from := a.str("from", ""); from != "" {
+		tp, err := parseTP(from)
+		if err != nil {
+			return err
+		}
+		cfg.Copy = CopySource{Topic: tp.Topic, Partition: tp.Partition, Group: a.str("group", ""), MaxRecords: int(a.num("max", 0)), PollIntervalMs: a.num("poll", 0)}
+	}
 	if v := a.str("idempotence", ""); v != "" {
 		b := v == "true"
 		cfg.EnableIdempotence = &b
@@ -697,7 +706,48 @@ func (h *harness) answerTxn(p *Producer, a args) error {
 		resp = r
 	case txn.EndTxn:
 		resp = txn.EndTxnResponse{Corr: m.Corr, Error: code, ProducerID: -1, Epoch: -1}
+	case txn.AddOffsets:
+		resp = txn.AddOffsetsResponse{Corr: m.Corr, Error: code}
+	case txn.TxnOffsetCommit:
+		if v := a.str("append", ""); v != "" {
+			// the group coordinator appended: the offsets partition's
+			// leader answers the producer
+			rc, err := errorCode[replica.ErrorCode](v)
+			if err != nil {
+				return err
+			}
+			p.Step(h.env, &netsim.Envelope{From: e.To, To: p.id, Kind: netsim.KindProduceResp, Resp: replica.ProduceResponse{To: p.id, CorrelationID: m.Corr, Error: rc}})
+			return nil
+		}
+		resp = txn.TxnOffsetCommitResponse{Corr: m.Corr, Error: code}
 	}
 	p.Step(h.env, &netsim.Envelope{From: e.To, To: p.id, Kind: netsim.KindTxnResponse, Txn: resp})
+	return nil
+}
+
+// committed sets the group coordinator's answer to an OffsetFetch of a
+// partition: "committed g in-0 offset=3", "... error=UNSTABLE_OFFSET_COMMIT",
+// "... none".
+func (h *harness) committed(a args) error {
+	if len(a.d.CmdArgs) < 2 {
+		return fmt.Errorf("committed GROUP TOPIC-PARTITION ...")
+	}
+	key := a.d.CmdArgs[0].Key + " " + a.d.CmdArgs[1].Key
+	if a.d.HasArg("none") {
+		delete(h.env.committed, key)
+		return nil
+	}
+	ans := committedAnswer{offset: a.num("offset", -1)}
+	if name := a.str("error", ""); name != "" {
+		for c := range int16(200) {
+			if kafkaerr.Name(c) == name {
+				ans.code = c
+			}
+		}
+		if ans.code == 0 {
+			return fmt.Errorf("no error %s", name)
+		}
+	}
+	h.env.committed[key] = ans
 	return nil
 }

@@ -51,7 +51,16 @@ func (p *Producer) Clone() *Producer {
 			r := *p.txn.req
 			t.req = &r
 		}
+		if p.txn.offsets != nil {
+			o := *p.txn.offsets
+			t.offsets = &o
+		}
 		c.txn = &t
+	}
+	if p.copy != nil {
+		cs := *p.copy
+		cs.in, _ = p.copy.in.Clone() // a simple consumer's clone never fails
+		c.copy = &cs
 	}
 	return &c
 }

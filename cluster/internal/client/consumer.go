@@ -85,6 +85,12 @@ type Consumer struct {
 	// readCommittedPart is the world's Settings.ReadCommitted (nil: the
 	// reference filters).
 	readCommittedPart func(fetchOffset int64, batches []kafkalog.RecordBatch, aborted []kafkalog.AbortedTxn) ([]int64, bool)
+	// limit, if above 0, is how many records a poll hands out at most
+	// (a copier's max.poll.records); resetEarliest resets a position out
+	// of range to the log start offset (auto.offset.reset=earliest)
+	// instead of the high watermark.
+	limit         int
+	resetEarliest bool
 }
 
 // CheckConsumer checks a new consumer's settings; taken: another consumer
@@ -159,6 +165,12 @@ func (c *Consumer) Poll(env Env) {
 	leader := l.Broker()
 	hw := c.fetchLimit(l)
 	if c.position > l.LogEndOffset() || c.position < l.LogStartOffset() {
+		if c.resetEarliest {
+			env.Record(event.Consume, leader, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), reset to the log start offset %d", c.cfg.Name, c.position, l.LogStartOffset(), l.LogEndOffset(), l.LogStartOffset())
+			c.position = l.LogStartOffset()
+			c.resets++
+			return
+		}
 		env.Record(event.Consume, leader, &tp, "%s: OFFSET_OUT_OF_RANGE at %d (log [%d, %d)), reset to HW %d", c.cfg.Name, c.position, l.LogStartOffset(), l.LogEndOffset(), hw)
 		c.position = hw
 		c.resets++
@@ -174,14 +186,16 @@ func (c *Consumer) Poll(env Env) {
 	if byPart && len(fetched) > 0 && fetched[0].Offset < hw {
 		c.noteFetch(env, l, tp, c.position, fetched[0].Offset)
 	}
+	handed := 0
 	for _, e := range fetched {
-		if e.Offset >= hw {
+		if e.Offset >= hw || c.limit > 0 && handed == c.limit {
 			break
 		}
 		if aborted.passes(&e) {
 			c.position = e.Offset + 1 // a marker or an aborted record: not handed out, passed
 			continue
 		}
+		handed++
 		c.records = append(c.records, Consumed{Offset: e.Offset, Key: string(e.Key), Value: string(e.Value), LeaderEpoch: e.LeaderEpoch, FromBroker: leader})
 		v := string(e.Value)
 		if e.Value == nil {

@@ -57,6 +57,13 @@ type Env interface {
 	// EnsureOffsetsTopic creates __consumer_offsets if it does not exist,
 	// as a broker does at the first FindCoordinator.
 	EnsureOffsetsTopic() error
+	// CommittedOffset answers an OffsetFetch with require_stable (KIP-447)
+	// of group's committed offset of tp, read at the group's coordinator
+	// (as the simple consumers read their leader's log): found is false
+	// without one; code is UNSTABLE_OFFSET_COMMIT while a transactional
+	// commit of tp is pending, NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE
+	// when no broker can answer for the group.
+	CommittedOffset(group string, tp kafkalog.TopicPartition) (offset int64, found bool, code int16)
 	// MarkProcessed notes that group processed offset of tp, and reports
 	// whether it had processed it before (the world keeps a [Progress]).
 	MarkProcessed(group string, tp kafkalog.TopicPartition, offset int64) bool

@@ -36,13 +36,34 @@ type fakeEnv struct {
 	tv int16
 	// joins are the consumers' latest JoinGroup requests, by client.
 	joins map[string]group.JoinGroup
-	out   strings.Builder
+	// committed are the answers to OffsetFetch(require_stable), by group
+	// and partition ("g in-0"), as the test sets them (none: no offset).
+	committed map[string]committedAnswer
+	out       strings.Builder
 }
 
 func newFakeEnv(seed uint64) *fakeEnv {
 	return &fakeEnv{rnd: rand.New(rand.NewPCG(seed, seed)), configs: map[string]kafkalog.Config{},
 		leaders: map[kafkalog.TopicPartition]int32{}, logs: map[kafkalog.TopicPartition]*fakeLog{},
-		coords: map[string]int32{}, cuts: map[[2]int32]bool{}, joins: map[string]group.JoinGroup{}}
+		coords: map[string]int32{}, cuts: map[[2]int32]bool{}, joins: map[string]group.JoinGroup{}, committed: map[string]committedAnswer{}}
+}
+
+// committedAnswer is the group coordinator's answer to an
+// OffsetFetch(require_stable) of one partition.
+type committedAnswer struct {
+	offset int64
+	code   int16
+}
+
+// CommittedOffset answers as the test set it, and says it was asked.
+func (f *fakeEnv) CommittedOffset(g string, tp kafkalog.TopicPartition) (int64, bool, int16) {
+	key := fmt.Sprintf("%s %s-%d", g, tp.Topic, tp.Partition)
+	a, ok := f.committed[key]
+	fmt.Fprintf(&f.out, "OffsetFetch(require_stable) %s\n", key)
+	if !ok {
+		return -1, false, 0
+	}
+	return a.offset, a.code == 0, a.code
 }
 
 func (f *fakeEnv) Now() int64               { return f.now }
@@ -168,6 +189,15 @@ func txnRequestText(m netsim.TxnMessage) string {
 		return fmt.Sprintf("AddPartitionsToTxn corr=%d %s producer=%d epoch=%d %s", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch, strings.Join(tps, ","))
 	case txn.EndTxn:
 		return fmt.Sprintf("EndTxn corr=%d %s producer=%d epoch=%d commit=%t", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch, m.Commit)
+	case txn.AddOffsets:
+		return fmt.Sprintf("AddOffsetsToTxn corr=%d %s producer=%d epoch=%d group=%s", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch, m.Group)
+	case txn.TxnOffsetCommit:
+		offsets := make([]string, len(m.Offsets))
+		for i, o := range m.Offsets {
+			offsets[i] = fmt.Sprintf("%s-%d:%d", o.TP.Topic, o.TP.Partition, o.Offset)
+		}
+		return fmt.Sprintf("TxnOffsetCommit corr=%d %s producer=%d epoch=%d group=%s generation=%d %s", m.Corr, m.TransactionalID, m.ProducerID, m.Epoch, m.Group,
+			m.Generation, strings.Join(offsets, ","))
 	}
 	return m.TxnName()
 }

@@ -21,6 +21,9 @@ func (p *Producer) CheckProduce(env Env, partition int32, timestampMs *int64) er
 	if err := p.checkTransactionalSend(); err != nil {
 		return err
 	}
+	if err := p.checkCopierProduce(); err != nil {
+		return err
+	}
 	if n, ok := env.PartitionCount(p.cfg.Topic); ok && partition >= n {
 		return fmt.Errorf("%w: produce: topic %s has no partition %d", metadata.ErrInvalidConfig, p.cfg.Topic, partition)
 	}

@@ -69,6 +69,9 @@ type Producer struct {
 	lingering map[int32]*lingerBatch
 	// txn is the transaction of a producer with a transactional.id.
 	txn *txnState
+	// copy is the consumer of a consume-transform-produce loop (a
+	// [CopySource]), nil for another producer.
+	copy *copyState
 	// dropped counts the results that fell off the front of results
 	// ([Producer.Forget]), and droppedOutcomes how each ended; result
 	// indexes count them.
@@ -94,6 +97,9 @@ func NewProducer(env Env, s Settings, cfg ProducerConfig, id int32) (*Producer, 
 	p := &Producer{cfg: cfg, settings: s, idemDefault: explicit == nil, id: id, acks: acks, rng: &worldRand{}}
 	if cfg.TransactionalID != "" {
 		p.txn = newTxnState()
+	}
+	if cfg.Copy.Topic != "" {
+		p.copy = newCopyState(env, s, cfg)
 	}
 	p.sticky = partitioner.NewSticky(p.rng.rand())
 	if cfg.Partitioner == PartitionerUniformSticky {
@@ -158,6 +164,9 @@ func (p *Producer) idempotent() bool {
 // Step handles a leader's answer: to every record of the batch it
 // answers, or to a transaction marker.
 func (p *Producer) Step(env Env, e *netsim.Envelope) {
+	if p.offsetsAnswered(env, e) {
+		return
+	}
 	if e.Kind == netsim.KindTxnResponse {
 		p.txnAnswered(env, e)
 		return
@@ -211,6 +220,7 @@ func (p *Producer) Tick(env Env) {
 	p.drain(env)
 	p.sendDueBatches(env)
 	p.tickTransaction(env)
+	p.tickCopy(env)
 	rate := p.cfg.milliRate()
 	if rate <= 0 {
 		return

@@ -115,6 +115,11 @@ type ProducerConfig struct {
 	// transaction with a marker on each partition it wrote to
 	// (transaction.go says what is modelled). "" (the default): none.
 	TransactionalID string
+	// Copy, when its Topic is set, makes the transactional producer a
+	// consume-transform-produce loop: it reads Copy's partition and
+	// copies each record to the same partition of Topic, committing its
+	// group's offsets in the same transaction (copier.go).
+	Copy CopySource
 }
 
 // NoLinger, as [ProducerConfig.LingerMs], is linger.ms=0 set explicitly:
@@ -184,13 +189,14 @@ func CheckProducer(env Env, cfg ProducerConfig, taken bool) error {
 	if _, ok := env.PartitionCount(cfg.Topic); !ok || cfg.Name == "" || taken {
 		return fmt.Errorf("%w: producer %q of topic %q", metadata.ErrInvalidConfig, cfg.Name, cfg.Topic)
 	}
-	return nil
+	return checkCopy(env, cfg)
 }
 
 // withDefaults fills in the zero fields of cfg with the defaults of the
 // client of rules (see [ProducerConfig]).
 func (cfg ProducerConfig) withDefaults(rules replica.RuleSet) (ProducerConfig, error) {
 	modern := rules >= replica.V3_7
+	cfg.Copy = cfg.Copy.withDefaults()
 	if cfg.Acks == "" {
 		cfg.Acks = "1"
 		if modern {

@@ -107,6 +107,9 @@ type txnState struct {
 	bumpRequired bool
 	// committed and aborted count the transactions ended.
 	committed, aborted int
+	// offsets are the consumer offsets the transaction is to commit
+	// (sendOffsetsToTransaction), nil if none or once they were appended.
+	offsets *txnOffsets
 }
 
 // txnRequest is a request to the transaction coordinator in flight.
@@ -285,8 +288,9 @@ func (p *Producer) EndTransaction(env Env, commit bool) {
 	t.marker = kafkalog.ControlAbort
 	if commit {
 		t.marker = kafkalog.ControlCommit
+		p.commitCopy(env)
 	}
-	if len(t.partitions) == 0 && len(t.pending) == 0 && len(t.adding) == 0 && len(t.held) == 0 {
+	if len(t.partitions) == 0 && len(t.pending) == 0 && len(t.adding) == 0 && len(t.held) == 0 && t.offsets == nil {
 		// No partition joined: the client sends no EndTxn.
 		if commit && t.failed > 0 {
 			env.Record(event.Produce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
@@ -295,6 +299,7 @@ func (p *Producer) EndTransaction(env Env, commit bool) {
 		t.failed = 0
 		t.initNeeded = t.initNeeded || t.bumpRequired
 		t.bumpRequired = false
+		p.copyEnded(false)
 		return
 	}
 	t.ending = true
@@ -378,6 +383,11 @@ func (p *Producer) tickTransaction(env Env) {
 		p.sendTxn(env, "AddPartitionsToTxn", func(corr int64) netsim.TxnMessage {
 			return txn.AddPartitions{Corr: corr, TransactionalID: p.cfg.TransactionalID, ProducerID: t.pid, Epoch: p.epoch, Partitions: tps}
 		})
+	case t.offsets != nil && t.ending && t.marker == kafkalog.ControlAbort:
+		t.offsets = nil // an abort commits no offsets
+		p.tickTransaction(env)
+	case t.offsets != nil:
+		p.sendOffsets(env)
 	case t.ending && len(t.adding) == 0 && p.txnRecordsAnswered():
 		if t.marker == kafkalog.ControlCommit && t.failed > 0 {
 			env.Record(event.Transaction, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
@@ -466,6 +476,8 @@ func (p *Producer) txnAnswered(env Env, e *netsim.Envelope) {
 		env.Record(event.Transaction, 0, nil, "%s: InitProducerId (transactional.id %s): producer id %d, epoch %d", p.cfg.Name, p.cfg.TransactionalID, t.pid, p.epoch)
 	case txn.AddPartitionsResponse:
 		p.partitionsAdded(env, m)
+	case txn.AddOffsetsResponse:
+		p.offsetsAdded(env, m.Error)
 	case txn.EndTxnResponse:
 		if m.Error != 0 {
 			p.txnError(env, "EndTxn", m.Error)
@@ -535,6 +547,7 @@ func (p *Producer) completeTransaction(env Env, m txn.EndTxnResponse) {
 		p.nextEpoch(env, m.ProducerID, m.Epoch)
 		t.bumpRequired = false
 	}
+	p.copyEnded(t.marker == kafkalog.ControlCommit)
 	if t.bumpRequired {
 		t.initNeeded, t.bumpRequired = true, false
 	}

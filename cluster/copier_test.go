@@ -1,0 +1,68 @@
+package cluster_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// copierWorld is a world with an input topic in, an output topic out,
+// a read_committed consumer of out-0, and a copier from in-0 to out-0.
+func copierWorld(t *testing.T) *cluster.World {
+	t.Helper()
+	w, err := cluster.New(cluster.Config{Seed: 1, Brokers: 3, Rules: replica.Modern})
+	require.NoError(t, err)
+	for _, n := range []string{"in", "out"} {
+		require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: n, Partitions: 1, ReplicationFactor: 3}))
+	}
+	require.NoError(t, w.AddProducer(cluster.ProducerConfig{Name: "src", Topic: "in"}))
+	require.NoError(t, w.AddConsumer(cluster.ConsumerConfig{Name: "rc", Topic: "out", IsolationLevel: cluster.ReadCommitted, PollIntervalMs: 500}))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAddCopier, Producer: cluster.ProducerConfig{Name: "cp", Topic: "out", TransactionalID: "cp-tx",
+		Copy: cluster.CopySource{Topic: "in", Partition: 0, Group: "cp-g", MaxRecords: 3}}}))
+	return w
+}
+
+// A copier copies each record of its input once, in transactions that
+// commit its group's offsets; an abort in the middle is copied again, and
+// read_committed sees each input once.
+func TestCopierCopiesEachRecordOnce(t *testing.T) {
+	w := copierWorld(t)
+	produce := func(v string) {
+		require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActProduce, Name: "src", Value: v, Partition: -1}))
+	}
+	for i := range 5 {
+		produce(fmt.Sprintf("a%d", i))
+	}
+	require.NoError(t, w.RunFor(3500))
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAbortTransaction, Name: "cp"}))
+	for i := range 4 {
+		produce(fmt.Sprintf("b%d", i))
+	}
+	require.NoError(t, w.RunFor(10_000))
+	t.Log(copierEvents(w))
+	var got []string
+	for _, r := range w.Consumers()[0].Records() {
+		got = append(got, r.Value)
+	}
+	want := []string{"in-0@0:a0", "in-0@1:a1", "in-0@2:a2", "in-0@3:a3", "in-0@4:a4", "in-0@5:b0", "in-0@6:b1", "in-0@7:b2", "in-0@8:b3"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("read_committed of out-0 (-want +got):\n%s\nevents:\n%s", diff, copierEvents(w))
+	}
+}
+
+// copierEvents prints the world's transaction and consume events.
+func copierEvents(w *cluster.World) string {
+	var b strings.Builder
+	for _, e := range w.Events() {
+		if e.Kind != cluster.EventReplica && e.Kind != cluster.EventMessage && e.Kind != cluster.EventController {
+			fmt.Fprintf(&b, "%6d %s\n", e.TimeMs, e.Text)
+		}
+	}
+	return b.String()
+}
