@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -45,7 +46,6 @@ func TestCopierCopiesEachRecordOnce(t *testing.T) {
 		produce(fmt.Sprintf("b%d", i))
 	}
 	require.NoError(t, w.RunFor(10_000))
-	t.Log(copierEvents(w))
 	var got []string
 	for _, r := range w.Consumers()[0].Records() {
 		got = append(got, r.Value)
@@ -65,4 +65,42 @@ func copierEvents(w *cluster.World) string {
 		}
 	}
 	return b.String()
+}
+
+// A copier is added by add-copier alone, with a transactional.id, a group
+// and an input partition its output topic has; it is given no record, rate,
+// acks or keys. Each refusal is an invalid config, and leaves the world as
+// it was.
+func TestCopierRefusals(t *testing.T) {
+	w := copierWorld(t)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "wide", Partitions: 3, ReplicationFactor: 3}))
+	copier := func(mod func(p *cluster.ProducerConfig)) cluster.Action {
+		p := cluster.ProducerConfig{Name: "cp2", Topic: "out", TransactionalID: "cp2-tx", Copy: cluster.CopySource{Topic: "in", Partition: 0, Group: "g2"}}
+		mod(&p)
+		return cluster.Action{Kind: cluster.ActAddCopier, Producer: p}
+	}
+	for name, a := range map[string]cluster.Action{
+		"no transactional.id":    copier(func(p *cluster.ProducerConfig) { p.TransactionalID = "" }),
+		"no group":               copier(func(p *cluster.ProducerConfig) { p.Copy.Group = "" }),
+		"no input partition":     copier(func(p *cluster.ProducerConfig) { p.Copy.Partition = 1 }),
+		"no input topic":         copier(func(p *cluster.ProducerConfig) { p.Copy.Topic = "nope" }),
+		"output partition":       copier(func(p *cluster.ProducerConfig) { p.Copy.Topic, p.Copy.Partition = "wide", 2 }),
+		"its own input":          copier(func(p *cluster.ProducerConfig) { p.Topic = "in" }),
+		"keys":                   copier(func(p *cluster.ProducerConfig) { p.Keys = []string{"a"} }),
+		"a rate":                 copier(func(p *cluster.ProducerConfig) { p.RecordsPerSec = 3 }),
+		"negative poll":          copier(func(p *cluster.ProducerConfig) { p.Copy.PollIntervalMs = -1 }),
+		"name taken":             copier(func(p *cluster.ProducerConfig) { p.Name = "cp" }),
+		"add-copier without one": copier(func(p *cluster.ProducerConfig) { p.Copy = cluster.CopySource{} }),
+		"add-producer with one":  {Kind: cluster.ActAddProducer, Producer: copier(func(*cluster.ProducerConfig) {}).Producer},
+		"a record":               {Kind: cluster.ActProduce, Name: "cp", Value: "x", Partition: -1},
+		"a rate set":             {Kind: cluster.ActSetProducer, Name: "cp", Producer: cluster.ProducerConfig{Rate: 2}},
+	} {
+		before := len(w.Actions())
+		if err := w.Do(a); !errors.Is(err, cluster.ErrInvalidConfig) {
+			t.Errorf("%s: %s: got %v, want an invalid config", name, a, err)
+		}
+		if len(w.Actions()) != before {
+			t.Errorf("%s: the refused action was recorded", name)
+		}
+	}
 }

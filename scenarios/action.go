@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/kafkalive/kafkalive/cluster"
 )
@@ -18,6 +19,7 @@ import (
 //	produce p value=m1 key=alice partition=0    or key=k2 null (a tombstone)
 //	        [timestamp-ms=1714521600000]         the record's CreateTime, set by the application
 //	poll c
+//	add-copier name=cp from=orders-0 topic=audit group=g transactional-id=cp-tx [max-poll-records=N] [poll-ms=MS]
 //	commit-transaction t | abort-transaction t     a transactional producer ends its transaction
 //	close-consumer E1 | crash-consumer E1 | restart-consumer E1
 //	stall-consumer E1 ms=400000
@@ -43,6 +45,8 @@ func parseAction(s string) (cluster.Action, error) {
 		err = topicArgs(a, &act)
 	case cluster.ActAddProducer:
 		err = producerArgs(a, &act)
+	case cluster.ActAddCopier:
+		err = copierArgs(a, &act)
 	case cluster.ActAddConsumer:
 		err = consumerArgs(a, &act.Consumer)
 	case cluster.ActProduce:
@@ -127,6 +131,25 @@ func producerArgs(a args, act *cluster.Action) error {
 		return err
 	}
 	return a.int("rate", &act.Producer.RecordsPerSec)
+}
+
+// copierArgs reads an add-copier line: the producer's name, topic (its
+// output) and transactional-id, and its input partition (from=orders-0),
+// group, max-poll-records and poll-ms.
+func copierArgs(a args, act *cluster.Action) error {
+	p := &act.Producer
+	p.Name, p.Topic, p.TransactionalID = a.named["name"], a.named["topic"], a.named["transactional-id"]
+	from := a.named["from"]
+	dash := strings.LastIndexByte(from, '-')
+	part, err := strconv.ParseInt(from[dash+1:], 10, 32)
+	if dash < 0 || err != nil {
+		return fmt.Errorf("%w: add-copier wants from=TOPIC-PARTITION, got %q", ErrSyntax, from)
+	}
+	p.Copy = cluster.CopySource{Topic: from[:dash], Partition: int32(part), Group: a.named["group"]}
+	if err := a.int("max-poll-records", &p.Copy.MaxRecords); err != nil {
+		return err
+	}
+	return a.int64("poll-ms", &p.Copy.PollIntervalMs)
 }
 
 func produceArgs(a args, act *cluster.Action) error {

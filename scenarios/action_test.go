@@ -9,7 +9,8 @@ import (
 )
 
 // A produce's timestamp-ms= is the record's CreateTime; the transaction verbs
-// name their producer; add-producer takes a transactional.id.
+// name their producer; add-producer takes a transactional.id; add-copier
+// its input partition as TOPIC-PARTITION.
 func TestParseTimestampAndTransactionActions(t *testing.T) {
 	ts := int64(1714521600000)
 	for _, tc := range []struct {
@@ -22,6 +23,8 @@ func TestParseTimestampAndTransactionActions(t *testing.T) {
 		{"abort-transaction t", cluster.Action{Kind: cluster.ActAbortTransaction, Name: "t", Partition: -1}},
 		{"add-producer name=t topic=orders transactional-id=checkout-tx", cluster.Action{Kind: cluster.ActAddProducer, Partition: -1,
 			Producer: cluster.ProducerConfig{Name: "t", Topic: "orders", TransactionalID: "checkout-tx"}}},
+		{"add-copier name=cp from=orders-2 topic=audit group=g transactional-id=cp-tx max-poll-records=5", cluster.Action{Kind: cluster.ActAddCopier, Partition: -1,
+			Producer: cluster.ProducerConfig{Name: "cp", Topic: "audit", TransactionalID: "cp-tx", Copy: cluster.CopySource{Topic: "orders", Partition: 2, Group: "g", MaxRecords: 5}}}},
 	} {
 		got, err := parseAction(tc.line)
 		if err != nil {
@@ -32,7 +35,7 @@ func TestParseTimestampAndTransactionActions(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.line, diff)
 		}
 	}
-	for _, line := range []string{"produce b value=x timestamp-ms=soon", "commit-transaction", "abort-transaction t u"} {
+	for _, line := range []string{"produce b value=x timestamp-ms=soon", "commit-transaction", "abort-transaction t u", "add-copier name=cp from=orders topic=audit", "add-copier name=cp topic=audit"} {
 		if _, err := parseAction(line); !errors.Is(err, ErrSyntax) {
 			t.Errorf("%s: got %v, want ErrSyntax", line, err)
 		}

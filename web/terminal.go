@@ -37,26 +37,29 @@ var termCommands map[string]termCommand
 
 func init() {
 	termCommands = map[string]termCommand{
-		"help":            {"help", "this list", (*Terminal).help},
-		"stop":            {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
-		"kill":            {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
-		"power-cut":       {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
-		"start":           {"start BROKER", "start a broker (log recovery, registration); one whose files cannot be loaded does not start, as Kafka's does, and stays failed", (*Terminal).start},
-		"writeback":       {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
-		"corrupt":         {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
-		"wipe":            {"wipe BROKER PATH", "remove a partition directory or a file of a broker that is down (PATH under /kafka-logs), as rm -rf on its host: what to do when a damaged file stops its start; the next start reads a missing checkpoint as empty and creates a wiped partition's replica empty, which fetches everything from its leader (the only in-sync copy wiped is lost)", (*Terminal).wipe},
-		"produce":         {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
-		"set-producer":    {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
-		"add-consumer":    {"add-consumer NAME --group G --topics T[,T] [--protocol classic|consumer] [--remote-assignor uniform|range] [--max-poll-records N] [--isolation read_committed] | add-consumer NAME TOPIC PARTITION [--isolation read_committed]", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
-		"remove-consumer": {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
-		"crash-consumer":  {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
-		"poll":            {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
-		"seek":            {"seek GROUP TOPIC earliest|latest|OFFSET", "commit new offsets for an Empty group (kafka-consumer-groups --reset-offsets --execute)", (*Terminal).seek},
-		"cut":             {"cut A,B C,D | cut client N [BROKERS]", "cut the network links between two sets of nodes (brokers 1..3, controller 0), or a Kafka client's links (N as the page numbers it; its connections hang until heal)", (*Terminal).cut},
-		"heal":            {"heal", "restore every network link", (*Terminal).heal},
-		"run":             {"run MS", "move the virtual clock forward", (*Terminal).run},
-		"state":           {"state", "print the state in the scenarios' notation (each log's newest 100 records)", (*Terminal).state},
-		"events":          {"events [N]", "print the newest N events (default 20)", (*Terminal).events},
+		"help":               {"help", "this list", (*Terminal).help},
+		"stop":               {"stop BROKER", "shut a broker down cleanly", brokerVerb(cluster.ActStop)},
+		"kill":               {"kill BROKER", "crash a broker's process (the page cache survives)", brokerVerb(cluster.ActKill)},
+		"power-cut":          {"power-cut BROKER [--torn]", "cut a broker's power (only synced bytes survive)", (*Terminal).powerCut},
+		"start":              {"start BROKER", "start a broker (log recovery, registration); one whose files cannot be loaded does not start, as Kafka's does, and stays failed", (*Terminal).start},
+		"writeback":          {"writeback BROKER", "have the OS write a broker's dirty pages to disk", brokerVerb(cluster.ActWriteback)},
+		"corrupt":            {"corrupt BROKER FILE OFFSET --flip | --zero N", "damage a file's bytes on the disk of a broker that is down (FILE under /kafka-logs): flip the bits of the byte at OFFSET, or N bytes from it read back as zeros; its next start's recovery meets them", (*Terminal).corrupt},
+		"wipe":               {"wipe BROKER PATH", "remove a partition directory or a file of a broker that is down (PATH under /kafka-logs), as rm -rf on its host: what to do when a damaged file stops its start; the next start reads a missing checkpoint as empty and creates a wiped partition's replica empty, which fetches everything from its leader (the only in-sync copy wiped is lost)", (*Terminal).wipe},
+		"produce":            {"produce PRODUCER VALUE [--key K] [--partition P] [--timestamp-ms MS]", "send one record now (--timestamp-ms: its CreateTime as the application sets it, a backfill's)", (*Terminal).produce},
+		"set-producer":       {"set-producer PRODUCER [--rate R] [--acks 0|1|all] [--keys K1,K2|none]", "change a producer's rate (records a second, 1.5 allowed), acks and keys", (*Terminal).setProducer},
+		"add-consumer":       {"add-consumer NAME --group G --topics T[,T] [--protocol classic|consumer] [--remote-assignor uniform|range] [--max-poll-records N] [--isolation read_committed] | add-consumer NAME TOPIC PARTITION [--isolation read_committed]", "add a group member (or a simple consumer of one partition); it polls every second", (*Terminal).addConsumer},
+		"add-copier":         {"add-copier NAME TOPIC PARTITION --to TOPIC [--group G] [--transactional-id ID] [--max-poll-records N] [--poll-ms MS]", "add a consume-transform-produce loop (Kafka's TransactionalMessageCopier): a transactional producer that reads TOPIC's PARTITION at read_committed, copies each record to the same partition of --to in a transaction, and commits its group's offsets (--group, default NAME) in the same transaction (--transactional-id, default NAME: a second copier with the same id fences the first)", (*Terminal).addCopier},
+		"commit-transaction": {"commit-transaction PRODUCER", "commit a transactional producer's open transaction (a copier's with its offsets)", producerVerb(cluster.ActCommitTransaction)},
+		"abort-transaction":  {"abort-transaction PRODUCER", "abort a transactional producer's open transaction (a copier then reads again from its group's committed offset)", producerVerb(cluster.ActAbortTransaction)},
+		"remove-consumer":    {"remove-consumer NAME", "close a group member cleanly (it leaves the group)", consumerVerb(cluster.ActCloseConsumer)},
+		"crash-consumer":     {"crash-consumer NAME", "kill a group member's process (the group notices after session.timeout.ms)", consumerVerb(cluster.ActCrashConsumer)},
+		"poll":               {"poll CONSUMER", "have a consumer read what the leader exposes", (*Terminal).poll},
+		"seek":               {"seek GROUP TOPIC earliest|latest|OFFSET", "commit new offsets for an Empty group (kafka-consumer-groups --reset-offsets --execute)", (*Terminal).seek},
+		"cut":                {"cut A,B C,D | cut client N [BROKERS]", "cut the network links between two sets of nodes (brokers 1..3, controller 0), or a Kafka client's links (N as the page numbers it; its connections hang until heal)", (*Terminal).cut},
+		"heal":               {"heal", "restore every network link", (*Terminal).heal},
+		"run":                {"run MS", "move the virtual clock forward", (*Terminal).run},
+		"state":              {"state", "print the state in the scenarios' notation (each log's newest 100 records)", (*Terminal).state},
+		"events":             {"events [N]", "print the newest N events (default 20)", (*Terminal).events},
 	}
 	for _, tool := range kafkatools.Tools() {
 		termCommands[tool.Name] = termCommand{tool.Usage, tool.Help, kafkaTool(tool)}
@@ -335,6 +338,50 @@ func (t *Terminal) addConsumer(args []string, at *int64, out io.Writer) error {
 	}
 	c := cluster.ConsumerConfig{Name: pos[0], Topic: pos[1], Partition: int32(p), PollIntervalMs: poll, IsolationLevel: fl["isolation"]}
 	return t.act(at, out, cluster.Action{Kind: cluster.ActAddConsumer, Consumer: c})
+}
+
+// addCopier adds a copier: add-copier NAME TOPIC PARTITION --to TOPIC.
+func (t *Terminal) addCopier(args []string, at *int64, out io.Writer) error {
+	fl, pos := kafkatools.Flags(args)
+	if len(pos) != 3 {
+		return ErrUsage
+	}
+	if fl["to"] == "" {
+		return fmt.Errorf("%w: --to TOPIC says where the copies go", ErrUsage)
+	}
+	p, err := strconv.ParseInt(pos[2], 10, 32)
+	if err != nil {
+		return fmt.Errorf("%w: partition %q is no number", ErrUsage, pos[2])
+	}
+	c := cluster.CopySource{Topic: pos[1], Partition: int32(p), Group: pos[0]}
+	if g, ok := fl["group"]; ok {
+		c.Group = g
+	}
+	if s, ok := fl["max-poll-records"]; ok {
+		if c.MaxRecords, err = strconv.Atoi(s); err != nil || c.MaxRecords <= 0 {
+			return fmt.Errorf("%w: --max-poll-records %q is no positive number", ErrUsage, s)
+		}
+	}
+	if s, ok := fl["poll-ms"]; ok {
+		if c.PollIntervalMs, err = strconv.ParseInt(s, 10, 64); err != nil || c.PollIntervalMs <= 0 {
+			return fmt.Errorf("%w: --poll-ms %q is no positive number", ErrUsage, s)
+		}
+	}
+	id := pos[0]
+	if s, ok := fl["transactional-id"]; ok {
+		id = s
+	}
+	return t.act(at, out, cluster.Action{Kind: cluster.ActAddCopier, Producer: cluster.ProducerConfig{Name: pos[0], Topic: fl["to"], TransactionalID: id, Copy: c}})
+}
+
+// producerVerb is a verb on one producer: VERB PRODUCER.
+func producerVerb(kind cluster.ActionKind) func(*Terminal, []string, *int64, io.Writer) error {
+	return func(t *Terminal, args []string, at *int64, out io.Writer) error {
+		if len(args) != 1 {
+			return ErrUsage
+		}
+		return t.act(at, out, cluster.Action{Kind: kind, Name: args[0]})
+	}
 }
 
 func consumerVerb(kind cluster.ActionKind) func(*Terminal, []string, *int64, io.Writer) error {

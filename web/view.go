@@ -243,8 +243,21 @@ type ProducerView struct {
 	Failed       int `json:"failed"`
 	// Last are the outcomes of its newest records, newest last.
 	Last []cluster.ResultInfo `json:"last,omitempty"`
+	// Copy is set for a consume-transform-produce loop (add-copier).
+	Copy *CopyView `json:"copy,omitempty"`
 	// V is the producer's version in the update stream (0 outside it).
 	V uint64 `json:"v,omitempty"`
+}
+
+// CopyView is what a copier reads and commits: its input partition
+// ("orders-0"), the group whose offsets its transactions commit, its
+// consumer's position (-1 while it reads the committed offset) and how
+// many records the transactions it committed copied.
+type CopyView struct {
+	From     string `json:"from"`
+	Group    string `json:"group"`
+	Position int64  `json:"position"`
+	Copied   int    `json:"copied"`
 }
 
 // ConsumerView is one consumer: a simple one (Topic, Partition, Position,
@@ -392,10 +405,14 @@ func detail(w *cluster.World, p cluster.PartitionInfo, row PartRow) *DetailView 
 
 func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 	cfgs := producerConfigs(w)
-	rates, lingers := map[string]float64{}, map[string]int64{}
+	rates, lingers, copies := map[string]float64{}, map[string]int64{}, map[string]*CopyView{}
 	for _, p := range w.Producers() {
 		rates[p.Name()] = p.RatePerSec()
 		lingers[p.Name()] = max(0, p.Config().LingerMs)
+		if copied, pos, ok := p.CopyCounts(); ok {
+			src := p.Config().Copy
+			copies[p.Name()] = &CopyView{From: fmt.Sprintf("%s-%d", src.Topic, src.Partition), Group: src.Group, Position: pos, Copied: copied}
+		}
 	}
 	var out []ProducerView
 	for _, p := range st.Producers {
@@ -405,7 +422,7 @@ func producerViews(w *cluster.World, st cluster.State) []ProducerView {
 			acks = "all"
 		}
 		pv := ProducerView{Name: p.Name, Topic: c.Topic, Rate: rates[p.Name], Acks: acks, LingerMs: lingers[p.Name], Keys: c.Keys,
-			Sent: p.Sent, Acked: p.Acked, LostAfterAck: p.LostAfterAck, SentNoAck: p.SentNoAck, Failed: p.Failed}
+			Sent: p.Sent, Acked: p.Acked, LostAfterAck: p.LostAfterAck, SentNoAck: p.SentNoAck, Failed: p.Failed, Copy: copies[p.Name]}
 		last := p.Results
 		if len(last) > 3 {
 			last = last[len(last)-3:]

@@ -41,7 +41,7 @@ func Flags(args []string) (map[string]string, []string) {
 func takesValue(name string) bool {
 	switch name {
 	case "topic", "topics", "group", "files", "broker", "key", "partition", "partitions", "replication-factor", "config", "poll-ms", "bootstrap-server", "max-bytes", "max-poll-records",
-		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms", "transactional-id", "broker-id", "max-transaction-timeout", "start-offset", "producer-id", "producer-epoch", "coordinator-epoch", "protocol", "remote-assignor", "isolation":
+		"rate", "acks", "keys", "to-offset", "shift-by", "zero", "timestamp-ms", "transactional-id", "broker-id", "max-transaction-timeout", "start-offset", "producer-id", "producer-epoch", "coordinator-epoch", "protocol", "remote-assignor", "isolation", "to":
 		return true
 	}
 	return false

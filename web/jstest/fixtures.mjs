@@ -41,6 +41,8 @@ export function update() {
       {name: "checkout", topic: "orders", rate: 3, acks: "all", keys: ["alice", "bob"], sent: 9, acked: 7, lost_after_ack: 0, sent_no_ack: 0, failed: 0, linger_ms: 5},
       {name: "clicks", topic: "orders", rate: 2, acks: "1", sent: 4, acked: 4, lost_after_ack: 1, sent_no_ack: 0, failed: 0, linger_ms: 5},
       {name: "metrics", topic: "orders", rate: 50, acks: "0", sent: 219, acked: 0, lost_after_ack: 0, sent_no_ack: 219, failed: 0, linger_ms: 5},
+      {name: "mirror", topic: "orders", rate: 0, acks: "all", sent: 6, acked: 6, lost_after_ack: 0, sent_no_ack: 0, failed: 0, linger_ms: 5,
+        copy: {from: "profiles-0", group: "mirror", position: 5, copied: 4}},
     ],
     consumers: [
       {name: "billing-1", group: "billing", partition: 0, position: 0, read: 0, processed: 12, duplicates: 0},

@@ -46,6 +46,18 @@ test("producers: settings and counts, an acks=0 send never counted acknowledged,
   const metrics = el.querySelector('.producer[data-producer="metrics"]').textContent;
   assert.match(metrics, /sent 219 · sent without ack 219 · failed 0/);
   assert.doesNotMatch(metrics, /acked/, "acks=0 sends are never counted as acked");
+  const mirror = el.querySelector('.producer[data-producer="mirror"]');
+  assert.match(mirror.textContent, /profiles-0 → orders/);
+  assert.match(mirror.textContent, /copies profiles-0 at read_committed, at offset 5; commits group mirror's offsets in its transactions · 4 copied in committed transactions/);
+  assert.deepEqual(mirror.querySelectorAll("button").map((b) => b.dataset.cmd), ["abort-transaction mirror"], "a copier is aborted, never sent to or edited");
+});
+
+test("producers: a copier reading its committed offset says so", () => {
+  const v = update();
+  v.producers = [{name: "mirror", topic: "orders", rate: 0, acks: "all", sent: 0, acked: 0, lost_after_ack: 0, sent_no_ack: 0, failed: 0, linger_ms: 5,
+    copy: {from: "profiles-0", group: "g", position: -1, copied: 0}}];
+  const el = clean(producersHTML(v), "producersHTML");
+  assert.match(el.textContent, /copies profiles-0 at read_committed, reading its committed offset; commits group g's offsets/);
 });
 
 test("partitions: a row each, the one in detail pressed", () => {

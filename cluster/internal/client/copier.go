@@ -32,10 +32,10 @@ import (
 //     consumer's position with sendOffsetsToTransaction (AddOffsetsToTxn to
 //     the transaction coordinator, then TxnOffsetCommit to the group's
 //     coordinator, as KafkaProducer.sendOffsetsToTransaction queues them)
-//     and commits (EndTxn once both are answered, after every record). The
-//     transaction stays open one poll interval, as a stream processor's
-//     stays open until its commit interval: long enough to be aborted, or
-//     left open by a pause.
+//     and commits (EndTxn once both are answered, after every record), and
+//     polls again as soon as the commit is answered. A transaction stays
+//     open one poll interval, as a stream processor's stays open until its
+//     commit interval: long enough to be aborted, or left open by a pause.
 //   - A transaction that ends aborted (abort-transaction, a record or the
 //     offsets that failed) is followed by abortTransaction's reset: the
 //     position goes back to the committed offset, read anew, so that what
@@ -245,16 +245,18 @@ func (p *Producer) readCommitted(env Env) {
 	c.nextPoll = env.Now()
 }
 
-// copyEnded follows the end of a copier's transaction: the records it
-// copied count once committed; an abort sends the position back to the
-// committed offset.
-func (p *Producer) copyEnded(committed bool) {
+// copyEnded follows the end of a copier's transaction at nowMs: the
+// records it copied count once committed, and it polls again at once (the
+// copier's loop goes on with its next poll); an abort sends the position
+// back to the committed offset.
+func (p *Producer) copyEnded(committed bool, nowMs int64) {
 	c := p.copy
 	if c == nil {
 		return
 	}
 	if committed {
 		c.copied += c.inTxn
+		c.nextPoll = nowMs
 	} else {
 		c.position = -1
 	}

@@ -292,6 +292,9 @@ type SetChange struct {
 
 // CheckSet checks a set-producer change.
 func (p *Producer) CheckSet(c SetChange) error {
+	if p.copy != nil {
+		return fmt.Errorf("%w: set-producer %s: a copier writes what it copies, at the pace it reads it: no rate, acks or keys to set", metadata.ErrInvalidConfig, p.cfg.Name)
+	}
 	if _, err := p.setConfig(c).withDefaults(p.settings.Rules); err != nil {
 		return err
 	}

@@ -299,7 +299,7 @@ func (p *Producer) EndTransaction(env Env, commit bool) {
 		t.failed = 0
 		t.initNeeded = t.initNeeded || t.bumpRequired
 		t.bumpRequired = false
-		p.copyEnded(false)
+		p.copyEnded(false, env.Now())
 		return
 	}
 	t.ending = true
@@ -547,7 +547,7 @@ func (p *Producer) completeTransaction(env Env, m txn.EndTxnResponse) {
 		p.nextEpoch(env, m.ProducerID, m.Epoch)
 		t.bumpRequired = false
 	}
-	p.copyEnded(t.marker == kafkalog.ControlCommit)
+	p.copyEnded(t.marker == kafkalog.ControlCommit, env.Now())
 	if t.bumpRequired {
 		t.initNeeded, t.bumpRequired = true, false
 	}

@@ -82,6 +82,15 @@
  */
 
 /**
+ * CopyView is the JSON of web.CopyView.
+ * @typedef {object} CopyView
+ * @property {string} from
+ * @property {string} group
+ * @property {number} position
+ * @property {number} copied
+ */
+
+/**
  * DetailView is the JSON of web.DetailView.
  * @typedef {object} DetailView
  * @property {string} topic
@@ -473,6 +482,7 @@
  * @property {number} sent_no_ack
  * @property {number} failed
  * @property {Array<ResultInfo> | null} [last] Last are the outcomes of its newest records, newest last.
+ * @property {CopyView | null} [copy] Copy is set for a consume-transform-produce loop (add-copier).
  * @property {number} [v] V is the producer's version in the update stream (0 outside it).
  */
 
