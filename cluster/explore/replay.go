@@ -106,6 +106,9 @@ func (c UserConfig) ReplayCommand(seed uint64) string {
 	if c.Transactions {
 		b.WriteString(" --transactions")
 	}
+	if c.CopierMistake != "" {
+		b.WriteString(" --copier-mistake " + c.CopierMistake)
+	}
 	fmt.Fprintf(&b, " --seed %d --schedules 1", seed)
 	return b.String()
 }

@@ -102,6 +102,10 @@ type UserConfig struct {
 	// consumers to the sequences, and checks transactions' invariants
 	// (see usertxn.go).
 	Transactions bool
+	// CopierMistake plants a mistake exactly-once forbids in the copiers
+	// drawn with Transactions, which the copiers' invariants must catch
+	// ([CopierMistakes]; "": none).
+	CopierMistake string
 	// ClockStartMs is the world's Kafka clock at its start
 	// ([cluster.Config.ClockStartMs]; 0: 1970, as every scenario's).
 	ClockStartMs int64
@@ -126,7 +130,11 @@ func (c UserConfig) newWorld(seed uint64) (*cluster.World, error) {
 		c.Configure(&cfg)
 	}
 	cfg.ClockStartMs = c.ClockStartMs
-	return defaultworld.NewWith(cfg)
+	w, err := defaultworld.NewWith(cfg)
+	if err == nil && c.Transactions {
+		err = w.CreateTopic(copiesTopic())
+	}
+	return w, err
 }
 
 // rules are the rules the world runs under.

@@ -365,10 +365,12 @@ func requireUserSequencePasses(t *testing.T, cfg explore.UserConfig, seed uint64
 func runAction(ms int64) cluster.Action { return cluster.Action{Kind: cluster.ActRun, Ms: ms} }
 
 // TestUserExploreTransactions plays random user-level sequences with
-// transactional producers (zombies among them) and read_committed
-// consumers: read_committed never hands out an aborted record, misses no
-// committed one below its position, and no last stable offset is above
-// its high watermark. The sequences draw every transactional action.
+// transactional producers (zombies among them), read_committed consumers
+// and copiers: read_committed never hands out an aborted record, misses no
+// committed one below its position, no last stable offset is above its
+// high watermark, and each copied record has one committed copy, its
+// group's offset never ahead of them. The sequences draw every
+// transactional action.
 func TestUserExploreTransactions(t *testing.T) {
 	n := 8
 	if testing.Short() {
@@ -383,7 +385,7 @@ func TestUserExploreTransactions(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []cluster.ActionKind{cluster.ActCommitTransaction, cluster.ActAbortTransaction, cluster.ActAddProducer, cluster.ActAddConsumer} {
+	for _, k := range []cluster.ActionKind{cluster.ActCommitTransaction, cluster.ActAbortTransaction, cluster.ActAddProducer, cluster.ActAddConsumer, cluster.ActAddCopier} {
 		if drawn[k] == 0 {
 			t.Errorf("no %s drawn in 16 sequences", k)
 		}

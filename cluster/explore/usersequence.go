@@ -22,10 +22,14 @@ func UserSequence(cfg UserConfig, seed uint64) []UserOp {
 	rd := rand.New(rand.NewPCG(seed, 0xda3a9e))
 	// So are transactions, with cfg.Transactions.
 	rt := rand.New(rand.NewPCG(seed, 0x7a5c7))
-	var txProducers []string
+	var txProducers, copiers []string
 	var ops []UserOp
 	for len(ops) < cfg.Ops {
 		if cfg.Transactions && rt.IntN(3) == 0 {
+			if rt.IntN(4) == 0 {
+				ops = append(ops, userCopierOp(rt, len(ops)+1, &copiers, cfg.CopierMistake))
+				continue
+			}
 			ops = append(ops, userTxnOp(rt, len(ops)+1, &txProducers))
 			continue
 		}

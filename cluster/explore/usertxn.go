@@ -30,6 +30,8 @@ import (
 // partition below its position (from the log start offset on) but the
 // markers and the aborted transactions' records, and nothing else: each
 // committed transaction in offset order, up to the last stable offset.
+// Copiers (consume-transform-produce) are drawn too, with their own
+// invariants (userctp.go).
 
 // userTxnIDs are the transactional ids the explorer's producers take: two
 // producers with the same one fence each other.
@@ -102,6 +104,7 @@ func (u *userRun) checkTransactions(settled bool) {
 			u.checkReadCommittedWhole(c, p, log)
 		}
 	}
+	u.checkCopies(st, parts, settled)
 }
 
 // checkReadCommittedWhole checks that read_committed consumer c handed

@@ -49,6 +49,7 @@ type exploreOptions struct {
 	// The user-level explorer's (UserConfig).
 	maxValueBytes int
 	transactions  bool
+	mistake       string
 }
 
 // exploreProgressEvery is how often a long run prints a progress line.
@@ -71,8 +72,14 @@ controller fences the broker), clean stops, OS writebacks, isolations and heals.
 (produce any size and key, set-producer, add, remove and crash consumers, stop,
 kill, power-cut, start, writeback, cut and heal links, seek, jumps back in time,
 clones, resets, long runs, and bad input) and checks invariants after every action;
---transactions adds transactional producers, commits, aborts, zombies and
-read_committed consumers to its draws.
+--transactions adds transactional producers, commits, aborts, zombies,
+read_committed consumers and consume-transform-produce copiers to its draws, and
+checks exactly once end to end: no input record copied twice in committed output,
+and a group offset never ahead of its committed copies. --copier-mistake plants a
+mistake those checks must catch: auto-commit (offsets committed outside the
+transactions), no-offsets (none committed), read-uncommitted (the copiers' consumers
+read aborted records), own-transactional-id (no fencing between two copiers of a
+partition).
 
 A progress line goes to stderr every few seconds on long runs.
 
@@ -96,7 +103,8 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.restrict, "restrict-power-cuts", true, "--mode replication: power-cut a broker only while every partition it hosts has min.insync.replicas ISR members running, then wait for its fencing")
 	fset.Int64Var(&o.tickMs, "tick", 100, "--mode replication: the world's tick `MS`")
 	fset.IntVar(&o.maxValueBytes, "max-value-bytes", 0, "--mode users: cap the values produced at `B` bytes (0: up to 1.2 MB)")
-	fset.BoolVar(&o.transactions, "transactions", false, "--mode users: add transactional producers (some sharing a transactional.id: zombies fenced) and read_committed consumers, and check that read_committed never hands out an aborted record, misses no committed one, and that the last stable offset stays at or below the high watermark")
+	fset.BoolVar(&o.transactions, "transactions", false, "--mode users: add transactional producers (some sharing a transactional.id: zombies fenced), read_committed consumers and consume-transform-produce copiers, and check that read_committed never hands out an aborted record, misses no committed one, that the last stable offset stays at or below the high watermark, and that each copied record has exactly one committed copy, its group's offset never ahead of them")
+	fset.StringVar(&o.mistake, "copier-mistake", "", "--mode users --transactions: plant the mistake `M` in the copiers, which the checks must catch: "+strings.Join(explore.CopierMistakes, ", "))
 	u := cli.Usage{Synopsis: "explore [--rules R] [--schedules N] [--seed S] [--ops K] [--mode replication|users] [--json] [--events]", About: exploreAbout}
 	if code, ok := u.Parse(fset, args, stdout, stderr); !ok {
 		return code
@@ -135,7 +143,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 // exploreMistake says what is wrong with the flags given, "" if nothing.
 func exploreMistake(o exploreOptions, given map[string]bool, rulesErr error) string {
 	modeFlags := map[string]string{"min-isr": "replication", "unclean": "replication", "restrict-power-cuts": "replication", "tick": "replication",
-		"max-value-bytes": "users"}
+		"max-value-bytes": "users", "transactions": "users", "copier-mistake": "users"}
 	for _, name := range slices.Sorted(maps.Keys(modeFlags)) {
 		if given[name] && o.mode == "replication" != (modeFlags[name] == "replication") {
 			return fmt.Sprintf("--%s is a flag of --mode %s", name, modeFlags[name])
@@ -160,6 +168,10 @@ func exploreMistake(o exploreOptions, given map[string]bool, rulesErr error) str
 		return fmt.Sprintf("--max-value-bytes %d: 0 or more", o.maxValueBytes)
 	case o.events && o.json:
 		return "--events prints text: not with --json"
+	case o.mistake != "" && !slices.Contains(explore.CopierMistakes, o.mistake):
+		return fmt.Sprintf("--copier-mistake %q: one of %s", o.mistake, strings.Join(explore.CopierMistakes, ", "))
+	case o.mistake != "" && !o.transactions:
+		return "--copier-mistake plants a mistake in the copiers --transactions draws: give --transactions too"
 	}
 	return ""
 }
@@ -167,7 +179,7 @@ func exploreMistake(o exploreOptions, given map[string]bool, rulesErr error) str
 // exploreExplorer is the explorer the flags ask for.
 func exploreExplorer(o exploreOptions, rules replica.RuleSet) explore.Explorer {
 	if o.mode == "users" {
-		return explore.UserConfig{Rules: &rules, Ops: o.ops, MaxValueBytes: o.maxValueBytes, Transactions: o.transactions}
+		return explore.UserConfig{Rules: &rules, Ops: o.ops, MaxValueBytes: o.maxValueBytes, Transactions: o.transactions, CopierMistake: o.mistake}
 	}
 	return explore.ReplicationConfig{Rules: rules, MinInsyncReplicas: o.minISR, UncleanLeaderElectionEnable: o.unclean,
 		RestrictPowerCuts: o.restrict, TickMs: o.tickMs, Ops: o.ops}

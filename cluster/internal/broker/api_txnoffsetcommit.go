@@ -99,10 +99,11 @@ func (rq *Requests) txnOffsetCommit(env Env, b *Broker, id uint64, x *Request, r
 
 // txnOffsetsBatch is the transactional batch of producer pid (epoch
 // epoch, no sequence) holding the offset commit records recs, as
-// GroupMetadataManager.storeOffsets builds it for a TxnOffsetCommit.
+// GroupMetadataManager.storeOffsets builds it for a TxnOffsetCommit; pid
+// -1 makes a plain batch, an offset commit's.
 func txnOffsetsBatch(pid int64, epoch int16, nowMs int64, recs []group.OffsetCommitRecord) []byte {
 	batch := kafkalog.RecordBatch{}
-	batch.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, true, false)
+	batch.Attributes = kafkalog.NewAttributes(kafkalog.CompressionNone, kafkalog.CreateTime, pid >= 0, false)
 	batch.PartitionLeaderEpoch = kafkalog.NoPartitionLeaderEpoch
 	batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence = pid, epoch, kafkalog.NoSequence
 	for i, r := range recs {

@@ -23,7 +23,9 @@ import (
 // the producer's own node under its correlation id, so the leader's
 // answer goes back to the producer, which reads its error as Kafka 3.7's
 // GroupMetadataManager maps an offsets append's; a refusal before the
-// append is a txn.TxnOffsetCommitResponse.
+// append is a txn.TxnOffsetCommitResponse. Producer id -1 is a plain
+// offset commit of the producer's consumer (a copier's auto-commit): a
+// batch of no transaction, which counts at once.
 func (b *Broker) simTxnOffsetCommit(env Env, e *netsim.Envelope, m txn.TxnOffsetCommit) {
 	refuse := func(code int16) {
 		env.Send(netsim.Envelope{From: b.id, To: e.From, Kind: netsim.KindTxnResponse, Txn: txn.TxnOffsetCommitResponse{Corr: m.Corr, Error: code}})

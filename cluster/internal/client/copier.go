@@ -8,6 +8,8 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/kafkalog"
 )
 
@@ -65,6 +67,22 @@ type CopySource struct {
 	// PollIntervalMs is how often the loop polls (default
 	// [DefaultCopyPollIntervalMs]).
 	PollIntervalMs int64
+	// AutoCommit is enable.auto.commit=true on the copier's consumer: the
+	// mistake exactly-once forbids (Kafka's copier sets it false). The
+	// position is committed as the consumer polls, at once and outside
+	// the transaction (a plain offset commit), and no offsets go in the
+	// transactions: an abort then loses what it copied, as the committed
+	// offset is already past it.
+	AutoCommit bool
+	// ReadUncommitted is isolation.level=read_uncommitted on the copier's
+	// consumer (the Java consumer's default, which Kafka's copier
+	// overrides): it copies the records of open and aborted transactions
+	// of its input too.
+	ReadUncommitted bool
+	// NoOffsets leaves sendOffsetsToTransaction out: the transactions
+	// commit the copies alone, the group's offset never moves, and a
+	// copier that starts again copies everything again.
+	NoOffsets bool
 }
 
 // The copier's defaults.
@@ -133,7 +151,11 @@ func checkCopy(env Env, cfg ProducerConfig) error {
 // newCopyState is the consumer of a copier about to start.
 func newCopyState(env Env, s Settings, cfg ProducerConfig) *copyState {
 	c := cfg.Copy
-	in := &Consumer{cfg: ConsumerConfig{Name: cfg.Name, Topic: c.Topic, Partition: c.Partition, IsolationLevel: ReadCommitted},
+	isolation := ReadCommitted
+	if c.ReadUncommitted {
+		isolation = ReadUncommitted
+	}
+	in := &Consumer{cfg: ConsumerConfig{Name: cfg.Name, Topic: c.Topic, Partition: c.Partition, IsolationLevel: isolation},
 		readCommittedPart: s.ReadCommitted, limit: c.MaxRecords, resetEarliest: true}
 	return &copyState{in: in, position: -1, nextPoll: env.Now() + c.PollIntervalMs}
 }
@@ -188,6 +210,23 @@ func (p *Producer) tickCopy(env Env) {
 	in := kafkalog.TopicPartition{Topic: src.Topic, Partition: src.Partition}
 	env.Record(event.Transaction, 0, &in, "%s: copies offsets %d-%d of %s-%d in a transaction (it commits at its next poll)", p.cfg.Name,
 		got[0].Offset, got[len(got)-1].Offset, src.Topic, src.Partition)
+	if src.AutoCommit {
+		p.autoCommit(env, in, c.position)
+	}
+}
+
+// autoCommit commits the consumer's position at once, outside the
+// transaction (enable.auto.commit=true): a plain offset commit, sent and
+// not waited for.
+func (p *Producer) autoCommit(env Env, in kafkalog.TopicPartition, offset int64) {
+	src := p.cfg.Copy
+	b, ok := env.Coordinator(src.Group)
+	if !ok {
+		return
+	}
+	env.Record(event.Transaction, 0, &in, "%s: auto-commits %s-%d: %d outside the transaction (enable.auto.commit=true)", p.cfg.Name, in.Topic, in.Partition, offset)
+	env.Send(netsim.Envelope{From: p.id, To: b, Kind: netsim.KindTxnRequest, Txn: txn.TxnOffsetCommit{ProducerID: -1, Epoch: -1, Group: src.Group,
+		Generation: -1, Offsets: []txn.CommitOffset{{TP: in, Offset: offset}}}})
 }
 
 // commitCopy attaches to a copier's commit the offsets of what its
@@ -195,7 +234,7 @@ func (p *Producer) tickCopy(env Env) {
 // position), reporting whether it did.
 func (p *Producer) commitCopy(env Env) bool {
 	c, src := p.copy, p.cfg.Copy
-	if c == nil || c.inTxn == 0 {
+	if c == nil || c.inTxn == 0 || src.AutoCommit || src.NoOffsets {
 		return false
 	}
 	in := kafkalog.TopicPartition{Topic: src.Topic, Partition: src.Partition}
