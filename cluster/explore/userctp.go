@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -147,7 +148,7 @@ func (u *userRun) checkCopies(st cluster.State, parts map[cluster.PartitionRef]*
 		}
 		copies := committedCopies(out, outLog, r.in)
 		u.checkCopyOrigins(r, in, inLog, copies)
-		committed, ok := groupCommitted(groups, r.group, r.in)
+		committed, ok := groupCommitted(u.w, groups, r.group, r.in)
 		if !ok || !txnSettled(txns, r.tid) {
 			continue
 		}
@@ -234,9 +235,8 @@ func openAt(p *cluster.PartitionInfo, pid, offset int64) bool {
 }
 
 // groupCommitted is group's committed offset of tp (0 when it has none),
-// false when the group is not known (its coordinator does not run, or it
-// committed nothing yet).
-func groupCommitted(groups []cluster.GroupInfo, name string, tp cluster.PartitionRef) (int64, bool) {
+// false when its coordinator is not known.
+func groupCommitted(w *cluster.World, groups []cluster.GroupInfo, name string, tp cluster.PartitionRef) (int64, bool) {
 	for _, g := range groups {
 		if g.Name != name {
 			continue
@@ -251,7 +251,9 @@ func groupCommitted(groups []cluster.GroupInfo, name string, tp cluster.Partitio
 		}
 		return 0, true
 	}
-	return 0, false // no running coordinator has it (none may, for now)
+	// no running coordinator knows it: it committed nothing, unless its
+	// coordinator is not there (DeleteGroups' check says which)
+	return 0, !errors.Is(w.CheckDeleteGroup(name), cluster.ErrCoordinatorNotAvailable)
 }
 
 // txnSettled reports whether transactional id tid's coordinator is known
