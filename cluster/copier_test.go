@@ -104,3 +104,33 @@ func TestCopierRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A second copier with the same transactional.id fences the first (a
+// zombie, whose open transaction the coordinator aborts and whose next
+// request is refused PRODUCER_FENCED), reads the group's committed offset
+// and copies on: read_committed sees each input record once.
+func TestCopierZombieIsFenced(t *testing.T) {
+	w := copierWorld(t)
+	for i := range 6 {
+		require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActProduce, Name: "src", Value: fmt.Sprintf("a%d", i), Partition: -1}))
+	}
+	require.NoError(t, w.RunFor(1500)) // cp's first transaction is open, its three copies written
+	require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActAddCopier, Producer: cluster.ProducerConfig{Name: "cp2", Topic: "out", TransactionalID: "cp-tx",
+		Copy: cluster.CopySource{Topic: "in", Partition: 0, Group: "cp-g", MaxRecords: 3}}}))
+	for i := range 3 {
+		require.NoError(t, w.Do(cluster.Action{Kind: cluster.ActProduce, Name: "src", Value: fmt.Sprintf("b%d", i), Partition: -1}))
+	}
+	require.NoError(t, w.RunFor(10_000))
+	var got []string
+	for _, r := range w.Consumers()[0].Records() {
+		got = append(got, r.Value)
+	}
+	want := []string{"in-0@0:a0", "in-0@1:a1", "in-0@2:a2", "in-0@3:a3", "in-0@4:a4", "in-0@5:a5", "in-0@6:b0", "in-0@7:b1", "in-0@8:b2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("read_committed of out-0 (-want +got):\n%s\nevents:\n%s", diff, copierEvents(w))
+	}
+	old := w.Producers()[1]
+	if _, _, fatal := old.TxnProducerID(); fatal != "PRODUCER_FENCED" {
+		t.Errorf("the first copier's fatal error: %q, want PRODUCER_FENCED", fatal)
+	}
+}

@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -184,14 +185,14 @@ func (u *userRun) checkCopies(st cluster.State, parts map[cluster.PartitionRef]*
 // checkCopyOrigins checks that no input record has two committed copies,
 // and that each is of a record read_committed delivers.
 func (u *userRun) checkCopyOrigins(r copyRoute, in *cluster.PartitionInfo, inLog map[int64]cluster.RecordInfo, copies map[int64][]int64) {
-	for _, o := range sortedKeys(copies) {
+	for _, o := range slices.Sorted(maps.Keys(copies)) {
 		at := copies[o]
 		if len(at) > 1 {
 			u.fail("ctp-duplicate", "%s-%d offset %d has %d committed copies in %s-%d, at %v (group %s)", r.in.Topic, r.in.Partition, o, len(at), r.out.Topic, r.out.Partition, at, r.group)
 			return
 		}
 	}
-	for _, o := range sortedKeys(copies) {
+	for _, o := range slices.Sorted(maps.Keys(copies)) {
 		if o < in.LogStartOffset {
 			continue
 		}
@@ -266,13 +267,4 @@ func txnSettled(txns []cluster.TransactionInfo, tid string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[int64]V) []int64 {
-	out := make([]int64, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
