@@ -10,8 +10,10 @@ import (
 )
 
 // offsetFetch reads committed offsets through the coordinator of each
-// group (v8+ batches groups). Transactions are not simulated, so no
-// offset is ever pending and require_stable (v7+) changes nothing.
+// group (v8+ batches groups). A transactional offset not yet committed is
+// not counted, but require_stable (v7+) is not honoured here: a pending
+// one is not answered UNSTABLE_OFFSET_COMMIT, as Kafka 3.7 does, for real
+// clients (the simulated copiers' read honours it: Broker.StableCommitted).
 func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *kmsg.OffsetFetchRequest) {
 	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
 	var parts []group.Request

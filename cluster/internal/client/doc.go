@@ -27,7 +27,12 @@
 // partition is), and runs a transactional producer's transactions through the
 // transaction coordinator of its transactional.id ([Env.TxnCoordinator]:
 // InitProducerId, AddPartitionsToTxn, EndTxn), which writes the markers
-// ([Producer.EndTransaction]).
+// ([Producer.EndTransaction]). A producer with a [CopySource] is a
+// consume-transform-produce loop, as Kafka's TransactionalMessageCopier: it
+// reads its input partition at read_committed, copies each record in a
+// transaction that also commits its group's offsets (AddOffsetsToTxn,
+// TxnOffsetCommit), and after an abort reads its group's committed offset
+// again ([Env.CommittedOffset], with KIP-447's require_stable).
 //
 // A consumer is simple (one partition, no group) or a member of a consumer
 // group: its [group.Member] joins, syncs, heartbeats, commits and revokes

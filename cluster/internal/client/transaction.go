@@ -69,9 +69,11 @@ import (
 // the epochs ran out), whose records start again at sequence 0; an abort
 // after a failed record needs no InitProducerId, the EndTxn bumps.
 //
-// Not modelled: AddOffsetsToTxn and TxnOffsetCommit from the simulated
-// producers (real clients use them: consume-transform-produce), and the
-// sequences of in-flight batches adjusted after a failed batch
+// A copier's transactions carry its consumer's offsets too
+// (sendOffsetsToTransaction: AddOffsetsToTxn, then TxnOffsetCommit to the
+// group's coordinator; txnoffsets.go, copier.go).
+//
+// Not modelled: the sequences of in-flight batches adjusted after a failed batch
 // (TxnPartitionMap.adjustSequencesDueToFailedBatch: the transaction aborts
 // anyway).
 
