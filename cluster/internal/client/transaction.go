@@ -110,8 +110,10 @@ type txnState struct {
 	// committed and aborted count the transactions ended.
 	committed, aborted int
 	// offsets are the consumer offsets the transaction is to commit
-	// (sendOffsetsToTransaction), nil if none or once they were appended.
-	offsets *txnOffsets
+	// (sendOffsetsToTransaction), nil if none or once they were appended;
+	// offsetsFailed: they were refused, the transaction can only abort.
+	offsets       *txnOffsets
+	offsetsFailed bool
 }
 
 // txnRequest is a request to the transaction coordinator in flight.
@@ -298,7 +300,7 @@ func (p *Producer) EndTransaction(env Env, commit bool) {
 			env.Record(event.Produce, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
 		}
 		env.Record(event.Produce, 0, nil, "%s: %s: the transaction wrote nothing, no EndTxn to send", p.cfg.Name, markerVerb(t.marker))
-		t.failed = 0
+		t.failed, t.offsetsFailed = 0, false
 		t.initNeeded = t.initNeeded || t.bumpRequired
 		t.bumpRequired = false
 		p.copyEnded(false, env.Now())
@@ -392,13 +394,22 @@ func (p *Producer) tickTransaction(env Env) {
 		p.sendOffsets(env)
 	case t.ending && len(t.adding) == 0 && p.txnRecordsAnswered():
 		if t.marker == kafkalog.ControlCommit && t.failed > 0 {
-			env.Record(event.Transaction, 0, nil, "%s: commitTransaction failed: %d record(s) of the transaction failed; the application aborts it", p.cfg.Name, t.failed)
+			env.Record(event.Transaction, 0, nil, "%s: commitTransaction failed: %s; the application aborts it", p.cfg.Name, t.failedText())
 			t.marker = kafkalog.ControlAbort
 		}
 		p.sendTxn(env, "EndTxn", func(corr int64) netsim.TxnMessage {
 			return txn.EndTxn{Corr: corr, TransactionalID: p.cfg.TransactionalID, ProducerID: t.pid, Epoch: p.epoch, Commit: t.marker == kafkalog.ControlCommit, TV2: t.tv2}
 		})
 	}
+}
+
+// failedText says what failed in the transaction: its records, or its
+// offsets (a copier's).
+func (t *txnState) failedText() string {
+	if t.offsetsFailed {
+		return "its offsets were refused"
+	}
+	return fmt.Sprintf("%d record(s) of the transaction failed", t.failed)
 }
 
 // txnRecordsAnswered reports whether every record of the transaction was
@@ -544,7 +555,7 @@ func (p *Producer) completeTransaction(env Env, m txn.EndTxnResponse) {
 		t.aborted++
 	}
 	env.Record(event.Transaction, 0, nil, "%s: transaction %s (EndTxn answered; the coordinator has the leaders write the %s markers on %s)", p.cfg.Name, verb, t.marker, p.txnPartitionsText())
-	t.partitions, t.ending, t.failed = nil, false, 0
+	t.partitions, t.ending, t.failed, t.offsetsFailed = nil, false, 0, false
 	if t.tv2 {
 		p.nextEpoch(env, m.ProducerID, m.Epoch)
 		t.bumpRequired = false

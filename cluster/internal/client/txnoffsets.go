@@ -5,6 +5,7 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
+	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
@@ -19,8 +20,10 @@ import (
 // written there is below its high watermark, never after an ABORT. EndTxn
 // waits for both answers. Retriable answers (the coordinator moved or is
 // loading, too few in-sync replicas, no answer within request.timeout.ms)
-// are retried; PRODUCER_FENCED or INVALID_PRODUCER_EPOCH is fatal; any
-// other error makes the transaction abortable.
+// are retried; a group's refusal of the consumer's generation or member
+// (TxnOffsetCommit) or an unknown producer id (AddOffsetsToTxn) makes the
+// transaction abortable; PRODUCER_FENCED, INVALID_PRODUCER_EPOCH and any
+// other error are fatal.
 
 // txnOffsets are the offsets a transaction is to commit for group: tp's
 // next offset to read. added: AddOffsetsToTxn was answered.
@@ -64,10 +67,10 @@ func (p *Producer) offsetsAdded(env Env, code int16) {
 	case code == 0:
 		t.offsets.added = true
 		env.Record(event.Transaction, 0, nil, "%s: AddOffsetsToTxn (group %s): the group's offsets partition is in the transaction", p.cfg.Name, t.offsets.group)
-	case retriableTxnError(code) || fencedTxnError(code):
-		p.txnError(env, "AddOffsetsToTxn", code)
-	default:
+	case code == kafkaerr.UnknownProducerID || code == kafkaerr.InvalidProducerIDMapping:
 		p.offsetsFailed(env, "AddOffsetsToTxn", code)
+	default:
+		p.txnError(env, "AddOffsetsToTxn", code) // retried, or fatal
 	}
 }
 
@@ -110,10 +113,10 @@ func (p *Producer) offsetsAnswered(env Env, e *netsim.Envelope) bool {
 	case retriableTxnError(code) || code == kafkaerr.UnknownTopicOrPartition || code == kafkaerr.RequestTimedOut:
 		env.Record(event.Transaction, 0, &o.tp, "%s: TxnOffsetCommit got %s: retried after retry.backoff.ms", p.cfg.Name, kafkaerr.Name(code))
 		t.retryAtMs = env.Now() + p.cfg.RetryBackoffMs
-	case fencedTxnError(code):
-		p.txnError(env, "TxnOffsetCommit", code)
+	case code == int16(group.FencedInstanceID) || code == int16(group.UnknownMemberID) || code == int16(group.IllegalGeneration):
+		p.offsetsFailed(env, "TxnOffsetCommit", code) // the client's CommitFailedException
 	default:
-		p.offsetsFailed(env, "TxnOffsetCommit", code)
+		p.txnError(env, "TxnOffsetCommit", code) // fenced, or unexpected: fatal
 	}
 	p.tickTransaction(env)
 	return true
@@ -126,4 +129,5 @@ func (p *Producer) offsetsFailed(env Env, name string, code int16) {
 	env.Record(event.Transaction, 0, &t.offsets.tp, "%s: %s got %s: the transaction can only abort", p.cfg.Name, name, kafkaerr.Name(code))
 	t.offsets = nil
 	t.failed++
+	t.offsetsFailed = true
 }
