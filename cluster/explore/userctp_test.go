@@ -70,7 +70,7 @@ func TestTransactionInvariantsCatchPlantedBugs(t *testing.T) {
 		want   []string
 		replay string
 	}{
-		{"read_committed hands out aborted records", plantConfig("", deliverAll), 54, []string{"read-committed-aborted"}, ""},
+		{"read_committed hands out aborted records", plantConfig("", deliverAll), 59, []string{"read-committed-aborted"}, ""},
 		{"read_committed drops committed transactions", plantConfig("", dropTransactional), 8, []string{"read-committed-complete"}, ""},
 		{"copiers commit their offsets outside the transaction", plantConfig("auto-commit", nil), 2, []string{"ctp-offsets-ahead"}, "--copier-mistake auto-commit"},
 		{"copiers commit no offsets", plantConfig("no-offsets", nil), 2, []string{"ctp-output-ahead"}, "--copier-mistake no-offsets"},
