@@ -8,8 +8,13 @@ import (
 
 // classicGroup is one group's coordinator-side state.
 type classicGroup struct {
-	id    string
-	state State
+	id string
+	// incarnation tells this group apart from every other the coordinator
+	// made under the same id (deleted or expired, then made again, or
+	// unloaded and loaded back): an append's end applies only to the
+	// group that made the record (store.go).
+	incarnation int64
+	state       State
 	// stateSinceMs is when it entered state (currentStateTimestamp), -1
 	// when loaded from a record that does not say.
 	stateSinceMs int64

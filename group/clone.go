@@ -24,7 +24,7 @@ func (c *Coordinator) Clone(store OffsetReader) *Coordinator {
 	out := &Coordinator{cfg: c.cfg, store: store, nowMs: c.nowMs, groups: make(map[string]*classicGroup, len(c.groups)),
 		ready:   Ready{Commits: slices.Clone(c.ready.Commits), Groups: slices.Clone(c.ready.Groups), Responses: slices.Clone(c.ready.Responses)},
 		touched: maps.Clone(c.touched), soonestMs: c.soonestMs, tickEveryGroup: c.tickEveryGroup,
-		nextStoreID: c.nextStoreID, stores: maps.Clone(c.stores), memberIDs: c.memberIDs}
+		nextStoreID: c.nextStoreID, stores: maps.Clone(c.stores), incarnations: c.incarnations, memberIDs: c.memberIDs}
 	for id, g := range c.groups {
 		out.groups[id] = g.clone()
 	}

@@ -95,6 +95,8 @@ type Coordinator struct {
 	// waits for their appends (store.go).
 	nextStoreID int64
 	stores      map[int64]storeWait
+	// incarnations counts the groups made (classicGroup.incarnation).
+	incarnations int64
 	// memberIDs is the state of the stream member ids' UUIDs come from
 	// (Config.MemberIDSeed; memberid.go).
 	memberIDs uint64
@@ -235,7 +237,8 @@ func (c *Coordinator) respond(to string, r Response) {
 }
 
 func (c *Coordinator) newGroup(id string) *classicGroup {
-	g := &classicGroup{id: id, state: Empty, stateSinceMs: c.nowMs, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{},
+	c.incarnations++
+	g := &classicGroup{id: id, incarnation: c.incarnations, state: Empty, stateSinceMs: c.nowMs, members: map[string]*member{}, pending: map[string]int64{}, static: map[string]string{},
 		emptySinceMs: c.nowMs}
 	c.groups[id] = g
 	return g

@@ -30,6 +30,9 @@ import (
 //	expire-offsets retention=MS             the coordinator's offsets expiry (offsets.retention.minutes in ms)
 //	stored                                  the latest group metadata record of each group
 //	store-error code=COORDINATOR_NOT_AVAILABLE  fail every group metadata append with it (NONE: succeed)
+//	store-hold                              group metadata appends wait (no answer) until store-release
+//	store-release                           the waiting appends end, oldest first (with store-error's code)
+//	delete-group group=g                    the DeleteGroups API
 //	move-coordinator                        a new coordinator, loaded from the stored records
 //
 // Raw requests from an address that is not a simulated consumer, to show
@@ -115,6 +118,15 @@ func (e *env) handle(t *testing.T, d *datadriven.TestData) {
 		e.raw(t, d)
 	case "store-error":
 		e.setStoreError(t, d)
+	case "store-hold":
+		e.holdStores = true
+	case "store-release":
+		e.releaseStores()
+	case "delete-group":
+		var id string
+		d.ScanArgs(t, "group", &id)
+		e.logf("delete group %s: %s", id, e.coord.DeleteGroup(id).String())
+		e.deliver()
 	case "stored":
 		e.printStored()
 	case "move-coordinator":

@@ -20,6 +20,10 @@ type env struct {
 	groups *group.MemoryGroupStore
 	// storeError, if not None, fails every group metadata append with it.
 	storeError group.ErrorCode
+	// holdStores keeps group metadata appends in held, unanswered, until
+	// released (an append waiting for in-sync replicas that do not come).
+	holdStores bool
+	held       []group.GroupRecord
 	coord      *group.Coordinator
 	members    map[string]*simMember
 	metadata   []group.TopicMetadata
@@ -148,13 +152,12 @@ func (e *env) handleCoordinatorReady() {
 		e.logf("coordinator stores %s %s=%d", c.Group, c.TopicPartition, c.Offset)
 	}
 	for _, g := range rd.Groups {
-		if e.storeError != group.None {
-			e.logf("coordinator fails to store group %s gen %d: %s", g.Group, g.Generation, e.storeError)
-			e.coord.GroupStored(g.StoreID, e.storeError)
+		if e.holdStores {
+			e.logf("coordinator's append of group %s gen %d waits", g.Group, g.Generation)
+			e.held = append(e.held, g)
 			continue
 		}
-		e.groups.Store(g)
-		e.coord.GroupStored(g.StoreID, group.None)
+		e.storeGroup(g)
 	}
 	for _, o := range rd.Responses {
 		sm := e.members[o.To]
@@ -175,6 +178,30 @@ func (e *env) handleCoordinatorReady() {
 		if e.checkEachDelivery != nil {
 			e.checkEachDelivery()
 		}
+	}
+}
+
+// storeGroup ends the append of group record g: it fails with storeError
+// if one is set, else the record is stored.
+func (e *env) storeGroup(g group.GroupRecord) {
+	if e.storeError != group.None {
+		e.logf("coordinator fails to store group %s gen %d: %s", g.Group, g.Generation, e.storeError)
+		e.coord.GroupStored(g.StoreID, e.storeError)
+		return
+	}
+	e.groups.Store(g)
+	e.coord.GroupStored(g.StoreID, group.None)
+}
+
+// releaseStores ends the held appends, oldest first, and delivers what
+// follows.
+func (e *env) releaseStores() {
+	held := e.held
+	e.held, e.holdStores = nil, false
+	for _, g := range held {
+		e.logf("coordinator's append of group %s gen %d ends", g.Group, g.Generation)
+		e.storeGroup(g)
+		e.deliver()
 	}
 }
 

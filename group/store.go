@@ -69,11 +69,13 @@ const (
 // storeWait is what a record's append completes (GroupMetadataManager's
 // storeGroup callbacks in GroupCoordinator.doSyncGroup and
 // updateStaticMemberAndRebalance). It holds data only, so that a clone
-// copies it.
+// copies it: the group is named by its id and incarnation where Kafka's
+// callback holds the GroupMetadata object itself.
 type storeWait struct {
-	kind       storeKind
-	group      string
-	generation int32
+	kind        storeKind
+	group       string
+	incarnation int64
+	generation  int32
 	// assignments is the leader's assignment (storeSync).
 	assignments []MemberAssignment
 	// static is the replacement to answer or undo (storeStatic).
@@ -114,7 +116,7 @@ func (c *Coordinator) storeGroup(g *classicGroup, w storeWait) {
 	}
 	c.ready.Groups = append(c.ready.Groups, rec)
 	if w.kind != storeOnly {
-		w.group, w.generation = g.id, g.generation
+		w.group, w.incarnation, w.generation = g.id, g.incarnation, g.generation
 		if c.stores == nil {
 			c.stores = map[int64]storeWait{}
 		}
@@ -155,7 +157,11 @@ func leaderAssignment(assignments []MemberAssignment) (map[string][]TopicPartiti
 // SyncGroup is answered, or on an error they are answered with it and the
 // group rebalances (GroupCoordinator.doSyncGroup). A static member's new
 // member id is answered now, or on an error undone
-// (updateStaticMemberAndRebalance). Unknown or finished ids are ignored.
+// (updateStaticMemberAndRebalance). Unknown or finished ids are ignored,
+// and so is the end of an append made for a group since deleted or
+// expired, even if a group of the same id has been made again and has
+// reached the same generation: Kafka's callback holds the group it was
+// made for, which is Dead, and the new group's own record decides for it.
 func (c *Coordinator) GroupStored(storeID int64, code ErrorCode) {
 	w, ok := c.stores[storeID]
 	if !ok {
@@ -163,7 +169,7 @@ func (c *Coordinator) GroupStored(storeID int64, code ErrorCode) {
 	}
 	delete(c.stores, storeID)
 	g := c.groups[w.group]
-	if g == nil || g.state == Dead {
+	if g == nil || g.incarnation != w.incarnation || g.state == Dead {
 		return
 	}
 	c.touch(w.group) // its deadlines change (tick.go)
