@@ -97,6 +97,14 @@ type OffsetInfo struct {
 // groupHost is the HOST column of every simulated consumer.
 const groupHost = broker.GroupHost
 
+// ownMemberHost reports whether a member whose coordinator knows it at
+// host is one of the world's own consumers, described by its process: they
+// have no connection, so the coordinator knows them at no host, or at
+// groupHost once their requests or the group's records (which a new
+// coordinator loads) carry it; an outside client is known at its
+// connection's address.
+func ownMemberHost(host string) bool { return host == "" || host == groupHost }
+
 // groupInfos describes every group a consumer names or a coordinator
 // hosts, sorted by name; with offsetsOnly also those known only by
 // committed offsets, which takes reading the offsets partitions' logs.
@@ -189,7 +197,7 @@ func (w *World) consumerMemberInfo(m group.ConsumerMemberStatus) MemberInfo {
 	mi := MemberInfo{ID: m.MemberID, ClientID: m.ClientID, InstanceID: m.InstanceID, Host: groupHost, Assignment: partitionRefs(m.Assigned),
 		MemberEpoch: m.MemberEpoch, MemberState: m.State.String(), Target: partitionRefs(m.Target), Pending: partitionRefs(m.Pending),
 		Revoking: partitionRefs(m.Revoking)}
-	if m.ClientHost != "" {
+	if !ownMemberHost(m.ClientHost) {
 		mi.Host, mi.Partitions = m.ClientHost, mi.Assignment
 		return mi
 	}
@@ -216,7 +224,7 @@ func membersProtocol(consumers []*Consumer, name string) group.RebalanceProtocol
 func (w *World) memberInfo(m group.MemberStatus) MemberInfo {
 	mi := MemberInfo{ID: m.MemberID, ClientID: m.ClientID, InstanceID: m.GroupInstanceID, Host: groupHost,
 		Assignment: partitionRefs(m.Assignment)}
-	if m.ClientHost != "" {
+	if !ownMemberHost(m.ClientHost) {
 		return externalMemberInfo(mi, m)
 	}
 	fillReads(&mi, w.consumer(m.ClientID), w.clock, w.cfg.ClockStartMs, m.MemberID, m.SessionDeadlineMs, func(idle string) string { return idle })
