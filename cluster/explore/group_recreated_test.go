@@ -27,11 +27,3 @@ func TestRecreatedGroupIgnoresItsPredecessorsAppend(t *testing.T) {
 	modern := replica.Modern
 	requireUserSequencePasses(t, explore.UserConfig{Rules: &modern, Ops: 20}, 910069, ops)
 }
-
-// TestUserExploreSeed910069 replays the drawn sequence the failure above
-// was shrunk from.
-func TestUserExploreSeed910069(t *testing.T) {
-	modern := replica.Modern
-	cfg := explore.UserConfig{Rules: &modern, Ops: 20}
-	requireUserSequencePasses(t, cfg, 910069, explore.UserSequence(cfg, 910069))
-}

@@ -1,0 +1,31 @@
+package explore_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kafkalive/kafkalive/cluster/explore"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// TestUserExploreFoundSeeds replays, as drawn, the user explorer's
+// sequences that found a bug, so that each stays fixed (a focused test
+// beside the fix says what the bug was).
+func TestUserExploreFoundSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		rules replica.RuleSet
+		seed  uint64
+		why   string
+	}{
+		{replica.Modern, 910069, "a recreated group was handed its predecessor's assignment (group/testdata/scenarios/store-outlives-group.txt)"},
+		{replica.Modern, 2, "a crashed consumer loaded by a new coordinator looked like an outside client (TestOwnMembersAreDescribedByTheirProcesses)"},
+		{replica.V3_7, 2, "the same, under Kafka 3.7's rules"},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.rules, tc.seed), func(t *testing.T) {
+			rules := tc.rules
+			cfg := explore.UserConfig{Rules: &rules, Ops: 20}
+			t.Log(tc.why)
+			requireUserSequencePasses(t, cfg, tc.seed, explore.UserSequence(cfg, tc.seed))
+		})
+	}
+}
