@@ -121,7 +121,11 @@
 // static member rejoins a Stable group under a new member id
 // (updateStaticMemberAndRebalance: answered once stored, undone if the
 // append fails); a deleted group gets a tombstone
-// (cleanupGroupMetadata). The value is GroupMetadataValue version 3, the
+// (cleanupGroupMetadata). An append's end acts only on the group that
+// made the record, still at that generation: Kafka's callback holds the
+// GroupMetadata object, so a group deleted or expired meanwhile and made
+// again under its id, even at the same generation, is left to its own
+// record. The value is GroupMetadataValue version 3, the
 // highest non-flexible one, which 3.7 writes; versions 0 to 4 are read.
 // A coordinator elected for the partition (onElection) reads it to its end
 // at once (not at a group's first request, which would start the loaded
