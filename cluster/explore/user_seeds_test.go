@@ -20,6 +20,7 @@ func TestUserExploreFoundSeeds(t *testing.T) {
 		{replica.Modern, 910069, "a recreated group was handed its predecessor's assignment (group/testdata/scenarios/store-outlives-group.txt)"},
 		{replica.Modern, 2, "a crashed consumer loaded by a new coordinator looked like an outside client (TestOwnMembersAreDescribedByTheirProcesses)"},
 		{replica.V3_7, 2, "the same, under Kafka 3.7's rules"},
+		{replica.Modern, 2972, "a cleanly stopped replica that cut damaged records at its load was elected from the ELR (TestDamagedCleanReplicaIsNoEligibleLeader)"},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.rules, tc.seed), func(t *testing.T) {
 			rules := tc.rules

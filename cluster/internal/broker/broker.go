@@ -264,6 +264,22 @@ func (b *Broker) startBroker(env Env) error {
 	return nil
 }
 
+// registerUnclean makes the broker register as after an unclean shutdown
+// (no previous broker epoch), although its clean shutdown marker was
+// there: the load of tp cut records that a damaged file no longer holds.
+// Kafka 3.7's loader trusts a log under the marker and does not read it
+// (kafkalog verifies the tail of each segment, and cuts what fails), so
+// Kafka's replica keeps every record, damaged or not, and may be elected
+// from the ELR (KIP-966): it held everything up to the high watermark.
+// Here the replica holds less: claiming the clean shutdown would make it
+// an eligible leader that has lost acknowledged records, and its election
+// would truncate them from every other replica. Registered as unclean, it
+// leaves the ELR, as a broker whose logs were recovered does.
+func (b *Broker) registerUnclean(env Env, tp tp) {
+	b.previousEpoch = -1
+	env.Record(event.Broker, b.id, &tp, "the load cut records under the clean shutdown marker: the broker registers as after an unclean shutdown (its replicas leave the ELR)")
+}
+
 // logLoadError is a log dir that does not load: a checkpoint file that does
 // not parse (file names it), or a partition log that kafkalog does not open
 // (tp names it).
@@ -344,6 +360,9 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	if rep := log.Kafka().RecoveryReport(); len(rep.Truncations) > 0 {
 		env.Record(event.Broker, b.id, &tp, "log recovery cut the log at %d", log.LogEndOffset())
 		env.MarkLast(byPart)
+		if clean && b.previousEpoch >= 0 {
+			b.registerUnclean(env, tp)
+		}
 	}
 	var rlog replica.Log = log
 	if b.cfg.Parts.ValidateBatches {

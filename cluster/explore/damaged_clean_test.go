@@ -1,0 +1,28 @@
+package explore_test
+
+import (
+	"testing"
+
+	"github.com/kafkalive/kafkalive/cluster"
+	"github.com/kafkalive/kafkalive/cluster/explore"
+	"github.com/kafkalive/kafkalive/replica"
+)
+
+// A broker stopped cleanly, whose partition file is then damaged, cuts
+// the damaged records when it loads (kafkalog verifies what Kafka's
+// loader trusts under the clean shutdown marker). Under Kafka 4's rules
+// it must not then stand as an eligible leader replica (KIP-966) with the
+// records it lost: it was elected from the ELR, and the other replicas,
+// which held the acknowledged record, truncated it. (User explorer seed
+// 2972 at 20 operations: checkout-0 at orders-0@0 lost.)
+func TestDamagedCleanReplicaIsNoEligibleLeader(t *testing.T) {
+	ops := []explore.UserOp{
+		userAct(runAction(500)),
+		userAct(cluster.Action{Kind: cluster.ActStop, Broker: 3}),
+		userAct(cluster.Action{Kind: cluster.ActStop, Broker: 2}),
+		userAct(cluster.Action{Kind: cluster.ActCorrupt, Broker: 2, Name: "orders-0/00000000000000000000.log", Offset: 82, Flip: true}),
+		userAct(cluster.Action{Kind: cluster.ActKill, Broker: 1}),
+	}
+	modern := replica.Modern
+	requireUserSequencePasses(t, explore.UserConfig{Rules: &modern, Ops: 20}, 2972, ops)
+}
