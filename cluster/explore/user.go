@@ -214,7 +214,9 @@ const (
 	// as kafka-configs --alter does from the page's terminal
 	// ([cluster.World.AlterTopicConfigs], then the [cluster.ActAlterConfigs] it returns):
 	// retention, min.insync.replicas, max.message.bytes, flushing, rolling
-	// and indexing settings set or deleted. A valid one must be accepted;
+	// and indexing settings set or deleted. A valid one of a topic that
+	// exists must be accepted (after a jump back to before the topic was
+	// made, it must be refused);
 	// with Bad (a value out of range, an unknown name, a list operation on
 	// a number), refused. The invariants that follow hold as before:
 	// retention deletes only below the log start offset, which the loss

@@ -21,6 +21,8 @@ func TestUserExploreFoundSeeds(t *testing.T) {
 		{replica.Modern, 2, "a crashed consumer loaded by a new coordinator looked like an outside client (TestOwnMembersAreDescribedByTheirProcesses)"},
 		{replica.V3_7, 2, "the same, under Kafka 3.7's rules"},
 		{replica.Modern, 2972, "a cleanly stopped replica that cut damaged records at its load was elected from the ELR (TestDamagedCleanReplicaIsNoEligibleLeader)"},
+		{replica.Modern, 5129, "a wiped replica elected the last known leader, an unclean election in Kafka 4, was judged a loss (TestWipedLastKnownLeaderIsAnUncleanElection)"},
+		{replica.Modern, 4505, "kafka-configs --alter of a topic a jump back took away was judged good input refused (TestAlterConfigsOfATopicNotYetMadeIsRefused)"},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.rules, tc.seed), func(t *testing.T) {
 			rules := tc.rules

@@ -118,10 +118,15 @@ func inISRReplica(p *cluster.PartitionInfo, offset int64, key, value string) boo
 }
 
 // aloneInISR reports whether the damaged broker id was, since the damage
-// to partition p, the only member of its ISR (or whether that cannot be
-// told: the events since fell off the timeline): it then led, or would
-// have, with what its damaged log kept (a recovery may have cut it at the
-// damage), and Kafka promises nothing of the records it lost.
+// to partition p, the only member of its ISR, or was elected its last
+// known leader (or whether that cannot be told: the events since fell off
+// the timeline): it then led, or would have, with what its damaged log
+// kept (a recovery may have cut it at the damage, a wipe emptied it), and
+// Kafka promises nothing of the records it lost. Kafka 4's controller
+// elects the last known leader when the ISR and the ELR are empty, and
+// counts that election unclean (PartitionChangeBuilder.electAnyLeader's
+// ElectionResult(lastKnownElr[0], true), KIP-966), even with
+// unclean.leader.election.enable off.
 func (u *userRun) aloneInISR(p *cluster.PartitionInfo, id int32) bool {
 	since := -1
 	for _, d := range u.damage {
@@ -135,8 +140,10 @@ func (u *userRun) aloneInISR(p *cluster.PartitionInfo, id int32) bool {
 	}
 	alone := fmt.Sprintf("isr [%d]", id)
 	again := fmt.Sprintf("isr is now [%d]", id)
+	lastKnown := fmt.Sprintf("elected the last known leader: leader %d,", id)
 	for _, e := range evs {
-		if e.Step >= since && e.Topic == p.Topic && e.Partition == p.Partition && (strings.HasSuffix(e.Text, alone) || strings.HasSuffix(e.Text, again)) {
+		if e.Step >= since && e.Topic == p.Topic && e.Partition == p.Partition &&
+			(strings.HasSuffix(e.Text, alone) || strings.HasSuffix(e.Text, again) || strings.Contains(e.Text, lastKnown)) {
 			return true
 		}
 	}

@@ -263,7 +263,11 @@ func (u *userRun) apply(o UserOp) error {
 		switch {
 		case o.Bad && err == nil:
 			u.fail("bad-input-accepted", "%s was accepted", o)
-		case o.Bad:
+		case !hasTopic(w, o.Action.Name) && err == nil:
+			u.fail("bad-input-accepted", "%s was accepted, and the topic does not exist", o)
+		case o.Bad, !hasTopic(w, o.Action.Name):
+			// Bad input, or a topic a jump back to before its creation
+			// took away: kafka-configs must refuse it.
 			u.out.Refused++
 		case err != nil:
 			u.fail("good-input-refused", "%s was refused: %v", o, err)
@@ -289,6 +293,16 @@ func (u *userRun) apply(o UserOp) error {
 	u.checkViolations()
 	u.checkTransactions(false)
 	return nil
+}
+
+// hasTopic reports whether the world has topic name now.
+func hasTopic(w *cluster.World, name string) bool {
+	for _, t := range w.Topics() {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // checkViolations reports the world checker's new findings while the
