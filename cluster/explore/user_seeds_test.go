@@ -22,6 +22,7 @@ func TestUserExploreFoundSeeds(t *testing.T) {
 		{replica.V3_7, 2, "the same, under Kafka 3.7's rules"},
 		{replica.Modern, 2972, "a cleanly stopped replica that cut damaged records at its load was elected from the ELR (TestDamagedCleanReplicaIsNoEligibleLeader)"},
 		{replica.Modern, 5129, "a wiped replica elected the last known leader, an unclean election in Kafka 4, was judged a loss (TestWipedLastKnownLeaderIsAnUncleanElection)"},
+		{replica.Modern, 4177, "a member handed three partitions read them in partition order and never read the last (TestMemberReadsEveryPartitionItOwns)"},
 		{replica.Modern, 4505, "kafka-configs --alter of a topic a jump back took away was judged good input refused (TestAlterConfigsOfATopicNotYetMadeIsRefused)"},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.rules, tc.seed), func(t *testing.T) {

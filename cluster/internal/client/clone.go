@@ -99,6 +99,7 @@ func (c *Consumer) Clone() (*Consumer, error) {
 	g.positions, g.waiting, g.done = maps.Clone(c.grp.positions), maps.Clone(c.grp.waiting), maps.Clone(c.grp.done)
 	g.outbox, g.severed = slices.Clone(c.grp.outbox), slices.Clone(c.grp.severed)
 	g.resetPending = maps.Clone(c.grp.resetPending)
+	g.servedAt = maps.Clone(c.grp.servedAt)
 	d.grp = &g
 	return &d, nil
 }

@@ -56,6 +56,12 @@ type groupClient struct {
 	// offset it asked for.
 	positions map[topicPartition]int64
 	waiting   map[topicPartition]bool
+	// servedAt numbers, by partition, the last poll that handed out its
+	// records (serves counts them): a poll reads the partitions served
+	// longest ago first, as Kafka's consumer moves a partition to the end
+	// of its fetch order once its records are drained (groupfetch.go).
+	servedAt map[topicPartition]int64
+	serves   int64
 	// processed counts records handed to the application; duplicates those
 	// of them the group had processed before (at-least-once redelivery).
 	processed, duplicates int

@@ -1,22 +1,24 @@
 package client
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 )
 
 // fetchRecords reads, for each partition the consumer may fetch and whose
-// position it knows (in partition order), the records in [position, HW)
-// from the leader, up to max.poll.records in all, and processes them. A
+// position it knows (those whose records it handed out longest ago first,
+// see fetchOrder), the records in [position, HW) from the leader, up to
+// max.poll.records in all, and processes them. A
 // record of the group's partition below the furthest offset any member of
 // the group processed before is a duplicate: processed again after a crash
 // or a failed commit (at-least-once). It returns how many it read.
 func (c *Consumer) fetchRecords(env Env) int {
 	g := c.grp
 	read := 0
-	for _, gtp := range g.member.Fetchable() {
-		p := topicPartition(gtp)
+	for _, p := range c.fetchOrder() {
 		pos, ok := g.positions[p]
 		if !ok || read >= c.cfg.MaxPollRecords {
 			continue
@@ -81,6 +83,9 @@ func (c *Consumer) fetchRecords(env Env) int {
 			}
 			continue
 		}
+		if g.positions[p] >= hw {
+			c.served(p) // drained: its records handed out up to the HW
+		}
 		g.processed += l.Count(first, last) - markers // the cleaner may have removed offsets between
 		g.duplicates += again
 		env.Record(event.Consume, 0, &p, "%s processed offsets %d-%d%s", c.cfg.Name, first, last, duplicateNote(again))
@@ -89,6 +94,39 @@ func (c *Consumer) fetchRecords(env Env) int {
 		}
 	}
 	return read
+}
+
+// fetchOrder lists the partitions the consumer may fetch, those it
+// drained longest ago (or never) first, in partition order among equals.
+// Kafka 3.7's consumer hands out a partition's fetched records,
+// max.poll.records at a time, until they are drained, and then moves the
+// partition to the end of its fetch order (CompletedFetch.drain,
+// SubscriptionState.movePartitionToEnd): a partition far behind is read
+// on until it has caught up, and one whose records keep coming cannot
+// keep the others waiting forever (KIP-41's round robin). Read in plain
+// partition order, a member of the default world's billing group
+// (max.poll.records 3) that was handed all of orders' partitions never
+// read orders-2 again: orders-0 and orders-1 brought three records a
+// poll.
+func (c *Consumer) fetchOrder() []topicPartition {
+	g := c.grp
+	var out []topicPartition
+	for _, gtp := range g.member.Fetchable() {
+		out = append(out, topicPartition(gtp))
+	}
+	slices.SortStableFunc(out, func(a, b topicPartition) int { return cmp.Compare(g.servedAt[a], g.servedAt[b]) })
+	return out
+}
+
+// served moves p to the end of the fetch order: its records were handed
+// out up to its high watermark.
+func (c *Consumer) served(p topicPartition) {
+	g := c.grp
+	if g.servedAt == nil {
+		g.servedAt = map[topicPartition]int64{}
+	}
+	g.serves++
+	g.servedAt[p] = g.serves
 }
 
 // advance moves the position of p to pos, the offset after a record
