@@ -16,18 +16,20 @@ func TestUserExploreFoundSeeds(t *testing.T) {
 		rules replica.RuleSet
 		seed  uint64
 		why   string
+		txn   bool
 	}{
-		{replica.Modern, 910069, "a recreated group was handed its predecessor's assignment (group/testdata/scenarios/store-outlives-group.txt)"},
-		{replica.Modern, 2, "a crashed consumer loaded by a new coordinator looked like an outside client (TestOwnMembersAreDescribedByTheirProcesses)"},
-		{replica.V3_7, 2, "the same, under Kafka 3.7's rules"},
-		{replica.Modern, 2972, "a cleanly stopped replica that cut damaged records at its load was elected from the ELR (TestDamagedCleanReplicaIsNoEligibleLeader)"},
-		{replica.Modern, 5129, "a wiped replica elected the last known leader, an unclean election in Kafka 4, was judged a loss (TestWipedLastKnownLeaderIsAnUncleanElection)"},
-		{replica.Modern, 4177, "a member handed three partitions read them in partition order and never read the last (TestMemberReadsEveryPartitionItOwns)"},
-		{replica.Modern, 4505, "kafka-configs --alter of a topic a jump back took away was judged good input refused (TestAlterConfigsOfATopicNotYetMadeIsRefused)"},
+		{replica.Modern, 910069, "a recreated group was handed its predecessor's assignment (group/testdata/scenarios/store-outlives-group.txt)", false},
+		{replica.Modern, 2, "a crashed consumer loaded by a new coordinator looked like an outside client (TestOwnMembersAreDescribedByTheirProcesses)", false},
+		{replica.V3_7, 2, "the same, under Kafka 3.7's rules", false},
+		{replica.Modern, 2972, "a cleanly stopped replica that cut damaged records at its load was elected from the ELR (TestDamagedCleanReplicaIsNoEligibleLeader)", false},
+		{replica.Modern, 5129, "a wiped replica elected the last known leader, an unclean election in Kafka 4, was judged a loss (TestWipedLastKnownLeaderIsAnUncleanElection)", false},
+		{replica.Modern, 4177, "a member handed three partitions read them in partition order and never read the last (TestMemberReadsEveryPartitionItOwns)", false},
+		{replica.Modern, 4505, "kafka-configs --alter of a topic a jump back took away was judged good input refused (TestAlterConfigsOfATopicNotYetMadeIsRefused)", false},
+		{replica.Modern, 2802555, "a member that a rebalance gave two partitions with no offset committed them, draining the busiest first, and was judged to commit nothing more on its third", true},
 	} {
-		t.Run(fmt.Sprintf("%s/%d", tc.rules, tc.seed), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%d/transactions=%t", tc.rules, tc.seed, tc.txn), func(t *testing.T) {
 			rules := tc.rules
-			cfg := explore.UserConfig{Rules: &rules, Ops: 20}
+			cfg := explore.UserConfig{Rules: &rules, Ops: 20, Transactions: tc.txn}
 			t.Log(tc.why)
 			requireUserSequencePasses(t, cfg, tc.seed, explore.UserSequence(cfg, tc.seed))
 		})

@@ -239,9 +239,12 @@ func mapKeys(m map[string]bool) func(func(string) bool) {
 
 // checkCommits: every Stable group with running members that had a lag
 // on a partition with an offset committed has committed more
-// UserCommitCheckMs later. (One partition may wait longer: a consumer
-// drains the records it fetched from one partition before it reads the
-// next, max.poll.records at a time.)
+// UserCommitCheckMs later, on that partition or on another it assigns.
+// (One partition may wait longer: a consumer drains the records it
+// fetched from one partition before it reads the next, max.poll.records
+// at a time, as Kafka's FetchCollector drains its next-in-line fetch; a
+// partition it commits for the first time, as after a rebalance gave it
+// one with no offset, counts as its progress.)
 func (u *userRun) checkCommits(before, after cluster.State) {
 	live := u.runningMembers(after)
 	now := map[string]map[cluster.PartitionRef]int64{}
@@ -257,12 +260,15 @@ func (u *userRun) checkCommits(before, after cluster.State) {
 		}
 		lagging, moved := []string{}, false
 		for _, o := range g.Offsets {
-			if o.Committed < 0 || o.Lag <= 0 || o.Member == "" {
+			if o.Member == "" {
 				continue
 			}
 			tp := cluster.PartitionRef{Topic: o.Topic, Partition: o.Partition}
-			if now[g.Name][tp] > o.Committed {
+			if c, ok := now[g.Name][tp]; ok && c > o.Committed {
 				moved = true
+			}
+			if o.Committed < 0 || o.Lag <= 0 {
+				continue
 			}
 			if len(u.damagedOn(tp)) == 0 {
 				// A damaged partition's consumer may be stuck at the damage.
