@@ -14,7 +14,22 @@ import "slices"
 // and a file neither side writes again, as a sealed segment, is never copied. Nothing
 // else is shared: the two file systems' trees, entries and counters are their own.
 func (m *MemFS) Clone() *MemFS {
-	cl := cloner{from: m.root}
+	return m.clone(false)
+}
+
+// Snapshot returns a copy of the file system as Clone does, meant to be
+// kept and never written: read it, or Clone it to run it again. A node
+// nothing changed in (nor under, for a directory) since the last Snapshot
+// is that snapshot's copy again, so that a snapshot costs what changed
+// since the last one, and a walk of the tree, not a copy of it. A Clone
+// of a snapshot copies it as it copies any file system.
+func (m *MemFS) Snapshot() *MemFS {
+	return m.clone(true)
+}
+
+// clone copies m for Clone or, keep, Snapshot.
+func (m *MemFS) clone(keep bool) *MemFS {
+	cl := cloner{from: m.root, keep: keep}
 	cl.to = cl.tree(m.root)
 	cl.resolve()
 	return &MemFS{
@@ -40,6 +55,8 @@ type cloner struct {
 	odd      []*node // pairs of a directory and its copy whose durable entries are not all current ones
 	memo     map[*node]*node
 	indexed  bool // memo holds the current tree
+	keep     bool // a Snapshot: reuse and record each node's kept copy
+	entries  []entry
 	slab     []node
 	made     int
 }
@@ -62,31 +79,96 @@ const (
 	maxSlab = 512
 )
 
+// entry is a directory entry's name and the copy of its node.
+type entry struct {
+	name string
+	copy *node
+}
+
 // tree copies n and, if it is a directory, everything under its current
-// entries, and its durable entries that are current ones.
+// entries, and its durable entries that are current ones. A Snapshot's
+// tree returns n's kept copy instead if it is still n as it is.
 func (cl *cloner) tree(n *node) *node {
+	if !n.dir {
+		if cl.keep && n.kept != nil && sameInode(n, n.kept) {
+			return n.kept
+		}
+		return cl.file(n)
+	}
+	// the copies of the entries, on a stack that each call leaves as it
+	// found it
+	base := len(cl.entries)
+	for name, child := range n.children {
+		cc := cl.tree(child)
+		cl.entries = append(cl.entries, entry{name, cc})
+	}
+	copies := cl.entries[base:]
+	defer func() { cl.entries = cl.entries[:base] }()
+	if cl.keep && n.kept != nil && cl.unchanged(n, n.kept, copies) {
+		return n.kept
+	}
 	c := cl.node()
 	*c = *n
-	if !n.dir {
-		c.data, c.disk = n.data.share(), n.disk.share()
-		return c
-	}
+	c.kept = nil
 	c.children = make(map[string]*node, len(n.children))
 	c.synced = make(map[string]*node, len(n.synced))
 	c.changed = slices.Clone(n.changed)
 	same := 0
-	for name, child := range n.children {
-		cc := cl.tree(child)
-		c.children[name] = cc
-		if n.synced[name] == child {
-			c.synced[name] = cc
+	for _, e := range copies {
+		c.children[e.name] = e.copy
+		if child := n.children[e.name]; n.synced[e.name] == child {
+			c.synced[e.name] = e.copy
 			same++
 		}
 	}
 	if same < len(n.synced) {
 		cl.odd = append(cl.odd, n, c)
+	} else if cl.keep {
+		n.kept = c // a directory whose durable entries are all current ones
 	}
 	return c
+}
+
+// file copies file n, sharing its pages; a Snapshot's copy is n's kept one.
+func (cl *cloner) file(n *node) *node {
+	c := cl.node()
+	*c = *n
+	c.kept = nil
+	c.data, c.disk = n.data.share(), n.disk.share()
+	if cl.keep {
+		n.kept = c
+	}
+	return c
+}
+
+// unchanged says whether k, directory n's kept copy, is still n as it is:
+// the same inode, every durable entry a current one, and each current
+// entry's copy (copies) the one k holds under that name.
+func (cl *cloner) unchanged(n, k *node, copies []entry) bool {
+	if !sameInode(n, k) || len(n.children) != len(k.children) || len(n.synced) != len(k.synced) {
+		return false
+	}
+	for _, e := range copies {
+		if k.children[e.name] != e.copy {
+			return false
+		}
+	}
+	for name, entry := range n.synced {
+		if n.children[name] != entry || k.synced[name] != k.children[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameInode says whether copy k holds what n holds, its entries (the
+// maps) aside: a page table shared with a copy is frozen, and n's next
+// write to it copies it first, so the same table is the same bytes.
+func sameInode(n, k *node) bool {
+	return n.dir == k.dir && n.mode == k.mode && n.mtime == k.mtime &&
+		n.data.t == k.data.t && n.disk.t == k.disk.t && n.dirtyLo == k.dirtyLo && n.dirtyHi == k.dirtyHi &&
+		n.linked == k.linked && n.dirty == k.dirty && n.dirtiedMs == k.dirtiedMs &&
+		n.resync == k.resync && slices.Equal(n.changed, k.changed)
 }
 
 // resolve fills the durable entries that tree left out: mostly a file
@@ -139,6 +221,7 @@ func (cl *cloner) other(n *node) *node {
 	}
 	c := cl.node()
 	*c = *n
+	c.kept = nil
 	cl.memo[n] = c
 	if !n.dir {
 		c.data, c.disk = n.data.share(), n.disk.share()

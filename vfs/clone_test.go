@@ -337,3 +337,56 @@ func TestEpochCountsCrashes(t *testing.T) {
 		t.Errorf("the OS's file system says it has an epoch")
 	}
 }
+
+// TestSnapshotSharesWhatDidNotChange builds a file system by random
+// operations (with open handles, kept writes, crashes, power cuts and
+// damage), taking snapshots between them, and checks that each snapshot
+//   - sees what its original saw when it was taken, and goes on seeing it
+//     whatever the original does next (later snapshots sharing its nodes);
+//   - clones as any file system does: the clone sees the same, shares
+//     nothing mutable with the snapshot, and runs the same operations as
+//     the original did after the snapshot to the same answers and files.
+func TestSnapshotSharesWhatDidNotChange(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m, mh := vfs.NewMem(), []vfs.File{}
+		type taken struct {
+			snap  *vfs.MemFS
+			seen  string
+			after []fsOp // the operations on m since
+		}
+		var snaps []*taken
+		for range rapid.IntRange(1, 8).Draw(t, "snapshots") {
+			for range rapid.IntRange(0, 20).Draw(t, "ops before the snapshot") {
+				op := drawFSOp(t)
+				op.apply(m, &mh)
+				for _, s := range snaps {
+					s.after = append(s.after, op)
+				}
+			}
+			s := m.Snapshot()
+			snaps = append(snaps, &taken{snap: s, seen: observe(t, m)})
+			if got := observe(t, s); got != snaps[len(snaps)-1].seen {
+				t.Fatalf("a fresh snapshot differs from its original (-original +snapshot):\n%s", cmp.Diff(snaps[len(snaps)-1].seen, got))
+			}
+		}
+		for i, s := range snaps {
+			if got := observe(t, s.snap); got != s.seen {
+				t.Fatalf("snapshot %d moved with its original (-when taken +now):\n%s", i, cmp.Diff(s.seen, got))
+			}
+			c := s.snap.Clone()
+			checkShared(t, s.snap, c)
+			if got := observe(t, c); got != s.seen {
+				t.Fatalf("a clone of snapshot %d differs from it (-snapshot +clone):\n%s", i, cmp.Diff(s.seen, got))
+			}
+			// the same operations on a fresh copy of the original as it was
+			// (handles opened after the snapshot only)
+			var ch []vfs.File
+			for _, op := range s.after {
+				op.apply(c, &ch)
+			}
+			if got := observe(t, s.snap); got != s.seen {
+				t.Fatalf("running a clone of snapshot %d moved the snapshot (-when taken +now):\n%s", i, cmp.Diff(s.seen, got))
+			}
+		}
+	})
+}

@@ -38,6 +38,11 @@ type node struct {
 	// inode->dirtied_when).
 	dirty     bool
 	dirtiedMs int64
+
+	// kept is this node's copy in the last Snapshot, which the next one
+	// holds again if nothing in the node (nor under it) changed since.
+	// Nothing writes a snapshot's nodes, so several snapshots share them.
+	kept *node
 }
 
 func newDir(mtime int64) *node {

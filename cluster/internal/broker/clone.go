@@ -21,14 +21,18 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker { return b.clone(cl
 // Snapshot is [Broker.Clone] for the world's timeline: a copy nothing will
 // run or change, only clone again to restore it. Of a replica nothing
 // changed since the broker's last snapshot (Partition.kept) it holds the
-// same copy as that snapshot, so that a snapshot of a broker of many idle
-// partitions copies the few that changed; the file system is copied whole
-// as Clone does (its pages are shared).
+// same copy as that snapshot, and so of its file system's files and
+// directories (vfs.MemFS.Snapshot), so that a snapshot of a broker of many
+// idle partitions copies the few that changed.
 func (b *Broker) Snapshot(clock *int64, rnd *rand.Rand) *Broker { return b.clone(clock, rnd, true) }
 
 func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	c := *b
-	c.fs = b.fs.Clone()
+	if snapshot {
+		c.fs = b.fs.Snapshot()
+	} else {
+		c.fs = b.fs.Clone()
+	}
 	if b.replicas != nil {
 		c.replicas = make(map[tp]*Partition, len(b.replicas))
 		for k, p := range b.replicas {
