@@ -33,6 +33,8 @@ func (m *MemFS) clone(keep bool) *MemFS {
 	cl.to = cl.tree(m.root)
 	cl.resolve()
 	return &MemFS{
+		dirtied:  cl.dirtied,
+		rescan:   keep, // its nodes shared with other snapshots: nothing listed
 		root:     cl.to,
 		epoch:    m.epoch,
 		ops:      m.ops,
@@ -54,8 +56,9 @@ type cloner struct {
 	from, to *node   // the root and its copy
 	odd      []*node // pairs of a directory and its copy whose durable entries are not all current ones
 	memo     map[*node]*node
-	indexed  bool // memo holds the current tree
-	keep     bool // a Snapshot: reuse and record each node's kept copy
+	indexed  bool    // memo holds the current tree
+	keep     bool    // a Snapshot: reuse and record each node's kept copy
+	dirtied  []*node // a Clone's: the dirty copies in the current tree
 	entries  []entry
 	slab     []node
 	made     int
@@ -107,9 +110,7 @@ func (cl *cloner) tree(n *node) *node {
 	if cl.keep && n.kept != nil && cl.unchanged(n, n.kept, copies) {
 		return n.kept
 	}
-	c := cl.node()
-	*c = *n
-	c.kept = nil
+	c := cl.copy(n)
 	c.children = make(map[string]*node, len(n.children))
 	c.synced = make(map[string]*node, len(n.synced))
 	c.changed = slices.Clone(n.changed)
@@ -131,12 +132,24 @@ func (cl *cloner) tree(n *node) *node {
 
 // file copies file n, sharing its pages; a Snapshot's copy is n's kept one.
 func (cl *cloner) file(n *node) *node {
-	c := cl.node()
-	*c = *n
-	c.kept = nil
+	c := cl.copy(n)
 	c.data, c.disk = n.data.share(), n.disk.share()
 	if cl.keep {
 		n.kept = c
+	}
+	return c
+}
+
+// copy returns a new node holding n's fields (the caller copies its pages
+// and entries), listed among a Clone's dirty nodes if it is one of the
+// current tree's (for a Snapshot, found when needed: MemFS.rescan).
+func (cl *cloner) copy(n *node) *node {
+	c := cl.node()
+	*c = *n
+	c.kept, c.listed = nil, false
+	if !cl.keep && c.dirty && c.linked {
+		c.listed = true
+		cl.dirtied = append(cl.dirtied, c)
 	}
 	return c
 }
@@ -221,7 +234,7 @@ func (cl *cloner) other(n *node) *node {
 	}
 	c := cl.node()
 	*c = *n
-	c.kept = nil
+	c.kept, c.listed = nil, false // out of the current tree
 	cl.memo[n] = c
 	if !n.dir {
 		c.data, c.disk = n.data.share(), n.disk.share()

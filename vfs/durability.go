@@ -70,19 +70,44 @@ const (
 // writeback that starts when dirty pages pass vm.dirty_background_ratio of memory, and
 // the journal commits of a journaling file system (ext4 commits metadata every 5 s).
 func (m *MemFS) WritebackExpired(nowMs, expireMs int64) (inodes int, bytes int64) {
-	walkNodes(m.root, func(n *node) {
-		if !n.dirty || n.dirtiedMs > nowMs-expireMs {
-			return
+	m.findDirtied()
+	kept := m.dirtied[:0]
+	for _, n := range m.dirtied {
+		if !n.dirty || !n.linked {
+			n.listed = false // clean, or out of the tree for good
+			continue
 		}
+		if n.dirtiedMs > nowMs-expireMs {
+			kept = append(kept, n)
+			continue
+		}
+		n.listed = false
 		inodes++
 		if n.dir {
 			n.syncDir()
-			return
+			continue
 		}
 		bytes += n.dirtyBytes()
 		n.sync()
-	})
+	}
+	clear(m.dirtied[len(kept):])
+	m.dirtied = kept
 	return inodes, bytes
+}
+
+// findDirtied lists the dirty nodes of the current tree if they are not
+// known (a Snapshot's).
+func (m *MemFS) findDirtied() {
+	if !m.rescan {
+		return
+	}
+	m.rescan, m.dirtied = false, nil
+	walkNodes(m.root, func(n *node) {
+		n.listed = n.dirty
+		if n.dirty {
+			m.dirtied = append(m.dirtied, n)
+		}
+	})
 }
 
 // Dirtied says whether the named file or directory is dirty (written, grown, shrunk,
@@ -123,7 +148,7 @@ func (m *MemFS) PowerCut(keep func(name string, durable, cached int64) int64) {
 	m.epoch++
 	m.version++
 	m.root = restoreDir(m.root, "", keep, map[*node]bool{})
-	m.used = 0
+	m.used, m.dirtied = 0, nil // every node a new one, clean
 	m.linkTree(m.root, +1)
 }
 

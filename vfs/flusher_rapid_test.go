@@ -307,3 +307,39 @@ func TestFlusherWritesBackWhatLinuxWould(t *testing.T) {
 		})
 	})
 }
+
+// TestFlusherListsEveryDirtyNode drives two file systems with the same random
+// operations (open handles, kept writes, renames, removes, crashes, power
+// cuts, damage, clones and snapshots' clones), the flusher's wakes on one
+// looking at its list of dirty nodes and on the other walking the whole
+// tree, and checks that they answer the same and hold the same files,
+// durable and cached, after every operation (a power cut shows what each
+// made durable).
+func TestFlusherListsEveryDirtyNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		listed, walked := vfs.NewMem(), vfs.NewMem()
+		var lh, wh []vfs.File
+		for i := range rapid.IntRange(1, 80).Draw(t, "ops") {
+			op := drawFSOp(t)
+			var a, b string
+			switch copyKind := rapid.IntRange(0, 9).Draw(t, "copy"); {
+			case op.kind == "expired":
+				a, b = fmt.Sprint(listed.WritebackExpired(op.off, op.size)), fmt.Sprint(vfs.WritebackExpiredByWalk(walked, op.off, op.size))
+			case copyKind == 0:
+				listed, walked, lh, wh = listed.Clone(), walked.Clone(), nil, nil
+			case copyKind == 1:
+				listed, walked, lh, wh = listed.Snapshot().Clone(), walked.Clone(), nil, nil
+			case copyKind == 2:
+				listed.Snapshot()
+			default:
+				a, b = op.apply(listed, &lh), op.apply(walked, &wh)
+			}
+			if a != b {
+				t.Fatalf("op %d %+v answered %q with the list, %q walking", i, op, a, b)
+			}
+			if got, want := observe(t, listed), observe(t, walked); got != want {
+				t.Fatalf("after op %d %+v the file systems differ (-walking +list):\n%s", i, op, cmp.Diff(want, got))
+			}
+		}
+	})
+}

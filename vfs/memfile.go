@@ -109,7 +109,7 @@ func (f *memFile) write1(p []byte, off int64, keep bool) int {
 	}
 	n.data.writeAt(p, off, keep)
 	n.markDirty(off, end)
-	n.touch(f.fs.nowMs)
+	f.fs.touch(n)
 	n.mtime = f.fs.nowMs
 	return len(p)
 }

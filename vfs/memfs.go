@@ -28,12 +28,22 @@ type MemFS struct {
 	capacity int64 // maximum bytes in linked files; negative means unlimited
 	used     int64 // bytes in linked files (page cache sizes)
 	nowMs    int64 // stamped on modified files and directories
+
+	// dirtied holds every dirty node of the current tree (and perhaps
+	// some since cleaned or unlinked, dropped by the flusher's next look),
+	// each once (node.listed), so that WritebackExpired costs what is
+	// dirty, not what the tree holds; rescan says it is not known (a
+	// Snapshot's) and is to be found by walking the tree.
+	dirtied []*node
+	rescan  bool
 }
 
 // NewMem returns an empty MemFS with unlimited capacity, whose root directory exists and
 // is durable.
 func NewMem() *MemFS {
-	return &MemFS{root: newDir(0), capacity: -1}
+	root := newDir(0)
+	root.linked = true
+	return &MemFS{root: root, capacity: -1}
 }
 
 // SetNow sets the time, in milliseconds since the Unix epoch, that MemFS stamps on files
@@ -165,7 +175,7 @@ func (m *MemFS) link(dir *node, base string, n *node) *node {
 	dir.children[base] = n
 	dir.entryChanged(base)
 	dir.mtime = m.nowMs
-	dir.touch(m.nowMs)
+	m.touch(dir)
 	m.linkTree(n, +1)
 	return n
 }
@@ -176,14 +186,15 @@ func (m *MemFS) unlink(dir *node, base string) {
 	delete(dir.children, base)
 	dir.entryChanged(base)
 	dir.mtime = m.nowMs
-	dir.touch(m.nowMs)
+	m.touch(dir)
 	m.linkTree(n, -1)
 }
 
-// linkTree marks every file under n linked (+1) or unlinked (-1) and adjusts used.
+// linkTree marks n and everything under it linked (+1) or unlinked (-1) and
+// adjusts used.
 func (m *MemFS) linkTree(n *node, sign int64) {
+	n.linked = sign > 0
 	if !n.dir {
-		n.linked = sign > 0
 		m.used += sign * n.data.len()
 		return
 	}
@@ -273,11 +284,11 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	delete(odir.children, obase)
 	odir.entryChanged(obase)
 	odir.mtime = m.nowMs
-	odir.touch(m.nowMs)
+	m.touch(odir)
 	ndir.children[nbase] = src
 	ndir.entryChanged(nbase)
 	ndir.mtime = m.nowMs
-	ndir.touch(m.nowMs)
+	m.touch(ndir)
 	return nil
 }
 

@@ -30,7 +30,7 @@ type node struct {
 	// written (pages).
 	data, disk       pages
 	dirtyLo, dirtyHi int64
-	linked           bool // reachable from the root, so counted in MemFS.used
+	linked           bool // in the current tree (a file's bytes counted in MemFS.used)
 
 	// Files and directories. dirty says the page cache (data, or the current entries)
 	// may differ from the disk since the last Sync, SyncDir or writeback; dirtiedMs is
@@ -38,6 +38,7 @@ type node struct {
 	// inode->dirtied_when).
 	dirty     bool
 	dirtiedMs int64
+	listed    bool // in MemFS.dirtied
 
 	// kept is this node's copy in the last Snapshot, which the next one
 	// holds again if nothing in the node (nor under it) changed since.
@@ -71,12 +72,19 @@ func (n *node) dirtyBytes() int64 {
 	return max(0, n.dirtyHi-n.dirtyLo)
 }
 
-// touch records that n's page cache changed at nowMs: a clean n turns dirty with
-// dirtiedMs nowMs; a dirty n keeps the time it first turned dirty, as Linux's
-// __mark_inode_dirty sets dirtied_when only on an inode that was clean.
-func (n *node) touch(nowMs int64) {
-	if !n.dirty {
-		n.dirty, n.dirtiedMs = true, nowMs
+// touch records that n's page cache changed now: a clean n turns dirty with
+// dirtiedMs the time, and joins the nodes the flusher looks at
+// (MemFS.dirtied); a dirty n keeps the time it first turned dirty, as
+// Linux's __mark_inode_dirty sets dirtied_when only on an inode that was
+// clean.
+func (m *MemFS) touch(n *node) {
+	if n.dirty {
+		return
+	}
+	n.dirty, n.dirtiedMs = true, m.nowMs
+	if !n.listed {
+		n.listed = true
+		m.dirtied = append(m.dirtied, n)
 	}
 }
 
@@ -90,7 +98,7 @@ func (m *MemFS) resize(n *node, size int64) {
 	if n.linked {
 		m.used += size - old
 	}
-	n.touch(m.nowMs)
+	m.touch(n)
 	if size > old {
 		n.markDirty(old, size)
 		return
