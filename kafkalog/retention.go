@@ -81,6 +81,17 @@ func (l *Log) DeleteOldSegments(highWatermark, nowMs int64) ([]Deletion, error) 
 	return out, nil
 }
 
+// NothingToDelete says whether DeleteOldSegments and DeleteExpiredFiles
+// would find nothing to do, whatever the time and the high watermark: the
+// log is usable, holds one segment and it is empty (UnifiedLog never
+// deletes the last segment when it is empty), no file waits for its
+// deletion, and no part of the caller's decides what goes. A host checking
+// retention on thousands of idle logs can pass over these.
+func (l *Log) NothingToDelete() bool {
+	return l.usable() == nil && l.parts.DeletableSegments == nil &&
+		len(l.segments) == 1 && l.segments[0].size == 0 && len(l.pending) == 0
+}
+
 // retentionRule is a reason and its predicate over a segment and the next one (nil
 // for the last); a nil predicate means the rule is off.
 type retentionRule struct {

@@ -1,10 +1,12 @@
 package kafkalog
 
 import (
+	"math"
 	"testing"
 
 	"github.com/kafkalive/kafkalive/vfs"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 )
 
 // singleBatchSize is S of UnifiedLogTest: one batch of one record "test".
@@ -139,4 +141,55 @@ func TestDeletedFilesRemovedAfterDelay(t *testing.T) {
 	l3 := openTestLog(t, fs2, l2.Config())
 	require.Equal(t, []int64{15}, segmentBases(l3))
 	require.NotEmpty(t, l3.RecoveryReport().FilesRemoved)
+}
+
+// TestNothingToDeleteIsSo drives a log by random appends, rolls,
+// DeleteRecords, retention and file removals, under random retention.ms,
+// retention.bytes and cleanup.policy, and checks that whenever the log says
+// it has nothing to delete, retention at any later time and any high
+// watermark deletes nothing, nor removes any file.
+func TestNothingToDeleteIsSo(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		fsys := vfs.NewMem()
+		l := retentionLog(t, fsys, 0, 0, func(c *Config) {
+			c.RetentionMs = int64(rapid.SampledFrom([]int{-1, 0, 10, 1000}).Draw(rt, "retention.ms"))
+			c.RetentionBytes = int64(rapid.SampledFrom([]int{-1, 0, 100, 1000}).Draw(rt, "retention.bytes"))
+			c.FileDeleteDelayMs = int64(rapid.SampledFrom([]int{0, 50}).Draw(rt, "file.delete.delay.ms"))
+			if rapid.Bool().Draw(rt, "compact") {
+				c.CleanupPolicy = "compact"
+			}
+		})
+		now := int64(0)
+		for i := range rapid.IntRange(0, 40).Draw(rt, "steps") {
+			now += int64(rapid.IntRange(0, 100).Draw(rt, "ms passing"))
+			switch rapid.SampledFrom([]string{"append", "roll", "delete-records", "retention", "expired"}).Draw(rt, "step") {
+			case "append":
+				_, err := l.AppendAsLeader(valueBatch(now, "test"), 0, now)
+				require.NoError(rt, err)
+			case "roll":
+				require.NoError(rt, l.Roll(now))
+			case "delete-records":
+				if end := l.LogEndOffset(); end > l.LogStartOffset() {
+					_, err := l.DeleteRecords(rapid.Int64Range(l.LogStartOffset(), end).Draw(rt, "before"), end)
+					require.NoError(rt, err)
+				}
+			case "retention":
+				_, err := l.DeleteOldSegments(rapid.Int64Range(0, l.LogEndOffset()).Draw(rt, "hw"), now)
+				require.NoError(rt, err)
+			case "expired":
+				_, err := l.DeleteExpiredFiles(now)
+				require.NoError(rt, err)
+			}
+			if !l.NothingToDelete() {
+				continue
+			}
+			bases := segmentBases(l)
+			dels, err := l.DeleteOldSegments(math.MaxInt64, now+1<<40)
+			require.NoError(rt, err)
+			require.Empty(rt, dels, "step %d: retention deleted from a log with nothing to delete (segments %v)", i, bases)
+			n, err := l.DeleteExpiredFiles(now + 1<<40)
+			require.NoError(rt, err)
+			require.Zero(rt, n, "step %d: removed files of a log with nothing to delete", i)
+		}
+	})
 }

@@ -39,8 +39,13 @@ func (b *Broker) runLogManager(env Env) error {
 	return nil
 }
 
-// applyRetention deletes the replica's old segments.
+// applyRetention deletes the replica's old segments. It passes over a log
+// that can have nothing to delete (an idle partition's), leaving its
+// replica as its last snapshot holds it.
 func (b *Broker) applyRetention(env Env, s *Partition) error {
+	if s.Log.Kafka().NothingToDelete() {
+		return nil
+	}
 	s.changing()
 	hw := s.Node.Progress().HighWatermark
 	before := s.Log.Kafka().PartCalls()
