@@ -92,6 +92,9 @@ type entry struct {
 // entries, and its durable entries that are current ones. A Snapshot's
 // tree returns n's kept copy instead if it is still n as it is.
 func (cl *cloner) tree(n *node) *node {
+	if cl.keep && n.dir && n.kept != nil && !n.stale {
+		return n.kept // nothing under n stirred since the last snapshot
+	}
 	if !n.dir {
 		if cl.keep && n.kept != nil && sameInode(n, n.kept) {
 			return n.kept
@@ -107,6 +110,17 @@ func (cl *cloner) tree(n *node) *node {
 	}
 	copies := cl.entries[base:]
 	defer func() { cl.entries = cl.entries[:base] }()
+	if cl.keep {
+		// n stays stale while a directory under it does (its durable
+		// entries not all current ones), for the next snapshot to copy
+		n.stale = false
+		for _, child := range n.children {
+			if child.dir && child.stale {
+				n.stale = true
+				break
+			}
+		}
+	}
 	if cl.keep && n.kept != nil && cl.unchanged(n, n.kept, copies) {
 		return n.kept
 	}
@@ -122,8 +136,14 @@ func (cl *cloner) tree(n *node) *node {
 			same++
 		}
 	}
+	if !cl.keep {
+		for _, e := range copies {
+			e.copy.parent = c
+		}
+	}
 	if same < len(n.synced) {
 		cl.odd = append(cl.odd, n, c)
+		n.stale = n.stale || cl.keep
 	} else if cl.keep {
 		n.kept = c // a directory whose durable entries are all current ones
 	}
@@ -146,7 +166,7 @@ func (cl *cloner) file(n *node) *node {
 func (cl *cloner) copy(n *node) *node {
 	c := cl.node()
 	*c = *n
-	c.kept, c.listed = nil, false
+	c.kept, c.listed, c.stale, c.parent = nil, false, true, nil
 	if !cl.keep && c.dirty && c.linked {
 		c.listed = true
 		cl.dirtied = append(cl.dirtied, c)
@@ -234,7 +254,7 @@ func (cl *cloner) other(n *node) *node {
 	}
 	c := cl.node()
 	*c = *n
-	c.kept, c.listed = nil, false // out of the current tree
+	c.kept, c.listed, c.stale, c.parent = nil, false, true, nil // out of the current tree
 	cl.memo[n] = c
 	if !n.dir {
 		c.data, c.disk = n.data.share(), n.disk.share()

@@ -184,6 +184,7 @@ func restoreDir(d *node, dirPath string, keep func(string, int64, int64) int64, 
 		default:
 			r = restoreFile(c, p, keep)
 		}
+		r.parent = out
 		out.children[name], out.synced[name] = r, r
 	}
 	return out
@@ -301,6 +302,7 @@ func (m *MemFS) DamageDisk(name string, off, n int64, damage func(b []byte)) err
 		return &fs.PathError{Op: "damage", Path: name, Err: fmt.Errorf("%w: bytes [%d, %d) outside the %d durable bytes", fs.ErrInvalid, off, off+n, f.disk.len())}
 	}
 	m.version++
+	f.stir()
 	b := f.disk.bytes(off, off+n)
 	damage(b)
 	f.disk.writeAt(b, off, false)

@@ -153,6 +153,7 @@ func (f *memFile) Truncate(size int64) error {
 	}
 	f.fs.resize(f.n, size)
 	f.n.mtime = f.fs.nowMs
+	f.n.stir()
 	return nil
 }
 

@@ -133,6 +133,7 @@ func (m *MemFS) Create(name string) (File, error) {
 	case ok:
 		m.resize(n, 0)
 		n.mtime = m.nowMs
+		n.stir()
 	default:
 		n = m.link(dir, base, newFile(m.nowMs))
 	}
@@ -173,6 +174,7 @@ func (m *MemFS) OpenReadWrite(name string) (File, error) {
 // link adds n to dir as base and counts its bytes as used.
 func (m *MemFS) link(dir *node, base string, n *node) *node {
 	dir.children[base] = n
+	n.parent = dir
 	dir.entryChanged(base)
 	dir.mtime = m.nowMs
 	m.touch(dir)
@@ -286,6 +288,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	odir.mtime = m.nowMs
 	m.touch(odir)
 	ndir.children[nbase] = src
+	src.parent = ndir
 	ndir.entryChanged(nbase)
 	ndir.mtime = m.nowMs
 	m.touch(ndir)

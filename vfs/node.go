@@ -43,7 +43,26 @@ type node struct {
 	// kept is this node's copy in the last Snapshot, which the next one
 	// holds again if nothing in the node (nor under it) changed since.
 	// Nothing writes a snapshot's nodes, so several snapshots share them.
-	kept *node
+	// stale says that something in or under directory n may have changed
+	// since (stir), so that the next Snapshot looks; a directory that is
+	// not stale has every directory above it not stale either, and its
+	// kept copy is its whole subtree as it is. parent is the directory n
+	// was last linked into.
+	kept   *node
+	stale  bool
+	parent *node
+}
+
+// stir notes that n changed: the directories from n's (n itself if a
+// directory) up to the root are stale, for the next Snapshot to look at.
+func (n *node) stir() {
+	p := n
+	if !n.dir {
+		p = n.parent
+	}
+	for ; p != nil && !p.stale; p = p.parent {
+		p.stale = true
+	}
 }
 
 func newDir(mtime int64) *node {
@@ -78,6 +97,7 @@ func (n *node) dirtyBytes() int64 {
 // Linux's __mark_inode_dirty sets dirtied_when only on an inode that was
 // clean.
 func (m *MemFS) touch(n *node) {
+	n.stir()
 	if n.dirty {
 		return
 	}
@@ -108,6 +128,7 @@ func (m *MemFS) resize(n *node, size int64) {
 
 // sync makes file n's page cache durable: the disk shares its pages.
 func (n *node) sync() {
+	n.stir()
 	n.dirty = false
 	if n.disk.len() == n.data.len() && n.dirtyBytes() == 0 {
 		return
@@ -120,6 +141,7 @@ func (n *node) sync() {
 // since the last SyncDir, so that making a partition's directory in a log
 // dir of thousands costs what it changes.
 func (n *node) syncDir() {
+	n.stir()
 	n.dirty = false
 	if n.resync {
 		n.synced = make(map[string]*node, len(n.children))
