@@ -495,12 +495,9 @@ func (b *Broker) writeback(env Env) {
 // writeHWCheckpoint writes replication-offset-checkpoint with the
 // HW of every replica of the broker.
 func (b *Broker) writeHWCheckpoint(env Env) error {
-	hws := make(map[tp]int64, len(b.order))
-	for _, tp := range b.order {
-		hws[tp] = b.lastHW[tp]
-	}
 	b.hwDirty = false
-	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.ReplicationOffsetCheckpointFile, hws)
+	data := kafkalog.AppendOffsetCheckpointOf(nil, b.order, func(i int) int64 { return b.lastHW[b.order[i]] })
+	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.ReplicationOffsetCheckpointFile, data)
 }
 
 // tickBroker moves the broker's replicas' clocks, sends its heartbeat and
