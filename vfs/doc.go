@@ -67,7 +67,13 @@
 // tables are frozen, and whichever side first writes a file copies its table (page
 // pointers, not bytes), then each page it writes. So a Clone costs a small copy per
 // file and directory, nothing per byte, and a file neither side writes again is never
-// copied; nothing else is shared.
+// copied; nothing else is shared. Snapshot is a Clone to keep, never written: it holds
+// again the last snapshot's copy of every file and directory nothing changed in since,
+// and passes over every directory nothing under which changed, so that the timeline's
+// snapshots of a broker of thousands of idle partitions cost what changed.
+//
+// The flusher's wake (WritebackExpired) looks at the files and directories that are
+// dirty, which MemFS lists as they turn dirty, not at the whole tree.
 //
 // # Bytes kept rather than copied
 //
