@@ -5,6 +5,7 @@ import (
 
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
+	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
@@ -136,26 +137,15 @@ func setTxnCommitErrors(resp *kmsg.TxnOffsetCommitResponse, records []txnOffset,
 }
 
 // txnCommitAnswered takes the answer to a TxnOffsetCommit's append,
-// reporting whether corr was one. The append's errors map as Kafka 3.7's
-// GroupMetadataManager maps them for a commit (too few in-sync replicas:
-// COORDINATOR_NOT_AVAILABLE; not the leader: NOT_COORDINATOR); a producer
-// epoch the log refused stays INVALID_PRODUCER_EPOCH, which the producer
-// takes as its fencing.
+// reporting whether corr was one; the append's error maps as
+// [txn.OffsetsAppendError] says.
 func (rq *Requests) txnCommitAnswered(corr int64, code replica.ErrorCode) bool {
 	w, ok := rq.txnCommits[corr]
 	if !ok {
 		return false
 	}
 	delete(rq.txnCommits, corr)
-	out := int16(code)
-	switch code {
-	case replica.None:
-	case replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend, replica.RequestTimedOut:
-		out = kafkaerr.CoordinatorNotAvailable
-	case replica.NotLeaderOrFollower:
-		out = kafkaerr.NotCoordinator
-	}
-	setTxnCommitErrors(w.resp, w.records, out)
+	setTxnCommitErrors(w.resp, w.records, txn.OffsetsAppendError(code))
 	rq.answer(w.id, w.resp)
 	return true
 }

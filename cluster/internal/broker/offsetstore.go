@@ -179,21 +179,28 @@ func (f *txnFilter) visible(e *replica.Entry) bool {
 	if f == nil {
 		return true
 	}
+	if !f.transactional(e) {
+		return true
+	}
+	return e.Offset < f.lso && !f.abortedAt(e.Offset)
+}
+
+// transactional reports whether e, the next entry in offset order, is a
+// record of a transactional data batch (reading the header of the batch
+// that e starts, if it does).
+func (f *txnFilter) transactional(e *replica.Entry) bool {
 	if e.Batch != nil {
 		if h, err := kafkalog.ReadBatchHeader(e.Batch); err == nil {
 			f.pid, f.txnal, f.end = h.ProducerID, h.Attributes.IsTransactional() && !h.Attributes.IsControl(), h.NextOffset()
 		}
 	}
-	if e.Offset >= f.end || !f.txnal {
-		return true
-	}
-	if e.Offset >= f.lso {
-		return false
-	}
-	for _, a := range f.aborted {
-		if a.ProducerID == f.pid && e.Offset >= a.FirstOffset && e.Offset <= a.LastOffset {
-			return false
-		}
-	}
-	return true
+	return e.Offset < f.end && f.txnal
+}
+
+// abortedAt reports whether offset, of the current batch's producer, is in
+// one of its aborted transactions.
+func (f *txnFilter) abortedAt(offset int64) bool {
+	return slices.ContainsFunc(f.aborted, func(a kafkalog.AbortedTxn) bool {
+		return a.ProducerID == f.pid && offset >= a.FirstOffset && offset <= a.LastOffset
+	})
 }

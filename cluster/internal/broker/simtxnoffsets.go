@@ -2,7 +2,6 @@ package broker
 
 import (
 	"bytes"
-	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
@@ -10,7 +9,6 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
-	"github.com/kafkalive/kafkalive/kafkalog"
 	"github.com/kafkalive/kafkalive/replica"
 )
 
@@ -95,17 +93,7 @@ func (b *Broker) StableCommitted(env Env, groupID string, tp group.TopicPartitio
 // aborted transaction.
 func (f *txnFilter) pendingFor(m *replicalog.Mirror, key []byte) bool {
 	for _, e := range m.From(0) {
-		if e.Batch != nil {
-			if h, err := kafkalog.ReadBatchHeader(e.Batch); err == nil {
-				f.pid, f.txnal, f.end = h.ProducerID, h.Attributes.IsTransactional() && !h.Attributes.IsControl(), h.NextOffset()
-			}
-		}
-		if e.Offset >= f.end || !f.txnal || e.Offset < f.lso || !bytes.Equal(e.Key, key) {
-			continue
-		}
-		if !slices.ContainsFunc(f.aborted, func(a kafkalog.AbortedTxn) bool {
-			return a.ProducerID == f.pid && e.Offset >= a.FirstOffset && e.Offset <= a.LastOffset
-		}) {
+		if f.transactional(e) && e.Offset >= f.lso && bytes.Equal(e.Key, key) && !f.abortedAt(e.Offset) {
 			return true
 		}
 	}

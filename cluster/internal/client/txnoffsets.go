@@ -7,7 +7,6 @@ import (
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/kafkalog"
-	"github.com/kafkalive/kafkalive/replica"
 )
 
 // sendOffsetsToTransaction, as Kafka 3.7's TransactionManager runs it
@@ -76,8 +75,8 @@ func (p *Producer) offsetsAdded(env Env, code int16) {
 
 // offsetsAnswered takes a group coordinator's answer to the TxnOffsetCommit
 // in flight, reporting whether e was it: a refusal before the append, or
-// the leader's answer to the append (its errors mapped as
-// GroupMetadataManager maps an offsets append's).
+// the leader's answer to the append (its error mapped as the coordinator
+// maps it, txn.OffsetsAppendError).
 func (p *Producer) offsetsAnswered(env Env, e *netsim.Envelope) bool {
 	t := p.txn
 	if t == nil || t.req == nil || t.req.name != "TxnOffsetCommit" {
@@ -86,15 +85,7 @@ func (p *Producer) offsetsAnswered(env Env, e *netsim.Envelope) bool {
 	var code int16
 	switch {
 	case e.Kind == netsim.KindProduceResp && e.Resp.CorrelationID == t.req.corr:
-		switch c := e.Resp.Error; c {
-		case replica.None:
-		case replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend, replica.RequestTimedOut:
-			code = kafkaerr.CoordinatorNotAvailable
-		case replica.NotLeaderOrFollower:
-			code = kafkaerr.NotCoordinator
-		default:
-			code = int16(c)
-		}
+		code = txn.OffsetsAppendError(e.Resp.Error)
 	case e.Kind == netsim.KindTxnResponse && txn.CorrOf(e.Txn) == t.req.corr:
 		m, ok := e.Txn.(txn.TxnOffsetCommitResponse)
 		if !ok {

@@ -1,8 +1,10 @@
 package txn
 
 import (
+	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/kafkalog"
+	"github.com/kafkalive/kafkalive/replica"
 )
 
 // The messages of the transaction protocol, as the envelopes of the
@@ -107,6 +109,25 @@ type CommitOffset struct {
 type TxnOffsetCommitResponse struct {
 	Corr  int64
 	Error int16
+}
+
+// OffsetsAppendError is the error a group coordinator answers a
+// TxnOffsetCommit with when the append of its offsets ended with code, as
+// Kafka 3.7's GroupMetadataManager maps it for a commit: too few in-sync
+// replicas or a timeout COORDINATOR_NOT_AVAILABLE, a replica no longer
+// leading NOT_COORDINATOR, anything else itself (a producer epoch the log
+// refused stays INVALID_PRODUCER_EPOCH, which the producer takes as its
+// fencing). The coordinator answers a real client with it, and a
+// simulated producer, to which the leader answers the append itself,
+// reads its answer through it.
+func OffsetsAppendError(code replica.ErrorCode) int16 {
+	switch code {
+	case replica.NotEnoughReplicas, replica.NotEnoughReplicasAfterAppend, replica.RequestTimedOut:
+		return kafkaerr.CoordinatorNotAvailable
+	case replica.NotLeaderOrFollower:
+		return kafkaerr.NotCoordinator
+	}
+	return int16(code)
 }
 
 // EndTxn is EndTxnRequest: commit or abort. TV2 says the client uses
