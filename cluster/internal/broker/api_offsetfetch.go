@@ -11,9 +11,13 @@ import (
 
 // offsetFetch reads committed offsets through the coordinator of each
 // group (v8+ batches groups). A transactional offset not yet committed is
-// not counted, but require_stable (v7+) is not honoured here: a pending
-// one is not answered UNSTABLE_OFFSET_COMMIT, as Kafka 3.7 does, for real
-// clients (the simulated copiers' read honours it: Broker.StableCommitted).
+// not counted; with require_stable (v7+, KIP-447: Kafka's consumer sends
+// it at isolation.level=read_committed) a partition whose offset has a
+// transactional commit pending is answered UNSTABLE_OFFSET_COMMIT with
+// offset -1, as Kafka 3.7's GroupMetadataManager.getOffsets answers it, so
+// that a consumer taking over a consume-transform-produce partition waits
+// for the transaction's end rather than start from a stale offset (the
+// simulated copiers' read is the same rule: Broker.StableCommitted).
 func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *kmsg.OffsetFetchRequest) {
 	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
 	var parts []group.Request
@@ -48,17 +52,56 @@ func (rq *Requests) offsetFetch(env Env, b *Broker, id uint64, x *Request, r *km
 			resp.Groups = append(resp.Groups, rg)
 		}
 	}
+	var unstable []map[group.TopicPartition]bool
+	if r.Version >= 7 && r.RequireStable {
+		unstable = make([]map[group.TopicPartition]bool, len(parts))
+	}
 	for i, p := range parts {
 		if p.Group() == "" {
 			fillAnswer(r, resp, i, nil, kafkaerr.InvalidGroupID, nil)
+			parts[i] = nil // answered; the others keep their place in resp
+			continue
+		}
+		if unstable != nil && b.Coordinates(env, p.Group()) {
+			unstable[i] = b.pendingTxnOffsets(p.Group())
 		}
 	}
-	parts = slices.DeleteFunc(parts, func(p group.Request) bool { return p.Group() == "" })
-	if len(parts) == 0 {
+	if !slices.ContainsFunc(parts, func(p group.Request) bool { return p != nil }) {
 		rq.answer(id, resp)
 		return
 	}
-	rq.step(env, b, id, x, r, resp, parts)
+	rq.stepParts(env, b, id, x, r, resp, parts, unstable)
+}
+
+// markUnstable answers UNSTABLE_OFFSET_COMMIT, offset -1, for the
+// partitions of part part of an OffsetFetch answer whose commit is pending.
+func markUnstable(r *kmsg.OffsetFetchResponse, part int, unstable map[group.TopicPartition]bool) {
+	mark := func(topic string, partition int32, offset *int64, epoch *int32, metadata **string, code *int16) {
+		if *code == 0 && unstable[group.TopicPartition{Topic: topic, Partition: partition}] {
+			*offset, *epoch, *metadata, *code = -1, -1, ptr(""), kafkaerr.UnstableOffsetCommit
+		}
+	}
+	if r.Version >= 8 {
+		if part >= len(r.Groups) || r.Groups[part].ErrorCode != 0 {
+			return
+		}
+		for _, t := range r.Groups[part].Topics {
+			for i := range t.Partitions {
+				p := &t.Partitions[i]
+				mark(t.Topic, p.Partition, &p.Offset, &p.LeaderEpoch, &p.Metadata, &p.ErrorCode)
+			}
+		}
+		return
+	}
+	if r.ErrorCode != 0 {
+		return
+	}
+	for _, t := range r.Topics {
+		for i := range t.Partitions {
+			p := &t.Partitions[i]
+			mark(t.Topic, p.Partition, &p.Offset, &p.LeaderEpoch, &p.Metadata, &p.ErrorCode)
+		}
+	}
 }
 
 func fillOffsetFetch(req *kmsg.OffsetFetchRequest, r *kmsg.OffsetFetchResponse, part int, a group.OffsetFetchResponse) {

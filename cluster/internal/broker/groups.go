@@ -76,6 +76,9 @@ type groupWait struct {
 	// ids are the topics' ids when a ConsumerGroupHeartbeat was stepped:
 	// its answer names the assigned topics by id.
 	ids map[string][16]byte
+	// unstable are the partitions an OffsetFetch with require_stable
+	// answers UNSTABLE_OFFSET_COMMIT (their transactional commit pending).
+	unstable map[group.TopicPartition]bool
 }
 
 // groupAddr is the coordinator address of part part of request id from
@@ -90,9 +93,19 @@ func groupAddr(clientID string, client int32, id uint64, part int) string {
 // answers come back through GroupAnswered. resp is the response the parts'
 // answers are written into.
 func (rq *Requests) step(env Env, b *Broker, id uint64, x *Request, req kmsg.Request, resp kmsg.Response, parts []group.Request) {
+	rq.stepParts(env, b, id, x, req, resp, parts, nil)
+}
+
+// stepParts is step, where a nil part is one already answered and
+// unstable, when not nil, holds for each part the partitions an
+// OffsetFetch's answer marks UNSTABLE_OFFSET_COMMIT.
+func (rq *Requests) stepParts(env Env, b *Broker, id uint64, x *Request, req kmsg.Request, resp kmsg.Response, parts []group.Request, unstable []map[group.TopicPartition]bool) {
 	var mine []group.Request
 	var idx []int
 	for i, p := range parts {
+		if p == nil {
+			continue
+		}
 		if p.Group() != "" && !b.Coordinates(env, p.Group()) {
 			fillAnswer(req, resp, i, nil, kafkaerr.NotCoordinator, nil)
 			continue
@@ -115,7 +128,11 @@ func (rq *Requests) step(env Env, b *Broker, id uint64, x *Request, req kmsg.Req
 	}
 	for k, p := range mine {
 		addr := groupAddr(x.ClientID, x.Client, id, idx[k])
-		rq.groups[addr] = &groupWait{id: id, broker: b.ID(), incarnation: b.Incarnation(), req: req, resp: resp, part: idx[k], open: &open, ids: ids}
+		w := &groupWait{id: id, broker: b.ID(), incarnation: b.Incarnation(), req: req, resp: resp, part: idx[k], open: &open, ids: ids}
+		if unstable != nil {
+			w.unstable = unstable[idx[k]]
+		}
+		rq.groups[addr] = w
 		if r, ok := p.(group.LeaveGroup); ok {
 			env.Record(event.Group, b.ID(), nil, "%s: external client %d (%s) leaves (LeaveGroup %s)", r.GroupID, x.Client, x.ClientID, r.MemberID+r.GroupInstanceID)
 		}
@@ -137,6 +154,9 @@ func (rq *Requests) GroupAnswered(b *Broker, o group.Outgoing) bool {
 		return true
 	}
 	fillAnswer(p.req, p.resp, p.part, o.Response, 0, p.ids)
+	if r, ok := p.resp.(*kmsg.OffsetFetchResponse); ok && p.unstable != nil {
+		markUnstable(r, p.part, p.unstable)
+	}
 	rq.closePart(p)
 	return true
 }

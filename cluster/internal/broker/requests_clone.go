@@ -47,6 +47,7 @@ func (rq *Requests) Clone() *Requests {
 				byID[w.id] = s
 			}
 			w.resp, w.open = s.resp, s.open
+			w.unstable = maps.Clone(w.unstable)
 			c.groups[addr] = &w
 		}
 	}

@@ -88,6 +88,37 @@ func (b *Broker) StableCommitted(env Env, groupID string, tp group.TopicPartitio
 	return po.Offset, true, 0
 }
 
+// pendingTxnOffsets are the partitions of groupID whose committed offset
+// has a transactional commit pending at b (as [Broker.StableCommitted]
+// counts one), read in one pass over the group's offsets partition; nil
+// when there is none or b holds no replica of it.
+func (b *Broker) pendingTxnOffsets(groupID string) map[group.TopicPartition]bool {
+	s := b.replicas[metadata.OffsetsPartition(groupID, b.cfg.OffsetsTopicNumPartitions)]
+	if s == nil {
+		return nil
+	}
+	s.changing()
+	f := newTxnFilter(s.Log.Kafka(), s.Node.Progress().HighWatermark)
+	if f == nil {
+		return nil
+	}
+	var out map[group.TopicPartition]bool
+	for _, e := range s.Log.Mirror().From(0) {
+		if !f.transactional(e) || e.Offset < f.lso || f.abortedAt(e.Offset) {
+			continue
+		}
+		rec, err := group.ReadOffsetCommit(e.Key, nil)
+		if err != nil || rec.Group != groupID {
+			continue
+		}
+		if out == nil {
+			out = map[group.TopicPartition]bool{}
+		}
+		out[rec.TopicPartition] = true
+	}
+	return out
+}
+
 // pendingFor reports whether a record of key in m is a transactional
 // offset commit still pending: at or above the last stable offset, in no
 // aborted transaction.
