@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"slices"
 )
@@ -17,10 +18,49 @@ import (
 // latest offset of each key; Kafka's SkimpyOffsetMap keys an open-addressing table by
 // the key's MD5 and can, in theory, confuse two keys whose hashes collide. Its capacity
 // is CleanerOptions.MaxMapEntries, Kafka's dedupe buffer size / 24 bytes × 0.9.
+//
+// Damaged bytes. Kafka's cleaner checks no CRC (Kafka 3.7 and trunk of October 2024:
+// LogCleaner.buildOffsetMapForSegment and MemoryRecords.filterTo iterate the records
+// without DefaultRecordBatch.ensureValid), and neither does this one: a batch whose
+// CRC no longer matches but whose records still parse is cleaned as any other, copied
+// as it is (its CRC still wrong, so a consumer still refuses it) when every record
+// stays, or rebuilt with a CRC computed anew when some go (the damage then reads as
+// valid data). Bytes that do not parse (a magic byte, a length, a record) fail the
+// round with ErrUncleanable, and so does a batch whose offsets do not fit the
+// segment it is copied to; the segments it did not swap in are left as they were.
 
 // ErrNotCompacted means Clean was asked to clean a log whose cleanup.policy has no
 // "compact".
 var ErrNotCompacted = errors.New("kafkalog: cleanup.policy does not include compact")
+
+// ErrUncleanable means a cleaning round (Clean, CleanableSection) failed on what the
+// log holds, not on the disk: a batch that does not parse, offsets that do not fit a
+// cleaned segment. The log is left as it was, bar the groups of segments the round
+// had already swapped in ([CleanResult].Groups), and stays usable: reads, appends
+// and retention go on. Kafka's cleaner thread catches such a failure
+// (LogCleaningException) and marks the partition uncleanable
+// (LogCleanerManager.markPartitionUncleanable); a failure of the file system is not
+// wrapped in it (Kafka takes the log dir offline for an IOException).
+var ErrUncleanable = errors.New("kafkalog: the cleaner cannot clean this log")
+
+// uncleanable wraps err in ErrUncleanable unless it is a failure of the file system
+// (a *fs.PathError: no space left, a file that cannot be created).
+func uncleanable(err error) error {
+	var pe *fs.PathError
+	if err == nil || errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUncleanable, err)
+}
+
+// decodeTrusting decodes the batch whatever its CRC says, as Kafka's cleaner reads
+// batches (see "Damaged bytes" above).
+func decodeTrusting(raw []byte) (RecordBatch, error) {
+	d := Decoder{skipCRC: true}
+	var b RecordBatch
+	_, err := d.Decode(raw, &b)
+	return b, err
+}
 
 // CleanerOptions are the broker-level cleaner settings (log.cleaner.*).
 type CleanerOptions struct {
@@ -84,7 +124,7 @@ func (l *Log) CleanableSection(cleanerOffset, highWatermark, nowMs int64) (Clean
 	}
 	txns, err := l.scanTransactions()
 	if err != nil {
-		return CleanableSection{}, err
+		return CleanableSection{}, uncleanable(err)
 	}
 	return l.cleanableSection(cleanerOffset, nowMs, min(txns.lastStable, highWatermark)), nil
 }
@@ -143,7 +183,7 @@ func (l *Log) Clean(cleanerOffset, highWatermark, nowMs int64, opts CleanerOptio
 	}
 	txns, err := l.scanTransactions()
 	if err != nil {
-		return CleanResult{}, err
+		return CleanResult{}, uncleanable(err)
 	}
 	sec := l.cleanableSection(cleanerOffset, nowMs, min(txns.lastStable, highWatermark))
 	res := CleanResult{FirstDirtyOffset: sec.FirstDirtyOffset, EndOffset: sec.FirstDirtyOffset}
@@ -152,16 +192,21 @@ func (l *Log) Clean(cleanerOffset, highWatermark, nowMs int64, opts CleanerOptio
 	}
 	m, err := l.buildOffsetMap(sec.FirstDirtyOffset, sec.FirstUncleanableOffset, opts.maxEntries(), txns)
 	if err != nil {
-		return res, err
+		return res, uncleanable(err)
 	}
 	if m.latestOffset < sec.FirstDirtyOffset {
 		return res, nil
 	}
 	res.EndOffset = m.latestOffset + 1
 	for _, group := range l.groupSegments(res.EndOffset) {
-		if err := l.cleanGroup(group, m, txns, res.EndOffset, nowMs, &res); err != nil {
+		cleaned, err := l.cleanGroup(group, m, txns, res.EndOffset, nowMs, &res)
+		if err != nil {
+			return res, uncleanable(err)
+		}
+		if err := l.swapIn(cleaned, group, nowMs); err != nil {
 			return res, l.fail(err)
 		}
+		res.Groups = append(res.Groups, cleaned.baseOffset)
 	}
 	return res, nil
 }
@@ -184,12 +229,12 @@ func (m *offsetMap) get(key []byte) int64 {
 func (l *Log) buildOffsetMap(start, end int64, maxEntries int, txns *txnScan) (*offsetMap, error) {
 	m := &offsetMap{offsets: map[string]int64{}, max: maxEntries, latestOffset: start - 1}
 	aborted := txns.tracker(nil)
-	err := l.eachBatch(start, end, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
+	err := l.eachCleanerBatch(start, end, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
 		if h.BaseOffset >= end {
 			return false, nil
 		}
 		if !h.Attributes.IsControl() && !aborted.onData(h) {
-			b, _, err := ReadBatch(raw)
+			b, err := decodeTrusting(raw)
 			if err != nil {
 				return false, err
 			}
@@ -216,8 +261,19 @@ func (l *Log) buildOffsetMap(start, end int64, maxEntries int, txns *txnScan) (*
 }
 
 // eachBatch calls fn with every batch (header and raw bytes) of the segments that hold
-// offsets in [from, to), in order, until fn returns false.
+// offsets in [from, to), in order, until fn returns false. A segment ends at its last
+// whole batch (see Segment.eachBatch).
 func (l *Log) eachBatch(from, to int64, fn func(s *Segment, h *BatchHeader, raw []byte) (bool, error)) error {
+	return l.eachBatchOf(from, to, false, fn)
+}
+
+// eachCleanerBatch is eachBatch as the cleaner reads: bytes at the end of a segment
+// that are no whole batch fail it (see Segment.eachBatch).
+func (l *Log) eachCleanerBatch(from, to int64, fn func(s *Segment, h *BatchHeader, raw []byte) (bool, error)) error {
+	return l.eachBatchOf(from, to, true, fn)
+}
+
+func (l *Log) eachBatchOf(from, to int64, strict bool, fn func(s *Segment, h *BatchHeader, raw []byte) (bool, error)) error {
 	bp := recoveryBuffers.Get().(*[]byte)
 	defer recoveryBuffers.Put(bp)
 	buf := *bp
@@ -225,7 +281,7 @@ func (l *Log) eachBatch(from, to int64, fn func(s *Segment, h *BatchHeader, raw 
 		if l.upperBound(i) <= from || s.baseOffset >= to {
 			continue
 		}
-		more, err := s.eachBatch(buf, func(h *BatchHeader, raw []byte) (bool, error) { return fn(s, h, raw) })
+		more, err := s.eachBatch(buf, strict, func(h *BatchHeader, raw []byte) (bool, error) { return fn(s, h, raw) })
 		if err != nil || !more {
 			return err
 		}
@@ -234,8 +290,12 @@ func (l *Log) eachBatch(from, to int64, fn func(s *Segment, h *BatchHeader, raw 
 }
 
 // eachBatch calls fn with each batch of the segment and its bytes (read whole; a batch
-// is at most max.message.bytes).
-func (s *Segment) eachBatch(buf []byte, fn func(h *BatchHeader, raw []byte) (bool, error)) (bool, error) {
+// is at most max.message.bytes). Bytes at the segment's end that are no whole batch (a
+// length field that runs past the end, a few stray bytes) end it; with strict they
+// fail it with ErrCorruptBatch instead, as Kafka 3.7's cleaner fails ("Log segment may
+// be corrupt, batch size ... bytes left in segment": LogCleaner.growBuffersOrFail)
+// rather than leave out of a cleaned segment the batches after them.
+func (s *Segment) eachBatch(buf []byte, strict bool, fn func(h *BatchHeader, raw []byte) (bool, error)) (bool, error) {
 	sc := newBatchScanner(s.log, s.log.Name(), 0, s.size, buf, false)
 	var raw []byte
 	for sc.Next() {
@@ -250,6 +310,10 @@ func (s *Segment) eachBatch(buf []byte, fn func(h *BatchHeader, raw []byte) (boo
 		if more, err := fn(&h, raw); err != nil || !more {
 			return false, err
 		}
+	}
+	if strict && sc.err == nil && sc.torn {
+		return false, batchErr(-1, sc.pos, "length", fmt.Errorf("%w: %s: log segment may be corrupt: the bytes from position %d to its end (%d) are no whole batch",
+			ErrCorruptBatch, s.log.Name(), sc.pos, s.size))
 	}
 	return true, sc.err
 }
@@ -304,7 +368,7 @@ type txnScan struct {
 func (l *Log) scanTransactions() (*txnScan, error) {
 	var st producerState
 	ts := &txnScan{lastBatch: map[int64]int64{}}
-	err := l.eachBatch(l.segments[0].baseOffset, math.MaxInt64, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
+	err := l.eachCleanerBatch(l.segments[0].baseOffset, math.MaxInt64, func(_ *Segment, h *BatchHeader, raw []byte) (bool, error) {
 		if h.ProducerID < 0 {
 			return true, nil
 		}
@@ -337,7 +401,7 @@ func (l *Log) scanTransactions() (*txnScan, error) {
 // controlType returns the type of the first record of a control batch, or
 // ControlUnknown if it has none or does not parse.
 func controlType(raw []byte) ControlRecordType {
-	b, _, err := ReadBatch(raw)
+	b, err := decodeTrusting(raw)
 	if err != nil || len(b.Records) == 0 {
 		return ControlUnknown
 	}
@@ -420,12 +484,14 @@ func (t *txnTracker) onControl(h *BatchHeader, raw []byte) bool {
 	return false
 }
 
-// cleanGroup rewrites the segments of group into one new segment and swaps it in
-// (LogCleaner.cleanSegments, LocalLog.replaceSegments).
-func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, nowMs int64, res *CleanResult) error {
+// cleanGroup rewrites the segments of group into one new segment, to swap in
+// (LogCleaner.cleanSegments). On an error the .cleaned files stay where they are, as
+// Kafka 3.7 leaves them (it deletes them only when the round is aborted); the next
+// open removes them.
+func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, nowMs int64, res *CleanResult) (*Segment, error) {
 	cleaned, err := createSegment(l.fsys, l.dir, group[0].baseOffset, CleanedSuffix, l.segmentParams(nowMs))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	l.dirDirty = true
 	f := &batchFilter{m: m, txns: txns.tracker(cleaned), lastBatch: txns.lastBatch, end: end, nowMs: nowMs, deleteRetentionMs: l.cfg.DeleteRetentionMs, encode: l.encodeCleaned}
@@ -434,7 +500,7 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 	buf := *bp
 	for _, s := range group {
 		res.BytesRead += s.size
-		_, err := s.eachBatch(buf, func(h *BatchHeader, raw []byte) (bool, error) {
+		_, err := s.eachBatch(buf, true, func(h *BatchHeader, raw []byte) (bool, error) {
 			out, err := f.filter(h, raw)
 			if err != nil || out == nil {
 				return err == nil, err
@@ -447,14 +513,13 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 		}
 		if err != nil {
 			cleaned.closeHandles()
-			return err
+			return nil, err
 		}
 	}
 	res.RecordsRead += f.read
 	res.RecordsRetained += f.retained
 	res.BytesWritten += cleaned.size
-	res.Groups = append(res.Groups, cleaned.baseOffset)
-	return l.swapIn(cleaned, group, nowMs)
+	return cleaned, nil
 }
 
 // swapIn replaces old by cleaned crash-safely: the cleaned files are fsynced, renamed
@@ -524,7 +589,7 @@ func (f *batchFilter) filter(h *BatchHeader, raw []byte) ([]byte, error) {
 		f.read += int(h.NumRecords)
 		return nil, nil
 	}
-	b, _, err := ReadBatch(raw)
+	b, err := decodeTrusting(raw)
 	if err != nil {
 		return nil, err
 	}

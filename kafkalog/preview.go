@@ -46,7 +46,7 @@ type PreviewRecord struct {
 // it is decompressed whole, within MaxDecompressedBytes.
 func (d *Decoder) Preview(src []byte, limit int, visit func(i int, r *PreviewRecord) bool) (BatchHeader, error) {
 	var h BatchHeader
-	n, err := checkBatch(src, &h)
+	n, err := checkBatch(src, &h, true)
 	if err != nil {
 		return h, err
 	}
