@@ -290,6 +290,7 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	new brokers=3 [min-isr=2] [consumer-protocol=off]  (the brokers start and register)
 //	run ms=500                             (ticks of 10 ms)
 //	stop b=3 | kill b=3 | start b=3
+//	corrupt b=1 file=t-0/00000000000000000000.log at=16 [zero=4]   (the broker is down; one byte flipped, or zero=N bytes zeroed)
 //	racks names=(a,b,c) [selector]         (broker.rack; replica.selector.class RackAwareReplicaSelector)
 //	in-use topic=t                         (a topic the world's own clients use)
 //	create-topics b=1 topic=t [partitions=1] [rf=3] [config=(k=v,...)] [validate-only] [v=7]
@@ -350,6 +351,15 @@ func TestAPIs(t *testing.T) {
 					d.Fatalf(t, "%s: %v", d.Cmd, err)
 				}
 				f.quiet()
+			case "corrupt":
+				b := f.brokers[a.num("b", 0)-1]
+				name, at, n := a.str("file", ""), a.num("at", 0), int(a.num("zero", 0))
+				if err := b.CheckCorrupt(name, at, n, n == 0); err != nil {
+					return fmt.Sprintf("refused: %v\n", err)
+				}
+				if err := b.Corrupt(f, name, at, n, n == 0); err != nil {
+					d.Fatalf(t, "corrupt: %v", err)
+				}
 			case "in-use":
 				f.inUse[a.str("topic", "")] = true
 			case "racks":

@@ -91,6 +91,9 @@ type Broker struct {
 	// cleanerSeen is the HW of each compacted log when the cleaner last
 	// looked at it (it skips logs with nothing new).
 	cleanerSeen map[tp]int64
+	// uncleanable are the partitions, sorted, whose cleaning failed on what
+	// their log holds since the process started (cleaner.go).
+	uncleanable []tp
 
 	// nextHWCheckpointMs, nextRecoveryCheckpointMs and nextStartCheckpointMs
 	// schedule the checkpoint files (checkpoints.go); recoveryCheckpointed
@@ -482,7 +485,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 		b.touch(b.replicas[k]) // gone with the process
 	}
 	b.replicas, b.order, b.coord, b.timers = nil, nil, nil, nil
-	b.sessionPeers, b.goneHeld = nil, nil
+	b.sessionPeers, b.goneHeld, b.uncleanable = nil, nil, nil
 	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}
 }
 

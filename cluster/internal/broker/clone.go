@@ -51,6 +51,7 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	c.lastHW = maps.Clone(b.lastHW)
 	c.sessionPeers, c.goneHeld = slices.Clone(b.sessionPeers), slices.Clone(b.goneHeld)
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
+	c.uncleanable = slices.Clone(b.uncleanable)
 	c.recoveryCheckpointed = slices.Clone(b.recoveryCheckpointed)
 	c.deleted = slices.Clone(b.deleted)
 	if b.txn != nil {

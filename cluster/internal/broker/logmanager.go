@@ -2,7 +2,6 @@ package broker
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
 
@@ -17,7 +16,8 @@ import (
 // min.cleanable.dirty.ratio. Kafka's cleaner threads take the
 // filthiest log first, one at a time; here every eligible log is cleaned
 // in the same round, in partition order. The cleaner's first dirty offsets
-// (cleaner-offset-checkpoint) are kept in memory and lost with the process.
+// (cleaner-offset-checkpoint) are kept in memory. A compacted log the
+// cleaner marked uncleanable (cleaner.go) is passed over by both.
 func (b *Broker) runLogManager(env Env) error {
 	b.deleteLogs(env)
 	if env.Now() >= b.nextRetentionMs {
@@ -30,6 +30,7 @@ func (b *Broker) runLogManager(env Env) error {
 	}
 	if env.Now() >= b.nextCleanMs {
 		b.nextCleanMs = env.Now() + b.cfg.LogCleanerBackoffMs
+		b.forgetGoneUncleanable()
 		for _, tp := range b.order {
 			if err := b.clean(env, b.replicas[tp]); err != nil {
 				return err
@@ -41,9 +42,13 @@ func (b *Broker) runLogManager(env Env) error {
 
 // applyRetention deletes the replica's old segments. It passes over a log
 // that can have nothing to delete (an idle partition's), leaving its
-// replica as its last snapshot holds it.
+// replica as its last snapshot holds it, and a compacted log marked
+// uncleanable: Kafka 3.7 deletes a compacted log's old segments from its
+// cleaner thread, and only for the logs not marked
+// (LogCleanerManager.deletableLogs), so such a log keeps every segment,
+// past retention.ms and retention.bytes, until the mark goes.
 func (b *Broker) applyRetention(env Env, s *Partition) error {
-	if s.Log.Kafka().NothingToDelete() {
+	if s.Log.Kafka().NothingToDelete() || b.passedOver(s) {
 		return nil
 	}
 	s.changing()
@@ -69,37 +74,4 @@ func (b *Broker) applyRetention(env Env, s *Partition) error {
 	}
 	s.Log.TrimStart()
 	return nil
-}
-
-// clean compacts the replica's log if it is compacted and dirty enough.
-func (b *Broker) clean(env Env, s *Partition) error {
-	cfg := s.Log.Kafka().Config()
-	if !cfg.Compact() {
-		return nil
-	}
-	s.changing()
-	if b.cleanerOffsets == nil {
-		b.cleanerOffsets, b.cleanerSeen = map[tp]int64{}, map[tp]int64{}
-	}
-	hw := s.Node.Progress().HighWatermark
-	timeless := cfg.MinCompactionLagMs == 0 && cfg.MaxCompactionLagMs == math.MaxInt64
-	if seen, ok := b.cleanerSeen[s.TP]; timeless && (ok && seen == hw || hw == s.Log.LogStartOffset()) {
-		return nil // nothing new below the HW since the last look, and no time rule
-	}
-	b.cleanerSeen[s.TP] = hw
-	sec, err := s.Log.Kafka().CleanableSection(b.cleanerOffsets[s.TP], hw, env.Now())
-	if err != nil {
-		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.TP, err)
-	}
-	if !sec.NeedsCleaning(cfg) {
-		return nil
-	}
-	res, err := s.Log.Kafka().Clean(b.cleanerOffsets[s.TP], hw, env.Now(), kafkalog.CleanerOptions{})
-	if err != nil {
-		return fmt.Errorf("broker %d: cleaner of %s: %w", b.id, s.TP, err)
-	}
-	b.cleanerOffsets[s.TP] = res.EndOffset
-	b.touch(s)
-	env.Record(event.Storage, b.id, &s.TP, "cleaner compacted [%d, %d) (dirty ratio %.2f): kept %d of %d records", res.FirstDirtyOffset, res.EndOffset, sec.Ratio, res.RecordsRetained, res.RecordsRead)
-	return s.Log.Reload()
 }
