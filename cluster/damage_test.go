@@ -24,8 +24,7 @@ type fetchedAt3 struct {
 
 // batchPositions reads where each batch of broker id's segment name
 // begins (the broker is down).
-func batchPositions(t *testing.T, w *cluster.World, id int32, name string) []int64 {
-	t.Helper()
+func batchPositions(t require.TestingT, w *cluster.World, id int32, name string) []int64 {
 	fsys, err := w.BrokerFS(id)
 	require.NoError(t, err)
 	st, err := fsys.Stat(cluster.LogDir + "/" + name)
