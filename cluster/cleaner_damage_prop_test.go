@@ -19,7 +19,8 @@ import (
 // succeeds leaves a broker that keeps running (no internal error); its
 // cleaner marks uncleanable only damaged partitions, and still cleans the
 // undamaged one (c-0), as Kafka 3.7's LogCleaner goes on after marking a
-// partition (CleanerThread.tryCleanFilthiestLog). Replay: the failing
+// partition (CleanerThread.tryCleanFilthiestLog); the broker's state lists
+// the partitions marked. Replay: the failing
 // draw's seed, with go test ./cluster -run TestCleanerUnderRandomDamage
 // -rapid.seed=N.
 func TestCleanerUnderRandomDamage(t *testing.T) {
@@ -64,16 +65,21 @@ func TestCleanerUnderRandomDamage(t *testing.T) {
 		}
 		require.Equal(rt, "running", w.Brokers()[0].State, "broker 1 keeps running")
 		cleaned0 := false
+		var marked []string
 		for _, e := range w.Events()[from:] {
 			if e.Broker != 1 || e.Topic != "c" {
 				continue
 			}
-			if strings.Contains(e.Text, "as uncleanable") && !damaged[e.Partition] {
-				rt.Fatalf("undamaged c-%d marked uncleanable: %s", e.Partition, e.Text)
+			if strings.Contains(e.Text, "as uncleanable") {
+				if !damaged[e.Partition] {
+					rt.Fatalf("undamaged c-%d marked uncleanable: %s", e.Partition, e.Text)
+				}
+				marked = append(marked, fmt.Sprintf("c-%d", e.Partition))
 			}
 			cleaned0 = cleaned0 || e.Partition == 0 && strings.HasPrefix(e.Text, "cleaner compacted")
 		}
 		require.True(rt, cleaned0, "broker 1's cleaner still cleans c-0")
+		require.Equal(rt, marked, w.Brokers()[0].UncleanablePartitions, "the partitions the state lists as uncleanable are those marked, once each")
 
 	})
 }

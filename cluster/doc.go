@@ -178,7 +178,12 @@
 // cleanup.policy=compact every log.cleaner.backoff.ms
 // ([Config.LogCleanerBackoffMs]); per-topic settings come from
 // [TopicSpec.Config]. A keyless record for a compacted topic fails with
-// INVALID_RECORD.
+// INVALID_RECORD. A cleaning round that meets a batch it cannot parse
+// (disk damage) marks the partition uncleanable on that broker, as Kafka
+// 3.7's LogCleaner does: the broker keeps serving, its cleaner goes on with
+// the other logs and passes that one over (no compaction, no deletion of
+// old segments) until it restarts or stops hosting it
+// ([BrokerInfo.UncleanablePartitions]).
 //
 // Every action is an [Action] ([World.Do] applies any); messages are
 // delivered in send order, so the same Config and actions always give the
@@ -500,7 +505,8 @@
 //	    "fetch_scanned_batches": 9,      extra: batch headers their scans walked past from the index entry
 //	    "fetch_scanned_bytes": 2480,     extra: the bytes of those batches
 //	    "last_fetch_offset": 40,         extra: the offset the latest of those reads asked for
-//	    "last_fetch_first_batch": 38     extra: the base offset of the batch it began with (-1: none)
+//	    "last_fetch_first_batch": 38,    extra: the base offset of the batch it began with (-1: none)
+//	    "uncleanable_partitions": ["__consumer_offsets-0"]  extra: the partitions its cleaner marked uncleanable (a damaged batch; omitted while none)
 //	  }],
 //	  "partitions": [{
 //	    "topic": "kip101", "partition": 0,

@@ -70,6 +70,14 @@ type BrokerInfo struct {
 	// returned none). Both are 0 before the first read.
 	LastFetchOffset     int64 `json:"last_fetch_offset,omitempty"`
 	LastFetchFirstBatch int64 `json:"last_fetch_first_batch,omitempty"`
+	// UncleanablePartitions are the partitions ("topic-partition", sorted)
+	// its log cleaner marked uncleanable since its process started: a
+	// cleaning round failed on what their log holds (a damaged batch), and
+	// the cleaner passes them over until the broker restarts or stops
+	// hosting them, as Kafka 3.7's LogCleaner does. Kafka counts them in
+	// the metric uncleanable-partitions-count (kafka.log:type=LogCleanerManager)
+	// and names each in a WARN of its log-cleaner.log.
+	UncleanablePartitions []string `json:"uncleanable_partitions,omitempty"`
 }
 
 // PartitionInfo is one partition: the controller's record and every
@@ -252,7 +260,17 @@ func (w *World) Brokers() []BrokerInfo {
 			DiskBytes: b.FS().DurableBytes("/"), CacheBytes: b.FS().CacheBytes("/"), DiskCapacity: w.cfg.BrokerDiskBytes,
 			BytesInPerSec: bytesIn, BytesOutPerSec: bytesOut,
 			FetchReads: f.Reads, FetchScannedBatches: f.ScannedBatches, FetchScannedBytes: f.ScannedBytes,
-			LastFetchOffset: f.LastOffset, LastFetchFirstBatch: f.FirstBatch})
+			LastFetchOffset: f.LastOffset, LastFetchFirstBatch: f.FirstBatch, UncleanablePartitions: uncleanableNames(b)})
+	}
+	return out
+}
+
+// uncleanableNames names the partitions b's cleaner marked uncleanable
+// (nil for none).
+func uncleanableNames(b *broker.Broker) []string {
+	var out []string
+	for _, k := range b.Uncleanable() {
+		out = append(out, k.String())
 	}
 	return out
 }

@@ -22,7 +22,11 @@ func (s State) Text() string {
 		b.WriteString("controller none (combined mode: electing)\n")
 	}
 	for _, br := range s.Brokers {
-		fmt.Fprintf(&b, "b%d %s %s disk=%d cache=%d in=%d/s out=%d/s\n", br.ID, br.State, br.Controller, br.DiskBytes, br.CacheBytes, br.BytesInPerSec, br.BytesOutPerSec)
+		fmt.Fprintf(&b, "b%d %s %s disk=%d cache=%d in=%d/s out=%d/s", br.ID, br.State, br.Controller, br.DiskBytes, br.CacheBytes, br.BytesInPerSec, br.BytesOutPerSec)
+		if len(br.UncleanablePartitions) > 0 {
+			fmt.Fprintf(&b, " uncleanable=%s", strings.Join(br.UncleanablePartitions, ","))
+		}
+		b.WriteByte('\n')
 	}
 	if len(s.Network) > 0 {
 		fmt.Fprintf(&b, "cut links %v\n", s.Network)
