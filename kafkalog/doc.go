@@ -299,7 +299,10 @@
 // keeping offsets (gaps), keeps tombstones for delete.retention.ms, handles
 // transaction markers (keeping the .txnindex entry of each ABORT marker it keeps,
 // as CleanedTransactionMetadata does), and swaps the result in crash-safely (.cleaned, fsync,
-// .swap, directory sync, old segments .deleted, .swap renamed into place).
+// .swap, directory sync, old segments .deleted, .swap renamed into place). Like Kafka's
+// cleaner it checks no CRC; bytes it cannot parse fail the round with
+// [ErrUncleanable], the log left as it was and usable (a broker marks the partition
+// uncleanable and goes on with its other logs, as Kafka 3.7's LogCleaner does).
 //
 // Clone. [Log.Clone] copies a log onto a copy of its file system (a simulation's
 // snapshot, a fork of its timeline): a small copy per segment, nothing per byte or
