@@ -42,7 +42,9 @@
 // start (LogManager.loadLogs, handleLogDirFailure); a disk that is full
 // halts the broker (ReplicaManager.handleLogDirFailure); retention and the
 // cleaner run on log.retention.check.interval.ms and log.cleaner.backoff.ms
-// with each replica's own HW; a deleted topic's directories are renamed
+// with each replica's own HW, and a cleaning round that meets a batch it
+// cannot parse marks the partition uncleanable and goes on with the other
+// logs (LogCleaner's CleanerThread.tryCleanFilthiestLog); a deleted topic's directories are renamed
 // -delete and removed file.delete.delay.ms later (LogManager.asyncDelete);
 // the coordinator's commits are appended acks=all and answered once the
 // ISR has them (GroupMetadataManager.storeOffsets).
