@@ -104,6 +104,9 @@ type BrokerView struct {
 	// asked for and the base offset of the batch it began with (-1: none).
 	LastFetch      int64 `json:"last_fetch"`
 	LastFirstBatch int64 `json:"last_first_batch"`
+	// Uncleanable are the partitions its log cleaner marked uncleanable (a
+	// damaged batch: cluster.BrokerInfo.UncleanablePartitions).
+	Uncleanable []string `json:"uncleanable,omitempty"`
 	// Listener, Rack, LogDir and FreeBytes are an observed broker's
 	// (Metadata, DescribeLogDirs; FreeBytes NotObserved before
 	// DescribeLogDirs v4); empty on the simulated page.
@@ -310,7 +313,7 @@ func BuildView(w *cluster.World, f Focus) View {
 		v.Brokers = append(v.Brokers, BrokerView{ID: b.ID, State: b.State, Controller: b.Controller,
 			DiskBytes: b.DiskBytes, CacheBytes: b.CacheBytes, DiskCap: b.DiskCapacity, InPerSec: b.BytesInPerSec, OutPerSec: b.BytesOutPerSec,
 			FetchReads: b.FetchReads, FetchScanned: b.FetchScannedBatches, FetchScannedBytes: b.FetchScannedBytes,
-			LastFetch: b.LastFetchOffset, LastFirstBatch: b.LastFetchFirstBatch})
+			LastFetch: b.LastFetchOffset, LastFirstBatch: b.LastFetchFirstBatch, Uncleanable: b.UncleanablePartitions})
 	}
 	rows := tableRows(st, minISRs(w), topicMinISR(w))
 	v.Partitions, v.Table = table(rows, f.Table)

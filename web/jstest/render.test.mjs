@@ -35,6 +35,15 @@ test("brokers: one card each, with the controller's badge and the buttons", () =
   assert.equal(controllerNote(v), "controller: broker 1 (KRaft, voters 1-3)");
 });
 
+test("brokers: the partitions a broker's cleaner marked uncleanable, on its card only", () => {
+  const v = update();
+  const brokers = /** @type {NonNullable<typeof v.brokers>} */ (v.brokers);
+  brokers[1].uncleanable = ["__consumer_offsets-0", "profiles-1"];
+  const el = clean(brokersHTML(v), "brokersHTML");
+  assert.deepEqual(el.querySelectorAll(".uncleanable").map((d) => d.textContent), ["Uncleanable__consumer_offsets-0, profiles-1"]);
+  assert.ok(el.querySelector('.broker[data-broker="2"] .uncleanable'));
+});
+
 test("producers: settings and counts, an acks=0 send never counted acknowledged, a lost write shown", () => {
   const el = clean(producersHTML(update()), "producersHTML");
   const p = el.querySelector('.producer[data-producer="checkout"]');

@@ -29,6 +29,7 @@
  * @property {number} fetch_scanned_bytes
  * @property {number} last_fetch LastFetch and LastFirstBatch are the offset the latest of those reads asked for and the base offset of the batch it began with (-1: none).
  * @property {number} last_first_batch
+ * @property {Array<string> | null} [uncleanable] Uncleanable are the partitions its log cleaner marked uncleanable (a damaged batch: cluster.BrokerInfo.UncleanablePartitions).
  * @property {string} [listener] Listener, Rack, LogDir and FreeBytes are an observed broker's (Metadata, DescribeLogDirs; FreeBytes NotObserved before DescribeLogDirs v4); empty on the simulated page.
  * @property {string} [rack]
  * @property {string} [log_dir]

@@ -20,6 +20,18 @@ export function controllerNote(v) {
 }
 
 /**
+ * uncleanableHTML is the figure of the partitions a broker's log cleaner
+ * marked uncleanable (none: nothing).
+ * @param {import("../types.js").BrokerView} b
+ */
+function uncleanableHTML(b) {
+  if (!b.uncleanable || b.uncleanable.length === 0) return "";
+  const names = b.uncleanable.join(", ");
+  return `
+        <div class="uncleanable" title="its log cleaner met a batch it cannot parse in ${esc(names)} and passes them over (no compaction, no deletion of old segments) until the broker restarts, as Kafka's LogCleaner does (metric uncleanable-partitions-count)"><dt>Uncleanable</dt><dd>${esc(names)}</dd></div>`;
+}
+
+/**
  * brokersHTML draws every broker's card.
  * @param {View} v
  */
@@ -35,7 +47,7 @@ export function brokersHTML(v) {
         <div class="big" title="bytes of its files on disk: they survive a power cut${b.disk_cap ? `; the disk holds ${bytes(b.disk_cap)}, and a broker whose disk is full halts` : ""}"><dt>Disk</dt><dd>${bytes(b.disk)}</dd></div>
         <div class="big" title="bytes only in the page cache: a power cut loses them"><dt>Cache</dt><dd>${bytes(b.cache)}</dd></div>
         <div title="reads of its logs for consumers' fetches${b.fetch_reads ? `; the latest asked for offset ${b.last_fetch} and began ${b.last_first_batch < 0 ? "with no batch" : `at the batch at offset ${b.last_first_batch}`}` : ""}"><dt>Fetches</dt><dd>${b.fetch_reads}</dd></div>
-        <div title="what the fetches' scans walked past, from the offset index entry to the batch they read: ${b.fetch_scanned} batch headers"><dt>Scanned</dt><dd>${bytes(b.fetch_scanned_bytes)}</dd></div></dl>
+        <div title="what the fetches' scans walked past, from the offset index entry to the batch they read: ${b.fetch_scanned} batch headers"><dt>Scanned</dt><dd>${bytes(b.fetch_scanned_bytes)}</dd></div>${uncleanableHTML(b)}</dl>
       <div class="acts">
         <button type="button" data-cmd="stop ${b.id}" title="clean shutdown"${b.state === "running" ? "" : " disabled"}>stop</button>
         <button type="button" data-cmd="kill ${b.id}" class="danger" title="the process crashes; the page cache survives"${b.state === "running" ? "" : " disabled"}>kill</button>
