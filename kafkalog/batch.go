@@ -307,7 +307,7 @@ type Decoder struct {
 	// previewBuf reads a compressed records section for Preview.
 	previewBuf *bufio.Reader
 	// skipCRC decodes a batch whatever its CRC, as Kafka's log cleaner
-	// reads batches (see trustingDecode).
+	// reads batches (see decodeTrusting).
 	skipCRC bool
 }
 

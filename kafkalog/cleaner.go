@@ -312,8 +312,8 @@ func (s *Segment) eachBatch(buf []byte, strict bool, fn func(h *BatchHeader, raw
 		}
 	}
 	if strict && sc.err == nil && sc.torn {
-		return false, batchErr(-1, sc.pos, "length", fmt.Errorf("%w: %s: log segment may be corrupt: the bytes from position %d to its end (%d) are no whole batch",
-			ErrCorruptBatch, s.log.Name(), sc.pos, s.size))
+		return false, fmt.Errorf("%s: %w: log segment may be corrupt: the bytes from position %d to its end (%d) are no whole batch",
+			s.log.Name(), ErrCorruptBatch, sc.pos, s.size)
 	}
 	return true, sc.err
 }
