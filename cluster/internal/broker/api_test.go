@@ -293,7 +293,7 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	corrupt b=1 file=t-0/00000000000000000000.log at=16 [zero=4]   (the broker is down; one byte flipped, or zero=N bytes zeroed)
 //	racks names=(a,b,c) [selector]         (broker.rack; replica.selector.class RackAwareReplicaSelector)
 //	in-use topic=t                         (a topic the world's own clients use)
-//	create-topics b=1 topic=t [partitions=1] [rf=3] [config=(k=v,...)] [validate-only] [v=7]
+//	create-topics b=1 topic=t [partitions=1] [rf=3] [config=(k=v,...)] [validate-only] [v=7]   (a list value's items joined by +)
 //	metadata b=1 [topics=(t,u)] [v=12] [no-auto-create]
 //	produce b=1 topic=t [partition=0] [acks=-1] [records=3] [timeout=5000] [timestamps=(5,9,1)]
 //	fetch b=1 topic=t [partition=0] [offset=0] [max-wait=0] [min-bytes=1] [epoch=-1] [v=12] [rack=r]
@@ -447,6 +447,7 @@ func (a args) request() kmsg.Request {
 		rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, int32(a.num("partitions", -1)), int16(a.num("rf", -1))
 		for _, kv := range a.vals("config") {
 			k, v, _ := strings.Cut(kv, "=")
+			v = strings.ReplaceAll(v, "+", ",") // a list's items: cleanup.policy=compact+delete
 			rt.Configs = append(rt.Configs, kmsg.CreateTopicsRequestTopicConfig{Name: k, Value: kmsg.StringPtr(v)})
 		}
 		r.Topics = append(r.Topics, rt)
