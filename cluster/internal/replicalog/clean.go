@@ -17,8 +17,8 @@ func (r *Log) Clean(cleanerOffset, highWatermark, nowMs int64) (kafkalog.CleanRe
 	if err != nil && len(res.Groups) == 0 {
 		return res, err
 	}
-	if rerr := r.Reload(); err == nil {
-		err = rerr
+	if rerr := r.Reload(); rerr != nil {
+		return res, rerr // the mirror no longer holds the files: worse than the round's failure
 	}
 	return res, err
 }
