@@ -116,12 +116,15 @@ func (w *World) groupInfos(offsetsOnly bool) []GroupInfo {
 		}
 	}
 	for _, b := range w.brokers {
+		if offsetsOnly {
+			// a group only a client's commits made (assign and commit, or
+			// a transaction's TxnOffsetCommit) is known by its offsets:
+			// Empty, as ListGroups answers it, on the broker that leads
+			// its offsets partition even before a request started that
+			// broker's coordinator (Kafka's runs from the broker's start)
+			names = append(names, b.OffsetsOnlyGroups(w.env())...)
+		}
 		if b.RunningCoordinator() != nil {
-			if offsetsOnly {
-				// a group only a client's commits made (assign and commit)
-				// is known by its offsets: Empty, as ListGroups answers it
-				names = append(names, b.OffsetsOnlyGroups(w.env())...)
-			}
 			for _, g := range b.RunningCoordinator().Groups() {
 				if g.State != group.Dead { // deleted, gone at the coordinator's next tick
 					names = append(names, g.GroupID)

@@ -210,9 +210,15 @@ func (b *Broker) StepGroup(env Env, addr string, r group.Request) {
 }
 
 // CanDeleteGroup answers as a deletion of group name would (the
-// coordinator of its protocol's), and deletes nothing.
+// coordinator of its protocol's), and deletes nothing. A question starts
+// no coordinator: b's, if no request started it yet, would start hosting
+// no group, and answers as that one (from the offsets in the log), so
+// that asking leaves the world as its timeline rebuilds it.
 func (b *Broker) CanDeleteGroup(env Env, name string) group.ErrorCode {
-	cs := b.coordinator(env)
+	cs := b.coord
+	if cs == nil {
+		cs = b.newCoordinator(env)
+	}
 	if ok, empty := cs.cg.Hosts(name); ok {
 		if !empty {
 			return group.NonEmptyGroup

@@ -64,19 +64,24 @@ func (b *Broker) listGroups(env Env, r *kmsg.ListGroupsRequest) *kmsg.ListGroups
 }
 
 // offsetsOnlyGroups lists the groups with committed offsets in the
-// __consumer_offsets partitions b leads, sorted.
+// __consumer_offsets partitions b leads (as [Broker.Coordinates] has it:
+// its running process's replica is the leader), sorted. It asks nothing
+// of b's coordinator, which starts only at its first request: Kafka's
+// runs from the broker's start and loads every group of a partition it
+// becomes the leader of (GroupMetadataManager.loadGroupsAndOffsets), its
+// transactional offsets with them once their transaction committed.
 func (b *Broker) offsetsOnlyGroups(env Env) []string {
 	t := topicNamed(env, metadata.OffsetsTopic)
-	if t == nil {
+	if t == nil || b.state != BrokerRunning {
 		return nil
 	}
 	var out []string
 	for p := range t.Assignment {
 		k := tp{Topic: metadata.OffsetsTopic, Partition: int32(p)}
-		s := b.Partition(k)
-		if s == nil || env.Leader(k) != b.ID() {
+		if !b.leads(env, k) {
 			continue
 		}
+		s := b.replicas[k]
 		// one pass over the partition, not one a group
 		for g := range StoredIn(s.Log, s.Node.Progress().HighWatermark) {
 			out = append(out, g)

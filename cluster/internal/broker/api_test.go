@@ -314,6 +314,10 @@ func (f *fakeEnv) serve(broker int32, req kmsg.Request) (bool, error) {
 //	describe-cluster b=1 [v=2] [endpoint=1] [fenced] [ops]   (and the read-only admin set: api_describe_test.go)
 //	answers                                (the answers given since the last look)
 //	pending                                (how many requests wait)
+//	group-log b=1 [group=g]                (the group's records in the replica of its offsets partition)
+//	coordinator-group b=1 [group=g]        (the group as b's coordinator hosts it, or that b runs none)
+//	offsets-only-groups b=1                (the groups known by offsets in the partitions b leads)
+//	can-delete-group b=1 [group=g]         (what a deletion of the group would answer, and whether b runs a coordinator after)
 func TestAPIs(t *testing.T) {
 	datadriven.Walk(t, "testdata/api", func(t *testing.T, path string) {
 		var f *fakeEnv
@@ -372,6 +376,12 @@ func TestAPIs(t *testing.T) {
 				return f.groupLog(f.brokers[a.num("b", 1)-1], a.str("group", "g"))
 			case "coordinator-group":
 				return f.coordinatorGroup(f.brokers[a.num("b", 1)-1], a.str("group", "g"))
+			case "offsets-only-groups":
+				return fmt.Sprintf("%v\n", f.brokers[a.num("b", 1)-1].OffsetsOnlyGroups(f))
+			case "can-delete-group":
+				b := f.brokers[a.num("b", 1)-1]
+				code := b.CanDeleteGroup(f, a.str("group", "g"))
+				return fmt.Sprintf("%s, coordinator running: %t\n", code, b.RunningCoordinator() != nil)
 			default:
 				for _, tm := range f.ctl.Topics() {
 					currentTopicIDs[tm.Name] = TopicUUID(tm.ID)

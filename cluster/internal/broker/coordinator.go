@@ -43,22 +43,28 @@ const RequestTimeoutMs = 30000
 // coordinator returns b's coordinator, starting it on first use.
 func (b *Broker) coordinator(env Env) *coordinatorState {
 	if b.coord == nil {
-		cfg := b.cfg.Group
-		// Member ids carry a UUID, as Kafka's do, from a stream of the
-		// world's seed, the broker's id and its process incarnation (no two
-		// coordinators, nor a restarted broker's, hand out the same ids).
-		cfg.MemberIDSeed = max(1, cfg.MemberIDSeed^uint64(b.id)<<20^uint64(b.incarnation)<<40)
-		c, err := group.NewCoordinator(cfg, logOffsetStore{b: b}, env.Now())
-		if err != nil {
-			panic(err) // the config was validated by New
-		}
-		cg, err := group.NewConsumerGroupCoordinator(b.cfg.ConsumerGroup, logOffsetStore{b: b}, env.Now())
-		if err != nil {
-			panic(err) // the config was validated by New
-		}
-		b.coord = &coordinatorState{c: c, cg: cg, parked: map[int64][]group.Outgoing{}}
+		b.coord = b.newCoordinator(env)
 	}
 	return b.coord
+}
+
+// newCoordinator is a coordinator of b's process started now: it hosts no
+// group yet, and finds the committed offsets in b's replicas' logs.
+func (b *Broker) newCoordinator(env Env) *coordinatorState {
+	cfg := b.cfg.Group
+	// Member ids carry a UUID, as Kafka's do, from a stream of the
+	// world's seed, the broker's id and its process incarnation (no two
+	// coordinators, nor a restarted broker's, hand out the same ids).
+	cfg.MemberIDSeed = max(1, cfg.MemberIDSeed^uint64(b.id)<<20^uint64(b.incarnation)<<40)
+	c, err := group.NewCoordinator(cfg, logOffsetStore{b: b}, env.Now())
+	if err != nil {
+		panic(err) // the config was validated by New
+	}
+	cg, err := group.NewConsumerGroupCoordinator(b.cfg.ConsumerGroup, logOffsetStore{b: b}, env.Now())
+	if err != nil {
+		panic(err) // the config was validated by New
+	}
+	return &coordinatorState{c: c, cg: cg, parked: map[int64][]group.Outgoing{}}
 }
 
 // Coordinates reports whether b is the group coordinator of groupID: it

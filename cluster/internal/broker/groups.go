@@ -291,5 +291,6 @@ func ptr(s string) *string { return &s }
 // OffsetsOnlyGroups are the groups with committed offsets in the
 // __consumer_offsets partitions b leads, sorted: those only a client's
 // offsets make (assign and commit, as Flink's and Spark's sources do)
-// among them, which Kafka lists and describes as Empty groups.
+// among them, which Kafka lists and describes as Empty groups. They are
+// b's whether or not a request has started its coordinator yet.
 func (b *Broker) OffsetsOnlyGroups(env Env) []string { return b.offsetsOnlyGroups(env) }
