@@ -227,7 +227,30 @@ func (n *Node) handleFetchResponse(m Message) error {
 		}
 	}
 	n.setHW(max(min(m.HighWatermark, n.log.LogEndOffset()), n.log.LogStartOffset()))
+	if err := n.followLogStart(m.LogStartOffset); err != nil {
+		return err
+	}
 	n.sendFetch()
+	return nil
+}
+
+// followLogStart moves the log start offset forward to the leader's
+// (leaderStart, from a fetch answer) when the log is a [LogStartRaiser]
+// and the leader's start is above its own and not above the HW just
+// taken, as Kafka's follower does after each fetch: a follower that was
+// down while its leader's retention deleted records, or that rolled its
+// segments elsewhere, has the leader's start, and a consumer reading it
+// once it leads finds no record the partition already deleted.
+func (n *Node) followLogStart(leaderStart int64) error {
+	l, ok := n.log.(LogStartRaiser)
+	old := n.log.LogStartOffset()
+	if !ok || leaderStart <= old || leaderStart > n.hw {
+		return nil
+	}
+	if err := l.RaiseLogStartOffset(leaderStart, n.hw); err != nil {
+		return fmt.Errorf("%w: broker %d: raise the log start to the leader's %d: %w", ErrLog, n.cfg.ID, leaderStart, err)
+	}
+	n.emit(Event{Kind: EventLogStartRaised, Old: old, New: n.log.LogStartOffset()})
 	return nil
 }
 

@@ -123,6 +123,20 @@ type EpochEntry struct {
 	StartOffset int64
 }
 
+// LogStartRaiser is a [Log] whose start a follower moves forward to its
+// leader's, as Kafka's follower does after each fetch
+// (ReplicaFetcherThread.processPartitionData calls
+// UnifiedLog.maybeIncrementLogStartOffset with the leader's log start,
+// reason LeaderOffsetIncremented): the records below offset can no longer
+// be read, and the segments wholly below it go at the next retention
+// pass. A Log that is not one (MemLog) keeps its own start.
+type LogStartRaiser interface {
+	// RaiseLogStartOffset moves the log start offset forward to offset,
+	// at most highWatermark (Kafka refuses one above it); an offset at or
+	// below the log start does nothing.
+	RaiseLogStartOffset(offset, highWatermark int64) error
+}
+
 // Log is how a [Node] sees its partition's log. It is record-level: batching,
 // bytes and files are the implementation's business. The implementation owns
 // the leader epoch cache and keeps it in step with the log the way Kafka's

@@ -53,6 +53,9 @@ const (
 	// so nothing was appended and the fetch is retried after
 	// replica.fetch.backoff.ms.
 	EventFetchTooLarge
+	// EventLogStartRaised: a follower moved its log start offset from Old
+	// to New, its leader's ([LogStartRaiser]).
+	EventLogStartRaised
 )
 
 // Event is one state change of a [Node].
@@ -83,6 +86,8 @@ func (e Event) String() string {
 		return "isr proposal rejected " + FormatIDs(e.ISR)
 	case EventInvalidFetchData:
 		return fmt.Sprintf("Found invalid messages during fetch from leader %d at offset %d (CorruptRecordException): nothing appended, retried after replica.fetch.backoff.ms", e.New, e.Old)
+	case EventLogStartRaised:
+		return fmt.Sprintf("log start offset %d -> %d (the leader's)", e.Old, e.New)
 	case EventFetchTooLarge:
 		return fmt.Sprintf("the records fetched from leader %d at offset %d are larger than segment.bytes (RecordBatchTooLargeException): nothing appended, retried after replica.fetch.backoff.ms (Kafka's fetcher marks the partition failed until its leader changes)", e.New, e.Old)
 	}

@@ -738,6 +738,23 @@ func (r *Log) TrimStart() {
 	r.EpochsCheckedTo = 0
 }
 
+var _ replica.LogStartRaiser = (*Log)(nil)
+
+// RaiseLogStartOffset implements [replica.LogStartRaiser]: the log start
+// moves forward (kafkalog's DeleteRecords, Kafka's
+// UnifiedLog.maybeIncrementLogStartOffset) and the mirror drops what is
+// below it.
+func (r *Log) RaiseLogStartOffset(offset, highWatermark int64) error {
+	if offset <= r.log.LogStartOffset() {
+		return nil
+	}
+	if _, err := r.log.DeleteRecords(offset, highWatermark); err != nil {
+		return err
+	}
+	r.TrimStart()
+	return nil
+}
+
 // TruncateTo implements [replica.Log].
 func (r *Log) TruncateTo(offset int64) error {
 	if offset < r.log.LogEndOffset() {
