@@ -235,8 +235,8 @@ func (n *Node) handleFetchResponse(m Message) error {
 }
 
 // followLogStart moves the log start offset forward to the leader's
-// (leaderStart, from a fetch answer) when the log is a [LogStartRaiser]
-// and the leader's start is above its own and not above the HW just
+// (leaderStart, from a fetch answer) when the log is a [LogStartRaiser],
+// the rules have it ([RuleSet.FollowsLeaderLogStart]) and the leader's start is above its own and not above the HW just
 // taken, as Kafka's follower does after each fetch: a follower that was
 // down while its leader's retention deleted records, or that rolled its
 // segments elsewhere, has the leader's start, and a consumer reading it
@@ -244,7 +244,7 @@ func (n *Node) handleFetchResponse(m Message) error {
 func (n *Node) followLogStart(leaderStart int64) error {
 	l, ok := n.log.(LogStartRaiser)
 	old := n.log.LogStartOffset()
-	if !ok || leaderStart <= old || leaderStart > n.hw {
+	if !ok || !n.cfg.Rules.FollowsLeaderLogStart() || leaderStart <= old || leaderStart > n.hw {
 		return nil
 	}
 	if err := l.RaiseLogStartOffset(leaderStart, n.hw); err != nil {

@@ -26,11 +26,12 @@ func (l *raisingLog) RaiseLogStartOffset(offset, highWatermark int64) error {
 
 // ReplicaFetcherThread.processPartitionData: after each fetch a follower
 // whose log can move its start takes its leader's log start, when it is
-// above its own and not above the HW the fetch gave it; a log that cannot
-// keeps its own.
+// above its own and not above the HW the fetch gave it; a log that cannot,
+// or a follower under 0.10's rules (before KIP-107), keeps its own.
 func TestFollowerTakesLeaderLogStart(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
+		rules       replica.RuleSet
 		raising     bool
 		leaderStart int64
 		leaderHW    int64
@@ -38,11 +39,12 @@ func TestFollowerTakesLeaderLogStart(t *testing.T) {
 		wantStart   int64
 		wantEvent   bool
 	}{
-		{"the leader's retention moved its start", true, 3, 5, [][2]int64{{3, 5}}, 3, true},
-		{"the leader's start is the follower's HW", true, 5, 5, [][2]int64{{5, 5}}, 5, true},
-		{"the leader's start is the follower's own", true, 0, 5, nil, 0, false},
-		{"the leader's start is above the HW the follower has", true, 5, 4, nil, 0, false},
-		{"a log that cannot move its start", false, 3, 5, nil, 0, false},
+		{"the leader's retention moved its start", replica.Modern, true, 3, 5, [][2]int64{{3, 5}}, 3, true},
+		{"the leader's start is the follower's HW", replica.Modern, true, 5, 5, [][2]int64{{5, 5}}, 5, true},
+		{"the leader's start is the follower's own", replica.Modern, true, 0, 5, nil, 0, false},
+		{"the leader's start is above the HW the follower has", replica.Modern, true, 5, 4, nil, 0, false},
+		{"a log that cannot move its start", replica.Modern, false, 3, 5, nil, 0, false},
+		{"under Kafka 0.10's rules, before KIP-107", replica.V0_10, true, 3, 5, nil, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := replica.NewMemLog()
@@ -56,7 +58,7 @@ func TestFollowerTakesLeaderLogStart(t *testing.T) {
 			if tc.raising {
 				log = rl
 			}
-			n, err := replica.NewNode(replica.Config{ID: 2, Rules: replica.Modern}, log)
+			n, err := replica.NewNode(replica.Config{ID: 2, Rules: tc.rules}, log)
 			must(t, err)
 			must(t, n.BecomeFollower(replica.LeaderAndISR{Leader: 1, LeaderEpoch: 1, ISR: []int32{1, 2}, Replicas: []int32{1, 2}}))
 			rd := n.Ready()

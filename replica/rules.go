@@ -174,6 +174,13 @@ func (r RuleSet) DefaultReplicaLagTimeMaxMs() int64 {
 // every partition in every fetch. See [Config.FullFetches].
 func (r RuleSet) FetchSessions() bool { return r >= V2_0 }
 
+// FollowsLeaderLogStart reports whether a follower moves its log start
+// offset forward to its leader's after each fetch (KIP-107, Kafka 0.11:
+// fetch answers carry the leader's log start, and
+// ReplicaFetcherThread.processPartitionData applies it); a 0.10 follower
+// moves its start only at its own retention pass. See [LogStartRaiser].
+func (r RuleSet) FollowsLeaderLogStart() bool { return r >= V0_11 }
+
 // DefaultMessageTimestampAfterMaxMs is the
 // log.message.timestamp.after.max.ms default of the rule set's Kafka
 // version: how far after the leader's clock a record's CreateTime may lie
