@@ -176,3 +176,72 @@ func TestOffsetFetchBatchWithAnEmptyGroup(t *testing.T) {
 		t.Errorf("the groups' error codes (-want +got):\n%s", diff)
 	}
 }
+
+// Transactional offsets settle producer by producer, as Kafka's group
+// coordinator keeps them pending per producer until that producer's
+// marker (GroupMetadataManager.handleTxnCompletion), not up to the offsets
+// partition's last stable offset: with one __consumer_offsets partition,
+// a transaction of producer tx1 left open with group g1's offset does not
+// hold back group g2's offset, which producer tx2's transaction committed
+// after it. g2's offset is read with or without require_stable and the
+// world lists it (kafka-consumer-groups --describe); g1's stays pending.
+func TestTxnOffsetsSettleProducerByProducer(t *testing.T) {
+	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 1})
+	require.NoError(t, err)
+	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
+	require.NoError(t, w.RunFor(500))
+	fc := kmsg.NewPtrFindCoordinatorRequest()
+	fc.SetVersion(4)
+	fc.CoordinatorKeys = []string{"g1"} // creates __consumer_offsets
+	ask[*kmsg.FindCoordinatorResponse](t, w, 1, fc, 1000)
+	require.NoError(t, w.RunFor(1000))
+	commitOffset := func(c *txnClient, g string, offset int64) {
+		req := txnOffsetCommit(g, -1, "")
+		req.SetVersion(5)
+		req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Topics[0].Partitions[0].Offset = c.id, c.pid, c.epoch, offset
+		for b := int32(1); b <= 3; b++ {
+			resp := ask[*kmsg.TxnOffsetCommitResponse](t, w, b, req, 5000)
+			if code := resp.Topics[0].Partitions[0].ErrorCode; code != 16 {
+				require.Zero(t, code, "TxnOffsetCommit")
+				return
+			}
+		}
+		t.Fatalf("no broker coordinates group %s", g)
+	}
+	open := &txnClient{w: w, c: xclient{1, "tx1", "10.0.0.1:1"}, id: "tx1", pid: -1, epoch: -1, tv2: true}
+	done := &txnClient{w: w, c: xclient{2, "tx2", "10.0.0.2:1"}, id: "tx2", pid: -1, epoch: -1, tv2: true}
+	require.True(t, open.init(t))
+	require.True(t, done.init(t))
+	require.True(t, open.produce(t, 0, []string{"a"}))
+	commitOffset(open, "g1", 4)
+	require.True(t, done.produce(t, 0, []string{"b"}))
+	commitOffset(done, "g2", 7)
+	require.True(t, done.end(t, true))
+	require.NoError(t, w.RunFor(1000))
+
+	type fetch struct {
+		Group  string
+		Stable bool
+	}
+	got := map[fetch]fetchedOffset{}
+	for _, f := range []fetch{{"g1", false}, {"g1", true}, {"g2", false}, {"g2", true}} {
+		got[f] = fetchOffset(t, w, f.Group, 8, f.Stable, false)
+	}
+	want := map[fetch]fetchedOffset{
+		{"g1", false}: {-1, 0, true}, {"g1", true}: {-1, 88, true},
+		{"g2", false}: {7, 0, true}, {"g2", true}: {7, 0, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("OffsetFetch of t-0 (-want +got):\n%s", diff)
+	}
+	listed := map[string][]int64{}
+	for _, g := range w.Groups() {
+		for _, o := range g.Offsets {
+			listed[g.Name] = append(listed[g.Name], o.Committed)
+		}
+	}
+	if diff := cmp.Diff(map[string][]int64{"g2": {7}}, listed); diff != "" {
+		t.Errorf("the world's groups' committed offsets (-want +got):\n%s", diff)
+	}
+	require.Empty(t, w.InternalErrors())
+}

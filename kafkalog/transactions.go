@@ -178,6 +178,21 @@ func (l *Log) OnHighWatermarkUpdated(highWatermark int64) {
 	l.producers.onHighWatermark(highWatermark)
 }
 
+// UnreplicatedTxns returns the transactions a marker ended at or above
+// highWatermark, by first offset: they still hold the last stable offset
+// back, and what they wrote is not yet settled (a group coordinator
+// completes a transaction's offsets once its marker is replicated,
+// GroupMetadataManager.handleTxnCompletion).
+func (l *Log) UnreplicatedTxns(highWatermark int64) []CompletedTxn {
+	var out []CompletedTxn
+	for _, t := range l.producers.unreplicated {
+		if t.LastOffset >= highWatermark {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // OngoingTxns returns the transactions open on the partition, by first
 // offset.
 func (l *Log) OngoingTxns() []OngoingTxn { return slices.Clone(l.producers.ongoing) }

@@ -95,9 +95,10 @@ func storedOffsets(log *replicalog.Log, hw int64, out map[string][]group.StoredO
 	f := newTxnFilter(log.Kafka(), hw)
 	latest := map[key]group.StoredOffset{}
 	for _, e := range log.Mirror().From(0) {
-		visible := f.visible(e)
+		st := f.state(e)
+		visible := st == txnCounted
 		rec, err := group.ReadOffsetCommit(e.Key, e.Value)
-		if err != nil || !visible && e.Offset < f.lso {
+		if err != nil || st == txnAborted {
 			continue // not an offset commit (group metadata), or of an aborted transaction
 		}
 		k := key{rec.Group, rec.TopicPartition}

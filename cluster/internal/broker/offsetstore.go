@@ -148,16 +148,22 @@ func (s logOffsetStore) readable(groupID string) (*replicalog.Mirror, int64) {
 // txnFilter tells which records of an offsets partition's log count as a
 // coordinator loading it counts them: every record of a plain batch (the
 // coordinator's own commits), and those of a transactional batch (a
-// TxnOffsetCommit's) only once the transaction committed: below the last
-// stable offset, and not in an aborted transaction of the producer
-// (GroupMetadataManager's pending transactional offsets, completed by the
-// COMMIT marker, dropped by the ABORT one). Kafka keeps, for a partition
-// committed both ways, the offset whose record came last in the log
+// TxnOffsetCommit's) only once their own transaction committed: its
+// COMMIT marker written and replicated, below the high watermark
+// (GroupMetadataManager keeps a producer's transactional offsets pending
+// until then, handleTxnCompletion, and drops them at its ABORT marker).
+// Another producer's transaction, open below them, does not hold them
+// back: the coordinator keeps pending offsets producer by producer, not up
+// to the last stable offset. Kafka keeps, for a partition committed both
+// ways, the offset whose record came last in the log
 // (CommitRecordMetadataAndOffset.olderThan): so does reading in order. It
 // reads entries in offset order; nil lets everything through.
 type txnFilter struct {
-	lso     int64
-	aborted []kafkalog.AbortedTxn
+	// the transactions not settled yet: open, or ended by a marker at or
+	// above the high watermark; and the aborted ones
+	ongoing      []kafkalog.OngoingTxn
+	unreplicated []kafkalog.CompletedTxn
+	aborted      []kafkalog.AbortedTxn
 	// the batch being read: its producer, whether it is transactional,
 	// and the offset after it
 	pid   int64
@@ -165,24 +171,42 @@ type txnFilter struct {
 	end   int64
 }
 
+// txnState is what a record of an offsets partition's log is to a
+// coordinator reading it ([txnFilter.state]).
+type txnState int
+
+const (
+	// txnCounted: a plain record, or one of a committed transaction.
+	txnCounted txnState = iota
+	// txnPending: a record of a transaction not settled yet.
+	txnPending
+	// txnAborted: a record of an aborted transaction.
+	txnAborted
+)
+
 // newTxnFilter is the filter of log at high watermark hw, nil when no
 // producer ever wrote to it.
 func newTxnFilter(log *kafkalog.Log, hw int64) *txnFilter {
 	if !log.HasProducers() {
 		return nil
 	}
-	return &txnFilter{lso: log.LastStableOffset(hw), aborted: log.AllAbortedTxns(), pid: -1}
+	return &txnFilter{ongoing: log.OngoingTxns(), unreplicated: log.UnreplicatedTxns(hw), aborted: log.AllAbortedTxns(), pid: -1}
 }
 
 // visible reports whether e counts.
-func (f *txnFilter) visible(e *replica.Entry) bool {
-	if f == nil {
-		return true
+func (f *txnFilter) visible(e *replica.Entry) bool { return f.state(e) == txnCounted }
+
+// state says what e, the next entry in offset order, is.
+func (f *txnFilter) state(e *replica.Entry) txnState {
+	switch {
+	case f == nil || !f.transactional(e):
+		return txnCounted
+	case f.abortedAt(e.Offset):
+		return txnAborted
+	case f.pendingAt(e.Offset):
+		return txnPending
 	}
-	if !f.transactional(e) {
-		return true
-	}
-	return e.Offset < f.lso && !f.abortedAt(e.Offset)
+	return txnCounted
 }
 
 // transactional reports whether e, the next entry in offset order, is a
@@ -195,6 +219,15 @@ func (f *txnFilter) transactional(e *replica.Entry) bool {
 		}
 	}
 	return e.Offset < f.end && f.txnal
+}
+
+// pendingAt reports whether offset, of the current batch's producer, is in
+// its open transaction or in one whose marker is not replicated yet.
+func (f *txnFilter) pendingAt(offset int64) bool {
+	return slices.ContainsFunc(f.ongoing, func(t kafkalog.OngoingTxn) bool { return t.ProducerID == f.pid && offset >= t.FirstOffset }) ||
+		slices.ContainsFunc(f.unreplicated, func(t kafkalog.CompletedTxn) bool {
+			return t.ProducerID == f.pid && offset >= t.FirstOffset && offset <= t.LastOffset
+		})
 }
 
 // abortedAt reports whether offset, of the current batch's producer, is in

@@ -104,7 +104,7 @@ func (b *Broker) pendingTxnOffsets(groupID string) map[group.TopicPartition]bool
 	}
 	var out map[group.TopicPartition]bool
 	for _, e := range s.Log.Mirror().From(0) {
-		if !f.transactional(e) || e.Offset < f.lso || f.abortedAt(e.Offset) {
+		if f.state(e) != txnPending {
 			continue
 		}
 		rec, err := group.ReadOffsetCommit(e.Key, nil)
@@ -120,11 +120,10 @@ func (b *Broker) pendingTxnOffsets(groupID string) map[group.TopicPartition]bool
 }
 
 // pendingFor reports whether a record of key in m is a transactional
-// offset commit still pending: at or above the last stable offset, in no
-// aborted transaction.
+// offset commit still pending: of a transaction not settled yet.
 func (f *txnFilter) pendingFor(m *replicalog.Mirror, key []byte) bool {
 	for _, e := range m.From(0) {
-		if f.transactional(e) && e.Offset >= f.lso && bytes.Equal(e.Key, key) && !f.abortedAt(e.Offset) {
+		if f.state(e) == txnPending && bytes.Equal(e.Key, key) {
 			return true
 		}
 	}
