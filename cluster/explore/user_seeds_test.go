@@ -29,6 +29,7 @@ func TestUserExploreFoundSeeds(t *testing.T) {
 		{replica.Modern, 2808517, "the same, on another sequence", true},
 		{replica.Modern, 3102480, "a follower that was down while its leader's retention deleted records kept them once it led, which the copier had skipped (cluster/testdata/retention-follower.txt)", true},
 		{replica.Modern, 3107340, "a copier's committed offsets were held pending behind another copier's open transaction in the same offsets partition (TestTxnOffsetsSettleProducerByProducer)", true},
+		{replica.Modern, 3101597, "a follower's log start raised into a segment whose bytes below it were damaged was judged a mirror that does not hold its files (TestRaisedLogStartPassesOverTheBytesBelowIt)", true},
 		{replica.Modern, 2802555, "a member that a rebalance gave two partitions with no offset committed them, draining the busiest first, and was judged to commit nothing more on its third", true},
 		{replica.Modern, 2808139, "the cleaner of __consumer_offsets-0 met a batch whose magic byte a flip damaged and halted its broker; it now marks the partition uncleanable and goes on (broker's testdata/api/cleaner.txt, TestCleanerUnderRandomDamage; OffsetFetch's require_stable changed what the sequence's copiers do, and it no longer reaches that batch)", true},
 	} {

@@ -844,7 +844,10 @@ func (r *Log) MirrorProblem() string {
 
 // FilesHold decodes the segment files: the records from the log start
 // offset on, each batch's first carrying the batch's bytes when the batch
-// starts at or after the log start, as the mirror holds them.
+// starts at or after the log start, as the mirror holds them. A batch
+// wholly below the log start (in the segment a follower's start moved
+// into, [Log.RaiseLogStartOffset]) is passed over undecoded, as every
+// reader passes it: damage there is no reader's business.
 func (r *Log) FilesHold() ([]replica.Entry, error) {
 	var out []replica.Entry
 	start := r.log.LogStartOffset()
@@ -854,6 +857,11 @@ func (r *Log) FilesHold() ([]replica.Entry, error) {
 			return nil, err
 		}
 		for pos := 0; pos < len(data); {
+			if h, err := kafkalog.ReadBatchHeader(data[pos:]); err == nil && h.LastOffset() < start && h.BatchLength >= kafkalog.MinBatchLength &&
+				h.Size() <= int64(len(data)-pos) {
+				pos += int(h.Size())
+				continue
+			}
 			var dec kafkalog.Decoder
 			var b kafkalog.RecordBatch
 			n, err := dec.Decode(data[pos:], &b)
