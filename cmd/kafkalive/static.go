@@ -67,7 +67,14 @@ var noInline = []string{
 	"github.com/kafkalive/kafkalive/internal/kafkatools/...",
 	"github.com/kafkalive/kafkalive/scenarios",
 	"github.com/kafkalive/kafkalive/notes",
+	// the views: built at most ten times a second, of what changed
+	"github.com/kafkalive/kafkalive/web",
 }
+
+// typeOnly are the page's files that only the type checker reads (JSDoc
+// typedefs, imported in comments): no module imports them, so a browser
+// never asks for them and the site leaves them out.
+var typeOnly = []string{"js/types.js"}
 
 // MaxSiteGzipBytes is the most the static site may weigh, gzipped, in all:
 // what a visitor downloads on a first visit.
@@ -140,7 +147,7 @@ func writeSite(dir string, stderr io.Writer) (siteSize, error) {
 // index.html marked to run the world in the Web Worker.
 func (s *site) writePage() error {
 	return fs.WalkDir(web.StaticFS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == serviceWorkerName {
+		if err != nil || d.IsDir() || p == serviceWorkerName || slices.Contains(typeOnly, p) {
 			return err
 		}
 		b, err := fs.ReadFile(web.StaticFS(), p)

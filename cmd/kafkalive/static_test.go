@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kafkalive/kafkalive/web"
 	"github.com/stretchr/testify/require"
 )
 
@@ -87,9 +89,18 @@ func TestStaticSite(t *testing.T) {
 	if n := bytes.Count(index, []byte(tabMarker)); n != 1 {
 		t.Errorf("index.html has %d of %s, want one: the page would not know to run the world itself", n, tabMarker)
 	}
-	for _, f := range referenced(t, dir, "index.html") {
+	refs := referenced(t, dir, "index.html")
+	for _, f := range refs {
 		if !slices.Contains(files, f) {
 			t.Errorf("the page loads %s, which the site does not have", f)
+		}
+	}
+	for _, f := range typeOnly {
+		if _, err := fs.Stat(web.StaticFS(), f); err != nil {
+			t.Errorf("typeOnly names %s, which the page does not have: %v", f, err)
+		}
+		if slices.Contains(files, f) || slices.Contains(refs, f) {
+			t.Errorf("%s is left out of the site as read by the type checker alone, yet the site has it or the page loads it", f)
 		}
 	}
 	wasm, err := os.ReadFile(filepath.Join(dir, wasmName))
