@@ -29,6 +29,9 @@ import (
 //     coordinator replaces whole;
 //   - a partition's replica, ISR, ELR and last known leader lists at the controller, a topic's
 //     replica lists and configs (replaced on a change);
+//   - what a broker's heartbeats report (netsim.Known: a new one made on a
+//     change, never changed in place), held by the broker and by the
+//     controller for the last heartbeat it found nothing stale in;
 //   - configurations, a result's batch list and the results a request in
 //     flight carried (set once, when sent);
 //   - and, below, the file systems' frozen page tables and the blocks of
@@ -71,6 +74,7 @@ func init() {
 		"*.brokers[]*.coord*.cg*.groups[]*.target[] ([]group.TopicPartition)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
 		"*.consumers[]*.cfg.Assignors ([]string)", "*.consumers[]*.cfg.Topics ([]string)",
 		"*.consumers[]*.grp*.member*.cfg.Assignors ([]group.Assignor)", "*.consumers[]*.grp*.member*.cfg.Topics ([]string)",
+		"*.brokers[]*.beat.known (*netsim.Known)", "*.ctl*.brokers[].upToDate.known (*netsim.Known)",
 		"*.producers[]*.results[].batch ([]int)", "*.producers[]*.inflight[].results ([]int)",
 	} {
 		sharedOnPurpose[p] = true

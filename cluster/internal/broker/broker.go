@@ -133,6 +133,9 @@ type Broker struct {
 	// replicas changed since the world last took them (timers.go).
 	timers  timers
 	changed []tp
+	// beat is what its heartbeats report and what changed since the last
+	// (heartbeat.go).
+	beat beat
 }
 
 // Partition is one partition replica hosted by a running broker: its log
@@ -148,6 +151,8 @@ type Partition struct {
 	// is in Broker.timers); changed marks it in Broker.changed (timers.go).
 	dueMs          int64
 	timed, changed bool
+	// beatStale lists it in Broker.beat.stale (heartbeat.go).
+	beatStale bool
 	// kept is the copy of the replica the broker's last snapshot holds
 	// (Broker.Snapshot), while nothing changed the replica since; every
 	// path that may change it (hands its node a message or a tick, changes
@@ -224,6 +229,7 @@ func (b *Broker) startBroker(env Env) error {
 	}
 	b.state = BrokerRunning
 	b.replicas, b.order, b.lastHW = map[tp]*Partition{}, nil, map[tp]int64{}
+	b.beat = beat{}
 	b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 	b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
 	b.nextCleanMs = env.Now() + b.cfg.LogCleanerBackoffMs
@@ -485,6 +491,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 		b.touch(b.replicas[k]) // gone with the process
 	}
 	b.replicas, b.order, b.coord, b.timers = nil, nil, nil, nil
+	b.beat = beat{}
 	b.sessionPeers, b.goneHeld, b.uncleanable = nil, nil, nil
 	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}
 }
@@ -518,12 +525,7 @@ func (b *Broker) tickBroker(env Env) error {
 	b.fs.SetNow(env.Now())
 	if env.Now() >= b.nextBeatMs {
 		b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
-		known := make(map[tp][2]int32, len(b.order))
-		for _, tp := range b.order {
-			leaderEpoch, partitionEpoch := b.replicas[tp].Node.Epochs()
-			known[tp] = [2]int32{leaderEpoch, partitionEpoch}
-		}
-		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: known,
+		env.Send(netsim.Envelope{From: b.id, To: netsim.Controller, Kind: netsim.KindHeartbeat, Incarnation: b.incarnation, Known: b.Known(),
 			PreviousBrokerEpoch: b.previousEpoch})
 	}
 	b.watchSessions(env)

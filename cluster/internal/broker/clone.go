@@ -60,6 +60,7 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	c.markers = b.markers.clone()
 	c.verify = b.verify.clone()
 	c.timers, c.changed = slices.Clone(b.timers), slices.Clone(b.changed)
+	c.beat.stale = slices.Clone(b.beat.stale) // beat.known is never changed in place: shared
 	if b.coord != nil {
 		cs := *b.coord
 		cs.c = b.coord.c.Clone(logOffsetStore{b: &c})

@@ -99,6 +99,7 @@ func (b *Broker) wake(s *Partition, now int64) *replica.Node {
 // something, or its log was changed.
 func (b *Broker) touch(s *Partition) {
 	s.changing()
+	b.noteBeat(s)
 	if !s.changed {
 		s.changed = true
 		b.changed = append(b.changed, s.TP)

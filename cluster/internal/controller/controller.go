@@ -72,6 +72,8 @@ type Controller struct {
 	topics          []metadata.Topic // sorted by name
 	quorum          quorum
 	changes         changes
+	// epochs counts the changes of the partitions' epochs (resendStale).
+	epochs uint64
 }
 
 // broker is the controller's view of one broker.
@@ -81,6 +83,9 @@ type broker struct {
 	epoch         int64 // broker epoch, new on every registration
 	incarnation   int
 	lastHeartbeat int64
+	// upToDate is the last heartbeat's Known in which the controller found
+	// nothing stale, at epochs version epochs (resendStale).
+	upToDate upToDate
 }
 
 // partition is the controller's record of a partition. Its slices are
@@ -223,6 +228,7 @@ func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
 	}
 	p.isr = sortedIDs(p.isr)
 	c.parts[k] = p
+	c.epochsChanged()
 	c.order = append(c.order, k)
 	slices.SortFunc(c.order, metadata.ComparePartitions)
 	c.markChanged(k)
@@ -233,6 +239,7 @@ func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
 // RemovePartition forgets a partition (its topic was deleted).
 func (c *Controller) RemovePartition(k tp) {
 	delete(c.parts, k)
+	c.epochsChanged()
 	c.markChanged(k)
 	c.order = slices.DeleteFunc(c.order, func(o tp) bool { return o == k })
 }
@@ -294,6 +301,7 @@ func (c *Controller) change(env Env, k tp, p *partition, leader int32, isr []int
 		p.leaderEpoch++ // ZooKeeper era: a controller-side ISR shrink
 	}
 	p.partitionEpoch++
+	c.epochsChanged()
 	p.leader, p.isr = leader, isr
 	c.markChanged(k)
 	env.Record(event.Controller, 0, &k, "%s: leader %d, epoch %d, isr %s", why, leader, p.leaderEpoch, replica.FormatIDs(isr))
@@ -366,14 +374,36 @@ func (c *Controller) register(env Env, id int32, incarnation int, previousEpoch 
 
 // resendStale sends a broker the partition states its replicas have not
 // seen (messages lost to a network partition).
-func (c *Controller) resendStale(env Env, id int32, known map[tp][2]int32) {
+//
+// It passes over a heartbeat that says what the last one the controller
+// found nothing stale in said (the same netsim.Known, which is never
+// changed), while no partition's epochs changed since: so a heartbeat of
+// a broker whose replicas are up to date costs nothing per partition.
+func (c *Controller) resendStale(env Env, id int32, known *netsim.Known) {
+	b := &c.brokers[id-1]
+	if known != nil && b.upToDate == (upToDate{known, c.epochs}) {
+		return
+	}
+	b.upToDate = upToDate{known, c.epochs}
 	for _, k := range c.order {
 		p := c.parts[k]
-		if seen, ok := known[k]; ok && seen != [2]int32{p.leaderEpoch, p.partitionEpoch} {
+		if seen, ok := known.Epochs(k); ok && seen != [2]int32{p.leaderEpoch, p.partitionEpoch} {
 			c.sendPartitionState(env, id, k, p.leaderAndISR())
+			b.upToDate = upToDate{}
 		}
 	}
 }
+
+// upToDate is a heartbeat's Known in which the controller found nothing
+// stale, and the controller's epochs version then.
+type upToDate struct {
+	known  *netsim.Known
+	epochs uint64
+}
+
+// epochsChanged notes that a partition's epochs changed, or a partition
+// came or went: the next heartbeat of every broker is looked at whole.
+func (c *Controller) epochsChanged() { c.epochs++ }
 
 // unfence makes a broker eligible again and elects it where a partition
 // has no leader.
@@ -492,6 +522,7 @@ func (c *Controller) alterPartition(env Env, from int32, k tp, a replica.AlterPa
 	if resp.Error == replica.None {
 		p.isr = sortedIDs(a.ISR)
 		p.partitionEpoch++
+		c.epochsChanged()
 		c.markChanged(k)
 		env.Record(event.Controller, from, &k, "AlterPartition accepted: isr %s, partition epoch %d", replica.FormatIDs(p.isr), p.partitionEpoch)
 		resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch

@@ -170,6 +170,7 @@ func (c *Controller) apply(env Env, k tp, p *partition, ch changed, why string) 
 		p.leaderEpoch++
 	}
 	p.partitionEpoch++
+	c.epochsChanged()
 	hadELR, hadLast := len(p.elr) > 0, len(p.lastELR) > 0
 	p.leader, p.isr, p.elr, p.lastELR = ch.leader, isr, ch.elr, ch.lastELR
 	elr := ""
@@ -286,6 +287,7 @@ func (c *Controller) alterPartitionELR(env Env, from int32, k tp, p *partition, 
 	}
 	p.isr, p.elr, p.lastELR = sortedIDs(ch.isr), ch.elr, ch.lastELR
 	p.partitionEpoch++
+	c.epochsChanged()
 	env.Record(event.Controller, from, &k, "AlterPartition accepted: isr %s%s, partition epoch %d", replica.FormatIDs(p.isr), elr, p.partitionEpoch)
 	resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
 	for _, id := range p.replicas {

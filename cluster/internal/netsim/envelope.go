@@ -76,7 +76,7 @@ type Envelope struct {
 	// know (leader epoch, partition epoch), so that the controller resends
 	// what the broker missed (as a KRaft broker catches up on the metadata
 	// log).
-	Known map[kafkalog.TopicPartition][2]int32
+	Known *Known
 	// GroupReq and GroupResp are a consumer's group request and its
 	// answer; Client names the consumer and ClientInc its incarnation (a
 	// restarted consumer never sees answers meant for the old one).
