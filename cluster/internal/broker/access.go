@@ -258,7 +258,6 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	}
 	b.touch(s) // gone
 	delete(b.replicas, k)
-	delete(b.lastHW, k)
 	b.deletedSinceCheckpoint = true
 	b.order = slices.DeleteFunc(b.order, func(o tp) bool { return o == k })
 	b.hwDirty = true

@@ -71,7 +71,6 @@ type Broker struct {
 	// failedPath what to wipe for it (a path under LogDir).
 	failure, failedPath string
 	hwDirty             bool
-	lastHW              map[tp]int64
 	// sessionPeers are the brokers this one has fetch sessions with, and
 	// goneHeld the replicas that held a fetch for a follower already gone
 	// (fetchsessions.go).
@@ -147,6 +146,9 @@ type Partition struct {
 	// truncationsCheckpointed is log.truncations when the broker last wrote
 	// recovery-point-offset-checkpoint.
 	truncationsCheckpointed int
+	// lastHW is the high watermark replication-offset-checkpoint is
+	// written with: the node's as of its last Ready, its HW at the open.
+	lastHW int64
 	// dueMs is when the replica's tick is due if timed (a timer for it
 	// is in Broker.timers); changed marks it in Broker.changed (timers.go).
 	dueMs          int64
@@ -228,7 +230,7 @@ func (b *Broker) startBroker(env Env) error {
 		b.previousEpoch = marker.BrokerEpoch
 	}
 	b.state = BrokerRunning
-	b.replicas, b.order, b.lastHW = map[tp]*Partition{}, nil, map[tp]int64{}
+	b.replicas, b.order = map[tp]*Partition{}, nil
 	b.beat = beat{}
 	b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 	b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
@@ -383,14 +385,13 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	if err != nil {
 		return fmt.Errorf("broker %d: %s: %w", b.id, tp, err)
 	}
-	s := &Partition{TP: tp, Log: log, Node: node}
+	s := &Partition{TP: tp, Log: log, Node: node, lastHW: node.Status().HighWatermark}
 	b.replicas[tp] = s
 	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
 	b.order = slices.Insert(b.order, i, tp)
 	b.touch(s)
 	b.schedule(s, env.Now())
-	b.lastHW[tp] = node.Status().HighWatermark
-	env.Record(event.Broker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), b.lastHW[tp])
+	env.Record(event.Broker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), s.lastHW)
 	env.MarkLast(byPart)
 	return nil
 }
@@ -506,7 +507,7 @@ func (b *Broker) writeback(env Env) {
 // HW of every replica of the broker.
 func (b *Broker) writeHWCheckpoint(env Env) error {
 	b.hwDirty = false
-	data := kafkalog.AppendOffsetCheckpointOf(nil, b.order, func(i int) int64 { return b.lastHW[b.order[i]] })
+	data := kafkalog.AppendOffsetCheckpointOf(nil, b.order, func(i int) int64 { return b.replicas[b.order[i]].lastHW })
 	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.ReplicationOffsetCheckpointFile, data)
 }
 
@@ -656,8 +657,9 @@ func (b *Broker) sendReady(env Env, s *Partition) error {
 // ([World.flushCheckpoints]), so that a step moving many HWs writes the file
 // once; otherwise it is written on Kafka's schedule (checkpoints.go).
 func (b *Broker) maybeCheckpoint(env Env, s *Partition, hw int64) error {
-	if hw != b.lastHW[s.TP] {
-		b.lastHW[s.TP], b.hwDirty = hw, true
+	if hw != s.lastHW {
+		s.changing()
+		s.lastHW, b.hwDirty = hw, true
 		s.Log.Kafka().OnHighWatermarkUpdated(hw)
 	}
 	return nil

@@ -79,19 +79,22 @@ func due(next *int64, now, intervalMs int64) bool {
 // hosted log's recovery point, the first offset not known to be flushed
 // (LogManager.checkpointRecoveryOffsetsInDir). It remembers what it wrote,
 // so that a truncation or a deleted partition can be seen to need a new one.
+//
+// It writes the file from the broker's sorted partitions
+// (kafkalog.AppendOffsetCheckpointOf: the order WriteOffsetCheckpoint
+// sorts a map in), without building a map of every partition.
 func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
-	rps := make(map[tp]int64, len(b.order))
-	for _, tp := range b.order {
-		s := b.replicas[tp]
-		rps[tp] = s.Log.Kafka().RecoveryPoint()
+	data := kafkalog.AppendOffsetCheckpointOf(nil, b.order, func(i int) int64 {
+		s := b.replicas[b.order[i]]
 		if n := s.Log.Truncations(); n != s.truncationsCheckpointed {
 			s.changing()
 			s.truncationsCheckpointed = n
 		}
-	}
+		return s.Log.Kafka().RecoveryPoint()
+	})
 	b.recoveryCheckpointed = slices.Clone(b.order)
 	b.deletedSinceCheckpoint = false
-	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, rps)
+	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, data)
 }
 
 // writeLogStartOffsetCheckpoint writes log-start-offset-checkpoint: the log
@@ -99,14 +102,16 @@ func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
 // base offset, the others' being implied by their files
 // (LogManager.checkpointLogStartOffsetsInDir).
 func (b *Broker) writeLogStartOffsetCheckpoint(env Env) error {
-	starts := map[tp]int64{}
+	var parts []tp // sorted, as b.order
+	var starts []int64
 	for _, tp := range b.order {
 		l := b.replicas[tp].Log.Kafka()
 		if segs := l.Segments(); len(segs) > 0 && l.LogStartOffset() > segs[0].BaseOffset() {
-			starts[tp] = l.LogStartOffset()
+			parts, starts = append(parts, tp), append(starts, l.LogStartOffset())
 		}
 	}
-	return kafkalog.WriteOffsetCheckpoint(b.fs, LogDir+"/"+kafkalog.LogStartOffsetCheckpointFile, starts)
+	data := kafkalog.AppendOffsetCheckpointOf(nil, parts, func(i int) int64 { return starts[i] })
+	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.LogStartOffsetCheckpointFile, data)
 }
 
 // checkpointAfterChanges writes recovery-point-offset-checkpoint at the end

@@ -48,7 +48,6 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 		}
 	}
 	c.order = slices.Clone(b.order)
-	c.lastHW = maps.Clone(b.lastHW)
 	c.sessionPeers, c.goneHeld = slices.Clone(b.sessionPeers), slices.Clone(b.goneHeld)
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
 	c.uncleanable = slices.Clone(b.uncleanable)
