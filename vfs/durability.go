@@ -184,7 +184,7 @@ func restoreDir(d *node, dirPath string, keep func(string, int64, int64) int64, 
 		default:
 			r = restoreFile(c, p, keep)
 		}
-		r.parent = out
+		r.parent, r.name = out, name
 		out.children[name], out.synced[name] = r, r
 	}
 	return out

@@ -174,7 +174,7 @@ func (m *MemFS) OpenReadWrite(name string) (File, error) {
 // link adds n to dir as base and counts its bytes as used.
 func (m *MemFS) link(dir *node, base string, n *node) *node {
 	dir.children[base] = n
-	n.parent = dir
+	n.parent, n.name = dir, base
 	dir.entryChanged(base)
 	dir.mtime = m.nowMs
 	m.touch(dir)
@@ -288,7 +288,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	odir.mtime = m.nowMs
 	m.touch(odir)
 	ndir.children[nbase] = src
-	src.parent = ndir
+	src.parent, src.name = ndir, nbase
 	ndir.entryChanged(nbase)
 	ndir.mtime = m.nowMs
 	m.touch(ndir)

@@ -47,22 +47,56 @@ type node struct {
 	// since (stir), so that the next Snapshot looks; a directory that is
 	// not stale has every directory above it not stale either, and its
 	// kept copy is its whole subtree as it is. parent is the directory n
-	// was last linked into.
+	// was last linked into, and name its entry there.
 	kept   *node
 	stale  bool
 	parent *node
+	name   string
+	// stirred names, in directory n whose kept copy is the last snapshot's
+	// (fast), the entries that may have changed since: added, removed or
+	// replaced, synced, or stirred in or under (each stir notes the name of
+	// the node that changed, and of each directory it turns stale, in its
+	// parent), so that the next Snapshot copies n from its kept copy and
+	// looks at those entries alone (cloner.fast). A directory with too
+	// many names to note is copied whole (fast false).
+	stirred []string
+	fast    bool
 }
 
 // stir notes that n changed: the directories from n's (n itself if a
-// directory) up to the root are stale, for the next Snapshot to look at.
+// directory) up to the root are stale, for the next Snapshot to look at,
+// and each one's parent, and n's, notes its name (stirred). A directory
+// already stale was noted when it turned stale, and so were those above.
 func (n *node) stir() {
 	p := n
 	if !n.dir {
+		n.noteInParent()
 		p = n.parent
 	}
 	for ; p != nil && !p.stale; p = p.parent {
 		p.stale = true
+		p.noteInParent()
 	}
+}
+
+// noteInParent notes n's name in the directory it was last linked into.
+func (n *node) noteInParent() {
+	if n.parent != nil {
+		n.parent.note(n.name)
+	}
+}
+
+// note notes that directory d's entry name may have changed since its
+// last snapshot, if d's next snapshot looks at the noted entries alone.
+func (d *node) note(name string) {
+	if !d.fast {
+		return // copied whole: nothing to note
+	}
+	if len(d.stirred) > len(d.children)+64 {
+		d.fast, d.stirred = false, nil
+		return
+	}
+	d.stirred = append(d.stirred, name)
 }
 
 func newDir(mtime int64) *node {
@@ -144,12 +178,14 @@ func (n *node) syncDir() {
 	n.stir()
 	n.dirty = false
 	if n.resync {
+		n.fast, n.stirred = false, nil // every durable entry may change
 		n.synced = make(map[string]*node, len(n.children))
 		for name, c := range n.children {
 			n.synced[name] = c
 		}
 	} else {
 		for _, name := range n.changed {
+			n.note(name) // its durable entry changes
 			if c, ok := n.children[name]; ok {
 				n.synced[name] = c
 			} else {
@@ -163,6 +199,7 @@ func (n *node) syncDir() {
 // entryChanged notes that directory n's entry name was added, removed or
 // replaced.
 func (n *node) entryChanged(name string) {
+	n.note(name)
 	if n.resync {
 		return
 	}
