@@ -259,7 +259,7 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	b.touch(s) // gone
 	delete(b.replicas, k)
 	b.deletedSinceCheckpoint = true
-	b.order = slices.DeleteFunc(b.order, func(o tp) bool { return o == k })
+	b.order = slices.DeleteFunc(b.ownOrder(), func(o tp) bool { return o == k })
 	b.hwDirty = true
 	if err := s.Log.Kafka().Close(); err != nil {
 		env.InternalError(b.id, fmt.Errorf("broker %d: delete %s: %w", b.id, k, err))

@@ -66,7 +66,10 @@ type Broker struct {
 	previousEpoch int64
 	replicas      map[tp]*Partition
 	order         []tp // sorted keys of replicas
-	nextBeatMs    int64
+	// orderShared says that the last snapshot holds order (Snapshot): it
+	// is copied before it changes (ownOrder).
+	orderShared bool
+	nextBeatMs  int64
 	// failure says why the last start failed (the broker is BrokerFailed),
 	// failedPath what to wipe for it (a path under LogDir).
 	failure, failedPath string
@@ -135,6 +138,10 @@ type Broker struct {
 	// beat is what its heartbeats report and what changed since the last
 	// (heartbeat.go).
 	beat beat
+	// ckptBuf is the memory its checkpoint files are written from, used
+	// again by the next (its file system copies what is written): not a
+	// clone's (checkpointBuf).
+	ckptBuf []byte
 }
 
 // Partition is one partition replica hosted by a running broker: its log
@@ -388,7 +395,7 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	s := &Partition{TP: tp, Log: log, Node: node, lastHW: node.Status().HighWatermark}
 	b.replicas[tp] = s
 	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
-	b.order = slices.Insert(b.order, i, tp)
+	b.order = slices.Insert(b.ownOrder(), i, tp)
 	b.touch(s)
 	b.schedule(s, env.Now())
 	env.Record(event.Broker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), s.lastHW)
@@ -507,7 +514,8 @@ func (b *Broker) writeback(env Env) {
 // HW of every replica of the broker.
 func (b *Broker) writeHWCheckpoint(env Env) error {
 	b.hwDirty = false
-	data := kafkalog.AppendOffsetCheckpointOf(nil, b.order, func(i int) int64 { return b.replicas[b.order[i]].lastHW })
+	data := kafkalog.AppendOffsetCheckpointOf(b.checkpointBuf(), b.order, func(i int) int64 { return b.replicas[b.order[i]].lastHW })
+	b.ckptBuf = data
 	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.ReplicationOffsetCheckpointFile, data)
 }
 

@@ -75,6 +75,12 @@ func due(next *int64, now, intervalMs int64) bool {
 	return true
 }
 
+// checkpointBuf returns the broker's memory to write a checkpoint file
+// from, empty: a checkpoint of thousands of partitions is written every
+// replica.high.watermark.checkpoint.interval.ms without growing a new
+// buffer each time. kafkalog.WriteFileAtomic's write copies it.
+func (b *Broker) checkpointBuf() []byte { return b.ckptBuf[:0] }
+
 // writeRecoveryPointCheckpoint writes recovery-point-offset-checkpoint: each
 // hosted log's recovery point, the first offset not known to be flushed
 // (LogManager.checkpointRecoveryOffsetsInDir). It remembers what it wrote,
@@ -84,7 +90,7 @@ func due(next *int64, now, intervalMs int64) bool {
 // (kafkalog.AppendOffsetCheckpointOf: the order WriteOffsetCheckpoint
 // sorts a map in), without building a map of every partition.
 func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
-	data := kafkalog.AppendOffsetCheckpointOf(nil, b.order, func(i int) int64 {
+	data := kafkalog.AppendOffsetCheckpointOf(b.checkpointBuf(), b.order, func(i int) int64 {
 		s := b.replicas[b.order[i]]
 		if n := s.Log.Truncations(); n != s.truncationsCheckpointed {
 			s.changing()
@@ -92,6 +98,7 @@ func (b *Broker) writeRecoveryPointCheckpoint(env Env) error {
 		}
 		return s.Log.Kafka().RecoveryPoint()
 	})
+	b.ckptBuf = data
 	b.recoveryCheckpointed = slices.Clone(b.order)
 	b.deletedSinceCheckpoint = false
 	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.RecoveryPointCheckpointFile, data)
@@ -110,7 +117,8 @@ func (b *Broker) writeLogStartOffsetCheckpoint(env Env) error {
 			parts, starts = append(parts, tp), append(starts, l.LogStartOffset())
 		}
 	}
-	data := kafkalog.AppendOffsetCheckpointOf(nil, parts, func(i int) int64 { return starts[i] })
+	data := kafkalog.AppendOffsetCheckpointOf(b.checkpointBuf(), parts, func(i int) int64 { return starts[i] })
+	b.ckptBuf = data
 	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.LogStartOffsetCheckpointFile, data)
 }
 

@@ -23,7 +23,8 @@ func (b *Broker) Clone(clock *int64, rnd *rand.Rand) *Broker { return b.clone(cl
 // changed since the broker's last snapshot (Partition.kept) it holds the
 // same copy as that snapshot, and so of its file system's files and
 // directories (vfs.MemFS.Snapshot), so that a snapshot of a broker of many
-// idle partitions copies the few that changed.
+// idle partitions copies the few that changed; it holds the broker's
+// sorted partitions, which the broker copies before it changes them.
 func (b *Broker) Snapshot(clock *int64, rnd *rand.Rand) *Broker { return b.clone(clock, rnd, true) }
 
 func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
@@ -47,7 +48,11 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 			}
 		}
 	}
-	c.order = slices.Clone(b.order)
+	if snapshot {
+		c.order, b.orderShared = b.order, true // copied by b before it changes
+	} else {
+		c.order, c.orderShared = slices.Clone(b.order), false
+	}
 	c.sessionPeers, c.goneHeld = slices.Clone(b.sessionPeers), slices.Clone(b.goneHeld)
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
 	c.uncleanable = slices.Clone(b.uncleanable)
@@ -60,6 +65,7 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	c.verify = b.verify.clone()
 	c.timers, c.changed = slices.Clone(b.timers), slices.Clone(b.changed)
 	c.beat.stale = slices.Clone(b.beat.stale) // beat.known is never changed in place: shared
+	c.ckptBuf = nil                           // b's, written again by its next checkpoint
 	if b.coord != nil {
 		cs := *b.coord
 		cs.c = b.coord.c.Clone(logOffsetStore{b: &c})
@@ -88,4 +94,13 @@ func (p *Partition) clone(c *Broker, clock *int64, rnd *rand.Rand) *Partition {
 	}
 	q.Node = p.Node.Clone(rlog)
 	return &q
+}
+
+// ownOrder returns the broker's sorted partitions to change in place,
+// copied first if its last snapshot holds them.
+func (b *Broker) ownOrder() []tp {
+	if b.orderShared {
+		b.order, b.orderShared = slices.Clone(b.order), false
+	}
+	return b.order
 }
