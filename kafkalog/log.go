@@ -171,6 +171,11 @@ func (l *Log) TopicPartition() TopicPartition { return l.tp }
 // Config returns the log's configuration.
 func (l *Log) Config() Config { return l.cfg }
 
+// Compacted reports whether the log's cleanup.policy includes "compact"
+// (Config().Compact() without copying the configuration: a broker's
+// cleaner asks it of every log it hosts every log.cleaner.backoff.ms).
+func (l *Log) Compacted() bool { return l.cfg.Compact() }
+
 // SetConfig changes the log's configuration, as Kafka 3.7's
 // UnifiedLog.updateConfig does when a topic's configs are altered
 // (kafka-configs --alter, IncrementalAlterConfigs): retention, cleanup

@@ -333,6 +333,30 @@ func TestConfigValidate(t *testing.T) {
 	require.True(t, c.Compact() && c.Delete())
 }
 
+// Compacted is Config().Compact(), from the open and after SetConfig.
+func TestCompactedIsTheConfigsCleanupPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		open, set string
+		want      [2]bool
+	}{
+		{open: CleanupPolicyDelete, set: CleanupPolicyCompact, want: [2]bool{false, true}},
+		{open: CleanupPolicyCompact, set: CleanupPolicyDelete, want: [2]bool{true, false}},
+		{open: "compact,delete", set: "delete,compact", want: [2]bool{true, true}},
+	} {
+		cfg := testConfig()
+		cfg.CleanupPolicy = tc.open
+		l := openTestLog(t, vfs.NewMem(), cfg)
+		got := [2]bool{l.Compacted()}
+		cfg.CleanupPolicy = tc.set
+		require.NoError(t, l.SetConfig(cfg))
+		got[1] = l.Compacted()
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("cleanup.policy %q then %q: Compacted (-want +got):\n%s", tc.open, tc.set, diff)
+		}
+		require.Equal(t, l.Config().Compact(), l.Compacted())
+	}
+}
+
 // Several small batches in one append call reach the .log in one write.
 func TestAppendCoalescesIntoOneWrite(t *testing.T) {
 	fsys := vfs.NewMem()

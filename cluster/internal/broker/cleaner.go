@@ -41,10 +41,10 @@ import (
 // clean compacts the replica's log if it is compacted, not marked
 // uncleanable, and dirty enough.
 func (b *Broker) clean(env Env, s *Partition) error {
-	cfg := s.Log.Kafka().Config()
-	if !cfg.Compact() || b.isUncleanable(s.TP) {
+	if !s.Log.Kafka().Compacted() || b.isUncleanable(s.TP) {
 		return nil
 	}
+	cfg := s.Log.Kafka().Config()
 	s.changing()
 	if b.cleanerOffsets == nil {
 		b.cleanerOffsets, b.cleanerSeen = map[tp]int64{}, map[tp]int64{}
@@ -100,7 +100,7 @@ func (b *Broker) isUncleanable(k tp) bool {
 // passedOver reports whether the log manager leaves the replica's log
 // alone: a compacted log marked uncleanable.
 func (b *Broker) passedOver(s *Partition) bool {
-	return len(b.uncleanable) > 0 && s.Log.Kafka().Config().Compact() && b.isUncleanable(s.TP)
+	return len(b.uncleanable) > 0 && s.Log.Kafka().Compacted() && b.isUncleanable(s.TP)
 }
 
 // forgetGoneUncleanable drops from the uncleanable set the partitions the
