@@ -187,7 +187,7 @@ func (c Config) Compact() bool { return hasPolicy(c.CleanupPolicy, CleanupPolicy
 func (c Config) Delete() bool { return hasPolicy(c.CleanupPolicy, CleanupPolicyDelete) }
 
 func hasPolicy(p, want string) bool {
-	for _, part := range strings.Split(p, ",") {
+	for part := range strings.SplitSeq(p, ",") {
 		if strings.TrimSpace(part) == want {
 			return true
 		}

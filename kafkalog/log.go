@@ -174,7 +174,7 @@ func (l *Log) Config() Config { return l.cfg }
 // Compacted reports whether the log's cleanup.policy includes "compact"
 // (Config().Compact() without copying the configuration: a broker's
 // cleaner asks it of every log it hosts every log.cleaner.backoff.ms).
-func (l *Log) Compacted() bool { return l.cfg.Compact() }
+func (l *Log) Compacted() bool { return hasPolicy(l.cfg.CleanupPolicy, CleanupPolicyCompact) }
 
 // SetConfig changes the log's configuration, as Kafka 3.7's
 // UnifiedLog.updateConfig does when a topic's configs are altered
