@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/event"
+	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/vfs"
@@ -259,7 +260,10 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	b.touch(s) // gone
 	delete(b.replicas, k)
 	b.deletedSinceCheckpoint = true
-	b.order = slices.DeleteFunc(b.ownOrder(), func(o tp) bool { return o == k })
+	b.ownOrder()
+	if i, ok := slices.BinarySearchFunc(b.order, k, metadata.ComparePartitions); ok {
+		b.order, b.hws = slices.Delete(b.order, i, i+1), slices.Delete(b.hws, i, i+1)
+	}
 	b.hwDirty = true
 	if err := s.Log.Kafka().Close(); err != nil {
 		env.InternalError(b.id, fmt.Errorf("broker %d: delete %s: %w", b.id, k, err))

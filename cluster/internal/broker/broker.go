@@ -66,8 +66,12 @@ type Broker struct {
 	previousEpoch int64
 	replicas      map[tp]*Partition
 	order         []tp // sorted keys of replicas
-	// orderShared says that the last snapshot holds order (Snapshot): it
-	// is copied before it changes (ownOrder).
+	// hws are the high watermarks replication-offset-checkpoint is written
+	// with, hws[i] order[i]'s (Partition.lastHW), so that the checkpoint
+	// reads them in order without looking each partition up.
+	hws []int64
+	// orderShared says that the last snapshot holds order and hws
+	// (Snapshot): they are copied before they change (ownOrder).
 	orderShared bool
 	nextBeatMs  int64
 	// failure says why the last start failed (the broker is BrokerFailed),
@@ -237,7 +241,7 @@ func (b *Broker) startBroker(env Env) error {
 		b.previousEpoch = marker.BrokerEpoch
 	}
 	b.state = BrokerRunning
-	b.replicas, b.order = map[tp]*Partition{}, nil
+	b.replicas, b.order, b.hws = map[tp]*Partition{}, nil, nil
 	b.beat = beat{}
 	b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 	b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
@@ -395,7 +399,8 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	s := &Partition{TP: tp, Log: log, Node: node, lastHW: node.Status().HighWatermark}
 	b.replicas[tp] = s
 	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
-	b.order = slices.Insert(b.ownOrder(), i, tp)
+	b.ownOrder()
+	b.order, b.hws = slices.Insert(b.order, i, tp), slices.Insert(b.hws, i, s.lastHW)
 	b.touch(s)
 	b.schedule(s, env.Now())
 	env.Record(event.Broker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), s.lastHW)
@@ -498,7 +503,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 	for _, k := range b.order {
 		b.touch(b.replicas[k]) // gone with the process
 	}
-	b.replicas, b.order, b.coord, b.timers = nil, nil, nil, nil
+	b.replicas, b.order, b.hws, b.coord, b.timers = nil, nil, nil, nil, nil
 	b.beat = beat{}
 	b.sessionPeers, b.goneHeld, b.uncleanable = nil, nil, nil
 	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}
@@ -514,7 +519,7 @@ func (b *Broker) writeback(env Env) {
 // HW of every replica of the broker.
 func (b *Broker) writeHWCheckpoint(env Env) error {
 	b.hwDirty = false
-	data := kafkalog.AppendOffsetCheckpointOf(b.checkpointBuf(), b.order, func(i int) int64 { return b.replicas[b.order[i]].lastHW })
+	data := kafkalog.AppendOffsetCheckpointOf(b.checkpointBuf(), b.order, func(i int) int64 { return b.hws[i] })
 	b.ckptBuf = data
 	return kafkalog.WriteFileAtomic(b.fs, LogDir+"/"+kafkalog.ReplicationOffsetCheckpointFile, data)
 }
@@ -668,6 +673,10 @@ func (b *Broker) maybeCheckpoint(env Env, s *Partition, hw int64) error {
 	if hw != s.lastHW {
 		s.changing()
 		s.lastHW, b.hwDirty = hw, true
+		if i, ok := slices.BinarySearchFunc(b.order, s.TP, metadata.ComparePartitions); ok {
+			b.ownOrder()
+			b.hws[i] = hw
+		}
 		s.Log.Kafka().OnHighWatermarkUpdated(hw)
 	}
 	return nil

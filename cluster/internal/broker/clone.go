@@ -49,9 +49,9 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 		}
 	}
 	if snapshot {
-		c.order, b.orderShared = b.order, true // copied by b before it changes
+		c.order, c.hws, b.orderShared = b.order, b.hws, true // copied by b before they change
 	} else {
-		c.order, c.orderShared = slices.Clone(b.order), false
+		c.order, c.hws, c.orderShared = slices.Clone(b.order), slices.Clone(b.hws), false
 	}
 	c.sessionPeers, c.goneHeld = slices.Clone(b.sessionPeers), slices.Clone(b.goneHeld)
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
@@ -96,11 +96,12 @@ func (p *Partition) clone(c *Broker, clock *int64, rnd *rand.Rand) *Partition {
 	return &q
 }
 
-// ownOrder returns the broker's sorted partitions to change in place,
-// copied first if its last snapshot holds them.
+// ownOrder returns the broker's sorted partitions to change in place, and
+// makes their high watermarks (hws) its own too, copied first if its last
+// snapshot holds them.
 func (b *Broker) ownOrder() []tp {
 	if b.orderShared {
-		b.order, b.orderShared = slices.Clone(b.order), false
+		b.order, b.hws, b.orderShared = slices.Clone(b.order), slices.Clone(b.hws), false
 	}
 	return b.order
 }
