@@ -264,6 +264,7 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	if i, ok := slices.BinarySearchFunc(b.order, k, metadata.ComparePartitions); ok {
 		b.order, b.hws = slices.Delete(b.order, i, i+1), slices.Delete(b.hws, i, i+1)
 	}
+	b.setCompacted(k, false)
 	b.hwDirty = true
 	if err := s.Log.Kafka().Close(); err != nil {
 		env.InternalError(b.id, fmt.Errorf("broker %d: delete %s: %w", b.id, k, err))

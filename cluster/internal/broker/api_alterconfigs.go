@@ -148,7 +148,9 @@ func (b *Broker) UpdateTopicConfig(env Env, topic string) {
 			continue
 		}
 		s.changing()
-		if err := s.Log.Kafka().SetConfig(settings.Log); err != nil {
+		err := s.Log.Kafka().SetConfig(settings.Log)
+		b.noteCompacted(s)
+		if err != nil {
 			env.InternalError(b.id, err)
 			continue
 		}

@@ -100,6 +100,9 @@ type Broker struct {
 	// uncleanable are the partitions, sorted, whose cleaning failed on what
 	// their log holds since the process started (cleaner.go).
 	uncleanable []tp
+	// compacted are the partitions of its compacted logs, sorted: the
+	// cleaner looks at those alone (compacted.go).
+	compacted []tp
 
 	// nextHWCheckpointMs, nextRecoveryCheckpointMs and nextStartCheckpointMs
 	// schedule the checkpoint files (checkpoints.go); recoveryCheckpointed
@@ -241,7 +244,7 @@ func (b *Broker) startBroker(env Env) error {
 		b.previousEpoch = marker.BrokerEpoch
 	}
 	b.state = BrokerRunning
-	b.replicas, b.order, b.hws = map[tp]*Partition{}, nil, nil
+	b.replicas, b.order, b.hws, b.compacted = map[tp]*Partition{}, nil, nil, nil
 	b.beat = beat{}
 	b.nextBeatMs = env.Now() + b.cfg.BrokerHeartbeatIntervalMs
 	b.nextRetentionMs = env.Now() + b.cfg.LogRetentionCheckIntervalMs
@@ -401,6 +404,7 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
 	b.ownOrder()
 	b.order, b.hws = slices.Insert(b.order, i, tp), slices.Insert(b.hws, i, s.lastHW)
+	b.noteCompacted(s)
 	b.touch(s)
 	b.schedule(s, env.Now())
 	env.Record(event.Broker, b.id, &tp, "opened log: LEO %d, HW %d", log.LogEndOffset(), s.lastHW)
@@ -503,7 +507,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 	for _, k := range b.order {
 		b.touch(b.replicas[k]) // gone with the process
 	}
-	b.replicas, b.order, b.hws, b.coord, b.timers = nil, nil, nil, nil, nil
+	b.replicas, b.order, b.hws, b.compacted, b.coord, b.timers = nil, nil, nil, nil, nil, nil
 	b.beat = beat{}
 	b.sessionPeers, b.goneHeld, b.uncleanable = nil, nil, nil
 	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}

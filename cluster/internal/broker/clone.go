@@ -56,6 +56,7 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	c.sessionPeers, c.goneHeld = slices.Clone(b.sessionPeers), slices.Clone(b.goneHeld)
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
 	c.uncleanable = slices.Clone(b.uncleanable)
+	c.compacted = slices.Clone(b.compacted)
 	c.recoveryCheckpointed = slices.Clone(b.recoveryCheckpointed)
 	c.deleted = slices.Clone(b.deleted)
 	if b.txn != nil {

@@ -31,7 +31,7 @@ func (b *Broker) runLogManager(env Env) error {
 	if env.Now() >= b.nextCleanMs {
 		b.nextCleanMs = env.Now() + b.cfg.LogCleanerBackoffMs
 		b.forgetGoneUncleanable()
-		for _, tp := range b.order {
+		for _, tp := range b.compacted {
 			if err := b.clean(env, b.replicas[tp]); err != nil {
 				return err
 			}

@@ -17,9 +17,9 @@ import (
 // anew from every replica, is what reading them anew gives, whatever
 // topics come, grow and go, brokers stop, crash and start, and time runs:
 // its heartbeat's epochs (Known: the last one's and the replicas changed
-// since), and replication-offset-checkpoint's high watermarks (hws, in
-// the order of its partitions), also for a snapshot taken between and a
-// clone of it.
+// since), replication-offset-checkpoint's high watermarks (hws, in the
+// order of its partitions) and the compacted logs its cleaner looks at,
+// also for a snapshot taken between and a clone of it.
 func TestKeptUpToDateIsReadAnew(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		f := newFakeEnv(3, 1)
@@ -33,11 +33,11 @@ func TestKeptUpToDateIsReadAnew(t *testing.T) {
 		for i := range rapid.IntRange(1, 25).Draw(t, "steps") {
 			b := f.brokers[rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("broker %d", i))]
 			name := rapid.SampledFrom([]string{"t", "u"}).Draw(t, fmt.Sprintf("topic %d", i))
-			switch op := rapid.IntRange(0, 8).Draw(t, fmt.Sprintf("op %d", i)); op {
+			switch op := rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("op %d", i)); op {
 			case 0:
 				if f.ctl.Topic(name) == nil {
 					_ = f.CreateTopic(metadata.TopicSpec{Name: name, Partitions: rapid.IntRange(1, 5).Draw(t, "partitions"),
-						ReplicationFactor: rapid.IntRange(1, 3).Draw(t, "rf")})
+						ReplicationFactor: rapid.IntRange(1, 3).Draw(t, "rf"), Config: drawPolicy(t)})
 				}
 			case 1:
 				if top := f.ctl.Topic(name); top != nil {
@@ -56,6 +56,10 @@ func TestKeptUpToDateIsReadAnew(t *testing.T) {
 				_ = b.Start(f)
 			case 6:
 				snaps = append(snaps, b.Snapshot(f.Clock(), f.Rand()))
+			case 8:
+				if f.ctl.Topic(name) != nil {
+					f.AlterConfigs(name, metadata.TopicSpec{Name: name, Config: drawPolicy(t)}, "test")
+				}
 			case 7:
 				if top := f.ctl.Topic(name); top != nil {
 					part := int32(rapid.IntRange(0, len(top.Assignment)-1).Draw(t, "partition"))
@@ -78,6 +82,18 @@ func TestKeptUpToDateIsReadAnew(t *testing.T) {
 	})
 }
 
+// drawPolicy draws a topic's cleanup.policy: the brokers' (nil), or one
+// of its own.
+func drawPolicy(t *rapid.T) *kafkalog.Config {
+	policy := rapid.SampledFrom([]string{"", kafkalog.CleanupPolicyDelete, kafkalog.CleanupPolicyCompact, "compact,delete"}).Draw(t, "cleanup.policy")
+	if policy == "" {
+		return nil
+	}
+	cfg := kafkalog.DefaultConfig()
+	cfg.CleanupPolicy = policy
+	return &cfg
+}
+
 // produceRequest is an acks=all Produce of n records to a partition.
 func produceRequest(topic string, part int32, n int) *kmsg.ProduceRequest {
 	r := kmsg.NewPtrProduceRequest()
@@ -97,14 +113,22 @@ func produceRequest(topic string, part int32, n int) *kmsg.ProduceRequest {
 	return r
 }
 
-// checkKept fails t unless broker b's heartbeat epochs and checkpoint high
-// watermarks are those its replicas hold.
+// checkKept fails t unless broker b's heartbeat epochs, checkpoint high
+// watermarks and compacted logs are those its replicas hold.
 func checkKept(t *rapid.T, at string, b *Broker) {
 	known := map[kafkalog.TopicPartition][2]int32{}
 	hws := map[kafkalog.TopicPartition]int64{}
+	var compacted []kafkalog.TopicPartition
 	for k, s := range b.replicas {
 		leaderEpoch, partitionEpoch := s.Node.Epochs()
 		known[k], hws[k] = [2]int32{leaderEpoch, partitionEpoch}, s.lastHW
+		if s.Log.Kafka().Config().Compact() {
+			compacted = append(compacted, k)
+		}
+	}
+	slices.SortFunc(compacted, metadata.ComparePartitions)
+	if !slices.Equal(b.compacted, compacted) {
+		t.Fatalf("%s: the cleaner looks at %v, the compacted logs are %v", at, b.compacted, compacted)
 	}
 	if !slices.Equal(b.order, slices.SortedFunc(maps.Keys(b.replicas), metadata.ComparePartitions)) || len(b.hws) != len(b.order) {
 		t.Fatalf("%s: partitions %v with %d high watermarks, replicas of %v", at, b.order, len(b.hws), slices.Collect(maps.Keys(b.replicas)))
