@@ -27,7 +27,8 @@ import (
 //     assignments and protocols held for group records being stored; a
 //     consumer-protocol group's members and target lists, which its
 //     coordinator replaces whole;
-//   - a partition's replica, ISR, ELR and last known leader lists at the controller, a topic's
+//   - a partition's record at the controller (copied by whichever side
+//     changes it first), its replica, ISR, ELR and last known leader lists, a topic's
 //     replica lists and configs (replaced on a change);
 //   - what a broker's heartbeats report (netsim.Known: a new one made on a
 //     change, never changed in place), held by the broker and by the
@@ -65,7 +66,7 @@ func init() {
 		"*.brokers[]*.coord*.parked[][].Response.Offsets ([]group.PartitionOffset)",
 		"*.consumers[]*.grp*.outbox[].Protocols ([]group.Protocol)",
 		"*.consumers[]*.grp*.outbox[].Offsets ([]group.PartitionOffset)",
-		"*.ctl*.parts[]*.isr ([]int32)", "*.ctl*.parts[]*.replicas ([]int32)",
+		"*.ctl*.parts[] (*controller.partition)", "*.ctl*.parts[]*.isr ([]int32)", "*.ctl*.parts[]*.replicas ([]int32)",
 		"*.ctl*.parts[]*.elr ([]int32)", "*.ctl*.parts[]*.lastELR ([]int32)",
 		"*.ctl*.topics[].Assignment[] ([]int32)", "*.ctl*.topics[].Config (*kafkalog.Config)",
 		"*.ctl*.topics[].Overrides ([]string)", "*.ctl*.topics[].UncleanLeaderElectionEnable (*bool)",

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
@@ -8,18 +9,16 @@ import (
 
 // Clone returns an independent copy of the controller: registrations,
 // partitions, topics and the quorum. It shares only what is never changed
-// in place: a partition's replica, ISR, ELR and last known leader
-// lists (a change replaces them),
-// a topic's per-partition replica lists and its configs (an alteration
-// replaces them).
+// in place: a partition's record, which whichever of the two changes it
+// first copies (own), and its replica, ISR, ELR and last known leader
+// lists (a change replaces them), a topic's per-partition replica lists
+// and its configs (an alteration replaces them). So a timeline snapshot of
+// a controller of thousands of partitions copies their map, not each.
 func (c *Controller) Clone() *Controller {
+	c.gen++ // every partition now shared: copied before it changes
 	d := *c
 	d.brokers = slices.Clone(c.brokers)
-	d.parts = make(map[tp]*partition, len(c.parts))
-	for k, p := range c.parts {
-		q := *p
-		d.parts[k] = &q
-	}
+	d.parts = maps.Clone(c.parts)
 	d.order = slices.Clone(c.order)
 	d.topics = make([]metadata.Topic, len(c.topics))
 	for i, t := range c.topics {
@@ -29,4 +28,17 @@ func (c *Controller) Clone() *Controller {
 	d.quorum.voters = slices.Clone(c.quorum.voters)
 	d.changes.parts = slices.Clone(c.changes.parts)
 	return &d
+}
+
+// own returns partition k's record p to change in place: p itself if no
+// clone shares it, else a copy of it, which the controller holds from now
+// on.
+func (c *Controller) own(k tp, p *partition) *partition {
+	if p.gen == c.gen {
+		return p
+	}
+	q := *p
+	q.gen = c.gen
+	c.parts[k] = &q
+	return &q
 }

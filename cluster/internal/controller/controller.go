@@ -74,6 +74,10 @@ type Controller struct {
 	changes         changes
 	// epochs counts the changes of the partitions' epochs (resendStale).
 	epochs uint64
+	// gen is the generation of the partitions the controller may change
+	// in place: a partition of an older one is shared with a clone, and
+	// copied before it changes (own).
+	gen uint64
 }
 
 // broker is the controller's view of one broker.
@@ -89,8 +93,10 @@ type broker struct {
 }
 
 // partition is the controller's record of a partition. Its slices are
-// replaced on a change, never changed in place (clones share them).
+// replaced on a change, never changed in place (clones share them), and
+// so is the record itself while a clone shares it (gen, own).
 type partition struct {
+	gen            uint64
 	replicas       []int32
 	isr            []int32
 	leader         int32
@@ -214,7 +220,7 @@ func (c *Controller) InISR(k tp, id int32) bool {
 // live replicas form the ISR, leader epoch 0; it is published to its
 // replicas.
 func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
-	p := &partition{replicas: slices.Clone(replicas), leader: replica.NoLeader}
+	p := &partition{gen: c.gen, replicas: slices.Clone(replicas), leader: replica.NoLeader}
 	for _, id := range replicas {
 		if c.Unfenced(id) {
 			p.isr = append(p.isr, id)
@@ -292,6 +298,7 @@ func (c *Controller) change(env Env, k tp, p *partition, leader int32, isr []int
 	if leader == p.leader && slices.Equal(isr, p.isr) {
 		return
 	}
+	p = c.own(k, p)
 	switch zk := c.cfg.ZooKeeperEra; {
 	case leader != p.leader && !zk:
 		p.leaderEpoch++ // KRaft: every change of the leader field, to and from none
@@ -520,6 +527,7 @@ func (c *Controller) alterPartition(env Env, from int32, k tp, a replica.AlterPa
 		return
 	}
 	if resp.Error == replica.None {
+		p = c.own(k, p)
 		p.isr = sortedIDs(a.ISR)
 		p.partitionEpoch++
 		c.epochsChanged()

@@ -166,6 +166,7 @@ func (c *Controller) apply(env Env, k tp, p *partition, ch changed, why string) 
 	if ch.leader == p.leader && slices.Equal(isr, p.isr) && slices.Equal(ch.elr, p.elr) && slices.Equal(ch.lastELR, p.lastELR) {
 		return
 	}
+	p = c.own(k, p)
 	if ch.leader != p.leader {
 		p.leaderEpoch++
 	}
@@ -285,6 +286,7 @@ func (c *Controller) alterPartitionELR(env Env, from int32, k tp, p *partition, 
 	if len(p.elr)+len(ch.elr) > 0 {
 		elr = ", elr " + replica.FormatIDs(ch.elr)
 	}
+	p = c.own(k, p)
 	p.isr, p.elr, p.lastELR = sortedIDs(ch.isr), ch.elr, ch.lastELR
 	p.partitionEpoch++
 	c.epochsChanged()
