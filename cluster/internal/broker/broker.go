@@ -70,10 +70,10 @@ type Broker struct {
 	// with, hws[i] order[i]'s (Partition.lastHW), so that the checkpoint
 	// reads them in order without looking each partition up.
 	hws []int64
-	// orderShared says that the last snapshot holds order and hws
-	// (Snapshot): they are copied before they change (ownOrder).
-	orderShared bool
-	nextBeatMs  int64
+	// orderShared and hwsShared say that the last snapshot holds order and
+	// hws (Snapshot): each is copied before it changes (ownOrder, ownHWs).
+	orderShared, hwsShared bool
+	nextBeatMs             int64
 	// failure says why the last start failed (the broker is BrokerFailed),
 	// failedPath what to wipe for it (a path under LogDir).
 	failure, failedPath string
@@ -678,8 +678,7 @@ func (b *Broker) maybeCheckpoint(env Env, s *Partition, hw int64) error {
 		s.changing()
 		s.lastHW, b.hwDirty = hw, true
 		if i, ok := slices.BinarySearchFunc(b.order, s.TP, metadata.ComparePartitions); ok {
-			b.ownOrder()
-			b.hws[i] = hw
+			b.ownHWs()[i] = hw
 		}
 		s.Log.Kafka().OnHighWatermarkUpdated(hw)
 	}

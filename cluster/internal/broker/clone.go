@@ -49,15 +49,15 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 		}
 	}
 	if snapshot {
-		c.order, c.hws, b.orderShared = b.order, b.hws, true // copied by b before they change
+		c.order, c.hws, b.orderShared, b.hwsShared = b.order, b.hws, true, true // copied by b before they change
 	} else {
-		c.order, c.hws, c.orderShared = slices.Clone(b.order), slices.Clone(b.hws), false
+		c.order, c.hws, c.orderShared, c.hwsShared = slices.Clone(b.order), slices.Clone(b.hws), false, false
 	}
 	c.sessionPeers, c.goneHeld = slices.Clone(b.sessionPeers), slices.Clone(b.goneHeld)
 	c.cleanerOffsets, c.cleanerSeen = maps.Clone(b.cleanerOffsets), maps.Clone(b.cleanerSeen)
 	c.uncleanable = slices.Clone(b.uncleanable)
 	c.compacted = slices.Clone(b.compacted)
-	c.recoveryCheckpointed = slices.Clone(b.recoveryCheckpointed)
+	// recoveryCheckpointed is replaced whole, never changed in place: shared
 	c.deleted = slices.Clone(b.deleted)
 	if b.txn != nil {
 		c.txn = b.txn.Clone()
@@ -98,11 +98,21 @@ func (p *Partition) clone(c *Broker, clock *int64, rnd *rand.Rand) *Partition {
 }
 
 // ownOrder returns the broker's sorted partitions to change in place, and
-// makes their high watermarks (hws) its own too, copied first if its last
-// snapshot holds them.
+// makes their high watermarks its own too (ownHWs), copied first if its
+// last snapshot holds them.
 func (b *Broker) ownOrder() []tp {
 	if b.orderShared {
-		b.order, b.hws, b.orderShared = slices.Clone(b.order), slices.Clone(b.hws), false
+		b.order, b.orderShared = slices.Clone(b.order), false
 	}
+	b.ownHWs()
 	return b.order
+}
+
+// ownHWs returns the high watermarks of the broker's partitions (hws) to
+// change in place, copied first if its last snapshot holds them.
+func (b *Broker) ownHWs() []int64 {
+	if b.hwsShared {
+		b.hws, b.hwsShared = slices.Clone(b.hws), false
+	}
+	return b.hws
 }
