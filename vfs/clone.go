@@ -164,15 +164,21 @@ func (cl *cloner) tree(n *node) *node {
 // snapshot's, looking at the entries noted since (node.stirred) alone:
 // every other entry, current and durable, is what the kept copy holds
 // under that name, and so is everything under it. A directory of ten
-// thousand partitions of which a few changed costs a copy of its two
-// maps (no hashing) and the few. It is n's kept copy again if none of
-// them changed after all.
+// thousand partitions of which a few changed costs a copy of its map of
+// entries (no hashing) and the few; while every durable entry is a
+// current one (no entry changed since the last SyncDir) the copy's
+// durable entries are its current ones, the same map, which nothing
+// writes. It is n's kept copy again if none of them changed after all.
 func (cl *cloner) fast(n *node) *node {
 	k, names := n.kept, n.stirred
 	n.stirred = nil
 	slices.Sort(names)
 	names = slices.Compact(names)
-	children, synced := maps.Clone(k.children), maps.Clone(k.synced)
+	children := maps.Clone(k.children)
+	var synced map[string]*node // nil: the same as children
+	if len(n.changed) > 0 || n.resync {
+		synced = maps.Clone(k.synced)
+	}
 	n.stale = false
 	odd, same := false, sameInode(n, k)
 	for _, name := range names {
@@ -193,14 +199,33 @@ func (cl *cloner) fast(n *node) *node {
 		switch {
 		case durable && ok && entry == child:
 			same = same && k.synced[name] == children[name]
-			synced[name] = children[name]
+			if synced != nil {
+				synced[name] = children[name]
+			}
 		case durable:
 			odd = true // a durable entry not a current one: resolved below
-			delete(synced, name)
+			if synced != nil {
+				delete(synced, name)
+			}
 		default:
 			same = same && k.synced[name] == nil
-			delete(synced, name)
+			if synced != nil {
+				delete(synced, name)
+			}
 		}
+	}
+	if synced == nil && odd {
+		// (never: with no entry changed since the last SyncDir every
+		// durable entry is a current one) the current ones that are
+		synced = make(map[string]*node, len(n.synced))
+		for name, entry := range n.synced {
+			if n.children[name] == entry {
+				synced[name] = children[name]
+			}
+		}
+	}
+	if synced == nil {
+		synced = children
 	}
 	if same && !odd && len(children) == len(k.children) && len(synced) == len(k.synced) {
 		return k
