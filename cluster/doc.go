@@ -209,11 +209,15 @@
 // as the snapshot before it while nothing changed that replica (every path
 // of its broker that may change a replica, or hands it out, drops the kept
 // copy; views read through Peek), so that a snapshot of thousands of idle
-// partitions copies the few that changed (their file system entries are
-// still copied, their pages shared). The clone and its original then
-// evolve independently, and identically under the same actions. With
-// [Config.Timeline] ([TimelineConfig]) the world takes a snapshot (a clone
-// without history) every SnapshotEveryMs, between actions; the timeline
+// partitions copies the few that changed, and of the file systems the
+// files and directories that changed (a directory from the last
+// snapshot's copy, with the entries changed since); the controller's
+// partition records, a broker's lists of its partitions and the network's
+// open fetches are shared until either side changes them. The clone and
+// its original then evolve independently, and identically under the same
+// actions. With [Config.Timeline] ([TimelineConfig]) the world takes a
+// snapshot (a clone without history) every SnapshotEveryMs, between
+// actions; the timeline
 // replays from the nearest snapshot before the moment asked for, and
 // gives the same world a full replay gives. Snapshots older than DenseMs
 // thin out to one per SparseEveryMs; those older than KeepMs fall off,

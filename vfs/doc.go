@@ -69,8 +69,10 @@
 // file and directory, nothing per byte, and a file neither side writes again is never
 // copied; nothing else is shared. Snapshot is a Clone to keep, never written: it holds
 // again the last snapshot's copy of every file and directory nothing changed in since,
-// and passes over every directory nothing under which changed, so that the timeline's
-// snapshots of a broker of thousands of idle partitions cost what changed.
+// passes over every directory nothing under which changed, and copies a directory that
+// changed from its last copy, looking at the entries noted since (added, removed,
+// synced, or changed in or under) alone, so that the timeline's snapshots of a broker of
+// thousands of idle partitions cost what changed.
 //
 // The flusher's wake (WritebackExpired) looks at the files and directories that are
 // dirty, which MemFS lists as they turn dirty, not at the whole tree.
