@@ -88,6 +88,11 @@ func (n *node) noteInParent() {
 
 // note notes that directory d's entry name may have changed since its
 // last snapshot, if d's next snapshot looks at the noted entries alone.
+// It is kept out of line, as stir, which calls it, is inlined on every
+// path that changes a file (the WebAssembly world a first visit downloads
+// weighs every inlined copy).
+//
+//go:noinline
 func (d *node) note(name string) {
 	if !d.fast {
 		return // copied whole: nothing to note

@@ -262,7 +262,7 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	b.deletedSinceCheckpoint = true
 	b.ownOrder()
 	if i, ok := slices.BinarySearchFunc(b.order, k, metadata.ComparePartitions); ok {
-		b.order, b.hws = slices.Delete(b.order, i, i+1), slices.Delete(b.hws, i, i+1)
+		b.order, b.hws = slices.Delete(b.order, i, i+1), append(b.hws[:i], b.hws[i+1:]...)
 	}
 	b.setCompacted(k, false)
 	b.hwDirty = true

@@ -403,7 +403,10 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	b.replicas[tp] = s
 	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
 	b.ownOrder()
-	b.order, b.hws = slices.Insert(b.order, i, tp), slices.Insert(b.hws, i, s.lastHW)
+	b.order = slices.Insert(b.order, i, tp)
+	b.hws = append(b.hws, 0)
+	copy(b.hws[i+1:], b.hws[i:])
+	b.hws[i] = s.lastHW
 	b.noteCompacted(s)
 	b.touch(s)
 	b.schedule(s, env.Now())

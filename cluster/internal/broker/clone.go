@@ -99,7 +99,10 @@ func (p *Partition) clone(c *Broker, clock *int64, rnd *rand.Rand) *Partition {
 
 // ownOrder returns the broker's sorted partitions to change in place, and
 // makes their high watermarks its own too (ownHWs), copied first if its
-// last snapshot holds them.
+// last snapshot holds them. It is kept out of line (a partition comes or
+// goes seldom; the WebAssembly world weighs every inlined copy).
+//
+//go:noinline
 func (b *Broker) ownOrder() []tp {
 	if b.orderShared {
 		b.order, b.orderShared = slices.Clone(b.order), false

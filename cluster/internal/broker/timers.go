@@ -99,11 +99,24 @@ func (b *Broker) wake(s *Partition, now int64) *replica.Node {
 // something, or its log was changed.
 func (b *Broker) touch(s *Partition) {
 	s.changing()
-	b.noteBeat(s)
+	if !s.changed || !s.beatStale {
+		b.listChanged(s)
+	}
+}
+
+// listChanged lists replica s among those changed in this step and among
+// those whose epochs the next heartbeat looks at again (noteBeat), each
+// once. It is kept out of line: touch, inlined on every path that changes
+// a replica, then stays small (the WebAssembly world a first visit
+// downloads weighs every inlined copy).
+//
+//go:noinline
+func (b *Broker) listChanged(s *Partition) {
 	if !s.changed {
 		s.changed = true
 		b.changed = append(b.changed, s.TP)
 	}
+	b.noteBeat(s)
 }
 
 // MarkChanged notes that replica s was changed from outside its broker

@@ -32,7 +32,10 @@ func (c *Controller) Clone() *Controller {
 
 // own returns partition k's record p to change in place: p itself if no
 // clone shares it, else a copy of it, which the controller holds from now
-// on.
+// on. It is kept out of line (the WebAssembly world a first visit
+// downloads weighs every inlined copy of the record's copy).
+//
+//go:noinline
 func (c *Controller) own(k tp, p *partition) *partition {
 	if p.gen == c.gen {
 		return p
