@@ -187,7 +187,9 @@ func (c Config) Compact() bool { return hasPolicy(c.CleanupPolicy, CleanupPolicy
 func (c Config) Delete() bool { return hasPolicy(c.CleanupPolicy, CleanupPolicyDelete) }
 
 func hasPolicy(p, want string) bool {
-	for part := range strings.SplitSeq(p, ",") {
+	for p != "" {
+		var part string
+		part, p, _ = strings.Cut(p, ",")
 		if strings.TrimSpace(part) == want {
 			return true
 		}
