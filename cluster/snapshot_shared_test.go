@@ -34,8 +34,7 @@ import (
 //     change, never changed in place), held by the broker and by the
 //     controller for the last heartbeat it found nothing stale in; the
 //     partitions of a broker's last recovery-point-offset-checkpoint
-//     (replaced whole by the next); the network's record of the follower
-//     requests open at its last clone (each side notes its changes apart);
+//     (replaced whole by the next);
 //   - configurations, a result's batch list and the results a request in
 //     flight carried (set once, when sent);
 //   - and, below, the file systems' frozen page tables and the blocks of
@@ -78,7 +77,7 @@ func init() {
 		"*.brokers[]*.coord*.cg*.groups[]*.target[] ([]group.TopicPartition)", "*.producers[]*.cfg.EnableIdempotence (*bool)", "*.producers[]*.cfg.Keys ([]string)",
 		"*.consumers[]*.cfg.Assignors ([]string)", "*.consumers[]*.cfg.Topics ([]string)",
 		"*.consumers[]*.grp*.member*.cfg.Assignors ([]group.Assignor)", "*.consumers[]*.grp*.member*.cfg.Topics ([]string)",
-		"*.net.pending.base (map[netsim.requestKey]int)", "*.brokers[]*.beat.known (*netsim.Known)", "*.brokers[]*.recoveryCheckpointed ([]kafkalog.TopicPartition)", "*.ctl*.brokers[].upToDate.known (*netsim.Known)",
+		"*.brokers[]*.beat.known (*netsim.Known)", "*.brokers[]*.recoveryCheckpointed ([]kafkalog.TopicPartition)", "*.ctl*.brokers[].upToDate.known (*netsim.Known)",
 		"*.producers[]*.results[].batch ([]int)", "*.producers[]*.inflight[].results ([]int)",
 	} {
 		sharedOnPurpose[p] = true

@@ -16,8 +16,8 @@ type Network struct {
 	cuts  map[[2]int32]bool
 	// pending maps a follower request (leader, follower, partition,
 	// correlation id) to the follower's incarnation, so that the answer
-	// reaches only it (requests.go).
-	pending requests
+	// reaches only it.
+	pending map[requestKey]int
 }
 
 type requestKey struct {
@@ -133,7 +133,10 @@ func (n *Network) Drop(from, to []int32) int {
 // request about tp with correlation id corr (a fetch or an
 // OffsetsForLeaderEpoch): its answer is for that incarnation only.
 func (n *Network) OpenRequest(leader, follower int32, tp kafkalog.TopicPartition, corr int64, inc int) {
-	n.pending.set(requestKey{leader: leader, follower: follower, tp: tp, corr: corr}, inc)
+	if n.pending == nil {
+		n.pending = map[requestKey]int{}
+	}
+	n.pending[requestKey{leader: leader, follower: follower, tp: tp, corr: corr}] = inc
 }
 
 // CloseRequest returns the incarnation of the follower whose request the
@@ -142,8 +145,8 @@ func (n *Network) OpenRequest(leader, follower int32, tp kafkalog.TopicPartition
 // answer is never delivered).
 func (n *Network) CloseRequest(leader, follower int32, tp kafkalog.TopicPartition, corr int64) int {
 	key := requestKey{leader: leader, follower: follower, tp: tp, corr: corr}
-	inc, ok := n.pending.get(key)
-	n.pending.remove(key)
+	inc, ok := n.pending[key]
+	delete(n.pending, key)
 	if !ok || inc == 0 {
 		return -1
 	}
@@ -152,8 +155,7 @@ func (n *Network) CloseRequest(leader, follower int32, tp kafkalog.TopicPartitio
 
 // Clone returns an independent copy of the network: the queue, the cut
 // links and the open requests. The envelopes' contents are shared: they
-// are not changed once sent; so is the record of the requests open at the
-// last clone, which neither changes in place (requests).
+// are not changed once sent.
 func (n *Network) Clone() *Network {
-	return &Network{queue: slices.Clone(n.queue[n.head:]), cuts: maps.Clone(n.cuts), pending: n.pending.clone()}
+	return &Network{queue: slices.Clone(n.queue[n.head:]), cuts: maps.Clone(n.cuts), pending: maps.Clone(n.pending)}
 }
