@@ -212,8 +212,8 @@
 // partitions copies the few that changed, and of the file systems the
 // files and directories that changed (a directory from the last
 // snapshot's copy, with the entries changed since); the controller's
-// partition records, a broker's lists of its partitions and the network's
-// open fetches are shared until either side changes them. The clone and
+// partition records and a broker's lists of its partitions are shared
+// until either side changes them. The clone and
 // its original then evolve independently, and identically under the same
 // actions. With [Config.Timeline] ([TimelineConfig]) the world takes a
 // snapshot (a clone without history) every SnapshotEveryMs, between
