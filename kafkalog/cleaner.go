@@ -516,6 +516,14 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 			return nil, err
 		}
 	}
+	// Kafka's cleanSegments closes the cleaned segment's indexes inside the round
+	// (LogSegment.onBecomeInactiveSegment): a final time index entry that does not
+	// fit (offsets a damaged batch made go backwards) fails the round as any other
+	// cleaning failure, the log left as it was.
+	if err := cleaned.onBecomeInactive(); err != nil {
+		cleaned.closeHandles()
+		return nil, err
+	}
 	res.RecordsRead += f.read
 	res.RecordsRetained += f.retained
 	res.BytesWritten += cleaned.size
@@ -527,9 +535,6 @@ func (l *Log) cleanGroup(group []*Segment, m *offsetMap, txns *txnScan, end, now
 // the .swap files lose their suffix. A crash at any point leaves either the old
 // segments or a .swap that Open completes.
 func (l *Log) swapIn(cleaned *Segment, old []*Segment, nowMs int64) error {
-	if err := cleaned.onBecomeInactive(); err != nil {
-		return err
-	}
 	if err := cleaned.flush(); err != nil {
 		return err
 	}
