@@ -20,8 +20,9 @@ import (
 // removed keeps its header's last offset, MemoryRecords.filterTo), and
 // once every broker runs again for a while each replica has caught up
 // with its leader, holds at every offset it shares with the leader the
-// leader's record, and, unless a power cut lost acknowledged records,
-// keeps the same latest value for every key.
+// leader's record, and, unless a power cut lost acknowledged records or
+// a follower was away longer than delete.retention.ms, keeps the same
+// latest value for every key.
 // Replay: go test ./cluster -run TestPropCompactedTopicsReplicate
 // -rapid.seed=N.
 func TestPropCompactedTopicsReplicate(t *testing.T) {
@@ -99,9 +100,15 @@ func TestPropCompactedTopicsReplicate(t *testing.T) {
 				// replica, truncated to its new leader's end, then lacks
 				// records its leader holds, for good (Kafka's cleaner cleans
 				// up to the last stable offset, LogCleanerManager.cleanableOffsets,
-				// and truncation does not undo a cleaning). Without power cuts
-				// nothing acknowledged is lost and every key ends alike.
-				if got := latest(l.Records); !powerCuts && fmt.Sprint(got) != fmt.Sprint(want) {
+				// and truncation does not undo a cleaning). And a follower
+				// away for longer than delete.retention.ms may miss a
+				// tombstone its leader's cleaner has removed: it then keeps
+				// the deleted key's older value, as Kafka's does (the bound
+				// delete.retention.ms's documentation puts on a reader that
+				// starts from the beginning holds for a follower too).
+				// Without power cuts, and with tombstones kept for longer
+				// than the run, nothing is lost and every key ends alike.
+				if got := latest(l.Records); !powerCuts && cfg.DeleteRetentionMs > 3_600_000 && fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("%s-%d: broker %d's latest values %v, its leader's (broker %d) %v\nits records: %s\nthe leader's: %s", ps.Topic, ps.Partition, l.Broker, got, leader.Broker, want, recordsText(l.Records), recordsText(leader.Records))
 				}
 			}
