@@ -24,7 +24,23 @@ var (
 	browserOnce sync.Once
 	browserCtx  context.Context
 	browserErr  string
+	// browserDir is the browser's profile (its caches and the static
+	// site's service worker storage, about 200 MB after a run), and
+	// browserStop ends the browser: closeBrowser does both.
+	browserDir  string
+	browserStop context.CancelFunc
 )
+
+// closeBrowser ends the shared browser, if one started, and removes its
+// profile, so that runs of the tests do not fill the disk with them.
+func closeBrowser() {
+	if browserStop != nil {
+		browserStop()
+	}
+	if browserDir != "" {
+		os.RemoveAll(browserDir)
+	}
+}
 
 // findBrowser returns the path of an installed Chromium, or "".
 func findBrowser() string {
@@ -54,6 +70,7 @@ func browser(t *testing.T) context.Context {
 			browserErr = err.Error()
 			return
 		}
+		browserDir = dir
 		opts := []chromedp.ExecAllocatorOption{
 			chromedp.ExecPath(path),
 			chromedp.Headless,
@@ -68,8 +85,9 @@ func browser(t *testing.T) context.Context {
 			chromedp.UserDataDir(dir),
 			chromedp.WindowSize(1280, 800),
 		}
-		actx, _ := chromedp.NewExecAllocator(context.Background(), opts...)
-		bctx, _ := chromedp.NewContext(actx)
+		actx, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, stopBrowser := chromedp.NewContext(actx)
+		browserStop = func() { stopBrowser(); stopAlloc() }
 		if err := chromedp.Do(bctx); err != nil {
 			browserErr = "starting " + path + ": " + err.Error()
 			return

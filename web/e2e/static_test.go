@@ -33,9 +33,11 @@ var (
 	siteErr  error
 )
 
-// TestMain removes the static site built for the tests, if one was.
+// TestMain removes the static site built for the tests, if one was, and
+// the browser's profile.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closeBrowser()
 	if siteDir != "" {
 		os.RemoveAll(siteDir)
 	}
