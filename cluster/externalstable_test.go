@@ -90,24 +90,8 @@ func TestOffsetFetchRequireStable(t *testing.T) {
 	require.NoError(t, w.RunFor(500))
 	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: true}
 	require.True(t, c.init(t))
-	commitOffset := func(offset int64) {
-		req := txnOffsetCommit("g", -1, "")
-		req.SetVersion(5)
-		req.ProducerID, req.ProducerEpoch, req.Topics[0].Partitions[0].Offset = c.pid, c.epoch, offset
-		for b := int32(1); b <= 3; b++ {
-			resp := ask[*kmsg.TxnOffsetCommitResponse](t, w, b, req, 5000)
-			if code := resp.Topics[0].Partitions[0].ErrorCode; code != 16 {
-				require.Zero(t, code, "TxnOffsetCommit")
-				return
-			}
-		}
-		t.Fatal("no broker coordinates group g")
-	}
-	fc := kmsg.NewPtrFindCoordinatorRequest()
-	fc.SetVersion(4)
-	fc.CoordinatorKeys = []string{"g"} // creates __consumer_offsets
-	ask[*kmsg.FindCoordinatorResponse](t, w, 1, fc, 1000)
-	require.NoError(t, w.RunFor(1000))
+	commitOffset := func(offset int64) { require.Zero(t, commitTxnOffset(t, w, c, "g", offset, -1), "TxnOffsetCommit") }
+	createOffsetsTopic(t, w, "g")
 	require.True(t, c.produce(t, 0, []string{"a"}))
 	commitOffset(5)
 	require.True(t, c.end(t, true))
@@ -190,23 +174,9 @@ func TestTxnOffsetsSettleProducerByProducer(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
 	require.NoError(t, w.RunFor(500))
-	fc := kmsg.NewPtrFindCoordinatorRequest()
-	fc.SetVersion(4)
-	fc.CoordinatorKeys = []string{"g1"} // creates __consumer_offsets
-	ask[*kmsg.FindCoordinatorResponse](t, w, 1, fc, 1000)
-	require.NoError(t, w.RunFor(1000))
+	createOffsetsTopic(t, w, "g1")
 	commitOffset := func(c *txnClient, g string, offset int64) {
-		req := txnOffsetCommit(g, -1, "")
-		req.SetVersion(5)
-		req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Topics[0].Partitions[0].Offset = c.id, c.pid, c.epoch, offset
-		for b := int32(1); b <= 3; b++ {
-			resp := ask[*kmsg.TxnOffsetCommitResponse](t, w, b, req, 5000)
-			if code := resp.Topics[0].Partitions[0].ErrorCode; code != 16 {
-				require.Zero(t, code, "TxnOffsetCommit")
-				return
-			}
-		}
-		t.Fatalf("no broker coordinates group %s", g)
+		require.Zero(t, commitTxnOffset(t, w, c, g, offset, -1), "TxnOffsetCommit")
 	}
 	open := &txnClient{w: w, c: xclient{1, "tx1", "10.0.0.1:1"}, id: "tx1", pid: -1, epoch: -1, tv2: true}
 	done := &txnClient{w: w, c: xclient{2, "tx2", "10.0.0.2:1"}, id: "tx2", pid: -1, epoch: -1, tv2: true}

@@ -27,6 +27,39 @@ func txnOffsetCommit(g string, generation int32, member string) *kmsg.TxnOffsetC
 	return req
 }
 
+// commitTxnOffset sends c's TxnOffsetCommit v5 of group g's offset of
+// t-0, at c's producer id and epoch (or epoch when not -1), to every
+// broker, and returns the group coordinator's answer (the first that is
+// not NOT_COORDINATOR).
+func commitTxnOffset(t *testing.T, w *cluster.World, c *txnClient, g string, offset int64, epoch int16) int16 {
+	t.Helper()
+	req := txnOffsetCommit(g, -1, "")
+	req.SetVersion(5)
+	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Topics[0].Partitions[0].Offset = c.id, c.pid, c.epoch, offset
+	if epoch != -1 {
+		req.ProducerEpoch = epoch
+	}
+	for b := int32(1); b <= 3; b++ {
+		resp := ask[*kmsg.TxnOffsetCommitResponse](t, w, b, req, 5000)
+		if code := resp.Topics[0].Partitions[0].ErrorCode; code != 16 { // the group's coordinator
+			return code
+		}
+	}
+	t.Fatalf("no broker coordinates group %s", g)
+	return 0
+}
+
+// createOffsetsTopic has a client look for group g's coordinator, which
+// creates __consumer_offsets, and lets the world elect its leaders.
+func createOffsetsTopic(t *testing.T, w *cluster.World, g string) {
+	t.Helper()
+	fc := kmsg.NewPtrFindCoordinatorRequest()
+	fc.SetVersion(4)
+	fc.CoordinatorKeys = []string{g}
+	ask[*kmsg.FindCoordinatorResponse](t, w, 1, fc, 1000)
+	require.NoError(t, w.RunFor(1000))
+}
+
 // A TxnOffsetCommit v3 names the consumer's generation and member id
 // (KIP-447): the group coordinator refuses a member not in the group or of
 // another generation, so that a zombie consume-transform-produce
@@ -72,19 +105,7 @@ func TestExternalTxnOffsetCommitV5AddsTheOffsetsPartition(t *testing.T) {
 	require.NoError(t, w.RunFor(500))
 	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: true}
 	require.True(t, c.init(t))
-	commitOffset := func(g string, offset int64, epoch int16) int16 {
-		req := txnOffsetCommit(g, -1, "")
-		req.SetVersion(5)
-		req.ProducerID, req.ProducerEpoch, req.Topics[0].Partitions[0].Offset = c.pid, epoch, offset
-		for b := int32(1); b <= 3; b++ {
-			resp := ask[*kmsg.TxnOffsetCommitResponse](t, w, b, req, 5000)
-			if code := resp.Topics[0].Partitions[0].ErrorCode; code != 16 { // the group's coordinator
-				return code
-			}
-		}
-		t.Fatalf("no broker coordinates group %s", g)
-		return 0
-	}
+	commitOffset := func(g string, offset int64, epoch int16) int16 { return commitTxnOffset(t, w, c, g, offset, epoch) }
 	fetched := func(g string) int64 {
 		req := kmsg.NewPtrOffsetFetchRequest()
 		req.SetVersion(7)
@@ -101,11 +122,7 @@ func TestExternalTxnOffsetCommitV5AddsTheOffsetsPartition(t *testing.T) {
 		t.Fatalf("no broker answered OffsetFetch of group %s", g)
 		return 0
 	}
-	fc := kmsg.NewPtrFindCoordinatorRequest()
-	fc.SetVersion(4)
-	fc.CoordinatorKeys = []string{"g"} // creates __consumer_offsets
-	ask[*kmsg.FindCoordinatorResponse](t, w, 1, fc, 1000)
-	require.NoError(t, w.RunFor(1000))
+	createOffsetsTopic(t, w, "g")
 	require.True(t, c.produce(t, 0, []string{"a"}))
 	require.Zero(t, commitOffset("g", 5, c.epoch))
 	old := c.epoch
