@@ -1,12 +1,9 @@
 package broker
 
 import (
-	"bytes"
-
 	"github.com/kafkalive/kafkalive/cluster/internal/kafkaerr"
 	"github.com/kafkalive/kafkalive/cluster/internal/metadata"
 	"github.com/kafkalive/kafkalive/cluster/internal/netsim"
-	"github.com/kafkalive/kafkalive/cluster/internal/replicalog"
 	"github.com/kafkalive/kafkalive/cluster/internal/txn"
 	"github.com/kafkalive/kafkalive/group"
 	"github.com/kafkalive/kafkalive/replica"
@@ -63,22 +60,15 @@ func (b *Broker) simTxnOffsetCommit(env Env, e *netsim.Envelope, m txn.TxnOffset
 // partition of group groupID: the committed offset (found false: none),
 // or UNSTABLE_OFFSET_COMMIT while a transactional offset commit of the
 // partition is pending (GroupMetadataManager.getOffsets with requireStable:
-// its transaction has no marker below the high watermark yet), or
-// NOT_COORDINATOR when the broker does not coordinate the group. Here a
-// transactional offset record of the partition at or above the offsets
-// partition's last stable offset, and in no aborted transaction, is
-// pending: a little more than Kafka counts (another producer's open
-// transaction before it holds it too), never less, so that no stale offset
-// is answered while a commit completes.
+// its own transaction is open or its marker is not replicated yet; see
+// txnFilter), or NOT_COORDINATOR when the broker does not coordinate the
+// group. A real client's OffsetFetch reads the same rule
+// (Broker.pendingTxnOffsets).
 func (b *Broker) StableCommitted(env Env, groupID string, tp group.TopicPartition) (offset int64, found bool, code int16) {
-	k := metadata.OffsetsPartition(groupID, b.cfg.OffsetsTopicNumPartitions)
-	s := b.replicas[k]
-	if !b.Coordinates(env, groupID) || s == nil {
+	if !b.Coordinates(env, groupID) || b.replicas[metadata.OffsetsPartition(groupID, b.cfg.OffsetsTopicNumPartitions)] == nil {
 		return -1, false, kafkaerr.NotCoordinator
 	}
-	s.changing()
-	hw := s.Node.Progress().HighWatermark
-	if f := newTxnFilter(s.Log.Kafka(), hw); f != nil && f.pendingFor(s.Log.Mirror(), group.AppendOffsetCommitKey(nil, groupID, tp)) {
+	if b.pendingTxnOffsets(groupID)[tp] {
 		return -1, false, kafkaerr.UnstableOffsetCommit
 	}
 	po, ok := b.Committed().Committed(groupID, tp)
@@ -117,15 +107,4 @@ func (b *Broker) pendingTxnOffsets(groupID string) map[group.TopicPartition]bool
 		out[rec.TopicPartition] = true
 	}
 	return out
-}
-
-// pendingFor reports whether a record of key in m is a transactional
-// offset commit still pending: of a transaction not settled yet.
-func (f *txnFilter) pendingFor(m *replicalog.Mirror, key []byte) bool {
-	for _, e := range m.From(0) {
-		if f.state(e) == txnPending && bytes.Equal(e.Key, key) {
-			return true
-		}
-	}
-	return false
 }
