@@ -107,20 +107,10 @@ func TestExternalTxnOffsetCommitV5AddsTheOffsetsPartition(t *testing.T) {
 	require.True(t, c.init(t))
 	commitOffset := func(g string, offset int64, epoch int16) int16 { return commitTxnOffset(t, w, c, g, offset, epoch) }
 	fetched := func(g string) int64 {
-		req := kmsg.NewPtrOffsetFetchRequest()
-		req.SetVersion(7)
-		req.Group, req.RequireStable = g, true
-		rt := kmsg.NewOffsetFetchRequestTopic()
-		rt.Topic, rt.Partitions = "t", []int32{0}
-		req.Topics = []kmsg.OffsetFetchRequestTopic{rt}
-		for b := int32(1); b <= 3; b++ {
-			resp := ask[*kmsg.OffsetFetchResponse](t, w, b, req, 5000)
-			if resp.ErrorCode == 0 && resp.Topics[0].Partitions[0].ErrorCode == 0 {
-				return resp.Topics[0].Partitions[0].Offset
-			}
-		}
-		t.Fatalf("no broker answered OffsetFetch of group %s", g)
-		return 0
+		f := fetchOffset(t, w, g, 7, true, false)
+		require.True(t, f.Found, "group %s's offset of t-0", g)
+		require.Zero(t, f.Code, "OffsetFetch of group %s", g)
+		return f.Offset
 	}
 	createOffsetsTopic(t, w, "g")
 	require.True(t, c.produce(t, 0, []string{"a"}))

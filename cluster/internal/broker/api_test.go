@@ -499,13 +499,7 @@ func (a args) request() kmsg.Request {
 			}
 			b.AppendRecord(i, ts, []byte{'k', byte('a' + i)}, []byte("value"))
 		}
-		rt := kmsg.NewProduceRequestTopic()
-		rt.Topic = topic
-		rp := kmsg.NewProduceRequestTopicPartition()
-		rp.Partition, rp.Records = part, b.AppendTo(nil)
-		rt.Partitions = append(rt.Partitions, rp)
-		r.Topics = append(r.Topics, rt)
-		return r
+		return addBatch(r, topic, part, &b)
 	case "fetch":
 		r := kmsg.NewPtrFetchRequest()
 		r.SetVersion(int16(a.num("v", 12)))
@@ -934,4 +928,16 @@ func (f *fakeEnv) coordinatorGroup(b *Broker, g string) string {
 		fmt.Fprintf(&out, "  member %s assignment %s session until %d\n", m.MemberID, group.FormatPartitions(m.Assignment), m.SessionDeadlineMs)
 	}
 	return out.String()
+}
+
+// addBatch adds batch b for topic's partition part to Produce request r,
+// and returns r.
+func addBatch(r *kmsg.ProduceRequest, topic string, part int32, b *kafkalog.RecordBatch) *kmsg.ProduceRequest {
+	rt := kmsg.NewProduceRequestTopic()
+	rt.Topic = topic
+	rp := kmsg.NewProduceRequestTopicPartition()
+	rp.Partition, rp.Records = part, b.AppendTo(nil)
+	rt.Partitions = append(rt.Partitions, rp)
+	r.Topics = append(r.Topics, rt)
+	return r
 }

@@ -104,13 +104,7 @@ func produceRequest(topic string, part int32, n int) *kmsg.ProduceRequest {
 	for i := range int64(n) {
 		b.AppendRecord(i, 1_700_000_000_000+i, []byte{'k', byte('a' + i)}, []byte("value"))
 	}
-	rt := kmsg.NewProduceRequestTopic()
-	rt.Topic = topic
-	rp := kmsg.NewProduceRequestTopicPartition()
-	rp.Partition, rp.Records = part, b.AppendTo(nil)
-	rt.Partitions = append(rt.Partitions, rp)
-	r.Topics = append(r.Topics, rt)
-	return r
+	return addBatch(r, topic, part, &b)
 }
 
 // checkKept fails t unless broker b's heartbeat epochs, checkpoint high
