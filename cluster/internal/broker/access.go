@@ -259,6 +259,7 @@ func (b *Broker) DeletePartition(env Env, k tp) {
 	}
 	b.touch(s) // gone
 	delete(b.replicas, k)
+	delete(b.due, k) // its timers are stale
 	b.deletedSinceCheckpoint = true
 	b.ownOrder()
 	if i, ok := slices.BinarySearchFunc(b.order, k, metadata.ComparePartitions); ok {

@@ -138,9 +138,12 @@ type Broker struct {
 	// recovery-point-offset-checkpoint (checkpointAfterChanges).
 	deletedSinceCheckpoint bool
 
-	// timers are the replicas' next ticks; changed the partitions of the
-	// replicas changed since the world last took them (timers.go).
+	// timers are the replicas' next ticks, due when each replica's is due
+	// (an entry of timers whose time is not its replica's is stale);
+	// changed the partitions of the replicas changed since the world last
+	// took them (timers.go).
 	timers  timers
+	due     map[tp]int64
 	changed []tp
 	// beat is what its heartbeats report and what changed since the last
 	// (heartbeat.go).
@@ -163,17 +166,16 @@ type Partition struct {
 	// lastHW is the high watermark replication-offset-checkpoint is
 	// written with: the node's as of its last Ready, its HW at the open.
 	lastHW int64
-	// dueMs is when the replica's tick is due if timed (a timer for it
-	// is in Broker.timers); changed marks it in Broker.changed (timers.go).
-	dueMs          int64
-	timed, changed bool
+	// changed marks it in Broker.changed (timers.go).
+	changed bool
 	// beatStale lists it in Broker.beat.stale (heartbeat.go).
 	beatStale bool
 	// kept is the copy of the replica the broker's last snapshot holds
 	// (Broker.Snapshot), while nothing changed the replica since; every
 	// path that may change it (hands its node a message or a tick, changes
-	// its log, its schedule or its marks, or hands it out: Partition)
-	// clears it first (changing).
+	// its log or its marks, or hands it out: Partition) clears it first
+	// (changing). Its timers are the broker's (Broker.due): setting or
+	// firing one leaves it standing.
 	kept *Partition
 }
 
@@ -401,6 +403,7 @@ func (b *Broker) openReplica(env Env, tp tp, hw, recoveryPoint, logStartOffset i
 	}
 	s := &Partition{TP: tp, Log: log, Node: node, lastHW: node.Status().HighWatermark}
 	b.replicas[tp] = s
+	delete(b.due, tp) // a timer set for a replica before this one is stale
 	i, _ := slices.BinarySearchFunc(b.order, tp, metadata.ComparePartitions)
 	b.ownOrder()
 	b.order = slices.Insert(b.order, i, tp)
@@ -510,7 +513,7 @@ func (b *Broker) down(env Env, state BrokerState) {
 	for _, k := range b.order {
 		b.touch(b.replicas[k]) // gone with the process
 	}
-	b.replicas, b.order, b.hws, b.compacted, b.coord, b.timers = nil, nil, nil, nil, nil, nil
+	b.replicas, b.order, b.hws, b.compacted, b.coord, b.timers, b.due = nil, nil, nil, nil, nil, nil, nil
 	b.beat = beat{}
 	b.sessionPeers, b.goneHeld, b.uncleanable = nil, nil, nil
 	b.txn, b.markers, b.verify = nil, markerWrites{}, verifies{}
@@ -551,6 +554,10 @@ func (b *Broker) tickBroker(env Env) error {
 	}
 	b.watchSessions(env)
 	for _, s := range b.dueReplicas(env.Now()) {
+		if b.idleTick(s, env.Now()) {
+			b.schedule(s, env.Now())
+			continue
+		}
 		s.changing()
 		mark := markOf(s)
 		s.Node.Tick(env.Now())

@@ -64,7 +64,7 @@ func (b *Broker) clone(clock *int64, rnd *rand.Rand, snapshot bool) *Broker {
 	}
 	c.markers = b.markers.clone()
 	c.verify = b.verify.clone()
-	c.timers, c.changed = slices.Clone(b.timers), slices.Clone(b.changed)
+	c.timers, c.due, c.changed = slices.Clone(b.timers), maps.Clone(b.due), slices.Clone(b.changed)
 	c.beat.stale = slices.Clone(b.beat.stale) // beat.known is never changed in place: shared
 	c.ckptBuf = nil                           // b's, written again by its next checkpoint
 	if b.coord != nil {

@@ -45,7 +45,9 @@ func (h *timers) Pop() any {
 
 // schedule sets replica s's next tick from its node (now if it has output
 // waiting), keeping a timer for it unless one at that time or earlier
-// already exists.
+// already exists. The timers live in the broker (timers, due), not in the
+// replica, so that setting or firing one leaves the replica's snapshot copy
+// standing.
 func (b *Broker) schedule(s *Partition, now int64) {
 	if b.cfg.TickEveryReplica {
 		return
@@ -54,11 +56,13 @@ func (b *Broker) schedule(s *Partition, now int64) {
 	if s.Node.HasReady() {
 		next = now
 	}
-	if next == math.MaxInt64 || next >= s.dueMs && s.timed {
+	if due, ok := b.due[s.TP]; next == math.MaxInt64 || ok && next >= due {
 		return // an earlier (or the same) timer fires first; that tick reschedules
 	}
-	s.changing()
-	s.dueMs, s.timed = next, true
+	if b.due == nil {
+		b.due = make(map[tp]int64)
+	}
+	b.due[s.TP] = next
 	heap.Push(&b.timers, timer{ms: next, tp: s.TP})
 }
 
@@ -76,14 +80,29 @@ func (b *Broker) dueReplicas(now int64) []*Partition {
 	var out []*Partition
 	for len(b.timers) > 0 && b.timers[0].ms <= now {
 		t := heap.Pop(&b.timers).(timer)
-		if s := b.replicas[t.tp]; s != nil && s.timed && s.dueMs == t.ms {
-			s.changing()
-			s.timed = false
-			out = append(out, s)
+		if due, ok := b.due[t.tp]; ok && due == t.ms {
+			delete(b.due, t.tp)
+			if s := b.replicas[t.tp]; s != nil {
+				out = append(out, s)
+			}
 		}
 	}
 	slices.SortFunc(out, func(x, y *Partition) int { return metadata.ComparePartitions(x.TP, y.TP) })
 	return out
+}
+
+// idleTick reports whether ticking replica s at now would only move its
+// follower's clock: nothing is due (replica.Node.NextTickMs), no output
+// waits, and a follower's status does not read the clock. Such a tick
+// comes from a timer that outlived what it was set for (a follower's
+// request timeout, set when it fetched, after the answer came and the
+// leader held its next fetch in the session); the broker skips it rather
+// than copy the replica into its next snapshot for nothing, as the
+// follower moves its clock (SetNow) before anything else it is handed.
+// The reference, Config.TickEveryReplica, ticks every replica anyway.
+func (b *Broker) idleTick(s *Partition, now int64) bool {
+	return !b.cfg.TickEveryReplica && s.Node.Progress().Role == replica.RoleFollower &&
+		!s.Node.HasReady() && s.Node.NextTickMs() > now
 }
 
 // wake readies replica s for something other than its tick: its clock moved
