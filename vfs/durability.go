@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"path"
+	"strings"
 )
 
 // SyncDir makes the current entries of dir durable: files and directories created,
@@ -245,8 +246,7 @@ func (m *MemFS) CacheBytes(prefix string) int64 {
 
 // walkFiles calls visit for each file at or under prefix, in sorted order.
 func (m *MemFS) walkFiles(prefix string, visit func(n *node)) {
-	parts := split(prefix)
-	start, err := m.walk(parts)
+	start, err := m.walk(cleanPath(prefix))
 	if err != nil {
 		return
 	}
@@ -275,7 +275,9 @@ func (m *MemFS) SizeOnDisk(name string) (durable, cached int64, err error) {
 // last created or renamed). The root is always durable.
 func (m *MemFS) EntryDurable(name string) bool {
 	n := m.root
-	for _, part := range split(name) {
+	for p := cleanPath(name); p != ""; {
+		var part string
+		part, p, _ = strings.Cut(p, "/")
 		c, ok := n.children[part]
 		if !ok || !n.dir || n.synced[part] != c {
 			return false

@@ -69,17 +69,60 @@ func (m *MemFS) UsedBytes() int64 { return m.used }
 
 // split cleans name and returns its components below the root.
 func split(name string) []string {
-	p := path.Clean("/" + name)
-	if p == "/" {
+	p := cleanPath(name)
+	if p == "" {
 		return nil
 	}
-	return strings.Split(p[1:], "/")
+	return strings.Split(p, "/")
 }
 
-// walk returns the node at the components, or an error naming what stopped it.
-func (m *MemFS) walk(parts []string) (*node, error) {
+// cleanPath returns name as path.Clean("/" + name) cleans it, without its
+// leading slash ("" names the root). A name that is clean already (the
+// names a log gives are) comes back as it is, without an allocation.
+func cleanPath(name string) string {
+	p := strings.TrimPrefix(name, "/")
+	if isCleanPath(p) {
+		return p
+	}
+	return path.Clean("/" + name)[1:]
+}
+
+// baseName returns name's last component as path.Base cleans it ("/"
+// for the root).
+func baseName(name string) string {
+	p := cleanPath(name)
+	if p == "" {
+		return "/"
+	}
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// isCleanPath reports whether p, without a leading slash, is as
+// path.Clean leaves it: no empty, "." or ".." component, no trailing slash.
+func isCleanPath(p string) bool {
+	if p == "" {
+		return true
+	}
+	if p[len(p)-1] == '/' {
+		return false
+	}
+	for p != "" {
+		var part string
+		part, p, _ = strings.Cut(p, "/")
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// walk returns the node at the clean path p (see cleanPath), or an error
+// naming what stopped it.
+func (m *MemFS) walk(p string) (*node, error) {
 	n := m.root
-	for _, part := range parts {
+	for p != "" {
+		var part string
+		part, p, _ = strings.Cut(p, "/")
 		if !n.dir {
 			return nil, ErrNotDir
 		}
@@ -94,7 +137,7 @@ func (m *MemFS) walk(parts []string) (*node, error) {
 
 // lookup returns the node called name.
 func (m *MemFS) lookup(op, name string) (*node, error) {
-	n, err := m.walk(split(name))
+	n, err := m.walk(cleanPath(name))
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
@@ -103,18 +146,22 @@ func (m *MemFS) lookup(op, name string) (*node, error) {
 
 // parentOf returns the directory that holds name, and name's last component.
 func (m *MemFS) parentOf(op, name string) (*node, string, error) {
-	parts := split(name)
-	if len(parts) == 0 {
+	p := cleanPath(name)
+	if p == "" {
 		return nil, "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	dir, err := m.walk(parts[:len(parts)-1])
+	parent, base := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		parent, base = p[:i], p[i+1:]
+	}
+	dir, err := m.walk(parent)
 	if err == nil && !dir.dir {
 		err = ErrNotDir
 	}
 	if err != nil {
 		return nil, "", &fs.PathError{Op: op, Path: name, Err: err}
 	}
-	return dir, parts[len(parts)-1], nil
+	return dir, base, nil
 }
 
 // Create creates or truncates the named file and opens it read-write.
@@ -231,7 +278,7 @@ func (m *MemFS) RemoveAll(name string) error {
 	if err := m.before(Op{Kind: OpRemoveAll, Name: name}); err != nil {
 		return err
 	}
-	if len(split(name)) == 0 {
+	if cleanPath(name) == "" {
 		for _, base := range sortedNames(m.root.children) {
 			m.unlink(m.root, base)
 		}
@@ -327,7 +374,9 @@ func (m *MemFS) MkdirAll(dir string, perm fs.FileMode) error {
 		return err
 	}
 	n := m.root
-	for _, part := range split(dir) {
+	for p := cleanPath(dir); p != ""; {
+		var part string
+		part, p, _ = strings.Cut(p, "/")
 		c, ok := n.children[part]
 		if !ok {
 			c = newDir(m.nowMs)
@@ -361,7 +410,7 @@ func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fileInfo{name: path.Base(path.Clean("/" + name)), size: n.data.len(), mode: n.mode, mtimeMs: n.mtime}, nil
+	return fileInfo{name: baseName(name), size: n.data.len(), mode: n.mode, mtimeMs: n.mtime}, nil
 }
 
 // PathJoin joins elements with slashes (path.Join).
