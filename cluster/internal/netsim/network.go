@@ -26,8 +26,19 @@ type requestKey struct {
 	corr             int64
 }
 
-// Push queues e behind every message in flight.
-func (n *Network) Push(e Envelope) { n.queue = append(n.queue, e) }
+// Push queues e behind every message in flight. When the queue is full
+// and at least half of it is delivered messages, the messages in flight
+// move to its front first, so that a network never empty (a busy world
+// always has a message on its way) reuses its queue instead of growing it
+// by the messages it ever carried.
+func (n *Network) Push(e Envelope) {
+	if len(n.queue) == cap(n.queue) && n.head >= len(n.queue)/2 && n.head > 0 {
+		k := copy(n.queue, n.queue[n.head:])
+		clear(n.queue[k:])
+		n.queue, n.head = n.queue[:k], 0
+	}
+	n.queue = append(n.queue, e)
+}
 
 // Len returns how many messages are in flight.
 func (n *Network) Len() int { return len(n.queue) - n.head }
