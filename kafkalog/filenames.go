@@ -40,11 +40,16 @@ func SegmentFileName(baseOffset int64, suffix string) string {
 	if baseOffset < 0 {
 		return strconv.FormatInt(baseOffset, 10) + suffix
 	}
-	s := strconv.FormatInt(baseOffset, 10)
-	if len(s) < offsetDigits {
-		s = strings.Repeat("0", offsetDigits-len(s)) + s
+	var digits [offsetDigits]byte
+	d := strconv.AppendInt(digits[:0], baseOffset, 10)
+	var b strings.Builder // one allocation: a log opens thousands of these
+	b.Grow(max(offsetDigits, len(d)) + len(suffix))
+	for range offsetDigits - len(d) {
+		b.WriteByte('0')
 	}
-	return s + suffix
+	b.Write(d)
+	b.WriteString(suffix)
+	return b.String()
 }
 
 // knownSuffixes are the primary suffixes ParseSegmentFileName accepts.

@@ -38,6 +38,8 @@ func TestSegmentFileName(t *testing.T) {
 		{470, SnapshotSuffix, "00000000000000000470.snapshot"},
 		{9223372036854775807, TimeIndexSuffix, "09223372036854775807.timeindex"},
 		{5, LogSuffix + DeletedSuffix, "00000000000000000005.log.deleted"},
+		{-1, LogSuffix, "-1.log"},
+		{123456789012345678, "", "00123456789012345678"},
 	}
 	for _, tc := range tests {
 		if diff := cmp.Diff(tc.want, SegmentFileName(tc.base, tc.suffix)); diff != "" {

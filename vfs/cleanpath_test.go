@@ -9,10 +9,9 @@ import (
 )
 
 // TestCleanPathIsPathClean: for random names built of components, slashes,
-// "." and "..", cleanPath names what path.Clean("/" + name) names and
-// baseName what path.Base of that does, and a name clean already comes back
-// without an allocation. Replay: go test ./vfs -run TestCleanPathIsPathClean
-// -rapid.seed=N.
+// "." and "..", cleanPath names what path.Clean("/" + name) names,
+// baseName what path.Base of that does and MemFS.PathJoin what path.Join
+// does. Replay: go test ./vfs -run TestCleanPathIsPathClean -rapid.seed=N.
 func TestCleanPathIsPathClean(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		parts := rapid.SliceOfN(rapid.SampledFrom([]string{"a", "bc", "00000000000000000000.log", ".", "..", "", "/", ".a", "a."}), 0, 8).Draw(t, "parts")
@@ -26,6 +25,10 @@ func TestCleanPathIsPathClean(t *testing.T) {
 		}
 		if got, want := baseName(name), path.Base(want); got != want {
 			t.Fatalf("baseName(%q) = %q, want %q", name, got, want)
+		}
+		other := strings.Join(rapid.SliceOfN(rapid.SampledFrom([]string{"a", "..", ".", "", "b.log"}), 0, 3).Draw(t, "other"), "/")
+		if got, want := NewMem().PathJoin(name, other), path.Join(name, other); got != want {
+			t.Fatalf("PathJoin(%q, %q) = %q, path.Join says %q", name, other, got, want)
 		}
 	})
 }
