@@ -235,8 +235,8 @@ func (c *Controller) AddPartition(env Env, k tp, replicas []int32) {
 	p.isr = sortedIDs(p.isr)
 	c.parts[k] = p
 	c.epochsChanged()
-	c.order = append(c.order, k)
-	slices.SortFunc(c.order, metadata.ComparePartitions)
+	i, _ := slices.BinarySearchFunc(c.order, k, metadata.ComparePartitions)
+	c.order = slices.Insert(c.order, i, k)
 	c.markChanged(k)
 	env.Record(event.Controller, 0, &k, "created: replicas %s, leader %d, epoch 0, isr %s", replica.FormatIDs(replicas), p.leader, replica.FormatIDs(p.isr))
 	c.publish(env, k, p)
