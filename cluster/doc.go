@@ -208,7 +208,9 @@
 // after one). A snapshot shares more: it holds the same copy of a replica
 // as the snapshot before it while nothing changed that replica (every path
 // of its broker that may change a replica, or hands it out, drops the kept
-// copy; views read through Peek), so that a snapshot of thousands of idle
+// copy; views read through Peek; a replica's timers are its broker's, so
+// that setting or firing one drops nothing, and a follower's tick with
+// nothing due is skipped), so that a snapshot of thousands of idle
 // partitions copies the few that changed, and of the file systems the
 // files and directories that changed (a directory from the last
 // snapshot's copy, with the entries changed since); the controller's
