@@ -84,12 +84,8 @@ func fetchOffset(t *testing.T, w *cluster.World, g string, v int16, stable, all 
 // without require_stable gets the offset committed before. After the
 // commit every form reads the transaction's offset.
 func TestOffsetFetchRequireStable(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
-	require.NoError(t, w.RunFor(500))
-	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: true}
-	require.True(t, c.init(t))
+	w := wireTxnWorld(t, cluster.Config{Seed: 1, Rules: replica.V4})
+	c := initTxnClient(t, w, xclient{1, "txn", "10.0.0.1:1"}, "tx", true)
 	commitOffset := func(offset int64) { require.Zero(t, commitTxnOffset(t, w, c, "g", offset, -1), "TxnOffsetCommit") }
 	createOffsetsTopic(t, w, "g")
 	require.True(t, c.produce(t, 0, []string{"a"}))
@@ -170,18 +166,13 @@ func TestOffsetFetchBatchWithAnEmptyGroup(t *testing.T) {
 // after it. g2's offset is read with or without require_stable and the
 // world lists it (kafka-consumer-groups --describe); g1's stays pending.
 func TestTxnOffsetsSettleProducerByProducer(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 1})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 1, ReplicationFactor: 3}))
-	require.NoError(t, w.RunFor(500))
+	w := wireTxnWorld(t, cluster.Config{Seed: 1, Rules: replica.V4, OffsetsTopicNumPartitions: 1})
 	createOffsetsTopic(t, w, "g1")
 	commitOffset := func(c *txnClient, g string, offset int64) {
 		require.Zero(t, commitTxnOffset(t, w, c, g, offset, -1), "TxnOffsetCommit")
 	}
-	open := &txnClient{w: w, c: xclient{1, "tx1", "10.0.0.1:1"}, id: "tx1", pid: -1, epoch: -1, tv2: true}
-	done := &txnClient{w: w, c: xclient{2, "tx2", "10.0.0.2:1"}, id: "tx2", pid: -1, epoch: -1, tv2: true}
-	require.True(t, open.init(t))
-	require.True(t, done.init(t))
+	open := initTxnClient(t, w, xclient{1, "tx1", "10.0.0.1:1"}, "tx1", true)
+	done := initTxnClient(t, w, xclient{2, "tx2", "10.0.0.2:1"}, "tx2", true)
 	require.True(t, open.produce(t, 0, []string{"a"}))
 	commitOffset(open, "g1", 4)
 	require.True(t, done.produce(t, 0, []string{"b"}))

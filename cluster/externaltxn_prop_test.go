@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,24 +86,40 @@ func (tc *txnClient) init(t fataler) bool {
 	return false
 }
 
-// txnPropWorld is a world of cfg (min.insync.replicas 2, three partitions
-// of __transaction_state and __consumer_offsets) with topic t of three
-// partitions, and a transactional client of it that has its producer id.
+// txnPropWorld is a world of cfg (wireTxnWorld) and a transactional client of
+// it that has its producer id.
 func txnPropWorld(t fataler, cfg cluster.Config) (*cluster.World, *txnClient) {
-	cfg.MinInsyncReplicas, cfg.TransactionStateLogNumPartitions, cfg.OffsetsTopicNumPartitions = 2, 3, 3
+	w := wireTxnWorld(t, cfg)
+	return w, initTxnClient(t, w, xclient{1, "txn", "10.0.0.1:1"}, "tx", false)
+}
+
+// wireTxnWorld is a world of cfg with min.insync.replicas 2, three partitions
+// of __transaction_state, cfg's partitions of __consumer_offsets (three if
+// it names none) and topic t of as many partitions, run half a second.
+func wireTxnWorld(t fataler, cfg cluster.Config) *cluster.World {
+	n := cmp.Or(cfg.OffsetsTopicNumPartitions, 3)
+	cfg.MinInsyncReplicas, cfg.TransactionStateLogNumPartitions, cfg.OffsetsTopicNumPartitions = 2, 3, n
 	w, err := cluster.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}); err != nil {
+	if err := w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: n, ReplicationFactor: 3}); err != nil {
 		t.Fatal(err)
 	}
-	_ = w.RunFor(500)
-	tc := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1}
+	if err := w.RunFor(500); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// initTxnClient returns client c of w with transactional.id id (under
+// transaction.version 2 if tv2) once it has its producer id.
+func initTxnClient(t fataler, w *cluster.World, c xclient, id string, tv2 bool) *txnClient {
+	tc := &txnClient{w: w, c: c, id: id, pid: -1, epoch: -1, tv2: tv2}
 	if !tc.init(t) {
 		t.Fatal("no producer id on a healthy cluster")
 	}
-	return w, tc
+	return tc
 }
 
 // transaction runs one transaction writing values to partitions and

@@ -99,12 +99,8 @@ func TestExternalTxnOffsetCommitChecksTheGeneration(t *testing.T) {
 // transaction's offset is the group's, the aborted one's is not. A
 // TxnOffsetCommit of a fenced epoch is refused (INVALID_PRODUCER_EPOCH).
 func TestExternalTxnOffsetCommitV5AddsTheOffsetsPartition(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
-	require.NoError(t, w.RunFor(500))
-	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: true}
-	require.True(t, c.init(t))
+	w := wireTxnWorld(t, cluster.Config{Seed: 1, Rules: replica.V4})
+	c := initTxnClient(t, w, xclient{1, "txn", "10.0.0.1:1"}, "tx", true)
 	commitOffset := func(g string, offset int64, epoch int16) int16 { return commitTxnOffset(t, w, c, g, offset, epoch) }
 	fetched := func(g string) int64 {
 		f := fetchOffset(t, w, g, 7, true, false)

@@ -78,12 +78,8 @@ func TestTransactionLateWriteOfAnEndedTransaction(t *testing.T) {
 		{replica.V4, true, []string{"a", "b"}},
 	} {
 		t.Run(tc.rules.String(), func(t *testing.T) {
-			w, err := cluster.New(cluster.Config{Seed: 1, Rules: tc.rules, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
-			require.NoError(t, err)
-			require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
-			require.NoError(t, w.RunFor(500))
-			c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1, tv2: tc.tv2}
-			require.True(t, c.init(t))
+			w := wireTxnWorld(t, cluster.Config{Seed: 1, Rules: tc.rules})
+			c := initTxnClient(t, w, xclient{1, "txn", "10.0.0.1:1"}, "tx", tc.tv2)
 			require.True(t, c.transaction(t, map[int32][]string{0: {"a"}}, true))
 			oldEpoch, oldSeq := c.epoch, c.seq[0]
 			if tc.tv2 {
@@ -113,12 +109,8 @@ func TestTransactionLateWriteOfAnEndedTransaction(t *testing.T) {
 // AddPartitionsToTxnManager passes it on to such clients), an older one
 // hears INVALID_TXN_STATE.
 func TestTransactionStrayBatchErrorByProduceVersion(t *testing.T) {
-	w, err := cluster.New(cluster.Config{Seed: 1, Rules: replica.V4, MinInsyncReplicas: 2, TransactionStateLogNumPartitions: 3, OffsetsTopicNumPartitions: 3})
-	require.NoError(t, err)
-	require.NoError(t, w.CreateTopic(cluster.TopicSpec{Name: "t", Partitions: 3, ReplicationFactor: 3}))
-	require.NoError(t, w.RunFor(500))
-	c := &txnClient{w: w, c: xclient{1, "txn", "10.0.0.1:1"}, id: "tx", pid: -1, epoch: -1}
-	require.True(t, c.init(t))
+	w := wireTxnWorld(t, cluster.Config{Seed: 1, Rules: replica.V4})
+	c := initTxnClient(t, w, xclient{1, "txn", "10.0.0.1:1"}, "tx", false)
 	require.True(t, c.addPartitions(t, []int32{0}))
 	got := map[int16]int16{}
 	for _, v := range []int16{9, 10, 11} {
