@@ -298,19 +298,17 @@ func (c *Controller) change(env Env, k tp, p *partition, leader int32, isr []int
 	if leader == p.leader && slices.Equal(isr, p.isr) {
 		return
 	}
-	p = c.own(k, p)
+	var newLeaderEpoch bool
 	switch zk := c.cfg.ZooKeeperEra; {
 	case leader != p.leader && !zk:
-		p.leaderEpoch++ // KRaft: every change of the leader field, to and from none
+		newLeaderEpoch = true // KRaft: every change of the leader field, to and from none
 	case leader != p.leader && leader != replica.NoLeader:
-		p.leaderEpoch++ // ZooKeeper era: every election
+		newLeaderEpoch = true // ZooKeeper era: every election
 	case leader == p.leader && zk && len(isr) < len(p.isr):
-		p.leaderEpoch++ // ZooKeeper era: a controller-side ISR shrink
+		newLeaderEpoch = true // ZooKeeper era: a controller-side ISR shrink
 	}
-	p.partitionEpoch++
-	c.epochsChanged()
+	p = c.nextEpochs(k, p, newLeaderEpoch)
 	p.leader, p.isr = leader, isr
-	c.markChanged(k)
 	env.Record(event.Controller, 0, &k, "%s: leader %d, epoch %d, isr %s", why, leader, p.leaderEpoch, replica.FormatIDs(isr))
 	c.publish(env, k, p)
 }
@@ -411,6 +409,22 @@ type upToDate struct {
 // epochsChanged notes that a partition's epochs changed, or a partition
 // came or went: the next heartbeat of every broker is looked at whole.
 func (c *Controller) epochsChanged() { c.epochs++ }
+
+// nextEpochs returns partition k's record p to change in place (own), its
+// partition epoch one up, and its leader epoch too if newLeaderEpoch.
+// Every change of a partition's record goes through it, so that none
+// escapes what follows one: every broker's next heartbeat looked at whole
+// (epochsChanged), the partition checked after this step (markChanged).
+func (c *Controller) nextEpochs(k tp, p *partition, newLeaderEpoch bool) *partition {
+	p = c.own(k, p)
+	if newLeaderEpoch {
+		p.leaderEpoch++
+	}
+	p.partitionEpoch++
+	c.epochsChanged()
+	c.markChanged(k)
+	return p
+}
 
 // unfence makes a broker eligible again and elects it where a partition
 // has no leader.
@@ -527,11 +541,8 @@ func (c *Controller) alterPartition(env Env, from int32, k tp, a replica.AlterPa
 		return
 	}
 	if resp.Error == replica.None {
-		p = c.own(k, p)
+		p = c.nextEpochs(k, p, false)
 		p.isr = sortedIDs(a.ISR)
-		p.partitionEpoch++
-		c.epochsChanged()
-		c.markChanged(k)
 		env.Record(event.Controller, from, &k, "AlterPartition accepted: isr %s, partition epoch %d", replica.FormatIDs(p.isr), p.partitionEpoch)
 		resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
 		for _, id := range p.replicas {

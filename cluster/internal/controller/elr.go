@@ -166,12 +166,7 @@ func (c *Controller) apply(env Env, k tp, p *partition, ch changed, why string) 
 	if ch.leader == p.leader && slices.Equal(isr, p.isr) && slices.Equal(ch.elr, p.elr) && slices.Equal(ch.lastELR, p.lastELR) {
 		return
 	}
-	p = c.own(k, p)
-	if ch.leader != p.leader {
-		p.leaderEpoch++
-	}
-	p.partitionEpoch++
-	c.epochsChanged()
+	p = c.nextEpochs(k, p, ch.leader != p.leader)
 	hadELR, hadLast := len(p.elr) > 0, len(p.lastELR) > 0
 	p.leader, p.isr, p.elr, p.lastELR = ch.leader, isr, ch.elr, ch.lastELR
 	elr := ""
@@ -286,10 +281,8 @@ func (c *Controller) alterPartitionELR(env Env, from int32, k tp, p *partition, 
 	if len(p.elr)+len(ch.elr) > 0 {
 		elr = ", elr " + replica.FormatIDs(ch.elr)
 	}
-	p = c.own(k, p)
+	p = c.nextEpochs(k, p, false)
 	p.isr, p.elr, p.lastELR = sortedIDs(ch.isr), ch.elr, ch.lastELR
-	p.partitionEpoch++
-	c.epochsChanged()
 	env.Record(event.Controller, from, &k, "AlterPartition accepted: isr %s%s, partition epoch %d", replica.FormatIDs(p.isr), elr, p.partitionEpoch)
 	resp.ISR, resp.PartitionEpoch = slices.Clone(p.isr), p.partitionEpoch
 	for _, id := range p.replicas {
